@@ -1,0 +1,9 @@
+/**
+ * @agentd/sdk — the framework-free core of agentd.
+ *
+ * Layers, data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent.
+ */
+export * from "./wire/index.ts";
+export * from "./transport/index.ts";
+export * from "./loop/index.ts";
+export * from "./log.ts";

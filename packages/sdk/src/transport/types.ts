@@ -1,0 +1,69 @@
+/**
+ * The one Transport interface every transport implements: stdio child, stdio self, in-memory pair,
+ * Streamable HTTP client, and the per-session transports of the Streamable HTTP server.
+ *
+ * A transport moves whole JSON-RPC messages. It owns framing (NDJSON, SSE, length-prefixed) and JSON
+ * parsing; it never validates the JSON-RPC envelope — that is the protocol layer's job, so every transport
+ * answers bad frames the same way.
+ */
+import type { JsonRpcMessage, RequestId } from "../wire/jsonrpc.ts";
+import type { McpError } from "../wire/errors.ts";
+
+/** Options for one outbound message. */
+export interface SendOptions {
+  /**
+   * The inbound request this message belongs to (a response, or a notification/request sent while handling
+   * it). Streamable HTTP uses it to put the message on that request's SSE stream.
+   */
+  relatedRequestId?: RequestId;
+  /** Streamable HTTP client: resume a broken response stream from this event id. */
+  resumptionToken?: string;
+  /** Streamable HTTP client: called with each new event id seen on the response stream. */
+  onresumptiontoken?: (token: string) => void;
+}
+
+/** What a transport knows about where an inbound message came from. */
+export interface MessageExtra {
+  /** The session the message arrived in (Streamable HTTP). */
+  sessionId?: string;
+  /** The authenticated principal, when the transport authenticated the peer (bearer token id, mTLS subject). */
+  authInfo?: { principal: string; scheme: "bearer" | "mtls" };
+  /** Request headers (HTTP transports), lower-cased names. Never logged. */
+  headers?: Record<string, string>;
+}
+
+/** A framing problem the transport detected before any JSON-RPC envelope existed (bad JSON, oversized frame). */
+export interface FrameError {
+  /** The JSON-RPC error to answer with, addressed to id null. */
+  error: McpError;
+  /** Whether the connection remains usable (it should, for a bad or oversized frame). */
+  recoverable: boolean;
+}
+
+/** A bidirectional message channel. */
+export interface Transport {
+  /** Begin delivering messages. Resolves once the channel is open. Call once. */
+  start(): Promise<void>;
+  /** Send one message. Rejects if the transport is closed or the write fails. */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Close the channel and release its resources. Idempotent. `onclose` fires once. */
+  close(): Promise<void>;
+  /** Inbound JSON values, already JSON-parsed but not yet validated as JSON-RPC. */
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  /** A frame that could not be turned into a JSON value. The protocol layer answers it (id null). */
+  onframeerror?: (error: FrameError) => void;
+  /** A transport-level failure (write error, child died, HTTP failure). Informational; `onclose` follows if fatal. */
+  onerror?: (error: Error) => void;
+  /** The channel closed (by either side). */
+  onclose?: () => void;
+  /** The session id, once one exists (Streamable HTTP). */
+  readonly sessionId?: string | undefined;
+  /**
+   * Tell the transport which protocol revision was negotiated (Streamable HTTP sends it as
+   * `MCP-Protocol-Version` on every later request).
+   */
+  setProtocolVersion?(revision: string): void;
+}
+
+/** Default maximum size of one inbound frame (bytes). Configurable per transport. */
+export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
