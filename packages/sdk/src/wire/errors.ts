@@ -54,6 +54,7 @@ export type LocalErrorCode =
   | "E_TIMEOUT"
   | "E_ABORTED"
   | "E_CONNECTION_CLOSED"
+  | "E_SESSION_EXPIRED"
   | "E_TRANSPORT"
   | "E_FRAME_TOO_LARGE"
   | "E_PROTOCOL_VERSION"
