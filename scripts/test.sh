@@ -7,7 +7,7 @@ cd "$root"
 report="$(mktemp -t agentd-junit.XXXXXX)"
 trap 'rm -f "$report"' EXIT
 
-bash scripts/bun.sh test --reporter=junit --reporter-outfile="$report" "$@" 2>&1
+bash scripts/bun.sh test --timeout 60000 --reporter=junit --reporter-outfile="$report" "$@" 2>&1
 status=$?
 
 # Count from the JUnit report's root element: <testsuites tests=… failures=… skipped=…>.

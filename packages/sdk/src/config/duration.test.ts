@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { formatDuration, parseDuration } from "./duration.ts";
+import { expandEnv } from "./expand.ts";
+
+test("parseDuration accepts the usual forms and rejects the rest", () => {
+  expect(parseDuration("500ms")).toBe(500);
+  expect(parseDuration("2s")).toBe(2000);
+  expect(parseDuration("1h30m")).toBe(5_400_000);
+  expect(parseDuration("0")).toBe(0);
+  expect(parseDuration(250)).toBe(250);
+  expect(parseDuration("1.5s")).toBe(1500);
+  for (const bad of ["", "abc", "5 minutes", "10x", "-1s", "s"]) expect(parseDuration(bad)).toBeUndefined();
+  expect(parseDuration(-5)).toBeUndefined();
+});
+
+test("formatDuration", () => {
+  expect(formatDuration(250)).toBe("250ms");
+  expect(formatDuration(90_000)).toBe("1m30s");
+});
+
+test("expandEnv expands, defaults, escapes and names missing variables", () => {
+  const env = { TOKEN: "abc" };
+  expect(expandEnv({ h: { Authorization: "Bearer ${TOKEN}" } }, env)).toEqual({ h: { Authorization: "Bearer abc" } });
+  expect(expandEnv("${NOPE:-x}", env)).toBe("x");
+  expect(expandEnv("$${TOKEN}", env)).toBe("${TOKEN}");
+  expect(() => expandEnv({ a: ["${MISSING}"] }, env)).toThrow("config.a[0]: environment variable MISSING is not set");
+});

@@ -1,0 +1,5 @@
+/** Configuration: the agentd.json schema, `${VAR}` expansion, durations, and flags > env > file resolution. */
+export * from "./schema.ts";
+export * from "./load.ts";
+export * from "./duration.ts";
+export { expandEnv } from "./expand.ts";

@@ -1,0 +1,144 @@
+/**
+ * The agentd configuration (`agentd.json`), as one valibot schema. The file accepts the ecosystem's usual
+ * `mcpServers` shape (`command`/`args`/`env`/`cwd`, or `url`/`headers`). Unknown top-level keys are
+ * rejected so a typo is caught rather than silently ignored.
+ */
+import * as v from "valibot";
+import { parseDuration } from "./duration.ts";
+
+const duration = v.pipe(
+  v.union([v.string(), v.number()]),
+  v.check((d) => parseDuration(d) !== undefined, 'a duration such as "500ms", "30s", "10m", "1h" or milliseconds'),
+  v.transform((d) => parseDuration(d) as number),
+);
+const positiveInt = v.pipe(v.number(), v.integer("a whole number"), v.minValue(1, "at least 1"));
+const nonNegative = v.pipe(v.number(), v.minValue(0, "0 or more"));
+const stringMap = v.record(v.string(), v.string());
+
+/** Which LLM dialect the model endpoint speaks. */
+export const DialectSchema = v.picklist(["openai", "anthropic", "gemini"], 'one of "openai", "anthropic", "gemini"');
+
+export const ModelConfigSchema = v.strictObject({
+  /** The model endpoint URL (OpenAI-compatible base such as http://127.0.0.1:11434/v1, or the provider's). */
+  intelligence: v.optional(v.pipe(v.string(), v.url("a URL such as http://127.0.0.1:11434/v1"))),
+  dialect: v.optional(DialectSchema),
+  name: v.optional(v.pipe(v.string(), v.minLength(1, "a model name"))),
+  /** Name of the environment variable holding the API key (the key itself never goes in the file). */
+  apiKeyEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))),
+  /** Whether the model calls tools natively (default true); false uses the JSON action shape. */
+  nativeTools: v.optional(v.boolean()),
+  /** Per-request timeout. */
+  timeout: v.optional(duration),
+  maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
+  maxOutputTokens: v.optional(positiveInt),
+  temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
+  /** Prices in USD per million tokens, for the cost budget. */
+  prices: v.optional(v.strictObject({ inputPerMTokUsd: nonNegative, outputPerMTokUsd: nonNegative })),
+  headers: v.optional(stringMap),
+});
+
+export const StdioServerSchema = v.strictObject({
+  type: v.optional(v.literal("stdio")),
+  command: v.pipe(v.string(), v.minLength(1, "a command to run")),
+  args: v.optional(v.array(v.string())),
+  env: v.optional(stringMap),
+  cwd: v.optional(v.string()),
+  disabled: v.optional(v.boolean()),
+  /** Whether the run fails when this server cannot be reached (default true). */
+  required: v.optional(v.boolean()),
+});
+
+export const HttpServerSchema = v.strictObject({
+  type: v.optional(v.picklist(["http", "streamable-http"])),
+  url: v.pipe(v.string(), v.url("an http(s) URL such as https://tools.example/mcp")),
+  headers: v.optional(stringMap),
+  disabled: v.optional(v.boolean()),
+  required: v.optional(v.boolean()),
+});
+
+export const McpServerConfigSchema = v.union(
+  [StdioServerSchema, HttpServerSchema],
+  'an MCP server: {"command": …, "args": […]} or {"url": "https://…/mcp"}',
+);
+
+export const LimitsSchema = v.strictObject({
+  maxTurns: v.optional(positiveInt),
+  maxTokens: v.optional(positiveInt),
+  deadline: v.optional(duration),
+  maxCostUsd: v.optional(nonNegative),
+});
+
+export const ScopeSchema = v.strictObject({ allow: v.optional(v.array(v.string())) });
+
+const concurrency = v.union([
+  v.picklist(["skip", "queue"]),
+  v.pipe(v.string(), v.regex(/^parallel:\d+$/, '"skip", "queue" or "parallel:N"')),
+]);
+
+export const SubscriptionTriggerSchema = v.strictObject({
+  server: v.string(),
+  uri: v.string(),
+  instruction: v.string(),
+  coalesce: v.optional(duration),
+  concurrency: v.optional(concurrency),
+  /** Poll this often when the server cannot push updates. */
+  pollInterval: v.optional(duration),
+});
+
+export const ScheduleTriggerSchema = v.strictObject({
+  cron: v.string(),
+  tz: v.optional(v.string()),
+  catchUp: v.optional(v.union([v.picklist(["none", "latest"]), v.pipe(v.string(), v.regex(/^all(:\d+)?$/))])),
+  instruction: v.string(),
+  concurrency: v.optional(concurrency),
+});
+
+export const IntervalTriggerSchema = v.strictObject({
+  every: duration,
+  instruction: v.string(),
+  maxRuns: v.optional(positiveInt),
+});
+
+export const TriggersSchema = v.strictObject({
+  subscriptions: v.optional(v.array(SubscriptionTriggerSchema)),
+  schedules: v.optional(v.array(ScheduleTriggerSchema)),
+  interval: v.optional(IntervalTriggerSchema),
+  /** Where schedule state (last fire per schedule) is kept, for D10 catch-up across restarts. */
+  jobStore: v.optional(v.string()),
+});
+
+export const ServeSchema = v.strictObject({
+  http: v.optional(v.string()),
+  tls: v.optional(v.strictObject({ cert: v.string(), key: v.string(), ca: v.optional(v.string()) })),
+  auth: v.optional(v.strictObject({ tokensFile: v.optional(v.string()), tokensEnv: v.optional(v.string()), mtls: v.optional(v.boolean()) })),
+  allowedOrigins: v.optional(v.array(v.string())),
+});
+
+export const CapabilitiesSchema = v.strictObject({
+  sampling: v.optional(v.boolean()),
+  roots: v.optional(v.array(v.string())),
+  elicitation: v.optional(v.picklist(["decline", "cancel", "off"])),
+  tasks: v.optional(v.boolean()),
+  checkpoint: v.optional(v.boolean()),
+});
+
+/** The whole configuration file. */
+export const ConfigSchema = v.strictObject({
+  $schema: v.optional(v.string()),
+  model: v.optional(ModelConfigSchema),
+  instructions: v.optional(v.string()),
+  mcpServers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+$/, "server names use letters, digits, _ . -")), McpServerConfigSchema)),
+  limits: v.optional(LimitsSchema),
+  scope: v.optional(ScopeSchema),
+  triggers: v.optional(TriggersSchema),
+  serve: v.optional(ServeSchema),
+  capabilities: v.optional(CapabilitiesSchema),
+  subagents: v.optional(v.strictObject({ maxDepth: v.optional(positiveInt), maxChildren: v.optional(positiveInt), maxRestarts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+});
+
+/** A validated configuration (durations in milliseconds). */
+export type AgentdConfig = v.InferOutput<typeof ConfigSchema>;
+/** One MCP server entry. */
+export type McpServerConfig = v.InferOutput<typeof McpServerConfigSchema>;
+/** Model settings. */
+export type ModelConfig = v.InferOutput<typeof ModelConfigSchema>;

@@ -1,0 +1,75 @@
+/**
+ * One model request, whole (`generate`) or streamed (`stream`, emitting `text-delta` events and
+ * accumulating the parts into the same response shape). Both are raced against the run's signal, so a
+ * deadline or a caller's cancel interrupts a request in flight even if the model ignores its signal.
+ */
+import type { Emit } from "./events.ts";
+import type { LanguageModel, ModelRequest, ModelResponse, TextPart, ToolCallPart } from "./model.ts";
+import { emptyUsage } from "./model.ts";
+import { raceAbort } from "./run-signal.ts";
+
+/** Options of one model call. */
+export interface CallModelOptions {
+  stream: boolean;
+  signal: AbortSignal;
+  emit: Emit;
+  runId: string;
+  turn: number;
+}
+
+/** Send one request and return the complete response. */
+export async function callModel(model: LanguageModel, request: ModelRequest, o: CallModelOptions): Promise<ModelResponse> {
+  const req: ModelRequest = { ...request, signal: o.signal };
+  if (!o.stream) return await raceAbort(model.generate(req), o.signal);
+  return await accumulate(model, req, o);
+}
+
+async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelOptions): Promise<ModelResponse> {
+  const response: ModelResponse = { content: [], finishReason: "other", usage: emptyUsage() };
+  const texts = new Map<string, TextPart>();
+  const textPart = (id: string): TextPart => {
+    let part = texts.get(id);
+    if (!part) {
+      part = { type: "text", text: "" };
+      texts.set(id, part);
+      response.content.push(part);
+    }
+    return part;
+  };
+  const iterator = model.stream(req)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await raceAbort(iterator.next(), o.signal);
+      if (next.done) break;
+      const part = next.value;
+      switch (part.type) {
+        case "text-start":
+          textPart(part.id);
+          break;
+        case "text-delta":
+          textPart(part.id).text += part.delta;
+          if (part.delta) o.emit({ type: "text-delta", runId: o.runId, turn: o.turn, delta: part.delta });
+          break;
+        case "tool-call": {
+          const { type: _t, ...call } = part;
+          response.content.push({ type: "tool-call", ...call } satisfies ToolCallPart);
+          break;
+        }
+        case "finish":
+          response.finishReason = part.finishReason;
+          response.usage = part.usage;
+          if (part.modelId !== undefined) response.modelId = part.modelId;
+          break;
+        default:
+          // text-end and tool-call deltas carry nothing the complete parts do not.
+          break;
+      }
+    }
+  } catch (e) {
+    // Tell the producer we are gone (closes the HTTP body); do not wait for it.
+    iterator.return?.()?.catch(() => {});
+    throw e;
+  }
+  response.content = response.content.filter((p) => p.type !== "text" || p.text.length > 0);
+  return response;
+}

@@ -1,0 +1,120 @@
+/**
+ * One tool call, from the model's request to the fenced observation it gets back. Every tool-domain
+ * failure — unknown tool, tool outside the scope, arguments that fail the tool's inputSchema, a tool
+ * timeout, an `isError` result, a ToolSet that throws — becomes an `isError` outcome for the model to
+ * read, never a crash. Only the run's own abort (deadline, caller) ends the run from here.
+ */
+import { validateJsonSchema } from "../_internal/json-schema.ts";
+import type { Emit } from "./events.ts";
+import { LOG_PREVIEW_CHARS, preview } from "./events.ts";
+import { fenceToolOutput } from "./fence.ts";
+import type { ScopeCheck } from "./scope.ts";
+import type { ToolNameMap } from "./tool-names.ts";
+import type { ToolCallOutcome, ToolDescriptor, ToolSet } from "./tools.ts";
+import { raceAbort } from "./run-signal.ts";
+
+/** What the tool calls of one run share. */
+export interface ToolRuntime {
+  toolSet: ToolSet;
+  /** Every listed tool by qualified name, in scope or not (so an out-of-scope call is named as such). */
+  byName: Map<string, ToolDescriptor>;
+  names: ToolNameMap;
+  inScope: ScopeCheck;
+  /** The names the model was offered, for "unknown tool" hints. */
+  offered: string[];
+  runId: string;
+  signal: AbortSignal;
+  toolTimeoutMs?: number;
+  emit: Emit;
+}
+
+/** A call as the model wrote it. */
+export interface ToolCallRequest {
+  toolCallId: string;
+  /** The name the model used (provider-safe, or qualified in JSON-action mode). */
+  name: string;
+  input: unknown;
+}
+
+/** The outcome of a call and the fenced text the model reads. */
+export interface ExecutedToolCall {
+  request: ToolCallRequest;
+  outcome: ToolCallOutcome;
+  fenced: string;
+}
+
+const refuse = (text: string): ToolCallOutcome => ({ text, isError: true });
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+  if (rt.toolTimeoutMs === undefined)
+    return await raceAbort(rt.toolSet.call(qualified, args, { signal: rt.signal, runId: rt.runId }), rt.signal);
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
+  const signal = AbortSignal.any([rt.signal, timeout.signal]);
+  try {
+    return await raceAbort(rt.toolSet.call(qualified, args, { signal, runId: rt.runId }), signal);
+  } catch (e) {
+    if (timeout.signal.aborted && !rt.signal.aborted) return refuse(`tool ${qualified} timed out after ${rt.toolTimeoutMs} ms`);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A ToolSet that returns something malformed is a failed call, not a crash of the run. */
+const normalize = (o: unknown, name: string): ToolCallOutcome => {
+  if (typeof o !== "object" || o === null) return refuse(`tool "${name}" returned no result`);
+  const r = o as ToolCallOutcome;
+  return typeof r.text === "string" ? r : { ...r, text: String(r.text ?? ""), isError: r.isError === true };
+};
+
+/** Check and run one call. Rejects only when the run itself is aborted. */
+async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined): Promise<ToolCallOutcome> {
+  const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
+  if (qualified === undefined || !tool) {
+    const hint = rt.offered.length ? ` Available tools: ${rt.offered.slice(0, 50).join(", ")}.` : " No tools are available.";
+    return refuse(`unknown tool "${req.name}".${hint}`);
+  }
+  if (!rt.inScope(qualified))
+    return refuse(`tool "${qualified}" is not allowed in this run (outside its scope); do not call it again`);
+  const args = req.input;
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return refuse(`invalid arguments for "${qualified}": arguments must be a JSON object`);
+  const valid = validateJsonSchema(tool.inputSchema, args);
+  if (!valid.valid) return refuse(`invalid arguments for "${qualified}": ${valid.errors.join("; ")}`);
+  try {
+    return normalize(await invoke(rt, qualified, args as Record<string, unknown>), qualified);
+  } catch (e) {
+    if (rt.signal.aborted) throw e;
+    return refuse(`tool "${qualified}" failed: ${message(e)}`);
+  }
+}
+
+/** Run one call, emitting `tool-call` and `tool-result`. */
+export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, turn: number): Promise<ExecutedToolCall> {
+  const argsJson = JSON.stringify(req.input) ?? "";
+  const started = performance.now();
+  const qualified = rt.names.toQualified(req.name);
+  const named = { name: req.name, ...(qualified !== undefined ? { qualifiedName: qualified } : {}) };
+  rt.emit(
+    { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length },
+    argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
+  );
+  const outcome = await outcomeOf(rt, req, qualified);
+  const durationMs = Math.round(performance.now() - started);
+  rt.emit(
+    {
+      type: "tool-result",
+      runId: rt.runId,
+      turn,
+      toolCallId: req.toolCallId,
+      ...named,
+      isError: outcome.isError,
+      size: outcome.text.length,
+      durationMs,
+    },
+    outcome.isError ? { error: preview(outcome.text) } : undefined,
+  );
+  return { request: req, outcome, fenced: fenceToolOutput(qualified ?? req.name, outcome.text, outcome.isError) };
+}

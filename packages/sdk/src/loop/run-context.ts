@@ -1,0 +1,115 @@
+/**
+ * The state one run shares between its tool modes (native tool calling and JSON actions): the budget,
+ * the run's signal, the tools, and the three steps every turn is made of — ask the model, run the tools
+ * it asked for, accept (or re-ask for) a final answer.
+ */
+import { AgentdError } from "../wire/errors.ts";
+import type { Budget, StopReason, Trip } from "./budget.ts";
+import { callModel } from "./call-model.ts";
+import type { Emit } from "./events.ts";
+import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
+import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "./model.ts";
+import type { RunSignal } from "./run-signal.ts";
+import { checkOutputValue, outputCorrection, type ParsedOutput, parseStructuredOutput } from "./structured-output.ts";
+
+/** A final answer the run accepted. */
+export interface FinalAnswer {
+  text: string;
+  output?: unknown;
+}
+
+/** What a run needs at every turn. */
+export interface RunContextInit {
+  runId: string;
+  model: LanguageModel;
+  stream: boolean;
+  budget: Budget;
+  run: RunSignal;
+  emit: Emit;
+  tools: ToolRuntime;
+  /** The in-scope tools, as offered to a native tool-calling model (provider-safe names). */
+  offered: ModelToolDefinition[];
+  outputSchema?: Record<string, unknown>;
+  maxOutputRetries: number;
+  startedAt: number;
+}
+
+/** One run's shared state and steps. */
+export class RunContext {
+  toolCalls = 0;
+  private outputRetries = 0;
+
+  constructor(readonly init: RunContextInit) {}
+
+  get budget(): Budget {
+    return this.init.budget;
+  }
+
+  /** The error a run ends with, carrying where it stopped. */
+  fail(trip: Trip, extra: Record<string, unknown> = {}): AgentdError {
+    return new AgentdError(trip.code, trip.message, { data: { ...this.data(trip.stopReason), ...extra } });
+  }
+
+  /** `{ usage, turns, runId, stopReason }` for errors and the run-end event. */
+  data(stopReason: StopReason): { usage: Budget["usage"]; turns: number; runId: string; stopReason: StopReason } {
+    return { usage: this.budget.usage, turns: this.budget.turns, runId: this.init.runId, stopReason };
+  }
+
+  /** One model request: counts a turn, emits request/response events, adds usage, checks the budgets. */
+  async ask(messages: ModelMessage[], extra: Omit<ModelRequest, "messages"> = {}): Promise<ModelResponse> {
+    const { init, budget } = this;
+    const trip = budget.startTurn();
+    if (trip) throw this.fail(trip);
+    budget.checkTime(performance.now() - init.startedAt);
+    const turn = budget.turns;
+    init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
+    const response = await callModel(
+      init.model,
+      { ...extra, messages: messages.slice() },
+      { stream: init.stream, signal: init.run.signal, emit: init.emit, runId: init.runId, turn },
+    );
+    const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
+    init.emit({ type: "model-response", runId: init.runId, turn, usage: response.usage, finishReason: response.finishReason, toolCalls });
+    const over = budget.add(response.usage);
+    if (over) throw this.fail(over);
+    return response;
+  }
+
+  /**
+   * Run the tool calls of one turn concurrently; results come back in the model's order. Refuses to
+   * start tools whose results no model turn is left to read.
+   */
+  async runTools(requests: ToolCallRequest[]): Promise<ExecutedToolCall[]> {
+    const exhausted = this.budget.turnsExhausted();
+    if (exhausted) throw this.fail(exhausted);
+    const turn = this.budget.turns;
+    const done = await Promise.all(requests.map((r) => executeToolCall(this.init.tools, r, turn)));
+    this.toolCalls += done.length;
+    let over: Trip | undefined;
+    for (const d of done) over = this.budget.add(d.outcome.usage) ?? over;
+    if (over) throw this.fail(over);
+    return done;
+  }
+
+  /**
+   * Accept a final answer, or return the corrective message to re-ask with when it does not match the
+   * output schema. Out of retries: `E_RUN_FAILED`. `value` is a JSON-action result that is not a string.
+   */
+  acceptFinal(text: string, value?: { json: unknown }): FinalAnswer | { reask: string } {
+    const schema = this.init.outputSchema;
+    if (!schema) return { text };
+    const parsed: ParsedOutput = value ? checkOutputValue(value.json, schema) : parseStructuredOutput(text, schema);
+    if (parsed.ok) return { text, output: parsed.value };
+    if (this.outputRetries >= this.init.maxOutputRetries)
+      throw this.fail(
+        {
+          code: "E_RUN_FAILED",
+          stopReason: "failed",
+          message: `the model's final answer did not match the output schema after ${this.outputRetries} retries: ${parsed.errors.slice(0, 3).join("; ")}`,
+        },
+        { errors: parsed.errors },
+      );
+    this.outputRetries++;
+    return { reask: outputCorrection(parsed.errors, this.init.model.supportsTools === false) };
+  }
+}

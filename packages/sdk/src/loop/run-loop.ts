@@ -1,0 +1,198 @@
+/**
+ * The agentic loop: model ↔ tools until a final answer or a budget trips.
+ *
+ * Budgets are hard and fixed at the start (turns, tokens, wall-clock deadline, cost); a trip rejects
+ * with `E_BUDGET_*` and `data: { usage, turns, runId, stopReason }`. Tool failures are observations
+ * for the model, never crashes. Tool output is untrusted: fenced as data, and nothing in it can change
+ * the instructions, the budgets or the scope, all of which live outside the conversation.
+ */
+import type { Logger } from "../log.ts";
+import { AgentdError } from "../wire/errors.ts";
+import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason } from "./budget.ts";
+import { createEmitter, type RunEvent, type ToolMode } from "./events.ts";
+import { runJsonActionLoop } from "./json-action-mode.ts";
+import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "./model.ts";
+import { type FinalAnswer, RunContext } from "./run-context.ts";
+import { createRunSignal, raceAbort } from "./run-signal.ts";
+import { compileScope, type RunScope } from "./scope.ts";
+import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import { createToolNameMap } from "./tool-names.ts";
+import type { ToolDescriptor, ToolSet } from "./tools.ts";
+
+/** Options of one run. */
+export interface RunLoopOptions {
+  model: LanguageModel;
+  tools: ToolSet;
+  /** The system instructions (trusted). */
+  instructions?: string;
+  /** The user's request (trusted). */
+  input: string;
+  limits?: RunLimits;
+  /** Needed for `limits.maxCostUsd`. */
+  prices?: ModelPrices;
+  scope?: RunScope;
+  /** JSON Schema the final answer must validate against; the parsed value is `RunResult.output`. */
+  outputSchema?: Record<string, unknown>;
+  /** Re-asks after a final answer that does not match `outputSchema`. Default 2. */
+  maxOutputRetries?: number;
+  /** Stable idempotency id, sent with every tool call. */
+  runId: string;
+  signal?: AbortSignal;
+  onEvent?: (e: RunEvent) => void;
+  /** Use `model.stream` and emit `text-delta` events. */
+  stream?: boolean;
+  logger?: Logger;
+}
+
+/** The result of a run that reached a final answer. */
+export interface RunResult {
+  text?: string;
+  output?: unknown;
+  usage: Usage;
+  turns: number;
+  runId: string;
+  stopReason: "final";
+  toolCalls: number;
+}
+
+const textOf = (content: Array<{ type: string; text?: string }>): string =>
+  content.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
+
+/** Native tool calling: the model returns tool-call parts, the results go back as tool messages. */
+async function runNativeLoop(ctx: RunContext, messages: ModelMessage[]): Promise<FinalAnswer> {
+  const { offered, outputSchema } = ctx.init;
+  const request = {
+    ...(offered.length ? { tools: offered } : {}),
+    ...(outputSchema ? { responseFormat: { type: "json" as const, schema: outputSchema, name: "output" } } : {}),
+  };
+  for (;;) {
+    const response = await ctx.ask(messages, request);
+    messages.push({ role: "assistant", content: response.content });
+    const calls = response.content.filter((p) => p.type === "tool-call");
+    if (calls.length > 0) {
+      const done = await ctx.runTools(calls.map((c) => ({ toolCallId: c.toolCallId, name: c.toolName, input: c.input })));
+      messages.push({
+        role: "tool",
+        content: done.map((d) => ({
+          type: "tool-result" as const,
+          toolCallId: d.request.toolCallId,
+          toolName: d.request.name,
+          output: d.fenced,
+          ...(d.outcome.isError ? { isError: true } : {}),
+        })),
+      });
+      continue;
+    }
+    const answer = ctx.acceptFinal(textOf(response.content));
+    if (!("reask" in answer)) return answer;
+    messages.push({ role: "user", content: answer.reask });
+  }
+}
+
+/** Run the loop to a final answer. Rejects with `E_BUDGET_*`, `E_ABORTED`, `E_RUN_FAILED`, `E_CONFIG_INVALID`, or the model's `E_UPSTREAM`. */
+export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
+  const { model, runId, limits = {} } = options;
+  checkLimits(limits, options.prices);
+  const maxOutputRetries = options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES;
+  if (!Number.isInteger(maxOutputRetries) || maxOutputRetries < 0)
+    throw new AgentdError("E_CONFIG_INVALID", `maxOutputRetries must be a whole number >= 0, got ${maxOutputRetries}`);
+
+  const startedAt = performance.now();
+  const emit = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const budget = new Budget(limits, options.prices, (w) =>
+    emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
+  );
+  const run = createRunSignal(limits.deadlineMs, options.signal);
+  const mode: ToolMode = model.supportsTools ? "native" : "json-action";
+  let ctx: RunContext | undefined;
+  // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
+  const end = (stopReason: StopReason, error?: string) =>
+    ctx &&
+    emit({
+      type: "run-end",
+      runId,
+      usage: budget.usage,
+      turns: budget.turns,
+      toolCalls: ctx.toolCalls,
+      stopReason,
+      durationMs: Math.round(performance.now() - startedAt),
+      ...(error ? { error } : {}),
+    });
+
+  try {
+    const listed: ToolDescriptor[] = await raceAbort(options.tools.list(), run.signal);
+    const inScope = compileScope(options.scope);
+    const names = createToolNameMap(listed.map((t) => t.name));
+    // Provider-safe names for a native tool caller; qualified names read better in a JSON-action prompt.
+    const offered: ModelToolDefinition[] = listed
+      .filter((t) => inScope(t.name))
+      .map((t) => ({
+        name: mode === "native" ? (names.toProvider(t.name) as string) : t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        inputSchema: t.inputSchema,
+      }));
+    ctx = new RunContext({
+      runId,
+      model,
+      stream: options.stream ?? false,
+      budget,
+      run,
+      emit,
+      tools: {
+        toolSet: options.tools,
+        byName: new Map(listed.map((t) => [t.name, t])),
+        names,
+        inScope,
+        offered: offered.map((t) => t.name),
+        runId,
+        signal: run.signal,
+        ...(limits.toolTimeoutMs !== undefined ? { toolTimeoutMs: limits.toolTimeoutMs } : {}),
+        emit,
+      },
+      offered,
+      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      maxOutputRetries,
+      startedAt,
+    });
+    emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
+
+    const system = buildSystemPrompt({
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      mode,
+      tools: offered,
+      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    });
+    const messages: ModelMessage[] = [
+      { role: "system", content: system },
+      { role: "user", content: options.input },
+    ];
+    const answer = mode === "native" ? await runNativeLoop(ctx, messages) : await runJsonActionLoop(ctx, messages);
+    end("final");
+    return {
+      text: answer.text,
+      ...("output" in answer ? { output: answer.output } : {}),
+      usage: budget.usage,
+      turns: budget.turns,
+      runId,
+      stopReason: "final",
+      toolCalls: ctx.toolCalls,
+    };
+  } catch (e) {
+    // A deadline or caller abort wins over whatever the interrupted request threw (an adapter's own
+    // abort error, say). Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
+    const trip = run.trip;
+    const error = trip
+      ? new AgentdError(trip.code, trip.message, { cause: e, data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason } })
+      : e;
+    end(trip?.stopReason ?? stopReasonOf(error), AgentdError.isInstance(error) ? error.code : "error");
+    throw error;
+  } finally {
+    run.dispose();
+  }
+}
+
+const stopReasonOf = (e: unknown): StopReason => {
+  const reason = AgentdError.isInstance(e) ? e.options.data?.stopReason : undefined;
+  return typeof reason === "string" ? (reason as StopReason) : "failed";
+};

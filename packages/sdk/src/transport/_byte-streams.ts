@@ -1,0 +1,149 @@
+/**
+ * Internal: one small interface over Node streams and web streams, so {@link StreamTransport} reads and
+ * writes either without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as they are.
+ */
+
+/** The subset of a Node `Readable` we use (process.stdin, a child's stdout, a socket). */
+export interface NodeReadableLike {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  pause?(): unknown;
+  destroy?(): unknown;
+}
+
+/** The subset of a Node `Writable` we use (process.stdout, a child's stdin, a socket). */
+export interface NodeWritableLike {
+  write(chunk: string): boolean;
+  end(): unknown;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  once(event: string, listener: (...args: any[]) => void): unknown;
+}
+
+/** Where inbound bytes come from. */
+export type ByteSource = NodeReadableLike | ReadableStream<Uint8Array>;
+/** Where outbound bytes go. */
+export type ByteSink = NodeWritableLike | WritableStream<Uint8Array>;
+
+/** Callbacks a source reports to. `end` covers both a clean end and a close without one. */
+export interface SourceHandlers {
+  data(chunk: Uint8Array): void;
+  end(): void;
+  error(e: Error): void;
+}
+
+/** An attached source. */
+export interface SourceHandle {
+  /** Stop reporting; with `destroy`, also stop the underlying stream so the process can exit. */
+  detach(destroy: boolean): void;
+}
+
+/** An opened sink. `write` returns false when the caller should wait for `drained()`. */
+export interface Sink {
+  write(line: string): boolean;
+  drained(): Promise<void>;
+  end(): void;
+}
+
+const encoder = new TextEncoder();
+const noop = () => {};
+const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
+
+/** Start reading a source. */
+export function openSource(source: ByteSource, handlers: SourceHandlers): SourceHandle {
+  return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source, handlers);
+}
+
+/** Open a sink. Write errors go to `onError` (also the asynchronous ones). */
+export function openSink(sink: ByteSink, onError: (e: Error) => void): Sink {
+  return isWebWritable(sink) ? openWebSink(sink, onError) : openNodeSink(sink, onError);
+}
+
+function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
+  const onData = (c: Uint8Array | string) => h.data(typeof c === "string" ? encoder.encode(c) : c);
+  const onEnd = () => h.end();
+  const onError = (e: unknown) => h.error(asError(e));
+  s.on("data", onData);
+  s.on("end", onEnd);
+  s.on("close", onEnd);
+  s.on("error", onError);
+  return {
+    detach(destroy) {
+      // Keep an error listener: an unhandled 'error' event would crash the process.
+      s.on("error", noop);
+      s.off("data", onData);
+      s.off("end", onEnd);
+      s.off("close", onEnd);
+      s.off("error", onError);
+      if (destroy) {
+        s.pause?.();
+        s.destroy?.();
+      }
+    },
+  };
+}
+
+function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): SourceHandle {
+  const reader = s.getReader();
+  let detached = false;
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (detached) return;
+        if (done) break;
+        h.data(value);
+      }
+      h.end();
+    } catch (e) {
+      if (!detached) h.error(asError(e));
+    }
+  })();
+  return {
+    detach(destroy) {
+      detached = true;
+      if (destroy) reader.cancel().catch(noop);
+    },
+  };
+}
+
+function openNodeSink(w: NodeWritableLike, onError: (e: Error) => void): Sink {
+  let drain: Promise<void> | undefined;
+  w.on("error", (e: unknown) => onError(asError(e)));
+  return {
+    write: (line) => w.write(line),
+    // One shared 'drain' listener however many sends wait (no listener leak under a burst).
+    drained: () =>
+      (drain ??= new Promise<void>((resolve) =>
+        w.once("drain", () => {
+          drain = undefined;
+          resolve();
+        }),
+      )),
+    end: () => {
+      try {
+        w.end();
+      } catch {
+        // Already ended or destroyed: nothing left to flush.
+      }
+    },
+  };
+}
+
+function openWebSink(w: WritableStream<Uint8Array>, onError: (e: Error) => void): Sink {
+  const writer = w.getWriter();
+  return {
+    write(line) {
+      writer.write(encoder.encode(line)).catch((e) => onError(asError(e)));
+      return (writer.desiredSize ?? 1) > 0;
+    },
+    drained: () => writer.ready,
+    end: () => {
+      writer.close().catch(noop);
+    },
+  };
+}
+
+const isWebReadable = (s: ByteSource): s is ReadableStream<Uint8Array> =>
+  typeof (s as ReadableStream<Uint8Array>).getReader === "function";
+const isWebWritable = (s: ByteSink): s is WritableStream<Uint8Array> =>
+  typeof (s as WritableStream<Uint8Array>).getWriter === "function";

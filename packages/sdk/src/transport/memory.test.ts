@@ -1,0 +1,16 @@
+import { MemoryTransport } from "./memory.ts";
+import { runTransportCases } from "./transport.case.ts";
+
+runTransportCases("MemoryTransport pair", async () => {
+  const [a, b] = MemoryTransport.createPair();
+  await a.start();
+  await b.start();
+  return {
+    a,
+    b,
+    cleanup: async () => {
+      await a.close();
+      await b.close();
+    },
+  };
+});

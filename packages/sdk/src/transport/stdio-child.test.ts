@@ -1,0 +1,242 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { createLogger, type LogRecord } from "../log.ts";
+import { AgentdError } from "../wire/errors.ts";
+import { StdioChildTransport, type StdioChildOptions } from "./stdio-child.ts";
+import { StreamTransport } from "./stdio-streams.ts";
+import { runTransportCases } from "./transport.case.ts";
+
+const FIXTURES = join(import.meta.dir, "__fixtures__");
+const BUN = process.execPath;
+/** Spawning bun on a loaded 2-core box can take a while; bun's default per-test timeout is 5 s. */
+const PROCESS_TEST_TIMEOUT = 30_000;
+const note = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0" as const, method, params });
+
+/** True once `pid` no longer names a live process (gone, or a zombie nobody has reaped yet). */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? false;
+  } catch {
+    return true;
+  }
+}
+
+/** A logger whose records can be awaited. */
+function watchedLogger() {
+  const records: LogRecord[] = [];
+  const waiters: Array<() => void> = [];
+  const logger = createLogger(
+    (r) => {
+      records.push(r);
+      for (const w of waiters.splice(0)) w();
+    },
+    { level: "debug" },
+  );
+  const until = (pred: (r: LogRecord[]) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (pred(records) ? resolve() : waiters.push(check));
+      check();
+    });
+  const stderrLines = () => records.filter((r) => r.event === "mcp.stderr").map((r) => r.line);
+  return { logger, records, until, stderrLines };
+}
+
+/** Transports started by a test; closed (and their pids checked dead) afterwards, even on failure. */
+const started: StdioChildTransport[] = [];
+const extraPids: number[] = [];
+afterEach(async () => {
+  for (const t of started.splice(0)) await t.close();
+  for (const pid of extraPids.splice(0)) if (!isGone(pid)) process.kill(pid, "SIGKILL");
+}, PROCESS_TEST_TIMEOUT);
+
+function child(mode: string, options: Partial<StdioChildOptions> = {}) {
+  const t = new StdioChildTransport({
+    name: mode,
+    command: BUN,
+    args: [join(FIXTURES, "child-modes.ts"), mode],
+    closeGraceMs: 300,
+    termGraceMs: 300,
+    ...options,
+  });
+  started.push(t);
+  return t;
+}
+
+function closedOnce(t: StdioChildTransport) {
+  let count = 0;
+  const closed = new Promise<void>((resolve) => {
+    t.onclose = () => {
+      count++;
+      resolve();
+    };
+  });
+  return { closed, count: () => count };
+}
+
+runTransportCases("StdioChildTransport ⇄ relay child (StdioServerTransport)", async () => {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const connected = new Promise<Socket>((resolve) => server.once("connection", resolve));
+  const a = new StdioChildTransport({
+    name: "relay",
+    command: BUN,
+    args: [join(FIXTURES, "relay.ts"), String(port)],
+  });
+  const stopServer = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  try {
+    await a.start();
+    const exitedEarly = new Promise<never>((_, reject) => {
+      a.onclose = () => reject(new Error("relay child exited before connecting"));
+    });
+    const socket = await Promise.race([connected, exitedEarly]);
+    const b = new StreamTransport(socket, socket);
+    await b.start();
+    return {
+      a,
+      b,
+      cleanup: async () => {
+        await a.close();
+        await b.close();
+        await stopServer();
+      },
+    };
+  } catch (e) {
+    await a.close();
+    await stopServer();
+    throw e;
+  }
+});
+
+describe("StdioChildTransport process hygiene", () => {
+  test("a child that ignores SIGTERM is SIGKILLed after the grace; close resolves once it is gone", async () => {
+    const log = watchedLogger();
+    const t = child("ignore-term", { logger: log.logger });
+    const c = closedOnce(t);
+    await t.start();
+    const pid = t.pid!;
+    expect(pid).toBeGreaterThan(0);
+    await log.until(() => log.stderrLines().includes("ready"));
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: null, signal: "SIGKILL" });
+    expect(c.count()).toBe(1);
+    expect(isGone(pid)).toBe(true);
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a well-behaved child exits when its stdin closes, without a signal", async () => {
+    const t = child("stderr");
+    const c = closedOnce(t);
+    await t.start();
+    const pid = t.pid!;
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+    expect(c.count()).toBe(1);
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a child that exits by itself: its last message arrives, onerror names the exit, onclose, sends reject", async () => {
+    const t = child("exit-after-hello");
+    const messages: unknown[] = [];
+    const errors: Error[] = [];
+    t.onmessage = (m) => messages.push(m);
+    t.onerror = (e) => errors.push(e);
+    const c = closedOnce(t);
+    await t.start();
+    await c.closed;
+    expect(messages).toEqual([note("hello")]);
+    expect(errors.map((e) => e.message)).toContain("MCP server 'exit-after-hello' exited with code 3");
+    expect(t.exitStatus).toEqual({ code: 3, signal: null });
+    const rejected = await t.send(note("late")).catch((e) => e);
+    expect(AgentdError.isInstance(rejected) && rejected.code).toBe("E_CONNECTION_CLOSED");
+    await t.close();
+    expect(c.count()).toBe(1);
+    expect(isGone(t.pid!)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a send waiting for the pipe to drain rejects when the child exits", async () => {
+    const log = watchedLogger();
+    const t = child("no-read", { logger: log.logger });
+    const c = closedOnce(t);
+    await t.start();
+    await log.until(() => log.stderrLines().includes("ready"));
+    let settled = false;
+    // 3 MiB into a 64 KiB pipe the child never reads: this send cannot complete.
+    const pending = t.send(note("big", { data: "z".repeat(3 * 1024 * 1024) })).finally(() => (settled = true));
+    pending.catch(() => {});
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    process.kill(t.pid!, "SIGUSR1");
+    const rejected = await pending.catch((e) => e);
+    expect(AgentdError.isInstance(rejected) && rejected.code).toBe("E_CONNECTION_CLOSED");
+    await c.closed;
+    expect(t.exitStatus).toEqual({ code: 5, signal: null });
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("stderr reaches the logger line by line: CRLF stripped, partial lines joined, long lines cut", async () => {
+    const log = watchedLogger();
+    const t = child("stderr", { logger: log.logger, maxStderrLineBytes: 100 });
+    await t.start();
+    await t.close();
+    expect(log.stderrLines()).toEqual(["line one", "line two", "partial-continued", "x".repeat(100), "no newline at end"]);
+    const records = log.records.filter((r) => r.event === "mcp.stderr");
+    expect(records.every((r) => r.server === "stderr" && r.level === "info")).toBe(true);
+    expect(records[3]?.truncated).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("an unknown command is one clear error; so is a missing working directory", async () => {
+    const ghost = new StdioChildTransport({ name: "ghost", command: "agentd-no-such-command-xyz" });
+    const e1 = await ghost.start().catch((e) => e);
+    expect(AgentdError.isInstance(e1) && e1.code).toBe("E_TRANSPORT");
+    expect(e1.message).toBe("could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found");
+    await ghost.close();
+    const lost = new StdioChildTransport({ name: "lost", command: BUN, cwd: "/nonexistent/agentd-test-dir" });
+    const e2 = await lost.start().catch((e) => e);
+    expect(e2.message).toBe("could not start MCP server 'lost': working directory '/nonexistent/agentd-test-dir' does not exist");
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("the child sees the safe default environment plus its configured env, never our other variables", async () => {
+    process.env.AGENTD_TEST_PARENT_SECRET = "s3cret";
+    try {
+      const t = child("env", { env: { FROM_OPTIONS: "yes" } });
+      const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
+      await t.start();
+      expect(await got).toEqual(note("env", { configured: "yes", leaked: null, hasPath: true }));
+    } finally {
+      delete process.env.AGENTD_TEST_PARENT_SECRET;
+    }
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a grandchild holding the pipes open does not stall onclose", async () => {
+    const t = child("grandchild", { closeGraceMs: 200 });
+    const got = new Promise<{ params: { pid: number } }>((resolve) => (t.onmessage = (m) => resolve(m as never)));
+    const c = closedOnce(t);
+    await t.start();
+    extraPids.push((await got).params.pid);
+    await c.closed;
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("children still running when our process exits are SIGKILLed (no orphans)", async () => {
+    const parent = spawn(BUN, [join(FIXTURES, "orphan-parent.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    parent.stdout!.on("data", (b: Buffer) => (out += b.toString()));
+    const code = await new Promise<number | null>((resolve) => parent.on("close", resolve));
+    expect(code).toBe(0);
+    const pid = Number(out.trim());
+    expect(pid).toBeGreaterThan(0);
+    extraPids.push(pid);
+    // Not our child, so no exit event: poll its state, with a deadline.
+    const deadline = Date.now() + 20_000;
+    while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(isGone(pid)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+});

@@ -1,0 +1,249 @@
+/**
+ * The stdio transport, client side: spawn an MCP server and speak NDJSON on its stdin/stdout.
+ *
+ * Uses `node:child_process`, which works under Node, Bun and in a `bun build --compile` binary. The child's
+ * stdout is protocol only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio
+ * transport: close stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { nullLogger, type Logger } from "../log.ts";
+import { AgentdError } from "../wire/errors.ts";
+import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
+import { LineSplitter } from "../wire/ndjson.ts";
+import { StreamTransport } from "./stdio-streams.ts";
+import type { MessageExtra, SendOptions, Transport } from "./types.ts";
+
+/** How to start and stop one MCP server process. */
+export interface StdioChildOptions {
+  /** The server's configured name, used in errors and log records. */
+  name: string;
+  command: string;
+  args?: string[];
+  /** Merged over {@link defaultChildEnvironment}; the rest of our environment is not passed on. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Receives `mcp.stderr` (info) and `mcp.exit` records. */
+  logger?: Logger;
+  /** After closing stdin, how long to wait for the child to exit before SIGTERM (ms, default 2000). */
+  closeGraceMs?: number;
+  /** After SIGTERM, how long to wait before SIGKILL (ms, default 2000). */
+  termGraceMs?: number;
+  /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
+  maxFrameBytes?: number;
+  /** Longer stderr lines are cut to this many bytes (default 4096). */
+  maxStderrLineBytes?: number;
+}
+
+/** How the child ended. */
+export interface ChildExit {
+  code: number | null;
+  signal: string | null;
+}
+
+const INHERITED_ENV =
+  process.platform === "win32"
+    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE",
+       "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"];
+
+/** The variables a child inherits by default: enough to run, never our secrets (API keys, tokens). */
+export function defaultChildEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = process.env[key];
+    // Values starting with "()" are exported shell functions: a known injection vector.
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+/** Children still running; SIGKILLed if our process exits first so none is orphaned. */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const c of live) {
+      try {
+        c.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/** A transport to an MCP server running as our child process. Call `start()` once to spawn it. */
+export class StdioChildTransport implements Transport {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onframeerror?: Transport["onframeerror"];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private child?: ChildProcess;
+  private stream?: StreamTransport;
+  private stderr?: LineSplitter;
+  private started = false;
+  private finished = false;
+  private closing?: Promise<void>;
+  private exit?: ChildExit;
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+  private readonly done: Promise<void>;
+  private markDone!: () => void;
+  private readonly log: Logger;
+
+  constructor(private readonly options: StdioChildOptions) {
+    this.log = options.logger ?? nullLogger;
+    this.exited = new Promise((r) => (this.markExited = r));
+    this.done = new Promise((r) => (this.markDone = r));
+  }
+
+  /** The child's process id, once spawned. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exitStatus(): ChildExit | undefined {
+    return this.exit;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' already started`);
+    if (this.finished) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    this.started = true;
+    const { command, args = [], cwd } = this.options;
+    let child: ChildProcess;
+    try {
+      // Node throws synchronously for some bad arguments, and reports ENOENT/EACCES as an 'error' event.
+      child = spawn(command, args, {
+        env: { ...defaultChildEnvironment(), ...this.options.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        windowsHide: true,
+        ...(cwd === undefined ? {} : { cwd }),
+      });
+      await new Promise<void>((resolve, reject) => {
+        child.once("spawn", resolve);
+        child.once("error", reject);
+      });
+    } catch (e) {
+      this.finished = true;
+      throw this.spawnError(e as NodeJS.ErrnoException);
+    }
+    this.child = child;
+    child.on("error", (e) => this.onerror?.(e));
+    track(child);
+    this.wire(child);
+  }
+
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (!this.stream || this.finished) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    return this.stream.send(message, options);
+  }
+
+  /** Close stdin, then SIGTERM after `closeGraceMs`, then SIGKILL after `termGraceMs`. Resolves once exited. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private wire(child: ChildProcess): void {
+    const stream = new StreamTransport(child.stdout!, child.stdin!, {
+      ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
+      destroyInput: false,
+    });
+    stream.onmessage = (m) => this.onmessage?.(m);
+    stream.onframeerror = (e) => this.onframeerror?.(e);
+    stream.onerror = (e) => this.onerror?.(e);
+    this.stream = stream;
+    void stream.start();
+
+    const decoder = new TextDecoder();
+    const stderr = new LineSplitter({
+      maxLineBytes: this.options.maxStderrLineBytes ?? 4096,
+      overflow: "truncate",
+      online: (bytes, truncated) =>
+        this.log.info("mcp.stderr", { server: this.options.name, line: decoder.decode(bytes), ...(truncated ? { truncated } : {}) }),
+    });
+    this.stderr = stderr;
+    child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
+    child.stderr!.on("error", () => {});
+
+    child.on("exit", (code, signal) => {
+      this.exit = { code, signal };
+      live.delete(child);
+      this.markExited();
+      const fields = { server: this.options.name, pid: child.pid, code, signal };
+      if (this.closing) this.log.debug("mcp.exit", fields);
+      else {
+        this.log.warn("mcp.exit", fields);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.onerror?.(new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}`));
+      }
+      // 'close' follows once the pipes drain; a grandchild holding them open must not stall us.
+      const timer = setTimeout(() => this.finish(), this.options.closeGraceMs ?? 2000);
+      void this.done.then(() => clearTimeout(timer));
+    });
+    child.on("close", () => this.finish());
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (!child) {
+      this.finish();
+      return;
+    }
+    // Stop accepting sends at once; those waiting for 'drain' reject. Ending stdin asks the server to exit.
+    await this.stream?.close();
+    // Keep draining stdout so a chatty server cannot block on a full pipe while it shuts down.
+    child.stdout?.resume();
+    const steps: Array<[number, NodeJS.Signals]> = [
+      [this.options.closeGraceMs ?? 2000, "SIGTERM"],
+      [this.options.termGraceMs ?? 2000, "SIGKILL"],
+    ];
+    for (const [grace, signal] of steps) {
+      if (await within(this.exited, grace)) break;
+      child.kill(signal);
+    }
+    await this.exited;
+    await this.done;
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
+    this.stderr?.end();
+    void this.stream?.close();
+    this.markDone();
+    this.onclose?.();
+  }
+
+  private spawnError(e: NodeJS.ErrnoException): AgentdError {
+    const { name, command, cwd } = this.options;
+    const prefix = `could not start MCP server '${name}'`;
+    if (e.code === "ENOENT" && cwd !== undefined && !existsSync(cwd))
+      return new AgentdError("E_TRANSPORT", `${prefix}: working directory '${cwd}' does not exist`, { cause: e });
+    if (e.code === "ENOENT")
+      return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' not found`, { cause: e });
+    if (e.code === "EACCES")
+      return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' is not executable`, { cause: e });
+    return new AgentdError("E_TRANSPORT", `${prefix}: ${e.message}`, { cause: e });
+  }
+}
+
+/** Whether `p` settles within `ms`. */
+async function within(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Serving MCP on our own stdin/stdout (`agentd serve --stdio`, and the MCP servers we ship).
+ *
+ * MCP stdio transport: "The server MUST NOT write anything to its stdout that is not a valid MCP message."
+ * While it runs, this transport sends `console.log`/`info`/`debug`/`dir`/`table` to stderr so a stray log
+ * line cannot corrupt the protocol stream. Direct `process.stdout.write` calls are not intercepted.
+ */
+import { StreamTransport, type StreamTransportOptions } from "./stdio-streams.ts";
+
+/** Options for {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
+  maxFrameBytes?: number;
+  /** Route stdout-bound console methods to stderr while the transport is open (default true). */
+  guardConsole?: boolean;
+}
+
+const STDOUT_CONSOLE_METHODS = ["log", "info", "debug", "dir", "table"] as const;
+type ConsoleMethod = (typeof STDOUT_CONSOLE_METHODS)[number];
+
+/** Console methods saved by the first guard; restored when the last guard is released. */
+let saved: Partial<Record<ConsoleMethod, Console[ConsoleMethod]>> | undefined;
+let guards = 0;
+
+function guardConsole(): () => void {
+  if (guards++ === 0) {
+    saved = {};
+    const toStderr = console.error.bind(console);
+    for (const m of STDOUT_CONSOLE_METHODS) {
+      saved[m] = console[m] as never;
+      (console as unknown as Record<string, unknown>)[m] = toStderr;
+    }
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--guards === 0 && saved) {
+      for (const m of STDOUT_CONSOLE_METHODS) (console as unknown as Record<string, unknown>)[m] = saved[m];
+      saved = undefined;
+    }
+  };
+}
+
+/**
+ * A {@link StreamTransport} over `process.stdin` / `process.stdout`. When the peer closes our stdin, the
+ * transport closes (`onclose`); closing it stops reading stdin (so the process can exit) but leaves stdout
+ * open for the rest of the program.
+ */
+export class StdioServerTransport extends StreamTransport {
+  private unguard?: () => void;
+  private readonly guard: boolean;
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    const streamOptions: StreamTransportOptions = { endOutput: false, destroyInput: true };
+    if (options.maxFrameBytes !== undefined) streamOptions.maxFrameBytes = options.maxFrameBytes;
+    super(process.stdin, process.stdout, streamOptions);
+    this.guard = options.guardConsole ?? true;
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    if (this.guard) this.unguard = guardConsole();
+  }
+
+  protected override released(): void {
+    this.unguard?.();
+  }
+}
