@@ -1,0 +1,60 @@
+/**
+ * From a resolved configuration to a running agent: the model from `@agentd/adapters`, the MCP servers,
+ * limits, scope and prices. Shared by `run`, `serve` and `demo` so they behave the same.
+ */
+import { createModel, type ModelDialect } from "@agentd/adapters";
+import { AgentdError, createAgent, type Agent, type AgentdConfig, type LanguageModel, type Logger, type RunLimits } from "@agentd/sdk";
+
+/** What the model needs besides the config file's `model` block. */
+export interface ModelSecrets {
+  apiKey?: string;
+}
+
+/** Build the model a configuration names. A missing endpoint is a clear usage error. */
+export function modelFromConfig(config: AgentdConfig, secrets: ModelSecrets, logger: Logger): LanguageModel {
+  const m = config.model ?? {};
+  const dialect = (m.dialect ?? "openai") as ModelDialect;
+  if (!m.intelligence && dialect === "openai")
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      "no model endpoint: set AGENT_INTELLIGENCE (e.g. http://127.0.0.1:11434/v1), --intelligence, or model.intelligence in agentd.json — or try 'agentd demo' for the offline scripted model",
+    );
+  if (!m.name && dialect !== "openai")
+    throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
+  return createModel({
+    dialect,
+    model: m.name ?? "default",
+    ...(m.intelligence ? { baseURL: m.intelligence } : {}),
+    ...(secrets.apiKey ? { apiKey: secrets.apiKey } : {}),
+    ...(m.headers ? { headers: m.headers } : {}),
+    ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
+    ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
+    ...(m.nativeTools === false ? { supportsTools: false } : {}),
+    ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
+    logger,
+  });
+}
+
+/** The run limits a configuration sets. */
+export function limitsFromConfig(config: AgentdConfig): RunLimits {
+  const l = config.limits ?? {};
+  return {
+    ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {}),
+    ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
+    ...(l.deadline !== undefined ? { deadlineMs: l.deadline } : {}),
+    ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
+  };
+}
+
+/** Build the agent a configuration describes. */
+export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logger: Logger): Agent {
+  return createAgent({
+    model,
+    ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
+    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    limits: limitsFromConfig(config),
+    ...(config.model?.prices ? { prices: config.model.prices } : {}),
+    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
+    logger,
+  });
+}

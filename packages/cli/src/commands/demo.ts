@@ -1,0 +1,74 @@
+/**
+ * `agentd demo`: the embedded default. A bundled MCP server as a real child process, the testkit's fake
+ * gateway playing a scripted model over real HTTP on 127.0.0.1, and a real multi-turn tool-using run.
+ * With AGENT_INTELLIGENCE (or --intelligence) set, the same configuration talks to a real model instead.
+ */
+import { startFakeGateway } from "@agentd/testkit";
+import { type AgentdConfig, resolveConfig, selfCommand } from "@agentd/sdk";
+import { defineCommand } from "citty";
+import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
+import { EXIT } from "../exit-codes.ts";
+import { HIDDEN } from "../hidden-entries.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { formatResult } from "./run.ts";
+
+export const demoExamples = [
+  "agentd demo                      # offline: scripted model, bundled MCP server",
+  "agentd demo --json               # the same, with usage and run id",
+  "AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 agentd demo   # a real model, same tools",
+];
+
+/** The demo's configuration: the bundled server as a stdio child of this same program. */
+export function demoConfig(base: AgentdConfig): AgentdConfig {
+  const self = selfCommand();
+  return {
+    ...base,
+    instructions:
+      base.instructions ?? "You are an order-desk assistant. Use the tools to answer; quote the numbers the tools return.",
+    mcpServers: { demo: { command: self.command, args: [...self.args, HIDDEN.demoServer] } },
+    limits: { maxTurns: 8, deadline: 120_000, ...base.limits },
+  };
+}
+
+export const demoCommand = defineCommand({
+  meta: { name: "demo", description: "Run the embedded default offline: a bundled MCP server and a scripted model (no API key)." },
+  args: {
+    instruction: { type: "positional", required: false, description: `Instruction (default: "${DEMO_INSTRUCTION}")` },
+    json: { type: "boolean", description: "Print the JSON envelope instead of the text" },
+    intelligence: { type: "string", description: "Use a real model endpoint instead of the scripted one" },
+    model: { type: "string", alias: "m", description: "Model name for --intelligence" },
+  },
+  async run({ args }) {
+    const resolved = await resolveConfig({
+      configPath: undefined,
+      overrides: { ...(args.intelligence ? { intelligence: args.intelligence } : {}), ...(args.model ? { model: args.model } : {}) },
+      env: { ...process.env, AGENT_CONFIG: undefined },
+    });
+    const logger = stderrLogger();
+    const real = resolved.config.model?.intelligence !== undefined;
+    const gateway = real ? undefined : await startFakeGateway({ dialect: "openai", script: demoScript() });
+    try {
+      const config = demoConfig(
+        gateway ? { ...resolved.config, model: { ...resolved.config.model, intelligence: gateway.url, name: "agentd-demo-scripted" } } : resolved.config,
+      );
+      process.stderr.write(
+        gateway
+          ? "agentd demo: SCRIPTED model (fake gateway on 127.0.0.1, no API key) + bundled MCP server. Set AGENT_INTELLIGENCE to use a real model.\n"
+          : `agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`,
+      );
+      const model = modelFromConfig(config, resolved, logger);
+      const agent = agentFromConfig(config, model, logger);
+      const started = performance.now();
+      try {
+        const result = await agent.run(args.instruction ?? DEMO_INSTRUCTION, { ...(resolved.runId ? { runId: resolved.runId } : {}) });
+        process.stdout.write(formatResult(result, args.json === true, performance.now() - started));
+        return EXIT.ok;
+      } finally {
+        await agent.close();
+      }
+    } finally {
+      await gateway?.close();
+    }
+  },
+});

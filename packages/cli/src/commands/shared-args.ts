@@ -1,0 +1,75 @@
+/** Flags shared by the commands that run an agent, and small input helpers. */
+import { AgentdError, type ConfigOverrides, parseDuration } from "@agentd/sdk";
+import { readFile } from "node:fs/promises";
+
+/** Config flags: flags > environment (AGENT_*) > config file. */
+export const configArgs = {
+  config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json if present)" },
+  intelligence: { type: "string", description: "Model endpoint URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1" },
+  dialect: { type: "string", description: "openai (default), anthropic or gemini (AGENT_DIALECT)" },
+  model: { type: "string", alias: "m", description: "Model name (AGENT_MODEL)" },
+  instructions: { type: "string", description: "System instructions (overrides the config file's)" },
+  "max-turns": { type: "string", description: "Budget: model turns (default 20)" },
+  "max-tokens": { type: "string", description: "Budget: input+output tokens across the run" },
+  deadline: { type: "string", description: "Budget: wall-clock deadline, e.g. 90s, 10m" },
+  "max-cost": { type: "string", description: "Budget: USD, needs model.prices in the config" },
+} as const;
+
+const int = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new AgentdError("E_USAGE", `--${flag} expects a whole number of at least 1, got '${value}'`);
+  return n;
+};
+
+/** Turn parsed flags into config overrides, validating numbers and durations. */
+export function overridesFrom(args: Record<string, unknown>): ConfigOverrides {
+  const s = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
+  const deadline = s("deadline");
+  if (deadline !== undefined && parseDuration(deadline) === undefined)
+    throw new AgentdError("E_USAGE", `--deadline expects a duration such as 90s or 10m, got '${deadline}'`);
+  const cost = s("max-cost");
+  if (cost !== undefined && !(Number(cost) >= 0)) throw new AgentdError("E_USAGE", `--max-cost expects a number of USD, got '${cost}'`);
+  const out: ConfigOverrides = {};
+  const set = <K extends keyof ConfigOverrides>(k: K, v: ConfigOverrides[K] | undefined) => {
+    if (v !== undefined) out[k] = v;
+  };
+  set("intelligence", s("intelligence"));
+  set("dialect", s("dialect"));
+  set("model", s("model"));
+  set("instructions", s("instructions"));
+  set("maxTurns", int(s("max-turns"), "max-turns"));
+  set("maxTokens", int(s("max-tokens"), "max-tokens"));
+  set("deadline", deadline);
+  set("maxCostUsd", cost !== undefined ? Number(cost) : undefined);
+  return out;
+}
+
+/** The instruction: the positional argument, else stdin when it is piped. */
+export async function readInstruction(positional: string | undefined): Promise<string> {
+  if (positional && positional.trim()) return positional;
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8").trim();
+    if (text) return text;
+  }
+  throw new AgentdError("E_USAGE", 'no instruction: pass it as an argument (agentd run "…") or on stdin');
+}
+
+/** Read a JSON file named by a flag, with a clear error. */
+export async function readJsonFile(path: string, flag: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new AgentdError("E_USAGE", `${flag}: cannot read ${path}`);
+  }
+  try {
+    const v = JSON.parse(text);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new AgentdError("E_USAGE", `${flag}: ${path} is not a JSON object`);
+}

@@ -1,0 +1,71 @@
+/**
+ * Connect one configured MCP server: build its transport from the `mcpServers` entry (stdio child or
+ * Streamable HTTP) and run the initialize handshake. Failures become one clear `E_UPSTREAM` line naming
+ * the server.
+ */
+import type { McpServerConfig } from "../config/schema.ts";
+import type { Logger } from "../log.ts";
+import { McpClient } from "../mcp/client.ts";
+import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import { StreamableHttpClientTransport } from "../transport/http-client/index.ts";
+import { StdioChildTransport } from "../transport/stdio-child.ts";
+import type { Transport } from "../transport/types.ts";
+import { AgentdError } from "../wire/errors.ts";
+
+/** What identifies us to servers. */
+export const CLIENT_INFO = { name: "agentd", version: "0.1.0" };
+
+/** Options for connecting one server. */
+export interface ConnectServerOptions {
+  logger: Logger;
+  runId?: string;
+  capabilities?: CapabilityConfig;
+  /** How long the initialize handshake may take (ms, default 30 s). */
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** Build the transport an `mcpServers` entry describes. */
+export function transportFor(name: string, config: McpServerConfig, logger: Logger): Transport {
+  if ("command" in config) {
+    return new StdioChildTransport({
+      name,
+      command: config.command,
+      ...(config.args ? { args: config.args } : {}),
+      ...(config.env ? { env: config.env } : {}),
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      logger: logger.child({ server: name }),
+    });
+  }
+  return new StreamableHttpClientTransport(config.url, {
+    ...(config.headers ? { headers: config.headers } : {}),
+    logger: logger.child({ server: name }),
+    name,
+  });
+}
+
+/** Connect to one server. Rejects with an `E_UPSTREAM` AgentdError naming the server. */
+export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
+  const client = new McpClient(CLIENT_INFO, {
+    logger: options.logger.child({ server: name }),
+    ...(options.runId ? { runId: options.runId } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  });
+  const transport = transportFor(name, config, options.logger);
+  try {
+    await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });
+  } catch (e) {
+    await client.close().catch(() => {});
+    const detail = e instanceof Error ? e.message : String(e);
+    if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
+      throw new AgentdError("E_UPSTREAM", `MCP server '${name}': ${detail}`, { cause: e });
+    throw new AgentdError("E_UPSTREAM", `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
+  }
+  options.logger.info("mcp.connected", {
+    server: name,
+    protocolVersion: client.protocolVersion,
+    serverName: client.serverInfo?.name,
+  });
+  return client;
+}

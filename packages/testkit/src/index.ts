@@ -1,0 +1,5 @@
+/**
+ * @agentd/testkit — fake MCP servers and fake LLM gateways for integration tests of agentd agents:
+ * real processes, real HTTP on loopback, scriptable and deterministic.
+ */
+export * from "./gateway/index.ts";
