@@ -1,0 +1,101 @@
+/**
+ * What a gateway answers, before any dialect shapes it: text, tool calls with ids, a finish reason in the
+ * dialect's own words, and usage. Also the deterministic pieces every dialect shares: ids, token estimates,
+ * and splitting text into stream deltas.
+ */
+import type { NormalizedMessage, TextTurn, ToolCallsTurn } from "./types.ts";
+
+/** A tool call to render. `id` is absent only where the dialect has none to give (Gemini, unless scripted). */
+export interface AnswerToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A scripted answer resolved for one request. */
+export interface Answer {
+  text: string;
+  toolCalls: AnswerToolCall[];
+  /** Finish reason in the dialect's own words. */
+  finishReason: string;
+  usage: { input: number; output: number };
+}
+
+/** Each dialect's words for the portable finish reasons. */
+export interface FinishWords {
+  stop: string;
+  length: string;
+  content_filter: string;
+  tool_calls: string;
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A random id with a provider-style prefix, e.g. `randomId("toolu_01", 22)`. */
+export function randomId(prefix: string, length = 24): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let id = prefix;
+  for (const byte of bytes) id += ALPHABET[byte % ALPHABET.length];
+  return id;
+}
+
+/** About four characters a token, at least one: deterministic and close enough for budgets in tests. */
+export const estimateTokens = (chars: number): number => Math.max(1, Math.ceil(chars / 4));
+
+/** Characters of everything the client sent in its conversation. */
+export function conversationChars(messages: readonly NormalizedMessage[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    chars += message.text.length;
+    for (const call of message.toolCalls) chars += call.name.length + JSON.stringify(call.arguments ?? {}).length;
+    for (const result of message.toolResults) chars += result.content.length;
+  }
+  return chars;
+}
+
+/** Resolve a text or tool-call turn into an answer for one request. */
+export function toAnswer(
+  turn: TextTurn | ToolCallsTurn,
+  words: FinishWords,
+  messages: readonly NormalizedMessage[],
+  makeId: (() => string) | undefined,
+): Answer {
+  const text = turn.text ?? "";
+  const toolCalls: AnswerToolCall[] =
+    "toolCalls" in turn
+      ? turn.toolCalls.map((call) => {
+          const id = call.id ?? makeId?.();
+          return id === undefined ? { name: call.name, arguments: call.arguments } : { id, name: call.name, arguments: call.arguments };
+        })
+      : [];
+  const requested = "finishReason" in turn ? turn.finishReason : undefined;
+  const finishReason =
+    toolCalls.length > 0
+      ? words.tool_calls
+      : requested === undefined
+        ? words.stop
+        : (words[requested as keyof FinishWords] ?? requested);
+  const outputChars = text.length + toolCalls.reduce((n, call) => n + call.name.length + JSON.stringify(call.arguments).length, 0);
+  return {
+    text,
+    toolCalls,
+    finishReason,
+    usage: {
+      input: turn.usage?.input ?? estimateTokens(conversationChars(messages)),
+      output: turn.usage?.output ?? estimateTokens(outputChars),
+    },
+  };
+}
+
+/**
+ * Split a string into up to `pieces` non-empty parts on code-point boundaries, the way providers deliver
+ * deltas: concatenating the parts gives the string back. An empty string gives no parts.
+ */
+export function splitPieces(value: string, pieces = 3): string[] {
+  const points = Array.from(value);
+  if (points.length === 0) return [];
+  const size = Math.ceil(points.length / Math.min(pieces, points.length));
+  const parts: string[] = [];
+  for (let start = 0; start < points.length; start += size) parts.push(points.slice(start, start + size).join(""));
+  return parts;
+}

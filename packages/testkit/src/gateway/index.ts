@@ -1,0 +1,36 @@
+/**
+ * Fake LLM gateways: real HTTP servers on 127.0.0.1 that speak the OpenAI-compatible chat completions,
+ * Anthropic Messages and Gemini generateContent dialects, answer from a script turn by turn, record every
+ * request (credentials redacted) and inject faults (429, 5xx, malformed chunks, stalls, disconnects).
+ *
+ * ```ts
+ * const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "hello" }] });
+ * // point a client at gateway.url, then assert on gateway.requests
+ * await gateway.close();
+ * ```
+ */
+export type {
+  Dialect,
+  DisconnectFault,
+  DynamicTurn,
+  FakeGateway,
+  FakeGatewayOptions,
+  FaultTurn,
+  MalformedChunkFault,
+  NormalizedMessage,
+  NormalizedToolCall,
+  NormalizedToolResult,
+  RateLimitFault,
+  RecordedRequest,
+  ServerErrorFault,
+  StallFault,
+  StaticTurn,
+  TextTurn,
+  ToolCallSpec,
+  ToolCallsTurn,
+  Turn,
+  TurnUsage,
+} from "./types.ts";
+export { startFakeGateway } from "./fake-gateway.ts";
+export { echoLastToolResult, isTurn, textOf, textTurn, toolCallTurn } from "./turns.ts";
+export { loadGatewayOptions } from "./load-script.ts";
