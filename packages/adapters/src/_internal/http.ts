@@ -1,0 +1,190 @@
+/**
+ * POSTing to a provider with retries, timeouts and aborts, for a whole JSON response or an SSE stream.
+ *
+ * Each attempt runs under `AbortSignal.any([caller, attemptTimeout])`, so a caller abort and the timeout
+ * both stop the fetch and the body read; which one fired decides the error (`E_ABORTED`, `E_TIMEOUT`).
+ * Transient failures (see retry-policy.ts) are retried; a stream only until its first part was handed on.
+ */
+import { AgentdError } from "@agentd/sdk";
+import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
+import type { HttpSettings } from "./settings.ts";
+import { readSse, type SseEvent } from "./sse.ts";
+import { abortedError, exhausted, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+
+/** One POST: URL, headers (auth included), JSON body. */
+export interface PostRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * The signals of one attempt. `touch` re-arms the timeout (streams call it per chunk); `pause` stops it
+ * while the consumer holds a part, so a slow consumer is not mistaken for a stalled provider.
+ */
+interface Attempt {
+  signal: AbortSignal;
+  touch(): void;
+  pause(): void;
+  timedOut(): boolean;
+  dispose(): void;
+}
+
+function openAttempt(timeoutMs: number, caller?: AbortSignal): Attempt {
+  const local = new AbortController();
+  let fired = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      fired = true;
+      local.abort(new DOMException("per-request timeout", "TimeoutError"));
+    }, timeoutMs);
+  };
+  arm();
+  return {
+    signal: caller ? AbortSignal.any([caller, local.signal]) : local.signal,
+    touch: () => {
+      if (!fired) arm();
+    },
+    pause: () => {
+      if (timer !== undefined) clearTimeout(timer);
+    },
+    timedOut: () => fired,
+    dispose: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      // Closes the connection if the body was not read to the end (early break, error).
+      if (!local.signal.aborted) local.abort(new DOMException("attempt finished", "AbortError"));
+    },
+  };
+}
+
+/** Wait `ms`, or reject with E_ABORTED as soon as the caller aborts. */
+function sleep(ms: number, provider: string, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortedError(provider, signal.reason));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortedError(provider, signal?.reason));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Turn whatever an attempt threw into a typed error. */
+function classify(http: HttpSettings, e: unknown, attempt: Attempt, caller?: AbortSignal): AgentdError {
+  if (caller?.aborted) return abortedError(http.provider, caller.reason);
+  if (attempt.timedOut()) return timeoutError(http.provider, http.timeoutMs);
+  if (AgentdError.isInstance(e)) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  if (isNetworkError(e))
+    return upstreamError(http.provider, `connection failed: ${msg}`, http.secrets, { retryable: true, cause: e });
+  return upstreamError(http.provider, msg, http.secrets, { retryable: false, cause: e });
+}
+
+/** After a failed attempt: the error to throw, or undefined once the wait for the next attempt is over. */
+async function afterFailure(
+  http: HttpSettings,
+  err: AgentdError,
+  retry: number,
+  caller?: AbortSignal,
+): Promise<AgentdError | undefined> {
+  if (err.code !== "E_UPSTREAM" || !err.retryable) return err;
+  const retryAfterMs = err.options.data?.retryAfterMs as number | undefined;
+  const d = decideRetry(retry, http.maxRetries, retryAfterMs, http.retryDelayMs, http.maxRetryDelayMs, http.random);
+  if (!d.retry) {
+    if (d.reason === "exhausted") return exhausted(err, retry + 1);
+    // The server asked for a longer pause than we wait in-line: report it and let the caller decide.
+    return new AgentdError(err.code, `${err.message} (asked to retry after ${Math.ceil((retryAfterMs ?? 0) / 1000)} s)`, err.options);
+  }
+  http.logger?.warn("model.retry", {
+    provider: http.provider,
+    retry: retry + 1,
+    delayMs: d.delayMs,
+    status: err.options.data?.status,
+    reason: err.message,
+  });
+  await sleep(d.delayMs, http.provider, caller);
+  return undefined;
+}
+
+async function send(http: HttpSettings, req: PostRequest, attempt: Attempt): Promise<Response> {
+  const res = await http.fetch(req.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...req.headers },
+    body: JSON.stringify(req.body),
+    signal: attempt.signal,
+  });
+  if (res.ok) return res;
+  const text = await res.text().catch(() => "");
+  const hint = res.headers.get("x-should-retry");
+  const retryable = hint === "true" ? true : hint === "false" ? false : isRetryableStatus(res.status);
+  return Promise.reject(
+    httpError(http.provider, res.status, text, http.secrets, { retryable, retryAfterMs: parseRetryAfter(res.headers) }),
+  );
+}
+
+/** POST and parse a JSON response, retrying transient failures. */
+export async function postJson(http: HttpSettings, req: PostRequest): Promise<unknown> {
+  if (req.signal?.aborted) throw abortedError(http.provider, req.signal.reason);
+  for (let retry = 0; ; retry++) {
+    const attempt = openAttempt(http.timeoutMs, req.signal);
+    try {
+      const res = await send(http, req, attempt);
+      const text = await res.text();
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw upstreamError(http.provider, `response is not JSON: ${text.slice(0, 200)}`, http.secrets, {
+          retryable: false,
+          status: res.status,
+        });
+      }
+    } catch (e) {
+      const final = await afterFailure(http, classify(http, e, attempt, req.signal), retry, req.signal);
+      if (final) throw final;
+    } finally {
+      attempt.dispose();
+    }
+  }
+}
+
+/**
+ * POST and stream: `decode` turns the SSE events of one attempt into parts. A failure before the first
+ * part is retried like any other; after it, the error goes to the consumer (parts cannot be taken back).
+ */
+export async function* postStream<P>(
+  http: HttpSettings,
+  req: PostRequest,
+  decode: (events: AsyncIterable<SseEvent>) => AsyncIterable<P>,
+): AsyncGenerator<P> {
+  if (req.signal?.aborted) throw abortedError(http.provider, req.signal.reason);
+  for (let retry = 0; ; retry++) {
+    const attempt = openAttempt(http.timeoutMs, req.signal);
+    let started = false;
+    try {
+      const res = await send(http, req, attempt);
+      attempt.touch();
+      if (!res.body) throw upstreamError(http.provider, "response has no body", http.secrets, { retryable: true });
+      for await (const part of decode(readSse(res.body, attempt.touch))) {
+        started = true;
+        attempt.pause();
+        yield part;
+        attempt.touch();
+      }
+      return;
+    } catch (e) {
+      const err = classify(http, e, attempt, req.signal);
+      if (started) throw err;
+      const final = await afterFailure(http, err, retry, req.signal);
+      if (final) throw final;
+    } finally {
+      attempt.dispose();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Settings every dialect shares: where the model lives, how to reach it, and how hard to try.
+ */
+import type { Logger } from "@agentd/sdk";
+
+/** The `fetch` shape the adapters call; inject one to test or to route through a proxy. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Transport settings shared by every adapter. */
+export interface ProviderSettings {
+  /** The model name sent to the provider (`gpt-4o-mini`, `claude-sonnet-4-5`, `gemini-2.5-flash`, `qwen3`). */
+  model: string;
+  /** Base URL of the API; each dialect has its own default (openai-compatible has none). */
+  baseURL?: string;
+  /** The API key. Sent only in the dialect's auth header; never logged, never in an error message. */
+  apiKey?: string;
+  /** Extra request headers (a gateway's routing header, an organisation id …). */
+  headers?: Record<string, string>;
+  /** The fetch to use; defaults to the global one. */
+  fetch?: FetchFunction;
+  /** Retries after the first attempt for transient failures (408/409/429/5xx, connection resets). Default 2. */
+  maxRetries?: number;
+  /** First backoff ceiling in ms; doubles per retry, full jitter. Default 500. */
+  retryDelayMs?: number;
+  /** Cap on any single wait between attempts, `Retry-After` included. Default 30 000. */
+  maxRetryDelayMs?: number;
+  /**
+   * Per-request timeout in ms (default 120 000): the whole response for `generate`; for `stream`, the wait
+   * for the response headers and for each next chunk, so a long healthy stream is never cut off.
+   */
+  timeoutMs?: number;
+  /** Telemetry for retries (`model.retry`). Fields carry status and timing only. */
+  logger?: Logger;
+  /** Randomness for backoff jitter; tests pass a fixed one. */
+  random?: () => number;
+}
+
+/** The resolved transport settings the HTTP layer works with. */
+export interface HttpSettings {
+  provider: string;
+  fetch: FetchFunction;
+  maxRetries: number;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  timeoutMs: number;
+  logger?: Logger;
+  random: () => number;
+  /** Strings that must never appear in an error message (the API key). */
+  secrets: string[];
+}
+
+/** Fill in defaults. */
+export function resolveHttpSettings(provider: string, s: ProviderSettings): HttpSettings {
+  return {
+    provider,
+    fetch: s.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    maxRetries: Math.max(0, s.maxRetries ?? 2),
+    retryDelayMs: s.retryDelayMs ?? 500,
+    maxRetryDelayMs: s.maxRetryDelayMs ?? 30_000,
+    timeoutMs: s.timeoutMs ?? 120_000,
+    logger: s.logger,
+    random: s.random ?? Math.random,
+    secrets: secretsOf(s),
+  };
+}
+
+/** The key, and the values of credential-like extra headers (a gateway token passed via `headers`). */
+function secretsOf(s: ProviderSettings): string[] {
+  const out = s.apiKey ? [s.apiKey] : [];
+  for (const [name, value] of Object.entries(s.headers ?? {}))
+    if (/auth|key|token|secret|cookie/i.test(name) && value.length >= 8) out.push(value.replace(/^Bearer\s+/i, ""));
+  return out;
+}
+
+/** Join a base URL and a path without doubling or dropping the slash. */
+export const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;

@@ -1,0 +1,23 @@
+/** Anthropic usage, mapped to ours. */
+import type { Usage } from "@agentd/sdk";
+import type { AnthropicUsage } from "./anthropic-api.ts";
+
+/** Input counts cache reads and writes too (Anthropic reports them apart from `input_tokens`). */
+export function convertAnthropicUsage(usage: AnthropicUsage | undefined): Usage {
+  const inputTokens =
+    (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  const outputTokens = usage?.output_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+/** Streams report usage twice (message_start, then message_delta): later non-missing counts win. */
+export function mergeAnthropicUsage(a: AnthropicUsage | undefined, b: AnthropicUsage | undefined): AnthropicUsage | undefined {
+  if (!b) return a;
+  if (!a) return b;
+  return {
+    input_tokens: b.input_tokens ?? a.input_tokens,
+    output_tokens: b.output_tokens ?? a.output_tokens,
+    cache_creation_input_tokens: b.cache_creation_input_tokens ?? a.cache_creation_input_tokens,
+    cache_read_input_tokens: b.cache_read_input_tokens ?? a.cache_read_input_tokens,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * One entry point from configuration to a model: `createModel({ dialect, baseURL, apiKey, model })`.
+ * The dialect names match the config file and `AGENT_DIALECT`: `openai` (any OpenAI-compatible
+ * `/chat/completions` endpoint), `anthropic`, `gemini`.
+ */
+import { AgentdError, type LanguageModel } from "@agentd/sdk";
+import type { ProviderSettings } from "./_internal/settings.ts";
+import { createAnthropic } from "./anthropic/anthropic-language-model.ts";
+import { createGemini } from "./gemini/gemini-language-model.ts";
+import { createOpenAICompatible } from "./openai-compatible/openai-compatible-language-model.ts";
+
+/** The wire dialects an agent can speak. */
+export type ModelDialect = "openai" | "anthropic" | "gemini";
+
+/** The dialects, for validating configuration and for help text. */
+export const MODEL_DIALECTS: readonly ModelDialect[] = ["openai", "anthropic", "gemini"];
+
+/** Settings of {@link createModel}: the shared ones plus each dialect's own (ignored by the others). */
+export interface CreateModelSettings extends ProviderSettings {
+  dialect: ModelDialect;
+  /** openai: whether the model calls tools natively (default true). */
+  supportsTools?: boolean;
+  /** openai: ask for a usage chunk when streaming (default true). */
+  includeUsage?: boolean;
+  /** openai: whether `response_format: json_schema` is accepted (default true). */
+  structuredOutputs?: boolean;
+  /** anthropic: default `max_tokens` (4096). */
+  maxTokens?: number;
+  /** anthropic: `anthropic-version` header (`2023-06-01`). */
+  anthropicVersion?: string;
+}
+
+/**
+ * Build a model for a dialect. Throws `E_CONFIG_INVALID` (one line, no secrets) for an unknown dialect or
+ * an openai-compatible model without a base URL.
+ */
+export function createModel(settings: CreateModelSettings): LanguageModel {
+  const { dialect, ...rest } = settings;
+  switch (dialect) {
+    case "openai": {
+      if (!rest.baseURL)
+        throw new AgentdError("E_CONFIG_INVALID", "the openai dialect needs a base URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1");
+      return createOpenAICompatible({ ...rest, baseURL: rest.baseURL });
+    }
+    case "anthropic":
+      return createAnthropic(rest);
+    case "gemini":
+      return createGemini(rest);
+    default:
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `unknown model dialect "${String(dialect)}": expected one of ${MODEL_DIALECTS.join(", ")}`,
+      );
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Our conversation → Gemini `contents` + `systemInstruction`. Assistant turns are role `model`; tool
+ * results are `functionResponse` parts in a `user` turn, one turn for all results of one model turn
+ * (Gemini pairs responses with the calls of the turn before). A function response must be an object, so
+ * our text output is wrapped: `{ result: text }`, or `{ error: text }` for a failed call.
+ */
+import type { ModelMessage } from "@agentd/sdk";
+import type { GeminiContent, GeminiPart } from "./gemini-api.ts";
+
+/** Prefix of the tool-call ids this adapter makes up (Gemini often gives none); they are not sent back. */
+export const SYNTHETIC_ID_PREFIX = "gemini_call_";
+
+/** The converted conversation. */
+export interface GeminiPrompt {
+  systemInstruction: { parts: Array<{ text: string }> } | undefined;
+  contents: GeminiContent[];
+}
+
+/**
+ * Convert messages. `signatureOf` returns the thought signature recorded for a tool call id, which
+ * Gemini 3 requires back on the function-call part it came with.
+ */
+export function convertToGeminiMessages(
+  messages: readonly ModelMessage[],
+  signatureOf: (toolCallId: string) => string | undefined = () => undefined,
+): GeminiPrompt {
+  const system: Array<{ text: string }> = [];
+  const contents: GeminiContent[] = [];
+  const realId = (id: string) => (id.startsWith(SYNTHETIC_ID_PREFIX) ? {} : { id });
+  // What the last content holds, so consecutive assistant turns (or tool results) merge into it.
+  let lastKind: "user" | "assistant" | "tool" | undefined;
+  for (const m of messages) {
+    const last = contents[contents.length - 1];
+    switch (m.role) {
+      case "system":
+        if (m.content !== "") system.push({ text: m.content });
+        break;
+      case "user":
+        if (m.content === "") break;
+        contents.push({ role: "user", parts: [{ text: m.content }] });
+        lastKind = "user";
+        break;
+      case "assistant": {
+        const parts = m.content.flatMap((p): GeminiPart[] => {
+          if (p.type === "text") return p.text === "" ? [] : [{ text: p.text }];
+          const signature = signatureOf(p.toolCallId);
+          return [
+            {
+              functionCall: { name: p.toolName, args: p.input, ...realId(p.toolCallId) },
+              ...(signature ? { thoughtSignature: signature } : {}),
+            },
+          ];
+        });
+        if (parts.length === 0) break;
+        if (last && lastKind === "assistant") last.parts.push(...parts);
+        else contents.push({ role: "model", parts });
+        lastKind = "assistant";
+        break;
+      }
+      case "tool": {
+        const parts: GeminiPart[] = m.content.map((r) => ({
+          functionResponse: {
+            name: r.toolName,
+            response: r.isError ? { error: r.output } : { result: r.output },
+            ...realId(r.toolCallId),
+          },
+        }));
+        if (parts.length === 0) break;
+        if (last && lastKind === "tool") last.parts.push(...parts);
+        else contents.push({ role: "user", parts });
+        lastKind = "tool";
+        break;
+      }
+    }
+  }
+  return { systemInstruction: system.length > 0 ? { parts: system } : undefined, contents };
+}
