@@ -42,10 +42,14 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
-/** An error response. `id` is null only when the request's id could not be read (parse error, invalid request). */
+/**
+ * An error response. `id` is absent when the request's id could not be read (parse error, invalid request):
+ * MCP 2025-11-25 makes `id` optional on errors for exactly this case, and every official schema rejects the
+ * JSON-RPC `null`, so we never emit it (we still accept `null` from peers).
+ */
 export interface JsonRpcErrorResponse {
   jsonrpc: "2.0";
-  id: RequestId | null;
+  id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
 
@@ -113,7 +117,7 @@ export function classify(value: unknown): MessageKind {
     const e = value.error;
     if (!isObject(e) || typeof e.code !== "number" || !Number.isInteger(e.code) || typeof e.message !== "string")
       return { kind: "invalid", id, reason: "error must be {code: integer, message: string}" };
-    if (value.id !== null && !isId(value.id)) return { kind: "invalid", id: null, reason: "bad error response id" };
+    if ("id" in value && value.id !== null && !isId(value.id)) return { kind: "invalid", id: null, reason: "bad error response id" };
     return { kind: "error", message: value as unknown as JsonRpcErrorResponse };
   }
   return { kind: "invalid", id, reason: "neither a request, a notification nor a response" };
@@ -140,8 +144,7 @@ export const errorResponse = (
   code: number,
   message: string,
   data?: unknown,
-): JsonRpcErrorResponse => ({
-  jsonrpc: "2.0",
-  id,
-  error: data === undefined ? { code, message } : { code, message, data },
-});
+): JsonRpcErrorResponse => {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return id === null ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+};

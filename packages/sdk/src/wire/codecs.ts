@@ -1,0 +1,160 @@
+/**
+ * The MCP codecs, one per protocol revision, built from the method tables in `schemas/`.
+ *
+ * A codec answers two questions per message: is the method part of this revision (no → -32601), and do the
+ * params or result have the right shape (no → -32602, with the field path). Each method's schema is
+ * compiled once into an allocation-free check (`schemas/compile-check.ts`); a valid message costs one `Map`
+ * lookup and that check, and comes back as the very object passed in. Only an invalid one pays for
+ * `v.safeParse`, whose issues name the bad field.
+ */
+import * as v from "valibot";
+import type { CodecResult, McpCodec, ProtocolRevision } from "./codec.ts";
+import type { AnySchema, RevisionTable } from "./schemas/method-table.ts";
+import { table_2025_11_25 } from "./schemas/methods-2025-11-25.ts";
+import { table_2025_06_18 } from "./schemas/methods-2025-06-18.ts";
+import { table_2025_03_26 } from "./schemas/methods-2025-03-26.ts";
+import { CreateTaskResultSchema } from "./schemas/tasks.ts";
+import { type Check, compileCheck } from "./schemas/compile-check.ts";
+
+/** The method table of every supported revision. Adding a revision is one table file and one line here. */
+export const REVISION_TABLES: { readonly [R in ProtocolRevision]: RevisionTable } = {
+  "2025-11-25": table_2025_11_25,
+  "2025-06-18": table_2025_06_18,
+  "2025-03-26": table_2025_03_26,
+};
+
+/** How many issues an error message lists before saying "and N more". */
+const MAX_ISSUES = 3;
+
+/** Ok results carry the validated value (unknown fields kept: objects are open). */
+const ok = (value: unknown): CodecResult => ({ ok: true, value: value as Record<string, unknown> });
+
+/** A located problem: dot path segments from the root, and what is wrong there. */
+interface Located {
+  path: string[];
+  message: string;
+}
+
+const segments = (issue: v.BaseIssue<unknown>): string[] =>
+  issue.path?.map((item) => String((item as { key: unknown }).key)) ?? [];
+
+/**
+ * The most specific problem under an issue. Under a union, the alternative that got deepest into the value
+ * is most likely the one the sender meant, so its issue is the useful one ("content.0.text: expected
+ * string", not "expected Object | Array"). Union sub-issues carry paths relative to the union's value.
+ */
+function locate(issue: v.BaseIssue<unknown>, prefix: string[]): Located {
+  const here = [...prefix, ...segments(issue)];
+  if (!issue.issues || issue.issues.length === 0) {
+    // valibot says 'Invalid key: Expected "name" but received undefined' for a missing required field.
+    const missing = issue.input === undefined && issue.message.startsWith("Invalid key");
+    return { path: here, message: missing ? "required, but missing" : issue.message };
+  }
+  let best: Located | undefined;
+  for (const sub of issue.issues) {
+    const found = locate(sub, here);
+    if (best === undefined || found.path.length > best.path.length) best = found;
+  }
+  return best ?? { path: here, message: issue.message };
+}
+
+/** One clause per issue, `params.arguments.city: Invalid type: Expected string but received 3`. */
+export function formatIssues(root: string, issues: readonly v.BaseIssue<unknown>[]): string {
+  const lines: string[] = [];
+  for (const issue of issues.slice(0, MAX_ISSUES)) {
+    const { path, message } = locate(issue, []);
+    lines.push(`${[root, ...path].join(".")}: ${message}`);
+  }
+  if (issues.length > MAX_ISSUES) lines.push(`and ${issues.length - MAX_ISSUES} more`);
+  return lines.join("; ");
+}
+
+/** A compiled schema: the fast check, and the schema for the error message when it fails. */
+interface Validator {
+  fast: Check;
+  schema: AnySchema;
+}
+
+const validator = (schema: AnySchema): Validator => ({ fast: compileCheck(schema), schema });
+
+function validate(val: Validator, value: unknown, root: string, what: string): CodecResult {
+  if (val.fast(value)) return ok(value);
+  const r = v.safeParse(val.schema, value);
+  // The compiled check and valibot agree (tested); should they ever not, valibot's verdict stands.
+  return r.success ? ok(r.output) : { ok: false, unknown: false, message: `${what}: ${formatIssues(root, r.issues)}` };
+}
+
+/** True for a plain object carrying a `task` object: the shape of a `CreateTaskResult`. */
+const looksLikeTaskResult = (r: unknown): boolean =>
+  typeof r === "object" && r !== null && typeof (r as { task?: unknown }).task === "object";
+
+const createTaskResult = validator(CreateTaskResultSchema);
+
+/** Build the codec of one revision from its table. Prefer {@link getCodec}, which caches. */
+export function createCodec(revision: ProtocolRevision, table: RevisionTable): McpCodec {
+  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean }>();
+  for (const [method, spec] of Object.entries(table.requests))
+    requests.set(method, {
+      params: validator(spec.params),
+      result: validator(spec.result),
+      taskAugmentable: spec.taskAugmentable === true,
+    });
+  const notifications = new Map<string, Validator>();
+  for (const [method, spec] of Object.entries(table.notifications)) notifications.set(method, validator(spec.params));
+  const unknownRequest = (method: string): CodecResult => ({
+    ok: false,
+    unknown: true,
+    message: `Method not found: "${method}" is not a request of MCP ${revision}`,
+  });
+  return {
+    revision,
+    batches: table.batches,
+    stateful: table.stateful,
+    knowsRequest: (method) => requests.has(method),
+    knowsNotification: (method) => notifications.has(method),
+    requestParams(method, params) {
+      const spec = requests.get(method);
+      if (spec === undefined) return unknownRequest(method);
+      return validate(spec.params, params ?? {}, "params", `Invalid params for ${method}`);
+    },
+    notificationParams(method, params) {
+      const spec = notifications.get(method);
+      if (spec === undefined)
+        return { ok: false, unknown: true, message: `"${method}" is not a notification of MCP ${revision}` };
+      return validate(spec, params ?? {}, "params", `Invalid params for ${method}`);
+    },
+    result(method, result) {
+      const spec = requests.get(method);
+      if (spec === undefined) return unknownRequest(method);
+      if (spec.result.fast(result)) return ok(result);
+      // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
+      if (spec.taskAugmentable && looksLikeTaskResult(result))
+        return validate(createTaskResult, result, "result", `Invalid task result for ${method}`);
+      return validate(spec.result, result, "result", `Invalid result for ${method}`);
+    },
+  };
+}
+
+const cache = new Map<ProtocolRevision, McpCodec>();
+
+/** The codec of `revision` (built once, then shared). */
+export function getCodec(revision: ProtocolRevision): McpCodec {
+  let codec = cache.get(revision);
+  if (codec === undefined) {
+    const table = REVISION_TABLES[revision];
+    if (table === undefined) throw new TypeError(`no codec for MCP revision ${String(revision)}`);
+    codec = createCodec(revision, table);
+    cache.set(revision, codec);
+  }
+  return codec;
+}
+
+/** Who may send request `method` in `revision` (`undefined`: not a request of that revision). */
+export const requestSender = (revision: ProtocolRevision, method: string) =>
+  Object.hasOwn(REVISION_TABLES[revision].requests, method) ? REVISION_TABLES[revision].requests[method]?.from : undefined;
+
+/** Who may send notification `method` in `revision` (`undefined`: not a notification of that revision). */
+export const notificationSender = (revision: ProtocolRevision, method: string) =>
+  Object.hasOwn(REVISION_TABLES[revision].notifications, method)
+    ? REVISION_TABLES[revision].notifications[method]?.from
+    : undefined;

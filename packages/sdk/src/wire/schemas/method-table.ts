@@ -1,0 +1,46 @@
+/**
+ * The shape of a per-revision method table: which requests and notifications a revision defines, who may
+ * send each, and the schemas of their params and results. A codec is built from one table
+ * (`../codecs.ts`); adding a revision is one more table file.
+ */
+import type * as v from "valibot";
+
+/** Any valibot schema (sync). */
+export type AnySchema = v.GenericSchema<unknown, unknown>;
+
+/** Who may send a message: the client, the server, or either side. */
+export type Sender = "client" | "server" | "both";
+
+/** A request method's entry. */
+export interface RequestSpec {
+  /** Who may send this request. */
+  readonly from: Sender;
+  /** Schema of `params` (absent params are validated as `{}`). */
+  readonly params: AnySchema;
+  /** Schema of the result. */
+  readonly result: AnySchema;
+  /** Whether the request may be task-augmented (`params.task`), so its answer may be a `CreateTaskResult`. */
+  readonly taskAugmentable?: boolean;
+}
+
+/** A notification method's entry. */
+export interface NotificationSpec {
+  /** Who may send this notification. */
+  readonly from: Sender;
+  /** Schema of `params` (absent params are validated as `{}`). */
+  readonly params: AnySchema;
+}
+
+/** Everything a codec needs to know about one protocol revision. */
+export interface RevisionTable {
+  /** The revision string, as negotiated in `initialize` / `MCP-Protocol-Version`. */
+  readonly revision: string;
+  /** Whether JSON-RPC batches are allowed. */
+  readonly batches: boolean;
+  /** Whether the revision has `initialize` and sessions. */
+  readonly stateful: boolean;
+  /** Request methods of this revision. */
+  readonly requests: Readonly<Record<string, RequestSpec>>;
+  /** Notification methods of this revision. */
+  readonly notifications: Readonly<Record<string, NotificationSpec>>;
+}

@@ -1,0 +1,141 @@
+/**
+ * Method table of revision 2025-11-25: every request and notification, who sends it, and its schemas.
+ * The typed maps derived from it (`RequestParamsOf<"tools/call">`, …) are what the MCP layer codes against.
+ */
+import type * as v from "valibot";
+import { EmptyResultSchema, NotificationParamsSchema, PaginatedRequestParamsSchema, RequestParamsSchema } from "./base.ts";
+import {
+  CancelledNotificationParamsSchema,
+  InitializeRequestParamsSchema,
+  InitializeResultSchema,
+  ProgressNotificationParamsSchema,
+} from "./lifecycle.ts";
+import { CallToolRequestParamsSchema, CallToolResultSchema, ListToolsResultSchema } from "./tools.ts";
+import {
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ReadResourceRequestParamsSchema,
+  ReadResourceResultSchema,
+  ResourceUpdatedNotificationParamsSchema,
+  SubscribeRequestParamsSchema,
+  UnsubscribeRequestParamsSchema,
+} from "./resources.ts";
+import { GetPromptRequestParamsSchema, GetPromptResultSchema, ListPromptsResultSchema } from "./prompts.ts";
+import { CompleteRequestParamsSchema, CompleteResultSchema } from "./completion.ts";
+import { LoggingMessageNotificationParamsSchema, SetLevelRequestParamsSchema } from "./logging.ts";
+import { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from "./sampling.ts";
+import {
+  ElicitationCompleteNotificationParamsSchema,
+  ElicitRequestParamsSchema,
+  ElicitResultSchema,
+} from "./elicitation.ts";
+import { ListRootsResultSchema } from "./roots.ts";
+import {
+  CancelTaskRequestParamsSchema,
+  CancelTaskResultSchema,
+  GetTaskPayloadRequestParamsSchema,
+  GetTaskPayloadResultSchema,
+  GetTaskRequestParamsSchema,
+  GetTaskResultSchema,
+  ListTasksResultSchema,
+  TaskStatusNotificationParamsSchema,
+} from "./tasks.ts";
+import type { RevisionTable } from "./method-table.ts";
+
+/** Request methods of 2025-11-25. */
+export const requests_2025_11_25 = {
+  initialize: { from: "client", params: InitializeRequestParamsSchema, result: InitializeResultSchema },
+  ping: { from: "both", params: RequestParamsSchema, result: EmptyResultSchema },
+  "resources/list": { from: "client", params: PaginatedRequestParamsSchema, result: ListResourcesResultSchema },
+  "resources/templates/list": {
+    from: "client",
+    params: PaginatedRequestParamsSchema,
+    result: ListResourceTemplatesResultSchema,
+  },
+  "resources/read": { from: "client", params: ReadResourceRequestParamsSchema, result: ReadResourceResultSchema },
+  "resources/subscribe": { from: "client", params: SubscribeRequestParamsSchema, result: EmptyResultSchema },
+  "resources/unsubscribe": { from: "client", params: UnsubscribeRequestParamsSchema, result: EmptyResultSchema },
+  "prompts/list": { from: "client", params: PaginatedRequestParamsSchema, result: ListPromptsResultSchema },
+  "prompts/get": { from: "client", params: GetPromptRequestParamsSchema, result: GetPromptResultSchema },
+  "tools/list": { from: "client", params: PaginatedRequestParamsSchema, result: ListToolsResultSchema },
+  "tools/call": {
+    from: "client",
+    params: CallToolRequestParamsSchema,
+    result: CallToolResultSchema,
+    taskAugmentable: true,
+  },
+  "logging/setLevel": { from: "client", params: SetLevelRequestParamsSchema, result: EmptyResultSchema },
+  "completion/complete": { from: "client", params: CompleteRequestParamsSchema, result: CompleteResultSchema },
+  "tasks/get": { from: "both", params: GetTaskRequestParamsSchema, result: GetTaskResultSchema },
+  "tasks/result": { from: "both", params: GetTaskPayloadRequestParamsSchema, result: GetTaskPayloadResultSchema },
+  "tasks/list": { from: "both", params: PaginatedRequestParamsSchema, result: ListTasksResultSchema },
+  "tasks/cancel": { from: "both", params: CancelTaskRequestParamsSchema, result: CancelTaskResultSchema },
+  "sampling/createMessage": {
+    from: "server",
+    params: CreateMessageRequestParamsSchema,
+    result: CreateMessageResultSchema,
+    taskAugmentable: true,
+  },
+  "roots/list": { from: "server", params: RequestParamsSchema, result: ListRootsResultSchema },
+  "elicitation/create": {
+    from: "server",
+    params: ElicitRequestParamsSchema,
+    result: ElicitResultSchema,
+    taskAugmentable: true,
+  },
+} as const;
+
+/** Notification methods of 2025-11-25. */
+export const notifications_2025_11_25 = {
+  "notifications/initialized": { from: "client", params: NotificationParamsSchema },
+  "notifications/cancelled": { from: "both", params: CancelledNotificationParamsSchema },
+  "notifications/progress": { from: "both", params: ProgressNotificationParamsSchema },
+  "notifications/tasks/status": { from: "both", params: TaskStatusNotificationParamsSchema },
+  "notifications/roots/list_changed": { from: "client", params: NotificationParamsSchema },
+  "notifications/resources/list_changed": { from: "server", params: NotificationParamsSchema },
+  "notifications/resources/updated": { from: "server", params: ResourceUpdatedNotificationParamsSchema },
+  "notifications/prompts/list_changed": { from: "server", params: NotificationParamsSchema },
+  "notifications/tools/list_changed": { from: "server", params: NotificationParamsSchema },
+  "notifications/message": { from: "server", params: LoggingMessageNotificationParamsSchema },
+  "notifications/elicitation/complete": { from: "server", params: ElicitationCompleteNotificationParamsSchema },
+} as const;
+
+/** The 2025-11-25 revision table. */
+export const table_2025_11_25 = {
+  revision: "2025-11-25",
+  batches: false,
+  stateful: true,
+  requests: requests_2025_11_25,
+  notifications: notifications_2025_11_25,
+} as const satisfies RevisionTable;
+
+type Requests = typeof requests_2025_11_25;
+type Notifications = typeof notifications_2025_11_25;
+
+/** A request method of the latest revision. */
+export type RequestMethod = keyof Requests;
+/** A notification method of the latest revision. */
+export type NotificationMethod = keyof Notifications;
+/** Request methods a client sends (the server handles). */
+export type ClientRequestMethod = { [M in RequestMethod]: Requests[M]["from"] extends "server" ? never : M }[RequestMethod];
+/** Request methods a server sends (the client handles). */
+export type ServerRequestMethod = { [M in RequestMethod]: Requests[M]["from"] extends "client" ? never : M }[RequestMethod];
+/** Notification methods a client sends. */
+export type ClientNotificationMethod = {
+  [M in NotificationMethod]: Notifications[M]["from"] extends "server" ? never : M;
+}[NotificationMethod];
+/** Notification methods a server sends. */
+export type ServerNotificationMethod = {
+  [M in NotificationMethod]: Notifications[M]["from"] extends "client" ? never : M;
+}[NotificationMethod];
+
+/** The params type of request `M`, e.g. `RequestParamsOf<"tools/call">` is `CallToolRequestParams`. */
+export type RequestParamsOf<M extends RequestMethod> = v.InferOutput<Requests[M]["params"]>;
+/** The (non-task) result type of request `M`, e.g. `ResultOf<"tools/call">` is `CallToolResult`. */
+export type ResultOf<M extends RequestMethod> = v.InferOutput<Requests[M]["result"]>;
+/** The params type of notification `M`. */
+export type NotificationParamsOf<M extends NotificationMethod> = v.InferOutput<Notifications[M]["params"]>;
+/** Request methods whose answer may be a `CreateTaskResult` when `params.task` is set. */
+export type TaskAugmentableMethod = {
+  [M in RequestMethod]: Requests[M] extends { taskAugmentable: true } ? M : never;
+}[RequestMethod];
