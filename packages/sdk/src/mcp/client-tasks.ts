@@ -1,0 +1,92 @@
+/**
+ * Task-augmented `tools/call` (D1 on): send the call with a `task` field, poll `tasks/get` at the
+ * server's `pollInterval` until the task is terminal (or needs input), then fetch `tasks/result`.
+ * Aborting (caller signal or the overall ceiling) sends `tasks/cancel` — the tasks spec says task-augmented
+ * requests are cancelled that way, not with `notifications/cancelled`.
+ */
+import { AgentdError } from "../wire/errors.ts";
+import type { CallToolResult, Task } from "../wire/index.ts";
+import type { Protocol } from "./protocol.ts";
+import type { RequestOptions } from "./types.ts";
+
+/** Poll interval when the server suggests none (ms). */
+const DEFAULT_POLL_MS = 1_000;
+/** Bounds on a server-suggested poll interval, so a hostile value can neither spin nor stall us. */
+const MIN_POLL_MS = 50;
+const MAX_POLL_MS = 30_000;
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** Options of {@link callToolAsTask}. */
+export interface TaskCallOptions extends RequestOptions {
+  /** Requested task lifetime (ms). */
+  ttlMs?: number;
+}
+
+/** Run `tools/call` as a task and return the tool's result. */
+export async function callToolAsTask(
+  protocol: Protocol,
+  params: Record<string, unknown>,
+  options: TaskCallOptions,
+): Promise<CallToolResult> {
+  const deadline = options.maxTotalTimeoutMs === undefined ? Infinity : Date.now() + options.maxTotalTimeoutMs;
+  const local = new AbortController();
+  const timer = deadline === Infinity ? undefined : setTimeout(() => local.abort(), deadline - Date.now());
+  const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal;
+  const each: RequestOptions = { signal, timeoutMs: options.timeoutMs, relatedRequestId: options.relatedRequestId };
+  let taskId: string | undefined;
+  try {
+    const task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
+    const created = await protocol.request<Record<string, unknown>>(
+      "tools/call",
+      { ...params, task },
+      { ...options, signal, maxTotalTimeoutMs: undefined, validateResult: false },
+    );
+    // A receiver that did not take the task answers normally (tasks spec: it MUST process it as usual).
+    if (!isTask(created.task)) return created as CallToolResult;
+    let current: Task = created.task;
+    taskId = current.taskId;
+    while (!TERMINAL.has(current.status) && current.status !== "input_required") {
+      await delay(clamp(current.pollInterval ?? DEFAULT_POLL_MS), signal);
+      current = await protocol.request<Task>("tasks/get", { taskId }, each);
+    }
+    // tasks/result blocks until the task is terminal (and carries input_required exchanges meanwhile).
+    const result = await protocol.request<CallToolResult>("tasks/result", { taskId }, { ...each, timeoutMs: remaining(deadline, options.timeoutMs) });
+    taskId = undefined;
+    return result;
+  } catch (e) {
+    if (taskId !== undefined && signal.aborted)
+      await protocol.request("tasks/cancel", { taskId }, { timeoutMs: 5_000 }).catch(() => {});
+    if (local.signal.aborted && !options.signal?.aborted)
+      throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, { retryable: true });
+    throw e;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+function isTask(v: unknown): v is Task {
+  return typeof v === "object" && v !== null && typeof (v as Task).taskId === "string" && typeof (v as Task).status === "string";
+}
+
+const clamp = (ms: number) => Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, ms));
+
+function remaining(deadline: number, timeoutMs: number | undefined): number | undefined {
+  if (deadline === Infinity) return timeoutMs;
+  return Math.max(1, deadline - Date.now());
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new AgentdError("E_ABORTED", "task polling aborted"));
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new AgentdError("E_ABORTED", "task polling aborted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,332 @@
+/**
+ * `McpClient`: one connection to one MCP server. Negotiates the revision (offers 2025-11-25, accepts
+ * 2025-06-18 and 2025-03-26), declares only what the capability map says, answers server→client requests
+ * per that map, and exposes the server's tools, resources, prompts and utilities as typed methods.
+ *
+ * Every `tools/call` carries the run id in `_meta` under {@link RUN_ID_META_KEY}, so a server can make
+ * reactions idempotent across restarts.
+ */
+import type { Transport } from "../transport/types.ts";
+import { AgentdError, McpError } from "../wire/errors.ts";
+import { isSupportedRevision, LATEST_REVISION, SUPPORTED_REVISIONS, type ProtocolRevision } from "../wire/codec.ts";
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from "../wire/index.ts";
+import { nullLogger, type Logger } from "../log.ts";
+import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
+import { callToolAsTask } from "./client-tasks.ts";
+import { Emitter, type Listener, type Unsubscribe } from "./emitter.ts";
+import { RUN_ID_META_KEY } from "./meta.ts";
+import { Protocol } from "./protocol.ts";
+import { ToolCatalog } from "./tool-catalog.ts";
+import type { Progress, RequestOptions } from "./types.ts";
+
+/** Options of an {@link McpClient}. */
+export interface McpClientOptions {
+  /** The deferred-surface switches (capability map). Default: all off, the v1 fallback. */
+  capabilities?: CapabilityConfig;
+  logger?: Logger;
+  /** The run id sent in `_meta` of every tools/call (default: a random UUID per client). */
+  runId?: string;
+  /** Default per-request timeout in ms (default 60 000). */
+  requestTimeoutMs?: number;
+  /** Limit on server→client requests handled at once. */
+  maxInflightRequests?: number;
+}
+
+/** Events of an {@link McpClient}. */
+export interface McpClientEvents {
+  resourceUpdated: { uri: string };
+  resourcesListChanged: void;
+  toolsListChanged: void;
+  promptsListChanged: void;
+  log: { level: LoggingLevel; logger?: string; data: unknown };
+  close: void;
+}
+
+/** Options of {@link McpClient.callTool}. */
+export interface CallToolOptions {
+  /** Overrides the client's run id for this call. */
+  runId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  onprogress?: (progress: Progress) => void;
+  /** Extra `_meta` entries. */
+  meta?: Record<string, unknown>;
+}
+
+/** Pages a list may span before we call the server's pagination broken. */
+const MAX_PAGES = 1_000;
+
+/** A client of one MCP server. */
+export class McpClient {
+  readonly events: Emitter<McpClientEvents>;
+  readonly runId: string;
+  private readonly config: CapabilityConfig;
+  private readonly logger: Logger;
+  private readonly tools: ToolCatalog;
+  private readonly subs = new Set<string>();
+  private roots: Root[];
+  private protocol?: Protocol;
+  private init?: InitializeResult & { protocolVersion: ProtocolRevision };
+  private listing?: Promise<Tool[]>;
+
+  constructor(
+    readonly clientInfo: Implementation,
+    private readonly options: McpClientOptions = {},
+  ) {
+    this.config = options.capabilities ?? {};
+    this.logger = options.logger ?? nullLogger;
+    this.runId = options.runId ?? crypto.randomUUID();
+    this.roots = this.config.roots ? [...this.config.roots] : [];
+    this.tools = new ToolCatalog(this.config, this.logger);
+    this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+  }
+
+  /** Listen to an event; returns the unsubscribe function. */
+  on<K extends keyof McpClientEvents>(event: K, listener: Listener<McpClientEvents[K]>): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  /** The server's implementation info (after connect). */
+  get serverInfo(): Implementation | undefined {
+    return this.init?.serverInfo;
+  }
+  /** What the server declared (`{}` before connect). */
+  get serverCapabilities(): ServerCapabilities {
+    return this.init?.capabilities ?? {};
+  }
+  /** The negotiated revision (after connect). */
+  get protocolVersion(): ProtocolRevision | undefined {
+    return this.init?.protocolVersion;
+  }
+  /** The server's instructions, if any. */
+  get instructions(): string | undefined {
+    return this.init?.instructions;
+  }
+  /** Whether the connection is up. */
+  get connected(): boolean {
+    return this.protocol !== undefined && !this.protocol.closed && this.init !== undefined;
+  }
+
+  /** Connect over `transport` and run the initialize handshake. Closes the transport on failure. */
+  async connect(transport: Transport, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    if (this.protocol) throw new AgentdError("E_USAGE", "McpClient.connect called twice; create a new client to reconnect");
+    const protocol = new Protocol(transport, {
+      logger: this.logger,
+      defaultTimeoutMs: this.options.requestTimeoutMs,
+      maxInflightRequests: this.options.maxInflightRequests,
+    });
+    this.protocol = protocol;
+    this.installHandlers(protocol);
+    protocol.events.on("close", () => this.events.emit("close"));
+    try {
+      await protocol.start();
+      const result = await protocol.request<InitializeResult>(
+        "initialize",
+        { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
+        options,
+      );
+      if (!isSupportedRevision(result.protocolVersion))
+        throw new AgentdError(
+          "E_PROTOCOL_VERSION",
+          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${SUPPORTED_REVISIONS.join(", ")}`,
+        );
+      protocol.setRevision(result.protocolVersion);
+      transport.setProtocolVersion?.(result.protocolVersion);
+      this.init = result as InitializeResult & { protocolVersion: ProtocolRevision };
+      await protocol.notify("notifications/initialized");
+      this.logger.debug("mcp.connected", { server: result.serverInfo.name, protocolVersion: result.protocolVersion });
+    } catch (e) {
+      await protocol.close().catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Close the connection. Idempotent. */
+  async close(): Promise<void> {
+    await this.protocol?.close();
+  }
+
+  /** Send a request through the capability gate (an escape hatch for methods without a wrapper). */
+  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    return this.gate(method).request<T>(method, params, options);
+  }
+
+  /** Check the connection is alive. */
+  async ping(options: RequestOptions = {}): Promise<void> {
+    await this.request("ping", undefined, options);
+  }
+
+  /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    const tools = await this.listAll<Tool>("tools/list", "tools", options);
+    return this.tools.update(tools, this.serverCapabilities);
+  }
+
+  /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    await this.refreshTools(options.signal);
+    const entry = this.tools.get(name);
+    if (entry && !entry.availability.offered)
+      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const params = { name, arguments: args };
+    const requestOptions: RequestOptions = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      onprogress: options.onprogress,
+      meta: { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
+    };
+    const asTask = entry?.availability.offered === true && entry.availability.asTask;
+    const result = asTask
+      ? await callToolAsTask(this.gate("tools/call"), params, requestOptions)
+      : await this.request<CallToolResult>("tools/call", params, requestOptions);
+    return this.tools.checkOutput(name, result);
+  }
+
+  /**
+   * Make sure the catalog is current before a call: it says whether the tool needs a task (D1) and which
+   * outputSchema to check. Concurrent calls share one listing; a server that refuses to list is called blind.
+   */
+  private async refreshTools(signal: AbortSignal | undefined): Promise<void> {
+    if (this.tools.isFresh || clientOutbound(this.config, this.serverCapabilities, "tools/list").kind !== "send") return;
+    this.listing ??= this.listTools({ signal }).finally(() => (this.listing = undefined));
+    try {
+      await this.listing;
+    } catch (e) {
+      if (!McpError.isInstance(e)) throw e;
+      this.logger.warn("mcp.tools_list_failed", { code: e.code, message: e.message });
+    }
+  }
+
+  /** Every resource (all pages). */
+  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    return this.listAll<Resource>("resources/list", "resources", options);
+  }
+
+  /** Every resource template (all pages). */
+  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /** Read a resource. Unknown URIs reject with `McpError` -32002. */
+  readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>("resources/read", { uri }, options);
+  }
+
+  /** Subscribe to updates of `uri` (kept in {@link subscriptions} for re-subscription after a reconnect). */
+  async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.request("resources/subscribe", { uri }, options);
+    this.subs.add(uri);
+  }
+
+  /** Unsubscribe from `uri`. */
+  async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.request("resources/unsubscribe", { uri }, options);
+    this.subs.delete(uri);
+  }
+
+  /** The URIs currently subscribed to. */
+  subscriptions(): string[] {
+    return [...this.subs];
+  }
+
+  /** Every prompt (all pages). Needs D6 (`capabilities.prompts`). */
+  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    return this.listAll<Prompt>("prompts/list", "prompts", options);
+  }
+
+  /** Get a prompt with its arguments. Needs D6. */
+  getPrompt(name: string, args?: Record<string, string>, options: RequestOptions = {}): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>("prompts/get", args ? { name, arguments: args } : { name }, options);
+  }
+
+  /** Ask for argument completions. Needs D5 (`capabilities.completion`). */
+  complete(params: CompleteRequestParams, options: RequestOptions = {}): Promise<CompleteResult> {
+    return this.request<CompleteResult>("completion/complete", params, options);
+  }
+
+  /** Set the minimum level of `notifications/message` the server sends. */
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    await this.request("logging/setLevel", { level }, options);
+  }
+
+  /** Replace the roots (D3 on) and tell the server they changed. */
+  async setRoots(roots: Root[]): Promise<void> {
+    if (!this.config.roots) throw new AgentdError("E_CAPABILITY", "roots are off (D3); enable capabilities.roots to expose roots");
+    this.roots = [...roots];
+    if (this.connected) await this.protocol?.notify("notifications/roots/list_changed");
+  }
+
+  private live(method: string): Protocol {
+    if (!this.protocol) throw new AgentdError("E_USAGE", `cannot send ${method}: the client is not connected (call connect first)`);
+    if (this.protocol.closed)
+      throw new AgentdError("E_CONNECTION_CLOSED", `cannot send ${method}: connection is closed`, { retryable: true });
+    return this.protocol;
+  }
+
+  /** The capability map's verdict on sending `method`; throws `E_CAPABILITY` when refused. */
+  private gate(method: string): Protocol {
+    const protocol = this.live(method);
+    const decision = clientOutbound(this.config, this.serverCapabilities, method);
+    if (decision.kind === "refuse") throw new AgentdError("E_CAPABILITY", decision.reason);
+    return protocol;
+  }
+
+  private async listAll<T>(method: string, key: string, options: RequestOptions): Promise<T[]> {
+    this.live(method);
+    const decision = clientOutbound(this.config, this.serverCapabilities, method);
+    if (decision.kind === "empty") return [];
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
+      items.push(...((result[key] as T[] | undefined) ?? []));
+      const next = result.nextCursor;
+      if (typeof next !== "string" || next === "") return items;
+      if (seen.has(next)) throw new AgentdError("E_UPSTREAM", `${method}: the server repeated a pagination cursor`);
+      seen.add(next);
+      cursor = next;
+    }
+    throw new AgentdError("E_UPSTREAM", `${method}: more than ${MAX_PAGES} pages`);
+  }
+
+  private installHandlers(protocol: Protocol): void {
+    for (const [method, decide] of Object.entries(CLIENT_INBOUND)) {
+      const d = decide(this.config);
+      if (d.kind === "answer") protocol.setRequestHandler(method, () => d.result(this.roots));
+      else if (d.kind === "service") protocol.setRequestHandler(method, d.handler);
+    }
+    const on = (method: string, fn: (params: Record<string, unknown>) => void) => {
+      const item = Object.hasOwn(CLIENT_IGNORED_NOTIFICATIONS, method) ? CLIENT_IGNORED_NOTIFICATIONS[method] : undefined;
+      if (item && !isOn(this.config, item)) return;
+      protocol.setNotificationHandler(method, fn);
+    };
+    on("notifications/resources/updated", (p) => this.events.emit("resourceUpdated", { uri: p.uri as string }));
+    on("notifications/resources/list_changed", () => this.events.emit("resourcesListChanged"));
+    on("notifications/tools/list_changed", () => {
+      this.tools.invalidate();
+      this.events.emit("toolsListChanged");
+    });
+    on("notifications/prompts/list_changed", () => this.events.emit("promptsListChanged"));
+    on("notifications/message", (p) =>
+      this.events.emit("log", { level: p.level as LoggingLevel, logger: p.logger as string | undefined, data: p.data }),
+    );
+  }
+}

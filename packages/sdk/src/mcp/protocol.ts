@@ -1,0 +1,396 @@
+/**
+ * `Protocol`: one JSON-RPC peer over one {@link Transport}. It sends requests (with timeouts, progress and
+ * cancellation), answers inbound requests through registered handlers, and never crashes on anything a
+ * peer sends: every inbound value is classified by hand (`classify`) and its params validated by the codec
+ * of the active protocol revision.
+ *
+ * It knows nothing about `initialize`: the client and the server session negotiate and then call
+ * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
+ */
+import type { MessageExtra, Transport } from "../transport/types.ts";
+import { AgentdError, McpError } from "../wire/errors.ts";
+import {
+  classify,
+  errorResponse,
+  ErrorCode,
+  notification,
+  request as requestMessage,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from "../wire/jsonrpc.ts";
+import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
+import { getCodec } from "../wire/codecs.ts";
+import { nullLogger, type Logger } from "../log.ts";
+import { Emitter } from "./emitter.ts";
+import { InboundRequests } from "./inbound-requests.ts";
+import { PendingRequests, type AbandonReason } from "./pending-requests.ts";
+import type {
+  HandlerOptions,
+  McpNotificationHandler,
+  NotificationOptions,
+  Progress,
+  ProgressToken,
+  McpRequestHandler,
+  RequestOptions,
+} from "./types.ts";
+
+/** Default per-request timeout (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Default absolute ceiling (ms): the spec asks for a maximum regardless of progress. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 60 * 60_000;
+/** Default limit on inbound requests handled at once. */
+export const DEFAULT_MAX_INFLIGHT_REQUESTS = 128;
+
+/** Options of a {@link Protocol}. */
+export interface ProtocolOptions {
+  logger?: Logger;
+  /** The revision whose codec validates inbound messages until {@link Protocol.setRevision} (default latest). */
+  revision?: ProtocolRevision;
+  /** Inbound requests handled at once; past it the peer gets a "too many requests" error (default 128). */
+  maxInflightRequests?: number;
+  /** Default per-request timeout in ms (default 60 000). */
+  defaultTimeoutMs?: number;
+  /** Default absolute ceiling in ms (default one hour). */
+  defaultMaxTotalTimeoutMs?: number;
+  /**
+   * Checked before any inbound request is dispatched; returning an error refuses it (the server session
+   * refuses everything but `initialize` and `ping` until it is initialized).
+   */
+  gate?: (method: string) => McpError | undefined;
+}
+
+/** Events of a {@link Protocol}. */
+export interface ProtocolEvents {
+  close: void;
+}
+
+/** How many abandoned request ids to remember, so their late responses are dropped quietly. */
+const RECENTLY_ABANDONED = 256;
+
+/** A JSON-RPC peer. */
+export class Protocol {
+  readonly events: Emitter<ProtocolEvents>;
+  readonly logger: Logger;
+  private codecValue: McpCodec;
+  private nextId = 0;
+  private isClosed = false;
+  private readonly pending: PendingRequests;
+  private readonly inbound: InboundRequests;
+  private readonly notificationHandlers = new Map<string, { handler: McpNotificationHandler; custom: boolean }>();
+  private readonly abandoned = new Set<RequestId>();
+  /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
+  private readonly unvalidated = new Set<RequestId>();
+  private readonly defaultTimeoutMs: number;
+  private readonly defaultMaxTotalTimeoutMs: number;
+
+  constructor(
+    readonly transport: Transport,
+    options: ProtocolOptions = {},
+  ) {
+    this.logger = options.logger ?? nullLogger;
+    this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+    this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.pending = new PendingRequests((id, method, reason) => this.onAbandon(id, method, reason));
+    this.inbound = new InboundRequests(this, {
+      logger: this.logger,
+      maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
+      gate: options.gate,
+    });
+    this.inbound.set("ping", () => ({}));
+  }
+
+  /** The codec of the active revision. */
+  get codec(): McpCodec {
+    return this.codecValue;
+  }
+
+  /** The active protocol revision. */
+  get revision(): ProtocolRevision {
+    return this.codecValue.revision;
+  }
+
+  /** Whether the transport has closed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Switch validation to a negotiated revision. */
+  setRevision(revision: ProtocolRevision): void {
+    if (revision !== this.codecValue.revision) this.codecValue = getCodec(revision);
+  }
+
+  /** Attach to the transport and start it. */
+  async start(): Promise<void> {
+    const t = this.transport;
+    t.onmessage = (value, extra) => this.receive(value, extra);
+    t.onframeerror = (e) => {
+      this.logger.warn("mcp.frame_error", { code: e.error.code, message: e.error.message });
+      this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
+    };
+    t.onerror = (e) => this.logger.warn("mcp.transport_error", { error: e.message });
+    t.onclose = () => this.handleClose();
+    await t.start();
+  }
+
+  /** Close the transport; pending requests reject with `E_CONNECTION_CLOSED`. */
+  async close(): Promise<void> {
+    try {
+      await this.transport.close();
+    } finally {
+      this.handleClose();
+    }
+  }
+
+  /** Inbound requests being handled now, and outbound requests awaiting a response (for health and limits). */
+  get load(): { inbound: number; outbound: number } {
+    return { inbound: this.inbound.size, outbound: this.pending.size };
+  }
+
+  /** Register the handler of an inbound request method (replacing any previous one). */
+  setRequestHandler(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {
+    this.inbound.set(method, handler, options);
+  }
+
+  /** Remove the handler of `method`; the peer then gets -32601. */
+  removeRequestHandler(method: string): void {
+    this.inbound.delete(method);
+  }
+
+  /** Whether a handler is registered for `method`. */
+  hasRequestHandler(method: string): boolean {
+    return this.inbound.has(method);
+  }
+
+  /** Register the handler of an inbound notification method (replacing any previous one). */
+  setNotificationHandler(method: string, handler: McpNotificationHandler, options: HandlerOptions = {}): void {
+    this.notificationHandlers.set(method, { handler, custom: options.custom ?? false });
+  }
+
+  /** Send a request and wait for its result. Errors: `McpError` (peer's error), `AgentdError` (local). */
+  request<T = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions & { validateResult?: boolean } = {},
+  ): Promise<T> {
+    if (this.isClosed) return Promise.reject(closedError(method));
+    if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
+    const id = this.nextId++;
+    const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown> | undefined), ...options.meta };
+    const progressToken = options.onprogress ? id : undefined;
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    const outParams = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
+    const promise = this.pending.add({
+      id,
+      method,
+      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaultMaxTotalTimeoutMs,
+      resetOnProgress: options.resetTimeoutOnProgress ?? true,
+      signal: options.signal,
+      onprogress: options.onprogress,
+      progressToken,
+    });
+    if (options.validateResult === false) this.unvalidated.add(id);
+    this.transport
+      .send(requestMessage(id, method, outParams), { relatedRequestId: options.relatedRequestId })
+      .catch((e: unknown) => this.pending.reject(id, sendError(method, e)));
+    return promise as Promise<T>;
+  }
+
+  /** Send a notification. Rejects when the transport is closed or the write fails. */
+  async notify(method: string, params?: Record<string, unknown>, options: NotificationOptions = {}): Promise<void> {
+    if (this.isClosed) throw closedError(method);
+    await this.transport.send(notification(method, params), { relatedRequestId: options.relatedRequestId });
+  }
+
+  /** Send a message, logging instead of throwing (responses and errors to a peer that may be gone). */
+  sendRaw(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
+    if (this.isClosed) return;
+    // A batch reply is an array on the wire; transports serialise whatever value they are given.
+    this.transport
+      .send(message as JsonRpcMessage, { relatedRequestId })
+      .catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
+  }
+
+  /** Entry point for every inbound value. */
+  private receive(value: unknown, extra?: MessageExtra): void {
+    const c = classify(value);
+    if (c.kind === "batch") {
+      void this.receiveBatch(c.messages, extra);
+      return;
+    }
+    if (c.kind === "request") {
+      void this.inbound.handle(c.message, extra).then((reply) => reply && this.sendRaw(reply, c.message.id));
+      return;
+    }
+    const reply = this.receiveOther(value, extra);
+    if (reply) this.sendRaw(reply);
+  }
+
+  /** Batches exist only in 2025-03-26; elsewhere the whole array is one invalid request. */
+  private async receiveBatch(messages: unknown[], extra?: MessageExtra): Promise<void> {
+    if (!this.codecValue.batches) {
+      this.logger.warn("mcp.invalid_message", { reason: "batch", revision: this.revision });
+      this.sendRaw(
+        errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`),
+      );
+      return;
+    }
+    if (messages.length === 0) {
+      this.sendRaw(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"));
+      return;
+    }
+    const replies = await Promise.all(
+      messages.map((m) => {
+        const c = classify(m);
+        if (c.kind === "request") return this.inbound.handle(c.message, extra);
+        if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
+        return this.receiveOther(m, extra);
+      }),
+    );
+    const out = replies.filter((r): r is JsonRpcMessage => r !== undefined);
+    // The reply goes where the batch's first request came from (a Streamable HTTP POST answers the whole
+    // batch on one stream), so it is related to that request's id.
+    const first = messages.find((m) => classify(m).kind === "request") as { id: RequestId } | undefined;
+    if (out.length > 0) this.sendRaw(out, first?.id);
+  }
+
+  /** Notifications, responses and invalid values; returns the error reply an invalid value deserves. */
+  private receiveOther(value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
+    const c = classify(value);
+    switch (c.kind) {
+      case "notification":
+        this.receiveNotification(c.message.method, c.message.params, extra);
+        return undefined;
+      case "result":
+        this.receiveResult(c.message);
+        return undefined;
+      case "error":
+        this.receiveError(c.message);
+        return undefined;
+      case "invalid":
+        return this.receiveInvalid(value, c.id, c.reason);
+      default:
+        return undefined;
+    }
+  }
+
+  private receiveInvalid(value: unknown, id: RequestId | null, reason: string): JsonRpcErrorResponse {
+    this.logger.warn("mcp.invalid_message", { reason });
+    const looksLikeResponse =
+      typeof value === "object" && value !== null && !("method" in value) && ("result" in value || "error" in value);
+    if (looksLikeResponse) {
+      // A malformed response to one of our requests: fail that request now rather than at its timeout, and
+      // never address the error to the peer's own request with the same id.
+      if (id !== null && this.pending.has(id))
+        this.pending.reject(id, new AgentdError("E_UPSTREAM", `malformed response from peer: ${reason}`));
+      return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+    }
+    return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+  }
+
+  private receiveNotification(method: string, rawParams: Record<string, unknown> | undefined, extra?: MessageExtra): void {
+    const entry = this.notificationHandlers.get(method);
+    const builtin = method === "notifications/cancelled" || method === "notifications/progress";
+    if (!builtin && !entry) {
+      this.logger.debug("mcp.notification_ignored", { method });
+      return;
+    }
+    let params: Record<string, unknown> = rawParams ?? {};
+    if (!entry?.custom) {
+      if (!this.codecValue.knowsNotification(method)) {
+        this.logger.debug("mcp.notification_ignored", { method, reason: `not part of ${this.revision}` });
+        return;
+      }
+      const v = this.codecValue.notificationParams(method, rawParams);
+      if (!v.ok) {
+        // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
+        this.logger.warn("mcp.invalid_notification", { method, reason: v.message });
+        return;
+      }
+      params = v.value;
+    }
+    if (method === "notifications/cancelled") this.inbound.cancel(params.requestId as RequestId, params.reason);
+    else if (method === "notifications/progress") {
+      const { progressToken, progress, total, message } = params as unknown as { progressToken: ProgressToken } & Progress;
+      const update: Progress = { progress };
+      if (total !== undefined) update.total = total;
+      if (message !== undefined) update.message = message;
+      if (!this.pending.progress(progressToken, update))
+        this.logger.debug("mcp.progress_unknown_token", { progressToken });
+    }
+    if (!entry) return;
+    try {
+      const r = entry.handler(params, extra);
+      if (r instanceof Promise) r.catch((e: unknown) => this.logNotificationError(method, e));
+    } catch (e) {
+      this.logNotificationError(method, e);
+    }
+  }
+
+  private logNotificationError(method: string, e: unknown): void {
+    this.logger.error("mcp.notification_handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+  }
+
+  private receiveResult(message: JsonRpcResultResponse): void {
+    const method = this.pending.methodOf(message.id);
+    if (method === undefined) return this.unknownResponse(message.id);
+    const skip = this.unvalidated.delete(message.id);
+    if (skip || !this.codecValue.knowsRequest(method)) {
+      this.pending.resolve(message.id, message.result);
+      return;
+    }
+    const v = this.codecValue.result(method, message.result);
+    if (v.ok) this.pending.resolve(message.id, v.value);
+    else if (v.unknown) this.pending.resolve(message.id, message.result);
+    else {
+      this.logger.warn("mcp.invalid_result", { method, reason: v.message });
+      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from peer: ${v.message}`));
+    }
+  }
+
+  private receiveError(message: JsonRpcErrorResponse): void {
+    if (message.id === null || message.id === undefined) {
+      this.logger.warn("mcp.peer_error", { code: message.error.code, message: message.error.message });
+      return;
+    }
+    this.unvalidated.delete(message.id);
+    if (!this.pending.reject(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
+  }
+
+  private unknownResponse(id: RequestId): void {
+    if (this.abandoned.has(id)) this.logger.debug("mcp.late_response", { id });
+    else this.logger.warn("mcp.unknown_response", { id });
+  }
+
+  private onAbandon(id: RequestId, method: string, reason: AbandonReason): void {
+    this.unvalidated.delete(id);
+    this.abandoned.add(id);
+    if (this.abandoned.size > RECENTLY_ABANDONED) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
+    // Lifecycle spec: the initialize request MUST NOT be cancelled by clients.
+    if (method === "initialize" || this.isClosed) return;
+    const text = reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
+    this.notify("notifications/cancelled", { requestId: id, reason: text }).catch(() => {});
+  }
+
+  private handleClose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.pending.rejectAll(() => new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }));
+    this.unvalidated.clear();
+    this.inbound.abortAll("connection closed");
+    this.events.emit("close");
+  }
+}
+
+function closedError(method: string): AgentdError {
+  return new AgentdError("E_CONNECTION_CLOSED", `cannot send ${method}: connection is closed`, { retryable: true });
+}
+
+function sendError(method: string, e: unknown): unknown {
+  if (AgentdError.isInstance(e)) return e;
+  return new AgentdError("E_TRANSPORT", `failed to send ${method}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}

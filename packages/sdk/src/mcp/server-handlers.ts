@@ -1,0 +1,129 @@
+/**
+ * The request handlers of a server session, one per client→server method. Params arrive validated by
+ * the codec; these functions add what the codec cannot know (unknown names, cursors, template matching,
+ * tool argument schemas).
+ *
+ * Tools spec, "Error Handling": unknown tools are protocol errors (-32602); input validation failures and
+ * the tool's own failures are tool execution errors (`isError: true`) the model can learn from.
+ */
+import { validateJsonSchema } from "../_internal/json-schema.ts";
+import { invalidParams, McpError } from "../wire/errors.ts";
+import type { CallToolResult, CompleteResult } from "../wire/index.ts";
+import { paginate } from "./pagination.ts";
+import type { Completers } from "./registry.ts";
+import type { McpServer } from "./server.ts";
+import { resourceNotFound, type ServerSession } from "./server-session.ts";
+import type { McpRequestHandler } from "./types.ts";
+
+/** The spec's cap on completion values per response. */
+const MAX_COMPLETIONS = 100;
+
+/** Build the handlers of `session`; the session installs those its declared capabilities allow. */
+export function serverHandlers(server: McpServer, session: ServerSession): Record<string, McpRequestHandler> {
+  const reg = server.registry;
+  const pageSize = server.options.pageSize;
+  const cursorOf = (p: Record<string, unknown>) => (typeof p.cursor === "string" ? p.cursor : undefined);
+  const listed = <T>(key: string, items: T[], p: Record<string, unknown>) => {
+    const { page, nextCursor } = paginate(items, cursorOf(p), pageSize);
+    return nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor };
+  };
+
+  return {
+    "tools/list": (p) => listed("tools", [...reg.tools.values()].map((e) => e.definition), p),
+
+    "tools/call": async (p, ctx) => {
+      const name = p.name as string;
+      const entry = reg.tools.get(name);
+      if (!entry) throw invalidParams(`Unknown tool: ${name}`);
+      const args = (p.arguments ?? {}) as Record<string, unknown>;
+      const check = validateJsonSchema(entry.definition.inputSchema, args);
+      if (!check.valid) return toolError(`Invalid arguments for tool ${name}: ${check.errors.join("; ")}`);
+      let result: CallToolResult;
+      try {
+        result = await entry.handler(args, session.context(ctx));
+      } catch (e) {
+        if (McpError.isInstance(e)) throw e;
+        return toolError(e instanceof Error ? e.message : String(e));
+      }
+      const schema = entry.definition.outputSchema;
+      if (schema && entry.options.validateOutput !== false && result.isError !== true) {
+        const out = result.structuredContent === undefined ? undefined : validateJsonSchema(schema, result.structuredContent);
+        if (!out?.valid) {
+          server.logger.warn("mcp.tool_output_invalid", { tool: name });
+          const why = out ? out.errors.join("; ") : "no structuredContent";
+          return toolError(`tool ${name} produced output that does not match its outputSchema: ${why}`);
+        }
+      }
+      return result;
+    },
+
+    "resources/list": (p) => listed("resources", [...reg.resources.values()].map((e) => e.definition), p),
+
+    "resources/templates/list": (p) => listed("resourceTemplates", [...reg.templates.values()].map((e) => e.definition), p),
+
+    "resources/read": async (p, ctx) => {
+      const uri = p.uri as string;
+      const fixed = reg.resources.get(uri);
+      if (fixed) return fixed.read(uri, session.context(ctx));
+      for (const t of reg.templates.values()) {
+        const vars = t.compiled.match(uri);
+        if (vars) return t.read(uri, vars, session.context(ctx));
+      }
+      throw resourceNotFound(uri);
+    },
+
+    "resources/subscribe": (p) => {
+      session.subscriptions.add(p.uri as string);
+      return {};
+    },
+
+    "resources/unsubscribe": (p) => {
+      session.subscriptions.delete(p.uri as string);
+      return {};
+    },
+
+    "prompts/list": (p) => listed("prompts", [...reg.prompts.values()].map((e) => e.definition), p),
+
+    "prompts/get": async (p, ctx) => {
+      const name = p.name as string;
+      const entry = reg.prompts.get(name);
+      if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
+      const args = (p.arguments ?? {}) as Record<string, string>;
+      for (const a of entry.definition.arguments ?? [])
+        if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
+      return entry.get(args, session.context(ctx));
+    },
+
+    "completion/complete": async (p) => {
+      const ref = p.ref as { type: string; name?: string; uri?: string };
+      const argument = p.argument as { name: string; value: string };
+      const context = { arguments: ((p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {}) };
+      let completers: Completers;
+      if (ref.type === "ref/prompt") {
+        const entry = reg.prompts.get(ref.name ?? "");
+        if (!entry) throw invalidParams(`Unknown prompt: ${ref.name}`);
+        completers = entry.complete;
+      } else {
+        const entry = reg.templates.get(ref.uri ?? "");
+        if (!entry) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+        completers = entry.complete;
+      }
+      const complete = completers[argument.name];
+      const values = complete ? await complete(argument.value, context) : [];
+      const completion: CompleteResult["completion"] =
+        values.length > MAX_COMPLETIONS
+          ? { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true }
+          : { values, total: values.length, hasMore: false };
+      return { completion };
+    },
+
+    "logging/setLevel": (p) => {
+      session.logLevel = p.level as ServerSession["logLevel"];
+      return {};
+    },
+  };
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

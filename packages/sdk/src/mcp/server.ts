@@ -1,0 +1,152 @@
+/**
+ * `McpServer`: a generic MCP server core with no agentd logic — agentd's self-MCP, the testkit's fake
+ * servers and the Streamable HTTP server all build on it. It holds the registry and is shared by its
+ * sessions: `connect(transport)` makes one {@link ServerSession} per client.
+ *
+ * What it declares comes from the capability map: tools and resources when registered; prompts (D6),
+ * completions (D5) and logging/progress (D9) only when switched on in `capabilities`.
+ */
+import type { Transport } from "../transport/types.ts";
+import type { Implementation, LoggingLevel, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../wire/index.ts";
+import { nullLogger, type Logger } from "../log.ts";
+import { isOn, serverCapabilities, type CapabilityConfig } from "./capabilities.ts";
+import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
+import {
+  Registry,
+  type Completers,
+  type ListKind,
+  type PromptGetter,
+  type Registered,
+  type ResourceReader,
+  type TemplateReader,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolOptions,
+} from "./registry.ts";
+import { ServerSession } from "./server-session.ts";
+
+/** Options of an {@link McpServer}. */
+export interface McpServerOptions {
+  /** Sent to clients in the initialize result. */
+  instructions?: string;
+  /** The deferred-surface switches (capability map). Default: all off, the v1 fallback. */
+  capabilities?: CapabilityConfig;
+  /** Items per page of every list (default 100). */
+  pageSize?: number;
+  logger?: Logger;
+  /** Client→server requests each session handles at once. */
+  maxInflightRequests?: number;
+  /** Default timeout of server→client requests (ms). */
+  requestTimeoutMs?: number;
+}
+
+/** An MCP server shared by all its sessions. */
+export class McpServer {
+  readonly registry = new Registry();
+  readonly logger: Logger;
+  readonly options: McpServerOptions & { pageSize: number };
+  private readonly live = new Set<ServerSession>();
+  private readonly changed = new Set<ListKind>();
+  private readonly warned = new Set<string>();
+
+  constructor(
+    readonly serverInfo: Implementation,
+    options: McpServerOptions = {},
+  ) {
+    this.options = { ...options, pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE };
+    this.logger = options.logger ?? nullLogger;
+    this.registry.events.on("changed", (kind) => this.scheduleListChanged(kind));
+  }
+
+  /** The capability switches in force. */
+  get capabilityConfig(): CapabilityConfig {
+    return this.options.capabilities ?? {};
+  }
+
+  /** Register a tool. */
+  tool(definition: ToolDefinition, handler: ToolHandler, options?: ToolOptions): Registered<Tool> {
+    return this.registry.addTool(definition, handler, options);
+  }
+
+  /** Register a fixed resource. */
+  resource(definition: Resource, read: ResourceReader): Registered<Resource> {
+    return this.registry.addResource(definition, read);
+  }
+
+  /** Register a resource template (`{var}` / `{+var}`), optionally with completers for its variables (D5). */
+  resourceTemplate(definition: ResourceTemplate, read: TemplateReader, options: { complete?: Completers } = {}): Registered<ResourceTemplate> {
+    return this.registry.addTemplate(definition, read, options.complete);
+  }
+
+  /** Register a prompt (declared only with D6 on), optionally with completers for its arguments (D5). */
+  prompt(definition: Prompt, get: PromptGetter, options: { complete?: Completers } = {}): Registered<Prompt> {
+    if (!isOn(this.capabilityConfig, "prompts")) this.warnOnce("prompts", "prompts are off (D6): registered prompts are not declared");
+    return this.registry.addPrompt(definition, get, options.complete);
+  }
+
+  /** What a client connecting now is told. */
+  capabilities(): ServerCapabilities {
+    return serverCapabilities(this.capabilityConfig, this.registry.features());
+  }
+
+  /** The open sessions. */
+  sessions(): ServerSession[] {
+    return [...this.live];
+  }
+
+  /** Serve one client over `transport`; resolves once the transport is started. */
+  async connect(transport: Transport): Promise<ServerSession> {
+    const session = new ServerSession(this, transport);
+    this.live.add(session);
+    session.events.on("close", () => this.live.delete(session));
+    try {
+      await session.start();
+    } catch (e) {
+      this.live.delete(session);
+      throw e;
+    }
+    return session;
+  }
+
+  /** `notifications/resources/updated` to every session subscribed to `uri`. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const sends = [...this.live]
+      .filter((s) => s.subscriptions.has(uri) && !s.closed)
+      .map((s) => s.notify("notifications/resources/updated", { uri }).catch(() => {}));
+    await Promise.all(sends);
+  }
+
+  /** `notifications/message` to every session whose level admits `level` (D9). */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    await Promise.all([...this.live].map((s) => s.log(level, data, logger)));
+  }
+
+  /** Close every session. */
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((s) => s.close().catch(() => {})));
+  }
+
+  /** Coalesce the changes of one tick into one list_changed per list per session. */
+  private scheduleListChanged(kind: ListKind): void {
+    if (this.changed.size === 0) queueMicrotask(() => this.flushListChanged());
+    this.changed.add(kind);
+  }
+
+  private flushListChanged(): void {
+    const kinds = [...this.changed];
+    this.changed.clear();
+    for (const session of this.live) {
+      if (!session.initialized || session.closed) continue;
+      for (const kind of kinds) {
+        const declared = session.declared[kind] as { listChanged?: boolean } | undefined;
+        if (declared?.listChanged) session.notify(`notifications/${kind}/list_changed`).catch(() => {});
+      }
+    }
+  }
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.logger.warn("mcp.capability_off", { message });
+  }
+}
