@@ -1,0 +1,67 @@
+/**
+ * Options of the Streamable HTTP client transport, their defaults, and the reconnect delay rule.
+ */
+import type { Logger } from "../../log.ts";
+
+/** How a broken SSE stream is re-opened when the server gave no `retry` value. */
+export interface ReconnectOptions {
+  /** First delay before a reconnect (ms). Default 1000. */
+  initialDelayMs: number;
+  /** Upper bound of the backoff delay (ms). Default 30000. */
+  maxDelayMs: number;
+  /** Each consecutive failed attempt multiplies the delay by this. Default 1.5. */
+  growFactor: number;
+  /**
+   * Consecutive failed attempts (network error, 5xx, 409, 429) before giving up with `onerror`. An attempt
+   * that gets a stream back resets the count, so a server that closes streams on purpose (polling) is
+   * followed for as long as it keeps answering. Default 6.
+   */
+  maxRetries: number;
+}
+
+/** Options of {@link StreamableHttpClientTransport}. */
+export interface StreamableHttpClientOptions {
+  /** Extra headers on every request (e.g. `Authorization`). Never logged, never put in error messages. */
+  headers?: Record<string, string>;
+  /** The fetch to use (tests, proxies, custom TLS). Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Reconnect policy for broken SSE streams; missing fields take the defaults. */
+  reconnect?: Partial<ReconnectOptions>;
+  /**
+   * Open the standalone GET stream for server push once `notifications/initialized` has been accepted.
+   * Default true. With false, call `openGetStream()` when wanted.
+   */
+  openGetStream?: boolean;
+  /** Telemetry. Records carry the server name, never headers or payloads. */
+  logger?: Logger;
+  /** The server's name in errors and logs. Default: the URL's host. */
+  name?: string;
+  /** Largest inbound message (characters of one SSE event, or bytes of a JSON body). Default 4 MiB. */
+  maxFrameBytes?: number;
+  /** How long `close()` waits for the session DELETE before giving up (ms). Default 3000. */
+  closeTimeoutMs?: number;
+}
+
+/** The defaults of {@link ReconnectOptions}. */
+export const DEFAULT_RECONNECT: ReconnectOptions = {
+  initialDelayMs: 1000,
+  maxDelayMs: 30_000,
+  growFactor: 1.5,
+  maxRetries: 6,
+};
+
+/**
+ * The wait before reconnect attempt `attempt` (0-based). The server's `retry` value wins when it sent one
+ * (the spec says the client MUST respect it); otherwise bounded exponential backoff with "equal jitter"
+ * (half fixed, half random), so many clients dropped at once do not come back in lockstep.
+ */
+export function reconnectDelay(
+  attempt: number,
+  policy: ReconnectOptions,
+  serverRetryMs: number | undefined,
+  random: () => number = Math.random,
+): number {
+  if (serverRetryMs !== undefined) return serverRetryMs;
+  const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.growFactor ** attempt);
+  return base / 2 + (random() * base) / 2;
+}

@@ -1,0 +1,220 @@
+/**
+ * One logical SSE stream of a Streamable HTTP session, kept alive across broken connections.
+ *
+ * Two kinds: the standalone GET stream (server push), and a POST's response stream (which ends once the
+ * request's response arrived). When a connection breaks first, the stream reconnects after the server's
+ * `retry` value (else bounded backoff with jitter) by GET with `Last-Event-ID` — the spec's only way to
+ * resume, whichever request opened the stream — and drops any event whose id it already delivered, so every
+ * message arrives exactly once. Failures that end the stream are the transport's to report (`host`).
+ */
+import type { Logger } from "../../log.ts";
+import type { RequestId } from "../../wire/jsonrpc.ts";
+import { createSseParser, type SseEvent } from "../../wire/sse-parse.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import { mediaType, networkError } from "./http-errors.ts";
+import { reconnectDelay, type ReconnectOptions } from "./options.ts";
+
+/** How many delivered event ids a stream remembers for de-duplication. */
+const SEEN_IDS = 1024;
+
+/** What a stream needs from the transport that owns it. */
+export interface StreamHost {
+  readonly name: string;
+  readonly reconnect: ReconnectOptions;
+  readonly maxFrameChars: number;
+  readonly logger: Logger;
+  /** GET the endpoint for SSE, with `Last-Event-ID` when given. Throws on network failure. */
+  openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
+  /** A GET was answered with an error status: report it, and say whether retrying may help. */
+  rejected(response: Response, stream: SseStream): Promise<"retry" | Error>;
+  /** One JSON-parsed inbound message. */
+  deliver(message: unknown): void;
+  /** SSE data that was not JSON. */
+  frameError(data: string): void;
+  /** An informational failure (oversized event, given up reconnecting). */
+  error(error: Error): void;
+  /** The stream is over. `lost` is set when a POST stream ended without its response. */
+  finished(stream: SseStream, lost?: Error): void;
+}
+
+/** Where a stream is: `open` means a connection is delivering events. */
+export type SseStreamState = "connecting" | "open" | "reconnecting" | "ended";
+
+/** Resolve after `ms`, or at once when `signal` aborts; never leaves a timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+const isResponseTo = (m: unknown, id: RequestId): boolean =>
+  typeof m === "object" && m !== null && (m as { id?: unknown }).id === id && ("result" in m || "error" in m);
+
+/** A resumable SSE stream. Create, then `run()` once; `abort()` ends it quietly. */
+export class SseStream {
+  /** The cursor to resume from (the last `id` seen; an empty `id` clears it, as in the SSE spec). */
+  lastEventId: string | undefined;
+  state: SseStreamState = "connecting";
+  /** Called on every state change (the transport tracks the GET stream's). */
+  onstate?: (state: SseStreamState) => void;
+  private retryMs: number | undefined;
+  private readonly seen = new Set<string>();
+  private responded = false;
+
+  constructor(
+    readonly kind: "get" | "post",
+    private readonly host: StreamHost,
+    /** Aborting it ends the stream; for a POST stream it is the POST's own controller. */
+    readonly ctrl: AbortController = new AbortController(),
+    /** POST streams: the request whose response ends the stream. */
+    readonly requestId?: RequestId,
+    private readonly onresumptiontoken?: (token: string) => void,
+  ) {}
+
+  /** Whether the POST stream's response arrived. */
+  get answered(): boolean {
+    return this.responded;
+  }
+
+  /** End the stream without reporting anything. */
+  abort(): void {
+    this.ctrl.abort();
+  }
+
+  /** Consume `first` (a POST's SSE response) if given, else open by GET; keep going until done. */
+  async run(first?: Response, resumeFrom?: string): Promise<void> {
+    const signal = this.ctrl.signal;
+    const policy = this.host.reconnect;
+    this.lastEventId = resumeFrom;
+    let response = first;
+    let failures = 0;
+    let lastFailure: Error | undefined;
+    let initial = first === undefined;
+    for (;;) {
+      if (signal.aborted) return this.end();
+      if (response) {
+        failures = 0;
+        this.setState("open");
+        await this.consume(response);
+        response = undefined;
+        if (this.responded || signal.aborted) return this.end();
+        if (this.kind === "post" && this.lastEventId === undefined) {
+          return this.end(this.lost("the response stream ended early and carried no event id to resume from"));
+        }
+        this.host.logger.debug("mcp.http.stream.broken", { kind: this.kind });
+      }
+      if (!initial) {
+        if (failures >= policy.maxRetries) {
+          const why = lastFailure ? ` (last: ${lastFailure.message})` : "";
+          const error = this.lost(`could not re-open the ${this.kind === "get" ? "server-push" : "response"} stream after ${failures} attempts${why}`);
+          this.host.error(error);
+          return this.end(error);
+        }
+        this.setState("reconnecting");
+        await sleep(reconnectDelay(failures, policy, this.retryMs), signal);
+        if (signal.aborted) return this.end();
+        failures++;
+      }
+      initial = false;
+      let res: Response;
+      try {
+        res = await this.host.openGet(this.lastEventId, signal);
+      } catch (e) {
+        if (signal.aborted) return this.end();
+        if (AgentdError.isInstance(e) && !e.retryable) {
+          this.host.error(e); // e.g. a redirect to another origin: retrying cannot help
+          return this.end(e);
+        }
+        lastFailure = networkError(this.host.name, "GET", e);
+        continue;
+      }
+      if (!res.ok) {
+        const verdict = await this.host.rejected(res, this);
+        if (verdict !== "retry") return this.end(verdict);
+        lastFailure = new Error(`HTTP ${res.status}`);
+        continue;
+      }
+      if (mediaType(res.headers.get("content-type")) !== "text/event-stream" || !res.body) {
+        await res.body?.cancel().catch(() => {});
+        const error = new AgentdError("E_TRANSPORT", `MCP server '${this.host.name}' answered GET without an event stream`);
+        this.host.error(error);
+        return this.end(this.lost(error.message, error));
+      }
+      response = res;
+    }
+  }
+
+  private lost(why: string, cause?: Error): AgentdError {
+    if (AgentdError.isInstance(cause)) return cause;
+    return new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.host.name}': ${why}`, { cause, data: { server: this.host.name } });
+  }
+
+  private setState(state: SseStreamState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.onstate?.(state);
+  }
+
+  private end(lost?: Error): void {
+    this.setState("ended");
+    this.host.finished(this, this.kind === "post" && !this.responded && !this.ctrl.signal.aborted ? lost : undefined);
+  }
+
+  /** Read one connection until it ends, breaks, or (POST streams) the response arrived. Never throws. */
+  private async consume(response: Response): Promise<void> {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const parser = createSseParser(
+      {
+        onEvent: (e) => this.event(e),
+        onId: (id) => {
+          this.lastEventId = id === "" ? undefined : id;
+          if (id !== "" && !this.seen.has(id)) this.onresumptiontoken?.(id); // replays are not news
+        },
+        onRetry: (ms) => (this.retryMs = ms),
+        onOverflow: () =>
+          this.host.error(
+            new AgentdError("E_FRAME_TOO_LARGE", `MCP server '${this.host.name}' sent an event over ${this.host.maxFrameChars} characters; dropped`),
+          ),
+      },
+      { maxEventChars: this.host.maxFrameChars },
+    );
+    try {
+      while (!this.responded) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+      await reader.cancel().catch(() => {}); // the response is in: the server should end the stream anyway
+    } catch (e) {
+      if (!this.ctrl.signal.aborted) this.host.logger.debug("mcp.http.stream.error", { kind: this.kind, error: e as Error });
+    }
+  }
+
+  private event(e: SseEvent): void {
+    if (e.id !== undefined && e.id !== "") {
+      if (this.seen.has(e.id)) return; // replayed after a resume: already delivered
+      this.seen.add(e.id);
+      if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value as string);
+    }
+    if ((e.event !== undefined && e.event !== "message") || e.data === "") return; // priming events, other types
+    if (this.ctrl.signal.aborted) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(e.data);
+    } catch {
+      return this.host.frameError(e.data);
+    }
+    for (const m of Array.isArray(message) ? message : [message]) {
+      if (this.requestId !== undefined && isResponseTo(m, this.requestId)) this.responded = true;
+      this.host.deliver(m);
+    }
+  }
+}

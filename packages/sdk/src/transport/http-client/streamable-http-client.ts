@@ -1,0 +1,380 @@
+/**
+ * The Streamable HTTP client transport (MCP 2025-11-25, "Transports" § Streamable HTTP).
+ *
+ * Every outbound message is its own POST to the one MCP endpoint. A request's answer is either one JSON
+ * body or an SSE stream that may carry server requests and notifications before the response; both end up
+ * in `onmessage`, in order. Notifications and responses are answered 202.
+ *
+ * Session: the `Mcp-Session-Id` of the initialize response is echoed on every later request, with the
+ * `MCP-Protocol-Version` given by `setProtocolVersion`. When the server forgets the session (404 — or the
+ * 400 "no valid session" of servers built from the SDK's examples) the session is cleared and reported as
+ * `E_SESSION_EXPIRED`, through `onerror` and by rejecting `send()`; later sends fail the same way until the
+ * MCP client layer sends a new `initialize`.
+ *
+ * Server push: the standalone GET stream opens by itself once the server accepted
+ * `notifications/initialized` (option `openGetStream`, default true), or when `openGetStream()` is called.
+ * A 405 means the server offers none: remembered, never retried. The stream is kept alive across drops.
+ *
+ * Streams that break resume by GET with `Last-Event-ID` (see `sse-stream.ts`). A POST stream that cannot be
+ * resumed ends its request with a JSON-RPC error response (-32000, connection closed) delivered to
+ * `onmessage`, because `send()` has long resolved and the caller would otherwise wait forever.
+ *
+ * The 2024-11-05 HTTP+SSE transport is never spoken: a server that only speaks it is detected at
+ * `initialize` and refused with a clear error.
+ */
+import type { Logger } from "../../log.ts";
+import { nullLogger } from "../../log.ts";
+import { AgentdError, parseError } from "../../wire/errors.ts";
+import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
+import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
+import { fetchSameOrigin } from "./fetch-same-origin.ts";
+import { httpError, isSessionLoss, mediaType, networkError, readErrorDetail, sessionExpiredError, unauthorizedError } from "./http-errors.ts";
+import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./legacy-probe.ts";
+import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
+import { readJsonMessages } from "./read-body.ts";
+import { requestHeaders } from "./request-headers.ts";
+import { SseStream, type StreamHost } from "./sse-stream.ts";
+
+/** Where the standalone GET (server-push) stream is. */
+export type GetStreamState = "off" | "connecting" | "open" | "reconnecting" | "unsupported" | "failed";
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+/** A Streamable HTTP connection to one remote MCP server. */
+export class StreamableHttpClientTransport implements Transport, StreamHost {
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onframeerror?: (error: FrameError) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  /** The MCP endpoint. */
+  readonly url: URL;
+  /** The server's name in errors and logs. */
+  readonly name: string;
+  readonly reconnect: ReconnectOptions;
+  readonly maxFrameChars: number;
+  readonly logger: Logger;
+  private readonly fetchFn: typeof fetch;
+  private readonly userHeaders: Record<string, string>;
+  private readonly secrets: string[];
+  private readonly autoOpenGet: boolean;
+  private readonly closeTimeoutMs: number;
+  private session: string | undefined;
+  private sessionLost: AgentdError | undefined;
+  private protocolVersion: string | undefined;
+  private started = false;
+  private closing: Promise<void> | undefined;
+  private readonly inflight = new Set<AbortController>();
+  private readonly streams = new Set<SseStream>();
+  private readonly sentSession = new WeakMap<Response, string | undefined>();
+  private getStream: SseStream | undefined;
+  private getState: GetStreamState = "off";
+  private getWaiters: Array<(state: GetStreamState) => void> = [];
+
+  constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
+    this.url = new URL(url);
+    this.name = options.name ?? this.url.host;
+    if (this.url.protocol !== "https:" && this.url.protocol !== "http:")
+      throw new AgentdError("E_CONFIG_INVALID", `MCP server '${this.name}': the URL must be http(s), not ${this.url.protocol}`);
+    if (this.url.protocol === "http:" && !LOOPBACK.test(this.url.hostname))
+      throw new AgentdError("E_CONFIG_INVALID", `MCP server '${this.name}': plain http:// is allowed only on loopback; use https://`);
+    this.fetchFn = options.fetch ?? fetch;
+    this.userHeaders = { ...options.headers };
+    // Whole header values, and long words of them (the token of "Bearer <token>"), are masked in error details.
+    this.secrets = Object.values(this.userHeaders).flatMap((v) => [v, ...v.split(/\s+/).filter((w) => w.length >= 8)]);
+    this.reconnect = { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.autoOpenGet = options.openGetStream ?? true;
+    this.maxFrameChars = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 3000;
+    this.logger = (options.logger ?? nullLogger).child({ server: this.name });
+  }
+
+  /** The session id the server assigned at initialize, if any. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** Where the standalone GET stream is (`unsupported` once the server answered 405). */
+  get getStreamState(): GetStreamState {
+    return this.getState;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new AgentdError("E_TRANSPORT", "StreamableHttpClientTransport already started");
+    this.started = true; // nothing to open: the first POST (initialize) starts the session
+  }
+
+  setProtocolVersion(revision: string): void {
+    this.protocolVersion = revision;
+  }
+
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (this.closing) throw this.closedError();
+    if (!this.started) throw new AgentdError("E_TRANSPORT", "start() the transport before sending");
+    const m = message as { method?: unknown; id?: unknown };
+    const requestId = typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
+    const isInitialize = requestId !== undefined && m.method === "initialize";
+    if (isInitialize) this.beginSession();
+    else if (this.sessionLost) throw this.sessionLost;
+    if (requestId !== undefined && options?.resumptionToken) {
+      this.startStream(new SseStream("post", this, new AbortController(), requestId, options.onresumptiontoken), undefined, options.resumptionToken);
+      return;
+    }
+    const ctrl = new AbortController();
+    this.inflight.add(ctrl);
+    let handedOff = false;
+    try {
+      const sessionSent = isInitialize ? undefined : this.session;
+      const headers = this.headers("POST", isInitialize);
+      let response: Response;
+      try {
+        const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
+        response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
+      } catch (e) {
+        if (this.closing) throw this.closedError(e);
+        throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
+      }
+      if (!response.ok) throw await this.failure(response, "POST", sessionSent, isInitialize);
+      if (isInitialize) this.adoptSession(response);
+      if (requestId === undefined) {
+        await response.body?.cancel().catch(() => {});
+        if (m.method === "notifications/initialized" && this.autoOpenGet) void this.openGetStream();
+        return;
+      }
+      const type = mediaType(response.headers.get("content-type"));
+      if (type === "text/event-stream" && response.body) {
+        handedOff = true;
+        this.inflight.delete(ctrl);
+        this.startStream(new SseStream("post", this, ctrl, requestId, options?.onresumptiontoken), response);
+        return;
+      }
+      if (type === "application/json") {
+        const messages = await readJsonMessages(response, this.maxFrameChars, this.name).catch((e) => {
+          throw this.closing ? this.closedError(e) : e;
+        });
+        for (const m of messages) this.deliver(m);
+        return;
+      }
+      await response.body?.cancel().catch(() => {});
+      throw new AgentdError(
+        "E_TRANSPORT",
+        `MCP server '${this.name}' answered a request with HTTP ${response.status} and content type '${type || "none"}'; ` +
+          "expected application/json or text/event-stream",
+      );
+    } finally {
+      if (!handedOff) this.inflight.delete(ctrl);
+    }
+  }
+
+  /**
+   * Open the standalone GET stream now (it also opens by itself after `notifications/initialized` unless the
+   * `openGetStream` option is false). Resolves with the outcome of the first attempt: `open`, `unsupported`
+   * (405), `reconnecting` (a transient failure; it keeps trying) or `failed`.
+   */
+  openGetStream(): Promise<GetStreamState> {
+    if (this.closing || this.getState === "unsupported") return Promise.resolve(this.closing ? "off" : this.getState);
+    const settled = new Promise<GetStreamState>((resolve) => this.getWaiters.push(resolve));
+    if (this.getStream) {
+      if (this.getState !== "connecting") this.setGetState(this.getState);
+      return settled;
+    }
+    const stream = new SseStream("get", this);
+    stream.onstate = (state) => {
+      if (this.getStream === stream && (state === "open" || state === "reconnecting")) this.setGetState(state);
+    };
+    this.getStream = stream;
+    this.setGetState("connecting");
+    this.startStream(stream);
+    return settled;
+  }
+
+  /** End the session on the server (DELETE; 405 and 404 tolerated) and forget it locally. */
+  async terminateSession(): Promise<void> {
+    if (this.session === undefined) return;
+    const ctrl = new AbortController();
+    this.inflight.add(ctrl);
+    try {
+      await this.deleteSession(ctrl.signal);
+    } finally {
+      this.inflight.delete(ctrl);
+    }
+  }
+
+  /** Abort every fetch and stream, DELETE the session if one exists (bounded wait), then `onclose`. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const s of this.streams) s.abort();
+      for (const c of this.inflight) c.abort();
+      this.setGetState("off");
+      if (this.session !== undefined) {
+        const ctrl = new AbortController();
+        const timer = setTimeout(() => ctrl.abort(), this.closeTimeoutMs);
+        try {
+          await this.deleteSession(ctrl.signal);
+        } catch (e) {
+          this.logger.debug("mcp.http.session.delete_failed", { error: e as Error });
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      this.onclose?.();
+    })();
+    return this.closing;
+  }
+
+  // ---- StreamHost: what the SSE streams call back into ----
+
+  async openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = this.headers("GET", false);
+    if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
+    const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "GET", headers, signal }, this.name);
+    this.sentSession.set(response, headers.get("mcp-session-id") ?? undefined);
+    return response;
+  }
+
+  async rejected(response: Response, stream: SseStream): Promise<"retry" | Error> {
+    const { status } = response;
+    if (status === 405) {
+      await response.body?.cancel().catch(() => {});
+      if (stream.kind === "get") {
+        this.logger.info("mcp.http.get.unsupported", {});
+        if (stream === this.getStream) this.setGetState("unsupported");
+      }
+      const what = stream.kind === "get" ? "offers no server-push stream" : "refused to resume a broken response stream";
+      return new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.name}' ${what} (HTTP 405 on GET)`);
+    }
+    const error = await this.failure(response, "GET", this.sentSession.get(response));
+    if (error.code === "E_TRANSPORT" && error.retryable) return "retry";
+    if (error.code !== "E_SESSION_EXPIRED") this.error(error); // expiry was reported once, by failure()
+    return error;
+  }
+
+  deliver(message: unknown): void {
+    if (this.closing) return;
+    try {
+      this.onmessage?.(message, this.session === undefined ? undefined : { sessionId: this.session });
+    } catch (e) {
+      this.error(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  frameError(data: string): void {
+    if (this.closing) return;
+    this.onframeerror?.({ error: parseError(`SSE event data is not JSON (${data.length} characters)`), recoverable: true });
+  }
+
+  error(error: Error): void {
+    if (!this.closing) this.onerror?.(error);
+  }
+
+  finished(stream: SseStream, lost?: Error): void {
+    this.streams.delete(stream);
+    if (stream === this.getStream) {
+      this.getStream = undefined;
+      if (this.getState !== "unsupported") this.setGetState(stream.ctrl.signal.aborted ? "off" : "failed");
+    }
+    if (lost && stream.requestId !== undefined) this.failRequest(stream.requestId, lost);
+  }
+
+  // ---- internals ----
+
+  private headers(method: "POST" | "GET" | "DELETE", initialize: boolean): Headers {
+    // An initialize starts a new session: it carries neither the old session id nor a negotiated version.
+    return requestHeaders(this.userHeaders, method, initialize ? {} : { session: this.session, protocolVersion: this.protocolVersion });
+  }
+
+  /** A new initialize: drop the previous session and everything that belonged to it. */
+  private beginSession(): void {
+    for (const s of this.streams) s.abort();
+    this.getStream = undefined;
+    if (this.getState !== "unsupported") this.setGetState("off");
+    this.session = undefined;
+    this.sessionLost = undefined;
+    this.protocolVersion = undefined;
+  }
+
+  private adoptSession(response: Response): void {
+    const id = response.headers.get("mcp-session-id");
+    if (id === null) return; // a server without sessions
+    if (!SESSION_ID.test(id)) {
+      throw new AgentdError("E_TRANSPORT", `MCP server '${this.name}' assigned a session id with characters outside visible ASCII`);
+    }
+    this.session = id;
+  }
+
+  /** Turn a failed response into the error to throw or report. Session loss is reported here, once. */
+  private async failure(response: Response, httpMethod: string, sessionSent: string | undefined, probeLegacy = false): Promise<AgentdError> {
+    const { status } = response;
+    if (status === 401 || status === 403) {
+      await response.body?.cancel().catch(() => {});
+      return unauthorizedError(this.name, status);
+    }
+    const detail = await readErrorDetail(response, this.secrets);
+    if (isSessionLoss(status, sessionSent, detail)) return this.expireSession(sessionSent, status, detail);
+    if (probeLegacy && LEGACY_PROBE_STATUSES.has(status)) {
+      const ctrl = new AbortController();
+      this.inflight.add(ctrl);
+      try {
+        if (await isLegacySseServer(this.fetchFn, this.url, this.headers("GET", true), ctrl.signal, this.name))
+          return legacyTransportError(this.name, status);
+      } finally {
+        this.inflight.delete(ctrl);
+      }
+    }
+    return httpError(this.name, httpMethod, status, detail);
+  }
+
+  private expireSession(sent: string | undefined, status: number, detail: string | undefined): AgentdError {
+    const error = sessionExpiredError(this.name, status, detail);
+    if (sent === undefined || this.session !== sent) return error; // already handled, or a new session began
+    this.session = undefined;
+    this.sessionLost = error;
+    this.logger.warn("mcp.http.session.expired", { status });
+    // Streams of the dead session will never complete: end them, failing their requests now.
+    for (const s of this.streams) {
+      s.abort();
+      if (s.requestId !== undefined && !s.answered) this.failRequest(s.requestId, error);
+    }
+    this.getStream = undefined;
+    if (this.getState !== "unsupported") this.setGetState("off");
+    this.error(error);
+    return error;
+  }
+
+  private async deleteSession(signal: AbortSignal): Promise<void> {
+    const headers = this.headers("DELETE", false);
+    const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "DELETE", headers, signal }, this.name);
+    this.session = undefined;
+    for (const s of this.streams) s.abort();
+    if (response.ok || response.status === 405 || response.status === 404) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    if (response.status === 401 || response.status === 403) throw unauthorizedError(this.name, response.status);
+    throw httpError(this.name, "DELETE", response.status, await readErrorDetail(response, this.secrets));
+  }
+
+  private startStream(stream: SseStream, first?: Response, resumeFrom?: string): void {
+    this.streams.add(stream);
+    stream.run(first, resumeFrom).catch((e) => this.error(e instanceof Error ? e : new Error(String(e))));
+  }
+
+  /** The request's response will never come: answer it locally so the caller does not wait forever. */
+  private failRequest(id: RequestId, cause: Error): void {
+    const data = AgentdError.isInstance(cause) ? { code: cause.code } : undefined;
+    this.deliver({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: cause.message, data } });
+  }
+
+  private closedError(cause?: unknown): AgentdError {
+    return new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.name}': transport is closed`, { cause });
+  }
+
+  private setGetState(state: GetStreamState): void {
+    this.getState = state;
+    if (state === "connecting") return;
+    const waiters = this.getWaiters;
+    this.getWaiters = [];
+    for (const w of waiters) w(state);
+  }
+}
