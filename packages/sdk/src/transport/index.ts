@@ -1,3 +1,8 @@
 /** Transports: one interface, several implementations. */
 export * from "./types.ts";
 export { MemoryTransport } from "./memory.ts";
+export * from "./http-client/index.ts";
+export * from "./stdio-streams.ts";
+export * from "./stdio-self.ts";
+export * from "./stdio-child.ts";
+export * from "./http-server/index.ts";

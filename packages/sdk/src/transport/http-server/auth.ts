@@ -1,0 +1,105 @@
+/**
+ * Authentication of every request to the MCP endpoint: bearer tokens (constant-time) and/or the mTLS client
+ * certificate. A failed bearer check answers 401 with an RFC 6750 / RFC 9728 `WWW-Authenticate` challenge
+ * pointing at the protected-resource metadata (MCP authorization spec, "Protected Resource Metadata Discovery").
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { MessageExtra } from "../types.ts";
+import type { ResourceMetadataOptions } from "./options.ts";
+import { jsonRpcHttpError } from "./responses.ts";
+
+/** Where the RFC 9728 document is served (root form; the path-suffixed form is served too). */
+export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+
+/** The authenticated principal of a request, or none when the endpoint is open (loopback, no auth). */
+export type AuthInfo = NonNullable<MessageExtra["authInfo"]>;
+
+/** The outcome of authenticating one request. */
+export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: false; response: Response };
+
+/** What the authenticator needs to know. */
+export interface AuthSettings {
+  bearerTokens: string[];
+  mtls: boolean;
+  /** The public URL of the MCP endpoint (the `resource`). */
+  resource: string;
+  resourceMetadata?: ResourceMetadataOptions;
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest();
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** Build the authenticator and the metadata document for one server. */
+export function createAuthenticator(settings: AuthSettings): {
+  authenticate(req: Request, tlsPrincipal: string | undefined): AuthOutcome;
+  /** The RFC 9728 metadata document, or null when bearer auth is off. */
+  metadata: Record<string, unknown> | null;
+  metadataUrl: string;
+} {
+  // Hash both sides to equal lengths so timingSafeEqual applies and no length leaks.
+  const digests = settings.bearerTokens.map(sha256);
+  const metadataUrl = new URL(PROTECTED_RESOURCE_PATH, settings.resource).href;
+  const challenge = (error?: string) =>
+    error ? `Bearer resource_metadata="${metadataUrl}", error="${error}"` : `Bearer resource_metadata="${metadataUrl}"`;
+  const unauthorized = (error?: string) =>
+    jsonRpcHttpError(401, -32000, error ? "Unauthorized: invalid bearer token" : "Unauthorized: bearer token required", {
+      "www-authenticate": challenge(error),
+    });
+
+  const md = settings.resourceMetadata;
+  const metadata =
+    digests.length === 0
+      ? null
+      : {
+          resource: md?.resource ?? settings.resource,
+          ...(md?.authorizationServers?.length ? { authorization_servers: md.authorizationServers } : {}),
+          ...(md?.scopesSupported?.length ? { scopes_supported: md.scopesSupported } : {}),
+          bearer_methods_supported: ["header"],
+          ...(md?.resourceName ? { resource_name: md.resourceName } : {}),
+        };
+
+  function matchToken(token: string): number {
+    const d = sha256(token);
+    let found = -1;
+    // No early exit: every configured token is compared, whatever matches.
+    for (let i = 0; i < digests.length; i++) if (timingSafeEqual(d, digests[i]!) && found < 0) found = i;
+    return found;
+  }
+
+  return {
+    metadata,
+    metadataUrl,
+    authenticate(req, tlsPrincipal) {
+      let authInfo: AuthInfo | undefined;
+      if (settings.mtls) {
+        // The handshake already refused clients without a certificate from our CA; no principal here means
+        // the request did not come through the TLS front at all.
+        if (!tlsPrincipal) return { ok: false, response: jsonRpcHttpError(401, -32000, "Unauthorized: client certificate required") };
+        authInfo = { principal: tlsPrincipal, scheme: "mtls" };
+      }
+      if (digests.length > 0) {
+        const header = req.headers.get("authorization");
+        if (header === null) return { ok: false, response: unauthorized() };
+        const m = BEARER.exec(header);
+        // A Bearer header with a malformed token is a presented-but-wrong token; another scheme presents none.
+        if (!m) return { ok: false, response: /^bearer\s/i.test(header) ? unauthorized("invalid_token") : unauthorized() };
+        const index = matchToken(m[1]!);
+        if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
+        // The principal names the token by position, never by value or by a hash of it.
+        authInfo ??= { principal: `bearer#${index}`, scheme: "bearer" };
+      }
+      return { ok: true, authInfo };
+    },
+  };
+}
+
+/** An X.509 subject as a one-line DN, e.g. `CN=alice,O=agents`. */
+export function formatSubject(subject: Record<string, string | string[] | undefined> | undefined): string {
+  if (!subject) return "";
+  const parts: string[] = [];
+  for (const [k, val] of Object.entries(subject)) {
+    if (val === undefined) continue;
+    for (const one of Array.isArray(val) ? val : [val]) parts.push(`${k}=${one}`);
+  }
+  return parts.join(",");
+}

@@ -1,0 +1,60 @@
+/**
+ * The Bun runtime adapter: binds `Bun.serve` and hands each request to the web-standard handler.
+ *
+ * `idleTimeout` is set on purpose: Bun's default (10 s) would cut quiet SSE streams; the keep-alive interval
+ * stays well below the value chosen here. JSON-mode requests that wait for a slow answer also lift the
+ * timeout for their connection (`holdOpen`); Bun 1.4 does not cut a POST whose body was read, but that is
+ * not documented behaviour to rely on.
+ */
+import type { HttpRequestConn } from "./context.ts";
+
+/** What the adapter binds. */
+export interface BunListenOptions {
+  hostname: string;
+  port: number;
+  tls?: { cert: string; key: string; ca?: string } | undefined;
+  /** Seconds (0-255; 0 disables). */
+  idleTimeout: number;
+  /** A backstop above the handler's own bounded reader. */
+  maxRequestBodySize: number;
+}
+
+/** The connection facts Bun can give, plus the peer address (used to match the mutual-TLS front). */
+export interface BunConn extends HttpRequestConn {
+  remote(): { address: string; port: number } | null;
+}
+
+/** A bound Bun server. */
+export interface BunListener {
+  hostname: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Bind `Bun.serve` with `handle` as its fetch handler. */
+export function listenBun(o: BunListenOptions, handle: (req: Request, conn: BunConn) => Promise<Response>): BunListener {
+  const server = Bun.serve({
+    hostname: o.hostname,
+    port: o.port,
+    idleTimeout: o.idleTimeout,
+    maxRequestBodySize: o.maxRequestBodySize,
+    ...(o.tls ? { tls: o.tls } : {}),
+    fetch(req, srv) {
+      return handle(req, {
+        holdOpen: () => srv.timeout(req, 0),
+        remote: () => srv.requestIP(req),
+      });
+    },
+    error() {
+      return new Response("Internal Server Error", { status: 500 });
+    },
+  });
+  return {
+    hostname: o.hostname,
+    port: server.port ?? o.port,
+    stop: () => server.stop(true),
+  };
+}
+
+/** The idle timeout (seconds) to pair with a keep-alive interval: comfortably above it, within Bun's range. */
+export const idleTimeoutFor = (keepAliveMs: number) => Math.min(255, Math.max(10, Math.ceil(keepAliveMs / 1000) * 2 + 5));

@@ -1,0 +1,31 @@
+/**
+ * What the request handlers share: the resolved configuration, the sessions, and a factory for tracked SSE
+ * writers (tracked for keep-alive comments and stats).
+ */
+import type { AuthInfo } from "./auth.ts";
+import type { ResolvedServerConfig } from "./options.ts";
+import type { SessionRegistry } from "./sessions.ts";
+import type { SseWriter } from "./sse-writer.ts";
+
+/** Facts about the connection a request came on, supplied by the runtime adapter. */
+export interface HttpRequestConn {
+  /** The client certificate subject, when the request came through the mutual-TLS front. */
+  tlsPrincipal?: string | undefined;
+  /** Lift the connection's idle timeout while a JSON-mode answer is awaited (no bytes flow until then). */
+  holdOpen?: () => void;
+}
+
+/** The authenticated caller of one request. */
+export interface Caller {
+  authInfo: AuthInfo | undefined;
+  /** The key a session is bound to: scheme and principal, or "" for an unauthenticated (loopback) endpoint. */
+  principal: string;
+}
+
+/** Shared state of the handlers. */
+export interface HandlerContext {
+  config: ResolvedServerConfig;
+  sessions: SessionRegistry;
+  /** A new SSE writer for a response, ended when `signal` aborts (the peer went away). */
+  newWriter(signal: AbortSignal): SseWriter;
+}

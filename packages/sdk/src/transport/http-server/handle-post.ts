@@ -1,0 +1,130 @@
+/**
+ * POST to the MCP endpoint: one JSON-RPC message (or, in a `2025-03-26` session, a batch array).
+ *
+ * Notifications and responses only → 202 with no body. Requests → an SSE stream that ends after the last
+ * response (or one `application/json` body in JSON response mode). `initialize` without a session id
+ * creates the session and returns `Mcp-Session-Id` (transport spec, "Session Management").
+ */
+import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
+import { readBoundedBody } from "./body.ts";
+import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
+import { acceptsJsonAndSse, isJsonContentType, upstreamHeaders } from "./headers.ts";
+import { lookupSession, sseHeaders } from "./lookup.ts";
+import {
+  badRequest,
+  jsonRpcHttpError,
+  parseErrorResponse,
+  TRANSPORT_ERROR,
+  tooMany,
+} from "./responses.ts";
+import type { Session } from "./session.ts";
+import type { MessageExtra } from "../types.ts";
+
+/** Answer one POST. */
+export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
+  if (!acceptsJsonAndSse(req.headers.get("accept")))
+    return jsonRpcHttpError(406, TRANSPORT_ERROR, "Not Acceptable: Accept must list application/json and text/event-stream");
+  if (!isJsonContentType(req.headers.get("content-type")))
+    return jsonRpcHttpError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+
+  const { maxBodyBytes, maxInFlightPerSession } = ctx.config.limits;
+  const body = await readBoundedBody(req, maxBodyBytes);
+  if (!body.ok)
+    return body.status === 413
+      ? jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
+      : parseErrorResponse("body is not valid UTF-8");
+  let value: unknown;
+  try {
+    value = JSON.parse(body.text);
+  } catch {
+    return parseErrorResponse("body is not valid JSON");
+  }
+
+  const isBatch = Array.isArray(value);
+  const messages: unknown[] = isBatch ? (value as unknown[]) : [value];
+  if (messages.length === 0) return badRequest("Invalid request: empty batch");
+  const requestIds: RequestId[] = [];
+  let initializeId: RequestId | undefined;
+  for (const m of messages) {
+    const k = classify(m);
+    // The envelope is checked here only to route it: an HTTP reply needs to know what expects an answer.
+    if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
+    if (k.kind === "batch") return badRequest("Invalid request: nested batch");
+    if (k.kind !== "request") continue;
+    if (requestIds.some((id) => id === k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
+    requestIds.push(k.message.id);
+    if (k.message.method === "initialize") initializeId = k.message.id;
+  }
+  if (initializeId !== undefined && isBatch) return badRequest("Invalid request: initialize must not be part of a batch");
+
+  let session: Session;
+  const sessionHeader = req.headers.get("mcp-session-id");
+  if (initializeId !== undefined && sessionHeader === null) {
+    const created = await startSession(ctx, caller);
+    if (created instanceof Response) return created;
+    session = created;
+    session.expectInitialize(initializeId);
+  } else {
+    const found = lookupSession(ctx, req, caller);
+    if (found instanceof Response) return found;
+    session = found;
+    if (isBatch && session.protocolVersion !== "2025-03-26")
+      return badRequest("Invalid request: batches are only allowed in protocol revision 2025-03-26");
+  }
+
+  for (const id of requestIds)
+    if (session.hasPending(id)) return badRequest(`Invalid request: request id ${JSON.stringify(id)} is already in flight`, id);
+  if (session.inFlight + requestIds.length > maxInFlightPerSession)
+    return tooMany(`Too Many Requests: at most ${maxInFlightPerSession} requests in flight per session`);
+
+  const extra = messageExtra(session.id, caller, req.headers);
+  if (requestIds.length === 0) {
+    for (const m of messages) session.transport.deliver(m, extra);
+    return new Response(null, { status: 202, headers: { "mcp-session-id": session.id } });
+  }
+
+  if (ctx.config.responseMode === "json") {
+    const exchange = session.openJsonExchange(requestIds);
+    for (const m of messages) session.transport.deliver(m, extra);
+    conn.holdOpen?.();
+    const responses: JsonRpcMessage[] = await exchange;
+    return Response.json(isBatch ? responses : responses[0], { headers: { "mcp-session-id": session.id } });
+  }
+
+  const writer = ctx.newWriter(req.signal);
+  if (session.openPostStream(requestIds, writer) === "limit") {
+    writer.end();
+    return tooMany("Too Many Requests: too many open streams in this session");
+  }
+  for (const m of messages) session.transport.deliver(m, extra);
+  return new Response(writer.takeBody(), { headers: sseHeaders(session.id) });
+}
+
+/** The `MessageExtra` of a POST; the header map is only built if the receiver reads it. */
+function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
+  let built: Record<string, string> | undefined;
+  return {
+    sessionId,
+    authInfo: caller.authInfo,
+    get headers() {
+      built ??= upstreamHeaders(headers);
+      return built;
+    },
+  };
+}
+
+/** Create a session for an `initialize` and let the caller connect its MCP server to it. */
+async function startSession(ctx: HandlerContext, caller: Caller): Promise<Session | Response> {
+  const session = ctx.sessions.create(caller.principal);
+  if (!session)
+    return jsonRpcHttpError(503, TRANSPORT_ERROR, "Service Unavailable: too many sessions", { "retry-after": "5" });
+  try {
+    await ctx.config.onsession(session.transport);
+  } catch (e) {
+    ctx.config.logger.error("http.session.setup_failed", { error: e instanceof Error ? e.message : String(e) });
+    session.close("onsession failed");
+    return jsonRpcHttpError(500, TRANSPORT_ERROR, "Internal error: could not start a session");
+  }
+  if (session.closed) return jsonRpcHttpError(500, TRANSPORT_ERROR, "Internal error: the session ended during setup");
+  return session;
+}

@@ -1,0 +1,130 @@
+/**
+ * The web-standard request handler of the server (`Request` in, `Response` out), independent of the runtime
+ * adapter. Order of checks on the MCP endpoint: Host (DNS rebinding) → Origin → authentication → method.
+ * The RFC 9728 metadata and the extra routes live outside the endpoint and are not authenticated.
+ */
+import { createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
+import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
+import { handleDelete, handleGet } from "./handle-get.ts";
+import { handlePost } from "./handle-post.ts";
+import type { ResolvedServerConfig } from "./options.ts";
+import { createHostCheck, createOriginCheck } from "./origin-check.ts";
+import { forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
+import { SessionRegistry } from "./sessions.ts";
+import { SseWriter } from "./sse-writer.ts";
+
+/** A running handler. */
+export interface McpHttpHandler {
+  handle(req: Request, conn: HttpRequestConn): Promise<Response>;
+  /** Live sessions and open SSE streams. */
+  stats(): { sessions: number; streams: number };
+  /** End every session (their `onclose` fires) and stop timers. */
+  close(): void;
+}
+
+/** The path part of an absolute URL string, without building a URL object on the hot path. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const q = url.indexOf("?", start);
+  const h = url.indexOf("#", start);
+  const end = q >= 0 ? q : h >= 0 ? h : url.length;
+  return url.slice(start, end);
+}
+
+/** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
+export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
+  const { limits, logger } = config;
+  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort });
+  const originOk = createOriginCheck(config.allowedOrigins);
+  const auth = createAuthenticator({
+    bearerTokens: config.bearerTokens,
+    mtls: config.mtls,
+    resource: endpoint.href,
+    ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
+  });
+  const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
+  const sessions = new SessionRegistry({
+    maxSessions: limits.maxSessions,
+    sessionIdleMs: limits.sessionIdleMs,
+    maxStreamsPerSession: limits.maxStreamsPerSession,
+    eventStoreEvents: limits.eventStoreEvents,
+    retryMs: limits.retryMs,
+    logger,
+  });
+
+  // Keep-alive comments on every open SSE stream keep idle timers (ours, proxies') from cutting them.
+  const writers = new Set<SseWriter>();
+  const keepAlive = setInterval(() => {
+    for (const w of writers) w.keepAlive();
+  }, limits.keepAliveMs);
+  keepAlive.unref?.();
+
+  const ctx: HandlerContext = {
+    config,
+    sessions,
+    newWriter(signal) {
+      const w = new SseWriter(limits.maxBufferedBytes, signal);
+      writers.add(w);
+      w.onEnd((reason) => {
+        writers.delete(w);
+        if (reason === "overflow") logger.warn("http.stream.cut", { reason: "peer not reading" });
+      });
+      return w;
+    },
+  };
+
+  async function handleMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
+    if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
+    if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
+    const a = auth.authenticate(req, conn.tlsPrincipal);
+    if (!a.ok) return refuse(a.response, "auth");
+    const caller: Caller = {
+      authInfo: a.authInfo,
+      principal: a.authInfo ? `${a.authInfo.scheme}:${a.authInfo.principal}` : "",
+    };
+    switch (req.method) {
+      case "POST":
+        return handlePost(ctx, req, conn, caller);
+      case "GET":
+        return handleGet(ctx, req, caller);
+      case "DELETE":
+        return handleDelete(ctx, req, caller);
+      default:
+        return methodNotAllowed("GET, POST, DELETE");
+    }
+  }
+
+  function refuse(response: Response, why: string): Response {
+    logger.warn("http.refused", { status: response.status, why });
+    return response;
+  }
+
+  return {
+    async handle(req, conn) {
+      const path = pathOf(req.url);
+      try {
+        if (path === config.path) return await handleMcp(req, conn);
+        if (auth.metadata && metadataPaths.has(path)) {
+          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+          return Response.json(auth.metadata, { headers: { "cache-control": "max-age=300" } });
+        }
+        const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
+        if (route) {
+          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+          return await route(req);
+        }
+        return new Response("Not Found", { status: 404 });
+      } catch (e) {
+        logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });
+        return jsonRpcHttpError(500, -32603, "Internal error");
+      }
+    },
+    stats: () => ({ sessions: sessions.size, streams: writers.size }),
+    close() {
+      clearInterval(keepAlive);
+      sessions.closeAll("server closing");
+      for (const w of [...writers]) w.end();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Resolving the `Mcp-Session-Id` of a request that is not `initialize`: 400 when missing, 404 when unknown,
+ * ended, or created by another principal, 400 when `MCP-Protocol-Version` is invalid for the session.
+ */
+import type { Caller, HandlerContext } from "./context.ts";
+import { checkProtocolVersion } from "./headers.ts";
+import { badRequest, sessionNotFound } from "./responses.ts";
+import type { Session } from "./session.ts";
+
+/** The session named by the request, or the error Response to answer with. */
+export function lookupSession(ctx: HandlerContext, req: Request, caller: Caller): Session | Response {
+  const id = req.headers.get("mcp-session-id");
+  if (id === null || id === "") return badRequest("Bad Request: Mcp-Session-Id header is required");
+  const session = ctx.sessions.get(id, caller.principal);
+  if (!session) return sessionNotFound();
+  const versionError = checkProtocolVersion(req.headers.get("mcp-protocol-version"), session.protocolVersion);
+  if (versionError) return badRequest(`Bad Request: ${versionError}`);
+  session.touch();
+  return session;
+}
+
+/** Headers of an SSE response. */
+export const sseHeaders = (sessionId: string): Record<string, string> => ({
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+  "mcp-session-id": sessionId,
+});

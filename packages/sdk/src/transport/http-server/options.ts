@@ -1,0 +1,196 @@
+/**
+ * Options of the Streamable HTTP server, their safe defaults, and the one place that refuses an unsafe
+ * configuration (a non-loopback bind without TLS and authentication).
+ */
+import * as v from "valibot";
+import type { Logger } from "../../log.ts";
+import { nullLogger } from "../../log.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import { DEFAULT_MAX_FRAME_BYTES, type Transport } from "../types.ts";
+import { isLoopbackHost } from "./origin-check.ts";
+import { loadPem } from "./tls-material.ts";
+
+/** Resource limits. Every one has a safe default; a peer that breaks one is refused, others carry on. */
+export interface HttpServerLimits {
+  /** Largest POST body, in bytes (413 past it). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Live sessions at once (503 for a new `initialize` past it). Default 256. */
+  maxSessions?: number;
+  /** Open SSE streams per session, POST and GET together (429 past it). Default 16. */
+  maxStreamsPerSession?: number;
+  /** Requests awaiting a response per session (429 past it). Default 64. */
+  maxInFlightPerSession?: number;
+  /** A session with no activity and no open stream for this long is ended. Default 10 minutes. */
+  sessionIdleMs?: number;
+  /** SSE events kept per session for `Last-Event-ID` replay (oldest dropped first). Default 256. */
+  eventStoreEvents?: number;
+  /** Interval of SSE keep-alive comments on open streams. Default 15 s. */
+  keepAliveMs?: number;
+  /** The SSE `retry:` value sent at the start of each stream (client reconnect delay). Default 1000 ms. */
+  retryMs?: number;
+  /** Bytes an SSE stream may queue for a peer that does not read before it is cut off. Default 8 MiB. */
+  maxBufferedBytes?: number;
+}
+
+/** RFC 9728 protected-resource metadata to publish when bearer auth is on. */
+export interface ResourceMetadataOptions {
+  /** The canonical URL of this MCP endpoint as clients see it. Default: the server's own URL. */
+  resource?: string;
+  /** Issuer URLs of authorization servers that mint the accepted tokens. */
+  authorizationServers?: string[];
+  /** Scopes this resource understands. */
+  scopesSupported?: string[];
+  /** A human-readable name. */
+  resourceName?: string;
+}
+
+/** Options of {@link createStreamableHttpServer}. */
+export interface StreamableHttpServerOptions {
+  /** Address to bind. Default `127.0.0.1`. Anything not loopback requires `tls` and `auth`. */
+  hostname?: string;
+  /** Port to bind. Default 0 (an ephemeral port; read it from the handle). */
+  port?: number;
+  /** The MCP endpoint path. Default `/mcp`. */
+  path?: string;
+  /**
+   * TLS. `cert`, `key` and `ca` each accept PEM contents (a string containing `-----BEGIN`) or a file path
+   * (anything else), read once at start. `requireClientCert` (or `auth.mtls`) turns on mutual TLS.
+   */
+  tls?: { cert: string; key: string; ca?: string; requireClientCert?: boolean };
+  /** Authentication. Every request to the MCP endpoint is authenticated; sessions never stand in for it. */
+  auth?: { bearerTokens?: string[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions };
+  /** Allowed `Origin` values (`scheme://host[:port]`). Default: no Origin header, or a loopback origin. */
+  allowedOrigins?: string[];
+  /** Allowed `Host` values (`host` any port, or `host:port`). Default: the bound address and loopback names. */
+  allowedHosts?: string[];
+  /** How POSTs carrying requests are answered: an SSE stream (default) or one `application/json` body. */
+  responseMode?: "sse" | "json";
+  /** Limits (see {@link HttpServerLimits}). */
+  limits?: HttpServerLimits;
+  /** A new session: connect an MCP server to this per-session transport (it calls `transport.start()`). */
+  onsession: (transport: Transport) => void | Promise<void>;
+  /** Extra GET routes outside the MCP endpoint, e.g. `/healthz`. Not authenticated; Host/Origin not checked. */
+  routes?: Record<string, (req: Request) => Response | Promise<Response>>;
+  /** Telemetry. Tokens and request bodies are never logged. */
+  logger?: Logger;
+}
+
+/** The options after defaults, validation and reading TLS material. */
+export interface ResolvedServerConfig {
+  hostname: string;
+  port: number;
+  path: string;
+  tls?: { cert: string; key: string; ca?: string };
+  mtls: boolean;
+  bearerTokens: string[];
+  resourceMetadata?: ResourceMetadataOptions;
+  allowedOrigins?: string[];
+  allowedHosts?: string[];
+  responseMode: "sse" | "json";
+  limits: Required<HttpServerLimits>;
+  onsession: StreamableHttpServerOptions["onsession"];
+  routes: Record<string, (req: Request) => Response | Promise<Response>>;
+  logger: Logger;
+}
+
+/** The defaults of {@link HttpServerLimits}. */
+export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.freeze({
+  maxBodyBytes: DEFAULT_MAX_FRAME_BYTES,
+  maxSessions: 256,
+  maxStreamsPerSession: 16,
+  maxInFlightPerSession: 64,
+  sessionIdleMs: 10 * 60_000,
+  eventStoreEvents: 256,
+  keepAliveMs: 15_000,
+  retryMs: 1_000,
+  maxBufferedBytes: 8 * 1024 * 1024,
+});
+
+const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+const LimitsSchema = v.strictObject({
+  maxBodyBytes: v.optional(positiveInt),
+  maxSessions: v.optional(positiveInt),
+  maxStreamsPerSession: v.optional(positiveInt),
+  maxInFlightPerSession: v.optional(positiveInt),
+  sessionIdleMs: v.optional(positiveInt),
+  eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  keepAliveMs: v.optional(v.pipe(positiveInt, v.maxValue(120_000))),
+  retryMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  maxBufferedBytes: v.optional(positiveInt),
+});
+
+/** Bearer tokens: long enough to resist guessing, and legal in an `Authorization: Bearer` header (b64token). */
+const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const MIN_TOKEN_LENGTH = 16;
+
+const invalid = (message: string) => new AgentdError("E_CONFIG_INVALID", message);
+
+/** Apply defaults and refuse unsafe or malformed options with one clear line (E_CONFIG_INVALID). */
+export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerConfig {
+  if (typeof o.onsession !== "function") throw invalid("http server: onsession must be a function");
+  const hostname = o.hostname ?? "127.0.0.1";
+  const port = o.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`http server: port ${port} is not 0-65535`);
+  const path = o.path ?? "/mcp";
+  if (!path.startsWith("/") || /[?#\s]/.test(path)) throw invalid(`http server: path "${path}" must start with / and hold no ?, # or spaces`);
+
+  const parsed = v.safeParse(LimitsSchema, o.limits ?? {});
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const key = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
+    throw invalid(`http server: limits.${key}: ${issue?.message ?? "invalid"}`);
+  }
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...stripUndefined(parsed.output) };
+
+  const bearerTokens = o.auth?.bearerTokens ?? [];
+  for (const [i, t] of bearerTokens.entries()) {
+    if (typeof t !== "string" || !TOKEN.test(t))
+      throw invalid(`http server: auth.bearerTokens[${i}] must be a non-empty token of letters, digits and -._~+/`);
+    if (t.length < MIN_TOKEN_LENGTH)
+      throw invalid(`http server: auth.bearerTokens[${i}] is shorter than ${MIN_TOKEN_LENGTH} characters; use a random token`);
+  }
+  const mtls = o.auth?.mtls === true || o.tls?.requireClientCert === true;
+  if (mtls && !o.tls) throw invalid("http server: mutual TLS needs tls.cert, tls.key and tls.ca");
+  if (mtls && !o.tls?.ca) throw invalid("http server: mutual TLS needs tls.ca (the CA that signs client certificates)");
+
+  let tls: ResolvedServerConfig["tls"];
+  if (o.tls) {
+    if (!o.tls.cert || !o.tls.key) throw invalid("http server: tls needs both cert and key");
+    tls = { cert: loadPem(o.tls.cert, "tls.cert"), key: loadPem(o.tls.key, "tls.key") };
+    if (o.tls.ca) tls.ca = loadPem(o.tls.ca, "tls.ca");
+  }
+
+  if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls)))
+    throw invalid(
+      `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls)`,
+    );
+
+  for (const [i, origin] of (o.allowedOrigins ?? []).entries())
+    if (!URL.canParse(origin)) throw invalid(`http server: allowedOrigins[${i}] "${origin}" is not a scheme://host[:port] origin`);
+
+  const out: ResolvedServerConfig = {
+    hostname,
+    port,
+    path,
+    mtls,
+    bearerTokens,
+    responseMode: o.responseMode ?? "sse",
+    limits,
+    onsession: o.onsession,
+    routes: o.routes ?? {},
+    logger: o.logger ?? nullLogger,
+  };
+  if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")
+    throw invalid(`http server: responseMode must be "sse" or "json"`);
+  if (tls) out.tls = tls;
+  if (o.auth?.resourceMetadata) out.resourceMetadata = o.auth.resourceMetadata;
+  if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
+  if (o.allowedHosts) out.allowedHosts = o.allowedHosts;
+  return out;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, val] of Object.entries(o)) if (val !== undefined) (out as Record<string, unknown>)[k] = val;
+  return out;
+}

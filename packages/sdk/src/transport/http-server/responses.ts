@@ -1,0 +1,42 @@
+/**
+ * HTTP error answers of the transport. The body is a JSON-RPC error response addressed to id null, which the
+ * transport spec allows ("The HTTP response body MAY comprise a JSON-RPC error response that has no id").
+ */
+import { ErrorCode, errorResponse, type RequestId } from "../../wire/jsonrpc.ts";
+
+/** JSON-RPC code for transport-level refusals (implementation-defined server error range). */
+export const TRANSPORT_ERROR = -32000;
+
+/** An HTTP error carrying a JSON-RPC error body. */
+export function jsonRpcHttpError(
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+  id: RequestId | null = null,
+): Response {
+  return new Response(JSON.stringify(errorResponse(id, code, message)), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/** 400 with a JSON-RPC -32600 body: the request is malformed at the transport level. */
+export const badRequest = (message: string, id: RequestId | null = null) =>
+  jsonRpcHttpError(400, ErrorCode.InvalidRequest, message, undefined, id);
+
+/** 400 with a JSON-RPC -32700 body: the POST body was not JSON. */
+export const parseErrorResponse = (detail: string) => jsonRpcHttpError(400, ErrorCode.ParseError, `Parse error: ${detail}`);
+
+/** 404: the session does not exist, has ended, or belongs to another principal (indistinguishable on purpose). */
+export const sessionNotFound = () => jsonRpcHttpError(404, TRANSPORT_ERROR, "Session not found");
+
+/** 405 for methods the endpoint does not offer. */
+export const methodNotAllowed = (allow: string) =>
+  jsonRpcHttpError(405, TRANSPORT_ERROR, "Method not allowed", { allow });
+
+/** 429: a per-session limit; the client may retry once its other requests finish. */
+export const tooMany = (message: string) => jsonRpcHttpError(429, TRANSPORT_ERROR, message, { "retry-after": "1" });
+
+/** 403: Origin or Host refused. */
+export const forbidden = (message: string) => jsonRpcHttpError(403, TRANSPORT_ERROR, message);

@@ -1,0 +1,90 @@
+/**
+ * `createStreamableHttpServer`: the MCP Streamable HTTP transport, server side (protocol 2025-11-25, also
+ * 2025-06-18 and 2025-03-26), hardened: loopback by default, TLS and auth required elsewhere, Origin and Host
+ * validation, bearer and mutual-TLS authentication, sessions bound to their principal, and limits.
+ *
+ * Each session gets its own `Transport`, handed to `onsession`, where the caller connects an MCP server.
+ */
+import { type BunConn, idleTimeoutFor, listenBun, type BunListener } from "./bun-serve.ts";
+import { createMcpHttpHandler, type McpHttpHandler } from "./handler.ts";
+import { type MtlsFront, startMtlsFront } from "./mtls-front.ts";
+import { resolveOptions, type StreamableHttpServerOptions } from "./options.ts";
+import { hostForUrl } from "./origin-check.ts";
+import { jsonRpcHttpError } from "./responses.ts";
+
+/** A running Streamable HTTP server. */
+export interface StreamableHttpServer {
+  /** The MCP endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  url: URL;
+  /** The bound port (useful with port 0). */
+  port: number;
+  /** Stop listening, end every session (each session's `onclose` fires) and close connections. */
+  close(): Promise<void>;
+  /** Live sessions and open SSE streams. */
+  stats(): { sessions: number; streams: number };
+}
+
+/**
+ * Start a Streamable HTTP server. Throws `AgentdError("E_CONFIG_INVALID")` for unsafe or malformed options
+ * (e.g. a non-loopback `hostname` without TLS and auth).
+ */
+export async function createStreamableHttpServer(options: StreamableHttpServerOptions): Promise<StreamableHttpServer> {
+  const config = resolveOptions(options);
+  const idleTimeout = idleTimeoutFor(config.limits.keepAliveMs);
+  const maxRequestBodySize = config.limits.maxBodyBytes + 64 * 1024;
+  let handler: McpHttpHandler | undefined;
+  let front: MtlsFront | undefined;
+
+  const dispatch = (req: Request, conn: BunConn) => {
+    if (!handler) return Promise.resolve(jsonRpcHttpError(503, -32000, "Service Unavailable: starting"));
+    if (front) conn.tlsPrincipal = front.principalFor(conn.remote());
+    return handler.handle(req, conn);
+  };
+
+  let listener: BunListener;
+  let publicPort: number;
+  if (config.mtls && config.tls?.ca) {
+    // Bun.serve cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
+    listener = listenBun({ hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize }, dispatch);
+    try {
+      front = await startMtlsFront({
+        hostname: config.hostname,
+        port: config.port,
+        cert: config.tls.cert,
+        key: config.tls.key,
+        ca: config.tls.ca,
+        backendPort: listener.port,
+        logger: config.logger,
+      });
+    } catch (e) {
+      await listener.stop();
+      throw e;
+    }
+    publicPort = front.port;
+  } else {
+    listener = listenBun({ hostname: config.hostname, port: config.port, tls: config.tls, idleTimeout, maxRequestBodySize }, dispatch);
+    publicPort = listener.port;
+  }
+
+  const scheme = config.tls ? "https" : "http";
+  const url = new URL(`${scheme}://${hostForUrl(config.hostname)}:${publicPort}${config.path}`);
+  const h = createMcpHttpHandler(config, url, publicPort);
+  handler = h;
+  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, bearer: config.bearerTokens.length > 0 });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: publicPort,
+    stats: () => h.stats(),
+    close() {
+      closing ??= (async () => {
+        h.close();
+        await front?.close();
+        await listener.stop();
+      })();
+      return closing;
+    },
+  };
+}
+

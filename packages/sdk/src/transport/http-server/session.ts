@@ -1,0 +1,273 @@
+/**
+ * One Streamable HTTP session: its outbound streams, the requests awaiting responses, the event store, and
+ * the routing of every message the MCP server sends.
+ *
+ * Routing (transport spec, "Sending Messages to the Server" and "Multiple Connections"): a response goes to
+ * the stream of the POST that carried its request, and that stream ends after its last response; a message
+ * sent while handling a request goes to that request's stream; anything else goes to the standalone GET
+ * stream. Each message is written to exactly one stream, never broadcast. Every SSE event is also kept in
+ * the bounded event store so a broken stream can be resumed with `Last-Event-ID`.
+ */
+import type { Logger } from "../../log.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
+import type { SendOptions } from "../types.ts";
+import { EventStore, formatEventId } from "./event-store.ts";
+import { HttpSessionTransport } from "./session-transport.ts";
+import type { SseWriter } from "./sse-writer.ts";
+
+/** A request id as a map key; numbers and strings stay distinct (`1` is not `"1"`). */
+export const requestKey = (id: RequestId) => (typeof id === "number" ? `n${id}` : `s${id}`);
+
+/** An outbound stream of the session. */
+interface OutStream {
+  id: number;
+  kind: "post" | "standalone";
+  /** The last sequence number used (0 is the priming event). */
+  seq: number;
+  /** Request keys still awaiting a response (POST streams). */
+  pending: Set<string>;
+  /** The connected SSE writer, or null while the peer is away (events are still stored). */
+  writer: SseWriter | null;
+  /** JSON response mode: the responses collected so far, handed over when the last one arrives. */
+  json?: { collected: JsonRpcMessage[]; resolve: (messages: JsonRpcMessage[]) => void };
+}
+
+/** Settings a session needs from the server. */
+export interface SessionSettings {
+  retryMs: number;
+  eventStoreEvents: number;
+  maxStreams: number;
+  logger: Logger;
+  /** Called once when the session ends, before `onclose` fires on its transport. */
+  onended: (session: Session, reason: string) => void;
+}
+
+/** Outcome of opening a stream. */
+export type OpenResult = "ok" | "limit" | "conflict" | "unknown";
+
+/** One session. */
+export class Session {
+  readonly transport: HttpSessionTransport;
+  /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
+  protocolVersion: string | undefined;
+  lastActivity = Date.now();
+  closed = false;
+  private readonly events: EventStore;
+  private readonly streams = new Map<number, OutStream>();
+  private readonly pending = new Map<string, { stream: OutStream; id: RequestId }>();
+  private standalone: OutStream | undefined;
+  private nextStreamId = 0;
+  private connected = 0;
+  private exchanges = 0;
+  private initKey: string | undefined;
+  private initFailed = false;
+
+  constructor(
+    readonly id: string,
+    /** The principal that created the session; every later request must present the same one. */
+    readonly principal: string,
+    private readonly settings: SessionSettings,
+  ) {
+    this.events = new EventStore(settings.eventStoreEvents);
+    this.transport = new HttpSessionTransport(this);
+  }
+
+  /** Requests awaiting a response. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** SSE streams with a connected peer. */
+  get connectedStreams(): number {
+    return this.connected;
+  }
+
+  /** Whether any HTTP request of the session is still open (an SSE stream or a JSON exchange). */
+  get busy(): boolean {
+    return this.connected > 0 || this.exchanges > 0;
+  }
+
+  /** Record activity (requests in, messages out) for idle expiry. */
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  /** Whether a request with this id is still awaiting its response. */
+  hasPending(id: RequestId): boolean {
+    return this.pending.has(requestKey(id));
+  }
+
+  /** Remember which request is `initialize`, to learn the negotiated revision from its result. */
+  expectInitialize(id: RequestId): void {
+    this.initKey = requestKey(id);
+  }
+
+  /** Open the SSE stream of a POST carrying `requestIds`, and write its priming event. */
+  openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
+    if (this.connected >= this.settings.maxStreams) return "limit";
+    const stream = this.newStream("post", requestIds);
+    this.attach(stream, writer);
+    writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    return "ok";
+  }
+
+  /** JSON response mode: collect the responses to `requestIds`; resolves when the last one is sent. */
+  openJsonExchange(requestIds: RequestId[]): Promise<JsonRpcMessage[]> {
+    const stream = this.newStream("post", requestIds);
+    this.exchanges++;
+    return new Promise((resolve) => {
+      stream.json = {
+        collected: [],
+        resolve: (messages) => {
+          this.exchanges--;
+          this.touch();
+          resolve(messages);
+        },
+      };
+    });
+  }
+
+  /** Open the standalone GET stream (at most one connected at a time). */
+  openStandalone(writer: SseWriter): OpenResult {
+    if (this.standalone?.writer) return "conflict";
+    if (this.connected >= this.settings.maxStreams) return "limit";
+    // A detached earlier standalone stream stays replayable from the store; new messages go to this one.
+    if (this.standalone) this.endStream(this.standalone);
+    const stream = this.newStream("standalone", []);
+    this.standalone = stream;
+    this.attach(stream, writer);
+    writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    return "ok";
+  }
+
+  /**
+   * Resume stream `streamId` after sequence `seq` on a new connection: replay its stored events, then (if the
+   * stream is still live) keep writing to the new connection. Never replays another stream's events.
+   */
+  resume(streamId: number, seq: number, lastEventId: string, writer: SseWriter): OpenResult {
+    if (streamId >= this.nextStreamId) return "unknown";
+    const stream = this.streams.get(streamId);
+    if (stream?.json) return "unknown";
+    if (stream && !stream.writer && this.connected >= this.settings.maxStreams) return "limit";
+    writer.event(lastEventId, "", this.settings.retryMs);
+    const replay = this.events.after(streamId, seq);
+    const first = replay[0];
+    if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
+      this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
+    for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
+    if (!stream) {
+      writer.end();
+      return "ok";
+    }
+    // The old connection is presumed dead: the client would not resume otherwise. One writer per stream.
+    stream.writer?.end();
+    this.attach(stream, writer);
+    return "ok";
+  }
+
+  /** Route one outbound message (see the file header). */
+  send(message: JsonRpcMessage, options?: SendOptions): void {
+    if (this.closed) throw new AgentdError("E_CONNECTION_CLOSED", "session has ended");
+    this.touch();
+    const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
+    if (m.method === undefined) {
+      if (m.id === null || m.id === undefined) {
+        this.settings.logger.debug("http.drop", { session: this.id.slice(0, 8), why: "response without id" });
+        return;
+      }
+      const key = requestKey(m.id);
+      // Observed once: the id may be reused by a later request.
+      const isInitialize = key === this.initKey;
+      if (isInitialize) {
+        this.initKey = undefined;
+        this.observeInitialize(m.result);
+      }
+      const entry = this.pending.get(key);
+      if (!entry) {
+        // Never on the standalone stream: the spec forbids responses there outside a resumption.
+        this.settings.logger.warn("http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
+        return;
+      }
+      this.pending.delete(key);
+      entry.stream.pending.delete(key);
+      this.emit(entry.stream, message);
+      if (entry.stream.pending.size === 0) this.endStream(entry.stream);
+      if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
+      return;
+    }
+    let stream: OutStream | undefined;
+    if (options?.relatedRequestId !== undefined) stream = this.pending.get(requestKey(options.relatedRequestId))?.stream;
+    // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
+    if (!stream || stream.json) stream = this.standalone;
+    if (!stream) {
+      this.settings.logger.debug("http.drop", { session: this.id.slice(0, 8), why: "no stream for server message" });
+      return;
+    }
+    this.emit(stream, message);
+  }
+
+  /** End the session: streams end, pending JSON exchanges get errors, `onclose` fires once. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const stream of [...this.streams.values()]) {
+      if (stream.json) {
+        for (const key of stream.pending) {
+          const id = this.pending.get(key)?.id;
+          if (id !== undefined)
+            stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
+        }
+      }
+      this.endStream(stream);
+    }
+    this.pending.clear();
+    this.events.clear();
+    this.settings.onended(this, reason);
+    this.transport.closed();
+  }
+
+  private observeInitialize(result: { protocolVersion?: unknown } | undefined): void {
+    if (result && typeof result.protocolVersion === "string") this.protocolVersion = result.protocolVersion;
+    else this.initFailed = true;
+  }
+
+  private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
+    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: new Set(), writer: null };
+    for (const id of requestIds) {
+      const key = requestKey(id);
+      stream.pending.add(key);
+      this.pending.set(key, { stream, id });
+    }
+    this.streams.set(stream.id, stream);
+    return stream;
+  }
+
+  private attach(stream: OutStream, writer: SseWriter): void {
+    stream.writer = writer;
+    this.connected++;
+    writer.onEnd(() => {
+      this.connected--;
+      if (stream.writer === writer) stream.writer = null;
+      this.touch();
+    });
+  }
+
+  private emit(stream: OutStream, message: JsonRpcMessage): void {
+    if (stream.json) {
+      stream.json.collected.push(message);
+      return;
+    }
+    const data = JSON.stringify(message);
+    const seq = ++stream.seq;
+    this.events.append(stream.id, seq, data);
+    stream.writer?.event(formatEventId(stream.id, seq), data);
+  }
+
+  private endStream(stream: OutStream): void {
+    this.streams.delete(stream.id);
+    if (this.standalone === stream) this.standalone = undefined;
+    stream.json?.resolve(stream.json.collected);
+    stream.writer?.end();
+  }
+}
