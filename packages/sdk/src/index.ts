@@ -8,6 +8,7 @@ export * from "./transport/index.ts";
 export * from "./mcp/index.ts";
 export * from "./loop/index.ts";
 export * from "./config/index.ts";
+export * from "./serve/index.ts";
 export * from "./agent/index.ts";
 export * from "./log.ts";
 export { selfCommand, isCompiledBinary } from "./_internal/self-command.ts";

@@ -2,6 +2,7 @@
 import { type CommandDef, defineCommand } from "citty";
 import { demoCommand, demoExamples } from "./demo.ts";
 import { runCommand, runExamples } from "./run.ts";
+import { serveCommand, serveExamples } from "./serve.ts";
 import { VERSION, versionCommand } from "./version.ts";
 
 /** Commands by path, with examples for --help. */
@@ -11,11 +12,12 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
     examples: ["agentd demo", 'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 agentd run "Summarise the inbox"', "agentd run --help"],
   },
   run: { def: runCommand, examples: runExamples },
+  serve: { def: serveCommand, examples: serveExamples },
   demo: { def: demoCommand, examples: demoExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
 };
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, demo: demoCommand, version: versionCommand },
+  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, version: versionCommand },
 });

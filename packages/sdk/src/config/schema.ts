@@ -120,6 +120,8 @@ export const CapabilitiesSchema = v.strictObject({
   elicitation: v.optional(v.picklist(["decline", "cancel", "off"])),
   tasks: v.optional(v.boolean()),
   checkpoint: v.optional(v.boolean()),
+  /** D9: the self-MCP declares logging and emits notifications/message and progress. */
+  serverNotifications: v.optional(v.boolean()),
 });
 
 /** The whole configuration file. */

@@ -1,0 +1,182 @@
+/**
+ * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
+ * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
+ */
+import {
+  AgentdError,
+  createLogger,
+  createSelfMcpServer,
+  createStreamableHttpServer,
+  type LogRecord,
+  resolveConfig,
+  StdioServerTransport,
+} from "@agentd/sdk";
+import { readFile } from "node:fs/promises";
+import { defineCommand } from "citty";
+import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { EXIT } from "../exit-codes.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { VERSION } from "./version.ts";
+import { configArgs, overridesFrom } from "./shared-args.ts";
+
+export const serveExamples = [
+  "agentd serve --stdio                                  # an MCP server on stdin/stdout",
+  "agentd serve --http 127.0.0.1:7777                    # Streamable HTTP on loopback (development)",
+  "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens tokens.txt",
+  "agentd serve --http 127.0.0.1:7777 --notifications    # D9: logging + progress notifications",
+];
+
+/** Parse HOST:PORT (IPv6 in brackets). */
+export function parseListen(value: string): { hostname: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new AgentdError("E_USAGE", `--http expects HOST:PORT such as 127.0.0.1:7777, got '${value}'`);
+  return { hostname: (m[1] ?? m[2]) as string, port };
+}
+
+/** Bearer tokens: one a line in a file (blank lines and # comments ignored), or comma-separated in an env var. */
+export async function loadTokens(file: string | undefined, envName: string | undefined): Promise<string[]> {
+  const tokens: string[] = [];
+  if (file) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} cannot be read`);
+    }
+    tokens.push(...text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
+    if (tokens.length === 0) throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} holds no token`);
+  }
+  if (envName) {
+    const v = process.env[envName];
+    if (!v) throw new AgentdError("E_CONFIG_INVALID", `environment variable ${envName} (auth tokens) is not set`);
+    tokens.push(...v.split(",").map((t) => t.trim()).filter(Boolean));
+  }
+  return tokens;
+}
+
+async function readPem(path: string | undefined, flag: string): Promise<string | undefined> {
+  if (!path) return undefined;
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    throw new AgentdError("E_CONFIG_INVALID", `${flag}: cannot read ${path}`);
+  }
+}
+
+export const serveCommand = defineCommand({
+  meta: { name: "serve", description: "Serve agentd as an MCP server (stdio or Streamable HTTP) and wait for work." },
+  args: {
+    stdio: { type: "boolean", description: "Serve MCP on stdin/stdout (the default when --http is absent)" },
+    http: { type: "string", description: "Serve Streamable HTTP on HOST:PORT (loopback unless TLS and auth are set)" },
+    "tls-cert": { type: "string", description: "TLS certificate (PEM file)" },
+    "tls-key": { type: "string", description: "TLS private key (PEM file)" },
+    "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
+    "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
+    "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
+    notifications: { type: "boolean", description: "D9: declare logging; emit notifications/message and progress" },
+    "allowed-origin": { type: "string", description: "An Origin allowed besides loopback ones (comma-separated)" },
+    grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },
+    ...configArgs,
+  },
+  async run({ args }) {
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+    const config = resolved.config;
+    const d9 = args.notifications === true || config.capabilities?.serverNotifications === true;
+    const mirror: { fn?: (r: LogRecord) => void } = {};
+    const base = stderrLogger();
+    const logger = createLogger((r) => {
+      base.log(r.level, r.event, Object.fromEntries(Object.entries(r).filter(([k]) => k !== "ts" && k !== "level" && k !== "event")));
+      mirror.fn?.(r);
+    }, { level: "debug" });
+    const modelConfigured = Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
+    let agent: ReturnType<typeof agentFromConfig> | undefined;
+    const runner = {
+      run: (input: string, o: Parameters<ReturnType<typeof agentFromConfig>["run"]>[1]) => {
+        if (!agent) throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE or model.intelligence");
+        return agent.run(input, o);
+      },
+    };
+    if (modelConfigured) agent = agentFromConfig(config, modelFromConfig(config, resolved, logger), logger);
+    const self = createSelfMcpServer({ runner, version: VERSION, capabilities: { serverNotifications: d9 } });
+    if (d9) mirror.fn = (r) => self.mirrorLog(r);
+
+    const stop = new Promise<NodeJS.Signals>((resolve) => {
+      process.once("SIGINT", () => resolve("SIGINT"));
+      process.once("SIGTERM", () => resolve("SIGTERM"));
+    });
+    let closeServer: () => Promise<void>;
+    let ended: Promise<unknown>;
+    if (args.http) {
+      const { hostname, port } = parseListen(args.http);
+      const cfgServe = config.serve;
+      const tokens = await loadTokens(args["auth-tokens"] ?? cfgServe?.auth?.tokensFile, cfgServe?.auth?.tokensEnv ?? (process.env.AGENT_AUTH_TOKENS ? "AGENT_AUTH_TOKENS" : undefined));
+      const cert = await readPem(args["tls-cert"] ?? cfgServe?.tls?.cert, "--tls-cert");
+      const key = await readPem(args["tls-key"] ?? cfgServe?.tls?.key, "--tls-key");
+      const ca = await readPem(args["tls-ca"] ?? cfgServe?.tls?.ca, "--tls-ca");
+      if ((cert && !key) || (key && !cert)) throw new AgentdError("E_USAGE", "--tls-cert and --tls-key go together");
+      const mtls = ca !== undefined;
+      const origins = [...(args["allowed-origin"]?.split(",").map((s) => s.trim()).filter(Boolean) ?? []), ...(cfgServe?.allowedOrigins ?? [])];
+      const ready = async () => {
+        if (!agent) return new Response("model not configured\n", { status: 503 });
+        try {
+          await agent.connect();
+        } catch (e) {
+          return new Response(`not ready: ${(e as Error).message}\n`, { status: 503 });
+        }
+        return new Response("ready\n", { status: 200 });
+      };
+      const server = await createStreamableHttpServer({
+        hostname,
+        port,
+        ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
+        ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: tokens } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+        ...(origins.length ? { allowedOrigins: origins } : {}),
+        ...(args["json-response"] ? { responseMode: "json" as const } : {}),
+        onsession: async (transport) => {
+          await self.server.connect(transport);
+        },
+        routes: { "/healthz": () => new Response("ok\n"), "/readyz": ready },
+        logger,
+      });
+      logger.info("serve.listening", { url: server.url.href, tls: Boolean(cert), auth: tokens.length ? "bearer" : mtls ? "mtls" : "none" });
+      closeServer = () => server.close();
+      ended = new Promise(() => {});
+    } else {
+      const transport = new StdioServerTransport();
+      const session = await self.server.connect(transport);
+      logger.info("serve.stdio", {});
+      closeServer = () => transport.close();
+      ended = new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
+    }
+
+    const outcome = await Promise.race([stop, ended.then(() => undefined)]);
+    // Drain: stop taking work, let in-flight runs finish up to the grace period, then cancel them.
+    const grace = args.grace ? Number(parseGrace(args.grace)) : 30_000;
+    const deadline = Date.now() + grace;
+    while (self.registry.status().state === "running" && Date.now() < deadline) await waitForChange(self.registry, deadline - Date.now());
+    await closeServer();
+    await agent?.close();
+    logger.info("serve.stopped", { signal: outcome ?? "stdin-closed" });
+    return outcome === "SIGINT" ? EXIT.sigint : outcome === "SIGTERM" ? EXIT.sigterm : EXIT.ok;
+  },
+});
+
+function parseGrace(value: string): number {
+  const m = /^(\d+)(ms|s|m)?$/.exec(value);
+  if (!m) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s, got '${value}'`);
+  return Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000);
+}
+
+/** Resolve on the registry's next change, or after `ms`. */
+function waitForChange(registry: ReturnType<typeof createSelfMcpServer>["registry"], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, ms));
+    const off = registry.onChange(done);
+    function done() {
+      clearTimeout(timer);
+      off();
+      resolve();
+    }
+  });
+}
