@@ -3,3 +3,4 @@
  * real processes, real HTTP on loopback, scriptable and deterministic.
  */
 export * from "./gateway/index.ts";
+export * from "./mcp/index.ts";

@@ -85,7 +85,7 @@ export class InboundRequests {
         return refuse(
           v.unknown
             ? new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`)
-            : new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${v.message}`),
+            : new McpError(ErrorCode.InvalidParams, v.message),
         );
       params = v.value;
     }

@@ -40,8 +40,11 @@ import type {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Default absolute ceiling (ms): the spec asks for a maximum regardless of progress. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 60 * 60_000;
-/** Default limit on inbound requests handled at once. */
-export const DEFAULT_MAX_INFLIGHT_REQUESTS = 128;
+/**
+ * Default limit on inbound requests handled at once. Generous on purpose: a pipelined burst in one write
+ * (all dispatched before the first handler resumes) is normal on stdio and must not be refused.
+ */
+export const DEFAULT_MAX_INFLIGHT_REQUESTS = 1024;
 
 /** Options of a {@link Protocol}. */
 export interface ProtocolOptions {
