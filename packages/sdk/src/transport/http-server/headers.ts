@@ -2,7 +2,7 @@
  * Request header helpers: `Accept` media ranges, `MCP-Protocol-Version`, and the header map handed upward
  * (lower-cased names, credentials stripped).
  */
-import { DEFAULT_HTTP_REVISION, isSupportedRevision } from "../../wire/codec.ts";
+import { isSupportedRevision } from "../../wire/codec.ts";
 
 /** Whether an `Accept` header lists `type` (exactly, ignoring parameters; a `q=0` entry does not count). */
 export function acceptsMedia(accept: string | null, type: string): boolean {
@@ -38,16 +38,15 @@ export const isJsonContentType = (ct: string | null) =>
   ct !== null && ct.split(";", 1)[0]!.trim().toLowerCase() === "application/json";
 
 /**
- * Check `MCP-Protocol-Version` against what this build speaks and what the session negotiated.
- * Returns an error message for a 400, or null. An absent header means the negotiated revision, or
- * `2025-03-26` when nothing was negotiated (transport spec, "Protocol Version Header").
+ * Check `MCP-Protocol-Version` against what this build speaks. Returns an error message for a 400, or null.
+ * An absent header means the negotiated revision, or `2025-03-26` when nothing was negotiated. The spec
+ * requires a 400 only for an "invalid or unsupported" value; a supported revision other than the negotiated
+ * one is a client's SHOULD, accepted as the official SDK and conformance suite expect (transport spec,
+ * "Protocol Version Header"). The session keeps speaking its negotiated revision either way.
  */
-export function checkProtocolVersion(header: string | null, negotiated: string | undefined): string | null {
+export function checkProtocolVersion(header: string | null, _negotiated: string | undefined): string | null {
   if (header === null) return null;
   if (!isSupportedRevision(header)) return `Unsupported MCP-Protocol-Version: ${header.slice(0, 40)}`;
-  const expected = negotiated ?? DEFAULT_HTTP_REVISION;
-  if (negotiated !== undefined && header !== expected)
-    return `MCP-Protocol-Version ${header} does not match the negotiated ${negotiated}`;
   return null;
 }
 
