@@ -3,7 +3,18 @@
  * limits, scope and prices. Shared by `run`, `serve` and `demo` so they behave the same.
  */
 import { createModel, type ModelDialect } from "@agentd/adapters";
-import { AgentdError, createAgent, type Agent, type AgentdConfig, type LanguageModel, type Logger, type RunLimits } from "@agentd/sdk";
+import {
+  AgentdError,
+  createAgent,
+  SubagentToolSet,
+  type Agent,
+  type AgentdConfig,
+  type LanguageModel,
+  type Logger,
+  type RunLimits,
+  type Supervisor,
+} from "@agentd/sdk";
+import { supervisorFromConfig } from "./subagent/supervisor-from-config.ts";
 
 /** What the model needs besides the config file's `model` block. */
 export interface ModelSecrets {
@@ -46,15 +57,30 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
   };
 }
 
-/** Build the agent a configuration describes. */
-export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logger: Logger): Agent {
-  return createAgent({
+/** Build the agent a configuration describes (with `supervisor` when the config turns subagents on). */
+export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logger: Logger): Agent & { supervisor?: Supervisor } {
+  const supervisor = supervisorFromConfig(config, logger, { limits: limitsFromConfig(config) }); // only with a `subagents` block
+  const agent = createAgent({
     model,
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
     limits: limitsFromConfig(config),
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
+    ...(supervisor ? { tools: new SubagentToolSet(supervisor) } : {}),
     logger,
   });
+  return supervisor ? withSubagents(agent, supervisor) : agent;
+}
+
+/**
+ * The agent, closing its subagent tree first: `close()` cancels every child (cancel, SIGTERM, SIGKILL
+ * within the grace) before the MCP connections go, so no process outlives the agent.
+ */
+export function withSubagents(agent: Agent, supervisor: Supervisor): Agent & { supervisor: Supervisor } {
+  const close = async () => {
+    await supervisor.shutdown();
+    await agent.close();
+  };
+  return { ...agent, supervisor, close, [Symbol.asyncDispose]: close };
 }

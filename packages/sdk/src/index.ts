@@ -10,5 +10,6 @@ export * from "./loop/index.ts";
 export * from "./config/index.ts";
 export * from "./serve/index.ts";
 export * from "./agent/index.ts";
+export * from "./supervisor/index.ts";
 export * from "./log.ts";
 export { selfCommand, isCompiledBinary } from "./_internal/self-command.ts";

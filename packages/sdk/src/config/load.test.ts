@@ -79,6 +79,13 @@ describe("resolveConfig precedence: flags > env > file", () => {
     expect(r.apiKey).toBe("secret");
   });
 
+  test("an empty section the user wrote is kept (it switches a feature on with defaults)", async () => {
+    const file = write("s.json", { subagents: {} });
+    const r = await resolveConfig({ configPath: file, env: {} });
+    expect(r.config.subagents).toEqual({});
+    expect(r.config.limits).toBeUndefined();
+  });
+
   test("a bad env value is reported like a file value", async () => {
     await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow("settings.model.dialect");
   });

@@ -131,7 +131,9 @@ function stripUndefined(value: unknown): unknown {
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
       const s = stripUndefined(v);
-      if (s && typeof s === "object" && !Array.isArray(s) && Object.keys(s).length === 0) continue;
+      // Drop only objects that held nothing but unset overrides; an empty object the user wrote
+      // (e.g. "subagents": {}) means "on with defaults" and is kept.
+      if (s && typeof s === "object" && !Array.isArray(s) && Object.keys(s).length === 0 && Object.keys(v as object).length > 0) continue;
       out[k] = s;
     }
     return out;

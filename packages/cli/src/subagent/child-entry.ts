@@ -1,0 +1,118 @@
+/**
+ * `agentd __subagent`: the child side of a subagent (hidden; started by a parent agentd, never by hand).
+ * It reads everything from the parent's `start` on fd 3 — model settings, the MCP servers within its
+ * scope, limits, depth, run id — takes the API key from its environment only, builds its own model and
+ * MCP connections, runs the loop, reports progress and usage, answers, and cleans up its own subtree
+ * (MCP servers, its own subagents) before it exits. SIGTERM, `cancel` and a broken channel all drain it.
+ */
+import {
+  AgentdError,
+  connectServer,
+  McpToolSet,
+  openInheritedControlIO,
+  ProgressMeter,
+  runLoop,
+  ScopedToolSet,
+  serveSubagentChild,
+  SubagentToolSet,
+  type AgentdConfig,
+  type ChildResult,
+  type ChildRunContext,
+  type Logger,
+  type McpClient,
+  type StartParams,
+} from "@agentd/sdk";
+import { modelFromConfig } from "../build-agent.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { childSupervisor, childApiKey } from "./supervisor-from-config.ts";
+
+/** The system instructions of a subagent when its parent sends none. */
+export const SUBAGENT_INSTRUCTIONS =
+  "You are a subagent: another agent delegated the task in the user message to you. Do it with the tools you have, then answer with the result only; your answer goes back to that agent.";
+
+/** The child's user message: the instruction, then the seed as JSON data. */
+export function renderSubagentInput(start: Pick<StartParams, "instruction" | "seed">): string {
+  if (start.seed === undefined) return start.instruction;
+  return `${start.instruction}\n\nSeed data (JSON):\n\`\`\`json\n${JSON.stringify(start.seed, null, 2)}\n\`\`\``;
+}
+
+/** Connect the servers the parent passed; a required one that fails fails the run (E_UPSTREAM). */
+async function connectAll(start: StartParams, logger: Logger): Promise<Map<string, McpClient>> {
+  const clients = new Map<string, McpClient>();
+  const entries = Object.entries(start.mcpServers).filter(([, c]) => c.disabled !== true);
+  const results = await Promise.allSettled(entries.map(async ([name, config]) => clients.set(name, await connectServer(name, config, { logger, runId: start.runId }))));
+  const failed = results.findIndex((r, i) => r.status === "rejected" && (entries[i]?.[1].required ?? true));
+  if (failed >= 0) {
+    await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
+    throw (results[failed] as PromiseRejectedResult).reason;
+  }
+  return clients;
+}
+
+/** Run the work of one `start`. */
+async function runChild(start: StartParams, ctx: ChildRunContext): Promise<ChildResult> {
+  const logger = stderrLogger().child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
+  const model = modelFromConfig({ model: start.model } as AgentdConfig, { ...optionalKey(childApiKey(start.model)) }, logger);
+  const supervisor = childSupervisor(start, logger);
+  const meter = new ProgressMeter(ctx.progress);
+  let clients = new Map<string, McpClient>();
+  try {
+    clients = await connectAll(start, logger);
+    const tools = new ScopedToolSet(meter.tap(new McpToolSet(clients, new SubagentToolSet(supervisor))), start.scopes);
+    const result = await runLoop({
+      model,
+      tools,
+      input: renderSubagentInput(start),
+      runId: start.runId,
+      instructions: start.instructions ?? SUBAGENT_INSTRUCTIONS,
+      limits: start.limits,
+      ...(start.model.prices ? { prices: start.model.prices } : {}),
+      ...(start.outputSchema ? { outputSchema: start.outputSchema } : {}),
+      signal: ctx.signal,
+      onEvent: (e) => meter.event(e),
+      logger,
+    });
+    return {
+      ...(result.text !== undefined ? { text: result.text } : {}),
+      ...(result.output !== undefined ? { output: result.output } : {}),
+      usage: result.usage,
+      turns: result.turns,
+      toolCalls: result.toolCalls,
+      stopReason: result.stopReason,
+    };
+  } catch (e) {
+    // A failure before the loop ran (an MCP server down) still reports what was used (nothing).
+    if (AgentdError.isInstance(e) && !e.options.data?.usage)
+      throw new AgentdError(e.code, e.message, { cause: e, data: { ...e.options.data, usage: meter.snapshot().usage } });
+    throw e;
+  } finally {
+    // The subtree goes before the answer: when the parent hears back, nothing of ours is left running.
+    await supervisor.shutdown("the subagent is finishing");
+    await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
+  }
+}
+
+const optionalKey = (apiKey: string | undefined) => (apiKey ? { apiKey } : {});
+
+/** The hidden entry: serve one `start` on fd 3, then exit. Resolves to the exit code. */
+export async function runSubagentChild(): Promise<number> {
+  let io;
+  try {
+    io = openInheritedControlIO();
+  } catch (e) {
+    process.stderr.write(`agentd: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const interrupted = new AbortController();
+  const onSignal = () => interrupted.abort();
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  try {
+    const end = await serveSubagentChild(io, runChild, { signal: interrupted.signal });
+    if (!end.answered && end.reason) stderrLogger().warn("subagent.unanswered", { reason: end.reason });
+    return end.answered ? 0 : 1;
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  }
+}
