@@ -7,7 +7,8 @@
  */
 import {
   AgentdError,
-  connectServer,
+  connectManagedServer,
+  type ManagedMcpClient,
   McpToolSet,
   openInheritedControlIO,
   ProgressMeter,
@@ -19,7 +20,6 @@ import {
   type ChildResult,
   type ChildRunContext,
   type Logger,
-  type McpClient,
   type StartParams,
 } from "@agentd/sdk";
 import { modelFromConfig } from "../build-agent.ts";
@@ -37,10 +37,10 @@ export function renderSubagentInput(start: Pick<StartParams, "instruction" | "se
 }
 
 /** Connect the servers the parent passed; a required one that fails fails the run (E_UPSTREAM). */
-async function connectAll(start: StartParams, logger: Logger): Promise<Map<string, McpClient>> {
-  const clients = new Map<string, McpClient>();
+async function connectAll(start: StartParams, logger: Logger): Promise<Map<string, ManagedMcpClient>> {
+  const clients = new Map<string, ManagedMcpClient>();
   const entries = Object.entries(start.mcpServers).filter(([, c]) => c.disabled !== true);
-  const results = await Promise.allSettled(entries.map(async ([name, config]) => clients.set(name, await connectServer(name, config, { logger, runId: start.runId }))));
+  const results = await Promise.allSettled(entries.map(async ([name, config]) => clients.set(name, await connectManagedServer(name, config, { logger, runId: start.runId }))));
   const failed = results.findIndex((r, i) => r.status === "rejected" && (entries[i]?.[1].required ?? true));
   if (failed >= 0) {
     await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
@@ -55,7 +55,7 @@ async function runChild(start: StartParams, ctx: ChildRunContext): Promise<Child
   const model = modelFromConfig({ model: start.model } as AgentdConfig, { ...optionalKey(childApiKey(start.model)) }, logger);
   const supervisor = childSupervisor(start, logger);
   const meter = new ProgressMeter(ctx.progress);
-  let clients = new Map<string, McpClient>();
+  let clients = new Map<string, ManagedMcpClient>();
   try {
     clients = await connectAll(start, logger);
     const tools = new ScopedToolSet(meter.tap(new McpToolSet(clients, new SubagentToolSet(supervisor))), start.scopes);

@@ -2,11 +2,17 @@
  * Connect one configured MCP server: build its transport from the `mcpServers` entry (stdio child or
  * Streamable HTTP) and run the initialize handshake. Failures become one clear `E_UPSTREAM` line naming
  * the server.
+ *
+ * `connectManagedServer` (what `createAgent` uses) returns a {@link ManagedMcpClient}, which rebuilds the
+ * transport from the same entry whenever the connection drops; `connectServer` returns a plain, single
+ * connection {@link McpClient}.
  */
 import type { McpServerConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
-import { McpClient } from "../mcp/client.ts";
+import { McpClient, type McpClientOptions } from "../mcp/client.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
+import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { StreamableHttpClientTransport } from "../transport/http-client/index.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
@@ -23,6 +29,8 @@ export interface ConnectServerOptions {
   /** How long the initialize handshake may take (ms, default 30 s). */
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Reconnect pacing of a managed connection (see `ManagedMcpClient`). */
+  reconnect?: Partial<ReconnectPolicy>;
 }
 
 /** Build the transport an `mcpServers` entry describes. */
@@ -44,28 +52,61 @@ export function transportFor(name: string, config: McpServerConfig, logger: Logg
   });
 }
 
-/** Connect to one server. Rejects with an `E_UPSTREAM` AgentdError naming the server. */
-export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
-  const client = new McpClient(CLIENT_INFO, {
-    logger: options.logger.child({ server: name }),
+function clientOptions(options: ConnectServerOptions): Omit<McpClientOptions, "logger"> {
+  return {
     ...(options.runId ? { runId: options.runId } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  };
+}
+
+/** A start-up failure as one `E_UPSTREAM` line naming the server (CLI exit 4). */
+export function upstreamError(name: string, e: unknown): AgentdError {
+  const detail = e instanceof Error ? e.message : String(e);
+  if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
+    return new AgentdError("E_UPSTREAM", `MCP server '${name}': ${detail}`, { cause: e });
+  return new AgentdError("E_UPSTREAM", `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
+}
+
+/** A managed (reconnecting) client for an `mcpServers` entry, not yet started. */
+export function managedClientFor(name: string, config: McpServerConfig, options: ConnectServerOptions): ManagedMcpClient {
+  return new ManagedMcpClient({
+    name,
+    transportFactory: () => transportFor(name, config, options.logger),
+    clientInfo: CLIENT_INFO,
+    client: clientOptions(options),
+    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    logger: options.logger,
   });
+}
+
+/**
+ * Connect to one server with a managed client: the first connect must succeed (else `E_UPSTREAM` naming the
+ * server); afterwards the client reconnects by itself whenever the connection drops.
+ */
+export async function connectManagedServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<ManagedMcpClient> {
+  const client = managedClientFor(name, config, options);
+  try {
+    await client.start({ timeoutMs: options.connectTimeoutMs ?? 30_000 });
+  } catch (e) {
+    await client.close().catch(() => {});
+    throw upstreamError(name, e);
+  }
+  options.logger.info("mcp.connected", { server: name, protocolVersion: client.protocolVersion, serverName: client.serverInfo?.name });
+  return client;
+}
+
+/** Connect to one server, once (no reconnect). Rejects with an `E_UPSTREAM` AgentdError naming the server. */
+export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
+  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), ...clientOptions(options) });
   const transport = transportFor(name, config, options.logger);
   try {
     await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });
   } catch (e) {
     await client.close().catch(() => {});
-    const detail = e instanceof Error ? e.message : String(e);
-    if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
-      throw new AgentdError("E_UPSTREAM", `MCP server '${name}': ${detail}`, { cause: e });
-    throw new AgentdError("E_UPSTREAM", `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
+    throw upstreamError(name, e);
   }
-  options.logger.info("mcp.connected", {
-    server: name,
-    protocolVersion: client.protocolVersion,
-    serverName: client.serverInfo?.name,
-  });
+  options.logger.info("mcp.connected", { server: name, protocolVersion: client.protocolVersion, serverName: client.serverInfo?.name });
   return client;
 }

@@ -20,9 +20,10 @@ import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
 import type { ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { McpClient } from "../mcp/client.ts";
+import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
+import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { connectServer } from "./connect-server.ts";
+import { connectManagedServer } from "./connect-server.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 
 /** Options of {@link createAgent}. */
@@ -40,6 +41,11 @@ export interface AgentOptions {
   scope?: RunScope;
   /** Deferred-surface switches for the MCP clients (default: the seed's v1 fallbacks). */
   capabilities?: CapabilityConfig;
+  /**
+   * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
+   * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
+   */
+  reconnect?: Partial<ReconnectPolicy>;
   /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
   tools?: ToolSet;
   /** Telemetry sink (default: none). */
@@ -72,8 +78,11 @@ export interface Agent {
   run(input: string, options?: AgentRunOptions): Promise<RunResult>;
   /** The tools the model would be offered (before scope filtering). */
   listTools(): Promise<ToolDescriptor[]>;
-  /** The connected clients by server name. */
-  readonly clients: ReadonlyMap<string, McpClient>;
+  /**
+   * The connected servers by name. Each client reconnects by itself when its connection drops (and emits
+   * `reconnected` once every subscription was re-sent); calls made meanwhile wait for it.
+   */
+  readonly clients: ReadonlyMap<string, ManagedMcpClient>;
   /** Observe every run's events; returns the unsubscribe function. */
   on(listener: (event: RunEvent) => void): () => void;
   /** Close every MCP connection (children are stopped). Idempotent. */
@@ -87,7 +96,7 @@ export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 /** Create an agent. Nothing is connected until `connect()` or the first `run()`. */
 export function createAgent(options: AgentOptions): Agent {
   const logger = options.logger ?? nullLogger;
-  const clients = new Map<string, McpClient>();
+  const clients = new Map<string, ManagedMcpClient>();
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   let connecting: Promise<void> | undefined;
@@ -99,18 +108,16 @@ export function createAgent(options: AgentOptions): Agent {
       const entries = Object.entries(options.mcpServers ?? {}).filter(([, c]) => c.disabled !== true);
       const results = await Promise.allSettled(
         entries.map(async ([name, config]) => {
-          const client = await connectServer(name, config, { logger, ...(options.capabilities ? { capabilities: options.capabilities } : {}) });
+          const client = await connectManagedServer(name, config, {
+            logger,
+            ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+            ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+          });
           if (closed) {
             await client.close();
             return;
           }
           clients.set(name, client);
-          client.on("close", () => {
-            if (clients.get(name) === client) {
-              clients.delete(name);
-              if (!closed) logger.warn("mcp.disconnected", { server: name });
-            }
-          });
         }),
       );
       const failures: Error[] = [];
@@ -130,7 +137,8 @@ export function createAgent(options: AgentOptions): Agent {
     return connecting;
   };
 
-  const toolSet = new McpToolSet(clients, options.tools);
+  const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
+  const toolSet = new McpToolSet(clients, options.tools, { optional, logger });
 
   const agent: Agent = {
     clients,

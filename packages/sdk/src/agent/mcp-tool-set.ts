@@ -2,8 +2,10 @@
  * The loop's ToolSet over connected MCP clients: tools are offered as `server/tool`, every call carries the
  * run id in `_meta`, and transport or protocol failures become tool-domain errors the model can observe.
  */
+import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
-import type { McpClient } from "../mcp/client.ts";
+import type { CallToolOptions } from "../mcp/client.ts";
+import type { CallToolResult, Tool } from "../wire/index.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import { renderToolResult } from "./render-content.ts";
 
@@ -13,26 +15,58 @@ export function splitQualified(name: string): { server: string; tool: string } |
   return i > 0 ? { server: name.slice(0, i), tool: name.slice(i + 1) } : undefined;
 }
 
+/** What the tool set needs of a client: `McpClient` and `ManagedMcpClient` both fit. */
+export interface ToolClient {
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
+  /** Whether the connection is up now (a managed client may be reconnecting). */
+  readonly connected?: boolean;
+}
+
+/** Options of an {@link McpToolSet}. */
+export interface McpToolSetOptions {
+  /**
+   * Servers configured `required: false`. Their tools are left out of a listing while they are not
+   * connected or fail to list, instead of making the run wait for them or fail.
+   */
+  optional?: ReadonlySet<string>;
+  logger?: Logger;
+}
+
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
 export class McpToolSet implements ToolSet {
   constructor(
-    private readonly clients: ReadonlyMap<string, McpClient>,
+    private readonly clients: ReadonlyMap<string, ToolClient>,
     private readonly extra: ToolSet | undefined = undefined,
+    private readonly options: McpToolSetOptions = {},
   ) {}
 
   async list(): Promise<ToolDescriptor[]> {
-    const lists = await Promise.all(
-      [...this.clients].map(async ([server, client]) =>
-        (await client.listTools()).map((t) => ({
-          name: `${server}/${t.name}`,
-          ...(t.description ? { description: t.description } : {}),
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-        })),
-      ),
-    );
+    const lists = await Promise.all([...this.clients].map(([server, client]) => this.listOne(server, client)));
     const own = this.extra ? await this.extra.list() : [];
     return [...own, ...lists.flat()];
+  }
+
+  private async listOne(server: string, client: ToolClient): Promise<ToolDescriptor[]> {
+    const optional = this.options.optional?.has(server) === true;
+    if (optional && client.connected === false) {
+      this.options.logger?.info("mcp.tools_skipped", { server, reason: "not connected" });
+      return [];
+    }
+    let tools: Tool[];
+    try {
+      tools = await client.listTools();
+    } catch (e) {
+      if (!optional) throw e;
+      this.options.logger?.warn("mcp.tools_skipped", { server, error: e instanceof Error ? e.message : String(e) });
+      return [];
+    }
+    return tools.map((t) => ({
+      name: `${server}/${t.name}`,
+      ...(t.description ? { description: t.description } : {}),
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+    }));
   }
 
   async call(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolCallOutcome> {

@@ -1,0 +1,214 @@
+/**
+ * An agent's triggers: builds one {@link TriggerRouter} from trigger specs (the config's `triggers` block
+ * and the CLI's flags), runs each event through the agent with its stable run id, keeps a status per
+ * trigger, and logs what operators need: `trigger.fire`, `trigger.scheduled` (a schedule's next fire),
+ * `trigger.unavailable`, `trigger.polling`, and `trigger.run-end` (outcome, duration, usage, error code).
+ * Records of a triggered run (`run.start`, `tool.call`, `run.end` …) carry `trigger` when the agent logs
+ * through {@link AgentTriggers.logger}'s sibling, `createRunTriggerTags`.
+ *
+ * Restart = the same from config alone: connect, subscribe, read after subscribing (the subscription
+ * source's level-triggered first read), so a change made while agentd was down is run once, under the run
+ * id the state has always had.
+ */
+import { nullLogger, type Logger } from "../../log.ts";
+import {
+  CronSource,
+  IntervalSource,
+  SubscriptionSource,
+  TriggerRouter,
+  systemClock,
+  type Clock,
+  type Concurrency,
+  type EventSource,
+  type JobStore,
+  type StopOptions,
+  type TriggerRouterEvents,
+} from "../../triggers/index.ts";
+import { TrackedSource } from "./tracked-source.ts";
+import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner } from "./trigger-runner.ts";
+import type { CronVersion, TriggerSpec } from "./trigger-specs.ts";
+import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
+
+/** Options of {@link AgentTriggers}. */
+export interface AgentTriggersOptions {
+  agent: TriggerAgent;
+  specs: readonly TriggerSpec[];
+  /** The D10 switch (default `v1`). */
+  cron?: CronVersion;
+  /** Where schedules keep their last fire (v2 only). */
+  jobStore?: JobStore;
+  logger?: Logger;
+  clock?: Clock;
+  /** Passed to the runner: called as a run begins / settles (telemetry tags, run registries). */
+  onRunStart?: (runId: string, triggerId: string, instruction: string) => void;
+  onRunSettled?: (runId: string, triggerId: string) => void;
+}
+
+/** What {@link AgentTriggers.start} found. */
+export interface TriggersStarted {
+  active: number;
+  unavailable: number;
+}
+
+/** See the module header. */
+export class AgentTriggers {
+  readonly router: TriggerRouter;
+  readonly runner: TriggerRunner;
+  private readonly table: TriggerStatusTable;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private started = false;
+  private readonly cronSources = new Map<string, CronSource>();
+  private open = 0;
+  private endedResolve: (() => void) | undefined;
+  /** Resolves once every trigger has ended (all intervals reached maxRuns; none left to fire). */
+  readonly ended: Promise<void>;
+
+  constructor(private readonly options: AgentTriggersOptions) {
+    this.logger = options.logger ?? nullLogger;
+    this.clock = options.clock ?? systemClock();
+    this.table = new TriggerStatusTable(options.specs);
+    this.runner = createTriggerRunner({
+      agent: options.agent,
+      ...(options.onRunStart ? { onRunStart: options.onRunStart } : {}),
+      ...(options.onRunSettled ? { onRunSettled: options.onRunSettled } : {}),
+    });
+    this.router = new TriggerRouter({ run: this.runner.run, logger: this.logger, clock: this.clock });
+    this.ended = new Promise((resolve) => (this.endedResolve = resolve));
+    this.router.on("source-end", () => {
+      if (--this.open === 0) this.endedResolve?.();
+    });
+    this.router.on("fire", ({ event }) => {
+      // At start, catch-up fires are followed by one summary line per schedule instead.
+      if (event.kind === "cron" && this.started) this.logNextFire(event.triggerId, Date.parse(String(event.data.tick)));
+    });
+    this.router.on("run-end", (e) => this.onRunEnd(e));
+  }
+
+  /** Listen to a router event (`fire`, `run-start`, `run-end`, `drop` …). */
+  on<K extends keyof TriggerRouterEvents>(name: K, listener: (payload: TriggerRouterEvents[K]) => void): () => void {
+    return this.router.on(name, listener);
+  }
+
+  /** Listen to status changes (for `agent://status` subscribers). */
+  onChange(listener: () => void): () => void {
+    return this.table.onChange(listener);
+  }
+
+  /** Every trigger's status. */
+  status(): TriggerStatus[] {
+    return this.table.list();
+  }
+
+  /**
+   * Connect the agent, start every trigger (subscribe + read, arm clocks, catch up missed ticks), and log
+   * each schedule's next fire. A trigger that cannot start is reported and left out; the rest run. Rejects
+   * (every trigger `unavailable`) when the agent cannot connect (a required server is down: `E_UPSTREAM`).
+   */
+  async start(): Promise<TriggersStarted> {
+    try {
+      await this.options.agent.connect();
+    } catch (error) {
+      // A required server is down: no trigger can start. Say so per trigger, then let the caller decide.
+      const reason = `cannot connect: ${error instanceof Error ? error.message : String(error)}`;
+      for (const spec of this.options.specs) this.table.update(spec.id, { state: "unavailable", reason });
+      throw error;
+    }
+    let added = 0;
+    for (const spec of this.options.specs) {
+      const source = this.sourceFor(spec);
+      if (!source) continue;
+      this.router.add({ id: spec.id, instruction: spec.instruction, ...policy(spec), source });
+      added++;
+    }
+    this.open = added;
+    await this.router.start();
+    this.started = true;
+    for (const [id, source] of this.cronSources) this.logNextFire(id, this.clock.now(), source);
+    const rows = this.table.list();
+    const started = { active: rows.filter((r) => r.state === "active" || r.state === "polling").length, unavailable: rows.filter((r) => r.state === "unavailable").length };
+    if (this.open <= 0) this.endedResolve?.();
+    this.logger.info("triggers.started", { ...started, triggers: rows.map((r) => r.id) });
+    return started;
+  }
+
+  /** Stop taking events, let in-flight runs finish for `graceMs` (default 30 s), then abort them. */
+  async stop(options: StopOptions = {}): Promise<void> {
+    await this.router.stop(options);
+  }
+
+  // Build one trigger's source; a subscription whose server is not connected is unavailable at once.
+  private sourceFor(spec: TriggerSpec): EventSource | undefined {
+    const table = this.table;
+    if (spec.kind === "interval")
+      return new TrackedSource(new IntervalSource({ everyMs: spec.everyMs, ...(spec.maxRuns !== undefined ? { maxRuns: spec.maxRuns } : {}) }), {
+        id: spec.id,
+        table,
+        startedState: "active",
+      });
+    if (spec.kind === "cron") {
+      const v2 = this.options.cron === "v2";
+      const cron = new CronSource({
+        expression: spec.cron,
+        scheduleId: spec.id,
+        mode: v2 ? "on" : "off",
+        ...(spec.tz !== undefined ? { tz: spec.tz } : {}),
+        ...(spec.catchUp !== undefined ? { catchUp: spec.catchUp } : {}),
+        ...(v2 && this.options.jobStore ? { jobStore: this.options.jobStore } : {}),
+      });
+      this.cronSources.set(spec.id, cron);
+      return new TrackedSource(cron, { id: spec.id, table, startedState: "active" });
+    }
+    const client = this.options.agent.clients.get(spec.server);
+    if (!client) {
+      const reason = `trigger '${spec.id}': server '${spec.server}' is not connected`;
+      this.table.update(spec.id, { state: "unavailable", reason });
+      this.logger.error("trigger.unavailable", { trigger: spec.id, server: spec.server, reason });
+      return undefined;
+    }
+    const polled = !client.supportsSubscribe() && spec.pollIntervalMs !== undefined;
+    const reason = polled ? `server '${spec.server}' does not support resource subscriptions; polling every ${spec.pollIntervalMs}ms` : undefined;
+    if (polled) this.logger.warn("trigger.polling", { trigger: spec.id, server: spec.server, everyMs: spec.pollIntervalMs });
+    const source = new SubscriptionSource({
+      client,
+      uri: spec.uri,
+      server: spec.server,
+      ...(spec.pollIntervalMs !== undefined ? { pollIntervalMs: spec.pollIntervalMs } : {}),
+    });
+    return new TrackedSource(source, { id: spec.id, table, startedState: polled ? "polling" : "active", server: spec.server, ...(reason ? { reason } : {}) });
+  }
+
+  private logNextFire(id: string, after: number, source = this.cronSources.get(id)): void {
+    if (!source || Number.isNaN(after)) return;
+    const next = source.schedule.next(Math.max(after, this.clock.now()));
+    if (!next) return;
+    this.table.update(id, { nextFire: next.toISOString() });
+    this.logger.info("trigger.scheduled", { trigger: id, nextFire: next.toISOString(), tz: source.schedule.timeZone });
+  }
+
+  private onRunEnd({ runId, triggerId, event, durationMs, outcome }: TriggerRouterEvents["run-end"]): void {
+    this.table.recordRun(triggerId, runId, outcome);
+    const data = (outcome.data ?? {}) as TriggerRunData;
+    const level = outcome.status === "failed" ? "error" : outcome.status === "aborted" ? "warn" : "info";
+    this.logger.log(level, "trigger.run-end", {
+      trigger: triggerId,
+      runId,
+      status: outcome.status,
+      durationMs: Math.round(durationMs),
+      ...(data.code ? { code: data.code } : {}),
+      ...(data.usage ? { usage: data.usage } : {}),
+      ...(data.stopReason ? { stopReason: data.stopReason } : {}),
+      ...(outcome.status !== "ok" && outcome.message ? { message: outcome.message } : {}),
+      ...(event.data.tick !== undefined ? { tick: event.data.tick } : {}),
+      ...(event.data.catchUp === true ? { catchUp: true } : {}),
+    });
+  }
+}
+
+function policy(spec: TriggerSpec): { concurrency?: Concurrency; coalesceMs?: number } {
+  if (spec.kind === "interval") return {};
+  return {
+    ...(spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}),
+    ...(spec.kind === "subscription" && spec.coalesceMs !== undefined ? { coalesceMs: spec.coalesceMs } : {}),
+  };
+}
