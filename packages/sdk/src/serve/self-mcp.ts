@@ -35,6 +35,8 @@ export interface SelfMcpOptions {
   instructions?: string;
   /** Extra registrations (the supervisor's subagent tools) on the same server. */
   extend?: (server: McpServer, registry: RunRegistry) => void;
+  /** The configured triggers' status, shown as `triggers` in `agent://status` (notify changes with `server.notifyResourceUpdated`). */
+  triggers?: () => unknown;
 }
 
 const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
@@ -121,7 +123,10 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   server.resource(
     { uri: "agent://status", name: "status", title: "agentd status", mimeType: "application/json", description: "idle or running, current runs, usage so far" },
-    (uri) => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(registry.status()) }] }),
+    (uri) => {
+      const status = options.triggers ? { ...registry.status(), triggers: options.triggers() } : registry.status();
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
+    },
   );
   server.resourceTemplate(
     { uriTemplate: "agent://runs/{runId}", name: "run", title: "A run", mimeType: "application/json", description: "A run's status, then its result" },
@@ -139,12 +144,21 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   options.extend?.(server, registry);
 
+  // Sending a notifications/message can itself log (a transport reporting a dropped message); mirroring
+  // that record would send again, recursing without end. Records logged while mirroring stay local.
+  let mirroring = false;
   return {
     server,
     registry,
     mirrorLog(record) {
-      const { level, ...rest } = record;
-      void server.log(MCP_LEVEL[level], rest, "agentd");
+      if (mirroring) return;
+      mirroring = true;
+      try {
+        const { level, ...rest } = record;
+        void server.log(MCP_LEVEL[level], rest, "agentd");
+      } finally {
+        mirroring = false;
+      }
     },
   };
 }
