@@ -1,71 +1,64 @@
-/** `agentd run`: run one instruction to a final answer (the seed's `--mode once`). */
-import { AgentdError, resolveConfig, type RunResult } from "@agentd/sdk";
+/**
+ * `agentd run`: the execution modes. `once` (the default) runs one instruction to a final answer;
+ * `interval`, `cron` and `reactive` keep running, one run per trigger event, until SIGTERM/SIGINT.
+ * See `src/modes/README.md`.
+ */
+import { AgentdError, resolveConfig } from "@agentd/sdk";
 import { defineCommand } from "citty";
-import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
-import { EXIT } from "../exit-codes.ts";
-import { abortOnSignals } from "../signals.ts";
-import { stderrLogger } from "../telemetry.ts";
+import { formatResult } from "../modes/format-result.ts";
+import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";
+import { runOnce } from "../modes/run-once.ts";
+import { runTriggered } from "../modes/run-triggered.ts";
 import { configArgs, overridesFrom, readInstruction, readJsonFile } from "./shared-args.ts";
+
+export { formatResult };
 
 export const runExamples = [
   'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 agentd run "Summarise today\'s inbox"',
   'agentd run --config agentd.json "Triage the open issues" --json',
   'echo "What changed?" | agentd run --max-turns 5 --deadline 2m',
   'agentd run "Extract the invoice" --output-schema invoice.schema.json',
+  'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
+  'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
+  "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
+  "agentd run --cron '0 7 * * *' --tz Europe/Berlin --cron-v2 \"Daily report\"",
+  'agentd run --subscribe fs:file:///data/inbox.md "Triage: {{resource.text}}"',
+  "agentd run --mode reactive --config agentd.json                # the config's triggers.subscriptions",
 ];
 
 export const runCommand = defineCommand({
-  meta: { name: "run", description: "Run one instruction through the model and the MCP tools; print the result on stdout." },
+  meta: { name: "run", description: "Run an instruction once, or keep running on an interval, a cron schedule or resource changes." },
   args: {
-    instruction: { type: "positional", required: false, description: "What to do (read from stdin when omitted and stdin is not a terminal)" },
+    instruction: { type: "positional", required: false, description: "What to do (once: read from stdin when omitted and piped); the flag trigger's instruction template" },
     ...configArgs,
-    json: { type: "boolean", description: "Print a JSON envelope {runId, text|output, usage, turns, stopReason} instead of the text" },
-    "run-id": { type: "string", description: "Stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
-    "output-schema": { type: "string", description: "JSON Schema file the final answer must satisfy (printed as JSON)" },
+    mode: { type: "string", description: "once (default), interval, cron or reactive; implied by --interval, --cron, --subscribe" },
+    interval: { type: "string", description: "Interval mode: pause between the end of a run and the next, e.g. 5m (0 = re-enter at once)" },
+    "max-runs": { type: "string", description: "Interval mode: stop after N runs, then exit" },
+    cron: { type: "string", description: "Cron mode: a 5-field schedule, UTC, e.g. '*/15 * * * *'" },
+    tz: { type: "string", description: "Cron mode: IANA time zone for --cron (needs --cron-v2)" },
+    "cron-v2": { type: "boolean", description: 'D10: richer cron (time zones, DST, catch-up, job store); same as capabilities.cron "v2"' },
+    subscribe: { type: "string", description: "Reactive mode: watch SERVER:URI (a server from mcpServers); runs when it changes" },
+    grace: { type: "string", description: "On SIGTERM/SIGINT, let in-flight runs finish this long before cancelling them (default 30s)" },
+    json: { type: "boolean", description: "Print a JSON envelope {runId, text|output, usage, turns, stopReason} (one a line per run when long-running)" },
+    "run-id": { type: "string", description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
+    "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
   },
   async run({ args }) {
-    const instruction = await readInstruction(args.instruction);
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
-    const logger = stderrLogger();
-    const model = modelFromConfig(resolved.config, resolved, logger);
-    const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
-    const agent = agentFromConfig(resolved.config, model, logger);
-    const signals = abortOnSignals();
-    const started = performance.now();
-    try {
-      const result = await agent.run(instruction, {
-        signal: signals.signal,
-        runId: args["run-id"] ?? resolved.runId,
-        ...(outputSchema ? { outputSchema } : {}),
-      });
-      process.stdout.write(formatResult(result, args.json === true, performance.now() - started));
-      return EXIT.ok;
-    } catch (e) {
-      const sig = signals.received();
-      if (sig && AgentdError.isInstance(e) && e.code === "E_ABORTED")
-        throw new AgentdError("E_ABORTED", `interrupted by ${sig}`, { data: { signal: sig } });
-      throw e;
-    } finally {
-      signals.dispose();
-      await agent.close();
+    const flags = modeFlagsFrom(args);
+    const mode = modeOf(flags);
+    const graceMs = graceOf(flags);
+    const json = args.json === true;
+    if (mode === "once") {
+      const instruction = await readInstruction(args.instruction);
+      const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+      const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
+      const runId = args["run-id"];
+      return runOnce({ resolved, instruction, json, graceMs, ...(runId ? { runId } : {}), ...(outputSchema ? { outputSchema } : {}) });
     }
+    if (args["output-schema"]) throw new AgentdError("E_USAGE", "--output-schema applies to --mode once");
+    const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+    const plan = planTriggers(mode, flags, resolved.config, instruction);
+    return runTriggered({ mode, plan, resolved, json, graceMs });
   },
 });
-
-/** stdout: the text (or JSON output), or the JSON envelope. */
-export function formatResult(result: RunResult, json: boolean, durationMs: number): string {
-  if (json) {
-    const envelope = {
-      runId: result.runId,
-      ...(result.output !== undefined ? { output: result.output } : { text: result.text ?? "" }),
-      usage: result.usage,
-      turns: result.turns,
-      toolCalls: result.toolCalls,
-      stopReason: result.stopReason,
-      durationMs: Math.round(durationMs),
-    };
-    return `${JSON.stringify(envelope)}\n`;
-  }
-  const body = result.output !== undefined ? JSON.stringify(result.output, null, 2) : (result.text ?? "");
-  return body.endsWith("\n") ? body : `${body}\n`;
-}

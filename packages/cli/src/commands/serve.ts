@@ -5,8 +5,11 @@
 import {
   AgentdError,
   createLogger,
+  createRunTriggerTags,
   createSelfMcpServer,
+  registerSubagentSurface,
   createStreamableHttpServer,
+  isLoopbackHost,
   type LogRecord,
   resolveConfig,
   StdioServerTransport,
@@ -15,6 +18,7 @@ import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
 import { EXIT } from "../exit-codes.ts";
+import { createServeTriggers } from "../modes/serve-triggers.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
 import { configArgs, overridesFrom } from "./shared-args.ts";
@@ -75,13 +79,19 @@ export const serveCommand = defineCommand({
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     notifications: { type: "boolean", description: "D9: declare logging; emit notifications/message and progress" },
-    "allowed-origin": { type: "string", description: "An Origin allowed besides loopback ones (comma-separated)" },
+    "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
+    "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
     grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },
     ...configArgs,
   },
   async run({ args }) {
     const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
     const config = resolved.config;
+    // Checked up front: a bad --grace must not surface only at shutdown.
+    const grace = args.grace ? parseGrace(args.grace) : 30_000;
+    if (args.stdio && args.http) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
+    // --http, else the config file's serve.http (unless --stdio asks for stdio).
+    const listen = args.http ?? (args.stdio ? undefined : config.serve?.http);
     const d9 = args.notifications === true || config.capabilities?.serverNotifications === true;
     const mirror: { fn?: (r: LogRecord) => void } = {};
     const base = stderrLogger();
@@ -91,14 +101,28 @@ export const serveCommand = defineCommand({
     }, { level: "debug" });
     const modelConfigured = Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
     let agent: ReturnType<typeof agentFromConfig> | undefined;
+    let draining = false;
     const runner = {
       run: (input: string, o: Parameters<ReturnType<typeof agentFromConfig>["run"]>[1]) => {
+        if (draining) throw new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs");
         if (!agent) throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE or model.intelligence");
         return agent.run(input, o);
       },
     };
-    if (modelConfigured) agent = agentFromConfig(config, modelFromConfig(config, resolved, logger), logger);
-    const self = createSelfMcpServer({ runner, version: VERSION, capabilities: { serverNotifications: d9 } });
+    // ── triggers (src/modes/serve-triggers.ts): the configured triggers run beside the self-MCP; the agent
+    // logs through the trigger tags so a triggered run's records carry `trigger`. ──
+    const triggerTags = createRunTriggerTags(logger);
+    if (modelConfigured) agent = agentFromConfig(config, modelFromConfig(config, resolved, logger), triggerTags.logger);
+    const triggers = createServeTriggers({ config, agent, tags: triggerTags });
+    // ── end triggers ──
+    const self = createSelfMcpServer({
+      runner,
+      version: VERSION,
+      capabilities: { serverNotifications: d9 },
+      ...(triggers ? { triggers: () => triggers.status() } : {}),
+      // Subagents (when the config has a `subagents` block): subagent.* tools and agent://subagent/{id}/result.
+      ...(agent?.supervisor ? { extend: (server) => registerSubagentSurface(server, agent!.supervisor!) } : {}),
+    });
     if (d9) mirror.fn = (r) => self.mirrorLog(r);
 
     const stop = new Promise<NodeJS.Signals>((resolve) => {
@@ -107,17 +131,25 @@ export const serveCommand = defineCommand({
     });
     let closeServer: () => Promise<void>;
     let ended: Promise<unknown>;
-    if (args.http) {
-      const { hostname, port } = parseListen(args.http);
+    if (listen) {
+      const { hostname, port } = parseListen(listen);
       const cfgServe = config.serve;
       const tokens = await loadTokens(args["auth-tokens"] ?? cfgServe?.auth?.tokensFile, cfgServe?.auth?.tokensEnv ?? (process.env.AGENT_AUTH_TOKENS ? "AGENT_AUTH_TOKENS" : undefined));
       const cert = await readPem(args["tls-cert"] ?? cfgServe?.tls?.cert, "--tls-cert");
       const key = await readPem(args["tls-key"] ?? cfgServe?.tls?.key, "--tls-key");
       const ca = await readPem(args["tls-ca"] ?? cfgServe?.tls?.ca, "--tls-ca");
       if ((cert && !key) || (key && !cert)) throw new AgentdError("E_USAGE", "--tls-cert and --tls-key go together");
-      const mtls = ca !== undefined;
+      const mtls = ca !== undefined || cfgServe?.auth?.mtls === true;
+      // The transport refuses this too; here the line names the CLI's flags.
+      if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls)))
+        throw new AgentdError(
+          "E_CONFIG_INVALID",
+          `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1`,
+        );
+      const hosts = args["allowed-host"]?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
       const origins = [...(args["allowed-origin"]?.split(",").map((s) => s.trim()).filter(Boolean) ?? []), ...(cfgServe?.allowedOrigins ?? [])];
       const ready = async () => {
+        if (draining) return new Response("draining\n", { status: 503 });
         if (!agent) return new Response("model not configured\n", { status: 503 });
         try {
           await agent.connect();
@@ -132,6 +164,7 @@ export const serveCommand = defineCommand({
         ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
         ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: tokens } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
         ...(origins.length ? { allowedOrigins: origins } : {}),
+        ...(hosts.length ? { allowedHosts: hosts } : {}),
         ...(args["json-response"] ? { responseMode: "json" as const } : {}),
         onsession: async (transport) => {
           await self.server.connect(transport);
@@ -150,15 +183,26 @@ export const serveCommand = defineCommand({
       ended = new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
     }
 
+    // ── triggers: start once serving (connect, subscribe + read, arm clocks) ──
+    await triggers?.start(self);
+    // ── end triggers ──
     const outcome = await Promise.race([stop, ended.then(() => undefined)]);
     // Drain: stop taking work, let in-flight runs finish up to the grace period, then cancel them.
-    const grace = args.grace ? Number(parseGrace(args.grace)) : 30_000;
+    draining = true;
+    // ── triggers: stop taking events; their in-flight runs drain with the rest (registry), cancelled after the grace ──
+    const triggersStopped = triggers?.stop(grace);
+    // ── end triggers ──
+    logger.info("serve.draining", { signal: outcome ?? "stdin-closed", running: self.registry.status().running.length, graceMs: grace });
     const deadline = Date.now() + grace;
     while (self.registry.status().state === "running" && Date.now() < deadline) await waitForChange(self.registry, deadline - Date.now());
+    await answersSent(self.server, deadline);
+    await triggersStopped; // ── triggers ──
     await closeServer();
     await agent?.close();
     logger.info("serve.stopped", { signal: outcome ?? "stdin-closed" });
-    return outcome === "SIGINT" ? EXIT.sigint : outcome === "SIGTERM" ? EXIT.sigterm : EXIT.ok;
+    // citty drops a subcommand's return value: a signal exit (130/143) has to travel as the typed error.
+    if (outcome) throw new AgentdError("E_ABORTED", `interrupted by ${outcome} after draining`, { data: { signal: outcome } });
+    return EXIT.ok;
   },
 });
 
@@ -166,6 +210,17 @@ function parseGrace(value: string): number {
   const m = /^(\d+)(ms|s|m)?$/.exec(value);
   if (!m) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s, got '${value}'`);
   return Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000);
+}
+
+/**
+ * Wait until every inbound request has been answered (a run recorded as finished still has its tools/call
+ * response to send): closing the server first would end its stream without the answer.
+ */
+async function answersSent(server: ReturnType<typeof createSelfMcpServer>["server"], deadline: number): Promise<void> {
+  const inflight = () => server.sessions().reduce((n, s) => n + s.protocol.load.inbound, 0);
+  while (inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  // A handler that just returned has its response written from a microtask: one turn of the loop sends it.
+  await new Promise((r) => setImmediate(r));
 }
 
 /** Resolve on the registry's next change, or after `ms`. */

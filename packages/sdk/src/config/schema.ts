@@ -122,6 +122,8 @@ export const CapabilitiesSchema = v.strictObject({
   checkpoint: v.optional(v.boolean()),
   /** D9: the self-MCP declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
+  /** D10: "v1" (default) 5-field UTC cron, no tz/catch-up/job store; "v2" the richer cron. */
+  cron: v.optional(v.picklist(["v1", "v2"], '"v1" (5-field UTC) or "v2" (time zones, catch-up, job store)')),
 });
 
 /** The whole configuration file. */

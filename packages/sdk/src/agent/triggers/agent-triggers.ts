@@ -4,7 +4,7 @@
  * trigger, and logs what operators need: `trigger.fire`, `trigger.scheduled` (a schedule's next fire),
  * `trigger.unavailable`, `trigger.polling`, and `trigger.run-end` (outcome, duration, usage, error code).
  * Records of a triggered run (`run.start`, `tool.call`, `run.end` …) carry `trigger` when the agent logs
- * through {@link AgentTriggers.logger}'s sibling, `createRunTriggerTags`.
+ * through `createRunTriggerTags(...).logger` and `onRunStart`/`onRunSettled` tag and untag the run.
  *
  * Restart = the same from config alone: connect, subscribe, read after subscribing (the subscription
  * source's level-triggered first read), so a change made while agentd was down is run once, under the run

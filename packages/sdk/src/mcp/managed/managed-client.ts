@@ -53,6 +53,8 @@ export class ManagedMcpClient {
   private readonly gate = new ReadyGate<McpClient>();
   private readonly subs = new Set<string>();
   private readonly stopping = new AbortController();
+  /** The server-push stream state after the last (re)connect (Streamable HTTP only; undefined on stdio). */
+  private pushState: string | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   /** Why each dropped connection was given up. */
   private readonly lossOf = new WeakMap<McpClient, LossReason>();
@@ -219,7 +221,8 @@ export class ManagedMcpClient {
   }
   /** Whether the server declared `resources.subscribe` on the latest connection. */
   supportsSubscribe(): boolean {
-    return this.serverCapabilities.resources?.subscribe === true;
+    // Over HTTP, updates arrive on the standalone GET stream: a server that refuses it cannot push them.
+    return this.serverCapabilities.resources?.subscribe === true && this.pushState !== "unsupported" && this.pushState !== "failed";
   }
   /** Listen to reconnects; subscriptions are already re-sent when it fires, so re-read. */
   onReconnected(listener: () => void): () => void {
@@ -267,9 +270,11 @@ export class ManagedMcpClient {
   /** Build a transport and a client, and run the handshake. */
   private async open(timeoutMs = this.options.connectTimeoutMs ?? 30_000): Promise<McpClient> {
     let client: McpClient | undefined;
-    const transport = new TappedTransport(this.options.transportFactory(), (reason, e) => client && this.lost(client, reason, e));
+    const inner = this.options.transportFactory();
+    const transport = new TappedTransport(inner, (reason, e) => client && this.lost(client, reason, e));
     client = new McpClient(this.options.clientInfo, { ...this.options.client, logger: this.logger });
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
+    this.pushState = await settlePushStream(inner, client, this.logger, this.name);
     return client;
   }
 
@@ -368,4 +373,25 @@ export class ManagedMcpClient {
       throw e;
     }
   }
+}
+
+/** How long the start-up waits for the first attempt of an HTTP server-push stream to settle. */
+const PUSH_SETTLE_MS = 5_000;
+
+/**
+ * For a transport with a server-push stream (Streamable HTTP), wait (bounded) for its first attempt so that
+ * `supportsSubscribe()` can tell a server that refuses the stream (405) from one that offers it. Other
+ * transports (stdio) push on the same channel: `undefined`.
+ */
+async function settlePushStream(transport: unknown, client: McpClient, logger: Logger, name: string): Promise<string | undefined> {
+  const t = transport as { openGetStream?: () => Promise<string> };
+  if (typeof t.openGetStream !== "function" || client.serverCapabilities.resources?.subscribe !== true) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const state = await Promise.race([
+    t.openGetStream().catch(() => "failed"),
+    new Promise<string>((resolve) => (timer = setTimeout(() => resolve("connecting"), PUSH_SETTLE_MS))),
+  ]);
+  clearTimeout(timer);
+  if (state === "unsupported" || state === "failed") logger.warn("mcp.push_unavailable", { server: name, getStream: state });
+  return state;
 }

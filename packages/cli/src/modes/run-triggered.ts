@@ -1,0 +1,82 @@
+/**
+ * The long-running modes of `agentd run` (`interval`, `cron`, `reactive`): connect the MCP servers, start
+ * the mode's triggers (subscribe + read, arm clocks, catch up missed ticks), run each event through the
+ * agent, print each run's result, and keep going until SIGTERM/SIGINT — or until every trigger has ended
+ * (an interval that reached `--max-runs`).
+ *
+ * A failed run is logged (`trigger.run-end` with its error code, e.g. `E_BUDGET_TURNS`) and the mode
+ * carries on. Shutdown: stop taking triggers, let in-flight runs finish for the grace period, cancel the
+ * rest, close the MCP children, exit 130/143. A natural end exits 0, or with the code of the last failed
+ * run (1 run failed, 3 budget, 4 upstream).
+ */
+import { AgentdError, AgentTriggers, createRunTriggerTags, type ResolvedConfig } from "@agentd/sdk";
+import { FileJobStore } from "@agentd/sdk/triggers";
+import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { EXIT, exitCodeFor } from "../exit-codes.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { formatRunLine } from "./format-result.ts";
+import type { Mode, TriggerModePlan } from "./mode-plan.ts";
+import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+
+/** What a long-running mode needs. */
+export interface TriggeredOptions {
+  mode: Exclude<Mode, "once">;
+  plan: TriggerModePlan;
+  resolved: ResolvedConfig;
+  json: boolean;
+  graceMs: number;
+}
+
+/** Run a long-running mode; resolves to 0, or throws what the exit code is mapped from. */
+export async function runTriggered(options: TriggeredOptions): Promise<number> {
+  const { resolved, plan } = options;
+  const tags = createRunTriggerTags(stderrLogger());
+  const logger = tags.logger;
+  const model = modelFromConfig(resolved.config, resolved, logger);
+  const agent = agentFromConfig(resolved.config, model, logger);
+  const shutdown = shutdownSignals();
+  const triggers = new AgentTriggers({
+    agent,
+    specs: plan.specs,
+    cron: plan.cron,
+    ...(plan.jobStore !== undefined && plan.cron === "v2" ? { jobStore: new FileJobStore(plan.jobStore) } : {}),
+    logger,
+    onRunStart: (runId, trigger) => tags.tag(runId, trigger),
+    onRunSettled: (runId) => tags.untag(runId),
+  });
+  let lastFailure: unknown;
+  triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
+    const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
+    if (line) process.stdout.write(line);
+    if (outcome.status === "failed") lastFailure = (outcome.data?.error as unknown) ?? new AgentdError("E_RUN_FAILED", outcome.message ?? "run failed");
+  });
+  logger.info("mode.start", { mode: options.mode, triggers: plan.specs.map((s) => s.id), cron: plan.cron });
+  try {
+    const starting = triggers.start();
+    starting.catch(() => {}); // a signal may win the race below; the rejection is handled there or moot
+    const first = await Promise.race([starting, shutdown.received]);
+    if (typeof first === "string") return await drain(first);
+    if (first.active === 0) {
+      const reason = triggers.status().find((s) => s.reason)?.reason ?? "no trigger is available";
+      throw new AgentdError("E_CONFIG_INVALID", `--mode ${options.mode}: no trigger could start: ${reason}`);
+    }
+    const why = await Promise.race([shutdown.received, triggers.ended.then(() => undefined)]);
+    if (why) return await drain(why);
+    await triggers.stop({ graceMs: options.graceMs });
+    logger.info("mode.end", { mode: options.mode, reason: "every trigger ended", ...(lastFailure ? { exitCode: exitCodeFor(lastFailure) } : {}) });
+    if (lastFailure !== undefined) throw lastFailure;
+    return EXIT.ok;
+  } finally {
+    shutdown.dispose();
+    await triggers.stop({ graceMs: 0 });
+    await agent.close();
+  }
+
+  async function drain(signal: NodeJS.Signals): Promise<never> {
+    const { inFlight } = triggers.router.snapshot();
+    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight });
+    await triggers.stop({ graceMs: options.graceMs });
+    logger.info("shutdown.done", { signal });
+    throw interruptedBy(signal);
+  }
+}
