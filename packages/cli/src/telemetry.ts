@@ -1,22 +1,99 @@
 /**
  * stderr telemetry for the CLI: one JSON object a line when stderr is not a terminal (for log shippers),
- * short readable lines when a person is watching. stdout is never touched here: it carries the result only.
+ * compact readable lines (through a consola reporter) when a person is watching. stdout is never touched
+ * here: it carries the result only. `AGENT_LOG_FORMAT=json|pretty` and `AGENT_LOG_LEVEL` override.
  */
 import { createLogger, type LogLevel, type Logger, type LogRecord } from "@agentd/sdk";
+import { createConsola, type ConsolaReporter } from "consola/core";
 
-const COLORS: Record<LogLevel, string> = { debug: "\x1b[2m", info: "\x1b[36m", warn: "\x1b[33m", error: "\x1b[31m" };
+type Fields = Record<string, unknown>;
+type Paint = (code: string, s: string) => string;
 
-/** Format a record for a person: `12:00:01 info  tool.call fs/read_file (12ms)`. */
+const BADGE: Record<LogLevel, [text: string, color: string]> = {
+  debug: ["DBG", "\x1b[2m"],
+  info: ["INF", "\x1b[36m"],
+  warn: ["WRN", "\x1b[30;43m"],
+  error: ["ERR", "\x1b[97;41m"],
+};
+/** Fields that identify rather than inform; the JSON format keeps them. */
+const QUIET = new Set(["runId", "toolCallId", "argumentsSize"]);
+const MAX_VALUE = 120;
+
+const cut = (s: string, n = MAX_VALUE) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const str = (v: unknown) => cut(typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+const plural = (n: unknown, one: string) => `${num(n)} ${one}${num(n) === 1 ? "" : "s"}`;
+
+/** `30ms`, `1.2s`, `2m03s`. */
+function duration(ms: unknown): string {
+  const n = num(ms);
+  if (n < 1000) return `${Math.round(n)}ms`;
+  if (n < 60_000) return `${(n / 1000).toFixed(1)}s`;
+  const s = Math.round(n / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+}
+
+function tokens(usage: unknown): string {
+  const u = (usage ?? {}) as Fields;
+  return `${num(u.inputTokens)} in / ${num(u.outputTokens)} out tokens`;
+}
+
+/** How the well-known events read: the fields a summary uses, and the summary. Others print `key=value`. */
+const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint) => string }> = {
+  "run.start": { keys: ["runId", "model", "provider", "tools", "mode"], text: (f) => `${f.runId} · ${f.model} via ${f.provider} · ${plural(f.tools, "tool")} · ${f.mode}` },
+  "model.request": { keys: ["turn", "messages"], text: (f) => `turn ${f.turn} · ${plural(f.messages, "message")}` },
+  "model.response": {
+    keys: ["turn", "usage", "finishReason", "toolCalls"],
+    text: (f) => `turn ${f.turn} · ${f.finishReason} · ${plural(f.toolCalls, "tool call")} · ${tokens(f.usage)}`,
+  },
+  "tool.call": { keys: ["turn", "name", "qualifiedName", "arguments"], text: (f) => `${f.qualifiedName ?? f.name}${f.arguments !== undefined ? ` ${str(f.arguments)}` : ""}` },
+  "tool.result": {
+    keys: ["turn", "name", "qualifiedName", "isError", "size", "durationMs"],
+    text: (f, paint) => `${f.qualifiedName ?? f.name} ${f.isError ? paint("\x1b[31m", "error") : "ok"} · ${num(f.size)} B · ${duration(f.durationMs)}`,
+  },
+  "run.end": {
+    keys: ["runId", "usage", "turns", "toolCalls", "stopReason", "durationMs", "error"],
+    text: (f, paint) =>
+      `${f.error ? paint("\x1b[31m", `${f.stopReason} (${f.error})`) : f.stopReason} · ${tokens(f.usage)} · ${duration(f.durationMs)} · ` +
+      `${plural(f.turns, "turn")} · ${plural(f.toolCalls, "tool call")} · ${f.runId}`,
+  },
+  "trigger.fire": { keys: ["triggerId", "kind", "runId", "key"], text: (f) => `${f.triggerId} (${f.kind}) → ${f.runId}` },
+  "mcp.connected": { keys: ["server", "serverName", "protocolVersion"], text: (f) => [f.server, f.serverName, f.protocolVersion && `MCP ${f.protocolVersion}`].filter(Boolean).join(" · ") },
+  "mcp.stderr": { keys: ["server", "line"], text: (f) => `[${f.server}] ${cut(String(f.line ?? "").trimEnd(), 200)}` },
+};
+
+/** The local wall-clock time of an ISO timestamp, `HH:MM:SS`. */
+function clock(ts: string): string {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? ts.slice(11, 19) : d.toTimeString().slice(0, 8);
+}
+
+/**
+ * Format a record for a person, e.g. `12:00:01 INF tool.result   fs/read_file ok · 412 B · 12ms`.
+ * `run.end` shows the stop reason, token usage and duration; unknown events show their fields as `k=v`.
+ */
 export function prettyRecord(r: LogRecord, color: boolean): string {
   const { ts, level, event, ...fields } = r;
-  const time = ts.slice(11, 19);
+  const paint: Paint = color ? (code, s) => `${code}${s}\x1b[0m` : (_code, s) => s;
+  const summary = SUMMARIES[event];
+  const used = new Set(summary?.keys ?? []);
   const rest = Object.entries(fields)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .filter(([k, v]) => v !== undefined && !used.has(k) && !QUIET.has(k))
+    .map(([k, v]) => `${k}=${str(v)}`)
     .join(" ");
-  const lvl = level.padEnd(5);
-  return color ? `\x1b[2m${time}\x1b[0m ${COLORS[level]}${lvl}\x1b[0m ${event} \x1b[2m${rest}\x1b[0m` : `${time} ${lvl} ${event} ${rest}`;
+  const [badge, badgeColor] = BADGE[level] ?? [String(level).toUpperCase().slice(0, 3), ""];
+  const parts = [paint("\x1b[2m", clock(ts)), paint(badgeColor, badge), paint("\x1b[1m", event.padEnd(13))];
+  if (summary) parts.push(summary.text(fields, paint));
+  if (rest) parts.push(paint("\x1b[2m", rest));
+  return parts.join(" ").trimEnd();
 }
+
+/** A consola reporter that writes each record as one compact line. */
+function compactReporter(write: (s: string) => void, color: boolean): ConsolaReporter {
+  return { log: (logObj) => write(`${prettyRecord(logObj.args[0] as LogRecord, color)}\n`) };
+}
+
+const CONSOLA_TYPE: Record<LogLevel, "debug" | "info" | "warn" | "error"> = { debug: "debug", info: "info", warn: "warn", error: "error" };
 
 /** The CLI's stderr logger. `AGENT_LOG_FORMAT=json|pretty` and `AGENT_LOG_LEVEL` override the defaults. */
 export function stderrLogger(options: { level?: LogLevel; format?: "json" | "pretty"; write?: (s: string) => void } = {}): Logger {
@@ -25,6 +102,10 @@ export function stderrLogger(options: { level?: LogLevel; format?: "json" | "pre
   const format = options.format ?? (envFormat === "json" || envFormat === "pretty" ? envFormat : process.stderr.isTTY ? "pretty" : "json");
   const envLevel = process.env.AGENT_LOG_LEVEL as LogLevel | undefined;
   const level = options.level ?? (envLevel && ["debug", "info", "warn", "error"].includes(envLevel) ? envLevel : "info");
-  const color = format === "pretty" && process.stderr.isTTY === true && !process.env.NO_COLOR;
-  return createLogger((r) => write(format === "json" ? `${JSON.stringify(r)}\n` : `${prettyRecord(r, color)}\n`), { level });
+  if (format === "json") return createLogger((r) => write(`${JSON.stringify(r)}\n`), { level });
+  const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
+  // The logger filters by level; consola only renders (no throttling: every record is a distinct event).
+  const consola = createConsola({ level: 5, throttle: 0, reporters: [compactReporter(write, color)] });
+  // Wrapped in `args` so consola never mistakes a record's own fields (`message`, `level`) for its options.
+  return createLogger((r) => consola[CONSOLA_TYPE[r.level]]({ args: [r] }), { level });
 }

@@ -1,6 +1,8 @@
 /** The command tree and each command's examples (shown by --help). */
 import { type CommandDef, defineCommand } from "citty";
 import { demoCommand, demoExamples } from "./demo.ts";
+import { initCommand, initExamples } from "./init.ts";
+import { mcpCommand, mcpExamples } from "./mcp.ts";
 import { runCommand, runExamples } from "./run.ts";
 import { serveCommand, serveExamples } from "./serve.ts";
 import { VERSION, versionCommand } from "./version.ts";
@@ -14,10 +16,12 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   run: { def: runCommand, examples: runExamples },
   serve: { def: serveCommand, examples: serveExamples },
   demo: { def: demoCommand, examples: demoExamples },
+  init: { def: initCommand, examples: initExamples },
+  mcp: { def: mcpCommand, examples: mcpExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
 };
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, version: versionCommand },
+  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, version: versionCommand },
 });

@@ -63,9 +63,11 @@ function clientOptions(options: ConnectServerOptions): Omit<McpClientOptions, "l
 /** A start-up failure as one `E_UPSTREAM` line naming the server (CLI exit 4). */
 export function upstreamError(name: string, e: unknown): AgentdError {
   const detail = e instanceof Error ? e.message : String(e);
+  // Transport errors usually name the server already: don't say it twice.
+  const named = detail.includes(`'${name}'`);
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
-    return new AgentdError("E_UPSTREAM", `MCP server '${name}': ${detail}`, { cause: e });
-  return new AgentdError("E_UPSTREAM", `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
+    return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
+  return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
 }
 
 /** A managed (reconnecting) client for an `mcpServers` entry, not yet started. */

@@ -1,0 +1,107 @@
+/**
+ * `agentd init`: write a starter `agentd.json` — interactively (a few questions), or from flags with
+ * `--yes` for scripts and CI. Never overwrites without `--force`; validates with the SDK's config schema
+ * before writing; stores the NAME of the API-key variable, never a key.
+ */
+import { AgentdError } from "@agentd/sdk";
+import { note, outro } from "@clack/prompts";
+import { defineCommand } from "citty";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { relative, resolve } from "node:path";
+import { EXIT } from "../exit-codes.ts";
+import { configFromAnswers, defaultsFor, DIALECTS, guessDialect, parseServerFlag, type Dialect, type InitAnswers } from "./init-config.ts";
+import { askAnswers, type InitSeed } from "./init-prompts.ts";
+import { repeatedFlag } from "./mcp-args.ts";
+
+export const initExamples = [
+  "agentd init                       # a few questions, then ./agentd.json",
+  "agentd init --yes                 # no questions: local OpenAI-compatible endpoint (Ollama), model qwen3",
+  "agentd init --yes --intelligence https://api.openai.com/v1 --model gpt-4.1-mini --api-key-env OPENAI_API_KEY",
+  "agentd init --yes --dialect anthropic --model claude-sonnet-4-5 --server 'fs=npx -y @modelcontextprotocol/server-filesystem /data'",
+  "agentd init --yes --server remote=https://tools.example/mcp --config ops/agentd.json --force",
+];
+
+/** The flags as prompt defaults (interactive) or as the answers (`--yes`). */
+function seedFrom(args: Record<string, unknown>, rawArgs: string[]): InitSeed & { keyEnvGiven: boolean } {
+  const s = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
+  const dialect = s("dialect");
+  if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect))
+    throw new AgentdError("E_USAGE", `--dialect must be one of ${DIALECTS.join(", ")}, got '${dialect}'`);
+  const intelligence = s("intelligence");
+  const model = s("model");
+  const keyEnv = s("api-key-env");
+  return {
+    ...(dialect ? { dialect: dialect as Dialect } : {}),
+    ...(intelligence ? { intelligence } : {}),
+    ...(model ? { model } : {}),
+    ...(keyEnv ? { apiKeyEnv: keyEnv } : {}),
+    keyEnvGiven: keyEnv !== undefined,
+    servers: repeatedFlag(rawArgs, "server").map(parseServerFlag),
+  };
+}
+
+/** `--yes`: the flags, and the defaults for anything they leave out. */
+function answersFromFlags(seed: ReturnType<typeof seedFrom>): InitAnswers {
+  const dialect = seed.dialect ?? guessDialect(seed.intelligence);
+  const intelligence = seed.intelligence ?? defaultsFor(dialect).intelligence;
+  const d = defaultsFor(dialect, intelligence);
+  const model = seed.model ?? d.model;
+  // `--api-key-env ""` says: no key.
+  const apiKeyEnv = seed.keyEnvGiven ? seed.apiKeyEnv : d.apiKeyEnv;
+  return { dialect, ...(intelligence ? { intelligence } : {}), ...(model ? { model } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}), servers: seed.servers };
+}
+
+/** What to do next, as shell lines. */
+function nextSteps(answers: InitAnswers, path: string): string[] {
+  const shown = relative(process.cwd(), path) || path;
+  const flag = shown === "agentd.json" ? "" : ` --config ${shown}`;
+  return [
+    ...(answers.apiKeyEnv ? [`export ${answers.apiKeyEnv}=…          # the key stays in the environment`] : []),
+    ...answers.servers.slice(0, 1).map((s) => `agentd mcp ${s.name} tools${flag}`),
+    `agentd run${flag} "Say hello"`,
+  ];
+}
+
+export const initCommand = defineCommand({
+  meta: { name: "init", description: "Write a starter agentd.json: interactively, or from flags with --yes." },
+  args: {
+    yes: { type: "boolean", alias: "y", description: "Ask nothing: use the flags and the defaults (for scripts and CI)" },
+    force: { type: "boolean", description: "Overwrite an existing file" },
+    config: { type: "string", alias: "c", description: "Where to write (default ./agentd.json)" },
+    intelligence: { type: "string", description: "Model endpoint URL (default for openai: http://127.0.0.1:11434/v1)" },
+    dialect: { type: "string", description: "openai (default), anthropic or gemini" },
+    model: { type: "string", alias: "m", description: "Model name (default qwen3 for a local endpoint; required otherwise)" },
+    "api-key-env": { type: "string", description: "NAME of the environment variable holding the API key ('' for none)" },
+    server: { type: "string", description: "An MCP server, NAME=COMMAND LINE or NAME=URL; repeatable" },
+  },
+  async run({ args, rawArgs }) {
+    const path = resolve(args.config ?? "agentd.json");
+    const shown = relative(process.cwd(), path) || path;
+    // Refuse before asking anything: answering questions only to be refused would waste the person's time.
+    if (existsSync(path) && !args.force) throw new AgentdError("E_USAGE", `${shown} already exists: pass --force to overwrite it`);
+    const seed = seedFrom(args, rawArgs);
+    const interactive = args.yes !== true;
+    if (interactive && !process.stdin.isTTY)
+      throw new AgentdError("E_USAGE", "init asks questions but stdin is not a terminal: run 'agentd init --yes' with flags (--intelligence, --dialect, --model, --api-key-env, --server)");
+    const answers = interactive ? await askAnswers(seed) : answersFromFlags(seed);
+    if (!answers) throw new AgentdError("E_ABORTED", "init cancelled: nothing was written", { data: { signal: "SIGINT" } });
+    const config = configFromAnswers(answers, shown);
+    try {
+      await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { flag: args.force ? "w" : "wx" });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") throw new AgentdError("E_USAGE", `${shown} already exists: pass --force to overwrite it`);
+      throw new AgentdError("E_USAGE", `cannot write ${shown} (${code ?? (e as Error).message})`);
+    }
+    const steps = nextSteps(answers, path);
+    if (interactive) {
+      note(steps.join("\n"), "Next");
+      outro(`Wrote ${shown}`);
+    }
+    else process.stdout.write(`Wrote ${shown}\nNext:\n${steps.map((l) => `  ${l}`).join("\n")}\n`);
+    const envConfig = process.env.AGENT_CONFIG;
+    if (envConfig && resolve(envConfig) !== path) process.stderr.write(`agentd: note: AGENT_CONFIG=${envConfig} is set, so 'agentd run' reads that file, not ${shown}\n`);
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,169 @@
+/**
+ * `agentd mcp SERVER ACTION …`: poke one configured MCP server by hand — list its tools, resources and
+ * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
+ * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
+ */
+import { AgentdError, connectServer, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { defineCommand } from "citty";
+import { EXIT } from "../exit-codes.ts";
+import { abortOnSignals } from "../signals.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { buildPromptArguments, buildToolArguments, readStdin, repeatedFlag } from "./mcp-args.ts";
+import { renderCallResult, renderContents, renderPrompt, renderPrompts, renderResources, renderServers, renderTools } from "./mcp-render.ts";
+
+export const mcpExamples = [
+  "agentd mcp                                        # the configured servers",
+  "agentd mcp fs tools                               # tools: name, arguments, description",
+  "agentd mcp fs tools --json                        # with the input schemas",
+  `agentd mcp fs call read_file '{"path":"/data/x"}'`,
+  "agentd mcp fs call read_file --arg path=/data/x   # typed by the tool's input schema",
+  "agentd mcp fs call search --arg query=inbox --arg filters:='{\"unread\":true}'",
+  "agentd mcp fs resources",
+  "agentd mcp fs read file:///data/x",
+  "agentd mcp fs prompts",
+  "agentd mcp fs get-prompt review --arg file=main.ts",
+];
+
+/** What each action needs, for a clear usage line before anything is started. */
+const ACTIONS: Record<string, { target?: string; prompts?: boolean }> = {
+  tools: {},
+  call: { target: "TOOL" },
+  resources: {},
+  read: { target: "URI" },
+  prompts: { prompts: true },
+  "get-prompt": { target: "PROMPT", prompts: true },
+};
+
+type Out = (s: string) => void;
+interface Poke {
+  client: McpClient;
+  server: string;
+  target: string;
+  input: string | undefined;
+  args: string[];
+  json: boolean;
+  request: RequestOptions;
+  out: Out;
+  width: number | undefined;
+}
+
+const asJson = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** The action itself, on a connected client. Failures throw (the CLI maps them to exit codes). */
+async function perform(action: string, p: Poke): Promise<number> {
+  const { client, out, json, width } = p;
+  switch (action) {
+    case "tools": {
+      const tools = await client.listTools(p.request);
+      out(json ? asJson(tools) : tools.length ? renderTools(tools, width) : `${p.server} offers no tools\n`);
+      return EXIT.ok;
+    }
+    case "call": {
+      const tools = await client.listTools(p.request);
+      const tool = tools.find((t) => t.name === p.target);
+      if (!tool && tools.length > 0)
+        throw new AgentdError("E_USAGE", `${p.server} has no tool '${p.target}'; its tools: ${tools.map((t) => t.name).join(", ")}`);
+      const input = p.input === "-" ? await readStdin() : p.input;
+      const args = buildToolArguments(input, p.args, tool?.inputSchema);
+      const result = await client.callTool(p.target, args, {
+        ...p.request,
+        onprogress: (pr) => process.stderr.write(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`),
+      });
+      out(json ? asJson(result) : renderCallResult(result));
+      // The content above is the tool's answer either way; the exit code (1) and one stderr line say it failed.
+      if (result.isError) throw new AgentdError("E_TOOL", `${p.server}/${p.target} returned an error result (isError)`);
+      return EXIT.ok;
+    }
+    case "resources": {
+      const [resources, templates] = await Promise.all([client.listResources(p.request), client.listResourceTemplates(p.request)]);
+      if (json) out(asJson({ resources, resourceTemplates: templates }));
+      else out(resources.length + templates.length ? renderResources(resources, templates, width) : `${p.server} offers no resources\n`);
+      return EXIT.ok;
+    }
+    case "read": {
+      const result = await client.readResource(p.target, p.request);
+      out(json ? asJson(result) : renderContents(result));
+      return EXIT.ok;
+    }
+    case "prompts": {
+      const prompts = await client.listPrompts(p.request);
+      out(json ? asJson(prompts) : prompts.length ? renderPrompts(prompts, width) : `${p.server} offers no prompts\n`);
+      return EXIT.ok;
+    }
+    default: {
+      const result = await client.getPrompt(p.target, buildPromptArguments(p.args), p.request);
+      out(json ? asJson(result) : renderPrompt(result));
+      return EXIT.ok;
+    }
+  }
+}
+
+/** A server's JSON-RPC refusal as one line: the person's mistake (exit 2) or the server's failure (exit 1). */
+function refusal(server: string, action: string, e: McpError): AgentdError {
+  // -32602 invalid params (unknown tool/prompt, bad arguments), -32002 resource not found, -32601 no such method.
+  const mistake = e.code === -32602 || e.code === -32002 || e.code === -32601;
+  return new AgentdError(mistake ? "E_USAGE" : "E_RUN_FAILED", `${server} refused ${action}: ${e.message} (${e.code})`, { cause: e });
+}
+
+export const mcpCommand = defineCommand({
+  meta: { name: "mcp", description: "Poke a configured MCP server by hand: tools, call, resources, read, prompts, get-prompt." },
+  args: {
+    server: { type: "positional", required: false, description: "A server from mcpServers (omit to list them)" },
+    action: { type: "positional", required: false, description: "tools (default), call, resources, read, prompts or get-prompt" },
+    target: { type: "positional", required: false, description: "call: the TOOL; read: the URI; get-prompt: the PROMPT" },
+    input: { type: "positional", required: false, description: "call: the arguments as a JSON object ('-' reads stdin)" },
+    arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
+    json: { type: "boolean", description: "Print the server's answer as JSON" },
+    config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
+    timeout: { type: "string", description: "Timeout of the connect and of each request, e.g. 30s (defaults: 30s to connect, 60s a request)" },
+  },
+  async run({ args, rawArgs }) {
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}) });
+    const servers = resolved.config.mcpServers ?? {};
+    const names = Object.keys(servers);
+    const width = process.stdout.isTTY ? process.stdout.columns : undefined;
+    const out: Out = (s) => void process.stdout.write(s);
+    if (!args.server) {
+      if (names.length === 0)
+        throw new AgentdError("E_USAGE", `no MCP servers configured${resolved.file ? ` in ${resolved.file}` : ""}: add one under "mcpServers", or run 'agentd init'`);
+      out(renderServers(servers, width));
+      return EXIT.ok;
+    }
+    const config = servers[args.server];
+    if (!config)
+      throw new AgentdError(
+        "E_USAGE",
+        `unknown MCP server '${args.server}': ${names.length ? `configured servers are ${names.join(", ")}` : `none are configured${resolved.file ? ` in ${resolved.file}` : " (no agentd.json here; pass --config)"}`}`,
+      );
+    const action = args.action ?? "tools";
+    const spec = ACTIONS[action];
+    if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
+    if (spec.target && !args.target) throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
+    const pairs = repeatedFlag(rawArgs, "arg", "a");
+    const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
+    if (args.timeout !== undefined && !timeoutMs) throw new AgentdError("E_USAGE", `--timeout expects a duration such as 30s, got '${args.timeout}'`);
+
+    // A human asked for prompts explicitly, so D6 is on for this command only; tasks follow the config (D1).
+    const capabilities: CapabilityConfig = { ...(spec.prompts ? { prompts: true } : {}), ...(resolved.config.capabilities?.tasks ? { tasks: true } : {}) };
+    const logger = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "warn" });
+    const signals = abortOnSignals();
+    let client: McpClient | undefined;
+    try {
+      client = await connectServer(args.server, config, {
+        logger,
+        capabilities,
+        ...(resolved.runId ? { runId: resolved.runId } : {}),
+        ...(timeoutMs ? { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } : {}),
+      });
+      const poke: Poke = { client, server: args.server, target: args.target ?? "", input: args.input, args: pairs, json: args.json === true, request: { signal: signals.signal }, out, width };
+      return await perform(action, poke);
+    } catch (e) {
+      const sig = signals.received();
+      if (sig) throw new AgentdError("E_ABORTED", `interrupted by ${sig}`, { data: { signal: sig } });
+      throw McpError.isInstance(e) ? refusal(args.server, action, e) : e;
+    } finally {
+      signals.dispose();
+      await client?.close();
+    }
+  },
+});

@@ -1,0 +1,210 @@
+/**
+ * `agentd init`: the pure answers → config step, the real CLI in non-interactive mode (`--yes`), the
+ * refusals, and once the interactive flow through a real pseudo-terminal (util-linux `script`).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { resolveConfig } from "@agentd/sdk";
+import { fakeServerCommand } from "@agentd/testkit";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
+import { checkKeyEnv, configFromAnswers, parseServerFlag, serverEntry, splitCommandLine } from "./commands/init-config.ts";
+
+const workspaces: CliWorkspace[] = [];
+const workspace = () => {
+  const ws = new CliWorkspace();
+  workspaces.push(ws);
+  return ws;
+};
+afterAll(() => workspaces.forEach((ws) => ws.cleanup()));
+const read = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+describe("answers → agentd.json", () => {
+  test("a full set of answers makes a config the SDK accepts", () => {
+    const config = configFromAnswers({
+      dialect: "openai",
+      intelligence: "http://127.0.0.1:11434/v1",
+      model: "qwen3",
+      apiKeyEnv: "LOCAL_KEY",
+      servers: [
+        { name: "fs", target: "npx -y @modelcontextprotocol/server-filesystem /data" },
+        { name: "remote", target: "https://tools.example/mcp" },
+      ],
+    });
+    expect(config).toEqual({
+      model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3", apiKeyEnv: "LOCAL_KEY" },
+      mcpServers: { fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"] }, remote: { url: "https://tools.example/mcp" } },
+    });
+  });
+
+  test("mistakes are one clear line", () => {
+    expect(() => configFromAnswers({ dialect: "anthropic", servers: [] })).toThrow("a model name is needed for the anthropic API (--model)");
+    expect(() => configFromAnswers({ dialect: "openai", intelligence: "localhost:11434", model: "m", servers: [] })).toThrow("must be an http(s) URL");
+    expect(() => configFromAnswers({ dialect: "openai", intelligence: "not a url", model: "m", servers: [] })).toThrow("the model endpoint must be a URL");
+    expect(() => configFromAnswers({ dialect: "openai", model: "m", servers: [{ name: "a", target: "x" }, { name: "a", target: "y" }] })).toThrow("given twice");
+  });
+
+  test("an API key typed where its variable's name belongs is refused without repeating it", () => {
+    const problem = checkKeyEnv("sk-proj-abc123def456ghi789");
+    expect(problem).toContain("looks like an API key");
+    expect(problem).not.toContain("abc123");
+    expect(checkKeyEnv("OPENAI_API_KEY")).toBeUndefined();
+    expect(checkKeyEnv("MY-KEY")).toContain("environment variable name");
+  });
+
+  test("command lines split like a shell would, quotes and escapes included", () => {
+    expect(splitCommandLine(`npx -y "@scope/server fs" '/data dir' a\\ b ""`)).toEqual(["npx", "-y", "@scope/server fs", "/data dir", "a b", ""]);
+    expect(() => splitCommandLine(`node "unterminated`)).toThrow('unclosed "');
+    expect(serverEntry("  uvx mcp-server-git  ")).toEqual({ command: "uvx", args: ["mcp-server-git"] });
+    expect(serverEntry("HTTPS://tools.example/mcp")).toEqual({ url: "HTTPS://tools.example/mcp" });
+    expect(parseServerFlag("git=uvx mcp-server-git --repo .")).toEqual({ name: "git", target: "uvx mcp-server-git --repo ." });
+    expect(() => parseServerFlag("no-equals")).toThrow("--server expects NAME=COMMAND or NAME=URL");
+    expect(() => parseServerFlag("bad name=x")).toThrow("a server name uses letters");
+  });
+});
+
+describe("agentd init --yes (real CLI)", () => {
+  test("defaults: a local OpenAI-compatible endpoint that resolveConfig accepts", async () => {
+    const ws = workspace();
+    const run = await ws.run(["init", "--yes"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("Wrote agentd.json\n");
+    const path = join(ws.dir, "agentd.json");
+    expect(read(path)).toEqual({ model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" } });
+    const resolved = await resolveConfig({ configPath: path, env: {} });
+    expect(resolved.config.model).toMatchObject({ intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" });
+  });
+
+  test("flags: endpoint, dialect, model, key variable and servers; the key stays in the environment", async () => {
+    const ws = workspace();
+    const run = await ws.run(
+      ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "conf/agentd.json"],
+      { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
+    );
+    // The folder does not exist: a clear usage error, nothing half-written.
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("cannot write conf/agentd.json (ENOENT)");
+    const ok = await ws.run(
+      ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "custom.json"],
+      { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("export MY_ANTHROPIC_KEY=");
+    expect(ok.stdout).toContain("agentd mcp fs tools --config custom.json");
+    const text = readFileSync(join(ws.dir, "custom.json"), "utf8");
+    expect(text).not.toContain("sk-ant-secret-value");
+    const resolved = await resolveConfig({ configPath: join(ws.dir, "custom.json"), env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } });
+    expect(resolved.apiKey).toBe("sk-ant-secret-value");
+    expect(resolved.config.model).toEqual({ dialect: "anthropic", name: "claude-test", apiKeyEnv: "MY_ANTHROPIC_KEY" });
+    expect(resolved.config.mcpServers).toEqual({
+      fs: { command: "npx", args: ["-y", "@scope/fs server", "/data"] },
+      remote: { url: "https://tools.example/mcp" },
+    });
+  });
+
+  test("refuses to overwrite without --force, and overwrites with it", async () => {
+    const ws = workspace();
+    const path = join(ws.dir, "agentd.json");
+    writeFileSync(path, '{"instructions":"mine"}\n');
+    const refused = await ws.run(["init", "--yes", "--model", "other"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split("\n")[0]).toBe("agentd: agentd.json already exists: pass --force to overwrite it");
+    expect(readFileSync(path, "utf8")).toBe('{"instructions":"mine"}\n');
+    const forced = await ws.run(["init", "--yes", "--model", "other", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(read(path).model.name).toBe("other");
+  });
+
+  test("without a terminal and without --yes: exit 2 with a one-line hint, nothing written", async () => {
+    const ws = workspace();
+    const run = await ws.run(["init"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(
+      "agentd: init asks questions but stdin is not a terminal: run 'agentd init --yes' with flags (--intelligence, --dialect, --model, --api-key-env, --server)",
+    );
+    expect(existsSync(join(ws.dir, "agentd.json"))).toBe(false);
+  });
+
+  test("bad flags are usage errors; a pasted key is not echoed", async () => {
+    const ws = workspace();
+    const dialect = await ws.run(["init", "--yes", "--dialect", "cohere"]);
+    expect(dialect.code).toBe(2);
+    expect(dialect.stderr).toContain("--dialect must be one of openai, anthropic, gemini, got 'cohere'");
+    const key = await ws.run(["init", "--yes", "--api-key-env", "sk-live-0123456789abcdef"]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain("looks like an API key");
+    expect(key.stderr).not.toContain("0123456789abcdef");
+    const remote = await ws.run(["init", "--yes", "--intelligence", "https://api.openai.com/v1"]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain("a model name is needed for https://api.openai.com/v1 (--model)");
+    expect(existsSync(join(ws.dir, "agentd.json"))).toBe(false);
+  });
+
+  test("the server it writes is one `agentd mcp` can talk to", async () => {
+    const ws = workspace();
+    const fake = fakeServerCommand({ tools: [{ name: "hello", description: "Say hello", text: "hi" }] });
+    try {
+      const line = [fake.command, ...fake.args].map((w) => `'${w}'`).join(" ");
+      const init = await ws.run(["init", "--yes", "--server", `fake=${line}`]);
+      expect(init.code).toBe(0);
+      const tools = await ws.run(["mcp", "fake", "tools"]);
+      expect(tools.code).toBe(0);
+      expect(tools.stdout).toMatch(/\nhello +- +Say hello\n/);
+      const call = await ws.run(["mcp", "fake", "call", "hello"]);
+      expect(call.stdout).toBe("hi\n");
+    } finally {
+      fake.dispose();
+    }
+  });
+});
+
+describe("agentd init (interactive, real pseudo-terminal)", () => {
+  test("answers typed at the prompts end up in agentd.json", async () => {
+    const ws = workspace();
+    // `script` gives the CLI a pty; stty sizes it (a pty without a size makes prompts wrap at every character).
+    const command = `stty cols 100 rows 40; exec '${process.execPath}' '${CLI_MAIN}' init`;
+    const proc = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
+      cwd: ws.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let screen = "";
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for await (const chunk of proc.stdout) screen += decoder.decode(chunk, { stream: true });
+    })();
+    let at = 0;
+    /** Wait until `prompt` is on screen (after the previous one), then type `keys`. */
+    const answer = async (prompt: string, keys: string) => {
+      const deadline = Date.now() + 15_000;
+      while (screen.indexOf(prompt, at) < 0) {
+        if (Date.now() > deadline) throw new Error(`prompt "${prompt}" never appeared; screen so far:\n${screen}`);
+        await Bun.sleep(20);
+      }
+      at = screen.indexOf(prompt, at) + prompt.length;
+      proc.stdin.write(keys);
+      proc.stdin.flush();
+    };
+    try {
+      await answer("Which API does the model speak?", "\x1b[B\r"); // ↓ to Anthropic, Enter
+      await answer("Model endpoint URL", "\r"); // empty: the provider's own
+      await answer("Model name", "claude-test\r");
+      await answer("Environment variable holding the API key", "\r"); // default ANTHROPIC_API_KEY
+      await answer("Add an MCP server now?", "\r"); // Yes
+      await answer("Server name", "docs\r");
+      await answer("Command line or URL", "npx -y '@scope/docs server' /srv\r");
+      expect(await proc.exited).toBe(0);
+      await reading;
+      expect(screen).toContain("Wrote agentd.json");
+      const resolved = await resolveConfig({ configPath: join(ws.dir, "agentd.json"), env: {} });
+      expect(resolved.config).toEqual({
+        model: { dialect: "anthropic", name: "claude-test", apiKeyEnv: "ANTHROPIC_API_KEY" },
+        mcpServers: { docs: { command: "npx", args: ["-y", "@scope/docs server", "/srv"] } },
+      });
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  }, 60_000);
+});
