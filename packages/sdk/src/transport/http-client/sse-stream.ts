@@ -13,6 +13,7 @@ import { createSseParser, type SseEvent } from "../../wire/sse-parse.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { mediaType, networkError } from "./http-errors.ts";
 import { reconnectDelay, type ReconnectOptions } from "./options.ts";
+import { sleep } from "../../_internal/sleep.ts";
 
 /** How many delivered event ids a stream remembers for de-duplication. */
 const SEEN_IDS = 1024;
@@ -40,19 +41,6 @@ export interface StreamHost {
 /** Where a stream is: `open` means a connection is delivering events. */
 export type SseStreamState = "connecting" | "open" | "reconnecting" | "ended";
 
-/** Resolve after `ms`, or at once when `signal` aborts; never leaves a timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 const isResponseTo = (m: unknown, id: RequestId): boolean =>
   typeof m === "object" && m !== null && (m as { id?: unknown }).id === id && ("result" in m || "error" in m);
