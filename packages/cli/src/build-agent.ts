@@ -8,6 +8,7 @@ import {
   createAgent,
   SubagentToolSet,
   type Agent,
+  type CapabilityConfig,
   type AgentdConfig,
   type LanguageModel,
   type Logger,
@@ -15,6 +16,8 @@ import {
   type Supervisor,
 } from "@agentd/sdk";
 import { supervisorFromConfig } from "./subagent/supervisor-from-config.ts";
+import { resolve as resolvePath } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** What the model needs besides the config file's `model` block. */
 export interface ModelSecrets {
@@ -30,6 +33,8 @@ export function modelFromConfig(config: AgentdConfig, secrets: ModelSecrets, log
       "E_CONFIG_INVALID",
       "no model endpoint: set AGENT_INTELLIGENCE (e.g. http://127.0.0.1:11434/v1), --intelligence, or model.intelligence in agentd.json — or try 'agentd demo' for the offline scripted model",
     );
+  if (dialect === "gemini" && config.capabilities?.gemini === false)
+    throw new AgentdError("E_CONFIG_INVALID", "the gemini dialect is switched off (capabilities.gemini: false, seed D11): use openai or anthropic, or remove the switch");
   if (!m.name && dialect !== "openai")
     throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
   return createModel({
@@ -57,6 +62,25 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
   };
 }
 
+/**
+ * The MCP client switches the config's `capabilities` block turns on (D1 tasks, D3 roots, D4 elicitation);
+ * everything absent stays the seed's v1 fallback. (D2 sampling and D8 checkpoint are refused by the schema
+ * until they are built; D9 and D10 are read by `serve` and the modes.)
+ */
+export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
+  const c = config.capabilities ?? {};
+  const roots = (c.roots ?? []).map((r) => {
+    const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
+    return { uri, name: uri.split("/").filter(Boolean).at(-1) ?? uri };
+  });
+  return {
+    ...(c.tasks ? { tasks: true } : {}),
+    ...(roots.length ? { roots } : {}),
+    ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
+    ...(c.elicitation === "cancel" ? { elicitation: async () => ({ action: "cancel" as const }) } : {}),
+  };
+}
+
 /** Build the agent a configuration describes (with `supervisor` when the config turns subagents on). */
 export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logger: Logger): Agent & { supervisor?: Supervisor } {
   const supervisor = supervisorFromConfig(config, logger, { limits: limitsFromConfig(config) }); // only with a `subagents` block
@@ -68,6 +92,8 @@ export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logg
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { tools: new SubagentToolSet(supervisor) } : {}),
+    capabilities: capabilityConfigFrom(config),
+    ...(config.capabilities?.httpReactivity === false ? { httpReactivity: false } : {}),
     logger,
   });
   return supervisor ? withSubagents(agent, supervisor) : agent;

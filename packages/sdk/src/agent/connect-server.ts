@@ -31,10 +31,12 @@ export interface ConnectServerOptions {
   requestTimeoutMs?: number;
   /** Reconnect pacing of a managed connection (see `ManagedMcpClient`). */
   reconnect?: Partial<ReconnectPolicy>;
+  /** D7a: use server push (the GET stream) on HTTP servers (default true; false = request/response only). */
+  httpReactivity?: boolean;
 }
 
 /** Build the transport an `mcpServers` entry describes. */
-export function transportFor(name: string, config: McpServerConfig, logger: Logger): Transport {
+export function transportFor(name: string, config: McpServerConfig, logger: Logger, options: { httpReactivity?: boolean } = {}): Transport {
   if ("command" in config) {
     return new StdioChildTransport({
       name,
@@ -49,6 +51,7 @@ export function transportFor(name: string, config: McpServerConfig, logger: Logg
     ...(config.headers ? { headers: config.headers } : {}),
     logger: logger.child({ server: name }),
     name,
+    ...(options.httpReactivity === false ? { openGetStream: false } : {}),
   });
 }
 
@@ -74,7 +77,8 @@ export function upstreamError(name: string, e: unknown): AgentdError {
 export function managedClientFor(name: string, config: McpServerConfig, options: ConnectServerOptions): ManagedMcpClient {
   return new ManagedMcpClient({
     name,
-    transportFactory: () => transportFor(name, config, options.logger),
+    transportFactory: () => transportFor(name, config, options.logger, { ...(options.httpReactivity === false ? { httpReactivity: false } : {}) }),
+    ...(options.httpReactivity === false ? { push: false } : {}),
     clientInfo: CLIENT_INFO,
     client: clientOptions(options),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),

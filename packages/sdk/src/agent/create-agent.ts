@@ -46,6 +46,12 @@ export interface AgentOptions {
    * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
    */
   reconnect?: Partial<ReconnectPolicy>;
+  /**
+   * D7a, reactivity over HTTP (default true): server push on the GET stream, so subscriptions work on HTTP
+   * servers. false is the seed's v1 fallback: HTTP servers request/response only, their subscription
+   * triggers reported unavailable.
+   */
+  httpReactivity?: boolean;
   /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
   tools?: ToolSet;
   /** Telemetry sink (default: none). */
@@ -112,6 +118,7 @@ export function createAgent(options: AgentOptions): Agent {
             logger,
             ...(options.capabilities ? { capabilities: options.capabilities } : {}),
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+            ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
           });
           if (closed) {
             await client.close();

@@ -114,12 +114,25 @@ export const ServeSchema = v.strictObject({
   allowedOrigins: v.optional(v.array(v.string())),
 });
 
+const notBuiltYet = (what: string) =>
+  v.optional(v.literal(false, `${what} is not built yet (next on the roadmap): leave it false or remove it`));
+
+/** The seed's deferred items (RFC 0013 D1–D11) that the configuration switches. Absent = the default. */
 export const CapabilitiesSchema = v.strictObject({
-  sampling: v.optional(v.boolean()),
-  roots: v.optional(v.array(v.string())),
-  elicitation: v.optional(v.picklist(["decline", "cancel", "off"])),
+  /** D2: servicing inbound sampling with our own model — not built yet; off answers -32601. */
+  sampling: notBuiltYet("capabilities.sampling (D2: servicing server sampling requests with our model)"),
+  /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
+  roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation. */
+  elicitation: v.optional(v.picklist(["decline", "cancel", "off"], '"off", "decline" or "cancel"')),
+  /** D1 (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
-  checkpoint: v.optional(v.boolean()),
+  /** D8: the durable supervisor checkpoint — not built yet; off is stateless rebuild + reconcile. */
+  checkpoint: notBuiltYet("capabilities.checkpoint (D8: durable supervisor checkpoint)"),
+  /** D7a: reactivity over HTTP (default true); false = HTTP servers request/response only. */
+  httpReactivity: v.optional(v.boolean()),
+  /** D11: the native gemini adapter (default true); false = openai-compatible and anthropic only. */
+  gemini: v.optional(v.boolean()),
   /** D9: the self-MCP declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
   /** D10: "v1" (default) 5-field UTC cron, no tz/catch-up/job store; "v2" the richer cron. */

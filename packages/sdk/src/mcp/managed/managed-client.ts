@@ -222,7 +222,7 @@ export class ManagedMcpClient {
   /** Whether the server declared `resources.subscribe` on the latest connection. */
   supportsSubscribe(): boolean {
     // Over HTTP, updates arrive on the standalone GET stream: a server that refuses it cannot push them.
-    return this.serverCapabilities.resources?.subscribe === true && this.pushState !== "unsupported" && this.pushState !== "failed";
+    return this.serverCapabilities.resources?.subscribe === true && this.pushState !== "unsupported" && this.pushState !== "failed" && this.pushState !== "off";
   }
   /** Listen to reconnects; subscriptions are already re-sent when it fires, so re-read. */
   onReconnected(listener: () => void): () => void {
@@ -274,7 +274,7 @@ export class ManagedMcpClient {
     const transport = new TappedTransport(inner, (reason, e) => client && this.lost(client, reason, e));
     client = new McpClient(this.options.clientInfo, { ...this.options.client, logger: this.logger });
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
-    this.pushState = await settlePushStream(inner, client, this.logger, this.name);
+    this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
     return client;
   }
 
@@ -374,6 +374,10 @@ export class ManagedMcpClient {
     }
   }
 }
+
+/** Whether a transport has a separate server-push stream (Streamable HTTP). */
+const isHttpTransport = (transport: unknown): boolean =>
+  typeof (transport as { openGetStream?: unknown }).openGetStream === "function";
 
 /** How long the start-up waits for the first attempt of an HTTP server-push stream to settle. */
 const PUSH_SETTLE_MS = 5_000;

@@ -22,6 +22,12 @@ export interface ManagedClientOptions {
   reconnect?: Partial<ReconnectPolicy>;
   /** How long one (re)connect handshake may take (ms, default 30 000). */
   connectTimeoutMs?: number;
+  /**
+   * D7a: whether server push over HTTP is used (default true). With false — the seed's v1 fallback — an HTTP
+   * server is used request/response only and `supportsSubscribe()` is false, so a subscription trigger on
+   * it is reported unavailable.
+   */
+  push?: boolean;
   logger?: Logger;
 }
 

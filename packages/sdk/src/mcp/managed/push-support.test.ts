@@ -59,3 +59,18 @@ test("a server answering 405 to the GET stream does not, and that is logged", as
   expect(client.supportsSubscribe()).toBe(false);
   expect(logger.records.some((r) => r.event === "mcp.push_unavailable" && r.getStream === "unsupported")).toBe(true);
 });
+
+test("D7a switched off (push: false): request/response only, no GET stream, subscriptions unsupported", async () => {
+  http = await serverWithSubscribableResource();
+  let transport: StreamableHttpClientTransport | undefined;
+  client = new ManagedMcpClient({
+    name: "push",
+    clientInfo: { name: "t", version: "1" },
+    transportFactory: () => (transport = new StreamableHttpClientTransport(http!.url.href, { name: "push", openGetStream: false })),
+    push: false,
+  });
+  await client.start();
+  expect(client.supportsSubscribe()).toBe(false);
+  expect(transport?.getStreamState).toBe("off");
+  expect((await client.readResource("test://r")).contents[0]).toMatchObject({ text: "x" });
+});

@@ -1,0 +1,48 @@
+/** The config's `capabilities` block reaches the MCP clients; unbuilt items are refused, never ignored. */
+import { afterEach, expect, test } from "bun:test";
+import { parseConfig } from "@agentd/sdk";
+import { createFakeMcpServer } from "@agentd/testkit";
+import { capabilityConfigFrom, modelFromConfig } from "./build-agent.ts";
+import { McpClient, MemoryTransport, nullLogger } from "@agentd/sdk";
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+test("absent capabilities are the seed's v1 fallbacks: nothing declared", () => {
+  expect(capabilityConfigFrom(parseConfig({}, {}))).toEqual({});
+  expect(capabilityConfigFrom(parseConfig({ capabilities: { roots: [], elicitation: "off", tasks: false } }, {}))).toEqual({});
+});
+
+test("roots (paths or file:// URIs), elicitation and tasks are switched on", async () => {
+  const caps = capabilityConfigFrom(parseConfig({ capabilities: { roots: ["/data/inbox", "file:///srv/x"], elicitation: "decline", tasks: true } }, {}));
+  expect(caps.roots).toEqual([
+    { uri: "file:///data/inbox", name: "inbox" },
+    { uri: "file:///srv/x", name: "x" },
+  ]);
+  expect(caps.elicitation).toBe("decline");
+  expect(caps.tasks).toBe(true);
+  // The client really declares them and answers roots/list with the configured roots.
+  const server = createFakeMcpServer({ name: "caps", version: "1", tools: [{ name: "noop", text: "ok" }] });
+  const [a, b] = MemoryTransport.createPair();
+  const session = await server.connect(b);
+  const client = new McpClient({ name: "t", version: "1" }, { capabilities: caps, logger: nullLogger });
+  await client.connect(a);
+  close = () => client.close();
+  expect(session.clientCapabilities).toMatchObject({ roots: {}, elicitation: {} });
+  expect(await session.listRoots()).toEqual(caps.roots as never);
+});
+
+test("unbuilt items (D2 sampling, D8 checkpoint) are refused with one clear line, not ignored", () => {
+  expect(() => parseConfig({ capabilities: { sampling: true } }, {})).toThrow("capabilities.sampling");
+  expect(() => parseConfig({ capabilities: { checkpoint: true } }, {})).toThrow("not built yet");
+  expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({ sampling: false, checkpoint: false });
+});
+
+test("D11 switched off refuses the gemini dialect", () => {
+  const config = parseConfig({ model: { dialect: "gemini", name: "g" }, capabilities: { gemini: false } }, {});
+  expect(() => modelFromConfig(config, {}, nullLogger)).toThrow("capabilities.gemini");
+  expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), {}, nullLogger).provider).toBe("gemini");
+});
