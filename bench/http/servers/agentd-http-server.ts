@@ -1,0 +1,23 @@
+/**
+ * agentd's Streamable HTTP server (one shared `McpServer` with an `echo` tool) on 127.0.0.1, for the HTTP
+ * benchmark. `bun agentd-http-server.ts json|sse [maxSessions]`; prints `{"port":N}`.
+ */
+import { createStreamableHttpServer, McpServer } from "@agentd/sdk";
+import { serveControl } from "../../lib/server-control.ts";
+
+const mode = process.argv[2] === "json" ? "json" : "sse";
+const maxSessions = Number(process.argv[3] ?? 1024);
+
+const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
+mcp.tool(
+  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
+);
+const server = await createStreamableHttpServer({
+  responseMode: mode,
+  limits: { maxSessions },
+  onsession(transport) {
+    void mcp.connect(transport);
+  },
+});
+serveControl({ port: server.port }, () => server.close());

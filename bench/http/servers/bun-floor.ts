@@ -1,0 +1,40 @@
+/**
+ * The HTTP floor: a bare `Bun.serve` on 127.0.0.1 with no MCP in it. A POST is parsed as JSON-RPC and
+ * answered as JSON: `initialize` with a session id header, a notification with 202, anything else with the
+ * echo result. A GET opens an SSE stream that writes one comment and then stays open — the least a server
+ * holding idle sessions can spend on them. Prints `{"port":N}`.
+ */
+import { serveControl } from "../../lib/server-control.ts";
+
+const PRIME = new TextEncoder().encode(": open\n\n");
+const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+let nextSession = 0;
+
+const server = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  idleTimeout: 0,
+  async fetch(req) {
+    if (req.method === "GET") {
+      let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          controller = c;
+          streams.add(c);
+          c.enqueue(PRIME);
+        },
+        cancel: () => void (controller && streams.delete(controller)),
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+    }
+    const m = (await req.json()) as { id?: number; method: string; params?: { arguments?: { text?: string }; protocolVersion?: string } };
+    if (m.id === undefined) return new Response(null, { status: 202 });
+    if (m.method === "initialize")
+      return Response.json(
+        { jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1" } } },
+        { headers: { "mcp-session-id": `s-${++nextSession}` } },
+      );
+    return Response.json({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: m.params?.arguments?.text }] } });
+  },
+});
+serveControl({ port: server.port }, () => server.stop(true));
