@@ -97,6 +97,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     return tooMany("Too Many Requests: too many open streams in this session");
   }
   for (const m of messages) session.transport.deliver(m, extra);
+  // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
+  // out as one string body instead of a stream (much cheaper); slower answers stream as before.
+  if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
   return new Response(writer.takeBody(), { headers: sseHeaders(session.id) });
 }
 
