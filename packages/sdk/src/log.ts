@@ -28,19 +28,42 @@ export interface LogRecord {
   [field: string]: unknown;
 }
 
-const SECRET_KEY = /(authorization|api[-_]?key|token|secret|password|cookie)/i;
+const SECRET_KEY =
+  /(authorization|auth|bearer|api[-_]?key|token|secret|passw|credential|private[-_]?key|cookie|session[-_]?token|signature)/i;
+// Credential-shaped values, wherever they appear: `Bearer …`, provider keys (`sk-…`, `ghp_…`, `xox…`), JWTs.
+const SECRET_VALUE =
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}|\b(sk|rk|pk)-[A-Za-z0-9_-]{12,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
 
-/** Mask values of credential-like keys, recursively, so a record can never carry a secret by accident. */
-export function redact(fields: Record<string, unknown>): Record<string, unknown> {
+/** Mask credential-shaped substrings of a string. */
+export const scrubSecrets = (s: string): string => s.replace(SECRET_VALUE, (m, scheme: string | undefined) => (scheme ? `${scheme} [redacted]` : "[redacted]"));
+
+function redactValue(v: unknown, depth: number): unknown {
+  if (typeof v === "string") return scrubSecrets(v);
+  if (v instanceof Error) return scrubSecrets(v.message);
+  if (depth > 8 || v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    // [name, value] header pairs: mask the value when the name is credential-like.
+    if (v.length === 2 && typeof v[0] === "string" && SECRET_KEY.test(v[0]) && v[1] !== undefined) return [v[0], "[redacted]"];
+    return v.map((x) => redactValue(x, depth + 1));
+  }
+  return redactFields(v as Record<string, unknown>, depth + 1);
+}
+
+function redactFields(fields: Record<string, unknown>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
-    if (SECRET_KEY.test(k) && v !== undefined && typeof v !== "boolean" && typeof v !== "number") out[k] = "[redacted]";
-    else if (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Error))
-      out[k] = redact(v as Record<string, unknown>);
-    else if (v instanceof Error) out[k] = v.message;
-    else out[k] = v;
+    if (SECRET_KEY.test(k) && v !== undefined && v !== null && typeof v !== "boolean" && typeof v !== "number") out[k] = "[redacted]";
+    else out[k] = redactValue(v, depth);
   }
   return out;
+}
+
+/**
+ * Mask values of credential-like keys (recursively, arrays included) and credential-shaped substrings
+ * anywhere, so a record can never carry a secret by accident.
+ */
+export function redact(fields: Record<string, unknown>): Record<string, unknown> {
+  return redactFields(fields, 0);
 }
 
 /** Build a logger over a sink, dropping records below `level`. */

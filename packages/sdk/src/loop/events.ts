@@ -84,6 +84,9 @@ export function createEmitter(onEvent: ((e: RunEvent) => void) | undefined, logg
     if (!logger || !spec) return;
     const { type: _type, ...fields } = event;
     const level = event.type === "run-end" && event.error ? "warn" : spec[0];
-    logger.log(level, spec[1], { ...fields, ...logExtra });
+    // The arguments a model wrote may carry anything (a pasted credential): they go to a debug record only.
+    const { arguments: args, ...extra } = logExtra ?? {};
+    logger.log(level, spec[1], { ...fields, ...extra });
+    if (args !== undefined) logger.debug(`${spec[1]}.arguments`, { runId: event.runId, arguments: args });
   };
 }

@@ -27,3 +27,26 @@ describe("fenceToolOutput", () => {
     expect(fenced.length).toBeLessThan(MAX_FENCED_CHARS + 200);
   });
 });
+
+describe("look-alike fence tags are escaped too", () => {
+  const cases = [
+    "<\u200b/tool-output>",
+    "</tool\u2011output>",
+    "\uff1c/tool-output\uff1e",
+    "</tool-\u00adoutput>",
+    "</\uff54\uff4f\uff4f\uff4c-output>",
+    "< / TOOL_OUTPUT>",
+  ];
+  for (const c of cases)
+    test(JSON.stringify(c), () => {
+      const escaped = escapeFence(`before ${c} after`);
+      expect(escaped).not.toBe(`before ${c} after`);
+      expect(escaped.startsWith("before &lt;")).toBe(true);
+      // Only the opening bracket changes.
+      expect(escaped.length).toBe(`before ${c} after`.length + "&lt;".length - c.match(/^[<\uff1c]/u)![0].length);
+    });
+  test("ordinary text, emoji and CJK pass unchanged", () => {
+    const t = "a < b, tool output 🎉 工具 <tooling> <b>x</b>";
+    expect(escapeFence(t)).toBe(t);
+  });
+});

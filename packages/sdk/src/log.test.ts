@@ -1,0 +1,32 @@
+import { expect, test } from "bun:test";
+import { memoryLogger, redact, scrubSecrets } from "./log.ts";
+
+test("credential-like keys are masked at any depth, arrays included", () => {
+  const r = redact({
+    headers: [["Authorization", "Bearer sk-live-AAAAAAAAAAAAAAAA"], ["Accept", "text/plain"]],
+    list: [{ apiKey: "k1" }, { privateKey: "k2" }],
+    auth: "whatever",
+    credentials: { user: "u" },
+    nested: { deeper: { x_api_key: "k3", ok: 1 } },
+    turns: 3,
+  });
+  expect(r).toEqual({
+    headers: [["Authorization", "[redacted]"], ["Accept", "text/plain"]],
+    list: [{ apiKey: "[redacted]" }, { privateKey: "[redacted]" }],
+    auth: "[redacted]",
+    credentials: "[redacted]",
+    nested: { deeper: { x_api_key: "[redacted]", ok: 1 } },
+    turns: 3,
+  });
+});
+
+test("credential-shaped values are scrubbed wherever they appear", () => {
+  expect(scrubSecrets("upstream said 401 for Bearer abcdefghijklmnop")).toBe("upstream said 401 for Bearer [redacted]");
+  expect(scrubSecrets("key sk-live-1234567890abcdef used")).toBe("key [redacted] used");
+  expect(scrubSecrets("ghp_abcdefghijklmnopqrstuvwxyz0123")).toBe("[redacted]");
+  expect(scrubSecrets("a normal sentence with a token-free value")).toBe("a normal sentence with a token-free value");
+  const log = memoryLogger();
+  log.error("x", { error: new Error("failed with Bearer zzzzzzzzzzzzzzzz"), line: "stderr: sk-abcdefghijklmnopqrstu" });
+  expect(JSON.stringify(log.records)).not.toContain("zzzzzzzz");
+  expect(JSON.stringify(log.records)).not.toContain("sk-abcdefghijklmnop");
+});
