@@ -17,7 +17,7 @@ let ws: CliWorkspace;
 let gateway: FakeGateway | undefined;
 
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", CLI_MAIN, "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
   const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
   ws = new CliWorkspace();
