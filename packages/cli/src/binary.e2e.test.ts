@@ -45,3 +45,11 @@ test("from source, demo --json carries usage and a run id", async () => {
   expect(out.toolCalls).toBe(2);
   expect(out.text).toContain("119.51 EUR");
 });
+
+test("the demo stays offline whatever agentd.json the working directory holds", async () => {
+  ws.writeConfig({ model: { intelligence: "http://127.0.0.1:9/v1", name: "unreachable" }, limits: { maxTurns: 1 } });
+  const run = await ws.run(["demo"], { env: { AGENT_CONFIG: "/nonexistent/agentd.json" } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("SCRIPTED model");
+  expect(run.stdout).toContain("119.51 EUR");
+});

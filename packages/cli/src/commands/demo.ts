@@ -4,7 +4,7 @@
  * With AGENT_INTELLIGENCE (or --intelligence) set, the same configuration talks to a real model instead.
  */
 import { startFakeGateway } from "@agentd/testkit";
-import { type AgentdConfig, resolveConfig, selfCommand } from "@agentd/sdk";
+import { type AgentdConfig, parseConfig, selfCommand } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
@@ -40,11 +40,22 @@ export const demoCommand = defineCommand({
     model: { type: "string", alias: "m", description: "Model name for --intelligence" },
   },
   async run({ args }) {
-    const resolved = await resolveConfig({
-      configPath: undefined,
-      overrides: { ...(args.intelligence ? { intelligence: args.intelligence } : {}), ...(args.model ? { model: args.model } : {}) },
-      env: { ...process.env, AGENT_CONFIG: undefined },
-    });
+    // The demo never reads agentd.json (nor AGENT_CONFIG): it stays offline unless a model endpoint is named
+    // by --intelligence or AGENT_INTELLIGENCE.
+    const env = process.env;
+    const intelligence = args.intelligence ?? (env.AGENT_INTELLIGENCE || undefined);
+    const name = args.model ?? (env.AGENT_MODEL || undefined);
+    const dialect = env.AGENT_DIALECT || undefined;
+    const resolved = {
+      config: parseConfig(
+        intelligence ? { model: { intelligence, ...(name ? { name } : {}), ...(dialect ? { dialect } : {}) } } : {},
+        {},
+        "demo settings",
+        { expand: false },
+      ),
+      ...(env.AGENT_API_KEY ? { apiKey: env.AGENT_API_KEY } : {}),
+      ...(env.RUN_ID ? { runId: env.RUN_ID } : {}),
+    };
     const logger = stderrLogger();
     const real = resolved.config.model?.intelligence !== undefined;
     const gateway = real ? undefined : await startFakeGateway({ dialect: "openai", script: demoScript() });

@@ -3,8 +3,9 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import { AgentdError, connectServer, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { AgentdError, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { defineCommand } from "citty";
+import { capabilityConfigFrom } from "../build-agent.ts";
 import { EXIT } from "../exit-codes.ts";
 import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -143,9 +144,19 @@ export const mcpCommand = defineCommand({
     const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
     if (args.timeout !== undefined && !timeoutMs) throw new AgentdError("E_USAGE", `--timeout expects a duration such as 30s, got '${args.timeout}'`);
 
-    // A human asked for prompts explicitly, so D6 is on for this command only; tasks follow the config (D1).
-    const capabilities: CapabilityConfig = { ...(spec.prompts ? { prompts: true } : {}), ...(resolved.config.capabilities?.tasks ? { tasks: true } : {}) };
-    const logger = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "warn" });
+    // A human asked for prompts explicitly, so D6 is on for this command only; the rest (D1 tasks, D3 roots,
+    // D4 elicitation) follows the config, exactly as for `agentd run`.
+    const capabilities: CapabilityConfig = { ...capabilityConfigFrom(resolved.config), ...(spec.prompts ? { prompts: true } : {}) };
+    // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
+    const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
+    const logger = process.env.AGENT_LOG_LEVEL
+      ? base
+      : createLogger(
+          ({ ts: _ts, level, event, ...fields }) => {
+            if (level === "warn" || level === "error" || event === "mcp.stderr") base.log(level, event, fields);
+          },
+          { level: "info" },
+        );
     const signals = abortOnSignals();
     let client: McpClient | undefined;
     try {

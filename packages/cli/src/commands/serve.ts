@@ -11,7 +11,9 @@ import {
   createStreamableHttpServer,
   isLoopbackHost,
   type LogRecord,
+  parseDuration,
   resolveConfig,
+  setLongTimeout,
   StdioServerTransport,
 } from "@agentd/sdk";
 import { readFile } from "node:fs/promises";
@@ -61,11 +63,15 @@ export async function loadTokens(file: string | undefined, envName: string | und
 
 async function readPem(path: string | undefined, flag: string): Promise<string | undefined> {
   if (!path) return undefined;
+  let text: string;
   try {
-    return await readFile(path, "utf8");
+    text = await readFile(path, "utf8");
   } catch {
     throw new AgentdError("E_CONFIG_INVALID", `${flag}: cannot read ${path}`);
   }
+  // Never echo the contents: a wrong file may well be key material.
+  if (!text.includes("-----BEGIN ")) throw new AgentdError("E_CONFIG_INVALID", `${flag}: ${path} is not a PEM file`);
+  return text;
 }
 
 export const serveCommand = defineCommand({
@@ -158,7 +164,7 @@ export const serveCommand = defineCommand({
         }
         return new Response("ready\n", { status: 200 });
       };
-      const server = await createStreamableHttpServer({
+      const server = await listenOrExplain(`${hostname}:${port}`, () => createStreamableHttpServer({
         hostname,
         port,
         ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
@@ -171,8 +177,8 @@ export const serveCommand = defineCommand({
         },
         routes: { "/healthz": () => new Response("ok\n"), "/readyz": ready },
         logger,
-      });
-      logger.info("serve.listening", { url: server.url.href, tls: Boolean(cert), auth: tokens.length ? "bearer" : mtls ? "mtls" : "none" });
+      }));
+      logger.info("serve.listening", { url: server.url.href, tls: Boolean(cert), authMethod: tokens.length && mtls ? "bearer+mtls" : tokens.length ? "bearer" : mtls ? "mtls" : "none" });
       closeServer = () => server.close();
       ended = new Promise(() => {});
     } else {
@@ -207,9 +213,29 @@ export const serveCommand = defineCommand({
 });
 
 function parseGrace(value: string): number {
-  const m = /^(\d+)(ms|s|m)?$/.exec(value);
-  if (!m) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s, got '${value}'`);
-  return Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000);
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s or 1m30s, got '${value}'`);
+  return ms;
+}
+
+/**
+ * Start listening; a failure the user can fix (port in use, a certificate or key the TLS library rejects)
+ * becomes one line naming what to change instead of an "unexpected error".
+ */
+async function listenOrExplain<T>(address: string, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (e) {
+    if (AgentdError.isInstance(e)) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    if (/in use|EADDRINUSE/i.test(message))
+      throw new AgentdError("E_CONFIG_INVALID", `--http ${address}: the address is already in use; pick another port (or 0 for any free one)`);
+    if (/PEM|certificate|private key|SSL|TLS|asn1|x509/i.test(message))
+      throw new AgentdError("E_CONFIG_INVALID", `--tls-cert/--tls-key: the TLS library rejected the certificate or key (${message.slice(0, 120)}); check that --tls-cert is the certificate and --tls-key its private key`);
+    if (/EACCES|permission/i.test(message))
+      throw new AgentdError("E_CONFIG_INVALID", `--http ${address}: not permitted to listen there (ports below 1024 need privileges)`);
+    throw e;
+  }
 }
 
 /**
@@ -226,10 +252,11 @@ async function answersSent(server: ReturnType<typeof createSelfMcpServer>["serve
 /** Resolve on the registry's next change, or after `ms`. */
 function waitForChange(registry: ReturnType<typeof createSelfMcpServer>["registry"], ms: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
+    // A long --grace must not overflow setTimeout (it would fire every 1 ms and spin this loop).
+    const cancelTimer = setLongTimeout(done, ms);
     const off = registry.onChange(done);
     function done() {
-      clearTimeout(timer);
+      cancelTimer();
       off();
       resolve();
     }

@@ -68,6 +68,9 @@ export function upstreamError(name: string, e: unknown): AgentdError {
   const detail = e instanceof Error ? e.message : String(e);
   // Transport errors usually name the server already: don't say it twice.
   const named = detail.includes(`'${name}'`);
+  // A configuration mistake (e.g. plain http:// to a remote host) stays one: exit 2, not "unavailable".
+  if (AgentdError.isInstance(e) && (e.code === "E_CONFIG_INVALID" || e.code === "E_USAGE"))
+    return new AgentdError("E_CONFIG_INVALID", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
     return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
   return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
