@@ -4,7 +4,11 @@
  * GET opens the session's standalone SSE stream for server-initiated messages (one connected at a time:
  * 409 for a second), or, with `Last-Event-ID`, resumes the stream that id belongs to: its stored events after
  * that id are replayed, then live events continue if the stream is still open (transport spec,
- * "Resumability and Redelivery"). DELETE ends the session; its id then answers 404.
+ * "Resumability and Redelivery"). A resumption of a stream that has ended, with nothing left to replay after
+ * that id, gets 204 No Content: the SSE standard's way to tell a client to stop reconnecting (WHATWG HTML,
+ * "Server-sent events": clients stop on 204), which is what stops the official SDK client; a 200 stream that
+ * ends at once would be polled again at every `retry` interval, for as long as the session lives. DELETE
+ * ends the session; its id then answers 404.
  */
 import type { Caller, HandlerContext } from "./context.ts";
 import { parseEventId } from "./event-store.ts";
@@ -29,6 +33,7 @@ export function handleGet(ctx: HandlerContext, req: Request, caller: Caller): Re
     : session.openStandalone(writer);
   if (outcome !== "ok") {
     writer.end();
+    if (outcome === "over") return new Response(null, { status: 204, headers: { "mcp-session-id": session.id } });
     if (outcome === "limit") return tooMany("Too Many Requests: too many open streams in this session");
     if (outcome === "conflict")
       return jsonRpcHttpError(409, TRANSPORT_ERROR, "Conflict: this session already has a standalone SSE stream");

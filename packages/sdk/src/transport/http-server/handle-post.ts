@@ -2,8 +2,10 @@
  * POST to the MCP endpoint: one JSON-RPC message (or, in a `2025-03-26` session, a batch array).
  *
  * Notifications and responses only → 202 with no body. Requests → an SSE stream that ends after the last
- * response (or one `application/json` body in JSON response mode). `initialize` without a session id
- * creates the session and returns `Mcp-Session-Id` (transport spec, "Session Management").
+ * response (or one `application/json` body in JSON response mode). A request the client cancels gets no
+ * response: its stream ends without one (in JSON mode, an SSE body with no events when nothing is left to
+ * answer). `initialize` without a session id creates the session and returns `Mcp-Session-Id` (transport
+ * spec, "Session Management").
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedBody } from "./body.ts";
@@ -84,10 +86,17 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   }
 
   if (ctx.config.responseMode === "json") {
-    const exchange = session.openJsonExchange(requestIds);
+    // The exchange is abandoned if the client goes away: nothing could carry its answer any more.
+    const exchange = session.openJsonExchange(requestIds, req.signal);
     for (const m of messages) session.transport.deliver(m, extra);
     conn.holdOpen?.();
     const responses: JsonRpcMessage[] = await exchange;
+    // Every request of the POST was cancelled: no JSON-RPC response is due (cancellation spec: SHOULD NOT
+    // answer), yet the HTTP request must end. An empty JSON body or 202 would break the transport spec for a
+    // request ("MUST return text/event-stream or application/json"), and an error response for an id the
+    // client already forgot would surface there as an unknown response; an SSE stream with no events is
+    // exactly what SSE mode sends in this case, and every client must accept SSE.
+    if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
     return Response.json(isBatch ? responses : responses[0], { headers: { "mcp-session-id": session.id } });
   }
 

@@ -66,3 +66,41 @@ describe("official SDK client ⇄ our McpServer over this transport", () => {
     expect((await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).content).toEqual([{ type: "text", text: "42" }]);
   });
 });
+
+describe("official SDK client: requests it times out", () => {
+  test("free their streams; each ended stream is resumed once, answered 204, and never polled again", async () => {
+    const mcp = new McpServer({ name: "agentd-test", version: "0.0.0" });
+    mcp.tool({ name: "slow", inputSchema: { type: "object" } }, (_args, ctx) =>
+      new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+    );
+    mcp.tool({ name: "fast", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "ok" }] }));
+    const server = await createStreamableHttpServer({
+      limits: { maxStreamsPerSession: 4, retryMs: 50 },
+      onsession: async (t) => void (await mcp.connect(t)),
+    });
+    cleanup.push(() => server.close());
+    // The SDK resumes a POST stream that ended without a response by GET with Last-Event-ID.
+    const resumes: { id: string; status: number }[] = [];
+    const watching: typeof fetch = Object.assign(async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      const id = new Headers(init?.headers).get("last-event-id");
+      if (init?.method === "GET" && id !== null) resumes.push({ id, status: res.status });
+      return res;
+    }, { preconnect: fetch.preconnect });
+    const client = new Client({ name: "official-client-test", version: "0.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: watching }));
+    cleanup.push(() => client.close());
+
+    const calls = 8; // twice maxStreamsPerSession
+    for (let i = 0; i < calls; i++)
+      await expect(client.callTool({ name: "slow", arguments: {} }, undefined, { timeout: 100 })).rejects.toThrow(/timed out/i);
+    expect((await client.callTool({ name: "fast", arguments: {} })).content).toEqual([{ type: "text", text: "ok" }]);
+    const deadline = performance.now() + 20_000;
+    while (resumes.length < calls || server.stats().streams > 1) {
+      if (performance.now() > deadline) throw new Error(`resumes ${JSON.stringify(resumes)}, streams ${server.stats().streams}`);
+      await Bun.sleep(20);
+    }
+    expect(resumes.map((r) => r.status)).toEqual(Array(calls).fill(204));
+    expect(new Set(resumes.map((r) => r.id)).size).toBe(calls);
+  }, 60_000);
+});

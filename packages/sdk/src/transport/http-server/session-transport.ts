@@ -2,9 +2,13 @@
  * The per-session {@link Transport} handed to `onsession`: the MCP server connects to it exactly as to a
  * stdio or in-memory transport. Inbound POST bodies arrive through `onmessage`; `send` routes through the
  * session (see `session.ts`).
+ *
+ * Every inbound message passes here, so this is where the transport notices `notifications/cancelled`: the
+ * protocol layer then sends no response for that request (cancellation spec), and without being told the
+ * session would keep its POST stream (or JSON exchange) open forever.
  */
 import { AgentdError } from "../../wire/errors.ts";
-import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
+import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { FrameError, MessageExtra, SendOptions, Transport } from "../types.ts";
 import type { Session } from "./session.ts";
 
@@ -51,6 +55,8 @@ export class HttpSessionTransport implements Transport {
 
   /** @internal Called by the HTTP handler for each inbound message. */
   deliver(message: unknown, extra: MessageExtra): void {
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.session.cancelRequest(cancelled);
     if (!this.started) this.queue.push([message, extra]);
     else this.dispatch(message, extra);
   }
@@ -71,4 +77,13 @@ export class HttpSessionTransport implements Transport {
       this.onerror?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
+}
+
+/** The `requestId` of a `notifications/cancelled`, or undefined for any other message (a cheap hand guard). */
+function cancelledRequestId(message: unknown): RequestId | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+  if (m.method !== "notifications/cancelled" || m.id !== undefined) return undefined;
+  const id = typeof m.params === "object" && m.params !== null ? m.params.requestId : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }

@@ -7,6 +7,11 @@
  * sent while handling a request goes to that request's stream; anything else goes to the standalone GET
  * stream. Each message is written to exactly one stream, never broadcast. Every SSE event is also kept in
  * the bounded event store so a broken stream can be resumed with `Last-Event-ID`.
+ *
+ * A request stops being pending when its response is sent, or earlier when no response is due: the client
+ * cancelled it (`notifications/cancelled`; the cancellation spec says receivers SHOULD NOT answer and SHOULD
+ * free its resources), or, in JSON response mode, the client went away (a JSON body cannot be resumed). Its
+ * stream then ends once nothing else on it is pending, so neither the in-flight nor the stream limit leaks.
  */
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -19,6 +24,9 @@ import type { SseWriter } from "./sse-writer.ts";
 /** A request id as a map key; numbers and strings stay distinct (`1` is not `"1"`). */
 export const requestKey = (id: RequestId) => (typeof id === "number" ? `n${id}` : `s${id}`);
 
+/** How many dropped request keys a session remembers, to log their late responses quietly. */
+const DROPPED_KEYS = 256;
+
 /** An outbound stream of the session. */
 interface OutStream {
   id: number;
@@ -29,7 +37,10 @@ interface OutStream {
   pending: Set<string>;
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
-  /** JSON response mode: the responses collected so far, handed over when the last one arrives. */
+  /**
+   * JSON response mode: the responses collected so far, handed over when nothing on it is pending any more
+   * (`resolve` runs once; later calls do nothing).
+   */
   json?: { collected: JsonRpcMessage[]; resolve: (messages: JsonRpcMessage[]) => void };
 }
 
@@ -43,8 +54,8 @@ export interface SessionSettings {
   onended: (session: Session, reason: string) => void;
 }
 
-/** Outcome of opening a stream. */
-export type OpenResult = "ok" | "limit" | "conflict" | "unknown";
+/** Outcome of opening a stream; `over`: a resumption of an ended stream with nothing left to replay. */
+export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
 
 /** One session. */
 export class Session {
@@ -56,6 +67,8 @@ export class Session {
   private readonly events: EventStore;
   private readonly streams = new Map<number, OutStream>();
   private readonly pending = new Map<string, { stream: OutStream; id: RequestId }>();
+  /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
+  private readonly dropped = new Set<string>();
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
@@ -112,20 +125,46 @@ export class Session {
     return "ok";
   }
 
-  /** JSON response mode: collect the responses to `requestIds`; resolves when the last one is sent. */
-  openJsonExchange(requestIds: RequestId[]): Promise<JsonRpcMessage[]> {
+  /**
+   * JSON response mode: collect the responses to `requestIds`; resolves when none of them is pending any
+   * more (answered or cancelled; an empty list when all were cancelled). When `signal` aborts (the client
+   * went away) the exchange is abandoned: a JSON body cannot be resumed, so its requests are no longer
+   * pending and their responses, when they come, are dropped.
+   */
+  openJsonExchange(requestIds: RequestId[], signal?: AbortSignal): Promise<JsonRpcMessage[]> {
     const stream = this.newStream("post", requestIds);
     this.exchanges++;
     return new Promise((resolve) => {
+      let settled = false;
+      const onAbort = () => this.abandon(stream, "client went away");
       stream.json = {
         collected: [],
         resolve: (messages) => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener("abort", onAbort);
           this.exchanges--;
           this.touch();
           resolve(messages);
         },
       };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
+  }
+
+  /**
+   * The client cancelled request `id` (an inbound `notifications/cancelled`): no response is due, so it stops
+   * being pending, and its stream ends once nothing else on it is pending. Unknown or answered ids are
+   * ignored (the notification may arrive after the response went out).
+   */
+  cancelRequest(id: RequestId): void {
+    const key = requestKey(id);
+    const entry = this.pending.get(key);
+    if (!entry) return;
+    this.settings.logger.debug("http.request.cancelled", { session: this.id.slice(0, 8) });
+    this.drop(key, entry.stream);
+    if (entry.stream.pending.size === 0) this.endStream(entry.stream);
   }
 
   /** Open the standalone GET stream (at most one connected at a time). */
@@ -149,9 +188,12 @@ export class Session {
     if (streamId >= this.nextStreamId) return "unknown";
     const stream = this.streams.get(streamId);
     if (stream?.json) return "unknown";
+    const replay = this.events.after(streamId, seq);
+    // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
+    // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
+    if (!stream && replay.length === 0) return "over";
     if (stream && !stream.writer && this.connected >= this.settings.maxStreams) return "limit";
     writer.event(lastEventId, "", this.settings.retryMs);
-    const replay = this.events.after(streamId, seq);
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
@@ -185,8 +227,10 @@ export class Session {
       }
       const entry = this.pending.get(key);
       if (!entry) {
-        // Never on the standalone stream: the spec forbids responses there outside a resumption.
-        this.settings.logger.warn("http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
+        // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
+        // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
+        const level = this.dropped.has(key) ? "debug" : "warn";
+        this.settings.logger.log(level, "http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
         return;
       }
       this.pending.delete(key);
@@ -222,6 +266,7 @@ export class Session {
       this.endStream(stream);
     }
     this.pending.clear();
+    this.dropped.clear();
     this.events.clear();
     this.settings.onended(this, reason);
     this.transport.closed();
@@ -241,6 +286,21 @@ export class Session {
     }
     this.streams.set(stream.id, stream);
     return stream;
+  }
+
+  /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
+  private abandon(stream: OutStream, why: string): void {
+    if (stream.pending.size > 0) this.settings.logger.debug("http.exchange.abandoned", { session: this.id.slice(0, 8), why });
+    for (const key of [...stream.pending]) this.drop(key, stream);
+    this.endStream(stream);
+  }
+
+  /** Forget pending request `key` of `stream` without a response. */
+  private drop(key: string, stream: OutStream): void {
+    this.pending.delete(key);
+    stream.pending.delete(key);
+    this.dropped.add(key);
+    if (this.dropped.size > DROPPED_KEYS) this.dropped.delete(this.dropped.values().next().value as string);
   }
 
   private attach(stream: OutStream, writer: SseWriter): void {

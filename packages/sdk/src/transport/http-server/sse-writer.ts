@@ -50,6 +50,11 @@ export class SseWriter {
     const buffered = this.pending ?? [];
     this.pending = null;
     if (this.done) return buffered.join("");
+    // A peer that left before the body was taken never fires `abort` again: end the stream now.
+    if (this.signal?.aborted) {
+      this.finish("disconnected");
+      return buffered.join("");
+    }
     this.signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
     return new ReadableStream<Uint8Array>(
       {
