@@ -19,7 +19,17 @@ fi
 have_bun || { echo "agentd: could not install bun@$BUN_VERSION with npm" >&2; exit 2; }
 
 cd "$root"
-if [ ! -d node_modules ] || [ bun.lock -nt node_modules ]; then
+# A stamp written after a successful install: a no-change install leaves node_modules' own mtime alone,
+# so that cannot tell whether the dependencies are current.
+stamp="node_modules/.agentd-install-stamp"
+stale() {
+  [ ! -f "$stamp" ] || [ bun.lock -nt "$stamp" ] && return 0
+  local newer
+  newer="$(find . \( -name node_modules -o -name .git -o -name .bun-local \) -prune -o -name package.json -newer "$stamp" -print -quit)"
+  [ -n "$newer" ]
+}
+if stale; then
   bun install --frozen-lockfile >&2
+  touch "$stamp"
 fi
 exec bun "$@"

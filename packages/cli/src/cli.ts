@@ -3,7 +3,7 @@
  * (only main.ts does). A user's mistake is one clear line on stderr, never a stack trace.
  */
 import { AgentdError } from "@agentd/sdk";
-import { type CommandDef, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 
@@ -11,9 +11,21 @@ import { EXIT, exitCodeFor } from "./exit-codes.ts";
 export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** Whether stdout is a colour terminal (default false: a custom io gets plain text). NO_COLOR always wins. */
+  color?: boolean;
 }
 
-const defaultIo: CliIo = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
+const defaultIo: CliIo = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  get color() {
+    return process.stdout.isTTY === true;
+  },
+};
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** NO_COLOR (https://no-color.org): present and not empty means no colour, whatever the terminal. */
+const colourAllowed = (wanted: boolean | undefined) => wanted === true && !process.env.NO_COLOR;
 
 /** Find the (sub)command named by the leading positional arguments. */
 function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: CommandDef<any>; path: string[] } {
@@ -32,34 +44,130 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
   return { cmd, ...(parent ? { parent } : {}), path };
 }
 
-/** Usage text of a command, with its examples. */
-export async function usageOf(argv: string[]): Promise<string> {
+/** Usage text of a command, with its examples; plain unless `color` (default: stdout is a terminal). */
+export async function usageOf(argv: string[], options: { color?: boolean } = {}): Promise<string> {
   const { cmd, parent, path } = resolveCommand(argv);
   const usage = await renderUsage(cmd, parent);
   const examples = commands[path.join(" ")]?.examples ?? [];
-  return examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  const text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  // citty colours by its own reading of the environment at import time, not by where the text goes.
+  return colourAllowed(options.color ?? process.stdout.isTTY) ? text : text.replace(ANSI, "");
+}
+
+type Flag = { name: string; boolean: boolean };
+const camel = (name: string) => name.replace(/[-_]+(.)/g, (_, c: string) => c.toUpperCase());
+const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+/** Flags every command takes (runCli answers them before citty runs). */
+const HELP: ArgsDef = { help: { type: "boolean", alias: "h" } };
+const ROOT: ArgsDef = { ...HELP, version: { type: "boolean", alias: "v" } };
+
+/** The spellings citty's parser accepts: name, camelCase and kebab-case forms, aliases (`--c` too); shorts. */
+function flagTable(defs: ArgsDef): { long: Map<string, Flag>; short: Map<string, Flag> } {
+  const long = new Map<string, Flag>();
+  const short = new Map<string, Flag>();
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") continue;
+    const flag = { name, boolean: def.type === "boolean" };
+    const alias = (def as { alias?: string | string[] }).alias;
+    const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
+    for (const s of [name, camel(name), kebab(name), ...aliases]) long.set(s, flag);
+    for (const s of [name, ...aliases]) if (s.length === 1) short.set(s, flag);
+  }
+  return { long, short };
+}
+
+/** Edit distance with adjacent transpositions counted as one edit (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The known flag closest to `typed` (a name without dashes), if one is a small edit away. */
+function closest(typed: string, long: Map<string, Flag>): string | undefined {
+  const wanted = kebab(typed);
+  let best: { flag: string; d: number } | undefined;
+  for (const [spelling, flag] of long) {
+    if (spelling.length === 1) continue;
+    const forms: Array<[string, string]> = [[spelling, flag.name]];
+    if (flag.boolean) forms.push([`no-${spelling}`, `no-${flag.name}`]);
+    for (const [form, shown] of forms) {
+      const d = Math.min(distance(typed, form), distance(wanted, kebab(form)));
+      if (d <= (form.length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { flag: `--${shown}`, d };
+    }
+  }
+  return best?.flag;
+}
+
+/**
+ * Refuse a flag the (sub)command does not take: citty would ignore it silently (`--max-turn 1` would run
+ * 20 turns). Mirrors citty's parser: `--no-X` tokens are taken out first (for booleans), a string flag
+ * takes the next token as its value, `-abc` groups short booleans, and nothing after a literal `--` is a
+ * flag. Throws E_USAGE naming the closest known flag.
+ */
+export async function checkFlags(argv: string[]): Promise<void> {
+  const { cmd, path } = resolveCommand(argv);
+  const defs = (typeof cmd.args === "function" ? await cmd.args() : await cmd.args) ?? {};
+  const { long, short } = flagTable({ ...(path.length ? HELP : ROOT), ...defs });
+  const where = ["agentd", ...path].join(" ");
+  const unknown = (token: string, guess?: string) =>
+    new AgentdError("E_USAGE", `unknown flag ${token} for '${where}'${guess ? ` (did you mean ${guess}?)` : ""}`);
+  const end = argv.indexOf("--");
+  const tokens = argv.slice(path.length, end < 0 ? argv.length : end).filter((t) => {
+    if (!t.startsWith("--no-")) return true;
+    if (!long.get(t.slice(5))?.boolean) throw unknown(t.split("=")[0]!, closest(t.slice(2).split("=")[0]!, long));
+    return false;
+  });
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.startsWith("--")) {
+      const eq = t.indexOf("=");
+      const name = t.slice(2, eq < 0 ? undefined : eq);
+      const flag = long.get(name);
+      if (!flag) throw unknown(`--${name}`, closest(name, long));
+      if (!flag.boolean && eq < 0) i++;
+    } else if (t.startsWith("-") && t.length > 1) {
+      // `-config x`: a long name with one dash would parse as `-c onfig`; say what was meant instead.
+      if (t.length > 2 && long.has(t.slice(1))) throw unknown(t, `--${long.get(t.slice(1))!.name}`);
+      for (let j = 1; j < t.length; j++) {
+        const flag = short.get(t[j]!);
+        if (!flag) throw unknown(`-${t[j]}`);
+        if (flag.boolean) continue;
+        if (j === t.length - 1) i++; // `-c file`; otherwise the rest of the token is the value (`-cfile`)
+        break;
+      }
+    }
+  }
 }
 
 /** Run the CLI. Resolves to the process exit code. */
 export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) {
-    io.stdout(await usageOf(argv.filter((a) => a !== "--help" && a !== "-h")));
+    io.stdout(await usageOf(argv.filter((a) => a !== "--help" && a !== "-h"), { color: colourAllowed(io.color) }));
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) argv = ["version"];
   const { path } = resolveCommand(argv);
-  if (path.length === 0) {
+  if (path.length === 0 && !argv[0]!.startsWith("-")) {
     io.stderr(`agentd: unknown command '${argv[0]}'. Run 'agentd --help' to see the commands.\n`);
     return EXIT.usage;
   }
   try {
+    await checkFlags(argv);
     const { result } = await runCommand(rootCommand, { rawArgs: argv });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     const code = exitCodeFor(error);
     io.stderr(`agentd: ${describeError(error)}\n`);
     if (code === EXIT.usage && !(AgentdError.isInstance(error) && error.code === "E_CONFIG_INVALID"))
-      io.stderr(`Run 'agentd ${path.join(" ")} --help' for usage.\n`);
+      io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);
     return code;
   }
 }
@@ -68,7 +176,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
 export function describeError(error: unknown): string {
   if (AgentdError.isInstance(error)) return error.message;
   const name = (error as { name?: string })?.name;
-  if (name === "CLIError") return (error as Error).message;
+  if (name === "CLIError") return (error as Error).message.replace(ANSI, "");
   if (process.env.AGENT_DEBUG === "1" && error instanceof Error && error.stack) return error.stack;
   return error instanceof Error ? `unexpected error: ${error.message}` : `unexpected error: ${String(error)}`;
 }

@@ -81,9 +81,10 @@ describe("agentd init --yes (real CLI)", () => {
       ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "conf/agentd.json"],
       { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
     );
-    // The folder does not exist: a clear usage error, nothing half-written.
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("cannot write conf/agentd.json (ENOENT)");
+    // The folder does not exist yet: it is created, like `mkdir -p`.
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("agentd mcp fs tools --config conf/agentd.json");
+    expect(read(join(ws.dir, "conf", "agentd.json")).model).toEqual({ dialect: "anthropic", name: "claude-test", apiKeyEnv: "MY_ANTHROPIC_KEY" });
     const ok = await ws.run(
       ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "custom.json"],
       { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
@@ -100,6 +101,68 @@ describe("agentd init --yes (real CLI)", () => {
       fs: { command: "npx", args: ["-y", "@scope/fs server", "/data"] },
       remote: { url: "https://tools.example/mcp" },
     });
+  });
+
+  test("the last example of `init --help` works: --config into a folder that does not exist yet", async () => {
+    const ws = workspace();
+    const run = await ws.run(["init", "--yes", "--server", "remote=https://tools.example/mcp", "--config", "ops/deep/agentd.json", "--force"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("Wrote ops/deep/agentd.json\n");
+    const resolved = await resolveConfig({ configPath: join(ws.dir, "ops", "deep", "agentd.json"), env: {} });
+    expect(resolved.config.mcpServers).toEqual({ remote: { url: "https://tools.example/mcp" } });
+  });
+
+  test("a parent that is a file is one clear line", async () => {
+    const ws = workspace();
+    writeFileSync(join(ws.dir, "ops"), "not a folder\n");
+    const run = await ws.run(["init", "--yes", "--config", "ops/agentd.json"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe("agentd: cannot write ops/agentd.json: a file is in the way of its folder");
+  });
+
+  test("a plain http:// server URL is refused unless it is loopback, as agentd refuses it at run time", async () => {
+    const ws = workspace();
+    const remote = await ws.run(["init", "--yes", "--server", "r=http://example.com/mcp"]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr.split("\n")[0]).toBe(
+      "agentd: --server r: plain http:// is allowed only on loopback (127.0.0.1, localhost, [::1]); use https://example.com/mcp",
+    );
+    expect(existsSync(join(ws.dir, "agentd.json"))).toBe(false);
+    for (const url of ["http://127.0.0.1:8080/mcp", "http://localhost:3000/mcp", "http://[::1]:9/mcp", "HTTP://127.0.0.2/mcp"])
+      expect(serverEntry(url)).toEqual({ url });
+    expect(() => serverEntry("http://10.0.0.5/mcp")).toThrow("plain http:// is allowed only on loopback");
+    expect(() => serverEntry("http://localhost.example.com/mcp")).toThrow("plain http:// is allowed only on loopback");
+    expect(() => serverEntry("https://")).toThrow("not a valid URL");
+    const local = await ws.run(["init", "--yes", "--server", "l=http://127.0.0.1:8080/mcp"]);
+    expect(local.code).toBe(0);
+    expect(read(join(ws.dir, "agentd.json")).mcpServers).toEqual({ l: { url: "http://127.0.0.1:8080/mcp" } });
+  });
+
+  test("`agentd mcp` with no servers says how to add one, and that way works", async () => {
+    const ws = workspace();
+    expect((await ws.run(["init", "--yes"])).code).toBe(0);
+    const empty = await ws.run(["mcp"]);
+    expect(empty.code).toBe(2);
+    const hint = "e.g. agentd init --force --yes --server fs='npx -y @modelcontextprotocol/server-filesystem /data'";
+    expect(empty.stderr.split("\n")[0]).toBe(`agentd: no MCP servers configured in agentd.json: add one under "mcpServers", ${hint}`);
+    // Run the suggested command as a shell would split it.
+    const added = await ws.run(["init", "--force", "--yes", "--server", "fs=npx -y @modelcontextprotocol/server-filesystem /data"]);
+    expect(added.code).toBe(0);
+    const listed = await ws.run(["mcp"]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("npx -y @modelcontextprotocol/server-filesystem /data");
+    // With no config file at all there is nothing to --force.
+    const bare = workspace();
+    const none = await bare.run(["mcp"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr.split("\n")[0]).toBe(
+      "agentd: no MCP servers configured (no agentd.json here): e.g. agentd init --yes --server fs='npx -y @modelcontextprotocol/server-filesystem /data'",
+    );
+    // A config file elsewhere is named in the hint.
+    const elsewhere = workspace();
+    expect((await elsewhere.run(["init", "--yes", "--config", "ops/a.json"])).code).toBe(0);
+    const named = await elsewhere.run(["mcp", "--config", "ops/a.json"]);
+    expect(named.stderr.split("\n")[0]).toContain("e.g. agentd init --force --yes --config ops/a.json --server fs=");
   });
 
   test("refuses to overwrite without --force, and overwrites with it", async () => {

@@ -45,7 +45,7 @@ describe("HTTPS with bearer tokens (--auth-tokens FILE)", () => {
     writeFileSync(tokens, `# agentd serve tokens, one a line\n\n${TOKEN_A}\n   ${TOKEN_B}   \n`);
     const serve = await startServe(["--http", "127.0.0.1:0", ...tlsArgs(), "--auth-tokens", tokens, "--grace", "1s"]);
     expect(serve.url.protocol).toBe("https:");
-    expect(serve.events().find((e) => e.event === "serve.listening")).toMatchObject({ tls: true, auth: "bearer" });
+    expect(serve.events().find((e) => e.event === "serve.listening")).toMatchObject({ tls: true, authMethod: "bearer" });
     const metadataUrl = `https://127.0.0.1:${serve.url.port}/.well-known/oauth-protected-resource`;
 
     const missing = await post(serve.url, initializeRequest(), {}, trustCa());
@@ -90,7 +90,7 @@ describe("HTTPS with bearer tokens (--auth-tokens FILE)", () => {
 describe("mutual TLS (--tls-ca)", () => {
   test("no client certificate or one from another CA is refused; a good one is served", async () => {
     const serve = await startServe(["--http", "127.0.0.1:0", ...tlsArgs(), "--tls-ca", pki.path("ca.pem"), "--grace", "1s"]);
-    expect(serve.events().find((e) => e.event === "serve.listening")).toMatchObject({ tls: true, auth: "mtls" });
+    expect(serve.events().find((e) => e.event === "serve.listening")).toMatchObject({ tls: true, authMethod: "mtls" });
     await expect(post(serve.url, initializeRequest(), {}, trustCa())).rejects.toThrow();
     await expect(post(serve.url, initializeRequest(), {}, asClient("mallory"))).rejects.toThrow();
 

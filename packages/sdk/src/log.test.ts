@@ -30,3 +30,19 @@ test("credential-shaped values are scrubbed wherever they appear", () => {
   expect(JSON.stringify(log.records)).not.toContain("zzzzzzzz");
   expect(JSON.stringify(log.records)).not.toContain("sk-abcdefghijklmnop");
 });
+
+test("field names that merely contain 'auth' or 'key' are kept", () => {
+  expect(redact({ authMethod: "bearer", author: "ada", keyCount: 3, monkey: "x", tokensUsed: 5 })).toEqual({
+    authMethod: "bearer",
+    author: "ada",
+    keyCount: 3,
+    monkey: "x",
+    tokensUsed: 5,
+  });
+  expect(redact({ basicAuth: "u:p", accessToken: "t", x_api_key: "k", Authorization: "B" })).toEqual({
+    basicAuth: "[redacted]",
+    accessToken: "[redacted]",
+    x_api_key: "[redacted]",
+    Authorization: "[redacted]",
+  });
+});

@@ -28,8 +28,26 @@ export interface LogRecord {
   [field: string]: unknown;
 }
 
-const SECRET_KEY =
-  /(authorization|auth|bearer|api[-_]?key|token|secret|passw|credential|private[-_]?key|cookie|session[-_]?token|signature)/i;
+/**
+ * Whether a field name names a credential. The name is split into words (camelCase, `-`, `_`): any word
+ * like `authorization`, `token`, `secret`, `password`, `cookie`, `credentials`; `api key` / `private key`;
+ * or `auth` as the last word (`auth`, `basicAuth` — but not `authMethod`).
+ */
+function isSecretKey(key: string): boolean {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (SECRET_WORDS.has(w)) return true;
+    if ((w === "api" || w === "private" || w === "access" || w === "refresh") && (words[i + 1] === "key" || words[i + 1] === "token")) return true;
+  }
+  return words.at(-1) === "auth" || words.join("") === "apikey" || words.join("") === "xapikey";
+}
+const SECRET_WORDS = new Set(["authorization", "bearer", "token", "tokens", "secret", "secrets", "password", "passwd", "passphrase", "cookie", "cookies", "credential", "credentials", "signature", "apikey"]);
+
 // Credential-shaped values, wherever they appear: `Bearer …`, provider keys (`sk-…`, `ghp_…`, `xox…`), JWTs.
 const SECRET_VALUE =
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}|\b(sk|rk|pk)-[A-Za-z0-9_-]{12,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
@@ -43,7 +61,7 @@ function redactValue(v: unknown, depth: number): unknown {
   if (depth > 8 || v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) {
     // [name, value] header pairs: mask the value when the name is credential-like.
-    if (v.length === 2 && typeof v[0] === "string" && SECRET_KEY.test(v[0]) && v[1] !== undefined) return [v[0], "[redacted]"];
+    if (v.length === 2 && typeof v[0] === "string" && isSecretKey(v[0]) && v[1] !== undefined) return [v[0], "[redacted]"];
     return v.map((x) => redactValue(x, depth + 1));
   }
   return redactFields(v as Record<string, unknown>, depth + 1);
@@ -52,7 +70,7 @@ function redactValue(v: unknown, depth: number): unknown {
 function redactFields(fields: Record<string, unknown>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
-    if (SECRET_KEY.test(k) && v !== undefined && v !== null && typeof v !== "boolean" && typeof v !== "number") out[k] = "[redacted]";
+    if (isSecretKey(k) && v !== undefined && v !== null && typeof v !== "boolean" && typeof v !== "number") out[k] = "[redacted]";
     else out[k] = redactValue(v, depth);
   }
   return out;

@@ -3,7 +3,7 @@
  * `agentd.json` they make, and its validation with the SDK's own schema. The API key itself never appears:
  * only the name of the environment variable that holds it.
  */
-import { AgentdError, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
+import { AgentdError, isLoopbackHost, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
 
 /** The dialects the model adapters speak. */
 export const DIALECTS = ["openai", "anthropic", "gemini"] as const;
@@ -104,10 +104,30 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
+/**
+ * Why an MCP server URL is not usable, or undefined. The same rule agentd applies when it connects:
+ * plain http:// only on loopback, so init never writes a config that `agentd run` would refuse.
+ */
+export function checkServerUrl(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "not a valid URL (e.g. https://tools.example/mcp)";
+  }
+  if (u.protocol === "http:" && !isLoopbackHost(u.hostname))
+    return `plain http:// is allowed only on loopback (127.0.0.1, localhost, [::1]); use ${url.replace(/^http:/i, "https:")}`;
+  return undefined;
+}
+
 /** An `mcpServers` entry from a command line or an http(s) URL. */
 export function serverEntry(target: string): McpServerConfig {
   const t = target.trim();
-  if (/^https?:\/\//i.test(t)) return { url: t };
+  if (/^https?:\/\//i.test(t)) {
+    const problem = checkServerUrl(t);
+    if (problem) throw new AgentdError("E_USAGE", problem);
+    return { url: t };
+  }
   const [command, ...args] = splitCommandLine(t);
   if (!command) throw new AgentdError("E_USAGE", "an MCP server needs a command line (e.g. npx -y @modelcontextprotocol/server-filesystem /data) or a URL");
   return args.length ? { command, args } : { command };
@@ -121,6 +141,12 @@ export function parseServerFlag(text: string): { name: string; target: string } 
   if (eq <= 0 || !target) throw new AgentdError("E_USAGE", `--server expects NAME=COMMAND or NAME=URL, e.g. --server 'fs=npx -y @modelcontextprotocol/server-filesystem /data'`);
   const bad = checkServerName(name);
   if (bad) throw new AgentdError("E_USAGE", `--server ${name}: ${bad}`);
+  // Checked here, before any question is asked, so the error names the flag.
+  try {
+    serverEntry(target);
+  } catch (e) {
+    throw AgentdError.isInstance(e) ? new AgentdError(e.code, `--server ${name}: ${e.message}`) : e;
+  }
   return { name, target };
 }
 

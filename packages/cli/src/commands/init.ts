@@ -7,8 +7,8 @@ import { AgentdError } from "@agentd/sdk";
 import { note, outro } from "@clack/prompts";
 import { defineCommand } from "citty";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { relative, resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
 import { EXIT } from "../exit-codes.ts";
 import { configFromAnswers, defaultsFor, DIALECTS, guessDialect, parseServerFlag, type Dialect, type InitAnswers } from "./init-config.ts";
 import { askAnswers, type InitSeed } from "./init-prompts.ts";
@@ -63,6 +63,17 @@ function nextSteps(answers: InitAnswers, path: string): string[] {
   ];
 }
 
+/** `--config ops/agentd.json` in a fresh checkout: make the folder, like `mkdir -p`. */
+async function makeFolder(dir: string, shown: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const what = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way of its folder" : `cannot create its folder (${code ?? (e as Error).message})`;
+    throw new AgentdError("E_USAGE", `cannot write ${shown}: ${what}`);
+  }
+}
+
 export const initCommand = defineCommand({
   meta: { name: "init", description: "Write a starter agentd.json: interactively, or from flags with --yes." },
   args: {
@@ -87,6 +98,7 @@ export const initCommand = defineCommand({
     const answers = interactive ? await askAnswers(seed) : answersFromFlags(seed);
     if (!answers) throw new AgentdError("E_ABORTED", "init cancelled: nothing was written", { data: { signal: "SIGINT" } });
     const config = configFromAnswers(answers, shown);
+    await makeFolder(dirname(path), shown);
     try {
       await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { flag: args.force ? "w" : "wx" });
     } catch (e) {

@@ -106,6 +106,14 @@ function refusal(server: string, action: string, e: McpError): AgentdError {
   return new AgentdError(mistake ? "E_USAGE" : "E_RUN_FAILED", `${server} refused ${action}: ${e.message} (${e.code})`, { cause: e });
 }
 
+/** No servers configured: say how to add one, as a command that works as typed. */
+function noServers(file: string | undefined): string {
+  const server = "--server fs='npx -y @modelcontextprotocol/server-filesystem /data'";
+  if (!file) return `no MCP servers configured (no agentd.json here): e.g. agentd init --yes ${server}`;
+  const config = file === "agentd.json" ? "" : ` --config ${file}`;
+  return `no MCP servers configured in ${file}: add one under "mcpServers", e.g. agentd init --force --yes${config} ${server}`;
+}
+
 export const mcpCommand = defineCommand({
   meta: { name: "mcp", description: "Poke a configured MCP server by hand: tools, call, resources, read, prompts, get-prompt." },
   args: {
@@ -125,8 +133,7 @@ export const mcpCommand = defineCommand({
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     const out: Out = (s) => void process.stdout.write(s);
     if (!args.server) {
-      if (names.length === 0)
-        throw new AgentdError("E_USAGE", `no MCP servers configured${resolved.file ? ` in ${resolved.file}` : ""}: add one under "mcpServers", or run 'agentd init'`);
+      if (names.length === 0) throw new AgentdError("E_USAGE", noServers(resolved.file));
       out(renderServers(servers, width));
       return EXIT.ok;
     }

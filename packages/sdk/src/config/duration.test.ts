@@ -9,6 +9,9 @@ test("parseDuration accepts the usual forms and rejects the rest", () => {
   expect(parseDuration("0")).toBe(0);
   expect(parseDuration(250)).toBe(250);
   expect(parseDuration("1.5s")).toBe(1500);
+  expect(parseDuration("30d")).toBe(2_592_000_000); // past setTimeout's 2^31-1 ms: timers chunk it
+  expect(parseDuration("9".repeat(400))).toBeUndefined(); // would be Infinity
+  expect(parseDuration(`${"9".repeat(400)}d`)).toBeUndefined();
   for (const bad of ["", "abc", "5 minutes", "10x", "-1s", "s"]) expect(parseDuration(bad)).toBeUndefined();
   expect(parseDuration(-5)).toBeUndefined();
 });

@@ -1,7 +1,7 @@
 /**
  * `${VAR}` expansion of config strings from the environment. `$${VAR}` escapes to a literal `${VAR}`.
- * A reference to an unset variable is an error naming the variable and where it was used: a silently empty
- * Authorization header is worse than a clear refusal to start.
+ * A reference to an unset or empty variable (without a `:-default`) is an error naming the variable and where
+ * it was used: a silently empty Authorization header is worse than a clear refusal to start.
  */
 import { AgentdError } from "../wire/errors.ts";
 
@@ -15,7 +15,8 @@ export function expandEnv<T>(value: T, env: Record<string, string | undefined>, 
       const v = env[name];
       if (v !== undefined && v !== "") return v;
       if (fallback !== undefined) return fallback;
-      throw new AgentdError("E_CONFIG_INVALID", `${path}: environment variable ${name} is not set (referenced as \${${name}})`);
+      const state = v === undefined ? "is not set" : "is empty";
+      throw new AgentdError("E_CONFIG_INVALID", `${path}: environment variable ${name} ${state} (referenced as \${${name}})`);
     }) as T;
   }
   if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, `${path}[${i}]`)) as T;

@@ -85,8 +85,74 @@ describe("resolveConfig precedence: flags > env > file", () => {
     expect(r.config.subagents).toEqual({});
     expect(r.config.limits).toBeUndefined();
   });
+});
 
-  test("a bad env value is reported like a file value", async () => {
-    await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow("settings.model.dialect");
+describe("config errors say what is expected, never what was received", () => {
+  test("a wrong-typed section is not an unknown field", () => {
+    expect(message(() => parseConfig({ limits: 5 }, {}, "agentd.json"))).toBe("agentd.json.limits: expected an object, got a number");
+    expect(message(() => parseConfig({ model: "qwen3" }, {}, "agentd.json"))).toBe("agentd.json.model: expected an object, got a string");
+    expect(message(() => parseConfig({ scope: null }, {}, "agentd.json"))).toBe("agentd.json.scope: expected an object, got null");
+    expect(message(() => parseConfig({ subagents: true }, {}, "agentd.json"))).toBe("agentd.json.subagents: expected an object, got a boolean");
+    expect(message(() => parseConfig(42, {}, "agentd.json"))).toBe("agentd.json: expected an object, got a number");
+  });
+
+  test("only a key the schema does not know is an unknown field, at any depth", () => {
+    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe("config.limits.maxTurn: unknown field (allowed: see docs/configuration.md)");
+    expect(message(() => parseConfig({ model: { name: "m", extra: "x" } }, {}))).toContain("config.model.extra: unknown field");
+  });
+
+  test("valibot's defaults become words: bounds, whole numbers, alternatives, missing keys", () => {
+    expect(message(() => parseConfig({ model: { maxRetries: -1 } }, {}))).toBe("config.model.maxRetries: expected at least 0");
+    expect(message(() => parseConfig({ model: { maxRetries: 1.5 } }, {}))).toBe("config.model.maxRetries: expected a whole number");
+    expect(message(() => parseConfig({ limits: { deadline: true } }, {}))).toBe("config.limits.deadline: expected a string or a number, got a boolean");
+    expect(message(() => parseConfig({ triggers: { interval: { instruction: "x" } } }, {}))).toBe("config.triggers.interval.every: required, but missing");
+  });
+
+  test("an expanded secret is never echoed", () => {
+    const env = { TOK: "sk-LEAKME-123" };
+    const cases: unknown[] = [
+      { model: { headers: "Bearer ${TOK}" } },
+      { model: { temperature: "${TOK}" } },
+      { model: { nativeTools: "${TOK}" } },
+      { model: { intelligence: "${TOK}" } },
+      { limits: { deadline: "${TOK}" } },
+      { scope: { allow: "${TOK}" } },
+      { mcpServers: { x: { url: "https://t.example/mcp", headers: { A: "${TOK}" }, extra: "${TOK}" } } },
+      { triggers: { schedules: [{ cron: "x", instruction: "y", concurrency: "${TOK}" }] } },
+    ];
+    for (const raw of cases) {
+      const text = message(() => parseConfig(raw, env, "agentd.json"));
+      expect(text).not.toContain("LEAKME");
+      expect(text).toStartWith("agentd.json.");
+    }
+    expect(message(() => parseConfig({ model: { headers: "Bearer ${TOK}" } }, env))).toBe("config.model.headers: expected an object, got a string");
+  });
+});
+
+describe("flag and environment errors name the flag or the variable", () => {
+  test("a non-numeric or too small number in the environment", async () => {
+    await expect(resolveConfig({ env: { AGENT_MAX_TURNS: "abc" } })).rejects.toThrow(
+      new AgentdError("E_CONFIG_INVALID", "AGENT_MAX_TURNS: expected a whole number of at least 1"),
+    );
+    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "0" } })).rejects.toThrow("AGENT_MAX_TOKENS: expected a whole number of at least 1");
+    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "1e3" } })).rejects.toThrow("AGENT_MAX_TOKENS: expected a whole number of at least 1");
+    await expect(resolveConfig({ env: { AGENT_MAX_COST_USD: "lots" } })).rejects.toThrow("AGENT_MAX_COST_USD: expected a number of USD, 0 or more");
+    expect((await resolveConfig({ env: { AGENT_MAX_COST_USD: "0.5", AGENT_MAX_TURNS: " 4 " } })).config.limits).toEqual({ maxTurns: 4, maxCostUsd: 0.5 });
+  });
+
+  test("a bad string value from the environment or a flag", async () => {
+    const dialect = 'one of "openai", "anthropic", "gemini"';
+    await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow(`AGENT_DIALECT: ${dialect}`);
+    await expect(resolveConfig({ env: {}, overrides: { dialect: "foo" } })).rejects.toThrow(new AgentdError("E_CONFIG_INVALID", `--dialect: ${dialect}`));
+    await expect(resolveConfig({ env: { AGENT_INTELLIGENCE: "nope" } })).rejects.toThrow("AGENT_INTELLIGENCE: a URL such as");
+    await expect(resolveConfig({ env: { AGENT_DEADLINE: "soon" } })).rejects.toThrow("AGENT_DEADLINE: a duration such as");
+    await expect(resolveConfig({ env: {}, overrides: { maxTurns: 0 } })).rejects.toThrow("--max-turns: at least 1");
+    await expect(resolveConfig({ env: {}, overrides: { model: "" } })).rejects.toThrow("--model: a model name");
+  });
+
+  test("the flag wins over a bad environment value, which is then never read", async () => {
+    const r = await resolveConfig({ env: { AGENT_DIALECT: "klingon", AGENT_MAX_TURNS: "abc" }, overrides: { dialect: "anthropic", maxTurns: 2 } });
+    expect(r.config.model?.dialect).toBe("anthropic");
+    expect(r.config.limits?.maxTurns).toBe(2);
   });
 });

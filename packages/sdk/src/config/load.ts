@@ -6,7 +6,10 @@ import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
+import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { type AgentdConfig, ConfigSchema } from "./schema.ts";
+
+export { formatIssue } from "./format-issue.ts";
 
 /** Where the config file is looked for when `AGENT_CONFIG` and `--config` are absent. */
 export const DEFAULT_CONFIG_FILE = "agentd.json";
@@ -33,21 +36,6 @@ export interface ResolvedConfig {
   file?: string;
   /** RUN_ID from the environment, if set. */
   runId?: string;
-}
-
-/** Render the first valibot issue as "field.path: expected …". */
-export function formatIssue(issues: v.BaseIssue<unknown>[], root = "config"): string {
-  const issue = issues[0];
-  if (!issue) return `${root}: invalid`;
-  const path = (issue.path ?? []).map((p) => (typeof p.key === "number" ? `[${p.key}]` : `.${String(p.key)}`)).join("");
-  let what = issue.message;
-  if (issue.kind === "schema" && issue.type === "strict_object" && issue.input !== undefined)
-    what = `unknown field (allowed: see docs/configuration.md)`;
-  if (issue.type === "union" && issue.issues?.length) {
-    // Prefer the union's own message when it names the alternatives.
-    what = issue.message.startsWith("Invalid") ? formatIssue(issue.issues as v.BaseIssue<unknown>[], "").replace(/^: /, "") : issue.message;
-  }
-  return `${root}${path}: ${what}`;
 }
 
 /** Validate a parsed config object. Throws E_CONFIG_INVALID with one clear line. */
@@ -83,9 +71,39 @@ export async function readConfigFile(path: string, env: Record<string, string | 
   return parseConfig(raw, env, path);
 }
 
+/** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
+const OVERRIDES: ReadonlyArray<{
+  key: Exclude<keyof ConfigOverrides, "apiKey">;
+  path: readonly [string] | readonly [string, string];
+  flag: string;
+  env: string;
+  number?: "count" | "usd";
+}> = [
+  { key: "intelligence", path: ["model", "intelligence"], flag: "--intelligence", env: "AGENT_INTELLIGENCE" },
+  { key: "dialect", path: ["model", "dialect"], flag: "--dialect", env: "AGENT_DIALECT" },
+  { key: "model", path: ["model", "name"], flag: "--model", env: "AGENT_MODEL" },
+  { key: "instructions", path: ["instructions"], flag: "--instructions", env: "AGENT_INSTRUCTIONS" },
+  { key: "maxTurns", path: ["limits", "maxTurns"], flag: "--max-turns", env: "AGENT_MAX_TURNS", number: "count" },
+  { key: "maxTokens", path: ["limits", "maxTokens"], flag: "--max-tokens", env: "AGENT_MAX_TOKENS", number: "count" },
+  { key: "deadline", path: ["limits", "deadline"], flag: "--deadline", env: "AGENT_DEADLINE" },
+  { key: "maxCostUsd", path: ["limits", "maxCostUsd"], flag: "--max-cost", env: "AGENT_MAX_COST_USD", number: "usd" },
+];
+
+/** A number from an environment variable; a non-number is an error naming the variable (not NaN later). */
+function envNumber(name: string, raw: string, kind: "count" | "usd"): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (kind === "count" && (!/^\d+$/.test(text) || n < 1))
+    throw new AgentdError("E_CONFIG_INVALID", `${name}: expected a whole number of at least 1`);
+  if (kind === "usd" && (text === "" || !Number.isFinite(n) || n < 0))
+    throw new AgentdError("E_CONFIG_INVALID", `${name}: expected a number of USD, 0 or more`);
+  return n;
+}
+
 /**
  * Resolve the configuration: file (from `--config`, else AGENT_CONFIG, else ./agentd.json if present),
- * then environment, then flags.
+ * then environment, then flags. An error names where the bad value came from: the flag, the variable,
+ * or the file's field.
  */
 export async function resolveConfig(
   options: { configPath?: string; overrides?: ConfigOverrides; env?: Record<string, string | undefined> } = {},
@@ -94,49 +112,30 @@ export async function resolveConfig(
   const named = options.configPath ?? env.AGENT_CONFIG;
   const path = named ?? DEFAULT_CONFIG_FILE;
   const read = await readConfigFile(path, env, named !== undefined);
-  const fromFile: AgentdConfig = read ?? {};
   const o = options.overrides ?? {};
-  const pick = <T>(flag: T | undefined, envValue: T | undefined, file: T | undefined) => flag ?? envValue ?? file;
-  const envNum = (name: string) => (env[name] !== undefined && env[name] !== "" ? Number(env[name]) : undefined);
-
-  const merged = {
-    ...fromFile,
-    model: {
-      ...fromFile.model,
-      intelligence: pick(o.intelligence, env.AGENT_INTELLIGENCE || undefined, fromFile.model?.intelligence),
-      dialect: pick(o.dialect, env.AGENT_DIALECT || undefined, fromFile.model?.dialect),
-      name: pick(o.model, env.AGENT_MODEL || undefined, fromFile.model?.name),
-    },
-    instructions: pick(o.instructions, env.AGENT_INSTRUCTIONS || undefined, fromFile.instructions),
-    limits: {
-      ...fromFile.limits,
-      maxTurns: pick(o.maxTurns, envNum("AGENT_MAX_TURNS"), fromFile.limits?.maxTurns),
-      maxTokens: pick(o.maxTokens, envNum("AGENT_MAX_TOKENS"), fromFile.limits?.maxTokens),
-      deadline: pick<string | number>(o.deadline, env.AGENT_DEADLINE || undefined, fromFile.limits?.deadline),
-      maxCostUsd: pick(o.maxCostUsd, envNum("AGENT_MAX_COST_USD"), fromFile.limits?.maxCostUsd),
-    },
-  };
+  // Sections are copied before an override is written into them: the file's parsed object stays as read.
+  const merged: Record<string, unknown> = { ...read };
+  /** Dotted config path → the flag or variable its value came from. */
+  const sources = new Map<string, string>();
+  for (const f of OVERRIDES) {
+    const raw = env[f.env] || undefined;
+    const value = o[f.key] ?? (raw !== undefined && f.number ? envNumber(f.env, raw, f.number) : raw);
+    if (value === undefined) continue;
+    const [section, field] = f.path;
+    if (field === undefined) merged[section] = value;
+    else merged[section] = { ...(merged[section] as object | undefined), [field]: value };
+    sources.set(f.path.join("."), o[f.key] !== undefined ? f.flag : f.env);
+  }
   // Re-validate the merged result so flag and env values get the same checks as the file.
-  const config = parseConfig(stripUndefined(merged), env, "settings", { expand: false });
+  const result = v.safeParse(ConfigSchema, merged);
+  if (!result.success) {
+    const issue = result.issues[0]!;
+    const source = sources.get((issue.path ?? []).map((p) => String(p.key)).join("."));
+    throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${issueText(issue)}` : `${read ? path : "config"}${issuePath(issue)}: ${issueText(issue)}`);
+  }
+  const config = result.output;
   const keyEnv = config.model?.apiKeyEnv;
   const apiKey = o.apiKey ?? (env.AGENT_API_KEY || undefined) ?? (keyEnv ? env[keyEnv] || undefined : undefined);
   const runId = env.RUN_ID || undefined;
   return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
-}
-
-function stripUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripUndefined);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      const s = stripUndefined(v);
-      // Drop only objects that held nothing but unset overrides; an empty object the user wrote
-      // (e.g. "subagents": {}) means "on with defaults" and is kept.
-      if (s && typeof s === "object" && !Array.isArray(s) && Object.keys(s).length === 0 && Object.keys(v as object).length > 0) continue;
-      out[k] = s;
-    }
-    return out;
-  }
-  return value;
 }
