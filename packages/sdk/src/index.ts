@@ -13,3 +13,4 @@ export * from "./agent/index.ts";
 export * from "./supervisor/index.ts";
 export * from "./log.ts";
 export { selfCommand, isCompiledBinary } from "./_internal/self-command.ts";
+export { setLongTimeout, type CancelTimer } from "./_internal/timer.ts";

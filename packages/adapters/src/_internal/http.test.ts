@@ -111,6 +111,25 @@ describe("timeouts and aborts", () => {
     expect([e.code, e.options.data?.timeoutMs, f.calls()]).toEqual(["E_TIMEOUT", 50, 1]);
   });
 
+  test("a timeout past setTimeout's 2^31-1 ms (30 days, Infinity) does not abort the request after 1 ms", async () => {
+    const slow = (init: RequestInit | undefined) =>
+      new Promise<Response>((resolve, reject) => {
+        const t = setTimeout(() => resolve(json(200, { ok: true })), 30);
+        init?.signal?.addEventListener("abort", () => (clearTimeout(t), reject(init.signal?.reason)));
+      });
+    for (const timeoutMs of [30 * 86_400_000, Infinity]) {
+      const f = fetchOf([slow]);
+      expect(await postJson(settings(f.fetch, { timeoutMs }).http, req())).toEqual({ ok: true });
+      const s = fetchOf([(init) => new Promise<Response>((r) => setTimeout(() => r(sseBody(init, 2, 20)), 20))]);
+      const seen: string[] = [];
+      for await (const d of postStream(settings(s.fetch, { timeoutMs }).http, req(), async function* (events) {
+        for await (const e of events) yield e.data;
+      }))
+        seen.push(d);
+      expect(seen).toEqual(["0", "1"]);
+    }
+  });
+
   test("abort during the backoff wait ends it at once", async () => {
     const c = new AbortController();
     const f = fetchOf([

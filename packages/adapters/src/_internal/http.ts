@@ -5,7 +5,7 @@
  * both stop the fetch and the body read; which one fired decides the error (`E_ABORTED`, `E_TIMEOUT`).
  * Transient failures (see retry-policy.ts) are retried; a stream only until its first part was handed on.
  */
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk";
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";
@@ -34,10 +34,11 @@ interface Attempt {
 function openAttempt(timeoutMs: number, caller?: AbortSignal): Attempt {
   const local = new AbortController();
   let fired = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelTimer: CancelTimer | undefined;
+  // setLongTimeout: a configured timeout past 2^31-1 ms (or Infinity) must not abort after 1 ms.
   const arm = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
+    cancelTimer?.();
+    cancelTimer = setLongTimeout(() => {
       fired = true;
       local.abort(new DOMException("per-request timeout", "TimeoutError"));
     }, timeoutMs);
@@ -48,12 +49,10 @@ function openAttempt(timeoutMs: number, caller?: AbortSignal): Attempt {
     touch: () => {
       if (!fired) arm();
     },
-    pause: () => {
-      if (timer !== undefined) clearTimeout(timer);
-    },
+    pause: () => cancelTimer?.(),
     timedOut: () => fired,
     dispose: () => {
-      if (timer !== undefined) clearTimeout(timer);
+      cancelTimer?.();
       // Closes the connection if the body was not read to the end (early break, error).
       if (!local.signal.aborted) local.abort(new DOMException("attempt finished", "AbortError"));
     },
@@ -65,10 +64,11 @@ function sleep(ms: number, provider: string, signal?: AbortSignal): Promise<void
   if (signal?.aborted) return Promise.reject(abortedError(provider, signal.reason));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(t);
+      cancel();
       reject(abortedError(provider, signal?.reason));
     };
-    const t = setTimeout(() => {
+    // The wait is bounded by maxRetryDelayMs, which is configuration: it may be long.
+    const cancel = setLongTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -9,7 +9,7 @@
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createRunTriggerTags, isAlreadyDone, newRunId, type ResolvedConfig } from "@agentd/sdk";
+import { AgentdError, createRunTriggerTags, isAlreadyDone, newRunId, setLongTimeout, type ResolvedConfig } from "@agentd/sdk";
 import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
 import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -37,10 +37,11 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   tags.tag(runId, "once");
   const shutdown = shutdownSignals();
   const controller = new AbortController();
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelGrace: (() => void) | undefined;
   void shutdown.received.then((signal) => {
     logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: 1 });
-    graceTimer = setTimeout(() => controller.abort(signal), options.graceMs);
+    // --grace may be long ("30d"): setTimeout would overflow and cut the drain to 1 ms.
+    cancelGrace = setLongTimeout(() => controller.abort(signal), options.graceMs);
   });
   const started = performance.now();
   try {
@@ -62,7 +63,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     if (signal && AgentdError.isInstance(e) && e.code === "E_ABORTED") throw interruptedBy(signal);
     throw e;
   } finally {
-    clearTimeout(graceTimer);
+    cancelGrace?.();
     shutdown.dispose();
     await agent.close();
   }

@@ -1,13 +1,15 @@
-/** Resolve after `ms`, or at once when `signal` aborts; never leaves a timer behind. */
+import { setLongTimeout } from "./timer.ts";
+
+/** Resolve after `ms` (any length; `Infinity` waits for the abort), or at once when `signal` aborts; never leaves a timer behind. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {
-      clearTimeout(timer);
+      cancel();
       signal.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const cancel = setLongTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
 }

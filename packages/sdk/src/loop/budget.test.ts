@@ -132,6 +132,21 @@ describe("budgets", () => {
     expect(tools.calls[0]?.ctx.signal.aborted).toBe(true);
   });
 
+  test("a 30-day deadline and tool timeout (past setTimeout's 2^31-1 ms) do not trip: the run completes", async () => {
+    // Before the fix setTimeout clamped both to 1 ms: the run failed with E_BUDGET_DEADLINE at once.
+    const DAYS_30 = 30 * 86_400_000;
+    const slow = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 30));
+    const tools = memoryToolSet([{ name: "t/slow", run: async (_a, ctx) => ((await slow(0)), ctx.signal.aborted ? "aborted" : "worked") }]);
+    const model = scriptedModel([() => slow(callTools([["t__slow", {}]])), () => slow(reply("done"))]);
+    const r = await runLoop({ model, tools, input: "go", runId: "r30d", limits: { deadlineMs: DAYS_30, toolTimeoutMs: DAYS_30 } });
+    expect(r.text).toBe("done");
+    expect(r.stopReason).toBe("final");
+    expect(tools.calls.length).toBe(1);
+    expect(tools.calls[0]?.ctx.signal.aborted).toBe(true); // the run's signal is released once it ended
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: "tool" });
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain("worked");
+  });
+
   test("the caller's signal aborts the run with E_ABORTED, and the tool in flight", async () => {
     const controller = new AbortController();
     const tools = memoryToolSet([

@@ -5,6 +5,7 @@
  * read, never a crash. Only the run's own abort (deadline, caller) ends the run from here.
  */
 import { validateJsonSchema } from "../_internal/json-schema.ts";
+import { setLongTimeout } from "../_internal/timer.ts";
 import type { Emit } from "./events.ts";
 import { LOG_PREVIEW_CHARS, preview } from "./events.ts";
 import { fenceToolOutput } from "./fence.ts";
@@ -50,7 +51,7 @@ async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, u
   if (rt.toolTimeoutMs === undefined)
     return await raceAbort(rt.toolSet.call(qualified, args, { signal: rt.signal, runId: rt.runId }), rt.signal);
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
+  const cancelTimer = setLongTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
   const signal = AbortSignal.any([rt.signal, timeout.signal]);
   try {
     return await raceAbort(rt.toolSet.call(qualified, args, { signal, runId: rt.runId }), signal);
@@ -58,7 +59,7 @@ async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, u
     if (timeout.signal.aborted && !rt.signal.aborted) return refuse(`tool ${qualified} timed out after ${rt.toolTimeoutMs} ms`);
     throw e;
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
   }
 }
 

@@ -3,6 +3,7 @@
  * its signal goes to every model request and every tool call, so a trip interrupts the model request in
  * flight and cancels tool calls in flight (the ToolSet turns that into MCP `notifications/cancelled`).
  */
+import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Trip } from "./budget.ts";
 
@@ -28,10 +29,11 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
   const onCallerAbort = () => abort({ code: "E_ABORTED", stopReason: "aborted", message: "run aborted by the caller" });
   if (caller?.aborted) onCallerAbort();
   else caller?.addEventListener("abort", onCallerAbort, { once: true });
-  const timer =
+  // Through setLongTimeout: a deadline of weeks ("30d") must not overflow setTimeout and fire at once.
+  const cancelTimer =
     deadlineMs === undefined
       ? undefined
-      : setTimeout(
+      : setLongTimeout(
           () => abort({ code: "E_BUDGET_DEADLINE", stopReason: "deadline", message: `deadline exceeded: the run took longer than ${deadlineMs} ms` }),
           deadlineMs,
         );
@@ -41,7 +43,7 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
       return trip;
     },
     dispose() {
-      if (timer !== undefined) clearTimeout(timer);
+      cancelTimer?.();
       // Anything still in flight once the run is over is cancelled, not left running.
       if (!controller.signal.aborted) controller.abort(new AgentdError("E_ABORTED", "run ended"));
       caller?.removeEventListener("abort", onCallerAbort);

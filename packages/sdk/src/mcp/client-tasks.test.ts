@@ -80,4 +80,15 @@ describe("task-augmented tools/call (D1 on)", () => {
     await cancelSeen;
     expect(log.find((l) => l.method === "tasks/cancel")?.params).toEqual({ taskId: "t-1" });
   });
+
+  test("a maximum total time past setTimeout's 2^31-1 ms does not end the task call at once", async () => {
+    const { transport, log } = await taskServer(2);
+    const client = new McpClient({ name: "c", version: "0" }, { capabilities: { tasks: true } });
+    closers.push(() => client.close());
+    await client.connect(transport);
+    // Polling takes two 50 ms intervals: an overflowed timer (1 ms) would have aborted it with E_TIMEOUT.
+    const result = await client.callTool("slow", {}, { maxTotalTimeoutMs: 30 * 86_400_000, timeoutMs: 30 * 86_400_000 });
+    expect(result.content).toEqual([{ type: "text", text: "task done" }]);
+    expect(log.map((l) => l.method)).toEqual(["tools/call", "tasks/get", "tasks/get", "tasks/result"]);
+  });
 });

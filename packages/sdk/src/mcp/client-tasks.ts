@@ -4,6 +4,7 @@
  * Aborting (caller signal or the overall ceiling) sends `tasks/cancel` — the tasks spec says task-augmented
  * requests are cancelled that way, not with `notifications/cancelled`.
  */
+import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { CallToolResult, Task } from "../wire/index.ts";
 import type { Protocol } from "./protocol.ts";
@@ -31,7 +32,7 @@ export async function callToolAsTask(
 ): Promise<CallToolResult> {
   const deadline = options.maxTotalTimeoutMs === undefined ? Infinity : Date.now() + options.maxTotalTimeoutMs;
   const local = new AbortController();
-  const timer = deadline === Infinity ? undefined : setTimeout(() => local.abort(), deadline - Date.now());
+  const cancelTimer = setLongTimeout(() => local.abort(), deadline - Date.now());
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal;
   const each: RequestOptions = { signal, timeoutMs: options.timeoutMs, relatedRequestId: options.relatedRequestId };
   let taskId: string | undefined;
@@ -61,7 +62,7 @@ export async function callToolAsTask(
       throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, { retryable: true });
     throw e;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    cancelTimer();
   }
 }
 

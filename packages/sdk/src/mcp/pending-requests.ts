@@ -6,6 +6,7 @@
  * SHOULD always enforce a maximum regardless of progress. Abandoning a request (timeout or abort) calls
  * `onabandon` so the protocol can send `notifications/cancelled`.
  */
+import { setLongTimeout, type CancelTimer } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { Progress, ProgressToken } from "./types.ts";
@@ -25,7 +26,7 @@ interface Entry {
   resetOnProgress: boolean;
   onprogress?: (progress: Progress) => void;
   progressToken?: ProgressToken;
-  timer?: ReturnType<typeof setTimeout>;
+  cancelTimer?: CancelTimer;
   detachSignal?: () => void;
 }
 
@@ -119,11 +120,12 @@ export class PendingRequests {
 
   /** (Re)start the timer: the per-request timeout, cut short by the ceiling. */
   private arm(entry: Entry): void {
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.cancelTimer?.();
     const untilCeiling = entry.ceilingAt - Date.now();
     const ceilingFirst = untilCeiling <= entry.timeoutMs;
     const delay = Math.max(0, Math.min(entry.timeoutMs, untilCeiling));
-    entry.timer = setTimeout(() => {
+    // setLongTimeout: a timeout past 2^31-1 ms (or Infinity, "no timeout") must not fire after 1 ms.
+    entry.cancelTimer = setLongTimeout(() => {
       const reason: AbandonReason = ceilingFirst ? "ceiling" : "timeout";
       const message = ceilingFirst
         ? `${entry.method} exceeded its maximum total time of ${entry.maxTotalTimeoutMs}ms`
@@ -150,7 +152,7 @@ export class PendingRequests {
     if (!entry) return undefined;
     this.byId.delete(id);
     if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.cancelTimer?.();
     entry.detachSignal?.();
     return entry;
   }

@@ -198,6 +198,52 @@ describe("outbound requests", () => {
     expect(await raw.next((m) => m.id == null && m.error)).toMatchObject({ error: { code: -32600 } });
   });
 
+  test("requests that fail (send error, malformed or error response) leave no bookkeeping behind", async () => {
+    const failing = { async start() {}, async send() { throw new Error("EPIPE"); }, async close() {} };
+    const p = new Protocol(failing);
+    open.push(p);
+    await p.start();
+    for (let i = 0; i < 1000; i++) {
+      const e = await p.request("tools/call", { name: "x" }, { validateResult: false }).catch((x) => x);
+      expect(e).toBeInstanceOf(Error);
+    }
+    expect(p.unvalidatedCount).toBe(0);
+    expect(p.load.outbound).toBe(0);
+
+    const { protocol, raw } = await setup();
+    /** Send a task-style call and return its promise and the request as the peer saw it. */
+    const call = async () => {
+      const from = raw.received.length;
+      const promise = protocol.request("tools/call", { name: "x" }, { validateResult: false });
+      return { promise, req: await raw.next((m) => m.method === "tools/call" && "id" in m, from) };
+    };
+    const malformed = await call();
+    await raw.send({ jsonrpc: "2.0", id: malformed.req.id, result: "not an object" });
+    expect(await malformed.promise.catch((e) => e.code)).toBe("E_UPSTREAM");
+    const refused = await call();
+    await raw.send({ jsonrpc: "2.0", id: refused.req.id, error: { code: -32000, message: "no" } });
+    expect(await refused.promise.catch((e) => e.code)).toBe(-32000);
+    const answered = await call();
+    await raw.respond(answered.req.id, { task: { taskId: "t1", status: "working" } });
+    expect(await answered.promise).toEqual({ task: { taskId: "t1", status: "working" } });
+    expect(protocol.unvalidatedCount).toBe(0);
+  });
+
+  test("a timeout past setTimeout's 2^31-1 ms, or Infinity, waits for the response instead of failing at once", async () => {
+    const { protocol, raw } = await setup();
+    for (const [timeoutMs, maxTotalTimeoutMs] of [[3_000_000_000, 3_000_000_000], [Infinity, Infinity]] as const) {
+      let settled = false;
+      const from = raw.received.length;
+      const p = protocol.request("tools/list", undefined, { timeoutMs, maxTotalTimeoutMs }).finally(() => (settled = true));
+      const req = await raw.next((m) => m.method === "tools/list" && "id" in m, from);
+      await new Promise((r) => setTimeout(r, 30)); // an overflowed timer fires after 1 ms
+      expect(settled).toBe(false);
+      await raw.respond(req.id, { tools: [] });
+      expect(await p).toEqual({ tools: [] });
+    }
+    expect(raw.received.some((m) => m.method === "notifications/cancelled")).toBe(false);
+  });
+
   test("timeout rejects with E_TIMEOUT and sends notifications/cancelled", async () => {
     const { protocol, raw } = await setup();
     const e = await protocol.request("tools/list", undefined, { timeoutMs: 30 }).catch((x) => x);

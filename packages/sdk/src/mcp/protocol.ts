@@ -153,6 +153,11 @@ export class Protocol {
     return { inbound: this.inbound.size, outbound: this.pending.size };
   }
 
+  /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
+  get unvalidatedCount(): number {
+    return this.unvalidated.size;
+  }
+
   /** Register the handler of an inbound request method (replacing any previous one). */
   setRequestHandler(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {
     this.inbound.set(method, handler, options);
@@ -196,10 +201,10 @@ export class Protocol {
       onprogress: options.onprogress,
       progressToken,
     });
-    if (options.validateResult === false) this.unvalidated.add(id);
+    if (options.validateResult === false && this.pending.has(id)) this.unvalidated.add(id);
     this.transport
       .send(requestMessage(id, method, outParams), { relatedRequestId: options.relatedRequestId })
-      .catch((e: unknown) => this.pending.reject(id, sendError(method, e)));
+      .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }
 
@@ -288,8 +293,7 @@ export class Protocol {
     if (looksLikeResponse) {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
-      if (id !== null && this.pending.has(id))
-        this.pending.reject(id, new AgentdError("E_UPSTREAM", `malformed response from peer: ${reason}`));
+      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from peer: ${reason}`));
       return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
     }
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
@@ -360,8 +364,16 @@ export class Protocol {
       this.logger.warn("mcp.peer_error", { code: message.error.code, message: message.error.message });
       return;
     }
-    this.unvalidated.delete(message.id);
-    if (!this.pending.reject(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
+    if (!this.failRequest(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
+  }
+
+  /**
+   * Settle an outbound request with an error and drop what we kept for it: every path that ends a request
+   * other than a result (send failed, malformed or error response) goes through here, so nothing is left.
+   */
+  private failRequest(id: RequestId, error: unknown): boolean {
+    this.unvalidated.delete(id);
+    return this.pending.reject(id, error);
   }
 
   private unknownResponse(id: RequestId): void {

@@ -6,6 +6,7 @@
  * SIGKILL, each after part of the grace period.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { setLongTimeout } from "../_internal/timer.ts";
 import type { Logger } from "../log.ts";
 import { McpError } from "../wire/errors.ts";
 import { ControlChannel } from "./control-channel.ts";
@@ -40,10 +41,11 @@ export interface ChildCommand {
 /** Whether `p` settles within `ms` (false when the time ran out first). */
 export const within = (p: Promise<unknown>, ms: number): Promise<boolean> =>
   new Promise((resolve) => {
-    const t = setTimeout(() => resolve(false), ms);
+    // The stop grace comes from configuration: a long one must not overflow setTimeout and end at once.
+    const cancel = setLongTimeout(() => resolve(false), ms);
     p.then(
-      () => (clearTimeout(t), resolve(true)),
-      () => (clearTimeout(t), resolve(true)),
+      () => (cancel(), resolve(true)),
+      () => (cancel(), resolve(true)),
     );
   });
 

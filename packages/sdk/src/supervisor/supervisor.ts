@@ -15,6 +15,7 @@
  * ```
  */
 import { selfCommand } from "../_internal/self-command.ts";
+import { setLongTimeout } from "../_internal/timer.ts";
 import type { McpServerConfig, ModelConfig } from "../config/schema.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
@@ -167,7 +168,7 @@ export class Supervisor {
     const known = this.table.get(id);
     if (!known || isTerminal(known.status)) return known;
     const timeout = new AbortController();
-    const timer = options.timeoutMs !== undefined ? setTimeout(() => timeout.abort(), options.timeoutMs) : undefined;
+    const cancelTimer = options.timeoutMs !== undefined ? setLongTimeout(() => timeout.abort(), options.timeoutMs) : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     try {
       return await this.table.watch(id, signal);
@@ -175,7 +176,7 @@ export class Supervisor {
       if (timeout.signal.aborted && !options.signal?.aborted) return this.table.get(id);
       throw e;
     } finally {
-      clearTimeout(timer);
+      cancelTimer?.();
     }
   }
 
@@ -231,8 +232,9 @@ export class Supervisor {
       live.wake?.();
       void live.attempt?.stop(t.message, this.graceMs);
     };
-    const deadline =
-      payload.deadlineAt === undefined ? undefined : setTimeout(() => trip(deadlineTrip()), Math.max(0, payload.deadlineAt - Date.now()) + DEADLINE_SLACK_MS);
+    // setLongTimeout: a deadline weeks away ("30d") must not overflow setTimeout and trip at once.
+    const cancelDeadline =
+      payload.deadlineAt === undefined ? undefined : setLongTimeout(() => trip(deadlineTrip()), Math.max(0, payload.deadlineAt - Date.now()) + DEADLINE_SLACK_MS);
     const fail = (f: SubagentFailure) => {
       this.table.fail(id, f, used);
       this.logger.info("subagent.end", { id, status: f.reason === "cancelled" ? "cancelled" : "failed", reason: f.reason, code: f.code, usage: used.usage });
@@ -296,7 +298,7 @@ export class Supervisor {
       // Something of ours broke (the child could not even be spawned): a failure, never an unhandled rejection.
       fail({ reason: "failed", code: "E_SUPERVISOR", message: `the supervisor could not run the subagent: ${e instanceof Error ? e.message : String(e)}` });
     } finally {
-      clearTimeout(deadline);
+      cancelDeadline?.();
     }
   }
 

@@ -52,9 +52,18 @@ function watchedLogger() {
 /** Transports started by a test; closed (and their pids checked dead) afterwards, even on failure. */
 const started: StdioChildTransport[] = [];
 const extraPids: number[] = [];
+/** Process groups a test's processes made (a wrapper's); SIGKILLed afterwards, whatever is left of them. */
+const extraGroups: number[] = [];
 afterEach(async () => {
   for (const t of started.splice(0)) await t.close();
   for (const pid of extraPids.splice(0)) if (!isGone(pid)) process.kill(pid, "SIGKILL");
+  for (const pgid of extraGroups.splice(0)) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Nothing left: the expected case.
+    }
+  }
 }, PROCESS_TEST_TIMEOUT);
 
 function child(mode: string, options: Partial<StdioChildOptions> = {}) {
@@ -238,5 +247,120 @@ describe("StdioChildTransport process hygiene", () => {
     const deadline = Date.now() + 20_000;
     while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(isGone(pid)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+});
+
+/** Poll until `pid` is gone: it is not our child, so there is no exit event to wait for. */
+async function untilGone(pid: number, ms = 20_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return isGone(pid);
+}
+
+describe("StdioChildTransport: a server behind a wrapper (sh -c, npx, uvx) stops with it", () => {
+  /** `sh -c` running the real server as its child; the server ignores stdin EOF and says its pid. */
+  async function wrapped(serverArg = "") {
+    const log = watchedLogger();
+    const t = new StdioChildTransport({
+      name: "wrapped",
+      command: "sh",
+      args: ["-c", '"$0" "$1" hang "$2"; echo wrapper-done', BUN, join(FIXTURES, "child-modes.ts"), serverArg],
+      closeGraceMs: 300,
+      termGraceMs: 300,
+      logger: log.logger,
+    });
+    started.push(t);
+    await t.start();
+    const pidLine = /^pid (\d+)$/;
+    await log.until(() => log.stderrLines().some((l) => pidLine.test(String(l))));
+    const server = Number(pidLine.exec(String(log.stderrLines().find((l) => pidLine.test(String(l)))))![1]);
+    extraPids.push(server);
+    expect(server).not.toBe(t.pid);
+    return { t, server };
+  }
+
+  test("close(): the wrapper and the grandchild server are gone once it resolves", async () => {
+    const { t, server } = await wrapped();
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+    expect(isGone(server)).toBe(true); // dead: ESRCH, or a zombie init has yet to reap
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("close(): a grandchild that ignores SIGTERM after its wrapper died of it is SIGKILLed", async () => {
+    const { t, server } = await wrapped("ignore-term");
+    await t.close();
+    expect(t.exitStatus?.signal).toBe("SIGTERM"); // the wrapper died at once; its child did not
+    expect(isGone(server)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("close(): a grandchild left behind by a wrapper that exited by itself is stopped", async () => {
+    const t = child("grandchild", { closeGraceMs: 200 });
+    const got = new Promise<{ params: { pid: number } }>((resolve) => (t.onmessage = (m) => resolve(m as never)));
+    await t.start();
+    const grandchild = (await got).params.pid;
+    extraPids.push(grandchild);
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+    expect(isGone(grandchild)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  /** Start `wrapped-parent.ts` in its own process group (as a shell starts a job); read its stdout lines. */
+  function parentProcess(mode: "exit" | "wait" | "handle", serverArg = "") {
+    const parent = spawn(BUN, [join(FIXTURES, "wrapped-parent.ts"), mode, serverArg], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+    extraGroups.push(parent.pid!);
+    let out = "";
+    const waiters: Array<() => void> = [];
+    parent.stdout!.on("data", (b: Buffer) => {
+      out += b.toString();
+      for (const w of waiters.splice(0)) w();
+    });
+    const line = (n: number) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const lines = out.split("\n");
+          if (lines.length > n + 1) resolve(lines[n]!);
+          else if (parent.exitCode !== null || parent.signalCode !== null) reject(new Error(`parent ended; stdout: ${out}`));
+          else waiters.push(check);
+        };
+        check();
+      });
+    const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      parent.on("close", (code, signal) => resolve({ code, signal })),
+    );
+    parent.on("close", () => {
+      for (const w of waiters.splice(0)) w();
+    });
+    /** The first line: the server's pid (the wrapper's group is cleaned up after the test, whatever happens). */
+    const server = async () => {
+      const [server, wrapper] = (await line(0)).split(" ").map(Number) as [number, number];
+      extraPids.push(server);
+      extraGroups.push(wrapper);
+      return server;
+    };
+    return { parent, line, ended, server };
+  }
+
+  test("our process exiting without close(): the exit hook stops the grandchild too", async () => {
+    const p = parentProcess("exit", "ignore-term");
+    const server = await p.server();
+    expect(await p.ended).toEqual({ code: 0, signal: null });
+    expect(await untilGone(server)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("Ctrl-C (SIGINT to our process group) with no handler still reaches the server, as before it had its own group", async () => {
+    const p = parentProcess("wait");
+    const server = await p.server();
+    process.kill(-p.parent.pid!, "SIGINT"); // what the terminal does: the foreground group, not the server's
+    expect(await p.ended).toEqual({ code: null, signal: "SIGINT" }); // the default action still ends us
+    expect(await untilGone(server)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("Ctrl-C with the application's own SIGINT handler: it decides, and its close() stops the server", async () => {
+    const p = parentProcess("handle");
+    const server = await p.server();
+    process.kill(-p.parent.pid!, "SIGINT");
+    expect(await p.line(1)).toBe("closed");
+    expect(await p.ended).toEqual({ code: 0, signal: null });
+    expect(isGone(server)).toBe(true);
   }, PROCESS_TEST_TIMEOUT);
 });

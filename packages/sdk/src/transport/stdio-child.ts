@@ -4,13 +4,17 @@
  * Uses `node:child_process`, which works under Node, Bun and in a `bun build --compile` binary. The child's
  * stdout is protocol only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio
  * transport: close stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone.
+ * On POSIX the signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`,
+ * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { setLongTimeout } from "../_internal/timer.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { LineSplitter } from "../wire/ndjson.ts";
+import { OWN_PROCESS_GROUP, trackTree, waitGone, type ProcessTree } from "./_process-tree.ts";
 import { StreamTransport } from "./stdio-streams.ts";
 import type { MessageExtra, SendOptions, Transport } from "./types.ts";
 
@@ -27,7 +31,10 @@ export interface StdioChildOptions {
   logger?: Logger;
   /** After closing stdin, how long to wait for the child to exit before SIGTERM (ms, default 2000). */
   closeGraceMs?: number;
-  /** After SIGTERM, how long to wait before SIGKILL (ms, default 2000). */
+  /**
+   * After SIGTERM, how long to wait before SIGKILL (ms, default 2000). Also how long processes left in the
+   * server's group after it exited (a wrapper's children) get between SIGTERM and SIGKILL.
+   */
   termGraceMs?: number;
   /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
   maxFrameBytes?: number;
@@ -58,23 +65,8 @@ export function defaultChildEnvironment(): Record<string, string> {
   return env;
 }
 
-/** Children still running; SIGKILLed if our process exits first so none is orphaned. */
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function track(child: ChildProcess): void {
-  live.add(child);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const c of live) {
-      try {
-        c.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
-  });
-}
+/** How long close() waits for SIGKILLed leftovers to be gone before it stops looking. */
+const KILL_SETTLE_MS = 1000;
 
 /** A transport to an MCP server running as our child process. Call `start()` once to spawn it. */
 export class StdioChildTransport implements Transport {
@@ -84,6 +76,7 @@ export class StdioChildTransport implements Transport {
   onclose?: () => void;
 
   private child?: ChildProcess;
+  private tree?: ProcessTree;
   private stream?: StreamTransport;
   private stderr?: LineSplitter;
   private started = false;
@@ -124,6 +117,8 @@ export class StdioChildTransport implements Transport {
         env: { ...defaultChildEnvironment(), ...this.options.env },
         stdio: ["pipe", "pipe", "pipe"],
         windowsHide: true,
+        // Its own process group (POSIX), signalled as a whole: a wrapper's children stop with it.
+        detached: OWN_PROCESS_GROUP,
         ...(cwd === undefined ? {} : { cwd }),
       });
       await new Promise<void>((resolve, reject) => {
@@ -136,7 +131,7 @@ export class StdioChildTransport implements Transport {
     }
     this.child = child;
     child.on("error", (e) => this.onerror?.(e));
-    track(child);
+    this.tree = trackTree(child);
     this.wire(child);
   }
 
@@ -175,7 +170,8 @@ export class StdioChildTransport implements Transport {
 
     child.on("exit", (code, signal) => {
       this.exit = { code, signal };
-      live.delete(child);
+      // Anything left in its group (a wrapper's child) stays tracked until close() or our exit stops it.
+      if (!this.tree?.alive()) this.tree?.forget();
       this.markExited();
       const fields = { server: this.options.name, pid: child.pid, code, signal };
       if (this.closing) this.log.debug("mcp.exit", fields);
@@ -185,8 +181,8 @@ export class StdioChildTransport implements Transport {
         this.onerror?.(new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}`));
       }
       // 'close' follows once the pipes drain; a grandchild holding them open must not stall us.
-      const timer = setTimeout(() => this.finish(), this.options.closeGraceMs ?? 2000);
-      void this.done.then(() => clearTimeout(timer));
+      const cancel = setLongTimeout(() => this.finish(), this.options.closeGraceMs ?? 2000);
+      void this.done.then(cancel);
     });
     child.on("close", () => this.finish());
   }
@@ -201,16 +197,38 @@ export class StdioChildTransport implements Transport {
     await this.stream?.close();
     // Keep draining stdout so a chatty server cannot block on a full pipe while it shuts down.
     child.stdout?.resume();
+    const termGraceMs = this.options.termGraceMs ?? 2000;
     const steps: Array<[number, NodeJS.Signals]> = [
       [this.options.closeGraceMs ?? 2000, "SIGTERM"],
-      [this.options.termGraceMs ?? 2000, "SIGKILL"],
+      [termGraceMs, "SIGKILL"],
     ];
+    let killed = false;
     for (const [grace, signal] of steps) {
       if (await within(this.exited, grace)) break;
-      child.kill(signal);
+      this.tree?.signal(signal);
+      killed = signal === "SIGKILL";
     }
     await this.exited;
+    if (this.tree) await this.stopLeftovers(this.tree, termGraceMs, killed);
     await this.done;
+  }
+
+  /**
+   * The server exited, but its group may not be empty: a wrapper (`sh -c`) that died on SIGTERM while its
+   * child ignores it, or a child that outlived a wrapper which exited by itself. Nobody can talk to those
+   * any more: SIGTERM, then SIGKILL after the grace, and wait until the group is empty.
+   */
+  private async stopLeftovers(tree: ProcessTree, graceMs: number, killed: boolean): Promise<void> {
+    if (tree.alive()) {
+      this.log.debug("mcp.leftovers", { server: this.options.name, pgid: tree.pid });
+      if (!killed) tree.signal("SIGTERM");
+      if (killed || !(await waitGone(tree, graceMs))) {
+        tree.signal("SIGKILL");
+        // SIGKILL cannot be ignored, but it lands asynchronously; bounded for one stuck in the kernel (D state).
+        await waitGone(tree, KILL_SETTLE_MS);
+      }
+    }
+    tree.forget();
   }
 
   private finish(): void {
@@ -237,13 +255,13 @@ export class StdioChildTransport implements Transport {
   }
 }
 
-/** Whether `p` settles within `ms`. */
+/** Whether `p` settles within `ms` (any length: the graces are configuration). */
 async function within(p: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  let cancel = () => {};
+  const timeout = new Promise<boolean>((r) => (cancel = setLongTimeout(() => r(false), ms)));
   try {
     return await Promise.race([p.then(() => true), timeout]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }

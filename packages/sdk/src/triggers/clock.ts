@@ -2,6 +2,7 @@
  * Time, behind an interface: the router, the interval and cron sources read and wait through a
  * {@link Clock}, so tests inject a fake one and advance it deterministically.
  */
+import { MAX_TIMEOUT_MS } from "../_internal/timer.ts";
 
 /** An armed timer, opaque to its holder. */
 export interface TimerHandle {
@@ -19,7 +20,7 @@ export interface Clock {
 }
 
 /** The largest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+export { MAX_TIMEOUT_MS };
 
 interface SystemTimer extends TimerHandle {
   timeout: ReturnType<typeof setTimeout> | undefined;

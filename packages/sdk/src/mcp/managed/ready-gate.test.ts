@@ -23,4 +23,15 @@ describe("ReadyGate", () => {
     await expect(w).rejects.toMatchObject({ code: "E_ABORTED" });
     expect(gate.size).toBe(0);
   });
+
+  test("a wait longer than setTimeout can hold (30 days, Infinity) does not time out at once", async () => {
+    const gate = new ReadyGate<number>();
+    const settled: string[] = [];
+    const waits = [30 * 86_400_000, Infinity].map((ms) => gate.wait(`w${ms}`, ms).finally(() => settled.push(String(ms))));
+    await new Promise((r) => setTimeout(r, 30)); // an overflowed timer fires after 1 ms
+    expect(settled).toEqual([]);
+    gate.open(1);
+    expect(await Promise.all(waits)).toEqual([1, 1]);
+    expect(gate.size).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@
  * Callers waiting for a connection: a call made while the managed client reconnects waits here, bounded
  * by its own timeout and abort signal, instead of failing at once.
  */
+import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 interface Waiter<T> {
@@ -23,7 +24,7 @@ export class ReadyGate<T> {
     if (signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${what}: aborted while waiting for the connection`));
     return new Promise<T>((resolve, reject) => {
       const done = () => {
-        clearTimeout(timer);
+        cancelTimer();
         signal?.removeEventListener("abort", onAbort);
         this.waiters.delete(waiter);
       };
@@ -32,7 +33,7 @@ export class ReadyGate<T> {
         reject: (e) => (done(), reject(e)),
       };
       const onAbort = () => waiter.reject(new AgentdError("E_ABORTED", `${what}: aborted while waiting for the connection`));
-      const timer = setTimeout(
+      const cancelTimer = setLongTimeout(
         () => waiter.reject(new AgentdError("E_TIMEOUT", `${what}: the connection was not back within ${timeoutMs} ms`, { retryable: true })),
         timeoutMs,
       );

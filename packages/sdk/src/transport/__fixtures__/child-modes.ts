@@ -16,6 +16,13 @@ switch (process.argv[2]) {
     console.error("ready");
     break;
   }
+  case "hang": {
+    // A server that ignores stdin EOF (never reads it) and says its pid; argv[3] "ignore-term" ignores SIGTERM too.
+    if (process.argv[3] === "ignore-term") process.on("SIGTERM", () => console.error("got SIGTERM, ignoring"));
+    keepAlive();
+    console.error(`pid ${process.pid}`);
+    break;
+  }
   case "exit-after-hello": {
     process.stdout.write(line("hello"), () => process.exit(3));
     break;

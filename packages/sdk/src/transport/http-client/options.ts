@@ -17,6 +17,12 @@ export interface ReconnectOptions {
    * followed for as long as it keeps answering. Default 6.
    */
   maxRetries: number;
+  /**
+   * Consecutive streams that ended soon after opening without delivering anything (no message, no new
+   * event id) before giving up with `onerror`. Such a server would otherwise be re-requested in a loop;
+   * the waits between them back off like failures. Default 10.
+   */
+  maxEmptyStreams?: number;
 }
 
 /** Options of {@link StreamableHttpClientTransport}. */
@@ -42,18 +48,29 @@ export interface StreamableHttpClientOptions {
   closeTimeoutMs?: number;
 }
 
+/** The default of {@link ReconnectOptions.maxEmptyStreams}. */
+export const DEFAULT_MAX_EMPTY_STREAMS = 10;
+
 /** The defaults of {@link ReconnectOptions}. */
 export const DEFAULT_RECONNECT: ReconnectOptions = {
   initialDelayMs: 1000,
   maxDelayMs: 30_000,
   growFactor: 1.5,
   maxRetries: 6,
+  maxEmptyStreams: DEFAULT_MAX_EMPTY_STREAMS,
 };
 
 /**
+ * Bounds on a server's SSE `retry` value (ms). `retry: 0` from a server that ends every stream at once
+ * would otherwise be a reconnect loop thousands of times a second; a huge one would switch push off.
+ */
+export const SERVER_RETRY_BOUNDS = { minMs: 250, maxMs: 60_000 } as const;
+
+/**
  * The wait before reconnect attempt `attempt` (0-based). The server's `retry` value wins when it sent one
- * (the spec says the client MUST respect it); otherwise bounded exponential backoff with "equal jitter"
- * (half fixed, half random), so many clients dropped at once do not come back in lockstep.
+ * (the spec says the client MUST respect it), kept within {@link SERVER_RETRY_BOUNDS}; otherwise bounded
+ * exponential backoff with "equal jitter" (half fixed, half random), so many clients dropped at once do not
+ * come back in lockstep.
  */
 export function reconnectDelay(
   attempt: number,
@@ -61,7 +78,7 @@ export function reconnectDelay(
   serverRetryMs: number | undefined,
   random: () => number = Math.random,
 ): number {
-  if (serverRetryMs !== undefined) return serverRetryMs;
+  if (serverRetryMs !== undefined) return Math.min(SERVER_RETRY_BOUNDS.maxMs, Math.max(SERVER_RETRY_BOUNDS.minMs, serverRetryMs));
   const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.growFactor ** attempt);
   return base / 2 + (random() * base) / 2;
 }

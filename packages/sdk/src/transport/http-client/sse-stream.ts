@@ -5,14 +5,16 @@
  * request's response arrived). When a connection breaks first, the stream reconnects after the server's
  * `retry` value (else bounded backoff with jitter) by GET with `Last-Event-ID` — the spec's only way to
  * resume, whichever request opened the stream — and drops any event whose id it already delivered, so every
- * message arrives exactly once. Failures that end the stream are the transport's to report (`host`).
+ * message arrives exactly once. A server that keeps ending the stream at once without sending anything is
+ * backed off from like a failing one, and given up on after `maxEmptyStreams` such streams in a row.
+ * Failures that end the stream are the transport's to report (`host`).
  */
 import type { Logger } from "../../log.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import { createSseParser, type SseEvent } from "../../wire/sse-parse.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { mediaType, networkError } from "./http-errors.ts";
-import { reconnectDelay, type ReconnectOptions } from "./options.ts";
+import { DEFAULT_MAX_EMPTY_STREAMS, reconnectDelay, type ReconnectOptions } from "./options.ts";
 import { sleep } from "../../_internal/sleep.ts";
 
 /** How many delivered event ids a stream remembers for de-duplication. */
@@ -55,6 +57,8 @@ export class SseStream {
   private retryMs: number | undefined;
   private readonly seen = new Set<string>();
   private responded = false;
+  /** A message was delivered on the current connection. */
+  private delivered = false;
 
   constructor(
     readonly kind: "get" | "post",
@@ -82,7 +86,9 @@ export class SseStream {
     const policy = this.host.reconnect;
     this.lastEventId = resumeFrom;
     let response = first;
+    const maxEmpty = policy.maxEmptyStreams ?? DEFAULT_MAX_EMPTY_STREAMS;
     let failures = 0;
+    let empty = 0; // consecutive connections that ended soon with nothing in them
     let lastFailure: Error | undefined;
     let initial = first === undefined;
     for (;;) {
@@ -90,8 +96,16 @@ export class SseStream {
       if (response) {
         failures = 0;
         this.setState("open");
+        const cursor = this.lastEventId;
+        const openedAt = performance.now();
+        this.delivered = false;
         await this.consume(response);
         response = undefined;
+        // A server that ends every stream at once with nothing in it (and `retry: 0`) would be re-requested
+        // in a tight loop. Progress (a message, a new event id) resets the count, and so does a connection
+        // that stayed open as long as our longest backoff (a quiet stream an idle proxy cut is healthy).
+        const progressed = this.delivered || this.lastEventId !== cursor;
+        empty = progressed || performance.now() - openedAt >= policy.maxDelayMs ? 0 : empty + 1;
         if (this.responded || signal.aborted) return this.end();
         if (this.kind === "post" && this.lastEventId === undefined) {
           return this.end(this.lost("the response stream ended early and carried no event id to resume from"));
@@ -105,8 +119,16 @@ export class SseStream {
           this.host.error(error);
           return this.end(error);
         }
+        if (empty >= maxEmpty) {
+          const what = this.kind === "get" ? "server-push" : "response";
+          const error = this.lost(`the ${what} stream ended ${empty} times in a row without sending anything`);
+          this.host.error(error);
+          return this.end(error);
+        }
         this.setState("reconnecting");
-        await sleep(reconnectDelay(failures, policy, this.retryMs), signal);
+        // After empty streams, back off as after failures, on top of whatever `retry` the server asked for.
+        const backoff = empty > 0 ? reconnectDelay(empty - 1, policy, undefined) : 0;
+        await sleep(Math.max(reconnectDelay(failures, policy, this.retryMs), backoff), signal);
         if (signal.aborted) return this.end();
         failures++;
       }
@@ -200,6 +222,7 @@ export class SseStream {
     } catch {
       return this.host.frameError(e.data);
     }
+    this.delivered = true;
     for (const m of Array.isArray(message) ? message : [message]) {
       if (this.requestId !== undefined && isResponseTo(m, this.requestId)) this.responded = true;
       this.host.deliver(m);

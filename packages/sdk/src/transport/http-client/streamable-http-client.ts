@@ -19,11 +19,17 @@
  * resumed ends its request with a JSON-RPC error response (-32000, connection closed) delivered to
  * `onmessage`, because `send()` has long resolved and the caller would otherwise wait forever.
  *
+ * Cancellation: when `notifications/cancelled` is sent for a request (the protocol layer gave up on it:
+ * timeout or abort), the request's POST — its answer head or JSON body still awaited, or its SSE stream and
+ * any reconnection of it — is aborted and forgotten. No response is due any more (cancellation spec), so
+ * reading on would hold a connection, and a server stream slot, until one that never comes.
+ *
  * The 2024-11-05 HTTP+SSE transport is never spoken: a server that only speaks it is detected at
  * `initialize` and refused with a clear error.
  */
 import type { Logger } from "../../log.ts";
 import { nullLogger } from "../../log.ts";
+import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError, parseError } from "../../wire/errors.ts";
 import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
@@ -39,6 +45,8 @@ import { SseStream, type StreamHost } from "./sse-stream.ts";
 export type GetStreamState = "off" | "connecting" | "open" | "reconnecting" | "unsupported" | "failed";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
+/** The abort reason of a request POST whose request was cancelled: its `send()` then resolves quietly. */
+const CANCELLED = Symbol("request cancelled");
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
 /** A Streamable HTTP connection to one remote MCP server. */
@@ -66,6 +74,8 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   private started = false;
   private closing: Promise<void> | undefined;
   private readonly inflight = new Set<AbortController>();
+  /** Request POSTs whose answer (head or JSON body) is still awaited, by request id. */
+  private readonly requestPosts = new Map<RequestId, AbortController>();
   private readonly streams = new Set<SseStream>();
   private readonly sentSession = new WeakMap<Response, string | undefined>();
   private getStream: SseStream | undefined;
@@ -95,6 +105,11 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     return this.session;
   }
 
+  /** SSE streams being read or reconnecting: POST response streams and the standalone GET stream. */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
   /** Where the standalone GET stream is (`unsupported` once the server answered 405). */
   get getStreamState(): GetStreamState {
     return this.getState;
@@ -117,12 +132,14 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     const isInitialize = requestId !== undefined && m.method === "initialize";
     if (isInitialize) this.beginSession();
     else if (this.sessionLost) throw this.sessionLost;
+    if (m.method === "notifications/cancelled") this.forgetRequest(message);
     if (requestId !== undefined && options?.resumptionToken) {
       this.startStream(new SseStream("post", this, new AbortController(), requestId, options.onresumptiontoken), undefined, options.resumptionToken);
       return;
     }
     const ctrl = new AbortController();
     this.inflight.add(ctrl);
+    if (requestId !== undefined) this.requestPosts.set(requestId, ctrl);
     let handedOff = false;
     try {
       const sessionSent = isInitialize ? undefined : this.session;
@@ -132,6 +149,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
         const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
         response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
       } catch (e) {
+        if (ctrl.signal.reason === CANCELLED) return;
         if (this.closing) throw this.closedError(e);
         throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
       }
@@ -146,11 +164,17 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       if (type === "text/event-stream" && response.body) {
         handedOff = true;
         this.inflight.delete(ctrl);
+        this.forgetPost(requestId, ctrl);
+        if (ctrl.signal.reason === CANCELLED) {
+          await response.body.cancel().catch(() => {});
+          return;
+        }
         this.startStream(new SseStream("post", this, ctrl, requestId, options?.onresumptiontoken), response);
         return;
       }
       if (type === "application/json") {
         const messages = await readJsonMessages(response, this.maxFrameChars, this.name).catch((e) => {
+          if (ctrl.signal.reason === CANCELLED) return [];
           throw this.closing ? this.closedError(e) : e;
         });
         for (const m of messages) this.deliver(m);
@@ -163,7 +187,10 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
           "expected application/json or text/event-stream",
       );
     } finally {
-      if (!handedOff) this.inflight.delete(ctrl);
+      if (!handedOff) {
+        this.inflight.delete(ctrl);
+        this.forgetPost(requestId, ctrl);
+      }
     }
   }
 
@@ -209,13 +236,13 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       this.setGetState("off");
       if (this.session !== undefined) {
         const ctrl = new AbortController();
-        const timer = setTimeout(() => ctrl.abort(), this.closeTimeoutMs);
+        const cancelTimer = setLongTimeout(() => ctrl.abort(), this.closeTimeoutMs);
         try {
           await this.deleteSession(ctrl.signal);
         } catch (e) {
           this.logger.debug("mcp.http.session.delete_failed", { error: e as Error });
         } finally {
-          clearTimeout(timer);
+          cancelTimer();
         }
       }
       this.onclose?.();
@@ -358,6 +385,27 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   private startStream(stream: SseStream, first?: Response, resumeFrom?: string): void {
     this.streams.add(stream);
     stream.run(first, resumeFrom).catch((e) => this.error(e instanceof Error ? e : new Error(String(e))));
+  }
+
+  /**
+   * A `notifications/cancelled` is going out: abort the cancelled request's POST (answer still awaited) or
+   * its response stream (reading or waiting to reconnect), and forget it. Runs before the notification is
+   * sent, so it holds even when that POST fails.
+   */
+  private forgetRequest(message: JsonRpcMessage): void {
+    const params = (message as { params?: { requestId?: unknown } }).params;
+    const id = typeof params === "object" && params !== null ? params.requestId : undefined;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.requestPosts.get(id)?.abort(CANCELLED);
+    for (const s of this.streams) {
+      if (s.kind !== "post" || s.requestId !== id) continue;
+      this.streams.delete(s); // now, not when its read loop notices: it is no longer ours to count
+      s.abort();
+    }
+  }
+
+  private forgetPost(requestId: RequestId | undefined, ctrl: AbortController): void {
+    if (requestId !== undefined && this.requestPosts.get(requestId) === ctrl) this.requestPosts.delete(requestId);
   }
 
   /** The request's response will never come: answer it locally so the caller does not wait forever. */
