@@ -23,6 +23,8 @@ export class SseWriter {
   /** Text written before the body was taken (null once taken). */
   private pending: string[] | null = [];
   private pendingLength = 0;
+  /** Bytes enqueued since the consumer last drained the queue. */
+  private queuedBytes = 0;
   private done = false;
   private readonly endListeners: ((reason: SseEndReason) => void)[] = [];
 
@@ -56,16 +58,19 @@ export class SseWriter {
       return buffered.join("");
     }
     this.signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
-    return new ReadableStream<Uint8Array>(
-      {
-        start: (c) => {
-          this.controller = c;
-          if (buffered.length) c.enqueue(encoder.encode(buffered.join("")));
-        },
-        cancel: () => this.finish("disconnected"),
+    // The default queuing strategy (count chunks, high-water mark 1) with our own byte count: a custom
+    // `size` function costs ~3.5 kB per open stream, which 10,000 idle GET streams feel. `pull` runs when
+    // the consumer has taken everything queued, so the count restarts there.
+    return new ReadableStream<Uint8Array>({
+      start: (c) => {
+        this.controller = c;
+        if (buffered.length) this.enqueue(buffered.join(""));
       },
-      { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 },
-    );
+      pull: () => {
+        this.queuedBytes = 0;
+      },
+      cancel: () => this.finish("disconnected"),
+    });
   }
 
   /** Write one event. Returns false when the stream is gone (or was just cut for overflow). */
@@ -100,10 +105,15 @@ export class SseWriter {
       this.pending.push(text);
       return true;
     }
-    const c = this.controller!;
-    if (-(c.desiredSize ?? 0) > this.maxBufferedBytes) return this.overflow();
-    c.enqueue(encoder.encode(text));
+    if (this.queuedBytes + text.length > this.maxBufferedBytes) return this.overflow();
+    this.enqueue(text);
     return true;
+  }
+
+  private enqueue(text: string): void {
+    const bytes = encoder.encode(text);
+    this.queuedBytes += bytes.byteLength;
+    this.controller!.enqueue(bytes);
   }
 
   private overflow(): false {
