@@ -2,8 +2,10 @@
  * Test helpers for the HTTP server tests (not exported): a minimal MCP-ish responder that sits behind each
  * per-session transport, and a raw SSE reader over `fetch` responses.
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { post, SseReader } from "../../../test/raw-http.ts";
 import type { MessageExtra, Transport } from "../types.ts";
+
+export { POST_HEADERS, post, SseReader } from "../../../test/raw-http.ts";
 
 /** What the responder saw in one session. */
 export interface ResponderSession {
@@ -111,88 +113,7 @@ export function createResponder() {
   };
 }
 
-/** Reads SSE events from a fetch Response, one at a time, waiting on events rather than time. */
-export class SseReader {
-  private readonly events: EventSourceMessage[] = [];
-  private waiter: (() => void) | undefined;
-  retry: number | undefined;
-  ended = false;
-  error: unknown;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
 
-  constructor(readonly response: Response) {
-    if (!response.body) throw new Error("response has no body");
-    const reader = response.body.getReader();
-    this.reader = reader;
-    const parser = createParser({
-      onEvent: (e) => {
-        this.events.push(e);
-        this.wake();
-      },
-      onRetry: (r) => (this.retry = r),
-    });
-    const decoder = new TextDecoder();
-    void (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(decoder.decode(value, { stream: true }));
-        }
-      } catch (e) {
-        this.error = e;
-      }
-      this.ended = true;
-      this.wake();
-    })();
-  }
-
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
-  }
-
-  /** The next event, or undefined when the stream ended first. */
-  async next(): Promise<EventSourceMessage | undefined> {
-    while (this.events.length === 0 && !this.ended) await new Promise<void>((r) => (this.waiter = r));
-    return this.events.shift();
-  }
-
-  /** The next event carrying data (skips priming events). */
-  async nextMessage(): Promise<{ id: string | undefined; message: Record<string, unknown> } | undefined> {
-    for (;;) {
-      const e = await this.next();
-      if (!e) return undefined;
-      if (e.data !== "") return { id: e.id, message: JSON.parse(e.data) };
-    }
-  }
-
-  /** All remaining events until the stream ends. */
-  async rest(): Promise<EventSourceMessage[]> {
-    const out: EventSourceMessage[] = [];
-    for (let e = await this.next(); e; e = await this.next()) out.push(e);
-    return out;
-  }
-
-  /** Drop the connection (like a network break). */
-  async cancel(): Promise<void> {
-    await this.reader.cancel().catch(() => {});
-  }
-}
-
-/** Headers of a protocol-correct POST. */
-export const POST_HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
-
-/** POST a JSON-RPC value. */
-export function post(url: URL | string, body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}) {
-  return fetch(url, {
-    method: "POST",
-    headers: { ...POST_HEADERS, ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-    ...init,
-  });
-}
 
 /** An `initialize` request. */
 export const initializeRequest = (id: number | string = 0, protocolVersion = "2025-11-25") => ({
