@@ -3,6 +3,8 @@
  * others (the emitter reports it instead), and `emit` is synchronous.
  */
 
+import type { Logger } from "../log.ts";
+
 /** Unsubscribe a listener. */
 export type Unsubscribe = () => void;
 
@@ -11,15 +13,17 @@ export type Listener<P> = [P] extends [void] ? () => void : (payload: P) => void
 
 /** An emitter over an event map `{ name: payload }`. */
 export class Emitter<Events extends { [K in keyof Events]: unknown }> {
-  private readonly listeners = new Map<keyof Events, Set<(payload: unknown) => void>>();
+  /** Created with the first listener: many emitters (one per idle session) never get one. */
+  private listeners: Map<keyof Events, Set<(payload: unknown) => void>> | undefined;
 
   /** @param onListenerError called when a listener throws (listeners are user code). */
   constructor(private readonly onListenerError: (event: string, error: unknown) => void = () => {}) {}
 
   /** Add a listener; returns a function that removes it. */
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): Unsubscribe {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    const listeners = (this.listeners ??= new Map());
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
     const fn = listener as (payload: unknown) => void;
     set.add(fn);
     return () => set.delete(fn);
@@ -36,7 +40,7 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
 
   /** Deliver `payload` to every listener of `event`. */
   emit<K extends keyof Events>(event: K, ...payload: [Events[K]] extends [void] ? [] : [Events[K]]): void {
-    const set = this.listeners.get(event);
+    const set = this.listeners?.get(event);
     if (!set) return;
     for (const fn of [...set]) {
       try {
@@ -49,6 +53,11 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
 
   /** Number of listeners of `event` (for tests and leak checks). */
   listenerCount(event: keyof Events): number {
-    return this.listeners.get(event)?.size ?? 0;
+    return this.listeners?.get(event)?.size ?? 0;
   }
+}
+
+/** The usual `onListenerError`: a warning `mcp.listener_error` naming the event. */
+export function listenerErrorReporter(logger: Logger): (event: string, error: unknown) => void {
+  return (event, error) => logger.warn("mcp.listener_error", { listener: event, error });
 }

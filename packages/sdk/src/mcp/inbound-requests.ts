@@ -19,62 +19,75 @@ import {
 } from "../wire/jsonrpc.ts";
 import type { Logger } from "../log.ts";
 import type { Protocol } from "./protocol.ts";
-import type { HandlerOptions, ProgressToken, RequestContext, McpRequestHandler } from "./types.ts";
+import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
+import { InboundContext, InFlight } from "./inbound-context.ts";
+import type { HandlerOptions, McpRequestHandler } from "./types.ts";
 
 /** JSON-RPC error code (implementation-defined range) for "too many requests in flight". */
 export const TOO_MANY_REQUESTS = -32003;
 
-interface InFlight {
-  controller: AbortController;
-  /** Set when the peer cancelled: the handler's outcome is then dropped. */
-  cancelled: boolean;
-}
-
-interface Registered {
-  handler: McpRequestHandler;
-  custom: boolean;
+/** Settings of the inbound side (kept as fields, not an options object: one peer per idle session). */
+export interface InboundSettings {
+  logger: Logger;
+  maxInflight: number;
+  gate?: ((method: string) => McpError | undefined) | undefined;
+  shared?: SharedHandlers | undefined;
 }
 
 /** The inbound side of a {@link Protocol}. */
 export class InboundRequests {
-  private readonly handlers = new Map<string, Registered>();
-  private readonly inFlight = new Map<RequestId, InFlight>();
+  /** This peer's own handlers, created on first registration; `null` hides a shared or built-in one. */
+  private handlers: Map<string, RegisteredRequest | null> | undefined;
+  private inFlight: Map<RequestId, InFlight> | undefined;
+  private readonly logger: Logger;
+  private readonly maxInflight: number;
+  private readonly gate: InboundSettings["gate"];
+  private readonly shared: SharedHandlers | undefined;
 
   constructor(
     private readonly protocol: Protocol,
-    private readonly options: {
-      logger: Logger;
-      maxInflight: number;
-      gate?: ((method: string) => McpError | undefined) | undefined;
-    },
-  ) {}
+    settings: InboundSettings,
+  ) {
+    this.logger = settings.logger;
+    this.maxInflight = settings.maxInflight;
+    this.gate = settings.gate;
+    this.shared = settings.shared;
+  }
 
   set(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {
-    this.handlers.set(method, { handler, custom: options.custom ?? false });
+    (this.handlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });
   }
 
   delete(method: string): void {
-    this.handlers.delete(method);
+    if (this.shared?.requests.has(method) || BUILTIN_REQUESTS.has(method)) (this.handlers ??= new Map()).set(method, null);
+    else this.handlers?.delete(method);
   }
 
   has(method: string): boolean {
-    return this.handlers.has(method);
+    return this.lookup(method) !== undefined;
+  }
+
+  /** The handler of `method`: this peer's own, else the shared table's, else a built-in one. */
+  private lookup(method: string): RegisteredRequest | undefined {
+    const own = this.handlers?.get(method);
+    if (own !== undefined) return own ?? undefined;
+    return this.shared?.requests.get(method) ?? BUILTIN_REQUESTS.get(method);
   }
 
   /** Number of inbound requests being handled. */
   get size(): number {
-    return this.inFlight.size;
+    return this.inFlight?.size ?? 0;
   }
 
   /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
   async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
     const refuse = (e: McpError) => errorResponse(id, e.code, e.message, e.data);
-    if (this.inFlight.has(id))
+    if (this.inFlight?.has(id))
       return refuse(new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
-    const gated = this.options.gate?.(method);
+    const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol);
     if (gated) return refuse(gated);
-    const entry = this.handlers.get(method);
+    const entry = this.lookup(method);
     const codec = this.protocol.codec;
     if (!entry || (!entry.custom && !codec.knowsRequest(method)))
       return refuse(new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
@@ -89,89 +102,55 @@ export class InboundRequests {
         );
       params = v.value;
     }
-    if (this.inFlight.size >= this.options.maxInflight) {
-      this.options.logger.warn("mcp.too_many_requests", { method, limit: this.options.maxInflight });
+    const inFlight = (this.inFlight ??= new Map());
+    if (inFlight.size >= this.maxInflight) {
+      this.logger.warn("mcp.too_many_requests", { method, limit: this.maxInflight });
       return refuse(
-        new McpError(TOO_MANY_REQUESTS, `Too many requests in flight (limit ${this.options.maxInflight}); retry later`, {
-          limit: this.options.maxInflight,
+        new McpError(TOO_MANY_REQUESTS, `Too many requests in flight (limit ${this.maxInflight}); retry later`, {
+          limit: this.maxInflight,
         }),
       );
     }
-    const flight: InFlight = { controller: new AbortController(), cancelled: false };
-    this.inFlight.set(id, flight);
+    const flight = new InFlight();
+    inFlight.set(id, flight);
     try {
-      const result = await entry.handler(params, this.context(id, method, params, flight.controller.signal, extra));
+      const result = await entry.handler(params, new InboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
       if (flight.cancelled) return undefined;
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
-        this.options.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
+        this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
         return errorResponse(id, ErrorCode.InternalError, "Internal error");
       }
       return resultResponse(id, result);
     } catch (e) {
       if (flight.cancelled) return undefined;
       if (McpError.isInstance(e)) return refuse(e);
-      this.options.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+      this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
       return errorResponse(id, ErrorCode.InternalError, "Internal error");
     } finally {
-      this.inFlight.delete(id);
+      inFlight.delete(id);
+      // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
+      if (inFlight.size === 0 && this.inFlight === inFlight) this.inFlight = undefined;
     }
   }
 
   /** The peer cancelled `id`: abort its handler and drop its outcome. Unknown ids are ignored (spec). */
   cancel(id: RequestId, reason: unknown): void {
-    const flight = this.inFlight.get(id);
+    const flight = this.inFlight?.get(id);
     if (!flight) {
-      this.options.logger.debug("mcp.cancel_unknown", { id });
+      this.logger.debug("mcp.cancel_unknown", { id });
       return;
     }
-    this.options.logger.debug("mcp.cancelled_by_peer", { id, reason: typeof reason === "string" ? reason : undefined });
+    this.logger.debug("mcp.cancelled_by_peer", { id, reason: typeof reason === "string" ? reason : undefined });
     flight.cancelled = true;
     const why = typeof reason === "string" && reason ? `: ${reason}` : "";
-    flight.controller.abort(new AgentdError("E_ABORTED", `request ${JSON.stringify(id)} cancelled by the peer${why}`));
+    flight.abort(new AgentdError("E_ABORTED", `request ${JSON.stringify(id)} cancelled by the peer${why}`));
   }
 
   /** The connection closed: abort every handler; their outcomes have nowhere to go. */
   abortAll(reason: string): void {
-    for (const flight of this.inFlight.values()) {
+    for (const flight of this.inFlight?.values() ?? []) {
       flight.cancelled = true;
-      flight.controller.abort(new AgentdError("E_CONNECTION_CLOSED", reason));
+      flight.abort(new AgentdError("E_CONNECTION_CLOSED", reason));
     }
-  }
-
-  private context(
-    requestId: RequestId,
-    method: string,
-    params: Record<string, unknown>,
-    signal: AbortSignal,
-    extra: MessageExtra | undefined,
-  ): RequestContext {
-    const protocol = this.protocol;
-    const meta = (typeof params._meta === "object" && params._meta !== null ? params._meta : {}) as Record<string, unknown>;
-    const token = meta.progressToken;
-    const progressToken: ProgressToken | undefined = typeof token === "string" || typeof token === "number" ? token : undefined;
-    const ctx: RequestContext = {
-      requestId,
-      method,
-      signal,
-      meta,
-      progressToken,
-      sessionId: extra?.sessionId ?? protocol.transport.sessionId,
-      authInfo: extra?.authInfo,
-      sendNotification: (m, p) => protocol.notify(m, p, { relatedRequestId: requestId }),
-      sendRequest: (m, p, o = {}) =>
-        protocol.request(m, p, {
-          ...o,
-          relatedRequestId: requestId,
-          signal: o.signal ? AbortSignal.any([o.signal, signal]) : signal,
-        }),
-      sendProgress: async (progress, total, message) => {
-        if (progressToken === undefined || signal.aborted) return;
-        const p: Record<string, unknown> = { progressToken, progress };
-        if (total !== undefined) p.total = total;
-        if (message !== undefined) p.message = message;
-        await protocol.notify("notifications/progress", p, { relatedRequestId: requestId });
-      },
-    };
-    return ctx;
   }
 }

@@ -30,6 +30,11 @@ interface Entry {
   detachSignal?: () => void;
 }
 
+/** Told when a request is given up locally (not on close or response), to tell the peer. */
+export interface AbandonListener {
+  requestAbandoned(id: RequestId, method: string, reason: AbandonReason): void;
+}
+
 /** Everything needed to track one request. */
 export interface PendingInit {
   id: RequestId;
@@ -44,15 +49,16 @@ export interface PendingInit {
 
 /** The table of in-flight outbound requests of one protocol peer. */
 export class PendingRequests {
-  private readonly byId = new Map<RequestId, Entry>();
-  private readonly byToken = new Map<ProgressToken, Entry>();
+  // Created on first use: a server session may never send a request.
+  private byId: Map<RequestId, Entry> | undefined;
+  private byToken: Map<ProgressToken, Entry> | undefined;
 
-  /** @param onabandon called once when a request is given up locally (not on close or response). */
-  constructor(private readonly onabandon: (id: RequestId, method: string, reason: AbandonReason) => void) {}
+  /** @param listener told once when a request is given up locally (not on close or response). */
+  constructor(private readonly listener: AbandonListener) {}
 
   /** Number of requests in flight. */
   get size(): number {
-    return this.byId.size;
+    return this.byId?.size ?? 0;
   }
 
   /** Track a request; the promise settles on response, timeout, abort or {@link rejectAll}. */
@@ -64,8 +70,8 @@ export class PendingRequests {
         reject(abortedError(init.method, init.signal));
         return;
       }
-      this.byId.set(init.id, entry);
-      if (init.progressToken !== undefined) this.byToken.set(init.progressToken, entry);
+      (this.byId ??= new Map()).set(init.id, entry);
+      if (init.progressToken !== undefined) (this.byToken ??= new Map()).set(init.progressToken, entry);
       if (init.signal) {
         const signal = init.signal;
         const onAbort = () => this.abandon(entry, "aborted", abortedError(entry.method, signal));
@@ -78,12 +84,12 @@ export class PendingRequests {
 
   /** Whether `id` is in flight. */
   has(id: RequestId): boolean {
-    return this.byId.has(id);
+    return this.byId?.has(id) ?? false;
   }
 
   /** The method of an in-flight request (to validate its result). */
   methodOf(id: RequestId): string | undefined {
-    return this.byId.get(id)?.method;
+    return this.byId?.get(id)?.method;
   }
 
   /** Settle with a result. Returns false when `id` is unknown. */
@@ -102,7 +108,7 @@ export class PendingRequests {
 
   /** Deliver a progress notification. Returns false when the token belongs to no request in flight. */
   progress(token: ProgressToken, progress: Progress): boolean {
-    const entry = this.byToken.get(token);
+    const entry = this.byToken?.get(token);
     if (!entry) return false;
     if (entry.resetOnProgress) this.arm(entry);
     try {
@@ -115,7 +121,7 @@ export class PendingRequests {
 
   /** Reject everything (connection closed). Does not call `onabandon`: there is no one to tell. */
   rejectAll(error: () => unknown): void {
-    for (const id of [...this.byId.keys()]) this.reject(id, error());
+    for (const id of [...(this.byId?.keys() ?? [])]) this.reject(id, error());
   }
 
   /** (Re)start the timer: the per-request timeout, cut short by the ceiling. */
@@ -143,15 +149,15 @@ export class PendingRequests {
 
   private abandon(entry: Entry, reason: AbandonReason, error: AgentdError): void {
     if (this.take(entry.id) !== entry) return;
-    this.onabandon(entry.id, entry.method, reason);
+    this.listener.requestAbandoned(entry.id, entry.method, reason);
     entry.reject(error);
   }
 
   private take(id: RequestId): Entry | undefined {
-    const entry = this.byId.get(id);
+    const entry = this.byId?.get(id);
     if (!entry) return undefined;
-    this.byId.delete(id);
-    if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
+    this.byId!.delete(id);
+    if (entry.progressToken !== undefined) this.byToken?.delete(entry.progressToken);
     entry.cancelTimer?.();
     entry.detachSignal?.();
     return entry;

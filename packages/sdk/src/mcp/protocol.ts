@@ -23,9 +23,10 @@ import {
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
 import { getCodec } from "../wire/codecs.ts";
 import { nullLogger, type Logger } from "../log.ts";
-import { Emitter } from "./emitter.ts";
+import { Emitter, listenerErrorReporter } from "./emitter.ts";
+import type { RegisteredNotification, SharedHandlers } from "./handler-table.ts";
 import { InboundRequests } from "./inbound-requests.ts";
-import { PendingRequests, type AbandonReason } from "./pending-requests.ts";
+import { PendingRequests, type AbandonListener, type AbandonReason } from "./pending-requests.ts";
 import type {
   HandlerOptions,
   McpNotificationHandler,
@@ -62,6 +63,10 @@ export interface ProtocolOptions {
    * refuses everything but `initialize` and `ping` until it is initialized).
    */
   gate?: (method: string) => McpError | undefined;
+  /** Handlers shared with other peers (every session of a server); this peer's own registrations win. */
+  shared?: SharedHandlers;
+  /** The object this peer belongs to (a server session), for shared handlers to find it. */
+  owner?: object;
 }
 
 /** Events of a {@link Protocol}. */
@@ -73,18 +78,22 @@ export interface ProtocolEvents {
 const RECENTLY_ABANDONED = 256;
 
 /** A JSON-RPC peer. */
-export class Protocol {
-  readonly events: Emitter<ProtocolEvents>;
+export class Protocol implements AbandonListener {
   readonly logger: Logger;
+  /** See {@link ProtocolOptions.owner}. */
+  readonly owner: object | undefined;
+  private emitter: Emitter<ProtocolEvents> | undefined;
   private codecValue: McpCodec;
   private nextId = 0;
   private isClosed = false;
   private readonly pending: PendingRequests;
   private readonly inbound: InboundRequests;
-  private readonly notificationHandlers = new Map<string, { handler: McpNotificationHandler; custom: boolean }>();
-  private readonly abandoned = new Set<RequestId>();
+  private readonly shared: SharedHandlers | undefined;
+  // Created on first use: a server may hold thousands of idle peers that never need them.
+  private notificationHandlers: Map<string, RegisteredNotification> | undefined;
+  private abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
-  private readonly unvalidated = new Set<RequestId>();
+  private unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalTimeoutMs: number;
 
@@ -93,17 +102,23 @@ export class Protocol {
     options: ProtocolOptions = {},
   ) {
     this.logger = options.logger ?? nullLogger;
-    this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+    this.owner = options.owner;
+    this.shared = options.shared;
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.pending = new PendingRequests((id, method, reason) => this.onAbandon(id, method, reason));
+    this.pending = new PendingRequests(this);
     this.inbound = new InboundRequests(this, {
       logger: this.logger,
       maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
       gate: options.gate,
+      shared: options.shared,
     });
-    this.inbound.set("ping", () => ({}));
+  }
+
+  /** Events of this peer (`close`). */
+  get events(): Emitter<ProtocolEvents> {
+    return (this.emitter ??= new Emitter(listenerErrorReporter(this.logger)));
   }
 
   /** The codec of the active revision. */
@@ -155,7 +170,7 @@ export class Protocol {
 
   /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
   get unvalidatedCount(): number {
-    return this.unvalidated.size;
+    return this.unvalidated?.size ?? 0;
   }
 
   /** Register the handler of an inbound request method (replacing any previous one). */
@@ -175,7 +190,7 @@ export class Protocol {
 
   /** Register the handler of an inbound notification method (replacing any previous one). */
   setNotificationHandler(method: string, handler: McpNotificationHandler, options: HandlerOptions = {}): void {
-    this.notificationHandlers.set(method, { handler, custom: options.custom ?? false });
+    (this.notificationHandlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });
   }
 
   /** Send a request and wait for its result. Errors: `McpError` (peer's error), `AgentdError` (local). */
@@ -201,7 +216,7 @@ export class Protocol {
       onprogress: options.onprogress,
       progressToken,
     });
-    if (options.validateResult === false && this.pending.has(id)) this.unvalidated.add(id);
+    if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
     this.transport
       .send(requestMessage(id, method, outParams), { relatedRequestId: options.relatedRequestId })
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
@@ -300,7 +315,7 @@ export class Protocol {
   }
 
   private receiveNotification(method: string, rawParams: Record<string, unknown> | undefined, extra?: MessageExtra): void {
-    const entry = this.notificationHandlers.get(method);
+    const entry = this.notificationHandlers?.get(method) ?? this.shared?.notifications.get(method);
     const builtin = method === "notifications/cancelled" || method === "notifications/progress";
     if (!builtin && !entry) {
       this.logger.debug("mcp.notification_ignored", { method });
@@ -331,7 +346,7 @@ export class Protocol {
     }
     if (!entry) return;
     try {
-      const r = entry.handler(params, extra);
+      const r = entry.handler(params, extra, this);
       if (r instanceof Promise) r.catch((e: unknown) => this.logNotificationError(method, e));
     } catch (e) {
       this.logNotificationError(method, e);
@@ -345,7 +360,7 @@ export class Protocol {
   private receiveResult(message: JsonRpcResultResponse): void {
     const method = this.pending.methodOf(message.id);
     if (method === undefined) return this.unknownResponse(message.id);
-    const skip = this.unvalidated.delete(message.id);
+    const skip = this.unvalidated?.delete(message.id) ?? false;
     if (skip || !this.codecValue.knowsRequest(method)) {
       this.pending.resolve(message.id, message.result);
       return;
@@ -372,19 +387,21 @@ export class Protocol {
    * other than a result (send failed, malformed or error response) goes through here, so nothing is left.
    */
   private failRequest(id: RequestId, error: unknown): boolean {
-    this.unvalidated.delete(id);
+    this.unvalidated?.delete(id);
     return this.pending.reject(id, error);
   }
 
   private unknownResponse(id: RequestId): void {
-    if (this.abandoned.has(id)) this.logger.debug("mcp.late_response", { id });
+    if (this.abandoned?.has(id)) this.logger.debug("mcp.late_response", { id });
     else this.logger.warn("mcp.unknown_response", { id });
   }
 
-  private onAbandon(id: RequestId, method: string, reason: AbandonReason): void {
-    this.unvalidated.delete(id);
-    this.abandoned.add(id);
-    if (this.abandoned.size > RECENTLY_ABANDONED) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
+  /** @internal A request of ours was given up (timeout, ceiling, abort): tell the peer. */
+  requestAbandoned(id: RequestId, method: string, reason: AbandonReason): void {
+    this.unvalidated?.delete(id);
+    const abandoned = (this.abandoned ??= new Set());
+    abandoned.add(id);
+    if (abandoned.size > RECENTLY_ABANDONED) abandoned.delete(abandoned.values().next().value as RequestId);
     // Lifecycle spec: the initialize request MUST NOT be cancelled by clients.
     if (method === "initialize" || this.isClosed) return;
     const text = reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
@@ -395,9 +412,10 @@ export class Protocol {
     if (this.isClosed) return;
     this.isClosed = true;
     this.pending.rejectAll(() => new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }));
-    this.unvalidated.clear();
+    this.unvalidated?.clear();
     this.inbound.abortAll("connection closed");
-    this.events.emit("close");
+    this.shared?.closed?.(this);
+    this.emitter?.emit("close");
   }
 }
 

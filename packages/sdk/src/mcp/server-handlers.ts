@@ -1,13 +1,19 @@
 /**
- * The request handlers of a server session, one per client→server method. Params arrive validated by
- * the codec; these functions add what the codec cannot know (unknown names, cursors, template matching,
- * tool argument schemas).
+ * The handlers of a server's sessions, one per client→server method, built once per {@link McpServer} and
+ * shared by all its sessions (each finds its {@link ServerSession} as `peer.owner`). Params arrive validated
+ * by the codec; these functions add what the codec cannot know (unknown names, cursors, template matching,
+ * tool argument schemas). A session answers only what it declared: the gate refuses the rest with -32601,
+ * exactly as if no handler were registered.
  *
  * Tools spec, "Error Handling": unknown tools are protocol errors (-32602); input validation failures and
  * the tool's own failures are tool execution errors (`isError: true`) the model can learn from.
  */
 import { validateJsonSchema } from "../_internal/json-schema.ts";
 import { invalidParams, McpError } from "../wire/errors.ts";
+import { ErrorCode } from "../wire/jsonrpc.ts";
+import { SERVER_INBOUND } from "./capabilities.ts";
+import type { RegisteredNotification, RegisteredRequest, SharedHandlers } from "./handler-table.ts";
+import type { Protocol } from "./protocol.ts";
 import type { CallToolResult, CompleteResult } from "../wire/index.ts";
 import { paginate } from "./pagination.ts";
 import type { Completers } from "./registry.ts";
@@ -18,8 +24,36 @@ import type { McpRequestHandler } from "./types.ts";
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETIONS = 100;
 
-/** Build the handlers of `session`; the session installs those its declared capabilities allow. */
-export function serverHandlers(server: McpServer, session: ServerSession): Record<string, McpRequestHandler> {
+/** The session a shared handler runs for. */
+const sessionOf = (peer: Protocol) => peer.owner as ServerSession;
+
+/** Build the handler table every session of `server` shares. */
+export function sessionHandlers(server: McpServer): SharedHandlers {
+  const requests = new Map<string, RegisteredRequest>();
+  const add = (method: string, handler: McpRequestHandler) => requests.set(method, { handler, custom: false });
+  add("initialize", (params, _ctx, peer) => sessionOf(peer).handleInitialize(params));
+  for (const [method, handler] of Object.entries(methodHandlers(server))) add(method, handler);
+  const notifications = new Map<string, RegisteredNotification>([
+    ["notifications/initialized", { handler: (_p, _e, peer) => sessionOf(peer).handleInitialized(), custom: false }],
+    ["notifications/roots/list_changed", { handler: (_p, _e, peer) => sessionOf(peer).events.emit("rootsListChanged"), custom: false }],
+  ]);
+  return {
+    requests,
+    notifications,
+    gate: (method, peer) => {
+      const session = sessionOf(peer);
+      const refused = session.gateRequest(method);
+      if (refused) return refused;
+      const needs = SERVER_INBOUND[method];
+      if (needs && session.initialized && !needs(session.declared)) return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return undefined;
+    },
+    closed: (peer) => sessionOf(peer).handleClosed(),
+  };
+}
+
+/** The handlers of the client→server methods after initialize (those in the capability map's table). */
+function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
   const reg = server.registry;
   const pageSize = server.options.pageSize;
   const cursorOf = (p: Record<string, unknown>) => (typeof p.cursor === "string" ? p.cursor : undefined);
@@ -31,7 +65,8 @@ export function serverHandlers(server: McpServer, session: ServerSession): Recor
   return {
     "tools/list": (p) => listed("tools", [...reg.tools.values()].map((e) => e.definition), p),
 
-    "tools/call": async (p, ctx) => {
+    "tools/call": async (p, ctx, peer) => {
+      const session = sessionOf(peer);
       const name = p.name as string;
       const entry = reg.tools.get(name);
       if (!entry) throw invalidParams(`Unknown tool: ${name}`);
@@ -61,7 +96,8 @@ export function serverHandlers(server: McpServer, session: ServerSession): Recor
 
     "resources/templates/list": (p) => listed("resourceTemplates", [...reg.templates.values()].map((e) => e.definition), p),
 
-    "resources/read": async (p, ctx) => {
+    "resources/read": async (p, ctx, peer) => {
+      const session = sessionOf(peer);
       const uri = p.uri as string;
       const fixed = reg.resources.get(uri);
       if (fixed) return fixed.read(uri, session.context(ctx));
@@ -72,19 +108,20 @@ export function serverHandlers(server: McpServer, session: ServerSession): Recor
       throw resourceNotFound(uri);
     },
 
-    "resources/subscribe": (p) => {
-      session.subscriptions.add(p.uri as string);
+    "resources/subscribe": (p, _ctx, peer) => {
+      sessionOf(peer).subscribe(p.uri as string);
       return {};
     },
 
-    "resources/unsubscribe": (p) => {
-      session.subscriptions.delete(p.uri as string);
+    "resources/unsubscribe": (p, _ctx, peer) => {
+      sessionOf(peer).unsubscribe(p.uri as string);
       return {};
     },
 
     "prompts/list": (p) => listed("prompts", [...reg.prompts.values()].map((e) => e.definition), p),
 
-    "prompts/get": async (p, ctx) => {
+    "prompts/get": async (p, ctx, peer) => {
+      const session = sessionOf(peer);
       const name = p.name as string;
       const entry = reg.prompts.get(name);
       if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
@@ -117,8 +154,8 @@ export function serverHandlers(server: McpServer, session: ServerSession): Recor
       return { completion };
     },
 
-    "logging/setLevel": (p) => {
-      session.logLevel = p.level as ServerSession["logLevel"];
+    "logging/setLevel": (p, _ctx, peer) => {
+      sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];
       return {};
     },
   };

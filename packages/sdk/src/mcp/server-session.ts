@@ -4,8 +4,10 @@
  * HTTP session; stdio serving makes exactly one.
  *
  * Until `initialize` is answered only `initialize` and `ping` are accepted. The session declares what the
- * capability map derives from the server's registrations at that moment, and installs the handlers for
- * exactly those capabilities (anything else is -32601).
+ * capability map derives from the server's registrations at that moment, and answers exactly those
+ * capabilities' methods (anything else is -32601). Its handlers are the server's shared table
+ * (`server-handlers.ts`); everything per session is created on first use, since an idle session of a
+ * Streamable HTTP server should cost little more than its connection.
  */
 import type { Transport } from "../transport/types.ts";
 import { invalidRequest, McpError } from "../wire/errors.ts";
@@ -22,11 +24,10 @@ import type {
   Root,
   ServerCapabilities,
 } from "../wire/index.ts";
-import { SERVER_INBOUND, serverEmitsNotifications } from "./capabilities.ts";
-import { Emitter } from "./emitter.ts";
+import { serverEmitsNotifications } from "./capabilities.ts";
+import { Emitter, listenerErrorReporter } from "./emitter.ts";
 import { Protocol } from "./protocol.ts";
 import type { McpServer } from "./server.ts";
-import { serverHandlers } from "./server-handlers.ts";
 import type { NotificationOptions, RequestContext, RequestOptions } from "./types.ts";
 
 /** RFC 5424 severities in MCP's order, lowest first. */
@@ -48,42 +49,52 @@ export interface ServerSessionEvents {
   close: void;
 }
 
+/** No capabilities (shared, frozen). */
+const NO_CAPABILITIES: Readonly<Record<string, never>> = Object.freeze({});
+
+/** Nothing subscribed (shared by every session that never subscribes). */
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
+
 /** One client of a server. */
 export class ServerSession {
   readonly protocol: Protocol;
-  readonly events: Emitter<ServerSessionEvents>;
-  /** Resource URIs this client subscribed to. */
-  readonly subscriptions = new Set<string>();
   /** The minimum level of `notifications/message` the client asked for (everything until it asks). */
   logLevel: LoggingLevel | undefined;
-  private info?: { clientInfo: Implementation; capabilities: ClientCapabilities; declared: ServerCapabilities };
+  // Set by initialize (fields, not one object: a server may hold thousands of idle sessions).
+  private clientInfoValue: Implementation | undefined;
+  private clientCaps: ClientCapabilities | undefined;
+  private declaredCaps: ServerCapabilities | undefined;
   private ready = false;
-  private readonly fallbackId: string;
+  private fallbackId: string | undefined;
+  private emitter: Emitter<ServerSessionEvents> | undefined;
+  private subscribed: Set<string> | undefined;
 
   constructor(
     readonly server: McpServer,
     transport: Transport,
   ) {
-    this.fallbackId = crypto.randomUUID();
-    this.events = new Emitter((event, error) => server.logger.warn("mcp.listener_error", { listener: event, error }));
     this.protocol = new Protocol(transport, {
       logger: server.logger,
       maxInflightRequests: server.options.maxInflightRequests,
       defaultTimeoutMs: server.options.requestTimeoutMs,
-      gate: (method) => this.gate(method),
+      shared: server.sessionHandlers,
+      owner: this,
     });
-    this.protocol.setRequestHandler("initialize", (params) => this.initialize(params));
-    this.protocol.setNotificationHandler("notifications/initialized", () => {
-      this.ready = true;
-      this.events.emit("initialized");
-    });
-    this.protocol.setNotificationHandler("notifications/roots/list_changed", () => this.events.emit("rootsListChanged"));
-    this.protocol.events.on("close", () => this.events.emit("close"));
+  }
+
+  /** Events of this session. */
+  get events(): Emitter<ServerSessionEvents> {
+    return (this.emitter ??= new Emitter(listenerErrorReporter(this.server.logger)));
+  }
+
+  /** Resource URIs this client subscribed to. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.subscribed ?? NO_SUBSCRIPTIONS;
   }
 
   /** The transport's session id (Streamable HTTP assigns it during initialize), else a random id. */
   get id(): string {
-    return this.protocol.transport.sessionId ?? this.fallbackId;
+    return this.protocol.transport.sessionId ?? (this.fallbackId ??= crypto.randomUUID());
   }
 
   /** The negotiated revision (the latest until initialize). */
@@ -92,7 +103,7 @@ export class ServerSession {
   }
   /** Whether `initialize` has been answered. */
   get initialized(): boolean {
-    return this.info !== undefined;
+    return this.declaredCaps !== undefined;
   }
   /** Whether the client sent `notifications/initialized`. */
   get isReady(): boolean {
@@ -100,15 +111,15 @@ export class ServerSession {
   }
   /** The client's implementation info (after initialize). */
   get clientInfo(): Implementation | undefined {
-    return this.info?.clientInfo;
+    return this.clientInfoValue;
   }
   /** What the client declared (`{}` before initialize). */
   get clientCapabilities(): ClientCapabilities {
-    return this.info?.capabilities ?? {};
+    return this.clientCaps ?? NO_CAPABILITIES;
   }
   /** What this session was told the server offers (`{}` before initialize). */
   get declared(): ServerCapabilities {
-    return this.info?.declared ?? {};
+    return this.declaredCaps ?? NO_CAPABILITIES;
   }
   /** Whether the transport has closed. */
   get closed(): boolean {
@@ -168,48 +179,101 @@ export class ServerSession {
 
   /** Wrap a protocol context into the context server handlers receive (D9 gates progress). */
   context(ctx: RequestContext): ServerContext {
-    const emits = serverEmitsNotifications(this.server.capabilityConfig);
-    return {
-      ...ctx,
-      session: this,
-      sendProgress: emits ? ctx.sendProgress : async () => {},
-      log: (level, data, logger) => this.log(level, data, logger, ctx.requestId),
-    };
+    return new SessionRequestContext(ctx, this);
   }
 
-  private gate(method: string): McpError | undefined {
-    if (this.info === undefined && method !== "initialize" && method !== "ping")
+  /** @internal `resources/subscribe`. */
+  subscribe(uri: string): void {
+    (this.subscribed ??= new Set()).add(uri);
+  }
+
+  /** @internal `resources/unsubscribe`. */
+  unsubscribe(uri: string): void {
+    this.subscribed?.delete(uri);
+  }
+
+  /** @internal `notifications/initialized`. */
+  handleInitialized(): void {
+    this.ready = true;
+    this.emitter?.emit("initialized");
+  }
+
+  /** @internal The protocol closed. */
+  handleClosed(): void {
+    this.server.sessionClosed(this);
+    this.emitter?.emit("close");
+  }
+
+  /** @internal Refuse everything but `initialize` and `ping` before initialize, and a second `initialize`. */
+  gateRequest(method: string): McpError | undefined {
+    if (!this.initialized && method !== "initialize" && method !== "ping")
       return invalidRequest(`session not initialized: send initialize before ${method}`);
-    if (this.info !== undefined && method === "initialize") return invalidRequest("session already initialized");
+    if (this.initialized && method === "initialize") return invalidRequest("session already initialized");
     return undefined;
   }
 
-  private initialize(params: Record<string, unknown>): Record<string, unknown> {
+  /** @internal `initialize`. */
+  handleInitialize(params: Record<string, unknown>): Record<string, unknown> {
     const requested = params.protocolVersion;
     // Lifecycle spec: answer with the client's version when we speak it, else with our latest.
     const revision: ProtocolRevision = isSupportedRevision(requested) ? requested : LATEST_REVISION;
     const declared = this.server.capabilities();
-    this.info = {
-      clientInfo: params.clientInfo as Implementation,
-      capabilities: (params.capabilities ?? {}) as ClientCapabilities,
-      declared,
-    };
+    this.clientInfoValue = params.clientInfo as Implementation;
+    const caps = params.capabilities as ClientCapabilities | undefined;
+    this.clientCaps = caps && Object.keys(caps).length > 0 ? caps : NO_CAPABILITIES;
+    this.declaredCaps = declared;
     this.protocol.setRevision(revision);
     this.protocol.transport.setProtocolVersion?.(revision);
-    const handlers = serverHandlers(this.server, this);
-    for (const [method, handler] of Object.entries(handlers)) {
-      const needs = SERVER_INBOUND[method];
-      if (!needs || needs(declared)) this.protocol.setRequestHandler(method, handler);
-    }
     this.server.logger.debug("mcp.session_initialized", {
       session: this.id,
-      client: this.info.clientInfo?.name,
+      client: this.clientInfoValue?.name,
       protocolVersion: revision,
       requested: typeof requested === "string" ? requested : undefined,
     });
     const result: Record<string, unknown> = { protocolVersion: revision, capabilities: declared, serverInfo: this.server.serverInfo };
     if (this.server.options.instructions !== undefined) result.instructions = this.server.options.instructions;
     return result;
+  }
+}
+
+/** A {@link ServerContext}: the protocol's context plus the session (one object, no closures). */
+class SessionRequestContext implements ServerContext {
+  constructor(
+    private readonly inner: RequestContext,
+    readonly session: ServerSession,
+  ) {}
+  get requestId(): RequestId {
+    return this.inner.requestId;
+  }
+  get method(): string {
+    return this.inner.method;
+  }
+  get signal(): AbortSignal {
+    return this.inner.signal;
+  }
+  get meta(): Record<string, unknown> {
+    return this.inner.meta;
+  }
+  get progressToken(): RequestContext["progressToken"] {
+    return this.inner.progressToken;
+  }
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+  get authInfo(): RequestContext["authInfo"] {
+    return this.inner.authInfo;
+  }
+  sendNotification(method: string, params?: Record<string, unknown>): Promise<void> {
+    return this.inner.sendNotification(method, params);
+  }
+  sendRequest<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    return this.inner.sendRequest<T>(method, params, options);
+  }
+  async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
+    if (serverEmitsNotifications(this.session.server.capabilityConfig)) await this.inner.sendProgress(progress, total, message);
+  }
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.session.log(level, data, logger, this.inner.requestId);
   }
 }
 

@@ -23,6 +23,8 @@ import {
   type ToolHandler,
   type ToolOptions,
 } from "./registry.ts";
+import type { SharedHandlers } from "./handler-table.ts";
+import { sessionHandlers } from "./server-handlers.ts";
 import { ServerSession } from "./server-session.ts";
 
 /** Options of an {@link McpServer}. */
@@ -48,6 +50,9 @@ export class McpServer {
   private readonly live = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
   private readonly warned = new Set<string>();
+  private handlers: SharedHandlers | undefined;
+  /** What sessions initializing now are told; recomputed after the registry changes. */
+  private declaredNow: Readonly<ServerCapabilities> | undefined;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -55,7 +60,10 @@ export class McpServer {
   ) {
     this.options = { ...options, pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE };
     this.logger = options.logger ?? nullLogger;
-    this.registry.events.on("changed", (kind) => this.scheduleListChanged(kind));
+    this.registry.events.on("changed", (kind) => {
+      this.declaredNow = undefined;
+      this.scheduleListChanged(kind);
+    });
   }
 
   /** The capability switches in force. */
@@ -84,9 +92,12 @@ export class McpServer {
     return this.registry.addPrompt(definition, get, options.complete);
   }
 
-  /** What a client connecting now is told. */
-  capabilities(): ServerCapabilities {
-    return serverCapabilities(this.capabilityConfig, this.registry.features());
+  /**
+   * What a client connecting now is told. One frozen object until the registry changes, shared by the
+   * sessions that initialized meanwhile.
+   */
+  capabilities(): Readonly<ServerCapabilities> {
+    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, this.registry.features())));
   }
 
   /** The open sessions. */
@@ -94,11 +105,20 @@ export class McpServer {
     return [...this.live];
   }
 
+  /** @internal The handler table all sessions share (built on first use). */
+  get sessionHandlers(): SharedHandlers {
+    return (this.handlers ??= sessionHandlers(this));
+  }
+
+  /** @internal A session's protocol closed. */
+  sessionClosed(session: ServerSession): void {
+    this.live.delete(session);
+  }
+
   /** Serve one client over `transport`; resolves once the transport is started. */
   async connect(transport: Transport): Promise<ServerSession> {
     const session = new ServerSession(this, transport);
     this.live.add(session);
-    session.events.on("close", () => this.live.delete(session));
     try {
       await session.start();
     } catch (e) {
@@ -149,4 +169,12 @@ export class McpServer {
     this.warned.add(key);
     this.logger.warn("mcp.capability_off", { message });
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -6,6 +6,7 @@
 import type { MessageExtra } from "../transport/types.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { ProgressToken } from "../wire/index.ts";
+import type { Protocol } from "./protocol.ts";
 
 export type { ProgressToken };
 
@@ -68,14 +69,22 @@ export interface RequestContext {
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
-/** Handles one inbound request; returns the result object or throws (an `McpError` reaches the peer as is). */
+/**
+ * Handles one inbound request; returns the result object or throws (an `McpError` reaches the peer as is).
+ * `peer` is the protocol the request arrived on (handlers shared by many peers find their session there).
+ */
 export type McpRequestHandler = (
   params: Record<string, unknown>,
   ctx: RequestContext,
+  peer: Protocol,
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** Handles one inbound notification. Errors are logged, never answered. */
-export type McpNotificationHandler = (params: Record<string, unknown>, extra: MessageExtra | undefined) => void | Promise<void>;
+export type McpNotificationHandler = (
+  params: Record<string, unknown>,
+  extra: MessageExtra | undefined,
+  peer: Protocol,
+) => void | Promise<void>;
 
 /** Options for a registered request handler. */
 export interface HandlerOptions {
