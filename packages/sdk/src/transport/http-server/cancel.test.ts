@@ -151,7 +151,7 @@ describe("cancelled requests (JSON mode)", () => {
 describe("a client gone before its SSE body is taken", () => {
   test("the writer ends at once as disconnected (an aborted signal never fires again)", () => {
     const ac = new AbortController();
-    const writer = new SseWriter(1024, ac.signal);
+    const writer = new SseWriter(1024, undefined, ac.signal);
     const reasons: string[] = [];
     writer.onEnd((r) => void reasons.push(r));
     writer.event("0.0", "");
@@ -159,5 +159,23 @@ describe("a client gone before its SSE body is taken", () => {
     expect(writer.takeBody()).toBeString();
     expect(reasons).toEqual(["disconnected"]);
     expect(writer.open).toBe(false);
+  });
+});
+
+describe("a client that drops its GET stream", () => {
+  test("the server notices without the request's signal: the stream no longer counts and a new GET is accepted", async () => {
+    const { url, server } = await start();
+    const s = await openSession(url);
+    const headers = { ...s.headers, accept: "text/event-stream" };
+    const first = new SseReader(await fetch(url, { headers }));
+    expect(await first.next()).toMatchObject({ data: "" });
+    expect(server.stats().streams).toBe(1);
+    await first.cancel();
+    await until(() => server.stats().streams === 0, "the server to notice the dropped stream");
+    const again = await fetch(url, { headers });
+    expect(again.status).toBe(200);
+    const second = new SseReader(again);
+    expect(await second.next()).toMatchObject({ data: "" });
+    await second.cancel();
   });
 });

@@ -38,3 +38,22 @@ describe("EventStore", () => {
     expect(store.after(0, 0)).toEqual([]);
   });
 });
+
+describe("EventStore.dropStream", () => {
+  test("drops one stream's events; the rest keep their order and eviction carries on oldest first", () => {
+    const store = new EventStore(4);
+    store.append(0, 1, "a1");
+    store.append(1, 1, "b1");
+    store.append(0, 2, "a2");
+    store.append(1, 2, "b2");
+    store.dropStream(0);
+    expect(store.size).toBe(2);
+    expect(store.after(0, 0)).toEqual([]);
+    expect(store.after(1, 0).map((e) => e.data)).toEqual(["b1", "b2"]);
+    for (let i = 3; i <= 5; i++) store.append(1, i, `b${i}`);
+    expect(store.size).toBe(4);
+    expect(store.after(1, 0).map((e) => e.seq)).toEqual([2, 3, 4, 5]);
+    store.dropStream(7);
+    expect(store.size).toBe(4);
+  });
+});

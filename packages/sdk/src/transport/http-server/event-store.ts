@@ -51,12 +51,23 @@ export class EventStore {
 
   /** The held events of `stream` after sequence `seq`, oldest first. */
   after(stream: number, seq: number): StoredEvent[] {
+    return this.held().filter((e) => e.stream === stream && e.seq > seq);
+  }
+
+  /** Drop the events of `stream` (it will not be resumed); the others keep their order. */
+  dropStream(stream: number): void {
+    const kept = this.held().filter((e) => e.stream !== stream);
+    if (kept.length === this.count) return;
+    this.ring = kept;
+    this.count = kept.length;
+    this.next = kept.length % this.capacity;
+  }
+
+  /** Every held event, oldest first. */
+  private held(): StoredEvent[] {
     const out: StoredEvent[] = [];
     const start = (this.next - this.count + this.capacity) % Math.max(this.capacity, 1);
-    for (let i = 0; i < this.count; i++) {
-      const e = this.ring[(start + i) % this.capacity]!;
-      if (e.stream === stream && e.seq > seq) out.push(e);
-    }
+    for (let i = 0; i < this.count; i++) out.push(this.ring[(start + i) % this.capacity]!);
     return out;
   }
 

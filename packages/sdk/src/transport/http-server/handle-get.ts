@@ -27,7 +27,9 @@ export function handleGet(ctx: HandlerContext, req: Request, caller: Caller): Re
   const cursor = lastEventId === null ? null : parseEventId(lastEventId);
   if (lastEventId !== null && cursor === null) return badRequest("Bad Request: Last-Event-ID is not an event id of this server");
 
-  const writer = ctx.newWriter(req.signal);
+  // No request signal: the body is taken below without an await, and holding the signal costs every idle
+  // GET stream ~1 kB; the stream's `cancel` tells when the peer goes.
+  const writer = ctx.newWriter();
   const outcome = cursor
     ? session.resume(cursor.stream, cursor.seq, lastEventId!, writer)
     : session.openStandalone(writer);

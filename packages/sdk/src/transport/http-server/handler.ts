@@ -11,7 +11,7 @@ import type { ResolvedServerConfig } from "./options.ts";
 import { createHostCheck, createOriginCheck } from "./origin-check.ts";
 import { forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
 import { SessionRegistry } from "./sessions.ts";
-import { SseWriter } from "./sse-writer.ts";
+import { SseWriter, type SseEndHook } from "./sse-writer.ts";
 
 /** A running handler. */
 export interface McpHttpHandler {
@@ -60,16 +60,18 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   }, limits.keepAliveMs);
   keepAlive.unref?.();
 
+  const writerHook: SseEndHook = {
+    writerEnded(w, reason) {
+      writers.delete(w);
+      if (reason === "overflow") logger.warn("http.stream.cut", { reason: "peer not reading" });
+    },
+  };
   const ctx: HandlerContext = {
     config,
     sessions,
     newWriter(signal) {
-      const w = new SseWriter(limits.maxBufferedBytes, signal);
+      const w = new SseWriter(limits.maxBufferedBytes, writerHook, signal);
       writers.add(w);
-      w.onEnd((reason) => {
-        writers.delete(w);
-        if (reason === "overflow") logger.warn("http.stream.cut", { reason: "peer not reading" });
-      });
       return w;
     },
   };

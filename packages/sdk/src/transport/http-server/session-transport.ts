@@ -20,7 +20,8 @@ export class HttpSessionTransport implements Transport {
   onclose?: () => void;
   private started = false;
   private didClose = false;
-  private queue: [unknown, MessageExtra][] = [];
+  /** Messages that arrived before `start` (none once started). */
+  private queue: [unknown, MessageExtra][] | undefined;
 
   constructor(private readonly session: Session) {}
 
@@ -33,8 +34,8 @@ export class HttpSessionTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new AgentdError("E_TRANSPORT", "HTTP session transport already started");
     this.started = true;
-    const queued = this.queue;
-    this.queue = [];
+    const queued = this.queue ?? [];
+    this.queue = undefined;
     for (const [m, extra] of queued) this.dispatch(m, extra);
   }
 
@@ -57,7 +58,8 @@ export class HttpSessionTransport implements Transport {
   deliver(message: unknown, extra: MessageExtra): void {
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) this.session.cancelRequest(cancelled);
-    if (!this.started) this.queue.push([message, extra]);
+    else if (isInitializedNotification(message)) this.session.clientInitialized();
+    if (!this.started) (this.queue ??= []).push([message, extra]);
     else this.dispatch(message, extra);
   }
 
@@ -65,7 +67,7 @@ export class HttpSessionTransport implements Transport {
   closed(): void {
     if (this.didClose) return;
     this.didClose = true;
-    this.queue = [];
+    this.queue = undefined;
     this.onclose?.();
   }
 
@@ -77,6 +79,12 @@ export class HttpSessionTransport implements Transport {
       this.onerror?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
+}
+
+/** Whether `message` is `notifications/initialized`. */
+function isInitializedNotification(message: unknown): boolean {
+  const m = message as { method?: unknown; id?: unknown } | null;
+  return typeof m === "object" && m !== null && m.method === "notifications/initialized" && m.id === undefined;
 }
 
 /** The `requestId` of a `notifications/cancelled`, or undefined for any other message (a cheap hand guard). */

@@ -17,9 +17,10 @@ import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
+import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { EventStore, formatEventId } from "./event-store.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
-import type { SseWriter } from "./sse-writer.ts";
+import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
 /** A request id as a map key; numbers and strings stay distinct (`1` is not `"1"`). */
 export const requestKey = (id: RequestId) => (typeof id === "number" ? `n${id}` : `s${id}`);
@@ -27,13 +28,16 @@ export const requestKey = (id: RequestId) => (typeof id === "number" ? `n${id}` 
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
 
+/** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
+const NO_KEYS: Set<string> = new Set();
+
 /** An outbound stream of the session. */
 interface OutStream {
   id: number;
   kind: "post" | "standalone";
   /** The last sequence number used (0 is the priming event). */
   seq: number;
-  /** Request keys still awaiting a response (POST streams). */
+  /** Request keys still awaiting a response (POST streams; {@link NO_KEYS} for the standalone stream). */
   pending: Set<string>;
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
@@ -57,24 +61,30 @@ export interface SessionSettings {
 /** Outcome of opening a stream; `over`: a resumption of an ended stream with nothing left to replay. */
 export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
 
-/** One session. */
-export class Session {
+/**
+ * One session. Its tables are created on first use and dropped when empty again: a server may hold
+ * thousands of idle sessions, each of which should cost little more than its open GET stream.
+ */
+export class Session implements SseEndHook {
   readonly transport: HttpSessionTransport;
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
   closed = false;
-  private readonly events: EventStore;
-  private readonly streams = new Map<number, OutStream>();
-  private readonly pending = new Map<string, { stream: OutStream; id: RequestId }>();
+  private events: EventStore | undefined;
+  /** Open POST streams (the standalone stream is kept apart). */
+  private streams: Map<number, OutStream> | undefined;
+  private pending: Map<string, { stream: OutStream; id: RequestId }> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
-  private readonly dropped = new Set<string>();
+  private dropped: Set<string> | undefined;
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
   private initKey: string | undefined;
   private initFailed = false;
+  /** The stream that carried the `initialize` response, until the client confirms it got it. */
+  private initStream: number | undefined;
 
   constructor(
     readonly id: string,
@@ -82,13 +92,12 @@ export class Session {
     readonly principal: string,
     private readonly settings: SessionSettings,
   ) {
-    this.events = new EventStore(settings.eventStoreEvents);
     this.transport = new HttpSessionTransport(this);
   }
 
   /** Requests awaiting a response. */
   get inFlight(): number {
-    return this.pending.size;
+    return this.pending?.size ?? 0;
   }
 
   /** SSE streams with a connected peer. */
@@ -108,7 +117,7 @@ export class Session {
 
   /** Whether a request with this id is still awaiting its response. */
   hasPending(id: RequestId): boolean {
-    return this.pending.has(requestKey(id));
+    return this.pending?.has(requestKey(id)) ?? false;
   }
 
   /** Remember which request is `initialize`, to learn the negotiated revision from its result. */
@@ -160,11 +169,23 @@ export class Session {
    */
   cancelRequest(id: RequestId): void {
     const key = requestKey(id);
-    const entry = this.pending.get(key);
+    const entry = this.pending?.get(key);
     if (!entry) return;
     this.settings.logger.debug("http.request.cancelled", { session: this.id.slice(0, 8) });
     this.drop(key, entry.stream);
     if (entry.stream.pending.size === 0) this.endStream(entry.stream);
+  }
+
+  /**
+   * The client sent `notifications/initialized`, which it may only send after it has the `initialize`
+   * result: nothing will resume that stream, so its stored events go (otherwise every idle session would
+   * hold its initialize response until the store evicts it).
+   */
+  clientInitialized(): void {
+    if (this.initStream === undefined || !this.events) return;
+    this.events.dropStream(this.initStream);
+    this.initStream = undefined;
+    if (this.events.size === 0) this.events = undefined;
   }
 
   /** Open the standalone GET stream (at most one connected at a time). */
@@ -186,9 +207,9 @@ export class Session {
    */
   resume(streamId: number, seq: number, lastEventId: string, writer: SseWriter): OpenResult {
     if (streamId >= this.nextStreamId) return "unknown";
-    const stream = this.streams.get(streamId);
+    const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
-    const replay = this.events.after(streamId, seq);
+    const replay = this.events?.after(streamId, seq) ?? [];
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0) return "over";
@@ -225,23 +246,24 @@ export class Session {
         this.initKey = undefined;
         this.observeInitialize(m.result);
       }
-      const entry = this.pending.get(key);
+      const entry = this.pending?.get(key);
       if (!entry) {
         // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
         // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
-        const level = this.dropped.has(key) ? "debug" : "warn";
+        const level = this.dropped?.has(key) ? "debug" : "warn";
         this.settings.logger.log(level, "http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
         return;
       }
-      this.pending.delete(key);
+      this.forget(key);
       entry.stream.pending.delete(key);
+      if (isInitialize) this.initStream = entry.stream.id;
       this.emit(entry.stream, message);
       if (entry.stream.pending.size === 0) this.endStream(entry.stream);
       if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
-    if (options?.relatedRequestId !== undefined) stream = this.pending.get(requestKey(options.relatedRequestId))?.stream;
+    if (options?.relatedRequestId !== undefined) stream = this.pending?.get(requestKey(options.relatedRequestId))?.stream;
     // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
     if (!stream || stream.json) stream = this.standalone;
     if (!stream) {
@@ -255,37 +277,51 @@ export class Session {
   close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const stream of [...this.streams.values()]) {
+    const streams = [...(this.streams?.values() ?? [])];
+    if (this.standalone) streams.push(this.standalone);
+    for (const stream of streams) {
       if (stream.json) {
         for (const key of stream.pending) {
-          const id = this.pending.get(key)?.id;
+          const id = this.pending?.get(key)?.id;
           if (id !== undefined)
             stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
         }
       }
       this.endStream(stream);
     }
-    this.pending.clear();
-    this.dropped.clear();
-    this.events.clear();
+    this.pending = undefined;
+    this.dropped = undefined;
+    this.events = undefined;
     this.settings.onended(this, reason);
     this.transport.closed();
   }
 
   private observeInitialize(result: { protocolVersion?: unknown } | undefined): void {
-    if (result && typeof result.protocolVersion === "string") this.protocolVersion = result.protocolVersion;
+    const revision = result?.protocolVersion;
+    // The shared constant when it is one we speak, rather than a copy per session.
+    if (typeof revision === "string") this.protocolVersion = SUPPORTED_REVISIONS.find((r) => r === revision) ?? revision;
     else this.initFailed = true;
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: new Set(), writer: null };
-    for (const id of requestIds) {
-      const key = requestKey(id);
-      stream.pending.add(key);
-      this.pending.set(key, { stream, id });
+    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: requestIds.length ? new Set() : NO_KEYS, writer: null };
+    if (requestIds.length) {
+      const pending = (this.pending ??= new Map());
+      for (const id of requestIds) {
+        const key = requestKey(id);
+        stream.pending.add(key);
+        pending.set(key, { stream, id });
+      }
     }
-    this.streams.set(stream.id, stream);
+    if (kind === "post") (this.streams ??= new Map()).set(stream.id, stream);
     return stream;
+  }
+
+  /** Remove `key` from the pending table (dropped with the table once empty). */
+  private forget(key: string): void {
+    if (!this.pending) return;
+    this.pending.delete(key);
+    if (this.pending.size === 0) this.pending = undefined;
   }
 
   /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
@@ -297,20 +333,25 @@ export class Session {
 
   /** Forget pending request `key` of `stream` without a response. */
   private drop(key: string, stream: OutStream): void {
-    this.pending.delete(key);
+    this.forget(key);
     stream.pending.delete(key);
-    this.dropped.add(key);
-    if (this.dropped.size > DROPPED_KEYS) this.dropped.delete(this.dropped.values().next().value as string);
+    const dropped = (this.dropped ??= new Set());
+    dropped.add(key);
+    if (dropped.size > DROPPED_KEYS) dropped.delete(dropped.values().next().value as string);
   }
 
   private attach(stream: OutStream, writer: SseWriter): void {
     stream.writer = writer;
     this.connected++;
-    writer.onEnd(() => {
-      this.connected--;
-      if (stream.writer === writer) stream.writer = null;
-      this.touch();
-    });
+    writer.owner = this;
+  }
+
+  /** @internal One of this session's writers stopped: its stream waits, detached, for a resumption. */
+  writerEnded(writer: SseWriter): void {
+    this.connected--;
+    if (this.standalone?.writer === writer) this.standalone.writer = null;
+    else for (const s of this.streams?.values() ?? []) if (s.writer === writer) s.writer = null;
+    this.touch();
   }
 
   private emit(stream: OutStream, message: JsonRpcMessage): void {
@@ -320,13 +361,13 @@ export class Session {
     }
     const data = JSON.stringify(message);
     const seq = ++stream.seq;
-    this.events.append(stream.id, seq, data);
+    if (this.settings.eventStoreEvents > 0) (this.events ??= new EventStore(this.settings.eventStoreEvents)).append(stream.id, seq, data);
     stream.writer?.event(formatEventId(stream.id, seq), data);
   }
 
   private endStream(stream: OutStream): void {
-    this.streams.delete(stream.id);
     if (this.standalone === stream) this.standalone = undefined;
+    else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
     stream.writer?.end();
   }

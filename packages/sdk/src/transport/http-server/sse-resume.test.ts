@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { callTool, createResponder, openSession, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./_testing.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];
@@ -164,4 +164,28 @@ describe("long-lived connections", () => {
     json.responder.release();
     expect(await (await slow).json()).toMatchObject({ id: 1, result: { content: [{ text: "still here" }] } });
   }, 40_000);
+
+  test("the initialize stream is resumable until the client sends notifications/initialized, then it is over (204)", async () => {
+    const responder = createResponder();
+    const server = await createStreamableHttpServer({ onsession: responder.onsession });
+    servers.push(server);
+    const res = await post(server.url, initializeRequest(0));
+    const sessionId = res.headers.get("mcp-session-id")!;
+    const reader = new SseReader(res);
+    const priming = await reader.next();
+    const answer = await reader.nextMessage();
+    expect(answer?.message).toMatchObject({ id: 0, result: { protocolVersion: "2025-11-25" } });
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    const resume = () => fetch(server.url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": priming!.id! } });
+
+    // The body may have been cut before the client read it: the answer is replayed.
+    const replay = new SseReader(await resume());
+    await replay.next();
+    expect((await replay.nextMessage())?.message).toEqual(answer!.message);
+    await replay.rest();
+
+    // The client only sends initialized once it has the result: nothing is kept for that stream any more.
+    expect((await post(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    expect((await resume()).status).toBe(204);
+  });
 });
