@@ -55,7 +55,16 @@ async function heapSummary(): Promise<Record<string, unknown>> {
   const usage = process.memoryUsage();
   const base = { rssMb: usage.rss / 2 ** 20, heapUsedMb: usage.heapUsed / 2 ** 20, externalMb: usage.external / 2 ** 20 };
   if (!(globalThis as { Bun?: unknown }).Bun) return base;
-  const jsc = (await import("bun:jsc")) as { heapStats(): { heapSize: number; objectCount: number; objectTypeCounts: Record<string, number> } };
+  const jsc = (await import("bun:jsc")) as {
+    heapStats(): { heapSize: number; heapCapacity: number; extraMemorySize: number; objectCount: number; objectTypeCounts: Record<string, number> };
+  };
   const stats = jsc.heapStats();
-  return { ...base, heapSizeMb: stats.heapSize / 2 ** 20, objectCount: stats.objectCount, types: stats.objectTypeCounts };
+  return {
+    ...base,
+    heapSizeMb: stats.heapSize / 2 ** 20,
+    heapCapacityMb: stats.heapCapacity / 2 ** 20,
+    extraMemoryMb: stats.extraMemorySize / 2 ** 20,
+    objectCount: stats.objectCount,
+    types: stats.objectTypeCounts,
+  };
 }

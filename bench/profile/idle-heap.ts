@@ -12,7 +12,16 @@ import { startServer, type ServerId } from "../http/http-servers.ts";
 const id = (process.argv[2] ?? "ours") as ServerId;
 const n = Number(process.argv[3] ?? 2000);
 
-type Heap = { rssMb: number; heapUsedMb: number; heapSizeMb?: number; externalMb: number; objectCount?: number; types?: Record<string, number> };
+type Heap = {
+  rssMb: number;
+  heapUsedMb: number;
+  heapSizeMb?: number;
+  heapCapacityMb?: number;
+  extraMemoryMb?: number;
+  externalMb: number;
+  objectCount?: number;
+  types?: Record<string, number>;
+};
 const { child: server, port } = await startServer(id, "sse", n + 100);
 const client = startChild(withRaisedFdLimit([BUN, join(BENCH_DIR, "http", "idle-sessions.ts"), String(port), String(n), "64"]));
 try {
@@ -22,7 +31,7 @@ try {
   server.send("heap");
   const after = await server.next<Heap>();
   const per = (a: number | undefined, b: number | undefined) => (((a ?? 0) - (b ?? 0)) / n);
-  console.log(`${id}, ${n} idle sessions, per session: RSS ${(per(after.rssMb, before.rssMb) * 1024).toFixed(1)} kB, JS heap ${(per(after.heapSizeMb ?? after.heapUsedMb, before.heapSizeMb ?? before.heapUsedMb) * 1024).toFixed(1)} kB, objects ${per(after.objectCount, before.objectCount).toFixed(1)}`);
+  console.log(`${id}, ${n} idle sessions, per session: RSS ${(per(after.rssMb, before.rssMb) * 1024).toFixed(1)} kB, JS heap ${(per(after.heapSizeMb ?? after.heapUsedMb, before.heapSizeMb ?? before.heapUsedMb) * 1024).toFixed(1)} kB (capacity ${(per(after.heapCapacityMb, before.heapCapacityMb) * 1024).toFixed(1)} kB, extra ${(per(after.extraMemoryMb, before.extraMemoryMb) * 1024).toFixed(1)} kB), objects ${per(after.objectCount, before.objectCount).toFixed(1)}`);
   const types = Object.keys(after.types ?? {})
     .map((t) => [t, per(after.types?.[t], before.types?.[t])] as const)
     .filter(([, d]) => d >= 0.5)

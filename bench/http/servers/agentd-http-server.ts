@@ -2,7 +2,9 @@
  * agentd's Streamable HTTP server (one shared `McpServer` with an `echo` tool) on 127.0.0.1, for the HTTP
  * benchmark. `bun agentd-http-server.ts json|sse [maxSessions]`; prints `{"port":N}`.
  */
-import { createStreamableHttpServer, McpServer } from "@agentd/sdk";
+// Only the server parts, through the SDK's subpath exports, as the SDK peer imports only its server modules.
+import { McpServer } from "@agentd/sdk/mcp";
+import { createStreamableHttpServer } from "@agentd/sdk/transport";
 import { serveControl } from "../../lib/server-control.ts";
 
 const mode = process.argv[2] === "json" ? "json" : "sse";
