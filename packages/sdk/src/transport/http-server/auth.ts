@@ -88,10 +88,13 @@ export function createAuthenticator(settings: AuthSettings): {
         // The principal names the token by position, never by value or by a hash of it.
         authInfo ??= { principal: `bearer#${index}`, scheme: "bearer" };
       }
-      return { ok: true, authInfo };
+      return authInfo ? { ok: true, authInfo } : OPEN;
     },
   };
 }
+
+/** The outcome of every request to an endpoint without auth (one object, not one per request). */
+const OPEN: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
 
 /** An X.509 subject as a one-line DN, e.g. `CN=alice,O=agents`. */
 export function formatSubject(subject: Record<string, string | string[] | undefined> | undefined): string {

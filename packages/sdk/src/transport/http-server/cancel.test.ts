@@ -151,12 +151,12 @@ describe("cancelled requests (JSON mode)", () => {
 describe("a client gone before its SSE body is taken", () => {
   test("the writer ends at once as disconnected (an aborted signal never fires again)", () => {
     const ac = new AbortController();
-    const writer = new SseWriter(1024, undefined, ac.signal);
+    const writer = new SseWriter(1024);
     const reasons: string[] = [];
     writer.onEnd((r) => void reasons.push(r));
     writer.event("0.0", "");
     ac.abort();
-    expect(writer.takeBody()).toBeString();
+    expect(writer.takeBody({ signal: ac.signal })).toBeString();
     expect(reasons).toEqual(["disconnected"]);
     expect(writer.open).toBe(false);
   });

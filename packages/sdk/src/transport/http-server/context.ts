@@ -26,9 +26,6 @@ export interface Caller {
 export interface HandlerContext {
   config: ResolvedServerConfig;
   sessions: SessionRegistry;
-  /**
-   * A new SSE writer for a response, ended when `signal` aborts (the peer went away). A body taken at once
-   * (before any await) needs no signal: its stream's `cancel` says when the peer goes.
-   */
-  newWriter(signal?: AbortSignal): SseWriter;
+  /** A new SSE writer for a response (counted for keep-alives and stats until it ends). */
+  newWriter(): SseWriter;
 }

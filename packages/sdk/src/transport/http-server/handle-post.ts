@@ -86,11 +86,17 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   }
 
   if (ctx.config.responseMode === "json") {
-    // The exchange is abandoned if the client goes away: nothing could carry its answer any more.
-    const exchange = session.openJsonExchange(requestIds, req.signal);
+    const exchange = session.openJsonExchange(requestIds);
     for (const m of messages) session.transport.deliver(m, extra);
-    conn.holdOpen?.();
-    const responses: JsonRpcMessage[] = await exchange;
+    // A quick handler answers within this turn of the event loop. A slower one may outlive the client: the
+    // exchange is then abandoned if the client goes away (nothing could carry its answer any more). Only
+    // then is the request's abort signal made, which costs.
+    if (!exchange.settled) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!exchange.settled) {
+      exchange.watch(req.signal);
+      conn.holdOpen?.();
+    }
+    const responses: JsonRpcMessage[] = await exchange.result();
     // Every request of the POST was cancelled: no JSON-RPC response is due (cancellation spec: SHOULD NOT
     // answer), yet the HTTP request must end. An empty JSON body or 202 would break the transport spec for a
     // request ("MUST return text/event-stream or application/json"), and an error response for an id the
@@ -100,7 +106,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     return Response.json(isBatch ? responses : responses[0], { headers: { "mcp-session-id": session.id } });
   }
 
-  const writer = ctx.newWriter(req.signal);
+  const writer = ctx.newWriter();
   if (session.openPostStream(requestIds, writer) === "limit") {
     writer.end();
     return tooMany("Too Many Requests: too many open streams in this session");
@@ -109,20 +115,25 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
   if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
-  return new Response(writer.takeBody(), { headers: sseHeaders(session.id) });
+  return new Response(writer.takeBody(req), { headers: sseHeaders(session.id) });
 }
 
 /** The `MessageExtra` of a POST; the header map is only built if the receiver reads it. */
 function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
-  let built: Record<string, string> | undefined;
-  return {
-    sessionId,
-    authInfo: caller.authInfo,
-    get headers() {
-      built ??= upstreamHeaders(headers);
-      return built;
-    },
-  };
+  return new PostExtra(sessionId, caller.authInfo, headers);
+}
+
+/** A class, not an object literal with a getter: this runs for every POST. */
+class PostExtra implements MessageExtra {
+  private built: Record<string, string> | undefined;
+  constructor(
+    readonly sessionId: string,
+    readonly authInfo: MessageExtra["authInfo"],
+    private readonly source: Headers,
+  ) {}
+  get headers(): Record<string, string> {
+    return (this.built ??= upstreamHeaders(this.source));
+  }
 }
 
 /** Create a session for an `initialize` and let the caller connect its MCP server to it. */

@@ -22,6 +22,9 @@ export interface McpHttpHandler {
   close(): void;
 }
 
+/** The caller of an endpoint without auth. */
+const ANONYMOUS: Caller = Object.freeze({ authInfo: undefined, principal: "" });
+
 /** The path part of an absolute URL string, without building a URL object on the hot path. */
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -69,8 +72,8 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   const ctx: HandlerContext = {
     config,
     sessions,
-    newWriter(signal) {
-      const w = new SseWriter(limits.maxBufferedBytes, writerHook, signal);
+    newWriter() {
+      const w = new SseWriter(limits.maxBufferedBytes, writerHook);
       writers.add(w);
       return w;
     },
@@ -81,10 +84,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
     const a = auth.authenticate(req, conn.tlsPrincipal);
     if (!a.ok) return refuse(a.response, "auth");
-    const caller: Caller = {
-      authInfo: a.authInfo,
-      principal: a.authInfo ? `${a.authInfo.scheme}:${a.authInfo.principal}` : "",
-    };
+    const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
     switch (req.method) {
       case "POST":
         return handlePost(ctx, req, conn, caller);

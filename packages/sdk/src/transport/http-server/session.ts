@@ -135,31 +135,25 @@ export class Session implements SseEndHook {
   }
 
   /**
-   * JSON response mode: collect the responses to `requestIds`; resolves when none of them is pending any
-   * more (answered or cancelled; an empty list when all were cancelled). When `signal` aborts (the client
-   * went away) the exchange is abandoned: a JSON body cannot be resumed, so its requests are no longer
-   * pending and their responses, when they come, are dropped.
+   * JSON response mode: collect the responses to `requestIds`; the exchange settles when none of them is
+   * pending any more (answered or cancelled; an empty list when all were cancelled). When the signal given
+   * to {@link JsonExchange.watch} aborts (the client went away) the exchange is abandoned: a JSON body cannot
+   * be resumed, so its requests are no longer pending and their responses, when they come, are dropped.
    */
-  openJsonExchange(requestIds: RequestId[], signal?: AbortSignal): Promise<JsonRpcMessage[]> {
+  openJsonExchange(requestIds: RequestId[]): JsonExchange {
     const stream = this.newStream("post", requestIds);
     this.exchanges++;
-    return new Promise((resolve) => {
-      let settled = false;
-      const onAbort = () => this.abandon(stream, "client went away");
-      stream.json = {
-        collected: [],
-        resolve: (messages) => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener("abort", onAbort);
-          this.exchanges--;
-          this.touch();
-          resolve(messages);
-        },
-      };
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-    });
+    const exchange = new JsonExchange(() => this.abandon(stream, "client went away"));
+    stream.json = {
+      collected: [],
+      resolve: (messages) => {
+        if (exchange.settled) return;
+        this.exchanges--;
+        this.touch();
+        exchange.settle(messages);
+      },
+    };
+    return exchange;
   }
 
   /**
@@ -370,5 +364,38 @@ export class Session implements SseEndHook {
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
     stream.writer?.end();
+  }
+}
+
+/** A JSON-mode exchange: the responses of one POST, collected until none of its requests is pending. */
+export class JsonExchange {
+  settled = false;
+  private messages: JsonRpcMessage[] = [];
+  private waiter: ((messages: JsonRpcMessage[]) => void) | undefined;
+  private signal: AbortSignal | undefined;
+  private readonly onAbort = () => this.abandon();
+
+  constructor(private readonly abandon: () => void) {}
+
+  /** Abandon the exchange when `signal` aborts (the client went away); for answers that take a while. */
+  watch(signal: AbortSignal): void {
+    if (this.settled) return;
+    if (signal.aborted) return this.abandon();
+    this.signal = signal;
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** The responses (an empty list when every request was cancelled). */
+  result(): Promise<JsonRpcMessage[]> {
+    if (this.settled) return Promise.resolve(this.messages);
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  /** @internal */
+  settle(messages: JsonRpcMessage[]): void {
+    this.settled = true;
+    this.messages = messages;
+    this.signal?.removeEventListener("abort", this.onAbort);
+    this.waiter?.(messages);
   }
 }

@@ -60,14 +60,9 @@ export class SseWriter {
   /** The session this writer carries a stream of (told when it stops, after the server-wide hook). */
   owner: SseEndHook | undefined;
 
-  /**
-   * @param signal the request's abort signal, for a body taken after an await (the peer may leave in
-   *   between); a body taken at once needs none: the stream's `cancel` tells when the peer goes.
-   */
   constructor(
     private readonly maxBufferedBytes: number,
     private readonly hook?: SseEndHook,
-    private readonly signal?: AbortSignal,
   ) {}
 
   /** Call `fn` once when the stream stops, whoever stopped it (`reason` says who). */
@@ -84,21 +79,26 @@ export class SseWriter {
   /**
    * The response body. Call once, after the first writes: a string when the stream already ended, else a
    * byte stream that starts with everything written so far.
+   *
+   * @param request the request, when the body is taken after an await (the peer may have left in between,
+   *   which only its abort signal tells); read only if the stream is still open, as making a request's
+   *   signal costs. A body taken at once needs none: the stream's `cancel` says when the peer goes.
    */
-  takeBody(): string | ReadableStream<Uint8Array> {
+  takeBody(request?: { readonly signal: AbortSignal }): string | ReadableStream<Uint8Array> {
     if (this.done) {
       const text = this.pending?.join("") ?? "";
       this.pending = null;
       return text;
     }
+    const signal = request?.signal;
     // A peer that left before the body was taken never fires `abort` again: end the stream now.
-    if (this.signal?.aborted) {
+    if (signal?.aborted) {
       const text = this.pending?.join("") ?? "";
       this.pending = null;
       this.finish("disconnected");
       return text;
     }
-    this.signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
+    signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
     // Writes keep buffering in `pending` until the sink calls `pull` (the response has started).
     return new DirectStream(new WriterSource(this));
   }
