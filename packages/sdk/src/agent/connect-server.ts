@@ -80,7 +80,12 @@ export function upstreamError(name: string, e: unknown): AgentdError {
 export function managedClientFor(name: string, config: McpServerConfig, options: ConnectServerOptions): ManagedMcpClient {
   return new ManagedMcpClient({
     name,
-    transportFactory: () => transportFor(name, config, options.logger, { ...(options.httpReactivity === false ? { httpReactivity: false } : {}) }),
+    transportFactory: () => {
+      const transport = transportFor(name, config, options.logger, { ...(options.httpReactivity === false ? { httpReactivity: false } : {}) });
+      // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
+      if (transport instanceof StdioChildTransport) transport.launch();
+      return transport;
+    },
     ...(options.httpReactivity === false ? { push: false } : {}),
     clientInfo: CLIENT_INFO,
     client: clientOptions(options),

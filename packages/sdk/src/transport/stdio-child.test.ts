@@ -250,6 +250,56 @@ describe("StdioChildTransport process hygiene", () => {
   }, PROCESS_TEST_TIMEOUT);
 });
 
+describe("StdioChildTransport.launch(): the process starts ahead of start()", () => {
+  test("the child runs before start(); start() adopts it, and close() stops it by stdin EOF", async () => {
+    const log = watchedLogger();
+    const t = child("stderr", { logger: log.logger });
+    t.launch();
+    await log.until(() => log.stderrLines().includes("line one")); // running and wired, start() not called yet
+    const pid = t.pid!;
+    expect(pid).toBeGreaterThan(0);
+    await t.start();
+    expect(t.pid).toBe(pid);
+    await t.close();
+    expect(t.exitStatus).toEqual({ code: 0, signal: null });
+    expect(isGone(pid)).toBe(true);
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("messages flow after launch() then start(), as after start() alone", async () => {
+    const t = child("env", { env: { FROM_OPTIONS: "yes" } });
+    const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
+    t.launch();
+    t.launch(); // idempotent: one process
+    await t.start();
+    expect(await got).toEqual(note("env", { configured: "yes", leaked: null, hasPath: true }));
+    const again = await t.start().catch((e) => e);
+    expect(AgentdError.isInstance(again) && again.code).toBe("E_TRANSPORT");
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("close() right after launch(), before the process is even up, still stops and reaps it", async () => {
+    const t = child("stderr");
+    const c = closedOnce(t);
+    t.launch();
+    await t.close();
+    const pid = t.pid!;
+    expect(pid).toBeGreaterThan(0);
+    expect(t.exitStatus).toEqual({ code: 0, signal: null }); // it saw stdin end as soon as it started reading
+    expect(isGone(pid)).toBe(true);
+    expect(c.count()).toBe(1);
+    const late = await t.start().catch((e) => e);
+    expect(AgentdError.isInstance(late) && late.code).toBe("E_CONNECTION_CLOSED");
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a launch that cannot spawn is reported by start(), with the same clear error", async () => {
+    const ghost = new StdioChildTransport({ name: "ghost", command: "agentd-no-such-command-xyz" });
+    ghost.launch();
+    const e = await ghost.start().catch((err) => err);
+    expect(AgentdError.isInstance(e) && e.code).toBe("E_TRANSPORT");
+    expect(e.message).toBe("could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found");
+    await ghost.close();
+  }, PROCESS_TEST_TIMEOUT);
+});
+
 /** Poll until `pid` is gone: it is not our child, so there is no exit event to wait for. */
 async function untilGone(pid: number, ms = 20_000): Promise<boolean> {
   const deadline = Date.now() + ms;

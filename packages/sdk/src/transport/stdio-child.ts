@@ -80,6 +80,7 @@ export class StdioChildTransport implements Transport {
   private stream?: StreamTransport;
   private stderr?: LineSplitter;
   private started = false;
+  private launching?: Promise<void>;
   private finished = false;
   private closing?: Promise<void>;
   private exit?: ChildExit;
@@ -105,10 +106,26 @@ export class StdioChildTransport implements Transport {
     return this.exit;
   }
 
+  /**
+   * Spawn the server now, ahead of {@link start}, so its start-up (often tens of milliseconds) overlaps with
+   * the caller's remaining set-up. `start()` then waits for this spawn and reports its failure; `close()`
+   * stops the process whether or not `start()` was called. Idempotent; a no-op once closed. Events are
+   * delivered from the moment the process is up, so set the handlers first, as for `start()`.
+   */
+  launch(): void {
+    if (this.launching || this.finished || this.closing) return;
+    this.launching = this.spawnChild();
+    this.launching.catch(() => {}); // reported by start()
+  }
+
   async start(): Promise<void> {
     if (this.started) throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' already started`);
-    if (this.finished) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    if (this.finished || this.closing) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
     this.started = true;
+    await (this.launching ??= this.spawnChild());
+  }
+
+  private async spawnChild(): Promise<void> {
     const { command, args = [], cwd } = this.options;
     let child: ChildProcess;
     try {
@@ -188,6 +205,8 @@ export class StdioChildTransport implements Transport {
   }
 
   private async shutdown(): Promise<void> {
+    // A process still coming up (launched, or start() waiting for it) is stopped once its spawn settles.
+    if (!this.child && this.launching) await this.launching.catch(() => {});
     const child = this.child;
     if (!child) {
       this.finish();
