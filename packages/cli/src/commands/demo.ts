@@ -3,11 +3,12 @@
  * gateway playing a scripted model over real HTTP on 127.0.0.1, and a real multi-turn tool-using run.
  * With AGENT_INTELLIGENCE (or --intelligence) set, the same configuration talks to a real model instead.
  */
-import { startFakeGateway } from "@agentd/testkit";
-import { type AgentdConfig, parseConfig, selfCommand } from "@agentd/sdk";
+import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
+import { type AgentdConfig, parseConfig, type RunResult, selfCommand } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
+import { lateModel } from "../demo/late-model.ts";
 import { EXIT } from "../exit-codes.ts";
 import { HIDDEN } from "../hidden-entries.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -29,6 +30,11 @@ export function demoConfig(base: AgentdConfig): AgentdConfig {
     mcpServers: { demo: { command: self.command, args: [...self.args, HIDDEN.demoServer] } },
     limits: { maxTurns: 8, deadline: 120_000, ...base.limits },
   };
+}
+
+/** Wait for every promise; then rethrow the first failure, if any. */
+async function settleAll(promises: Array<Promise<unknown> | undefined>): Promise<void> {
+  for (const r of await Promise.allSettled(promises)) if (r.status === "rejected") throw r.reason;
 }
 
 export const demoCommand = defineCommand({
@@ -57,29 +63,45 @@ export const demoCommand = defineCommand({
       ...(env.RUN_ID ? { runId: env.RUN_ID } : {}),
     };
     const logger = stderrLogger();
-    const real = resolved.config.model?.intelligence !== undefined;
-    const gateway = real ? undefined : await startFakeGateway({ dialect: "openai", script: demoScript() });
-    try {
-      const config = demoConfig(
-        gateway ? { ...resolved.config, model: { ...resolved.config.model, intelligence: gateway.url, name: "agentd-demo-scripted" } } : resolved.config,
-      );
-      process.stderr.write(
-        gateway
-          ? "agentd demo: SCRIPTED model (fake gateway on 127.0.0.1, no API key) + bundled MCP server. Set AGENT_INTELLIGENCE to use a real model.\n"
-          : `agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`,
-      );
-      const model = modelFromConfig(config, resolved, logger);
-      const agent = agentFromConfig(config, model, logger);
-      const started = performance.now();
+    const instruction = args.instruction ?? DEMO_INSTRUCTION;
+    const runOptions = resolved.runId ? { runId: resolved.runId } : {};
+    const print = (result: RunResult, ms: number) => process.stdout.write(formatResult(result, args.json === true, ms));
+    if (resolved.config.model?.intelligence !== undefined) {
+      const config = demoConfig(resolved.config);
+      process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
+      const agent = agentFromConfig(config, modelFromConfig(config, resolved, logger), logger);
       try {
-        const result = await agent.run(args.instruction ?? DEMO_INSTRUCTION, { ...(resolved.runId ? { runId: resolved.runId } : {}) });
-        process.stdout.write(formatResult(result, args.json === true, performance.now() - started));
+        const started = performance.now();
+        print(await agent.run(instruction, runOptions), performance.now() - started);
         return EXIT.ok;
       } finally {
         await agent.close();
       }
+    }
+    // Scripted: the bundled MCP server is a copy of this program, whose start-up is most of the demo's wall
+    // time. So the agent is built and starts connecting it first; the fake gateway starts meanwhile, and the
+    // model is bound to the gateway's address once it listens.
+    const config = demoConfig({ ...resolved.config, model: { ...resolved.config.model, name: "agentd-demo-scripted" } });
+    const model = lateModel();
+    const agent = agentFromConfig(config, model, logger);
+    const started = performance.now();
+    const connected = agent.connect();
+    connected.catch(() => {}); // awaited below, after the gateway start (which may fail first)
+    let gateway: FakeGateway | undefined;
+    try {
+      gateway = await startFakeGateway({ dialect: "openai", script: demoScript() });
+      process.stderr.write(
+        "agentd demo: SCRIPTED model (fake gateway on 127.0.0.1, no API key) + bundled MCP server. Set AGENT_INTELLIGENCE to use a real model.\n",
+      );
+      model.bind(modelFromConfig({ ...config, model: { ...config.model, intelligence: gateway.url } }, resolved, logger));
+      await connected;
+      print(await agent.run(instruction, runOptions), performance.now() - started);
+      return EXIT.ok;
     } finally {
-      await gateway?.close();
+      // Closing waits for the MCP child to exit: the gateway closes meanwhile, once the child's stdin is ended
+      // (agent.close() gets that far on promise callbacks alone, which all run before a setImmediate).
+      const stopGateway = gateway && new Promise<void>((resolve) => setImmediate(resolve)).then(() => gateway?.close());
+      await settleAll([agent.close(), stopGateway]);
     }
   },
 });

@@ -3,7 +3,9 @@
  * resource. It runs as a real child process (`agentd __demo-server`) speaking MCP over stdio, built on the
  * same server core as agentd's own self-MCP.
  */
-import { McpServer, StdioServerTransport } from "@agentd/sdk";
+// Narrow imports: this module is all a `__demo-server` process loads, and the whole SDK would cost it start-up time.
+import { McpServer } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const ORDERS: Record<string, Record<string, unknown>> = {
   "A-1042": { orderId: "A-1042", items: 3, total: 129.9, currency: "USD", status: "shipped", carrier: "DHL", tracking: "JD014600003412" },
