@@ -17,6 +17,8 @@ export interface Target {
   /** What the issue asks, in words, e.g. "≥ 3× official SDK". */
   text: string;
   against: "peer" | "floor" | "value";
+  /** With `against: "peer"`: judge against this figure instead of the figure's own peer. */
+  peerFigure?: string;
   op: ">=" | "<=";
   value: number;
 }
@@ -87,7 +89,9 @@ export function finishFigures(bench: BenchName, specs: readonly FigureSpec[]): F
     if (floor && floor.median > 0) f.vsFloor = sig(f.median / floor.median);
     if (f.targets) {
       f.judged = f.targets.map((t) => {
-        const actual = t.against === "peer" ? f.vsPeer : t.against === "floor" ? f.vsFloor : f.median;
+        const other = t.peerFigure === undefined ? undefined : byId.get(t.peerFigure);
+        const vsOther = other && other.median > 0 ? sig(f.median / other.median) : undefined;
+        const actual = t.against === "peer" ? (t.peerFigure === undefined ? f.vsPeer : vsOther) : t.against === "floor" ? f.vsFloor : f.median;
         if (actual === undefined) return { ...t };
         return { ...t, actual, met: t.op === ">=" ? actual >= t.value : actual <= t.value };
       });
