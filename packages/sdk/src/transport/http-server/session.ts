@@ -19,6 +19,7 @@ import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { EventStore, formatEventId } from "./event-store.ts";
+import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
@@ -364,38 +365,5 @@ export class Session implements SseEndHook {
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
     stream.writer?.end();
-  }
-}
-
-/** A JSON-mode exchange: the responses of one POST, collected until none of its requests is pending. */
-export class JsonExchange {
-  settled = false;
-  private messages: JsonRpcMessage[] = [];
-  private waiter: ((messages: JsonRpcMessage[]) => void) | undefined;
-  private signal: AbortSignal | undefined;
-  private readonly onAbort = () => this.abandon();
-
-  constructor(private readonly abandon: () => void) {}
-
-  /** Abandon the exchange when `signal` aborts (the client went away); for answers that take a while. */
-  watch(signal: AbortSignal): void {
-    if (this.settled) return;
-    if (signal.aborted) return this.abandon();
-    this.signal = signal;
-    signal.addEventListener("abort", this.onAbort, { once: true });
-  }
-
-  /** The responses (an empty list when every request was cancelled). */
-  result(): Promise<JsonRpcMessage[]> {
-    if (this.settled) return Promise.resolve(this.messages);
-    return new Promise((resolve) => (this.waiter = resolve));
-  }
-
-  /** @internal */
-  settle(messages: JsonRpcMessage[]): void {
-    this.settled = true;
-    this.messages = messages;
-    this.signal?.removeEventListener("abort", this.onAbort);
-    this.waiter?.(messages);
   }
 }

@@ -6,8 +6,8 @@
  * case for quick requests. Otherwise the body is a byte stream fed as events arrive.
  *
  * Bun sends response headers only with the first body byte, so every stream starts with a priming event
- * written at once. A peer that stops reading makes the queue grow; past `maxBufferedBytes` the stream is cut
- * (the peer may resume with `Last-Event-ID`) instead of buffering without bound.
+ * written at once. A peer that stops reading makes the sink's backlog grow; past `maxBufferedBytes` the stream
+ * is ended (the peer may resume with `Last-Event-ID`) instead of buffering without bound.
  *
  * A writer of an idle GET stream lives as long as its session, thousands at a time: it holds no closures
  * of its own (the stream's source is a small object, the server-wide end hook is shared) and builds its
