@@ -83,7 +83,7 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     transportFactory: () => {
       const transport = transportFor(name, config, options.logger, { ...(options.httpReactivity === false ? { httpReactivity: false } : {}) });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
-      if (transport instanceof StdioChildTransport) transport.launch();
+      if (transport instanceof StdioChildTransport) void transport.launch();
       return transport;
     },
     ...(options.httpReactivity === false ? { push: false } : {}),

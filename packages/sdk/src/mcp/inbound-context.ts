@@ -1,7 +1,7 @@
 /**
- * The context of one inbound request: what a handler receives besides the params. One object per request
- * with its methods on the prototype (no closures), and an abort signal made only if the handler asks for
- * it: most handlers never do, and an `AbortController` per request is native memory a busy server churns.
+ * The context of one inbound request: what a handler receives besides the params. Its abort signal is made
+ * only if the handler asks for it: most handlers never do, and an `AbortController` per request is native
+ * memory a busy server churns.
  */
 import type { MessageExtra } from "../transport/types.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
@@ -37,51 +37,44 @@ export class InFlight {
   }
 }
 
-/** The {@link RequestContext} the protocol hands to a request handler. */
-export class InboundContext implements RequestContext {
-  readonly meta: Record<string, unknown>;
-  readonly progressToken: ProgressToken | undefined;
-  readonly sessionId: string | undefined;
-  readonly authInfo: MessageExtra["authInfo"];
-
-  constructor(
-    private readonly protocol: Protocol,
-    private readonly flight: InFlight,
-    readonly requestId: RequestId,
-    readonly method: string,
-    params: Record<string, unknown>,
-    extra: MessageExtra | undefined,
-  ) {
-    const meta = params._meta;
-    this.meta = (typeof meta === "object" && meta !== null ? meta : {}) as Record<string, unknown>;
-    const token = this.meta.progressToken;
-    this.progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-    this.sessionId = extra?.sessionId ?? protocol.transport.sessionId;
-    this.authInfo = extra?.authInfo;
-  }
-
-  get signal(): AbortSignal {
-    return this.flight.signal;
-  }
-
-  sendNotification(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.protocol.notify(method, params, { relatedRequestId: this.requestId });
-  }
-
-  sendRequest<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
-    const signal = this.signal;
-    return this.protocol.request<T>(method, params, {
-      ...options,
-      relatedRequestId: this.requestId,
-      signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal,
-    });
-  }
-
-  async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
-    if (this.progressToken === undefined || this.flight.aborted) return;
-    const p: Record<string, unknown> = { progressToken: this.progressToken, progress };
-    if (total !== undefined) p.total = total;
-    if (message !== undefined) p.message = message;
-    await this.protocol.notify("notifications/progress", p, { relatedRequestId: this.requestId });
-  }
+/**
+ * The {@link RequestContext} the protocol hands to a request handler: a plain object with its own
+ * properties (handlers destructure and spread it), whose `signal` is an accessor that makes the signal on
+ * first read.
+ */
+export function inboundContext(
+  protocol: Protocol,
+  flight: InFlight,
+  requestId: RequestId,
+  method: string,
+  params: Record<string, unknown>,
+  extra: MessageExtra | undefined,
+): RequestContext {
+  const rawMeta = params._meta;
+  const meta = (typeof rawMeta === "object" && rawMeta !== null ? rawMeta : {}) as Record<string, unknown>;
+  const token = meta.progressToken;
+  const progressToken: ProgressToken | undefined = typeof token === "string" || typeof token === "number" ? token : undefined;
+  return {
+    requestId,
+    method,
+    get signal() {
+      return flight.signal;
+    },
+    meta,
+    progressToken,
+    sessionId: extra?.sessionId ?? protocol.transport.sessionId,
+    authInfo: extra?.authInfo,
+    sendNotification: (m, p) => protocol.notify(m, p, { relatedRequestId: requestId }),
+    sendRequest: <T = Record<string, unknown>>(m: string, p?: Record<string, unknown>, o: RequestOptions = {}) => {
+      const signal = flight.signal;
+      return protocol.request<T>(m, p, { ...o, relatedRequestId: requestId, signal: o.signal ? AbortSignal.any([o.signal, signal]) : signal });
+    },
+    sendProgress: async (progress, total, message) => {
+      if (progressToken === undefined || flight.aborted) return;
+      const p: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) p.total = total;
+      if (message !== undefined) p.message = message;
+      await protocol.notify("notifications/progress", p, { relatedRequestId: requestId });
+    },
+  };
 }

@@ -20,7 +20,7 @@ import {
 import type { Logger } from "../log.ts";
 import type { Protocol } from "./protocol.ts";
 import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
-import { InboundContext, InFlight } from "./inbound-context.ts";
+import { inboundContext, InFlight } from "./inbound-context.ts";
 import type { HandlerOptions, McpRequestHandler } from "./types.ts";
 
 /** JSON-RPC error code (implementation-defined range) for "too many requests in flight". */
@@ -65,6 +65,11 @@ export class InboundRequests {
 
   has(method: string): boolean {
     return this.lookup(method) !== undefined;
+  }
+
+  /** Whether this peer registered a handler of its own for `method`. */
+  hasOwn(method: string): boolean {
+    return (this.handlers?.get(method) ?? null) !== null;
   }
 
   /** The handler of `method`: this peer's own, else the shared table's, else a built-in one. */
@@ -114,7 +119,7 @@ export class InboundRequests {
     const flight = new InFlight();
     inFlight.set(id, flight);
     try {
-      const result = await entry.handler(params, new InboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+      const result = await entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
       if (flight.cancelled) return undefined;
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
         this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });

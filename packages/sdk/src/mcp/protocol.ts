@@ -188,6 +188,11 @@ export class Protocol implements AbandonListener {
     return this.inbound.has(method);
   }
 
+  /** Whether this peer registered a handler of its own for `method` (not a shared or built-in one). */
+  hasOwnRequestHandler(method: string): boolean {
+    return this.inbound.hasOwn(method);
+  }
+
   /** Register the handler of an inbound notification method (replacing any previous one). */
   setNotificationHandler(method: string, handler: McpNotificationHandler, options: HandlerOptions = {}): void {
     (this.notificationHandlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CapabilityConfig } from "./capabilities.ts";
 import type { ServerSession } from "./server-session.ts";
-import { connect, newServer, useCleanup } from "./_test-harness.ts";
+import { connect, INIT, newServer, rawClient, useCleanup } from "./_test-harness.ts";
 
 useCleanup();
 
@@ -151,5 +151,56 @@ describe("server → client requests", () => {
     });
     const { client } = await connect(server, { capabilities: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } });
     expect(await client.callTool("roots")).toEqual({ content: [{ type: "text", text: "file:///a,file:///b" }] });
+  });
+});
+
+describe("the request context a tool handler gets", () => {
+  test("can be destructured and spread: methods, signal and data all come along", async () => {
+    const server = newServer({ capabilities: { serverNotifications: true } });
+    const seen: Record<string, unknown> = {};
+    server.tool({ name: "ctx" }, async (_a, { sendProgress, log, signal, requestId, session, ...rest }) => {
+      await sendProgress(1, 2, "half");
+      await log("info", "from a destructured log");
+      const copy = { ...rest, signal, requestId };
+      seen.aborted = signal.aborted;
+      seen.copyKeys = Object.keys({ ...copy }).sort();
+      seen.sameSession = session !== undefined;
+      seen.spreadSignal = { ...{ signal } }.signal === signal;
+      return { content: [{ type: "text", text: String(requestId) }] };
+    });
+    const { client } = await connect(server);
+    const progress: number[] = [];
+    const logs: unknown[] = [];
+    client.on("log", (m) => logs.push(m.data));
+    const r = await client.callTool("ctx", {}, { onprogress: (p) => progress.push(p.progress) });
+    expect(r.content).toHaveLength(1);
+    expect(progress).toEqual([1]);
+    expect(logs).toContain("from a destructured log");
+    expect(seen).toMatchObject({ aborted: false, sameSession: true, spreadSignal: true });
+    expect(seen.copyKeys).toEqual(
+      ["authInfo", "meta", "method", "progressToken", "requestId", "sendNotification", "sendRequest", "sessionId", "signal"].sort(),
+    );
+  });
+});
+
+describe("a session's own handlers", () => {
+  test("an undeclared capability's method is -32601, unless the session registered a handler of its own", async () => {
+    const server = newServer(); // prompts off (D6): not declared
+    server.tool({ name: "t" }, () => ({ content: [] }));
+    const { raw, session } = await rawClient(server);
+    await raw.request("initialize", { ...INIT, protocolVersion: "2025-11-25" });
+    expect((await raw.request("prompts/list", {})).error?.code).toBe(-32601);
+    session.protocol.setRequestHandler("prompts/list", () => ({ prompts: [] }));
+    expect(session.protocol.hasOwnRequestHandler("prompts/list")).toBe(true);
+    expect((await raw.request("prompts/list", {})).result).toEqual({ prompts: [] });
+    session.protocol.removeRequestHandler("prompts/list");
+    expect((await raw.request("prompts/list", {})).error?.code).toBe(-32601);
+    // A shared handler hidden for one session only: the other sessions still answer.
+    expect((await raw.request("tools/list", {})).result).toMatchObject({ tools: [{ name: "t" }] });
+    session.protocol.removeRequestHandler("tools/list");
+    expect((await raw.request("tools/list", {})).error?.code).toBe(-32601);
+    const other = await rawClient(server);
+    await other.raw.request("initialize", { ...INIT, protocolVersion: "2025-11-25" });
+    expect((await other.raw.request("tools/list", {})).result).toMatchObject({ tools: [{ name: "t" }] });
   });
 });

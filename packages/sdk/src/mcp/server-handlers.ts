@@ -45,7 +45,9 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
       const refused = session.gateRequest(method);
       if (refused) return refused;
       const needs = SERVER_INBOUND[method];
-      if (needs && session.initialized && !needs(session.declared)) return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      // An undeclared capability's method is not answered, unless this session registered a handler of its own.
+      if (needs && session.initialized && !needs(session.declared) && !peer.hasOwnRequestHandler(method))
+        return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return undefined;
     },
     closed: (peer) => sessionOf(peer).handleClosed(),

@@ -179,7 +179,24 @@ export class ServerSession {
 
   /** Wrap a protocol context into the context server handlers receive (D9 gates progress). */
   context(ctx: RequestContext): ServerContext {
-    return new SessionRequestContext(ctx, this);
+    // Listed, not spread: a spread would read `signal` and so make it for every request.
+    const emits = serverEmitsNotifications(this.server.capabilityConfig);
+    return {
+      requestId: ctx.requestId,
+      method: ctx.method,
+      get signal() {
+        return ctx.signal;
+      },
+      meta: ctx.meta,
+      progressToken: ctx.progressToken,
+      sessionId: ctx.sessionId,
+      authInfo: ctx.authInfo,
+      sendNotification: ctx.sendNotification,
+      sendRequest: ctx.sendRequest,
+      sendProgress: emits ? ctx.sendProgress : async () => {},
+      session: this,
+      log: (level, data, logger) => this.log(level, data, logger, ctx.requestId),
+    };
   }
 
   /** @internal `resources/subscribe`. */
@@ -233,47 +250,6 @@ export class ServerSession {
     const result: Record<string, unknown> = { protocolVersion: revision, capabilities: declared, serverInfo: this.server.serverInfo };
     if (this.server.options.instructions !== undefined) result.instructions = this.server.options.instructions;
     return result;
-  }
-}
-
-/** A {@link ServerContext}: the protocol's context plus the session (one object, no closures). */
-class SessionRequestContext implements ServerContext {
-  constructor(
-    private readonly inner: RequestContext,
-    readonly session: ServerSession,
-  ) {}
-  get requestId(): RequestId {
-    return this.inner.requestId;
-  }
-  get method(): string {
-    return this.inner.method;
-  }
-  get signal(): AbortSignal {
-    return this.inner.signal;
-  }
-  get meta(): Record<string, unknown> {
-    return this.inner.meta;
-  }
-  get progressToken(): RequestContext["progressToken"] {
-    return this.inner.progressToken;
-  }
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-  get authInfo(): RequestContext["authInfo"] {
-    return this.inner.authInfo;
-  }
-  sendNotification(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.inner.sendNotification(method, params);
-  }
-  sendRequest<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
-    return this.inner.sendRequest<T>(method, params, options);
-  }
-  async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
-    if (serverEmitsNotifications(this.session.server.capabilityConfig)) await this.inner.sendProgress(progress, total, message);
-  }
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return this.session.log(level, data, logger, this.inner.requestId);
   }
 }
 

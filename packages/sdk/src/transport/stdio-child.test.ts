@@ -298,6 +298,26 @@ describe("StdioChildTransport.launch(): the process starts ahead of start()", ()
     expect(e.message).toBe("could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found");
     await ghost.close();
   }, PROCESS_TEST_TIMEOUT);
+
+  test("a failed launch that settled before start() is still reported by start() with its own error", async () => {
+    const ghost = new StdioChildTransport({ name: "ghost", command: "agentd-no-such-command-xyz" });
+    expect(await ghost.launch().catch((err) => (err as Error).message)).toContain("not found");
+    const e = await ghost.start().catch((err) => err);
+    expect(AgentdError.isInstance(e) && e.code).toBe("E_TRANSPORT");
+    expect(e.message).toBe("could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found");
+    await ghost.close();
+  }, PROCESS_TEST_TIMEOUT);
+
+  test("a launched child that exits before start() makes start() fail, naming the exit", async () => {
+    const t = child("exit-after-hello");
+    const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+    await t.launch();
+    await closed;
+    const e = await t.start().catch((err) => err);
+    expect(AgentdError.isInstance(e) && e.code).toBe("E_TRANSPORT");
+    expect(e.message).toContain("exited with code 3 before the connection started");
+    await t.close();
+  }, PROCESS_TEST_TIMEOUT);
 });
 
 /** Poll until `pid` is gone: it is not our child, so there is no exit event to wait for. */

@@ -109,20 +109,29 @@ export class StdioChildTransport implements Transport {
   /**
    * Spawn the server now, ahead of {@link start}, so its start-up (often tens of milliseconds) overlaps with
    * the caller's remaining set-up. `start()` then waits for this spawn and reports its failure; `close()`
-   * stops the process whether or not `start()` was called. Idempotent; a no-op once closed. Events are
-   * delivered from the moment the process is up, so set the handlers first, as for `start()`.
+   * stops the process whether or not `start()` was called. Idempotent. Events are delivered from the moment
+   * the process is up, so set the handlers first, as for `start()`. The promise settles when the process is
+   * up or could not be spawned; awaiting it is optional (a failure is reported by `start()` as well).
    */
-  launch(): void {
-    if (this.launching || this.finished || this.closing) return;
-    this.launching = this.spawnChild();
-    this.launching.catch(() => {}); // reported by start()
+  launch(): Promise<void> {
+    if (!this.launching) {
+      if (this.finished || this.closing) return Promise.resolve();
+      this.launching = this.spawnChild();
+      this.launching.catch(() => {}); // reported by start()
+    }
+    return this.launching;
   }
 
   async start(): Promise<void> {
     if (this.started) throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' already started`);
-    if (this.finished || this.closing) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    // A launched spawn reports its own outcome (a failed one names the command), even if it settled already.
+    if (this.closing || (this.finished && !this.launching)) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
     this.started = true;
     await (this.launching ??= this.spawnChild());
+    if (this.exit) {
+      const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+      throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how} before the connection started`);
+    }
   }
 
   private async spawnChild(): Promise<void> {

@@ -179,3 +179,15 @@ describe("a client that drops its GET stream", () => {
     await second.cancel();
   });
 });
+
+describe("a writer cut before its response has started", () => {
+  test("its body still ends (it does not hang open until an idle timeout)", async () => {
+    const writer = new SseWriter(1024);
+    writer.event("0.0", "");
+    const body = writer.takeBody();
+    expect(body).not.toBeString();
+    expect(writer.event(undefined, "x".repeat(4096))).toBe(false); // over the limit before the sink pulled
+    expect(writer.open).toBe(false);
+    expect(await new Response(body).text()).toBe("");
+  });
+});

@@ -118,22 +118,17 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   return new Response(writer.takeBody(req), { headers: sseHeaders(session.id) });
 }
 
-/** The `MessageExtra` of a POST; the header map is only built if the receiver reads it. */
+/** The `MessageExtra` of a POST; the header map is only built if the receiver reads it (own accessor: a spread copy carries it). */
 function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
-  return new PostExtra(sessionId, caller.authInfo, headers);
-}
-
-/** A class, not an object literal with a getter: this runs for every POST. */
-class PostExtra implements MessageExtra {
-  private built: Record<string, string> | undefined;
-  constructor(
-    readonly sessionId: string,
-    readonly authInfo: MessageExtra["authInfo"],
-    private readonly source: Headers,
-  ) {}
-  get headers(): Record<string, string> {
-    return (this.built ??= upstreamHeaders(this.source));
-  }
+  let built: Record<string, string> | undefined;
+  return {
+    sessionId,
+    authInfo: caller.authInfo,
+    get headers() {
+      built ??= upstreamHeaders(headers);
+      return built;
+    },
+  };
 }
 
 /** Create a session for an `initialize` and let the caller connect its MCP server to it. */

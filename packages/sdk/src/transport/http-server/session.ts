@@ -336,6 +336,9 @@ export class Session implements SseEndHook {
   }
 
   private attach(stream: OutStream, writer: SseWriter): void {
+    // A writer that already ended (a replay past the buffer limit) is not attached: it would hold a stream
+    // slot, and the standalone stream, forever.
+    if (!writer.open) return;
     stream.writer = writer;
     this.connected++;
     writer.owner = this;

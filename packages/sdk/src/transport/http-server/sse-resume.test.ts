@@ -188,4 +188,24 @@ describe("long-lived connections", () => {
     expect((await post(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
     expect((await resume()).status).toBe(204);
   });
+
+  test("a resumption whose replay overflows the buffer holds no stream: the next GET opens a fresh one", async () => {
+    const { server, responder, get } = await start({ limits: { maxBufferedBytes: 64 * 1024 } });
+    const first = new SseReader(await get());
+    const priming = await first.next();
+    await first.cancel(); // the network breaks
+    await untilStreams(server, 0);
+    const big = "x".repeat(30 * 1024);
+    for (let i = 0; i < 3; i++)
+      await responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } });
+    const resumed = await get(priming!.id);
+    expect(resumed.status).toBe(200);
+    await resumed.body?.cancel();
+    await untilStreams(server, 0);
+    const fresh = await get();
+    expect(fresh.status).toBe(200);
+    const reader = new SseReader(fresh);
+    expect(await reader.next()).toMatchObject({ data: "" });
+    await reader.cancel();
+  });
 });

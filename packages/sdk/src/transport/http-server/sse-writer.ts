@@ -53,8 +53,6 @@ export class SseWriter {
   private pendingLength = 0;
   /** Bytes the sink could not pass on to the socket since it last drained. */
   private queuedBytes = 0;
-  /** Resets the count when the sink drains (made the first time the socket pushes back). */
-  private drainedFn: (() => void) | undefined;
   private done = false;
   private endListeners: ((reason: SseEndReason) => void)[] | undefined;
   /** The session this writer carries a stream of (told when it stops, after the server-wide hook). */
@@ -105,11 +103,12 @@ export class SseWriter {
 
   /** @internal The response sink started: write what was buffered; close at once if ended meanwhile. */
   started(controller: ReadableStreamDirectController): void {
-    if (this.controller || this.pending === null) return;
+    if (this.controller) return;
     this.controller = controller;
-    const first = this.pending.join("");
+    const first = this.pending?.join("") ?? "";
     this.pending = null;
     if (first) this.write(first);
+    // Ended (or cut) before the sink started: close now, or the response would stay open with nothing in it.
     if (this.done) controller.close();
   }
 
@@ -146,24 +145,28 @@ export class SseWriter {
   private push(text: string): boolean {
     if (this.done) return false;
     if (this.pending) {
-      this.pendingLength += text.length;
+      this.pendingLength += Buffer.byteLength(text);
       if (this.pendingLength > this.maxBufferedBytes) return this.overflow();
       this.pending.push(text);
       return true;
     }
-    if (this.queuedBytes + text.length > this.maxBufferedBytes) return this.overflow();
+    if (this.queuedBytes + Buffer.byteLength(text) > this.maxBufferedBytes) return this.overflow();
     this.write(text);
     return true;
   }
 
-  /** Write to the sink. A promise back means the socket did not take it all: count it until it drains. */
+  /**
+   * Write to the sink. A promise back means the socket did not take it all: those bytes count until that
+   * write drains.
+   */
   private write(text: string): void {
     const r = this.controller!.write(text);
     if (typeof r === "number") return;
-    this.queuedBytes += Buffer.byteLength(text);
-    const drained = (this.drainedFn ??= () => {
-      this.queuedBytes = 0;
-    });
+    const bytes = Buffer.byteLength(text);
+    this.queuedBytes += bytes;
+    const drained = () => {
+      this.queuedBytes -= bytes;
+    };
     r.then(drained, drained);
   }
 
