@@ -128,7 +128,7 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
   notes.push(
     `Load: ${gen.describe}, ${CONNECTIONS} connections, ${size.seconds} s per run after a ${size.warmup} s warm-up, a fresh server process per run. ${CONNECTIONS} sessions are initialized beforehand (initialize + notifications/initialized, each checked with one echo call) and requests go round-robin over them (bench/http/tools-call.lua); wrk's threads number JSON-RPC ids from disjoint ranges.`,
     "The SDK under Bun.serve gets a one-comment prefix on GET streams: Bun sends no headers before the first body byte, and the SDK writes none until it has a message (see bench/http/servers/sdk-bun-server.ts).",
-    "Memory: each server in its own process; a separate client process opens the sessions (one keep-alive socket each: initialize, initialized, then GET left open); RSS from /proc/PID/status after a forced full GC in the server.",
+    "Memory: each server in its own process; a separate client process opens the sessions (one keep-alive socket each: initialize, initialized, then GET left open); RSS from /proc/PID/status after a forced full GC in the server, re-read after another GC every 250 ms while it still falls by more than 0.5 MB (at most 3 s): the settled figure a long-running server holds, measured alike for every subject.",
   );
   if (errors.length) notes.push(`Errors during load runs (answered requests only are counted): ${errors.join("; ")}.`);
   return {

@@ -87,20 +87,20 @@ export class InboundRequests {
   /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
   async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
-    const refuse = (e: McpError) => errorResponse(id, e.code, e.message, e.data);
     if (this.inFlight?.has(id))
-      return refuse(new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
+      return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
     const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol);
-    if (gated) return refuse(gated);
+    if (gated) return refuse(id, gated);
     const entry = this.lookup(method);
     const codec = this.protocol.codec;
     if (!entry || (!entry.custom && !codec.knowsRequest(method)))
-      return refuse(new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      return refuse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     let params: Record<string, unknown> = message.params ?? {};
     if (!entry.custom) {
       const v = codec.requestParams(method, message.params);
       if (!v.ok)
         return refuse(
+          id,
           v.unknown
             ? new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`)
             : new McpError(ErrorCode.InvalidParams, v.message),
@@ -111,6 +111,7 @@ export class InboundRequests {
     if (inFlight.size >= this.maxInflight) {
       this.logger.warn("mcp.too_many_requests", { method, limit: this.maxInflight });
       return refuse(
+        id,
         new McpError(TOO_MANY_REQUESTS, `Too many requests in flight (limit ${this.maxInflight}); retry later`, {
           limit: this.maxInflight,
         }),
@@ -128,7 +129,7 @@ export class InboundRequests {
       return resultResponse(id, result);
     } catch (e) {
       if (flight.cancelled) return undefined;
-      if (McpError.isInstance(e)) return refuse(e);
+      if (McpError.isInstance(e)) return refuse(id, e);
       this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
       return errorResponse(id, ErrorCode.InternalError, "Internal error");
     } finally {
@@ -158,4 +159,9 @@ export class InboundRequests {
       flight.abort(new AgentdError("E_CONNECTION_CLOSED", reason));
     }
   }
+}
+
+/** The error response refusing request `id` with `e`. */
+function refuse(id: RequestId, e: McpError): JsonRpcMessage {
+  return errorResponse(id, e.code, e.message, e.data);
 }

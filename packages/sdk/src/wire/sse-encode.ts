@@ -20,9 +20,11 @@ export interface SseEvent {
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
+/** Whether `s` holds CR or LF (`indexOf` is a native scan; a regex test costs several times more per event). */
+const hasLineBreak = (s: string) => s.indexOf("\n") !== -1 || s.indexOf("\r") !== -1;
+
 function assertOneLine(field: string, value: string): void {
-  if (value.includes("\n") || value.includes("\r") || value.includes("\0"))
-    throw new TypeError(`SSE ${field} must be a single line without NUL`);
+  if (hasLineBreak(value) || value.indexOf("\0") !== -1) throw new TypeError(`SSE ${field} must be a single line without NUL`);
 }
 
 /** Encode one event as text, including its terminating blank line. Throws on an id/event with a line break. */
@@ -42,7 +44,7 @@ export function encodeSseEvent(e: SseEvent): string {
   }
   if (e.data !== undefined) {
     // Fast path: serialised JSON never holds a raw line break.
-    if (!LINE_BREAK.test(e.data)) out += `data: ${e.data}\n`;
+    if (!hasLineBreak(e.data)) out += `data: ${e.data}\n`;
     else for (const line of e.data.split(LINE_BREAK)) out += `data: ${line}\n`;
   }
   return `${out}\n`;

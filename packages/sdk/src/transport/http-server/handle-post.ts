@@ -67,7 +67,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     session = created;
     session.expectInitialize(initializeId);
   } else {
-    const found = lookupSession(ctx, req, caller);
+    const found = lookupSession(ctx, req, caller, sessionHeader);
     if (found instanceof Response) return found;
     session = found;
     if (isBatch && session.protocolVersion !== "2025-03-26")

@@ -35,7 +35,7 @@ export function acceptsJsonAndSse(accept: string | null): boolean {
 
 /** Whether a `Content-Type` header is `application/json` (any parameters). */
 export const isJsonContentType = (ct: string | null) =>
-  ct !== null && ct.split(";", 1)[0]!.trim().toLowerCase() === "application/json";
+  ct !== null && (ct === "application/json" || ct.split(";", 1)[0]!.trim().toLowerCase() === "application/json");
 
 /**
  * Check `MCP-Protocol-Version` against what this build speaks. Returns an error message for a 400, or null.

@@ -7,9 +7,9 @@ import { checkProtocolVersion } from "./headers.ts";
 import { badRequest, sessionNotFound } from "./responses.ts";
 import type { Session } from "./session.ts";
 
-/** The session named by the request, or the error Response to answer with. */
-export function lookupSession(ctx: HandlerContext, req: Request, caller: Caller): Session | Response {
-  const id = req.headers.get("mcp-session-id");
+/** The session named by the request (its `Mcp-Session-Id`, when already read), or the error Response to answer with. */
+export function lookupSession(ctx: HandlerContext, req: Request, caller: Caller, sessionId?: string | null): Session | Response {
+  const id = sessionId === undefined ? req.headers.get("mcp-session-id") : sessionId;
   if (id === null || id === "") return badRequest("Bad Request: Mcp-Session-Id header is required");
   const session = ctx.sessions.get(id, caller.principal);
   if (!session) return sessionNotFound();

@@ -23,14 +23,12 @@ import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
-/** A request id as a map key; numbers and strings stay distinct (`1` is not `"1"`). */
-export const requestKey = (id: RequestId) => (typeof id === "number" ? `n${id}` : `s${id}`);
 
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
 
 /** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
-const NO_KEYS: Set<string> = new Set();
+const NO_KEYS: RequestId[] = [];
 
 /** An outbound stream of the session. */
 interface OutStream {
@@ -38,8 +36,8 @@ interface OutStream {
   kind: "post" | "standalone";
   /** The last sequence number used (0 is the priming event). */
   seq: number;
-  /** Request keys still awaiting a response (POST streams; {@link NO_KEYS} for the standalone stream). */
-  pending: Set<string>;
+  /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
+  pending: RequestId[];
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
   /**
@@ -75,14 +73,15 @@ export class Session implements SseEndHook {
   private events: EventStore | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
   private streams: Map<number, OutStream> | undefined;
-  private pending: Map<string, { stream: OutStream; id: RequestId }> | undefined;
+  /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
+  private pending: Map<RequestId, OutStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
-  private dropped: Set<string> | undefined;
+  private dropped: Set<RequestId> | undefined;
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
-  private initKey: string | undefined;
+  private initKey: RequestId | undefined;
   private initFailed = false;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
   private initStream: number | undefined;
@@ -118,12 +117,12 @@ export class Session implements SseEndHook {
 
   /** Whether a request with this id is still awaiting its response. */
   hasPending(id: RequestId): boolean {
-    return this.pending?.has(requestKey(id)) ?? false;
+    return this.pending?.has(id) ?? false;
   }
 
   /** Remember which request is `initialize`, to learn the negotiated revision from its result. */
   expectInitialize(id: RequestId): void {
-    this.initKey = requestKey(id);
+    this.initKey = id;
   }
 
   /** Open the SSE stream of a POST carrying `requestIds`, and write its priming event. */
@@ -163,12 +162,12 @@ export class Session implements SseEndHook {
    * ignored (the notification may arrive after the response went out).
    */
   cancelRequest(id: RequestId): void {
-    const key = requestKey(id);
-    const entry = this.pending?.get(key);
-    if (!entry) return;
+    const key = id;
+    const stream = this.pending?.get(key);
+    if (!stream) return;
     this.settings.logger.debug("http.request.cancelled", { session: this.id.slice(0, 8) });
-    this.drop(key, entry.stream);
-    if (entry.stream.pending.size === 0) this.endStream(entry.stream);
+    this.drop(key, stream);
+    if (stream.pending.length === 0) this.endStream(stream);
   }
 
   /**
@@ -234,15 +233,15 @@ export class Session implements SseEndHook {
         this.settings.logger.debug("http.drop", { session: this.id.slice(0, 8), why: "response without id" });
         return;
       }
-      const key = requestKey(m.id);
+      const key = m.id;
       // Observed once: the id may be reused by a later request.
       const isInitialize = key === this.initKey;
       if (isInitialize) {
         this.initKey = undefined;
         this.observeInitialize(m.result);
       }
-      const entry = this.pending?.get(key);
-      if (!entry) {
+      const stream = this.pending?.get(key);
+      if (!stream) {
         // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
         // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
         const level = this.dropped?.has(key) ? "debug" : "warn";
@@ -250,15 +249,15 @@ export class Session implements SseEndHook {
         return;
       }
       this.forget(key);
-      entry.stream.pending.delete(key);
-      if (isInitialize) this.initStream = entry.stream.id;
-      this.emit(entry.stream, message);
-      if (entry.stream.pending.size === 0) this.endStream(entry.stream);
+      removeKey(stream.pending, key);
+      if (isInitialize) this.initStream = stream.id;
+      this.emit(stream, message);
+      if (stream.pending.length === 0) this.endStream(stream);
       if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
-    if (options?.relatedRequestId !== undefined) stream = this.pending?.get(requestKey(options.relatedRequestId))?.stream;
+    if (options?.relatedRequestId !== undefined) stream = this.pending?.get(options.relatedRequestId);
     // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
     if (!stream || stream.json) stream = this.standalone;
     if (!stream) {
@@ -276,11 +275,7 @@ export class Session implements SseEndHook {
     if (this.standalone) streams.push(this.standalone);
     for (const stream of streams) {
       if (stream.json) {
-        for (const key of stream.pending) {
-          const id = this.pending?.get(key)?.id;
-          if (id !== undefined)
-            stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
-        }
+        for (const id of stream.pending) stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
       }
       this.endStream(stream);
     }
@@ -299,21 +294,17 @@ export class Session implements SseEndHook {
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: requestIds.length ? new Set() : NO_KEYS, writer: null };
+    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: requestIds.length ? [...requestIds] : NO_KEYS, writer: null };
     if (requestIds.length) {
       const pending = (this.pending ??= new Map());
-      for (const id of requestIds) {
-        const key = requestKey(id);
-        stream.pending.add(key);
-        pending.set(key, { stream, id });
-      }
+      for (const id of requestIds) pending.set(id, stream);
     }
     if (kind === "post") (this.streams ??= new Map()).set(stream.id, stream);
     return stream;
   }
 
   /** Remove `key` from the pending table (dropped with the table once empty). */
-  private forget(key: string): void {
+  private forget(key: RequestId): void {
     if (!this.pending) return;
     this.pending.delete(key);
     if (this.pending.size === 0) this.pending = undefined;
@@ -321,18 +312,18 @@ export class Session implements SseEndHook {
 
   /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
   private abandon(stream: OutStream, why: string): void {
-    if (stream.pending.size > 0) this.settings.logger.debug("http.exchange.abandoned", { session: this.id.slice(0, 8), why });
+    if (stream.pending.length > 0) this.settings.logger.debug("http.exchange.abandoned", { session: this.id.slice(0, 8), why });
     for (const key of [...stream.pending]) this.drop(key, stream);
     this.endStream(stream);
   }
 
   /** Forget pending request `key` of `stream` without a response. */
-  private drop(key: string, stream: OutStream): void {
+  private drop(key: RequestId, stream: OutStream): void {
     this.forget(key);
-    stream.pending.delete(key);
+    removeKey(stream.pending, key);
     const dropped = (this.dropped ??= new Set());
     dropped.add(key);
-    if (dropped.size > DROPPED_KEYS) dropped.delete(dropped.values().next().value as string);
+    if (dropped.size > DROPPED_KEYS) dropped.delete(dropped.values().next().value as RequestId);
   }
 
   private attach(stream: OutStream, writer: SseWriter): void {
@@ -369,4 +360,10 @@ export class Session implements SseEndHook {
     stream.json?.resolve(stream.json.collected);
     stream.writer?.end();
   }
+}
+
+/** Remove `key` from a stream's few pending ids. */
+function removeKey(keys: RequestId[], key: RequestId): void {
+  const i = keys.indexOf(key);
+  if (i >= 0) keys.splice(i, 1);
 }

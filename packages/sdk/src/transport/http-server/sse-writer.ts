@@ -145,12 +145,13 @@ export class SseWriter {
   private push(text: string): boolean {
     if (this.done) return false;
     if (this.pending) {
-      this.pendingLength += Buffer.byteLength(text);
+      this.pendingLength += text.length; // UTF-16 units: a bound on what waits for the sink to start
       if (this.pendingLength > this.maxBufferedBytes) return this.overflow();
       this.pending.push(text);
       return true;
     }
-    if (this.queuedBytes + Buffer.byteLength(text) > this.maxBufferedBytes) return this.overflow();
+    // Only a backlog counts: the socket has pushed back and not drained since.
+    if (this.queuedBytes > 0 && this.queuedBytes + Buffer.byteLength(text) > this.maxBufferedBytes) return this.overflow();
     this.write(text);
     return true;
   }
