@@ -24,6 +24,13 @@ import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/c
 import { getCodec } from "../wire/codecs.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
+import {
+  DEFAULT_MAX_INFLIGHT_REQUESTS,
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ProtocolEvents,
+  type ProtocolOptions,
+} from "./protocol-options.ts";
 import type { RegisteredNotification, SharedHandlers } from "./handler-table.ts";
 import { InboundRequests } from "./inbound-requests.ts";
 import { PendingRequests, type AbandonListener, type AbandonReason } from "./pending-requests.ts";
@@ -37,42 +44,13 @@ import type {
   RequestOptions,
 } from "./types.ts";
 
-/** Default per-request timeout (ms). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** Default absolute ceiling (ms): the spec asks for a maximum regardless of progress. */
-export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 60 * 60_000;
-/**
- * Default limit on inbound requests handled at once. Generous on purpose: a pipelined burst in one write
- * (all dispatched before the first handler resumes) is normal on stdio and must not be refused.
- */
-export const DEFAULT_MAX_INFLIGHT_REQUESTS = 1024;
-
-/** Options of a {@link Protocol}. */
-export interface ProtocolOptions {
-  logger?: Logger;
-  /** The revision whose codec validates inbound messages until {@link Protocol.setRevision} (default latest). */
-  revision?: ProtocolRevision;
-  /** Inbound requests handled at once; past it the peer gets a "too many requests" error (default 128). */
-  maxInflightRequests?: number;
-  /** Default per-request timeout in ms (default 60 000). */
-  defaultTimeoutMs?: number;
-  /** Default absolute ceiling in ms (default one hour). */
-  defaultMaxTotalTimeoutMs?: number;
-  /**
-   * Checked before any inbound request is dispatched; returning an error refuses it (the server session
-   * refuses everything but `initialize` and `ping` until it is initialized).
-   */
-  gate?: (method: string) => McpError | undefined;
-  /** Handlers shared with other peers (every session of a server); this peer's own registrations win. */
-  shared?: SharedHandlers;
-  /** The object this peer belongs to (a server session), for shared handlers to find it. */
-  owner?: object;
-}
-
-/** Events of a {@link Protocol}. */
-export interface ProtocolEvents {
-  close: void;
-}
+export {
+  DEFAULT_MAX_INFLIGHT_REQUESTS,
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ProtocolEvents,
+  type ProtocolOptions,
+} from "./protocol-options.ts";
 
 /** How many abandoned request ids to remember, so their late responses are dropped quietly. */
 const RECENTLY_ABANDONED = 256;
