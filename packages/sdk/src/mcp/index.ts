@@ -2,8 +2,9 @@
  * The MCP layer: a JSON-RPC protocol engine, the client, the server core, and the capability map that
  * decides what each side declares, answers and refuses.
  */
-export { Protocol, DEFAULT_MAX_INFLIGHT_REQUESTS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./protocol.ts";
-export type { ProtocolEvents, ProtocolOptions } from "./protocol.ts";
+export { Protocol } from "./protocol.ts";
+export { DEFAULT_MAX_INFLIGHT_REQUESTS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./protocol-options.ts";
+export type { ProtocolEvents, ProtocolOptions } from "./protocol-options.ts";
 export { TOO_MANY_REQUESTS } from "./inbound-requests.ts";
 export type {
   HandlerOptions,

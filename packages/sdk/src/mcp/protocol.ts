@@ -44,14 +44,6 @@ import type {
   RequestOptions,
 } from "./types.ts";
 
-export {
-  DEFAULT_MAX_INFLIGHT_REQUESTS,
-  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type ProtocolEvents,
-  type ProtocolOptions,
-} from "./protocol-options.ts";
-
 /** How many abandoned request ids to remember, so their late responses are dropped quietly. */
 const RECENTLY_ABANDONED = 256;
 
