@@ -10,7 +10,7 @@ import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerC
 import { CliWorkspace, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
 import { startAgentd, stopAll } from "./modes/_testing/agentd-process.ts";
 import { commandLine } from "./modes/_testing/proc-tree.ts";
-import { callThenAnswer, instructionOf, modelEnv, runRequests, toolLike } from "./modes/_testing/scripts.ts";
+import { callThenAnswer, instructionOf, modelEnv, rawInstructionOf, runRequests, toolLike } from "./modes/_testing/scripts.ts";
 
 const URI = "file:///inbox.md";
 const EVERYTHING = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -63,6 +63,8 @@ describe("agentd run --mode reactive", () => {
     expect(new Set(ids).size).toBe(5);
     expect(ranIds(fake)).toEqual(ids);
     expect(runRequests(gateway).map(instructionOf)).toEqual([0, 1, 2, 3, 4].map((i) => `Triage: state ${i}`));
+    // The resource's text reached the model as untrusted data, fenced.
+    expect(runRequests(gateway).map(rawInstructionOf)[0]).toMatch(/^Triage: <resource-text-[a-z2-7]{20} uri="[^"]+" untrusted="true">\nstate 0\n<\/resource-text-[a-z2-7]{20}>$/);
     // Telemetry: each run's start and end carry the trigger and the run id; the end has duration and usage.
     const runEnd = agentd.named("run.end", (e) => e.runId === ids[1])[0];
     expect(runEnd).toMatchObject({ trigger: `sub:inbox:${URI}` });

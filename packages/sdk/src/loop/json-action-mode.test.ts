@@ -40,7 +40,7 @@ describe("JSON-action mode (models without native tools)", () => {
     expect(system).not.toContain("fs/delete"); // out of scope: not described
     const observation = contentOf(model.requests[1]?.messages.at(-1));
     expect(model.requests[1]?.messages.at(-1)?.role).toBe("user");
-    expect(observation).toContain('<tool-output tool="fs/read" untrusted="true">\ncontents of a.txt\n</tool-output>');
+    expect(observation).toMatch(/<tool-output-([a-z2-7]{20}) tool="fs\/read" untrusted="true">\ncontents of a\.txt\n<\/tool-output-\1>/);
   });
 
   test("an unparseable reply is re-asked with a correction, then the protocol resumes", async () => {

@@ -134,7 +134,7 @@ describe("tool calls in the loop", () => {
     // The fence names the qualified tool; the tool message keeps the name the model used.
     const results = toolResults(model.requests[1]?.messages ?? []);
     expect(results.map((p) => p.toolName)).toEqual(offered);
-    expect(results[0]?.output).toStartWith('<tool-output tool="my.server/do/thing" untrusted="true">');
+    expect(results[0]?.output).toMatch(/^<tool-output-[a-z2-7]{20} tool="my\.server\/do\/thing" untrusted="true">/);
   });
 
   test("injection: tool output cannot change instructions, budgets or scope", async () => {
@@ -173,7 +173,7 @@ describe("tool calls in the loop", () => {
     const results = toolResults(model.requests[2]?.messages ?? []);
     const fenced = results[0]?.output ?? "";
     expect(fenced.match(/<\/tool-output/g)?.length).toBe(1); // only the real closing fence
-    expect(fenced.endsWith("</tool-output>")).toBe(true);
+    expect(fenced).toMatch(/^<tool-output-([a-z2-7]{20}) [^\n]*>\n[\s\S]*\n<\/tool-output-\1>$/);
     expect(results[1]?.isError).toBe(true);
     expect(results[1]?.output).toContain("not allowed");
     // The system message is the same at every turn: nothing from a tool was added to it.

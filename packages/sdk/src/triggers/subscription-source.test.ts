@@ -7,6 +7,9 @@ import { contentHash, subscriptionRunId } from "./run-id.ts";
 import { concernsResource, SubscriptionSource } from "./subscription-source.ts";
 import type { Concurrency } from "./types.ts";
 
+/** A trigger instruction with its resource-text fences removed (the fence itself is tested in loop/fence.test.ts). */
+const UNFENCE = /<resource-text-([a-z2-7]{20}) uri="[^"]*" untrusted="true">\n([\s\S]*?)\n<\/resource-text-\1>/g;
+
 const URI = "file:///data/inbox.md";
 const T0 = "2026-05-01T10:00:00.000Z";
 const routers: TriggerRouter[] = [];
@@ -41,7 +44,7 @@ describe("SubscriptionSource", () => {
     await s.router.start();
     await s.waitFor("run-end");
     expect(client.calls.slice(0, 2)).toEqual(["subscribe", "read"]);
-    expect(s.runs.seen[0]?.instruction).toBe(`Triage ${URI}: hello`);
+    expect(s.runs.seen[0]?.instruction?.replace(UNFENCE, "$2")).toBe(`Triage ${URI}: hello`);
     const event = s.runs.seen[0]?.event;
     expect(event?.kind).toBe("subscription");
     expect(event?.key).toBe(URI);

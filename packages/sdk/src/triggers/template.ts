@@ -3,7 +3,12 @@
  * event; there is no code, no sections, no escaping and no re-evaluation (a value containing `{{` stays
  * literal). Which names exist depends on the trigger kind, and an unknown name is a configuration error
  * found by {@link validateTemplate} when the trigger is added, never when it fires.
+ *
+ * `{{resource.text}}` is a server's data placed inside the run's instruction, so it renders as an
+ * untrusted-data fence (`<resource-text-ID uri="…" untrusted="true">…</resource-text-ID>`), like a tool's
+ * result: the resource cannot end its fence and write instructions after it.
  */
+import { fenceResourceText } from "../loop/fence.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { TriggerEvent, TriggerKind } from "./types.ts";
 
@@ -24,7 +29,7 @@ const PLACEHOLDERS: Record<TriggerKind, Record<string, Resolver>> = {
   subscription: {
     ...COMMON,
     "resource.uri": (e) => str(e.data.uri),
-    "resource.text": (e) => str(e.data.text),
+    "resource.text": (e) => fenceResourceText(str(e.data.uri), str(e.data.text)),
     "resource.version": (e) => str(e.data.version),
   },
   cron: { ...COMMON, ...TICK },

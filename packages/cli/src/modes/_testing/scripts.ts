@@ -11,8 +11,12 @@ export function toolLike(req: RecordedRequest, suffix: string): string {
   return t;
 }
 
-/** The first user message of a request: the run's rendered instruction. */
-export const instructionOf = (req: RecordedRequest): string => req.messages.find((m) => m.role === "user")?.text ?? "";
+/** The first user message of a request, as sent: the run's rendered instruction, fences and all. */
+export const rawInstructionOf = (req: RecordedRequest): string => req.messages.find((m) => m.role === "user")?.text ?? "";
+
+/** `{{resource.text}}` arrives fenced as untrusted data; this is the instruction with each fence reduced to its text. */
+export const instructionOf = (req: RecordedRequest): string =>
+  rawInstructionOf(req).replace(/<resource-text-([a-z2-7]{20}) uri="[^"]*" untrusted="true">\n([\s\S]*?)\n<\/resource-text-\1>/g, "$2");
 
 /**
  * Every run: call the tool ending with `tool` once (so the server records the run id in `_meta`), then

@@ -15,6 +15,9 @@ import { createRunTriggerTags } from "./run-trigger-tags.ts";
 import type { TriggerAgent } from "./trigger-runner.ts";
 import type { TriggerSpec } from "./trigger-specs.ts";
 
+/** A trigger instruction with its resource-text fences removed (the fence itself is tested in loop/fence.test.ts). */
+const UNFENCE = /<resource-text-([a-z2-7]{20}) uri="[^"]*" untrusted="true">\n([\s\S]*?)\n<\/resource-text-\1>/g;
+
 const URI = "file:///inbox.md";
 let triggers: AgentTriggers | undefined;
 afterEach(async () => {
@@ -69,7 +72,7 @@ describe("subscriptions", () => {
     await runEnds(2);
     inbox.set(URI, "v2");
     const ends = await runEnds(3);
-    expect(runs.map((r) => r.input)).toEqual(["Triage: v0", "Triage: v1", "Triage: v2"]);
+    expect(runs.map((r) => r.input.replace(UNFENCE, "$2"))).toEqual(["Triage: v0", "Triage: v1", "Triage: v2"]);
     expect(new Set(ends.map((e) => e.runId)).size).toBe(3);
     expect(tools.calls.map((c) => c.ctx.runId)).toEqual(ends.map((e) => e.runId));
     expect(triggers.status()[0]).toMatchObject({ state: "active", runs: 3, failures: 0, lastOutcome: "ok" });
@@ -85,7 +88,7 @@ describe("subscriptions", () => {
     const { triggers, runEnds } = build({ agent, logger, specs: [sub("a", { server: "flat" }), sub("b")] });
     expect(await triggers.start()).toEqual({ active: 1, unavailable: 1 });
     await runEnds(1);
-    expect(runs.map((r) => r.input)).toEqual(["Triage: y"]);
+    expect(runs.map((r) => r.input.replace(UNFENCE, "$2"))).toEqual(["Triage: y"]);
     const line = logger.records.filter((r) => r.event === "trigger.unavailable");
     expect(line).toHaveLength(1);
     expect(line[0]).toMatchObject({ trigger: "a", server: "flat" });
@@ -105,7 +108,7 @@ describe("subscriptions", () => {
     flat.texts.set(URI, "p1");
     clock.advance(1000);
     await runEnds(2);
-    expect(runs.map((r) => r.input)).toEqual(["Triage: p0", "Triage: p1"]);
+    expect(runs.map((r) => r.input.replace(UNFENCE, "$2"))).toEqual(["Triage: p0", "Triage: p1"]);
   });
 
   test("a subscription to a server that is not connected is unavailable, and `ended` resolves when nothing is left", async () => {
@@ -200,7 +203,7 @@ describe("schedules", () => {
     });
     await triggers.start();
     await runEnds(1);
-    expect(runs.map((r) => r.input)).toEqual(["report for 2026-03-02T10:00:00.000Z"]);
+    expect(runs.map((r) => r.input.replace(UNFENCE, "$2"))).toEqual(["report for 2026-03-02T10:00:00.000Z"]);
     const scheduled = logger.records.filter((r) => r.event === "trigger.scheduled");
     expect(scheduled.at(-1)).toMatchObject({ trigger: "cron:0 * * * *", nextFire: "2026-03-02T11:00:00.000Z", tz: "UTC" });
     expect(logger.records.find((r) => r.event === "trigger.run-end")).toMatchObject({ tick: "2026-03-02T10:00:00.000Z", catchUp: true });
