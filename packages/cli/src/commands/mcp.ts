@@ -124,10 +124,12 @@ export const mcpCommand = defineCommand({
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
+    "mcp-config": { type: "string", description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable" },
     timeout: { type: "string", description: "Timeout of the connect and of each request, e.g. 30s (defaults: 30s to connect, 60s a request)" },
   },
   async run({ args, rawArgs }) {
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}) });
+    const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), ...(mcpConfig.length ? { overrides: { mcpConfig } } : {}) });
     const servers = resolved.config.mcpServers ?? {};
     const names = Object.keys(servers);
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;

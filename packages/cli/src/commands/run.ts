@@ -43,21 +43,21 @@ export const runCommand = defineCommand({
     "run-id": { type: "string", description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
     "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     const flags = modeFlagsFrom(args);
     const mode = modeOf(flags);
     const graceMs = graceOf(flags);
     const json = args.json === true;
     if (mode === "once") {
       const instruction = await readInstruction(args.instruction);
-      const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+      const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
       const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
       const runId = args["run-id"];
       return runOnce({ resolved, instruction, json, graceMs, ...(runId ? { runId } : {}), ...(outputSchema ? { outputSchema } : {}) });
     }
     if (args["output-schema"]) throw new AgentdError("E_USAGE", "--output-schema applies to --mode once");
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
     const plan = planTriggers(mode, flags, resolved.config, instruction);
     return runTriggered({ mode, plan, resolved, json, graceMs });
   },

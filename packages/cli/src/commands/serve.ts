@@ -90,8 +90,8 @@ export const serveCommand = defineCommand({
     grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },
     ...configArgs,
   },
-  async run({ args }) {
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args) });
+  async run({ args, rawArgs }) {
+    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
     const config = resolved.config;
     // Checked up front: a bad --grace must not surface only at shutdown.
     const grace = args.grace ? parseGrace(args.grace) : 30_000;

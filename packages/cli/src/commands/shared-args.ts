@@ -1,10 +1,12 @@
 /** Flags shared by the commands that run an agent, and small input helpers. */
 import { AgentdError, type ConfigOverrides, parseDuration } from "@agentd/sdk";
 import { readFile } from "node:fs/promises";
+import { repeatedFlag } from "./mcp-args.ts";
 
 /** Config flags: flags > environment (AGENT_*) > config file. */
 export const configArgs = {
   config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json if present)" },
+  "mcp-config": { type: "string", description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable" },
   intelligence: { type: "string", description: "Model endpoint URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1" },
   dialect: { type: "string", description: "openai (default), anthropic or gemini (AGENT_DIALECT)" },
   model: { type: "string", alias: "m", description: "Model name (AGENT_MODEL)" },
@@ -22,8 +24,8 @@ const int = (value: string | undefined, flag: string): number | undefined => {
   return n;
 };
 
-/** Turn parsed flags into config overrides, validating numbers and durations. */
-export function overridesFrom(args: Record<string, unknown>): ConfigOverrides {
+/** Turn parsed flags into config overrides, validating numbers and durations. `rawArgs` holds repeated flags. */
+export function overridesFrom(args: Record<string, unknown>, rawArgs: readonly string[] = []): ConfigOverrides {
   const s = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
   const deadline = s("deadline");
   if (deadline !== undefined && parseDuration(deadline) === undefined)
@@ -42,6 +44,8 @@ export function overridesFrom(args: Record<string, unknown>): ConfigOverrides {
   set("maxTokens", int(s("max-tokens"), "max-tokens"));
   set("deadline", deadline);
   set("maxCostUsd", cost !== undefined ? Number(cost) : undefined);
+  const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
+  if (mcpConfig.length > 0) out.mcpConfig = mcpConfig;
   return out;
 }
 

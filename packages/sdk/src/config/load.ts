@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
+import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { type AgentdConfig, ConfigSchema } from "./schema.ts";
 
@@ -25,6 +26,11 @@ export interface ConfigOverrides {
   maxTokens?: number;
   deadline?: string;
   maxCostUsd?: number;
+  /**
+   * `--mcp-config` files: other tools' MCP config files (Claude Desktop, Claude Code, Cursor, VS Code) whose
+   * server lists are added to agentd.json's `mcpServers`; a name defined twice is an error naming both files.
+   */
+  mcpConfig?: readonly string[];
 }
 
 /** The resolved configuration plus the values that must never be written back or logged. */
@@ -73,7 +79,7 @@ export async function readConfigFile(path: string, env: Record<string, string | 
 
 /** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
 const OVERRIDES: ReadonlyArray<{
-  key: Exclude<keyof ConfigOverrides, "apiKey">;
+  key: Exclude<keyof ConfigOverrides, "apiKey" | "mcpConfig">;
   path: readonly [string] | readonly [string, string];
   flag: string;
   env: string;
@@ -102,7 +108,7 @@ function envNumber(name: string, raw: string, kind: "count" | "usd"): number {
 
 /**
  * Resolve the configuration: file (from `--config`, else AGENT_CONFIG, else ./agentd.json if present),
- * then environment, then flags. An error names where the bad value came from: the flag, the variable,
+ * plus the server lists of `--mcp-config` files, then environment, then flags. An error names where the bad value came from: the flag, the variable,
  * or the file's field.
  */
 export async function resolveConfig(
@@ -115,6 +121,8 @@ export async function resolveConfig(
   const o = options.overrides ?? {};
   // Sections are copied before an override is written into them: the file's parsed object stays as read.
   const merged: Record<string, unknown> = { ...read };
+  const servers = await mergeForeignServers(read?.mcpServers, path, o.mcpConfig ?? [], env);
+  if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();
   for (const f of OVERRIDES) {

@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { parseDuration } from "./duration.ts";
+import { entryProblem } from "./server-entry.ts";
 
 const duration = v.pipe(
   v.union([v.string(), v.number()]),
@@ -56,10 +57,32 @@ export const HttpServerSchema = v.strictObject({
   required: v.optional(v.boolean()),
 });
 
-export const McpServerConfigSchema = v.union(
-  [StdioServerSchema, HttpServerSchema],
-  'an MCP server: {"command": …, "args": […]} or {"url": "https://…/mcp"}',
+export const McpServerConfigSchema = v.pipe(
+  v.unknown(),
+  // Say which field is wrong (SSE transport, a typo, another tool's setting) before the shape check would
+  // only say "not an MCP server".
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? entryProblem(dataset.value) : undefined;
+    if (!problem) return;
+    const value = dataset.value as Record<string, unknown>;
+    const at = problem.field;
+    addIssue({
+      message: problem.message,
+      ...(at === undefined ? {} : { path: [{ type: "object", origin: "value", input: value, key: at, value: value[at] }] }),
+    });
+  }),
+  // The fields say which kind it is, so a bad value is reported by that kind's schema, at its field.
+  v.lazy((entry) =>
+    entry !== null && typeof entry === "object" && "command" in entry
+      ? StdioServerSchema
+      : entry !== null && typeof entry === "object" && "url" in entry
+        ? HttpServerSchema
+        : v.union([StdioServerSchema, HttpServerSchema], 'an MCP server: {"command": …, "args": […]} or {"url": "https://…/mcp"}'),
+  ),
 );
+
+/** The name of a server (the `fs` of `fs/read_file`). */
+export const SERVER_NAME = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+$/, "server names use letters, digits, _ . -"));
 
 export const LimitsSchema = v.strictObject({
   maxTurns: v.optional(positiveInt),
@@ -144,7 +167,7 @@ export const ConfigSchema = v.strictObject({
   $schema: v.optional(v.string()),
   model: v.optional(ModelConfigSchema),
   instructions: v.optional(v.string()),
-  mcpServers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+$/, "server names use letters, digits, _ . -")), McpServerConfigSchema)),
+  mcpServers: v.optional(v.record(SERVER_NAME, McpServerConfigSchema)),
   limits: v.optional(LimitsSchema),
   scope: v.optional(ScopeSchema),
   triggers: v.optional(TriggersSchema),
