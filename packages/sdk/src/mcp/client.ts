@@ -55,6 +55,8 @@ export interface McpClientEvents {
   promptsListChanged: void;
   log: { level: LoggingLevel; logger?: string; data: unknown };
   close: void;
+  /** The server asked `roots/list` (emitted as it is answered). */
+  rootsListed: void;
 }
 
 /** Options of {@link McpClient.callTool}. */
@@ -310,7 +312,11 @@ export class McpClient {
   private installHandlers(protocol: Protocol): void {
     for (const [method, decide] of Object.entries(CLIENT_INBOUND)) {
       const d = decide(this.config);
-      if (d.kind === "answer") protocol.setRequestHandler(method, () => d.result(this.roots));
+      if (d.kind === "answer")
+        protocol.setRequestHandler(method, () => {
+          if (method === "roots/list") this.events.emit("rootsListed");
+          return d.result(this.roots);
+        });
       else if (d.kind === "service") protocol.setRequestHandler(method, d.handler);
     }
     const on = (method: string, fn: (params: Record<string, unknown>) => void) => {
