@@ -13,11 +13,11 @@ import { McpClient, type McpClientOptions } from "../mcp/client.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
-import { settleRoots } from "../mcp/roots-settle.ts";
+import { settleDeclaredRoots, watchRootsRequests } from "../mcp/roots-settle.ts";
 import { StreamableHttpClientTransport } from "../transport/http-client/index.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
-import { AgentdError, McpError } from "../wire/errors.ts";
+import { AgentdError } from "../wire/errors.ts";
 
 /** What identifies us to servers. */
 export const CLIENT_INFO = { name: "agentd", version: "0.1.0" };
@@ -115,26 +115,15 @@ export async function connectManagedServer(name: string, config: McpServerConfig
 /**
  * Connect to one server, once (no reconnect). Rejects with an `E_UPSTREAM` AgentdError naming the server.
  * With roots declared, it resolves once a server that asked for them at start-up has applied them (see
- * `settleRoots`), so a request sent at once is served within them.
+ * `mcp/roots-settle.ts`), so a request sent at once is served within them.
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
   const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), ...clientOptions(options) });
   const transport = transportFor(name, config, options.logger);
-  let asked = false;
-  client.on("rootsListed", () => {
-    asked = true;
-  });
+  const asked = watchRootsRequests(client);
   try {
     await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });
-    const roots = options.capabilities?.roots;
-    if (roots && roots.length > 0) {
-      // Best effort: a server that refuses a step (no ping, a failing probe) is used as it is.
-      const settled = await settleRoots(client, { roots, asked: () => asked, logger: options.logger.child({ server: name }) }).catch((e: unknown) => {
-        if (McpError.isInstance(e)) return "unconfirmed";
-        throw e;
-      });
-      options.logger.debug("mcp.roots_settled", { server: name, settled });
-    }
+    await settleDeclaredRoots(client, options.capabilities?.roots, asked, options.logger.child({ server: name }));
   } catch (e) {
     await client.close().catch(() => {});
     throw upstreamError(name, e);

@@ -23,6 +23,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
+import { McpError } from "../wire/errors.ts";
 import type { Root, Tool } from "../wire/index.ts";
 
 /** What `settleRoots` needs of a client (an `McpClient`). */
@@ -79,6 +80,34 @@ const pause = (ms: number, signal?: AbortSignal) =>
     const t = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
   });
+
+/** Record whether the server asks `roots/list` on `client`'s connection; call before `connect`. */
+export function watchRootsRequests(client: { on(event: "rootsListed", listener: () => void): unknown }): () => boolean {
+  let asked = false;
+  client.on("rootsListed", () => {
+    asked = true;
+  });
+  return () => asked;
+}
+
+/**
+ * {@link settleRoots} when roots are declared (else nothing), as a best effort: a server that refuses a
+ * step (no ping, a failing probe) is used as it is. A lost connection still rejects.
+ */
+export async function settleDeclaredRoots(
+  client: RootsSettleClient,
+  roots: readonly Root[] | false | undefined,
+  asked: () => boolean,
+  logger: Logger,
+): Promise<RootsSettlement | undefined> {
+  if (!roots || roots.length === 0) return undefined;
+  const settled = await settleRoots(client, { roots, asked, logger }).catch((e: unknown) => {
+    if (McpError.isInstance(e)) return "unconfirmed" as const;
+    throw e;
+  });
+  logger.debug("mcp.roots_settled", { settled });
+  return settled;
+}
 
 /** Wait until the server has applied our roots, as far as it can be seen (see the module comment). */
 export async function settleRoots(client: RootsSettleClient, options: RootsSettleOptions): Promise<RootsSettlement> {

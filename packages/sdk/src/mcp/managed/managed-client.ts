@@ -31,6 +31,7 @@ import { Emitter, type Listener, type Unsubscribe } from "../emitter.ts";
 import type { RequestOptions } from "../types.ts";
 import { reconnectBackoff, reconnectPolicy, sleep, type ReconnectPolicy } from "./backoff.ts";
 import type { ManagedClientEvents, ManagedClientOptions, ManagedClientState } from "./managed-options.ts";
+import { settleDeclaredRoots, watchRootsRequests } from "../roots-settle.ts";
 import { ReadyGate } from "./ready-gate.ts";
 import { carriesRunId, connectionLoss, interruptedError, mayReplay, type LossReason } from "./replay-policy.ts";
 import { TappedTransport } from "./tapped-transport.ts";
@@ -273,8 +274,14 @@ export class ManagedMcpClient {
     const inner = this.options.transportFactory();
     const transport = new TappedTransport(inner, (reason, e) => client && this.lost(client, reason, e));
     client = new McpClient(this.options.clientInfo, { ...this.options.client, logger: this.logger });
+    const askedRoots = watchRootsRequests(client);
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
     this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
+    // Calls wait for the gate: open it once a server that asked for our roots at start-up has applied them.
+    await settleDeclaredRoots(client, this.options.client?.capabilities?.roots, askedRoots, this.logger).catch(async (e: unknown) => {
+      await client?.close().catch(() => {});
+      throw e;
+    });
     return client;
   }
 
