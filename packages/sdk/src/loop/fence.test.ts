@@ -97,10 +97,12 @@ function codePoints(re: RegExp, ranges: Array<[number, number]> = [[0, 0xffff], 
 const HIDDEN = codePoints(/[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u).filter((c) => !"\t\n\r".includes(c));
 const SPACES = codePoints(/\p{White_Space}/u);
 const DASHES = [...codePoints(/\p{Pd}/u), ...codePoints(/./u, [[0x2000, 0x2bff], [0xfe00, 0xffff]]).filter((c) => /^[-\u2212]$/.test(c.normalize("NFKC")))];
-/** Characters whose compatibility form is `c` (fullwidth, mathematical, circled …). */
-const variantsOf = (c: string): string[] => codePoints(/./u).concat(codePoints(/./u, [[0x1d400, 0x1d7ff]])).filter((x) => x !== c && x.normalize("NFKC") === c);
-const VARIANTS = new Map<string, string[]>();
-for (const c of "<toulpsrcex/") VARIANTS.set(c, variantsOf(c));
+/** For each of the tag's characters, the characters whose compatibility form it is (fullwidth, mathematical, circled …). */
+const VARIANTS = new Map<string, string[]>([..."<toulpsrcex/"].map((c) => [c, []]));
+for (const x of codePoints(/./u)) {
+  const form = x.normalize("NFKC");
+  if (form !== x) VARIANTS.get(form)?.push(x);
+}
 const LOOKALIKE_OPEN = [...(VARIANTS.get("<") ?? []), "\u2039", "\u3008", "\u27e8", "\u02c2", "\u1438"];
 const CYRILLIC_GREEK: Record<string, string[]> = { o: ["о", "ο", "0"], t: ["т", "τ"], p: ["р", "ρ"], u: ["υ", "ս"], e: ["е", "ε"], s: ["ѕ"], c: ["с"], x: ["х"], l: ["1", "ӏ", "ı"] };
 
