@@ -108,8 +108,8 @@ function envNumber(name: string, raw: string, kind: "count" | "usd"): number {
 
 /**
  * Resolve the configuration: file (from `--config`, else AGENT_CONFIG, else ./agentd.json if present),
- * plus the server lists of `--mcp-config` files, then environment, then flags. An error names where the bad value came from: the flag, the variable,
- * or the file's field.
+ * plus the server lists of `--mcp-config` files, then environment, then flags. An error names where the
+ * bad value came from: the flag, the variable, or the file's field.
  */
 export async function resolveConfig(
   options: { configPath?: string; overrides?: ConfigOverrides; env?: Record<string, string | undefined> } = {},

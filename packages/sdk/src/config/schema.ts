@@ -57,6 +57,7 @@ export const HttpServerSchema = v.strictObject({
   required: v.optional(v.boolean()),
 });
 
+/** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */
 export const McpServerConfigSchema = v.pipe(
   v.unknown(),
   // Say which field is wrong (SSE transport, a typo, another tool's setting) before the shape check would

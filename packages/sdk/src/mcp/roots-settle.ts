@@ -77,8 +77,13 @@ const isOurs = (listed: string, ours: readonly string[]): boolean =>
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /** Record whether the server asks `roots/list` on `client`'s connection; call before `connect`. */
@@ -99,9 +104,10 @@ export async function settleDeclaredRoots(
   roots: readonly Root[] | false | undefined,
   asked: () => boolean,
   logger: Logger,
+  signal?: AbortSignal,
 ): Promise<RootsSettlement | undefined> {
   if (!roots || roots.length === 0) return undefined;
-  const settled = await settleRoots(client, { roots, asked, logger }).catch((e: unknown) => {
+  const settled = await settleRoots(client, { roots, asked, logger, ...(signal ? { signal } : {}) }).catch((e: unknown) => {
     if (McpError.isInstance(e)) return "unconfirmed" as const;
     throw e;
   });

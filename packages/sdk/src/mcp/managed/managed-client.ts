@@ -278,7 +278,7 @@ export class ManagedMcpClient {
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
     this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
     // Calls wait for the gate: open it once a server that asked for our roots at start-up has applied them.
-    await settleDeclaredRoots(client, this.options.client?.capabilities?.roots, askedRoots, this.logger).catch(async (e: unknown) => {
+    await settleDeclaredRoots(client, this.options.client?.capabilities?.roots, askedRoots, this.logger, this.stopping.signal).catch(async (e: unknown) => {
       await client?.close().catch(() => {});
       throw e;
     });
