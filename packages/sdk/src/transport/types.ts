@@ -26,8 +26,11 @@ export interface SendOptions {
 export interface MessageExtra {
   /** The session the message arrived in (Streamable HTTP). */
   sessionId?: string;
-  /** The authenticated principal, when the transport authenticated the peer (bearer token id, mTLS subject). */
-  authInfo?: { principal: string; scheme: "bearer" | "mtls" };
+  /**
+   * The authenticated principal, when the transport authenticated the peer (bearer token name, mTLS
+   * subject); `role: "operator"` when the credential was configured as an operator's.
+   */
+  authInfo?: { principal: string; scheme: "bearer" | "mtls"; role?: "operator" };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
 }

@@ -18,7 +18,8 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { EventStore, formatEventId } from "./event-store.ts";
+import { EventStore, formatEventId, type StoredEvent } from "./event-store.ts";
+import type { ReplayBudget } from "./replay-budget.ts";
 import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
@@ -26,6 +27,15 @@ import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
+
+/**
+ * A stream delivered to a connected peer keeps its events for replay (the connection may still have been
+ * cut before the peer read them) only while they are this small; a large answer goes at once.
+ */
+const KEEP_DELIVERED_BYTES = 64 * 1024;
+
+/** How many ended streams a session remembers, to answer a late resumption of one whose events are gone. */
+const ENDED_STREAMS = 64;
 
 /** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
 const NO_KEYS: RequestId[] = [];
@@ -38,6 +48,8 @@ interface OutStream {
   seq: number;
   /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
   pending: RequestId[];
+  /** Responses sent on it so far: request id and event sequence (POST streams). */
+  answered?: [RequestId, number][];
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
   /**
@@ -51,6 +63,10 @@ interface OutStream {
 export interface SessionSettings {
   retryMs: number;
   eventStoreEvents: number;
+  /** Bytes of events kept per session for replay. */
+  eventStoreBytes: number;
+  /** The server-wide replay budget. */
+  replayBudget?: ReplayBudget;
   maxStreams: number;
   logger: Logger;
   /** Called once when the session ends, before `onclose` fires on its transport. */
@@ -69,8 +85,13 @@ export class Session implements SseEndHook {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
+  readonly createdAt = Date.now();
   closed = false;
+  /** Whether the client sent `notifications/initialized` (the session is fully set up). */
+  initialized = false;
   private events: EventStore | undefined;
+  /** Ended streams: their last sequence and the responses they carried (bounded, oldest forgotten). */
+  private ended: Map<number, { lastSeq: number; answered: [RequestId, number][] | undefined }> | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
   private streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
@@ -176,7 +197,11 @@ export class Session implements SseEndHook {
    * hold its initialize response until the store evicts it).
    */
   clientInitialized(): void {
-    if (this.initStream === undefined || !this.events) return;
+    this.initialized = true;
+    if (this.initStream === undefined) return;
+    // Received for certain: a resumption of that stream has nothing it could have missed.
+    this.ended?.delete(this.initStream);
+    if (!this.events) return;
     this.events.dropStream(this.initStream);
     this.initStream = undefined;
     if (this.events.size === 0) this.events = undefined;
@@ -204,9 +229,10 @@ export class Session implements SseEndHook {
     const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
     const replay = this.events?.after(streamId, seq) ?? [];
+    const lost = stream ? [] : this.lostResponses(streamId, seq, replay);
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
-    if (!stream && replay.length === 0) return "over";
+    if (!stream && replay.length === 0 && lost.length === 0) return "over";
     if (stream && !stream.writer && this.connected >= this.settings.maxStreams) return "limit";
     writer.event(lastEventId, "", this.settings.retryMs);
     const first = replay[0];
@@ -214,6 +240,10 @@ export class Session implements SseEndHook {
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
     for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
     if (!stream) {
+      // The spec lets a server replay (MAY) and says nothing of events it no longer holds. A response that
+      // is gone would leave its request unanswered for ever: it is answered with an error instead, which
+      // tells the client to send the request again (agent.run with the same runId is idempotent).
+      for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
       writer.end();
       return "ok";
     }
@@ -251,7 +281,8 @@ export class Session implements SseEndHook {
       this.forget(key);
       removeKey(stream.pending, key);
       if (isInitialize) this.initStream = stream.id;
-      this.emit(stream, message);
+      const seq = this.emit(stream, message);
+      if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
       if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
       return;
@@ -281,6 +312,9 @@ export class Session implements SseEndHook {
     }
     this.pending = undefined;
     this.dropped = undefined;
+    this.ended = undefined;
+    // Cleared, not only forgotten: its bytes go back to the server-wide replay budget.
+    this.events?.clear();
     this.events = undefined;
     this.settings.onended(this, reason);
     this.transport.closed();
@@ -343,22 +377,43 @@ export class Session implements SseEndHook {
     this.touch();
   }
 
-  private emit(stream: OutStream, message: JsonRpcMessage): void {
+  /** Write `message` on `stream` (and keep it for replay); its sequence number, or 0 in a JSON exchange. */
+  private emit(stream: OutStream, message: JsonRpcMessage): number {
     if (stream.json) {
       stream.json.collected.push(message);
-      return;
+      return 0;
     }
     const data = JSON.stringify(message);
     const seq = ++stream.seq;
-    if (this.settings.eventStoreEvents > 0) (this.events ??= new EventStore(this.settings.eventStoreEvents)).append(stream.id, seq, data);
+    const { eventStoreEvents, eventStoreBytes, replayBudget } = this.settings;
+    if (eventStoreEvents > 0) (this.events ??= new EventStore(eventStoreEvents, eventStoreBytes, replayBudget)).append(stream.id, seq, data);
     stream.writer?.event(formatEventId(stream.id, seq), data);
+    return seq;
   }
 
   private endStream(stream: OutStream): void {
     if (this.standalone === stream) this.standalone = undefined;
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
+    if (!this.closed && !stream.json && stream.seq > 0) {
+      // A stream that ended with its peer connected has been delivered: a large answer need not stay
+      // resident. A stream whose peer is away keeps its events for the resumption to come.
+      if (stream.writer && this.events && this.events.bytesOf(stream.id) > KEEP_DELIVERED_BYTES) {
+        this.events.dropStream(stream.id);
+        if (this.events.size === 0) this.events = undefined;
+      }
+      const ended = (this.ended ??= new Map());
+      ended.set(stream.id, { lastSeq: stream.seq, answered: stream.answered });
+      if (ended.size > ENDED_STREAMS) ended.delete(ended.keys().next().value as number);
+    }
     stream.writer?.end();
+  }
+
+  /** Responses of ended stream `streamId` sent after `seq` that are no longer held for replay. */
+  private lostResponses(streamId: number, seq: number, replay: StoredEvent[]): RequestId[] {
+    const answered = this.ended?.get(streamId)?.answered;
+    if (!answered) return [];
+    return answered.filter(([, s]) => s > seq && !replay.some((e) => e.seq === s)).map(([id]) => id);
   }
 }
 
@@ -366,4 +421,16 @@ export class Session implements SseEndHook {
 function removeKey(keys: RequestId[], key: RequestId): void {
   const i = keys.indexOf(key);
   if (i >= 0) keys.splice(i, 1);
+}
+
+/** The answer to a request whose response fell out of the replay buffer before the client resumed. */
+function replayExpired(id: RequestId): JsonRpcMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: -32000,
+      message: "Response no longer available: it fell out of the server's replay buffer before the client resumed; send the request again",
+    },
+  } as JsonRpcMessage;
 }
