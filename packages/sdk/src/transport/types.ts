@@ -62,6 +62,11 @@ export interface Transport {
   /** The session id, once one exists (Streamable HTTP). */
   readonly sessionId?: string | undefined;
   /**
+   * The authenticated peer, when every message on this transport comes from one principal (a Streamable
+   * HTTP session is bound to the credentials that created it). Undefined: unauthenticated.
+   */
+  readonly authInfo?: MessageExtra["authInfo"];
+  /**
    * Tell the transport which protocol revision was negotiated (Streamable HTTP sends it as
    * `MCP-Protocol-Version` on every later request).
    */

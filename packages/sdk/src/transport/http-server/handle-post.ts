@@ -134,6 +134,7 @@ function messageExtra(sessionId: string, caller: Caller, headers: Headers): Mess
 /** Create a session for an `initialize` and let the caller connect its MCP server to it. */
 async function startSession(ctx: HandlerContext, caller: Caller): Promise<Session | Response> {
   const session = ctx.sessions.create(caller.principal);
+  if (typeof session !== "string") session.authInfo = caller.authInfo;
   if (session === "principal-full")
     return jsonRpcHttpError(
       429,

@@ -16,7 +16,7 @@
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { SendOptions } from "../types.ts";
+import type { MessageExtra, SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { EventStore, formatEventId, type StoredEvent } from "./event-store.ts";
 import type { ReplayBudget } from "./replay-budget.ts";
@@ -106,6 +106,9 @@ export class Session implements SseEndHook {
   private initFailed = false;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
   private initStream: number | undefined;
+
+  /** The authenticated principal that created the session, as the transport tells its MCP server. */
+  authInfo: MessageExtra["authInfo"];
 
   constructor(
     readonly id: string,
