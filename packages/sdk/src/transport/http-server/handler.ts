@@ -39,7 +39,7 @@ function pathOf(url: string): string {
 /** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
 export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
   const { limits, logger } = config;
-  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort });
+  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
   const originOk = createOriginCheck(config.allowedOrigins);
   const auth = createAuthenticator({
     bearerTokens: config.bearerTokens,
