@@ -36,3 +36,16 @@ export function scopedRunId(principal: Principal, runId: string): string {
   const digest = createHash("sha256").update(principal.id).digest("hex").slice(0, 12);
   return `${runId}@${digest}`;
 }
+
+/**
+ * The bearer tokens of a server as the HTTP transport takes them: operator tokens first (principal
+ * `bearer:operator#N`, role operator), then the others (`bearer:bearer#N`, N their position in their own
+ * list). A token listed in both is an operator's.
+ */
+export function bearerTokenEntries(tokens: string[], operatorTokens: string[] = []): { token: string; name: string; role?: "operator" }[] {
+  const ops = new Set(operatorTokens);
+  return [
+    ...operatorTokens.map((token, i) => ({ token, name: `operator#${i}`, role: "operator" as const })),
+    ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}` }])),
+  ];
+}
