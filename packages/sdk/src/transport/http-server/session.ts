@@ -232,7 +232,7 @@ export class Session implements SseEndHook {
     const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
     const replay = this.events?.after(streamId, seq) ?? [];
-    const lost = stream ? [] : this.lostResponses(streamId, seq, replay);
+    const lost = this.lostResponses(stream?.answered ?? this.ended?.get(streamId)?.answered, seq, replay);
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0 && lost.length === 0) return "over";
@@ -242,11 +242,11 @@ export class Session implements SseEndHook {
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
     for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
+    // The spec lets a server replay (MAY) and says nothing of events it no longer holds. A response that is
+    // gone would leave its request unanswered for ever: it is answered with an error instead, which tells
+    // the client to send the request again (agent.run with the same runId is idempotent).
+    for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
-      // The spec lets a server replay (MAY) and says nothing of events it no longer holds. A response that
-      // is gone would leave its request unanswered for ever: it is answered with an error instead, which
-      // tells the client to send the request again (agent.run with the same runId is idempotent).
-      for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
       writer.end();
       return "ok";
     }
@@ -412,9 +412,8 @@ export class Session implements SseEndHook {
     stream.writer?.end();
   }
 
-  /** Responses of ended stream `streamId` sent after `seq` that are no longer held for replay. */
-  private lostResponses(streamId: number, seq: number, replay: StoredEvent[]): RequestId[] {
-    const answered = this.ended?.get(streamId)?.answered;
+  /** Requests among `answered` whose responses came after `seq` and are no longer held for replay. */
+  private lostResponses(answered: [RequestId, number][] | undefined, seq: number, replay: StoredEvent[]): RequestId[] {
     if (!answered) return [];
     return answered.filter(([, s]) => s > seq && !replay.some((e) => e.seq === s)).map(([id]) => id);
   }
