@@ -18,8 +18,8 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { MessageExtra, SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { EventStore, formatEventId, type StoredEvent } from "./event-store.ts";
-import type { ReplayBudget } from "./replay-budget.ts";
+import { formatEventId } from "./event-store.ts";
+import { replayExpired, SessionReplay, type Answered, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
@@ -28,14 +28,8 @@ import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
 
-/**
- * A stream delivered to a connected peer keeps its events for replay (the connection may still have been
- * cut before the peer read them) only while they are this small; a large answer goes at once.
- */
-const KEEP_DELIVERED_BYTES = 64 * 1024;
-
-/** How many ended streams a session remembers, to answer a late resumption of one whose events are gone. */
-const ENDED_STREAMS = 64;
+/** A resumption of a session that stored nothing. */
+const NOTHING_TO_REPLAY = Object.freeze({ replay: [], lost: [] });
 
 /** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
 const NO_KEYS: RequestId[] = [];
@@ -49,7 +43,7 @@ interface OutStream {
   /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
   pending: RequestId[];
   /** Responses sent on it so far: request id and event sequence (POST streams). */
-  answered?: [RequestId, number][];
+  answered?: Answered;
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
   /**
@@ -60,13 +54,8 @@ interface OutStream {
 }
 
 /** Settings a session needs from the server. */
-export interface SessionSettings {
+export interface SessionSettings extends ReplaySettings {
   retryMs: number;
-  eventStoreEvents: number;
-  /** Bytes of events kept per session for replay. */
-  eventStoreBytes: number;
-  /** The server-wide replay budget. */
-  replayBudget?: ReplayBudget;
   maxStreams: number;
   logger: Logger;
   /** Called once when the session ends, before `onclose` fires on its transport. */
@@ -89,9 +78,8 @@ export class Session implements SseEndHook {
   closed = false;
   /** Whether the client sent `notifications/initialized` (the session is fully set up). */
   initialized = false;
-  private events: EventStore | undefined;
-  /** Ended streams: their last sequence and the responses they carried (bounded, oldest forgotten). */
-  private ended: Map<number, { lastSeq: number; answered: [RequestId, number][] | undefined }> | undefined;
+  /** What a resumption can be given (created on the first stored event). */
+  private replay: SessionReplay | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
   private streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
@@ -203,11 +191,9 @@ export class Session implements SseEndHook {
     this.initialized = true;
     if (this.initStream === undefined) return;
     // Received for certain: a resumption of that stream has nothing it could have missed.
-    this.ended?.delete(this.initStream);
-    if (!this.events) return;
-    this.events.dropStream(this.initStream);
+    this.replay?.confirmed(this.initStream);
+    if (this.replay?.empty) this.replay = undefined;
     this.initStream = undefined;
-    if (this.events.size === 0) this.events = undefined;
   }
 
   /** Open the standalone GET stream (at most one connected at a time). */
@@ -231,8 +217,7 @@ export class Session implements SseEndHook {
     if (streamId >= this.nextStreamId) return "unknown";
     const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
-    const replay = this.events?.after(streamId, seq) ?? [];
-    const lost = this.lostResponses(stream?.answered ?? this.ended?.get(streamId)?.answered, seq, replay);
+    const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0 && lost.length === 0) return "over";
@@ -242,9 +227,7 @@ export class Session implements SseEndHook {
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
     for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
-    // The spec lets a server replay (MAY) and says nothing of events it no longer holds. A response that is
-    // gone would leave its request unanswered for ever: it is answered with an error instead, which tells
-    // the client to send the request again (agent.run with the same runId is idempotent).
+    // A response no longer held is answered with an error rather than never (see session-replay.ts).
     for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
       writer.end();
@@ -315,10 +298,9 @@ export class Session implements SseEndHook {
     }
     this.pending = undefined;
     this.dropped = undefined;
-    this.ended = undefined;
     // Cleared, not only forgotten: its bytes go back to the server-wide replay budget.
-    this.events?.clear();
-    this.events = undefined;
+    this.replay?.clear();
+    this.replay = undefined;
     this.settings.onended(this, reason);
     this.transport.closed();
   }
@@ -388,8 +370,7 @@ export class Session implements SseEndHook {
     }
     const data = JSON.stringify(message);
     const seq = ++stream.seq;
-    const { eventStoreEvents, eventStoreBytes, replayBudget } = this.settings;
-    if (eventStoreEvents > 0) (this.events ??= new EventStore(eventStoreEvents, eventStoreBytes, replayBudget)).append(stream.id, seq, data);
+    if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
     stream.writer?.event(formatEventId(stream.id, seq), data);
     return seq;
   }
@@ -398,24 +379,9 @@ export class Session implements SseEndHook {
     if (this.standalone === stream) this.standalone = undefined;
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
-    if (!this.closed && !stream.json && stream.seq > 0) {
-      // A stream that ended with its peer connected has been delivered: a large answer need not stay
-      // resident. A stream whose peer is away keeps its events for the resumption to come.
-      if (stream.writer && this.events && this.events.bytesOf(stream.id) > KEEP_DELIVERED_BYTES) {
-        this.events.dropStream(stream.id);
-        if (this.events.size === 0) this.events = undefined;
-      }
-      const ended = (this.ended ??= new Map());
-      ended.set(stream.id, { lastSeq: stream.seq, answered: stream.answered });
-      if (ended.size > ENDED_STREAMS) ended.delete(ended.keys().next().value as number);
-    }
+    // Ended with its peer still connected: delivered.
+    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
     stream.writer?.end();
-  }
-
-  /** Requests among `answered` whose responses came after `seq` and are no longer held for replay. */
-  private lostResponses(answered: [RequestId, number][] | undefined, seq: number, replay: StoredEvent[]): RequestId[] {
-    if (!answered) return [];
-    return answered.filter(([, s]) => s > seq && !replay.some((e) => e.seq === s)).map(([id]) => id);
   }
 }
 
@@ -423,16 +389,4 @@ export class Session implements SseEndHook {
 function removeKey(keys: RequestId[], key: RequestId): void {
   const i = keys.indexOf(key);
   if (i >= 0) keys.splice(i, 1);
-}
-
-/** The answer to a request whose response fell out of the replay buffer before the client resumed. */
-function replayExpired(id: RequestId): JsonRpcMessage {
-  return {
-    jsonrpc: "2.0",
-    id,
-    error: {
-      code: -32000,
-      message: "Response no longer available: it fell out of the server's replay buffer before the client resumed; send the request again",
-    },
-  } as JsonRpcMessage;
 }
