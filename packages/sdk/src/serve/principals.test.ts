@@ -108,6 +108,35 @@ describe("runs are scoped to the principal that started them", () => {
   });
 });
 
+describe("D9 telemetry is the whole process's", () => {
+  test("it is mirrored to operators, not to other principals", async () => {
+    const { runner } = recordingRunner();
+    const self = createSelfMcpServer({ runner, capabilities: { serverNotifications: true } });
+    const server = await createStreamableHttpServer({
+      auth: { bearerTokens: [{ token: A, name: "alice" }, { token: OPS, name: "ops", role: "operator" }] },
+      onsession: (t) => self.server.connect(t).then(() => {}),
+    });
+    servers.push(server);
+    const url = server.url;
+    const streams: SseReader[] = [];
+    const sessions: RawSession[] = [];
+    for (const token of [A, OPS]) {
+      const s = await openSession(url, bearer(token));
+      await call(url, s, 1, "resources/subscribe", { uri: "agent://status" });
+      const reader = new SseReader(await fetch(url, { headers: { ...s.headers, accept: "text/event-stream" } }));
+      await reader.next();
+      streams.push(reader);
+      sessions.push(s);
+    }
+    self.mirrorLog({ ts: new Date().toISOString(), level: "info", event: "tool.call", runId: "someone-else's" });
+    // Then each runs something of its own: on one stream, order is kept, so what came first is telling.
+    await run(url, sessions[0]!, 2, "alice's task", "a-1");
+    expect((await streams[0]!.nextMessage())?.message.method).toBe("notifications/resources/updated");
+    expect((await streams[1]!.nextMessage())?.message).toMatchObject({ method: "notifications/message", params: { logger: "agentd" } });
+    await Promise.all(streams.map((r) => r.cancel()));
+  });
+});
+
 describe("the run history is bounded", () => {
   test("a run that left the history reads as expired, and its id is not run again", async () => {
     const { runner, runIds } = recordingRunner();
