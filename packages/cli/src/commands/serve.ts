@@ -4,6 +4,7 @@
  */
 import {
   AgentdError,
+  bearerTokenEntries,
   createLogger,
   createRunTriggerTags,
   createSelfMcpServer,
@@ -83,6 +84,9 @@ export const serveCommand = defineCommand({
     "tls-key": { type: "string", description: "TLS private key (PEM file)" },
     "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
+    "operator-tokens": { type: "string", description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)" },
+    operators: { type: "string", description: "Principal ids with the operator role, comma-separated (e.g. local, mtls:CN=alice,O=ops)" },
+    "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     notifications: { type: "boolean", description: "D9: declare logging; emit notifications/message and progress" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
@@ -125,6 +129,8 @@ export const serveCommand = defineCommand({
       runner,
       version: VERSION,
       capabilities: { serverNotifications: d9 },
+      operators: [...(args.operators?.split(",").map((s) => s.trim()).filter(Boolean) ?? []), ...(config.serve?.operators ?? [])],
+      ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
       // Subagents (when the config has a `subagents` block): subagent.* tools and agent://subagent/{id}/result.
       ...(agent?.supervisor ? { extend: (server) => registerSubagentSurface(server, agent!.supervisor!) } : {}),
@@ -141,6 +147,8 @@ export const serveCommand = defineCommand({
       const { hostname, port } = parseListen(listen);
       const cfgServe = config.serve;
       const tokens = await loadTokens(args["auth-tokens"] ?? cfgServe?.auth?.tokensFile, cfgServe?.auth?.tokensEnv ?? (process.env.AGENT_AUTH_TOKENS ? "AGENT_AUTH_TOKENS" : undefined));
+      const operatorTokens = await loadTokens(args["operator-tokens"] ?? cfgServe?.auth?.operatorTokensFile, undefined);
+      tokens.push(...operatorTokens);
       const cert = await readPem(args["tls-cert"] ?? cfgServe?.tls?.cert, "--tls-cert");
       const key = await readPem(args["tls-key"] ?? cfgServe?.tls?.key, "--tls-key");
       const ca = await readPem(args["tls-ca"] ?? cfgServe?.tls?.ca, "--tls-ca");
@@ -168,7 +176,9 @@ export const serveCommand = defineCommand({
         hostname,
         port,
         ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
-        ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: tokens } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+        ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+        ...(args["public-url"] ?? cfgServe?.publicUrl ? { publicUrl: (args["public-url"] ?? cfgServe?.publicUrl)! } : {}),
+        ...(cfgServe?.limits ? { limits: cfgServe.limits } : {}),
         ...(origins.length ? { allowedOrigins: origins } : {}),
         ...(hosts.length ? { allowedHosts: hosts } : {}),
         ...(args["json-response"] ? { responseMode: "json" as const } : {}),

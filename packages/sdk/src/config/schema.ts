@@ -134,8 +134,34 @@ export const TriggersSchema = v.strictObject({
 export const ServeSchema = v.strictObject({
   http: v.optional(v.string()),
   tls: v.optional(v.strictObject({ cert: v.string(), key: v.string(), ca: v.optional(v.string()) })),
-  auth: v.optional(v.strictObject({ tokensFile: v.optional(v.string()), tokensEnv: v.optional(v.string()), mtls: v.optional(v.boolean()) })),
+  auth: v.optional(
+    v.strictObject({
+      tokensFile: v.optional(v.string()),
+      tokensEnv: v.optional(v.string()),
+      mtls: v.optional(v.boolean()),
+      /** A file of bearer tokens (one a line) whose holders are operators: they see every principal's runs. */
+      operatorTokensFile: v.optional(v.string()),
+    }),
+  ),
   allowedOrigins: v.optional(v.array(v.string())),
+  /** The MCP endpoint URL as clients reach it (advertised in RFC 9728 metadata and 401 challenges). */
+  publicUrl: v.optional(v.pipe(v.string(), v.url("serve.publicUrl must be an absolute URL such as https://agentd.example.com/mcp"))),
+  /** Principal ids with the operator role, e.g. "local", "mtls:CN=alice,O=ops", "bearer:bearer#0". */
+  operators: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Session and replay limits of the HTTP server (see docs/serving.md, "Limits"). */
+  limits: v.optional(
+    v.strictObject({
+      maxSessions: v.optional(positiveInt),
+      maxSessionsPerPrincipal: v.optional(positiveInt),
+      initializeTimeoutMs: v.optional(positiveInt),
+      sessionIdleMs: v.optional(positiveInt),
+      eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      eventStoreBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      eventStoreTotalBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ),
+  /** Finished runs kept for agent://runs/{runId} and run-id idempotency (oldest finished go first). */
+  runHistory: v.optional(v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt) })),
 });
 
 const notBuiltYet = (what: string) =>

@@ -128,17 +128,17 @@ export class McpServer {
     return session;
   }
 
-  /** `notifications/resources/updated` to every session subscribed to `uri`. */
-  async notifyResourceUpdated(uri: string): Promise<void> {
+  /** `notifications/resources/updated` to every session subscribed to `uri` (that `to` admits, when given). */
+  async notifyResourceUpdated(uri: string, to?: (session: ServerSession) => boolean): Promise<void> {
     const sends = [...this.live]
-      .filter((s) => s.subscriptions.has(uri) && !s.closed)
+      .filter((s) => s.subscriptions.has(uri) && !s.closed && (!to || to(s)))
       .map((s) => s.notify("notifications/resources/updated", { uri }).catch(() => {}));
     await Promise.all(sends);
   }
 
-  /** `notifications/message` to every session whose level admits `level` (D9). */
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    await Promise.all([...this.live].map((s) => s.log(level, data, logger)));
+  /** `notifications/message` to every session whose level admits `level` (D9) and that `to` admits, when given. */
+  async log(level: LoggingLevel, data: unknown, logger?: string, to?: (session: ServerSession) => boolean): Promise<void> {
+    await Promise.all([...this.live].filter((s) => !to || to(s)).map((s) => s.log(level, data, logger)));
   }
 
   /** Close every session. */

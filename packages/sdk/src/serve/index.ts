@@ -1,3 +1,4 @@
 /** Serving: agentd's own MCP surface (self-MCP) and its observable state. */
 export { createSelfMcpServer, type SelfMcp, type SelfMcpOptions, type SelfRunner } from "./self-mcp.ts";
-export { RunRegistry, type AgentStatus, type RunRecord } from "./run-registry.ts";
+export { RunRegistry, DEFAULT_RUN_HISTORY, type AgentStatus, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
+export { bearerTokenEntries, LOCAL_PRINCIPAL, type Principal } from "./principal.ts";

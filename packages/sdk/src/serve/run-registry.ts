@@ -1,8 +1,14 @@
 /**
  * The agent's observable state: which runs are in flight, what finished, usage so far. The self-MCP
  * exposes it as `agent://status` and `agent://runs/{runId}`; every change notifies subscribers.
+ *
+ * Every run belongs to the principal that started it (see `principal.ts`): a run id names a run only
+ * within its owner's runs, so two principals may use the same id without meeting. Finished runs are kept
+ * for reading and idempotency up to a count and a byte bound, the oldest finished going first; a run that
+ * went is remembered (a bounded list of ids) as expired, so a late reader is told so rather than "no run".
  */
 import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { LOCAL_PRINCIPAL } from "./principal.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -20,7 +26,7 @@ export interface RunRecord {
   error?: { code: string; message: string };
 }
 
-/** The agent as a whole. */
+/** The agent as a whole, or one principal's share of it. */
 export interface AgentStatus {
   state: "idle" | "running";
   running: string[];
@@ -31,36 +37,85 @@ export interface AgentStatus {
   startedAt: string;
 }
 
-/** Keeps run records (bounded history) and reports changes. */
+/** Bounds of the run history. */
+export interface RunHistoryLimits {
+  /** Finished runs kept. Default 100. */
+  maxRuns?: number;
+  /** Bytes of finished runs kept (instruction, answer, error). Default 16 MiB. */
+  maxBytes?: number;
+}
+
+/** The defaults of {@link RunHistoryLimits}. */
+export const DEFAULT_RUN_HISTORY: Readonly<Required<RunHistoryLimits>> = Object.freeze({ maxRuns: 100, maxBytes: 16 * 1024 * 1024 });
+
+/** Expired run ids remembered, to say "expired" rather than "no run". */
+const EXPIRED_REMEMBERED = 4096;
+
+interface Entry {
+  owner: string;
+  record: RunRecord;
+  bytes: number;
+}
+
+interface Tally {
+  started: number;
+  succeeded: number;
+  failed: number;
+  usage: Usage;
+}
+
+const keyOf = (owner: string, runId: string) => `${owner}\n${runId}`;
+
+/** Keeps run records (bounded history) per principal and reports changes. */
 export class RunRegistry {
-  private readonly runs = new Map<string, RunRecord>();
+  private readonly runs = new Map<string, Entry>();
+  /** Keys of finished runs, oldest finished first. */
+  private readonly finished = new Set<string>();
+  private finishedBytes = 0;
+  private readonly expiredKeys = new Set<string>();
   private readonly startedAt = new Date().toISOString();
-  private counts = { started: 0, succeeded: 0, failed: 0 };
-  private usage: Usage = emptyUsage();
-  private readonly listeners = new Set<(runId: string | undefined) => void>();
+  private readonly tallies = new Map<string, Tally>();
+  private readonly listeners = new Set<(runId: string | undefined, owner: string) => void>();
+  readonly limits: Readonly<Required<RunHistoryLimits>>;
 
-  constructor(private readonly maxHistory = 100) {}
+  constructor(limits: RunHistoryLimits | number = {}) {
+    const given = typeof limits === "number" ? { maxRuns: limits } : limits;
+    this.limits = Object.freeze({ ...DEFAULT_RUN_HISTORY, ...stripUndefined(given) });
+  }
 
-  /** Called with the run id that changed (and always for status). */
-  onChange(listener: (runId: string | undefined) => void): () => void {
+  /** Called with the run id that changed and its owner (and always for status). */
+  onChange(listener: (runId: string | undefined, owner: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private changed(runId: string): void {
-    for (const l of this.listeners) l(runId);
+  private changed(runId: string, owner: string): void {
+    for (const l of this.listeners) l(runId, owner);
   }
 
-  /** Whether a run id is known (running or in history). */
-  has(runId: string): boolean {
-    return this.runs.has(runId);
+  /** Whether `owner` has a run with this id (running or in history). */
+  has(runId: string, owner = LOCAL_PRINCIPAL): boolean {
+    return this.runs.has(keyOf(owner, runId));
   }
 
-  get(runId: string): RunRecord | undefined {
-    return this.runs.get(runId);
+  /** `owner`'s run with this id. */
+  get(runId: string, owner = LOCAL_PRINCIPAL): RunRecord | undefined {
+    return this.runs.get(keyOf(owner, runId))?.record;
   }
 
-  start(runId: string, instruction: string): RunRecord {
+  /** Every held run with this id, whoever owns it (the operator's view), most recent first. */
+  find(runId: string): { owner: string; record: RunRecord }[] {
+    const out: { owner: string; record: RunRecord }[] = [];
+    for (const e of this.runs.values()) if (e.record.runId === runId) out.unshift({ owner: e.owner, record: e.record });
+    return out;
+  }
+
+  /** Whether `owner`'s run with this id finished and has since left the bounded history. */
+  expired(runId: string, owner = LOCAL_PRINCIPAL): boolean {
+    return this.expiredKeys.has(keyOf(owner, runId));
+  }
+
+  start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL): RunRecord {
     const record: RunRecord = {
       runId,
       status: "running",
@@ -70,62 +125,121 @@ export class RunRegistry {
       toolCalls: 0,
       usage: emptyUsage(),
     };
-    this.runs.set(runId, record);
-    this.counts.started++;
-    this.trim();
-    this.changed(runId);
+    const key = keyOf(owner, runId);
+    this.forgetFinished(key);
+    this.expiredKeys.delete(key);
+    this.runs.set(key, { owner, record, bytes: 0 });
+    this.tally(owner).started++;
+    this.changed(runId, owner);
     return record;
   }
 
   /** Record progress of a running run (a model turn, a tool call). */
-  progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage }): void {
-    const r = this.runs.get(runId);
+  progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage }, owner = LOCAL_PRINCIPAL): void {
+    const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r || r.status !== "running") return;
     if (update.turns !== undefined) r.turns = update.turns;
     if (update.toolCalls !== undefined) r.toolCalls = update.toolCalls;
     if (update.usage) r.usage = update.usage;
-    this.changed(runId);
+    this.changed(runId, owner);
   }
 
-  succeed(runId: string, result: { text?: string; output?: unknown; stopReason: string; usage: Usage; turns: number; toolCalls: number }): void {
-    const r = this.runs.get(runId);
+  succeed(
+    runId: string,
+    result: { text?: string; output?: unknown; stopReason: string; usage: Usage; turns: number; toolCalls: number },
+    owner = LOCAL_PRINCIPAL,
+  ): void {
+    const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
     Object.assign(r, { status: "succeeded", endedAt: new Date().toISOString(), usage: result.usage, turns: result.turns, toolCalls: result.toolCalls });
     r.result = { stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) };
-    this.counts.succeeded++;
-    this.usage = addUsage(this.usage, result.usage);
-    this.changed(runId);
+    const t = this.tally(owner);
+    t.succeeded++;
+    t.usage = addUsage(t.usage, result.usage);
+    this.finish(owner, runId);
   }
 
-  fail(runId: string, error: { code: string; message: string }, usage?: Usage): void {
-    const r = this.runs.get(runId);
+  fail(runId: string, error: { code: string; message: string }, usage?: Usage, owner = LOCAL_PRINCIPAL): void {
+    const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
     Object.assign(r, { status: "failed", endedAt: new Date().toISOString(), error });
     if (usage) r.usage = usage;
-    this.counts.failed++;
-    this.usage = addUsage(this.usage, r.usage);
-    this.changed(runId);
+    const t = this.tally(owner);
+    t.failed++;
+    t.usage = addUsage(t.usage, r.usage);
+    this.finish(owner, runId);
   }
 
-  status(): AgentStatus {
-    const running = [...this.runs.values()].filter((r) => r.status === "running").map((r) => r.runId);
-    const live = [...this.runs.values()].filter((r) => r.status === "running").reduce((u, r) => addUsage(u, r.usage), emptyUsage());
+  /** The status of `owner`'s runs, or of the whole agent when no owner is given (the operator's view). */
+  status(owner?: string): AgentStatus {
+    const mine = [...this.runs.values()].filter((e) => owner === undefined || e.owner === owner);
+    const running = mine.filter((e) => e.record.status === "running");
+    const tallies = owner === undefined ? [...this.tallies.values()] : [this.tallies.get(owner)].filter((t): t is Tally => t !== undefined);
+    const sum = (k: "started" | "succeeded" | "failed") => tallies.reduce((n, t) => n + t[k], 0);
+    const done = tallies.reduce((u, t) => addUsage(u, t.usage), emptyUsage());
     return {
       state: running.length > 0 ? "running" : "idle",
-      running,
-      runsStarted: this.counts.started,
-      runsSucceeded: this.counts.succeeded,
-      runsFailed: this.counts.failed,
-      usage: addUsage(this.usage, live),
+      running: running.map((e) => e.record.runId),
+      runsStarted: sum("started"),
+      runsSucceeded: sum("succeeded"),
+      runsFailed: sum("failed"),
+      usage: running.reduce((u, e) => addUsage(u, e.record.usage), done),
       startedAt: this.startedAt,
     };
   }
 
+  /** The principals with runs, and their running run ids (the operator's view). */
+  principals(): Record<string, { running: string[]; runsStarted: number }> {
+    const out: Record<string, { running: string[]; runsStarted: number }> = {};
+    for (const [owner, t] of this.tallies) out[owner] = { running: [], runsStarted: t.started };
+    for (const e of this.runs.values()) if (e.record.status === "running") out[e.owner]?.running.push(e.record.runId);
+    return out;
+  }
+
+  private tally(owner: string): Tally {
+    let t = this.tallies.get(owner);
+    if (!t) this.tallies.set(owner, (t = { started: 0, succeeded: 0, failed: 0, usage: emptyUsage() }));
+    return t;
+  }
+
+  /** A run finished: it joins the history, which then sheds its oldest finished runs past the bounds. */
+  private finish(owner: string, runId: string): void {
+    const key = keyOf(owner, runId);
+    const entry = this.runs.get(key)!;
+    entry.bytes = sizeOf(entry.record);
+    this.forgetFinished(key);
+    this.finished.add(key);
+    this.finishedBytes += entry.bytes;
+    this.changed(runId, owner);
+    this.trim();
+  }
+
+  private forgetFinished(key: string): void {
+    if (!this.finished.delete(key)) return;
+    this.finishedBytes -= this.runs.get(key)?.bytes ?? 0;
+  }
+
   private trim(): void {
-    if (this.runs.size <= this.maxHistory) return;
-    for (const [id, r] of this.runs) {
-      if (this.runs.size <= this.maxHistory) break;
-      if (r.status !== "running") this.runs.delete(id);
+    const { maxRuns, maxBytes } = this.limits;
+    for (const key of this.finished) {
+      if (this.finished.size <= maxRuns && this.finishedBytes <= maxBytes) break;
+      this.forgetFinished(key);
+      this.runs.delete(key);
+      this.expiredKeys.add(key);
+      if (this.expiredKeys.size > EXPIRED_REMEMBERED) this.expiredKeys.delete(this.expiredKeys.values().next().value as string);
     }
   }
+}
+
+/** What a finished record costs, roughly: its strings, in UTF-16 units, plus a fixed overhead. */
+function sizeOf(r: RunRecord): number {
+  let n = 256 + r.runId.length + r.instruction.length;
+  if (r.result?.text) n += r.result.text.length;
+  if (r.result?.output !== undefined) n += JSON.stringify(r.result.output)?.length ?? 0;
+  if (r.error) n += r.error.message.length + r.error.code.length;
+  return n;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
 }

@@ -7,16 +7,21 @@
  * - resources `agent://status` and `agent://runs/{runId}`, subscribable, updated on every change;
  * - `logging` (D9): `notifications/message` mirroring agentd's telemetry at or above the client's level.
  *
- * Built on the generic McpServer; this file holds the agentd-specific surface only.
+ * Every request resolves to a principal (`principal.ts`): runs, their records, status and run-id
+ * idempotency are the caller's own; an operator sees the whole agent. Built on the generic McpServer; this
+ * file holds the agentd-specific surface only.
  */
-import { AgentdError } from "../wire/errors.ts";
+import { AgentdError, McpError } from "../wire/errors.ts";
+import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { McpServer } from "../mcp/server.ts";
+import type { ServerSession } from "../mcp/server-session.ts";
 import type { LoggingLevel } from "../wire/index.ts";
 import type { LogLevel, LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
-import { RunRegistry } from "./run-registry.ts";
+import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
+import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -37,6 +42,13 @@ export interface SelfMcpOptions {
   extend?: (server: McpServer, registry: RunRegistry) => void;
   /** The configured triggers' status, shown as `triggers` in `agent://status` (notify changes with `server.notifyResourceUpdated`). */
   triggers?: () => unknown;
+  /**
+   * Principal ids with the operator role (e.g. `local`, `bearer:ops`, `mtls:CN=alice,O=ops`): they see
+   * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
+   */
+  operators?: string[];
+  /** Bounds of the finished-run history (default 100 runs, 16 MiB). */
+  runHistory?: RunHistoryLimits;
 }
 
 const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
@@ -54,7 +66,14 @@ const newRunId = () => `run-${crypto.randomUUID()}`;
 
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
-  const registry = new RunRegistry();
+  const registry = new RunRegistry(options.runHistory);
+  const operators = new Set(options.operators ?? []);
+  const principalOf = (authInfo: Parameters<typeof resolvePrincipal>[0]) => resolvePrincipal(authInfo, operators);
+  /** Whether a session may hear of `owner`'s runs: its own, or it is an operator's. */
+  const sees = (owner: string) => (s: ServerSession) => {
+    const p = principalOf(s.protocol.transport.authInfo);
+    return p.role === "operator" || p.id === owner;
+  };
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
@@ -82,23 +101,28 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (args, ctx) => {
+      const principal = principalOf(ctx.authInfo);
+      const owner = principal.id;
       const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
-      const previous = registry.get(runId);
+      const previous = registry.get(runId, owner);
       if (previous?.status === "succeeded") return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
       if (previous?.status === "running")
         return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
-      registry.start(runId, String(args.instruction));
+      // Never run twice: the result is gone, but the work was done.
+      if (!previous && registry.expired(runId, owner))
+        return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
+      registry.start(runId, String(args.instruction), owner);
       let step = 0;
       try {
         const result = await options.runner.run(String(args.instruction), {
-          runId,
+          runId: scopedRunId(principal, runId),
           signal: ctx.signal,
           ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
           onEvent: (e) => {
             const message = describeEvent(e);
             if (!message) return;
-            if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage });
-            if (e.type === "tool-result") registry.progress(runId, {});
+            if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
+            if (e.type === "tool-result") registry.progress(runId, {}, owner);
             void ctx.sendProgress(++step, undefined, message);
           },
         });
@@ -109,13 +133,13 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
           toolCalls: result.toolCalls,
           ...(result.text !== undefined ? { text: result.text } : {}),
           ...(result.output !== undefined ? { output: result.output } : {}),
-        });
+        }, owner);
         return runResultContent(runId, result.text, result.output, result.stopReason, result);
       } catch (e) {
         const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
         const message = e instanceof Error ? e.message : String(e);
         const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
-        registry.fail(runId, { code, message }, usage);
+        registry.fail(runId, { code, message }, usage, owner);
         return { content: [{ type: "text", text: `run ${runId} failed (${code}): ${message}` }], isError: true };
       }
     },
@@ -123,27 +147,45 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   server.resource(
     { uri: "agent://status", name: "status", title: "agentd status", mimeType: "application/json", description: "idle or running, current runs, usage so far" },
-    (uri) => {
-      const status = options.triggers ? { ...registry.status(), triggers: options.triggers() } : registry.status();
+    (uri, ctx) => {
+      const p = principalOf(ctx.authInfo);
+      const operator = p.role === "operator";
+      const status: Record<string, unknown> = { ...registry.status(operator ? undefined : p.id) };
+      if (operator) status.principals = registry.principals();
+      // The triggers are the agent's own configuration: its local user's and the operators' to see.
+      if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
     },
   );
   server.resourceTemplate(
     { uriTemplate: "agent://runs/{runId}", name: "run", title: "A run", mimeType: "application/json", description: "A run's status, then its result" },
-    (uri, vars) => {
-      const record = registry.get(String(vars.runId));
-      if (!record) throw new AgentdError("E_USAGE", `no run ${String(vars.runId)}`);
+    (uri, vars, ctx) => {
+      const runId = String(vars.runId);
+      const p = principalOf(ctx.authInfo);
+      const own = registry.get(runId, p.id);
+      const record = own ?? (p.role === "operator" ? operatorRecord(registry, runId) : undefined);
+      // Resource-not-found (-32002) with the URI, as the resources spec shows; "expired" says why.
+      if (!record) {
+        if (registry.expired(runId, p.id))
+          throw new McpError(ErrorCode.ResourceNotFound, expiredMessage(registry, runId, "its record is no longer available"), { uri, expired: true });
+        throw new McpError(ErrorCode.ResourceNotFound, `no run ${runId}`, { uri });
+      }
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };
     },
   );
 
-  registry.onChange((runId) => {
-    void server.notifyResourceUpdated("agent://status");
-    if (runId) void server.notifyResourceUpdated(`agent://runs/${runId}`);
+  registry.onChange((runId, owner) => {
+    const to = sees(owner);
+    void server.notifyResourceUpdated("agent://status", to);
+    if (runId) void server.notifyResourceUpdated(`agent://runs/${runId}`, to);
   });
 
   options.extend?.(server, registry);
 
+  const hearsTelemetry = (s: ServerSession) => {
+    const p = principalOf(s.protocol.transport.authInfo);
+    return p.role === "operator" || p.id === LOCAL_PRINCIPAL;
+  };
   // Sending a notifications/message can itself log (a transport reporting a dropped message); mirroring
   // that record would send again, recursing without end. Records logged while mirroring stay local.
   let mirroring = false;
@@ -155,7 +197,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       mirroring = true;
       try {
         const { level, ...rest } = record;
-        void server.log(MCP_LEVEL[level], rest, "agentd");
+        // The telemetry is the whole process's, every principal's runs: only the local user and operators hear it.
+        void server.log(MCP_LEVEL[level], rest, "agentd", hearsTelemetry);
       } finally {
         mirroring = false;
       }
@@ -187,4 +230,16 @@ function describeEvent(e: RunEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** An operator reading another principal's run: the most recent with that id, with its owner named. */
+function operatorRecord(registry: RunRegistry, runId: string): (RunRecord & { principal: string }) | undefined {
+  const found = registry.find(runId)[0];
+  return found ? { ...found.record, principal: found.owner } : undefined;
+}
+
+/** The "expired" answer for a run that left the bounded history. */
+function expiredMessage(registry: RunRegistry, runId: string, consequence: string): string {
+  const { maxRuns, maxBytes } = registry.limits;
+  return `run ${runId} finished and has expired from the run history (the last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
 }

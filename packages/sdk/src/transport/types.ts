@@ -26,8 +26,11 @@ export interface SendOptions {
 export interface MessageExtra {
   /** The session the message arrived in (Streamable HTTP). */
   sessionId?: string;
-  /** The authenticated principal, when the transport authenticated the peer (bearer token id, mTLS subject). */
-  authInfo?: { principal: string; scheme: "bearer" | "mtls" };
+  /**
+   * The authenticated principal, when the transport authenticated the peer (bearer token name, mTLS
+   * subject); `role: "operator"` when the credential was configured as an operator's.
+   */
+  authInfo?: { principal: string; scheme: "bearer" | "mtls"; role?: "operator" };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
 }
@@ -58,6 +61,11 @@ export interface Transport {
   onclose?: () => void;
   /** The session id, once one exists (Streamable HTTP). */
   readonly sessionId?: string | undefined;
+  /**
+   * The authenticated peer, when every message on this transport comes from one principal (a Streamable
+   * HTTP session is bound to the credentials that created it). Undefined: unauthenticated.
+   */
+  readonly authInfo?: MessageExtra["authInfo"];
   /**
    * Tell the transport which protocol revision was negotiated (Streamable HTTP sends it as
    * `MCP-Protocol-Version` on every later request).

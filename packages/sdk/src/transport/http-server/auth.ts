@@ -20,6 +20,8 @@ export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: f
 /** What the authenticator needs to know. */
 export interface AuthSettings {
   bearerTokens: string[];
+  /** Per token (same order): the principal name and role; default `bearer#N`, no role. */
+  bearerPrincipals?: { name: string; role?: "operator" }[];
   mtls: boolean;
   /** The public URL of the MCP endpoint (the `resource`). */
   resource: string;
@@ -85,8 +87,11 @@ export function createAuthenticator(settings: AuthSettings): {
         if (!m) return { ok: false, response: /^bearer\s/i.test(header) ? unauthorized("invalid_token") : unauthorized() };
         const index = matchToken(m[1]!);
         if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
-        // The principal names the token by position, never by value or by a hash of it.
-        authInfo ??= { principal: `bearer#${index}`, scheme: "bearer" };
+        // The principal names the token by its configured name or position, never by value or by a hash of it.
+        const p = settings.bearerPrincipals?.[index];
+        if (!authInfo) authInfo = { principal: p?.name ?? `bearer#${index}`, scheme: "bearer", ...(p?.role ? { role: p.role } : {}) };
+        // Under mTLS the certificate names the principal; an operator's token still makes it an operator.
+        else if (p?.role) authInfo = { ...authInfo, role: p.role };
       }
       return authInfo ? { ok: true, authInfo } : OPEN;
     },

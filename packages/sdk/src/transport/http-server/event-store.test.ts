@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { EventStore, formatEventId, parseEventId } from "./event-store.ts";
+import { ReplayBudget } from "./replay-budget.ts";
 
 describe("event ids", () => {
   test("encode the stream and the sequence, and parse back", () => {
@@ -55,5 +56,41 @@ describe("EventStore.dropStream", () => {
     expect(store.after(1, 0).map((e) => e.seq)).toEqual([2, 3, 4, 5]);
     store.dropStream(7);
     expect(store.size).toBe(4);
+  });
+});
+
+describe("EventStore byte bounds", () => {
+  test("holds at most maxBytes per store, oldest dropped; an event larger than the bound is not kept", () => {
+    const store = new EventStore(100, 10);
+    store.append(0, 1, "aaaa");
+    store.append(0, 2, "bbbb");
+    store.append(0, 3, "cccc");
+    expect(store.after(0, 0).map((e) => e.seq)).toEqual([2, 3]);
+    expect(store.bytes).toBe(8);
+    expect(store.append(0, 4, "x".repeat(11))).toBe(false);
+    expect(store.after(0, 0).map((e) => e.seq)).toEqual([2, 3]);
+  });
+
+  test("a server-wide budget bounds all stores together, the server's oldest event going first", () => {
+    const budget = new ReplayBudget(10);
+    const a = new EventStore(100, 8, budget);
+    const b = new EventStore(100, 8, budget);
+    a.append(0, 1, "a1a1");
+    b.append(0, 1, "b1b1");
+    a.append(0, 2, "a2a2");
+    expect(a.after(0, 0).map((e) => e.data)).toEqual(["a2a2"]);
+    expect(b.after(0, 0).map((e) => e.data)).toEqual(["b1b1"]);
+    expect(budget.bytes).toBe(8);
+    b.clear();
+    expect(budget.bytes).toBe(4);
+    a.dropStream(0);
+    expect(budget.bytes).toBe(0);
+    // Many appends and drops: the budget's own queue does not grow with traffic.
+    for (let i = 0; i < 10_000; i++) {
+      a.append(1, i, "z");
+      if (i % 3 === 0) a.dropStream(1);
+    }
+    expect(budget.bytes).toBeLessThanOrEqual(10);
+    expect(a.size).toBeLessThanOrEqual(8);
   });
 });

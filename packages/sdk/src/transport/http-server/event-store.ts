@@ -1,12 +1,17 @@
 /**
- * The per-session SSE event store behind `Last-Event-ID` resumption: a bounded ring of the session's recent
- * events, oldest dropped first.
+ * The per-session SSE event store behind `Last-Event-ID` resumption: the session's recent events, bounded
+ * in count and in bytes (the bytes charged to a server-wide {@link ReplayBudget} as well), oldest dropped
+ * first.
  *
  * Event ids are `<stream>.<seq>`: the stream number is unique within the session and the sequence counts
  * events within that stream (0 is the priming event). So an id is unique across the session's streams and
  * names the stream it belongs to, which is how a resumption replays "on the stream that was disconnected"
  * and never another (transport spec, "Resumability and Redelivery").
+ *
+ * Sizes are counted in UTF-16 code units of the serialised message: what the string costs in memory for
+ * ASCII JSON, and cheap to know.
  */
+import type { BudgetedEvent, ReplayBudget } from "./replay-budget.ts";
 
 /** A stored event. `data` is the serialised JSON-RPC message. */
 export interface StoredEvent {
@@ -25,56 +30,99 @@ export function parseEventId(id: string): { stream: number; seq: number } | null
   return { stream: Number(m[1]), seq: Number(m[2]) };
 }
 
-/** A bounded ring buffer of events. Capacity 0 keeps nothing (resumption then replays nothing). */
-export class EventStore {
-  /** Grows up to `capacity` on demand: most sessions never fill it. */
-  private ring: StoredEvent[] = [];
-  private next = 0;
-  private count = 0;
+/** A held event: what the store keeps, and what the budget charges. */
+class HeldEvent implements StoredEvent, BudgetedEvent {
+  constructor(
+    readonly store: EventStore,
+    readonly stream: number,
+    readonly seq: number,
+    public data: string,
+    public bytes: number,
+  ) {}
+  evict(): void {
+    this.store.evictOldest(this);
+  }
+}
 
-  constructor(readonly capacity: number) {}
+/** Bounded storage of a session's events. Capacity 0 keeps nothing (resumption then replays nothing). */
+export class EventStore {
+  /** Oldest first. Most sessions hold a handful of events, never the bound. */
+  private held: HeldEvent[] = [];
+  private heldBytes = 0;
+
+  /**
+   * @param capacity events kept at most
+   * @param maxBytes bytes kept at most; an event larger than this is not kept at all
+   * @param budget the server-wide budget these events are also charged to
+   */
+  constructor(
+    readonly capacity: number,
+    readonly maxBytes = Number.POSITIVE_INFINITY,
+    private readonly budget?: ReplayBudget,
+  ) {}
 
   /** Number of events held. */
   get size(): number {
-    return this.count;
+    return this.held.length;
   }
 
-  /** Store an event, evicting the oldest when full. */
-  append(stream: number, seq: number, data: string): void {
-    if (this.capacity === 0) return;
-    const e = { stream, seq, data };
-    if (this.ring.length < this.capacity) this.ring.push(e);
-    else this.ring[this.next] = e;
-    this.next = (this.next + 1) % this.capacity;
-    if (this.count < this.capacity) this.count++;
+  /** Bytes held. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Store an event, evicting the oldest while over a bound. Returns false when it could not be kept at all. */
+  append(stream: number, seq: number, data: string): boolean {
+    const bytes = data.length;
+    if (this.capacity === 0 || bytes > this.maxBytes || (this.budget && bytes > this.budget.maxBytes)) return false;
+    const e = new HeldEvent(this, stream, seq, data, bytes);
+    this.held.push(e);
+    this.heldBytes += bytes;
+    while (this.held.length > this.capacity || this.heldBytes > this.maxBytes) this.release(this.held.shift()!);
+    this.budget?.charge(e);
+    return true;
   }
 
   /** The held events of `stream` after sequence `seq`, oldest first. */
   after(stream: number, seq: number): StoredEvent[] {
-    return this.held().filter((e) => e.stream === stream && e.seq > seq);
+    return this.held.filter((e) => e.stream === stream && e.seq > seq);
   }
 
-  /** Drop the events of `stream` (it will not be resumed); the others keep their order. */
+  /** Bytes held for `stream`. */
+  bytesOf(stream: number): number {
+    let n = 0;
+    for (const e of this.held) if (e.stream === stream) n += e.bytes;
+    return n;
+  }
+
+  /** Drop the events of `stream` (delivered, or it will not be resumed); the others keep their order. */
   dropStream(stream: number): void {
-    const kept = this.held().filter((e) => e.stream !== stream);
-    if (kept.length === this.count) return;
-    this.ring = kept;
-    this.count = kept.length;
-    this.next = kept.length % this.capacity;
-  }
-
-  /** Every held event, oldest first. */
-  private held(): StoredEvent[] {
-    const out: StoredEvent[] = [];
-    const start = (this.next - this.count + this.capacity) % Math.max(this.capacity, 1);
-    for (let i = 0; i < this.count; i++) out.push(this.ring[(start + i) % this.capacity]!);
-    return out;
+    if (!this.held.some((e) => e.stream === stream)) return;
+    const kept: HeldEvent[] = [];
+    for (const e of this.held) if (e.stream === stream) this.release(e);
+    else kept.push(e);
+    this.held = kept;
   }
 
   /** Drop everything (the session ended). */
   clear(): void {
-    this.ring = [];
-    this.next = 0;
-    this.count = 0;
+    for (const e of this.held) this.release(e);
+    this.held = [];
+  }
+
+  /** @internal The server-wide budget evicts `e`, which is this store's oldest event. */
+  evictOldest(e: HeldEvent): void {
+    const i = this.held.indexOf(e);
+    if (i < 0) return;
+    this.held.splice(i, 1);
+    this.release(e);
+  }
+
+  private release(e: HeldEvent): void {
+    this.heldBytes -= e.bytes;
+    this.budget?.release(e);
+    e.bytes = 0;
+    // The husk may wait in the budget's queue a while: it must not keep the message alive.
+    e.data = "";
   }
 }

@@ -134,7 +134,15 @@ function messageExtra(sessionId: string, caller: Caller, headers: Headers): Mess
 /** Create a session for an `initialize` and let the caller connect its MCP server to it. */
 async function startSession(ctx: HandlerContext, caller: Caller): Promise<Session | Response> {
   const session = ctx.sessions.create(caller.principal);
-  if (!session)
+  if (typeof session !== "string") session.authInfo = caller.authInfo;
+  if (session === "principal-full")
+    return jsonRpcHttpError(
+      429,
+      TRANSPORT_ERROR,
+      `Too Many Requests: this principal already holds ${ctx.config.limits.maxSessionsPerPrincipal} sessions, each with an open stream or request; end some with DELETE`,
+      { "retry-after": "5" },
+    );
+  if (session === "server-full")
     return jsonRpcHttpError(503, TRANSPORT_ERROR, "Service Unavailable: too many sessions", { "retry-after": "5" });
   try {
     await ctx.config.onsession(session.transport);

@@ -10,6 +10,7 @@ import { handlePost } from "./handle-post.ts";
 import type { ResolvedServerConfig } from "./options.ts";
 import { createHostCheck, createOriginCheck } from "./origin-check.ts";
 import { forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
+import { ReplayBudget } from "./replay-budget.ts";
 import { SessionRegistry } from "./sessions.ts";
 import { SseWriter, type SseEndHook } from "./sse-writer.ts";
 
@@ -38,20 +39,28 @@ function pathOf(url: string): string {
 /** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
 export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
   const { limits, logger } = config;
-  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort });
+  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
   const originOk = createOriginCheck(config.allowedOrigins);
   const auth = createAuthenticator({
     bearerTokens: config.bearerTokens,
+    bearerPrincipals: config.bearerPrincipals,
     mtls: config.mtls,
-    resource: endpoint.href,
+    // Behind a proxy or on a wildcard address the bound URL is not what clients reach (RFC 9728 §3.3).
+    resource: (config.publicUrl ?? endpoint).href,
     ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
   });
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
+  const authenticated = config.bearerTokens.length > 0 || config.mtls;
   const sessions = new SessionRegistry({
     maxSessions: limits.maxSessions,
+    // Without auth every caller is the one local principal: the server-wide cap is its cap.
+    maxSessionsPerPrincipal: authenticated ? limits.maxSessionsPerPrincipal : 0,
     sessionIdleMs: limits.sessionIdleMs,
+    initializeTimeoutMs: limits.initializeTimeoutMs,
     maxStreamsPerSession: limits.maxStreamsPerSession,
     eventStoreEvents: limits.eventStoreEvents,
+    eventStoreBytes: limits.eventStoreBytes,
+    replayBudget: new ReplayBudget(limits.eventStoreTotalBytes),
     retryMs: limits.retryMs,
     logger,
   });

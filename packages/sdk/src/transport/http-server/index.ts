@@ -5,6 +5,7 @@
 export { createStreamableHttpServer, type StreamableHttpServer } from "./server.ts";
 export {
   DEFAULT_HTTP_LIMITS,
+  type BearerTokenEntry,
   type HttpServerLimits,
   type ResourceMetadataOptions,
   type StreamableHttpServerOptions,

@@ -35,15 +35,33 @@ describe("limits", () => {
     expect(await echo(url, bad.headers, 3, "small again")).toMatchObject({ id: 3 });
   });
 
-  test("maxSessions: a new initialize past the limit gets 503; ending one makes room", async () => {
+  test("maxSessions: past it, with every session holding a stream, a new initialize gets 503; ending one makes room", async () => {
     const { url } = await start({ limits: { maxSessions: 2 } });
     const a = await openSession(url);
-    await openSession(url);
+    const b = await openSession(url);
+    const streams = await Promise.all([a, b].map(async (s) => {
+      const reader = new SseReader(await fetch(url, { headers: { ...s.headers, accept: "text/event-stream" } }));
+      await reader.next();
+      return reader;
+    }));
     const refused = await post(url, initializeRequest());
     expect(refused.status).toBe(503);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
     expect((await fetch(url, { method: "DELETE", headers: a.headers })).status).toBe(204);
     expect((await openSession(url)).sessionId).toBeString();
+    await Promise.all(streams.map((r) => r.cancel()));
+  });
+
+  test("maxSessions: a session holding nothing gives its slot up at once; its id then answers 404", async () => {
+    const { url } = await start({ limits: { maxSessions: 2 } });
+    const idle = await openSession(url);
+    const held = await openSession(url);
+    const reader = new SseReader(await fetch(url, { headers: { ...held.headers, accept: "text/event-stream" } }));
+    await reader.next();
+    expect((await openSession(url)).sessionId).toBeString();
+    expect((await post(url, callTool(1, "echo"), idle.headers)).status).toBe(404);
+    expect(await echo(url, held.headers, 2, "still here")).toMatchObject({ id: 2 });
+    await reader.cancel();
   });
 
   test("maxInFlightPerSession: past it → 429, other sessions unaffected", async () => {

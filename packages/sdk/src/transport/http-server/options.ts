@@ -14,16 +14,31 @@ import { loadPem } from "./tls-material.ts";
 export interface HttpServerLimits {
   /** Largest POST body, in bytes (413 past it). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Live sessions at once (503 for a new `initialize` past it). Default 256. */
+  /**
+   * Live sessions at once (503 for a new `initialize` past it, once no session holding nothing is left to
+   * make room). Default 256.
+   */
   maxSessions?: number;
+  /**
+   * Live sessions one principal may hold (429 for its new `initialize` past it, once none of its sessions
+   * holding nothing is left to make room). Applies when the endpoint authenticates: without auth every
+   * caller is the one local principal and only `maxSessions` applies. Default 64.
+   */
+  maxSessionsPerPrincipal?: number;
+  /** A session whose client has not sent `notifications/initialized` this long after `initialize` is ended. Default 10 s. */
+  initializeTimeoutMs?: number;
   /** Open SSE streams per session, POST and GET together (429 past it). Default 16. */
   maxStreamsPerSession?: number;
   /** Requests awaiting a response per session (429 past it). Default 64. */
   maxInFlightPerSession?: number;
-  /** A session with no activity and no open stream for this long is ended. Default 10 minutes. */
+  /** A session holding nothing (no open stream, no request in flight) for this long is ended. Default 60 s. */
   sessionIdleMs?: number;
   /** SSE events kept per session for `Last-Event-ID` replay (oldest dropped first). Default 256. */
   eventStoreEvents?: number;
+  /** Bytes of SSE events kept per session for replay (oldest dropped first; a larger event is not kept). Default 4 MiB. */
+  eventStoreBytes?: number;
+  /** Bytes of SSE events kept for replay by all sessions together (the server's oldest dropped first). Default 64 MiB. */
+  eventStoreTotalBytes?: number;
   /** Interval of SSE keep-alive comments on open streams. Default 15 s. */
   keepAliveMs?: number;
   /** The SSE `retry:` value sent at the start of each stream (client reconnect delay). Default 1000 ms. */
@@ -57,8 +72,18 @@ export interface StreamableHttpServerOptions {
    * (anything else), read once at start. `requireClientCert` (or `auth.mtls`) turns on mutual TLS.
    */
   tls?: { cert: string; key: string; ca?: string; requireClientCert?: boolean };
-  /** Authentication. Every request to the MCP endpoint is authenticated; sessions never stand in for it. */
-  auth?: { bearerTokens?: string[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions };
+  /**
+   * Authentication. Every request to the MCP endpoint is authenticated; sessions never stand in for it.
+   * A bearer token is a string, or `{ token, name?, role? }`: `name` makes its principal `bearer:NAME`
+   * (default `bearer:bearer#N`, N its position), `role: "operator"` marks the principal as an operator.
+   */
+  auth?: { bearerTokens?: (string | BearerTokenEntry)[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions };
+  /**
+   * The URL of the MCP endpoint as clients reach it (e.g. `https://agentd.example.com/mcp` behind a load
+   * balancer, or when bound to `0.0.0.0`): advertised as the RFC 9728 `resource` and in the
+   * `resource_metadata` URL of 401 challenges. Default: the bound address.
+   */
+  publicUrl?: string;
   /** Allowed `Origin` values (`scheme://host[:port]`). Default: no Origin header, or a loopback origin. */
   allowedOrigins?: string[];
   /** Allowed `Host` values (`host` any port, or `host:port`). Default: the bound address and loopback names. */
@@ -75,6 +100,14 @@ export interface StreamableHttpServerOptions {
   logger?: Logger;
 }
 
+/** A bearer token with a name for its principal and, optionally, the operator role. */
+export interface BearerTokenEntry {
+  token: string;
+  /** Letters, digits and `-._#@`; the principal is `bearer:NAME`. */
+  name?: string;
+  role?: "operator";
+}
+
 /** The options after defaults, validation and reading TLS material. */
 export interface ResolvedServerConfig {
   hostname: string;
@@ -83,6 +116,9 @@ export interface ResolvedServerConfig {
   tls?: { cert: string; key: string; ca?: string };
   mtls: boolean;
   bearerTokens: string[];
+  /** Per token (same order): its principal name and role. */
+  bearerPrincipals: { name: string; role?: "operator" }[];
+  publicUrl?: URL;
   resourceMetadata?: ResourceMetadataOptions;
   allowedOrigins?: string[];
   allowedHosts?: string[];
@@ -97,10 +133,14 @@ export interface ResolvedServerConfig {
 export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.freeze({
   maxBodyBytes: DEFAULT_MAX_FRAME_BYTES,
   maxSessions: 256,
+  maxSessionsPerPrincipal: 64,
+  initializeTimeoutMs: 10_000,
   maxStreamsPerSession: 16,
   maxInFlightPerSession: 64,
-  sessionIdleMs: 10 * 60_000,
+  sessionIdleMs: 60_000,
   eventStoreEvents: 256,
+  eventStoreBytes: 4 * 1024 * 1024,
+  eventStoreTotalBytes: 64 * 1024 * 1024,
   keepAliveMs: 15_000,
   retryMs: 1_000,
   maxBufferedBytes: 8 * 1024 * 1024,
@@ -110,14 +150,21 @@ const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 const LimitsSchema = v.strictObject({
   maxBodyBytes: v.optional(positiveInt),
   maxSessions: v.optional(positiveInt),
+  maxSessionsPerPrincipal: v.optional(positiveInt),
+  initializeTimeoutMs: v.optional(positiveInt),
   maxStreamsPerSession: v.optional(positiveInt),
   maxInFlightPerSession: v.optional(positiveInt),
   sessionIdleMs: v.optional(positiveInt),
   eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  eventStoreBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  eventStoreTotalBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   keepAliveMs: v.optional(v.pipe(positiveInt, v.maxValue(120_000))),
   retryMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   maxBufferedBytes: v.optional(positiveInt),
 });
+
+/** Names of bearer-token principals. */
+const TOKEN_NAME = /^[A-Za-z0-9\-._#@]{1,64}$/;
 
 /** Bearer tokens: long enough to resist guessing, and legal in an `Authorization: Bearer` header (b64token). */
 const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -142,7 +189,14 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   }
   const limits = { ...DEFAULT_HTTP_LIMITS, ...stripUndefined(parsed.output) };
 
-  const bearerTokens = o.auth?.bearerTokens ?? [];
+  const entries = (o.auth?.bearerTokens ?? []).map((t) => (typeof t === "string" ? { token: t } : t ?? { token: "" }));
+  const bearerTokens = entries.map((e) => e.token);
+  const bearerPrincipals = entries.map((e, i) => {
+    if (e.name !== undefined && !TOKEN_NAME.test(e.name))
+      throw invalid(`http server: auth.bearerTokens[${i}].name must be 1-64 letters, digits or -._#@`);
+    if (e.role !== undefined && e.role !== "operator") throw invalid(`http server: auth.bearerTokens[${i}].role must be "operator"`);
+    return { name: e.name ?? `bearer#${i}`, ...(e.role ? { role: e.role } : {}) };
+  });
   for (const [i, t] of bearerTokens.entries()) {
     if (typeof t !== "string" || !TOKEN.test(t))
       throw invalid(`http server: auth.bearerTokens[${i}] must be a non-empty token of letters, digits and -._~+/`);
@@ -165,6 +219,13 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
       `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls)`,
     );
 
+  let publicUrl: URL | undefined;
+  if (o.publicUrl !== undefined) {
+    publicUrl = URL.canParse(o.publicUrl) ? new URL(o.publicUrl) : undefined;
+    if (!publicUrl || (publicUrl.protocol !== "https:" && publicUrl.protocol !== "http:") || publicUrl.search || publicUrl.hash)
+      throw invalid(`http server: publicUrl "${o.publicUrl}" must be an absolute http(s) URL without ?query or #fragment, e.g. https://agentd.example.com/mcp`);
+  }
+
   for (const [i, origin] of (o.allowedOrigins ?? []).entries())
     if (!URL.canParse(origin)) throw invalid(`http server: allowedOrigins[${i}] "${origin}" is not a scheme://host[:port] origin`);
 
@@ -174,6 +235,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     path,
     mtls,
     bearerTokens,
+    bearerPrincipals,
     responseMode: o.responseMode ?? "sse",
     limits,
     onsession: o.onsession,
@@ -183,6 +245,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")
     throw invalid(`http server: responseMode must be "sse" or "json"`);
   if (tls) out.tls = tls;
+  if (publicUrl) out.publicUrl = publicUrl;
   if (o.auth?.resourceMetadata) out.resourceMetadata = o.auth.resourceMetadata;
   if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
   if (o.allowedHosts) out.allowedHosts = o.allowedHosts;

@@ -30,12 +30,15 @@ const isWildcard = (host: string) => host === "0.0.0.0" || host === "::" || host
 export function createHostCheck(
   allowed: string[] | undefined,
   bound: { hostname: string; port: number },
+  /** The `host[:port]` of the public URL, allowed besides the defaults (not when `allowed` is given). */
+  publicHost?: string,
 ): ((host: string | null) => boolean) | null {
   let list = allowed;
   if (!list) {
     if (isWildcard(bound.hostname)) return null;
     const p = bound.port;
     list = [`${hostForUrl(bound.hostname)}:${p}`, `localhost:${p}`, `127.0.0.1:${p}`, `[::1]:${p}`];
+    if (publicHost) list.push(publicHost);
   }
   const exact = new Set<string>();
   const anyPort = new Set<string>();

@@ -30,6 +30,11 @@ export class HttpSessionTransport implements Transport {
     return this.session.id;
   }
 
+  /** The principal the session is bound to (undefined on an endpoint without auth). */
+  get authInfo(): MessageExtra["authInfo"] {
+    return this.session.authInfo;
+  }
+
   /** Begin delivering inbound messages; those that arrived before are delivered now, in order. */
   async start(): Promise<void> {
     if (this.started) throw new AgentdError("E_TRANSPORT", "HTTP session transport already started");

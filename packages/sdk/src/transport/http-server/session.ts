@@ -16,9 +16,10 @@
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { SendOptions } from "../types.ts";
+import type { MessageExtra, SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { EventStore, formatEventId } from "./event-store.ts";
+import { formatEventId } from "./event-store.ts";
+import { replayExpired, SessionReplay, type Answered, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
@@ -26,6 +27,9 @@ import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
+
+/** A resumption of a session that stored nothing. */
+const NOTHING_TO_REPLAY = Object.freeze({ replay: [], lost: [] });
 
 /** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
 const NO_KEYS: RequestId[] = [];
@@ -38,6 +42,8 @@ interface OutStream {
   seq: number;
   /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
   pending: RequestId[];
+  /** Responses sent on it so far: request id and event sequence (POST streams). */
+  answered?: Answered;
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
   /**
@@ -48,9 +54,8 @@ interface OutStream {
 }
 
 /** Settings a session needs from the server. */
-export interface SessionSettings {
+export interface SessionSettings extends ReplaySettings {
   retryMs: number;
-  eventStoreEvents: number;
   maxStreams: number;
   logger: Logger;
   /** Called once when the session ends, before `onclose` fires on its transport. */
@@ -69,8 +74,12 @@ export class Session implements SseEndHook {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
+  readonly createdAt = Date.now();
   closed = false;
-  private events: EventStore | undefined;
+  /** Whether the client sent `notifications/initialized` (the session is fully set up). */
+  initialized = false;
+  /** What a resumption can be given (created on the first stored event). */
+  private replay: SessionReplay | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
   private streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
@@ -85,6 +94,9 @@ export class Session implements SseEndHook {
   private initFailed = false;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
   private initStream: number | undefined;
+
+  /** The authenticated principal that created the session, as the transport tells its MCP server. */
+  authInfo: MessageExtra["authInfo"];
 
   constructor(
     readonly id: string,
@@ -176,10 +188,12 @@ export class Session implements SseEndHook {
    * hold its initialize response until the store evicts it).
    */
   clientInitialized(): void {
-    if (this.initStream === undefined || !this.events) return;
-    this.events.dropStream(this.initStream);
+    this.initialized = true;
+    if (this.initStream === undefined) return;
+    // Received for certain: a resumption of that stream has nothing it could have missed.
+    this.replay?.confirmed(this.initStream);
+    if (this.replay?.empty) this.replay = undefined;
     this.initStream = undefined;
-    if (this.events.size === 0) this.events = undefined;
   }
 
   /** Open the standalone GET stream (at most one connected at a time). */
@@ -203,16 +217,18 @@ export class Session implements SseEndHook {
     if (streamId >= this.nextStreamId) return "unknown";
     const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
-    const replay = this.events?.after(streamId, seq) ?? [];
+    const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
-    if (!stream && replay.length === 0) return "over";
+    if (!stream && replay.length === 0 && lost.length === 0) return "over";
     if (stream && !stream.writer && this.connected >= this.settings.maxStreams) return "limit";
     writer.event(lastEventId, "", this.settings.retryMs);
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
     for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
+    // A response no longer held is answered with an error rather than never (see session-replay.ts).
+    for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
       writer.end();
       return "ok";
@@ -251,7 +267,8 @@ export class Session implements SseEndHook {
       this.forget(key);
       removeKey(stream.pending, key);
       if (isInitialize) this.initStream = stream.id;
-      this.emit(stream, message);
+      const seq = this.emit(stream, message);
+      if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
       if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
       return;
@@ -281,7 +298,9 @@ export class Session implements SseEndHook {
     }
     this.pending = undefined;
     this.dropped = undefined;
-    this.events = undefined;
+    // Cleared, not only forgotten: its bytes go back to the server-wide replay budget.
+    this.replay?.clear();
+    this.replay = undefined;
     this.settings.onended(this, reason);
     this.transport.closed();
   }
@@ -343,21 +362,25 @@ export class Session implements SseEndHook {
     this.touch();
   }
 
-  private emit(stream: OutStream, message: JsonRpcMessage): void {
+  /** Write `message` on `stream` (and keep it for replay); its sequence number, or 0 in a JSON exchange. */
+  private emit(stream: OutStream, message: JsonRpcMessage): number {
     if (stream.json) {
       stream.json.collected.push(message);
-      return;
+      return 0;
     }
     const data = JSON.stringify(message);
     const seq = ++stream.seq;
-    if (this.settings.eventStoreEvents > 0) (this.events ??= new EventStore(this.settings.eventStoreEvents)).append(stream.id, seq, data);
+    if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
     stream.writer?.event(formatEventId(stream.id, seq), data);
+    return seq;
   }
 
   private endStream(stream: OutStream): void {
     if (this.standalone === stream) this.standalone = undefined;
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
+    // Ended with its peer still connected: delivered.
+    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
     stream.writer?.end();
   }
 }

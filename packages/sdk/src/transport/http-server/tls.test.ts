@@ -38,7 +38,7 @@ beforeAll(() => {
   makeCert("alice", "/CN=alice/O=agents", "ca");
   makeCert("bob", "/CN=bob/O=agents", "ca");
   makeCert("mallory", "/CN=alice/O=agents", "other-ca");
-});
+}, 60_000); // six RSA key generations: seconds each on a loaded 2-core machine
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

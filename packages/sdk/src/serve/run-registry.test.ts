@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { RunRegistry } from "./run-registry.ts";
+
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+const finish = (r: RunRegistry, runId: string, text: string, owner?: string) => {
+  r.start(runId, `do ${runId}`, owner);
+  r.succeed(runId, { text, stopReason: "final", usage, turns: 1, toolCalls: 0 }, owner);
+};
+
+describe("RunRegistry history bounds", () => {
+  test("keeps at most maxRuns finished runs, the oldest finished going first; a gone run is expired, not unknown", () => {
+    const r = new RunRegistry({ maxRuns: 3 });
+    for (let i = 1; i <= 5; i++) finish(r, `r${i}`, "ok");
+    expect(["r1", "r2", "r3", "r4", "r5"].map((id) => r.has(id))).toEqual([false, false, true, true, true]);
+    expect(r.expired("r1")).toBe(true);
+    expect(r.expired("r9")).toBe(false);
+    expect(r.status().runsSucceeded).toBe(5);
+  });
+
+  test("keeps at most maxBytes of finished runs: large answers push out the oldest", () => {
+    const r = new RunRegistry({ maxRuns: 100, maxBytes: 2_500_000 });
+    for (let i = 1; i <= 4; i++) finish(r, `big${i}`, "x".repeat(1_000_000));
+    expect(["big1", "big2", "big3", "big4"].map((id) => r.has(id))).toEqual([false, false, true, true]);
+    expect(r.expired("big2")).toBe(true);
+  });
+
+  test("running runs are never dropped, whatever the bounds", () => {
+    const r = new RunRegistry({ maxRuns: 1, maxBytes: 1 });
+    r.start("long", "keeps going");
+    finish(r, "a", "x".repeat(10_000));
+    finish(r, "b", "y");
+    expect(r.get("long")?.status).toBe("running");
+    expect(r.status().running).toEqual(["long"]);
+  });
+});
+
+describe("RunRegistry per principal", () => {
+  test("a run id names a run within its owner's runs only; status is per owner, or whole without one", () => {
+    const r = new RunRegistry();
+    finish(r, "job-1", "A's answer", "bearer:a");
+    r.start("job-2", "B's work", "bearer:b");
+    expect(r.get("job-1", "bearer:a")?.result?.text).toBe("A's answer");
+    expect(r.get("job-1", "bearer:b")).toBeUndefined();
+    expect(r.get("job-1")).toBeUndefined(); // the local principal's
+    expect(r.status("bearer:b")).toMatchObject({ running: ["job-2"], runsStarted: 1, runsSucceeded: 0 });
+    expect(r.status("bearer:a")).toMatchObject({ running: [], runsStarted: 1, runsSucceeded: 1 });
+    expect(r.status()).toMatchObject({ running: ["job-2"], runsStarted: 2, runsSucceeded: 1 });
+    expect(r.find("job-1")).toEqual([{ owner: "bearer:a", record: expect.objectContaining({ runId: "job-1" }) }]);
+    expect(r.principals()).toEqual({ "bearer:a": { running: [], runsStarted: 1 }, "bearer:b": { running: ["job-2"], runsStarted: 1 } });
+  });
+});
