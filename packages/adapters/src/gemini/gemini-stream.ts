@@ -7,7 +7,8 @@
  */
 import type { ModelStreamPart } from "@agentd/sdk";
 import type { SseEvent } from "../_internal/sse.ts";
-import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
+import { endedEarly, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
+import { parseToolInput } from "../_internal/tool-input.ts";
 import { convertGeminiUsage } from "./convert-gemini-usage.ts";
 import { type GeminiUsageMetadata, type ReadPart, readGenerateContentResponse } from "./gemini-api.ts";
 import { mapGeminiFinishReason } from "./map-gemini-finish-reason.ts";
@@ -92,9 +93,8 @@ export async function* decodeGeminiStream(
       calls++;
       yield { type: "tool-call-start", id, toolName: part.name };
       yield { type: "tool-call-delta", id, delta: args };
-      const [end, call] = finishToolCall(id, part.name, args);
-      yield end as ModelStreamPart;
-      yield part.thoughtSignature ? { ...(call as Extract<ModelStreamPart, { type: "tool-call" }>), signature: part.thoughtSignature } : (call as ModelStreamPart);
+      yield { type: "tool-call-end", id };
+      yield { type: "tool-call", toolCallId: id, toolName: part.name, input: parseToolInput(args), ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) };
     }
     if (r.blockReason) blocked = true;
     if (r.finishReason) finishReason = r.finishReason;
