@@ -96,4 +96,11 @@ describe("the prefix is byte-stable across turns", () => {
       expect(withoutMarkers(after.messages).startsWith(messages)).toBe(true);
     }
   });
+
+  for (const dialect of ["openai", "anthropic", "gemini"] as const)
+    test(`${dialect}: two runs of the same agent open with the same bytes, so a later run reads the earlier one's cache`, async () => {
+      // Later requests differ by the tool-call ids the (scripted) model makes up, as a real model's would.
+      const [a, b] = [await tenTurnRun(dialect, false), await tenTurnRun(dialect, false)];
+      expect(b.requests[0]?.bodyText).toBe(a.requests[0]?.bodyText as string);
+    });
 });
