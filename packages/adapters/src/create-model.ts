@@ -5,6 +5,7 @@
  */
 import { AgentdError, type LanguageModel } from "@agentd/sdk";
 import type { ProviderSettings } from "./_internal/settings.ts";
+import type { PromptCacheSettings, ThinkingSettings } from "./_internal/thinking.ts";
 import { createAnthropic } from "./anthropic/anthropic-language-model.ts";
 import { createGemini } from "./gemini/gemini-language-model.ts";
 import { createOpenAICompatible } from "./openai-compatible/openai-compatible-language-model.ts";
@@ -28,6 +29,10 @@ export interface CreateModelSettings extends ProviderSettings {
   maxTokens?: number;
   /** anthropic: `anthropic-version` header (`2023-06-01`). */
   anthropicVersion?: string;
+  /** Thinking / reasoning, mapped to each dialect's own fields. */
+  thinking?: ThinkingSettings;
+  /** anthropic: prompt-cache breakpoints (default on); the other dialects cache a stable prefix on their own. */
+  promptCache?: PromptCacheSettings;
 }
 
 /**
@@ -40,12 +45,15 @@ export function createModel(settings: CreateModelSettings): LanguageModel {
     case "openai": {
       if (!rest.baseURL)
         throw new AgentdError("E_CONFIG_INVALID", "the openai dialect needs a base URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1");
-      return createOpenAICompatible({ ...rest, baseURL: rest.baseURL });
+      const { promptCache: _automatic, ...openai } = rest;
+      return createOpenAICompatible({ ...openai, baseURL: rest.baseURL });
     }
     case "anthropic":
       return createAnthropic(rest);
-    case "gemini":
-      return createGemini(rest);
+    case "gemini": {
+      const { promptCache: _automatic, ...gemini } = rest;
+      return createGemini(gemini);
+    }
     default:
       throw new AgentdError(
         "E_CONFIG_INVALID",

@@ -47,6 +47,8 @@ export function modelFromConfig(config: AgentdConfig, secrets: ModelSecrets, log
     ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
     ...(m.nativeTools === false ? { supportsTools: false } : {}),
     ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
+    ...(m.thinking ? { thinking: m.thinking } : {}),
+    ...(m.promptCache ? { promptCache: m.promptCache } : {}),
     logger,
   });
 }

@@ -60,6 +60,13 @@ describe("stderrLogger json", () => {
 });
 
 describe("stderrLogger pretty", () => {
+  test("run.end shows the cache and reasoning split when the usage has one", () => {
+    const out = sink();
+    const usage = { inputTokens: 900, outputTokens: 80, totalTokens: 980, cacheReadTokens: 700, cacheWriteTokens: 100, reasoningTokens: 30 };
+    stderrLogger({ format: "pretty", write: out.write }).info("run.end", { runId: "r", usage, turns: 2, toolCalls: 1, stopReason: "final", durationMs: 20 });
+    expect(out.lines[0]).toContain("final · 900 in / 80 out tokens (700 cached, 100 cache-written, 30 reasoning) · 20ms");
+  });
+
   test("a run reads as compact lines: time, badge, event, key fields", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });

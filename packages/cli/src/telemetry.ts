@@ -35,7 +35,12 @@ function duration(ms: unknown): string {
 
 function tokens(usage: unknown): string {
   const u = (usage ?? {}) as Fields;
-  return `${num(u.inputTokens)} in / ${num(u.outputTokens)} out tokens`;
+  const split = [
+    u.cacheReadTokens !== undefined ? `${num(u.cacheReadTokens)} cached` : "",
+    u.cacheWriteTokens !== undefined ? `${num(u.cacheWriteTokens)} cache-written` : "",
+    u.reasoningTokens !== undefined ? `${num(u.reasoningTokens)} reasoning` : "",
+  ].filter((s) => s !== "");
+  return `${num(u.inputTokens)} in / ${num(u.outputTokens)} out tokens${split.length ? ` (${split.join(", ")})` : ""}`;
 }
 
 /** How the well-known events read: the fields a summary uses, and the summary. Others print `key=value`. */

@@ -25,12 +25,16 @@ export class TextBlock {
     return out;
   }
 
-  /** Close the open block, if any. */
-  end(): ModelStreamPart[] {
-    if (this.#open === undefined) return [];
+  /**
+   * Close the open block, if any. A `signature` (Gemini's, for the text just closed) rides on the
+   * `text-end`; with no block open it still goes out, on an empty text part of its own.
+   */
+  end(signature?: string): ModelStreamPart[] {
+    if (this.#open === undefined)
+      return signature === undefined ? [] : [{ type: "text-end", id: `text-${this.#count++}`, signature }];
     const id = this.#open;
     this.#open = undefined;
-    return [{ type: "text-end", id }];
+    return [signature === undefined ? { type: "text-end", id } : { type: "text-end", id, signature }];
   }
 }
 

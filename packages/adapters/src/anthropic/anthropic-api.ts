@@ -4,11 +4,33 @@
  */
 import { arr, num, obj, str } from "../_internal/lenient.ts";
 
-/** A content block we send. */
+/** A prompt-cache breakpoint: everything up to and including the block carrying it is cached. */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+  ttl?: "5m" | "1h";
+}
+
+/** A content block we send. Thinking blocks go back exactly as they came (signature included). */
 export type AnthropicContentBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: AnthropicCacheControl }
+  | { type: "tool_result"; tool_use_id: string; content: string; is_error?: boolean; cache_control?: AnthropicCacheControl }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string };
+
+/** The `thinking` request parameter. */
+export type AnthropicThinking =
+  | { type: "enabled"; budget_tokens: number }
+  | { type: "adaptive" }
+  | { type: "disabled" };
+
+/** A tool definition we send. */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
+}
 
 /** A request message; roles alternate after merging. */
 export interface AnthropicMessage {
@@ -21,8 +43,10 @@ export interface AnthropicMessagesRequest {
   model: string;
   max_tokens: number;
   messages: AnthropicMessage[];
-  system?: string;
-  tools?: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
+  system?: string | Array<{ type: "text"; text: string; cache_control?: AnthropicCacheControl }>;
+  tools?: AnthropicTool[];
+  thinking?: AnthropicThinking;
+  output_config?: { effort: string };
   tool_choice?: { type: "auto" | "any" | "none" } | { type: "tool"; name: string };
   temperature?: number;
   stop_sequences?: string[];
@@ -35,10 +59,16 @@ export interface AnthropicUsage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** `output_tokens_details.thinking_tokens`: the part of the output spent thinking. */
+  thinking_tokens?: number;
 }
 
-/** A content block we read back (thinking and server-tool blocks are skipped). */
-export type ReadBlock = { type: "text"; text: string } | { type: "tool_use"; id?: string; name: string; input: unknown };
+/** A content block we read back (server-tool blocks are skipped). */
+export type ReadBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id?: string; name: string; input: unknown }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string };
 
 /** What we read from a whole response. */
 export interface ReadMessagesResponse {
@@ -57,6 +87,7 @@ export function readUsage(v: unknown): AnthropicUsage | undefined {
     output_tokens: num(u.output_tokens),
     cache_creation_input_tokens: num(u.cache_creation_input_tokens),
     cache_read_input_tokens: num(u.cache_read_input_tokens),
+    thinking_tokens: num(obj(u.output_tokens_details).thinking_tokens),
   };
 }
 
@@ -65,6 +96,8 @@ export function readBlock(v: unknown): ReadBlock | undefined {
   const b = obj(v);
   if (b.type === "text") return { type: "text", text: str(b.text) ?? "" };
   if (b.type === "tool_use") return { type: "tool_use", id: str(b.id) || undefined, name: str(b.name) ?? "", input: b.input };
+  if (b.type === "thinking") return { type: "thinking", thinking: str(b.thinking) ?? "", signature: str(b.signature) ?? "" };
+  if (b.type === "redacted_thinking") return { type: "redacted_thinking", data: str(b.data) ?? "" };
   return undefined;
 }
 
@@ -85,7 +118,7 @@ export function readMessagesResponse(body: unknown): ReadMessagesResponse {
 export type ReadStreamEvent =
   | { type: "message_start"; model?: string; usage?: AnthropicUsage }
   | { type: "content_block_start"; index: number; block?: ReadBlock }
-  | { type: "content_block_delta"; index: number; text?: string; partialJson?: string }
+  | { type: "content_block_delta"; index: number; text?: string; partialJson?: string; thinking?: string; signature?: string }
   | { type: "content_block_stop"; index: number }
   | { type: "message_delta"; stopReason?: string; usage?: AnthropicUsage }
   | { type: "message_stop" }
@@ -108,6 +141,8 @@ export function readStreamEvent(data: unknown): ReadStreamEvent {
       if (delta.type === "text_delta") return { type: "content_block_delta", index, text: str(delta.text) };
       if (delta.type === "input_json_delta")
         return { type: "content_block_delta", index, partialJson: str(delta.partial_json) };
+      if (delta.type === "thinking_delta") return { type: "content_block_delta", index, thinking: str(delta.thinking) };
+      if (delta.type === "signature_delta") return { type: "content_block_delta", index, signature: str(delta.signature) };
       return { type: "other" };
     }
     case "content_block_stop":

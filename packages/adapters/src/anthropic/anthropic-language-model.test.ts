@@ -25,7 +25,7 @@ describe("anthropic request", () => {
     const reply = () =>
       jsonResponse({ model: "claude-x", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
     const { fetch, sent } = scriptedFetch([reply, reply, reply]);
-    const m = createAnthropic({ model: "claude-x", apiKey: "sk-ant-1", fetch, baseURL: "http://gw.test/" });
+    const m = createAnthropic({ model: "claude-x", apiKey: "sk-ant-1", fetch, baseURL: "http://gw.test/", promptCache: { enabled: false } });
     const messages = [
       { role: "system" as const, content: "Sys." },
       { role: "user" as const, content: "hi" },
@@ -51,7 +51,7 @@ describe("anthropic request", () => {
     expect(sent[2]?.body.system).toContain('JSON Schema: {"type":"object"}');
   });
 
-  test("generate: text and tool_use blocks, thinking skipped, usage with cache", async () => {
+  test("generate: thinking, text and tool_use blocks in order, usage with its cache split", async () => {
     const { fetch } = scriptedFetch([
       () =>
         jsonResponse({
@@ -68,11 +68,12 @@ describe("anthropic request", () => {
     const r = await createAnthropic({ model: "claude-x", apiKey: "k", fetch }).generate({ messages: [{ role: "user", content: "hi" }] });
     expect(r).toEqual({
       content: [
+        { type: "reasoning", provider: "anthropic", text: "hmm", signature: "sig" },
         { type: "text", text: "Checking." },
         { type: "tool-call", toolCallId: "toolu_9", toolName: "get_weather", input: { city: "Rome" } },
       ],
       finishReason: "tool-calls",
-      usage: { inputTokens: 100, outputTokens: 5, totalTokens: 105 },
+      usage: { inputTokens: 100, outputTokens: 5, totalTokens: 105, cacheReadTokens: 90 },
       modelId: "claude-x-2025",
     });
   });
@@ -86,7 +87,12 @@ describe("anthropic stream fixtures", () => {
       { type: "text-delta", id: "text-0", delta: "Hello" },
       { type: "text-delta", id: "text-0", delta: ", wörld! 👋" },
       { type: "text-end", id: "text-0" },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 125, outputTokens: 15, totalTokens: 140 }, modelId: "claude-sonnet-4-5-20250929" },
+      {
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 125, outputTokens: 15, totalTokens: 140, cacheReadTokens: 100, cacheWriteTokens: 0 },
+        modelId: "claude-sonnet-4-5-20250929",
+      },
     ]);
   });
 

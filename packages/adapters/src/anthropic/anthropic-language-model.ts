@@ -1,18 +1,22 @@
 /**
  * The Anthropic Messages adapter (`POST {baseURL}/v1/messages`): system prompt apart from the messages,
- * `tool_use` / `tool_result` blocks, SSE streaming with `input_json_delta` tool arguments.
+ * `tool_use` / `tool_result` blocks, SSE streaming with `input_json_delta` tool arguments, extended or
+ * adaptive thinking (blocks kept in the conversation and sent back unchanged), and prompt-cache
+ * breakpoints on the stable prefix.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";
 import { streamError } from "../_internal/stream-parts.ts";
+import { type PromptCacheSettings, type ThinkingSettings, thinkingConfigError, thinkingOn } from "../_internal/thinking.ts";
 import { generateToolCallId, parseToolInput } from "../_internal/tool-input.ts";
-import { type AnthropicMessagesRequest, readMessagesResponse } from "./anthropic-api.ts";
+import { type AnthropicMessagesRequest, type AnthropicThinking, readMessagesResponse } from "./anthropic-api.ts";
 import { decodeAnthropicStream } from "./anthropic-stream.ts";
 import { convertAnthropicUsage } from "./convert-anthropic-usage.ts";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.ts";
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.ts";
+import { placeAnthropicCacheControl } from "./place-anthropic-cache-control.ts";
 
 /** Settings of {@link createAnthropic}. */
 export interface AnthropicSettings extends ProviderSettings {
@@ -22,6 +26,25 @@ export interface AnthropicSettings extends ProviderSettings {
   maxTokens?: number;
   /** The `anthropic-version` header. Default `2023-06-01`. */
   anthropicVersion?: string;
+  /** Extended thinking (`budgetTokens` >= 1024) or adaptive thinking; absent sends no `thinking` field. */
+  thinking?: ThinkingSettings;
+  /** Prompt-cache breakpoints (default on). */
+  promptCache?: PromptCacheSettings;
+}
+
+/** The API's floor for `budget_tokens`. */
+const MIN_THINKING_BUDGET = 1024;
+
+/** The `thinking` parameter for the settings; a mistake is a one-line `E_CONFIG_INVALID`. */
+function thinkingParam(t: ThinkingSettings | undefined): AnthropicThinking | undefined {
+  if (t === undefined) return undefined;
+  if (!thinkingOn(t)) return { type: "disabled" };
+  if (t.adaptive) return { type: "adaptive" };
+  if (t.budgetTokens === undefined)
+    throw thinkingConfigError("anthropic thinking needs model.thinking.budgetTokens (1024 or more) or model.thinking.adaptive: true");
+  if (!Number.isInteger(t.budgetTokens) || t.budgetTokens < MIN_THINKING_BUDGET)
+    throw thinkingConfigError(`model.thinking.budgetTokens must be a whole number of at least ${MIN_THINKING_BUDGET} for anthropic, got ${t.budgetTokens}`);
+  return { type: "enabled", budget_tokens: t.budgetTokens };
 }
 
 /**
@@ -38,11 +61,13 @@ export class AnthropicLanguageModel implements LanguageModel {
   readonly supportsTools = true;
   readonly #http: HttpSettings;
   readonly #settings: AnthropicSettings;
+  readonly #thinking: AnthropicThinking | undefined;
 
   constructor(settings: AnthropicSettings) {
     this.modelId = settings.model;
     this.#settings = settings;
     this.#http = resolveHttpSettings(this.provider, settings);
+    this.#thinking = thinkingParam(settings.thinking);
   }
 
   #headers(): Record<string, string> {
@@ -59,12 +84,18 @@ export class AnthropicLanguageModel implements LanguageModel {
     const system = [prompt.system, req.responseFormat ? jsonInstruction(req.responseFormat.schema) : undefined]
       .filter((s): s is string => s !== undefined)
       .join("\n\n");
+    const answerTokens = req.maxOutputTokens ?? this.#settings.maxTokens ?? 4096;
+    const thinking = this.#thinking;
+    const thinks = thinking !== undefined && thinking.type !== "disabled";
     const body: AnthropicMessagesRequest = {
       model: this.modelId,
-      max_tokens: req.maxOutputTokens ?? this.#settings.maxTokens ?? 4096,
+      // Thinking counts toward max_tokens and its budget must stay below it: the budget comes on top.
+      max_tokens: thinking?.type === "enabled" ? thinking.budget_tokens + answerTokens : answerTokens,
       messages: prompt.messages,
     };
     if (system !== "") body.system = system;
+    if (thinking) body.thinking = thinking;
+    if (thinking?.type === "adaptive" && this.#settings.thinking?.effort) body.output_config = { effort: this.#settings.thinking.effort };
     if (req.tools && req.tools.length > 0) {
       body.tools = req.tools.map((t) => ({
         name: t.name,
@@ -72,13 +103,17 @@ export class AnthropicLanguageModel implements LanguageModel {
         input_schema: t.inputSchema,
       }));
       const c = req.toolChoice;
-      if (c !== undefined)
-        body.tool_choice =
-          c === "auto" || c === "none" ? { type: c } : c === "required" ? { type: "any" } : { type: "tool", name: c.toolName };
+      // With thinking on the API refuses a forced tool choice (`any` / `tool`): the model chooses.
+      if (c === "none" || c === "auto") body.tool_choice = { type: c };
+      else if (c !== undefined && thinks) body.tool_choice = { type: "auto" };
+      else if (c === "required") body.tool_choice = { type: "any" };
+      else if (c !== undefined) body.tool_choice = { type: "tool", name: c.toolName };
     }
-    if (req.temperature !== undefined) body.temperature = req.temperature;
+    // With thinking on the API accepts no temperature but its default.
+    if (req.temperature !== undefined && !thinks) body.temperature = req.temperature;
     if (req.stopSequences && req.stopSequences.length > 0) body.stop_sequences = req.stopSequences;
     if (stream) body.stream = true;
+    if (this.#settings.promptCache?.enabled !== false) placeAnthropicCacheControl(body, this.#settings.promptCache?.ttl);
     return body;
   }
 
@@ -96,11 +131,13 @@ export class AnthropicLanguageModel implements LanguageModel {
     const wire = obj(json);
     if (wire.type === "error") throw streamError(this.provider, wire.error, this.#http.secrets);
     const r = readMessagesResponse(json);
-    const content: Array<TextPart | ToolCallPart> = [];
+    const content: AssistantPart[] = [];
     for (const b of r.content) {
       if (b.type === "text") {
         if (b.text) content.push({ type: "text", text: b.text });
-      } else
+      } else if (b.type === "thinking") content.push({ type: "reasoning", provider: this.provider, text: b.thinking, signature: b.signature });
+      else if (b.type === "redacted_thinking") content.push({ type: "reasoning", provider: this.provider, text: "", redactedData: b.data });
+      else
         content.push({ type: "tool-call", toolCallId: b.id ?? generateToolCallId(), toolName: b.name, input: parseToolInput(b.input) });
     }
     let finishReason = mapAnthropicFinishReason(r.stopReason);

@@ -1,7 +1,7 @@
 /**
  * Decoding an Anthropic Messages SSE stream into our parts: `message_start` (model, input usage), per
  * content block `content_block_start` / `_delta` (`text_delta`, `input_json_delta` fragments of a
- * tool_use input) / `_stop`, then `message_delta` (stop reason, output usage) and `message_stop`.
+ * tool_use input, `thinking_delta` and `signature_delta` of a thinking block) / `_stop`, then `message_delta` (stop reason, output usage) and `message_stop`.
  * `ping` is a keep-alive; an `error` event ends the stream (`overloaded_error` is worth a retry).
  */
 import type { ModelStreamPart } from "@agentd/sdk";
@@ -13,7 +13,11 @@ import { readStreamEvent } from "./anthropic-api.ts";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.ts";
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.ts";
 
-type OpenBlock = { kind: "text" } | { kind: "tool"; id: string; name: string; json: string };
+type OpenBlock =
+  | { kind: "text" }
+  | { kind: "tool"; id: string; name: string; json: string }
+  | { kind: "thinking"; id: string; text: string; signature: string }
+  | { kind: "redacted"; data: string };
 
 /** Turn the SSE events of one response into stream parts. */
 export async function* decodeAnthropicStream(
@@ -45,6 +49,13 @@ export async function* decodeAnthropicStream(
           blocks.set(e.index, { kind: "tool", id, name: e.block.name, json: "" });
           sawToolCall = true;
           yield { type: "tool-call-start", id, toolName: e.block.name };
+        } else if (e.block?.type === "thinking") {
+          const id = `reasoning-${e.index}`;
+          blocks.set(e.index, { kind: "thinking", id, text: e.block.thinking, signature: e.block.signature });
+          yield { type: "reasoning-start", id };
+          if (e.block.thinking) yield { type: "reasoning-delta", id, delta: e.block.thinking };
+        } else if (e.block?.type === "redacted_thinking") {
+          blocks.set(e.index, { kind: "redacted", data: e.block.data });
         }
         break;
       case "content_block_delta": {
@@ -53,6 +64,12 @@ export async function* decodeAnthropicStream(
         else if (block?.kind === "tool" && e.partialJson) {
           block.json += e.partialJson;
           yield { type: "tool-call-delta", id: block.id, delta: e.partialJson };
+        } else if (block?.kind === "thinking") {
+          if (e.signature) block.signature += e.signature;
+          if (e.thinking) {
+            block.text += e.thinking;
+            yield { type: "reasoning-delta", id: block.id, delta: e.thinking };
+          }
         }
         break;
       }
@@ -61,6 +78,10 @@ export async function* decodeAnthropicStream(
         blocks.delete(e.index);
         if (block?.kind === "text") yield* text.end();
         else if (block?.kind === "tool") yield* finishToolCall(block.id, block.name, block.json);
+        else if (block?.kind === "thinking") {
+          yield { type: "reasoning-end", id: block.id };
+          yield { type: "reasoning", provider, text: block.text, signature: block.signature };
+        } else if (block?.kind === "redacted") yield { type: "reasoning", provider, text: "", redactedData: block.data };
         break;
       }
       case "message_delta":

@@ -2,12 +2,20 @@
 import type { Usage } from "@agentd/sdk";
 import type { AnthropicUsage } from "./anthropic-api.ts";
 
-/** Input counts cache reads and writes too (Anthropic reports them apart from `input_tokens`). */
+/**
+ * Input counts cache reads and writes too (Anthropic reports them apart from `input_tokens`); the split
+ * is kept in `cacheReadTokens` / `cacheWriteTokens`. Thinking is part of `output_tokens` already.
+ */
 export function convertAnthropicUsage(usage: AnthropicUsage | undefined): Usage {
-  const inputTokens =
-    (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  const read = usage?.cache_read_input_tokens;
+  const write = usage?.cache_creation_input_tokens;
+  const inputTokens = (usage?.input_tokens ?? 0) + (write ?? 0) + (read ?? 0);
   const outputTokens = usage?.output_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  const out: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  if (read !== undefined) out.cacheReadTokens = read;
+  if (write !== undefined) out.cacheWriteTokens = write;
+  if (usage?.thinking_tokens !== undefined) out.reasoningTokens = usage.thinking_tokens;
+  return out;
 }
 
 /** Streams report usage twice (message_start, then message_delta): later non-missing counts win. */
@@ -19,5 +27,6 @@ export function mergeAnthropicUsage(a: AnthropicUsage | undefined, b: AnthropicU
     output_tokens: b.output_tokens ?? a.output_tokens,
     cache_creation_input_tokens: b.cache_creation_input_tokens ?? a.cache_creation_input_tokens,
     cache_read_input_tokens: b.cache_read_input_tokens ?? a.cache_read_input_tokens,
+    thinking_tokens: b.thinking_tokens ?? a.thinking_tokens,
   };
 }

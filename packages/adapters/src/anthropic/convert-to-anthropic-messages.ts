@@ -2,15 +2,30 @@
  * Our conversation → Anthropic Messages. System text goes to the separate `system` field; tool results
  * are `tool_result` blocks inside a user message, and consecutive messages of one role merge into one
  * (several tool results, or results followed by the user's next words, become a single user turn, as the
- * API wants the results of one assistant turn together and first).
+ * API wants the results of one assistant turn together and first). Reasoning parts this provider made
+ * go back as `thinking` / `redacted_thinking` blocks, unchanged and in their place: with thinking on, the
+ * API refuses a tool-use turn whose thinking was dropped. Another provider's reasoning is dropped.
  */
-import type { ModelMessage } from "@agentd/sdk";
+import type { AssistantPart, ModelMessage } from "@agentd/sdk";
 import type { AnthropicContentBlock, AnthropicMessage } from "./anthropic-api.ts";
 
 /** The converted conversation. */
 export interface AnthropicPrompt {
   system: string | undefined;
   messages: AnthropicMessage[];
+}
+
+function assistantBlock(p: AssistantPart): AnthropicContentBlock[] {
+  switch (p.type) {
+    case "text":
+      return p.text === "" ? [] : [{ type: "text", text: p.text }];
+    case "tool-call":
+      return [{ type: "tool_use", id: p.toolCallId, name: p.toolName, input: p.input }];
+    case "reasoning":
+      if (p.provider !== "anthropic") return [];
+      if (p.redactedData !== undefined) return [{ type: "redacted_thinking", data: p.redactedData }];
+      return p.signature === undefined ? [] : [{ type: "thinking", thinking: p.text, signature: p.signature }];
+  }
 }
 
 /** Convert messages. Empty text is dropped: the API rejects empty text blocks. */
@@ -32,16 +47,7 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
         append("user", m.content === "" ? [] : [{ type: "text", text: m.content }]);
         break;
       case "assistant":
-        append(
-          "assistant",
-          m.content.flatMap((p): AnthropicContentBlock[] =>
-            p.type === "text"
-              ? p.text === ""
-                ? []
-                : [{ type: "text", text: p.text }]
-              : [{ type: "tool_use", id: p.toolCallId, name: p.toolName, input: p.input }],
-          ),
-        );
+        append("assistant", m.content.flatMap(assistantBlock));
         break;
       case "tool":
         append(

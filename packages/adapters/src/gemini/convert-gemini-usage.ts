@@ -2,9 +2,15 @@
 import type { Usage } from "@agentd/sdk";
 import type { GeminiUsageMetadata } from "./gemini-api.ts";
 
-/** Output counts thinking tokens (billed as output); the total is Gemini's own when it gives one. */
+/**
+ * Output counts thinking tokens (billed as output, kept apart in `reasoningTokens`); cached prompt tokens
+ * are part of `promptTokenCount` (kept apart in `cacheReadTokens`); the total is Gemini's own when given.
+ */
 export function convertGeminiUsage(usage: GeminiUsageMetadata | undefined): Usage {
   const inputTokens = usage?.promptTokenCount ?? 0;
   const outputTokens = (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0);
-  return { inputTokens, outputTokens, totalTokens: usage?.totalTokenCount ?? inputTokens + outputTokens };
+  const out: Usage = { inputTokens, outputTokens, totalTokens: usage?.totalTokenCount ?? inputTokens + outputTokens };
+  if (usage?.cachedContentTokenCount !== undefined) out.cacheReadTokens = usage.cachedContentTokenCount;
+  if (usage?.thoughtsTokenCount !== undefined) out.reasoningTokens = usage.thoughtsTokenCount;
+  return out;
 }

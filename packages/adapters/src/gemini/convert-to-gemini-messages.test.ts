@@ -12,7 +12,7 @@ describe("convertToGeminiMessages", () => {
           role: "assistant",
           content: [
             { type: "text", text: "Checking." },
-            { type: "tool-call", toolCallId: "fc-1", toolName: "get_weather", input: { city: "Paris" } },
+            { type: "tool-call", toolCallId: "fc-1", toolName: "get_weather", input: { city: "Paris" }, signature: "SIG1" },
             { type: "tool-call", toolCallId: made, toolName: "get_time", input: {} },
           ],
         },
@@ -21,7 +21,6 @@ describe("convertToGeminiMessages", () => {
         { role: "assistant", content: [{ type: "text", text: "21°C." }] },
         { role: "user", content: "" },
       ],
-      (id) => (id === "fc-1" ? "SIG1" : undefined),
     );
     expect(out.systemInstruction).toEqual({ parts: [{ text: "Be brief." }] });
     expect(out.contents).toEqual([

@@ -3,8 +3,12 @@
  * results are `functionResponse` parts in a `user` turn, one turn for all results of one model turn
  * (Gemini pairs responses with the calls of the turn before). A function response must be an object, so
  * our text output is wrapped: `{ result: text }`, or `{ error: text }` for a failed call.
+ *
+ * Thought signatures travel in the conversation, on the part they came with (a function call, a text, a
+ * thought), and go back there: Gemini 3 refuses a function call of the current turn without its
+ * signature. Thought parts from Gemini go back as they came; another provider's reasoning is dropped.
  */
-import type { ModelMessage } from "@agentd/sdk";
+import type { AssistantPart, ModelMessage } from "@agentd/sdk";
 import type { GeminiContent, GeminiPart } from "./gemini-api.ts";
 
 /** Prefix of the tool-call ids this adapter makes up (Gemini often gives none); they are not sent back. */
@@ -16,17 +20,26 @@ export interface GeminiPrompt {
   contents: GeminiContent[];
 }
 
-/**
- * Convert messages. `signatureOf` returns the thought signature recorded for a tool call id, which
- * Gemini 3 requires back on the function-call part it came with.
- */
-export function convertToGeminiMessages(
-  messages: readonly ModelMessage[],
-  signatureOf: (toolCallId: string) => string | undefined = () => undefined,
-): GeminiPrompt {
+const withSignature = <T extends GeminiPart>(part: T, signature: string | undefined): GeminiPart =>
+  signature ? { ...part, thoughtSignature: signature } : part;
+
+const realId = (id: string) => (id.startsWith(SYNTHETIC_ID_PREFIX) ? {} : { id });
+
+function modelPart(p: AssistantPart): GeminiPart[] {
+  switch (p.type) {
+    case "text":
+      return p.text === "" && !p.signature ? [] : [withSignature({ text: p.text }, p.signature)];
+    case "tool-call":
+      return [withSignature({ functionCall: { name: p.toolName, args: p.input, ...realId(p.toolCallId) } }, p.signature)];
+    case "reasoning":
+      return p.provider !== "gemini" ? [] : [withSignature({ text: p.text, thought: true }, p.signature)];
+  }
+}
+
+/** Convert messages. */
+export function convertToGeminiMessages(messages: readonly ModelMessage[]): GeminiPrompt {
   const system: Array<{ text: string }> = [];
   const contents: GeminiContent[] = [];
-  const realId = (id: string) => (id.startsWith(SYNTHETIC_ID_PREFIX) ? {} : { id });
   // What the last content holds, so consecutive assistant turns (or tool results) merge into it.
   let lastKind: "user" | "assistant" | "tool" | undefined;
   for (const m of messages) {
@@ -41,16 +54,7 @@ export function convertToGeminiMessages(
         lastKind = "user";
         break;
       case "assistant": {
-        const parts = m.content.flatMap((p): GeminiPart[] => {
-          if (p.type === "text") return p.text === "" ? [] : [{ text: p.text }];
-          const signature = signatureOf(p.toolCallId);
-          return [
-            {
-              functionCall: { name: p.toolName, args: p.input, ...realId(p.toolCallId) },
-              ...(signature ? { thoughtSignature: signature } : {}),
-            },
-          ];
-        });
+        const parts = m.content.flatMap(modelPart);
         if (parts.length === 0) break;
         if (last && lastKind === "assistant") last.parts.push(...parts);
         else contents.push({ role: "model", parts });

@@ -7,7 +7,7 @@ import { arr, num, obj, str } from "../_internal/lenient.ts";
 
 /** A content part we send. `thoughtSignature` is a sibling of the part it belongs to. */
 export type GeminiPart =
-  | { text: string }
+  | { text: string; thought?: boolean; thoughtSignature?: string }
   | { functionCall: { name: string; args: Record<string, unknown>; id?: string }; thoughtSignature?: string }
   | { functionResponse: { name: string; response: Record<string, unknown>; id?: string } };
 
@@ -31,6 +31,7 @@ export interface GeminiGenerateContentRequest {
     stopSequences?: string[];
     responseMimeType?: string;
     responseSchema?: Record<string, unknown>;
+    thinkingConfig?: { thinkingBudget?: number; includeThoughts?: boolean; thinkingLevel?: string };
   };
 }
 
@@ -40,11 +41,13 @@ export interface GeminiUsageMetadata {
   candidatesTokenCount?: number;
   thoughtsTokenCount?: number;
   totalTokenCount?: number;
+  /** Of `promptTokenCount`, served from the (implicit or explicit) context cache. */
+  cachedContentTokenCount?: number;
 }
 
-/** A part we read back: text (thought summaries excluded) or a function call. */
+/** A part we read back: text (a thought summary when `thought`) or a function call. */
 export type ReadPart =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; thought?: boolean; thoughtSignature?: string }
   | { type: "function-call"; id?: string; name: string; args: unknown; thoughtSignature?: string };
 
 /** What we read from a response or a streamed chunk. */
@@ -71,7 +74,12 @@ function readPart(v: unknown): ReadPart | undefined {
     if (sig) out.thoughtSignature = sig;
     return out;
   }
-  if (typeof p.text === "string" && p.thought !== true) return { type: "text", text: p.text };
+  if (typeof p.text === "string" || signature) {
+    const out: ReadPart = { type: "text", text: str(p.text) ?? "" };
+    if (p.thought === true) out.thought = true;
+    if (signature) out.thoughtSignature = signature;
+    return out;
+  }
   return undefined;
 }
 
@@ -92,6 +100,7 @@ export function readGenerateContentResponse(body: unknown): ReadGenerateContentR
       candidatesTokenCount: num(u.candidatesTokenCount),
       thoughtsTokenCount: num(u.thoughtsTokenCount),
       totalTokenCount: num(u.totalTokenCount),
+      cachedContentTokenCount: num(u.cachedContentTokenCount),
     },
     error: b.error ?? undefined,
   };

@@ -84,15 +84,21 @@ describe("gemini request", () => {
 });
 
 describe("gemini stream fixtures", () => {
-  test("text pieces, thought parts skipped, thinking tokens counted as output", async () => {
+  test("text pieces; a thought part is reasoning, never text; thinking tokens counted as output and apart", async () => {
     const { fetch } = scriptedFetch([() => sseResponse(readFixture(import.meta.url, "gemini-text.chunks.jsonl"), { lineEnd: "\r\n", pieceBytes: 5 })]);
     const parts = await collect(createGemini({ model: "g", fetch }).stream({ messages: [user] }));
     expect(parts).toEqual([
       { type: "text-start", id: "text-0" },
       { type: "text-delta", id: "text-0", delta: "The sky" },
-      { type: "text-delta", id: "text-0", delta: " is blue — 青い空." },
       { type: "text-end", id: "text-0" },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 8, outputTokens: 29, totalTokens: 37 }, modelId: "gemini-2.5-flash" },
+      { type: "reasoning-start", id: "reasoning-0" },
+      { type: "reasoning-delta", id: "reasoning-0", delta: "Thinking about colour…" },
+      { type: "reasoning-end", id: "reasoning-0" },
+      { type: "reasoning", provider: "gemini", text: "Thinking about colour…" },
+      { type: "text-start", id: "text-1" },
+      { type: "text-delta", id: "text-1", delta: " is blue — 青い空." },
+      { type: "text-end", id: "text-1" },
+      { type: "finish", finishReason: "stop", usage: { inputTokens: 8, outputTokens: 29, totalTokens: 37, reasoningTokens: 20 }, modelId: "gemini-2.5-flash" },
     ]);
   });
 

@@ -1,15 +1,19 @@
 /**
  * The native Gemini adapter (`v1beta/models/{model}:generateContent`, `:streamGenerateContent?alt=sse`):
  * `systemInstruction`, `functionDeclarations` with schemas cut to Gemini's subset, `functionCall` /
- * `functionResponse` parts, made-up tool-call ids where Gemini gives none, `usageMetadata`.
+ * `functionResponse` parts, made-up tool-call ids where Gemini gives none, `usageMetadata`, `thinkingConfig`.
  *
- * Gemini 3 requires each function call's `thoughtSignature` back in later requests. Our message type has
- * no field for it, so the model remembers signatures by tool-call id (bounded) and puts them back itself.
+ * Gemini 3 requires each function call's `thoughtSignature` back in later requests: the signature rides
+ * on the part in our message type (not in a table of this instance), so it survives a checkpoint and a
+ * hand-off to another process. Explicit context caching (`cachedContents`) is not used: it needs a
+ * resource created, kept alive and deleted per prefix, with a minimum size, while the implicit cache of
+ * Gemini 2.5+ already discounts a repeated prefix, which our requests keep byte-stable.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk";
 import { postJson, postStream } from "../_internal/http.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";
 import { streamError } from "../_internal/stream-parts.ts";
+import { type ThinkingSettings, thinkingOn } from "../_internal/thinking.ts";
 import { parseToolInput } from "../_internal/tool-input.ts";
 import { convertGeminiUsage } from "./convert-gemini-usage.ts";
 import { convertJsonSchemaToGemini } from "./convert-json-schema-to-gemini.ts";
@@ -22,9 +26,20 @@ import { mapGeminiFinishReason } from "./map-gemini-finish-reason.ts";
 export interface GeminiSettings extends ProviderSettings {
   /** Default `https://generativelanguage.googleapis.com` (the `v1beta/models/…` path is appended). */
   baseURL?: string;
+  /** `thinkingConfig`: budget (`adaptive` = dynamic), thought summaries included when thinking is on. */
+  thinking?: ThinkingSettings;
 }
 
-const MAX_SIGNATURES = 1024;
+/** `generationConfig.thinkingConfig` for the settings. */
+function thinkingConfig(t: ThinkingSettings | undefined): NonNullable<GeminiGenerateContentRequest["generationConfig"]>["thinkingConfig"] {
+  if (t === undefined) return undefined;
+  if (!thinkingOn(t)) return { thinkingBudget: 0 };
+  const config: { thinkingBudget?: number; includeThoughts?: boolean; thinkingLevel?: string } = { includeThoughts: true };
+  if (t.adaptive) config.thinkingBudget = -1;
+  else if (t.budgetTokens !== undefined) config.thinkingBudget = t.budgetTokens;
+  if (t.effort !== undefined) config.thinkingLevel = t.effort;
+  return config;
+}
 
 /** A model behind the Gemini API. */
 export class GeminiLanguageModel implements LanguageModel {
@@ -33,7 +48,6 @@ export class GeminiLanguageModel implements LanguageModel {
   readonly supportsTools = true;
   readonly #http: HttpSettings;
   readonly #settings: GeminiSettings;
-  readonly #signatures = new Map<string, string>();
   readonly #ctx: GeminiStreamContext;
 
   constructor(settings: GeminiSettings) {
@@ -44,11 +58,6 @@ export class GeminiLanguageModel implements LanguageModel {
       provider: this.provider,
       secrets: this.#http.secrets,
       makeId: () => `${SYNTHETIC_ID_PREFIX}${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
-      rememberSignature: (id, signature) => {
-        this.#signatures.set(id, signature);
-        // Oldest first out: a Map iterates in insertion order.
-        if (this.#signatures.size > MAX_SIGNATURES) this.#signatures.delete(this.#signatures.keys().next().value as string);
-      },
     };
   }
 
@@ -59,7 +68,7 @@ export class GeminiLanguageModel implements LanguageModel {
   }
 
   #body(req: ModelRequest): GeminiGenerateContentRequest {
-    const prompt = convertToGeminiMessages(req.messages, (id) => this.#signatures.get(id));
+    const prompt = convertToGeminiMessages(req.messages);
     const body: GeminiGenerateContentRequest = { contents: prompt.contents };
     if (prompt.systemInstruction) body.systemInstruction = prompt.systemInstruction;
     if (req.tools && req.tools.length > 0) {
@@ -93,6 +102,8 @@ export class GeminiLanguageModel implements LanguageModel {
       const schema = convertJsonSchemaToGemini(req.responseFormat.schema);
       if (schema) g.responseSchema = schema;
     }
+    const thinking = thinkingConfig(this.#settings.thinking);
+    if (thinking) g.thinkingConfig = thinking;
     if (Object.keys(g).length > 0) body.generationConfig = g;
     return body;
   }
@@ -112,13 +123,19 @@ export class GeminiLanguageModel implements LanguageModel {
     });
     const r = readGenerateContentResponse(json);
     if (r.error !== undefined) throw streamError(this.provider, r.error, this.#http.secrets);
-    const content: Array<TextPart | ToolCallPart> = [];
+    const content: AssistantPart[] = [];
     for (const p of r.parts) {
-      if (p.type === "text") {
-        const last = content[content.length - 1];
-        if (last?.type === "text") last.text += p.text;
-        else if (p.text) content.push({ type: "text", text: p.text });
-      } else content.push({ type: "tool-call", toolCallId: toolCallIdOf(p, this.#ctx), toolName: p.name, input: parseToolInput(p.args) });
+      const signature = p.thoughtSignature ? { signature: p.thoughtSignature } : {};
+      const last = content[content.length - 1];
+      if (p.type === "text" && p.thought) content.push({ type: "reasoning", provider: this.provider, text: p.text, ...signature });
+      else if (p.type === "text") {
+        // Consecutive text merges, until a signature closes a part (it goes back on that part).
+        if (last?.type === "text" && last.signature === undefined) {
+          last.text += p.text;
+          if (p.thoughtSignature) last.signature = p.thoughtSignature;
+        } else if (p.text || p.thoughtSignature) content.push({ type: "text", text: p.text, ...signature });
+      } else
+        content.push({ type: "tool-call", toolCallId: toolCallIdOf(p, this.#ctx), toolName: p.name, input: parseToolInput(p.args), ...signature });
     }
     const hasCalls = content.some((p) => p.type === "tool-call");
     const out: ModelResponse = {

@@ -16,7 +16,14 @@ export interface OpenAICompatibleToolCall {
 export type OpenAICompatibleMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAICompatibleToolCall[] }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: OpenAICompatibleToolCall[];
+      /** Reasoning passed back, for servers whose rule wants it (configured per model). */
+      reasoning_content?: string;
+      reasoning?: string;
+    }
   | { role: "tool"; tool_call_id: string; content: string };
 
 /** The request body. */
@@ -33,6 +40,7 @@ export interface OpenAICompatibleChatRequest {
     | { type: "json_schema"; json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean } };
   stream?: boolean;
   stream_options?: { include_usage: boolean };
+  reasoning_effort?: string;
 }
 
 /** Token counts as the wire reports them (any may be missing). */
@@ -40,6 +48,10 @@ export interface OpenAICompatibleUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   total_tokens?: number;
+  /** `prompt_tokens_details.cached_tokens` (OpenAI, vLLM) or DeepSeek's `prompt_cache_hit_tokens`. */
+  cached_tokens?: number;
+  /** `completion_tokens_details.reasoning_tokens`. */
+  reasoning_tokens?: number;
 }
 
 /** A tool call in a whole response. `arguments` is normally a JSON string; some gateways send an object. */
@@ -53,6 +65,8 @@ export interface ReadToolCall {
 export interface ReadChatResponse {
   model?: string;
   text: string;
+  /** `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama, OpenRouter) of the message. */
+  reasoning: string;
   toolCalls: ReadToolCall[];
   finishReason?: string;
   usage?: OpenAICompatibleUsage;
@@ -70,6 +84,8 @@ export interface ReadToolCallDelta {
 export interface ReadChatChunk {
   model?: string;
   text?: string;
+  /** A reasoning fragment (`reasoning_content` or `reasoning` on the delta). */
+  reasoning?: string;
   toolCalls: ReadToolCallDelta[];
   finishReason?: string;
   usage?: OpenAICompatibleUsage;
@@ -80,8 +96,17 @@ export interface ReadChatChunk {
 function readUsage(v: unknown): OpenAICompatibleUsage | undefined {
   if (v === null || v === undefined) return undefined;
   const u = obj(v);
-  return { prompt_tokens: num(u.prompt_tokens), completion_tokens: num(u.completion_tokens), total_tokens: num(u.total_tokens) };
+  return {
+    prompt_tokens: num(u.prompt_tokens),
+    completion_tokens: num(u.completion_tokens),
+    total_tokens: num(u.total_tokens),
+    cached_tokens: num(obj(u.prompt_tokens_details).cached_tokens) ?? num(u.prompt_cache_hit_tokens),
+    reasoning_tokens: num(obj(u.completion_tokens_details).reasoning_tokens),
+  };
 }
+
+/** Reasoning text under either name servers use. */
+const reasoningOf = (m: Record<string, unknown>): string | undefined => str(m.reasoning_content) ?? str(m.reasoning);
 
 /** Read a non-streamed completion. */
 export function readChatResponse(body: unknown): ReadChatResponse {
@@ -96,6 +121,7 @@ export function readChatResponse(body: unknown): ReadChatResponse {
   return {
     model: str(b.model),
     text: str(message.content) ?? "",
+    reasoning: reasoningOf(message) ?? "",
     toolCalls: toolCalls.filter((t) => t.name !== ""),
     finishReason: str(choice.finish_reason),
     usage: readUsage(b.usage),
@@ -121,6 +147,7 @@ export function readChatChunk(chunk: unknown): ReadChatChunk {
   return {
     model: str(c.model),
     text: str(delta.content),
+    reasoning: reasoningOf(delta),
     toolCalls,
     finishReason: str(choice.finish_reason),
     usage: readUsage(c.usage ?? choice.usage),

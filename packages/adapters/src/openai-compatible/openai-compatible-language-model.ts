@@ -2,13 +2,16 @@
  * The OpenAI-compatible chat completions adapter (`POST {baseURL}/chat/completions`): OpenAI itself and
  * the gateways that copy it (vLLM, Ollama, LM Studio, LiteLLM, OpenRouter …). Native tool calling with
  * parallel calls, SSE streaming with usage, `response_format` for JSON output; `supportsTools: false`
- * for models without tool calling (the loop then uses the JSON action shape).
+ * for models without tool calling (the loop then uses the JSON action shape). Reasoning servers (vLLM,
+ * DeepSeek, Ollama) return `reasoning_content` / `reasoning`: read into reasoning parts, never the answer;
+ * `reasoning_effort` goes out when configured.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";
 import { streamError } from "../_internal/stream-parts.ts";
+import type { ThinkingSettings } from "../_internal/thinking.ts";
 import { generateToolCallId, parseToolInput } from "../_internal/tool-input.ts";
 import { convertOpenAICompatibleUsage } from "./convert-openai-compatible-usage.ts";
 import { convertToOpenAICompatibleMessages } from "./convert-to-openai-compatible-messages.ts";
@@ -28,6 +31,8 @@ export interface OpenAICompatibleSettings extends ProviderSettings {
   includeUsage?: boolean;
   /** Whether `response_format: json_schema` is accepted (default true); otherwise `json_object` is sent. */
   structuredOutputs?: boolean;
+  /** `effort` → `reasoning_effort`; `passBack` → which field reasoning returns in (default: dropped). */
+  thinking?: ThinkingSettings;
 }
 
 /** A model behind an OpenAI-compatible `/chat/completions` endpoint. */
@@ -55,8 +60,10 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
   #body(req: ModelRequest, stream: boolean): OpenAICompatibleChatRequest {
     const body: OpenAICompatibleChatRequest = {
       model: this.modelId,
-      messages: convertToOpenAICompatibleMessages(req.messages, this.supportsTools),
+      messages: convertToOpenAICompatibleMessages(req.messages, this.supportsTools, this.#passBack()),
     };
+    const effort = this.#settings.thinking?.effort;
+    if (effort !== undefined && this.#settings.thinking?.enabled !== false) body.reasoning_effort = effort;
     if (this.supportsTools && req.tools && req.tools.length > 0) {
       body.tools = req.tools.map((t) => ({
         type: "function",
@@ -82,6 +89,11 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
     return body;
   }
 
+  #passBack() {
+    const field = this.#settings.thinking?.passBack;
+    return field === undefined || field === "none" ? undefined : { field, provider: this.provider };
+  }
+
   #url(): string {
     return joinUrl(this.#settings.baseURL, "chat/completions");
   }
@@ -96,7 +108,8 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
     const wire = obj(json);
     if (wire.error !== undefined && wire.choices === undefined) throw streamError(this.provider, wire.error, this.#http.secrets);
     const r = readChatResponse(json);
-    const content: Array<TextPart | ToolCallPart> = [];
+    const content: AssistantPart[] = [];
+    if (r.reasoning) content.push({ type: "reasoning", provider: this.provider, text: r.reasoning });
     if (r.text) content.push({ type: "text", text: r.text });
     for (const c of r.toolCalls)
       content.push({ type: "tool-call", toolCallId: c.id || generateToolCallId(), toolName: c.name, input: parseToolInput(c.arguments) });

@@ -33,7 +33,7 @@ describe("openai-compatible stream fixtures", () => {
     expect(parts.at(-1)).toEqual({
       type: "finish",
       finishReason: "tool-calls",
-      usage: { inputTokens: 84, outputTokens: 21, totalTokens: 105 },
+      usage: { inputTokens: 84, outputTokens: 21, totalTokens: 105, cacheReadTokens: 0, reasoningTokens: 0 },
       modelId: "gpt-4o-mini-2024-07-18",
     });
   });

@@ -3,7 +3,8 @@
  * fragments keyed by `index` (the id and name only on the first fragment of each call); text and calls
  * may interleave; `finish_reason` comes on the last choice chunk, usage on a chunk of its own after it
  * (`stream_options.include_usage`), then `data: [DONE]`. Gateways vary: no usage, no `[DONE]`, empty
- * ids, whole calls in one chunk, no `index` at all.
+ * ids, whole calls in one chunk, no `index` at all. Reasoning fragments (`reasoning_content` or
+ * `reasoning` on the delta) come before the answer and become one reasoning part.
  */
 import type { ModelStreamPart } from "@agentd/sdk";
 import type { SseEvent } from "../_internal/sse.ts";
@@ -20,6 +21,11 @@ interface PendingCall {
   started: boolean;
 }
 
+function* endReasoning(r: { id: string; text: string }, provider: string): Generator<ModelStreamPart> {
+  yield { type: "reasoning-end", id: r.id };
+  yield { type: "reasoning", provider, text: r.text };
+}
+
 /** Turn the SSE events of one response into stream parts. */
 export async function* decodeOpenAICompatibleStream(
   events: AsyncIterable<SseEvent>,
@@ -27,6 +33,8 @@ export async function* decodeOpenAICompatibleStream(
   secrets: readonly string[],
 ): AsyncGenerator<ModelStreamPart> {
   const text = new TextBlock();
+  let reasoning: { id: string; text: string } | undefined;
+  let reasonings = 0;
   const calls = new Map<number, PendingCall>();
   let lastIndex: number | undefined;
   let finishReason: string | undefined;
@@ -43,6 +51,18 @@ export async function* decodeOpenAICompatibleStream(
     if (chunk.error !== undefined) throw streamError(provider, chunk.error, secrets);
     modelId = chunk.model || modelId;
     if (chunk.usage) usage = chunk.usage;
+    if (chunk.reasoning) {
+      if (!reasoning) {
+        reasoning = { id: `reasoning-${reasonings++}`, text: "" };
+        yield { type: "reasoning-start", id: reasoning.id };
+      }
+      reasoning.text += chunk.reasoning;
+      yield { type: "reasoning-delta", id: reasoning.id, delta: chunk.reasoning };
+    }
+    if (reasoning && (chunk.text || chunk.toolCalls.length > 0)) {
+      yield* endReasoning(reasoning, provider);
+      reasoning = undefined;
+    }
     yield* text.delta(chunk.text);
 
     for (const delta of chunk.toolCalls) {
@@ -73,6 +93,7 @@ export async function* decodeOpenAICompatibleStream(
   }
 
   if (!done && finishReason === undefined) throw endedEarly(provider, secrets);
+  if (reasoning) yield* endReasoning(reasoning, provider);
   yield* text.end();
   let callCount = 0;
   for (const call of calls.values()) {

@@ -33,8 +33,28 @@ export const ModelConfigSchema = v.strictObject({
   maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
   maxOutputTokens: v.optional(positiveInt),
   temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
-  /** Prices in USD per million tokens, for the cost budget. */
-  prices: v.optional(v.strictObject({ inputPerMTokUsd: nonNegative, outputPerMTokUsd: nonNegative })),
+  /** Prices in USD per million tokens, for the cost budget; cache reads/writes and reasoning may have their own. */
+  prices: v.optional(
+    v.strictObject({
+      inputPerMTokUsd: nonNegative,
+      outputPerMTokUsd: nonNegative,
+      cacheReadPerMTokUsd: v.optional(nonNegative),
+      cacheWritePerMTokUsd: v.optional(nonNegative),
+      reasoningPerMTokUsd: v.optional(nonNegative),
+    }),
+  ),
+  /** Thinking / reasoning: on or off, a token budget, adaptive, an effort, and (openai) how reasoning goes back. */
+  thinking: v.optional(
+    v.strictObject({
+      enabled: v.optional(v.boolean()),
+      budgetTokens: v.optional(positiveInt),
+      adaptive: v.optional(v.boolean()),
+      effort: v.optional(v.picklist(["minimal", "low", "medium", "high", "xhigh", "max"], 'one of "minimal", "low", "medium", "high", "xhigh", "max"')),
+      passBack: v.optional(v.picklist(["none", "reasoning_content", "reasoning"], 'one of "none", "reasoning_content", "reasoning"')),
+    }),
+  ),
+  /** Anthropic prompt-cache breakpoints (on by default) and their lifetime. */
+  promptCache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), ttl: v.optional(v.picklist(["5m", "1h"], 'one of "5m", "1h"')) })),
   headers: v.optional(stringMap),
 });
 

@@ -4,7 +4,7 @@
  * nothing a model or a tool says can raise it.
  */
 import { AgentdError, type LocalErrorCode } from "../wire/errors.ts";
-import { addUsage, emptyUsage, type Usage } from "./model.ts";
+import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "./model.ts";
 
 /** The limits of a run. Absent means unlimited, except `maxTurns` (default 20). */
 export interface RunLimits {
@@ -20,10 +20,33 @@ export interface RunLimits {
   toolTimeoutMs?: number;
 }
 
-/** Token prices used for the cost budget. */
+/**
+ * Token prices used for the cost budget, in US dollars per million tokens. The optional ones bill the
+ * parts of the usage split at their own rate; absent, those tokens cost the plain input/output price.
+ */
 export interface ModelPrices {
   inputPerMTokUsd: number;
   outputPerMTokUsd: number;
+  /** Input tokens read from the prompt cache (typically a tenth of the input price). */
+  cacheReadPerMTokUsd?: number;
+  /** Input tokens written to the prompt cache (Anthropic: 1.25× input for 5 minutes, 2× for an hour). */
+  cacheWritePerMTokUsd?: number;
+  /** Output tokens spent on reasoning. */
+  reasoningPerMTokUsd?: number;
+}
+
+/** The cost of `usage` at `prices`, in US dollars. */
+export function costOf(usage: Usage, prices: ModelPrices): number {
+  const read = Math.min(usage.cacheReadTokens ?? 0, usage.inputTokens);
+  const write = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - read);
+  const reasoning = Math.min(usage.reasoningTokens ?? 0, usage.outputTokens);
+  const perM =
+    (usage.inputTokens - read - write) * prices.inputPerMTokUsd +
+    read * (prices.cacheReadPerMTokUsd ?? prices.inputPerMTokUsd) +
+    write * (prices.cacheWritePerMTokUsd ?? prices.inputPerMTokUsd) +
+    (usage.outputTokens - reasoning) * prices.outputPerMTokUsd +
+    reasoning * (prices.reasoningPerMTokUsd ?? prices.outputPerMTokUsd);
+  return perM / 1e6;
 }
 
 /** Why a run stopped. */
@@ -62,6 +85,10 @@ export function checkLimits(limits: RunLimits = {}, prices?: ModelPrices): void 
     throw bad("limits.maxCostUsd needs model prices (inputPerMTokUsd, outputPerMTokUsd) to measure cost");
   if (prices && !(prices.inputPerMTokUsd >= 0 && prices.outputPerMTokUsd >= 0))
     throw bad("prices.inputPerMTokUsd and prices.outputPerMTokUsd must be numbers >= 0");
+  for (const k of ["cacheReadPerMTokUsd", "cacheWritePerMTokUsd", "reasoningPerMTokUsd"] as const) {
+    const price = prices?.[k];
+    if (price !== undefined && !(typeof price === "number" && price >= 0)) throw bad(`prices.${k} must be a number >= 0, got ${JSON.stringify(price)}`);
+  }
 }
 
 /** Turn, token and cost accounting for one run. */
@@ -86,8 +113,7 @@ export class Budget {
 
   /** Spend so far (0 without prices). */
   get costUsd(): number {
-    if (!this.prices) return 0;
-    return (this.usage.inputTokens * this.prices.inputPerMTokUsd + this.usage.outputTokens * this.prices.outputPerMTokUsd) / 1e6;
+    return this.prices ? costOf(this.usage, this.prices) : 0;
   }
 
   /** Count one model request; trips when the run has already used all its turns. */
@@ -108,12 +134,15 @@ export class Budget {
   /** Add usage (a model response, or a tool's own) and check the token and cost budgets. */
   add(usage: Usage | undefined): Trip | undefined {
     // A sloppy adapter or ToolSet must not turn the counters into NaN and disable the budget.
-    if (usage)
-      this.usage = addUsage(this.usage, {
+    if (usage) {
+      const clean: Usage = {
         inputTokens: count(usage.inputTokens),
         outputTokens: count(usage.outputTokens),
         totalTokens: count(usage.totalTokens),
-      });
+      };
+      for (const k of USAGE_DETAIL_KEYS) if (usage[k] !== undefined) clean[k] = count(usage[k]);
+      this.usage = addUsage(this.usage, clean);
+    }
     const { maxTokens, maxCostUsd } = this.limits;
     if (maxTokens !== undefined) {
       if (this.tokens > maxTokens)

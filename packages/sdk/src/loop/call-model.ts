@@ -1,10 +1,11 @@
 /**
  * One model request, whole (`generate`) or streamed (`stream`, emitting `text-delta` events and
- * accumulating the parts into the same response shape). Both are raced against the run's signal, so a
+ * accumulating the parts into the same response shape). Reasoning parts are kept in the response (the
+ * provider wants them back) but never emitted as text. Both are raced against the run's signal, so a
  * deadline or a caller's cancel interrupts a request in flight even if the model ignores its signal.
  */
 import type { Emit } from "./events.ts";
-import type { LanguageModel, ModelRequest, ModelResponse, TextPart, ToolCallPart } from "./model.ts";
+import type { LanguageModel, ModelRequest, ModelResponse, ReasoningPart, TextPart, ToolCallPart } from "./model.ts";
 import { emptyUsage } from "./model.ts";
 import { raceAbort } from "./run-signal.ts";
 
@@ -50,9 +51,17 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
           textPart(part.id).text += part.delta;
           if (part.delta) o.emit({ type: "text-delta", runId: o.runId, turn: o.turn, delta: part.delta });
           break;
+        case "text-end":
+          if (part.signature !== undefined) textPart(part.id).signature = part.signature;
+          break;
         case "tool-call": {
           const { type: _t, ...call } = part;
           response.content.push({ type: "tool-call", ...call } satisfies ToolCallPart);
+          break;
+        }
+        case "reasoning": {
+          const { type: _t, ...reasoning } = part;
+          response.content.push({ type: "reasoning", ...reasoning } satisfies ReasoningPart);
           break;
         }
         case "finish":
@@ -61,7 +70,7 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
           if (part.modelId !== undefined) response.modelId = part.modelId;
           break;
         default:
-          // text-end and tool-call deltas carry nothing the complete parts do not.
+          // Tool-call and reasoning deltas carry nothing the complete parts do not.
           break;
       }
     }
@@ -70,6 +79,7 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
     iterator.return?.()?.catch(() => {});
     throw e;
   }
-  response.content = response.content.filter((p) => p.type !== "text" || p.text.length > 0);
+  // An empty text part is noise, unless it carries a signature the provider wants back.
+  response.content = response.content.filter((p) => p.type !== "text" || p.text.length > 0 || p.signature !== undefined);
   return response;
 }

@@ -3,7 +3,7 @@ export * from "./model.ts";
 export * from "./tools.ts";
 export * from "./json-action.ts";
 export { runLoop, type RunLoopOptions, type RunResult } from "./run-loop.ts";
-export { type RunLimits, type ModelPrices, type StopReason, type BudgetWarning, DEFAULT_MAX_TURNS } from "./budget.ts";
+export { type RunLimits, type ModelPrices, type StopReason, type BudgetWarning, DEFAULT_MAX_TURNS, costOf } from "./budget.ts";
 export type { RunEvent, ToolMode } from "./events.ts";
 export { compileScope, type RunScope, type ScopeCheck } from "./scope.ts";
 export { createToolNameMap, type ToolNameMap, PROVIDER_NAME } from "./tool-names.ts";

@@ -26,7 +26,9 @@ export async function runJsonActionLoop(ctx: RunContext, messages: ModelMessage[
   for (;;) {
     const response = await ctx.ask(messages);
     const text = textOf(response.content);
-    messages.push({ role: "assistant", content: [{ type: "text", text }] });
+    // The model's reasoning stays with its turn: a provider that wants it back finds it there.
+    const reasoning = response.content.filter((p) => p.type === "reasoning");
+    messages.push({ role: "assistant", content: [...reasoning, { type: "text", text }] });
     const action = extractAction(text);
 
     if (!action && reasks < MAX_ACTION_REASKS) {

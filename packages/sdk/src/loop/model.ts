@@ -7,6 +7,27 @@
 export interface TextPart {
   type: "text";
   text: string;
+  /** An opaque provider signature that must go back with this part (a Gemini `thoughtSignature`). */
+  signature?: string;
+}
+
+/**
+ * The model's reasoning before it answered: Anthropic `thinking` / `redacted_thinking` blocks, Gemini
+ * thought parts, the `reasoning_content` of OpenAI-compatible reasoning servers. It lives in the
+ * conversation because providers want it back, unchanged, in the next requests of a tool-use exchange
+ * (and a checkpoint or a subagent hand-off must carry it); it is never part of the answer, never shown to
+ * a tool. Each adapter sends back only the parts its own provider made and drops the others.
+ */
+export interface ReasoningPart {
+  type: "reasoning";
+  /** The reasoning text ("" when redacted). */
+  text: string;
+  /** The provider that produced it (`LanguageModel.provider`). */
+  provider: string;
+  /** An opaque signature the provider checks when the part comes back (Anthropic, Gemini). */
+  signature?: string;
+  /** Encrypted reasoning the provider redacted (Anthropic `redacted_thinking.data`); opaque. */
+  redactedData?: string;
 }
 
 /** The model asks for a tool call. `input` is the parsed JSON arguments (an object). */
@@ -16,7 +37,12 @@ export interface ToolCallPart {
   toolCallId: string;
   toolName: string;
   input: Record<string, unknown>;
+  /** An opaque provider signature that must go back with this call (a Gemini `thoughtSignature`). */
+  signature?: string;
 }
+
+/** What an assistant message (or a response) holds. */
+export type AssistantPart = TextPart | ToolCallPart | ReasoningPart;
 
 /** The outcome of a tool call, returned to the model. `output` is already fenced/serialised text. */
 export interface ToolResultPart {
@@ -31,7 +57,7 @@ export interface ToolResultPart {
 export type ModelMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
-  | { role: "assistant"; content: Array<TextPart | ToolCallPart> }
+  | { role: "assistant"; content: AssistantPart[] }
   | { role: "tool"; content: ToolResultPart[] };
 
 /** A tool offered to the model. `inputSchema` is a JSON Schema object. */
@@ -61,16 +87,26 @@ export interface ModelRequest {
 /** Why the model stopped. */
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
 
-/** Token usage of one request (or, summed, of a run). */
+/**
+ * Token usage of one request (or, summed, of a run). The optional counts split the two totals where the
+ * provider reports it: cache reads and writes are part of `inputTokens`, reasoning is part of
+ * `outputTokens` (so budgets count them once), and prices can bill each part at its own rate.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Of `inputTokens`, read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, written to the provider's prompt cache (Anthropic bills these at a premium). */
+  cacheWriteTokens?: number;
+  /** Of `outputTokens`, spent on reasoning (thinking). */
+  reasoningTokens?: number;
 }
 
 /** A complete (non-streamed, or fully accumulated) model response. */
 export interface ModelResponse {
-  content: Array<TextPart | ToolCallPart>;
+  content: AssistantPart[];
   finishReason: FinishReason;
   usage: Usage;
   /** The model id the provider reports, when it does. */
@@ -81,12 +117,19 @@ export interface ModelResponse {
 export type ModelStreamPart =
   | { type: "text-start"; id: string }
   | { type: "text-delta"; id: string; delta: string }
-  | { type: "text-end"; id: string }
+  /** `signature`: the provider's opaque signature of this text part, to send back with it (Gemini). */
+  | { type: "text-end"; id: string; signature?: string }
   | { type: "tool-call-start"; id: string; toolName: string }
   | { type: "tool-call-delta"; id: string; delta: string }
   | { type: "tool-call-end"; id: string }
   /** The complete tool call, emitted after its deltas end. */
   | ({ type: "tool-call" } & Omit<ToolCallPart, "type">)
+  /** Reasoning text as it arrives (never shown as answer text). */
+  | { type: "reasoning-start"; id: string }
+  | { type: "reasoning-delta"; id: string; delta: string }
+  | { type: "reasoning-end"; id: string }
+  /** The complete reasoning part (signature included), emitted after its deltas end. */
+  | ({ type: "reasoning" } & Omit<ReasoningPart, "type">)
   | { type: "finish"; finishReason: FinishReason; usage: Usage; modelId?: string };
 
 /** A language model reached over some dialect. */
@@ -106,9 +149,16 @@ export interface LanguageModel {
 /** Zero usage. */
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
-/** Sum two usages. */
-export const addUsage = (a: Usage, b: Usage): Usage => ({
-  inputTokens: a.inputTokens + b.inputTokens,
-  outputTokens: a.outputTokens + b.outputTokens,
-  totalTokens: a.totalTokens + b.totalTokens,
-});
+/** The optional counts of {@link Usage}. */
+export const USAGE_DETAIL_KEYS = ["cacheReadTokens", "cacheWriteTokens", "reasoningTokens"] as const;
+
+/** Sum two usages; a detail count appears when either side has it. */
+export const addUsage = (a: Usage, b: Usage): Usage => {
+  const sum: Usage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+  for (const k of USAGE_DETAIL_KEYS) if (a[k] !== undefined || b[k] !== undefined) sum[k] = (a[k] ?? 0) + (b[k] ?? 0);
+  return sum;
+};

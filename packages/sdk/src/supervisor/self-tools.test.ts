@@ -40,6 +40,13 @@ describe("subagent self-tools in the loop", () => {
     expect(result.usage.totalTokens).toBe(45);
   });
 
+  test("the child's cache and reasoning split is billed to the parent run with it", async () => {
+    const model = scriptedModel([callTools([["subagent_spawn", { instruction: "cached:" }]]), reply("done")]);
+    const result = await runLoop({ model, tools: tools(), input: "delegate", runId: "run-split" });
+    // Two model turns of 10 in / 5 out, and the child's 100 in (80 cached, 10 written) / 20 out (12 reasoning).
+    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 30, totalTokens: 150, cacheReadTokens: 80, cacheWriteTokens: 10, reasoningTokens: 12 });
+  });
+
   test("async spawn then wait: the handle comes back at once, the result on wait, the usage once", async () => {
     let id = "";
     const model = scriptedModel([

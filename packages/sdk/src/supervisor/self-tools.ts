@@ -4,16 +4,21 @@
  * the run's children consumed since its last subagent call — so the loop adds children's usage to the
  * run's budget (and a child's subtree usage is in its own, all the way up the tree).
  */
-import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "../loop/model.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import { callSubagentTool, SUBAGENT_TOOLS } from "./subagent-tools.ts";
 import type { Supervisor } from "./supervisor.ts";
 
-const minus = (a: Usage, b: Usage): Usage => ({
-  inputTokens: a.inputTokens - b.inputTokens,
-  outputTokens: a.outputTokens - b.outputTokens,
-  totalTokens: a.totalTokens - b.totalTokens,
-});
+const minus = (a: Usage, b: Usage): Usage => {
+  const d: Usage = {
+    inputTokens: a.inputTokens - b.inputTokens,
+    outputTokens: a.outputTokens - b.outputTokens,
+    totalTokens: a.totalTokens - b.totalTokens,
+  };
+  // The cache and reasoning split travels with the bill, so the parent's cost prices it the same way.
+  for (const k of USAGE_DETAIL_KEYS) if (a[k] !== undefined) d[k] = a[k] - (b[k] ?? 0);
+  return d;
+};
 
 /** The self-tools of one supervisor. */
 export class SubagentToolSet implements ToolSet {

@@ -3,6 +3,7 @@
  * dialect's own words, and usage. Also the deterministic pieces every dialect shares: ids, token estimates,
  * and splitting text into stream deltas.
  */
+import type { CacheUsage } from "./prompt-cache.ts";
 import type { NormalizedMessage, TextTurn, ToolCallsTurn } from "./types.ts";
 
 /** A tool call to render. `id` is absent only where the dialect has none to give (Gemini, unless scripted). */
@@ -18,8 +19,28 @@ export interface Answer {
   toolCalls: AnswerToolCall[];
   /** Finish reason in the dialect's own words. */
   finishReason: string;
-  usage: { input: number; output: number };
+  /** Reasoning served before the answer, if any. */
+  reasoning?: string;
+  /** Anthropic: serve a `redacted_thinking` block too. */
+  redactedReasoning?: boolean;
+  /**
+   * `input` includes the cache split (`cacheRead`, `cacheWrite`); `output` is the answer alone, the
+   * dialects add `reasoning` where their output count includes it.
+   */
+  usage: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
 }
+
+/** What the request adds to a turn: its size, the cache model's verdict, whether it asked for thinking. */
+export interface AnswerContext {
+  /** Characters of the whole prompt (tools, system, messages); default: the conversation's text. */
+  promptChars?: number;
+  cache?: CacheUsage;
+  /** The request turned thinking on: reasoning is served even when the turn scripts none. */
+  thinking?: boolean;
+}
+
+/** Reasoning served when a request asks for thinking and the turn scripts none. */
+export const DEFAULT_REASONING = "Working out what the request needs before answering.";
 
 /** Each dialect's words for the portable finish reasons. */
 export interface FinishWords {
@@ -59,6 +80,7 @@ export function toAnswer(
   words: FinishWords,
   messages: readonly NormalizedMessage[],
   makeId: (() => string) | undefined,
+  context: AnswerContext = {},
 ): Answer {
   const text = turn.text ?? "";
   const toolCalls: AnswerToolCall[] =
@@ -76,15 +98,24 @@ export function toAnswer(
         ? words.stop
         : (words[requested as keyof FinishWords] ?? requested);
   const outputChars = text.length + toolCalls.reduce((n, call) => n + call.name.length + JSON.stringify(call.arguments).length, 0);
-  return {
+  const reasoning = turn.reasoning ?? (context.thinking ? DEFAULT_REASONING : undefined);
+  const input = turn.usage?.input ?? estimateTokens(context.promptChars ?? conversationChars(messages));
+  const cacheRead = Math.min(context.cache?.read ?? 0, input);
+  const answer: Answer = {
     text,
     toolCalls,
     finishReason,
     usage: {
-      input: turn.usage?.input ?? estimateTokens(conversationChars(messages)),
+      input,
       output: turn.usage?.output ?? estimateTokens(outputChars),
+      reasoning: turn.usage?.reasoning ?? (reasoning === undefined ? 0 : estimateTokens(reasoning.length)),
+      cacheRead,
+      cacheWrite: Math.min(context.cache?.write ?? 0, input - cacheRead),
     },
   };
+  if (reasoning !== undefined) answer.reasoning = reasoning;
+  if (turn.redactedReasoning) answer.redactedReasoning = true;
+  return answer;
 }
 
 /**

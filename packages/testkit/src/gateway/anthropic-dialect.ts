@@ -2,9 +2,12 @@
  * The Anthropic Messages dialect: `POST {origin}/v1/messages`, `x-api-key` (or Bearer) auth, `message`
  * bodies with text and tool_use blocks, the named SSE events (`message_start`, `content_block_start`,
  * `ping`, `content_block_delta` with `text_delta` / `input_json_delta`, `content_block_stop`,
- * `message_delta`, `message_stop`), and `{"type":"error","error":{…}}` errors.
+ * `message_delta`, `message_stop`), and `{"type":"error","error":{…}}` errors. Reasoning is served as
+ * signed `thinking` (`thinking_delta`, `signature_delta`) and `redacted_thinking` blocks; usage carries
+ * the cache split of the gateway's cache model and the thinking tokens.
  */
 import { randomId, splitPieces, type Answer } from "./answer.ts";
+import { checkAnthropicReasoning, redactedData, signThinking } from "./anthropic-checks.ts";
 import type { DialectCodec, ErrorKind, RenderContext, SseFrame } from "./dialect.ts";
 import { parseAnthropicRequest } from "./anthropic-request.ts";
 
@@ -16,18 +19,29 @@ const ERROR_TYPES: Record<ErrorKind, string> = {
   "server-error": "api_error",
 };
 
-const contentOf = (answer: Answer) => [
+/** The thinking blocks of an answer, signed. */
+const thinkingOf = (answer: Answer, context: RenderContext) => [
+  ...(answer.reasoning === undefined ? [] : [{ type: "thinking", thinking: answer.reasoning, signature: signThinking(context.reasoning.signer, answer.reasoning) }]),
+  ...(answer.redactedReasoning ? [{ type: "redacted_thinking", data: redactedData(context.reasoning.signer) }] : []),
+];
+
+const contentOf = (answer: Answer, context: RenderContext) => [
+  ...thinkingOf(answer, context),
   ...(answer.text === "" ? [] : [{ type: "text", text: answer.text }]),
   ...answer.toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.arguments })),
 ];
 
-const usageOf = (input: number, output: number) => ({
-  input_tokens: input,
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: 0,
+/** Anthropic reports uncached input apart from cache reads and writes; output includes thinking. */
+const usageOf = (answer: Answer, output: number) => ({
+  input_tokens: answer.usage.input - answer.usage.cacheRead - answer.usage.cacheWrite,
+  cache_creation_input_tokens: answer.usage.cacheWrite,
+  cache_read_input_tokens: answer.usage.cacheRead,
   output_tokens: output,
+  ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }),
   service_tier: "standard",
 });
+
+const outputOf = (answer: Answer) => answer.usage.output + answer.usage.reasoning;
 
 function renderResponse(answer: Answer, context: RenderContext): unknown {
   return {
@@ -35,10 +49,10 @@ function renderResponse(answer: Answer, context: RenderContext): unknown {
     type: "message",
     role: "assistant",
     model: context.model,
-    content: contentOf(answer),
+    content: contentOf(answer, context),
     stop_reason: answer.finishReason,
     stop_sequence: null,
-    usage: usageOf(answer.usage.input, answer.usage.output),
+    usage: usageOf(answer, outputOf(answer)),
   };
 }
 
@@ -48,10 +62,20 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
   // Input tokens are reported once, in message_start; message_delta carries the output count.
   const frames: SseFrame[] = [
     frame("message_start", {
-      message: { id: randomId("msg_01", 22), type: "message", role: "assistant", model: context.model, content: [], stop_reason: null, stop_sequence: null, usage: usageOf(answer.usage.input, 1) },
+      message: { id: randomId("msg_01", 22), type: "message", role: "assistant", model: context.model, content: [], stop_reason: null, stop_sequence: null, usage: usageOf(answer, 1) },
     }),
   ];
   let index = 0;
+  for (const block of thinkingOf(answer, context)) {
+    if (block.type === "redacted_thinking") {
+      frames.push(frame("content_block_start", { index, content_block: block }), frame("content_block_stop", { index }));
+    } else {
+      frames.push(frame("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } }));
+      for (const piece of splitPieces(block.thinking as string)) frames.push(frame("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }));
+      frames.push(frame("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } }), frame("content_block_stop", { index }));
+    }
+    index += 1;
+  }
   if (answer.text !== "") {
     frames.push(frame("content_block_start", { index, content_block: { type: "text", text: "" } }), frame("ping", {}));
     for (const piece of splitPieces(answer.text)) frames.push(frame("content_block_delta", { index, delta: { type: "text_delta", text: piece } }));
@@ -66,7 +90,10 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
     index += 1;
   }
   frames.push(
-    frame("message_delta", { delta: { stop_reason: answer.finishReason, stop_sequence: null }, usage: { output_tokens: answer.usage.output } }),
+    frame("message_delta", {
+      delta: { stop_reason: answer.finishReason, stop_sequence: null },
+      usage: { output_tokens: outputOf(answer), ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }) },
+    }),
     frame("message_stop", {}),
   );
   return frames;
@@ -91,6 +118,8 @@ export const anthropicDialect: DialectCodec = {
     return /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "")?.[1];
   },
   parseRequest: (body, _route, headers) => parseAnthropicRequest(body, headers),
+  cacheMode: "explicit",
+  checkReasoning: checkAnthropicReasoning,
   errorBody: (kind, status, message) => ({
     type: "error",
     error: { type: status === 529 ? "overloaded_error" : ERROR_TYPES[kind], message },

@@ -4,7 +4,9 @@
  * that is not an object; tool_result blocks that answer no tool_use of the previous assistant message;
  * tool_use blocks left unanswered) and normalises the conversation.
  */
+import { thinkingEnabled } from "./anthropic-checks.ts";
 import { asText, isObject, problem, runParser, type ParseResult, type ParsedRequest } from "./dialect.ts";
+import { promptPrefixes } from "./prompt-cache.ts";
 import type { NormalizedMessage, NormalizedToolCall, NormalizedToolResult } from "./types.ts";
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
@@ -108,6 +110,15 @@ export function parseAnthropicRequest(body: unknown, headers: Record<string, str
     const conversation = body.messages.map((item, index) => message(item, `messages[${index}]`));
     checkToolPairs(conversation);
     partial.messages = [...system, ...conversation];
-    return { model: partial.model, stream: partial.stream, tools: partial.tools, messages: partial.messages, includeUsage: true };
+    return {
+      model: partial.model,
+      stream: partial.stream,
+      tools: partial.tools,
+      messages: partial.messages,
+      includeUsage: true,
+      // The cached prefix runs tools → system → messages.
+      prefixes: promptPrefixes({ tools: body.tools ?? null, system: body.system ?? null }, body.messages),
+      thinking: thinkingEnabled(body),
+    };
   });
 }

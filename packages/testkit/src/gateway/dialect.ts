@@ -3,7 +3,9 @@
  * checks a request, and how it shapes answers, streams and errors. The gateway core is dialect-free.
  */
 import type { Answer, FinishWords } from "./answer.ts";
-import type { Dialect, NormalizedMessage } from "./types.ts";
+import type { PromptPrefix } from "./prompt-cache.ts";
+import type { Signer } from "./signer.ts";
+import type { Dialect, FakeGatewayOptions, NormalizedMessage } from "./types.ts";
 
 /** One server-sent event. `event` is the SSE event name (Anthropic names every event). */
 export interface SseFrame {
@@ -29,6 +31,18 @@ export interface ParsedRequest {
   tools: string[];
   /** OpenAI `stream_options.include_usage`: a final usage chunk is wanted. */
   includeUsage: boolean;
+  /** The prompt as a chain of prefixes, for the cache model (absent: nothing is cached). */
+  prefixes?: PromptPrefix[];
+  /** The request turns thinking on (Anthropic `thinking`, Gemini `thinkingConfig`). */
+  thinking?: boolean;
+}
+
+/** What a dialect's reasoning checks and rendering need from the gateway. */
+export interface ReasoningContext {
+  signer: Signer;
+  options: FakeGatewayOptions;
+  /** Reasoning texts this gateway served (openai `reasoningPassBack: "require"` checks against them). */
+  served: Set<string>;
 }
 
 /** A body read (or refused) by a dialect; `partial` is what could be recorded of a refused one. */
@@ -41,6 +55,7 @@ export interface RenderContext {
   /** Model id to report. */
   model: string;
   includeUsage: boolean;
+  reasoning: ReasoningContext;
 }
 
 /** HTTP status classes a gateway refuses or faults with. */
@@ -70,6 +85,10 @@ export interface DialectCodec {
   /** The credential a request presents, if any. */
   credential(headers: Record<string, string>, query: URLSearchParams): string | undefined;
   parseRequest(body: unknown, route: RouteMatch, headers: Record<string, string>): ParseResult;
+  /** How the prompt cache works: at `cache_control` breakpoints, or on every prefix by itself. */
+  readonly cacheMode: "explicit" | "automatic";
+  /** The API's rules for reasoning sent back (signatures unchanged, thinking kept in a tool-use turn); a 400 message or undefined. */
+  checkReasoning(body: Record<string, unknown>, context: ReasoningContext): string | undefined;
   errorBody(kind: ErrorKind, status: number, message: string, retryAfterSeconds?: number): unknown;
   renderResponse(answer: Answer, context: RenderContext): unknown;
   /** Every frame of a streamed answer, finish and usage included, without `doneFrame`. */

@@ -3,12 +3,15 @@
  * redacted), checked against its dialect (refusals are 4xx in the dialect's error shape and use no
  * turn), then answered with the next turn of the script.
  */
+import { estimateTokens } from "./answer.ts";
 import { anthropicDialect } from "./anthropic-dialect.ts";
 import { isObject, type DialectCodec, type ParsedRequest } from "./dialect.ts";
 import { geminiDialect } from "./gemini-dialect.ts";
 import { listenLoopback, type Exchange, type Sink } from "./http-server.ts";
 import { openAiDialect } from "./openai-dialect.ts";
 import { playTurn, sendError } from "./play-turn.ts";
+import { PromptCache } from "./prompt-cache.ts";
+import { createSigner } from "./signer.ts";
 import { Script } from "./script.ts";
 import { checkStaticTurn } from "./turns.ts";
 import type { Dialect, FakeGateway, FakeGatewayOptions, RecordedRequest, StaticTurn } from "./types.ts";
@@ -32,6 +35,8 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
   const script = new Script(options.script ?? [], options.onExhausted ?? "error");
   const requests: RecordedRequest[] = [];
   const waiters = new Set<{ count: number; settle: (error?: Error) => void }>();
+  const reasoning = { signer: createSigner(), options, served: new Set<string>() };
+  const cache = new PromptCache(options.promptCache?.minTokens ?? 0);
   let closed = false;
 
   const record = (entry: RecordedRequest) => {
@@ -52,6 +57,7 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
     const credential = codec.credential(exchange.headers, exchange.query);
     const entry: RecordedRequest = {
       dialect: codec.dialect,
+      bodyText: exchange.body,
       path: exchange.path,
       model: route?.model ?? (isObject(body) && typeof body.model === "string" ? body.model : ""),
       stream: route?.stream ?? (isObject(body) && body.stream === true),
@@ -80,6 +86,8 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
     const lastResult = entry.messages.flatMap((message) => message.toolResults).at(-1);
     if (lastResult !== undefined) entry.lastToolResult = lastResult.content;
     if (!parsed.ok) return refuse(400, parsed.message);
+    const reasoningProblem = codec.checkReasoning(body as Record<string, unknown>, reasoning);
+    if (reasoningProblem !== undefined) return refuse(400, reasoningProblem);
     record(entry);
 
     const turn = script.next();
@@ -91,6 +99,13 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
     } catch (error) {
       return refuse(500, `fake gateway: the dynamic turn failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    const prefixes = parsed.request.prefixes;
+    const promptChars = prefixes?.at(-1)?.chars;
+    // The cache sees a request only when it is answered (a scripted fault never reaches the model).
+    if (prefixes !== undefined && !("fault" in staticTurn)) {
+      const input = staticTurn.usage?.input ?? estimateTokens(promptChars ?? 0);
+      entry.cache = codec.cacheMode === "explicit" ? cache.explicit(prefixes, input) : cache.automatic(prefixes, input);
+    }
     options.onRequest?.(entry);
     if (options.latencyMs !== undefined && options.latencyMs > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -98,7 +113,12 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
       clearTimeout(timer);
     }
     if (sink.closed) return;
-    await playTurn(staticTurn, { codec, sink, route, request: parsed.request, model: options.model ?? parsed.request.model, headers });
+    const answer = {
+      ...(promptChars !== undefined ? { promptChars } : {}),
+      ...(entry.cache ? { cache: entry.cache } : {}),
+      ...(parsed.request.thinking ? { thinking: true } : {}),
+    };
+    await playTurn(staticTurn, { codec, sink, route, request: parsed.request, model: options.model ?? parsed.request.model, headers, answer, reasoning });
   }
 
   const server = await listenLoopback(handle);

@@ -3,9 +3,12 @@
  * `:streamGenerateContent?alt=sse` (a JSON array without `alt=sse`), `x-goog-api-key` or `?key=` auth,
  * `candidates[].content.parts[]` with `text` and whole `functionCall {name, args}` parts (Gemini does not
  * stream arguments in fragments), `finishReason`, `usageMetadata`, and `{"error":{code,message,status}}`.
+ * Reasoning is served as a thought part (`thought: true`) first, with a signed `thoughtSignature` on the
+ * first function call; usage carries `thoughtsTokenCount` and the cache model's `cachedContentTokenCount`.
  */
 import { randomId, splitPieces, type Answer } from "./answer.ts";
 import type { DialectCodec, ErrorKind, RenderContext, SseFrame } from "./dialect.ts";
+import { checkGeminiReasoning, signFunctionCall } from "./gemini-checks.ts";
 import { parseGeminiRequest } from "./gemini-request.ts";
 
 const ROUTE = /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -29,15 +32,24 @@ const FALLBACK_WORDS: Record<ErrorKind, string> = {
   "server-error": "INTERNAL",
 };
 
+/** Thoughts are counted apart from the candidates; cached tokens are part of the prompt count. */
 const usageOf = (answer: Answer) => ({
   promptTokenCount: answer.usage.input,
   candidatesTokenCount: answer.usage.output,
-  totalTokenCount: answer.usage.input + answer.usage.output,
+  totalTokenCount: answer.usage.input + answer.usage.output + answer.usage.reasoning,
   promptTokensDetails: [{ modality: "TEXT", tokenCount: answer.usage.input }],
+  ...(answer.usage.cacheRead > 0 ? { cachedContentTokenCount: answer.usage.cacheRead } : {}),
+  ...(answer.reasoning === undefined ? {} : { thoughtsTokenCount: answer.usage.reasoning }),
 });
 
-const callParts = (answer: Answer) =>
-  answer.toolCalls.map((call) => ({ functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.arguments } }));
+/** The function calls; a thinking answer signs the first, as Gemini 3 does. */
+const callParts = (answer: Answer, context: RenderContext) =>
+  answer.toolCalls.map((call, index) => ({
+    functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.arguments },
+    ...(index === 0 && answer.reasoning !== undefined ? { thoughtSignature: signFunctionCall(context.reasoning.signer, call.name, call.arguments) } : {}),
+  }));
+
+const thoughtParts = (answer: Answer) => (answer.reasoning === undefined ? [] : [{ text: answer.reasoning, thought: true }]);
 
 function chunk(parts: unknown[], context: RenderContext, responseId: string, extra: { finishReason?: string; usage: unknown }) {
   return {
@@ -49,7 +61,7 @@ function chunk(parts: unknown[], context: RenderContext, responseId: string, ext
 }
 
 function renderResponse(answer: Answer, context: RenderContext): unknown {
-  const parts = [...(answer.text === "" ? [] : [{ text: answer.text }]), ...callParts(answer)];
+  const parts = [...thoughtParts(answer), ...(answer.text === "" ? [] : [{ text: answer.text }]), ...callParts(answer, context)];
   return chunk(parts, context, randomId("", 22), { finishReason: answer.finishReason, usage: usageOf(answer) });
 }
 
@@ -58,8 +70,10 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
   const pieces = splitPieces(answer.text);
   // Intermediate chunks report only the prompt count; the last one carries the finish reason and full usage.
   const running = { promptTokenCount: answer.usage.input, totalTokenCount: answer.usage.input };
-  const last = answer.toolCalls.length > 0 ? callParts(answer) : pieces.length > 0 ? [{ text: pieces.pop() as string }] : [{ text: "" }];
-  const frames = pieces.map((text) => ({ data: JSON.stringify(chunk([{ text }], context, responseId, { usage: running })) }));
+  const last = answer.toolCalls.length > 0 ? callParts(answer, context) : pieces.length > 0 ? [{ text: pieces.pop() as string }] : [{ text: "" }];
+  const frames = [...thoughtParts(answer).map((part) => [part]), ...pieces.map((text) => [{ text }])].map((parts) => ({
+    data: JSON.stringify(chunk(parts, context, responseId, { usage: running })),
+  }));
   frames.push({ data: JSON.stringify(chunk(last, context, responseId, { finishReason: answer.finishReason, usage: usageOf(answer) })) });
   return frames;
 }
@@ -85,6 +99,8 @@ export const geminiDialect: DialectCodec = {
   },
   credential: (headers, query) => headers["x-goog-api-key"] ?? query.get("key") ?? undefined,
   parseRequest: (body, route) => parseGeminiRequest(body, route),
+  cacheMode: "automatic",
+  checkReasoning: checkGeminiReasoning,
   errorBody: (kind, status, message, retryAfterSeconds) => ({
     error: {
       code: status,

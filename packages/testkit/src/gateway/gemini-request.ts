@@ -5,6 +5,8 @@
  * and normalises the conversation.
  */
 import { asText, isObject, problem, runParser, type ParseResult, type ParsedRequest, type RouteMatch } from "./dialect.ts";
+import { geminiThinking } from "./gemini-checks.ts";
+import { promptPrefixes } from "./prompt-cache.ts";
 import type { NormalizedMessage, NormalizedToolCall, NormalizedToolResult } from "./types.ts";
 
 /** Gemini API function name rule (v1beta FunctionDeclaration.name). */
@@ -98,6 +100,14 @@ export function parseGeminiRequest(body: unknown, route: RouteMatch): ParseResul
     const conversation = contents.map((item, index) => content(item, `contents[${index}]`));
     checkFunctionPairs(conversation);
     partial.messages = [...systemMessage(body), ...conversation];
-    return { model: partial.model as string, stream: partial.stream as boolean, tools: partial.tools, messages: partial.messages, includeUsage: true };
+    return {
+      model: partial.model as string,
+      stream: partial.stream as boolean,
+      tools: partial.tools,
+      messages: partial.messages,
+      includeUsage: true,
+      prefixes: promptPrefixes({ tools: body.tools ?? null, system: field(body, "systemInstruction") ?? null }, contents),
+      thinking: geminiThinking(body),
+    };
   });
 }

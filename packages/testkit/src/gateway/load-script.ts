@@ -56,6 +56,13 @@ export function loadGatewayOptions(text: string, overrides: Partial<Omit<FakeGat
   for (const key of ["model", "requireApiKey"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string") throw new Error(`${key} must be a string`);
   }
+  const cache = options.promptCache as { minTokens?: unknown } | undefined;
+  if (cache !== undefined && !(typeof cache === "object" && cache !== null && (cache.minTokens === undefined || (Number.isInteger(cache.minTokens) && (cache.minTokens as number) >= 0))))
+    throw new Error("promptCache must be { minTokens?: integer >= 0 }");
+  if (options.reasoningField !== undefined && options.reasoningField !== "reasoning_content" && options.reasoningField !== "reasoning")
+    throw new Error('reasoningField must be "reasoning_content" or "reasoning"');
+  if (options.reasoningPassBack !== undefined && !["ignore", "forbid", "require"].includes(options.reasoningPassBack as string))
+    throw new Error('reasoningPassBack must be "ignore", "forbid" or "require"');
   return {
     dialect: options.dialect as Dialect,
     script: script.map((turn, index) => turnFrom(turn, `script[${index}]`)),
@@ -63,5 +70,8 @@ export function loadGatewayOptions(text: string, overrides: Partial<Omit<FakeGat
     ...(options.model === undefined ? {} : { model: options.model as string }),
     ...(options.requireApiKey === undefined ? {} : { requireApiKey: options.requireApiKey as string }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs as number }),
+    ...(cache === undefined ? {} : { promptCache: cache as { minTokens?: number } }),
+    ...(options.reasoningField === undefined ? {} : { reasoningField: options.reasoningField as "reasoning_content" | "reasoning" }),
+    ...(options.reasoningPassBack === undefined ? {} : { reasoningPassBack: options.reasoningPassBack as "ignore" | "forbid" | "require" }),
   };
 }

@@ -1,10 +1,13 @@
 /**
  * The OpenAI-compatible chat completions dialect: `POST {origin}/v1/chat/completions`, Bearer auth,
  * `chat.completion` bodies, `chat.completion.chunk` SSE frames ending in `data: [DONE]`, tool-call
- * arguments streamed as fragments, an optional final usage chunk, and `{"error":{…}}` errors.
+ * arguments streamed as fragments, an optional final usage chunk, and `{"error":{…}}` errors. Reasoning
+ * is served in `reasoning_content` (or `reasoning`) on the message or delta, before the answer; usage
+ * reports cached prompt tokens (the gateway's cache model) and reasoning tokens.
  */
 import { randomId, splitPieces, type Answer } from "./answer.ts";
 import type { DialectCodec, ErrorKind, RenderContext, SseFrame } from "./dialect.ts";
+import { checkOpenAiReasoning } from "./openai-checks.ts";
 import { parseOpenAiRequest } from "./openai-request.ts";
 
 const ERROR_TYPES: Record<ErrorKind, { type: string; code: string | null }> = {
@@ -15,13 +18,19 @@ const ERROR_TYPES: Record<ErrorKind, { type: string; code: string | null }> = {
   "server-error": { type: "server_error", code: null },
 };
 
-const usageOf = (answer: Answer) => ({
-  prompt_tokens: answer.usage.input,
-  completion_tokens: answer.usage.output,
-  total_tokens: answer.usage.input + answer.usage.output,
-  prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-  completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-});
+/** Completion tokens include reasoning; prompt tokens include cached ones. */
+const usageOf = (answer: Answer) => {
+  const completion = answer.usage.output + answer.usage.reasoning;
+  return {
+    prompt_tokens: answer.usage.input,
+    completion_tokens: completion,
+    total_tokens: answer.usage.input + completion,
+    prompt_tokens_details: { cached_tokens: answer.usage.cacheRead, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: answer.usage.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+};
+
+const reasoningField = (context: RenderContext) => context.reasoning.options.reasoningField ?? "reasoning_content";
 
 const created = () => Math.floor(Date.now() / 1000);
 const FINGERPRINT = "fp_agentd_testkit";
@@ -33,6 +42,7 @@ function renderResponse(answer: Answer, context: RenderContext): unknown {
     refusal: null,
     annotations: [],
   };
+  if (answer.reasoning !== undefined) message[reasoningField(context)] = answer.reasoning;
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -69,6 +79,7 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
   });
   // Real endpoints open with the role; content is "" before text and null before tool calls.
   const frames: SseFrame[] = [chunk({ role: "assistant", content: answer.text === "" && answer.toolCalls.length > 0 ? null : "", refusal: null })];
+  for (const piece of splitPieces(answer.reasoning ?? "")) frames.push(chunk({ [reasoningField(context)]: piece }));
   for (const piece of splitPieces(answer.text)) frames.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
@@ -102,6 +113,8 @@ export const openAiDialect: DialectCodec = {
     return match?.[1];
   },
   parseRequest: (body) => parseOpenAiRequest(body),
+  cacheMode: "automatic",
+  checkReasoning: checkOpenAiReasoning,
   errorBody: (kind, _status, message) => ({ error: { message, type: ERROR_TYPES[kind].type, param: null, code: ERROR_TYPES[kind].code } }),
   renderResponse,
   renderStream,

@@ -4,6 +4,7 @@
  * tool calls left unanswered, bad tool names) and normalises the conversation.
  */
 import { isObject, problem, runParser, type ParseResult, type ParsedRequest } from "./dialect.ts";
+import { promptPrefixes } from "./prompt-cache.ts";
 import type { NormalizedMessage, NormalizedToolCall } from "./types.ts";
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
@@ -103,7 +104,18 @@ export function parseOpenAiRequest(body: unknown): ParseResult {
     if (options !== undefined && options !== null && !partial.stream) problem("stream_options: only allowed when stream is true");
     const includeUsage = isObject(options) && options.include_usage === true;
     partial.messages = messages(body.messages);
-    return { model: partial.model, stream: partial.stream, tools: partial.tools, messages: partial.messages, includeUsage };
+    const effort = body.reasoning_effort;
+    if (effort !== undefined && effort !== null && typeof effort !== "string") problem("reasoning_effort: expected a string");
+    return {
+      model: partial.model,
+      stream: partial.stream,
+      tools: partial.tools,
+      messages: partial.messages,
+      includeUsage,
+      // Servers render tool definitions ahead of the conversation: they belong to the first prefix.
+      prefixes: promptPrefixes({ tools: body.tools ?? null }, body.messages as unknown[]),
+      thinking: typeof effort === "string" && effort !== "none",
+    };
   });
 }
 

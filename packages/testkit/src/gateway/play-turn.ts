@@ -2,8 +2,8 @@
  * Playing one static turn onto the wire: a JSON body, an SSE stream (or Gemini's JSON-array stream),
  * or a fault: 429/5xx in the dialect's error shape, a broken chunk, a stall, a dropped connection.
  */
-import { toAnswer, type Answer } from "./answer.ts";
-import { formatFrame, kindOfStatus, type DialectCodec, type ParsedRequest, type RenderContext, type RouteMatch, type SseFrame } from "./dialect.ts";
+import { toAnswer, type Answer, type AnswerContext } from "./answer.ts";
+import { formatFrame, kindOfStatus, type DialectCodec, type ParsedRequest, type ReasoningContext, type RenderContext, type RouteMatch, type SseFrame } from "./dialect.ts";
 import type { Sink } from "./http-server.ts";
 import type { StaticTurn } from "./types.ts";
 
@@ -17,6 +17,9 @@ export interface PlayContext {
   model: string;
   /** Headers every response carries (request ids). */
   headers: Record<string, string>;
+  /** Prompt size, cache verdict and thinking switch for the answer. */
+  answer: AnswerContext;
+  reasoning: ReasoningContext;
 }
 
 /** Text of the partial answers that faults deliver before they break. */
@@ -32,7 +35,7 @@ export function sendError(context: Pick<PlayContext, "codec" | "sink" | "headers
 const isStreaming = (context: PlayContext) => context.request.stream && context.route.jsonArrayStream !== true;
 
 function render(context: PlayContext, answer: Answer): { frames: SseFrame[]; body: string } {
-  const renderContext: RenderContext = { model: context.model, includeUsage: context.request.includeUsage };
+  const renderContext: RenderContext = { model: context.model, includeUsage: context.request.includeUsage, reasoning: context.reasoning };
   if (context.route.jsonArrayStream === true) {
     // Gemini streamGenerateContent without alt=sse: the chunks as one JSON array.
     const frames = context.codec.renderStream(answer, renderContext);
@@ -77,7 +80,11 @@ async function playAnswer(context: PlayContext, answer: Answer): Promise<void> {
 /** Play `turn` as the response to the request in `context`. */
 export async function playTurn(turn: StaticTurn, context: PlayContext): Promise<void> {
   const { codec, sink } = context;
-  if (!("fault" in turn)) return playAnswer(context, toAnswer(turn, codec.finishWords, context.request.messages, codec.toolCallId));
+  if (!("fault" in turn)) {
+    const answer = toAnswer(turn, codec.finishWords, context.request.messages, codec.toolCallId, context.answer);
+    if (answer.reasoning !== undefined) context.reasoning.served.add(answer.reasoning);
+    return playAnswer(context, answer);
+  }
   const filler = toAnswer({ text: FAULT_TEXT }, codec.finishWords, context.request.messages, codec.toolCallId);
   switch (turn.fault) {
     case "rate-limit": {

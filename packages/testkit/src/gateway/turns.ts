@@ -33,7 +33,8 @@ const isUsage = (value: unknown): boolean =>
   value === undefined ||
   (isPlainObject(value) &&
     (value.input === undefined || (Number.isInteger(value.input) && (value.input as number) >= 0)) &&
-    (value.output === undefined || (Number.isInteger(value.output) && (value.output as number) >= 0)));
+    (value.output === undefined || (Number.isInteger(value.output) && (value.output as number) >= 0)) &&
+    (value.reasoning === undefined || (Number.isInteger(value.reasoning) && (value.reasoning as number) >= 0)));
 
 const isToolCall = (value: unknown): value is ToolCallSpec =>
   isPlainObject(value) &&
@@ -54,7 +55,9 @@ export function turnProblem(value: unknown): string | undefined {
       return "status must be an integer 500-599";
     return undefined;
   }
-  if (!isUsage(value.usage)) return "usage must be { input?: integer >= 0, output?: integer >= 0 }";
+  if (!isUsage(value.usage)) return "usage must be { input?: integer >= 0, output?: integer >= 0, reasoning?: integer >= 0 }";
+  if (value.reasoning !== undefined && typeof value.reasoning !== "string") return "reasoning must be a string";
+  if (value.redactedReasoning !== undefined && typeof value.redactedReasoning !== "boolean") return "redactedReasoning must be a boolean";
   if (value.toolCalls !== undefined) {
     if (!Array.isArray(value.toolCalls) || value.toolCalls.length === 0) return "toolCalls must be a non-empty array";
     const bad = value.toolCalls.findIndex((call) => !isToolCall(call));

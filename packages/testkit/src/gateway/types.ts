@@ -13,10 +13,28 @@ export interface ToolCallSpec {
   id?: string;
 }
 
-/** Token counts to report. Missing counts are estimated deterministically (about 4 characters a token). */
+/**
+ * Token counts to report. Missing counts are estimated deterministically (about 4 characters a token).
+ * `output` is the answer; reasoning tokens (estimated from the reasoning text) come on top of it, and
+ * the cache split of the input comes from the gateway's own prompt-cache model.
+ */
 export interface TurnUsage {
   input?: number;
   output?: number;
+  /** Reasoning tokens to report (default: estimated from `reasoning`). */
+  reasoning?: number;
+}
+
+/**
+ * The model's reasoning before it answers. Served as each dialect serves it: an Anthropic `thinking`
+ * block with a signature the gateway checks when it comes back, a Gemini thought part (and a thought
+ * signature on the first function call), OpenAI-compatible `reasoning_content` (or `reasoning`).
+ */
+export interface TurnReasoning {
+  /** The reasoning text. */
+  reasoning?: string;
+  /** Anthropic: also a `redacted_thinking` block (opaque, signed data). */
+  redactedReasoning?: boolean;
 }
 
 /**
@@ -24,14 +42,14 @@ export interface TurnUsage {
  * the portable names `stop`, `length`, `content_filter` are mapped to each dialect's own word, any other
  * string is sent verbatim.
  */
-export interface TextTurn {
+export interface TextTurn extends TurnReasoning {
   text: string;
   usage?: TurnUsage;
   finishReason?: string;
 }
 
 /** One or more tool calls (parallel when several), optionally preceded by text. */
-export interface ToolCallsTurn {
+export interface ToolCallsTurn extends TurnReasoning {
   toolCalls: ToolCallSpec[];
   text?: string;
   usage?: TurnUsage;
@@ -108,6 +126,8 @@ export interface NormalizedMessage {
 /** A request the gateway received (recorded whether it was answered, refused or faulted). */
 export interface RecordedRequest {
   dialect: Dialect;
+  /** The request body exactly as received (for byte-level checks such as a stable cached prefix). */
+  bodyText: string;
   /** Request path without the query string, e.g. `/v1/chat/completions`. */
   path: string;
   /** The model asked for (body `model`, or the Gemini path segment). */
@@ -129,6 +149,8 @@ export interface RecordedRequest {
   lastToolResult?: string;
   /** Set when the gateway refused the request (bad body, auth, exhausted script): status and message sent. */
   rejected?: { status: number; message: string };
+  /** What the gateway's prompt-cache model reported for this request, in tokens. */
+  cache?: { read: number; write: number };
 }
 
 /** Options of {@link startFakeGateway}. */
@@ -144,6 +166,20 @@ export interface FakeGatewayOptions {
   requireApiKey?: string;
   /** Wait this long before answering each request. */
   latencyMs?: number;
+  /**
+   * The prompt-cache model: prefixes shorter than `minTokens` (default 0; the real APIs use about 1024)
+   * are not cached. Anthropic caches only at `cache_control` breakpoints; openai and gemini cache every
+   * prefix they have seen (automatic / implicit caching). Entries never expire.
+   */
+  promptCache?: { minTokens?: number };
+  /** openai: the field reasoning is served in (default `reasoning_content`; Ollama and OpenRouter use `reasoning`). */
+  reasoningField?: "reasoning_content" | "reasoning";
+  /**
+   * openai: the server's rule for reasoning sent back in assistant messages: `ignore` (default: vLLM,
+   * Ollama), `forbid` (400, as DeepSeek's reasoner), `require` (400 unless the reasoning served for a
+   * tool-call turn comes back unchanged, as DeepSeek's thinking mode with tools).
+   */
+  reasoningPassBack?: "ignore" | "forbid" | "require";
   /**
    * Called once per request when the gateway has decided its fate (refused, or its turn chosen and about
    * to be played; `rejected` is final by then). For streaming the record out, e.g. from the CLI.

@@ -69,7 +69,14 @@ export function scriptedModel(
           yield { type: "text-start", id };
           // Three-character deltas, so a test sees the text arrive in pieces.
           for (let k = 0; k < part.text.length; k += 3) yield { type: "text-delta", id, delta: part.text.slice(k, k + 3) };
-          yield { type: "text-end", id };
+          yield { type: "text-end", id, ...(part.signature !== undefined ? { signature: part.signature } : {}) };
+        } else if (part.type === "reasoning") {
+          const id = `r${i}`;
+          yield { type: "reasoning-start", id };
+          yield { type: "reasoning-delta", id, delta: part.text };
+          yield { type: "reasoning-end", id };
+          const { type: _t, ...reasoning } = part;
+          yield { type: "reasoning", ...reasoning };
         } else {
           yield { type: "tool-call-start", id: part.toolCallId, toolName: part.toolName };
           yield { type: "tool-call-delta", id: part.toolCallId, delta: JSON.stringify(part.input) };

@@ -31,6 +31,9 @@ const end = await serveSubagentChild(
       case "echo":
         ctx.progress({ usage: usage(5), turns: 1, toolCalls: 0 });
         return result(`echo ${arg} (attempt ${start.attempt}, run ${start.runId})`);
+      case "cached":
+        // A child whose model read most of its input from a prompt cache and reasoned: the split travels up.
+        return { ...result("cached"), usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, cacheReadTokens: 80, cacheWriteTokens: 10, reasoningTokens: 12 } };
       case "start-params":
         return result(JSON.stringify({ start, hasKey: process.env.AGENT_API_KEY === "sk-fixture-key" }));
       case "crash-once":
