@@ -16,13 +16,20 @@ import type { LoggingLevel } from "../wire/index.ts";
 import type { LogLevel, LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { RunRegistry } from "./run-registry.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
   run(
     input: string,
-    options: { runId?: string; signal?: AbortSignal; outputSchema?: Record<string, unknown>; onEvent?: (e: RunEvent) => void },
+    options: {
+      runId?: string;
+      signal?: AbortSignal;
+      outputSchema?: Record<string, unknown>;
+      onEvent?: (e: RunEvent) => void;
+      traceContext?: TraceCarrier;
+    },
   ): Promise<RunResult>;
 }
 
@@ -89,10 +96,12 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
       registry.start(runId, String(args.instruction));
       let step = 0;
+      const traceContext = traceCarrierFromMeta(ctx.meta);
       try {
         const result = await options.runner.run(String(args.instruction), {
           runId,
           signal: ctx.signal,
+          ...(traceContext ? { traceContext } : {}),
           ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
           onEvent: (e) => {
             const message = describeEvent(e);
