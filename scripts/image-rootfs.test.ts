@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startOtlpReceiver } from "../packages/cli/src/__fixtures__/otlp-receiver.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const has = (cmd: string) => Bun.spawnSync(["sh", "-c", `command -v ${cmd}`]).exitCode === 0;
@@ -32,8 +33,8 @@ function inImage(args: string[]): string[] {
   return ["unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c", setup];
 }
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(inImage(args), { env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(inImage(args), { env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
@@ -48,7 +49,8 @@ function files(base: string, rel = ""): string[] {
 beforeAll(async () => {
   if (!canChroot) return;
   const binary = join(dir, "agentd");
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
+  // As `bun run build:binary` builds it: --splitting keeps lazily imported code (OpenTelemetry) out of startup.
+  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--splitting", "--format=esm", join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -83,6 +85,19 @@ describe.skipIf(!canChroot)("the image's root filesystem", () => {
     const r = await run(["demo"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("119.51 EUR");
+  }, 60_000);
+
+  test("with OTEL_EXPORTER_OTLP_ENDPOINT, the demo exports its spans from inside the image", async () => {
+    const receiver = startOtlpReceiver();
+    try {
+      const r = await run(["demo"], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(r.code).toBe(0);
+      const names = receiver.spans.map((s) => s.name);
+      expect(names).toContain("invoke_agent agentd");
+      expect(names.filter((n) => n.startsWith("tools/call ")).length).toBe(2);
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 
   test("serve --stdio answers the official MCP client", async () => {
