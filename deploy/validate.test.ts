@@ -8,6 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { triggerSpecsFromConfig } from "../packages/sdk/src/agent/triggers/trigger-specs.ts";
 import { parseConfig } from "../packages/sdk/src/config/load.ts";
 import { EXIT } from "../packages/cli/src/exit-codes.ts";
 import { DEPLOY_DIR, type K8sObject, render } from "./render.ts";
@@ -65,7 +66,8 @@ describe.each(OVERLAYS)("deploy/overlays/%s", (overlay) => {
   test("the ConfigMap holds a valid agentd configuration, with no secret in it", () => {
     const [cm] = find(objs, "ConfigMap");
     const text = cm.data["agentd.json"] as string;
-    expect(() => parseConfig(JSON.parse(text), { TICKETS_TOKEN: "t" }, "agentd.json")).not.toThrow();
+    // Parsed and its triggers planned the way `agentd serve` does at start-up (cron version rules included).
+    expect(() => triggerSpecsFromConfig(parseConfig(JSON.parse(text), { TICKETS_TOKEN: "t" }, "agentd.json"))).not.toThrow();
     expect(text).not.toMatch(/sk-|Bearer [A-Za-z0-9]{8,}/);
   });
 

@@ -117,6 +117,28 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 });
 
+describe("a triggered run", () => {
+  test("an interval firing is a span from the event to the run's end, parent of the run span; trigger lag is recorded", async () => {
+    ws = new CliWorkspace();
+    receiver = startOtlpReceiver();
+    gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "one" }] });
+    const config = ws.writeConfig({});
+    const run = await ws.run(["run", "--config", config, "--interval", "0", "--max-runs", "1", "Work"], {
+      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
+    expect(run.code).toBe(0);
+    const [firing] = byName(receiver.spans, "trigger interval");
+    const [root] = byName(receiver.spans, "invoke_agent agentd");
+    expect(firing?.parentSpanId).toBe("");
+    expect(firing?.attributes).toMatchObject({ "agentd.trigger.id": "interval", "agentd.trigger.kind": "interval" });
+    expect(root?.parentSpanId).toBe(firing?.spanId as string);
+    expect(root?.traceId).toBe(firing?.traceId as string);
+    expect(root?.attributes["agentd.trigger.id"]).toBe("interval");
+    const lag = receiver.metrics.filter((m) => m.name === "agentd.trigger.lag").flatMap((m) => m.points);
+    expect(lag[0]?.attributes).toEqual({ "agentd.trigger.kind": "interval" });
+  }, 60_000);
+});
+
 describe("telemetry off (no OTEL_* endpoint)", () => {
   test("no traceparent reaches the gateway or the MCP server", async () => {
     ws = new CliWorkspace();

@@ -85,6 +85,8 @@ export interface AgentRunOptions {
   limits?: RunLimits;
   /** The caller's W3C trace context (e.g. from an `agent.run` request's `_meta`): the run's span is its child. */
   traceContext?: TraceCarrier;
+  /** The trigger whose event started this run, and when the event happened (telemetry: trigger lag). */
+  trigger?: { id: string; kind: string; firedAt: Date };
 }
 
 /** A configured agent. */
@@ -167,7 +169,11 @@ export function createAgent(options: AgentOptions): Agent {
     async run(input, runOptions = {}) {
       await connect();
       const runId = runOptions.runId ?? newRunId();
-      const recorder = (await telemetryReady())?.run({ runId, ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}) });
+      const recorder = (await telemetryReady())?.run({
+        runId,
+        ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
+        ...(runOptions.trigger ? { trigger: runOptions.trigger } : {}),
+      });
       const emit = (e: RunEvent) => {
         recorder?.onEvent(e);
         for (const l of listeners) l(e);

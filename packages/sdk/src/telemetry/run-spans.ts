@@ -34,6 +34,8 @@ const sec = (ms: number) => ms / 1000;
 /** Records one run. */
 export class RunSpans implements RunTelemetry {
   private run: Span | undefined;
+  /** The firing of the trigger that started the run: from the event's time to the run's end. */
+  private firing: Span | undefined;
   private runCtx: Context = ROOT_CONTEXT;
   private readonly models = new Map<number, { span?: Span; started: number }>();
   private readonly tools = new Map<string, Span>();
@@ -79,6 +81,15 @@ export class RunSpans implements RunTelemetry {
   private start(e: Extract<RunEvent, { type: "run-start" }>): void {
     this.base = { "gen_ai.provider.name": PROVIDER[e.provider] ?? e.provider, "gen_ai.request.model": e.model };
     const trigger = this.origin.trigger;
+    let parent = contextFrom(this.origin.parent);
+    if (trigger) {
+      this.firing = this.tracer?.startSpan(
+        `trigger ${trigger.kind}`,
+        { kind: SpanKind.INTERNAL, startTime: trigger.firedAt, attributes: { "agentd.trigger.id": trigger.id, "agentd.trigger.kind": trigger.kind, "agentd.run.id": e.runId } },
+        parent,
+      );
+      if (this.firing) parent = trace.setSpan(parent, this.firing);
+    }
     this.run = this.tracer?.startSpan(
       "invoke_agent agentd",
       {
@@ -93,7 +104,7 @@ export class RunSpans implements RunTelemetry {
           ...(trigger ? { "agentd.trigger.id": trigger.id, "agentd.trigger.kind": trigger.kind } : {}),
         },
       },
-      contextFrom(this.origin.parent),
+      parent,
     );
     if (this.run) this.runCtx = trace.setSpan(ROOT_CONTEXT, this.run);
     this.metrics?.active.add(1);
@@ -172,6 +183,7 @@ export class RunSpans implements RunTelemetry {
       if (e.error) this.run.setStatus({ code: SpanStatusCode.ERROR, message: e.error });
       this.run.end();
     }
+    this.firing?.end();
     const m = this.metrics;
     if (!m) return;
     m.active.add(-1);
