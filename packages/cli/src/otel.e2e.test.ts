@@ -139,6 +139,42 @@ describe("a triggered run", () => {
   }, 60_000);
 });
 
+describe("subagents", () => {
+  test("a subagent's run joins the parent's trace under the parent's subagent.spawn span", async () => {
+    ws = new CliWorkspace();
+    receiver = startOtlpReceiver();
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [
+        (req) => {
+          const user = req.messages.find((m) => m.role === "user")?.text ?? "";
+          const answered = req.messages.some((m) => m.role === "assistant");
+          if (user.startsWith("CHILD:")) return { text: "child done" };
+          const spawn = req.tools.find((t) => t.endsWith("subagent_spawn")) ?? "subagent_spawn";
+          return answered ? { text: "root done" } : { toolCalls: [{ name: spawn, arguments: { instruction: "CHILD: do it" } }] };
+        },
+      ],
+    });
+    const config = ws.writeConfig({ subagents: { maxDepth: 1 } });
+    const run = await ws.run(["run", "--config", config, "Delegate"], { env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    expect(run.code).toBe(0);
+    const runs = byName(receiver.spans, "invoke_agent agentd");
+    expect(runs).toHaveLength(2);
+    const root = runs.find((s) => s.parentSpanId === "");
+    const [spawn] = byName(receiver.spans, "execute_tool subagent.spawn");
+    const child = runs.find((s) => s !== root);
+    expect(spawn?.parentSpanId).toBe(root?.spanId as string);
+    expect(child?.parentSpanId).toBe(spawn?.spanId as string);
+    expect(child?.traceId).toBe(root?.traceId as string);
+    expect(String(child?.attributes["agentd.run.id"])).toMatch(/\.sa-[0-9a-f]+$/);
+    // The child's model request carried the child's chat span.
+    const childChat = byName(receiver.spans, "chat test-model").find((s) => s.parentSpanId === child?.spanId);
+    const childRequest = gateway.requests.find((r) => r.messages.find((m) => m.role === "user")?.text.startsWith("CHILD:"));
+    expect(childRequest?.headers.traceparent).toBe(`00-${root?.traceId}-${childChat?.spanId}-01`);
+  }, 60_000);
+});
+
 describe("telemetry off (no OTEL_* endpoint)", () => {
   test("no traceparent reaches the gateway or the MCP server", async () => {
     ws = new CliWorkspace();
