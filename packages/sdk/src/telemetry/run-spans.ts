@@ -31,6 +31,13 @@ function carrierOf(span: Span): TraceCarrier {
 
 const sec = (ms: number) => ms / 1000;
 
+/** `server/tool` → an MCP server's tool; a bare name (subagent tools) is not MCP. */
+function toolIdentity(e: { name: string; qualifiedName?: string }): { tool: string; server?: string } {
+  const q = e.qualifiedName ?? e.name;
+  const slash = q.indexOf("/");
+  return slash > 0 ? { tool: q.slice(slash + 1), server: q.slice(0, slash) } : { tool: q };
+}
+
 /** Records one run. */
 export class RunSpans implements RunTelemetry {
   private run: Span | undefined;
@@ -129,10 +136,8 @@ export class RunSpans implements RunTelemetry {
   }
 
   private toolStart(e: Extract<RunEvent, { type: "tool-call" }>): void {
-    const q = e.qualifiedName ?? e.name;
-    const slash = q.indexOf("/");
-    const mcp = slash > 0;
-    const tool = mcp ? q.slice(slash + 1) : q;
+    const { tool, server } = toolIdentity(e);
+    const mcp = server !== undefined;
     const span = this.tracer?.startSpan(
       mcp ? `tools/call ${tool}` : `execute_tool ${tool}`,
       {
@@ -141,7 +146,7 @@ export class RunSpans implements RunTelemetry {
           "gen_ai.operation.name": "execute_tool",
           "gen_ai.tool.name": tool,
           "gen_ai.tool.call.id": e.toolCallId,
-          ...(mcp ? { "mcp.method.name": "tools/call", "agentd.mcp.server": q.slice(0, slash) } : {}),
+          ...(mcp ? { "mcp.method.name": "tools/call", "agentd.mcp.server": server } : {}),
         },
       },
       this.runCtx,
@@ -157,10 +162,9 @@ export class RunSpans implements RunTelemetry {
       span?.setStatus({ code: SpanStatusCode.ERROR });
     }
     span?.end();
-    const q = e.qualifiedName ?? e.name;
-    const slash = q.indexOf("/");
-    const attrs = { "gen_ai.tool.name": slash > 0 ? q.slice(slash + 1) : q, ...(e.isError ? { "error.type": "tool_error" } : {}) };
-    if (slash > 0) this.metrics?.mcpDuration.record(sec(e.durationMs), { "mcp.method.name": "tools/call", ...attrs });
+    const { tool, server } = toolIdentity(e);
+    const attrs = { "gen_ai.tool.name": tool, ...(e.isError ? { "error.type": "tool_error" } : {}) };
+    if (server !== undefined) this.metrics?.mcpDuration.record(sec(e.durationMs), { "mcp.method.name": "tools/call", ...attrs });
     else this.metrics?.toolDuration.record(sec(e.durationMs), attrs);
   }
 
