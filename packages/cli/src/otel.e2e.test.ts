@@ -42,7 +42,7 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
     receiver = startOtlpReceiver();
-    const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
+    const config = ws.writeConfig({ model: { prices: { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } }, mcpServers: { rec: ws.recordingServer() } });
     const run = await ws.run(["run", "--config", config, "Echo through the tool"], {
       env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: "agentd-under-test", RUN_ID: "run-otel-1" },
     });
@@ -65,6 +65,10 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       "agentd.run.turns": 2,
       "agentd.run.tool_calls": 1,
     });
+    const input = Number(root?.attributes["gen_ai.usage.input_tokens"]);
+    const output = Number(root?.attributes["gen_ai.usage.output_tokens"]);
+    expect(input).toBeGreaterThan(0);
+    expect(root?.attributes["agentd.run.cost_usd"]).toBeCloseTo((input * 1 + output * 2) / 1e6, 12);
     const traceId = root?.traceId as string;
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
@@ -99,6 +103,8 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(tokenTypes).toContain("output");
     expect(metric("mcp.client.operation.duration")[0]?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo" });
     expect(metric("gen_ai.client.operation.duration").length).toBeGreaterThan(0);
+    expect(metric("agentd.run.cost")[0]?.value).toBeCloseTo((input * 1 + output * 2) / 1e6, 12);
+    expect(metric("agentd.runs.active")[0]?.value).toBe(0);
   }, 60_000);
 
   test("a run that fails upstream ends its run span with an error status", async () => {
