@@ -15,7 +15,14 @@ import { startOtlpReceiver } from "../packages/cli/src/__fixtures__/otlp-receive
 
 const ROOT = resolve(import.meta.dir, "..");
 const has = (cmd: string) => Bun.spawnSync(["sh", "-c", `command -v ${cmd}`]).exitCode === 0;
-const canChroot = process.platform === "linux" && process.getuid?.() === 0 && has("unshare") && has("chroot") && has("ldd");
+// Root alone is not enough inside some containers: probe that private mount and PID namespaces work.
+const canChroot =
+  process.platform === "linux" &&
+  process.getuid?.() === 0 &&
+  has("unshare") &&
+  has("chroot") &&
+  has("ldd") &&
+  Bun.spawnSync(["unshare", "--mount", "--pid", "--fork", "true"]).exitCode === 0;
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-rootfs-"));
 const rootfs = join(dir, "rootfs");
