@@ -2,8 +2,9 @@
  * The OpenTelemetry backend: a tracer provider and a meter provider exporting OTLP over HTTP (protobuf)
  * with the official exporters, configured by the standard `OTEL_*` variables (endpoint, headers,
  * timeout, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*`).
- * Loaded only through `loadTelemetry`. Nothing is registered globally: spans are parented explicitly,
- * so no context manager is installed and other OpenTelemetry users in the process are left alone.
+ * Loaded only through `loadTelemetry`. No provider or context manager is registered globally (only the
+ * diag logger, so exporter failures reach our log): spans are parented explicitly, which leaves other
+ * OpenTelemetry users in the process alone.
  */
 import { diag, DiagLogLevel } from "@opentelemetry/api";
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
