@@ -43,7 +43,7 @@ export async function runStartup(mode: Mode, log: (line: string) => void = () =>
   const started = performance.now();
   const size = SIZES[mode];
   // As `bun run build:binary` makes it (precompiled to bytecode), and without the bytecode, for comparison.
-  const agentd = await compile("packages/cli/src/main.ts", "agentd", ["--bytecode", "--format=esm"]);
+  const agentd = await compile("packages/cli/src/main.ts", "agentd", ["--bytecode", "--splitting", "--format=esm"]);
   const bytecode = await compile("packages/cli/src/main.ts", "agentd-plain");
   const hello = await compile(join("bench", "startup", "hello.ts"), "hello");
   const peerNode = await buildForNode("bench/peers/openai-agents-oneshot.ts", "openai-agents-oneshot", ["@openai/*", "openai", "zod", "@modelcontextprotocol/*"]);

@@ -322,5 +322,22 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
       expect(denied.message).not.toContain(wrongKey);
       expect(JSON.stringify(denied.options.data)).not.toContain(wrongKey);
     });
+
+    test("per-request headers (W3C trace context) reach the gateway, whole and streamed; they never replace the key", async () => {
+      const { gateway, model } = await setup({ script: [{ text: "one" }, { text: "two" }] });
+      const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      // A header named like the credential must not displace it: the gateway requires the real key.
+      const headers = { traceparent, tracestate: "v=1", [AUTH_HEADER[dialect]]: "spoofed" };
+      expect(textOf(await model.generate({ ...ask(), headers }))).toBe("one");
+      for await (const _ of model.stream({ ...ask(), headers })) void _;
+      expect(gateway.requests.map((r) => [r.headers.traceparent, r.headers.tracestate])).toEqual([
+        [traceparent, "v=1"],
+        [traceparent, "v=1"],
+      ]);
+      expect(gateway.requests.every((r) => r.rejected === undefined)).toBe(true);
+      const plain = await setup({ script: [{ text: "three" }] });
+      await plain.model.generate(ask());
+      expect(plain.gateway.requests[0]?.headers.traceparent).toBeUndefined();
+    });
   });
 }

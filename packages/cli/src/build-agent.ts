@@ -95,6 +95,7 @@ export function agentFromConfig(config: AgentdConfig, model: LanguageModel, logg
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { tools: new SubagentToolSet(supervisor) } : {}),
     capabilities: capabilityConfigFrom(config),
+    telemetry: "env", // OpenTelemetry only when OTEL_* names an endpoint (imported lazily)
     ...(config.capabilities?.httpReactivity === false ? { httpReactivity: false } : {}),
     logger,
   });

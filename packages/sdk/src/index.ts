@@ -14,3 +14,4 @@ export * from "./supervisor/index.ts";
 export * from "./log.ts";
 export { selfCommand, isCompiledBinary } from "./_internal/self-command.ts";
 export { setLongTimeout, type CancelTimer } from "./_internal/timer.ts";
+export { loadTelemetry, type LoadTelemetryOptions, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";

@@ -124,7 +124,7 @@ export class AnthropicLanguageModel implements LanguageModel {
   async generate(req: ModelRequest): Promise<ModelResponse> {
     const json = await postJson(this.#http, {
       url: this.#url(),
-      headers: this.#headers(),
+      headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req, false),
       signal: req.signal,
     });
@@ -150,7 +150,7 @@ export class AnthropicLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url(), headers: this.#headers(), body: this.#body(req, true), signal: req.signal },
+      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req, true), signal: req.signal },
       (events) => decodeAnthropicStream(events, this.provider, this.#http.secrets),
     );
   }

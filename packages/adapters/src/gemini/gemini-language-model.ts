@@ -117,7 +117,7 @@ export class GeminiLanguageModel implements LanguageModel {
   async generate(req: ModelRequest): Promise<ModelResponse> {
     const json = await postJson(this.#http, {
       url: this.#url("generateContent"),
-      headers: this.#headers(),
+      headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req),
       signal: req.signal,
     });
@@ -150,7 +150,7 @@ export class GeminiLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url("streamGenerateContent"), headers: this.#headers(), body: this.#body(req), signal: req.signal },
+      { url: this.#url("streamGenerateContent"), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req), signal: req.signal },
       (events) => decodeGeminiStream(events, this.#ctx),
     );
   }

@@ -101,7 +101,7 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
   async generate(req: ModelRequest): Promise<ModelResponse> {
     const json = await postJson(this.#http, {
       url: this.#url(),
-      headers: this.#headers(),
+      headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req, false),
       signal: req.signal,
     });
@@ -123,7 +123,7 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url(), headers: this.#headers(), body: this.#body(req, true), signal: req.signal },
+      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req, true), signal: req.signal },
       (events) => decodeOpenAICompatibleStream(events, this.provider, this.#http.secrets),
     );
   }

@@ -8,6 +8,7 @@
 import {
   AgentdError,
   connectManagedServer,
+  loadTelemetry,
   type ManagedMcpClient,
   McpToolSet,
   openInheritedControlIO,
@@ -55,6 +56,9 @@ async function runChild(start: StartParams, ctx: ChildRunContext): Promise<Child
   const model = modelFromConfig({ model: start.model } as AgentdConfig, { ...optionalKey(childApiKey(start.model)) }, logger);
   const supervisor = childSupervisor(start, logger);
   const meter = new ProgressMeter(ctx.progress);
+  // OTEL_* is inherited from the parent: the child's run span joins the parent's trace under its tool span.
+  const telemetry = await loadTelemetry({ logger });
+  const recorder = telemetry?.run({ runId: start.runId, ...(start.traceContext ? { parent: start.traceContext } : {}) });
   let clients = new Map<string, ManagedMcpClient>();
   try {
     clients = await connectAll(start, logger);
@@ -69,8 +73,12 @@ async function runChild(start: StartParams, ctx: ChildRunContext): Promise<Child
       ...(start.model.prices ? { prices: start.model.prices } : {}),
       ...(start.outputSchema ? { outputSchema: start.outputSchema } : {}),
       signal: ctx.signal,
-      onEvent: (e) => meter.event(e),
+      onEvent: (e) => {
+        recorder?.onEvent(e);
+        meter.event(e);
+      },
       logger,
+      ...(recorder ? { tracer: recorder } : {}),
     });
     return {
       ...(result.text !== undefined ? { text: result.text } : {}),
@@ -89,6 +97,7 @@ async function runChild(start: StartParams, ctx: ChildRunContext): Promise<Child
     // The subtree goes before the answer: when the parent hears back, nothing of ours is left running.
     await supervisor.shutdown("the subagent is finishing");
     await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
+    await telemetry?.shutdown().catch(() => {});
   }
 }
 

@@ -18,10 +18,13 @@ import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { LanguageModel } from "../loop/model.ts";
 import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
+import type { TraceCarrier } from "../loop/trace-context.ts";
 import type { ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import { loadTelemetry } from "../telemetry/load-telemetry.ts";
+import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { connectManagedServer } from "./connect-server.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
@@ -58,6 +61,12 @@ export interface AgentOptions {
   logger?: Logger;
   /** Called with every event of every run. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * OpenTelemetry traces and metrics (docs/kubernetes.md, "Telemetry"): `"env"` configures them from the
+   * standard `OTEL_*` variables when those name an OTLP endpoint (the SDK is imported only then, and the
+   * agent flushes and stops it on close); or a backend the caller owns. Default: none.
+   */
+  telemetry?: "env" | Telemetry;
 }
 
 /** Options of one run. */
@@ -74,6 +83,10 @@ export interface AgentRunOptions {
   onEvent?: (event: RunEvent) => void;
   /** Overrides the agent's limits for this run. */
   limits?: RunLimits;
+  /** The caller's W3C trace context (e.g. from an `agent.run` request's `_meta`): the run's span is its child. */
+  traceContext?: TraceCarrier;
+  /** The trigger whose event started this run, and when the event happened (telemetry: trigger lag). */
+  trigger?: { id: string; kind: string; firedAt: Date };
 }
 
 /** A configured agent. */
@@ -107,6 +120,9 @@ export function createAgent(options: AgentOptions): Agent {
   if (options.onEvent) listeners.add(options.onEvent);
   let connecting: Promise<void> | undefined;
   let closed = false;
+  let telemetry: Promise<Telemetry | undefined> | undefined;
+  const telemetryReady = () =>
+    (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
 
   const connect = (): Promise<void> => {
     if (closed) return Promise.reject(new AgentdError("E_USAGE", "the agent is closed"));
@@ -153,7 +169,13 @@ export function createAgent(options: AgentOptions): Agent {
     async run(input, runOptions = {}) {
       await connect();
       const runId = runOptions.runId ?? newRunId();
+      const recorder = (await telemetryReady())?.run({
+        runId,
+        ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
+        ...(runOptions.trigger ? { trigger: runOptions.trigger } : {}),
+      });
       const emit = (e: RunEvent) => {
+        recorder?.onEvent(e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
@@ -172,6 +194,7 @@ export function createAgent(options: AgentOptions): Agent {
         ...(runOptions.stream ? { stream: true } : {}),
         onEvent: emit,
         logger: logger.child({ runId }),
+        ...(recorder ? { tracer: recorder } : {}),
       });
     },
     async listTools() {
@@ -188,6 +211,8 @@ export function createAgent(options: AgentOptions): Agent {
       await connecting?.catch(() => {});
       await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
       clients.clear();
+      // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
+      if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
     },
     [Symbol.asyncDispose]() {
       return agent.close();

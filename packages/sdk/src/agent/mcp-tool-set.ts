@@ -81,6 +81,8 @@ export class McpToolSet implements ToolSet {
         runId: ctx.runId,
         signal: ctx.signal,
         ...(ctx.onprogress ? { onprogress: ctx.onprogress } : {}),
+        // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
+        ...(ctx.traceContext ? { meta: { ...ctx.traceContext } } : {}),
       });
       return {
         text: renderToolResult(result),

@@ -15,7 +15,16 @@ export type RunEvent =
   | { type: "run-start"; runId: string; provider: string; model: string; tools: number; mode: ToolMode }
   | { type: "model-request"; runId: string; turn: number; messages: number }
   | { type: "text-delta"; runId: string; turn: number; delta: string }
-  | { type: "model-response"; runId: string; turn: number; usage: Usage; finishReason: FinishReason; toolCalls: number }
+  | {
+      type: "model-response";
+      runId: string;
+      turn: number;
+      usage: Usage;
+      finishReason: FinishReason;
+      toolCalls: number;
+      /** The model the provider says answered, when it says. */
+      responseModel?: string;
+    }
   | {
       type: "tool-call";
       runId: string;
@@ -47,6 +56,8 @@ export type RunEvent =
       toolCalls: number;
       stopReason: StopReason;
       durationMs: number;
+      /** Spend, when model prices are configured. */
+      costUsd?: number;
       /** The error code when the run did not end with a final answer. */
       error?: string;
     };

@@ -11,7 +11,8 @@ import { LOG_PREVIEW_CHARS, preview } from "./events.ts";
 import { fenceToolOutput } from "./fence.ts";
 import type { ScopeCheck } from "./scope.ts";
 import type { ToolNameMap } from "./tool-names.ts";
-import type { ToolCallOutcome, ToolDescriptor, ToolSet } from "./tools.ts";
+import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "./tools.ts";
+import type { RunTracer, TraceCarrier } from "./trace-context.ts";
 import { raceAbort } from "./run-signal.ts";
 
 /** What the tool calls of one run share. */
@@ -27,6 +28,7 @@ export interface ToolRuntime {
   signal: AbortSignal;
   toolTimeoutMs?: number;
   emit: Emit;
+  tracer?: RunTracer;
 }
 
 /** A call as the model wrote it. */
@@ -47,14 +49,14 @@ export interface ExecutedToolCall {
 const refuse = (text: string): ToolCallOutcome => ({ text, isError: true });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
-  if (rt.toolTimeoutMs === undefined)
-    return await raceAbort(rt.toolSet.call(qualified, args, { signal: rt.signal, runId: rt.runId }), rt.signal);
+async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>, trace?: TraceCarrier): Promise<ToolCallOutcome> {
+  const ctx = (signal: AbortSignal): ToolCallContext => ({ signal, runId: rt.runId, ...(trace ? { traceContext: trace } : {}) });
+  if (rt.toolTimeoutMs === undefined) return await raceAbort(rt.toolSet.call(qualified, args, ctx(rt.signal)), rt.signal);
   const timeout = new AbortController();
   const cancelTimer = setLongTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
   const signal = AbortSignal.any([rt.signal, timeout.signal]);
   try {
-    return await raceAbort(rt.toolSet.call(qualified, args, { signal, runId: rt.runId }), signal);
+    return await raceAbort(rt.toolSet.call(qualified, args, ctx(signal)), signal);
   } catch (e) {
     if (timeout.signal.aborted && !rt.signal.aborted) return refuse(`tool ${qualified} timed out after ${rt.toolTimeoutMs} ms`);
     throw e;
@@ -71,7 +73,7 @@ const normalize = (o: unknown, name: string): ToolCallOutcome => {
 };
 
 /** Check and run one call. Rejects only when the run itself is aborted. */
-async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined): Promise<ToolCallOutcome> {
+async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined, trace?: TraceCarrier): Promise<ToolCallOutcome> {
   const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
   if (qualified === undefined || !tool) {
     const hint = rt.offered.length ? ` Available tools: ${rt.offered.slice(0, 50).join(", ")}.` : " No tools are available.";
@@ -85,7 +87,7 @@ async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: strin
   const valid = validateJsonSchema(tool.inputSchema, args);
   if (!valid.valid) return refuse(`invalid arguments for "${qualified}": ${valid.errors.join("; ")}`);
   try {
-    return normalize(await invoke(rt, qualified, args as Record<string, unknown>), qualified);
+    return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace), qualified);
   } catch (e) {
     if (rt.signal.aborted) throw e;
     return refuse(`tool "${qualified}" failed: ${message(e)}`);
@@ -102,7 +104,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
     { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length },
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
-  const outcome = await outcomeOf(rt, req, qualified);
+  const outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }));
   const durationMs = Math.round(performance.now() - started);
   rt.emit(
     {

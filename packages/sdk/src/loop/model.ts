@@ -82,6 +82,8 @@ export interface ModelRequest {
   responseFormat?: { type: "json"; schema?: Record<string, unknown>; name?: string };
   /** Aborts the request (and any retry wait). */
   signal?: AbortSignal;
+  /** Extra HTTP headers for this request only (W3C `traceparent`/`tracestate`); never override auth. */
+  headers?: Record<string, string>;
 }
 
 /** Why the model stopped. */

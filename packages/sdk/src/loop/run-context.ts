@@ -10,6 +10,7 @@ import type { Emit } from "./events.ts";
 import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
 import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "./model.ts";
 import type { RunSignal } from "./run-signal.ts";
+import type { RunTracer } from "./trace-context.ts";
 import { checkOutputValue, outputCorrection, type ParsedOutput, parseStructuredOutput } from "./structured-output.ts";
 
 /** A final answer the run accepted. */
@@ -32,6 +33,7 @@ export interface RunContextInit {
   outputSchema?: Record<string, unknown>;
   maxOutputRetries: number;
   startedAt: number;
+  tracer?: RunTracer;
 }
 
 /** One run's shared state and steps. */
@@ -63,13 +65,22 @@ export class RunContext {
     budget.checkTime(performance.now() - init.startedAt);
     const turn = budget.turns;
     init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
+    const trace = init.tracer?.carrier({ kind: "model", turn });
     const response = await callModel(
       init.model,
-      { ...extra, messages: messages.slice() },
+      { ...extra, messages: messages.slice(), ...(trace ? { headers: { ...trace } } : {}) },
       { stream: init.stream, signal: init.run.signal, emit: init.emit, runId: init.runId, turn },
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
-    init.emit({ type: "model-response", runId: init.runId, turn, usage: response.usage, finishReason: response.finishReason, toolCalls });
+    init.emit({
+      type: "model-response",
+      runId: init.runId,
+      turn,
+      usage: response.usage,
+      finishReason: response.finishReason,
+      toolCalls,
+      ...(response.modelId !== undefined ? { responseModel: response.modelId } : {}),
+    });
     const over = budget.add(response.usage);
     if (over) throw this.fail(over);
     return response;

@@ -18,6 +18,7 @@ import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { createToolNameMap } from "./tool-names.ts";
+import type { RunTracer } from "./trace-context.ts";
 import type { ToolDescriptor, ToolSet } from "./tools.ts";
 
 /** Options of one run. */
@@ -43,6 +44,8 @@ export interface RunLoopOptions {
   /** Use `model.stream` and emit `text-delta` events. */
   stream?: boolean;
   logger?: Logger;
+  /** Names the span of each model request and tool call, for W3C trace context propagation. */
+  tracer?: RunTracer;
 }
 
 /** The result of a run that reached a final answer. */
@@ -117,6 +120,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       toolCalls: ctx.toolCalls,
       stopReason,
       durationMs: Math.round(performance.now() - startedAt),
+      ...(options.prices ? { costUsd: budget.costUsd } : {}),
       ...(error ? { error } : {}),
     });
 
@@ -149,11 +153,13 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
         signal: run.signal,
         ...(limits.toolTimeoutMs !== undefined ? { toolTimeoutMs: limits.toolTimeoutMs } : {}),
         emit,
+        ...(options.tracer ? { tracer: options.tracer } : {}),
       },
       offered,
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
       maxOutputRetries,
       startedAt,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     });
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
 

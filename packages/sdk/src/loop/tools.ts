@@ -3,6 +3,7 @@
  * clients (qualified names `server/tool`); tests and the supervisor can supply their own.
  */
 import type { Usage } from "./model.ts";
+import type { TraceCarrier } from "./trace-context.ts";
 
 /** A tool the loop may offer the model. */
 export interface ToolDescriptor {
@@ -23,6 +24,8 @@ export interface ToolCallContext {
   runId: string;
   /** Progress reported by the tool (MCP `notifications/progress`). */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The span this call belongs to, for MCP `_meta.traceparent` (only when telemetry is on). */
+  traceContext?: TraceCarrier;
 }
 
 /** The result of one tool call as the loop sees it. Tool-domain failures are results with `isError`. */

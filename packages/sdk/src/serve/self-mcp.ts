@@ -20,6 +20,7 @@ import type { LoggingLevel } from "../wire/index.ts";
 import type { LogLevel, LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
 
@@ -27,7 +28,13 @@ import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-regist
 export interface SelfRunner {
   run(
     input: string,
-    options: { runId?: string; signal?: AbortSignal; outputSchema?: Record<string, unknown>; onEvent?: (e: RunEvent) => void },
+    options: {
+      runId?: string;
+      signal?: AbortSignal;
+      outputSchema?: Record<string, unknown>;
+      onEvent?: (e: RunEvent) => void;
+      traceContext?: TraceCarrier;
+    },
   ): Promise<RunResult>;
 }
 
@@ -113,10 +120,12 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
       registry.start(runId, String(args.instruction), owner);
       let step = 0;
+      const traceContext = traceCarrierFromMeta(ctx.meta);
       try {
         const result = await options.runner.run(String(args.instruction), {
           runId: scopedRunId(principal, runId),
           signal: ctx.signal,
+          ...(traceContext ? { traceContext } : {}),
           ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
           onEvent: (e) => {
             const message = describeEvent(e);

@@ -60,6 +60,8 @@ export interface StartParams {
   instructions?: string;
   outputSchema?: Record<string, unknown>;
   subagents: SubtreeSettings;
+  /** The parent's span that spawned this child: the child's run span is its child. */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 /** The answer to `start` when the child reached a final answer. */
@@ -116,6 +118,7 @@ export const StartParamsSchema = v.object({
   instructions: v.optional(v.string()),
   outputSchema: v.optional(v.record(v.string(), v.unknown())),
   subagents: v.object({ maxDepth: count, maxChildren: count, maxRestarts: count, graceMs: positive }),
+  traceContext: v.optional(v.object({ traceparent: v.string(), tracestate: v.optional(v.string()) })),
 });
 
 /** Validate `start` params; a one-line reason on failure. */

@@ -9,6 +9,7 @@ import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { RunScope } from "../loop/scope.ts";
 import { AgentdError } from "../wire/errors.ts";
+import type { TraceCarrier } from "../loop/trace-context.ts";
 
 /** The state of a handle. `completed`, `failed` and `cancelled` are terminal. */
 export type HandleStatus = "working" | "completed" | "failed" | "cancelled";
@@ -48,6 +49,8 @@ export interface SpawnPayload {
   /** Stable idempotency id, the same on every attempt. */
   runId: string;
   depth: number;
+  /** The parent's span that spawned the child (W3C trace context), when telemetry is on. */
+  traceContext?: TraceCarrier;
 }
 
 /** One subagent as the table keeps it. */

@@ -32,7 +32,11 @@ export class SubagentToolSet implements ToolSet {
   }
 
   async call(name: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolCallOutcome> {
-    const answer = await callSubagentTool(this.supervisor, name, args, { owner: ctx.runId, signal: ctx.signal });
+    const answer = await callSubagentTool(this.supervisor, name, args, {
+      owner: ctx.runId,
+      signal: ctx.signal,
+      ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}),
+    });
     const usage = this.unbilled(ctx.runId);
     return {
       text: answer.text,

@@ -9,6 +9,7 @@ import { AgentdError } from "../wire/errors.ts";
 import { isTerminal, type HandleRecord } from "./handle-table.ts";
 import { SPAWN_INPUT_SCHEMA } from "./spawn-request.ts";
 import type { Supervisor } from "./supervisor.ts";
+import type { TraceCarrier } from "../loop/trace-context.ts";
 
 /** The URI of a handle's result resource. */
 export const resultUri = (id: string): string => `agent://subagent/${id}/result`;
@@ -109,7 +110,7 @@ export async function callSubagentTool(
   supervisor: Supervisor,
   name: string,
   args: Record<string, unknown>,
-  ctx: { owner?: string; signal?: AbortSignal },
+  ctx: { owner?: string; signal?: AbortSignal; traceContext?: TraceCarrier },
 ): Promise<SubagentToolAnswer> {
   const find = (): HandleRecord | SubagentToolAnswer => {
     const id = typeof args.id === "string" ? args.id : "";
@@ -123,15 +124,16 @@ export async function callSubagentTool(
     switch (name) {
       case "subagent.spawn": {
         const { async: isAsync, ...request } = args;
+        const spawn = { ...owner, ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}) };
         if (isAsync === true) {
-          const r = supervisor.start(request, owner);
+          const r = supervisor.start(request, spawn);
           return {
             text: `Started subagent ${r.id}. Its result will be at ${resultUri(r.id)}; call subagent.wait with {"id":"${r.id}"} to get it.`,
             isError: false,
             structuredContent: handleView(r),
           };
         }
-        return answerFor(await supervisor.run(request, { ...owner, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
+        return answerFor(await supervisor.run(request, { ...spawn, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
       }
       case "subagent.wait": {
         const r = find();

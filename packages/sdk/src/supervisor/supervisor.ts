@@ -27,6 +27,7 @@ import { CONTROL_PROTOCOL_VERSION, type StartParams } from "./control-protocol.t
 import { HandleTable, isTerminal, newHandleId, type HandleRecord, type HandleSnapshot, type SubagentFailure } from "./handle-table.ts";
 import { restartDelay, deadlineTrip, remainingLimits, tokensOf, tokenTrip, type BackoffOptions, type LimitTrip } from "./restart-policy.ts";
 import { buildSpawnPayload, serversInScope, type SpawnRequest } from "./spawn-request.ts";
+import type { TraceCarrier } from "../loop/trace-context.ts";
 
 /** The hidden CLI entry a child runs (`agentd __subagent`). */
 export const SUBAGENT_ENTRY = "__subagent";
@@ -80,6 +81,8 @@ export interface SupervisorOptions {
 export interface SpawnOptions {
   /** The parent run the child is billed to. Also the base of the child's run id. */
   owner?: string;
+  /** The parent's span that spawns the child (W3C trace context), passed on so the traces join. */
+  traceContext?: TraceCarrier;
 }
 
 interface Live {
@@ -143,6 +146,7 @@ export class Supervisor {
       { scopes: this.options.scopes ?? [], limits: this.options.limits ?? {}, depth: this.depth + 1 },
       { runId: `${options.owner ?? "run"}.${id}` },
     );
+    if (options.traceContext) payload.traceContext = options.traceContext;
     const record = this.table.create(payload, { id, ...(options.owner !== undefined ? { owner: options.owner } : {}) });
     const live: Live = { driven: Promise.resolve() };
     this.live.set(id, live);
@@ -319,6 +323,7 @@ export class Supervisor {
       ...(instructions !== undefined ? { instructions } : {}),
       ...(payload.outputSchema ? { outputSchema: payload.outputSchema } : {}),
       subagents: { maxDepth: this.maxDepth, maxChildren: this.maxChildren, maxRestarts: this.maxRestarts, graceMs: Math.max(500, Math.floor(this.graceMs / 2)) },
+      ...(payload.traceContext ? { traceContext: payload.traceContext } : {}),
     };
   }
 

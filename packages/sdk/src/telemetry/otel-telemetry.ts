@@ -1,0 +1,71 @@
+/**
+ * The OpenTelemetry backend: a tracer provider and a meter provider exporting OTLP over HTTP (protobuf)
+ * with the official exporters, configured by the standard `OTEL_*` variables (endpoint, headers,
+ * timeout, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*`).
+ * Loaded only through `loadTelemetry`. No provider or context manager is registered globally (only the
+ * diag logger, so exporter failures reach our log): spans are parented explicitly, which leaves other
+ * OpenTelemetry users in the process alone.
+ */
+import { diag, DiagLogLevel } from "@opentelemetry/api";
+import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
+import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import type { Logger } from "../log.ts";
+import type { OtelSignals } from "./otel-env.ts";
+import { createRunInstruments } from "./run-metrics.ts";
+import { RunSpans } from "./run-spans.ts";
+import type { Telemetry } from "./types.ts";
+
+/** Options of {@link createOtelTelemetry}. */
+export interface OtelTelemetryOptions {
+  signals: OtelSignals;
+  env: Record<string, string | undefined>;
+  version?: string;
+  logger?: Logger;
+}
+
+const SCOPE = "agentd";
+
+/** Build the providers and return the agent-facing telemetry. */
+export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
+  const { signals, env, logger } = options;
+  if (logger)
+    diag.setLogger(
+      { error: (m) => logger.warn("otel.error", { message: m }), warn: (m) => logger.warn("otel.warning", { message: m }), info: () => {}, debug: () => {}, verbose: () => {} },
+      DiagLogLevel.WARN,
+    );
+  // `agentd` unless OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES say otherwise (later merges win).
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ "service.name": "agentd", ...(options.version ? { "service.version": options.version } : {}) }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const tracerProvider = signals.traces
+    ? new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] })
+    : undefined;
+  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
+  const meterProvider = signals.metrics
+    ? new MeterProvider({
+        resource,
+        readers: [
+          new PeriodicExportingMetricReader({
+            exporter: new OTLPMetricExporter(),
+            ...(Number.isFinite(interval) && interval > 0 ? { exportIntervalMillis: interval } : {}),
+          }),
+        ],
+      })
+    : undefined;
+  const tracer = tracerProvider?.getTracer(SCOPE, options.version);
+  const instruments = meterProvider ? createRunInstruments(meterProvider.getMeter(SCOPE, options.version)) : undefined;
+  let stopped: Promise<void> | undefined;
+  return {
+    run: (origin) => new RunSpans(tracer, instruments, origin),
+    async flush() {
+      await Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]);
+    },
+    shutdown() {
+      stopped ??= Promise.all([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => {});
+      return stopped;
+    },
+  };
+}
