@@ -38,6 +38,8 @@ export interface StdioChildOptions {
   termGraceMs?: number;
   /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
   maxFrameBytes?: number;
+  /** Stop reading the server's output while this many characters of our answers wait unread (see `StreamTransport`). */
+  outputHighWaterMark?: number;
   /** Longer stderr lines are cut to this many bytes (default 4096). */
   maxStderrLineBytes?: number;
 }
@@ -175,6 +177,7 @@ export class StdioChildTransport implements Transport {
   private wire(child: ChildProcess): void {
     const stream = new StreamTransport(child.stdout!, child.stdin!, {
       ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
+      ...(this.options.outputHighWaterMark === undefined ? {} : { outputHighWaterMark: this.options.outputHighWaterMark }),
       destroyInput: false,
     });
     stream.onmessage = (m) => this.onmessage?.(m);

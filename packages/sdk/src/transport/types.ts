@@ -67,3 +67,9 @@ export interface Transport {
 
 /** Default maximum size of one inbound frame (bytes). Configurable per transport. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Default bound on answers written to a stream transport but not yet taken by the peer (characters, about
+ * bytes for JSON): past it the transport stops reading input until the peer has read half of it.
+ */
+export const DEFAULT_OUTPUT_HIGH_WATER_MARK = 1024 * 1024;
