@@ -5,7 +5,8 @@
  * stdout is protocol only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio
  * transport: close stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone.
  * On POSIX the signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first.
+ * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
+ * `_death-watch.ts`, which does so even when we are killed with SIGKILL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -159,7 +160,7 @@ export class StdioChildTransport implements Transport {
     }
     this.child = child;
     child.on("error", (e) => this.onerror?.(e));
-    this.tree = trackTree(child);
+    this.tree = trackTree(child, (reason) => this.log.warn("mcp.unguarded", { server: this.options.name, reason }));
     this.wire(child);
   }
 
