@@ -71,6 +71,10 @@ export function upstreamError(name: string, e: unknown): AgentdError {
   // A configuration mistake (e.g. plain http:// to a remote host) stays one: exit 2, not "unavailable".
   if (AgentdError.isInstance(e) && (e.code === "E_CONFIG_INVALID" || e.code === "E_USAGE"))
     return new AgentdError("E_CONFIG_INVALID", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
+  // A server that exited says how (code, last stderr lines): "MCP server 'x' is unavailable: exited with …".
+  const prefix = `MCP server '${name}' `;
+  if (AgentdError.isInstance(e) && e.code === "E_CONNECTION_CLOSED" && e.options.cause !== undefined && detail.startsWith(prefix))
+    return new AgentdError("E_UPSTREAM", `${prefix}is unavailable: ${detail.slice(prefix.length)}`, { cause: e, retryable: true });
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
     return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
   return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
@@ -113,7 +117,7 @@ export async function connectManagedServer(name: string, config: McpServerConfig
 
 /** Connect to one server, once (no reconnect). Rejects with an `E_UPSTREAM` AgentdError naming the server. */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
-  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), ...clientOptions(options) });
+  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options) });
   const transport = transportFor(name, config, options.logger);
   try {
     await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });

@@ -66,6 +66,8 @@ export class Protocol implements AbandonListener {
   private unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalTimeoutMs: number;
+  /** How errors name the peer. */
+  private readonly peer: string;
 
   constructor(
     readonly transport: Transport,
@@ -73,6 +75,7 @@ export class Protocol implements AbandonListener {
   ) {
     this.logger = options.logger ?? nullLogger;
     this.owner = options.owner;
+    this.peer = options.peerName ?? "peer";
     this.shared = options.shared;
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -117,6 +120,8 @@ export class Protocol implements AbandonListener {
     t.onmessage = (value, extra) => this.receive(value, extra);
     t.onframeerror = (e) => {
       this.logger.warn("mcp.frame_error", { code: e.error.code, message: e.error.message });
+      // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
+      if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
       this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
     };
     t.onerror = (e) => this.logger.warn("mcp.transport_error", { error: e.message });
@@ -283,7 +288,7 @@ export class Protocol implements AbandonListener {
     if (looksLikeResponse) {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
-      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from peer: ${reason}`));
+      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
       return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
     }
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
@@ -345,7 +350,7 @@ export class Protocol implements AbandonListener {
     else if (v.unknown) this.pending.resolve(message.id, message.result);
     else {
       this.logger.warn("mcp.invalid_result", { method, reason: v.message });
-      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from peer: ${v.message}`));
+      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${v.message}`));
     }
   }
 
@@ -364,6 +369,14 @@ export class Protocol implements AbandonListener {
   private failRequest(id: RequestId, error: unknown): boolean {
     this.unvalidated?.delete(id);
     return this.pending.reject(id, error);
+  }
+
+  private oversizedResponse(id: RequestId, error: McpError): void {
+    const method = this.pending.methodOf(id);
+    if (method === undefined) return this.unknownResponse(id);
+    const limit = (error.data as { maxFrameBytes?: number } | undefined)?.maxFrameBytes;
+    const over = limit === undefined ? "over the frame size limit" : `over the ${limit}-byte frame limit (maxFrameBytes)`;
+    this.failRequest(id, new AgentdError("E_UPSTREAM", `${this.peer} sent a ${method} response ${over}; it was discarded`));
   }
 
   private unknownResponse(id: RequestId): void {
@@ -386,7 +399,13 @@ export class Protocol implements AbandonListener {
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.pending.rejectAll(() => new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }));
+    // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
+    const reason = this.transport.closeReason;
+    this.pending.rejectAll(() =>
+      reason
+        ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
+        : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
+    );
     this.unvalidated?.clear();
     this.inbound.abortAll("connection closed");
     this.shared?.closed?.(this);

@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { setLongTimeout } from "../_internal/timer.ts";
-import { nullLogger, type Logger } from "../log.ts";
+import { nullLogger, scrubSecrets, type Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { LineSplitter } from "../wire/ndjson.ts";
@@ -68,6 +68,10 @@ export function defaultChildEnvironment(): Record<string, string> {
   return env;
 }
 
+/** How many of the server's last stderr lines an unexpected exit reports, and how long each may be. */
+const STDERR_TAIL_LINES = 3;
+const STDERR_TAIL_CHARS = 200;
+
 /** How long close() waits for SIGKILLed leftovers to be gone before it stops looking. */
 const KILL_SETTLE_MS = 1000;
 
@@ -87,6 +91,9 @@ export class StdioChildTransport implements Transport {
   private finished = false;
   private closing?: Promise<void>;
   private exit?: ChildExit;
+  /** The last few stderr lines, for the error an unexpected exit reports. */
+  private readonly stderrTail: string[] = [];
+  private reason?: Error;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   private readonly done: Promise<void>;
@@ -107,6 +114,11 @@ export class StdioChildTransport implements Transport {
   /** How the child ended, once it has. */
   get exitStatus(): ChildExit | undefined {
     return this.exit;
+  }
+
+  /** Set when the server exited on its own: its exit code or signal and its last stderr lines. */
+  get closeReason(): Error | undefined {
+    return this.reason;
   }
 
   /**
@@ -191,8 +203,13 @@ export class StdioChildTransport implements Transport {
     const stderr = new LineSplitter({
       maxLineBytes: this.options.maxStderrLineBytes ?? 4096,
       overflow: "truncate",
-      online: (bytes, truncated) =>
-        this.log.info("mcp.stderr", { server: this.options.name, line: decoder.decode(bytes), ...(truncated ? { truncated } : {}) }),
+      online: (bytes, truncated) => {
+        const line = decoder.decode(bytes);
+        this.log.info("mcp.stderr", { server: this.options.name, line, ...(truncated ? { truncated } : {}) });
+        if (line.trim() === "") return;
+        this.stderrTail.push(line.length > STDERR_TAIL_CHARS ? `${line.slice(0, STDERR_TAIL_CHARS)}…` : line);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      },
     });
     this.stderr = stderr;
     child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
@@ -269,6 +286,12 @@ export class StdioChildTransport implements Transport {
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
     this.stderr?.end();
+    // Exited on its own: requests still waiting fail saying so, with what it last wrote on stderr.
+    if (this.exit && !this.closing) {
+      const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+      const tail = this.stderrTail.length > 0 ? `; last stderr: ${scrubSecrets(this.stderrTail.join(" | "))}` : "; nothing on stderr";
+      this.reason = new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}${tail}`);
+    }
     void this.stream?.close();
     this.markDone();
     this.onclose?.();

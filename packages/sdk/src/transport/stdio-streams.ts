@@ -71,7 +71,8 @@ export class StreamTransport implements Transport {
     this.decoder = new NdjsonDecoder({
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       onmessage: (value) => this.deliver(value),
-      onerror: (error) => this.onframeerror?.({ error, recoverable: true }),
+      onerror: (error, responseTo) =>
+        this.onframeerror?.(responseTo === undefined ? { error, recoverable: true } : { error, recoverable: true, responseTo }),
     });
     this.highWaterMark = options.outputHighWaterMark ?? DEFAULT_OUTPUT_HIGH_WATER_MARK;
     this.sink = openSink(output, { error: (e) => this.fail(e), flushed: () => this.maybeResume() });

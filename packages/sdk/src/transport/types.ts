@@ -38,6 +38,8 @@ export interface FrameError {
   error: McpError;
   /** Whether the connection remains usable (it should, for a bad or oversized frame). */
   recoverable: boolean;
+  /** An oversized frame recognised as a response: the id of the request it answers (fail it now). */
+  responseTo?: RequestId;
 }
 
 /** A bidirectional message channel. */
@@ -56,6 +58,11 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** The channel closed (by either side). */
   onclose?: () => void;
+  /**
+   * Why the channel closed, when the transport knows more than "closed" (a stdio server that exited: its
+   * code and last stderr lines). Set before `onclose` fires; requests still waiting fail with it.
+   */
+  readonly closeReason?: Error | undefined;
   /** The session id, once one exists (Streamable HTTP). */
   readonly sessionId?: string | undefined;
   /**

@@ -23,3 +23,4 @@ for (let id = 0; id < count; id += 500) {
   if (!process.stdout.write(batch)) await new Promise((r) => process.stdout.once("drain", r));
 }
 process.stderr.write("all requests written\n");
+export {};
