@@ -23,6 +23,7 @@ import {
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
 import { getCodec } from "../wire/codecs.ts";
 import { nullLogger, type Logger } from "../log.ts";
+import { limitRepeats, type RepeatLimiter } from "../_internal/repeat-limiter.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
 import {
   DEFAULT_MAX_INFLIGHT_REQUESTS,
@@ -68,6 +69,8 @@ export class Protocol implements AbandonListener {
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
+  /** Warnings the peer can cause at will, one line a minute each (created on first use). */
+  private repeats: RepeatLimiter | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -381,7 +384,7 @@ export class Protocol implements AbandonListener {
 
   private unknownResponse(id: RequestId): void {
     if (this.abandoned?.has(id)) this.logger.debug("mcp.late_response", { id });
-    else this.logger.warn("mcp.unknown_response", { id });
+    else (this.repeats ??= limitRepeats(this.logger)).warn("mcp.unknown_response", { id });
   }
 
   /** @internal A request of ours was given up (timeout, ceiling, abort): tell the peer. */
@@ -409,6 +412,7 @@ export class Protocol implements AbandonListener {
     this.unvalidated?.clear();
     this.inbound.abortAll("connection closed");
     this.shared?.closed?.(this);
+    this.repeats?.flush();
     this.emitter?.emit("close");
   }
 }
