@@ -11,7 +11,7 @@ import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CliWorkspace, RECORDING_SERVER } from "./__fixtures__/cli-harness.ts";
 import { startAgentd, stopAll } from "./modes/_testing/agentd-process.ts";
-import { commandLine } from "./modes/_testing/proc-tree.ts";
+import { commandLine, descendantsOf } from "./modes/_testing/proc-tree.ts";
 import { modelEnv, toolLike } from "./modes/_testing/scripts.ts";
 import { isAlive, killTagged, newTag, TAG_ENV, tagged } from "./subagent/__fixtures__/tree.ts";
 
@@ -65,9 +65,12 @@ async function slowGateway(): Promise<FakeGateway> {
   return gateway;
 }
 
-/** The tagged processes, after checking the tree is what the test means to kill. */
-function tree(expectAtLeast: number): number[] {
-  const pids = tagged(tag);
+/**
+ * What agentd `root` started (by parent links: the watchdogs, which carry no environment of ours) and
+ * every tagged process (orphans re-parented to init included), after checking it is what the test means.
+ */
+function tree(root: number, expectAtLeast: number): number[] {
+  const pids = [...new Set([...tagged(tag), ...descendantsOf(root)])];
   const lines = pids.map(commandLine);
   expect(lines.filter((l) => l.includes("sleep 300")).length).toBeGreaterThanOrEqual(1);
   expect(lines.filter((l) => l.includes("sleep 301")).length).toBeGreaterThanOrEqual(1);
@@ -83,8 +86,8 @@ describe("kill -9 of agentd leaves nothing running", () => {
     const config = ws.writeConfig({ mcpServers: servers(ws) });
     const agentd = startAgentd(["run", "--config", config, "be slow"], { cwd: ws.dir, env: { ...modelEnv(g), [TAG_ENV]: tag } });
     await agentd.waitFor("tool.call");
-    // agentd, the wrapper shell and its sleep, two servers, the orphaned sleep (and the watchdog).
-    const pids = tree(6);
+    // agentd, the wrapper shell and its sleep, two servers, the orphaned sleep (and agentd's watchdog).
+    const pids = tree(agentd.pid, 6);
     process.kill(agentd.pid, "SIGKILL");
     const { left, ms } = await goneAfter(pids);
     expect(left).toEqual([]);
@@ -102,7 +105,7 @@ describe("kill -9 of agentd leaves nothing running", () => {
     await client.connect(new StreamableHttpClientTransport(listening?.url));
     void client.callTool("agent.run", { instruction: "be slow" }).catch(() => {});
     await agentd.waitFor("tool.call");
-    const pids = tree(6);
+    const pids = tree(agentd.pid, 6);
     process.kill(agentd.pid, "SIGKILL");
     const { left, ms } = await goneAfter(pids);
     expect(left).toEqual([]);
@@ -134,7 +137,7 @@ describe("kill -9 of agentd leaves nothing running", () => {
 
   test("a subagent: killed, its own servers, wrappers, grandchildren and watchdog go; its parent reports the crash", async () => {
     const { agentd, child } = await rootWithSubagent();
-    const before = tagged(tag);
+    const before = tree(child, 6);
     // The child's own tree: what it started, by parent links, and what shares a process group with that
     // (the orphaned grandchild), found before the kill re-parents them.
     const started = before.filter((p) => p === child || descends(p, child));
@@ -152,9 +155,8 @@ describe("kill -9 of agentd leaves nothing running", () => {
 
   test("the root of a subagent tree: everything in the tree goes, the subagent's servers included", async () => {
     const { agentd } = await rootWithSubagent();
-    const pids = tagged(tag);
     // Root + its 5 server processes; the subagent + its 5 (and a watchdog each).
-    expect(pids.length).toBeGreaterThanOrEqual(12);
+    const pids = tree(agentd.pid, 12);
     process.kill(agentd.pid, "SIGKILL");
     const { left, ms } = await goneAfter(pids);
     expect(left).toEqual([]);

@@ -11,7 +11,7 @@
  * now (`+TARGET`) and which stopped being ours (`-TARGET`); when the pipe reaches end-of-file — the kernel
  * closes our end however we die — it SIGKILLs what is left and exits. It runs in its own session with its
  * output on /dev/null, so it neither receives the terminal's Ctrl-C nor holds our stdout open; it keeps no
- * event-loop reference of ours. It is a shell, not a second copy of us: ~1 MB, works the same under Node,
+ * event-loop reference of ours, and gets an empty environment (none of our secrets; `kill` is built in). It is a shell, not a second copy of us: ~1 MB, works the same under Node,
  * Bun and the compiled binary, and needs no privileges. Without `/bin/sh` (a distroless image) the
  * protection is off, and the caller is told why (once a process).
  *
@@ -150,7 +150,7 @@ function ended(w: Watchdog): void {
 }
 
 function spawnWithBun(): Watchdog {
-  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true });
+  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true, env: {} });
   // Never what keeps us alive: we exit when our own work is done, and that exit is its cue.
   proc.unref();
   proc.stdin.unref();
@@ -170,7 +170,7 @@ function spawnWithBun(): Watchdog {
 }
 
 function spawnWithNode(onUnavailable?: (reason: string) => void): Watchdog {
-  const child = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  const child = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {} });
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   child.stdin?.on("error", () => ended(w));
