@@ -6,6 +6,7 @@
  * `Uint8Array#indexOf` (native), never a per-byte JS loop, and keeps memory bounded: a line longer than the
  * limit is dropped as it streams past, not buffered.
  */
+import { idAtEnd, idAtStart, looksLikeResponse } from "./_frame-peek.ts";
 import { ErrorCode, type RequestId } from "./jsonrpc.ts";
 import { McpError, parseError } from "./errors.ts";
 
@@ -240,9 +241,8 @@ export class NdjsonDecoder {
    * seen yet: then at its end, with the id (the pending request can fail now instead of timing out).
    */
   private oversized(head: Uint8Array): void {
-    const text = peek.decode(head);
-    if (!RESPONSE_START.test(text)) return this.reportOversized(undefined);
-    const id = idAtStart(text);
+    if (!looksLikeResponse(head)) return this.reportOversized(undefined);
+    const id = idAtStart(head);
     if (id !== undefined) return this.reportOversized(id);
     this.awaitingTail = true;
   }
@@ -330,38 +330,8 @@ export class NdjsonDecoder {
 }
 
 const NEWLINE = Uint8Array.of(LF);
-/** Lenient: the peeked edges may cut a character in two; only the ASCII of keys and ids matters. */
-const peek = new TextDecoder("utf-8");
-/** A JSON-RPC id as JSON text: a number or a string (ids are never objects). */
-const ID = String.raw`(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")`;
-const JSONRPC = String.raw`"jsonrpc"\s*:\s*"2\.0"\s*,\s*`;
-/** The first key (after an optional "jsonrpc" and "id") is "result" or "error": a response. */
-const RESPONSE_START = new RegExp(String.raw`^\s*\{\s*(?:${JSONRPC})?(?:"id"\s*:\s*${ID}\s*,\s*)?"(?:result|error)"\s*:`);
-const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:${JSONRPC})?"id"\s*:\s*${ID}`);
-/** `…,"id":X}` closing the line: the last key of the top-level object (a nested one would end in `}}`). */
-const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
-
-function idAtStart(text: string): RequestId | undefined {
-  const m = ID_AT_START.exec(text);
-  return m ? parseId(m[1] as string) : undefined;
-}
-
-function idAtEnd(tail: Uint8Array): RequestId | undefined {
-  const m = ID_AT_END.exec(peek.decode(tail));
-  return m ? parseId(m[1] as string) : undefined;
-}
-
-function parseId(json: string): RequestId | undefined {
-  try {
-    const v: unknown = JSON.parse(json);
-    return typeof v === "string" || typeof v === "number" ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const encoder = new TextEncoder();
 const utf8Length = (text: string) => encoder.encode(text).length;
-
 /**
  * One NDJSON frame. `JSON.stringify` escapes every newline inside strings, so the only raw `\n` is the
  * terminator. Throws a TypeError for values JSON cannot represent (undefined, a function, a BigInt).
