@@ -40,6 +40,14 @@ describe("a misbehaving stdio server, as the user sees it", () => {
     expect(again.message).toBe(e.message);
   }, 30_000);
 
+  test("a shell wrapper that dies at once (possibly before the handshake began): the same line", async () => {
+    const fast = { command: "/bin/sh", args: ["-c", "echo first >&2; echo boom >&2; exit 3"] };
+    for (let i = 0; i < 3; i++) {
+      const e = await failure(connectManagedServer("fast", fast, { logger: memoryLogger() }));
+      expect(e.message).toBe("MCP server 'fast' is unavailable: exited with code 3; last stderr: first | boom");
+    }
+  }, 30_000);
+
   test("a malformed tools/list result names the server", async () => {
     const client = await connectManagedServer("bad", entry("bad-tools-list"), { logger: memoryLogger() });
     clients.push(client);

@@ -73,7 +73,7 @@ export function upstreamError(name: string, e: unknown): AgentdError {
     return new AgentdError("E_CONFIG_INVALID", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
   // A server that exited says how (code, last stderr lines): "MCP server 'x' is unavailable: exited with …".
   const prefix = `MCP server '${name}' `;
-  if (AgentdError.isInstance(e) && e.code === "E_CONNECTION_CLOSED" && e.options.cause !== undefined && detail.startsWith(prefix))
+  if (detail.startsWith(`${prefix}exited `) || detail.startsWith(`${prefix}was killed `))
     return new AgentdError("E_UPSTREAM", `${prefix}is unavailable: ${detail.slice(prefix.length)}`, { cause: e, retryable: true });
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
     return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });

@@ -144,6 +144,9 @@ export class StdioChildTransport implements Transport {
     this.started = true;
     await (this.launching ??= this.spawnChild());
     if (this.exit) {
+      // Gone already: once its stderr is read to the end, say how it ended and what it last wrote.
+      await this.done;
+      if (this.reason) throw this.reason;
       const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
       throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how} before the connection started`);
     }
