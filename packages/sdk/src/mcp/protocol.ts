@@ -69,7 +69,7 @@ export class Protocol implements AbandonListener {
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
-  /** Warnings the peer can cause at will, one line a minute each (created on first use). */
+  /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
   private repeats: RepeatLimiter | undefined;
 
   constructor(
@@ -122,7 +122,7 @@ export class Protocol implements AbandonListener {
     const t = this.transport;
     t.onmessage = (value, extra) => this.receive(value, extra);
     t.onframeerror = (e) => {
-      this.logger.warn("mcp.frame_error", { code: e.error.code, message: e.error.message });
+      this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
       // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
       if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
       this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
@@ -239,7 +239,7 @@ export class Protocol implements AbandonListener {
   /** Batches exist only in 2025-03-26; elsewhere the whole array is one invalid request. */
   private async receiveBatch(messages: unknown[], extra?: MessageExtra): Promise<void> {
     if (!this.codecValue.batches) {
-      this.logger.warn("mcp.invalid_message", { reason: "batch", revision: this.revision });
+      this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
       this.sendRaw(
         errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`),
       );
@@ -285,7 +285,7 @@ export class Protocol implements AbandonListener {
   }
 
   private receiveInvalid(value: unknown, id: RequestId | null, reason: string): JsonRpcErrorResponse {
-    this.logger.warn("mcp.invalid_message", { reason });
+    this.warnRepeated("mcp.invalid_message", { reason });
     const looksLikeResponse =
       typeof value === "object" && value !== null && !("method" in value) && ("result" in value || "error" in value);
     if (looksLikeResponse) {
@@ -313,7 +313,7 @@ export class Protocol implements AbandonListener {
       const v = this.codecValue.notificationParams(method, rawParams);
       if (!v.ok) {
         // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
-        this.logger.warn("mcp.invalid_notification", { method, reason: v.message });
+        this.warnRepeated("mcp.invalid_notification", { method, reason: v.message });
         return;
       }
       params = v.value;
@@ -359,7 +359,7 @@ export class Protocol implements AbandonListener {
 
   private receiveError(message: JsonRpcErrorResponse): void {
     if (message.id === null || message.id === undefined) {
-      this.logger.warn("mcp.peer_error", { code: message.error.code, message: message.error.message });
+      this.warnRepeated("mcp.peer_error", { code: message.error.code, message: message.error.message });
       return;
     }
     if (!this.failRequest(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
@@ -384,7 +384,12 @@ export class Protocol implements AbandonListener {
 
   private unknownResponse(id: RequestId): void {
     if (this.abandoned?.has(id)) this.logger.debug("mcp.late_response", { id });
-    else (this.repeats ??= limitRepeats(this.logger)).warn("mcp.unknown_response", { id });
+    else this.warnRepeated("mcp.unknown_response", { id });
+  }
+
+  /** A warning the peer can cause at will (bad frames, unknown ids): the first now, then a count a minute. */
+  private warnRepeated(event: string, fields: Record<string, unknown>): void {
+    (this.repeats ??= limitRepeats(this.logger)).warn(event, fields);
   }
 
   /** @internal A request of ours was given up (timeout, ceiling, abort): tell the peer. */
