@@ -11,12 +11,13 @@
  * now (`+TARGET`) and which stopped being ours (`-TARGET`); when the pipe reaches end-of-file — the kernel
  * closes our end however we die — it SIGKILLs what is left and exits. It runs in its own session with its
  * output on /dev/null, so it neither receives the terminal's Ctrl-C nor holds our stdout open; it keeps no
- * event-loop reference of ours, and gets an empty environment (none of our secrets; `kill` is built in). It is a shell, not a second copy of us: ~1 MB, works the same under Node,
- * Bun and the compiled binary, and needs no privileges. Without `/bin/sh` (a distroless image) the
- * protection is off, and the caller is told why (once a process).
+ * event-loop reference of ours, and gets an empty environment (none of our secrets; `kill` is built in).
+ * It is a shell, not a second copy of us: ~1 MB, works the same under Node, Bun and the compiled binary,
+ * and needs no privileges. Without `/bin/sh` (a distroless image) the protection is off, and the caller is
+ * told why (once a process).
  *
  * A line must be in the pipe before `killOnOurDeath` returns: a write still queued in our process dies
- * with us. Under Bun, `node:child_process` pipes call the write callback before the bytes are written, so
+ * with us. Under Bun, `node:child_process` pipes may call the write callback before the bytes are written, so
  * there the watchdog is started with `Bun.spawn`, whose pipe writer flushes synchronously; under Node the
  * pipe write is attempted synchronously already. Known window: a child spawned but not yet registered
  * (between `spawn` returning and the registration, a few microseconds) is not covered.
