@@ -1,6 +1,7 @@
 /**
  * `kill -9` of any agentd process — `run`, `serve`, a subagent — takes every process it started, and their
- * descendants, with it (well within 2 s; the bound waited for here is generous, for a loaded machine). The
+ * descendants, with it within 2 s (about one: the servers get a second after SIGTERM; the bound waited for
+ * here is generous, for a loaded machine). The
  * MCP servers run in their own process groups, so nothing but agentd's watchdog (`_death-watch.ts`) can
  * reach them. Each test tags its processes through the environment, so orphans re-parented to init are
  * found too.

@@ -91,17 +91,19 @@ async function parent(args: string[]): Promise<{ child: ChildProcess; watchdog: 
 }
 
 describe.skipIf(process.platform !== "linux")("kill -9 of the parent", () => {
-  test("every server group goes with it — wrapper, server, grandchildren, an orphan — and so does the watchdog", async () => {
+  test("every server group goes with it — wrapper, server, grandchildren, an orphan, one deaf to SIGTERM — and so does the watchdog", async () => {
     const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
     const { child, watchdog } = await parent([
       // A wrapper that stays, with two children.
       `sleep ${marker}1 & sleep ${marker}2 & wait`,
       // A grandchild re-parented to init at once, still in the server's group.
       `(sleep ${marker}3 &); exec sleep ${marker}4`,
+      // Ignores SIGTERM (inherited across exec): only the SIGKILL after the grace stops it.
+      `trap '' TERM; exec sleep ${marker}5`,
     ]);
-    // The wrapper shell, its two children, the server, the orphan.
-    const pids = await appear(marker, child.pid!, 5);
-    expect(pids.length).toBe(5);
+    // The wrapper shell, its two children, the server, the orphan, the deaf one.
+    const pids = await appear(marker, child.pid!, 6);
+    expect(pids.length).toBe(6);
     expect(isAlive(watchdog)).toBe(true);
     process.kill(child.pid!, "SIGKILL");
     expect((await goneAfter([...pids, watchdog])).map(show)).toEqual([]);

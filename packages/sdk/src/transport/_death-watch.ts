@@ -9,9 +9,9 @@
  * and fires when the *thread* that forked exits. Instead, one small watchdog per process: `/bin/sh` reading
  * a pipe whose only writer is us. We tell it, a line at a time, which process groups and processes are ours
  * now (`+TARGET`) and which stopped being ours (`-TARGET`); when the pipe reaches end-of-file — the kernel
- * closes our end however we die — it SIGKILLs what is left and exits. It runs in its own session with its
+ * closes our end however we die — it stops what is left (SIGTERM, then SIGKILL a second later) and exits. It runs in its own session with its
  * output on /dev/null, so it neither receives the terminal's Ctrl-C nor holds our stdout open; it keeps no
- * event-loop reference of ours, and gets an empty environment (none of our secrets; `kill` is built in).
+ * event-loop reference of ours, and gets none of our environment (no secrets).
  * It is a shell, not a second copy of us: ~1 MB, works the same under Node, Bun and the compiled binary,
  * and needs no privileges. Without `/bin/sh` (a distroless image) the protection is off, and the caller is
  * told why (once a process).
@@ -26,8 +26,11 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 /**
- * The watchdog. `g` is a space-delimited set of targets (a pid, or `-pgid` for a group). `kill -9 -- T`
- * is not used: dash's `kill` reads `-pgid` after the signal as a target already.
+ * The watchdog. `g` is a space-delimited set of targets: `-pgid` for a server's process group (dash's
+ * `kill` reads it after the signal as a target), a pid for a subagent. At end-of-file, subagents get
+ * SIGKILL at once (their own watchdogs then stop their servers); server groups get SIGTERM, a second to
+ * clean up (the courtesy our own shutdown gives them), then SIGKILL to what is left. `kill` goes on past
+ * a target that is gone already.
  */
 const SCRIPT = `trap '' INT HUP
 g=' '
@@ -37,8 +40,22 @@ while IFS= read -r l; do
     -*) t=\${l#-}; case $g in *" $t "*) g="\${g%% $t *} \${g#* $t }";; esac;;
   esac
 done
-for t in $g; do kill -9 $t 2>/dev/null; done
+p=; q=
+for t in $g; do case $t in -*) q="$q $t";; *) p="$p $t";; esac; done
+[ -z "$p" ] || kill -9 $p 2>/dev/null
+[ -n "$q" ] || exit 0
+kill -TERM $q 2>/dev/null
+i=0
+while [ $i -lt 10 ]; do
+  a=; for t in $q; do kill -0 $t 2>/dev/null && a=1; done
+  [ -n "$a" ] || exit 0
+  sleep 0.1; i=$((i+1))
+done
+kill -9 $q 2>/dev/null
 `;
+
+/** The watchdog's environment: enough to find `sleep`, none of ours (no secrets). */
+const WATCHDOG_ENV = { PATH: "/usr/bin:/bin" };
 
 /** What is registered: target → how many registrations hold it. */
 const targets = new Map<string, number>();
@@ -151,7 +168,7 @@ function ended(w: Watchdog): void {
 }
 
 function spawnWithBun(): Watchdog {
-  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true, env: {} });
+  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true, env: WATCHDOG_ENV });
   // Never what keeps us alive: we exit when our own work is done, and that exit is its cue.
   proc.unref();
   proc.stdin.unref();
@@ -171,7 +188,7 @@ function spawnWithBun(): Watchdog {
 }
 
 function spawnWithNode(onUnavailable?: (reason: string) => void): Watchdog {
-  const child = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {} });
+  const child = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: WATCHDOG_ENV });
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   child.stdin?.on("error", () => ended(w));

@@ -12,7 +12,7 @@
  * sends that signal to every group, as the terminal would have, then re-raises it on ourselves.
  *
  * Neither runs when we are killed outright (SIGKILL, the OOM killer): for that, every group is also
- * registered with the watchdog of `_death-watch.ts`, which SIGKILLs it when we are gone.
+ * registered with the watchdog of `_death-watch.ts`, which stops it when we are gone.
  */
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
