@@ -72,6 +72,10 @@ export function upstreamError(name: string, e: unknown): AgentdError {
   // A configuration mistake (e.g. plain http:// to a remote host) stays one: exit 2, not "unavailable".
   if (AgentdError.isInstance(e) && (e.code === "E_CONFIG_INVALID" || e.code === "E_USAGE"))
     return new AgentdError("E_CONFIG_INVALID", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
+  // A server that exited says how (code, last stderr lines): "MCP server 'x' is unavailable: exited with …".
+  const prefix = `MCP server '${name}' `;
+  if (detail.startsWith(`${prefix}exited `) || detail.startsWith(`${prefix}was killed `))
+    return new AgentdError("E_UPSTREAM", `${prefix}is unavailable: ${detail.slice(prefix.length)}`, { cause: e, retryable: true });
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
     return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
   return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
@@ -118,7 +122,7 @@ export async function connectManagedServer(name: string, config: McpServerConfig
  * `mcp/roots-settle.ts`), so a request sent at once is served within them.
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
-  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), ...clientOptions(options) });
+  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options) });
   const transport = transportFor(name, config, options.logger);
   const asked = watchRootsRequests(client);
   try {

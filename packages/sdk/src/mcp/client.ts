@@ -45,6 +45,8 @@ export interface McpClientOptions {
   requestTimeoutMs?: number;
   /** Limit on server→client requests handled at once. */
   maxInflightRequests?: number;
+  /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
+  serverName?: string;
 }
 
 /** Events of an {@link McpClient}. */
@@ -132,6 +134,7 @@ export class McpClient {
       logger: this.logger,
       defaultTimeoutMs: this.options.requestTimeoutMs,
       maxInflightRequests: this.options.maxInflightRequests,
+      ...(this.options.serverName === undefined ? {} : { peerName: `MCP server '${this.options.serverName}'` }),
     });
     this.protocol = protocol;
     this.installHandlers(protocol);

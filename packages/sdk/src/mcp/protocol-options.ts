@@ -37,6 +37,8 @@ export interface ProtocolOptions {
   shared?: SharedHandlers;
   /** The object this peer belongs to (a server session), for shared handlers to find it. */
   owner?: object;
+  /** How errors name the peer, e.g. `MCP server 'fs'` (default `peer`). */
+  peerName?: string;
 }
 
 /** Events of a {@link Protocol}. */

@@ -88,12 +88,20 @@ describe("inbound error paths", () => {
     expect((await raw.request("ping")).result).toEqual({});
   });
 
-  test("responses for unknown ids are logged and dropped", async () => {
-    const { raw, logger } = await setup();
+  test("responses for unknown ids are logged and dropped; repeats make one summary line, not a line each", async () => {
+    const { protocol, raw, logger } = await setup();
     await raw.send({ jsonrpc: "2.0", id: 424242, result: {} });
     await raw.send({ jsonrpc: "2.0", id: 424243, error: { code: -1, message: "x" } });
+    for (let id = 0; id < 1000; id++) await raw.send({ jsonrpc: "2.0", id: 500_000 + id, result: {} });
     expect((await raw.request("ping")).result).toEqual({});
-    expect(logger.records.filter((r) => r.event === "mcp.unknown_response").length).toBe(2);
+    const warned = () => logger.records.filter((r) => r.event === "mcp.unknown_response");
+    expect(warned()).toEqual([expect.objectContaining({ level: "warn", id: 424242 })]);
+    // The rest are counted and summed up when the window ends, or, as here, when the connection closes.
+    await protocol.close();
+    expect(warned()).toEqual([
+      expect.objectContaining({ id: 424242 }),
+      expect.objectContaining({ level: "warn", id: 500_999, repeated: 1001, windowMs: 60_000 }),
+    ]);
   });
 
   test("a duplicate in-flight request id is refused", async () => {

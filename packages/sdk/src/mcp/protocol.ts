@@ -23,6 +23,7 @@ import {
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
 import { getCodec } from "../wire/codecs.ts";
 import { nullLogger, type Logger } from "../log.ts";
+import { limitRepeats, type RepeatLimiter } from "../_internal/repeat-limiter.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
 import {
   DEFAULT_MAX_INFLIGHT_REQUESTS,
@@ -66,6 +67,10 @@ export class Protocol implements AbandonListener {
   private unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
   private readonly defaultMaxTotalTimeoutMs: number;
+  /** How errors name the peer. */
+  private readonly peer: string;
+  /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
+  private repeats: RepeatLimiter | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -73,6 +78,7 @@ export class Protocol implements AbandonListener {
   ) {
     this.logger = options.logger ?? nullLogger;
     this.owner = options.owner;
+    this.peer = options.peerName ?? "peer";
     this.shared = options.shared;
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -116,7 +122,9 @@ export class Protocol implements AbandonListener {
     const t = this.transport;
     t.onmessage = (value, extra) => this.receive(value, extra);
     t.onframeerror = (e) => {
-      this.logger.warn("mcp.frame_error", { code: e.error.code, message: e.error.message });
+      this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
+      // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
+      if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
       this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
     };
     t.onerror = (e) => this.logger.warn("mcp.transport_error", { error: e.message });
@@ -231,7 +239,7 @@ export class Protocol implements AbandonListener {
   /** Batches exist only in 2025-03-26; elsewhere the whole array is one invalid request. */
   private async receiveBatch(messages: unknown[], extra?: MessageExtra): Promise<void> {
     if (!this.codecValue.batches) {
-      this.logger.warn("mcp.invalid_message", { reason: "batch", revision: this.revision });
+      this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
       this.sendRaw(
         errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`),
       );
@@ -277,13 +285,13 @@ export class Protocol implements AbandonListener {
   }
 
   private receiveInvalid(value: unknown, id: RequestId | null, reason: string): JsonRpcErrorResponse {
-    this.logger.warn("mcp.invalid_message", { reason });
+    this.warnRepeated("mcp.invalid_message", { reason });
     const looksLikeResponse =
       typeof value === "object" && value !== null && !("method" in value) && ("result" in value || "error" in value);
     if (looksLikeResponse) {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
-      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from peer: ${reason}`));
+      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
       return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
     }
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
@@ -305,7 +313,7 @@ export class Protocol implements AbandonListener {
       const v = this.codecValue.notificationParams(method, rawParams);
       if (!v.ok) {
         // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
-        this.logger.warn("mcp.invalid_notification", { method, reason: v.message });
+        this.warnRepeated("mcp.invalid_notification", { method, reason: v.message });
         return;
       }
       params = v.value;
@@ -345,13 +353,13 @@ export class Protocol implements AbandonListener {
     else if (v.unknown) this.pending.resolve(message.id, message.result);
     else {
       this.logger.warn("mcp.invalid_result", { method, reason: v.message });
-      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from peer: ${v.message}`));
+      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${v.message}`));
     }
   }
 
   private receiveError(message: JsonRpcErrorResponse): void {
     if (message.id === null || message.id === undefined) {
-      this.logger.warn("mcp.peer_error", { code: message.error.code, message: message.error.message });
+      this.warnRepeated("mcp.peer_error", { code: message.error.code, message: message.error.message });
       return;
     }
     if (!this.failRequest(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
@@ -366,9 +374,22 @@ export class Protocol implements AbandonListener {
     return this.pending.reject(id, error);
   }
 
+  private oversizedResponse(id: RequestId, error: McpError): void {
+    const method = this.pending.methodOf(id);
+    if (method === undefined) return this.unknownResponse(id);
+    const limit = (error.data as { maxFrameBytes?: number } | undefined)?.maxFrameBytes;
+    const over = limit === undefined ? "over the frame size limit" : `over the ${limit}-byte frame limit (maxFrameBytes)`;
+    this.failRequest(id, new AgentdError("E_UPSTREAM", `${this.peer} sent a ${method} response ${over}; it was discarded`));
+  }
+
   private unknownResponse(id: RequestId): void {
     if (this.abandoned?.has(id)) this.logger.debug("mcp.late_response", { id });
-    else this.logger.warn("mcp.unknown_response", { id });
+    else this.warnRepeated("mcp.unknown_response", { id });
+  }
+
+  /** A warning the peer can cause at will (bad frames, unknown ids): the first now, then a count a minute. */
+  private warnRepeated(event: string, fields: Record<string, unknown>): void {
+    (this.repeats ??= limitRepeats(this.logger)).warn(event, fields);
   }
 
   /** @internal A request of ours was given up (timeout, ceiling, abort): tell the peer. */
@@ -386,10 +407,17 @@ export class Protocol implements AbandonListener {
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.pending.rejectAll(() => new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }));
+    // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
+    const reason = this.transport.closeReason;
+    this.pending.rejectAll(() =>
+      reason
+        ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
+        : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
+    );
     this.unvalidated?.clear();
     this.inbound.abortAll("connection closed");
     this.shared?.closed?.(this);
+    this.repeats?.flush();
     this.emitter?.emit("close");
   }
 }

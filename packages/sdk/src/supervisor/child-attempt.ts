@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { setLongTimeout } from "../_internal/timer.ts";
 import type { Logger } from "../log.ts";
+import { killOnOurDeath } from "../transport/_death-watch.ts";
 import { McpError } from "../wire/errors.ts";
 import { ControlChannel } from "./control-channel.ts";
 import { streamControlIO } from "./control-pipe.ts";
@@ -75,9 +76,12 @@ export class ChildAttempt {
       ...(cmd.cwd ? { cwd: cmd.cwd } : {}),
     });
     this.pid = this.child.pid;
+    // Killed outright, we take the child with us (it then takes its MCP servers: it has a watchdog too).
+    const guard = this.pid === undefined ? undefined : killOnOurDeath({ pid: this.pid });
     let spawnError: Error | undefined;
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
+        guard?.release();
         this.exitInfo = { code, signal };
         resolve(this.exitInfo);
       });

@@ -1,6 +1,10 @@
 /**
  * Internal: one small interface over Node streams and web streams, so {@link StreamTransport} reads and
  * writes either without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as they are.
+ *
+ * Flow control: a source can be paused and resumed, and a sink counts the characters of "owed" lines (what
+ * we answer the peer) that were written but not yet taken by the OS, from each write's completion callback.
+ * `writableLength` would be simpler, but Bun's `process.stdout` reports 0 there however much is queued.
  */
 
 /** The subset of a Node `Readable` we use (process.stdin, a child's stdout, a socket). */
@@ -8,12 +12,13 @@ export interface NodeReadableLike {
   on(event: string, listener: (...args: any[]) => void): unknown;
   off(event: string, listener: (...args: any[]) => void): unknown;
   pause?(): unknown;
+  resume?(): unknown;
   destroy?(): unknown;
 }
 
 /** The subset of a Node `Writable` we use (process.stdout, a child's stdin, a socket). */
 export interface NodeWritableLike {
-  write(chunk: string): boolean;
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean;
   end(): unknown;
   on(event: string, listener: (...args: any[]) => void): unknown;
   once(event: string, listener: (...args: any[]) => void): unknown;
@@ -35,13 +40,28 @@ export interface SourceHandlers {
 export interface SourceHandle {
   /** Stop reporting; with `destroy`, also stop the underlying stream so the process can exit. */
   detach(destroy: boolean): void;
+  /** Stop reading: the OS buffer fills and the writer on the other end blocks. Idempotent. */
+  pause(): void;
+  /** Read again after {@link pause}. Idempotent. */
+  resume(): void;
 }
 
 /** An opened sink. `write` returns false when the caller should wait for `drained()`. */
 export interface Sink {
-  write(line: string): boolean;
+  /** Queue a line; an `owed` line counts in {@link owedChars} until the OS has taken it. */
+  write(line: string, owed?: boolean): boolean;
+  /** Characters of owed lines accepted by `write` and not yet handed to the OS. */
+  readonly owedChars: number;
   drained(): Promise<void>;
   end(): void;
+}
+
+/** What an opened sink reports. */
+export interface SinkHandlers {
+  /** A write failed (also the asynchronous failures). */
+  error(e: Error): void;
+  /** {@link Sink.owedChars} went down. */
+  flushed(): void;
 }
 
 const encoder = new TextEncoder();
@@ -53,9 +73,9 @@ export function openSource(source: ByteSource, handlers: SourceHandlers): Source
   return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source, handlers);
 }
 
-/** Open a sink. Write errors go to `onError` (also the asynchronous ones). */
-export function openSink(sink: ByteSink, onError: (e: Error) => void): Sink {
-  return isWebWritable(sink) ? openWebSink(sink, onError) : openNodeSink(sink, onError);
+/** Open a sink. */
+export function openSink(sink: ByteSink, handlers: SinkHandlers): Sink {
+  return isWebWritable(sink) ? openWebSink(sink, handlers) : openNodeSink(sink, handlers);
 }
 
 function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
@@ -66,7 +86,18 @@ function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
   s.on("end", onEnd);
   s.on("close", onEnd);
   s.on("error", onError);
+  let paused = false;
   return {
+    pause() {
+      if (paused) return;
+      paused = true;
+      s.pause?.();
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      s.resume?.();
+    },
     detach(destroy) {
       // Keep an error listener: an unhandled 'error' event would crash the process.
       s.on("error", noop);
@@ -85,9 +116,14 @@ function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
 function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): SourceHandle {
   const reader = s.getReader();
   let detached = false;
+  // While paused the loop waits here, so nothing pulls: the stream's queue fills and its producer stops.
+  let gate: Promise<void> | undefined;
+  let open = noop;
   void (async () => {
     try {
       for (;;) {
+        if (gate) await gate;
+        if (detached) return;
         const { done, value } = await reader.read();
         if (detached) return;
         if (done) break;
@@ -99,8 +135,17 @@ function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): Source
     }
   })();
   return {
+    pause() {
+      gate ??= new Promise<void>((r) => (open = r));
+    },
+    resume() {
+      if (!gate) return;
+      gate = undefined;
+      open();
+    },
     detach(destroy) {
       detached = true;
+      open();
       if (destroy) reader.cancel().catch(noop);
     },
   };
@@ -113,13 +158,15 @@ const COALESCE_MAX_CHARS = 64 * 1024;
  * Lines written in the same microtask checkpoint go out as one `write` (one syscall instead of one per
  * message: under load that is most of the cost of stdio). Order is kept; `end()` flushes first.
  */
-function openNodeSink(w: NodeWritableLike, onError: (e: Error) => void): Sink {
+function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
   let drain: Promise<void> | undefined;
   let pending: string[] = [];
   let pendingChars = 0;
+  let pendingOwed = 0;
+  let owed = 0;
   let scheduled = false;
   let blocked = false;
-  w.on("error", (e: unknown) => onError(asError(e)));
+  w.on("error", (e: unknown) => h.error(asError(e)));
   w.on("drain", () => {
     blocked = false;
   });
@@ -127,18 +174,35 @@ function openNodeSink(w: NodeWritableLike, onError: (e: Error) => void): Sink {
     scheduled = false;
     if (pending.length === 0) return;
     const chunk = pending.length === 1 ? (pending[0] as string) : pending.join("");
+    const chunkOwed = pendingOwed;
     pending = [];
     pendingChars = 0;
+    pendingOwed = 0;
+    // Called once the chunk is handed to the OS (or failed): only then has its memory gone.
+    const done =
+      chunkOwed === 0
+        ? undefined
+        : () => {
+            owed -= chunkOwed;
+            h.flushed();
+          };
     try {
-      if (!w.write(chunk)) blocked = true;
+      if (!w.write(chunk, done)) blocked = true;
     } catch (e) {
-      onError(asError(e));
+      h.error(asError(e));
     }
   };
   return {
-    write(line) {
+    get owedChars() {
+      return owed;
+    },
+    write(line, isOwed = false) {
       pending.push(line);
       pendingChars += line.length;
+      if (isOwed) {
+        pendingOwed += line.length;
+        owed += line.length;
+      }
       if (pendingChars >= COALESCE_MAX_CHARS) flush();
       else if (!scheduled) {
         scheduled = true;
@@ -167,11 +231,24 @@ function openNodeSink(w: NodeWritableLike, onError: (e: Error) => void): Sink {
   };
 }
 
-function openWebSink(w: WritableStream<Uint8Array>, onError: (e: Error) => void): Sink {
+function openWebSink(w: WritableStream<Uint8Array>, h: SinkHandlers): Sink {
   const writer = w.getWriter();
+  let owed = 0;
   return {
-    write(line) {
-      writer.write(encoder.encode(line)).catch((e) => onError(asError(e)));
+    get owedChars() {
+      return owed;
+    },
+    write(line, isOwed = false) {
+      const written = writer.write(encoder.encode(line));
+      if (isOwed) {
+        owed += line.length;
+        const done = () => {
+          owed -= line.length;
+          h.flushed();
+        };
+        written.then(done, done);
+      }
+      written.catch((e) => h.error(asError(e)));
       return (writer.desiredSize ?? 1) > 0;
     },
     drained: () => writer.ready,

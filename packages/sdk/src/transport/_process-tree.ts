@@ -10,9 +10,13 @@
  * stop each group, and its later `process.exit` runs the exit hook, which SIGKILLs what is left; and while
  * nobody else listens for SIGINT, SIGTERM or SIGHUP (so the default action is about to end us), our listener
  * sends that signal to every group, as the terminal would have, then re-raises it on ourselves.
+ *
+ * Neither runs when we are killed outright (SIGKILL, the OOM killer): for that, every group is also
+ * registered with the watchdog of `_death-watch.ts`, which stops it when we are gone.
  */
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { killOnOurDeath } from "./_death-watch.ts";
 
 /** Whether children get their own process group and are signalled as one. */
 export const OWN_PROCESS_GROUP = process.platform !== "win32";
@@ -64,9 +68,13 @@ function stopForwarding(): void {
   for (const sig of FORWARDED) process.off(sig, onSignal);
 }
 
-/** Track a spawned child (spawned with `detached: OWN_PROCESS_GROUP`) until {@link ProcessTree.forget}. */
-export function trackTree(child: ChildProcess): ProcessTree {
+/**
+ * Track a spawned child (spawned with `detached: OWN_PROCESS_GROUP`) until {@link ProcessTree.forget}.
+ * `onUnguarded` hears why, if its group cannot be guarded against our sudden death (see `_death-watch.ts`).
+ */
+export function trackTree(child: ChildProcess, onUnguarded?: (reason: string) => void): ProcessTree {
   const pid = child.pid as number;
+  const guard = OWN_PROCESS_GROUP ? killOnOurDeath({ group: pid }, onUnguarded) : undefined;
   const tree: ProcessTree = OWN_PROCESS_GROUP
     ? {
         pid,
@@ -100,6 +108,7 @@ export function trackTree(child: ChildProcess): ProcessTree {
         forget,
       };
   function forget(): void {
+    guard?.release();
     live.delete(tree);
     if (live.size === 0) stopForwarding();
   }

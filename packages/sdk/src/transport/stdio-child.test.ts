@@ -308,14 +308,14 @@ describe("StdioChildTransport.launch(): the process starts ahead of start()", ()
     await ghost.close();
   }, PROCESS_TEST_TIMEOUT);
 
-  test("a launched child that exits before start() makes start() fail, naming the exit", async () => {
+  test("a launched child that exits before start() makes start() fail, naming the exit and what it wrote on stderr", async () => {
     const t = child("exit-after-hello");
     const closed = new Promise<void>((resolve) => (t.onclose = resolve));
     await t.launch();
     await closed;
     const e = await t.start().catch((err) => err);
     expect(AgentdError.isInstance(e) && e.code).toBe("E_TRANSPORT");
-    expect(e.message).toContain("exited with code 3 before the connection started");
+    expect(e.message).toBe("MCP server 'exit-after-hello' exited with code 3; nothing on stderr");
     await t.close();
   }, PROCESS_TEST_TIMEOUT);
 });

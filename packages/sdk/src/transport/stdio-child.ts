@@ -5,12 +5,13 @@
  * stdout is protocol only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio
  * transport: close stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone.
  * On POSIX the signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first.
+ * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
+ * `_death-watch.ts`, which does so even when we are killed with SIGKILL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { setLongTimeout } from "../_internal/timer.ts";
-import { nullLogger, type Logger } from "../log.ts";
+import { nullLogger, scrubSecrets, type Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { LineSplitter } from "../wire/ndjson.ts";
@@ -38,6 +39,8 @@ export interface StdioChildOptions {
   termGraceMs?: number;
   /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
   maxFrameBytes?: number;
+  /** Stop reading the server's output while this many characters of our answers wait unread (see `StreamTransport`). */
+  outputHighWaterMark?: number;
   /** Longer stderr lines are cut to this many bytes (default 4096). */
   maxStderrLineBytes?: number;
 }
@@ -65,6 +68,10 @@ export function defaultChildEnvironment(): Record<string, string> {
   return env;
 }
 
+/** How many of the server's last stderr lines an unexpected exit reports, and how long each may be. */
+const STDERR_TAIL_LINES = 3;
+const STDERR_TAIL_CHARS = 200;
+
 /** How long close() waits for SIGKILLed leftovers to be gone before it stops looking. */
 const KILL_SETTLE_MS = 1000;
 
@@ -84,6 +91,9 @@ export class StdioChildTransport implements Transport {
   private finished = false;
   private closing?: Promise<void>;
   private exit?: ChildExit;
+  /** The last few stderr lines, for the error an unexpected exit reports. */
+  private readonly stderrTail: string[] = [];
+  private reason?: Error;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   private readonly done: Promise<void>;
@@ -104,6 +114,11 @@ export class StdioChildTransport implements Transport {
   /** How the child ended, once it has. */
   get exitStatus(): ChildExit | undefined {
     return this.exit;
+  }
+
+  /** Set when the server exited on its own: its exit code or signal and its last stderr lines. */
+  get closeReason(): Error | undefined {
+    return this.reason;
   }
 
   /**
@@ -129,6 +144,9 @@ export class StdioChildTransport implements Transport {
     this.started = true;
     await (this.launching ??= this.spawnChild());
     if (this.exit) {
+      // Gone already: once its stderr is read to the end, say how it ended and what it last wrote.
+      await this.done;
+      if (this.reason) throw this.reason;
       const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
       throw new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how} before the connection started`);
     }
@@ -157,7 +175,7 @@ export class StdioChildTransport implements Transport {
     }
     this.child = child;
     child.on("error", (e) => this.onerror?.(e));
-    this.tree = trackTree(child);
+    this.tree = trackTree(child, (reason) => this.log.warn("mcp.unguarded", { server: this.options.name, reason }));
     this.wire(child);
   }
 
@@ -175,6 +193,7 @@ export class StdioChildTransport implements Transport {
   private wire(child: ChildProcess): void {
     const stream = new StreamTransport(child.stdout!, child.stdin!, {
       ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
+      ...(this.options.outputHighWaterMark === undefined ? {} : { outputHighWaterMark: this.options.outputHighWaterMark }),
       destroyInput: false,
     });
     stream.onmessage = (m) => this.onmessage?.(m);
@@ -187,8 +206,13 @@ export class StdioChildTransport implements Transport {
     const stderr = new LineSplitter({
       maxLineBytes: this.options.maxStderrLineBytes ?? 4096,
       overflow: "truncate",
-      online: (bytes, truncated) =>
-        this.log.info("mcp.stderr", { server: this.options.name, line: decoder.decode(bytes), ...(truncated ? { truncated } : {}) }),
+      online: (bytes, truncated) => {
+        const line = decoder.decode(bytes);
+        this.log.info("mcp.stderr", { server: this.options.name, line, ...(truncated ? { truncated } : {}) });
+        if (line.trim() === "") return;
+        this.stderrTail.push(line.length > STDERR_TAIL_CHARS ? `${line.slice(0, STDERR_TAIL_CHARS)}…` : line);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      },
     });
     this.stderr = stderr;
     child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
@@ -265,6 +289,12 @@ export class StdioChildTransport implements Transport {
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
     this.stderr?.end();
+    // Exited on its own: requests still waiting fail saying so, with what it last wrote on stderr.
+    if (this.exit && !this.closing) {
+      const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+      const tail = this.stderrTail.length > 0 ? `; last stderr: ${scrubSecrets(this.stderrTail.join(" | "))}` : "; nothing on stderr";
+      this.reason = new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}${tail}`);
+    }
     void this.stream?.close();
     this.markDone();
     this.onclose?.();

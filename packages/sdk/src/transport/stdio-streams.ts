@@ -7,7 +7,13 @@ import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { encodeNdjson, NdjsonDecoder } from "../wire/ndjson.ts";
 import { type ByteSink, type ByteSource, openSink, openSource, type Sink, type SourceHandle } from "./_byte-streams.ts";
-import { DEFAULT_MAX_FRAME_BYTES, type MessageExtra, type SendOptions, type Transport } from "./types.ts";
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK,
+  type MessageExtra,
+  type SendOptions,
+  type Transport,
+} from "./types.ts";
 
 export type { ByteSink, ByteSource } from "./_byte-streams.ts";
 
@@ -19,6 +25,12 @@ export interface StreamTransportOptions {
   endOutput?: boolean;
   /** Stop and destroy the readable when the transport closes (default true). */
   destroyInput?: boolean;
+  /**
+   * Stop reading input while more than this many characters of answers (responses and notifications: all
+   * but our own requests) wait to be taken by the OS; read again below half of it. Default
+   * `DEFAULT_OUTPUT_HIGH_WATER_MARK`.
+   */
+  outputHighWaterMark?: number;
 }
 
 /**
@@ -29,6 +41,10 @@ export interface StreamTransportOptions {
  * - `send` resolves once the frame is accepted by the writable, waiting for `drain` when its buffer is
  *   full; sends still waiting when the transport closes reject with `E_CONNECTION_CLOSED`.
  * - `start()` a second time rejects with `E_TRANSPORT`; the transport stays usable.
+ * - Back-pressure: while the answers we owe the peer pile up unread (over `outputHighWaterMark`), input is
+ *   not read, so a peer that pipelines requests and does not read cannot grow our memory. Our own requests
+ *   never pause input: their responses are what a symmetric peer would be waiting to send us (two such
+ *   peers pausing on each other's requests would deadlock).
  */
 export class StreamTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra) => void;
@@ -41,6 +57,8 @@ export class StreamTransport implements Transport {
   private source?: SourceHandle;
   private started = false;
   private closed = false;
+  private inputPaused = false;
+  private readonly highWaterMark: number;
   /** Rejects when the transport closes; sends waiting for `drain` race against it. */
   private readonly closedSignal: Promise<never>;
   private rejectClosed!: (e: Error) => void;
@@ -53,9 +71,11 @@ export class StreamTransport implements Transport {
     this.decoder = new NdjsonDecoder({
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       onmessage: (value) => this.deliver(value),
-      onerror: (error) => this.onframeerror?.({ error, recoverable: true }),
+      onerror: (error, responseTo) =>
+        this.onframeerror?.(responseTo === undefined ? { error, recoverable: true } : { error, recoverable: true, responseTo }),
     });
-    this.sink = openSink(output, (e) => this.fail(e));
+    this.highWaterMark = options.outputHighWaterMark ?? DEFAULT_OUTPUT_HIGH_WATER_MARK;
+    this.sink = openSink(output, { error: (e) => this.fail(e), flushed: () => this.maybeResume() });
     this.closedSignal = new Promise<never>((_, reject) => {
       this.rejectClosed = reject;
     });
@@ -82,16 +102,34 @@ export class StreamTransport implements Transport {
       },
       error: (e) => this.fail(e),
     });
+    if (this.inputPaused) this.source.pause();
   }
 
   async send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
     if (this.closed) throw closedError();
     const line = encodeNdjson(message);
-    if (!this.sink.write(line)) await Promise.race([this.sink.drained(), this.closedSignal]);
+    const owed = !isRequest(message);
+    const accepted = this.sink.write(line, owed);
+    if (owed && !this.inputPaused && this.sink.owedChars > this.highWaterMark) {
+      this.inputPaused = true;
+      this.source?.pause();
+    }
+    if (!accepted) await Promise.race([this.sink.drained(), this.closedSignal]);
+  }
+
+  /** Whether input is paused because answers to the peer wait unread (diagnostics, tests). */
+  get isInputPaused(): boolean {
+    return this.inputPaused;
   }
 
   async close(): Promise<void> {
     this.finish();
+  }
+
+  private maybeResume(): void {
+    if (!this.inputPaused || this.closed || this.sink.owedChars > this.highWaterMark / 2) return;
+    this.inputPaused = false;
+    this.source?.resume();
   }
 
   /** Hook for subclasses: runs once, as the transport closes, before `onclose`. */
@@ -122,5 +160,9 @@ export class StreamTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/** A request of ours (it has a method and an id); a batch reply (an array) is owed like any answer. */
+const isRequest = (m: JsonRpcMessage): boolean =>
+  typeof m === "object" && m !== null && !Array.isArray(m) && "method" in m && "id" in m;
 
 const closedError = () => new AgentdError("E_CONNECTION_CLOSED", "transport is closed");

@@ -41,6 +41,8 @@ export interface FrameError {
   error: McpError;
   /** Whether the connection remains usable (it should, for a bad or oversized frame). */
   recoverable: boolean;
+  /** An oversized frame recognised as a response: the id of the request it answers (fail it now). */
+  responseTo?: RequestId;
 }
 
 /** A bidirectional message channel. */
@@ -59,6 +61,11 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** The channel closed (by either side). */
   onclose?: () => void;
+  /**
+   * Why the channel closed, when the transport knows more than "closed" (a stdio server that exited: its
+   * code and last stderr lines). Set before `onclose` fires; requests still waiting fail with it.
+   */
+  readonly closeReason?: Error | undefined;
   /** The session id, once one exists (Streamable HTTP). */
   readonly sessionId?: string | undefined;
   /**
@@ -75,3 +82,9 @@ export interface Transport {
 
 /** Default maximum size of one inbound frame (bytes). Configurable per transport. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Default bound on answers written to a stream transport but not yet taken by the peer (characters, about
+ * bytes for JSON): past it the transport stops reading input until the peer has read half of it.
+ */
+export const DEFAULT_OUTPUT_HIGH_WATER_MARK = 1024 * 1024;

@@ -129,6 +129,43 @@ describe("NdjsonDecoder", () => {
   });
 });
 
+describe("NdjsonDecoder: an over-long response names the request it answers", () => {
+  /** Decode with a 64-byte limit; the errors, each with the id it answers, and the values. */
+  function oversized(chunks: string[]) {
+    const errors: Array<[number, unknown]> = [];
+    const seen: unknown[] = [];
+    const d = new NdjsonDecoder({ maxFrameBytes: 64, onmessage: (v) => seen.push(v), onerror: (e, to) => errors.push([e.code, to]) });
+    for (const c of chunks) d.push(utf8.encode(c));
+    d.end();
+    return { errors, seen };
+  }
+  const pad = "x".repeat(200);
+
+  test("id last (the TypeScript SDK's order), at every split point: reported once the frame ends, with its id", () => {
+    const text = `{"result":{"content":[{"type":"text","text":"${pad}"}]},"jsonrpc":"2.0","id":7}\n[1]\n`;
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(oversized([text.slice(0, cut), text.slice(cut)])).toEqual({ errors: [[-32600, 7]], seen: [[1]] });
+    }
+  });
+
+  test("id first (Python's order), a string id, CRLF: reported at once, with its id", () => {
+    expect(oversized([`{"jsonrpc":"2.0","id":"a-1","result":{"t":"${pad}"}}\r\n`])).toEqual({ errors: [[-32600, "a-1"]], seen: [] });
+    expect(oversized([`{"jsonrpc":"2.0","error":{"code":-1,"message":"${pad}"},"id":-3}\r\n`])).toEqual({ errors: [[-32600, -3]], seen: [] });
+  });
+
+  test("not a response, or no top-level id to be sure of: reported without one", () => {
+    expect(oversized([`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"t":"${pad}"}}\n`]).errors).toEqual([[-32600, undefined]]);
+    expect(oversized([`{"method":"x","params":{"t":"${pad}"},"jsonrpc":"2.0","id":5}\n`]).errors).toEqual([[-32600, undefined]]);
+    // The last "id" belongs to a nested object: the frame's own id is unknown.
+    expect(oversized([`{"result":{"t":"${pad}","meta":{"id":9}}}\n`]).errors).toEqual([[-32600, undefined]]);
+    expect(oversized([`"${pad}"\n`]).errors).toEqual([[-32600, undefined]]);
+  });
+
+  test("a response cut off by the end of the stream is still reported", () => {
+    expect(oversized([`{"result":{"t":"${pad}`]).errors).toEqual([[-32600, undefined]]);
+  });
+});
+
 describe("LineSplitter", () => {
   test("truncate mode cuts a long line and resumes at the next one", () => {
     const lines: Array<[string, boolean]> = [];

@@ -6,7 +6,8 @@
  * `Uint8Array#indexOf` (native), never a per-byte JS loop, and keeps memory bounded: a line longer than the
  * limit is dropped as it streams past, not buffered.
  */
-import { ErrorCode } from "./jsonrpc.ts";
+import { idAtEnd, idAtStart, looksLikeResponse } from "./_frame-peek.ts";
+import { ErrorCode, type RequestId } from "./jsonrpc.ts";
 import { McpError, parseError } from "./errors.ts";
 
 const LF = 10;
@@ -22,9 +23,17 @@ export interface LineSplitterOptions {
   overflow: "discard" | "truncate";
   /** A complete line, without `\n` or a trailing `\r`. The bytes may alias a pushed chunk: copy to keep them. */
   online: (line: Uint8Array, truncated: boolean) => void;
-  /** `"discard"` mode: a line passed the limit and is being dropped (called once per such line). */
-  onoverflow?: () => void;
+  /**
+   * `"discard"` mode: a line passed the limit and is being dropped (called once per such line, at once),
+   * with its first bytes (up to 256) so the caller can tell what it was.
+   */
+  onoverflow?: (head: Uint8Array) => void;
+  /** `"discard"` mode: the dropped line ended (newline or end of stream), with its last bytes (up to 256). */
+  onoverflowend?: (tail: Uint8Array) => void;
 }
+
+/** How much of an over-long line's start and end is kept to tell what it was (its id, for a response). */
+const PEEK_BYTES = 256;
 
 /** Splits a byte stream into lines with bounded memory. Chunks pushed must not be mutated afterwards. */
 export class LineSplitter {
@@ -32,6 +41,8 @@ export class LineSplitter {
   private pending = 0;
   /** Inside an over-long line: drop bytes until the next newline. */
   private skipping = false;
+  /** The last bytes of the line being skipped (only while someone listens for its end). */
+  private tail: Uint8Array | undefined;
 
   constructor(private readonly options: LineSplitterOptions) {}
 
@@ -52,8 +63,12 @@ export class LineSplitter {
     while (start < chunk.length) {
       const nl = chunk.indexOf(LF, start);
       if (this.skipping) {
-        if (nl === -1) return;
-        this.skipping = false;
+        if (nl === -1) {
+          this.keepTail(chunk.subarray(start));
+          return;
+        }
+        this.keepTail(chunk.subarray(start, nl));
+        this.endSkip();
         start = nl + 1;
         continue;
       }
@@ -64,7 +79,8 @@ export class LineSplitter {
         nl === -1 ? length - 1 : length > 0 && lastByte(this.parts, chunk, start, end) === CR ? length - 1 : length;
       if (contentLength > max) {
         this.overflow(chunk.subarray(start, end), max);
-        this.skipping = nl === -1;
+        this.skipping = true;
+        if (nl !== -1) this.endSkip();
         if (nl === -1) return;
         start = nl + 1;
         continue;
@@ -82,7 +98,7 @@ export class LineSplitter {
   /** The stream ended: deliver a final line that had no terminator. */
   end(): void {
     if (this.skipping) {
-      this.skipping = false;
+      this.endSkip();
       return;
     }
     if (this.pending === 0) return;
@@ -95,10 +111,35 @@ export class LineSplitter {
   private overflow(segment: Uint8Array, max: number): void {
     if (this.options.overflow === "truncate") this.emit(this.take(segment, max), true);
     else {
+      // What is held of the line (at most the limit) plus this segment: its start, and its end so far.
+      const all = [...this.parts, segment];
+      if (this.options.onoverflowend) this.tail = edge(all, "end");
+      const head = this.options.onoverflow ? edge(all, "start") : undefined;
       this.parts = [];
       this.pending = 0;
-      this.options.onoverflow?.();
+      if (head) this.options.onoverflow?.(head);
     }
+  }
+
+  /** Keep the last {@link PEEK_BYTES} of the skipped line (a CR before the newline included: callers trim). */
+  private keepTail(bytes: Uint8Array): void {
+    if (!this.tail || bytes.length === 0) return;
+    if (bytes.length >= PEEK_BYTES) {
+      this.tail = bytes.slice(bytes.length - PEEK_BYTES);
+      return;
+    }
+    const keep = Math.min(this.tail.length, PEEK_BYTES - bytes.length);
+    const next = new Uint8Array(keep + bytes.length);
+    next.set(this.tail.subarray(this.tail.length - keep));
+    next.set(bytes, keep);
+    this.tail = next;
+  }
+
+  private endSkip(): void {
+    this.skipping = false;
+    const tail = this.tail;
+    this.tail = undefined;
+    if (tail) this.options.onoverflowend?.(tail);
   }
 
   /** Join the buffered parts and `segment`, keeping the first `length` bytes; clears the buffer. */
@@ -122,6 +163,27 @@ export class LineSplitter {
   }
 }
 
+/** The first or last {@link PEEK_BYTES} of the concatenation of `parts` (a copy). */
+function edge(parts: Uint8Array[], side: "start" | "end"): Uint8Array {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const n = Math.min(PEEK_BYTES, total);
+  const out = new Uint8Array(n);
+  let skip = side === "start" ? 0 : total - n;
+  let at = 0;
+  for (const p of parts) {
+    if (at >= n) break;
+    if (skip >= p.length) {
+      skip -= p.length;
+      continue;
+    }
+    const piece = p.subarray(skip, skip + (n - at));
+    out.set(piece, at);
+    at += piece.length;
+    skip = 0;
+  }
+  return out;
+}
+
 /** The byte before `end`, looking back into the buffered parts when the segment is empty. */
 function lastByte(parts: Uint8Array[], chunk: Uint8Array, start: number, end: number): number | undefined {
   if (end > start) return chunk[end - 1];
@@ -137,9 +199,10 @@ export interface NdjsonDecoderOptions {
   onmessage: (value: unknown) => void;
   /**
    * A frame that could not become a JSON value: -32700 for bad JSON or bad UTF-8, -32600 for an
-   * over-long frame. The stream carries on after it.
+   * over-long frame. The stream carries on after it. `responseTo` is set for an over-long frame recognised
+   * as a response (from its first and last bytes): the id of the request it answers.
    */
-  onerror: (error: McpError) => void;
+  onerror: (error: McpError, responseTo?: RequestId) => void;
 }
 
 /**
@@ -161,13 +224,34 @@ export class NdjsonDecoder {
       maxLineBytes: max,
       overflow: "discard",
       online: (line) => this.line(line),
-      onoverflow: () =>
-        options.onerror(
-          new McpError(ErrorCode.InvalidRequest, `Invalid request: frame larger than ${max} bytes, discarded`, {
-            maxFrameBytes: max,
-          }),
-        ),
+      onoverflow: (head) => this.oversized(head),
+      onoverflowend: (tail) => {
+        if (!this.awaitingTail) return;
+        this.awaitingTail = false;
+        this.reportOversized(idAtEnd(tail));
+      },
     });
+  }
+
+  /** An over-long response whose id comes last (`{"result":…,"id":3}`): reported when its end is seen. */
+  private awaitingTail = false;
+
+  /**
+   * An over-long frame is reported at once, unless its start says it is a response whose id has not been
+   * seen yet: then at its end, with the id (the pending request can fail now instead of timing out).
+   */
+  private oversized(head: Uint8Array): void {
+    if (!looksLikeResponse(head)) return this.reportOversized(undefined);
+    const id = idAtStart(head);
+    if (id !== undefined) return this.reportOversized(id);
+    this.awaitingTail = true;
+  }
+
+  private reportOversized(responseTo: RequestId | undefined): void {
+    const max = this.max;
+    const error = new McpError(ErrorCode.InvalidRequest, `Invalid request: frame larger than ${max} bytes, discarded`, { maxFrameBytes: max });
+    if (responseTo === undefined) this.options.onerror(error);
+    else this.options.onerror(error, responseTo);
   }
 
   /** Bytes of an unfinished frame held in memory (bounded by the frame limit). */
@@ -248,7 +332,6 @@ export class NdjsonDecoder {
 const NEWLINE = Uint8Array.of(LF);
 const encoder = new TextEncoder();
 const utf8Length = (text: string) => encoder.encode(text).length;
-
 /**
  * One NDJSON frame. `JSON.stringify` escapes every newline inside strings, so the only raw `\n` is the
  * terminator. Throws a TypeError for values JSON cannot represent (undefined, a function, a BigInt).

@@ -273,7 +273,7 @@ export class ManagedMcpClient {
     let client: McpClient | undefined;
     const inner = this.options.transportFactory();
     const transport = new TappedTransport(inner, (reason, e) => client && this.lost(client, reason, e));
-    client = new McpClient(this.options.clientInfo, { ...this.options.client, logger: this.logger });
+    client = new McpClient(this.options.clientInfo, { serverName: this.name, ...this.options.client, logger: this.logger });
     const askedRoots = watchRootsRequests(client);
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
     this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);

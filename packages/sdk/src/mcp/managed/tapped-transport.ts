@@ -34,6 +34,10 @@ export class TappedTransport implements Transport {
     return this.inner.sessionId;
   }
 
+  get closeReason(): Error | undefined {
+    return this.inner.closeReason;
+  }
+
   start(): Promise<void> {
     return this.inner.start();
   }

@@ -3,6 +3,7 @@
  * adapter. Order of checks on the MCP endpoint: Host (DNS rebinding) → Origin → authentication → method.
  * The RFC 9728 metadata and the extra routes live outside the endpoint and are not authenticated.
  */
+import { limitRepeats } from "../../_internal/repeat-limiter.ts";
 import { createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { handleDelete, handleGet } from "./handle-get.ts";
@@ -106,8 +107,10 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     }
   }
 
+  // Anyone can send refused requests: one line a minute per reason, with a count of the rest.
+  const refusals = limitRepeats(logger);
   function refuse(response: Response, why: string): Response {
-    logger.warn("http.refused", { status: response.status, why });
+    refusals.warn("http.refused", { status: response.status, why }, why);
     return response;
   }
 
@@ -134,6 +137,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     stats: () => ({ sessions: sessions.size, streams: writers.size }),
     close() {
       clearInterval(keepAlive);
+      refusals.flush();
       sessions.closeAll("server closing");
       for (const w of [...writers]) w.end();
     },
