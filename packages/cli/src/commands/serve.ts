@@ -182,11 +182,13 @@ export const serveCommand = defineCommand({
       closeServer = () => server.close();
       ended = new Promise(() => {});
     } else {
-      const transport = new StdioServerTransport();
+      // stdin's end is a drain like SIGTERM's: the requests already read are answered before stdout closes.
+      const transport = new StdioServerTransport({ onInputEnd: "half-close" });
+      const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
       const session = await self.server.connect(transport);
       logger.info("serve.stdio", {});
       closeServer = () => transport.close();
-      ended = new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
+      ended = Promise.race([inputEnded, new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())))]);
     }
 
     // ── triggers: start once serving (connect, subscribe + read, arm clocks) ──
