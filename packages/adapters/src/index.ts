@@ -5,7 +5,7 @@
  * report failures as `AgentdError` (`E_UPSTREAM`, `E_TIMEOUT`, `E_ABORTED`) without ever echoing the key.
  */
 export type { FetchFunction, ProviderSettings } from "./_internal/settings.ts";
-export { backoffDelay, isNetworkError, isRetryableStatus, parseRetryAfter } from "./_internal/retry-policy.ts";
+export { isNetworkError, isRetryableStatus, parseRetryAfter } from "./_internal/retry-policy.ts";
 export { createModel, MODEL_DIALECTS, type CreateModelSettings, type ModelDialect } from "./create-model.ts";
 export {
   createOpenAICompatible,

@@ -2,7 +2,7 @@
  * The Anthropic Messages adapter (`POST {baseURL}/v1/messages`): system prompt apart from the messages,
  * `tool_use` / `tool_result` blocks, SSE streaming with `input_json_delta` tool arguments.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";

@@ -1,5 +1,5 @@
 /** Anthropic usage, mapped to ours. */
-import type { Usage } from "@agentd/sdk";
+import type { Usage } from "@agentd/sdk/model";
 import type { AnthropicUsage } from "./anthropic-api.ts";
 
 /** Input counts cache reads and writes too (Anthropic reports them apart from `input_tokens`). */

@@ -4,7 +4,7 @@
  * (several tool results, or results followed by the user's next words, become a single user turn, as the
  * API wants the results of one assistant turn together and first).
  */
-import type { ModelMessage } from "@agentd/sdk";
+import type { ModelMessage } from "@agentd/sdk/model";
 import type { AnthropicContentBlock, AnthropicMessage } from "./anthropic-api.ts";
 
 /** The converted conversation. */

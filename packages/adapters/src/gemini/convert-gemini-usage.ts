@@ -1,5 +1,5 @@
 /** Gemini `usageMetadata`, mapped to ours. */
-import type { Usage } from "@agentd/sdk";
+import type { Usage } from "@agentd/sdk/model";
 import type { GeminiUsageMetadata } from "./gemini-api.ts";
 
 /** Output counts thinking tokens (billed as output); the total is Gemini's own when it gives one. */

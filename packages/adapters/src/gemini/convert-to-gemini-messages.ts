@@ -4,7 +4,7 @@
  * (Gemini pairs responses with the calls of the turn before). A function response must be an object, so
  * our text output is wrapped: `{ result: text }`, or `{ error: text }` for a failed call.
  */
-import type { ModelMessage } from "@agentd/sdk";
+import type { ModelMessage } from "@agentd/sdk/model";
 import type { GeminiContent, GeminiPart } from "./gemini-api.ts";
 
 /** Prefix of the tool-call ids this adapter makes up (Gemini often gives none); they are not sent back. */

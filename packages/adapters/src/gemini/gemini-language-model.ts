@@ -6,7 +6,7 @@
  * Gemini 3 requires each function call's `thoughtSignature` back in later requests. Our message type has
  * no field for it, so the model remembers signatures by tool-call id (bounded) and puts them back itself.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";
 import { streamError } from "../_internal/stream-parts.ts";

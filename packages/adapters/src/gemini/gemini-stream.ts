@@ -4,7 +4,7 @@
  * `finishReason` and the final `usageMetadata` come on the last chunk. There is no end marker, so a stream
  * that ends without a finish reason was cut short.
  */
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { convertGeminiUsage } from "./convert-gemini-usage.ts";

@@ -4,7 +4,7 @@
  * parallel calls, SSE streaming with usage, `response_format` for JSON output; `supportsTools: false`
  * for models without tool calling (the loop then uses the JSON action shape).
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk";
+import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";

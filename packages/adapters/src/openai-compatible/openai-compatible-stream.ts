@@ -5,7 +5,7 @@
  * (`stream_options.include_usage`), then `data: [DONE]`. Gateways vary: no usage, no `[DONE]`, empty
  * ids, whole calls in one chunk, no `index` at all.
  */
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { generateToolCallId } from "../_internal/tool-input.ts";
