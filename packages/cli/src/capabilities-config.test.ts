@@ -46,3 +46,8 @@ test("D11 switched off refuses the gemini dialect", () => {
   expect(() => modelFromConfig(config, { createModel, logger: nullLogger })).toThrow("capabilities.gemini");
   expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), { createModel, logger: nullLogger }).provider).toBe("gemini");
 });
+
+test('capabilities.cron takes "utc" or "timezones"; the old planning codes are refused naming the new values', () => {
+  expect(parseConfig({ capabilities: { cron: "timezones" } }, {}).capabilities?.cron).toBe("timezones");
+  expect(() => parseConfig({ capabilities: { cron: "v2" } }, {})).toThrow('capabilities.cron: renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"');
+});

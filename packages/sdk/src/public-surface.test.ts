@@ -18,7 +18,7 @@ describe("exports", () => {
       "ALREADY_DONE", "AgentTriggers", "AgentdError", "ConfigSchema", "DEFAULT_CONFIG_FILE", "ErrorCode", "FileJobStore",
       "INTERVAL_TRIGGER_ID", "ManagedMcpClient", "McpClient", "McpError", "McpServer", "McpServerConfigSchema", "MemoryJobStore",
       "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
-      "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronVersion", "connectManagedServer", "connectServer",
+      "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "formatDuration",
       "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "memoryLogger", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runSubagentChild",

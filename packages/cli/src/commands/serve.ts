@@ -14,7 +14,7 @@ export const serveExamples = [
   "agentd serve --stdio                                  # an MCP server on stdin/stdout",
   "agentd serve --http 127.0.0.1:7777                    # Streamable HTTP on loopback (development)",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens tokens.txt",
-  "agentd serve --http 127.0.0.1:7777 --notifications    # D9: logging + progress notifications",
+  "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
 ];
 
 export const serveCommand = defineCommand({
@@ -27,7 +27,7 @@ export const serveCommand = defineCommand({
     "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
-    notifications: { type: "boolean", description: "D9: declare logging; emit notifications/message and progress" },
+    notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
     grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },

@@ -9,14 +9,14 @@ import type { JobStore } from "../triggers/index.ts";
 import { AgentTriggers } from "./triggers/agent-triggers.ts";
 import type { RunTriggerTags } from "./triggers/run-trigger-tags.ts";
 import type { TriggerAgent, TriggerRunData } from "./triggers/trigger-runner.ts";
-import type { CronVersion, TriggerSpec } from "./triggers/trigger-specs.ts";
+import type { CronEngine, TriggerSpec } from "./triggers/trigger-specs.ts";
 import type { SelfHost } from "./serve-agent.ts";
 
 /** The triggers of an agent (`AgentOptions.triggers`). */
 export interface AgentTriggerOptions {
   specs: readonly TriggerSpec[];
-  /** The cron engine: `"v1"` (5-field UTC, the default) or `"v2"` (time zones, DST, catch-up, job store). */
-  cron?: CronVersion;
+  /** The cron engine: `"utc"` (5-field UTC, the default) or `"timezones"` (time zones, DST, catch-up, job store). */
+  cron?: CronEngine;
   /** Where schedules keep their last fire (v2 only): a directory path or a {@link JobStore}. */
   jobStore?: string | JobStore;
 }
@@ -24,14 +24,14 @@ export interface AgentTriggerOptions {
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
 export function createAgentTriggers(options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined }): AgentTriggers {
   const { tags, host } = options;
-  const cron = options.cron ?? "v1";
+  const cron = options.cron ?? "utc";
   const jobStore = typeof options.jobStore === "string" ? new FileJobStore(options.jobStore) : options.jobStore;
   const recorded = new Set<string>();
   const triggers = new AgentTriggers({
     agent: options.agent,
     specs: options.specs,
     cron,
-    ...(jobStore !== undefined && cron === "v2" ? { jobStore } : {}),
+    ...(jobStore !== undefined && cron === "timezones" ? { jobStore } : {}),
     logger: tags.logger,
     onRunStart: (runId, trigger, instruction) => {
       tags.tag(runId, trigger);
