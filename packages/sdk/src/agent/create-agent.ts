@@ -31,7 +31,7 @@ import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
-import { connectManagedServer } from "./connect-server.ts";
+import { createConnections } from "./connect-all.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
 import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
@@ -177,13 +177,11 @@ export function createAgent(options: AgentOptions): Agent {
   }, { level: "debug" }) : inner;
   const tags = createRunTriggerTags(base);
   const logger = tags.logger;
-  const clients = new Map<string, ManagedMcpClient>();
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   /** Direct runs in flight, cancelled when a drain's grace runs out. */
   const inFlight = new Set<AbortController>();
   const settled = new Set<() => void>();
-  let connecting: Promise<void> | undefined;
   let state: AgentLifecycleStatus["state"] = "running";
   let host: SelfHost | undefined;
   let servingCount = 0;
@@ -191,41 +189,14 @@ export function createAgent(options: AgentOptions): Agent {
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   let drainReason: string | undefined;
 
-  const connect = (): Promise<void> => {
-    if (state === "closed") return Promise.reject(new AgentdError("E_USAGE", "the agent is closed"));
-    connecting ??= (async () => {
-      const entries = Object.entries(options.mcpServers ?? {}).filter(([, c]) => c.disabled !== true);
-      const results = await Promise.allSettled(
-        entries.map(async ([name, config]) => {
-          const client = await connectManagedServer(name, config, {
-            logger,
-            ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-            ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-            ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
-          });
-          if (state === "closed") {
-            await client.close();
-            return;
-          }
-          clients.set(name, client);
-        }),
-      );
-      const failures: Error[] = [];
-      results.forEach((r, i) => {
-        if (r.status === "fulfilled") return;
-        const [name, config] = entries[i] as [string, McpServerConfig];
-        if (config.required === false) logger.warn("mcp.unavailable", { server: name, error: (r.reason as Error).message });
-        else failures.push(r.reason as Error);
-      });
-      if (failures.length > 0) {
-        await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
-        clients.clear();
-        connecting = undefined;
-        throw failures[0];
-      }
-    })();
-    return connecting;
-  };
+  const connections = createConnections({
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+    logger,
+  });
+  const { clients, connect } = connections;
 
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
   const extraTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
@@ -321,9 +292,7 @@ export function createAgent(options: AgentOptions): Agent {
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await host?.close();
       await options.subagents?.shutdown();
-      await connecting?.catch(() => {});
-      await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
-      clients.clear();
+      await connections.close();
     })();
     return closing;
   };
