@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeGateway, type FakeGateway, type Turn } from "@agentd/testkit";
+import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type Turn } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
 import { runIntoLateReader, until } from "./__fixtures__/late-pipe/late-pipe.ts";
 
@@ -23,7 +23,10 @@ afterAll(() => rmSync(binDir, { recursive: true, force: true }));
 
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;
+let fake: FakeServerCommand | undefined;
 afterEach(async () => {
+  fake?.dispose();
+  fake = undefined;
   await gateway?.close();
   gateway = undefined;
   ws?.cleanup();
@@ -118,6 +121,21 @@ describe.each([
     expect(run.code).toBe(0);
     const strip = (b: Buffer) => ({ ...JSON.parse(b.toString("utf8")), durationMs: 0 });
     expect(strip(run.received)).toEqual(strip(direct.stdout));
+  }, 60_000);
+
+  test("mcp: a multi-megabyte tool result, the same bytes as when read whole", async () => {
+    const big = bigText(2_000_000, "mcp");
+    ws = new CliWorkspace();
+    fake = fakeServerCommand({ tools: [{ name: "big", text: big }] });
+    const config = ws.writeConfig({ mcpServers: { fake: fake.config } });
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json" };
+    const argv = [...agentd(), "mcp", "fake", "call", "big", "--config", config];
+    const direct = Bun.spawnSync(argv, { cwd: ws.dir, env, stdout: "pipe", stderr: "ignore" });
+    expect(direct.exitCode).toBe(0);
+    expect(direct.stdout.toString("utf8")).toContain(big);
+    const run = await runIntoLateReader(argv, { cwd: ws.dir, env });
+    expect(run.code).toBe(0);
+    expect(run.received.equals(direct.stdout)).toBe(true);
   }, 60_000);
 
   test("serve --stdio: every pipelined request is answered after stdin ends, the last one unterminated", async () => {
