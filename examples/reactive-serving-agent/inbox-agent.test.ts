@@ -70,5 +70,5 @@ test("triages on every inbox change, answers agent.run over HTTP, drains and clo
   expect(agent.status()).toMatchObject({ state: "running", model: true, serving: 1 });
   await agent.drain(5_000, "test");
   expect(agent.status().state).toBe("closed");
-  await expect(agent.run("too late")).rejects.toThrow("shutting down");
+  await expect(agent.run("too late")).rejects.toThrow("the agent is closed");
 }, 60_000);

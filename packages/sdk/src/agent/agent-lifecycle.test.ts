@@ -48,8 +48,10 @@ describe("agent.drain", () => {
     expect(await codeOf(agent.run("more work"))).toBe("E_UPSTREAM");
     gate.release();
     expect((await running).text).toBe("finished in time");
+    expect(agent.drain(0)).toBe(draining); // a second drain joins the first: its grace stands
     await draining;
     expect(agent.status()).toMatchObject({ state: "closed", inFlight: 0 });
+    expect(await codeOf(agent.run("after close"))).toBe("E_USAGE");
   });
 
   test("past the grace the run is cancelled (E_ABORTED) and the drain still ends", async () => {

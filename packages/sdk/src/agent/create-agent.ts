@@ -186,6 +186,7 @@ export function createAgent(options: AgentOptions): Agent {
   let host: SelfHost | undefined;
   let servingCount = 0;
   let closing: Promise<void> | undefined;
+  let draining: Promise<void> | undefined;
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   let drainReason: string | undefined;
 
@@ -205,7 +206,8 @@ export function createAgent(options: AgentOptions): Agent {
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
       throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)");
-    if (state !== "running") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+    if (state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
+    if (state === "draining") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
     const controller = new AbortController();
     const onAbort = () => controller.abort(runOptions.signal?.reason);
     if (runOptions.signal?.aborted) onAbort();
@@ -322,18 +324,22 @@ export function createAgent(options: AgentOptions): Agent {
       servingCount++;
       return serving;
     },
-    async drain(graceMs, reason = "drain") {
-      if (state !== "running") return close();
-      state = "draining";
-      drainReason = reason;
-      host?.stopTaking();
-      const deadline = Date.now() + graceMs;
-      logger.info("agent.draining", { reason, graceMs, inFlight: inFlight.size });
-      const triggersStopped = triggers?.stop({ graceMs });
-      await runsSettled(deadline);
-      await host?.settle(deadline);
-      await triggersStopped;
-      await close();
+    drain(graceMs, reason = "drain") {
+      // A second drain joins the first (its grace stands); `close()` is the way to stop at once.
+      if (state === "closed") return close();
+      draining ??= (async () => {
+        state = "draining";
+        drainReason = reason;
+        host?.stopTaking();
+        const deadline = Date.now() + graceMs;
+        logger.info("agent.draining", { reason, graceMs, inFlight: inFlight.size });
+        const triggersStopped = triggers?.stop({ graceMs });
+        await runsSettled(deadline);
+        await host?.settle(deadline);
+        await triggersStopped;
+        await close();
+      })();
+      return draining;
     },
     status() {
       return {
