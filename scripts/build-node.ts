@@ -25,11 +25,14 @@ for (const pkg of packages) {
     sourcemap: "linked",
     plugins: [
       {
-        // Subpath imports (`@agentd/sdk/mcp`) point at TypeScript sources; the root entry exports the same
-        // names, so Node gets the bundled root instead.
+        // Subpath imports (`@agentd/sdk/mcp`) point at TypeScript sources; the names the testkit takes from
+        // them are on the curated root too, so Node gets the bundled root instead. `@agentd/sdk/model` (the
+        // adapters' only import) is a leaf without state: it is bundled in (its errors are recognised across
+        // copies by `isInstance`).
         name: "sdk-subpaths-to-root",
         setup(build) {
-          build.onResolve({ filter: /^@agentd\/sdk\/.+/ }, () => ({ path: "@agentd/sdk", external: true }));
+          build.onResolve({ filter: /^@agentd\/sdk\/model$/ }, () => ({ path: resolve(root, "packages/sdk/src/model/index.ts") }));
+          build.onResolve({ filter: /^@agentd\/sdk\/(?!model$).+/ }, () => ({ path: "@agentd/sdk", external: true }));
         },
       },
     ],

@@ -4,7 +4,8 @@
  *   bun examples/sdk-usage/bun-agent.ts
  */
 import { createModel } from "@agentd/adapters";
-import { createAgent, selfCommand } from "@agentd/sdk";
+import { createAgent } from "@agentd/sdk";
+import { selfCommand } from "@agentd/sdk/supervisor";
 import { startFakeGateway } from "@agentd/testkit";
 import { resolve } from "node:path";
 

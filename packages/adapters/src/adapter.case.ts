@@ -18,7 +18,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
   type ToolCallPart,
-} from "@agentd/sdk";
+} from "@agentd/sdk/model";
 import { type Dialect, echoLastToolResult, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "../../testkit/src/gateway/index.ts";
 
 /** What the suite passes to the factory: where the gateway is and how patient to be. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk/model";
 import { jsonResponse, scriptedFetch } from "./_internal/fixture-replay.ts";
 import { createModel, MODEL_DIALECTS } from "./index.ts";
 

@@ -3,7 +3,7 @@
  * The dialect names match the config file and `AGENT_DIALECT`: `openai` (any OpenAI-compatible
  * `/chat/completions` endpoint), `anthropic`, `gemini`.
  */
-import { AgentdError, type LanguageModel } from "@agentd/sdk";
+import { AgentdError, type LanguageModel } from "@agentd/sdk/model";
 import type { ProviderSettings } from "./_internal/settings.ts";
 import type { PromptCacheSettings, ThinkingSettings } from "./_internal/thinking.ts";
 import { createAnthropic } from "./anthropic/anthropic-language-model.ts";

@@ -6,7 +6,7 @@
  */
 export type { FetchFunction, ProviderSettings } from "./_internal/settings.ts";
 export type { PromptCacheSettings, ThinkingSettings } from "./_internal/thinking.ts";
-export { backoffDelay, isNetworkError, isRetryableStatus, parseRetryAfter } from "./_internal/retry-policy.ts";
+export { isNetworkError, isRetryableStatus, parseRetryAfter } from "./_internal/retry-policy.ts";
 export { createModel, MODEL_DIALECTS, type CreateModelSettings, type ModelDialect } from "./create-model.ts";
 export {
   createOpenAICompatible,

@@ -5,7 +5,7 @@
  * request bodies as they reached the wire.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { runLoop } from "@agentd/sdk";
+import { runLoop } from "@agentd/sdk/loop";
 import type { Dialect, RecordedRequest, Turn } from "../../testkit/src/gateway/index.ts";
 import { closeAll, gatewayFor, modelFor, weatherTools } from "./__fixtures__/run-support.ts";
 

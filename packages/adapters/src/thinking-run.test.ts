@@ -5,7 +5,7 @@
  * carries it) and continues in another.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type ModelMessage, type RunEvent, runLoop } from "@agentd/sdk";
+import { type ModelMessage, type RunEvent, runLoop } from "@agentd/sdk/loop";
 import type { Dialect, FakeGatewayOptions } from "../../testkit/src/gateway/index.ts";
 import { closeAll, gatewayFor, modelFor, THINKING, weatherTools } from "./__fixtures__/run-support.ts";
 

@@ -2,8 +2,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { parseConfig } from "@agentd/sdk";
 import { createFakeMcpServer } from "@agentd/testkit";
-import { capabilityConfigFrom, modelFromConfig } from "./build-agent.ts";
-import { McpClient, MemoryTransport, nullLogger } from "@agentd/sdk";
+import { createModel } from "@agentd/adapters";
+import { capabilityConfigFrom, McpClient, MemoryTransport, modelFromConfig, nullLogger } from "@agentd/sdk";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -43,6 +43,11 @@ test("unbuilt items (D2 sampling, D8 checkpoint) are refused with one clear line
 
 test("D11 switched off refuses the gemini dialect", () => {
   const config = parseConfig({ model: { dialect: "gemini", name: "g" }, capabilities: { gemini: false } }, {});
-  expect(() => modelFromConfig(config, {}, nullLogger)).toThrow("capabilities.gemini");
-  expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), {}, nullLogger).provider).toBe("gemini");
+  expect(() => modelFromConfig(config, { createModel, logger: nullLogger })).toThrow("capabilities.gemini");
+  expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), { createModel, logger: nullLogger }).provider).toBe("gemini");
+});
+
+test('capabilities.cron takes "utc" or "timezones"; the old planning codes are refused naming the new values', () => {
+  expect(parseConfig({ capabilities: { cron: "timezones" } }, {}).capabilities?.cron).toBe("timezones");
+  expect(() => parseConfig({ capabilities: { cron: "v2" } }, {})).toThrow('capabilities.cron: renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"');
 });

@@ -109,10 +109,16 @@ describe("unknown flags are refused, with the closest known flag", () => {
     expect(run.stderr).toContain("Run 'agentd --help' for usage.");
   });
 
+  test("a flag renamed from a planning code is refused with a line naming the new one", async () => {
+    const run = await refused(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "--cron-v2", "report"]);
+    expect(run.code).toBe(2);
+    expect(run.first).toBe("agentd: --cron-v2 was renamed --cron-timezones");
+  });
+
   test("every spelling citty accepts passes: names, aliases, camelCase, =value, --no-<boolean>, groups, after --", async () => {
     const ok = [
       ["run", "--max-turns", "1", "--maxTurns=2", "-m", "qwen3", "--model=x", "-c", "a.json", "--json", "--no-json", "--json=false", "x"],
-      ["run", "--instructions", "--looks-like-a-flag", "--max-turns", "-1", "--cron-v2", "--cronV2", "--run-id=r1", "x"],
+      ["run", "--instructions", "--looks-like-a-flag", "--max-turns", "-1", "--cron-timezones", "--cronTimezones", "--run-id=r1", "x"],
       ["run", "x", "--", "--anything", "-goes"],
       ["run", "-", "--deadline", "2m", "--help"],
       ["init", "-yc", "ops/agentd.json", "--no-force", "--server=fs=npx -y x", "--server", "--weird=value", "--api-key-env", ""],

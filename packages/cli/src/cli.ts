@@ -57,6 +57,9 @@ export async function usageOf(argv: string[], options: { color?: boolean } = {})
 type Flag = { name: string; boolean: boolean };
 const camel = (name: string) => name.replace(/[-_]+(.)/g, (_, c: string) => c.toUpperCase());
 const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+/** Flags renamed to say what they do (they used planning codes): refused with a line naming the new one. */
+const RENAMED: Record<string, string> = { "cron-v2": "cron-timezones" };
+
 /** Flags every command takes (runCli answers them before citty runs). */
 const HELP: ArgsDef = { help: { type: "boolean", alias: "h" } };
 const ROOT: ArgsDef = { ...HELP, version: { type: "boolean", alias: "v" } };
@@ -131,6 +134,8 @@ export async function checkFlags(argv: string[]): Promise<void> {
       const eq = t.indexOf("=");
       const name = t.slice(2, eq < 0 ? undefined : eq);
       const flag = long.get(name);
+      const renamed = RENAMED[name];
+      if (!flag && renamed && long.has(renamed)) throw new AgentdError("E_USAGE", `--${name} was renamed --${renamed}`);
       if (!flag) throw unknown(`--${name}`, closest(name, long));
       if (!flag.boolean && eq < 0) i++;
     } else if (t.startsWith("-") && t.length > 1) {

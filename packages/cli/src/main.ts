@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 /** The `agentd` executable: the only place that calls process.exit. */
+import { exitAfterFlush } from "./exit-after-flush.ts";
 import { runHiddenEntry } from "./hidden-entries.ts";
 
 const argv = process.argv.slice(2);
@@ -7,6 +8,5 @@ const hidden = await runHiddenEntry(argv);
 // The CLI is loaded only when no hidden entry ran: a copy of this program started as the demo's MCP server
 // (or a subagent) does not pay for initialising every command, which is on the critical path of `agentd demo`.
 const code = hidden ?? (await (await import("./cli.ts")).runCli(argv));
-// Let stdout/stderr drain before exiting (a piped stdout may still hold the result).
-await new Promise<void>((resolve) => (process.stdout.write("", () => resolve())));
-process.exit(code);
+// Every byte written reaches a slow or late pipe reader before the process exits (exit-after-flush.ts).
+await exitAfterFlush(code);

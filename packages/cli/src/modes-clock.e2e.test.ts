@@ -97,16 +97,16 @@ describe("agentd run --mode cron", () => {
     expect(agentd.stderr).toContain("agentd: interrupted by SIGTERM after draining");
   }, 60_000);
 
-  test('v1 refuses a time zone, naming the switch; --cron-v2 accepts it and computes the next fire in that zone', async () => {
+  test('v1 refuses a time zone, naming the switch; --cron-timezones accepts it and computes the next fire in that zone', async () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
     const refused = await ws.run(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "report"], { env: modelEnv(gateway) });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`--cron '0 7 * * *': tz needs the richer cron: set capabilities.cron to "v2" in agentd.json (or pass --cron-v2)`);
+    expect(refused.stderr).toContain(`--cron '0 7 * * *': tz needs the richer cron: set capabilities.cron to "timezones" in agentd.json (or pass --cron-timezones)`);
     const bad = await ws.run(["run", "--cron", "61 * * * *", "report"], { env: modelEnv(gateway) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("cron '61 * * * *'");
-    const agentd = startAgentd(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "--cron-v2", "report"], { cwd: ws.dir, env: modelEnv(gateway) });
+    const agentd = startAgentd(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "--cron-timezones", "report"], { cwd: ws.dir, env: modelEnv(gateway) });
     const [scheduled] = await agentd.waitFor("trigger.scheduled");
     expect(scheduled).toMatchObject({ trigger: "cron:0 7 * * * Europe/Berlin", tz: "Europe/Berlin" });
     const next = new Date(scheduled?.nextFire);
@@ -128,7 +128,7 @@ describe("D10 catch-up after downtime (a job store written before start)", () =>
     const lastFire = new Date(Math.floor(Date.now() / HOUR) * HOUR - 5 * HOUR).toISOString();
     writeFileSync(jobs, JSON.stringify({ version: 1, schedules: { [ID]: { lastFire } } }));
     const config = ws.writeConfig({
-      capabilities: { cron: "v2" },
+      capabilities: { cron: "timezones" },
       triggers: { jobStore: jobs, schedules: [{ cron: "0 * * * *", catchUp, concurrency: "queue", instruction: "report for {{tick}}" }] },
     });
     const start = () => startAgentd(["run", "--mode", "cron", "--config", config], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
@@ -187,11 +187,11 @@ describe("D10 catch-up after downtime (a job store written before start)", () =>
     expect((gateway as FakeGateway).requests).toHaveLength(0);
   }, 60_000);
 
-  test('catchUp and a job store under "v1" are config errors naming the switch', async () => {
+  test('catchUp and a job store under "utc" are config errors naming the switch', async () => {
     ws = new CliWorkspace();
     const config = ws.writeConfig({ triggers: { jobStore: "jobs.json", schedules: [{ cron: "0 * * * *", instruction: "r" }] } });
     const run = await ws.run(["run", "--mode", "cron", "--config", config], { env: { AGENT_INTELLIGENCE: "http://127.0.0.1:9/v1" } });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('triggers.jobStore needs the richer cron: set capabilities.cron to "v2"');
+    expect(run.stderr).toContain('triggers.jobStore needs the richer cron: set capabilities.cron to "timezones"');
   }, 60_000);
 });

@@ -6,7 +6,7 @@
  * `packages/sdk/src/serve/__proof__/serve-leak.proof.test.ts` checks memory and the server's own counters.)
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { DEFAULT_HTTP_LIMITS } from "@agentd/sdk";
+import { DEFAULT_HTTP_LIMITS } from "@agentd/sdk/transport";
 import { call, endSession, initializeRequest, openSession, post, request, SseReader, type RawSession } from "../../sdk/src/serve/__proof__/raw-mcp-http.ts";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";

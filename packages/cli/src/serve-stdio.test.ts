@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLI_MAIN } from "./__fixtures__/cli-harness.ts";
 import { Collector, tapMessages } from "./__fixtures__/serve/collector.ts";
-import { API_KEY, echoThenAnswer, serveWorld } from "./__fixtures__/serve/serve-env.ts";
+import { API_KEY, echoThenAnswer, gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 
 let world: Awaited<ReturnType<typeof serveWorld>> | undefined;
 let pid: number | null = null;
@@ -98,5 +98,42 @@ describe("agentd serve --stdio with the official SDK client", () => {
     await client.close();
     expect(await stderr.waitFor((e) => e.event === "serve.stopped")).toMatchObject({ signal: "stdin-closed" });
     expect(world.ws.received().find((m) => m.method === "tools/call")?.params?._meta?.["agentd.dev/run-id"]).toBe("run-stdio-1");
+  }, 30_000);
+});
+
+describe("agentd serve --stdio when stdin ends", () => {
+  test("a run in flight at EOF finishes within --grace and is answered; the unterminated last line counts", async () => {
+    const answerNow = gate();
+    const asked = gate();
+    world = await serveWorld([
+      async () => {
+        asked.open();
+        await answerNow.promise;
+        return { text: "answered after EOF" };
+      },
+    ]);
+    const proc = Bun.spawn([process.execPath, CLI_MAIN, "serve", "--stdio", "--grace", "60s", "--config", world.config], {
+      cwd: world.ws.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...world.env, AGENT_LOG_FORMAT: "json" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    pid = proc.pid;
+    const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    const frames = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "eof", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "agent.run", arguments: { instruction: "Answer late" } } },
+    ];
+    proc.stdin.write(frames.map((f) => JSON.stringify(f)).join("\n")); // no newline after the last request
+    await proc.stdin.end();
+    await asked.promise; // the model was asked after stdin had ended: the run is in flight at EOF
+    answerNow.open();
+    expect(await proc.exited).toBe(0);
+    const [stdout, stderr] = await out;
+    const answer = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    expect(answer?.result?.content).toEqual([{ type: "text", text: "answered after EOF" }]);
+    expect(stderr).toContain('"event":"serve.stopped"');
   }, 30_000);
 });

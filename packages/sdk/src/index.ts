@@ -1,17 +1,99 @@
 /**
- * @agentd/sdk — the framework-free core of agentd.
- *
- * Layers, data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent.
+ * @agentd/sdk — what an application needs to build, run, serve and test an agent. The layers beneath
+ * (data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent) stay
+ * available as subpaths for advanced use: `@agentd/sdk/model` (the model interface adapters implement),
+ * `/wire`, `/transport`, `/mcp`, `/loop`, `/triggers`, `/supervisor`, `/serve`, `/agent`, `/config`.
  */
-export * from "./wire/index.ts";
-export * from "./transport/index.ts";
-export * from "./mcp/index.ts";
-export * from "./loop/index.ts";
-export * from "./config/index.ts";
-export * from "./serve/index.ts";
-export * from "./agent/index.ts";
-export * from "./supervisor/index.ts";
-export * from "./log.ts";
-export { selfCommand, isCompiledBinary } from "./_internal/self-command.ts";
-export { setLongTimeout, type CancelTimer } from "./_internal/timer.ts";
+
+// ── The agent: createAgent, from config, serving, subagent children ──
+export {
+  createAgent,
+  createAgentFromConfig,
+  agentOptionsFromConfig,
+  modelFromConfig,
+  capabilityConfigFrom,
+  limitsFromConfig,
+  newRunId,
+  httpServeOptionsFrom,
+  parseListen,
+  runSubagentChild,
+  supervisorFromConfig,
+  isAlreadyDone,
+  ALREADY_DONE,
+} from "./agent/index.ts";
+export type {
+  Agent,
+  AgentOptions,
+  AgentRunOptions,
+  AgentLifecycleStatus,
+  AgentFromConfigOptions,
+  ModelFactory,
+  ModelSettings,
+  ModelDialectName,
+  ServeOptions,
+  Serving,
+  HttpServeOptions,
+  HttpServeSettings,
+  AgentTriggerOptions,
+  SubagentChildOptions,
+} from "./agent/index.ts";
+
+// ── Runs: results, events, budgets, scope, tools ──
+export type { RunResult } from "./loop/run-loop.ts";
+export type { RunEvent, ToolMode } from "./loop/events.ts";
+export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./loop/budget.ts";
+export type { RunScope } from "./loop/scope.ts";
+export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "./loop/tools.ts";
+
+// ── Triggers: specs from config or code, their status and outcomes ──
+export {
+  AgentTriggers,
+  triggerSpecsFromConfig,
+  validateTriggerSpec,
+  checkCronEngine,
+  subscriptionTriggerId,
+  cronTriggerId,
+  INTERVAL_TRIGGER_ID,
+} from "./agent/index.ts";
+export type {
+  TriggerSpec,
+  SubscriptionSpec,
+  CronSpec,
+  IntervalSpec,
+  CronEngine,
+  TriggerPlan,
+  TriggerStatus,
+  TriggerState,
+  TriggerRunData,
+  TriggersStarted,
+} from "./agent/index.ts";
+export { FileJobStore, MemoryJobStore } from "./triggers/index.ts";
+export type { JobStore, RunOutcome, Concurrency } from "./triggers/index.ts";
+
+// ── Configuration: the agentd.json schema, loading, durations ──
+export { ConfigSchema, McpServerConfigSchema, parseConfig, resolveConfig, readConfigFile, parseDuration, formatDuration, DEFAULT_CONFIG_FILE } from "./config/index.ts";
+export type { AgentdConfig, McpServerConfig, ModelConfig, ConfigOverrides, ResolvedConfig } from "./config/index.ts";
+
+// ── Errors, each with a string code ──
+export { AgentdError, McpError, type LocalErrorCode } from "./wire/errors.ts";
+export { ErrorCode } from "./wire/jsonrpc.ts";
+
+// ── MCP: the client and server classes, transports ──
+export { McpClient, McpServer, ManagedMcpClient, RUN_ID_META_KEY } from "./mcp/index.ts";
+export type { CapabilityConfig, McpClientOptions, McpServerOptions, RequestOptions, CallToolOptions, ReconnectPolicy } from "./mcp/index.ts";
+export { connectServer, connectManagedServer } from "./agent/index.ts";
+export { StdioChildTransport, StdioServerTransport, StreamableHttpClientTransport, createStreamableHttpServer, MemoryTransport } from "./transport/index.ts";
+export type { Transport, StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpClientOptions } from "./transport/index.ts";
+
+// ── Subagents ──
+export { Supervisor } from "./supervisor/index.ts";
+export type { SupervisorOptions } from "./supervisor/index.ts";
+
+// ── The model interface (also `@agentd/sdk/model`) ──
+export type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, ModelMessage, Usage, FinishReason } from "./model/index.ts";
+
+// ── Telemetry ──
+export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, type Logger, type LogLevel, type LogRecord } from "./log.ts";
+
+// ── OpenTelemetry (loaded lazily, only when OTEL_* configures an exporter) ──
 export { loadTelemetry, type LoadTelemetryOptions, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";

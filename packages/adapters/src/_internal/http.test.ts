@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentdError, memoryLogger } from "@agentd/sdk";
+import { AgentdError, memoryLogger } from "@agentd/sdk/model";
 import { postJson, postStream } from "./http.ts";
 import { type FetchFunction, resolveHttpSettings } from "./settings.ts";
 

@@ -5,7 +5,7 @@
  * both stop the fetch and the body read; which one fired decides the error (`E_ABORTED`, `E_TIMEOUT`).
  * Transient failures (see retry-policy.ts) are retried; a stream only until its first part was handed on.
  */
-import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk";
+import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk/model";
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";

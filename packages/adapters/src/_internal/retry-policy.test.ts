@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { backoffDelay, decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
+import { backoffDelay as sharedBackoff } from "@agentd/sdk/model";
+import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -24,6 +25,10 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter(h({ "retry-after-ms": "nope", "retry-after": "2" }), now)).toBe(2000);
   });
 });
+
+/** The adapters' retries use the SDK's one backoff helper with full jitter. */
+const backoffDelay = (retry: number, baseMs: number, capMs: number, random: () => number) =>
+  sharedBackoff(retry, { initialDelayMs: baseMs, maxDelayMs: capMs, jitter: "full" }, random);
 
 describe("backoffDelay (full jitter)", () => {
   test("uniform in [0, min(cap, base·2^n))", () => {

@@ -3,6 +3,7 @@
  * Exponential backoff with full jitter (a random wait in [0, ceiling)), unless the server said how long
  * to wait (`retry-after-ms`, `Retry-After` in seconds or as an HTTP date), which is honoured exactly.
  */
+import { backoffDelay } from "@agentd/sdk/model";
 
 /** HTTP statuses worth another attempt: request timeout, conflict (lock contention), rate limit, server errors. */
 export function isRetryableStatus(status: number): boolean {
@@ -54,11 +55,6 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   return Math.max(0, at - now);
 }
 
-/** Full-jitter backoff for retry number `retry` (0-based): uniform in [0, min(cap, base·2^retry)). */
-export function backoffDelay(retry: number, baseMs: number, capMs: number, random: () => number): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** retry);
-  return Math.floor(random() * ceiling);
-}
 
 /** What to do after a failed attempt. */
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: "exhausted" | "too-long" };
@@ -81,5 +77,5 @@ export function decideRetry(
     if (retryAfterMs > capMs) return { retry: false, reason: "too-long" };
     return { retry: true, delayMs: retryAfterMs };
   }
-  return { retry: true, delayMs: backoffDelay(retry, baseMs, capMs, random) };
+  return { retry: true, delayMs: backoffDelay(retry, { initialDelayMs: baseMs, maxDelayMs: capMs, jitter: "full" }, random) };
 }

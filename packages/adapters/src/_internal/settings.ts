@@ -1,7 +1,7 @@
 /**
  * Settings every dialect shares: where the model lives, how to reach it, and how hard to try.
  */
-import type { Logger } from "@agentd/sdk";
+import type { Logger } from "@agentd/sdk/model";
 
 /** The `fetch` shape the adapters call; inject one to test or to route through a proxy. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -5,7 +5,7 @@
  * on one event's size, and one leniency: an event cut off without its blank line is still delivered at
  * the end, because some gateways close the stream right after the last `data:` line.
  */
-import { createSseParser, type SseEvent } from "@agentd/sdk";
+import { createSseParser, type SseEvent } from "@agentd/sdk/model";
 
 export type { SseEvent };
 

@@ -3,7 +3,7 @@
  * fields: Anthropic `thinking` / `output_config.effort` / `cache_control`, Gemini `thinkingConfig`,
  * OpenAI-compatible `reasoning_effort` and the reasoning field it passes back.
  */
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk/model";
 
 /** How much a model reasons before answering. */
 export interface ThinkingSettings {

@@ -3,7 +3,7 @@
  * JSON string (OpenAI), an object (Anthropic, Gemini, some gateways), an empty string for "no arguments",
  * or now and then JSON wrapped in prose or a code fence.
  */
-import { extractJsonObjects } from "@agentd/sdk";
+import { extractJsonObjects } from "@agentd/sdk/model";
 import { isObj } from "./lenient.ts";
 
 /**

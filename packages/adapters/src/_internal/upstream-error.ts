@@ -2,7 +2,7 @@
  * Typed errors for everything that can go wrong talking to a provider. Messages name the provider and the
  * HTTP status and carry the provider's own explanation, with every secret scrubbed out of it.
  */
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk/model";
 
 const MAX_DETAIL = 500;
 

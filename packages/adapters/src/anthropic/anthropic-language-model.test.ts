@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentdError, type ModelStreamPart } from "@agentd/sdk";
+import { AgentdError, type ModelStreamPart } from "@agentd/sdk/model";
 import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
 import { createAnthropic } from "./anthropic-language-model.ts";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.ts";

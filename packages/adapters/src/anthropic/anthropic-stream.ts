@@ -4,7 +4,7 @@
  * tool_use input, `thinking_delta` and `signature_delta` of a thinking block) / `_stop`, then `message_delta` (stop reason, output usage) and `message_stop`.
  * `ping` is a keep-alive; an `error` event ends the stream (`overloaded_error` is worth a retry).
  */
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { generateToolCallId } from "../_internal/tool-input.ts";

@@ -1,5 +1,5 @@
 /** Anthropic usage, mapped to ours. */
-import type { Usage } from "@agentd/sdk";
+import type { Usage } from "@agentd/sdk/model";
 import type { AnthropicUsage } from "./anthropic-api.ts";
 
 /**

@@ -6,7 +6,7 @@
  * go back as `thinking` / `redacted_thinking` blocks, unchanged and in their place: with thinking on, the
  * API refuses a tool-use turn whose thinking was dropped. Another provider's reasoning is dropped.
  */
-import type { AssistantPart, ModelMessage } from "@agentd/sdk";
+import type { AssistantPart, ModelMessage } from "@agentd/sdk/model";
 import type { AnthropicContentBlock, AnthropicMessage } from "./anthropic-api.ts";
 
 /** The converted conversation. */

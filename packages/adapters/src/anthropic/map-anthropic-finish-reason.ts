@@ -1,5 +1,5 @@
 /** Anthropic `stop_reason`, mapped to ours. */
-import type { FinishReason } from "@agentd/sdk";
+import type { FinishReason } from "@agentd/sdk/model";
 
 /** Map `stop_reason` (`pause_turn` — a server tool paused — and unknown values are `other`). */
 export function mapAnthropicFinishReason(reason: string | undefined): FinishReason {

@@ -1,5 +1,5 @@
 /** Gemini `usageMetadata`, mapped to ours. */
-import type { Usage } from "@agentd/sdk";
+import type { Usage } from "@agentd/sdk/model";
 import type { GeminiUsageMetadata } from "./gemini-api.ts";
 
 /**

@@ -8,7 +8,7 @@
  * thought), and go back there: Gemini 3 refuses a function call of the current turn without its
  * signature. Thought parts from Gemini go back as they came; another provider's reasoning is dropped.
  */
-import type { AssistantPart, ModelMessage } from "@agentd/sdk";
+import type { AssistantPart, ModelMessage } from "@agentd/sdk/model";
 import type { GeminiContent, GeminiPart } from "./gemini-api.ts";
 
 /** Prefix of the tool-call ids this adapter makes up (Gemini often gives none); they are not sent back. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
 import { convertGeminiUsage } from "./convert-gemini-usage.ts";
 import { createGemini } from "./gemini-language-model.ts";

@@ -9,7 +9,7 @@
  * resource created, kept alive and deleted per prefix, with a minimum size, while the implicit cache of
  * Gemini 2.5+ already discounts a repeated prefix, which our requests keep byte-stable.
  */
-import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk";
+import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";
 import { streamError } from "../_internal/stream-parts.ts";

@@ -5,7 +5,7 @@
  * that ends without a finish reason was cut short. Thought parts (`thought: true`) become reasoning parts;
  * thought signatures ride on the part they came with, so they return to Gemini with the conversation.
  */
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { parseToolInput } from "../_internal/tool-input.ts";

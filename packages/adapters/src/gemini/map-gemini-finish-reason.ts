@@ -1,5 +1,5 @@
 /** Gemini `finishReason`, mapped to ours. */
-import type { FinishReason } from "@agentd/sdk";
+import type { FinishReason } from "@agentd/sdk/model";
 
 const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"]);
 

@@ -1,5 +1,5 @@
 /** OpenAI-compatible usage, mapped to ours. */
-import type { Usage } from "@agentd/sdk";
+import type { Usage } from "@agentd/sdk/model";
 import type { OpenAICompatibleUsage } from "./openai-compatible-api.ts";
 
 /**

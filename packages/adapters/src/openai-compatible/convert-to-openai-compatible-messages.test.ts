@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { extractAction, type ModelMessage } from "@agentd/sdk";
+import { extractAction, type ModelMessage } from "@agentd/sdk/model";
 import { convertToOpenAICompatibleMessages } from "./convert-to-openai-compatible-messages.ts";
 
 const conversation: ModelMessage[] = [

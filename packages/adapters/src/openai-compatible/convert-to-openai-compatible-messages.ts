@@ -13,7 +13,7 @@ import {
   renderToolResultForJsonActions,
   type TextPart,
   type ToolCallPart,
-} from "@agentd/sdk";
+} from "@agentd/sdk/model";
 import type { OpenAICompatibleMessage } from "./openai-compatible-api.ts";
 
 /** Marks a failed tool result in a dialect that has no error flag for it. */

@@ -1,5 +1,5 @@
 /** The OpenAI `finish_reason` vocabulary, mapped to ours. */
-import type { FinishReason } from "@agentd/sdk";
+import type { FinishReason } from "@agentd/sdk/model";
 
 /**
  * Map `finish_reason`. `function_call` is the legacy name of `tool_calls`. A missing reason (gateways

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { extractAction } from "@agentd/sdk";
+import { extractAction } from "@agentd/sdk/model";
 import { type FakeGateway, startFakeGateway } from "../../../testkit/src/gateway/index.ts";
 import { runAdapterCases } from "../adapter.case.ts";
 import { createOpenAICompatible } from "./openai-compatible-language-model.ts";

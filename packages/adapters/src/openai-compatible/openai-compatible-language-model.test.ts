@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentdError, type ModelRequest } from "@agentd/sdk";
+import { AgentdError, type ModelRequest } from "@agentd/sdk/model";
 import { jsonResponse, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
 import { convertOpenAICompatibleUsage } from "./convert-openai-compatible-usage.ts";
 import { mapOpenAICompatibleFinishReason } from "./map-openai-compatible-finish-reason.ts";

@@ -6,7 +6,7 @@
  * DeepSeek, Ollama) return `reasoning_content` / `reasoning`: read into reasoning parts, never the answer;
  * `reasoning_effort` goes out when configured.
  */
-import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk";
+import type { AssistantPart, LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
 import { type HttpSettings, joinUrl, type ProviderSettings, resolveHttpSettings } from "../_internal/settings.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import { readFixture, scriptedFetch, sseResponse, type ReplayOptions } from "../_internal/fixture-replay.ts";
 import { createOpenAICompatible } from "./openai-compatible-language-model.ts";
 

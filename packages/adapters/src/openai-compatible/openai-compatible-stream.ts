@@ -6,7 +6,7 @@
  * ids, whole calls in one chunk, no `index` at all. Reasoning fragments (`reasoning_content` or
  * `reasoning` on the delta) come before the answer and become one reasoning part.
  */
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { generateToolCallId } from "../_internal/tool-input.ts";

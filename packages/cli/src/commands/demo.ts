@@ -4,9 +4,10 @@
  * With AGENT_INTELLIGENCE (or --intelligence) set, the same configuration talks to a real model instead.
  */
 import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
-import { type AgentdConfig, parseConfig, type RunResult, selfCommand } from "@agentd/sdk";
+import { type AgentdConfig, createAgentFromConfig, modelFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
+import { selfCommand } from "@agentd/sdk/supervisor";
 import { defineCommand } from "citty";
-import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { agentOptions } from "../agent-options.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
 import { lateModel } from "../demo/late-model.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -69,7 +70,7 @@ export const demoCommand = defineCommand({
     if (resolved.config.model?.intelligence !== undefined) {
       const config = demoConfig(resolved.config);
       process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
-      const agent = agentFromConfig(config, modelFromConfig(config, resolved, logger), logger);
+      const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { requireModel: true }));
       try {
         const started = performance.now();
         print(await agent.run(instruction, runOptions), performance.now() - started);
@@ -83,7 +84,7 @@ export const demoCommand = defineCommand({
     // model is bound to the gateway's address once it listens.
     const config = demoConfig({ ...resolved.config, model: { ...resolved.config.model, name: "agentd-demo-scripted" } });
     const model = lateModel();
-    const agent = agentFromConfig(config, model, logger);
+    const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { model }));
     const started = performance.now();
     const connected = agent.connect();
     connected.catch(() => {}); // awaited below, after the gateway start (which may fail first)
@@ -93,7 +94,7 @@ export const demoCommand = defineCommand({
       process.stderr.write(
         "agentd demo: SCRIPTED model (fake gateway on 127.0.0.1, no API key) + bundled MCP server. Set AGENT_INTELLIGENCE to use a real model.\n",
       );
-      model.bind(modelFromConfig({ ...config, model: { ...config.model, intelligence: gateway.url } }, resolved, logger));
+      model.bind(modelFromConfig({ ...config, model: { ...config.model, intelligence: gateway.url } }, agentOptions(resolved, logger)));
       await connected;
       print(await agent.run(instruction, runOptions), performance.now() - started);
       return EXIT.ok;

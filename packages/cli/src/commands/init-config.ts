@@ -3,7 +3,8 @@
  * `agentd.json` they make, and its validation with the SDK's own schema. The API key itself never appears:
  * only the name of the environment variable that holds it.
  */
-import { AgentdError, isLoopbackHost, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
+import { AgentdError, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
+import { isLoopbackHost } from "@agentd/sdk/transport";
 
 /** The dialects the model adapters speak. */
 export const DIALECTS = ["openai", "anthropic", "gemini"] as const;

@@ -6,13 +6,13 @@ import type {
   CallToolResult,
   ContentBlock,
   GetPromptResult,
-  McpServerConfig,
   Prompt,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
   Tool,
-} from "@agentd/sdk";
+} from "@agentd/sdk/wire";
+import type { McpServerConfig } from "@agentd/sdk";
 
 /** Rows under a header, columns aligned; the last column is cut to `width` characters a line. */
 export function table(header: string[], rows: string[][], width = Number.POSITIVE_INFINITY): string {

@@ -3,9 +3,8 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import { AgentdError, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { defineCommand } from "citty";
-import { capabilityConfigFrom } from "../build-agent.ts";
 import { EXIT } from "../exit-codes.ts";
 import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";

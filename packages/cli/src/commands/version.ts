@@ -1,5 +1,5 @@
 /** `agentd version`. */
-import { SUPPORTED_REVISIONS } from "@agentd/sdk";
+import { SUPPORTED_REVISIONS } from "@agentd/sdk/wire";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
 

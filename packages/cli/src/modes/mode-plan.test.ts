@@ -64,9 +64,9 @@ describe("planTriggers", () => {
     expect(code(() => plan("cron", { cron: "* * * * *" }))).toContain("no instruction");
   });
 
-  test("--cron with --tz needs --cron-v2; a bad template is caught before anything starts", () => {
+  test("--cron with --tz needs --cron-timezones; a bad template is caught before anything starts", () => {
     expect(code(() => plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin" }, "r"))).toContain("tz needs the richer cron");
-    expect(plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin", cronV2: true }, "r")).toMatchObject({ cron: "v2" });
+    expect(plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin", cronTimezones: true }, "r")).toMatchObject({ cron: "timezones" });
     expect(code(() => plan("cron", { cron: "0 7 * * *" }, "r {{resource.text}}"))).toContain("unknown placeholder {{resource.text}}");
   });
 });

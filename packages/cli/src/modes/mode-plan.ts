@@ -5,7 +5,7 @@
  */
 import {
   AgentdError,
-  checkCronVersion,
+  checkCronEngine,
   cronTriggerId,
   INTERVAL_TRIGGER_ID,
   parseDuration,
@@ -13,7 +13,7 @@ import {
   triggerSpecsFromConfig,
   validateTriggerSpec,
   type AgentdConfig,
-  type CronVersion,
+  type CronEngine,
   type TriggerSpec,
 } from "@agentd/sdk";
 
@@ -28,7 +28,7 @@ export interface ModeFlags {
   maxRuns?: string;
   cron?: string;
   tz?: string;
-  cronV2?: boolean;
+  cronTimezones?: boolean;
   subscribe?: string;
   grace?: string;
   runId?: string;
@@ -44,7 +44,7 @@ export function modeFlagsFrom(args: Record<string, unknown>): ModeFlags {
   set("maxRuns", s("max-runs"));
   set("cron", s("cron"));
   set("tz", s("tz"));
-  set("cronV2", args["cron-v2"] === true ? true : undefined);
+  set("cronTimezones", args["cron-timezones"] === true ? true : undefined);
   set("subscribe", s("subscribe"));
   set("grace", s("grace"));
   set("runId", s("run-id"));
@@ -87,7 +87,7 @@ export const hasFlagTrigger = (flags: ModeFlags): boolean =>
 /** The triggers a long-running mode runs. */
 export interface TriggerModePlan {
   specs: TriggerSpec[];
-  cron: CronVersion;
+  cron: CronEngine;
   jobStore?: string;
 }
 
@@ -100,7 +100,7 @@ const HOW = {
 
 /** The triggers of a long-running mode: the config's of that kind, plus (or, for the interval, instead of) the flag's. */
 export function planTriggers(mode: Exclude<Mode, "once">, flags: ModeFlags, config: AgentdConfig, instruction: string | undefined): TriggerModePlan {
-  const cron: CronVersion = flags.cronV2 ? "v2" : (config.capabilities?.cron ?? "v1");
+  const cron: CronEngine = flags.cronTimezones ? "timezones" : (config.capabilities?.cron ?? "utc");
   const fromConfig = triggerSpecsFromConfig(config, cron);
   let specs = fromConfig.specs.filter((s) => s.kind === KIND[mode]);
   const flagSpec = flagTrigger(flags, config, cron, instruction);
@@ -115,7 +115,7 @@ export function planTriggers(mode: Exclude<Mode, "once">, flags: ModeFlags, conf
   return { specs, cron, ...(fromConfig.jobStore !== undefined ? { jobStore: fromConfig.jobStore } : {}) };
 }
 
-function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronVersion, instruction: string | undefined): TriggerSpec | undefined {
+function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronEngine, instruction: string | undefined): TriggerSpec | undefined {
   if (!hasFlagTrigger(flags)) return undefined;
   if (instruction === undefined) throw usage('no instruction: pass it as an argument (agentd run --interval 5m "…")');
   if (flags.interval !== undefined) {
@@ -126,7 +126,7 @@ function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronVersion, 
   }
   if (flags.cron !== undefined) {
     const tz = flags.tz;
-    checkCronVersion(`--cron '${flags.cron}'`, tz !== undefined ? { tz } : {}, cron);
+    checkCronEngine(`--cron '${flags.cron}'`, tz !== undefined ? { tz } : {}, cron);
     return { kind: "cron", id: cronTriggerId(flags.cron, tz), cron: flags.cron, instruction, ...(tz !== undefined ? { tz } : {}) };
   }
   const target = flags.subscribe as string;

@@ -9,8 +9,8 @@
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createRunTriggerTags, isAlreadyDone, newRunId, setLongTimeout, type ResolvedConfig } from "@agentd/sdk";
-import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { AgentdError, createAgentFromConfig, isAlreadyDone, newRunId, type ResolvedConfig } from "@agentd/sdk";
+import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatResult } from "./format-result.ts";
@@ -29,25 +29,21 @@ export interface OnceOptions {
 /** Run once; resolves to 0, or throws (the CLI maps the error to the exit code; see exit-codes.ts). */
 export async function runOnce(options: OnceOptions): Promise<number> {
   const { resolved } = options;
-  const tags = createRunTriggerTags(stderrLogger());
-  const logger = tags.logger;
-  const model = modelFromConfig(resolved.config, resolved, logger);
-  const agent = agentFromConfig(resolved.config, model, logger);
+  const logger = stderrLogger();
+  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true }));
   const runId = options.runId ?? resolved.runId ?? newRunId();
-  tags.tag(runId, "once");
   const shutdown = shutdownSignals();
-  const controller = new AbortController();
-  let cancelGrace: (() => void) | undefined;
+  let drained: Promise<void> | undefined;
   void shutdown.received.then((signal) => {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: 1 });
-    // --grace may be long ("30d"): setTimeout would overflow and cut the drain to 1 ms.
-    cancelGrace = setLongTimeout(() => controller.abort(signal), options.graceMs);
+    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    // The run may finish within the grace (its result is printed); then the agent cancels it.
+    drained = agent.drain(options.graceMs, signal);
   });
   const started = performance.now();
   try {
     const result = await agent.run(options.instruction, {
-      signal: controller.signal,
       runId,
+      trigger: "once",
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     });
     const durationMs = performance.now() - started;
@@ -63,8 +59,8 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     if (signal && AgentdError.isInstance(e) && e.code === "E_ABORTED") throw interruptedBy(signal);
     throw e;
   } finally {
-    cancelGrace?.();
     shutdown.dispose();
+    await drained;
     await agent.close();
   }
 }

@@ -9,9 +9,8 @@
  * rest, close the MCP children, exit 130/143. A natural end exits 0, or with the code of the last failed
  * run (1 run failed, 3 budget, 4 upstream).
  */
-import { AgentdError, AgentTriggers, createRunTriggerTags, type ResolvedConfig } from "@agentd/sdk";
-import { FileJobStore } from "@agentd/sdk/triggers";
-import { agentFromConfig, modelFromConfig } from "../build-agent.ts";
+import { AgentdError, createAgentFromConfig, type ResolvedConfig } from "@agentd/sdk";
+import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatRunLine } from "./format-result.ts";
@@ -30,20 +29,11 @@ export interface TriggeredOptions {
 /** Run a long-running mode; resolves to 0, or throws what the exit code is mapped from. */
 export async function runTriggered(options: TriggeredOptions): Promise<number> {
   const { resolved, plan } = options;
-  const tags = createRunTriggerTags(stderrLogger());
-  const logger = tags.logger;
-  const model = modelFromConfig(resolved.config, resolved, logger);
-  const agent = agentFromConfig(resolved.config, model, logger);
+  const logger = stderrLogger();
+  // The mode's triggers (the config's of its kind, plus the flag's) replace the config's own.
+  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true, triggers: plan }));
+  const triggers = agent.triggers!;
   const shutdown = shutdownSignals();
-  const triggers = new AgentTriggers({
-    agent,
-    specs: plan.specs,
-    cron: plan.cron,
-    ...(plan.jobStore !== undefined && plan.cron === "v2" ? { jobStore: new FileJobStore(plan.jobStore) } : {}),
-    logger,
-    onRunStart: (runId, trigger) => tags.tag(runId, trigger),
-    onRunSettled: (runId) => tags.untag(runId),
-  });
   let lastFailure: unknown;
   triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
     const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
@@ -52,7 +42,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   });
   logger.info("mode.start", { mode: options.mode, triggers: plan.specs.map((s) => s.id), cron: plan.cron });
   try {
-    const starting = triggers.start();
+    const starting = agent.start();
     starting.catch(() => {}); // a signal may win the race below; the rejection is handled there or moot
     const first = await Promise.race([starting, shutdown.received]);
     if (typeof first === "string") return await drain(first);
@@ -62,20 +52,18 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     }
     const why = await Promise.race([shutdown.received, triggers.ended.then(() => undefined)]);
     if (why) return await drain(why);
-    await triggers.stop({ graceMs: options.graceMs });
+    await agent.drain(options.graceMs, "every trigger ended");
     logger.info("mode.end", { mode: options.mode, reason: "every trigger ended", ...(lastFailure ? { exitCode: exitCodeFor(lastFailure) } : {}) });
     if (lastFailure !== undefined) throw lastFailure;
     return EXIT.ok;
   } finally {
     shutdown.dispose();
-    await triggers.stop({ graceMs: 0 });
     await agent.close();
   }
 
   async function drain(signal: NodeJS.Signals): Promise<never> {
-    const { inFlight } = triggers.router.snapshot();
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight });
-    await triggers.stop({ graceMs: options.graceMs });
+    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    await agent.drain(options.graceMs, signal);
     logger.info("shutdown.done", { signal });
     throw interruptedBy(signal);
   }

@@ -1,6 +1,8 @@
 /**
- * `createAgent`: the SDK's front door. It connects the configured MCP servers, offers their tools to the
- * model as `server/tool`, and runs the agentic loop under the configured budgets.
+ * `createAgent`: the SDK's front door, the whole agent. It connects the configured MCP servers, offers
+ * their tools to the model as `server/tool` (with the subagent tools when it supervises subagents), runs
+ * the agentic loop under the configured budgets, wakes on its triggers (`start()`), serves its self-MCP
+ * surface on stdio or HTTP (`serve()`), and shuts down without losing work (`drain()`, `close()`).
  *
  * ```ts
  * import { createAgent } from "@agentd/sdk";
@@ -10,9 +12,11 @@
  * const { text, usage } = await agent.run("Summarise /data/inbox.md");
  * await agent.close();
  * ```
+ * A reactive, serving agent: `triggers: { specs: [...] }` in the options, then `await agent.start()`,
+ * `await agent.serve({ http: { hostname: "127.0.0.1", port: 7777 } })`, and on SIGTERM `agent.drain(30_000)`.
  */
 import type { McpServerConfig } from "../config/schema.ts";
-import { nullLogger, type Logger } from "../log.ts";
+import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { LanguageModel } from "../loop/model.ts";
@@ -25,14 +29,27 @@ import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
+import type { RunHistoryLimits } from "../serve/run-registry.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { connectManagedServer } from "./connect-server.ts";
+import type { Supervisor } from "../supervisor/supervisor.ts";
+import { SubagentToolSet } from "../supervisor/self-tools.ts";
+import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
+import { setLongTimeout } from "../_internal/timer.ts";
+import { createConnections } from "./connect-all.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
+import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
+import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
+import type { AgentTriggers, TriggersStarted } from "./triggers/agent-triggers.ts";
+import { createRunTriggerTags } from "./triggers/run-trigger-tags.ts";
+import type { TriggerStatus } from "./triggers/trigger-status.ts";
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
-  /** The model, from `@agentd/adapters` (`createModel`) or any `LanguageModel`. */
-  model: LanguageModel;
+  /**
+   * The model, from `@agentd/adapters` (`createModel`) or any `LanguageModel`. Without one the agent can
+   * still serve (its subagent tools, its status) but every run fails with `E_CONFIG_INVALID`.
+   */
+  model?: LanguageModel;
   /** MCP servers in the ecosystem's usual shape: `{ command, args, env, cwd }` or `{ url, headers }`. */
   mcpServers?: Record<string, McpServerConfig>;
   /** System instructions (trusted). */
@@ -57,6 +74,21 @@ export interface AgentOptions {
   httpReactivity?: boolean;
   /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
   tools?: ToolSet;
+  /**
+   * Subagents: a {@link Supervisor} whose `subagent_*` tools the model is offered (and which `serve()`
+   * exposes to MCP clients); `close()` stops its whole tree first.
+   */
+  subagents?: Supervisor;
+  /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
+  triggers?: AgentTriggerOptions;
+  /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
+  serverNotifications?: boolean;
+  /** The version the self-MCP server reports (default the SDK's). */
+  version?: string;
+  /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
+  operators?: string[];
+  /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
+  runHistory?: RunHistoryLimits;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -85,8 +117,24 @@ export interface AgentRunOptions {
   limits?: RunLimits;
   /** The caller's W3C trace context (e.g. from an `agent.run` request's `_meta`): the run's span is its child. */
   traceContext?: TraceCarrier;
-  /** The trigger whose event started this run, and when the event happened (telemetry: trigger lag). */
-  trigger?: { id: string; kind: string; firedAt: Date };
+  /** The trigger event that started this run, and when it happened (telemetry: the trigger span and lag). */
+  triggerEvent?: { id: string; kind: string; firedAt: Date };
+  /** What started the run; its telemetry records carry it as `trigger` (e.g. `"once"`). */
+  trigger?: string;
+}
+
+/** What {@link Agent.status} reports. */
+export interface AgentLifecycleStatus {
+  /** `running` until `drain()` begins, then `draining`, then `closed`. */
+  state: "running" | "draining" | "closed";
+  /** Whether a model is configured. */
+  model: boolean;
+  /** Runs in flight: direct `run()` calls, triggered runs and runs started over MCP alike. */
+  inFlight: number;
+  /** Each configured trigger's state (empty without triggers). */
+  triggers: TriggerStatus[];
+  /** Endpoints being served. */
+  serving: number;
 }
 
 /** A configured agent. */
@@ -104,7 +152,25 @@ export interface Agent {
   readonly clients: ReadonlyMap<string, ManagedMcpClient>;
   /** Observe every run's events; returns the unsubscribe function. */
   on(listener: (event: RunEvent) => void): () => void;
-  /** Close every MCP connection (children are stopped). Idempotent. */
+  /** The configured triggers (undefined without any): their `run-end` events, `ended`, `status()`. */
+  readonly triggers: AgentTriggers | undefined;
+  /** The subagent supervisor, when the agent has subagents. */
+  readonly supervisor: Supervisor | undefined;
+  /**
+   * Arm the configured triggers (connects the MCP servers, subscribes, reads, arms clocks, catches up).
+   * Resolves with how many are active. Rejects with E_USAGE when no trigger is configured.
+   */
+  start(): Promise<TriggersStarted>;
+  /** Serve the self-MCP surface on stdio or Streamable HTTP(S). Call it once per endpoint. */
+  serve(options: ServeOptions): Promise<Serving>;
+  /**
+   * Shut down without losing work: stop taking runs and triggers, let runs in flight finish (and served
+   * ones be answered) for up to `graceMs`, cancel what is left, then close everything (like `close()`).
+   */
+  drain(graceMs: number, reason?: string): Promise<void>;
+  /** Where the agent stands. */
+  status(): AgentLifecycleStatus;
+  /** Close every endpoint, trigger, subagent and MCP connection (children are stopped). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -112,74 +178,77 @@ export interface Agent {
 /** A fresh run id. */
 export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 
-/** Create an agent. Nothing is connected until `connect()` or the first `run()`. */
+/** Create an agent. Nothing is connected until `connect()`, the first `run()`, `start()` or `serve()`. */
 export function createAgent(options: AgentOptions): Agent {
-  const logger = options.logger ?? nullLogger;
-  const clients = new Map<string, ManagedMcpClient>();
+  if (options.tools && options.subagents)
+    throw new AgentdError("E_USAGE", "createAgent: pass either tools or subagents (the subagent tools are the extra tool set)");
+  if (options.triggers?.specs.length && !options.model)
+    throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
+  // Records of a triggered (or tagged) run carry `trigger`; the loop itself knows nothing of triggers.
+  // With server notifications on, every record is also mirrored to served clients (`notifications/message`).
+  let mirror: ((record: LogRecord) => void) | undefined;
+  const inner = options.logger ?? nullLogger;
+  const base = options.serverNotifications ? createLogger((r) => {
+    const { ts: _ts, level, event, ...fields } = r;
+    inner.log(level, event, fields);
+    mirror?.(r);
+  }, { level: "debug" }) : inner;
+  const tags = createRunTriggerTags(base);
+  const logger = tags.logger;
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
-  let connecting: Promise<void> | undefined;
-  let closed = false;
   let telemetry: Promise<Telemetry | undefined> | undefined;
   const telemetryReady = () =>
     (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
+  /** Direct runs in flight, cancelled when a drain's grace runs out. */
+  const inFlight = new Set<AbortController>();
+  const settled = new Set<() => void>();
+  let state: AgentLifecycleStatus["state"] = "running";
+  let host: SelfHost | undefined;
+  let servingCount = 0;
+  let closing: Promise<void> | undefined;
+  let draining: Promise<void> | undefined;
+  /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
+  let drainReason: string | undefined;
 
-  const connect = (): Promise<void> => {
-    if (closed) return Promise.reject(new AgentdError("E_USAGE", "the agent is closed"));
-    connecting ??= (async () => {
-      const entries = Object.entries(options.mcpServers ?? {}).filter(([, c]) => c.disabled !== true);
-      const results = await Promise.allSettled(
-        entries.map(async ([name, config]) => {
-          const client = await connectManagedServer(name, config, {
-            logger,
-            ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-            ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-            ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
-          });
-          if (closed) {
-            await client.close();
-            return;
-          }
-          clients.set(name, client);
-        }),
-      );
-      const failures: Error[] = [];
-      results.forEach((r, i) => {
-        if (r.status === "fulfilled") return;
-        const [name, config] = entries[i] as [string, McpServerConfig];
-        if (config.required === false) logger.warn("mcp.unavailable", { server: name, error: (r.reason as Error).message });
-        else failures.push(r.reason as Error);
-      });
-      if (failures.length > 0) {
-        await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
-        clients.clear();
-        connecting = undefined;
-        throw failures[0];
-      }
-    })();
-    return connecting;
-  };
+  const connections = createConnections({
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+    logger,
+  });
+  const { clients, connect } = connections;
 
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
-  const toolSet = new McpToolSet(clients, options.tools, { optional, logger });
+  const extraTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger });
 
-  const agent: Agent = {
-    clients,
-    connect,
-    async run(input, runOptions = {}) {
+  const run: Agent["run"] = async (input, runOptions = {}) => {
+    if (!options.model)
+      throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)");
+    if (state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
+    if (state === "draining") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(runOptions.signal?.reason);
+    if (runOptions.signal?.aborted) onAbort();
+    else runOptions.signal?.addEventListener("abort", onAbort, { once: true });
+    inFlight.add(controller);
+    const runId = runOptions.runId ?? newRunId();
+    if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
+    try {
       await connect();
-      const runId = runOptions.runId ?? newRunId();
       const recorder = (await telemetryReady())?.run({
         runId,
         ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
-        ...(runOptions.trigger ? { trigger: runOptions.trigger } : {}),
+        ...(runOptions.triggerEvent ? { trigger: runOptions.triggerEvent } : {}),
       });
       const emit = (e: RunEvent) => {
         recorder?.onEvent(e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
-      return runLoop({
+      return await runLoop({
         model: options.model,
         tools: toolSet,
         input,
@@ -190,13 +259,84 @@ export function createAgent(options: AgentOptions): Agent {
         ...(options.scope ? { scope: options.scope } : {}),
         ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
         ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
-        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        signal: controller.signal,
         ...(runOptions.stream ? { stream: true } : {}),
         onEvent: emit,
         logger: logger.child({ runId }),
         ...(recorder ? { tracer: recorder } : {}),
       });
-    },
+    } finally {
+      if (runOptions.trigger) tags.untag(runId);
+      runOptions.signal?.removeEventListener("abort", onAbort);
+      inFlight.delete(controller);
+      for (const s of settled) s();
+    }
+  };
+
+  const triggers = options.triggers?.specs.length
+    ? createAgentTriggers({ ...options.triggers, agent: { connect, run, clients }, tags, host: () => host })
+    : undefined;
+
+  const selfHost = (): SelfHost => {
+    if (host) return host;
+    const created: SelfHost = new SelfHost({
+      runner: { run: (input, o) => (created.isDraining ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs")) : run(input, o)) },
+      ...(options.version !== undefined ? { version: options.version } : {}),
+      capabilities: { serverNotifications: options.serverNotifications === true },
+      ...(options.operators ? { operators: options.operators } : {}),
+      ...(options.runHistory ? { runHistory: options.runHistory } : {}),
+      ...(triggers ? { triggers: () => triggers.status() } : {}),
+      ...(options.subagents ? { extend: (server) => registerSubagentSurface(server, options.subagents!) } : {}),
+      ready: async () => {
+        if (!options.model) return { ok: false, reason: "model not configured" };
+        try {
+          await connect();
+          return { ok: true };
+        } catch (e) {
+          return { ok: false, reason: `not ready: ${(e as Error).message}` };
+        }
+      },
+      logger,
+    });
+    if (options.serverNotifications) mirror = (r) => created.self.mirrorLog(r);
+    triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
+    return (host = created);
+  };
+
+  /** Resolve once no direct run is in flight, or at `deadline`. */
+  const runsSettled = async (deadline: number) => {
+    while (inFlight.size > 0 && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        const cancel = setLongTimeout(done, deadline - Date.now());
+        settled.add(done);
+        function done() {
+          cancel();
+          settled.delete(done);
+          resolve();
+        }
+      });
+  };
+
+  const close = async (): Promise<void> => {
+    closing ??= (async () => {
+      state = "closed";
+      await triggers?.stop({ graceMs: 0 });
+      for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
+      await host?.close();
+      await options.subagents?.shutdown();
+      await connections.close();
+      // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
+      if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
+    })();
+    return closing;
+  };
+
+  const agent: Agent = {
+    clients,
+    connect,
+    run,
+    triggers,
+    supervisor: options.subagents,
     async listTools() {
       await connect();
       return toolSet.list();
@@ -205,15 +345,44 @@ export function createAgent(options: AgentOptions): Agent {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await connecting?.catch(() => {});
-      await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
-      clients.clear();
-      // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
-      if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
+    async start() {
+      if (!triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
+      if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
+      return triggers.start();
     },
+    async serve(serveOptions) {
+      if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
+      const serving = await selfHost().serve(serveOptions);
+      servingCount++;
+      return serving;
+    },
+    drain(graceMs, reason = "drain") {
+      // A second drain joins the first (its grace stands); `close()` is the way to stop at once.
+      if (state === "closed") return close();
+      draining ??= (async () => {
+        state = "draining";
+        drainReason = reason;
+        host?.stopTaking();
+        const deadline = Date.now() + graceMs;
+        logger.info("agent.draining", { reason, graceMs, inFlight: inFlight.size });
+        const triggersStopped = triggers?.stop({ graceMs });
+        await runsSettled(deadline);
+        await host?.settle(deadline);
+        await triggersStopped;
+        await close();
+      })();
+      return draining;
+    },
+    status() {
+      return {
+        state,
+        model: options.model !== undefined,
+        inFlight: inFlight.size,
+        triggers: triggers?.status() ?? [],
+        serving: servingCount,
+      };
+    },
+    close,
     [Symbol.asyncDispose]() {
       return agent.close();
     },

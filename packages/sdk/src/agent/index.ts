@@ -1,6 +1,28 @@
-/** The agent: createAgent wires MCP clients, the tool set and the loop. */
-export { createAgent, newRunId, type Agent, type AgentOptions, type AgentRunOptions } from "./create-agent.ts";
-export { connectServer, connectManagedServer, managedClientFor, transportFor, upstreamError, CLIENT_INFO, type ConnectServerOptions } from "./connect-server.ts";
-export { McpToolSet, splitQualified, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
-export { renderToolResult } from "./render-content.ts";
+/** The agent: createAgent wires model, MCP clients, tools, subagents, triggers, serving and shutdown. */
+export {
+  createAgent,
+  newRunId,
+  type Agent,
+  type AgentOptions,
+  type AgentRunOptions,
+  type AgentLifecycleStatus,
+} from "./create-agent.ts";
+export {
+  createAgentFromConfig,
+  agentOptionsFromConfig,
+  modelFromConfig,
+  limitsFromConfig,
+  capabilityConfigFrom,
+  type AgentFromConfigOptions,
+  type ModelFactory,
+  type ModelSettings,
+  type ModelDialectName,
+} from "./from-config.ts";
+export type { ServeOptions, Serving, HttpServeOptions } from "./serve-agent.ts";
+export { httpServeOptionsFrom, parseListen, type HttpServeSettings } from "./serve-options.ts";
+export type { AgentTriggerOptions } from "./serve-triggers.ts";
+export { supervisorFromConfig } from "./subagents-from-config.ts";
+export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
+export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
+export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
 export * from "./triggers/index.ts";

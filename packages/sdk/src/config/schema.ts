@@ -190,7 +190,7 @@ const notBuiltYet = (what: string) =>
 /** The seed's deferred items (RFC 0013 D1–D11) that the configuration switches. Absent = the default. */
 export const CapabilitiesSchema = v.strictObject({
   /** D2: servicing inbound sampling with our own model — not built yet; off answers -32601. */
-  sampling: notBuiltYet("capabilities.sampling (D2: servicing server sampling requests with our model)"),
+  sampling: notBuiltYet("capabilities.sampling (servicing server sampling requests with our model)"),
   /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
   roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation. */
@@ -198,15 +198,22 @@ export const CapabilitiesSchema = v.strictObject({
   /** D1 (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
   /** D8: the durable supervisor checkpoint — not built yet; off is stateless rebuild + reconcile. */
-  checkpoint: notBuiltYet("capabilities.checkpoint (D8: durable supervisor checkpoint)"),
+  checkpoint: notBuiltYet("capabilities.checkpoint (a durable supervisor checkpoint)"),
   /** D7a: reactivity over HTTP (default true); false = HTTP servers request/response only. */
   httpReactivity: v.optional(v.boolean()),
   /** D11: the native gemini adapter (default true); false = openai-compatible and anthropic only. */
   gemini: v.optional(v.boolean()),
   /** D9: the self-MCP declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
-  /** D10: "v1" (default) 5-field UTC cron, no tz/catch-up/job store; "v2" the richer cron. */
-  cron: v.optional(v.picklist(["v1", "v2"], '"v1" (5-field UTC) or "v2" (time zones, catch-up, job store)')),
+  /** D10: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron (was "v1"/"v2"). */
+  cron: v.optional(
+    v.pipe(
+      v.string('"utc" or "timezones"'),
+      // The old values named planning codes; the line never repeats the value it got (see format-issue.ts).
+      v.check((s) => !/^v[12]$/.test(s), 'renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"'),
+      v.picklist(["utc", "timezones"], '"utc" (5-field, UTC) or "timezones" (time zones, catch-up, job store)'),
+    ),
+  ),
 });
 
 /** The whole configuration file. */

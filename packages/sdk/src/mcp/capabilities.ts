@@ -179,7 +179,7 @@ export function toolAvailability(
   tool: Tool,
 ): { offered: true; asTask: boolean } | { offered: false; reason: string } {
   if (tool.execution?.taskSupport !== "required") return { offered: true, asTask: false };
-  if (!config.tasks) return { offered: false, reason: 'requires task-augmented execution (taskSupport "required") and tasks are off (D1)' };
+  if (!config.tasks) return { offered: false, reason: 'requires task-augmented execution (taskSupport "required") and tasks are off (capabilities.tasks)' };
   if (!has(server.tasks?.requests?.tools?.call))
     return { offered: false, reason: 'requires tasks but the server does not declare tasks.requests.tools.call' };
   return { offered: true, asTask: true };

@@ -62,14 +62,5 @@ export { compileUriTemplate } from "./uri-template.ts";
 export type { UriTemplate } from "./uri-template.ts";
 export { DEFAULT_PAGE_SIZE, paginate } from "./pagination.ts";
 export { toolError } from "./tool-catalog.ts";
-export {
-  DEFAULT_RECONNECT_POLICY,
-  ManagedMcpClient,
-  REPLAYABLE_METHODS,
-  reconnectBackoff,
-  carriesRunId,
-  connectionLoss,
-  mayReplay,
-  reconnectPolicy,
-} from "./managed/index.ts";
+export { DEFAULT_RECONNECT_POLICY, ManagedMcpClient } from "./managed/index.ts";
 export type { LossReason, ManagedClientEvents, ManagedClientOptions, ManagedClientState, ReconnectPolicy } from "./managed/index.ts";

@@ -59,12 +59,12 @@ export class ChildAttempt {
   /** Settles when the child answered `start` or died without answering. Never rejects. */
   readonly ended: Promise<AttemptEnd>;
   /** Settles when the process has exited. Never rejects. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** The last progress the child reported. */
   lastProgress: ProgressParams | undefined;
   private readonly child: ChildProcess;
   private readonly channel: ControlChannel | undefined;
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private exitInfo: { code: number | null; signal: string | null } | undefined;
 
   constructor(cmd: ChildCommand, start: StartParams, onProgress: (p: ProgressParams) => void, logger: Logger) {
     const env: Record<string, string> = {};

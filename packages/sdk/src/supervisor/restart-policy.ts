@@ -3,6 +3,7 @@
  * A restart never resets the budget: usage so far (kept with the retained payload) is subtracted, and the
  * deadline is absolute from the first spawn. A budget already spent is a limit trip, not a restart.
  */
+import { backoffDelay, type BackoffPolicy } from "../_internal/backoff.ts";
 import type { LocalErrorCode } from "../wire/errors.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { Usage } from "../loop/model.ts";
@@ -15,19 +16,12 @@ export interface LimitTrip {
   message: string;
 }
 
-/** Backoff settings. */
-export interface BackoffOptions {
-  /** Wait before the first restart (ms, default 250). */
-  initialMs?: number;
-  /** Longest wait (ms, default 5000). */
-  maxMs?: number;
-}
+/** How restarts are paced: the shared backoff policy (no jitter: a restart schedule reads plainly in the logs). */
+export type BackoffOptions = Partial<Pick<BackoffPolicy, "initialDelayMs" | "maxDelayMs">>;
 
-/** The wait before restart number `restart` (1-based): doubling from `initialMs`, capped at `maxMs`. */
+/** The wait before restart number `restart` (1-based): doubling from `initialDelayMs` (250), capped at `maxDelayMs` (5000). */
 export function restartDelay(restart: number, options: BackoffOptions = {}): number {
-  const initial = options.initialMs ?? 250;
-  const max = options.maxMs ?? 5_000;
-  return Math.min(max, initial * 2 ** Math.max(0, restart - 1));
+  return backoffDelay(restart - 1, { initialDelayMs: options.initialDelayMs ?? 250, maxDelayMs: options.maxDelayMs ?? 5_000, jitter: "none" });
 }
 
 /** Tokens as budgets count them (input + output). */

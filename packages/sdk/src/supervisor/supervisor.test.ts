@@ -30,7 +30,7 @@ function supervisor(options: Partial<SupervisorOptions> = {}): Supervisor {
   const s = new Supervisor({
     model: {},
     command: { command: process.execPath, args: [CHILD], env: { AGENT_API_KEY: "sk-fixture-key" } },
-    backoff: { initialMs: 10, maxMs: 50 },
+    backoff: { initialDelayMs: 10, maxDelayMs: 50 },
     graceMs: 2_000,
     ...options,
   });

@@ -13,6 +13,11 @@ export interface StdioServerTransportOptions {
   maxFrameBytes?: number;
   /** Route stdout-bound console methods to stderr while the transport is open (default true). */
   guardConsole?: boolean;
+  /**
+   * When stdin ends: close the transport (`"close"`, the default) or keep stdout open (`"half-close"`) and
+   * report it through `oninputend`, so in-flight requests can still be answered before `close()`.
+   */
+  onInputEnd?: "close" | "half-close";
 }
 
 const STDOUT_CONSOLE_METHODS = ["log", "info", "debug", "dir", "table"] as const;
@@ -54,6 +59,7 @@ export class StdioServerTransport extends StreamTransport {
   constructor(options: StdioServerTransportOptions = {}) {
     const streamOptions: StreamTransportOptions = { endOutput: false, destroyInput: true };
     if (options.maxFrameBytes !== undefined) streamOptions.maxFrameBytes = options.maxFrameBytes;
+    if (options.onInputEnd !== undefined) streamOptions.onInputEnd = options.onInputEnd;
     super(process.stdin, process.stdout, streamOptions);
     this.guard = options.guardConsole ?? true;
   }

@@ -31,13 +31,19 @@ export interface StreamTransportOptions {
    * `DEFAULT_OUTPUT_HIGH_WATER_MARK`.
    */
   outputHighWaterMark?: number;
+  /**
+   * When the readable ends: close the transport (`"close"`, the default), or only report it through
+   * `oninputend` and keep sending (`"half-close"`), so a server can answer what it already received.
+   */
+  onInputEnd?: "close" | "half-close";
 }
 
 /**
  * A transport speaking NDJSON over a readable/writable pair.
  *
- * - `onclose` fires once: on `close()`, when the readable ends (the peer closed its side), or on a read or
- *   write error (reported through `onerror` first).
+ * - `onclose` fires once: on `close()`, when the readable ends (the peer closed its side; with
+ *   `onInputEnd: "half-close"` only `oninputend` fires then), or on a read or write error (reported
+ *   through `onerror` first).
  * - `send` resolves once the frame is accepted by the writable, waiting for `drain` when its buffer is
  *   full; sends still waiting when the transport closes reject with `E_CONNECTION_CLOSED`.
  * - `start()` a second time rejects with `E_TRANSPORT`; the transport stays usable.
@@ -51,6 +57,8 @@ export class StreamTransport implements Transport {
   onframeerror?: Transport["onframeerror"];
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /** With `onInputEnd: "half-close"`: the peer closed its side; the last (even unterminated) line is delivered. */
+  oninputend?: () => void;
 
   private readonly decoder: NdjsonDecoder;
   private readonly sink: Sink;
@@ -98,7 +106,9 @@ export class StreamTransport implements Transport {
       end: () => {
         if (this.closed) return;
         this.decoder.end();
-        this.finish();
+        if (this.options.onInputEnd !== "half-close") return this.finish();
+        this.source?.detach(this.options.destroyInput ?? true);
+        this.oninputend?.();
       },
       error: (e) => this.fail(e),
     });

@@ -190,7 +190,7 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
       const make = () => new CronSchedule({ expression });
       if (!why) return void expect(make().expression).toBe(expression);
       expect(make).toThrow(why);
-      expect(make).toThrow("(richer cron syntax needs the D10 switch on)");
+      expect(make).toThrow('(richer cron syntax needs capabilities.cron "timezones")');
     });
 
   test("UTC even when the process runs in another zone", () => {
@@ -210,7 +210,7 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
 
   test("a time zone is refused", () => {
     expect(() => new CronSchedule({ expression: "0 7 * * *", tz: "Europe/Berlin" })).toThrow(
-      "cron '0 7 * * *': tz needs the richer cron (D10 switch on); off, schedules run in UTC",
+      `cron '0 7 * * *': tz needs the richer cron (capabilities.cron "timezones"); without it schedules run in UTC`,
     );
   });
 

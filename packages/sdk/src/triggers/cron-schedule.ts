@@ -54,7 +54,7 @@ const FIELD_NAMES = ["minute", "hour", "day-of-month", "month", "day-of-week"];
 function checkV1(expression: string): void {
   const parts = expression.trim().split(/\s+/);
   const bad = (why: string) =>
-    new AgentdError("E_CONFIG_INVALID", `cron '${expression}': ${why} (richer cron syntax needs the D10 switch on)`);
+    new AgentdError("E_CONFIG_INVALID", `cron '${expression}': ${why} (richer cron syntax needs capabilities.cron "timezones")`);
   if (expression.trim().startsWith("@")) throw bad("nicknames are not supported; write the 5 fields, e.g. '0 0 * * *' for @daily");
   if (parts.length !== 5) throw bad(`expected 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
   parts.forEach((p, i) => {
@@ -85,7 +85,7 @@ export class CronSchedule {
     this.expression = options.expression;
     const rules = CRON_MODES[this.mode];
     if (options.tz !== undefined && !rules.timeZones)
-      throw new AgentdError("E_CONFIG_INVALID", `cron '${options.expression}': tz needs the richer cron (D10 switch on); off, schedules run in UTC`);
+      throw new AgentdError("E_CONFIG_INVALID", `cron '${options.expression}': tz needs the richer cron (capabilities.cron "timezones"); without it schedules run in UTC`);
     if (options.tz !== undefined && !isTimeZone(options.tz))
       throw new AgentdError("E_CONFIG_INVALID", `cron: unknown time zone '${options.tz}' (use an IANA name such as Europe/Berlin)`);
     this.timeZone = options.tz ?? "UTC";

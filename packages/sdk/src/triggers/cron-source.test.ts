@@ -70,7 +70,7 @@ describe("CronSource on a fake clock", () => {
 
   test("D10 off refuses v2 options with one clear line", () => {
     expect(() => new CronSource({ expression: "0 * * * *", catchUp: "latest" })).toThrow(
-      "cron '0 * * * *': catchUp needs the richer cron (D10 switch on)",
+      `cron '0 * * * *': catchUp needs the richer cron (capabilities.cron "timezones")`,
     );
     expect(() => new CronSource({ expression: "0 * * * *", jobStore: new MemoryJobStore() })).toThrow("a job store needs the richer cron");
     expect(() => new CronSource({ expression: "0 * * * *", tz: "Europe/Berlin" })).toThrow("tz needs the richer cron");

@@ -61,7 +61,7 @@ export class CronSource implements EventSource {
     this.catchUp = typeof options.catchUp === "string" ? parseCatchUp(options.catchUp) : (options.catchUp ?? { mode: "none" });
     const rules = CRON_MODES[mode];
     const off = (what: string) =>
-      new AgentdError("E_CONFIG_INVALID", `cron '${options.expression}': ${what} needs the richer cron (D10 switch on)`);
+      new AgentdError("E_CONFIG_INVALID", `cron '${options.expression}': ${what} needs the richer cron (capabilities.cron "timezones")`);
     if (!rules.catchUp && this.catchUp.mode !== "none") throw off("catchUp");
     if (!rules.jobStore && options.jobStore) throw off("a job store");
   }

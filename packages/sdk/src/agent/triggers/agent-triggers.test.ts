@@ -197,7 +197,7 @@ describe("schedules", () => {
       agent,
       logger,
       clock,
-      cron: "v2",
+      cron: "timezones",
       jobStore: store,
       specs: [{ kind: "cron", id: "cron:0 * * * *", cron: "0 * * * *", catchUp: "latest", instruction: "report for {{tick}}" }],
     });

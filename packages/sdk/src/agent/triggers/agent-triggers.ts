@@ -26,7 +26,7 @@ import {
 } from "../../triggers/index.ts";
 import { TrackedSource } from "./tracked-source.ts";
 import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner } from "./trigger-runner.ts";
-import type { CronVersion, TriggerSpec } from "./trigger-specs.ts";
+import type { CronEngine, TriggerSpec } from "./trigger-specs.ts";
 import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 
 /** Options of {@link AgentTriggers}. */
@@ -34,7 +34,7 @@ export interface AgentTriggersOptions {
   agent: TriggerAgent;
   specs: readonly TriggerSpec[];
   /** The D10 switch (default `v1`). */
-  cron?: CronVersion;
+  cron?: CronEngine;
   /** Where schedules keep their last fire (v2 only). */
   jobStore?: JobStore;
   logger?: Logger;
@@ -147,7 +147,7 @@ export class AgentTriggers {
         startedState: "active",
       });
     if (spec.kind === "cron") {
-      const v2 = this.options.cron === "v2";
+      const v2 = this.options.cron === "timezones";
       const cron = new CronSource({
         expression: spec.cron,
         scheduleId: spec.id,

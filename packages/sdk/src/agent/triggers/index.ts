@@ -5,13 +5,13 @@
  */
 export {
   triggerSpecsFromConfig,
-  checkCronVersion,
+  checkCronEngine,
   validateTriggerSpec,
   subscriptionTriggerId,
   cronTriggerId,
   uniqueIds,
   INTERVAL_TRIGGER_ID,
-  type CronVersion,
+  type CronEngine,
   type TriggerSpec,
   type SubscriptionSpec,
   type CronSpec,

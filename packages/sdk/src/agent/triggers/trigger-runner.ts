@@ -27,7 +27,7 @@ export const isAlreadyDone = (result: Pick<RunResult, "text" | "output">): boole
 /** What a trigger run needs from an agent (`Agent` from createAgent satisfies it). */
 export interface TriggerAgent {
   connect(): Promise<void>;
-  run(input: string, options: { runId: string; signal: AbortSignal; trigger?: { id: string; kind: string; firedAt: Date } }): Promise<RunResult>;
+  run(input: string, options: { runId: string; signal: AbortSignal; triggerEvent?: { id: string; kind: string; firedAt: Date } }): Promise<RunResult>;
   /** The connected MCP clients by server name (managed clients: they reconnect and re-subscribe). */
   readonly clients: ReadonlyMap<string, SubscribableClient>;
 }
@@ -79,8 +79,8 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
       return { status: "already-done", message: "this run id already succeeded in this process", data: { remembered: true } satisfies TriggerRunData };
     options.onRunStart?.(event.runId, triggerId, instruction);
     try {
-      const trigger = { id: event.triggerId, kind: event.kind, firedAt: event.at }; // for telemetry (trigger lag)
-      const result = await options.agent.run(instruction, { runId: event.runId, signal, trigger });
+      const triggerEvent = { id: event.triggerId, kind: event.kind, firedAt: event.at }; // for telemetry (trigger lag)
+      const result = await options.agent.run(instruction, { runId: event.runId, signal, triggerEvent });
       remember(event.runId);
       const data: TriggerRunData = { result, usage: result.usage, stopReason: result.stopReason };
       return isAlreadyDone(result) ? { status: "already-done", message: "the run reported its work already done", data } : { status: "ok", data };

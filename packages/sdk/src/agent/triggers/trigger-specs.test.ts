@@ -42,16 +42,16 @@ describe("triggerSpecsFromConfig", () => {
     );
   });
 
-  test('with capabilities.cron "v1" (the default) tz, catchUp and jobStore are errors naming the switch', () => {
+  test('with capabilities.cron "utc" (the default) tz, catchUp and jobStore are errors naming the switch', () => {
     const sched = (extra: Record<string, unknown>) => ({ triggers: { schedules: [{ cron: "0 7 * * *", instruction: "i", ...extra }] } });
-    expect(failure(sched({ tz: "Europe/Berlin" }))).toContain('tz needs the richer cron: set capabilities.cron to "v2"');
+    expect(failure(sched({ tz: "Europe/Berlin" }))).toContain('tz needs the richer cron: set capabilities.cron to "timezones"');
     expect(failure(sched({ catchUp: "latest" }))).toContain("catchUp needs the richer cron");
-    expect(failure({ triggers: { jobStore: "/tmp/jobs.json" } })).toContain('triggers.jobStore needs the richer cron: set capabilities.cron to "v2"');
+    expect(failure({ triggers: { jobStore: "/tmp/jobs.json" } })).toContain('triggers.jobStore needs the richer cron: set capabilities.cron to "timezones"');
     expect(plan(sched({ catchUp: "none" })).specs).toHaveLength(1);
   });
 
-  test('with "v2" they pass through', () => {
-    const p = plan({ capabilities: { cron: "v2" }, triggers: { jobStore: "jobs.json", schedules: [{ cron: "0 7 * * *", tz: "Europe/Berlin", catchUp: "all:3", instruction: "i" }] } });
+  test('with "timezones" they pass through', () => {
+    const p = plan({ capabilities: { cron: "timezones" }, triggers: { jobStore: "jobs.json", schedules: [{ cron: "0 7 * * *", tz: "Europe/Berlin", catchUp: "all:3", instruction: "i" }] } });
     expect(p).toEqual({ jobStore: "jobs.json", specs: [{ kind: "cron", id: "cron:0 7 * * * Europe/Berlin", cron: "0 7 * * *", tz: "Europe/Berlin", catchUp: "all:3", instruction: "i" }] });
   });
 });
@@ -62,7 +62,7 @@ describe("validation before anything starts", () => {
     expect(failure({ triggers: { interval: { every: "5m", instruction: "at {{resource.text}}" } } })).toContain(
       "trigger 'interval': instruction: unknown placeholder {{resource.text}} for a interval trigger",
     );
-    expect(failure({ capabilities: { cron: "v2" }, triggers: { schedules: [{ cron: "0 7 * * *", tz: "Mars/Olympus", instruction: "i" }] } })).toContain(
+    expect(failure({ capabilities: { cron: "timezones" }, triggers: { schedules: [{ cron: "0 7 * * *", tz: "Mars/Olympus", instruction: "i" }] } })).toContain(
       "unknown time zone 'Mars/Olympus'",
     );
   });

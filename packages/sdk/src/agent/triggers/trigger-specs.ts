@@ -3,7 +3,7 @@
  * flags) as plain, validated data, each with a stable id derived from what it watches, so the same config
  * yields the same trigger ids (and so the same run ids and job-store keys) after a restart.
  *
- * The D10 switch is `capabilities.cron`: `"v1"` (default) is the seed's fallback, exactly: 5-field cron in
+ * The D10 switch is `capabilities.cron`: `"utc"` (default) is the seed's fallback, exactly: 5-field cron in
  * UTC, no catch-up, no job store. There a `tz`, a `catchUp` other than `none` or a `jobStore` is a config
  * error naming the switch, never silently ignored.
  */
@@ -11,8 +11,8 @@ import type { AgentdConfig } from "../../config/schema.ts";
 import { CronSchedule, parseCatchUp, parseConcurrency, validateTemplate, type Concurrency } from "../../triggers/index.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
-/** `capabilities.cron`: `"v1"` (the seed's fallback) or `"v2"` (D10: time zones, DST, catch-up, job store). */
-export type CronVersion = "v1" | "v2";
+/** `capabilities.cron`: `"utc"` (the seed's fallback) or `"timezones"` (D10: time zones, DST, catch-up, job store). */
+export type CronEngine = "utc" | "timezones";
 
 /** A resource subscription (reactive mode). */
 export interface SubscriptionSpec {
@@ -65,14 +65,14 @@ export const cronTriggerId = (cron: string, tz?: string): string => `cron:${cron
 /** The id of the interval trigger (there is one at most). */
 export const INTERVAL_TRIGGER_ID = "interval";
 
-const v2Hint = 'set capabilities.cron to "v2" in agentd.json (or pass --cron-v2)';
+const v2Hint = 'set capabilities.cron to "timezones" in agentd.json (or pass --cron-timezones)';
 
 /** Refuse v2-only schedule options under v1, naming the switch. Throws `E_CONFIG_INVALID`. */
-export function checkCronVersion(where: string, spec: { tz?: string; catchUp?: string }, version: CronVersion): void {
-  if (version === "v2") return;
-  if (spec.tz !== undefined) throw new AgentdError("E_CONFIG_INVALID", `${where}: tz needs the richer cron: ${v2Hint}; with "v1" schedules run in UTC`);
+export function checkCronEngine(where: string, spec: { tz?: string; catchUp?: string }, version: CronEngine): void {
+  if (version === "timezones") return;
+  if (spec.tz !== undefined) throw new AgentdError("E_CONFIG_INVALID", `${where}: tz needs the richer cron: ${v2Hint}; with "utc" schedules run in UTC`);
   if (spec.catchUp !== undefined && spec.catchUp !== "none")
-    throw new AgentdError("E_CONFIG_INVALID", `${where}: catchUp needs the richer cron: ${v2Hint}; with "v1" missed ticks are not caught up`);
+    throw new AgentdError("E_CONFIG_INVALID", `${where}: catchUp needs the richer cron: ${v2Hint}; with "utc" missed ticks are not caught up`);
 }
 
 /**
@@ -80,10 +80,10 @@ export function checkCronVersion(where: string, spec: { tz?: string; catchUp?: s
  * the cron expression and zone, the catch-up policy, the instruction's placeholders, the interval's
  * numbers. Throws `E_CONFIG_INVALID` with one clear line.
  */
-export function validateTriggerSpec(spec: TriggerSpec, version: CronVersion): void {
+export function validateTriggerSpec(spec: TriggerSpec, version: CronEngine): void {
   if (spec.kind === "cron") {
-    checkCronVersion(`cron '${spec.cron}'`, spec, version);
-    new CronSchedule({ expression: spec.cron, ...(spec.tz !== undefined ? { tz: spec.tz } : {}), mode: version === "v2" ? "on" : "off" });
+    checkCronEngine(`cron '${spec.cron}'`, spec, version);
+    new CronSchedule({ expression: spec.cron, ...(spec.tz !== undefined ? { tz: spec.tz } : {}), mode: version === "timezones" ? "on" : "off" });
     if (spec.catchUp !== undefined) parseCatchUp(spec.catchUp);
   }
   if (spec.kind === "interval") {
@@ -109,7 +109,7 @@ export function uniqueIds<T extends { id: string }>(specs: T[]): T[] {
  * Read the `triggers` block. Checks what the schema cannot: that each subscription names a configured
  * server, concurrency strings, and the D10 switch. Throws `E_CONFIG_INVALID` with one clear line.
  */
-export function triggerSpecsFromConfig(config: AgentdConfig, version: CronVersion = config.capabilities?.cron ?? "v1"): TriggerPlan {
+export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine = config.capabilities?.cron ?? "utc"): TriggerPlan {
   const t = config.triggers ?? {};
   const specs: TriggerSpec[] = [];
   (t.subscriptions ?? []).forEach((s, i) => {
@@ -128,7 +128,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronVersio
     });
   });
   (t.schedules ?? []).forEach((s, i) => {
-    checkCronVersion(`triggers.schedules[${i}]`, s, version);
+    checkCronEngine(`triggers.schedules[${i}]`, s, version);
     specs.push({
       kind: "cron",
       id: cronTriggerId(s.cron, s.tz),
@@ -147,7 +147,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronVersio
       ...(t.interval.maxRuns !== undefined ? { maxRuns: t.interval.maxRuns } : {}),
       instruction: t.interval.instruction,
     });
-  if (t.jobStore !== undefined && version !== "v2")
+  if (t.jobStore !== undefined && version !== "timezones")
     throw new AgentdError("E_CONFIG_INVALID", `triggers.jobStore needs the richer cron: ${v2Hint}`);
   for (const spec of specs) validateTriggerSpec(spec, version);
   return { specs: uniqueIds(specs), ...(t.jobStore !== undefined ? { jobStore: t.jobStore } : {}) };

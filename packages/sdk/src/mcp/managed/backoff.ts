@@ -3,6 +3,7 @@
  * Architecture Blog, "Exponential Backoff And Jitter"): the wait before attempt n is uniform in
  * [0, min(max, initial · 2ⁿ)], so clients dropped together by one server restart spread out again.
  */
+import { backoffDelay } from "../../_internal/backoff.ts";
 
 /** How a managed client paces reconnect attempts. */
 export interface ReconnectPolicy {
@@ -31,8 +32,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 /** The wait before reconnect attempt `attempt` (0-based): full jitter under a bounded exponential cap. */
 export function reconnectBackoff(attempt: number, policy: ReconnectPolicy, random: () => number = Math.random): number {
-  const cap = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(attempt, 52));
-  return Math.floor(random() * cap);
+  return backoffDelay(attempt, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs, jitter: "full" }, random);
 }
 
 /** Re-exported for the managed client. */

@@ -1,6 +1,7 @@
 /**
  * Options of the Streamable HTTP client transport, their defaults, and the reconnect delay rule.
  */
+import { backoffDelay } from "../../_internal/backoff.ts";
 import type { Logger } from "../../log.ts";
 
 /** How a broken SSE stream is re-opened when the server gave no `retry` value. */
@@ -79,6 +80,5 @@ export function reconnectDelay(
   random: () => number = Math.random,
 ): number {
   if (serverRetryMs !== undefined) return Math.min(SERVER_RETRY_BOUNDS.maxMs, Math.max(SERVER_RETRY_BOUNDS.minMs, serverRetryMs));
-  const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.growFactor ** attempt);
-  return base / 2 + (random() * base) / 2;
+  return backoffDelay(attempt, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs, factor: policy.growFactor, jitter: "equal" }, random);
 }

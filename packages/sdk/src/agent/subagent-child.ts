@@ -1,31 +1,33 @@
 /**
- * `agentd __subagent`: the child side of a subagent (hidden; started by a parent agentd, never by hand).
+ * The child side of a subagent (`agentd __subagent`: hidden; started by a parent agent, never by hand).
  * It reads everything from the parent's `start` on fd 3 — model settings, the MCP servers within its
  * scope, limits, depth, run id — takes the API key from its environment only, builds its own model and
  * MCP connections, runs the loop, reports progress and usage, answers, and cleans up its own subtree
  * (MCP servers, its own subagents) before it exits. SIGTERM, `cancel` and a broken channel all drain it.
  */
-import {
-  AgentdError,
-  connectManagedServer,
-  loadTelemetry,
-  type ManagedMcpClient,
-  McpToolSet,
-  openInheritedControlIO,
-  ProgressMeter,
-  runLoop,
-  ScopedToolSet,
-  serveSubagentChild,
-  SubagentToolSet,
-  type AgentdConfig,
-  type ChildResult,
-  type ChildRunContext,
-  type Logger,
-  type StartParams,
-} from "@agentd/sdk";
-import { modelFromConfig } from "../build-agent.ts";
-import { stderrLogger } from "../telemetry.ts";
-import { childSupervisor, childApiKey } from "./supervisor-from-config.ts";
+import type { AgentdConfig } from "../config/schema.ts";
+import type { Logger } from "../log.ts";
+import { runLoop } from "../loop/run-loop.ts";
+import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import { serveSubagentChild, type ChildRunContext } from "../supervisor/child-endpoint.ts";
+import { openInheritedControlIO } from "../supervisor/control-pipe.ts";
+import type { ChildResult, StartParams } from "../supervisor/control-protocol.ts";
+import { ProgressMeter } from "../supervisor/progress-meter.ts";
+import { ScopedToolSet } from "../supervisor/scoped-tool-set.ts";
+import { SubagentToolSet } from "../supervisor/self-tools.ts";
+import { AgentdError } from "../wire/errors.ts";
+import { connectManagedServer } from "./connect-server.ts";
+import { modelFromConfig, type ModelFactory } from "./from-config.ts";
+import { McpToolSet } from "./mcp-tool-set.ts";
+import { loadTelemetry } from "../telemetry/load-telemetry.ts";
+import { childApiKey, childSupervisor } from "./subagents-from-config.ts";
+
+/** What a subagent child needs from its program: how to build models, where telemetry goes. */
+export interface SubagentChildOptions {
+  /** `createModel` from `@agentd/adapters` (or any factory of the same shape). */
+  createModel: ModelFactory;
+  logger: Logger;
+}
 
 /** The system instructions of a subagent when its parent sends none. */
 export const SUBAGENT_INSTRUCTIONS =
@@ -51,9 +53,9 @@ async function connectAll(start: StartParams, logger: Logger): Promise<Map<strin
 }
 
 /** Run the work of one `start`. */
-async function runChild(start: StartParams, ctx: ChildRunContext): Promise<ChildResult> {
-  const logger = stderrLogger().child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
-  const model = modelFromConfig({ model: start.model } as AgentdConfig, { ...optionalKey(childApiKey(start.model)) }, logger);
+async function runChild(start: StartParams, ctx: ChildRunContext, options: SubagentChildOptions): Promise<ChildResult> {
+  const logger = options.logger.child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
+  const model = modelFromConfig({ model: start.model } as AgentdConfig, { createModel: options.createModel, ...optionalKey(childApiKey(start.model)), logger });
   const supervisor = childSupervisor(start, logger);
   const meter = new ProgressMeter(ctx.progress);
   // OTEL_* is inherited from the parent: the child's run span joins the parent's trace under its tool span.
@@ -103,8 +105,11 @@ async function runChild(start: StartParams, ctx: ChildRunContext): Promise<Child
 
 const optionalKey = (apiKey: string | undefined) => (apiKey ? { apiKey } : {});
 
-/** The hidden entry: serve one `start` on fd 3, then exit. Resolves to the exit code. */
-export async function runSubagentChild(): Promise<number> {
+/**
+ * A subagent child's whole life: serve one `start` from the parent on fd 3 (the control channel), run it,
+ * answer, and clean up. Resolves to the exit code for the process (0 answered, 1 not, 2 no channel).
+ */
+export async function runSubagentChild(options: SubagentChildOptions): Promise<number> {
   let io;
   try {
     io = openInheritedControlIO();
@@ -117,8 +122,8 @@ export async function runSubagentChild(): Promise<number> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   try {
-    const end = await serveSubagentChild(io, runChild, { signal: interrupted.signal });
-    if (!end.answered && end.reason) stderrLogger().warn("subagent.unanswered", { reason: end.reason });
+    const end = await serveSubagentChild(io, (start, ctx) => runChild(start, ctx, options), { signal: interrupted.signal });
+    if (!end.answered && end.reason) options.logger.warn("subagent.unanswered", { reason: end.reason });
     return end.answered ? 0 : 1;
   } finally {
     process.off("SIGTERM", onSignal);

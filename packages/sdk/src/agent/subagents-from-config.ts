@@ -1,32 +1,29 @@
 /**
- * The supervisor of an `agentd` process: for the root, from its configuration (`subagents` turns it on);
- * for a child, from the parent's `start`. Children are this same program (`selfCommand()`: bun + main.ts,
- * or the compiled binary) with the hidden `__subagent` entry; the API key goes only into their environment.
+ * The supervisor of an agent: for the root, from its configuration (`subagents` turns it on); for a child,
+ * from the parent's `start`. Children are this same program (`selfCommand()`: bun + main.ts, or the
+ * compiled binary) with the hidden `__subagent` entry, unless the caller names another command (a program
+ * embedding the SDK runs `runSubagentChild` from an entry of its own); the API key goes only into their
+ * environment.
  */
-import {
-  SUBAGENT_API_KEY_ENV,
-  subagentCommand,
-  Supervisor,
-  type AgentdConfig,
-  type ChildCommand,
-  type Logger,
-  type ModelConfig,
-  type RunLimits,
-  type StartParams,
-} from "@agentd/sdk";
+import type { AgentdConfig, ModelConfig } from "../config/schema.ts";
+import type { Logger } from "../log.ts";
+import type { RunLimits } from "../loop/budget.ts";
+import type { ChildCommand } from "../supervisor/child-attempt.ts";
+import { SUBAGENT_API_KEY_ENV, type StartParams } from "../supervisor/control-protocol.ts";
+import { subagentCommand, Supervisor } from "../supervisor/supervisor.ts";
 
 /** The key a child uses: `AGENT_API_KEY` from its environment, else the variable `model.apiKeyEnv` names. */
 export function childApiKey(model: ModelConfig, env: Record<string, string | undefined> = process.env): string | undefined {
   return env[SUBAGENT_API_KEY_ENV] || (model.apiKeyEnv ? env[model.apiKeyEnv] || undefined : undefined);
 }
 
-/** How this program starts a child: itself, with the API key (if any) in the child's environment only. */
-export function childCommand(apiKey: string | undefined): ChildCommand {
+/** How a child is started: `base` (default: this program's `__subagent` entry), the API key (if any) in its environment only. */
+export function childCommand(apiKey: string | undefined, base: ChildCommand = subagentCommand()): ChildCommand {
   // Children write telemetry to a pipe; keep the format a person watching the root would see.
   const format = process.env.AGENT_LOG_FORMAT ?? (process.stderr.isTTY ? "pretty" : "json");
   return {
-    ...subagentCommand(),
-    env: { AGENT_LOG_FORMAT: format, ...(apiKey ? { [SUBAGENT_API_KEY_ENV]: apiKey } : {}) },
+    ...base,
+    env: { ...base.env, AGENT_LOG_FORMAT: format, ...(apiKey ? { [SUBAGENT_API_KEY_ENV]: apiKey } : {}) },
     // Whole lines only, so JSON telemetry from the tree stays one object a line on the root's stderr.
     stderr: (line) => void process.stderr.write(`${line}\n`),
   };
@@ -36,7 +33,11 @@ export function childCommand(apiKey: string | undefined): ChildCommand {
  * The root's supervisor, when the configuration has a `subagents` block; undefined otherwise. `limits` are
  * the root's (the ceiling of every child's); `apiKey` defaults to the one in this process's environment.
  */
-export function supervisorFromConfig(config: AgentdConfig, logger: Logger, options: { limits?: RunLimits; apiKey?: string } = {}): Supervisor | undefined {
+export function supervisorFromConfig(
+  config: AgentdConfig,
+  logger: Logger,
+  options: { limits?: RunLimits; apiKey?: string; command?: ChildCommand } = {},
+): Supervisor | undefined {
   const s = config.subagents;
   if (!s) return undefined;
   const model = config.model ?? {};
@@ -44,7 +45,7 @@ export function supervisorFromConfig(config: AgentdConfig, logger: Logger, optio
   return new Supervisor({
     model,
     mcpServers: servers,
-    command: childCommand(options.apiKey ?? childApiKey(model)),
+    command: childCommand(options.apiKey ?? childApiKey(model), options.command),
     scopes: config.scope?.allow ? [{ allow: config.scope.allow }] : [],
     limits: options.limits ?? {},
     depth: 0,

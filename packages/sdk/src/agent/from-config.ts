@@ -1,0 +1,182 @@
+/**
+ * From a validated configuration (the `agentd.json` shape) to agent options: the model, the MCP servers,
+ * limits, scope, prices, capability switches, subagents and triggers. `createAgentFromConfig` is
+ * `createAgent` over these, so the CLI's `run`, `serve` and `demo` and an embedding program behave the same.
+ *
+ * The model: the SDK defines the `LanguageModel` interface and the dialect adapters implement it in
+ * `@agentd/adapters`, which depends on the SDK — so the SDK cannot import them. The caller passes the
+ * factory (`createModel` from `@agentd/adapters`, or its own), or a ready model.
+ */
+import { resolve as resolvePath } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { AgentdConfig } from "../config/schema.ts";
+import { nullLogger, type Logger } from "../log.ts";
+import type { RunLimits } from "../loop/budget.ts";
+import type { LanguageModel } from "../loop/model.ts";
+import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import type { ChildCommand } from "../supervisor/child-attempt.ts";
+import { AgentdError } from "../wire/errors.ts";
+import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
+import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
+import type { AgentTriggerOptions } from "./serve-triggers.ts";
+import { supervisorFromConfig } from "./subagents-from-config.ts";
+
+/** The model dialects a configuration names. */
+export type ModelDialectName = "openai" | "anthropic" | "gemini";
+
+/** What a {@link ModelFactory} is asked to build (the settings `createModel` of `@agentd/adapters` takes). */
+export interface ModelSettings {
+  dialect: ModelDialectName;
+  model: string;
+  baseURL?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** openai: whether the model calls tools natively. */
+  supportsTools?: boolean;
+  maxTokens?: number;
+  /** Extended thinking / reasoning settings (the config's `model.thinking`; docs/configuration.md). */
+  thinking?: NonNullable<AgentdConfig["model"]>["thinking"];
+  /** Prompt caching (the config's `model.promptCache`). */
+  promptCache?: NonNullable<AgentdConfig["model"]>["promptCache"];
+  logger?: Logger;
+}
+
+/** Builds a model from settings: `createModel` from `@agentd/adapters` is one. */
+export type ModelFactory = (settings: ModelSettings) => LanguageModel;
+
+/** Options of {@link createAgentFromConfig} (and {@link agentOptionsFromConfig}). */
+export interface AgentFromConfigOptions {
+  /** Builds the configured model (`createModel` from `@agentd/adapters`). Required unless `model` is given. */
+  createModel?: ModelFactory;
+  /** A ready model instead of the configured one (the config's `model` block is then only read for prices). */
+  model?: LanguageModel;
+  /**
+   * Fail now (E_CONFIG_INVALID naming the setting) when the config names no model. Default false: such an
+   * agent still serves (status, subagent tools) and refuses runs with the same line.
+   */
+  requireModel?: boolean;
+  /** The model's API key (never in the config file: `AGENT_API_KEY` or `model.apiKeyEnv`). */
+  apiKey?: string;
+  /** Telemetry (default: none). */
+  logger?: Logger;
+  /** Triggers instead of the config's `triggers` block (e.g. a command line's mode). */
+  triggers?: AgentTriggerOptions;
+  /** The version the self-MCP server reports. */
+  version?: string;
+  /** OpenTelemetry (see `AgentOptions.telemetry`): the CLI passes `"env"` (on only when OTEL_* names an endpoint). */
+  telemetry?: AgentOptions["telemetry"];
+  /** The command a subagent child is started with (default: this program with the hidden `__subagent` entry). */
+  subagentCommand?: ChildCommand;
+}
+
+/** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
+export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; logger?: Logger }): LanguageModel {
+  const m = config.model ?? {};
+  const dialect = (m.dialect ?? "openai") as ModelDialectName;
+  if (!m.intelligence && dialect === "openai")
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      "no model endpoint: set AGENT_INTELLIGENCE (e.g. http://127.0.0.1:11434/v1), --intelligence, or model.intelligence in agentd.json — or try 'agentd demo' for the offline scripted model",
+    );
+  if (dialect === "gemini" && config.capabilities?.gemini === false)
+    throw new AgentdError("E_CONFIG_INVALID", "the gemini dialect is switched off (capabilities.gemini: false): use openai or anthropic, or remove the switch");
+  if (!m.name && dialect !== "openai")
+    throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
+  return options.createModel({
+    dialect,
+    model: m.name ?? "default",
+    ...(m.intelligence ? { baseURL: m.intelligence } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(m.headers ? { headers: m.headers } : {}),
+    ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
+    ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
+    ...(m.nativeTools === false ? { supportsTools: false } : {}),
+    ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
+    ...(m.thinking ? { thinking: m.thinking } : {}),
+    ...(m.promptCache ? { promptCache: m.promptCache } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}
+
+/** The run limits a configuration sets. */
+export function limitsFromConfig(config: AgentdConfig): RunLimits {
+  const l = config.limits ?? {};
+  return {
+    ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {}),
+    ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
+    ...(l.deadline !== undefined ? { deadlineMs: l.deadline } : {}),
+    ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
+  };
+}
+
+/**
+ * The MCP client switches the config's `capabilities` block turns on (tasks, roots, elicitation);
+ * everything absent stays off. (Sampling and checkpoints are refused by the schema until they are built;
+ * server notifications and the cron engine are read by serving and the triggers.)
+ */
+export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
+  const c = config.capabilities ?? {};
+  const roots = (c.roots ?? []).map((r) => {
+    const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
+    return { uri, name: uri.split("/").filter(Boolean).at(-1) ?? uri };
+  });
+  return {
+    ...(c.tasks ? { tasks: true } : {}),
+    ...(roots.length ? { roots } : {}),
+    ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
+    ...(c.elicitation === "cancel" ? { elicitation: async () => ({ action: "cancel" as const }) } : {}),
+  };
+}
+
+/** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
+export const configNamesModel = (config: AgentdConfig): boolean =>
+  Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
+
+/** The {@link AgentOptions} a configuration describes: see the module header. */
+export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): AgentOptions {
+  const logger = options.logger ?? nullLogger;
+  const limits = limitsFromConfig(config);
+  const model = options.model ?? modelOrUnconfigured(config, options, logger);
+  const supervisor = supervisorFromConfig(config, logger, { limits, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.subagentCommand ? { command: options.subagentCommand } : {}) });
+  const c = config.capabilities ?? {};
+  const triggers = options.triggers ?? fromConfigTriggers(config);
+  return {
+    ...(model ? { model } : {}),
+    ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
+    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    limits,
+    ...(config.model?.prices ? { prices: config.model.prices } : {}),
+    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
+    ...(supervisor ? { subagents: supervisor } : {}),
+    capabilities: capabilityConfigFrom(config),
+    ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
+    ...(triggers.specs.length ? { triggers } : {}),
+    ...(c.serverNotifications ? { serverNotifications: true } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+    ...(config.serve?.operators?.length ? { operators: config.serve.operators } : {}),
+    ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
+    logger,
+  };
+}
+
+/** The config's `triggers` block, validated against its cron engine. */
+function fromConfigTriggers(config: AgentdConfig): AgentTriggerOptions {
+  const plan = triggerSpecsFromConfig(config);
+  const cron = config.capabilities?.cron;
+  return { specs: plan.specs, ...(cron ? { cron } : {}), ...(plan.jobStore !== undefined ? { jobStore: plan.jobStore } : {}) };
+}
+
+/** `createAgent` from the validated `agentd.json` shape: see the module header. */
+export function createAgentFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): Agent {
+  return createAgent(agentOptionsFromConfig(config, options));
+}
+
+/** The configured model, or none when the config names none (and none is required). */
+function modelOrUnconfigured(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LanguageModel | undefined {
+  if (!configNamesModel(config) && !options.requireModel) return undefined;
+  if (!options.createModel) throw new AgentdError("E_USAGE", "createAgentFromConfig needs createModel (from @agentd/adapters) or a model");
+  return modelFromConfig(config, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+}

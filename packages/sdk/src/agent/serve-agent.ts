@@ -1,0 +1,137 @@
+/**
+ * Serving an agent: its self-MCP surface (agent.run, agent://status, agent://runs/{runId}, the subagent
+ * tools when it has subagents) on stdio or on Streamable HTTP(S) with /healthz and /readyz, and the drain
+ * that ends it: stop taking runs, let the runs in flight finish and be answered within the grace, then
+ * close. Stdin's end is a drain like SIGTERM's: what was already read is answered before stdout closes.
+ */
+import { nullLogger, type Logger } from "../log.ts";
+import type { McpServer } from "../mcp/server.ts";
+import { createSelfMcpServer, type SelfMcp, type SelfMcpOptions } from "../serve/self-mcp.ts";
+import type { RunRegistry } from "../serve/run-registry.ts";
+import { createStreamableHttpServer } from "../transport/http-server/server.ts";
+import type { StreamableHttpServerOptions } from "../transport/http-server/options.ts";
+import { StdioServerTransport } from "../transport/stdio-self.ts";
+import { setLongTimeout } from "../_internal/timer.ts";
+import { AgentdError } from "../wire/errors.ts";
+
+/** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
+export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger">;
+
+/** Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`. */
+export type ServeOptions = { stdio: true | { maxFrameBytes?: number } } | { http: HttpServeOptions };
+
+/** A running endpoint. */
+export interface Serving {
+  /** The MCP endpoint (HTTP only). */
+  readonly url?: URL;
+  /** Resolves when the peer ended it by itself (stdio: stdin closed); HTTP ends only by drain or close. */
+  readonly ended: Promise<"stdin-closed">;
+}
+
+/** What {@link SelfHost} needs from the agent. */
+export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
+  runner: SelfMcpOptions["runner"];
+  /** Whether the agent has a model and its required servers connect (for /readyz). */
+  ready: () => Promise<{ ok: true } | { ok: false; reason: string }>;
+  logger?: Logger;
+}
+
+/** The self-MCP server of an agent and every endpoint it is served on. */
+export class SelfHost {
+  readonly self: SelfMcp;
+  private readonly closers: Array<() => Promise<void>> = [];
+  private draining = false;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SelfHostOptions) {
+    const { ready: _ready, logger: _logger, ...self } = options;
+    this.self = createSelfMcpServer(self);
+    this.logger = options.logger ?? nullLogger;
+  }
+
+  /** The run registry: runs started over MCP (and triggered runs while serving). */
+  get registry(): RunRegistry {
+    return this.self.registry;
+  }
+
+  /** Serve on stdio or HTTP. */
+  async serve(options: ServeOptions): Promise<Serving> {
+    if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
+    if ("http" in options) return this.serveHttp(options.http);
+    const stdio = options.stdio === true ? {} : options.stdio;
+    const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
+    const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
+    const session = await this.self.server.connect(transport);
+    this.logger.info("serve.stdio", {});
+    this.closers.push(() => transport.close());
+    const closed = new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
+    return { ended: Promise.race([inputEnded, closed]).then(() => "stdin-closed" as const) };
+  }
+
+  private async serveHttp(http: HttpServeOptions): Promise<Serving> {
+    const readyz = async () => {
+      if (this.draining) return new Response("draining\n", { status: 503 });
+      const r = await this.options.ready();
+      return r.ok ? new Response("ready\n", { status: 200 }) : new Response(`${r.reason}\n`, { status: 503 });
+    };
+    const server = await createStreamableHttpServer({
+      ...http,
+      onsession: async (transport) => {
+        await this.self.server.connect(transport);
+      },
+      routes: { "/healthz": () => new Response("ok\n"), "/readyz": readyz },
+      logger: this.logger,
+    });
+    const authMethod = http.auth?.bearerTokens?.length && http.auth.mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : http.auth?.mtls ? "mtls" : "none";
+    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod });
+    this.closers.push(() => server.close());
+    return { url: server.url, ended: new Promise(() => {}) };
+  }
+
+  /** Stop taking runs over MCP (`agent.run` answers that agentd is shutting down). */
+  stopTaking(): void {
+    this.draining = true;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Wait (until `deadline`, epoch ms) for served runs to finish and every answer to be sent. */
+  async settle(deadline: number): Promise<void> {
+    const registry = this.self.registry;
+    while (registry.status().state === "running" && Date.now() < deadline) await waitForChange(registry, deadline - Date.now());
+    await answersSent(this.self.server, deadline);
+  }
+
+  /** Close every endpoint. */
+  async close(): Promise<void> {
+    const closers = this.closers.splice(0);
+    await Promise.all(closers.map((c) => c().catch(() => {})));
+  }
+}
+
+/**
+ * Wait until every inbound request has been answered (a run recorded as finished still has its tools/call
+ * response to send): closing the endpoint first would end its stream without the answer.
+ */
+async function answersSent(server: McpServer, deadline: number): Promise<void> {
+  const inflight = () => server.sessions().reduce((n, s) => n + s.protocol.load.inbound, 0);
+  while (inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  // A handler that just returned has its response written from a microtask: one turn of the loop sends it.
+  await new Promise((r) => setImmediate(r));
+}
+
+/** Resolve on the registry's next change, or after `ms`. */
+function waitForChange(registry: RunRegistry, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    // A long grace must not overflow setTimeout (it would fire every 1 ms and spin the drain loop).
+    const cancelTimer = setLongTimeout(done, ms);
+    const off = registry.onChange(done);
+    function done() {
+      cancelTimer();
+      off();
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The HTTP serving options a configuration's `serve` block (and the flags over it) describes: the listen
+ * address, TLS material and bearer tokens read from their files, the binding policy checked with one line
+ * naming what to add. Secrets are read here and never echoed: a wrong file may well be key material.
+ */
+import { readFile } from "node:fs/promises";
+import type { AgentdConfig } from "../config/schema.ts";
+import { bearerTokenEntries } from "../serve/principal.ts";
+import { isLoopbackHost } from "../transport/http-server/origin-check.ts";
+import { AgentdError } from "../wire/errors.ts";
+import type { HttpServeOptions } from "./serve-agent.ts";
+
+/** Settings over the config's `serve` block (the CLI's flags); each wins over the config's value. */
+export interface HttpServeSettings {
+  /** HOST:PORT (IPv6 in brackets); default the config's `serve.http`. */
+  listen?: string;
+  /** A file of bearer tokens, one a line. */
+  authTokensFile?: string;
+  /** An environment variable holding bearer tokens, comma-separated. */
+  authTokensEnv?: string;
+  /** A file of bearer tokens (one a line) whose holders are operators: they see every principal's runs. */
+  operatorTokensFile?: string;
+  /** The endpoint URL clients reach, advertised in RFC 9728 metadata (default: the bound address). */
+  publicUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** A CA that client certificates must chain to: turns mutual TLS on. */
+  tlsCa?: string;
+  allowedOrigins?: string[];
+  allowedHosts?: string[];
+  /** Answer POSTs with one JSON body instead of an SSE stream. */
+  jsonResponse?: boolean;
+}
+
+/** Parse HOST:PORT (IPv6 in brackets). */
+export function parseListen(value: string): { hostname: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new AgentdError("E_USAGE", `--http expects HOST:PORT such as 127.0.0.1:7777, got '${value}'`);
+  return { hostname: (m[1] ?? m[2]) as string, port };
+}
+
+/** Bearer tokens: one a line in a file (blank lines and # comments ignored), or comma-separated in an env var. */
+export async function loadTokens(file: string | undefined, envName: string | undefined, env: Record<string, string | undefined> = process.env): Promise<string[]> {
+  const tokens: string[] = [];
+  if (file) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} cannot be read`);
+    }
+    tokens.push(...text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
+    if (tokens.length === 0) throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} holds no token`);
+  }
+  if (envName) {
+    const v = env[envName];
+    if (!v) throw new AgentdError("E_CONFIG_INVALID", `environment variable ${envName} (auth tokens) is not set`);
+    tokens.push(...v.split(",").map((t) => t.trim()).filter(Boolean));
+  }
+  return tokens;
+}
+
+async function readPem(path: string | undefined, flag: string): Promise<string | undefined> {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new AgentdError("E_CONFIG_INVALID", `${flag}: cannot read ${path}`);
+  }
+  if (!text.includes("-----BEGIN ")) throw new AgentdError("E_CONFIG_INVALID", `${flag}: ${path} is not a PEM file`);
+  return text;
+}
+
+/**
+ * The HTTP serving options, or undefined when neither the settings nor the config name an address.
+ * Refuses a non-loopback address without TLS and auth (E_CONFIG_INVALID).
+ */
+export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpServeSettings = {}): Promise<HttpServeOptions | undefined> {
+  const listen = settings.listen ?? config.serve?.http;
+  if (!listen) return undefined;
+  const { hostname, port } = parseListen(listen);
+  const c = config.serve;
+  const tokens = await loadTokens(settings.authTokensFile ?? c?.auth?.tokensFile, settings.authTokensEnv ?? c?.auth?.tokensEnv);
+  const operatorTokens = await loadTokens(settings.operatorTokensFile ?? c?.auth?.operatorTokensFile, undefined);
+  tokens.push(...operatorTokens);
+  const publicUrl = settings.publicUrl ?? c?.publicUrl;
+  const cert = await readPem(settings.tlsCert ?? c?.tls?.cert, "--tls-cert");
+  const key = await readPem(settings.tlsKey ?? c?.tls?.key, "--tls-key");
+  const ca = await readPem(settings.tlsCa ?? c?.tls?.ca, "--tls-ca");
+  if ((cert && !key) || (key && !cert)) throw new AgentdError("E_USAGE", "--tls-cert and --tls-key go together");
+  const mtls = ca !== undefined || c?.auth?.mtls === true;
+  // The transport refuses this too; here the line names what to add.
+  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls)))
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1`,
+    );
+  const origins = [...(settings.allowedOrigins ?? []), ...(c?.allowedOrigins ?? [])];
+  return {
+    hostname,
+    port,
+    ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
+    ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+    ...(origins.length ? { allowedOrigins: origins } : {}),
+    ...(settings.allowedHosts?.length ? { allowedHosts: settings.allowedHosts } : {}),
+    ...(settings.jsonResponse ? { responseMode: "json" as const } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(c?.limits ? { limits: c.limits } : {}),
+  };
+}
