@@ -9,7 +9,9 @@
  * launcher's manifest is derived from it here. Publish the folders with `npm publish build/npm/<dir>` (no
  * workspace dependencies left in them, so npm and bun both pack them as they are).
  *
- * Usage: bun scripts/build-cli.ts [--targets=linux-x64,darwin-arm64,…|all]   (default: this machine's)
+ * Usage: bun scripts/build-cli.ts [--targets=linux-x64,darwin-arm64,…|all] [--out=DIR]
+ *   --targets   the platforms to compile for (default: this machine's); the launcher lists them all
+ *   --out       where to write the package folders (default: build/npm)
  */
 import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -18,7 +20,8 @@ import { CLI_TARGETS, hostTarget, type CliTarget } from "./packaging/cli-targets
 
 const root = resolve(import.meta.dir, "..");
 const cliDir = join(root, "packages", "cli");
-const out = join(root, "build", "npm");
+const outArg = process.argv.find((a) => a.startsWith("--out="))?.slice("--out=".length);
+const out = outArg ? resolve(outArg) : join(root, "build", "npm");
 const cli = readManifest(cliDir);
 const common = { version: cli.version, license: cli.license, repository: cli.repository };
 
