@@ -65,9 +65,9 @@ async function declare(dir: string, m: Manifest): Promise<void> {
   }
 }
 
-/** Every path the manifest promises exists after the build. */
-function verify(dir: string, m: Manifest): void {
-  const promised = [...exportEntries(m).flatMap((e) => [e.module, e.types]), ...binEntries(m).map((b) => b.script)];
+/** Every path the manifest promises exists after the build (declarations unless `--js-only`). */
+function verify(dir: string, m: Manifest, withTypes: boolean): void {
+  const promised = [...exportEntries(m).flatMap((e) => (withTypes ? [e.module, e.types] : [e.module])), ...binEntries(m).map((b) => b.script)];
   const missing = promised.filter((p) => !existsSync(join(dir, p)));
   if (missing.length > 0) throw new Error(`${m.name}: build did not produce ${missing.join(", ")}`);
 }
@@ -85,10 +85,8 @@ for (const name of wanted.length > 0 ? wanted : LIBRARIES) {
   rmSync(join(dir, "dist"), { recursive: true, force: true });
   try {
     await bundle(dir, m);
-    if (!jsOnly) {
-      await declare(dir, m);
-      verify(dir, m);
-    }
+    if (!jsOnly) await declare(dir, m);
+    verify(dir, m, !jsOnly);
   } catch (e) {
     console.error(e instanceof AggregateError ? [e.message, ...e.errors.map(String)].join("\n") : String(e instanceof Error ? e.message : e));
     process.exit(1);
