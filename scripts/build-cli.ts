@@ -60,7 +60,7 @@ async function buildPlatform(t: CliTarget): Promise<void> {
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, "README.md"), `# @agentd/cli-${t.name}\n\nThe compiled \`agentd\` binary for ${t.name}. Install [\`@agentd/cli\`](https://www.npmjs.com/package/@agentd/cli) instead: it depends on this package for this platform only.\n`);
-  console.error(`built build/npm/cli-${t.name}`);
+  console.error(`built ${dir}`);
 }
 
 /** The launcher package: the Node-runnable bin, README, and every platform as an optional dependency. */
@@ -82,7 +82,7 @@ function buildLauncher(): void {
     optionalDependencies: Object.fromEntries(CLI_TARGETS.map((t) => [`@agentd/cli-${t.name}`, cli.version])),
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  console.error("built build/npm/cli");
+  console.error(`built ${dir}`);
 }
 
 try {
