@@ -46,7 +46,7 @@ async function bundle(dir: string, m: Manifest): Promise<void> {
 async function declare(dir: string, m: Manifest): Promise<void> {
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const flags = [
-    "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--rewriteRelativeImportExtensions",
+    "--ignoreConfig", "--declaration", "--emitDeclarationOnly",
     "--outDir", join(dir, "dist"), "--rootDir", join(dir, "src"),
     "--target", "ES2022", "--module", "ESNext", "--moduleResolution", "Bundler",
     "--lib", "ES2023,DOM,DOM.Iterable", "--types", "bun", "--strict", "--noUncheckedIndexedAccess",
@@ -56,7 +56,8 @@ async function declare(dir: string, m: Manifest): Promise<void> {
   const proc = Bun.spawn([process.execPath, tsc, ...flags, ...sources], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const [code, out] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   if (code !== 0) throw new Error(`${m.name}: tsc declarations failed\n${out}`);
-  // tsc keeps `./x.ts` specifiers in declarations; consumers without `allowImportingTsExtensions` want `.js`.
+  // tsc keeps `./x.ts` specifiers in declarations (`rewriteRelativeImportExtensions` rewrites only emitted
+  // JavaScript); consumers without `allowImportingTsExtensions` want `.js`.
   for (const file of new Bun.Glob("**/*.d.ts").scanSync(join(dir, "dist"))) {
     const path = join(dir, "dist", file);
     const text = readFileSync(path, "utf8");

@@ -92,3 +92,12 @@ test.skipIf(!NODE)("in this checkout it runs the sources with Bun", async () => 
   expect(r.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP /);
   expect(r.code).toBe(0);
 }, 30_000);
+
+test("`bunx agentd` in this repository runs the CLI (the workspace links its bin)", async () => {
+  const p = Bun.spawn([process.execPath, "x", "agentd", "--version"], { cwd: join(import.meta.dir, "..", "..", ".."), stdout: "pipe", stderr: "pipe" });
+  procs.push(p);
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  expect(stderr).toBe("");
+  expect(stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP /);
+  expect(code).toBe(0);
+}, 30_000);
