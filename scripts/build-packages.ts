@@ -73,6 +73,12 @@ function verify(dir: string, m: Manifest, withTypes: boolean): void {
   if (missing.length > 0) throw new Error(`${m.name}: build did not produce ${missing.join(", ")}`);
 }
 
+// `npm pack` / `npm publish` keep `workspace:*` dependencies as written, and npm cannot install the result.
+if (process.env.npm_lifecycle_event === "prepack" && process.env.npm_config_user_agent?.startsWith("npm/")) {
+  console.error("build-packages: pack with `bun pm pack` or publish with `bun publish`: npm leaves workspace:* dependencies unresolved");
+  process.exit(1);
+}
+
 const args = process.argv.slice(2);
 const jsOnly = args.includes("--js-only");
 const wanted = args.filter((a) => a !== "--js-only");
