@@ -10,8 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 
-// The `agentd` workspace package: its bin sits beside its entry.
-const AGENTD = join(dirname(fileURLToPath(import.meta.resolve("agentd"))), "main.ts");
+// The `@agentd/cli` workspace package: its sources sit beside its entry.
+const AGENTD = join(dirname(fileURLToPath(import.meta.resolve("@agentd/cli"))), "main.ts");
 
 let gateway: FakeGateway | undefined;
 let dir: string | undefined;

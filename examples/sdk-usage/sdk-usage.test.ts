@@ -6,9 +6,9 @@ const root = resolve(import.meta.dir, "../..");
 const cli = resolve(root, "packages/cli/src/main.ts");
 
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, resolve(root, "scripts/build-node.ts")], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawn([process.execPath, resolve(root, "scripts/build-packages.ts"), "--js-only"], { stdout: "pipe", stderr: "pipe" });
   const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
-  if (code !== 0) throw new Error(`build-node failed: ${err}`);
+  if (code !== 0) throw new Error(`build-packages failed: ${err}`);
 }, 120_000);
 
 test("createAgent runs a tool-using agent under Node", async () => {

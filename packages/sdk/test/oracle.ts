@@ -10,7 +10,7 @@ import type { ValidateFunction } from "ajv";
 import * as sdk from "@modelcontextprotocol/sdk/types.js";
 import { officialSchemaPath } from "./shared-specs.ts";
 
-export { NEEDS_SHARED, requireShared, sharedDir, sharedSpecsAvailable } from "./shared-specs.ts";
+export { NEEDS_SHARED, sharedDir, sharedMissing, sharedSpecsAvailable } from "./shared-specs.ts";
 
 /** An oracle's verdict: `errors` is empty when `ok`. */
 export interface OracleVerdict {

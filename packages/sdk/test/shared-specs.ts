@@ -1,7 +1,7 @@
 /**
  * Where the official schemas live. The `../shared` folder beside the repository may be absent in a clone:
- * tests that need it are named `[needs ../shared] …` and, when it is absent, say so in one line and assert
- * nothing (the one allowed exception). `AGENTD_SHARED_DIR` points elsewhere.
+ * tests that need it are named `[needs ../shared] …` and declared with `test.skipIf(sharedMissing)`, so
+ * the runner reports them skipped, with one line saying why. `AGENTD_SHARED_DIR` points elsewhere.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -29,20 +29,14 @@ export function sharedSpecsAvailable(): boolean {
   return available;
 }
 
-/** Reported at most once per test file: why `[needs ../shared]` tests assert nothing. */
-let told = false;
 /**
- * Guard for a `[needs ../shared]` test: true when the specs are present; otherwise prints one clear line
- * (once) and returns false, and the test returns without asserting.
+ * True when the official schemas are absent. Every `[needs ../shared]` test is declared with
+ * `test.skipIf(sharedMissing)(…)`, so the runner reports it skipped (never passed with nothing asserted).
  */
-export function requireShared(): boolean {
-  if (sharedSpecsAvailable()) return true;
-  if (!told) {
-    told = true;
-    console.log(
-      `${NEEDS_SHARED} not run: official schemas not found at ${join(sharedDir(), "specs")} ` +
-        "(the ../shared folder is absent; set AGENTD_SHARED_DIR to run them)",
-    );
-  }
-  return false;
+export const sharedMissing: boolean = !sharedSpecsAvailable();
+if (sharedMissing) {
+  console.log(
+    `${NEEDS_SHARED} skipped: official schemas not found at ${join(sharedDir(), "specs")} ` +
+      "(the ../shared folder is absent; set AGENTD_SHARED_DIR to run them)",
+  );
 }

@@ -1,8 +1,8 @@
 /**
  * Oracle tests: our schemas and codecs against the official MCP JSON Schemas (`../shared/specs`, via ajv)
  * and the official TypeScript SDK (zod), over a corpus holding every message kind of 2025-11-25.
- * Tests named `[needs ../shared]` need the official schema files; when the folder is absent they say so in
- * one line and assert nothing. The SDK oracle tests always run.
+ * Tests named `[needs ../shared]` need the official schema files; when the folder is absent the runner
+ * reports them skipped. The SDK oracle tests always run.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import {
   NEEDS_SHARED,
   parseWithOfficialSdk,
   REQUEST_DEFINITIONS,
-  requireShared,
+  sharedMissing,
   validateOfficial,
 } from "../../test/oracle.ts";
 import { officialSchemaPath } from "../../test/shared-specs.ts";
@@ -69,8 +69,7 @@ function officialMethods(revision: string, kind: "Request" | "Notification"): Re
 
 describe("the method tables", () => {
   for (const revision of SUPPORTED_REVISIONS) {
-    test(`${NEEDS_SHARED} ${revision}: requests and notifications, and who sends them, match the official schema`, () => {
-      if (!requireShared()) return;
+    test.skipIf(sharedMissing)(`${NEEDS_SHARED} ${revision}: requests and notifications, and who sends them, match the official schema`, () => {
       const table = REVISION_TABLES[revision];
       const fromTable = (t: Record<string, { from: string }>) => Object.fromEntries(Object.entries(t).map(([m, s]) => [m, s.from]));
       expect(fromTable(table.requests)).toEqual(officialMethods(revision, "Request"));
@@ -94,8 +93,7 @@ describe("the corpus", () => {
     expect(new Set(CORPUS.map((e) => e.name)).size).toBe(CORPUS.length);
   });
 
-  test(`${NEEDS_SHARED} exercises every result definition of the official 2025-11-25 schema`, () => {
-    if (!requireShared()) return;
+  test.skipIf(sharedMissing)(`${NEEDS_SHARED} exercises every result definition of the official 2025-11-25 schema`, () => {
     const defs = readOfficial("2025-11-25");
     const wanted = new Set(
       [...(defs.ClientResult?.anyOf ?? []), ...(defs.ServerResult?.anyOf ?? [])].map((r) => r.$ref.split("/").pop() as string),
@@ -111,8 +109,7 @@ describe("the corpus", () => {
   });
 
   for (const revision of SUPPORTED_REVISIONS) {
-    test(`${NEEDS_SHARED} ${revision}: the official JSON Schema accepts exactly the messages declared valid in it`, () => {
-      if (!requireShared()) return;
+    test.skipIf(sharedMissing)(`${NEEDS_SHARED} ${revision}: the official JSON Schema accepts exactly the messages declared valid in it`, () => {
       const wrong = CORPUS.flatMap((e) => {
         const verdict = validateOfficial(revision, e.message, e.method);
         return verdict.ok === e.revisions.includes(revision) ? [] : [`${e.name}: official ${verdict.ok} ${verdict.errors}`];
@@ -187,8 +184,7 @@ describe("wrong shapes", () => {
     });
   }
 
-  test(`${NEEDS_SHARED} the official JSON Schema rejects every one of them too`, () => {
-    if (!requireShared()) return;
+  test.skipIf(sharedMissing)(`${NEEDS_SHARED} the official JSON Schema rejects every one of them too`, () => {
     const accepted = BAD.filter(([, revision, message, method]) => validateOfficial(revision, message, method).ok).map(([n]) => n);
     expect(accepted).toEqual([]);
   });
@@ -202,15 +198,13 @@ describe("wrong shapes", () => {
 });
 
 describe("envelopes", () => {
-  test(`${NEEDS_SHARED} batches: only the 2025-03-26 schema accepts one, as codec.batches says`, () => {
-    if (!requireShared()) return;
+  test.skipIf(sharedMissing)(`${NEEDS_SHARED} batches: only the 2025-03-26 schema accepts one, as codec.batches says`, () => {
     const batch = [request(1, "ping"), notification("notifications/initialized")];
     for (const revision of SUPPORTED_REVISIONS)
       expect(validateOfficial(revision, batch).ok).toBe(getCodec(revision).batches);
   });
 
-  test(`${NEEDS_SHARED} what the jsonrpc.ts builders emit validates in every revision`, () => {
-    if (!requireShared()) return;
+  test.skipIf(sharedMissing)(`${NEEDS_SHARED} what the jsonrpc.ts builders emit validates in every revision`, () => {
     const messages: [unknown, string | undefined][] = [
       [request("a", "tools/call", { name: "x", arguments: {} }), undefined],
       [notification("notifications/tools/list_changed"), undefined],

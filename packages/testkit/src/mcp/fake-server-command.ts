@@ -20,8 +20,13 @@ import { FakeServerControl } from "./control-client.ts";
 import { checkSpec } from "./spec-check.ts";
 import type { FakeMcpServerSpec, RecordedRequest } from "./types.ts";
 
-/** The bin that serves a JSON spec on stdio. */
-export const FAKE_MCP_SERVER_BIN = fileURLToPath(new URL("../bin/fake-mcp-server.ts", import.meta.url));
+/** Whether this module runs from its TypeScript source (Bun) rather than from the built `dist/index.js`. */
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+
+/** The bin that serves a JSON spec on stdio: the source beside this folder, or the built script in `dist/bin/`. */
+export const FAKE_MCP_SERVER_BIN = fileURLToPath(
+  new URL(FROM_SOURCE ? "../bin/fake-mcp-server.ts" : "./bin/fake-mcp-server.js", import.meta.url),
+);
 
 /** Options of {@link fakeServerCommand}. */
 export interface FakeServerCommandOptions {
@@ -31,7 +36,7 @@ export interface FakeServerCommandOptions {
 
 /** A fake server's command line and its handles. */
 export interface FakeServerCommand {
-  /** The runtime (Bun) executable. */
+  /** The runtime executable (this process's Node or Bun; Bun for the TypeScript source). */
   command: string;
   /** The bin, the spec file and the control/record paths. */
   args: string[];
@@ -57,8 +62,8 @@ export function fakeServerCommand(spec: FakeMcpServerSpec, options: FakeServerCo
   const recordPath = join(dir, "requests.jsonl");
   writeFileSync(specPath, JSON.stringify(spec, null, 2));
   writeFileSync(recordPath, "");
-  // Under Bun, process.execPath runs TypeScript directly; under Node, look for `bun` on the PATH.
-  const command = process.versions.bun ? process.execPath : "bun";
+  // The built script runs under whichever runtime runs us; the TypeScript source needs Bun.
+  const command = process.versions.bun || !FROM_SOURCE ? process.execPath : "bun";
   const args = [FAKE_MCP_SERVER_BIN, specPath, "--control", socketPath, "--record", recordPath];
   return {
     command,

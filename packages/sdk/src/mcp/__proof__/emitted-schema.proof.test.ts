@@ -9,7 +9,7 @@ import { MemoryTransport } from "../../transport/memory.ts";
 import type { SendOptions, Transport } from "../../transport/types.ts";
 import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
 import { McpClient } from "../client.ts";
-import { NEEDS_SHARED, parseWithOfficialSdk, requireShared, validateOfficial } from "../../../test/oracle.ts";
+import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "../../../test/oracle.ts";
 import { createFakeMcpServer, type FakeMcpServer } from "../../../../testkit/src/mcp/fake-mcp-server.ts";
 import type { FakeMcpServerSpec } from "../../../../testkit/src/mcp/types.ts";
 
@@ -81,8 +81,7 @@ async function connect(conn: string, log: Emitted[], options: ConstructorParamet
   return client;
 }
 
-test(`${NEEDS_SHARED} every message our client and server emit validates against the official schema and SDK`, async () => {
-  if (!requireShared()) return;
+test.skipIf(sharedMissing)(`${NEEDS_SHARED} every message our client and server emit validates against the official schema and SDK`, async () => {
   fake = createFakeMcpServer(SPEC);
   const log: Emitted[] = [];
   const rich = await connect("rich", log, {

@@ -6,6 +6,7 @@
  * timeout for their connection (`holdOpen`); Bun 1.4 does not cut a POST whose body was read, but that is
  * not documented behaviour to rely on.
  */
+import { AgentdError } from "../../wire/errors.ts";
 import type { HttpRequestConn } from "./context.ts";
 
 /** What the adapter binds. */
@@ -31,8 +32,14 @@ export interface BunListener {
   stop(): Promise<void>;
 }
 
-/** Bind `Bun.serve` with `handle` as its fetch handler. */
+/** The one-line error for serving HTTP outside Bun (the server is built on Bun.serve and Bun's direct streams). */
+export const NEEDS_BUN =
+  "serving MCP over HTTP needs the Bun runtime (this is Node): run the program with Bun, or serve with the agentd CLI " +
+  "(npx @agentd/cli serve --http HOST:PORT); serving over stdio works under Node";
+
+/** Bind `Bun.serve` with `handle` as its fetch handler. Throws `E_USAGE` outside Bun. */
 export function listenBun(o: BunListenOptions, handle: (req: Request, conn: BunConn) => Promise<Response>): BunListener {
+  if (typeof Bun === "undefined") throw new AgentdError("E_USAGE", NEEDS_BUN);
   const server = Bun.serve({
     hostname: o.hostname,
     port: o.port,

@@ -42,12 +42,18 @@ class WriterSource implements Bun.DirectUnderlyingSource<Uint8Array> {
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
 
+/** What the writer uses of Bun's direct-stream controller: stated here so the published declarations need no Bun types. */
+interface DirectSink {
+  write(text: string): number | Promise<number>;
+  close(): void;
+}
+
 /** `ReadableStream` as Bun types it for direct sources (the DOM lib's declarations hide that overload). */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>;
 
 /** The writing end of one SSE response. */
 export class SseWriter {
-  private controller: ReadableStreamDirectController | undefined;
+  private controller: DirectSink | undefined;
   /** Text written before the response sink started (null once started). */
   private pending: string[] | null = [];
   private pendingLength = 0;
@@ -102,7 +108,7 @@ export class SseWriter {
   }
 
   /** @internal The response sink started: write what was buffered; close at once if ended meanwhile. */
-  started(controller: ReadableStreamDirectController): void {
+  started(controller: DirectSink): void {
     if (this.controller) return;
     this.controller = controller;
     const first = this.pending?.join("") ?? "";

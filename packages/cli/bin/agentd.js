@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * The `agentd` command of the `@agentd/cli` package: a small launcher, runnable by Node (or Bun), that starts
+ * the compiled agentd binary for this platform. The binary ships in one optional dependency per platform
+ * (`@agentd/cli-linux-x64`, …, each limited by `os`/`cpu`), so the package manager installs only the one
+ * that fits and Bun need not be installed. In a source checkout (no platform package, `../src/main.ts`
+ * present) it runs the sources with Bun instead. Arguments, stdio and the exit status pass through.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const platform = process.platform === "win32" ? "windows" : process.platform;
+const target = `${platform}-${process.arch}`;
+const exe = platform === "windows" ? "agentd.exe" : "agentd";
+
+/** The binary from the platform package, if it is installed. */
+function installedBinary() {
+  try {
+    const manifest = createRequire(import.meta.url).resolve(`@agentd/cli-${target}/package.json`);
+    const binary = join(dirname(manifest), "bin", exe);
+    return existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command to run: the platform binary, else the sources of a checkout with Bun, else undefined. */
+function command() {
+  const binary = installedBinary();
+  if (binary) return [binary];
+  const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+  if (existsSync(main)) return [process.versions.bun ? process.execPath : "bun", main];
+  return undefined;
+}
+
+const cmd = command();
+if (!cmd) {
+  process.stderr.write(
+    `agentd: no binary for ${target}: the optional dependency @agentd/cli-${target} is not installed ` +
+      "(installed with optional dependencies omitted, or a platform without a build); reinstall @agentd/cli with optional dependencies\n",
+  );
+  process.exit(1);
+}
+
+const child = spawn(cmd[0], [...cmd.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
+// A terminal's Ctrl-C (SIGINT) and hangup (SIGHUP) already reach the child, which shares our process group:
+// forwarding them would deliver a second signal, which agentd reads as "stop now, skip the drain". SIGTERM
+// comes from a supervisor to our pid alone: pass it on.
+const ignore = () => {};
+process.on("SIGINT", ignore);
+process.on("SIGHUP", ignore);
+const terminate = () => child.kill("SIGTERM");
+process.on("SIGTERM", terminate);
+child.on("error", (error) => {
+  const hint = error.code === "ENOENT" && cmd.length > 1 ? " (running from sources needs Bun on the PATH)" : "";
+  process.stderr.write(`agentd: cannot start ${cmd[0]}: ${error.message}${hint}\n`);
+  process.exit(1);
+});
+child.on("exit", (code, signal) => {
+  process.off("SIGINT", ignore);
+  process.off("SIGHUP", ignore);
+  process.off("SIGTERM", terminate);
+  // Die of the same signal, so our parent sees what the child saw.
+  if (signal) process.kill(process.pid, signal);
+  else process.exit(code ?? 1);
+});
