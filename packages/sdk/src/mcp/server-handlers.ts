@@ -19,6 +19,8 @@ import { paginate } from "./pagination.ts";
 import type { Completers } from "./registry.ts";
 import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./server-session.ts";
+import { discoverResult, modernResult } from "./server-modern.ts";
+import type { SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "./types.ts";
 
 /** The spec's cap on completion values per response. */
@@ -33,6 +35,9 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
   const add = (method: string, handler: McpRequestHandler) => requests.set(method, { handler, custom: false });
   add("initialize", (params, _ctx, peer) => sessionOf(peer).handleInitialize(params));
   for (const [method, handler] of Object.entries(methodHandlers(server))) add(method, handler);
+  // 2026-07-28 only (the handshake revisions' codecs do not know these methods: -32601 there).
+  add("server/discover", () => discoverResult(server));
+  add("subscriptions/listen", (p, ctx, peer) => sessionOf(peer).listen(p.notifications as SubscriptionFilter, ctx));
   const notifications = new Map<string, RegisteredNotification>([
     ["notifications/initialized", { handler: (_p, _e, peer) => sessionOf(peer).handleInitialized(), custom: false }],
     ["notifications/roots/list_changed", { handler: (_p, _e, peer) => sessionOf(peer).events.emit("rootsListChanged"), custom: false }],
@@ -40,17 +45,18 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
   return {
     requests,
     notifications,
-    gate: (method, peer) => {
+    gate: (method, peer, params) => {
       const session = sessionOf(peer);
-      const refused = session.gateRequest(method);
+      const refused = session.gateRequest(method, params);
       if (refused) return refused;
       const needs = SERVER_INBOUND[method];
       // An undeclared capability's method is not answered, unless this session registered a handler of its own.
-      if (needs && session.initialized && !needs(session.declared) && !peer.hasOwnRequestHandler(method))
+      if (needs && (session.initialized || session.modern) && !needs(session.declared) && !peer.hasOwnRequestHandler(method))
         return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return undefined;
     },
     closed: (peer) => sessionOf(peer).handleClosed(),
+    finish: (method, result, peer) => (sessionOf(peer).modern ? modernResult(method, result, server) : result),
   };
 }
 
@@ -107,7 +113,8 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
         const vars = t.compiled.match(uri);
         if (vars) return t.read(uri, vars, session.context(ctx));
       }
-      throw resourceNotFound(uri);
+      // 2026-07-28 retired -32002 for -32602 (basic spec, "Error Codes").
+      throw session.modern ? new McpError(ErrorCode.InvalidParams, "Resource not found", { uri }) : resourceNotFound(uri);
     },
 
     "resources/subscribe": (p, _ctx, peer) => {

@@ -130,10 +130,7 @@ export class McpServer {
 
   /** `notifications/resources/updated` to every session subscribed to `uri`. */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    const sends = [...this.live]
-      .filter((s) => s.subscriptions.has(uri) && !s.closed)
-      .map((s) => s.notify("notifications/resources/updated", { uri }).catch(() => {}));
-    await Promise.all(sends);
+    await Promise.all([...this.live].map((s) => s.resourceUpdated(uri)));
   }
 
   /** `notifications/message` to every session whose level admits `level` (D9). */
@@ -141,8 +138,9 @@ export class McpServer {
     await Promise.all([...this.live].map((s) => s.log(level, data, logger)));
   }
 
-  /** Close every session. */
+  /** Close every session (open `subscriptions/listen` requests are first ended gracefully). */
   async close(): Promise<void> {
+    for (const s of this.live) s.endListens();
     await Promise.all([...this.live].map((s) => s.close().catch(() => {})));
   }
 
@@ -155,13 +153,7 @@ export class McpServer {
   private flushListChanged(): void {
     const kinds = [...this.changed];
     this.changed.clear();
-    for (const session of this.live) {
-      if (!session.initialized || session.closed) continue;
-      for (const kind of kinds) {
-        const declared = session.declared[kind] as { listChanged?: boolean } | undefined;
-        if (declared?.listChanged) session.notify(`notifications/${kind}/list_changed`).catch(() => {});
-      }
-    }
+    for (const session of this.live) for (const kind of kinds) session.listChanged(kind);
   }
 
   private warnOnce(key: string, message: string): void {

@@ -25,7 +25,7 @@ const elicit = {
 const sample = { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "2+2?" } }], maxTokens: 10 } };
 
 /** [name, message, method of the request a result answers]. */
-const CORPUS: [string, Record<string, unknown>, string?][] = [
+const CORPUS: [string, object, string?][] = [
   ["discover", request(1, "server/discover", { _meta: meta })],
   ["discover result", resultResponse(1, { resultType: "complete", supportedVersions: [REV, "2025-11-25"], capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, _meta: server, ...cache }), "server/discover"],
   ["tools/list", request(2, "tools/list", { _meta: { ...meta, [MODERN_META.logLevel]: "info" } })],
@@ -57,7 +57,7 @@ const CORPUS: [string, Record<string, unknown>, string?][] = [
 ];
 
 /** Our codec's verdict on a corpus message, as the protocol layer would ask it. */
-function ours(message: Record<string, unknown>, method?: string): { ok: boolean; message: string } {
+function ours(message: object, method?: string): { ok: boolean; message: string } {
   const codec = getCodec(REV);
   const k = classify(message);
   const r =
@@ -74,7 +74,7 @@ function ours(message: Record<string, unknown>, method?: string): { ok: boolean;
 describe("2026-07-28 corpus", () => {
   test("has every request, result and notification of the revision", () => {
     const table = REVISION_TABLES[REV];
-    const sent = new Set(CORPUS.map(([, m, method]) => (m.method as string | undefined) ?? method));
+    const sent = new Set(CORPUS.map(([, m, method]) => ((m as { method?: string }).method ?? method)));
     expect([...Object.keys(table.requests), ...Object.keys(table.notifications)].filter((m) => !sent.has(m))).toEqual([]);
   });
 
@@ -111,7 +111,7 @@ describe("2026-07-28 corpus", () => {
 });
 
 /** Wrong shapes: [name, message, method for results, path our codec must name]. */
-const BAD: [string, Record<string, unknown>, string | undefined, string][] = [
+const BAD: [string, object, string | undefined, string][] = [
   ["a request without _meta", request(1, "tools/list", {}), undefined, "params._meta"],
   ["a request without a protocol version", request(1, "tools/call", { _meta: { [MODERN_META.clientCapabilities]: {} }, name: "t" }), undefined, `params._meta.${MODERN_META.protocolVersion}`],
   ["a request without client capabilities", request(1, "server/discover", { _meta: { [MODERN_META.protocolVersion]: REV } }), undefined, `params._meta.${MODERN_META.clientCapabilities}`],
