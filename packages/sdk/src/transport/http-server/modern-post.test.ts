@@ -11,6 +11,9 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import { McpServer } from "../../mcp/index.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 import { decodeHeaderValue } from "./handle-modern-post.ts";
+import { McpClient } from "../../mcp/client.ts";
+import { StreamableHttpClientTransport } from "../http-client/streamable-http-client.ts";
+import { encodeHeaderValue } from "../http-client/modern-requests.ts";
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -76,6 +79,22 @@ describe("the official v2 client over Streamable HTTP", () => {
   });
 });
 
+describe("our client with era probing over Streamable HTTP", () => {
+  test("negotiates 2026-07-28 with our server: mirrored headers accepted, a listen subscription carries updates", async () => {
+    const { mcp, server } = await serve();
+    const client = new McpClient({ name: "ours", version: "0" }, { versionNegotiation: "auto" });
+    await client.connect(new StreamableHttpClientTransport(server.url));
+    cleanup.push(() => client.close());
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect((await client.callTool("add", { a: 20, b: 22 })).content).toEqual([{ type: "text", text: "42" }]);
+    await client.subscribe("agent://status");
+    const updated = new Promise<string>((resolve) => client.on("resourceUpdated", (e) => resolve(e.uri)));
+    await mcp.notifyResourceUpdated("agent://status");
+    expect(await updated).toBe("agent://status");
+    expect((await client.readResource("agent://status")).contents[0]).toMatchObject({ text: "idle" });
+  });
+});
+
 describe("stateless POST refusals", () => {
   test("mirrored headers must match the body: 400 with -32020", async () => {
     const { server } = await serve();
@@ -105,8 +124,15 @@ describe("stateless POST refusals", () => {
     expect(server.stats().sessions).toBe(0);
   });
 
-  test("header values: the Base64 sentinel is decoded, anything else is taken as is", () => {
+  test("header values: the Base64 sentinel is decoded, anything else is taken as is; encoding round-trips", () => {
     expect(decodeHeaderValue("=?base64?SGVsbG8sIOS4lueVjA==?=")).toBe("Hello, 世界");
     expect(decodeHeaderValue("us-west1")).toBe("us-west1");
+    // The transport spec's own examples.
+    expect(encodeHeaderValue("us-west1")).toBe("us-west1");
+    expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
+    expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    for (const v of ["file:///a b.md", "naïve", "x"]) expect(decodeHeaderValue(encodeHeaderValue(v))).toBe(v);
   });
 });
