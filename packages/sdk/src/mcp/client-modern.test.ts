@@ -56,7 +56,7 @@ describe("against the official v2 server (stdio)", () => {
     expect(c.stateless).toBe(true);
     expect(c.serverInfo).toEqual({ name: "v2-sdk-server", version: "2.4.0" });
 
-    expect((await c.listTools()).map((t) => t.name).sort()).toEqual(["add", "bump", "confirm"]);
+    expect((await c.listTools()).map((t) => t.name).sort()).toEqual(["add", "bump", "confirm", "crash"]);
     expect((await c.callTool("add", { a: 2, b: 40 })).content).toEqual([{ type: "text", text: "42" }]);
 
     // The reactive core's order: subscribe, read right after, then read again on each update.
