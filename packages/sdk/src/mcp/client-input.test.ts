@@ -6,6 +6,7 @@ const elicit = { method: "elicitation/create", params: { mode: "form", message: 
 describe("input-required rounds (client side)", () => {
   test("answers every input request with the policy, echoes requestState exactly, retries until complete", async () => {
     const sent: Record<string, unknown>[] = [];
+    const deprecated: string[] = [];
     const result = await withInputRounds(
       "tools/call",
       async (retry) => {
@@ -15,8 +16,12 @@ describe("input-required rounds (client side)", () => {
       },
       { elicitation: async () => ({ action: "accept", content: { n: "ada" } }), roots: [{ uri: "file:///w", name: "w" }] },
       [{ uri: "file:///w", name: "w" }],
+      undefined,
+      (m) => deprecated.push(m),
     );
     expect(result).toEqual({ resultType: "complete", content: [] });
+    // Roots are deprecated in 2026-07-28 (still answered); elicitation is not.
+    expect(deprecated).toEqual(["roots/list"]);
     expect(sent).toEqual([
       {},
       { inputResponses: { who: { action: "accept", content: { n: "ada" } }, where: { roots: [{ uri: "file:///w", name: "w" }] } }, requestState: "opaque:1" },

@@ -11,6 +11,15 @@ import type { Root } from "../wire/index.ts";
 import { CLIENT_INBOUND, type CapabilityConfig } from "./capabilities.ts";
 import type { RequestContext } from "./types.ts";
 
+/**
+ * Input kinds 2026-07-28 marks deprecated (SEP-2577): still answered — they "remain fully functional during
+ * the deprecation window" — with the migration the spec suggests, for a one-time notice.
+ */
+export const DEPRECATED_INPUTS: Readonly<Record<string, { feature: string; migration: string }>> = {
+  "sampling/createMessage": { feature: "sampling", migration: "integrate directly with LLM provider APIs" },
+  "roots/list": { feature: "roots", migration: "pass directories or files via tool parameters, resource URIs, or server configuration" },
+};
+
 /** Rounds of input one request may ask for before we call the server broken. */
 export const MAX_INPUT_ROUNDS = 8;
 
@@ -24,8 +33,10 @@ async function answer(
   config: CapabilityConfig,
   roots: readonly Root[],
   signal: AbortSignal | undefined,
+  ondeprecated: ((method: string) => void) | undefined,
 ): Promise<Record<string, unknown>> {
   const method = String(request.method);
+  if (Object.hasOwn(DEPRECATED_INPUTS, method)) ondeprecated?.(method);
   const decide = Object.hasOwn(CLIENT_INBOUND, method) ? CLIENT_INBOUND[method] : undefined;
   const decision = decide?.(config);
   if (decision === undefined || decision.kind === "refuse")
@@ -55,6 +66,7 @@ export async function withInputRounds(
   config: CapabilityConfig,
   roots: readonly Root[],
   signal?: AbortSignal,
+  ondeprecated?: (method: string) => void,
 ): Promise<Record<string, unknown>> {
   let retry: Record<string, unknown> = {};
   for (let round = 0; round <= MAX_INPUT_ROUNDS; round++) {
@@ -62,7 +74,7 @@ export async function withInputRounds(
     if (!isInputRequired(result)) return result;
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
     const responses: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries(requests)) responses[key] = await answer(key, request, config, roots, signal);
+    for (const [key, request] of Object.entries(requests)) responses[key] = await answer(key, request, config, roots, signal, ondeprecated);
     retry = {};
     if (Object.keys(responses).length > 0) retry.inputResponses = responses;
     if (typeof result.requestState === "string") retry.requestState = result.requestState;

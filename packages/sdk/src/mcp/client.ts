@@ -33,7 +33,7 @@ import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
 import { callToolAsTask } from "./client-tasks.ts";
 import { modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
-import { withInputRounds } from "./client-input.ts";
+import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
 import { ResultCache } from "./result-cache.ts";
 import { Emitter, type Listener, type Unsubscribe } from "./emitter.ts";
@@ -104,6 +104,8 @@ export class McpClient {
   private modern?: ModernRevision;
   private listens?: ListenManager;
   private readonly cache = new ResultCache();
+  /** Deprecated features this connection already gave notice of (once each). */
+  private noticed?: Set<string>;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -229,10 +231,18 @@ export class McpClient {
     const cached = this.cache.get(method, params);
     if (cached !== undefined) return cached as T;
     const result = protocol.codec.mayRequireInput(method)
-      ? await withInputRounds(method, (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options), this.config, this.roots, options.signal)
+      ? await withInputRounds(method, (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options), this.config, this.roots, options.signal, (m) => this.deprecated(m))
       : await protocol.request<Record<string, unknown>>(method, params, options);
     this.cache.put(method, params, result);
     return result as T;
+  }
+
+  /** A one-time notice that the server relies on a feature 2026-07-28 deprecates (it is still served). */
+  private deprecated(method: string): void {
+    const d = DEPRECATED_INPUTS[method];
+    if (d === undefined || (this.noticed ??= new Set()).has(d.feature)) return;
+    this.noticed.add(d.feature);
+    this.logger.warn("mcp.deprecated_feature", { feature: d.feature, protocolVersion: this.modern, migration: d.migration });
   }
 
   /** Check the connection is alive (statelessly: `server/discover`, as 2026-07-28 has no ping). */
