@@ -15,6 +15,10 @@ import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { McpClient, type McpClientOptions } from "./client.ts";
 import { McpServer } from "./server.ts";
+import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "../../test/oracle.ts";
+
+/** What our client sent in the stateless session of the test below, checked against the official schema after. */
+let statelessSent: JsonRpcMessage[] = [];
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -93,7 +97,7 @@ describe("against our own dual-era server", () => {
   }
 
   test("2026-07-28 with listen-based subscriptions, a per-request envelope and no handshake", async () => {
-    const server = new McpServer({ name: "ours", version: "1" });
+    const server = new McpServer({ name: "ours", version: "1" }, { capabilities: { serverNotifications: true } });
     closers.push(() => server.close());
     let text = "one";
     server.resource({ uri: "agent://status", name: "status" }, (uri) => ({ contents: [{ uri, text }] }));
@@ -117,6 +121,22 @@ describe("against our own dual-era server", () => {
     expect(methods.filter((m) => m === "subscriptions/listen").length).toBeGreaterThanOrEqual(2);
     const requests = sent.filter((m) => "id" in m && "method" in m) as { params?: { _meta?: Record<string, unknown> } }[];
     expect(requests.every((r) => r.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "2026-07-28")).toBe(true);
+    await c.callTool("t", {}, { onprogress: () => {} });
+    await c.setLoggingLevel("info");
+    await c.listResources();
+    const last = sent.at(-1) as { params?: { _meta?: Record<string, unknown> } };
+    expect(last.params?._meta?.["io.modelcontextprotocol/logLevel"]).toBe("info");
+    expect(sent.map((m) => (m as { method?: string }).method)).not.toContain("logging/setLevel");
+    statelessSent = sent;
+  });
+
+  test.skipIf(!sharedSpecsAvailable())(`${NEEDS_SHARED} everything our client sent there validates against the official 2026-07-28 schema`, () => {
+    expect(statelessSent.length).toBeGreaterThan(6);
+    const wrong = statelessSent.flatMap((m) => {
+      const r = validateOfficial("2026-07-28", m);
+      return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
+    });
+    expect(wrong).toEqual([]);
   });
 
   test("a positive ttlMs lets a read be served from the cache until an update invalidates it", async () => {
