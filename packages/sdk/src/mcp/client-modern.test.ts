@@ -139,6 +139,23 @@ describe("against our own dual-era server", () => {
     expect(wrong).toEqual([]);
   });
 
+  test("an input round trip between our own ends: the server's sendRequest becomes an input request our policy answers", async () => {
+    const server = new McpServer({ name: "ours", version: "1" });
+    closers.push(() => server.close());
+    server.tool({ name: "ask" }, async (_args, ctx) => {
+      const a = await ctx.sendRequest<{ content?: { name?: string } }>("elicitation/create", { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+      return { content: [{ type: "text", text: `hello ${a.content?.name}` }] };
+    });
+    const { a, connected, sent } = pair(server);
+    await connected;
+    const c = await client(a, { capabilities: { elicitation: async () => ({ action: "accept", content: { name: "Ada" } }) } });
+    expect((await c.callTool("ask")).content).toEqual([{ type: "text", text: "hello Ada" }]);
+    const calls = sent.filter((m) => (m as { method?: string }).method === "tools/call") as { id: number; params: Record<string, unknown> }[];
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.params.inputResponses).toEqual({ "elicitation/create#0": { action: "accept", content: { name: "Ada" } } });
+    expect(calls[1]!.id).not.toBe(calls[0]!.id);
+  });
+
   test("a positive ttlMs lets a read be served from the cache until an update invalidates it", async () => {
     const server = new McpServer({ name: "ours", version: "1" });
     closers.push(() => server.close());

@@ -26,6 +26,14 @@ function richServer(): McpServer {
     return { content: [{ type: "text", text: String(args.text) }] };
   });
   server.resource({ uri: "agent://status", name: "status" }, (uri) => ({ contents: [{ uri, text: "idle" }] }));
+  server.tool({ name: "ask" }, async (_args, ctx) => {
+    const answer = await ctx.sendRequest<{ action: string; content?: { name?: string } }>("elicitation/create", {
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
+    return { content: [{ type: "text", text: `hello ${answer.content?.name ?? answer.action}` }] };
+  });
   return server;
 }
 
@@ -53,7 +61,7 @@ describe("a 2026-07-28 client", () => {
     expect(session.modern).toBe(true);
     expect(session.protocolVersion).toBe(REV);
     const tools = await raw.request("tools/list", { _meta: META });
-    expect(tools.result).toMatchObject({ resultType: "complete", tools: [{ name: "echo" }], ttlMs: 0, cacheScope: "public" });
+    expect(tools.result).toMatchObject({ resultType: "complete", tools: [{ name: "echo" }, { name: "ask" }], ttlMs: 0, cacheScope: "public" });
     const call = await raw.request("tools/call", { _meta: META, name: "echo", arguments: { text: "hi" } });
     expect(call.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hi" }] });
     expect(call.result.ttlMs).toBeUndefined();
@@ -119,6 +127,22 @@ describe("a 2026-07-28 client", () => {
     expect(session.protocol.load.inbound).toBe(0);
   });
 
+  test("a handler asking the client for input: an input-required result, answered on the retry; -32021 when not declared", async () => {
+    const { raw } = await rawClient(richServer());
+    const undeclared = await raw.request("tools/call", { _meta: META, name: "ask" });
+    expect(undeclared.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    const withElicitation = { ...META, [MODERN_META.clientCapabilities]: { elicitation: { form: {} } } };
+    const first = await raw.request("tools/call", { _meta: withElicitation, name: "ask" });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation/create#0": { method: "elicitation/create", params: { message: "Your name?" } } } });
+    expect(first.result.ttlMs).toBeUndefined();
+    const retry = await raw.request("tools/call", {
+      _meta: withElicitation,
+      name: "ask",
+      inputResponses: { "elicitation/create#0": { action: "accept", content: { name: "Ada" } } },
+    });
+    expect(retry.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hello Ada" }] });
+  });
+
   test("closing the server ends an open listen gracefully: its response carries the subscription id", async () => {
     const server = richServer();
     const { raw } = await rawClient(server);
@@ -147,6 +171,8 @@ describe("a 2026-07-28 client", () => {
     await ask("resources/read", { _meta: META, uri: "agent://status" });
     await ask("resources/read", { _meta: META, uri: "agent://missing" });
     await ask("tools/call", { _meta: META, name: "nope" });
+    await ask("tools/call", { _meta: { ...META, [MODERN_META.clientCapabilities]: { elicitation: {} } }, name: "ask" });
+    await ask("tools/call", { _meta: META, name: "ask" });
     await ask("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "1900-01-01" } });
     await raw.send({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { _meta: META, notifications: { resourceSubscriptions: ["agent://status"] } } });
     methods.set(1, "subscriptions/listen");

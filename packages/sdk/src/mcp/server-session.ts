@@ -28,6 +28,7 @@ import type {
 import { serverEmitsNotifications } from "./capabilities.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
 import { Protocol } from "./protocol.ts";
+import { inputRequestBridge } from "./server-input.ts";
 import {
   acknowledgedFilter,
   checkModernVersion,
@@ -200,8 +201,11 @@ export class ServerSession {
     await this.protocol.start();
   }
 
-  /** Wrap a protocol context into the context server handlers receive (D9 gates progress). */
-  context(ctx: RequestContext): ServerContext {
+  /**
+   * Wrap a protocol context into the context server handlers receive (D9 gates progress). Statelessly,
+   * `sendRequest` asks for input through the request's result instead (`server-input.ts`): pass the params.
+   */
+  context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {
     // Listed, not spread: a spread would read `signal` and so make it for every request.
     const emits = serverEmitsNotifications(this.server.capabilityConfig);
     const modern = this.modernRevision !== undefined;
@@ -216,7 +220,7 @@ export class ServerSession {
       sessionId: ctx.sessionId,
       authInfo: ctx.authInfo,
       sendNotification: ctx.sendNotification,
-      sendRequest: ctx.sendRequest,
+      sendRequest: modern ? inputRequestBridge(ctx, params) : ctx.sendRequest,
       sendProgress: emits ? ctx.sendProgress : async () => {},
       session: this,
       log: modern ? (level, data, logger) => this.logForRequest(ctx, level, data, logger) : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
