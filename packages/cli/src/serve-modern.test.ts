@@ -1,18 +1,20 @@
 /**
- * `agentd serve --stdio` is dual-era: the official v2 client (`@modelcontextprotocol/client` 2.4, which
+ * `agentd serve --stdio` (and `--http`, on one endpoint) is dual-era: the official v2 client (`@modelcontextprotocol/client` 2.4, which
  * probes with `server/discover` on a sibling process, then speaks per-request `_meta`) negotiates
  * 2026-07-28 — tools, `agent.run`, `agent://status` through `subscriptions/listen` — while the 1.32.2 SDK
  * client keeps the `initialize` handshake and 2025-11-25. Every message agentd sends the v2 client
  * validates against the official 2026-07-28 schema.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CLI_MAIN } from "./__fixtures__/cli-harness.ts";
 import { Collector, tapMessages } from "./__fixtures__/serve/collector.ts";
 import { echoThenAnswer, serveWorld } from "./__fixtures__/serve/serve-env.ts";
+import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "../../sdk/test/oracle.ts";
 
 /** What agentd sent the v2 client in the first test, checked against the official schema in the last. */
@@ -28,6 +30,7 @@ afterEach(async () => {
       // already gone
     }
   }
+  await stopAllServe();
   await world?.close();
   world = undefined;
 }, 30_000);
@@ -98,5 +101,34 @@ describe("agentd serve --stdio with the official v2 client", () => {
     expect(tools.tools.map((t) => t.name)).toContain("agent.run");
     expect((tools as Record<string, unknown>).resultType).toBeUndefined();
     await client.close();
+  }, 60_000);
+
+  test("over --http, the same endpoint: the v2 client gets 2026-07-28 and no session, the 1.32.2 client a 2025-11-25 session", async () => {
+    world = await serveWorld(echoThenAnswer());
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const transport = new StreamableHTTPClientTransport(serve.url);
+    const client = new Client({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    const updates = new Collector<string>();
+    client.setNotificationHandler("notifications/resources/updated", (n) => updates.push(n.params.uri));
+    await client.connect(transport);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect(transport.sessionId).toBeUndefined();
+    const subscription = await client.listen({ resourceSubscriptions: ["agent://status"] });
+    const result = await client.callTool({ name: "agent.run", arguments: { instruction: "Say hello through the echo tool", runId: "run-v2-http" } });
+    expect(result.content).toEqual([{ type: "text", text: "The tool said: echo: hello over serve" }]);
+    await updates.waitFor((u) => u === "agent://status");
+    // Another request, another (ephemeral) server session: the run is still there.
+    const run = (await client.readResource({ uri: "agent://runs/run-v2-http" })).contents[0]!;
+    expect(JSON.parse("text" in run ? run.text : "null")).toMatchObject({ status: "succeeded" });
+    await subscription.close();
+    await client.close();
+
+    const legacy = new LegacyClient({ name: "v1-client", version: "1.32.2" });
+    const legacyTransport = new LegacyHttp(serve.url);
+    await legacy.connect(legacyTransport);
+    expect(legacyTransport.protocolVersion).toBe("2025-11-25");
+    expect(legacyTransport.sessionId).toBeDefined();
+    expect((await legacy.listTools()).tools.map((t) => t.name)).toContain("agent.run");
+    await legacy.close();
   }, 60_000);
 });
