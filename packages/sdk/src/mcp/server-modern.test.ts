@@ -148,7 +148,7 @@ describe("a 2026-07-28 client", () => {
     const { raw } = await rawClient(server);
     await raw.send({ jsonrpc: "2.0", id: "sub", method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
     await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
-    for (const s of server.sessions()) s.endListens();
+    await server.close();
     const end = await raw.next((m) => m.id === "sub");
     expect(end.result).toMatchObject({ resultType: "complete", _meta: { [MODERN_META.subscriptionId]: "sub" } });
   });

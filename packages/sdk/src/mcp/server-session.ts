@@ -268,9 +268,11 @@ export class ServerSession {
     });
   }
 
-  /** End every open listen gracefully: its response says the subscription closed on purpose (subscriptions spec). */
-  endListens(): void {
-    for (const l of [...(this.listening?.values() ?? [])]) l.end();
+  /** End every open listen gracefully: its response says the subscription closed on purpose (subscriptions spec). Returns how many. */
+  endListens(): number {
+    const open = [...(this.listening?.values() ?? [])];
+    for (const l of open) l.end();
+    return open.length;
   }
 
   /** `notifications/resources/updated` for `uri`, to a subscribed client (or each listen that asked for it). */

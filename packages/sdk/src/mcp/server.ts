@@ -140,7 +140,10 @@ export class McpServer {
 
   /** Close every session (open `subscriptions/listen` requests are first ended gracefully). */
   async close(): Promise<void> {
-    for (const s of this.live) s.endListens();
+    let ended = 0;
+    for (const s of this.live) ended += s.endListens();
+    // Let the listen responses reach their transports before those close (handler → reply is a few ticks).
+    if (ended > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     await Promise.all([...this.live].map((s) => s.close().catch(() => {})));
   }
 
