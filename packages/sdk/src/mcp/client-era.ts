@@ -11,7 +11,7 @@ import { AgentdError, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, MODERN_REVISIONS, type ModernRevision } from "../wire/codec.ts";
 import { MODERN_META, type DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../wire/index.ts";
+import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../wire/index.ts";
 import type { Transport } from "../transport/types.ts";
 import type { Protocol } from "./protocol.ts";
 
@@ -77,4 +77,21 @@ export async function probeEra(protocol: Protocol, transport: Transport, options
   }
   protocol.setRevision(LATEST_REVISION);
   return { era: "legacy" };
+}
+
+/** What a client keeps of a `DiscoverResult`: the same shape an `initialize` result gives it. */
+export function discoveredInit(revision: ModernRevision, discover: DiscoverResult): InitializeResult & { protocolVersion: ModernRevision } {
+  const serverInfo = (discover._meta?.[MODERN_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
+  const init: InitializeResult & { protocolVersion: ModernRevision } = { protocolVersion: revision, capabilities: discover.capabilities, serverInfo };
+  if (discover.instructions !== undefined) init.instructions = discover.instructions;
+  return init;
+}
+
+/** The list changes a stateless client listens for: those the server declared (prompts only when the client uses them). */
+export function listChangeFilter(caps: ServerCapabilities, prompts: boolean): Record<string, boolean> {
+  const lists: Record<string, boolean> = {};
+  if (caps.tools?.listChanged) lists.toolsListChanged = true;
+  if (caps.resources?.listChanged) lists.resourcesListChanged = true;
+  if (caps.prompts?.listChanged && prompts) lists.promptsListChanged = true;
+  return lists;
 }

@@ -12,7 +12,7 @@
 import type { Transport } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../wire/codec.ts";
-import { MODERN_META, type DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -32,7 +32,7 @@ import type {
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
 import { callToolAsTask } from "./client-tasks.ts";
-import { modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
+import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -200,18 +200,11 @@ export class McpClient {
   private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
     protocol.setRequestMeta(modernEnvelope(revision, clientCapabilities(this.config), this.clientInfo));
-    const serverInfo = (discover._meta?.[MODERN_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
-    const init: InitializeResult & { protocolVersion: ProtocolRevision } = { protocolVersion: revision, capabilities: discover.capabilities, serverInfo };
-    if (discover.instructions !== undefined) init.instructions = discover.instructions;
-    this.init = init;
-    const caps = discover.capabilities;
-    const lists: Record<string, boolean> = {};
-    if (caps.tools?.listChanged) lists.toolsListChanged = true;
-    if (caps.resources?.listChanged) lists.resourcesListChanged = true;
-    if (caps.prompts?.listChanged && isOn(this.config, "prompts")) lists.promptsListChanged = true;
+    this.init = discoveredInit(revision, discover);
+    const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
     if (Object.keys(lists).length > 0) await this.listens.update([]);
-    this.logger.debug("mcp.connected", { server: serverInfo.name, protocolVersion: revision, stateless: true });
+    this.logger.debug("mcp.connected", { server: this.init.serverInfo.name, protocolVersion: revision, stateless: true });
   }
 
   /** Close the connection. Idempotent. */
