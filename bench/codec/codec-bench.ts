@@ -53,7 +53,7 @@ export async function runCodec(mode: Mode): Promise<BenchResult> {
     figures: finishFigures("codec", specs),
     notes: [
       `${rounds} interleaved rounds of ${roundMs} ms per pipeline and group, in one Bun process (bench/codec/codec-worker.ts); each run is one round's rate.`,
-      "Input is the message's JSON text; output is its NDJSON frame. The SDK pipelines parse the envelope (JSONRPCMessageSchema) and then the method's schema, as their stdio transport and Protocol do before a handler runs; agentd runs classify() and the 2025-11-25 codec's check for the method.",
+      "Input is the message's JSON text; output is its NDJSON frame. The SDK pipelines parse the envelope (JSONRPCMessageSchema) and then the method's schema, as their stdio transport and Protocol do before a handler runs; agentd runs classify() and the codec of the message's revision (2025-11-25; 2026-07-28 for the \"2026-07-28 small messages\" group, which carries the per-request _meta envelope, resultType and caching hints) for the method.",
     ],
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The codec benchmark's messages: what an MCP client and server exchange most, in three groups — small
- * messages (tools/call request and result, notifications), list results, and 100 KB tool traffic. Every
- * message is valid MCP 2025-11-25; each carries the method it answers so results can be validated.
+ * messages (tools/call request and result, notifications), list results, and 100 KB tool traffic — and the
+ * small traffic again as 2026-07-28 writes it. Every message is valid MCP in its revision; each carries the
+ * method it answers so results can be validated.
  */
 
 /** One message as it travels: its JSON text, and the method (of the request a result answers). */
@@ -10,15 +11,18 @@ export interface CodecMessage {
   method: string;
   kind: "request" | "notification" | "result";
   text: string;
+  /** The MCP revision the message is written in (2026-07-28 only in the modern group). */
+  revision: "2025-11-25" | "2026-07-28";
 }
 
 const KB100 = 100 * 1024;
 
-const msg = (name: string, method: string, kind: CodecMessage["kind"], value: unknown): CodecMessage => ({
+const msg = (name: string, method: string, kind: CodecMessage["kind"], value: unknown, revision: CodecMessage["revision"] = "2025-11-25"): CodecMessage => ({
   name,
   method,
   kind,
   text: JSON.stringify(value),
+  revision,
 });
 
 const tool = (i: number) => ({
@@ -120,9 +124,45 @@ export const LARGE: CodecMessage[] = [
   }),
 ];
 
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+  "io.modelcontextprotocol/clientInfo": { name: "bench-client", version: "1.0.0" },
+};
+const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "bench-server", version: "1.0.0" } };
+
+/**
+ * The small group's traffic as MCP 2026-07-28 sends it: the per-request `_meta` envelope on requests,
+ * `resultType` and the server's identity on results, the caching hints on a list, a listen notification.
+ */
+export const MODERN: CodecMessage[] = [
+  msg("tools/call request (2026-07-28)", "tools/call", "request", {
+    jsonrpc: "2.0",
+    id: 17,
+    method: "tools/call",
+    params: { name: "search", arguments: { query: "open incidents", limit: 10 }, _meta: { ...MODERN_META, progressToken: "p-17" } },
+  }, "2026-07-28"),
+  msg("tools/call result (2026-07-28)", "tools/call", "result", {
+    jsonrpc: "2.0",
+    id: 17,
+    result: { resultType: "complete", content: [{ type: "text", text: "3 open incidents: INC-1041, INC-1042, INC-1043" }], isError: false, _meta: SERVER_META },
+  }, "2026-07-28"),
+  msg("tools/list result (2026-07-28, 3 tools)", "tools/list", "result", {
+    jsonrpc: "2.0",
+    id: 2,
+    result: { resultType: "complete", tools: Array.from({ length: 3 }, (_, i) => tool(i)), ttlMs: 60_000, cacheScope: "public", _meta: SERVER_META },
+  }, "2026-07-28"),
+  msg("notifications/progress (2026-07-28)", "notifications/progress", "notification", {
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "p-17", progress: 40, total: 100, message: "scanning" },
+  }, "2026-07-28"),
+];
+
 /** The groups the benchmark reports, each a row group in the README. */
 export const GROUPS: Array<{ id: string; label: string; messages: CodecMessage[] }> = [
   { id: "small", label: `small messages (${SMALL.length}: tools/call request+result, 4 notifications)`, messages: SMALL },
   { id: "lists", label: `list results (${LISTS.length}: 10 tools, 20 resources)`, messages: LISTS },
+  { id: "modern", label: `2026-07-28 small messages (${MODERN.length}: tools/call request+result, tools/list result, progress)`, messages: MODERN },
   { id: "large", label: `100 KB messages (${LARGE.length}: tools/call arguments, text result, structured result)`, messages: LARGE },
 ];

@@ -20,9 +20,12 @@ export type Pipeline = (m: CodecMessage) => string;
 
 export const floor: Pipeline = (m) => `${JSON.stringify(JSON.parse(m.text))}\n`;
 
-const codec = getCodec("2025-11-25");
+const codecLegacy = getCodec("2025-11-25");
+const modernCodec = getCodec("2026-07-28");
 
+/** agentd's pipeline, with the codec of the message's revision (2026-07-28 for the modern group). */
 export const agentd: Pipeline = (m) => {
+  const codec = m.revision === "2026-07-28" ? modernCodec : codecLegacy;
   const value: unknown = JSON.parse(m.text);
   const k = classify(value);
   const r =

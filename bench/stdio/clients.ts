@@ -1,7 +1,8 @@
 /**
  * The stdio clients compared, each connected to one server child: agentd's `McpClient` over
  * `StdioChildTransport`, the official SDK's and the v2 SDK's `Client` over their `StdioClientTransport`, and
- * the floor, which writes the request line to a raw echo child and reads the line back.
+ * the floor, which writes the request line to a raw echo child and reads the line back. The `-2026` kinds
+ * probe with `server/discover` and must end up speaking MCP 2026-07-28 (checked, or the run fails).
  */
 import { McpClient, StdioChildTransport } from "@agentd/sdk";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,15 +18,20 @@ export interface Caller {
   close(): Promise<void>;
 }
 
-export type ClientKind = "agentd" | "sdk" | "sdk2" | "raw";
-export type ServerKind = "agentd" | "sdk" | "sdk2" | "raw";
+export type ClientKind = "agentd" | "agentd-2026" | "sdk" | "sdk2" | "sdk2-2026" | "raw";
+export type ServerKind = "agentd" | "sdk" | "sdk2" | "sdk2-dual" | "raw";
 
 const SERVER_FILES: Record<ServerKind, string> = {
   agentd: "agentd-echo-server.ts",
   sdk: "sdk-echo-server.ts",
   sdk2: "sdk2-echo-server.ts",
+  "sdk2-dual": "sdk2-dual-echo-server.ts",
   raw: "raw-echo.ts",
 };
+
+function expectModern(version: string | undefined, who: string): void {
+  if (version !== "2026-07-28") throw new Error(`${who} negotiated ${String(version)}, not 2026-07-28`);
+}
 /** The server child's command (it inherits the client's CPU affinity). */
 const serverCommand = (s: ServerKind) => ({ command: BUN, args: [join(BENCH_DIR, "stdio", "servers", SERVER_FILES[s])] });
 
@@ -38,9 +44,10 @@ const check = (r: { content?: unknown }) => {
 /** Connect a client of `client` kind to a fresh server child of `server` kind. */
 export async function connect(client: ClientKind, server: ServerKind): Promise<Caller> {
   if (client === "raw" || server === "raw") return connectRaw();
-  if (client === "agentd") {
-    const c = new McpClient({ name: "bench-client", version: "1.0.0" });
+  if (client === "agentd" || client === "agentd-2026") {
+    const c = new McpClient({ name: "bench-client", version: "1.0.0" }, client === "agentd-2026" ? { versionNegotiation: "auto" } : {});
     await c.connect(new StdioChildTransport({ name: "bench", ...serverCommand(server) }));
+    if (client === "agentd-2026") expectModern(c.protocolVersion, "agentd client");
     return { call: async () => check(await c.callTool("echo", ARGS)), close: () => c.close() };
   }
   if (client === "sdk") {
@@ -48,8 +55,9 @@ export async function connect(client: ClientKind, server: ServerKind): Promise<C
     await c.connect(new SdkStdio(serverCommand(server)));
     return { call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }), close: () => c.close() };
   }
-  const c = new Sdk2Client({ name: "bench-client", version: "1.0.0" });
+  const c = new Sdk2Client({ name: "bench-client", version: "1.0.0" }, client === "sdk2-2026" ? { versionNegotiation: { mode: "auto" } } : {});
   await c.connect(new Sdk2Stdio(serverCommand(server)));
+  if (client === "sdk2-2026") expectModern(c.getNegotiatedProtocolVersion(), "v2 SDK client");
   return { call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }), close: () => c.close() };
 }
 

@@ -1,7 +1,9 @@
 /**
  * Benchmark 2, stdio round trip: an echo tools/call between a client and a server child over pipes —
  * p50/p99 latency with one call in flight, and calls per second with 32 in flight. Pairs: agentd ↔ agentd,
- * official SDK ↔ official SDK, the two crossed, v2 SDK ↔ v2 SDK, and the floor (a raw NDJSON echo child).
+ * official SDK ↔ official SDK, the two crossed, v2 SDK ↔ v2 SDK, and the floor (a raw NDJSON echo child) —
+ * all at 2025-11-25 — and at MCP 2026-07-28 (stateless, per-request `_meta`): agentd ↔ agentd, v2 SDK ↔ v2
+ * SDK (`serveStdio`) and agentd → v2 SDK.
  */
 import type { BenchResult, FigureSpec, Mode } from "../lib/figures.ts";
 import { finishFigures } from "../lib/figures.ts";
@@ -21,6 +23,9 @@ const PAIRS = [
   { id: "ours-sdk", client: "agentd", server: "sdk", subject: "agentd client → official SDK server" },
   { id: "sdk-ours", client: "sdk", server: "agentd", subject: "official SDK client → agentd server" },
   { id: "sdk2", client: "sdk2", server: "sdk2", subject: "v2 SDK 2.4.0 client ↔ server" },
+  { id: "ours-2026", client: "agentd-2026", server: "agentd", subject: "agentd client ↔ agentd server, MCP 2026-07-28" },
+  { id: "sdk2-2026", client: "sdk2-2026", server: "sdk2-dual", subject: "v2 SDK 2.4.0 client ↔ server, MCP 2026-07-28" },
+  { id: "ours-sdk2-2026", client: "agentd-2026", server: "sdk2-dual", subject: "agentd client → v2 SDK server, MCP 2026-07-28" },
   { id: "floor", client: "raw", server: "raw", subject: "floor: raw NDJSON echo over a pipe" },
 ] as const;
 

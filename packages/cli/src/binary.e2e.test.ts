@@ -33,7 +33,7 @@ test("the binary runs the demo: bundled MCP server (itself, as a child) + script
 test("the binary prints its version", async () => {
   const run = await ws.run(["--version"], { binary });
   expect(run.code).toBe(0);
-  expect(run.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP 2025-11-25/);
+  expect(run.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP 2026-07-28, 2025-11-25/);
 });
 
 test("from source, demo --json carries usage and a run id", async () => {

@@ -40,6 +40,8 @@ export const REQUEST_DEFINITIONS: Record<string, readonly [string, string]> = {
   "sampling/createMessage": ["CreateMessageRequest", "CreateMessageResult"],
   "roots/list": ["ListRootsRequest", "ListRootsResult"],
   "elicitation/create": ["ElicitRequest", "ElicitResult"],
+  "server/discover": ["DiscoverRequest", "DiscoverResult"],
+  "subscriptions/listen": ["SubscriptionsListenRequest", "SubscriptionsListenResult"],
 };
 
 /** Official definition names per notification method. */
@@ -55,6 +57,7 @@ export const NOTIFICATION_DEFINITIONS: Record<string, string> = {
   "notifications/tools/list_changed": "ToolListChangedNotification",
   "notifications/message": "LoggingMessageNotification",
   "notifications/elicitation/complete": "ElicitationCompleteNotification",
+  "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
 };
 
 /** Methods whose answer may be a `CreateTaskResult` (2025-11-25 task augmentation). */
@@ -140,7 +143,11 @@ function checkDefinition(revision: string, m: Record<string, unknown>, method?: 
   }
   if ("result" in m) {
     if (method === undefined) return undefined; // the envelope is all we can check without the method
-    const name = isCreateTaskResult(method, m.result) ? "CreateTaskResult" : REQUEST_DEFINITIONS[method]?.[1];
+    const name = isCreateTaskResult(method, m.result)
+      ? "CreateTaskResult"
+      : isObject(m.result) && m.result.resultType === "input_required"
+        ? "InputRequiredResult"
+        : REQUEST_DEFINITIONS[method]?.[1];
     return name ? run(revision, name, m.result, "result") : `no official result definition for method ${method}`;
   }
   // -32042 has its own shape since 2025-11-25; before, it is just an error like any other.

@@ -56,8 +56,9 @@ export function transportFor(name: string, config: McpServerConfig, logger: Logg
   });
 }
 
-function clientOptions(options: ConnectServerOptions): Omit<McpClientOptions, "logger"> {
+function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
   return {
+    ...(config?.versionNegotiation ? { versionNegotiation: config.versionNegotiation } : {}),
     ...(options.runId ? { runId: options.runId } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
@@ -93,7 +94,7 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     },
     ...(options.httpReactivity === false ? { push: false } : {}),
     clientInfo: CLIENT_INFO,
-    client: clientOptions(options),
+    client: clientOptions(options, config),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     logger: options.logger,
@@ -122,7 +123,7 @@ export async function connectManagedServer(name: string, config: McpServerConfig
  * `mcp/roots-settle.ts`), so a request sent at once is served within them.
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
-  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options) });
+  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options, config) });
   const transport = transportFor(name, config, options.logger);
   const asked = watchRootsRequests(client);
   try {

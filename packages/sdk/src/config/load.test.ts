@@ -47,6 +47,13 @@ describe("parseConfig", () => {
     expect(message(() => parseConfig({ modle: {} }, {}))).toContain("config.modle: unknown field");
     expect(message(() => parseConfig({ mcpServers: { x: { args: [] } } }, {}))).toContain("config.mcpServers.x");
   });
+
+  test("an MCP server entry picks its version negotiation: auto or legacy", () => {
+    const c = parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "auto" }, b: { url: "https://t.example/mcp", versionNegotiation: "legacy" } } }, {});
+    expect(c.mcpServers?.a).toMatchObject({ versionNegotiation: "auto" });
+    expect(c.mcpServers?.b).toMatchObject({ versionNegotiation: "legacy" });
+    expect(message(() => parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "modern" } } }, {}))).toContain("config.mcpServers.a");
+  });
 });
 
 describe("resolveConfig precedence: flags > env > file", () => {

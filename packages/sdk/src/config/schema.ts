@@ -67,6 +67,11 @@ export const StdioServerSchema = v.strictObject({
   disabled: v.optional(v.boolean()),
   /** Whether the run fails when this server cannot be reached (default true). */
   required: v.optional(v.boolean()),
+  /**
+   * How the server's MCP revision is picked: "auto" probes with `server/discover` and speaks 2026-07-28
+   * when the server does, else falls back to `initialize`; "legacy" (default) uses `initialize` only.
+   */
+  versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
 });
 
 export const HttpServerSchema = v.strictObject({
@@ -75,6 +80,8 @@ export const HttpServerSchema = v.strictObject({
   headers: v.optional(stringMap),
   disabled: v.optional(v.boolean()),
   required: v.optional(v.boolean()),
+  /** See the stdio entry's `versionNegotiation`. */
+  versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
 });
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */

@@ -1,14 +1,18 @@
 /**
- * `McpClient`: one connection to one MCP server. Negotiates the revision (offers 2025-11-25, accepts
- * 2025-06-18 and 2025-03-26), declares only what the capability map says, answers server→client requests
- * per that map, and exposes the server's tools, resources, prompts and utilities as typed methods.
+ * `McpClient`: one connection to one MCP server. Picks the server's era first (`client-era.ts`: a
+ * `server/discover` probe; 2026-07-28 when the server speaks it statelessly), else negotiates with
+ * `initialize` (offers 2025-11-25, accepts 2025-06-18 and 2025-03-26). Declares only what the capability
+ * map says, answers server→client requests — or, statelessly, the same requests embedded in an
+ * input-required result — per that map, and exposes the server's tools, resources, prompts and utilities
+ * as typed methods; subscriptions ride `resources/subscribe` or `subscriptions/listen` alike.
  *
  * Every `tools/call` carries the run id in `_meta` under {@link RUN_ID_META_KEY}, so a server can make
  * reactions idempotent across restarts.
  */
 import type { Transport } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
-import { isSupportedRevision, LATEST_REVISION, SUPPORTED_REVISIONS, type ProtocolRevision } from "../wire/codec.ts";
+import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../wire/codec.ts";
+import type { DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -28,6 +32,10 @@ import type {
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
 import { callToolAsTask } from "./client-tasks.ts";
+import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
+import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
+import { ListenManager } from "./client-listen.ts";
+import { ResultCache } from "./result-cache.ts";
 import { Emitter, type Listener, type Unsubscribe } from "./emitter.ts";
 import { RUN_ID_META_KEY } from "./meta.ts";
 import { Protocol } from "./protocol.ts";
@@ -47,6 +55,14 @@ export interface McpClientOptions {
   maxInflightRequests?: number;
   /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
   serverName?: string;
+  /**
+   * How the server's era is found: `"auto"` probes with `server/discover` and speaks 2026-07-28
+   * statelessly when the server does, else falls back to `initialize`; `"legacy"` (default, as in the
+   * official v2 SDK) goes straight to `initialize` (2025-11-25 and older).
+   */
+  versionNegotiation?: VersionNegotiation;
+  /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */
+  probeTimeoutMs?: number;
 }
 
 /** Events of an {@link McpClient}. */
@@ -88,6 +104,12 @@ export class McpClient {
   private protocol?: Protocol;
   private init?: InitializeResult & { protocolVersion: ProtocolRevision };
   private listing?: Promise<Tool[]>;
+  /** Set when the server is spoken to statelessly (2026-07-28). */
+  private modern?: ModernRevision;
+  private listens?: ListenManager;
+  private readonly cache = new ResultCache();
+  /** Deprecated features this connection already gave notice of (once each). */
+  private noticed?: Set<string>;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -127,7 +149,12 @@ export class McpClient {
     return this.protocol !== undefined && !this.protocol.closed && this.init !== undefined;
   }
 
-  /** Connect over `transport` and run the initialize handshake. Closes the transport on failure. */
+  /** Whether the server is spoken to statelessly (2026-07-28: no session, per-request `_meta`). */
+  get stateless(): boolean {
+    return this.modern !== undefined;
+  }
+
+  /** Connect over `transport`: probe the era, then (handshake servers) run initialize. Closes the transport on failure. */
   async connect(transport: Transport, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
     if (this.protocol) throw new AgentdError("E_USAGE", "McpClient.connect called twice; create a new client to reconnect");
     const protocol = new Protocol(transport, {
@@ -141,15 +168,24 @@ export class McpClient {
     protocol.events.on("close", () => this.events.emit("close"));
     try {
       await protocol.start();
+      if (this.options.versionNegotiation === "auto") {
+        const verdict = await probeEra(protocol, transport, {
+          capabilities: clientCapabilities(this.config),
+          clientInfo: this.clientInfo,
+          timeoutMs: this.options.probeTimeoutMs ?? 10_000,
+          signal: options.signal,
+        });
+        if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
+      }
       const result = await protocol.request<InitializeResult>(
         "initialize",
         { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
         options,
       );
-      if (!isSupportedRevision(result.protocolVersion))
+      if (!isLegacyRevision(result.protocolVersion))
         throw new AgentdError(
           "E_PROTOCOL_VERSION",
-          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${SUPPORTED_REVISIONS.join(", ")}`,
+          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${LEGACY_REVISIONS.join(", ")} with initialize`,
         );
       protocol.setRevision(result.protocolVersion);
       transport.setProtocolVersion?.(result.protocolVersion);
@@ -162,19 +198,54 @@ export class McpClient {
     }
   }
 
+  /**
+   * A stateless server: every request carries our version, capabilities and identity; one listen stands
+   * in for subscriptions and list-change notifications (opened now when the server declared list changes).
+   */
+  private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
+    this.modern = revision;
+    protocol.setRequestMeta(modernEnvelope(revision, clientCapabilities(this.config), this.clientInfo));
+    this.init = discoveredInit(revision, discover);
+    const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
+    this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
+    if (Object.keys(lists).length > 0) await this.listens.update([]);
+    this.logger.debug("mcp.connected", { server: this.init.serverInfo.name, protocolVersion: revision, stateless: true });
+  }
+
   /** Close the connection. Idempotent. */
   async close(): Promise<void> {
+    this.listens?.close();
     await this.protocol?.close();
   }
 
-  /** Send a request through the capability gate (an escape hatch for methods without a wrapper). */
+  /**
+   * Send a request through the capability gate (an escape hatch for methods without a wrapper). Statelessly,
+   * a fresh cached result answers a cacheable request, and input-required results are carried through
+   * their rounds (`client-input.ts`).
+   */
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
-    return this.gate(method).request<T>(method, params, options);
+    const protocol = this.gate(method);
+    if (this.modern === undefined) return protocol.request<T>(method, params, options);
+    const cached = this.cache.get(method, params);
+    if (cached !== undefined) return cached as T;
+    const result = protocol.codec.mayRequireInput(method)
+      ? await withInputRounds(method, (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options), this.config, this.roots, options.signal, (m) => this.deprecated(m))
+      : await protocol.request<Record<string, unknown>>(method, params, options);
+    this.cache.put(method, params, result);
+    return result as T;
   }
 
-  /** Check the connection is alive. */
+  /** A one-time notice that the server relies on a feature 2026-07-28 deprecates (it is still served). */
+  private deprecated(method: string): void {
+    const d = DEPRECATED_INPUTS[method];
+    if (d === undefined || (this.noticed ??= new Set()).has(d.feature)) return;
+    this.noticed.add(d.feature);
+    this.logger.warn("mcp.deprecated_feature", { feature: d.feature, protocolVersion: this.modern, migration: d.migration });
+  }
+
+  /** Check the connection is alive (statelessly: `server/discover`, as 2026-07-28 has no ping). */
   async ping(options: RequestOptions = {}): Promise<void> {
-    await this.request("ping", undefined, options);
+    await this.request(this.modern === undefined ? "ping" : "server/discover", undefined, options);
   }
 
   /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
@@ -234,15 +305,24 @@ export class McpClient {
     return this.request<ReadResourceResult>("resources/read", { uri }, options);
   }
 
-  /** Subscribe to updates of `uri` (kept in {@link subscriptions} for re-subscription after a reconnect). */
+  /**
+   * Subscribe to updates of `uri` (kept in {@link subscriptions} for re-subscription after a reconnect).
+   * Statelessly it resolves once the server acknowledged a listen holding `uri`.
+   */
   async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.request("resources/subscribe", { uri }, options);
+    if (this.listens !== undefined) {
+      this.gate("resources/subscribe");
+      await this.listens.update([...this.subs, uri].filter((u, i, all) => all.indexOf(u) === i));
+    } else await this.request("resources/subscribe", { uri }, options);
     this.subs.add(uri);
   }
 
   /** Unsubscribe from `uri`. */
   async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.request("resources/unsubscribe", { uri }, options);
+    if (this.listens !== undefined) {
+      this.gate("resources/unsubscribe");
+      await this.listens.update([...this.subs].filter((u) => u !== uri));
+    } else await this.request("resources/unsubscribe", { uri }, options);
     this.subs.delete(uri);
   }
 
@@ -266,16 +346,24 @@ export class McpClient {
     return this.request<CompleteResult>("completion/complete", params, options);
   }
 
-  /** Set the minimum level of `notifications/message` the server sends. */
+  /**
+   * Set the minimum level of `notifications/message` the server sends. Statelessly (2026-07-28) the level
+   * travels in the `_meta` of every later request instead.
+   */
   async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
-    await this.request("logging/setLevel", { level }, options);
+    if (this.modern === undefined) {
+      await this.request("logging/setLevel", { level }, options);
+      return;
+    }
+    this.gate("logging/setLevel");
+    this.protocol?.setRequestMeta(modernEnvelope(this.modern, clientCapabilities(this.config), this.clientInfo, level));
   }
 
-  /** Replace the roots (D3 on) and tell the server they changed. */
+  /** Replace the roots (D3 on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
   async setRoots(roots: Root[]): Promise<void> {
     if (!this.config.roots) throw new AgentdError("E_CAPABILITY", "roots are off (D3); enable capabilities.roots to expose roots");
     this.roots = [...roots];
-    if (this.connected) await this.protocol?.notify("notifications/roots/list_changed");
+    if (this.connected && this.modern === undefined) await this.protocol?.notify("notifications/roots/list_changed");
   }
 
   private live(method: string): Protocol {
@@ -327,13 +415,41 @@ export class McpClient {
       if (item && !isOn(this.config, item)) return;
       protocol.setNotificationHandler(method, fn);
     };
-    on("notifications/resources/updated", (p) => this.events.emit("resourceUpdated", { uri: p.uri as string }));
-    on("notifications/resources/list_changed", () => this.events.emit("resourcesListChanged"));
-    on("notifications/tools/list_changed", () => {
-      this.tools.invalidate();
-      this.events.emit("toolsListChanged");
-    });
-    on("notifications/prompts/list_changed", () => this.events.emit("promptsListChanged"));
+    // Statelessly, change notifications count only on the active listen (stdio shares one channel).
+    const listened = (fn: (params: Record<string, unknown>) => void) => (p: Record<string, unknown>) => {
+      if (this.listens === undefined || this.listens.accepts(p)) fn(p);
+    };
+    on("notifications/subscriptions/acknowledged", (p) => this.listens?.acknowledged(p));
+    on(
+      "notifications/resources/updated",
+      listened((p) => {
+        this.cache.invalidate("resources/read", p.uri as string);
+        this.events.emit("resourceUpdated", { uri: p.uri as string });
+      }),
+    );
+    on(
+      "notifications/resources/list_changed",
+      listened(() => {
+        this.cache.invalidate("resources/list");
+        this.cache.invalidate("resources/templates/list");
+        this.events.emit("resourcesListChanged");
+      }),
+    );
+    on(
+      "notifications/tools/list_changed",
+      listened(() => {
+        this.cache.invalidate("tools/list");
+        this.tools.invalidate();
+        this.events.emit("toolsListChanged");
+      }),
+    );
+    on(
+      "notifications/prompts/list_changed",
+      listened(() => {
+        this.cache.invalidate("prompts/list");
+        this.events.emit("promptsListChanged");
+      }),
+    );
     on("notifications/message", (p) =>
       this.events.emit("log", { level: p.level as LoggingLevel, logger: p.logger as string | undefined, data: p.data }),
     );

@@ -24,8 +24,10 @@ export interface RegisteredNotification {
 export interface SharedHandlers {
   requests: ReadonlyMap<string, RegisteredRequest>;
   notifications: ReadonlyMap<string, RegisteredNotification>;
-  /** Checked before any inbound request is dispatched; an error refuses it. */
-  gate?: (method: string, peer: Protocol) => McpError | undefined;
+  /** Checked before any inbound request is dispatched (before the codec: it may pick the revision); an error refuses it. */
+  gate?: (method: string, peer: Protocol, params: Record<string, unknown> | undefined) => McpError | undefined;
+  /** Shapes every result a handler returns before it is sent (the stateless revision adds `resultType` …). */
+  finish?: (method: string, result: Record<string, unknown>, peer: Protocol) => Record<string, unknown>;
   /** Called once when a peer's transport closes, after its pending requests were rejected. */
   closed?: (peer: Protocol) => void;
 }

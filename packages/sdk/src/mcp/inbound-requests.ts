@@ -89,7 +89,7 @@ export class InboundRequests {
     const { id, method } = message;
     if (this.inFlight?.has(id))
       return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
-    const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol);
+    const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol, message.params);
     if (gated) return refuse(id, gated);
     const entry = this.lookup(method);
     const codec = this.protocol.codec;
@@ -126,7 +126,7 @@ export class InboundRequests {
         this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
         return errorResponse(id, ErrorCode.InternalError, "Internal error");
       }
-      return resultResponse(id, result);
+      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, result, this.protocol) : result);
     } catch (e) {
       if (flight.cancelled) return undefined;
       if (McpError.isInstance(e)) return refuse(id, e);

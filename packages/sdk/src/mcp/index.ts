@@ -39,6 +39,13 @@ export type {
   ServerFeatures,
 } from "./capabilities.ts";
 export { McpClient } from "./client.ts";
+export { modernEnvelope, probeEra } from "./client-era.ts";
+export type { EraVerdict, ProbeOptions, VersionNegotiation } from "./client-era.ts";
+export { MAX_INPUT_ROUNDS, isInputRequired, withInputRounds } from "./client-input.ts";
+export { ListenManager } from "./client-listen.ts";
+export { CACHEABLE_METHODS, ResultCache } from "./result-cache.ts";
+export { acknowledgedFilter, discoverResult, modernResult } from "./server-modern.ts";
+export type { Listen } from "./server-modern.ts";
 export type { CallToolOptions, McpClientEvents, McpClientOptions } from "./client.ts";
 export { McpServer } from "./server.ts";
 export type { McpServerOptions } from "./server.ts";

@@ -66,6 +66,7 @@ export class Protocol implements AbandonListener {
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
   private unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
+  private envelope: Record<string, unknown> | undefined;
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
@@ -110,6 +111,14 @@ export class Protocol implements AbandonListener {
   /** Whether the transport has closed. */
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /**
+   * `_meta` entries every outbound request carries (2026-07-28: protocol version, client capabilities and
+   * identity travel with each request instead of a handshake); `undefined` for none.
+   */
+  setRequestMeta(meta: Record<string, unknown> | undefined): void {
+    this.envelope = meta;
   }
 
   /** Switch validation to a negotiated revision. */
@@ -185,7 +194,8 @@ export class Protocol implements AbandonListener {
     if (this.isClosed) return Promise.reject(closedError(method));
     if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
     const id = this.nextId++;
-    const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown> | undefined), ...options.meta };
+    options.onRequestId?.(id);
+    const meta: Record<string, unknown> = { ...this.envelope, ...(params?._meta as Record<string, unknown> | undefined), ...options.meta };
     const progressToken = options.onprogress ? id : undefined;
     if (progressToken !== undefined) meta.progressToken = progressToken;
     const outParams = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;

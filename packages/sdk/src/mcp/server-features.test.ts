@@ -178,7 +178,7 @@ describe("the request context a tool handler gets", () => {
     expect(logs).toContain("from a destructured log");
     expect(seen).toMatchObject({ aborted: false, sameSession: true, spreadSignal: true });
     expect(seen.copyKeys).toEqual(
-      ["authInfo", "meta", "method", "progressToken", "requestId", "sendNotification", "sendRequest", "sessionId", "signal"].sort(),
+      ["authInfo", "clientCapabilities", "meta", "method", "progressToken", "requestId", "sendNotification", "sendRequest", "sessionId", "signal"].sort(),
     );
   });
 });

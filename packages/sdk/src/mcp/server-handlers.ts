@@ -19,6 +19,9 @@ import { paginate } from "./pagination.ts";
 import type { Completers } from "./registry.ts";
 import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./server-session.ts";
+import { discoverResult, modernResult } from "./server-modern.ts";
+import { InputRequiredSignal, inputRequiredResult } from "./server-input.ts";
+import type { SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "./types.ts";
 
 /** The spec's cap on completion values per response. */
@@ -32,7 +35,10 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
   const requests = new Map<string, RegisteredRequest>();
   const add = (method: string, handler: McpRequestHandler) => requests.set(method, { handler, custom: false });
   add("initialize", (params, _ctx, peer) => sessionOf(peer).handleInitialize(params));
-  for (const [method, handler] of Object.entries(methodHandlers(server))) add(method, handler);
+  for (const [method, handler] of Object.entries(methodHandlers(server))) add(method, INPUT_CAPABLE.has(method) ? askingForInput(handler) : handler);
+  // 2026-07-28 only (the handshake revisions' codecs do not know these methods: -32601 there).
+  add("server/discover", () => discoverResult(server));
+  add("subscriptions/listen", (p, ctx, peer) => sessionOf(peer).listen(p.notifications as SubscriptionFilter, ctx));
   const notifications = new Map<string, RegisteredNotification>([
     ["notifications/initialized", { handler: (_p, _e, peer) => sessionOf(peer).handleInitialized(), custom: false }],
     ["notifications/roots/list_changed", { handler: (_p, _e, peer) => sessionOf(peer).events.emit("rootsListChanged"), custom: false }],
@@ -40,17 +46,18 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
   return {
     requests,
     notifications,
-    gate: (method, peer) => {
+    gate: (method, peer, params) => {
       const session = sessionOf(peer);
-      const refused = session.gateRequest(method);
+      const refused = session.gateRequest(method, params);
       if (refused) return refused;
       const needs = SERVER_INBOUND[method];
       // An undeclared capability's method is not answered, unless this session registered a handler of its own.
-      if (needs && session.initialized && !needs(session.declared) && !peer.hasOwnRequestHandler(method))
+      if (needs && (session.initialized || session.modern) && !needs(session.declared) && !peer.hasOwnRequestHandler(method))
         return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return undefined;
     },
     closed: (peer) => sessionOf(peer).handleClosed(),
+    finish: (method, result, peer) => (sessionOf(peer).modern ? modernResult(method, result, server) : result),
   };
 }
 
@@ -77,9 +84,9 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       if (!check.valid) return toolError(`Invalid arguments for tool ${name}: ${check.errors.join("; ")}`);
       let result: CallToolResult;
       try {
-        result = await entry.handler(args, session.context(ctx));
+        result = await entry.handler(args, session.context(ctx, p));
       } catch (e) {
-        if (McpError.isInstance(e)) throw e;
+        if (McpError.isInstance(e) || InputRequiredSignal.isInstance(e)) throw e;
         return toolError(e instanceof Error ? e.message : String(e));
       }
       const schema = entry.definition.outputSchema;
@@ -102,12 +109,13 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       const session = sessionOf(peer);
       const uri = p.uri as string;
       const fixed = reg.resources.get(uri);
-      if (fixed) return fixed.read(uri, session.context(ctx));
+      if (fixed) return fixed.read(uri, session.context(ctx, p));
       for (const t of reg.templates.values()) {
         const vars = t.compiled.match(uri);
-        if (vars) return t.read(uri, vars, session.context(ctx));
+        if (vars) return t.read(uri, vars, session.context(ctx, p));
       }
-      throw resourceNotFound(uri);
+      // 2026-07-28 retired -32002 for -32602 (basic spec, "Error Codes").
+      throw session.modern ? new McpError(ErrorCode.InvalidParams, "Resource not found", { uri }) : resourceNotFound(uri);
     },
 
     "resources/subscribe": (p, _ctx, peer) => {
@@ -130,7 +138,7 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       const args = (p.arguments ?? {}) as Record<string, string>;
       for (const a of entry.definition.arguments ?? [])
         if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
-      return entry.get(args, session.context(ctx));
+      return entry.get(args, session.context(ctx, p));
     },
 
     "completion/complete": async (p) => {
@@ -160,6 +168,21 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];
       return {};
     },
+  };
+}
+
+/** The requests a stateless server may answer with an input-required result (MRTR spec, "Supported Requests"). */
+const INPUT_CAPABLE: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);
+
+/** A handler whose request for client input (a stateless session's `sendRequest`) becomes its interim result. */
+function askingForInput(handler: McpRequestHandler): McpRequestHandler {
+  return async (params, ctx, peer) => {
+    try {
+      return await handler(params, ctx, peer);
+    } catch (e) {
+      if (InputRequiredSignal.isInstance(e)) return inputRequiredResult(e);
+      throw e;
+    }
   };
 }
 

@@ -12,7 +12,8 @@
 import type { Transport } from "../transport/types.ts";
 import { invalidRequest, McpError } from "../wire/errors.ts";
 import { ErrorCode, type RequestId } from "../wire/jsonrpc.ts";
-import { isSupportedRevision, LATEST_REVISION, type ProtocolRevision } from "../wire/codec.ts";
+import { isLegacyRevision, LATEST_REVISION, type ModernRevision, type ProtocolRevision } from "../wire/codec.ts";
+import { MODERN_META, type SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -27,6 +28,16 @@ import type {
 import { serverEmitsNotifications } from "./capabilities.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
 import { Protocol } from "./protocol.ts";
+import { inputRequestBridge } from "./server-input.ts";
+import {
+  acknowledgedFilter,
+  checkModernVersion,
+  listensToList,
+  requestedVersion,
+  requestLogLevel,
+  subscriptionMeta,
+  type Listen,
+} from "./server-modern.ts";
 import type { McpServer } from "./server.ts";
 import type { NotificationOptions, RequestContext, RequestOptions } from "./types.ts";
 
@@ -39,6 +50,8 @@ export interface ServerContext extends RequestContext {
   session: ServerSession;
   /** Send `notifications/message` to this session (when D9 is on and the level passes the client's filter). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** What the client declared: in `initialize`, or (2026-07-28) in this request's `_meta`. */
+  clientCapabilities: ClientCapabilities;
 }
 
 /** Events of a {@link ServerSession}. */
@@ -68,6 +81,10 @@ export class ServerSession {
   private fallbackId: string | undefined;
   private emitter: Emitter<ServerSessionEvents> | undefined;
   private subscribed: Set<string> | undefined;
+  /** Set when the first request carried modern `_meta` (2026-07-28): every request then stands alone. */
+  private modernRevision: ModernRevision | undefined;
+  /** Open `subscriptions/listen` requests (modern sessions), by request id. */
+  private listening: Map<RequestId, Listen & { end(): void }> | undefined;
 
   constructor(
     readonly server: McpServer,
@@ -101,6 +118,10 @@ export class ServerSession {
   get protocolVersion(): ProtocolRevision {
     return this.protocol.revision;
   }
+  /** Whether this session speaks a stateless revision (its first request carried modern `_meta`). */
+  get modern(): boolean {
+    return this.modernRevision !== undefined;
+  }
   /** Whether `initialize` has been answered. */
   get initialized(): boolean {
     return this.declaredCaps !== undefined;
@@ -117,8 +138,9 @@ export class ServerSession {
   get clientCapabilities(): ClientCapabilities {
     return this.clientCaps ?? NO_CAPABILITIES;
   }
-  /** What this session was told the server offers (`{}` before initialize). */
+  /** What this session was told the server offers (`{}` before initialize; what the server offers now when modern). */
   get declared(): ServerCapabilities {
+    if (this.modernRevision !== undefined) return this.server.capabilities();
     return this.declaredCaps ?? NO_CAPABILITIES;
   }
   /** Whether the transport has closed. */
@@ -126,8 +148,10 @@ export class ServerSession {
     return this.protocol.closed;
   }
 
-  /** Send a request to the client. */
+  /** Send a request to the client. A stateless session has none to send (MRTR spec): it fails with -32601. */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    if (this.modernRevision !== undefined)
+      return Promise.reject(new McpError(ErrorCode.MethodNotFound, `${method} cannot be sent to a ${this.modernRevision} client: servers send no requests in that revision`));
     return this.protocol.request<T>(method, params, options);
   }
 
@@ -177,10 +201,14 @@ export class ServerSession {
     await this.protocol.start();
   }
 
-  /** Wrap a protocol context into the context server handlers receive (D9 gates progress). */
-  context(ctx: RequestContext): ServerContext {
+  /**
+   * Wrap a protocol context into the context server handlers receive (D9 gates progress). Statelessly,
+   * `sendRequest` asks for input through the request's result instead (`server-input.ts`): pass the params.
+   */
+  context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {
     // Listed, not spread: a spread would read `signal` and so make it for every request.
     const emits = serverEmitsNotifications(this.server.capabilityConfig);
+    const modern = this.modernRevision !== undefined;
     return {
       requestId: ctx.requestId,
       method: ctx.method,
@@ -192,11 +220,86 @@ export class ServerSession {
       sessionId: ctx.sessionId,
       authInfo: ctx.authInfo,
       sendNotification: ctx.sendNotification,
-      sendRequest: ctx.sendRequest,
+      sendRequest: modern ? inputRequestBridge(ctx, params) : ctx.sendRequest,
       sendProgress: emits ? ctx.sendProgress : async () => {},
       session: this,
-      log: (level, data, logger) => this.log(level, data, logger, ctx.requestId),
+      log: modern ? (level, data, logger) => this.logForRequest(ctx, level, data, logger) : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
+      clientCapabilities: modern ? ((ctx.meta[MODERN_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities) : this.clientCapabilities,
     };
+  }
+
+  /**
+   * `notifications/message` in a stateless session: only for a request that set `…/logLevel` in its `_meta`,
+   * at or above that level, on that request's stream (logging spec, "Per-request log level").
+   */
+  private async logForRequest(ctx: RequestContext, level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const wanted = requestLogLevel(ctx);
+    if (wanted === undefined || !this.declared.logging || !serverEmitsNotifications(this.server.capabilityConfig)) return;
+    if (LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LoggingLevel)) return;
+    const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, logger, data };
+    await this.notify("notifications/message", params, { relatedRequestId: ctx.requestId }).catch(() => {});
+  }
+
+  /**
+   * `subscriptions/listen`: acknowledge the honoured part of the filter first (nothing of the subscription may
+   * precede it), then keep the request open until the client cancels it or {@link endListens} ends it.
+   */
+  listen(asked: SubscriptionFilter, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const id = ctx.requestId;
+    const filter = acknowledgedFilter(asked, this.declared);
+    this.notify("notifications/subscriptions/acknowledged", { _meta: subscriptionMeta(id), notifications: filter }, { relatedRequestId: id }).catch(() => {});
+    const listens = (this.listening ??= new Map());
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        listens.delete(id);
+        reject(ctx.signal.reason);
+      };
+      listens.set(id, {
+        id,
+        filter,
+        uris: new Set(filter.resourceSubscriptions ?? []),
+        end: () => {
+          ctx.signal.removeEventListener("abort", onAbort);
+          listens.delete(id);
+          resolve({ _meta: subscriptionMeta(id) });
+        },
+      });
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** End every open listen gracefully: its response says the subscription closed on purpose (subscriptions spec). Returns how many. */
+  endListens(): number {
+    const open = [...(this.listening?.values() ?? [])];
+    for (const l of open) l.end();
+    return open.length;
+  }
+
+  /** `notifications/resources/updated` for `uri`, to a subscribed client (or each listen that asked for it). */
+  async resourceUpdated(uri: string): Promise<void> {
+    if (this.closed) return;
+    if (this.modernRevision === undefined) {
+      if (this.subscribed?.has(uri)) await this.notify("notifications/resources/updated", { uri }).catch(() => {});
+      return;
+    }
+    const sends: Promise<void>[] = [];
+    for (const l of this.listening?.values() ?? [])
+      if (l.uris.has(uri))
+        sends.push(this.notify("notifications/resources/updated", { _meta: subscriptionMeta(l.id), uri }, { relatedRequestId: l.id }).catch(() => {}));
+    await Promise.all(sends);
+  }
+
+  /** `notifications/<kind>/list_changed`, if this client was told it would get them (or a listen asked). */
+  listChanged(kind: "tools" | "prompts" | "resources"): void {
+    if (this.closed) return;
+    if (this.modernRevision === undefined) {
+      const declared = this.declaredCaps?.[kind] as { listChanged?: boolean } | undefined;
+      if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`).catch(() => {});
+      return;
+    }
+    for (const l of this.listening?.values() ?? [])
+      if (listensToList(l, kind))
+        this.notify(`notifications/${kind}/list_changed`, { _meta: subscriptionMeta(l.id) }, { relatedRequestId: l.id }).catch(() => {});
   }
 
   /** @internal `resources/subscribe`. */
@@ -221,19 +324,43 @@ export class ServerSession {
     this.emitter?.emit("close");
   }
 
-  /** @internal Refuse everything but `initialize` and `ping` before initialize, and a second `initialize`. */
-  gateRequest(method: string): McpError | undefined {
+  /**
+   * @internal Pick the era and refuse what it does not allow. A request with modern `_meta` on a session not
+   * initialized makes it stateless (once); a version we do not serve per request gets -32022. Otherwise:
+   * refuse everything but `initialize` and `ping` before initialize, and a second `initialize`.
+   */
+  gateRequest(method: string, params?: Record<string, unknown>): McpError | undefined {
+    if (this.modernRevision !== undefined || (!this.initialized && method !== "initialize")) {
+      const checked = checkModernVersion(requestedVersion(params));
+      if (McpError.isInstance(checked)) return checked;
+      if (checked !== undefined) {
+        if (this.modernRevision === undefined) this.becomeModern(checked, params);
+        return undefined;
+      }
+      // A modern session's request without a version: the codec names the missing `_meta` field.
+      if (this.modernRevision !== undefined)
+        return method === "initialize" ? invalidRequest(`this connection speaks MCP ${this.modernRevision}, which has no initialize`) : undefined;
+    }
     if (!this.initialized && method !== "initialize" && method !== "ping")
       return invalidRequest(`session not initialized: send initialize before ${method}`);
     if (this.initialized && method === "initialize") return invalidRequest("session already initialized");
     return undefined;
   }
 
+  private becomeModern(revision: ModernRevision, params: Record<string, unknown> | undefined): void {
+    this.modernRevision = revision;
+    this.protocol.setRevision(revision);
+    const info = (params?._meta as Record<string, unknown>)[MODERN_META.clientInfo] as Implementation | undefined;
+    this.clientInfoValue = info;
+    this.server.logger.debug("mcp.session_modern", { session: this.id, client: info?.name, protocolVersion: revision });
+  }
+
   /** @internal `initialize`. */
   handleInitialize(params: Record<string, unknown>): Record<string, unknown> {
     const requested = params.protocolVersion;
     // Lifecycle spec: answer with the client's version when we speak it, else with our latest.
-    const revision: ProtocolRevision = isSupportedRevision(requested) ? requested : LATEST_REVISION;
+    // 2026-07-28 and later have no initialize: a client asking for one in it gets our newest that has.
+    const revision: ProtocolRevision = isLegacyRevision(requested) ? requested : LATEST_REVISION;
     const declared = this.server.capabilities();
     this.clientInfoValue = params.clientInfo as Implementation;
     const caps = params.capabilities as ClientCapabilities | undefined;

@@ -130,10 +130,7 @@ export class McpServer {
 
   /** `notifications/resources/updated` to every session subscribed to `uri` (that `to` admits, when given). */
   async notifyResourceUpdated(uri: string, to?: (session: ServerSession) => boolean): Promise<void> {
-    const sends = [...this.live]
-      .filter((s) => s.subscriptions.has(uri) && !s.closed && (!to || to(s)))
-      .map((s) => s.notify("notifications/resources/updated", { uri }).catch(() => {}));
-    await Promise.all(sends);
+    await Promise.all([...this.live].filter((s) => !to || to(s)).map((s) => s.resourceUpdated(uri)));
   }
 
   /** `notifications/message` to every session whose level admits `level` (D9) and that `to` admits, when given. */
@@ -141,8 +138,12 @@ export class McpServer {
     await Promise.all([...this.live].filter((s) => !to || to(s)).map((s) => s.log(level, data, logger)));
   }
 
-  /** Close every session. */
+  /** Close every session (open `subscriptions/listen` requests are first ended gracefully). */
   async close(): Promise<void> {
+    let ended = 0;
+    for (const s of this.live) ended += s.endListens();
+    // Let the listen responses reach their transports before those close (handler → reply is a few ticks).
+    if (ended > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     await Promise.all([...this.live].map((s) => s.close().catch(() => {})));
   }
 
@@ -155,13 +156,7 @@ export class McpServer {
   private flushListChanged(): void {
     const kinds = [...this.changed];
     this.changed.clear();
-    for (const session of this.live) {
-      if (!session.initialized || session.closed) continue;
-      for (const kind of kinds) {
-        const declared = session.declared[kind] as { listChanged?: boolean } | undefined;
-        if (declared?.listChanged) session.notify(`notifications/${kind}/list_changed`).catch(() => {});
-      }
-    }
+    for (const session of this.live) for (const kind of kinds) session.listChanged(kind);
   }
 
   private warnOnce(key: string, message: string): void {

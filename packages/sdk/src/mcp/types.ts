@@ -33,6 +33,8 @@ export interface RequestOptions {
   relatedRequestId?: RequestId;
   /** Extra `_meta` entries merged into `params._meta`. */
   meta?: Record<string, unknown>;
+  /** Told the JSON-RPC id of the request as it is sent (a `subscriptions/listen` id names its subscription). */
+  onRequestId?: (id: RequestId) => void;
 }
 
 /** Options for one outbound notification. */

@@ -13,7 +13,7 @@ describe("getCodec", () => {
     for (const r of SUPPORTED_REVISIONS) {
       expect(getCodec(r)).toBe(getCodec(r));
       expect(getCodec(r).revision).toBe(r);
-      expect(getCodec(r).stateful).toBe(true);
+      expect(getCodec(r).stateful).toBe(r !== "2026-07-28");
     }
     expect([latest.batches, june.batches, march.batches]).toEqual([false, false, true]);
   });

@@ -13,11 +13,13 @@ import type { AnySchema, RevisionTable } from "./schemas/method-table.ts";
 import { table_2025_11_25 } from "./schemas/methods-2025-11-25.ts";
 import { table_2025_06_18 } from "./schemas/methods-2025-06-18.ts";
 import { table_2025_03_26 } from "./schemas/methods-2025-03-26.ts";
+import { InputRequiredResultSchema, table_2026_07_28 } from "./schemas/methods-2026-07-28.ts";
 import { CreateTaskResultSchema } from "./schemas/tasks.ts";
 import { type Check, compileCheck } from "./schemas/compile-check.ts";
 
 /** The method table of every supported revision. Adding a revision is one table file and one line here. */
 export const REVISION_TABLES: { readonly [R in ProtocolRevision]: RevisionTable } = {
+  "2026-07-28": table_2026_07_28,
   "2025-11-25": table_2025_11_25,
   "2025-06-18": table_2025_06_18,
   "2025-03-26": table_2025_03_26,
@@ -95,15 +97,21 @@ const looksLikeTaskResult = (r: unknown): boolean =>
   typeof r === "object" && r !== null && typeof (r as { task?: unknown }).task === "object";
 
 const createTaskResult = validator(CreateTaskResultSchema);
+const inputRequiredResult = validator(InputRequiredResultSchema);
+
+/** True for a result saying `resultType: "input_required"` (multi round-trip requests). */
+const looksLikeInputRequired = (r: unknown): boolean =>
+  typeof r === "object" && r !== null && (r as { resultType?: unknown }).resultType === "input_required";
 
 /** Build the codec of one revision from its table. Prefer {@link getCodec}, which caches. */
 export function createCodec(revision: ProtocolRevision, table: RevisionTable): McpCodec {
-  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean }>();
+  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean; inputRequired: boolean }>();
   for (const [method, spec] of Object.entries(table.requests))
     requests.set(method, {
       params: validator(spec.params),
       result: validator(spec.result),
       taskAugmentable: spec.taskAugmentable === true,
+      inputRequired: spec.inputRequired === true,
     });
   const notifications = new Map<string, Validator>();
   for (const [method, spec] of Object.entries(table.notifications)) notifications.set(method, validator(spec.params));
@@ -129,9 +137,13 @@ export function createCodec(revision: ProtocolRevision, table: RevisionTable): M
         return { ok: false, unknown: true, message: `"${method}" is not a notification of MCP ${revision}` };
       return validate(spec, params ?? {}, "params", `Invalid params for ${method}`);
     },
+    mayRequireInput: (method) => requests.get(method)?.inputRequired === true,
     result(method, result) {
       const spec = requests.get(method);
       if (spec === undefined) return unknownRequest(method);
+      // An interim InputRequiredResult has none of the final result's fields: check it as what it says it is.
+      if (spec.inputRequired && looksLikeInputRequired(result))
+        return validate(inputRequiredResult, result, "result", `Invalid input-required result for ${method}`);
       if (spec.result.fast(result)) return ok(result);
       // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
       if (spec.taskAugmentable && looksLikeTaskResult(result))

@@ -47,6 +47,13 @@ export const invalidParams = (detail: string) => new McpError(ErrorCode.InvalidP
 /** -32603: the handler failed. The message must not leak internals. */
 export const internalError = (detail = "internal error") => new McpError(ErrorCode.InternalError, detail);
 
+/** -32022 (2026-07-28): the requested protocol version is not served; `data` lists what is. */
+export const unsupportedProtocolVersion = (requested: unknown, supported: readonly string[]) =>
+  new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+    supported: [...supported],
+    requested: typeof requested === "string" ? requested : String(requested),
+  });
+
 /** Local error codes (string), one per failure a caller may want to tell apart. */
 export type LocalErrorCode =
   | "E_CONFIG_INVALID"

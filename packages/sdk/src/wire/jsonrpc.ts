@@ -67,6 +67,12 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** MCP 2025-11-25: URL-mode elicitation required. */
   UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28: the HTTP headers do not match the body, or a required header is missing. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the requested protocol version is not served (`data: { supported, requested }`). */
+  UnsupportedProtocolVersion: -32022,
   /** Implementation-defined (server error range): the request was cancelled or timed out locally. */
   RequestTimeout: -32001,
   /** Implementation-defined: the connection closed before a response arrived. */

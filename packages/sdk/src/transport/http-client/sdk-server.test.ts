@@ -8,6 +8,7 @@ import { collect, initializeParams, type Collected } from "./__fixtures__/collec
 import { startCutProxy, type CutProxy } from "./__fixtures__/cut-proxy.ts";
 import { startSdkServer, type SdkServer } from "./__fixtures__/sdk-server.ts";
 import { StreamableHttpClientTransport } from "./streamable-http-client.ts";
+import { McpClient } from "../../mcp/client.ts";
 
 const fast = { initialDelayMs: 50, maxDelayMs: 400, growFactor: 2, maxRetries: 20 };
 
@@ -164,5 +165,20 @@ describe("StreamableHttpClientTransport ⇄ official SDK server", () => {
     expect(server.requests.at(-1)).toMatchObject({ method: "DELETE", session: sid });
     expect(server.sessions.has(sid)).toBe(false);
     await expect(client.send({ jsonrpc: "2.0", method: "x" })).rejects.toMatchObject({ code: "E_CONNECTION_CLOSED" });
+  }, 30_000);
+});
+
+describe("era probe against the official 1.32.2 SDK server over HTTP", () => {
+  test("our client's server/discover probe is refused (HTTP 400, no modern error): it falls back to initialize and 2025-11-25", async () => {
+    server = await startSdkServer();
+    const mcp = new McpClient({ name: "probe", version: "0" }, { versionNegotiation: "auto" });
+    client = new StreamableHttpClientTransport(server.url, { name: "fixture" });
+    await mcp.connect(client);
+    expect(mcp.protocolVersion).toBe("2025-11-25");
+    expect(mcp.stateless).toBe(false);
+    expect((await mcp.listTools()).map((t) => t.name)).toContain("echo");
+    // The probe went out as a stateless request would: its headers mirrored, no session.
+    expect(server.requests[0]).toMatchObject({ method: "POST", session: null, version: "2026-07-28" });
+    await mcp.close();
   }, 30_000);
 });

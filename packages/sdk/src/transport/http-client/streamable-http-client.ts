@@ -39,6 +39,8 @@ import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "
 import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
 import { readJsonMessages } from "./read-body.ts";
 import { requestHeaders } from "./request-headers.ts";
+import { mirrorRequestHeaders, readErrorAnswer } from "./modern-requests.ts";
+import { isModernRevision } from "../../wire/codec.ts";
 import { SseStream, type StreamHost } from "./sse-stream.ts";
 
 /** Where the standalone GET (server-push) stream is. */
@@ -144,6 +146,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     try {
       const sessionSent = isInitialize ? undefined : this.session;
       const headers = this.headers("POST", isInitialize);
+      mirrorRequestHeaders(headers, isInitialize ? undefined : this.protocolVersion, m);
       let response: Response;
       try {
         const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
@@ -152,6 +155,16 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
         if (ctrl.signal.reason === CANCELLED) return;
         if (this.closing) throw this.closedError(e);
         throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
+      }
+      if (!response.ok && requestId !== undefined && isModernRevision(this.protocolVersion)) {
+        // A stateless server answers refusals (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error
+        // for the request: the protocol layer decides what it means (the era probe reads it).
+        const answer = await readErrorAnswer(response, requestId, this.maxFrameChars, this.name);
+        if (answer !== undefined) {
+          await response.body?.cancel().catch(() => {});
+          this.deliver(answer);
+          return;
+        }
       }
       if (!response.ok) throw await this.failure(response, "POST", sessionSent, isInitialize);
       if (isInitialize) this.adoptSession(response);

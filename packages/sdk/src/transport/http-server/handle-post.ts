@@ -5,7 +5,8 @@
  * response (or one `application/json` body in JSON response mode). A request the client cancels gets no
  * response: its stream ends without one (in JSON mode, an SSE body with no events when nothing is left to
  * answer). `initialize` without a session id creates the session and returns `Mcp-Session-Id` (transport
- * spec, "Session Management").
+ * spec, "Session Management"). A POST without a session whose `MCP-Protocol-Version` is a stateless
+ * revision (2026-07-28) is served on its own (`handle-modern-post.ts`).
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedBody } from "./body.ts";
@@ -21,6 +22,7 @@ import {
 } from "./responses.ts";
 import type { Session } from "./session.ts";
 import type { MessageExtra } from "../types.ts";
+import { handleModernPost, isStatelessPost } from "./handle-modern-post.ts";
 
 /** Answer one POST. */
 export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
@@ -61,6 +63,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
 
   let session: Session;
   const sessionHeader = req.headers.get("mcp-session-id");
+  const versionHeader = req.headers.get("mcp-protocol-version");
+  if (!isBatch && isStatelessPost(sessionHeader, versionHeader, initializeId))
+    return handleModernPost(ctx, req, caller, value, versionHeader as string);
   if (initializeId !== undefined && sessionHeader === null) {
     const created = await startSession(ctx, caller);
     if (created instanceof Response) return created;

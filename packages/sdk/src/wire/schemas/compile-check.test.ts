@@ -65,7 +65,8 @@ describe("compileCheck agrees with valibot", () => {
       }
       expect(disagreements.slice(0, 5)).toEqual([]);
       // Both verdicts are well represented, so agreement is not vacuous.
-      expect(compared).toBeGreaterThan(5000);
+      // The corpus is of the handshake revisions: 2026-07-28 shares its result and notification shapes only.
+      expect(compared).toBeGreaterThan(revision === "2026-07-28" ? 2500 : 5000);
       expect(rejected).toBeGreaterThan(compared / 10);
       expect(compared - rejected).toBeGreaterThan(compared / 10);
     });

@@ -18,3 +18,4 @@ export * from "./tasks.ts";
 export * from "./messages.ts";
 export * from "./method-table.ts";
 export * from "./methods-2025-11-25.ts";
+export * from "./methods-2026-07-28.ts";

@@ -21,6 +21,8 @@ export interface RequestSpec {
   readonly result: AnySchema;
   /** Whether the request may be task-augmented (`params.task`), so its answer may be a `CreateTaskResult`. */
   readonly taskAugmentable?: boolean;
+  /** Whether the answer may be an `InputRequiredResult` (multi round-trip requests, 2026-07-28 on). */
+  readonly inputRequired?: boolean;
 }
 
 /** A notification method's entry. */
