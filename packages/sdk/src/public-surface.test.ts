@@ -20,7 +20,7 @@ describe("exports", () => {
       "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
       "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "formatDuration",
-      "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "memoryLogger", "modelFromConfig", "newRunId",
+      "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runSubagentChild",
       "subscriptionTriggerId", "supervisorFromConfig", "triggerSpecsFromConfig", "validateTriggerSpec",
     ]);
