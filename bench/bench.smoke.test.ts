@@ -27,6 +27,6 @@ describe("benchmarks in their tiny configuration", () => {
   test("codec", async () => expectPositive(await BENCHES.codec("tiny", () => {}), 12), 60_000);
   test("stdio", async () => expectPositive(await BENCHES.stdio("tiny", () => {}), 18), 60_000);
   test("http", async () => expectPositive(await BENCHES.http("tiny", () => {}), 14), 60_000);
-  test("startup", async () => expectPositive(await BENCHES.startup("tiny", () => {}), 10), 60_000);
-  test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 12), 60_000);
+  test("startup", async () => expectPositive(await BENCHES.startup("tiny", () => {}), 12), 180_000);
+  test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 16), 180_000);
 });
