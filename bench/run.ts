@@ -1,15 +1,17 @@
 #!/usr/bin/env bun
 /**
- * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop ...] [--quick]`.
+ * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop|growth ...] [--quick]`.
  *
  * Runs the named benchmarks (all by default), merges their results into bench/results/latest.json (the
- * others keep their last results) and regenerates the tables in bench/README.md. Exit code 1 if any
- * benchmark failed, 2 on a usage mistake.
+ * others keep their last results) and regenerates the tables in bench/README.md and the charts in
+ * bench/results/charts/. Exit code 1 if any benchmark failed, 2 on a usage mistake.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { runCodec } from "./codec/codec-bench.ts";
+import { runGrowth } from "./growth/growth-bench.ts";
+import { chartsOf } from "./lib/charts.ts";
 import { BENCH_NAMES, type BenchName, type BenchResult, type Mode } from "./lib/figures.ts";
 import { BENCH_DIR, runToEnd } from "./lib/proc.ts";
 import { renderResults, spliceResults, type MachineInfo, type ResultFile } from "./lib/report.ts";
@@ -25,10 +27,21 @@ export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void
   http: runHttp,
   startup: runStartup,
   loop: runLoop,
+  growth: runGrowth,
 };
 
 const RESULTS = join(BENCH_DIR, "results", "latest.json");
 const README = join(BENCH_DIR, "README.md");
+const CHARTS = join(BENCH_DIR, "results", "charts");
+
+/** Write every chart of `file` into `dir` (emptied first, so no chart of a figure gone is left behind). */
+export function writeCharts(file: ResultFile, dir: string): string[] {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const charts = chartsOf(file);
+  for (const c of charts) writeFileSync(join(dir, c.file), c.svg);
+  return charts.map((c) => c.file);
+}
 
 async function machine(loadStart: number[]): Promise<MachineInfo> {
   const node = await runToEnd(["node", "--version"]).catch(() => ({ stdout: "absent" }));
@@ -84,6 +97,7 @@ async function main(): Promise<number> {
   file.machine = await machine(loadStart);
   mkdirSync(join(BENCH_DIR, "results"), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(file, null, 2)}\n`);
+  writeCharts(file, CHARTS);
   const readme = existsSync(README) ? readFileSync(README, "utf8") : "# bench\n";
   writeFileSync(README, spliceResults(readme, renderResults(file)));
   log(`bench: wrote bench/results/latest.json and bench/README.md in ${((performance.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} failed` : ""}`);

@@ -8,6 +8,10 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
+
+// @ai-sdk/openai-compatible builds on @ai-sdk/provider 4.0.38, Mastra's types on its own copy (4.0.17): the
+// same LanguageModelV4 at run time, two declarations to the compiler.
+type MastraModel = ConstructorParameters<typeof Agent>[0]["model"];
 import { FINAL_TEXT } from "./script.ts";
 import { serveLoopWorker } from "./worker-protocol.ts";
 
@@ -28,7 +32,7 @@ const agent = new Agent({
   id: "echoer",
   name: "echoer",
   instructions: "Call the echo tool until the work is done.",
-  model: provider.chatModel("bench-loop"),
+  model: provider.chatModel("bench-loop") as MastraModel,
   tools: await mcp.listTools(),
 });
 await serveLoopWorker(

@@ -12,6 +12,10 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
+
+// @ai-sdk/openai-compatible builds on @ai-sdk/provider 4.0.38, Mastra's types on its own copy (4.0.17): the
+// same LanguageModelV4 at run time, two declarations to the compiler.
+type MastraModel = ConstructorParameters<typeof Agent>[0]["model"];
 import { startFakeGateway } from "@agentd/testkit";
 import { DEMO_INSTRUCTION, demoScript } from "../../packages/cli/src/demo/demo-script.ts";
 
@@ -28,7 +32,7 @@ try {
     id: "order-desk",
     name: "order-desk",
     instructions: "You are an order-desk assistant. Use the tools to answer; quote the numbers the tools return.",
-    model: provider.chatModel("agentd-demo-scripted"),
+    model: provider.chatModel("agentd-demo-scripted") as MastraModel,
     tools: await mcp.listTools(),
   });
   const result = await agent.generate(DEMO_INSTRUCTION, { maxSteps: 8 });

@@ -33,9 +33,9 @@ for (const [label, wrap] of [
   test(`the script answers from the tools' numbers when the tool message is ${label}`, async () => {
     const [first, second, third] = demoScript() as DynamicTurn[];
     await first?.(request());
-    const convert = await second?.(request(wrap(ORDER)));
+    const convert = (await second?.(request(wrap(ORDER)))) as { toolCalls?: Array<{ arguments: unknown }> } | undefined;
     expect(convert?.toolCalls?.[0]?.arguments).toEqual({ amount: 129.9, from: "USD", to: "EUR" });
-    const answer = await third?.(request(wrap(CONVERTED)));
+    const answer = (await third?.(request(wrap(CONVERTED)))) as { text?: string } | undefined;
     expect(answer?.text).toContain("Order A-1042 is shipped");
     expect(answer?.text).toContain("119.51 EUR");
   });

@@ -1,0 +1,93 @@
+/**
+ * The growth benchmark's agent process: one `createAgent` (public SDK API) doing one kind of work at one
+ * size, so its memory and event loop are its own. Prints JSON lines; stdin lines drive it.
+ *
+ *   bun bench/growth/agent-worker.ts runs GATEWAY_URL N       concurrent runs held in flight by the gateway
+ *   bun bench/growth/agent-worker.ts servers N                N stdio MCP servers: start-up to first tool call
+ *   bun bench/growth/agent-worker.ts parallel GATEWAY_URL R   R runs whose model asks K tool calls at once
+ */
+import { createModel } from "@agentd/adapters";
+import { createAgent, type Agent } from "@agentd/sdk";
+import { procStatusKb } from "../lib/proc.ts";
+
+const TOOL_SERVER = new URL("../loop/timed-mcp-server.ts", import.meta.url).pathname;
+const [kind = "", ...args] = process.argv.slice(2);
+const print = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
+const rssKb = () => {
+  Bun.gc(true);
+  Bun.gc(true);
+  return procStatusKb(process.pid, "VmRSS") ?? 0;
+};
+
+const lines = (async function* () {
+  let buf = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    buf += new TextDecoder().decode(chunk);
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      yield buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+    }
+  }
+})();
+const nextLine = async () => (await lines.next()).value ?? "";
+
+/** Event-loop lag over `ms`: how late 5 ms timers fire (p50, p99, max in ms). */
+async function loopLag(ms: number): Promise<{ p50: number; p99: number; max: number }> {
+  const lags: number[] = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 5));
+    lags.push(Math.max(0, performance.now() - t0 - 5));
+  }
+  lags.sort((a, b) => a - b);
+  const at = (p: number) => lags[Math.min(lags.length - 1, Math.floor(p * lags.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), max: lags.at(-1) ?? 0 };
+}
+
+const modelAt = (url: string) => createModel({ dialect: "openai", baseURL: url, model: "bench-growth", apiKey: "bench-no-key", maxRetries: 0 });
+const toolServer = { command: process.execPath, args: [TOOL_SERVER] };
+
+async function concurrentRuns(url: string, n: number): Promise<void> {
+  const agent = createAgent({ model: modelAt(url), instructions: "Answer.", limits: { maxTurns: 4 } });
+  await agent.run("warm-up"); // the gateway answers the first request at once
+  const baseKb = rssKb();
+  print({ base: true });
+  const runs = Array.from({ length: n }, (_, i) => agent.run(`run ${i}`));
+  await nextLine(); // the harness saw N requests held at the gateway
+  const lag = await loopLag(400);
+  print({ baseKb, inFlightKb: rssKb(), lag });
+  const results = await Promise.all(runs);
+  if (results.some((r) => !r.text)) throw new Error("a run ended without an answer");
+  print({ done: results.length });
+  await agent.close();
+}
+
+async function servers(n: number): Promise<void> {
+  const mcpServers = Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, toolServer]));
+  const t0 = performance.now();
+  const agent: Agent = createAgent({ model: modelAt("http://127.0.0.1:9/v1"), mcpServers });
+  await agent.connect();
+  const r = (await agent.clients.get(`s${n - 1}`)?.callTool("echo", { text: "first" })) as { content?: Array<{ text?: string }> } | undefined;
+  const ms = performance.now() - t0;
+  if (r?.content?.[0]?.text !== "first") throw new Error(`the first tool call answered ${JSON.stringify(r)}`);
+  print({ ms, rssKb: rssKb() });
+  await agent.close();
+}
+
+async function parallel(url: string, runs: number): Promise<void> {
+  const agent = createAgent({ model: modelAt(url), mcpServers: { t: toolServer }, instructions: "Use the tools.", limits: { maxTurns: 4 } });
+  await agent.run("warm-up");
+  const t0 = performance.now();
+  let calls = 0;
+  for (let i = 0; i < runs; i++) calls += (await agent.run(`run ${i}`)).toolCalls;
+  print({ ms: performance.now() - t0, calls });
+  await agent.close();
+}
+
+if (kind === "runs") await concurrentRuns(args[0] ?? "", Number(args[1]));
+else if (kind === "servers") await servers(Number(args[0]));
+else if (kind === "parallel") await parallel(args[0] ?? "", Number(args[1]));
+else throw new Error(`unknown work "${kind}": use runs, servers or parallel`);
+process.exit(0);

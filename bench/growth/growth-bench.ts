@@ -1,0 +1,178 @@
+/**
+ * Benchmark 6, growth: how agentd's cost grows with its work, each curve measured at ≥ 4 sizes (the tiny
+ * configuration uses small sizes of the same code path) and fitted (bench/lib/growth.ts):
+ * concurrent runs in flight (RSS, event-loop lag), stdio MCP servers connected (start-up to first tool
+ * call), parallel tool calls per turn (throughput) and idle HTTP sessions (RSS, against the bare floor).
+ */
+import { join } from "node:path";
+import { startFakeGateway, type RecordedRequest, type StaticTurn } from "@agentd/testkit";
+import type { BenchResult, Mode } from "../lib/figures.ts";
+import { describeGrowth, withGrowth, type Curve } from "../lib/growth.ts";
+import { BENCH_DIR, BUN, startChild } from "../lib/proc.ts";
+import { sig, spread } from "../lib/stats.ts";
+import { measureMemory, sessionCeiling } from "../http/memory.ts";
+
+const SIZES: Record<Mode, { runs: number[]; servers: number[]; parallel: number[]; parallelRuns: number; sessions: number[]; repeats: number }> = {
+  full: { runs: [1, 10, 100, 1000], servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 },
+  quick: { runs: [1, 10, 100, 1000], servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 10, sessions: [1000, 10_000, 25_000, 50_000], repeats: 1 },
+  tiny: { runs: [1, 2, 4, 8], servers: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
+};
+const WORKER = join(BENCH_DIR, "growth", "agent-worker.ts");
+const med = (values: number[]) => spread(values).median;
+
+/** `runs` concurrent runs held at the gateway until measured: RSS growth (MB) and event-loop lag p99 (ms). */
+async function concurrentRuns(n: number): Promise<{ growthMb: number; perRunKb: number; lagP99: number }> {
+  let release: () => void = () => {};
+  let gate: Promise<void> = Promise.resolve();
+  const gateway = await startFakeGateway({ dialect: "openai", script: [async () => (await gate, { text: "ok" })], onExhausted: "repeat-last" });
+  const worker = startChild([BUN, WORKER, "runs", gateway.url, String(n)]);
+  try {
+    await worker.next(60_000); // warm-up run answered, baseline taken
+    gate = new Promise((r) => (release = r));
+    await gateway.waitForRequests(1 + n, { timeoutMs: 120_000 });
+    worker.send("measure");
+    const m = await worker.next<{ baseKb: number; inFlightKb: number; lag: { p99: number } }>(60_000);
+    release();
+    await worker.next(120_000); // every run ended with its answer
+    const growthKb = Math.max(0, m.inFlightKb - m.baseKb);
+    return { growthMb: growthKb / 1024, perRunKb: growthKb / n, lagP99: m.lag.p99 };
+  } finally {
+    release();
+    await worker.stop();
+    await gateway.close();
+  }
+}
+
+/** A fresh agent process connecting `n` stdio servers: ms from createAgent to the first tool call's answer. */
+async function servers(n: number): Promise<number> {
+  const worker = startChild([BUN, WORKER, "servers", String(n)]);
+  try {
+    return (await worker.next<{ ms: number }>(120_000)).ms;
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** `runs` runs whose first turn asks `k` echo calls at once: tool calls per second through the loop. */
+async function parallelCalls(k: number, runs: number): Promise<number> {
+  const turn = (request: RecordedRequest): StaticTurn => {
+    if (request.messages.some((m) => m.toolResults.length > 0)) return { text: "done" };
+    const name = request.tools.find((t) => t.endsWith("echo")) ?? "echo";
+    return { toolCalls: Array.from({ length: k }, (_, i) => ({ name, arguments: { text: `call ${i}` } })) };
+  };
+  const gateway = await startFakeGateway({ dialect: "openai", script: [turn], onExhausted: "repeat-last" });
+  const worker = startChild([BUN, WORKER, "parallel", gateway.url, String(runs)]);
+  try {
+    const r = await worker.next<{ ms: number; calls: number }>(300_000);
+    if (r.calls !== k * runs) throw new Error(`parallel ${k}: expected ${k * runs} tool calls, saw ${r.calls}`);
+    return (r.calls / r.ms) * 1000;
+  } finally {
+    await worker.stop();
+    await gateway.close();
+  }
+}
+
+/** Median over `repeats` of `measure(size)` for each size, sizes interleaved repeat by repeat. */
+async function curve<T>(sizes: number[], repeats: number, measure: (size: number) => Promise<T>): Promise<Map<number, T[]>> {
+  const out = new Map<number, T[]>(sizes.map((s) => [s, []]));
+  for (let r = 0; r < repeats; r++) for (const s of sizes) out.get(s)?.push(await measure(s));
+  return out;
+}
+
+const points = <T>(m: Map<number, T[]>, pick: (t: T) => number) => [...m].map(([x, ts]) => ({ x, y: med(ts.map(pick)) }));
+
+/** Run the growth benchmark. */
+export async function runGrowth(mode: Mode, log: (line: string) => void = () => {}): Promise<BenchResult> {
+  const started = performance.now();
+  const size = SIZES[mode];
+  const notes: string[] = [];
+  const curves: Curve[] = [];
+
+  log("growth: concurrent runs");
+  const runs = await curve(size.runs, size.repeats, concurrentRuns);
+  const largest = size.runs.at(-1) as number;
+  const perRunKb = med((runs.get(largest) ?? []).map((r) => r.perRunKb));
+  const ok = (met: boolean, actual: number) => ({ actual: sig(actual), met });
+  curves.push(
+    withGrowth({
+      id: "runs-rss",
+      title: "Concurrent runs in flight: RSS growth over the idle agent",
+      x: { label: "runs in flight", unit: "runs" },
+      y: { label: "RSS growth", unit: "MB" },
+      series: [{ name: "agentd createAgent", role: "ours", points: points(runs, (r) => r.growthMb) }],
+      target: { text: `≤ 50 KB per idle in-flight run at ${largest.toLocaleString("en")} runs (KB per run)`, ...ok(perRunKb <= 50, perRunKb) },
+      note: "Each size is a fresh agent process (createAgent, no MCP server) whose runs all wait at the fake gateway, which holds every model request until the harness has seen them all and the worker has read its RSS (after a full GC) and timed its event loop; then all are answered and every run must end with the answer.",
+    }),
+    withGrowth({
+      id: "runs-lag",
+      title: "Concurrent runs in flight: event-loop lag",
+      x: { label: "runs in flight", unit: "runs" },
+      y: { label: "event-loop lag p99 (5 ms timers, 400 ms)", unit: "ms" },
+      series: [{ name: "agentd createAgent", role: "ours", points: points(runs, (r) => r.lagP99) }],
+    }),
+  );
+
+  log("growth: MCP servers connected");
+  const srv = await curve(size.servers, size.repeats, servers);
+  const one = med(srv.get(size.servers[0] as number) ?? []);
+  const most = med(srv.get(size.servers.at(-1) as number) ?? []);
+  curves.push(
+    withGrowth({
+      id: "servers-startup",
+      title: "Stdio MCP servers connected: start-up to first tool call",
+      x: { label: "stdio MCP servers", unit: "servers" },
+      y: { label: "createAgent → connect() → first tools/call answered", unit: "ms" },
+      series: [{ name: "agentd createAgent", role: "ours", points: points(srv, (ms) => ms) }],
+      target: { text: `${size.servers.at(-1)} servers ≤ 3× one (ratio)`, ...ok(most / one <= 3, most / one) },
+      note: "Each size is a fresh agent process; every server is bench/loop/timed-mcp-server.ts under Bun (a child process each); the first tool call goes to the last server.",
+    }),
+  );
+
+  log("growth: parallel tool calls");
+  const par = await curve(size.parallel, size.repeats, (k) => parallelCalls(k, size.parallelRuns));
+  curves.push(
+    withGrowth({
+      id: "parallel-tools",
+      title: "Parallel tool calls per turn: throughput through the loop",
+      x: { label: "tool calls per model turn", unit: "calls" },
+      y: { label: "tool calls answered per second", unit: "calls/s" },
+      series: [{ name: "agentd createAgent", role: "ours", points: points(par, (r) => r) }],
+      note: `${size.parallelRuns} runs per size, each: one model turn asking for K echo calls at once (one stdio tool server), then the final answer; wall time of all runs, gateway in the harness process.`,
+    }),
+  );
+
+  log("growth: idle HTTP sessions");
+  const limit = await sessionCeiling();
+  const checkpoints = size.sessions.filter((c) => c <= limit);
+  if (checkpoints.length < size.sessions.length) notes.push(`The file-descriptor limit allowed only ${checkpoints.join(", ")} idle sessions.`);
+  const mem = { ours: [] as Awaited<ReturnType<typeof measureMemory>>[], floor: [] as Awaited<ReturnType<typeof measureMemory>>[] };
+  for (let r = 0; r < size.repeats; r++) for (const id of ["ours", "floor"] as const) mem[id].push(await measureMemory(id, checkpoints));
+  const memSeries = (id: "ours" | "floor") => checkpoints.map((x, i) => ({ x, y: med(mem[id].map((m) => (m.atMb[i] as number) - m.startMb)) }));
+  curves.push(
+    withGrowth({
+      id: "http-idle-sessions",
+      title: "Idle HTTP sessions (GET stream open each): RSS growth over start",
+      x: { label: "idle sessions", unit: "sessions" },
+      y: { label: "RSS growth over the server's start", unit: "MB" },
+      series: [
+        { name: "agentd createStreamableHttpServer", role: "ours", points: memSeries("ours") },
+        { name: "floor: bare Bun.serve", role: "floor", points: memSeries("floor") },
+      ],
+      note: "As the http benchmark's memory measurement (bench/http/memory.ts): a fresh server per repeat, a client process opening sessions up to each size, RSS after a settled full GC.",
+    }),
+  );
+
+  for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit.replace(/s$/, "")) : "not fitted"}`).join("; ")}.`);
+  notes.push(
+    "Not measured yet (absent, not stubbed): subscriptions (10…10,000 resources: memory, event → run-start latency), subagents (1, 10, 50 children against a bare Bun.spawn floor), requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
+  );
+  return {
+    bench: "growth",
+    mode,
+    command: `bun bench/run.ts growth${mode === "quick" ? " --quick" : ""}`,
+    seconds: (performance.now() - started) / 1000,
+    figures: [],
+    curves,
+    notes,
+  };
+}
