@@ -5,9 +5,12 @@
  *   bun bench/growth/agent-worker.ts runs GATEWAY_URL N       concurrent runs held in flight by the gateway
  *   bun bench/growth/agent-worker.ts servers N                N stdio MCP servers: start-up to first tool call
  *   bun bench/growth/agent-worker.ts parallel GATEWAY_URL R   R runs whose model asks K tool calls at once
+ *   bun bench/growth/agent-worker.ts subs GATEWAY_URL N B     N subscribed resources on one fake server, a
+ *                                                             burst of B changes: RSS, change → run-start
  */
 import { createModel } from "@agentd/adapters";
-import { createAgent, type Agent } from "@agentd/sdk";
+import { AgentTriggers, createAgent, subscriptionTriggerId, type Agent, type SubscriptionSpec } from "@agentd/sdk";
+import { fakeServerCommand } from "@agentd/testkit";
 import { procStatusKb } from "../lib/proc.ts";
 
 const TOOL_SERVER = new URL("../loop/timed-mcp-server.ts", import.meta.url).pathname;
@@ -86,8 +89,59 @@ async function parallel(url: string, runs: number): Promise<void> {
   await agent.close();
 }
 
+async function subscriptions(url: string, n: number, burst: number): Promise<void> {
+  const uri = (i: number) => `file:///bench/r${i}.txt`;
+  const fake = fakeServerCommand({ resources: Array.from({ length: n }, (_, i) => ({ uri: uri(i), text: "v0" })) });
+  const agent = createAgent({ model: modelAt(url), mcpServers: { fake: fake.config }, instructions: "Note the change.", limits: { maxTurns: 2 } });
+  try {
+    await agent.connect();
+    const baseKb = rssKb();
+    const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({ kind: "subscription", id: subscriptionTriggerId("fake", uri(i)), server: "fake", uri: uri(i), instruction: "The resource changed." }));
+    const triggers = new AgentTriggers({ agent, specs });
+    const started = new Map<string, number>();
+    let ended = 0;
+    let waiter: { count: number; resolve: () => void } | undefined;
+    triggers.on("run-start", (e) => {
+      if (!started.has(e.triggerId)) started.set(e.triggerId, performance.now());
+    });
+    triggers.on("run-end", () => {
+      ended++;
+      if (waiter && ended >= waiter.count) waiter.resolve();
+    });
+    const endedReaches = (count: number) =>
+      ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve }));
+    const t0 = performance.now();
+    const r = await triggers.start();
+    const startMs = performance.now() - t0;
+    if (r.active !== n) throw new Error(`${r.active} of ${n} subscriptions active`);
+    // The first read after subscribing always emits (level-triggered): one run per resource. Let them end.
+    await endedReaches(n);
+    const subscribedKb = rssKb();
+    // The burst: B resources changed at once; each latency is from the change's request to its run's start.
+    started.clear();
+    const sent = new Map<string, number>();
+    await Promise.all(
+      Array.from({ length: burst }, (_, i) => {
+        sent.set(subscriptionTriggerId("fake", uri(i)), performance.now());
+        return fake.control.setResource(uri(i), "v1");
+      }),
+    );
+    await endedReaches(n + burst);
+    const latencies = [...sent].map(([id, t]) => (started.get(id) ?? Number.NaN) - t);
+    if (latencies.some((l) => !Number.isFinite(l))) throw new Error(`${latencies.filter((l) => !Number.isFinite(l)).length} of ${burst} changes started no run`);
+    latencies.sort((a, b) => a - b);
+    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? 0;
+    print({ baseKb, subscribedKb, startMs, p50: at(0.5), p99: at(0.99) });
+    await triggers.stop({ graceMs: 1000 });
+  } finally {
+    await agent.close();
+    fake.dispose();
+  }
+}
+
 if (kind === "runs") await concurrentRuns(args[0] ?? "", Number(args[1]));
 else if (kind === "servers") await servers(Number(args[0]));
 else if (kind === "parallel") await parallel(args[0] ?? "", Number(args[1]));
-else throw new Error(`unknown work "${kind}": use runs, servers or parallel`);
+else if (kind === "subs") await subscriptions(args[0] ?? "", Number(args[1]), Number(args[2]));
+else throw new Error(`unknown work "${kind}": use runs, servers, parallel or subs`);
 process.exit(0);

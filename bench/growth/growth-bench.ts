@@ -1,8 +1,9 @@
 /**
  * Benchmark 6, growth: how agentd's cost grows with its work, each curve measured at ≥ 4 sizes (the tiny
- * configuration uses small sizes of the same code path) and fitted (bench/lib/growth.ts):
- * concurrent runs in flight (RSS, event-loop lag), stdio MCP servers connected (start-up to first tool
- * call), parallel tool calls per turn (throughput) and idle HTTP sessions (RSS, against the bare floor).
+ * configuration uses small sizes of the same code path) and fitted (bench/lib/growth.ts): concurrent runs in
+ * flight (RSS, event-loop lag), subscribed resources (RSS, change → run-start latency), stdio MCP servers
+ * connected (start-up to first tool call), parallel tool calls per turn (throughput) and idle HTTP sessions
+ * (RSS, against the bare floor).
  */
 import { join } from "node:path";
 import { startFakeGateway, type RecordedRequest, type StaticTurn } from "@agentd/testkit";
@@ -12,10 +13,22 @@ import { BENCH_DIR, BUN, startChild } from "../lib/proc.ts";
 import { sig, spread } from "../lib/stats.ts";
 import { measureMemory, sessionCeiling } from "../http/memory.ts";
 
-const SIZES: Record<Mode, { runs: number[]; servers: number[]; parallel: number[]; parallelRuns: number; sessions: number[]; repeats: number }> = {
-  full: { runs: [1, 10, 100, 1000], servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 },
-  quick: { runs: [1, 10, 100, 1000], servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 10, sessions: [1000, 10_000, 25_000, 50_000], repeats: 1 },
-  tiny: { runs: [1, 2, 4, 8], servers: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
+interface Sizes {
+  runs: number[];
+  subs: number[];
+  /** Resources changed at once in the subscription burst (at most the size). */
+  burst: number;
+  servers: number[];
+  parallel: number[];
+  parallelRuns: number;
+  sessions: number[];
+  repeats: number;
+}
+const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 };
+const SIZES: Record<Mode, Sizes> = {
+  full: FULL,
+  quick: { ...FULL, parallelRuns: 10, repeats: 1 },
+  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
 };
 const WORKER = join(BENCH_DIR, "growth", "agent-worker.ts");
 const med = (values: number[]) => spread(values).median;
@@ -38,6 +51,27 @@ async function concurrentRuns(n: number): Promise<{ growthMb: number; perRunKb: 
     return { growthMb: growthKb / 1024, perRunKb: growthKb / n, lagP99: m.lag.p99 };
   } finally {
     release();
+    await worker.stop();
+    await gateway.close();
+  }
+}
+
+/** Subscription measurements of one size: RSS growth (MB), start-up (ms), burst latency p50/p99 (ms). */
+interface SubsRun {
+  growthMb: number;
+  startMs: number;
+  p50: number;
+  p99: number;
+}
+
+/** A fresh agent process subscribed to `n` resources of one fake stdio server, then a burst of changes. */
+async function subscriptions(n: number, burst: number): Promise<SubsRun> {
+  const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "noted" }], onExhausted: "repeat-last" });
+  const worker = startChild([BUN, WORKER, "subs", gateway.url, String(n), String(Math.min(n, burst))]);
+  try {
+    const r = await worker.next<{ baseKb: number; subscribedKb: number; startMs: number; p50: number; p99: number }>(600_000);
+    return { growthMb: Math.max(0, r.subscribedKb - r.baseKb) / 1024, startMs: r.startMs, p50: r.p50, p99: r.p99 };
+  } finally {
     await worker.stop();
     await gateway.close();
   }
@@ -112,6 +146,33 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
     }),
   );
 
+  log("growth: subscriptions");
+  const subs = await curve(size.subs, size.repeats, (n) => subscriptions(n, size.burst));
+  const judgedAt = size.subs.includes(1000) ? 1000 : (size.subs.at(-1) as number);
+  const p99At = med((subs.get(judgedAt) ?? []).map((r) => r.p99));
+  curves.push(
+    withGrowth({
+      id: "subs-rss",
+      title: "Subscribed resources on one server: RSS growth over the connected agent",
+      x: { label: "subscribed resources", unit: "resources" },
+      y: { label: "RSS growth", unit: "MB" },
+      series: [{ name: "agentd AgentTriggers", role: "ours", points: points(subs, (r) => r.growthMb) }],
+      note: "Each size is a fresh agent process (createAgent + AgentTriggers, one subscription trigger per resource) on one testkit fake MCP server (stdio child); RSS after a full GC once the first read of every resource (level-triggered: one run each) has ended.",
+    }),
+    withGrowth({
+      id: "subs-latency",
+      title: "Subscribed resources: change → run-start latency in a burst",
+      x: { label: "subscribed resources", unit: "resources" },
+      y: { label: "latency", unit: "ms" },
+      series: [
+        { name: "p50", role: "ours", points: points(subs, (r) => r.p50) },
+        { name: "p99", role: "ours", points: points(subs, (r) => r.p99) },
+      ],
+      target: { text: `p99 ≤ 10 ms at ${judgedAt.toLocaleString("en")} resources (ms)`, ...ok(p99At <= 10, p99At) },
+      note: `A burst of min(size, ${size.burst}) resources changed at once through the fake server's control channel; each latency runs from the change's request (sent from the agent process) to its run's \`run-start\`, so it includes the control channel's round trip, the notification, agentd's re-read of the resource, and the router.`,
+    }),
+  );
+
   log("growth: MCP servers connected");
   const srv = await curve(size.servers, size.repeats, servers);
   const one = med(srv.get(size.servers[0] as number) ?? []);
@@ -164,7 +225,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
 
   for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit.replace(/s$/, "")) : "not fitted"}`).join("; ")}.`);
   notes.push(
-    "Not measured yet (absent, not stubbed): subscriptions (10…10,000 resources: memory, event → run-start latency), subagents (1, 10, 50 children against a bare Bun.spawn floor), requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
+    "Not measured yet (absent, not stubbed): subagents (1, 10, 50 children against a bare Bun.spawn floor), requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
   );
   return {
     bench: "growth",
