@@ -7,9 +7,13 @@
  *   bun bench/growth/agent-worker.ts parallel GATEWAY_URL R   R runs whose model asks K tool calls at once
  *   bun bench/growth/agent-worker.ts subs GATEWAY_URL N B     N subscribed resources on one fake server, a
  *                                                             burst of B changes: RSS, change → run-start
+ *   bun bench/growth/agent-worker.ts subagents GATEWAY_URL N BINARY
+ *                                                             N subagents of the compiled BINARY at once:
+ *                                                             start → first progress, then RSS while held
  */
 import { createModel } from "@agentd/adapters";
-import { AgentTriggers, createAgent, subscriptionTriggerId, type Agent, type SubscriptionSpec } from "@agentd/sdk";
+import { readdirSync, readFileSync } from "node:fs";
+import { AgentTriggers, createAgent, subscriptionTriggerId, Supervisor, type Agent, type SubscriptionSpec } from "@agentd/sdk";
 import { fakeServerCommand } from "@agentd/testkit";
 import { procStatusKb } from "../lib/proc.ts";
 
@@ -139,9 +143,59 @@ async function subscriptions(url: string, n: number, burst: number): Promise<voi
   }
 }
 
+/** The pids of this process's children, from /proc. */
+function childPids(): number[] {
+  const pids: number[] = [];
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    const text = readFileSync(`/proc/${process.pid}/task/${tid}/children`, "utf8").trim();
+    if (text) pids.push(...text.split(/\s+/).map(Number));
+  }
+  return pids;
+}
+
+async function subagents(url: string, n: number, binary: string): Promise<void> {
+  const sup = new Supervisor({
+    model: { intelligence: url, dialect: "openai", name: "bench-growth" },
+    command: { command: binary, args: ["__subagent"], env: { AGENT_API_KEY: "bench-no-key" } },
+    maxChildren: n,
+    instructions: "Answer.",
+  });
+  try {
+    // Phase 1: the gateway answers at once; each child's time from start() to its first progress report.
+    const firstProgress = new Map<string, number>();
+    const off = sup.table.onChange((record) => {
+      if (record.turns >= 1 && !firstProgress.has(record.id)) firstProgress.set(record.id, performance.now());
+    });
+    const startedAt = new Map<string, number>();
+    const ids = Array.from({ length: n }, (_, i) => {
+      const t = performance.now();
+      const { id } = sup.start({ instruction: `child ${i}` });
+      startedAt.set(id, t);
+      return id;
+    });
+    const records = await Promise.all(ids.map((id) => sup.wait(id, { timeoutMs: 120_000 })));
+    off();
+    if (records.some((r) => r?.status !== "completed")) throw new Error(`children ended ${records.map((r) => r?.status).join(", ")}`);
+    const latencies = ids.map((id) => (firstProgress.get(id) ?? Number.NaN) - (startedAt.get(id) as number)).sort((a, b) => a - b);
+    if (latencies.some((l) => !Number.isFinite(l))) throw new Error("a child finished without a progress report");
+    print({ p50: latencies[(latencies.length - 1) >> 1], max: latencies.at(-1) });
+    // Phase 2: the harness holds every model request; RSS of the live children.
+    await nextLine();
+    const held = Array.from({ length: n }, (_, i) => sup.start({ instruction: `held child ${i}` }).id);
+    print({ started: held.length });
+    await nextLine(); // the harness saw N held requests
+    const kb = childPids().map((pid) => procStatusKb(pid, "VmRSS") ?? 0);
+    print({ childRssKb: kb });
+    await Promise.all(held.map((id) => sup.wait(id, { timeoutMs: 120_000 })));
+  } finally {
+    await sup.shutdown();
+  }
+}
+
 if (kind === "runs") await concurrentRuns(args[0] ?? "", Number(args[1]));
 else if (kind === "servers") await servers(Number(args[0]));
 else if (kind === "parallel") await parallel(args[0] ?? "", Number(args[1]));
 else if (kind === "subs") await subscriptions(args[0] ?? "", Number(args[1]), Number(args[2]));
-else throw new Error(`unknown work "${kind}": use runs, servers, parallel or subs`);
+else if (kind === "subagents") await subagents(args[0] ?? "", Number(args[1]), args[2] ?? "");
+else throw new Error(`unknown work "${kind}": use runs, servers, parallel, subs or subagents`);
 process.exit(0);

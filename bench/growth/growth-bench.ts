@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { startFakeGateway, type RecordedRequest, type StaticTurn } from "@agentd/testkit";
 import type { BenchResult, Mode } from "../lib/figures.ts";
 import { describeGrowth, withGrowth, type Curve } from "../lib/growth.ts";
-import { BENCH_DIR, BUN, startChild } from "../lib/proc.ts";
+import { BUILD_DIR } from "../lib/node-build.ts";
+import { BENCH_DIR, BUN, procStatusKb, runToEnd, startChild } from "../lib/proc.ts";
 import { sig, spread } from "../lib/stats.ts";
 import { measureMemory, sessionCeiling } from "../http/memory.ts";
 
@@ -19,19 +20,28 @@ interface Sizes {
   /** Resources changed at once in the subscription burst (at most the size). */
   burst: number;
   servers: number[];
+  subagents: number[];
   parallel: number[];
   parallelRuns: number;
   sessions: number[];
   repeats: number;
 }
-const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 };
+const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], subagents: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 };
 const SIZES: Record<Mode, Sizes> = {
   full: FULL,
   quick: { ...FULL, parallelRuns: 10, repeats: 1 },
-  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
+  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], subagents: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
 };
 const WORKER = join(BENCH_DIR, "growth", "agent-worker.ts");
 const med = (values: number[]) => spread(values).median;
+
+/** The compiled binary, as `bun run build:binary` makes it (the subagents' program). */
+async function compileAgentd(): Promise<string> {
+  const path = join(BUILD_DIR, "agentd-growth");
+  const r = await runToEnd([BUN, "build", "--compile", "--bytecode", "--format=esm", "packages/cli/src/main.ts", `--outfile=${path}`], { timeoutMs: 300_000 });
+  if (r.code !== 0) throw new Error(`bun build --compile failed: ${r.stderr.slice(-1500)}`);
+  return path;
+}
 
 /** `runs` concurrent runs held at the gateway until measured: RSS growth (MB) and event-loop lag p99 (ms). */
 async function concurrentRuns(n: number): Promise<{ growthMb: number; perRunKb: number; lagP99: number }> {
@@ -74,6 +84,64 @@ async function subscriptions(n: number, burst: number): Promise<SubsRun> {
   } finally {
     await worker.stop();
     await gateway.close();
+  }
+}
+
+/** Subagent measurements of one size: start → first progress (ms, median child) and RSS per live child (MB). */
+interface SubagentRun {
+  firstProgressMs: number;
+  rssPerChildMb: number;
+}
+
+/** `n` subagents of the compiled binary started at once by a Supervisor in a fresh agent process. */
+async function subagents(n: number, binary: string): Promise<SubagentRun> {
+  let release: () => void = () => {};
+  let gate: Promise<void> = Promise.resolve();
+  const gateway = await startFakeGateway({ dialect: "openai", script: [async () => (await gate, { text: "child done" })], onExhausted: "repeat-last" });
+  const worker = startChild([BUN, WORKER, "subagents", gateway.url, String(n), binary]);
+  try {
+    const first = await worker.next<{ p50: number }>(180_000);
+    gate = new Promise((r) => (release = r));
+    worker.send("hold");
+    await worker.next(60_000);
+    await gateway.waitForRequests(2 * n, { timeoutMs: 180_000 });
+    worker.send("measure");
+    const { childRssKb } = await worker.next<{ childRssKb: number[] }>(60_000);
+    release();
+    if (childRssKb.length !== n) throw new Error(`subagents: ${childRssKb.length} live children, expected ${n}`);
+    return { firstProgressMs: first.p50, rssPerChildMb: med(childRssKb) / 1024 };
+  } finally {
+    release();
+    await worker.stop();
+    await gateway.close();
+  }
+}
+
+/**
+ * The floor of a subagent: `n` bare `Bun.spawn`s of the same binary at once, each serving its smallest
+ * request (`__demo-server` answering `initialize` over stdio): spawn → first answer (ms, median) and the
+ * RSS of each live, idle process (MB, median).
+ */
+async function spawnFloor(n: number, binary: string): Promise<SubagentRun> {
+  const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`;
+  const procs = Array.from({ length: n }, () => {
+    const t0 = performance.now();
+    const proc = Bun.spawn([binary, "__demo-server"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    proc.stdin.write(init);
+    proc.stdin.flush();
+    const answered = (async () => {
+      for await (const _ of proc.stdout) return performance.now() - t0;
+      throw new Error(`${binary} __demo-server ended without answering initialize`);
+    })();
+    return { proc, answered };
+  });
+  try {
+    const ms = await Promise.all(procs.map((p) => p.answered));
+    const kb = procs.map((p) => procStatusKb(p.proc.pid, "VmRSS") ?? 0);
+    return { firstProgressMs: med(ms), rssPerChildMb: med(kb) / 1024 };
+  } finally {
+    for (const p of procs) p.proc.kill("SIGKILL");
+    await Promise.all(procs.map((p) => p.proc.exited));
   }
 }
 
@@ -189,6 +257,35 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
     }),
   );
 
+  log("growth: subagents");
+  const binary = await compileAgentd();
+  const subs2 = await curve(size.subagents, size.repeats, (n) => subagents(n, binary));
+  const floor2 = await curve(size.subagents, size.repeats, (n) => spawnFloor(n, binary));
+  curves.push(
+    withGrowth({
+      id: "subagents-latency",
+      title: "Subagents started at once: start → first progress",
+      x: { label: "subagents started at once", unit: "children" },
+      y: { label: "time to first progress (median child)", unit: "ms" },
+      series: [
+        { name: "agentd Supervisor", role: "ours", points: points(subs2, (r) => r.firstProgressMs) },
+        { name: "floor: bare Bun.spawn, same binary", role: "floor", points: points(floor2, (r) => r.firstProgressMs) },
+      ],
+      note: "A Supervisor (public SDK API) in a fresh process starts N children of the compiled binary (`agentd __subagent`, as `bun run build:binary` makes it) at once; first progress is the child's report after its first model turn (the gateway answers at once). The floor spawns the same binary N times at once as `__demo-server` and times its answer to `initialize`: a process start plus its smallest round trip.",
+    }),
+    withGrowth({
+      id: "subagents-rss",
+      title: "Subagents alive: RSS per child",
+      x: { label: "live subagents", unit: "children" },
+      y: { label: "RSS per child process (median)", unit: "MB" },
+      series: [
+        { name: "agentd subagent", role: "ours", points: points(subs2, (r) => r.rssPerChildMb) },
+        { name: "floor: bare Bun.spawn, same binary", role: "floor", points: points(floor2, (r) => r.rssPerChildMb) },
+      ],
+      note: "Children held mid-run (their model request waits at the gateway) while their RSS is read from /proc; the floor is the idle `__demo-server` process of the same binary.",
+    }),
+  );
+
   log("growth: parallel tool calls");
   const par = await curve(size.parallel, size.repeats, (k) => parallelCalls(k, size.parallelRuns));
   curves.push(
@@ -225,7 +322,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
 
   for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit.replace(/s$/, "")) : "not fitted"}`).join("; ")}.`);
   notes.push(
-    "Not measured yet (absent, not stubbed): subagents (1, 10, 50 children against a bare Bun.spawn floor), requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
+    "Not measured yet (absent, not stubbed): requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
   );
   return {
     bench: "growth",
