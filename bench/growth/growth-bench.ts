@@ -12,7 +12,9 @@ import { describeGrowth, withGrowth, type Curve } from "../lib/growth.ts";
 import { BUILD_DIR } from "../lib/node-build.ts";
 import { BENCH_DIR, BUN, procStatusKb, runToEnd, startChild } from "../lib/proc.ts";
 import { sig, spread } from "../lib/stats.ts";
+import { ensureLoadGenerator } from "../http/load.ts";
 import { measureMemory, sessionCeiling } from "../http/memory.ts";
+import { measureRps } from "../http/rps.ts";
 
 interface Sizes {
   runs: number[];
@@ -24,13 +26,16 @@ interface Sizes {
   parallel: number[];
   parallelRuns: number;
   sessions: number[];
+  connections: number[];
+  /** Seconds of each load run (after a warm-up of half as long). */
+  loadSeconds: number;
   repeats: number;
 }
-const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], subagents: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], repeats: 3 };
+const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], subagents: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], connections: [1, 16, 64, 256], loadSeconds: 3, repeats: 3 };
 const SIZES: Record<Mode, Sizes> = {
   full: FULL,
   quick: { ...FULL, parallelRuns: 10, repeats: 1 },
-  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], subagents: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], repeats: 1 },
+  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], subagents: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], connections: [1, 2, 4, 8], loadSeconds: 0.5, repeats: 1 },
 };
 const WORKER = join(BENCH_DIR, "growth", "agent-worker.ts");
 const med = (values: number[]) => spread(values).median;
@@ -320,9 +325,29 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
     }),
   );
 
-  for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit.replace(/s$/, "")) : "not fitted"}`).join("; ")}.`);
+  log("growth: requests/s against connections");
+  const gen = await ensureLoadGenerator(log, mode !== "tiny");
+  const load = { seconds: size.loadSeconds, warmupSeconds: mode === "tiny" ? 0 : size.loadSeconds / 2 };
+  const rpsOf = (id: "ours" | "floor") => curve(size.connections, size.repeats, async (c) => (await measureRps(gen, id, "json", { connections: c, ...load })).rps);
+  const rpsOurs = await rpsOf("ours");
+  const rpsFloor = await rpsOf("floor");
+  curves.push(
+    withGrowth({
+      id: "http-rps-connections",
+      title: "Streamable HTTP tools/call: requests/s against connections (JSON responses)",
+      x: { label: "connections", unit: "connections" },
+      y: { label: "requests answered per second", unit: "req/s" },
+      series: [
+        { name: "agentd createStreamableHttpServer", role: "ours", points: points(rpsOurs, (r) => r) },
+        { name: "floor: bare Bun.serve JSON echo", role: "floor", points: points(rpsFloor, (r) => r) },
+      ],
+      note: `As the http benchmark's load runs (bench/http/rps.ts): one initialized session per connection, ${gen.describe}, ${size.loadSeconds} s per run, a fresh server process per run.`,
+    }),
+  );
+
+  for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted"}`).join("; ")}.`);
   notes.push(
-    "Not measured yet (absent, not stubbed): requests/s against 1…256 connections, and HTTPS/mTLS against bare Bun.serve with the same certificate.",
+    "Not measured yet (absent, not stubbed): HTTPS/mTLS against bare Bun.serve with the same certificate.",
   );
   return {
     bench: "growth",

@@ -88,9 +88,12 @@ function leastSquares(points: readonly Point[]): { slope: number; intercept: num
   return { slope, intercept: my - slope * mx };
 }
 
-/** The growth in words, e.g. "linear (k = 1.02; +0.048 MB per run)". */
+/** The singular of a size unit, for "per …": runs → run, children → child. */
+export const perUnit = (unit: string): string => (unit === "children" ? "child" : unit.replace(/s$/, ""));
+
+/** The growth in words, e.g. "linear (k = 1.02; +0.048 MB per run)"; `xUnit` is the plural size unit. */
 export function describeGrowth(g: Growth, yUnit: string, xUnit: string): string {
-  return `${g.kind} (k = ${g.exponent}; ${g.slope >= 0 ? "+" : ""}${g.slope} ${yUnit} per ${xUnit})`;
+  return `${g.kind} (k = ${g.exponent}; ${g.slope >= 0 ? "+" : ""}${g.slope} ${yUnit} per ${perUnit(xUnit)})`;
 }
 
 /** Fill in the fitted growth of every series of `curve`. */

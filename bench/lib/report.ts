@@ -83,7 +83,7 @@ export function renderCurve(c: Curve): string[] {
   const sizes = [...new Set(c.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const head = `| ${c.x.label} (${c.x.unit}) | ${c.series.map((s) => `${s.name} (${c.y.unit})`).join(" | ")} |`;
   const rows = sizes.map((x) => `| ${fmt(x)} | ${c.series.map((s) => { const p = s.points.find((q) => q.x === x); return p ? fmt(p.y) : "–"; }).join(" | ")} |`);
-  const growth = c.series.map((s) => `${s.name}: ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit.replace(/s$/, "")) : "not fitted (fewer than two sizes)"}`);
+  const growth = c.series.map((s) => `${s.name}: ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted (fewer than two sizes)"}`);
   const target = c.target ? [`- Target: ${c.target.text}: ${c.target.met === undefined ? "n/a (not measured at the size it needs)" : `${c.target.actual === undefined ? "" : `${fmt(c.target.actual)} — `}${c.target.met ? "**met**" : "**missed**"}`}.`] : [];
   return [
     `#### ${c.title}`,
