@@ -52,5 +52,6 @@ describe("benchmarks in their tiny configuration", () => {
     const r = await BENCHES.growth("tiny", () => {});
     expectCurves(r.curves, GROWTH_CURVES);
   }, 300_000);
+  test("tls", async () => expectPositive(await BENCHES.tls("tiny", () => {}), 4), 120_000);
   test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 16), 180_000);
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop|growth ...] [--quick]`.
+ * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop|growth|tls ...] [--quick]`.
  *
  * Runs the named benchmarks (all by default), merges their results into bench/results/latest.json (the
  * others keep their last results) and regenerates the tables in bench/README.md and the charts in
@@ -19,6 +19,7 @@ import { runHttp } from "./http/http-bench.ts";
 import { runLoop } from "./loop/loop-bench.ts";
 import { runStartup } from "./startup/startup-bench.ts";
 import { runStdio } from "./stdio/stdio-bench.ts";
+import { runTls } from "./tls/tls-bench.ts";
 
 /** Each benchmark's entry point. */
 export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void) => Promise<BenchResult>> = {
@@ -28,6 +29,7 @@ export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void
   startup: runStartup,
   loop: runLoop,
   growth: runGrowth,
+  tls: runTls,
 };
 
 const RESULTS = join(BENCH_DIR, "results", "latest.json");

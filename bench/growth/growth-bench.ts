@@ -347,7 +347,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
 
   for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted"}`).join("; ")}.`);
   notes.push(
-    "Not measured yet (absent, not stubbed): HTTPS/mTLS against bare Bun.serve with the same certificate.",
+    "HTTPS and mutual TLS against bare Bun.serve with the same certificate are the tls benchmark (bench/tls/).",
   );
   return {
     bench: "growth",
