@@ -4,7 +4,8 @@
  *
  * Runs the named benchmarks (all by default), merges their results into bench/results/latest.json (the
  * others keep their last results) and regenerates the tables in bench/README.md and the charts in
- * bench/results/charts/. Exit code 1 if any benchmark failed, 2 on a usage mistake.
+ * bench/results/charts/ (`--render`: only that, from latest.json as it is). Exit code 1 if any benchmark
+ * failed, 2 on a usage mistake.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
@@ -60,15 +61,18 @@ async function machine(loadStart: number[]): Promise<MachineInfo> {
   };
 }
 
-function parseArgs(argv: string[]): { names: BenchName[]; mode: Mode } | string {
+function parseArgs(argv: string[]): { names: BenchName[]; mode: Mode; render: boolean } | string {
   const names: BenchName[] = [];
   let mode: Mode = "full";
+  let render = false;
   for (const a of argv) {
     if (a === "--quick") mode = "quick";
+    else if (a === "--render") render = true;
     else if ((BENCH_NAMES as readonly string[]).includes(a)) names.push(a as BenchName);
-    else return `unknown argument "${a}": use ${BENCH_NAMES.join("|")} and/or --quick`;
+    else return `unknown argument "${a}": use ${BENCH_NAMES.join("|")} and/or --quick, or --render alone`;
   }
-  return { names: names.length ? names : [...BENCH_NAMES], mode };
+  if (render && names.length) return "--render re-renders bench/README.md and the charts from latest.json: name no benchmark with it";
+  return { names: render ? [] : names.length ? names : [...BENCH_NAMES], mode, render };
 }
 
 async function main(): Promise<number> {
@@ -84,6 +88,10 @@ async function main(): Promise<number> {
     : { machine: await machine(loadStart), benches: {} };
   let failed = 0;
   const started = performance.now();
+  if (args.render && !existsSync(RESULTS)) {
+    console.error("bench: --render needs bench/results/latest.json: run a benchmark first");
+    return 2;
+  }
   for (const name of args.names) {
     log(`bench: ${name} (${args.mode})…`);
     try {
@@ -96,13 +104,15 @@ async function main(): Promise<number> {
       log(`bench: ${name} FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
   }
-  file.machine = await machine(loadStart);
-  mkdirSync(join(BENCH_DIR, "results"), { recursive: true });
-  writeFileSync(RESULTS, `${JSON.stringify(file, null, 2)}\n`);
+  if (!args.render) {
+    file.machine = await machine(loadStart);
+    mkdirSync(join(BENCH_DIR, "results"), { recursive: true });
+    writeFileSync(RESULTS, `${JSON.stringify(file, null, 2)}\n`);
+  }
   writeCharts(file, CHARTS);
   const readme = existsSync(README) ? readFileSync(README, "utf8") : "# bench\n";
   writeFileSync(README, spliceResults(readme, renderResults(file)));
-  log(`bench: wrote bench/results/latest.json and bench/README.md in ${((performance.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} failed` : ""}`);
+  log(`bench: wrote ${args.render ? "" : "bench/results/latest.json, "}bench/README.md and bench/results/charts/ in ${((performance.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} failed` : ""}`);
   return failed ? 1 : 0;
 }
 

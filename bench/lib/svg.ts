@@ -44,13 +44,13 @@ export interface LineChart {
   series: Array<{ name: string; role: Role; points: Array<{ x: number; y: number }> }>;
 }
 
-function frame(height: number, title: string, body: string[]): string {
+function frame(height: number, title: string, body: string[], width = W): string {
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" ${FONT} font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
     `<title>${esc(title)}</title>`,
-    `<rect x="0" y="0" width="${W}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(title)}</text>`,
+    `<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(truncate(title, 100))}</text>`,
     ...body,
     `</svg>`,
     "",
@@ -112,10 +112,11 @@ export interface BarChart {
 /** A horizontal bar chart, one bar per subject, the value printed at its end. */
 export function barChart(c: BarChart): string {
   const rowH = 26;
-  const left = 300;
-  const right = 90;
+  const width = 860;
+  const left = 410;
+  const right = 70;
   const top = 40;
-  const pw = W - left - right;
+  const pw = width - left - right;
   const ph = c.bars.length * rowH;
   const H = top + ph + 60;
   const ticks = niceTicks(0, Math.max(...c.bars.map((b) => b.value), 0) || 1);
@@ -130,14 +131,14 @@ export function barChart(c: BarChart): string {
   c.bars.forEach((b, i) => {
     const y = top + i * rowH + 4;
     const color = colorOf(b.role, counters[b.role]++);
-    body.push(`<text x="${left - 8}" y="${y + 13}" text-anchor="end">${esc(truncate(b.name, 46))}</text>`);
+    body.push(`<text x="${left - 8}" y="${y + 13}" text-anchor="end" font-size="11">${esc(truncate(b.name, 60))}</text>`);
     body.push(`<rect x="${left}" y="${y}" width="${Math.max(1, sx(b.value) - left).toFixed(1)}" height="${rowH - 8}" fill="${color}"${b.role === "floor" ? ' fill-opacity="0.45"' : ""}/>`);
     body.push(`<text x="${(sx(b.value) + 4).toFixed(1)}" y="${y + 13}">${tick(b.value)}</text>`);
   });
   body.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}" stroke="#24292f"/>`);
   body.push(`<text class="axis-label x" x="${left + pw / 2}" y="${H - 14}" text-anchor="middle">${esc(c.valueLabel)}</text>`);
   body.push(`<text class="axis-label y" x="12" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 12 ${top + ph / 2})">subject</text>`);
-  return frame(H, c.title, body);
+  return frame(H, c.title, body, width);
 }
 
 const truncate = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
