@@ -53,7 +53,9 @@ async function concurrentRuns(n: number): Promise<{ growthMb: number; perRunKb: 
   let release: () => void = () => {};
   let gate: Promise<void> = Promise.resolve();
   const gateway = await startFakeGateway({ dialect: "openai", script: [async () => (await gate, { text: "ok" })], onExhausted: "repeat-last" });
-  const worker = startChild([BUN, WORKER, "runs", gateway.url, String(n)]);
+  // Bun's fetch keeps at most 256 requests in flight per process (BUN_CONFIG_MAX_HTTP_REQUESTS); past that
+  // the runs' model requests would queue inside the worker and never reach the gateway that holds them.
+  const worker = startChild([BUN, WORKER, "runs", gateway.url, String(n)], { env: { BUN_CONFIG_MAX_HTTP_REQUESTS: String(Math.max(256, n + 16)) } });
   try {
     await worker.next(60_000); // warm-up run answered, baseline taken
     gate = new Promise((r) => (release = r));
@@ -208,7 +210,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
       y: { label: "RSS growth", unit: "MB" },
       series: [{ name: "agentd createAgent", role: "ours", points: points(runs, (r) => r.growthMb) }],
       target: { text: `≤ 50 KB per idle in-flight run at ${largest.toLocaleString("en")} runs (KB per run)`, ...ok(perRunKb <= 50, perRunKb) },
-      note: "Each size is a fresh agent process (createAgent, no MCP server) whose runs all wait at the fake gateway, which holds every model request until the harness has seen them all and the worker has read its RSS (after a full GC) and timed its event loop; then all are answered and every run must end with the answer.",
+      note: "Each size is a fresh agent process (createAgent, no MCP server) whose runs all wait at the fake gateway, which holds every model request until the harness has seen them all and the worker has read its RSS (after a full GC) and timed its event loop; then all are answered and every run must end with the answer. Bun's fetch keeps at most 256 requests in flight per process unless BUN_CONFIG_MAX_HTTP_REQUESTS says more: the worker sets it to the number of runs (a host running more than 256 concurrent runs in one process needs the same, or the rest queue inside fetch).",
     }),
     withGrowth({
       id: "runs-lag",
