@@ -313,6 +313,9 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
   const mem = { ours: [] as Awaited<ReturnType<typeof measureMemory>>[], floor: [] as Awaited<ReturnType<typeof measureMemory>>[] };
   for (let r = 0; r < size.repeats; r++) for (const id of ["ours", "floor"] as const) mem[id].push(await measureMemory(id, checkpoints));
   const memSeries = (id: "ours" | "floor") => checkpoints.map((x, i) => ({ x, y: med(mem[id].map((m) => (m.atMb[i] as number) - m.startMb)) }));
+  const lastSessions = checkpoints.at(-1) ?? 0;
+  const kbPerSession = (id: "ours" | "floor") => ((memSeries(id).at(-1)?.y ?? 0) * 1024) / (lastSessions || 1);
+  const perSession = `At ${lastSessions.toLocaleString("en")} sessions: agentd ${sig(kbPerSession("ours"))} KB per session, the bare floor ${sig(kbPerSession("floor"))} KB (${sig(kbPerSession("ours") / kbPerSession("floor"))}×).`;
   curves.push(
     withGrowth({
       id: "http-idle-sessions",
@@ -323,7 +326,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
         { name: "agentd createStreamableHttpServer", role: "ours", points: memSeries("ours") },
         { name: "floor: bare Bun.serve", role: "floor", points: memSeries("floor") },
       ],
-      note: "As the http benchmark's memory measurement (bench/http/memory.ts): a fresh server per repeat, a client process opening sessions up to each size, RSS after a settled full GC.",
+      note: `${perSession} As the http benchmark's memory measurement (bench/http/memory.ts): a fresh server per repeat, a client process opening sessions up to each size, RSS after a settled full GC.`,
     }),
   );
 
