@@ -62,13 +62,14 @@ function frame(height: number, title: string, body: string[], width = W): string
  * (the table beside it gives the small sizes that crowd the left edge).
  */
 export function lineChart(c: LineChart): string {
-  const H = 400;
   const left = 80;
-  const right = 230;
+  const right = 30;
   const top = 40;
   const bottom = 60;
+  const ph = 300;
+  // The legend goes under the plot, one series a row, so long names are never clipped.
+  const H = top + ph + bottom + c.series.length * 18 + 8;
   const pw = W - left - right;
-  const ph = H - top - bottom;
   const xs = c.series.flatMap((s) => s.points.map((p) => p.x)).filter((x) => x > 0);
   const ys = c.series.flatMap((s) => s.points.map((p) => p.y)).filter((y) => Number.isFinite(y));
   const xTicks = niceTicks(0, Math.max(...xs, 1));
@@ -85,7 +86,7 @@ export function lineChart(c: LineChart): string {
   body.push(`</g>`, `<g text-anchor="middle" fill="#24292f">`);
   for (const t of xTicks) body.push(`<text x="${sx(t).toFixed(1)}" y="${top + ph + 18}">${tick(t)}</text>`);
   body.push(`</g>`);
-  body.push(`<text class="axis-label x" x="${left + pw / 2}" y="${H - 18}" text-anchor="middle">${esc(c.xLabel)}</text>`);
+  body.push(`<text class="axis-label x" x="${left + pw / 2}" y="${top + ph + 40}" text-anchor="middle">${esc(c.xLabel)}</text>`);
   body.push(`<text class="axis-label y" x="18" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 18 ${top + ph / 2})">${esc(c.yLabel)}</text>`);
   const counters: Record<Role, number> = { ours: 0, peer: 0, floor: 0 };
   c.series.forEach((s, i) => {
@@ -94,9 +95,9 @@ export function lineChart(c: LineChart): string {
     const pts = s.points.filter((p) => p.x > 0 && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
     body.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${pts.map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ")}"/>`);
     for (const p of pts) body.push(`<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3" fill="${color}"/>`);
-    const ly = top + 10 + i * 20;
-    body.push(`<line x1="${left + pw + 12}" y1="${ly}" x2="${left + pw + 36}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);
-    body.push(`<text x="${left + pw + 40}" y="${ly + 4}">${esc(truncate(s.name, 33))}</text>`);
+    const ly = top + ph + bottom + 4 + i * 18;
+    body.push(`<line x1="${left}" y1="${ly}" x2="${left + 24}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);
+    body.push(`<text x="${left + 30}" y="${ly + 4}">${esc(truncate(s.name, 90))}</text>`);
   });
   return frame(H, c.title, body);
 }
