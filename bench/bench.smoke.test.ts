@@ -5,7 +5,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { BenchResult } from "./lib/figures.ts";
+import type { Curve } from "./lib/growth.ts";
 import { BENCHES } from "./run.ts";
+
+/** The growth curves, in order. */
+const GROWTH_CURVES = ["runs-rss", "runs-lag", "subs-rss", "subs-latency", "servers-startup", "subagents-latency", "subagents-rss", "parallel-tools", "http-idle-sessions", "http-rps-connections"];
 
 function expectPositive(r: BenchResult, minFigures: number): void {
   expect(r.figures.length).toBeGreaterThanOrEqual(minFigures);
@@ -23,10 +27,31 @@ function expectPositive(r: BenchResult, minFigures: number): void {
   }
 }
 
+/** Every curve measured at ≥ 4 sizes, every point a finite non-negative number, growth fitted where it can be. */
+function expectCurves(curves: Curve[] | undefined, ids: string[]): void {
+  expect((curves ?? []).map((c) => c.id)).toEqual(ids);
+  for (const c of curves ?? []) {
+    for (const s of c.series) {
+      expect(s.points.length).toBeGreaterThanOrEqual(4);
+      for (const p of s.points) {
+        expect(Number.isFinite(p.y)).toBe(true);
+        expect(p.y).toBeGreaterThanOrEqual(0);
+      }
+      if (s.points.filter((p) => p.y > 0).length >= 2) expect(s.growth?.kind).toBeString();
+    }
+    if (c.target) expect(c.target.actual).toBeNumber();
+  }
+}
+
 describe("benchmarks in their tiny configuration", () => {
   test("codec", async () => expectPositive(await BENCHES.codec("tiny", () => {}), 12), 60_000);
   test("stdio", async () => expectPositive(await BENCHES.stdio("tiny", () => {}), 18), 60_000);
   test("http", async () => expectPositive(await BENCHES.http("tiny", () => {}), 14), 60_000);
-  test("startup", async () => expectPositive(await BENCHES.startup("tiny", () => {}), 10), 60_000);
-  test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 12), 60_000);
+  test("startup", async () => expectPositive(await BENCHES.startup("tiny", () => {}), 12), 180_000);
+  test("growth", async () => {
+    const r = await BENCHES.growth("tiny", () => {});
+    expectCurves(r.curves, GROWTH_CURVES);
+  }, 300_000);
+  test("tls", async () => expectPositive(await BENCHES.tls("tiny", () => {}), 4), 120_000);
+  test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 16), 180_000);
 });

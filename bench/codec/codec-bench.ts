@@ -40,6 +40,7 @@ export async function runCodec(mode: Mode): Promise<BenchResult> {
           spec.targets = [
             { text: "≥ 3× official SDK", against: "peer", op: ">=", value: 3 },
             { text: "within 1.5× of the JSON floor (≥ 0.667× its rate)", against: "floor", op: ">=", value: 1 / 1.5 },
+            { text: "raised: ≥ 0.9× the JSON floor", against: "floor", op: ">=", value: 0.9 },
           ];
       }
       specs.push(spec);

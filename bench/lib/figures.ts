@@ -2,10 +2,11 @@
  * The shape of benchmark results: figures (one measured quantity of one subject, repeated runs), their
  * ratios to a peer and to a floor, and the targets they are judged by. `latest.json` is a list of these.
  */
+import type { Curve } from "./growth.ts";
 import { sig, spread } from "./stats.ts";
 
 /** The benchmarks, in the order they run. */
-export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop"] as const;
+export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop", "growth", "tls"] as const;
 /** One benchmark's name. */
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -72,6 +73,8 @@ export interface BenchResult {
   command: string;
   seconds: number;
   figures: Figure[];
+  /** Growth curves (the growth benchmark): each plotted, with its fitted growth. */
+  curves?: Curve[];
   /** Facts the reader needs beside the numbers (method, ceilings, caveats). */
   notes: string[];
 }

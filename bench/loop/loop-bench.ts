@@ -23,6 +23,7 @@ const FRAMEWORKS = [
   { id: "ours", subject: "agentd createAgent (Bun)" },
   { id: "openai-bun", subject: "@openai/agents 0.20.0 (Bun)" },
   { id: "openai-node", subject: "@openai/agents 0.20.0 (Node 20)" },
+  { id: "mastra-bun", subject: "Mastra (@mastra/core 1.71.0, Bun)" },
 ] as const;
 type FrameworkId = (typeof FRAMEWORKS)[number]["id"];
 
@@ -36,6 +37,7 @@ interface RunBreakdown {
 async function workerArgv(id: FrameworkId, node: () => Promise<string>): Promise<string[]> {
   if (id === "ours") return [BUN, join(BENCH_DIR, "loop", "worker-agentd.ts")];
   if (id === "openai-bun") return [BUN, join(BENCH_DIR, "loop", "worker-openai.ts")];
+  if (id === "mastra-bun") return [BUN, join(BENCH_DIR, "loop", "worker-mastra.ts")];
   return ["node", await node()];
 }
 
@@ -100,7 +102,11 @@ export async function runLoop(mode: Mode, log: (line: string) => void = () => {}
     for (const f of FRAMEWORKS) {
       const spec: FigureSpec = { id: `${v.key}.${f.id}`, group: v.group, subject: f.subject, metric: "time", unit: "ms", better: "lower", runs: (results.get(f.id) ?? []).map(v.pick) };
       if (f.id !== "openai-bun") spec.peer = `${v.key}.openai-bun`;
-      if (f.id === "ours" && v.key === "overhead") spec.targets = [{ text: "≤ 0.5× @openai/agents (Bun)", against: "peer", op: "<=", value: 0.5 }];
+      if (f.id === "ours" && v.key === "overhead")
+        spec.targets = [
+          { text: "≤ 0.5× @openai/agents (Bun)", against: "peer", op: "<=", value: 0.5 },
+          { text: "≤ 0.3× Mastra (Bun)", against: "peer", peerFigure: `${v.key}.mastra-bun`, op: "<=", value: 0.3 },
+        ];
       specs.push(spec);
     }
   }
@@ -115,7 +121,8 @@ export async function runLoop(mode: Mode, log: (line: string) => void = () => {}
     notes: [
       `Each framework runs in ${size.workers} fresh worker processes (interleaved), each connected once to the tool server, ${size.warmups} untimed warm-up runs, then ${size.runs} timed runs; each run is one figure run.`,
       "The gateway (testkit's OpenAI-compatible fake, one dynamic turn: call echo until 10 results, then answer) runs in its own process and times each request server-side, from node:http's request event to the response's finish. The tool is a hand-written NDJSON MCP server (bench/loop/timed-mcp-server.ts) timing each tools/call from its line's arrival to its answer's write. Non-streaming chat completions on both sides; @openai/agents caches the tool list (cacheToolsList) and has tracing off.",
-      `agentd's overhead against @openai/agents on Node: ${sig(med("overhead.ours") / med("overhead.openai-node"))}×.`,
+      `agentd's overhead against @openai/agents on Node: ${sig(med("overhead.ours") / med("overhead.openai-node"))}×; against Mastra on Bun: ${sig(med("overhead.ours") / med("overhead.mastra-bun"))}×.`,
+      "Mastra runs `Agent.generate` (maxSteps 20) with `@ai-sdk/openai-compatible`'s chat model and the tools of `@mastra/mcp`'s MCPClient, listed once before the runs; no memory, no storage.",
     ],
   };
 }

@@ -1,6 +1,8 @@
 /**
  * agentd's Streamable HTTP server (one shared `McpServer` with an `echo` tool) on 127.0.0.1, for the HTTP
- * benchmark. `bun agentd-http-server.ts json|sse [maxSessions]`; prints `{"port":N}`.
+ * benchmark. `bun agentd-http-server.ts json|sse [maxSessions]`; prints `{"port":N}`. With BENCH_TLS_CERT and
+ * BENCH_TLS_KEY (PEM paths) it serves HTTPS; with BENCH_TLS_CA as well, mutual TLS (clients must present a
+ * certificate the CA signed).
  */
 // Only the server parts, through the SDK's subpath exports, as the SDK peer imports only its server modules.
 import { McpServer } from "@agentd/sdk/mcp";
@@ -15,7 +17,10 @@ mcp.tool(
   { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
   (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
 );
+const { BENCH_TLS_CERT: cert, BENCH_TLS_KEY: key, BENCH_TLS_CA: ca } = process.env;
+const tls = cert && key ? { tls: { cert, key, ...(ca ? { ca } : {}) }, ...(ca ? { auth: { mtls: true } } : {}) } : {};
 const server = await createStreamableHttpServer({
+  ...tls,
   responseMode: mode,
   limits: { maxSessions },
   onsession(transport) {

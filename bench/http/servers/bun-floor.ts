@@ -2,15 +2,23 @@
  * The HTTP floor: a bare `Bun.serve` on 127.0.0.1 with no MCP in it. A POST is parsed as JSON-RPC and
  * answered as JSON: `initialize` with a session id header, a notification with 202, anything else with the
  * echo result. A GET opens an SSE stream that writes one comment and then stays open — the least a server
- * holding idle sessions can spend on them. Prints `{"port":N}`.
+ * holding idle sessions can spend on them. Prints `{"port":N}`. With BENCH_TLS_CERT and BENCH_TLS_KEY (PEM
+ * paths) it serves HTTPS; with BENCH_TLS_CA as well, it requires a client certificate the CA signed.
  */
+import { readFileSync } from "node:fs";
 import { serveControl } from "../../lib/server-control.ts";
 
 const PRIME = new TextEncoder().encode(": open\n\n");
 const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
 let nextSession = 0;
 
+const { BENCH_TLS_CERT: cert, BENCH_TLS_KEY: key, BENCH_TLS_CA: ca } = process.env;
+const pem = (path: string) => readFileSync(path, "utf8");
+const tls =
+  cert && key ? { tls: { cert: pem(cert), key: pem(key), ...(ca ? { ca: pem(ca), requestCert: true, rejectUnauthorized: true } : {}) } } : {};
+
 const server = Bun.serve({
+  ...tls,
   hostname: "127.0.0.1",
   port: 0,
   idleTimeout: 0,

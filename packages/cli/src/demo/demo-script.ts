@@ -18,12 +18,17 @@ function toolNamed(request: RecordedRequest, suffix: string): string {
   return name;
 }
 
-/** The first JSON object inside a (fenced) tool result. */
+/**
+ * The first JSON object inside a (fenced) tool result. Some frameworks (Mastra) send the whole
+ * CallToolResult as the tool message: then the object is the JSON inside its first text content.
+ */
 function jsonIn(text: string | undefined): Record<string, unknown> {
   const start = text?.indexOf("{") ?? -1;
   const end = text?.lastIndexOf("}") ?? -1;
   if (!text || start < 0 || end < start) throw new Error(`the demo model expected JSON in the tool result, got: ${text}`);
-  return JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
+  const parsed = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
+  const inner = Array.isArray(parsed.content) ? (parsed.content as Array<{ type?: unknown; text?: unknown }>).find((c) => c.type === "text") : undefined;
+  return typeof inner?.text === "string" ? jsonIn(inner.text) : parsed;
 }
 
 /** The three turns of the scripted run. */
