@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentdError } from "@agentd/sdk/model";
-import { jsonResponse, scriptedFetch } from "./_internal/fixture-replay.ts";
+import { jsonResponse, scriptedFetch } from "./__fixtures__/fixture-replay.ts";
 import { createModel, MODEL_DIALECTS } from "./index.ts";
 
 const reply = {

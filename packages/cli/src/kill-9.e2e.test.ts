@@ -11,9 +11,9 @@ import { readFileSync } from "node:fs";
 import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CliWorkspace, RECORDING_SERVER } from "./__fixtures__/cli-harness.ts";
-import { startAgentd, stopAll } from "./modes/_testing/agentd-process.ts";
-import { commandLine, descendantsOf } from "./modes/_testing/proc-tree.ts";
-import { modelEnv, toolLike } from "./modes/_testing/scripts.ts";
+import { startAgentd, stopAll } from "./modes/__fixtures__/agentd-process.ts";
+import { commandLine, descendantsOf } from "./modes/__fixtures__/proc-tree.ts";
+import { modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
 import { isAlive, killTagged, newTag, TAG_ENV, tagged } from "./subagent/__fixtures__/tree.ts";
 
 const GONE_WITHIN_MS = 10_000;

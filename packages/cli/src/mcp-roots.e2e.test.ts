@@ -9,7 +9,7 @@ import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CliWorkspace, events } from "./__fixtures__/cli-harness.ts";
-import { modelEnv, toolLike } from "./modes/_testing/scripts.ts";
+import { modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
 
 const SERVER = join(dirname(Bun.resolveSync("@modelcontextprotocol/server-filesystem/package.json", import.meta.dir)), "dist/index.js");
 // The server is a Node program (npx runs it with node); Bun runs it too when node is absent.

@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace, events } from "./__fixtures__/cli-harness.ts";
-import { startAgentd, stopAll } from "./modes/_testing/agentd-process.ts";
-import { instructionOf, modelEnv } from "./modes/_testing/scripts.ts";
+import { startAgentd, stopAll } from "./modes/__fixtures__/agentd-process.ts";
+import { instructionOf, modelEnv } from "./modes/__fixtures__/scripts.ts";
 
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;

@@ -10,9 +10,9 @@ import { writeFileSync } from "node:fs";
 import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand } from "@agentd/testkit";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
-import { startAgentd, stopAll, type AgentdProcess } from "./modes/_testing/agentd-process.ts";
-import { isAlive } from "./modes/_testing/proc-tree.ts";
-import { instructionOf, modelEnv, toolLike } from "./modes/_testing/scripts.ts";
+import { startAgentd, stopAll, type AgentdProcess } from "./modes/__fixtures__/agentd-process.ts";
+import { isAlive } from "./modes/__fixtures__/proc-tree.ts";
+import { instructionOf, modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
 
 const FILE_SERVER = resolve(import.meta.dir, "modes/__fixtures__/file-resource-server.ts");
 let ws: CliWorkspace | undefined;

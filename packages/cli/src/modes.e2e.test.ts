@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand } from "@agentd/testkit";
 import { CliWorkspace, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
-import { startAgentd, stopAll } from "./modes/_testing/agentd-process.ts";
-import { commandLine } from "./modes/_testing/proc-tree.ts";
-import { callThenAnswer, instructionOf, modelEnv, rawInstructionOf, runRequests, toolLike } from "./modes/_testing/scripts.ts";
+import { startAgentd, stopAll } from "./modes/__fixtures__/agentd-process.ts";
+import { commandLine } from "./modes/__fixtures__/proc-tree.ts";
+import { callThenAnswer, instructionOf, modelEnv, rawInstructionOf, runRequests, toolLike } from "./modes/__fixtures__/scripts.ts";
 
 const URI = "file:///inbox.md";
 const EVERYTHING = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");

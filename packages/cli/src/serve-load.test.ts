@@ -3,11 +3,11 @@
  * sessions run `agent.run` against a fake gateway that answers at once, while misbehaving peers send an
  * oversized body (413), open more streams than a session may hold (429 / 409) and flood past the in-flight
  * limit (429). Every well-behaved session succeeds; every session started is ended. (The in-process proof
- * `packages/sdk/src/serve/__proof__/serve-leak.proof.test.ts` checks memory and the server's own counters.)
+ * `packages/sdk/src/serve/serve-leak.proof.test.ts` checks memory and the server's own counters.)
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DEFAULT_HTTP_LIMITS } from "@agentd/sdk/transport";
-import { call, endSession, initializeRequest, openSession, post, request, SseReader, type RawSession } from "../../sdk/src/serve/__proof__/raw-mcp-http.ts";
+import { call, endSession, initializeRequest, openSession, post, request, SseReader, type RawSession } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
-import { modelEnv, toolLike } from "./modes/_testing/scripts.ts";
+import { modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
 
 const SERVER = resolve(import.meta.dir, "../../sdk/src/agent/__fixtures__/misbehaving-server.ts");
 let ws: CliWorkspace | undefined;

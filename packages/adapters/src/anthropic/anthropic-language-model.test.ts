@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentdError, type ModelStreamPart } from "@agentd/sdk/model";
-import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { createAnthropic } from "./anthropic-language-model.ts";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.ts";
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.ts";

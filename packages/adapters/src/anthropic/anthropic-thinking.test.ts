@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentdError, type ModelMessage, type ModelStreamPart } from "@agentd/sdk";
-import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { createAnthropic, type AnthropicSettings } from "./anthropic-language-model.ts";
 
 const tools = [

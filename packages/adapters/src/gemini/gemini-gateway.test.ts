@@ -1,4 +1,4 @@
-import { runAdapterCases } from "../adapter.case.ts";
+import { runAdapterCases } from "../__fixtures__/adapter.case.ts";
 import { createGemini } from "./gemini-language-model.ts";
 
 runAdapterCases("gemini", (settings) => createGemini({ ...settings, model: "gemini-case" }));

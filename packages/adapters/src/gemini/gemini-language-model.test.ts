@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelStreamPart } from "@agentd/sdk/model";
-import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { convertGeminiUsage } from "./convert-gemini-usage.ts";
 import { createGemini } from "./gemini-language-model.ts";
 import { mapGeminiFinishReason } from "./map-gemini-finish-reason.ts";

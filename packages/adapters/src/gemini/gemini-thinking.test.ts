@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelStreamPart } from "@agentd/sdk";
-import { jsonResponse, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import type { ThinkingSettings } from "../_internal/thinking.ts";
 import { createGemini } from "./gemini-language-model.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { extractAction } from "@agentd/sdk/model";
 import { type FakeGateway, startFakeGateway } from "../../../testkit/src/gateway/index.ts";
-import { runAdapterCases } from "../adapter.case.ts";
+import { runAdapterCases } from "../__fixtures__/adapter.case.ts";
 import { createOpenAICompatible } from "./openai-compatible-language-model.ts";
 
 runAdapterCases("openai", (settings) => createOpenAICompatible({ ...settings, model: "gpt-case" }));

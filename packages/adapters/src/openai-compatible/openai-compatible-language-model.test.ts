@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentdError, type ModelRequest } from "@agentd/sdk/model";
-import { jsonResponse, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { convertOpenAICompatibleUsage } from "./convert-openai-compatible-usage.ts";
 import { mapOpenAICompatibleFinishReason } from "./map-openai-compatible-finish-reason.ts";
 import { createOpenAICompatible, type OpenAICompatibleSettings } from "./openai-compatible-language-model.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMessage, ModelStreamPart } from "@agentd/sdk";
-import { jsonResponse, scriptedFetch, sseResponse } from "../_internal/fixture-replay.ts";
+import { jsonResponse, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { createOpenAICompatible, type OpenAICompatibleSettings } from "./openai-compatible-language-model.ts";
 
 const user = { role: "user" as const, content: "Weather?" };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelStreamPart } from "@agentd/sdk/model";
-import { readFixture, scriptedFetch, sseResponse, type ReplayOptions } from "../_internal/fixture-replay.ts";
+import { readFixture, scriptedFetch, sseResponse, type ReplayOptions } from "../__fixtures__/fixture-replay.ts";
 import { createOpenAICompatible } from "./openai-compatible-language-model.ts";
 
 async function replay(name: string, options: ReplayOptions = { done: true }) {

@@ -9,7 +9,7 @@ import type { ServerCapabilities } from "../wire/index.ts";
 import { CAPABILITY_ITEMS, type CapabilityConfig } from "./capabilities.ts";
 import { McpClient } from "./client.ts";
 import { McpServer } from "./server.ts";
-import { RawPeer } from "./_test-peer.ts";
+import { RawPeer } from "./__fixtures__/test-peer.ts";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -4,8 +4,8 @@ import { MemoryTransport } from "../transport/memory.ts";
 import { McpError } from "../wire/errors.ts";
 import { McpClient } from "./client.ts";
 import { RUN_ID_META_KEY } from "./meta.ts";
-import { RawPeer, record } from "./_test-peer.ts";
-import { connect, INIT, newServer, onCleanup, rawClient, useCleanup } from "./_test-harness.ts";
+import { RawPeer, record } from "./__fixtures__/test-peer.ts";
+import { connect, INIT, newServer, onCleanup, rawClient, useCleanup } from "./__fixtures__/test-harness.ts";
 
 useCleanup();
 

@@ -8,12 +8,12 @@ import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
-import { NEEDS_SHARED, officialSchemaPath, sharedMissing } from "../../test/shared-specs.ts";
+import { NEEDS_SHARED, officialSchemaPath, sharedMissing } from "../__fixtures__/shared-specs.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { McpClient } from "./client.ts";
 import { McpServer } from "./server.ts";
-import { record, type Recording } from "./_test-peer.ts";
-import { onCleanup, useCleanup } from "./_test-harness.ts";
+import { record, type Recording } from "./__fixtures__/test-peer.ts";
+import { onCleanup, useCleanup } from "./__fixtures__/test-harness.ts";
 
 useCleanup();
 

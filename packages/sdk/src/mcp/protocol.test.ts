@@ -5,7 +5,7 @@ import { memoryLogger } from "../log.ts";
 import type { ProtocolRevision } from "../wire/codec.ts";
 import { Protocol } from "./protocol.ts";
 import { TOO_MANY_REQUESTS } from "./inbound-requests.ts";
-import { RawPeer, record } from "./_test-peer.ts";
+import { RawPeer, record } from "./__fixtures__/test-peer.ts";
 
 const open: Protocol[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../transport/memory.ts";
 import type { Root } from "../wire/index.ts";
 import { McpClient } from "./client.ts";
-import { newServer, onCleanup, useCleanup } from "./_test-harness.ts";
+import { newServer, onCleanup, useCleanup } from "./__fixtures__/test-harness.ts";
 import { settleRoots, watchRootsRequests } from "./roots-settle.ts";
 
 useCleanup();

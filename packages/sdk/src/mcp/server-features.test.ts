@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CapabilityConfig } from "./capabilities.ts";
 import type { ServerSession } from "./server-session.ts";
-import { connect, INIT, newServer, rawClient, useCleanup } from "./_test-harness.ts";
+import { connect, INIT, newServer, rawClient, useCleanup } from "./__fixtures__/test-harness.ts";
 
 useCleanup();
 

@@ -4,8 +4,8 @@
  * validates against the official 2026-07-28 schema.
  */
 import { describe, expect, test } from "bun:test";
-import { INIT, newServer, rawClient, useCleanup } from "./_test-harness.ts";
-import { NEEDS_SHARED, sharedMissing, validateOfficial } from "../../test/oracle.ts";
+import { INIT, newServer, rawClient, useCleanup } from "./__fixtures__/test-harness.ts";
+import { NEEDS_SHARED, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
 import { MODERN_META } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpServer } from "./server.ts";
 

@@ -1,5 +1,5 @@
 import { MemoryTransport } from "./memory.ts";
-import { runTransportCases } from "./transport.case.ts";
+import { runTransportCases } from "./__fixtures__/transport.case.ts";
 
 runTransportCases("MemoryTransport pair", async () => {
   const [a, b] = MemoryTransport.createPair();

@@ -7,7 +7,7 @@ import { createLogger, type LogRecord } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { StdioChildTransport, type StdioChildOptions } from "./stdio-child.ts";
 import { StreamTransport } from "./stdio-streams.ts";
-import { runTransportCases } from "./transport.case.ts";
+import { runTransportCases } from "./__fixtures__/transport.case.ts";
 
 const FIXTURES = join(import.meta.dir, "__fixtures__");
 const BUN = process.execPath;

@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { DEFAULT_MAX_FRAME_BYTES } from "./types.ts";
 import { StreamTransport } from "./stdio-streams.ts";
-import { runTransportCases, type TransportPair } from "./transport.case.ts";
+import { runTransportCases, type TransportPair } from "./__fixtures__/transport.case.ts";
 
 const RELAY = join(import.meta.dir, "__fixtures__", "relay.ts");
 const PROCESS_TEST_TIMEOUT = 30_000;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { controlledRuns, instantRuns, record } from "./_testing.ts";
+import { controlledRuns, instantRuns, record } from "./__fixtures__/trigger-harness.ts";
 import { CronSource, type CronSourceOptions } from "./cron-source.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FileJobStore } from "./file-job-store.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { controlledRuns, record } from "./_testing.ts";
+import { controlledRuns, record } from "./__fixtures__/trigger-harness.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { IntervalSource } from "./interval-source.ts";
 import { TriggerRouter, type RunFunction } from "./router.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { memoryLogger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { controlledRuns, record } from "./_testing.ts";
+import { controlledRuns, record } from "./__fixtures__/trigger-harness.ts";
 import { parseConcurrency } from "./concurrency.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { ManualSource } from "./manual-source.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { controlledRuns, record } from "./_testing.ts";
+import { controlledRuns, record } from "./__fixtures__/trigger-harness.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { ManualSource } from "./manual-source.ts";
 import { TriggerRouter } from "./router.ts";

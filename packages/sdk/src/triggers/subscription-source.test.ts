@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { AgentdError } from "../wire/errors.ts";
-import { FakeResourceClient, instantRuns, record } from "./_testing.ts";
+import { FakeResourceClient, instantRuns, record } from "./__fixtures__/trigger-harness.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { TriggerRouter } from "./router.ts";
 import { contentHash, subscriptionRunId } from "./run-id.ts";

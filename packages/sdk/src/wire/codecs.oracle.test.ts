@@ -10,15 +10,15 @@ import { getCodec, REVISION_TABLES } from "./codecs.ts";
 import { LEGACY_REVISIONS, SUPPORTED_REVISIONS, type McpCodec, type ProtocolRevision } from "./codec.ts";
 import { classify, errorResponse, notification, request, resultResponse } from "./jsonrpc.ts";
 import { URLElicitationRequiredErrorDataSchema } from "./schemas/elicitation.ts";
-import { CORPUS, kindOf, type CorpusEntry } from "../../test/corpus.ts";
+import { CORPUS, kindOf, type CorpusEntry } from "../__fixtures__/corpus.ts";
 import {
   NEEDS_SHARED,
   parseWithOfficialSdk,
   REQUEST_DEFINITIONS,
   sharedMissing,
   validateOfficial,
-} from "../../test/oracle.ts";
-import { officialSchemaPath } from "../../test/shared-specs.ts";
+} from "../__fixtures__/oracle.ts";
+import { officialSchemaPath } from "../__fixtures__/shared-specs.ts";
 import * as v from "valibot";
 
 /** Run a corpus message through our codec of `revision`, as the protocol layer would. */

@@ -8,7 +8,7 @@ import { memoryLogger, type Logger } from "../../log.ts";
 import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
 import { callTools, reply, scriptedModel, type Step } from "../../loop/__fixtures__/scripted-model.ts";
 import { FakeClock, MemoryJobStore } from "../../triggers/index.ts";
-import { FakeResourceClient } from "../../triggers/_testing.ts";
+import { FakeResourceClient } from "../../triggers/__fixtures__/trigger-harness.ts";
 import { createAgent } from "../create-agent.ts";
 import { AgentTriggers, type AgentTriggersOptions } from "./agent-triggers.ts";
 import { createRunTriggerTags } from "./run-trigger-tags.ts";

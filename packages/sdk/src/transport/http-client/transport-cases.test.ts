@@ -1,7 +1,7 @@
 /**
  * The shared transport cases: the Streamable HTTP client paired with a minimal server end on 127.0.0.1.
  */
-import { runTransportCases } from "../transport.case.ts";
+import { runTransportCases } from "../__fixtures__/transport.case.ts";
 import { FixtureServerEnd } from "./__fixtures__/server-end.ts";
 import { StreamableHttpClientTransport } from "./streamable-http-client.ts";
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { memoryLogger, type LogRecord } from "../../log.ts";
-import { callTool, createResponder, openSession, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 import { SseWriter } from "./sse-writer.ts";
 

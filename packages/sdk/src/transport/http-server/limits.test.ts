@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
-import { callTool, createResponder, initializeRequest, openSession, POST_HEADERS, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, initializeRequest, openSession, POST_HEADERS, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema as ToolListChanged } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer } from "../../mcp/index.ts";
-import { createResponder } from "./_testing.ts";
+import { createResponder } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 
 const cleanup: (() => Promise<void>)[] = [];

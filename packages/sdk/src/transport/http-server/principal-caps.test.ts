@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
-import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const A = "token-a-0123456789abcdef";

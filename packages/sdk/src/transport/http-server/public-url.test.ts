@@ -3,7 +3,7 @@
  * what the RFC 9728 metadata and the 401 challenge advertise, never the bound address.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createResponder, initializeRequest, post } from "./_testing.ts";
+import { createResponder, initializeRequest, post } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const TOKEN = "tok-public-0123456789abcdef";

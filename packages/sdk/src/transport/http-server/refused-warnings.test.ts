@@ -1,7 +1,7 @@
 /** Refused requests cannot flood the log: one `http.refused` line per reason and minute, then a count. */
 import { afterEach, expect, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
-import { createResponder, initializeRequest, post } from "./_testing.ts";
+import { createResponder, initializeRequest, post } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];

@@ -4,7 +4,7 @@
  * a connected client does not stay resident when it is large.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { callTool, createResponder, openSession, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./_testing.ts";
+import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];

@@ -5,7 +5,7 @@
  * POSTs. The other way round, a server response with no open request has nowhere to go.)
  */
 import { StreamableHttpClientTransport } from "../http-client/index.ts";
-import { runTransportCases } from "../transport.case.ts";
+import { runTransportCases } from "../__fixtures__/transport.case.ts";
 import type { Transport } from "../types.ts";
 import { createStreamableHttpServer } from "./index.ts";
 

@@ -4,7 +4,7 @@ import { compileCheck } from "./compile-check.ts";
 import { looseObject, record } from "./open-object.ts";
 import { REVISION_TABLES } from "../codecs.ts";
 import { SUPPORTED_REVISIONS } from "../codec.ts";
-import { CORPUS, kindOf } from "../../../test/corpus.ts";
+import { CORPUS, kindOf } from "../../__fixtures__/corpus.ts";
 
 type Path = (string | number)[];
 

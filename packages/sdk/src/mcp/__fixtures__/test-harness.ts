@@ -3,10 +3,10 @@
  * each test.
  */
 import { afterEach } from "bun:test";
-import { MemoryTransport } from "../transport/memory.ts";
-import { McpClient, type McpClientOptions } from "./client.ts";
-import { McpServer, type McpServerOptions } from "./server.ts";
-import { RawPeer, record } from "./_test-peer.ts";
+import { MemoryTransport } from "../../transport/memory.ts";
+import { McpClient, type McpClientOptions } from "../client.ts";
+import { McpServer, type McpServerOptions } from "../server.ts";
+import { RawPeer, record } from "./test-peer.ts";
 
 const closers: (() => Promise<void>)[] = [];
 

@@ -4,7 +4,7 @@
  * what the adapter sent. Used by the unit tests only; never exported from the package.
  */
 import { readFileSync } from "node:fs";
-import type { FetchFunction } from "./settings.ts";
+import type { FetchFunction } from "../_internal/settings.ts";
 
 /** The chunks of a fixture file next to `base` (pass `import.meta.url`). */
 export function readFixture(base: string, name: string): string[] {

@@ -14,8 +14,8 @@ export const NEEDS_SHARED = "[needs ../shared]";
 export function sharedDir(): string {
   const fromEnv = process.env.AGENTD_SHARED_DIR;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  // This file is <repo>/packages/sdk/test/shared-specs.ts.
-  return fileURLToPath(new URL("../../../../shared", import.meta.url));
+  // This file is <repo>/packages/sdk/src/__fixtures__/shared-specs.ts.
+  return fileURLToPath(new URL("../../../../../shared", import.meta.url));
 }
 
 /** The official JSON Schema file of an MCP revision. */

@@ -5,11 +5,11 @@
  * left to idle expiry, and a long JSON-response-mode session: each returns to baseline.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createLogger, type LogRecord } from "../../log.ts";
-import type { RunEvent } from "../../loop/events.ts";
-import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "../../transport/http-server/index.ts";
-import { createSelfMcpServer, type SelfMcp, type SelfRunner } from "../self-mcp.ts";
-import { call, endSession, openSession, post, request } from "./raw-mcp-http.ts";
+import { createLogger, type LogRecord } from "../log.ts";
+import type { RunEvent } from "../loop/events.ts";
+import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "../transport/http-server/index.ts";
+import { createSelfMcpServer, type SelfMcp, type SelfRunner } from "./self-mcp.ts";
+import { call, endSession, openSession, post, request } from "./__fixtures__/raw-mcp-http.ts";
 
 /** A runner that answers at once, after one progress-worthy event. */
 const instant: SelfRunner = {

@@ -1,12 +1,12 @@
 /**
  * One-off measurement (not a test): messages per second of JSON.parse + classify + codec validation +
  * JSON.stringify over the corpus, against the bare JSON floor (JSON.parse + JSON.stringify).
- * Run: `bun packages/sdk/test/bench-codec.ts`.
+ * Run: `bun packages/sdk/src/__fixtures__/bench-codec.ts`.
  */
-import { classify } from "../src/wire/jsonrpc.ts";
+import { classify } from "../wire/jsonrpc.ts";
 import * as v from "valibot";
-import { getCodec, REVISION_TABLES } from "../src/wire/codecs.ts";
-import type { McpCodec } from "../src/wire/codec.ts";
+import { getCodec, REVISION_TABLES } from "../wire/codecs.ts";
+import type { McpCodec } from "../wire/codec.ts";
 import { CORPUS, type CorpusEntry } from "./corpus.ts";
 
 const codec = getCodec("2025-11-25");

@@ -24,8 +24,8 @@
  *   transport keeps working.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
-import type { Transport } from "./types.ts";
+import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
+import type { Transport } from "../types.ts";
 
 /** Two connected, started transports and how to tear them down. */
 export interface TransportPair {

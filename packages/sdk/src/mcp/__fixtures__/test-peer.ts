@@ -3,9 +3,9 @@
  * one end of a memory pair and awaits what comes back, and a recorder of send options (to check
  * `relatedRequestId` routing).
  */
-import { MemoryTransport } from "../transport/memory.ts";
-import type { SendOptions } from "../transport/types.ts";
-import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
+import { MemoryTransport } from "../../transport/memory.ts";
+import type { SendOptions } from "../../transport/types.ts";
+import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
 
 // Wire values in tests are loosely typed on purpose: the tests write and read raw frames.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 /** The corpus entry type and revision sets (kept apart from `corpus.ts` to avoid an import cycle). */
-import type { ProtocolRevision } from "../src/wire/codec.ts";
+import type { ProtocolRevision } from "../wire/codec.ts";
 
 /** One corpus message. */
 export interface CorpusEntry {

@@ -4,10 +4,10 @@
  * nothing — gets exactly `{"roots":[]}`, -32601 and -32601, and the session carries on.
  */
 import { afterEach, expect, test } from "bun:test";
-import { memoryLogger } from "../../log.ts";
-import { StdioChildTransport } from "../../transport/stdio-child.ts";
-import { McpClient } from "../client.ts";
-import { fakeServerCommand, type FakeServerCommand } from "../../../../testkit/src/mcp/fake-server-command.ts";
+import { memoryLogger } from "../log.ts";
+import { StdioChildTransport } from "../transport/stdio-child.ts";
+import { McpClient } from "./client.ts";
+import { fakeServerCommand, type FakeServerCommand } from "../../../testkit/src/mcp/fake-server-command.ts";
 
 let client: McpClient | undefined;
 let fake: FakeServerCommand | undefined;

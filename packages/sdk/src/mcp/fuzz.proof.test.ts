@@ -8,16 +8,16 @@ import { afterEach, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { memoryLogger } from "../../log.ts";
-import { StdioChildTransport } from "../../transport/stdio-child.ts";
-import { McpClient } from "../client.ts";
-import { ReplyLines, runStorm } from "./fuzz-driver.ts";
-import { buildFrames, type Call, type PeerSurface } from "./fuzz-frames.ts";
+import { memoryLogger } from "../log.ts";
+import { StdioChildTransport } from "../transport/stdio-child.ts";
+import { McpClient } from "./client.ts";
+import { ReplyLines, runStorm } from "./__fixtures__/fuzz-driver.ts";
+import { buildFrames, type Call, type PeerSurface } from "./__fixtures__/fuzz-frames.ts";
 
 const SEED = 0x5eed_ad7d;
 const FRAMES = 10_000;
 const MAX_FRAME_BYTES = 256 * 1024;
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 
 const r = (method: string, params?: unknown): Call => ({ method, params, outcome: "result" });
 const e = (code: number, method: string, params?: unknown): Call => ({ method, params, outcome: code });

@@ -2,9 +2,9 @@
  * Test helpers for the trigger layer (not exported): a fake MCP client with subscribable resources, a
  * recorder of router events with wait-for-event helpers, and run functions the test controls.
  */
-import type { TriggerRouter, TriggerRouterEvents } from "./router.ts";
-import type { ResourceContents, SubscribableClient } from "./subscription-source.ts";
-import type { RunOutcome, TriggerEvent } from "./types.ts";
+import type { TriggerRouter, TriggerRouterEvents } from "../router.ts";
+import type { ResourceContents, SubscribableClient } from "../subscription-source.ts";
+import type { RunOutcome, TriggerEvent } from "../types.ts";
 
 /** An in-memory resource server seen through the {@link SubscribableClient} interface. */
 export class FakeResourceClient implements SubscribableClient {

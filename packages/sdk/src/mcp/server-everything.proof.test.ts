@@ -5,9 +5,9 @@
  * past its per-request timeout, and the v1 rule that a task-required tool is not offered (D1 off).
  */
 import { afterEach, expect, test } from "bun:test";
-import { memoryLogger } from "../../log.ts";
-import { StdioChildTransport } from "../../transport/stdio-child.ts";
-import { McpClient } from "../client.ts";
+import { memoryLogger } from "../log.ts";
+import { StdioChildTransport } from "../transport/stdio-child.ts";
+import { McpClient } from "./client.ts";
 
 const ENTRY = Bun.resolveSync("@modelcontextprotocol/server-everything/dist/index.js", import.meta.dir);
 

@@ -4,8 +4,8 @@
  * prefix and `inbound-requests.ts` adds it again.)
  */
 import { afterEach, expect, test } from "bun:test";
-import { MemoryTransport } from "../../transport/memory.ts";
-import { McpServer } from "../server.ts";
+import { MemoryTransport } from "../transport/memory.ts";
+import { McpServer } from "./server.ts";
 
 let server: McpServer | undefined;
 afterEach(async () => {

@@ -5,13 +5,13 @@
  * the request they answer.
  */
 import { afterEach, expect, test } from "bun:test";
-import { MemoryTransport } from "../../transport/memory.ts";
-import type { SendOptions, Transport } from "../../transport/types.ts";
-import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
-import { McpClient } from "../client.ts";
-import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "../../../test/oracle.ts";
-import { createFakeMcpServer, type FakeMcpServer } from "../../../../testkit/src/mcp/fake-mcp-server.ts";
-import type { FakeMcpServerSpec } from "../../../../testkit/src/mcp/types.ts";
+import { MemoryTransport } from "../transport/memory.ts";
+import type { SendOptions, Transport } from "../transport/types.ts";
+import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
+import { McpClient } from "./client.ts";
+import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
+import { createFakeMcpServer, type FakeMcpServer } from "../../../testkit/src/mcp/fake-mcp-server.ts";
+import type { FakeMcpServerSpec } from "../../../testkit/src/mcp/types.ts";
 
 type Side = "client" | "server";
 interface Emitted {
