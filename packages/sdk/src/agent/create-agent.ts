@@ -286,7 +286,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
-      ...(options.subagents ? { extend: (server) => registerSubagentSurface(server, options.subagents!) } : {}),
+      ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
       ready: async () => {
         if (!options.model) return { ok: false, reason: "model not configured" };
         try {

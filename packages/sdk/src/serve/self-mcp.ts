@@ -38,6 +38,16 @@ export interface SelfRunner {
   ): Promise<RunResult>;
 }
 
+/** Principal scoping for registrations beside the self-MCP's own (the subagent surface). */
+export interface SelfAccess {
+  /** The owner key of a request's caller (its principal id), or undefined for an operator, who sees everything. */
+  ownerOf(authInfo: Parameters<typeof resolvePrincipal>[0]): string | undefined;
+  /** The principal id of a request's caller (operators included): what it starts is owned by this. */
+  principalIdOf(authInfo: Parameters<typeof resolvePrincipal>[0]): string;
+  /** Whether a session may hear of `owner`'s things: its own, or it is an operator's. */
+  hears(owner: string | undefined): (session: ServerSession) => boolean;
+}
+
 /** Options of {@link createSelfMcpServer}. */
 export interface SelfMcpOptions {
   runner: SelfRunner;
@@ -45,8 +55,11 @@ export interface SelfMcpOptions {
   capabilities?: CapabilityConfig;
   version?: string;
   instructions?: string;
-  /** Extra registrations (the supervisor's subagent tools) on the same server. */
-  extend?: (server: McpServer, registry: RunRegistry) => void;
+  /**
+   * Extra registrations (the supervisor's subagent tools) on the same server, with the principal scoping
+   * they must apply: what a request's caller owns, and which sessions may hear of an owner's changes.
+   */
+  extend?: (server: McpServer, registry: RunRegistry, access: SelfAccess) => void;
   /** The configured triggers' status, shown as `triggers` in `agent://status` (notify changes with `server.notifyResourceUpdated`). */
   triggers?: () => unknown;
   /**
@@ -189,7 +202,14 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     if (runId) void server.notifyResourceUpdated(`agent://runs/${runId}`, to);
   });
 
-  options.extend?.(server, registry);
+  options.extend?.(server, registry, {
+    ownerOf: (authInfo) => {
+      const p = principalOf(authInfo);
+      return p.role === "operator" ? undefined : p.id;
+    },
+    principalIdOf: (authInfo) => principalOf(authInfo).id,
+    hears: (owner) => (owner === undefined ? (s) => principalOf(s.protocol.transport.authInfo).role === "operator" : sees(owner)),
+  });
 
   const hearsTelemetry = (s: ServerSession) => {
     const p = principalOf(s.protocol.transport.authInfo);
