@@ -49,10 +49,29 @@ export const StdioServerSchema = v.strictObject({
   required: v.optional(v.boolean()),
 });
 
+/**
+ * OAuth 2.1 for a remote server (MCP authorization spec). Secrets only by reference: an environment variable
+ * or a file, never inline.
+ */
+export const OAuthSchema = v.strictObject({
+  /** A pre-registered client id (else a Client ID Metadata Document URL, else dynamic registration). */
+  clientId: v.optional(v.pipe(v.string(), v.minLength(1))),
+  clientSecretEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable"))),
+  clientSecretFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** PKCS#8 PEM private key for private_key_jwt client authentication. */
+  privateKeyFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  signingAlg: v.optional(v.picklist(["ES256", "RS256"])),
+  clientMetadataUrl: v.optional(v.pipe(v.string(), v.url(), v.startsWith("https://", "a Client ID Metadata Document URL is https://"))),
+  scopes: v.optional(v.array(v.pipe(v.string(), v.regex(/^\S+$/, "one scope, no spaces")))),
+  grant: v.optional(v.picklist(["authorization_code", "client_credentials"])),
+  clientName: v.optional(v.string()),
+});
+
 export const HttpServerSchema = v.strictObject({
   type: v.optional(v.picklist(["http", "streamable-http"])),
   url: v.pipe(v.string(), v.url("an http(s) URL such as https://tools.example/mcp")),
   headers: v.optional(stringMap),
+  oauth: v.optional(OAuthSchema),
   disabled: v.optional(v.boolean()),
   required: v.optional(v.boolean()),
 });
