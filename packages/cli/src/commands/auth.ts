@@ -36,7 +36,7 @@ const login = defineCommand({
     server: { type: "positional", required: true, description: "A server from mcpServers with an oauth block" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
     port: { type: "string", description: "Loopback port of the redirect listener (default: any free port)" },
-    "no-browser": { type: "boolean", description: "Only print the URL" },
+    browser: { type: "boolean", default: true, description: "Try to open a browser (--no-browser: only print the URL)" },
   },
   async run({ args }) {
     const resolved = await resolveConfig(args.config ? { configPath: args.config } : {});
@@ -57,7 +57,7 @@ const login = defineCommand({
         signal: signals.signal,
         onUrl: (url) => {
           process.stderr.write(`Open this URL to authorize agentd for '${args.server}':\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`);
-          if (!args["no-browser"]) openBrowser(url.href);
+          if (args.browser !== false) openBrowser(url.href);
         },
       });
       process.stdout.write(
