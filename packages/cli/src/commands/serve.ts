@@ -155,7 +155,8 @@ export const serveCommand = defineCommand({
       if ((cert && !key) || (key && !cert)) throw new AgentdError("E_USAGE", "--tls-cert and --tls-key go together");
       const mtls = ca !== undefined || cfgServe?.auth?.mtls === true;
       // The transport refuses this too; here the line names the CLI's flags.
-      if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls)))
+      const jwt = cfgServe?.auth?.jwt ?? [];
+      if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls || jwt.length > 0)))
         throw new AgentdError(
           "E_CONFIG_INVALID",
           `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1`,
@@ -176,7 +177,9 @@ export const serveCommand = defineCommand({
         hostname,
         port,
         ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
-        ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+        ...(tokens.length || mtls || jwt.length
+          ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}), ...(jwt.length ? { jwt } : {}) } }
+          : {}),
         ...(args["public-url"] ?? cfgServe?.publicUrl ? { publicUrl: (args["public-url"] ?? cfgServe?.publicUrl)! } : {}),
         ...(cfgServe?.limits ? { limits: cfgServe.limits } : {}),
         ...(origins.length ? { allowedOrigins: origins } : {}),

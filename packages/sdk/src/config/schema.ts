@@ -160,6 +160,18 @@ export const ServeSchema = v.strictObject({
       mtls: v.optional(v.boolean()),
       /** A file of bearer tokens (one a line) whose holders are operators: they see every principal's runs. */
       operatorTokensFile: v.optional(v.string()),
+      /** OAuth: JWT access tokens from these issuers are accepted (audience: the public URL). */
+      jwt: v.optional(
+        v.array(
+          v.strictObject({
+            issuer: v.pipe(v.string(), v.url("serve.auth.jwt[].issuer must be the issuer URL, e.g. https://login.example.com")),
+            jwksUri: v.optional(v.pipe(v.string(), v.url())),
+            requiredScopes: v.optional(v.array(v.string())),
+            operatorScope: v.optional(v.string()),
+            algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
+          }),
+        ),
+      ),
     }),
   ),
   allowedOrigins: v.optional(v.array(v.string())),

@@ -2,9 +2,13 @@
  * The HTTP server as an OAuth resource server: JWT access tokens from configured issuers. Tokens minted by
  * a real OpenID provider (`oidc-provider`, client credentials with a resource indicator) are accepted;
  * expired, wrong-audience, unknown-issuer, unsigned (`alg: none`), tampered and rotated-away-key tokens are
- * refused with 401 `invalid_token`; a token without the required scope gets 403 `insufficient_scope`.
+ * refused with 401 `invalid_token`; a token without the required scope gets 403 `insufficient_scope`. The
+ * official SDK client, with its client-credentials OAuth provider, discovers and authorizes by itself.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "../http-client/oauth/__fixtures__/oidc-provider.ts";
 import { type JwtIssuer, startJwtIssuer } from "./__fixtures__/jwt-issuer.ts";
 import { createResponder, initializeRequest, post } from "./_testing.ts";
@@ -110,5 +114,18 @@ describe("JWT access tokens", () => {
     await fresh.body?.cancel();
     expect(fresh.status).toBe(200);
     await refused(await own.sign(claims(), old.key, old.kid));
+  });
+
+  test("the official SDK client with its OAuth provider discovers the issuer, gets a token and connects", async () => {
+    const authProvider = new ClientCredentialsProvider({ clientId: "machine", clientSecret: MACHINE_SECRET, expectedIssuer: oidc.issuer, scope: "mcp:tools" });
+    const client = new Client({ name: "official", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(server.url, { authProvider }));
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain("echo");
+      expect(responder.sessions.at(-1)!.received[0]!.extra?.authInfo).toEqual({ principal: `${oidc.issuer}#machine`, scheme: "jwt" });
+    } finally {
+      await client.close();
+    }
   });
 });
