@@ -169,6 +169,7 @@ export const ServeSchema = v.strictObject({
             requiredScopes: v.optional(v.array(v.string())),
             operatorScope: v.optional(v.string()),
             algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
+            jwksCooldownSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
           }),
         ),
       ),
