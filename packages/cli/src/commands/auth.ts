@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { EXIT } from "../exit-codes.ts";
 import { abortOnSignals } from "../signals.ts";
 
+/** Examples shown by `agentd auth --help`. */
 export const authExamples = [
   "agentd auth login github          # authorize agentd for the server 'github' of mcpServers",
   "agentd auth login github --no-browser --port 8765",
@@ -100,6 +101,7 @@ const logout = defineCommand({
   },
 });
 
+/** `agentd auth`: login, status, logout. */
 export const authCommand = defineCommand({
   meta: { name: "auth", description: "OAuth logins for remote MCP servers: login, status, logout" },
   subCommands: { login, status, logout },
