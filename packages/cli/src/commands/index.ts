@@ -1,5 +1,6 @@
 /** The command tree and each command's examples (shown by --help). */
 import { type CommandDef, defineCommand } from "citty";
+import { authCommand, authExamples } from "./auth.ts";
 import { demoCommand, demoExamples } from "./demo.ts";
 import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
@@ -19,9 +20,11 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
+  auth: { def: authCommand, examples: authExamples },
+  "auth login": { def: authCommand, examples: authExamples },
 };
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, version: versionCommand },
+  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, version: versionCommand, auth: authCommand },
 });

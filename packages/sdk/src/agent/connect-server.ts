@@ -14,7 +14,7 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { settleDeclaredRoots, watchRootsRequests } from "../mcp/roots-settle.ts";
-import { StreamableHttpClientTransport } from "../transport/http-client/index.ts";
+import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport } from "../transport/http-client/index.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -37,7 +37,12 @@ export interface ConnectServerOptions {
 }
 
 /** Build the transport an `mcpServers` entry describes. */
-export function transportFor(name: string, config: McpServerConfig, logger: Logger, options: { httpReactivity?: boolean } = {}): Transport {
+export function transportFor(
+  name: string,
+  config: McpServerConfig,
+  logger: Logger,
+  options: { httpReactivity?: boolean; auth?: HttpAuthProvider } = {},
+): Transport {
   if ("command" in config) {
     return new StdioChildTransport({
       name,
@@ -50,10 +55,20 @@ export function transportFor(name: string, config: McpServerConfig, logger: Logg
   }
   return new StreamableHttpClientTransport(config.url, {
     ...(config.headers ? { headers: config.headers } : {}),
+    ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger) } : {}),
     logger: logger.child({ server: name }),
     name,
     ...(options.httpReactivity === false ? { openGetStream: false } : {}),
   });
+}
+
+/**
+ * The OAuth provider of an `mcpServers` entry with an `oauth` block (loaded lazily). Headless: a server that
+ * needs a person's grant and has no stored token fails with the `agentd auth login NAME` hint.
+ */
+function oauthFor(name: string, config: McpServerConfig, logger: Logger): HttpAuthProvider {
+  const c = config as { url: string; oauth: NonNullable<Extract<McpServerConfig, { url: string }>["oauth"]> };
+  return lazyOAuthProvider({ server: name, url: c.url, config: c.oauth, logger: logger.child({ server: name }) });
 }
 
 function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
@@ -84,10 +99,15 @@ export function upstreamError(name: string, e: unknown): AgentdError {
 
 /** A managed (reconnecting) client for an `mcpServers` entry, not yet started. */
 export function managedClientFor(name: string, config: McpServerConfig, options: ConnectServerOptions): ManagedMcpClient {
+  // One provider for every transport the managed client builds: tokens, refreshes and discovery are shared.
+  const auth = "url" in config && config.oauth ? oauthFor(name, config, options.logger) : undefined;
   return new ManagedMcpClient({
     name,
     transportFactory: () => {
-      const transport = transportFor(name, config, options.logger, { ...(options.httpReactivity === false ? { httpReactivity: false } : {}) });
+      const transport = transportFor(name, config, options.logger, {
+        ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+        ...(auth ? { auth } : {}),
+      });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
       if (transport instanceof StdioChildTransport) void transport.launch();
       return transport;

@@ -92,17 +92,21 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
   if ((cert && !key) || (key && !cert)) throw new AgentdError("E_USAGE", "--tls-cert and --tls-key go together");
   const mtls = ca !== undefined || c?.auth?.mtls === true;
   // The transport refuses this too; here the line names what to add.
-  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls)))
+  // JWT access tokens from configured issuers (OAuth 2.1 resource server) are an auth method too.
+  const jwt = c?.auth?.jwt ?? [];
+  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls || jwt.length > 0)))
     throw new AgentdError(
       "E_CONFIG_INVALID",
-      `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1`,
+      `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE, --tls-ca (mTLS) or serve.auth.jwt issuers; or bind 127.0.0.1`,
     );
   const origins = [...(settings.allowedOrigins ?? []), ...(c?.allowedOrigins ?? [])];
   return {
     hostname,
     port,
     ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
-    ...(tokens.length || mtls ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}) } } : {}),
+    ...(tokens.length || mtls || jwt.length
+      ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}), ...(jwt.length ? { jwt } : {}) } }
+      : {}),
     ...(origins.length ? { allowedOrigins: origins } : {}),
     ...(settings.allowedHosts?.length ? { allowedHosts: settings.allowedHosts } : {}),
     ...(settings.jsonResponse ? { responseMode: "json" as const } : {}),

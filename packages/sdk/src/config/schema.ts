@@ -74,10 +74,29 @@ export const StdioServerSchema = v.strictObject({
   versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
 });
 
+/**
+ * OAuth 2.1 for a remote server (MCP authorization spec). Secrets only by reference: an environment variable
+ * or a file, never inline.
+ */
+export const OAuthSchema = v.strictObject({
+  /** A pre-registered client id (else a Client ID Metadata Document URL, else dynamic registration). */
+  clientId: v.optional(v.pipe(v.string(), v.minLength(1))),
+  clientSecretEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable"))),
+  clientSecretFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** PKCS#8 PEM private key for private_key_jwt client authentication. */
+  privateKeyFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  signingAlg: v.optional(v.picklist(["ES256", "RS256"])),
+  clientMetadataUrl: v.optional(v.pipe(v.string(), v.url(), v.startsWith("https://", "a Client ID Metadata Document URL is https://"))),
+  scopes: v.optional(v.array(v.pipe(v.string(), v.regex(/^\S+$/, "one scope, no spaces")))),
+  grant: v.optional(v.picklist(["authorization_code", "client_credentials"])),
+  clientName: v.optional(v.string()),
+});
+
 export const HttpServerSchema = v.strictObject({
   type: v.optional(v.picklist(["http", "streamable-http"])),
   url: v.pipe(v.string(), v.url("an http(s) URL such as https://tools.example/mcp")),
   headers: v.optional(stringMap),
+  oauth: v.optional(OAuthSchema),
   disabled: v.optional(v.boolean()),
   required: v.optional(v.boolean()),
   /** See the stdio entry's `versionNegotiation`. */
@@ -168,6 +187,19 @@ export const ServeSchema = v.strictObject({
       mtls: v.optional(v.boolean()),
       /** A file of bearer tokens (one a line) whose holders are operators: they see every principal's runs. */
       operatorTokensFile: v.optional(v.string()),
+      /** OAuth: JWT access tokens from these issuers are accepted (audience: the public URL). */
+      jwt: v.optional(
+        v.array(
+          v.strictObject({
+            issuer: v.pipe(v.string(), v.url("serve.auth.jwt[].issuer must be the issuer URL, e.g. https://login.example.com")),
+            jwksUri: v.optional(v.pipe(v.string(), v.url())),
+            requiredScopes: v.optional(v.array(v.string())),
+            operatorScope: v.optional(v.string()),
+            algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
+            jwksCooldownSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+          }),
+        ),
+      ),
     }),
   ),
   allowedOrigins: v.optional(v.array(v.string())),

@@ -30,7 +30,7 @@ export interface MessageExtra {
    * The authenticated principal, when the transport authenticated the peer (bearer token name, mTLS
    * subject); `role: "operator"` when the credential was configured as an operator's.
    */
-  authInfo?: { principal: string; scheme: "bearer" | "mtls"; role?: "operator" };
+  authInfo?: { principal: string; scheme: "bearer" | "mtls" | "jwt"; role?: "operator" };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
 }

@@ -3,6 +3,7 @@
  */
 import { backoffDelay } from "../../_internal/backoff.ts";
 import type { Logger } from "../../log.ts";
+import type { HttpAuthProvider } from "./auth-provider.ts";
 
 /** How a broken SSE stream is re-opened when the server gave no `retry` value. */
 export interface ReconnectOptions {
@@ -45,6 +46,11 @@ export interface StreamableHttpClientOptions {
   name?: string;
   /** Largest inbound message (characters of one SSE event, or bytes of a JSON body). Default 4 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Authorization (MCP authorization spec): supplies bearer tokens and answers 401/403 challenges. Its
+   * token goes only to this endpoint. See `lazyOAuthProvider` for OAuth 2.1.
+   */
+  auth?: HttpAuthProvider;
   /** How long `close()` waits for the session DELETE before giving up (ms). Default 3000. */
   closeTimeoutMs?: number;
 }

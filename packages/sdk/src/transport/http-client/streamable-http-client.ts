@@ -33,6 +33,7 @@ import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError, parseError } from "../../wire/errors.ts";
 import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
+import { type HttpAuthProvider, MAX_AUTH_ROUNDS } from "./auth-provider.ts";
 import { fetchSameOrigin } from "./fetch-same-origin.ts";
 import { httpError, isSessionLoss, mediaType, networkError, readErrorDetail, sessionExpiredError, unauthorizedError } from "./http-errors.ts";
 import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./legacy-probe.ts";
@@ -70,6 +71,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   private readonly secrets: string[];
   private readonly autoOpenGet: boolean;
   private readonly closeTimeoutMs: number;
+  private readonly auth: HttpAuthProvider | undefined;
   private session: string | undefined;
   private sessionLost: AgentdError | undefined;
   private protocolVersion: string | undefined;
@@ -99,6 +101,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     this.autoOpenGet = options.openGetStream ?? true;
     this.maxFrameChars = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 3000;
+    this.auth = options.auth;
     this.logger = (options.logger ?? nullLogger).child({ server: this.name });
   }
 
@@ -150,7 +153,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       let response: Response;
       try {
         const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
-        response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
+        response = await this.fetchAuthorized(init, ctrl.signal);
       } catch (e) {
         if (ctrl.signal.reason === CANCELLED) return;
         if (this.closing) throw this.closedError(e);
@@ -268,6 +271,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   async openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
     const headers = this.headers("GET", false);
     if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
+    await this.authorize(headers, signal);
     const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "GET", headers, signal }, this.name);
     this.sentSession.set(response, headers.get("mcp-session-id") ?? undefined);
     return response;
@@ -322,6 +326,28 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   private headers(method: "POST" | "GET" | "DELETE", initialize: boolean): Headers {
     // An initialize starts a new session: it carries neither the old session id nor a negotiated version.
     return requestHeaders(this.userHeaders, method, initialize ? {} : { session: this.session, protocolVersion: this.protocolVersion });
+  }
+
+  /** Put the auth provider's bearer token (if any) on a request to the MCP endpoint. */
+  private async authorize(headers: Headers, signal: AbortSignal): Promise<string | undefined> {
+    const token = await this.auth?.token(signal);
+    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    return token;
+  }
+
+  /**
+   * POST with the provider's token; on 401/403 let the provider obtain a (broader) token and re-send, at
+   * most {@link MAX_AUTH_ROUNDS} times, so a server that keeps asking for more cannot loop us forever.
+   */
+  private async fetchAuthorized(init: RequestInit & { headers: Headers }, signal: AbortSignal): Promise<Response> {
+    for (let round = 0; ; round++) {
+      const token = await this.authorize(init.headers, signal);
+      const response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
+      if (!this.auth || (response.status !== 401 && response.status !== 403) || round >= MAX_AUTH_ROUNDS) return response;
+      const challenge = { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate"), ...(token ? { token } : {}) };
+      if (!(await this.auth.challenge(challenge, signal))) return response;
+      await response.body?.cancel().catch(() => {});
+    }
   }
 
   /** A new initialize: drop the previous session and everything that belonged to it. */
@@ -384,6 +410,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
 
   private async deleteSession(signal: AbortSignal): Promise<void> {
     const headers = this.headers("DELETE", false);
+    await this.authorize(headers, signal);
     const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "DELETE", headers, signal }, this.name);
     this.session = undefined;
     for (const s of this.streams) s.abort();

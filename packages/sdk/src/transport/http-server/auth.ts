@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MessageExtra } from "../types.ts";
+import { createJwtVerifier, type JwtIssuerOptions, looksLikeJwt } from "./jwt-verifier.ts";
 import type { ResourceMetadataOptions } from "./options.ts";
 import { jsonRpcHttpError } from "./responses.ts";
 
@@ -23,6 +24,8 @@ export interface AuthSettings {
   /** Per token (same order): the principal name and role; default `bearer#N`, no role. */
   bearerPrincipals?: { name: string; role?: "operator" }[];
   mtls: boolean;
+  /** Issuers whose JWT access tokens are accepted (audience: `resource`). */
+  jwtIssuers?: JwtIssuerOptions[];
   /** The public URL of the MCP endpoint (the `resource`). */
   resource: string;
   resourceMetadata?: ResourceMetadataOptions;
@@ -33,7 +36,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Build the authenticator and the metadata document for one server. */
 export function createAuthenticator(settings: AuthSettings): {
-  authenticate(req: Request, tlsPrincipal: string | undefined): AuthOutcome;
+  authenticate(req: Request, tlsPrincipal: string | undefined): AuthOutcome | Promise<AuthOutcome>;
   /** The RFC 9728 metadata document, or null when bearer auth is off. */
   metadata: Record<string, unknown> | null;
   metadataUrl: string;
@@ -47,14 +50,19 @@ export function createAuthenticator(settings: AuthSettings): {
     jsonRpcHttpError(401, -32000, error ? "Unauthorized: invalid bearer token" : "Unauthorized: bearer token required", {
       "www-authenticate": challenge(error),
     });
+  const jwtIssuers = settings.jwtIssuers ?? [];
+  const verifyJwt = jwtIssuers.length ? createJwtVerifier(jwtIssuers, settings.resource) : undefined;
+  const bearerOn = digests.length > 0 || verifyJwt !== undefined;
 
   const md = settings.resourceMetadata;
   const metadata =
-    digests.length === 0
+    !bearerOn
       ? null
       : {
           resource: md?.resource ?? settings.resource,
-          ...(md?.authorizationServers?.length ? { authorization_servers: md.authorizationServers } : {}),
+          ...(md?.authorizationServers?.length || jwtIssuers.length
+            ? { authorization_servers: [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])] }
+            : {}),
           ...(md?.scopesSupported?.length ? { scopes_supported: md.scopesSupported } : {}),
           bearer_methods_supported: ["header"],
           ...(md?.resourceName ? { resource_name: md.resourceName } : {}),
@@ -79,13 +87,14 @@ export function createAuthenticator(settings: AuthSettings): {
         if (!tlsPrincipal) return { ok: false, response: jsonRpcHttpError(401, -32000, "Unauthorized: client certificate required") };
         authInfo = { principal: tlsPrincipal, scheme: "mtls" };
       }
-      if (digests.length > 0) {
+      if (bearerOn) {
         const header = req.headers.get("authorization");
         if (header === null) return { ok: false, response: unauthorized() };
         const m = BEARER.exec(header);
         // A Bearer header with a malformed token is a presented-but-wrong token; another scheme presents none.
         if (!m) return { ok: false, response: /^bearer\s/i.test(header) ? unauthorized("invalid_token") : unauthorized() };
-        const index = matchToken(m[1]!);
+        const index = digests.length > 0 ? matchToken(m[1]!) : -1;
+        if (index < 0 && verifyJwt && looksLikeJwt(m[1]!)) return jwtOutcome(verifyJwt(m[1]!), authInfo);
         if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
         // The principal names the token by its configured name or position, never by value or by a hash of it.
         const p = settings.bearerPrincipals?.[index];
@@ -96,6 +105,17 @@ export function createAuthenticator(settings: AuthSettings): {
       return authInfo ? { ok: true, authInfo } : OPEN;
     },
   };
+
+  /** A JWT's verdict: 401 invalid_token, 403 insufficient_scope (naming the scope), or its principal. */
+  async function jwtOutcome(verdict: ReturnType<NonNullable<typeof verifyJwt>>, tls: AuthInfo | undefined): Promise<AuthOutcome> {
+    const v = await verdict;
+    if (v.ok) return { ok: true, authInfo: tls ? { ...tls, ...(v.authInfo.role ? { role: v.authInfo.role } : {}) } : v.authInfo };
+    if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
+    const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
+      "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
+    });
+    return { ok: false, response };
+  }
 }
 
 /** The outcome of every request to an endpoint without auth (one object, not one per request). */

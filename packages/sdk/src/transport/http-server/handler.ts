@@ -46,12 +46,13 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     bearerTokens: config.bearerTokens,
     bearerPrincipals: config.bearerPrincipals,
     mtls: config.mtls,
+    ...(config.jwtIssuers.length ? { jwtIssuers: config.jwtIssuers } : {}),
     // Behind a proxy or on a wildcard address the bound URL is not what clients reach (RFC 9728 §3.3).
     resource: (config.publicUrl ?? endpoint).href,
     ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
   });
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
-  const authenticated = config.bearerTokens.length > 0 || config.mtls;
+  const authenticated = config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0;
   const sessions = new SessionRegistry({
     maxSessions: limits.maxSessions,
     // Without auth every caller is the one local principal: the server-wide cap is its cap.
@@ -92,7 +93,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   async function handleMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
-    const a = auth.authenticate(req, conn.tlsPrincipal);
+    const a = await auth.authenticate(req, conn.tlsPrincipal);
     if (!a.ok) return refuse(a.response, "auth");
     const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
     switch (req.method) {

@@ -12,4 +12,5 @@ export {
 } from "./options.ts";
 export { HttpSessionTransport } from "./session-transport.ts";
 export { PROTECTED_RESOURCE_PATH } from "./auth.ts";
+export type { JwtIssuerOptions } from "./jwt-verifier.ts";
 export { isLoopbackHost } from "./origin-check.ts";

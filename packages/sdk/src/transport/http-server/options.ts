@@ -9,6 +9,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type Transport } from "../types.ts";
 import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
+import type { JwtIssuerOptions } from "./jwt-verifier.ts";
 
 /** Resource limits. Every one has a safe default; a peer that breaks one is refused, others carry on. */
 export interface HttpServerLimits {
@@ -77,7 +78,7 @@ export interface StreamableHttpServerOptions {
    * A bearer token is a string, or `{ token, name?, role? }`: `name` makes its principal `bearer:NAME`
    * (default `bearer:bearer#N`, N its position), `role: "operator"` marks the principal as an operator.
    */
-  auth?: { bearerTokens?: (string | BearerTokenEntry)[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions };
+  auth?: { bearerTokens?: (string | BearerTokenEntry)[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions; jwt?: JwtIssuerOptions[] };
   /**
    * The URL of the MCP endpoint as clients reach it (e.g. `https://agentd.example.com/mcp` behind a load
    * balancer, or when bound to `0.0.0.0`): advertised as the RFC 9728 `resource` and in the
@@ -116,6 +117,8 @@ export interface ResolvedServerConfig {
   tls?: { cert: string; key: string; ca?: string };
   mtls: boolean;
   bearerTokens: string[];
+  /** Issuers whose JWT access tokens are accepted. */
+  jwtIssuers: JwtIssuerOptions[];
   /** Per token (same order): its principal name and role. */
   bearerPrincipals: { name: string; role?: "operator" }[];
   publicUrl?: URL;
@@ -214,7 +217,17 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (o.tls.ca) tls.ca = loadPem(o.tls.ca, "tls.ca");
   }
 
-  if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls)))
+  const jwtIssuers = o.auth?.jwt ?? [];
+  for (const [i, j] of jwtIssuers.entries()) {
+    let issuerUrl: URL | undefined;
+    try {
+      issuerUrl = new URL(j.issuer);
+    } catch {}
+    if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
+      throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
+    if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS"))) throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+  }
+  if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)))
     throw invalid(
       `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls)`,
     );
@@ -235,6 +248,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     path,
     mtls,
     bearerTokens,
+    jwtIssuers,
     bearerPrincipals,
     responseMode: o.responseMode ?? "sse",
     limits,

@@ -1,0 +1,198 @@
+/**
+ * OAuth 2.1 for one remote MCP server (MCP authorization spec 2025-03-26, 2025-06-18, 2025-11-25): the
+ * {@link HttpAuthProvider} the Streamable HTTP transport calls.
+ *
+ * - `token()`: the stored access token, refreshed first when it expires within a minute. Concurrent calls
+ *   share one refresh.
+ * - `challenge()`: on 401 (or 403 `insufficient_scope`, step-up) discover the authorization server, pick
+ *   the scopes (the challenge's `scope`, else configured `scopes`, else the resource's `scopes_supported`,
+ *   else none; a step-up adds the challenge's scopes to those already granted), find the client identity,
+ *   and run the grant: client credentials (headless), or authorization code with PKCE S256 through an
+ *   interactive handler. Without a handler, a server that needs a person fails at once with the command
+ *   to run. Concurrent challenges share one authorization; a request that was refused with a token that has
+ *   since been replaced is simply retried.
+ *
+ * Tokens are stored under the server name and resource, so a token is only ever sent to the endpoint it
+ * was issued for; they never appear in logs or error messages.
+ */
+import type { Logger } from "../../../log.ts";
+import { nullLogger } from "../../../log.ts";
+import type { AuthChallenge, HttpAuthProvider } from "../auth-provider.ts";
+import { canonicalResource, type Discovery, discover } from "./discovery.ts";
+import { authError, requireSecureUrl } from "./metadata.ts";
+import { type ClientSettings, resolveClient } from "./registration.ts";
+import { requestToken, TokenRequestError } from "./token-request.ts";
+import type { StoredTokens, TokenStore } from "./token-store.ts";
+import { bearerChallenge, challengeScopes } from "./www-authenticate.ts";
+
+/** Runs the user's part of the authorization code grant: visit `url`, return the redirect's query. */
+export interface AuthorizationCodeHandler {
+  /** The redirect URI registered for (and sent with) the request, e.g. a loopback listener. */
+  redirectUri: string;
+  authorize(url: URL, signal?: AbortSignal): Promise<URLSearchParams>;
+}
+
+/** Settings of one server's OAuth client (secrets already resolved). */
+export interface OAuthSettings extends ClientSettings {
+  /** Scopes to request when the server's challenge names none. */
+  scopes?: string[];
+  /** `client_credentials` (machine-to-machine) or `authorization_code` (a person grants; the default). */
+  grant?: "authorization_code" | "client_credentials";
+}
+
+/** Options of {@link OAuthClientProvider}. */
+export interface OAuthProviderOptions {
+  /** The server's name (errors, token store key, the `agentd auth login NAME` hint). */
+  server: string;
+  url: URL;
+  settings: OAuthSettings;
+  store: TokenStore;
+  fetch?: typeof fetch;
+  /** Present only when a person can authorize now (`agentd auth login`, or a test driver). */
+  interactive?: AuthorizationCodeHandler;
+  logger?: Logger;
+}
+
+/** Refresh this long before the access token expires (ms). */
+const REFRESH_MARGIN_MS = 60_000;
+const b64url = (b: ArrayBuffer | Uint8Array) => Buffer.from(b as ArrayBuffer).toString("base64url");
+
+/** The store key of a server's tokens: its name and canonical URL. */
+export const tokenKey = (server: string, url: URL) => `${server} ${canonicalResource(url)}`;
+
+/** OAuth 2.1 client of one MCP server. */
+export class OAuthClientProvider implements HttpAuthProvider {
+  private readonly fetchFn: typeof fetch;
+  private readonly logger: Logger;
+  private readonly key: string;
+  private tokens: StoredTokens | undefined;
+  private loaded: Promise<void> | undefined;
+  private refreshing: Promise<boolean> | undefined;
+  private authorizing: Promise<boolean> | undefined;
+  private discovered: Discovery | undefined;
+
+  constructor(private readonly options: OAuthProviderOptions) {
+    this.fetchFn = options.fetch ?? fetch;
+    this.logger = (options.logger ?? nullLogger).child({ server: options.server });
+    this.key = tokenKey(options.server, options.url);
+  }
+
+  async token(): Promise<string | undefined> {
+    await (this.loaded ??= this.options.store.getTokens(this.key).then((t) => void (this.tokens ??= t)));
+    const t = this.tokens;
+    if (t?.refreshToken && t.expiresAt !== undefined && t.expiresAt - Date.now() < REFRESH_MARGIN_MS) await this.refresh();
+    return this.tokens?.accessToken;
+  }
+
+  async challenge(challenge: AuthChallenge, signal?: AbortSignal): Promise<boolean> {
+    const params = bearerChallenge(challenge.wwwAuthenticate);
+    if (challenge.status === 403 && params.error !== "insufficient_scope") return false;
+    const sent = challenge.token ?? this.tokens?.accessToken;
+    if (this.authorizing) {
+      await this.authorizing.catch(() => {});
+      return this.tokens !== undefined && this.tokens.accessToken !== sent;
+    }
+    if (this.tokens && sent !== undefined && this.tokens.accessToken !== sent) return true; // renewed meanwhile
+    this.authorizing = this.authorize(challenge.status, params, signal);
+    try {
+      return await this.authorizing;
+    } finally {
+      this.authorizing = undefined;
+    }
+  }
+
+  private async authorize(status: number, params: Record<string, string>, signal?: AbortSignal): Promise<boolean> {
+    const { server, settings } = this.options;
+    // A rejected (expired, revoked) token: a refresh is cheaper than a new grant.
+    if (status === 401 && this.tokens?.refreshToken && (await this.refresh())) return true;
+    const d = await this.discovery(params.resource_metadata, signal);
+    let scopes = challengeScopes(params) ?? settings.scopes ?? d.resourceScopes;
+    if (status === 403 && this.tokens?.scope) scopes = [...new Set([...this.tokens.scope.split(/\s+/), ...(scopes ?? [])])];
+    const scope = scopes?.length ? scopes.join(" ") : undefined;
+    this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", ...(scope ? { scope } : {}) });
+    const tokens = settings.grant === "client_credentials" ? await this.clientCredentials(d, scope, signal) : await this.authorizationCode(d, scope, signal);
+    await this.adopt(tokens);
+    return true;
+  }
+
+  private async discovery(resourceMetadata: string | undefined, signal?: AbortSignal): Promise<Discovery> {
+    if (this.discovered && !resourceMetadata) return this.discovered;
+    this.discovered = await discover(this.fetchFn, this.options.url, this.options.server, resourceMetadata, signal);
+    return this.discovered;
+  }
+
+  private async clientCredentials(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
+    const { server, settings, store } = this.options;
+    if (!settings.clientId) throw authError(server, "the client_credentials grant needs oauth.clientId (and a secret or private key)");
+    const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
+    return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: "client_credentials", scope }, server, signal));
+  }
+
+  private async authorizationCode(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
+    const { server, settings, store, interactive } = this.options;
+    if (!interactive)
+      throw authError(server, `needs a person to authorize agentd and no token is stored; run: agentd auth login ${server}`);
+    const methods = d.metadata.code_challenge_methods_supported;
+    if (methods && !methods.includes("S256")) throw authError(server, "the authorization server does not offer PKCE S256; refusing to authorize");
+    if (!d.metadata.authorization_endpoint) throw authError(server, "the authorization server publishes no authorization_endpoint");
+    const client = await resolveClient(this.fetchFn, d, settings, store, interactive.redirectUri, server, signal);
+    const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
+    const state = b64url(crypto.getRandomValues(new Uint8Array(16)));
+    const url = requireSecureUrl(d.metadata.authorization_endpoint, "authorization endpoint", server);
+    const q = url.searchParams;
+    q.set("response_type", "code");
+    q.set("client_id", client.clientId);
+    q.set("redirect_uri", interactive.redirectUri);
+    q.set("code_challenge", b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    q.set("code_challenge_method", "S256");
+    q.set("state", state);
+    q.set("resource", d.resource);
+    if (scope) q.set("scope", scope);
+    const answer = await interactive.authorize(url, signal);
+    if (answer.get("state") !== state) throw authError(server, "the authorization response's state does not match the request; not using it");
+    const error = answer.get("error");
+    if (error) throw authError(server, `authorization was refused (${error}${answer.get("error_description") ? `: ${answer.get("error_description")!.slice(0, 200)}` : ""})`);
+    const code = answer.get("code");
+    if (!code) throw authError(server, "the authorization response carries no code");
+    const fields = { grant_type: "authorization_code", code, redirect_uri: interactive.redirectUri, code_verifier: verifier };
+    return this.grant(() => requestToken(this.fetchFn, d, client, fields, server, signal));
+  }
+
+  private async grant(run: () => Promise<StoredTokens>): Promise<StoredTokens> {
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof TokenRequestError) throw authError(this.options.server, e.message.replace(/^MCP server '[^']*': /, ""));
+      throw e;
+    }
+  }
+
+  /** Refresh the access token (one refresh at a time); false when there is none to refresh with or it failed. */
+  private refresh(): Promise<boolean> {
+    this.refreshing ??= (async () => {
+      const t = this.tokens;
+      if (!t?.refreshToken) return false;
+      try {
+        const d = await this.discovery(undefined);
+        const client = await resolveClient(this.fetchFn, d, this.options.settings, this.options.store, this.options.interactive?.redirectUri, this.options.server);
+        const fresh = await requestToken(this.fetchFn, d, client, { grant_type: "refresh_token", refresh_token: t.refreshToken }, this.options.server);
+        // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.
+        await this.adopt({ ...fresh, ...(fresh.refreshToken ? {} : { refreshToken: t.refreshToken }), ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}) });
+        this.logger.info("mcp.oauth.refreshed", {});
+        return true;
+      } catch (e) {
+        this.logger.warn("mcp.oauth.refresh_failed", { error: e instanceof TokenRequestError ? e.error : (e as Error).message });
+        if (e instanceof TokenRequestError && e.error === "invalid_grant") await this.adopt(undefined);
+        return false;
+      }
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async adopt(tokens: StoredTokens | undefined): Promise<void> {
+    this.tokens = tokens;
+    await this.options.store.setTokens(this.key, tokens);
+  }
+}

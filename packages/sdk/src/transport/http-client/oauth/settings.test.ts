@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { authenticate, chooseAuthMethod } from "./client-auth.ts";
+import { resolveOAuthSettings } from "./settings.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("oauth settings", () => {
+  test("secrets come from the named environment variable or file; a missing one is one clear line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-oauth-settings-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "secret"), "from-file\n");
+    expect(resolveOAuthSettings("s", { clientId: "c", clientSecretEnv: "S_SECRET" }, { S_SECRET: "from-env" })).toEqual({ clientId: "c", clientSecret: "from-env" });
+    expect(resolveOAuthSettings("s", { clientSecretFile: join(dir, "secret") }, {}).clientSecret).toBe("from-file");
+    expect(() => resolveOAuthSettings("s", { clientSecretEnv: "NOPE" }, {})).toThrow("MCP server 's': oauth.clientSecretEnv names NOPE, which is not set");
+    expect(() => resolveOAuthSettings("s", { privateKeyFile: join(dir, "missing.pem") }, {})).toThrow(/cannot read oauth.privateKeyFile .*ENOENT/);
+  });
+
+  test("token endpoint authentication: method choice, Basic encoding, and a private-key JWT WebCrypto can verify", async () => {
+    expect(chooseAuthMethod(undefined, { secret: true, key: false })).toBe("client_secret_basic");
+    expect(chooseAuthMethod(["client_secret_post"], { secret: true, key: false })).toBe("client_secret_post");
+    expect(chooseAuthMethod(["none"], { secret: false, key: false })).toBe("none");
+    expect(chooseAuthMethod(undefined, { secret: false, key: true })).toBe("private_key_jwt");
+
+    const basic = new Headers();
+    await authenticate({ clientId: "a b:c", clientSecret: "s&t", method: "client_secret_basic" }, new URLSearchParams(), basic, "https://as");
+    expect(Buffer.from(basic.get("authorization")!.slice(6), "base64").toString()).toBe("a+b%3Ac:s%26t");
+
+    const { privateKey, publicKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+    const pem = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(await crypto.subtle.exportKey("pkcs8", privateKey)).toString("base64")}\n-----END PRIVATE KEY-----\n`;
+    const body = new URLSearchParams();
+    await authenticate({ clientId: "cid", privateKeyPem: pem, method: "private_key_jwt" }, body, new Headers(), "https://as.example");
+    expect(body.get("client_assertion_type")).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+    const [h, p, s] = body.get("client_assertion")!.split(".");
+    expect(JSON.parse(Buffer.from(h!, "base64url").toString())).toEqual({ alg: "ES256", typ: "JWT" });
+    expect(JSON.parse(Buffer.from(p!, "base64url").toString())).toMatchObject({ iss: "cid", sub: "cid", aud: "https://as.example" });
+    const ok = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, publicKey, Buffer.from(s!, "base64url"), new TextEncoder().encode(`${h}.${p}`));
+    expect(ok).toBe(true);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Where OAuth tokens and dynamic client registrations live between runs.
+ *
+ * `FileTokenStore`: one JSON file, created 0600 (and its directory 0700), written whole to a temporary file
+ * and renamed, so a crash never leaves half a file. With a key (env `AGENTD_OAUTH_STORE_KEY`), the file is
+ * AES-256-GCM encrypted at rest: a random 96-bit IV per write, the tag checked on read, so a wrong key or
+ * an edited file fails loudly instead of being read as empty. Writers of one process are serialised; two
+ * processes writing at once may lose one's update (the last rename wins), never corrupt the file.
+ * `MemoryTokenStore` keeps them for the life of the process.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { AgentdError } from "../../../wire/errors.ts";
+
+/** The tokens held for one MCP server. Never logged. */
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch ms when the access token expires, if the server said. */
+  expiresAt?: number;
+  /** The scopes granted (space-separated), if known. */
+  scope?: string;
+  /** The resource (RFC 8707) and issuer the tokens were issued for and by. */
+  resource: string;
+  issuer: string;
+}
+
+/** A client registration obtained from an authorization server (RFC 7591). */
+export interface StoredClient {
+  clientId: string;
+  clientSecret?: string;
+  method?: string;
+  redirectUris?: string[];
+}
+
+/** Persistence of tokens (by server key) and registrations (by issuer). */
+export interface TokenStore {
+  getTokens(key: string): Promise<StoredTokens | undefined>;
+  /** Save, or forget with `undefined`. */
+  setTokens(key: string, tokens: StoredTokens | undefined): Promise<void>;
+  getClient(issuer: string): Promise<StoredClient | undefined>;
+  setClient(issuer: string, client: StoredClient): Promise<void>;
+  /** Every server key with tokens. */
+  keys(): Promise<string[]>;
+}
+
+interface Document {
+  tokens: Record<string, StoredTokens>;
+  clients: Record<string, StoredClient>;
+}
+
+const empty = (): Document => ({ tokens: {}, clients: {} });
+
+/** Tokens in memory only. */
+export class MemoryTokenStore implements TokenStore {
+  private readonly doc = empty();
+  async getTokens(key: string) {
+    return this.doc.tokens[key];
+  }
+  async setTokens(key: string, tokens: StoredTokens | undefined) {
+    if (tokens) this.doc.tokens[key] = tokens;
+    else delete this.doc.tokens[key];
+  }
+  async getClient(issuer: string) {
+    return this.doc.clients[issuer];
+  }
+  async setClient(issuer: string, client: StoredClient) {
+    this.doc.clients[issuer] = client;
+  }
+  async keys() {
+    return Object.keys(this.doc.tokens);
+  }
+}
+
+/** The default token file: `$AGENTD_OAUTH_STORE`, else `$XDG_STATE_HOME/agentd/oauth.json` (~/.local/state). */
+export function defaultTokenFile(env: Record<string, string | undefined> = process.env): string {
+  if (env.AGENTD_OAUTH_STORE) return env.AGENTD_OAUTH_STORE;
+  return join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "agentd", "oauth.json");
+}
+
+/** A 256-bit key from `AGENTD_OAUTH_STORE_KEY`: 32 bytes of base64 as given, any other text hashed (SHA-256). */
+export async function storeKeyFrom(value: string | undefined): Promise<CryptoKey | undefined> {
+  if (!value) return undefined;
+  const raw = Buffer.from(value, "base64");
+  const bytes = raw.length === 32 && raw.toString("base64") === value ? raw : new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
+  return crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+/** Tokens in a 0600 file, optionally encrypted. */
+export class FileTokenStore implements TokenStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly key?: CryptoKey,
+  ) {}
+
+  async getTokens(key: string) {
+    return (await this.read()).tokens[key];
+  }
+  async setTokens(key: string, tokens: StoredTokens | undefined) {
+    await this.update((d) => {
+      if (tokens) d.tokens[key] = tokens;
+      else delete d.tokens[key];
+    });
+  }
+  async getClient(issuer: string) {
+    return (await this.read()).clients[issuer];
+  }
+  async setClient(issuer: string, client: StoredClient) {
+    await this.update((d) => {
+      d.clients[issuer] = client;
+    });
+  }
+  async keys() {
+    return Object.keys((await this.read()).tokens);
+  }
+
+  private update(change: (d: Document) => void): Promise<void> {
+    const next = this.queue.then(async () => {
+      const doc = await this.read();
+      change(doc);
+      await this.write(doc);
+    });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async read(): Promise<Document> {
+    let text: string;
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return empty();
+      throw new AgentdError("E_CONFIG_INVALID", `cannot read the OAuth token store ${this.path}: ${(e as Error).message}`);
+    }
+    try {
+      const parsed = JSON.parse(text) as { iv?: string; data?: string; tokens?: unknown };
+      if (parsed.iv !== undefined) {
+        if (!this.key) throw new Error("it is encrypted; set AGENTD_OAUTH_STORE_KEY");
+        const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(parsed.iv, "base64") }, this.key, Buffer.from(parsed.data ?? "", "base64"));
+        return { ...empty(), ...(JSON.parse(new TextDecoder().decode(plain)) as Document) };
+      }
+      if (this.key) throw new Error("it is not encrypted but AGENTD_OAUTH_STORE_KEY is set; remove the file or the key");
+      return { ...empty(), ...(parsed as Document) };
+    } catch (e) {
+      const why = e instanceof Error && e.name === "OperationError" ? "wrong AGENTD_OAUTH_STORE_KEY, or the file was altered" : (e as Error).message;
+      throw new AgentdError("E_CONFIG_INVALID", `cannot read the OAuth token store ${this.path}: ${why}`);
+    }
+  }
+
+  private async write(doc: Document): Promise<void> {
+    let text = JSON.stringify(doc);
+    if (this.key) {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, this.key, new TextEncoder().encode(text));
+      text = JSON.stringify({ alg: "A256GCM", iv: Buffer.from(iv).toString("base64"), data: Buffer.from(data).toString("base64") });
+    }
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode: 0o600 });
+    chmodSync(tmp, 0o600); // the umask may have narrowed it further, never widened: make it exact
+    renameSync(tmp, this.path);
+  }
+}
+
+/** The store agentd uses by default: the default file, encrypted when `AGENTD_OAUTH_STORE_KEY` is set. */
+export async function defaultTokenStore(env: Record<string, string | undefined> = process.env): Promise<FileTokenStore> {
+  return new FileTokenStore(defaultTokenFile(env), await storeKeyFrom(env.AGENTD_OAUTH_STORE_KEY));
+}
