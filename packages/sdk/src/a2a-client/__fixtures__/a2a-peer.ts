@@ -34,6 +34,8 @@ export interface Peer {
   cancelled: string[];
   /** Resolves when a `hang` task has started (its id). */
   hanging: Promise<string>;
+  /** Resolves with the id of the first task cancelled. */
+  cancelledOnce: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,8 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
   const cancelled: string[] = [];
   let hung: (id: string) => void = () => {};
   const hanging = new Promise<string>((r) => (hung = r));
+  let cancelledFirst: (id: string) => void = () => {};
+  const cancelledOnce = new Promise<string>((r) => (cancelledFirst = r));
   const waiting = new Map<string, () => void>();
   const card = {
     name: "scripted",
@@ -99,6 +103,7 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     },
     async cancelTask(taskId: string, bus: ExecutionEventBus) {
       cancelled.push(taskId);
+      cancelledFirst(taskId);
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId: "", status: { state: S.canceled } } as never));
       bus.finished();
       waiting.get(taskId)?.();
@@ -123,6 +128,7 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     received,
     cancelled,
     hanging,
+    cancelledOnce,
     close: () =>
       new Promise<void>((resolve) => {
         for (const release of waiting.values()) release();
