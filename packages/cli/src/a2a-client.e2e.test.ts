@@ -81,7 +81,7 @@ test("a v0.3-only agent is refused with one line", async () => {
   gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "unused" }] });
   const config = ws.writeConfig({ a2aAgents: { old: { url: peer.url } } });
   const run = await ws.run(["run", "--config", config, "Ask the old agent"], { env: modelEnv(gateway) });
-  expect(run.code).not.toBe(0);
+  expect(run.code).toBe(4);
   expect(run.stderr).toContain(`A2A agent 'old' at ${peer.url}: it speaks A2A 0.3 only, and agentd's A2A client speaks 1.0`);
   expect(run.stderr).not.toContain("    at ");
 });
