@@ -59,7 +59,15 @@ function takeMessage(r: A2aReply, m: Message | undefined): void {
 
 function takeArtifact(r: A2aReply, a: Artifact, append: boolean): void {
   const had = r.artifacts.get(a.artifactId);
-  r.artifacts.set(a.artifactId, append && had ? { ...had, parts: [...had.parts, ...a.parts] } : a);
+  if (!append || !had) return void r.artifacts.set(a.artifactId, a);
+  // A streamed text arrives in chunks: a chunk continuing a text part joins it rather than starting a line.
+  const last = had.parts.at(-1);
+  const [first, ...more] = a.parts;
+  const joined =
+    typeof last?.text === "string" && typeof first?.text === "string"
+      ? [...had.parts.slice(0, -1), { ...last, text: last.text + first.text }, ...more]
+      : [...had.parts, ...a.parts];
+  r.artifacts.set(a.artifactId, { ...had, parts: joined });
 }
 
 /** Fold a whole task (a blocking reply, GetTask, or a stream's first event) into the reply. */
