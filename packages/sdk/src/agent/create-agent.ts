@@ -35,6 +35,8 @@ import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
+import type { A2aAgentConfig } from "./a2a-tool-set.ts";
+import { lazyA2aTools } from "./a2a-tools.ts";
 import { createConnections } from "./connect-all.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
@@ -74,6 +76,11 @@ export interface AgentOptions {
   httpReactivity?: boolean;
   /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
   tools?: ToolSet;
+  /**
+   * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
+   * model sends it a message and gets the task's answer, or its question when it needs input.
+   */
+  a2aAgents?: Record<string, A2aAgentConfig>;
   /**
    * Subagents: a {@link Supervisor} whose `subagent_*` tools the model is offered (and which `serve()`
    * exposes to MCP clients); `close()` stops its whole tree first.
@@ -221,7 +228,9 @@ export function createAgent(options: AgentOptions): Agent {
   const { clients, connect } = connections;
 
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
-  const extraTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const ownTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
+  const extraTools = a2aTools ?? ownTools;
   const toolSet = new McpToolSet(clients, extraTools, { optional, logger });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
@@ -322,6 +331,7 @@ export function createAgent(options: AgentOptions): Agent {
       state = "closed";
       await triggers?.stop({ graceMs: 0 });
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
+      await a2aTools?.settle();
       await host?.close();
       await options.subagents?.shutdown();
       await connections.close();

@@ -145,6 +145,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   return {
     ...(model ? { model } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
+    ...(config.a2aAgents ? { a2aAgents: config.a2aAgents } : {}),
     ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
     limits,
     ...(config.model?.prices ? { prices: config.model.prices } : {}),

@@ -25,4 +25,5 @@ export { supervisorFromConfig } from "./subagents-from-config.ts";
 export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
 export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
 export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
+export type { A2aAgentConfig } from "./a2a-tool-set.ts";
 export * from "./triggers/index.ts";

@@ -131,6 +131,18 @@ export const McpServerConfigSchema = v.pipe(
 /** The name of a server (the `fs` of `fs/read_file`). */
 export const SERVER_NAME = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+$/, "server names use letters, digits, _ . -"));
 
+/** One `a2aAgents` entry: a remote A2A v1.0 agent offered to the model as the tool `a2a:NAME`. */
+export const A2aAgentConfigSchema = v.strictObject({
+  /** The agent's URL (its card is read at URL/.well-known/agent-card.json), or the URL of its card (…/x.json). */
+  url: v.pipe(v.string(), v.url("an http(s) URL such as https://agents.example/research")),
+  /** Headers sent with every request, e.g. {"Authorization": "Bearer ${RESEARCH_TOKEN}"}. */
+  headers: v.optional(stringMap),
+  /** Whether a run fails when the agent cannot be reached (default true); false leaves its tool out meanwhile. */
+  required: v.optional(v.boolean()),
+  /** The binding to use when the card offers both (default "JSONRPC"). */
+  binding: v.optional(v.picklist(["JSONRPC", "HTTP+JSON"], '"JSONRPC" or "HTTP+JSON"')),
+});
+
 export const LimitsSchema = v.strictObject({
   maxTurns: v.optional(positiveInt),
   maxTokens: v.optional(positiveInt),
@@ -261,6 +273,8 @@ export const ConfigSchema = v.strictObject({
   model: v.optional(ModelConfigSchema),
   instructions: v.optional(v.string()),
   mcpServers: v.optional(v.record(SERVER_NAME, McpServerConfigSchema)),
+  /** Remote A2A agents the model may delegate to (tools `a2a:NAME`; docs/a2a.md). */
+  a2aAgents: v.optional(v.record(SERVER_NAME, A2aAgentConfigSchema)),
   limits: v.optional(LimitsSchema),
   scope: v.optional(ScopeSchema),
   triggers: v.optional(TriggersSchema),

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { A2aClient, agentCardUrl } from "./client.ts";
+import { startPeer, type Peer } from "./__fixtures__/a2a-peer.ts";
+import type { StreamResponse } from "./wire-types.ts";
+
+let peer: Peer | undefined;
+afterEach(async () => {
+  await peer?.close();
+  peer = undefined;
+});
+
+const userMessage = (t: string, extra: Record<string, unknown> = {}) => ({
+  message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: t }], ...extra },
+});
+
+test("the card URL sits under the agent URL unless a .json card is named", () => {
+  expect(agentCardUrl("http://127.0.0.1:9/")).toBe("http://127.0.0.1:9/.well-known/agent-card.json");
+  expect(agentCardUrl("http://h/agents/x/")).toBe("http://h/agents/x/.well-known/agent-card.json");
+  expect(agentCardUrl("http://h/cards/x.json")).toBe("http://h/cards/x.json");
+});
+
+for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
+  describe(`against @a2a-js/sdk over ${binding}`, () => {
+    test("discovers the card and chooses the interface", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      expect(client.card.name).toBe("scripted");
+      expect(client.via.binding).toBe(binding);
+      expect(client.via.url).toBe(`${peer.url}/a2a/${binding === "JSONRPC" ? "jsonrpc" : "rest"}`);
+      expect(client.streaming).toBe(true);
+    });
+
+    test("SendMessage blocks until the task completes, with metadata reaching the peer", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const reply = await client.sendMessage(userMessage("echo hi", { metadata: { "agentd.dev/run-id": "run-1" } }));
+      expect(reply.task?.status.state).toBe("TASK_STATE_COMPLETED");
+      expect(reply.task?.artifacts?.[0]?.parts[0]?.text).toBe("echo: hi");
+      expect(peer.received[0]?.metadata).toEqual({ "agentd.dev/run-id": "run-1" });
+      const again = await client.getTask(reply.task!.id);
+      expect(again.status.state).toBe("TASK_STATE_COMPLETED");
+    });
+
+    test("SendMessage may be answered by a message", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const reply = await client.sendMessage(userMessage("hello"));
+      expect(reply.message?.parts[0]?.text).toBe("you said: hello");
+    });
+
+    test("SendStreamingMessage yields the task, its updates and the final state", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const events: StreamResponse[] = [];
+      for await (const e of client.sendStreamingMessage(userMessage("echo streamed"))) events.push(e);
+      expect(Object.keys(events[0]!)).toContain("task");
+      const states = events.flatMap((e) => ("statusUpdate" in e ? [e.statusUpdate.status.state] : []));
+      expect(states).toEqual(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
+      const artifact = events.find((e) => "artifactUpdate" in e) as { artifactUpdate: { artifact: { parts: { text?: string }[] } } };
+      expect(artifact.artifactUpdate.artifact.parts[0]?.text).toBe("echo: streamed");
+    });
+
+    test("CancelTask stops a hanging task", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const reply = await client.sendMessage({ ...userMessage("hang"), configuration: { returnImmediately: true } });
+      const id = reply.task!.id;
+      await peer.hanging;
+      const task = await client.cancelTask(id);
+      expect(task.status.state).toBe("TASK_STATE_CANCELED");
+      expect(peer.cancelled).toEqual([id]);
+    });
+
+    test("an unknown task is the peer's error, in one line", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const err = await client.getTask("no-such-task").catch((e: Error) => e);
+      expect((err as Error).message).toMatch(/^A2A agent 'scripted' \(GetTask\): .*(code -32001|HTTP 404)/);
+    });
+  });
+}
+
+test("a v0.3-only agent is refused with a clear line", async () => {
+  peer = await startPeer({ v03Only: true });
+  const err = await A2aClient.connect(peer.url, { name: "old" }).catch((e: Error) => e);
+  expect((err as Error).message).toBe(`A2A agent 'old' at ${peer.url}: it speaks A2A 0.3 only, and agentd's A2A client speaks 1.0: upgrade the agent, or put an A2A 1.0 gateway in front of it`);
+});
+
+test("headers carry the bearer token; a missing one is named", async () => {
+  peer = await startPeer({ token: "s3cret" });
+  const ok = await A2aClient.connect(peer.url, { headers: { Authorization: "Bearer s3cret" } });
+  expect((await ok.sendMessage(userMessage("echo auth"))).task?.status.state).toBe("TASK_STATE_COMPLETED");
+  const bad = await A2aClient.connect(peer.url, { headers: { Authorization: "Bearer wrong" } });
+  const err = await bad.sendMessage(userMessage("echo auth")).catch((e: Error) => e);
+  expect((err as Error).message).toBe("A2A agent 'scripted' (SendMessage): HTTP 401 Unauthorized: check the agent's headers (its token)");
+});
+
+test("an unreachable agent is one line naming the card URL", async () => {
+  const err = await A2aClient.connect("http://127.0.0.1:1", { name: "gone" }).catch((e: Error) => e);
+  expect((err as Error).message).toStartWith("A2A agent 'gone': cannot read its agent card at http://127.0.0.1:1/.well-known/agent-card.json");
+});
