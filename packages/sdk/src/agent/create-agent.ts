@@ -282,7 +282,7 @@ export function createAgent(options: AgentOptions): Agent {
     const created: SelfHost = new SelfHost({
       runner: { run: (input, o) => (created.isDraining ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs")) : run(input, o)) },
       ...(options.version !== undefined ? { version: options.version } : {}),
-      capabilities: { serverNotifications: options.serverNotifications === true },
+      capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),

@@ -26,6 +26,7 @@ import {
 import type { SharedHandlers } from "./handler-table.ts";
 import { sessionHandlers } from "./server-handlers.ts";
 import { ServerSession } from "./server-session.ts";
+import type { TaskReceiver } from "./server-tasks.ts";
 
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
@@ -40,6 +41,8 @@ export interface McpServerOptions {
   maxInflightRequests?: number;
   /** Default timeout of server→client requests (ms). */
   requestTimeoutMs?: number;
+  /** Task store for task-augmented `tools/call` and `tasks/*`; declared only with `capabilities.tasks` on. */
+  tasks?: TaskReceiver;
 }
 
 /** An MCP server shared by all its sessions. */
@@ -97,7 +100,7 @@ export class McpServer {
    * sessions that initialized meanwhile.
    */
   capabilities(): Readonly<ServerCapabilities> {
-    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, this.registry.features())));
+    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, { ...this.registry.features(), tasks: this.options.tasks !== undefined })));
   }
 
   /** The open sessions. */
