@@ -57,13 +57,15 @@ async function connect(transport: StreamableHTTPClientTransport | StdioClientTra
   await client.connect(transport);
   const methods = new Map<unknown, string>();
   const received: { message: any; method?: string }[] = [];
-  const send = transport.send.bind(transport);
-  transport.send = (message: any, options?: any) => {
+  // Both transports take (message, options?) and call onmessage(message, extra?); the union's types do not say so.
+  const t = transport as unknown as { send(m: unknown, o?: unknown): Promise<void>; onmessage?: (m: unknown, e?: unknown) => void };
+  const send = t.send.bind(t);
+  t.send = (message: any, options?: any) => {
     if (message.id !== undefined && message.method) methods.set(message.id, message.method);
     return send(message, options);
   };
-  const inner = transport.onmessage;
-  transport.onmessage = (message: any, extra?: any) => {
+  const inner = t.onmessage;
+  t.onmessage = (message: any, extra?: any) => {
     received.push({ message, ...(message.id !== undefined && !message.method ? { method: methods.get(message.id) } : {}) });
     inner?.(message, extra);
   };
