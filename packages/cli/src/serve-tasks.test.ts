@@ -10,14 +10,19 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { sharedMissing, validateOfficial } from "../../sdk/test/oracle.ts";
-import { CLI_MAIN } from "./__fixtures__/cli-harness.ts";
+import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
+import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 
 let world: Awaited<ReturnType<typeof serveWorld>> | undefined;
 const clients: Client[] = [];
 let stdioPid: number | null = null;
+let clientSide: { ws: CliWorkspace; gateway: FakeGateway } | undefined;
 afterEach(async () => {
+  await clientSide?.gateway.close();
+  clientSide?.ws.cleanup();
+  clientSide = undefined;
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
   if (stdioPid !== null) {
     try {
@@ -33,7 +38,7 @@ afterEach(async () => {
 }, 30_000);
 
 /** Two runs: the first answers when `first` opens, the second waits on `second` (it is cancelled). */
-async function tasksWorld(tasks: boolean) {
+async function tasksWorld(tasks: boolean, serve: Record<string, unknown> = {}) {
   const first = gate();
   const second = gate();
   world = await serveWorld([
@@ -46,7 +51,7 @@ async function tasksWorld(tasks: boolean) {
       return { text: "second answer" };
     },
   ]);
-  world.ws.writeConfig({ mcpServers: { rec: world.ws.recordingServer() }, capabilities: { tasks } });
+  world.ws.writeConfig({ mcpServers: { rec: world.ws.recordingServer() }, capabilities: { tasks }, serve });
   return { world, first, second };
 }
 
@@ -164,5 +169,27 @@ describe("agentd serve with tasks on, driven by the official SDK's task client",
     );
     expect(answer.content[0]).toMatchObject({ type: "text", text: "first answer" });
     await expect(client.request({ method: "tasks/list", params: {} }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
+  }, 60_000);
+});
+
+describe("agentd as a task client of agentd serve", () => {
+  test("the run's deadline sends tasks/cancel: the served task ends cancelled", async () => {
+    const { world, second } = await tasksWorld(true, { taskSupport: { "agent.run": "required" } });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const ws = new CliWorkspace();
+    const gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [(req) => ({ toolCalls: [{ name: req.tools.find((n) => /agent.run$/.test(n))!, arguments: { instruction: "never answered" } }] })],
+    });
+    clientSide = { ws, gateway };
+    const config = ws.writeConfig({ mcpServers: { peer: { url: serve.url.href } }, capabilities: { tasks: true }, limits: { deadline: "4s" } });
+    const run = await ws.run(["run", "--config", config, "Delegate"], {
+      env: { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-test" },
+    });
+    second.open();
+    expect(run.code).toBe(3);
+    const { client } = await connect(new StreamableHTTPClientTransport(serve.url));
+    const { tasks } = await client.experimental.tasks.listTasks();
+    expect(tasks.map((t) => t.status)).toEqual(["cancelled"]);
   }, 60_000);
 });

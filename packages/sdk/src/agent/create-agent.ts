@@ -89,6 +89,8 @@ export interface AgentOptions {
   operators?: string[];
   /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
   runHistory?: RunHistoryLimits;
+  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -285,6 +287,7 @@ export function createAgent(options: AgentOptions): Agent {
       capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
+      ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
       ...(options.subagents ? { extend: (server) => registerSubagentSurface(server, options.subagents!) } : {}),
       ready: async () => {
