@@ -29,4 +29,5 @@ describe("benchmarks in their tiny configuration", () => {
   test("http", async () => expectPositive(await BENCHES.http("tiny", () => {}), 14), 60_000);
   test("startup", async () => expectPositive(await BENCHES.startup("tiny", () => {}), 10), 60_000);
   test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 12), 60_000);
+  test("tasks", async () => expectPositive(await BENCHES.tasks("tiny", () => {}), 3), 60_000);
 });

@@ -17,6 +17,7 @@ import { runHttp } from "./http/http-bench.ts";
 import { runLoop } from "./loop/loop-bench.ts";
 import { runStartup } from "./startup/startup-bench.ts";
 import { runStdio } from "./stdio/stdio-bench.ts";
+import { runTasks } from "./tasks/tasks-bench.ts";
 
 /** Each benchmark's entry point. */
 export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void) => Promise<BenchResult>> = {
@@ -25,6 +26,7 @@ export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void
   http: runHttp,
   startup: runStartup,
   loop: runLoop,
+  tasks: runTasks,
 };
 
 const RESULTS = join(BENCH_DIR, "results", "latest.json");

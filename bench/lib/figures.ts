@@ -5,7 +5,7 @@
 import { sig, spread } from "./stats.ts";
 
 /** The benchmarks, in the order they run. */
-export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop"] as const;
+export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop", "tasks"] as const;
 /** One benchmark's name. */
 export type BenchName = (typeof BENCH_NAMES)[number];
 

@@ -45,6 +45,8 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cance
 /** The task store of the self-MCP. */
 export class McpTaskTable implements TaskReceiver {
   private readonly tasks = new Map<string, Entry>();
+  private readonly counts = new Map<string, number>();
+  private sweptAt = 0;
   private readonly o: Required<Omit<McpTaskOptions, "ownerOf">> & Pick<McpTaskOptions, "ownerOf">;
 
   constructor(options: McpTaskOptions) {
@@ -65,6 +67,7 @@ export class McpTaskTable implements TaskReceiver {
         this.settle(entry, "failed", { error: McpError.isInstance(e) ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)) }),
     );
     this.tasks.set(view.taskId, entry);
+    this.counts.set(owner, (this.counts.get(owner) ?? 0) + 1);
     this.trim(owner);
     return { ...view };
   }
@@ -130,31 +133,46 @@ export class McpTaskTable implements TaskReceiver {
   /** The caller's own task, or -32602 (another principal's task is indistinguishable from none). */
   private own(taskId: string, ctx: RequestContext): Entry {
     this.sweep();
-    const entry = this.tasks.get(taskId);
+    let entry = this.tasks.get(taskId);
+    if (entry && expired(entry, Date.now())) {
+      this.forget(taskId, entry);
+      entry = undefined;
+    }
     if (!entry || entry.owner !== this.o.ownerOf(ctx)) throw invalidParams(`Failed to retrieve task: task ${taskId} not found (or expired)`);
     return entry;
   }
 
-  /** Forget terminal tasks whose ttl has elapsed since creation. */
+  /** Forget terminal tasks whose ttl has elapsed since creation (a full scan at most every 100 ms). */
   private sweep(): void {
     const now = Date.now();
-    for (const [id, e] of this.tasks)
-      if (TERMINAL.has(e.view.status) && e.view.ttl !== null && Date.parse(e.view.createdAt) + e.view.ttl <= now) this.tasks.delete(id);
+    if (now - this.sweptAt < 100) return;
+    this.sweptAt = now;
+    for (const [id, e] of this.tasks) if (expired(e, now)) this.forget(id, e);
+  }
+
+  private forget(id: string, e: Entry): void {
+    this.tasks.delete(id);
+    const n = (this.counts.get(e.owner) ?? 1) - 1;
+    if (n > 0) this.counts.set(e.owner, n);
+    else this.counts.delete(e.owner);
   }
 
   /** Bound one principal's tasks: its oldest terminal ones go first. */
   private trim(owner: string): void {
-    const mine = [...this.tasks].filter(([, e]) => e.owner === owner);
-    let excess = mine.length - this.o.maxTasksPerOwner;
-    for (const [id, e] of mine) {
+    let excess = (this.counts.get(owner) ?? 0) - this.o.maxTasksPerOwner;
+    if (excess <= 0) return;
+    for (const [id, e] of this.tasks) {
       if (excess <= 0) break;
-      if (TERMINAL.has(e.view.status)) {
-        this.tasks.delete(id);
+      if (e.owner === owner && TERMINAL.has(e.view.status)) {
+        this.forget(id, e);
         excess--;
       }
     }
   }
 }
+
+/** A terminal task whose ttl has elapsed since its creation. */
+const expired = (e: Entry, now: number) => TERMINAL.has(e.view.status) && e.view.ttl !== null && Date.parse(e.view.createdAt) + e.view.ttl <= now;
 
 function asObject(v: unknown): Record<string, unknown> | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
