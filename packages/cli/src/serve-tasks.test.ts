@@ -5,6 +5,8 @@
  * With tasks off nothing of it is advertised and `params.task` is ignored.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -191,5 +193,33 @@ describe("agentd as a task client of agentd serve", () => {
     const { client } = await connect(new StreamableHTTPClientTransport(serve.url));
     const { tasks } = await client.experimental.tasks.listTasks();
     expect(tasks.map((t) => t.status)).toEqual(["cancelled"]);
+  }, 60_000);
+});
+
+describe("tasks are their principal's", () => {
+  test("over HTTP with bearer tokens: bob neither lists, reads, awaits nor cancels alice's task", async () => {
+    const { world, first } = await tasksWorld(true);
+    const tokens = join(world.ws.dir, "tokens.txt");
+    writeFileSync(tokens, "alice-token-0123456789abcdef\nbob-token-0123456789abcdef01\n");
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--auth-tokens", tokens, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
+    const as = (token: string) => new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    const alice = (await connect(as("alice-token-0123456789abcdef"))).client;
+    const bob = (await connect(as("bob-token-0123456789abcdef01"))).client;
+    const created = await alice.request(
+      { method: "tools/call", params: { name: "agent.run", arguments: { instruction: "alice only" }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    expect((await bob.experimental.tasks.listTasks()).tasks).toEqual([]);
+    await expect(bob.experimental.tasks.getTask(taskId)).rejects.toMatchObject({ code: -32602 });
+    await expect(bob.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+    await expect(bob.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
+    expect((await alice.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toEqual([taskId]);
+    first.open();
+    const result = await alice.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.content[0]).toMatchObject({ type: "text", text: "first answer" });
   }, 60_000);
 });
