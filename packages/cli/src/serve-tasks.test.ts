@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { sharedMissing, validateOfficial } from "../../sdk/test/oracle.ts";
 import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
+import { call, initializeRequest, post, SseReader } from "../../sdk/src/serve/__proof__/raw-mcp-http.ts";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
@@ -221,5 +222,25 @@ describe("tasks are their principal's", () => {
     first.open();
     const result = await alice.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     expect(result.content[0]).toMatchObject({ type: "text", text: "first answer" });
+  }, 60_000);
+});
+
+describe("tasks are a 2025-11-25 feature", () => {
+  test("a 2025-06-18 session is not told of tasks, and its params.task is ignored", async () => {
+    const { world, first } = await tasksWorld(true);
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const res = await post(serve.url, initializeRequest(0, "2025-06-18"));
+    const [init] = await new SseReader(res).until(0);
+    const result = init!.message.result as Record<string, any>;
+    expect(result.protocolVersion).toBe("2025-06-18");
+    expect(result.capabilities.tools).toBeDefined();
+    expect(result.capabilities.tasks).toBeUndefined();
+    const headers = { "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+    expect((await post(serve.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    const session = { sessionId: headers["mcp-session-id"], headers, initializeResult: result };
+    first.open();
+    const answer = await call(serve.url, session, 1, "tools/call", { name: "agent.run", arguments: { instruction: "old" }, task: { ttl: 1000 } });
+    expect(answer.response.result.task).toBeUndefined();
+    expect(answer.response.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
   }, 60_000);
 });

@@ -49,6 +49,9 @@ export interface TaskReceiver {
   cancel(taskId: string, ctx: RequestContext): TaskView;
 }
 
+/** The one revision whose handshake carries tasks as served here. */
+export const TASKS_REVISION = "2025-11-25";
+
 /** The `_meta` key tying a message to its task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 

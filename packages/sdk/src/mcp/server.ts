@@ -26,7 +26,7 @@ import {
 import type { SharedHandlers } from "./handler-table.ts";
 import { sessionHandlers } from "./server-handlers.ts";
 import { ServerSession } from "./server-session.ts";
-import type { TaskReceiver } from "./server-tasks.ts";
+import { TASKS_REVISION, type TaskReceiver } from "./server-tasks.ts";
 
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
@@ -101,6 +101,17 @@ export class McpServer {
    */
   capabilities(): Readonly<ServerCapabilities> {
     return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, { ...this.registry.features(), tasks: this.options.tasks !== undefined })));
+  }
+
+  /**
+   * What a session speaking `revision` is told: {@link capabilities}, without `tasks` for any revision but
+   * 2025-11-25 (older ones have no tasks; 2026-07-28 moved them to an extension not served yet).
+   */
+  capabilitiesFor(revision: string): Readonly<ServerCapabilities> {
+    const caps = this.capabilities();
+    if (caps.tasks === undefined || revision === TASKS_REVISION) return caps;
+    const { tasks: _tasks, ...rest } = caps;
+    return rest;
   }
 
   /** The open sessions. */
