@@ -21,6 +21,7 @@ import { runLoop } from "./loop/loop-bench.ts";
 import { runStartup } from "./startup/startup-bench.ts";
 import { runStdio } from "./stdio/stdio-bench.ts";
 import { runTls } from "./tls/tls-bench.ts";
+import { runTasks } from "./tasks/tasks-bench.ts";
 
 /** Each benchmark's entry point. */
 export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void) => Promise<BenchResult>> = {
@@ -31,6 +32,7 @@ export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void
   loop: runLoop,
   growth: runGrowth,
   tls: runTls,
+  tasks: runTasks,
 };
 
 const RESULTS = join(BENCH_DIR, "results", "latest.json");

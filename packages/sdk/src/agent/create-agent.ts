@@ -96,6 +96,8 @@ export interface AgentOptions {
   operators?: string[];
   /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
   runHistory?: RunHistoryLimits;
+  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -291,9 +293,10 @@ export function createAgent(options: AgentOptions): Agent {
     const created: SelfHost = new SelfHost({
       runner: { run: (input, o) => (created.isDraining ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs")) : run(input, o)) },
       ...(options.version !== undefined ? { version: options.version } : {}),
-      capabilities: { serverNotifications: options.serverNotifications === true },
+      capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
+      ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
       ready: async () => {

@@ -159,6 +159,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
     ...(config.serve?.operators?.length ? { operators: config.serve.operators } : {}),
     ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
+    ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     logger,
   };
 }

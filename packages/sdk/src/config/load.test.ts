@@ -163,3 +163,18 @@ describe("flag and environment errors name the flag or the variable", () => {
     expect(r.config.limits?.maxTurns).toBe(2);
   });
 });
+
+describe("serve.taskSupport", () => {
+  test("takes a taskSupport per tool; another value is refused in one line", () => {
+    expect(parseConfig({ serve: { taskSupport: { "agent.run": "required" } } }, {}).serve?.taskSupport).toEqual({ "agent.run": "required" });
+    let thrown: unknown;
+    try {
+      parseConfig({ serve: { taskSupport: { "agent.run": "always" } } }, {});
+    } catch (e) {
+      thrown = e;
+    }
+    expect(AgentdError.isInstance(thrown) && thrown.code).toBe("E_CONFIG_INVALID");
+    expect((thrown as Error).message).toContain("config.serve.taskSupport");
+    expect((thrown as Error).message).not.toContain("\n");
+  });
+});

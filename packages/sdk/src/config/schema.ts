@@ -233,6 +233,8 @@ export const ServeSchema = v.strictObject({
   ),
   /** Finished runs kept for agent://runs/{runId} and run-id idempotency (oldest finished go first). */
   runHistory: v.optional(v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt) })),
+  /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
+  taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
 });
 
 const notBuiltYet = (what: string) =>

@@ -6,7 +6,7 @@
  *
  * | item | off (default) | on |
  * |---|---|---|
- * | D1 tasks | never advertised; tools/call synchronous; a tool with `taskSupport:"required"` is not offered (logged) | task-augmented tools/call for tools that require it (poll `tasks/get`, fetch `tasks/result`, `tasks/cancel`) |
+ * | D1 tasks | never advertised; tools/call synchronous; a tool with `taskSupport:"required"` is not offered (logged) | client: task-augmented tools/call for tools that require it (poll `tasks/get`, fetch `tasks/result`, `tasks/cancel`); server with a task store: `tasks` declared, `tasks/*` answered |
  * | D2 sampling | inbound `sampling/createMessage` → -32601 | declared; serviced by the handler |
  * | D3 roots | not declared; `roots/list` → `{"roots":[]}`; never `notifications/roots/list_changed` | declared `{listChanged:true}` with the configured roots; changes notified |
  * | D4 elicitation | not declared; `elicitation/create` → -32601 | declared; `"decline"` policy or the handler answers |
@@ -194,9 +194,11 @@ export interface ServerFeatures {
   resources: boolean;
   prompts: boolean;
   completions: boolean;
+  /** A task store is attached (D1 server side). */
+  tasks?: boolean;
 }
 
-/** What the server declares in `initialize`. Never `tasks`: the server core has no task store. */
+/** What the server declares in `initialize`. `tasks` only when switched on and a task store is attached. */
 export function serverCapabilities(config: CapabilityConfig, features: ServerFeatures): ServerCapabilities {
   const caps: ServerCapabilities = {};
   if (features.tools) caps.tools = { listChanged: true };
@@ -204,6 +206,7 @@ export function serverCapabilities(config: CapabilityConfig, features: ServerFea
   if (features.prompts && config.prompts) caps.prompts = { listChanged: true };
   if (features.completions && config.completion) caps.completions = {};
   if (config.serverNotifications) caps.logging = {};
+  if (config.tasks && features.tasks && features.tools) caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   return caps;
 }
 
@@ -220,6 +223,10 @@ export const SERVER_INBOUND: Readonly<Record<string, (caps: ServerCapabilities) 
   "prompts/get": (c) => has(c.prompts),
   "completion/complete": (c) => has(c.completions),
   "logging/setLevel": (c) => has(c.logging),
+  "tasks/get": (c) => has(c.tasks),
+  "tasks/result": (c) => has(c.tasks),
+  "tasks/list": (c) => has(c.tasks?.list),
+  "tasks/cancel": (c) => has(c.tasks?.cancel),
 };
 
 /** Whether the server emits `notifications/message` and `notifications/progress` (D9). */

@@ -22,6 +22,8 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 export interface TaskCallOptions extends RequestOptions {
   /** Requested task lifetime (ms). */
   ttlMs?: number;
+  /** Told of each `tasks/cancel` in flight, so closing the client can let it reach the server first. */
+  trackCancel?: (sent: Promise<unknown>) => void;
 }
 
 /** Run `tools/call` as a task and return the tool's result. */
@@ -36,6 +38,15 @@ export async function callToolAsTask(
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal;
   const each: RequestOptions = { signal, timeoutMs: options.timeoutMs, relatedRequestId: options.relatedRequestId };
   let taskId: string | undefined;
+  let cancelSent = false;
+  // Sent the moment the signal aborts: the caller (a run past its deadline) may not wait for our unwinding.
+  const cancel = () => {
+    if (taskId === undefined || cancelSent) return;
+    cancelSent = true;
+    const sent = protocol.request("tasks/cancel", { taskId }, { timeoutMs: 5_000 }).catch(() => {});
+    options.trackCancel?.(sent);
+  };
+  signal.addEventListener("abort", cancel, { once: true });
   try {
     const task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     const created = await protocol.request<Record<string, unknown>>(
@@ -47,6 +58,7 @@ export async function callToolAsTask(
     if (!isTask(created.task)) return created as CallToolResult;
     let current: Task = created.task;
     taskId = current.taskId;
+    if (signal.aborted) cancel();
     while (!TERMINAL.has(current.status) && current.status !== "input_required") {
       await delay(clamp(current.pollInterval ?? DEFAULT_POLL_MS), signal);
       current = await protocol.request<Task>("tasks/get", { taskId }, each);
@@ -56,12 +68,12 @@ export async function callToolAsTask(
     taskId = undefined;
     return result;
   } catch (e) {
-    if (taskId !== undefined && signal.aborted)
-      await protocol.request("tasks/cancel", { taskId }, { timeoutMs: 5_000 }).catch(() => {});
+    if (signal.aborted) cancel();
     if (local.signal.aborted && !options.signal?.aborted)
       throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, { retryable: true });
     throw e;
   } finally {
+    signal.removeEventListener("abort", cancel);
     cancelTimer();
   }
 }

@@ -215,6 +215,8 @@ export class McpClient {
   /** Close the connection. Idempotent. */
   async close(): Promise<void> {
     this.listens?.close();
+    // A task cancelled on the way out (a run's deadline) is told to the server before the connection goes.
+    await Promise.allSettled([...this.taskCancels]);
     await this.protocol?.close();
   }
 
@@ -254,6 +256,14 @@ export class McpClient {
     return this.tools.update(tools, this.serverCapabilities);
   }
 
+  /** `tasks/cancel` requests in flight (see {@link close}). */
+  private readonly taskCancels = new Set<Promise<unknown>>();
+
+  private trackTaskCancel(sent: Promise<unknown>): void {
+    this.taskCancels.add(sent);
+    void sent.finally(() => this.taskCancels.delete(sent));
+  }
+
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     await this.refreshTools(options.signal);
@@ -270,7 +280,7 @@ export class McpClient {
     };
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     const result = asTask
-      ? await callToolAsTask(this.gate("tools/call"), params, requestOptions)
+      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
       : await this.request<CallToolResult>("tools/call", params, requestOptions);
     return this.tools.checkOutput(name, result);
   }

@@ -23,6 +23,7 @@ import { discoverResult, modernResult } from "./server-modern.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./server-input.ts";
 import type { SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "./types.ts";
+import { taskMethodHandlers, taskMode } from "./server-tasks.ts";
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETIONS = 100;
@@ -80,8 +81,29 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       const entry = reg.tools.get(name);
       if (!entry) throw invalidParams(`Unknown tool: ${name}`);
       const args = (p.arguments ?? {}) as Record<string, unknown>;
+      // Tasks spec: a receiver that does not declare tasks processes the request normally, ignoring `task`.
+      const receiver = session.declared.tasks?.requests?.tools?.call ? server.options.tasks : undefined;
+      const asTask = receiver ? taskMode(entry.definition, p.task !== undefined && p.task !== null) === "task" : false;
       const check = validateJsonSchema(entry.definition.inputSchema, args);
       if (!check.valid) return toolError(`Invalid arguments for tool ${name}: ${check.errors.join("; ")}`);
+      if (receiver && asTask) {
+        const ttl = (p.task as { ttl?: unknown }).ttl;
+        const task = receiver.create({
+          tool: name,
+          ctx,
+          ...(typeof ttl === "number" ? { ttl } : {}),
+          run: async (signal) => {
+            try {
+              return await entry.handler(args, { ...session.context(ctx, p), signal });
+            } catch (e) {
+              if (McpError.isInstance(e)) throw e;
+              return toolError(e instanceof Error ? e.message : String(e));
+            }
+          },
+          notify: (method, params) => session.notify(method, params),
+        });
+        return { task };
+      }
       let result: CallToolResult;
       try {
         result = await entry.handler(args, session.context(ctx, p));
@@ -163,6 +185,8 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
           : { values, total: values.length, hasMore: false };
       return { completion };
     },
+
+    ...taskMethodHandlers(() => server.options.tasks),
 
     "logging/setLevel": (p, _ctx, peer) => {
       sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];

@@ -64,7 +64,7 @@ export function modernResult(method: string, result: Record<string, unknown>, se
 
 /** The answer to `server/discover`: every revision we serve, newest first, and what we offer now. */
 export function discoverResult(server: McpServer): Record<string, unknown> {
-  const result: Record<string, unknown> = { supportedVersions: [...SUPPORTED_REVISIONS], capabilities: server.capabilities() };
+  const result: Record<string, unknown> = { supportedVersions: [...SUPPORTED_REVISIONS], capabilities: server.capabilitiesFor(SUPPORTED_REVISIONS[0]!) };
   if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
   return result;
 }

@@ -140,7 +140,7 @@ export class ServerSession {
   }
   /** What this session was told the server offers (`{}` before initialize; what the server offers now when modern). */
   get declared(): ServerCapabilities {
-    if (this.modernRevision !== undefined) return this.server.capabilities();
+    if (this.modernRevision !== undefined) return this.server.capabilitiesFor(this.modernRevision);
     return this.declaredCaps ?? NO_CAPABILITIES;
   }
   /** Whether the transport has closed. */
@@ -361,7 +361,7 @@ export class ServerSession {
     // Lifecycle spec: answer with the client's version when we speak it, else with our latest.
     // 2026-07-28 and later have no initialize: a client asking for one in it gets our newest that has.
     const revision: ProtocolRevision = isLegacyRevision(requested) ? requested : LATEST_REVISION;
-    const declared = this.server.capabilities();
+    const declared = this.server.capabilitiesFor(revision);
     this.clientInfoValue = params.clientInfo as Implementation;
     const caps = params.capabilities as ClientCapabilities | undefined;
     this.clientCaps = caps && Object.keys(caps).length > 0 ? caps : NO_CAPABILITIES;

@@ -26,6 +26,7 @@ import {
 import type { SharedHandlers } from "./handler-table.ts";
 import { sessionHandlers } from "./server-handlers.ts";
 import { ServerSession } from "./server-session.ts";
+import { TASKS_REVISION, type TaskReceiver } from "./server-tasks.ts";
 
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
@@ -40,6 +41,8 @@ export interface McpServerOptions {
   maxInflightRequests?: number;
   /** Default timeout of server→client requests (ms). */
   requestTimeoutMs?: number;
+  /** Task store for task-augmented `tools/call` and `tasks/*`; declared only with `capabilities.tasks` on. */
+  tasks?: TaskReceiver;
 }
 
 /** An MCP server shared by all its sessions. */
@@ -97,7 +100,18 @@ export class McpServer {
    * sessions that initialized meanwhile.
    */
   capabilities(): Readonly<ServerCapabilities> {
-    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, this.registry.features())));
+    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, { ...this.registry.features(), tasks: this.options.tasks !== undefined })));
+  }
+
+  /**
+   * What a session speaking `revision` is told: {@link capabilities}, without `tasks` for any revision but
+   * 2025-11-25 (older ones have no tasks; 2026-07-28 moved them to an extension not served yet).
+   */
+  capabilitiesFor(revision: string): Readonly<ServerCapabilities> {
+    const caps = this.capabilities();
+    if (caps.tasks === undefined || revision === TASKS_REVISION) return caps;
+    const { tasks: _tasks, ...rest } = caps;
+    return rest;
   }
 
   /** The open sessions. */

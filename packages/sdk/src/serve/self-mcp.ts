@@ -23,6 +23,7 @@ import type { RunResult } from "../loop/run-loop.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
+import { McpTaskTable } from "./mcp-tasks.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -69,7 +70,20 @@ export interface SelfMcpOptions {
   operators?: string[];
   /** Bounds of the finished-run history (default 100 runs, 16 MiB). */
   runHistory?: RunHistoryLimits;
+  /**
+   * With `capabilities.tasks` on: each tool's `execution.taskSupport` (default `agent.run` and
+   * `subagent.spawn`: `optional`; tools not named: none, i.e. forbidden).
+   */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /** Suggested `pollInterval` of tasks, ms (default 1000). */
+  taskPollIntervalMs?: number;
 }
+
+/** Default `execution.taskSupport` of the self-MCP's tools when tasks are on. */
+export const DEFAULT_TASK_SUPPORT: Readonly<Record<string, "optional" | "required" | "forbidden">> = Object.freeze({
+  "agent.run": "optional",
+  "subagent.spawn": "optional",
+});
 
 const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
 
@@ -77,6 +91,8 @@ const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { debug: "debug", info: "info"
 export interface SelfMcp {
   server: McpServer;
   registry: RunRegistry;
+  /** The MCP task store, when tasks are on. */
+  tasks?: McpTaskTable;
   /** Feed agentd's own telemetry here to mirror it as `notifications/message` (D9). */
   mirrorLog(record: LogRecord): void;
 }
@@ -94,10 +110,15 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     const p = principalOf(s.protocol.transport.authInfo);
     return p.role === "operator" || p.id === owner;
   };
+  // Tasks (D1, server side): a task store only when switched on; off leaves the surface exactly as before.
+  const tasks = options.capabilities?.tasks
+    ? new McpTaskTable({ ownerOf: (ctx) => principalOf(ctx.authInfo).id, ...(options.taskPollIntervalMs ? { pollIntervalMs: options.taskPollIntervalMs } : {}) })
+    : undefined;
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
       ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      ...(tasks ? { tasks } : {}),
       instructions:
         options.instructions ??
         "agentd: call agent.run to run an instruction; read or subscribe to agent://status and agent://runs/{runId} to watch work.",
@@ -210,6 +231,13 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     principalIdOf: (authInfo) => principalOf(authInfo).id,
     hears: (owner) => (owner === undefined ? (s) => principalOf(s.protocol.transport.authInfo).role === "operator" : sees(owner)),
   });
+  if (tasks) {
+    const support = { ...DEFAULT_TASK_SUPPORT, ...options.taskSupport };
+    for (const [name, taskSupport] of Object.entries(support)) {
+      const entry = server.registry.tools.get(name);
+      if (entry) entry.definition = { ...entry.definition, execution: { ...entry.definition.execution, taskSupport } };
+    }
+  }
 
   const hearsTelemetry = (s: ServerSession) => {
     const p = principalOf(s.protocol.transport.authInfo);
@@ -221,6 +249,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   return {
     server,
     registry,
+    ...(tasks ? { tasks } : {}),
     mirrorLog(record) {
       if (mirroring) return;
       mirroring = true;

@@ -32,7 +32,7 @@ afterEach(async () => {
 async function connect(server: McpServer): Promise<McpClient> {
   const [a, b] = MemoryTransport.createPair();
   await server.connect(b);
-  client = new McpClient({ name: "test", version: "1" });
+  client = new McpClient({ name: "test", version: "1" }, { capabilities: { tasks: true } });
   await client.connect(a);
   return client;
 }
@@ -110,4 +110,43 @@ describe("subagent surface on an MCP server", () => {
     const waited = await c.callTool("subagent.wait", { id });
     expect(waited.structuredContent).toMatchObject({ id, status: "completed" });
   });
+});
+
+describe("subagent.spawn as an MCP task (capabilities.tasks on)", () => {
+  const selfWithSubagents = () =>
+    createSelfMcpServer({
+      runner: { run: () => Promise.reject(new Error("no runs here")) },
+      capabilities: { tasks: true },
+      extend: (server) => void registerSubagentSurface(server, newSupervisor()),
+    }).server;
+
+  test("the task follows the supervised child: working until it answers, then its result", async () => {
+    const c = await connect(selfWithSubagents());
+    expect((await c.listTools()).find((t) => t.name === "subagent.spawn")?.execution?.taskSupport).toBe("optional");
+    dir = mkdtempSync(join(tmpdir(), "agentd-surface-"));
+    const gate = join(dir, "open");
+    const created = await c.request<{ task: { taskId: string; status: string } }>("tools/call", {
+      name: "subagent.spawn",
+      arguments: { instruction: `gate:${gate}` },
+      task: {},
+    });
+    expect(created.task.status).toBe("working");
+    expect(sup!.list().map((r) => r.status)).toEqual(["working"]);
+    const got = await c.request<{ status: string }>("tasks/get", { taskId: created.task.taskId });
+    expect(got.status).toBe("working");
+    writeFileSync(gate, "");
+    const result = await c.request<{ content: Array<{ text: string }>; _meta: Record<string, unknown> }>("tasks/result", { taskId: created.task.taskId });
+    expect(result.content[0]?.text).toContain("gate opened");
+    expect(result._meta["io.modelcontextprotocol/related-task"]).toEqual({ taskId: created.task.taskId });
+  }, 30_000);
+
+  test("tasks/cancel cancels the supervised child", async () => {
+    const c = await connect(selfWithSubagents());
+    const created = await c.request<{ task: { taskId: string } }>("tools/call", { name: "subagent.spawn", arguments: { instruction: "hang:" }, task: {} });
+    const cancelled = await c.request<{ status: string }>("tasks/cancel", { taskId: created.task.taskId });
+    expect(cancelled.status).toBe("cancelled");
+    const [handle] = sup!.list();
+    await sup!.wait(handle!.id);
+    expect(sup!.get(handle!.id)?.status).toBe("cancelled");
+  }, 30_000);
 });
