@@ -5,6 +5,7 @@ import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
 import { runCommand, runExamples } from "./run.ts";
 import { serveCommand, serveExamples } from "./serve.ts";
+import { storeCommand, storeExamples } from "./store.ts";
 import { VERSION, versionCommand } from "./version.ts";
 
 /** Commands by path, with examples for --help. */
@@ -18,10 +19,11 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   demo: { def: demoCommand, examples: demoExamples },
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
+  store: { def: storeCommand, examples: storeExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
 };
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, version: versionCommand },
+  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, store: storeCommand, version: versionCommand },
 });
