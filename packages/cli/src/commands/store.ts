@@ -10,6 +10,7 @@ import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
 
+/** Examples shown by `agentd store --help`. */
 export const storeExamples = [
   "agentd store --dir /var/lib/agentd/store            # an MCP store server on stdio, on a persistent volume",
   "agentd store --redis redis://127.0.0.1:6379         # shared by replicas through one Redis",
@@ -26,6 +27,7 @@ export function storeLocationFrom(args: { dir?: string; redis?: string; "redis-p
   throw new AgentdError("E_USAGE", "agentd store needs a backend: --dir PATH or --redis redis://HOST:PORT");
 }
 
+/** `agentd store`. */
 export const storeCommand = defineCommand({
   meta: { name: "store", description: "Serve a document store (get, put, compare-and-set, delete, list, subscriptions) as an MCP server on stdio." },
   args: {
