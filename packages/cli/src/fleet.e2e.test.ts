@@ -31,6 +31,28 @@ afterEach(async () => {
 
 const RUN_ID = "agentd.dev/run-id";
 
+/** Three `agentd run --mode <mode>` replicas with `triggers`, a recording tool server each (one shared record), claims in one Redis store. */
+function startReplicas(triggers: Record<string, unknown>, state: string, capabilities: Record<string, unknown> = {}, mode = "reactive"): AgentdProcess[] {
+  recorder = fakeServerCommand({ tools: [{ name: "ack", text: "acked" }, { name: "slow", delayMs: 600_000, text: "late" }] });
+  // One record file for the three replicas' recorder children (appends of whole lines); no control socket.
+  const recorderConfig = { command: recorder.command, args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control") };
+  return [0, 1, 2].map((n) => {
+    const config = join((ws as CliWorkspace).dir, `replica-${n}.json`);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, state] }, rec: recorderConfig },
+        triggers,
+        capabilities,
+        durability: { claims: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", (redis as RunningRedis).url] }, lease: "1s", holder: `replica-${n}` } },
+      }),
+    );
+    return startAgentd(["run", "--mode", mode, "--config", config, "--json"], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
+  });
+}
+
+const recordedCalls = () => (recorder as FakeServerCommand).recordedRequests().filter((r) => r.method === "tools/call");
+
 test.skipIf(!redisServerPath)(
   "three replicas, one Redis store: each change runs once; the holder of a long run is killed and another finishes it",
   async () => {
@@ -52,21 +74,7 @@ test.skipIf(!redisServerPath)(
         },
       ],
     });
-    recorder = fakeServerCommand({ tools: [{ name: "ack", text: "acked" }, { name: "slow", delayMs: 600_000, text: "late" }] });
-    // One record file for the three replicas' recorder children (appends of whole lines); no control socket.
-    const recorderConfig = { command: recorder.command, args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control") };
-    const replicas: AgentdProcess[] = [0, 1, 2].map((n) => {
-      const config = join((ws as CliWorkspace).dir, `replica-${n}.json`);
-      writeFileSync(
-        config,
-        JSON.stringify({
-          mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, state] }, rec: recorderConfig },
-          triggers: { subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }] },
-          durability: { claims: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", (redis as RunningRedis).url] }, lease: "1s", holder: `replica-${n}` } },
-        }),
-      );
-      return startAgentd(["run", "--mode", "reactive", "--config", config, "--json"], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
-    });
+    const replicas = startReplicas({ subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }] }, state);
 
     // Three states, each seen by all three replicas before the next.
     for (let i = 0; i < 3; i++) {
@@ -78,7 +86,7 @@ test.skipIf(!redisServerPath)(
     expect(ranOnce).toHaveLength(3);
     expect(new Set(ranOnce).size).toBe(3);
     expect(ends.filter((e) => e.status === "already-done")).toHaveLength(6);
-    const calls = () => (recorder as FakeServerCommand).recordedRequests().filter((r) => r.method === "tools/call");
+    const calls = recordedCalls;
     // The tool saw each run id exactly once, across the three replicas.
     expect(calls().map((c) => c.meta[RUN_ID]).sort()).toEqual([...ranOnce].sort());
 
@@ -95,6 +103,44 @@ test.skipIf(!redisServerPath)(
     // The finishing replica called `ack` under the long run's id, once; nobody else ran it to the end.
     expect(calls().filter((c) => c.meta[RUN_ID] === longRunId && c.params.name === "ack")).toHaveLength(1);
     expect(ranOnce).not.toContain(longRunId);
+  },
+  120_000,
+);
+
+test.skipIf(!redisServerPath)(
+  "three replicas, one Redis store, a schedule ticking every 2 s: each tick runs once across the three",
+  async () => {
+    redis = await startRedis();
+    ws = new CliWorkspace();
+    const state = join(ws.dir, "state.txt");
+    writeFileSync(state, "unused");
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [(req) => (req.lastToolResult !== undefined ? { text: `done: ${instructionOf(req)}` } : { toolCalls: [{ name: toolLike(req, "ack"), arguments: {} }] })],
+    });
+    const replicas = startReplicas({ schedules: [{ cron: "*/2 * * * * *", instruction: "Tick {{tick}}" }] }, state, { cron: "timezones" }, "cron");
+    // Four ticks seen by every replica (each replica may also have seen ticks before the others started).
+    await Promise.all(replicas.map((r) => r.waitFor("trigger.run-end", 4)));
+    // Judged before the shutdown (a tick in flight then may end aborted); a tick still settling has fewer ends.
+    const ends = replicas.flatMap((r) => r.named("trigger.run-end"));
+    const byRun = new Map<string, typeof ends>();
+    for (const e of ends) byRun.set(e.runId as string, [...(byRun.get(e.runId as string) ?? []), e]);
+    for (const [, seen] of byRun) {
+      expect(seen.filter((e) => e.status === "ok").length).toBeLessThanOrEqual(1);
+      expect(seen.filter((e) => e.status !== "ok" && e.status !== "already-done")).toEqual([]);
+    }
+    // Ticks every replica has finished with: exactly one ran each, the other two were told it was done.
+    const shared = [...byRun.values()].filter((seen) => seen.length === 3);
+    expect(shared.length).toBeGreaterThanOrEqual(3);
+    for (const seen of shared) expect(seen.map((e) => e.status).sort()).toEqual(["already-done", "already-done", "ok"]);
+    for (const r of replicas) r.signal("SIGTERM");
+    await Promise.all(replicas.map((r) => r.exited));
+    // The tool saw each tick's run id at most once, across the three and through the shutdown.
+    const ids = recordedCalls().map((c) => c.meta[RUN_ID]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const ran = ends.filter((e) => e.status === "ok").map((e) => e.runId);
+    expect(ids).toEqual(expect.arrayContaining(ran));
   },
   120_000,
 );
