@@ -83,7 +83,14 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
     if (done.has(event.runId))
       return { status: "already-done", message: "this run id already succeeded in this process", data: { remembered: true } satisfies TriggerRunData };
     // Claimed before the run starts; a replica that finds the claim held waits for its lease.
-    const claimed = options.claims ? await options.claims.acquire(event.runId, signal) : undefined;
+    let claimed: ClaimOutcome | undefined;
+    try {
+      claimed = options.claims ? await options.claims.acquire(event.runId, signal) : undefined;
+    } catch (error) {
+      // The store is unreachable: the run is not started (another replica, or a redelivery, may run it).
+      const message = `cannot claim the run in the store: ${error instanceof Error ? error.message : String(error)}`;
+      return { status: "failed", message, data: { code: AgentdError.isInstance(error) ? error.code : "E_UPSTREAM", error } satisfies TriggerRunData };
+    }
     if (claimed?.status === "done")
       return { status: "already-done", message: "another replica already ran this run id", data: { claimedElsewhere: true } satisfies TriggerRunData };
     if (claimed?.status === "aborted") return { status: "aborted", message: "stopped while waiting for the run's claim", data: { code: "E_ABORTED" } satisfies TriggerRunData };
