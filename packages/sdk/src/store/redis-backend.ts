@@ -101,6 +101,10 @@ export class RedisBackend implements StoreBackend {
     return () => this.listeners.delete(listener);
   }
 
+  async watching(): Promise<void> {
+    await this.subscribing;
+  }
+
   async close(): Promise<void> {
     await this.subscribing;
     this.subscriber?.close();

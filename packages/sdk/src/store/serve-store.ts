@@ -15,6 +15,8 @@ export interface ServeStoreOptions {
 export async function serveStoreStdio(options: ServeStoreOptions): Promise<void> {
   const backend = openStoreBackend(options.location);
   const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
+  // A client subscribing right after initialize must hear every later change.
+  await backend.watching?.();
   const session = await server.connect(new StdioServerTransport());
   await new Promise<void>((resolve) => session.events.on("close", () => resolve()));
   await server.close();

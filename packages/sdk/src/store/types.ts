@@ -45,5 +45,7 @@ export interface StoreBackend {
   list(prefix: string): Promise<ListedKey[]>;
   /** Hear about changes (made through this backend; Redis: made by any store sharing the server). */
   watch(listener: ChangeListener): () => void;
+  /** Resolves once changes are being heard (Redis: the SUBSCRIBE is confirmed); absent = at once. */
+  watching?(): Promise<void>;
   close(): Promise<void>;
 }
