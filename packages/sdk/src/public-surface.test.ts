@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import ts from "typescript";
 
 const SRC = import.meta.dir;
-const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "triggers", "supervisor", "serve", "agent", "config"];
+const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "triggers", "supervisor", "serve", "agent", "config", "store"];
 const INTERNAL = ["setLongTimeout", "ChildAttempt", "CONTROL_FD", "parseStartParams", "ControlChannel", "openInheritedControlIO", "reconnectBackoff", "reconnectDelay", "restartDelay", "upstreamError", "transportFor"];
 
 describe("exports", () => {

@@ -6,6 +6,7 @@ import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
 import { runCommand, runExamples } from "./run.ts";
 import { serveCommand, serveExamples } from "./serve.ts";
+import { storeCommand, storeExamples } from "./store.ts";
 import { VERSION, versionCommand } from "./version.ts";
 
 /** Commands by path, with examples for --help. */
@@ -19,6 +20,7 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   demo: { def: demoCommand, examples: demoExamples },
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
+  store: { def: storeCommand, examples: storeExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
   auth: { def: authCommand, examples: authExamples },
   "auth login": { def: authCommand, examples: authExamples },
@@ -26,5 +28,5 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, version: versionCommand, auth: authCommand },
+  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, store: storeCommand, auth: authCommand, version: versionCommand },
 });

@@ -20,6 +20,7 @@ import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
 import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
+import { claimsFromConfig } from "./claims-from-config.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "anthropic" | "gemini";
@@ -141,7 +142,8 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const model = options.model ?? modelOrUnconfigured(config, options, logger);
   const supervisor = supervisorFromConfig(config, logger, { limits, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.subagentCommand ? { command: options.subagentCommand } : {}) });
   const c = config.capabilities ?? {};
-  const triggers = options.triggers ?? fromConfigTriggers(config);
+  const claims = claimsFromConfig(config, logger);
+  const triggers = { ...(options.triggers ?? fromConfigTriggers(config)), ...(claims ? { claims } : {}) };
   return {
     ...(model ? { model } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),

@@ -4,6 +4,7 @@
  * `agent://runs/{runId}`, and the drain waits for them), each trigger's state is the `triggers` field of
  * `agent://status`, and a change of it notifies that resource's subscribers.
  */
+import type { RunClaims } from "../store/run-claims.ts";
 import { FileJobStore } from "../triggers/file-job-store.ts";
 import type { JobStore } from "../triggers/index.ts";
 import { AgentTriggers } from "./triggers/agent-triggers.ts";
@@ -19,6 +20,8 @@ export interface AgentTriggerOptions {
   cron?: CronEngine;
   /** Where schedules keep their last fire (v2 only): a directory path or a {@link JobStore}. */
   jobStore?: string | JobStore;
+  /** Claim each run id in a store before running it, so replicas run each event once (docs/durability.md). */
+  claims?: RunClaims;
 }
 
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
@@ -33,6 +36,7 @@ export function createAgentTriggers(options: AgentTriggerOptions & { agent: Trig
     cron,
     ...(jobStore !== undefined && cron === "timezones" ? { jobStore } : {}),
     logger: tags.logger,
+    ...(options.claims ? { claims: options.claims } : {}),
     onRunStart: (runId, trigger, instruction) => {
       tags.tag(runId, trigger);
       const registry = host()?.registry;

@@ -270,6 +270,21 @@ export const CapabilitiesSchema = v.strictObject({
 });
 
 /** The whole configuration file. */
+/** Durable work across replicas (docs/durability.md). Absent = today's behaviour: nothing is claimed. */
+export const DurabilitySchema = v.strictObject({
+  /** Runs claimed once across replicas: each triggered run's id is claimed in this MCP store with a lease. */
+  claims: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (e.g. `{"command": "agentd", "args": ["store", "--redis", "redis://…"]}`). */
+      store: McpServerConfigSchema,
+      /** How long a claim outlives a holder that stopped renewing it (default 30s). */
+      lease: v.optional(duration),
+      /** This replica's name in claims (default: a random id per process; e.g. the pod name). */
+      holder: v.optional(v.pipe(v.string(), v.minLength(1))),
+    }),
+  ),
+});
+
 export const ConfigSchema = v.strictObject({
   $schema: v.optional(v.string()),
   model: v.optional(ModelConfigSchema),
@@ -282,6 +297,7 @@ export const ConfigSchema = v.strictObject({
   triggers: v.optional(TriggersSchema),
   serve: v.optional(ServeSchema),
   capabilities: v.optional(CapabilitiesSchema),
+  durability: v.optional(DurabilitySchema),
   subagents: v.optional(v.strictObject({ maxDepth: v.optional(positiveInt), maxChildren: v.optional(positiveInt), maxRestarts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
 });
 

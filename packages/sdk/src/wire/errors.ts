@@ -75,7 +75,8 @@ export type LocalErrorCode =
   | "E_RUN_FAILED"
   | "E_SCOPE"
   | "E_TOOL"
-  | "E_SUPERVISOR";
+  | "E_SUPERVISOR"
+  | "E_STORE";
 
 /** A local error: something went wrong on this side, named by a string code. */
 export class AgentdError extends Error {

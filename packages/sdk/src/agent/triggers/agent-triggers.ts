@@ -25,7 +25,7 @@ import {
   type TriggerRouterEvents,
 } from "../../triggers/index.ts";
 import { TrackedSource } from "./tracked-source.ts";
-import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner } from "./trigger-runner.ts";
+import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner, type TriggerRunnerOptions } from "./trigger-runner.ts";
 import type { CronEngine, TriggerSpec } from "./trigger-specs.ts";
 import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 
@@ -42,6 +42,8 @@ export interface AgentTriggersOptions {
   /** Passed to the runner: called as a run begins / settles (telemetry tags, run registries). */
   onRunStart?: (runId: string, triggerId: string, instruction: string) => void;
   onRunSettled?: (runId: string, triggerId: string) => void;
+  /** Claim each run id in a store first (runs claimed once across replicas). */
+  claims?: TriggerRunnerOptions["claims"];
 }
 
 /** What {@link AgentTriggers.start} found. */
@@ -72,6 +74,7 @@ export class AgentTriggers {
       agent: options.agent,
       ...(options.onRunStart ? { onRunStart: options.onRunStart } : {}),
       ...(options.onRunSettled ? { onRunSettled: options.onRunSettled } : {}),
+      ...(options.claims ? { claims: options.claims } : {}),
     });
     this.router = new TriggerRouter({ run: this.runner.run, logger: this.logger, clock: this.clock });
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
@@ -135,6 +138,7 @@ export class AgentTriggers {
   /** Stop taking events, let in-flight runs finish for `graceMs` (default 30 s), then abort them. */
   async stop(options: StopOptions = {}): Promise<void> {
     await this.router.stop(options);
+    await this.options.claims?.close?.();
   }
 
   // Build one trigger's source; a subscription whose server is not connected is unavailable at once.

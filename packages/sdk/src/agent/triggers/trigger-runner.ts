@@ -15,6 +15,7 @@
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { Usage } from "../../loop/model.ts";
 import type { RunFunction, RunOutcome, SubscribableClient } from "../../triggers/index.ts";
+import type { ClaimOutcome } from "../../store/run-claims.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 /** The final answer that means "this run's work was already done". */
@@ -44,6 +45,8 @@ export type TriggerRunData = {
   error?: unknown;
   /** True when the in-process done set answered, without a model call. */
   remembered?: boolean;
+  /** True when the run id's claim in the store said another replica already ran it. */
+  claimedElsewhere?: boolean;
 };
 
 /** Options of {@link createTriggerRunner}. */
@@ -55,6 +58,8 @@ export interface TriggerRunnerOptions {
   onRunStart?: (runId: string, triggerId: string, instruction: string) => void;
   /** Called when the run settled, before the router reports `run-end`. */
   onRunSettled?: (runId: string, triggerId: string) => void;
+  /** Claim each run id in a store before running it (runs claimed once across replicas; `RunClaims`). */
+  claims?: { acquire(runId: string, signal: AbortSignal): Promise<ClaimOutcome>; close?(): Promise<void> };
 }
 
 /** A {@link RunFunction} with the in-process done set it keeps. */
@@ -77,10 +82,26 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
   const run: RunFunction = async (event, signal, { triggerId, instruction }): Promise<RunOutcome> => {
     if (done.has(event.runId))
       return { status: "already-done", message: "this run id already succeeded in this process", data: { remembered: true } satisfies TriggerRunData };
+    // Claimed before the run starts; a replica that finds the claim held waits for its lease.
+    let claimed: ClaimOutcome | undefined;
+    try {
+      claimed = options.claims ? await options.claims.acquire(event.runId, signal) : undefined;
+    } catch (error) {
+      // The store is unreachable: the run is not started (another replica, or a redelivery, may run it).
+      const message = `cannot claim the run in the store: ${error instanceof Error ? error.message : String(error)}`;
+      return { status: "failed", message, data: { code: AgentdError.isInstance(error) ? error.code : "E_UPSTREAM", error } satisfies TriggerRunData };
+    }
+    if (claimed?.status === "done")
+      return { status: "already-done", message: "another replica already ran this run id", data: { claimedElsewhere: true } satisfies TriggerRunData };
+    if (claimed?.status === "aborted") return { status: "aborted", message: "stopped while waiting for the run's claim", data: { code: "E_ABORTED" } satisfies TriggerRunData };
+    const claim = claimed?.claim;
+    const runSignal = claim ? AbortSignal.any([signal, claim.lost]) : signal;
+    let succeeded = false;
     options.onRunStart?.(event.runId, triggerId, instruction);
     try {
       const triggerEvent = { id: event.triggerId, kind: event.kind, firedAt: event.at }; // for telemetry (trigger lag)
-      const result = await options.agent.run(instruction, { runId: event.runId, signal, triggerEvent });
+      const result = await options.agent.run(instruction, { runId: event.runId, signal: runSignal, triggerEvent });
+      succeeded = true;
       remember(event.runId);
       const data: TriggerRunData = { result, usage: result.usage, stopReason: result.stopReason };
       return isAlreadyDone(result) ? { status: "already-done", message: "the run reported its work already done", data } : { status: "ok", data };
@@ -89,8 +110,9 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
       const usage = AgentdError.isInstance(error) ? (error.options.data?.usage as Usage | undefined) : undefined;
       const data: TriggerRunData = { code, error, ...(usage ? { usage } : {}) };
       const message = error instanceof Error ? error.message : String(error);
-      return { status: signal.aborted ? "aborted" : "failed", message, data };
+      return { status: runSignal.aborted ? "aborted" : "failed", message, data };
     } finally {
+      await claim?.end(succeeded).catch(() => {}); // an unreleased claim expires with its lease
       options.onRunSettled?.(event.runId, triggerId);
     }
   };

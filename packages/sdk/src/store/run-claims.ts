@@ -1,0 +1,134 @@
+/**
+ * Runs claimed once across replicas. Before a triggered run starts, its run id is claimed in a store with
+ * compare-and-set: the document `claims/<runId>` holds `{holder, state, expiresAt}`. The holder renews its
+ * lease while the run goes on, marks it `done` when the run succeeded (a later delivery of the same run id,
+ * on any replica, is already done) and deletes it when the run failed (so it can be run again). A replica
+ * that finds the claim held waits; when the lease expires — its holder died — it takes the claim over
+ * with compare-and-set on the version it read, so of several waiting replicas exactly one wins.
+ *
+ * Leases compare wall clocks of different hosts: the lease must be much longer than their skew.
+ */
+import type { CompareAndSetResult, StoredDocument } from "./types.ts";
+
+/** What claims need of a store: {@link StoreClient} (any MCP store) or a backend. */
+export interface ClaimStore {
+  get(key: string): Promise<StoredDocument | undefined>;
+  compareAndSet(key: string, expectedVersion: number, value: unknown): Promise<CompareAndSetResult>;
+  delete(key: string, expectedVersion?: number): Promise<boolean>;
+}
+
+/** A claim document. */
+export interface ClaimDocument {
+  holder: string;
+  state: "running" | "done";
+  /** Epoch ms; a running claim past it may be taken over. */
+  expiresAt: number;
+}
+
+/** A claim this replica holds. */
+export interface HeldClaim {
+  /** Aborts when the lease was lost (another replica took it over after a missed renewal). */
+  readonly lost: AbortSignal;
+  /** Took the claim over from a holder whose lease expired. */
+  readonly takenOver: boolean;
+  /** End the claim: `done` after success (kept), released (deleted) otherwise. */
+  end(succeeded: boolean): Promise<void>;
+}
+
+/** The outcome of {@link RunClaims.acquire}. */
+export type ClaimOutcome = { status: "claimed"; claim: HeldClaim } | { status: "done" } | { status: "aborted" };
+
+/** Options of {@link RunClaims}. */
+export interface RunClaimsOptions {
+  store: ClaimStore | (() => Promise<ClaimStore>);
+  /** This replica's name in claims (default: a random id). */
+  holder?: string;
+  /** Lease length in ms (default 30 s); renewed every third of it. */
+  leaseMs?: number;
+  now?: () => number;
+}
+
+/** Claims of run ids in a store. See the module header. */
+export class RunClaims {
+  readonly holder: string;
+  readonly leaseMs: number;
+  private readonly now: () => number;
+  private store: Promise<ClaimStore> | undefined;
+
+  constructor(private readonly options: RunClaimsOptions) {
+    this.holder = options.holder ?? crypto.randomUUID();
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The key of a run id's claim. */
+  static key(runId: string): string {
+    return `claims/${runId}`;
+  }
+
+  /** Claim `runId`; waits while another live replica holds it. */
+  async acquire(runId: string, signal: AbortSignal): Promise<ClaimOutcome> {
+    const store = await this.connect();
+    const key = RunClaims.key(runId);
+    for (;;) {
+      if (signal.aborted) return { status: "aborted" };
+      const current = await store.get(key);
+      const doc = current?.value as ClaimDocument | undefined;
+      if (doc?.state === "done") return { status: "done" };
+      const expired = doc !== undefined && doc.expiresAt <= this.now();
+      if (doc === undefined || expired || doc.holder === this.holder) {
+        const mine: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
+        const set = await store.compareAndSet(key, current?.version ?? 0, mine);
+        if (set.ok) return { status: "claimed", claim: this.hold(store, key, set.version, expired && doc?.holder !== this.holder) };
+        continue; // someone else moved first: read again
+      }
+      // Held by a live replica: look again when its lease would expire (or sooner, to see a release).
+      await wait(Math.min(Math.max(doc.expiresAt - this.now(), 1) + 10, this.leaseMs / 2), signal);
+    }
+  }
+
+  private connect(): Promise<ClaimStore> {
+    const s = this.options.store;
+    return (this.store ??= typeof s === "function" ? s() : Promise.resolve(s));
+  }
+
+  private hold(store: ClaimStore, key: string, version: number, takenOver: boolean): HeldClaim {
+    const lost = new AbortController();
+    let ended = false;
+    let renewing: Promise<void> = Promise.resolve();
+    const renew = async () => {
+      const next: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
+      const set = await store.compareAndSet(key, version, next).catch(() => undefined);
+      if (set?.ok) version = set.version;
+      else if (set) lost.abort(new Error(`the claim on ${key} was taken over by another replica`));
+      // A store error: keep the claim and try again at the next renewal, while the lease lasts.
+    };
+    const timer = setInterval(() => {
+      if (!ended) renewing = renewing.then(renew);
+    }, this.leaseMs / 3);
+    return {
+      lost: lost.signal,
+      takenOver,
+      end: async (succeeded) => {
+        ended = true;
+        clearInterval(timer);
+        await renewing;
+        if (lost.signal.aborted) return;
+        if (succeeded) await store.compareAndSet(key, version, { holder: this.holder, state: "done", expiresAt: this.now() } satisfies ClaimDocument);
+        else await store.delete(key, version);
+      },
+    };
+  }
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,24 @@
+/** Serve a store on our own stdin/stdout until the client closes it (`agentd store`). */
+import type { Logger } from "../log.ts";
+import { StdioServerTransport } from "../transport/stdio-self.ts";
+import { openStoreBackend, type StoreLocation } from "./open-backend.ts";
+import { createStoreServer } from "./store-server.ts";
+
+/** Options of {@link serveStoreStdio}. */
+export interface ServeStoreOptions {
+  location: StoreLocation;
+  logger?: Logger;
+  version?: string;
+}
+
+/** Serve the store on stdio; resolves once stdin has closed and the backend is closed. */
+export async function serveStoreStdio(options: ServeStoreOptions): Promise<void> {
+  const backend = openStoreBackend(options.location);
+  const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
+  // A client subscribing right after initialize must hear every later change.
+  await backend.watching?.();
+  const session = await server.connect(new StdioServerTransport());
+  await new Promise<void>((resolve) => session.events.on("close", () => resolve()));
+  await server.close();
+  await backend.close();
+}

@@ -1,0 +1,125 @@
+/**
+ * The store's case suite: every backend, through the MCP server and the typed client. Each backend's
+ * test file is one call of {@link runStoreCases}.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { connectStore } from "./__fixtures__/connect-store.ts";
+import type { StoreClient } from "./store-client.ts";
+import type { StoreBackend } from "./types.ts";
+
+/** How a backend's test file opens a fresh, empty backend (and a second one on the same data, when it can). */
+export interface StoreCaseOptions {
+  open(): Promise<StoreBackend>;
+  /** Another backend instance on the same data as the last `open()` (a second store process). */
+  reopen(): Promise<StoreBackend>;
+  skip?: boolean;
+}
+
+/** Register the shared store tests. */
+export function runStoreCases(options: StoreCaseOptions): void {
+  const t = options.skip ? test.skip : test;
+  let backend: StoreBackend;
+  let store: StoreClient;
+  let closers: Array<() => Promise<void>> = [];
+
+  beforeEach(async () => {
+    if (options.skip) return;
+    backend = await options.open();
+    const c = await connectStore(backend);
+    store = c.store;
+    closers = [c.close, () => backend.close()];
+  });
+  afterEach(async () => {
+    for (const close of closers.reverse()) await close();
+    closers = [];
+  });
+
+  t("a missing key reads as absent", async () => {
+    expect(await store.get("nothing/here")).toBeUndefined();
+  });
+
+  t("put creates version 1, then counts up; get returns the value", async () => {
+    expect(await store.put("runs/a", { n: 1 })).toBe(1);
+    expect(await store.put("runs/a", { n: 2, nested: ["x", null, true] })).toBe(2);
+    expect(await store.get("runs/a")).toEqual({ key: "runs/a", version: 2, value: { n: 2, nested: ["x", null, true] } });
+  });
+
+  t("compare-and-set at 0 creates only when absent; at the read version wins once", async () => {
+    expect(await store.compareAndSet("claim:1", 0, "me")).toEqual({ ok: true, version: 1 });
+    expect(await store.compareAndSet("claim:1", 0, "you")).toEqual({ ok: false, version: 1, value: "me" });
+    expect(await store.compareAndSet("claim:1", 1, "me again")).toEqual({ ok: true, version: 2 });
+    expect(await store.compareAndSet("claim:1", 1, "stale")).toEqual({ ok: false, version: 2, value: "me again" });
+    expect(await store.compareAndSet("claim:absent", 3, "x")).toEqual({ ok: false, version: 0 });
+  });
+
+  t("racing compare-and-sets at one version: exactly one wins", async () => {
+    await store.put("race", 0);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.compareAndSet("race", 1, i)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect((await store.get("race"))?.version).toBe(2);
+  });
+
+  t("delete: conditional on the version when given; false when absent", async () => {
+    await store.put("d", 1);
+    expect(await store.delete("d", 7)).toBe(false);
+    expect(await store.delete("d", 1)).toBe(true);
+    expect(await store.get("d")).toBeUndefined();
+    expect(await store.delete("d")).toBe(false);
+    await store.put("d", 2);
+    expect(await store.delete("d")).toBe(true);
+  });
+
+  t("list: keys by prefix, sorted, with versions", async () => {
+    await store.put("b/2", 1);
+    await store.put("b/1", 1);
+    await store.put("b/1", 2);
+    await store.put("c", 1);
+    expect(await store.list("b/")).toEqual([
+      { key: "b/1", version: 2 },
+      { key: "b/2", version: 1 },
+    ]);
+    expect((await store.list()).map((k) => k.key)).toEqual(["b/1", "b/2", "c"]);
+  });
+
+  t("invalid keys are refused with a clear message", async () => {
+    await expect(store.put("../etc/passwd", 1)).rejects.toThrow(/invalid store key/);
+    await expect(store.get("")).rejects.toThrow(/invalid store key/);
+  });
+
+  t("a subscribed client hears notifications/resources/updated on put and delete", async () => {
+    const heard: string[] = [];
+    let wake: () => void = () => {};
+    const unwatch = await store.watch("w/1", (key) => {
+      heard.push(key);
+      wake();
+    });
+    const next = () => new Promise<void>((r) => (wake = r));
+    let n = next();
+    await store.put("w/1", 1);
+    await store.put("w/other", 1);
+    await n;
+    n = next();
+    await store.delete("w/1");
+    await n;
+    expect(heard).toEqual(["w/1", "w/1"]);
+    await unwatch();
+  });
+
+  t("the document resource reads as JSON {key, version, value}", async () => {
+    await store.put("r", { a: 1 });
+    const read = await store.mcp.readResource("store://doc/r");
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ key: "r", version: 1, value: { a: 1 } });
+  });
+
+  t("a second store on the same data sees the writes and takes part in compare-and-set", async () => {
+    const other = await options.reopen();
+    closers.push(() => other.close());
+    const c = await connectStore(other);
+    closers.push(c.close);
+    await store.put("shared", "first");
+    expect(await c.store.get("shared")).toEqual({ key: "shared", version: 1, value: "first" });
+    expect((await c.store.compareAndSet("shared", 1, "second")).ok).toBe(true);
+    expect((await store.compareAndSet("shared", 1, "lost")).ok).toBe(false);
+    expect((await store.get("shared"))?.value).toBe("second");
+  });
+}
