@@ -20,6 +20,7 @@ import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
 import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
+import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "anthropic" | "gemini";
@@ -113,8 +114,9 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
 
 /**
  * The MCP client switches the config's `capabilities` block turns on (tasks, roots, elicitation);
- * everything absent stays off. (Sampling and checkpoints are refused by the schema until they are built;
- * server notifications and the cron engine are read by serving and the triggers.)
+ * everything absent stays off. (Checkpoints are refused by the schema until they are built; sampling needs
+ * the model and is the agent's `sampling` option; server notifications and the cron engine are read by
+ * serving and the triggers.)
  */
 export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
   const c = config.capabilities ?? {};
@@ -142,7 +144,16 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const supervisor = supervisorFromConfig(config, logger, { limits, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.subagentCommand ? { command: options.subagentCommand } : {}) });
   const c = config.capabilities ?? {};
   const triggers = options.triggers ?? fromConfigTriggers(config);
+  // A route is the configured model block with its name (and endpoint, dialect) replaced.
+  const sampling = model
+    ? samplingFromConfig(config, (route) => {
+        if (!options.createModel) throw new AgentdError("E_USAGE", "capabilities.sampling.routes need createModel (from @agentd/adapters)");
+        const m = { ...config.model, name: route.name, ...(route.intelligence ? { intelligence: route.intelligence } : {}), ...(route.dialect ? { dialect: route.dialect } : {}) };
+        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+      })
+    : undefined;
   return {
+    ...(sampling ? { sampling } : {}),
     ...(model ? { model } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
