@@ -14,6 +14,7 @@ import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { LanguageModel } from "../loop/model.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import { elicitationPolicy } from "../mcp/elicitation-policies.ts";
 import type { ChildCommand } from "../supervisor/child-attempt.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
@@ -118,7 +119,7 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
  * the model and is the agent's `sampling` option; server notifications and the cron engine are read by
  * serving and the triggers.)
  */
-export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
+export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): CapabilityConfig {
   const c = config.capabilities ?? {};
   const roots = (c.roots ?? []).map((r) => {
     const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
@@ -128,7 +129,8 @@ export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
     ...(c.tasks ? { tasks: true } : {}),
     ...(roots.length ? { roots } : {}),
     ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
-    ...(c.elicitation === "cancel" ? { elicitation: async () => ({ action: "cancel" as const }) } : {}),
+    ...(c.elicitation === "cancel" || c.elicitation === "defaults" ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) } : {}),
+    ...(typeof c.elicitation === "object" ? { elicitation: elicitationPolicy(c.elicitation, logger) } : {}),
   };
 }
 
@@ -161,7 +163,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { subagents: supervisor } : {}),
-    capabilities: capabilityConfigFrom(config),
+    capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(c.serverNotifications ? { serverNotifications: true } : {}),

@@ -242,8 +242,22 @@ export const CapabilitiesSchema = v.strictObject({
   sampling: v.optional(SamplingConfigSchema),
   /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
   roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation. */
-  elicitation: v.optional(v.picklist(["decline", "cancel", "off"], '"off", "decline" or "cancel"')),
+  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation (docs/configuration.md). */
+  elicitation: v.optional(
+    v.union(
+      [
+        v.picklist(["decline", "cancel", "defaults", "off"]),
+        v.strictObject({
+          policy: v.picklist(["decline", "cancel", "defaults", "answers"], '"decline", "cancel", "defaults" or "answers"'),
+          /** For "answers": field name → value, checked against each request's schema. */
+          answers: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.array(v.string())]))),
+          /** URL mode: "log" declares it, accepts and logs the URL for an operator; absent: refused. */
+          url: v.optional(v.literal("log")),
+        }),
+      ],
+      '"off", "decline", "cancel", "defaults" or { policy, answers, url }',
+    ),
+  ),
   /** D1 (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
   /** D8: the durable supervisor checkpoint — not built yet; off is stateless rebuild + reconcile. */
