@@ -7,15 +7,18 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
+import { createStreamableHttpServer, type StreamableHttpServer } from "@agentd/sdk";
+import { createConformanceFixtureServer, startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace, events, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
 
 const EVERYTHING = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 let ws: CliWorkspace;
 let gateway: FakeGateway | undefined;
+let http: StreamableHttpServer | undefined;
 afterEach(async () => {
   await gateway?.close();
-  gateway = undefined;
+  await http?.close();
+  gateway = http = undefined;
   ws?.cleanup();
 });
 
@@ -86,5 +89,27 @@ describe("sampling answered by agentd's model (server-everything through agentd 
     expect(out.sampling.requests).toBe(1);
     const rejected = events(run).find((e) => e.event === "sampling.rejected");
     expect(rejected?.server).toBe("everything");
+  });
+
+  test("the conformance fixture's test_sampling (scenario tools-call-sampling) over Streamable HTTP gets agentd's completion", async () => {
+    ws = new CliWorkspace();
+    const fixture = createConformanceFixtureServer();
+    http = await createStreamableHttpServer({ onsession: (t) => void fixture.connect(t) });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [
+        (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.endsWith("test_sampling")) ?? "conf__test_sampling", arguments: { prompt: "What is the capital of France?" } }] }),
+        { text: "Paris is the capital of France." },
+        (req) => ({ text: req.lastToolResult ?? "" }),
+      ],
+    });
+    const config = ws.writeConfig({ mcpServers: { conf: { url: http.url.href } }, capabilities: { sampling: true } });
+    const run = await ws.run(["run", "--config", config, "--json", "Use test_sampling"], { env: modelEnv(gateway) });
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.text).toContain("LLM response: Paris is the capital of France.");
+    expect(out.sampling.requests).toBe(1);
+    const sampled = gateway.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("");
+    expect(sampled).toMatch(/<sampled-text-[a-z2-7]{20} server="conf" role="user" untrusted="true">\nWhat is the capital of France\?\n<\/sampled-text-/);
   });
 });
