@@ -35,8 +35,9 @@ test("roots (paths or file:// URIs), elicitation and tasks are switched on", asy
   expect(await session.listRoots()).toEqual(caps.roots as never);
 });
 
-test("unbuilt items (D2 sampling, D8 checkpoint) are refused with one clear line, not ignored", () => {
-  expect(() => parseConfig({ capabilities: { sampling: true } }, {})).toThrow("capabilities.sampling");
+test("unbuilt items (D8 checkpoint) and bad sampling values are refused with one clear line, not ignored", () => {
+  expect(() => parseConfig({ capabilities: { sampling: "yes" } }, {})).toThrow("capabilities.sampling");
+  expect(() => parseConfig({ capabilities: { sampling: { budget: { calls: 0 } } } }, {})).toThrow("capabilities.sampling.budget.calls");
   expect(() => parseConfig({ capabilities: { checkpoint: true } }, {})).toThrow("not built yet");
   expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({ sampling: false, checkpoint: false });
 });

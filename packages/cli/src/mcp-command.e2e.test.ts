@@ -164,7 +164,7 @@ describe("agentd mcp (real child server)", () => {
   test("an unknown action or a missing target is exit 2", async () => {
     const action = await ws.run(["mcp", "fs", "frobnicate"]);
     expect(action.code).toBe(2);
-    expect(stderrLines(action)[0]).toBe("agentd: unknown action 'frobnicate': use one of tools, call, resources, read, prompts, get-prompt");
+    expect(stderrLines(action)[0]).toBe("agentd: unknown action 'frobnicate': use one of tools, call, resources, read, prompts, get-prompt, complete");
     const target = await ws.run(["mcp", "fs", "read"]);
     expect(target.code).toBe(2);
     expect(stderrLines(target)[0]).toBe("agentd: read needs a URI: agentd mcp fs read URI");

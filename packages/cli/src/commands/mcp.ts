@@ -22,16 +22,19 @@ export const mcpExamples = [
   "agentd mcp fs read file:///data/x",
   "agentd mcp fs prompts",
   "agentd mcp fs get-prompt review --arg file=main.ts",
+  "agentd mcp fs complete review language py          # completion/complete of a prompt's argument",
+  "agentd mcp fs complete 'file:///{path}' path /da     # … or of a resource template's variable",
 ];
 
 /** What each action needs, for a clear usage line before anything is started. */
-const ACTIONS: Record<string, { target?: string; prompts?: boolean }> = {
+const ACTIONS: Record<string, { target?: string; prompts?: boolean; completion?: boolean }> = {
   tools: {},
   call: { target: "TOOL" },
   resources: {},
   read: { target: "URI" },
   prompts: { prompts: true },
   "get-prompt": { target: "PROMPT", prompts: true },
+  complete: { target: "PROMPT_OR_TEMPLATE", prompts: true, completion: true },
 };
 
 type Out = (s: string) => void;
@@ -45,6 +48,8 @@ interface Poke {
   request: RequestOptions;
   out: Out;
   width: number | undefined;
+  /** complete: what the argument's value starts with. */
+  prefix: string;
 }
 
 const asJson = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -90,6 +95,17 @@ async function perform(action: string, p: Poke): Promise<number> {
       out(json ? asJson(prompts) : prompts.length ? renderPrompts(prompts, width) : `${p.server} offers no prompts\n`);
       return EXIT.ok;
     }
+    case "complete": {
+      // A template URI (it has a scheme or a {variable}) names a resource template; anything else a prompt.
+      const ref = /[{:]/.test(p.target) ? { type: "ref/resource", uri: p.target } : { type: "ref/prompt", name: p.target };
+      const context = buildPromptArguments(p.args);
+      const result = await client.complete(
+        { ref, argument: { name: p.input ?? "", value: p.prefix }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) } as never,
+        p.request,
+      );
+      out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
+      return EXIT.ok;
+    }
     default: {
       const result = await client.getPrompt(p.target, buildPromptArguments(p.args), p.request);
       out(json ? asJson(result) : renderPrompt(result));
@@ -114,12 +130,13 @@ function noServers(file: string | undefined): string {
 }
 
 export const mcpCommand = defineCommand({
-  meta: { name: "mcp", description: "Poke a configured MCP server by hand: tools, call, resources, read, prompts, get-prompt." },
+  meta: { name: "mcp", description: "Poke a configured MCP server by hand: tools, call, resources, read, prompts, get-prompt, complete." },
   args: {
     server: { type: "positional", required: false, description: "A server from mcpServers (omit to list them)" },
-    action: { type: "positional", required: false, description: "tools (default), call, resources, read, prompts or get-prompt" },
+    action: { type: "positional", required: false, description: "tools (default), call, resources, read, prompts, get-prompt or complete" },
     target: { type: "positional", required: false, description: "call: the TOOL; read: the URI; get-prompt: the PROMPT" },
-    input: { type: "positional", required: false, description: "call: the arguments as a JSON object ('-' reads stdin)" },
+    input: { type: "positional", required: false, description: "call: the arguments as a JSON object ('-' reads stdin); complete: the ARGument" },
+    prefix: { type: "positional", required: false, description: "complete: what the argument's value starts with (default empty)" },
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
@@ -147,6 +164,7 @@ export const mcpCommand = defineCommand({
     const action = args.action ?? "tools";
     const spec = ACTIONS[action];
     if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
+    if (action === "complete" && !args.input) throw new AgentdError("E_USAGE", `complete needs an argument name: agentd mcp ${args.server} complete ${args.target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`);
     if (spec.target && !args.target) throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
     const pairs = repeatedFlag(rawArgs, "arg", "a");
     const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
@@ -154,7 +172,7 @@ export const mcpCommand = defineCommand({
 
     // A human asked for prompts explicitly, so D6 is on for this command only; the rest (D1 tasks, D3 roots,
     // D4 elicitation) follows the config, exactly as for `agentd run`.
-    const capabilities: CapabilityConfig = { ...capabilityConfigFrom(resolved.config), ...(spec.prompts ? { prompts: true } : {}) };
+    const capabilities: CapabilityConfig = { ...capabilityConfigFrom(resolved.config), ...(spec.prompts ? { prompts: true } : {}), ...(spec.completion ? { completion: true } : {}) };
     // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
     const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
     const logger = process.env.AGENT_LOG_LEVEL
@@ -174,7 +192,7 @@ export const mcpCommand = defineCommand({
         ...(resolved.runId ? { runId: resolved.runId } : {}),
         ...(timeoutMs ? { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } : {}),
       });
-      const poke: Poke = { client, server: args.server, target: args.target ?? "", input: args.input, args: pairs, json: args.json === true, request: { signal: signals.signal }, out, width };
+      const poke: Poke = { client, server: args.server, target: args.target ?? "", input: args.input, args: pairs, json: args.json === true, request: { signal: signals.signal }, out, width, prefix: args.prefix ?? "" };
       return await perform(action, poke);
     } catch (e) {
       const sig = signals.received();

@@ -9,6 +9,9 @@ import { formatResult } from "../modes/format-result.ts";
 import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";
 import { runOnce } from "../modes/run-once.ts";
 import { runTriggered } from "../modes/run-triggered.ts";
+import { fetchPromptInstruction, parsePromptRef } from "../modes/server-prompt.ts";
+import { stderrLogger } from "../telemetry.ts";
+import { buildPromptArguments, repeatedFlag } from "./mcp-args.ts";
 import { configArgs, overridesFrom, readInstruction, readJsonFile } from "./shared-args.ts";
 
 export { formatResult };
@@ -18,6 +21,7 @@ export const runExamples = [
   'agentd run --config agentd.json "Triage the open issues" --json',
   'echo "What changed?" | agentd run --max-turns 5 --deadline 2m',
   'agentd run "Extract the invoice" --output-schema invoice.schema.json',
+  "agentd run --prompt github/review-pr --arg pr=42                # a server's prompt is the instruction",
   'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
   'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
   "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
@@ -42,15 +46,21 @@ export const runCommand = defineCommand({
     json: { type: "boolean", description: "Print a JSON envelope {runId, text|output, usage, turns, stopReason} (one a line per run when long-running)" },
     "run-id": { type: "string", description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
     "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
+    prompt: { type: "string", description: "Once: use the prompt NAME of MCP server SERVER (SERVER/NAME) as the instruction" },
+    arg: { type: "string", alias: "a", description: "With --prompt: a prompt argument KEY=VALUE; repeatable" },
   },
   async run({ args, rawArgs }) {
     const flags = modeFlagsFrom(args);
     const mode = modeOf(flags);
     const graceMs = graceOf(flags);
     const json = args.json === true;
+    if (args.prompt && (mode !== "once" || args.instruction))
+      throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
     if (mode === "once") {
-      const instruction = await readInstruction(args.instruction);
+      const typed = args.prompt ? undefined : await readInstruction(args.instruction);
       const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+      const instruction =
+        typed ?? (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger()));
       const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
       const runId = args["run-id"];
       return runOnce({ resolved, instruction, json, graceMs, ...(runId ? { runId } : {}), ...(outputSchema ? { outputSchema } : {}) });

@@ -17,6 +17,7 @@ export function formatResult(result: RunResult, json: boolean, durationMs: numbe
       turns: result.turns,
       toolCalls: result.toolCalls,
       stopReason: result.stopReason,
+      ...(result.sampling ? { sampling: result.sampling } : {}),
       durationMs: Math.round(durationMs),
     };
     return `${JSON.stringify(envelope)}\n`;

@@ -15,6 +15,8 @@ import { connectManagedServer } from "./connect-server.ts";
 export interface ConnectionOptions {
   mcpServers?: Record<string, McpServerConfig>;
   capabilities?: CapabilityConfig;
+  /** One server's capabilities, when they differ from `capabilities` (e.g. its own sampling handler). */
+  capabilitiesFor?: (server: string) => CapabilityConfig | undefined;
   reconnect?: Partial<ReconnectPolicy>;
   httpReactivity?: boolean;
   logger: Logger;
@@ -42,9 +44,10 @@ export function createConnections(options: ConnectionOptions): Connections {
       const entries = Object.entries(options.mcpServers ?? {}).filter(([, c]) => c.disabled !== true);
       const results = await Promise.allSettled(
         entries.map(async ([name, config]) => {
+          const capabilities = options.capabilitiesFor?.(name) ?? options.capabilities;
           const client = await connectManagedServer(name, config, {
             logger,
-            ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+            ...(capabilities ? { capabilities } : {}),
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
             ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
           });

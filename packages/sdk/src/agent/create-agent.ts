@@ -39,6 +39,8 @@ import type { A2aAgentConfig } from "./a2a-tool-set.ts";
 import { lazyA2aTools } from "./a2a-tools.ts";
 import { createConnections } from "./connect-all.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
+import { samplingHandler, type SamplingPolicy } from "./sampling/sampling-handler.ts";
+import { SamplingLedger, type SamplingReport } from "./sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
 import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
 import type { AgentTriggers, TriggersStarted } from "./triggers/agent-triggers.ts";
@@ -63,6 +65,11 @@ export interface AgentOptions {
   scope?: RunScope;
   /** Deferred-surface switches for the MCP clients (default: the seed's v1 fallbacks). */
   capabilities?: CapabilityConfig;
+  /**
+   * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,
+   * "Sampling"): `all` for every server, `servers` per server (`false` switches one off). Needs `model`.
+   */
+  sampling?: { all?: SamplingPolicy; servers?: Record<string, SamplingPolicy | false> };
   /**
    * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
    * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
@@ -144,6 +151,8 @@ export interface AgentLifecycleStatus {
   triggers: TriggerStatus[];
   /** Endpoints being served. */
   serving: number;
+  /** Sampling requests answered per server since the agent started (absent when sampling is off). */
+  sampling?: Record<string, SamplingReport>;
 }
 
 /** A configured agent. */
@@ -220,9 +229,23 @@ export function createAgent(options: AgentOptions): Agent {
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   let drainReason: string | undefined;
 
+  const ledger = options.sampling && options.model ? new SamplingLedger() : undefined;
+  // One handler per server for the agent's life: its budget window survives reconnects.
+  const samplingCaps = new Map<string, CapabilityConfig | undefined>();
+  const samplingFor = (server: string): CapabilityConfig | undefined => {
+    if (samplingCaps.has(server)) return samplingCaps.get(server);
+    const policy = options.sampling?.servers?.[server] ?? options.sampling?.all;
+    const caps = !policy || !ledger || !options.model ? undefined : {
+      ...options.capabilities,
+      sampling: { handler: samplingHandler({ server, model: options.model, policy, ledger, ...(options.prices ? { prices: options.prices } : {}), logger }), tools: policy.tools === true },
+    };
+    samplingCaps.set(server, caps);
+    return caps;
+  };
   const connections = createConnections({
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(ledger ? { capabilitiesFor: samplingFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
     logger,
@@ -233,7 +256,7 @@ export function createAgent(options: AgentOptions): Agent {
   const ownTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger });
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}) });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
@@ -259,7 +282,7 @@ export function createAgent(options: AgentOptions): Agent {
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
-      return await runLoop({
+      const result = await runLoop({
         model: options.model,
         tools: toolSet,
         input,
@@ -276,7 +299,10 @@ export function createAgent(options: AgentOptions): Agent {
         logger: logger.child({ runId }),
         ...(recorder ? { tracer: recorder } : {}),
       });
+      const sampling = ledger?.takeRun(runId);
+      return sampling ? { ...result, sampling } : result;
     } finally {
+      ledger?.takeRun(runId);
       if (runOptions.trigger) tags.untag(runId);
       runOptions.signal?.removeEventListener("abort", onAbort);
       inFlight.delete(controller);
@@ -298,6 +324,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
+      ...(ledger ? { sampling: () => ledger.byServer() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
       ready: async () => {
         if (!options.model) return { ok: false, reason: "model not configured" };
@@ -393,6 +420,7 @@ export function createAgent(options: AgentOptions): Agent {
         inFlight: inFlight.size,
         triggers: triggers?.status() ?? [],
         serving: servingCount,
+        ...(ledger ? { sampling: ledger.byServer() } : {}),
       };
     },
     close,

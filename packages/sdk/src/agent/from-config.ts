@@ -14,6 +14,7 @@ import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { LanguageModel } from "../loop/model.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import { elicitationPolicy } from "../mcp/elicitation-policies.ts";
 import type { ChildCommand } from "../supervisor/child-attempt.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
@@ -21,6 +22,7 @@ import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
+import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "anthropic" | "gemini";
@@ -114,10 +116,11 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
 
 /**
  * The MCP client switches the config's `capabilities` block turns on (tasks, roots, elicitation);
- * everything absent stays off. (Sampling and checkpoints are refused by the schema until they are built;
- * server notifications and the cron engine are read by serving and the triggers.)
+ * everything absent stays off. (Checkpoints are refused by the schema until they are built; sampling needs
+ * the model and is the agent's `sampling` option; server notifications and the cron engine are read by
+ * serving and the triggers.)
  */
-export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
+export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): CapabilityConfig {
   const c = config.capabilities ?? {};
   const roots = (c.roots ?? []).map((r) => {
     const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
@@ -127,7 +130,8 @@ export function capabilityConfigFrom(config: AgentdConfig): CapabilityConfig {
     ...(c.tasks ? { tasks: true } : {}),
     ...(roots.length ? { roots } : {}),
     ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
-    ...(c.elicitation === "cancel" ? { elicitation: async () => ({ action: "cancel" as const }) } : {}),
+    ...(c.elicitation === "cancel" || c.elicitation === "defaults" ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) } : {}),
+    ...(typeof c.elicitation === "object" ? { elicitation: elicitationPolicy(c.elicitation, logger) } : {}),
   };
 }
 
@@ -144,7 +148,16 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const c = config.capabilities ?? {};
   const claims = claimsFromConfig(config, logger);
   const triggers = { ...(options.triggers ?? fromConfigTriggers(config)), ...(claims ? { claims } : {}) };
+  // A route is the configured model block with its name (and endpoint, dialect) replaced.
+  const sampling = model
+    ? samplingFromConfig(config, (route) => {
+        if (!options.createModel) throw new AgentdError("E_USAGE", "capabilities.sampling.routes need createModel (from @agentd/adapters)");
+        const m = { ...config.model, name: route.name, ...(route.intelligence ? { intelligence: route.intelligence } : {}), ...(route.dialect ? { dialect: route.dialect } : {}) };
+        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+      })
+    : undefined;
   return {
+    ...(sampling ? { sampling } : {}),
     ...(model ? { model } : {}),
     ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
     ...(config.a2aAgents ? { a2aAgents: config.a2aAgents } : {}),
@@ -153,7 +166,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { subagents: supervisor } : {}),
-    capabilities: capabilityConfigFrom(config),
+    capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(c.serverNotifications ? { serverNotifications: true } : {}),

@@ -6,8 +6,9 @@ import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import type { CallToolOptions } from "../mcp/client.ts";
 import type { CallToolResult, Tool } from "../wire/index.ts";
-import { AgentdError, McpError } from "../wire/errors.ts";
+import { McpError } from "../wire/errors.ts";
 import { renderToolResult } from "./render-content.ts";
+import type { SamplingLedger } from "./sampling/sampling-ledger.ts";
 
 /** Split `server/tool` at the first slash. */
 export function splitQualified(name: string): { server: string; tool: string } | undefined {
@@ -31,6 +32,8 @@ export interface McpToolSetOptions {
    */
   optional?: ReadonlySet<string>;
   logger?: Logger;
+  /** Bills sampling a server does during a tool call to that call (its outcome's `usage`). */
+  sampling?: SamplingLedger;
 }
 
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
@@ -76,6 +79,7 @@ export class McpToolSet implements ToolSet {
       if (this.extra) return this.extra.call(name, args, ctx);
       return { text: `Unknown tool '${name}'.`, isError: true };
     }
+    const billing = this.options.sampling?.begin(q.server, ctx.runId);
     try {
       const result = await client.callTool(q.tool, args, {
         runId: ctx.runId,
@@ -84,17 +88,19 @@ export class McpToolSet implements ToolSet {
         // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
         ...(ctx.traceContext ? { meta: { ...ctx.traceContext } } : {}),
       });
+      const usage = billing?.end();
       return {
         text: renderToolResult(result),
         isError: result.isError === true,
         ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+        ...(usage ? { usage } : {}),
       };
     } catch (e) {
+      const usage = billing?.end();
       // A caller abort (deadline, budget) must propagate so the loop stops; everything else is an observation.
       if (ctx.signal.aborted) throw e;
-      if (McpError.isInstance(e)) return { text: `Tool '${name}' failed: ${e.message} (code ${e.code})`, isError: true };
-      if (AgentdError.isInstance(e)) return { text: `Tool '${name}' failed: ${e.message}`, isError: true };
-      return { text: `Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`, isError: true };
+      const detail = McpError.isInstance(e) ? `${e.message} (code ${e.code})` : e instanceof Error ? e.message : String(e);
+      return { text: `Tool '${name}' failed: ${detail}`, isError: true, ...(usage ? { usage } : {}) };
     }
   }
 }

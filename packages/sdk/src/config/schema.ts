@@ -58,6 +58,44 @@ export const ModelConfigSchema = v.strictObject({
   headers: v.optional(stringMap),
 });
 
+const unit = v.pipe(v.number(), v.minValue(0, "0 to 1"), v.maxValue(1, "0 to 1"));
+
+/** Servicing a server's sampling requests with our model: true, false, or the policy (docs/configuration.md). */
+export const SamplingConfigSchema = v.union(
+  [
+    v.boolean(),
+    v.strictObject({
+      /** Declare `sampling.tools`: requests may carry tools (tool-use sampling). */
+      tools: v.optional(v.boolean()),
+      /** Per-server budget per window; absent limits are unlimited. */
+      budget: v.optional(
+        v.strictObject({
+          calls: v.optional(positiveInt),
+          inputTokens: v.optional(positiveInt),
+          outputTokens: v.optional(positiveInt),
+          costUsd: v.optional(nonNegative),
+          window: v.optional(duration),
+        }),
+      ),
+      /** Models a request's `modelPreferences` may pick; the agent's model otherwise. */
+      routes: v.optional(
+        v.array(
+          v.strictObject({
+            /** The model name (sent to the provider); the rest of the model block is the agent's unless given. */
+            name: v.pipe(v.string(), v.minLength(1)),
+            intelligence: v.optional(v.string()),
+            dialect: v.optional(DialectSchema),
+            /** Names this route answers for in a request's hints (besides `name`). */
+            match: v.optional(v.array(v.string())),
+            ratings: v.optional(v.strictObject({ cost: v.optional(unit), speed: v.optional(unit), intelligence: v.optional(unit) })),
+          }),
+        ),
+      ),
+    }),
+  ],
+  "true, false or an object with tools, budget, routes",
+);
+
 export const StdioServerSchema = v.strictObject({
   type: v.optional(v.literal("stdio")),
   command: v.pipe(v.string(), v.minLength(1, "a command to run")),
@@ -72,6 +110,8 @@ export const StdioServerSchema = v.strictObject({
    * when the server does, else falls back to `initialize`; "legacy" (default) uses `initialize` only.
    */
   versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
+  /** This server's sampling requests: overrides `capabilities.sampling` (false: never serviced). */
+  sampling: v.optional(SamplingConfigSchema),
 });
 
 /**
@@ -101,6 +141,8 @@ export const HttpServerSchema = v.strictObject({
   required: v.optional(v.boolean()),
   /** See the stdio entry's `versionNegotiation`. */
   versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
+  /** See the stdio entry's `sampling`. */
+  sampling: v.optional(SamplingConfigSchema),
 });
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */
@@ -242,12 +284,26 @@ const notBuiltYet = (what: string) =>
 
 /** The seed's deferred items (RFC 0013 D1–D11) that the configuration switches. Absent = the default. */
 export const CapabilitiesSchema = v.strictObject({
-  /** D2: servicing inbound sampling with our own model — not built yet; off answers -32601. */
-  sampling: notBuiltYet("capabilities.sampling (servicing server sampling requests with our model)"),
+  /** D2: servicing inbound sampling with our own model (default false: -32601); per server in mcpServers.X.sampling. */
+  sampling: v.optional(SamplingConfigSchema),
   /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
   roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation. */
-  elicitation: v.optional(v.picklist(["decline", "cancel", "off"], '"off", "decline" or "cancel"')),
+  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation (docs/configuration.md). */
+  elicitation: v.optional(
+    v.union(
+      [
+        v.picklist(["decline", "cancel", "defaults", "off"]),
+        v.strictObject({
+          policy: v.picklist(["decline", "cancel", "defaults", "answers"], '"decline", "cancel", "defaults" or "answers"'),
+          /** For "answers": field name → value, checked against each request's schema. */
+          answers: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.array(v.string())]))),
+          /** URL mode: "log" declares it, accepts and logs the URL for an operator; absent: refused. */
+          url: v.optional(v.literal("log")),
+        }),
+      ],
+      '"off", "decline", "cancel", "defaults" or { policy, answers, url }',
+    ),
+  ),
   /** D1 (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
   /** D8: the durable supervisor checkpoint — not built yet; off is stateless rebuild + reconcile. */

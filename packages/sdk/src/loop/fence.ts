@@ -16,7 +16,9 @@ import { neutralise, skeletonOfText } from "./neutralise.ts";
 export const FENCE_TAG = "tool-output";
 /** The tag name of a resource's contents placed in an instruction (followed by `-ID`). */
 export const RESOURCE_FENCE_TAG = "resource-text";
-const TAGS = [FENCE_TAG, RESOURCE_FENCE_TAG] as const;
+/** The tag name of a sampling request's text from an MCP server (its system prompt and messages). */
+export const SAMPLED_FENCE_TAG = "sampled-text";
+const TAGS = [FENCE_TAG, RESOURCE_FENCE_TAG, SAMPLED_FENCE_TAG] as const;
 
 /** Text longer than this is cut (with a note) so one tool cannot flood the context. */
 export const MAX_FENCED_CHARS = 100_000;

@@ -8,5 +8,5 @@ export type { RunEvent, ToolMode } from "./events.ts";
 export { type RunTracer, type TraceCarrier, type TraceSite, isTraceparent, traceCarrierFromMeta } from "./trace-context.ts";
 export { compileScope, type RunScope, type ScopeCheck } from "./scope.ts";
 export { createToolNameMap, type ToolNameMap, PROVIDER_NAME } from "./tool-names.ts";
-export { fenceToolOutput, UNTRUSTED_DATA_NOTICE } from "./fence.ts";
+export { fenceResourceText, fenceToolOutput, UNTRUSTED_DATA_NOTICE } from "./fence.ts";
 export { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";

@@ -57,6 +57,11 @@ export interface RunResult {
   runId: string;
   stopReason: "final";
   toolCalls: number;
+  /**
+   * Sampling requests MCP servers sent while this run's tool calls were in flight, answered by the agent's
+   * model: already part of `usage`, reported apart here (set by the agent, absent when there were none).
+   */
+  sampling?: { requests: number; usage: Usage };
 }
 
 const textOf = (content: Array<{ type: string; text?: string }>): string =>

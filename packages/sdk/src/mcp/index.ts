@@ -38,6 +38,8 @@ export type {
   SamplingHandler,
   ServerFeatures,
 } from "./capabilities.ts";
+export { answersFor, defaultsOf, elicitationPolicy } from "./elicitation-policies.ts";
+export type { ElicitationPolicyConfig, ElicitationPolicyName } from "./elicitation-policies.ts";
 export { McpClient } from "./client.ts";
 export { modernEnvelope, probeEra } from "./client-era.ts";
 export type { EraVerdict, ProbeOptions, VersionNegotiation } from "./client-era.ts";

@@ -63,6 +63,8 @@ export interface SelfMcpOptions {
   extend?: (server: McpServer, registry: RunRegistry, access: SelfAccess) => void;
   /** The configured triggers' status, shown as `triggers` in `agent://status` (notify changes with `server.notifyResourceUpdated`). */
   triggers?: () => unknown;
+  /** Sampling answered per MCP server, shown as `sampling` in `agent://status` (to the same viewers as `triggers`). */
+  sampling?: () => unknown;
   /**
    * Principal ids with the operator role (e.g. `local`, `bearer:ops`, `mtls:CN=alice,O=ops`): they see
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
@@ -197,6 +199,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       if (operator) status.principals = registry.principals();
       // The triggers are the agent's own configuration: its local user's and the operators' to see.
       if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
+      if (options.sampling && (operator || p.id === LOCAL_PRINCIPAL)) status.sampling = options.sampling();
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
     },
   );

@@ -79,4 +79,9 @@ describe("official conformance client scenarios against our SDK", () => {
   test("sse-retry: waits `retry` ms, resumes by GET with Last-Event-ID, gets the response there", async () => {
     expectAllPassed(await runScenario("sse-retry"), ["client-sse-graceful-reconnect", TIMING_CHECK, "client-sse-last-event-id"]);
   });
+
+  test("elicitation-sep1034-client-defaults: the defaults policy accepts with every field's default", async () => {
+    const kinds = ["string", "integer", "number", "enum", "boolean"];
+    expectAllPassed(await runScenario("elicitation-sep1034-client-defaults"), kinds.map((k) => `client-elicitation-sep1034-${k}-default`));
+  });
 });

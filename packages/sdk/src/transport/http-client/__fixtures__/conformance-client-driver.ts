@@ -9,6 +9,8 @@
  * Exit 0 when the scenario's client side ran to the end, 1 with one line on stderr otherwise.
  */
 import { jsonLinesLogger } from "../../../log.ts";
+import type { CapabilityConfig } from "../../../mcp/capabilities.ts";
+import { elicitationPolicy } from "../../../mcp/elicitation-policies.ts";
 import { ManagedMcpClient } from "../../../mcp/managed/managed-client.ts";
 import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
 
@@ -35,6 +37,17 @@ const SCENARIOS: Record<string, Step> = {
     const result = await client.callTool("test_reconnection", {}, { timeoutMs: 20_000 });
     if (!text(result).includes("Reconnection test completed")) throw new Error(`unexpected result: ${text(result)}`);
   },
+  // The server elicits a form whose every field has a default; the `defaults` policy accepts with them.
+  "elicitation-sep1034-client-defaults": async (client) => {
+    await client.listTools();
+    const result = await client.callTool("test_client_elicitation_defaults", {});
+    if (!text(result).includes("Elicitation completed")) throw new Error(`unexpected result: ${text(result)}`);
+  },
+};
+
+/** The capabilities a scenario needs declared (the headless elicitation policy it exercises). */
+const CAPABILITIES: Record<string, CapabilityConfig> = {
+  "elicitation-sep1034-client-defaults": { elicitation: elicitationPolicy({ policy: "defaults" }) },
 };
 
 async function main(): Promise<number> {
@@ -52,6 +65,7 @@ async function main(): Promise<number> {
     name: "conformance",
     transportFactory: () => new StreamableHttpClientTransport(url, { name: "conformance", logger }),
     clientInfo: { name: "agentd-conformance-driver", version: "0.1.0" },
+    ...(CAPABILITIES[scenario] ? { client: { capabilities: CAPABILITIES[scenario] } } : {}),
     logger,
   });
   try {

@@ -1,0 +1,71 @@
+/**
+ * Who pays for a sampling request: the run whose tool call caused it. A server samples while it serves a
+ * `tools/call`, and the request carries no reliable link to that call, so the ledger bills the oldest tool
+ * call in flight on the same server; the usage travels back with that call's outcome (`ToolCallOutcome.usage`),
+ * so it counts in the run's budget and, through a subagent's run usage, up the subagent tree. A request
+ * while no tool call of that server is in flight (a server sampling on its own) is billed to no run and
+ * shows in the agent's totals only.
+ */
+import { addUsage, emptyUsage, type Usage } from "../../loop/model.ts";
+
+/** Sampling usage, reported apart from the model turns (it is also part of the run's usage). */
+export interface SamplingReport {
+  /** Sampling requests answered. */
+  requests: number;
+  usage: Usage;
+}
+
+interface OpenCall {
+  server: string;
+  runId: string;
+  usage: Usage;
+  requests: number;
+}
+
+/** One agent's ledger. */
+export class SamplingLedger {
+  private readonly open: OpenCall[] = [];
+  private readonly runs = new Map<string, SamplingReport>();
+  private readonly servers = new Map<string, SamplingReport>();
+
+  /** A tool call on `server` for `runId` starts; `end()` returns what sampling it caused used. */
+  begin(server: string, runId: string): { end(): Usage | undefined } {
+    const call: OpenCall = { server, runId, usage: emptyUsage(), requests: 0 };
+    this.open.push(call);
+    return {
+      end: () => {
+        const i = this.open.indexOf(call);
+        if (i >= 0) this.open.splice(i, 1);
+        return call.requests > 0 ? call.usage : undefined;
+      },
+    };
+  }
+
+  /** Record one answered request of `server`; returns the run billed, if any. */
+  charge(server: string, usage: Usage): string | undefined {
+    add(this.servers, server, usage);
+    const call = this.open.find((c) => c.server === server);
+    if (!call) return undefined;
+    call.usage = addUsage(call.usage, usage);
+    call.requests++;
+    add(this.runs, call.runId, usage);
+    return call.runId;
+  }
+
+  /** What sampling billed to `runId` cost, and forget it (called when the run ends). */
+  takeRun(runId: string): SamplingReport | undefined {
+    const report = this.runs.get(runId);
+    this.runs.delete(runId);
+    return report;
+  }
+
+  /** Totals per server since the agent started. */
+  byServer(): Record<string, SamplingReport> {
+    return Object.fromEntries([...this.servers].map(([k, r]) => [k, { requests: r.requests, usage: { ...r.usage } }]));
+  }
+}
+
+function add(map: Map<string, SamplingReport>, key: string, usage: Usage): void {
+  const r = map.get(key) ?? { requests: 0, usage: emptyUsage() };
+  map.set(key, { requests: r.requests + 1, usage: addUsage(r.usage, usage) });
+}
