@@ -66,7 +66,8 @@ export const serveCommand = defineCommand({
         });
     const a2aConfig = args.a2a === true ? (config.serve?.a2a || true) : config.serve?.a2a;
     if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
-    const a2a = a2aConfig ? { card: { ...(a2aConfig === true ? {} : a2aConfig), version: VERSION } } : undefined;
+    const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
+    const a2a = a2aConfig ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) } : undefined;
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { version: VERSION }));
     const stop = new Promise<NodeJS.Signals>((resolve) => {

@@ -179,7 +179,12 @@ export const ServeSchema = v.strictObject({
   a2a: v.optional(
     v.union([
       v.boolean(),
-      v.strictObject({ name: v.optional(v.pipe(v.string(), v.minLength(1))), description: v.optional(v.pipe(v.string(), v.minLength(1))) }),
+      v.strictObject({
+        name: v.optional(v.pipe(v.string(), v.minLength(1))),
+        description: v.optional(v.pipe(v.string(), v.minLength(1))),
+        /** Webhook hosts push notifications may go to besides loopback (`host` or `host:port`). */
+        pushAllowedHosts: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+      }),
     ]),
   ),
   /** Session and replay limits of the HTTP server (see docs/serving.md, "Limits"). */

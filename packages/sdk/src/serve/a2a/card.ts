@@ -49,7 +49,7 @@ export function buildAgentCard(o: A2aCardOptions, served: A2aServedAs, extraSkil
       { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: A2A_VERSION },
     ],
     version: o.version ?? "0.1.0",
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true },
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     ...(names.length ? { securitySchemes, securityRequirements: [{ schemes: Object.fromEntries(names.map((n) => [n, { list: [] }])) }] } : {}),
     defaultInputModes: ["text/plain", "application/json"],
     defaultOutputModes: ["text/plain", "application/json"],

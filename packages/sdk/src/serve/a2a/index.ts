@@ -10,10 +10,12 @@ import { buildAgentCard, type A2aCardOptions } from "./card.ts";
 import { A2A_PATH, createA2aMount } from "./mount.ts";
 import { createA2aService } from "./service.ts";
 import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
+import { PushConfigs, type A2aPushOptions } from "./push.ts";
 
 export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
 export type { A2aCardOptions } from "./card.ts";
 export type { A2aTaskLimits } from "./tasks.ts";
+export type { A2aPushOptions } from "./push.ts";
 
 /** A2A serving options (`agent.serve({ http, a2a })`). */
 export interface A2aServeOptions {
@@ -21,6 +23,8 @@ export interface A2aServeOptions {
   card?: A2aCardOptions;
   /** Bounds of the task store. */
   tasks?: A2aTaskLimits;
+  /** Push notification delivery (webhooks: loopback or `allowedHosts` only). */
+  push?: A2aPushOptions;
 }
 
 /** What the endpoint needs from its host. */
@@ -42,10 +46,11 @@ export interface A2aEndpoint {
 
 /** Build the A2A endpoint. */
 export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
-  const tasks = new A2aTasks(o.runner, o.registry, o.tasks);
+  const push = new PushConfigs(o.push ?? {}, o.logger);
+  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event));
   let origin = "http://127.0.0.1";
   const card = () => buildAgentCard(o.card ?? {}, { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth });
-  const service = createA2aService(tasks, card);
+  const service = createA2aService(tasks, push, card);
   return {
     mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),

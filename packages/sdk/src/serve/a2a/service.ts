@@ -5,6 +5,7 @@
  */
 import { A2aError, type AgentCard, type Message, type StreamResponse, type Task, type TaskState } from "../../a2a/types.ts";
 import type { Principal } from "../principal.ts";
+import type { PushConfigs } from "./push.ts";
 import { A2aTasks, endsStream } from "./tasks.ts";
 
 /** A stream of events: the first is ready at once; it ends when the task ends or is interrupted. */
@@ -26,12 +27,21 @@ const TASK_STATES = new Set<TaskState>([
 ]);
 
 /** Build the service over a task store; `extendedCard` answers GetExtendedAgentCard. */
-export function createA2aService(tasks: A2aTasks, extendedCard: () => AgentCard): A2aService {
+export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: () => AgentCard): A2aService {
+  /** A push config given with the message is checked before the task starts and registered before its first event. */
+  const withPush = (p: Record<string, unknown>, who: Principal) => {
+    const config = isObject(p.configuration) ? p.configuration : {};
+    const pc = config.taskPushNotificationConfig;
+    if (pc === undefined || pc === null) return undefined;
+    if (!isObject(pc)) throw new A2aError("InvalidParams", "configuration.taskPushNotificationConfig must be an object");
+    push.checkUrl(pc.url);
+    return (task: Task) => void push.create(who.id, task.id, pc);
+  };
   const unary: Record<string, (p: Record<string, unknown>, who: Principal) => Promise<unknown>> = {
     async SendMessage(p, who) {
       const message = messageOf(p);
       const config = (isObject(p.configuration) ? p.configuration : {}) as Record<string, unknown>;
-      const entry = tasks.send(who, message);
+      const entry = tasks.send(who, message, withPush(p, who));
       if (config.returnImmediately !== true) await settled(tasks, who.id, entry.task);
       return { task: view(entry.task, historyLength(config.historyLength)) };
     },
@@ -58,20 +68,38 @@ export function createA2aService(tasks: A2aTasks, extendedCard: () => AgentCard)
     async GetExtendedAgentCard() {
       return extendedCard();
     },
+    async CreateTaskPushNotificationConfig(p, who) {
+      const taskId = taskIdOf(p);
+      tasks.get(who.id, taskId);
+      // v1.0 sends the config's fields at the top level; earlier drafts nested them under `config`.
+      const fields = isObject(p.config) ? { ...p.config } : p;
+      return push.create(who.id, taskId, fields);
+    },
+    async GetTaskPushNotificationConfig(p, who) {
+      tasks.get(who.id, taskIdOf(p));
+      return push.get(who.id, taskIdOf(p), idOf(p));
+    },
+    async ListTaskPushNotificationConfigs(p, who) {
+      tasks.get(who.id, taskIdOf(p));
+      return { configs: push.list(who.id, taskIdOf(p)), nextPageToken: "" };
+    },
+    async DeleteTaskPushNotificationConfig(p, who) {
+      tasks.get(who.id, taskIdOf(p));
+      push.delete(who.id, taskIdOf(p), idOf(p));
+      return {};
+    },
   };
-  const push = ["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig"];
 
   return {
     streams: (m) => m === "SendStreamingMessage" || m === "SubscribeToTask",
     async call(method, params, who) {
-      if (push.includes(method)) throw new A2aError("PushNotificationNotSupported", "push notifications are not supported by this agent (capabilities.pushNotifications is false)");
       const op = Object.hasOwn(unary, method) ? unary[method] : undefined;
       if (!op) throw new A2aError("MethodNotFound", `method ${method} not found`);
       return op(params, who);
     },
     stream(method, params, who) {
       if (method === "SendStreamingMessage") {
-        const entry = tasks.send(who, messageOf(params));
+        const entry = tasks.send(who, messageOf(params), withPush(params, who));
         return follow(tasks, who.id, entry.task);
       }
       const task = tasks.get(who.id, idOf(params)).task;
@@ -143,6 +171,11 @@ function messageOf(p: Record<string, unknown>): Message {
 function idOf(p: Record<string, unknown>): string {
   if (typeof p.id !== "string" || !p.id) throw new A2aError("InvalidParams", "params.id (the task id) is required");
   return p.id;
+}
+
+function taskIdOf(p: Record<string, unknown>): string {
+  if (typeof p.taskId !== "string" || !p.taskId) throw new A2aError("InvalidParams", "params.taskId is required");
+  return p.taskId;
 }
 
 function historyLength(v: unknown): number | undefined {

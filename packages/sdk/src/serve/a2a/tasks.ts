@@ -54,6 +54,8 @@ export class A2aTasks {
     private readonly runner: SelfRunner,
     private readonly registry: RunRegistry,
     limits: A2aTaskLimits = {},
+    /** Every event of every task (push delivery). */
+    private readonly onEvent?: (owner: string, taskId: string, event: StreamResponse) => void,
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.contextTurns = limits.contextTurns ?? 10;
@@ -79,7 +81,7 @@ export class A2aTasks {
   }
 
   /** Start a task for a user message (a follow-up on a finished task is refused, as the spec asks). */
-  send(principal: Principal, message: Message): Entry {
+  send(principal: Principal, message: Message, prepare?: (task: Task) => void): Entry {
     if (message.taskId) {
       const existing = this.get(principal.id, message.taskId);
       throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
@@ -94,6 +96,7 @@ export class A2aTasks {
     const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
+    prepare?.(task);
     void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text);
     return entry;
   }
@@ -158,6 +161,7 @@ export class A2aTasks {
   private emit(e: Entry, event: StreamResponse): void {
     e.updatedAt = Date.now();
     for (const l of [...e.listeners]) l(event);
+    this.onEvent?.(e.owner, e.task.id, event);
   }
 
   /** The earlier exchanges of `contextId` as text for a follow-up, or "" for a new context. */
