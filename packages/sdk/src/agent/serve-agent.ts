@@ -85,6 +85,7 @@ export class SelfHost {
           runner: this.options.runner,
           registry: this.self.registry,
           operators: new Set(this.options.operators ?? []),
+          ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
           auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
           logger: this.logger,

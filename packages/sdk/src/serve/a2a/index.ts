@@ -33,6 +33,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   registry: RunRegistry;
   operators: ReadonlySet<string>;
   auth: { bearer: boolean; mtls: boolean };
+  /** The configured triggers' status, for the operator's `agentd/status`. */
+  triggers?: () => unknown;
   maxBodyBytes: number;
   logger: Logger;
 }
@@ -50,7 +52,7 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event));
   let origin = "http://127.0.0.1";
   const card = () => buildAgentCard(o.card ?? {}, { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth });
-  const service = createA2aService(tasks, push, card);
+  const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}) });
   return {
     mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),

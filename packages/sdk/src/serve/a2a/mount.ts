@@ -14,6 +14,7 @@ import { readBoundedBody } from "../../transport/http-server/body.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { Caller } from "../../transport/http-server/context.ts";
 import { resolvePrincipal, type Principal } from "../principal.ts";
+import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -95,7 +96,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (version) return rpcError(id, version);
     const method = r.method;
     const params = (r.params ?? {}) as Record<string, unknown>;
-    if (!V1_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
+    if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
     try {
       if (o.service.streams(method))
         return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));

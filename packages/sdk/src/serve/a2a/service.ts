@@ -5,6 +5,7 @@
  */
 import { A2aError, type AgentCard, type Message, type StreamResponse, type Task, type TaskState } from "../../a2a/types.ts";
 import type { Principal } from "../principal.ts";
+import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
 import { A2aTasks, endsStream } from "./tasks.ts";
 
@@ -27,7 +28,7 @@ const TASK_STATES = new Set<TaskState>([
 ]);
 
 /** Build the service over a task store; `extendedCard` answers GetExtendedAgentCard. */
-export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: () => AgentCard): A2aService {
+export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: () => AgentCard, operator?: OperatorSurface): A2aService {
   /** A push config given with the message is checked before the task starts and registered before its first event. */
   const withPush = (p: Record<string, unknown>, who: Principal) => {
     const config = isObject(p.configuration) ? p.configuration : {};
@@ -93,6 +94,7 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
   return {
     streams: (m) => m === "SendStreamingMessage" || m === "SubscribeToTask",
     async call(method, params, who) {
+      if (operator && OPERATOR_METHODS.has(method)) return callOperator(operator, method, params, who);
       const op = Object.hasOwn(unary, method) ? unary[method] : undefined;
       if (!op) throw new A2aError("MethodNotFound", `method ${method} not found`);
       return op(params, who);

@@ -73,6 +73,11 @@ export class A2aTasks {
     return [...this.tasks.values()].filter((e) => e.owner === owner).sort((a, b) => b.updatedAt - a.updatedAt).map((e) => e.task);
   }
 
+  /** Every principal's tasks that have not ended, with their owners (the operator's view). */
+  unfinished(): { owner: string; task: Task }[] {
+    return [...this.tasks.values()].filter((e) => !TERMINAL_STATES.has(e.task.status.state)).map((e) => ({ owner: e.owner, task: e.task }));
+  }
+
   /** Listen to a task's events until it ends a stream; returns the unsubscribe. */
   subscribe(owner: string, id: string, listener: (e: StreamResponse) => void): () => void {
     const e = this.get(owner, id);

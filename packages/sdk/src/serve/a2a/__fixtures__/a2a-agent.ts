@@ -8,6 +8,7 @@ import { reply, scriptedModel, type Step } from "../../../loop/__fixtures__/scri
 import { createAgent, type Agent } from "../../../agent/create-agent.ts";
 import type { ServeOptions } from "../../../agent/serve-agent.ts";
 import type { LanguageModel } from "../../../loop/model.ts";
+import type { Logger } from "../../../log.ts";
 
 /** A served agent and how to reach it. */
 export interface ServedAgent {
@@ -18,10 +19,10 @@ export interface ServedAgent {
 }
 
 /** Serve an agent whose model answers with `steps` (default: echo the last user text, forever). */
-export async function serveA2aAgent(o: { steps?: Step[]; http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>; operators?: string[] } = {}): Promise<ServedAgent> {
+export async function serveA2aAgent(o: { steps?: Step[]; http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>; operators?: string[]; logger?: Logger } = {}): Promise<ServedAgent> {
   const steps = o.steps ?? Array.from({ length: 200 }, () => echo);
   const model = scriptedModel(steps);
-  const agent = createAgent({ model: model as LanguageModel, ...(o.operators ? { operators: o.operators } : {}) });
+  const agent = createAgent({ model: model as LanguageModel, ...(o.operators ? { operators: o.operators } : {}), ...(o.logger ? { logger: o.logger } : {}) });
   const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0, ...o.http }, a2a: { card: { name: "test-agent", description: "an agent under test" } } });
   const base = serving.url!.origin;
   return { agent, base, model, close: () => agent.close() };
