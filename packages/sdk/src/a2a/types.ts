@@ -134,7 +134,7 @@ export interface AgentCard {
   documentationUrl?: string;
   capabilities: { streaming?: boolean; pushNotifications?: boolean; extendedAgentCard?: boolean };
   securitySchemes?: Record<string, SecurityScheme>;
-  securityRequirements?: { schemes: Record<string, { list: string[] }> }[];
+  securityRequirements?: { schemes: Record<string, { list?: string[] }> }[];
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: AgentSkill[];

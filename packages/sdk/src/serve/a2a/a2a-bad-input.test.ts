@@ -73,7 +73,7 @@ describe("A2A bad input", () => {
     expect(card.headers.get("cache-control")).toContain("max-age");
     const body = await card.json();
     expect(body.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe("Bearer");
-    expect(body.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
+    expect(body.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
     expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag } })).status).toBe(304);
     // The official client reads the card and the extended card with its token.
     const client = await officialClient(base, "JSONRPC", ALICE);

@@ -50,7 +50,7 @@ export function buildAgentCard(o: A2aCardOptions, served: A2aServedAs, extraSkil
     ],
     version: o.version ?? "0.1.0",
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
-    ...(names.length ? { securitySchemes, securityRequirements: [{ schemes: Object.fromEntries(names.map((n) => [n, { list: [] }])) }] } : {}),
+    ...(names.length ? { securitySchemes, securityRequirements: [{ schemes: Object.fromEntries(names.map((n) => [n, {}])) }] } : {}),
     defaultInputModes: ["text/plain", "application/json"],
     defaultOutputModes: ["text/plain", "application/json"],
     skills: [RUN_SKILL, ...(o.skills ?? []), ...extraSkills],
