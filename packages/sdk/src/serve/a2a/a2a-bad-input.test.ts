@@ -93,3 +93,16 @@ describe("A2A bad input", () => {
     expect((await rest.json()).error.details[0].reason).toBe("TASK_NOT_FOUND");
   });
 });
+
+test("a principal's unfinished tasks are bounded: past the bound a new one is refused, others still served", async () => {
+  const { gate } = await import("./__fixtures__/a2a-agent.ts");
+  const g = gate();
+  s = await serveA2aAgent({ steps: [g.step, g.step], a2a: { tasks: { maxUnfinishedPerPrincipal: 1 } }, http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }] } } });
+  const first = await rpc(s.base, { ...send("one"), params: { ...send("one").params, configuration: { returnImmediately: true } } });
+  expect(first.json.result.task.id).toBeString();
+  const second = await rpc(s.base, { ...send("two"), params: { ...send("two").params, configuration: { returnImmediately: true } } });
+  expect(second.json.error.code).toBe(-32004);
+  const bobs = await rpc(s.base, { ...send("bob's"), params: { ...send("bob's").params, configuration: { returnImmediately: true } } }, BOB);
+  expect(bobs.json.result.task.id).toBeString();
+  g.release();
+});

@@ -12,7 +12,7 @@ import { A2aError, A2A_ERRORS, ERROR_INFO_TYPE, type AgentCard, type StreamRespo
 import type { Logger } from "../../log.ts";
 import { readBoundedBody } from "../../transport/http-server/body.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
-import type { Caller } from "../../transport/http-server/context.ts";
+import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
 import { resolvePrincipal, type Principal } from "../principal.ts";
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
@@ -75,7 +75,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
 
-  async function jsonRpc(req: Request, who: Principal): Promise<Response> {
+  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn): Promise<Response> {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
     const read = await readBoundedBody(req, o.maxBodyBytes);
     if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
@@ -100,6 +100,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     try {
       if (o.service.streams(method))
         return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+      // A blocking SendMessage sends nothing until the run ends: the connection's idle timer must not cut it.
+      conn.holdOpen?.();
       const result = await o.service.call(method, params, who);
       return Response.json({ jsonrpc: "2.0", id, result });
     } catch (e) {
@@ -107,7 +109,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
   }
 
-  async function rest(req: Request, sub: string, who: Principal): Promise<Response> {
+  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
     const version = versionError(req);
     if (version) return restError(version);
     const url = new URL(req.url);
@@ -129,6 +131,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (query.includeArtifacts !== undefined) params.includeArtifacts = query.includeArtifacts === "true";
     try {
       if (o.service.streams(route.method)) return sseResponse(o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)));
+      conn.holdOpen?.();
       const result = await o.service.call(route.method, params, who);
       // SendMessage answers a SendMessageResponse; the others their message type.
       return Response.json(result);
@@ -140,17 +143,17 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
   return {
     match: (path) => path === AGENT_CARD_PATH || path === A2A_PATH || path.startsWith(`${A2A_PATH}/rest/`),
     isPublic: (path) => path === AGENT_CARD_PATH,
-    async handle(req: Request, caller: Caller): Promise<Response> {
+    async handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response> {
       const path = new URL(req.url).pathname;
       if (path === AGENT_CARD_PATH) {
         if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
         return card(req);
       }
       const who = resolvePrincipal(caller.authInfo, o.operators);
-      if (path === A2A_PATH) return jsonRpc(req, who);
+      if (path === A2A_PATH) return jsonRpc(req, who, conn);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
-      return rest(req, sub, who);
+      return rest(req, sub, who, conn);
     },
   };
 }

@@ -29,6 +29,8 @@ export interface A2aTaskLimits {
   maxTasksPerPrincipal?: number;
   /** Earlier exchanges of a context handed to a follow-up task. Default 10. */
   contextTurns?: number;
+  /** Tasks one principal may have unfinished at once (a new one past it is refused). Default 32. */
+  maxUnfinishedPerPrincipal?: number;
 }
 
 interface Entry {
@@ -49,6 +51,7 @@ export class A2aTasks {
   private readonly tasks = new Map<string, Entry>();
   private readonly maxPerOwner: number;
   private readonly contextTurns: number;
+  private readonly maxUnfinished: number;
 
   constructor(
     private readonly runner: SelfRunner,
@@ -59,6 +62,7 @@ export class A2aTasks {
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.contextTurns = limits.contextTurns ?? 10;
+    this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
   }
 
   /** `owner`'s task `id`, or TaskNotFound. */
@@ -91,6 +95,9 @@ export class A2aTasks {
       const existing = this.get(principal.id, message.taskId);
       throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
     }
+    const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
+    if (unfinished >= this.maxUnfinished)
+      throw new A2aError("UnsupportedOperation", `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`);
     const text = instructionOf(message);
     if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
     const id = crypto.randomUUID();
