@@ -15,6 +15,7 @@ export const serveExamples = [
   "agentd serve --http 127.0.0.1:7777                    # Streamable HTTP on loopback (development)",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens tokens.txt",
   "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
+  "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
 ];
 
@@ -31,6 +32,7 @@ export const serveCommand = defineCommand({
     operators: { type: "string", description: "Principal ids with the operator role, comma-separated (e.g. local, mtls:CN=alice,O=ops)" },
     "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
+    a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
@@ -62,6 +64,10 @@ export const serveCommand = defineCommand({
           ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
           ...(args["json-response"] ? { jsonResponse: true } : {}),
         });
+    const a2aConfig = args.a2a === true ? (config.serve?.a2a || true) : config.serve?.a2a;
+    if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
+    const a2a = a2aConfig ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) } : undefined;
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { version: VERSION }));
     const stop = new Promise<NodeJS.Signals>((resolve) => {
@@ -70,7 +76,7 @@ export const serveCommand = defineCommand({
     });
     try {
       const serving = http
-        ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http }))
+        ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}) }))
         : await agent.serve({ stdio: true });
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).
       if (agent.triggers)

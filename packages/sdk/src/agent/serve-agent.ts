@@ -13,12 +13,17 @@ import type { StreamableHttpServerOptions } from "../transport/http-server/optio
 import { StdioServerTransport } from "../transport/stdio-self.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
+import { createA2aEndpoint, type A2aServeOptions } from "../serve/a2a/index.ts";
+import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
 
 /** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
-export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger">;
+export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger" | "mounts">;
 
-/** Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`. */
-export type ServeOptions = { stdio: true | { maxFrameBytes?: number } } | { http: HttpServeOptions };
+/**
+ * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
+ * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest).
+ */
+export type ServeOptions = { stdio: true | { maxFrameBytes?: number } } | { http: HttpServeOptions; a2a?: A2aServeOptions | true };
 
 /** A running endpoint. */
 export interface Serving {
@@ -57,7 +62,7 @@ export class SelfHost {
   /** Serve on stdio or HTTP. */
   async serve(options: ServeOptions): Promise<Serving> {
     if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
-    if ("http" in options) return this.serveHttp(options.http);
+    if ("http" in options) return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a);
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
     const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
@@ -68,14 +73,27 @@ export class SelfHost {
     return { ended: Promise.race([inputEnded, closed]).then(() => "stdin-closed" as const) };
   }
 
-  private async serveHttp(http: HttpServeOptions): Promise<Serving> {
+  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions): Promise<Serving> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
       const r = await this.options.ready();
       return r.ok ? new Response("ready\n", { status: 200 }) : new Response(`${r.reason}\n`, { status: 503 });
     };
+    const a2a = a2aOptions
+      ? createA2aEndpoint({
+          ...a2aOptions,
+          runner: this.options.runner,
+          registry: this.self.registry,
+          operators: new Set(this.options.operators ?? []),
+          ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
+          auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
+          maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
+          logger: this.logger,
+        })
+      : undefined;
     const server = await createStreamableHttpServer({
       ...http,
+      ...(a2a ? { mounts: [a2a.mount] } : {}),
       onsession: async (transport) => {
         await this.self.server.connect(transport);
       },
@@ -83,7 +101,8 @@ export class SelfHost {
       logger: this.logger,
     });
     const authMethod = http.auth?.bearerTokens?.length && http.auth.mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : http.auth?.mtls ? "mtls" : "none";
-    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod });
+    a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
+    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}) });
     this.closers.push(() => server.close());
     return { url: server.url, ended: new Promise(() => {}) };
   }

@@ -261,6 +261,18 @@ export const ServeSchema = v.strictObject({
   publicUrl: v.optional(v.pipe(v.string(), v.url("serve.publicUrl must be an absolute URL such as https://agentd.example.com/mcp"))),
   /** Principal ids with the operator role, e.g. "local", "mtls:CN=alice,O=ops", "bearer:bearer#0". */
   operators: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** A2A v1.0 on the HTTP listener (agent card, /a2a, /a2a/rest): true, or what the card says. Off by default. */
+  a2a: v.optional(
+    v.union([
+      v.boolean(),
+      v.strictObject({
+        name: v.optional(v.pipe(v.string(), v.minLength(1))),
+        description: v.optional(v.pipe(v.string(), v.minLength(1))),
+        /** Webhook hosts push notifications may go to besides loopback (`host` or `host:port`). */
+        pushAllowedHosts: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+      }),
+    ]),
+  ),
   /** Session and replay limits of the HTTP server (see docs/serving.md, "Limits"). */
   limits: v.optional(
     v.strictObject({

@@ -108,6 +108,15 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     }
   }
 
+  async function handleMount(mount: NonNullable<ResolvedServerConfig["mounts"]>[number], path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
+    if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
+    if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
+    if (mount.isPublic?.(path)) return mount.handle(req, ANONYMOUS, conn);
+    const a = await auth.authenticate(req, conn.tlsPrincipal);
+    if (!a.ok) return refuse(a.response, "auth");
+    return mount.handle(req, a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS, conn);
+  }
+
   // Anyone can send refused requests: one line a minute per reason, with a count of the rest.
   const refusals = limitRepeats(logger);
   function refuse(response: Response, why: string): Response {
@@ -129,6 +138,8 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
           if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
           return await route(req);
         }
+        const mount = config.mounts.find((m) => m.match(path));
+        if (mount) return await handleMount(mount, path, req, conn);
         return new Response("Not Found", { status: 404 });
       } catch (e) {
         logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });

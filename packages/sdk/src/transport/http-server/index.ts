@@ -6,6 +6,7 @@ export { createStreamableHttpServer, type StreamableHttpServer } from "./server.
 export {
   DEFAULT_HTTP_LIMITS,
   type BearerTokenEntry,
+  type HttpMount,
   type HttpServerLimits,
   type ResourceMetadataOptions,
   type StreamableHttpServerOptions,

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_FRAME_BYTES, type Transport } from "../types.ts";
 import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";
+import type { Caller, HttpRequestConn } from "./context.ts";
 
 /** Resource limits. Every one has a safe default; a peer that breaks one is refused, others carry on. */
 export interface HttpServerLimits {
@@ -97,8 +98,23 @@ export interface StreamableHttpServerOptions {
   onsession: (transport: Transport) => void | Promise<void>;
   /** Extra GET routes outside the MCP endpoint, e.g. `/healthz`. Not authenticated; Host/Origin not checked. */
   routes?: Record<string, (req: Request) => Response | Promise<Response>>;
+  /**
+   * Other protocols on the same listener (A2A): each claims paths outside the MCP endpoint and gets the same
+   * Host, Origin and authentication checks, except for the paths it names public (a discovery document).
+   */
+  mounts?: HttpMount[];
   /** Telemetry. Tokens and request bodies are never logged. */
   logger?: Logger;
+}
+
+/** A protocol mounted beside the MCP endpoint (see {@link StreamableHttpServerOptions.mounts}). */
+export interface HttpMount {
+  /** Whether this mount serves `path`. */
+  match(path: string): boolean;
+  /** Whether `path` is served without authentication (Host and Origin are still checked). */
+  isPublic?(path: string): boolean;
+  /** Answer one request; `caller` is the authenticated principal (none on a public path or an open endpoint). */
+  handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response>;
 }
 
 /** A bearer token with a name for its principal and, optionally, the operator role. */
@@ -129,6 +145,7 @@ export interface ResolvedServerConfig {
   limits: Required<HttpServerLimits>;
   onsession: StreamableHttpServerOptions["onsession"];
   routes: Record<string, (req: Request) => Response | Promise<Response>>;
+  mounts: HttpMount[];
   logger: Logger;
 }
 
@@ -254,6 +271,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     limits,
     onsession: o.onsession,
     routes: o.routes ?? {},
+    mounts: o.mounts ?? [],
     logger: o.logger ?? nullLogger,
   };
   if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")

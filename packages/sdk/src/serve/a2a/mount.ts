@@ -1,0 +1,190 @@
+/**
+ * A2A over HTTP on the agent's listener, beside the MCP endpoint: the agent card at
+ * `/.well-known/agent-card.json` (public, with ETag and Cache-Control), the JSON-RPC binding at `/a2a`
+ * and the HTTP+JSON binding under `/a2a/rest`. Both bindings are authenticated like the MCP endpoint
+ * (the listener checks Host, Origin and credentials before a request gets here) and bounded in size.
+ *
+ * Versions: a request naming `A2A-Version` other than 1.x is refused with VersionNotSupported; a request
+ * without the header is served as 1.0 when it uses 1.0 method names. The 0.3 wire shapes are not spoken.
+ */
+import { createHash } from "node:crypto";
+import { A2aError, A2A_ERRORS, ERROR_INFO_TYPE, type AgentCard, type StreamResponse } from "../../a2a/types.ts";
+import type { Logger } from "../../log.ts";
+import { readBoundedBody } from "../../transport/http-server/body.ts";
+import type { HttpMount } from "../../transport/http-server/index.ts";
+import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
+import { resolvePrincipal, type Principal } from "../principal.ts";
+import { OPERATOR_METHODS } from "./operator.ts";
+import type { A2aService } from "./service.ts";
+import { sseResponse } from "./sse.ts";
+
+/** The well-known path of the agent card. */
+export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
+/** The JSON-RPC endpoint path; the HTTP+JSON binding lives under `${A2A_PATH}/rest`. */
+export const A2A_PATH = "/a2a";
+
+/** What the mount needs. */
+export interface A2aMountOptions {
+  service: A2aService;
+  /** The card for a principal (undefined: the public card). */
+  card: (principal?: Principal) => AgentCard;
+  operators: ReadonlySet<string>;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** HTTP status of each A2A error on the HTTP+JSON binding (spec §11.6), and its google.rpc code name. */
+const REST_STATUS: Record<string, [number, string]> = {
+  TaskNotFound: [404, "NOT_FOUND"],
+  TaskNotCancelable: [409, "FAILED_PRECONDITION"],
+  PushNotificationNotSupported: [400, "UNIMPLEMENTED"],
+  UnsupportedOperation: [400, "UNIMPLEMENTED"],
+  ContentTypeNotSupported: [415, "INVALID_ARGUMENT"],
+  VersionNotSupported: [400, "UNIMPLEMENTED"],
+  MethodNotFound: [404, "NOT_FOUND"],
+  ParseError: [400, "INVALID_ARGUMENT"],
+  InvalidRequest: [400, "INVALID_ARGUMENT"],
+  InvalidParams: [400, "INVALID_ARGUMENT"],
+  Internal: [500, "INTERNAL"],
+};
+
+const V1_METHODS = new Set([
+  "SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "GetExtendedAgentCard",
+  "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
+]);
+
+/** Build the mount. */
+export function createA2aMount(o: A2aMountOptions): HttpMount {
+  const toA2aError = (e: unknown): A2aError => {
+    if (e instanceof A2aError) return e;
+    o.logger.error("a2a.failed", { error: e instanceof Error ? e.message : String(e) });
+    return new A2aError("Internal", "internal error");
+  };
+
+  function versionError(req: Request): A2aError | undefined {
+    const v = req.headers.get("a2a-version") ?? new URL(req.url).searchParams.get("A2A-Version");
+    if (v === null || /^1(\.\d+)?$/.test(v.trim())) return undefined;
+    return new A2aError("VersionNotSupported", `A2A-Version ${v.slice(0, 20)} is not supported: this agent speaks A2A 1.0`);
+  }
+
+  function card(req: Request, principal?: Principal): Response {
+    const body = JSON.stringify(o.card(principal));
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+    const headers = { "content-type": "application/json", etag, "cache-control": principal ? "private, max-age=60" : "public, max-age=300" };
+    if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    return new Response(req.method === "HEAD" ? null : body, { headers });
+  }
+
+  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn): Promise<Response> {
+    if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
+    const read = await readBoundedBody(req, o.maxBodyBytes);
+    if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(read.text);
+    } catch {
+      return rpcError(null, new A2aError("ParseError", "Parse error: the body is not JSON"));
+    }
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return rpcError(null, new A2aError("InvalidRequest", "Invalid Request: a JSON-RPC 2.0 request object is expected (batches are not supported)"));
+    const r = msg as Record<string, unknown>;
+    const id = typeof r.id === "string" || typeof r.id === "number" ? r.id : null;
+    if (r.jsonrpc !== "2.0" || typeof r.method !== "string" || (r.id !== undefined && id === null))
+      return rpcError(id, new A2aError("InvalidRequest", 'Invalid Request: jsonrpc must be "2.0", method a string, id a string or number'));
+    if (r.params !== undefined && (typeof r.params !== "object" || r.params === null || Array.isArray(r.params)))
+      return rpcError(id, new A2aError("InvalidParams", "params must be an object"));
+    const version = versionError(req);
+    if (version) return rpcError(id, version);
+    const method = r.method;
+    const params = (r.params ?? {}) as Record<string, unknown>;
+    if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
+    try {
+      if (o.service.streams(method))
+        return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+      // A blocking SendMessage sends nothing until the run ends: the connection's idle timer must not cut it.
+      conn.holdOpen?.();
+      const result = await o.service.call(method, params, who);
+      return Response.json({ jsonrpc: "2.0", id, result });
+    } catch (e) {
+      return rpcError(id, toA2aError(e));
+    }
+  }
+
+  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
+    const version = versionError(req);
+    if (version) return restError(version);
+    const url = new URL(req.url);
+    const query = Object.fromEntries(url.searchParams);
+    const route = restRoute(req.method, sub);
+    if (!route) return restError(new A2aError("MethodNotFound", `no ${req.method} ${sub} in the HTTP+JSON binding`));
+    let params: Record<string, unknown> = { ...query, ...route.params };
+    if (req.method === "POST") {
+      const read = await readBoundedBody(req, o.maxBodyBytes);
+      if (!read.ok) return restError(new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+      try {
+        const body = read.text ? JSON.parse(read.text) : {};
+        if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not an object");
+        params = { ...body, ...route.params };
+      } catch {
+        return restError(new A2aError("ParseError", "the body is not a JSON object"));
+      }
+    }
+    if (query.includeArtifacts !== undefined) params.includeArtifacts = query.includeArtifacts === "true";
+    try {
+      if (o.service.streams(route.method)) return sseResponse(o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)));
+      conn.holdOpen?.();
+      const result = await o.service.call(route.method, params, who);
+      // SendMessage answers a SendMessageResponse; the others their message type.
+      return Response.json(result);
+    } catch (e) {
+      return restError(toA2aError(e));
+    }
+  }
+
+  return {
+    match: (path) => path === AGENT_CARD_PATH || path === A2A_PATH || path.startsWith(`${A2A_PATH}/rest/`),
+    isPublic: (path) => path === AGENT_CARD_PATH,
+    async handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response> {
+      const path = new URL(req.url).pathname;
+      if (path === AGENT_CARD_PATH) {
+        if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+        return card(req);
+      }
+      const who = resolvePrincipal(caller.authInfo, o.operators);
+      if (path === A2A_PATH) return jsonRpc(req, who, conn);
+      const sub = path.slice(`${A2A_PATH}/rest`.length);
+      if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
+      return rest(req, sub, who, conn);
+    },
+  };
+}
+
+/** The HTTP+JSON routes of the proto's `google.api.http` bindings (without tenants). */
+function restRoute(method: string, sub: string): { method: string; params: Record<string, string> } | undefined {
+  if (method === "POST" && sub === "/message:send") return { method: "SendMessage", params: {} };
+  if (method === "POST" && sub === "/message:stream") return { method: "SendStreamingMessage", params: {} };
+  if (method === "GET" && sub === "/tasks") return { method: "ListTasks", params: {} };
+  const m = /^\/tasks\/([^/:]+)(:cancel|:subscribe|\/pushNotificationConfigs(?:\/([^/]+))?)?$/.exec(sub);
+  if (!m) return undefined;
+  const id = decodeURIComponent(m[1]!);
+  if (!m[2]) return method === "GET" ? { method: "GetTask", params: { id } } : undefined;
+  if (m[2] === ":cancel") return method === "POST" ? { method: "CancelTask", params: { id } } : undefined;
+  // The proto binds subscribe to GET; clients (the reference SDK among them) POST it: both are served.
+  if (m[2] === ":subscribe") return method === "GET" || method === "POST" ? { method: "SubscribeToTask", params: { id } } : undefined;
+  const push = { taskId: id, ...(m[3] ? { id: decodeURIComponent(m[3]) } : {}) };
+  if (!m[3]) return method === "POST" ? { method: "CreateTaskPushNotificationConfig", params: push } : method === "GET" ? { method: "ListTaskPushNotificationConfigs", params: push } : undefined;
+  return method === "GET" ? { method: "GetTaskPushNotificationConfig", params: push } : method === "DELETE" ? { method: "DeleteTaskPushNotificationConfig", params: push } : undefined;
+}
+
+function rpcError(id: string | number | null, e: A2aError, status = 200): Response {
+  return Response.json({ jsonrpc: "2.0", id, error: e.toJsonRpc() }, { status });
+}
+
+function restBody(e: A2aError): { error: { code: number; status: string; message: string; details: unknown[] } } {
+  const [code, status] = REST_STATUS[e.kind] ?? [500, "INTERNAL"];
+  return { error: { code, status, message: e.message, details: [{ "@type": ERROR_INFO_TYPE, reason: A2A_ERRORS[e.kind].reason, domain: "a2a-protocol.org" }] } };
+}
+
+function restError(e: A2aError, status?: number): Response {
+  const body = restBody(e);
+  return Response.json(body, { status: status ?? body.error.code });
+}

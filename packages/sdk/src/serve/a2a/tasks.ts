@@ -1,0 +1,202 @@
+/**
+ * The translation between A2A tasks and agentd runs. An A2A task is a run of the principal that sent the
+ * message, recorded in the same principal-scoped {@link RunRegistry} as `agent.run` (so `agent://status`
+ * counts it); its `contextId` groups follow-ups (a new task in a known context sees the earlier exchanges
+ * of that context); progress becomes `TASK_STATE_WORKING` status updates; the answer is the artifact
+ * `result` (text, or a data part for structured output). A task id names a task only within its owner's
+ * tasks: another principal's id is "not found", never "forbidden".
+ */
+import { AgentdError } from "../../wire/errors.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import type { RunResult } from "../../loop/run-loop.ts";
+import {
+  A2aError,
+  INTERRUPTED_STATES,
+  TERMINAL_STATES,
+  type Artifact,
+  type Message,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from "../../a2a/types.ts";
+import { scopedRunId, type Principal } from "../principal.ts";
+import type { RunRegistry } from "../run-registry.ts";
+import type { SelfRunner } from "../self-mcp.ts";
+
+/** Bounds of what the task store keeps. */
+export interface A2aTaskLimits {
+  /** Finished tasks kept per principal (oldest finished go first). Default 100. */
+  maxTasksPerPrincipal?: number;
+  /** Earlier exchanges of a context handed to a follow-up task. Default 10. */
+  contextTurns?: number;
+  /** Tasks one principal may have unfinished at once (a new one past it is refused). Default 32. */
+  maxUnfinishedPerPrincipal?: number;
+}
+
+interface Entry {
+  owner: string;
+  task: Task;
+  updatedAt: number;
+  controller: AbortController;
+  listeners: Set<(e: StreamResponse) => void>;
+  /** The user's text and the answer, for follow-ups in the same context. */
+  exchange: { asked: string; answered?: string };
+}
+
+/** A task's events end its streams when the task reaches one of these states. */
+export const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
+
+/** The A2A tasks of every principal, each backed by an agentd run. */
+export class A2aTasks {
+  private readonly tasks = new Map<string, Entry>();
+  private readonly maxPerOwner: number;
+  private readonly contextTurns: number;
+  private readonly maxUnfinished: number;
+
+  constructor(
+    private readonly runner: SelfRunner,
+    private readonly registry: RunRegistry,
+    limits: A2aTaskLimits = {},
+    /** Every event of every task (push delivery). */
+    private readonly onEvent?: (owner: string, taskId: string, event: StreamResponse) => void,
+  ) {
+    this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
+    this.contextTurns = limits.contextTurns ?? 10;
+    this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
+  }
+
+  /** `owner`'s task `id`, or TaskNotFound. */
+  get(owner: string, id: string): Entry {
+    const e = this.tasks.get(`${owner}\n${id}`);
+    if (!e) throw new A2aError("TaskNotFound", `task ${id} not found`);
+    return e;
+  }
+
+  /** `owner`'s tasks, most recently updated first. */
+  list(owner: string): Task[] {
+    return [...this.tasks.values()].filter((e) => e.owner === owner).sort((a, b) => b.updatedAt - a.updatedAt).map((e) => e.task);
+  }
+
+  /** Every principal's tasks that have not ended, with their owners (the operator's view). */
+  unfinished(): { owner: string; task: Task }[] {
+    return [...this.tasks.values()].filter((e) => !TERMINAL_STATES.has(e.task.status.state)).map((e) => ({ owner: e.owner, task: e.task }));
+  }
+
+  /** Listen to a task's events until it ends a stream; returns the unsubscribe. */
+  subscribe(owner: string, id: string, listener: (e: StreamResponse) => void): () => void {
+    const e = this.get(owner, id);
+    e.listeners.add(listener);
+    return () => e.listeners.delete(listener);
+  }
+
+  /** Start a task for a user message (a follow-up on a finished task is refused, as the spec asks). */
+  send(principal: Principal, message: Message, prepare?: (task: Task) => void): Entry {
+    if (message.taskId) {
+      const existing = this.get(principal.id, message.taskId);
+      throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
+    }
+    const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
+    if (unfinished >= this.maxUnfinished)
+      throw new A2aError("UnsupportedOperation", `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`);
+    const text = instructionOf(message);
+    if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
+    const id = crypto.randomUUID();
+    const contextId = message.contextId || crypto.randomUUID();
+    const earlier = this.contextOf(principal.id, contextId);
+    const userMessage: Message = { ...message, taskId: id, contextId };
+    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage] };
+    const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
+    this.tasks.set(`${principal.id}\n${id}`, entry);
+    this.trim(principal.id);
+    prepare?.(task);
+    void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text);
+    return entry;
+  }
+
+  /** Cancel a task that has not ended (TaskNotCancelable otherwise). */
+  cancel(owner: string, id: string): Task {
+    const e = this.get(owner, id);
+    if (TERMINAL_STATES.has(e.task.status.state)) throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
+    e.controller.abort(new AgentdError("E_ABORTED", "canceled by the A2A client"));
+    this.setStatus(e, "TASK_STATE_CANCELED", "canceled by the client");
+    return e.task;
+  }
+
+  private async execute(principal: Principal, e: Entry, instruction: string): Promise<void> {
+    const { id } = e.task;
+    this.registry.start(id, instruction, principal.id);
+    this.setStatus(e, "TASK_STATE_WORKING");
+    try {
+      const result = await this.runner.run(instruction, {
+        runId: scopedRunId(principal, id),
+        signal: e.controller.signal,
+        onEvent: (ev) => this.progress(principal.id, e, ev),
+      });
+      this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
+      if (e.task.status.state === "TASK_STATE_CANCELED") return;
+      this.complete(e, result);
+    } catch (err) {
+      const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
+      const message = err instanceof Error ? err.message : String(err);
+      this.registry.fail(id, { code, message }, undefined, principal.id);
+      if (e.task.status.state === "TASK_STATE_CANCELED") return;
+      this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+    }
+  }
+
+  private progress(owner: string, e: Entry, ev: RunEvent): void {
+    if (ev.type === "model-response") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
+    const text =
+      ev.type === "model-response" ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`
+      : ev.type === "tool-result" ? `tool ${ev.qualifiedName ?? ev.name} ${ev.isError ? "failed" : "returned"}`
+      : undefined;
+    if (text && e.task.status.state === "TASK_STATE_WORKING") this.setStatus(e, "TASK_STATE_WORKING", text);
+  }
+
+  private complete(e: Entry, result: RunResult): void {
+    const parts = result.output !== undefined ? [{ data: result.output, mediaType: "application/json" }] : [{ text: result.text ?? "" }];
+    const artifact: Artifact = { artifactId: "result", name: "result", parts, metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls } };
+    e.task.artifacts = [artifact];
+    e.exchange.answered = result.output !== undefined ? JSON.stringify(result.output) : (result.text ?? "");
+    this.emit(e, { artifactUpdate: { taskId: e.task.id, contextId: e.task.contextId, artifact, lastChunk: true } });
+    this.setStatus(e, "TASK_STATE_COMPLETED");
+  }
+
+  private setStatus(e: Entry, state: TaskState, text?: string): void {
+    const message: Message | undefined = text
+      ? { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }], taskId: e.task.id, contextId: e.task.contextId }
+      : undefined;
+    e.task.status = { state, ...(message ? { message } : {}), timestamp: now() };
+    this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
+  }
+
+  private emit(e: Entry, event: StreamResponse): void {
+    e.updatedAt = Date.now();
+    for (const l of [...e.listeners]) l(event);
+    this.onEvent?.(e.owner, e.task.id, event);
+  }
+
+  /** The earlier exchanges of `contextId` as text for a follow-up, or "" for a new context. */
+  private contextOf(owner: string, contextId: string): string {
+    const earlier = [...this.tasks.values()].filter((e) => e.owner === owner && e.task.contextId === contextId).slice(-this.contextTurns);
+    return earlier.map((e) => `Earlier request: ${e.exchange.asked}\nEarlier answer: ${e.exchange.answered ?? `(${stateWord(e.task.status.state)})`}`).join("\n\n");
+  }
+
+  /** Keep at most the bound of `owner`'s finished tasks, the oldest going first. */
+  private trim(owner: string): void {
+    const finished = [...this.tasks.entries()].filter(([, e]) => e.owner === owner && TERMINAL_STATES.has(e.task.status.state));
+    finished.sort(([, a], [, b]) => a.updatedAt - b.updatedAt);
+    for (const [key] of finished.slice(0, Math.max(0, finished.length - this.maxPerOwner))) this.tasks.delete(key);
+  }
+}
+
+/** The run's instruction: text parts as they are, data parts as JSON, files named. */
+function instructionOf(m: Message): string {
+  return m.parts
+    .map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : p.url ? `[file ${p.filename ?? p.url}: ${p.url}]` : p.raw ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]` : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+const now = () => new Date().toISOString();
+const stateWord = (s: TaskState) => s.replace("TASK_STATE_", "").toLowerCase().replace("_", "-");
