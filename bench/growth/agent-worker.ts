@@ -12,7 +12,6 @@
  *                                                             start → first progress, then RSS while held
  */
 import { createModel } from "@agentd/adapters";
-import { readdirSync, readFileSync } from "node:fs";
 import { AgentTriggers, createAgent, subscriptionTriggerId, Supervisor, type Agent, type SubscriptionSpec } from "@agentd/sdk";
 import { fakeServerCommand } from "@agentd/testkit";
 import { procStatusKb } from "../lib/proc.ts";
@@ -143,16 +142,6 @@ async function subscriptions(url: string, n: number, burst: number): Promise<voi
   }
 }
 
-/** The pids of this process's children, from /proc. */
-function childPids(): number[] {
-  const pids: number[] = [];
-  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
-    const text = readFileSync(`/proc/${process.pid}/task/${tid}/children`, "utf8").trim();
-    if (text) pids.push(...text.split(/\s+/).map(Number));
-  }
-  return pids;
-}
-
 async function subagents(url: string, n: number, binary: string): Promise<void> {
   const sup = new Supervisor({
     model: { intelligence: url, dialect: "openai", name: "bench-growth" },
@@ -184,7 +173,8 @@ async function subagents(url: string, n: number, binary: string): Promise<void> 
     const held = Array.from({ length: n }, (_, i) => sup.start({ instruction: `held child ${i}` }).id);
     print({ started: held.length });
     await nextLine(); // the harness saw N held requests
-    const kb = childPids().map((pid) => procStatusKb(pid, "VmRSS") ?? 0);
+    // The supervisor's own children only: the process also holds a kill-on-death watchdog (a small shell).
+    const kb = sup.pids().map((pid) => procStatusKb(pid, "VmRSS") ?? 0);
     print({ childRssKb: kb });
     await Promise.all(held.map((id) => sup.wait(id, { timeoutMs: 120_000 })));
   } finally {

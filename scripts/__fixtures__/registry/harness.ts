@@ -12,9 +12,19 @@ export interface Ran {
   stderr: string;
 }
 
+/**
+ * The environment a command of the test sees: the one given (or ours) without what an enclosing npm script
+ * (`npm test` in CI) leaves behind. Its user agent, lifecycle and package variables would make a nested
+ * `bun pm pack` look like `npm pack` to the packages' prepack script, which refuses npm.
+ */
+function withoutNpmScriptEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const leaked = /^npm_(config_user_agent|lifecycle_|package_|execpath$|node_execpath$|command$)/;
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !leaked.test(k)));
+}
+
 /** Run `argv` to completion; killed (and reported with its output so far) after `timeoutMs`. */
 export async function run(argv: string[], o: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Ran> {
-  const proc = Bun.spawn(argv, { cwd: o.cwd, env: o.env ?? process.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, { cwd: o.cwd, env: withoutNpmScriptEnv(o.env ?? process.env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), o.timeoutMs ?? 300_000);
   try {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
