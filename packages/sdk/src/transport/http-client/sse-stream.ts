@@ -59,6 +59,8 @@ export class SseStream {
   private responded = false;
   /** A message was delivered on the current connection. */
   private delivered = false;
+  /** POST streams: an event over the frame limit was dropped (perhaps the response itself). */
+  private overflow: AgentdError | undefined;
 
   constructor(
     readonly kind: "get" | "post",
@@ -107,6 +109,9 @@ export class SseStream {
         const progressed = this.delivered || this.lastEventId !== cursor;
         empty = progressed || performance.now() - openedAt >= policy.maxDelayMs ? 0 : empty + 1;
         if (this.responded || signal.aborted) return this.end();
+        // The stream ended without the response after dropping an oversized event: that was the response.
+        // Fail the request now, naming the limit, rather than resume (a replay would drop it again) or wait.
+        if (this.overflow) return this.end(this.overflow);
         if (this.kind === "post" && this.lastEventId === undefined) {
           return this.end(this.lost("the response stream ended early and carried no event id to resume from"));
         }
@@ -189,10 +194,15 @@ export class SseStream {
           if (id !== "" && !this.seen.has(id)) this.onresumptiontoken?.(id); // replays are not news
         },
         onRetry: (ms) => (this.retryMs = ms),
-        onOverflow: () =>
-          this.host.error(
-            new AgentdError("E_FRAME_TOO_LARGE", `MCP server '${this.host.name}' sent an event over ${this.host.maxFrameChars} characters; dropped`),
-          ),
+        onOverflow: () => {
+          const error = new AgentdError(
+            "E_FRAME_TOO_LARGE",
+            `MCP server '${this.host.name}' sent an event over the ${this.host.maxFrameChars}-character frame limit (maxFrameBytes); it was discarded`,
+            { data: { server: this.host.name, limit: this.host.maxFrameChars } },
+          );
+          this.host.error(error);
+          if (this.kind === "post") this.overflow = error;
+        },
       },
       { maxEventChars: this.host.maxFrameChars },
     );

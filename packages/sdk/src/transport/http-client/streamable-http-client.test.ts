@@ -271,6 +271,22 @@ describe("StreamableHttpClientTransport edge cases", () => {
     expect(c.errors.map((e) => (e as AgentdError).code)).toEqual(["E_FRAME_TOO_LARGE"]);
   }, T);
 
+  test("a response over the frame limit fails its request at once, naming the server and the limit (no timeout)", async () => {
+    const server = serve(() => {
+      const s = sse();
+      s.send(result(1, { big: "x".repeat(500) }), "e1");
+      s.end();
+      return s.response;
+    });
+    const { c } = await connect(server.url, { maxFrameBytes: 200 });
+    const answer = (await c.request("tools/list")) as { error?: { message: string; data?: { code?: string } } };
+    expect(answer.error?.data?.code).toBe("E_FRAME_TOO_LARGE");
+    expect(answer.error?.message).toContain("200-character frame limit (maxFrameBytes)");
+    expect(answer.error?.message).toContain("MCP server '");
+    // Not resumed: the replay would drop the same event again.
+    expect(server.requests.filter((r) => r.method === "GET")).toEqual([]);
+  }, T);
+
   test("send() with a resumptionToken resumes that request's stream by GET instead of POSTing", async () => {
     const server = serve(() => {
       const s = sse();
