@@ -13,6 +13,7 @@ import type { Logger } from "../../log.ts";
 import { readBoundedBody } from "../../transport/http-server/body.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
+import { traceCarrierFromMeta } from "../../loop/trace-context.ts";
 import { resolvePrincipal, type Principal } from "../principal.ts";
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
@@ -149,7 +150,9 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
         if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
         return card(req);
       }
-      const who = resolvePrincipal(caller.authInfo, o.operators);
+      // The caller's W3C trace context (the `traceparent` header): the run's span becomes its child.
+      const trace = traceCarrierFromMeta({ traceparent: req.headers.get("traceparent") ?? undefined, tracestate: req.headers.get("tracestate") ?? undefined });
+      const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
       if (path === A2A_PATH) return jsonRpc(req, who, conn);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);

@@ -6,6 +6,7 @@
  * `result` (text, or a data part for structured output). A task id names a task only within its owner's
  * tasks: another principal's id is "not found", never "forbidden".
  */
+import type { TraceCarrier } from "../../loop/trace-context.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
@@ -22,6 +23,10 @@ import {
 import { scopedRunId, type Principal } from "../principal.ts";
 import type { RunRegistry } from "../run-registry.ts";
 import type { SelfRunner } from "../self-mcp.ts";
+
+
+/** Who sent an A2A request: the principal, and the W3C trace context its HTTP request carried. */
+export type A2aCaller = Principal & { traceContext?: TraceCarrier };
 
 /** Bounds of what the task store keeps. */
 export interface A2aTaskLimits {
@@ -90,7 +95,7 @@ export class A2aTasks {
   }
 
   /** Start a task for a user message (a follow-up on a finished task is refused, as the spec asks). */
-  send(principal: Principal, message: Message, prepare?: (task: Task) => void): Entry {
+  send(principal: A2aCaller, message: Message, prepare?: (task: Task) => void): Entry {
     if (message.taskId) {
       const existing = this.get(principal.id, message.taskId);
       throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
@@ -122,7 +127,7 @@ export class A2aTasks {
     return e.task;
   }
 
-  private async execute(principal: Principal, e: Entry, instruction: string): Promise<void> {
+  private async execute(principal: A2aCaller, e: Entry, instruction: string): Promise<void> {
     const { id } = e.task;
     this.registry.start(id, instruction, principal.id);
     this.setStatus(e, "TASK_STATE_WORKING");
@@ -130,6 +135,7 @@ export class A2aTasks {
       const result = await this.runner.run(instruction, {
         runId: scopedRunId(principal, id),
         signal: e.controller.signal,
+        ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
         onEvent: (ev) => this.progress(principal.id, e, ev),
       });
       this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
