@@ -6,21 +6,15 @@
  */
 import * as v from "valibot";
 
-/** `TaskState` names of A2A v1.0. */
-export type TaskState =
-  | "TASK_STATE_SUBMITTED"
-  | "TASK_STATE_WORKING"
-  | "TASK_STATE_COMPLETED"
-  | "TASK_STATE_FAILED"
-  | "TASK_STATE_CANCELED"
-  | "TASK_STATE_INPUT_REQUIRED"
-  | "TASK_STATE_REJECTED"
-  | "TASK_STATE_AUTH_REQUIRED";
+import { INTERRUPTED_STATES as INTERRUPTED, TERMINAL_STATES as TERMINAL } from "../a2a/types.ts";
+
+/** `TaskState` names of A2A v1.0 (one definition, shared with agentd's A2A server). */
+export type { TaskState } from "../a2a/types.ts";
 
 /** States after which the task never changes again. */
-export const TERMINAL_STATES: ReadonlySet<string> = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+export const TERMINAL_STATES: ReadonlySet<string> = TERMINAL;
 /** States in which the task waits for the client (a follow-up message, or authorization). */
-export const INTERRUPTED_STATES: ReadonlySet<string> = new Set(["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"]);
+export const INTERRUPTED_STATES: ReadonlySet<string> = INTERRUPTED;
 
 const metadata = v.optional(v.record(v.string(), v.unknown()));
 
