@@ -8,7 +8,6 @@
  * Client: Bun's built-in `RedisClient` (RESP3, auto-reconnect, pub/sub) rather than an npm package —
  * the operations here are a handful of EVAL/HGET/ZRANGE calls, and it adds no dependency.
  */
-import { RedisClient } from "bun";
 import { AgentdError } from "../wire/errors.ts";
 import { checkKey } from "./key.ts";
 import type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";
@@ -34,6 +33,18 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[1])
 return 1`;
 
+type RedisClient = InstanceType<typeof Bun.RedisClient>;
+
+/**
+ * Bun's client, from the global rather than `import … from "bun"`: the store's other parts (the directory
+ * backend, the MCP server and client) also load under Node, where only this backend is unavailable.
+ */
+function newRedisClient(url: string, options?: ConstructorParameters<typeof Bun.RedisClient>[1]): RedisClient {
+  const bun = (globalThis as { Bun?: typeof Bun }).Bun;
+  if (!bun?.RedisClient) throw new AgentdError("E_USAGE", "the store's Redis backend needs the Bun runtime (its Redis client is Bun's): run it with Bun or the agentd binary, or use the directory backend");
+  return new bun.RedisClient(url, options);
+}
+
 /** Options of a {@link RedisBackend}. */
 export interface RedisBackendOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
@@ -54,7 +65,7 @@ export class RedisBackend implements StoreBackend {
 
   constructor(private readonly options: RedisBackendOptions) {
     this.prefix = options.prefix ?? "agentd:store:";
-    this.client = new RedisClient(options.url, { enableOfflineQueue: true });
+    this.client = newRedisClient(options.url, { enableOfflineQueue: true });
   }
 
   async get(key: string): Promise<StoredDocument | undefined> {
@@ -91,7 +102,7 @@ export class RedisBackend implements StoreBackend {
     this.listeners.add(listener);
     if (!this.subscriber) {
       // Pub/sub needs a connection of its own.
-      this.subscriber = new RedisClient(this.options.url);
+      this.subscriber = newRedisClient(this.options.url);
       this.subscribing = this.subscriber
         .subscribe(this.channel, (key: string) => {
           for (const l of this.listeners) l(key);
