@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { redisServerPath, startRedis, type RunningRedis } from "./__fixtures__/redis-server.ts";
 import { RedisBackend } from "./redis-backend.ts";
-import { runStoreCases } from "./store.case.ts";
+import { runStoreCases } from "./__fixtures__/store.case.ts";
 
 let redis: RunningRedis | undefined;
 let n = 0;

@@ -132,7 +132,10 @@ export class RedisBackend implements StoreBackend {
     return `${this.prefix}doc:${key}`;
   }
 
-  private eval(script: string, key: string, argv: string[]): Promise<unknown> {
+  private async eval(script: string, key: string, argv: string[]): Promise<unknown> {
+    // A write this process makes once someone watches is published only after our SUBSCRIBE is live:
+    // otherwise, on a busy machine, the PUBLISH could beat it and the watcher would never hear of the write.
+    if (this.subscriber) await this.subscribing;
     return this.call("EVAL", [script, "2", this.doc(key), this.index, key, ...argv]);
   }
 

@@ -3,9 +3,9 @@
  * test file is one call of {@link runStoreCases}.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { connectStore } from "./__fixtures__/connect-store.ts";
-import type { StoreClient } from "./store-client.ts";
-import type { StoreBackend } from "./types.ts";
+import { connectStore } from "./connect-store.ts";
+import type { StoreClient } from "../store-client.ts";
+import type { StoreBackend } from "../types.ts";
 
 /** How a backend's test file opens a fresh, empty backend (and a second one on the same data, when it can). */
 export interface StoreCaseOptions {
