@@ -17,7 +17,7 @@ export interface StoreCaseOptions {
 
 /** Register the shared store tests. */
 export function runStoreCases(options: StoreCaseOptions): void {
-  const t = options.skip ? test.skip : test;
+  const t = test.skipIf(options.skip === true);
   let backend: StoreBackend;
   let store: StoreClient;
   let closers: Array<() => Promise<void>> = [];
