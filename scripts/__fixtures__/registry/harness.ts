@@ -13,13 +13,14 @@ export interface Ran {
 }
 
 /**
- * The environment a command of the test sees: the one given (or ours) without what an enclosing npm script
- * (`npm test` in CI) leaves behind. Its user agent, lifecycle and package variables would make a nested
- * `bun pm pack` look like `npm pack` to the packages' prepack script, which refuses npm.
+ * The environment a command of the test sees: the one given (or ours) without the `npm_*` variables an
+ * enclosing npm script (`npm test` in CI) exported into ours. Its user agent and lifecycle would make a
+ * nested `bun pm pack` look like `npm pack` to the packages' prepack script, and its `npm_config_registry`
+ * would send `bunx` past the `.npmrc` under test to the public registry. A `npm_*` value the test set
+ * itself (it differs from ours) is kept.
  */
 function withoutNpmScriptEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const leaked = /^npm_(config_user_agent|lifecycle_|package_|execpath$|node_execpath$|command$)/;
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !leaked.test(k)));
+  return Object.fromEntries(Object.entries(env).filter(([k, v]) => !(k.startsWith("npm_") && process.env[k] === v)));
 }
 
 /** Run `argv` to completion; killed (and reported with its output so far) after `timeoutMs`. */
