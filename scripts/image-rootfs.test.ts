@@ -53,22 +53,23 @@ function files(base: string, rel = ""): string[] {
   });
 }
 
-beforeAll(async () => {
-  if (!canChroot) return;
-  const binary = join(dir, "agentd");
-  // As `bun run build:binary` builds it: --splitting keeps lazily imported code (OpenTelemetry) out of startup.
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--splitting", "--format=esm", join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
-  if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
-  const assemble = Bun.spawnSync(["bash", join(ROOT, "scripts/image-rootfs.sh"), binary, rootfs], { stderr: "pipe" });
-  if (assemble.exitCode !== 0) throw new Error(`image-rootfs.sh failed: ${assemble.stderr.toString()}`);
-}, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(!canChroot)("the image's root filesystem", () => {
+  // Built only when the tests run: the block is skipped as a whole where chroot is not possible.
+  beforeAll(async () => {
+    const binary = join(dir, "agentd");
+    // As `bun run build:binary` builds it: --splitting keeps lazily imported code (OpenTelemetry) out of startup.
+    const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--splitting", "--format=esm", join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
+    if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
+    const assemble = Bun.spawnSync(["bash", join(ROOT, "scripts/image-rootfs.sh"), binary, rootfs], { stderr: "pipe" });
+    if (assemble.exitCode !== 0) throw new Error(`image-rootfs.sh failed: ${assemble.stderr.toString()}`);
+  }, 180_000);
+
   test("holds the binary, exactly the libraries ldd lists, passwd/group, and empty mount points", () => {
     const ldd = Bun.spawnSync(["ldd", join(rootfs, "usr/local/bin/agentd")]).stdout.toString();
     const libs = [...ldd.matchAll(/(?:=> )?(\/\S+) \(0x/g)].map((m) => (m[1] as string).slice(1));

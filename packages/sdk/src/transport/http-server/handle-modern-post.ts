@@ -14,9 +14,8 @@ import { getCodec } from "../../wire/codecs.ts";
 import { unsupportedProtocolVersion } from "../../wire/errors.ts";
 import { classify, ErrorCode, errorResponse, type JsonRpcRequest, type RequestId } from "../../wire/jsonrpc.ts";
 import type { Caller, HandlerContext } from "./context.ts";
-import { upstreamHeaders } from "./headers.ts";
 import { badRequest, jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
-import type { MessageExtra } from "../types.ts";
+import { messageExtra, startSession } from "./post-session.ts";
 
 /** Requests whose `Mcp-Name` header mirrors `params.name` (or `params.uri`). */
 const NAMED: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
@@ -69,18 +68,8 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
   if (!getCodec(version).knowsRequest(message.method))
     return jsonRpcHttpError(404, ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, message.id);
 
-  const session = ctx.sessions.create(caller.principal);
-  if (session === "principal-full")
-    return jsonRpcHttpError(429, TRANSPORT_ERROR, `Too Many Requests: this principal already holds ${ctx.config.limits.maxSessionsPerPrincipal} sessions`, { "retry-after": "5" }, message.id);
-  if (session === "server-full") return jsonRpcHttpError(503, TRANSPORT_ERROR, "Service Unavailable: too many sessions", { "retry-after": "5" }, message.id);
-  session.authInfo = caller.authInfo;
-  try {
-    await ctx.config.onsession(session.transport);
-  } catch (e) {
-    ctx.config.logger.error("http.session.setup_failed", { error: e instanceof Error ? e.message : String(e) });
-    session.close("onsession failed");
-    return jsonRpcHttpError(500, TRANSPORT_ERROR, "Internal error: could not start a session");
-  }
+  const session = await startSession(ctx, caller, message.id);
+  if (session instanceof Response) return session;
   const writer = ctx.newWriter();
   if (session.openPostStream([message.id], writer) === "limit") {
     writer.end();
@@ -98,18 +87,6 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-/** The `MessageExtra` of a stateless POST (headers built only if read). */
-function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
-  let built: Record<string, string> | undefined;
-  return {
-    sessionId,
-    authInfo: caller.authInfo,
-    get headers() {
-      built ??= upstreamHeaders(headers);
-      return built;
-    },
-  };
-}
 
 /** Whether a POST is a stateless request: no session, not `initialize`, and a version header that is not a handshake revision's. */
 export function isStatelessPost(sessionHeader: string | null, versionHeader: string | null, initializeId: RequestId | undefined): boolean {

@@ -11,7 +11,7 @@
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedBody } from "./body.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
-import { acceptsJsonAndSse, isJsonContentType, upstreamHeaders } from "./headers.ts";
+import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
 import { lookupSession, sseHeaders } from "./lookup.ts";
 import {
   badRequest,
@@ -21,8 +21,8 @@ import {
   tooMany,
 } from "./responses.ts";
 import type { Session } from "./session.ts";
-import type { MessageExtra } from "../types.ts";
 import { handleModernPost, isStatelessPost } from "./handle-modern-post.ts";
+import { messageExtra, startSession } from "./post-session.ts";
 
 /** Answer one POST. */
 export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
@@ -121,41 +121,4 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
   if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
   return new Response(writer.takeBody(req), { headers: sseHeaders(session.id) });
-}
-
-/** The `MessageExtra` of a POST; the header map is only built if the receiver reads it (own accessor: a spread copy carries it). */
-function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
-  let built: Record<string, string> | undefined;
-  return {
-    sessionId,
-    authInfo: caller.authInfo,
-    get headers() {
-      built ??= upstreamHeaders(headers);
-      return built;
-    },
-  };
-}
-
-/** Create a session for an `initialize` and let the caller connect its MCP server to it. */
-async function startSession(ctx: HandlerContext, caller: Caller): Promise<Session | Response> {
-  const session = ctx.sessions.create(caller.principal);
-  if (typeof session !== "string") session.authInfo = caller.authInfo;
-  if (session === "principal-full")
-    return jsonRpcHttpError(
-      429,
-      TRANSPORT_ERROR,
-      `Too Many Requests: this principal already holds ${ctx.config.limits.maxSessionsPerPrincipal} sessions, each with an open stream or request; end some with DELETE`,
-      { "retry-after": "5" },
-    );
-  if (session === "server-full")
-    return jsonRpcHttpError(503, TRANSPORT_ERROR, "Service Unavailable: too many sessions", { "retry-after": "5" });
-  try {
-    await ctx.config.onsession(session.transport);
-  } catch (e) {
-    ctx.config.logger.error("http.session.setup_failed", { error: e instanceof Error ? e.message : String(e) });
-    session.close("onsession failed");
-    return jsonRpcHttpError(500, TRANSPORT_ERROR, "Internal error: could not start a session");
-  }
-  if (session.closed) return jsonRpcHttpError(500, TRANSPORT_ERROR, "Internal error: the session ended during setup");
-  return session;
 }
