@@ -42,6 +42,7 @@ import { McpToolSet } from "./mcp-tool-set.ts";
 import { samplingHandler, type SamplingPolicy } from "./sampling/sampling-handler.ts";
 import { SamplingLedger, type SamplingReport } from "./sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
+import type { ServedPrompt } from "../serve/served-prompts.ts";
 import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
 import type { AgentTriggers, TriggersStarted } from "./triggers/agent-triggers.ts";
 import { createRunTriggerTags } from "./triggers/run-trigger-tags.ts";
@@ -105,6 +106,8 @@ export interface AgentOptions {
   runHistory?: RunHistoryLimits;
   /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /** Prompts served endpoints offer (prompts/list, prompts/get, completion/complete, `agent.run` with `prompt`); default none. */
+  prompts?: Record<string, ServedPrompt>;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -323,6 +326,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+      ...(options.prompts ? { prompts: options.prompts } : {}),
       ...(triggers ? { triggers: () => triggers.status() } : {}),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),

@@ -175,6 +175,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.serve?.operators?.length ? { operators: config.serve.operators } : {}),
     ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
+    ...(config.prompts ? { prompts: config.prompts } : {}),
     logger,
   };
 }

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { parseDuration } from "./duration.ts";
 import { entryProblem } from "./server-entry.ts";
+import { PromptsConfigSchema } from "./prompts-schema.ts";
 
 const duration = v.pipe(
   v.union([v.string(), v.number()]),
@@ -112,6 +113,8 @@ export const StdioServerSchema = v.strictObject({
   versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
   /** This server's sampling requests: overrides `capabilities.sampling` (false: never serviced). */
   sampling: v.optional(SamplingConfigSchema),
+  /** Whether this server's prompts are used (`run --prompt`, `agentd mcp … prompts`, list_changed); default true. */
+  prompts: v.optional(v.boolean()),
 });
 
 /**
@@ -143,6 +146,8 @@ export const HttpServerSchema = v.strictObject({
   versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
   /** See the stdio entry's `sampling`. */
   sampling: v.optional(SamplingConfigSchema),
+  /** See the stdio entry's `prompts`. */
+  prompts: v.optional(v.boolean()),
 });
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */
@@ -365,6 +370,8 @@ export const ConfigSchema = v.strictObject({
   triggers: v.optional(TriggersSchema),
   serve: v.optional(ServeSchema),
   capabilities: v.optional(CapabilitiesSchema),
+  /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
+  prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
   subagents: v.optional(v.strictObject({ maxDepth: v.optional(positiveInt), maxChildren: v.optional(positiveInt), maxRestarts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
 });

@@ -6,9 +6,9 @@
  */
 
 /** The fields of a stdio server entry. */
-export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling"] as const;
+export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts"] as const;
 /** The fields of a Streamable HTTP server entry. */
-export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling"] as const;
+export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling", "prompts"] as const;
 /** The values `type` may take. */
 export const SERVER_TYPES = ["stdio", "http", "streamable-http"] as const;
 

@@ -2,8 +2,9 @@
  * agentd's own MCP surface (self-MCP): other agents and operators call it, subscribe to its state, and
  * watch work finish. Served on stdio and on Streamable HTTP(S) with the same surface:
  *
- * - tool `agent.run` — run an instruction through the agentic loop; `notifications/progress` per turn and
- *   tool call when the caller sent a progress token and D9 is on;
+ * - tool `agent.run` — run an instruction (or a served prompt with its arguments) through the agentic loop;
+ *   `notifications/progress` per turn and tool call when the caller sent a progress token and D9 is on;
+ * - prompts (D6) from the configuration, with completions of their arguments (D5), when configured;
  * - resources `agent://status` and `agent://runs/{runId}`, subscribable, updated on every change;
  * - `logging` (D9): `notifications/message` mirroring agentd's telemetry at or above the client's level.
  *
@@ -24,6 +25,8 @@ import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.t
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
+import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
+import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -79,6 +82,11 @@ export interface SelfMcpOptions {
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Suggested `pollInterval` of tasks, ms (default 1000). */
   taskPollIntervalMs?: number;
+  /**
+   * Prompts to serve (D6): declared with `prompts` (and `completions` when an argument has values) only
+   * when some are given; `agent.run` then also takes `{ prompt, arguments }`.
+   */
+  prompts?: Record<string, ServedPrompt>;
 }
 
 /** Default `execution.taskSupport` of the self-MCP's tools when tasks are on. */
@@ -95,6 +103,8 @@ export interface SelfMcp {
   registry: RunRegistry;
   /** The MCP task store, when tasks are on. */
   tasks?: McpTaskTable;
+  /** The served prompts, when prompts were configured: `set` replaces them and notifies `prompts/list_changed`. */
+  prompts?: ServedPrompts;
   /** Feed agentd's own telemetry here to mirror it as `notifications/message` (D9). */
   mirrorLog(record: LogRecord): void;
 }
@@ -119,7 +129,10 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
-      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      // Configured prompts switch prompts (D6) and completion (D5) on; each is declared only when registered.
+      ...(options.capabilities || options.prompts
+        ? { capabilities: { ...options.capabilities, ...(options.prompts ? { prompts: true, completion: true } : {}) } }
+        : {}),
       ...(tasks ? { tasks } : {}),
       instructions:
         options.instructions ??
@@ -127,23 +140,20 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     },
   );
 
+  const prompts = options.prompts ? new ServedPrompts(server) : undefined;
+  prompts?.set(options.prompts ?? {});
+
   server.tool(
     {
       name: "agent.run",
       title: "Run an instruction",
       description: "Run an instruction through agentd's agentic loop (model + MCP tools) and return the final answer.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          instruction: { type: "string", description: "What to do" },
-          runId: { type: "string", description: "Idempotency id; a finished run with this id is returned, not repeated" },
-          outputSchema: { type: "object", description: "JSON Schema the answer must satisfy" },
-        },
-        required: ["instruction"],
-      },
+      inputSchema: agentRunSchema(options.prompts !== undefined),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (args, ctx) => {
+      const input = agentRunInput(args, prompts);
+      if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
       const principal = principalOf(ctx.authInfo);
       const owner = principal.id;
       const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
@@ -154,11 +164,11 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       // Never run twice: the result is gone, but the work was done.
       if (!previous && registry.expired(runId, owner))
         return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
-      registry.start(runId, String(args.instruction), owner);
+      registry.start(runId, input.instruction, owner);
       let step = 0;
       const traceContext = traceCarrierFromMeta(ctx.meta);
       try {
-        const result = await options.runner.run(String(args.instruction), {
+        const result = await options.runner.run(input.instruction, {
           runId: scopedRunId(principal, runId),
           signal: ctx.signal,
           ...(traceContext ? { traceContext } : {}),
@@ -253,6 +263,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     server,
     registry,
     ...(tasks ? { tasks } : {}),
+    ...(prompts ? { prompts } : {}),
     mirrorLog(record) {
       if (mirroring) return;
       mirroring = true;
