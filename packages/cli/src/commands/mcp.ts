@@ -6,6 +6,7 @@
 import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
+import { promptsSwitchedOff } from "../modes/server-prompt.ts";
 import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { buildPromptArguments, buildToolArguments, readStdin, repeatedFlag } from "./mcp-args.ts";
@@ -166,6 +167,8 @@ export const mcpCommand = defineCommand({
     if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
     if (action === "complete" && !args.input) throw new AgentdError("E_USAGE", `complete needs an argument name: agentd mcp ${args.server} complete ${args.target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`);
     if (spec.target && !args.target) throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
+    const off = spec.prompts ? promptsSwitchedOff(args.server, config) : undefined;
+    if (off) throw off;
     const pairs = repeatedFlag(rawArgs, "arg", "a");
     const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
     if (args.timeout !== undefined && !timeoutMs) throw new AgentdError("E_USAGE", `--timeout expects a duration such as 30s, got '${args.timeout}'`);

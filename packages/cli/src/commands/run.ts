@@ -59,8 +59,11 @@ export const runCommand = defineCommand({
     if (mode === "once") {
       const typed = args.prompt ? undefined : await readInstruction(args.instruction);
       const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+      // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
+      const ask = args.prompt && process.stdin.isTTY && process.stderr.isTTY ? (await import("../modes/ask-prompt-arguments.ts")).askInTerminal : undefined;
       const instruction =
-        typed ?? (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger()));
+        typed ??
+        (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger(), ask ? { ask } : {}));
       const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
       const runId = args["run-id"];
       return runOnce({ resolved, instruction, json, graceMs, ...(runId ? { runId } : {}), ...(outputSchema ? { outputSchema } : {}) });

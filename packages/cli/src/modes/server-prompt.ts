@@ -2,12 +2,16 @@
  * `agentd run --prompt SERVER/NAME --arg k=v`: a server's prompt (MCP `prompts/get`) as the run's
  * instruction. The person chose the prompt, so its message texts are the instruction; what it embeds is
  * data — an embedded resource's text arrives fenced as untrusted (like a tool's output), images and audio
- * are summarised (the model interface is text), resource links are named.
+ * are summarised (the model interface is text), resource links are named. In a terminal, required arguments
+ * left out are asked for with the server's completions (`ask-prompt-arguments.ts`); elsewhere they are one
+ * usage line naming each `--arg`. `mcpServers.X.prompts: false` switches a server's prompts off.
  */
-import { AgentdError, connectServer, type AgentdConfig, type Logger } from "@agentd/sdk";
+import { AgentdError, connectServer, type AgentdConfig, type Logger, type McpClient } from "@agentd/sdk";
+import { PromptList } from "@agentd/sdk/mcp";
 import { capabilityConfigFrom } from "@agentd/sdk";
 import { fenceResourceText } from "@agentd/sdk/loop";
 import type { GetPromptResult } from "@agentd/sdk/wire";
+import type { AskPromptArguments, CompleteArgument } from "./ask-prompt-arguments.ts";
 
 /** A `--prompt SERVER/NAME` reference with its arguments. */
 export interface PromptRef {
@@ -48,19 +52,57 @@ export function instructionOf(result: GetPromptResult): string {
   return result.messages.map((m) => (m.role === "assistant" ? `(assistant) ${blockText(m.content)}` : blockText(m.content))).join("\n\n");
 }
 
-/** Connect to the prompt's server once, check the required arguments, and get the instruction. */
-export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRef, logger: Logger): Promise<string> {
+/** Options of {@link fetchPromptInstruction}. */
+export interface FetchPromptOptions {
+  /** Ask for missing required arguments (in a terminal); without it they are one clear usage error. */
+  ask?: AskPromptArguments;
+}
+
+/** The usage error of a server whose prompts are switched off in its entry. */
+export function promptsSwitchedOff(server: string, entry: { prompts?: boolean } | undefined): AgentdError | undefined {
+  return entry?.prompts === false
+    ? new AgentdError("E_USAGE", `prompts of MCP server '${server}' are switched off (mcpServers.${server}.prompts: false); remove the switch to use them`)
+    : undefined;
+}
+
+/**
+ * Connect to the prompt's server once, check (or ask for) the required arguments, and get the instruction.
+ * The prompt is looked up again after asking: the list is re-read when the server said it changed meanwhile.
+ */
+export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRef, logger: Logger, options: FetchPromptOptions = {}): Promise<string> {
   const entry = config.mcpServers?.[ref.server];
   if (!entry) throw new AgentdError("E_USAGE", `--prompt: unknown MCP server '${ref.server}'; configured: ${Object.keys(config.mcpServers ?? {}).join(", ") || "none"}`);
-  const client = await connectServer(ref.server, entry, { logger, capabilities: { ...capabilityConfigFrom(config), prompts: true } });
+  const off = promptsSwitchedOff(ref.server, entry);
+  if (off) throw off;
+  const client = await connectServer(ref.server, entry, { logger, capabilities: { ...capabilityConfigFrom(config), prompts: true, completion: options.ask !== undefined } });
+  const list = new PromptList(client);
   try {
-    const prompts = await client.listPrompts();
-    const prompt = prompts.find((p) => p.name === ref.name);
-    if (!prompt) throw new AgentdError("E_USAGE", `${ref.server} has no prompt '${ref.name}'; its prompts: ${prompts.map((p) => p.name).join(", ") || "none"}`);
-    const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in ref.args)).map((a) => a.name);
-    if (missing.length) throw new AgentdError("E_USAGE", `prompt ${ref.server}/${ref.name} needs ${missing.map((m) => `--arg ${m}=…`).join(" ")}`);
+    const find = async () => {
+      const prompt = await list.find(ref.name);
+      if (!prompt) throw new AgentdError("E_USAGE", `${ref.server} has no prompt '${ref.name}'; its prompts: ${(await list.prompts()).map((p) => p.name).join(", ") || "none"}`);
+      return { prompt, missing: (prompt.arguments ?? []).filter((a) => a.required && !(a.name in ref.args)) };
+    };
+    let { missing } = await find();
+    const title = `${ref.server}/${ref.name}`;
+    if (missing.length && options.ask) {
+      const answers = await options.ask(title, missing, ref.args, completer(client, ref.name));
+      if (!answers) throw new AgentdError("E_USAGE", `cancelled: prompt ${title} was not run`);
+      Object.assign(ref.args, answers);
+      ({ missing } = await find());
+    }
+    if (missing.length) throw new AgentdError("E_USAGE", `prompt ${title} needs ${missing.map((m) => `--arg ${m.name}=…`).join(" ")}`);
     return instructionOf(await client.getPrompt(ref.name, ref.args));
   } finally {
+    list.close();
     await client.close();
   }
+}
+
+/** Completions from the server when it declares them; none otherwise (the question is then plain text). */
+function completer(client: McpClient, prompt: string): CompleteArgument {
+  return async (name, prefix, context) => {
+    if (!client.serverCapabilities.completions) return [];
+    const params = { ref: { type: "ref/prompt" as const, name: prompt }, argument: { name, value: prefix }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) };
+    return (await client.complete(params)).completion.values;
+  };
 }

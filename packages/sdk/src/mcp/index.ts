@@ -73,3 +73,4 @@ export { DEFAULT_PAGE_SIZE, paginate } from "./pagination.ts";
 export { toolError } from "./tool-catalog.ts";
 export { DEFAULT_RECONNECT_POLICY, ManagedMcpClient } from "./managed/index.ts";
 export type { LossReason, ManagedClientEvents, ManagedClientOptions, ManagedClientState, ReconnectPolicy } from "./managed/index.ts";
+export { PromptList, type PromptSource } from "./prompt-list.ts";
