@@ -38,3 +38,19 @@ test("a server prompt with arguments drives the run; embedded resources are fenc
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain("prompt everything/args-prompt needs --arg city=…");
 }, 60_000);
+
+test("not a terminal: a missing argument is one line naming --arg; a server's prompts switched off are refused before connecting", async () => {
+  ws = new CliWorkspace();
+  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] }, quiet: { command: process.execPath, args: [EVERYTHING], prompts: false } } });
+  const env = { AGENT_INTELLIGENCE: "http://127.0.0.1:9/v1", AGENT_MODEL: "m" };
+  const missing = await ws.run(["run", "--config", config, "--prompt", "everything/completable-prompt", "--arg", "department=Sales"], { env });
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain("agentd: prompt everything/completable-prompt needs --arg name=… (in a terminal, agentd asks for it with the server's completions)\n");
+  for (const args of [["run", "--config", config, "--prompt", "quiet/args-prompt", "--arg", "city=Oslo"], ["mcp", "--config", config, "quiet", "prompts"], ["mcp", "--config", config, "quiet", "complete", "completable-prompt", "department"]]) {
+    const off = await ws.run(args, { env });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain("prompts of MCP server 'quiet' are switched off (mcpServers.quiet.prompts: false); remove the switch to use them");
+    // Refused before the server was started: it never logged its start.
+    expect(off.stderr).not.toContain("Starting default");
+  }
+}, 60_000);

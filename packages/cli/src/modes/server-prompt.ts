@@ -90,7 +90,8 @@ export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRe
       Object.assign(ref.args, answers);
       ({ missing } = await find());
     }
-    if (missing.length) throw new AgentdError("E_USAGE", `prompt ${title} needs ${missing.map((m) => `--arg ${m.name}=…`).join(" ")}`);
+    if (missing.length)
+      throw new AgentdError("E_USAGE", `prompt ${title} needs ${missing.map((m) => `--arg ${m.name}=…`).join(" ")}${options.ask ? "" : " (in a terminal, agentd asks for it with the server's completions)"}`);
     return instructionOf(await client.getPrompt(ref.name, ref.args));
   } finally {
     list.close();
