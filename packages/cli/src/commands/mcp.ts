@@ -6,7 +6,7 @@
 import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
-import { promptsSwitchedOff } from "../modes/server-prompt.ts";
+import { promptsSwitchedOff } from "../modes/prompts-switch.ts";
 import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { buildPromptArguments, buildToolArguments, readStdin, repeatedFlag } from "./mcp-args.ts";

@@ -12,6 +12,7 @@ import { capabilityConfigFrom } from "@agentd/sdk";
 import { fenceResourceText } from "@agentd/sdk/loop";
 import type { GetPromptResult } from "@agentd/sdk/wire";
 import type { AskPromptArguments, CompleteArgument } from "./ask-prompt-arguments.ts";
+import { promptsSwitchedOff } from "./prompts-switch.ts";
 
 /** A `--prompt SERVER/NAME` reference with its arguments. */
 export interface PromptRef {
@@ -56,13 +57,6 @@ export function instructionOf(result: GetPromptResult): string {
 export interface FetchPromptOptions {
   /** Ask for missing required arguments (in a terminal); without it they are one clear usage error. */
   ask?: AskPromptArguments;
-}
-
-/** The usage error of a server whose prompts are switched off in its entry. */
-export function promptsSwitchedOff(server: string, entry: { prompts?: boolean } | undefined): AgentdError | undefined {
-  return entry?.prompts === false
-    ? new AgentdError("E_USAGE", `prompts of MCP server '${server}' are switched off (mcpServers.${server}.prompts: false); remove the switch to use them`)
-    : undefined;
 }
 
 /**
