@@ -3,10 +3,13 @@
  * client over stdio (2025-11-25) — declaration, pagination of prompts/list, expansion, -32602 for missing or
  * undeclared arguments, completion filtered by prefix and capped at 100 with total/hasMore, agent.run with
  * `{ prompt, arguments }` reaching the model as the instruction; the v2 client over Streamable HTTP
- * (2026-07-28, stateless); and nothing declared without a prompts block. What agentd sent validates
- * against the official schema of the revision spoken.
+ * (2026-07-28, stateless); nothing declared without a prompts block; and agentd's own client (`run --prompt`,
+ * `mcp complete`) against a served agentd. What agentd sent validates against the official schema of the
+ * revision spoken.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -156,6 +159,20 @@ describe("agentd serve with configured prompts", () => {
     } finally {
       await client.close();
     }
+  }, 60_000);
+
+  test("agentd as the client of agentd serve: run --prompt and mcp complete use the served prompts", async () => {
+    const { env } = await world();
+    const served = join(ws!.dir, "served.json");
+    writeFileSync(served, JSON.stringify({ prompts: CONFORMANCE_PROMPTS }));
+    const client = ws!.writeConfig({ mcpServers: { self: { command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", served] } } });
+    const completed = await ws!.run(["mcp", "--config", client, "self", "complete", "review", "pr", "42"]);
+    expect(completed.stdout).toBe("42\n420\n");
+    const run = await ws!.run(["run", "--config", client, "--prompt", "self/review", "--arg", "pr=41"], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("verdict: ship it\n");
+    const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
+    expect(user).toContain("Review pull request 41. Focus: \n\n(assistant) I will read the diff of 41 first.");
   }, 60_000);
 
   test.skipIf(!sharedSpecsAvailable())(`${NEEDS_SHARED} every message agentd sent validates against the official schema of its revision`, () => {
