@@ -98,6 +98,10 @@ function completer(client: McpClient, prompt: string): CompleteArgument {
   return async (name, prefix, context) => {
     if (!client.serverCapabilities.completions) return [];
     const params = { ref: { type: "ref/prompt" as const, name: prompt }, argument: { name, value: prefix }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) };
-    return (await client.complete(params)).completion.values;
+    // Completion is a convenience: a server failing it still gets its question, as plain text.
+    return client.complete(params).then(
+      (r) => r.completion.values,
+      () => [],
+    );
   };
 }
