@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import { AgentCardSchema, chooseInterface, type AgentCard, type ChosenInterface, type ClientBinding } from "./agent-card.ts";
-import { createBinding, type A2aBinding } from "./bindings.ts";
+import { A2A_VERSION, createBinding, type A2aBinding } from "./bindings.ts";
 import {
   SendMessageResponseSchema,
   StreamResponseSchema,
@@ -53,7 +53,8 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
   const who = options.name ?? url;
   let res: Response;
   try {
-    res = await (options.fetch ?? fetch)(cardUrl, { headers: { ...options.headers, accept: "application/json" }, ...(options.signal ? { signal: options.signal } : {}) });
+    // The version header matters for the card too: a server answering both versions gives a request without it the v0.3 card.
+    res = await (options.fetch ?? fetch)(cardUrl, { headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION }, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (e) {
     if (options.signal?.aborted) throw e;
     throw new AgentdError("E_UPSTREAM", `A2A agent '${who}': cannot read its agent card at ${cardUrl}: ${e instanceof Error ? e.message : String(e)}`);
