@@ -1,7 +1,8 @@
 /**
  * The two HTTP bindings of A2A v1.0 the client speaks, behind one interface: JSON-RPC 2.0 (`POST` of
  * `{ method: "SendMessage", … }` to the interface URL, SSE of JSON-RPC responses for streams) and HTTP+JSON
- * (`POST /message:send`, `POST /message:stream`, `GET /tasks/{id}`, `POST /tasks/{id}:cancel`). Every
+ * (`POST /message:send`, `POST /message:stream`, `GET /tasks/{id}`, `POST /tasks/{id}:cancel`,
+ * `GET /tasks/{id}:subscribe`). Every
  * request carries `A2A-Version: 1.0` (a request without it means 0.3 to a v1.0 server) and the configured
  * headers (auth). A peer's error becomes one `E_UPSTREAM` line naming the agent, the method and the code.
  */
@@ -14,7 +15,7 @@ import { sseData } from "./sse-events.ts";
 export const A2A_VERSION = "1.0";
 
 /** The methods the client calls. */
-export type A2aMethod = "SendMessage" | "SendStreamingMessage" | "GetTask" | "CancelTask";
+export type A2aMethod = "SendMessage" | "SendStreamingMessage" | "GetTask" | "CancelTask" | "SubscribeToTask";
 
 /** What a binding needs to make requests. */
 export interface BindingOptions {
@@ -141,6 +142,8 @@ function route(method: A2aMethod, params: Record<string, unknown>): { verb: "GET
       return { verb: "GET", path: `/tasks/${id}${typeof params.historyLength === "number" ? `?historyLength=${params.historyLength}` : ""}` };
     case "CancelTask":
       return { verb: "POST", path: `/tasks/${id}:cancel`, body: params };
+    case "SubscribeToTask":
+      return { verb: "GET", path: `/tasks/${id}:subscribe` };
   }
 }
 

@@ -71,6 +71,22 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       expect(peer.cancelled).toEqual([id]);
     });
 
+    test("SubscribeToTask re-attaches to a working task and follows it to its end", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const reply = await client.sendMessage({ ...userMessage("hang"), configuration: { returnImmediately: true } });
+      const id = reply.task!.id;
+      await peer.hanging;
+      const events = client.subscribeToTask(id);
+      const first = (await events.next()).value as StreamResponse;
+      expect("task" in first && first.task.id).toBe(id);
+      peer.finish(id);
+      const rest: StreamResponse[] = [];
+      for await (const e of { [Symbol.asyncIterator]: () => events }) rest.push(e);
+      const last = rest.at(-1);
+      expect(last && "statusUpdate" in last && last.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
+    });
+
     test("an unknown task is the peer's error, in one line", async () => {
       peer = await startPeer();
       const client = await A2aClient.connect(peer.url, { preferBinding: binding });

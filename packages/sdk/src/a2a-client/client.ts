@@ -2,7 +2,7 @@
  * `A2aClient`: agentd's client of a remote A2A v1.0 agent. `A2aClient.connect(url)` reads the agent card at
  * `/.well-known/agent-card.json` (or the card URL given), picks the JSON-RPC or HTTP+JSON interface from
  * `supportedInterfaces`, and then offers the methods a delegating agent needs: SendMessage (blocking),
- * SendStreamingMessage (SSE), GetTask and CancelTask. Replies are checked against the v1.0 shapes.
+ * SendStreamingMessage (SSE), SubscribeToTask (SSE, after a dropped stream), GetTask and CancelTask. Replies are checked against the v1.0 shapes.
  *
  * ```ts
  * const client = await A2aClient.connect("https://agents.example/research", { headers: { Authorization: `Bearer ${token}` } });
@@ -106,6 +106,15 @@ export class A2aClient {
   async *sendStreamingMessage(request: SendMessageRequest, signal?: AbortSignal): AsyncGenerator<StreamResponse> {
     for await (const event of this.binding.stream("SendStreamingMessage", { ...request }, signal))
       yield this.check("SendStreamingMessage", StreamResponseSchema, event) as StreamResponse;
+  }
+
+  /**
+   * SubscribeToTask: re-attach to a task's stream (after a dropped connection): the task as it stands, then
+   * its updates until it ends. A task that already ended is the agent's UnsupportedOperation error.
+   */
+  async *subscribeToTask(id: string, signal?: AbortSignal): AsyncGenerator<StreamResponse> {
+    for await (const event of this.binding.stream("SubscribeToTask", { id }, signal))
+      yield this.check("SubscribeToTask", StreamResponseSchema, event) as StreamResponse;
   }
 
   /** GetTask: the task's current state (with up to `historyLength` messages of history). */

@@ -5,12 +5,12 @@
  * the tool's description instead.
  *
  * A call sends the message with the run id in its metadata (`agentd.dev/run-id`, as MCP calls carry it in
- * `_meta`), follows the task — streamed when the card declares streaming, else `returnImmediately` and
- * GetTask polls — reports each status change as progress and as an `a2a.status` record, and returns when
+ * `_meta`), follows the task — streamed when the card declares streaming (a dropped stream re-attached
+ * with SubscribeToTask, then GetTask), else `returnImmediately` and GetTask polls — reports each status change as progress and as an `a2a.status` record, and returns when
  * the task ends or asks for input. When the run's signal aborts (deadline, budget, cancel) while the task
  * is still going, the task is cancelled on the remote agent (CancelTask) before the abort propagates.
  */
-import { A2aClient, type SendMessageRequest } from "../a2a-client/index.ts";
+import { A2aClient, type SendMessageRequest, type StreamResponse } from "../a2a-client/index.ts";
 import { sleep } from "../_internal/sleep.ts";
 import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
@@ -42,6 +42,8 @@ export interface A2aToolSetOptions {
 /** The prefix of A2A tool names (`a2a:NAME`; scope globs such as `a2a:*` select them). */
 export const A2A_TOOL_PREFIX = "a2a:";
 const MAX_DESCRIPTION = 2000;
+/** Times a dropped task stream is re-attached (SubscribeToTask) before GetTask takes over. */
+const MAX_RESUBSCRIBES = 3;
 
 const INPUT_SCHEMA = {
   type: "object",
@@ -170,24 +172,54 @@ export class A2aToolSet implements ToolSet {
       ctx.onprogress?.({ progress: changes, message });
     };
     if (client.streaming) {
-      for await (const event of client.sendStreamingMessage(request, ctx.signal)) {
-        foldEvent(reply, event);
-        report();
-        if (settled(reply)) return;
-      }
-      // The stream ended before the task settled (a dropped connection): ask where it stands.
-      if (reply.taskId && !settled(reply)) foldTask(reply, await client.getTask(reply.taskId, { signal: ctx.signal }));
-      return;
+      await this.stream(agent, client, client.sendStreamingMessage(request, ctx.signal), reply, ctx, report);
+      if (reply.taskId === undefined || settled(reply)) return;
+      // Re-attaching did not see the task end: ask where it stands, then poll.
+      foldTask(reply, await client.getTask(reply.taskId, { signal: ctx.signal }));
+      report();
+    } else {
+      const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true } }, ctx.signal);
+      if (first.message) foldEvent(reply, { message: first.message });
+      else foldTask(reply, first.task);
+      report();
     }
-    const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true } }, ctx.signal);
-    if (first.message) foldEvent(reply, { message: first.message });
-    else foldTask(reply, first.task);
-    report();
     // A peer without streaming is followed by polling, so the task id is known early enough to cancel it.
     for (let wait = 250; !settled(reply); wait = Math.min(wait * 2, 5000)) {
       await sleep(wait, ctx.signal);
       foldTask(reply, await client.getTask(reply.taskId as string, { signal: ctx.signal }));
       report();
+    }
+  }
+
+  /**
+   * Read a task's stream until it settles. A stream that breaks or ends early (a dropped connection) is
+   * re-attached with SubscribeToTask, up to {@link MAX_RESUBSCRIBES} times; a subscription refused at once
+   * (the task ended meanwhile, or the agent does not offer it) leaves the rest to GetTask.
+   */
+  private async stream(agent: string, client: A2aClient, first: AsyncIterable<StreamResponse>, reply: A2aReply, ctx: ToolCallContext, report: () => void): Promise<void> {
+    let events = first;
+    for (let attempt = 0; ; attempt++) {
+      let seen = 0;
+      try {
+        for await (const event of events) {
+          seen++;
+          foldEvent(reply, event);
+          report();
+          if (settled(reply)) return;
+        }
+        if (reply.taskId === undefined) return;
+      } catch (e) {
+        if (ctx.signal.aborted || reply.taskId === undefined) throw e;
+        const error = e instanceof Error ? e.message : String(e);
+        if (attempt > 0 && seen === 0) {
+          this.options.logger?.warn("a2a.resubscribe_failed", { runId: ctx.runId, agent, taskId: reply.taskId, error });
+          return;
+        }
+        this.options.logger?.warn("a2a.stream_dropped", { runId: ctx.runId, agent, taskId: reply.taskId, error });
+      }
+      if (attempt >= MAX_RESUBSCRIBES) return;
+      this.options.logger?.info("a2a.resubscribe", { runId: ctx.runId, agent, taskId: reply.taskId, attempt: attempt + 1 });
+      events = client.subscribeToTask(reply.taskId, ctx.signal);
     }
   }
 
