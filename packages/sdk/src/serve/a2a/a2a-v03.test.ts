@@ -1,12 +1,12 @@
 /**
  * A2A v0.3 compatibility: a request without `A2A-Version` (or with 0.3) is answered in v0.3 shapes, each
- * validated against the official v0.3.0 JSON Schema; the reference client's v0.3 transport (chosen from
- * the v0.3 card) drives card, blocking and streaming send, get, cancel and resubscribe; `A2A-Version: 1.0`
- * is unchanged.
+ * validated against the official v0.3.0 JSON Schema (JSON-RPC); the reference client's v0.3 transports
+ * (JSON-RPC, and HTTP+JSON in the v0.3 proto's JSON at `/v1/…`), chosen from the v0.3 card, drive blocking
+ * and streaming send, get, push configs, cancel and resubscribe; `A2A-Version: 1.0` is unchanged.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { Role, TaskState, type AgentCard, type StreamResponse } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
 import { echo, gate, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
 import { checkV03, v03SchemaMissing } from "./__fixtures__/v03-oracle.ts";
 
@@ -33,9 +33,10 @@ test.skipIf(v03SchemaMissing)("[needs ../shared] without A2A-Version: the card, 
   const card = await (await fetch(`${s.base}/.well-known/agent-card.json`)).json();
   expect(checkV03("AgentCard", card)).toBe("");
   expect(card).toMatchObject({ protocolVersion: "0.3.0", url: `${s.base}/a2a`, preferredTransport: "JSONRPC", supportsAuthenticatedExtendedCard: true });
+  expect(card.additionalInterfaces).toEqual([{ url: `${s.base}/a2a`, transport: "JSONRPC" }, { url: `${s.base}/a2a/rest`, transport: "HTTP+JSON" }]);
   // With 1.0 the card is the v1.0 one, advertising the 0.3 interface after the 1.0 ones.
   const v1 = await (await fetch(`${s.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json();
-  expect(v1.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(["JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3"]);
+  expect(v1.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(["JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"]);
 
   const sent = await rpc(s.base, "message/send", { message: message("hello") });
   expect(checkV03("SendMessageResponse", sent)).toBe("");
@@ -128,63 +129,82 @@ test("A2A-Version: 1.0 keeps the v1.0 names; an explicit 0.3 refuses them; anoth
   expect((await rpc(s.base, "message/send", { message: message("hi") }, { "a2a-version": "2.0" })).error.code).toBe(-32009);
 });
 
-test("the reference client's v0.3 transport, chosen from the v0.3 card: send, stream, get, cancel, resubscribe", async () => {
-  const g = gate();
-  const s = await serve({ steps: [echo, echo, g.step] });
-  const methods: string[] = [];
-  const versions = new Set<string | null>();
-  const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    methods.push(JSON.parse(String(init?.body)).method);
-    versions.add(new Headers(init?.headers).get("a2a-version"));
-    return fetch(input, init);
-  }) as typeof fetch;
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-    }),
-  );
-  // A v0.3 client reads the card without A2A-Version and gets the v0.3 card.
-  const raw = await (await fetch(`${s.base}/.well-known/agent-card.json`)).json();
-  const client = await factory.createFromAgentCard(raw as AgentCard);
-  expect(client.transport.protocolVersion).toBe("0.3");
-  const request = (text: string) => ({
-    message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: "", taskId: "", metadata: undefined, extensions: [], referenceTaskIds: [] },
-    tenant: "",
-    configuration: undefined,
-    metadata: undefined,
+for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
+  test(`the reference client's v0.3 ${binding} transport, chosen from the v0.3 card: send, stream, get, push configs, cancel, resubscribe`, async () => {
+    const g = gate();
+    const s = await serve({ steps: [echo, echo, g.step] });
+    const calls: string[] = [];
+    const versions = new Set<string | null>();
+    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(binding === "JSONRPC" ? JSON.parse(String(init?.body)).method : `${init?.method} ${new URL(String(input)).pathname.replace(/tasks\/[^/:]+/, "tasks/ID").replace(/Configs\/[^/]+$/, "Configs/ID")}`);
+      versions.add(new Headers(init?.headers).get("a2a-version"));
+      return fetch(input, init);
+    }) as typeof fetch;
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
+        preferredTransports: [binding],
+        cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+      }),
+    );
+    // A v0.3 client reads the card without A2A-Version and gets the v0.3 card.
+    const raw = await (await fetch(`${s.base}/.well-known/agent-card.json`)).json();
+    const client = await factory.createFromAgentCard(raw as AgentCard);
+    expect([client.transport.protocolName, client.transport.protocolVersion]).toEqual([binding, "0.3"]);
+    const request = (text: string) => ({
+      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: "", taskId: "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+      tenant: "",
+      configuration: undefined,
+      metadata: undefined,
+    });
+
+    const result = await client.sendMessage(request("old"));
+    if (!("status" in result)) throw new Error("expected a task");
+    expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(result.artifacts[0]?.parts[0]?.content).toEqual({ $case: "text", value: "echo: old" });
+    expect((await client.getTask({ id: result.id, tenant: "", historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // Push configs (the task has ended, so nothing is delivered to the URL).
+    const hook = { tenant: "", taskId: result.id, url: "http://127.0.0.1:9/hook", token: "tok", authentication: undefined };
+    const created = await client.createTaskPushNotificationConfig({ ...hook, id: "" });
+    expect(created).toMatchObject({ taskId: result.id, url: hook.url, token: "tok" });
+    expect(created.id).not.toBe("");
+    expect((await client.getTaskPushNotificationConfig({ tenant: "", taskId: result.id, id: created.id })).url).toBe(hook.url);
+    expect((await client.listTaskPushNotificationConfig({ tenant: "", taskId: result.id, pageSize: 0, pageToken: "" })).configs.map((c) => c.id)).toEqual([created.id]);
+    await client.deleteTaskPushNotificationConfig({ tenant: "", taskId: result.id, id: created.id });
+    await expect(client.getTaskPushNotificationConfig({ tenant: "", taskId: result.id, id: created.id })).rejects.toMatchObject({ name: "TaskNotFoundError" });
+
+    const streamed: StreamResponse[] = [];
+    for await (const e of client.sendMessageStream(request("streamed"))) streamed.push(e);
+    const last = streamed.at(-1)?.payload;
+    expect(last?.$case).toBe("statusUpdate");
+    if (last?.$case === "statusUpdate") expect(last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // A stream dropped while the task works, then resubscribe and cancel.
+    const controller = new AbortController();
+    const stream = client.sendMessageStream(request("long"), { signal: controller.signal });
+    const firstEvent = (await stream.next()).value as StreamResponse;
+    if (firstEvent.payload?.$case !== "task") throw new Error("expected the task first");
+    const id = firstEvent.payload.value.id;
+    await g.entered;
+    controller.abort();
+    await stream.return(undefined).catch(() => {});
+    const resubscribed = client.resubscribeTask({ id, tenant: "" });
+    expect(((await resubscribed.next()).value as StreamResponse).payload?.$case).toBe("task");
+    expect((await client.cancelTask({ id, tenant: "", metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const rest: StreamResponse[] = [];
+    for await (const e of { [Symbol.asyncIterator]: () => resubscribed }) rest.push(e);
+    const end = rest.at(-1)?.payload;
+    if (end?.$case !== "statusUpdate") throw new Error("expected the final status");
+    expect(end.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(client.cancelTask({ id, tenant: "", metadata: undefined })).rejects.toMatchObject({ name: "TaskNotCancelableError" });
+
+    const expected =
+      binding === "JSONRPC"
+        ? ["message/send", "tasks/get", "message/stream", "tasks/resubscribe", "tasks/cancel", ...["set", "get", "list", "delete"].map((m) => `tasks/pushNotificationConfig/${m}`)]
+        : ["POST /a2a/rest/v1/message:send", "GET /a2a/rest/v1/tasks/ID", "POST /a2a/rest/v1/message:stream", "GET /a2a/rest/v1/tasks/ID:subscribe", "POST /a2a/rest/v1/tasks/ID:cancel",
+           "POST /a2a/rest/v1/tasks/ID/pushNotificationConfigs", "GET /a2a/rest/v1/tasks/ID/pushNotificationConfigs", "GET /a2a/rest/v1/tasks/ID/pushNotificationConfigs/ID", "DELETE /a2a/rest/v1/tasks/ID/pushNotificationConfigs/ID"];
+    expect(new Set(calls)).toEqual(new Set(expected));
+    expect([...versions]).toEqual(["0.3"]);
   });
-
-  const result = await client.sendMessage(request("old"));
-  if (!("status" in result)) throw new Error("expected a task");
-  expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-  expect(result.artifacts[0]?.parts[0]?.content).toEqual({ $case: "text", value: "echo: old" });
-  expect((await client.getTask({ id: result.id, tenant: "", historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-
-  const streamed: StreamResponse[] = [];
-  for await (const e of client.sendMessageStream(request("streamed"))) streamed.push(e);
-  const last = streamed.at(-1)?.payload;
-  expect(last?.$case).toBe("statusUpdate");
-  if (last?.$case === "statusUpdate") expect(last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-
-  // A stream dropped while the task works, then resubscribe and cancel.
-  const controller = new AbortController();
-  const stream = client.sendMessageStream(request("long"), { signal: controller.signal });
-  const firstEvent = (await stream.next()).value as StreamResponse;
-  if (firstEvent.payload?.$case !== "task") throw new Error("expected the task first");
-  const id = firstEvent.payload.value.id;
-  await g.entered;
-  controller.abort();
-  await stream.return(undefined).catch(() => {});
-  const resubscribed = client.resubscribeTask({ id, tenant: "" });
-  expect(((await resubscribed.next()).value as StreamResponse).payload?.$case).toBe("task");
-  expect((await client.cancelTask({ id, tenant: "", metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-  const rest: StreamResponse[] = [];
-  for await (const e of { [Symbol.asyncIterator]: () => resubscribed }) rest.push(e);
-  const end = rest.at(-1)?.payload;
-  if (end?.$case !== "statusUpdate") throw new Error("expected the final status");
-  expect(end.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-
-  expect(new Set(methods)).toEqual(new Set(["message/send", "tasks/get", "message/stream", "tasks/resubscribe", "tasks/cancel"]));
-  expect([...versions]).toEqual(["0.3"]);
-});
+}

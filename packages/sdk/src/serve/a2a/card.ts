@@ -52,6 +52,7 @@ export function buildAgentCard(o: A2aCardOptions, served: A2aServedAs, extraSkil
       { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: A2A_VERSION },
       // The same endpoint answers v0.3 requests (no `A2A-Version` header) in v0.3 shapes; 1.0 entries come first.
       { url: served.jsonRpcUrl, protocolBinding: "JSONRPC", protocolVersion: V03_INTERFACE_VERSION },
+      { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: V03_INTERFACE_VERSION },
     ],
     version: o.version ?? "0.1.0",
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },

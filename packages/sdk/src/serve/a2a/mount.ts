@@ -1,7 +1,7 @@
 /**
  * A2A over HTTP on the agent's listener, beside the MCP endpoint: the agent card at
  * `/.well-known/agent-card.json` (public, with ETag and Cache-Control), the JSON-RPC binding at `/a2a`
- * and the HTTP+JSON binding under `/a2a/rest`. Both bindings are authenticated like the MCP endpoint
+ * and the HTTP+JSON binding under `/a2a/rest` (v0.3's at `/a2a/rest/v1/…`). Both bindings are authenticated like the MCP endpoint
  * (the listener checks Host, Origin and credentials before a request gets here) and bounded in size.
  *
  * Versions: `A2A-Version: 1.x` is served in v1.0 shapes; a request without the header (or with 0.3) is
@@ -21,6 +21,7 @@ import type { A2aService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
 import { cardToV03, isV03Version } from "./v03/card.ts";
 import { callV03, isV03Method, v03Stream, v03Streams } from "./v03/methods.ts";
+import { serveV03Rest, v03RestError } from "./v03/rest.ts";
 import { eventToV03 } from "./v03/shapes.ts";
 
 /** The well-known path of the agent card. */
@@ -188,6 +189,11 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
       if (path === A2A_PATH) return jsonRpc(req, who, conn);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
+      if (sub.startsWith("/v1/")) {
+        const w = wireVersion(req);
+        if (w instanceof A2aError) return v03RestError(w);
+        return serveV03Rest({ service: o.service, maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
+      }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
       return rest(req, sub, who, conn);
     },
