@@ -11,6 +11,7 @@
  * is still going, the task is cancelled on the remote agent (CancelTask) before the abort propagates.
  */
 import { A2aClient, type SendMessageRequest, type StreamResponse } from "../a2a-client/index.ts";
+import { startPushReceiver, type PushReceiver } from "../a2a-client/push-receiver.ts";
 import { sleep } from "../_internal/sleep.ts";
 import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
@@ -27,6 +28,11 @@ export interface A2aAgentConfig {
   required?: boolean;
   /** The binding to prefer when the card offers both (default JSON-RPC). */
   binding?: "JSONRPC" | "HTTP+JSON";
+  /**
+   * Follow tasks through push notifications when the card declares them: a webhook on 127.0.0.1 (so for
+   * agents that can reach this host's loopback) instead of holding a stream open. Default false.
+   */
+  push?: boolean;
 }
 
 /** Options of an {@link A2aToolSet}. */
@@ -61,6 +67,8 @@ export class A2aToolSet implements ToolSet {
   private readonly clients = new Map<string, Promise<A2aClient>>();
   /** CancelTask requests under way: `settle()` waits for them so a closing agent does not drop them. */
   private readonly cancelling = new Set<Promise<void>>();
+  /** The webhook listener, started the first time a call follows a task by push. */
+  private receiver: PushReceiver | undefined;
 
   constructor(
     private readonly agents: Readonly<Record<string, A2aAgentConfig>>,
@@ -132,7 +140,7 @@ export class A2aToolSet implements ToolSet {
     };
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx);
+      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx, config.push === true && client.card.capabilities?.pushNotifications === true);
       return replyOutcome(agent, name, reply);
     } catch (e) {
       if (ctx.signal.aborted) {
@@ -159,7 +167,7 @@ export class A2aToolSet implements ToolSet {
   }
 
   /** Send and follow the task until it settles, reporting status changes. */
-  private async follow(agent: string, client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext): Promise<void> {
+  private async follow(agent: string, client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext, push: boolean): Promise<void> {
     let changes = 0;
     let last = "";
     const report = () => {
@@ -171,6 +179,10 @@ export class A2aToolSet implements ToolSet {
       this.options.logger?.info("a2a.status", { runId: ctx.runId, agent, taskId: reply.taskId, state: stateWord(reply.state) });
       ctx.onprogress?.({ progress: changes, message });
     };
+    if (push) {
+      await this.followByPush(client, request, reply, ctx, report);
+      return;
+    }
     if (client.streaming) {
       await this.stream(agent, client, client.sendStreamingMessage(request, ctx.signal), reply, ctx, report);
       if (reply.taskId === undefined || settled(reply)) return;
@@ -223,9 +235,40 @@ export class A2aToolSet implements ToolSet {
     }
   }
 
-  /** Resolve once every CancelTask sent on an abort has been answered (or timed out). */
+  /**
+   * Follow a task by push: the message goes with a webhook config (its own URL and token) and
+   * `returnImmediately`; each event the agent POSTs is folded in as it comes. A quiet spell (from 5 s,
+   * doubling up to 30 s) is bridged by a GetTask, so a lost notification delays the answer, never loses it.
+   */
+  private async followByPush(client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext, report: () => void): Promise<void> {
+    this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {});
+    const hook = this.receiver.register();
+    try {
+      const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url, token: hook.token } } }, ctx.signal);
+      if (first.message) foldEvent(reply, { message: first.message });
+      else foldTask(reply, first.task);
+      report();
+      for (let quiet = 5000; !settled(reply); ) {
+        const event = await hook.next(quiet, ctx.signal);
+        if (event) {
+          foldEvent(reply, event);
+          quiet = 5000;
+        } else {
+          foldTask(reply, await client.getTask(reply.taskId as string, { signal: ctx.signal }));
+          quiet = Math.min(quiet * 2, 30_000);
+        }
+        report();
+      }
+    } finally {
+      hook.close();
+    }
+  }
+
+  /** Resolve once every CancelTask sent on an abort has been answered (or timed out); then stop the webhook listener. */
   async settle(): Promise<void> {
     await Promise.all([...this.cancelling]);
+    await this.receiver?.close();
+    this.receiver = undefined;
   }
 
   /** Cancel the remote task the aborted call was following (bounded; a failure is logged, not thrown). */

@@ -12,7 +12,17 @@
  */
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  DefaultPushNotificationSender,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type PushNotificationSender,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 
 /** Options of the peer. */
@@ -27,6 +37,8 @@ export interface PeerOptions {
   restOnly?: boolean;
   /** Refuse HTTP+JSON SubscribeToTask requests (HTTP 501), as an agent without it would. */
   noSubscribe?: boolean;
+  /** Declare and send push notifications (the SDK's own store and sender). */
+  push?: boolean;
 }
 
 /** A running peer. */
@@ -44,6 +56,10 @@ export interface Peer {
   drop(): void;
   /** Resolves with the task id when an HTTP+JSON SubscribeToTask has begun answering. */
   subscribed: Promise<string>;
+  /** Resolves with the first push config a client registered (`push` peers). */
+  pushConfig: Promise<{ url: string; token: string }>;
+  /** Every push notification the peer's sender was given, in order. */
+  pushed: unknown[];
   close(): Promise<void>;
 }
 
@@ -65,7 +81,7 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     description: "A scripted test agent",
     version: "1.0.0",
     supportedInterfaces: [] as { url: string; protocolBinding: string; protocolVersion: string }[],
-    capabilities: { streaming: !options.noStreaming },
+    capabilities: { streaming: !options.noStreaming, pushNotifications: options.push === true },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: [
@@ -120,7 +136,17 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
       waiting.get(taskId)?.("cancel");
     },
   };
-  const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor);
+  let registered: (c: { url: string; token: string }) => void = () => {};
+  const pushConfig = new Promise<{ url: string; token: string }>((r) => (registered = r));
+  const pushed: unknown[] = [];
+  const pushStore = new InMemoryPushNotificationStore();
+  const save = pushStore.save.bind(pushStore);
+  pushStore.save = (taskId, context, config) => (registered({ url: config.url, token: config.token }), save(taskId, context, config));
+  const sender = new DefaultPushNotificationSender(pushStore);
+  const recording: PushNotificationSender = { send: (event, context, task) => (pushed.push(event), sender.send(event, context, task)) };
+  const handler = options.push
+    ? new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor, undefined, pushStore, recording)
+    : new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor);
   const app = express();
   if (options.token)
     app.use("/a2a", (req, res, next) => (req.headers.authorization === `Bearer ${options.token}` ? next() : res.status(401).json({ error: { code: 401, message: "unauthorized" } })));
@@ -152,6 +178,8 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     hanging,
     cancelledOnce,
     subscribed,
+    pushConfig,
+    pushed,
     finish: (taskId) => waiting.get(taskId)?.("finish"),
     drop: () => server.closeAllConnections(),
     close: () =>
