@@ -140,7 +140,7 @@ export class A2aToolSet implements ToolSet {
     };
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx, config.push === true && client.card.capabilities?.pushNotifications === true);
+      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx, config.push === true && client.card.capabilities?.pushNotifications === true && client.via.version === undefined);
       return replyOutcome(agent, name, reply);
     } catch (e) {
       if (ctx.signal.aborted) {

@@ -161,9 +161,11 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     res.write = ((...a: unknown[]) => (subscribedOnce(decodeURIComponent(m[1]!)), write(...a))) as typeof res.write;
     next();
   });
-  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
-  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  // A v0.3-only peer answers the v0.3 wire (the SDK's compatibility layer) and lists only 0.3 interfaces.
+  const compat = options.v03Only ? { legacyCompat: { enabled: true } } : {};
+  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler, ...compat }));
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...compat }));
+  app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...compat }));
   const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

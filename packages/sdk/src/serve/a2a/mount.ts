@@ -22,7 +22,7 @@ import { sseResponse } from "./sse.ts";
 import { cardToV03, isV03Version } from "./v03/card.ts";
 import { callV03, isV03Method, v03Stream, v03Streams } from "./v03/methods.ts";
 import { serveV03Rest, v03RestError } from "./v03/rest.ts";
-import { eventToV03 } from "./v03/shapes.ts";
+import { eventToV03 } from "../../a2a/v03-shapes.ts";
 
 /** The well-known path of the agent card. */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";

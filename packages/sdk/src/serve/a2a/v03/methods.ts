@@ -8,7 +8,7 @@ import type { Principal } from "../../principal.ts";
 import { PUSH_RENDER, type PushConfig } from "../push.ts";
 import type { A2aService } from "../service.ts";
 import { cardToV03 } from "./card.ts";
-import { eventToV03, messageFromV03, pushConfigFromV03, pushConfigToV03, sendResultToV03, taskToV03 } from "./shapes.ts";
+import { eventToV03, messageFromV03, pushConfigFromV03, pushConfigToV03, sendResultToV03, taskToV03 } from "../../../a2a/v03-shapes.ts";
 
 type Params = Record<string, unknown>;
 type Call = (method: string, params: Params) => Promise<unknown>;

@@ -11,7 +11,7 @@ import { PUSH_RENDER, type PushConfig } from "../push.ts";
 import type { A2aService } from "../service.ts";
 import { sseResponse } from "../sse.ts";
 import { messageFromProto, pushConfigToProto, streamToProto, taskToProto } from "./proto-json.ts";
-import { eventToV03, pushConfigFromV03 } from "./shapes.ts";
+import { eventToV03, pushConfigFromV03 } from "../../../a2a/v03-shapes.ts";
 
 type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);

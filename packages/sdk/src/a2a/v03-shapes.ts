@@ -1,12 +1,22 @@
 /**
  * The A2A v0.3 JSON shapes (the v0.3 JSON Schema: `kind` discriminators, lower-case states, `role:
  * "user"`, file parts holding a `file` object) and their translation to and from the v1.0 shapes the
- * service speaks. Pure data mapping, both directions in one table per type, so a field is never renamed
- * on one side only.
+ * service speaks — the server's v0.3 edge and the client's v0.3 binding both use it. Pure data mapping,
+ * both directions side by side, so a field is never renamed on one side only.
  */
-import { endsStream } from "../tasks.ts";
-import { A2aError, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from "../../../a2a/types.ts";
-import type { PushConfig } from "../push.ts";
+import { A2aError, INTERRUPTED_STATES, TERMINAL_STATES, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from "./types.ts";
+
+/** A v1.0 `TaskPushNotificationConfig` as JSON (what the server's push store holds). */
+interface PushConfig {
+  id: string;
+  taskId: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
+
+/** A status update with one of these states is the last of its stream (v0.3's `final`). */
+const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
 
 type Json = Record<string, unknown>;
 
@@ -27,6 +37,15 @@ const opt = <K extends string>(key: K, value: unknown): Partial<Record<K, unknow
 
 /** A v1.0 state as v0.3 spells it. */
 export const stateToV03 = (s: TaskState): string => STATE_V03[s];
+
+const STATE_V1 = Object.fromEntries(Object.entries(STATE_V03).map(([v1, v03]) => [v03, v1])) as Record<string, TaskState>;
+
+/** A v0.3 state as v1.0 (`unknown` and anything else: InvalidParams). */
+export function stateFromV03(s: unknown): TaskState {
+  const state = typeof s === "string" ? STATE_V1[s] : undefined;
+  if (!state) throw new A2aError("InvalidParams", `unknown v0.3 task state ${JSON.stringify(s)}`);
+  return state;
+}
 
 /** A v1.0 part as a v0.3 `TextPart`, `FilePart` or `DataPart` (v0.3 data must be an object: others go as JSON text). */
 export function partToV03(p: Part): Json {
@@ -139,4 +158,47 @@ export function pushConfigFromV03(c: unknown): Json {
     ...opt("token", c.token),
     ...(auth ? { authentication: { scheme: typeof scheme === "string" ? scheme : "Bearer", ...opt("credentials", auth.credentials) } } : {}),
   };
+}
+
+/** A v0.3 status as v1.0. */
+export function statusFromV03(s: unknown): TaskStatus {
+  if (!isObject(s)) throw new A2aError("InvalidParams", "status must be an object");
+  return { state: stateFromV03(s.state), ...(s.message !== undefined ? { message: messageFromV03(s.message) } : {}), ...(typeof s.timestamp === "string" ? { timestamp: s.timestamp } : {}) };
+}
+
+/** A v0.3 artifact as v1.0. */
+export function artifactFromV03(a: unknown): Artifact {
+  if (!isObject(a) || typeof a.artifactId !== "string" || !Array.isArray(a.parts)) throw new A2aError("InvalidParams", "an artifact has an artifactId and parts");
+  return {
+    artifactId: a.artifactId,
+    parts: a.parts.map(partFromV03),
+    ...(typeof a.name === "string" ? { name: a.name } : {}),
+    ...(typeof a.description === "string" ? { description: a.description } : {}),
+    ...(isObject(a.metadata) ? { metadata: a.metadata } : {}),
+  };
+}
+
+/** A v0.3 task as v1.0. */
+export function taskFromV03(t: unknown): Task {
+  if (!isObject(t) || typeof t.id !== "string" || typeof t.contextId !== "string") throw new A2aError("InvalidParams", "a task has an id and a contextId");
+  return {
+    id: t.id,
+    contextId: t.contextId,
+    status: statusFromV03(t.status),
+    ...(Array.isArray(t.artifacts) ? { artifacts: t.artifacts.map(artifactFromV03) } : {}),
+    ...(Array.isArray(t.history) ? { history: t.history.map(messageFromV03) } : {}),
+    ...(isObject(t.metadata) ? { metadata: t.metadata } : {}),
+  };
+}
+
+/** A v0.3 event (`kind` task, message, status-update or artifact-update) as a v1.0 `StreamResponse`. */
+export function eventFromV03(e: unknown): StreamResponse {
+  const kind = isObject(e) ? e.kind : undefined;
+  if (kind === "task") return { task: taskFromV03(e) };
+  if (kind === "message") return { message: messageFromV03(e) };
+  if (isObject(e) && kind === "status-update")
+    return { statusUpdate: { taskId: String(e.taskId), contextId: String(e.contextId), status: statusFromV03(e.status), ...(isObject(e.metadata) ? { metadata: e.metadata } : {}) } };
+  if (isObject(e) && kind === "artifact-update")
+    return { artifactUpdate: { taskId: String(e.taskId), contextId: String(e.contextId), artifact: artifactFromV03(e.artifact), ...(e.append === true ? { append: true } : {}), ...(e.lastChunk === true ? { lastChunk: true } : {}) } };
+  throw new A2aError("InvalidParams", `not a v0.3 event (kind ${JSON.stringify(kind)})`);
 }
