@@ -10,12 +10,13 @@
  * the task ends or asks for input. When the run's signal aborts (deadline, budget, cancel) while the task
  * is still going, the task is cancelled on the remote agent (CancelTask) before the abort propagates.
  */
-import { A2aClient, type SendMessageRequest, type StreamResponse } from "../a2a-client/index.ts";
+import { A2aClient, type SendMessageRequest } from "../a2a-client/index.ts";
 import { startPushReceiver, type PushReceiver } from "../a2a-client/push-receiver.ts";
 import { sleep } from "../_internal/sleep.ts";
 import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import { RUN_ID_META_KEY } from "../mcp/meta.ts";
+import { followByPush, followStream } from "./a2a-follow.ts";
 import { emptyReply, foldEvent, foldTask, replyOutcome, settled, stateWord, type A2aReply } from "./a2a-reply.ts";
 
 /** One configured remote agent (the config's `a2aAgents` entry). */
@@ -48,8 +49,6 @@ export interface A2aToolSetOptions {
 /** The prefix of A2A tool names (`a2a:NAME`; scope globs such as `a2a:*` select them). */
 export const A2A_TOOL_PREFIX = "a2a:";
 const MAX_DESCRIPTION = 2000;
-/** Times a dropped task stream is re-attached (SubscribeToTask) before GetTask takes over. */
-const MAX_RESUBSCRIBES = 3;
 
 const INPUT_SCHEMA = {
   type: "object",
@@ -179,12 +178,14 @@ export class A2aToolSet implements ToolSet {
       this.options.logger?.info("a2a.status", { runId: ctx.runId, agent, taskId: reply.taskId, state: stateWord(reply.state) });
       ctx.onprogress?.({ progress: changes, message });
     };
+    const following = { agent, client, reply, ctx, report, ...(this.options.logger ? { logger: this.options.logger } : {}) };
     if (push) {
-      await this.followByPush(client, request, reply, ctx, report);
+      this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {});
+      await followByPush(following, request, this.receiver.register());
       return;
     }
     if (client.streaming) {
-      await this.stream(agent, client, client.sendStreamingMessage(request, ctx.signal), reply, ctx, report);
+      await followStream(following, client.sendStreamingMessage(request, ctx.signal));
       if (reply.taskId === undefined || settled(reply)) return;
       // Re-attaching did not see the task end: ask where it stands, then poll.
       foldTask(reply, await client.getTask(reply.taskId, { signal: ctx.signal }));
@@ -200,67 +201,6 @@ export class A2aToolSet implements ToolSet {
       await sleep(wait, ctx.signal);
       foldTask(reply, await client.getTask(reply.taskId as string, { signal: ctx.signal }));
       report();
-    }
-  }
-
-  /**
-   * Read a task's stream until it settles. A stream that breaks or ends early (a dropped connection) is
-   * re-attached with SubscribeToTask, up to {@link MAX_RESUBSCRIBES} times; a subscription refused at once
-   * (the task ended meanwhile, or the agent does not offer it) leaves the rest to GetTask.
-   */
-  private async stream(agent: string, client: A2aClient, first: AsyncIterable<StreamResponse>, reply: A2aReply, ctx: ToolCallContext, report: () => void): Promise<void> {
-    let events = first;
-    for (let attempt = 0; ; attempt++) {
-      let seen = 0;
-      try {
-        for await (const event of events) {
-          seen++;
-          foldEvent(reply, event);
-          report();
-          if (settled(reply)) return;
-        }
-        if (reply.taskId === undefined) return;
-      } catch (e) {
-        if (ctx.signal.aborted || reply.taskId === undefined) throw e;
-        const error = e instanceof Error ? e.message : String(e);
-        if (attempt > 0 && seen === 0) {
-          this.options.logger?.warn("a2a.resubscribe_failed", { runId: ctx.runId, agent, taskId: reply.taskId, error });
-          return;
-        }
-        this.options.logger?.warn("a2a.stream_dropped", { runId: ctx.runId, agent, taskId: reply.taskId, error });
-      }
-      if (attempt >= MAX_RESUBSCRIBES) return;
-      this.options.logger?.info("a2a.resubscribe", { runId: ctx.runId, agent, taskId: reply.taskId, attempt: attempt + 1 });
-      events = client.subscribeToTask(reply.taskId, ctx.signal);
-    }
-  }
-
-  /**
-   * Follow a task by push: the message goes with a webhook config (its own URL and token) and
-   * `returnImmediately`; each event the agent POSTs is folded in as it comes. A quiet spell (from 5 s,
-   * doubling up to 30 s) is bridged by a GetTask, so a lost notification delays the answer, never loses it.
-   */
-  private async followByPush(client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext, report: () => void): Promise<void> {
-    this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {});
-    const hook = this.receiver.register();
-    try {
-      const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url, token: hook.token } } }, ctx.signal);
-      if (first.message) foldEvent(reply, { message: first.message });
-      else foldTask(reply, first.task);
-      report();
-      for (let quiet = 5000; !settled(reply); ) {
-        const event = await hook.next(quiet, ctx.signal);
-        if (event) {
-          foldEvent(reply, event);
-          quiet = 5000;
-        } else {
-          foldTask(reply, await client.getTask(reply.taskId as string, { signal: ctx.signal }));
-          quiet = Math.min(quiet * 2, 30_000);
-        }
-        report();
-      }
-    } finally {
-      hook.close();
     }
   }
 
