@@ -130,7 +130,7 @@ test("A2A-Version: 1.0 keeps the v1.0 names; an explicit 0.3 refuses them; anoth
 });
 
 for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
-  test(`the reference client's v0.3 ${binding} transport, chosen from the v0.3 card: send, stream, get, push configs, cancel, resubscribe`, async () => {
+  test(`the reference client's v0.3 ${binding} transport, chosen from the v0.3 card: extended card, send, stream, get, push configs, cancel, resubscribe`, async () => {
     const g = gate();
     const s = await serve({ steps: [echo, echo, g.step] });
     const calls: string[] = [];
@@ -157,6 +157,9 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       configuration: undefined,
       metadata: undefined,
     });
+
+    // The authenticated extended card, through the v0.3 transport (/v1/card, agent/getAuthenticatedExtendedCard).
+    expect((await client.getAgentCard()).name).toBe("test-agent");
 
     const result = await client.sendMessage(request("old"));
     if (!("status" in result)) throw new Error("expected a task");
@@ -201,8 +204,8 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
 
     const expected =
       binding === "JSONRPC"
-        ? ["message/send", "tasks/get", "message/stream", "tasks/resubscribe", "tasks/cancel", ...["set", "get", "list", "delete"].map((m) => `tasks/pushNotificationConfig/${m}`)]
-        : ["POST /a2a/rest/v1/message:send", "GET /a2a/rest/v1/tasks/ID", "POST /a2a/rest/v1/message:stream", "GET /a2a/rest/v1/tasks/ID:subscribe", "POST /a2a/rest/v1/tasks/ID:cancel",
+        ? ["agent/getAuthenticatedExtendedCard", "message/send", "tasks/get", "message/stream", "tasks/resubscribe", "tasks/cancel", ...["set", "get", "list", "delete"].map((m) => `tasks/pushNotificationConfig/${m}`)]
+        : ["GET /a2a/rest/v1/card", "POST /a2a/rest/v1/message:send", "GET /a2a/rest/v1/tasks/ID", "POST /a2a/rest/v1/message:stream", "GET /a2a/rest/v1/tasks/ID:subscribe", "POST /a2a/rest/v1/tasks/ID:cancel",
            "POST /a2a/rest/v1/tasks/ID/pushNotificationConfigs", "GET /a2a/rest/v1/tasks/ID/pushNotificationConfigs", "GET /a2a/rest/v1/tasks/ID/pushNotificationConfigs/ID", "DELETE /a2a/rest/v1/tasks/ID/pushNotificationConfigs/ID"];
     expect(new Set(calls)).toEqual(new Set(expected));
     expect([...versions]).toEqual(["0.3"]);

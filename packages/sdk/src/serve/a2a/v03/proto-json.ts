@@ -5,7 +5,8 @@
  * the cancelled state is spelt `TASK_STATE_CANCELLED`, a status update carries `final`, and a push config
  * is named by its resource path.
  */
-import { A2aError, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskStatus } from "../../../a2a/types.ts";
+import { A2aError, type AgentCard, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskStatus } from "../../../a2a/types.ts";
+import { cardToV03 } from "./card.ts";
 import type { PushConfig } from "../push.ts";
 import { endsStream } from "../tasks.ts";
 
@@ -98,4 +99,10 @@ export function streamToProto(e: StreamResponse): Json {
 export function pushConfigToProto(c: PushConfig): Json {
   const auth = c.authentication ? { authentication: { schemes: [c.authentication.scheme], ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}) } } : {};
   return { name: `tasks/${c.taskId}/pushNotificationConfigs/${c.id}`, pushNotificationConfig: { id: c.id, url: c.url, ...(c.token ? { token: c.token } : {}), ...auth } };
+}
+
+/** The card as the v0.3 proto's `AgentCard`: the v0.3 card, with the security schemes and requirements in their proto (oneof) form. */
+export function cardToProto(card: AgentCard): Json {
+  const { securitySchemes: _schemes, security: _security, ...rest } = cardToV03(card);
+  return { ...rest, ...(card.securitySchemes ? { securitySchemes: card.securitySchemes, security: card.securityRequirements ?? [] } : {}) };
 }

@@ -1,16 +1,16 @@
 /**
- * The v0.3 HTTP+JSON binding, under the REST base at `/v1/…` (as the reference SDKs speak it): each path
+ * The v0.3 HTTP+JSON binding, under the REST base at `/v1/…` (as the reference SDKs speak it; `GET /v1/card` the extended card): each path
  * is the v1.0 operation of the same name, its body and answer in the v0.3 proto's JSON
  * ({@link ./proto-json.ts}), errors as v0.3's bare `{ code, message }` with the HTTP status of the kind.
  */
-import { A2aError, A2A_ERRORS, type StreamResponse, type Task } from "../../../a2a/types.ts";
+import { A2aError, A2A_ERRORS, type AgentCard, type StreamResponse, type Task } from "../../../a2a/types.ts";
 import { readBoundedBody } from "../../../transport/http-server/body.ts";
 import type { HttpRequestConn } from "../../../transport/http-server/context.ts";
 import type { Principal } from "../../principal.ts";
 import { PUSH_RENDER, type PushConfig } from "../push.ts";
 import type { A2aService } from "../service.ts";
 import { sseResponse } from "../sse.ts";
-import { messageFromProto, pushConfigToProto, streamToProto, taskToProto } from "./proto-json.ts";
+import { cardToProto, messageFromProto, pushConfigToProto, streamToProto, taskToProto } from "./proto-json.ts";
 import { eventToV03, pushConfigFromV03 } from "../../../a2a/v03-shapes.ts";
 
 type Params = Record<string, unknown>;
@@ -42,6 +42,7 @@ type Route = { unary?: (call: (m: string, p: Params) => Promise<unknown>) => Pro
 function route(verb: string, sub: string, body: Params, query: URLSearchParams): Route | undefined {
   if (verb === "POST" && sub === "/message:send") return { unary: async (call) => streamToProto((await call("SendMessage", sendParams(body))) as StreamResponse) };
   if (verb === "POST" && sub === "/message:stream") return { stream: ["SendStreamingMessage", sendParams(body)] };
+  if (verb === "GET" && sub === "/card") return { unary: async (call) => cardToProto((await call("GetExtendedAgentCard", {})) as AgentCard) };
   const m = /^\/tasks\/([^/:]+)(:cancel|:subscribe|\/pushNotificationConfigs(?:\/([^/]+))?)?$/.exec(sub);
   if (!m) return undefined;
   const id = decodeURIComponent(m[1]!);
