@@ -75,13 +75,26 @@ test("the run's deadline cancels the remote task before agentd exits (exit 3)", 
   expect(peer.cancelled).toEqual([await peer.hanging]);
 });
 
-test("a v0.3-only agent is refused with one line", async () => {
+test("agentd run delegates to a v0.3-only agent in v0.3; one offering 0.3 over HTTP+JSON only is refused with one line", async () => {
   ws = new CliWorkspace();
   peer = await startPeer({ v03Only: true });
-  gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "unused" }] });
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [
+      (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.startsWith("a2a"))!, arguments: { message: "echo over 0.3" } }] }),
+      (req) => ({ text: `old said: ${req.lastToolResult?.match(/echo: over 0\.3/)?.[0]}` }),
+    ],
+  });
   const config = ws.writeConfig({ a2aAgents: { old: { url: peer.url } } });
   const run = await ws.run(["run", "--config", config, "Ask the old agent"], { env: modelEnv(gateway) });
-  expect(run.code).toBe(4);
-  expect(run.stderr).toContain(`A2A agent 'old' at ${peer.url}: it speaks A2A 0.3 only, and agentd's A2A client speaks 1.0`);
-  expect(run.stderr).not.toContain("    at ");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("old said: echo: over 0.3\n");
+  await peer.close();
+
+  peer = await startPeer({ v03Only: true, restOnly: true });
+  const restOnly = ws.writeConfig({ a2aAgents: { old: { url: peer.url } } });
+  const refused = await ws.run(["run", "--config", restOnly, "Ask the old agent"], { env: modelEnv(gateway) });
+  expect(refused.code).toBe(4);
+  expect(refused.stderr).toContain(`A2A agent 'old' at ${peer.url}: it speaks A2A 0.3 without a JSON-RPC interface`);
+  expect(refused.stderr).not.toContain("    at ");
 });

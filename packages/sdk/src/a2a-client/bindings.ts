@@ -1,7 +1,8 @@
 /**
  * The two HTTP bindings of A2A v1.0 the client speaks, behind one interface: JSON-RPC 2.0 (`POST` of
  * `{ method: "SendMessage", … }` to the interface URL, SSE of JSON-RPC responses for streams) and HTTP+JSON
- * (`POST /message:send`, `POST /message:stream`, `GET /tasks/{id}`, `POST /tasks/{id}:cancel`). Every
+ * (`POST /message:send`, `POST /message:stream`, `GET /tasks/{id}`, `POST /tasks/{id}:cancel`,
+ * `GET /tasks/{id}:subscribe`). Every
  * request carries `A2A-Version: 1.0` (a request without it means 0.3 to a v1.0 server) and the configured
  * headers (auth). A peer's error becomes one `E_UPSTREAM` line naming the agent, the method and the code.
  */
@@ -9,12 +10,13 @@ import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import type { ChosenInterface } from "./agent-card.ts";
 import { sseData } from "./sse-events.ts";
+import { V03_CODEC, type JsonRpcCodec } from "./v03-codec.ts";
 
 /** The protocol version this client speaks, sent as the `A2A-Version` header. */
 export const A2A_VERSION = "1.0";
 
 /** The methods the client calls. */
-export type A2aMethod = "SendMessage" | "SendStreamingMessage" | "GetTask" | "CancelTask";
+export type A2aMethod = "SendMessage" | "SendStreamingMessage" | "GetTask" | "CancelTask" | "SubscribeToTask";
 
 /** What a binding needs to make requests. */
 export interface BindingOptions {
@@ -43,13 +45,14 @@ function upstream(agent: string, method: string, detail: string, data?: Record<s
   return new AgentdError("E_UPSTREAM", `A2A agent '${agent}' (${method}): ${detail}`, data ? { data } : {});
 }
 
-/** Build the binding for the chosen interface. */
+/** Build the binding for the chosen interface (a v0.3 interface is spoken to through {@link V03_CODEC}). */
 export function createBinding(chosen: ChosenInterface, options: BindingOptions): A2aBinding {
+  if (chosen.version === "0.3") return jsonRpcBinding(chosen, options, V03_CODEC);
   return chosen.binding === "JSONRPC" ? jsonRpcBinding(chosen, options) : httpJsonBinding(chosen, options);
 }
 
-function headersFor(options: BindingOptions, accept: string): Record<string, string> {
-  return { ...options.headers, "content-type": "application/json", accept, "A2A-Version": A2A_VERSION };
+function headersFor(options: BindingOptions, accept: string, version = A2A_VERSION): Record<string, string> {
+  return { ...options.headers, "content-type": "application/json", accept, "A2A-Version": version };
 }
 
 async function send(options: BindingOptions, method: string, url: string, init: RequestInit): Promise<Response> {
@@ -76,16 +79,25 @@ async function readJson(options: BindingOptions, method: string, res: Response):
   }
 }
 
-function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions): A2aBinding {
+function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?: JsonRpcCodec): A2aBinding {
   let nextId = 1;
   const request = (method: A2aMethod, params: Record<string, unknown>, accept: string, signal?: AbortSignal) =>
     send(options, method, chosen.url, {
       method: "POST",
-      headers: headersFor(options, accept),
-      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: chosen.tenant ? { tenant: chosen.tenant, ...params } : params }),
+      headers: headersFor(options, accept, codec?.version),
+      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: codec ? codec.method(method) : method, params: codec ? codec.params(method, params) : chosen.tenant ? { tenant: chosen.tenant, ...params } : params }),
       ...(signal ? { signal } : {}),
     });
-  const unwrap = (method: string, body: unknown): unknown => {
+  const unwrap = (method: A2aMethod, body: unknown): unknown => {
+    const result = unwrapResult(method, body);
+    if (!codec) return result;
+    try {
+      return codec.result(method, result);
+    } catch (e) {
+      throw upstream(options.agent, method, `the reply is not an A2A ${codec.version} result (${e instanceof Error ? e.message : String(e)})`);
+    }
+  };
+  const unwrapResult = (method: string, body: unknown): unknown => {
     const failed = v.safeParse(JsonRpcFailure, body);
     if (failed.success) {
       const { code, message, data } = failed.output.error;
@@ -141,6 +153,8 @@ function route(method: A2aMethod, params: Record<string, unknown>): { verb: "GET
       return { verb: "GET", path: `/tasks/${id}${typeof params.historyLength === "number" ? `?historyLength=${params.historyLength}` : ""}` };
     case "CancelTask":
       return { verb: "POST", path: `/tasks/${id}:cancel`, body: params };
+    case "SubscribeToTask":
+      return { verb: "GET", path: `/tasks/${id}:subscribe` };
   }
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { chooseInterface } from "./agent-card.ts";
 import { A2aClient, agentCardUrl } from "./client.ts";
 import { startPeer, type Peer } from "./__fixtures__/a2a-peer.ts";
 import type { StreamResponse } from "./wire-types.ts";
@@ -71,6 +72,22 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       expect(peer.cancelled).toEqual([id]);
     });
 
+    test("SubscribeToTask re-attaches to a working task and follows it to its end", async () => {
+      peer = await startPeer();
+      const client = await A2aClient.connect(peer.url, { preferBinding: binding });
+      const reply = await client.sendMessage({ ...userMessage("hang"), configuration: { returnImmediately: true } });
+      const id = reply.task!.id;
+      await peer.hanging;
+      const events = client.subscribeToTask(id);
+      const first = (await events.next()).value as StreamResponse;
+      expect("task" in first && first.task.id).toBe(id);
+      peer.finish(id);
+      const rest: StreamResponse[] = [];
+      for await (const e of { [Symbol.asyncIterator]: () => events }) rest.push(e);
+      const last = rest.at(-1);
+      expect(last && "statusUpdate" in last && last.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
+    });
+
     test("an unknown task is the peer's error, in one line", async () => {
       peer = await startPeer();
       const client = await A2aClient.connect(peer.url, { preferBinding: binding });
@@ -80,10 +97,48 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
   });
 }
 
-test("a v0.3-only agent is refused with a clear line", async () => {
+test("a v0.3-only agent is spoken to in v0.3 over JSON-RPC: send, stream, get, cancel, resubscribe", async () => {
   peer = await startPeer({ v03Only: true });
-  const err = await A2aClient.connect(peer.url, { name: "old" }).catch((e: Error) => e);
-  expect((err as Error).message).toBe(`A2A agent 'old' at ${peer.url}: it speaks A2A 0.3 only, and agentd's A2A client speaks 1.0: upgrade the agent, or put an A2A 1.0 gateway in front of it`);
+  const wire: string[] = [];
+  const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.body) wire.push(`${new Headers(init.headers).get("a2a-version")} ${JSON.parse(String(init.body)).method}`);
+    return fetch(input, init);
+  }) as typeof fetch;
+  const client = await A2aClient.connect(peer.url, { name: "old", fetch: recording });
+  expect(client.via).toEqual({ binding: "JSONRPC", url: `${peer.url}/a2a/jsonrpc`, version: "0.3" });
+  const reply = await client.sendMessage(userMessage("echo old", { metadata: { "agentd.dev/run-id": "run-3" } }));
+  expect(reply.task?.status.state).toBe("TASK_STATE_COMPLETED");
+  expect(reply.task?.artifacts?.[0]?.parts[0]?.text).toBe("echo: old");
+  expect(peer.received[0]?.metadata).toEqual({ "agentd.dev/run-id": "run-3" });
+  expect((await client.getTask(reply.task!.id)).status.state).toBe("TASK_STATE_COMPLETED");
+  expect((await client.sendMessage(userMessage("hello"))).message?.parts[0]?.text).toBe("you said: hello");
+
+  const events: StreamResponse[] = [];
+  for await (const e of client.sendStreamingMessage(userMessage("echo streamed"))) events.push(e);
+  expect(events.flatMap((e) => ("statusUpdate" in e ? [e.statusUpdate.status.state] : []))).toEqual(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
+
+  const hang = await client.sendMessage({ ...userMessage("hang"), configuration: { returnImmediately: true } });
+  const id = hang.task!.id;
+  await peer.hanging;
+  const sub = client.subscribeToTask(id);
+  const first = (await sub.next()).value as StreamResponse;
+  expect("task" in first && first.task.id).toBe(id);
+  expect((await client.cancelTask(id)).status.state).toBe("TASK_STATE_CANCELED");
+  const rest: StreamResponse[] = [];
+  for await (const e of { [Symbol.asyncIterator]: () => sub }) rest.push(e);
+  const last = rest.at(-1);
+  expect(last && "statusUpdate" in last && last.statusUpdate.status.state).toBe("TASK_STATE_CANCELED");
+
+  expect(new Set(wire)).toEqual(new Set(["0.3 message/send", "0.3 tasks/get", "0.3 message/stream", "0.3 tasks/resubscribe", "0.3 tasks/cancel"]));
+});
+
+test("a v0.3-shaped card (no supportedInterfaces) yields its JSON-RPC URL; an HTTP+JSON-only v0.3 card is refused in one line", () => {
+  const card = { name: "old", protocolVersion: "0.3.0", url: "http://h/rest", preferredTransport: "HTTP+JSON", additionalInterfaces: [{ url: "http://h/rpc", transport: "JSONRPC" }] };
+  expect(chooseInterface(card)).toEqual({ binding: "JSONRPC", url: "http://h/rpc", version: "0.3" });
+  expect(chooseInterface({ ...card, preferredTransport: "JSONRPC", url: "http://h/rpc0" })).toEqual({ binding: "JSONRPC", url: "http://h/rpc0", version: "0.3" });
+  expect(chooseInterface({ ...card, additionalInterfaces: [] })).toBe(
+    "it speaks A2A 0.3.0 without a JSON-RPC interface, and agentd's A2A client speaks 1.0, or 0.3 over JSON-RPC only: offer one of those on the agent",
+  );
 });
 
 test("headers carry the bearer token; a missing one is named", async () => {

@@ -2,7 +2,7 @@
  * `A2aClient`: agentd's client of a remote A2A v1.0 agent. `A2aClient.connect(url)` reads the agent card at
  * `/.well-known/agent-card.json` (or the card URL given), picks the JSON-RPC or HTTP+JSON interface from
  * `supportedInterfaces`, and then offers the methods a delegating agent needs: SendMessage (blocking),
- * SendStreamingMessage (SSE), GetTask and CancelTask. Replies are checked against the v1.0 shapes.
+ * SendStreamingMessage (SSE), SubscribeToTask (SSE, after a dropped stream), GetTask and CancelTask. Replies are checked against the v1.0 shapes.
  *
  * ```ts
  * const client = await A2aClient.connect("https://agents.example/research", { headers: { Authorization: `Bearer ${token}` } });
@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import { AgentCardSchema, chooseInterface, type AgentCard, type ChosenInterface, type ClientBinding } from "./agent-card.ts";
-import { createBinding, type A2aBinding } from "./bindings.ts";
+import { A2A_VERSION, createBinding, type A2aBinding } from "./bindings.ts";
 import {
   SendMessageResponseSchema,
   StreamResponseSchema,
@@ -53,7 +53,8 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
   const who = options.name ?? url;
   let res: Response;
   try {
-    res = await (options.fetch ?? fetch)(cardUrl, { headers: { ...options.headers, accept: "application/json" }, ...(options.signal ? { signal: options.signal } : {}) });
+    // The version header matters for the card too: a server answering both versions gives a request without it the v0.3 card.
+    res = await (options.fetch ?? fetch)(cardUrl, { headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION }, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (e) {
     if (options.signal?.aborted) throw e;
     throw new AgentdError("E_UPSTREAM", `A2A agent '${who}': cannot read its agent card at ${cardUrl}: ${e instanceof Error ? e.message : String(e)}`);
@@ -105,6 +106,15 @@ export class A2aClient {
   async *sendStreamingMessage(request: SendMessageRequest, signal?: AbortSignal): AsyncGenerator<StreamResponse> {
     for await (const event of this.binding.stream("SendStreamingMessage", { ...request }, signal))
       yield this.check("SendStreamingMessage", StreamResponseSchema, event) as StreamResponse;
+  }
+
+  /**
+   * SubscribeToTask: re-attach to a task's stream (after a dropped connection): the task as it stands, then
+   * its updates until it ends. A task that already ended is the agent's UnsupportedOperation error.
+   */
+  async *subscribeToTask(id: string, signal?: AbortSignal): AsyncGenerator<StreamResponse> {
+    for await (const event of this.binding.stream("SubscribeToTask", { id }, signal))
+      yield this.check("SubscribeToTask", StreamResponseSchema, event) as StreamResponse;
   }
 
   /** GetTask: the task's current state (with up to `historyLength` messages of history). */

@@ -113,7 +113,13 @@ export type StreamResponse =
 /** `SendMessageRequest` as the client writes it. */
 export interface SendMessageRequest {
   message: Message;
-  configuration?: { acceptedOutputModes?: string[]; historyLength?: number; returnImmediately?: boolean };
+  configuration?: {
+    acceptedOutputModes?: string[];
+    historyLength?: number;
+    returnImmediately?: boolean;
+    /** A webhook for the task's events (its `url` and the `token` the agent sends back). */
+    taskPushNotificationConfig?: { url: string; token?: string };
+  };
   metadata?: Record<string, unknown>;
   tenant?: string;
 }

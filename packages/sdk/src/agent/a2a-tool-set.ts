@@ -5,16 +5,18 @@
  * the tool's description instead.
  *
  * A call sends the message with the run id in its metadata (`agentd.dev/run-id`, as MCP calls carry it in
- * `_meta`), follows the task — streamed when the card declares streaming, else `returnImmediately` and
- * GetTask polls — reports each status change as progress and as an `a2a.status` record, and returns when
+ * `_meta`), follows the task — streamed when the card declares streaming (a dropped stream re-attached
+ * with SubscribeToTask, then GetTask), else `returnImmediately` and GetTask polls — reports each status change as progress and as an `a2a.status` record, and returns when
  * the task ends or asks for input. When the run's signal aborts (deadline, budget, cancel) while the task
  * is still going, the task is cancelled on the remote agent (CancelTask) before the abort propagates.
  */
 import { A2aClient, type SendMessageRequest } from "../a2a-client/index.ts";
+import { startPushReceiver, type PushReceiver } from "../a2a-client/push-receiver.ts";
 import { sleep } from "../_internal/sleep.ts";
 import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import { RUN_ID_META_KEY } from "../mcp/meta.ts";
+import { followByPush, followStream } from "./a2a-follow.ts";
 import { emptyReply, foldEvent, foldTask, replyOutcome, settled, stateWord, type A2aReply } from "./a2a-reply.ts";
 
 /** One configured remote agent (the config's `a2aAgents` entry). */
@@ -27,6 +29,11 @@ export interface A2aAgentConfig {
   required?: boolean;
   /** The binding to prefer when the card offers both (default JSON-RPC). */
   binding?: "JSONRPC" | "HTTP+JSON";
+  /**
+   * Follow tasks through push notifications when the card declares them: a webhook on 127.0.0.1 (so for
+   * agents that can reach this host's loopback) instead of holding a stream open. Default false.
+   */
+  push?: boolean;
 }
 
 /** Options of an {@link A2aToolSet}. */
@@ -59,6 +66,8 @@ export class A2aToolSet implements ToolSet {
   private readonly clients = new Map<string, Promise<A2aClient>>();
   /** CancelTask requests under way: `settle()` waits for them so a closing agent does not drop them. */
   private readonly cancelling = new Set<Promise<void>>();
+  /** The webhook listener, started the first time a call follows a task by push. */
+  private receiver: PushReceiver | undefined;
 
   constructor(
     private readonly agents: Readonly<Record<string, A2aAgentConfig>>,
@@ -130,7 +139,7 @@ export class A2aToolSet implements ToolSet {
     };
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx);
+      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx, config.push === true && client.card.capabilities?.pushNotifications === true && client.via.version === undefined);
       return replyOutcome(agent, name, reply);
     } catch (e) {
       if (ctx.signal.aborted) {
@@ -157,7 +166,7 @@ export class A2aToolSet implements ToolSet {
   }
 
   /** Send and follow the task until it settles, reporting status changes. */
-  private async follow(agent: string, client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext): Promise<void> {
+  private async follow(agent: string, client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext, push: boolean): Promise<void> {
     let changes = 0;
     let last = "";
     const report = () => {
@@ -169,20 +178,24 @@ export class A2aToolSet implements ToolSet {
       this.options.logger?.info("a2a.status", { runId: ctx.runId, agent, taskId: reply.taskId, state: stateWord(reply.state) });
       ctx.onprogress?.({ progress: changes, message });
     };
-    if (client.streaming) {
-      for await (const event of client.sendStreamingMessage(request, ctx.signal)) {
-        foldEvent(reply, event);
-        report();
-        if (settled(reply)) return;
-      }
-      // The stream ended before the task settled (a dropped connection): ask where it stands.
-      if (reply.taskId && !settled(reply)) foldTask(reply, await client.getTask(reply.taskId, { signal: ctx.signal }));
+    const following = { agent, client, reply, ctx, report, ...(this.options.logger ? { logger: this.options.logger } : {}) };
+    if (push) {
+      this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {});
+      await followByPush(following, request, this.receiver.register());
       return;
     }
-    const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true } }, ctx.signal);
-    if (first.message) foldEvent(reply, { message: first.message });
-    else foldTask(reply, first.task);
-    report();
+    if (client.streaming) {
+      await followStream(following, client.sendStreamingMessage(request, ctx.signal));
+      if (reply.taskId === undefined || settled(reply)) return;
+      // Re-attaching did not see the task end: ask where it stands, then poll.
+      foldTask(reply, await client.getTask(reply.taskId, { signal: ctx.signal }));
+      report();
+    } else {
+      const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true } }, ctx.signal);
+      if (first.message) foldEvent(reply, { message: first.message });
+      else foldTask(reply, first.task);
+      report();
+    }
     // A peer without streaming is followed by polling, so the task id is known early enough to cancel it.
     for (let wait = 250; !settled(reply); wait = Math.min(wait * 2, 5000)) {
       await sleep(wait, ctx.signal);
@@ -191,9 +204,11 @@ export class A2aToolSet implements ToolSet {
     }
   }
 
-  /** Resolve once every CancelTask sent on an abort has been answered (or timed out). */
+  /** Resolve once every CancelTask sent on an abort has been answered (or timed out); then stop the webhook listener. */
   async settle(): Promise<void> {
     await Promise.all([...this.cancelling]);
+    await this.receiver?.close();
+    this.receiver = undefined;
   }
 
   /** Cancel the remote task the aborted call was following (bounded; a failure is logged, not thrown). */

@@ -188,6 +188,8 @@ export const A2aAgentConfigSchema = v.strictObject({
   required: v.optional(v.boolean()),
   /** The binding to use when the card offers both (default "JSONRPC"). */
   binding: v.optional(v.picklist(["JSONRPC", "HTTP+JSON"], '"JSONRPC" or "HTTP+JSON"')),
+  /** Follow its tasks by push notifications to a webhook on 127.0.0.1 when its card offers them (default false). */
+  push: v.optional(v.boolean()),
 });
 
 export const LimitsSchema = v.strictObject({

@@ -67,14 +67,18 @@ describe("A2A bad input", () => {
     expect((await fetch(`${base}/a2a`, { method: "POST", body: "{}" })).status).toBe(401);
     expect((await fetch(`${base}/a2a/rest/tasks`)).status).toBe(401);
     expect((await rpc(base, send("x"), "wrong-token-0123456789")).status).toBe(401);
-    const card = await fetch(`${base}/.well-known/agent-card.json`);
+    const card = await fetch(`${base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } });
     expect(card.status).toBe(200);
     const etag = card.headers.get("etag")!;
     expect(card.headers.get("cache-control")).toContain("max-age");
     const body = await card.json();
     expect(body.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe("Bearer");
     expect(body.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
-    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag, "a2a-version": "1.0" } })).status).toBe(304);
+    // Without A2A-Version the card is the v0.3 one, with its own ETag.
+    const legacy = await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag } });
+    expect(legacy.status).toBe(200);
+    expect((await legacy.json()).securitySchemes.bearer).toEqual({ type: "http", scheme: "Bearer", description: "A bearer token configured on the agent" });
     // The official client reads the card and the extended card with its token.
     const client = await officialClient(base, "JSONRPC", ALICE);
     const extended = await client.getAgentCard();
@@ -86,7 +90,7 @@ describe("A2A bad input", () => {
     const big = await rpc(base, send("x".repeat(10_000)));
     expect(big.status).toBe(413);
     expect(big.json.error.code).toBe(-32600);
-    const v = await rpc(base, send("x"), ALICE, { "a2a-version": "0.3" });
+    const v = await rpc(base, send("x"), ALICE, { "a2a-version": "0.2" });
     expect(v.json.error.code).toBe(-32009);
     const rest = await fetch(`${base}/a2a/rest/tasks/nope`, { headers: { authorization: `Bearer ${ALICE}`, "a2a-version": "1.0" } });
     expect(rest.status).toBe(404);

@@ -44,7 +44,7 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       client = await officialClient(s.base, binding);
       const card = await client.getAgentCard();
       expect(card.name).toBe("test-agent");
-      expect(card.supportedInterfaces.map((i) => i.protocolBinding).sort()).toEqual(["HTTP+JSON", "JSONRPC"]);
+      expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(["JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"]);
       expect(card.capabilities?.streaming).toBe(true);
       expect(card.skills.map((k) => k.id)).toContain("run");
 

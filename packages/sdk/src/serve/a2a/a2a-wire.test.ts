@@ -2,7 +2,7 @@
  * What agentd emits is in the proto's JSON mapping: the reference SDK's generated codecs (from the A2A
  * v1.0 proto) read each document and write it back unchanged — an unknown field, a misspelt enum or a
  * wrong oneof would not survive the round trip. And the reference client in its v0.3 compatibility mode
- * still reaches agentd (the card advertises 1.0, so it speaks 1.0).
+ * still reaches agentd over 1.0 (the card lists 1.0 first, so it prefers it; a2a-v03.test.ts drives its v0.3 transport).
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { AgentCard, Role, StreamResponse, TaskState } from "@a2a-js/sdk";
@@ -22,7 +22,7 @@ const post = async (base: string, body: unknown) =>
 
 test("the card, a task and every stream event survive the proto codecs' round trip unchanged", async () => {
   s = await serveA2aAgent({ http: { auth: { bearerTokens: ["tok-0123456789abcdef"] } } });
-  const card = await (await fetch(`${s.base}/.well-known/agent-card.json`)).json();
+  const card = await (await fetch(`${s.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json();
   expect(AgentCard.toJSON(AgentCard.fromJSON(card))).toEqual(card);
 
   const h = { "content-type": "application/json", "a2a-version": "1.0", authorization: "Bearer tok-0123456789abcdef" };
@@ -52,7 +52,7 @@ test("the reference client in v0.3 compatibility mode reaches agentd over 1.0", 
   expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 });
 
-test("a v0.3 method name is unknown (-32601): the 0.3 wire shapes are not spoken", async () => {
+test("with A2A-Version: 1.0 a v0.3 method name is unknown (-32601)", async () => {
   s = await serveA2aAgent();
   const r = await (await post(s.base, { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: "x", role: "user", parts: [{ kind: "text", text: "hi" }] } } })).json();
   expect(r.error.code).toBe(-32601);

@@ -6,6 +6,9 @@
  */
 import { A2A_VERSION, type AgentCard, type AgentSkill, type SecurityScheme } from "../../a2a/types.ts";
 
+/** The version the card's v0.3 interfaces declare. */
+const V03_INTERFACE_VERSION = "0.3";
+
 /** What the card says about the agent. */
 export interface A2aCardOptions {
   name?: string;
@@ -47,6 +50,9 @@ export function buildAgentCard(o: A2aCardOptions, served: A2aServedAs, extraSkil
     supportedInterfaces: [
       { url: served.jsonRpcUrl, protocolBinding: "JSONRPC", protocolVersion: A2A_VERSION },
       { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: A2A_VERSION },
+      // The same endpoint answers v0.3 requests (no `A2A-Version` header) in v0.3 shapes; 1.0 entries come first.
+      { url: served.jsonRpcUrl, protocolBinding: "JSONRPC", protocolVersion: V03_INTERFACE_VERSION },
+      { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: V03_INTERFACE_VERSION },
     ],
     version: o.version ?? "0.1.0",
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },

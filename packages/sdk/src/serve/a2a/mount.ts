@@ -1,11 +1,12 @@
 /**
  * A2A over HTTP on the agent's listener, beside the MCP endpoint: the agent card at
  * `/.well-known/agent-card.json` (public, with ETag and Cache-Control), the JSON-RPC binding at `/a2a`
- * and the HTTP+JSON binding under `/a2a/rest`. Both bindings are authenticated like the MCP endpoint
+ * and the HTTP+JSON binding under `/a2a/rest` (v0.3's at `/a2a/rest/v1/…`). Both bindings are authenticated like the MCP endpoint
  * (the listener checks Host, Origin and credentials before a request gets here) and bounded in size.
  *
- * Versions: a request naming `A2A-Version` other than 1.x is refused with VersionNotSupported; a request
- * without the header is served as 1.0 when it uses 1.0 method names. The 0.3 wire shapes are not spoken.
+ * Versions: `A2A-Version: 1.x` is served in v1.0 shapes; a request without the header (or with 0.3) is
+ * v0.3, as the spec says, and answered in v0.3 shapes by the codec in `v03/` — except a v1.0 method name
+ * without the header, which can only mean 1.0. Any other version is refused with VersionNotSupported.
  */
 import { createHash } from "node:crypto";
 import { A2aError, A2A_ERRORS, ERROR_INFO_TYPE, type AgentCard, type StreamResponse } from "../../a2a/types.ts";
@@ -18,6 +19,10 @@ import { resolvePrincipal, type Principal } from "../principal.ts";
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
+import { cardToV03, isV03Version } from "./v03/card.ts";
+import { callV03, isV03Method, v03Stream, v03Streams } from "./v03/methods.ts";
+import { serveV03Rest, v03RestError } from "./v03/rest.ts";
+import { eventToV03 } from "../../a2a/v03-shapes.ts";
 
 /** The well-known path of the agent card. */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -62,16 +67,29 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return new A2aError("Internal", "internal error");
   };
 
-  function versionError(req: Request): A2aError | undefined {
+  /** The protocol version the request speaks: "1.0", "0.3" (also when the header is absent: `implicit`), or the refusal. */
+  function wireVersion(req: Request): { version: "1.0" | "0.3"; implicit: boolean } | A2aError {
     const v = req.headers.get("a2a-version") ?? new URL(req.url).searchParams.get("A2A-Version");
-    if (v === null || /^1(\.\d+)?$/.test(v.trim())) return undefined;
-    return new A2aError("VersionNotSupported", `A2A-Version ${v.slice(0, 20)} is not supported: this agent speaks A2A 1.0`);
+    if (v === null || v.trim() === "") return { version: "0.3", implicit: true };
+    if (/^1(\.\d+)?$/.test(v.trim())) return { version: "1.0", implicit: false };
+    if (isV03Version(v)) return { version: "0.3", implicit: false };
+    return new A2aError("VersionNotSupported", `A2A-Version ${v.slice(0, 20)} is not supported: this agent speaks A2A 1.0 and 0.3`);
+  }
+  /** The v1.0 bindings' check: a request without the header is taken as 1.0 there (its paths and names are 1.0's). */
+  function versionError(req: Request): A2aError | undefined {
+    const w = wireVersion(req);
+    if (w instanceof A2aError) return w;
+    if (w.version === "0.3" && !w.implicit) return new A2aError("VersionNotSupported", "A2A 0.3 is served at the v0.3 names and paths (message/send, /v1/…), not here");
+    return undefined;
   }
 
   function card(req: Request, principal?: Principal): Response {
-    const body = JSON.stringify(o.card(principal));
+    // The public card follows the request's version (absent means 0.3): a v0.3 client cannot read a v1.0 card.
+    const w = wireVersion(req);
+    const legacy = !principal && !(w instanceof A2aError) && w.version === "0.3";
+    const body = JSON.stringify(legacy ? cardToV03(o.card()) : o.card(principal));
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    const headers = { "content-type": "application/json", etag, "cache-control": principal ? "private, max-age=60" : "public, max-age=300" };
+    const headers = { "content-type": "application/json", etag, vary: "A2A-Version", "cache-control": principal ? "private, max-age=60" : "public, max-age=300" };
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
@@ -93,10 +111,12 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       return rpcError(id, new A2aError("InvalidRequest", 'Invalid Request: jsonrpc must be "2.0", method a string, id a string or number'));
     if (r.params !== undefined && (typeof r.params !== "object" || r.params === null || Array.isArray(r.params)))
       return rpcError(id, new A2aError("InvalidParams", "params must be an object"));
-    const version = versionError(req);
-    if (version) return rpcError(id, version);
     const method = r.method;
     const params = (r.params ?? {}) as Record<string, unknown>;
+    const version = wireVersion(req);
+    if (version instanceof A2aError) return rpcError(id, version);
+    if (version.version === "0.3" && isV03Method(method)) return jsonRpcV03(method, params, id, who, conn);
+    if (version.version === "0.3" && !version.implicit && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found in A2A 0.3: ${method.slice(0, 60)}`));
     if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
     try {
       if (o.service.streams(method))
@@ -105,6 +125,20 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       conn.holdOpen?.();
       const result = await o.service.call(method, params, who);
       return Response.json({ jsonrpc: "2.0", id, result });
+    } catch (e) {
+      return rpcError(id, toA2aError(e));
+    }
+  }
+
+  /** A v0.3 JSON-RPC request: the v1.0 operation it maps to, with its params and answer translated. */
+  async function jsonRpcV03(method: string, params: Record<string, unknown>, id: string | number | null, who: Principal, conn: HttpRequestConn): Promise<Response> {
+    try {
+      if (v03Streams(method)) {
+        const call = v03Stream(method, params);
+        return sseResponse(o.service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+      }
+      conn.holdOpen?.();
+      return Response.json({ jsonrpc: "2.0", id, result: await callV03(o.service, method, params, who) });
     } catch (e) {
       return rpcError(id, toA2aError(e));
     }
@@ -155,6 +189,11 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
       if (path === A2A_PATH) return jsonRpc(req, who, conn);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
+      if (sub.startsWith("/v1/")) {
+        const w = wireVersion(req);
+        if (w instanceof A2aError) return v03RestError(w);
+        return serveV03Rest({ service: o.service, maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
+      }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
       return rest(req, sub, who, conn);
     },

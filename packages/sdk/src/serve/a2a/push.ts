@@ -29,12 +29,19 @@ export interface A2aPushOptions {
   maxConfigsPerTask?: number;
 }
 
+/**
+ * A key the v0.3 edge sets on the config fields it passes in: how the config's events are rendered (v0.3
+ * webhooks receive the bare v0.3 event). A symbol, so it never reaches JSON.
+ */
+export const PUSH_RENDER: unique symbol = Symbol("agentd.a2a.pushRender");
+
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/i;
 
 /** The push configs of every principal's tasks, and their delivery. */
 export class PushConfigs {
   private readonly byTask = new Map<string, Map<string, PushConfig>>();
   private readonly queues = new Map<string, Promise<void>>();
+  private readonly renders = new WeakMap<PushConfig, (e: StreamResponse) => unknown>();
 
   constructor(
     private readonly o: A2aPushOptions,
@@ -69,6 +76,8 @@ export class PushConfigs {
       ...(auth ? { authentication: { scheme: String(auth.scheme), ...(typeof auth.credentials === "string" ? { credentials: auth.credentials } : {}) } } : {}),
     };
     configs.set(id, config);
+    const render = (params as { [PUSH_RENDER]?: unknown })[PUSH_RENDER];
+    if (typeof render === "function") this.renders.set(config, render as (e: StreamResponse) => unknown);
     return config;
   }
 
@@ -117,7 +126,7 @@ export class PushConfigs {
     if (c.authentication?.credentials) headers.authorization = `${c.authentication.scheme} ${c.authentication.credentials}`;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const res = await fetch(c.url, { method: "POST", headers, body: JSON.stringify(event), redirect: "manual", signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000) });
+        const res = await fetch(c.url, { method: "POST", headers, body: JSON.stringify((this.renders.get(c) ?? ((e) => e))(event)), redirect: "manual", signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000) });
         await res.body?.cancel();
         if (res.ok) return;
         if (res.status < 500 && res.status !== 429) break;
