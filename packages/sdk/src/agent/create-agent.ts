@@ -338,6 +338,7 @@ export function createAgent(options: AgentOptions): Agent {
                 const parts = { specs: options.triggers?.specs ?? [], triggers: triggers as AgentTriggers, ...(selfSubs ? { selfSubscriptions: selfSubs } : {}), ...(options.subagents ? { supervisor: options.subagents } : {}) };
                 await checkpoint.restore(parts);
               },
+              onTakeover: (runId: string, previousHolder: string) => checkpoint.adopt(runId, previousHolder),
             }
           : {}),
       })

@@ -26,7 +26,7 @@ export interface AgentTriggerOptions {
 
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
 export function createAgentTriggers(
-  options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined; beforeStart?: () => Promise<void> },
+  options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined; beforeStart?: () => Promise<void>; onTakeover?: (runId: string, previousHolder: string) => Promise<void> },
 ): AgentTriggers {
   const { tags, host } = options;
   const cron = options.cron ?? "utc";
@@ -40,6 +40,7 @@ export function createAgentTriggers(
     logger: tags.logger,
     ...(options.claims ? { claims: options.claims } : {}),
     ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
+    ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     onRunStart: (runId, trigger, instruction) => {
       tags.tag(runId, trigger);
       const registry = host()?.registry;

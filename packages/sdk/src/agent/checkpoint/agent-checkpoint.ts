@@ -97,6 +97,58 @@ export class AgentCheckpoint {
     return report;
   }
 
+  /**
+   * Resume a run taken over from a dead replica (its claim's lease expired): from that replica's checkpoint
+   * (`checkpoints/<previousHolder>`), adopt what the run had under way — its working subagent handles,
+   * started again from their payloads under the same ids and run ids, and the subscriptions it arranged —
+   * and hand them over: they are removed from the old checkpoint (compare-and-set), so a restart of that
+   * replica does not start them a second time. Nothing found, or a document that cannot be used: the run
+   * is rebuilt from scratch, as without a checkpoint.
+   */
+  async adopt(runId: string, previousHolder: string): Promise<void> {
+    const parts = this.parts;
+    if (!parts || previousHolder === this.options.identity) return;
+    const { logger } = this.options;
+    const store = await this.options.store();
+    const key = checkpointKey(previousHolder);
+    const stored = await store.get(key);
+    if (!stored) return;
+    const parsed = parseCheckpoint(stored.value);
+    if (!parsed.ok) {
+      logger.warn("checkpoint.ignored", { key, runId, reason: parsed.reason, message: "running the taken-over run from scratch" });
+      return;
+    }
+    const doc = parsed.document;
+    const handles = doc.handles.filter((h) => h.owner === runId && (h.status === "working" || !parts.supervisor?.get(h.id)));
+    const subs = doc.subscriptions.filter((s) => s.origin === "self" && s.arrangedBy === runId);
+    if (!handles.length && !subs.length) return;
+    // Hand over first: if another replica adopted them meanwhile, the compare-and-set fails and we do not.
+    const rest: CheckpointDocument = {
+      ...doc,
+      writtenAt: new Date().toISOString(),
+      handles: doc.handles.filter((h) => !handles.includes(h)),
+      subscriptions: doc.subscriptions.filter((s) => !subs.includes(s)),
+      routes: doc.routes.filter((r) => !subs.some((s) => s.id === r.triggerId)),
+      runs: doc.runs.filter((r) => r.runId !== runId),
+    };
+    const handed = await store.compareAndSet(key, stored.version, rest);
+    if (!handed.ok) {
+      logger.warn("checkpoint.adopt-conflict", { key, runId, message: "the checkpoint changed while adopting: running the taken-over run from scratch" });
+      return;
+    }
+    for (const sub of subs)
+      await parts.selfSubscriptions?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) }).catch((error: unknown) => {
+        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
+      });
+    const actions = parts.supervisor?.restore(handles) ?? [];
+    logger.info("checkpoint.adopted", {
+      runId,
+      from: previousHolder,
+      subscriptions: subs.length,
+      handles: actions.filter((a) => a.action === "respawned").map((a) => a.id),
+    });
+  }
+
   /** Write what is pending and stop following changes (before subagents are stopped at shutdown). */
   async close(): Promise<void> {
     for (const off of this.offs.splice(0)) off();

@@ -45,6 +45,8 @@ export interface AgentTriggersOptions {
   onRunSettled?: (runId: string, triggerId: string) => void;
   /** Claim each run id in a store first (runs claimed once across replicas). */
   claims?: TriggerRunnerOptions["claims"];
+  /** Called before a run whose claim was taken over from a dead replica (resume from its checkpoint). */
+  onTakeover?: TriggerRunnerOptions["onTakeover"];
   /** Called once connected, before the sources start (e.g. to restore a checkpoint's subscriptions). */
   beforeStart?: () => Promise<void>;
 }
@@ -78,6 +80,7 @@ export class AgentTriggers {
       ...(options.onRunStart ? { onRunStart: options.onRunStart } : {}),
       ...(options.onRunSettled ? { onRunSettled: options.onRunSettled } : {}),
       ...(options.claims ? { claims: options.claims } : {}),
+      ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     });
     this.router = new TriggerRouter({ run: this.runner.run, logger: this.logger, clock: this.clock });
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
