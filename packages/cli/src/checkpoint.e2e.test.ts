@@ -106,11 +106,14 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
   const first = start();
   // Dispatch ran and arranged the subscription; the first order was acknowledged.
   await first.waitFor("trigger.run-end", 1, (e) => e.trigger === SELF_TRIGGER && e.status === "ok");
+  await first.waitFor("trigger.run-end", 1, (e) => e.trigger !== SELF_TRIGGER);
   expect(first.named("trigger.self-subscribed")).toHaveLength(1);
   writeFileSync(orders, "order 2");
   // Mid-work: the second order's run is waiting on the slow tool (and, with the checkpoint, it was written).
   await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("slow"));
-  if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.runs === 1 && e.subscriptions === 2);
+  // The write that records the second order's run in flight: the first one after both earlier runs ended.
+  const bothEnded = Math.max(...first.named("trigger.run-end").map((e) => first.events.indexOf(e)));
+  if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.runs === 1 && e.subscriptions === 2 && first.events.indexOf(e) > bothEnded);
   first.descendants();
   await first.kill();
 
