@@ -16,6 +16,13 @@ import type { StoreBackend } from "../../store/types.ts";
 import { Supervisor } from "../../supervisor/supervisor.ts";
 import { CHECKPOINT_FORMAT, checkpointKey, parseCheckpoint, type CheckpointDocument } from "./checkpoint-format.ts";
 import { CheckpointWriter } from "./checkpoint-writer.ts";
+import { AgentCheckpoint } from "./agent-checkpoint.ts";
+import { createAgent } from "../create-agent.ts";
+import { AgentTriggers } from "../triggers/agent-triggers.ts";
+import { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
+import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
+import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
+import { FakeResourceClient } from "../../triggers/__fixtures__/trigger-harness.ts";
 
 const CHILD = resolve(import.meta.dir, "../../supervisor/__fixtures__/scripted-child.ts");
 
@@ -108,6 +115,63 @@ for (const b of backends) {
     });
   });
 }
+
+describe("restore", () => {
+  const cleanup: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+  const setup = async () => {
+    const backend = new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-ckpt-restore-")));
+    cleanup.push(() => rmSync(backend.dir, { recursive: true, force: true }), () => backend.close());
+    const c = await connectStore(backend);
+    cleanup.push(c.close);
+    const orders = new FakeResourceClient();
+    orders.texts.set("file:///x", "x0");
+    const logger = memoryLogger();
+    const agent = createAgent({ model: scriptedModel(Array.from({ length: 10 }, () => reply("ok"))), tools: memoryToolSet([]), logger });
+    const triggers: AgentTriggers = new AgentTriggers({
+      agent: { connect: () => agent.connect(), run: (input, o) => agent.run(input, o), clients: new Map([["s", orders]]) },
+      specs: [{ kind: "subscription", id: "sub:s:file:///x", server: "s", uri: "file:///x", instruction: "Declared {{resource.text}}" }],
+      logger,
+    });
+    cleanup.push(() => triggers.stop({ graceMs: 0 }));
+    const selfSubscriptions = new SelfSubscriptions({ triggers: () => triggers, servers: ["s"], logger });
+    const checkpoint = new AgentCheckpoint({ identity: "pod-a", store: async () => c.store, debounceMs: 5, logger });
+    const parts = { specs: [], triggers, selfSubscriptions };
+    return { store: c.store, checkpoint, parts, logger, triggers };
+  };
+
+  test("a corrupt or unknown-version checkpoint is one warning line and is not used; the next write replaces it", async () => {
+    for (const bad of [{ ...doc(), version: 9 }, { format: CHECKPOINT_FORMAT, version: 1, identity: "pod-a" }]) {
+      const { store, checkpoint, parts, logger } = await setup();
+      await store.put(checkpointKey("pod-a"), bad);
+      const report = await checkpoint.restore(parts);
+      expect(report).toMatchObject({ found: true, subscriptions: 0, ignored: expect.any(String) });
+      expect(logger.records.filter((r) => r.event === "checkpoint.ignored")).toHaveLength(1);
+      expect(logger.records.find((r) => r.event === "checkpoint.ignored")?.level).toBe("warn");
+      expect(parts.selfSubscriptions.list()).toEqual([]);
+      await checkpoint.close();
+      const now = await store.get(checkpointKey("pod-a"));
+      expect(now?.version).toBe(2);
+      expect(parseCheckpoint(now?.value).ok).toBe(true);
+      for (const c of cleanup.splice(0).reverse()) await c();
+    }
+  });
+
+  test("a usable checkpoint brings the self-arranged subscriptions back (read after subscribing)", async () => {
+    const { store, checkpoint, parts, triggers } = await setup();
+    await store.put(checkpointKey("pod-a"), doc({ subscriptions: [{ id: "self:s:file:///x", server: "s", uri: "file:///x", instruction: "Do {{resource.text}}", origin: "self", arrangedBy: "run-1" }] }));
+    const ended = new Promise<string>((r) => triggers.on("run-end", (e) => r(e.runId)));
+    const report = await checkpoint.restore(parts);
+    expect(report).toMatchObject({ found: true, subscriptions: 1, handles: { respawned: 0, kept: 0 } });
+    await triggers.start();
+    expect(await ended).toStartWith("sub-");
+    expect(triggers.status().find((t) => t.id === "self:s:file:///x")).toMatchObject({ state: "active", arrangedBy: "run-1" });
+    await checkpoint.close();
+    expect(parseCheckpoint((await store.get(checkpointKey("pod-a")))?.value)).toMatchObject({ ok: true, document: { subscriptions: [{ id: "self:s:file:///x", origin: "self" }] } });
+  });
+});
 
 describe("handles restored from a checkpoint", () => {
   const sups: Supervisor[] = [];
