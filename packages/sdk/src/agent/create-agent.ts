@@ -33,7 +33,7 @@ import type { RunHistoryLimits } from "../serve/run-registry.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
-import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
 import { SelfSubscriptions } from "./triggers/self-subscriptions.ts";
 import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
@@ -333,13 +333,12 @@ export function createAgent(options: AgentOptions): Agent {
         tags,
         host: () => host,
         ...(checkpoint
-          ? {
-              beforeStart: async () => {
-                const parts = { specs: options.triggers?.specs ?? [], triggers: triggers as AgentTriggers, ...(selfSubs ? { selfSubscriptions: selfSubs } : {}), ...(options.subagents ? { supervisor: options.subagents } : {}) };
-                await checkpoint.restore(parts);
-              },
-              onTakeover: (runId: string, previousHolder: string) => checkpoint.adopt(runId, previousHolder),
-            }
+          ? checkpointHooks(checkpoint, () => ({
+              specs: options.triggers?.specs ?? [],
+              triggers: triggers as AgentTriggers,
+              ...(selfSubs ? { selfSubscriptions: selfSubs } : {}),
+              ...(options.subagents ? { supervisor: options.subagents } : {}),
+            }))
           : {}),
       })
     : undefined;

@@ -216,3 +216,14 @@ export class AgentCheckpoint {
     };
   }
 }
+
+/** The trigger hooks of a checkpoint: restore when the triggers start, adopt a run taken over from a dead replica. */
+export function checkpointHooks(
+  checkpoint: AgentCheckpoint,
+  parts: () => CheckpointedParts,
+): { beforeStart: () => Promise<void>; onTakeover: (runId: string, previousHolder: string) => Promise<void> } {
+  return {
+    beforeStart: async () => void (await checkpoint.restore(parts())),
+    onTakeover: (runId, previousHolder) => checkpoint.adopt(runId, previousHolder),
+  };
+}
