@@ -3,12 +3,15 @@ import { expect, test } from "bun:test";
 import { redisServerPath } from "../../packages/sdk/src/store/__fixtures__/redis-server.ts";
 import { runStoreBench } from "./store-bench.ts";
 
-test("store bench: put latency and claim overhead on both backends", async () => {
+test("store bench: put latency, claim overhead and checkpoint write latency on both backends", async () => {
   const r = await runStoreBench(20);
   for (const f of [r.directory, ...(r.redis ? [r.redis] : [])]) {
     expect(f.putP50).toBeGreaterThan(0);
     expect(f.putP99).toBeGreaterThanOrEqual(f.putP50);
     expect(f.claimP99).toBeGreaterThanOrEqual(f.claimP50);
+    expect(f.checkpointP50).toBeGreaterThan(0);
+    expect(f.checkpointP99).toBeGreaterThanOrEqual(f.checkpointP50);
+    expect(f.checkpointBytes).toBeGreaterThan(2000);
   }
   expect(r.redis !== undefined).toBe(redisServerPath !== undefined);
 }, 60_000);

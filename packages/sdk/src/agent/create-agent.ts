@@ -33,6 +33,9 @@ import type { RunHistoryLimits } from "../serve/run-registry.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
+import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import { SelfSubscriptions } from "./triggers/self-subscriptions.ts";
+import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import type { A2aAgentConfig } from "./a2a-tool-set.ts";
@@ -96,6 +99,13 @@ export interface AgentOptions {
   subagents?: Supervisor;
   /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
   triggers?: AgentTriggerOptions;
+  /**
+   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
+   * `agent.subscriptions`); needs triggers. Absent: the tools are not offered.
+   */
+  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
+  /** The supervisor checkpoint (docs/durability.md): restored when the triggers start, written on change. */
+  checkpoint?: AgentCheckpoint;
   /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
   serverNotifications?: boolean;
   /** The version the self-MCP server reports (default the SDK's). */
@@ -256,7 +266,12 @@ export function createAgent(options: AgentOptions): Agent {
   const { clients, connect } = connections;
 
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
-  const ownTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const subagentTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  // `triggers` is read when a tool is called, by then it is built.
+  const selfSubs = options.selfSubscribe && options.triggers?.specs.length
+    ? new SelfSubscriptions({ triggers: () => triggers, ...options.selfSubscribe, logger })
+    : undefined;
+  const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, subagentTools) : subagentTools;
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
   const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}) });
@@ -313,8 +328,22 @@ export function createAgent(options: AgentOptions): Agent {
     }
   };
 
-  const triggers = options.triggers?.specs.length
-    ? createAgentTriggers({ ...options.triggers, agent: { connect, run, clients }, tags, host: () => host })
+  const checkpoint = options.triggers?.specs.length ? options.checkpoint : undefined;
+  const triggers: AgentTriggers | undefined = options.triggers?.specs.length
+    ? createAgentTriggers({
+        ...options.triggers,
+        agent: { connect, run, clients },
+        tags,
+        host: () => host,
+        ...(checkpoint
+          ? checkpointHooks(checkpoint, () => ({
+              specs: options.triggers?.specs ?? [],
+              triggers: triggers as AgentTriggers,
+              ...(selfSubs ? { selfSubscriptions: selfSubs } : {}),
+              ...(options.subagents ? { supervisor: options.subagents } : {}),
+            }))
+          : {}),
+      })
     : undefined;
 
   const selfHost = (): SelfHost => {
@@ -367,6 +396,9 @@ export function createAgent(options: AgentOptions): Agent {
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await a2aTools?.settle();
       await host?.close();
+      // Written before the children are stopped: a working handle stays working in the checkpoint, so a
+      // restart (a pod rescheduled) starts it again rather than finding it cancelled.
+      await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connections.close();
       // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.

@@ -22,6 +22,7 @@ import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
+import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 
 /** The model dialects a configuration names. */
@@ -148,6 +149,8 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const c = config.capabilities ?? {};
   const claims = claimsFromConfig(config, logger);
   const triggers = { ...(options.triggers ?? fromConfigTriggers(config)), ...(claims ? { claims } : {}) };
+  const checkpoint = checkpointFromConfig(config, logger);
+  const selfSubscribe = config.triggers?.selfSubscribe;
   // A route is the configured model block with its name (and endpoint, dialect) replaced.
   const sampling = model
     ? samplingFromConfig(config, (route) => {
@@ -169,6 +172,16 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
+    ...(checkpoint ? { checkpoint } : {}),
+    ...(selfSubscribe
+      ? {
+          selfSubscribe: {
+            ...(selfSubscribe.max !== undefined ? { max: selfSubscribe.max } : {}),
+            servers: selfSubscribe.servers ?? Object.keys(config.mcpServers ?? {}),
+            ...(selfSubscribe.pollInterval !== undefined ? { pollIntervalMs: selfSubscribe.pollInterval } : {}),
+          },
+        }
+      : {}),
     ...(c.serverNotifications ? { serverNotifications: true } : {}),
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),

@@ -25,7 +25,9 @@ export interface AgentTriggerOptions {
 }
 
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
-export function createAgentTriggers(options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined }): AgentTriggers {
+export function createAgentTriggers(
+  options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined; beforeStart?: () => Promise<void>; onTakeover?: (runId: string, previousHolder: string) => Promise<void> },
+): AgentTriggers {
   const { tags, host } = options;
   const cron = options.cron ?? "utc";
   const jobStore = typeof options.jobStore === "string" ? new FileJobStore(options.jobStore) : options.jobStore;
@@ -37,6 +39,8 @@ export function createAgentTriggers(options: AgentTriggerOptions & { agent: Trig
     ...(jobStore !== undefined && cron === "timezones" ? { jobStore } : {}),
     logger: tags.logger,
     ...(options.claims ? { claims: options.claims } : {}),
+    ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
+    ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     onRunStart: (runId, trigger, instruction) => {
       tags.tag(runId, trigger);
       const registry = host()?.registry;

@@ -236,6 +236,17 @@ export const TriggersSchema = v.strictObject({
   interval: v.optional(IntervalTriggerSchema),
   /** Where schedule state (last fire per schedule) is kept, for D10 catch-up across restarts. */
   jobStore: v.optional(v.string()),
+  /** Runs may subscribe the agent to resources themselves (tools agent.subscribe / agent.unsubscribe). Absent: not offered. */
+  selfSubscribe: v.optional(
+    v.strictObject({
+      /** Most self-arranged subscriptions at once (default 8). */
+      max: v.optional(positiveInt),
+      /** The servers runs may subscribe to (default: every configured server). */
+      servers: v.optional(v.array(SERVER_NAME)),
+      /** Poll this often a server that cannot push updates (else such a server is refused). */
+      pollInterval: v.optional(duration),
+    }),
+  ),
 });
 
 export const ServeSchema = v.strictObject({
@@ -298,9 +309,6 @@ export const ServeSchema = v.strictObject({
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
 });
 
-const notBuiltYet = (what: string) =>
-  v.optional(v.literal(false, `${what} is not built yet (next on the roadmap): leave it false or remove it`));
-
 /** The seed's deferred items (RFC 0013 D1–D11) that the configuration switches. Absent = the default. */
 export const CapabilitiesSchema = v.strictObject({
   /** D2: servicing inbound sampling with our own model (default false: -32601); per server in mcpServers.X.sampling. */
@@ -325,8 +333,8 @@ export const CapabilitiesSchema = v.strictObject({
   ),
   /** D1 (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
-  /** D8: the durable supervisor checkpoint — not built yet; off is stateless rebuild + reconcile. */
-  checkpoint: notBuiltYet("capabilities.checkpoint (a durable supervisor checkpoint)"),
+  /** D8: the supervisor checkpoint in an MCP store (durability.checkpoint); default false = stateless rebuild + reconcile. */
+  checkpoint: v.optional(v.boolean()),
   /** D7a: reactivity over HTTP (default true); false = HTTP servers request/response only. */
   httpReactivity: v.optional(v.boolean()),
   /** D11: the native gemini adapter (default true); false = openai-compatible and anthropic only. */
@@ -356,6 +364,17 @@ export const DurabilitySchema = v.strictObject({
       lease: v.optional(duration),
       /** This replica's name in claims (default: a random id per process; e.g. the pod name). */
       holder: v.optional(v.pipe(v.string(), v.minLength(1))),
+    }),
+  ),
+  /** With capabilities.checkpoint: where the supervisor checkpoint is written (docs/durability.md). */
+  checkpoint: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.claims.store). */
+      store: v.optional(McpServerConfigSchema),
+      /** Whose checkpoint this is: stable across restarts (default: claims.holder, else $RUN_ID, else "agentd"). */
+      identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,120}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
+      /** Changes within this window are written as one (default 100ms). */
+      debounce: v.optional(duration),
     }),
   ),
 });

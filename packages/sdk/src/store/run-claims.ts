@@ -31,6 +31,8 @@ export interface HeldClaim {
   readonly lost: AbortSignal;
   /** Took the claim over from a holder whose lease expired. */
   readonly takenOver: boolean;
+  /** When taken over: the holder whose lease expired (its checkpoint names what it had under way). */
+  readonly previousHolder?: string;
   /** End the claim: `done` after success (kept), released (deleted) otherwise. */
   end(succeeded: boolean): Promise<void>;
 }
@@ -79,7 +81,8 @@ export class RunClaims {
       if (doc === undefined || expired || doc.holder === this.holder) {
         const mine: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
         const set = await store.compareAndSet(key, current?.version ?? 0, mine);
-        if (set.ok) return { status: "claimed", claim: this.hold(store, key, set.version, expired && doc?.holder !== this.holder) };
+        const from = expired && doc?.holder !== this.holder ? doc?.holder : undefined;
+        if (set.ok) return { status: "claimed", claim: this.hold(store, key, set.version, from) };
         continue; // someone else moved first: read again
       }
       // Held by a live replica: look again when its lease would expire (or sooner, to see a release).
@@ -92,7 +95,7 @@ export class RunClaims {
     return (this.store ??= typeof s === "function" ? s() : Promise.resolve(s));
   }
 
-  private hold(store: ClaimStore, key: string, version: number, takenOver: boolean): HeldClaim {
+  private hold(store: ClaimStore, key: string, version: number, previousHolder: string | undefined): HeldClaim {
     const lost = new AbortController();
     let ended = false;
     let renewing: Promise<void> = Promise.resolve();
@@ -108,7 +111,8 @@ export class RunClaims {
     }, this.leaseMs / 3);
     return {
       lost: lost.signal,
-      takenOver,
+      takenOver: previousHolder !== undefined,
+      ...(previousHolder !== undefined ? { previousHolder } : {}),
       end: async (succeeded) => {
         ended = true;
         clearInterval(timer);

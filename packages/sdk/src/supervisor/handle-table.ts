@@ -237,6 +237,15 @@ export class HandleTable {
     return table;
   }
 
+  /** Put a record back (a checkpoint's handle after a restart). Throws `E_SUPERVISOR` if the id is taken. */
+  restore(record: HandleRecord): HandleRecord {
+    if (this.records.has(record.id)) throw new AgentdError("E_SUPERVISOR", `handle ${record.id} already exists`);
+    const copy = structuredClone(record);
+    this.records.set(copy.id, copy);
+    this.emit(copy, false);
+    return structuredClone(copy);
+  }
+
   /** Drop finished handles older than their ttl. */
   sweep(): void {
     const now = this.now();

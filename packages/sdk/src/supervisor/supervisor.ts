@@ -226,10 +226,32 @@ export class Supervisor {
     return this.table.snapshot(filter);
   }
 
+  /**
+   * Put a checkpoint's handles back after a restart: a terminal one is kept as it was (its result stays
+   * readable); a working one — its process died with the old agentd — is started again from its retained
+   * payload, under the same id and run id, with the usage it had already spent counted against its
+   * limits. A handle whose id is already known is left alone. Resolves with what was done per handle.
+   */
+  restore(records: readonly HandleRecord[]): Array<{ id: string; action: "kept" | "respawned" | "skipped" }> {
+    return records.map((r) => {
+      if (this.table.get(r.id)) return { id: r.id, action: "skipped" as const };
+      if (isTerminal(r.status)) {
+        this.table.restore(r);
+        return { id: r.id, action: "kept" as const };
+      }
+      const record = this.table.restore({ ...r, statusMessage: "resuming after a restart" });
+      const live: Live = { driven: Promise.resolve() };
+      this.live.set(r.id, live);
+      live.driven = this.drive(r.id, record, live, { usage: r.usage, turns: r.turns, toolCalls: r.toolCalls }).finally(() => this.live.delete(r.id));
+      this.logger.info("subagent.respawn", { id: r.id, runId: r.payload.runId, usage: r.usage });
+      return { id: r.id, action: "respawned" as const };
+    });
+  }
+
   /** Run attempts until the child answers, fails, is cancelled, or crashes past the restart bound. */
-  private async drive(id: string, record: HandleRecord, live: Live): Promise<void> {
+  private async drive(id: string, record: HandleRecord, live: Live, spent?: { usage: Usage; turns: number; toolCalls: number }): Promise<void> {
     const payload = record.payload;
-    let used = { usage: emptyUsage(), turns: 0, toolCalls: 0 };
+    let used = spent ?? { usage: emptyUsage(), turns: 0, toolCalls: 0 };
     const trip = (t: LimitTrip) => {
       if (live.trip || live.cancel) return;
       live.trip = t;

@@ -71,6 +71,8 @@ export class TriggerRouter {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly slots = new Map<string, TriggerSlot>();
+  /** Removed triggers whose runs are still in flight (a stop drains them too). */
+  private readonly retiring = new Set<TriggerSlot>();
   private readonly listeners = new Map<keyof TriggerRouterEvents, Set<(payload: never) => void>>();
   private state: "new" | "running" | "stopping" | "stopped" = "new";
   private stopping: Promise<void> | undefined;
@@ -105,6 +107,29 @@ export class TriggerRouter {
       });
   }
 
+  /**
+   * Take a trigger out while the router runs (a self-arranged subscription cancelled): its source stops,
+   * its waiting events are dropped, and a run in flight finishes (a stop still drains it; not awaited here:
+   * the run asking for the removal may be that trigger's own). Resolves once the source stopped.
+   */
+  async remove(id: string): Promise<boolean> {
+    const slot = this.slots.get(id);
+    if (!slot) return false;
+    this.slots.delete(id);
+    slot.closeIntake();
+    this.retiring.add(slot);
+    void slot.idle().then(() => this.retiring.delete(slot));
+    await slot.definition.source.stop().catch((error: unknown) => {
+      this.logger.warn("trigger.source-stop-failed", { triggerId: id, error: describe(error) });
+    });
+    return true;
+  }
+
+  /** Whether a trigger with this id is registered. */
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
   /** Start every source. If one cannot start, the others are stopped and its error is thrown. */
   async start(): Promise<void> {
     if (this.state !== "new") throw new AgentdError("E_USAGE", "trigger router already started");
@@ -127,7 +152,7 @@ export class TriggerRouter {
     this.state = "stopping";
     const graceMs = options.graceMs ?? 30_000;
     this.stopping = (async () => {
-      const slots = [...this.slots.values()];
+      const slots = [...this.slots.values(), ...this.retiring];
       const sourcesStopped = Promise.allSettled(
         slots.map((s) =>
           s.definition.source.stop().catch((error: unknown) => {

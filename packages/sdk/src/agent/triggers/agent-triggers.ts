@@ -26,7 +26,8 @@ import {
 } from "../../triggers/index.ts";
 import { TrackedSource } from "./tracked-source.ts";
 import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner, type TriggerRunnerOptions } from "./trigger-runner.ts";
-import type { CronEngine, TriggerSpec } from "./trigger-specs.ts";
+import { validateTriggerSpec, type CronEngine, type SubscriptionSpec, type TriggerSpec } from "./trigger-specs.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 
 /** Options of {@link AgentTriggers}. */
@@ -44,6 +45,10 @@ export interface AgentTriggersOptions {
   onRunSettled?: (runId: string, triggerId: string) => void;
   /** Claim each run id in a store first (runs claimed once across replicas). */
   claims?: TriggerRunnerOptions["claims"];
+  /** Called before a run whose claim was taken over from a dead replica (resume from its checkpoint). */
+  onTakeover?: TriggerRunnerOptions["onTakeover"];
+  /** Called once connected, before the sources start (e.g. to restore a checkpoint's subscriptions). */
+  beforeStart?: () => Promise<void>;
 }
 
 /** What {@link AgentTriggers.start} found. */
@@ -75,6 +80,7 @@ export class AgentTriggers {
       ...(options.onRunStart ? { onRunStart: options.onRunStart } : {}),
       ...(options.onRunSettled ? { onRunSettled: options.onRunSettled } : {}),
       ...(options.claims ? { claims: options.claims } : {}),
+      ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     });
     this.router = new TriggerRouter({ run: this.runner.run, logger: this.logger, clock: this.clock });
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
@@ -124,7 +130,9 @@ export class AgentTriggers {
       this.router.add({ id: spec.id, instruction: spec.instruction, ...policy(spec), source });
       added++;
     }
-    this.open = added;
+    this.open += added;
+    // Restored state (the checkpoint's self-arranged subscriptions) joins before the sources start.
+    await this.options.beforeStart?.();
     await this.router.start();
     this.started = true;
     for (const [id, source] of this.cronSources) this.logNextFire(id, this.clock.now(), source);
@@ -133,6 +141,43 @@ export class AgentTriggers {
     if (this.open <= 0) this.endedResolve?.();
     this.logger.info("triggers.started", { ...started, triggers: rows.map((r) => r.id) });
     return started;
+  }
+
+  /**
+   * Add a subscription trigger while the triggers run (a run arranged it for itself): subscribe, read at
+   * once (level-triggered, as at start) and resolve with its state — `active`, `polling`, or `unavailable`
+   * with the reason. Throws `E_CONFIG_INVALID` for a bad instruction template or a duplicate id.
+   */
+  async addSubscription(spec: SubscriptionSpec, extra: { arrangedBy?: string } = {}): Promise<TriggerStatus> {
+    validateTriggerSpec(spec, this.options.cron ?? "utc");
+    if (this.router.has(spec.id)) throw new AgentdError("E_CONFIG_INVALID", `trigger '${spec.id}' already exists`);
+    this.table.add(spec, extra);
+    const source = this.sourceFor(spec);
+    if (!source) return this.table.get(spec.id) as TriggerStatus;
+    const settled = new Promise<void>((resolve) => {
+      const off = this.table.onChange(() => {
+        if (this.table.get(spec.id)?.state === "starting") return;
+        off();
+        resolve();
+      });
+    });
+    this.open++;
+    this.router.add({ id: spec.id, instruction: spec.instruction, ...policy(spec), source });
+    if (this.router.has(spec.id) && this.started) await settled;
+    return this.table.get(spec.id) as TriggerStatus;
+  }
+
+  /** Take a trigger added with {@link addSubscription} out (its source stops; a run in flight finishes). */
+  async removeTrigger(id: string): Promise<boolean> {
+    const removed = await this.router.remove(id);
+    this.table.remove(id);
+    if (removed && --this.open === 0) this.endedResolve?.();
+    return removed;
+  }
+
+  /** Whether `start()` has run (runs-time additions start at once; before, with the others). */
+  get isStarted(): boolean {
+    return this.started;
   }
 
   /** Stop taking events, let in-flight runs finish for `graceMs` (default 30 s), then abort them. */

@@ -60,6 +60,8 @@ export interface TriggerRunnerOptions {
   onRunSettled?: (runId: string, triggerId: string) => void;
   /** Claim each run id in a store before running it (runs claimed once across replicas; `RunClaims`). */
   claims?: { acquire(runId: string, signal: AbortSignal): Promise<ClaimOutcome>; close?(): Promise<void> };
+  /** Called before running a run id whose claim was taken over from a dead holder (to resume from its checkpoint). */
+  onTakeover?: (runId: string, previousHolder: string) => Promise<void>;
 }
 
 /** A {@link RunFunction} with the in-process done set it keeps. */
@@ -95,6 +97,8 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
       return { status: "already-done", message: "another replica already ran this run id", data: { claimedElsewhere: true } satisfies TriggerRunData };
     if (claimed?.status === "aborted") return { status: "aborted", message: "stopped while waiting for the run's claim", data: { code: "E_ABORTED" } satisfies TriggerRunData };
     const claim = claimed?.claim;
+    // Never fails the run: without the dead holder's checkpoint the run is rebuilt from scratch.
+    if (claim?.previousHolder !== undefined) await options.onTakeover?.(event.runId, claim.previousHolder).catch(() => {});
     const runSignal = claim ? AbortSignal.any([signal, claim.lost]) : signal;
     let succeeded = false;
     options.onRunStart?.(event.runId, triggerId, instruction);

@@ -40,6 +40,7 @@ describe("triggerSpecsFromConfig", () => {
     expect(failure({ triggers: { subscriptions: [{ server: "nope", uri: "x://y", instruction: "i" }] } })).toBe(
       "triggers.subscriptions[0]: server 'nope' is not in mcpServers",
     );
+    expect(failure({ triggers: { selfSubscribe: { servers: ["nope"] } } })).toBe("triggers.selfSubscribe.servers[0]: server 'nope' is not in mcpServers");
   });
 
   test('with capabilities.cron "utc" (the default) tz, catchUp and jobStore are errors naming the switch', () => {

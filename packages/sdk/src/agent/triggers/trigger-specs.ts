@@ -147,6 +147,9 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       ...(t.interval.maxRuns !== undefined ? { maxRuns: t.interval.maxRuns } : {}),
       instruction: t.interval.instruction,
     });
+  (t.selfSubscribe?.servers ?? []).forEach((server, i) => {
+    if (!config.mcpServers?.[server]) throw new AgentdError("E_CONFIG_INVALID", `triggers.selfSubscribe.servers[${i}]: server '${server}' is not in mcpServers`);
+  });
   if (t.jobStore !== undefined && version !== "timezones")
     throw new AgentdError("E_CONFIG_INVALID", `triggers.jobStore needs the richer cron: ${v2Hint}`);
   for (const spec of specs) validateTriggerSpec(spec, version);

@@ -39,6 +39,8 @@ export interface TriggerStatus {
   lastRunId?: string;
   lastOutcome?: RunOutcome["status"];
   lastRunEndedAt?: string;
+  /** A subscription a run arranged for itself (`agent.subscribe`): that run's id. */
+  arrangedBy?: string;
 }
 
 /** The status of every trigger, with change notification. */
@@ -48,15 +50,18 @@ export class TriggerStatusTable {
 
   /** Add a row for each spec, `starting`. */
   constructor(specs: readonly TriggerSpec[]) {
-    for (const s of specs) {
-      const where =
-        s.kind === "subscription"
-          ? { server: s.server, uri: s.uri }
-          : s.kind === "cron"
-            ? { cron: s.cron, ...(s.tz !== undefined ? { tz: s.tz } : {}) }
-            : { everyMs: s.everyMs };
-      this.rows.set(s.id, { id: s.id, kind: s.kind, state: "starting", ...where, runs: 0, failures: 0 });
-    }
+    for (const s of specs) this.rows.set(s.id, rowOf(s));
+  }
+
+  /** Add a row (a trigger added at run time), `starting`. */
+  add(spec: TriggerSpec, extra: { arrangedBy?: string } = {}): void {
+    this.rows.set(spec.id, { ...rowOf(spec), ...(extra.arrangedBy !== undefined ? { arrangedBy: extra.arrangedBy } : {}) });
+    for (const l of this.listeners) l();
+  }
+
+  /** Remove a row (a trigger taken out at run time). */
+  remove(id: string): void {
+    if (this.rows.delete(id)) for (const l of this.listeners) l();
   }
 
   /** Listen to changes; returns the unsubscribe function. */
@@ -95,4 +100,14 @@ export class TriggerStatusTable {
   list(): TriggerStatus[] {
     return [...this.rows.values()].map((r) => ({ ...r }));
   }
+}
+
+function rowOf(s: TriggerSpec): TriggerStatus {
+  const where =
+    s.kind === "subscription"
+      ? { server: s.server, uri: s.uri }
+      : s.kind === "cron"
+        ? { cron: s.cron, ...(s.tz !== undefined ? { tz: s.tz } : {}) }
+        : { everyMs: s.everyMs };
+  return { id: s.id, kind: s.kind, state: "starting", ...where, runs: 0, failures: 0 };
 }

@@ -1,0 +1,229 @@
+/**
+ * An agent's supervisor checkpoint (RFC 0013 D8), off by default (`capabilities.checkpoint`). While the
+ * agent runs, every change of a supervisor-owned fact — a self-arranged subscription added or removed, a
+ * triggered run starting or ending, a subagent handle changing — schedules a (debounced, compare-and-set)
+ * write of the whole document to `checkpoints/<identity>` in an MCP store.
+ *
+ * On start, before any trigger source starts, the document is read back and applied: self-arranged
+ * subscriptions are arranged again (each subscribes and reads at once, so a change made while agentd was
+ * down runs), working subagent handles are started again from their retained payloads (same id, same run
+ * id), finished ones are kept for their results. Declared subscriptions come from the config, never from
+ * the checkpoint, and every declared one is read after subscribing as without a checkpoint: the checkpoint
+ * is an optimisation, never the source of truth. A document that cannot be used is one warning line.
+ */
+import type { Logger } from "../../log.ts";
+import type { Supervisor } from "../../supervisor/supervisor.ts";
+import type { AgentTriggers } from "../triggers/agent-triggers.ts";
+import type { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
+import type { TriggerSpec } from "../triggers/trigger-specs.ts";
+import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
+import { CheckpointWriter, type CheckpointStore } from "./checkpoint-writer.ts";
+
+/** Options of {@link AgentCheckpoint}. */
+export interface AgentCheckpointOptions {
+  /** Whose checkpoint: stable across restarts of the same agent (e.g. the pod name). */
+  identity: string;
+  /** The store, connected on first use. */
+  store: () => Promise<CheckpointStore>;
+  /** Closes the store connection. */
+  closeStore?: () => Promise<void>;
+  debounceMs?: number;
+  logger: Logger;
+}
+
+/** The parts of an agent whose facts are checkpointed. */
+export interface CheckpointedParts {
+  specs: readonly TriggerSpec[];
+  triggers: AgentTriggers;
+  selfSubscriptions?: SelfSubscriptions;
+  supervisor?: Supervisor;
+}
+
+/** What {@link AgentCheckpoint.restore} did. */
+export interface RestoreReport {
+  found: boolean;
+  /** Why a found document was not used. */
+  ignored?: string;
+  subscriptions: number;
+  handles: { respawned: number; kept: number };
+  /** Runs that were in flight when the checkpoint was written (re-run by reconciliation, not from here). */
+  interrupted: string[];
+}
+
+/** See the module header. */
+export class AgentCheckpoint {
+  readonly key: string;
+  readonly writer: CheckpointWriter;
+  private parts: CheckpointedParts | undefined;
+  private readonly runs = new Map<string, CheckpointRun>();
+  private readonly offs: Array<() => void> = [];
+
+  constructor(private readonly options: AgentCheckpointOptions) {
+    this.key = checkpointKey(options.identity);
+    this.writer = new CheckpointWriter({
+      store: options.store,
+      key: this.key,
+      build: () => this.build(),
+      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      logger: options.logger,
+    });
+  }
+
+  /** Read the checkpoint, apply it to `parts`, then follow their changes. Never throws for a bad document. */
+  async restore(parts: CheckpointedParts): Promise<RestoreReport> {
+    this.parts = parts;
+    const { logger } = this.options;
+    const report: RestoreReport = { found: false, subscriptions: 0, handles: { respawned: 0, kept: 0 }, interrupted: [] };
+    let stored: Awaited<ReturnType<CheckpointStore["get"]>>;
+    try {
+      stored = await (await this.options.store()).get(this.key);
+    } catch (error) {
+      // The store is down: start from the config alone (the v1 path); writes retry until it is back.
+      logger.warn("checkpoint.unavailable", { key: this.key, error: error instanceof Error ? error.message : String(error), message: "rebuilding from the config and reconciling instead" });
+      stored = undefined;
+    }
+    if (stored) {
+      report.found = true;
+      this.writer.version = stored.version;
+      const parsed = parseCheckpoint(stored.value);
+      if (!parsed.ok) report.ignored = parsed.reason;
+      else if (parsed.document.identity !== this.options.identity) report.ignored = `it belongs to '${parsed.document.identity}'`;
+      else await this.apply(parsed.document, parts, report);
+      if (report.ignored) logger.warn("checkpoint.ignored", { key: this.key, reason: report.ignored, message: "rebuilding from the config and reconciling instead" });
+    }
+    logger.info("checkpoint.restored", { key: this.key, found: report.found, ...(report.ignored ? { ignored: true } : {}), subscriptions: report.subscriptions, ...report.handles, interrupted: report.interrupted });
+    this.follow(parts);
+    this.writer.schedule();
+    return report;
+  }
+
+  /**
+   * Resume a run taken over from a dead replica (its claim's lease expired): from that replica's checkpoint
+   * (`checkpoints/<previousHolder>`), adopt what the run had under way — its working subagent handles,
+   * started again from their payloads under the same ids and run ids, and the subscriptions it arranged —
+   * and hand them over: they are removed from the old checkpoint (compare-and-set), so a restart of that
+   * replica does not start them a second time. Nothing found, or a document that cannot be used: the run
+   * is rebuilt from scratch, as without a checkpoint.
+   */
+  async adopt(runId: string, previousHolder: string): Promise<void> {
+    const parts = this.parts;
+    if (!parts || previousHolder === this.options.identity) return;
+    const { logger } = this.options;
+    const store = await this.options.store();
+    const key = checkpointKey(previousHolder);
+    const stored = await store.get(key);
+    if (!stored) return;
+    const parsed = parseCheckpoint(stored.value);
+    if (!parsed.ok) {
+      logger.warn("checkpoint.ignored", { key, runId, reason: parsed.reason, message: "running the taken-over run from scratch" });
+      return;
+    }
+    const doc = parsed.document;
+    const handles = doc.handles.filter((h) => h.owner === runId && (h.status === "working" || !parts.supervisor?.get(h.id)));
+    const subs = doc.subscriptions.filter((s) => s.origin === "self" && s.arrangedBy === runId);
+    if (!handles.length && !subs.length) return;
+    // Hand over first: if another replica adopted them meanwhile, the compare-and-set fails and we do not.
+    const rest: CheckpointDocument = {
+      ...doc,
+      writtenAt: new Date().toISOString(),
+      handles: doc.handles.filter((h) => !handles.includes(h)),
+      subscriptions: doc.subscriptions.filter((s) => !subs.includes(s)),
+      routes: doc.routes.filter((r) => !subs.some((s) => s.id === r.triggerId)),
+      runs: doc.runs.filter((r) => r.runId !== runId),
+    };
+    const handed = await store.compareAndSet(key, stored.version, rest);
+    if (!handed.ok) {
+      logger.warn("checkpoint.adopt-conflict", { key, runId, message: "the checkpoint changed while adopting: running the taken-over run from scratch" });
+      return;
+    }
+    for (const sub of subs)
+      await parts.selfSubscriptions?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) }).catch((error: unknown) => {
+        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
+      });
+    const actions = parts.supervisor?.restore(handles) ?? [];
+    logger.info("checkpoint.adopted", {
+      runId,
+      from: previousHolder,
+      subscriptions: subs.length,
+      handles: actions.filter((a) => a.action === "respawned").map((a) => a.id),
+    });
+  }
+
+  /** Write what is pending and stop following changes (before subagents are stopped at shutdown). */
+  async close(): Promise<void> {
+    for (const off of this.offs.splice(0)) off();
+    await this.writer.close();
+    await this.options.closeStore?.();
+  }
+
+  private async apply(doc: CheckpointDocument, parts: CheckpointedParts, report: RestoreReport): Promise<void> {
+    const { logger } = this.options;
+    const declared = new Set(parts.specs.map((s) => s.id));
+    for (const sub of doc.subscriptions) {
+      if (sub.origin === "declared") {
+        if (!declared.has(sub.id)) logger.info("checkpoint.declared-gone", { trigger: sub.id, message: "no longer in the config: not restored" });
+        continue;
+      }
+      if (!parts.selfSubscriptions) {
+        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: "triggers.selfSubscribe is not set: a self-arranged subscription cannot be restored" });
+        continue;
+      }
+      try {
+        await parts.selfSubscriptions.add(sub, sub.arrangedBy ?? "checkpoint", { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) });
+        report.subscriptions++;
+      } catch (error) {
+        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (doc.handles.length && !parts.supervisor) logger.warn("checkpoint.handles-dropped", { handles: doc.handles.length, message: "subagents are not configured" });
+    for (const r of parts.supervisor?.restore(doc.handles) ?? []) {
+      if (r.action === "respawned") report.handles.respawned++;
+      if (r.action === "kept") report.handles.kept++;
+    }
+    report.interrupted = doc.runs.map((r) => r.runId);
+  }
+
+  private follow(parts: CheckpointedParts): void {
+    const changed = () => this.writer.schedule();
+    if (parts.selfSubscriptions) this.offs.push(parts.selfSubscriptions.onChange(changed));
+    this.offs.push(
+      parts.triggers.on("run-start", ({ runId, triggerId }) => {
+        this.runs.set(runId, { runId, triggerId, startedAt: new Date().toISOString() });
+        changed();
+      }),
+      parts.triggers.on("run-end", ({ runId }) => {
+        if (this.runs.delete(runId)) changed();
+      }),
+    );
+    if (parts.supervisor) this.offs.push(parts.supervisor.table.onChange(changed));
+  }
+
+  private build(): Omit<CheckpointDocument, "writtenAt"> {
+    const parts = this.parts as CheckpointedParts;
+    const self = parts.selfSubscriptions?.list() ?? [];
+    const declared = parts.specs.flatMap((s) => (s.kind === "subscription" ? [{ id: s.id, server: s.server, uri: s.uri, instruction: s.instruction, origin: "declared" as const }] : []));
+    return {
+      format: CHECKPOINT_FORMAT,
+      version: CHECKPOINT_VERSION,
+      identity: this.options.identity,
+      subscriptions: [...declared, ...self.map((s) => ({ ...s, origin: "self" as const }))],
+      routes: [
+        ...parts.specs.map((s) => ({ triggerId: s.id, kind: s.kind, instruction: s.instruction })),
+        ...self.map((s) => ({ triggerId: s.id, kind: "subscription" as const, instruction: s.instruction })),
+      ],
+      runs: [...this.runs.values()],
+      handles: parts.supervisor?.snapshot().handles ?? [],
+    };
+  }
+}
+
+/** The trigger hooks of a checkpoint: restore when the triggers start, adopt a run taken over from a dead replica. */
+export function checkpointHooks(
+  checkpoint: AgentCheckpoint,
+  parts: () => CheckpointedParts,
+): { beforeStart: () => Promise<void>; onTakeover: (runId: string, previousHolder: string) => Promise<void> } {
+  return {
+    beforeStart: async () => void (await checkpoint.restore(parts())),
+    onTakeover: (runId, previousHolder) => checkpoint.adopt(runId, previousHolder),
+  };
+}

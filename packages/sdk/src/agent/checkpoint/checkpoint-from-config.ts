@@ -1,0 +1,54 @@
+/**
+ * `capabilities.checkpoint` + `durability.checkpoint` → an {@link AgentCheckpoint} over an MCP client to
+ * the configured store (the checkpoint's own entry, else the claims store), connected when the triggers
+ * start. Off (the default) → undefined: stateless rebuild + reconcile, exactly as before.
+ */
+import type { AgentdConfig } from "../../config/schema.ts";
+import type { Logger } from "../../log.ts";
+import { McpClient } from "../../mcp/client.ts";
+import { StoreClient } from "../../store/store-client.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import { CLIENT_INFO, transportFor, upstreamError } from "../connect-server.ts";
+import { AgentCheckpoint } from "./agent-checkpoint.ts";
+
+/** The checkpoint identity a config implies: `durability.checkpoint.identity`, claims' holder, `$RUN_ID`, or "agentd". */
+export function checkpointIdentity(config: AgentdConfig, env: Record<string, string | undefined> = process.env): string {
+  const id = config.durability?.checkpoint?.identity ?? config.durability?.claims?.holder ?? env.RUN_ID ?? "agentd";
+  return id.replace(/[^A-Za-z0-9._:@-]/g, "_").slice(0, 120) || "agentd";
+}
+
+/** The checkpoint the config asks for, or undefined when the switch is off. Throws `E_CONFIG_INVALID` (one line). */
+export function checkpointFromConfig(config: AgentdConfig, logger: Logger): AgentCheckpoint | undefined {
+  const on = config.capabilities?.checkpoint === true;
+  const c = config.durability?.checkpoint;
+  if (!on) {
+    if (c) throw new AgentdError("E_CONFIG_INVALID", "durability.checkpoint is set but capabilities.checkpoint is not true: set it to true, or remove durability.checkpoint");
+    return undefined;
+  }
+  const entry = c?.store ?? config.durability?.claims?.store;
+  if (!entry)
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      'capabilities.checkpoint needs a store: set durability.checkpoint.store (e.g. {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.claims.store',
+    );
+  let client: McpClient | undefined;
+  let store: Promise<StoreClient> | undefined;
+  const connect = () =>
+    (store ??= (async () => {
+      client = new McpClient(CLIENT_INFO, { logger });
+      try {
+        await client.connect(transportFor("checkpoint-store", entry, logger));
+      } catch (e) {
+        store = undefined;
+        throw upstreamError("checkpoint-store", e);
+      }
+      return new StoreClient(client);
+    })());
+  return new AgentCheckpoint({
+    identity: checkpointIdentity(config),
+    store: connect,
+    closeStore: async () => void (await client?.close()),
+    ...(c?.debounce !== undefined ? { debounceMs: c.debounce } : {}),
+    logger,
+  });
+}
