@@ -4,14 +4,16 @@
  * `FileTokenStore`: one JSON file, created 0600 (and its directory 0700), written whole to a temporary file
  * and renamed, so a crash never leaves half a file. With a key (env `AGENTD_OAUTH_STORE_KEY`), the file is
  * AES-256-GCM encrypted at rest: a random 96-bit IV per write, the tag checked on read, so a wrong key or
- * an edited file fails loudly instead of being read as empty. Writers of one process are serialised; two
- * processes writing at once may lose one's update (the last rename wins), never corrupt the file.
+ * an edited file fails loudly instead of being read as empty. Writers of one process are serialised, and
+ * processes share a lock file beside it (`file-lock.ts`): every read-modify-write, and every token refresh
+ * (`withLock`), holds it, so two processes neither lose each other's updates nor refresh the same login twice.
  * `MemoryTokenStore` keeps them for the life of the process.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { AgentdError } from "../../../wire/errors.ts";
+import { withFileLock } from "./file-lock.ts";
 
 /** The tokens held for one MCP server. Never logged. */
 export interface StoredTokens {
@@ -43,6 +45,11 @@ export interface TokenStore {
   setClient(issuer: string, client: StoredClient): Promise<void>;
   /** Every server key with tokens. */
   keys(): Promise<string[]>;
+  /**
+   * Run `fn` holding a lock other processes sharing this store respect (a refresh of `key`). Stores that
+   * only one process uses need not have it.
+   */
+  withLock?<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
 
 interface Document {
@@ -90,6 +97,9 @@ export async function storeKeyFrom(value: string | undefined): Promise<CryptoKey
 /** Tokens in a 0600 file, optionally encrypted. */
 export class FileTokenStore implements TokenStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Whether this process holds the lock file now (a write inside `withLock` must not wait for itself). */
+  private held = 0;
+  private lockQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -117,11 +127,35 @@ export class FileTokenStore implements TokenStore {
     return Object.keys((await this.read()).tokens);
   }
 
+  /** One holder at a time in this process, and across processes through the lock file. */
+  withLock<T>(_key: string, fn: () => Promise<T>): Promise<T> {
+    const next = this.lockQueue.then(() =>
+      this.locked(async () => {
+        this.held++;
+        try {
+          return await fn();
+        } finally {
+          this.held--;
+        }
+      }),
+    );
+    this.lockQueue = next.catch(() => {});
+    return next;
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    return withFileLock(`${this.path}.lock`, fn);
+  }
+
   private update(change: (d: Document) => void): Promise<void> {
     const next = this.queue.then(async () => {
-      const doc = await this.read();
-      change(doc);
-      await this.write(doc);
+      const apply = async () => {
+        const doc = await this.read();
+        change(doc);
+        await this.write(doc);
+      };
+      await (this.held > 0 ? apply() : this.locked(apply));
     });
     this.queue = next.catch(() => {});
     return next;

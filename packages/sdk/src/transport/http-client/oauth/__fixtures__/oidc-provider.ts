@@ -15,6 +15,8 @@ import Provider from "oidc-provider";
 export interface OidcProvider {
   issuer: string;
   provider: Provider;
+  /** Every request the provider received (method and path), oldest first: to count token-endpoint hits. */
+  requests: { method: string; path: string }[];
   stop(): Promise<void>;
 }
 
@@ -60,10 +62,13 @@ export async function startOidcProvider(resource: () => string): Promise<OidcPro
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(g: string): boolean }) => client.grantTypeAllowed("refresh_token"),
   });
   provider.on("server_error", (_ctx: unknown, err: Error) => process.stderr.write(`[oidc-provider] ${err.message}\n`));
+  const requests: OidcProvider["requests"] = [];
+  server.on("request", (req: http.IncomingMessage) => requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", issuer).pathname }));
   server.on("request", provider.callback());
   return {
     issuer,
     provider,
+    requests,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
