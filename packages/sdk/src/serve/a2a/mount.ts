@@ -14,7 +14,11 @@ import { readBoundedBody } from "../../transport/http-server/body.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
 import { traceCarrierFromMeta } from "../../loop/trace-context.ts";
-import { resolvePrincipal, type Principal } from "../principal.ts";
+import { can, resolvePrincipal, type Principal } from "../principal.ts";
+import { a2aPermission } from "../permissions.ts";
+
+/** The 403 for a method the caller may not call, or undefined. */
+type Refusal = (method: string) => Response | undefined;
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
@@ -76,7 +80,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
 
-  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn): Promise<Response> {
+  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
     const read = await readBoundedBody(req, o.maxBodyBytes);
     if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
@@ -98,6 +102,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     const method = r.method;
     const params = (r.params ?? {}) as Record<string, unknown>;
     if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
+    const refused = lacks(method);
+    if (refused) return refused;
     try {
       if (o.service.streams(method))
         return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
@@ -110,13 +116,15 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
   }
 
-  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
+  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     const version = versionError(req);
     if (version) return restError(version);
     const url = new URL(req.url);
     const query = Object.fromEntries(url.searchParams);
     const route = restRoute(req.method, sub);
     if (!route) return restError(new A2aError("MethodNotFound", `no ${req.method} ${sub} in the HTTP+JSON binding`));
+    const refused = lacks(route.method);
+    if (refused) return refused;
     let params: Record<string, unknown> = { ...query, ...route.params };
     if (req.method === "POST") {
       const read = await readBoundedBody(req, o.maxBodyBytes);
@@ -153,10 +161,15 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       // The caller's W3C trace context (the `traceparent` header): the run's span becomes its child.
       const trace = traceCarrierFromMeta({ traceparent: req.headers.get("traceparent") ?? undefined, tracestate: req.headers.get("tracestate") ?? undefined });
       const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
-      if (path === A2A_PATH) return jsonRpc(req, who, conn);
+      // What the principal may do (permissions.ts): 403 insufficient_scope before anything runs.
+      const lacks: Refusal = (method) => {
+        const needed = a2aPermission(method);
+        return needed && !can(who, needed) ? (caller.forbid?.(needed) ?? new Response(null, { status: 403 })) : undefined;
+      };
+      if (path === A2A_PATH) return jsonRpc(req, who, conn, lacks);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
-      return rest(req, sub, who, conn);
+      return rest(req, sub, who, conn, lacks);
     },
   };
 }
