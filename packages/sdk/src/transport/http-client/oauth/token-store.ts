@@ -94,6 +94,26 @@ export async function storeKeyFrom(value: string | undefined): Promise<CryptoKey
   return crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
+/** A value encrypted at rest: AES-256-GCM, a random 96-bit IV per write, base64 fields. */
+export interface Sealed {
+  alg: "A256GCM";
+  iv: string;
+  data: string;
+}
+
+/** Encrypt `value` (as JSON) with `key`: how tokens leave the process when a store key is configured. */
+export async function seal(key: CryptoKey, value: unknown): Promise<Sealed> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode(JSON.stringify(value)));
+  return { alg: "A256GCM", iv: Buffer.from(iv).toString("base64"), data: Buffer.from(data).toString("base64") };
+}
+
+/** Decrypt what {@link seal} made; a wrong key or altered data throws (an `OperationError`). */
+export async function openSealed(key: CryptoKey, sealed: Sealed): Promise<unknown> {
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(sealed.iv, "base64") }, key, Buffer.from(sealed.data ?? "", "base64"));
+  return JSON.parse(new TextDecoder().decode(plain));
+}
+
 /** Tokens in a 0600 file, optionally encrypted. */
 export class FileTokenStore implements TokenStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -173,8 +193,7 @@ export class FileTokenStore implements TokenStore {
       const parsed = JSON.parse(text) as { iv?: string; data?: string; tokens?: unknown };
       if (parsed.iv !== undefined) {
         if (!this.key) throw new Error("it is encrypted; set AGENTD_OAUTH_STORE_KEY");
-        const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(parsed.iv, "base64") }, this.key, Buffer.from(parsed.data ?? "", "base64"));
-        return { ...empty(), ...(JSON.parse(new TextDecoder().decode(plain)) as Document) };
+        return { ...empty(), ...((await openSealed(this.key, parsed as Sealed)) as Document) };
       }
       if (this.key) throw new Error("it is not encrypted but AGENTD_OAUTH_STORE_KEY is set; remove the file or the key");
       return { ...empty(), ...(parsed as Document) };
@@ -185,12 +204,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   private async write(doc: Document): Promise<void> {
-    let text = JSON.stringify(doc);
-    if (this.key) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, this.key, new TextEncoder().encode(text));
-      text = JSON.stringify({ alg: "A256GCM", iv: Buffer.from(iv).toString("base64"), data: Buffer.from(data).toString("base64") });
-    }
+    const text = JSON.stringify(this.key ? await seal(this.key, doc) : doc);
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, text, { mode: 0o600 });
