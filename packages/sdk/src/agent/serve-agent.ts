@@ -15,6 +15,7 @@ import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { createA2aEndpoint, type A2aServeOptions } from "../serve/a2a/index.ts";
 import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
+import { createMcpAuthorizer } from "../serve/permissions.ts";
 
 /** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
 export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger" | "mounts">;
@@ -99,6 +100,8 @@ export class SelfHost {
       },
       routes: { "/healthz": () => new Response("ok\n"), "/readyz": readyz },
       logger: this.logger,
+      // What each principal may do (run, read status, operator), checked on every MCP request.
+      authorize: createMcpAuthorizer(new Set(this.options.operators ?? [])),
     });
     const authMethod = http.auth?.bearerTokens?.length && http.auth.mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : http.auth?.mtls ? "mtls" : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);

@@ -3,10 +3,13 @@
  * address, TLS material and bearer tokens read from their files, the binding policy checked with one line
  * naming what to add. Secrets are read here and never echoed: a wrong file may well be key material.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { AgentdConfig } from "../config/schema.ts";
 import { bearerTokenEntries } from "../serve/principal.ts";
 import { isLoopbackHost } from "../transport/http-server/origin-check.ts";
+import type { JwtIssuerOptions } from "../transport/http-server/jwt-verifier.ts";
+import type { BearerTokenEntry } from "../transport/http-server/options.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { HttpServeOptions } from "./serve-agent.ts";
 
@@ -84,6 +87,7 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
   const c = config.serve;
   const tokens = await loadTokens(settings.authTokensFile ?? c?.auth?.tokensFile, settings.authTokensEnv ?? c?.auth?.tokensEnv);
   const operatorTokens = await loadTokens(settings.operatorTokensFile ?? c?.auth?.operatorTokensFile, undefined);
+  const statusTokens = await loadTokens(c?.auth?.statusTokensFile, undefined);
   tokens.push(...operatorTokens);
   const publicUrl = settings.publicUrl ?? c?.publicUrl;
   const cert = await readPem(settings.tlsCert ?? c?.tls?.cert, "--tls-cert");
@@ -93,8 +97,8 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
   const mtls = ca !== undefined || c?.auth?.mtls === true;
   // The transport refuses this too; here the line names what to add.
   // JWT access tokens from configured issuers (OAuth 2.1 resource server) are an auth method too.
-  const jwt = c?.auth?.jwt ?? [];
-  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || mtls || jwt.length > 0)))
+  const jwt = (c?.auth?.jwt ?? []).map(resolveIssuerSecrets);
+  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || statusTokens.length > 0 || mtls || jwt.length > 0)))
     throw new AgentdError(
       "E_CONFIG_INVALID",
       `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE, --tls-ca (mTLS) or serve.auth.jwt issuers; or bind 127.0.0.1`,
@@ -104,8 +108,16 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
     hostname,
     port,
     ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
-    ...(tokens.length || mtls || jwt.length
-      ? { auth: { ...(tokens.length ? { bearerTokens: bearerTokenEntries(tokens, operatorTokens) } : {}), ...(mtls ? { mtls: true } : {}), ...(jwt.length ? { jwt } : {}) } }
+    ...(tokens.length || statusTokens.length || mtls || jwt.length
+      ? {
+          auth: {
+            ...(tokens.length || statusTokens.length
+              ? { bearerTokens: [...bearerTokenEntries(tokens, operatorTokens, c?.auth?.tokenPermissions), ...statusTokenEntries(statusTokens)] }
+              : {}),
+            ...(mtls ? { mtls: true } : {}),
+            ...(jwt.length ? { jwt } : {}),
+          },
+        }
       : {}),
     ...(origins.length ? { allowedOrigins: origins } : {}),
     ...(settings.allowedHosts?.length ? { allowedHosts: settings.allowedHosts } : {}),
@@ -113,4 +125,33 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
     ...(publicUrl ? { publicUrl } : {}),
     ...(c?.limits ? { limits: c.limits } : {}),
   };
+}
+
+/** Read-only tokens (`serve.auth.statusTokensFile`): principals `bearer:status#N`, allowed to read status only. */
+function statusTokenEntries(tokens: string[]): BearerTokenEntry[] {
+  return tokens.map((token, i) => ({ token, name: `status#${i}`, permissions: ["status"] }));
+}
+
+type ConfiguredIssuer = NonNullable<NonNullable<NonNullable<AgentdConfig["serve"]>["auth"]>["jwt"]>[number];
+
+/** An issuer as the HTTP server takes it: the introspection client secret read from its env var or file. */
+function resolveIssuerSecrets(issuer: ConfiguredIssuer): JwtIssuerOptions {
+  const { introspection, ...rest } = issuer;
+  if (!introspection) return rest;
+  const { clientSecretEnv, clientSecretFile, ...intro } = introspection;
+  let clientSecret: string | undefined;
+  if (clientSecretEnv) clientSecret = process.env[clientSecretEnv];
+  else if (clientSecretFile) {
+    try {
+      clientSecret = readFileSync(clientSecretFile, "utf8").trim();
+    } catch {
+      throw new AgentdError("E_CONFIG_INVALID", `serve.auth.jwt (${issuer.issuer}): introspection.clientSecretFile ${clientSecretFile} cannot be read`);
+    }
+  }
+  if (!clientSecret)
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `serve.auth.jwt (${issuer.issuer}): introspection needs this server's client secret: set clientSecretEnv to a variable that is set, or clientSecretFile`,
+    );
+  return { ...rest, introspection: { ...intro, clientSecret } };
 }

@@ -249,6 +249,9 @@ export const TriggersSchema = v.strictObject({
   ),
 });
 
+/** What a principal of `serve` may do. */
+const PermissionSchema = v.picklist(["run", "status", "operator"]);
+
 export const ServeSchema = v.strictObject({
   http: v.optional(v.string()),
   tls: v.optional(v.strictObject({ cert: v.string(), key: v.string(), ca: v.optional(v.string()) })),
@@ -259,6 +262,10 @@ export const ServeSchema = v.strictObject({
       mtls: v.optional(v.boolean()),
       /** A file of bearer tokens (one a line) whose holders are operators: they see every principal's runs. */
       operatorTokensFile: v.optional(v.string()),
+      /** What the tokens of tokensFile / tokensEnv may do. Default ["run", "status"]. */
+      tokenPermissions: v.optional(v.array(PermissionSchema)),
+      /** A file of bearer tokens (one a line) whose holders may only read status. */
+      statusTokensFile: v.optional(v.string()),
       /** OAuth: JWT access tokens from these issuers are accepted (audience: the public URL). */
       jwt: v.optional(
         v.array(
@@ -269,6 +276,19 @@ export const ServeSchema = v.strictObject({
             operatorScope: v.optional(v.string()),
             algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
             jwksCooldownSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+            /** What each scope allows: { "agentd:run": ["run", "status"], … }; unset, every valid token runs and reads status. */
+            scopePermissions: v.optional(v.record(v.string(), v.array(PermissionSchema))),
+            /** RFC 7662: check this issuer's tokens at its introspection endpoint (opaque tokens). */
+            introspection: v.optional(
+              v.strictObject({
+                endpoint: v.optional(v.pipe(v.string(), v.url())),
+                clientId: v.pipe(v.string(), v.minLength(1)),
+                clientSecretEnv: v.optional(v.string()),
+                clientSecretFile: v.optional(v.string()),
+                cacheSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+                negativeCacheSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+              }),
+            ),
           }),
         ),
       ),

@@ -9,21 +9,42 @@
  * operator, or a credential configured with the role (an operator token).
  */
 import { createHash } from "node:crypto";
-import type { MessageExtra } from "../transport/types.ts";
+import type { MessageExtra, Permission } from "../transport/types.ts";
+
+export type { Permission };
 
 /** The principal of unauthenticated use: stdio, loopback without auth, the agent's own triggers. */
 export const LOCAL_PRINCIPAL = "local";
 
-/** A caller: an id string and a role. */
+/** A caller: an id string, a role, and what it may do (see `permissions.ts`). */
 export interface Principal {
   id: string;
   role: "operator" | "user";
+  /** What it may do; absent means its role's default (a user: run and status; an operator: all three). */
+  permissions?: readonly Permission[];
 }
 
-/** Resolve the principal of a request from what the transport authenticated. */
+/** What a user may do unless its credential says otherwise: run and read its own status. */
+export const USER_PERMISSIONS: readonly Permission[] = Object.freeze(["run", "status"] as const);
+/** What an operator may do unless its credential says otherwise: everything. */
+export const OPERATOR_PERMISSIONS: readonly Permission[] = Object.freeze(["run", "status", "operator"] as const);
+
+/**
+ * Resolve the principal of a request from what the transport authenticated. A credential that names its
+ * permissions keeps exactly those (the `operator` permission is the operator role); a principal listed in
+ * `operators` is an operator with every permission.
+ */
 export function resolvePrincipal(authInfo: MessageExtra["authInfo"], operators: ReadonlySet<string>): Principal {
   const id = authInfo ? `${authInfo.scheme}:${authInfo.principal}` : LOCAL_PRINCIPAL;
-  return { id, role: authInfo?.role === "operator" || operators.has(id) ? "operator" : "user" };
+  const listed = operators.has(id);
+  const operator = authInfo?.role === "operator" || listed || authInfo?.permissions?.includes("operator") === true;
+  const permissions = authInfo?.permissions && !listed ? authInfo.permissions : operator ? OPERATOR_PERMISSIONS : USER_PERMISSIONS;
+  return { id, role: operator ? "operator" : "user", permissions };
+}
+
+/** Whether `principal` may do `permission`. */
+export function can(principal: Principal, permission: Permission): boolean {
+  return (principal.permissions ?? (principal.role === "operator" ? OPERATOR_PERMISSIONS : USER_PERMISSIONS)).includes(permission);
 }
 
 /**
@@ -42,10 +63,15 @@ export function scopedRunId(principal: Principal, runId: string): string {
  * `bearer:operator#N`, role operator), then the others (`bearer:bearer#N`, N their position in their own
  * list). A token listed in both is an operator's.
  */
-export function bearerTokenEntries(tokens: string[], operatorTokens: string[] = []): { token: string; name: string; role?: "operator" }[] {
+export function bearerTokenEntries(
+  tokens: string[],
+  operatorTokens: string[] = [],
+  /** The permissions of the (non-operator) tokens, when configured; default run and status. */
+  tokenPermissions?: readonly Permission[],
+): { token: string; name: string; role?: "operator"; permissions?: readonly Permission[] }[] {
   const ops = new Set(operatorTokens);
   return [
     ...operatorTokens.map((token, i) => ({ token, name: `operator#${i}`, role: "operator" as const })),
-    ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}` }])),
+    ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}`, ...(tokenPermissions ? { permissions: tokenPermissions } : {}) }])),
   ];
 }

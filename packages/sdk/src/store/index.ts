@@ -16,3 +16,5 @@ export { serveStoreStdio } from "./serve-store.ts";
 export type { ServeStoreOptions } from "./serve-store.ts";
 export { RunClaims } from "./run-claims.ts";
 export type { ClaimDocument, ClaimOutcome, ClaimStore, HeldClaim, RunClaimsOptions } from "./run-claims.ts";
+export { McpStoreTokenStore } from "./oauth-token-store.ts";
+export type { McpStoreTokenStoreOptions } from "./oauth-token-store.ts";

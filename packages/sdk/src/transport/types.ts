@@ -22,6 +22,13 @@ export interface SendOptions {
   onresumptiontoken?: (token: string) => void;
 }
 
+/**
+ * What a principal may do on `agentd serve`: `run` (start and cancel its own work: agent.run, tasks, A2A
+ * send), `status` (read its own runs' status: agent:// resources, lists), `operator` (see and act on
+ * every principal's work).
+ */
+export type Permission = "run" | "status" | "operator";
+
 /** What a transport knows about where an inbound message came from. */
 export interface MessageExtra {
   /** The session the message arrived in (Streamable HTTP). */
@@ -30,7 +37,15 @@ export interface MessageExtra {
    * The authenticated principal, when the transport authenticated the peer (bearer token name, mTLS
    * subject); `role: "operator"` when the credential was configured as an operator's.
    */
-  authInfo?: { principal: string; scheme: "bearer" | "mtls" | "jwt"; role?: "operator" };
+  authInfo?: {
+    principal: string;
+    scheme: "bearer" | "mtls" | "jwt";
+    role?: "operator";
+    /** What the credential allows, when it says (scopes mapped by the issuer's config, a static token's config). */
+    permissions?: readonly Permission[];
+    /** The OAuth issuer of the token (scheme `jwt`): which scopes grant what is that issuer's to say. */
+    issuer?: string;
+  };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
 }

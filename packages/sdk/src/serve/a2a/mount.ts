@@ -15,7 +15,11 @@ import { readBoundedBody } from "../../transport/http-server/body.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
 import { traceCarrierFromMeta } from "../../loop/trace-context.ts";
-import { resolvePrincipal, type Principal } from "../principal.ts";
+import { can, resolvePrincipal, type Principal } from "../principal.ts";
+import { a2aPermission } from "../permissions.ts";
+
+/** The 403 for a method the caller may not call, or undefined. */
+type Refusal = (method: string) => Response | undefined;
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
@@ -67,6 +71,22 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return new A2aError("Internal", "internal error");
   };
 
+  /**
+   * The service as a v0.3 request may use it: the v0.3 names map onto v1.0 operations only inside their
+   * translation, so the permission is checked there; a refusal is thrown as the 403 response itself.
+   */
+  function gated(lacks: Refusal): A2aService {
+    const check = (method: string): void => {
+      const refused = lacks(method);
+      if (refused) throw refused;
+    };
+    return {
+      call: (m, p, w) => (check(m), o.service.call(m, p, w)),
+      stream: (m, p, w) => (check(m), o.service.stream(m, p, w)),
+      streams: (m) => o.service.streams(m),
+    };
+  }
+
   /** The protocol version the request speaks: "1.0", "0.3" (also when the header is absent: `implicit`), or the refusal. */
   function wireVersion(req: Request): { version: "1.0" | "0.3"; implicit: boolean } | A2aError {
     const v = req.headers.get("a2a-version") ?? new URL(req.url).searchParams.get("A2A-Version");
@@ -94,7 +114,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
 
-  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn): Promise<Response> {
+  async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
     const read = await readBoundedBody(req, o.maxBodyBytes);
     if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
@@ -115,9 +135,11 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     const params = (r.params ?? {}) as Record<string, unknown>;
     const version = wireVersion(req);
     if (version instanceof A2aError) return rpcError(id, version);
-    if (version.version === "0.3" && isV03Method(method)) return jsonRpcV03(method, params, id, who, conn);
+    if (version.version === "0.3" && isV03Method(method)) return jsonRpcV03(method, params, id, who, conn, lacks);
     if (version.version === "0.3" && !version.implicit && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found in A2A 0.3: ${method.slice(0, 60)}`));
     if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
+    const refused = lacks(method);
+    if (refused) return refused;
     try {
       if (o.service.streams(method))
         return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
@@ -131,26 +153,30 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
   }
 
   /** A v0.3 JSON-RPC request: the v1.0 operation it maps to, with its params and answer translated. */
-  async function jsonRpcV03(method: string, params: Record<string, unknown>, id: string | number | null, who: Principal, conn: HttpRequestConn): Promise<Response> {
+  async function jsonRpcV03(method: string, params: Record<string, unknown>, id: string | number | null, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
+    const service = gated(lacks);
     try {
       if (v03Streams(method)) {
         const call = v03Stream(method, params);
-        return sseResponse(o.service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+        return sseResponse(service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
       }
       conn.holdOpen?.();
-      return Response.json({ jsonrpc: "2.0", id, result: await callV03(o.service, method, params, who) });
+      return Response.json({ jsonrpc: "2.0", id, result: await callV03(service, method, params, who) });
     } catch (e) {
+      if (e instanceof Response) return e;
       return rpcError(id, toA2aError(e));
     }
   }
 
-  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
+    async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     const version = versionError(req);
     if (version) return restError(version);
     const url = new URL(req.url);
     const query = Object.fromEntries(url.searchParams);
     const route = restRoute(req.method, sub);
     if (!route) return restError(new A2aError("MethodNotFound", `no ${req.method} ${sub} in the HTTP+JSON binding`));
+    const refused = lacks(route.method);
+    if (refused) return refused;
     let params: Record<string, unknown> = { ...query, ...route.params };
     if (req.method === "POST") {
       const read = await readBoundedBody(req, o.maxBodyBytes);
@@ -187,15 +213,20 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       // The caller's W3C trace context (the `traceparent` header): the run's span becomes its child.
       const trace = traceCarrierFromMeta({ traceparent: req.headers.get("traceparent") ?? undefined, tracestate: req.headers.get("tracestate") ?? undefined });
       const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
-      if (path === A2A_PATH) return jsonRpc(req, who, conn);
+      // What the principal may do (permissions.ts): 403 insufficient_scope before anything runs.
+      const lacks: Refusal = (method) => {
+        const needed = a2aPermission(method);
+        return needed && !can(who, needed) ? (caller.forbid?.(needed) ?? new Response(null, { status: 403 })) : undefined;
+      };
+      if (path === A2A_PATH) return jsonRpc(req, who, conn, lacks);
       const sub = path.slice(`${A2A_PATH}/rest`.length);
       if (sub.startsWith("/v1/")) {
         const w = wireVersion(req);
         if (w instanceof A2aError) return v03RestError(w);
-        return serveV03Rest({ service: o.service, maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
+        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
       }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
-      return rest(req, sub, who, conn);
+      return rest(req, sub, who, conn, lacks);
     },
   };
 }

@@ -4,8 +4,10 @@
  * pointing at the protected-resource metadata (MCP authorization spec, "Protected Resource Metadata Discovery").
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { MessageExtra } from "../types.ts";
-import { createJwtVerifier, type JwtIssuerOptions, looksLikeJwt } from "./jwt-verifier.ts";
+import type { MessageExtra, Permission } from "../types.ts";
+import { createIntrospector } from "./introspection.ts";
+import { createJwtVerifier, type JwtIssuerOptions, type JwtOutcome, looksLikeJwt } from "./jwt-verifier.ts";
+import { scopeFor } from "./oauth-grant.ts";
 import type { ResourceMetadataOptions } from "./options.ts";
 import { jsonRpcHttpError } from "./responses.ts";
 
@@ -22,7 +24,7 @@ export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: f
 export interface AuthSettings {
   bearerTokens: string[];
   /** Per token (same order): the principal name and role; default `bearer#N`, no role. */
-  bearerPrincipals?: { name: string; role?: "operator" }[];
+  bearerPrincipals?: { name: string; role?: "operator"; permissions?: readonly Permission[] }[];
   mtls: boolean;
   /** Issuers whose JWT access tokens are accepted (audience: `resource`). */
   jwtIssuers?: JwtIssuerOptions[];
@@ -40,6 +42,8 @@ export function createAuthenticator(settings: AuthSettings): {
   /** The RFC 9728 metadata document, or null when bearer auth is off. */
   metadata: Record<string, unknown> | null;
   metadataUrl: string;
+  /** The 403 for a caller that lacks `permission` (MCP "Scope challenge handling": the scope that grants it). */
+  forbid(authInfo: AuthInfo | undefined, permission: Permission): Response;
 } {
   // Hash both sides to equal lengths so timingSafeEqual applies and no length leaks.
   const digests = settings.bearerTokens.map(sha256);
@@ -51,8 +55,9 @@ export function createAuthenticator(settings: AuthSettings): {
       "www-authenticate": challenge(error),
     });
   const jwtIssuers = settings.jwtIssuers ?? [];
-  const verifyJwt = jwtIssuers.length ? createJwtVerifier(jwtIssuers, settings.resource) : undefined;
-  const bearerOn = digests.length > 0 || verifyJwt !== undefined;
+  const verifyOAuth = jwtIssuers.length ? createOAuthVerifier(jwtIssuers, settings.resource) : undefined;
+  const byIssuer = new Map(jwtIssuers.map((i) => [i.issuer, i]));
+  const bearerOn = digests.length > 0 || verifyOAuth !== undefined;
 
   const md = settings.resourceMetadata;
   const metadata =
@@ -79,6 +84,12 @@ export function createAuthenticator(settings: AuthSettings): {
   return {
     metadata,
     metadataUrl,
+    forbid(authInfo, permission) {
+      const scope = scopeFor(authInfo?.issuer ? byIssuer.get(authInfo.issuer) : undefined, permission);
+      return jsonRpcHttpError(403, -32000, `Forbidden: this principal may not ${permission === "status" ? "read status" : permission}`, {
+        "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope"${scope ? `, scope="${scope}"` : ""}, error_description="the '${permission}' permission is needed"`,
+      });
+    },
     authenticate(req, tlsPrincipal) {
       let authInfo: AuthInfo | undefined;
       if (settings.mtls) {
@@ -94,27 +105,71 @@ export function createAuthenticator(settings: AuthSettings): {
         // A Bearer header with a malformed token is a presented-but-wrong token; another scheme presents none.
         if (!m) return { ok: false, response: /^bearer\s/i.test(header) ? unauthorized("invalid_token") : unauthorized() };
         const index = digests.length > 0 ? matchToken(m[1]!) : -1;
-        if (index < 0 && verifyJwt && looksLikeJwt(m[1]!)) return jwtOutcome(verifyJwt(m[1]!), authInfo);
+        if (index < 0 && verifyOAuth) return jwtOutcome(verifyOAuth(m[1]!), authInfo);
         if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
         // The principal names the token by its configured name or position, never by value or by a hash of it.
         const p = settings.bearerPrincipals?.[index];
-        if (!authInfo) authInfo = { principal: p?.name ?? `bearer#${index}`, scheme: "bearer", ...(p?.role ? { role: p.role } : {}) };
-        // Under mTLS the certificate names the principal; an operator's token still makes it an operator.
-        else if (p?.role) authInfo = { ...authInfo, role: p.role };
+        const grants = { ...(p?.role ? { role: p.role } : {}), ...(p?.permissions ? { permissions: p.permissions } : {}) };
+        if (!authInfo) authInfo = { principal: p?.name ?? `bearer#${index}`, scheme: "bearer", ...grants };
+        // Under mTLS the certificate names the principal; the token still says what it may do.
+        else authInfo = { ...authInfo, ...grants };
       }
       return authInfo ? { ok: true, authInfo } : OPEN;
     },
   };
 
   /** A JWT's verdict: 401 invalid_token, 403 insufficient_scope (naming the scope), or its principal. */
-  async function jwtOutcome(verdict: ReturnType<NonNullable<typeof verifyJwt>>, tls: AuthInfo | undefined): Promise<AuthOutcome> {
+  async function jwtOutcome(verdict: Promise<JwtOutcome>, tls: AuthInfo | undefined): Promise<AuthOutcome> {
     const v = await verdict;
-    if (v.ok) return { ok: true, authInfo: tls ? { ...tls, ...(v.authInfo.role ? { role: v.authInfo.role } : {}) } : v.authInfo };
+    if (v.ok) {
+      const { role, permissions, issuer } = v.authInfo;
+      return { ok: true, authInfo: tls ? { ...tls, ...(role ? { role } : {}), ...(permissions ? { permissions, issuer } : {}) } : v.authInfo };
+    }
     if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
+    if (v.error === "unavailable")
+      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": "5" }) };
     const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
       "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
     });
     return { ok: false, response };
+  }
+}
+
+/**
+ * The OAuth token check: an issuer with `introspection` is asked (RFC 7662), the others' tokens are verified
+ * as JWTs. A JWT names its issuer (`iss`); an opaque token is introspected at each introspecting issuer in
+ * turn until one knows it.
+ */
+function createOAuthVerifier(issuers: JwtIssuerOptions[], resource: string): (token: string) => Promise<JwtOutcome> {
+  const local = issuers.filter((i) => !i.introspection);
+  const verifyJwt = local.length ? createJwtVerifier(local, resource) : undefined;
+  const introspectors = new Map(issuers.filter((i) => i.introspection).map((i) => [i.issuer, createIntrospector(i, resource)]));
+  const invalid: JwtOutcome = { ok: false, error: "invalid_token" };
+  return async (token) => {
+    if (looksLikeJwt(token)) {
+      const iss = unverifiedIssuer(token);
+      const introspect = iss === undefined ? undefined : introspectors.get(iss);
+      if (introspect) return introspect(token);
+      if (verifyJwt && local.some((i) => i.issuer === iss)) return verifyJwt(token);
+      if (introspectors.size === 0) return invalid;
+    }
+    let outcome: JwtOutcome = invalid;
+    for (const introspect of introspectors.values()) {
+      const o = await introspect(token);
+      if (o.ok || o.error === "insufficient_scope") return o;
+      if (o.error === "unavailable") outcome = o;
+    }
+    return outcome;
+  };
+}
+
+/** The `iss` of a JWT, unverified (only to pick who verifies it). */
+function unverifiedIssuer(token: string): string | undefined {
+  try {
+    const iss = (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")) as { iss?: unknown }).iss;
+    return typeof iss === "string" ? iss : undefined;
+  } catch {
+    return undefined;
   }
 }
 

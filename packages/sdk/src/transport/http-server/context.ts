@@ -2,6 +2,7 @@
  * What the request handlers share: the resolved configuration, the sessions, and a factory for tracked SSE
  * writers (tracked for keep-alive comments and stats).
  */
+import type { Permission } from "../types.ts";
 import type { AuthInfo } from "./auth.ts";
 import type { ResolvedServerConfig } from "./options.ts";
 import type { SessionRegistry } from "./sessions.ts";
@@ -20,6 +21,8 @@ export interface Caller {
   authInfo: AuthInfo | undefined;
   /** The key a session is bound to: scheme and principal, or "" for an unauthenticated (loopback) endpoint. */
   principal: string;
+  /** The 403 `insufficient_scope` answer for this caller lacking `permission` (mounts use it). */
+  forbid?: (permission: Permission) => Response;
 }
 
 /** Shared state of the handlers. */
@@ -28,4 +31,6 @@ export interface HandlerContext {
   sessions: SessionRegistry;
   /** A new SSE writer for a response (counted for keep-alives and stats until it ends). */
   newWriter(): SseWriter;
+  /** The 403 `insufficient_scope` answer for a caller lacking `permission`. */
+  forbid(authInfo: AuthInfo | undefined, permission: Permission): Response;
 }

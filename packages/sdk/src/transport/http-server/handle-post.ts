@@ -58,6 +58,10 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     if (requestIds.some((id) => id === k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
     requestIds.push(k.message.id);
     if (k.message.method === "initialize") initializeId = k.message.id;
+    // What the caller may do is checked here, at the HTTP level, so a client sees 403 + insufficient_scope
+    // and can step up (MCP authorization spec, "Scope challenge handling").
+    const lacking = ctx.config.authorize?.(caller.authInfo, k.message.method, k.message.params);
+    if (lacking) return ctx.forbid(caller.authInfo, lacking);
   }
   if (initializeId !== undefined && isBatch) return badRequest("Invalid request: initialize must not be part of a batch");
 

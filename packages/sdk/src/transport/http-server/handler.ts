@@ -88,6 +88,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
       writers.add(w);
       return w;
     },
+    forbid: auth.forbid,
   };
 
   async function handleMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
@@ -114,7 +115,8 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     if (mount.isPublic?.(path)) return mount.handle(req, ANONYMOUS, conn);
     const a = await auth.authenticate(req, conn.tlsPrincipal);
     if (!a.ok) return refuse(a.response, "auth");
-    return mount.handle(req, a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS, conn);
+    const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
+    return mount.handle(req, { ...caller, forbid: (p) => auth.forbid(a.authInfo, p) }, conn);
   }
 
   // Anyone can send refused requests: one line a minute per reason, with a count of the rest.

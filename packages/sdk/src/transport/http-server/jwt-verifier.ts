@@ -11,7 +11,9 @@
  * refusal of `alg: none` and `crit` headers are easy to get subtly wrong by hand. It is imported only when
  * an issuer is configured.
  */
+import type { Permission } from "../types.ts";
 import type { AuthInfo } from "./auth.ts";
+import { grantFor, scopesOf } from "./oauth-grant.ts";
 
 /** One trusted issuer. */
 export interface JwtIssuerOptions {
@@ -27,10 +29,34 @@ export interface JwtIssuerOptions {
   algorithms?: string[];
   /** Least time between two JWKS fetches for an unknown key id (seconds). Default 30. */
   jwksCooldownSeconds?: number;
+  /**
+   * What each scope allows (`{"agentd:run": ["run", "status"], "agentd:status": ["status"]}`). Set, a token
+   * may do exactly what its scopes grant; unset, every valid token may run and read its status.
+   */
+  scopePermissions?: Record<string, Permission[]>;
+  /** RFC 7662: check this issuer's tokens (opaque or not) at its introspection endpoint instead of as JWTs. */
+  introspection?: IntrospectionOptions;
+}
+
+/** How to introspect an issuer's tokens (RFC 7662). */
+export interface IntrospectionOptions {
+  /** The endpoint. Default: `introspection_endpoint` of the issuer's OpenID / RFC 8414 metadata. */
+  endpoint?: string;
+  /** This resource server's client credentials at the issuer (sent as HTTP Basic). */
+  clientId: string;
+  clientSecret: string;
+  /** An active answer is reused until the token expires, at most this long (seconds). Default 60; 0 never reuses. */
+  cacheSeconds?: number;
+  /** An inactive answer is reused this long (seconds). Default 5. */
+  negativeCacheSeconds?: number;
 }
 
 /** The outcome of checking one token. */
-export type JwtOutcome = { ok: true; authInfo: AuthInfo } | { ok: false; error: "invalid_token" | "insufficient_scope"; scope?: string };
+export type JwtOutcome =
+  | { ok: true; authInfo: AuthInfo }
+  | { ok: false; error: "invalid_token" | "insufficient_scope"; scope?: string }
+  /** The issuer could not be asked (introspection endpoint down): not the token's fault. */
+  | { ok: false; error: "unavailable" };
 
 const DEFAULT_ALGS = ["RS256", "ES256", "PS256", "EdDSA"];
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -81,16 +107,15 @@ export function createJwtVerifier(issuers: JwtIssuerOptions[], resource: string,
     } catch {
       return { ok: false, error: "invalid_token" };
     }
-    const scopes = new Set(typeof payload.scope === "string" ? payload.scope.split(/\s+/) : []);
-    const required = config.requiredScopes ?? [];
-    if (!required.every((s) => scopes.has(s))) return { ok: false, error: "insufficient_scope", scope: required.join(" ") };
-    const operator = config.operatorScope !== undefined && scopes.has(config.operatorScope);
-    return { ok: true, authInfo: { principal: `${config.issuer}#${payload.sub}`, scheme: "jwt", ...(operator ? { role: "operator" as const } : {}) } };
+    return grantFor(config, payload.sub as string, scopesOf(payload));
   };
 }
 
 /** The `jwks_uri` of an issuer's OpenID Connect or RFC 8414 metadata. */
-async function discoverJwksUri(issuer: string, fetchFn: typeof fetch): Promise<string> {
+const discoverJwksUri = (issuer: string, fetchFn: typeof fetch) => discoverIssuerEndpoint(issuer, "jwks_uri", "jwksUri", fetchFn);
+
+/** An endpoint (`field`) of an issuer's OpenID Connect or RFC 8414 metadata; `option` names the setting that overrides it. */
+export async function discoverIssuerEndpoint(issuer: string, field: string, option: string, fetchFn: typeof fetch): Promise<string> {
   const base = issuer.replace(/\/+$/, "");
   const origin = new URL(issuer).origin;
   const path = new URL(issuer).pathname.replace(/\/+$/, "");
@@ -100,8 +125,8 @@ async function discoverJwksUri(issuer: string, fetchFn: typeof fetch): Promise<s
       await r.body?.cancel().catch(() => {});
       continue;
     }
-    const md = (await r.json()) as { jwks_uri?: unknown; issuer?: unknown };
-    if (typeof md.jwks_uri === "string" && md.issuer === issuer) return md.jwks_uri;
+    const md = (await r.json()) as Record<string, unknown>;
+    if (typeof md[field] === "string" && md.issuer === issuer) return md[field] as string;
   }
-  throw new Error(`issuer ${issuer} publishes no metadata with a jwks_uri; configure jwksUri`);
+  throw new Error(`issuer ${issuer} publishes no metadata with a ${field}; configure ${option}`);
 }

@@ -6,7 +6,8 @@ import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import { nullLogger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import { DEFAULT_MAX_FRAME_BYTES, type Transport } from "../types.ts";
+import { DEFAULT_MAX_FRAME_BYTES, type Permission, type Transport } from "../types.ts";
+import type { AuthInfo } from "./auth.ts";
 import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";
@@ -105,7 +106,15 @@ export interface StreamableHttpServerOptions {
   mounts?: HttpMount[];
   /** Telemetry. Tokens and request bodies are never logged. */
   logger?: Logger;
+  /**
+   * Checked for every JSON-RPC request of a POST before it is delivered: the permission the caller lacks for
+   * it, if any. Such a POST is answered `403` with `error="insufficient_scope"` and the scope that grants it.
+   */
+  authorize?: McpAuthorizer;
 }
+
+/** See {@link StreamableHttpServerOptions.authorize}. */
+export type McpAuthorizer = (authInfo: AuthInfo | undefined, method: string, params: unknown) => Permission | undefined;
 
 /** A protocol mounted beside the MCP endpoint (see {@link StreamableHttpServerOptions.mounts}). */
 export interface HttpMount {
@@ -123,6 +132,8 @@ export interface BearerTokenEntry {
   /** Letters, digits and `-._#@`; the principal is `bearer:NAME`. */
   name?: string;
   role?: "operator";
+  /** What its holder may do (default: run and status; with the operator role, everything). */
+  permissions?: readonly Permission[];
 }
 
 /** The options after defaults, validation and reading TLS material. */
@@ -135,8 +146,8 @@ export interface ResolvedServerConfig {
   bearerTokens: string[];
   /** Issuers whose JWT access tokens are accepted. */
   jwtIssuers: JwtIssuerOptions[];
-  /** Per token (same order): its principal name and role. */
-  bearerPrincipals: { name: string; role?: "operator" }[];
+  /** Per token (same order): its principal name, role and permissions. */
+  bearerPrincipals: { name: string; role?: "operator"; permissions?: readonly Permission[] }[];
   publicUrl?: URL;
   resourceMetadata?: ResourceMetadataOptions;
   allowedOrigins?: string[];
@@ -147,6 +158,7 @@ export interface ResolvedServerConfig {
   routes: Record<string, (req: Request) => Response | Promise<Response>>;
   mounts: HttpMount[];
   logger: Logger;
+  authorize?: McpAuthorizer;
 }
 
 /** The defaults of {@link HttpServerLimits}. */
@@ -183,6 +195,8 @@ const LimitsSchema = v.strictObject({
   maxBufferedBytes: v.optional(positiveInt),
 });
 
+const PERMISSIONS: ReadonlySet<unknown> = new Set(["run", "status", "operator"]);
+
 /** Names of bearer-token principals. */
 const TOKEN_NAME = /^[A-Za-z0-9\-._#@]{1,64}$/;
 
@@ -215,7 +229,9 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (e.name !== undefined && !TOKEN_NAME.test(e.name))
       throw invalid(`http server: auth.bearerTokens[${i}].name must be 1-64 letters, digits or -._#@`);
     if (e.role !== undefined && e.role !== "operator") throw invalid(`http server: auth.bearerTokens[${i}].role must be "operator"`);
-    return { name: e.name ?? `bearer#${i}`, ...(e.role ? { role: e.role } : {}) };
+    if (e.permissions !== undefined && !(Array.isArray(e.permissions) && e.permissions.every((p) => PERMISSIONS.has(p))))
+      throw invalid(`http server: auth.bearerTokens[${i}].permissions must list "run", "status" or "operator"`);
+    return { name: e.name ?? `bearer#${i}`, ...(e.role ? { role: e.role } : {}), ...(e.permissions ? { permissions: e.permissions } : {}) };
   });
   for (const [i, t] of bearerTokens.entries()) {
     if (typeof t !== "string" || !TOKEN.test(t))
@@ -243,6 +259,16 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
       throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
     if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS"))) throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+    for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
+      if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
+        throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);
+    const intro = j.introspection;
+    if (intro) {
+      if (!intro.clientId || !intro.clientSecret) throw invalid(`http server: auth.jwt[${i}].introspection needs clientId and clientSecret (this server's credentials at the issuer)`);
+      const endpoint = intro.endpoint !== undefined && URL.canParse(intro.endpoint) ? new URL(intro.endpoint) : undefined;
+      if (intro.endpoint !== undefined && (!endpoint || (endpoint.protocol !== "https:" && !isLoopbackHost(endpoint.hostname))))
+        throw invalid(`http server: auth.jwt[${i}].introspection.endpoint must be an https:// URL (http:// only on loopback)`);
+    }
   }
   if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)))
     throw invalid(
@@ -273,6 +299,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     routes: o.routes ?? {},
     mounts: o.mounts ?? [],
     logger: o.logger ?? nullLogger,
+    ...(o.authorize ? { authorize: o.authorize } : {}),
   };
   if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")
     throw invalid(`http server: responseMode must be "sse" or "json"`);

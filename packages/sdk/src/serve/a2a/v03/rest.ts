@@ -92,6 +92,8 @@ export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: numbe
     conn.holdOpen?.();
     return Response.json(await r.unary!((m, p) => o.service.call(m, p, who)));
   } catch (e) {
+    // A permission refusal (the mount's gated service) is already the answer.
+    if (e instanceof Response) return e;
     return v03RestError(o.toA2aError(e));
   }
 }

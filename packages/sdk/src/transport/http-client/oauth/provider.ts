@@ -3,7 +3,8 @@
  * {@link HttpAuthProvider} the Streamable HTTP transport calls.
  *
  * - `token()`: the stored access token, refreshed first when it expires within a minute. Concurrent calls
- *   share one refresh.
+ *   share one refresh; across processes the store's lock (`withLock`) makes a second refresher read the
+ *   first one's fresh token instead of refreshing again.
  * - `challenge()`: on 401 (or 403 `insufficient_scope`, step-up) discover the authorization server, pick
  *   the scopes (the challenge's `scope`, else configured `scopes`, else the resource's `scopes_supported`,
  *   else none; a step-up adds the challenge's scopes to those already granted), find the client identity,
@@ -169,26 +170,39 @@ export class OAuthClientProvider implements HttpAuthProvider {
 
   /** Refresh the access token (one refresh at a time); false when there is none to refresh with or it failed. */
   private refresh(): Promise<boolean> {
-    this.refreshing ??= (async () => {
-      const t = this.tokens;
-      if (!t?.refreshToken) return false;
-      try {
-        const d = await this.discovery(undefined);
-        const client = await resolveClient(this.fetchFn, d, this.options.settings, this.options.store, this.options.interactive?.redirectUri, this.options.server);
-        const fresh = await requestToken(this.fetchFn, d, client, { grant_type: "refresh_token", refresh_token: t.refreshToken }, this.options.server);
-        // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.
-        await this.adopt({ ...fresh, ...(fresh.refreshToken ? {} : { refreshToken: t.refreshToken }), ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}) });
-        this.logger.info("mcp.oauth.refreshed", {});
-        return true;
-      } catch (e) {
-        this.logger.warn("mcp.oauth.refresh_failed", { error: e instanceof TokenRequestError ? e.error : (e as Error).message });
-        if (e instanceof TokenRequestError && e.error === "invalid_grant") await this.adopt(undefined);
-        return false;
-      }
-    })().finally(() => {
+    const { store } = this.options;
+    this.refreshing ??= (store.withLock ? store.withLock(this.key, () => this.refreshOnce()) : this.refreshOnce()).finally(() => {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /** The refresh itself, under the store's lock when it has one: another process may have just refreshed. */
+  private async refreshOnce(): Promise<boolean> {
+    const held = this.tokens;
+    if (!held?.refreshToken) return false;
+    const stored = this.options.store.withLock ? await this.options.store.getTokens(this.key) : undefined;
+    if (stored && stored.accessToken !== held.accessToken && (stored.expiresAt === undefined || stored.expiresAt - Date.now() >= REFRESH_MARGIN_MS)) {
+      this.tokens = stored;
+      this.logger.info("mcp.oauth.refreshed", { by: "another process" });
+      return true;
+    }
+    // The newest refresh token: another process's refresh may have rotated it.
+    const t = stored?.refreshToken ? stored : held;
+    const refreshToken = (t.refreshToken ?? held.refreshToken) as string;
+    try {
+      const d = await this.discovery(undefined);
+      const client = await resolveClient(this.fetchFn, d, this.options.settings, this.options.store, this.options.interactive?.redirectUri, this.options.server);
+      const fresh = await requestToken(this.fetchFn, d, client, { grant_type: "refresh_token", refresh_token: refreshToken }, this.options.server);
+      // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.
+      await this.adopt({ ...fresh, ...(fresh.refreshToken ? {} : { refreshToken }), ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}) });
+      this.logger.info("mcp.oauth.refreshed", {});
+      return true;
+    } catch (e) {
+      this.logger.warn("mcp.oauth.refresh_failed", { error: e instanceof TokenRequestError ? e.error : (e as Error).message });
+      if (e instanceof TokenRequestError && e.error === "invalid_grant") await this.adopt(undefined);
+      return false;
+    }
   }
 
   private async adopt(tokens: StoredTokens | undefined): Promise<void> {

@@ -4,14 +4,16 @@
  * `FileTokenStore`: one JSON file, created 0600 (and its directory 0700), written whole to a temporary file
  * and renamed, so a crash never leaves half a file. With a key (env `AGENTD_OAUTH_STORE_KEY`), the file is
  * AES-256-GCM encrypted at rest: a random 96-bit IV per write, the tag checked on read, so a wrong key or
- * an edited file fails loudly instead of being read as empty. Writers of one process are serialised; two
- * processes writing at once may lose one's update (the last rename wins), never corrupt the file.
+ * an edited file fails loudly instead of being read as empty. Writers of one process are serialised, and
+ * processes share a lock file beside it (`file-lock.ts`): every read-modify-write, and every token refresh
+ * (`withLock`), holds it, so two processes neither lose each other's updates nor refresh the same login twice.
  * `MemoryTokenStore` keeps them for the life of the process.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { AgentdError } from "../../../wire/errors.ts";
+import { withFileLock } from "./file-lock.ts";
 
 /** The tokens held for one MCP server. Never logged. */
 export interface StoredTokens {
@@ -43,6 +45,11 @@ export interface TokenStore {
   setClient(issuer: string, client: StoredClient): Promise<void>;
   /** Every server key with tokens. */
   keys(): Promise<string[]>;
+  /**
+   * Run `fn` holding a lock other processes sharing this store respect (a refresh of `key`). Stores that
+   * only one process uses need not have it.
+   */
+  withLock?<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
 
 interface Document {
@@ -87,9 +94,32 @@ export async function storeKeyFrom(value: string | undefined): Promise<CryptoKey
   return crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
+/** A value encrypted at rest: AES-256-GCM, a random 96-bit IV per write, base64 fields. */
+export interface Sealed {
+  alg: "A256GCM";
+  iv: string;
+  data: string;
+}
+
+/** Encrypt `value` (as JSON) with `key`: how tokens leave the process when a store key is configured. */
+export async function seal(key: CryptoKey, value: unknown): Promise<Sealed> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode(JSON.stringify(value)));
+  return { alg: "A256GCM", iv: Buffer.from(iv).toString("base64"), data: Buffer.from(data).toString("base64") };
+}
+
+/** Decrypt what {@link seal} made; a wrong key or altered data throws (an `OperationError`). */
+export async function openSealed(key: CryptoKey, sealed: Sealed): Promise<unknown> {
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(sealed.iv, "base64") }, key, Buffer.from(sealed.data ?? "", "base64"));
+  return JSON.parse(new TextDecoder().decode(plain));
+}
+
 /** Tokens in a 0600 file, optionally encrypted. */
 export class FileTokenStore implements TokenStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Whether this process holds the lock file now (a write inside `withLock` must not wait for itself). */
+  private held = 0;
+  private lockQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -117,11 +147,35 @@ export class FileTokenStore implements TokenStore {
     return Object.keys((await this.read()).tokens);
   }
 
+  /** One holder at a time in this process, and across processes through the lock file. */
+  withLock<T>(_key: string, fn: () => Promise<T>): Promise<T> {
+    const next = this.lockQueue.then(() =>
+      this.locked(async () => {
+        this.held++;
+        try {
+          return await fn();
+        } finally {
+          this.held--;
+        }
+      }),
+    );
+    this.lockQueue = next.catch(() => {});
+    return next;
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    return withFileLock(`${this.path}.lock`, fn);
+  }
+
   private update(change: (d: Document) => void): Promise<void> {
     const next = this.queue.then(async () => {
-      const doc = await this.read();
-      change(doc);
-      await this.write(doc);
+      const apply = async () => {
+        const doc = await this.read();
+        change(doc);
+        await this.write(doc);
+      };
+      await (this.held > 0 ? apply() : this.locked(apply));
     });
     this.queue = next.catch(() => {});
     return next;
@@ -139,8 +193,7 @@ export class FileTokenStore implements TokenStore {
       const parsed = JSON.parse(text) as { iv?: string; data?: string; tokens?: unknown };
       if (parsed.iv !== undefined) {
         if (!this.key) throw new Error("it is encrypted; set AGENTD_OAUTH_STORE_KEY");
-        const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(parsed.iv, "base64") }, this.key, Buffer.from(parsed.data ?? "", "base64"));
-        return { ...empty(), ...(JSON.parse(new TextDecoder().decode(plain)) as Document) };
+        return { ...empty(), ...((await openSealed(this.key, parsed as Sealed)) as Document) };
       }
       if (this.key) throw new Error("it is not encrypted but AGENTD_OAUTH_STORE_KEY is set; remove the file or the key");
       return { ...empty(), ...(parsed as Document) };
@@ -151,12 +204,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   private async write(doc: Document): Promise<void> {
-    let text = JSON.stringify(doc);
-    if (this.key) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, this.key, new TextEncoder().encode(text));
-      text = JSON.stringify({ alg: "A256GCM", iv: Buffer.from(iv).toString("base64"), data: Buffer.from(data).toString("base64") });
-    }
+    const text = JSON.stringify(this.key ? await seal(this.key, doc) : doc);
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, text, { mode: 0o600 });

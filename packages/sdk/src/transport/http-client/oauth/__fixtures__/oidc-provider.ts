@@ -15,14 +15,30 @@ import Provider from "oidc-provider";
 export interface OidcProvider {
   issuer: string;
   provider: Provider;
+  /** Every request the provider received (method and path), oldest first: to count token-endpoint hits. */
+  requests: { method: string; path: string }[];
   stop(): Promise<void>;
 }
 
 /** The `machine` client's secret. */
 export const MACHINE_SECRET = "machine-secret-0123456789abcdef";
 
-/** Start a provider that issues JWT access tokens for `resource`. */
-export async function startOidcProvider(resource: () => string): Promise<OidcProvider> {
+/** The `resource-server` client's secret (it may introspect tokens). */
+export const RESOURCE_SERVER_SECRET = "resource-server-secret-0123456789";
+
+/** Options of {@link startOidcProvider}. */
+export interface OidcProviderOptions {
+  /**
+   * `opaque`: access tokens are opaque strings, checked by introspection (RFC 7662, at `/token/introspection`,
+   * by the `resource-server` client) and revocable (RFC 7009, `/token/revocation`). Default `jwt`.
+   * Tokens of the `short-lived` client (client credentials, same secret as `machine`) expire after 3 s.
+   */
+  accessTokenFormat?: "jwt" | "opaque";
+}
+
+/** Start a provider that issues access tokens (JWT unless `options` say opaque) for `resource`. */
+export async function startOidcProvider(resource: () => string, options: OidcProviderOptions = {}): Promise<OidcProvider> {
+  const format = options.accessTokenFormat ?? "jwt";
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -33,6 +49,8 @@ export async function startOidcProvider(resource: () => string): Promise<OidcPro
   const provider = new Provider(issuer, {
     clients: [
       { client_id: "machine", client_secret: MACHINE_SECRET, grant_types: ["client_credentials"], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
+      { client_id: "short-lived", client_secret: MACHINE_SECRET, grant_types: ["client_credentials"], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
+      { client_id: "resource-server", client_secret: RESOURCE_SERVER_SECRET, grant_types: [], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
       {
         client_id: "cli",
         application_type: "native",
@@ -49,21 +67,31 @@ export async function startOidcProvider(resource: () => string): Promise<OidcPro
     features: {
       devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
+      introspection: { enabled: format === "opaque" },
+      revocation: { enabled: format === "opaque" },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource(),
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: "mcp:tools", accessTokenFormat: "jwt", accessTokenTTL: 600, jwt: { sign: { alg: "ES256" } } }),
+        getResourceServerInfo: (_ctx: unknown, _resource: string, client: { clientId: string }) => ({
+          scope: "mcp:tools agentd:run agentd:status agentd:operator",
+          accessTokenFormat: format,
+          accessTokenTTL: client.clientId === "short-lived" ? 3 : 600,
+          ...(format === "jwt" ? { jwt: { sign: { alg: "ES256" } } } : {}),
+        }),
       },
     },
     // A native client gets a refresh token with every code (the default asks for offline_access too).
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(g: string): boolean }) => client.grantTypeAllowed("refresh_token"),
   });
   provider.on("server_error", (_ctx: unknown, err: Error) => process.stderr.write(`[oidc-provider] ${err.message}\n`));
+  const requests: OidcProvider["requests"] = [];
+  server.on("request", (req: http.IncomingMessage) => requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", issuer).pathname }));
   server.on("request", provider.callback());
   return {
     issuer,
     provider,
+    requests,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
