@@ -34,7 +34,11 @@ import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
-import { setLongTimeout } from "../_internal/timer.ts";
+import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
+import { operatorElicitation, type OperatorAsk } from "../mcp/elicitation-policies.ts";
+import type { OperatorControl } from "../serve/a2a/operator.ts";
+import { OpenToolCalls } from "./open-tool-calls.ts";
+import { same, triggerDiff, type LiveSettings, type ReloadPlan, type ReloadReport } from "./reload.ts";
 import type { A2aAgentConfig } from "./a2a-tool-set.ts";
 import { lazyA2aTools } from "./a2a-tools.ts";
 import { createConnections } from "./connect-all.ts";
@@ -105,6 +109,14 @@ export interface AgentOptions {
   runHistory?: RunHistoryLimits;
   /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /**
+   * The `operator` elicitation policy (docs/a2a.md): an MCP server's form elicitation during a run served
+   * over A2A with an operator configured becomes `input-required` on its task, and the run waits (bounded
+   * by its deadline) for an operator's answer; any other run's is declined, with a log line.
+   */
+  operatorElicitation?: boolean;
+  /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */
+  reload?: () => Promise<ReloadPlan>;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -137,12 +149,14 @@ export interface AgentRunOptions {
   triggerEvent?: { id: string; kind: string; firedAt: Date };
   /** What started the run; its telemetry records carry it as `trigger` (e.g. `"once"`). */
   trigger?: string;
+  /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
+  askOperator?: OperatorAsk;
 }
 
 /** What {@link Agent.status} reports. */
 export interface AgentLifecycleStatus {
-  /** `running` until `drain()` begins, then `draining`, then `closed`. */
-  state: "running" | "draining" | "closed";
+  /** `running` until `drain()` begins, then `draining`; `drained` once a drain that keeps serving is done; `closed`. */
+  state: "running" | "draining" | "drained" | "closed";
   /** Whether a model is configured. */
   model: boolean;
   /** Runs in flight: direct `run()` calls, triggered runs and runs started over MCP alike. */
@@ -185,12 +199,36 @@ export interface Agent {
    * Shut down without losing work: stop taking runs and triggers, let runs in flight finish (and served
    * ones be answered) for up to `graceMs`, cancel what is left, then close everything (like `close()`).
    */
-  drain(graceMs: number, reason?: string): Promise<void>;
+  drain(graceMs: number, reason?: string, options?: DrainOptions): Promise<void>;
+  /** Abort the run in flight with this run id (any: direct, triggered, served); false when none is. */
+  cancel(runId: string, reason?: string): boolean;
+  /** The ids of the runs in flight. */
+  runIds(): string[];
+  /** Pause the named triggers (all without `ids`): what they would fire is not run. Resolves with those paused. */
+  pauseTriggers(ids?: readonly string[]): Promise<string[]>;
+  /** Resume paused triggers (all without `ids`), each reconciling like a restart. Resolves with those resumed. */
+  resumeTriggers(ids?: readonly string[]): Promise<string[]>;
+  /**
+   * Read the configuration again and apply what can change live (instructions, limits, prices, scope,
+   * triggers); rejects (E_CONFIG_INVALID) on an invalid one, keeping the running settings.
+   */
+  reload(): Promise<ReloadReport>;
+  /** Listen to successful reloads (with the validated configuration, when it came from one). */
+  onReload(listener: (report: ReloadReport, plan: ReloadPlan) => void): () => void;
   /** Where the agent stands. */
   status(): AgentLifecycleStatus;
   /** Close every endpoint, trigger, subagent and MCP connection (children are stopped). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@link Agent.drain}. */
+export interface DrainOptions {
+  /**
+   * Close the agent once drained (default true). false keeps it up and serving, taking no new work: its
+   * status is `draining`, then `drained` (the operator's drain); what the grace did not cover is cancelled.
+   */
+  close?: boolean;
 }
 
 /** A fresh run id. */
@@ -220,12 +258,21 @@ export function createAgent(options: AgentOptions): Agent {
     (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
   /** Direct runs in flight, cancelled when a drain's grace runs out. */
   const inFlight = new Set<AbortController>();
+  const runs = new Map<string, AbortController>();
+  const asks = new Map<string, OperatorAsk>();
+  let live: LiveSettings = {
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+  };
   const settled = new Set<() => void>();
   let state: AgentLifecycleStatus["state"] = "running";
   let host: SelfHost | undefined;
   let servingCount = 0;
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
+  let quiescing: Promise<void> | undefined;
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   let drainReason: string | undefined;
 
@@ -242,10 +289,23 @@ export function createAgent(options: AgentOptions): Agent {
     samplingCaps.set(server, caps);
     return caps;
   };
+  // The operator policy: a server's elicitation goes to whoever answers for the run of its oldest call in flight.
+  const calls = options.operatorElicitation ? new OpenToolCalls() : undefined;
+  const reachOperator = (server: string) => {
+    const call = calls?.oldest(server);
+    if (!call) return { reason: "no tool call of this server is in flight, so no run to ask for" };
+    const ask = asks.get(call.runId);
+    if (!ask) return { reason: "the run is not served over A2A with an operator configured: no operator can answer" };
+    return { ask, signal: call.signal };
+  };
+  const capabilitiesFor = (server: string): CapabilityConfig | undefined =>
+    calls
+      ? { ...(samplingFor(server) ?? options.capabilities), elicitation: { handler: operatorElicitation(server, () => reachOperator(server), logger), modes: ["form"] } }
+      : samplingFor(server);
   const connections = createConnections({
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    ...(ledger ? { capabilitiesFor: samplingFor } : {}),
+    ...(ledger || calls ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
     logger,
@@ -256,19 +316,21 @@ export function createAgent(options: AgentOptions): Agent {
   const ownTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}) });
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}) });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
       throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)");
     if (state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
-    if (state === "draining") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+    if (state === "draining" || state === "drained") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
     const controller = new AbortController();
     const onAbort = () => controller.abort(runOptions.signal?.reason);
     if (runOptions.signal?.aborted) onAbort();
     else runOptions.signal?.addEventListener("abort", onAbort, { once: true });
     inFlight.add(controller);
     const runId = runOptions.runId ?? newRunId();
+    runs.set(runId, controller);
+    if (runOptions.askOperator) asks.set(runId, runOptions.askOperator);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     try {
       await connect();
@@ -287,10 +349,10 @@ export function createAgent(options: AgentOptions): Agent {
         tools: toolSet,
         input,
         runId,
-        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        limits: { ...options.limits, ...runOptions.limits },
-        ...(options.prices ? { prices: options.prices } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
+        ...(live.instructions !== undefined ? { instructions: live.instructions } : {}),
+        limits: { ...live.limits, ...runOptions.limits },
+        ...(live.prices ? { prices: live.prices } : {}),
+        ...(live.scope ? { scope: live.scope } : {}),
         ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
         ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
         signal: controller.signal,
@@ -306,13 +368,19 @@ export function createAgent(options: AgentOptions): Agent {
       if (runOptions.trigger) tags.untag(runId);
       runOptions.signal?.removeEventListener("abort", onAbort);
       inFlight.delete(controller);
+      if (runs.get(runId) === controller) runs.delete(runId);
+      asks.delete(runId);
       for (const s of settled) s();
     }
   };
 
-  const triggers = options.triggers?.specs.length
-    ? createAgentTriggers({ ...options.triggers, agent: { connect, run, clients }, tags, host: () => host })
-    : undefined;
+  const buildTriggers = (o: AgentTriggerOptions | undefined) =>
+    o?.specs.length ? createAgentTriggers({ ...o, agent: { connect, run, clients }, tags, host: () => host }) : undefined;
+  let triggerOptions = options.triggers;
+  let triggers = buildTriggers(triggerOptions);
+  /** Triggers a reload replaced: their runs in flight finish; close() stops them. */
+  const retiring = new Set<AgentTriggers>();
+  const reloadListeners = new Set<(report: ReloadReport, plan: ReloadPlan) => void>();
 
   const selfHost = (): SelfHost => {
     if (host) return host;
@@ -323,7 +391,8 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
-      ...(triggers ? { triggers: () => triggers.status() } : {}),
+      ...(triggers || options.reload ? { triggers: () => triggers?.status() ?? [] } : {}),
+      control: operatorControl(),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
       ready: async () => {
@@ -359,7 +428,7 @@ export function createAgent(options: AgentOptions): Agent {
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       state = "closed";
-      await triggers?.stop({ graceMs: 0 });
+      await Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: 0 })));
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await a2aTools?.settle();
       await host?.close();
@@ -371,11 +440,87 @@ export function createAgent(options: AgentOptions): Agent {
     return closing;
   };
 
+  /**
+   * Stop taking work (runs, triggers, served requests) and let what is in flight finish; at `graceMs`
+   * (Infinity: never) cancel what is left. The agent stays up (serving status) until closed.
+   */
+  const quiesce = (graceMs: number, reason: string): Promise<void> =>
+    (quiescing ??= (async () => {
+      state = "draining";
+      drainReason = reason;
+      host?.stopTaking();
+      const deadline = Date.now() + graceMs;
+      logger.info("agent.draining", { reason, ...(graceMs !== Infinity ? { graceMs } : {}), inFlight: inFlight.size });
+      const triggersStopped = Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
+      await runsSettled(deadline);
+      for (const c of inFlight) c.abort(drainReason ?? reason);
+      await host?.settle(deadline);
+      await triggersStopped;
+      if (state === "draining") {
+        state = "drained";
+        logger.info("agent.drained", { reason });
+      }
+    })());
+
+  /** Swap in the triggers a reload asks for: the old ones stop taking events, their runs finish. */
+  const replaceTriggers = async (next: AgentTriggerOptions) => {
+    const old = triggers;
+    const restart = old?.isStarted === true || (old === undefined && servingCount > 0);
+    triggerOptions = next;
+    triggers = buildTriggers(next);
+    const h = host;
+    if (h) triggers?.onChange(() => void h.self.server.notifyResourceUpdated("agent://status"));
+    if (old) {
+      retiring.add(old);
+      void old.stop({ graceMs: MAX_TIMEOUT_MS }).finally(() => retiring.delete(old));
+    }
+    if (restart && triggers) await triggers.start();
+  };
+
+  const reload = async (): Promise<ReloadReport> => {
+    if (!options.reload) throw new AgentdError("E_USAGE", "this agent was not built from a configuration file: there is nothing to reload");
+    if (state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: it takes no new configuration");
+    const plan = await options.reload();
+    const next = plan.live;
+    const diff = next.triggers ? triggerDiff(triggerOptions, next.triggers) : undefined;
+    const triggersChanged = diff !== undefined && diff.added.length + diff.removed.length + diff.changed.length > 0;
+    if (triggersChanged && next.triggers?.specs.length && !options.model)
+      throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
+    const changed = (["instructions", "limits", "prices", "scope"] as const).filter((k) => !same(live[k], next[k]));
+    const { triggers: _t, ...settings } = next;
+    live = settings;
+    if (triggersChanged) {
+      await replaceTriggers(next.triggers!);
+      changed.push("triggers" as never);
+    }
+    const report: ReloadReport = { changed, ...(triggersChanged ? { triggers: diff } : {}), restartRequired: plan.restartRequired };
+    logger.info("agent.reloaded", { ...report });
+    for (const l of reloadListeners) l(report, plan);
+    return report;
+  };
+
+  /** What the A2A operator channel reaches (serve/a2a/operator.ts). */
+  function operatorControl(): OperatorControl {
+    return {
+      lifecycle: () => agent.status(),
+      drain: (graceMs, reason) => agent.drain(graceMs, reason, { close: false }),
+      cancelRun: (runId, reason) => agent.cancel(runId, reason),
+      runIds: () => agent.runIds(),
+      pauseTriggers: (ids) => agent.pauseTriggers(ids),
+      resumeTriggers: (ids) => agent.resumeTriggers(ids),
+      reload: () => agent.reload(),
+    };
+  }
+
+  const noTriggers = () => new AgentdError("E_USAGE", "no trigger is configured: there is nothing to pause or resume");
+
   const agent: Agent = {
     clients,
     connect,
     run,
-    triggers,
+    get triggers() {
+      return triggers;
+    },
     supervisor: options.subagents,
     async listTools() {
       await connect();
@@ -396,22 +541,44 @@ export function createAgent(options: AgentOptions): Agent {
       servingCount++;
       return serving;
     },
-    drain(graceMs, reason = "drain") {
+    drain(graceMs, reason = "drain", drainOptions = {}) {
       // A second drain joins the first (its grace stands); `close()` is the way to stop at once.
       if (state === "closed") return close();
+      if (drainOptions.close === false) return quiesce(graceMs, reason);
       draining ??= (async () => {
-        state = "draining";
+        // An operator's drain may be going already (with a longer grace): this one's grace bounds the wait.
         drainReason = reason;
-        host?.stopTaking();
-        const deadline = Date.now() + graceMs;
-        logger.info("agent.draining", { reason, graceMs, inFlight: inFlight.size });
-        const triggersStopped = triggers?.stop({ graceMs });
-        await runsSettled(deadline);
-        await host?.settle(deadline);
-        await triggersStopped;
+        await new Promise<void>((resolve) => {
+          const cancel = setLongTimeout(resolve, graceMs);
+          void quiesce(graceMs, reason).then(() => {
+            cancel();
+            resolve();
+          });
+        });
         await close();
       })();
       return draining;
+    },
+    cancel(runId, reason = "canceled by an operator") {
+      const c = runs.get(runId);
+      if (!c) return false;
+      c.abort(new AgentdError("E_ABORTED", reason));
+      return true;
+    },
+    runIds: () => [...runs.keys()],
+    async pauseTriggers(ids) {
+      if (!triggers) throw noTriggers();
+      return triggers.pause(ids);
+    },
+    async resumeTriggers(ids) {
+      if (!triggers) throw noTriggers();
+      if (state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: its triggers stay stopped");
+      return triggers.resume(ids);
+    },
+    reload,
+    onReload(listener) {
+      reloadListeners.add(listener);
+      return () => reloadListeners.delete(listener);
     },
     status() {
       return {

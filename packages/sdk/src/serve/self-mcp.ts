@@ -24,6 +24,7 @@ import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.t
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
+import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -35,6 +36,8 @@ export interface SelfRunner {
       outputSchema?: Record<string, unknown>;
       onEvent?: (e: RunEvent) => void;
       traceContext?: TraceCarrier;
+      /** Who answers the run's MCP elicitations under the `operator` policy. */
+      askOperator?: OperatorAsk;
     },
   ): Promise<RunResult>;
 }

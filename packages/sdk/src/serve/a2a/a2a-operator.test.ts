@@ -31,7 +31,8 @@ test("an operator sees every principal's tasks and cancels one; a user is refuse
   await g.entered;
 
   const refused = await rpc(s.base, USER, "agentd/status", {});
-  expect(refused.error.code).toBe(-32004);
+  expect(refused.error.code).toBe(-32050);
+  expect(refused.error.data[0].reason).toBe("PERMISSION_DENIED");
   expect(refused.error.message).toContain("for operators");
 
   const status = await rpc(s.base, OPS, "agentd/status", {});
