@@ -35,7 +35,7 @@ const elicitThenEcho = (): Step[] =>
   );
 
 async function rpc(token: string, method: string, params: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${s!.base}/a2a`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(`${s!.base}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
   return res.json();
 }
 
@@ -100,3 +100,49 @@ test.skipIf(!Bun.file(EVERYTHING).size)("an operator declines with the word 'dec
   expect(direct.text).toContain("User declined");
   expect(logger.records.find((r) => r.event === "elicitation.declined")).toMatchObject({ policy: "operator", server: "everything", reason: expect.stringContaining("not served over A2A") });
 });
+
+test.skipIf(!Bun.file(EVERYTHING).size)("the wait is bounded by the run's deadline: unanswered, the question is cancelled and the task fails on the deadline", async () => {
+  const logger = memoryLogger();
+  s = await serveA2aAgent({
+    steps: elicitThenEcho(),
+    logger,
+    operators: ["local"],
+    agent: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, operatorElicitation: true, limits: { deadlineMs: 2_000 } },
+  });
+  const ended = new Promise<void>((r) => s!.agent.on((e) => void (e.type === "run-end" && r())));
+  const res = await fetch(`${s.base}/a2a`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: message([{ text: "register me" }]) }) });
+  const states = await statesUntil(res, "TASK_STATE_INPUT_REQUIRED");
+  expect(states.at(-1)).toBe("TASK_STATE_INPUT_REQUIRED");
+  const taskId = (await rpc("", "ListTasks", {})).result.tasks[0].id;
+  await ended;
+  const task = (await rpc("", "GetTask", { id: taskId })).result;
+  expect(task.status.state).toBe("TASK_STATE_FAILED");
+  expect(task.status.message.parts[0].text).toContain("E_BUDGET_DEADLINE");
+  expect(logger.records.find((r) => r.event === "elicitation.answered")).toMatchObject({ policy: "operator", action: "cancel" });
+});
+
+/** Read an SSE response's task states until `last` (or the stream ends). */
+async function statesUntil(res: Response, last: string): Promise<string[]> {
+  const states: string[] = [];
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return states;
+      buffer += value;
+      let i: number;
+      while ((i = buffer.indexOf("\n\n")) >= 0) {
+        const data = buffer.slice(0, i).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("");
+        buffer = buffer.slice(i + 2);
+        if (!data) continue;
+        const r = JSON.parse(data).result;
+        const state = r?.task?.status?.state ?? r?.statusUpdate?.status?.state;
+        if (state) states.push(state);
+        if (state === last) return states;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
