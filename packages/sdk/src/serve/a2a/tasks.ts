@@ -28,6 +28,10 @@ import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
+import { RUN_ID_META_KEY } from "../../mcp/meta.ts";
+
+/** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
+export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
 
 
 /** Who sent an A2A request: the principal, and the W3C trace context its HTTP request carried. */
@@ -127,7 +131,11 @@ export class A2aTasks {
     const contextId = message.contextId || crypto.randomUUID();
     const earlier = this.contextOf(principal.id, contextId);
     const userMessage: Message = { ...message, taskId: id, contextId };
-    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage] };
+    // The run ids on both sides: the caller's (an agentd client sends its own under RUN_ID_META_KEY) and ours.
+    const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
+    const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), ...(callerRunId ? { [CALLER_RUN_ID_KEY]: callerRunId } : {}) };
+    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage], metadata };
+    this.routing.logger?.info("a2a.task", { principal: principal.id, task: id, contextId, runId: metadata[RUN_ID_META_KEY], ...(callerRunId ? { callerRunId } : {}) });
     const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
@@ -151,7 +159,7 @@ export class A2aTasks {
     this.setStatus(e, "TASK_STATE_WORKING");
     try {
       const result = await this.runner.run(instruction, {
-        runId: scopedRunId(principal, id),
+        runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
         signal: e.controller.signal,
         ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
         onEvent: (ev) => this.progress(principal.id, e, ev),
