@@ -428,6 +428,8 @@ export function createAgent(options: AgentOptions): Agent {
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       state = "closed";
+      // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
+      if (quiescing) for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: 0 })));
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await a2aTools?.settle();
@@ -453,13 +455,13 @@ export function createAgent(options: AgentOptions): Agent {
       logger.info("agent.draining", { reason, ...(graceMs !== Infinity ? { graceMs } : {}), inFlight: inFlight.size });
       const triggersStopped = Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
       await runsSettled(deadline);
-      for (const c of inFlight) c.abort(drainReason ?? reason);
       await host?.settle(deadline);
+      // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
       await triggersStopped;
-      if (state === "draining") {
-        state = "drained";
-        logger.info("agent.drained", { reason });
-      }
+      if (draining || state !== "draining") return;
+      for (const c of inFlight) c.abort(drainReason ?? reason);
+      state = "drained";
+      logger.info("agent.drained", { reason });
     })());
 
   /** Swap in the triggers a reload asks for: the old ones stop taking events, their runs finish. */
@@ -546,15 +548,17 @@ export function createAgent(options: AgentOptions): Agent {
       if (state === "closed") return close();
       if (drainOptions.close === false) return quiesce(graceMs, reason);
       draining ??= (async () => {
-        // An operator's drain may be going already (with a longer grace): this one's grace bounds the wait.
         drainReason = reason;
-        await new Promise<void>((resolve) => {
-          const cancel = setLongTimeout(resolve, graceMs);
-          void quiesce(graceMs, reason).then(() => {
-            cancel();
-            resolve();
+        // An operator's drain may be going already (with a longer grace): this one's grace bounds the wait.
+        if (quiescing)
+          await new Promise<void>((resolve) => {
+            const cancel = setLongTimeout(resolve, graceMs);
+            void quiescing!.then(() => {
+              cancel();
+              resolve();
+            });
           });
-        });
+        else await quiesce(graceMs, reason);
         await close();
       })();
       return draining;
