@@ -130,3 +130,15 @@ test("the extended card lists the operator's skills to an operator only; the pub
   expect(await skills(USER)).toEqual(["run"]);
   expect(await skills()).toEqual(["run"]);
 });
+
+test("SIGTERM's drain during an operator's unbounded drain: its own grace bounds the wait, then what is left is cancelled", async () => {
+  const g = gate();
+  s = await serveA2aAgent({ steps: [g.step], http: opsAuth });
+  await rpc(s.base, USER, "SendMessage", ASK("long"));
+  await g.entered;
+  expect((await rpc(s.base, OPS, "agentd/drain", {})).result.state).toBe("draining");
+  const ended = new Promise<string>((r) => s!.agent.on((e) => void (e.type === "run-end" && r(e.stopReason ?? ""))));
+  await s.agent.drain(100, "SIGTERM");
+  expect(s.agent.status().state).toBe("closed");
+  expect(await ended).toBe("aborted");
+});
