@@ -35,10 +35,11 @@ import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
-import { operatorElicitation, type OperatorAsk } from "../mcp/elicitation-policies.ts";
+import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
 import type { OperatorControl } from "../serve/a2a/operator.ts";
-import { OpenToolCalls } from "./open-tool-calls.ts";
-import { same, triggerDiff, type LiveSettings, type ReloadPlan, type ReloadReport } from "./reload.ts";
+import { operatorRouting } from "./open-tool-calls.ts";
+import type { ReloadPlan, ReloadReport } from "./reload.ts";
+import { LiveConfig } from "./live-config.ts";
 import type { A2aAgentConfig } from "./a2a-tool-set.ts";
 import { lazyA2aTools } from "./a2a-tools.ts";
 import { createConnections } from "./connect-all.ts";
@@ -259,13 +260,6 @@ export function createAgent(options: AgentOptions): Agent {
   /** Direct runs in flight, cancelled when a drain's grace runs out. */
   const inFlight = new Set<AbortController>();
   const runs = new Map<string, AbortController>();
-  const asks = new Map<string, OperatorAsk>();
-  let live: LiveSettings = {
-    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.prices ? { prices: options.prices } : {}),
-    ...(options.scope ? { scope: options.scope } : {}),
-  };
   const settled = new Set<() => void>();
   let state: AgentLifecycleStatus["state"] = "running";
   let host: SelfHost | undefined;
@@ -290,18 +284,10 @@ export function createAgent(options: AgentOptions): Agent {
     return caps;
   };
   // The operator policy: a server's elicitation goes to whoever answers for the run of its oldest call in flight.
-  const calls = options.operatorElicitation ? new OpenToolCalls() : undefined;
-  const reachOperator = (server: string) => {
-    const call = calls?.oldest(server);
-    if (!call) return { reason: "no tool call of this server is in flight, so no run to ask for" };
-    const ask = asks.get(call.runId);
-    if (!ask) return { reason: "the run is not served over A2A with an operator configured: no operator can answer" };
-    return { ask, signal: call.signal };
-  };
+  const operator = options.operatorElicitation ? operatorRouting(logger) : undefined;
+  const calls = operator?.calls;
   const capabilitiesFor = (server: string): CapabilityConfig | undefined =>
-    calls
-      ? { ...(samplingFor(server) ?? options.capabilities), elicitation: { handler: operatorElicitation(server, () => reachOperator(server), logger), modes: ["form"] } }
-      : samplingFor(server);
+    operator ? operator.capabilities(server, samplingFor(server) ?? options.capabilities) : samplingFor(server);
   const connections = createConnections({
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
@@ -330,7 +316,7 @@ export function createAgent(options: AgentOptions): Agent {
     inFlight.add(controller);
     const runId = runOptions.runId ?? newRunId();
     runs.set(runId, controller);
-    if (runOptions.askOperator) asks.set(runId, runOptions.askOperator);
+    if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     try {
       await connect();
@@ -349,10 +335,10 @@ export function createAgent(options: AgentOptions): Agent {
         tools: toolSet,
         input,
         runId,
-        ...(live.instructions !== undefined ? { instructions: live.instructions } : {}),
-        limits: { ...live.limits, ...runOptions.limits },
-        ...(live.prices ? { prices: live.prices } : {}),
-        ...(live.scope ? { scope: live.scope } : {}),
+        ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
+        limits: { ...config.settings.limits, ...runOptions.limits },
+        ...(config.settings.prices ? { prices: config.settings.prices } : {}),
+        ...(config.settings.scope ? { scope: config.settings.scope } : {}),
         ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
         ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
         signal: controller.signal,
@@ -369,18 +355,31 @@ export function createAgent(options: AgentOptions): Agent {
       runOptions.signal?.removeEventListener("abort", onAbort);
       inFlight.delete(controller);
       if (runs.get(runId) === controller) runs.delete(runId);
-      asks.delete(runId);
+      operator?.asks.delete(runId);
       for (const s of settled) s();
     }
   };
 
-  const buildTriggers = (o: AgentTriggerOptions | undefined) =>
-    o?.specs.length ? createAgentTriggers({ ...o, agent: { connect, run, clients }, tags, host: () => host }) : undefined;
-  let triggerOptions = options.triggers;
-  let triggers = buildTriggers(triggerOptions);
-  /** Triggers a reload replaced: their runs in flight finish; close() stops them. */
-  const retiring = new Set<AgentTriggers>();
-  const reloadListeners = new Set<(report: ReloadReport, plan: ReloadPlan) => void>();
+  // What a reload may change: the settings each run reads, and the triggers.
+  const config: LiveConfig = new LiveConfig({
+    settings: {
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.scope ? { scope: options.scope } : {}),
+    },
+    triggers: options.triggers,
+    build: (o) => createAgentTriggers({ ...o, agent: { connect, run, clients }, tags, host: () => host }),
+    source: options.reload,
+    hasModel: options.model !== undefined,
+    // Triggers added to an agent that had none are armed when it serves (as `agentd serve` arms them).
+    armNew: (old) => old?.isStarted === true || (old === undefined && servingCount > 0),
+    onTriggers: (t) => {
+      const h = host;
+      if (h) t.onChange(() => void h.self.server.notifyResourceUpdated("agent://status"));
+    },
+    logger,
+  });
 
   const selfHost = (): SelfHost => {
     if (host) return host;
@@ -391,7 +390,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
-      ...(triggers || options.reload ? { triggers: () => triggers?.status() ?? [] } : {}),
+      ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
       control: operatorControl(),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
@@ -407,7 +406,7 @@ export function createAgent(options: AgentOptions): Agent {
       logger,
     });
     if (options.serverNotifications) mirror = (r) => created.self.mirrorLog(r);
-    triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
+    config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     return (host = created);
   };
 
@@ -430,7 +429,7 @@ export function createAgent(options: AgentOptions): Agent {
       state = "closed";
       // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
       if (quiescing) for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
-      await Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: 0 })));
+      await Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: 0 })));
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await a2aTools?.settle();
       await host?.close();
@@ -453,7 +452,7 @@ export function createAgent(options: AgentOptions): Agent {
       host?.stopTaking();
       const deadline = Date.now() + graceMs;
       logger.info("agent.draining", { reason, ...(graceMs !== Infinity ? { graceMs } : {}), inFlight: inFlight.size });
-      const triggersStopped = Promise.all([triggers, ...retiring].map((t) => t?.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
+      const triggersStopped = Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
       await runsSettled(deadline);
       await host?.settle(deadline);
       // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
@@ -463,43 +462,6 @@ export function createAgent(options: AgentOptions): Agent {
       state = "drained";
       logger.info("agent.drained", { reason });
     })());
-
-  /** Swap in the triggers a reload asks for: the old ones stop taking events, their runs finish. */
-  const replaceTriggers = async (next: AgentTriggerOptions) => {
-    const old = triggers;
-    const restart = old?.isStarted === true || (old === undefined && servingCount > 0);
-    triggerOptions = next;
-    triggers = buildTriggers(next);
-    const h = host;
-    if (h) triggers?.onChange(() => void h.self.server.notifyResourceUpdated("agent://status"));
-    if (old) {
-      retiring.add(old);
-      void old.stop({ graceMs: MAX_TIMEOUT_MS }).finally(() => retiring.delete(old));
-    }
-    if (restart && triggers) await triggers.start();
-  };
-
-  const reload = async (): Promise<ReloadReport> => {
-    if (!options.reload) throw new AgentdError("E_USAGE", "this agent was not built from a configuration file: there is nothing to reload");
-    if (state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: it takes no new configuration");
-    const plan = await options.reload();
-    const next = plan.live;
-    const diff = next.triggers ? triggerDiff(triggerOptions, next.triggers) : undefined;
-    const triggersChanged = diff !== undefined && diff.added.length + diff.removed.length + diff.changed.length > 0;
-    if (triggersChanged && next.triggers?.specs.length && !options.model)
-      throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
-    const changed = (["instructions", "limits", "prices", "scope"] as const).filter((k) => !same(live[k], next[k]));
-    const { triggers: _t, ...settings } = next;
-    live = settings;
-    if (triggersChanged) {
-      await replaceTriggers(next.triggers!);
-      changed.push("triggers" as never);
-    }
-    const report: ReloadReport = { changed, ...(triggersChanged ? { triggers: diff } : {}), restartRequired: plan.restartRequired };
-    logger.info("agent.reloaded", { ...report });
-    for (const l of reloadListeners) l(report, plan);
-    return report;
-  };
 
   /** What the A2A operator channel reaches (serve/a2a/operator.ts). */
   function operatorControl(): OperatorControl {
@@ -521,7 +483,7 @@ export function createAgent(options: AgentOptions): Agent {
     connect,
     run,
     get triggers() {
-      return triggers;
+      return config.triggers;
     },
     supervisor: options.subagents,
     async listTools() {
@@ -533,9 +495,9 @@ export function createAgent(options: AgentOptions): Agent {
       return () => listeners.delete(listener);
     },
     async start() {
-      if (!triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
+      if (!config.triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
-      return triggers.start();
+      return config.triggers.start();
     },
     async serve(serveOptions) {
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
@@ -571,25 +533,25 @@ export function createAgent(options: AgentOptions): Agent {
     },
     runIds: () => [...runs.keys()],
     async pauseTriggers(ids) {
-      if (!triggers) throw noTriggers();
-      return triggers.pause(ids);
+      if (!config.triggers) throw noTriggers();
+      return config.triggers.pause(ids);
     },
     async resumeTriggers(ids) {
-      if (!triggers) throw noTriggers();
+      if (!config.triggers) throw noTriggers();
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: its triggers stay stopped");
-      return triggers.resume(ids);
+      return config.triggers.resume(ids);
     },
-    reload,
-    onReload(listener) {
-      reloadListeners.add(listener);
-      return () => reloadListeners.delete(listener);
+    reload() {
+      if (state !== "running") return Promise.reject(new AgentdError("E_USAGE", "the agent is draining: it takes no new configuration"));
+      return config.reload();
     },
+    onReload: (listener) => config.onReload(listener),
     status() {
       return {
         state,
         model: options.model !== undefined,
         inFlight: inFlight.size,
-        triggers: triggers?.status() ?? [],
+        triggers: config.triggers?.status() ?? [],
         serving: servingCount,
         ...(ledger ? { sampling: ledger.byServer() } : {}),
       };

@@ -3,6 +3,9 @@
  * back while serving a `tools/call` (an `elicitation/create`) gives no reliable link to that call, so the
  * request is attributed as sampling is (sampling-ledger.ts): to the oldest call in flight on that server.
  */
+import type { Logger } from "../log.ts";
+import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import { operatorElicitation, type OperatorAsk } from "../mcp/elicitation-policies.ts";
 
 interface OpenCall {
   server: string;
@@ -29,4 +32,29 @@ export class OpenToolCalls {
     const call = this.open.find((c) => c.server === server);
     return call ? { runId: call.runId, signal: call.signal } : undefined;
   }
+}
+
+/**
+ * The `operator` elicitation policy's wiring: the calls in flight, who answers for each run (`asks`, set
+ * while a run served over A2A lasts), and each server's capabilities with the policy as its handler.
+ */
+export function operatorRouting(logger: Logger): {
+  calls: OpenToolCalls;
+  asks: Map<string, OperatorAsk>;
+  capabilities(server: string, base: CapabilityConfig | undefined): CapabilityConfig;
+} {
+  const calls = new OpenToolCalls();
+  const asks = new Map<string, OperatorAsk>();
+  const reach = (server: string) => {
+    const call = calls.oldest(server);
+    if (!call) return { reason: "no tool call of this server is in flight, so no run to ask for" };
+    const ask = asks.get(call.runId);
+    if (!ask) return { reason: "the run is not served over A2A with an operator configured: no operator can answer" };
+    return { ask, signal: call.signal };
+  };
+  return {
+    calls,
+    asks,
+    capabilities: (server, base) => ({ ...base, elicitation: { handler: operatorElicitation(server, () => reach(server), logger), modes: ["form"] } }),
+  };
 }
