@@ -26,6 +26,8 @@ export type {
   AgentOptions,
   AgentRunOptions,
   AgentLifecycleStatus,
+  DrainOptions,
+  ReloadReport,
   AgentFromConfigOptions,
   ModelFactory,
   ModelSettings,

@@ -40,14 +40,19 @@ export const serveCommand = defineCommand({
     ...configArgs,
   },
   async run({ args, rawArgs }) {
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    const resolve = () => resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    const resolved = await resolve();
     // Checked up front: a bad --grace must not surface only at shutdown.
     const grace = args.grace ? parseGrace(args.grace) : 30_000;
     if (args.stdio && args.http) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
     const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
-    const withNotifications = args.notifications === true ? { ...resolved.config, capabilities: { ...resolved.config.capabilities, serverNotifications: true } } : resolved.config;
-    const operators = [...(list(args.operators) ?? []), ...(withNotifications.serve?.operators ?? [])];
-    const config = operators.length ? { ...withNotifications, serve: { ...withNotifications.serve, operators } } : withNotifications;
+    // The flags over the file's configuration; the operator's reload (agentd/reload) applies them again.
+    const withFlags = (c: typeof resolved.config) => {
+      const withNotifications = args.notifications === true ? { ...c, capabilities: { ...c.capabilities, serverNotifications: true } } : c;
+      const operators = [...(list(args.operators) ?? []), ...(withNotifications.serve?.operators ?? [])];
+      return operators.length ? { ...withNotifications, serve: { ...withNotifications.serve, operators } } : withNotifications;
+    };
+    const config = withFlags(resolved.config);
     // --http, else the config file's serve.http (unless --stdio asks for stdio).
     const http = args.stdio
       ? undefined
@@ -69,7 +74,7 @@ export const serveCommand = defineCommand({
     const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
     const a2a = a2aConfig ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) } : undefined;
     const logger = stderrLogger();
-    const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { version: VERSION }));
+    const agent = createAgentFromConfig(config, { ...agentOptions(resolved, logger, { version: VERSION }), reloadConfig: async () => withFlags((await resolve()).config) });
     const stop = new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));

@@ -151,6 +151,11 @@ export const A2A_ERRORS = {
   ExtendedAgentCardNotConfigured: { code: -32007, reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED" },
   ExtensionSupportRequired: { code: -32008, reason: "EXTENSION_SUPPORT_REQUIRED" },
   VersionNotSupported: { code: -32009, reason: "VERSION_NOT_SUPPORTED" },
+  /**
+   * An authenticated caller without the permission an operation needs. The spec leaves its JSON-RPC code to
+   * the implementation ("JSON-RPC custom error", §3.3.2); HTTP+JSON answers 403 PERMISSION_DENIED.
+   */
+  PermissionDenied: { code: -32050, reason: "PERMISSION_DENIED" },
   ParseError: { code: -32700, reason: "PARSE_ERROR" },
   InvalidRequest: { code: -32600, reason: "INVALID_REQUEST" },
   MethodNotFound: { code: -32601, reason: "METHOD_NOT_FOUND" },

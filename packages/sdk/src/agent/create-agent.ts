@@ -37,7 +37,12 @@ import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkp
 import { SelfSubscriptions } from "./triggers/self-subscriptions.ts";
 import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
-import { setLongTimeout } from "../_internal/timer.ts";
+import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
+import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
+import type { OperatorControl } from "../serve/a2a/operator.ts";
+import { operatorRouting } from "./open-tool-calls.ts";
+import type { ReloadPlan, ReloadReport } from "./reload.ts";
+import { LiveConfig } from "./live-config.ts";
 import type { A2aAgentConfig } from "./a2a-tool-set.ts";
 import { lazyA2aTools } from "./a2a-tools.ts";
 import { createConnections } from "./connect-all.ts";
@@ -118,6 +123,14 @@ export interface AgentOptions {
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Prompts served endpoints offer (prompts/list, prompts/get, completion/complete, `agent.run` with `prompt`); default none. */
   prompts?: Record<string, ServedPrompt>;
+  /**
+   * The `operator` elicitation policy (docs/a2a.md): an MCP server's form elicitation during a run served
+   * over A2A with an operator configured becomes `input-required` on its task, and the run waits (bounded
+   * by its deadline) for an operator's answer; any other run's is declined, with a log line.
+   */
+  operatorElicitation?: boolean;
+  /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */
+  reload?: () => Promise<ReloadPlan>;
   /** Telemetry sink (default: none). */
   logger?: Logger;
   /** Called with every event of every run. */
@@ -150,12 +163,14 @@ export interface AgentRunOptions {
   triggerEvent?: { id: string; kind: string; firedAt: Date };
   /** What started the run; its telemetry records carry it as `trigger` (e.g. `"once"`). */
   trigger?: string;
+  /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
+  askOperator?: OperatorAsk;
 }
 
 /** What {@link Agent.status} reports. */
 export interface AgentLifecycleStatus {
-  /** `running` until `drain()` begins, then `draining`, then `closed`. */
-  state: "running" | "draining" | "closed";
+  /** `running` until `drain()` begins, then `draining`; `drained` once a drain that keeps serving is done; `closed`. */
+  state: "running" | "draining" | "drained" | "closed";
   /** Whether a model is configured. */
   model: boolean;
   /** Runs in flight: direct `run()` calls, triggered runs and runs started over MCP alike. */
@@ -198,12 +213,36 @@ export interface Agent {
    * Shut down without losing work: stop taking runs and triggers, let runs in flight finish (and served
    * ones be answered) for up to `graceMs`, cancel what is left, then close everything (like `close()`).
    */
-  drain(graceMs: number, reason?: string): Promise<void>;
+  drain(graceMs: number, reason?: string, options?: DrainOptions): Promise<void>;
+  /** Abort the run in flight with this run id (any: direct, triggered, served); false when none is. */
+  cancel(runId: string, reason?: string): boolean;
+  /** The ids of the runs in flight. */
+  runIds(): string[];
+  /** Pause the named triggers (all without `ids`): what they would fire is not run. Resolves with those paused. */
+  pauseTriggers(ids?: readonly string[]): Promise<string[]>;
+  /** Resume paused triggers (all without `ids`), each reconciling like a restart. Resolves with those resumed. */
+  resumeTriggers(ids?: readonly string[]): Promise<string[]>;
+  /**
+   * Read the configuration again and apply what can change live (instructions, limits, prices, scope,
+   * triggers); rejects (E_CONFIG_INVALID) on an invalid one, keeping the running settings.
+   */
+  reload(): Promise<ReloadReport>;
+  /** Listen to successful reloads (with the validated configuration, when it came from one). */
+  onReload(listener: (report: ReloadReport, plan: ReloadPlan) => void): () => void;
   /** Where the agent stands. */
   status(): AgentLifecycleStatus;
   /** Close every endpoint, trigger, subagent and MCP connection (children are stopped). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@link Agent.drain}. */
+export interface DrainOptions {
+  /**
+   * Close the agent once drained (default true). false keeps it up and serving, taking no new work: its
+   * status is `draining`, then `drained` (the operator's drain); what the grace did not cover is cancelled.
+   */
+  close?: boolean;
 }
 
 /** A fresh run id. */
@@ -233,12 +272,14 @@ export function createAgent(options: AgentOptions): Agent {
     (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
   /** Direct runs in flight, cancelled when a drain's grace runs out. */
   const inFlight = new Set<AbortController>();
+  const runs = new Map<string, AbortController>();
   const settled = new Set<() => void>();
   let state: AgentLifecycleStatus["state"] = "running";
   let host: SelfHost | undefined;
   let servingCount = 0;
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
+  let quiescing: Promise<void> | undefined;
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   let drainReason: string | undefined;
 
@@ -255,10 +296,15 @@ export function createAgent(options: AgentOptions): Agent {
     samplingCaps.set(server, caps);
     return caps;
   };
+  // The operator policy: a server's elicitation goes to whoever answers for the run of its oldest call in flight.
+  const operator = options.operatorElicitation ? operatorRouting(logger) : undefined;
+  const calls = operator?.calls;
+  const capabilitiesFor = (server: string): CapabilityConfig | undefined =>
+    operator ? operator.capabilities(server, samplingFor(server) ?? options.capabilities) : samplingFor(server);
   const connections = createConnections({
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    ...(ledger ? { capabilitiesFor: samplingFor } : {}),
+    ...(ledger || calls ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
     logger,
@@ -269,24 +315,26 @@ export function createAgent(options: AgentOptions): Agent {
   const subagentTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
   // `triggers` is read when a tool is called, by then it is built.
   const selfSubs = options.selfSubscribe && options.triggers?.specs.length
-    ? new SelfSubscriptions({ triggers: () => triggers, ...options.selfSubscribe, logger })
+    ? new SelfSubscriptions({ triggers: () => config.triggers, ...options.selfSubscribe, logger })
     : undefined;
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, subagentTools) : subagentTools;
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}) });
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}) });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
       throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)");
     if (state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
-    if (state === "draining") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+    if (state === "draining" || state === "drained") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
     const controller = new AbortController();
     const onAbort = () => controller.abort(runOptions.signal?.reason);
     if (runOptions.signal?.aborted) onAbort();
     else runOptions.signal?.addEventListener("abort", onAbort, { once: true });
     inFlight.add(controller);
     const runId = runOptions.runId ?? newRunId();
+    runs.set(runId, controller);
+    if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     try {
       await connect();
@@ -305,10 +353,10 @@ export function createAgent(options: AgentOptions): Agent {
         tools: toolSet,
         input,
         runId,
-        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        limits: { ...options.limits, ...runOptions.limits },
-        ...(options.prices ? { prices: options.prices } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
+        ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
+        limits: { ...config.settings.limits, ...runOptions.limits },
+        ...(config.settings.prices ? { prices: config.settings.prices } : {}),
+        ...(config.settings.scope ? { scope: config.settings.scope } : {}),
         ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
         ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
         signal: controller.signal,
@@ -324,27 +372,53 @@ export function createAgent(options: AgentOptions): Agent {
       if (runOptions.trigger) tags.untag(runId);
       runOptions.signal?.removeEventListener("abort", onAbort);
       inFlight.delete(controller);
+      if (runs.get(runId) === controller) runs.delete(runId);
+      operator?.asks.delete(runId);
       for (const s of settled) s();
     }
   };
 
   const checkpoint = options.triggers?.specs.length ? options.checkpoint : undefined;
-  const triggers: AgentTriggers | undefined = options.triggers?.specs.length
-    ? createAgentTriggers({
-        ...options.triggers,
+  let checkpointArmed = false;
+  // What a reload may change: the settings each run reads, and the triggers.
+  const config: LiveConfig = new LiveConfig({
+    settings: {
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.scope ? { scope: options.scope } : {}),
+    },
+    triggers: options.triggers,
+    // The checkpoint is restored once, by the first triggers; a reload's triggers are not restored again
+    // (their self-arranged subscriptions are dropped with the triggers they replaced, as without a checkpoint).
+    build: (o) => {
+      const first = !checkpointArmed;
+      checkpointArmed = true;
+      return createAgentTriggers({
+        ...o,
         agent: { connect, run, clients },
         tags,
         host: () => host,
-        ...(checkpoint
+        ...(checkpoint && first
           ? checkpointHooks(checkpoint, () => ({
-              specs: options.triggers?.specs ?? [],
-              triggers: triggers as AgentTriggers,
+              specs: o.specs,
+              triggers: config.triggers as AgentTriggers,
               ...(selfSubs ? { selfSubscriptions: selfSubs } : {}),
               ...(options.subagents ? { supervisor: options.subagents } : {}),
             }))
           : {}),
-      })
-    : undefined;
+      });
+    },
+    source: options.reload,
+    hasModel: options.model !== undefined,
+    // Triggers added to an agent that had none are armed when it serves (as `agentd serve` arms them).
+    armNew: (old) => old?.isStarted === true || (old === undefined && servingCount > 0),
+    onTriggers: (t) => {
+      const h = host;
+      if (h) t.onChange(() => void h.self.server.notifyResourceUpdated("agent://status"));
+    },
+    logger,
+  });
 
   const selfHost = (): SelfHost => {
     if (host) return host;
@@ -356,7 +430,8 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(options.prompts ? { prompts: options.prompts } : {}),
-      ...(triggers ? { triggers: () => triggers.status() } : {}),
+      ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
+      control: operatorControl(),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),
       ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
       ready: async () => {
@@ -371,7 +446,7 @@ export function createAgent(options: AgentOptions): Agent {
       logger,
     });
     if (options.serverNotifications) mirror = (r) => created.self.mirrorLog(r);
-    triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
+    config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     return (host = created);
   };
 
@@ -392,7 +467,9 @@ export function createAgent(options: AgentOptions): Agent {
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       state = "closed";
-      await triggers?.stop({ graceMs: 0 });
+      // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
+      if (quiescing) for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
+      await Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: 0 })));
       for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await a2aTools?.settle();
       await host?.close();
@@ -407,11 +484,50 @@ export function createAgent(options: AgentOptions): Agent {
     return closing;
   };
 
+  /**
+   * Stop taking work (runs, triggers, served requests) and let what is in flight finish; at `graceMs`
+   * (Infinity: never) cancel what is left. The agent stays up (serving status) until closed.
+   */
+  const quiesce = (graceMs: number, reason: string): Promise<void> =>
+    (quiescing ??= (async () => {
+      state = "draining";
+      drainReason = reason;
+      host?.stopTaking();
+      const deadline = Date.now() + graceMs;
+      logger.info("agent.draining", { reason, ...(graceMs !== Infinity ? { graceMs } : {}), inFlight: inFlight.size });
+      const triggersStopped = Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
+      await runsSettled(deadline);
+      await host?.settle(deadline);
+      // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
+      await triggersStopped;
+      if (draining || state !== "draining") return;
+      for (const c of inFlight) c.abort(drainReason ?? reason);
+      state = "drained";
+      logger.info("agent.drained", { reason });
+    })());
+
+  /** What the A2A operator channel reaches (serve/a2a/operator.ts). */
+  function operatorControl(): OperatorControl {
+    return {
+      lifecycle: () => agent.status(),
+      drain: (graceMs, reason) => agent.drain(graceMs, reason, { close: false }),
+      cancelRun: (runId, reason) => agent.cancel(runId, reason),
+      runIds: () => agent.runIds(),
+      pauseTriggers: (ids) => agent.pauseTriggers(ids),
+      resumeTriggers: (ids) => agent.resumeTriggers(ids),
+      reload: () => agent.reload(),
+    };
+  }
+
+  const noTriggers = () => new AgentdError("E_USAGE", "no trigger is configured: there is nothing to pause or resume");
+
   const agent: Agent = {
     clients,
     connect,
     run,
-    triggers,
+    get triggers() {
+      return config.triggers;
+    },
     supervisor: options.subagents,
     async listTools() {
       await connect();
@@ -422,9 +538,9 @@ export function createAgent(options: AgentOptions): Agent {
       return () => listeners.delete(listener);
     },
     async start() {
-      if (!triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
+      if (!config.triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
-      return triggers.start();
+      return config.triggers.start();
     },
     async serve(serveOptions) {
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
@@ -432,29 +548,53 @@ export function createAgent(options: AgentOptions): Agent {
       servingCount++;
       return serving;
     },
-    drain(graceMs, reason = "drain") {
+    drain(graceMs, reason = "drain", drainOptions = {}) {
       // A second drain joins the first (its grace stands); `close()` is the way to stop at once.
       if (state === "closed") return close();
+      if (drainOptions.close === false) return quiesce(graceMs, reason);
       draining ??= (async () => {
-        state = "draining";
         drainReason = reason;
-        host?.stopTaking();
-        const deadline = Date.now() + graceMs;
-        logger.info("agent.draining", { reason, graceMs, inFlight: inFlight.size });
-        const triggersStopped = triggers?.stop({ graceMs });
-        await runsSettled(deadline);
-        await host?.settle(deadline);
-        await triggersStopped;
+        // An operator's drain may be going already (with a longer grace): this one's grace bounds the wait.
+        if (quiescing)
+          await new Promise<void>((resolve) => {
+            const cancel = setLongTimeout(resolve, graceMs);
+            void quiescing!.then(() => {
+              cancel();
+              resolve();
+            });
+          });
+        else await quiesce(graceMs, reason);
         await close();
       })();
       return draining;
     },
+    cancel(runId, reason = "canceled by an operator") {
+      const c = runs.get(runId);
+      if (!c) return false;
+      c.abort(new AgentdError("E_ABORTED", reason));
+      return true;
+    },
+    runIds: () => [...runs.keys()],
+    async pauseTriggers(ids) {
+      if (!config.triggers) throw noTriggers();
+      return config.triggers.pause(ids);
+    },
+    async resumeTriggers(ids) {
+      if (!config.triggers) throw noTriggers();
+      if (state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: its triggers stay stopped");
+      return config.triggers.resume(ids);
+    },
+    reload() {
+      if (state !== "running") return Promise.reject(new AgentdError("E_USAGE", "the agent is draining: it takes no new configuration"));
+      return config.reload();
+    },
+    onReload: (listener) => config.onReload(listener),
     status() {
       return {
         state,
         model: options.model !== undefined,
         inFlight: inFlight.size,
-        triggers: triggers?.status() ?? [],
+        triggers: config.triggers?.status() ?? [],
         serving: servingCount,
         ...(ledger ? { sampling: ledger.byServer() } : {}),
       };

@@ -24,6 +24,7 @@ import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
+import { configReloadSource, type LiveSettings } from "./reload.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "anthropic" | "gemini";
@@ -73,6 +74,11 @@ export interface AgentFromConfigOptions {
   telemetry?: AgentOptions["telemetry"];
   /** The command a subagent child is started with (default: this program with the hidden `__subagent` entry). */
   subagentCommand?: ChildCommand;
+  /**
+   * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
+   * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
+   */
+  reloadConfig?: () => Promise<AgentdConfig>;
 }
 
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
@@ -189,7 +195,22 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     ...(config.prompts ? { prompts: config.prompts } : {}),
+    ...(c.elicitation === "operator" ? { operatorElicitation: true } : {}),
+    ...(options.reloadConfig ? { reload: configReloadSource(config, options.reloadConfig, (next) => liveSettingsFromConfig(next, options, logger)) } : {}),
     logger,
+  };
+}
+
+/** What a reloaded configuration changes live (reload.ts): instructions, limits, prices, scope, triggers. */
+function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LiveSettings {
+  const claims = claimsFromConfig(config, logger);
+  return {
+    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    limits: limitsFromConfig(config),
+    ...(config.model?.prices ? { prices: config.model.prices } : {}),
+    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
+    // Triggers given by the caller (a command line's mode) are not the configuration's to change.
+    ...(options.triggers ? {} : { triggers: { ...fromConfigTriggers(config), ...(claims ? { claims } : {}) } }),
   };
 }
 

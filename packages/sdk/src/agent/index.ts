@@ -6,7 +6,9 @@ export {
   type AgentOptions,
   type AgentRunOptions,
   type AgentLifecycleStatus,
+  type DrainOptions,
 } from "./create-agent.ts";
+export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
 export {
   createAgentFromConfig,
   agentOptionsFromConfig,

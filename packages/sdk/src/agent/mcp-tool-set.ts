@@ -9,6 +9,7 @@ import type { CallToolResult, Tool } from "../wire/index.ts";
 import { McpError } from "../wire/errors.ts";
 import { renderToolResult } from "./render-content.ts";
 import type { SamplingLedger } from "./sampling/sampling-ledger.ts";
+import type { OpenToolCalls } from "./open-tool-calls.ts";
 
 /** Split `server/tool` at the first slash. */
 export function splitQualified(name: string): { server: string; tool: string } | undefined {
@@ -34,6 +35,8 @@ export interface McpToolSetOptions {
   logger?: Logger;
   /** Bills sampling a server does during a tool call to that call (its outcome's `usage`). */
   sampling?: SamplingLedger;
+  /** Records the calls in flight, so a server's elicitation during a call reaches that call's run. */
+  calls?: OpenToolCalls;
 }
 
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
@@ -80,6 +83,7 @@ export class McpToolSet implements ToolSet {
       return { text: `Unknown tool '${name}'.`, isError: true };
     }
     const billing = this.options.sampling?.begin(q.server, ctx.runId);
+    const endCall = this.options.calls?.begin(q.server, ctx.runId, ctx.signal);
     try {
       const result = await client.callTool(q.tool, args, {
         runId: ctx.runId,
@@ -101,6 +105,8 @@ export class McpToolSet implements ToolSet {
       if (ctx.signal.aborted) throw e;
       const detail = McpError.isInstance(e) ? `${e.message} (code ${e.code})` : e instanceof Error ? e.message : String(e);
       return { text: `Tool '${name}' failed: ${detail}`, isError: true, ...(usage ? { usage } : {}) };
+    } finally {
+      endCall?.();
     }
   }
 }

@@ -14,6 +14,7 @@ import { StdioServerTransport } from "../transport/stdio-self.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { createA2aEndpoint, type A2aServeOptions } from "../serve/a2a/index.ts";
+import type { OperatorControl } from "../serve/a2a/operator.ts";
 import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
 import { createMcpAuthorizer } from "../serve/permissions.ts";
 
@@ -39,6 +40,8 @@ export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
   runner: SelfMcpOptions["runner"];
   /** Whether the agent has a model and its required servers connect (for /readyz). */
   ready: () => Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** What the A2A operator channel may do to the agent (drain, cancel, triggers, reload). */
+  control?: OperatorControl;
   logger?: Logger;
 }
 
@@ -50,7 +53,7 @@ export class SelfHost {
   private readonly logger: Logger;
 
   constructor(private readonly options: SelfHostOptions) {
-    const { ready: _ready, logger: _logger, ...self } = options;
+    const { ready: _ready, logger: _logger, control: _control, ...self } = options;
     this.self = createSelfMcpServer(self);
     this.logger = options.logger ?? nullLogger;
   }
@@ -87,6 +90,8 @@ export class SelfHost {
           registry: this.self.registry,
           operators: new Set(this.options.operators ?? []),
           ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
+          ...(this.options.control ? { control: this.options.control } : {}),
+          hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
           auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
           logger: this.logger,

@@ -335,11 +335,11 @@ export const CapabilitiesSchema = v.strictObject({
   sampling: v.optional(SamplingConfigSchema),
   /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
   roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** D4: "off" (default, not declared, -32601) or a policy answering every elicitation (docs/configuration.md). */
+  /** D4: "off" (default, not declared, -32601), a policy answering every elicitation, or "operator" (asked over A2A; docs/a2a.md). */
   elicitation: v.optional(
     v.union(
       [
-        v.picklist(["decline", "cancel", "defaults", "off"]),
+        v.picklist(["decline", "cancel", "defaults", "off", "operator"]),
         v.strictObject({
           policy: v.picklist(["decline", "cancel", "defaults", "answers"], '"decline", "cancel", "defaults" or "answers"'),
           /** For "answers": field name → value, checked against each request's schema. */
@@ -348,7 +348,7 @@ export const CapabilitiesSchema = v.strictObject({
           url: v.optional(v.literal("log")),
         }),
       ],
-      '"off", "decline", "cancel", "defaults" or { policy, answers, url }',
+      '"off", "decline", "cancel", "defaults", "operator" or { policy, answers, url }',
     ),
   ),
   /** D1 (client side): task-augmented tools/call for tools that require it. */

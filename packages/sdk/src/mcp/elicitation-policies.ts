@@ -84,3 +84,39 @@ export function elicitationPolicy(config: ElicitationPolicyConfig, logger?: Logg
   };
   return { handler, modes: config.url === "log" ? ["form", "url"] : ["form"] };
 }
+
+/** A form question routed to a person (the `operator` policy): the server that asks, its words, its schema. */
+export interface OperatorQuestion {
+  server: string;
+  message: string;
+  requestedSchema: Record<string, unknown>;
+}
+
+/** Asks a person and resolves with their answer; `signal` ends the wait (the run's deadline, a cancel). */
+export type OperatorAsk = (question: OperatorQuestion, signal: AbortSignal) => Promise<ElicitResult>;
+
+/**
+ * The `operator` policy for one server: a form request is put to whoever `reach()` finds for it (the
+ * person behind the run the request belongs to, e.g. an A2A operator answering on the run's task), and
+ * waits for their answer until `signal` ends it (then `cancel`). Nobody reachable — a run not served
+ * over A2A, no operator configured — degrades to `decline`, with a log line saying why. URL mode is not
+ * declared by this policy.
+ */
+export function operatorElicitation(server: string, reach: () => { ask: OperatorAsk; signal: AbortSignal } | { reason: string }, logger?: Logger): ElicitationHandler {
+  return async (params, ctx) => {
+    const form = params as FormParams;
+    const found = reach();
+    if ("reason" in found) {
+      logger?.warn("elicitation.declined", { policy: "operator", server, reason: found.reason });
+      return { action: "decline" };
+    }
+    const signal = AbortSignal.any([found.signal, ctx.signal]);
+    const question: OperatorQuestion = { server, message: form.message, requestedSchema: form.requestedSchema as unknown as Record<string, unknown> };
+    const result = await Promise.race([
+      found.ask(question, signal).catch((): ElicitResult => ({ action: "cancel" })),
+      new Promise<ElicitResult>((resolve) => (signal.aborted ? resolve({ action: "cancel" }) : signal.addEventListener("abort", () => resolve({ action: "cancel" }), { once: true }))),
+    ]);
+    logger?.info("elicitation.answered", { policy: "operator", server, action: result.action });
+    return result;
+  };
+}

@@ -27,6 +27,7 @@ import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-regist
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
+import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -38,6 +39,8 @@ export interface SelfRunner {
       outputSchema?: Record<string, unknown>;
       onEvent?: (e: RunEvent) => void;
       traceContext?: TraceCarrier;
+      /** Who answers the run's MCP elicitations under the `operator` policy. */
+      askOperator?: OperatorAsk;
     },
   ): Promise<RunResult>;
 }

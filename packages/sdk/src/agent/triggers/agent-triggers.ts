@@ -11,6 +11,7 @@
  * id the state has always had.
  */
 import { nullLogger, type Logger } from "../../log.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import {
   CronSource,
   IntervalSource,
@@ -25,9 +26,9 @@ import {
   type TriggerRouterEvents,
 } from "../../triggers/index.ts";
 import { TrackedSource } from "./tracked-source.ts";
+import { PausableSource } from "./pausable-source.ts";
 import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner, type TriggerRunnerOptions } from "./trigger-runner.ts";
 import { validateTriggerSpec, type CronEngine, type SubscriptionSpec, type TriggerSpec } from "./trigger-specs.ts";
-import { AgentdError } from "../../wire/errors.ts";
 import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 
 /** Options of {@link AgentTriggers}. */
@@ -66,6 +67,7 @@ export class AgentTriggers {
   private readonly clock: Clock;
   private started = false;
   private readonly cronSources = new Map<string, CronSource>();
+  private readonly pausable = new Map<string, PausableSource>();
   private open = 0;
   private endedResolve: (() => void) | undefined;
   /** Resolves once every trigger has ended (all intervals reached maxRuns; none left to fire). */
@@ -104,6 +106,11 @@ export class AgentTriggers {
     return this.table.onChange(listener);
   }
 
+  /** Whether `start()` has armed the triggers. */
+  get isStarted(): boolean {
+    return this.started;
+  }
+
   /** Every trigger's status. */
   status(): TriggerStatus[] {
     return this.table.list();
@@ -125,8 +132,10 @@ export class AgentTriggers {
     }
     let added = 0;
     for (const spec of this.options.specs) {
-      const source = this.sourceFor(spec);
-      if (!source) continue;
+      const first = this.sourceFor(spec);
+      if (!first) continue;
+      const source = new PausableSource(first, () => this.sourceFor(spec));
+      this.pausable.set(spec.id, source);
       this.router.add({ id: spec.id, instruction: spec.instruction, ...policy(spec), source });
       added++;
     }
@@ -175,15 +184,44 @@ export class AgentTriggers {
     return removed;
   }
 
-  /** Whether `start()` has run (runs-time additions start at once; before, with the others). */
-  get isStarted(): boolean {
-    return this.started;
-  }
-
   /** Stop taking events, let in-flight runs finish for `graceMs` (default 30 s), then abort them. */
   async stop(options: StopOptions = {}): Promise<void> {
     await this.router.stop(options);
     await this.options.claims?.close?.();
+  }
+
+  /**
+   * Pause the triggers named (all when `ids` is absent): their sources stop, so nothing they would have
+   * fired runs (pausable-source.ts). Resolves with the ids paused now. Rejects with E_USAGE naming an
+   * unknown id, or when the triggers have not started.
+   */
+  async pause(ids?: readonly string[]): Promise<string[]> {
+    const chosen = this.choose(ids);
+    const done: string[] = [];
+    for (const [id, source] of chosen)
+      if (await source.pause()) {
+        done.push(id);
+        this.table.update(id, { state: "paused" });
+      }
+    if (done.length) this.logger.info("triggers.paused", { triggers: done });
+    return done;
+  }
+
+  /** Resume paused triggers (all when `ids` is absent), each reconciling like a restart. Resolves with the ids resumed. */
+  async resume(ids?: readonly string[]): Promise<string[]> {
+    const chosen = this.choose(ids);
+    const done: string[] = [];
+    for (const [id, source] of chosen) if (await source.resume()) done.push(id);
+    if (done.length) this.logger.info("triggers.resumed", { triggers: done });
+    return done;
+  }
+
+  private choose(ids: readonly string[] | undefined): [string, PausableSource][] {
+    if (!this.started) throw new AgentdError("E_USAGE", "the triggers have not started: nothing to pause or resume");
+    if (!ids) return [...this.pausable];
+    const unknown = ids.filter((id) => !this.options.specs.some((s) => s.id === id));
+    if (unknown.length) throw new AgentdError("E_USAGE", `no trigger named ${unknown.map((u) => `'${u}'`).join(", ")}: the triggers are ${this.options.specs.map((s) => s.id).join(", ")}`);
+    return ids.flatMap((id) => (this.pausable.has(id) ? [[id, this.pausable.get(id)!] as [string, PausableSource]] : []));
   }
 
   // Build one trigger's source; a subscription whose server is not connected is unavailable at once.

@@ -18,7 +18,9 @@ export type TriggerState =
   /** Will fire no more (an interval reached maxRuns; a schedule with no future tick). */
   | "ended"
   /** Stopped by shutdown. */
-  | "stopped";
+  | "stopped"
+  /** Paused by an operator: its source is stopped until resumed. */
+  | "paused";
 
 /** One trigger as `agent://status` shows it. */
 export interface TriggerStatus {

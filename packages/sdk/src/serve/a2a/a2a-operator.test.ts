@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
-import { gate, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { echo, gate, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
 
@@ -31,7 +31,8 @@ test("an operator sees every principal's tasks and cancels one; a user is refuse
   await g.entered;
 
   const refused = await rpc(s.base, USER, "agentd/status", {});
-  expect(refused.error.code).toBe(-32004);
+  expect(refused.error.code).toBe(-32050);
+  expect(refused.error.data[0].reason).toBe("PERMISSION_DENIED");
   expect(refused.error.message).toContain("for operators");
 
   const status = await rpc(s.base, OPS, "agentd/status", {});
@@ -50,4 +51,94 @@ test("an operator sees every principal's tasks and cancels one; a user is refuse
     ["a2a.operator", "bearer:ops", "agentd/status"],
     ["a2a.operator", "bearer:ops", "agentd/cancel"],
   ]);
+});
+
+const ASK = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] }, configuration: { returnImmediately: true } });
+const opsAuth = { auth: { bearerTokens: [{ token: USER, name: "user" }, { token: OPS, name: "ops", role: "operator" as const }] } };
+
+test("drain: status says draining, new work is refused, the task in flight finishes, then drained", async () => {
+  const g = gate();
+  s = await serveA2aAgent({ steps: [g.step, echo], http: opsAuth });
+  const sent = await rpc(s.base, USER, "SendMessage", ASK("long"));
+  await g.entered;
+  const draining = await rpc(s.base, OPS, "agentd/drain", {});
+  expect(draining.result).toMatchObject({ state: "draining", inFlight: 1 });
+  expect((await rpc(s.base, OPS, "agentd/status", {})).result.lifecycle.state).toBe("draining");
+  const refused = await rpc(s.base, USER, "SendMessage", { ...ASK("more"), configuration: {} });
+  expect(refused.result.task.status.state).toBe("TASK_STATE_FAILED");
+  expect(JSON.stringify(refused.result.task.status.message)).toContain("shutting down");
+  g.release();
+  const drained = await rpc(s.base, OPS, "agentd/drain", { wait: true });
+  expect(drained.result).toMatchObject({ state: "drained", inFlight: 0 });
+  expect((await rpc(s.base, USER, "GetTask", { id: sent.result.task.id })).result.status.state).toBe("TASK_STATE_COMPLETED");
+  const health = await fetch(`${s.base}/readyz`);
+  expect(health.status).toBe(503);
+});
+
+test("cancel reaches a run the embedding program started (by its run id), and { all: true } every run", async () => {
+  const g = gate();
+  const held = gate();
+  s = await serveA2aAgent({ steps: [g.step, held.step], http: opsAuth });
+  const direct = s.agent.run("direct work", { runId: "direct-1" });
+  const failed = direct.catch((e: unknown) => e);
+  await g.entered;
+  expect((await rpc(s.base, OPS, "agentd/cancel", { id: "direct-1" })).result.canceled).toEqual([{ id: "direct-1" }]);
+  expect(((await failed) as { code?: string }).code).toBe("E_ABORTED");
+  const sent = await rpc(s.base, USER, "SendMessage", ASK("other"));
+  await held.entered;
+  const all = await rpc(s.base, OPS, "agentd/cancel", { all: true });
+  expect(all.result.canceled).toEqual([{ principal: "bearer:user", id: sent.result.task.id }]);
+  expect((await rpc(s.base, USER, "agentd/cancel", { all: true })).error.code).toBe(-32050);
+});
+
+test("pause and resume triggers: paused runs nothing, resumed re-arms (an interval runs at once); unknown ids are refused", async () => {
+  const logger = memoryLogger();
+  s = await serveA2aAgent({
+    steps: Array.from({ length: 10 }, () => echo),
+    http: opsAuth,
+    logger,
+    agent: { triggers: { specs: [{ kind: "interval", id: "interval", everyMs: 3_600_000, instruction: "tick" }] } },
+  });
+  const ends: string[] = [];
+  let wake: (() => void) | undefined;
+  s.agent.triggers!.on("run-end", (e) => (ends.push(e.runId), wake?.()));
+  await s.agent.start();
+  while (ends.length < 1) await new Promise<void>((r) => (wake = r));
+  expect((await rpc(s.base, OPS, "agentd/pause", {})).result).toEqual({ paused: ["interval"] });
+  const status = await rpc(s.base, OPS, "agentd/status", {});
+  expect(status.result.triggers[0]).toMatchObject({ id: "interval", state: "paused" });
+  expect((await rpc(s.base, OPS, "agentd/resume", { triggers: ["interval"] })).result).toEqual({ resumed: ["interval"] });
+  while (ends.length < 2) await new Promise<void>((r) => (wake = r));
+  const unknown = await rpc(s.base, OPS, "agentd/pause", { triggers: ["nope"] });
+  expect(unknown.error.code).toBe(-32602);
+  expect(unknown.error.message).toContain("no trigger named 'nope'");
+  expect((await rpc(s.base, USER, "agentd/resume", {})).error.code).toBe(-32050);
+  expect(logger.records.filter((r) => r.event === "a2a.operator").map((r) => [r.method, r.triggers])).toEqual([
+    ["agentd/pause", ["interval"]],
+    ["agentd/status", undefined],
+    ["agentd/resume", ["interval"]],
+  ]);
+});
+
+test("the extended card lists the operator's skills to an operator only; the public card never", async () => {
+  s = await serveA2aAgent({ http: opsAuth });
+  const skills = async (token?: string) => {
+    const res = await fetch(`${s!.base}${token ? "/a2a/rest/extendedAgentCard" : "/.well-known/agent-card.json"}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return ((await res.json()) as { skills: { id: string }[] }).skills.map((k) => k.id);
+  };
+  expect(await skills(OPS)).toEqual(["run", "agentd/status", "agentd/cancel", "agentd/drain", "agentd/pause", "agentd/resume", "agentd/reload"]);
+  expect(await skills(USER)).toEqual(["run"]);
+  expect(await skills()).toEqual(["run"]);
+});
+
+test("SIGTERM's drain during an operator's unbounded drain: its own grace bounds the wait, then what is left is cancelled", async () => {
+  const g = gate();
+  s = await serveA2aAgent({ steps: [g.step], http: opsAuth });
+  await rpc(s.base, USER, "SendMessage", ASK("long"));
+  await g.entered;
+  expect((await rpc(s.base, OPS, "agentd/drain", {})).result.state).toBe("draining");
+  const ended = new Promise<string>((r) => s!.agent.on((e) => void (e.type === "run-end" && r(e.stopReason ?? ""))));
+  await s.agent.drain(100, "SIGTERM");
+  expect(s.agent.status().state).toBe("closed");
+  expect(await ended).toBe("aborted");
 });

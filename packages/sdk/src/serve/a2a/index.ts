@@ -11,6 +11,8 @@ import { A2A_PATH, createA2aMount } from "./mount.ts";
 import { createA2aService } from "./service.ts";
 import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
 import { PushConfigs, type A2aPushOptions } from "./push.ts";
+import { OPERATOR_SKILLS, type OperatorControl } from "./operator.ts";
+import type { Principal } from "../principal.ts";
 
 export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
 export type { A2aCardOptions } from "./card.ts";
@@ -35,6 +37,10 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   auth: { bearer: boolean; mtls: boolean };
   /** The configured triggers' status, for the operator's `agentd/status`. */
   triggers?: () => unknown;
+  /** The agent's controls the operator channel reaches (drain, cancel, triggers, reload). */
+  control?: OperatorControl;
+  /** Whether any principal is configured as an operator (else the `operator` elicitation policy declines). */
+  hasOperators?: boolean;
   maxBodyBytes: number;
   logger: Logger;
 }
@@ -49,10 +55,11 @@ export interface A2aEndpoint {
 /** Build the A2A endpoint. */
 export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   const push = new PushConfigs(o.push ?? {}, o.logger);
-  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event));
+  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event), { hasOperators: o.hasOperators === true, logger: o.logger });
   let origin = "http://127.0.0.1";
-  const card = () => buildAgentCard(o.card ?? {}, { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth });
-  const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}) });
+  // The extended card (an authenticated caller's) lists the operator's skills to operators only.
+  const card = (principal?: Principal) => buildAgentCard(o.card ?? {}, { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth }, principal?.role === "operator" ? OPERATOR_SKILLS : []);
+  const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });
   return {
     mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),

@@ -51,6 +51,7 @@ const REST_STATUS: Record<string, [number, string]> = {
   UnsupportedOperation: [400, "UNIMPLEMENTED"],
   ContentTypeNotSupported: [415, "INVALID_ARGUMENT"],
   VersionNotSupported: [400, "UNIMPLEMENTED"],
+  PermissionDenied: [403, "PERMISSION_DENIED"],
   MethodNotFound: [404, "NOT_FOUND"],
   ParseError: [400, "INVALID_ARGUMENT"],
   InvalidRequest: [400, "INVALID_ARGUMENT"],

@@ -28,7 +28,7 @@ const TASK_STATES = new Set<TaskState>([
 ]);
 
 /** Build the service over a task store; `extendedCard` answers GetExtendedAgentCard. */
-export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: () => AgentCard, operator?: OperatorSurface): A2aService {
+export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: (principal?: Principal) => AgentCard, operator?: OperatorSurface): A2aService {
   /** A push config given with the message is checked before the task starts and registered before its first event. */
   const withPush = (p: Record<string, unknown>, who: Principal) => {
     const config = isObject(p.configuration) ? p.configuration : {};
@@ -43,7 +43,8 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
       const message = messageOf(p);
       const config = (isObject(p.configuration) ? p.configuration : {}) as Record<string, unknown>;
       const entry = tasks.send(who, message, withPush(p, who));
-      if (config.returnImmediately !== true) await settled(tasks, who.id, entry.task);
+      // An operator's answer may be on another principal's task: follow it as its owner's.
+      if (config.returnImmediately !== true) await settled(tasks, entry.owner, entry.task);
       return { task: view(entry.task, historyLength(config.historyLength)) };
     },
     async GetTask(p, who) {
@@ -66,8 +67,8 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
     async CancelTask(p, who) {
       return view(tasks.cancel(who.id, idOf(p)));
     },
-    async GetExtendedAgentCard() {
-      return extendedCard();
+    async GetExtendedAgentCard(_p, who) {
+      return extendedCard(who);
     },
     async CreateTaskPushNotificationConfig(p, who) {
       const taskId = taskIdOf(p);
@@ -102,7 +103,7 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
     stream(method, params, who) {
       if (method === "SendStreamingMessage") {
         const entry = tasks.send(who, messageOf(params), withPush(params, who));
-        return follow(tasks, who.id, entry.task);
+        return follow(tasks, entry.owner, entry.task);
       }
       const task = tasks.get(who.id, idOf(params)).task;
       if (endsStream(task.status.state)) throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);

@@ -16,6 +16,7 @@ import {
   TERMINAL_STATES,
   type Artifact,
   type Message,
+  type Part,
   type StreamResponse,
   type Task,
   type TaskState,
@@ -23,6 +24,14 @@ import {
 import { scopedRunId, type Principal } from "../principal.ts";
 import type { RunRegistry } from "../run-registry.ts";
 import type { SelfRunner } from "../self-mcp.ts";
+import type { Logger } from "../../log.ts";
+import type { OperatorQuestion } from "../../mcp/elicitation-policies.ts";
+import type { ElicitResult } from "../../wire/index.ts";
+import { answerOf, questionParts } from "./operator-answer.ts";
+import { RUN_ID_META_KEY } from "../../mcp/meta.ts";
+
+/** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
+export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
 
 
 /** Who sent an A2A request: the principal, and the W3C trace context its HTTP request carried. */
@@ -46,6 +55,17 @@ interface Entry {
   listeners: Set<(e: StreamResponse) => void>;
   /** The user's text and the answer, for follow-ups in the same context. */
   exchange: { asked: string; answered?: string };
+  /** The question the task waits on (`input-required`), and how to hand its answer back to the run. */
+  question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
+  /** Questions wait their turn: one at a time per task. */
+  asking?: Promise<unknown>;
+}
+
+/** How the tasks route MCP elicitations (the `operator` policy) to operators. */
+export interface A2aOperatorRouting {
+  /** Whether any principal is an operator; without one, questions are not raised (the policy declines). */
+  hasOperators: boolean;
+  logger?: Logger;
 }
 
 /** A task's events end its streams when the task reaches one of these states. */
@@ -64,6 +84,7 @@ export class A2aTasks {
     limits: A2aTaskLimits = {},
     /** Every event of every task (push delivery). */
     private readonly onEvent?: (owner: string, taskId: string, event: StreamResponse) => void,
+    private readonly routing: A2aOperatorRouting = { hasOperators: false },
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.contextTurns = limits.contextTurns ?? 10;
@@ -97,7 +118,8 @@ export class A2aTasks {
   /** Start a task for a user message (a follow-up on a finished task is refused, as the spec asks). */
   send(principal: A2aCaller, message: Message, prepare?: (task: Task) => void): Entry {
     if (message.taskId) {
-      const existing = this.get(principal.id, message.taskId);
+      const existing = this.forAnswer(principal, message.taskId);
+      if (existing.question) return this.answer(principal, existing, message);
       throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
     }
     const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
@@ -109,7 +131,11 @@ export class A2aTasks {
     const contextId = message.contextId || crypto.randomUUID();
     const earlier = this.contextOf(principal.id, contextId);
     const userMessage: Message = { ...message, taskId: id, contextId };
-    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage] };
+    // The run ids on both sides: the caller's (an agentd client sends its own under RUN_ID_META_KEY) and ours.
+    const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
+    const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), ...(callerRunId ? { [CALLER_RUN_ID_KEY]: callerRunId } : {}) };
+    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage], metadata };
+    this.routing.logger?.info("a2a.task", { principal: principal.id, task: id, contextId, runId: metadata[RUN_ID_META_KEY], ...(callerRunId ? { callerRunId } : {}) });
     const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
@@ -133,10 +159,11 @@ export class A2aTasks {
     this.setStatus(e, "TASK_STATE_WORKING");
     try {
       const result = await this.runner.run(instruction, {
-        runId: scopedRunId(principal, id),
+        runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
         signal: e.controller.signal,
         ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
         onEvent: (ev) => this.progress(principal.id, e, ev),
+        ...(this.routing.hasOperators ? { askOperator: (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) } : {}),
       });
       this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
@@ -148,6 +175,51 @@ export class A2aTasks {
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
+  }
+
+  /** The task a follow-up names: the sender's own, or, for an operator, any principal's. */
+  private forAnswer(principal: A2aCaller, id: string): Entry {
+    if (principal.role !== "operator" || this.tasks.has(`${principal.id}\n${id}`)) return this.get(principal.id, id);
+    const found = [...this.tasks.values()].find((e) => e.task.id === id);
+    if (!found) throw new A2aError("TaskNotFound", `task ${id} not found`);
+    return found;
+  }
+
+  /** Raise `input-required` with the question; resolve with the operator's answer, or `cancel` when `signal` ends the wait. */
+  private ask(e: Entry, q: OperatorQuestion, signal: AbortSignal): Promise<ElicitResult> {
+    const turn = (e.asking ?? Promise.resolve()).then(
+      () =>
+        new Promise<ElicitResult>((resolve) => {
+          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve({ action: "cancel" });
+          const done = (result: ElicitResult) => {
+            signal.removeEventListener("abort", onAbort);
+            e.question = undefined;
+            resolve(result);
+          };
+          const onAbort = () => done({ action: "cancel" });
+          signal.addEventListener("abort", onAbort, { once: true });
+          e.question = { schema: q.requestedSchema, answer: done };
+          this.routing.logger?.info("a2a.input_required", { task: e.task.id, principal: e.owner, server: q.server });
+          this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", questionParts(q.message, q.requestedSchema, q.server));
+        }),
+    );
+    e.asking = turn;
+    return turn;
+  }
+
+  /** An operator's answer to the question `e` waits on (PermissionDenied for anyone else). */
+  private answer(principal: A2aCaller, e: Entry, message: Message): Entry {
+    if (principal.role !== "operator") {
+      this.routing.logger?.warn("a2a.operator.refused", { principal: principal.id, method: "answer", task: e.task.id });
+      throw new A2aError("PermissionDenied", `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`);
+    }
+    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    const result = answerOf(message, e.question!.schema);
+    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
+    this.routing.logger?.info("a2a.operator", { principal: principal.id, method: "answer", task: e.task.id, action: result.action });
+    e.question!.answer(result);
+    this.setStatus(e, "TASK_STATE_WORKING", `the operator answered (${result.action})`);
+    return e;
   }
 
   private progress(owner: string, e: Entry, ev: RunEvent): void {
@@ -168,9 +240,9 @@ export class A2aTasks {
     this.setStatus(e, "TASK_STATE_COMPLETED");
   }
 
-  private setStatus(e: Entry, state: TaskState, text?: string): void {
+  private setStatus(e: Entry, state: TaskState, text?: string | Part[]): void {
     const message: Message | undefined = text
-      ? { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }], taskId: e.task.id, contextId: e.task.contextId }
+      ? { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: typeof text === "string" ? [{ text }] : text, taskId: e.task.id, contextId: e.task.contextId }
       : undefined;
     e.task.status = { state, ...(message ? { message } : {}), timestamp: now() };
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });

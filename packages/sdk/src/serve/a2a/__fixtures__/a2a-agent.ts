@@ -5,7 +5,7 @@
  */
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { reply, scriptedModel, type Step } from "../../../loop/__fixtures__/scripted-model.ts";
-import { createAgent, type Agent } from "../../../agent/create-agent.ts";
+import { createAgent, type Agent, type AgentOptions } from "../../../agent/create-agent.ts";
 import type { ServeOptions } from "../../../agent/serve-agent.ts";
 import type { LanguageModel } from "../../../loop/model.ts";
 import type { Logger } from "../../../log.ts";
@@ -20,10 +20,10 @@ export interface ServedAgent {
 }
 
 /** Serve an agent whose model answers with `steps` (default: echo the last user text, forever). */
-export async function serveA2aAgent(o: { steps?: Step[]; http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>; operators?: string[]; logger?: Logger; a2a?: A2aServeOptions } = {}): Promise<ServedAgent> {
+export async function serveA2aAgent(o: { steps?: Step[]; http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>; operators?: string[]; logger?: Logger; a2a?: A2aServeOptions; agent?: Partial<AgentOptions> } = {}): Promise<ServedAgent> {
   const steps = o.steps ?? Array.from({ length: 200 }, () => echo);
   const model = scriptedModel(steps);
-  const agent = createAgent({ model: model as LanguageModel, ...(o.operators ? { operators: o.operators } : {}), ...(o.logger ? { logger: o.logger } : {}) });
+  const agent = createAgent({ ...o.agent, model: model as LanguageModel, ...(o.operators ? { operators: o.operators } : {}), ...(o.logger ? { logger: o.logger } : {}) });
   const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0, ...o.http }, a2a: { card: { name: "test-agent", description: "an agent under test" }, ...o.a2a } });
   const base = serving.url!.origin;
   return { agent, base, model, close: () => agent.close() };
