@@ -13,7 +13,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { redisServerPath, startRedis, type RunningRedis } from "../../sdk/src/store/__fixtures__/redis-server.ts";
 import { runStoreCases } from "../../sdk/src/store/__fixtures__/store.case.ts";
+import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { StoreClient } from "@agentd/sdk/store";
+import { initializeRequest, post } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
+import { makeTestPki } from "./__fixtures__/serve/test-pki.ts";
 import { connectHttpStore, randomToken, startStoreProcess, type StoreProcess } from "./__fixtures__/store-process.ts";
 import { startAgentd, stopAll } from "./modes/__fixtures__/agentd-process.ts";
 import { instructionOf, modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
@@ -110,15 +114,40 @@ describe("authentication and peers", () => {
     }
   });
 
+  test("HTTPS with mutual TLS (--tls-ca): no client certificate, or one from another CA, is refused; a good one reads and writes", async () => {
+    const pki = makeTestPki();
+    try {
+      proc = await startStoreProcess(["--dir", join(dir, "m"), "--tls-cert", pki.path("server.pem"), "--tls-key", pki.path("server.key"), "--tls-ca", pki.path("ca.pem")], { auth: false });
+      expect(proc.url).toStartWith("https://127.0.0.1:");
+      expect(proc.proc.named("store.listening")[0]).toMatchObject({ tls: true, authMethod: "mtls" });
+      const as = (who?: string) => ({ tls: { ca: pki.pem("ca.pem"), ...(who ? { cert: pki.pem(`${who}.pem`), key: pki.pem(`${who}.key`) } : {}) } });
+      await expect(post(proc.url, initializeRequest(), {}, as())).rejects.toThrow();
+      await expect(post(proc.url, initializeRequest(), {}, as("mallory"))).rejects.toThrow();
+      const mcp = new McpClient({ name: "alice", version: "0" });
+      const tlsFetch = ((url: string | URL | Request, init?: RequestInit) => fetch(url, { ...init, ...as("alice") })) as typeof fetch;
+      await mcp.connect(new StreamableHttpClientTransport(proc.url, { fetch: tlsFetch }));
+      try {
+        const store = new StoreClient(mcp);
+        expect(await store.put("over/mtls", { ok: true })).toBe(1);
+        expect(await store.get("over/mtls")).toEqual({ key: "over/mtls", version: 1, value: { ok: true } });
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      pki.remove();
+    }
+  }, 60_000);
+
   test("usage errors: HTTP flags without --http, a non-loopback address without TLS and auth — one line, exit 2", async () => {
     const ws = new CliWorkspace();
     try {
       const stray = await ws.run(["store", "--dir", join(dir, "c"), "--auth-tokens", "t.txt"]);
       expect(stray.code).toBe(2);
       expect(stray.stderr.split("\n")[0]).toBe("agentd: --auth-tokens applies to the HTTP listener: add --http HOST:PORT");
-      const open = await ws.run(["store", "--dir", join(dir, "c"), "--http", "0.0.0.0:0"]);
+      // 192.0.2.1 (TEST-NET-1) is no address of this machine: only the refusal can exit 2 here, nothing binds.
+      const open = await ws.run(["store", "--dir", join(dir, "c"), "--http", "192.0.2.1:0"]);
       expect(open.code).toBe(2);
-      expect(open.stderr.split("\n")[0]).toMatch(/^agentd: refusing to serve on 0\.0\.0\.0 without TLS and auth/);
+      expect(open.stderr.split("\n")[0]).toBe("agentd: refusing to serve on 192.0.2.1 without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1");
       expect(open.stderr).not.toContain("    at ");
     } finally {
       ws.cleanup();

@@ -62,6 +62,14 @@ export async function storeHttpOptionsFrom(args: StoreHttpArgs, env: Record<stri
     ...(args["tls-ca"] ? { tlsCa: args["tls-ca"] } : {}),
     ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
     ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
+  }).catch((e: unknown) => {
+    // serve's line names serve's config keys too; the store's flags are these.
+    if (AgentdError.isInstance(e) && e.message.startsWith("refusing to serve on "))
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `${e.message.slice(0, e.message.indexOf(" without TLS and auth"))} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1`,
+      );
+    throw e;
   });
   return options;
 }
