@@ -1,6 +1,6 @@
 /**
  * Faults on agentd itself: real `agentd run --mode reactive` replicas write through one real `agentd store
- * --http` (directory, then Redis) and are killed with SIGKILL at random points, 100 times a backend. The
+ * --http` (directory and Redis, two campaigns at once) and are killed with SIGKILL at random points, 100 times a backend. The
  * store stays up; each kill's replica is replaced by a fresh process.
  *
  * The work: three replicas watch four job documents `jobs/<n>`; each change is a run, claimed in the store
@@ -10,13 +10,13 @@
  * claim when agentd logs `claim.acquired` / `claim.ended` on its stderr pipe. When a job's run is done the
  * test writes the job's next state.
  *
- * Each iteration waits for progress since the last kill — a replica claimed a run or had a write
- * acknowledged — waits a random delay (0–150 ms) drawn from a seeded PRNG, and SIGKILLs that replica (amid
- * its next puts, a renewal, its release or the next claim), and starts a replacement. Then: every write
- * agentd acknowledged (the victim's keys) reads back at that seq or later, whole and valid; a claim the
- * dead replica still held on a job's current state is taken over by another replica — only once its lease
- * has expired (checked as it happens, all awaited at the end). At the end every document in the backend,
- * read directly, parses and validates. The seed is printed, and named in every failure (AGENTD_FAULT_SEED=… replays the choices).
+ * Each iteration waits for progress since the last kill — a replica had a write acknowledged — waits a
+ * random delay (0–150 ms) drawn from a seeded PRNG, SIGKILLs that replica (amid its next puts, a renewal,
+ * its claim's end or its next claim) and starts a replacement. Then: every write agentd acknowledged (the
+ * victim's keys) reads back at that seq or later, whole and valid; a claim the dead replica still held on a
+ * job's current state is taken over by another replica — only once its lease has expired (checked as it
+ * happens, all awaited at the end). At the end every document in the backend, read directly, parses and
+ * validates. The seed is printed and named in every failure (AGENTD_FAULT_SEED=… replays the choices).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -179,10 +179,10 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
   const takeoverChecks: Promise<void>[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
     const where = () => `seed ${SEED}, ${label} iteration ${i}`;
-    // Progress since the last kill: a replica claimed a run or had a write acknowledged by the store. That
-    // replica, busy with its run, is the victim.
+    // Progress since the last kill: a replica had a write acknowledged by the store. That replica, busy
+    // with its run, is the victim: the kill lands amid its next puts, a renewal, its claim's end or its next claim.
     const busy = await fleet.waitFor(
-      (e) => e.seq > lastKillHeard && (e.event === "claim.acquired" || (e.event === "tool.result" && e.isError === false)) && live(e.replica),
+      (e) => e.seq > lastKillHeard && e.event === "tool.result" && e.isError === false && live(e.replica),
       60_000,
       () => `a replica at work (${where()})\n${tails()}`,
     );
@@ -191,9 +191,9 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
     // The fault's random point (not a synchronisation: whatever the replica is doing then is killed).
     await new Promise((r) => setTimeout(r, delay));
     const context = `${where()}, victim ${victim.name}, ${delay} ms after its ${busy.event}`;
-    const killedAt = Date.now();
-    killedAtOf.set(victim.name, killedAt);
     await fleet.kill(victim);
+    // Taken once it is gone: every lease it wrote ends before this + one lease.
+    killedAtOf.set(victim.name, Date.now());
     const heardBefore = fleet.heard; // what follows the death
     lastKillHeard = heardBefore;
     spawn();
