@@ -110,7 +110,7 @@ function parseGrace(value: string): number {
  * Start listening; a failure the user can fix (port in use, a certificate or key the TLS library rejects)
  * becomes one line naming what to change instead of an "unexpected error".
  */
-async function listenOrExplain<T>(address: string, listen: () => Promise<T>): Promise<T> {
+export async function listenOrExplain<T>(address: string, listen: () => Promise<T>): Promise<T> {
   try {
     return await listen();
   } catch (e) {

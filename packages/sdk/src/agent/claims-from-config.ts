@@ -22,6 +22,7 @@ export function claimsFromConfig(config: AgentdConfig, logger: Logger): Configur
   const claims = new RunClaims({
     ...(c.holder ? { holder: c.holder } : {}),
     ...(c.lease !== undefined ? { leaseMs: c.lease } : {}),
+    logger,
     store: async () => {
       client = new McpClient(CLIENT_INFO, { logger });
       try {

@@ -14,6 +14,8 @@ export type { StoreServerOptions } from "./store-server.ts";
 export { StoreClient } from "./store-client.ts";
 export { serveStoreStdio } from "./serve-store.ts";
 export type { ServeStoreOptions } from "./serve-store.ts";
+export { serveStoreHttp } from "./serve-store-http.ts";
+export type { ServeStoreHttpOptions, ServedStore, StoreHttpOptions } from "./serve-store-http.ts";
 export { RunClaims } from "./run-claims.ts";
 export type { ClaimDocument, ClaimOutcome, ClaimStore, HeldClaim, RunClaimsOptions } from "./run-claims.ts";
 export { McpStoreTokenStore } from "./oauth-token-store.ts";

@@ -8,6 +8,7 @@
  *
  * Leases compare wall clocks of different hosts: the lease must be much longer than their skew.
  */
+import { nullLogger, type Logger } from "../log.ts";
 import type { CompareAndSetResult, StoredDocument } from "./types.ts";
 
 /** What claims need of a store: {@link StoreClient} (any MCP store) or a backend. */
@@ -33,6 +34,8 @@ export interface HeldClaim {
   readonly takenOver: boolean;
   /** When taken over: the holder whose lease expired (its checkpoint names what it had under way). */
   readonly previousHolder?: string;
+  /** When taken over: the expired claim it replaced (its holder and `expiresAt`). */
+  readonly previous?: ClaimDocument;
   /** End the claim: `done` after success (kept), released (deleted) otherwise. */
   end(succeeded: boolean): Promise<void>;
 }
@@ -48,6 +51,11 @@ export interface RunClaimsOptions {
   /** Lease length in ms (default 30 s); renewed every third of it. */
   leaseMs?: number;
   now?: () => number;
+  /**
+   * Telemetry: `claim.acquired` (with `takenOverFrom` and `expiredAt` on a takeover), `claim.ended`
+   * (`done` or `released`) once the store acknowledged it, `claim.lost`; renewals at debug level.
+   */
+  logger?: Logger;
 }
 
 /** Claims of run ids in a store. See the module header. */
@@ -55,12 +63,14 @@ export class RunClaims {
   readonly holder: string;
   readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly logger: Logger;
   private store: Promise<ClaimStore> | undefined;
 
   constructor(private readonly options: RunClaimsOptions) {
     this.holder = options.holder ?? crypto.randomUUID();
     this.leaseMs = options.leaseMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    this.logger = options.logger ?? nullLogger;
   }
 
   /** The key of a run id's claim. */
@@ -81,8 +91,16 @@ export class RunClaims {
       if (doc === undefined || expired || doc.holder === this.holder) {
         const mine: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
         const set = await store.compareAndSet(key, current?.version ?? 0, mine);
-        const from = expired && doc?.holder !== this.holder ? doc?.holder : undefined;
-        if (set.ok) return { status: "claimed", claim: this.hold(store, key, set.version, from) };
+        if (set.ok) {
+          const previous = expired && doc?.holder !== this.holder ? doc : undefined;
+          this.logger.info("claim.acquired", {
+            runId,
+            holder: this.holder,
+            version: set.version,
+            ...(previous ? { takenOverFrom: previous.holder, expiredAt: previous.expiresAt } : {}),
+          });
+          return { status: "claimed", claim: this.hold(store, runId, set.version, previous) };
+        }
         continue; // someone else moved first: read again
       }
       // Held by a live replica: look again when its lease would expire (or sooner, to see a release).
@@ -95,15 +113,21 @@ export class RunClaims {
     return (this.store ??= typeof s === "function" ? s() : Promise.resolve(s));
   }
 
-  private hold(store: ClaimStore, key: string, version: number, previousHolder: string | undefined): HeldClaim {
+  private hold(store: ClaimStore, runId: string, version: number, previous: ClaimDocument | undefined): HeldClaim {
+    const key = RunClaims.key(runId);
     const lost = new AbortController();
     let ended = false;
     let renewing: Promise<void> = Promise.resolve();
     const renew = async () => {
       const next: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
       const set = await store.compareAndSet(key, version, next).catch(() => undefined);
-      if (set?.ok) version = set.version;
-      else if (set) lost.abort(new Error(`the claim on ${key} was taken over by another replica`));
+      if (set?.ok) {
+        version = set.version;
+        this.logger.debug("claim.renewed", { runId, version });
+      } else if (set) {
+        this.logger.warn("claim.lost", { runId, holder: this.holder });
+        lost.abort(new Error(`the claim on ${key} was taken over by another replica`));
+      }
       // A store error: keep the claim and try again at the next renewal, while the lease lasts.
     };
     const timer = setInterval(() => {
@@ -111,15 +135,17 @@ export class RunClaims {
     }, this.leaseMs / 3);
     return {
       lost: lost.signal,
-      takenOver: previousHolder !== undefined,
-      ...(previousHolder !== undefined ? { previousHolder } : {}),
+      takenOver: previous !== undefined,
+      ...(previous ? { previous, previousHolder: previous.holder } : {}),
       end: async (succeeded) => {
         ended = true;
         clearInterval(timer);
         await renewing;
         if (lost.signal.aborted) return;
-        if (succeeded) await store.compareAndSet(key, version, { holder: this.holder, state: "done", expiresAt: this.now() } satisfies ClaimDocument);
-        else await store.delete(key, version);
+        if (succeeded) {
+          const set = await store.compareAndSet(key, version, { holder: this.holder, state: "done", expiresAt: this.now() } satisfies ClaimDocument);
+          if (set.ok) this.logger.info("claim.ended", { runId, state: "done", version: set.version });
+        } else if (await store.delete(key, version)) this.logger.info("claim.ended", { runId, state: "released" });
       },
     };
   }

@@ -7,28 +7,64 @@ import { connectStore } from "./connect-store.ts";
 import type { StoreClient } from "../store-client.ts";
 import type { StoreBackend } from "../types.ts";
 
+/** A client connected to a store, and how to disconnect it. */
+export interface ConnectedStore {
+  store: StoreClient;
+  close(): Promise<void>;
+}
+
 /** How a backend's test file opens a fresh, empty backend (and a second one on the same data, when it can). */
-export interface StoreCaseOptions {
+export interface BackendCaseOptions {
   open(): Promise<StoreBackend>;
   /** Another backend instance on the same data as the last `open()` (a second store process). */
   reopen(): Promise<StoreBackend>;
   skip?: boolean;
 }
 
+/** How a test file reaches a store served elsewhere (a real `agentd store` process over HTTP). */
+export interface ServedCaseOptions {
+  /** A client of a fresh, empty store. */
+  connect(): Promise<ConnectedStore>;
+  /** Another client (another session) of the same store as the last `connect()`. */
+  connectAgain(): Promise<ConnectedStore>;
+  skip?: boolean;
+}
+
+/** Either a backend served in this process, or a store served elsewhere. */
+export type StoreCaseOptions = BackendCaseOptions | ServedCaseOptions;
+
 /** Register the shared store tests. */
 export function runStoreCases(options: StoreCaseOptions): void {
   const t = test.skipIf(options.skip === true);
-  let backend: StoreBackend;
   let store: StoreClient;
   let closers: Array<() => Promise<void>> = [];
 
   beforeEach(async () => {
     if (options.skip) return;
-    backend = await options.open();
+    if ("connect" in options) {
+      const c = await options.connect();
+      store = c.store;
+      closers = [c.close];
+      return;
+    }
+    const backend = await options.open();
     const c = await connectStore(backend);
     store = c.store;
     closers = [c.close, () => backend.close()];
   });
+  /** A second client on the same data: a second backend and server here, or a second session there. */
+  const second = async (): Promise<StoreClient> => {
+    if ("connect" in options) {
+      const c = await options.connectAgain();
+      closers.push(c.close);
+      return c.store;
+    }
+    const other = await options.reopen();
+    closers.push(() => other.close());
+    const c = await connectStore(other);
+    closers.push(c.close);
+    return c.store;
+  };
   afterEach(async () => {
     for (const close of closers.reverse()) await close();
     closers = [];
@@ -111,14 +147,21 @@ export function runStoreCases(options: StoreCaseOptions): void {
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ key: "r", version: 1, value: { a: 1 } });
   });
 
-  t("a second store on the same data sees the writes and takes part in compare-and-set", async () => {
-    const other = await options.reopen();
-    closers.push(() => other.close());
-    const c = await connectStore(other);
-    closers.push(c.close);
+  test.skipIf(options.skip === true || !("connect" in options))("a write through one session notifies a subscriber of another session", async () => {
+    const other = await second();
+    let heard: (key: string) => void = () => {};
+    const notified = new Promise<string>((r) => (heard = r));
+    const unwatch = await store.watch("x/1", (key) => heard(key));
+    await other.put("x/1", { by: "the other session" });
+    expect(await notified).toBe("x/1");
+    await unwatch();
+  });
+
+  t("a second store (or session) on the same data sees the writes and takes part in compare-and-set", async () => {
+    const other = await second();
     await store.put("shared", "first");
-    expect(await c.store.get("shared")).toEqual({ key: "shared", version: 1, value: "first" });
-    expect((await c.store.compareAndSet("shared", 1, "second")).ok).toBe(true);
+    expect(await other.get("shared")).toEqual({ key: "shared", version: 1, value: "first" });
+    expect((await other.compareAndSet("shared", 1, "second")).ok).toBe(true);
     expect((await store.compareAndSet("shared", 1, "lost")).ok).toBe(false);
     expect((await store.get("shared"))?.value).toBe("second");
   });
