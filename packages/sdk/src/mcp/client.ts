@@ -15,6 +15,7 @@ import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevisio
 import type { DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -32,6 +33,9 @@ import type {
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
 import { callToolAsTask } from "./client-tasks.ts";
+import { followTask } from "./client-task-extension.ts";
+import { answerInputRequests } from "./client-input.ts";
+import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
 import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
@@ -170,7 +174,7 @@ export class McpClient {
       await protocol.start();
       if (this.options.versionNegotiation === "auto") {
         const verdict = await probeEra(protocol, transport, {
-          capabilities: clientCapabilities(this.config),
+          capabilities: this.modernCapabilities(),
           clientInfo: this.clientInfo,
           timeoutMs: this.options.probeTimeoutMs ?? 10_000,
           signal: options.signal,
@@ -204,7 +208,7 @@ export class McpClient {
    */
   private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
-    protocol.setRequestMeta(modernEnvelope(revision, clientCapabilities(this.config), this.clientInfo));
+    protocol.setRequestMeta(modernEnvelope(revision, this.modernCapabilities(), this.clientInfo));
     this.init = discoveredInit(revision, discover);
     const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
@@ -279,10 +283,29 @@ export class McpClient {
       meta: { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
     };
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
-    const result = asTask
+    let result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
       : await this.request<CallToolResult>("tools/call", params, requestOptions);
+    if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
     return this.tools.checkOutput(name, result);
+  }
+
+  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when D1 is on. */
+  private modernCapabilities(): ClientCapabilities {
+    const caps = clientCapabilities(this.config);
+    return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
+  }
+
+  /** A `tools/call` the server answered with a task (tasks extension): follow it to the tool's result. */
+  private followTask(created: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    // Extension spec: a task the request did not declare support for is an invalid response.
+    if (this.modern === undefined || !this.config.tasks)
+      throw new AgentdError("E_UPSTREAM", "the server answered tools/call with a task, which this request did not declare support for (tasks extension)");
+    return followTask(this.gate("tasks/get"), created, {
+      ...options,
+      answer: (requests, signal) => answerInputRequests(requests, this.config, this.roots, signal, (m) => this.deprecated(m)),
+      trackCancel: (sent) => this.trackTaskCancel(sent),
+    });
   }
 
   /**
@@ -366,7 +389,7 @@ export class McpClient {
       return;
     }
     this.gate("logging/setLevel");
-    this.protocol?.setRequestMeta(modernEnvelope(this.modern, clientCapabilities(this.config), this.clientInfo, level));
+    this.protocol?.setRequestMeta(modernEnvelope(this.modern, this.modernCapabilities(), this.clientInfo, level));
   }
 
   /** Replace the roots (D3 on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
