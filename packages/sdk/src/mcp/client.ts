@@ -36,6 +36,7 @@ import { callToolAsTask } from "./client-tasks.ts";
 import { followTask } from "./client-task-extension.ts";
 import { answerInputRequests } from "./client-input.ts";
 import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
+import { paramHeaderValues } from "../wire/param-headers.ts";
 import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
@@ -257,7 +258,7 @@ export class McpClient {
   /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
   async listTools(options: RequestOptions = {}): Promise<Tool[]> {
     const tools = await this.listAll<Tool>("tools/list", "tools", options);
-    return this.tools.update(tools, this.serverCapabilities);
+    return this.tools.update(tools, this.serverCapabilities, this.modern !== undefined);
   }
 
   /** `tasks/cancel` requests in flight (see {@link close}). */
@@ -282,6 +283,8 @@ export class McpClient {
       onprogress: options.onprogress,
       meta: { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
     };
+    // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
+    if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     let result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })

@@ -29,6 +29,7 @@ import { ServerSession } from "./server-session.ts";
 import { TASKS_REVISION, type TaskReceiver } from "./server-tasks.ts";
 import { isModernRevision } from "../wire/codec.ts";
 import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
+import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../wire/param-headers.ts";
 
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
@@ -122,6 +123,19 @@ export class McpServer {
     return (this.modernNow = deepFreeze({ ...rest, extensions: { ...rest.extensions, [TASKS_EXTENSION]: {} } }));
   }
 
+  /**
+   * What is wrong with the `Mcp-Param-*` headers of a stateless HTTP `tools/call` (the tool's `x-mcp-header`
+   * annotations against its `arguments`), or undefined (transport spec, "Custom Headers from Tool Parameters").
+   */
+  paramHeaderMismatch(message: { method: string; params?: Record<string, unknown> }, headers: Headers): string | undefined {
+    if (message.method !== "tools/call") return undefined;
+    const tool = this.registry.tools.get(String(message.params?.name));
+    if (tool === undefined) return undefined;
+    let declared = PARAM_HEADERS.get(tool.definition);
+    if (declared === undefined) PARAM_HEADERS.set(tool.definition, (declared = paramHeaders(tool.definition.inputSchema)));
+    return declared.ok ? paramHeaderMismatch(declared.headers, message.params?.arguments, (name) => headers.get(name)) : undefined;
+  }
+
   /** A task changed: each `subscriptions/listen` following it gets `notifications/tasks` with `detail()`. */
   taskChanged(taskId: string, detail: () => Record<string, unknown>): void {
     for (const s of this.live) s.taskChanged(taskId, detail);
@@ -192,6 +206,9 @@ export class McpServer {
     this.logger.warn("mcp.capability_off", { message });
   }
 }
+
+/** Each registered tool definition's `x-mcp-header` annotations, read once. */
+const PARAM_HEADERS = new WeakMap<object, ParamHeaders>();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
