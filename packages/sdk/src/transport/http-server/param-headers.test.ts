@@ -21,7 +21,7 @@ afterEach(async () => {
 const LOCATE = {
   name: "locate",
   inputSchema: {
-    type: "object",
+    type: "object" as const,
     properties: {
       region: { type: "string", "x-mcp-header": "Region" },
       shard: { type: "integer", "x-mcp-header": "Shard" },

@@ -16,11 +16,13 @@ export interface V2HttpServer {
 export function startV2HttpServer(): V2HttpServer {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: "v2-http", version: "2.4.0" }, { capabilities: { tools: {} } });
-    const schema = fromJsonSchema({
+    // The SDK's JSON Schema type does not list the `x-mcp-header` keyword its runtime honours.
+    const json = {
       type: "object",
       properties: { region: { type: "string", "x-mcp-header": "Region" }, shard: { type: "integer", "x-mcp-header": "Shard" }, query: { type: "string" } },
       required: ["region", "query"],
-    });
+    } as unknown as Parameters<typeof fromJsonSchema>[0];
+    const schema = fromJsonSchema(json);
     server.registerTool("locate", { description: "Runs a query in a region", inputSchema: schema }, async (args) => {
       const a = args as { region: string; shard?: number; query: string };
       return { content: [{ type: "text", text: `${a.query}@${a.region}/${a.shard ?? "-"}` }] };
