@@ -73,6 +73,7 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
 
   const session = await startSession(ctx, caller, message.id);
   if (session instanceof Response) return session;
+  session.stateless = true;
   const writer = ctx.newWriter();
   if (session.openPostStream([message.id], writer) === "limit") {
     writer.end();
