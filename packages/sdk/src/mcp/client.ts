@@ -11,6 +11,7 @@
  */
 import type { Transport } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
+import { ErrorCode } from "../wire/jsonrpc.ts";
 import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../wire/codec.ts";
 import type { DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
@@ -288,9 +289,24 @@ export class McpClient {
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     let result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
-      : await this.request<CallToolResult>("tools/call", params, requestOptions);
+      : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) => this.retryAfterHeaderMismatch(e, name, args, params, requestOptions));
     if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
     return this.tools.checkOutput(name, result);
+  }
+
+  /**
+   * A stateless server refused a call's headers (-32020): its tool definition may have changed, so re-list
+   * and retry once with the headers the new definition asks for (transport spec, "Client Behavior": SHOULD).
+   */
+  private async retryAfterHeaderMismatch(e: unknown, name: string, args: Record<string, unknown>, params: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
+    this.tools.invalidate();
+    await this.refreshTools(options.signal);
+    const entry = this.tools.get(name);
+    if (entry !== undefined && !entry.availability.offered) throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
+    const { headers: _old, ...rest } = options;
+    return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
   }
 
   /** What every stateless request declares: the handshake capabilities, plus the tasks extension when D1 is on. */

@@ -141,6 +141,29 @@ describe("our client sends Mcp-Param-*", () => {
     await expect(client.callTool("broken", {})).rejects.toMatchObject({ code: "E_CAPABILITY" });
   });
 
+  test("after a -32020 it re-lists the tools and retries once; a second refusal is the caller's error", async () => {
+    const mcp = new McpServer({ name: "params", version: "1.0.0" });
+    mcp.tool(LOCATE, (args) => ({ content: [{ type: "text", text: String(args.query) }] }));
+    const seen: string[] = [];
+    let refusals = 1;
+    const server = await createStreamableHttpServer({
+      onsession: async (t) => void (await mcp.connect(t)),
+      checkHeaders: (message) => {
+        seen.push(message.method);
+        if (message.method === "tools/call" && refusals-- > 0) return "the server's tool definition changed";
+        return undefined;
+      },
+    });
+    cleanup.push(() => server.close(), () => mcp.close());
+    const client = new McpClient({ name: "ours", version: "0" }, { versionNegotiation: "auto" });
+    await client.connect(new StreamableHttpClientTransport(server.url));
+    cleanup.push(() => client.close());
+    expect((await client.callTool("locate", { region: "r", query: "once" })).content).toEqual([{ type: "text", text: "once" }]);
+    expect(seen.filter((m) => m === "tools/list" || m === "tools/call")).toEqual(["tools/list", "tools/call", "tools/list", "tools/call"]);
+    refusals = 2;
+    await expect(client.callTool("locate", { region: "r", query: "twice" })).rejects.toMatchObject({ code: -32020 });
+  });
+
   test("to the official v2 server, which checks them", async () => {
     const v2 = startV2HttpServer();
     cleanup.push(() => v2.close());
