@@ -24,7 +24,7 @@ import { InputRequiredSignal, inputRequiredResult } from "./server-input.ts";
 import type { SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "./types.ts";
 import { taskMethodHandlers, taskMode, type TaskCall } from "./server-tasks.ts";
-import { createTaskResult, detailedTask, extensionTaskHandlers, extensionTaskMode, requestDeclaresTasks } from "./server-tasks-extension.ts";
+import { createTaskResult, detailedTask, handleExtensionTaskRequest, extensionTaskMode, requestDeclaresTasks } from "./server-tasks-extension.ts";
 import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
 
 /** The spec's cap on completion values per response. */
@@ -216,7 +216,7 @@ function eraTaskHandlers(server: McpServer): Record<string, McpRequestHandler> {
     const old = legacy[method];
     out[method] = (p, ctx, peer) => {
       const receiver = server.options.tasks;
-      if (sessionOf(peer).modern && receiver) return extensionTaskHandlers(receiver, p, ctx, method);
+      if (sessionOf(peer).modern && receiver) return handleExtensionTaskRequest(receiver, p, ctx, method);
       if (old === undefined) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return old(p, ctx, peer);
     };

@@ -82,8 +82,8 @@ function detailOf(receiver: TaskReceiver, taskId: string, ctx: RequestContext): 
   return receiver.detail(taskId, ctx);
 }
 
-/** The extension's request handlers over `receiver` (each checks the request declared the extension). */
-export function extensionTaskHandlers(receiver: TaskReceiver, p: Record<string, unknown>, ctx: RequestContext, method: string): Record<string, unknown> {
+/** Answer one of the extension's requests (`tasks/get`, `tasks/update`, `tasks/cancel`) from `receiver`, after checking the request declared the extension. */
+export function handleExtensionTaskRequest(receiver: TaskReceiver, p: Record<string, unknown>, ctx: RequestContext, method: string): Record<string, unknown> {
   if (!requestDeclaresTasks(ctx)) throw tasksExtensionRequired(method);
   const taskId = p.taskId as string;
   const detail = detailOf(receiver, taskId, ctx);
