@@ -17,6 +17,9 @@ import { call, initializeRequest, post, SseReader } from "../../sdk/src/serve/__
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
+import { validateTasksExtension } from "../../sdk/src/__fixtures__/tasks-extension-oracle.ts";
+import { McpClient } from "../../sdk/src/mcp/client.ts";
+import { StdioChildTransport } from "../../sdk/src/transport/stdio-child.ts";
 
 let world: Awaited<ReturnType<typeof serveWorld>> | undefined;
 const clients: Client[] = [];
@@ -242,5 +245,75 @@ describe("tasks are a 2025-11-25 feature", () => {
     const answer = await call(serve.url, session, 1, "tools/call", { name: "agent.run", arguments: { instruction: "old" }, task: { ttl: 1000 } });
     expect(answer.response.result.task).toBeUndefined();
     expect(answer.response.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
+  }, 60_000);
+});
+
+describe("agentd serve with tasks on, 2026-07-28 clients (tasks extension)", () => {
+  const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": EXT };
+  const modernPost = (url: URL, id: number, method: string, params: Record<string, unknown>, name?: string) =>
+    post(url, { jsonrpc: "2.0", id, method, params: { _meta: meta, ...params } }, {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    });
+  /** The JSON-RPC answer of a stateless POST (its SSE stream, or a JSON refusal), each validated by its oracle. */
+  async function answer(r: Response, method: string): Promise<any> {
+    const body = r.headers.get("content-type")?.startsWith("application/json") ? await r.json() : (await new SseReader(r).nextMessage())!.message;
+    const ext = body.result !== undefined && (method.startsWith("tasks/") || body.result.resultType === "task");
+    const verdict = ext ? validateTasksExtension(body, method) : validateOfficial("2026-07-28", body, method);
+    if (!verdict.ok) throw new Error(`${JSON.stringify(body)}: ${verdict.errors}`);
+    return body;
+  }
+
+  test.skipIf(sharedMissing)("--http, raw: agent.run becomes a task; Mcp-Name routes by task id; a listen pushes the result; all valid", async () => {
+    const { world, first } = await tasksWorld(true);
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const discover = await answer(await modernPost(serve.url, 1, "server/discover", {}), "server/discover");
+    expect(discover.result.capabilities.extensions).toEqual(EXT.extensions);
+    const created = await answer(await modernPost(serve.url, 2, "tools/call", { name: "agent.run", arguments: { instruction: "first" } }, "agent.run"), "tools/call");
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.result.taskId as string;
+    const wrong = await modernPost(serve.url, 3, "tasks/get", { taskId }, "another-task");
+    expect(wrong.status).toBe(400);
+    expect((await answer(wrong, "tasks/get")).error.code).toBe(-32020);
+    expect((await answer(await modernPost(serve.url, 4, "tasks/get", { taskId }, taskId), "tasks/get")).result).toMatchObject({ resultType: "complete", status: "working" });
+    // Follow it on a listen: acknowledged, the state at once, then the completion with the result inlined.
+    const listen = new SseReader(await modernPost(serve.url, 5, "subscriptions/listen", { notifications: { taskIds: [taskId] } }));
+    const seen: any[] = [];
+    const until = async (pred: (m: any) => boolean) => {
+      for (;;) {
+        const m = (await listen.nextMessage())!.message;
+        seen.push(m);
+        if (pred(m)) return m;
+      }
+    };
+    expect((await until((m) => m.method === "notifications/subscriptions/acknowledged")).params.notifications).toEqual({ taskIds: [taskId] });
+    await until((m) => m.method === "notifications/tasks");
+    first.open();
+    const done = await until((m) => m.method === "notifications/tasks" && m.params.status === "completed");
+    expect(done.params.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
+    for (const m of seen) {
+      const v = m.method === "notifications/tasks" ? validateTasksExtension(m) : validateOfficial("2026-07-28", m);
+      if (!v.ok) throw new Error(`${JSON.stringify(m)}: ${v.errors}`);
+    }
+    expect((await answer(await modernPost(serve.url, 6, "tasks/get", { taskId }, taskId), "tasks/get")).result.status).toBe("completed");
+  }, 60_000);
+
+  test("--stdio: agentd's own client (auto, tasks on) negotiates 2026-07-28 and gets agent.run's answer through a task", async () => {
+    const { world, first } = await tasksWorld(true, { taskSupport: { "agent.run": "required" } });
+    const transport = new StdioChildTransport({ name: "self", command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", world.config], env: world.env, cwd: world.ws.dir });
+    const client = new McpClient({ name: "agentd-client", version: "0" }, { versionNegotiation: "auto", capabilities: { tasks: true } });
+    await client.connect(transport);
+    stdioPid = transport.pid ?? null;
+    try {
+      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(client.serverCapabilities.extensions).toEqual(EXT.extensions);
+      const answered = client.callTool("agent.run", { instruction: "first" });
+      first.open();
+      expect((await answered).content[0]).toMatchObject({ type: "text", text: "first answer" });
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

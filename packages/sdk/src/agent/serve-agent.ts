@@ -103,6 +103,7 @@ export class SelfHost {
       onsession: async (transport) => {
         await this.self.server.connect(transport);
       },
+      checkHeaders: (message, headers) => this.self.server.paramHeaderMismatch(message, headers),
       routes: { "/healthz": () => new Response("ok\n"), "/readyz": readyz },
       logger: this.logger,
       // What each principal may do (run, read status, operator), checked on every MCP request.

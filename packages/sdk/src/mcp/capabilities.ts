@@ -28,6 +28,7 @@ import type {
   Tool,
 } from "../wire/index.ts";
 import { invalidParams } from "../wire/errors.ts";
+import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
 import type { RequestContext } from "./types.ts";
 
 /** Services an inbound `sampling/createMessage` (D2 on). */
@@ -150,9 +151,10 @@ export const CLIENT_OUTBOUND: Readonly<Record<string, OutboundRule>> = {
   "prompts/get": { item: "prompts", server: (c) => has(c.prompts), whenServerLacks: "refuse" },
   "completion/complete": { item: "completion", server: (c) => has(c.completions), whenServerLacks: "refuse" },
   "logging/setLevel": { server: (c) => has(c.logging), whenServerLacks: "refuse" },
-  "tasks/get": { item: "tasks", server: (c) => has(c.tasks), whenServerLacks: "refuse" },
+  "tasks/get": { item: "tasks", server: (c) => has(c.tasks) || hasTasksExtension(c), whenServerLacks: "refuse" },
   "tasks/result": { item: "tasks", server: (c) => has(c.tasks), whenServerLacks: "refuse" },
-  "tasks/cancel": { item: "tasks", server: (c) => has(c.tasks?.cancel), whenServerLacks: "refuse" },
+  "tasks/cancel": { item: "tasks", server: (c) => has(c.tasks?.cancel) || hasTasksExtension(c), whenServerLacks: "refuse" },
+  "tasks/update": { item: "tasks", server: (c) => hasTasksExtension(c), whenServerLacks: "refuse" },
   "tasks/list": { item: "tasks", server: (c) => has(c.tasks?.list), whenServerLacks: "empty" },
 };
 
@@ -180,6 +182,8 @@ export function toolAvailability(
 ): { offered: true; asTask: boolean } | { offered: false; reason: string } {
   if (tool.execution?.taskSupport !== "required") return { offered: true, asTask: false };
   if (!config.tasks) return { offered: false, reason: 'requires task-augmented execution (taskSupport "required") and tasks are off (capabilities.tasks)' };
+  // Statelessly (tasks extension) the server decides which calls become tasks; declaring it is enough.
+  if (hasTasksExtension(server)) return { offered: true, asTask: false };
   if (!has(server.tasks?.requests?.tools?.call))
     return { offered: false, reason: 'requires tasks but the server does not declare tasks.requests.tools.call' };
   return { offered: true, asTask: true };
@@ -223,10 +227,11 @@ export const SERVER_INBOUND: Readonly<Record<string, (caps: ServerCapabilities) 
   "prompts/get": (c) => has(c.prompts),
   "completion/complete": (c) => has(c.completions),
   "logging/setLevel": (c) => has(c.logging),
-  "tasks/get": (c) => has(c.tasks),
+  "tasks/get": (c) => has(c.tasks) || hasTasksExtension(c),
   "tasks/result": (c) => has(c.tasks),
   "tasks/list": (c) => has(c.tasks?.list),
-  "tasks/cancel": (c) => has(c.tasks?.cancel),
+  "tasks/cancel": (c) => has(c.tasks?.cancel) || hasTasksExtension(c),
+  "tasks/update": (c) => hasTasksExtension(c),
 };
 
 /** Whether the server emits `notifications/message` and `notifications/progress` (D9). */

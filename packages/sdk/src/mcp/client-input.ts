@@ -56,6 +56,19 @@ async function answer(
   return decision.handler(params, ctx);
 }
 
+/** Answer a map of embedded input requests (an `InputRequiredResult`'s, or an input-required task's), key by key. */
+export async function answerInputRequests(
+  requests: Record<string, { method?: unknown; params?: unknown }>,
+  config: CapabilityConfig,
+  roots: readonly Root[],
+  signal?: AbortSignal,
+  ondeprecated?: (method: string) => void,
+): Promise<Record<string, Record<string, unknown>>> {
+  const responses: Record<string, Record<string, unknown>> = {};
+  for (const [key, request] of Object.entries(requests)) responses[key] = await answer(key, request, config, roots, signal, ondeprecated);
+  return responses;
+}
+
 /**
  * Send a request and carry it through its input rounds: `send(retry)` sends the original params plus
  * `retry` (`inputResponses`, `requestState`) and returns the result.
@@ -73,8 +86,7 @@ export async function withInputRounds(
     const result = await send(retry);
     if (!isInputRequired(result)) return result;
     const requests = (result.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
-    const responses: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries(requests)) responses[key] = await answer(key, request, config, roots, signal, ondeprecated);
+    const responses = await answerInputRequests(requests, config, roots, signal, ondeprecated);
     retry = {};
     if (Object.keys(responses).length > 0) retry.inputResponses = responses;
     if (typeof result.requestState === "string") retry.requestState = result.requestState;

@@ -11,7 +11,7 @@ import type { Protocol } from "./protocol.ts";
 import type { RequestOptions } from "./types.ts";
 
 /** Poll interval when the server suggests none (ms). */
-const DEFAULT_POLL_MS = 1_000;
+export const DEFAULT_POLL_MS = 1_000;
 /** Bounds on a server-suggested poll interval, so a hostile value can neither spin nor stall us. */
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 30_000;
@@ -82,14 +82,17 @@ function isTask(v: unknown): v is Task {
   return typeof v === "object" && v !== null && typeof (v as Task).taskId === "string" && typeof (v as Task).status === "string";
 }
 
-const clamp = (ms: number) => Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, ms));
+/** A server-suggested poll interval, bounded. */
+export const clamp = (ms: number) => Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, ms));
 
-function remaining(deadline: number, timeoutMs: number | undefined): number | undefined {
+/** Time left to `deadline` (at least 1 ms), or `timeoutMs` when there is none. */
+export function remaining(deadline: number, timeoutMs: number | undefined): number | undefined {
   if (deadline === Infinity) return timeoutMs;
   return Math.max(1, deadline - Date.now());
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
+/** Wait `ms`, or reject with E_ABORTED when `signal` aborts first. */
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new AgentdError("E_ABORTED", "task polling aborted"));
     const t = setTimeout(() => {

@@ -11,10 +11,12 @@
  */
 import type { Transport } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
+import { ErrorCode } from "../wire/jsonrpc.ts";
 import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../wire/codec.ts";
 import type { DiscoverResult } from "../wire/schemas/methods-2026-07-28.ts";
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -32,6 +34,10 @@ import type {
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
 import { callToolAsTask } from "./client-tasks.ts";
+import { followTask } from "./client-task-extension.ts";
+import { answerInputRequests } from "./client-input.ts";
+import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
+import { paramHeaderValues } from "../wire/param-headers.ts";
 import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
@@ -170,7 +176,7 @@ export class McpClient {
       await protocol.start();
       if (this.options.versionNegotiation === "auto") {
         const verdict = await probeEra(protocol, transport, {
-          capabilities: clientCapabilities(this.config),
+          capabilities: this.modernCapabilities(),
           clientInfo: this.clientInfo,
           timeoutMs: this.options.probeTimeoutMs ?? 10_000,
           signal: options.signal,
@@ -204,7 +210,7 @@ export class McpClient {
    */
   private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
-    protocol.setRequestMeta(modernEnvelope(revision, clientCapabilities(this.config), this.clientInfo));
+    protocol.setRequestMeta(modernEnvelope(revision, this.modernCapabilities(), this.clientInfo));
     this.init = discoveredInit(revision, discover);
     const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
@@ -253,7 +259,7 @@ export class McpClient {
   /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
   async listTools(options: RequestOptions = {}): Promise<Tool[]> {
     const tools = await this.listAll<Tool>("tools/list", "tools", options);
-    return this.tools.update(tools, this.serverCapabilities);
+    return this.tools.update(tools, this.serverCapabilities, this.modern !== undefined);
   }
 
   /** `tasks/cancel` requests in flight (see {@link close}). */
@@ -278,11 +284,47 @@ export class McpClient {
       onprogress: options.onprogress,
       meta: { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
     };
+    // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
+    if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
-    const result = asTask
+    let result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
-      : await this.request<CallToolResult>("tools/call", params, requestOptions);
+      : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) => this.retryAfterHeaderMismatch(e, name, args, params, requestOptions));
+    if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
     return this.tools.checkOutput(name, result);
+  }
+
+  /**
+   * A stateless server refused a call's headers (-32020): its tool definition may have changed, so re-list
+   * and retry once with the headers the new definition asks for (transport spec, "Client Behavior": SHOULD).
+   */
+  private async retryAfterHeaderMismatch(e: unknown, name: string, args: Record<string, unknown>, params: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
+    this.tools.invalidate();
+    await this.refreshTools(options.signal);
+    const entry = this.tools.get(name);
+    if (entry !== undefined && !entry.availability.offered) throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
+    const { headers: _old, ...rest } = options;
+    return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
+  }
+
+  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when D1 is on. */
+  private modernCapabilities(): ClientCapabilities {
+    const caps = clientCapabilities(this.config);
+    return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
+  }
+
+  /** A `tools/call` the server answered with a task (tasks extension): follow it to the tool's result. */
+  private followTask(created: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    // Extension spec: a task the request did not declare support for is an invalid response.
+    if (this.modern === undefined || !this.config.tasks)
+      throw new AgentdError("E_UPSTREAM", "the server answered tools/call with a task, which this request did not declare support for (tasks extension)");
+    return followTask(this.gate("tasks/get"), created, {
+      ...options,
+      answer: (requests, signal) => answerInputRequests(requests, this.config, this.roots, signal, (m) => this.deprecated(m)),
+      trackCancel: (sent) => this.trackTaskCancel(sent),
+    });
   }
 
   /**
@@ -366,7 +408,7 @@ export class McpClient {
       return;
     }
     this.gate("logging/setLevel");
-    this.protocol?.setRequestMeta(modernEnvelope(this.modern, clientCapabilities(this.config), this.clientInfo, level));
+    this.protocol?.setRequestMeta(modernEnvelope(this.modern, this.modernCapabilities(), this.clientInfo, level));
   }
 
   /** Replace the roots (D3 on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */

@@ -211,7 +211,7 @@ export class Protocol implements AbandonListener {
     });
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
     this.transport
-      .send(requestMessage(id, method, outParams), { relatedRequestId: options.relatedRequestId })
+      .send(requestMessage(id, method, outParams), options.headers === undefined ? { relatedRequestId: options.relatedRequestId } : { relatedRequestId: options.relatedRequestId, headers: options.headers })
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }

@@ -23,7 +23,9 @@ import { discoverResult, modernResult } from "./server-modern.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./server-input.ts";
 import type { SubscriptionFilter } from "../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "./types.ts";
-import { taskMethodHandlers, taskMode } from "./server-tasks.ts";
+import { taskMethodHandlers, taskMode, type TaskCall } from "./server-tasks.ts";
+import { createTaskResult, detailedTask, handleExtensionTaskRequest, extensionTaskMode, requestDeclaresTasks } from "./server-tasks-extension.ts";
+import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETIONS = 100;
@@ -82,13 +84,20 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       if (!entry) throw invalidParams(`Unknown tool: ${name}`);
       const args = (p.arguments ?? {}) as Record<string, unknown>;
       // Tasks spec: a receiver that does not declare tasks processes the request normally, ignoring `task`.
-      const receiver = session.declared.tasks?.requests?.tools?.call ? server.options.tasks : undefined;
-      const asTask = receiver ? taskMode(entry.definition, p.task !== undefined && p.task !== null) === "task" : false;
+      // Statelessly (tasks extension) the server decides per request, within what the request declared.
+      const modern = session.modern;
+      const declared = modern ? hasTasksExtension(session.declared) : session.declared.tasks?.requests?.tools?.call !== undefined;
+      const receiver = declared ? server.options.tasks : undefined;
+      const asTask = !receiver
+        ? false
+        : modern
+          ? extensionTaskMode(entry.definition, requestDeclaresTasks(ctx)) === "task"
+          : taskMode(entry.definition, p.task !== undefined && p.task !== null) === "task";
       const check = validateJsonSchema(entry.definition.inputSchema, args);
       if (!check.valid) return toolError(`Invalid arguments for tool ${name}: ${check.errors.join("; ")}`);
       if (receiver && asTask) {
-        const ttl = (p.task as { ttl?: unknown }).ttl;
-        const task = receiver.create({
+        const ttl = modern ? undefined : (p.task as { ttl?: unknown }).ttl;
+        const call: TaskCall = {
           tool: name,
           ctx,
           ...(typeof ttl === "number" ? { ttl } : {}),
@@ -100,9 +109,13 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
               return toolError(e instanceof Error ? e.message : String(e));
             }
           },
-          notify: (method, params) => session.notify(method, params),
-        });
-        return { task };
+          // Statelessly a task's news goes to whichever listen follows it (any connection of the caller).
+          notify: modern
+            ? async (_method, params) => server.taskChanged(params.taskId as string, () => detailedTask(receiver.detail!(params.taskId as string, ctx)))
+            : (method, params) => session.notify(method, params),
+        };
+        const task = receiver.create(call);
+        return modern ? createTaskResult(task) : { task };
       }
       let result: CallToolResult;
       try {
@@ -186,13 +199,29 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       return { completion };
     },
 
-    ...taskMethodHandlers(() => server.options.tasks),
+    ...eraTaskHandlers(server),
 
     "logging/setLevel": (p, _ctx, peer) => {
       sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];
       return {};
     },
   };
+}
+
+/** The `tasks/*` handlers: 2025-11-25's over the task store, or the tasks extension's translation of them statelessly. */
+function eraTaskHandlers(server: McpServer): Record<string, McpRequestHandler> {
+  const legacy = taskMethodHandlers(() => server.options.tasks) as Record<string, McpRequestHandler>;
+  const out: Record<string, McpRequestHandler> = {};
+  for (const method of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"]) {
+    const old = legacy[method];
+    out[method] = (p, ctx, peer) => {
+      const receiver = server.options.tasks;
+      if (sessionOf(peer).modern && receiver) return handleExtensionTaskRequest(receiver, p, ctx, method);
+      if (old === undefined) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return old(p, ctx, peer);
+    };
+  }
+  return out;
 }
 
 /** The requests a stateless server may answer with an input-required result (MRTR spec, "Supported Requests"). */

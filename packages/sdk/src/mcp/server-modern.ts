@@ -84,6 +84,8 @@ export interface Listen {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
   readonly uris: ReadonlySet<string>;
+  /** Tasks extension: the tasks whose `notifications/tasks` this listen gets. */
+  readonly taskIds?: ReadonlySet<string>;
 }
 
 /** Whether a listen asked for `notifications/<kind>/list_changed`. */

@@ -39,6 +39,8 @@ import {
   type Listen,
 } from "./server-modern.ts";
 import type { McpServer } from "./server.ts";
+import { detailedTask, followableTasks, requestDeclaresTasks, tasksExtensionRequired } from "./server-tasks-extension.ts";
+import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
 import type { NotificationOptions, RequestContext, RequestOptions } from "./types.ts";
 
 /** RFC 5424 severities in MCP's order, lowest first. */
@@ -247,7 +249,17 @@ export class ServerSession {
   listen(asked: SubscriptionFilter, ctx: RequestContext): Promise<Record<string, unknown>> {
     const id = ctx.requestId;
     const filter = acknowledgedFilter(asked, this.declared);
+    // Tasks extension: task ids need the extension declared on this request; only the caller's own are followed.
+    if (asked.taskIds !== undefined && asked.taskIds.length > 0) {
+      if (!requestDeclaresTasks(ctx)) return Promise.reject(tasksExtensionRequired("subscribing to task status"));
+      if (hasTasksExtension(this.declared)) filter.taskIds = followableTasks(this.server.options.tasks, asked.taskIds, ctx);
+    }
     this.notify("notifications/subscriptions/acknowledged", { _meta: subscriptionMeta(id), notifications: filter }, { relatedRequestId: id }).catch(() => {});
+    // Each followed task's state now: a task that settled before the listen opened is not missed.
+    for (const taskId of filter.taskIds ?? []) {
+      const detail = this.server.options.tasks?.detail?.(taskId, ctx);
+      if (detail) this.sendTask(id, detailedTask(detail));
+    }
     const listens = (this.listening ??= new Map());
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -258,6 +270,7 @@ export class ServerSession {
         id,
         filter,
         uris: new Set(filter.resourceSubscriptions ?? []),
+        ...(filter.taskIds === undefined ? {} : { taskIds: new Set(filter.taskIds) }),
         end: () => {
           ctx.signal.removeEventListener("abort", onAbort);
           listens.delete(id);
@@ -287,6 +300,17 @@ export class ServerSession {
       if (l.uris.has(uri))
         sends.push(this.notify("notifications/resources/updated", { _meta: subscriptionMeta(l.id), uri }, { relatedRequestId: l.id }).catch(() => {}));
     await Promise.all(sends);
+  }
+
+  /** `notifications/tasks` to each listen following `taskId` (its detail made once, only if one follows). */
+  taskChanged(taskId: string, detail: () => Record<string, unknown>): void {
+    if (this.closed || this.modernRevision === undefined) return;
+    let params: Record<string, unknown> | undefined;
+    for (const l of this.listening?.values() ?? []) if (l.taskIds?.has(taskId)) this.sendTask(l.id, (params ??= detail()));
+  }
+
+  private sendTask(listen: RequestId, task: Record<string, unknown>): void {
+    this.notify("notifications/tasks", { ...task, _meta: subscriptionMeta(listen) }, { relatedRequestId: listen }).catch(() => {});
   }
 
   /** `notifications/<kind>/list_changed`, if this client was told it would get them (or a listen asked). */

@@ -9,6 +9,7 @@ import { invalidParams, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CallToolResult, Tool } from "../wire/index.ts";
 import type { RequestContext } from "./types.ts";
+import type { TaskDetail } from "./server-tasks-extension.ts";
 
 /** A task's status (2025-11-25). */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -47,6 +48,13 @@ export interface TaskReceiver {
   result(taskId: string, ctx: RequestContext): Promise<Record<string, unknown>>;
   list(cursor: string | undefined, ctx: RequestContext): { tasks: TaskView[]; nextCursor?: string };
   cancel(taskId: string, ctx: RequestContext): TaskView;
+  /**
+   * The task and, once settled, its outcome, without waiting (the tasks extension of 2026-07-28 inlines
+   * it in `tasks/get`). A receiver without it is served to 2025-11-25 sessions only.
+   */
+  detail?(taskId: string, ctx: RequestContext): TaskDetail;
+  /** Input the task asked for (tasks extension `tasks/update`); keys not outstanding are ignored. */
+  update?(taskId: string, inputResponses: Record<string, Record<string, unknown>>, ctx: RequestContext): void;
 }
 
 /** The one revision whose handshake carries tasks as served here. */

@@ -27,6 +27,9 @@ import type { SharedHandlers } from "./handler-table.ts";
 import { sessionHandlers } from "./server-handlers.ts";
 import { ServerSession } from "./server-session.ts";
 import { TASKS_REVISION, type TaskReceiver } from "./server-tasks.ts";
+import { isModernRevision } from "../wire/codec.ts";
+import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
+import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../wire/param-headers.ts";
 
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
@@ -56,6 +59,8 @@ export class McpServer {
   private handlers: SharedHandlers | undefined;
   /** What sessions initializing now are told; recomputed after the registry changes. */
   private declaredNow: Readonly<ServerCapabilities> | undefined;
+  /** {@link declaredNow} as a stateless revision sees it (tasks as the extension); asked on every request. */
+  private modernNow: Readonly<ServerCapabilities> | undefined;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -65,6 +70,7 @@ export class McpServer {
     this.logger = options.logger ?? nullLogger;
     this.registry.events.on("changed", (kind) => {
       this.declaredNow = undefined;
+      this.modernNow = undefined;
       this.scheduleListChanged(kind);
     });
   }
@@ -105,13 +111,34 @@ export class McpServer {
 
   /**
    * What a session speaking `revision` is told: {@link capabilities}, without `tasks` for any revision but
-   * 2025-11-25 (older ones have no tasks; 2026-07-28 moved them to an extension not served yet).
+   * 2025-11-25 (older ones have no tasks); 2026-07-28 is told of the tasks extension instead, when the task
+   * store can report outcomes (`server-tasks-extension.ts`).
    */
   capabilitiesFor(revision: string): Readonly<ServerCapabilities> {
     const caps = this.capabilities();
     if (caps.tasks === undefined || revision === TASKS_REVISION) return caps;
+    if (isModernRevision(revision) && this.modernNow !== undefined && this.declaredNow === caps) return this.modernNow;
     const { tasks: _tasks, ...rest } = caps;
-    return rest;
+    if (!isModernRevision(revision) || this.options.tasks?.detail === undefined) return rest;
+    return (this.modernNow = deepFreeze({ ...rest, extensions: { ...rest.extensions, [TASKS_EXTENSION]: {} } }));
+  }
+
+  /**
+   * What is wrong with the `Mcp-Param-*` headers of a stateless HTTP `tools/call` (the tool's `x-mcp-header`
+   * annotations against its `arguments`), or undefined (transport spec, "Custom Headers from Tool Parameters").
+   */
+  paramHeaderMismatch(message: { method: string; params?: Record<string, unknown> }, headers: Headers): string | undefined {
+    if (message.method !== "tools/call") return undefined;
+    const tool = this.registry.tools.get(String(message.params?.name));
+    if (tool === undefined) return undefined;
+    let declared = PARAM_HEADERS.get(tool.definition);
+    if (declared === undefined) PARAM_HEADERS.set(tool.definition, (declared = paramHeaders(tool.definition.inputSchema)));
+    return declared.ok ? paramHeaderMismatch(declared.headers, message.params?.arguments, (name) => headers.get(name)) : undefined;
+  }
+
+  /** A task changed: each `subscriptions/listen` following it gets `notifications/tasks` with `detail()`. */
+  taskChanged(taskId: string, detail: () => Record<string, unknown>): void {
+    for (const s of this.live) s.taskChanged(taskId, detail);
   }
 
   /** The open sessions. */
@@ -179,6 +206,9 @@ export class McpServer {
     this.logger.warn("mcp.capability_off", { message });
   }
 }
+
+/** Each registered tool definition's `x-mcp-header` annotations, read once. */
+const PARAM_HEADERS = new WeakMap<object, ParamHeaders>();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {

@@ -8,11 +8,16 @@ import { validateJsonSchema } from "../_internal/json-schema.ts";
 import type { Logger } from "../log.ts";
 import type { CallToolResult, ServerCapabilities, Tool } from "../wire/index.ts";
 import { toolAvailability, type CapabilityConfig } from "./capabilities.ts";
+import { paramHeaders, type ParamHeader, type ParamHeaders } from "../wire/param-headers.ts";
+
+const NO_PARAMS: ParamHeaders = { ok: true, headers: [] };
 
 /** A listed tool and whether it is offered. */
 interface Entry {
   tool: Tool;
   availability: ReturnType<typeof toolAvailability>;
+  /** The tool's `x-mcp-header` parameters (stateless servers; none: empty). */
+  paramHeaders: readonly ParamHeader[];
 }
 
 /** The tools of one server as last listed. */
@@ -36,13 +41,19 @@ export class ToolCatalog {
     this.fresh = false;
   }
 
-  /** Record a full listing; returns the tools offered to callers. */
-  update(tools: readonly Tool[], server: ServerCapabilities): Tool[] {
+  /**
+   * Record a full listing; returns the tools offered to callers. With `mirrorParams` (a stateless server) a
+   * tool whose `x-mcp-header` annotations break the spec's rules is not offered (transport spec: a client
+   * "MUST reject tool definitions" with an invalid annotation, and exclude them from the list).
+   */
+  update(tools: readonly Tool[], server: ServerCapabilities, mirrorParams = false): Tool[] {
     const next = new Map<string, Entry>();
     const offered: Tool[] = [];
     for (const tool of tools) {
-      const availability = toolAvailability(this.config, server, tool);
-      next.set(tool.name, { tool, availability });
+      let availability = toolAvailability(this.config, server, tool);
+      const declared = mirrorParams ? paramHeaders(tool.inputSchema) : NO_PARAMS;
+      if (!declared.ok && availability.offered) availability = { offered: false, reason: `invalid x-mcp-header annotation: ${declared.reason}` };
+      next.set(tool.name, { tool, availability, paramHeaders: declared.ok ? declared.headers : [] });
       if (availability.offered) offered.push(tool);
       else if (!this.warned.has(tool.name)) {
         this.warned.add(tool.name);

@@ -35,6 +35,8 @@ export interface RequestOptions {
   meta?: Record<string, unknown>;
   /** Told the JSON-RPC id of the request as it is sent (a `subscriptions/listen` id names its subscription). */
   onRequestId?: (id: RequestId) => void;
+  /** Extra HTTP request headers (Streamable HTTP: a tool's mirrored `Mcp-Param-*`); other transports ignore them. */
+  headers?: Record<string, string>;
 }
 
 /** Options for one outbound notification. */

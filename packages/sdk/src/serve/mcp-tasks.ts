@@ -14,6 +14,7 @@ import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CallToolResult } from "../wire/index.ts";
 import { RELATED_TASK, type TaskCall, type TaskReceiver, type TaskStatus, type TaskView } from "../mcp/server-tasks.ts";
 import type { RequestContext } from "../mcp/types.ts";
+import type { TaskDetail } from "../mcp/server-tasks-extension.ts";
 
 /** Options of {@link McpTaskTable}. */
 export interface McpTaskOptions {
@@ -74,6 +75,15 @@ export class McpTaskTable implements TaskReceiver {
 
   get(taskId: string, ctx: RequestContext): TaskView {
     return { ...this.own(taskId, ctx).view };
+  }
+
+  detail(taskId: string, ctx: RequestContext): TaskDetail {
+    const entry = this.own(taskId, ctx);
+    const view = { ...entry.view };
+    const o = entry.outcome;
+    if (o === undefined || view.status === "cancelled") return { view };
+    if ("result" in o) return { view, outcome: { result: { ...o.result } } };
+    return { view, outcome: { error: o.error.data === undefined ? { code: o.error.code, message: o.error.message } : { code: o.error.code, message: o.error.message, data: o.error.data } } };
   }
 
   async result(taskId: string, ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -20,6 +20,8 @@ export interface SendOptions {
   resumptionToken?: string;
   /** Streamable HTTP client: called with each new event id seen on the response stream. */
   onresumptiontoken?: (token: string) => void;
+  /** Streamable HTTP client: extra request headers of this POST (2026-07-28 `Mcp-Param-*`); ignored elsewhere. */
+  headers?: Record<string, string>;
 }
 
 /**

@@ -101,10 +101,13 @@ describe("2026-07-28 corpus", () => {
     );
   });
 
-  test("the handshake methods are gone: initialize, ping and logging/setLevel are unknown", () => {
+  test("the handshake methods are gone: initialize, ping and logging/setLevel are unknown (tasks only as the extension's get/update/cancel)", () => {
     const codec = getCodec(REV);
-    for (const m of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "tasks/get", "sampling/createMessage"])
+    for (const m of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "tasks/result", "tasks/list", "sampling/createMessage"])
       expect(codec.knowsRequest(m)).toBe(false);
+    for (const m of ["tasks/get", "tasks/update", "tasks/cancel"]) expect(codec.knowsRequest(m)).toBe(true);
+    expect(codec.knowsNotification("notifications/tasks/status")).toBe(false);
+    expect(codec.knowsNotification("notifications/tasks")).toBe(true);
     expect(codec.stateful).toBe(false);
   });
 });

@@ -105,16 +105,17 @@ const looksLikeInputRequired = (r: unknown): boolean =>
 
 /** Build the codec of one revision from its table. Prefer {@link getCodec}, which caches. */
 export function createCodec(revision: ProtocolRevision, table: RevisionTable): McpCodec {
-  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean; inputRequired: boolean }>();
-  for (const [method, spec] of Object.entries(table.requests))
+  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean; inputRequired: boolean; taskResult?: Validator }>();
+  for (const [method, spec] of Object.entries({ ...table.requests, ...table.extensions?.requests }))
     requests.set(method, {
       params: validator(spec.params),
       result: validator(spec.result),
       taskAugmentable: spec.taskAugmentable === true,
       inputRequired: spec.inputRequired === true,
+      ...(spec.taskResult === undefined ? {} : { taskResult: validator(spec.taskResult) }),
     });
   const notifications = new Map<string, Validator>();
-  for (const [method, spec] of Object.entries(table.notifications)) notifications.set(method, validator(spec.params));
+  for (const [method, spec] of Object.entries({ ...table.notifications, ...table.extensions?.notifications })) notifications.set(method, validator(spec.params));
   const unknownRequest = (method: string): CodecResult => ({
     ok: false,
     unknown: true,
@@ -148,6 +149,9 @@ export function createCodec(revision: ProtocolRevision, table: RevisionTable): M
       // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
       if (spec.taskAugmentable && looksLikeTaskResult(result))
         return validate(createTaskResult, result, "result", `Invalid task result for ${method}`);
+      // Tasks extension: a flat task handle (whether it was negotiated is the client's to check).
+      if (spec.taskResult !== undefined && (result as { resultType?: unknown } | undefined)?.resultType === "task")
+        return validate(spec.taskResult, result, "result", `Invalid task result for ${method}`);
       return validate(spec.result, result, "result", `Invalid result for ${method}`);
     },
   };
@@ -168,11 +172,15 @@ export function getCodec(revision: ProtocolRevision): McpCodec {
 }
 
 /** Who may send request `method` in `revision` (`undefined`: not a request of that revision). */
-export const requestSender = (revision: ProtocolRevision, method: string) =>
-  Object.hasOwn(REVISION_TABLES[revision].requests, method) ? REVISION_TABLES[revision].requests[method]?.from : undefined;
+export const requestSender = (revision: ProtocolRevision, method: string) => {
+  const t = REVISION_TABLES[revision];
+  if (Object.hasOwn(t.requests, method)) return t.requests[method]?.from;
+  return t.extensions && Object.hasOwn(t.extensions.requests, method) ? t.extensions.requests[method]?.from : undefined;
+};
 
 /** Who may send notification `method` in `revision` (`undefined`: not a notification of that revision). */
-export const notificationSender = (revision: ProtocolRevision, method: string) =>
-  Object.hasOwn(REVISION_TABLES[revision].notifications, method)
-    ? REVISION_TABLES[revision].notifications[method]?.from
-    : undefined;
+export const notificationSender = (revision: ProtocolRevision, method: string) => {
+  const t = REVISION_TABLES[revision];
+  if (Object.hasOwn(t.notifications, method)) return t.notifications[method]?.from;
+  return t.extensions && Object.hasOwn(t.extensions.notifications, method) ? t.extensions.notifications[method]?.from : undefined;
+};

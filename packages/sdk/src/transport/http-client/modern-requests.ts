@@ -1,23 +1,27 @@
 /**
  * What a 2026-07-28 request needs of the HTTP layer. Headers it mirrors from its body (transport spec, "Standard Request Headers"):
- * `Mcp-Method` always, `Mcp-Name` for `tools/call` and `prompts/get` (`params.name`) and `resources/read`
- * (`params.uri`). A value that is not plain visible ASCII (or looks like the sentinel itself) travels as
+ * `Mcp-Method` always, `Mcp-Name` for `tools/call` and `prompts/get` (`params.name`), `resources/read`
+ * (`params.uri`) and the tasks extension's `tasks/*` (`params.taskId`); `Mcp-Param-*` come with the request's
+ * send options (the client knows the tool's annotations). A value that is not plain visible ASCII (or looks like the sentinel itself) travels as
  * `=?base64?…?=` ("Value Encoding"). And refusals: a stateless server answers them with a 4xx whose
  * body is the JSON-RPC error of the request, which the protocol layer must see as the answer.
  */
 import { isModernRevision } from "../../wire/codec.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedText } from "./read-body.ts";
+import { encodeHeaderValue } from "../../wire/param-headers.ts";
 
-const NAMED: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+export { encodeHeaderValue };
 
-/** A header value as sent: as is when safe, else in the Base64 sentinel form. */
-export function encodeHeaderValue(value: string): string {
-  const sentinelLike = value.startsWith("=?base64?") && value.endsWith("?=");
-  if (PLAIN.test(value) && !sentinelLike) return value;
-  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-}
+// The tasks extension routes its methods by task id ("Streamable HTTP: Routing Headers").
+const NAMED: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /** Add the mirrored headers of `message` when `revision` is a stateless one. */
 export function mirrorRequestHeaders(headers: Headers, revision: string | undefined, message: { method?: unknown; params?: unknown }): void {

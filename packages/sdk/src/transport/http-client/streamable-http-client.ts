@@ -150,6 +150,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       const sessionSent = isInitialize ? undefined : this.session;
       const headers = this.headers("POST", isInitialize);
       mirrorRequestHeaders(headers, isInitialize ? undefined : this.protocolVersion, m);
+      if (options?.headers !== undefined) for (const [name, value] of Object.entries(options.headers)) headers.set(name, value);
       let response: Response;
       try {
         const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };

@@ -5,7 +5,8 @@
  * session id is minted for the client, none is echoed (transport spec, "Backward Compatibility").
  *
  * Checked here, before any MCP work: the mirrored headers (`MCP-Protocol-Version` against the body's
- * `_meta`, `Mcp-Method`, `Mcp-Name`: 400 with -32020 on a mismatch), a version we do not serve (400 with
+ * `_meta`, `Mcp-Method`, `Mcp-Name`, and through the `checkHeaders` option the `Mcp-Param-*` of tool
+ * parameters: 400 with -32020 on a mismatch), a version we do not serve (400 with
  * -32022 listing ours) and a method the revision lacks (404 with -32601), as the transport spec's "Request
  * Metadata" section asks.
  */
@@ -16,17 +17,19 @@ import { classify, ErrorCode, errorResponse, type JsonRpcRequest, type RequestId
 import type { Caller, HandlerContext } from "./context.ts";
 import { badRequest, jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
 import { messageExtra, startSession } from "./post-session.ts";
+import { decodeHeaderValue } from "../../wire/param-headers.ts";
 
-/** Requests whose `Mcp-Name` header mirrors `params.name` (or `params.uri`). */
-const NAMED: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Requests whose `Mcp-Name` header mirrors `params.name`, `params.uri` or (tasks extension) `params.taskId`. */
+const NAMED: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
-const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
-
-/** A header value as the client meant it: the Base64 sentinel form decoded (transport spec, "Value Encoding"). */
-export function decodeHeaderValue(value: string): string {
-  const m = BASE64_SENTINEL.exec(value);
-  return m ? Buffer.from(m[1]!, "base64").toString("utf8") : value;
-}
+export { decodeHeaderValue };
 
 /** What is wrong with the mirrored headers of `message`, or undefined. */
 export function headerMismatch(headers: Headers, message: JsonRpcRequest, version: string): string | undefined {
@@ -63,13 +66,14 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
     const e = unsupportedProtocolVersion(version.slice(0, 40), SUPPORTED_REVISIONS);
     return json(400, errorResponse(message.id, e.code, e.message, e.data));
   }
-  const mismatch = headerMismatch(req.headers, message, version);
+  const mismatch = headerMismatch(req.headers, message, version) ?? ctx.config.checkHeaders?.(message, req.headers);
   if (mismatch !== undefined) return jsonRpcHttpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`, undefined, message.id);
   if (!getCodec(version).knowsRequest(message.method))
     return jsonRpcHttpError(404, ErrorCode.MethodNotFound, `Method not found: ${message.method}`, undefined, message.id);
 
   const session = await startSession(ctx, caller, message.id);
   if (session instanceof Response) return session;
+  session.stateless = true;
   const writer = ctx.newWriter();
   if (session.openPostStream([message.id], writer) === "limit") {
     writer.end();

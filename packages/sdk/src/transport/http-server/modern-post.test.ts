@@ -113,6 +113,14 @@ describe("stateless POST refusals", () => {
     expect(await encoded.text()).toContain('"resultType":"complete"');
   });
 
+  test("a stateless stream carries no SSE event ids and no retry (2026-07-28 removed resumability)", async () => {
+    const { server } = await serve();
+    const r = await post(server.url, { id: 1, method: "tools/call", params: { _meta: META, name: "add", arguments: { a: 1, b: 2 } } }, { "mcp-method": "tools/call", "mcp-name": "add" });
+    const text = await r.text();
+    expect(text).toContain('"resultType":"complete"');
+    expect(text.split("\n").filter((line) => line.startsWith("id:") || line.startsWith("retry:"))).toEqual([]);
+  });
+
   test("a version not served is 400 with -32022 listing ours; an unknown method is 404 with -32601", async () => {
     const { server } = await serve();
     const r = await post(server.url, { id: 1, method: "tools/list", params: { _meta: META } }, { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" });

@@ -12,6 +12,7 @@ import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";
 import type { Caller, HttpRequestConn } from "./context.ts";
+import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
 
 /** Resource limits. Every one has a safe default; a peer that breaks one is refused, others carry on. */
 export interface HttpServerLimits {
@@ -97,6 +98,11 @@ export interface StreamableHttpServerOptions {
   limits?: HttpServerLimits;
   /** A new session: connect an MCP server to this per-session transport (it calls `transport.start()`). */
   onsession: (transport: Transport) => void | Promise<void>;
+  /**
+   * Further header checks of a stateless (2026-07-28) request, after the standard ones: what is wrong, for a
+   * 400 with -32020, or undefined. The MCP server's `Mcp-Param-*` check (`McpServer.paramHeaderMismatch`).
+   */
+  checkHeaders?: (message: JsonRpcRequest, headers: Headers) => string | undefined;
   /** Extra GET routes outside the MCP endpoint, e.g. `/healthz`. Not authenticated; Host/Origin not checked. */
   routes?: Record<string, (req: Request) => Response | Promise<Response>>;
   /**
@@ -155,6 +161,7 @@ export interface ResolvedServerConfig {
   responseMode: "sse" | "json";
   limits: Required<HttpServerLimits>;
   onsession: StreamableHttpServerOptions["onsession"];
+  checkHeaders?: StreamableHttpServerOptions["checkHeaders"];
   routes: Record<string, (req: Request) => Response | Promise<Response>>;
   mounts: HttpMount[];
   logger: Logger;
@@ -296,6 +303,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     responseMode: o.responseMode ?? "sse",
     limits,
     onsession: o.onsession,
+    ...(o.checkHeaders === undefined ? {} : { checkHeaders: o.checkHeaders }),
     routes: o.routes ?? {},
     mounts: o.mounts ?? [],
     logger: o.logger ?? nullLogger,

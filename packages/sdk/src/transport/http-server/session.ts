@@ -97,6 +97,11 @@ export class Session implements SseEndHook {
 
   /** The authenticated principal that created the session, as the transport tells its MCP server. */
   authInfo: MessageExtra["authInfo"];
+  /**
+   * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
+   * revision removed SSE resumability; a broken stream loses the request, which the client re-issues).
+   */
+  stateless = false;
 
   constructor(
     readonly id: string,
@@ -142,7 +147,8 @@ export class Session implements SseEndHook {
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
     this.attach(stream, writer);
-    writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.stateless) writer.event(undefined, "");
+    else writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
   }
 
@@ -370,6 +376,10 @@ export class Session implements SseEndHook {
     }
     const data = JSON.stringify(message);
     const seq = ++stream.seq;
+    if (this.stateless) {
+      stream.writer?.event(undefined, data);
+      return seq;
+    }
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
     stream.writer?.event(formatEventId(stream.id, seq), data);
     return seq;

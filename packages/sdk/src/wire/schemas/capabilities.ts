@@ -12,6 +12,8 @@ const listChanged = looseObject({ listChanged: v.optional(v.boolean()) });
 /** Capabilities a client may support. */
 export const ClientCapabilitiesSchema = looseObject({
   experimental: v.optional(record(Open)),
+  /** 2026-07-28: extensions supported, by identifier (e.g. `io.modelcontextprotocol/tasks`). */
+  extensions: v.optional(record(Open)),
   roots: v.optional(listChanged),
   sampling: v.optional(looseObject({ context: v.optional(Open), tools: v.optional(Open) })),
   elicitation: v.optional(looseObject({ form: v.optional(Open), url: v.optional(Open) })),
@@ -34,6 +36,8 @@ export type ClientCapabilities = v.InferOutput<typeof ClientCapabilitiesSchema>;
 /** Capabilities a server may support. */
 export const ServerCapabilitiesSchema = looseObject({
   experimental: v.optional(record(Open)),
+  /** 2026-07-28: extensions supported, by identifier (e.g. `io.modelcontextprotocol/tasks`). */
+  extensions: v.optional(record(Open)),
   logging: v.optional(Open),
   completions: v.optional(Open),
   prompts: v.optional(listChanged),

@@ -21,6 +21,8 @@ export interface RequestSpec {
   readonly result: AnySchema;
   /** Whether the request may be task-augmented (`params.task`), so its answer may be a `CreateTaskResult`. */
   readonly taskAugmentable?: boolean;
+  /** The schema of a flat `resultType: "task"` answer (tasks extension, 2026-07-28 on), when one may come. */
+  readonly taskResult?: AnySchema;
   /** Whether the answer may be an `InputRequiredResult` (multi round-trip requests, 2026-07-28 on). */
   readonly inputRequired?: boolean;
 }
@@ -45,4 +47,9 @@ export interface RevisionTable {
   readonly requests: Readonly<Record<string, RequestSpec>>;
   /** Notification methods of this revision. */
   readonly notifications: Readonly<Record<string, NotificationSpec>>;
+  /** Methods of official extensions spoken in this revision (known to the codec; answered only when negotiated). */
+  readonly extensions?: {
+    readonly requests: Readonly<Record<string, RequestSpec>>;
+    readonly notifications: Readonly<Record<string, NotificationSpec>>;
+  };
 }

@@ -9,8 +9,9 @@
  * - no server→client requests: `tools/call`, `resources/read` and `prompts/get` may answer with an
  *   `InputRequiredResult` whose `inputRequests` the client answers by retrying with `inputResponses`;
  * - every result carries `resultType`; list/read/discover results carry `ttlMs` and `cacheScope`;
- * - tasks left the core (an extension now), as did `notifications/elicitation/complete` and
- *   `notifications/roots/list_changed`; URL elicitation has no `elicitationId`.
+ * - tasks left the core for the tasks extension (`tasks-extension.ts`: its methods ride along as `extensions`,
+ *   answered only when negotiated), as did `notifications/elicitation/complete` and `notifications/roots/list_changed`;
+ *   URL elicitation has no `elicitationId`.
  * Results are checked with `resultType`, `ttlMs` and `cacheScope` optional: a client MUST treat an absent
  * `resultType` as `"complete"` (basic spec, "ResultType"), and what we emit is checked against the official
  * schema in tests instead.
@@ -25,6 +26,7 @@ import { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from "./s
 import { ListRootsResultSchema } from "./roots.ts";
 import { requests_2025_11_25, notifications_2025_11_25 } from "./methods-2025-11-25.ts";
 import type { AnySchema, RequestSpec, RevisionTable } from "./method-table.ts";
+import { ExtensionCreateTaskResultSchema, tasksExtensionNotifications, tasksExtensionRequests } from "./tasks-extension.ts";
 
 /** The `_meta` keys of the modern revisions (basic spec, "_meta"). */
 export const MODERN_META = {
@@ -83,6 +85,8 @@ export const SubscriptionFilterSchema = looseObject({
   promptsListChanged: v.optional(v.boolean()),
   resourcesListChanged: v.optional(v.boolean()),
   resourceSubscriptions: v.optional(v.array(v.string())),
+  /** Tasks extension: `notifications/tasks` for these task ids. */
+  taskIds: v.optional(v.array(v.string())),
 });
 /** The notification types of one `subscriptions/listen`. */
 export type SubscriptionFilter = v.InferOutput<typeof SubscriptionFilterSchema>;
@@ -135,11 +139,12 @@ function modernResult(schema: AnySchema, cacheable = false): AnySchema {
 }
 
 const from = requests_2025_11_25;
-const entry = (base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean } = {}): RequestSpec => ({
+const entry = (base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean; task?: boolean } = {}): RequestSpec => ({
   from: "client",
   params: modernParams(base.params, options.mrtr),
   result: modernResult(base.result, options.cacheable),
   ...(options.mrtr ? { inputRequired: true } : {}),
+  ...(options.task ? { taskResult: ExtensionCreateTaskResultSchema } : {}),
 });
 
 /** Request methods of 2026-07-28 (all client→server). */
@@ -152,7 +157,7 @@ export const requests_2026_07_28 = {
   "prompts/list": entry(from["prompts/list"], { cacheable: true }),
   "prompts/get": entry(from["prompts/get"], { mrtr: true }),
   "tools/list": entry(from["tools/list"], { cacheable: true }),
-  "tools/call": entry(from["tools/call"], { mrtr: true }),
+  "tools/call": entry(from["tools/call"], { mrtr: true, task: true }),
   "completion/complete": entry(from["completion/complete"]),
 } as const satisfies Record<string, RequestSpec>;
 
@@ -178,4 +183,5 @@ export const table_2026_07_28 = {
   stateful: false,
   requests: requests_2026_07_28,
   notifications: notifications_2026_07_28,
+  extensions: { requests: tasksExtensionRequests(ModernRequestMetaSchema), notifications: tasksExtensionNotifications },
 } as const satisfies RevisionTable;
