@@ -17,6 +17,7 @@ import { fakeServerCommand } from "@agentd/testkit";
 import { procStatusKb } from "../lib/proc.ts";
 
 const TOOL_SERVER = new URL("../loop/timed-mcp-server.ts", import.meta.url).pathname;
+const BURST_CLIENT = new URL("./burst-client.ts", import.meta.url).pathname;
 const [kind = "", ...args] = process.argv.slice(2);
 const print = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 const rssKb = () => {
@@ -101,6 +102,12 @@ async function subscriptions(url: string, n: number, burst: number): Promise<voi
     const baseKb = rssKb();
     const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({ kind: "subscription", id: subscriptionTriggerId("fake", uri(i)), server: "fake", uri: uri(i), instruction: "The resource changed." }));
     const triggers = new AgentTriggers({ agent, specs });
+    // Listening before the triggers do, so this listener hears each notification first.
+    const notified = new Map<string, number>();
+    let burstStarted = false;
+    agent.clients.get("fake")?.onResourceUpdated((u) => {
+      if (burstStarted && !notified.has(u)) notified.set(u, performance.now());
+    });
     const started = new Map<string, number>();
     let ended = 0;
     let waiter: { count: number; resolve: () => void } | undefined;
@@ -116,25 +123,53 @@ async function subscriptions(url: string, n: number, burst: number): Promise<voi
     const t0 = performance.now();
     const r = await triggers.start();
     const startMs = performance.now() - t0;
-    if (r.active !== n) throw new Error(`${r.active} of ${n} subscriptions active`);
+    if (r.active !== n) throw new Error(`${r.active} of ${n} subscriptions active: ${JSON.stringify(triggers.status().find((s) => s.state !== "active"))}`);
     // The first read after subscribing always emits (level-triggered): one run per resource. Let them end.
     await endedReaches(n);
     const subscribedKb = rssKb();
-    // The burst: B resources changed at once; each latency is from the change's request to its run's start.
+    // The burst: B resources changed at once by another process (see burst-client.ts). Each latency runs
+    // from the notification's arrival in this process to its run's start; the change's request → run-start
+    // (clocks of two processes) is reported beside it.
     started.clear();
-    const sent = new Map<string, number>();
-    await Promise.all(
-      Array.from({ length: burst }, (_, i) => {
-        sent.set(subscriptionTriggerId("fake", uri(i)), performance.now());
-        return fake.control.setResource(uri(i), "v1");
-      }),
-    );
+    const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(burst)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    const out = burster.stdout.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await out.read();
+      if (done) throw new Error("the burst client ended before it was ready");
+      text += decoder.decode(value, { stream: true });
+    }
+    burstStarted = true;
+    const cpu0 = process.cpuUsage();
+    const burstT0 = performance.now();
+    burster.stdin.write("go\n");
+    burster.stdin.flush();
     await endedReaches(n + burst);
-    const latencies = [...sent].map(([id, t]) => (started.get(id) ?? Number.NaN) - t);
-    if (latencies.some((l) => !Number.isFinite(l))) throw new Error(`${latencies.filter((l) => !Number.isFinite(l)).length} of ${burst} changes started no run`);
-    latencies.sort((a, b) => a - b);
-    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? 0;
-    print({ baseKb, subscribedKb, startMs, p50: at(0.5), p99: at(0.99) });
+    const cpu = process.cpuUsage(cpu0);
+    for (;;) {
+      const { value, done } = await out.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await burster.exited;
+    const { sentAt } = JSON.parse(text.split("\n")[1] ?? "{}") as { sentAt: number[] };
+    const ids = Array.from({ length: burst }, (_, i) => subscriptionTriggerId("fake", uri(i)));
+    const fromNotification = ids.map((id, i) => (started.get(id) ?? Number.NaN) - (notified.get(uri(i)) ?? Number.NaN));
+    if (fromNotification.some((l) => !Number.isFinite(l))) throw new Error(`${fromNotification.filter((l) => !Number.isFinite(l)).length} of ${burst} changes started no run`);
+    const fromChange = ids.map((id, i) => performance.timeOrigin + (started.get(id) as number) - (sentAt[i] as number));
+    const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] ?? 0;
+    print({
+      baseKb,
+      subscribedKb,
+      startMs,
+      p50: pct(fromNotification, 0.5),
+      p99: pct(fromNotification, 0.99),
+      changeP50: pct(fromChange, 0.5),
+      changeP99: pct(fromChange, 0.99),
+      cpuMsPerChange: (cpu.user + cpu.system) / 1000 / burst,
+      ...(process.env.BENCH_BURST_WINDOW ? { window: [performance.timeOrigin + burstT0, performance.timeOrigin + performance.now()] } : {}),
+    });
     await triggers.stop({ graceMs: 1000 });
   } finally {
     await agent.close();

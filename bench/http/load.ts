@@ -53,7 +53,8 @@ export async function drive(gen: LoadGenerator, port: number, connections: numbe
     return JSON.parse(r.stdout.trim().split("\n").at(-1) as string) as LoadRun;
   }
   const threads = Math.min(2, connections);
-  const args = ["wrk", `-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "10s", "-s", join(BENCH_DIR, "http", "tools-call.lua"), `http://127.0.0.1:${port}/mcp`];
+  // wrk takes whole seconds only ("-d0.5s" prints its usage and exits 1): shorter runs take one second.
+  const args = ["wrk", `-t${threads}`, `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--timeout", "10s", "-s", join(BENCH_DIR, "http", "tools-call.lua"), `http://127.0.0.1:${port}/mcp`];
   const r = await runToEnd(sessions.length ? [...args, "--", sessions.join(",")] : args, { timeoutMs: (seconds + 60) * 1000 });
   if (r.code !== 0) throw new Error(`wrk failed (${r.code}): ${r.stderr.slice(-1000)}`);
   return parseWrk(r.stdout);

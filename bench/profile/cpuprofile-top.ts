@@ -13,9 +13,15 @@ interface Node {
   children?: number[];
 }
 const [file = "", top = "25", callersOf] = process.argv.slice(2);
-const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
 const byNode = new Map<number, number>();
-profile.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+// PROFILE_WINDOW=FROM,TO (epoch ms): only the samples taken in that window.
+const [from = -Infinity, to = Infinity] = (process.env.PROFILE_WINDOW ?? "").split(",").filter(Boolean).map(Number);
+let at = profile.startTime / 1000;
+profile.samples.forEach((id, i) => {
+  at += (profile.timeDeltas[i] ?? 0) / 1000;
+  if (at >= from && at <= to) byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const total = [...byNode.values()].reduce((a, b) => a + b, 0);
 const fn = new Map<string, number>();

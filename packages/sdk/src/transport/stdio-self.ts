@@ -48,7 +48,16 @@ function guardConsole(): () => void {
 }
 
 /**
- * A {@link StreamTransport} over `process.stdin` / `process.stdout`. When the peer closes our stdin, the
+ * Our stdin as a byte source. Under Bun, its native stream: `process.stdin` is Node's stream machinery
+ * emulated on top of it (a `data` event, a buffer list and a read-more tick per chunk), paid on every
+ * message of a request/response exchange. Pausing stops pulling from it, as before.
+ */
+function stdinSource(): ReadableStream<Uint8Array> | NodeJS.ReadStream {
+  return typeof Bun !== "undefined" ? (Bun.stdin.stream() as ReadableStream<Uint8Array>) : process.stdin;
+}
+
+/**
+ * A {@link StreamTransport} over our stdin (see `stdinSource`) / `process.stdout`. When the peer closes our stdin, the
  * transport closes (`onclose`); closing it stops reading stdin (so the process can exit) but leaves stdout
  * open for the rest of the program.
  */
@@ -60,7 +69,7 @@ export class StdioServerTransport extends StreamTransport {
     const streamOptions: StreamTransportOptions = { endOutput: false, destroyInput: true };
     if (options.maxFrameBytes !== undefined) streamOptions.maxFrameBytes = options.maxFrameBytes;
     if (options.onInputEnd !== undefined) streamOptions.onInputEnd = options.onInputEnd;
-    super(process.stdin, process.stdout, streamOptions);
+    super(stdinSource(), process.stdout, streamOptions);
     this.guard = options.guardConsole ?? true;
   }
 

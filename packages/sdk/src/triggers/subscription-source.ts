@@ -14,6 +14,8 @@
  */
 import { AgentdError } from "../wire/errors.ts";
 import type { TimerHandle } from "./clock.ts";
+import { boundedRequest } from "./client-requests.ts";
+import { watchResourceUpdates } from "./resource-updates.ts";
 import { contentHash, subscriptionRunId } from "./run-id.ts";
 import type { EventSource, SourceContext } from "./types.ts";
 
@@ -91,10 +93,11 @@ export class SubscriptionSource implements EventSource {
       return;
     }
     // Listen before subscribing: an update racing the first read is then read again, not lost.
-    this.offs.push(client.onResourceUpdated((u) => concernsResource(uri, u) && void this.refresh()));
+    // Indexed by URI: a notification costs the same however many resources the client has subscribed.
+    this.offs.push(watchResourceUpdates(client, uri, () => void this.refresh()));
     if (client.onReconnected) this.offs.push(client.onReconnected(() => void this.resubscribe()));
     await this.firstRead(async () => {
-      await client.subscribe(uri);
+      await boundedRequest(client, () => client.subscribe(uri));
       this.subscribed = true;
     });
   }
@@ -120,7 +123,8 @@ export class SubscriptionSource implements EventSource {
     if (this.poll && this.context) this.context.clock.clearTimer(this.poll);
     if (this.subscribed) {
       this.subscribed = false;
-      await this.options.client.unsubscribe(this.options.uri).catch((error: unknown) => {
+      const { client, uri } = this.options;
+      await boundedRequest(client, () => client.unsubscribe(uri)).catch((error: unknown) => {
         this.context?.logger.debug("trigger.unsubscribe-failed", { uri: this.options.uri, error: String(error) });
       });
     }
@@ -129,7 +133,8 @@ export class SubscriptionSource implements EventSource {
   private async resubscribe(): Promise<void> {
     if (this.stopped) return;
     try {
-      await this.options.client.subscribe(this.options.uri);
+      const { client, uri } = this.options;
+      await boundedRequest(client, () => client.subscribe(uri));
     } catch (error) {
       this.context?.logger.warn("trigger.resubscribe-failed", { uri: this.options.uri, error: String(error) });
       return;
@@ -171,7 +176,8 @@ export class SubscriptionSource implements EventSource {
   private async readOnce(): Promise<void> {
     const context = this.context as SourceContext;
     const { uri } = this.options;
-    const { contents } = await this.options.client.readResource(uri);
+    const { client } = this.options;
+    const { contents } = await boundedRequest(client, () => client.readResource(uri));
     if (this.stopped) return;
     const version = contentHash(JSON.stringify(contents.map((c) => [c.uri, c.mimeType ?? null, c.text ?? null, c.blob ?? null])));
     if (version === this.lastEmitted) return;

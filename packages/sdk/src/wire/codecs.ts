@@ -72,16 +72,25 @@ export function formatIssues(root: string, issues: readonly v.BaseIssue<unknown>
 }
 
 /**
- * A schema and its fast check, compiled on first use: a process speaks a handful of the ~50 methods, and
- * compiling all of them up front cost ~10 ms of every start-up (the demo pays it in two processes).
+ * A schema and its fast check, compiled once the schema has been used {@link COMPILE_AFTER} times: a process
+ * speaks a handful of the ~50 methods, and compiling all of them up front cost ~10 ms of every start-up (the
+ * demo pays it in two processes). Until then valibot's own `v.is` answers (the same verdict; compiling one
+ * schema, e.g. the tools/call result's, costs 1–4 ms of cold code against ~0.3 ms for a few `v.is` calls):
+ * a one-shot run validates each of its methods a few times and never pays for a compilation.
  */
 class Validator {
   private check: Check | undefined;
+  private uses = 0;
   constructor(readonly schema: AnySchema) {}
   fast(value: unknown): boolean {
-    return (this.check ??= compileCheck(this.schema))(value);
+    if (this.check !== undefined) return this.check(value);
+    if (++this.uses <= COMPILE_AFTER) return v.is(this.schema, value);
+    return (this.check = compileCheck(this.schema))(value);
   }
 }
+
+/** Uses of a schema answered by `v.is` before its check is compiled. */
+const COMPILE_AFTER = 32;
 
 const validator = (schema: AnySchema): Validator => new Validator(schema);
 
