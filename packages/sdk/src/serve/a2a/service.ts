@@ -3,7 +3,7 @@
  * principal and the request's JSON params, checks them, and answers a value, or a stream of
  * `StreamResponse` for the streaming operations. Errors are {@link A2aError}s, rendered by the binding.
  */
-import { A2aError, type AgentCard, type Message, type StreamResponse, type Task, type TaskState } from "../../a2a/types.ts";
+import { A2aError, TERMINAL_STATES, type AgentCard, type Message, type StreamResponse, type Task, type TaskState } from "../../a2a/types.ts";
 import type { Principal } from "../principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
@@ -106,14 +106,18 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
         return follow(tasks, entry.owner, entry.task);
       }
       const task = tasks.get(who.id, idOf(params)).task;
-      if (endsStream(task.status.state)) throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
-      return follow(tasks, who.id, task);
+      // Only a terminal task refuses a subscription: one waiting for input is followed through its answer.
+      if (TERMINAL_STATES.has(task.status.state)) throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
+      return follow(tasks, who.id, task, true);
     },
   };
 }
 
-/** The task snapshot, then every event until the task ends or waits for input. */
-async function* follow(tasks: A2aTasks, owner: string, task: Task): EventStream {
+/**
+ * The task snapshot, then every event until the task ends or waits for input (`resume`: a subscription to a
+ * task already waiting for input follows it through the answer, until it ends or waits again).
+ */
+async function* follow(tasks: A2aTasks, owner: string, task: Task, resume = false): EventStream {
   const queue: StreamResponse[] = [];
   let wake: (() => void) | undefined;
   const off = tasks.subscribe(owner, task.id, (e) => {
@@ -122,7 +126,7 @@ async function* follow(tasks: A2aTasks, owner: string, task: Task): EventStream 
   });
   try {
     yield { task: view(task) };
-    if (endsStream(task.status.state)) return;
+    if (resume ? TERMINAL_STATES.has(task.status.state) : endsStream(task.status.state)) return;
     for (;;) {
       while (queue.length === 0) await new Promise<void>((r) => (wake = r));
       const e = queue.shift()!;
