@@ -261,6 +261,8 @@ export function createAgent(options: AgentOptions): Agent {
     ...(ledger ? { capabilitiesFor: samplingFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+    // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
+    ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
     logger,
   });
   const { clients, connect } = connections;

@@ -31,7 +31,8 @@ import type {
 } from "../wire/index.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
-import { callToolAsTask } from "./client-tasks.ts";
+import { callToolAsTask, type TaskCallOptions } from "./client-tasks.ts";
+import { canonicalJson, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
 import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./client-era.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./client-input.ts";
 import { ListenManager } from "./client-listen.ts";
@@ -63,6 +64,8 @@ export interface McpClientOptions {
   versionNegotiation?: VersionNegotiation;
   /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */
   probeTimeoutMs?: number;
+  /** Notes task-augmented calls so a restart with the checkpoint re-attaches to them (see {@link McpClient.taskJournal}). */
+  taskJournal?: TaskJournal;
 }
 
 /** Events of an {@link McpClient}. */
@@ -110,6 +113,11 @@ export class McpClient {
   private readonly cache = new ResultCache();
   /** Deprecated features this connection already gave notice of (once each). */
   private noticed?: Set<string>;
+  /**
+   * Where task-augmented calls are noted (the agent's checkpoint sets it when it is on): a call whose
+   * server, run id, tool and arguments match a task started before a restart re-attaches to that task.
+   */
+  taskJournal?: TaskJournal;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -121,6 +129,7 @@ export class McpClient {
     this.roots = this.config.roots ? [...this.config.roots] : [];
     this.tools = new ToolCatalog(this.config, this.logger);
     this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+    if (options.taskJournal) this.taskJournal = options.taskJournal;
   }
 
   /** Listen to an event; returns the unsubscribe function. */
@@ -280,9 +289,23 @@ export class McpClient {
     };
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     const result = asTask
-      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
+      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent), ...this.journaled(name, args, options.runId ?? this.runId) })
       : await this.request<CallToolResult>("tools/call", params, requestOptions);
     return this.tools.checkOutput(name, result);
+  }
+
+  /** The journal hooks of a task-augmented call (none without a journal). */
+  private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
+    const journal = this.taskJournal;
+    if (!journal) return {};
+    const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
+    const before = journal.find(key);
+    return {
+      ...(before ? { resumeTaskId: before.taskId } : {}),
+      onTaskStarted: (taskId) => journal.started(key, taskId),
+      onTaskEnded: () => journal.ended(key),
+      onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),
+    };
   }
 
   /**
