@@ -19,6 +19,7 @@ import type { TriggerSpec } from "../triggers/trigger-specs.ts";
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
 import { CheckpointTasks } from "./checkpoint-tasks.ts";
 import { CheckpointWriter, type CheckpointStore } from "./checkpoint-writer.ts";
+import type { RunConversations } from "./run-conversations.ts";
 
 /** Options of {@link AgentCheckpoint}. */
 export interface AgentCheckpointOptions {
@@ -30,6 +31,8 @@ export interface AgentCheckpointOptions {
   closeStore?: () => Promise<void>;
   debounceMs?: number;
   logger: Logger;
+  /** The conversation tier (off by default): triggered runs resume mid-conversation after a restart. */
+  conversations?: RunConversations;
 }
 
 /** The parts of an agent whose facts are checkpointed. */
@@ -59,12 +62,15 @@ export class AgentCheckpoint {
   readonly writer: CheckpointWriter;
   /** The remote tasks runs started: the agent's MCP clients note them here (their task journal). */
   readonly tasks = new CheckpointTasks();
+  /** Triggered runs' saved conversations, when `durability.checkpoint.resumeConversations` is set. */
+  readonly conversations: RunConversations | undefined;
   private parts: CheckpointedParts | undefined;
   private readonly runs = new Map<string, CheckpointRun>();
   private readonly offs: Array<() => void> = [];
 
   constructor(private readonly options: AgentCheckpointOptions) {
     this.key = checkpointKey(options.identity);
+    this.conversations = options.conversations;
     this.writer = new CheckpointWriter({
       store: options.store,
       key: this.key,
