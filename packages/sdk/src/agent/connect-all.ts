@@ -9,6 +9,7 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { AgentdError } from "../wire/errors.ts";
+import type { TaskJournal } from "../mcp/task-journal.ts";
 import { connectManagedServer } from "./connect-server.ts";
 
 /** What the connections are made with (the agent's options). */
@@ -19,6 +20,8 @@ export interface ConnectionOptions {
   capabilitiesFor?: (server: string) => CapabilityConfig | undefined;
   reconnect?: Partial<ReconnectPolicy>;
   httpReactivity?: boolean;
+  /** Where task-augmented calls are noted (the checkpoint's, when it is on). */
+  taskJournal?: TaskJournal;
   logger: Logger;
 }
 
@@ -50,6 +53,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             ...(capabilities ? { capabilities } : {}),
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
             ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+            ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
           });
           if (closed) {
             await client.close();

@@ -9,6 +9,7 @@
  */
 import type { McpServerConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
+import type { TaskJournal } from "../mcp/task-journal.ts";
 import { McpClient, type McpClientOptions } from "../mcp/client.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
@@ -34,6 +35,8 @@ export interface ConnectServerOptions {
   reconnect?: Partial<ReconnectPolicy>;
   /** D7a: use server push (the GET stream) on HTTP servers (default true; false = request/response only). */
   httpReactivity?: boolean;
+  /** Where task-augmented calls are noted (the checkpoint's, when it is on). */
+  taskJournal?: TaskJournal;
 }
 
 /** Build the transport an `mcpServers` entry describes. */
@@ -77,6 +80,7 @@ function clientOptions(options: ConnectServerOptions, config?: McpServerConfig):
     ...(options.runId ? { runId: options.runId } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
   };
 }
 

@@ -19,7 +19,7 @@ import type { McpServerConfig } from "../config/schema.ts";
 import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
-import type { LanguageModel } from "../loop/model.ts";
+import type { LanguageModel, ModelMessage } from "../loop/model.ts";
 import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
@@ -307,6 +307,8 @@ export function createAgent(options: AgentOptions): Agent {
     ...(ledger || calls ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+    // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
+    ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
     logger,
   });
   const { clients, connect } = connections;
@@ -336,8 +338,14 @@ export function createAgent(options: AgentOptions): Agent {
     runs.set(runId, controller);
     if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
+    // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
+    const conversations = (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
+    let aborted = false;
     try {
       await connect();
+      // Only native tool calling resumes (the JSON-action mode's turns are not saved).
+      const resume = options.model.supportsTools ? await conversations?.load(runId) : undefined;
+      if (resume) logger.info("conversation.resumed", { runId, messages: resume.length });
       const recorder = (await telemetryReady())?.run({
         runId,
         ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
@@ -364,10 +372,17 @@ export function createAgent(options: AgentOptions): Agent {
         onEvent: emit,
         logger: logger.child({ runId }),
         ...(recorder ? { tracer: recorder } : {}),
+        ...(resume ? { resume } : {}),
+        ...(conversations ? { onTurn: (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) } : {}),
       });
       const sampling = ledger?.takeRun(runId);
       return sampling ? { ...result, sampling } : result;
+    } catch (e) {
+      // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
+      aborted = AgentdError.isInstance(e) && e.code === "E_ABORTED";
+      throw e;
     } finally {
+      if (conversations && !aborted) await conversations.end(runId);
       ledger?.takeRun(runId);
       if (runOptions.trigger) tags.untag(runId);
       runOptions.signal?.removeEventListener("abort", onAbort);

@@ -395,6 +395,15 @@ export const DurabilitySchema = v.strictObject({
       identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,120}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
       /** Changes within this window are written as one (default 100ms). */
       debounce: v.optional(duration),
+      /** Off by default: triggered runs' conversations are saved after each tool turn, so a re-run of the same run id resumes mid-conversation. */
+      resumeConversations: v.optional(
+        v.strictObject({
+          /** Largest conversation saved, in bytes of JSON (default 262144); a larger one is not saved. */
+          maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+          /** How long a saved conversation can be resumed from (default 1h). */
+          ttl: v.optional(duration),
+        }),
+      ),
     }),
   ),
 });

@@ -46,6 +46,14 @@ export interface RunLoopOptions {
   logger?: Logger;
   /** Names the span of each model request and tool call, for W3C trace context propagation. */
   tracer?: RunTracer;
+  /**
+   * The conversation of an earlier attempt of this run (everything after the system prompt, as
+   * `onTurn` gave it): the run goes on from there — the model sees the earlier turns, their tool calls
+   * are not made again. Used only when it starts with this run's `input` (native tool calling).
+   */
+  resume?: ModelMessage[];
+  /** Told the conversation (after the system prompt) each time a turn's tool results are in (native tool calling). */
+  onTurn?: (messages: readonly ModelMessage[]) => void;
 }
 
 /** The result of a run that reached a final answer. */
@@ -68,7 +76,7 @@ const textOf = (content: Array<{ type: string; text?: string }>): string =>
   content.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
 
 /** Native tool calling: the model returns tool-call parts, the results go back as tool messages. */
-async function runNativeLoop(ctx: RunContext, messages: ModelMessage[]): Promise<FinalAnswer> {
+async function runNativeLoop(ctx: RunContext, messages: ModelMessage[], onTurn?: (messages: readonly ModelMessage[]) => void): Promise<FinalAnswer> {
   const { offered, outputSchema } = ctx.init;
   const request = {
     ...(offered.length ? { tools: offered } : {}),
@@ -90,6 +98,7 @@ async function runNativeLoop(ctx: RunContext, messages: ModelMessage[]): Promise
           ...(d.outcome.isError ? { isError: true } : {}),
         })),
       });
+      onTurn?.(messages.slice(1));
       continue;
     }
     const answer = ctx.acceptFinal(textOf(response.content));
@@ -174,11 +183,9 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       tools: offered,
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     });
-    const messages: ModelMessage[] = [
-      { role: "system", content: system },
-      { role: "user", content: options.input },
-    ];
-    const answer = mode === "native" ? await runNativeLoop(ctx, messages) : await runJsonActionLoop(ctx, messages);
+    const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
+    const messages: ModelMessage[] = [{ role: "system", content: system }, ...(resumed ?? [{ role: "user" as const, content: options.input }])];
+    const answer = mode === "native" ? await runNativeLoop(ctx, messages, options.onTurn) : await runJsonActionLoop(ctx, messages);
     end("final");
     return {
       text: answer.text,
@@ -202,6 +209,10 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     run.dispose();
   }
 }
+
+/** A saved conversation this run can go on from: it begins with the user's request and ends after tool results. */
+const resumable = (saved: ModelMessage[] | undefined): saved is ModelMessage[] =>
+  saved !== undefined && saved.length >= 3 && saved[0]?.role === "user" && saved.at(-1)?.role === "tool";
 
 const stopReasonOf = (e: unknown): StopReason => {
   const reason = AgentdError.isInstance(e) ? e.options.data?.stopReason : undefined;

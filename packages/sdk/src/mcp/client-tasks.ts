@@ -5,7 +5,7 @@
  * requests are cancelled that way, not with `notifications/cancelled`.
  */
 import { setLongTimeout } from "../_internal/timer.ts";
-import { AgentdError } from "../wire/errors.ts";
+import { AgentdError, McpError } from "../wire/errors.ts";
 import type { CallToolResult, Task } from "../wire/index.ts";
 import type { Protocol } from "./protocol.ts";
 import type { RequestOptions } from "./types.ts";
@@ -24,6 +24,17 @@ export interface TaskCallOptions extends RequestOptions {
   ttlMs?: number;
   /** Told of each `tasks/cancel` in flight, so closing the client can let it reach the server first. */
   trackCancel?: (sent: Promise<unknown>) => void;
+  /**
+   * A task this call started before a restart (the checkpoint's journal): poll it instead of calling the
+   * tool again. A server that no longer knows it (any JSON-RPC error on `tasks/get`) gets the call anew.
+   */
+  resumeTaskId?: string;
+  /** Told the task id when the server accepts the call as a task (or a resumed one is known). */
+  onTaskStarted?: (taskId: string) => void;
+  /** Told when the task's result was fetched, or a resumed task is unknown to the server. */
+  onTaskEnded?: () => void;
+  /** Told when a resumed task was known and is followed instead of a new call. */
+  onResumed?: (taskId: string) => void;
 }
 
 /** Run `tools/call` as a task and return the tool's result. */
@@ -48,15 +59,19 @@ export async function callToolAsTask(
   };
   signal.addEventListener("abort", cancel, { once: true });
   try {
-    const task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
-    const created = await protocol.request<Record<string, unknown>>(
-      "tools/call",
-      { ...params, task },
-      { ...options, signal, maxTotalTimeoutMs: undefined, validateResult: false },
-    );
-    // A receiver that did not take the task answers normally (tasks spec: it MUST process it as usual).
-    if (!isTask(created.task)) return created as CallToolResult;
-    let current: Task = created.task;
+    let current = options.resumeTaskId === undefined ? undefined : await resume(protocol, options.resumeTaskId, each, options);
+    if (!current) {
+      const task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
+      const created = await protocol.request<Record<string, unknown>>(
+        "tools/call",
+        { ...params, task },
+        { ...options, signal, maxTotalTimeoutMs: undefined, validateResult: false },
+      );
+      // A receiver that did not take the task answers normally (tasks spec: it MUST process it as usual).
+      if (!isTask(created.task)) return created as CallToolResult;
+      current = created.task;
+      options.onTaskStarted?.(current.taskId);
+    }
     taskId = current.taskId;
     if (signal.aborted) cancel();
     while (!TERMINAL.has(current.status) && current.status !== "input_required") {
@@ -66,6 +81,7 @@ export async function callToolAsTask(
     // tasks/result blocks until the task is terminal (and carries input_required exchanges meanwhile).
     const result = await protocol.request<CallToolResult>("tasks/result", { taskId }, { ...each, timeoutMs: remaining(deadline, options.timeoutMs) });
     taskId = undefined;
+    options.onTaskEnded?.();
     return result;
   } catch (e) {
     if (signal.aborted) cancel();
@@ -75,6 +91,24 @@ export async function callToolAsTask(
   } finally {
     signal.removeEventListener("abort", cancel);
     cancelTimer();
+  }
+}
+
+/** `tasks/get` of a task started before a restart: the task, or undefined when the server does not know it. */
+async function resume(protocol: Protocol, taskId: string, each: RequestOptions, options: TaskCallOptions): Promise<Task | undefined> {
+  try {
+    const task = await protocol.request<Task>("tasks/get", { taskId }, each);
+    if (isTask(task)) {
+      options.onResumed?.(taskId);
+      return task;
+    }
+    options.onTaskEnded?.();
+    return undefined;
+  } catch (e) {
+    // Expired, never known, or another principal's (all "not found"): the call is made again.
+    if (!McpError.isInstance(e)) throw e;
+    options.onTaskEnded?.();
+    return undefined;
   }
 }
 

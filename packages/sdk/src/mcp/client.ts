@@ -33,7 +33,8 @@ import type {
 } from "../wire/index.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "./capabilities.ts";
-import { callToolAsTask } from "./client-tasks.ts";
+import { callToolAsTask, type TaskCallOptions } from "./client-tasks.ts";
+import { canonicalJson, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
 import { followTask } from "./client-task-extension.ts";
 import { answerInputRequests } from "./client-input.ts";
 import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
@@ -69,6 +70,8 @@ export interface McpClientOptions {
   versionNegotiation?: VersionNegotiation;
   /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */
   probeTimeoutMs?: number;
+  /** Notes task-augmented calls so a restart with the checkpoint re-attaches to them (see {@link McpClient.taskJournal}). */
+  taskJournal?: TaskJournal;
 }
 
 /** Events of an {@link McpClient}. */
@@ -116,6 +119,11 @@ export class McpClient {
   private readonly cache = new ResultCache();
   /** Deprecated features this connection already gave notice of (once each). */
   private noticed?: Set<string>;
+  /**
+   * Where task-augmented calls are noted (the agent's checkpoint sets it when it is on): a call whose
+   * server, run id, tool and arguments match a task started before a restart re-attaches to that task.
+   */
+  taskJournal?: TaskJournal;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -127,6 +135,7 @@ export class McpClient {
     this.roots = this.config.roots ? [...this.config.roots] : [];
     this.tools = new ToolCatalog(this.config, this.logger);
     this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+    if (options.taskJournal) this.taskJournal = options.taskJournal;
   }
 
   /** Listen to an event; returns the unsubscribe function. */
@@ -288,10 +297,24 @@ export class McpClient {
     if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     let result = asTask
-      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent) })
+      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent), ...this.journaled(name, args, options.runId ?? this.runId) })
       : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) => this.retryAfterHeaderMismatch(e, name, args, params, requestOptions));
     if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
     return this.tools.checkOutput(name, result);
+  }
+
+  /** The journal hooks of a task-augmented call (none without a journal). */
+  private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
+    const journal = this.taskJournal;
+    if (!journal) return {};
+    const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
+    const before = journal.find(key);
+    return {
+      ...(before ? { resumeTaskId: before.taskId } : {}),
+      onTaskStarted: (taskId) => journal.started(key, taskId),
+      onTaskEnded: () => journal.ended(key),
+      onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),
+    };
   }
 
   /**

@@ -17,7 +17,9 @@ import type { AgentTriggers } from "../triggers/agent-triggers.ts";
 import type { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
 import type { TriggerSpec } from "../triggers/trigger-specs.ts";
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
+import { CheckpointTasks } from "./checkpoint-tasks.ts";
 import { CheckpointWriter, type CheckpointStore } from "./checkpoint-writer.ts";
+import type { RunConversations } from "./run-conversations.ts";
 
 /** Options of {@link AgentCheckpoint}. */
 export interface AgentCheckpointOptions {
@@ -29,6 +31,8 @@ export interface AgentCheckpointOptions {
   closeStore?: () => Promise<void>;
   debounceMs?: number;
   logger: Logger;
+  /** The conversation tier (off by default): triggered runs resume mid-conversation after a restart. */
+  conversations?: RunConversations;
 }
 
 /** The parts of an agent whose facts are checkpointed. */
@@ -46,6 +50,8 @@ export interface RestoreReport {
   ignored?: string;
   subscriptions: number;
   handles: { respawned: number; kept: number };
+  /** Remote tasks a re-run of their run re-attaches to. */
+  tasks: number;
   /** Runs that were in flight when the checkpoint was written (re-run by reconciliation, not from here). */
   interrupted: string[];
 }
@@ -54,12 +60,17 @@ export interface RestoreReport {
 export class AgentCheckpoint {
   readonly key: string;
   readonly writer: CheckpointWriter;
+  /** The remote tasks runs started: the agent's MCP clients note them here (their task journal). */
+  readonly tasks = new CheckpointTasks();
+  /** Triggered runs' saved conversations, when `durability.checkpoint.resumeConversations` is set. */
+  readonly conversations: RunConversations | undefined;
   private parts: CheckpointedParts | undefined;
   private readonly runs = new Map<string, CheckpointRun>();
   private readonly offs: Array<() => void> = [];
 
   constructor(private readonly options: AgentCheckpointOptions) {
     this.key = checkpointKey(options.identity);
+    this.conversations = options.conversations;
     this.writer = new CheckpointWriter({
       store: options.store,
       key: this.key,
@@ -73,7 +84,7 @@ export class AgentCheckpoint {
   async restore(parts: CheckpointedParts): Promise<RestoreReport> {
     this.parts = parts;
     const { logger } = this.options;
-    const report: RestoreReport = { found: false, subscriptions: 0, handles: { respawned: 0, kept: 0 }, interrupted: [] };
+    const report: RestoreReport = { found: false, subscriptions: 0, handles: { respawned: 0, kept: 0 }, tasks: 0, interrupted: [] };
     let stored: Awaited<ReturnType<CheckpointStore["get"]>>;
     try {
       stored = await (await this.options.store()).get(this.key);
@@ -91,7 +102,7 @@ export class AgentCheckpoint {
       else await this.apply(parsed.document, parts, report);
       if (report.ignored) logger.warn("checkpoint.ignored", { key: this.key, reason: report.ignored, message: "rebuilding from the config and reconciling instead" });
     }
-    logger.info("checkpoint.restored", { key: this.key, found: report.found, ...(report.ignored ? { ignored: true } : {}), subscriptions: report.subscriptions, ...report.handles, interrupted: report.interrupted });
+    logger.info("checkpoint.restored", { key: this.key, found: report.found, ...(report.ignored ? { ignored: true } : {}), subscriptions: report.subscriptions, ...report.handles, tasks: report.tasks, interrupted: report.interrupted });
     this.follow(parts);
     this.writer.schedule();
     return report;
@@ -121,7 +132,8 @@ export class AgentCheckpoint {
     const doc = parsed.document;
     const handles = doc.handles.filter((h) => h.owner === runId && (h.status === "working" || !parts.supervisor?.get(h.id)));
     const subs = doc.subscriptions.filter((s) => s.origin === "self" && s.arrangedBy === runId);
-    if (!handles.length && !subs.length) return;
+    const tasks = (doc.tasks ?? []).filter((t) => t.runId === runId);
+    if (!handles.length && !subs.length && !tasks.length) return;
     // Hand over first: if another replica adopted them meanwhile, the compare-and-set fails and we do not.
     const rest: CheckpointDocument = {
       ...doc,
@@ -130,6 +142,7 @@ export class AgentCheckpoint {
       subscriptions: doc.subscriptions.filter((s) => !subs.includes(s)),
       routes: doc.routes.filter((r) => !subs.some((s) => s.id === r.triggerId)),
       runs: doc.runs.filter((r) => r.runId !== runId),
+      ...(doc.tasks ? { tasks: doc.tasks.filter((t) => !tasks.includes(t)) } : {}),
     };
     const handed = await store.compareAndSet(key, stored.version, rest);
     if (!handed.ok) {
@@ -140,11 +153,13 @@ export class AgentCheckpoint {
       await parts.selfSubscriptions?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) }).catch((error: unknown) => {
         logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
       });
+    this.tasks.load(tasks);
     const actions = parts.supervisor?.restore(handles) ?? [];
     logger.info("checkpoint.adopted", {
       runId,
       from: previousHolder,
       subscriptions: subs.length,
+      tasks: tasks.length,
       handles: actions.filter((a) => a.action === "respawned").map((a) => a.id),
     });
   }
@@ -180,7 +195,12 @@ export class AgentCheckpoint {
       if (r.action === "respawned") report.handles.respawned++;
       if (r.action === "kept") report.handles.kept++;
     }
-    report.interrupted = doc.runs.map((r) => r.runId);
+    // Only tasks of runs that were in flight: a re-run of one of those re-attaches to them.
+    const interrupted = new Set(doc.runs.map((r) => r.runId));
+    const tasks = (doc.tasks ?? []).filter((t) => interrupted.has(t.runId));
+    this.tasks.load(tasks);
+    report.tasks = tasks.length;
+    report.interrupted = [...interrupted];
   }
 
   private follow(parts: CheckpointedParts): void {
@@ -192,8 +212,10 @@ export class AgentCheckpoint {
         changed();
       }),
       parts.triggers.on("run-end", ({ runId }) => {
+        this.tasks.endRun(runId);
         if (this.runs.delete(runId)) changed();
       }),
+      this.tasks.onChange(changed),
     );
     if (parts.supervisor) this.offs.push(parts.supervisor.table.onChange(changed));
   }
@@ -213,6 +235,7 @@ export class AgentCheckpoint {
       ],
       runs: [...this.runs.values()],
       handles: parts.supervisor?.snapshot().handles ?? [],
+      tasks: this.tasks.list(),
     };
   }
 }

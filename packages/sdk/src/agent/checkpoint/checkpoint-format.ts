@@ -68,6 +68,16 @@ const RouteSchema = v.object({
   instruction: v.string(),
 });
 
+/** A remote MCP task a run started (optional: documents written before it was kept have none). */
+const TaskSchema = v.object({
+  server: v.string(),
+  runId: v.pipe(v.string(), v.minLength(1)),
+  tool: v.string(),
+  args: v.string(),
+  taskId: v.pipe(v.string(), v.minLength(1)),
+  startedAt: v.string(),
+});
+
 const RunSchema = v.object({ runId: v.string(), triggerId: v.string(), startedAt: v.string() });
 
 /** The schema of a checkpoint document (version 1). */
@@ -80,6 +90,7 @@ export const CheckpointSchema = v.object({
   routes: v.array(RouteSchema),
   runs: v.array(RunSchema),
   handles: v.array(HandleSchema),
+  tasks: v.optional(v.array(TaskSchema)),
 });
 
 /** One subscription of the set. */
@@ -99,7 +110,12 @@ export interface CheckpointDocument {
   routes: CheckpointRoute[];
   runs: CheckpointRun[];
   handles: HandleRecord[];
+  /** Remote MCP tasks started by runs and being polled (re-attached to by a re-run of the same run). */
+  tasks?: CheckpointTask[];
 }
+
+/** A remote task a run started. */
+export type CheckpointTask = v.InferOutput<typeof TaskSchema>;
 
 /** What {@link parseCheckpoint} found. */
 export type ParsedCheckpoint = { ok: true; document: CheckpointDocument } | { ok: false; reason: string };

@@ -10,6 +10,7 @@ import { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { CLIENT_INFO, transportFor, upstreamError } from "../connect-server.ts";
 import { AgentCheckpoint } from "./agent-checkpoint.ts";
+import { RunConversations } from "./run-conversations.ts";
 
 /** The checkpoint identity a config implies: `durability.checkpoint.identity`, claims' holder, `$RUN_ID`, or "agentd". */
 export function checkpointIdentity(config: AgentdConfig, env: Record<string, string | undefined> = process.env): string {
@@ -44,8 +45,12 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
       }
       return new StoreClient(client);
     })());
+  const rc = c?.resumeConversations;
   return new AgentCheckpoint({
     identity: checkpointIdentity(config),
+    ...(rc
+      ? { conversations: new RunConversations({ store: connect, ...(rc.maxBytes !== undefined ? { maxBytes: rc.maxBytes } : {}), ...(rc.ttl !== undefined ? { ttlMs: rc.ttl } : {}), logger }) }
+      : {}),
     store: connect,
     closeStore: async () => void (await client?.close()),
     ...(c?.debounce !== undefined ? { debounceMs: c.debounce } : {}),

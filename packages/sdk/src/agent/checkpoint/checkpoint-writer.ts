@@ -107,6 +107,7 @@ export class CheckpointWriter {
       subscriptions: body.subscriptions.length,
       handles: body.handles.length,
       runs: body.runs.length,
+      tasks: body.tasks?.length ?? 0,
       bytes: text.length,
       ms: Math.round(ms * 10) / 10,
     });

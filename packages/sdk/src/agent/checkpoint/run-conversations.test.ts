@@ -1,0 +1,71 @@
+/** The conversation tier on a real directory store: saved, resumed, bounded in size, expired. */
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryLogger } from "../../log.ts";
+import type { ModelMessage } from "../../loop/model.ts";
+import { DirectoryBackend } from "../../store/directory-backend.ts";
+import { conversationKey, RunConversations } from "./run-conversations.ts";
+
+const cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
+  const backend = new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-conv-")));
+  cleanup.push(() => rmSync(backend.dir, { recursive: true, force: true }), () => backend.close());
+  const logger = memoryLogger();
+  let clock = 1_000_000;
+  const conversations = new RunConversations({ store: async () => backend, logger, now: () => clock, ...options });
+  return { backend, logger, conversations, advance: (ms: number) => (clock += ms) };
+}
+
+const turn = (text: string): ModelMessage[] => [
+  { role: "user", content: "Work: job 1" },
+  { role: "assistant", content: [{ type: "reasoning", text: "thinking", provider: "anthropic", signature: "sig" }, { type: "tool-call", toolCallId: "c1", toolName: "first", input: { text } }] },
+  { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "first", output: text }] },
+];
+
+test("a saved conversation is loaded back as it was (reasoning parts and their signatures included), and deleted at the end of the run", async () => {
+  const { backend, conversations } = setup();
+  await conversations.save("run-1", turn("a"));
+  expect(await conversations.load("run-1")).toEqual(turn("a"));
+  expect(await conversations.load("run-2")).toBeUndefined();
+  await conversations.end("run-1");
+  expect(await backend.get(conversationKey("run-1"))).toBeUndefined();
+});
+
+test("over maxBytes: not written, one warning line, and the conversation saved before is deleted", async () => {
+  const { backend, logger, conversations } = setup({ maxBytes: 1000 });
+  await conversations.save("run-1", turn("small"));
+  expect(await backend.get(conversationKey("run-1"))).toBeDefined();
+  await conversations.save("run-1", turn("x".repeat(2000)));
+  await conversations.save("run-1", turn("y".repeat(3000)));
+  expect(await backend.get(conversationKey("run-1"))).toBeUndefined();
+  expect(await conversations.load("run-1")).toBeUndefined();
+  const warnings = logger.records.filter((r) => r.event === "conversation.too-large");
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toMatchObject({ runId: "run-1", maxBytes: 1000 });
+});
+
+test("past its ttl a saved conversation is ignored and deleted", async () => {
+  const { backend, logger, conversations, advance } = setup({ ttlMs: 60_000 });
+  await conversations.save("run-1", turn("a"));
+  advance(59_000);
+  expect(await conversations.load("run-1")).toEqual(turn("a"));
+  advance(2_000);
+  expect(await conversations.load("run-1")).toBeUndefined();
+  expect(await backend.get(conversationKey("run-1"))).toBeUndefined();
+  expect(logger.records.some((r) => r.event === "conversation.expired")).toBe(true);
+});
+
+test("a document that is not a conversation of this run is ignored with one warning", async () => {
+  const { backend, logger, conversations } = setup();
+  await backend.put(conversationKey("run-1"), { format: "agentd.conversation", version: 1, runId: "run-other", expiresAt: 9e15, messages: [] });
+  expect(await conversations.load("run-1")).toBeUndefined();
+  await backend.put(conversationKey("run-2"), { something: "else" });
+  expect(await conversations.load("run-2")).toBeUndefined();
+  expect(logger.records.filter((r) => r.event === "conversation.ignored")).toHaveLength(2);
+});

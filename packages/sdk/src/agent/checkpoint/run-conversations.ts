@@ -1,0 +1,125 @@
+/**
+ * The checkpoint's optional heavier tier (RFC 0013 D8's "warm reactive-session context"), off by default
+ * (`durability.checkpoint.resumeConversations`): a triggered run's conversation — its messages after each
+ * turn whose tool results are in — is written through the MCP store under `conversations/<runId>`, so a run
+ * re-run under the same run id after a restart or a takeover goes on from there (the model sees the
+ * earlier turns; their tool calls are not made again). Bounded: a conversation over `maxBytes` is not
+ * written (one warning line a run) and the one saved before it is deleted, so a re-run starts over rather
+ * than from a stale turn. Expiring: a document older than `ttlMs` is ignored and deleted. The document is
+ * deleted when the run ends (not when it is aborted: a shutdown's re-run may still use it).
+ *
+ * Only the conversation is kept — text, tool calls, tool results, reasoning parts (each adapter sends back
+ * only its own provider's, see `loop/model.ts`) — never pipes, sockets or processes.
+ */
+import * as v from "valibot";
+import type { Logger } from "../../log.ts";
+import type { ModelMessage } from "../../loop/model.ts";
+
+/** What the conversations need of a store ({@link StoreClient} over any MCP store). */
+export interface ConversationStore {
+  get(key: string): Promise<{ version: number; value: unknown } | undefined>;
+  put(key: string, value: unknown): Promise<number>;
+  delete(key: string): Promise<boolean>;
+}
+
+/** Options of {@link RunConversations}. */
+export interface RunConversationsOptions {
+  store: () => Promise<ConversationStore>;
+  /** Largest conversation written, in bytes of JSON (default 256 KiB). */
+  maxBytes?: number;
+  /** How long a saved conversation can be resumed from (default 1 hour). */
+  ttlMs?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+const FORMAT = "agentd.conversation";
+const DocumentSchema = v.object({
+  format: v.literal(FORMAT),
+  version: v.literal(1),
+  runId: v.string(),
+  expiresAt: v.number(),
+  messages: v.array(v.looseObject({ role: v.picklist(["user", "assistant", "tool"]) })),
+});
+
+/** The store key of a run's conversation. */
+export const conversationKey = (runId: string): string => `conversations/${runId.replace(/[^A-Za-z0-9._:@-]/g, "_").slice(0, 180)}`;
+
+/** See the module header. */
+export class RunConversations {
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly tooLarge = new Set<string>();
+  private readonly maxBytes: number;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: RunConversationsOptions) {
+    this.maxBytes = options.maxBytes ?? 256 * 1024;
+    this.ttlMs = options.ttlMs ?? 3_600_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The conversation saved for `runId`, if one is there and has not expired (an expired one is deleted). */
+  async load(runId: string): Promise<ModelMessage[] | undefined> {
+    const key = conversationKey(runId);
+    try {
+      const stored = await (await this.options.store()).get(key);
+      if (!stored) return undefined;
+      const parsed = v.safeParse(DocumentSchema, stored.value);
+      if (!parsed.success || parsed.output.runId !== runId) {
+        this.options.logger.warn("conversation.ignored", { runId, key, message: "not a saved conversation of this run: the run starts over" });
+        return undefined;
+      }
+      if (parsed.output.expiresAt <= this.now()) {
+        await this.remove(runId);
+        this.options.logger.info("conversation.expired", { runId, key });
+        return undefined;
+      }
+      return parsed.output.messages as unknown as ModelMessage[];
+    } catch (error) {
+      this.options.logger.warn("conversation.unavailable", { runId, error: error instanceof Error ? error.message : String(error), message: "the run starts over" });
+      return undefined;
+    }
+  }
+
+  /** Save the conversation after a turn (writes of one run are serialised, in order). */
+  save(runId: string, messages: readonly ModelMessage[]): Promise<void> {
+    const document = { format: FORMAT, version: 1, runId, savedAt: new Date(this.now()).toISOString(), expiresAt: this.now() + this.ttlMs, messages };
+    const text = JSON.stringify(document);
+    const bytes = Buffer.byteLength(text);
+    const write = async (store: ConversationStore) => {
+      if (bytes > this.maxBytes) {
+        if (!this.tooLarge.has(runId)) {
+          this.tooLarge.add(runId);
+          this.options.logger.warn("conversation.too-large", { runId, bytes, maxBytes: this.maxBytes, message: "not saved (raise durability.checkpoint.resumeConversations.maxBytes to keep it): a re-run starts over" });
+        }
+        await store.delete(conversationKey(runId));
+        return;
+      }
+      await store.put(conversationKey(runId), document);
+      this.options.logger.info("conversation.saved", { runId, messages: messages.length, bytes });
+    };
+    return this.chain(runId, write);
+  }
+
+  /** The run ended: its conversation is no longer needed. */
+  end(runId: string): Promise<void> {
+    this.tooLarge.delete(runId);
+    return this.remove(runId);
+  }
+
+  private remove(runId: string): Promise<void> {
+    return this.chain(runId, async (store) => void (await store.delete(conversationKey(runId))));
+  }
+
+  private chain(runId: string, step: (store: ConversationStore) => Promise<void>): Promise<void> {
+    const next = (this.writes.get(runId) ?? Promise.resolve())
+      .then(async () => step(await this.options.store()))
+      .catch((error: unknown) => {
+        this.options.logger.warn("conversation.write-failed", { runId, error: error instanceof Error ? error.message : String(error) });
+      });
+    this.writes.set(runId, next);
+    void next.then(() => this.writes.get(runId) === next && this.writes.delete(runId));
+    return next;
+  }
+}
