@@ -55,5 +55,6 @@ export async function verify(argv: string[], env: Record<string, string>, expect
   const proc = Bun.spawn(argv, { cwd: ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0 || !out.includes(expect))
-    throw new Error(`${argv.join(" ")} exited ${code} without "${expect}" on stdout: ${out.slice(0, 300)} ${err.slice(-800)}`);
+    // The message lines of stderr (not the stack frames), so a peer's failure says what failed.
+    throw new Error(`${argv.join(" ")} exited ${code} without "${expect}" on stdout: ${out.slice(0, 300)} ${err.split("\n").filter((l) => !/^\s+at /.test(l)).join("\n").slice(-1500)}`);
 }

@@ -124,7 +124,10 @@ export async function listenLoopback(handler: (exchange: Exchange, sink: Sink) =
   });
   // Stalls must last until the client gives up, so no server-side timeouts.
   server.requestTimeout = 0;
-  server.keepAliveTimeout = 1000;
+  // An idle keep-alive connection is kept longer than any client's pause between turns (a tool call on a
+  // loaded machine can take seconds): closing it at 1 s raced clients reusing it, whose retried request
+  // then met the script's next turn. `close()` still ends every connection at once.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
