@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { TokenStore } from "../transport/http-client/index.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { connectManagedServer } from "./connect-server.ts";
 
@@ -19,6 +20,8 @@ export interface ConnectionOptions {
   capabilitiesFor?: (server: string) => CapabilityConfig | undefined;
   reconnect?: Partial<ReconnectPolicy>;
   httpReactivity?: boolean;
+  /** Where OAuth tokens live (default: the token file). */
+  tokenStore?: TokenStore;
   logger: Logger;
 }
 
@@ -50,6 +53,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             ...(capabilities ? { capabilities } : {}),
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
             ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+            ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
           });
           if (closed) {
             await client.close();
