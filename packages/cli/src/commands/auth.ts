@@ -1,9 +1,11 @@
 /**
  * `agentd auth login|status|logout`: OAuth for remote MCP servers that need a person's grant. `login`
  * runs the authorization code grant (PKCE) with a loopback redirect on 127.0.0.1, prints the URL to visit
- * (and tries to open a browser), and stores the tokens in the token file; runs then use and refresh them.
+ * (and tries to open a browser), and stores the tokens in the token file — or in the MCP store of
+ * `durability.oauthTokens` when the config names one; runs then use and refresh them.
  */
-import { AgentdError, resolveConfig } from "@agentd/sdk";
+import { AgentdError, nullLogger, resolveConfig } from "@agentd/sdk";
+import { type ConfiguredTokenStore, tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { loadOAuth } from "@agentd/sdk/transport";
 import { defineCommand } from "citty";
 import { spawn } from "node:child_process";
@@ -30,6 +32,12 @@ function openBrowser(url: string): void {
   }
 }
 
+/** The token store the config names (durability.oauthTokens), or undefined for the token file; closed by the caller. */
+async function configuredStore(configPath: string | undefined): Promise<ConfiguredTokenStore | undefined> {
+  const resolved = await resolveConfig(configPath ? { configPath } : {});
+  return tokenStoreFromConfig(resolved.config, nullLogger);
+}
+
 const when = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : "unknown");
 
 const login = defineCommand({
@@ -49,9 +57,11 @@ const login = defineCommand({
     const port = args.port === undefined ? undefined : Number(args.port);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new AgentdError("E_USAGE", `--port expects a port number, got '${args.port}'`);
     const signals = abortOnSignals();
+    const store = tokenStoreFromConfig(resolved.config, nullLogger);
     try {
       const { loginServer } = await loadOAuth();
       const result = await loginServer({
+        ...(store ? { store } : {}),
         server: args.server,
         url: entry.url,
         config: entry.oauth,
@@ -72,16 +82,21 @@ const login = defineCommand({
       throw e;
     } finally {
       signals.dispose();
+      await store?.close();
     }
   },
 });
 
 const status = defineCommand({
   meta: { name: "status", description: "List the stored OAuth logins (never the tokens)" },
-  args: { json: { type: "boolean", description: "As JSON" } },
+  args: {
+    json: { type: "boolean", description: "As JSON" },
+    config: { type: "string", alias: "c", description: "Config file naming the token store (default: AGENT_CONFIG, else ./agentd.json)" },
+  },
   async run({ args }) {
     const { loginStatus } = await loadOAuth();
-    const logins = await loginStatus();
+    const store = await configuredStore(args.config);
+    const logins = await loginStatus(store).finally(() => store?.close());
     if (args.json) process.stdout.write(`${JSON.stringify(logins, null, 2)}\n`);
     else if (logins.length === 0) process.stdout.write("no stored logins\n");
     else
@@ -93,10 +108,14 @@ const status = defineCommand({
 
 const logout = defineCommand({
   meta: { name: "logout", description: "Forget the stored tokens of one MCP server" },
-  args: { server: { type: "positional", required: true, description: "The server's name" } },
+  args: {
+    server: { type: "positional", required: true, description: "The server's name" },
+    config: { type: "string", alias: "c", description: "Config file naming the token store (default: AGENT_CONFIG, else ./agentd.json)" },
+  },
   async run({ args }) {
     const { logoutServer } = await loadOAuth();
-    const n = await logoutServer(args.server);
+    const store = await configuredStore(args.config);
+    const n = await logoutServer(args.server, store).finally(() => store?.close());
     process.stdout.write(n ? `logged out of ${args.server}\n` : `no stored login for ${args.server}\n`);
     return EXIT.ok;
   },

@@ -4,6 +4,7 @@
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
 import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
 import { promptsSwitchedOff } from "../modes/prompts-switch.ts";
@@ -188,9 +189,11 @@ export const mcpCommand = defineCommand({
         );
     const signals = abortOnSignals();
     let client: McpClient | undefined;
+    const tokenStore = tokenStoreFromConfig(resolved.config, logger);
     try {
       client = await connectServer(args.server, config, {
         logger,
+        ...(tokenStore ? { tokenStore } : {}),
         capabilities,
         ...(resolved.runId ? { runId: resolved.runId } : {}),
         ...(timeoutMs ? { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } : {}),
@@ -204,6 +207,7 @@ export const mcpCommand = defineCommand({
     } finally {
       signals.dispose();
       await client?.close();
+      await tokenStore?.close();
     }
   },
 });

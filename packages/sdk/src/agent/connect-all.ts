@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { TokenStore } from "../transport/http-client/index.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { TaskJournal } from "../mcp/task-journal.ts";
 import { connectManagedServer } from "./connect-server.ts";
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   httpReactivity?: boolean;
   /** Where task-augmented calls are noted (the checkpoint's, when it is on). */
   taskJournal?: TaskJournal;
+  /** Where OAuth tokens live (default: the token file). */
+  tokenStore?: TokenStore;
   logger: Logger;
 }
 
@@ -54,6 +57,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
             ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
             ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
+            ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
           });
           if (closed) {
             await client.close();

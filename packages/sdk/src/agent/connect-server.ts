@@ -15,7 +15,7 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { settleDeclaredRoots, watchRootsRequests } from "../mcp/roots-settle.ts";
-import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport } from "../transport/http-client/index.ts";
+import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport, type TokenStore } from "../transport/http-client/index.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -37,6 +37,8 @@ export interface ConnectServerOptions {
   httpReactivity?: boolean;
   /** Where task-augmented calls are noted (the checkpoint's, when it is on). */
   taskJournal?: TaskJournal;
+  /** Where OAuth tokens of servers with an `oauth` block live (default: the token file). */
+  tokenStore?: TokenStore;
 }
 
 /** Build the transport an `mcpServers` entry describes. */
@@ -44,7 +46,7 @@ export function transportFor(
   name: string,
   config: McpServerConfig,
   logger: Logger,
-  options: { httpReactivity?: boolean; auth?: HttpAuthProvider } = {},
+  options: { httpReactivity?: boolean; auth?: HttpAuthProvider; tokenStore?: TokenStore } = {},
 ): Transport {
   if ("command" in config) {
     return new StdioChildTransport({
@@ -58,7 +60,7 @@ export function transportFor(
   }
   return new StreamableHttpClientTransport(config.url, {
     ...(config.headers ? { headers: config.headers } : {}),
-    ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger) } : {}),
+    ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger, options.tokenStore) } : {}),
     logger: logger.child({ server: name }),
     name,
     ...(options.httpReactivity === false ? { openGetStream: false } : {}),
@@ -69,9 +71,9 @@ export function transportFor(
  * The OAuth provider of an `mcpServers` entry with an `oauth` block (loaded lazily). Headless: a server that
  * needs a person's grant and has no stored token fails with the `agentd auth login NAME` hint.
  */
-function oauthFor(name: string, config: McpServerConfig, logger: Logger): HttpAuthProvider {
+function oauthFor(name: string, config: McpServerConfig, logger: Logger, store?: TokenStore): HttpAuthProvider {
   const c = config as { url: string; oauth: NonNullable<Extract<McpServerConfig, { url: string }>["oauth"]> };
-  return lazyOAuthProvider({ server: name, url: c.url, config: c.oauth, logger: logger.child({ server: name }) });
+  return lazyOAuthProvider({ server: name, url: c.url, config: c.oauth, ...(store ? { store } : {}), logger: logger.child({ server: name }) });
 }
 
 function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
@@ -104,7 +106,7 @@ export function upstreamError(name: string, e: unknown): AgentdError {
 /** A managed (reconnecting) client for an `mcpServers` entry, not yet started. */
 export function managedClientFor(name: string, config: McpServerConfig, options: ConnectServerOptions): ManagedMcpClient {
   // One provider for every transport the managed client builds: tokens, refreshes and discovery are shared.
-  const auth = "url" in config && config.oauth ? oauthFor(name, config, options.logger) : undefined;
+  const auth = "url" in config && config.oauth ? oauthFor(name, config, options.logger, options.tokenStore) : undefined;
   return new ManagedMcpClient({
     name,
     transportFactory: () => {
@@ -148,7 +150,7 @@ export async function connectManagedServer(name: string, config: McpServerConfig
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
   const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options, config) });
-  const transport = transportFor(name, config, options.logger);
+  const transport = transportFor(name, config, options.logger, options.tokenStore ? { tokenStore: options.tokenStore } : {});
   const asked = watchRootsRequests(client);
   try {
     await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });

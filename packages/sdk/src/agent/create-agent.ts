@@ -55,6 +55,7 @@ import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.
 import type { AgentTriggers, TriggersStarted } from "./triggers/agent-triggers.ts";
 import { createRunTriggerTags } from "./triggers/run-trigger-tags.ts";
 import type { TriggerStatus } from "./triggers/trigger-status.ts";
+import type { TokenStore } from "../transport/http-client/index.ts";
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -90,6 +91,11 @@ export interface AgentOptions {
    * triggers reported unavailable.
    */
   httpReactivity?: boolean;
+  /**
+   * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file). A
+   * store with a `close()` is the agent's: closed with it (see `tokenStoreFromConfig`).
+   */
+  oauthTokenStore?: TokenStore & { close?(): Promise<void> };
   /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
   tools?: ToolSet;
   /**
@@ -309,6 +315,7 @@ export function createAgent(options: AgentOptions): Agent {
     ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
     // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
     ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
+    ...(options.oauthTokenStore ? { tokenStore: options.oauthTokenStore } : {}),
     logger,
   });
   const { clients, connect } = connections;
@@ -493,6 +500,7 @@ export function createAgent(options: AgentOptions): Agent {
       await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connections.close();
+      await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
       // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
       if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
     })();

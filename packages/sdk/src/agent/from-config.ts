@@ -22,6 +22,7 @@ import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
+import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "./reload.ts";
@@ -156,6 +157,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const claims = claimsFromConfig(config, logger);
   const triggers = { ...(options.triggers ?? fromConfigTriggers(config)), ...(claims ? { claims } : {}) };
   const checkpoint = checkpointFromConfig(config, logger);
+  const oauthTokenStore = tokenStoreFromConfig(config, logger);
   const selfSubscribe = config.triggers?.selfSubscribe;
   // A route is the configured model block with its name (and endpoint, dialect) replaced.
   const sampling = model
@@ -177,6 +179,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(supervisor ? { subagents: supervisor } : {}),
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
+    ...(oauthTokenStore ? { oauthTokenStore } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(checkpoint ? { checkpoint } : {}),
     ...(selfSubscribe

@@ -26,6 +26,7 @@ export type { AgentTriggerOptions } from "./serve-triggers.ts";
 export { supervisorFromConfig } from "./subagents-from-config.ts";
 export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
 export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
+export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./token-store-from-config.ts";
 export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
 export type { A2aAgentConfig } from "./a2a-tool-set.ts";
 export * from "./triggers/index.ts";

@@ -406,6 +406,15 @@ export const DurabilitySchema = v.strictObject({
       ),
     }),
   ),
+  /** OAuth client tokens in this MCP store instead of the local token file (docs/remote-servers.md, "Token store"). */
+  oauthTokens: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.claims.store). */
+      store: v.optional(McpServerConfigSchema),
+      /** The environment variable holding the encryption key (default AGENTD_OAUTH_STORE_KEY; unset = stored in clear). */
+      keyEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))),
+    }),
+  ),
 });
 
 export const ConfigSchema = v.strictObject({
