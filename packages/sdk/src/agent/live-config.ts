@@ -62,7 +62,8 @@ export class LiveConfig {
     if (triggersChanged && nextTriggers?.specs.length && !this.o.hasModel)
       throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
     // Prompts and roots switched on or off change what was declared: that waits for a restart (the source names it).
-    for (const k of ["prompts", "roots"] as const) if ((this.settings[k] === undefined) !== (next[k] === undefined)) (next as LiveSettings)[k] = this.settings[k] as never;
+    if ((this.settings.prompts === undefined) !== (next.prompts === undefined)) next.prompts = this.settings.prompts;
+    if ((this.settings.roots === undefined) !== (next.roots === undefined)) next.roots = this.settings.roots;
     const changed: string[] = (["instructions", "limits", "prices", "scope", "prompts", "roots"] as const).filter((k) => !same(this.settings[k], next[k]));
     this.settings = next;
     const replaced = new Set((["prompts", "roots"] as const).filter((k) => changed.includes(k)));
