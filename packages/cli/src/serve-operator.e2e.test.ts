@@ -4,12 +4,22 @@
  *   during a tool call under `capabilities.elicitation: "operator"`: the official `@a2a-js/sdk` client, as
  *   the operator, sends the task, sees `input-required` with the question and schema, answers on the same
  *   task; the tool receives the answer and the run finishes.
+ * - `agentd serve --http` with prompts: the operator's reload of an edited file replaces them; an official MCP
+ *   SDK client session sees `notifications/prompts/list_changed` and the new prompts/list.
+ * - `agentd serve --http` with roots and server-everything (a child we did not write): the operator's reload
+ *   of changed roots reaches server-everything, whose `get-roots-list` tool (called by the model in a run)
+ *   then reports the new root.
  * - Two agentd processes: A (`agentd run`, a2aAgents: B) delegates to B (`agentd serve --a2a`); A's run id
  *   is in B's task metadata and log, B's task id in A's telemetry (a2a.status).
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { Client as McpSdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Role, TaskState, type Part } from "@a2a-js/sdk";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace, events, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
@@ -134,6 +144,73 @@ test("agentd serve: an operator reloads the edited config file (the flags still 
   expect((await rpc("agentd/drain", { wait: true })).result).toMatchObject({ state: "drained", inFlight: 0 });
   expect((await fetch(new URL("/readyz", endpoint))).status).toBe(503);
   expect(agentd.named("a2a.operator").map((e) => e.method)).toEqual(["agentd/reload", "agentd/pause", "agentd/resume", "agentd/drain"]);
+  agentd.signal("SIGTERM");
+  expect(await agentd.exited).toBe(143);
+});
+
+test("agentd serve: an operator's reload replaces the served prompts; an MCP session is told and lists the new ones", async () => {
+  ws = new CliWorkspace();
+  const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "ok" }], onExhausted: "repeat-last" });
+  gateways.push(gateway);
+  const config = ws.writeConfig({ prompts: { greet: { description: "Greet someone", text: "Say hello to {{name}}", arguments: [{ name: "name", required: true }] } } });
+  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
+  const [listening] = await agentd.waitFor("serve.listening");
+  const mcp = new McpSdkClient({ name: "watcher", version: "1.0.0" });
+  const changed = new Promise<void>((res) => mcp.setNotificationHandler(PromptListChangedNotificationSchema, () => res()));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(String(listening!.url))));
+  try {
+    expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(["greet"]);
+    ws.writeConfig({ prompts: { triage: { description: "Triage an issue", text: "Triage issue {{id}}", arguments: [{ name: "id", required: true }] } } });
+    const rpc = await fetch(String(listening!.a2a), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }) });
+    expect(((await rpc.json()) as { result: unknown }).result).toEqual({ changed: ["prompts"], restartRequired: [] });
+    await changed;
+    expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(["triage"]);
+    const ran = await mcp.callTool({ name: "agent.run", arguments: { prompt: "triage", arguments: { id: "9" } } });
+    expect(ran.isError).not.toBe(true);
+    expect(gateway.requests.at(-1)?.messages.find((m) => m.role === "user")?.text).toContain("Triage issue 9");
+  } finally {
+    await mcp.close().catch(() => {});
+  }
+  agentd.signal("SIGTERM");
+  expect(await agentd.exited).toBe(143);
+});
+
+test.skipIf(!Bun.file(EVERYTHING).size)("agentd serve: an operator's reload of changed roots reaches server-everything, whose roots tool then reports the new root", async () => {
+  ws = new CliWorkspace();
+  const alpha = join(ws.dir, "alpha");
+  const beta = join(ws.dir, "beta");
+  mkdirSync(alpha);
+  mkdirSync(beta);
+  // The model calls get-roots-list until the root the test waits for is in the answer (bounded by maxTurns),
+  // then answers with what the tool said.
+  let want = pathToFileURL(alpha).href;
+  const gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [(req) => (req.lastToolResult?.includes(want) ? { text: req.lastToolResult } : { toolCalls: [{ name: toolLike(req, "get-roots-list"), arguments: {} }] })],
+    onExhausted: "repeat-last",
+  });
+  gateways.push(gateway);
+  const configOf = (root: string) => ({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { roots: [root] }, limits: { maxTurns: 8 } });
+  const config = ws.writeConfig(configOf(alpha));
+  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
+  const [listening] = await agentd.waitFor("serve.listening");
+  const mcp = new McpSdkClient({ name: "runner", version: "1.0.0" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(String(listening!.url))));
+  const runText = async () => JSON.stringify((await mcp.callTool({ name: "agent.run", arguments: { instruction: "list the roots" } })).content);
+  try {
+    const first = await runText();
+    expect(first).toContain(pathToFileURL(alpha).href);
+
+    ws.writeConfig(configOf(beta));
+    want = pathToFileURL(beta).href;
+    const rpc = await fetch(String(listening!.a2a), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }) });
+    expect(((await rpc.json()) as { result: unknown }).result).toEqual({ changed: ["roots"], restartRequired: [] });
+    const second = await runText();
+    expect(second).toContain(pathToFileURL(beta).href);
+    expect(second).not.toContain(pathToFileURL(alpha).href);
+  } finally {
+    await mcp.close().catch(() => {});
+  }
   agentd.signal("SIGTERM");
   expect(await agentd.exited).toBe(143);
 });

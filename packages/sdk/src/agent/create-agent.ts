@@ -409,8 +409,19 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.prices ? { prices: options.prices } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
+      ...(options.prompts ? { prompts: options.prompts } : {}),
+      ...(options.capabilities?.roots ? { roots: options.capabilities.roots } : {}),
     },
     triggers: options.triggers,
+    // Served prompts are replaced on the one served MCP server (every session gets prompts/list_changed);
+    // roots on every connected server that was told roots (each gets roots/list_changed).
+    applyLive: async (settings, changed) => {
+      if (changed.has("prompts")) host?.self.prompts?.set(settings.prompts ?? {});
+      if (changed.has("roots") && settings.roots) {
+        const roots = settings.roots;
+        await Promise.all([...clients.values()].map((c) => c.setRoots(roots).catch((e: unknown) => logger.warn("mcp.roots_update_failed", { server: c.name, error: (e as Error).message }))));
+      }
+    },
     // The checkpoint is restored once, by the first triggers; a reload's triggers are not restored again
     // (their self-arranged subscriptions are dropped with the triggers they replaced, as without a checkpoint).
     build: (o) => {
@@ -451,7 +462,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
-      ...(options.prompts ? { prompts: options.prompts } : {}),
+      ...(config.settings.prompts ? { prompts: config.settings.prompts } : {}),
       ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
       control: operatorControl(),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),

@@ -17,6 +17,7 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { elicitationPolicy } from "../mcp/elicitation-policies.ts";
 import type { ChildCommand } from "../supervisor/child-attempt.ts";
 import { AgentdError } from "../wire/errors.ts";
+import type { Root } from "../wire/index.ts";
 import { triggerSpecsFromConfig } from "./triggers/trigger-specs.ts";
 import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
@@ -130,10 +131,7 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
  */
 export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): CapabilityConfig {
   const c = config.capabilities ?? {};
-  const roots = (c.roots ?? []).map((r) => {
-    const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
-    return { uri, name: uri.split("/").filter(Boolean).at(-1) ?? uri };
-  });
+  const roots = rootsFromConfig(config);
   return {
     ...(c.tasks ? { tasks: true } : {}),
     ...(roots.length ? { roots } : {}),
@@ -141,6 +139,14 @@ export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): Cap
     ...(c.elicitation === "cancel" || c.elicitation === "defaults" ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) } : {}),
     ...(typeof c.elicitation === "object" ? { elicitation: elicitationPolicy(c.elicitation, logger) } : {}),
   };
+}
+
+/** The configured roots as `file://` roots (paths resolved against the working directory). */
+function rootsFromConfig(config: AgentdConfig): Root[] {
+  return (config.capabilities?.roots ?? []).map((r) => {
+    const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
+    return { uri, name: uri.split("/").filter(Boolean).at(-1) ?? uri };
+  });
 }
 
 /** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
@@ -204,7 +210,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   };
 }
 
-/** What a reloaded configuration changes live (reload.ts): instructions, limits, prices, scope, triggers. */
+/** What a reloaded configuration changes live (reload.ts): instructions, limits, prices, scope, prompts, roots, triggers. */
 function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LiveSettings {
   const claims = claimsFromConfig(config, logger);
   return {
@@ -212,6 +218,8 @@ function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOp
     limits: limitsFromConfig(config),
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
+    ...(config.prompts ? { prompts: config.prompts } : {}),
+    ...(rootsFromConfig(config).length ? { roots: rootsFromConfig(config) } : {}),
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
     ...(options.triggers ? {} : { triggers: { ...fromConfigTriggers(config), ...(claims ? { claims } : {}) } }),
   };

@@ -20,6 +20,8 @@ export interface LiveConfigOptions {
   hasModel: boolean;
   /** Whether new triggers should be armed at once (`old`: the triggers they replace). */
   armNew: (old: AgentTriggers | undefined) => boolean;
+  /** Applies changed served prompts and roots before the reload reports (their sessions are notified). */
+  applyLive?: (settings: Omit<LiveSettings, "triggers">, changed: ReadonlySet<"prompts" | "roots">) => Promise<void>;
   /** Called with each triggers object a reload builds (e.g. to notify status subscribers). */
   onTriggers?: (t: AgentTriggers) => void;
   logger: Logger;
@@ -59,8 +61,13 @@ export class LiveConfig {
     const triggersChanged = diff !== undefined && diff.added.length + diff.removed.length + diff.changed.length > 0;
     if (triggersChanged && nextTriggers?.specs.length && !this.o.hasModel)
       throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
-    const changed: string[] = (["instructions", "limits", "prices", "scope"] as const).filter((k) => !same(this.settings[k], next[k]));
+    // Prompts and roots switched on or off change what was declared: that waits for a restart (the source names it).
+    if ((this.settings.prompts === undefined) !== (next.prompts === undefined)) next.prompts = this.settings.prompts;
+    if ((this.settings.roots === undefined) !== (next.roots === undefined)) next.roots = this.settings.roots;
+    const changed: string[] = (["instructions", "limits", "prices", "scope", "prompts", "roots"] as const).filter((k) => !same(this.settings[k], next[k]));
     this.settings = next;
+    const replaced = new Set((["prompts", "roots"] as const).filter((k) => changed.includes(k)));
+    if (replaced.size) await this.o.applyLive?.(next, replaced);
     if (triggersChanged) {
       await this.replaceTriggers(nextTriggers!);
       changed.push("triggers");

@@ -1,13 +1,16 @@
 /**
  * Reloading an agent's configuration while it runs (`agent.reload()`, the operator's `agentd/reload`):
  * the configuration is read and validated again; what can change live — instructions, run limits (budgets),
- * prices, scope, triggers — is applied to the runs that start from then on; what cannot (the model, MCP
- * servers, serving, capabilities …) is reported as needing a restart. An invalid configuration is refused
+ * prices, scope, triggers — is applied to the runs that start from then on, served prompts and the roots
+ * told to MCP servers are replaced at once (their sessions notified); what cannot (the model, MCP servers,
+ * serving, the other capabilities, switching prompts or roots on or off …) is reported as needing a restart. An invalid configuration is refused
  * with its one-line error and the running one is kept.
  */
 import type { AgentdConfig } from "../config/schema.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { RunScope } from "../loop/scope.ts";
+import type { ServedPrompt } from "../serve/served-prompts.ts";
+import type { Root } from "../wire/index.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 
 /** The settings a reload may change while the agent runs. */
@@ -16,6 +19,10 @@ export interface LiveSettings {
   limits?: RunLimits;
   prices?: ModelPrices;
   scope?: RunScope;
+  /** The served prompts (undefined: none configured). */
+  prompts?: Record<string, ServedPrompt>;
+  /** The roots told to MCP servers that were told roots (undefined: none configured). */
+  roots?: Root[];
   /** The triggers (undefined: the agent's triggers do not come from the reloaded source). */
   triggers?: AgentTriggerOptions;
 }
@@ -30,7 +37,7 @@ export interface ReloadPlan {
 
 /** What a reload did. */
 export interface ReloadReport {
-  /** Live settings that changed and now apply (`instructions`, `limits`, `prices`, `scope`, `triggers`). */
+  /** Live settings that changed and now apply (`instructions`, `limits`, `prices`, `scope`, `prompts`, `roots`, `triggers`). */
   changed: string[];
   /** Trigger ids added, removed, or kept but changed (every trigger is re-armed when any changed). */
   triggers?: { added: string[]; removed: string[]; changed: string[] };
@@ -38,7 +45,10 @@ export interface ReloadReport {
   restartRequired: string[];
 }
 
-/** The top-level keys a reload applies live (`model` only for its `prices`). */
+/**
+ * The top-level keys a reload applies live (`model` only for its `prices`; `capabilities` only for its
+ * `roots`, and `prompts` and roots only while they stay on: switching them on or off changes what was declared).
+ */
 const LIVE_KEYS = new Set(["instructions", "limits", "scope", "triggers"]);
 
 /**
@@ -55,6 +65,8 @@ export function configReloadSource(initial: AgentdConfig, load: () => Promise<Ag
       const a = (current as Record<string, unknown>)[k];
       const b = (next as Record<string, unknown>)[k];
       if (k === "model") return !same(withoutPrices(a), withoutPrices(b));
+      if (k === "prompts") return (a === undefined) !== (b === undefined);
+      if (k === "capabilities") return !same(withoutRoots(a), withoutRoots(b)) || rootsOn(a) !== rootsOn(b);
       return !same(a, b);
     });
     current = next;
@@ -89,4 +101,16 @@ function withoutPrices(m: unknown): unknown {
   if (!m || typeof m !== "object") return m;
   const { prices: _p, ...rest } = m as Record<string, unknown>;
   return rest;
+}
+
+function withoutRoots(c: unknown): unknown {
+  if (!c || typeof c !== "object") return c;
+  const { roots: _r, ...rest } = c as Record<string, unknown>;
+  return rest;
+}
+
+/** Whether a `capabilities` block declares roots (a non-empty list). */
+function rootsOn(c: unknown): boolean {
+  const roots = c && typeof c === "object" ? (c as Record<string, unknown>).roots : undefined;
+  return Array.isArray(roots) && roots.length > 0;
 }

@@ -22,6 +22,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  Root,
   ServerCapabilities,
   Tool,
 } from "../../wire/index.ts";
@@ -67,6 +68,8 @@ export class ManagedMcpClient {
   private nextAttempt = 0;
   private failure: AgentdError | undefined;
   private closing: Promise<void> | undefined;
+  /** Roots a reload replaced (undefined: the configured ones). */
+  private roots: Root[] | undefined;
 
   constructor(private readonly options: ManagedClientOptions) {
     this.name = options.name;
@@ -197,6 +200,16 @@ export class ManagedMcpClient {
       if (c.subscriptions().includes(uri)) await c.unsubscribe(uri, options);
     });
   }
+  /**
+   * Replace the roots (only where roots were declared: elsewhere nothing is sent) and notify the server;
+   * a reconnect declares the new ones.
+   */
+  async setRoots(roots: Root[]): Promise<void> {
+    if (!this.options.client?.capabilities?.roots) return;
+    this.roots = [...roots];
+    if (this.connected) await this.client?.setRoots(this.roots);
+  }
+
   /** The URIs subscribed to (re-sent after every reconnect). */
   subscriptions(): string[] {
     return [...this.subs];
@@ -273,12 +286,14 @@ export class ManagedMcpClient {
     let client: McpClient | undefined;
     const inner = this.options.transportFactory();
     const transport = new TappedTransport(inner, (reason, e) => client && this.lost(client, reason, e));
-    client = new McpClient(this.options.clientInfo, { serverName: this.name, ...this.options.client, logger: this.logger });
+    const o = this.options.client;
+    const capabilities = this.roots && o?.capabilities ? { capabilities: { ...o.capabilities, roots: this.roots } } : {};
+    client = new McpClient(this.options.clientInfo, { serverName: this.name, ...o, ...capabilities, logger: this.logger });
     const askedRoots = watchRootsRequests(client);
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
     this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
     // Calls wait for the gate: open it once a server that asked for our roots at start-up has applied them.
-    await settleDeclaredRoots(client, this.options.client?.capabilities?.roots, askedRoots, this.logger, this.stopping.signal).catch(async (e: unknown) => {
+    await settleDeclaredRoots(client, this.roots ?? this.options.client?.capabilities?.roots, askedRoots, this.logger, this.stopping.signal).catch(async (e: unknown) => {
       await client?.close().catch(() => {});
       throw e;
     });
