@@ -110,10 +110,11 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
   expect(first.named("trigger.self-subscribed")).toHaveLength(1);
   writeFileSync(orders, "order 2");
   // Mid-work: the second order's run is waiting on the slow tool (and, with the checkpoint, it was written).
-  await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("slow"));
-  // The write that records the second order's run in flight: the first one after both earlier runs ended.
-  const bothEnded = Math.max(...first.named("trigger.run-end").map((e) => first.events.indexOf(e)));
-  if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.runs === 1 && e.subscriptions === 2 && first.events.indexOf(e) > bothEnded);
+  const slowRunId = (await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("slow")))[0]?.runId;
+  expect(slowRunId).toBeString();
+  // The write that records the second order's run in flight, named by its run id: a write built while the
+  // first order's run was in flight can be acknowledged after that run's end, with the same counts.
+  if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.subscriptions === 2 && e.runIds?.length === 1 && e.runIds[0] === slowRunId);
   first.descendants();
   await first.kill();
 

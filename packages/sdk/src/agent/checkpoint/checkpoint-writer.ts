@@ -107,6 +107,9 @@ export class CheckpointWriter {
       subscriptions: body.subscriptions.length,
       handles: body.handles.length,
       runs: body.runs.length,
+      // Which runs this write recorded: a write built before a run ended may be acknowledged after its
+      // `trigger.run-end` line, so a count alone cannot say whether a given run is in the stored document.
+      runIds: body.runs.slice(0, 20).map((r) => r.runId),
       tasks: body.tasks?.length ?? 0,
       bytes: text.length,
       ms: Math.round(ms * 10) / 10,

@@ -94,7 +94,13 @@ for (const b of backends) {
       expect(writer.version).toBe(2);
       const stored = await store.get(checkpointKey("pod-a"));
       expect(parseCheckpoint(stored?.value)).toMatchObject({ ok: true, document: { runs: [{ runId: "run-2" }] } });
-      expect(logger.records.filter((r) => r.event === "checkpoint.written")).toHaveLength(2);
+      const written = logger.records.filter((r) => r.event === "checkpoint.written");
+      expect(written).toHaveLength(2);
+      // Each write names the runs it recorded, not only their count.
+      expect(written.map((r) => [r.runs, r.runIds])).toEqual([
+        [0, []],
+        [1, ["run-2"]],
+      ]);
     });
 
     test("a write under our identity by someone else is noticed (compare-and-set), then ours lands", async () => {
