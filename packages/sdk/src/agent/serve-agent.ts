@@ -91,6 +91,7 @@ export class SelfHost {
           operators: new Set(this.options.operators ?? []),
           ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
           ...(this.options.control ? { control: this.options.control } : {}),
+          ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
           hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
           auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,

@@ -102,6 +102,11 @@ export class ServedPrompts {
     return Object.hasOwn(this.prompts, name) ? this.prompts[name] : undefined;
   }
 
+  /** The served prompts as they are now. */
+  all(): Readonly<Record<string, ServedPrompt>> {
+    return this.prompts;
+  }
+
   /** The served prompts' names. */
   names(): string[] {
     return Object.keys(this.prompts);

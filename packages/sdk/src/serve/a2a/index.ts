@@ -13,6 +13,8 @@ import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
 import { PushConfigs, type A2aPushOptions } from "./push.ts";
 import { OPERATOR_SKILLS, type OperatorControl } from "./operator.ts";
 import type { Principal } from "../principal.ts";
+import type { ServedPrompt } from "../served-prompts.ts";
+import { promptSkills } from "./prompt-skills.ts";
 
 export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
 export type { A2aCardOptions } from "./card.ts";
@@ -41,6 +43,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   control?: OperatorControl;
   /** Whether any principal is configured as an operator (else the `operator` elicitation policy declines). */
   hasOperators?: boolean;
+  /** The served prompts as they are now (a reload may change them): one card skill each, runnable by name. */
+  prompts?: () => Readonly<Record<string, ServedPrompt>>;
   maxBodyBytes: number;
   logger: Logger;
 }
@@ -55,10 +59,20 @@ export interface A2aEndpoint {
 /** Build the A2A endpoint. */
 export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   const push = new PushConfigs(o.push ?? {}, o.logger);
-  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event), { hasOperators: o.hasOperators === true, logger: o.logger });
+  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event), {
+    hasOperators: o.hasOperators === true,
+    logger: o.logger,
+    ...(o.prompts ? { prompt: (name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined) } : {}),
+  });
   let origin = "http://127.0.0.1";
   // The extended card (an authenticated caller's) lists the operator's skills to operators only.
-  const card = (principal?: Principal) => buildAgentCard(o.card ?? {}, { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth }, principal?.role === "operator" ? OPERATOR_SKILLS : []);
+  // Built per request: the prompt skills follow a reload.
+  const card = (principal?: Principal) =>
+    buildAgentCard(
+      { ...o.card, skills: [...(o.card?.skills ?? []), ...promptSkills(o.prompts?.() ?? {})] },
+      { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth },
+      principal?.role === "operator" ? OPERATOR_SKILLS : [],
+    );
   const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });
   return {
     mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),

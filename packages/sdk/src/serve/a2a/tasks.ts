@@ -28,6 +28,8 @@ import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
+import { promptInstructionOf } from "./prompt-skills.ts";
+import type { ServedPrompt } from "../served-prompts.ts";
 import { RUN_ID_META_KEY } from "../../mcp/meta.ts";
 
 /** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
@@ -66,6 +68,8 @@ export interface A2aOperatorRouting {
   /** Whether any principal is an operator; without one, questions are not raised (the policy declines). */
   hasOperators: boolean;
   logger?: Logger;
+  /** The served prompt named (a message's `{ "prompt": NAME }` data part runs its expansion). */
+  prompt?: (name: string) => ServedPrompt | undefined;
 }
 
 /** A task's events end its streams when the task reaches one of these states. */
@@ -125,7 +129,7 @@ export class A2aTasks {
     const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
     if (unfinished >= this.maxUnfinished)
       throw new A2aError("UnsupportedOperation", `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`);
-    const text = instructionOf(message);
+    const text = promptInstructionOf(message, this.routing.prompt) ?? instructionOf(message);
     if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
     const id = crypto.randomUUID();
     const contextId = message.contextId || crypto.randomUUID();
