@@ -62,6 +62,8 @@ interface CampaignResult {
   kills: number;
   acked: number;
   takeovers: number;
+  /** Takeovers from a live holder that renewed too late (it then logged claim.lost and stopped). */
+  lapses: number;
   seconds: number;
 }
 
@@ -174,6 +176,8 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
 
   const tails = () => fleet.replicas.filter((r) => fleet.alive(r)).map((r) => `${r.name}: ${r.tail().slice(-1500)}`).join("\n");
   let takeovers = 0;
+  // Takeovers from a live holder that renewed too late (and then said it lost the claim).
+  let lapses = 0;
   let lastKillHeard = 0;
   const killedAtOf = new Map<string, number>();
   const takeoverChecks: Promise<void>[] = [];
@@ -225,7 +229,18 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
             if (e.takenOverFrom === undefined) return;
             // From the dead replica; or from one that took it over meanwhile and was killed before its log line left.
             const from = killedAtOf.get(e.takenOverFrom);
-            if (from === undefined) throw new Error(`${e.replica} took ${runId} over from ${e.takenOverFrom}, which was never killed (${context})`);
+            if (from === undefined) {
+              // A live holder whose renewal came too late on a loaded machine (the lease is short here): the lease
+              // contract then is that it notices at its next renewal and stops the run, saying so.
+              const holder = e.takenOverFrom;
+              await fleet.waitFor(
+                (l) => l.seq > heardBefore && l.event === "claim.lost" && l.runId === runId && l.replica === holder,
+                60_000,
+                () => `${e.replica} took ${runId} over from ${holder}, which was never killed and never said it lost the claim (${context})\n${tails()}`,
+              );
+              lapses++;
+              return;
+            }
             if (Date.parse(e.ts) < e.expiredAt)
               throw new Error(`${e.replica} took ${runId} over at ${e.ts}, before its lease expired at ${new Date(e.expiredAt).toISOString()} (${context})`);
             if (e.expiredAt > from + LEASE_MS) throw new Error(`${e.takenOverFrom}'s lease ran to ${e.expiredAt}, past its death ${from} + lease (${context})`);
@@ -255,7 +270,7 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
   } finally {
     await direct.close();
   }
-  return { kills: ITERATIONS, acked: acks, takeovers, seconds: (performance.now() - started) / 1000 };
+  return { kills: ITERATIONS, acked: acks, takeovers, lapses, seconds: (performance.now() - started) / 1000 };
 }
 
 async function checkData(store: StoreClient, key: string, ackedSeq: number, context: string): Promise<void> {
@@ -274,7 +289,7 @@ describe("kill -9 of agentd while it writes through the store", () => {
       const ws = new CliWorkspace();
       const dir = join(ws.dir, "store");
       const r = await campaign("dir", ["--dir", dir], () => new DirectoryBackend(dir)).finally(() => ws.cleanup());
-      console.log(`directory: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.seconds.toFixed(1)} s`);
+      console.log(`directory: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`);
       expect(r.takeovers).toBeGreaterThan(ITERATIONS / 4);
     },
     300_000,
@@ -285,7 +300,7 @@ describe("kill -9 of agentd while it writes through the store", () => {
     async () => {
       const url = (redis as RunningRedis).url;
       const r = await campaign("redis", ["--redis", url, "--redis-prefix", "agentd-faults:"], () => new RedisBackend({ url, prefix: "agentd-faults:" }));
-      console.log(`redis: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.seconds.toFixed(1)} s`);
+      console.log(`redis: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`);
       expect(r.takeovers).toBeGreaterThan(ITERATIONS / 4);
     },
     300_000,
