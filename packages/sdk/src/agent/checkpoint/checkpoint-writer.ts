@@ -108,6 +108,7 @@ export class CheckpointWriter {
       handles: body.handles.length,
       runs: body.runs.length,
       tasks: body.tasks?.length ?? 0,
+      ...(body.servedTasks ? { servedTasks: body.servedTasks.length } : {}),
       bytes: text.length,
       ms: Math.round(ms * 10) / 10,
     });
