@@ -401,6 +401,9 @@ export function createAgent(options: AgentOptions): Agent {
   };
 
   const checkpoint = options.triggers?.specs.length ? options.checkpoint : undefined;
+  // Served tasks are kept in the checkpoint too (triggers or not): a restart re-runs the ones still working.
+  const servedCheckpoint = options.capabilities?.tasks ? options.checkpoint : undefined;
+  let servedRestored: Promise<void> | undefined;
   let checkpointArmed = false;
   // What a reload may change: the settings each run reads, and the triggers.
   const config: LiveConfig = new LiveConfig({
@@ -462,6 +465,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.operators ? { operators: options.operators } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+      ...(servedCheckpoint ? { taskJournal: servedCheckpoint.served } : {}),
       ...(config.settings.prompts ? { prompts: config.settings.prompts } : {}),
       ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
       control: operatorControl(),
@@ -500,6 +504,8 @@ export function createAgent(options: AgentOptions): Agent {
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       state = "closed";
+      // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.
+      if (servedCheckpoint) host?.self.tasks?.close();
       // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
       if (quiescing) for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
       await Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: 0 })));
@@ -509,6 +515,7 @@ export function createAgent(options: AgentOptions): Agent {
       // Written before the children are stopped: a working handle stays working in the checkpoint, so a
       // restart (a pod rescheduled) starts it again rather than finding it cancelled.
       await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
+      if (servedCheckpoint && servedCheckpoint !== checkpoint) await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connections.close();
       await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
@@ -578,7 +585,14 @@ export function createAgent(options: AgentOptions): Agent {
     },
     async serve(serveOptions) {
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
-      const serving = await selfHost().serve(serveOptions);
+      const h = selfHost();
+      // Before the first endpoint answers: a client polling a task from before a restart finds it working.
+      if (servedCheckpoint)
+        await (servedRestored ??= servedCheckpoint.servedTasks().then((records) => {
+          const restored = h.self.tasks?.restore(records) ?? 0;
+          if (records.length) logger.info("checkpoint.served-tasks-restored", { key: servedCheckpoint.key, tasks: restored });
+        }));
+      const serving = await h.serve(serveOptions);
       servingCount++;
       return serving;
     },

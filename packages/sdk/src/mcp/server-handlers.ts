@@ -100,10 +100,11 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
         const call: TaskCall = {
           tool: name,
           ctx,
+          args,
           ...(typeof ttl === "number" ? { ttl } : {}),
-          run: async (signal) => {
+          run: async (signal, retained) => {
             try {
-              return await entry.handler(args, { ...session.context(ctx, p), signal });
+              return await entry.handler(retained ?? args, { ...session.context(ctx, p), signal });
             } catch (e) {
               if (McpError.isInstance(e)) throw e;
               return toolError(e instanceof Error ? e.message : String(e));

@@ -30,8 +30,13 @@ export interface TaskView {
 export interface TaskCall {
   /** The tool's name. */
   tool: string;
-  /** Run the tool; the receiver owns the signal (the `tools/call` request itself ends at once). */
-  run(signal: AbortSignal): Promise<CallToolResult>;
+  /** The call's arguments (as validated against the tool's input schema). */
+  args?: Record<string, unknown>;
+  /**
+   * Run the tool; the receiver owns the signal (the `tools/call` request itself ends at once). `args`, when
+   * given, replace the call's own (a receiver that retains the request fixes what a re-run needs, e.g. a run id).
+   */
+  run(signal: AbortSignal, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** The requested `params.task.ttl`, when given. */
   ttl?: number;
   /** The `tools/call` request's context: who asked, on which session. */

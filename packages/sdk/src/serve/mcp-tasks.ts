@@ -15,6 +15,7 @@ import type { CallToolResult } from "../wire/index.ts";
 import { RELATED_TASK, type TaskCall, type TaskReceiver, type TaskStatus, type TaskView } from "../mcp/server-tasks.ts";
 import type { RequestContext } from "../mcp/types.ts";
 import type { TaskDetail } from "../mcp/server-tasks-extension.ts";
+import { retainedAuth, type ServedTaskJournal, type ServedTaskRecord } from "./served-task-journal.ts";
 
 /** Options of {@link McpTaskTable}. */
 export interface McpTaskOptions {
@@ -30,6 +31,15 @@ export interface McpTaskOptions {
   maxTasksPerOwner?: number;
   /** Tasks per `tasks/list` page (default 100). */
   pageSize?: number;
+  /** Where tasks that are not terminal are noted, so a restart re-runs them (the checkpoint; off by default). */
+  journal?: ServedTaskJournal;
+  /**
+   * The request a re-run needs, fixed now (e.g. a run id assigned), with its run id; undefined when the
+   * tool's tasks are not retained.
+   */
+  retain?(tool: string, args: Record<string, unknown>): { args: Record<string, unknown>; runId: string } | undefined;
+  /** Re-run a retained request as its principal (after a restart). */
+  rerun?(record: ServedTaskRecord, signal: AbortSignal): Promise<CallToolResult>;
 }
 
 interface Entry {
@@ -48,7 +58,8 @@ export class McpTaskTable implements TaskReceiver {
   private readonly tasks = new Map<string, Entry>();
   private readonly counts = new Map<string, number>();
   private sweptAt = 0;
-  private readonly o: Required<Omit<McpTaskOptions, "ownerOf">> & Pick<McpTaskOptions, "ownerOf">;
+  private closing = false;
+  private readonly o: Required<Omit<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">> & Pick<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">;
 
   constructor(options: McpTaskOptions) {
     this.o = { pollIntervalMs: 1000, defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, maxTasksPerOwner: 1000, pageSize: 100, ...options };
@@ -62,15 +73,46 @@ export class McpTaskTable implements TaskReceiver {
     const view: TaskView = { taskId: randomBytes(16).toString("base64url"), status: "working", createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.o.pollIntervalMs };
     const abort = new AbortController();
     const entry: Entry = { owner, view, abort, notify: call.notify, done: Promise.resolve() };
-    entry.done = call.run(abort.signal).then(
-      (result) => this.settle(entry, result.isError === true ? "failed" : "completed", { result }),
-      (e: unknown) =>
-        this.settle(entry, "failed", { error: McpError.isInstance(e) ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)) }),
-    );
+    const kept = this.o.journal && call.args ? this.o.retain?.(call.tool, call.args) : undefined;
+    if (kept) {
+      const auth = retainedAuth(call.ctx.authInfo);
+      this.o.journal!.started({ taskId: view.taskId, owner, ...(auth ? { auth } : {}), tool: call.tool, args: kept.args, runId: kept.runId, ttl, createdAt: now });
+    }
+    this.start(entry, call.run(abort.signal, kept?.args));
     this.tasks.set(view.taskId, entry);
     this.counts.set(owner, (this.counts.get(owner) ?? 0) + 1);
     this.trim(owner);
     return { ...view };
+  }
+
+  /**
+   * Re-create tasks noted before a restart under their ids and owners, each re-running its retained
+   * request (`rerun`); their sessions are gone, so no status notification is sent. Returns how many.
+   */
+  restore(records: readonly ServedTaskRecord[]): number {
+    const rerun = this.o.rerun;
+    if (!rerun) return 0;
+    let n = 0;
+    for (const r of records) {
+      if (this.tasks.has(r.taskId)) continue;
+      const view: TaskView = { taskId: r.taskId, status: "working", createdAt: r.createdAt, lastUpdatedAt: new Date().toISOString(), ttl: r.ttl, pollInterval: this.o.pollIntervalMs };
+      const abort = new AbortController();
+      const entry: Entry = { owner: r.owner, view, abort, notify: async () => {}, done: Promise.resolve() };
+      this.o.journal?.started({ ...r });
+      this.start(entry, rerun(r, abort.signal));
+      this.tasks.set(r.taskId, entry);
+      this.counts.set(r.owner, (this.counts.get(r.owner) ?? 0) + 1);
+      n++;
+    }
+    return n;
+  }
+
+  private start(entry: Entry, running: Promise<CallToolResult>): void {
+    entry.done = running.then(
+      (result) => this.settle(entry, result.isError === true ? "failed" : "completed", { result }),
+      (e: unknown) =>
+        this.settle(entry, "failed", { error: McpError.isInstance(e) ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)) }),
+    );
   }
 
   get(taskId: string, ctx: RequestContext): TaskView {
@@ -121,6 +163,8 @@ export class McpTaskTable implements TaskReceiver {
 
   /** Stop every running task (the server is closing). */
   close(): void {
+    // Tasks aborted by the shutdown stay noted as working: a restart re-runs them.
+    this.closing = true;
     for (const e of this.tasks.values()) if (!TERMINAL.has(e.view.status)) e.abort.abort(new Error("server closing"));
   }
 
@@ -132,6 +176,7 @@ export class McpTaskTable implements TaskReceiver {
   }
 
   private transition(entry: Entry, status: TaskStatus, statusMessage?: string): void {
+    if (TERMINAL.has(status) && !this.closing) this.o.journal?.ended(entry.view.taskId);
     entry.view.status = status;
     entry.view.lastUpdatedAt = new Date().toISOString();
     if (statusMessage) entry.view.statusMessage = statusMessage;

@@ -16,8 +16,8 @@ import { AgentdError, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { McpServer } from "../mcp/server.ts";
-import type { ServerSession } from "../mcp/server-session.ts";
-import type { LoggingLevel } from "../wire/index.ts";
+import type { ServerContext, ServerSession } from "../mcp/server-session.ts";
+import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
 import type { LogLevel, LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
@@ -25,6 +25,7 @@ import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.t
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
+import type { ServedTaskJournal } from "./served-task-journal.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
@@ -85,6 +86,8 @@ export interface SelfMcpOptions {
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Suggested `pollInterval` of tasks, ms (default 1000). */
   taskPollIntervalMs?: number;
+  /** Where served `agent.run` tasks are noted so a restart re-runs them (the checkpoint; off by default). */
+  taskJournal?: ServedTaskJournal;
   /**
    * Prompts to serve (D6): declared with `prompts` (and `completions` when an argument has values) only
    * when some are given; `agent.run` then also takes `{ prompt, arguments }`.
@@ -127,7 +130,22 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   };
   // Tasks (D1, server side): a task store only when switched on; off leaves the surface exactly as before.
   const tasks = options.capabilities?.tasks
-    ? new McpTaskTable({ ownerOf: (ctx) => principalOf(ctx.authInfo).id, ...(options.taskPollIntervalMs ? { pollIntervalMs: options.taskPollIntervalMs } : {}) })
+    ? new McpTaskTable({
+        ownerOf: (ctx) => principalOf(ctx.authInfo).id,
+        ...(options.taskPollIntervalMs ? { pollIntervalMs: options.taskPollIntervalMs } : {}),
+        ...(options.taskJournal
+          ? {
+              journal: options.taskJournal,
+              // An agent.run task is retained with its run id fixed now, so its re-run is the same run.
+              retain: (tool, args) => {
+                if (tool !== "agent.run") return undefined;
+                const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
+                return { args: { ...args, runId }, runId };
+              },
+              rerun: (r, signal) => agentRun(r.args, { signal, meta: {}, ...(r.auth ? { authInfo: r.auth } : {}), sendProgress: async () => {} }),
+            }
+          : {}),
+      })
     : undefined;
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
@@ -154,54 +172,57 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       inputSchema: agentRunSchema(options.prompts !== undefined),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (args, ctx) => {
-      const input = agentRunInput(args, prompts);
-      if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
-      const principal = principalOf(ctx.authInfo);
-      const owner = principal.id;
-      const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
-      const previous = registry.get(runId, owner);
-      if (previous?.status === "succeeded") return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
-      if (previous?.status === "running")
-        return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
-      // Never run twice: the result is gone, but the work was done.
-      if (!previous && registry.expired(runId, owner))
-        return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
-      registry.start(runId, input.instruction, owner);
-      let step = 0;
-      const traceContext = traceCarrierFromMeta(ctx.meta);
-      try {
-        const result = await options.runner.run(input.instruction, {
-          runId: scopedRunId(principal, runId),
-          signal: ctx.signal,
-          ...(traceContext ? { traceContext } : {}),
-          ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
-          onEvent: (e) => {
-            const message = describeEvent(e);
-            if (!message) return;
-            if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
-            if (e.type === "tool-result") registry.progress(runId, {}, owner);
-            void ctx.sendProgress(++step, undefined, message);
-          },
-        });
-        registry.succeed(runId, {
-          stopReason: result.stopReason,
-          usage: result.usage,
-          turns: result.turns,
-          toolCalls: result.toolCalls,
-          ...(result.text !== undefined ? { text: result.text } : {}),
-          ...(result.output !== undefined ? { output: result.output } : {}),
-        }, owner);
-        return runResultContent(runId, result.text, result.output, result.stopReason, result);
-      } catch (e) {
-        const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
-        const message = e instanceof Error ? e.message : String(e);
-        const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
-        registry.fail(runId, { code, message }, usage, owner);
-        return { content: [{ type: "text", text: `run ${runId} failed (${code}): ${message}` }], isError: true };
-      }
-    },
+    (args, ctx) => agentRun(args, ctx),
   );
+
+  /** `agent.run`: also what a served task retained before a restart re-runs (with no session behind it). */
+  async function agentRun(args: Record<string, unknown>, ctx: Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress">): Promise<CallToolResult> {
+    const input = agentRunInput(args, prompts);
+    if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
+    const principal = principalOf(ctx.authInfo);
+    const owner = principal.id;
+    const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
+    const previous = registry.get(runId, owner);
+    if (previous?.status === "succeeded") return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
+    if (previous?.status === "running")
+      return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
+    // Never run twice: the result is gone, but the work was done.
+    if (!previous && registry.expired(runId, owner))
+      return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
+    registry.start(runId, input.instruction, owner);
+    let step = 0;
+    const traceContext = traceCarrierFromMeta(ctx.meta);
+    try {
+      const result = await options.runner.run(input.instruction, {
+        runId: scopedRunId(principal, runId),
+        signal: ctx.signal,
+        ...(traceContext ? { traceContext } : {}),
+        ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
+        onEvent: (e) => {
+          const message = describeEvent(e);
+          if (!message) return;
+          if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
+          if (e.type === "tool-result") registry.progress(runId, {}, owner);
+          void ctx.sendProgress(++step, undefined, message);
+        },
+      });
+      registry.succeed(runId, {
+        stopReason: result.stopReason,
+        usage: result.usage,
+        turns: result.turns,
+        toolCalls: result.toolCalls,
+        ...(result.text !== undefined ? { text: result.text } : {}),
+        ...(result.output !== undefined ? { output: result.output } : {}),
+      }, owner);
+      return runResultContent(runId, result.text, result.output, result.stopReason, result);
+    } catch (e) {
+      const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
+      const message = e instanceof Error ? e.message : String(e);
+      const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
+      registry.fail(runId, { code, message }, usage, owner);
+      return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
+    }
+  }
 
   server.resource(
     { uri: "agent://status", name: "status", title: "agentd status", mimeType: "application/json", description: "idle or running, current runs, usage so far" },

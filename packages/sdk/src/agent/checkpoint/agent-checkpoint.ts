@@ -18,6 +18,8 @@ import type { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
 import type { TriggerSpec } from "../triggers/trigger-specs.ts";
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
 import { CheckpointTasks } from "./checkpoint-tasks.ts";
+import { CheckpointServedTasks } from "./checkpoint-served-tasks.ts";
+import type { ServedTaskRecord } from "../../serve/served-task-journal.ts";
 import { CheckpointWriter, type CheckpointStore } from "./checkpoint-writer.ts";
 import type { RunConversations } from "./run-conversations.ts";
 
@@ -64,7 +66,11 @@ export class AgentCheckpoint {
   readonly tasks = new CheckpointTasks();
   /** Triggered runs' saved conversations, when `durability.checkpoint.resumeConversations` is set. */
   readonly conversations: RunConversations | undefined;
+  /** The tasks `agentd serve` runs for clients (the served task table notes them here). */
+  readonly served = new CheckpointServedTasks();
   private parts: CheckpointedParts | undefined;
+  /** The document read for the served tasks before the triggers restored it: its facts are written back as they were. */
+  private base: CheckpointDocument | undefined;
   private readonly runs = new Map<string, CheckpointRun>();
   private readonly offs: Array<() => void> = [];
 
@@ -78,6 +84,36 @@ export class AgentCheckpoint {
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
       logger: options.logger,
     });
+    this.served.onChange(() => this.writer.schedule());
+  }
+
+  /**
+   * The served tasks to re-create after a restart: read from the checkpoint once (by whichever of this and
+   * {@link restore} comes first). A store that cannot be reached or a document that cannot be used gives none.
+   */
+  async servedTasks(): Promise<ServedTaskRecord[]> {
+    if (!this.served.isLoaded) {
+      const { logger } = this.options;
+      let records: ServedTaskRecord[] = [];
+      try {
+        const stored = await (await this.options.store()).get(this.key);
+        const parsed = stored ? parseCheckpoint(stored.value) : undefined;
+        if (stored && parsed?.ok && parsed.document.identity === this.options.identity && !this.served.isLoaded) {
+          records = parsed.document.servedTasks ?? [];
+          if (!this.parts) {
+            this.base = parsed.document;
+            this.writer.version = stored.version;
+          }
+        } else if (stored && !this.parts) {
+          this.writer.version = stored.version;
+          logger.warn("checkpoint.ignored", { key: this.key, reason: parsed?.ok ? `it belongs to '${parsed.document.identity}'` : (parsed?.reason ?? "unreadable"), message: "served tasks are not restored" });
+        }
+      } catch (error) {
+        logger.warn("checkpoint.unavailable", { key: this.key, error: error instanceof Error ? error.message : String(error), message: "served tasks are not restored" });
+      }
+      this.served.load(records);
+    }
+    return this.served.list();
   }
 
   /** Read the checkpoint, apply it to `parts`, then follow their changes. Never throws for a bad document. */
@@ -199,6 +235,7 @@ export class AgentCheckpoint {
     const interrupted = new Set(doc.runs.map((r) => r.runId));
     const tasks = (doc.tasks ?? []).filter((t) => interrupted.has(t.runId));
     this.tasks.load(tasks);
+    this.served.load(doc.servedTasks ?? []);
     report.tasks = tasks.length;
     report.interrupted = [...interrupted];
   }
@@ -221,7 +258,22 @@ export class AgentCheckpoint {
   }
 
   private build(): Omit<CheckpointDocument, "writtenAt"> {
-    const parts = this.parts as CheckpointedParts;
+    const parts = this.parts;
+    if (!parts) {
+      // Serving without triggers (or before they start): only the served tasks are ours to write.
+      const b = this.base;
+      return {
+        format: CHECKPOINT_FORMAT,
+        version: CHECKPOINT_VERSION,
+        identity: this.options.identity,
+        subscriptions: b?.subscriptions ?? [],
+        routes: b?.routes ?? [],
+        runs: b?.runs ?? [],
+        handles: b?.handles ?? [],
+        ...(b?.tasks ? { tasks: b.tasks } : {}),
+        ...this.servedPart(),
+      };
+    }
     const self = parts.selfSubscriptions?.list() ?? [];
     const declared = parts.specs.flatMap((s) => (s.kind === "subscription" ? [{ id: s.id, server: s.server, uri: s.uri, instruction: s.instruction, origin: "declared" as const }] : []));
     return {
@@ -236,7 +288,14 @@ export class AgentCheckpoint {
       runs: [...this.runs.values()],
       handles: parts.supervisor?.snapshot().handles ?? [],
       tasks: this.tasks.list(),
+      ...this.servedPart(),
     };
+  }
+
+  /** The served tasks, when there are any (a document without them is unchanged from before they were kept). */
+  private servedPart(): { servedTasks?: ServedTaskRecord[] } {
+    const list = this.served.list();
+    return list.length ? { servedTasks: list } : {};
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import * as v from "valibot";
 import type { HandleRecord } from "../../supervisor/handle-table.ts";
+import type { ServedTaskRecord } from "../../serve/served-task-journal.ts";
 
 /** The `format` field. */
 export const CHECKPOINT_FORMAT = "agentd.checkpoint";
@@ -78,6 +79,26 @@ const TaskSchema = v.object({
   startedAt: v.string(),
 });
 
+/** A task `agentd serve` runs for a client, not terminal (optional: older documents have none). */
+const ServedTaskSchema = v.object({
+  taskId: v.pipe(v.string(), v.minLength(1)),
+  owner: v.pipe(v.string(), v.minLength(1)),
+  auth: v.optional(
+    v.object({
+      principal: v.string(),
+      scheme: v.picklist(["bearer", "mtls", "jwt"]),
+      role: v.optional(v.literal("operator")),
+      permissions: v.optional(v.array(v.string())),
+      issuer: v.optional(v.string()),
+    }),
+  ),
+  tool: v.string(),
+  args: v.record(v.string(), v.unknown()),
+  runId: v.pipe(v.string(), v.minLength(1)),
+  ttl: v.nullable(v.number()),
+  createdAt: v.string(),
+});
+
 const RunSchema = v.object({ runId: v.string(), triggerId: v.string(), startedAt: v.string() });
 
 /** The schema of a checkpoint document (version 1). */
@@ -91,6 +112,7 @@ export const CheckpointSchema = v.object({
   runs: v.array(RunSchema),
   handles: v.array(HandleSchema),
   tasks: v.optional(v.array(TaskSchema)),
+  servedTasks: v.optional(v.array(ServedTaskSchema)),
 });
 
 /** One subscription of the set. */
@@ -112,6 +134,8 @@ export interface CheckpointDocument {
   handles: HandleRecord[];
   /** Remote MCP tasks started by runs and being polled (re-attached to by a re-run of the same run). */
   tasks?: CheckpointTask[];
+  /** Tasks `agentd serve` runs for clients, not terminal (re-created and re-run after a restart). */
+  servedTasks?: ServedTaskRecord[];
 }
 
 /** A remote task a run started. */
