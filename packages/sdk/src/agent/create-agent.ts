@@ -39,6 +39,7 @@ import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
+import { type AuthorizationAsk, withAuthorization } from "../mcp/authorization-ask.ts";
 import type { OperatorControl } from "../serve/a2a/operator.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
 import type { ReloadPlan, ReloadReport } from "./reload.ts";
@@ -165,6 +166,8 @@ export interface AgentRunOptions {
   trigger?: string;
   /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
   askOperator?: OperatorAsk;
+  /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
+  askAuthorization?: AuthorizationAsk;
 }
 
 /** What {@link Agent.status} reports. */
@@ -322,7 +325,8 @@ export function createAgent(options: AgentOptions): Agent {
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, subagentTools) : subagentTools;
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}) });
+  const authorizations = new Map<string, AuthorizationAsk>();
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}), authorizations: (id) => authorizations.get(id) });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
@@ -337,6 +341,7 @@ export function createAgent(options: AgentOptions): Agent {
     const runId = runOptions.runId ?? newRunId();
     runs.set(runId, controller);
     if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
+    if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
     const conversations = (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
@@ -358,7 +363,10 @@ export function createAgent(options: AgentOptions): Agent {
       };
       const result = await runLoop({
         model: options.model,
-        tools: toolSet,
+        // A run that can get a server authorized (an A2A task) waits for it when listing tools too.
+        tools: runOptions.askAuthorization
+          ? { list: () => withAuthorization(() => toolSet.list(), runOptions.askAuthorization, listingSignal(controller.signal, runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs)), call: (n, a, c) => toolSet.call(n, a, c) }
+          : toolSet,
         input,
         runId,
         ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
@@ -389,6 +397,7 @@ export function createAgent(options: AgentOptions): Agent {
       inFlight.delete(controller);
       if (runs.get(runId) === controller) runs.delete(runId);
       operator?.asks.delete(runId);
+      if (authorizations.get(runId) === runOptions.askAuthorization) authorizations.delete(runId);
       for (const s of settled) s();
     }
   };
@@ -620,4 +629,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
   };
   return agent;
+}
+
+/** The run's signal, ended also by its deadline (the loop's own deadline starts after the tool listing). */
+function listingSignal(signal: AbortSignal, deadlineMs: number | undefined): AbortSignal {
+  return deadlineMs === undefined ? signal : AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
 }

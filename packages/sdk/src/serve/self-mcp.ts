@@ -28,6 +28,7 @@ import { McpTaskTable } from "./mcp-tasks.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
+import type { AuthorizationAsk } from "../mcp/authorization-ask.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -41,6 +42,8 @@ export interface SelfRunner {
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
+      /** Who completes a remote MCP server's authorization the run lacks (`auth-required`). */
+      askAuthorization?: AuthorizationAsk;
     },
   ): Promise<RunResult>;
 }
