@@ -20,6 +20,7 @@ import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { LanguageModel, ModelMessage } from "../loop/model.ts";
+import { createRunSignal } from "../loop/run-signal.ts";
 import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
@@ -346,8 +347,13 @@ export function createAgent(options: AgentOptions): Agent {
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
     const conversations = (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
     let aborted = false;
+    // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
+    const ask = runOptions.askAuthorization;
+    // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
+    const waiting = ask ? createRunSignal(runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs, controller.signal) : undefined;
+    const askSignal = waiting?.signal ?? controller.signal;
     try {
-      await connect();
+      await (ask ? withAuthorization(connect, ask, askSignal) : connect());
       // Only native tool calling resumes (the JSON-action mode's turns are not saved).
       const resume = options.model.supportsTools ? await conversations?.load(runId) : undefined;
       if (resume) logger.info("conversation.resumed", { runId, messages: resume.length });
@@ -363,10 +369,7 @@ export function createAgent(options: AgentOptions): Agent {
       };
       const result = await runLoop({
         model: options.model,
-        // A run that can get a server authorized (an A2A task) waits for it when listing tools too.
-        tools: runOptions.askAuthorization
-          ? { list: () => withAuthorization(() => toolSet.list(), runOptions.askAuthorization, listingSignal(controller.signal, runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs)), call: (n, a, c) => toolSet.call(n, a, c) }
-          : toolSet,
+        tools: ask ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) } : toolSet,
         input,
         runId,
         ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
@@ -398,6 +401,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (runs.get(runId) === controller) runs.delete(runId);
       operator?.asks.delete(runId);
       if (authorizations.get(runId) === runOptions.askAuthorization) authorizations.delete(runId);
+      waiting?.dispose();
       for (const s of settled) s();
     }
   };
@@ -631,7 +635,3 @@ export function createAgent(options: AgentOptions): Agent {
   return agent;
 }
 
-/** The run's signal, ended also by its deadline (the loop's own deadline starts after the tool listing). */
-function listingSignal(signal: AbortSignal, deadlineMs: number | undefined): AbortSignal {
-  return deadlineMs === undefined ? signal : AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
-}

@@ -24,6 +24,8 @@ export const AUTHORIZATION_ATTEMPTS = 3;
 
 /** What `e` says is missing, when it is a server refusing for want of authorization (the OAuth client's `E_UNAUTHORIZED`). */
 export function authorizationNeed(e: unknown, server?: string): AuthorizationNeed | undefined {
+  // A (re)connection wraps it as the server being unavailable (`E_UPSTREAM`), keeping it as the cause.
+  for (let depth = 0; AgentdError.isInstance(e) && e.code !== "E_UNAUTHORIZED" && depth < 3; depth++) e = e.options.cause;
   if (!AgentdError.isInstance(e) || e.code !== "E_UNAUTHORIZED") return undefined;
   const data = (e.options.data ?? {}) as { server?: unknown; authorizationServer?: unknown; resource?: unknown };
   const name = server ?? (typeof data.server === "string" ? data.server : undefined);
@@ -46,7 +48,9 @@ export async function withAuthorization<T>(op: () => Promise<T>, ask: Authorizat
       return await op();
     } catch (e) {
       const need = ask && attempt <= AUTHORIZATION_ATTEMPTS && !signal.aborted ? authorizationNeed(e, server) : undefined;
-      if (!need || !(await ask!(need, signal))) throw e;
+      if (!need) throw e;
+      // A wait ended by the deadline (or a cancel) fails as that, not as the refusal.
+      if (!(await ask!(need, signal))) throw signal.aborted && AgentdError.isInstance(signal.reason) ? signal.reason : e;
     }
   }
 }
