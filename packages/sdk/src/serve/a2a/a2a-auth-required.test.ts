@@ -5,7 +5,10 @@
  * run's tool call needs a person's grant: the task goes AUTH_REQUIRED naming the server, the command and
  * where to authorize (never a token); another principal's follow-up is refused; the grant is then done
  * the way `agentd auth login` does it (the same SDK function, writing the token store), the owner says so,
- * agentd re-reads the store, retries the call and the task completes. Unanswered, the deadline fails it.
+ * agentd re-reads the store, retries and the task completes. The refusal may come while listing the tools
+ * or in the tool call; an operator may answer too; 'done' with nothing done raises it again; 'cancel' gives
+ * up (the model sees the error); unanswered, the deadline fails the task; a run not served over A2A fails
+ * at once as before.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +27,7 @@ setDefaultTimeout(60_000);
 
 const OWNER = "owner-token-0123456789ab";
 const OTHER = "other-token-0123456789ab";
+const OPS = "ops-token-0123456789abcdef";
 let oidc: OidcProvider;
 let mcp: ProtectedMcp;
 let dir: string;
@@ -69,21 +73,24 @@ async function revokedLogin(): Promise<string> {
   return token;
 }
 
-/** Call `api/whoami`, then answer with what it returned. */
-const whoamiThenEcho = (): Step[] => [
-  callTools([["api/whoami", {}]]),
+/** Call `api/whoami` (first running `before`), then answer with what it returned. */
+const whoamiThenEcho = (before?: () => void): Step[] => [
+  () => {
+    before?.();
+    return callTools([["api/whoami", {}]]);
+  },
   (req) => {
     const last = req.messages.at(-1);
     return reply(last?.role === "tool" ? last.content.map((p) => p.output).join("\n") : "no tool result");
   },
 ];
 
-async function serve(limits?: { deadlineMs: number }) {
+async function serve(limits?: { deadlineMs: number }, beforeCall?: () => void) {
   const logger = memoryLogger();
   s = await serveA2aAgent({
-    steps: whoamiThenEcho(),
+    steps: whoamiThenEcho(beforeCall),
     logger,
-    http: { auth: { bearerTokens: [{ token: OWNER, name: "owner" }, { token: OTHER, name: "other" }] } },
+    http: { auth: { bearerTokens: [{ token: OWNER, name: "owner" }, { token: OTHER, name: "other" }, { token: OPS, name: "ops", role: "operator" }] } },
     agent: { mcpServers: { api: { url: mcp.url, oauth: { clientId: "cli" } } }, ...(limits ? { limits } : {}) },
   });
   await s.agent.connect();
@@ -148,4 +155,33 @@ test("a run not served over A2A keeps failing the call at once with the login co
   await serve();
   mcp.revoked.add(first);
   await expect(s!.agent.run("who am I at api?")).rejects.toThrow("needs a person to authorize agentd and no token is stored; run: agentd auth login api");
+});
+
+test("a tool call refused after the tools were listed waits too; an operator may say the login is done", async () => {
+  const first = await revokedLogin();
+  // Revoked while the model decides, after the run listed the tools with the old token.
+  await serve(undefined, () => mcp.revoked.add(first));
+  const owner = await officialClient(s!.base, "JSONRPC", OWNER);
+  const task = (await owner.sendMessage(userMessage("who am I at api?"))) as any;
+  expect(task.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+  expect(partsOf(task)[1]!.value).toMatchObject({ server: "api", command: "agentd auth login api" });
+  await login();
+  const ops = await officialClient(s!.base, "JSONRPC", OPS);
+  const done = (await ops.sendMessage(userMessage("done", { taskId: task.id, contextId: task.contextId }))) as any;
+  expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  expect(done.artifacts[0].parts[0].content.value).toContain('"sub":"alice"');
+});
+
+test("still unauthorized after 'done', the task is auth-required again; 'cancel' gives up and the model sees the error", async () => {
+  const first = await revokedLogin();
+  await serve(undefined, () => mcp.revoked.add(first));
+  const owner = await officialClient(s!.base, "JSONRPC", OWNER);
+  const task = (await owner.sendMessage(userMessage("who am I at api?"))) as any;
+  expect(task.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+  const again = (await owner.sendMessage(userMessage("done (but nobody logged in)", { taskId: task.id, contextId: task.contextId }))) as any;
+  expect(again.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+  expect(again.status.message.messageId).not.toBe(task.status.message.messageId);
+  const done = (await owner.sendMessage(userMessage("cancel", { taskId: task.id, contextId: task.contextId }))) as any;
+  expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  expect(done.artifacts[0].parts[0].content.value).toContain("agentd auth login api");
 });
