@@ -185,3 +185,16 @@ test("still unauthorized after 'done', the task is auth-required again; 'cancel'
   expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
   expect(done.artifacts[0].parts[0].content.value).toContain("agentd auth login api");
 });
+
+test("a v0.3 client (no A2A-Version header) sees the state as auth-required, and answers the same way", async () => {
+  const first = await revokedLogin();
+  await serve(undefined, () => mcp.revoked.add(first));
+  const rpc = async (method: string, params: Record<string, unknown>) =>
+    (await fetch(`${s!.base}/a2a`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${OWNER}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json() as Promise<any>;
+  const message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }], ...extra } });
+  const sent = await rpc("message/send", message("who am I at api?"));
+  expect(sent.result).toMatchObject({ kind: "task", status: { state: "auth-required", message: { parts: [{ kind: "text", text: expect.stringContaining("agentd auth login api") }, { kind: "data" }] } } });
+  await login();
+  const done = await rpc("message/send", message("done", { taskId: sent.result.id, contextId: sent.result.contextId }));
+  expect(done.result.status.state).toBe("completed");
+});
