@@ -20,6 +20,7 @@ import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { LanguageModel, ModelMessage } from "../loop/model.ts";
+import { createRunSignal } from "../loop/run-signal.ts";
 import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
@@ -39,6 +40,7 @@ import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
+import { type AuthorizationAsk, withAuthorization } from "../mcp/authorization-ask.ts";
 import type { OperatorControl } from "../serve/a2a/operator.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
 import type { ReloadPlan, ReloadReport } from "./reload.ts";
@@ -171,6 +173,8 @@ export interface AgentRunOptions {
   trigger?: string;
   /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
   askOperator?: OperatorAsk;
+  /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
+  askAuthorization?: AuthorizationAsk;
 }
 
 /** What {@link Agent.status} reports. */
@@ -329,7 +333,8 @@ export function createAgent(options: AgentOptions): Agent {
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, subagentTools) : subagentTools;
   const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}) });
+  const authorizations = new Map<string, AuthorizationAsk>();
+  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}), authorizations: (id) => authorizations.get(id) });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
@@ -344,12 +349,18 @@ export function createAgent(options: AgentOptions): Agent {
     const runId = runOptions.runId ?? newRunId();
     runs.set(runId, controller);
     if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
+    if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
     const conversations = (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
     let aborted = false;
+    // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
+    const ask = runOptions.askAuthorization;
+    // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
+    const waiting = ask ? createRunSignal(runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs, controller.signal) : undefined;
+    const askSignal = waiting?.signal ?? controller.signal;
     try {
-      await connect();
+      await (ask ? withAuthorization(connect, ask, askSignal) : connect());
       // Only native tool calling resumes (the JSON-action mode's turns are not saved).
       const resume = options.model.supportsTools ? await conversations?.load(runId) : undefined;
       if (resume) logger.info("conversation.resumed", { runId, messages: resume.length });
@@ -365,7 +376,7 @@ export function createAgent(options: AgentOptions): Agent {
       };
       const result = await runLoop({
         model: options.model,
-        tools: toolSet,
+        tools: ask ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) } : toolSet,
         input,
         runId,
         ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
@@ -396,6 +407,8 @@ export function createAgent(options: AgentOptions): Agent {
       inFlight.delete(controller);
       if (runs.get(runId) === controller) runs.delete(runId);
       operator?.asks.delete(runId);
+      if (authorizations.get(runId) === runOptions.askAuthorization) authorizations.delete(runId);
+      waiting?.dispose();
       for (const s of settled) s();
     }
   };
@@ -654,3 +667,4 @@ export function createAgent(options: AgentOptions): Agent {
   };
   return agent;
 }
+

@@ -7,6 +7,7 @@ import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "
 import type { CallToolOptions } from "../mcp/client.ts";
 import type { CallToolResult, Tool } from "../wire/index.ts";
 import { McpError } from "../wire/errors.ts";
+import { type AuthorizationAsk, withAuthorization } from "../mcp/authorization-ask.ts";
 import { renderToolResult } from "./render-content.ts";
 import type { SamplingLedger } from "./sampling/sampling-ledger.ts";
 import type { OpenToolCalls } from "./open-tool-calls.ts";
@@ -37,7 +38,13 @@ export interface McpToolSetOptions {
   sampling?: SamplingLedger;
   /** Records the calls in flight, so a server's elicitation during a call reaches that call's run. */
   calls?: OpenToolCalls;
+  /**
+   * Who completes a server's authorization for a run (an A2A task's client); without one, a call a server
+   * refuses for want of authorization fails at once, as before.
+   */
+  authorizations?: (runId: string) => AuthorizationAsk | undefined;
 }
+
 
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
 export class McpToolSet implements ToolSet {
@@ -85,13 +92,7 @@ export class McpToolSet implements ToolSet {
     const billing = this.options.sampling?.begin(q.server, ctx.runId);
     const endCall = this.options.calls?.begin(q.server, ctx.runId, ctx.signal);
     try {
-      const result = await client.callTool(q.tool, args, {
-        runId: ctx.runId,
-        signal: ctx.signal,
-        ...(ctx.onprogress ? { onprogress: ctx.onprogress } : {}),
-        // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
-        ...(ctx.traceContext ? { meta: { ...ctx.traceContext } } : {}),
-      });
+      const result = await this.callAuthorized(client, q.server, q.tool, args, ctx);
       const usage = billing?.end();
       return {
         text: renderToolResult(result),
@@ -108,5 +109,18 @@ export class McpToolSet implements ToolSet {
     } finally {
       endCall?.();
     }
+  }
+
+  /** The call; when the server needs an authorization the run's asker can get, wait for it and retry (bounded). */
+  private callAuthorized(client: ToolClient, server: string, tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult> {
+    const call = () =>
+      client.callTool(tool, args, {
+        runId: ctx.runId,
+        signal: ctx.signal,
+        ...(ctx.onprogress ? { onprogress: ctx.onprogress } : {}),
+        // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
+        ...(ctx.traceContext ? { meta: { ...ctx.traceContext } } : {}),
+      });
+    return withAuthorization(call, this.options.authorizations?.(ctx.runId), ctx.signal, server);
   }
 }

@@ -29,6 +29,7 @@ import type { ServedTaskJournal } from "./served-task-journal.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
+import type { AuthorizationAsk } from "../mcp/authorization-ask.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -42,6 +43,8 @@ export interface SelfRunner {
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
+      /** Who completes a remote MCP server's authorization the run lacks (`auth-required`). */
+      askAuthorization?: AuthorizationAsk;
     },
   ): Promise<RunResult>;
 }

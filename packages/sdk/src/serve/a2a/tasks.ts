@@ -30,6 +30,8 @@ import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
 import { promptInstructionOf } from "./prompt-skills.ts";
 import type { ServedPrompt } from "../served-prompts.ts";
+import type { AuthorizationNeed } from "../../mcp/authorization-ask.ts";
+import { authorizationDone, authRequiredParts } from "./auth-required.ts";
 import { RUN_ID_META_KEY } from "../../mcp/meta.ts";
 
 /** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
@@ -61,6 +63,8 @@ interface Entry {
   question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
   /** Questions wait their turn: one at a time per task. */
   asking?: Promise<unknown>;
+  /** The authorization the task waits on (`auth-required`): resolve true once it is done, false to give up. */
+  authorization?: { server: string; done: (ok: boolean) => void };
 }
 
 /** How the tasks route MCP elicitations (the `operator` policy) to operators. */
@@ -124,6 +128,7 @@ export class A2aTasks {
     if (message.taskId) {
       const existing = this.forAnswer(principal, message.taskId);
       if (existing.question) return this.answer(principal, existing, message);
+      if (existing.authorization) return this.authorized(principal, existing, message);
       throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
     }
     const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
@@ -168,6 +173,7 @@ export class A2aTasks {
         ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
         onEvent: (ev) => this.progress(principal.id, e, ev),
         ...(this.routing.hasOperators ? { askOperator: (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) } : {}),
+        askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
       });
       this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
@@ -209,6 +215,40 @@ export class A2aTasks {
     );
     e.asking = turn;
     return turn;
+  }
+
+  /** Raise `auth-required` naming the server; resolve true once a follow-up says it is done, false when `signal` ends the wait. */
+  private needAuthorization(e: Entry, need: AuthorizationNeed, signal: AbortSignal): Promise<boolean> {
+    const turn = (e.asking ?? Promise.resolve()).then(
+      () =>
+        new Promise<boolean>((resolve) => {
+          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve(false);
+          const done = (ok: boolean) => {
+            signal.removeEventListener("abort", onAbort);
+            e.authorization = undefined;
+            resolve(ok);
+          };
+          const onAbort = () => done(false);
+          signal.addEventListener("abort", onAbort, { once: true });
+          e.authorization = { server: need.server, done };
+          this.routing.logger?.info("a2a.auth_required", { task: e.task.id, principal: e.owner, server: need.server });
+          this.setStatus(e, "TASK_STATE_AUTH_REQUIRED", authRequiredParts(need));
+        }),
+    );
+    e.asking = turn;
+    return turn;
+  }
+
+  /** The owner's (or an operator's) word that the authorization `e` waits on is done: the run retries the server. */
+  private authorized(principal: A2aCaller, e: Entry, message: Message): Entry {
+    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    const ok = authorizationDone(message);
+    const { server, done } = e.authorization!;
+    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
+    this.routing.logger?.info("a2a.authorized", { principal: principal.id, task: e.task.id, server, retry: ok });
+    done(ok);
+    this.setStatus(e, "TASK_STATE_WORKING", ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`);
+    return e;
   }
 
   /** An operator's answer to the question `e` waits on (PermissionDenied for anyone else). */

@@ -39,8 +39,8 @@ export function requireSecureUrl(value: string, what: string, server: string): U
 }
 
 /** An authorization failure of one server, as a user-facing `E_UNAUTHORIZED` line. */
-export function authError(server: string, message: string, cause?: unknown): AgentdError {
-  return new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': ${message}`, { data: { server }, ...(cause ? { cause } : {}) });
+export function authError(server: string, message: string, cause?: unknown, where?: { authorizationServer?: string; resource?: string }): AgentdError {
+  return new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': ${message}`, { data: { server, ...where }, ...(cause ? { cause } : {}) });
 }
 
 /**

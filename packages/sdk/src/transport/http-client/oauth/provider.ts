@@ -94,7 +94,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
       return this.tokens !== undefined && this.tokens.accessToken !== sent;
     }
     if (this.tokens && sent !== undefined && this.tokens.accessToken !== sent) return true; // renewed meanwhile
-    this.authorizing = this.authorize(challenge.status, params, signal);
+    this.authorizing = this.authorize(challenge.status, params, signal, sent);
     try {
       return await this.authorizing;
     } finally {
@@ -102,8 +102,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
     }
   }
 
-  private async authorize(status: number, params: Record<string, string>, signal?: AbortSignal): Promise<boolean> {
+  private async authorize(status: number, params: Record<string, string>, signal?: AbortSignal, sent?: string): Promise<boolean> {
     const { server, settings } = this.options;
+    // Another process (`agentd auth login`) may have stored a new token since this one was loaded.
+    const stored = this.loaded && status === 401 ? await this.options.store.getTokens(this.key) : undefined;
+    if (stored && stored.accessToken !== sent && stored.accessToken !== this.tokens?.accessToken) {
+      this.tokens = stored;
+      this.logger.info("mcp.oauth.reloaded", {});
+      return true;
+    }
     // A rejected (expired, revoked) token: a refresh is cheaper than a new grant.
     if (status === 401 && this.tokens?.refreshToken && (await this.refresh())) return true;
     const d = await this.discovery(params.resource_metadata, signal);
@@ -132,7 +139,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
   private async authorizationCode(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
     const { server, settings, store, interactive } = this.options;
     if (!interactive)
-      throw authError(server, `needs a person to authorize agentd and no token is stored; run: agentd auth login ${server}`);
+      throw authError(server, `needs a person to authorize agentd and no token is stored; run: agentd auth login ${server}`, undefined, { authorizationServer: d.issuer, resource: d.resource });
     const methods = d.metadata.code_challenge_methods_supported;
     if (methods && !methods.includes("S256")) throw authError(server, "the authorization server does not offer PKCE S256; refusing to authorize");
     if (!d.metadata.authorization_endpoint) throw authError(server, "the authorization server publishes no authorization_endpoint");

@@ -15,12 +15,15 @@ export interface ProtectedMcp {
   url: string;
   /** Every Authorization header value seen on /mcp (to check what the client sent where). */
   authorizations: string[];
+  /** Access tokens refused from now on as if revoked (401 `invalid_token`). */
+  revoked: Set<string>;
   stop(): Promise<void>;
 }
 
 /** Start the server; `issuer` names the provider whose tokens it accepts. */
 export function startProtectedMcp(issuer: () => string): ProtectedMcp {
   const authorizations: string[] = [];
+  const revoked = new Set<string>();
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   const server: ReturnType<typeof Bun.serve> = Bun.serve({
     hostname: "127.0.0.1",
@@ -41,6 +44,7 @@ export function startProtectedMcp(issuer: () => string): ProtectedMcp {
           headers: { "www-authenticate": `Bearer resource_metadata="${prm}"${error ? `, error="${error}"` : ""}`, "content-type": "application/json" },
         });
       if (!header?.startsWith("Bearer ")) return refuse();
+      if (revoked.has(header.slice(7))) return refuse("invalid_token");
       let claims: JWTPayload;
       try {
         jwks ??= createRemoteJWKSet(new URL(`${issuer()}/jwks`));
@@ -58,5 +62,5 @@ export function startProtectedMcp(issuer: () => string): ProtectedMcp {
       return transport.handleRequest(req);
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/mcp`, authorizations, stop: () => server.stop(true) };
+  return { url: `http://127.0.0.1:${server.port}/mcp`, authorizations, revoked, stop: () => server.stop(true) };
 }
