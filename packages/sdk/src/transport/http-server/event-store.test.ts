@@ -94,3 +94,23 @@ describe("EventStore byte bounds", () => {
     expect(a.size).toBeLessThanOrEqual(8);
   });
 });
+
+describe("EventStore.bytesOf", () => {
+  /** What bytesOf must say: the sum over the events still held of that stream. */
+  const summed = (store: EventStore, stream: number) => store.after(stream, -1).reduce((n, e) => n + e.data.length, 0);
+
+  test("follows appends, evictions by count, bytes and the server budget, drops and clear", () => {
+    const budget = new ReplayBudget(40);
+    const store = new EventStore(6, 30, budget);
+    const other = new EventStore(100, 100, budget);
+    for (let i = 0; i < 200; i++) {
+      store.append(i % 3, i, "x".repeat(1 + (i % 7)));
+      if (i % 5 === 0) other.append(9, i, "y".repeat(1 + (i % 4)));
+      if (i % 11 === 0) store.dropStream(1);
+      for (const s of [0, 1, 2]) expect(store.bytesOf(s)).toBe(summed(store, s));
+    }
+    expect(store.bytesOf(7)).toBe(0);
+    store.clear();
+    for (const s of [0, 1, 2]) expect(store.bytesOf(s)).toBe(0);
+  });
+});

@@ -49,6 +49,8 @@ export class EventStore {
   /** Oldest first. Most sessions hold a handful of events, never the bound. */
   private held: HeldEvent[] = [];
   private heldBytes = 0;
+  /** Bytes held per stream: asked at every stream's end, so kept as a count, not summed by a scan. */
+  private readonly streamBytes = new Map<number, number>();
 
   /**
    * @param capacity events kept at most
@@ -78,6 +80,7 @@ export class EventStore {
     const e = new HeldEvent(this, stream, seq, data, bytes);
     this.held.push(e);
     this.heldBytes += bytes;
+    this.streamBytes.set(stream, (this.streamBytes.get(stream) ?? 0) + bytes);
     while (this.held.length > this.capacity || this.heldBytes > this.maxBytes) this.release(this.held.shift()!);
     this.budget?.charge(e);
     return true;
@@ -90,9 +93,7 @@ export class EventStore {
 
   /** Bytes held for `stream`. */
   bytesOf(stream: number): number {
-    let n = 0;
-    for (const e of this.held) if (e.stream === stream) n += e.bytes;
-    return n;
+    return this.streamBytes.get(stream) ?? 0;
   }
 
   /** Drop the events of `stream` (delivered, or it will not be resumed); the others keep their order. */
@@ -120,6 +121,9 @@ export class EventStore {
 
   private release(e: HeldEvent): void {
     this.heldBytes -= e.bytes;
+    const left = (this.streamBytes.get(e.stream) ?? 0) - e.bytes;
+    if (left > 0) this.streamBytes.set(e.stream, left);
+    else this.streamBytes.delete(e.stream);
     this.budget?.release(e);
     e.bytes = 0;
     // The husk may wait in the budget's queue a while: it must not keep the message alive.
