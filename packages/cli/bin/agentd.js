@@ -45,15 +45,17 @@ if (!cmd) {
   process.exit(1);
 }
 
-const child = spawn(cmd[0], [...cmd.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
 // A terminal's Ctrl-C (SIGINT) and hangup (SIGHUP) already reach the child, which shares our process group:
 // forwarding them would deliver a second signal, which agentd reads as "stop now, skip the drain". SIGTERM
-// comes from a supervisor to our pid alone: pass it on.
+// comes from a supervisor to our pid alone: pass it on. The handlers are in place before the child starts,
+// so a SIGTERM sent as soon as the child speaks is never lost (handlers run from the event loop, after
+// `spawn` has returned).
 const ignore = () => {};
 process.on("SIGINT", ignore);
 process.on("SIGHUP", ignore);
 const terminate = () => child.kill("SIGTERM");
 process.on("SIGTERM", terminate);
+const child = spawn(cmd[0], [...cmd.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
 child.on("error", (error) => {
   const hint = error.code === "ENOENT" && cmd.length > 1 ? " (running from sources needs Bun on the PATH)" : "";
   process.stderr.write(`agentd: cannot start ${cmd[0]}: ${error.message}${hint}\n`);
