@@ -166,6 +166,34 @@ async function servers(n: number): Promise<number> {
   }
 }
 
+/**
+ * The floor of connecting `n` stdio servers: `n` bare `Bun.spawn`s of the same server script at once, each
+ * sent `initialize`; ms until the last has answered (what connecting all of them cannot go below: their own
+ * runtime starts).
+ */
+async function serversFloor(n: number): Promise<number> {
+  const script = join(BENCH_DIR, "loop", "timed-mcp-server.ts");
+  const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`;
+  const t0 = performance.now();
+  const procs = Array.from({ length: n }, () => {
+    const proc = Bun.spawn([BUN, script], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    proc.stdin.write(init);
+    proc.stdin.flush();
+    const answered = (async () => {
+      for await (const _ of proc.stdout) return;
+      throw new Error(`${script} ended without answering initialize`);
+    })();
+    return { proc, answered };
+  });
+  try {
+    await Promise.all(procs.map((p) => p.answered));
+    return performance.now() - t0;
+  } finally {
+    for (const p of procs) p.proc.kill("SIGKILL");
+    await Promise.all(procs.map((p) => p.proc.exited));
+  }
+}
+
 /** `runs` runs whose first turn asks `k` echo calls at once: tool calls per second through the loop. */
 async function parallelCalls(k: number, runs: number): Promise<number> {
   const turn = (request: RecordedRequest): StaticTurn => {
@@ -254,18 +282,27 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
   );
 
   log("growth: MCP servers connected");
-  const srv = await curve(size.servers, size.repeats, servers);
+  // Interleaved: each size measures agentd, then its floor, in the same minutes.
+  const srvBoth = await curve(size.servers, size.repeats, async (n) => ({ ours: await servers(n), floor: await serversFloor(n) }));
+  const pick = (which: "ours" | "floor") => new Map([...srvBoth].map(([n, rs]) => [n, rs.map((r) => r[which])]));
+  const srv = pick("ours");
+  const srvFloor = pick("floor");
   const one = med(srv.get(size.servers[0] as number) ?? []);
   const most = med(srv.get(size.servers.at(-1) as number) ?? []);
+  const mostFloor = med(srvFloor.get(size.servers.at(-1) as number) ?? []);
+  const oneFloor = med(srvFloor.get(size.servers[0] as number) ?? []);
   curves.push(
     withGrowth({
       id: "servers-startup",
       title: "Stdio MCP servers connected: start-up to first tool call",
       x: { label: "stdio MCP servers", unit: "servers" },
       y: { label: "createAgent → connect() → first tools/call answered", unit: "ms" },
-      series: [{ name: "agentd createAgent", role: "ours", points: points(srv, (ms) => ms) }],
+      series: [
+        { name: "agentd createAgent", role: "ours", points: points(srv, (ms) => ms) },
+        { name: "floor: bare Bun.spawn of each server, initialize answered", role: "floor", points: points(srvFloor, (ms) => ms) },
+      ],
       target: { text: `${size.servers.at(-1)} servers ≤ 3× one (ratio)`, ...ok(most / one <= 3, most / one) },
-      note: "Each size is a fresh agent process; every server is bench/loop/timed-mcp-server.ts under Bun (a child process each); the first tool call goes to the last server.",
+      note: `Each size is a fresh agent process; every server is bench/loop/timed-mcp-server.ts under Bun (a child process each); the first tool call goes to the last server. The floor starts the same N servers at once from the bench process and times the last one's answer to \`initialize\`: the servers' own runtime starts, which no client can go below. At ${size.servers.at(-1)} servers agentd is ${sig(most / mostFloor)}× its floor; the floor itself grows ${sig(mostFloor / oneFloor)}× from ${size.servers[0]} to ${size.servers.at(-1)} servers on this machine.`,
     }),
   );
 
