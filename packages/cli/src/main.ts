@@ -2,11 +2,16 @@
 /** The `agentd` executable: the only place that calls process.exit. */
 import { exitAfterFlush } from "./exit-after-flush.ts";
 import { runHiddenEntry } from "./hidden-entries.ts";
+import { prelaunchDemoServer } from "./demo/prelaunch-server.ts";
 
 const argv = process.argv.slice(2);
 const hidden = await runHiddenEntry(argv);
 // The CLI is loaded only when no hidden entry ran: a copy of this program started as the demo's MCP server
 // (or a subagent) does not pay for initialising every command, which is on the critical path of `agentd demo`.
+// The scripted demo's MCP server (a copy of this program) comes up while the CLI loads; see prelaunch-server.ts.
+const prelaunched = hidden === undefined && prelaunchDemoServer(argv);
 const code = hidden ?? (await (await import("./cli.ts")).runCli(argv));
+// Not taken when the command failed before connecting (e.g. a mistake in its arguments).
+if (prelaunched) await (await import("@agentd/sdk/transport")).discardPrelaunchedServers();
 // Every byte written reaches a slow or late pipe reader before the process exits (exit-after-flush.ts).
 await exitAfterFlush(code);
