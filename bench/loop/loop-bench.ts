@@ -120,7 +120,7 @@ export async function runLoop(mode: Mode, log: (line: string) => void = () => {}
     figures,
     notes: [
       `Each framework runs in ${size.workers} fresh worker processes (interleaved), each connected once to the tool server, ${size.warmups} untimed warm-up runs, then ${size.runs} timed runs; each run is one figure run.`,
-      "The gateway (testkit's OpenAI-compatible fake, one dynamic turn: call echo until 10 results, then answer) runs in its own process and times each request server-side, from node:http's request event to the response's finish. The tool is a hand-written NDJSON MCP server (bench/loop/timed-mcp-server.ts) timing each tools/call from its line's arrival to its answer's write. Non-streaming chat completions on both sides; @openai/agents caches the tool list (cacheToolsList) and has tracing off.",
+      "The gateway (testkit's OpenAI-compatible fake, one dynamic turn: call echo until 10 results, then answer) runs in its own process and times each request server-side, from its Bun.serve fetch handler's call to the Response handed back (a whole JSON body). The tool is a hand-written NDJSON MCP server (bench/loop/timed-mcp-server.ts) timing each tools/call from its line's arrival to its answer's write. Non-streaming chat completions on both sides; @openai/agents caches the tool list (cacheToolsList) and has tracing off.",
       `agentd's overhead against @openai/agents on Node: ${sig(med("overhead.ours") / med("overhead.openai-node"))}×; against Mastra on Bun: ${sig(med("overhead.ours") / med("overhead.mastra-bun"))}×.`,
       "Mastra runs `Agent.generate` (maxSteps 20) with `@ai-sdk/openai-compatible`'s chat model and the tools of `@mastra/mcp`'s MCPClient, listed once before the runs; no memory, no storage.",
     ],

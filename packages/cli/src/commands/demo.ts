@@ -5,13 +5,12 @@
  */
 import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
 import { type AgentdConfig, createAgentFromConfig, modelFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
-import { selfCommand } from "@agentd/sdk/supervisor";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
 import { lateModel } from "../demo/late-model.ts";
 import { EXIT } from "../exit-codes.ts";
-import { HIDDEN } from "../hidden-entries.ts";
+import { DEMO_SERVER, demoServerCommand, demoServerLogger } from "../demo/prelaunch-server.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatResult } from "./run.ts";
 
@@ -23,12 +22,11 @@ export const demoExamples = [
 
 /** The demo's configuration: the bundled server as a stdio child of this same program. */
 export function demoConfig(base: AgentdConfig): AgentdConfig {
-  const self = selfCommand();
   return {
     ...base,
     instructions:
       base.instructions ?? "You are an order-desk assistant. Use the tools to answer; quote the numbers the tools return.",
-    mcpServers: { demo: { command: self.command, args: [...self.args, HIDDEN.demoServer] } },
+    mcpServers: { [DEMO_SERVER]: demoServerCommand() },
     limits: { maxTurns: 8, deadline: 120_000, ...base.limits },
   };
 }
@@ -64,6 +62,8 @@ export const demoCommand = defineCommand({
       ...(env.RUN_ID ? { runId: env.RUN_ID } : {}),
     };
     const logger = stderrLogger();
+    // The records of a server spawned before this logger existed (prelaunch-server.ts).
+    demoServerLogger.bind(logger);
     const instruction = args.instruction ?? DEMO_INSTRUCTION;
     const runOptions = resolved.runId ? { runId: resolved.runId } : {};
     const print = (result: RunResult, ms: number) => process.stdout.write(formatResult(result, args.json === true, ms));
@@ -80,8 +80,8 @@ export const demoCommand = defineCommand({
       }
     }
     // Scripted: the bundled MCP server is a copy of this program, whose start-up is most of the demo's wall
-    // time. So the agent is built and starts connecting it first; the fake gateway starts meanwhile, and the
-    // model is bound to the gateway's address once it listens.
+    // time. So it was spawned before the CLI loaded (main.ts), the agent is built and starts connecting it
+    // first; the fake gateway starts meanwhile, and the model is bound to the gateway's address once it listens.
     const config = demoConfig({ ...resolved.config, model: { ...resolved.config.model, name: "agentd-demo-scripted" } });
     const model = lateModel();
     const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { model }));

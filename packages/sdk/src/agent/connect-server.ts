@@ -16,6 +16,7 @@ import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
 import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
 import { settleDeclaredRoots, watchRootsRequests } from "../mcp/roots-settle.ts";
 import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport, type TokenStore } from "../transport/http-client/index.ts";
+import { takePrelaunchedServer } from "../transport/prelaunch.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -49,14 +50,16 @@ export function transportFor(
   options: { httpReactivity?: boolean; auth?: HttpAuthProvider; tokenStore?: TokenStore } = {},
 ): Transport {
   if ("command" in config) {
-    return new StdioChildTransport({
+    const options = {
       name,
       command: config.command,
       ...(config.args ? { args: config.args } : {}),
       ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
       logger: logger.child({ server: name }),
-    });
+    };
+    // A process spawned ahead of the agent for this very server (transport/prelaunch.ts) is used first.
+    return takePrelaunchedServer(options) ?? new StdioChildTransport(options);
   }
   return new StreamableHttpClientTransport(config.url, {
     ...(config.headers ? { headers: config.headers } : {}),

@@ -98,6 +98,17 @@ describe("fake gateway", () => {
     await expect(response).rejects.toThrow();
   });
 
+  test("a non-streaming stall sends its headers, then holds the body until the client aborts", async () => {
+    const gateway = await start({ dialect: "openai", script: [{ fault: "stall" }] });
+    const abort = new AbortController();
+    const response = await chat(gateway, {}, abort.signal);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("application/json");
+    const body = response.text();
+    abort.abort();
+    await expect(body).rejects.toThrow();
+  });
+
   test("close ends a stalled stream and is idempotent", async () => {
     const gateway = await start({ dialect: "openai", script: [{ fault: "stall" }] });
     const response = await chat(gateway, { stream: true });

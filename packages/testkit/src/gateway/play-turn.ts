@@ -107,6 +107,8 @@ export async function playTurn(turn: StaticTurn, context: PlayContext): Promise<
         await writeFrames(context, render(context, filler).frames.slice(0, 1));
       } else {
         startJson(context);
+        // JSON whitespace: it puts the headers on the wire under Bun.serve too, which sends none before a body byte.
+        await context.sink.write("\n");
       }
       // Never finish: the client's timeout or abort (or the gateway closing) ends it.
       return sink.whenClosed;
