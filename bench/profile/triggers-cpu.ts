@@ -4,8 +4,10 @@
  * resolves at once — for bursts of B notifications. No MCP, no model: what reading (hash, event), routing
  * and starting a run cost in agentd's own trigger code. Run it under `bun --cpu-prof` for shares.
  *
- *   bun bench/profile/triggers-cpu.ts [N] [B] [ROUNDS]        TPL="…" sets the instruction template
+ *   bun bench/profile/triggers-cpu.ts [N] [B] [ROUNDS]        TPL="…" sets the instruction template;
+ *                                                            LOG=1 logs at info as JSON lines (dropped)
  */
+import { jsonLinesLogger } from "../../packages/sdk/src/log.ts";
 import { SubscriptionSource, TriggerRouter, type SubscribableClient } from "../../packages/sdk/src/triggers/index.ts";
 
 const N = Number(process.argv[2] ?? 1000);
@@ -22,7 +24,7 @@ const client: SubscribableClient = {
 };
 let ended = 0;
 let wake: (() => void) | undefined;
-const router = new TriggerRouter({ run: async () => ({ status: "ok" }) });
+const router = new TriggerRouter({ run: async () => ({ status: "ok" }), ...(process.env.LOG ? { logger: jsonLinesLogger(() => {}) } : {}) });
 router.on("run-end", () => {
   ended++;
   wake?.();
