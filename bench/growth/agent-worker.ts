@@ -12,12 +12,11 @@
  *                                                             start → first progress, then RSS while held
  */
 import { createModel } from "@agentd/adapters";
-import { AgentTriggers, createAgent, subscriptionTriggerId, Supervisor, type Agent, type SubscriptionSpec } from "@agentd/sdk";
-import { fakeServerCommand } from "@agentd/testkit";
+import { createAgent, Supervisor, type Agent } from "@agentd/sdk";
 import { procStatusKb } from "../lib/proc.ts";
+import { subscriptions } from "./subscriptions-worker.ts";
 
 const TOOL_SERVER = new URL("../loop/timed-mcp-server.ts", import.meta.url).pathname;
-const BURST_CLIENT = new URL("./burst-client.ts", import.meta.url).pathname;
 const [kind = "", ...args] = process.argv.slice(2);
 const print = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 const rssKb = () => {
@@ -93,90 +92,6 @@ async function parallel(url: string, runs: number): Promise<void> {
   await agent.close();
 }
 
-async function subscriptions(url: string, n: number, burst: number): Promise<void> {
-  const uri = (i: number) => `file:///bench/r${i}.txt`;
-  const fake = fakeServerCommand({ resources: Array.from({ length: n }, (_, i) => ({ uri: uri(i), text: "v0" })) });
-  const agent = createAgent({ model: modelAt(url), mcpServers: { fake: fake.config }, instructions: "Note the change.", limits: { maxTurns: 2 } });
-  try {
-    await agent.connect();
-    const baseKb = rssKb();
-    const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({ kind: "subscription", id: subscriptionTriggerId("fake", uri(i)), server: "fake", uri: uri(i), instruction: "The resource changed." }));
-    const triggers = new AgentTriggers({ agent, specs });
-    // Listening before the triggers do, so this listener hears each notification first.
-    const notified = new Map<string, number>();
-    let burstStarted = false;
-    agent.clients.get("fake")?.onResourceUpdated((u) => {
-      if (burstStarted && !notified.has(u)) notified.set(u, performance.now());
-    });
-    const started = new Map<string, number>();
-    let ended = 0;
-    let waiter: { count: number; resolve: () => void } | undefined;
-    triggers.on("run-start", (e) => {
-      if (!started.has(e.triggerId)) started.set(e.triggerId, performance.now());
-    });
-    triggers.on("run-end", () => {
-      ended++;
-      if (waiter && ended >= waiter.count) waiter.resolve();
-    });
-    const endedReaches = (count: number) =>
-      ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve }));
-    const t0 = performance.now();
-    const r = await triggers.start();
-    const startMs = performance.now() - t0;
-    if (r.active !== n) throw new Error(`${r.active} of ${n} subscriptions active: ${JSON.stringify(triggers.status().find((s) => s.state !== "active"))}`);
-    // The first read after subscribing always emits (level-triggered): one run per resource. Let them end.
-    await endedReaches(n);
-    const subscribedKb = rssKb();
-    // The burst: B resources changed at once by another process (see burst-client.ts). Each latency runs
-    // from the notification's arrival in this process to its run's start; the change's request → run-start
-    // (clocks of two processes) is reported beside it.
-    started.clear();
-    const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(burst)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    const out = burster.stdout.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await out.read();
-      if (done) throw new Error("the burst client ended before it was ready");
-      text += decoder.decode(value, { stream: true });
-    }
-    burstStarted = true;
-    const cpu0 = process.cpuUsage();
-    const burstT0 = performance.now();
-    burster.stdin.write("go\n");
-    burster.stdin.flush();
-    await endedReaches(n + burst);
-    const cpu = process.cpuUsage(cpu0);
-    for (;;) {
-      const { value, done } = await out.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    await burster.exited;
-    const { sentAt } = JSON.parse(text.split("\n")[1] ?? "{}") as { sentAt: number[] };
-    const ids = Array.from({ length: burst }, (_, i) => subscriptionTriggerId("fake", uri(i)));
-    const fromNotification = ids.map((id, i) => (started.get(id) ?? Number.NaN) - (notified.get(uri(i)) ?? Number.NaN));
-    if (fromNotification.some((l) => !Number.isFinite(l))) throw new Error(`${fromNotification.filter((l) => !Number.isFinite(l)).length} of ${burst} changes started no run`);
-    const fromChange = ids.map((id, i) => performance.timeOrigin + (started.get(id) as number) - (sentAt[i] as number));
-    const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] ?? 0;
-    print({
-      baseKb,
-      subscribedKb,
-      startMs,
-      p50: pct(fromNotification, 0.5),
-      p99: pct(fromNotification, 0.99),
-      changeP50: pct(fromChange, 0.5),
-      changeP99: pct(fromChange, 0.99),
-      cpuMsPerChange: (cpu.user + cpu.system) / 1000 / burst,
-      ...(process.env.BENCH_BURST_WINDOW ? { window: [performance.timeOrigin + burstT0, performance.timeOrigin + performance.now()] } : {}),
-    });
-    await triggers.stop({ graceMs: 1000 });
-  } finally {
-    await agent.close();
-    fake.dispose();
-  }
-}
-
 async function subagents(url: string, n: number, binary: string): Promise<void> {
   const sup = new Supervisor({
     model: { intelligence: url, dialect: "openai", name: "bench-growth" },
@@ -220,7 +135,7 @@ async function subagents(url: string, n: number, binary: string): Promise<void> 
 if (kind === "runs") await concurrentRuns(args[0] ?? "", Number(args[1]));
 else if (kind === "servers") await servers(Number(args[0]));
 else if (kind === "parallel") await parallel(args[0] ?? "", Number(args[1]));
-else if (kind === "subs") await subscriptions(args[0] ?? "", Number(args[1]), Number(args[2]));
+else if (kind === "subs") await subscriptions(modelAt(args[0] ?? ""), Number(args[1]), Number(args[2]), rssKb, print);
 else if (kind === "subagents") await subagents(args[0] ?? "", Number(args[1]), args[2] ?? "");
 else throw new Error(`unknown work "${kind}": use runs, servers, parallel, subs or subagents`);
 process.exit(0);

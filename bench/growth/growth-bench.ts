@@ -83,6 +83,10 @@ interface SubsRun {
   changeP99: number;
   /** The agent process's CPU time over the burst, per change (ms). */
   cpuMsPerChange: number;
+  /** Changes per second from the burst's first notification to its last run-start. */
+  drainPerSecond: number;
+  /** One change alone: notification → run-start (ms, median of a few). */
+  singleMs: number;
 }
 
 /** A fresh agent process subscribed to `n` resources of one fake stdio server, then a burst of changes. */
@@ -90,8 +94,8 @@ async function subscriptions(n: number, burst: number): Promise<SubsRun> {
   const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "noted" }], onExhausted: "repeat-last" });
   const worker = startChild([BUN, WORKER, "subs", gateway.url, String(n), String(Math.min(n, burst))]);
   try {
-    const r = await worker.next<{ baseKb: number; subscribedKb: number; startMs: number; p50: number; p99: number; changeP99: number; cpuMsPerChange: number }>(600_000);
-    return { growthMb: Math.max(0, r.subscribedKb - r.baseKb) / 1024, startMs: r.startMs, p50: r.p50, p99: r.p99, changeP99: r.changeP99, cpuMsPerChange: r.cpuMsPerChange };
+    const r = await worker.next<Omit<SubsRun, "growthMb"> & { baseKb: number; subscribedKb: number }>(600_000);
+    return { growthMb: Math.max(0, r.subscribedKb - r.baseKb) / 1024, startMs: r.startMs, p50: r.p50, p99: r.p99, changeP99: r.changeP99, cpuMsPerChange: r.cpuMsPerChange, drainPerSecond: r.drainPerSecond, singleMs: r.singleMs };
   } finally {
     await worker.stop();
     await gateway.close();
@@ -277,7 +281,7 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
         { name: "p99 from the change's request", role: "ours", points: points(subs, (r) => r.changeP99) },
       ],
       target: { text: `p99 ≤ 10 ms at ${judgedAt.toLocaleString("en")} resources (ms)`, ...ok(p99At <= 10, p99At) },
-      note: `A burst of min(size, ${size.burst}) resources changed at once through the fake server's control channel, from a process of its own (bench/growth/burst-client.ts). p50 and p99 run from the \`notifications/resources/updated\` reaching the agent's MCP client to its run's \`run-start\`: agentd's re-read of the resource (level-triggered) and the router. "p99 from the change's request" adds the control channel's round trip and the fake server's notification (clocks of two processes). The agent process's CPU time per change in the burst (including the runs themselves): ${[...subs].map(([n, rs]) => `${n.toLocaleString("en")}: ${med(rs.map((r) => r.cpuMsPerChange)).toFixed(2)} ms`).join(", ")}.`,
+      note: `A burst of min(size, ${size.burst}) resources changed at once by one command on the fake server's control channel (its notifications sent together), from a process of its own (bench/growth/burst-client.ts). p50 and p99 run from the \`notifications/resources/updated\` reaching the agent's MCP client to its run's \`run-start\`: agentd's re-read of the resource (level-triggered) and the router. "p99 from the change's request" adds the control channel's round trip and the fake server's notification (clocks of two processes). The agent process's CPU time per change in the burst (including the runs themselves): ${[...subs].map(([n, rs]) => `${n.toLocaleString("en")}: ${med(rs.map((r) => r.cpuMsPerChange)).toFixed(2)} ms`).join(", ")}. The burst drained at (changes/s, first notification → last run-start): ${[...subs].map(([n, rs]) => `${n.toLocaleString("en")}: ${Math.round(med(rs.map((r) => r.drainPerSecond))).toLocaleString("en")}`).join(", ")}. One change alone, notification → run-start (the floor, median of 5): ${[...subs].map(([n, rs]) => `${n.toLocaleString("en")}: ${med(rs.map((r) => r.singleMs)).toFixed(2)} ms`).join(", ")}.`,
     }),
   );
 

@@ -46,3 +46,13 @@ test("field names that merely contain 'auth' or 'key' are kept", () => {
     Authorization: "[redacted]",
   });
 });
+
+test("a field name's verdict is the same the second time, and past the remembered names' bound", () => {
+  const fields = { apiKey: "k", keyCount: 1, sessionToken: "t", author: "ada" };
+  const expected = { apiKey: "[redacted]", keyCount: 1, sessionToken: "[redacted]", author: "ada" };
+  expect(redact(fields)).toEqual(expected);
+  expect(redact(fields)).toEqual(expected);
+  // More distinct names than are remembered: names asked after the bound are still judged.
+  for (let i = 0; i < 1100; i++) expect(redact({ [`field${i}`]: "v", [`field${i}Secret`]: "s" })).toEqual({ [`field${i}`]: "v", [`field${i}Secret`]: "[redacted]" });
+  expect(redact({ refreshToken: "r", tokenizer: "bpe" })).toEqual({ refreshToken: "[redacted]", tokenizer: "bpe" });
+});

@@ -34,6 +34,18 @@ export interface LogRecord {
  * or `auth` as the last word (`auth`, `basicAuth` — but not `authMethod`).
  */
 function isSecretKey(key: string): boolean {
+  let known = secretKeys.get(key);
+  if (known === undefined) {
+    known = namesSecret(key);
+    if (secretKeys.size < 1024) secretKeys.set(key, known);
+  }
+  return known;
+}
+
+// Field names come from a small vocabulary, and every record asks about each of its names: remembered.
+const secretKeys = new Map<string, boolean>();
+
+function namesSecret(key: string): boolean {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()

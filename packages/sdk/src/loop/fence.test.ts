@@ -232,6 +232,17 @@ describe("benign text round-trips", () => {
     }
   });
 
+  test("printable ASCII without < comes back as is; one < or one control character still goes through the checks", () => {
+    const next = prng(7);
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).filter((c) => c !== "<");
+    for (let n = 0; n < 500; n++) {
+      const t = Array.from({ length: 1 + Math.floor(next() * 80) }, () => ascii[Math.floor(next() * ascii.length)]).join("");
+      expect(escapeFence(t)).toBe(t);
+      expect(escapeFence(`${t}\n<tool output-x>`)).toBe(`${t}\n&lt;tool output-x>`);
+      expect(escapeFence(`${t}\u007f`)).toBe(`${t}\\u{007F}`);
+    }
+  });
+
   test("100,000 characters are neutralised quickly", () => {
     const big = "lorem ipsum <b>dolor</b> 工具 🎉 ".repeat(4000).slice(0, MAX_FENCED_CHARS);
     const start = performance.now();

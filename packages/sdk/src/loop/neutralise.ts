@@ -76,12 +76,29 @@ function computeSkeleton(ch: string): string {
 /** The reduced tag names (`tool-output` → `tooloutput`) that must never appear after a `<`. */
 export const tagSkeleton = (tag: string): string => [...tag].map(skeletonOf).join("");
 
+const PLAIN = /^[\t\n\r\x20-\x3b\x3d-\x7e]*$/;
+
+// The pattern of a tag list, built once per list (every fenced text used to rebuild it).
+const tagPatterns = new Map<string, RegExp>();
+function tagPattern(tags: readonly string[]): RegExp {
+  const key = tags.join("\n");
+  let pattern = tagPatterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`<(?=${tags.map(tagSkeleton).join("|")})`, "g");
+    if (tagPatterns.size < 64) tagPatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
 /**
  * `text` made safe for a fence whose tag names are `tags`: hidden characters shown as `\u{XXXX}`, and the
  * `<` of anything a reader could take for one of those tags written as `&lt;`. Text without hidden
  * characters or tag look-alikes comes back unchanged.
  */
 export function neutralise(text: string, tags: readonly string[]): string {
+  // Printable ASCII (with tab, newline, carriage return) and no "<": nothing is hidden, and no skeleton
+  // "<" can arise (no ASCII character but "<" reduces to it), so the text comes back unchanged.
+  if (PLAIN.test(text)) return text;
   const cps = Array.from(text, (c) => c.codePointAt(0) as number);
   let skeleton = "";
   const origin: number[] = [];
@@ -91,9 +108,8 @@ export function neutralise(text: string, tags: readonly string[]): string {
       origin.push(i);
     }
   });
-  const names = tags.map(tagSkeleton).join("|");
   const starts = new Set<number>();
-  for (const m of skeleton.matchAll(new RegExp(`<(?=${names})`, "g"))) starts.add(origin[m.index] as number);
+  for (const m of skeleton.matchAll(tagPattern(tags))) starts.add(origin[m.index] as number);
   let out = "";
   cps.forEach((cp, i) => {
     out += starts.has(i) ? "&lt;" : isHidden(cps, i) ? hex(cp) : String.fromCodePoint(cp);

@@ -20,6 +20,14 @@ export class FakeServerControl {
     return (await this.send({ op: "setResource", uri, content })) as number;
   }
 
+  /**
+   * Change (or add) several resources in one command: the child applies every change and sends their
+   * notifications at once (a burst, without one request per change). Resolves with the notifications sent.
+   */
+  async setResources(changes: ReadonlyArray<{ uri: string; content: FakeResourceContent }>): Promise<number> {
+    return (await this.send({ op: "setResources", changes: [...changes] })) as number;
+  }
+
   /** Remove a resource. */
   async removeResource(uri: string): Promise<void> {
     await this.send({ op: "removeResource", uri });

@@ -8,6 +8,8 @@ import type { FakeResourceContent, FakeToolSpec } from "./types.ts";
 /** A command from the test to the child. */
 export type ControlCommand =
   | { op: "setResource"; uri: string; content: FakeResourceContent }
+  /** Several resources changed by one command: the child notifies each at once, a burst of changes. */
+  | { op: "setResources"; changes: Array<{ uri: string; content: FakeResourceContent }> }
   | { op: "removeResource"; uri: string }
   | { op: "addTool"; tool: FakeToolSpec }
   | { op: "removeTool"; name: string }

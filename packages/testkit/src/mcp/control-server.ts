@@ -46,6 +46,10 @@ async function run(fake: FakeMcpServer, body: string): Promise<ControlReply> {
     switch (command.op) {
       case "setResource":
         return { ok: true, value: await fake.setResource(command.uri, command.content) };
+      case "setResources": {
+        const notified = await Promise.all(command.changes.map((c) => fake.setResource(c.uri, c.content)));
+        return { ok: true, value: notified.reduce((a, b) => a + b, 0) };
+      }
       case "removeResource":
         fake.removeResource(command.uri);
         return { ok: true, value: null };

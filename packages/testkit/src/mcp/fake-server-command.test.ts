@@ -79,6 +79,31 @@ test(
 );
 
 test(
+  "control setResources: several resources changed by one command, each subscriber notified and reading the new text",
+  async () => {
+    const uris = ["file:///a.txt", "file:///b.txt", "file:///c.txt"];
+    const { client, fake } = await start({ resources: uris.map((uri) => ({ uri, text: "old" })) });
+    await client.subscribe(uris[0] as string);
+    await client.subscribe(uris[1] as string);
+    const heard: string[] = [];
+    const both = new Promise<void>((resolve) => {
+      const off = client.on("resourceUpdated", ({ uri }) => {
+        heard.push(uri);
+        if (heard.length === 2) (off(), resolve());
+      });
+    });
+    // c.txt is not subscribed: changed, but nobody is told.
+    expect(await fake.control.setResources(uris.map((uri) => ({ uri, content: `new ${uri}` })))).toBe(2);
+    await both;
+    expect(heard.toSorted()).toEqual(uris.slice(0, 2));
+    for (const uri of uris) expect((await client.readResource(uri)).contents[0]).toMatchObject({ text: `new ${uri}` });
+    // The notifications were sent before the command's reply, so before these reads' answers: none for c.txt.
+    expect(heard).toHaveLength(2);
+  },
+  T,
+);
+
+test(
   "hang: the client's abort reaches the child as notifications/cancelled, recorded as interrupted",
   async () => {
     const { client, fake } = await start({ tools: [{ name: "stuck", hang: true }] });
