@@ -387,7 +387,7 @@ export class McpClient {
   async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
     if (this.listens !== undefined) {
       this.gate("resources/subscribe");
-      await this.listens.update([...this.subs, uri].filter((u, i, all) => all.indexOf(u) === i));
+      await this.listens.update(this.subs.has(uri) ? [...this.subs] : [...this.subs, uri]);
     } else await this.request("resources/subscribe", { uri }, options);
     this.subs.add(uri);
   }
@@ -404,6 +404,11 @@ export class McpClient {
   /** The URIs currently subscribed to. */
   subscriptions(): string[] {
     return [...this.subs];
+  }
+
+  /** Whether `uri` is subscribed to (without copying {@link subscriptions}: agents hold thousands). */
+  isSubscribed(uri: string): boolean {
+    return this.subs.has(uri);
   }
 
   /** Every prompt (all pages). Needs D6 (`capabilities.prompts`). */

@@ -37,6 +37,7 @@ describe("resources", () => {
     two.client.on("resourceUpdated", (u) => got2.push(u.uri));
     await one.client.subscribe("mem://static");
     expect(one.client.subscriptions()).toEqual(["mem://static"]);
+    expect(one.client.isSubscribed("mem://static")).toBe(true);
     expect([...one.session.subscriptions]).toEqual(["mem://static"]);
     await server.notifyResourceUpdated("mem://static");
     await server.notifyResourceUpdated("mem://other");
@@ -47,6 +48,7 @@ describe("resources", () => {
     expect(got2).toEqual([]);
     await one.client.unsubscribe("mem://static");
     expect(one.client.subscriptions()).toEqual([]);
+    expect(one.client.isSubscribed("mem://static")).toBe(false);
     await server.notifyResourceUpdated("mem://static");
     await one.client.ping();
     expect(got1).toEqual(["mem://static"]);

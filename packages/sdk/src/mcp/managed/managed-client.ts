@@ -187,7 +187,7 @@ export class ManagedMcpClient {
     this.subs.add(uri);
     try {
       await this.invoke("resources/subscribe", false, options, async (c) => {
-        if (!c.subscriptions().includes(uri)) await c.subscribe(uri, options);
+        if (!c.isSubscribed(uri)) await c.subscribe(uri, options);
       });
     } catch (e) {
       if (!known) this.subs.delete(uri);
@@ -197,7 +197,7 @@ export class ManagedMcpClient {
   async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
     this.subs.delete(uri);
     await this.invoke("resources/unsubscribe", false, options, async (c) => {
-      if (c.subscriptions().includes(uri)) await c.unsubscribe(uri, options);
+      if (c.isSubscribed(uri)) await c.unsubscribe(uri, options);
     });
   }
   /**
