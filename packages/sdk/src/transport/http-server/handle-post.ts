@@ -15,8 +15,11 @@ import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
 import { lookupSession, sseHeaders } from "./lookup.ts";
 import {
   badRequest,
+  JSON_CONTENT_TYPE,
   jsonRpcHttpError,
   parseErrorResponse,
+  sessionJsonHeaders,
+  sessionSseHeaders,
   TRANSPORT_ERROR,
   tooMany,
 } from "./responses.ts";
@@ -112,7 +115,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // client already forgot would surface there as an unknown response; an SSE stream with no events is
     // exactly what SSE mode sends in this case, and every client must accept SSE.
     if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
-    return Response.json(isBatch ? responses : responses[0], { headers: { "mcp-session-id": session.id } });
+    // A JSON body built here rather than by Response.json: the session's reused headers carry its content type.
+    const headers = initializeId === undefined ? sessionJsonHeaders(session.id) : { "content-type": JSON_CONTENT_TYPE, "mcp-session-id": session.id };
+    return new Response(JSON.stringify(isBatch ? responses : responses[0]), { headers });
   }
 
   const writer = ctx.newWriter();
@@ -124,5 +129,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
   if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
-  return new Response(writer.takeBody(req), { headers: sseHeaders(session.id) });
+  // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
+  const headers = initializeId === undefined ? sessionSseHeaders(session.id) : sseHeaders(session.id);
+  return new Response(writer.takeBody(req), { headers });
 }
