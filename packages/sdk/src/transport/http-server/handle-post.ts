@@ -26,6 +26,7 @@ import {
 import type { Session } from "./session.ts";
 import { handleModernPost, isStatelessPost } from "./handle-modern-post.ts";
 import { messageExtra, startSession } from "./post-session.ts";
+import { nextTurn } from "./next-turn.ts";
 
 /** Answer one POST. */
 export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
@@ -103,7 +104,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // A quick handler answers within this turn of the event loop. A slower one may outlive the client: the
     // exchange is then abandoned if the client goes away (nothing could carry its answer any more). Only
     // then is the request's abort signal made, which costs.
-    if (!exchange.settled) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!exchange.settled) await nextTurn();
     if (!exchange.settled) {
       exchange.watch(req.signal);
       conn.holdOpen?.();
@@ -128,7 +129,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   for (const m of messages) session.transport.deliver(m, extra);
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
-  if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (writer.open) await nextTurn();
   // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
   const headers = initializeId === undefined ? sessionSseHeaders(session.id) : sseHeaders(session.id);
   return new Response(writer.takeBody(req), { headers });
