@@ -15,10 +15,9 @@ import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
 import { lookupSession, sseHeaders } from "./lookup.ts";
 import {
   badRequest,
-  JSON_CONTENT_TYPE,
   jsonRpcHttpError,
   parseErrorResponse,
-  sessionJsonHeaders,
+  sessionIdHeaders,
   sessionSseHeaders,
   TRANSPORT_ERROR,
   tooMany,
@@ -116,9 +115,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // client already forgot would surface there as an unknown response; an SSE stream with no events is
     // exactly what SSE mode sends in this case, and every client must accept SSE.
     if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
-    // A JSON body built here rather than by Response.json: the session's reused headers carry its content type.
-    const headers = initializeId === undefined ? sessionJsonHeaders(session.id) : { "content-type": JSON_CONTENT_TYPE, "mcp-session-id": session.id };
-    return new Response(JSON.stringify(isBatch ? responses : responses[0]), { headers });
+    // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
+    const headers = initializeId === undefined ? sessionIdHeaders(session.id) : { "mcp-session-id": session.id };
+    return Response.json(isBatch ? responses : responses[0], { headers });
   }
 
   const writer = ctx.newWriter();

@@ -76,8 +76,6 @@ const sseSets = new HeaderSets(sseHeaders);
 /** {@link sseHeaders} of a session's requests after `initialize`, reused (see {@link HeaderSets}). */
 export const sessionSseHeaders = (sessionId: string): Headers => sseSets.for(sessionId);
 
-/** The content type `Response.json` sets, kept the same when a JSON body is built by hand. */
-export const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
-const jsonSets = new HeaderSets((sessionId) => ({ "content-type": JSON_CONTENT_TYPE, "mcp-session-id": sessionId }));
-/** Headers of a JSON answer in a session, reused (see {@link HeaderSets}). */
-export const sessionJsonHeaders = (sessionId: string): Headers => jsonSets.for(sessionId);
+const jsonSets = new HeaderSets((sessionId) => ({ "mcp-session-id": sessionId }));
+/** The session id header alone (a JSON answer: `Response.json` adds its content type), reused (see {@link HeaderSets}). */
+export const sessionIdHeaders = (sessionId: string): Headers => jsonSets.for(sessionId);
