@@ -1,8 +1,8 @@
 /**
  * What one session keeps so a broken stream can be resumed with `Last-Event-ID`: its recent events (bounded
- * in count and bytes, see `event-store.ts`), and a short memory of ended streams — their last sequence and
- * the responses they carried — so that a resumption arriving after a response was dropped is answered
- * rather than left silent.
+ * in count and bytes, see `event-store.ts`; of a delivered stream, only while it is among the last few), and
+ * a short memory of ended streams — the responses they carried — so that a resumption arriving after a
+ * response was dropped is answered rather than left silent.
  *
  * The 2025-11-25 transport spec lets a server replay what would have been sent after the last event id on
  * that stream (MAY), never another stream's, and says nothing of events it no longer holds. A response
