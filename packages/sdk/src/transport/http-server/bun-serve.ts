@@ -47,10 +47,7 @@ export function listenBun(o: BunListenOptions, handle: (req: Request, conn: BunC
     maxRequestBodySize: o.maxRequestBodySize,
     ...(o.tls ? { tls: o.tls } : {}),
     fetch(req, srv) {
-      return handle(req, {
-        holdOpen: () => srv.timeout(req, 0),
-        remote: () => srv.requestIP(req),
-      });
+      return handle(req, new RequestConn(req, srv));
     },
     error() {
       return new Response("Internal Server Error", { status: 500 });
@@ -61,6 +58,21 @@ export function listenBun(o: BunListenOptions, handle: (req: Request, conn: BunC
     port: server.port ?? o.port,
     stop: () => server.stop(true),
   };
+}
+
+/** What a request needs of Bun's server: its methods on a prototype, not two closures made per request. */
+class RequestConn implements BunConn {
+  tlsPrincipal: string | undefined;
+  constructor(
+    private readonly req: Request,
+    private readonly srv: Bun.Server<undefined>,
+  ) {}
+  holdOpen(): void {
+    this.srv.timeout(this.req, 0);
+  }
+  remote(): { address: string; port: number } | null {
+    return this.srv.requestIP(this.req);
+  }
 }
 
 /** The idle timeout (seconds) to pair with a keep-alive interval: comfortably above it, within Bun's range. */

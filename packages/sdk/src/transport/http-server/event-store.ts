@@ -30,15 +30,25 @@ export function parseEventId(id: string): { stream: number; seq: number } | null
   return { stream: Number(m[1]), seq: Number(m[2]) };
 }
 
+/** The bytes and events a store holds of one stream: shared by that stream's held events. */
+interface StreamTally {
+  readonly stream: number;
+  bytes: number;
+  events: number;
+}
+
 /** A held event: what the store keeps, and what the budget charges. */
 class HeldEvent implements StoredEvent, BudgetedEvent {
   constructor(
     readonly store: EventStore,
-    readonly stream: number,
+    readonly tally: StreamTally,
     readonly seq: number,
     public data: string,
     public bytes: number,
   ) {}
+  get stream(): number {
+    return this.tally.stream;
+  }
   evict(): void {
     this.store.evictOldest(this);
   }
@@ -46,11 +56,19 @@ class HeldEvent implements StoredEvent, BudgetedEvent {
 
 /** Bounded storage of a session's events. Capacity 0 keeps nothing (resumption then replays nothing). */
 export class EventStore {
-  /** Oldest first. Most sessions hold a handful of events, never the bound. */
+  /**
+   * Oldest first from `head` (slots before it are spent: a queue without `shift`, which moves every slot
+   * at each eviction once the store is at its bound). Most sessions hold a handful of events.
+   */
   private held: HeldEvent[] = [];
+  private head = 0;
   private heldBytes = 0;
-  /** Bytes held per stream: asked at every stream's end, so kept as a count, not summed by a scan. */
-  private readonly streamBytes = new Map<number, number>();
+  /**
+   * What is held per stream: asked at every stream's end, so counted rather than summed by a scan. The tally
+   * of the stream appended to last is kept at hand, as a stream's events come one after another.
+   */
+  private readonly tallies = new Map<number, StreamTally>();
+  private lastTally: StreamTally | undefined;
 
   /**
    * @param capacity events kept at most
@@ -65,7 +83,7 @@ export class EventStore {
 
   /** Number of events held. */
   get size(): number {
-    return this.held.length;
+    return this.held.length - this.head;
   }
 
   /** Bytes held. */
@@ -77,53 +95,96 @@ export class EventStore {
   append(stream: number, seq: number, data: string): boolean {
     const bytes = data.length;
     if (this.capacity === 0 || bytes > this.maxBytes || (this.budget && bytes > this.budget.maxBytes)) return false;
-    const e = new HeldEvent(this, stream, seq, data, bytes);
+    let tally = this.lastTally;
+    if (tally?.stream !== stream) {
+      tally = this.tallies.get(stream);
+      if (!tally) this.tallies.set(stream, (tally = { stream, bytes: 0, events: 0 }));
+      this.lastTally = tally;
+    }
+    tally.bytes += bytes;
+    tally.events++;
+    const e = new HeldEvent(this, tally, seq, data, bytes);
     this.held.push(e);
     this.heldBytes += bytes;
-    this.streamBytes.set(stream, (this.streamBytes.get(stream) ?? 0) + bytes);
-    while (this.held.length > this.capacity || this.heldBytes > this.maxBytes) this.release(this.held.shift()!);
+    while (this.held.length - this.head > this.capacity || this.heldBytes > this.maxBytes) this.release(this.held[this.head++]!);
+    this.compact();
     this.budget?.charge(e);
     return true;
   }
 
   /** The held events of `stream` after sequence `seq`, oldest first. */
   after(stream: number, seq: number): StoredEvent[] {
-    return this.held.filter((e) => e.stream === stream && e.seq > seq);
+    const out: StoredEvent[] = [];
+    for (let i = this.head; i < this.held.length; i++) {
+      const e = this.held[i]!;
+      if (e.tally.stream === stream && e.seq > seq) out.push(e);
+    }
+    return out;
   }
 
   /** Bytes held for `stream`. */
   bytesOf(stream: number): number {
-    return this.streamBytes.get(stream) ?? 0;
+    return this.tallies.get(stream)?.bytes ?? 0;
   }
 
   /** Drop the events of `stream` (delivered, or it will not be resumed); the others keep their order. */
   dropStream(stream: number): void {
-    if (!this.held.some((e) => e.stream === stream)) return;
+    const tally = this.tallies.get(stream);
+    if (!tally) return;
+    // Commonly the oldest held events are that stream's, and they are all it holds.
+    while (this.held[this.head]?.tally === tally) {
+      this.release(this.held[this.head++]!);
+      if (tally.events === 0) return this.compact();
+    }
     const kept: HeldEvent[] = [];
-    for (const e of this.held) if (e.stream === stream) this.release(e);
-    else kept.push(e);
+    for (let i = this.head; i < this.held.length; i++) {
+      const e = this.held[i]!;
+      if (e.tally.stream === stream) this.release(e);
+      else kept.push(e);
+    }
     this.held = kept;
+    this.head = 0;
   }
 
   /** Drop everything (the session ended). */
   clear(): void {
-    for (const e of this.held) this.release(e);
+    for (let i = this.head; i < this.held.length; i++) this.release(this.held[i]!);
     this.held = [];
+    this.head = 0;
   }
 
   /** @internal The server-wide budget evicts `e`, which is this store's oldest event. */
   evictOldest(e: HeldEvent): void {
-    const i = this.held.indexOf(e);
-    if (i < 0) return;
-    this.held.splice(i, 1);
+    if (this.held[this.head] === e) this.head++;
+    else {
+      const i = this.held.indexOf(e, this.head);
+      if (i < 0) return;
+      this.held.splice(i, 1);
+    }
     this.release(e);
+    this.compact();
+  }
+
+  /** Let go of the spent slots once they are most of the array. */
+  private compact(): void {
+    if (this.head === 0) return;
+    if (this.head === this.held.length) {
+      this.held = [];
+      this.head = 0;
+    } else if (this.head >= 32 && this.head * 2 >= this.held.length) {
+      this.held = this.held.slice(this.head);
+      this.head = 0;
+    }
   }
 
   private release(e: HeldEvent): void {
     this.heldBytes -= e.bytes;
-    const left = (this.streamBytes.get(e.stream) ?? 0) - e.bytes;
-    if (left > 0) this.streamBytes.set(e.stream, left);
-    else this.streamBytes.delete(e.stream);
+    const tally = e.tally;
+    tally.bytes -= e.bytes;
+    if (--tally.events === 0) {
+      this.tallies.delete(tally.stream);
+      if (this.lastTally === tally) this.lastTally = undefined;
+    }
     this.budget?.release(e);
     e.bytes = 0;
     // The husk may wait in the budget's queue a while: it must not keep the message alive.

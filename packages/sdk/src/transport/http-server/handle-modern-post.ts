@@ -18,6 +18,7 @@ import type { Caller, HandlerContext } from "./context.ts";
 import { badRequest, jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
 import { messageExtra, startSession } from "./post-session.ts";
 import { decodeHeaderValue } from "../../wire/param-headers.ts";
+import { nextTurn } from "./next-turn.ts";
 
 /** Requests whose `Mcp-Name` header mirrors `params.name`, `params.uri` or (tasks extension) `params.taskId`. */
 const NAMED: Readonly<Record<string, "name" | "uri" | "taskId">> = {
@@ -83,7 +84,7 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
   // The session is this request: it ends with its stream (answered, cancelled by a closed stream, or cut).
   writer.onEnd(() => session.close("stateless request done"));
   session.transport.deliver(message, messageExtra(session.id, caller, req.headers));
-  if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (writer.open) await nextTurn();
   return new Response(writer.takeBody(req), { headers: SSE_HEADERS });
 }
 

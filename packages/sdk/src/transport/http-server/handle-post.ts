@@ -17,12 +17,15 @@ import {
   badRequest,
   jsonRpcHttpError,
   parseErrorResponse,
+  sessionIdHeaders,
+  sessionSseHeaders,
   TRANSPORT_ERROR,
   tooMany,
 } from "./responses.ts";
 import type { Session } from "./session.ts";
 import { handleModernPost, isStatelessPost } from "./handle-modern-post.ts";
 import { messageExtra, startSession } from "./post-session.ts";
+import { nextTurn } from "./next-turn.ts";
 
 /** Answer one POST. */
 export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
@@ -100,7 +103,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // A quick handler answers within this turn of the event loop. A slower one may outlive the client: the
     // exchange is then abandoned if the client goes away (nothing could carry its answer any more). Only
     // then is the request's abort signal made, which costs.
-    if (!exchange.settled) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!exchange.settled) await nextTurn();
     if (!exchange.settled) {
       exchange.watch(req.signal);
       conn.holdOpen?.();
@@ -112,7 +115,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // client already forgot would surface there as an unknown response; an SSE stream with no events is
     // exactly what SSE mode sends in this case, and every client must accept SSE.
     if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
-    return Response.json(isBatch ? responses : responses[0], { headers: { "mcp-session-id": session.id } });
+    // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
+    const headers = initializeId === undefined ? sessionIdHeaders(session.id) : { "mcp-session-id": session.id };
+    return Response.json(isBatch ? responses : responses[0], { headers });
   }
 
   const writer = ctx.newWriter();
@@ -123,6 +128,8 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   for (const m of messages) session.transport.deliver(m, extra);
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
-  if (writer.open) await new Promise<void>((resolve) => setImmediate(resolve));
-  return new Response(writer.takeBody(req), { headers: sseHeaders(session.id) });
+  if (writer.open) await nextTurn();
+  // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
+  const headers = initializeId === undefined ? sessionSseHeaders(session.id) : sseHeaders(session.id);
+  return new Response(writer.takeBody(req), { headers });
 }

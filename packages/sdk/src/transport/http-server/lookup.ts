@@ -19,10 +19,5 @@ export function lookupSession(ctx: HandlerContext, req: Request, caller: Caller,
   return session;
 }
 
-/** Headers of an SSE response. */
-export const sseHeaders = (sessionId: string): Record<string, string> => ({
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-  "mcp-session-id": sessionId,
-});
+/** Headers of an SSE response (defined beside the other answers; re-exported where the handlers take it). */
+export { sseHeaders } from "./responses.ts";

@@ -1,7 +1,7 @@
 /**
  * Replay bounded in bytes: what a client that went away missed is replayed within the bounds; an answer
  * that is no longer held is answered with an error on resumption (never silence); an answer delivered to
- * a connected client does not stay resident when it is large.
+ * a connected client does not stay resident when it is large, nor once newer streams were delivered.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { callTool, createResponder, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
@@ -78,6 +78,22 @@ describe("replay bounded in bytes", () => {
     expect(again?.message).toMatchObject({ id: 2, result: { content: [{ text: "small" }] } });
     const gone = await new SseReader(await ctx.resume(bigPriming!.id!)).nextMessage();
     expect(gone?.message).toMatchObject({ id: 1, error: { code: -32000 } });
+  });
+
+  test("a delivered answer stays replayable among the session's last 8 delivered streams; an older one gets the error answer", async () => {
+    const ctx = await start({});
+    const primings: string[] = [];
+    for (let id = 1; id <= 9; id++) {
+      const reader = new SseReader(await post(ctx.url, callTool(id, "echo", `t${id}`), ctx.s.headers));
+      primings.push((await reader.next())!.id!);
+      expect((await reader.nextMessage())?.message).toMatchObject({ id });
+    }
+    const oldest = await new SseReader(await ctx.resume(primings[0]!)).nextMessage();
+    expect(oldest?.message).toMatchObject({ id: 1, error: { code: -32000 } });
+    const second = await new SseReader(await ctx.resume(primings[1]!)).nextMessage();
+    expect(second?.message).toMatchObject({ id: 2, result: { content: [{ text: "t2" }] } });
+    const latest = await new SseReader(await ctx.resume(primings[8]!)).nextMessage();
+    expect(latest?.message).toMatchObject({ id: 9, result: { content: [{ text: "t9" }] } });
   });
 
   test("a resumption after the client got the answer has nothing to send: 204", async () => {

@@ -40,3 +40,42 @@ export const tooMany = (message: string) => jsonRpcHttpError(429, TRANSPORT_ERRO
 
 /** 403: Origin or Host refused. */
 export const forbidden = (message: string) => jsonRpcHttpError(403, TRANSPORT_ERROR, message);
+
+/**
+ * Memo of response header sets by session id, for the answers a session gets at every request. Bun copies
+ * a `Headers` into each `Response`, which costs a fraction of building one from a plain object (~1 against
+ * ~4 µs a response), so one set per busy session is reused. Bounded: past {@link HEADER_SETS} ids the memo
+ * starts over (more sessions than that still work, rebuilding their sets), and nothing is stored per idle
+ * session.
+ */
+class HeaderSets {
+  private readonly sets = new Map<string, Headers>();
+  constructor(private readonly build: (sessionId: string) => Record<string, string>) {}
+  for(sessionId: string): Headers {
+    let h = this.sets.get(sessionId);
+    if (h === undefined) {
+      if (this.sets.size >= HEADER_SETS) this.sets.clear();
+      this.sets.set(sessionId, (h = new Headers(this.build(sessionId))));
+    }
+    return h;
+  }
+}
+
+/** How many sessions' header sets are kept at once. */
+const HEADER_SETS = 512;
+
+/** Headers of an SSE response. */
+export const sseHeaders = (sessionId: string): Record<string, string> => ({
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+  "mcp-session-id": sessionId,
+});
+
+const sseSets = new HeaderSets(sseHeaders);
+/** {@link sseHeaders} of a session's requests after `initialize`, reused (see {@link HeaderSets}). */
+export const sessionSseHeaders = (sessionId: string): Headers => sseSets.for(sessionId);
+
+const jsonSets = new HeaderSets((sessionId) => ({ "mcp-session-id": sessionId }));
+/** The session id header alone (a JSON answer: `Response.json` adds its content type), reused (see {@link HeaderSets}). */
+export const sessionIdHeaders = (sessionId: string): Headers => jsonSets.for(sessionId);

@@ -1,8 +1,8 @@
 /**
  * What one session keeps so a broken stream can be resumed with `Last-Event-ID`: its recent events (bounded
- * in count and bytes, see `event-store.ts`), and a short memory of ended streams — their last sequence and
- * the responses they carried — so that a resumption arriving after a response was dropped is answered
- * rather than left silent.
+ * in count and bytes, see `event-store.ts`; of a delivered stream, only while it is among the last few), and
+ * a short memory of ended streams — the responses they carried — so that a resumption arriving after a
+ * response was dropped is answered rather than left silent.
  *
  * The 2025-11-25 transport spec lets a server replay what would have been sent after the last event id on
  * that stream (MAY), never another stream's, and says nothing of events it no longer holds. A response
@@ -18,6 +18,16 @@ import type { ReplayBudget } from "./replay-budget.ts";
  * cut before the peer read them) only while they are this small; a large answer goes at once.
  */
 const KEEP_DELIVERED_BYTES = 64 * 1024;
+
+/**
+ * How many of a session's delivered streams keep their events. Its peer was connected to the end, so only
+ * a connection cut after the last write and before the peer read it needs them: the client then resumes at
+ * once (transport spec, "Resumability and Redelivery": on any disconnection), within a few more streams of
+ * its session. Older ones go as newer ones end, rather than holding the session's store at its bound with
+ * answers already read (then each request moved a long-held event out, the server's costliest bookkeeping
+ * under load). A resumption that comes later gets the error answer of a response no longer held.
+ */
+const KEEP_DELIVERED_STREAMS = 8;
 
 /** How many ended streams a session remembers, to answer a late resumption of one whose events are gone. */
 const ENDED_STREAMS = 64;
@@ -35,7 +45,20 @@ export interface ReplaySettings {
 /** The replay memory of one session (created on first use). */
 export class SessionReplay {
   private events: EventStore | undefined;
-  private ended: Map<number, { lastSeq: number; answered: Answered | undefined }> | undefined;
+  /**
+   * The last {@link ENDED_STREAMS} ended streams, oldest overwritten first: a ring of parallel slots rather
+   * than a Map, as one is written at every stream's end (a Map used as a queue slows down with its deleted
+   * entries) and read only by a resumption. A confirmed stream's slot holds -1.
+   */
+  private endedIds: number[] | undefined;
+  private endedAnswered: (Answered | undefined)[] = [];
+  /** The slot the next ended stream takes. */
+  private endedNext = 0;
+  /** Slots that name a stream (not -1). */
+  private endedCount = 0;
+  /** The last {@link KEEP_DELIVERED_STREAMS} delivered streams that kept events, a ring like `endedIds`. */
+  private delivered: number[] | undefined;
+  private deliveredNext = 0;
 
   constructor(private readonly settings: ReplaySettings) {}
 
@@ -45,26 +68,42 @@ export class SessionReplay {
     if (eventStoreEvents > 0) (this.events ??= new EventStore(eventStoreEvents, eventStoreBytes, replayBudget)).append(stream, seq, data);
   }
 
-  /** Stream `stream` ended after sequence `lastSeq`; `delivered` when its peer was connected to the end. */
-  streamEnded(stream: number, lastSeq: number, answered: Answered | undefined, delivered: boolean): void {
-    // A delivered large answer need not stay resident; a stream whose peer is away keeps its events for the
-    // resumption to come.
-    if (delivered && this.events && this.events.bytesOf(stream) > KEEP_DELIVERED_BYTES) this.drop(stream);
-    const ended = (this.ended ??= new Map());
-    ended.set(stream, { lastSeq, answered });
-    if (ended.size > ENDED_STREAMS) ended.delete(ended.keys().next().value as number);
+  /**
+   * Stream `stream` ended (its last sequence, `_lastSeq`, is not needed: a resumption's cursor is checked
+   * against the held events and the answered list); `delivered` when its peer was connected to the end.
+   */
+  streamEnded(stream: number, _lastSeq: number, answered: Answered | undefined, delivered: boolean): void {
+    // A delivered large answer need not stay resident, nor an older delivered stream; a stream whose peer is
+    // away keeps its events for the resumption to come.
+    if (delivered && this.events) {
+      const bytes = this.events.bytesOf(stream);
+      if (bytes > KEEP_DELIVERED_BYTES) this.drop(stream);
+      else if (bytes > 0) this.keepDelivered(stream);
+    }
+    const ids = (this.endedIds ??= []);
+    const i = this.endedNext;
+    if (i < ids.length) {
+      if (ids[i] === -1) this.endedCount++;
+    } else this.endedCount++;
+    ids[i] = stream;
+    this.endedAnswered[i] = answered;
+    this.endedNext = i + 1 === ENDED_STREAMS ? 0 : i + 1;
   }
 
   /** The client confirmed it has everything of `stream` (the initialize answer): nothing of it is kept. */
   confirmed(stream: number): void {
-    this.ended?.delete(stream);
-    if (this.ended?.size === 0) this.ended = undefined;
+    const i = this.endedSlot(stream);
+    if (i >= 0) {
+      this.endedIds![i] = -1;
+      this.endedAnswered[i] = undefined;
+      if (--this.endedCount === 0) this.forgetEnded();
+    }
     this.drop(stream);
   }
 
   /** Whether nothing is kept (an idle session can then drop this object). */
   get empty(): boolean {
-    return this.events === undefined && this.ended === undefined;
+    return this.events === undefined && this.endedIds === undefined;
   }
 
   /**
@@ -73,7 +112,8 @@ export class SessionReplay {
    */
   resume(stream: number, seq: number, answered?: Answered): { replay: StoredEvent[]; lost: RequestId[] } {
     const replay = this.events?.after(stream, seq) ?? [];
-    const sent = answered ?? this.ended?.get(stream)?.answered ?? [];
+    const slot = answered ? -1 : this.endedSlot(stream);
+    const sent = answered ?? (slot >= 0 ? this.endedAnswered[slot] : undefined) ?? [];
     const lost = sent.filter(([, s]) => s > seq && !replay.some((e) => e.seq === s)).map(([id]) => id);
     return { replay, lost };
   }
@@ -82,7 +122,30 @@ export class SessionReplay {
   clear(): void {
     this.events?.clear();
     this.events = undefined;
-    this.ended = undefined;
+    this.delivered = undefined;
+    this.deliveredNext = 0;
+    this.forgetEnded();
+  }
+
+  /** Keep delivered `stream` among the last few; the oldest of them lets its events go. */
+  private keepDelivered(stream: number): void {
+    const ring = (this.delivered ??= []);
+    const i = this.deliveredNext;
+    const oldest = ring[i];
+    ring[i] = stream;
+    this.deliveredNext = i + 1 === KEEP_DELIVERED_STREAMS ? 0 : i + 1;
+    if (oldest !== undefined) this.drop(oldest);
+  }
+
+  private endedSlot(stream: number): number {
+    return this.endedIds?.indexOf(stream) ?? -1;
+  }
+
+  private forgetEnded(): void {
+    this.endedIds = undefined;
+    this.endedAnswered = [];
+    this.endedNext = 0;
+    this.endedCount = 0;
   }
 
   private drop(stream: number): void {

@@ -1,0 +1,75 @@
+/**
+ * Profiling aid (not part of `bun bench/run.ts`): the HTTP server's own CPU time per tools/call request, for
+ * judging a change while other work shares the machine (requests/s then says little; the CPU a request
+ * costs the server moves much less). Each run starts a fresh server child, opens one session per
+ * connection, warms up, then drives it with the benchmark's load generator and divides the child's CPU
+ * time (utime + stime from /proc) by the requests answered. Sides are checkouts of this repository (e.g.
+ * the current one and `git worktree add /tmp/old main`), run interleaved, round by round; the bare
+ * `Bun.serve` floor is measured in the same loop.
+ *
+ * `bun bench/profile/rps-cpu.ts [rounds] [seconds] [dir…]` (default: 5 rounds, 3 s, this checkout).
+ * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR, and
+ * `RPS_CPU_MODES=sse` measures one response mode only.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { drive, ensureLoadGenerator } from "../http/load.ts";
+import { isEchoAnswer, POST_HEADERS, toolsCall } from "../http/mcp-session.ts";
+import { RawConnection } from "../http/raw-http.ts";
+import { prepareSessions } from "../http/rps.ts";
+import { BUN, ROOT, startChild, withRaisedFdLimit } from "../lib/proc.ts";
+
+const rounds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv[3] ?? 3);
+const dirs = process.argv.length > 4 ? process.argv.slice(4) : [ROOT];
+const connections = 64;
+const gen = await ensureLoadGenerator(() => {}, false);
+/** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on Linux). */
+const HZ = 100;
+
+function cpuSeconds(pid: number): number {
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / HZ;
+}
+
+/** One run: µs of server CPU per answered request. */
+async function run(script: string, args: string[], floor: boolean): Promise<number> {
+  const prof = process.env.RPS_CPU_PROF;
+  const env: Record<string, string> = prof && !floor ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {};
+  const child = startChild(withRaisedFdLimit([BUN, script, ...args]), { env });
+  try {
+    const { port } = await child.next<{ port: number }>(30_000);
+    let sids: string[] = [];
+    if (floor) {
+      const conn = await RawConnection.open(port);
+      const r = await conn.request("POST", "/mcp", POST_HEADERS, toolsCall(1));
+      conn.close();
+      if (!isEchoAnswer(r)) throw new Error(`floor answered ${r.status}`);
+    } else sids = await prepareSessions(port, connections);
+    await drive(gen, port, connections, 1, sids);
+    const before = cpuSeconds(child.pid);
+    const t0 = performance.now();
+    const r = await drive(gen, port, connections, seconds, sids);
+    const cpu = cpuSeconds(child.pid) - before;
+    const requests = r.rps * ((performance.now() - t0) / 1000);
+    if (r.errors > 0) throw new Error(`${r.errors} errors`);
+    return (cpu * 1e6) / requests;
+  } finally {
+    await child.stop();
+  }
+}
+
+const rows = new Map<string, number[]>();
+const add = (k: string, v: number) => rows.set(k, [...(rows.get(k) ?? []), v]);
+for (let i = 0; i < rounds; i++) {
+  add("floor", await run(join(dirs[0]!, "bench/http/servers/bun-floor.ts"), [], true));
+  for (const [j, dir] of dirs.entries())
+    for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(",")) add(`${j}:${mode}`, await run(join(dir, "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false));
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const floor = median(rows.get("floor")!);
+for (const [j, dir] of dirs.entries()) console.log(`${j}: ${dir}`);
+for (const [k, xs] of rows)
+  console.log(k.padEnd(7), "µs CPU/request", xs.map((x) => x.toFixed(1)).join(" "), "median", median(xs).toFixed(1), "floor/this", (floor / median(xs)).toFixed(3));

@@ -1,0 +1,37 @@
+/**
+ * A busy session's answers reuse one set of response headers (responses.ts): each answer still carries its
+ * own session's id and the headers of its kind, in SSE and in JSON mode, interleaved across sessions.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { callTool, createResponder, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
+import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
+
+const servers: StreamableHttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe("response headers of a session's answers", () => {
+  for (const responseMode of ["sse", "json"] as const)
+    test(`${responseMode}: each answer names its own session, with its kind's headers`, async () => {
+      const responder = createResponder();
+      const server = await createStreamableHttpServer({ onsession: responder.onsession, responseMode });
+      servers.push(server);
+      const sessions = [await openSession(server.url), await openSession(server.url)];
+      expect(sessions[0]!.sessionId).not.toBe(sessions[1]!.sessionId);
+      for (let id = 1; id <= 6; id++) {
+        const s = sessions[id % 2]!;
+        const res = await post(server.url, callTool(id, "echo", `t${id}`), s.headers);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("mcp-session-id")).toBe(s.sessionId);
+        if (responseMode === "sse") {
+          expect(res.headers.get("content-type")).toBe("text/event-stream");
+          expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
+          expect((await new SseReader(res).nextMessage())?.message).toMatchObject({ id, result: { content: [{ text: `t${id}` }] } });
+        } else {
+          expect(res.headers.get("content-type")).toStartWith("application/json");
+          expect(await res.json()).toMatchObject({ id, result: { content: [{ text: `t${id}` }] } });
+        }
+      }
+    });
+});
