@@ -7,7 +7,7 @@
  * It knows nothing about `initialize`: the client and the server session negotiate and then call
  * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
  */
-import type { MessageExtra, Transport } from "../transport/types.ts";
+import type { FrameError, MessageExtra, Transport, TransportPeer } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import {
   classify,
@@ -49,7 +49,7 @@ import type {
 const RECENTLY_ABANDONED = 256;
 
 /** A JSON-RPC peer. */
-export class Protocol implements AbandonListener {
+export class Protocol implements AbandonListener, TransportPeer {
   readonly logger: Logger;
   /** See {@link ProtocolOptions.owner}. */
   readonly owner: object | undefined;
@@ -57,7 +57,8 @@ export class Protocol implements AbandonListener {
   private codecValue: McpCodec;
   private nextId = 0;
   private isClosed = false;
-  private readonly pending: PendingRequests;
+  /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
+  private pendingTable: PendingRequests | undefined;
   private readonly inbound: InboundRequests;
   private readonly shared: SharedHandlers | undefined;
   // Created on first use: a server may hold thousands of idle peers that never need them.
@@ -84,13 +85,16 @@ export class Protocol implements AbandonListener {
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.pending = new PendingRequests(this);
     this.inbound = new InboundRequests(this, {
       logger: this.logger,
       maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
       gate: options.gate,
       shared: options.shared,
     });
+  }
+
+  private get pending(): PendingRequests {
+    return (this.pendingTable ??= new PendingRequests(this));
   }
 
   /** Events of this peer (`close`). */
@@ -129,16 +133,33 @@ export class Protocol implements AbandonListener {
   /** Attach to the transport and start it. */
   async start(): Promise<void> {
     const t = this.transport;
-    t.onmessage = (value, extra) => this.receive(value, extra);
-    t.onframeerror = (e) => {
-      this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
-      // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
-      if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
-      this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
-    };
-    t.onerror = (e) => this.logger.warn("mcp.transport_error", { error: e.message });
-    t.onclose = () => this.handleClose();
+    // A transport that takes the peer as one object spares four closures per connection.
+    if (t.attach) t.attach(this);
+    else {
+      t.onmessage = (value, extra) => this.receive(value, extra);
+      t.onframeerror = (e) => this.frameError(e);
+      t.onerror = (e) => this.transportError(e);
+      t.onclose = () => this.handleClose();
+    }
     await t.start();
+  }
+
+  /** @internal The transport could not turn a frame into a JSON value. */
+  frameError(e: FrameError): void {
+    this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
+    // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
+    if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
+    this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
+  }
+
+  /** @internal A transport-level failure (informational). */
+  transportError(e: Error): void {
+    this.logger.warn("mcp.transport_error", { error: e.message });
+  }
+
+  /** @internal The transport closed. */
+  transportClosed(): void {
+    this.handleClose();
   }
 
   /** Close the transport; pending requests reject with `E_CONNECTION_CLOSED`. */
@@ -152,7 +173,7 @@ export class Protocol implements AbandonListener {
 
   /** Inbound requests being handled now, and outbound requests awaiting a response (for health and limits). */
   get load(): { inbound: number; outbound: number } {
-    return { inbound: this.inbound.size, outbound: this.pending.size };
+    return { inbound: this.inbound.size, outbound: this.pendingTable?.size ?? 0 };
   }
 
   /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
@@ -231,8 +252,8 @@ export class Protocol implements AbandonListener {
       .catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
   }
 
-  /** Entry point for every inbound value. */
-  private receive(value: unknown, extra?: MessageExtra): void {
+  /** @internal Entry point for every inbound value. */
+  receive(value: unknown, extra?: MessageExtra): void {
     const c = classify(value);
     if (c.kind === "batch") {
       void this.receiveBatch(c.messages, extra);
@@ -419,7 +440,7 @@ export class Protocol implements AbandonListener {
     this.isClosed = true;
     // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
     const reason = this.transport.closeReason;
-    this.pending.rejectAll(() =>
+    this.pendingTable?.rejectAll(() =>
       reason
         ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
         : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),

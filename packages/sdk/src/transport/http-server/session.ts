@@ -16,7 +16,7 @@
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { MessageExtra, SendOptions } from "../types.ts";
+import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { formatEventId } from "./event-store.ts";
 import { replayExpired, SessionReplay, type Answered, type ReplaySettings } from "./session-replay.ts";
@@ -65,12 +65,15 @@ export interface SessionSettings extends ReplaySettings {
 /** Outcome of opening a stream; `over`: a resumption of an ended stream with nothing left to replay. */
 export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
 
+/** A resolved promise, shared: what the `Transport` side of every session returns for work done at once. */
+const DONE: Promise<void> = Promise.resolve();
+
 /**
- * One session. Its tables are created on first use and dropped when empty again: a server may hold
- * thousands of idle sessions, each of which should cost little more than its open GET stream.
+ * One session, and its {@link HttpSessionTransport} (its base class: one record per session). Its tables are
+ * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
+ * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session implements SseEndHook {
-  readonly transport: HttpSessionTransport;
+export class Session extends HttpSessionTransport implements SseEndHook {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -95,8 +98,6 @@ export class Session implements SseEndHook {
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
   private initStream: number | undefined;
 
-  /** The authenticated principal that created the session, as the transport tells its MCP server. */
-  authInfo: MessageExtra["authInfo"];
   /**
    * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
    * revision removed SSE resumability; a broken stream loses the request, which the client re-issues).
@@ -109,7 +110,17 @@ export class Session implements SseEndHook {
     readonly principal: string,
     private readonly settings: SessionSettings,
   ) {
-    this.transport = new HttpSessionTransport(this);
+    super();
+  }
+
+  /** The session's `Transport` (the session itself), as handed to `onsession`. */
+  get transport(): HttpSessionTransport {
+    return this;
+  }
+
+  /** The negotiated revision, when the protocol layer knows it before the transport observes it. */
+  setProtocolVersion(revision: string): void {
+    this.protocolVersion = revision;
   }
 
   /** Requests awaiting a response. */
@@ -146,7 +157,7 @@ export class Session implements SseEndHook {
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     if (this.stateless) writer.event(undefined, "");
     else writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
@@ -210,7 +221,7 @@ export class Session implements SseEndHook {
     if (this.standalone) this.endStream(this.standalone);
     const stream = this.newStream("standalone", []);
     this.standalone = stream;
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
   }
@@ -241,12 +252,12 @@ export class Session implements SseEndHook {
     }
     // The old connection is presumed dead: the client would not resume otherwise. One writer per stream.
     stream.writer?.end();
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     return "ok";
   }
 
-  /** Route one outbound message (see the file header). */
-  send(message: JsonRpcMessage, options?: SendOptions): void {
+  /** Route one outbound message (see the file header). Rejects once the session has ended. */
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.closed) throw new AgentdError("E_CONNECTION_CLOSED", "session has ended");
     this.touch();
     const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
@@ -276,7 +287,7 @@ export class Session implements SseEndHook {
       const seq = this.emit(stream, message);
       if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
-      if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
+      if (isInitialize && this.initFailed) queueMicrotask(() => this.end("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
@@ -290,8 +301,14 @@ export class Session implements SseEndHook {
     this.emit(stream, message);
   }
 
+  /** End the session (see {@link end}); done when it returns, the promise is the `Transport` interface's. */
+  close(reason = "closed by server"): Promise<void> {
+    this.end(reason);
+    return DONE;
+  }
+
   /** End the session: streams end, pending JSON exchanges get errors, `onclose` fires once. */
-  close(reason: string): void {
+  end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     const streams = [...(this.streams?.values() ?? [])];
@@ -308,7 +325,7 @@ export class Session implements SseEndHook {
     this.replay?.clear();
     this.replay = undefined;
     this.settings.onended(this, reason);
-    this.transport.closed();
+    this.transportClosed();
   }
 
   private observeInitialize(result: { protocolVersion?: unknown } | undefined): void {
@@ -351,7 +368,7 @@ export class Session implements SseEndHook {
     if (dropped.size > DROPPED_KEYS) dropped.delete(dropped.values().next().value as RequestId);
   }
 
-  private attach(stream: OutStream, writer: SseWriter): void {
+  private connectWriter(stream: OutStream, writer: SseWriter): void {
     // A writer that already ended (a replay past the buffer limit) is not attached: it would hold a stream
     // slot, and the standalone stream, forever.
     if (!writer.open) return;
