@@ -53,26 +53,29 @@ export class Protocol implements AbandonListener, TransportPeer {
   readonly logger: Logger;
   /** See {@link ProtocolOptions.owner}. */
   readonly owner: object | undefined;
-  private emitter: Emitter<ProtocolEvents> | undefined;
+  private declare emitter: Emitter<ProtocolEvents> | undefined;
   private codecValue: McpCodec;
   private nextId = 0;
   private isClosed = false;
   /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
-  private pendingTable: PendingRequests | undefined;
-  private readonly inbound: InboundRequests;
+  private declare pendingTable: PendingRequests | undefined;
+  /** Inbound requests being handled (made per burst of requests, dropped when idle: see {@link receive}). */
+  private declare inboundTable: InboundRequests | undefined;
+  private readonly maxInflight: number;
+  private readonly gate: ProtocolOptions["gate"];
   private readonly shared: SharedHandlers | undefined;
   // Created on first use: a server may hold thousands of idle peers that never need them.
-  private notificationHandlers: Map<string, RegisteredNotification> | undefined;
-  private abandoned: Set<RequestId> | undefined;
+  private declare notificationHandlers: Map<string, RegisteredNotification> | undefined;
+  private declare abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
-  private unvalidated: Set<RequestId> | undefined;
+  private declare unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
-  private envelope: Record<string, unknown> | undefined;
+  private declare envelope: Record<string, unknown> | undefined;
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
   /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
-  private repeats: RepeatLimiter | undefined;
+  private declare repeats: RepeatLimiter | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -85,12 +88,12 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.inbound = new InboundRequests(this, {
-      logger: this.logger,
-      maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
-      gate: options.gate,
-      shared: options.shared,
-    });
+    this.maxInflight = options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS;
+    this.gate = options.gate;
+  }
+
+  private get inbound(): InboundRequests {
+    return (this.inboundTable ??= new InboundRequests(this, { logger: this.logger, maxInflight: this.maxInflight, gate: this.gate, shared: this.shared }));
   }
 
   private get pending(): PendingRequests {
@@ -173,7 +176,7 @@ export class Protocol implements AbandonListener, TransportPeer {
 
   /** Inbound requests being handled now, and outbound requests awaiting a response (for health and limits). */
   get load(): { inbound: number; outbound: number } {
-    return { inbound: this.inbound.size, outbound: this.pendingTable?.size ?? 0 };
+    return { inbound: this.inboundTable?.size ?? 0, outbound: this.pendingTable?.size ?? 0 };
   }
 
   /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
@@ -260,7 +263,11 @@ export class Protocol implements AbandonListener, TransportPeer {
       return;
     }
     if (c.kind === "request") {
-      void this.inbound.handle(c.message, extra).then((reply) => reply && this.sendRaw(reply, c.message.id));
+      void this.inbound.handle(c.message, extra).then((reply) => {
+        if (reply) this.sendRaw(reply, c.message.id);
+        // An idle peer keeps no inbound table (a server may hold thousands of idle sessions).
+        if (this.inboundTable?.idle) this.inboundTable = undefined;
+      });
       return;
     }
     const reply = this.receiveOther(value, extra);
@@ -349,7 +356,7 @@ export class Protocol implements AbandonListener, TransportPeer {
       }
       params = v.value;
     }
-    if (method === "notifications/cancelled") this.inbound.cancel(params.requestId as RequestId, params.reason);
+    if (method === "notifications/cancelled") this.inboundTable?.cancel(params.requestId as RequestId, params.reason);
     else if (method === "notifications/progress") {
       const { progressToken, progress, total, message } = params as unknown as { progressToken: ProgressToken } & Progress;
       const update: Progress = { progress };
@@ -446,7 +453,7 @@ export class Protocol implements AbandonListener, TransportPeer {
         : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
     );
     this.unvalidated?.clear();
-    this.inbound.abortAll("connection closed");
+    this.inboundTable?.abortAll("connection closed");
     this.shared?.closed?.(this);
     this.repeats?.flush();
     this.emitter?.emit("close");

@@ -18,17 +18,18 @@ import type { FrameError, MessageExtra, SendOptions, Transport, TransportPeer } 
 
 /** The transport of one Streamable HTTP session (the session itself; see `session.ts`). */
 export abstract class HttpSessionTransport implements Transport {
-  onmessage?: (message: unknown, extra?: MessageExtra) => void;
-  onframeerror?: (error: FrameError) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
+  // Declared, not initialised: a session whose peer attached itself never gets these four slots.
+  declare onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  declare onframeerror?: (error: FrameError) => void;
+  declare onerror?: (error: Error) => void;
+  declare onclose?: () => void;
   /** The authenticated principal that created the session, as the transport tells its MCP server. */
   authInfo: MessageExtra["authInfo"];
   /** The protocol peer, when it attached itself (the `on…` callbacks are then unused). */
   private peer: TransportPeer | undefined;
   private started = false;
   /** Messages that arrived before `start` (none once started). */
-  private queue: [unknown, MessageExtra][] | undefined;
+  private declare queue: [unknown, MessageExtra][] | undefined;
 
   /** The session id (the `Mcp-Session-Id` header value). */
   abstract readonly id: string;

@@ -82,21 +82,20 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   /** Whether the client sent `notifications/initialized` (the session is fully set up). */
   initialized = false;
   /** What a resumption can be given (created on the first stored event). */
-  private replay: SessionReplay | undefined;
+  private declare replay: SessionReplay | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
-  private streams: Map<number, OutStream> | undefined;
+  private declare streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
-  private pending: Map<RequestId, OutStream> | undefined;
+  private declare pending: Map<RequestId, OutStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
-  private dropped: Set<RequestId> | undefined;
+  private declare dropped: Set<RequestId> | undefined;
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
-  private initKey: RequestId | undefined;
-  private initFailed = false;
+  private declare initKey: RequestId | undefined;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
-  private initStream: number | undefined;
+  private declare initStream: number | undefined;
 
   /**
    * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
@@ -269,9 +268,11 @@ export class Session extends HttpSessionTransport implements SseEndHook {
       const key = m.id;
       // Observed once: the id may be reused by a later request.
       const isInitialize = key === this.initKey;
+      // A failed initialize (no revision in its result) ends the session once its answer is out.
+      let initFailed = false;
       if (isInitialize) {
         this.initKey = undefined;
-        this.observeInitialize(m.result);
+        initFailed = !this.observeInitialize(m.result);
       }
       const stream = this.pending?.get(key);
       if (!stream) {
@@ -287,7 +288,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
       const seq = this.emit(stream, message);
       if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
-      if (isInitialize && this.initFailed) queueMicrotask(() => this.end("initialize failed"));
+      if (initFailed) queueMicrotask(() => this.end("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
@@ -328,11 +329,13 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     this.transportClosed();
   }
 
-  private observeInitialize(result: { protocolVersion?: unknown } | undefined): void {
+  /** Learn the negotiated revision from the `initialize` result; false when it has none (initialize failed). */
+  private observeInitialize(result: { protocolVersion?: unknown } | undefined): boolean {
     const revision = result?.protocolVersion;
+    if (typeof revision !== "string") return false;
     // The shared constant when it is one we speak, rather than a copy per session.
-    if (typeof revision === "string") this.protocolVersion = SUPPORTED_REVISIONS.find((r) => r === revision) ?? revision;
-    else this.initFailed = true;
+    this.protocolVersion = SUPPORTED_REVISIONS.find((r) => r === revision) ?? revision;
+    return true;
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
