@@ -40,7 +40,7 @@ const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderly
  * 1 kB less for every idle GET stream than a default stream), with its methods on the prototype (no
  * closures, no source object per stream). The HTTP server is Bun-only.
  */
-export class SseWriter implements Bun.DirectUnderlyingSource<Uint8Array> {
+export class SseWriter {
   private controller: DirectSink | undefined;
   /** Text written before the response sink started (null once started). */
   private pending: string[] | null = [];
@@ -92,7 +92,7 @@ export class SseWriter implements Bun.DirectUnderlyingSource<Uint8Array> {
     }
     signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
     // Writes keep buffering in `pending` until the sink calls `pull` (the response has started).
-    return new DirectStream(this);
+    return new DirectStream(this as Bun.DirectUnderlyingSource<Uint8Array>);
   }
 
   /** @internal The body is a direct stream (read by the runtime; on the prototype, not a field per writer). */
@@ -101,7 +101,7 @@ export class SseWriter implements Bun.DirectUnderlyingSource<Uint8Array> {
   }
 
   /** @internal Called once by the response sink (a reader would call it again per read: nothing more to do then). */
-  pull(controller: ReadableStreamDirectController): void {
+  pull(controller: DirectSink): void {
     this.started(controller);
   }
 
