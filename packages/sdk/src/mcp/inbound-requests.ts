@@ -79,6 +79,11 @@ export class InboundRequests {
     return this.shared?.requests.get(method) ?? BUILTIN_REQUESTS.get(method);
   }
 
+  /** Whether nothing is in flight and no handler of this peer's own is set (the protocol may then drop this). */
+  get idle(): boolean {
+    return this.inFlight === undefined && this.handlers === undefined;
+  }
+
   /** Number of inbound requests being handled. */
   get size(): number {
     return this.inFlight?.size ?? 0;

@@ -7,7 +7,7 @@
  * It knows nothing about `initialize`: the client and the server session negotiate and then call
  * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
  */
-import type { MessageExtra, Transport } from "../transport/types.ts";
+import type { FrameError, MessageExtra, Transport, TransportPeer } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import {
   classify,
@@ -49,29 +49,33 @@ import type {
 const RECENTLY_ABANDONED = 256;
 
 /** A JSON-RPC peer. */
-export class Protocol implements AbandonListener {
+export class Protocol implements AbandonListener, TransportPeer {
   readonly logger: Logger;
   /** See {@link ProtocolOptions.owner}. */
   readonly owner: object | undefined;
-  private emitter: Emitter<ProtocolEvents> | undefined;
+  private declare emitter: Emitter<ProtocolEvents> | undefined;
   private codecValue: McpCodec;
   private nextId = 0;
   private isClosed = false;
-  private readonly pending: PendingRequests;
-  private readonly inbound: InboundRequests;
+  /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
+  private declare pendingTable: PendingRequests | undefined;
+  /** Inbound requests being handled (made per burst of requests, dropped when idle: see {@link receive}). */
+  private declare inboundTable: InboundRequests | undefined;
+  private readonly maxInflight: number;
+  private readonly gate: ProtocolOptions["gate"];
   private readonly shared: SharedHandlers | undefined;
   // Created on first use: a server may hold thousands of idle peers that never need them.
-  private notificationHandlers: Map<string, RegisteredNotification> | undefined;
-  private abandoned: Set<RequestId> | undefined;
+  private declare notificationHandlers: Map<string, RegisteredNotification> | undefined;
+  private declare abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
-  private unvalidated: Set<RequestId> | undefined;
+  private declare unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
-  private envelope: Record<string, unknown> | undefined;
+  private declare envelope: Record<string, unknown> | undefined;
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
   /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
-  private repeats: RepeatLimiter | undefined;
+  private declare repeats: RepeatLimiter | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -84,13 +88,16 @@ export class Protocol implements AbandonListener {
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.pending = new PendingRequests(this);
-    this.inbound = new InboundRequests(this, {
-      logger: this.logger,
-      maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
-      gate: options.gate,
-      shared: options.shared,
-    });
+    this.maxInflight = options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS;
+    this.gate = options.gate;
+  }
+
+  private get inbound(): InboundRequests {
+    return (this.inboundTable ??= new InboundRequests(this, { logger: this.logger, maxInflight: this.maxInflight, gate: this.gate, shared: this.shared }));
+  }
+
+  private get pending(): PendingRequests {
+    return (this.pendingTable ??= new PendingRequests(this));
   }
 
   /** Events of this peer (`close`). */
@@ -129,16 +136,33 @@ export class Protocol implements AbandonListener {
   /** Attach to the transport and start it. */
   async start(): Promise<void> {
     const t = this.transport;
-    t.onmessage = (value, extra) => this.receive(value, extra);
-    t.onframeerror = (e) => {
-      this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
-      // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
-      if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
-      this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
-    };
-    t.onerror = (e) => this.logger.warn("mcp.transport_error", { error: e.message });
-    t.onclose = () => this.handleClose();
+    // A transport that takes the peer as one object spares four closures per connection.
+    if (t.attach) t.attach(this);
+    else {
+      t.onmessage = (value, extra) => this.receive(value, extra);
+      t.onframeerror = (e) => this.frameError(e);
+      t.onerror = (e) => this.transportError(e);
+      t.onclose = () => this.handleClose();
+    }
     await t.start();
+  }
+
+  /** @internal The transport could not turn a frame into a JSON value. */
+  frameError(e: FrameError): void {
+    this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
+    // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
+    if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
+    this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
+  }
+
+  /** @internal A transport-level failure (informational). */
+  transportError(e: Error): void {
+    this.logger.warn("mcp.transport_error", { error: e.message });
+  }
+
+  /** @internal The transport closed. */
+  transportClosed(): void {
+    this.handleClose();
   }
 
   /** Close the transport; pending requests reject with `E_CONNECTION_CLOSED`. */
@@ -152,7 +176,7 @@ export class Protocol implements AbandonListener {
 
   /** Inbound requests being handled now, and outbound requests awaiting a response (for health and limits). */
   get load(): { inbound: number; outbound: number } {
-    return { inbound: this.inbound.size, outbound: this.pending.size };
+    return { inbound: this.inboundTable?.size ?? 0, outbound: this.pendingTable?.size ?? 0 };
   }
 
   /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
@@ -231,15 +255,19 @@ export class Protocol implements AbandonListener {
       .catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
   }
 
-  /** Entry point for every inbound value. */
-  private receive(value: unknown, extra?: MessageExtra): void {
+  /** @internal Entry point for every inbound value. */
+  receive(value: unknown, extra?: MessageExtra): void {
     const c = classify(value);
     if (c.kind === "batch") {
       void this.receiveBatch(c.messages, extra);
       return;
     }
     if (c.kind === "request") {
-      void this.inbound.handle(c.message, extra).then((reply) => reply && this.sendRaw(reply, c.message.id));
+      void this.inbound.handle(c.message, extra).then((reply) => {
+        if (reply) this.sendRaw(reply, c.message.id);
+        // An idle peer keeps no inbound table (a server may hold thousands of idle sessions).
+        if (this.inboundTable?.idle) this.inboundTable = undefined;
+      });
       return;
     }
     const reply = this.receiveOther(value, extra);
@@ -328,7 +356,7 @@ export class Protocol implements AbandonListener {
       }
       params = v.value;
     }
-    if (method === "notifications/cancelled") this.inbound.cancel(params.requestId as RequestId, params.reason);
+    if (method === "notifications/cancelled") this.inboundTable?.cancel(params.requestId as RequestId, params.reason);
     else if (method === "notifications/progress") {
       const { progressToken, progress, total, message } = params as unknown as { progressToken: ProgressToken } & Progress;
       const update: Progress = { progress };
@@ -419,13 +447,13 @@ export class Protocol implements AbandonListener {
     this.isClosed = true;
     // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
     const reason = this.transport.closeReason;
-    this.pending.rejectAll(() =>
+    this.pendingTable?.rejectAll(() =>
       reason
         ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
         : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
     );
     this.unvalidated?.clear();
-    this.inbound.abortAll("connection closed");
+    this.inboundTable?.abortAll("connection closed");
     this.shared?.closed?.(this);
     this.repeats?.flush();
     this.emitter?.emit("close");

@@ -67,6 +67,24 @@ export interface ServerSessionEvents {
 /** No capabilities (shared, frozen). */
 const NO_CAPABILITIES: Readonly<Record<string, never>> = Object.freeze({});
 
+/**
+ * The last client identity seen, frozen and shared: thousands of sessions from one client program then
+ * hold one object instead of a copy each. Only identities of plain string fields are shared.
+ */
+let lastClientInfo: Implementation | undefined;
+
+/** `info`, or an equal identity already held by another session. */
+function sharedClientInfo(info: Implementation | undefined): Implementation | undefined {
+  if (typeof info !== "object" || info === null) return info;
+  const last = lastClientInfo;
+  const keys = Object.keys(info);
+  if (!keys.every((k) => typeof (info as unknown as Record<string, unknown>)[k] === "string")) return info;
+  if (last && keys.length === Object.keys(last).length && keys.every((k) => (last as unknown as Record<string, unknown>)[k] === (info as unknown as Record<string, unknown>)[k]))
+    return last;
+  lastClientInfo = Object.freeze(info);
+  return info;
+}
+
 /** Nothing subscribed (shared by every session that never subscribes). */
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
@@ -74,19 +92,19 @@ const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 export class ServerSession {
   readonly protocol: Protocol;
   /** The minimum level of `notifications/message` the client asked for (everything until it asks). */
-  logLevel: LoggingLevel | undefined;
+  declare logLevel: LoggingLevel | undefined;
   // Set by initialize (fields, not one object: a server may hold thousands of idle sessions).
   private clientInfoValue: Implementation | undefined;
   private clientCaps: ClientCapabilities | undefined;
   private declaredCaps: ServerCapabilities | undefined;
   private ready = false;
-  private fallbackId: string | undefined;
-  private emitter: Emitter<ServerSessionEvents> | undefined;
-  private subscribed: Set<string> | undefined;
+  private declare fallbackId: string | undefined;
+  private declare emitter: Emitter<ServerSessionEvents> | undefined;
+  private declare subscribed: Set<string> | undefined;
   /** Set when the first request carried modern `_meta` (2026-07-28): every request then stands alone. */
-  private modernRevision: ModernRevision | undefined;
+  private declare modernRevision: ModernRevision | undefined;
   /** Open `subscriptions/listen` requests (modern sessions), by request id. */
-  private listening: Map<RequestId, Listen & { end(): void }> | undefined;
+  private declare listening: Map<RequestId, Listen & { end(): void }> | undefined;
 
   constructor(
     readonly server: McpServer,
@@ -386,7 +404,7 @@ export class ServerSession {
     // 2026-07-28 and later have no initialize: a client asking for one in it gets our newest that has.
     const revision: ProtocolRevision = isLegacyRevision(requested) ? requested : LATEST_REVISION;
     const declared = this.server.capabilitiesFor(revision);
-    this.clientInfoValue = params.clientInfo as Implementation;
+    this.clientInfoValue = sharedClientInfo(params.clientInfo as Implementation | undefined) as Implementation;
     const caps = params.capabilities as ClientCapabilities | undefined;
     this.clientCaps = caps && Object.keys(caps).length > 0 ? caps : NO_CAPABILITIES;
     this.declaredCaps = declared;

@@ -95,6 +95,24 @@ export interface Transport {
    * `MCP-Protocol-Version` on every later request).
    */
   setProtocolVersion?(revision: string): void;
+  /**
+   * Optional: take the receiving peer as one object, called through its methods, instead of the four `on…`
+   * callbacks (a server holding thousands of idle sessions then makes no closures per session). A transport
+   * with a peer attached leaves the callbacks alone.
+   */
+  attach?(peer: TransportPeer): void;
+}
+
+/** What a transport calls on the peer that {@link Transport.attach}ed itself: the `on…` callbacks as methods. */
+export interface TransportPeer {
+  /** As {@link Transport.onmessage}. */
+  receive(message: unknown, extra?: MessageExtra): void;
+  /** As {@link Transport.onframeerror}. */
+  frameError(error: FrameError): void;
+  /** As {@link Transport.onerror}. */
+  transportError(error: Error): void;
+  /** As {@link Transport.onclose}. */
+  transportClosed(): void;
 }
 
 /** Default maximum size of one inbound frame (bytes). Configurable per transport. */

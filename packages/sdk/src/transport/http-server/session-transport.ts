@@ -1,7 +1,12 @@
 /**
- * The per-session {@link Transport} handed to `onsession`: the MCP server connects to it exactly as to a
- * stdio or in-memory transport. Inbound POST bodies arrive through `onmessage`; `send` routes through the
- * session (see `session.ts`).
+ * The {@link Transport} side of a Streamable HTTP session, handed to `onsession`: the MCP server connects to
+ * it exactly as to a stdio or in-memory transport. Inbound POST bodies arrive through `deliver`; `send`
+ * routes through the session (see `session.ts`).
+ *
+ * It is the base class of the session rather than an object of its own: a server may hold thousands of
+ * idle sessions, and each is then one record. A protocol peer that attaches itself (`attach`) is called
+ * through its methods, so an idle session holds no callback closures either; the `on…` callbacks still
+ * work for any other user.
  *
  * Every inbound message passes here, so this is where the transport notices `notifications/cancelled`: the
  * protocol layer then sends no response for that request (cancellation spec), and without being told the
@@ -9,30 +14,46 @@
  */
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { FrameError, MessageExtra, SendOptions, Transport } from "../types.ts";
-import type { Session } from "./session.ts";
+import type { FrameError, MessageExtra, SendOptions, Transport, TransportPeer } from "../types.ts";
 
-/** The transport of one Streamable HTTP session. */
-export class HttpSessionTransport implements Transport {
-  onmessage?: (message: unknown, extra?: MessageExtra) => void;
-  onframeerror?: (error: FrameError) => void;
-  onerror?: (error: Error) => void;
-  onclose?: () => void;
+/** The transport of one Streamable HTTP session (the session itself; see `session.ts`). */
+export abstract class HttpSessionTransport implements Transport {
+  // Declared, not initialised: a session whose peer attached itself never gets these four slots.
+  declare onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  declare onframeerror?: (error: FrameError) => void;
+  declare onerror?: (error: Error) => void;
+  declare onclose?: () => void;
+  /** The authenticated principal that created the session, as the transport tells its MCP server. */
+  authInfo: MessageExtra["authInfo"];
+  /** The protocol peer, when it attached itself (the `on…` callbacks are then unused). */
+  private peer: TransportPeer | undefined;
   private started = false;
-  private didClose = false;
   /** Messages that arrived before `start` (none once started). */
-  private queue: [unknown, MessageExtra][] | undefined;
+  private declare queue: [unknown, MessageExtra][] | undefined;
 
-  constructor(private readonly session: Session) {}
+  /** The session id (the `Mcp-Session-Id` header value). */
+  abstract readonly id: string;
+
+  /** Route a message to the right stream of the session. Rejects once the session has ended. */
+  abstract send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+
+  /** End the session (its id then answers 404). */
+  abstract close(reason?: string): Promise<void>;
+
+  /** The client cancelled request `id`. */
+  protected abstract cancelRequest(id: RequestId): void;
+
+  /** The client sent `notifications/initialized`. */
+  protected abstract clientInitialized(): void;
 
   /** The session id (the `Mcp-Session-Id` header value). */
   get sessionId(): string {
-    return this.session.id;
+    return this.id;
   }
 
-  /** The principal the session is bound to (undefined on an endpoint without auth). */
-  get authInfo(): MessageExtra["authInfo"] {
-    return this.session.authInfo;
+  /** Take the receiving peer as one object instead of the `on…` callbacks (see {@link TransportPeer}). */
+  attach(peer: TransportPeer): void {
+    this.peer = peer;
   }
 
   /** Begin delivering inbound messages; those that arrived before are delivered now, in order. */
@@ -44,44 +65,32 @@ export class HttpSessionTransport implements Transport {
     for (const [m, extra] of queued) this.dispatch(m, extra);
   }
 
-  /** Route a message to the right stream of the session. Rejects once the session has ended. */
-  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    this.session.send(message, options);
-  }
-
-  /** End the session (its id then answers 404). */
-  async close(): Promise<void> {
-    this.session.close("closed by server");
-  }
-
-  /** The negotiated revision, when the protocol layer knows it before the transport observes it. */
-  setProtocolVersion(revision: string): void {
-    this.session.protocolVersion = revision;
-  }
-
   /** @internal Called by the HTTP handler for each inbound message. */
   deliver(message: unknown, extra: MessageExtra): void {
     const cancelled = cancelledRequestId(message);
-    if (cancelled !== undefined) this.session.cancelRequest(cancelled);
-    else if (isInitializedNotification(message)) this.session.clientInitialized();
+    if (cancelled !== undefined) this.cancelRequest(cancelled);
+    else if (isInitializedNotification(message)) this.clientInitialized();
     if (!this.started) (this.queue ??= []).push([message, extra]);
     else this.dispatch(message, extra);
   }
 
-  /** @internal Called once by the session when it ends. */
-  closed(): void {
-    if (this.didClose) return;
-    this.didClose = true;
+  /** Tell the peer the session ended (the session calls this once). */
+  protected transportClosed(): void {
     this.queue = undefined;
-    this.onclose?.();
+    if (this.peer) this.peer.transportClosed();
+    else this.onclose?.();
   }
 
   private dispatch(message: unknown, extra: MessageExtra): void {
+    const peer = this.peer;
     try {
-      this.onmessage?.(message, extra);
+      if (peer) peer.receive(message, extra);
+      else this.onmessage?.(message, extra);
     } catch (e) {
       // A throwing handler must not take the HTTP request down with it.
-      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      const error = e instanceof Error ? e : new Error(String(e));
+      if (peer) peer.transportError(error);
+      else this.onerror?.(error);
     }
   }
 }

@@ -16,7 +16,7 @@
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { MessageExtra, SendOptions } from "../types.ts";
+import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { formatEventId } from "./event-store.ts";
 import { replayExpired, SessionReplay, type Answered, type ReplaySettings } from "./session-replay.ts";
@@ -65,12 +65,15 @@ export interface SessionSettings extends ReplaySettings {
 /** Outcome of opening a stream; `over`: a resumption of an ended stream with nothing left to replay. */
 export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
 
+/** A resolved promise, shared: what the `Transport` side of every session returns for work done at once. */
+const DONE: Promise<void> = Promise.resolve();
+
 /**
- * One session. Its tables are created on first use and dropped when empty again: a server may hold
- * thousands of idle sessions, each of which should cost little more than its open GET stream.
+ * One session, and its {@link HttpSessionTransport} (its base class: one record per session). Its tables are
+ * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
+ * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session implements SseEndHook {
-  readonly transport: HttpSessionTransport;
+export class Session extends HttpSessionTransport implements SseEndHook {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -79,24 +82,21 @@ export class Session implements SseEndHook {
   /** Whether the client sent `notifications/initialized` (the session is fully set up). */
   initialized = false;
   /** What a resumption can be given (created on the first stored event). */
-  private replay: SessionReplay | undefined;
+  private declare replay: SessionReplay | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
-  private streams: Map<number, OutStream> | undefined;
+  private declare streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
-  private pending: Map<RequestId, OutStream> | undefined;
+  private declare pending: Map<RequestId, OutStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
-  private dropped: Set<RequestId> | undefined;
+  private declare dropped: Set<RequestId> | undefined;
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
-  private initKey: RequestId | undefined;
-  private initFailed = false;
+  private declare initKey: RequestId | undefined;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
-  private initStream: number | undefined;
+  private declare initStream: number | undefined;
 
-  /** The authenticated principal that created the session, as the transport tells its MCP server. */
-  authInfo: MessageExtra["authInfo"];
   /**
    * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
    * revision removed SSE resumability; a broken stream loses the request, which the client re-issues).
@@ -109,7 +109,17 @@ export class Session implements SseEndHook {
     readonly principal: string,
     private readonly settings: SessionSettings,
   ) {
-    this.transport = new HttpSessionTransport(this);
+    super();
+  }
+
+  /** The session's `Transport` (the session itself), as handed to `onsession`. */
+  get transport(): HttpSessionTransport {
+    return this;
+  }
+
+  /** The negotiated revision, when the protocol layer knows it before the transport observes it. */
+  setProtocolVersion(revision: string): void {
+    this.protocolVersion = revision;
   }
 
   /** Requests awaiting a response. */
@@ -146,7 +156,7 @@ export class Session implements SseEndHook {
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     if (this.stateless) writer.event(undefined, "");
     else writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
@@ -210,7 +220,7 @@ export class Session implements SseEndHook {
     if (this.standalone) this.endStream(this.standalone);
     const stream = this.newStream("standalone", []);
     this.standalone = stream;
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
   }
@@ -241,12 +251,12 @@ export class Session implements SseEndHook {
     }
     // The old connection is presumed dead: the client would not resume otherwise. One writer per stream.
     stream.writer?.end();
-    this.attach(stream, writer);
+    this.connectWriter(stream, writer);
     return "ok";
   }
 
-  /** Route one outbound message (see the file header). */
-  send(message: JsonRpcMessage, options?: SendOptions): void {
+  /** Route one outbound message (see the file header). Rejects once the session has ended. */
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.closed) throw new AgentdError("E_CONNECTION_CLOSED", "session has ended");
     this.touch();
     const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
@@ -258,9 +268,11 @@ export class Session implements SseEndHook {
       const key = m.id;
       // Observed once: the id may be reused by a later request.
       const isInitialize = key === this.initKey;
+      // A failed initialize (no revision in its result) ends the session once its answer is out.
+      let initFailed = false;
       if (isInitialize) {
         this.initKey = undefined;
-        this.observeInitialize(m.result);
+        initFailed = !this.observeInitialize(m.result);
       }
       const stream = this.pending?.get(key);
       if (!stream) {
@@ -276,7 +288,7 @@ export class Session implements SseEndHook {
       const seq = this.emit(stream, message);
       if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
-      if (isInitialize && this.initFailed) queueMicrotask(() => this.close("initialize failed"));
+      if (initFailed) queueMicrotask(() => this.end("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
@@ -290,8 +302,14 @@ export class Session implements SseEndHook {
     this.emit(stream, message);
   }
 
+  /** End the session (see {@link end}); done when it returns, the promise is the `Transport` interface's. */
+  close(reason = "closed by server"): Promise<void> {
+    this.end(reason);
+    return DONE;
+  }
+
   /** End the session: streams end, pending JSON exchanges get errors, `onclose` fires once. */
-  close(reason: string): void {
+  end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     const streams = [...(this.streams?.values() ?? [])];
@@ -308,14 +326,16 @@ export class Session implements SseEndHook {
     this.replay?.clear();
     this.replay = undefined;
     this.settings.onended(this, reason);
-    this.transport.closed();
+    this.transportClosed();
   }
 
-  private observeInitialize(result: { protocolVersion?: unknown } | undefined): void {
+  /** Learn the negotiated revision from the `initialize` result; false when it has none (initialize failed). */
+  private observeInitialize(result: { protocolVersion?: unknown } | undefined): boolean {
     const revision = result?.protocolVersion;
+    if (typeof revision !== "string") return false;
     // The shared constant when it is one we speak, rather than a copy per session.
-    if (typeof revision === "string") this.protocolVersion = SUPPORTED_REVISIONS.find((r) => r === revision) ?? revision;
-    else this.initFailed = true;
+    this.protocolVersion = SUPPORTED_REVISIONS.find((r) => r === revision) ?? revision;
+    return true;
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
@@ -351,7 +371,7 @@ export class Session implements SseEndHook {
     if (dropped.size > DROPPED_KEYS) dropped.delete(dropped.values().next().value as RequestId);
   }
 
-  private attach(stream: OutStream, writer: SseWriter): void {
+  private connectWriter(stream: OutStream, writer: SseWriter): void {
     // A writer that already ended (a replay past the buffer limit) is not attached: it would hold a stream
     // slot, and the standalone stream, forever.
     if (!writer.open) return;

@@ -16,7 +16,7 @@
  */
 import type { Logger } from "../../log.ts";
 import type { ReplayBudget } from "./replay-budget.ts";
-import { Session } from "./session.ts";
+import { Session, type SessionSettings } from "./session.ts";
 
 /** Settings of the registry. */
 export interface RegistrySettings {
@@ -47,8 +47,19 @@ export class SessionRegistry {
   /** Live sessions per principal. */
   private readonly perPrincipal = new Map<string, number>();
   private reaper: ReturnType<typeof setInterval> | undefined;
+  /** What every session is given: one object for all of them, not a copy each. */
+  private readonly sessionSettings: SessionSettings;
 
   constructor(private readonly settings: RegistrySettings) {
+    this.sessionSettings = {
+      retryMs: settings.retryMs,
+      eventStoreEvents: settings.eventStoreEvents,
+      eventStoreBytes: settings.eventStoreBytes,
+      ...(settings.replayBudget ? { replayBudget: settings.replayBudget } : {}),
+      maxStreams: settings.maxStreamsPerSession,
+      logger: settings.logger,
+      onended: (s, reason) => this.ended(s, reason),
+    };
     const every = Math.max(50, Math.min(Math.floor(Math.min(settings.sessionIdleMs, settings.initializeTimeoutMs) / 2), 30_000));
     this.reaper = setInterval(() => this.reap(Date.now()), every);
     this.reaper.unref?.();
@@ -70,25 +81,20 @@ export class SessionRegistry {
     if (maxSessionsPerPrincipal > 0 && this.countOf(principal) >= maxSessionsPerPrincipal && !this.evictIdle(principal))
       return "principal-full";
     if (this.sessions.size >= maxSessions && !this.evictIdle(undefined)) return "server-full";
-    const session = new Session(mintSessionId(), principal, {
-      retryMs: this.settings.retryMs,
-      eventStoreEvents: this.settings.eventStoreEvents,
-      eventStoreBytes: this.settings.eventStoreBytes,
-      ...(this.settings.replayBudget ? { replayBudget: this.settings.replayBudget } : {}),
-      maxStreams: this.settings.maxStreamsPerSession,
-      logger: this.settings.logger,
-      onended: (s, reason) => {
-        if (!this.sessions.delete(s.id)) return;
-        const n = this.countOf(s.principal) - 1;
-        if (n > 0) this.perPrincipal.set(s.principal, n);
-        else this.perPrincipal.delete(s.principal);
-        this.settings.logger.info("http.session.end", { session: s.id.slice(0, 8), reason });
-      },
-    });
+    const session = new Session(mintSessionId(), principal, this.sessionSettings);
     this.sessions.set(session.id, session);
     this.perPrincipal.set(principal, this.countOf(principal) + 1);
     this.settings.logger.info("http.session.start", { session: session.id.slice(0, 8) });
     return session;
+  }
+
+  /** A session ended: its slot (server-wide and its principal's) is free again. */
+  private ended(s: Session, reason: string): void {
+    if (!this.sessions.delete(s.id)) return;
+    const n = this.countOf(s.principal) - 1;
+    if (n > 0) this.perPrincipal.set(s.principal, n);
+    else this.perPrincipal.delete(s.principal);
+    this.settings.logger.info("http.session.end", { session: s.id.slice(0, 8), reason });
   }
 
   /** The session with this id created by this principal; undefined otherwise (unknown, ended, or not theirs). */
@@ -108,7 +114,7 @@ export class SessionRegistry {
       if (!victim || rank(s) < rank(victim)) victim = s;
     }
     if (!victim) return false;
-    victim.close(victim.initialized ? "evicted: idle while the session cap was reached" : "evicted: never initialized");
+    victim.end(victim.initialized ? "evicted: idle while the session cap was reached" : "evicted: never initialized");
     return true;
   }
 
@@ -116,8 +122,8 @@ export class SessionRegistry {
   reap(now: number): void {
     const { sessionIdleMs, initializeTimeoutMs } = this.settings;
     for (const s of [...this.sessions.values()]) {
-      if (!s.initialized && now - s.createdAt > initializeTimeoutMs) s.close("not initialized in time");
-      else if (!s.busy && s.inFlight === 0 && now - s.lastActivity > sessionIdleMs) s.close("idle");
+      if (!s.initialized && now - s.createdAt > initializeTimeoutMs) s.end("not initialized in time");
+      else if (!s.busy && s.inFlight === 0 && now - s.lastActivity > sessionIdleMs) s.end("idle");
     }
   }
 
@@ -132,7 +138,7 @@ export class SessionRegistry {
   closeAll(reason: string): void {
     if (this.reaper) clearInterval(this.reaper);
     this.reaper = undefined;
-    for (const s of [...this.sessions.values()]) s.close(reason);
+    for (const s of [...this.sessions.values()]) s.end(reason);
   }
 }
 

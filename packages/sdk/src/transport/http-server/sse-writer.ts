@@ -23,23 +23,6 @@ export interface SseEndHook {
   writerEnded(writer: SseWriter, reason: SseEndReason): void;
 }
 
-/**
- * The underlying source of a writer's body: a Bun "direct" stream, written straight into the response sink
- * (no queue, controller, reader or pending reads per stream — about 1 kB less for every idle GET stream
- * than a default stream). Methods on a prototype: no closures per stream. The HTTP server is Bun-only.
- */
-class WriterSource implements Bun.DirectUnderlyingSource<Uint8Array> {
-  readonly type = "direct" as const;
-  constructor(private readonly writer: SseWriter) {}
-  /** Called once by the response sink (a reader would call it again per read: nothing more to do then). */
-  pull(controller: ReadableStreamDirectController): void {
-    this.writer.started(controller);
-  }
-  cancel(): void {
-    this.writer.disconnected();
-  }
-}
-
 const KEEP_ALIVE = encodeSseComment("keep-alive");
 
 /** What the writer uses of Bun's direct-stream controller: stated here so the published declarations need no Bun types. */
@@ -51,7 +34,12 @@ interface DirectSink {
 /** `ReadableStream` as Bun types it for direct sources (the DOM lib's declarations hide that overload). */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>;
 
-/** The writing end of one SSE response. */
+/**
+ * The writing end of one SSE response. It is also the underlying source of its body: a Bun "direct" stream,
+ * written straight into the response sink (no queue, controller, reader or pending reads per stream — about
+ * 1 kB less for every idle GET stream than a default stream), with its methods on the prototype (no
+ * closures, no source object per stream). The HTTP server is Bun-only.
+ */
 export class SseWriter {
   private controller: DirectSink | undefined;
   /** Text written before the response sink started (null once started). */
@@ -60,7 +48,7 @@ export class SseWriter {
   /** Bytes the sink could not pass on to the socket since it last drained. */
   private queuedBytes = 0;
   private done = false;
-  private endListeners: ((reason: SseEndReason) => void)[] | undefined;
+  private declare endListeners: ((reason: SseEndReason) => void)[] | undefined;
   /** The session this writer carries a stream of (told when it stops, after the server-wide hook). */
   owner: SseEndHook | undefined;
 
@@ -104,7 +92,22 @@ export class SseWriter {
     }
     signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
     // Writes keep buffering in `pending` until the sink calls `pull` (the response has started).
-    return new DirectStream(new WriterSource(this));
+    return new DirectStream(this as Bun.DirectUnderlyingSource<Uint8Array>);
+  }
+
+  /** @internal The body is a direct stream (read by the runtime; on the prototype, not a field per writer). */
+  get type(): "direct" {
+    return "direct";
+  }
+
+  /** @internal Called once by the response sink (a reader would call it again per read: nothing more to do then). */
+  pull(controller: DirectSink): void {
+    this.started(controller);
+  }
+
+  /** @internal The consumer cancelled the stream: the peer went away. */
+  cancel(): void {
+    this.finish("disconnected");
   }
 
   /** @internal The response sink started: write what was buffered; close at once if ended meanwhile. */
