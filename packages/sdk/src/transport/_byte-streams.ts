@@ -1,6 +1,7 @@
 /**
- * Internal: one small interface over Node streams and web streams, so {@link StreamTransport} reads and
- * writes either without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as they are.
+ * Internal: one small interface over Node streams, web streams and Bun's `FileSink`, so {@link StreamTransport}
+ * reads and writes any of them without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as
+ * they are.
  *
  * Flow control: a source can be paused and resumed, and a sink counts the characters of "owed" lines (what
  * we answer the peer) that were written but not yet taken by the OS, from each write's completion callback.
@@ -24,10 +25,28 @@ export interface NodeWritableLike {
   once(event: string, listener: (...args: any[]) => void): unknown;
 }
 
+/**
+ * Bun's `FileSink` (a `Bun.spawn` child's stdin, `Bun.file(…).writer()`): `write` takes what it can at once
+ * and answers a byte count, or a promise that settles once the rest is written (or the write failed).
+ */
+export interface FileSinkLike {
+  write(chunk: string): number | Promise<number> | unknown;
+  end(): unknown;
+  flush(): unknown;
+}
+
+/**
+ * A source that attaches itself: its owner keeps the underlying stream (to drain or cancel it after the
+ * transport let go of it) and lends it to the transport through {@link SourceLender.openSource}.
+ */
+export interface SourceLender {
+  openSource(handlers: SourceHandlers): SourceHandle;
+}
+
 /** Where inbound bytes come from. */
-export type ByteSource = NodeReadableLike | ReadableStream<Uint8Array>;
+export type ByteSource = NodeReadableLike | ReadableStream<Uint8Array> | SourceLender;
 /** Where outbound bytes go. */
-export type ByteSink = NodeWritableLike | WritableStream<Uint8Array>;
+export type ByteSink = NodeWritableLike | WritableStream<Uint8Array> | FileSinkLike;
 
 /** Callbacks a source reports to. `end` covers both a clean end and a close without one. */
 export interface SourceHandlers {
@@ -70,12 +89,14 @@ const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
 
 /** Start reading a source. */
 export function openSource(source: ByteSource, handlers: SourceHandlers): SourceHandle {
-  return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source, handlers);
+  if (isLender(source)) return source.openSource(handlers);
+  return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source as NodeReadableLike, handlers);
 }
 
 /** Open a sink. */
 export function openSink(sink: ByteSink, handlers: SinkHandlers): Sink {
-  return isWebWritable(sink) ? openWebSink(sink, handlers) : openNodeSink(sink, handlers);
+  if (isWebWritable(sink)) return openWebSink(sink, handlers);
+  return coalescing(isFileSink(sink) ? fileSinkWriter(sink, handlers) : nodeWriter(sink as NodeWritableLike, handlers), handlers);
 }
 
 function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
@@ -154,22 +175,26 @@ function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): Source
 /** Past this many buffered characters a sink writes at once instead of waiting for the end of the tick. */
 const COALESCE_MAX_CHARS = 64 * 1024;
 
+/** What a coalescing sink writes through: one chunk at a time. */
+interface ChunkWriter {
+  /** Write `chunk`; `done` runs once the OS has taken it, or the write failed. */
+  write(chunk: string, done: (() => void) | undefined): void;
+  /** Whether the writer holds more than it wants: the caller should wait for {@link drained}. */
+  readonly full: boolean;
+  drained(): Promise<void>;
+  end(): void;
+}
+
 /**
  * Lines written in the same microtask checkpoint go out as one `write` (one syscall instead of one per
  * message: under load that is most of the cost of stdio). Order is kept; `end()` flushes first.
  */
-function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
-  let drain: Promise<void> | undefined;
+function coalescing(w: ChunkWriter, h: SinkHandlers): Sink {
   let pending: string[] = [];
   let pendingChars = 0;
   let pendingOwed = 0;
   let owed = 0;
   let scheduled = false;
-  let blocked = false;
-  w.on("error", (e: unknown) => h.error(asError(e)));
-  w.on("drain", () => {
-    blocked = false;
-  });
   const flush = () => {
     scheduled = false;
     if (pending.length === 0) return;
@@ -186,11 +211,7 @@ function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
             owed -= chunkOwed;
             h.flushed();
           };
-    try {
-      if (!w.write(chunk, done)) blocked = true;
-    } catch (e) {
-      h.error(asError(e));
-    }
+    w.write(chunk, done);
   };
   return {
     get owedChars() {
@@ -208,11 +229,37 @@ function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
         scheduled = true;
         queueMicrotask(flush);
       }
-      return !blocked;
+      return !w.full;
+    },
+    drained: () => w.drained(),
+    end: () => {
+      flush();
+      w.end();
+    },
+  };
+}
+
+function nodeWriter(w: NodeWritableLike, h: SinkHandlers): ChunkWriter {
+  let drain: Promise<void> | undefined;
+  let full = false;
+  w.on("error", (e: unknown) => h.error(asError(e)));
+  w.on("drain", () => {
+    full = false;
+  });
+  return {
+    get full() {
+      return full;
+    },
+    write(chunk, done) {
+      try {
+        if (!w.write(chunk, done)) full = true;
+      } catch (e) {
+        h.error(asError(e));
+      }
     },
     // One shared 'drain' listener however many sends wait (no listener leak under a burst).
     drained: () =>
-      blocked
+      full
         ? (drain ??= new Promise<void>((resolve) =>
             w.once("drain", () => {
               drain = undefined;
@@ -221,11 +268,54 @@ function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
           ))
         : Promise.resolve(),
     end: () => {
-      flush();
       try {
         w.end();
       } catch {
         // Already ended or destroyed: nothing left to flush.
+      }
+    },
+  };
+}
+
+/**
+ * A `FileSink` writes what the pipe takes at once (a byte count) and keeps the rest, answering a promise for
+ * it; while such a promise is open the sink is full. A failed write (EPIPE: the reader is gone) rejects it.
+ */
+function fileSinkWriter(s: FileSinkLike, h: SinkHandlers): ChunkWriter {
+  let waiting: Promise<void> | undefined;
+  return {
+    get full() {
+      return waiting !== undefined;
+    },
+    write(chunk, done) {
+      let written: unknown;
+      try {
+        written = s.write(chunk);
+      } catch (e) {
+        done?.();
+        return h.error(asError(e));
+      }
+      if (!(written instanceof Promise)) return done?.();
+      const settled: Promise<void> = written.then(
+        () => {
+          if (waiting === settled) waiting = undefined;
+          done?.();
+        },
+        (e: unknown) => {
+          if (waiting === settled) waiting = undefined;
+          done?.();
+          h.error(asError(e));
+        },
+      );
+      waiting = settled;
+    },
+    drained: () => waiting ?? Promise.resolve(),
+    end: () => {
+      try {
+        const ended = s.end();
+        if (ended instanceof Promise) ended.catch(noop);
+      } catch {
+        // Already ended: nothing left to flush.
       }
     },
   };
@@ -258,6 +348,9 @@ function openWebSink(w: WritableStream<Uint8Array>, h: SinkHandlers): Sink {
   };
 }
 
+const isLender = (s: ByteSource): s is SourceLender => typeof (s as SourceLender).openSource === "function";
+const isFileSink = (s: ByteSink): s is FileSinkLike =>
+  typeof (s as FileSinkLike).flush === "function" && typeof (s as NodeWritableLike).on !== "function";
 const isWebReadable = (s: ByteSource): s is ReadableStream<Uint8Array> =>
   typeof (s as ReadableStream<Uint8Array>).getReader === "function";
 const isWebWritable = (s: ByteSink): s is WritableStream<Uint8Array> =>
