@@ -186,7 +186,20 @@ export class StdioChildTransport implements Transport {
 
   async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (!this.stream || this.finished) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    if (this.stream.isClosed && !this.closing) throw await this.endedError();
     return this.stream.send(message, options);
+  }
+
+  /**
+   * The server closed its stdout, so it is exiting, but its exit may not be seen yet (a pipe's end can be read
+   * before the exit is reaped): wait for it, within the grace, and say how it ended, as pending requests hear.
+   */
+  private async endedError(): Promise<AgentdError> {
+    await within(this.done, this.options.closeGraceMs ?? 2000);
+    const reason = this.reason;
+    return reason
+      ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { cause: reason, retryable: true })
+      : new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
   }
 
   /** Close stdin, then SIGTERM after `closeGraceMs`, then SIGKILL after `termGraceMs`. Resolves once exited. */
