@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openSink } from "./_byte-streams.ts";
+import { openSink } from "./_byte-sinks.ts";
 import { DEFAULT_SPAWN_API, spawnServerProcess, type ServerProcess, type SpawnApi } from "./_server-process.ts";
 import { StdioChildTransport } from "./stdio-child.ts";
 import { SPAWN_APIS } from "./__fixtures__/spawn-api.ts";
