@@ -4,8 +4,9 @@
  * Under Bun (and in a `bun build --compile` binary) the child is started with `Bun.spawn`, whose pipes are
  * native; under Node with `node:child_process` (see `_server-process.ts`). The child's stdout is protocol
  * only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio transport: close
- * stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone. On POSIX the signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
+ * stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone. On POSIX the
+ * signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`, `uvx`) stops
+ * with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
  * `_death-watch.ts`, which does so even when we are killed with SIGKILL.
  */
 import { existsSync } from "node:fs";
