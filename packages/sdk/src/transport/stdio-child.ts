@@ -16,7 +16,7 @@ import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { LineSplitter } from "../wire/ndjson.ts";
 import { trackTree, waitGone, type ProcessTree } from "./_process-tree.ts";
-import { DEFAULT_SPAWN_API, spawnServerProcess, type ServerProcess, type SpawnApi } from "./_server-process.ts";
+import { DEFAULT_SPAWN_API, spawnServerProcess, type ServerProcess } from "./_server-process.ts";
 import { StreamTransport } from "./stdio-streams.ts";
 import type { MessageExtra, SendOptions, Transport } from "./types.ts";
 
@@ -49,7 +49,8 @@ export interface StdioChildOptions {
    * `"node"` (`node:child_process`: the default elsewhere, and the only one outside Bun). Both keep every
    * guarantee above; there is no need to set it but to work around a runtime's bug.
    */
-  spawnApi?: SpawnApi;
+  // Spelled out, not `SpawnApi`: the declarations must not reach the internal module (it names Node types).
+  spawnApi?: "bun" | "node";
 }
 
 /** How the child ended. */
