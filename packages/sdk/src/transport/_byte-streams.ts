@@ -1,10 +1,12 @@
 /**
- * Internal: one small interface over Node streams and web streams, so {@link StreamTransport} reads and
- * writes either without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as they are.
+ * Internal: one small interface over Node streams, web streams and Bun's `FileSink`, so {@link StreamTransport}
+ * reads and writes any of them without importing a runtime. Node `Buffer` chunks are `Uint8Array`s, used as
+ * they are.
  *
  * Flow control: a source can be paused and resumed, and a sink counts the characters of "owed" lines (what
  * we answer the peer) that were written but not yet taken by the OS, from each write's completion callback.
  * `writableLength` would be simpler, but Bun's `process.stdout` reports 0 there however much is queued.
+ * This file has the types and the read side; the sinks are in `_byte-sinks.ts`.
  */
 
 /** The subset of a Node `Readable` we use (process.stdin, a child's stdout, a socket). */
@@ -24,10 +26,28 @@ export interface NodeWritableLike {
   once(event: string, listener: (...args: any[]) => void): unknown;
 }
 
+/**
+ * Bun's `FileSink` (a `Bun.spawn` child's stdin, `Bun.file(…).writer()`): `write` takes what it can at once
+ * and answers a byte count, or a promise that settles once the rest is written (or the write failed).
+ */
+export interface FileSinkLike {
+  write(chunk: string): number | Promise<number> | unknown;
+  end(): unknown;
+  flush(): unknown;
+}
+
+/**
+ * A source that attaches itself: its owner keeps the underlying stream (to drain or cancel it after the
+ * transport let go of it) and lends it to the transport through {@link SourceLender.openSource}.
+ */
+export interface SourceLender {
+  openSource(handlers: SourceHandlers): SourceHandle;
+}
+
 /** Where inbound bytes come from. */
-export type ByteSource = NodeReadableLike | ReadableStream<Uint8Array>;
+export type ByteSource = NodeReadableLike | ReadableStream<Uint8Array> | SourceLender;
 /** Where outbound bytes go. */
-export type ByteSink = NodeWritableLike | WritableStream<Uint8Array>;
+export type ByteSink = NodeWritableLike | WritableStream<Uint8Array> | FileSinkLike;
 
 /** Callbacks a source reports to. `end` covers both a clean end and a close without one. */
 export interface SourceHandlers {
@@ -70,12 +90,8 @@ const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
 
 /** Start reading a source. */
 export function openSource(source: ByteSource, handlers: SourceHandlers): SourceHandle {
-  return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source, handlers);
-}
-
-/** Open a sink. */
-export function openSink(sink: ByteSink, handlers: SinkHandlers): Sink {
-  return isWebWritable(sink) ? openWebSink(sink, handlers) : openNodeSink(sink, handlers);
+  if (isLender(source)) return source.openSource(handlers);
+  return isWebReadable(source) ? openWebSource(source, handlers) : openNodeSource(source as NodeReadableLike, handlers);
 }
 
 function openNodeSource(s: NodeReadableLike, h: SourceHandlers): SourceHandle {
@@ -151,114 +167,6 @@ function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): Source
   };
 }
 
-/** Past this many buffered characters a sink writes at once instead of waiting for the end of the tick. */
-const COALESCE_MAX_CHARS = 64 * 1024;
-
-/**
- * Lines written in the same microtask checkpoint go out as one `write` (one syscall instead of one per
- * message: under load that is most of the cost of stdio). Order is kept; `end()` flushes first.
- */
-function openNodeSink(w: NodeWritableLike, h: SinkHandlers): Sink {
-  let drain: Promise<void> | undefined;
-  let pending: string[] = [];
-  let pendingChars = 0;
-  let pendingOwed = 0;
-  let owed = 0;
-  let scheduled = false;
-  let blocked = false;
-  w.on("error", (e: unknown) => h.error(asError(e)));
-  w.on("drain", () => {
-    blocked = false;
-  });
-  const flush = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const chunk = pending.length === 1 ? (pending[0] as string) : pending.join("");
-    const chunkOwed = pendingOwed;
-    pending = [];
-    pendingChars = 0;
-    pendingOwed = 0;
-    // Called once the chunk is handed to the OS (or failed): only then has its memory gone.
-    const done =
-      chunkOwed === 0
-        ? undefined
-        : () => {
-            owed -= chunkOwed;
-            h.flushed();
-          };
-    try {
-      if (!w.write(chunk, done)) blocked = true;
-    } catch (e) {
-      h.error(asError(e));
-    }
-  };
-  return {
-    get owedChars() {
-      return owed;
-    },
-    write(line, isOwed = false) {
-      pending.push(line);
-      pendingChars += line.length;
-      if (isOwed) {
-        pendingOwed += line.length;
-        owed += line.length;
-      }
-      if (pendingChars >= COALESCE_MAX_CHARS) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        queueMicrotask(flush);
-      }
-      return !blocked;
-    },
-    // One shared 'drain' listener however many sends wait (no listener leak under a burst).
-    drained: () =>
-      blocked
-        ? (drain ??= new Promise<void>((resolve) =>
-            w.once("drain", () => {
-              drain = undefined;
-              resolve();
-            }),
-          ))
-        : Promise.resolve(),
-    end: () => {
-      flush();
-      try {
-        w.end();
-      } catch {
-        // Already ended or destroyed: nothing left to flush.
-      }
-    },
-  };
-}
-
-function openWebSink(w: WritableStream<Uint8Array>, h: SinkHandlers): Sink {
-  const writer = w.getWriter();
-  let owed = 0;
-  return {
-    get owedChars() {
-      return owed;
-    },
-    write(line, isOwed = false) {
-      const written = writer.write(encoder.encode(line));
-      if (isOwed) {
-        owed += line.length;
-        const done = () => {
-          owed -= line.length;
-          h.flushed();
-        };
-        written.then(done, done);
-      }
-      written.catch((e) => h.error(asError(e)));
-      return (writer.desiredSize ?? 1) > 0;
-    },
-    drained: () => writer.ready,
-    end: () => {
-      writer.close().catch(noop);
-    },
-  };
-}
-
+const isLender = (s: ByteSource): s is SourceLender => typeof (s as SourceLender).openSource === "function";
 const isWebReadable = (s: ByteSource): s is ReadableStream<Uint8Array> =>
   typeof (s as ReadableStream<Uint8Array>).getReader === "function";
-const isWebWritable = (s: ByteSink): s is WritableStream<Uint8Array> =>
-  typeof (s as WritableStream<Uint8Array>).getWriter === "function";

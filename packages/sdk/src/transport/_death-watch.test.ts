@@ -7,6 +7,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SpawnApi } from "./_server-process.ts";
+import { SPAWN_API_ENV, SPAWN_APIS } from "./__fixtures__/spawn-api.ts";
 
 const PARENT = join(import.meta.dir, "__fixtures__", "killable-parent.ts");
 const GONE_WITHIN_MS = 10_000;
@@ -73,9 +75,10 @@ async function goneAfter(pids: number[]): Promise<number[]> {
   return pids.filter(isAlive);
 }
 
-/** Start the fixture parent; resolves with it and its watchdog's pid once it printed `ready`. */
-async function parent(args: string[]): Promise<{ child: ChildProcess; watchdog: number }> {
-  const child = spawn(process.execPath, [PARENT, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+/** Start the fixture parent (its servers spawned with `spawnApi`); resolves with it and its watchdog's pid once it printed `ready`. */
+async function parent(spawnApi: SpawnApi, args: string[]): Promise<{ child: ChildProcess; watchdog: number }> {
+  const env = { ...process.env, [SPAWN_API_ENV]: spawnApi };
+  const child = spawn(process.execPath, [PARENT, ...args], { stdio: ["ignore", "pipe", "inherit"], env });
   started.push(child.pid!);
   const line = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -90,43 +93,45 @@ async function parent(args: string[]): Promise<{ child: ChildProcess; watchdog: 
   return { child, watchdog };
 }
 
-describe.skipIf(process.platform !== "linux")("kill -9 of the parent", () => {
-  test("every server group goes with it — wrapper, server, grandchildren, an orphan, one deaf to SIGTERM — and so does the watchdog", async () => {
-    const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
-    const { child, watchdog } = await parent([
-      // A wrapper that stays, with two children.
-      `sleep ${marker}1 & sleep ${marker}2 & wait`,
-      // A grandchild re-parented to init at once, still in the server's group.
-      `(sleep ${marker}3 &); exec sleep ${marker}4`,
-      // Ignores SIGTERM (inherited across exec): only the SIGKILL after the grace stops it.
-      `trap '' TERM; exec sleep ${marker}5`,
-    ]);
-    // The wrapper shell, its two children, the server, the orphan, the deaf one.
-    const pids = await appear(marker, child.pid!, 6);
-    expect(pids.length).toBe(6);
-    expect(isAlive(watchdog)).toBe(true);
-    process.kill(child.pid!, "SIGKILL");
-    expect((await goneAfter([...pids, watchdog])).map(show)).toEqual([]);
-  }, 30_000);
+for (const spawnApi of SPAWN_APIS) {
+  describe.skipIf(process.platform !== "linux")(`kill -9 of the parent [servers spawned with ${spawnApi}]`, () => {
+    test("every server group goes with it — wrapper, server, grandchildren, an orphan, one deaf to SIGTERM — and so does the watchdog", async () => {
+      const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
+      const { child, watchdog } = await parent(spawnApi, [
+        // A wrapper that stays, with two children.
+        `sleep ${marker}1 & sleep ${marker}2 & wait`,
+        // A grandchild re-parented to init at once, still in the server's group.
+        `(sleep ${marker}3 &); exec sleep ${marker}4`,
+        // Ignores SIGTERM (inherited across exec): only the SIGKILL after the grace stops it.
+        `trap '' TERM; exec sleep ${marker}5`,
+      ]);
+      // The wrapper shell, its two children, the server, the orphan, the deaf one.
+      const pids = await appear(marker, child.pid!, 6);
+      expect(pids.length).toBe(6);
+      expect(isAlive(watchdog)).toBe(true);
+      process.kill(child.pid!, "SIGKILL");
+      expect((await goneAfter([...pids, watchdog])).map(show)).toEqual([]);
+    }, 30_000);
 
-  test("a released target is not killed (a reused pid is never hit); the groups still are", async () => {
-    const bystander = spawn("sleep", ["300"], { stdio: "ignore" });
-    started.push(bystander.pid!);
-    const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
-    const { child, watchdog } = await parent(["--released", String(bystander.pid), `exec sleep ${marker}`]);
-    const server = await appear(marker, child.pid!, 1);
-    expect(server).toHaveLength(1);
-    process.kill(child.pid!, "SIGKILL");
-    expect((await goneAfter([...server, watchdog])).map(show)).toEqual([]);
-    expect(isAlive(bystander.pid!)).toBe(true);
-  }, 30_000);
+    test("a released target is not killed (a reused pid is never hit); the groups still are", async () => {
+      const bystander = spawn("sleep", ["300"], { stdio: "ignore" });
+      started.push(bystander.pid!);
+      const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
+      const { child, watchdog } = await parent(spawnApi, ["--released", String(bystander.pid), `exec sleep ${marker}`]);
+      const server = await appear(marker, child.pid!, 1);
+      expect(server).toHaveLength(1);
+      process.kill(child.pid!, "SIGKILL");
+      expect((await goneAfter([...server, watchdog])).map(show)).toEqual([]);
+      expect(isAlive(bystander.pid!)).toBe(true);
+    }, 30_000);
 
-  test("a parent whose work is done ends by itself (the watchdog holds nothing open), and takes the watchdog along", async () => {
-    const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
-    const { child, watchdog } = await parent(["--exit", `exec sleep ${marker}`]);
-    const code = await new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.once("exit", r)));
-    expect(code).toBe(0);
-    // Gone the moment the parent's exit is visible: no poll needed.
-    expect([watchdog, ...withMarker(marker).filter((p) => p !== child.pid)].filter(isAlive).map(show)).toEqual([]);
-  }, 30_000);
-});
+    test("a parent whose work is done ends by itself (the watchdog holds nothing open), and takes the watchdog along", async () => {
+      const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
+      const { child, watchdog } = await parent(spawnApi, ["--exit", `exec sleep ${marker}`]);
+      const code = await new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.once("exit", r)));
+      expect(code).toBe(0);
+      // Gone the moment the parent's exit is visible: no poll needed.
+      expect([watchdog, ...withMarker(marker).filter((p) => p !== child.pid)].filter(isAlive).map(show)).toEqual([]);
+    }, 30_000);
+  });
+}

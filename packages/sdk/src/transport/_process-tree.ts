@@ -14,7 +14,6 @@
  * Neither runs when we are killed outright (SIGKILL, the OOM killer): for that, every group is also
  * registered with the watchdog of `_death-watch.ts`, which stops it when we are gone.
  */
-import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { killOnOurDeath } from "./_death-watch.ts";
 
@@ -68,11 +67,19 @@ function stopForwarding(): void {
   for (const sig of FORWARDED) process.off(sig, onSignal);
 }
 
+/** The little of a spawned child that tracking needs (a `node:child_process` child and a `Bun.spawn` one both fit). */
+export interface TrackedChild {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal: NodeJS.Signals): unknown;
+}
+
 /**
  * Track a spawned child (spawned with `detached: OWN_PROCESS_GROUP`) until {@link ProcessTree.forget}.
  * `onUnguarded` hears why, if its group cannot be guarded against our sudden death (see `_death-watch.ts`).
  */
-export function trackTree(child: ChildProcess, onUnguarded?: (reason: string) => void): ProcessTree {
+export function trackTree(child: TrackedChild, onUnguarded?: (reason: string) => void): ProcessTree {
   const pid = child.pid as number;
   const guard = OWN_PROCESS_GROUP ? killOnOurDeath({ group: pid }, onUnguarded) : undefined;
   const tree: ProcessTree = OWN_PROCESS_GROUP

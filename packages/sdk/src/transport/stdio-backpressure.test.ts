@@ -11,6 +11,7 @@ import { createLogger } from "../log.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { StdioChildTransport } from "./stdio-child.ts";
 import { StreamTransport } from "./stdio-streams.ts";
+import { SPAWN_APIS } from "./__fixtures__/spawn-api.ts";
 
 const FIXTURES = join(import.meta.dir, "__fixtures__");
 const TEST_TIMEOUT = 180_000;
@@ -119,43 +120,45 @@ describe("stdio back-pressure", () => {
     TEST_TIMEOUT,
   );
 
-  test(
-    "client side: a server flooding us with requests and not reading our answers is not read either; then all are answered",
-    async () => {
-      const COUNT = 50_000;
-      let summary: (line: string) => void = () => {};
-      const answered = new Promise<string>((r) => (summary = r));
-      const t = new StdioChildTransport({
-        name: "flood",
-        command: process.execPath,
-        args: [join(FIXTURES, "flood-client.ts"), String(COUNT)],
-        env: { PATH: process.env.PATH ?? "" },
-        outputHighWaterMark: 64 * 1024,
-        logger: createLogger((r) => {
-          if (r.event === "mcp.stderr" && String(r.line).startsWith("answers")) summary(String(r.line));
-        }),
-      });
-      transports.push(t);
-      let received = 0;
-      t.onmessage = (m) => {
-        received++;
-        const id = (m as { id: number }).id;
-        void t.send({ jsonrpc: "2.0", id, result: {} } as JsonRpcMessage).catch(() => {});
-      };
-      await t.start();
-      await untilDoneOrStalled(() => received, COUNT, () => {});
-      // 64 KiB of answers (~1,700) plus what the pipes and one read hold: far from all 50,000.
-      expect(received).toBeLessThan(20_000);
+  for (const spawnApi of SPAWN_APIS)
+    test(
+      `client side [${spawnApi}]: a server flooding us with requests and not reading our answers is not read either; then all are answered`,
+      async () => {
+        const COUNT = 50_000;
+        let summary: (line: string) => void = () => {};
+        const answered = new Promise<string>((r) => (summary = r));
+        const t = new StdioChildTransport({
+          name: "flood",
+          spawnApi,
+          command: process.execPath,
+          args: [join(FIXTURES, "flood-client.ts"), String(COUNT)],
+          env: { PATH: process.env.PATH ?? "" },
+          outputHighWaterMark: 64 * 1024,
+          logger: createLogger((r) => {
+            if (r.event === "mcp.stderr" && String(r.line).startsWith("answers")) summary(String(r.line));
+          }),
+        });
+        transports.push(t);
+        let received = 0;
+        t.onmessage = (m) => {
+          received++;
+          const id = (m as { id: number }).id;
+          void t.send({ jsonrpc: "2.0", id, result: {} } as JsonRpcMessage).catch(() => {});
+        };
+        await t.start();
+        await untilDoneOrStalled(() => received, COUNT, () => {});
+        // 64 KiB of answers (~1,700) plus what the pipes and one read hold: far from all 50,000.
+        expect(received).toBeLessThan(20_000);
 
-      process.kill(t.pid!, "SIGUSR1");
-      const line = await answered;
-      let expected = 0;
-      for (let id = 0; id < COUNT; id++) expected += `{"jsonrpc":"2.0","id":${id},"result":{}}\n`.length;
-      expect(line).toBe(`answers ${COUNT} bytes ${expected}`);
-      expect(received).toBe(COUNT);
-    },
-    TEST_TIMEOUT,
-  );
+        process.kill(t.pid!, "SIGUSR1");
+        const line = await answered;
+        let expected = 0;
+        for (let id = 0; id < COUNT; id++) expected += `{"jsonrpc":"2.0","id":${id},"result":{}}\n`.length;
+        expect(line).toBe(`answers ${COUNT} bytes ${expected}`);
+        expect(received).toBe(COUNT);
+      },
+      TEST_TIMEOUT,
+    );
 
   test("web streams: no more reads while answers wait unread; reading resumes once the peer takes them", async () => {
     const TOTAL = 2000;

@@ -1,21 +1,22 @@
 /**
  * The stdio transport, client side: spawn an MCP server and speak NDJSON on its stdin/stdout.
  *
- * Uses `node:child_process`, which works under Node, Bun and in a `bun build --compile` binary. The child's
- * stdout is protocol only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio
- * transport: close stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone.
- * On POSIX the signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`,
- * `uvx`) stops with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
+ * Under Bun (and in a `bun build --compile` binary) the child is started with `Bun.spawn`, whose pipes are
+ * native; under Node with `node:child_process` (see `_server-process.ts`). The child's stdout is protocol
+ * only; its stderr is logged line by line (`mcp.stderr`). Shutdown follows the MCP stdio transport: close
+ * stdin, wait, SIGTERM, wait, SIGKILL; `close()` resolves only once the process is gone. On POSIX the
+ * signals go to the child's own process group, so a server behind a wrapper (`sh -c`, `npx`, `uvx`) stops
+ * with it; see `_process-tree.ts`, which also stops them all if our process ends first, and
  * `_death-watch.ts`, which does so even when we are killed with SIGKILL.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { setLongTimeout } from "../_internal/timer.ts";
 import { nullLogger, scrubSecrets, type Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { LineSplitter } from "../wire/ndjson.ts";
-import { OWN_PROCESS_GROUP, trackTree, waitGone, type ProcessTree } from "./_process-tree.ts";
+import { trackTree, waitGone, type ProcessTree } from "./_process-tree.ts";
+import { DEFAULT_SPAWN_API, spawnServerProcess, type ServerProcess } from "./_server-process.ts";
 import { StreamTransport } from "./stdio-streams.ts";
 import type { MessageExtra, SendOptions, Transport } from "./types.ts";
 
@@ -43,6 +44,13 @@ export interface StdioChildOptions {
   outputHighWaterMark?: number;
   /** Longer stderr lines are cut to this many bytes (default 4096). */
   maxStderrLineBytes?: number;
+  /**
+   * Which runtime API starts the process: `"bun"` (`Bun.spawn`, native pipes: the default under Bun) or
+   * `"node"` (`node:child_process`: the default elsewhere, and the only one outside Bun). Both keep every
+   * guarantee above; there is no need to set it but to work around a runtime's bug.
+   */
+  // Spelled out, not `SpawnApi`: the declarations must not reach the internal module (it names Node types).
+  spawnApi?: "bun" | "node";
 }
 
 /** How the child ended. */
@@ -82,7 +90,7 @@ export class StdioChildTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
 
-  private child?: ChildProcess;
+  private child?: ServerProcess;
   private tree?: ProcessTree;
   private stream?: StreamTransport;
   private stderr?: LineSplitter;
@@ -154,34 +162,46 @@ export class StdioChildTransport implements Transport {
 
   private async spawnChild(): Promise<void> {
     const { command, args = [], cwd } = this.options;
-    let child: ChildProcess;
+    const env = { ...defaultChildEnvironment(), ...this.options.env };
+    const stderr = this.stderrLines();
+    let child: ServerProcess;
     try {
-      // Node throws synchronously for some bad arguments, and reports ENOENT/EACCES as an 'error' event.
-      child = spawn(command, args, {
-        env: { ...defaultChildEnvironment(), ...this.options.env },
-        stdio: ["pipe", "pipe", "pipe"],
-        windowsHide: true,
-        // Its own process group (POSIX), signalled as a whole: a wrapper's children stop with it.
-        detached: OWN_PROCESS_GROUP,
-        ...(cwd === undefined ? {} : { cwd }),
-      });
-      await new Promise<void>((resolve, reject) => {
-        child.once("spawn", resolve);
-        child.once("error", reject);
-      });
+      // In its own process group (POSIX), signalled as a whole: a wrapper's children stop with it.
+      child = await spawnServerProcess(
+        { command, args, env, ...(cwd === undefined ? {} : { cwd }) },
+        {
+          stderr: (chunk) => stderr.push(chunk),
+          exit: (code, signal) => this.childExited(code, signal),
+          close: () => this.finish(),
+          error: (e) => this.onerror?.(e),
+        },
+        this.options.spawnApi ?? DEFAULT_SPAWN_API,
+      );
     } catch (e) {
       this.finished = true;
       throw this.spawnError(e as NodeJS.ErrnoException);
     }
     this.child = child;
-    child.on("error", (e) => this.onerror?.(e));
     this.tree = trackTree(child, (reason) => this.log.warn("mcp.unguarded", { server: this.options.name, reason }));
     this.wire(child);
   }
 
   async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (!this.stream || this.finished) throw new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
+    if (this.stream.isClosed && !this.closing) throw await this.endedError();
     return this.stream.send(message, options);
+  }
+
+  /**
+   * The server closed its stdout, so it is exiting, but its exit may not be seen yet (a pipe's end can be read
+   * before the exit is reaped): wait for it, within the grace, and say how it ended, as pending requests hear.
+   */
+  private async endedError(): Promise<AgentdError> {
+    await within(this.done, this.options.closeGraceMs ?? 2000);
+    const reason = this.reason;
+    return reason
+      ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { cause: reason, retryable: true })
+      : new AgentdError("E_CONNECTION_CLOSED", "transport is closed");
   }
 
   /** Close stdin, then SIGTERM after `closeGraceMs`, then SIGKILL after `termGraceMs`. Resolves once exited. */
@@ -190,8 +210,8 @@ export class StdioChildTransport implements Transport {
     return this.closing;
   }
 
-  private wire(child: ChildProcess): void {
-    const stream = new StreamTransport(child.stdout!, child.stdin!, {
+  private wire(child: ServerProcess): void {
+    const stream = new StreamTransport(child.output, child.input, {
       ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
       ...(this.options.outputHighWaterMark === undefined ? {} : { outputHighWaterMark: this.options.outputHighWaterMark }),
       destroyInput: false,
@@ -201,7 +221,10 @@ export class StdioChildTransport implements Transport {
     stream.onerror = (e) => this.onerror?.(e);
     this.stream = stream;
     void stream.start();
+  }
 
+  /** Its stderr, logged line by line; the last few lines are kept for the error an unexpected exit reports. */
+  private stderrLines(): LineSplitter {
     const decoder = new TextDecoder();
     const stderr = new LineSplitter({
       maxLineBytes: this.options.maxStderrLineBytes ?? 4096,
@@ -215,26 +238,25 @@ export class StdioChildTransport implements Transport {
       },
     });
     this.stderr = stderr;
-    child.stderr!.on("data", (chunk: Uint8Array) => stderr.push(chunk));
-    child.stderr!.on("error", () => {});
+    return stderr;
+  }
 
-    child.on("exit", (code, signal) => {
-      this.exit = { code, signal };
-      // Anything left in its group (a wrapper's child) stays tracked until close() or our exit stops it.
-      if (!this.tree?.alive()) this.tree?.forget();
-      this.markExited();
-      const fields = { server: this.options.name, pid: child.pid, code, signal };
-      if (this.closing) this.log.debug("mcp.exit", fields);
-      else {
-        this.log.warn("mcp.exit", fields);
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.onerror?.(new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}`));
-      }
-      // 'close' follows once the pipes drain; a grandchild holding them open must not stall us.
-      const cancel = setLongTimeout(() => this.finish(), this.options.closeGraceMs ?? 2000);
-      void this.done.then(cancel);
-    });
-    child.on("close", () => this.finish());
+  /** The process exited (its pipes may still hold output). */
+  private childExited(code: number | null, signal: string | null): void {
+    this.exit = { code, signal };
+    // Anything left in its group (a wrapper's child) stays tracked until close() or our exit stops it.
+    if (!this.tree?.alive()) this.tree?.forget();
+    this.markExited();
+    const fields = { server: this.options.name, pid: this.child?.pid, code, signal };
+    if (this.closing) this.log.debug("mcp.exit", fields);
+    else {
+      this.log.warn("mcp.exit", fields);
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      this.onerror?.(new AgentdError("E_TRANSPORT", `MCP server '${this.options.name}' ${how}`));
+    }
+    // 'close' follows once the pipes drain; a grandchild holding them open must not stall us.
+    const cancel = setLongTimeout(() => this.finish(), this.options.closeGraceMs ?? 2000);
+    void this.done.then(cancel);
   }
 
   private async shutdown(): Promise<void> {
@@ -248,7 +270,7 @@ export class StdioChildTransport implements Transport {
     // Stop accepting sends at once; those waiting for 'drain' reject. Ending stdin asks the server to exit.
     await this.stream?.close();
     // Keep draining stdout so a chatty server cannot block on a full pipe while it shuts down.
-    child.stdout?.resume();
+    child.drainOutput();
     const termGraceMs = this.options.termGraceMs ?? 2000;
     const steps: Array<[number, NodeJS.Signals]> = [
       [this.options.closeGraceMs ?? 2000, "SIGTERM"],
@@ -286,8 +308,7 @@ export class StdioChildTransport implements Transport {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.child?.stdout?.destroy();
-    this.child?.stderr?.destroy();
+    this.child?.closeOutput();
     this.stderr?.end();
     // Exited on its own: requests still waiting fail saying so, with what it last wrote on stderr.
     if (this.exit && !this.closing) {

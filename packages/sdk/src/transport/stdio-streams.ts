@@ -6,7 +6,8 @@
 import { AgentdError } from "../wire/errors.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { encodeNdjson, NdjsonDecoder } from "../wire/ndjson.ts";
-import { type ByteSink, type ByteSource, openSink, openSource, type Sink, type SourceHandle } from "./_byte-streams.ts";
+import { openSink } from "./_byte-sinks.ts";
+import { type ByteSink, type ByteSource, openSource, type Sink, type SourceHandle } from "./_byte-streams.ts";
 import {
   DEFAULT_MAX_FRAME_BYTES,
   DEFAULT_OUTPUT_HIGH_WATER_MARK,

@@ -8,6 +8,7 @@
  */
 import { deathWatchPid, killOnOurDeath } from "../_death-watch.ts";
 import { StdioChildTransport } from "../stdio-child.ts";
+import { fixtureSpawnApi } from "./spawn-api.ts";
 
 const args = process.argv.slice(2);
 let exit = false;
@@ -18,7 +19,7 @@ while (args[0]?.startsWith("--")) {
 }
 const transports: StdioChildTransport[] = [];
 for (const [i, line] of args.entries()) {
-  const t = new StdioChildTransport({ name: `s${i}`, command: "/bin/sh", args: ["-c", line], env: { PATH: process.env.PATH ?? "" } });
+  const t = new StdioChildTransport({ name: `s${i}`, command: "/bin/sh", args: ["-c", line], env: { PATH: process.env.PATH ?? "" }, spawnApi: fixtureSpawnApi() });
   await t.start();
   transports.push(t);
 }

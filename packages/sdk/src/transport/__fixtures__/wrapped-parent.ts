@@ -8,6 +8,7 @@
  */
 import { createLogger } from "../../log.ts";
 import { StdioChildTransport } from "../stdio-child.ts";
+import { fixtureSpawnApi } from "./spawn-api.ts";
 
 const mode = process.argv[2];
 let announced = false;
@@ -25,6 +26,7 @@ const logger = createLogger(
 const child = new URL("./child-modes.ts", import.meta.url).pathname;
 const t = new StdioChildTransport({
   name: "wrapped",
+  spawnApi: fixtureSpawnApi(),
   command: "sh",
   args: ["-c", '"$0" "$1" hang "$2"; echo wrapper-done', process.execPath, child, process.argv[3] ?? ""],
   logger,
