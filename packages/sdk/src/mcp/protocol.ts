@@ -7,7 +7,7 @@
  * It knows nothing about `initialize`: the client and the server session negotiate and then call
  * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
  */
-import type { MessageExtra, Transport } from "../transport/types.ts";
+import type { MessageExtra, SendOptions, Transport } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import {
   classify,
@@ -65,9 +65,7 @@ export class Protocol implements AbandonListener {
   private abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
   private unvalidated: Set<RequestId> | undefined;
-  private readonly defaultTimeoutMs: number;
   private envelope: Record<string, unknown> | undefined;
-  private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
   /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
@@ -82,9 +80,10 @@ export class Protocol implements AbandonListener {
     this.peer = options.peerName ?? "peer";
     this.shared = options.shared;
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.pending = new PendingRequests(this);
+    this.pending = new PendingRequests(this, {
+      timeoutMs: options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+    });
     this.inbound = new InboundRequests(this, {
       logger: this.logger,
       maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
@@ -195,23 +194,16 @@ export class Protocol implements AbandonListener {
     if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
     const id = this.nextId++;
     options.onRequestId?.(id);
-    const meta: Record<string, unknown> = { ...this.envelope, ...(params?._meta as Record<string, unknown> | undefined), ...options.meta };
     const progressToken = options.onprogress ? id : undefined;
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    const outParams = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
-    const promise = this.pending.add({
-      id,
-      method,
-      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaultMaxTotalTimeoutMs,
-      resetOnProgress: options.resetTimeoutOnProgress ?? true,
-      signal: options.signal,
-      onprogress: options.onprogress,
-      progressToken,
-    });
+    const outParams = withMeta(params, this.envelope, options.meta, progressToken);
+    const promise = this.pending.add(id, method, options, progressToken);
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
+    const related = options.relatedRequestId;
     this.transport
-      .send(requestMessage(id, method, outParams), options.headers === undefined ? { relatedRequestId: options.relatedRequestId } : { relatedRequestId: options.relatedRequestId, headers: options.headers })
+      .send(
+        requestMessage(id, method, outParams),
+        options.headers !== undefined ? { relatedRequestId: related, headers: options.headers } : related !== undefined ? { relatedRequestId: related } : UNRELATED,
+      )
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }
@@ -430,6 +422,40 @@ export class Protocol implements AbandonListener {
     this.repeats?.flush();
     this.emitter?.emit("close");
   }
+}
+
+/** The send options of a request sent on no one's behalf (shared: a request's path allocates no options). */
+const UNRELATED: SendOptions = Object.freeze({});
+
+/**
+ * `params` with `_meta` merged from, by rising precedence, the envelope, the params' own `_meta`, the
+ * request options' `meta` and the progress token; `params` itself when that adds nothing. The caller's
+ * objects are never changed: a merge is a new object, and a lone `meta` is carried as it is (transports
+ * serialise or clone what they send).
+ */
+function withMeta(
+  params: Record<string, unknown> | undefined,
+  envelope: Record<string, unknown> | undefined,
+  extra: Record<string, unknown> | undefined,
+  progressToken: ProgressToken | undefined,
+): Record<string, unknown> | undefined {
+  if (envelope === undefined && extra === undefined && progressToken === undefined) return params;
+  const own = params?._meta as Record<string, unknown> | undefined;
+  let meta: Record<string, unknown>;
+  if (envelope === undefined && own === undefined && progressToken === undefined) {
+    if (isEmpty(extra!)) return params;
+    meta = extra!;
+  } else {
+    meta = { ...envelope, ...own, ...extra };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    else if (isEmpty(meta)) return params;
+  }
+  return { ...params, _meta: meta };
+}
+
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return false;
+  return true;
 }
 
 function closedError(method: string): AgentdError {
