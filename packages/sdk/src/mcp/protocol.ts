@@ -18,6 +18,7 @@ import {
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcResultResponse,
+  type MessageKind,
   type RequestId,
 } from "../wire/jsonrpc.ts";
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
@@ -234,7 +235,7 @@ export class Protocol implements AbandonListener {
       void this.inbound.handle(c.message, extra).then((reply) => reply && this.sendRaw(reply, c.message.id));
       return;
     }
-    const reply = this.receiveOther(value, extra);
+    const reply = this.receiveOther(c, value, extra);
     if (reply) this.sendRaw(reply);
   }
 
@@ -256,7 +257,7 @@ export class Protocol implements AbandonListener {
         const c = classify(m);
         if (c.kind === "request") return this.inbound.handle(c.message, extra);
         if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
-        return this.receiveOther(m, extra);
+        return this.receiveOther(c, m, extra);
       }),
     );
     const out = replies.filter((r): r is JsonRpcMessage => r !== undefined);
@@ -266,9 +267,8 @@ export class Protocol implements AbandonListener {
     if (out.length > 0) this.sendRaw(out, first?.id);
   }
 
-  /** Notifications, responses and invalid values; returns the error reply an invalid value deserves. */
-  private receiveOther(value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
-    const c = classify(value);
+  /** Notifications, responses and invalid values (`c` is `value` classified); returns the error reply an invalid value deserves. */
+  private receiveOther(c: MessageKind, value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
     switch (c.kind) {
       case "notification":
         this.receiveNotification(c.message.method, c.message.params, extra);
