@@ -161,16 +161,20 @@ export const CLIENT_OUTBOUND: Readonly<Record<string, OutboundRule>> = {
 /** The decision on one outbound client request. */
 export type OutboundDecision = { kind: "send" } | { kind: "empty" } | { kind: "refuse"; reason: string };
 
+// Shared: the verdict is asked on every request, and a fresh object each time is garbage.
+const SEND: OutboundDecision = Object.freeze({ kind: "send" });
+const EMPTY: OutboundDecision = Object.freeze({ kind: "empty" });
+
 /** May the client send `method` to a server that declared `server`? */
 export function clientOutbound(config: CapabilityConfig, server: ServerCapabilities, method: string): OutboundDecision {
-  if (!Object.hasOwn(CLIENT_OUTBOUND, method)) return { kind: "send" };
+  if (!Object.hasOwn(CLIENT_OUTBOUND, method)) return SEND;
   const rule = CLIENT_OUTBOUND[method] as OutboundRule;
   if (rule.item && !isOn(config, rule.item)) {
     const item = CAPABILITY_ITEMS.find((i) => i.key === rule.item);
     return { kind: "refuse", reason: `${method} is off (${item?.id} ${rule.item}); enable capabilities.${rule.item} to use it` };
   }
-  if (rule.server(server)) return { kind: "send" };
-  if (rule.whenServerLacks === "empty") return { kind: "empty" };
+  if (rule.server(server)) return SEND;
+  if (rule.whenServerLacks === "empty") return EMPTY;
   return { kind: "refuse", reason: `the server did not declare the capability ${method} needs` };
 }
 

@@ -105,6 +105,8 @@ const MAX_PAGES = 1_000;
 export class McpClient {
   readonly events: Emitter<McpClientEvents>;
   readonly runId: string;
+  /** The `_meta` of a call naming no meta or run id of its own (one frozen object, not one per call). */
+  private readonly runMeta: Record<string, unknown>;
   private readonly config: CapabilityConfig;
   private readonly logger: Logger;
   private readonly tools: ToolCatalog;
@@ -132,6 +134,7 @@ export class McpClient {
     this.config = options.capabilities ?? {};
     this.logger = options.logger ?? nullLogger;
     this.runId = options.runId ?? crypto.randomUUID();
+    this.runMeta = Object.freeze({ [RUN_ID_META_KEY]: this.runId });
     this.roots = this.config.roots ? [...this.config.roots] : [];
     this.tools = new ToolCatalog(this.config, this.logger);
     this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
@@ -281,7 +284,7 @@ export class McpClient {
 
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
-    await this.refreshTools(options.signal);
+    if (!this.tools.isFresh) await this.refreshTools(options.signal);
     const entry = this.tools.get(name);
     if (entry && !entry.availability.offered)
       throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
@@ -291,7 +294,7 @@ export class McpClient {
       timeoutMs: options.timeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       onprogress: options.onprogress,
-      meta: { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
+      meta: options.meta === undefined && options.runId === undefined ? this.runMeta : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
     };
     // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
     if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
@@ -324,7 +327,7 @@ export class McpClient {
   private async retryAfterHeaderMismatch(e: unknown, name: string, args: Record<string, unknown>, params: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
     this.tools.invalidate();
-    await this.refreshTools(options.signal);
+    if (!this.tools.isFresh) await this.refreshTools(options.signal);
     const entry = this.tools.get(name);
     if (entry !== undefined && !entry.availability.offered) throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
     const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);

@@ -38,6 +38,12 @@ export interface InboundSettings {
 export class InboundRequests {
   /** This peer's own handlers, created on first registration; `null` hides a shared or built-in one. */
   private handlers: Map<string, RegisteredRequest | null> | undefined;
+  /**
+   * The requests being handled: the first in its own slot, any more in a map made while they run. A peer
+   * sending one request at a time then builds no map per request, and an idle one keeps none.
+   */
+  private soleId: RequestId | undefined;
+  private sole: InFlight | undefined;
   private inFlight: Map<RequestId, InFlight> | undefined;
   private readonly logger: Logger;
   private readonly maxInflight: number;
@@ -81,18 +87,22 @@ export class InboundRequests {
 
   /** Whether nothing is in flight and no handler of this peer's own is set (the protocol may then drop this). */
   get idle(): boolean {
-    return this.inFlight === undefined && this.handlers === undefined;
+    return this.sole === undefined && this.inFlight === undefined && this.handlers === undefined;
   }
 
   /** Number of inbound requests being handled. */
   get size(): number {
-    return this.inFlight?.size ?? 0;
+    return (this.sole === undefined ? 0 : 1) + (this.inFlight?.size ?? 0);
+  }
+
+  private flight(id: RequestId): InFlight | undefined {
+    return this.sole !== undefined && this.soleId === id ? this.sole : this.inFlight?.get(id);
   }
 
   /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
   async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
-    if (this.inFlight?.has(id))
+    if (this.flight(id) !== undefined)
       return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
     const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol, message.params);
     if (gated) return refuse(id, gated);
@@ -112,8 +122,7 @@ export class InboundRequests {
         );
       params = v.value;
     }
-    const inFlight = (this.inFlight ??= new Map());
-    if (inFlight.size >= this.maxInflight) {
+    if (this.size >= this.maxInflight) {
       this.logger.warn("mcp.too_many_requests", { method, limit: this.maxInflight });
       return refuse(
         id,
@@ -123,7 +132,10 @@ export class InboundRequests {
       );
     }
     const flight = new InFlight();
-    inFlight.set(id, flight);
+    if (this.sole === undefined) {
+      this.sole = flight;
+      this.soleId = id;
+    } else (this.inFlight ??= new Map()).set(id, flight);
     try {
       const result = await entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
       if (flight.cancelled) return undefined;
@@ -138,15 +150,20 @@ export class InboundRequests {
       this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
       return errorResponse(id, ErrorCode.InternalError, "Internal error");
     } finally {
-      inFlight.delete(id);
-      // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
-      if (inFlight.size === 0 && this.inFlight === inFlight) this.inFlight = undefined;
+      if (this.sole === flight) {
+        this.sole = undefined;
+        this.soleId = undefined;
+      } else if (this.inFlight?.get(id) === flight) {
+        this.inFlight.delete(id);
+        // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
+        if (this.inFlight.size === 0) this.inFlight = undefined;
+      }
     }
   }
 
   /** The peer cancelled `id`: abort its handler and drop its outcome. Unknown ids are ignored (spec). */
   cancel(id: RequestId, reason: unknown): void {
-    const flight = this.inFlight?.get(id);
+    const flight = this.flight(id);
     if (!flight) {
       this.logger.debug("mcp.cancel_unknown", { id });
       return;
@@ -159,7 +176,9 @@ export class InboundRequests {
 
   /** The connection closed: abort every handler; their outcomes have nowhere to go. */
   abortAll(reason: string): void {
-    for (const flight of this.inFlight?.values() ?? []) {
+    const all = [...(this.inFlight?.values() ?? [])];
+    if (this.sole !== undefined) all.unshift(this.sole);
+    for (const flight of all) {
       flight.cancelled = true;
       flight.abort(new AgentdError("E_CONNECTION_CLOSED", reason));
     }

@@ -115,6 +115,37 @@ describe("inbound error paths", () => {
     expect(e.error.message).toContain("already in use");
   });
 
+  test("requests in flight together: duplicates refused, cancellation and close reach each one, whichever came first", async () => {
+    const { protocol, raw } = await setup();
+    const aborted = new Map<number, unknown>();
+    const release = new Map<number, () => void>();
+    protocol.setRequestHandler("tools/list", (_p, ctx) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        release.set(ctx.requestId as number, () => resolve({ tools: [] }));
+        ctx.signal.addEventListener("abort", () => {
+          aborted.set(ctx.requestId as number, ctx.signal.reason);
+          resolve({ late: true });
+        });
+      }),
+    );
+    for (const id of [1, 2, 3]) await raw.send({ jsonrpc: "2.0", id, method: "tools/list" });
+    for (const id of [1, 3]) await raw.send({ jsonrpc: "2.0", id, method: "tools/list" });
+    const dupes = [await raw.next((m) => m.id === 1 && "error" in m), await raw.next((m) => m.id === 3 && "error" in m)];
+    for (const d of dupes) expect(d.error.message).toContain("already in use");
+    await raw.notify("notifications/cancelled", { requestId: 2, reason: "not needed" });
+    release.get(1)!();
+    expect((await raw.next((m) => m.id === 1 && "result" in m)).result).toEqual({ tools: [] });
+    await raw.send({ jsonrpc: "2.0", id: 4, method: "tools/list" }); // the first finished: 4 takes its place
+    await raw.send({ jsonrpc: "2.0", id: 4, method: "tools/list" });
+    expect((await raw.next((m) => m.id === 4 && "error" in m)).error.message).toContain("already in use");
+    expect(protocol.load.inbound).toBe(2);
+    await protocol.close();
+    expect([...aborted.keys()].sort()).toEqual([2, 3, 4]);
+    expect(String((aborted.get(2) as Error).message)).toContain("not needed");
+    for (const id of [3, 4]) expect((aborted.get(id) as { code?: string }).code).toBe("E_CONNECTION_CLOSED");
+    expect(raw.received.some((m) => m.id === 2 && !("method" in m))).toBe(false);
+  });
+
   test("past the in-flight limit the peer gets a clear error, and the limit frees up", async () => {
     const { protocol, raw } = await setup({ maxInflightRequests: 2 });
     const release: (() => void)[] = [];
@@ -306,6 +337,29 @@ describe("outbound requests", () => {
     await raw.respond(req.id, { tools: [] });
     await p;
     expect(got).toEqual([1, 2]);
+  });
+});
+
+describe("outbound _meta", () => {
+  test("merged by rising precedence (envelope, params' own, options' meta, progress token); the caller's objects are never changed", async () => {
+    const { protocol, raw } = await setup();
+    const own = { keep: 1, over: "own" };
+    const extra = { over: "extra", run: "r1" };
+    protocol.setRequestMeta({ env: true, over: "env" });
+    void protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} });
+    const merged = await raw.next((m) => m.method === "tools/list" && m.id === 0);
+    expect(merged.params).toEqual({ cursor: "c", _meta: { env: true, keep: 1, over: "extra", run: "r1", progressToken: 0 } });
+    protocol.setRequestMeta(undefined);
+    void protocol.request("tools/list", { cursor: "c" }, { meta: extra });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 1)).params).toEqual({ cursor: "c", _meta: extra });
+    void protocol.request("tools/list", { cursor: "c", _meta: own });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 2)).params).toEqual({ cursor: "c", _meta: own });
+    void protocol.request("tools/list", undefined, { meta: {} });
+    expect("params" in (await raw.next((m) => m.method === "tools/list" && m.id === 3))).toBe(false);
+    void protocol.request("tools/list", { cursor: "c" }, { meta: {} });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 4)).params).toEqual({ cursor: "c" });
+    expect(own).toEqual({ keep: 1, over: "own" });
+    expect(extra).toEqual({ over: "extra", run: "r1" });
   });
 });
 

@@ -7,7 +7,7 @@
  * It knows nothing about `initialize`: the client and the server session negotiate and then call
  * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
  */
-import type { FrameError, MessageExtra, Transport, TransportPeer } from "../transport/types.ts";
+import type { FrameError, MessageExtra, SendOptions, Transport, TransportPeer } from "../transport/types.ts";
 import { AgentdError, McpError } from "../wire/errors.ts";
 import {
   classify,
@@ -18,6 +18,7 @@ import {
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcResultResponse,
+  type MessageKind,
   type RequestId,
 } from "../wire/jsonrpc.ts";
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../wire/codec.ts";
@@ -97,7 +98,7 @@ export class Protocol implements AbandonListener, TransportPeer {
   }
 
   private get pending(): PendingRequests {
-    return (this.pendingTable ??= new PendingRequests(this));
+    return (this.pendingTable ??= new PendingRequests(this, { timeoutMs: this.defaultTimeoutMs, maxTotalTimeoutMs: this.defaultMaxTotalTimeoutMs }));
   }
 
   /** Events of this peer (`close`). */
@@ -219,23 +220,16 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
     const id = this.nextId++;
     options.onRequestId?.(id);
-    const meta: Record<string, unknown> = { ...this.envelope, ...(params?._meta as Record<string, unknown> | undefined), ...options.meta };
     const progressToken = options.onprogress ? id : undefined;
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    const outParams = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
-    const promise = this.pending.add({
-      id,
-      method,
-      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaultMaxTotalTimeoutMs,
-      resetOnProgress: options.resetTimeoutOnProgress ?? true,
-      signal: options.signal,
-      onprogress: options.onprogress,
-      progressToken,
-    });
+    const outParams = withMeta(params, this.envelope, options.meta, progressToken);
+    const promise = this.pending.add(id, method, options, progressToken);
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
+    const related = options.relatedRequestId;
     this.transport
-      .send(requestMessage(id, method, outParams), options.headers === undefined ? { relatedRequestId: options.relatedRequestId } : { relatedRequestId: options.relatedRequestId, headers: options.headers })
+      .send(
+        requestMessage(id, method, outParams),
+        options.headers !== undefined ? { relatedRequestId: related, headers: options.headers } : related !== undefined ? { relatedRequestId: related } : UNRELATED,
+      )
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }
@@ -270,7 +264,7 @@ export class Protocol implements AbandonListener, TransportPeer {
       });
       return;
     }
-    const reply = this.receiveOther(value, extra);
+    const reply = this.receiveOther(c, value, extra);
     if (reply) this.sendRaw(reply);
   }
 
@@ -292,7 +286,7 @@ export class Protocol implements AbandonListener, TransportPeer {
         const c = classify(m);
         if (c.kind === "request") return this.inbound.handle(c.message, extra);
         if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
-        return this.receiveOther(m, extra);
+        return this.receiveOther(c, m, extra);
       }),
     );
     const out = replies.filter((r): r is JsonRpcMessage => r !== undefined);
@@ -302,9 +296,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (out.length > 0) this.sendRaw(out, first?.id);
   }
 
-  /** Notifications, responses and invalid values; returns the error reply an invalid value deserves. */
-  private receiveOther(value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
-    const c = classify(value);
+  /** Notifications, responses and invalid values (`c` is `value` classified); returns the error reply an invalid value deserves. */
+  private receiveOther(c: MessageKind, value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
     switch (c.kind) {
       case "notification":
         this.receiveNotification(c.message.method, c.message.params, extra);
@@ -458,6 +451,40 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.repeats?.flush();
     this.emitter?.emit("close");
   }
+}
+
+/** The send options of a request sent on no one's behalf (shared: a request's path allocates no options). */
+const UNRELATED: SendOptions = Object.freeze({});
+
+/**
+ * `params` with `_meta` merged from, by rising precedence, the envelope, the params' own `_meta`, the
+ * request options' `meta` and the progress token; `params` itself when that adds nothing. The caller's
+ * objects are never changed: a merge is a new object, and a lone `meta` is carried as it is (transports
+ * serialise or clone what they send).
+ */
+function withMeta(
+  params: Record<string, unknown> | undefined,
+  envelope: Record<string, unknown> | undefined,
+  extra: Record<string, unknown> | undefined,
+  progressToken: ProgressToken | undefined,
+): Record<string, unknown> | undefined {
+  if (envelope === undefined && extra === undefined && progressToken === undefined) return params;
+  const own = params?._meta as Record<string, unknown> | undefined;
+  let meta: Record<string, unknown>;
+  if (envelope === undefined && own === undefined && progressToken === undefined) {
+    if (isEmpty(extra!)) return params;
+    meta = extra!;
+  } else {
+    meta = { ...envelope, ...own, ...extra };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    else if (isEmpty(meta)) return params;
+  }
+  return { ...params, _meta: meta };
+}
+
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return false;
+  return true;
 }
 
 function closedError(method: string): AgentdError {

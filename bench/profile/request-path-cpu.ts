@@ -1,0 +1,55 @@
+/**
+ * Profiling aid (not part of `bun bench/run.ts`): CPU per sequential `tools/call` through agentd's
+ * `McpClient` and `McpServer` in one process, over a transport pair that hands each message across on a
+ * microtask without copying or framing. No syscalls and no codec framing: what is left is the request path
+ * itself (protocol, pending and inbound requests, the client and server wrappers, validation), so a change
+ * there of a microsecond shows, where the stdio round trip (~190 µs of CPU for both processes) hides it.
+ *
+ *   bun bench/profile/request-path-cpu.ts [CALLS=20000]      (WARM=5000 warm-up calls first)
+ */
+import { McpClient, McpServer } from "@agentd/sdk";
+
+/** One end of the pair: `send` delivers the same object to the other end a microtask later. */
+class Direct {
+  onmessage?: (message: unknown) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  peer!: Direct;
+  closed = false;
+  async start(): Promise<void> {}
+  async send(message: unknown): Promise<void> {
+    if (this.closed) throw new Error("closed");
+    const peer = this.peer;
+    queueMicrotask(() => peer.onmessage?.(message));
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+    await this.peer.close();
+  }
+}
+
+const a = new Direct();
+const b = new Direct();
+a.peer = b;
+b.peer = a;
+const server = new McpServer({ name: "profile-echo", version: "1.0.0" });
+server.tool(
+  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
+);
+const served = server.connect(b as never);
+const client = new McpClient({ name: "profile-client", version: "1.0.0" });
+await Promise.all([client.connect(a as never), served]);
+const calls = Number(process.argv[2] ?? 20_000);
+const ARGS = { text: "hello" };
+for (let i = 0; i < Number(process.env.WARM ?? 5_000); i++) await client.callTool("echo", ARGS);
+const before = process.cpuUsage();
+for (let i = 0; i < calls; i++) {
+  const r = await client.callTool("echo", ARGS);
+  if ((r.content as Array<{ text?: string }>)[0]?.text !== "hello") throw new Error("echo answered wrong");
+}
+const used = process.cpuUsage(before);
+console.log(JSON.stringify({ cpuUsPerCall: (used.user + used.system) / calls }));
+process.exit(0);
