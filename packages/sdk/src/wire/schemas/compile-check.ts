@@ -105,6 +105,9 @@ class Generator {
         return (node.options ?? []).every(isJsonLiteral)
           ? `(${(node.options ?? []).map((o) => `${value} === ${lit(o)}`).join(" || ")})`
           : this.delegate(node, value);
+      case "loose_object":
+        // `{}` in a schema (an open object with no known fields, e.g. a capability): only the type to check.
+        return this.inlineable(node) ? objectExpr(value) : undefined;
       case "record":
         // A record of any JSON value (`_meta`, tool `arguments`) has nothing to check per key: skip the loop.
         return this.inlineable(node) ? objectExpr(value) : undefined;
@@ -133,6 +136,8 @@ class Generator {
         return true;
       case "record":
         return !hasActions(node) && (node.value as Node).type === "unknown" && !hasActions(node.value as Node);
+      case "loose_object":
+        return !hasActions(node) && Object.keys(node.entries ?? {}).length === 0;
       case "optional":
         return node.default === undefined && !hasActions(node) && this.inlineable(node.wrapped as Node);
       case "union":
@@ -178,12 +183,13 @@ class Generator {
           `if (typeof x !== "object" || x === null || Array.isArray(x)) return false;`,
           `for (const k in x) {`,
           `  if (!Object.hasOwn(x, k) || k === "__proto__" || k === "prototype" || k === "constructor") continue;`,
-          `  if (!(${this.expr(node.value as Node, "x[k]")})) return false;`,
+          `  const v = x[k];`,
+          `  if (!(${this.expr(node.value as Node, "v")})) return false;`,
           `}`,
           `return true;`,
         ].join("\n");
       case "loose_object":
-        return this.looseObject(node);
+        return this.inlineable(node) ? `return ${objectExpr("x")};` : this.looseObject(node);
       case "variant":
         return this.variant(node);
       default:
