@@ -3,7 +3,8 @@
  * handler runs, and out again as an NDJSON frame.
  *
  * - floor: `JSON.parse` + `JSON.stringify` (no validation at all);
- * - agentd: `JSON.parse`, `classify` (envelope), the revision codec's per-method check, `encodeNdjson`;
+ * - agentd: `JSON.parse`, `classify` (envelope), the revision codec's per-method check (its allocation-free
+ *   `check…` form), `encodeNdjson`;
  * - official SDK 1.32.2: what its stdio transport and `Protocol` do — `JSONRPCMessageSchema.parse` of the
  *   parsed value (the envelope), then the method's own schema (`CallToolRequestSchema` before a request
  *   handler, `CallToolResultSchema` on a result, the notification's schema), then `serializeMessage`;
@@ -28,15 +29,16 @@ export const agentd: Pipeline = (m) => {
   const codec = m.revision === "2026-07-28" ? modernCodec : codecLegacy;
   const value: unknown = JSON.parse(m.text);
   const k = classify(value);
-  const r =
+  // The allocation-free check forms: a valid message is the parsed value itself, nothing is wrapped.
+  const failure =
     k.kind === "request"
-      ? codec.requestParams(k.message.method, k.message.params)
+      ? codec.checkRequestParams(k.message.method, k.message.params)
       : k.kind === "notification"
-        ? codec.notificationParams(k.message.method, k.message.params)
+        ? codec.checkNotificationParams(k.message.method, k.message.params)
         : k.kind === "result"
-          ? codec.result(m.method, k.message.result)
-          : { ok: false as const, message: k.kind };
-  if (!r.ok) throw new Error(`agentd refused ${m.name}: ${r.message}`);
+          ? codec.checkResult(m.method, k.message.result)
+          : { message: k.kind };
+  if (failure !== undefined) throw new Error(`agentd refused ${m.name}: ${failure.message}`);
   return encodeNdjson(value);
 };
 

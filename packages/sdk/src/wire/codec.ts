@@ -43,6 +43,9 @@ export type CodecResult<T = Record<string, unknown>> =
   /** `unknown`: the method is not part of this revision (→ -32601); otherwise the shape is wrong (→ -32602). */
   | { ok: false; unknown: boolean; message: string };
 
+/** A failed check: the `ok: false` arm of {@link CodecResult}. */
+export type CodecFailure = Extract<CodecResult, { ok: false }>;
+
 /** Per-revision validation of MCP params and results, keyed by method name. */
 export interface McpCodec {
   /** The revision this codec implements. */
@@ -63,4 +66,13 @@ export interface McpCodec {
   mayRequireInput(method: string): boolean;
   /** Validate the result of a request of `method`. */
   result(method: string, result: unknown): CodecResult;
+  /**
+   * {@link requestParams} for the hot path: `undefined` when the params are valid as they are (absent params
+   * stand for `{}`), else the failure. Allocates nothing for a valid message; the verdict is the same.
+   */
+  checkRequestParams(method: string, params: unknown): CodecFailure | undefined;
+  /** {@link notificationParams} for the hot path, as {@link checkRequestParams}. */
+  checkNotificationParams(method: string, params: unknown): CodecFailure | undefined;
+  /** {@link result} for the hot path: `undefined` when the result is valid as it is, else the failure. */
+  checkResult(method: string, result: unknown): CodecFailure | undefined;
 }

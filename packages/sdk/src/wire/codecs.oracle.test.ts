@@ -139,6 +139,32 @@ describe("the corpus", () => {
     expect(wrong).toEqual([]);
   });
 
+  test("the allocation-free checks give the same verdict and message as the CodecResult forms, before and after compiling", () => {
+    const wrong: string[] = [];
+    let failures = 0;
+    for (const revision of SUPPORTED_REVISIONS) {
+      const codec = getCodec(revision);
+      // Each schema is answered by `v.is` for its first uses and by its compiled check after: pass both.
+      for (let pass = 0; pass < 40; pass++)
+        for (const e of CORPUS) {
+          const k = classify(e.message);
+          let full: ReturnType<McpCodec["result"]>;
+          let fast: ReturnType<McpCodec["checkResult"]>;
+          if (k.kind === "request")
+            [full, fast] = [codec.requestParams(k.message.method, k.message.params), codec.checkRequestParams(k.message.method, k.message.params)];
+          else if (k.kind === "notification")
+            [full, fast] = [codec.notificationParams(k.message.method, k.message.params), codec.checkNotificationParams(k.message.method, k.message.params)];
+          else if (k.kind === "result") [full, fast] = [codec.result(e.method, k.message.result), codec.checkResult(e.method, k.message.result)];
+          else continue;
+          if (!full.ok) failures++;
+          if (full.ok ? fast !== undefined : JSON.stringify(fast) !== JSON.stringify(full))
+            wrong.push(`${revision} ${e.name}: ${JSON.stringify(full)} against ${JSON.stringify(fast)}`);
+        }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(failures).toBeGreaterThan(100); // refusals (wrong revision, unknown method) are compared too
+  });
+
   test("our codec keeps every field of every corpus message (nothing stripped, nothing added)", () => {
     const codec = getCodec("2025-11-25");
     for (const e of CORPUS) {

@@ -3,12 +3,13 @@
  *
  * A codec answers two questions per message: is the method part of this revision (no → -32601), and do the
  * params or result have the right shape (no → -32602, with the field path). Each method's schema is
- * compiled once, on first use, into an allocation-free check (`schemas/compile-check.ts`); a valid message costs one `Map`
- * lookup and that check, and comes back as the very object passed in. Only an invalid one pays for
- * `v.safeParse`, whose issues name the bad field.
+ * compiled once it is in use, into an allocation-free check (`schemas/compile-check.ts`); a valid message costs one
+ * `Map` lookup and that check, and comes back as the very object passed in (the `check…` forms allocate
+ * nothing at all). Only an invalid one pays for `v.safeParse`, whose issues name the bad field, and for its
+ * message.
  */
 import * as v from "valibot";
-import type { CodecResult, McpCodec, ProtocolRevision } from "./codec.ts";
+import type { CodecFailure, CodecResult, McpCodec, ProtocolRevision } from "./codec.ts";
 import type { AnySchema, RevisionTable } from "./schemas/method-table.ts";
 import { table_2025_11_25 } from "./schemas/methods-2025-11-25.ts";
 import { table_2025_06_18 } from "./schemas/methods-2025-06-18.ts";
@@ -94,12 +95,22 @@ const COMPILE_AFTER = 32;
 
 const validator = (schema: AnySchema): Validator => new Validator(schema);
 
-function validate(val: Validator, value: unknown, root: string, what: string): CodecResult {
-  if (val.fast(value)) return ok(value);
+/** Params a message leaves out are checked as `{}`: one shared, frozen object (a check never writes). */
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Why `value`, refused by `val`'s fast check, is invalid; `undefined` if valibot accepts it after all (the
+ * compiled check and valibot agree, as tested; should they ever not, valibot's verdict stands). The message
+ * is built here, on failure only: a valid message costs no string.
+ */
+function failure(val: Validator, value: unknown, root: string, what: string, method: string): CodecFailure | undefined {
   const r = v.safeParse(val.schema, value);
-  // The compiled check and valibot agree (tested); should they ever not, valibot's verdict stands.
-  return r.success ? ok(r.output) : { ok: false, unknown: false, message: `${what}: ${formatIssues(root, r.issues)}` };
+  return r.success ? undefined : { ok: false, unknown: false, message: `${what} for ${method}: ${formatIssues(root, r.issues)}` };
 }
+
+/** `undefined` when `value` satisfies `val`, else the failure. */
+const check = (val: Validator, value: unknown, root: string, what: string, method: string): CodecFailure | undefined =>
+  val.fast(value) ? undefined : failure(val, value, root, what, method);
 
 /** True for a plain object carrying a `task` object: the shape of a `CreateTaskResult`. */
 const looksLikeTaskResult = (r: unknown): boolean =>
@@ -112,57 +123,72 @@ const inputRequiredResult = validator(InputRequiredResultSchema);
 const looksLikeInputRequired = (r: unknown): boolean =>
   typeof r === "object" && r !== null && (r as { resultType?: unknown }).resultType === "input_required";
 
+/** One request method of a revision: its checks, and which other result shapes it may be answered with. */
+interface RequestSpec {
+  params: Validator;
+  result: Validator;
+  taskAugmentable: boolean;
+  inputRequired: boolean;
+  taskResult: Validator | undefined;
+}
+
 /** Build the codec of one revision from its table. Prefer {@link getCodec}, which caches. */
 export function createCodec(revision: ProtocolRevision, table: RevisionTable): McpCodec {
-  const requests = new Map<string, { params: Validator; result: Validator; taskAugmentable: boolean; inputRequired: boolean; taskResult?: Validator }>();
+  const requests = new Map<string, RequestSpec>();
   for (const [method, spec] of Object.entries({ ...table.requests, ...table.extensions?.requests }))
     requests.set(method, {
       params: validator(spec.params),
       result: validator(spec.result),
       taskAugmentable: spec.taskAugmentable === true,
       inputRequired: spec.inputRequired === true,
-      ...(spec.taskResult === undefined ? {} : { taskResult: validator(spec.taskResult) }),
+      taskResult: spec.taskResult === undefined ? undefined : validator(spec.taskResult),
     });
   const notifications = new Map<string, Validator>();
   for (const [method, spec] of Object.entries({ ...table.notifications, ...table.extensions?.notifications })) notifications.set(method, validator(spec.params));
-  const unknownRequest = (method: string): CodecResult => ({
+  const unknownRequest = (method: string): CodecFailure => ({
     ok: false,
     unknown: true,
     message: `Method not found: "${method}" is not a request of MCP ${revision}`,
   });
+  // The checks allocate nothing for a valid message; the `CodecResult` forms wrap them for callers that want
+  // the value back (it is the input itself: objects are open, nothing is copied).
+  const checkRequestParams = (method: string, params: unknown): CodecFailure | undefined => {
+    const spec = requests.get(method);
+    if (spec === undefined) return unknownRequest(method);
+    return check(spec.params, params ?? NO_PARAMS, "params", "Invalid params", method);
+  };
+  const checkNotificationParams = (method: string, params: unknown): CodecFailure | undefined => {
+    const val = notifications.get(method);
+    if (val === undefined) return { ok: false, unknown: true, message: `"${method}" is not a notification of MCP ${revision}` };
+    return check(val, params ?? NO_PARAMS, "params", "Invalid params", method);
+  };
+  const checkResult = (method: string, result: unknown): CodecFailure | undefined => {
+    const spec = requests.get(method);
+    if (spec === undefined) return unknownRequest(method);
+    // An interim InputRequiredResult has none of the final result's fields: check it as what it says it is.
+    if (spec.inputRequired && looksLikeInputRequired(result))
+      return check(inputRequiredResult, result, "result", "Invalid input-required result", method);
+    if (spec.result.fast(result)) return undefined;
+    // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
+    if (spec.taskAugmentable && looksLikeTaskResult(result)) return check(createTaskResult, result, "result", "Invalid task result", method);
+    // Tasks extension: a flat task handle (whether it was negotiated is the client's to check).
+    if (spec.taskResult !== undefined && (result as { resultType?: unknown } | undefined)?.resultType === "task")
+      return check(spec.taskResult, result, "result", "Invalid task result", method);
+    return failure(spec.result, result, "result", "Invalid result", method);
+  };
   return {
     revision,
     batches: table.batches,
     stateful: table.stateful,
     knowsRequest: (method) => requests.has(method),
     knowsNotification: (method) => notifications.has(method),
-    requestParams(method, params) {
-      const spec = requests.get(method);
-      if (spec === undefined) return unknownRequest(method);
-      return validate(spec.params, params ?? {}, "params", `Invalid params for ${method}`);
-    },
-    notificationParams(method, params) {
-      const spec = notifications.get(method);
-      if (spec === undefined)
-        return { ok: false, unknown: true, message: `"${method}" is not a notification of MCP ${revision}` };
-      return validate(spec, params ?? {}, "params", `Invalid params for ${method}`);
-    },
+    requestParams: (method, params) => checkRequestParams(method, params) ?? ok(params ?? {}),
+    notificationParams: (method, params) => checkNotificationParams(method, params) ?? ok(params ?? {}),
     mayRequireInput: (method) => requests.get(method)?.inputRequired === true,
-    result(method, result) {
-      const spec = requests.get(method);
-      if (spec === undefined) return unknownRequest(method);
-      // An interim InputRequiredResult has none of the final result's fields: check it as what it says it is.
-      if (spec.inputRequired && looksLikeInputRequired(result))
-        return validate(inputRequiredResult, result, "result", `Invalid input-required result for ${method}`);
-      if (spec.result.fast(result)) return ok(result);
-      // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
-      if (spec.taskAugmentable && looksLikeTaskResult(result))
-        return validate(createTaskResult, result, "result", `Invalid task result for ${method}`);
-      // Tasks extension: a flat task handle (whether it was negotiated is the client's to check).
-      if (spec.taskResult !== undefined && (result as { resultType?: unknown } | undefined)?.resultType === "task")
-        return validate(spec.taskResult, result, "result", `Invalid task result for ${method}`);
-      return validate(spec.result, result, "result", `Invalid result for ${method}`);
-    },
+    result: (method, result) => checkResult(method, result) ?? ok(result),
+    checkRequestParams,
+    checkNotificationParams,
+    checkResult,
   };
 }
 

@@ -100,30 +100,37 @@ const isId = (v: unknown): v is RequestId =>
  * Never throws. Arrays are reported as `batch`; the caller decides per negotiated revision.
  */
 export function classify(value: unknown): MessageKind {
+  if (typeof value !== "object" || value === null) return { kind: "invalid", id: null, reason: "message is not a JSON object" };
   if (Array.isArray(value)) return { kind: "batch", messages: value };
-  if (!isObject(value)) return { kind: "invalid", id: null, reason: "message is not a JSON object" };
-  const id = "id" in value && isId(value.id) ? value.id : null;
-  if (value.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'jsonrpc must be "2.0"' };
-  const hasParams = "params" in value && value.params !== undefined;
-  if ("method" in value) {
-    if (typeof value.method !== "string") return { kind: "invalid", id, reason: "method must be a string" };
-    if (hasParams && !isObject(value.params)) return { kind: "invalid", id, reason: "params must be an object" };
-    if ("result" in value || "error" in value) return { kind: "invalid", id, reason: "a request carries no result or error" };
-    if (!("id" in value)) return { kind: "notification", message: value as unknown as JsonRpcNotification };
-    if (!isId(value.id)) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
+  // Each member is read once; `in` is asked only where a member reads undefined (absent, or present but
+  // undefined), which a parsed message's members never are: a valid message costs one read per member.
+  const m = value as Record<string, unknown>;
+  const rawId = m.id;
+  const hasId = rawId !== undefined || "id" in m;
+  const id = hasId && isId(rawId) ? rawId : null;
+  if (m.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'jsonrpc must be "2.0"' };
+  const method = m.method;
+  if (method !== undefined || "method" in m) {
+    if (typeof method !== "string") return { kind: "invalid", id, reason: "method must be a string" };
+    const params = m.params;
+    if (params !== undefined && !isObject(params)) return { kind: "invalid", id, reason: "params must be an object" };
+    if ("result" in m || "error" in m) return { kind: "invalid", id, reason: "a request carries no result or error" };
+    if (!hasId) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+    if (id === null) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
-  if ("result" in value) {
-    if ("error" in value) return { kind: "invalid", id, reason: "a response has result or error, not both" };
-    if (!isId(value.id)) return { kind: "invalid", id: null, reason: "response id must be a string or a number" };
-    if (!isObject(value.result)) return { kind: "invalid", id, reason: "result must be an object" };
+  const result = m.result;
+  if (result !== undefined || "result" in m) {
+    if ("error" in m) return { kind: "invalid", id, reason: "a response has result or error, not both" };
+    if (id === null) return { kind: "invalid", id: null, reason: "response id must be a string or a number" };
+    if (!isObject(result)) return { kind: "invalid", id, reason: "result must be an object" };
     return { kind: "result", message: value as unknown as JsonRpcResultResponse };
   }
-  if ("error" in value) {
-    const e = value.error;
+  const e = m.error;
+  if (e !== undefined || "error" in m) {
     if (!isObject(e) || typeof e.code !== "number" || !Number.isInteger(e.code) || typeof e.message !== "string")
       return { kind: "invalid", id, reason: "error must be {code: integer, message: string}" };
-    if ("id" in value && value.id !== null && !isId(value.id)) return { kind: "invalid", id: null, reason: "bad error response id" };
+    if (hasId && rawId !== null && id === null) return { kind: "invalid", id: null, reason: "bad error response id" };
     return { kind: "error", message: value as unknown as JsonRpcErrorResponse };
   }
   return { kind: "invalid", id, reason: "neither a request, a notification nor a response" };

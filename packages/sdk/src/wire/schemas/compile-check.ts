@@ -34,6 +34,34 @@ const OPTIONAL = new Set(["optional", "nullish", "exact_optional"]);
 const lit = (x: unknown) => JSON.stringify(x);
 const isJsonLiteral = (x: unknown) => typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x));
 
+const hasActions = (node: Node): boolean => node.pipe !== undefined && node.pipe.length > 1;
+
+/** The expression JSON objects need: arrays are rejected as in open-object.ts. */
+const objectExpr = (value: string) => `(typeof ${value} === "object" && ${value} !== null && !Array.isArray(${value}))`;
+
+/** True when `node` surely rejects `undefined` (conservative: false when unsure). A pipe only narrows. */
+function rejectsUndefined(node: Node): boolean {
+  switch (node.type) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "array":
+    case "record":
+    case "loose_object":
+    case "object":
+    case "strict_object":
+    case "variant":
+      return true;
+    case "literal":
+      return node.literal !== undefined;
+    case "picklist":
+      return (node.options ?? []).every((o) => o !== undefined);
+    case "union":
+      return (node.options as Node[]).every(rejectsUndefined);
+  }
+  return false;
+}
+
 /** Generates the functions of one schema tree. */
 class Generator {
   private readonly names = new Map<Node, string>();
@@ -41,7 +69,10 @@ class Generator {
   /** Schemas whose verdict is delegated to `v.is` (`S[i]`). */
   readonly delegated: v.GenericSchema[] = [];
 
-  /** An expression that is true when `value` (a JS expression, evaluated once) satisfies `node`. */
+  /**
+   * An expression that is true when `value` satisfies `node`. `value` is a JS expression without side
+   * effects (a local, or a property or index read of one), so it may appear more than once.
+   */
   expr(node: Node, value: string): string {
     const base = this.baseExpr(node, value);
     if (base === undefined) return `${this.fn(node)}(${value})`;
@@ -74,8 +105,45 @@ class Generator {
         return (node.options ?? []).every(isJsonLiteral)
           ? `(${(node.options ?? []).map((o) => `${value} === ${lit(o)}`).join(" || ")})`
           : this.delegate(node, value);
+      case "loose_object":
+        // `{}` in a schema (an open object with no known fields, e.g. a capability): only the type to check.
+        return this.inlineable(node) ? objectExpr(value) : undefined;
+      case "record":
+        // A record of any JSON value (`_meta`, tool `arguments`) has nothing to check per key: skip the loop.
+        return this.inlineable(node) ? objectExpr(value) : undefined;
+      case "optional":
+        // Inlined only around an inline check: a call per optional field was a share of every message's cost.
+        return this.inlineable(node)
+          ? `(${value} === undefined || ${this.expr(node.wrapped as Node, value)})`
+          : undefined;
+      case "union":
+        return this.inlineable(node)
+          ? `(${(node.options as Node[]).map((o) => this.expr(o, value)).join(" || ")})`
+          : undefined;
     }
     return undefined;
+  }
+
+  /** Whether `expr` of `node` is an inline expression (no generated function behind it). */
+  private inlineable(node: Node): boolean {
+    switch (node.type) {
+      case "string":
+      case "number":
+      case "boolean":
+      case "unknown":
+      case "literal":
+      case "picklist":
+        return true;
+      case "record":
+        return !hasActions(node) && (node.value as Node).type === "unknown" && !hasActions(node.value as Node);
+      case "loose_object":
+        return !hasActions(node) && Object.keys(node.entries ?? {}).length === 0;
+      case "optional":
+        return node.default === undefined && !hasActions(node) && this.inlineable(node.wrapped as Node);
+      case "union":
+        return !hasActions(node) && (node.options as Node[]).every((o) => this.inlineable(o));
+    }
+    return false;
   }
 
   private delegate(node: Node, value: string): string {
@@ -109,17 +177,19 @@ class Generator {
       case "union":
         return `return ${(node.options as Node[]).map((o) => this.expr(o, "x")).join(" || ")};`;
       case "record":
+        if (this.inlineable(node)) return `return ${objectExpr("x")};`;
         // Our records (open-object.ts) have string keys and reject arrays; valibot skips these three keys.
         return [
           `if (typeof x !== "object" || x === null || Array.isArray(x)) return false;`,
           `for (const k in x) {`,
           `  if (!Object.hasOwn(x, k) || k === "__proto__" || k === "prototype" || k === "constructor") continue;`,
-          `  if (!(${this.expr(node.value as Node, "x[k]")})) return false;`,
+          `  const v = x[k];`,
+          `  if (!(${this.expr(node.value as Node, "v")})) return false;`,
           `}`,
           `return true;`,
         ].join("\n");
       case "loose_object":
-        return this.looseObject(node);
+        return this.inlineable(node) ? `return ${objectExpr("x")};` : this.looseObject(node);
       case "variant":
         return this.variant(node);
       default:
@@ -131,12 +201,23 @@ class Generator {
   private looseObject(node: Node): string {
     // Arrays are rejected: every loose object here comes from open-object.ts.
     const lines = [`if (typeof x !== "object" || x === null || Array.isArray(x)) return false;`];
+    let i = 0;
     for (const [key, entry] of Object.entries(node.entries ?? {})) {
       const k = lit(key);
-      if (OPTIONAL.has(entry.type)) {
-        if (entry.default !== undefined) return `return ${this.delegate(node, "x")};`;
-        lines.push(`if (${k} in x && !(${this.expr(entry, `x[${k}]`)})) return false;`);
-      } else lines.push(`if (!(${k} in x) || !(${this.expr(entry, `x[${k}]`)})) return false;`);
+      const a = `a${i++}`;
+      // Defaults and fallbacks change the output (valibot fills them in): let valibot decide.
+      if ((entry as { fallback?: unknown }).fallback !== undefined || (OPTIONAL.has(entry.type) && entry.default !== undefined))
+        return `return ${this.delegate(node, "x")};`;
+      // A key that is absent reads as undefined (these are plain data objects), so where the check of an
+      // absent key's `undefined` gives valibot's verdict, one read replaces the `in` test and the read.
+      if (entry.type === "optional" && !hasActions(entry))
+        lines.push(`const ${a} = x[${k}];`, `if (${a} !== undefined && !(${this.expr(entry.wrapped as Node, a)})) return false;`);
+      else if (OPTIONAL.has(entry.type)) lines.push(`if (${k} in x && !(${this.expr(entry, `x[${k}]`)})) return false;`);
+      else if (rejectsUndefined(entry)) lines.push(`const ${a} = x[${k}];`, `if (!(${this.expr(entry, a)})) return false;`);
+      else {
+        const check = this.expr(entry, `x[${k}]`);
+        lines.push(check === "true" ? `if (!(${k} in x)) return false;` : `if (!(${k} in x) || !(${check})) return false;`);
+      }
     }
     lines.push("return true;");
     return lines.join("\n");
@@ -144,6 +225,15 @@ class Generator {
 
   private variant(node: Node): string {
     const k = lit(node.key);
+    const options = node.options as Node[];
+    const tags = options.map((o) => (o.type === "variant" ? undefined : o.entries?.[node.key as string]));
+    const literal = (d: Node | undefined) => d !== undefined && d.type === "literal" && !hasActions(d) && isJsonLiteral(d.literal);
+    if (tags.every(literal) && new Set(tags.map((d) => d?.literal)).size === tags.length) {
+      // Every option is told apart by a distinct literal: at most one can match, so valibot's try-each-option
+      // reduces to one switch on the tag (a missing tag reads undefined and matches no JSON literal).
+      const cases = options.map((o, j) => `  case ${lit(tags[j]?.literal)}: return ${this.expr(o, "x")};`);
+      return [`if (typeof x !== "object" || x === null) return false;`, `switch (x[${k}]) {`, ...cases, `  default: return false;`, `}`].join("\n");
+    }
     const lines = [`if (typeof x !== "object" || x === null) return false;`, `const d = x[${k}], has = ${k} in x;`];
     for (const option of node.options as Node[]) {
       const discriminator = option.entries?.[node.key as string];
