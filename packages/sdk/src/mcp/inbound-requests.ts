@@ -110,17 +110,16 @@ export class InboundRequests {
     const codec = this.protocol.codec;
     if (!entry || (!entry.custom && !codec.knowsRequest(method)))
       return refuse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
-    let params: Record<string, unknown> = message.params ?? {};
+    const params: Record<string, unknown> = message.params ?? {};
     if (!entry.custom) {
-      const v = codec.requestParams(method, message.params);
-      if (!v.ok)
+      const failed = codec.checkRequestParams(method, message.params);
+      if (failed)
         return refuse(
           id,
-          v.unknown
+          failed.unknown
             ? new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`)
-            : new McpError(ErrorCode.InvalidParams, v.message),
+            : new McpError(ErrorCode.InvalidParams, failed.message),
         );
-      params = v.value;
     }
     if (this.size >= this.maxInflight) {
       this.logger.warn("mcp.too_many_requests", { method, limit: this.maxInflight });

@@ -335,19 +335,18 @@ export class Protocol implements AbandonListener, TransportPeer {
       this.logger.debug("mcp.notification_ignored", { method });
       return;
     }
-    let params: Record<string, unknown> = rawParams ?? {};
+    const params: Record<string, unknown> = rawParams ?? {};
     if (!entry?.custom) {
       if (!this.codecValue.knowsNotification(method)) {
         this.logger.debug("mcp.notification_ignored", { method, reason: `not part of ${this.revision}` });
         return;
       }
-      const v = this.codecValue.notificationParams(method, rawParams);
-      if (!v.ok) {
+      const failed = this.codecValue.checkNotificationParams(method, rawParams);
+      if (failed) {
         // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
-        this.warnRepeated("mcp.invalid_notification", { method, reason: v.message });
+        this.warnRepeated("mcp.invalid_notification", { method, reason: failed.message });
         return;
       }
-      params = v.value;
     }
     if (method === "notifications/cancelled") this.inboundTable?.cancel(params.requestId as RequestId, params.reason);
     else if (method === "notifications/progress") {
@@ -375,16 +374,12 @@ export class Protocol implements AbandonListener, TransportPeer {
     const method = this.pending.methodOf(message.id);
     if (method === undefined) return this.unknownResponse(message.id);
     const skip = this.unvalidated?.delete(message.id) ?? false;
-    if (skip || !this.codecValue.knowsRequest(method)) {
-      this.pending.resolve(message.id, message.result);
-      return;
-    }
-    const v = this.codecValue.result(method, message.result);
-    if (v.ok) this.pending.resolve(message.id, v.value);
-    else if (v.unknown) this.pending.resolve(message.id, message.result);
+    // A result of a method this revision does not define (custom methods) passes as it is.
+    const failed = skip ? undefined : this.codecValue.checkResult(method, message.result);
+    if (failed === undefined || failed.unknown) this.pending.resolve(message.id, message.result);
     else {
-      this.logger.warn("mcp.invalid_result", { method, reason: v.message });
-      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${v.message}`));
+      this.logger.warn("mcp.invalid_result", { method, reason: failed.message });
+      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${failed.message}`));
     }
   }
 
