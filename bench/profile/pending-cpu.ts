@@ -6,31 +6,9 @@
  *   bun bench/profile/pending-cpu.ts [CALLS=200000]
  */
 import { Protocol } from "../../packages/sdk/src/mcp/protocol.ts";
+import { directPair } from "./direct-pair.ts";
 
-/** One end of the pair: `send` delivers the same object to the other end a microtask later. */
-class Direct {
-  onmessage?: (message: unknown) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  peer!: Direct;
-  closed = false;
-  async start(): Promise<void> {}
-  async send(message: unknown): Promise<void> {
-    const peer = this.peer;
-    queueMicrotask(() => peer.onmessage?.(message));
-  }
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.onclose?.();
-    await this.peer.close();
-  }
-}
-
-const a = new Direct();
-const b = new Direct();
-a.peer = b;
-b.peer = a;
+const [a, b] = directPair();
 b.onmessage = (m) => {
   const msg = m as { id?: number; method?: string };
   if (msg.method === "ping") void b.send({ jsonrpc: "2.0", id: msg.id, result: {} });

@@ -8,32 +8,9 @@
  *   bun bench/profile/request-path-cpu.ts [CALLS=20000]      (WARM=5000 warm-up calls first)
  */
 import { McpClient, McpServer } from "@agentd/sdk";
+import { directPair } from "./direct-pair.ts";
 
-/** One end of the pair: `send` delivers the same object to the other end a microtask later. */
-class Direct {
-  onmessage?: (message: unknown) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  peer!: Direct;
-  closed = false;
-  async start(): Promise<void> {}
-  async send(message: unknown): Promise<void> {
-    if (this.closed) throw new Error("closed");
-    const peer = this.peer;
-    queueMicrotask(() => peer.onmessage?.(message));
-  }
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.onclose?.();
-    await this.peer.close();
-  }
-}
-
-const a = new Direct();
-const b = new Direct();
-a.peer = b;
-b.peer = a;
+const [a, b] = directPair();
 const server = new McpServer({ name: "profile-echo", version: "1.0.0" });
 server.tool(
   { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
