@@ -343,23 +343,27 @@ describe("outbound requests", () => {
 describe("outbound _meta", () => {
   test("merged by rising precedence (envelope, params' own, options' meta, progress token); the caller's objects are never changed", async () => {
     const { protocol, raw } = await setup();
+    // Never answered: each ends with the close below, as the test asserts.
+    const unanswered: Promise<unknown>[] = [];
     const own = { keep: 1, over: "own" };
     const extra = { over: "extra", run: "r1" };
     protocol.setRequestMeta({ env: true, over: "env" });
-    void protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} });
+    unanswered.push(protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} }).catch((e: unknown) => e));
     const merged = await raw.next((m) => m.method === "tools/list" && m.id === 0);
     expect(merged.params).toEqual({ cursor: "c", _meta: { env: true, keep: 1, over: "extra", run: "r1", progressToken: 0 } });
     protocol.setRequestMeta(undefined);
-    void protocol.request("tools/list", { cursor: "c" }, { meta: extra });
+    unanswered.push(protocol.request("tools/list", { cursor: "c" }, { meta: extra }).catch((e: unknown) => e));
     expect((await raw.next((m) => m.method === "tools/list" && m.id === 1)).params).toEqual({ cursor: "c", _meta: extra });
-    void protocol.request("tools/list", { cursor: "c", _meta: own });
+    unanswered.push(protocol.request("tools/list", { cursor: "c", _meta: own }).catch((e: unknown) => e));
     expect((await raw.next((m) => m.method === "tools/list" && m.id === 2)).params).toEqual({ cursor: "c", _meta: own });
-    void protocol.request("tools/list", undefined, { meta: {} });
+    unanswered.push(protocol.request("tools/list", undefined, { meta: {} }).catch((e: unknown) => e));
     expect("params" in (await raw.next((m) => m.method === "tools/list" && m.id === 3))).toBe(false);
-    void protocol.request("tools/list", { cursor: "c" }, { meta: {} });
+    unanswered.push(protocol.request("tools/list", { cursor: "c" }, { meta: {} }).catch((e: unknown) => e));
     expect((await raw.next((m) => m.method === "tools/list" && m.id === 4)).params).toEqual({ cursor: "c" });
     expect(own).toEqual({ keep: 1, over: "own" });
     expect(extra).toEqual({ over: "extra", run: "r1" });
+    await protocol.close();
+    for (const outcome of await Promise.all(unanswered)) expect((outcome as AgentdError).code).toBe("E_CONNECTION_CLOSED");
   });
 });
 
