@@ -13,18 +13,18 @@ const TEST_TIMEOUT = 60_000;
 let dir = "";
 let script = "";
 
-beforeAll(async () => {
-  if (!NODE) return;
-  dir = mkdtempSync(join(tmpdir(), "agentd-stdio-node-"));
-  const built = await Bun.build({ entrypoints: [join(FIXTURES, "node-run.ts")], outdir: dir, target: "node", format: "esm" });
-  if (!built.success) throw new AggregateError(built.logs, "bundling the Node fixture failed");
-  script = built.outputs[0]!.path;
-}, TEST_TIMEOUT);
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
 describe.skipIf(!NODE)("StdioChildTransport under Node", () => {
+  // Inside the describe: skipped with it when there is no Node.
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "agentd-stdio-node-"));
+    const built = await Bun.build({ entrypoints: [join(FIXTURES, "node-run.ts")], outdir: dir, target: "node", format: "esm" });
+    if (!built.success) throw new AggregateError(built.logs, "bundling the Node fixture failed");
+    script = built.outputs[0]!.path;
+  }, TEST_TIMEOUT);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
   test("node:child_process is the spawn API; messages, process groups, closing a tree, exits and spawn errors all hold", async () => {
     const proc = Bun.spawn([NODE!, script, process.execPath, join(FIXTURES, "child-modes.ts")], { stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
