@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { triggerSpecsFromConfig } from "../packages/sdk/src/agent/triggers/trigger-specs.ts";
+import { triggerSpecsFromConfig } from "../packages/sdk/src/triggers/runner/trigger-specs.ts";
 import { parseConfig } from "../packages/sdk/src/config/load.ts";
 import { EXIT } from "../packages/cli/src/exit-codes.ts";
 import { DEPLOY_DIR, type K8sObject, render } from "./render.ts";

@@ -7,8 +7,8 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler, fromJsonSchema, McpServer as V2Server } from "@modelcontextprotocol/server";
-import { McpServer } from "../../packages/sdk/src/mcp/server.ts";
-import { McpClient } from "../../packages/sdk/src/mcp/client.ts";
+import { McpServer } from "../../packages/sdk/src/mcp/server/server.ts";
+import { McpClient } from "../../packages/sdk/src/mcp/client/client.ts";
 import { createStreamableHttpServer } from "../../packages/sdk/src/transport/http-server/index.ts";
 import { StreamableHttpClientTransport } from "../../packages/sdk/src/transport/http-client/streamable-http-client.ts";
 

@@ -5,7 +5,7 @@
  *
  *   bun bench/profile/pending-cpu.ts [CALLS=200000]
  */
-import { Protocol } from "../../packages/sdk/src/mcp/protocol.ts";
+import { Protocol } from "../../packages/sdk/src/mcp/protocol/protocol.ts";
 import { directPair } from "./direct-pair.ts";
 
 const [a, b] = directPair();

@@ -18,7 +18,7 @@ import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 import { validateTasksExtension } from "../../sdk/src/__fixtures__/tasks-extension-oracle.ts";
-import { McpClient } from "../../sdk/src/mcp/client.ts";
+import { McpClient } from "../../sdk/src/mcp/client/client.ts";
 import { StdioChildTransport } from "../../sdk/src/transport/stdio-child.ts";
 
 let world: Awaited<ReturnType<typeof serveWorld>> | undefined;

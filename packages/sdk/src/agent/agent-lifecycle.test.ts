@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { hangUntilAborted, reply, scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
-import type { ModelRequest, ModelResponse } from "../loop/model.ts";
+import type { ModelRequest, ModelResponse } from "../model/language-model.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { createAgent, type Agent } from "./create-agent.ts";
 

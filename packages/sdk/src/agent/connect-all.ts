@@ -6,11 +6,11 @@
 import type { McpServerConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
-import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
+import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import type { TokenStore } from "../transport/http-client/index.ts";
 import { AgentdError } from "../wire/errors.ts";
-import type { TaskJournal } from "../mcp/task-journal.ts";
+import type { TaskJournal } from "../mcp/client/task-journal.ts";
 import { connectManagedServer } from "./connect-server.ts";
 
 /** What the connections are made with (the agent's options). */

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { memoryLogger } from "../log.ts";
-import type { McpClient } from "../mcp/client.ts";
-import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { McpClient } from "../mcp/client/client.ts";
+import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { connectManagedServer, connectServer } from "./connect-server.ts";
 

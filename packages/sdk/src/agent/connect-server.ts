@@ -9,12 +9,12 @@
  */
 import type { McpServerConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
-import type { TaskJournal } from "../mcp/task-journal.ts";
-import { McpClient, type McpClientOptions } from "../mcp/client.ts";
+import type { TaskJournal } from "../mcp/client/task-journal.ts";
+import { McpClient, type McpClientOptions } from "../mcp/client/client.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
-import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
-import { settleDeclaredRoots, watchRootsRequests } from "../mcp/roots-settle.ts";
+import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
+import { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
+import { settleDeclaredRoots, watchRootsRequests } from "../mcp/client/roots-settle.ts";
 import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport, type TokenStore } from "../transport/http-client/index.ts";
 import { takePrelaunchedServer } from "../transport/prelaunch.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
@@ -149,7 +149,7 @@ export async function connectManagedServer(name: string, config: McpServerConfig
 /**
  * Connect to one server, once (no reconnect). Rejects with an `E_UPSTREAM` AgentdError naming the server.
  * With roots declared, it resolves once a server that asked for them at start-up has applied them (see
- * `mcp/roots-settle.ts`), so a request sent at once is served within them.
+ * `mcp/client/roots-settle.ts`), so a request sent at once is served within them.
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
   const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options, config) });

@@ -1,14 +1,14 @@
 /**
- * createAgent over managed MCP connections, with a real stdio child (`mcp/managed/__fixtures__`): a server
+ * createAgent over managed MCP connections, with a real stdio child (`mcp/client/managed/__fixtures__`): a server
  * that crashes mid-run is restarted and the run goes on; a required server that cannot start fails
  * `connect()` with E_UPSTREAM naming it.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { memoryLogger } from "../log.ts";
 import { callTools, reply, scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
-import type { ModelRequest, ToolResultPart } from "../loop/model.ts";
-import { CrashyState, next, records, RESOURCE, stdioConfig } from "../mcp/managed/__fixtures__/crashy.ts";
-import { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { ModelRequest, ToolResultPart } from "../model/language-model.ts";
+import { CrashyState, next, records, RESOURCE, stdioConfig } from "../mcp/client/managed/__fixtures__/crashy.ts";
+import { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { systemClock } from "../triggers/clock.ts";
 import { SubscriptionSource, type SubscribableClient } from "../triggers/subscription-source.ts";
 import type { EmitResult, TriggerEvent } from "../triggers/types.ts";

@@ -19,15 +19,15 @@ import type { McpServerConfig } from "../config/schema.ts";
 import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
-import type { LanguageModel, ModelMessage } from "../loop/model.ts";
+import type { LanguageModel, ModelMessage } from "../model/language-model.ts";
 import { createRunSignal } from "../loop/run-signal.ts";
 import { runLoop, type RunResult } from "../loop/run-loop.ts";
 import type { RunScope } from "../loop/scope.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
 import type { ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { ReconnectPolicy } from "../mcp/managed/backoff.ts";
-import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
+import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import type { RunHistoryLimits } from "../serve/run-registry.ts";
@@ -35,18 +35,18 @@ import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
-import { SelfSubscriptions } from "./triggers/self-subscriptions.ts";
-import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
+import { SelfSubscriptions } from "../triggers/runner/self-subscriptions.ts";
+import { SelfSubscribeToolSet } from "../triggers/runner/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
-import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
-import { type AuthorizationAsk, withAuthorization } from "../mcp/authorization-ask.ts";
-import type { OperatorControl } from "../serve/a2a/operator.ts";
+import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
+import { type AuthorizationAsk, withAuthorization } from "../mcp/client/authorization-ask.ts";
+import type { OperatorControl } from "../a2a/server/operator.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
 import type { ReloadPlan, ReloadReport } from "./reload.ts";
 import { LiveConfig } from "./live-config.ts";
-import type { A2aAgentConfig } from "./a2a-tool-set.ts";
-import { lazyA2aTools } from "./a2a-tools.ts";
+import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+import { lazyA2aTools } from "../a2a/client/tools.ts";
 import { createConnections } from "./connect-all.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 import { samplingHandler, type SamplingPolicy } from "./sampling/sampling-handler.ts";
@@ -54,9 +54,9 @@ import { SamplingLedger, type SamplingReport } from "./sampling/sampling-ledger.
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
 import type { ServedPrompt } from "../serve/served-prompts.ts";
 import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
-import type { AgentTriggers, TriggersStarted } from "./triggers/agent-triggers.ts";
-import { createRunTriggerTags } from "./triggers/run-trigger-tags.ts";
-import type { TriggerStatus } from "./triggers/trigger-status.ts";
+import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
+import { createRunTriggerTags } from "../triggers/runner/run-trigger-tags.ts";
+import type { TriggerStatus } from "../triggers/runner/trigger-status.ts";
 import type { TokenStore } from "../transport/http-client/index.ts";
 
 /** Options of {@link createAgent}. */
@@ -560,7 +560,7 @@ export function createAgent(options: AgentOptions): Agent {
       logger.info("agent.drained", { reason });
     })());
 
-  /** What the A2A operator channel reaches (serve/a2a/operator.ts). */
+  /** What the A2A operator channel reaches (a2a/server/operator.ts). */
   function operatorControl(): OperatorControl {
     return {
       lifecycle: () => agent.status(),

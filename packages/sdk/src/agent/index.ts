@@ -28,5 +28,5 @@ export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } fr
 export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
 export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./token-store-from-config.ts";
 export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
-export type { A2aAgentConfig } from "./a2a-tool-set.ts";
-export * from "./triggers/index.ts";
+export type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+export * from "../triggers/runner/index.ts";

@@ -8,7 +8,7 @@ import { MAX_TIMEOUT_MS } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { same, triggerDiff, type LiveSettings, type ReloadPlan, type ReloadReport } from "./reload.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
-import type { AgentTriggers } from "./triggers/agent-triggers.ts";
+import type { AgentTriggers } from "../triggers/runner/agent-triggers.ts";
 
 /** What {@link LiveConfig} needs from its agent. */
 export interface LiveConfigOptions {

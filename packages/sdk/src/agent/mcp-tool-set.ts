@@ -4,10 +4,10 @@
  */
 import type { Logger } from "../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
-import type { CallToolOptions } from "../mcp/client.ts";
+import type { CallToolOptions } from "../mcp/client/client.ts";
 import type { CallToolResult, Tool } from "../wire/index.ts";
 import { McpError } from "../wire/errors.ts";
-import { type AuthorizationAsk, withAuthorization } from "../mcp/authorization-ask.ts";
+import { type AuthorizationAsk, withAuthorization } from "../mcp/client/authorization-ask.ts";
 import { renderToolResult } from "./render-content.ts";
 import type { SamplingLedger } from "./sampling/sampling-ledger.ts";
 import type { OpenToolCalls } from "./open-tool-calls.ts";

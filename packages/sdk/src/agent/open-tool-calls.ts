@@ -5,7 +5,7 @@
  */
 import type { Logger } from "../log.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import { operatorElicitation, type OperatorAsk } from "../mcp/elicitation-policies.ts";
+import { operatorElicitation, type OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 
 interface OpenCall {
   server: string;

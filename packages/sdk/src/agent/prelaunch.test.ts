@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { memoryLogger } from "../log.ts";
-import type { McpClient } from "../mcp/client.ts";
+import type { McpClient } from "../mcp/client/client.ts";
 import { discardPrelaunchedServers, prelaunchStdioServer } from "../transport/prelaunch.ts";
 import type { StdioChildTransport } from "../transport/stdio-child.ts";
 import { connectServer, transportFor } from "./connect-server.ts";

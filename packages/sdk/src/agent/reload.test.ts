@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../config/load.ts";
 import { memoryLogger } from "../log.ts";
 import { reply, scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
-import type { ModelRequest } from "../loop/model.ts";
+import type { ModelRequest } from "../model/language-model.ts";
 import { createAgentFromConfig } from "./from-config.ts";
 import type { Agent } from "./create-agent.ts";
 

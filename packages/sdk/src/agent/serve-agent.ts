@@ -5,7 +5,7 @@
  * close. Stdin's end is a drain like SIGTERM's: what was already read is answered before stdout closes.
  */
 import { nullLogger, type Logger } from "../log.ts";
-import type { McpServer } from "../mcp/server.ts";
+import type { McpServer } from "../mcp/server/server.ts";
 import { createSelfMcpServer, type SelfMcp, type SelfMcpOptions } from "../serve/self-mcp.ts";
 import type { RunRegistry } from "../serve/run-registry.ts";
 import { createStreamableHttpServer } from "../transport/http-server/server.ts";
@@ -13,8 +13,8 @@ import type { StreamableHttpServerOptions } from "../transport/http-server/optio
 import { StdioServerTransport } from "../transport/stdio-self.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { createA2aEndpoint, type A2aServeOptions } from "../serve/a2a/index.ts";
-import type { OperatorControl } from "../serve/a2a/operator.ts";
+import { createA2aEndpoint, type A2aServeOptions } from "../a2a/server/index.ts";
+import type { OperatorControl } from "../a2a/server/operator.ts";
 import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
 import { createMcpAuthorizer } from "../serve/permissions.ts";
 

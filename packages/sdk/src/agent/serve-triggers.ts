@@ -7,10 +7,10 @@
 import type { RunClaims } from "../store/run-claims.ts";
 import { FileJobStore } from "../triggers/file-job-store.ts";
 import type { JobStore } from "../triggers/index.ts";
-import { AgentTriggers } from "./triggers/agent-triggers.ts";
-import type { RunTriggerTags } from "./triggers/run-trigger-tags.ts";
-import type { TriggerAgent, TriggerRunData } from "./triggers/trigger-runner.ts";
-import type { CronEngine, TriggerSpec } from "./triggers/trigger-specs.ts";
+import { AgentTriggers } from "../triggers/runner/agent-triggers.ts";
+import type { RunTriggerTags } from "../triggers/runner/run-trigger-tags.ts";
+import type { TriggerAgent, TriggerRunData } from "../triggers/runner/trigger-runner.ts";
+import type { CronEngine, TriggerSpec } from "../triggers/runner/trigger-specs.ts";
 import type { SelfHost } from "./serve-agent.ts";
 
 /** The triggers of an agent (`AgentOptions.triggers`). */

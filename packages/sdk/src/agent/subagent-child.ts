@@ -8,7 +8,7 @@
 import type { AgentdConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
 import { runLoop } from "../loop/run-loop.ts";
-import type { ManagedMcpClient } from "../mcp/managed/managed-client.ts";
+import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { serveSubagentChild, type ChildRunContext } from "../supervisor/child-endpoint.ts";
 import { openInheritedControlIO } from "../supervisor/control-pipe.ts";
 import type { ChildResult, StartParams } from "../supervisor/control-protocol.ts";

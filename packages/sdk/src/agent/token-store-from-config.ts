@@ -7,7 +7,7 @@
  */
 import type { AgentdConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
-import { McpClient } from "../mcp/client.ts";
+import { McpClient } from "../mcp/client/client.ts";
 import { McpStoreTokenStore } from "../store/oauth-token-store.ts";
 import { StoreClient } from "../store/store-client.ts";
 import { storeKeyFrom, type TokenStore } from "../transport/http-client/oauth/token-store.ts";

@@ -4,7 +4,7 @@
  * nothing a model or a tool says can raise it.
  */
 import { AgentdError, type LocalErrorCode } from "../wire/errors.ts";
-import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "./model.ts";
+import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "../model/language-model.ts";
 
 /** The limits of a run. Absent means unlimited, except `maxTurns` (default 20). */
 export interface RunLimits {

@@ -5,8 +5,8 @@
  * deadline or a caller's cancel interrupts a request in flight even if the model ignores its signal.
  */
 import type { Emit } from "./events.ts";
-import type { LanguageModel, ModelRequest, ModelResponse, ReasoningPart, TextPart, ToolCallPart } from "./model.ts";
-import { emptyUsage } from "./model.ts";
+import type { LanguageModel, ModelRequest, ModelResponse, ReasoningPart, TextPart, ToolCallPart } from "../model/language-model.ts";
+import { emptyUsage } from "../model/language-model.ts";
 import { raceAbort } from "./run-signal.ts";
 
 /** Options of one model call. */

@@ -5,7 +5,7 @@
  */
 import type { Logger, LogLevel } from "../log.ts";
 import type { BudgetWarning, StopReason } from "./budget.ts";
-import type { FinishReason, Usage } from "./model.ts";
+import type { FinishReason, Usage } from "../model/language-model.ts";
 
 /** How the loop talks to the model about tools. */
 export type ToolMode = "native" | "json-action";

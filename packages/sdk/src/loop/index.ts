@@ -1,5 +1,5 @@
 /** The agentic loop: model interface, tools, budgets. */
-export * from "./model.ts";
+export * from "../model/language-model.ts";
 export * from "./tools.ts";
 export * from "./json-action.ts";
 export { runLoop, type RunLoopOptions, type RunResult } from "./run-loop.ts";

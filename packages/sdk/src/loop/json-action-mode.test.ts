@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { memoryToolSet } from "./__fixtures__/memory-tools.ts";
 import { reply, scriptedModel } from "./__fixtures__/scripted-model.ts";
 import { ACTION_CORRECTION, MAX_ACTION_REASKS } from "./json-action-mode.ts";
-import type { ModelMessage } from "./model.ts";
+import type { ModelMessage } from "../model/language-model.ts";
 import { runLoop } from "./run-loop.ts";
 
 const contentOf = (m: ModelMessage | undefined): string =>

@@ -6,7 +6,7 @@
  * has still answered).
  */
 import { extractAction, renderToolResultForJsonActions } from "./json-action.ts";
-import type { ModelMessage } from "./model.ts";
+import type { ModelMessage } from "../model/language-model.ts";
 import type { FinalAnswer, RunContext } from "./run-context.ts";
 
 /** Re-asks for a reply without a valid action, before it is taken as the final answer. */

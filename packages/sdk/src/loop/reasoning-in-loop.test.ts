@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { memoryToolSet } from "./__fixtures__/memory-tools.ts";
 import { scriptedModel, STEP_USAGE } from "./__fixtures__/scripted-model.ts";
 import type { RunEvent } from "./events.ts";
-import type { ModelResponse, ReasoningPart } from "./model.ts";
+import type { ModelResponse, ReasoningPart } from "../model/language-model.ts";
 import { runLoop } from "./run-loop.ts";
 
 const thought = (text: string): ReasoningPart => ({ type: "reasoning", provider: "scripted", text, signature: `sig:${text}` });

@@ -8,7 +8,7 @@ import type { Budget, StopReason, Trip } from "./budget.ts";
 import { callModel } from "./call-model.ts";
 import type { Emit } from "./events.ts";
 import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
-import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "./model.ts";
+import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "../model/language-model.ts";
 import type { RunSignal } from "./run-signal.ts";
 import type { RunTracer } from "./trace-context.ts";
 import { checkOutputValue, outputCorrection, type ParsedOutput, parseStructuredOutput } from "./structured-output.ts";

@@ -11,7 +11,7 @@ import { AgentdError } from "../wire/errors.ts";
 import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason } from "./budget.ts";
 import { createEmitter, type RunEvent, type ToolMode } from "./events.ts";
 import { runJsonActionLoop } from "./json-action-mode.ts";
-import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "./model.ts";
+import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
 import { type FinalAnswer, RunContext } from "./run-context.ts";
 import { createRunSignal, raceAbort } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";

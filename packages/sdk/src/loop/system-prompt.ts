@@ -6,7 +6,7 @@
 import type { ToolMode } from "./events.ts";
 import { UNTRUSTED_DATA_NOTICE } from "./fence.ts";
 import { jsonActionSystemPrompt } from "./json-action.ts";
-import type { ModelToolDefinition } from "./model.ts";
+import type { ModelToolDefinition } from "../model/language-model.ts";
 import { outputInstruction } from "./structured-output.ts";
 
 /** Inputs of the system message. */

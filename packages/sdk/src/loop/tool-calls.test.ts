@@ -4,7 +4,7 @@ import { barrier, memoryToolSet } from "./__fixtures__/memory-tools.ts";
 import { callTools, reply, scriptedModel } from "./__fixtures__/scripted-model.ts";
 import type { RunEvent } from "./events.ts";
 import { UNTRUSTED_DATA_NOTICE } from "./fence.ts";
-import type { ModelMessage, ToolResultPart } from "./model.ts";
+import type { ModelMessage, ToolResultPart } from "../model/language-model.ts";
 import { runLoop } from "./run-loop.ts";
 import { PROVIDER_NAME } from "./tool-names.ts";
 

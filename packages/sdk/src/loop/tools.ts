@@ -2,7 +2,7 @@
  * The loop's view of tools: a ToolSet that lists and calls them. `createAgent` builds one over the MCP
  * clients (qualified names `server/tool`); tests and the supervisor can supply their own.
  */
-import type { Usage } from "./model.ts";
+import type { Usage } from "../model/language-model.ts";
 import type { TraceCarrier } from "./trace-context.ts";
 
 /** A tool the loop may offer the model. */

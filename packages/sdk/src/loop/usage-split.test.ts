@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AgentdError } from "../wire/errors.ts";
 import { Budget, checkLimits, costOf } from "./budget.ts";
-import { addUsage, emptyUsage } from "./model.ts";
+import { addUsage, emptyUsage } from "../model/language-model.ts";
 
 describe("the usage split: cache reads and writes, reasoning", () => {
   test("addUsage sums the details that either side has, and leaves out those neither has", () => {

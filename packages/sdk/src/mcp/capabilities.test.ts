@@ -7,8 +7,8 @@ import { MemoryTransport } from "../transport/memory.ts";
 import { memoryLogger } from "../log.ts";
 import type { ServerCapabilities } from "../wire/index.ts";
 import { CAPABILITY_ITEMS, type CapabilityConfig } from "./capabilities.ts";
-import { McpClient } from "./client.ts";
-import { McpServer } from "./server.ts";
+import { McpClient } from "./client/client.ts";
+import { McpServer } from "./server/server.ts";
 import { RawPeer } from "./__fixtures__/test-peer.ts";
 
 const closers: (() => Promise<void>)[] = [];

@@ -29,7 +29,7 @@ import type {
 } from "../wire/index.ts";
 import { invalidParams } from "../wire/errors.ts";
 import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
-import type { RequestContext } from "./types.ts";
+import type { RequestContext } from "./protocol/types.ts";
 
 /** Services an inbound `sampling/createMessage` (D2 on). */
 export type SamplingHandler = (params: CreateMessageRequestParams, ctx: RequestContext) => Promise<CreateMessageResult>;

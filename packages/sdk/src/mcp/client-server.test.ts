@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../transport/memory.ts";
 import { McpError } from "../wire/errors.ts";
-import { McpClient } from "./client.ts";
-import { RUN_ID_META_KEY } from "./meta.ts";
+import { McpClient } from "./client/client.ts";
+import { RUN_ID_META_KEY } from "./protocol/meta.ts";
 import { RawPeer, record } from "./__fixtures__/test-peer.ts";
 import { connect, INIT, newServer, onCleanup, rawClient, useCleanup } from "./__fixtures__/test-harness.ts";
 

@@ -10,8 +10,8 @@ import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
 import { NEEDS_SHARED, officialSchemaPath, sharedMissing } from "../__fixtures__/shared-specs.ts";
 import { MemoryTransport } from "../transport/memory.ts";
-import { McpClient } from "./client.ts";
-import { McpServer } from "./server.ts";
+import { McpClient } from "./client/client.ts";
+import { McpServer } from "./server/server.ts";
 import { record, type Recording } from "./__fixtures__/test-peer.ts";
 import { onCleanup, useCleanup } from "./__fixtures__/test-harness.ts";
 

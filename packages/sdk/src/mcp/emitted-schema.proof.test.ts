@@ -8,7 +8,7 @@ import { afterEach, expect, test } from "bun:test";
 import { MemoryTransport } from "../transport/memory.ts";
 import type { SendOptions, Transport } from "../transport/types.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
-import { McpClient } from "./client.ts";
+import { McpClient } from "./client/client.ts";
 import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
 import { createFakeMcpServer, type FakeMcpServer } from "../../../testkit/src/mcp/fake-mcp-server.ts";
 import type { FakeMcpServerSpec } from "../../../testkit/src/mcp/types.ts";

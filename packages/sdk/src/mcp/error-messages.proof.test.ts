@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { MemoryTransport } from "../transport/memory.ts";
-import { McpServer } from "./server.ts";
+import { McpServer } from "./server/server.ts";
 
 let server: McpServer | undefined;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { memoryLogger } from "../log.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
-import { McpClient } from "./client.ts";
+import { McpClient } from "./client/client.ts";
 import { ReplyLines, runStorm } from "./__fixtures__/fuzz-driver.ts";
 import { buildFrames, type Call, type PeerSurface } from "./__fixtures__/fuzz-frames.ts";
 

@@ -7,7 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { memoryLogger } from "../log.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
-import { McpClient } from "./client.ts";
+import { McpClient } from "./client/client.ts";
 
 const ENTRY = Bun.resolveSync("@modelcontextprotocol/server-everything/dist/index.js", import.meta.dir);
 

@@ -20,8 +20,8 @@ export type {
   ModelResponse,
   ModelStreamPart,
   LanguageModel,
-} from "../loop/model.ts";
-export { emptyUsage, addUsage, USAGE_DETAIL_KEYS } from "../loop/model.ts";
+} from "./language-model.ts";
+export { emptyUsage, addUsage, USAGE_DETAIL_KEYS } from "./language-model.ts";
 export { AgentdError, type LocalErrorCode } from "../wire/errors.ts";
 export { createSseParser, type SseEvent, type SseParser, type SseCallbacks } from "../wire/sse-parse.ts";
 export {

@@ -28,5 +28,5 @@ test("the model entry reaches only the model interface, errors and small helpers
   const { files, bare } = graph(resolve(SRC, "model/index.ts"));
   expect(files.filter((f) => /^(agent|supervisor|serve|transport|mcp|triggers|config)\//.test(f))).toEqual([]);
   expect(bare).toEqual([]);
-  expect(files).toContain("loop/model.ts");
+  expect(files).toContain("model/language-model.ts");
 });

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../transport/memory.ts";
-import { McpClient } from "../mcp/client.ts";
-import { McpServer } from "../mcp/server.ts";
+import { McpClient } from "../mcp/client/client.ts";
+import { McpServer } from "../mcp/server/server.ts";
 import { McpError } from "../wire/errors.ts";
 import type { CallToolResult } from "../wire/index.ts";
 import { MODERN_META } from "../wire/schemas/methods-2026-07-28.ts";

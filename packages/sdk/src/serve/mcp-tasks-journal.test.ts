@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { CallToolResult } from "../wire/index.ts";
-import type { RequestContext } from "../mcp/types.ts";
+import type { RequestContext } from "../mcp/protocol/types.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { resolvePrincipal } from "./principal.ts";
 import type { ServedTaskJournal, ServedTaskRecord } from "./served-task-journal.ts";

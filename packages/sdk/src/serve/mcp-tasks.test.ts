@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { McpError } from "../wire/errors.ts";
 import type { CallToolResult } from "../wire/index.ts";
-import type { RequestContext } from "../mcp/types.ts";
-import type { TaskCall } from "../mcp/server-tasks.ts";
+import type { RequestContext } from "../mcp/protocol/types.ts";
+import type { TaskCall } from "../mcp/server/tasks.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal } from "./principal.ts";
 
@@ -113,7 +113,7 @@ describe("tool-level negotiation (taskMode)", () => {
   const tool = (taskSupport?: "optional" | "required" | "forbidden") =>
     ({ name: "t", inputSchema: { type: "object" }, ...(taskSupport ? { execution: { taskSupport } } : {}) }) as const;
   test("forbidden or absent refuses a task; required refuses a plain call; optional takes either", async () => {
-    const { taskMode } = await import("../mcp/server-tasks.ts");
+    const { taskMode } = await import("../mcp/server/tasks.ts");
     expect(() => taskMode(tool(), true)).toThrow(expect.objectContaining({ code: -32601 }));
     expect(() => taskMode(tool("forbidden"), true)).toThrow(expect.objectContaining({ code: -32601 }));
     expect(() => taskMode(tool("required"), false)).toThrow(expect.objectContaining({ code: -32601 }));

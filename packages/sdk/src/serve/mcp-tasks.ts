@@ -12,9 +12,9 @@ import { randomBytes } from "node:crypto";
 import { invalidParams, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CallToolResult } from "../wire/index.ts";
-import { RELATED_TASK, type TaskCall, type TaskReceiver, type TaskStatus, type TaskView } from "../mcp/server-tasks.ts";
-import type { RequestContext } from "../mcp/types.ts";
-import type { TaskDetail } from "../mcp/server-tasks-extension.ts";
+import { RELATED_TASK, type TaskCall, type TaskReceiver, type TaskStatus, type TaskView } from "../mcp/server/tasks.ts";
+import type { RequestContext } from "../mcp/protocol/types.ts";
+import type { TaskDetail } from "../mcp/server/tasks-extension.ts";
 import { retainedAuth, type ServedTaskJournal, type ServedTaskRecord } from "./served-task-journal.ts";
 
 /** Options of {@link McpTaskTable}. */

@@ -7,7 +7,7 @@
  * for reading and idempotency up to a count and a byte bound, the oldest finished going first; a run that
  * went is remembered (a bounded list of ids) as expired, so a late reader is told so rather than "no run".
  */
-import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 
 /** One run as the outside sees it. */

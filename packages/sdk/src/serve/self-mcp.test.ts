@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { McpClient } from "../mcp/client.ts";
+import { McpClient } from "../mcp/client/client.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { RunEvent } from "../loop/events.ts";

@@ -15,8 +15,8 @@
 import { AgentdError, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import { McpServer } from "../mcp/server.ts";
-import type { ServerContext, ServerSession } from "../mcp/server-session.ts";
+import { McpServer } from "../mcp/server/server.ts";
+import type { ServerContext, ServerSession } from "../mcp/server/session.ts";
 import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
 import type { LogLevel, LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
@@ -28,8 +28,8 @@ import { McpTaskTable } from "./mcp-tasks.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
-import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
-import type { AuthorizationAsk } from "../mcp/authorization-ask.ts";
+import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
+import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {

@@ -4,8 +4,8 @@
  * prompts switched off ignores the notification; expansion and completion from configured values.
  */
 import { describe, expect, test } from "bun:test";
-import { McpClient } from "../mcp/client.ts";
-import { PromptList } from "../mcp/prompt-list.ts";
+import { McpClient } from "../mcp/client/client.ts";
+import { PromptList } from "../mcp/client/prompt-list.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { createSelfMcpServer } from "./self-mcp.ts";
 import { completeFrom, expandPrompt, promptInstruction, type ServedPrompt } from "./served-prompts.ts";

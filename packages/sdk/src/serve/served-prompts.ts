@@ -7,8 +7,8 @@
  * expanded text as an instruction, so it gains nothing by writing instructions into an argument.
  */
 import type { GetPromptResult, Prompt } from "../wire/index.ts";
-import type { McpServer } from "../mcp/server.ts";
-import type { Completers, Registered } from "../mcp/registry.ts";
+import type { McpServer } from "../mcp/server/server.ts";
+import type { Completers, Registered } from "../mcp/server/registry.ts";
 import { invalidParams } from "../wire/errors.ts";
 
 /** One argument of a served prompt. */

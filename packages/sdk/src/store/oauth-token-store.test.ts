@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { McpClient } from "../mcp/client.ts";
+import { McpClient } from "../mcp/client/client.ts";
 import { followLogin, type OidcProvider, startOidcProvider } from "../transport/http-client/oauth/__fixtures__/oidc-provider.ts";
 import { type ProtectedMcp, startProtectedMcp } from "../transport/http-client/oauth/__fixtures__/protected-mcp.ts";
 import { loginServer } from "../transport/http-client/oauth/login.ts";

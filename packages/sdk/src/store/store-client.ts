@@ -3,7 +3,7 @@
  * over an already connected {@link McpClient}. A tool error becomes an `E_STORE` throw; a failed
  * compare-and-set is data, not an error.
  */
-import type { McpClient } from "../mcp/client.ts";
+import type { McpClient } from "../mcp/client/client.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { keyOfDocumentUri, storeDocumentUri } from "./store-server.ts";
 import type { CompareAndSetResult, ListedKey, StoredDocument } from "./types.ts";

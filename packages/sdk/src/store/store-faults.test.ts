@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { McpClient } from "../mcp/client.ts";
+import { McpClient } from "../mcp/client/client.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import { redisServerPath, startRedis, type RunningRedis } from "./__fixtures__/redis-server.ts";
 import { DirectoryBackend } from "./directory-backend.ts";

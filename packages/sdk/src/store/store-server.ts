@@ -4,7 +4,7 @@
  * subscribe to (`notifications/resources/updated` when it is written or deleted). Any MCP server with
  * these five tools can stand in for it (see docs/durability.md).
  */
-import { McpServer, type McpServerOptions } from "../mcp/server.ts";
+import { McpServer, type McpServerOptions } from "../mcp/server/server.ts";
 import type { CallToolResult } from "../wire/index.ts";
 import { checkKey } from "./key.ts";
 import type { StoreBackend } from "./types.ts";

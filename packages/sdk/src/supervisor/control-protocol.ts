@@ -14,7 +14,7 @@
 import * as v from "valibot";
 import { McpServerConfigSchema, ModelConfigSchema, type McpServerConfig, type ModelConfig } from "../config/schema.ts";
 import type { RunLimits } from "../loop/budget.ts";
-import type { Usage } from "../loop/model.ts";
+import type { Usage } from "../model/language-model.ts";
 import type { RunScope } from "../loop/scope.ts";
 
 /** Version of the control protocol; a child refuses a `start` of another version. */

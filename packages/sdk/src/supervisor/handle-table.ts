@@ -5,7 +5,7 @@
  * `tasks/*` is a thin translation over it ({@link toTask}): the states are the tasks states (minus
  * `input_required`), with created/updated timestamps, a ttl, and a result retrievable by id.
  */
-import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { RunScope } from "../loop/scope.ts";
 import { AgentdError } from "../wire/errors.ts";

@@ -5,8 +5,8 @@
  * (seed D1 fallback: async completion the agent-native way, not `tasks/*`). The internal control wire is
  * never visible here. Wire it with `createSelfMcpServer({ extend: (server) => registerSubagentSurface(server, sup) })`.
  */
-import type { McpServer } from "../mcp/server.ts";
-import { resourceNotFound, type ServerSession } from "../mcp/server-session.ts";
+import type { McpServer } from "../mcp/server/server.ts";
+import { resourceNotFound, type ServerSession } from "../mcp/server/session.ts";
 import type { MessageExtra } from "../transport/types.ts";
 import type { CallToolResult } from "../wire/index.ts";
 import { callSubagentTool, handleView, RESULT_URI_TEMPLATE, resultUri, SUBAGENT_TOOLS } from "./subagent-tools.ts";

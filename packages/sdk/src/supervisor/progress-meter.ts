@@ -4,7 +4,7 @@
  * as `progress` to the parent, so a parent always knows what a child used, even one that later crashes.
  */
 import type { RunEvent } from "../loop/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import type { ProgressParams } from "./control-protocol.ts";
 

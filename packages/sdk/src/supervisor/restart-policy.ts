@@ -6,7 +6,7 @@
 import { backoffDelay, type BackoffPolicy } from "../_internal/backoff.ts";
 import type { LocalErrorCode } from "../wire/errors.ts";
 import type { RunLimits } from "../loop/budget.ts";
-import type { Usage } from "../loop/model.ts";
+import type { Usage } from "../model/language-model.ts";
 import type { SpawnPayload } from "./handle-table.ts";
 
 /** A limit that tripped, as the failure reports it. */

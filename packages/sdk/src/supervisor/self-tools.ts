@@ -4,7 +4,7 @@
  * the run's children consumed since its last subagent call — so the loop adds children's usage to the
  * run's budget (and a child's subtree usage is in its own, all the way up the tree).
  */
-import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, USAGE_DETAIL_KEYS, type Usage } from "../model/language-model.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../loop/tools.ts";
 import { callSubagentTool, SUBAGENT_TOOLS } from "./subagent-tools.ts";
 import type { Supervisor } from "./supervisor.ts";

@@ -19,7 +19,7 @@ import { setLongTimeout } from "../_internal/timer.ts";
 import type { McpServerConfig, ModelConfig } from "../config/schema.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
-import { addUsage, emptyUsage, type Usage } from "../loop/model.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunScope } from "../loop/scope.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { ChildAttempt, within, type AttemptEnd, type ChildCommand } from "./child-attempt.ts";

@@ -13,9 +13,9 @@
  */
 import type { Logger } from "../../log.ts";
 import type { Supervisor } from "../../supervisor/supervisor.ts";
-import type { AgentTriggers } from "../triggers/agent-triggers.ts";
-import type { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
-import type { TriggerSpec } from "../triggers/trigger-specs.ts";
+import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
+import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
+import type { TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
 import { CheckpointTasks } from "./checkpoint-tasks.ts";
 import { CheckpointServedTasks } from "./checkpoint-served-tasks.ts";

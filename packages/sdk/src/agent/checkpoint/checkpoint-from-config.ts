@@ -5,7 +5,7 @@
  */
 import type { AgentdConfig } from "../../config/schema.ts";
 import type { Logger } from "../../log.ts";
-import { McpClient } from "../../mcp/client.ts";
+import { McpClient } from "../../mcp/client/client.ts";
 import { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { CLIENT_INFO, transportFor, upstreamError } from "../connect-server.ts";

@@ -5,7 +5,7 @@
  * re-attaches to the task (`tasks/get` → `tasks/result`) instead of calling the tool again, and calls it
  * again when the server no longer knows the task. A run's entries go when the run ends.
  */
-import type { JournaledTask, TaskCallKey, TaskJournal } from "../../mcp/task-journal.ts";
+import type { JournaledTask, TaskCallKey, TaskJournal } from "../../mcp/client/task-journal.ts";
 
 const keyOf = (k: TaskCallKey): string => JSON.stringify([k.server, k.runId, k.tool, k.args]);
 

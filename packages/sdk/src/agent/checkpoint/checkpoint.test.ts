@@ -18,8 +18,8 @@ import { CHECKPOINT_FORMAT, checkpointKey, parseCheckpoint, type CheckpointDocum
 import { CheckpointWriter } from "./checkpoint-writer.ts";
 import { AgentCheckpoint } from "./agent-checkpoint.ts";
 import { createAgent } from "../create-agent.ts";
-import { AgentTriggers } from "../triggers/agent-triggers.ts";
-import { SelfSubscriptions } from "../triggers/self-subscriptions.ts";
+import { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
+import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import { FakeResourceClient } from "../../triggers/__fixtures__/trigger-harness.ts";

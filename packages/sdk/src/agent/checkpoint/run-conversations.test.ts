@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryLogger } from "../../log.ts";
-import type { ModelMessage } from "../../loop/model.ts";
+import type { ModelMessage } from "../../model/language-model.ts";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
 import { conversationKey, RunConversations } from "./run-conversations.ts";
 

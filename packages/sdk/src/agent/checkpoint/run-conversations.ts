@@ -9,11 +9,11 @@
  * deleted when the run ends (not when it is aborted: a shutdown's re-run may still use it).
  *
  * Only the conversation is kept — text, tool calls, tool results, reasoning parts (each adapter sends back
- * only its own provider's, see `loop/model.ts`) — never pipes, sockets or processes.
+ * only its own provider's, see `model/language-model.ts`) — never pipes, sockets or processes.
  */
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
-import type { ModelMessage } from "../../loop/model.ts";
+import type { ModelMessage } from "../../model/language-model.ts";
 
 /** What the conversations need of a store ({@link StoreClient} over any MCP store). */
 export interface ConversationStore {

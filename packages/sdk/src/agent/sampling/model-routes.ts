@@ -8,7 +8,7 @@
  *    route wins only where it scores above the default (ties keep the default).
  * 3. Otherwise the default model (the agent's own).
  */
-import type { LanguageModel } from "../../loop/model.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
 import type { ModelPreferences } from "../../wire/index.ts";
 
 /** A model a sampling request may be routed to. */

@@ -4,7 +4,7 @@
  * error the sampling spec gives for a rejected request (code -1), so a server cannot run up the bill.
  */
 import { costOf, type ModelPrices } from "../../loop/budget.ts";
-import type { Usage } from "../../loop/model.ts";
+import type { Usage } from "../../model/language-model.ts";
 import { McpError } from "../../wire/errors.ts";
 
 /** Limits per window; each absent limit is unlimited. */

@@ -4,7 +4,7 @@
  * budget and routes, and a server's own entry overrides the global one (`false` switches it off there).
  */
 import type { AgentdConfig } from "../../config/schema.ts";
-import type { LanguageModel } from "../../loop/model.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
 import type { SamplingPolicy } from "./sampling-handler.ts";
 
 type SamplingConfig = NonNullable<NonNullable<AgentdConfig["capabilities"]>["sampling"]>;

@@ -6,7 +6,7 @@
  * while no tool call of that server is in flight (a server sampling on its own) is billed to no run and
  * shows in the agent's totals only.
  */
-import { addUsage, emptyUsage, type Usage } from "../../loop/model.ts";
+import { addUsage, emptyUsage, type Usage } from "../../model/language-model.ts";
 
 /** Sampling usage, reported apart from the model turns (it is also part of the run's usage). */
 export interface SamplingReport {

@@ -9,7 +9,7 @@
  * conversation is ever added. Images and audio are summarised (the model interface is text).
  */
 import { fenceToolOutput, fenceUntrusted, SAMPLED_FENCE_TAG, UNTRUSTED_DATA_NOTICE } from "../../loop/fence.ts";
-import type { AssistantPart, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition, ToolChoice } from "../../loop/model.ts";
+import type { AssistantPart, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition, ToolChoice } from "../../model/language-model.ts";
 import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessageContentBlock } from "../../wire/index.ts";
 import { invalidParams } from "../../wire/errors.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { LanguageModel, ModelRequest, ModelResponse } from "../../loop/model.ts";
+import type { LanguageModel, ModelRequest, ModelResponse } from "../../model/language-model.ts";
 import { McpError } from "../../wire/errors.ts";
 import { pickModel } from "./model-routes.ts";
 import { SamplingBudget } from "./sampling-budget.ts";

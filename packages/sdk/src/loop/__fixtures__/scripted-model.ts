@@ -3,7 +3,7 @@
  * A step is a response, or a function of the request (which may wait on the request's signal). It
  * records every request, and streams a response as text and tool-call parts when asked to stream.
  */
-import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCallPart, Usage } from "../model.ts";
+import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCallPart, Usage } from "../../model/language-model.ts";
 
 /** One scripted reply. */
 export type Step = ModelResponse | ((request: ModelRequest, index: number) => ModelResponse | Promise<ModelResponse>);

@@ -10,7 +10,7 @@
  *   bun pending-liveness.ts answered  one request with a 600 s timeout, answered: the process exits at once
  */
 import { MemoryTransport } from "../../transport/memory.ts";
-import { Protocol } from "../protocol.ts";
+import { Protocol } from "../protocol/protocol.ts";
 
 const [mode = ""] = process.argv.slice(2);
 const [a, b] = MemoryTransport.createPair();

@@ -4,8 +4,8 @@
  * server-everything over stdio and an official 1.32.2 SDK server over Streamable HTTP. Run by hand:
  * `bun packages/sdk/src/mcp/__fixtures__/probe-cost.ts [rounds]`; prints medians in ms.
  */
-import { McpClient } from "../client.ts";
-import type { VersionNegotiation } from "../client-era.ts";
+import { McpClient } from "../client/client.ts";
+import type { VersionNegotiation } from "../client/revision-probe.ts";
 import { StdioChildTransport } from "../../transport/stdio-child.ts";
 import { StreamableHttpClientTransport } from "../../transport/http-client/streamable-http-client.ts";
 import { startSdkServer } from "../../transport/http-client/__fixtures__/sdk-server.ts";

@@ -4,8 +4,8 @@
  */
 import { afterEach } from "bun:test";
 import { MemoryTransport } from "../../transport/memory.ts";
-import { McpClient, type McpClientOptions } from "../client.ts";
-import { McpServer, type McpServerOptions } from "../server.ts";
+import { McpClient, type McpClientOptions } from "../client/client.ts";
+import { McpServer, type McpServerOptions } from "../server/server.ts";
 import { RawPeer, record } from "./test-peer.ts";
 
 const closers: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 /** A store MCP server over an in-memory transport pair, with a connected client. */
-import { McpClient } from "../../mcp/client.ts";
+import { McpClient } from "../../mcp/client/client.ts";
 import { MemoryTransport } from "../../transport/memory.ts";
 import { createStoreServer } from "../store-server.ts";
 import { StoreClient } from "../store-client.ts";

@@ -4,8 +4,8 @@
  * Real HTTP on 127.0.0.1; the assertions bound request counts, not timings.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { TappedTransport } from "../../mcp/managed/tapped-transport.ts";
-import type { LossReason } from "../../mcp/managed/replay-policy.ts";
+import { TappedTransport } from "../../mcp/client/managed/tapped-transport.ts";
+import type { LossReason } from "../../mcp/client/managed/replay-policy.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { collect, initializeParams } from "./__fixtures__/collect.ts";
 import { initialized, startFakeServer, type FakeServer } from "./__fixtures__/fake-server.ts";

@@ -8,7 +8,7 @@ import { collect, initializeParams, type Collected } from "./__fixtures__/collec
 import { startCutProxy, type CutProxy } from "./__fixtures__/cut-proxy.ts";
 import { startSdkServer, type SdkServer } from "./__fixtures__/sdk-server.ts";
 import { StreamableHttpClientTransport } from "./streamable-http-client.ts";
-import { McpClient } from "../../mcp/client.ts";
+import { McpClient } from "../../mcp/client/client.ts";
 
 const fast = { initialDelayMs: 50, maxDelayMs: 400, growFactor: 2, maxRetries: 20 };
 

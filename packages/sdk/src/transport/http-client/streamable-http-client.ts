@@ -36,11 +36,11 @@ import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendO
 import { type HttpAuthProvider, MAX_AUTH_ROUNDS } from "./auth-provider.ts";
 import { fetchSameOrigin } from "./fetch-same-origin.ts";
 import { httpError, isSessionLoss, mediaType, networkError, readErrorDetail, sessionExpiredError, unauthorizedError } from "./http-errors.ts";
-import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./legacy-probe.ts";
+import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./probe-2024-11-05-sse.ts";
 import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
 import { readJsonMessages } from "./read-body.ts";
 import { requestHeaders } from "./request-headers.ts";
-import { mirrorRequestHeaders, readErrorAnswer } from "./modern-requests.ts";
+import { mirrorRequestHeaders, readErrorAnswer } from "./requests-2026-07-28.ts";
 import { isModernRevision } from "../../wire/codec.ts";
 import { SseStream, type StreamHost } from "./sse-stream.ts";
 

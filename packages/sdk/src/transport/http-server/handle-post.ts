@@ -6,7 +6,7 @@
  * response: its stream ends without one (in JSON mode, an SSE body with no events when nothing is left to
  * answer). `initialize` without a session id creates the session and returns `Mcp-Session-Id` (transport
  * spec, "Session Management"). A POST without a session whose `MCP-Protocol-Version` is a stateless
- * revision (2026-07-28) is served on its own (`handle-modern-post.ts`).
+ * revision (2026-07-28) is served on its own (`handle-post-2026-07-28.ts`).
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedBody } from "./body.ts";
@@ -23,7 +23,7 @@ import {
   tooMany,
 } from "./responses.ts";
 import type { Session } from "./session.ts";
-import { handleModernPost, isStatelessPost } from "./handle-modern-post.ts";
+import { handleModernPost, isStatelessPost } from "./handle-post-2026-07-28.ts";
 import { messageExtra, startSession } from "./post-session.ts";
 import { nextTurn } from "./next-turn.ts";
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "../../mcp/index.ts";
-import { McpClient } from "../../mcp/client.ts";
+import { McpClient } from "../../mcp/client/client.ts";
 import { StreamableHttpClientTransport } from "../http-client/streamable-http-client.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 import { startV2HttpServer } from "./__fixtures__/v2-http-server.ts";

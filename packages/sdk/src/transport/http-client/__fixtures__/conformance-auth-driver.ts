@@ -12,7 +12,7 @@
  * lists tools and calls `test-tool` when offered (the step-up scenarios ask for more scope on the call).
  */
 import { jsonLinesLogger } from "../../../log.ts";
-import { ManagedMcpClient } from "../../../mcp/managed/managed-client.ts";
+import { ManagedMcpClient } from "../../../mcp/client/managed/managed-client.ts";
 import { type AuthorizationCodeHandler, MemoryTokenStore, OAuthClientProvider, type OAuthSettings } from "../oauth/index.ts";
 import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
 

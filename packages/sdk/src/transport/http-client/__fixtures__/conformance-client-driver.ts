@@ -10,8 +10,8 @@
  */
 import { jsonLinesLogger } from "../../../log.ts";
 import type { CapabilityConfig } from "../../../mcp/capabilities.ts";
-import { elicitationPolicy } from "../../../mcp/elicitation-policies.ts";
-import { ManagedMcpClient } from "../../../mcp/managed/managed-client.ts";
+import { elicitationPolicy } from "../../../mcp/client/elicitation-policies.ts";
+import { ManagedMcpClient } from "../../../mcp/client/managed/managed-client.ts";
 import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
 
 type Step = (client: ManagedMcpClient) => Promise<void>;

@@ -4,7 +4,7 @@
  * recovered by a refresh inside the transport, and no token ever sent to the authorization server.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { McpClient } from "../../../mcp/client.ts";
+import { McpClient } from "../../../mcp/client/client.ts";
 import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
 import { followLogin, type OidcProvider, startOidcProvider } from "./__fixtures__/oidc-provider.ts";
 import { type ProtectedMcp, startProtectedMcp } from "./__fixtures__/protected-mcp.ts";

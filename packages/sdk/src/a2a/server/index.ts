@@ -1,0 +1,81 @@
+/**
+ * agentd as an A2A v1.0 server: the agent card, the JSON-RPC and HTTP+JSON bindings, tasks backed by the
+ * agent's runs. {@link createA2aEndpoint} gives the mount the HTTP listener serves beside MCP.
+ */
+import type { Logger } from "../../log.ts";
+import type { HttpMount } from "../../transport/http-server/index.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
+import { buildAgentCard, type A2aCardOptions } from "./card.ts";
+import { A2A_PATH, createA2aMount } from "./mount.ts";
+import { createA2aService } from "./service.ts";
+import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
+import { PushConfigs, type A2aPushOptions } from "./push.ts";
+import { OPERATOR_SKILLS, type OperatorControl } from "./operator.ts";
+import type { Principal } from "../../serve/principal.ts";
+import type { ServedPrompt } from "../../serve/served-prompts.ts";
+import { promptSkills } from "./prompt-skills.ts";
+
+export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
+export type { A2aCardOptions } from "./card.ts";
+export type { A2aTaskLimits } from "./tasks.ts";
+export type { A2aPushOptions } from "./push.ts";
+
+/** A2A serving options (`agent.serve({ http, a2a })`). */
+export interface A2aServeOptions {
+  /** What the agent card says (name, description, extra skills). */
+  card?: A2aCardOptions;
+  /** Bounds of the task store. */
+  tasks?: A2aTaskLimits;
+  /** Push notification delivery (webhooks: loopback or `allowedHosts` only). */
+  push?: A2aPushOptions;
+}
+
+/** What the endpoint needs from its host. */
+export interface A2aEndpointOptions extends A2aServeOptions {
+  runner: SelfRunner;
+  registry: RunRegistry;
+  operators: ReadonlySet<string>;
+  auth: { bearer: boolean; mtls: boolean };
+  /** The configured triggers' status, for the operator's `agentd/status`. */
+  triggers?: () => unknown;
+  /** The agent's controls the operator channel reaches (drain, cancel, triggers, reload). */
+  control?: OperatorControl;
+  /** Whether any principal is configured as an operator (else the `operator` elicitation policy declines). */
+  hasOperators?: boolean;
+  /** The served prompts as they are now (a reload may change them): one card skill each, runnable by name. */
+  prompts?: () => Readonly<Record<string, ServedPrompt>>;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** The A2A endpoint: its mount, and where its URLs point once the listener is bound. */
+export interface A2aEndpoint {
+  mount: HttpMount;
+  /** Set the origin clients reach (e.g. `https://agentd.example.com`), for the card's interface URLs. */
+  setOrigin(origin: string): void;
+}
+
+/** Build the A2A endpoint. */
+export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
+  const push = new PushConfigs(o.push ?? {}, o.logger);
+  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event), {
+    hasOperators: o.hasOperators === true,
+    logger: o.logger,
+    ...(o.prompts ? { prompt: (name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined) } : {}),
+  });
+  let origin = "http://127.0.0.1";
+  // The extended card (an authenticated caller's) lists the operator's skills to operators only.
+  // Built per request: the prompt skills follow a reload.
+  const card = (principal?: Principal) =>
+    buildAgentCard(
+      { ...o.card, skills: [...(o.card?.skills ?? []), ...promptSkills(o.prompts?.() ?? {})] },
+      { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth },
+      principal?.role === "operator" ? OPERATOR_SKILLS : [],
+    );
+  const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });
+  return {
+    mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),
+    setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),
+  };
+}

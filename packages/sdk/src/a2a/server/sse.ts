@@ -1,0 +1,45 @@
+/**
+ * An SSE response from a stream of events: each event one `data:` line of JSON. The first event is written
+ * at once (Bun sends no headers before the first body byte), keep-alive comments keep idle timers from
+ * cutting a quiet stream, and a client that goes away stops the iteration (its `finally` runs).
+ */
+import type { StreamResponse } from "../shared/types.ts";
+
+const encoder = new TextEncoder();
+
+/** Serve `events` as `text/event-stream`, each rendered by `frame`; an error mid-stream by `onError`. */
+export function sseResponse(events: AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, keepAliveMs = 15_000): Response {
+  const it = events[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      timer = setInterval(() => {
+        try {
+          controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        } catch {
+          clearInterval(timer);
+        }
+      }, keepAliveMs);
+    },
+    async pull(controller) {
+      try {
+        const next = await it.next();
+        if (next.done) {
+          clearInterval(timer);
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(frame(next.value))}\n\n`));
+      } catch (e) {
+        clearInterval(timer);
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(onError(e))}\n\n`));
+        controller.close();
+      }
+    },
+    async cancel() {
+      clearInterval(timer);
+      await it.return?.();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" } });
+}

@@ -1,0 +1,324 @@
+/**
+ * The translation between A2A tasks and agentd runs. An A2A task is a run of the principal that sent the
+ * message, recorded in the same principal-scoped {@link RunRegistry} as `agent.run` (so `agent://status`
+ * counts it); its `contextId` groups follow-ups (a new task in a known context sees the earlier exchanges
+ * of that context); progress becomes `TASK_STATE_WORKING` status updates; the answer is the artifact
+ * `result` (text, or a data part for structured output). A task id names a task only within its owner's
+ * tasks: another principal's id is "not found", never "forbidden".
+ */
+import type { TraceCarrier } from "../../loop/trace-context.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import type { RunResult } from "../../loop/run-loop.ts";
+import {
+  A2aError,
+  INTERRUPTED_STATES,
+  TERMINAL_STATES,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from "../shared/types.ts";
+import { scopedRunId, type Principal } from "../../serve/principal.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { Logger } from "../../log.ts";
+import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
+import type { ElicitResult } from "../../wire/index.ts";
+import { answerOf, questionParts } from "./operator-answer.ts";
+import { promptInstructionOf } from "./prompt-skills.ts";
+import type { ServedPrompt } from "../../serve/served-prompts.ts";
+import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
+import { authorizationDone, authRequiredParts } from "./auth-required.ts";
+import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
+
+/** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
+export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
+
+
+/** Who sent an A2A request: the principal, and the W3C trace context its HTTP request carried. */
+export type A2aCaller = Principal & { traceContext?: TraceCarrier };
+
+/** Bounds of what the task store keeps. */
+export interface A2aTaskLimits {
+  /** Finished tasks kept per principal (oldest finished go first). Default 100. */
+  maxTasksPerPrincipal?: number;
+  /** Earlier exchanges of a context handed to a follow-up task. Default 10. */
+  contextTurns?: number;
+  /** Tasks one principal may have unfinished at once (a new one past it is refused). Default 32. */
+  maxUnfinishedPerPrincipal?: number;
+}
+
+interface Entry {
+  owner: string;
+  task: Task;
+  updatedAt: number;
+  controller: AbortController;
+  listeners: Set<(e: StreamResponse) => void>;
+  /** The user's text and the answer, for follow-ups in the same context. */
+  exchange: { asked: string; answered?: string };
+  /** The question the task waits on (`input-required`), and how to hand its answer back to the run. */
+  question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
+  /** Questions wait their turn: one at a time per task. */
+  asking?: Promise<unknown>;
+  /** The authorization the task waits on (`auth-required`): resolve true once it is done, false to give up. */
+  authorization?: { server: string; done: (ok: boolean) => void };
+}
+
+/** How the tasks route MCP elicitations (the `operator` policy) to operators. */
+export interface A2aOperatorRouting {
+  /** Whether any principal is an operator; without one, questions are not raised (the policy declines). */
+  hasOperators: boolean;
+  logger?: Logger;
+  /** The served prompt named (a message's `{ "prompt": NAME }` data part runs its expansion). */
+  prompt?: (name: string) => ServedPrompt | undefined;
+}
+
+/** A task's events end its streams when the task reaches one of these states. */
+export const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
+
+/** The A2A tasks of every principal, each backed by an agentd run. */
+export class A2aTasks {
+  private readonly tasks = new Map<string, Entry>();
+  private readonly maxPerOwner: number;
+  private readonly contextTurns: number;
+  private readonly maxUnfinished: number;
+
+  constructor(
+    private readonly runner: SelfRunner,
+    private readonly registry: RunRegistry,
+    limits: A2aTaskLimits = {},
+    /** Every event of every task (push delivery). */
+    private readonly onEvent?: (owner: string, taskId: string, event: StreamResponse) => void,
+    private readonly routing: A2aOperatorRouting = { hasOperators: false },
+  ) {
+    this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
+    this.contextTurns = limits.contextTurns ?? 10;
+    this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
+  }
+
+  /** `owner`'s task `id`, or TaskNotFound. */
+  get(owner: string, id: string): Entry {
+    const e = this.tasks.get(`${owner}\n${id}`);
+    if (!e) throw new A2aError("TaskNotFound", `task ${id} not found`);
+    return e;
+  }
+
+  /** `owner`'s tasks, most recently updated first. */
+  list(owner: string): Task[] {
+    return [...this.tasks.values()].filter((e) => e.owner === owner).sort((a, b) => b.updatedAt - a.updatedAt).map((e) => e.task);
+  }
+
+  /** Every principal's tasks that have not ended, with their owners (the operator's view). */
+  unfinished(): { owner: string; task: Task }[] {
+    return [...this.tasks.values()].filter((e) => !TERMINAL_STATES.has(e.task.status.state)).map((e) => ({ owner: e.owner, task: e.task }));
+  }
+
+  /** Listen to a task's events until it ends a stream; returns the unsubscribe. */
+  subscribe(owner: string, id: string, listener: (e: StreamResponse) => void): () => void {
+    const e = this.get(owner, id);
+    e.listeners.add(listener);
+    return () => e.listeners.delete(listener);
+  }
+
+  /** Start a task for a user message (a follow-up on a finished task is refused, as the spec asks). */
+  send(principal: A2aCaller, message: Message, prepare?: (task: Task) => void): Entry {
+    if (message.taskId) {
+      const existing = this.forAnswer(principal, message.taskId);
+      if (existing.question) return this.answer(principal, existing, message);
+      if (existing.authorization) return this.authorized(principal, existing, message);
+      throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
+    }
+    const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
+    if (unfinished >= this.maxUnfinished)
+      throw new A2aError("UnsupportedOperation", `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`);
+    const text = promptInstructionOf(message, this.routing.prompt) ?? instructionOf(message);
+    if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
+    const id = crypto.randomUUID();
+    const contextId = message.contextId || crypto.randomUUID();
+    const earlier = this.contextOf(principal.id, contextId);
+    const userMessage: Message = { ...message, taskId: id, contextId };
+    // The run ids on both sides: the caller's (an agentd client sends its own under RUN_ID_META_KEY) and ours.
+    const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
+    const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), ...(callerRunId ? { [CALLER_RUN_ID_KEY]: callerRunId } : {}) };
+    const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage], metadata };
+    this.routing.logger?.info("a2a.task", { principal: principal.id, task: id, contextId, runId: metadata[RUN_ID_META_KEY], ...(callerRunId ? { callerRunId } : {}) });
+    const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
+    this.tasks.set(`${principal.id}\n${id}`, entry);
+    this.trim(principal.id);
+    prepare?.(task);
+    void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text);
+    return entry;
+  }
+
+  /** Cancel a task that has not ended (TaskNotCancelable otherwise). */
+  cancel(owner: string, id: string): Task {
+    const e = this.get(owner, id);
+    if (TERMINAL_STATES.has(e.task.status.state)) throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
+    e.controller.abort(new AgentdError("E_ABORTED", "canceled by the A2A client"));
+    this.setStatus(e, "TASK_STATE_CANCELED", "canceled by the client");
+    return e.task;
+  }
+
+  private async execute(principal: A2aCaller, e: Entry, instruction: string): Promise<void> {
+    const { id } = e.task;
+    this.registry.start(id, instruction, principal.id);
+    this.setStatus(e, "TASK_STATE_WORKING");
+    try {
+      const result = await this.runner.run(instruction, {
+        runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
+        signal: e.controller.signal,
+        ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
+        onEvent: (ev) => this.progress(principal.id, e, ev),
+        ...(this.routing.hasOperators ? { askOperator: (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) } : {}),
+        askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
+      });
+      this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
+      if (e.task.status.state === "TASK_STATE_CANCELED") return;
+      this.complete(e, result);
+    } catch (err) {
+      const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
+      const message = err instanceof Error ? err.message : String(err);
+      this.registry.fail(id, { code, message }, undefined, principal.id);
+      if (e.task.status.state === "TASK_STATE_CANCELED") return;
+      this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+    }
+  }
+
+  /** The task a follow-up names: the sender's own, or, for an operator, any principal's. */
+  private forAnswer(principal: A2aCaller, id: string): Entry {
+    if (principal.role !== "operator" || this.tasks.has(`${principal.id}\n${id}`)) return this.get(principal.id, id);
+    const found = [...this.tasks.values()].find((e) => e.task.id === id);
+    if (!found) throw new A2aError("TaskNotFound", `task ${id} not found`);
+    return found;
+  }
+
+  /** Raise `input-required` with the question; resolve with the operator's answer, or `cancel` when `signal` ends the wait. */
+  private ask(e: Entry, q: OperatorQuestion, signal: AbortSignal): Promise<ElicitResult> {
+    const turn = (e.asking ?? Promise.resolve()).then(
+      () =>
+        new Promise<ElicitResult>((resolve) => {
+          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve({ action: "cancel" });
+          const done = (result: ElicitResult) => {
+            signal.removeEventListener("abort", onAbort);
+            e.question = undefined;
+            resolve(result);
+          };
+          const onAbort = () => done({ action: "cancel" });
+          signal.addEventListener("abort", onAbort, { once: true });
+          e.question = { schema: q.requestedSchema, answer: done };
+          this.routing.logger?.info("a2a.input_required", { task: e.task.id, principal: e.owner, server: q.server });
+          this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", questionParts(q.message, q.requestedSchema, q.server));
+        }),
+    );
+    e.asking = turn;
+    return turn;
+  }
+
+  /** Raise `auth-required` naming the server; resolve true once a follow-up says it is done, false when `signal` ends the wait. */
+  private needAuthorization(e: Entry, need: AuthorizationNeed, signal: AbortSignal): Promise<boolean> {
+    const turn = (e.asking ?? Promise.resolve()).then(
+      () =>
+        new Promise<boolean>((resolve) => {
+          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve(false);
+          const done = (ok: boolean) => {
+            signal.removeEventListener("abort", onAbort);
+            e.authorization = undefined;
+            resolve(ok);
+          };
+          const onAbort = () => done(false);
+          signal.addEventListener("abort", onAbort, { once: true });
+          e.authorization = { server: need.server, done };
+          this.routing.logger?.info("a2a.auth_required", { task: e.task.id, principal: e.owner, server: need.server });
+          this.setStatus(e, "TASK_STATE_AUTH_REQUIRED", authRequiredParts(need));
+        }),
+    );
+    e.asking = turn;
+    return turn;
+  }
+
+  /** The owner's (or an operator's) word that the authorization `e` waits on is done: the run retries the server. */
+  private authorized(principal: A2aCaller, e: Entry, message: Message): Entry {
+    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    const ok = authorizationDone(message);
+    const { server, done } = e.authorization!;
+    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
+    this.routing.logger?.info("a2a.authorized", { principal: principal.id, task: e.task.id, server, retry: ok });
+    done(ok);
+    this.setStatus(e, "TASK_STATE_WORKING", ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`);
+    return e;
+  }
+
+  /** An operator's answer to the question `e` waits on (PermissionDenied for anyone else). */
+  private answer(principal: A2aCaller, e: Entry, message: Message): Entry {
+    if (principal.role !== "operator") {
+      this.routing.logger?.warn("a2a.operator.refused", { principal: principal.id, method: "answer", task: e.task.id });
+      throw new A2aError("PermissionDenied", `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`);
+    }
+    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    const result = answerOf(message, e.question!.schema);
+    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
+    this.routing.logger?.info("a2a.operator", { principal: principal.id, method: "answer", task: e.task.id, action: result.action });
+    e.question!.answer(result);
+    this.setStatus(e, "TASK_STATE_WORKING", `the operator answered (${result.action})`);
+    return e;
+  }
+
+  private progress(owner: string, e: Entry, ev: RunEvent): void {
+    if (ev.type === "model-response") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
+    const text =
+      ev.type === "model-response" ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`
+      : ev.type === "tool-result" ? `tool ${ev.qualifiedName ?? ev.name} ${ev.isError ? "failed" : "returned"}`
+      : undefined;
+    if (text && e.task.status.state === "TASK_STATE_WORKING") this.setStatus(e, "TASK_STATE_WORKING", text);
+  }
+
+  private complete(e: Entry, result: RunResult): void {
+    const parts = result.output !== undefined ? [{ data: result.output, mediaType: "application/json" }] : [{ text: result.text ?? "" }];
+    const artifact: Artifact = { artifactId: "result", name: "result", parts, metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls } };
+    e.task.artifacts = [artifact];
+    e.exchange.answered = result.output !== undefined ? JSON.stringify(result.output) : (result.text ?? "");
+    this.emit(e, { artifactUpdate: { taskId: e.task.id, contextId: e.task.contextId, artifact, lastChunk: true } });
+    this.setStatus(e, "TASK_STATE_COMPLETED");
+  }
+
+  private setStatus(e: Entry, state: TaskState, text?: string | Part[]): void {
+    const message: Message | undefined = text
+      ? { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: typeof text === "string" ? [{ text }] : text, taskId: e.task.id, contextId: e.task.contextId }
+      : undefined;
+    e.task.status = { state, ...(message ? { message } : {}), timestamp: now() };
+    this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
+  }
+
+  private emit(e: Entry, event: StreamResponse): void {
+    e.updatedAt = Date.now();
+    for (const l of [...e.listeners]) l(event);
+    this.onEvent?.(e.owner, e.task.id, event);
+  }
+
+  /** The earlier exchanges of `contextId` as text for a follow-up, or "" for a new context. */
+  private contextOf(owner: string, contextId: string): string {
+    const earlier = [...this.tasks.values()].filter((e) => e.owner === owner && e.task.contextId === contextId).slice(-this.contextTurns);
+    return earlier.map((e) => `Earlier request: ${e.exchange.asked}\nEarlier answer: ${e.exchange.answered ?? `(${stateWord(e.task.status.state)})`}`).join("\n\n");
+  }
+
+  /** Keep at most the bound of `owner`'s finished tasks, the oldest going first. */
+  private trim(owner: string): void {
+    const finished = [...this.tasks.entries()].filter(([, e]) => e.owner === owner && TERMINAL_STATES.has(e.task.status.state));
+    finished.sort(([, a], [, b]) => a.updatedAt - b.updatedAt);
+    for (const [key] of finished.slice(0, Math.max(0, finished.length - this.maxPerOwner))) this.tasks.delete(key);
+  }
+}
+
+/** The run's instruction: text parts as they are, data parts as JSON, files named. */
+function instructionOf(m: Message): string {
+  return m.parts
+    .map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : p.url ? `[file ${p.filename ?? p.url}: ${p.url}]` : p.raw ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]` : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+const now = () => new Date().toISOString();
+const stateWord = (s: TaskState) => s.replace("TASK_STATE_", "").toLowerCase().replace("_", "-");

@@ -1,0 +1,540 @@
+/**
+ * `McpClient`: one connection to one MCP server. Picks the server's era first (`revision-probe.ts`: a
+ * `server/discover` probe; 2026-07-28 when the server speaks it statelessly), else negotiates with
+ * `initialize` (offers 2025-11-25, accepts 2025-06-18 and 2025-03-26). Declares only what the capability
+ * map says, answers server→client requests — or, statelessly, the same requests embedded in an
+ * input-required result — per that map, and exposes the server's tools, resources, prompts and utilities
+ * as typed methods; subscriptions ride `resources/subscribe` or `subscriptions/listen` alike.
+ *
+ * Every `tools/call` carries the run id in `_meta` under {@link RUN_ID_META_KEY}, so a server can make
+ * reactions idempotent across restarts.
+ */
+import type { Transport } from "../../transport/types.ts";
+import { AgentdError, McpError } from "../../wire/errors.ts";
+import { ErrorCode } from "../../wire/jsonrpc.ts";
+import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../../wire/codec.ts";
+import type { DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from "../../wire/index.ts";
+import { nullLogger, type Logger } from "../../log.ts";
+import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "../capabilities.ts";
+import { callToolAsTask, type TaskCallOptions } from "./tasks.ts";
+import { canonicalJson, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
+import { followTask } from "./tasks-extension.ts";
+import { answerInputRequests } from "./input-required.ts";
+import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
+import { paramHeaderValues } from "../../wire/param-headers.ts";
+import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./revision-probe.ts";
+import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
+import { ListenManager } from "./subscriptions-listen.ts";
+import { ResultCache } from "./result-cache.ts";
+import { Emitter, type Listener, type Unsubscribe } from "../protocol/emitter.ts";
+import { RUN_ID_META_KEY } from "../protocol/meta.ts";
+import { Protocol } from "../protocol/protocol.ts";
+import { ToolCatalog } from "./tool-catalog.ts";
+import type { Progress, RequestOptions } from "../protocol/types.ts";
+
+/** Options of an {@link McpClient}. */
+export interface McpClientOptions {
+  /** The deferred-surface switches (capability map). Default: all off, the v1 fallback. */
+  capabilities?: CapabilityConfig;
+  logger?: Logger;
+  /** The run id sent in `_meta` of every tools/call (default: a random UUID per client). */
+  runId?: string;
+  /** Default per-request timeout in ms (default 60 000). */
+  requestTimeoutMs?: number;
+  /** Limit on server→client requests handled at once. */
+  maxInflightRequests?: number;
+  /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
+  serverName?: string;
+  /**
+   * How the server's era is found: `"auto"` probes with `server/discover` and speaks 2026-07-28
+   * statelessly when the server does, else falls back to `initialize`; `"legacy"` (default, as in the
+   * official v2 SDK) goes straight to `initialize` (2025-11-25 and older).
+   */
+  versionNegotiation?: VersionNegotiation;
+  /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */
+  probeTimeoutMs?: number;
+  /** Notes task-augmented calls so a restart with the checkpoint re-attaches to them (see {@link McpClient.taskJournal}). */
+  taskJournal?: TaskJournal;
+}
+
+/** Events of an {@link McpClient}. */
+export interface McpClientEvents {
+  resourceUpdated: { uri: string };
+  resourcesListChanged: void;
+  toolsListChanged: void;
+  promptsListChanged: void;
+  log: { level: LoggingLevel; logger?: string; data: unknown };
+  close: void;
+  /** The server asked `roots/list` (emitted as it is answered). */
+  rootsListed: void;
+}
+
+/** Options of {@link McpClient.callTool}. */
+export interface CallToolOptions {
+  /** Overrides the client's run id for this call. */
+  runId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  onprogress?: (progress: Progress) => void;
+  /** Extra `_meta` entries. */
+  meta?: Record<string, unknown>;
+}
+
+/** Pages a list may span before we call the server's pagination broken. */
+const MAX_PAGES = 1_000;
+
+/** A client of one MCP server. */
+export class McpClient {
+  readonly events: Emitter<McpClientEvents>;
+  readonly runId: string;
+  /** The `_meta` of a call naming no meta or run id of its own (one frozen object, not one per call). */
+  private readonly runMeta: Record<string, unknown>;
+  private readonly config: CapabilityConfig;
+  private readonly logger: Logger;
+  private readonly tools: ToolCatalog;
+  private readonly subs = new Set<string>();
+  private roots: Root[];
+  private protocol?: Protocol;
+  private init?: InitializeResult & { protocolVersion: ProtocolRevision };
+  private listing?: Promise<Tool[]>;
+  /** Set when the server is spoken to statelessly (2026-07-28). */
+  private modern?: ModernRevision;
+  private listens?: ListenManager;
+  private readonly cache = new ResultCache();
+  /** Deprecated features this connection already gave notice of (once each). */
+  private noticed?: Set<string>;
+  /**
+   * Where task-augmented calls are noted (the agent's checkpoint sets it when it is on): a call whose
+   * server, run id, tool and arguments match a task started before a restart re-attaches to that task.
+   */
+  taskJournal?: TaskJournal;
+
+  constructor(
+    readonly clientInfo: Implementation,
+    private readonly options: McpClientOptions = {},
+  ) {
+    this.config = options.capabilities ?? {};
+    this.logger = options.logger ?? nullLogger;
+    this.runId = options.runId ?? crypto.randomUUID();
+    this.runMeta = Object.freeze({ [RUN_ID_META_KEY]: this.runId });
+    this.roots = this.config.roots ? [...this.config.roots] : [];
+    this.tools = new ToolCatalog(this.config, this.logger);
+    this.events = new Emitter((event, error) => this.logger.warn("mcp.listener_error", { listener: event, error }));
+    if (options.taskJournal) this.taskJournal = options.taskJournal;
+  }
+
+  /** Listen to an event; returns the unsubscribe function. */
+  on<K extends keyof McpClientEvents>(event: K, listener: Listener<McpClientEvents[K]>): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  /** The server's implementation info (after connect). */
+  get serverInfo(): Implementation | undefined {
+    return this.init?.serverInfo;
+  }
+  /** What the server declared (`{}` before connect). */
+  get serverCapabilities(): ServerCapabilities {
+    return this.init?.capabilities ?? {};
+  }
+  /** The negotiated revision (after connect). */
+  get protocolVersion(): ProtocolRevision | undefined {
+    return this.init?.protocolVersion;
+  }
+  /** The server's instructions, if any. */
+  get instructions(): string | undefined {
+    return this.init?.instructions;
+  }
+  /** Whether the connection is up. */
+  get connected(): boolean {
+    return this.protocol !== undefined && !this.protocol.closed && this.init !== undefined;
+  }
+
+  /** Whether the server is spoken to statelessly (2026-07-28: no session, per-request `_meta`). */
+  get stateless(): boolean {
+    return this.modern !== undefined;
+  }
+
+  /** Connect over `transport`: probe the era, then (handshake servers) run initialize. Closes the transport on failure. */
+  async connect(transport: Transport, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    if (this.protocol) throw new AgentdError("E_USAGE", "McpClient.connect called twice; create a new client to reconnect");
+    const protocol = new Protocol(transport, {
+      logger: this.logger,
+      defaultTimeoutMs: this.options.requestTimeoutMs,
+      maxInflightRequests: this.options.maxInflightRequests,
+      ...(this.options.serverName === undefined ? {} : { peerName: `MCP server '${this.options.serverName}'` }),
+    });
+    this.protocol = protocol;
+    this.installHandlers(protocol);
+    protocol.events.on("close", () => this.events.emit("close"));
+    try {
+      await protocol.start();
+      if (this.options.versionNegotiation === "auto") {
+        const verdict = await probeEra(protocol, transport, {
+          capabilities: this.modernCapabilities(),
+          clientInfo: this.clientInfo,
+          timeoutMs: this.options.probeTimeoutMs ?? 10_000,
+          signal: options.signal,
+        });
+        if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
+      }
+      const result = await protocol.request<InitializeResult>(
+        "initialize",
+        { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
+        options,
+      );
+      if (!isLegacyRevision(result.protocolVersion))
+        throw new AgentdError(
+          "E_PROTOCOL_VERSION",
+          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${LEGACY_REVISIONS.join(", ")} with initialize`,
+        );
+      protocol.setRevision(result.protocolVersion);
+      transport.setProtocolVersion?.(result.protocolVersion);
+      this.init = result as InitializeResult & { protocolVersion: ProtocolRevision };
+      await protocol.notify("notifications/initialized");
+      this.logger.debug("mcp.connected", { server: result.serverInfo.name, protocolVersion: result.protocolVersion });
+    } catch (e) {
+      await protocol.close().catch(() => {});
+      throw e;
+    }
+  }
+
+  /**
+   * A stateless server: every request carries our version, capabilities and identity; one listen stands
+   * in for subscriptions and list-change notifications (opened now when the server declared list changes).
+   */
+  private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
+    this.modern = revision;
+    protocol.setRequestMeta(modernEnvelope(revision, this.modernCapabilities(), this.clientInfo));
+    this.init = discoveredInit(revision, discover);
+    const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
+    this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
+    if (Object.keys(lists).length > 0) await this.listens.update([]);
+    this.logger.debug("mcp.connected", { server: this.init.serverInfo.name, protocolVersion: revision, stateless: true });
+  }
+
+  /** Close the connection. Idempotent. */
+  async close(): Promise<void> {
+    this.listens?.close();
+    // A task cancelled on the way out (a run's deadline) is told to the server before the connection goes.
+    await Promise.allSettled([...this.taskCancels]);
+    await this.protocol?.close();
+  }
+
+  /**
+   * Send a request through the capability gate (an escape hatch for methods without a wrapper). Statelessly,
+   * a fresh cached result answers a cacheable request, and input-required results are carried through
+   * their rounds (`input-required.ts`).
+   */
+  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    const protocol = this.gate(method);
+    if (this.modern === undefined) return protocol.request<T>(method, params, options);
+    const cached = this.cache.get(method, params);
+    if (cached !== undefined) return cached as T;
+    const result = protocol.codec.mayRequireInput(method)
+      ? await withInputRounds(method, (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options), this.config, this.roots, options.signal, (m) => this.deprecated(m))
+      : await protocol.request<Record<string, unknown>>(method, params, options);
+    this.cache.put(method, params, result);
+    return result as T;
+  }
+
+  /** A one-time notice that the server relies on a feature 2026-07-28 deprecates (it is still served). */
+  private deprecated(method: string): void {
+    const d = DEPRECATED_INPUTS[method];
+    if (d === undefined || (this.noticed ??= new Set()).has(d.feature)) return;
+    this.noticed.add(d.feature);
+    this.logger.warn("mcp.deprecated_feature", { feature: d.feature, protocolVersion: this.modern, migration: d.migration });
+  }
+
+  /** Check the connection is alive (statelessly: `server/discover`, as 2026-07-28 has no ping). */
+  async ping(options: RequestOptions = {}): Promise<void> {
+    await this.request(this.modern === undefined ? "ping" : "server/discover", undefined, options);
+  }
+
+  /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
+  async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    const tools = await this.listAll<Tool>("tools/list", "tools", options);
+    return this.tools.update(tools, this.serverCapabilities, this.modern !== undefined);
+  }
+
+  /** `tasks/cancel` requests in flight (see {@link close}). */
+  private readonly taskCancels = new Set<Promise<unknown>>();
+
+  private trackTaskCancel(sent: Promise<unknown>): void {
+    this.taskCancels.add(sent);
+    void sent.finally(() => this.taskCancels.delete(sent));
+  }
+
+  /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    if (!this.tools.isFresh) await this.refreshTools(options.signal);
+    const entry = this.tools.get(name);
+    if (entry && !entry.availability.offered)
+      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const params = { name, arguments: args };
+    const requestOptions: RequestOptions = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      onprogress: options.onprogress,
+      meta: options.meta === undefined && options.runId === undefined ? this.runMeta : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
+    };
+    // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
+    if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
+    const asTask = entry?.availability.offered === true && entry.availability.asTask;
+    let result = asTask
+      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent), ...this.journaled(name, args, options.runId ?? this.runId) })
+      : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) => this.retryAfterHeaderMismatch(e, name, args, params, requestOptions));
+    if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
+    return this.tools.checkOutput(name, result);
+  }
+
+  /** The journal hooks of a task-augmented call (none without a journal). */
+  private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
+    const journal = this.taskJournal;
+    if (!journal) return {};
+    const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
+    const before = journal.find(key);
+    return {
+      ...(before ? { resumeTaskId: before.taskId } : {}),
+      onTaskStarted: (taskId) => journal.started(key, taskId),
+      onTaskEnded: () => journal.ended(key),
+      onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),
+    };
+  }
+
+  /**
+   * A stateless server refused a call's headers (-32020): its tool definition may have changed, so re-list
+   * and retry once with the headers the new definition asks for (transport spec, "Client Behavior": SHOULD).
+   */
+  private async retryAfterHeaderMismatch(e: unknown, name: string, args: Record<string, unknown>, params: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
+    this.tools.invalidate();
+    if (!this.tools.isFresh) await this.refreshTools(options.signal);
+    const entry = this.tools.get(name);
+    if (entry !== undefined && !entry.availability.offered) throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
+    const { headers: _old, ...rest } = options;
+    return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
+  }
+
+  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when D1 is on. */
+  private modernCapabilities(): ClientCapabilities {
+    const caps = clientCapabilities(this.config);
+    return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
+  }
+
+  /** A `tools/call` the server answered with a task (tasks extension): follow it to the tool's result. */
+  private followTask(created: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    // Extension spec: a task the request did not declare support for is an invalid response.
+    if (this.modern === undefined || !this.config.tasks)
+      throw new AgentdError("E_UPSTREAM", "the server answered tools/call with a task, which this request did not declare support for (tasks extension)");
+    return followTask(this.gate("tasks/get"), created, {
+      ...options,
+      answer: (requests, signal) => answerInputRequests(requests, this.config, this.roots, signal, (m) => this.deprecated(m)),
+      trackCancel: (sent) => this.trackTaskCancel(sent),
+    });
+  }
+
+  /**
+   * Make sure the catalog is current before a call: it says whether the tool needs a task (D1) and which
+   * outputSchema to check. Concurrent calls share one listing; a server that refuses to list is called blind.
+   */
+  private async refreshTools(signal: AbortSignal | undefined): Promise<void> {
+    if (this.tools.isFresh || clientOutbound(this.config, this.serverCapabilities, "tools/list").kind !== "send") return;
+    this.listing ??= this.listTools({ signal }).finally(() => (this.listing = undefined));
+    try {
+      await this.listing;
+    } catch (e) {
+      if (!McpError.isInstance(e)) throw e;
+      this.logger.warn("mcp.tools_list_failed", { code: e.code, message: e.message });
+    }
+  }
+
+  /** Every resource (all pages). */
+  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    return this.listAll<Resource>("resources/list", "resources", options);
+  }
+
+  /** Every resource template (all pages). */
+  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /** Read a resource. Unknown URIs reject with `McpError` -32002. */
+  readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>("resources/read", { uri }, options);
+  }
+
+  /**
+   * Subscribe to updates of `uri` (kept in {@link subscriptions} for re-subscription after a reconnect).
+   * Statelessly it resolves once the server acknowledged a listen holding `uri`.
+   */
+  async subscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    if (this.listens !== undefined) {
+      this.gate("resources/subscribe");
+      await this.listens.update(this.subs.has(uri) ? [...this.subs] : [...this.subs, uri]);
+    } else await this.request("resources/subscribe", { uri }, options);
+    this.subs.add(uri);
+  }
+
+  /** Unsubscribe from `uri`. */
+  async unsubscribe(uri: string, options: RequestOptions = {}): Promise<void> {
+    if (this.listens !== undefined) {
+      this.gate("resources/unsubscribe");
+      await this.listens.update([...this.subs].filter((u) => u !== uri));
+    } else await this.request("resources/unsubscribe", { uri }, options);
+    this.subs.delete(uri);
+  }
+
+  /** The URIs currently subscribed to. */
+  subscriptions(): string[] {
+    return [...this.subs];
+  }
+
+  /** Whether `uri` is subscribed to (without copying {@link subscriptions}: agents hold thousands). */
+  isSubscribed(uri: string): boolean {
+    return this.subs.has(uri);
+  }
+
+  /** Every prompt (all pages). Needs D6 (`capabilities.prompts`). */
+  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    return this.listAll<Prompt>("prompts/list", "prompts", options);
+  }
+
+  /** Get a prompt with its arguments. Needs D6. */
+  getPrompt(name: string, args?: Record<string, string>, options: RequestOptions = {}): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>("prompts/get", args ? { name, arguments: args } : { name }, options);
+  }
+
+  /** Ask for argument completions. Needs D5 (`capabilities.completion`). */
+  complete(params: CompleteRequestParams, options: RequestOptions = {}): Promise<CompleteResult> {
+    return this.request<CompleteResult>("completion/complete", params, options);
+  }
+
+  /**
+   * Set the minimum level of `notifications/message` the server sends. Statelessly (2026-07-28) the level
+   * travels in the `_meta` of every later request instead.
+   */
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    if (this.modern === undefined) {
+      await this.request("logging/setLevel", { level }, options);
+      return;
+    }
+    this.gate("logging/setLevel");
+    this.protocol?.setRequestMeta(modernEnvelope(this.modern, this.modernCapabilities(), this.clientInfo, level));
+  }
+
+  /** Replace the roots (D3 on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
+  async setRoots(roots: Root[]): Promise<void> {
+    if (!this.config.roots) throw new AgentdError("E_CAPABILITY", "roots are off (D3); enable capabilities.roots to expose roots");
+    this.roots = [...roots];
+    if (this.connected && this.modern === undefined) await this.protocol?.notify("notifications/roots/list_changed");
+  }
+
+  private live(method: string): Protocol {
+    if (!this.protocol) throw new AgentdError("E_USAGE", `cannot send ${method}: the client is not connected (call connect first)`);
+    if (this.protocol.closed)
+      throw new AgentdError("E_CONNECTION_CLOSED", `cannot send ${method}: connection is closed`, { retryable: true });
+    return this.protocol;
+  }
+
+  /** The capability map's verdict on sending `method`; throws `E_CAPABILITY` when refused. */
+  private gate(method: string): Protocol {
+    const protocol = this.live(method);
+    const decision = clientOutbound(this.config, this.serverCapabilities, method);
+    if (decision.kind === "refuse") throw new AgentdError("E_CAPABILITY", decision.reason);
+    return protocol;
+  }
+
+  private async listAll<T>(method: string, key: string, options: RequestOptions): Promise<T[]> {
+    this.live(method);
+    const decision = clientOutbound(this.config, this.serverCapabilities, method);
+    if (decision.kind === "empty") return [];
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
+      items.push(...((result[key] as T[] | undefined) ?? []));
+      const next = result.nextCursor;
+      if (typeof next !== "string" || next === "") return items;
+      if (seen.has(next)) throw new AgentdError("E_UPSTREAM", `${method}: the server repeated a pagination cursor`);
+      seen.add(next);
+      cursor = next;
+    }
+    throw new AgentdError("E_UPSTREAM", `${method}: more than ${MAX_PAGES} pages`);
+  }
+
+  private installHandlers(protocol: Protocol): void {
+    for (const [method, decide] of Object.entries(CLIENT_INBOUND)) {
+      const d = decide(this.config);
+      if (d.kind === "answer")
+        protocol.setRequestHandler(method, () => {
+          if (method === "roots/list") this.events.emit("rootsListed");
+          return d.result(this.roots);
+        });
+      else if (d.kind === "service") protocol.setRequestHandler(method, d.handler);
+    }
+    const on = (method: string, fn: (params: Record<string, unknown>) => void) => {
+      const item = Object.hasOwn(CLIENT_IGNORED_NOTIFICATIONS, method) ? CLIENT_IGNORED_NOTIFICATIONS[method] : undefined;
+      if (item && !isOn(this.config, item)) return;
+      protocol.setNotificationHandler(method, fn);
+    };
+    // Statelessly, change notifications count only on the active listen (stdio shares one channel).
+    const listened = (fn: (params: Record<string, unknown>) => void) => (p: Record<string, unknown>) => {
+      if (this.listens === undefined || this.listens.accepts(p)) fn(p);
+    };
+    on("notifications/subscriptions/acknowledged", (p) => this.listens?.acknowledged(p));
+    on(
+      "notifications/resources/updated",
+      listened((p) => {
+        this.cache.invalidate("resources/read", p.uri as string);
+        this.events.emit("resourceUpdated", { uri: p.uri as string });
+      }),
+    );
+    on(
+      "notifications/resources/list_changed",
+      listened(() => {
+        this.cache.invalidate("resources/list");
+        this.cache.invalidate("resources/templates/list");
+        this.events.emit("resourcesListChanged");
+      }),
+    );
+    on(
+      "notifications/tools/list_changed",
+      listened(() => {
+        this.cache.invalidate("tools/list");
+        this.tools.invalidate();
+        this.events.emit("toolsListChanged");
+      }),
+    );
+    on(
+      "notifications/prompts/list_changed",
+      listened(() => {
+        this.cache.invalidate("prompts/list");
+        this.events.emit("promptsListChanged");
+      }),
+    );
+    on("notifications/message", (p) =>
+      this.events.emit("log", { level: p.level as LoggingLevel, logger: p.logger as string | undefined, data: p.data }),
+    );
+  }
+}

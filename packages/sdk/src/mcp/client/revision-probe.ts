@@ -1,0 +1,97 @@
+/**
+ * Which era a server speaks, decided once per connection (versioning spec, "Backward Compatibility"): a
+ * dual-era client probes with `server/discover` carrying its preferred stateless revision in `_meta`.
+ * - a `DiscoverResult` naming a revision we speak statelessly: the server is modern, use it;
+ * - `UnsupportedProtocolVersionError` (-32022): modern, but not our revision — never fall back to
+ *   `initialize` then; we speak one stateless revision, so that is an error naming both lists;
+ * - anything else (another error, a transport refusal, silence until the probe timeout): a handshake
+ *   server; fall back to `initialize`. The fallback is never keyed to one error code (stdio spec).
+ */
+import { AgentdError, McpError } from "../../wire/errors.ts";
+import { ErrorCode } from "../../wire/jsonrpc.ts";
+import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, MODERN_REVISIONS, type ModernRevision } from "../../wire/codec.ts";
+import { MODERN_META, type DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
+import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
+import type { Transport } from "../../transport/types.ts";
+import type { Protocol } from "../protocol/protocol.ts";
+
+/** How a client picks the era of a server. */
+export type VersionNegotiation = "auto" | "legacy";
+
+/** The verdict of a probe. */
+export type EraVerdict = { era: "modern"; revision: ModernRevision; discover: DiscoverResult } | { era: "legacy" };
+
+/** The `_meta` every stateless request carries: version, capabilities, identity, and the log level if set. */
+export function modernEnvelope(
+  revision: ModernRevision,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+  logLevel?: LoggingLevel,
+): Record<string, unknown> {
+  const meta: Record<string, unknown> = {
+    [MODERN_META.protocolVersion]: revision,
+    [MODERN_META.clientCapabilities]: capabilities,
+    [MODERN_META.clientInfo]: clientInfo,
+  };
+  if (logLevel !== undefined) meta[MODERN_META.logLevel] = logLevel;
+  return meta;
+}
+
+/** Probe options. */
+export interface ProbeOptions {
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  /** How long silence means "a handshake server" (stdio spec: "does not respond within a reasonable timeout"). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Probe the server on `protocol` (started, nothing sent yet). Leaves the protocol at the verdict's revision. */
+export async function probeEra(protocol: Protocol, transport: Transport, options: ProbeOptions): Promise<EraVerdict> {
+  const revision = LATEST_MODERN_REVISION;
+  protocol.setRevision(revision);
+  transport.setProtocolVersion?.(revision);
+  try {
+    const discover = await protocol.request<DiscoverResult>(
+      "server/discover",
+      { _meta: modernEnvelope(revision, options.capabilities, options.clientInfo) },
+      { timeoutMs: options.timeoutMs, signal: options.signal },
+    );
+    const offered = discover.supportedVersions.find((v): v is ModernRevision => isModernRevision(v));
+    if (offered !== undefined) {
+      protocol.setRevision(offered);
+      transport.setProtocolVersion?.(offered);
+      return { era: "modern", revision: offered, discover };
+    }
+  } catch (e) {
+    if (options.signal?.aborted) throw e;
+    if (McpError.isInstance(e) && e.code === ErrorCode.UnsupportedProtocolVersion) {
+      const supported = (e.data as { supported?: unknown } | undefined)?.supported;
+      throw new AgentdError(
+        "E_PROTOCOL_VERSION",
+        `the server speaks MCP ${Array.isArray(supported) ? supported.join(", ") : "(unlisted)"} per request; this client speaks ${MODERN_REVISIONS.join(", ")} that way, and a stateless server has no initialize to fall back to`,
+      );
+    }
+    // A closed connection is not a verdict: the caller sees it as such.
+    if (AgentdError.isInstance(e) && e.code === "E_CONNECTION_CLOSED") throw e;
+  }
+  protocol.setRevision(LATEST_REVISION);
+  return { era: "legacy" };
+}
+
+/** What a client keeps of a `DiscoverResult`: the same shape an `initialize` result gives it. */
+export function discoveredInit(revision: ModernRevision, discover: DiscoverResult): InitializeResult & { protocolVersion: ModernRevision } {
+  const serverInfo = (discover._meta?.[MODERN_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
+  const init: InitializeResult & { protocolVersion: ModernRevision } = { protocolVersion: revision, capabilities: discover.capabilities, serverInfo };
+  if (discover.instructions !== undefined) init.instructions = discover.instructions;
+  return init;
+}
+
+/** The list changes a stateless client listens for: those the server declared (prompts only when the client uses them). */
+export function listChangeFilter(caps: ServerCapabilities, prompts: boolean): Record<string, boolean> {
+  const lists: Record<string, boolean> = {};
+  if (caps.tools?.listChanged) lists.toolsListChanged = true;
+  if (caps.resources?.listChanged) lists.resourcesListChanged = true;
+  if (caps.prompts?.listChanged && prompts) lists.promptsListChanged = true;
+  return lists;
+}

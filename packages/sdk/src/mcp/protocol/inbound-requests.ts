@@ -1,0 +1,190 @@
+/**
+ * Inbound requests: dispatch to handlers, the in-flight table (for cancellation and the concurrency
+ * limit), and the mapping of every failure to the JSON-RPC error it deserves.
+ *
+ * Error mapping: no handler or a method outside the active revision → -32601; params failing the codec →
+ * -32602; a handler throwing `McpError` → that error; anything else → -32603 with a generic message (the
+ * detail is logged, never sent). A request cancelled by the peer gets no response at all (cancellation
+ * spec: receivers SHOULD NOT send one).
+ */
+import type { MessageExtra } from "../../transport/types.ts";
+import { AgentdError, McpError } from "../../wire/errors.ts";
+import {
+  errorResponse,
+  ErrorCode,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type RequestId,
+} from "../../wire/jsonrpc.ts";
+import type { Logger } from "../../log.ts";
+import type { Protocol } from "./protocol.ts";
+import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
+import { inboundContext, InFlight } from "./inbound-context.ts";
+import type { HandlerOptions, McpRequestHandler } from "./types.ts";
+
+/** JSON-RPC error code (implementation-defined range) for "too many requests in flight". */
+export const TOO_MANY_REQUESTS = -32003;
+
+/** Settings of the inbound side (kept as fields, not an options object: one peer per idle session). */
+export interface InboundSettings {
+  logger: Logger;
+  maxInflight: number;
+  gate?: ((method: string) => McpError | undefined) | undefined;
+  shared?: SharedHandlers | undefined;
+}
+
+/** The inbound side of a {@link Protocol}. */
+export class InboundRequests {
+  /** This peer's own handlers, created on first registration; `null` hides a shared or built-in one. */
+  private handlers: Map<string, RegisteredRequest | null> | undefined;
+  /**
+   * The requests being handled: the first in its own slot, any more in a map made while they run. A peer
+   * sending one request at a time then builds no map per request, and an idle one keeps none.
+   */
+  private soleId: RequestId | undefined;
+  private sole: InFlight | undefined;
+  private inFlight: Map<RequestId, InFlight> | undefined;
+  private readonly logger: Logger;
+  private readonly maxInflight: number;
+  private readonly gate: InboundSettings["gate"];
+  private readonly shared: SharedHandlers | undefined;
+
+  constructor(
+    private readonly protocol: Protocol,
+    settings: InboundSettings,
+  ) {
+    this.logger = settings.logger;
+    this.maxInflight = settings.maxInflight;
+    this.gate = settings.gate;
+    this.shared = settings.shared;
+  }
+
+  set(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {
+    (this.handlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });
+  }
+
+  delete(method: string): void {
+    if (this.shared?.requests.has(method) || BUILTIN_REQUESTS.has(method)) (this.handlers ??= new Map()).set(method, null);
+    else this.handlers?.delete(method);
+  }
+
+  has(method: string): boolean {
+    return this.lookup(method) !== undefined;
+  }
+
+  /** Whether this peer registered a handler of its own for `method`. */
+  hasOwn(method: string): boolean {
+    return (this.handlers?.get(method) ?? null) !== null;
+  }
+
+  /** The handler of `method`: this peer's own, else the shared table's, else a built-in one. */
+  private lookup(method: string): RegisteredRequest | undefined {
+    const own = this.handlers?.get(method);
+    if (own !== undefined) return own ?? undefined;
+    return this.shared?.requests.get(method) ?? BUILTIN_REQUESTS.get(method);
+  }
+
+  /** Whether nothing is in flight and no handler of this peer's own is set (the protocol may then drop this). */
+  get idle(): boolean {
+    return this.sole === undefined && this.inFlight === undefined && this.handlers === undefined;
+  }
+
+  /** Number of inbound requests being handled. */
+  get size(): number {
+    return (this.sole === undefined ? 0 : 1) + (this.inFlight?.size ?? 0);
+  }
+
+  private flight(id: RequestId): InFlight | undefined {
+    return this.sole !== undefined && this.soleId === id ? this.sole : this.inFlight?.get(id);
+  }
+
+  /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
+  async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
+    const { id, method } = message;
+    if (this.flight(id) !== undefined)
+      return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
+    const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol, message.params);
+    if (gated) return refuse(id, gated);
+    const entry = this.lookup(method);
+    const codec = this.protocol.codec;
+    if (!entry || (!entry.custom && !codec.knowsRequest(method)))
+      return refuse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    const params: Record<string, unknown> = message.params ?? {};
+    if (!entry.custom) {
+      const failed = codec.checkRequestParams(method, message.params);
+      if (failed)
+        return refuse(
+          id,
+          failed.unknown
+            ? new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`)
+            : new McpError(ErrorCode.InvalidParams, failed.message),
+        );
+    }
+    if (this.size >= this.maxInflight) {
+      this.logger.warn("mcp.too_many_requests", { method, limit: this.maxInflight });
+      return refuse(
+        id,
+        new McpError(TOO_MANY_REQUESTS, `Too many requests in flight (limit ${this.maxInflight}); retry later`, {
+          limit: this.maxInflight,
+        }),
+      );
+    }
+    const flight = new InFlight();
+    if (this.sole === undefined) {
+      this.sole = flight;
+      this.soleId = id;
+    } else (this.inFlight ??= new Map()).set(id, flight);
+    try {
+      const result = await entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+      if (flight.cancelled) return undefined;
+      if (typeof result !== "object" || result === null || Array.isArray(result)) {
+        this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
+        return errorResponse(id, ErrorCode.InternalError, "Internal error");
+      }
+      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, result, this.protocol) : result);
+    } catch (e) {
+      if (flight.cancelled) return undefined;
+      if (McpError.isInstance(e)) return refuse(id, e);
+      this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+      return errorResponse(id, ErrorCode.InternalError, "Internal error");
+    } finally {
+      if (this.sole === flight) {
+        this.sole = undefined;
+        this.soleId = undefined;
+      } else if (this.inFlight?.get(id) === flight) {
+        this.inFlight.delete(id);
+        // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
+        if (this.inFlight.size === 0) this.inFlight = undefined;
+      }
+    }
+  }
+
+  /** The peer cancelled `id`: abort its handler and drop its outcome. Unknown ids are ignored (spec). */
+  cancel(id: RequestId, reason: unknown): void {
+    const flight = this.flight(id);
+    if (!flight) {
+      this.logger.debug("mcp.cancel_unknown", { id });
+      return;
+    }
+    this.logger.debug("mcp.cancelled_by_peer", { id, reason: typeof reason === "string" ? reason : undefined });
+    flight.cancelled = true;
+    const why = typeof reason === "string" && reason ? `: ${reason}` : "";
+    flight.abort(new AgentdError("E_ABORTED", `request ${JSON.stringify(id)} cancelled by the peer${why}`));
+  }
+
+  /** The connection closed: abort every handler; their outcomes have nowhere to go. */
+  abortAll(reason: string): void {
+    const all = [...(this.inFlight?.values() ?? [])];
+    if (this.sole !== undefined) all.unshift(this.sole);
+    for (const flight of all) {
+      flight.cancelled = true;
+      flight.abort(new AgentdError("E_CONNECTION_CLOSED", reason));
+    }
+  }
+}
+
+/** The error response refusing request `id` with `e`. */
+function refuse(id: RequestId, e: McpError): JsonRpcMessage {
+  return errorResponse(id, e.code, e.message, e.data);
+}

@@ -1,0 +1,492 @@
+/**
+ * `Protocol`: one JSON-RPC peer over one {@link Transport}. It sends requests (with timeouts, progress and
+ * cancellation), answers inbound requests through registered handlers, and never crashes on anything a
+ * peer sends: every inbound value is classified by hand (`classify`) and its params validated by the codec
+ * of the active protocol revision.
+ *
+ * It knows nothing about `initialize`: the client and the server session negotiate and then call
+ * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
+ */
+import type { FrameError, MessageExtra, SendOptions, Transport, TransportPeer } from "../../transport/types.ts";
+import { AgentdError, McpError } from "../../wire/errors.ts";
+import {
+  classify,
+  errorResponse,
+  ErrorCode,
+  notification,
+  request as requestMessage,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcResultResponse,
+  type MessageKind,
+  type RequestId,
+} from "../../wire/jsonrpc.ts";
+import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../../wire/codec.ts";
+import { getCodec } from "../../wire/codecs.ts";
+import { nullLogger, type Logger } from "../../log.ts";
+import { limitRepeats, type RepeatLimiter } from "../../_internal/repeat-limiter.ts";
+import { Emitter, listenerErrorReporter } from "./emitter.ts";
+import {
+  DEFAULT_MAX_INFLIGHT_REQUESTS,
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ProtocolEvents,
+  type ProtocolOptions,
+} from "./protocol-options.ts";
+import type { RegisteredNotification, SharedHandlers } from "./handler-table.ts";
+import { InboundRequests } from "./inbound-requests.ts";
+import { PendingRequests, type AbandonListener, type AbandonReason } from "./pending-requests.ts";
+import type {
+  HandlerOptions,
+  McpNotificationHandler,
+  NotificationOptions,
+  Progress,
+  ProgressToken,
+  McpRequestHandler,
+  RequestOptions,
+} from "./types.ts";
+
+/** How many abandoned request ids to remember, so their late responses are dropped quietly. */
+const RECENTLY_ABANDONED = 256;
+
+/** A JSON-RPC peer. */
+export class Protocol implements AbandonListener, TransportPeer {
+  readonly logger: Logger;
+  /** See {@link ProtocolOptions.owner}. */
+  readonly owner: object | undefined;
+  private declare emitter: Emitter<ProtocolEvents> | undefined;
+  private codecValue: McpCodec;
+  private nextId = 0;
+  private isClosed = false;
+  /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
+  private declare pendingTable: PendingRequests | undefined;
+  /** Inbound requests being handled (made per burst of requests, dropped when idle: see {@link receive}). */
+  private declare inboundTable: InboundRequests | undefined;
+  private readonly maxInflight: number;
+  private readonly gate: ProtocolOptions["gate"];
+  private readonly shared: SharedHandlers | undefined;
+  // Created on first use: a server may hold thousands of idle peers that never need them.
+  private declare notificationHandlers: Map<string, RegisteredNotification> | undefined;
+  private declare abandoned: Set<RequestId> | undefined;
+  /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
+  private declare unvalidated: Set<RequestId> | undefined;
+  private readonly defaultTimeoutMs: number;
+  private declare envelope: Record<string, unknown> | undefined;
+  private readonly defaultMaxTotalTimeoutMs: number;
+  /** How errors name the peer. */
+  private readonly peer: string;
+  /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
+  private declare repeats: RepeatLimiter | undefined;
+
+  constructor(
+    readonly transport: Transport,
+    options: ProtocolOptions = {},
+  ) {
+    this.logger = options.logger ?? nullLogger;
+    this.owner = options.owner;
+    this.peer = options.peerName ?? "peer";
+    this.shared = options.shared;
+    this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.maxInflight = options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS;
+    this.gate = options.gate;
+  }
+
+  private get inbound(): InboundRequests {
+    return (this.inboundTable ??= new InboundRequests(this, { logger: this.logger, maxInflight: this.maxInflight, gate: this.gate, shared: this.shared }));
+  }
+
+  private get pending(): PendingRequests {
+    return (this.pendingTable ??= new PendingRequests(this, { timeoutMs: this.defaultTimeoutMs, maxTotalTimeoutMs: this.defaultMaxTotalTimeoutMs }));
+  }
+
+  /** Events of this peer (`close`). */
+  get events(): Emitter<ProtocolEvents> {
+    return (this.emitter ??= new Emitter(listenerErrorReporter(this.logger)));
+  }
+
+  /** The codec of the active revision. */
+  get codec(): McpCodec {
+    return this.codecValue;
+  }
+
+  /** The active protocol revision. */
+  get revision(): ProtocolRevision {
+    return this.codecValue.revision;
+  }
+
+  /** Whether the transport has closed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * `_meta` entries every outbound request carries (2026-07-28: protocol version, client capabilities and
+   * identity travel with each request instead of a handshake); `undefined` for none.
+   */
+  setRequestMeta(meta: Record<string, unknown> | undefined): void {
+    this.envelope = meta;
+  }
+
+  /** Switch validation to a negotiated revision. */
+  setRevision(revision: ProtocolRevision): void {
+    if (revision !== this.codecValue.revision) this.codecValue = getCodec(revision);
+  }
+
+  /** Attach to the transport and start it. */
+  async start(): Promise<void> {
+    const t = this.transport;
+    // A transport that takes the peer as one object spares four closures per connection.
+    if (t.attach) t.attach(this);
+    else {
+      t.onmessage = (value, extra) => this.receive(value, extra);
+      t.onframeerror = (e) => this.frameError(e);
+      t.onerror = (e) => this.transportError(e);
+      t.onclose = () => this.handleClose();
+    }
+    await t.start();
+  }
+
+  /** @internal The transport could not turn a frame into a JSON value. */
+  frameError(e: FrameError): void {
+    this.warnRepeated("mcp.frame_error", { code: e.error.code, message: e.error.message });
+    // An oversized response: its request fails now (not at its timeout), and a response gets no reply.
+    if (e.responseTo !== undefined) return void this.oversizedResponse(e.responseTo, e.error);
+    this.sendRaw(errorResponse(null, e.error.code, e.error.message, e.error.data));
+  }
+
+  /** @internal A transport-level failure (informational). */
+  transportError(e: Error): void {
+    this.logger.warn("mcp.transport_error", { error: e.message });
+  }
+
+  /** @internal The transport closed. */
+  transportClosed(): void {
+    this.handleClose();
+  }
+
+  /** Close the transport; pending requests reject with `E_CONNECTION_CLOSED`. */
+  async close(): Promise<void> {
+    try {
+      await this.transport.close();
+    } finally {
+      this.handleClose();
+    }
+  }
+
+  /** Inbound requests being handled now, and outbound requests awaiting a response (for health and limits). */
+  get load(): { inbound: number; outbound: number } {
+    return { inbound: this.inboundTable?.size ?? 0, outbound: this.pendingTable?.size ?? 0 };
+  }
+
+  /** Outbound requests marked to skip result validation and still awaiting a response (diagnostics, tests). */
+  get unvalidatedCount(): number {
+    return this.unvalidated?.size ?? 0;
+  }
+
+  /** Register the handler of an inbound request method (replacing any previous one). */
+  setRequestHandler(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {
+    this.inbound.set(method, handler, options);
+  }
+
+  /** Remove the handler of `method`; the peer then gets -32601. */
+  removeRequestHandler(method: string): void {
+    this.inbound.delete(method);
+  }
+
+  /** Whether a handler is registered for `method`. */
+  hasRequestHandler(method: string): boolean {
+    return this.inbound.has(method);
+  }
+
+  /** Whether this peer registered a handler of its own for `method` (not a shared or built-in one). */
+  hasOwnRequestHandler(method: string): boolean {
+    return this.inbound.hasOwn(method);
+  }
+
+  /** Register the handler of an inbound notification method (replacing any previous one). */
+  setNotificationHandler(method: string, handler: McpNotificationHandler, options: HandlerOptions = {}): void {
+    (this.notificationHandlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });
+  }
+
+  /** Send a request and wait for its result. Errors: `McpError` (peer's error), `AgentdError` (local). */
+  request<T = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions & { validateResult?: boolean } = {},
+  ): Promise<T> {
+    if (this.isClosed) return Promise.reject(closedError(method));
+    if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
+    const id = this.nextId++;
+    options.onRequestId?.(id);
+    const progressToken = options.onprogress ? id : undefined;
+    const outParams = withMeta(params, this.envelope, options.meta, progressToken);
+    const promise = this.pending.add(id, method, options, progressToken);
+    if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
+    const related = options.relatedRequestId;
+    this.transport
+      .send(
+        requestMessage(id, method, outParams),
+        options.headers !== undefined ? { relatedRequestId: related, headers: options.headers } : related !== undefined ? { relatedRequestId: related } : UNRELATED,
+      )
+      .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
+    return promise as Promise<T>;
+  }
+
+  /** Send a notification. Rejects when the transport is closed or the write fails. */
+  async notify(method: string, params?: Record<string, unknown>, options: NotificationOptions = {}): Promise<void> {
+    if (this.isClosed) throw closedError(method);
+    await this.transport.send(notification(method, params), { relatedRequestId: options.relatedRequestId });
+  }
+
+  /** Send a message, logging instead of throwing (responses and errors to a peer that may be gone). */
+  sendRaw(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
+    if (this.isClosed) return;
+    // A batch reply is an array on the wire; transports serialise whatever value they are given.
+    this.transport
+      .send(message as JsonRpcMessage, { relatedRequestId })
+      .catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
+  }
+
+  /** @internal Entry point for every inbound value. */
+  receive(value: unknown, extra?: MessageExtra): void {
+    const c = classify(value);
+    if (c.kind === "batch") {
+      void this.receiveBatch(c.messages, extra);
+      return;
+    }
+    if (c.kind === "request") {
+      void this.inbound.handle(c.message, extra).then((reply) => {
+        if (reply) this.sendRaw(reply, c.message.id);
+        // An idle peer keeps no inbound table (a server may hold thousands of idle sessions).
+        if (this.inboundTable?.idle) this.inboundTable = undefined;
+      });
+      return;
+    }
+    const reply = this.receiveOther(c, value, extra);
+    if (reply) this.sendRaw(reply);
+  }
+
+  /** Batches exist only in 2025-03-26; elsewhere the whole array is one invalid request. */
+  private async receiveBatch(messages: unknown[], extra?: MessageExtra): Promise<void> {
+    if (!this.codecValue.batches) {
+      this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
+      this.sendRaw(
+        errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`),
+      );
+      return;
+    }
+    if (messages.length === 0) {
+      this.sendRaw(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"));
+      return;
+    }
+    const replies = await Promise.all(
+      messages.map((m) => {
+        const c = classify(m);
+        if (c.kind === "request") return this.inbound.handle(c.message, extra);
+        if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
+        return this.receiveOther(c, m, extra);
+      }),
+    );
+    const out = replies.filter((r): r is JsonRpcMessage => r !== undefined);
+    // The reply goes where the batch's first request came from (a Streamable HTTP POST answers the whole
+    // batch on one stream), so it is related to that request's id.
+    const first = messages.find((m) => classify(m).kind === "request") as { id: RequestId } | undefined;
+    if (out.length > 0) this.sendRaw(out, first?.id);
+  }
+
+  /** Notifications, responses and invalid values (`c` is `value` classified); returns the error reply an invalid value deserves. */
+  private receiveOther(c: MessageKind, value: unknown, extra?: MessageExtra): JsonRpcErrorResponse | undefined {
+    switch (c.kind) {
+      case "notification":
+        this.receiveNotification(c.message.method, c.message.params, extra);
+        return undefined;
+      case "result":
+        this.receiveResult(c.message);
+        return undefined;
+      case "error":
+        this.receiveError(c.message);
+        return undefined;
+      case "invalid":
+        return this.receiveInvalid(value, c.id, c.reason);
+      default:
+        return undefined;
+    }
+  }
+
+  private receiveInvalid(value: unknown, id: RequestId | null, reason: string): JsonRpcErrorResponse {
+    this.warnRepeated("mcp.invalid_message", { reason });
+    const looksLikeResponse =
+      typeof value === "object" && value !== null && !("method" in value) && ("result" in value || "error" in value);
+    if (looksLikeResponse) {
+      // A malformed response to one of our requests: fail that request now rather than at its timeout, and
+      // never address the error to the peer's own request with the same id.
+      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
+      return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+    }
+    return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
+  }
+
+  private receiveNotification(method: string, rawParams: Record<string, unknown> | undefined, extra?: MessageExtra): void {
+    const entry = this.notificationHandlers?.get(method) ?? this.shared?.notifications.get(method);
+    const builtin = method === "notifications/cancelled" || method === "notifications/progress";
+    if (!builtin && !entry) {
+      this.logger.debug("mcp.notification_ignored", { method });
+      return;
+    }
+    const params: Record<string, unknown> = rawParams ?? {};
+    if (!entry?.custom) {
+      if (!this.codecValue.knowsNotification(method)) {
+        this.logger.debug("mcp.notification_ignored", { method, reason: `not part of ${this.revision}` });
+        return;
+      }
+      const failed = this.codecValue.checkNotificationParams(method, rawParams);
+      if (failed) {
+        // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
+        this.warnRepeated("mcp.invalid_notification", { method, reason: failed.message });
+        return;
+      }
+    }
+    if (method === "notifications/cancelled") this.inboundTable?.cancel(params.requestId as RequestId, params.reason);
+    else if (method === "notifications/progress") {
+      const { progressToken, progress, total, message } = params as unknown as { progressToken: ProgressToken } & Progress;
+      const update: Progress = { progress };
+      if (total !== undefined) update.total = total;
+      if (message !== undefined) update.message = message;
+      if (!this.pending.progress(progressToken, update))
+        this.logger.debug("mcp.progress_unknown_token", { progressToken });
+    }
+    if (!entry) return;
+    try {
+      const r = entry.handler(params, extra, this);
+      if (r instanceof Promise) r.catch((e: unknown) => this.logNotificationError(method, e));
+    } catch (e) {
+      this.logNotificationError(method, e);
+    }
+  }
+
+  private logNotificationError(method: string, e: unknown): void {
+    this.logger.error("mcp.notification_handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+  }
+
+  private receiveResult(message: JsonRpcResultResponse): void {
+    const method = this.pending.methodOf(message.id);
+    if (method === undefined) return this.unknownResponse(message.id);
+    const skip = this.unvalidated?.delete(message.id) ?? false;
+    // A result of a method this revision does not define (custom methods) passes as it is.
+    const failed = skip ? undefined : this.codecValue.checkResult(method, message.result);
+    if (failed === undefined || failed.unknown) this.pending.resolve(message.id, message.result);
+    else {
+      this.logger.warn("mcp.invalid_result", { method, reason: failed.message });
+      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${failed.message}`));
+    }
+  }
+
+  private receiveError(message: JsonRpcErrorResponse): void {
+    if (message.id === null || message.id === undefined) {
+      this.warnRepeated("mcp.peer_error", { code: message.error.code, message: message.error.message });
+      return;
+    }
+    if (!this.failRequest(message.id, McpError.fromError(message.error))) this.unknownResponse(message.id);
+  }
+
+  /**
+   * Settle an outbound request with an error and drop what we kept for it: every path that ends a request
+   * other than a result (send failed, malformed or error response) goes through here, so nothing is left.
+   */
+  private failRequest(id: RequestId, error: unknown): boolean {
+    this.unvalidated?.delete(id);
+    return this.pending.reject(id, error);
+  }
+
+  private oversizedResponse(id: RequestId, error: McpError): void {
+    const method = this.pending.methodOf(id);
+    if (method === undefined) return this.unknownResponse(id);
+    const limit = (error.data as { maxFrameBytes?: number } | undefined)?.maxFrameBytes;
+    const over = limit === undefined ? "over the frame size limit" : `over the ${limit}-byte frame limit (maxFrameBytes)`;
+    this.failRequest(id, new AgentdError("E_UPSTREAM", `${this.peer} sent a ${method} response ${over}; it was discarded`));
+  }
+
+  private unknownResponse(id: RequestId): void {
+    if (this.abandoned?.has(id)) this.logger.debug("mcp.late_response", { id });
+    else this.warnRepeated("mcp.unknown_response", { id });
+  }
+
+  /** A warning the peer can cause at will (bad frames, unknown ids): the first now, then a count a minute. */
+  private warnRepeated(event: string, fields: Record<string, unknown>): void {
+    (this.repeats ??= limitRepeats(this.logger)).warn(event, fields);
+  }
+
+  /** @internal A request of ours was given up (timeout, ceiling, abort): tell the peer. */
+  requestAbandoned(id: RequestId, method: string, reason: AbandonReason): void {
+    this.unvalidated?.delete(id);
+    const abandoned = (this.abandoned ??= new Set());
+    abandoned.add(id);
+    if (abandoned.size > RECENTLY_ABANDONED) abandoned.delete(abandoned.values().next().value as RequestId);
+    // Lifecycle spec: the initialize request MUST NOT be cancelled by clients.
+    if (method === "initialize" || this.isClosed) return;
+    const text = reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
+    this.notify("notifications/cancelled", { requestId: id, reason: text }).catch(() => {});
+  }
+
+  private handleClose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
+    const reason = this.transport.closeReason;
+    this.pendingTable?.rejectAll(() =>
+      reason
+        ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
+        : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
+    );
+    this.unvalidated?.clear();
+    this.inboundTable?.abortAll("connection closed");
+    this.shared?.closed?.(this);
+    this.repeats?.flush();
+    this.emitter?.emit("close");
+  }
+}
+
+/** The send options of a request sent on no one's behalf (shared: a request's path allocates no options). */
+const UNRELATED: SendOptions = Object.freeze({});
+
+/**
+ * `params` with `_meta` merged from, by rising precedence, the envelope, the params' own `_meta`, the
+ * request options' `meta` and the progress token; `params` itself when that adds nothing. The caller's
+ * objects are never changed: a merge is a new object, and a lone `meta` is carried as it is (transports
+ * serialise or clone what they send).
+ */
+function withMeta(
+  params: Record<string, unknown> | undefined,
+  envelope: Record<string, unknown> | undefined,
+  extra: Record<string, unknown> | undefined,
+  progressToken: ProgressToken | undefined,
+): Record<string, unknown> | undefined {
+  if (envelope === undefined && extra === undefined && progressToken === undefined) return params;
+  const own = params?._meta as Record<string, unknown> | undefined;
+  let meta: Record<string, unknown>;
+  if (envelope === undefined && own === undefined && progressToken === undefined) {
+    if (isEmpty(extra!)) return params;
+    meta = extra!;
+  } else {
+    meta = { ...envelope, ...own, ...extra };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    else if (isEmpty(meta)) return params;
+  }
+  return { ...params, _meta: meta };
+}
+
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return false;
+  return true;
+}
+
+function closedError(method: string): AgentdError {
+  return new AgentdError("E_CONNECTION_CLOSED", `cannot send ${method}: connection is closed`, { retryable: true });
+}
+
+function sendError(method: string, e: unknown): unknown {
+  if (AgentdError.isInstance(e)) return e;
+  return new AgentdError("E_TRANSPORT", `failed to send ${method}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
