@@ -83,7 +83,7 @@ describe("stderrLogger pretty", () => {
     expect(lines[1]).not.toContain("toolCallId");
     expect(lines[2]).toMatch(/tool\.result +fs\/read error · 412 B · 12ms$/);
     expect(lines[3]).toMatch(/run\.end +final · 590 in \/ 65 out tokens · 1\.5s · 3 turns · 2 tool calls · run-1$/);
-    // A record's own `message` field is data, not consola's message.
+    // A record's own `message` field is data, not a rendering option.
     expect(lines[4]).toMatch(/WRN mcp\.disconnected +server=fs reason=exit message=child exited$/);
     expect(lines.join("\n")).not.toContain("\x1b[");
   });

@@ -1,10 +1,9 @@
 /**
  * stderr telemetry for the CLI: one JSON object a line when stderr is not a terminal (for log shippers),
- * compact readable lines (through a consola reporter) when a person is watching. stdout is never touched
+ * compact readable lines when a person is watching. stdout is never touched
  * here: it carries the result only. `AGENT_LOG_FORMAT=json|pretty` and `AGENT_LOG_LEVEL` override.
  */
 import { createLogger, type LogLevel, type Logger, type LogRecord } from "@agentd/sdk";
-import { createConsola, type ConsolaReporter } from "consola/core";
 
 type Fields = Record<string, unknown>;
 type Paint = (code: string, s: string) => string;
@@ -93,13 +92,6 @@ export function prettyRecord(r: LogRecord, color: boolean): string {
   return parts.join(" ").trimEnd();
 }
 
-/** A consola reporter that writes each record as one compact line. */
-function compactReporter(write: (s: string) => void, color: boolean): ConsolaReporter {
-  return { log: (logObj) => write(`${prettyRecord(logObj.args[0] as LogRecord, color)}\n`) };
-}
-
-const CONSOLA_TYPE: Record<LogLevel, "debug" | "info" | "warn" | "error"> = { debug: "debug", info: "info", warn: "warn", error: "error" };
-
 /** The CLI's stderr logger. `AGENT_LOG_FORMAT=json|pretty` and `AGENT_LOG_LEVEL` override the defaults. */
 export function stderrLogger(options: { level?: LogLevel; format?: "json" | "pretty"; write?: (s: string) => void } = {}): Logger {
   const write = options.write ?? ((s: string) => process.stderr.write(s));
@@ -109,8 +101,6 @@ export function stderrLogger(options: { level?: LogLevel; format?: "json" | "pre
   const level = options.level ?? (envLevel && ["debug", "info", "warn", "error"].includes(envLevel) ? envLevel : "info");
   if (format === "json") return createLogger((r) => write(`${JSON.stringify(r)}\n`), { level });
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
-  // The logger filters by level; consola only renders (no throttling: every record is a distinct event).
-  const consola = createConsola({ level: 5, throttle: 0, reporters: [compactReporter(write, color)] });
-  // Wrapped in `args` so consola never mistakes a record's own fields (`message`, `level`) for its options.
-  return createLogger((r) => consola[CONSOLA_TYPE[r.level]]({ args: [r] }), { level });
+  // The logger filters by level; each record is one compact line (no throttling: every record is a distinct event).
+  return createLogger((r) => write(`${prettyRecord(r, color)}\n`), { level });
 }
