@@ -1,8 +1,9 @@
 /**
  * Client authentication at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2): none (public client),
  * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. The JWT assertion is signed with
- * WebCrypto (ES256 or RS256 from a PKCS#8 PEM key): one small signature needs no JWT library.
+ * `jose` (ES256 or RS256 from a PKCS#8 PEM key), the library that also verifies tokens on the serving side.
  */
+import { importPKCS8, SignJWT } from "jose";
 import { AgentdError } from "../../../wire/errors.ts";
 
 /** The token endpoint authentication methods agentd speaks. */
@@ -27,7 +28,6 @@ export function chooseAuthMethod(supported: string[] | undefined, has: { secret:
   return supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
 }
 
-const b64url = (bytes: Uint8Array | ArrayBuffer) => Buffer.from(bytes as ArrayBuffer).toString("base64url");
 /** RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding. */
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 
@@ -54,27 +54,23 @@ export async function authenticate(client: OAuthClient, body: URLSearchParams, h
 /** A short-lived RFC 7523 client assertion: iss = sub = client id, aud = the authorization server. */
 async function clientAssertion(client: OAuthClient, audience: string): Promise<string> {
   if (!client.privateKeyPem) throw new AgentdError("E_CONFIG_INVALID", "private_key_jwt needs a private key (oauth.privateKeyFile)");
-  const der = new Uint8Array(Buffer.from(client.privateKeyPem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, ""), "base64"));
-  const { alg, key } = await importKey(der, client.signingAlg);
-  const now = Math.floor(Date.now() / 1000);
-  const header = b64url(Buffer.from(JSON.stringify({ alg, typ: "JWT" })));
-  const claims = { iss: client.clientId, sub: client.clientId, aud: audience, iat: now, exp: now + 300, jti: crypto.randomUUID() };
-  const input = `${header}.${b64url(Buffer.from(JSON.stringify(claims)))}`;
-  const params = alg === "ES256" ? { name: "ECDSA", hash: "SHA-256" } : { name: "RSASSA-PKCS1-v1_5" };
-  // WebCrypto's ECDSA signature is already the raw r||s form JWS wants (RFC 7518 §3.4).
-  const signature = await crypto.subtle.sign(params, key, new TextEncoder().encode(input));
-  return `${input}.${b64url(signature)}`;
+  const { alg, key } = await importKey(client.privateKeyPem, client.signingAlg);
+  return new SignJWT({})
+    .setProtectedHeader({ alg, typ: "JWT" })
+    .setIssuer(client.clientId)
+    .setSubject(client.clientId)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime("300s")
+    .setJti(crypto.randomUUID())
+    .sign(key);
 }
 
-async function importKey(der: Uint8Array<ArrayBuffer>, wanted: string | undefined): Promise<{ alg: string; key: CryptoKey }> {
-  const tries: Array<[string, EcKeyImportParams | RsaHashedImportParams]> = [
-    ["ES256", { name: "ECDSA", namedCurve: "P-256" }],
-    ["RS256", { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }],
-  ];
-  for (const [alg, params] of tries) {
+async function importKey(pem: string, wanted: string | undefined): Promise<{ alg: string; key: CryptoKey }> {
+  for (const alg of ["ES256", "RS256"]) {
     if (wanted && wanted !== alg) continue;
     try {
-      return { alg, key: await crypto.subtle.importKey("pkcs8", der, params, false, ["sign"]) };
+      return { alg, key: await importPKCS8(pem, alg) };
     } catch {
       // Not this key type: try the next.
     }

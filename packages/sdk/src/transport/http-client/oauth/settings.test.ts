@@ -41,5 +41,21 @@ describe("oauth settings", () => {
     expect(JSON.parse(Buffer.from(p!, "base64url").toString())).toMatchObject({ iss: "cid", sub: "cid", aud: "https://as.example" });
     const ok = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, publicKey, Buffer.from(s!, "base64url"), new TextEncoder().encode(`${h}.${p}`));
     expect(ok).toBe(true);
+
+    const rsa = await crypto.subtle.generateKey(
+      { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+      true,
+      ["sign", "verify"],
+    );
+    const rsaPem = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(await crypto.subtle.exportKey("pkcs8", rsa.privateKey)).toString("base64")}\n-----END PRIVATE KEY-----\n`;
+    const rsaBody = new URLSearchParams();
+    await authenticate({ clientId: "cid", privateKeyPem: rsaPem, method: "private_key_jwt" }, rsaBody, new Headers(), "https://as.example");
+    const [rh, rp, rs] = rsaBody.get("client_assertion")!.split(".");
+    expect(JSON.parse(Buffer.from(rh!, "base64url").toString())).toEqual({ alg: "RS256", typ: "JWT" });
+    const rsaOk = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", rsa.publicKey, Buffer.from(rs!, "base64url"), new TextEncoder().encode(`${rh}.${rp}`));
+    expect(rsaOk).toBe(true);
+    await expect(
+      authenticate({ clientId: "cid", privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", method: "private_key_jwt" }, new URLSearchParams(), new Headers(), "https://as"),
+    ).rejects.toThrow(/not a PKCS#8 P-256 EC or RSA key/);
   });
 });
