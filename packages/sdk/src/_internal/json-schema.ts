@@ -7,6 +7,11 @@
  * same tool's arguments again costs only the checks. Unknown keywords and `format` are ignored (as the
  * spec allows for annotations); `$ref` resolves JSON pointers inside the root schema only.
  *
+ * Why not ajv (the oracle of this file's tests): the schemas checked here arrive from MCP servers and
+ * models, i.e. untrusted, and ajv's own security notes ask that schemas be as trusted as application code,
+ * because it compiles each one to JavaScript source with `new Function`. A tree of closures over the
+ * subset tools use keeps untrusted input as data.
+ *
  * One deliberate difference from ajv: `multipleOf` tolerates binary floating-point error
  * (`0.07` is a multiple of `0.01`), because models write decimals and a strict check would refuse them.
  */

@@ -1,9 +1,12 @@
 /**
  * A streaming Server-Sent Events parser (WHATWG HTML, "Parsing an event stream"), correct on any chunking.
  *
- * Why we write it instead of depending on `eventsource-parser`: the SDK core stays valibot-plus-platform,
- * and the parser is ~130 lines. `eventsource-parser` is a dev dependency only: the test feeds thousands of
- * random streams, split at random chunk boundaries, to both parsers and asserts identical callbacks.
+ * Why we write it instead of depending on `eventsource-parser` (4.x): its `maxBufferSize` ends the whole
+ * stream when one event is too large, while a resumable MCP stream must drop that one event and carry on
+ * (see `maxEventChars` below); and the transports' hot path wants the id of every event as it is seen, for
+ * `Last-Event-ID`. What is left is ~130 lines. `eventsource-parser` stays the oracle, as a dev dependency:
+ * the test feeds thousands of random streams, split at random chunk boundaries, to both parsers and asserts
+ * identical callbacks.
  *
  * Semantics (those of the spec, with the reporting shape of `eventsource-parser`):
  * - lines end in CR, LF or CRLF, including a CR at the end of one chunk and its LF at the start of the next;
