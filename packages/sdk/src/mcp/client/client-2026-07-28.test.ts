@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c().catch(() => {});
 });
 
-const V2_SERVER = join(import.meta.dir, "__fixtures__", "v2-sdk-server.ts");
+const V2_SERVER = join(import.meta.dir, "..", "__fixtures__", "v2-sdk-server.ts");
 
 async function client(transport: MemoryTransport | StdioChildTransport, options: McpClientOptions = {}) {
   const c = new McpClient({ name: "agentd-test", version: "0" }, { versionNegotiation: "auto", probeTimeoutMs: 5_000, ...options });

@@ -21,7 +21,7 @@ afterEach(async () => {
 
 test("a paused subscription runs nothing; resumed, it reads again and runs the latest state once", async () => {
   const inbox = new FakeResourceClient();
-  inbox.texts.set(URI, "v0");
+  inbox.texts.set(URI, "state:zero"); // ":" is never in a fence id (base32), so the match below cannot hit one
   const agent = createAgent({ model: scriptedModel(Array.from({ length: 6 }, () => reply("ok"))), tools: memoryToolSet([]) });
   const inputs: string[] = [];
   const logger = memoryLogger();
@@ -44,15 +44,15 @@ test("a paused subscription runs nothing; resumed, it reads again and runs the l
   expect(await triggers.pause()).toEqual([]); // already paused
   expect(triggers.status()[0]?.state).toBe("paused");
   expect(inbox.listeners).toBe(0);
-  inbox.set(URI, "v1");
-  inbox.set(URI, "v2");
+  inbox.set(URI, "state:one");
+  inbox.set(URI, "state:two");
   expect(ends).toHaveLength(1);
 
   const reads = inbox.calls.filter((c) => c === "read").length;
   expect(await triggers.resume()).toEqual(["inbox"]);
   await runEnds(2);
   expect(inbox.calls.filter((c) => c === "read").length).toBe(reads + 1);
-  expect(inputs.map((i) => (i.includes("v2") ? "v2" : i.includes("v1") ? "v1" : "v0"))).toEqual(["v0", "v2"]);
+  expect(inputs.map((i) => (i.includes("state:two") ? "two" : i.includes("state:one") ? "one" : "zero"))).toEqual(["zero", "two"]);
   expect(triggers.status()[0]).toMatchObject({ state: "active", runs: 2 });
   expect(logger.records.filter((r) => r.event.startsWith("triggers.")).map((r) => [r.event, r.triggers])).toContainEqual(["triggers.paused", ["inbox"]]);
 

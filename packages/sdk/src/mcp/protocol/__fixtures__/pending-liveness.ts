@@ -9,8 +9,8 @@
  *                                     process exits at once
  *   bun pending-liveness.ts answered  one request with a 600 s timeout, answered: the process exits at once
  */
-import { MemoryTransport } from "../../transport/memory.ts";
-import { Protocol } from "../protocol/protocol.ts";
+import { MemoryTransport } from "../../../transport/memory.ts";
+import { Protocol } from "../protocol.ts";
 
 const [mode = ""] = process.argv.slice(2);
 const [a, b] = MemoryTransport.createPair();
