@@ -139,6 +139,7 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
     mcpServers: { store: storeEntry },
     triggers: { subscriptions: Array.from({ length: JOBS }, (_, j) => ({ server: "store", uri: `store://doc/jobs/${j}`, instruction: "Do: {{resource.text}}" })) },
     durability: { claims: { store: storeEntry, lease: `${LEASE_MS}ms`, holder: "${HOLDER}" } },
+    capabilities: { httpReactivity: true },
   });
   const fleet = new Fleet(
     () => ["run", "--mode", "reactive", "--config", config, "--json"],

@@ -48,10 +48,12 @@ test("bad sampling values and a checkpoint switch without its store are refused 
   expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({ sampling: false, checkpoint: false });
 });
 
-test("D11 switched off refuses the gemini dialect", () => {
-  const config = parseConfig({ model: { dialect: "gemini", name: "g" }, capabilities: { gemini: false } }, {});
-  expect(() => modelFromConfig(config, { createModel, logger: nullLogger })).toThrow("capabilities.gemini");
+test("the gemini dialect is its own switch: the removed capabilities.gemini key is refused naming it", () => {
+  expect(() => parseConfig({ model: { dialect: "gemini", name: "g" }, capabilities: { gemini: false } }, {})).toThrow(
+    'capabilities.gemini: removed: choosing model.dialect "gemini" is the switch; delete this key',
+  );
   expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), { createModel, logger: nullLogger }).provider).toBe("gemini");
+  expect(modelFromConfig(parseConfig({ model: { dialect: "anthropic", name: "c" } }, {}), { createModel, logger: nullLogger }).provider).toBe("anthropic");
 });
 
 test('capabilities.cron takes "utc" or "timezones"; the old planning codes are refused naming the new values', () => {

@@ -196,6 +196,7 @@ describe("run claims through an HTTP store", () => {
             mcpServers: { store },
             triggers: { subscriptions: [{ server: "store", uri: "store://doc/jobs/current", instruction: "Do: {{resource.text}}" }] },
             durability: { claims: { store, lease: "5s", holder: `replica-${n}` } },
+            capabilities: { httpReactivity: true },
           }),
         );
         return startAgentd(["run", "--mode", "reactive", "--config", config, "--json"], {

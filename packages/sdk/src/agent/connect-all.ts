@@ -55,7 +55,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             logger,
             ...(capabilities ? { capabilities } : {}),
             ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-            ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+            ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
             ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
             ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
           });

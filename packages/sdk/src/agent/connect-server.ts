@@ -34,13 +34,16 @@ export interface ConnectServerOptions {
   requestTimeoutMs?: number;
   /** Reconnect pacing of a managed connection (see `ManagedMcpClient`). */
   reconnect?: Partial<ReconnectPolicy>;
-  /** D7a: use server push (the GET stream) on HTTP servers (default true; false = request/response only). */
+  /** Use server push (the GET stream) on HTTP servers (default false: request/response only). */
   httpReactivity?: boolean;
   /** Where task-augmented calls are noted (the checkpoint's, when it is on). */
   taskJournal?: TaskJournal;
   /** Where OAuth tokens of servers with an `oauth` block live (default: the token file). */
   tokenStore?: TokenStore;
 }
+
+/** Why a subscription on an HTTP server gets no updates while reactivity over HTTP is off. */
+const HTTP_REACTIVITY_OFF = "reactivity over HTTP is off: set capabilities.httpReactivity to true, or give the trigger a pollInterval";
 
 /** Build the transport an `mcpServers` entry describes. */
 export function transportFor(
@@ -66,7 +69,7 @@ export function transportFor(
     ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger, options.tokenStore) } : {}),
     logger: logger.child({ server: name }),
     name,
-    ...(options.httpReactivity === false ? { openGetStream: false } : {}),
+    ...(options.httpReactivity === true ? {} : { openGetStream: false }),
   });
 }
 
@@ -114,14 +117,14 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     name,
     transportFactory: () => {
       const transport = transportFor(name, config, options.logger, {
-        ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+        ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
         ...(auth ? { auth } : {}),
       });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
       if (transport instanceof StdioChildTransport) void transport.launch();
       return transport;
     },
-    ...(options.httpReactivity === false ? { push: false } : {}),
+    ...(options.httpReactivity === true ? {} : { push: false, pushOffReason: HTTP_REACTIVITY_OFF }),
     clientInfo: CLIENT_INFO,
     client: clientOptions(options, config),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),

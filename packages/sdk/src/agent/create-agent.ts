@@ -88,9 +88,9 @@ export interface AgentOptions {
    */
   reconnect?: Partial<ReconnectPolicy>;
   /**
-   * D7a, reactivity over HTTP (default true): server push on the GET stream, so subscriptions work on HTTP
-   * servers. false is the seed's v1 fallback: HTTP servers request/response only, their subscription
-   * triggers reported unavailable.
+   * Reactivity over HTTP (default false): with true, server push on the GET stream, so subscriptions work on
+   * HTTP servers. Off, HTTP servers are used request/response only and a subscription trigger on one is
+   * reported unavailable (naming this switch) unless it has a `pollInterval`.
    */
   httpReactivity?: boolean;
   /**
@@ -316,7 +316,7 @@ export function createAgent(options: AgentOptions): Agent {
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(ledger || calls ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-    ...(options.httpReactivity === false ? { httpReactivity: false } : {}),
+    ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
     // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
     ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
     ...(options.oauthTokenStore ? { tokenStore: options.oauthTokenStore } : {}),

@@ -92,8 +92,6 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
       "E_CONFIG_INVALID",
       "no model endpoint: set AGENT_INTELLIGENCE (e.g. http://127.0.0.1:11434/v1), --intelligence, or model.intelligence in agentd.json — or try 'agentd demo' for the offline scripted model",
     );
-  if (dialect === "gemini" && config.capabilities?.gemini === false)
-    throw new AgentdError("E_CONFIG_INVALID", "the gemini dialect is switched off (capabilities.gemini: false): use openai or anthropic, or remove the switch");
   if (!m.name && dialect !== "openai")
     throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
   return options.createModel({
@@ -184,7 +182,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { subagents: supervisor } : {}),
     capabilities: capabilityConfigFrom(config, logger),
-    ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
+    ...(c.httpReactivity === true ? { httpReactivity: true } : {}),
     ...(oauthTokenStore ? { oauthTokenStore } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(checkpoint ? { checkpoint } : {}),

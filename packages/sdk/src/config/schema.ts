@@ -355,10 +355,10 @@ export const CapabilitiesSchema = v.strictObject({
   tasks: v.optional(v.boolean()),
   /** D8: the supervisor checkpoint in an MCP store (durability.checkpoint); default false = stateless rebuild + reconcile. */
   checkpoint: v.optional(v.boolean()),
-  /** D7a: reactivity over HTTP (default true); false = HTTP servers request/response only. */
+  /** Reactivity over HTTP: server push on the GET stream (default false: HTTP servers request/response only). */
   httpReactivity: v.optional(v.boolean()),
-  /** D11: the native gemini adapter (default true); false = openai-compatible and anthropic only. */
-  gemini: v.optional(v.boolean()),
+  /** Removed: the gemini adapter is used when `model.dialect` is "gemini", and only then. */
+  gemini: v.optional(v.never('removed: choosing model.dialect "gemini" is the switch; delete this key')),
   /** D9: the self-MCP declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
   /** D10: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron (was "v1"/"v2"). */

@@ -36,6 +36,8 @@ export interface SubscribableClient {
   onResourceUpdated(listener: (uri: string) => void): () => void;
   /** Whether the server declared `resources.subscribe` (and the transport can carry its notifications). */
   supportsSubscribe(): boolean;
+  /** Why the client cannot push updates, when a setting is the reason (named in the refusal). */
+  noPushReason?(): string | undefined;
   /** Listen to reconnects of the underlying session (a new stream or process). */
   onReconnected?(listener: () => void): () => void;
 }
@@ -82,10 +84,13 @@ export class SubscriptionSource implements EventSource {
     this.context = context;
     const { client, uri } = this.options;
     if (!client.supportsSubscribe()) {
+      const noPush = client.noPushReason?.();
       if (this.options.pollIntervalMs === undefined)
         throw new AgentdError(
           "E_CAPABILITY",
-          `trigger '${context.triggerId}': server '${this.options.server ?? "?"}' does not support resource subscriptions; set pollInterval to poll instead`,
+          `trigger '${context.triggerId}': server '${this.options.server ?? "?"}' ${
+            noPush ? `gets no updates: ${noPush}` : "does not support resource subscriptions; set pollInterval to poll instead"
+          }`,
         );
       context.logger.info("trigger.poll", { uri, everyMs: this.options.pollIntervalMs });
       await this.firstRead(async () => {});

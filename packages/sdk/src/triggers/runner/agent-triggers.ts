@@ -254,7 +254,9 @@ export class AgentTriggers {
       return undefined;
     }
     const polled = !client.supportsSubscribe() && spec.pollIntervalMs !== undefined;
-    const reason = polled ? `server '${spec.server}' does not support resource subscriptions; polling every ${spec.pollIntervalMs}ms` : undefined;
+    const noPush = client.noPushReason?.();
+    const why = noPush ? `gets no updates (${noPush.split(":")[0]})` : "does not support resource subscriptions";
+    const reason = polled ? `server '${spec.server}' ${why}; polling every ${spec.pollIntervalMs}ms` : undefined;
     if (polled) this.logger.warn("trigger.polling", { trigger: spec.id, server: spec.server, everyMs: spec.pollIntervalMs });
     const source = new SubscriptionSource({
       client,

@@ -238,6 +238,10 @@ export class ManagedMcpClient {
     // Over HTTP, updates arrive on the standalone GET stream: a server that refuses it cannot push them.
     return this.serverCapabilities.resources?.subscribe === true && this.pushState !== "unsupported" && this.pushState !== "failed" && this.pushState !== "off";
   }
+  /** Why this server cannot push updates, when the reason is a setting of ours (undefined otherwise). */
+  noPushReason(): string | undefined {
+    return this.pushState === "off" ? (this.options.pushOffReason ?? "server push over HTTP is switched off") : undefined;
+  }
   /** Listen to reconnects; subscriptions are already re-sent when it fires, so re-read. */
   onReconnected(listener: () => void): () => void {
     return this.on("reconnected", () => listener());

@@ -23,11 +23,13 @@ export interface ManagedClientOptions {
   /** How long one (re)connect handshake may take (ms, default 30 000). */
   connectTimeoutMs?: number;
   /**
-   * D7a: whether server push over HTTP is used (default true). With false — the seed's v1 fallback — an HTTP
-   * server is used request/response only and `supportsSubscribe()` is false, so a subscription trigger on
-   * it is reported unavailable.
+   * Whether server push over HTTP is used (default true at this level; the agent passes false unless
+   * reactivity over HTTP is switched on). With false an HTTP server is used request/response only and
+   * `supportsSubscribe()` is false, so a subscription trigger on it is reported unavailable.
    */
   push?: boolean;
+  /** What {@link ManagedMcpClient.noPushReason} says while push is off (for example, which switch turns it on). */
+  pushOffReason?: string;
   logger?: Logger;
 }
 
