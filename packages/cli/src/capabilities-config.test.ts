@@ -12,7 +12,7 @@ afterEach(async () => {
   close = undefined;
 });
 
-test("absent capabilities are the seed's v1 fallbacks: nothing declared", () => {
+test("absent capabilities are the defaults (switched off): nothing declared", () => {
   expect(capabilityConfigFrom(parseConfig({}, {}))).toEqual({});
   expect(capabilityConfigFrom(parseConfig({ capabilities: { roots: [], elicitation: "off", tasks: false } }, {}))).toEqual({});
 });

@@ -9,7 +9,7 @@
  * exactly once, under the same run id, and the self-arranged subscription is live again:
  * - with the checkpoint, it is restored from the store before any trigger starts (and the re-triggered
  *   Dispatch run finds it `already-subscribed`);
- * - without it, it is lost (the seed's documented v1 fallback) and arranged again by the Dispatch run, which
+ * - without it, it is lost (the documented default) and arranged again by the Dispatch run, which
  *   reconciliation re-triggers under its unchanged run id.
  */
 import { afterEach, expect, test } from "bun:test";

@@ -141,7 +141,7 @@ describe("agentd mcp (real child server)", () => {
     expect(stderrLines(missing)[0]).toMatch(/^agentd: fs refused read: .*\(-32002\)$/);
   });
 
-  test("prompts and get-prompt (D6 switched on for this command)", async () => {
+  test("prompts and get-prompt (prompts switched on for this command)", async () => {
     const list = await ws.run(["mcp", "fs", "prompts"]);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^PROMPT +ARGS \(\? = optional\) +DESCRIPTION\nreview +file, tone\? +Review a file\n$/);

@@ -1,7 +1,7 @@
 /**
  * The official `@modelcontextprotocol/conformance` SERVER suite against a real `agentd serve --http
  * 127.0.0.1:0 --notifications` process: every protocol-level scenario for what agentd declares (tools,
- * resources with subscribe, logging under D9, Streamable HTTP). Scenarios that call fixture tools,
+ * resources with subscribe, logging under server notifications, Streamable HTTP). Scenarios that call fixture tools,
  * resources or prompts by name (`test_simple_text`, `test://static-text`, …) test a fixture server, not a
  * protocol feature, and are not run here. Assertions read each scenario's checks.json.
  *

@@ -2,7 +2,7 @@
  * `agentd serve --http` driven by the official `@modelcontextprotocol/sdk` Client over
  * StreamableHTTPClientTransport: a real CLI process, a fake OpenAI-dialect gateway and the recording MCP
  * server as a stdio child. Covers initialize, tools, `agent.run` with progress, subscriptions to
- * `agent://status`, D9 logging, a stream broken mid-run and resumed with `Last-Event-ID`, and DELETE.
+ * `agent://status`, server notifications logging, a stream broken mid-run and resumed with `Last-Event-ID`, and DELETE.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -53,7 +53,7 @@ async function readJson(client: Client, uri: string) {
 }
 
 describe("agentd serve --http with the official SDK client", () => {
-  test("initialize, tools, agent.run with progress, status subscription, D9 logging", async () => {
+  test("initialize, tools, agent.run with progress, status subscription, server notifications logging", async () => {
     const { world, serve } = await startWorld();
     const { client, updates, logs, wire } = await connectClient(serve);
 
@@ -102,7 +102,7 @@ describe("agentd serve --http with the official SDK client", () => {
     expect(status).toMatchObject({ state: "idle", runsStarted: 1, runsSucceeded: 1, running: [] });
     expect(await readJson(client, "agent://runs/run-http-1")).toMatchObject({ runId: "run-http-1", status: "succeeded", toolCalls: 1 });
 
-    // D9: agentd's telemetry is mirrored as notifications/message at or above the level set, never a secret.
+    // agentd's telemetry is mirrored as notifications/message at or above the level set, never a secret.
     const end = await logs.waitFor((l) => l.data?.event === "run.end");
     expect(end).toMatchObject({ level: "info", logger: "agentd" });
     // The run's own debug records (model.response) are filtered out by the level set before it started.

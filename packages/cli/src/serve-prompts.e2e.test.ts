@@ -1,5 +1,5 @@
 /**
- * Served prompts (D6 as a server) through a real `agentd serve` with the official clients: the 1.32.2 SDK
+ * Served prompts (prompts as a server) through a real `agentd serve` with the official clients: the 1.32.2 SDK
  * client over stdio (2025-11-25) — declaration, pagination of prompts/list, expansion, -32602 for missing or
  * undeclared arguments, completion filtered by prefix and capped at 100 with total/hasMore, agent.run with
  * `{ prompt, arguments }` reaching the model as the instruction; the v2 client over Streamable HTTP

@@ -1,7 +1,7 @@
 /**
  * `agentd serve --stdio` driven by the official `@modelcontextprotocol/sdk` Client over StdioClientTransport
  * (which spawns `bun packages/cli/src/main.ts serve --stdio`): the same surface as over HTTP — tools,
- * `agent.run` with progress, `agent://status` updates, D9 logging — and a clean exit when stdin closes.
+ * `agent.run` with progress, `agent://status` updates, server notifications logging — and a clean exit when stdin closes.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -174,8 +174,8 @@ export const mcpCommand = defineCommand({
     const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
     if (args.timeout !== undefined && !timeoutMs) throw new AgentdError("E_USAGE", `--timeout expects a duration such as 30s, got '${args.timeout}'`);
 
-    // A human asked for prompts explicitly, so D6 is on for this command only; the rest (D1 tasks, D3 roots,
-    // D4 elicitation) follows the config, exactly as for `agentd run`.
+    // A human asked for prompts explicitly, so prompts are on for this command only; the rest (tasks, roots,
+    // elicitation) follows the config, exactly as for `agentd run`.
     const capabilities: CapabilityConfig = { ...capabilityConfigFrom(resolved.config), ...(spec.prompts ? { prompts: true } : {}), ...(spec.completion ? { completion: true } : {}) };
     // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
     const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });

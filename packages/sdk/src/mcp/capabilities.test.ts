@@ -1,5 +1,5 @@
 /**
- * The capability map: every v1 fallback (off state) exactly as the seed specifies it, and the on state of
+ * The capability map: every switch's off state (the default), and the on state of
  * roots, sampling and elicitation with a handler.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -43,9 +43,9 @@ async function clientOnServer(clientCaps: CapabilityConfig, setup: (s: McpServer
   return { server, session, client };
 }
 
-describe("v1 fallbacks (everything off)", () => {
-  test("the map has one row per switchable seed item", () => {
-    expect(CAPABILITY_ITEMS.map((i) => i.id)).toEqual(["D1", "D2", "D3", "D4", "D5", "D6", "D9"]);
+describe("the defaults (everything off)", () => {
+  test("the map has one row per switchable item", () => {
+    expect(CAPABILITY_ITEMS.map((i) => i.key)).toEqual(["tasks", "sampling", "roots", "elicitation", "completion", "prompts", "serverNotifications"]);
   });
 
   test("the client declares no capabilities", async () => {

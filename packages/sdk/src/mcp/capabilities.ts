@@ -1,20 +1,21 @@
 /**
  * The capability map: the ONE place that decides what we declare, what we answer and what we refuse.
  *
- * Each deferred item of the seed (RFC 0013, D1–D9) is a row, switched by one key of
- * {@link CapabilityConfig}. Off is the default and is the v1 fallback, exactly:
+ * Each switchable MCP feature is a row, switched by one key of
+ * {@link CapabilityConfig}. Off is the default and reproduces the behaviour without the feature, exactly:
  *
  * | item | off (default) | on |
  * |---|---|---|
- * | D1 tasks | never advertised; tools/call synchronous; a tool with `taskSupport:"required"` is not offered (logged) | client: task-augmented tools/call for tools that require it (poll `tasks/get`, fetch `tasks/result`, `tasks/cancel`); server with a task store: `tasks` declared, `tasks/*` answered |
- * | D2 sampling | inbound `sampling/createMessage` → -32601 | declared; serviced by the handler |
- * | D3 roots | not declared; `roots/list` → `{"roots":[]}`; never `notifications/roots/list_changed` | declared `{listChanged:true}` with the configured roots; changes notified |
- * | D4 elicitation | not declared; `elicitation/create` → -32601 | declared; `"decline"` policy or the handler answers |
- * | D5 completion | client never calls `completion/complete`; server declares no `completions` | allowed / declared when completers exist |
- * | D6 prompts | client never calls prompts/* and ignores their list_changed; server declares none | allowed / declared when prompts exist |
- * | D9 server notifications | server declares no `logging`, emits no `notifications/message` nor `notifications/progress` | declared and emitted |
+ * | tasks | never advertised; tools/call synchronous; a tool with `taskSupport:"required"` is not offered (logged) | client: task-augmented tools/call for tools that require it (poll `tasks/get`, fetch `tasks/result`, `tasks/cancel`); server with a task store: `tasks` declared, `tasks/*` answered |
+ * | sampling | inbound `sampling/createMessage` → -32601 | declared; serviced by the handler |
+ * | roots | not declared; `roots/list` → `{"roots":[]}`; never `notifications/roots/list_changed` | declared `{listChanged:true}` with the configured roots; changes notified |
+ * | elicitation | not declared; `elicitation/create` → -32601 | declared; `"decline"` policy or the handler answers |
+ * | completion | client never calls `completion/complete`; server declares no `completions` | allowed / declared when completers exist |
+ * | prompts | client never calls prompts/* and ignores their list_changed; server declares none | allowed / declared when prompts exist |
+ * | server notifications | server declares no `logging`, emits no `notifications/message` nor `notifications/progress` | declared and emitted |
  *
- * D7, D8, D10, D11 are transport, supervisor, trigger and adapter concerns, not MCP capabilities.
+ * Reactivity over HTTP, the checkpoint, the time-zone cron and the gemini adapter are transport, supervisor, trigger
+ * and adapter concerns, not MCP capabilities.
  * Any other unknown inbound request is -32601 (the protocol's default for methods without a handler).
  */
 import type {
@@ -31,34 +32,33 @@ import { invalidParams } from "../wire/errors.ts";
 import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
 import type { RequestContext } from "./protocol/types.ts";
 
-/** Services an inbound `sampling/createMessage` (D2 on). */
+/** Services an inbound `sampling/createMessage` (sampling on). */
 export type SamplingHandler = (params: CreateMessageRequestParams, ctx: RequestContext) => Promise<CreateMessageResult>;
-/** Services an inbound `elicitation/create` (D4 on). */
+/** Services an inbound `elicitation/create` (elicitation on). */
 export type ElicitationHandler = (params: ElicitRequestParams, ctx: RequestContext) => Promise<ElicitResult>;
 /** An elicitation mode (2025-11-25). */
 export type ElicitationMode = "form" | "url";
 
-/** The switches of the deferred v2 surface. Everything absent or `false` is the v1 fallback. */
+/** The switches of the switchable surface. Everything absent or `false` is the default. */
 export interface CapabilityConfig {
-  /** D1: task-augmented tools/call for tools whose `execution.taskSupport` is `"required"`. */
+  /** Task-augmented tools/call for tools whose `execution.taskSupport` is `"required"`. */
   tasks?: boolean;
-  /** D2: service inbound sampling through this handler (`tools: true` also declares tool-use sampling). */
+  /** Service inbound sampling through this handler (`tools: true` also declares tool-use sampling). */
   sampling?: false | SamplingHandler | { handler: SamplingHandler; tools?: boolean };
-  /** D3: declare roots and answer `roots/list` with these `file://` roots. */
+  /** Declare roots and answer `roots/list` with these `file://` roots. */
   roots?: false | Root[];
-  /** D4: declare elicitation and answer with a fixed `"decline"` or through a handler. */
+  /** Declare elicitation and answer with a fixed `"decline"` or through a handler. */
   elicitation?: false | "decline" | ElicitationHandler | { handler: ElicitationHandler | "decline"; modes?: ElicitationMode[] };
-  /** D5: completion/complete (client may call it; server declares `completions` when completers exist). */
+  /** Completion/complete (client may call it; server declares `completions` when completers exist). */
   completion?: boolean;
-  /** D6: prompts (client may call prompts/*; server declares `prompts` when prompts exist). */
+  /** Prompts (client may call prompts/*; server declares `prompts` when prompts exist). */
   prompts?: boolean;
-  /** D9: the server declares `logging` and emits `notifications/message` and `notifications/progress`. */
+  /** The server declares `logging` and emits `notifications/message` and `notifications/progress`. */
   serverNotifications?: boolean;
 }
 
-/** A row of the map: which config key switches which seed item, and what each state means. */
+/** A row of the map: which config key switches which feature, and what each state means. */
 export interface CapabilityItem {
-  readonly id: "D1" | "D2" | "D3" | "D4" | "D5" | "D6" | "D9";
   readonly key: keyof CapabilityConfig;
   readonly off: string;
   readonly on: string;
@@ -66,13 +66,13 @@ export interface CapabilityItem {
 
 /** The rows, for documentation, `agentd version --capabilities` style output and tests. */
 export const CAPABILITY_ITEMS: readonly CapabilityItem[] = [
-  { id: "D1", key: "tasks", off: "tasks never advertised; task-required tools unavailable", on: "task-augmented tools/call" },
-  { id: "D2", key: "sampling", off: "sampling/createMessage → -32601", on: "sampling declared and serviced" },
-  { id: "D3", key: "roots", off: 'roots not declared; roots/list → {"roots":[]}', on: "roots declared with listChanged" },
-  { id: "D4", key: "elicitation", off: "elicitation/create → -32601", on: "elicitation declared; decline policy or handler" },
-  { id: "D5", key: "completion", off: "completion/complete never called nor declared", on: "completion allowed and declared" },
-  { id: "D6", key: "prompts", off: "prompts ignored by the client, not declared by the server", on: "prompts used and declared" },
-  { id: "D9", key: "serverNotifications", off: "no logging capability, no message/progress emitted", on: "logging declared; message and progress emitted" },
+  { key: "tasks", off: "tasks never advertised; task-required tools unavailable", on: "task-augmented tools/call" },
+  { key: "sampling", off: "sampling/createMessage → -32601", on: "sampling declared and serviced" },
+  { key: "roots", off: 'roots not declared; roots/list → {"roots":[]}', on: "roots declared with listChanged" },
+  { key: "elicitation", off: "elicitation/create → -32601", on: "elicitation declared; decline policy or handler" },
+  { key: "completion", off: "completion/complete never called nor declared", on: "completion allowed and declared" },
+  { key: "prompts", off: "prompts ignored by the client, not declared by the server", on: "prompts used and declared" },
+  { key: "serverNotifications", off: "no logging capability, no message/progress emitted", on: "logging declared; message and progress emitted" },
 ];
 
 /** Whether an item is switched on. */
@@ -110,7 +110,7 @@ export const CLIENT_INBOUND: Readonly<Record<string, (config: CapabilityConfig) 
     const s = samplingOf(config);
     return s ? { kind: "service", handler: s.handler as unknown as ServiceHandler } : { kind: "refuse" };
   },
-  // D3 off: a roots-curious server still interoperates — the empty list declares no boundaries.
+  // roots off: a roots-curious server still interoperates — the empty list declares no boundaries.
   "roots/list": (config) =>
     config.roots
       ? { kind: "answer", result: (roots) => ({ roots: roots.map((r) => ({ ...r })) }) }
@@ -170,15 +170,14 @@ export function clientOutbound(config: CapabilityConfig, server: ServerCapabilit
   if (!Object.hasOwn(CLIENT_OUTBOUND, method)) return SEND;
   const rule = CLIENT_OUTBOUND[method] as OutboundRule;
   if (rule.item && !isOn(config, rule.item)) {
-    const item = CAPABILITY_ITEMS.find((i) => i.key === rule.item);
-    return { kind: "refuse", reason: `${method} is off (${item?.id} ${rule.item}); enable capabilities.${rule.item} to use it` };
+    return { kind: "refuse", reason: `${method} is off; enable capabilities.${rule.item} to use it` };
   }
   if (rule.server(server)) return SEND;
   if (rule.whenServerLacks === "empty") return EMPTY;
   return { kind: "refuse", reason: `the server did not declare the capability ${method} needs` };
 }
 
-/** Whether a listed tool is offered to callers, and why not (D1). */
+/** Whether a listed tool is offered to callers, and why not (tasks off). */
 export function toolAvailability(
   config: CapabilityConfig,
   server: ServerCapabilities,
@@ -202,7 +201,7 @@ export interface ServerFeatures {
   resources: boolean;
   prompts: boolean;
   completions: boolean;
-  /** A task store is attached (D1 server side). */
+  /** A task store is attached (tasks, server side). */
   tasks?: boolean;
 }
 
@@ -238,7 +237,7 @@ export const SERVER_INBOUND: Readonly<Record<string, (caps: ServerCapabilities) 
   "tasks/update": (c) => hasTasksExtension(c),
 };
 
-/** Whether the server emits `notifications/message` and `notifications/progress` (D9). */
+/** Whether the server emits `notifications/message` and `notifications/progress` (server notifications). */
 export const serverEmitsNotifications = (config: CapabilityConfig): boolean => config.serverNotifications === true;
 
 // ---------------------------------------------------------------------------------------------------------

@@ -202,7 +202,7 @@ describe("tools", () => {
   });
 });
 
-describe("task augmentation without tasks (D1 off, server side)", () => {
+describe("task augmentation without tasks (tasks off, server side)", () => {
   test("a task-augmented tools/call is processed normally, the task field ignored", async () => {
     const server = newServer();
     server.tool({ name: "t" }, () => ({ content: [{ type: "text", text: "sync" }] }));

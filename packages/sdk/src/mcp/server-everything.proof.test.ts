@@ -2,7 +2,7 @@
  * Proof: our `McpClient` over `StdioChildTransport` against the reference server
  * `@modelcontextprotocol/server-everything` (stdio mode, a real child process): handshake, tools,
  * resources, subscriptions with real `notifications/resources/updated`, progress that keeps a call alive
- * past its per-request timeout, and the v1 rule that a task-required tool is not offered (D1 off).
+ * past its per-request timeout, and the default rule that a task-required tool is not offered (tasks off).
  */
 import { afterEach, expect, test } from "bun:test";
 import { memoryLogger } from "../log.ts";

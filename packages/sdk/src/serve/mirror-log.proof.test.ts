@@ -1,5 +1,5 @@
 /**
- * D9 log mirroring wired as `agentd serve` wires it (every telemetry record, debug included, is mirrored to
+ * server notifications log mirroring wired as `agentd serve` wires it (every telemetry record, debug included, is mirrored to
  * the sessions as `notifications/message`) cannot feed back into itself: when a mirrored message cannot be
  * delivered, the transport logs the drop, and that record must stay local instead of being mirrored again
  * (which recursed until the stack overflowed when a session had no stream open).

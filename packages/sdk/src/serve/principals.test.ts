@@ -108,7 +108,7 @@ describe("runs are scoped to the principal that started them", () => {
   });
 });
 
-describe("D9 telemetry is the whole process's", () => {
+describe("server notifications telemetry is the whole process's", () => {
   test("it is mirrored to operators, not to other principals", async () => {
     const { runner } = recordingRunner();
     const self = createSelfMcpServer({ runner, capabilities: { serverNotifications: true } });

@@ -83,7 +83,7 @@ describe("self-MCP", () => {
     await client.close();
   });
 
-  test("D9 off (v1 fallback): no logging capability, no progress", async () => {
+  test("server notifications off (default): no logging capability, no progress", async () => {
     const { client } = await connect(fakeRunner(), false);
     expect(client.serverCapabilities.logging).toBeUndefined();
     const progress: unknown[] = [];
@@ -92,7 +92,7 @@ describe("self-MCP", () => {
     await client.close();
   });
 
-  test("D9 on: telemetry is mirrored as notifications/message at or above the client's level", async () => {
+  test("server notifications on: telemetry is mirrored as notifications/message at or above the client's level", async () => {
     const { self, client } = await connect(fakeRunner());
     expect(client.serverCapabilities.logging).toBeDefined();
     const logs: Array<{ level: string; data: unknown }> = [];

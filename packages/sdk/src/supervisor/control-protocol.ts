@@ -1,6 +1,6 @@
 /**
  * The internal control protocol between a parent and a subagent: JSON-RPC 2.0 in length-prefixed frames on
- * a private pipe (fd 3 of the child). Never the child's stdout, never exposed outward (seed D1, risk #10:
+ * a private pipe (fd 3 of the child). Never the child's stdout, never exposed outward (so
  * the public tasks surface is a translation over the handle table, not this wire).
  *
  * Messages:

@@ -1,6 +1,6 @@
 /**
  * The handle table: every subagent a supervisor started, as plain data. No processes, no pipes, no model
- * context live here — only supervisor-owned facts (seed D8): the retained spawn payload (the recoverable
+ * context live here — only supervisor-owned facts: the retained spawn payload (the recoverable
  * unit), usage so far, attempts, status and the result. So the table can be snapshotted as JSON, and MCP
  * `tasks/*` is a thin translation over it ({@link toTask}): the states are the tasks states (minus
  * `input_required`), with created/updated timestamps, a ttl, and a result retrievable by id.
@@ -223,7 +223,7 @@ export class HandleTable {
     return u;
   }
 
-  /** A JSON-serialisable snapshot (for a future checkpoint, D8). */
+  /** A JSON-serialisable snapshot (for the checkpoint). */
   snapshot(filter: { liveOnly?: boolean } = {}): HandleSnapshot {
     const handles = [...this.records.values()].filter((r) => !filter.liveOnly || r.status === "working");
     return { version: 1, takenAt: new Date(this.now()).toISOString(), handles: structuredClone(handles) };

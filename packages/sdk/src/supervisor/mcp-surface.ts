@@ -2,7 +2,7 @@
  * The subagent surface on an MCP server (the self-MCP): the same tools as the model's, and the
  * subscribable resource `agent://subagent/{id}/result` — `resources/read` gives the status while the child
  * runs and the result once done; `notifications/resources/updated` goes to subscribers when it finishes
- * (seed D1 fallback: async completion the agent-native way, not `tasks/*`). The internal control wire is
+ * (async completion the agent-native way, not `tasks/*`). The internal control wire is
  * never visible here. Wire it with `createSelfMcpServer({ extend: (server) => registerSubagentSurface(server, sup) })`.
  */
 import type { McpServer } from "../mcp/server/server.ts";

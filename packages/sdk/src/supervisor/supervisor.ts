@@ -221,7 +221,7 @@ export class Supervisor {
     return [...this.processes].filter((p) => !p.hasExited && p.pid !== undefined).map((p) => p.pid as number);
   }
 
-  /** Handles and payloads as JSON (for a checkpoint, D8): never processes, pipes or model context. */
+  /** Handles and payloads as JSON (for the checkpoint): never processes, pipes or model context. */
   snapshot(filter: { liveOnly?: boolean } = {}): HandleSnapshot {
     return this.table.snapshot(filter);
   }

@@ -1,5 +1,5 @@
 /**
- * Served prompts (D6) on the A2A surface: one card skill per configured prompt beside "run", and a message
+ * Served prompts on the A2A surface: one card skill per configured prompt beside "run", and a message
  * naming a prompt — a data part `{ "prompt": NAME, "arguments": { … } }` — runs that prompt's expansion as
  * the task's instruction, checked as `prompts/get` checks it. A2A messages name no skill, so the data part
  * is how a client picks one; the skill's description says so.

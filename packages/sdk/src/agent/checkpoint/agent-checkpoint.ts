@@ -1,5 +1,5 @@
 /**
- * An agent's supervisor checkpoint (RFC 0013 D8), off by default (`capabilities.checkpoint`). While the
+ * An agent's supervisor checkpoint, off by default (`capabilities.checkpoint`). While the
  * agent runs, every change of a supervisor-owned fact — a self-arranged subscription added or removed, a
  * triggered run starting or ending, a subagent handle changing — schedules a (debounced, compare-and-set)
  * write of the whole document to `checkpoints/<identity>` in an MCP store.

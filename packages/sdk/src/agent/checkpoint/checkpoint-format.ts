@@ -1,5 +1,5 @@
 /**
- * The supervisor checkpoint's document (RFC 0013 D8): supervisor-owned facts only — the subscription set
+ * The supervisor checkpoint's document: supervisor-owned facts only — the subscription set
  * (declared and self-arranged), the routing table (each trigger's instruction and the runs in flight), and
  * the handle map (subagent handles with their retained spawn payloads, usage and state). Never model
  * context, pipes, sockets or processes.

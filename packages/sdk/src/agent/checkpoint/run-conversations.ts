@@ -1,5 +1,5 @@
 /**
- * The checkpoint's optional heavier tier (RFC 0013 D8's "warm reactive-session context"), off by default
+ * The checkpoint's optional heavier tier ("warm reactive-session context"), off by default
  * (`durability.checkpoint.resumeConversations`): a triggered run's conversation — its messages after each
  * turn whose tool results are in — is written through the MCP store under `conversations/<runId>`, so a run
  * re-run under the same run id after a restart or a takeover goes on from there (the model sees the

@@ -1,4 +1,4 @@
-/** D1 on: task-augmented tools/call against a hand-built task receiver. */
+/** Tasks on: task-augmented tools/call against a hand-built task receiver. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../../transport/memory.ts";
 import { McpClient } from "./client.ts";
@@ -53,7 +53,7 @@ async function taskServer(polls: number) {
   return { transport: a, log, cancelSeen, pollSeen };
 }
 
-describe("task-augmented tools/call (D1 on)", () => {
+describe("task-augmented tools/call (tasks on)", () => {
   test("a task-required tool is offered, called as a task, polled, and its result fetched", async () => {
     const { transport, log } = await taskServer(3);
     const client = new McpClient({ name: "c", version: "0" }, { capabilities: { tasks: true }, runId: "r-1" });

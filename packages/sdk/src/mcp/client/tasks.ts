@@ -1,5 +1,5 @@
 /**
- * Task-augmented `tools/call` (D1 on): send the call with a `task` field, poll `tasks/get` at the
+ * Task-augmented `tools/call` (tasks on): send the call with a `task` field, poll `tasks/get` at the
  * server's `pollInterval` until the task is terminal (or needs input), then fetch `tasks/result`.
  * Aborting (caller signal or the overall ceiling) sends `tasks/cancel` — the tasks spec says task-augmented
  * requests are cancelled that way, not with `notifications/cancelled`.

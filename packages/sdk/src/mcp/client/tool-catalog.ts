@@ -1,5 +1,5 @@
 /**
- * The client's view of one server's tools: the last listing, which tools are offered (D1 filters those
+ * The client's view of one server's tools: the last listing, which tools are offered (with tasks off, those
  * that require tasks), and the check of `structuredContent` against a tool's `outputSchema` (tools spec:
  * clients SHOULD validate structured results; a mismatch is a tool-domain error, an observation for the
  * model, not a crash).

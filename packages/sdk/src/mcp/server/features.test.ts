@@ -187,7 +187,7 @@ describe("the request context a tool handler gets", () => {
 
 describe("a session's own handlers", () => {
   test("an undeclared capability's method is -32601, unless the session registered a handler of its own", async () => {
-    const server = newServer(); // prompts off (D6): not declared
+    const server = newServer(); // prompts off: not declared
     server.tool({ name: "t" }, () => ({ content: [] }));
     const { raw, session } = await rawClient(server);
     await raw.request("initialize", { ...INIT, protocolVersion: "2025-11-25" });

@@ -3,8 +3,8 @@
  * servers and the Streamable HTTP server all build on it. It holds the registry and is shared by its
  * sessions: `connect(transport)` makes one {@link ServerSession} per client.
  *
- * What it declares comes from the capability map: tools and resources when registered; prompts (D6),
- * completions (D5) and logging/progress (D9) only when switched on in `capabilities`.
+ * What it declares comes from the capability map: tools and resources when registered; prompts,
+ * completions and logging/progress (server notifications) only when switched on in `capabilities`.
  */
 import type { Transport } from "../../transport/types.ts";
 import type { Implementation, LoggingLevel, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from "../../wire/index.ts";
@@ -35,7 +35,7 @@ import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../../wire
 export interface McpServerOptions {
   /** Sent to clients in the initialize result. */
   instructions?: string;
-  /** The deferred-surface switches (capability map). Default: all off, the v1 fallback. */
+  /** The deferred-surface switches (capability map). Default: all off. */
   capabilities?: CapabilityConfig;
   /** Items per page of every list (default 100). */
   pageSize?: number;
@@ -90,14 +90,14 @@ export class McpServer {
     return this.registry.addResource(definition, read);
   }
 
-  /** Register a resource template (`{var}` / `{+var}`), optionally with completers for its variables (D5). */
+  /** Register a resource template (`{var}` / `{+var}`), optionally with completers for its variables. */
   resourceTemplate(definition: ResourceTemplate, read: TemplateReader, options: { complete?: Completers } = {}): Registered<ResourceTemplate> {
     return this.registry.addTemplate(definition, read, options.complete);
   }
 
-  /** Register a prompt (declared only with D6 on), optionally with completers for its arguments (D5). */
+  /** Register a prompt (declared only with prompts on), optionally with completers for its arguments. */
   prompt(definition: Prompt, get: PromptGetter, options: { complete?: Completers } = {}): Registered<Prompt> {
-    if (!isOn(this.capabilityConfig, "prompts")) this.warnOnce("prompts", "prompts are off (D6): registered prompts are not declared");
+    if (!isOn(this.capabilityConfig, "prompts")) this.warnOnce("prompts", "prompts are off (capabilities.prompts): registered prompts are not declared");
     return this.registry.addPrompt(definition, get, options.complete);
   }
 
@@ -174,7 +174,7 @@ export class McpServer {
     await Promise.all([...this.live].filter((s) => !to || to(s)).map((s) => s.resourceUpdated(uri)));
   }
 
-  /** `notifications/message` to every session whose level admits `level` (D9) and that `to` admits, when given. */
+  /** `notifications/message` to every session whose level admits `level` (with server notifications on) and that `to` admits, when given. */
   async log(level: LoggingLevel, data: unknown, logger?: string, to?: (session: ServerSession) => boolean): Promise<void> {
     await Promise.all([...this.live].filter((s) => !to || to(s)).map((s) => s.log(level, data, logger)));
   }

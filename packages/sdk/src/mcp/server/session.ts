@@ -50,7 +50,7 @@ const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "
 export interface ServerContext extends RequestContext {
   /** The session the request arrived in. */
   session: ServerSession;
-  /** Send `notifications/message` to this session (when D9 is on and the level passes the client's filter). */
+  /** Send `notifications/message` to this session (when server notifications are on and the level passes the client's filter). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** What the client declared: in `initialize`, or (2026-07-28) in this request's `_meta`. */
   clientCapabilities: ClientCapabilities;
@@ -201,7 +201,7 @@ export class ServerSession {
   }
 
   /**
-   * Send `notifications/message` if D9 is on and `level` passes the client's filter. Logging is the one
+   * Send `notifications/message` if server notifications are on and `level` passes the client's filter. Logging is the one
    * thing allowed before `notifications/initialized` (lifecycle spec), so only initialize gates it.
    */
   async log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): Promise<void> {
@@ -222,7 +222,7 @@ export class ServerSession {
   }
 
   /**
-   * Wrap a protocol context into the context server handlers receive (D9 gates progress). Statelessly,
+   * Wrap a protocol context into the context server handlers receive (server notifications gates progress). Statelessly,
    * `sendRequest` asks for input through the request's result instead (`server-input.ts`): pass the params.
    */
   context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {

@@ -1,6 +1,6 @@
 /**
  * Detecting a server that only speaks the deprecated 2024-11-05 HTTP+SSE transport, so the user gets a
- * clear error instead of a bare 404/405. agentd never implements that transport (seed, D7).
+ * clear error instead of a bare 404/405. agentd never implements that transport: it was deprecated by 2025-03-26.
  *
  * The spec's backwards-compatibility rule: if POSTing `initialize` fails with 400, 404 or 405, a GET on the
  * same URL that opens an SSE stream whose first event is `endpoint` identifies an old server.

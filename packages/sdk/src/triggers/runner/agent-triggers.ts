@@ -35,7 +35,7 @@ import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 export interface AgentTriggersOptions {
   agent: TriggerAgent;
   specs: readonly TriggerSpec[];
-  /** The D10 switch (default `v1`). */
+  /** The time-zone cron switch (default off: 5-field UTC). */
   cron?: CronEngine;
   /** Where schedules keep their last fire (v2 only). */
   jobStore?: JobStore;

@@ -1,5 +1,5 @@
 /**
- * Subscriptions a run arranges for itself (RFC 0013 D8's "subscribe self-tool"): `agent.subscribe` adds a
+ * Subscriptions a run arranges for itself ("the subscribe self-tool"): `agent.subscribe` adds a
  * reactive trigger at run time — the same subscription source as a declared one, so it subscribes and
  * reads at once (read-after-subscribe) and each new state of the resource is run with the instruction the
  * run gave. Scoped to the configured servers, bounded (`max`), listed in `agent://status` (`arrangedBy`).

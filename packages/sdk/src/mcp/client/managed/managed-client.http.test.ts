@@ -1,5 +1,5 @@
 /**
- * ManagedMcpClient over Streamable HTTP (D7a): the server process is SIGKILLed and restarted on the same
+ * ManagedMcpClient over Streamable HTTP with server push: the server process is SIGKILLed and restarted on the same
  * port, so it has forgotten our session. Against our own server (`createStreamableHttpServer` fronting an
  * `McpServer`, `__fixtures__/crashy-server.ts http`) and `@modelcontextprotocol/server-everything`.
  */

@@ -60,7 +60,7 @@ test("a server answering 405 to the GET stream does not, and that is logged", as
   expect(logger.records.some((r) => r.event === "mcp.push_unavailable" && r.getStream === "unsupported")).toBe(true);
 });
 
-test("D7a switched off (push: false): request/response only, no GET stream, subscriptions unsupported", async () => {
+test("reactivity over HTTP switched off (push: false): request/response only, no GET stream, subscriptions unsupported", async () => {
   http = await serverWithSubscribableResource();
   let transport: StreamableHttpClientTransport | undefined;
   client = new ManagedMcpClient({

@@ -1,5 +1,5 @@
 /**
- * Proof of the seed's v1 client fallbacks (RFC 0013 D2, D3, D4) on a real stdio session: a server that
+ * Proof of the client's defaults for sampling, roots and elicitation on a real stdio session: a server that
  * sends `roots/list`, `sampling/createMessage` and `elicitation/create` to our client — which declared
  * nothing — gets exactly `{"roots":[]}`, -32601 and -32601, and the session carries on.
  */
