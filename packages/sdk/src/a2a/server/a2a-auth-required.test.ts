@@ -21,7 +21,7 @@ import { followLogin, type OidcProvider, startOidcProvider } from "../../transpo
 import { type ProtectedMcp, startProtectedMcp } from "../../transport/http-client/oauth/__fixtures__/protected-mcp.ts";
 import { loginServer } from "../../transport/http-client/oauth/login.ts";
 import { FileTokenStore } from "../../transport/http-client/oauth/token-store.ts";
-import { officialClient, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { officialClient, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(60_000);
 

@@ -5,7 +5,7 @@
  * Also the card's caching headers and the authenticated extended card.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { officialClient, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { officialClient, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
 
@@ -99,7 +99,7 @@ describe("A2A bad input", () => {
 });
 
 test("a principal's unfinished tasks are bounded: past the bound a new one is refused, others still served", async () => {
-  const { gate } = await import("./__fixtures__/a2a-agent.ts");
+  const { gate } = await import("../../agent/__fixtures__/a2a-agent.ts");
   const g = gate();
   s = await serveA2aAgent({ steps: [g.step, g.step], a2a: { tasks: { maxUnfinishedPerPrincipal: 1 } }, http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }] } } });
   const first = await rpc(s.base, { ...send("one"), params: { ...send("one").params, configuration: { returnImmediately: true } } });

@@ -9,7 +9,7 @@ import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { resolve } from "node:path";
 import { memoryLogger } from "../../log.ts";
 import { callTools, reply, type Step } from "../../loop/__fixtures__/scripted-model.ts";
-import { serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(60_000);
 

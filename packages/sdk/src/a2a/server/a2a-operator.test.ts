@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
-import { echo, gate, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { echo, gate, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
 

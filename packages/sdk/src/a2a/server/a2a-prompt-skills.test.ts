@@ -3,7 +3,7 @@
  * data part names a prompt runs that prompt's expansion (checked as `prompts/get` checks it).
  */
 import { afterEach, expect, test } from "bun:test";
-import { serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 const PROMPTS = {
   review: {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Role } from "@a2a-js/sdk";
 import type { Step } from "../../loop/__fixtures__/scripted-model.ts";
-import { echo, gate, officialClient, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { echo, gate, officialClient, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
 

@@ -7,7 +7,7 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { Role, TaskState, type AgentCard, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
-import { echo, gate, serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { echo, gate, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 import { checkV03, v03SchemaMissing } from "./__fixtures__/v03-oracle.ts";
 
 setDefaultTimeout(30_000);

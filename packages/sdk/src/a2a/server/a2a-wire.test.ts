@@ -8,7 +8,7 @@ import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { AgentCard, Role, StreamResponse, TaskState } from "@a2a-js/sdk";
 import { Task } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { serveA2aAgent, type ServedAgent } from "./__fixtures__/a2a-agent.ts";
+import { serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
 let s: ServedAgent | undefined;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HARNESS = Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", import.meta.dir);
-const PRELOAD = fileURLToPath(new URL("./bind-loopback.ts", import.meta.url));
+const PRELOAD = fileURLToPath(new URL("../../../transport/http-client/__fixtures__/bind-loopback.ts", import.meta.url));
 
 /** One check of a scenario's `checks.json`. */
 export interface Check {

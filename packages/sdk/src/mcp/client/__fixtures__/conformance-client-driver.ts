@@ -9,10 +9,10 @@
  * Exit 0 when the scenario's client side ran to the end, 1 with one line on stderr otherwise.
  */
 import { jsonLinesLogger } from "../../../log.ts";
-import type { CapabilityConfig } from "../../../mcp/capabilities.ts";
-import { elicitationPolicy } from "../../../mcp/client/elicitation-policies.ts";
-import { ManagedMcpClient } from "../../../mcp/client/managed/managed-client.ts";
-import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
+import type { CapabilityConfig } from "../../capabilities.ts";
+import { elicitationPolicy } from "../elicitation-policies.ts";
+import { ManagedMcpClient } from "../managed/managed-client.ts";
+import { StreamableHttpClientTransport } from "../../../transport/http-client/streamable-http-client.ts";
 
 type Step = (client: ManagedMcpClient) => Promise<void>;
 

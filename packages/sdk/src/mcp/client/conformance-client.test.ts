@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 setDefaultTimeout(120_000);
 
 const HARNESS = Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", import.meta.dir);
-const PRELOAD = fileURLToPath(new URL("./__fixtures__/bind-loopback.ts", import.meta.url));
+const PRELOAD = fileURLToPath(new URL("../../transport/http-client/__fixtures__/bind-loopback.ts", import.meta.url));
 const DRIVER = fileURLToPath(new URL("./__fixtures__/conformance-client-driver.ts", import.meta.url));
 
 interface Check {

@@ -4,12 +4,12 @@
  * test can act on a task that is still working.
  */
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { reply, scriptedModel, type Step } from "../../../loop/__fixtures__/scripted-model.ts";
-import { createAgent, type Agent, type AgentOptions } from "../../../agent/create-agent.ts";
-import type { ServeOptions } from "../../../agent/serve-agent.ts";
-import type { LanguageModel } from "../../../model/language-model.ts";
-import type { Logger } from "../../../log.ts";
-import type { A2aServeOptions } from "../index.ts";
+import { reply, scriptedModel, type Step } from "../../loop/__fixtures__/scripted-model.ts";
+import { createAgent, type Agent, type AgentOptions } from "../create-agent.ts";
+import type { ServeOptions } from "../serve-agent.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
+import type { Logger } from "../../log.ts";
+import type { A2aServeOptions } from "../../a2a/server/index.ts";
 
 /** A served agent and how to reach it. */
 export interface ServedAgent {

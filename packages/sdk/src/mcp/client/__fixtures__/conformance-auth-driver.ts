@@ -12,9 +12,9 @@
  * lists tools and calls `test-tool` when offered (the step-up scenarios ask for more scope on the call).
  */
 import { jsonLinesLogger } from "../../../log.ts";
-import { ManagedMcpClient } from "../../../mcp/client/managed/managed-client.ts";
-import { type AuthorizationCodeHandler, MemoryTokenStore, OAuthClientProvider, type OAuthSettings } from "../oauth/index.ts";
-import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
+import { ManagedMcpClient } from "../managed/managed-client.ts";
+import { type AuthorizationCodeHandler, MemoryTokenStore, OAuthClientProvider, type OAuthSettings } from "../../../transport/http-client/oauth/index.ts";
+import { StreamableHttpClientTransport } from "../../../transport/http-client/streamable-http-client.ts";
 
 /** The Client ID Metadata Document URL the `auth/basic-cimd` authorization server expects. */
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
