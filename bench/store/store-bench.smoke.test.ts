@@ -1,6 +1,6 @@
 /** Smoke test of the store bench: a tiny configuration runs and yields ordered, positive figures. */
 import { expect, test } from "bun:test";
-import { redisServerPath } from "../../packages/sdk/src/store/__fixtures__/redis-server.ts";
+import { redisServerPath } from "@agentd/test-support/redis-server";
 import { runStoreBench } from "./store-bench.ts";
 
 test("store bench: put latency, claim overhead and checkpoint write latency on both backends", async () => {

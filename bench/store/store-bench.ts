@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { McpClient } from "@agentd/sdk/mcp";
 import { RunClaims, StoreClient } from "@agentd/sdk/store";
 import { StdioChildTransport } from "@agentd/sdk/transport";
-import { redisServerPath, startRedis } from "../../packages/sdk/src/store/__fixtures__/redis-server.ts";
+import { redisServerPath, startRedis } from "@agentd/test-support/redis-server";
 import { percentile, sig } from "../lib/stats.ts";
 import { nullLogger } from "../../packages/sdk/src/log.ts";
 import type { CheckpointDocument } from "../../packages/sdk/src/agent/checkpoint/checkpoint-format.ts";

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { runLoop } from "@agentd/sdk/loop";
-import type { Dialect, RecordedRequest, Turn } from "../../testkit/src/gateway/index.ts";
+import type { Dialect, RecordedRequest, Turn } from "@agentd/testkit";
 import { closeAll, gatewayFor, modelFor, weatherTools } from "./__fixtures__/run-support.ts";
 
 afterEach(closeAll);

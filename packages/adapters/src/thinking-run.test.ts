@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type ModelMessage, type RunEvent, runLoop } from "@agentd/sdk/loop";
-import type { Dialect, FakeGatewayOptions } from "../../testkit/src/gateway/index.ts";
+import type { Dialect, FakeGatewayOptions } from "@agentd/testkit";
 import { closeAll, gatewayFor, modelFor, THINKING, weatherTools } from "./__fixtures__/run-support.ts";
 
 afterEach(closeAll);

@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
-import { startPeer, type Peer } from "../../sdk/src/a2a/client/__fixtures__/a2a-peer.ts";
+import { startPeer, type Peer } from "@agentd/test-support/a2a-peer";
 import { CliWorkspace, events } from "./__fixtures__/cli-harness.ts";
 
 setDefaultTimeout(60_000);

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { DirectoryBackend, RedisBackend, type ClaimDocument, type StoreBackend, type StoreClient } from "@agentd/sdk/store";
 import { contentHash, subscriptionRunId } from "@agentd/sdk/triggers";
-import { redisServerPath, startRedis, type RunningRedis } from "../../sdk/src/store/__fixtures__/redis-server.ts";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
 import { Fleet, seededRandom, type FleetEvent, type Replica } from "./__fixtures__/fault-fleet.ts";
 import { connectHttpStore, startStoreProcess, type StoreProcess } from "./__fixtures__/store-process.ts";

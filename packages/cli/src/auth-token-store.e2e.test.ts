@@ -14,8 +14,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
-import { followLogin, MACHINE_SECRET, type OidcProvider, startOidcProvider } from "../../sdk/src/transport/http-client/oauth/__fixtures__/oidc-provider.ts";
-import { type ProtectedMcp, startProtectedMcp } from "../../sdk/src/transport/http-client/oauth/__fixtures__/protected-mcp.ts";
+import { followLogin, MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
+import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { CLI_MAIN } from "./__fixtures__/cli-harness.ts";
 
 setDefaultTimeout(60_000);

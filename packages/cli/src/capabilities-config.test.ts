@@ -1,7 +1,6 @@
 /** The config's `capabilities` block reaches the MCP clients; unbuilt items are refused, never ignored. */
 import { afterEach, expect, test } from "bun:test";
 import { parseConfig } from "@agentd/sdk";
-import { checkpointFromConfig } from "../../sdk/src/agent/checkpoint/checkpoint-from-config.ts";
 import { createFakeMcpServer } from "@agentd/testkit";
 import { createModel } from "@agentd/adapters";
 import { capabilityConfigFrom, McpClient, MemoryTransport, modelFromConfig, nullLogger } from "@agentd/sdk";
@@ -36,15 +35,10 @@ test("roots (paths or file:// URIs), elicitation and tasks are switched on", asy
   expect(await session.listRoots()).toEqual(caps.roots as never);
 });
 
-test("bad sampling values and a checkpoint switch without its store are refused with one clear line, not ignored", () => {
+test("bad sampling and checkpoint values are refused with one clear line, not ignored", () => {
   expect(() => parseConfig({ capabilities: { sampling: "yes" } }, {})).toThrow("capabilities.sampling");
   expect(() => parseConfig({ capabilities: { sampling: { budget: { calls: 0 } } } }, {})).toThrow("capabilities.sampling.budget.calls");
   expect(() => parseConfig({ capabilities: { checkpoint: "yes" } }, {})).toThrow("capabilities.checkpoint");
-  expect(() => checkpointFromConfig(parseConfig({ capabilities: { checkpoint: true } }, {}), nullLogger)).toThrow("capabilities.checkpoint needs a store");
-  const store = { command: "agentd", args: ["store", "--dir", "/tmp/x"] };
-  expect(() => checkpointFromConfig(parseConfig({ durability: { checkpoint: { store } } }, {}), nullLogger)).toThrow("capabilities.checkpoint is not true");
-  expect(checkpointFromConfig(parseConfig({ capabilities: { checkpoint: false } }, {}), nullLogger)).toBeUndefined();
-  expect(checkpointFromConfig(parseConfig({ capabilities: { checkpoint: true }, durability: { checkpoint: { store, identity: "pod-0" } } }, {}), nullLogger)?.key).toBe("checkpoints/pod-0");
   expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({ sampling: false, checkpoint: false });
 });
 

@@ -13,7 +13,7 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
-import { redisServerPath, startRedis, type RunningRedis } from "../../sdk/src/store/__fixtures__/redis-server.ts";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
 import { startAgentd, stopAll, type AgentdProcess } from "./modes/__fixtures__/agentd-process.ts";
 import { instructionOf, modelEnv } from "./modes/__fixtures__/scripts.ts";

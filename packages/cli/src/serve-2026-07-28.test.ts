@@ -15,7 +15,7 @@ import { CLI_MAIN } from "./__fixtures__/cli-harness.ts";
 import { Collector, tapMessages } from "./__fixtures__/serve/collector.ts";
 import { echoThenAnswer, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
-import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "../../sdk/src/__fixtures__/oracle.ts";
+import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "@agentd/test-support/oracle";
 
 /** What agentd sent the v2 client in the first test, checked against the official schema in the last. */
 let modernWire: Record<string, any>[] = [];

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { post, request, SseReader } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
+import { post, request, SseReader } from "@agentd/test-support/raw-mcp-http";
 import { Collector, tapMessages } from "./__fixtures__/serve/collector.ts";
 import { API_KEY, echoThenAnswer, gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { connectServer, nullLogger } from "@agentd/sdk";
-import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "../../sdk/src/transport/http-client/oauth/__fixtures__/oidc-provider.ts";
+import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, initializeRequest, openSession, post, type RawSession } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
+import { call, initializeRequest, openSession, post, type RawSession } from "@agentd/test-support/raw-mcp-http";
 import { serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 

@@ -20,7 +20,7 @@ import { tapMessages } from "./__fixtures__/serve/collector.ts";
 import { modelEnv } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 import { CONFORMANCE_PROMPTS } from "./__fixtures__/serve/served-prompts.ts";
-import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "../../sdk/src/__fixtures__/oracle.ts";
+import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "@agentd/test-support/oracle";
 
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initializeRequest, post, SseReader } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
+import { initializeRequest, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
 import { serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";

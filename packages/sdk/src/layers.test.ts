@@ -104,6 +104,28 @@ test("packages import each other only through allowed entry points, never by rel
   expect(offending).toEqual([]);
 });
 
+test("tests and their fixtures reach other packages through their names, never by relative path into src/", () => {
+  const offending: string[] = [];
+  for (const pkg of [...Object.keys(PACKAGE_EDGES), "test-support"]) {
+    for (const file of new Glob("**/*.ts").scanSync(`${PACKAGES}/${pkg}/src`)) {
+      for (const spec of importsOf(pkg, file)) {
+        if (!spec.startsWith(".")) continue;
+        const target = posix.normalize(posix.join(`${pkg}/src`, posix.dirname(file), spec));
+        if (!target.startsWith(`${pkg}/`)) offending.push(`${pkg}/src/${file} → ${spec}`);
+      }
+    }
+  }
+  expect(offending).toEqual([]);
+});
+
+test("only tests import the shared test support (@agentd/test-support never ships)", () => {
+  const offending: string[] = [];
+  for (const pkg of Object.keys(PACKAGE_EDGES))
+    for (const file of productionFiles(pkg))
+      if (importsOf(pkg, file).some((s) => s.startsWith("@agentd/test-support"))) offending.push(`${pkg}/src/${file}`);
+  expect(offending).toEqual([]);
+});
+
 test("the check sees a forbidden edge (the table is not vacuous)", () => {
   // wire is the bottom layer: nothing above it may be reached from it.
   expect(SDK_EDGES.wire).toEqual([]);

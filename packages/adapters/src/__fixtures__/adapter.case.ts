@@ -19,7 +19,7 @@ import {
   type ModelStreamPart,
   type ToolCallPart,
 } from "@agentd/sdk/model";
-import { type Dialect, echoLastToolResult, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "../../../testkit/src/gateway/index.ts";
+import { type Dialect, echoLastToolResult, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "@agentd/testkit";
 
 /** What the suite passes to the factory: where the gateway is and how patient to be. */
 export interface CaseModelSettings {

@@ -4,7 +4,7 @@
  */
 import { createModel, type CreateModelSettings } from "../create-model.ts";
 import type { LanguageModel, ToolDescriptor, ToolSet } from "@agentd/sdk";
-import { type Dialect, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "../../../testkit/src/gateway/index.ts";
+import { type Dialect, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "@agentd/testkit";
 
 /** The tools a weather agent has; every call's arguments are recorded. */
 export function weatherTools(): ToolSet & { calls: Array<{ name: string; args: Record<string, unknown> }> } {

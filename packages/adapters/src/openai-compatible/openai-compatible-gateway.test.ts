@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { extractAction } from "@agentd/sdk/model";
-import { type FakeGateway, startFakeGateway } from "../../../testkit/src/gateway/index.ts";
+import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
 import { runAdapterCases } from "../__fixtures__/adapter.case.ts";
 import { createOpenAICompatible } from "./openai-compatible-language-model.ts";
 

@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { memoryLogger } from "../log.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import { McpClient } from "./client/client.ts";
-import { fakeServerCommand, type FakeServerCommand } from "../../../testkit/src/mcp/fake-server-command.ts";
+import { fakeServerCommand, type FakeServerCommand } from "@agentd/testkit";
 
 let client: McpClient | undefined;
 let fake: FakeServerCommand | undefined;

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
-import { NEEDS_SHARED, officialSchemaPath, sharedMissing } from "../__fixtures__/shared-specs.ts";
+import { NEEDS_SHARED, officialSchemaPath, sharedMissing } from "@agentd/test-support/shared-specs";
 import { MemoryTransport } from "../transport/memory.ts";
 import { McpClient } from "./client/client.ts";
 import { McpServer } from "./server/server.ts";

@@ -9,9 +9,9 @@ import { MemoryTransport } from "../transport/memory.ts";
 import type { SendOptions, Transport } from "../transport/types.ts";
 import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { McpClient } from "./client/client.ts";
-import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
-import { createFakeMcpServer, type FakeMcpServer } from "../../../testkit/src/mcp/fake-mcp-server.ts";
-import type { FakeMcpServerSpec } from "../../../testkit/src/mcp/types.ts";
+import { NEEDS_SHARED, parseWithOfficialSdk, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
+import { createFakeMcpServer, type FakeMcpServer } from "@agentd/testkit";
+import type { FakeMcpServerSpec } from "@agentd/testkit";
 
 type Side = "client" | "server";
 interface Emitted {

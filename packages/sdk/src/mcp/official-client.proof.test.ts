@@ -7,8 +7,8 @@ import { afterEach, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { fakeServerCommand, type FakeServerCommand } from "../../../testkit/src/mcp/fake-server-command.ts";
-import type { FakeMcpServerSpec } from "../../../testkit/src/mcp/types.ts";
+import { fakeServerCommand, type FakeServerCommand } from "@agentd/testkit";
+import type { FakeMcpServerSpec } from "@agentd/testkit";
 
 let client: Client | undefined;
 let fake: FakeServerCommand | undefined;

@@ -14,8 +14,8 @@ import type { CallToolResult } from "../wire/index.ts";
 import { MODERN_META } from "../wire/schemas/methods-2026-07-28.ts";
 import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
 import { RawPeer } from "../mcp/__fixtures__/test-peer.ts";
-import { NEEDS_SHARED, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
-import { validateTasksExtension } from "../__fixtures__/tasks-extension-oracle.ts";
+import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
+import { validateTasksExtension } from "@agentd/test-support/tasks-extension-oracle";
 import { McpTaskTable } from "./mcp-tasks.ts";
 
 const closers: (() => Promise<void>)[] = [];

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createLogger, type LogRecord } from "../log.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
 import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
-import { initializeRequest, openSession, post, SseReader } from "./__fixtures__/raw-mcp-http.ts";
+import { initializeRequest, openSession, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 
 const idle: SelfRunner = { run: async () => Promise.reject(new Error("not used")) };
 const servers: StreamableHttpServer[] = [];

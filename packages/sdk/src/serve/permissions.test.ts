@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SelfHost, type Serving } from "../agent/serve-agent.ts";
-import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "../transport/http-client/oauth/__fixtures__/oidc-provider.ts";
-import { call, openSession, post, request } from "./__fixtures__/raw-mcp-http.ts";
+import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "@agentd/test-support/oidc-provider";
+import { call, openSession, post, request } from "@agentd/test-support/raw-mcp-http";
 import type { SelfRunner } from "./self-mcp.ts";
 
 setDefaultTimeout(30_000);

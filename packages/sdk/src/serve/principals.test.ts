@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
-import { call, openSession, post, request, SseReader, type RawSession } from "./__fixtures__/raw-mcp-http.ts";
+import { call, openSession, post, request, SseReader, type RawSession } from "@agentd/test-support/raw-mcp-http";
 import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
 
 const A = "token-a-0123456789abcdef";

@@ -9,7 +9,7 @@ import { createLogger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "../transport/http-server/index.ts";
 import { createSelfMcpServer, type SelfMcp, type SelfRunner } from "./self-mcp.ts";
-import { call, endSession, openSession, post, request } from "./__fixtures__/raw-mcp-http.ts";
+import { call, endSession, openSession, post, request } from "@agentd/test-support/raw-mcp-http";
 
 /** A runner that answers at once, after one progress-worthy event. */
 const instant: SelfRunner = {

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { startChildServer, type ChildServer } from "./__fixtures__/child-server.ts";
-import { call, openSession } from "./__fixtures__/raw-mcp-http.ts";
+import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 
 const MiB = 1024 * 1024;
 const BOUND = 100 * MiB;

@@ -9,7 +9,7 @@ import { descendants, killAll } from "../supervisor/__fixtures__/process-tree.ts
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
-import { call, openSession, type RawSession } from "./__fixtures__/raw-mcp-http.ts";
+import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
 import { createSelfMcpServer } from "./self-mcp.ts";
 
 const CHILD = resolve(import.meta.dir, "../supervisor/__fixtures__/scripted-child.ts");

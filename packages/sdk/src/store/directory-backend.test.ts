@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryBackend } from "./directory-backend.ts";
-import { runStoreCases } from "./__fixtures__/store.case.ts";
+import { runStoreCases } from "@agentd/test-support/store.case";
 
 const dirs: string[] = [];
 let current = "";

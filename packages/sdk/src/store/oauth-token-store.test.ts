@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpClient } from "../mcp/client/client.ts";
-import { followLogin, type OidcProvider, startOidcProvider } from "../transport/http-client/oauth/__fixtures__/oidc-provider.ts";
-import { type ProtectedMcp, startProtectedMcp } from "../transport/http-client/oauth/__fixtures__/protected-mcp.ts";
+import { followLogin, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
+import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { loginServer } from "../transport/http-client/oauth/login.ts";
 import { OAuthClientProvider, tokenKey } from "../transport/http-client/oauth/provider.ts";
 import { storeKeyFrom } from "../transport/http-client/oauth/token-store.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
-import { redisServerPath, type RunningRedis, startRedis } from "./__fixtures__/redis-server.ts";
+import { redisServerPath, type RunningRedis, startRedis } from "@agentd/test-support/redis-server";
 import { McpStoreTokenStore } from "./oauth-token-store.ts";
 import { StoreClient } from "./store-client.ts";
 

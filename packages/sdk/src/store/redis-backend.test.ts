@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "bun:test";
-import { redisServerPath, startRedis, type RunningRedis } from "./__fixtures__/redis-server.ts";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { RedisBackend } from "./redis-backend.ts";
-import { runStoreCases } from "./__fixtures__/store.case.ts";
+import { runStoreCases } from "@agentd/test-support/store.case";
 
 let redis: RunningRedis | undefined;
 let n = 0;

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectStore } from "./__fixtures__/connect-store.ts";
-import { redisServerPath, startRedis, type RunningRedis } from "./__fixtures__/redis-server.ts";
+import { connectStore } from "@agentd/test-support/connect-store";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { DirectoryBackend } from "./directory-backend.ts";
 import { RedisBackend } from "./redis-backend.ts";
 import { RunClaims, type ClaimDocument } from "./run-claims.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpClient } from "../mcp/client/client.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
-import { redisServerPath, startRedis, type RunningRedis } from "./__fixtures__/redis-server.ts";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { DirectoryBackend } from "./directory-backend.ts";
 import { RedisBackend } from "./redis-backend.ts";
 import { StoreClient } from "./store-client.ts";

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { getCodec, REVISION_TABLES } from "./codecs.ts";
 import { classify, notification, request, resultResponse } from "./jsonrpc.ts";
 import { MODERN_META } from "./schemas/methods-2026-07-28.ts";
-import { NEEDS_SHARED, sharedMissing, validateOfficial } from "../__fixtures__/oracle.ts";
+import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
 
 const REV = "2026-07-28";
 const meta = {

@@ -17,8 +17,8 @@ import {
   REQUEST_DEFINITIONS,
   sharedMissing,
   validateOfficial,
-} from "../__fixtures__/oracle.ts";
-import { officialSchemaPath } from "../__fixtures__/shared-specs.ts";
+} from "@agentd/test-support/oracle";
+import { officialSchemaPath } from "@agentd/test-support/shared-specs";
 import * as v from "valibot";
 
 /** Run a corpus message through our codec of `revision`, as the protocol layer would. */

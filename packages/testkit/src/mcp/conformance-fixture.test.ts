@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { McpClient } from "@agentd/sdk/mcp";
-import { createStreamableHttpServer, type StreamableHttpServer } from "../../../sdk/src/transport/http-server/index.ts";
+import { createStreamableHttpServer, type StreamableHttpServer } from "@agentd/sdk/transport";
 import { CONFORMANCE_FIXTURES, createConformanceFixtureServer } from "./conformance-fixture.ts";
 
 const CLI = Bun.resolveSync("@modelcontextprotocol/conformance/dist/index.js", import.meta.dir);

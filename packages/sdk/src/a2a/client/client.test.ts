@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chooseInterface } from "./agent-card.ts";
 import { A2aClient, agentCardUrl } from "./client.ts";
-import { startPeer, type Peer } from "./__fixtures__/a2a-peer.ts";
+import { startPeer, type Peer } from "@agentd/test-support/a2a-peer";
 import type { StreamResponse } from "./wire-types.ts";
 
 let peer: Peer | undefined;

@@ -4,7 +4,7 @@
  * become the call's progress and answer. The webhook takes only its token: a forged POST is refused.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { startPeer } from "./__fixtures__/a2a-peer.ts";
+import { startPeer } from "@agentd/test-support/a2a-peer";
 import { createLogger, type LogRecord } from "../../log.ts";
 import { callTools, reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { ToolResultPart } from "../../model/language-model.ts";

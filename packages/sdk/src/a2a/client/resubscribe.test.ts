@@ -4,7 +4,7 @@
  * GetTask takes over and polls until the task ends. Against the `@a2a-js/sdk` peer on 127.0.0.1.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { startPeer, type Peer } from "./__fixtures__/a2a-peer.ts";
+import { startPeer, type Peer } from "@agentd/test-support/a2a-peer";
 import { createLogger, type LogRecord } from "../../log.ts";
 import { callTools, reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { ToolResultPart } from "../../model/language-model.ts";

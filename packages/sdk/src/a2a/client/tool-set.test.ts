@@ -6,7 +6,7 @@
  * agent left out.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startPeer, type Peer, type PeerOptions } from "./__fixtures__/a2a-peer.ts";
+import { startPeer, type Peer, type PeerOptions } from "@agentd/test-support/a2a-peer";
 import { createLogger, memoryLogger } from "../../log.ts";
 import { callTools, hangUntilAborted, reply, scriptedModel, STEP_USAGE } from "../../loop/__fixtures__/scripted-model.ts";
 import type { ModelRequest, ToolResultPart } from "../../model/language-model.ts";

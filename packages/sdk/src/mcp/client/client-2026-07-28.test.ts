@@ -15,7 +15,7 @@ import { StdioChildTransport } from "../../transport/stdio-child.ts";
 import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
 import { McpClient, type McpClientOptions } from "./client.ts";
 import { McpServer } from "../server/server.ts";
-import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "../../__fixtures__/oracle.ts";
+import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "@agentd/test-support/oracle";
 
 /** What our client sent in the stateless session of the test below, checked against the official schema after. */
 let statelessSent: JsonRpcMessage[] = [];

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../../transport/memory.ts";
 import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
-import { NEEDS_SHARED, sharedMissing } from "../../__fixtures__/oracle.ts";
-import { validateTasksExtension } from "../../__fixtures__/tasks-extension-oracle.ts";
+import { NEEDS_SHARED, sharedMissing } from "@agentd/test-support/oracle";
+import { validateTasksExtension } from "@agentd/test-support/tasks-extension-oracle";
 import { McpClient } from "./client.ts";
 import { Protocol } from "../protocol/protocol.ts";
 

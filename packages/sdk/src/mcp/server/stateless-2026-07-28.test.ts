@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { INIT, newServer, rawClient, useCleanup } from "../__fixtures__/test-harness.ts";
-import { NEEDS_SHARED, sharedMissing, validateOfficial } from "../../__fixtures__/oracle.ts";
+import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
 import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { McpServer } from "./server.ts";
 

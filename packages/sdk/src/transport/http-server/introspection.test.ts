@@ -6,7 +6,7 @@
  * than the issuer requires gets 403. Scopes map to permissions through the issuer's `scopePermissions`.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "../http-client/oauth/__fixtures__/oidc-provider.ts";
+import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { createResponder, initializeRequest, post } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";

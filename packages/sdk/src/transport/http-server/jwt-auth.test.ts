@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "../http-client/oauth/__fixtures__/oidc-provider.ts";
+import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { type JwtIssuer, startJwtIssuer } from "./__fixtures__/jwt-issuer.ts";
 import { createResponder, initializeRequest, post } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";

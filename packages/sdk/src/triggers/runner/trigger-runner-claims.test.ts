@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
-import { connectStore } from "../../store/__fixtures__/connect-store.ts";
+import { connectStore } from "@agentd/test-support/connect-store";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
 import { RunClaims } from "../../store/run-claims.ts";
 import type { TriggerEvent } from "../index.ts";

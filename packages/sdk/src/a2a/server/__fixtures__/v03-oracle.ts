@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { sharedDir } from "../../../__fixtures__/shared-specs.ts";
+import { sharedDir } from "@agentd/test-support/shared-specs";
 
 const schemaPath = () => join(sharedDir(), "specs", "a2a-v0.3.0.schema.json");
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { McpClient } from "../../../mcp/client/client.ts";
 import { StreamableHttpClientTransport } from "../streamable-http-client.ts";
-import { followLogin, type OidcProvider, startOidcProvider } from "./__fixtures__/oidc-provider.ts";
-import { type ProtectedMcp, startProtectedMcp } from "./__fixtures__/protected-mcp.ts";
+import { followLogin, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
+import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { loginServer } from "./login.ts";
 import { OAuthClientProvider, tokenKey } from "./provider.ts";
 import { MemoryTokenStore } from "./token-store.ts";

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { followLogin, type OidcProvider, startOidcProvider } from "./__fixtures__/oidc-provider.ts";
-import { type ProtectedMcp, startProtectedMcp } from "./__fixtures__/protected-mcp.ts";
+import { followLogin, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
+import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { withFileLock } from "./file-lock.ts";
 import { loginServer } from "./login.ts";
 import { tokenKey } from "./provider.ts";

@@ -2,10 +2,10 @@
  * Test helpers for the HTTP server tests (not exported): a minimal MCP-ish responder that sits behind each
  * per-session transport, and a raw SSE reader over `fetch` responses.
  */
-import { post, SseReader } from "../../../__fixtures__/raw-http.ts";
+import { post, SseReader } from "@agentd/test-support/raw-http";
 import type { MessageExtra, Transport } from "../../types.ts";
 
-export { POST_HEADERS, post, SseReader } from "../../../__fixtures__/raw-http.ts";
+export { POST_HEADERS, post, SseReader } from "@agentd/test-support/raw-http";
 
 /** What the responder saw in one session. */
 export interface ResponderSession {

@@ -4,8 +4,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { connectStore } from "./connect-store.ts";
-import type { StoreClient } from "../store-client.ts";
-import type { StoreBackend } from "../types.ts";
+import type { StoreBackend, StoreClient } from "@agentd/sdk/store";
 
 /** A client connected to a store, and how to disconnect it. */
 export interface ConnectedStore {
@@ -118,7 +117,7 @@ export function runStoreCases(options: StoreCaseOptions): void {
   });
 
   t("invalid keys are refused with a clear message", async () => {
-    await expect(store.put("../etc/passwd", 1)).rejects.toThrow(/invalid store key/);
+    await expect(store.put("../../sdk/src/store/etc/passwd", 1)).rejects.toThrow(/invalid store key/);
     await expect(store.get("")).rejects.toThrow(/invalid store key/);
   });
 

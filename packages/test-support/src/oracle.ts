@@ -118,7 +118,7 @@ function run(revision: string, name: string, value: unknown, where: string): str
  * (`JSONRPCMessage`) and the definition of its method (`tools/call` → `CallToolRequest`; for a result,
  * pass the request's `method` → `CallToolResult`, or `CreateTaskResult` for a task-augmented answer).
  * Error responses are checked as such; a -32042 error also as `URLElicitationRequiredError`.
- * Batches (arrays) are checked element by element. Needs `../shared` (see `sharedSpecsAvailable`).
+ * Batches (arrays) are checked element by element. Needs `../../sdk/src/shared` (see `sharedSpecsAvailable`).
  */
 export function validateOfficial(revision: string, message: unknown, method?: string): OracleVerdict {
   const problems: string[] = [];

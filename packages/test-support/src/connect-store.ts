@@ -1,9 +1,7 @@
 /** A store MCP server over an in-memory transport pair, with a connected client. */
-import { McpClient } from "../../mcp/client/client.ts";
-import { MemoryTransport } from "../../transport/memory.ts";
-import { createStoreServer } from "../store-server.ts";
-import { StoreClient } from "../store-client.ts";
-import type { StoreBackend } from "../types.ts";
+import { McpClient } from "@agentd/sdk/mcp";
+import { createStoreServer, type StoreBackend, StoreClient } from "@agentd/sdk/store";
+import { MemoryTransport } from "@agentd/sdk/transport";
 
 /** Connect a {@link StoreClient} to a fresh store server on `backend`; `close` closes both (not the backend). */
 export async function connectStore(backend: StoreBackend): Promise<{ store: StoreClient; close(): Promise<void> }> {

@@ -1,5 +1,5 @@
 /**
- * Where the official schemas live. The `../shared` folder beside the repository may be absent in a clone:
+ * Where the official schemas live. The `../../sdk/src/shared` folder beside the repository may be absent in a clone:
  * tests that need it are named `[needs ../shared] …` and declared with `test.skipIf(sharedMissing)`, so
  * the runner reports them skipped, with one line saying why. `AGENTD_SHARED_DIR` points elsewhere.
  */
@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
-/** The tag in the name of every test that needs `../shared`. */
+/** The tag in the name of every test that needs `../../sdk/src/shared`. */
 export const NEEDS_SHARED = "[needs ../shared]";
 
 /** The shared folder: `$AGENTD_SHARED_DIR`, else `<repo>/../shared`. */
@@ -15,7 +15,7 @@ export function sharedDir(): string {
   const fromEnv = process.env.AGENTD_SHARED_DIR;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   // This file is <repo>/packages/sdk/src/__fixtures__/shared-specs.ts.
-  return fileURLToPath(new URL("../../../../../shared", import.meta.url));
+  return fileURLToPath(new URL("../../../../shared", import.meta.url));
 }
 
 /** The official JSON Schema file of an MCP revision. */

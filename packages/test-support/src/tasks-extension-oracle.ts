@@ -1,10 +1,10 @@
 /**
  * Test oracle for the MCP tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663). Its schema is not
- * in `../shared/specs`, so this is a JSON Schema written by hand from the extension's type definitions —
+ * in `../../sdk/src/shared/specs`, so this is a JSON Schema written by hand from the extension's type definitions —
  * `schema/draft/schema.ts` of github.com/modelcontextprotocol/ext-tasks at commit
  * e4345978be1f602f1fc48d89051e8559dd5302a6 (and `specification/draft/tasks.md` there) — with every core
  * type (`Result`, `RequestParams`, `InputRequests`, `InputResponses`, `Error`, `NotificationParams`)
- * taken by `$ref` from the official 2026-07-28 schema in `../shared/specs`. Test-only; never shipped.
+ * taken by `$ref` from the official 2026-07-28 schema in `../../sdk/src/shared/specs`. Test-only; never shipped.
  */
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";

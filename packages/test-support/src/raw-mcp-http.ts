@@ -4,8 +4,8 @@
  * tests, which need to see event ids, status codes and headers that an SDK client hides.
  */
 
-export { POST_HEADERS, post, SseReader, type FetchInit } from "../../__fixtures__/raw-http.ts";
-import { post, SseReader, type FetchInit } from "../../__fixtures__/raw-http.ts";
+export { POST_HEADERS, post, SseReader, type FetchInit } from "./raw-http.ts";
+import { post, SseReader, type FetchInit } from "./raw-http.ts";
 
 /** An `initialize` request. */
 export const initializeRequest = (id: number | string = 0, protocolVersion = "2025-11-25") => ({
