@@ -175,14 +175,3 @@ function unverifiedIssuer(token: string): string | undefined {
 
 /** The outcome of every request to an endpoint without auth (one object, not one per request). */
 const OPEN: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
-
-/** An X.509 subject as a one-line DN, e.g. `CN=alice,O=agents`. */
-export function formatSubject(subject: Record<string, string | string[] | undefined> | undefined): string {
-  if (!subject) return "";
-  const parts: string[] = [];
-  for (const [k, val] of Object.entries(subject)) {
-    if (val === undefined) continue;
-    for (const one of Array.isArray(val) ? val : [val]) parts.push(`${k}=${one}`);
-  }
-  return parts.join(",");
-}
