@@ -127,7 +127,7 @@ export function createAuthenticator(settings: AuthSettings): {
     }
     if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
     if (v.error === "unavailable")
-      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": "5" }) };
+      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": String(v.retryAfter) }) };
     const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
       "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
     });

@@ -266,6 +266,8 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
       throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
     if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS"))) throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60)) throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
+    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0)) throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
     for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
       if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
         throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);
