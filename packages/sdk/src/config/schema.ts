@@ -322,6 +322,7 @@ export const ServeSchema = v.strictObject({
     v.strictObject({
       maxSessions: v.optional(positiveInt),
       maxSessionsPerPrincipal: v.optional(positiveInt),
+      maxA2aStreamsPerPrincipal: v.optional(positiveInt),
       initializeTimeoutMs: v.optional(positiveInt),
       sessionIdleMs: v.optional(positiveInt),
       eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),

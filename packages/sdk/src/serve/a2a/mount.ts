@@ -40,6 +40,8 @@ export interface A2aMountOptions {
   card: (principal?: Principal) => AgentCard;
   operators: ReadonlySet<string>;
   maxBodyBytes: number;
+  /** Open SSE streams (SendStreamingMessage, SubscribeToTask, both bindings and versions) one principal may hold; 429 past it. */
+  maxStreamsPerPrincipal: number;
   logger: Logger;
 }
 
@@ -71,6 +73,29 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     o.logger.error("a2a.failed", { error: e instanceof Error ? e.message : String(e) });
     return new A2aError("Internal", "internal error");
   };
+
+  const openStreams = new Map<string, number>();
+  /**
+   * An SSE answer counted against its principal's open streams until it ends, or — at the cap — the 429
+   * that `refuse` renders (the binding's error shape), with `Retry-After`.
+   */
+  function counted(who: Principal, open: () => AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, refuse: (e: A2aError) => Response): Response {
+    const held = openStreams.get(who.id) ?? 0;
+    if (held >= o.maxStreamsPerPrincipal) {
+      o.logger.warn("a2a.stream.refused", { principal: who.id, open: held });
+      const res = refuse(new A2aError("InvalidRequest", `Too Many Requests: this principal already holds ${o.maxStreamsPerPrincipal} open A2A streams; close one first`));
+      res.headers.set("retry-after", "5");
+      return res;
+    }
+    const events = open();
+    openStreams.set(who.id, held + 1);
+    const release = () => {
+      const n = (openStreams.get(who.id) ?? 1) - 1;
+      if (n > 0) openStreams.set(who.id, n);
+      else openStreams.delete(who.id);
+    };
+    return sseResponse(events, frame, onError, undefined, release);
+  }
 
   /**
    * The service as a v0.3 request may use it: the v0.3 names map onto v1.0 operations only inside their
@@ -143,7 +168,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (refused) return refused;
     try {
       if (o.service.streams(method))
-        return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+        return counted(who, () => o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
       // A blocking SendMessage sends nothing until the run ends: the connection's idle timer must not cut it.
       conn.holdOpen?.();
       const result = await o.service.call(method, params, who);
@@ -159,7 +184,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     try {
       if (v03Streams(method)) {
         const call = v03Stream(method, params);
-        return sseResponse(service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+        return counted(who, () => service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
       }
       conn.holdOpen?.();
       return Response.json({ jsonrpc: "2.0", id, result: await callV03(service, method, params, who) });
@@ -192,7 +217,10 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
     if (query.includeArtifacts !== undefined) params.includeArtifacts = query.includeArtifacts === "true";
     try {
-      if (o.service.streams(route.method)) return sseResponse(o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)));
+      if (o.service.streams(route.method)) return counted(who, () => o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)), (e) => {
+        const body = restBody(e);
+        return Response.json({ error: { ...body.error, code: 429, status: "RESOURCE_EXHAUSTED" } }, { status: 429 });
+      });
       conn.holdOpen?.();
       const result = await o.service.call(route.method, params, who);
       // SendMessage answers a SendMessageResponse; the others their message type.

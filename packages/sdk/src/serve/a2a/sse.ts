@@ -7,10 +7,21 @@ import type { StreamResponse } from "../../a2a/types.ts";
 
 const encoder = new TextEncoder();
 
-/** Serve `events` as `text/event-stream`, each rendered by `frame`; an error mid-stream by `onError`. */
-export function sseResponse(events: AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, keepAliveMs = 15_000): Response {
+/**
+ * Serve `events` as `text/event-stream`, each rendered by `frame`; an error mid-stream by `onError`.
+ * `onEnd` is called once when the stream ends, however it ends (done, failed, or the client went away).
+ */
+export function sseResponse(events: AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, keepAliveMs = 15_000, onEnd?: () => void): Response {
   const it = events[Symbol.asyncIterator]();
   let timer: ReturnType<typeof setInterval> | undefined;
+  let ended = false;
+  const end = () => {
+    clearInterval(timer);
+    if (!ended) {
+      ended = true;
+      onEnd?.();
+    }
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       timer = setInterval(() => {
@@ -25,19 +36,19 @@ export function sseResponse(events: AsyncIterable<StreamResponse>, frame: (e: St
       try {
         const next = await it.next();
         if (next.done) {
-          clearInterval(timer);
+          end();
           controller.close();
           return;
         }
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(frame(next.value))}\n\n`));
       } catch (e) {
-        clearInterval(timer);
+        end();
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(onError(e))}\n\n`));
         controller.close();
       }
     },
     async cancel() {
-      clearInterval(timer);
+      end();
       await it.return?.();
     },
   });

@@ -33,6 +33,11 @@ export interface HttpServerLimits {
   initializeTimeoutMs?: number;
   /** Open SSE streams per session, POST and GET together (429 past it). Default 16. */
   maxStreamsPerSession?: number;
+  /**
+   * Open A2A SSE streams (SendStreamingMessage, SubscribeToTask; both bindings) one principal may hold at
+   * once (429 past it). A2A has no sessions, so this is its bound where MCP has sessions × streams. Default 64.
+   */
+  maxA2aStreamsPerPrincipal?: number;
   /** Requests awaiting a response per session (429 past it). Default 64. */
   maxInFlightPerSession?: number;
   /** A session holding nothing (no open stream, no request in flight) for this long is ended. Default 60 s. */
@@ -175,6 +180,7 @@ export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.
   maxSessionsPerPrincipal: 64,
   initializeTimeoutMs: 10_000,
   maxStreamsPerSession: 16,
+  maxA2aStreamsPerPrincipal: 64,
   maxInFlightPerSession: 64,
   sessionIdleMs: 60_000,
   eventStoreEvents: 256,
@@ -192,6 +198,7 @@ const LimitsSchema = v.strictObject({
   maxSessionsPerPrincipal: v.optional(positiveInt),
   initializeTimeoutMs: v.optional(positiveInt),
   maxStreamsPerSession: v.optional(positiveInt),
+  maxA2aStreamsPerPrincipal: v.optional(positiveInt),
   maxInFlightPerSession: v.optional(positiveInt),
   sessionIdleMs: v.optional(positiveInt),
   eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
