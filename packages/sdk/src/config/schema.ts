@@ -323,6 +323,7 @@ export const ServeSchema = v.strictObject({
       maxSessions: v.optional(positiveInt),
       maxSessionsPerPrincipal: v.optional(positiveInt),
       maxA2aStreamsPerPrincipal: v.optional(positiveInt),
+      requestBodyTimeoutMs: v.optional(positiveInt),
       initializeTimeoutMs: v.optional(positiveInt),
       sessionIdleMs: v.optional(positiveInt),
       eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),

@@ -56,6 +56,9 @@ test("a principal holds at most maxA2aStreamsPerPrincipal open streams; others a
   const v03 = await rpc(A, "tasks/resubscribe", { id }, "0.3");
   expect(v03.status).toBe(429);
   await v03.body?.cancel();
+  const v03Rest = await fetch(`${s.base}/a2a/rest/v1/tasks/${id}:subscribe`, { headers: { authorization: `Bearer ${A}`, "a2a-version": "0.3" } });
+  expect(v03Rest.status).toBe(429);
+  await v03Rest.body?.cancel();
 
   // Another principal's streams are its own (B may not see A's task, but its refusal is not the cap's).
   const other = await rpc(B, "SubscribeToTask", { id });

@@ -22,10 +22,10 @@ import { a2aPermission } from "../permissions.ts";
 type Refusal = (method: string) => Response | undefined;
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
-import { sseResponse } from "./sse.ts";
+import { type CountedSse, sseResponse } from "./sse.ts";
 import { cardToV03, isV03Version } from "./v03/card.ts";
 import { callV03, isV03Method, v03Stream, v03Streams } from "./v03/methods.ts";
-import { serveV03Rest, v03RestError } from "./v03/rest.ts";
+import { bodyError, refusedBody, serveV03Rest, v03RestError } from "./v03/rest.ts";
 import { eventToV03 } from "../../a2a/v03-shapes.ts";
 
 /** The well-known path of the agent card. */
@@ -40,6 +40,8 @@ export interface A2aMountOptions {
   card: (principal?: Principal) => AgentCard;
   operators: ReadonlySet<string>;
   maxBodyBytes: number;
+  /** Time a request body may take to arrive (408 and the connection closed past it). */
+  bodyTimeoutMs: number;
   /** Open SSE streams (SendStreamingMessage, SubscribeToTask, both bindings and versions) one principal may hold; 429 past it. */
   maxStreamsPerPrincipal: number;
   logger: Logger;
@@ -79,7 +81,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
    * An SSE answer counted against its principal's open streams until it ends, or — at the cap — the 429
    * that `refuse` renders (the binding's error shape), with `Retry-After`.
    */
-  function counted(who: Principal, open: () => AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, refuse: (e: A2aError) => Response): Response {
+  const counted: CountedSse = (who, open, frame, onError, refuse) => {
     const held = openStreams.get(who.id) ?? 0;
     if (held >= o.maxStreamsPerPrincipal) {
       o.logger.warn("a2a.stream.refused", { principal: who.id, open: held });
@@ -95,7 +97,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       else openStreams.delete(who.id);
     };
     return sseResponse(events, frame, onError, undefined, release);
-  }
+  };
 
   /**
    * The service as a v0.3 request may use it: the v0.3 names map onto v1.0 operations only inside their
@@ -142,8 +144,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
 
   async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
-    const read = await readBoundedBody(req, o.maxBodyBytes);
-    if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+    const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+    if (!read.ok) return refusedBody(rpcError(null, bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
     let msg: unknown;
     try {
       msg = JSON.parse(read.text);
@@ -205,8 +207,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (refused) return refused;
     let params: Record<string, unknown> = { ...query, ...route.params };
     if (req.method === "POST") {
-      const read = await readBoundedBody(req, o.maxBodyBytes);
-      if (!read.ok) return restError(new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+      const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+      if (!read.ok) return refusedBody(restError(bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
       try {
         const body = read.text ? JSON.parse(read.text) : {};
         if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not an object");
@@ -252,7 +254,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       if (sub.startsWith("/v1/")) {
         const w = wireVersion(req);
         if (w instanceof A2aError) return v03RestError(w);
-        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
+        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, toA2aError, sse: counted }, req, sub.slice(3), who, conn);
       }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
       return rest(req, sub, who, conn, lacks);

@@ -3,7 +3,20 @@
  * at once (Bun sends no headers before the first body byte), keep-alive comments keep idle timers from
  * cutting a quiet stream, and a client that goes away stops the iteration (its `finally` runs).
  */
-import type { StreamResponse } from "../../a2a/types.ts";
+import type { A2aError, StreamResponse } from "../../a2a/types.ts";
+import type { Principal } from "../principal.ts";
+
+/**
+ * An SSE answer counted against its principal's open streams: `open` makes the events, `frame` and
+ * `onError` render them, `refuse` renders the refusal at the cap in the binding's error shape.
+ */
+export type CountedSse = (
+  who: Principal,
+  open: () => AsyncIterable<StreamResponse>,
+  frame: (e: StreamResponse) => unknown,
+  onError: (e: unknown) => unknown,
+  refuse: (e: A2aError) => Response,
+) => Response;
 
 const encoder = new TextEncoder();
 

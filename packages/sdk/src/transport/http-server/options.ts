@@ -18,6 +18,8 @@ import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
 export interface HttpServerLimits {
   /** Largest POST body, in bytes (413 past it). Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Time a request body may take to arrive in full (408 and the connection closed past it). Default 10 s. */
+  requestBodyTimeoutMs?: number;
   /**
    * Live sessions at once (503 for a new `initialize` past it, once no session holding nothing is left to
    * make room). Default 256.
@@ -176,6 +178,7 @@ export interface ResolvedServerConfig {
 /** The defaults of {@link HttpServerLimits}. */
 export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.freeze({
   maxBodyBytes: DEFAULT_MAX_FRAME_BYTES,
+  requestBodyTimeoutMs: 10_000,
   maxSessions: 256,
   maxSessionsPerPrincipal: 64,
   initializeTimeoutMs: 10_000,
@@ -194,6 +197,7 @@ export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 const LimitsSchema = v.strictObject({
   maxBodyBytes: v.optional(positiveInt),
+  requestBodyTimeoutMs: v.optional(positiveInt),
   maxSessions: v.optional(positiveInt),
   maxSessionsPerPrincipal: v.optional(positiveInt),
   initializeTimeoutMs: v.optional(positiveInt),
