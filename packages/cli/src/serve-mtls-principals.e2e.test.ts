@@ -106,6 +106,11 @@ describe("--operators", () => {
     await refused("mtls:CN=bob, O=ops", /^agentd: --operators 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name: ' O' is not an attribute type/);
     await refused("mtls:CN=a;b", /must be escaped as '\\;'/);
     await refused("bearer:", /a bearer token's name is 1-64/);
+    // The same check for serve.operators in the config file.
+    const config = ws.writeConfig({ serve: { operators: ["local", "mtls:CN=bob, O=ops"] } });
+    const fromFile = await ws.run(["serve", "--http", "127.0.0.1:0", ...tlsArgs(), "--config", config]);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr.split("\n").filter((l) => l && !l.startsWith("{"))).toEqual([expect.stringMatching(/^agentd: serve\.operators\[1\] 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name/)]);
     const help = await ws.run(["serve", "--help"]);
     expect(help.stdout).toContain("--operators 'mtls:CN=bob\\,O=ops'");
   }, 60_000);

@@ -111,6 +111,22 @@ describe("JWT access tokens", () => {
     }
   });
 
+  test("accessTokenTypes widens the accepted typ values for an issuer that cannot mint at+jwt", async () => {
+    const wide = await createStreamableHttpServer({ onsession: responder.onsession, auth: { jwt: [{ issuer: own.issuer, accessTokenTypes: ["at+jwt", "JWT"] }] } });
+    try {
+      const { key, kid } = own.current();
+      const sign = (typ: string) => new SignJWT({ ...claims(), aud: wide.url.href }).setProtectedHeader({ alg: "ES256", kid, typ }).setIssuer(own.issuer).sign(key);
+      const status = async (typ: string) => {
+        const r = await post(wide.url, initializeRequest(), { authorization: `Bearer ${await sign(typ)}` });
+        await r.body?.cancel();
+        return r.status;
+      };
+      expect([await status("JWT"), await status("at+jwt"), await status("id_token+jwt")]).toEqual([200, 200, 401]);
+    } finally {
+      await wide.close();
+    }
+  });
+
   test("a token without the required scope gets 403 insufficient_scope naming it", async () => {
     const r = await tryToken(await own.sign(claims({ scope: "other" })));
     await r.body?.cancel();
