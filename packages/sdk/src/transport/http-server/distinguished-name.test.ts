@@ -23,8 +23,10 @@ describe("distinguished names", () => {
       read(derName([[[CN, 0x04, utf8("bob")]]])), // an OCTET STRING: not text, shown as #hex
       read(derName([[[CN, 0x0c, utf8("bob ")]]])),
       read(derName([[[CN, 0x0c, [0x62, 0x6f, 0x62, 0xff]]]])), // invalid UTF-8: #hex, not a replacement character
+      read(derName([[[CN, 0x1e, [0, 0x62, 0, 0x6f, 0, 0x62, 0, 0x21]]]])), // BMPString "bob!": text like any string type
+      read(derName([[[CN, 0x1c, [0, 0, 0xd8, 0]]]])), // UniversalString holding a surrogate: not a character
     ];
-    expect(forms).toEqual(["CN=bob\\,O=ops", "CN=bob+O=ops", "O=ops,CN=bob", "CN=bob,O=ops", "CN=bob\\+O=ops", "CN=\\#626f62", "CN=#0403626f62", "CN=bob\\ ", "CN=#0c04626f62ff"]);
+    expect(forms).toEqual(["CN=bob\\,O=ops", "CN=bob+O=ops", "O=ops,CN=bob", "CN=bob,O=ops", "CN=bob\\+O=ops", "CN=\\#626f62", "CN=#0403626f62", "CN=bob\\ ", "CN=#0c04626f62ff", "CN=bob!", "CN=#1c040000d800"]);
     // Each canonical form parses back to itself.
     for (const f of forms) expect(canonicalDistinguishedName(f)).toBe(f);
   });

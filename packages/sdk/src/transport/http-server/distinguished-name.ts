@@ -103,7 +103,11 @@ function stringValue(tag: number, bytes: Uint8Array): string | undefined {
       case 0x1c: { // UniversalString (UCS-4)
         if (bytes.length % 4) return undefined;
         let s = "";
-        for (let i = 0; i < bytes.length; i += 4) s += String.fromCodePoint(((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!) >>> 0);
+        for (let i = 0; i < bytes.length; i += 4) {
+          const cp = ((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!) >>> 0;
+          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return undefined; // not a character: shown as #hex
+          s += String.fromCodePoint(cp);
+        }
         return s;
       }
       default: return undefined;
