@@ -3,11 +3,13 @@
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
 import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, parseDuration, resolveConfig } from "@agentd/sdk";
+import { canonicalPrincipalId } from "@agentd/sdk/serve";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
+import { repeatedFlag } from "./mcp-args.ts";
 import { configArgs, overridesFrom } from "./shared-args.ts";
 
 export const serveExamples = [
@@ -16,6 +18,7 @@ export const serveExamples = [
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens tokens.txt",
   "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
   "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
+  "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --tls-ca ca.pem --operators 'mtls:CN=bob,O=ops'   # operator: the subject openssl prints with -nameopt RFC2253",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
 ];
 
@@ -29,7 +32,7 @@ export const serveCommand = defineCommand({
     "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
     "operator-tokens": { type: "string", description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)" },
-    operators: { type: "string", description: "Principal ids with the operator role, comma-separated (e.g. local, mtls:CN=alice,O=ops)" },
+    operators: { type: "string", description: "A principal id with the operator role; repeat for more (e.g. --operators local --operators 'mtls:CN=bob\\,O=ops' --operators 'mtls:CN=alice,O=ops')" },
     "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
@@ -46,10 +49,12 @@ export const serveCommand = defineCommand({
     const grace = args.grace ? parseGrace(args.grace) : 30_000;
     if (args.stdio && args.http) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
     const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
+    // One principal each time: a certificate subject holds commas, so the value is never split.
+    const flagOperators = repeatedFlag(rawArgs, "operators").map(operatorFlag);
     // The flags over the file's configuration; the operator's reload (agentd/reload) applies them again.
     const withFlags = (c: typeof resolved.config) => {
       const withNotifications = args.notifications === true ? { ...c, capabilities: { ...c.capabilities, serverNotifications: true } } : c;
-      const operators = [...(list(args.operators) ?? []), ...(withNotifications.serve?.operators ?? [])];
+      const operators = [...flagOperators, ...(withNotifications.serve?.operators ?? [])];
       return operators.length ? { ...withNotifications, serve: { ...withNotifications.serve, operators } } : withNotifications;
     };
     const config = withFlags(resolved.config);
@@ -99,6 +104,15 @@ export const serveCommand = defineCommand({
     }
   },
 });
+
+/** One `--operators` value in canonical form, or a usage error naming it. */
+function operatorFlag(value: string): string {
+  try {
+    return canonicalPrincipalId(value);
+  } catch (e) {
+    throw new AgentdError("E_USAGE", `--operators '${value}' is not a principal id: ${(e as Error).message}`);
+  }
+}
 
 function parseGrace(value: string): number {
   const ms = parseDuration(value);

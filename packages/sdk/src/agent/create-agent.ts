@@ -31,6 +31,7 @@ import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import type { RunHistoryLimits } from "../serve/run-registry.ts";
+import { canonicalOperators } from "../serve/principal.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
@@ -475,7 +476,7 @@ export function createAgent(options: AgentOptions): Agent {
       runner: { run: (input, o) => (created.isDraining ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs")) : run(input, o)) },
       ...(options.version !== undefined ? { version: options.version } : {}),
       capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
-      ...(options.operators ? { operators: options.operators } : {}),
+      ...(options.operators ? { operators: canonicalOperators(options.operators, "operators") } : {}),
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(servedCheckpoint ? { taskJournal: servedCheckpoint.served } : {}),

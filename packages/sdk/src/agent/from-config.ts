@@ -16,6 +16,7 @@ import type { LanguageModel } from "../model/language-model.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { elicitationPolicy } from "../mcp/client/elicitation-policies.ts";
 import type { ChildCommand } from "../supervisor/child-attempt.ts";
+import { canonicalOperators } from "../serve/principal.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Root } from "../wire/index.ts";
 import { triggerSpecsFromConfig } from "../triggers/runner/trigger-specs.ts";
@@ -198,7 +199,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(c.serverNotifications ? { serverNotifications: true } : {}),
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
-    ...(config.serve?.operators?.length ? { operators: config.serve.operators } : {}),
+    ...(config.serve?.operators?.length ? { operators: canonicalOperators(config.serve.operators, "serve.operators") } : {}),
     ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     ...(config.prompts ? { prompts: config.prompts } : {}),

@@ -95,6 +95,8 @@ export class SelfHost {
           hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
           auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
+          bodyTimeoutMs: http.limits?.requestBodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestBodyTimeoutMs,
+          maxStreamsPerPrincipal: http.limits?.maxA2aStreamsPerPrincipal ?? DEFAULT_HTTP_LIMITS.maxA2aStreamsPerPrincipal,
           logger: this.logger,
         })
       : undefined;

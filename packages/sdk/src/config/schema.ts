@@ -276,6 +276,12 @@ export const ServeSchema = v.strictObject({
             operatorScope: v.optional(v.string()),
             algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
             jwksCooldownSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+            /** JWT `typ` header values accepted (RFC 9068 §4); default ["at+jwt"] (`application/at+jwt` too). */
+            accessTokenTypes: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
+            /** Bound of each request to the issuer (metadata, JWKS, introspection), seconds; default 5. */
+            timeoutSeconds: v.optional(v.pipe(v.number(), v.gtValue(0), v.maxValue(60))),
+            /** After the issuer failed to answer, its tokens get 503 without asking it this long (seconds); default 10. */
+            unavailableSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
             /** What each scope allows: { "agentd:run": ["run", "status"], … }; unset, every valid token runs and reads status. */
             scopePermissions: v.optional(v.record(v.string(), v.array(PermissionSchema))),
             /** RFC 7662: check this issuer's tokens at its introspection endpoint (opaque tokens). */
@@ -316,6 +322,8 @@ export const ServeSchema = v.strictObject({
     v.strictObject({
       maxSessions: v.optional(positiveInt),
       maxSessionsPerPrincipal: v.optional(positiveInt),
+      maxA2aStreamsPerPrincipal: v.optional(positiveInt),
+      requestBodyTimeoutMs: v.optional(positiveInt),
       initializeTimeoutMs: v.optional(positiveInt),
       sessionIdleMs: v.optional(positiveInt),
       eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),

@@ -4,12 +4,15 @@
  *
  * Ids: `local` for the machine's own user (stdio, loopback without auth, and the configured triggers),
  * `bearer:NAME` for a bearer token (NAME as configured, else `bearer#N`), `mtls:SUBJECT` for a client
- * certificate (e.g. `mtls:CN=alice,O=agents`). Later schemes (JWT subjects) add prefixes of their own.
+ * certificate (SUBJECT in RFC 4514 form, last RDN first, e.g. `mtls:CN=alice,O=agents`; see
+ * `distinguished-name.ts`), `jwt:ISSUER#SUB` for an OAuth access token.
  * The operator role comes from configuration, never from the request: a principal id listed as an
  * operator, or a credential configured with the role (an operator token).
  */
 import { createHash } from "node:crypto";
+import { canonicalDistinguishedName } from "../transport/http-server/distinguished-name.ts";
 import type { MessageExtra, Permission } from "../transport/types.ts";
+import { AgentdError } from "../wire/errors.ts";
 
 export type { Permission };
 
@@ -74,4 +77,48 @@ export function bearerTokenEntries(
     ...operatorTokens.map((token, i) => ({ token, name: `operator#${i}`, role: "operator" as const })),
     ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}`, ...(tokenPermissions ? { permissions: tokenPermissions } : {}) }])),
   ];
+}
+
+const BEARER_NAME = /^[A-Za-z0-9\-._#@]{1,64}$/;
+
+/**
+ * The canonical form of a configured principal id (an operator), or an Error saying why it is not one.
+ * An mTLS subject is parsed as RFC 4514 and written canonically, so any spelling of the same subject
+ * (`cn=bob`, openssl's `\C3\A9` escapes, a multi-valued RDN in another order) matches the certificate.
+ */
+export function canonicalPrincipalId(id: string): string {
+  if (id === LOCAL_PRINCIPAL) return id;
+  const colon = id.indexOf(":");
+  const scheme = colon < 0 ? "" : id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  switch (scheme) {
+    case "mtls":
+      try {
+        return `mtls:${canonicalDistinguishedName(rest)}`;
+      } catch (e) {
+        throw new Error(`the certificate subject is not an RFC 4514 name: ${(e as Error).message}`);
+      }
+    case "bearer":
+      if (!BEARER_NAME.test(rest)) throw new Error("a bearer token's name is 1-64 letters, digits or -._#@");
+      return id;
+    case "jwt": {
+      const hash = rest.indexOf("#");
+      const issuer = hash < 0 ? "" : rest.slice(0, hash);
+      if (!URL.canParse(issuer) || hash === rest.length - 1) throw new Error("a token's principal is jwt:ISSUER#SUBJECT, ISSUER its issuer URL");
+      return id;
+    }
+    default:
+      throw new Error("a principal id is local, bearer:NAME, mtls:SUBJECT or jwt:ISSUER#SUBJECT (one id each)");
+  }
+}
+
+/** Every operator id in canonical form; a bad one is a configuration error naming `where` (e.g. `serve.operators`). */
+export function canonicalOperators(ids: readonly string[], where: string): string[] {
+  return ids.map((id, i) => {
+    try {
+      return canonicalPrincipalId(id);
+    } catch (e) {
+      throw new AgentdError("E_CONFIG_INVALID", `${where}[${i}] '${id}' is not a principal id: ${(e as Error).message}`);
+    }
+  });
 }

@@ -13,11 +13,23 @@ export interface TestPki {
   /** Absolute path of `<name>.pem` / `<name>.key`. */
   path(file: string): string;
   pem(file: string): string;
+  /** The subject of `<name>.pem` as `openssl x509 -noout -subject -nameopt RFC2253` prints it. */
+  rfc2253Subject(name: string): string;
   remove(): void;
 }
 
-/** Make the PKI: `ca`, `other-ca`, `server` (SAN 127.0.0.1, localhost), `alice` (ca), `mallory` (other-ca). */
-export function makeTestPki(): TestPki {
+/** A further client certificate from `ca`: its file name, its `-subj`, and whether `+` makes a multi-valued RDN. */
+export interface ExtraClient {
+  name: string;
+  subject: string;
+  multivalueRdn?: boolean;
+}
+
+/**
+ * Make the PKI: `ca`, `other-ca`, `server` (SAN 127.0.0.1, localhost), `alice` (ca), `mallory` (other-ca),
+ * and the `extra` clients (ca).
+ */
+export function makeTestPki(extra: ExtraClient[] = []): TestPki {
   const dir = mkdtempSync(join(tmpdir(), "agentd-serve-pki-"));
   const openssl = (...args: string[]) => {
     const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
@@ -25,8 +37,8 @@ export function makeTestPki(): TestPki {
   };
   const ca = (name: string) =>
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "1", "-subj", `/CN=${name}`);
-  const cert = (name: string, subject: string, issuer: string, ext?: string) => {
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
+  const cert = (name: string, subject: string, issuer: string, ext?: string, multivalueRdn = false) => {
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, ...(multivalueRdn ? ["-multivalue-rdn"] : []), "-subj", subject);
     openssl("x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "1", ...(ext ? ["-extfile", ext] : []));
   };
   try {
@@ -36,6 +48,7 @@ export function makeTestPki(): TestPki {
     cert("server", "/CN=localhost", "ca", "server.ext");
     cert("alice", "/CN=alice/O=agents", "ca");
     cert("mallory", "/CN=alice/O=agents", "other-ca");
+    for (const c of extra) cert(c.name, c.subject, "ca", undefined, c.multivalueRdn);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
@@ -44,6 +57,11 @@ export function makeTestPki(): TestPki {
     dir,
     path: (file) => join(dir, file),
     pem: (file) => readFileSync(join(dir, file), "utf8"),
+    rfc2253Subject: (name) => {
+      const r = spawnSync("openssl", ["x509", "-in", `${name}.pem`, "-noout", "-subject", "-nameopt", "RFC2253"], { cwd: dir, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`openssl x509 failed: ${r.stderr}`);
+      return r.stdout.trim().replace(/^subject=\s*/, "");
+    },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -45,7 +45,7 @@ export function startPushReceiver(o: { logger?: Logger; maxBodyBytes?: number } 
     const given = Buffer.from(req.headers.get("x-a2a-notification-token") ?? "");
     if (given.length !== reg.token.length || !timingSafeEqual(given, reg.token)) return refuse(401, "wrong or missing X-A2A-Notification-Token");
     const read = await readBoundedBody(req, o.maxBodyBytes ?? 1 << 20);
-    if (!read.ok) return refuse(read.status, "body too large or not UTF-8");
+    if (!read.ok) return refuse(read.status, read.status === 408 ? "body did not arrive in time" : "body too large or not UTF-8");
     let body: unknown;
     try {
       body = JSON.parse(read.text);

@@ -5,6 +5,7 @@
  * Also the card's caching headers and the authenticated extended card.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { trickle, type Trickle } from "../../transport/http-server/__fixtures__/trickle-client.ts";
 import { officialClient, serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 setDefaultTimeout(30_000);
@@ -12,7 +13,9 @@ setDefaultTimeout(30_000);
 const ALICE = "alice-token-0123456789";
 const BOB = "bob-token-0123456789abc";
 let s: ServedAgent | undefined;
+const trickles: Trickle[] = [];
 afterEach(async () => {
+  for (const t of trickles.splice(0)) t.stop();
   await s?.close();
   s = undefined;
 });
@@ -34,6 +37,20 @@ async function rpc(base: string, body: unknown, token = ALICE, headers: Record<s
 const send = (text: string) => ({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] } } });
 
 describe("A2A bad input", () => {
+  test("a body trickled a byte at a time gets 408 at the body deadline, connection closed, on every binding", async () => {
+    s = await serveA2aAgent({ http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }] }, limits: { requestBodyTimeoutMs: 500 } } });
+    const port = Number(new URL(s.base).port);
+    const headers = { "content-type": "application/json", authorization: `Bearer ${ALICE}` };
+    for (const [path, version] of [["/a2a", "1.0"], ["/a2a/rest/message:send", "1.0"], ["/a2a/rest/v1/message:send", "0.3"]] as const) {
+      const t = trickle(port, path, { ...headers, "a2a-version": version }, 1000, 50);
+      trickles.push(t);
+      const answer = await t.closed;
+      expect(answer).toStartWith("HTTP/1.1 408");
+      expect(answer).toContain("the body did not arrive within 500 ms");
+    }
+    expect((await rpc(s.base, send("still fine"))).status).toBe(200);
+  }, 20_000);
+
   test("malformed JSON, a non-request, an unknown method and bad params get -32700, -32600, -32601, -32602", async () => {
     const { base } = await serveWithAuth();
     expect((await rpc(base, "{not json")).json.error.code).toBe(-32700);

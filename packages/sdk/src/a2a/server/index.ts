@@ -46,6 +46,10 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   /** The served prompts as they are now (a reload may change them): one card skill each, runnable by name. */
   prompts?: () => Readonly<Record<string, ServedPrompt>>;
   maxBodyBytes: number;
+  /** Time a request body may take to arrive (408 past it). Default 10 s. */
+  bodyTimeoutMs?: number;
+  /** Open SSE streams one principal may hold (429 past it). Default 64. */
+  maxStreamsPerPrincipal?: number;
   logger: Logger;
 }
 
@@ -75,7 +79,7 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
     );
   const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });
   return {
-    mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, logger: o.logger }),
+    mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs ?? 10_000, maxStreamsPerPrincipal: o.maxStreamsPerPrincipal ?? 64, logger: o.logger }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),
   };
 }

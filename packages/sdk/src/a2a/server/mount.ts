@@ -22,10 +22,10 @@ import { a2aPermission } from "../../serve/permissions.ts";
 type Refusal = (method: string) => Response | undefined;
 import { OPERATOR_METHODS } from "./operator.ts";
 import type { A2aService } from "./service.ts";
-import { sseResponse } from "./sse.ts";
+import { type CountedSse, sseResponse } from "./sse.ts";
 import { cardToV03, isV03Version } from "./v03/card.ts";
 import { callV03, isV03Method, v03Stream, v03Streams } from "./v03/methods.ts";
-import { serveV03Rest, v03RestError } from "./v03/rest.ts";
+import { bodyError, refusedBody, serveV03Rest, v03RestError } from "./v03/rest.ts";
 import { eventToV03 } from "../shared/v03-shapes.ts";
 
 /** The well-known path of the agent card. */
@@ -40,6 +40,10 @@ export interface A2aMountOptions {
   card: (principal?: Principal) => AgentCard;
   operators: ReadonlySet<string>;
   maxBodyBytes: number;
+  /** Time a request body may take to arrive (408 and the connection closed past it). */
+  bodyTimeoutMs: number;
+  /** Open SSE streams (SendStreamingMessage, SubscribeToTask, both bindings and versions) one principal may hold; 429 past it. */
+  maxStreamsPerPrincipal: number;
   logger: Logger;
 }
 
@@ -70,6 +74,29 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (e instanceof A2aError) return e;
     o.logger.error("a2a.failed", { error: e instanceof Error ? e.message : String(e) });
     return new A2aError("Internal", "internal error");
+  };
+
+  const openStreams = new Map<string, number>();
+  /**
+   * An SSE answer counted against its principal's open streams until it ends, or — at the cap — the 429
+   * that `refuse` renders (the binding's error shape), with `Retry-After`.
+   */
+  const counted: CountedSse = (who, open, frame, onError, refuse) => {
+    const held = openStreams.get(who.id) ?? 0;
+    if (held >= o.maxStreamsPerPrincipal) {
+      o.logger.warn("a2a.stream.refused", { principal: who.id, open: held });
+      const res = refuse(new A2aError("InvalidRequest", `Too Many Requests: this principal already holds ${o.maxStreamsPerPrincipal} open A2A streams; close one first`));
+      res.headers.set("retry-after", "5");
+      return res;
+    }
+    const events = open();
+    openStreams.set(who.id, held + 1);
+    const release = () => {
+      const n = (openStreams.get(who.id) ?? 1) - 1;
+      if (n > 0) openStreams.set(who.id, n);
+      else openStreams.delete(who.id);
+    };
+    return sseResponse(events, frame, onError, undefined, release);
   };
 
   /**
@@ -117,8 +144,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
 
   async function jsonRpc(req: Request, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
-    const read = await readBoundedBody(req, o.maxBodyBytes);
-    if (!read.ok) return rpcError(null, new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+    const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+    if (!read.ok) return refusedBody(rpcError(null, bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
     let msg: unknown;
     try {
       msg = JSON.parse(read.text);
@@ -143,7 +170,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (refused) return refused;
     try {
       if (o.service.streams(method))
-        return sseResponse(o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+        return counted(who, () => o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
       // A blocking SendMessage sends nothing until the run ends: the connection's idle timer must not cut it.
       conn.holdOpen?.();
       const result = await o.service.call(method, params, who);
@@ -159,7 +186,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     try {
       if (v03Streams(method)) {
         const call = v03Stream(method, params);
-        return sseResponse(service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }));
+        return counted(who, () => service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
       }
       conn.holdOpen?.();
       return Response.json({ jsonrpc: "2.0", id, result: await callV03(service, method, params, who) });
@@ -180,8 +207,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (refused) return refused;
     let params: Record<string, unknown> = { ...query, ...route.params };
     if (req.method === "POST") {
-      const read = await readBoundedBody(req, o.maxBodyBytes);
-      if (!read.ok) return restError(new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+      const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+      if (!read.ok) return refusedBody(restError(bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
       try {
         const body = read.text ? JSON.parse(read.text) : {};
         if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not an object");
@@ -192,7 +219,10 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
     if (query.includeArtifacts !== undefined) params.includeArtifacts = query.includeArtifacts === "true";
     try {
-      if (o.service.streams(route.method)) return sseResponse(o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)));
+      if (o.service.streams(route.method)) return counted(who, () => o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)), (e) => {
+        const body = restBody(e);
+        return Response.json({ error: { ...body.error, code: 429, status: "RESOURCE_EXHAUSTED" } }, { status: 429 });
+      });
       conn.holdOpen?.();
       const result = await o.service.call(route.method, params, who);
       // SendMessage answers a SendMessageResponse; the others their message type.
@@ -224,7 +254,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       if (sub.startsWith("/v1/")) {
         const w = wireVersion(req);
         if (w instanceof A2aError) return v03RestError(w);
-        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, toA2aError }, req, sub.slice(3), who, conn);
+        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, toA2aError, sse: counted }, req, sub.slice(3), who, conn);
       }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
       return rest(req, sub, who, conn, lacks);

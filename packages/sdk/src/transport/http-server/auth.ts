@@ -127,7 +127,7 @@ export function createAuthenticator(settings: AuthSettings): {
     }
     if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
     if (v.error === "unavailable")
-      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": "5" }) };
+      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": String(v.retryAfter) }) };
     const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
       "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
     });
@@ -175,14 +175,3 @@ function unverifiedIssuer(token: string): string | undefined {
 
 /** The outcome of every request to an endpoint without auth (one object, not one per request). */
 const OPEN: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
-
-/** An X.509 subject as a one-line DN, e.g. `CN=alice,O=agents`. */
-export function formatSubject(subject: Record<string, string | string[] | undefined> | undefined): string {
-  if (!subject) return "";
-  const parts: string[] = [];
-  for (const [k, val] of Object.entries(subject)) {
-    if (val === undefined) continue;
-    for (const one of Array.isArray(val) ? val : [val]) parts.push(`${k}=${one}`);
-  }
-  return parts.join(",");
-}

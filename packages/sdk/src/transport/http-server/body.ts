@@ -1,35 +1,55 @@
 /**
  * Read a POST body with a hard size bound, never buffering more than the limit: `Content-Length` is checked
  * before reading, and a chunked body is counted as it streams and abandoned the moment it passes the limit.
+ * The whole body must arrive within a deadline (default 10 s): a client trickling it a byte at a time would
+ * otherwise hold the request, and its slot, for as long as it likes (Bun's idle timeout never fires while
+ * bytes keep coming). Past the deadline the answer is 408, and the caller closes the connection
+ * (`BODY_TIMEOUT_HEADERS`).
  */
 
 /** The body text, or the HTTP status to refuse it with. */
-export type BodyResult = { ok: true; text: string } | { ok: false; status: 400 | 413 };
+export type BodyResult = { ok: true; text: string } | { ok: false; status: 400 | 408 | 413 };
+
+/** How long a request body may take to arrive, by default (milliseconds). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+/** Headers of the 408 answer: the connection is closed, its unread body with it. */
+export const BODY_TIMEOUT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ connection: "close" });
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+const EXPIRED = Symbol("expired");
 
-/** Read `req`'s body as UTF-8 text of at most `maxBytes` bytes. */
-export async function readBoundedBody(req: Request, maxBytes: number): Promise<BodyResult> {
+/** Read `req`'s body as UTF-8 text of at most `maxBytes` bytes, all of it within `timeoutMs`. */
+export async function readBoundedBody(req: Request, maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<BodyResult> {
   const declared = req.headers.get("content-length");
   if (declared !== null) {
     const n = Number(declared);
     if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400 };
     if (n > maxBytes) return { ok: false, status: 413 };
-    // The length is declared and within bounds: the server never delivers more than it, so read at once.
-    try {
-      return decode(new Uint8Array(await req.arrayBuffer()), maxBytes);
-    } catch {
-      return { ok: false, status: 400 };
-    }
   }
   const body = req.body;
   if (body === null) return { ok: true, text: "" };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof EXPIRED>((resolve) => (timer = setTimeout(() => resolve(EXPIRED), timeoutMs)));
+  try {
+    return await readWithin(body, maxBytes, expired);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, expired: Promise<typeof EXPIRED>): Promise<BodyResult> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === EXPIRED) {
+        void reader.cancel().catch(() => {});
+        return { ok: false, status: 408 };
+      }
+      const { done, value } = next;
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {

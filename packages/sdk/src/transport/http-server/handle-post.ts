@@ -9,7 +9,7 @@
  * revision (2026-07-28) is served on its own (`handle-post-2026-07-28.ts`).
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
-import { readBoundedBody } from "./body.ts";
+import { BODY_TIMEOUT_HEADERS, readBoundedBody } from "./body.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
 import { lookupSession, sseHeaders } from "./lookup.ts";
@@ -34,12 +34,14 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   if (!isJsonContentType(req.headers.get("content-type")))
     return jsonRpcHttpError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
 
-  const { maxBodyBytes, maxInFlightPerSession } = ctx.config.limits;
-  const body = await readBoundedBody(req, maxBodyBytes);
+  const { maxBodyBytes, maxInFlightPerSession, requestBodyTimeoutMs } = ctx.config.limits;
+  const body = await readBoundedBody(req, maxBodyBytes, requestBodyTimeoutMs);
   if (!body.ok)
     return body.status === 413
       ? jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
-      : parseErrorResponse("body is not valid UTF-8");
+      : body.status === 408
+        ? jsonRpcHttpError(408, TRANSPORT_ERROR, `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`, BODY_TIMEOUT_HEADERS)
+        : parseErrorResponse("body is not valid UTF-8");
   let value: unknown;
   try {
     value = JSON.parse(body.text);

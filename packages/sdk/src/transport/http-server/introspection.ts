@@ -7,10 +7,13 @@
  * an access token (`token_type`, when given, is Bearer), and its `aud` names this resource: an answer
  * without an audience cannot show the token was meant for us. Answers are cached by the token's SHA-256:
  * an active one until the token expires and at most `cacheSeconds` (revocation takes effect within that),
- * an inactive one for `negativeCacheSeconds`; a failed call to the endpoint is not cached.
+ * an inactive one for `negativeCacheSeconds`; a failed call to the endpoint is not cached, but an endpoint
+ * that does not answer in time marks the issuer unavailable for a while (`issuer-link.ts`): its tokens then
+ * get 503 at once.
  */
 import { createHash } from "node:crypto";
-import { discoverIssuerEndpoint, type JwtIssuerOptions, type JwtOutcome } from "./jwt-verifier.ts";
+import { createIssuerLink, IssuerUnavailableError } from "./issuer-link.ts";
+import { discoverIssuerEndpoint, type JwtIssuerOptions, type JwtOutcome, unavailable } from "./jwt-verifier.ts";
 import { grantFor, scopesOf } from "./oauth-grant.ts";
 
 /** Cached answers at most (the oldest is dropped first). */
@@ -28,6 +31,7 @@ export function createIntrospector(issuer: JwtIssuerOptions, resource: string, f
   const negativeMs = (options.negativeCacheSeconds ?? 5) * 1000;
   const basic = `Basic ${btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`)}`;
   const cache = new Map<string, Cached>();
+  const link = createIssuerLink(issuer, fetchFn);
   let endpoint: Promise<string> | undefined;
 
   const remember = (key: string, outcome: JwtOutcome, until: number) => {
@@ -37,20 +41,17 @@ export function createIntrospector(issuer: JwtIssuerOptions, resource: string, f
   };
 
   async function ask(token: string): Promise<{ outcome: JwtOutcome; until: number } | undefined> {
-    const url = await (endpoint ??= (options.endpoint ? Promise.resolve(options.endpoint) : discoverIssuerEndpoint(issuer.issuer, "introspection_endpoint", "introspection.endpoint", fetchFn)).catch((e) => {
+    const url = await (endpoint ??= (options.endpoint ? Promise.resolve(options.endpoint) : discoverIssuerEndpoint(issuer.issuer, "introspection_endpoint", "introspection.endpoint", link)).catch((e) => {
       endpoint = undefined; // retried by the next request
       throw e;
     }));
-    const r = await fetchFn(url, {
+    const r = await link.json(url, {
       method: "POST",
       headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: new URLSearchParams({ token, token_type_hint: "access_token" }),
     });
-    if (!r.ok) {
-      await r.body?.cancel().catch(() => {});
-      return undefined;
-    }
-    const answer = (await r.json()) as Record<string, unknown>;
+    if (!r.ok || !r.body || typeof r.body !== "object") return undefined;
+    const answer = r.body as Record<string, unknown>;
     const now = Date.now();
     const refused = { outcome: { ok: false, error: "invalid_token" } as JwtOutcome, until: now + negativeMs };
     if (answer.active !== true) return refused;
@@ -73,10 +74,11 @@ export function createIntrospector(issuer: JwtIssuerOptions, resource: string, f
     let answer: Awaited<ReturnType<typeof ask>>;
     try {
       answer = await ask(token);
-    } catch {
+    } catch (e) {
+      if (e instanceof IssuerUnavailableError) return unavailable(e.retryAfterSeconds);
       answer = undefined;
     }
-    if (!answer) return { ok: false, error: "unavailable" };
+    if (!answer) return unavailable(1);
     remember(key, answer.outcome, answer.until);
     return answer.outcome;
   };

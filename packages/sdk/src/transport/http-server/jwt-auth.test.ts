@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SignJWT } from "jose";
 import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { type JwtIssuer, startJwtIssuer } from "./__fixtures__/jwt-issuer.ts";
 import { createResponder, initializeRequest, post } from "./__fixtures__/http-harness.ts";
@@ -95,6 +96,35 @@ describe("JWT access tokens", () => {
     const [h, , sig] = good.split(".");
     await refused(`${h}.${b64({ ...claims({ sub: "mallory" }), iss: own.issuer })}.${sig}`);
     await refused("not-a-jwt-and-not-a-static-token");
+  });
+
+  test("RFC 9068 §4: a JWT whose typ is not at+jwt (an ID token, a plain JWT) is not an access token", async () => {
+    const { key, kid } = own.current();
+    const withTyp = (typ: string | undefined) => new SignJWT(claims()).setProtectedHeader({ alg: "ES256", kid, ...(typ ? { typ } : {}) }).setIssuer(own.issuer).sign(key);
+    await refused(await withTyp("JWT"));
+    await refused(await withTyp(undefined));
+    await refused(await withTyp("id_token+jwt"));
+    for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT"]) {
+      const ok = await tryToken(await withTyp(typ));
+      await ok.body?.cancel();
+      expect(ok.status).toBe(200);
+    }
+  });
+
+  test("accessTokenTypes widens the accepted typ values for an issuer that cannot mint at+jwt", async () => {
+    const wide = await createStreamableHttpServer({ onsession: responder.onsession, auth: { jwt: [{ issuer: own.issuer, accessTokenTypes: ["at+jwt", "JWT"] }] } });
+    try {
+      const { key, kid } = own.current();
+      const sign = (typ: string) => new SignJWT({ ...claims(), aud: wide.url.href }).setProtectedHeader({ alg: "ES256", kid, typ }).setIssuer(own.issuer).sign(key);
+      const status = async (typ: string) => {
+        const r = await post(wide.url, initializeRequest(), { authorization: `Bearer ${await sign(typ)}` });
+        await r.body?.cancel();
+        return r.status;
+      };
+      expect([await status("JWT"), await status("at+jwt"), await status("id_token+jwt")]).toEqual([200, 200, 401]);
+    } finally {
+      await wide.close();
+    }
   });
 
   test("a token without the required scope gets 403 insufficient_scope naming it", async () => {

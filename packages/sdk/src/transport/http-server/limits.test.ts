@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { memoryLogger } from "../../log.ts";
 import { callTool, createResponder, initializeRequest, openSession, POST_HEADERS, post, SseReader } from "./__fixtures__/http-harness.ts";
+import { trickle, type Trickle } from "./__fixtures__/trickle-client.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];
@@ -18,7 +19,27 @@ async function start(options: Partial<StreamableHttpServerOptions> = {}) {
 const echo = async (url: URL, headers: Record<string, string>, id: number, text: string) =>
   (await new SseReader(await post(url, callTool(id, "echo", text), headers)).nextMessage())?.message;
 
+const trickles: Trickle[] = [];
+afterEach(() => {
+  for (const t of trickles.splice(0)) t.stop();
+});
+
 describe("limits", () => {
+  test("an authenticated body trickled a byte at a time gets 408 at the body deadline and its connection is closed", async () => {
+    const TOKEN = "token-0123456789abcdef";
+    const { url } = await start({ auth: { bearerTokens: [TOKEN] }, limits: { requestBodyTimeoutMs: 500 } });
+    const other = await openSession(url, { authorization: `Bearer ${TOKEN}` });
+    // 1,000 bytes at one per 50 ms would take 50 s: the deadline ends it long before.
+    const t = trickle(Number(url.port), url.pathname, { ...POST_HEADERS, authorization: `Bearer ${TOKEN}`, ...other.headers }, 1000, 50);
+    trickles.push(t);
+    const answer = await t.closed;
+    expect(answer).toStartWith("HTTP/1.1 408");
+    expect(answer).toContain("Request Timeout: the body did not arrive within 500 ms");
+    expect(t.sent()).toBeLessThan(1000);
+    // The session and the server are fine.
+    expect(await echo(url, { authorization: `Bearer ${TOKEN}`, ...other.headers }, 2, "still fine")).toMatchObject({ id: 2, result: { content: [{ text: "still fine" }] } });
+  }, 15_000);
+
   test("an oversize body gets 413 (declared or streamed) while another session keeps working", async () => {
     const { url } = await start({ limits: { maxBodyBytes: 1024 } });
     const good = await openSession(url);

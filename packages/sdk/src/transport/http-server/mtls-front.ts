@@ -4,12 +4,13 @@
  * TLS (requestCert, rejectUnauthorized, our CA only), reads the verified subject, and pipes the plain bytes
  * to the `Bun.serve` backend on 127.0.0.1. The backend learns the subject of each request by the source port
  * of the piped connection; a connection to the backend that did not come through the front has no entry and
- * is refused (401) by the authenticator.
+ * is refused (401) by the authenticator. The principal is the subject in the canonical RFC 4514 form of
+ * `distinguished-name.ts`, read from the certificate's DER.
  */
 import net from "node:net";
 import tls from "node:tls";
 import type { Logger } from "../../log.ts";
-import { formatSubject } from "./auth.ts";
+import { certificateSubject, formatDistinguishedName } from "./distinguished-name.ts";
 
 /** What the front binds and where it forwards. */
 export interface MtlsFrontOptions {
@@ -39,8 +40,9 @@ export async function startMtlsFront(o: MtlsFrontOptions): Promise<MtlsFront> {
   const server = tls.createServer(
     { cert: o.cert, key: o.key, ca: o.ca, requestCert: true, rejectUnauthorized: true, minVersion: "TLSv1.2" },
     (client) => {
-      const subject = formatSubject(client.getPeerCertificate()?.subject as Record<string, string> | undefined);
-      if (!client.authorized || subject === "") {
+      const subject = client.authorized ? subjectOf(client.getPeerCertificate()?.raw) : "";
+      if (subject === "") {
+        o.logger.debug("http.tls.refused", { error: "the client certificate has no readable subject" });
         client.destroy();
         return;
       }
@@ -90,4 +92,14 @@ export async function startMtlsFront(o: MtlsFrontOptions): Promise<MtlsFront> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The canonical subject of a DER certificate; empty when it has none or it cannot be read. */
+function subjectOf(raw: Uint8Array | undefined): string {
+  if (!raw) return "";
+  try {
+    return formatDistinguishedName(certificateSubject(new Uint8Array(raw)));
+  } catch {
+    return "";
+  }
 }

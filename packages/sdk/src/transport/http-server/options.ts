@@ -18,6 +18,8 @@ import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
 export interface HttpServerLimits {
   /** Largest POST body, in bytes (413 past it). Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Time a request body may take to arrive in full (408 and the connection closed past it). Default 10 s. */
+  requestBodyTimeoutMs?: number;
   /**
    * Live sessions at once (503 for a new `initialize` past it, once no session holding nothing is left to
    * make room). Default 256.
@@ -33,6 +35,11 @@ export interface HttpServerLimits {
   initializeTimeoutMs?: number;
   /** Open SSE streams per session, POST and GET together (429 past it). Default 16. */
   maxStreamsPerSession?: number;
+  /**
+   * Open A2A SSE streams (SendStreamingMessage, SubscribeToTask; both bindings) one principal may hold at
+   * once (429 past it). A2A has no sessions, so this is its bound where MCP has sessions × streams. Default 64.
+   */
+  maxA2aStreamsPerPrincipal?: number;
   /** Requests awaiting a response per session (429 past it). Default 64. */
   maxInFlightPerSession?: number;
   /** A session holding nothing (no open stream, no request in flight) for this long is ended. Default 60 s. */
@@ -171,10 +178,12 @@ export interface ResolvedServerConfig {
 /** The defaults of {@link HttpServerLimits}. */
 export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.freeze({
   maxBodyBytes: DEFAULT_MAX_FRAME_BYTES,
+  requestBodyTimeoutMs: 10_000,
   maxSessions: 256,
   maxSessionsPerPrincipal: 64,
   initializeTimeoutMs: 10_000,
   maxStreamsPerSession: 16,
+  maxA2aStreamsPerPrincipal: 64,
   maxInFlightPerSession: 64,
   sessionIdleMs: 60_000,
   eventStoreEvents: 256,
@@ -188,10 +197,12 @@ export const DEFAULT_HTTP_LIMITS: Readonly<Required<HttpServerLimits>> = Object.
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 const LimitsSchema = v.strictObject({
   maxBodyBytes: v.optional(positiveInt),
+  requestBodyTimeoutMs: v.optional(positiveInt),
   maxSessions: v.optional(positiveInt),
   maxSessionsPerPrincipal: v.optional(positiveInt),
   initializeTimeoutMs: v.optional(positiveInt),
   maxStreamsPerSession: v.optional(positiveInt),
+  maxA2aStreamsPerPrincipal: v.optional(positiveInt),
   maxInFlightPerSession: v.optional(positiveInt),
   sessionIdleMs: v.optional(positiveInt),
   eventStoreEvents: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
@@ -266,6 +277,8 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
       throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
     if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS"))) throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60)) throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
+    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0)) throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
     for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
       if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
         throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);

@@ -124,7 +124,7 @@ describe("mutual TLS", () => {
     const s = await openSession(url, {}, "2025-11-25", clientTls("alice"));
     const res = await post(url, callTool(1, "echo", "mtls"), s.headers, clientTls("alice"));
     expect((await new SseReader(res).nextMessage())?.message).toMatchObject({ id: 1, result: { content: [{ text: "mtls" }] } });
-    expect(responder.sessions[0]!.received.at(-1)!.extra?.authInfo).toEqual({ principal: "CN=alice,O=agents", scheme: "mtls" });
+    expect(responder.sessions[0]!.received.at(-1)!.extra?.authInfo).toEqual({ principal: "O=agents,CN=alice", scheme: "mtls" });
 
     // Another valid certificate is another principal: alice's session id means nothing to bob.
     expect((await post(url, callTool(2, "echo"), s.headers, clientTls("bob"))).status).toBe(404);

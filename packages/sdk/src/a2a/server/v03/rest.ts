@@ -4,12 +4,12 @@
  * ({@link ./proto-json.ts}), errors as v0.3's bare `{ code, message }` with the HTTP status of the kind.
  */
 import { A2aError, A2A_ERRORS, type AgentCard, type StreamResponse, type Task } from "../../shared/types.ts";
-import { readBoundedBody } from "../../../transport/http-server/body.ts";
+import { BODY_TIMEOUT_HEADERS, readBoundedBody } from "../../../transport/http-server/body.ts";
 import type { HttpRequestConn } from "../../../transport/http-server/context.ts";
 import type { Principal } from "../../../serve/principal.ts";
 import { PUSH_RENDER, type PushConfig } from "../push.ts";
 import type { A2aService } from "../service.ts";
-import { sseResponse } from "../sse.ts";
+import type { CountedSse } from "../sse.ts";
 import { cardToProto, messageFromProto, pushConfigToProto, streamToProto, taskToProto } from "./proto-json.ts";
 import { eventToV03, pushConfigFromV03 } from "../../shared/v03-shapes.ts";
 
@@ -65,12 +65,25 @@ function route(verb: string, sub: string, body: Params, query: URLSearchParams):
   return undefined;
 }
 
+/** The A2A error for a request body that was refused (too large, too slow, not UTF-8). */
+export function bodyError(status: 400 | 408 | 413, maxBodyBytes: number, bodyTimeoutMs: number): A2aError {
+  if (status === 413) return new A2aError("InvalidRequest", `request body exceeds ${maxBodyBytes} bytes`);
+  if (status === 408) return new A2aError("InvalidRequest", `Request Timeout: the body did not arrive within ${bodyTimeoutMs} ms`);
+  return new A2aError("ParseError", "body is not UTF-8");
+}
+
+/** `res` for a refused body; a 408 closes the connection (its unread body with it). */
+export function refusedBody(res: Response, status: number): Response {
+  if (status === 408) for (const [k, v] of Object.entries(BODY_TIMEOUT_HEADERS)) res.headers.set(k, v);
+  return res;
+}
+
 /** Serve a v0.3 HTTP+JSON request; `sub` is the path after `/v1`. */
-export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: number; toA2aError: (e: unknown) => A2aError }, req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
+export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: number; bodyTimeoutMs: number; toA2aError: (e: unknown) => A2aError; sse: CountedSse }, req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
   let body: Params = {};
   if (req.method === "POST") {
-    const read = await readBoundedBody(req, o.maxBodyBytes);
-    if (!read.ok) return v03RestError(new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+    const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
+    if (!read.ok) return refusedBody(v03RestError(bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
     try {
       const parsed: unknown = read.text ? JSON.parse(read.text) : {};
       if (!isObject(parsed)) throw new Error("not an object");
@@ -83,11 +96,11 @@ export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: numbe
     const r = route(req.method, sub, body, new URL(req.url).searchParams);
     if (!r) return v03RestError(new A2aError("MethodNotFound", `no ${req.method} /v1${sub} in the v0.3 HTTP+JSON binding`));
     if (r.stream) {
-      const events = o.service.stream(r.stream[0], r.stream[1], who);
-      return sseResponse(events, streamToProto, (e) => {
+      const [method, params] = r.stream;
+      return o.sse(who, () => o.service.stream(method, params, who), streamToProto, (e) => {
         const err = o.toA2aError(e);
         return { code: A2A_ERRORS[err.kind].code, message: err.message };
-      });
+      }, (e) => v03RestError(e, 429));
     }
     conn.holdOpen?.();
     return Response.json(await r.unary!((m, p) => o.service.call(m, p, who)));
