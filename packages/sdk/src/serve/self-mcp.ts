@@ -80,7 +80,7 @@ export interface SelfMcpOptions {
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
    */
   operators?: string[];
-  /** Bounds of the finished-run history (default 100 runs, 16 MiB). */
+  /** Bounds of the finished-run history (default 100 runs and 16 MiB per principal, 64 MiB in all). */
   runHistory?: RunHistoryLimits;
   /**
    * With `capabilities.tasks` on: each tool's `execution.taskSupport` (default `agent.run` and
@@ -340,5 +340,5 @@ function operatorRecord(registry: RunRegistry, runId: string): (RunRecord & { pr
 /** The "expired" answer for a run that left the bounded history. */
 function expiredMessage(registry: RunRegistry, runId: string, consequence: string): string {
   const { maxRuns, maxBytes } = registry.limits;
-  return `run ${runId} finished and has expired from the run history (the last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
+  return `run ${runId} finished and has expired from the run history (each caller's last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
 }
