@@ -9,6 +9,7 @@
  * revision (2026-07-28) is served on its own (`handle-modern-post.ts`).
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import { readBoundedBody } from "./body.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
@@ -40,6 +41,8 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     return body.status === 413
       ? jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
       : parseErrorResponse("body is not valid UTF-8");
+  // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
+  if (jsonTooDeep(body.text)) return badRequest(`Invalid request: ${jsonDepthMessage()}`);
   let value: unknown;
   try {
     value = JSON.parse(body.text);

@@ -5,6 +5,7 @@
  */
 import { A2aError, A2A_ERRORS, type AgentCard, type StreamResponse, type Task } from "../../../a2a/types.ts";
 import { readBoundedBody } from "../../../transport/http-server/body.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../../wire/json-depth.ts";
 import type { HttpRequestConn } from "../../../transport/http-server/context.ts";
 import type { Principal } from "../../principal.ts";
 import { PUSH_RENDER, type PushConfig } from "../push.ts";
@@ -71,6 +72,7 @@ export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: numbe
   if (req.method === "POST") {
     const read = await readBoundedBody(req, o.maxBodyBytes);
     if (!read.ok) return v03RestError(new A2aError(read.status === 413 ? "InvalidRequest" : "ParseError", read.status === 413 ? `request body exceeds ${o.maxBodyBytes} bytes` : "body is not UTF-8"), read.status);
+    if (jsonTooDeep(read.text)) return v03RestError(new A2aError("InvalidRequest", jsonDepthMessage()));
     try {
       const parsed: unknown = read.text ? JSON.parse(read.text) : {};
       if (!isObject(parsed)) throw new Error("not an object");
