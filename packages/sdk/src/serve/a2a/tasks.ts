@@ -24,7 +24,7 @@ import {
 import { scopedRunId, type Principal } from "../principal.ts";
 import type { RunRegistry } from "../run-registry.ts";
 import type { SelfRunner } from "../self-mcp.ts";
-import type { Logger } from "../../log.ts";
+import { scrubSecrets, type Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
@@ -180,7 +180,8 @@ export class A2aTasks {
       this.complete(e, result);
     } catch (err) {
       const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
-      const message = err instanceof Error ? err.message : String(err);
+      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
+      const message = scrubSecrets(err instanceof Error ? err.message : String(err));
       this.registry.fail(id, { code, message }, undefined, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
