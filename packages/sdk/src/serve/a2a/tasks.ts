@@ -184,7 +184,9 @@ export class A2aTasks {
       const message = scrubSecrets(err instanceof Error ? err.message : String(err));
       this.registry.fail(id, { code, message }, undefined, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
-      this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+      // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
+      if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
+      else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
   }
 
