@@ -10,6 +10,8 @@ import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
 import { startEchoGateway, type EchoGateway } from "./__fixtures__/echo-gateway.ts";
 import { toolLike } from "./__fixtures__/serve/serve-env.ts";
+import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
+import { call, openSession } from "../../sdk/src/serve/__fixtures__/raw-mcp-http.ts";
 
 const ECHO_SERVER = join(import.meta.dir, "__fixtures__", "echo-env-server.ts");
 const GW_SECRET = "gw-7Hq2ZpX9kLm4";
@@ -20,6 +22,7 @@ let ws: CliWorkspace | undefined;
 let echo: EchoGateway | undefined;
 let gateway: FakeGateway | undefined;
 afterEach(async () => {
+  await stopAllServe();
   await echo?.close();
   await gateway?.close();
   ws?.cleanup();
@@ -67,5 +70,22 @@ describe("secrets from ${VAR} never reach the output", () => {
     expectNoSecret(run.stdout);
     expectNoSecret(run.stderr);
     expect(JSON.parse(run.stdout).text).toContain("ECHO_TOKEN=[redacted]");
+  }, 60_000);
+
+  test("agentd serve: a caller whose run failed on the echoing gateway is not handed the secret", async () => {
+    ws = new CliWorkspace();
+    echo = startEchoGateway();
+    ws.writeConfig({ model: { intelligence: echo.url, dialect: "openai", name: "m", maxRetries: 0, headers: { "X-Gw": "gwsecret-${GW_SECRET}" } } });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--grace", "1s"], { env: { GW_SECRET }, cwd: ws.dir });
+    const session = await openSession(serve.url);
+    const ran = await call(serve.url, session, 1, "tools/call", { name: "agent.run", arguments: { instruction: "say hi", runId: "r1" } });
+    const answer = JSON.stringify(ran.response);
+    expect(ran.response.result.isError).toBe(true);
+    expect(answer).toContain("x-gw: gwsecret-[redacted]");
+    expect(answer).not.toContain(GW_SECRET);
+    const record = JSON.stringify((await call(serve.url, session, 2, "resources/read", { uri: "agent://runs/r1" })).response);
+    expect(record).toContain("[redacted]");
+    expect(record).not.toContain(GW_SECRET);
+    expectNoSecret(JSON.stringify(serve.events()));
   }, 60_000);
 });
