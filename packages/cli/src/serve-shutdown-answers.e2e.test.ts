@@ -50,7 +50,7 @@ async function stalledWorld() {
 const CANCELLED = "run cancelled by shutdown (SIGTERM)";
 
 describe("agentd serve: the grace ends with an answer to every request in flight", () => {
-  test("HTTP: agent.run over MCP gets a JSON-RPC error; SendMessage over A2A JSON-RPC and HTTP+JSON gets its task canceled", async () => {
+  test("HTTP: agent.run over MCP gets a JSON-RPC error; SendMessage over A2A JSON-RPC and HTTP+JSON gets its task canceled, a stream ends with it", async () => {
     const { world, entered } = await stalledWorld();
     const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", "--grace", "1s"], { env: world.env, cwd: world.ws.dir });
     const url = serve.url;
@@ -64,8 +64,13 @@ describe("agentd serve: the grace ends with an answer to every request in flight
       body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "SendMessage", params: { message: message("a2a json-rpc") } }),
     });
     const rest = fetch(new URL("/a2a/rest/message:send", url), { method: "POST", headers: a2aHeaders, body: JSON.stringify({ message: message("a2a rest") }) });
+    const streamed = fetch(new URL("/a2a", url), {
+      method: "POST",
+      headers: { ...a2aHeaders, accept: "text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendStreamingMessage", params: { message: message("a2a stream") } }),
+    }).then((r) => r.text());
     const reader = new SseReader(await mcp);
-    await entered(3);
+    await entered(4);
 
     const exited = serve.stop("SIGTERM", 20_000);
     const [mcpAnswer] = (await reader.until(5)).slice(-1);
@@ -82,6 +87,9 @@ describe("agentd serve: the grace ends with an answer to every request in flight
     const restBody = await restResponse.json();
     expect(restBody.task.status.state).toBe("TASK_STATE_CANCELED");
     expect(JSON.stringify(restBody.task.status)).toContain(CANCELLED);
+    // The stream's last event is the task's final status, canceled.
+    const events = (await streamed).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(events.at(-1).result.statusUpdate.status.state).toBe("TASK_STATE_CANCELED");
     expect(await exited).toBe(143);
   }, 60_000);
 
