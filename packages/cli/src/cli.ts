@@ -2,7 +2,7 @@
  * The agentd CLI as a pure function: `runCli(argv)` resolves to an exit code and never calls process.exit
  * (only main.ts does). A user's mistake is one clear line on stderr, never a stack trace.
  */
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError, scrubSecrets } from "@agentd/sdk";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
@@ -170,7 +170,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     const code = exitCodeFor(error);
-    io.stderr(`agentd: ${describeError(error)}\n`);
+    // A value from the environment (a header, a URL) can come back inside an upstream's error text.
+    io.stderr(`agentd: ${scrubSecrets(describeError(error))}\n`);
     if (code === EXIT.usage && !(AgentdError.isInstance(error) && error.code === "E_CONFIG_INVALID"))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);
     return code;

@@ -95,7 +95,7 @@ export type { SupervisorOptions } from "./supervisor/index.ts";
 export type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, ModelMessage, Usage, FinishReason } from "./model/index.ts";
 
 // ── Telemetry ──
-export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, type Logger, type LogLevel, type LogRecord } from "./log.ts";
+export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, scrubSecrets, type Logger, type LogLevel, type LogRecord } from "./log.ts";
 
 // ── OpenTelemetry (loaded lazily, only when OTEL_* configures an exporter) ──
 export { loadTelemetry, type LoadTelemetryOptions, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";

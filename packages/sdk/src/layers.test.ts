@@ -18,7 +18,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "(root)": ["_internal", "wire", "transport", "mcp", "model", "loop", "triggers", "supervisor", "telemetry", "config", "agent"],
   _internal: ["(root)"],
   wire: [],
-  config: ["wire"],
+  config: ["(root)", "wire"],
   transport: ["(root)", "_internal", "wire"],
   "mcp/protocol": ["(root)", "_internal", "wire", "transport"],
   "mcp/client": ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol"],

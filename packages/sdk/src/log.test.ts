@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { memoryLogger, redact, scrubSecrets } from "./log.ts";
+import { memoryLogger, redact, registerSecretValue, scrubSecrets } from "./log.ts";
 
 test("credential-like keys are masked at any depth, arrays included", () => {
   const r = redact({
@@ -55,4 +55,16 @@ test("a field name's verdict is the same the second time, and past the remembere
   // More distinct names than are remembered: names asked after the bound are still judged.
   for (let i = 0; i < 1100; i++) expect(redact({ [`field${i}`]: "v", [`field${i}Secret`]: "s" })).toEqual({ [`field${i}`]: "v", [`field${i}Secret`]: "[redacted]" });
   expect(redact({ refreshToken: "r", tokenizer: "bpe" })).toEqual({ refreshToken: "[redacted]", tokenizer: "bpe" });
+});
+
+test("a registered secret value is masked wherever it appears, as is, JSON-escaped or URL-encoded; short ones are left alone", () => {
+  registerSecretValue('gw"7Hq2/Zp X9');
+  registerSecretValue("abc");
+  expect(scrubSecrets('header x-gw: gw"7Hq2/Zp X9; again gw"7Hq2/Zp X9')).toBe("header x-gw: [redacted]; again [redacted]");
+  expect(scrubSecrets(JSON.stringify({ echoed: 'gw"7Hq2/Zp X9' }))).toBe('{"echoed":"[redacted]"}');
+  expect(scrubSecrets(`https://h/p?k=${encodeURIComponent('gw"7Hq2/Zp X9')}`)).toBe("https://h/p?k=[redacted]");
+  expect(scrubSecrets("abc abcdef")).toBe("abc abcdef");
+  const logger = memoryLogger();
+  logger.error("model.failed", { error: 'upstream said: gw"7Hq2/Zp X9', nested: { list: ['gw"7Hq2/Zp X9'] } });
+  expect(JSON.stringify(logger.records)).not.toContain("7Hq2");
 });

@@ -3,7 +3,7 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, scrubSecrets, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
@@ -151,7 +151,7 @@ export const mcpCommand = defineCommand({
     const servers = resolved.config.mcpServers ?? {};
     const names = Object.keys(servers);
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-    const out: Out = (s) => void process.stdout.write(s);
+    const out: Out = (s) => void process.stdout.write(scrubSecrets(s));
     if (!args.server) {
       if (names.length === 0) throw new AgentdError("E_USAGE", noServers(resolved.file));
       out(renderServers(servers, width));

@@ -39,7 +39,7 @@ export const serveCommand = defineCommand({
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
-    grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },
+    grace: { type: "string", description: "On SIGTERM (or stdin's end), let in-flight runs finish this long, then answer them as cancelled (default 30s)" },
     ...configArgs,
   },
   async run({ args, rawArgs }) {

@@ -9,7 +9,7 @@
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createAgentFromConfig, isAlreadyDone, newRunId, type ResolvedConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, isAlreadyDone, newRunId, scrubSecrets, type ResolvedConfig } from "@agentd/sdk";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -50,7 +50,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     if (isAlreadyDone(result)) {
       logger.info("run.already-done", { runId, durationMs: Math.round(durationMs) });
       if (options.json) process.stdout.write(`${JSON.stringify({ runId, status: "already-done", usage: result.usage, durationMs: Math.round(durationMs) })}\n`);
-    } else process.stdout.write(formatResult(result, options.json, durationMs));
+    } else process.stdout.write(scrubSecrets(formatResult(result, options.json, durationMs)));
     const signal = shutdown.signal();
     if (signal) throw interruptedBy(signal);
     return EXIT.ok;

@@ -9,7 +9,7 @@
  * rest, close the MCP children, exit 130/143. A natural end exits 0, or with the code of the last failed
  * run (1 run failed, 3 budget, 4 upstream).
  */
-import { AgentdError, createAgentFromConfig, type ResolvedConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, scrubSecrets, type ResolvedConfig } from "@agentd/sdk";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -37,7 +37,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   let lastFailure: unknown;
   triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
     const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
-    if (line) process.stdout.write(line);
+    if (line) process.stdout.write(scrubSecrets(line));
     if (outcome.status === "failed") lastFailure = (outcome.data?.error as unknown) ?? new AgentdError("E_RUN_FAILED", outcome.message ?? "run failed");
   });
   logger.info("mode.start", { mode: options.mode, triggers: plan.specs.map((s) => s.id), cron: plan.cron });

@@ -520,10 +520,14 @@ export function createAgent(options: AgentOptions): Agent {
       state = "closed";
       // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.
       if (servedCheckpoint) host?.self.tasks?.close();
+      // Every request still in flight gets its final answer first (the run cancelled by the shutdown), then
+      // its run is cancelled with the same words.
+      const cancelled = new AgentdError("E_ABORTED", `run cancelled by shutdown (${drainReason ?? "the agent is closing"})`);
+      host?.interrupt(cancelled.message);
       // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
-      if (quiescing) for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
+      if (quiescing) for (const c of inFlight) c.abort(cancelled);
       await Promise.all(config.allTriggers().map((t) => t.stop({ graceMs: 0 })));
-      for (const c of inFlight) c.abort(drainReason ?? "the agent is closing");
+      for (const c of inFlight) c.abort(cancelled);
       await a2aTools?.settle();
       await host?.close();
       // Written before the children are stopped: a working handle stays working in the checkpoint, so a

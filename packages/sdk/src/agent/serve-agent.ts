@@ -12,7 +12,8 @@ import { createStreamableHttpServer } from "../transport/http-server/server.ts";
 import type { StreamableHttpServerOptions } from "../transport/http-server/options.ts";
 import { StdioServerTransport } from "../transport/stdio-self.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
-import { AgentdError } from "../wire/errors.ts";
+import { AgentdError, McpError } from "../wire/errors.ts";
+import { ErrorCode } from "../wire/jsonrpc.ts";
 import { createA2aEndpoint, type A2aServeOptions } from "../a2a/server/index.ts";
 import type { OperatorControl } from "../a2a/server/operator.ts";
 import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
@@ -133,6 +134,16 @@ export class SelfHost {
     const registry = this.self.registry;
     while (registry.status().state === "running" && Date.now() < deadline) await waitForChange(registry, deadline - Date.now());
     await answersSent(this.self.server, deadline);
+  }
+
+  /**
+   * The grace is over: answer every MCP request still in flight, on every endpoint, with a JSON-RPC error
+   * (-32000) carrying `message` — before its run is cancelled and the endpoint closes, so no caller is left
+   * without a final answer. (A2A requests answer through their tasks, which end canceled.)
+   */
+  interrupt(message: string): void {
+    const error = new McpError(ErrorCode.ConnectionClosed, message);
+    for (const s of this.self.server.sessions()) s.protocol.answerInFlight(error);
   }
 
   /** Close every endpoint. */

@@ -2,6 +2,7 @@
  * Load the configuration with the cloud-native precedence: flags > environment (`AGENT_*`) > config file.
  * Every failure is one clear line naming the field and what is expected (AgentdError E_CONFIG_INVALID).
  */
+import { registerSecretValue } from "../log.ts";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
@@ -144,6 +145,7 @@ export async function resolveConfig(
   const config = result.output;
   const keyEnv = config.model?.apiKeyEnv;
   const apiKey = o.apiKey ?? (env.AGENT_API_KEY || undefined) ?? (keyEnv ? env[keyEnv] || undefined : undefined);
+  if (apiKey) registerSecretValue(apiKey);
   const runId = env.RUN_ID || undefined;
   return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
 }

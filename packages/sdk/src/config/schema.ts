@@ -331,8 +331,10 @@ export const ServeSchema = v.strictObject({
       eventStoreTotalBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     }),
   ),
-  /** Finished runs kept for agent://runs/{runId} and run-id idempotency (oldest finished go first). */
-  runHistory: v.optional(v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt) })),
+  /** Finished runs kept for agent://runs/{runId} and run-id idempotency, per principal inside a total (oldest finished go first). */
+  runHistory: v.optional(
+    v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt), maxTotalBytes: v.optional(positiveInt) }),
+  ),
   /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
 });

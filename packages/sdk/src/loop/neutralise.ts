@@ -4,8 +4,8 @@
  *
  * Characters are chosen by Unicode property, not from a list of known tricks: every control character
  * (`\p{Cc}` but tab, newline, carriage return), format character (`\p{Cf}`: bidi controls, zero-width
- * marks, tag characters U+E0000…) and default-ignorable code point (U+034F, variation selectors, …) is
- * written as `\u{XXXX}`, so a model reads that it was there instead of reading through it. The one
+ * marks, tag characters U+E0000…), default-ignorable code point (U+034F, variation selectors, …) and line or
+ * paragraph separator (U+2028, U+2029) is written as `\u{XXXX}`, so a model reads that it was there instead of reading through it. The one
  * exception keeps emoji whole: a zero-width joiner between two pictographs, and a variation selector
  * after a pictograph (or before a keycap), stay as they are.
  *
@@ -15,8 +15,9 @@
  * invisible characters. A `<` followed in the skeleton by a fence tag name is rewritten as `&lt;`.
  */
 
-// Escaped for the reader: controls but \t \n \r, format characters, default-ignorables, lone surrogates.
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
+// Escaped for the reader: controls but \t \n \r, format characters, default-ignorables, lone surrogates,
+// and the line and paragraph separators U+2028, U+2029 (line breaks to some readers, none to others).
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\p{Zl}\p{Zp}]/u;
 const KEEP_CONTROL = new Set([0x09, 0x0a, 0x0d]);
 const PICTOGRAPH = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]/u;
 const ZWJ = 0x200d;

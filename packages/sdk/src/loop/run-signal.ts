@@ -26,7 +26,11 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
     // The reason is an AgentdError so a tool or adapter can tell a deadline from a caller's cancel.
     controller.abort(new AgentdError(t.code, t.message));
   };
-  const onCallerAbort = () => abort({ code: "E_ABORTED", stopReason: "aborted", message: "run aborted by the caller" });
+  // A caller that says why (an E_ABORTED error: "run cancelled by shutdown") is quoted; otherwise the caller aborted.
+  const onCallerAbort = () => {
+    const why = caller?.reason;
+    abort({ code: "E_ABORTED", stopReason: "aborted", message: AgentdError.isInstance(why) && why.code === "E_ABORTED" ? why.message : "run aborted by the caller" });
+  };
   if (caller?.aborted) onCallerAbort();
   else caller?.addEventListener("abort", onCallerAbort, { once: true });
   // Through setLongTimeout: a deadline of weeks ("30d") must not overflow setTimeout and fire at once.

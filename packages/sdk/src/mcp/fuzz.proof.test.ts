@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { memoryLogger } from "../log.ts";
+import { MAX_JSON_DEPTH } from "../wire/json-depth.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import { McpClient } from "./client/client.ts";
 import { ReplyLines, runStorm } from "./__fixtures__/fuzz-driver.ts";
@@ -30,7 +31,8 @@ const SERVER: PeerSurface = {
   valid: [
     r("ping"), r("ping", {}), r("tools/list"), r("tools/call", { name: "echo", arguments: { text: "hi" } }),
     // Arguments failing the tool's inputSchema are a tool-domain error: still a result.
-    r("tools/call", { name: "echo", arguments: { text: 5 } }), r("tools/call", { name: "echo", arguments: { text: "x", deep: nest(2_000) } }),
+    // Arguments nested as deep as the server's JSON depth limit allows (the envelope adds four levels).
+    r("tools/call", { name: "echo", arguments: { text: 5 } }), r("tools/call", { name: "echo", arguments: { text: "x", deep: nest(MAX_JSON_DEPTH - 5) } }),
     r("resources/list"), r("resources/templates/list"), r("resources/read", { uri: "mem://a" }), r("resources/read", { uri: "mem://t/7" }),
     e(-32002, "resources/read", { uri: "mem://nope" }), r("resources/subscribe", { uri: "mem://a" }), r("resources/unsubscribe", { uri: "mem://a" }),
     r("prompts/list"), r("prompts/get", { name: "p" }), r("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "x", value: "a" } }),
@@ -56,6 +58,8 @@ const SERVER: PeerSurface = {
     { method: "notifications/roots/list_changed" }, { method: "notifications/x-unknown", params: { a: [1] } }
   ],
   maxFrameBytes: MAX_FRAME_BYTES,
+  // The served stdio transport refuses deeper JSON before parsing it.
+  maxDepth: MAX_JSON_DEPTH,
 };
 
 const CLIENT: PeerSurface = {

@@ -146,7 +146,7 @@ describe("the run history is bounded", () => {
     const s = await openSession(server.url);
     for (let i = 1; i <= 3; i++) await run(server.url, s, i, `task ${i}`, `r${i}`);
     const gone = await read(server.url, s, 4, "agent://runs/r1");
-    expect(gone.error?.message).toContain("run r1 finished and has expired from the run history (the last 2 finished runs");
+    expect(gone.error?.message).toContain("run r1 finished and has expired from the run history (each caller's last 2 finished runs");
     const again = await run(server.url, s, 5, "task 1", "r1");
     expect(again.isError).toBe(true);
     expect(again.content[0].text).toContain("expired");

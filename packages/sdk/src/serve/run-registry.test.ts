@@ -49,3 +49,47 @@ describe("RunRegistry per principal", () => {
     expect(r.principals()).toEqual({ "bearer:a": { running: [], runsStarted: 1 }, "bearer:b": { running: ["job-2"], runsStarted: 1 } });
   });
 });
+
+describe("RunRegistry bounds per principal", () => {
+  test("one principal's many runs never push out another's: the count is per principal", () => {
+    const r = new RunRegistry();
+    finish(r, "a-job", "A's answer", "bearer:a");
+    for (let i = 0; i < 150; i++) finish(r, `b-${i}`, "ok", "bearer:b");
+    expect(r.get("a-job", "bearer:a")?.result?.text).toBe("A's answer");
+    expect(r.held("bearer:b").runs).toBe(100);
+    expect(r.expired("b-0", "bearer:b")).toBe(true);
+    expect(r.expired("a-job", "bearer:a")).toBe(false);
+  });
+
+  test("the total byte bound takes from whoever holds the most, never from a principal within its share", () => {
+    const r = new RunRegistry({ maxBytes: 3_000_000, maxTotalBytes: 4_000_000 });
+    finish(r, "a-small", "A's answer", "bearer:a");
+    for (let i = 0; i < 3; i++) finish(r, `c-${i}`, "c".repeat(500_000), "bearer:c");
+    for (let i = 0; i < 20; i++) finish(r, `b-${i}`, "b".repeat(500_000), "bearer:b");
+    expect(r.get("a-small", "bearer:a")?.result?.text).toBe("A's answer");
+    expect(r.held("bearer:c").runs).toBe(3);
+    expect(r.held("bearer:b").bytes).toBeLessThanOrEqual(3_000_000);
+    expect(r.held("bearer:a").bytes + r.held("bearer:b").bytes + r.held("bearer:c").bytes).toBeLessThanOrEqual(4_000_000);
+    expect(r.expired("b-0", "bearer:b")).toBe(true);
+  });
+
+  test("an expired id is remembered as an id, per principal: another principal's flood does not make it forgotten", () => {
+    const r = new RunRegistry({ maxRuns: 1 });
+    finish(r, "a-1", "first", "bearer:a");
+    finish(r, "a-2", "second", "bearer:a");
+    expect(r.expired("a-1", "bearer:a")).toBe(true);
+    for (let i = 0; i < 5000; i++) finish(r, `b-${i}`, "ok", "bearer:b");
+    expect(r.expired("a-1", "bearer:a")).toBe(true);
+    expect(r.held("bearer:b").expired).toBe(4096);
+    expect(r.expired("a-1", "bearer:b")).toBe(false);
+  });
+
+  test("a very long run id is remembered by its digest, not its text", () => {
+    const r = new RunRegistry({ maxRuns: 1 });
+    const long = "L".repeat(100_000);
+    finish(r, long, "first", "bearer:a");
+    finish(r, "next", "second", "bearer:a");
+    expect(r.expired(long, "bearer:a")).toBe(true);
+    expect(r.expired(`${long}x`, "bearer:a")).toBe(false);
+  });
+});

@@ -4,9 +4,12 @@
  *
  * Every run belongs to the principal that started it (see `principal.ts`): a run id names a run only
  * within its owner's runs, so two principals may use the same id without meeting. Finished runs are kept
- * for reading and idempotency up to a count and a byte bound, the oldest finished going first; a run that
- * went is remembered (a bounded list of ids) as expired, so a late reader is told so rather than "no run".
+ * for reading and idempotency per principal, up to a count and a byte bound, the oldest finished going
+ * first, so one principal's many runs never push out another's; a byte bound for the whole agent takes from
+ * whoever holds the most. A run that went is remembered as expired (its id only, in a bounded set per
+ * principal), so a late reader is told so, and a retry with its id is not run again.
  */
+import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 
@@ -37,24 +40,46 @@ export interface AgentStatus {
   startedAt: string;
 }
 
-/** Bounds of the run history. */
+/** Bounds of the run history: per principal, inside one bound for the whole agent. */
 export interface RunHistoryLimits {
-  /** Finished runs kept. Default 100. */
+  /** Finished runs kept per principal. Default 100. */
   maxRuns?: number;
-  /** Bytes of finished runs kept (instruction, answer, error). Default 16 MiB. */
+  /** Bytes of finished runs kept per principal (instruction, answer, error). Default 16 MiB. */
   maxBytes?: number;
+  /**
+   * Bytes of finished runs kept for all principals together. Default 64 MiB. Past it, the principal holding the
+   * most gives up its oldest finished run, so a principal within its fair share is never the one to lose.
+   */
+  maxTotalBytes?: number;
 }
 
 /** The defaults of {@link RunHistoryLimits}. */
-export const DEFAULT_RUN_HISTORY: Readonly<Required<RunHistoryLimits>> = Object.freeze({ maxRuns: 100, maxBytes: 16 * 1024 * 1024 });
+export const DEFAULT_RUN_HISTORY: Readonly<Required<RunHistoryLimits>> = Object.freeze({
+  maxRuns: 100,
+  maxBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+});
 
-/** Expired run ids remembered, to say "expired" rather than "no run". */
-const EXPIRED_REMEMBERED = 4096;
+/** Expired run ids remembered per principal, to answer "already done" rather than run a gone run again. */
+const EXPIRED_PER_PRINCIPAL = 4096;
+/** Expired run ids remembered for all principals together; past it, the principal with the most forgets its oldest. */
+const EXPIRED_TOTAL = 65_536;
+/** A longer run id is remembered as expired by its digest, so the id set stays small whatever the ids. */
+const EXPIRED_ID_MAX = 128;
 
 interface Entry {
   owner: string;
   record: RunRecord;
   bytes: number;
+}
+
+/** One principal's part of the history. */
+interface Share {
+  /** Run ids of finished runs held, oldest finished first. */
+  finished: Set<string>;
+  bytes: number;
+  /** Run ids (or digests of long ones) of finished runs no longer held, oldest first. */
+  expired: Set<string>;
 }
 
 interface Tally {
@@ -65,14 +90,15 @@ interface Tally {
 }
 
 const keyOf = (owner: string, runId: string) => `${owner}\n${runId}`;
+const expiredToken = (runId: string) =>
+  runId.length <= EXPIRED_ID_MAX ? runId : `#${createHash("sha256").update(runId).digest("base64url")}`;
 
 /** Keeps run records (bounded history) per principal and reports changes. */
 export class RunRegistry {
   private readonly runs = new Map<string, Entry>();
-  /** Keys of finished runs, oldest finished first. */
-  private readonly finished = new Set<string>();
-  private finishedBytes = 0;
-  private readonly expiredKeys = new Set<string>();
+  private readonly shares = new Map<string, Share>();
+  private totalBytes = 0;
+  private totalExpired = 0;
   private readonly startedAt = new Date().toISOString();
   private readonly tallies = new Map<string, Tally>();
   private readonly listeners = new Set<(runId: string | undefined, owner: string) => void>();
@@ -112,7 +138,13 @@ export class RunRegistry {
 
   /** Whether `owner`'s run with this id finished and has since left the bounded history. */
   expired(runId: string, owner = LOCAL_PRINCIPAL): boolean {
-    return this.expiredKeys.has(keyOf(owner, runId));
+    return this.shares.get(owner)?.expired.has(expiredToken(runId)) ?? false;
+  }
+
+  /** What `owner` holds in the history: finished runs, their bytes, expired ids remembered. */
+  held(owner = LOCAL_PRINCIPAL): { runs: number; bytes: number; expired: number } {
+    const s = this.shares.get(owner);
+    return { runs: s?.finished.size ?? 0, bytes: s?.bytes ?? 0, expired: s?.expired.size ?? 0 };
   }
 
   start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL): RunRecord {
@@ -126,14 +158,14 @@ export class RunRegistry {
       usage: emptyUsage(),
     };
     const key = keyOf(owner, runId);
-    this.forgetFinished(key);
-    this.expiredKeys.delete(key);
+    this.forgetFinished(owner, runId);
+    const share = this.shares.get(owner);
+    if (share?.expired.delete(expiredToken(runId))) this.totalExpired--;
     this.runs.set(key, { owner, record, bytes: 0 });
     this.tally(owner).started++;
     this.changed(runId, owner);
     return record;
   }
-
   /** Record progress of a running run (a model turn, a tool call). */
   progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage }, owner = LOCAL_PRINCIPAL): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
@@ -202,32 +234,69 @@ export class RunRegistry {
     return t;
   }
 
-  /** A run finished: it joins the history, which then sheds its oldest finished runs past the bounds. */
+  private share(owner: string): Share {
+    let s = this.shares.get(owner);
+    if (!s) this.shares.set(owner, (s = { finished: new Set(), bytes: 0, expired: new Set() }));
+    return s;
+  }
+
+  /** A run finished: it joins its owner's history, which then sheds its oldest finished runs past the bounds. */
   private finish(owner: string, runId: string): void {
-    const key = keyOf(owner, runId);
-    const entry = this.runs.get(key)!;
+    const entry = this.runs.get(keyOf(owner, runId))!;
     entry.bytes = sizeOf(entry.record);
-    this.forgetFinished(key);
-    this.finished.add(key);
-    this.finishedBytes += entry.bytes;
+    this.forgetFinished(owner, runId);
+    const share = this.share(owner);
+    share.finished.add(runId);
+    share.bytes += entry.bytes;
+    this.totalBytes += entry.bytes;
     this.changed(runId, owner);
-    this.trim();
+    this.trim(owner, share);
   }
 
-  private forgetFinished(key: string): void {
-    if (!this.finished.delete(key)) return;
-    this.finishedBytes -= this.runs.get(key)?.bytes ?? 0;
+  /** Take a finished run out of its owner's history count (the record itself stays unless the caller drops it). */
+  private forgetFinished(owner: string, runId: string): void {
+    const share = this.shares.get(owner);
+    if (!share?.finished.delete(runId)) return;
+    const bytes = this.runs.get(keyOf(owner, runId))?.bytes ?? 0;
+    share.bytes -= bytes;
+    this.totalBytes -= bytes;
   }
 
-  private trim(): void {
-    const { maxRuns, maxBytes } = this.limits;
-    for (const key of this.finished) {
-      if (this.finished.size <= maxRuns && this.finishedBytes <= maxBytes) break;
-      this.forgetFinished(key);
-      this.runs.delete(key);
-      this.expiredKeys.add(key);
-      if (this.expiredKeys.size > EXPIRED_REMEMBERED) this.expiredKeys.delete(this.expiredKeys.values().next().value as string);
+  /** The owner's own bounds first; then the whole agent's, taken from whoever holds the most. */
+  private trim(owner: string, share: Share): void {
+    const { maxRuns, maxBytes, maxTotalBytes } = this.limits;
+    while (share.finished.size > 0 && (share.finished.size > maxRuns || share.bytes > maxBytes)) this.expireOldest(owner, share);
+    while (this.totalBytes > maxTotalBytes) {
+      const [largest, of] = this.largest((s) => s.bytes);
+      if (!of || of.finished.size === 0) break;
+      this.expireOldest(largest, of);
     }
+  }
+
+  private expireOldest(owner: string, share: Share): void {
+    const runId = share.finished.values().next().value as string;
+    this.forgetFinished(owner, runId);
+    this.runs.delete(keyOf(owner, runId));
+    share.expired.add(expiredToken(runId));
+    this.totalExpired++;
+    if (share.expired.size > EXPIRED_PER_PRINCIPAL) this.forgetOldestExpired(share);
+    while (this.totalExpired > EXPIRED_TOTAL) {
+      const [, most] = this.largest((s) => s.expired.size);
+      if (!most || most.expired.size === 0) break;
+      this.forgetOldestExpired(most);
+    }
+  }
+
+  private forgetOldestExpired(share: Share): void {
+    share.expired.delete(share.expired.values().next().value as string);
+    this.totalExpired--;
+  }
+
+  /** The principal whose share is largest by `measure`. */
+  private largest(measure: (s: Share) => number): [string, Share | undefined] {
+    let best: [string, Share | undefined] = ["", undefined];
+    for (const [owner, s] of this.shares) if (!best[1] || measure(s) > measure(best[1])) best = [owner, s];
+    return best;
   }
 }
 

@@ -18,7 +18,7 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { McpServer } from "../mcp/server/server.ts";
 import type { ServerContext, ServerSession } from "../mcp/server/session.ts";
 import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
-import type { LogLevel, LogRecord } from "../log.ts";
+import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
@@ -80,7 +80,7 @@ export interface SelfMcpOptions {
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
    */
   operators?: string[];
-  /** Bounds of the finished-run history (default 100 runs, 16 MiB). */
+  /** Bounds of the finished-run history (default 100 runs and 16 MiB per principal, 64 MiB in all). */
   runHistory?: RunHistoryLimits;
   /**
    * With `capabilities.tasks` on: each tool's `execution.taskSupport` (default `agent.run` and
@@ -220,7 +220,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       return runResultContent(runId, result.text, result.output, result.stopReason, result);
     } catch (e) {
       const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
-      const message = e instanceof Error ? e.message : String(e);
+      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
+      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
       const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
       registry.fail(runId, { code, message }, usage, owner);
       return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
@@ -340,5 +341,5 @@ function operatorRecord(registry: RunRegistry, runId: string): (RunRecord & { pr
 /** The "expired" answer for a run that left the bounded history. */
 function expiredMessage(registry: RunRegistry, runId: string, consequence: string): string {
   const { maxRuns, maxBytes } = registry.limits;
-  return `run ${runId} finished and has expired from the run history (the last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
+  return `run ${runId} finished and has expired from the run history (each caller's last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
 }

@@ -6,11 +6,14 @@
  * line cannot corrupt the protocol stream. Direct `process.stdout.write` calls are not intercepted.
  */
 import { StreamTransport, type StreamTransportOptions } from "./stdio-streams.ts";
+import { MAX_JSON_DEPTH } from "../wire/json-depth.ts";
 
 /** Options for {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
   /** Largest inbound frame in bytes (default `DEFAULT_MAX_FRAME_BYTES`). */
   maxFrameBytes?: number;
+  /** Refuse an inbound frame nesting deeper than this (-32600) before parsing it. Default `MAX_JSON_DEPTH` (256). */
+  maxDepth?: number;
   /** Route stdout-bound console methods to stderr while the transport is open (default true). */
   guardConsole?: boolean;
   /**
@@ -66,7 +69,7 @@ export class StdioServerTransport extends StreamTransport {
   private readonly guard: boolean;
 
   constructor(options: StdioServerTransportOptions = {}) {
-    const streamOptions: StreamTransportOptions = { endOutput: false, destroyInput: true };
+    const streamOptions: StreamTransportOptions = { endOutput: false, destroyInput: true, maxDepth: options.maxDepth ?? MAX_JSON_DEPTH };
     if (options.maxFrameBytes !== undefined) streamOptions.maxFrameBytes = options.maxFrameBytes;
     if (options.onInputEnd !== undefined) streamOptions.onInputEnd = options.onInputEnd;
     super(stdinSource(), process.stdout, streamOptions);

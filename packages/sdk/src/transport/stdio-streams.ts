@@ -22,6 +22,8 @@ export type { ByteSink, ByteSource } from "./_byte-streams.ts";
 export interface StreamTransportOptions {
   /** Largest inbound frame in bytes; longer lines are dropped and reported. Default `DEFAULT_MAX_FRAME_BYTES`. */
   maxFrameBytes?: number;
+  /** Refuse an inbound frame nesting deeper than this (-32600), before it is parsed. Default: no bound. */
+  maxDepth?: number;
   /** End the writable when the transport closes (default true). Off for a process's own stdout. */
   endOutput?: boolean;
   /** Stop and destroy the readable when the transport closes (default true). */
@@ -79,6 +81,7 @@ export class StreamTransport implements Transport {
   ) {
     this.decoder = new NdjsonDecoder({
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
       onmessage: (value) => this.deliver(value),
       onerror: (error, responseTo) =>
         this.onframeerror?.(responseTo === undefined ? { error, recoverable: true } : { error, recoverable: true, responseTo }),

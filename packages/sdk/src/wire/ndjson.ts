@@ -9,6 +9,7 @@
 import { idAtEnd, idAtStart, looksLikeResponse } from "./_frame-peek.ts";
 import { ErrorCode, type RequestId } from "./jsonrpc.ts";
 import { McpError, parseError } from "./errors.ts";
+import { jsonTooDeep, jsonDepthMessage } from "./json-depth.ts";
 
 const LF = 10;
 const CR = 13;
@@ -203,6 +204,11 @@ export interface NdjsonDecoderOptions {
    * as a response (from its first and last bytes): the id of the request it answers.
    */
   onerror: (error: McpError, responseTo?: RequestId) => void;
+  /**
+   * Refuse a frame nesting deeper than this (-32600) before parsing it (see `json-depth.ts`). Off by default:
+   * a server reading untrusted peers turns it on.
+   */
+  maxDepth?: number;
 }
 
 /**
@@ -316,6 +322,11 @@ export class NdjsonDecoder {
   }
 
   private parse(text: string): void {
+    const maxDepth = this.options.maxDepth;
+    if (maxDepth !== undefined && jsonTooDeep(text, maxDepth)) {
+      this.options.onerror(new McpError(ErrorCode.InvalidRequest, `Invalid request: ${jsonDepthMessage(maxDepth)}`, { maxDepth }));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

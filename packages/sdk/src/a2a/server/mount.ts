@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { A2aError, A2A_ERRORS, ERROR_INFO_TYPE, type AgentCard, type StreamResponse } from "../shared/types.ts";
 import type { Logger } from "../../log.ts";
 import { readBoundedBody } from "../../transport/http-server/body.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { Caller, HttpRequestConn } from "../../transport/http-server/context.ts";
 import { traceCarrierFromMeta } from "../../loop/trace-context.ts";
@@ -146,6 +147,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (req.method !== "POST") return new Response("Method Not Allowed", { status: 405, headers: { allow: "POST" } });
     const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
     if (!read.ok) return refusedBody(rpcError(null, bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
+    // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
+    if (jsonTooDeep(read.text)) return rpcError(null, new A2aError("InvalidRequest", `Invalid Request: ${jsonDepthMessage()}`), 400);
     let msg: unknown;
     try {
       msg = JSON.parse(read.text);
@@ -209,6 +212,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     if (req.method === "POST") {
       const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
       if (!read.ok) return refusedBody(restError(bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
+      if (jsonTooDeep(read.text)) return restError(new A2aError("InvalidRequest", jsonDepthMessage()));
       try {
         const body = read.text ? JSON.parse(read.text) : {};
         if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not an object");

@@ -4,6 +4,7 @@
  * object) is the content, accepted once it satisfies the requested schema; the text `decline` or `cancel`
  * (or `metadata["agentd.dev/elicitation-action"]`) declines or cancels. The content is never logged.
  */
+import { jsonTooDeep } from "../../wire/json-depth.ts";
 import { validateJsonSchema } from "../../_internal/json-schema.ts";
 import { A2aError, type Message, type Part } from "../shared/types.ts";
 import type { ElicitResult } from "../../wire/index.ts";
@@ -36,7 +37,7 @@ export function answerOf(message: Message, requestedSchema: Record<string, unkno
 function contentOf(parts: Part[], text: string): Record<string, unknown> | undefined {
   const data = parts.find((p) => p.data !== undefined)?.data;
   if (isObject(data)) return data;
-  if (!text.startsWith("{")) return undefined;
+  if (!text.startsWith("{") || jsonTooDeep(text)) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
     return isObject(parsed) ? parsed : undefined;

@@ -24,7 +24,7 @@ import {
 import { scopedRunId, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import type { SelfRunner } from "../../serve/self-mcp.ts";
-import type { Logger } from "../../log.ts";
+import { scrubSecrets, type Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
@@ -180,10 +180,13 @@ export class A2aTasks {
       this.complete(e, result);
     } catch (err) {
       const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
-      const message = err instanceof Error ? err.message : String(err);
+      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
+      const message = scrubSecrets(err instanceof Error ? err.message : String(err));
       this.registry.fail(id, { code, message }, undefined, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
-      this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+      // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
+      if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
+      else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
   }
 

@@ -36,6 +36,8 @@ export interface PeerSurface {
   notifications: { method: string; params?: unknown }[];
   /** The largest frame the peer accepts, in bytes. */
   maxFrameBytes: number;
+  /** The deepest JSON nesting the peer accepts (deeper: -32600 with a null id); none when absent. */
+  maxDepth?: number;
 }
 
 const encoder = new TextEncoder();
@@ -133,7 +135,10 @@ export function buildFrames(surface: PeerSurface, count: number, seed: number): 
     [3, () => text("batch", pick(["[]", `[${request(pick(surface.valid), freshId().text)}]`, `[${request(pick(surface.valid), freshId().text)},1]`, "[[]]"]), { reply: "error", code: -32600, id: null })],
     [3, () => {
       const { text: t, id } = freshId();
-      return text("deep-meta", `{"jsonrpc":"2.0","id":${t},"method":"ping","params":{"_meta":{"x":${deep(int(100, 20_000))}}}}`, { reply: "result", id });
+      // The envelope adds three levels; a peer with a depth limit refuses past it, before reading the id.
+      const depth = surface.maxDepth !== undefined && rand() < 0.5 ? int(1, surface.maxDepth - 3) : int(100, 20_000);
+      const refused = surface.maxDepth !== undefined && depth + 3 > surface.maxDepth;
+      return text("deep-meta", `{"jsonrpc":"2.0","id":${t},"method":"ping","params":{"_meta":{"x":${deep(depth)}}}}`, refused ? { reply: "error", code: -32600, id: null } : { reply: "result", id });
     }],
     [1, () => text("deep-array", deep(int(1_000, 50_000)), { reply: "error", code: -32600, id: null })],
     [1, () => text("deep-object", deep(int(1_000, 20_000), '{"a":', "}", "1"), { reply: "error", code: -32600, id: null })],

@@ -173,6 +173,23 @@ export class InboundRequests {
     flight.abort(new AgentdError("E_ABORTED", `request ${JSON.stringify(id)} cancelled by the peer${why}`));
   }
 
+  /**
+   * Shutting down: abort every handler still running and hand back the ids of their requests, for the caller
+   * to answer with an error now. The handlers' own outcomes, when they come, are dropped.
+   */
+  interruptAll(reason: string): RequestId[] {
+    const all: Array<[RequestId, InFlight]> = [...(this.inFlight ?? [])];
+    if (this.sole !== undefined) all.unshift([this.soleId as RequestId, this.sole]);
+    const ids: RequestId[] = [];
+    for (const [id, flight] of all) {
+      if (flight.cancelled) continue;
+      flight.cancelled = true;
+      flight.abort(new AgentdError("E_ABORTED", reason));
+      ids.push(id);
+    }
+    return ids;
+  }
+
   /** The connection closed: abort every handler; their outcomes have nowhere to go. */
   abortAll(reason: string): void {
     const all = [...(this.inFlight?.values() ?? [])];

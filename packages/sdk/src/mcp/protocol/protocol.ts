@@ -166,6 +166,16 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.handleClose();
   }
 
+  /**
+   * Answer every inbound request still being handled with `error` at once (a shutdown whose grace ran out),
+   * aborting its handler: the peer gets a final answer before the transport closes. Returns how many.
+   */
+  answerInFlight(error: McpError): number {
+    const ids = this.inboundTable?.interruptAll(error.message) ?? [];
+    for (const id of ids) this.sendRaw(errorResponse(id, error.code, error.message, error.data), id);
+    return ids.length;
+  }
+
   /** Close the transport; pending requests reject with `E_CONNECTION_CLOSED`. */
   async close(): Promise<void> {
     try {

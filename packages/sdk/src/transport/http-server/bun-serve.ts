@@ -29,6 +29,8 @@ export interface BunConn extends HttpRequestConn {
 export interface BunListener {
   hostname: string;
   port: number;
+  /** Requests whose response (its whole body, a stream's too) has not been sent yet. */
+  pending(): number;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export function listenBun(o: BunListenOptions, handle: (req: Request, conn: BunC
   return {
     hostname: o.hostname,
     port: server.port ?? o.port,
+    pending: () => server.pendingRequests,
     stop: () => server.stop(true),
   };
 }

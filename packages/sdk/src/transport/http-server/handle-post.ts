@@ -9,6 +9,7 @@
  * revision (2026-07-28) is served on its own (`handle-post-2026-07-28.ts`).
  */
 import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import { BODY_TIMEOUT_HEADERS, readBoundedBody } from "./body.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
@@ -42,6 +43,8 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
       : body.status === 408
         ? jsonRpcHttpError(408, TRANSPORT_ERROR, `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`, BODY_TIMEOUT_HEADERS)
         : parseErrorResponse("body is not valid UTF-8");
+  // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
+  if (jsonTooDeep(body.text)) return badRequest(`Invalid request: ${jsonDepthMessage()}`);
   let value: unknown;
   try {
     value = JSON.parse(body.text);

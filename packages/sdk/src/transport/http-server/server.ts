@@ -12,13 +12,19 @@ import { resolveOptions, type StreamableHttpServerOptions } from "./options.ts";
 import { hostForUrl } from "./origin-check.ts";
 import { jsonRpcHttpError } from "./responses.ts";
 
+/** How long closing waits for responses still being written before it cuts the connections. */
+const CLOSE_FLUSH_MS = 2000;
+
 /** A running Streamable HTTP server. */
 export interface StreamableHttpServer {
   /** The MCP endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
   url: URL;
   /** The bound port (useful with port 0). */
   port: number;
-  /** Stop listening, end every session (each session's `onclose` fires) and close connections. */
+  /**
+   * End every session (each session's `onclose` fires), let responses still being written finish (up to 2 s),
+   * then stop listening and close connections.
+   */
   close(): Promise<void>;
   /** Live sessions and open SSE streams. */
   stats(): { sessions: number; streams: number };
@@ -80,6 +86,10 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
     close() {
       closing ??= (async () => {
         h.close();
+        // Responses being written (a final answer on a stream that just ended, an A2A reply) go out before
+        // the connections are cut, for a bounded time: a stream nobody ends must not hold the close.
+        const until = Date.now() + CLOSE_FLUSH_MS;
+        while (listener.pending() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
         await front?.close();
         await listener.stop();
       })();

@@ -5,6 +5,7 @@
  */
 import { A2aError, A2A_ERRORS, type AgentCard, type StreamResponse, type Task } from "../../shared/types.ts";
 import { BODY_TIMEOUT_HEADERS, readBoundedBody } from "../../../transport/http-server/body.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../../wire/json-depth.ts";
 import type { HttpRequestConn } from "../../../transport/http-server/context.ts";
 import type { Principal } from "../../../serve/principal.ts";
 import { PUSH_RENDER, type PushConfig } from "../push.ts";
@@ -84,6 +85,7 @@ export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: numbe
   if (req.method === "POST") {
     const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
     if (!read.ok) return refusedBody(v03RestError(bodyError(read.status, o.maxBodyBytes, o.bodyTimeoutMs), read.status), read.status);
+    if (jsonTooDeep(read.text)) return v03RestError(new A2aError("InvalidRequest", jsonDepthMessage()));
     try {
       const parsed: unknown = read.text ? JSON.parse(read.text) : {};
       if (!isObject(parsed)) throw new Error("not an object");
