@@ -41,8 +41,14 @@ export interface RunLoopOptions {
   runId: string;
   signal?: AbortSignal;
   onEvent?: (e: RunEvent) => void;
-  /** Use `model.stream` and emit `text-delta` events. */
+  /** Use `model.stream` and emit `text-delta` (and `reasoning-delta`) events. */
   stream?: boolean;
+  /**
+   * Awaited before each model request, each part of a streamed response and each batch of tool calls:
+   * a consumer of the events that is behind returns a promise and the run waits for it (the deadline
+   * still runs). Events emitted between two of those points are not held (a batch's tool calls ending).
+   */
+  backpressure?: () => Promise<void> | void;
   logger?: Logger;
   /** Names the span of each model request and tool call, for W3C trace context propagation. */
   tracer?: RunTracer;
@@ -124,7 +130,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
-  const end = (stopReason: StopReason, error?: string) =>
+  const end = (stopReason: StopReason, error?: AgentdError | string) =>
     ctx &&
     emit({
       type: "run-end",
@@ -135,7 +141,9 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       stopReason,
       durationMs: Math.round(performance.now() - startedAt),
       ...(options.prices ? { costUsd: budget.costUsd } : {}),
-      ...(error ? { error } : {}),
+      ...(typeof error === "string" ? { error } : {}),
+      ...(error !== undefined && typeof error !== "string" ? { error: error.code, message: error.message } : {}),
+      ...(error !== undefined && typeof error !== "string" && typeof error.options.data?.reason === "string" ? { reason: error.options.data.reason } : {}),
     });
 
   try {
@@ -173,6 +181,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
       maxOutputRetries,
       startedAt,
+      ...(options.backpressure ? { backpressure: options.backpressure } : {}),
       ...(options.tracer ? { tracer: options.tracer } : {}),
     });
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
@@ -203,7 +212,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const error = trip
       ? new AgentdError(trip.code, trip.message, { cause: e, data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason } })
       : e;
-    end(trip?.stopReason ?? stopReasonOf(error), AgentdError.isInstance(error) ? error.code : "error");
+    end(trip?.stopReason ?? stopReasonOf(error), AgentdError.isInstance(error) ? error : "error");
     throw error;
   } finally {
     run.dispose();
