@@ -48,6 +48,7 @@ interface FinishCommon {
   usage: Usage;
   turns: number;
   toolCalls: number;
+  /** From the call to the end, connecting the MCP servers included. */
   durationMs: number;
   /** Spend, when model prices are configured. */
   costUsd?: number;
@@ -158,16 +159,13 @@ function toStreamEvent(e: RunEvent): AgentStreamEvent | undefined {
 
 /** The finish of a run from its outcome. */
 function finishOf(runId: string, outcome: { result: RunResult } | { error: unknown }, end: Extract<RunEvent, { type: "run-end" }> | undefined, durationMs: number): RunFinish {
-  const common = {
-    type: "finish" as const,
-    runId,
-    durationMs: end?.durationMs ?? Math.round(durationMs),
-    ...(end?.costUsd !== undefined ? { costUsd: end.costUsd } : {}),
-  };
+  // From the call: connecting the MCP servers and listing tools count (run-end's duration does not).
+  const tail = { durationMs: Math.round(durationMs), ...(end?.costUsd !== undefined ? { costUsd: end.costUsd } : {}) };
   if ("result" in outcome) {
     const r = outcome.result;
     return {
-      ...common,
+      type: "finish",
+      runId,
       status: isAlreadyDone(r) ? "already-done" : "ok",
       ...(r.output !== undefined ? { output: r.output } : { text: r.text ?? "" }),
       usage: r.usage,
@@ -175,13 +173,15 @@ function finishOf(runId: string, outcome: { result: RunResult } | { error: unkno
       toolCalls: r.toolCalls,
       stopReason: "final",
       ...(r.sampling ? { sampling: r.sampling } : {}),
+      ...tail,
     };
   }
   const e = outcome.error;
   const data = AgentdError.isInstance(e) ? (e.options.data ?? {}) : {};
   const reason = typeof data.reason === "string" ? data.reason : undefined;
   return {
-    ...common,
+    type: "finish",
+    runId,
     status: runStatusOf(e),
     error: {
       code: AgentdError.isInstance(e) ? e.code : "E_INTERNAL",
@@ -192,6 +192,7 @@ function finishOf(runId: string, outcome: { result: RunResult } | { error: unkno
     turns: typeof data.turns === "number" ? data.turns : (end?.turns ?? 0),
     toolCalls: end?.toolCalls ?? 0,
     stopReason: (typeof data.stopReason === "string" ? (data.stopReason as StopReason) : undefined) ?? end?.stopReason ?? "failed",
+    ...tail,
   };
 }
 
