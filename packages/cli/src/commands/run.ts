@@ -72,6 +72,8 @@ export const runCommand = defineCommand({
     const json = format === "json";
     const stream = format === "stream-json";
     const quiet = args.quiet === true;
+    // --quiet: telemetry at warnings and errors, for this process and the servers and subagents it starts.
+    if (quiet && !process.env.AGENT_LOG_LEVEL) process.env.AGENT_LOG_LEVEL = "warn";
     if (stream && mode !== "once") throw new AgentdError("E_USAGE", "--stream (--output-format stream-json) watches a single run: drop the mode flags, or use --json for one line per run");
     if (args.prompt && (mode !== "once" || args.instruction))
       throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
@@ -91,7 +93,6 @@ export const runCommand = defineCommand({
           instruction,
           json,
           stream,
-          quiet,
           statusLine: statusLineWanted(quiet),
           graceMs,
           ...(runId ? { runId } : {}),

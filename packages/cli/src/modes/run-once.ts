@@ -32,8 +32,6 @@ export interface OnceOptions {
   stream?: boolean;
   /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
   statusLine?: boolean;
-  /** Telemetry at warnings and errors only (`--quiet`), unless AGENT_LOG_LEVEL says otherwise. */
-  quiet?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
@@ -61,10 +59,7 @@ export function failureEnvelope(runId: string, error: unknown): Record<string, u
 export async function runOnce(options: OnceOptions): Promise<number> {
   const { resolved } = options;
   const status: StatusLine | undefined = options.statusLine ? createStatusLine({ write: (s) => process.stderr.write(s) }) : undefined;
-  const logger: Logger = stderrLogger({
-    ...(status ? { write: (s: string) => status.printAbove(s) } : {}),
-    ...(options.quiet && !process.env.AGENT_LOG_LEVEL ? { level: "warn" as const } : {}),
-  });
+  const logger: Logger = stderrLogger(status ? { write: (s: string) => status.printAbove(s) } : {});
   const runId = options.runId ?? resolved.runId ?? newRunId();
   const out = (s: string) => (status ? status.printAbove(s, (t) => process.stdout.write(t)) : process.stdout.write(s));
   let agent: ReturnType<typeof createAgentFromConfig>;
