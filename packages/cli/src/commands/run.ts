@@ -21,6 +21,7 @@ export const runExamples = [
   'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 agentd run "Summarise today\'s inbox"',
   'agentd run --config agentd.json "Triage the open issues" --json',
   'agentd run --stream "Summarise the inbox" | jq -c \'select(.type == "tool-call-start")\'   # watch it as JSON lines',
+  'agentd run --json "Triage" > out.json   # exit 1 failed (content filter, empty answer, gave up), 2 usage, 3 budget, 4 upstream; out.json says why',
   'echo "What changed?" | agentd run --max-turns 5 --deadline 2m',
   'agentd run "Extract the invoice" --output-schema invoice.schema.json',
   "agentd run --prompt github/review-pr --arg pr=42                # a server's prompt is the instruction",
