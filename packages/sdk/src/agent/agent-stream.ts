@@ -5,10 +5,12 @@
  * the same object `agentd run --json` prints (without `type`), and the last line of `agentd run --stream`.
  *
  * Back-pressure: events wait in a buffer for the consumer. Once `highWaterMark` of them wait, the run
- * pauses at its next step — before reading the next part of the model's streamed response, before the
- * next model request, before the next batch of tool calls — until the consumer has taken them. Events
- * emitted between two such steps are buffered beyond the mark: at most one turn's tool calls ending and a
- * budget warning. The deadline keeps running while the run waits.
+ * pauses at its next step — before reading the next part of the model's streamed response (one part makes
+ * at most one delta), before the next model request, before the next batch of tool calls — until the
+ * consumer has taken enough. Events emitted between two such steps are buffered beyond the mark: a turn's
+ * `model-end`, the `tool-call-start` and `tool-call-end` of one batch of tool calls, a budget warning and
+ * the `finish` — so at most `highWaterMark + 2 × (tool calls in one turn) + 3` wait. The deadline keeps
+ * running while the run waits.
  *
  * Cancellation: `options.signal`, or leaving the loop (`break`, `return()`), aborts the run — the model
  * request is aborted and tool calls in flight are cancelled (`notifications/cancelled`); `return()`

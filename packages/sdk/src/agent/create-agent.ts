@@ -218,8 +218,8 @@ export interface Agent {
    * Run an instruction and watch it: an async iterable of {@link AgentStreamEvent}s — `run-start`,
    * `model-start`, `reasoning-delta`, `text-delta`, `model-end`, `tool-call-start`, `tool-call-end`,
    * `budget-warning` — ending with `finish` (the result, or the failure: it never throws). The model is
-   * asked for a streamed response unless `stream: false`. A slow consumer holds the run (at most
-   * `highWaterMark` events wait, default 64); `options.signal` or leaving the loop cancels it.
+   * asked for a streamed response unless `stream: false`. A slow consumer holds the run (it pauses while
+   * `highWaterMark` events wait, default 64; see agent-stream.ts); `options.signal` or leaving the loop cancels it.
    *
    * ```ts
    * for await (const e of agent.stream("Summarise /data/inbox.md")) {
