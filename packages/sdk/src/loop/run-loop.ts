@@ -46,7 +46,8 @@ export interface RunLoopOptions {
   /**
    * Awaited before each model request, each part of a streamed response and each batch of tool calls:
    * a consumer of the events that is behind returns a promise and the run waits for it (the deadline
-   * still runs). Events emitted between two of those points are not held (a batch's tool calls ending).
+   * still runs). Events emitted between two of those points are not held (the turn's end, a batch of
+   * tool calls starting and ending, a budget warning).
    */
   backpressure?: () => Promise<void> | void;
   logger?: Logger;
@@ -130,7 +131,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
-  const end = (stopReason: StopReason, error?: AgentdError | string) =>
+  const end = (stopReason: StopReason, error?: unknown) =>
     ctx &&
     emit({
       type: "run-end",
@@ -141,9 +142,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       stopReason,
       durationMs: Math.round(performance.now() - startedAt),
       ...(options.prices ? { costUsd: budget.costUsd } : {}),
-      ...(typeof error === "string" ? { error } : {}),
-      ...(error !== undefined && typeof error !== "string" ? { error: error.code, message: error.message } : {}),
-      ...(error !== undefined && typeof error !== "string" && typeof error.options.data?.reason === "string" ? { reason: error.options.data.reason } : {}),
+      ...(error !== undefined ? failureFields(error) : {}),
     });
 
   try {
@@ -212,7 +211,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const error = trip
       ? new AgentdError(trip.code, trip.message, { cause: e, data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason } })
       : e;
-    end(trip?.stopReason ?? stopReasonOf(error), AgentdError.isInstance(error) ? error : "error");
+    end(trip?.stopReason ?? stopReasonOf(error), error);
     throw error;
   } finally {
     run.dispose();
@@ -222,6 +221,16 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
 /** A saved conversation this run can go on from: it begins with the user's request and ends after tool results. */
 const resumable = (saved: ModelMessage[] | undefined): saved is ModelMessage[] =>
   saved !== undefined && saved.length >= 3 && saved[0]?.role === "user" && saved.at(-1)?.role === "tool";
+
+/** What run-end says about the error a run ended with: its code (`error` for a foreign one), message, reason. */
+function failureFields(e: unknown): { error: string; message: string; reason?: string } {
+  const reason = AgentdError.isInstance(e) ? e.options.data?.reason : undefined;
+  return {
+    error: AgentdError.isInstance(e) ? e.code : "error",
+    message: e instanceof Error ? e.message : String(e),
+    ...(typeof reason === "string" ? { reason } : {}),
+  };
+}
 
 const stopReasonOf = (e: unknown): StopReason => {
   const reason = AgentdError.isInstance(e) ? e.options.data?.stopReason : undefined;
