@@ -34,3 +34,13 @@ test("the same from Bun, over the anthropic dialect", async () => {
   expect(out).toContain("10 GBP is 11.7 EUR");
   expect(err).toContain("tool demo/convert_currency took");
 });
+
+test("a run watched as a stream of events", async () => {
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "stream-agent.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(out).toBe("10 GBP is 11.7 EUR\n");
+  expect(err).toContain('→ demo/convert_currency {"amount":10,"from":"GBP","to":"EUR"}');
+  expect(err).toMatch(/← demo\/convert_currency ok in \d+ms: /);
+  expect(err).toContain("ok · 2 turns");
+});

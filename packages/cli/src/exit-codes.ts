@@ -2,13 +2,16 @@
  * The documented exit codes (README "Exit codes"). One mapping from typed errors to codes, used by every
  * command, so a CronJob or a supervisor can tell failures apart.
  */
-import { AgentdError } from "@agentd/sdk";
+import { AgentdError, runStatusOf } from "@agentd/sdk";
 
 /** Exit codes. */
 export const EXIT = {
   /** The run succeeded (also: the work was already done). */
   ok: 0,
-  /** The run failed: the model gave up, or a tool failure it could not get past. */
+  /**
+   * The run failed (`E_RUN_FAILED`): the provider's content filter withheld the answer, the final answer
+   * was empty, a structured answer never validated, or the model gave up (`GIVE_UP: …`, the `give_up` action).
+   */
   runFailed: 1,
   /** Usage or configuration error. */
   usage: 2,
@@ -22,28 +25,17 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
-/** The exit code for an error thrown by a command. */
+/** The exit code for an error thrown by a command: from the run status it means (the SDK's one table). */
 export function exitCodeFor(error: unknown): number {
-  if (!AgentdError.isInstance(error)) return EXIT.runFailed;
-  switch (error.code) {
-    case "E_CONFIG_INVALID":
-    case "E_USAGE":
+  switch (runStatusOf(error)) {
+    case "invalid":
       return EXIT.usage;
-    case "E_BUDGET_TURNS":
-    case "E_BUDGET_TOKENS":
-    case "E_BUDGET_DEADLINE":
-    case "E_BUDGET_COST":
+    case "budget_exceeded":
       return EXIT.budget;
-    case "E_UPSTREAM":
-    case "E_TRANSPORT":
-    case "E_CONNECTION_CLOSED":
-    case "E_SESSION_EXPIRED":
-    case "E_UNAUTHORIZED":
-    case "E_PROTOCOL_VERSION":
-    case "E_TIMEOUT":
+    case "upstream_unavailable":
       return EXIT.upstream;
-    case "E_ABORTED": {
-      const signal = error.options.data?.signal;
+    case "cancelled": {
+      const signal = AgentdError.isInstance(error) ? error.options.data?.signal : undefined;
       return signal === "SIGINT" ? EXIT.sigint : signal === "SIGTERM" ? EXIT.sigterm : EXIT.runFailed;
     }
     default:

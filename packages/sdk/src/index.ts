@@ -20,11 +20,19 @@ export {
   supervisorFromConfig,
   isAlreadyDone,
   ALREADY_DONE,
+  runStatusOf,
 } from "./agent/index.ts";
 export type {
   Agent,
   AgentOptions,
   AgentRunOptions,
+  AgentStreamOptions,
+  AgentStream,
+  AgentStreamEvent,
+  RunFinish,
+  RunFinishOk,
+  RunFinishFailed,
+  RunStatus,
   AgentLifecycleStatus,
   DrainOptions,
   ReloadReport,
@@ -43,6 +51,7 @@ export type {
 // ── Runs: results, events, budgets, scope, tools ──
 export type { RunResult } from "./loop/run-loop.ts";
 export type { RunEvent, ToolMode } from "./loop/events.ts";
+export { GIVE_UP, type RunFailureReason } from "./loop/run-failure.ts";
 export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./loop/budget.ts";
 export type { RunScope } from "./loop/scope.ts";
 export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "./loop/tools.ts";

@@ -15,13 +15,13 @@ describe("exports", () => {
   test("the root: the agent, runs, triggers, config, errors, MCP classes, subagents, telemetry", async () => {
     const names = Object.keys(await import("./index.ts")).sort();
     expect(names).toEqual([
-      "ALREADY_DONE", "AgentTriggers", "AgentdError", "ConfigSchema", "DEFAULT_CONFIG_FILE", "ErrorCode", "FileJobStore",
+      "ALREADY_DONE", "AgentTriggers", "AgentdError", "ConfigSchema", "DEFAULT_CONFIG_FILE", "ErrorCode", "FileJobStore", "GIVE_UP",
       "INTERVAL_TRIGGER_ID", "ManagedMcpClient", "McpClient", "McpError", "McpServer", "McpServerConfigSchema", "MemoryJobStore",
       "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
       "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "formatDuration",
       "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
-      "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runSubagentChild",
+      "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runStatusOf", "runSubagentChild",
       "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "triggerSpecsFromConfig", "validateTriggerSpec",
     ]);
   });

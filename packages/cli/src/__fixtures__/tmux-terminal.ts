@@ -19,12 +19,21 @@ export class TmuxTerminal {
   private readonly codeFile: string;
   private readonly waiter: ReturnType<typeof Bun.spawn>;
 
-  /** Run `argv` in `cwd` with exactly `env`, stdout to `stdoutFile`; stdin and stderr are the terminal. */
-  constructor(argv: string[], options: { cwd: string; env: Record<string, string>; stdoutFile: string; columns?: number }) {
+  /**
+   * Run `argv` in `cwd` with exactly `env`, stdout to `stdoutFile`; stdin and stderr are the terminal.
+   * `recordFile` receives every byte written to the terminal (control sequences included), from the start.
+   */
+  constructor(argv: string[], options: { cwd: string; env: Record<string, string>; stdoutFile: string; columns?: number; recordFile?: string }) {
     this.codeFile = join(options.cwd, `exit-code-${this.socket}`);
     const envArgs = Object.entries(options.env).map(([k, v]) => quote(`${k}=${v}`));
-    const command = `cd ${quote(options.cwd)} && env -i ${envArgs.join(" ")} ${argv.map(quote).join(" ")} > ${quote(options.stdoutFile)}; echo $? > ${quote(this.codeFile)}; tmux -L ${this.socket} wait-for -S done; sleep 600`;
+    // Recording: the command waits until the pane is piped to the file, so no early byte is missed.
+    const gate = options.recordFile ? `tmux -L ${this.socket} wait-for recording && ` : "";
+    const command = `${gate}cd ${quote(options.cwd)} && env -i ${envArgs.join(" ")} ${argv.map(quote).join(" ")} > ${quote(options.stdoutFile)}; echo $? > ${quote(this.codeFile)}; tmux -L ${this.socket} wait-for -S done; sleep 600`;
     this.tmux(["new-session", "-d", "-x", String(options.columns ?? 160), "-y", "50", command]);
+    if (options.recordFile) {
+      this.tmux(["pipe-pane", "-o", `cat >> ${quote(options.recordFile)}`]);
+      this.tmux(["wait-for", "-S", "recording"]);
+    }
     // Subscribed before the command can end: wait-for -S with no waiter is remembered by tmux.
     this.waiter = Bun.spawn(["tmux", "-L", this.socket, "wait-for", "done"], { stdout: "ignore", stderr: "ignore" });
     this.done = this.waiter.exited.then(() => Number(readFileSync(this.codeFile, "utf8").trim()));

@@ -7,7 +7,8 @@ import { AgentdError, resolveConfig } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { formatResult } from "../modes/format-result.ts";
 import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";
-import { runOnce } from "../modes/run-once.ts";
+import { failureEnvelope, reported, runOnce } from "../modes/run-once.ts";
+import { statusLineWanted } from "../modes/status-line.ts";
 import { runTriggered } from "../modes/run-triggered.ts";
 import { fetchPromptInstruction, parsePromptRef } from "../modes/server-prompt.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -19,6 +20,8 @@ export { formatResult };
 export const runExamples = [
   'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 agentd run "Summarise today\'s inbox"',
   'agentd run --config agentd.json "Triage the open issues" --json',
+  'agentd run --stream "Summarise the inbox" | jq -c \'select(.type == "tool-call-start")\'   # watch it as JSON lines',
+  'agentd run --json "Triage" > out.json   # exit 1 failed (content filter, empty answer, gave up), 2 usage, 3 budget, 4 upstream; out.json says why',
   'echo "What changed?" | agentd run --max-turns 5 --deadline 2m',
   'agentd run "Extract the invoice" --output-schema invoice.schema.json',
   "agentd run --prompt github/review-pr --arg pr=42                # a server's prompt is the instruction",
@@ -29,6 +32,16 @@ export const runExamples = [
   'agentd run --subscribe fs:file:///data/inbox.md "Triage: {{resource.text}}"',
   "agentd run --mode reactive --config agentd.json                # the config's triggers.subscriptions",
 ];
+
+/** `--json`, `--stream` and `--output-format` agree on one output format. */
+function outputFormat(args: Record<string, unknown>): "text" | "json" | "stream-json" {
+  const named = args["output-format"];
+  if (named !== undefined && named !== "text" && named !== "json" && named !== "stream-json")
+    throw new AgentdError("E_USAGE", `--output-format expects text, json or stream-json, got '${String(named)}'`);
+  const wanted = new Set<string>([...(typeof named === "string" && named !== "text" ? [named] : []), ...(args.json === true ? ["json"] : []), ...(args.stream === true ? ["stream-json"] : [])]);
+  if (wanted.size > 1) throw new AgentdError("E_USAGE", "choose one output format: --json (one document) or --stream (JSON lines)");
+  return ([...wanted][0] as "json" | "stream-json" | undefined) ?? "text";
+}
 
 export const runCommand = defineCommand({
   meta: { name: "run", description: "Run an instruction once, or keep running on an interval, a cron schedule or resource changes." },
@@ -43,7 +56,10 @@ export const runCommand = defineCommand({
     "cron-timezones": { type: "boolean", description: 'Cron with time zones (DST-aware), missed-tick catch-up and a job store; same as capabilities.cron "timezones"' },
     subscribe: { type: "string", description: "Reactive mode: watch SERVER:URI (a server from mcpServers); runs when it changes" },
     grace: { type: "string", description: "On SIGTERM/SIGINT, let in-flight runs finish this long before cancelling them (default 30s)" },
-    json: { type: "boolean", description: "Print a JSON envelope {runId, text|output, usage, turns, stopReason} (one a line per run when long-running)" },
+    json: { type: "boolean", description: "Print one JSON document {runId, status, text|output or error, exitCode, usage, turns, …}, on failure too (one a line per run when long-running)" },
+    stream: { type: "boolean", description: "Once: print the run's events as JSON lines as they happen (text deltas, tool calls, usage), ending with the --json document as a finish event" },
+    "output-format": { type: "string", description: "text (default), json (same as --json) or stream-json (same as --stream)" },
+    quiet: { type: "boolean", alias: "q", description: "No live status line on a terminal; telemetry at warnings and errors only (unless AGENT_LOG_LEVEL)" },
     "run-id": { type: "string", description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
     "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
     prompt: { type: "string", description: "Once: use the prompt NAME of MCP server SERVER (SERVER/NAME) as the instruction" },
@@ -53,20 +69,44 @@ export const runCommand = defineCommand({
     const flags = modeFlagsFrom(args);
     const mode = modeOf(flags);
     const graceMs = graceOf(flags);
-    const json = args.json === true;
+    const format = outputFormat(args);
+    const json = format === "json";
+    const stream = format === "stream-json";
+    const quiet = args.quiet === true;
+    // --quiet: telemetry at warnings and errors, for this process and the servers and subagents it starts.
+    if (quiet && !process.env.AGENT_LOG_LEVEL) process.env.AGENT_LOG_LEVEL = "warn";
+    if (stream && mode !== "once") throw new AgentdError("E_USAGE", "--stream (--output-format stream-json) watches a single run: drop the mode flags, or use --json for one line per run");
     if (args.prompt && (mode !== "once" || args.instruction))
       throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
     if (mode === "once") {
-      const typed = args.prompt ? undefined : await readInstruction(args.instruction);
-      const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
-      // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
-      const ask = args.prompt && process.stdin.isTTY && process.stderr.isTTY ? (await import("../modes/ask-prompt-arguments.ts")).askInTerminal : undefined;
-      const instruction =
-        typed ??
-        (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger(), ask ? { ask } : {}));
-      const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
-      const runId = args["run-id"];
-      return runOnce({ resolved, instruction, json, graceMs, ...(runId ? { runId } : {}), ...(outputSchema ? { outputSchema } : {}) });
+      try {
+        const typed = args.prompt ? undefined : await readInstruction(args.instruction);
+        const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+        // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
+        const ask = args.prompt && process.stdin.isTTY && process.stderr.isTTY ? (await import("../modes/ask-prompt-arguments.ts")).askInTerminal : undefined;
+        const instruction =
+          typed ??
+          (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger(), ask ? { ask } : {}));
+        const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
+        const runId = args["run-id"];
+        return await runOnce({
+          resolved,
+          instruction,
+          json,
+          stream,
+          statusLine: statusLineWanted(quiet),
+          graceMs,
+          ...(runId ? { runId } : {}),
+          ...(outputSchema ? { outputSchema } : {}),
+        });
+      } catch (e) {
+        // With --json / --stream stdout always gets its one document, for a failure before the run too.
+        if ((json || stream) && !(e !== null && typeof e === "object" && reported.has(e))) {
+          const envelope = failureEnvelope(args["run-id"] ?? process.env.RUN_ID ?? "", e);
+          process.stdout.write(`${JSON.stringify(stream ? { type: "finish", ...envelope } : envelope)}\n`);
+        }
+        throw e;
+      }
     }
     if (args["output-schema"]) throw new AgentdError("E_USAGE", "--output-schema applies to --mode once");
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;

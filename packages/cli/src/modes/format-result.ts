@@ -22,6 +22,11 @@ export function formatResult(result: RunResult, json: boolean, durationMs: numbe
     };
     return `${JSON.stringify(envelope)}\n`;
   }
+  return formatText(result);
+}
+
+/** stdout of a finished run without `--json`: the text, or the structured output as indented JSON. */
+export function formatText(result: { text?: string; output?: unknown }): string {
   const body = result.output !== undefined ? JSON.stringify(result.output, null, 2) : (result.text ?? "");
   return body.endsWith("\n") ? body : `${body}\n`;
 }

@@ -3,35 +3,80 @@
  *
  * The run id is `--run-id`, else `RUN_ID`, else fresh; it travels in `_meta` of every tool call, so a
  * CronJob retry is recognisable to the tools. A final answer of exactly `ALREADY_DONE` means the work was
- * done before: exit 0 with nothing on stdout (`--json` prints `{"runId","status":"already-done",…}`).
+ * done before: exit 0 with nothing on stdout (`--json` prints the envelope with `"status":"already-done"`).
+ *
+ * The run is watched through the SDK's stream (`agent.stream`): `--stream` prints every event as a JSON
+ * line and ends with the `finish` event plus `exitCode`; `--json` prints that last object alone (without
+ * `type`), for a failed run too; on a terminal a live status line shows on stderr (status-line.ts). The
+ * model is asked for a streamed response only when someone watches it (`--stream` or the status line).
  *
  * SIGTERM/SIGINT: the run may finish within the grace period (its result is printed); then it is
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createAgentFromConfig, isAlreadyDone, newRunId, scrubSecrets, type ResolvedConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, newRunId, runStatusOf, scrubSecrets, type Logger, type ResolvedConfig, type RunFinish } from "@agentd/sdk";
 import { agentOptions } from "../agent-options.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
-import { formatResult } from "./format-result.ts";
+import { formatText } from "./format-result.ts";
 import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { createStatusLine, type StatusLine } from "./status-line.ts";
 
 /** What a once run needs. */
 export interface OnceOptions {
   resolved: ResolvedConfig;
   instruction: string;
+  /** Print the finish envelope (`--json`). */
   json: boolean;
+  /** Print every event as a JSON line (`--stream`). */
+  stream?: boolean;
+  /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
+  statusLine?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
 }
 
+/** Errors whose JSON envelope is already on stdout (the caller must not print another). */
+export const reported = new WeakSet<object>();
+
+/** The `--json` failure document for an error raised before a run could start (config, connection). */
+export function failureEnvelope(runId: string, error: unknown): Record<string, unknown> {
+  const code = AgentdError.isInstance(error) ? error.code : "E_INTERNAL";
+  const reason = AgentdError.isInstance(error) ? error.options.data?.reason : undefined;
+  return {
+    runId,
+    status: runStatusOf(error),
+    error: { code, message: error instanceof Error ? error.message : String(error), ...(typeof reason === "string" ? { reason } : {}) },
+    exitCode: exitCodeFor(error),
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    turns: 0,
+    toolCalls: 0,
+  };
+}
+
 /** Run once; resolves to 0, or throws (the CLI maps the error to the exit code; see exit-codes.ts). */
 export async function runOnce(options: OnceOptions): Promise<number> {
   const { resolved } = options;
-  const logger = stderrLogger();
-  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true }));
+  const status: StatusLine | undefined = options.statusLine ? createStatusLine({ write: (s) => process.stderr.write(s) }) : undefined;
+  const logger: Logger = stderrLogger(status ? { write: (s: string) => status.printAbove(s) } : {});
   const runId = options.runId ?? resolved.runId ?? newRunId();
+  // Whatever reaches stdout is scrubbed of the values expanded from ${VAR} (a tool or model may echo one).
+  const out = (raw: string) => {
+    const s = scrubSecrets(raw);
+    return status ? status.printAbove(s, (t) => process.stdout.write(t)) : process.stdout.write(s);
+  };
+  let agent: ReturnType<typeof createAgentFromConfig>;
+  try {
+    agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true }));
+  } catch (e) {
+    status?.close();
+    if (options.json || options.stream) {
+      out(`${JSON.stringify(options.stream ? { type: "finish", ...failureEnvelope(runId, e) } : failureEnvelope(runId, e))}\n`);
+      if (e !== null && typeof e === "object") reported.add(e);
+    }
+    throw e;
+  }
   const shutdown = shutdownSignals();
   let drained: Promise<void> | undefined;
   void shutdown.received.then((signal) => {
@@ -39,26 +84,39 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     // The run may finish within the grace (its result is printed); then the agent cancels it.
     drained = agent.drain(options.graceMs, signal);
   });
-  const started = performance.now();
   try {
-    const result = await agent.run(options.instruction, {
+    const events = agent.stream(options.instruction, {
       runId,
       trigger: "once",
+      stream: options.stream === true || status !== undefined,
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     });
-    const durationMs = performance.now() - started;
-    if (isAlreadyDone(result)) {
-      logger.info("run.already-done", { runId, durationMs: Math.round(durationMs) });
-      if (options.json) process.stdout.write(`${JSON.stringify({ runId, status: "already-done", usage: result.usage, durationMs: Math.round(durationMs) })}\n`);
-    } else process.stdout.write(scrubSecrets(formatResult(result, options.json, durationMs)));
+    let finish: RunFinish | undefined;
+    for await (const e of events) {
+      status?.event(e);
+      if (e.type === "finish") finish = e;
+      else if (options.stream) out(`${JSON.stringify(e)}\n`);
+    }
+    status?.close();
+    const failure = finish && "error" in finish ? await events.result.then(() => undefined, (e: unknown) => e) : undefined;
     const signal = shutdown.signal();
-    if (signal) throw interruptedBy(signal);
+    // A run cut short by a signal exits 130/143 (also when it finished within the grace).
+    const error = signal && (failure === undefined || (AgentdError.isInstance(failure) && failure.code === "E_ABORTED")) ? interruptedBy(signal) : failure;
+    const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
+    if (finish) {
+      const { type: _type, ...envelope } = finish;
+      if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
+      else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
+      else if (finish.status === "ok") out(formatText(finish));
+      if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
+    }
+    if (error !== undefined) {
+      if ((options.json || options.stream) && typeof error === "object" && error !== null) reported.add(error);
+      throw error;
+    }
     return EXIT.ok;
-  } catch (e) {
-    const signal = shutdown.signal();
-    if (signal && AgentdError.isInstance(e) && e.code === "E_ABORTED") throw interruptedBy(signal);
-    throw e;
   } finally {
+    status?.close();
     shutdown.dispose();
     await drained;
     await agent.close();

@@ -44,6 +44,7 @@ import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import { type AuthorizationAsk, withAuthorization } from "../mcp/client/authorization-ask.ts";
 import type { OperatorControl } from "../a2a/server/operator.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
+import { type AgentStream, streamRun } from "./agent-stream.ts";
 import type { ReloadPlan, ReloadReport } from "./reload.ts";
 import { LiveConfig } from "./live-config.ts";
 import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
@@ -160,10 +161,15 @@ export interface AgentRunOptions {
   /** JSON Schema the final answer must satisfy; the parsed value is `output`. */
   outputSchema?: Record<string, unknown>;
   maxOutputRetries?: number;
-  /** Stream model output (`text-delta` events). */
+  /** Stream model output (`text-delta` and `reasoning-delta` events); `stream()` does unless this is false. */
   stream?: boolean;
   /** Events of this run only. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Awaited before each model request, each part of a streamed response and each batch of tool calls: a
+   * consumer of the events that is behind returns a promise and the run waits for it (see `stream()`).
+   */
+  backpressure?: () => Promise<void> | void;
   /** Overrides the agent's limits for this run. */
   limits?: RunLimits;
   /** The caller's W3C trace context (e.g. from an `agent.run` request's `_meta`): the run's span is its child. */
@@ -176,6 +182,12 @@ export interface AgentRunOptions {
   askOperator?: OperatorAsk;
   /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
   askAuthorization?: AuthorizationAsk;
+}
+
+/** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */
+export interface AgentStreamOptions extends Omit<AgentRunOptions, "backpressure"> {
+  /** The run pauses while this many events wait for the consumer (default 64). */
+  highWaterMark?: number;
 }
 
 /** What {@link Agent.status} reports. */
@@ -198,8 +210,26 @@ export interface AgentLifecycleStatus {
 export interface Agent {
   /** Connect every MCP server (run() does this lazily). Rejects with E_UPSTREAM when a required one fails. */
   connect(): Promise<void>;
-  /** Run an instruction to a final answer. Rejects with E_BUDGET_*, E_UPSTREAM, E_RUN_FAILED or E_ABORTED. */
+  /**
+   * Run an instruction to a final answer. Rejects with E_BUDGET_*, E_UPSTREAM, E_ABORTED, or E_RUN_FAILED
+   * (`data.reason`: `content-filter`, `empty-answer`, `output-invalid`, `gave-up`).
+   */
   run(input: string, options?: AgentRunOptions): Promise<RunResult>;
+  /**
+   * Run an instruction and watch it: an async iterable of {@link AgentStreamEvent}s — `run-start`,
+   * `model-start`, `reasoning-delta`, `text-delta`, `model-end`, `tool-call-start`, `tool-call-end`,
+   * `budget-warning` — ending with `finish` (the result, or the failure: it never throws). The model is
+   * asked for a streamed response unless `stream: false`. A slow consumer holds the run (it pauses while
+   * `highWaterMark` events wait, default 64; see agent-stream.ts); `options.signal` or leaving the loop cancels it.
+   *
+   * ```ts
+   * for await (const e of agent.stream("Summarise /data/inbox.md")) {
+   *   if (e.type === "text-delta") process.stdout.write(e.delta);
+   *   if (e.type === "finish" && "error" in e) console.error(e.status, e.error.code, e.error.message);
+   * }
+   * ```
+   */
+  stream(input: string, options?: AgentStreamOptions): AgentStream;
   /** The tools the model would be offered (before scope filtering). */
   listTools(): Promise<ToolDescriptor[]>;
   /**
@@ -388,6 +418,7 @@ export function createAgent(options: AgentOptions): Agent {
         ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
         signal: controller.signal,
         ...(runOptions.stream ? { stream: true } : {}),
+        ...(runOptions.backpressure ? { backpressure: runOptions.backpressure } : {}),
         onEvent: emit,
         logger: logger.child({ runId }),
         ...(recorder ? { tracer: recorder } : {}),
@@ -584,6 +615,15 @@ export function createAgent(options: AgentOptions): Agent {
     clients,
     connect,
     run,
+    stream(input, streamOptions = {}) {
+      const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
+      const runId = rest.runId ?? newRunId();
+      return streamRun(
+        runId,
+        (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }),
+        { ...(signal ? { signal } : {}), ...(highWaterMark !== undefined ? { highWaterMark } : {}), ...(onEvent ? { onEvent } : {}) },
+      );
+    },
     get triggers() {
       return config.triggers;
     },

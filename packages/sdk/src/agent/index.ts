@@ -7,7 +7,18 @@ export {
   type AgentRunOptions,
   type AgentLifecycleStatus,
   type DrainOptions,
+  type AgentStreamOptions,
 } from "./create-agent.ts";
+export {
+  runStatusOf,
+  DEFAULT_HIGH_WATER_MARK,
+  type AgentStream,
+  type AgentStreamEvent,
+  type RunFinish,
+  type RunFinishOk,
+  type RunFinishFailed,
+  type RunStatus,
+} from "./agent-stream.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
 export {
   createAgentFromConfig,

@@ -1,7 +1,9 @@
 /**
- * One model request, whole (`generate`) or streamed (`stream`, emitting `text-delta` events and
- * accumulating the parts into the same response shape). Reasoning parts are kept in the response (the
- * provider wants them back) but never emitted as text. Both are raced against the run's signal, so a
+ * One model request, whole (`generate`) or streamed (`stream`, emitting `text-delta` and
+ * `reasoning-delta` events and accumulating the parts into the same response shape). Reasoning parts are
+ * kept in the response (the provider wants them back) but never emitted as text. A streamed request reads
+ * its next part only once `paced` lets it: a slow consumer of the events holds the model's stream (and,
+ * through the HTTP body, the provider) instead of piling events up. Both are raced against the run's signal, so a
  * deadline or a caller's cancel interrupts a request in flight even if the model ignores its signal.
  */
 import type { Emit } from "./events.ts";
@@ -16,6 +18,8 @@ export interface CallModelOptions {
   emit: Emit;
   runId: string;
   turn: number;
+  /** Awaited before each stream part is read. */
+  paced?: () => Promise<void>;
 }
 
 /** Send one request and return the complete response. */
@@ -40,6 +44,7 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
   const iterator = model.stream(req)[Symbol.asyncIterator]();
   try {
     for (;;) {
+      if (o.paced) await o.paced();
       const next = await raceAbort(iterator.next(), o.signal);
       if (next.done) break;
       const part = next.value;
@@ -53,6 +58,9 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
           break;
         case "text-end":
           if (part.signature !== undefined) textPart(part.id).signature = part.signature;
+          break;
+        case "reasoning-delta":
+          if (part.delta) o.emit({ type: "reasoning-delta", runId: o.runId, turn: o.turn, delta: part.delta });
           break;
         case "tool-call": {
           const { type: _t, ...call } = part;
@@ -70,7 +78,7 @@ async function accumulate(model: LanguageModel, req: ModelRequest, o: CallModelO
           if (part.modelId !== undefined) response.modelId = part.modelId;
           break;
         default:
-          // Tool-call and reasoning deltas carry nothing the complete parts do not.
+          // Tool-call deltas carry nothing the complete parts do not.
           break;
       }
     }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { memoryLogger } from "../log.ts";
 import { memoryToolSet } from "./__fixtures__/memory-tools.ts";
 import { callTools, reply, scriptedModel } from "./__fixtures__/scripted-model.ts";
-import type { RunEvent } from "./events.ts";
+import { type RunEvent, SUMMARY_CHARS } from "./events.ts";
 import { runLoop } from "./run-loop.ts";
 
 const BIG = "PAYLOAD-".repeat(2000);
@@ -13,7 +13,7 @@ const tools = () =>
   ]);
 
 describe("run events and telemetry", () => {
-  test("events come in order, with sizes and durations but not payloads", async () => {
+  test("events come in order, with sizes and durations; the payload only as a short summary, arguments masked", async () => {
     const events: RunEvent[] = [];
     const model = scriptedModel([callTools([["kb__lookup", { q: "x" }]]), reply("answer")]);
     await runLoop({ model, tools: tools(), input: "go", runId: "e1", onEvent: (e) => events.push(e) });
@@ -30,11 +30,30 @@ describe("run events and telemetry", () => {
     expect(events[0]).toEqual({ type: "run-start", runId: "e1", provider: "scripted", model: "scripted-1", tools: 2, mode: "native" });
     expect(events[1]).toMatchObject({ turn: 1, messages: 2 });
     expect(events[2]).toMatchObject({ turn: 1, finishReason: "tool-calls", toolCalls: 1, usage: { inputTokens: 10 } });
-    expect(events[3]).toMatchObject({ name: "kb__lookup", qualifiedName: "kb/lookup", argumentsSize: '{"q":"x"}'.length, turn: 1 });
+    expect(events[3]).toMatchObject({ name: "kb__lookup", qualifiedName: "kb/lookup", argumentsSize: '{"q":"x"}'.length, turn: 1, arguments: { q: "x" } });
     expect(events[4]).toMatchObject({ name: "kb__lookup", isError: false, size: BIG.length });
+    const summary = (events[4] as { summary: string }).summary;
+    expect(summary.length).toBe(SUMMARY_CHARS);
+    expect(BIG.startsWith(summary.slice(0, -1))).toBe(true);
     expect(typeof (events[4] as { durationMs: number }).durationMs).toBe("number");
     expect(events[7]).toMatchObject({ type: "run-end", turns: 2, toolCalls: 1, stopReason: "final", usage: { totalTokens: 30 } });
-    expect(JSON.stringify(events)).not.toContain("PAYLOAD");
+    expect(JSON.stringify(events).length).toBeLessThan(2000);
+  });
+
+  test("a tool call's arguments and result summary have credentials masked; telemetry keeps both out of info records", async () => {
+    const events: RunEvent[] = [];
+    const logger = memoryLogger();
+    const secretTools = memoryToolSet([{ name: "kb/login", run: () => "logged in with Bearer abcdefghijklmnop0123" }]);
+    const model = scriptedModel([callTools([["kb__login", { user: "ann", password: "hunter2hunter2", note: "key sk-abcdefghijklmnop0123" }]]), reply("ok")]);
+    await runLoop({ model, tools: secretTools, input: "go", runId: "e6", logger, onEvent: (e) => events.push(e) });
+    const call = events.find((e) => e.type === "tool-call");
+    expect(call).toMatchObject({ arguments: { user: "ann", password: "[redacted]", note: "key [redacted]" } });
+    expect(events.find((e) => e.type === "tool-result")).toMatchObject({ summary: "logged in with Bearer [redacted]" });
+    const text = JSON.stringify([events, logger.records]);
+    for (const secret of ["hunter2hunter2", "sk-abcdefghijklmnop0123", "abcdefghijklmnop0123"]) expect(text).not.toContain(secret);
+    const info = logger.records.filter((r) => r.level !== "debug");
+    expect(info.some((r) => "arguments" in r || "summary" in r)).toBe(false);
+    expect(logger.records.find((r) => r.event === "tool.call.arguments")).toMatchObject({ level: "debug", arguments: { user: "ann", password: "[redacted]" } });
   });
 
   test("stream: true uses model.stream and emits text deltas between request and response", async () => {

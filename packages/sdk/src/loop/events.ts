@@ -1,9 +1,12 @@
 /**
  * Run events: what a caller watching a run sees (`onEvent`), mirrored as telemetry records (`run.start`,
- * `model.request`, `tool.call`, `tool.result`, `run.end`). Events carry names, sizes, usage and
- * durations, never whole payloads; telemetry adds a payload preview only when it is small.
+ * `model.request`, `tool.call`, `tool.result`, `run.end`). Telemetry records carry names, sizes, usage
+ * and durations, never whole payloads (a payload preview only when it is small, the arguments a model
+ * wrote only at debug level). The events themselves also carry what a person watching wants to see —
+ * text and reasoning deltas, a tool call's arguments and a short summary of its result — always with
+ * credentials masked (`redact`); those fields never reach an info-level record.
  */
-import type { Logger, LogLevel } from "../log.ts";
+import { type Logger, type LogLevel, redact, scrubSecrets } from "../log.ts";
 import type { BudgetWarning, StopReason } from "./budget.ts";
 import type { FinishReason, Usage } from "../model/language-model.ts";
 
@@ -15,6 +18,8 @@ export type RunEvent =
   | { type: "run-start"; runId: string; provider: string; model: string; tools: number; mode: ToolMode }
   | { type: "model-request"; runId: string; turn: number; messages: number }
   | { type: "text-delta"; runId: string; turn: number; delta: string }
+  /** Reasoning text as the model streams it (streamed runs, models that stream their reasoning); never part of the answer. */
+  | { type: "reasoning-delta"; runId: string; turn: number; delta: string }
   | {
       type: "model-response";
       runId: string;
@@ -35,6 +40,8 @@ export type RunEvent =
       /** The tool it resolves to (`server/tool`), when it resolves. */
       qualifiedName?: string;
       argumentsSize: number;
+      /** The arguments the model wrote, credentials masked (never logged above debug level). */
+      arguments?: unknown;
     }
   | {
       type: "tool-result";
@@ -46,6 +53,8 @@ export type RunEvent =
       isError: boolean;
       size: number;
       durationMs: number;
+      /** The start of the result text, on one line, credentials masked (never logged above debug level). */
+      summary?: string;
     }
   | ({ type: "budget"; runId: string; message: string } & BudgetWarning)
   | {
@@ -60,6 +69,10 @@ export type RunEvent =
       costUsd?: number;
       /** The error code when the run did not end with a final answer. */
       error?: string;
+      /** What went wrong, in one line, when it did not. */
+      message?: string;
+      /** Why a failed run (`E_RUN_FAILED`) failed: see {@link RunFailureReason}. */
+      reason?: string;
     };
 
 /** Payload previews in telemetry stop at this many characters. */
@@ -67,6 +80,22 @@ export const LOG_PREVIEW_CHARS = 200;
 
 /** Cut a string for telemetry. */
 export const preview = (s: string): string => (s.length > LOG_PREVIEW_CHARS ? `${s.slice(0, LOG_PREVIEW_CHARS)}…` : s);
+
+/** A tool result's summary in events stops at this many characters. */
+export const SUMMARY_CHARS = 120;
+
+/** One line of at most {@link SUMMARY_CHARS} characters from a result text, credentials masked. */
+export const summarize = (text: string): string => {
+  const line = scrubSecrets(text).replace(/\s+/g, " ").trim();
+  return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
+};
+
+/** Tool arguments as events carry them: credential-like keys and credential-shaped values masked. */
+export const maskArguments = (args: unknown): unknown =>
+  typeof args === "object" && args !== null && !Array.isArray(args) ? redact(args as Record<string, unknown>) : typeof args === "string" ? scrubSecrets(args) : args;
+
+/** Fields of an event that are for the event's listeners only, never an info-level record. */
+const EVENT_ONLY = new Set(["arguments", "summary"]);
 
 /** Emits run events to the caller and to the logger. */
 export type Emit = (event: RunEvent, logExtra?: Record<string, unknown>) => void;
@@ -93,7 +122,7 @@ export function createEmitter(onEvent: ((e: RunEvent) => void) | undefined, logg
     }
     const spec = LOG[event.type];
     if (!logger || !spec) return;
-    const { type: _type, ...fields } = event;
+    const fields = Object.fromEntries(Object.entries(event).filter(([k]) => k !== "type" && !EVENT_ONLY.has(k)));
     const level = event.type === "run-end" && event.error ? "warn" : spec[0];
     // The arguments a model wrote may carry anything (a pasted credential): they go to a debug record only.
     const { arguments: args, ...extra } = logExtra ?? {};

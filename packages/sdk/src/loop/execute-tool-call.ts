@@ -7,7 +7,7 @@
 import { validateJsonSchema } from "../_internal/json-schema.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import type { Emit } from "./events.ts";
-import { LOG_PREVIEW_CHARS, preview } from "./events.ts";
+import { LOG_PREVIEW_CHARS, maskArguments, preview, summarize } from "./events.ts";
 import { fenceToolOutput } from "./fence.ts";
 import type { ScopeCheck } from "./scope.ts";
 import type { ToolNameMap } from "./tool-names.ts";
@@ -101,7 +101,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const qualified = rt.names.toQualified(req.name);
   const named = { name: req.name, ...(qualified !== undefined ? { qualifiedName: qualified } : {}) };
   rt.emit(
-    { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length },
+    { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length, arguments: maskArguments(req.input) },
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
   const outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }));
@@ -116,6 +116,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
       isError: outcome.isError,
       size: outcome.text.length,
       durationMs,
+      summary: summarize(outcome.text),
     },
     outcome.isError ? { error: preview(outcome.text) } : undefined,
   );

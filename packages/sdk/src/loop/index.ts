@@ -10,3 +10,4 @@ export { compileScope, type RunScope, type ScopeCheck } from "./scope.ts";
 export { createToolNameMap, type ToolNameMap, PROVIDER_NAME } from "./tool-names.ts";
 export { fenceResourceText, fenceToolOutput, UNTRUSTED_DATA_NOTICE } from "./fence.ts";
 export { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
+export { GIVE_UP, type RunFailureReason } from "./run-failure.ts";

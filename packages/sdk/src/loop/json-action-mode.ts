@@ -3,7 +3,7 @@
  * system prompt; each reply must carry one `{"action":"tool",…}` or `{"action":"final",…}` object,
  * found in the prose by `extractAction`. A reply without one is re-asked a bounded number of times with
  * a corrective message, then taken as the final text answer (a model that will not follow the protocol
- * has still answered).
+ * has still answered). `{"action":"give_up","reason":…}` ends the run as failed (run-failure.ts).
  */
 import { extractAction, renderToolResultForJsonActions } from "./json-action.ts";
 import type { ModelMessage } from "../model/language-model.ts";
@@ -37,6 +37,8 @@ export async function runJsonActionLoop(ctx: RunContext, messages: ModelMessage[
       continue;
     }
     reasks = 0;
+
+    if (action?.action === "give_up") throw ctx.giveUp(action.reason);
 
     if (action?.action === "tool") {
       const [done] = await ctx.runTools([{ toolCallId: `json-${ctx.budget.turns}`, name: action.tool, input: action.arguments }]);

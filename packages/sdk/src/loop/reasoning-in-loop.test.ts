@@ -15,7 +15,7 @@ const step = (reasoning: string, rest: ModelResponse["content"], finishReason: M
 describe("reasoning in the loop", () => {
   for (const mode of ["native", "json-action"] as const)
     for (const stream of [false, true])
-      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event`, async () => {
+      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event; streamed as reasoning deltas`, async () => {
         const tools = memoryToolSet([{ name: "fs/read", run: (a) => `read ${JSON.stringify(a)}` }]);
         const call =
           mode === "native"
@@ -28,7 +28,9 @@ describe("reasoning in the loop", () => {
         expect(result.text).toBe("done");
         const assistant = model.requests[1]?.messages.find((m) => m.role === "assistant");
         expect(assistant?.role === "assistant" && assistant.content[0]).toEqual(thought("secret A"));
-        expect(JSON.stringify(events)).not.toContain("secret");
+        expect(JSON.stringify(events.filter((e) => e.type !== "reasoning-delta"))).not.toContain("secret");
+        const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [e.delta] : []));
+        expect(reasoning).toEqual(stream ? ["secret A", "secret B"] : []);
         expect(tools.calls).toHaveLength(1);
         expect(JSON.stringify(tools.calls)).not.toContain("secret");
       });

@@ -9,7 +9,8 @@ import { callModel } from "./call-model.ts";
 import type { Emit } from "./events.ts";
 import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
 import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "../model/language-model.ts";
-import type { RunSignal } from "./run-signal.ts";
+import { raceAbort, type RunSignal } from "./run-signal.ts";
+import { failedRun, gaveUpMessage, giveUpReason, type RunFailureReason } from "./run-failure.ts";
 import type { RunTracer } from "./trace-context.ts";
 import { checkOutputValue, outputCorrection, type ParsedOutput, parseStructuredOutput } from "./structured-output.ts";
 
@@ -34,6 +35,8 @@ export interface RunContextInit {
   maxOutputRetries: number;
   startedAt: number;
   tracer?: RunTracer;
+  /** Awaited before each model request, each stream part read and each batch of tool calls (a slow consumer's hold). */
+  backpressure?: () => Promise<void> | void;
 }
 
 /** One run's shared state and steps. */
@@ -52,6 +55,17 @@ export class RunContext {
     return new AgentdError(trip.code, trip.message, { data: { ...this.data(trip.stopReason), ...extra } });
   }
 
+  /** A run that failed although nothing broke (run-failure.ts): `E_RUN_FAILED` with `data.reason`. */
+  failed(reason: RunFailureReason, message: string, extra: Record<string, unknown> = {}): AgentdError {
+    return this.fail(failedRun(message), { reason, ...extra });
+  }
+
+  /** Wait while the consumer of the run's events is behind (no-op without one). */
+  async paced(): Promise<void> {
+    const wait = this.init.backpressure?.();
+    if (wait) await raceAbort(wait, this.init.run.signal);
+  }
+
   /** `{ usage, turns, runId, stopReason }` for errors and the run-end event. */
   data(stopReason: StopReason): { usage: Budget["usage"]; turns: number; runId: string; stopReason: StopReason } {
     return { usage: this.budget.usage, turns: this.budget.turns, runId: this.init.runId, stopReason };
@@ -63,13 +77,14 @@ export class RunContext {
     const trip = budget.startTurn();
     if (trip) throw this.fail(trip);
     budget.checkTime(performance.now() - init.startedAt);
+    await this.paced();
     const turn = budget.turns;
     init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
     const trace = init.tracer?.carrier({ kind: "model", turn });
     const response = await callModel(
       init.model,
       { ...extra, messages: messages.slice(), ...(trace ? { headers: { ...trace } } : {}) },
-      { stream: init.stream, signal: init.run.signal, emit: init.emit, runId: init.runId, turn },
+      { stream: init.stream, signal: init.run.signal, emit: init.emit, runId: init.runId, turn, ...(init.backpressure ? { paced: () => this.paced() } : {}) },
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
     init.emit({
@@ -83,6 +98,8 @@ export class RunContext {
     });
     const over = budget.add(response.usage);
     if (over) throw this.fail(over);
+    if (response.finishReason === "content-filter")
+      throw this.failed("content-filter", "the provider's content filter withheld the model's answer (finish reason content-filter)");
     return response;
   }
 
@@ -93,6 +110,7 @@ export class RunContext {
   async runTools(requests: ToolCallRequest[]): Promise<ExecutedToolCall[]> {
     const exhausted = this.budget.turnsExhausted();
     if (exhausted) throw this.fail(exhausted);
+    await this.paced();
     const turn = this.budget.turns;
     const done = await Promise.all(requests.map((r) => executeToolCall(this.init.tools, r, turn)));
     this.toolCalls += done.length;
@@ -105,22 +123,30 @@ export class RunContext {
   /**
    * Accept a final answer, or return the corrective message to re-ask with when it does not match the
    * output schema. Out of retries: `E_RUN_FAILED`. `value` is a JSON-action result that is not a string.
+   * A give-up answer, and an empty one without a schema, fail the run (run-failure.ts).
    */
   acceptFinal(text: string, value?: { json: unknown }): FinalAnswer | { reask: string } {
     const schema = this.init.outputSchema;
-    if (!schema) return { text };
+    const gaveUp = value ? undefined : giveUpReason(text);
+    if (gaveUp !== undefined) throw this.giveUp(gaveUp);
+    if (!schema) {
+      if (text.trim() === "") throw this.failed("empty-answer", "the model's final answer was empty");
+      return { text };
+    }
     const parsed: ParsedOutput = value ? checkOutputValue(value.json, schema) : parseStructuredOutput(text, schema);
     if (parsed.ok) return { text, output: parsed.value };
     if (this.outputRetries >= this.init.maxOutputRetries)
-      throw this.fail(
-        {
-          code: "E_RUN_FAILED",
-          stopReason: "failed",
-          message: `the model's final answer did not match the output schema after ${this.outputRetries} retries: ${parsed.errors.slice(0, 3).join("; ")}`,
-        },
+      throw this.failed(
+        "output-invalid",
+        `the model's final answer did not match the output schema after ${this.outputRetries} retries: ${parsed.errors.slice(0, 3).join("; ")}`,
         { errors: parsed.errors },
       );
     this.outputRetries++;
     return { reask: outputCorrection(parsed.errors, this.init.model.supportsTools === false) };
+  }
+
+  /** The error of a run the model gave up on (`reason` as it stated it, "" when it gave none). */
+  giveUp(reason: string): AgentdError {
+    return this.failed("gave-up", gaveUpMessage(reason));
   }
 }

@@ -41,8 +41,15 @@ export interface RunLoopOptions {
   runId: string;
   signal?: AbortSignal;
   onEvent?: (e: RunEvent) => void;
-  /** Use `model.stream` and emit `text-delta` events. */
+  /** Use `model.stream` and emit `text-delta` (and `reasoning-delta`) events. */
   stream?: boolean;
+  /**
+   * Awaited before each model request, each part of a streamed response and each batch of tool calls:
+   * a consumer of the events that is behind returns a promise and the run waits for it (the deadline
+   * still runs). Events emitted between two of those points are not held (the turn's end, a batch of
+   * tool calls starting and ending, a budget warning).
+   */
+  backpressure?: () => Promise<void> | void;
   logger?: Logger;
   /** Names the span of each model request and tool call, for W3C trace context propagation. */
   tracer?: RunTracer;
@@ -124,7 +131,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
-  const end = (stopReason: StopReason, error?: string) =>
+  const end = (stopReason: StopReason, error?: unknown) =>
     ctx &&
     emit({
       type: "run-end",
@@ -135,7 +142,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       stopReason,
       durationMs: Math.round(performance.now() - startedAt),
       ...(options.prices ? { costUsd: budget.costUsd } : {}),
-      ...(error ? { error } : {}),
+      ...(error !== undefined ? failureFields(error) : {}),
     });
 
   try {
@@ -173,6 +180,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
       maxOutputRetries,
       startedAt,
+      ...(options.backpressure ? { backpressure: options.backpressure } : {}),
       ...(options.tracer ? { tracer: options.tracer } : {}),
     });
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
@@ -203,7 +211,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const error = trip
       ? new AgentdError(trip.code, trip.message, { cause: e, data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason } })
       : e;
-    end(trip?.stopReason ?? stopReasonOf(error), AgentdError.isInstance(error) ? error.code : "error");
+    end(trip?.stopReason ?? stopReasonOf(error), error);
     throw error;
   } finally {
     run.dispose();
@@ -213,6 +221,16 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
 /** A saved conversation this run can go on from: it begins with the user's request and ends after tool results. */
 const resumable = (saved: ModelMessage[] | undefined): saved is ModelMessage[] =>
   saved !== undefined && saved.length >= 3 && saved[0]?.role === "user" && saved.at(-1)?.role === "tool";
+
+/** What run-end says about the error a run ended with: its code (`error` for a foreign one), message, reason. */
+function failureFields(e: unknown): { error: string; message: string; reason?: string } {
+  const reason = AgentdError.isInstance(e) ? e.options.data?.reason : undefined;
+  return {
+    error: AgentdError.isInstance(e) ? e.code : "error",
+    message: e instanceof Error ? e.message : String(e),
+    ...(typeof reason === "string" ? { reason } : {}),
+  };
+}
 
 const stopReasonOf = (e: unknown): StopReason => {
   const reason = AgentdError.isInstance(e) ? e.options.data?.stopReason : undefined;
