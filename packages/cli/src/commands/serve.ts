@@ -2,13 +2,13 @@
  * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
-import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, parseDuration, resolveConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, resolveConfig } from "@agentd/sdk";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
-import { configArgs, overridesFrom } from "./shared-args.ts";
+import { configArgs, durationFlag, overridesFrom } from "./shared-args.ts";
 
 export const serveExamples = [
   "agentd serve --stdio                                  # an MCP server on stdin/stdout",
@@ -101,9 +101,7 @@ export const serveCommand = defineCommand({
 });
 
 function parseGrace(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s or 1m30s, got '${value}'`);
-  return ms;
+  return durationFlag("--grace", value, "30s");
 }
 
 /**

@@ -149,6 +149,13 @@ function rootsFromConfig(config: AgentdConfig): Root[] {
   });
 }
 
+/** `limits.mcpTimeout` / `limits.mcpMaxTotalTimeout`: every MCP server's, unless its entry sets its own. */
+export function mcpTimeoutsFromConfig(config: AgentdConfig): Pick<AgentOptions, "mcpTimeouts"> {
+  const { mcpTimeout, mcpMaxTotalTimeout } = config.limits ?? {};
+  if (!mcpTimeout && !mcpMaxTotalTimeout) return {};
+  return { mcpTimeouts: { ...(mcpTimeout ? { timeoutMs: mcpTimeout } : {}), ...(mcpMaxTotalTimeout ? { maxTotalTimeoutMs: mcpMaxTotalTimeout } : {}) } };
+}
+
 /** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
 export const configNamesModel = (config: AgentdConfig): boolean =>
   Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
@@ -185,6 +192,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(supervisor ? { subagents: supervisor } : {}),
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
+    ...mcpTimeoutsFromConfig(config),
     ...(oauthTokenStore ? { oauthTokenStore } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(checkpoint ? { checkpoint } : {}),

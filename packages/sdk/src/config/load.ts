@@ -8,7 +8,7 @@ import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
-import { type AgentdConfig, ConfigSchema } from "./schema.ts";
+import { type AgentdConfig, ConfigSchema, type McpServerConfig } from "./schema.ts";
 
 export { formatIssue } from "./format-issue.ts";
 
@@ -59,6 +59,19 @@ export function parseConfig(
 
 /** Read and validate a config file. A missing file is an error only when it was named explicitly. */
 export async function readConfigFile(path: string, env: Record<string, string | undefined>, explicit: boolean): Promise<AgentdConfig | undefined> {
+  return (await readExpandedConfig(path, env, explicit))?.config;
+}
+
+/**
+ * A config file checked, and as written (with `${VAR}` expanded): `resolveConfig` merges flags and
+ * environment into the latter and validates the whole once more — the validated form has durations in
+ * milliseconds already, which a second check would refuse as numbers without a unit.
+ */
+async function readExpandedConfig(
+  path: string,
+  env: Record<string, string | undefined>,
+  explicit: boolean,
+): Promise<{ config: AgentdConfig; expanded: Record<string, unknown> } | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -74,7 +87,9 @@ export async function readConfigFile(path: string, env: Record<string, string | 
   } catch (e) {
     throw new AgentdError("E_CONFIG_INVALID", `${path}: not valid JSON (${(e as Error).message})`);
   }
-  return parseConfig(raw, env, path);
+  const expanded = expandEnv(raw, env, path);
+  const config = parseConfig(expanded, env, path, { expand: false });
+  return { config, expanded: expanded as Record<string, unknown> };
 }
 
 /** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
@@ -117,11 +132,11 @@ export async function resolveConfig(
   const env = options.env ?? process.env;
   const named = options.configPath ?? env.AGENT_CONFIG;
   const path = named ?? DEFAULT_CONFIG_FILE;
-  const read = await readConfigFile(path, env, named !== undefined);
+  const read = await readExpandedConfig(path, env, named !== undefined);
   const o = options.overrides ?? {};
-  // Sections are copied before an override is written into them: the file's parsed object stays as read.
-  const merged: Record<string, unknown> = { ...read };
-  const servers = await mergeForeignServers(read?.mcpServers, path, o.mcpConfig ?? [], env);
+  // Sections are copied before an override is written into them: the file's object stays as read.
+  const merged: Record<string, unknown> = { ...read?.expanded };
+  const servers = await mergeForeignServers(read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined, path, o.mcpConfig ?? [], env);
   if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();

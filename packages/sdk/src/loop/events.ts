@@ -1,6 +1,6 @@
 /**
  * Run events: what a caller watching a run sees (`onEvent`), mirrored as telemetry records (`run.start`,
- * `model.request`, `tool.call`, `tool.result`, `run.end`). Events carry names, sizes, usage and
+ * `model.request`, `tool.call`, `tool.progress`, `tool.result`, `run.end`). Events carry names, sizes, usage and
  * durations, never whole payloads; telemetry adds a payload preview only when it is small.
  */
 import type { Logger, LogLevel } from "../log.ts";
@@ -47,6 +47,21 @@ export type RunEvent =
       size: number;
       durationMs: number;
     }
+  | {
+      /** A tool reported progress (MCP `notifications/progress`): at most one a second per call. */
+      type: "tool-progress";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName?: string;
+      progress: number;
+      total?: number;
+      /** The tool's own words, cut to {@link LOG_PREVIEW_CHARS}. */
+      message?: string;
+      /** Since the call started. */
+      elapsedMs: number;
+    }
   | ({ type: "budget"; runId: string; message: string } & BudgetWarning)
   | {
       type: "run-end";
@@ -77,6 +92,7 @@ const LOG: Partial<Record<RunEvent["type"], [LogLevel, string]>> = {
   "model-response": ["debug", "model.response"],
   "tool-call": ["info", "tool.call"],
   "tool-result": ["info", "tool.result"],
+  "tool-progress": ["info", "tool.progress"],
   budget: ["warn", "budget.warning"],
   "run-end": ["info", "run.end"],
 };
