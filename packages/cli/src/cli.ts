@@ -48,8 +48,10 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
 export async function usageOf(argv: string[], options: { color?: boolean } = {}): Promise<string> {
   const { cmd, parent, path } = resolveCommand(argv);
   const usage = await renderUsage(cmd, parent);
-  const examples = commands[path.join(" ")]?.examples ?? [];
-  const text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  const entry = commands[path.join(" ")];
+  const examples = entry?.examples ?? [];
+  let text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  if (entry?.notes?.length) text += `\n${entry.notes.join("\n")}\n`;
   // citty colours by its own reading of the environment at import time, not by where the text goes.
   return colourAllowed(options.color ?? process.stdout.isTTY) ? text : text.replace(ANSI, "");
 }

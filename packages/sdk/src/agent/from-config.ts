@@ -37,6 +37,8 @@ export interface ModelSettings {
   model: string;
   baseURL?: string;
   apiKey?: string;
+  /** Where the key came from, or that none was set (never the key): said beside a 401/403. */
+  apiKeyHint?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
@@ -64,8 +66,10 @@ export interface AgentFromConfigOptions {
    * agent still serves (status, subagent tools) and refuses runs with the same line.
    */
   requireModel?: boolean;
-  /** The model's API key (never in the config file: `AGENT_API_KEY` or `model.apiKeyEnv`). */
+  /** The model's API key (never in the config file: `AGENT_API_KEY`, `model.apiKeyEnv`, the dialect's variable). */
   apiKey?: string;
+  /** Where `apiKey` came from, or that none was set (`ResolvedConfig.apiKeyHint`): said beside a 401/403. */
+  apiKeyHint?: string;
   /** Telemetry (default: none). */
   logger?: Logger;
   /** Triggers instead of the config's `triggers` block (e.g. a command line's mode). */
@@ -83,8 +87,11 @@ export interface AgentFromConfigOptions {
   reloadConfig?: () => Promise<AgentdConfig>;
 }
 
+/** The key options hand on to a model. */
+const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({ ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}) });
+
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
-export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; logger?: Logger }): LanguageModel {
+export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; apiKeyHint?: string; logger?: Logger }): LanguageModel {
   const m = config.model ?? {};
   const dialect = (m.dialect ?? "openai") as ModelDialectName;
   if (!m.intelligence && dialect === "openai")
@@ -101,6 +108,7 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
     model: m.name ?? "default",
     ...(m.intelligence ? { baseURL: m.intelligence } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.apiKeyHint ? { apiKeyHint: options.apiKeyHint } : {}),
     ...(m.headers ? { headers: m.headers } : {}),
     ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
     ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
@@ -177,7 +185,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ? samplingFromConfig(config, (route) => {
         if (!options.createModel) throw new AgentdError("E_USAGE", "capabilities.sampling.routes need createModel (from @agentd/adapters)");
         const m = { ...config.model, name: route.name, ...(route.intelligence ? { intelligence: route.intelligence } : {}), ...(route.dialect ? { dialect: route.dialect } : {}) };
-        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...keyOf(options), logger });
       })
     : undefined;
   return {
@@ -249,5 +257,5 @@ export function createAgentFromConfig(config: AgentdConfig, options: AgentFromCo
 function modelOrUnconfigured(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LanguageModel | undefined {
   if (!configNamesModel(config) && !options.requireModel) return undefined;
   if (!options.createModel) throw new AgentdError("E_USAGE", "createAgentFromConfig needs createModel (from @agentd/adapters) or a model");
-  return modelFromConfig(config, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+  return modelFromConfig(config, { createModel: options.createModel, ...keyOf(options), logger });
 }

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
+import { chooseApiKey } from "./api-key.ts";
 import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
@@ -36,8 +37,10 @@ export interface ConfigOverrides {
 /** The resolved configuration plus the values that must never be written back or logged. */
 export interface ResolvedConfig {
   config: AgentdConfig;
-  /** The API key for the model (from AGENT_API_KEY, the flag, or `model.apiKeyEnv`). Never logged. */
+  /** The API key for the model (see `chooseApiKey` for the order of the variables). Never logged. */
   apiKey?: string;
+  /** Where the key came from, or that none was set: said beside a 401/403 from the provider. */
+  apiKeyHint?: string;
   /** The file the config came from, if any. */
   file?: string;
   /** RUN_ID from the environment, if set. */
@@ -157,8 +160,7 @@ export async function resolveConfig(
     throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${issueText(issue)}` : `${read ? path : "config"}${issuePath(issue)}: ${issueText(issue)}`);
   }
   const config = result.output;
-  const keyEnv = config.model?.apiKeyEnv;
-  const apiKey = o.apiKey ?? (env.AGENT_API_KEY || undefined) ?? (keyEnv ? env[keyEnv] || undefined : undefined);
+  const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
   const runId = env.RUN_ID || undefined;
-  return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
+  return { config, ...(apiKey ? { apiKey } : {}), apiKeyHint, ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
 }
