@@ -60,7 +60,9 @@ describe("agentd run --mode interval", () => {
     ws = new CliWorkspace();
     const env = { AGENT_INTELLIGENCE: "http://127.0.0.1:9/v1" };
     const cases: Array<[string[], string]> = [
-      [["run", "--interval", "soon", "x"], "--interval expects a duration"],
+      [["run", "--interval", "soon", "x"], "--interval 'soon': expected a duration with a unit"],
+      // A bare number was milliseconds: --interval 5 re-ran every few ms, spending without bound.
+      [["run", "--interval", "5", "x"], "--interval '5': a bare number has no unit: put ms, s, m, h or d after it (e.g. --interval 5m)"],
       [["run", "--interval", "5m", "--cron", "* * * * *", "x"], "cannot be combined"],
       [["run", "--mode", "cron", "--interval", "5m", "x"], "--interval belongs to --mode interval"],
       [["run", "--max-runs", "2", "x"], "--max-runs applies to --mode interval"],
@@ -68,7 +70,7 @@ describe("agentd run --mode interval", () => {
       [["run", "--mode", "sometimes", "x"], "--mode expects once, interval, cron or reactive"],
       [["run", "--interval", "0", "--run-id", "r1", "x"], "--run-id applies to --mode once"],
       [["run", "--subscribe", "nope:file:///x", "x"], "--subscribe: server 'nope' is not in mcpServers"],
-      [["run", "--interval", "1m", "--grace", "later", "x"], "--grace expects a duration"],
+      [["run", "--interval", "1m", "--grace", "later", "x"], "--grace 'later': expected a duration with a unit"],
     ];
     for (const [args, message] of cases) {
       const run = await ws.run(args, { env });

@@ -101,11 +101,13 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
     );
   if (dialect === "gemini" && config.capabilities?.gemini === false)
     throw new AgentdError("E_CONFIG_INVALID", "the gemini dialect is switched off (capabilities.gemini: false): use openai or anthropic, or remove the switch");
-  if (!m.name && dialect !== "openai")
-    throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
+  // No dialect has a model of its own to fall back on: a made-up name ("default") would only come back as
+  // the provider's "model not found", or worse, be served by whatever a gateway maps it to.
+  if (!m.name)
+    throw new AgentdError("E_CONFIG_INVALID", `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`);
   return options.createModel({
     dialect,
-    model: m.name ?? "default",
+    model: m.name,
     ...(m.intelligence ? { baseURL: m.intelligence } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.apiKeyHint ? { apiKeyHint: options.apiKeyHint } : {}),

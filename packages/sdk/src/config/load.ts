@@ -9,6 +9,7 @@ import { chooseApiKey } from "./api-key.ts";
 import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
+import { unknownKeyHint } from "./key-hint.ts";
 import { type AgentdConfig, ConfigSchema, type McpServerConfig } from "./schema.ts";
 
 export { formatIssue } from "./format-issue.ts";
@@ -56,7 +57,11 @@ export function parseConfig(
 ): AgentdConfig {
   const expanded = options.expand === false ? raw : expandEnv(raw, env, source);
   const result = v.safeParse(ConfigSchema, expanded);
-  if (!result.success) throw new AgentdError("E_CONFIG_INVALID", formatIssue(result.issues, source));
+  if (!result.success) {
+    const issue = result.issues[0]!;
+    const hint = unknownKeyHint(issue);
+    throw new AgentdError("E_CONFIG_INVALID", hint ? `${source}${issuePath(issue)}: ${hint}` : formatIssue(result.issues, source));
+  }
   return result.output;
 }
 
@@ -157,7 +162,8 @@ export async function resolveConfig(
   if (!result.success) {
     const issue = result.issues[0]!;
     const source = sources.get((issue.path ?? []).map((p) => String(p.key)).join("."));
-    throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${issueText(issue)}` : `${read ? path : "config"}${issuePath(issue)}: ${issueText(issue)}`);
+    const text = unknownKeyHint(issue) ?? issueText(issue);
+    throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${text}` : `${read ? path : "config"}${issuePath(issue)}: ${text}`);
   }
   const config = result.output;
   const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
