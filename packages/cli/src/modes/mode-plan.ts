@@ -98,7 +98,8 @@ const HOW = {
 
 /** The triggers of a long-running mode: the config's of that kind, plus (or, for the interval, instead of) the flag's. */
 export function planTriggers(mode: Exclude<Mode, "once">, flags: ModeFlags, config: AgentdConfig, instruction: string | undefined): TriggerModePlan {
-  const cron: CronEngine = flags.cronTimezones ? "timezones" : (config.capabilities?.cron ?? "utc");
+  // --tz asks for a zone, which only the time-zone cron has: it implies that mode rather than failing.
+  const cron: CronEngine = flags.cronTimezones || flags.tz !== undefined ? "timezones" : (config.capabilities?.cron ?? "utc");
   const fromConfig = triggerSpecsFromConfig(config, cron);
   let specs = fromConfig.specs.filter((s) => s.kind === KIND[mode]);
   const flagSpec = flagTrigger(flags, config, cron, instruction);
