@@ -84,14 +84,15 @@ describe("mistypes get a did-you-mean", () => {
 });
 
 describe("durations need a unit wherever they are read", () => {
-  test.each([
+  const cases: Array<[string, string[], Record<string, string>, string]> = [
     ["a flag", ["run", "--interval", "5", "x"], {}, "--interval '5': a bare number has no unit"],
     ["a variable", ["run", "hi"], { AGENT_DEADLINE: "30" }, "AGENT_DEADLINE: a bare number has no unit"],
     ["the file", ["run", "--config", "agentd.json", "hi"], {}, "agentd.json.limits.deadline: a bare number has no unit"],
-  ] as const)("%s", async (_where, args, env, message) => {
+  ];
+  test.each(cases)("%s", async (_where, args, env, message) => {
     ws = new CliWorkspace();
     ws.writeConfig({ model: { intelligence: "http://127.0.0.1:9/v1", name: "m" }, ...(args.includes("--config") ? { limits: { deadline: 5000 } } : {}) });
-    const run = await ws.run([...args], { env: { ...env } });
+    const run = await ws.run(args, { env });
     expect(run.code).toBe(2);
     const lines = ownLines(run.stderr);
     expect(lines).toHaveLength(1);

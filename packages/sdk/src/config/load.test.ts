@@ -105,8 +105,17 @@ describe("config errors say what is expected, never what was received", () => {
   });
 
   test("only a key the schema does not know is an unknown field, at any depth", () => {
-    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe("config.limits.maxTurn: unknown field (allowed: see docs/configuration.md)");
+    expect(message(() => parseConfig({ limits: { zzz: 3 } }, {}))).toBe("config.limits.zzz: unknown field (allowed: see docs/configuration.md)");
     expect(message(() => parseConfig({ model: { name: "m", extra: "x" } }, {}))).toContain("config.model.extra: unknown field");
+  });
+
+  test("a near miss of a known key is named, at any depth, from the file, the merged flags or an array item", async () => {
+    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe('config.limits.maxTurn: unknown field; did you mean "maxTurns"?');
+    expect(message(() => parseConfig({ modle: {} }, {}))).toBe('config.modle: unknown field; did you mean "model"?');
+    expect(message(() => parseConfig({ triggers: { schedules: [{ cron: "@daily", instruction: "x", concurency: "skip" }] } }, {}))).toBe(
+      'config.triggers.schedules[0].concurency: unknown field; did you mean "concurrency"?',
+    );
+    expect(message(() => parseConfig({ serve: { limits: { maxSession: 2 } } }, {}))).toBe('config.serve.limits.maxSession: unknown field; did you mean "maxSessions"?');
   });
 
   test("valibot's defaults become words: bounds, whole numbers, alternatives, missing keys", () => {
