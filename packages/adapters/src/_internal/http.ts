@@ -111,7 +111,8 @@ async function afterFailure(
     retry: retry + 1,
     delayMs: d.delayMs,
     status: err.options.data?.status,
-    reason: err.message,
+    // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
+    reason: http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message,
   });
   await sleep(d.delayMs, http.provider, caller);
   return undefined;
