@@ -6,13 +6,20 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace, events } from "./__fixtures__/cli-harness.ts";
+import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 
 const PROGRESS_SERVER = resolve(import.meta.dir, "__fixtures__/progress-server.ts");
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;
+let client: Client | undefined;
 afterEach(async () => {
+  await client?.close().catch(() => {});
+  client = undefined;
+  await stopAllServe();
   await gateway?.close();
   gateway = undefined;
   ws?.cleanup();
@@ -74,3 +81,29 @@ describe("a long tool that reports progress", () => {
     expect(reporting.stderr).toContain("progress 1/10 step 1 of 10");
   }, 30_000);
 });
+
+test("agentd serve: agent://runs/{id} shows the running run's tool and its progress while the tool works", async () => {
+  ws = new CliWorkspace();
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [
+      (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.endsWith("work")) ?? "missing", arguments: { seconds: 3, everyMs: 300 } }] }),
+      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+    ],
+  });
+  const config = ws.writeConfig({ mcpServers: server({ timeout: "1s" }) });
+  const serve = await startServe(["--http", "127.0.0.1:0", "--config", config, "--grace", "2s"], { env: modelEnv(gateway), cwd: ws.dir });
+  client = new Client({ name: "progress-watcher", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(serve.url));
+  const running = client.callTool({ name: "agent.run", arguments: { instruction: "Do the long work", runId: "long-1" } }, undefined, { timeout: 20_000 });
+  const progressed = await serve.waitForEvent((e) => e.event === "tool.progress");
+  const content = (await client.readResource({ uri: "agent://runs/long-1" })).contents[0]!;
+  const run = JSON.parse("text" in content ? content.text : "{}");
+  expect(run.status).toBe("running");
+  expect(run.tool).toMatchObject({ name: "slow/work", total: 10 });
+  expect(run.tool.progress).toBeGreaterThanOrEqual(progressed.progress);
+  const result = await running;
+  expect(JSON.stringify(result.content)).toContain("work done after 3s (progress reported)");
+  const after = (await client.readResource({ uri: "agent://runs/long-1" })).contents[0]!;
+  expect(JSON.parse("text" in after ? after.text : "{}").tool).toBeUndefined();
+}, 30_000);
