@@ -7,6 +7,13 @@ import { createModel } from "@agentd/adapters";
 import type { AgentFromConfigOptions, Logger, ModelFactory, ResolvedConfig } from "@agentd/sdk";
 
 /** The options of `createAgentFromConfig` for a resolved configuration. */
-export function agentOptions(resolved: Pick<ResolvedConfig, "apiKey">, logger: Logger, extra: AgentFromConfigOptions = {}): AgentFromConfigOptions & { createModel: ModelFactory } {
-  return { createModel, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), logger, telemetry: "env", ...extra };
+export function agentOptions(resolved: Pick<ResolvedConfig, "apiKey" | "apiKeyHint">, logger: Logger, extra: AgentFromConfigOptions = {}): AgentFromConfigOptions & { createModel: ModelFactory } {
+  return {
+    createModel,
+    ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}),
+    ...(resolved.apiKeyHint ? { apiKeyHint: resolved.apiKeyHint } : {}),
+    logger,
+    telemetry: "env",
+    ...extra,
+  };
 }

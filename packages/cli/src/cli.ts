@@ -48,8 +48,10 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
 export async function usageOf(argv: string[], options: { color?: boolean } = {}): Promise<string> {
   const { cmd, parent, path } = resolveCommand(argv);
   const usage = await renderUsage(cmd, parent);
-  const examples = commands[path.join(" ")]?.examples ?? [];
-  const text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  const entry = commands[path.join(" ")];
+  const examples = entry?.examples ?? [];
+  let text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
+  if (entry?.notes?.length) text += `\n${entry.notes.join("\n")}\n`;
   // citty colours by its own reading of the environment at import time, not by where the text goes.
   return colourAllowed(options.color ?? process.stdout.isTTY) ? text : text.replace(ANSI, "");
 }
@@ -109,6 +111,16 @@ function closest(typed: string, long: Map<string, Flag>): string | undefined {
   return best?.flag;
 }
 
+/** The command closest to `typed` (`rnu` → `run`), if one is a small edit away — as for flags. */
+function closestCommand(typed: string): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const name of Object.keys(rootCommand.subCommands ?? {})) {
+    const d = distance(typed.toLowerCase(), name);
+    if (d <= (name.length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
 /**
  * Refuse a flag the (sub)command does not take: citty would ignore it silently (`--max-turn 1` would run
  * 20 turns). Mirrors citty's parser: `--no-X` tokens are taken out first (for booleans), a string flag
@@ -161,7 +173,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) argv = ["version"];
   const { path } = resolveCommand(argv);
   if (path.length === 0 && !argv[0]!.startsWith("-")) {
-    io.stderr(`agentd: unknown command '${argv[0]}'. Run 'agentd --help' to see the commands.\n`);
+    const guess = closestCommand(argv[0]!);
+    io.stderr(`agentd: unknown command '${argv[0]}'${guess ? ` (did you mean '${guess}'?)` : ""}. Run 'agentd --help' to see the commands.\n`);
     return EXIT.usage;
   }
   try {

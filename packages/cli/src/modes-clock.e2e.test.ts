@@ -60,7 +60,9 @@ describe("agentd run --mode interval", () => {
     ws = new CliWorkspace();
     const env = { AGENT_INTELLIGENCE: "http://127.0.0.1:9/v1" };
     const cases: Array<[string[], string]> = [
-      [["run", "--interval", "soon", "x"], "--interval expects a duration"],
+      [["run", "--interval", "soon", "x"], "--interval 'soon': expected a duration with a unit"],
+      // A bare number was milliseconds: --interval 5 re-ran every few ms, spending without bound.
+      [["run", "--interval", "5", "x"], "--interval '5': a bare number has no unit: put ms, s, m, h or d after it (e.g. --interval 5m)"],
       [["run", "--interval", "5m", "--cron", "* * * * *", "x"], "cannot be combined"],
       [["run", "--mode", "cron", "--interval", "5m", "x"], "--interval belongs to --mode interval"],
       [["run", "--max-runs", "2", "x"], "--max-runs applies to --mode interval"],
@@ -68,7 +70,7 @@ describe("agentd run --mode interval", () => {
       [["run", "--mode", "sometimes", "x"], "--mode expects once, interval, cron or reactive"],
       [["run", "--interval", "0", "--run-id", "r1", "x"], "--run-id applies to --mode once"],
       [["run", "--subscribe", "nope:file:///x", "x"], "--subscribe: server 'nope' is not in mcpServers"],
-      [["run", "--interval", "1m", "--grace", "later", "x"], "--grace expects a duration"],
+      [["run", "--interval", "1m", "--grace", "later", "x"], "--grace 'later': expected a duration with a unit"],
     ];
     for (const [args, message] of cases) {
       const run = await ws.run(args, { env });
@@ -97,16 +99,13 @@ describe("agentd run --mode cron", () => {
     expect(agentd.stderr).toContain("agentd: interrupted by SIGTERM after draining");
   }, 60_000);
 
-  test('v1 refuses a time zone, naming the switch; --cron-timezones accepts it and computes the next fire in that zone', async () => {
+  test("--tz implies the time-zone cron (no --cron-timezones needed) and computes the next fire in that zone", async () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
-    const refused = await ws.run(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "report"], { env: modelEnv(gateway) });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`--cron '0 7 * * *': tz needs the richer cron: set capabilities.cron to "timezones" in agentd.json (or pass --cron-timezones)`);
     const bad = await ws.run(["run", "--cron", "61 * * * *", "report"], { env: modelEnv(gateway) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("cron '61 * * * *'");
-    const agentd = startAgentd(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "--cron-timezones", "report"], { cwd: ws.dir, env: modelEnv(gateway) });
+    const agentd = startAgentd(["run", "--cron", "0 7 * * *", "--tz", "Europe/Berlin", "report"], { cwd: ws.dir, env: modelEnv(gateway) });
     const [scheduled] = await agentd.waitFor("trigger.scheduled");
     expect(scheduled).toMatchObject({ trigger: "cron:0 7 * * * Europe/Berlin", tz: "Europe/Berlin" });
     const next = new Date(scheduled?.nextFire);
@@ -115,6 +114,23 @@ describe("agentd run --mode cron", () => {
     expect(next.getTime() - Date.parse(scheduled?.ts)).toBeLessThanOrEqual(25 * HOUR);
     agentd.signal("SIGINT");
     expect(await agentd.exited).toBe(130);
+  }, 60_000);
+
+  test.each([
+    ["UTC", ["--cron", "@daily"]],
+    ["Asia/Tokyo", ["--cron", "@daily", "--tz", "Asia/Tokyo"]],
+  ])("--cron @daily runs at midnight in %s", async (zone, flags) => {
+    ws = new CliWorkspace();
+    gateway = await echoGateway();
+    const agentd = startAgentd(["run", ...flags, "report"], { cwd: ws.dir, env: modelEnv(gateway) });
+    const [scheduled] = await agentd.waitFor("trigger.scheduled");
+    expect(scheduled).toMatchObject({ tz: zone });
+    const next = new Date(scheduled?.nextFire);
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(next);
+    expect(local).toBe("00:00:00");
+    expect(next.getTime() - Date.parse(scheduled?.ts)).toBeLessThanOrEqual(24 * HOUR);
+    agentd.signal("SIGTERM");
+    expect(await agentd.exited).toBe(143);
   }, 60_000);
 });
 

@@ -88,6 +88,12 @@ describe("stderrLogger pretty", () => {
     expect(lines.join("\n")).not.toContain("\x1b[");
   });
 
+  test("a tool's progress reads as tool, progress of total, its message and the time so far", () => {
+    const out = sink();
+    stderrLogger({ format: "pretty", write: out.write }).info("tool.progress", { runId: "r", turn: 1, toolCallId: "c1", name: "slow_work", qualifiedName: "slow/work", progress: 3, total: 10, message: "step 3 of 10", elapsedMs: 1200 });
+    expect(out.lines[0]).toMatch(/INF tool\.progress +slow\/work 3\/10 · step 3 of 10 · 1\.2s\n$/);
+  });
+
   test("identical records are all printed (no throttling)", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });

@@ -55,6 +55,10 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
     keys: ["turn", "name", "qualifiedName", "isError", "size", "durationMs"],
     text: (f, paint) => `${f.qualifiedName ?? f.name} ${f.isError ? paint("\x1b[31m", "error") : "ok"} · ${num(f.size)} B · ${duration(f.durationMs)}`,
   },
+  "tool.progress": {
+    keys: ["turn", "name", "qualifiedName", "progress", "total", "message", "elapsedMs"],
+    text: (f) => `${f.qualifiedName ?? f.name} ${f.progress}${f.total !== undefined ? `/${f.total}` : ""}${f.message ? ` · ${cut(String(f.message), 120)}` : ""} · ${duration(f.elapsedMs)}`,
+  },
   "run.end": {
     keys: ["runId", "usage", "turns", "toolCalls", "stopReason", "durationMs", "error"],
     text: (f, paint) =>

@@ -82,7 +82,7 @@ export { FileJobStore, MemoryJobStore } from "./triggers/index.ts";
 export type { JobStore, RunOutcome, Concurrency } from "./triggers/index.ts";
 
 // ── Configuration: the agentd.json schema, loading, durations ──
-export { ConfigSchema, McpServerConfigSchema, parseConfig, resolveConfig, readConfigFile, parseDuration, formatDuration, DEFAULT_CONFIG_FILE } from "./config/index.ts";
+export { ConfigSchema, McpServerConfigSchema, parseConfig, resolveConfig, readConfigFile, parseDuration, durationProblem, formatDuration, DEFAULT_CONFIG_FILE } from "./config/index.ts";
 export type { AgentdConfig, McpServerConfig, ModelConfig, ConfigOverrides, ResolvedConfig } from "./config/index.ts";
 
 // ── Errors, each with a string code ──

@@ -19,7 +19,7 @@ describe("exports", () => {
       "INTERVAL_TRIGGER_ID", "ManagedMcpClient", "McpClient", "McpError", "McpServer", "McpServerConfigSchema", "MemoryJobStore",
       "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
       "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
-      "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "formatDuration",
+      "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "durationProblem", "formatDuration",
       "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runStatusOf", "runSubagentChild",
       "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "triggerSpecsFromConfig", "validateTriggerSpec",

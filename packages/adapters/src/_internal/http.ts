@@ -9,7 +9,12 @@ import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk/model
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";
-import { abortedError, exhausted, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+import { abortedError, describeNetworkError, exhausted, htmlExcerpt, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+
+const contentTypeOf = (res: Response): { contentType?: string } => {
+  const type = res.headers.get("content-type");
+  return type ? { contentType: type } : {};
+};
 
 /** One POST: URL, headers (auth included), JSON body. */
 export interface PostRequest {
@@ -82,9 +87,8 @@ function classify(http: HttpSettings, e: unknown, attempt: Attempt, caller?: Abo
   if (attempt.timedOut()) return timeoutError(http.provider, http.timeoutMs);
   if (AgentdError.isInstance(e)) return e;
   const msg = e instanceof Error ? e.message : String(e);
-  if (isNetworkError(e))
-    return upstreamError(http.provider, `connection failed: ${msg}`, http.secrets, { retryable: true, cause: e });
-  return upstreamError(http.provider, msg, http.secrets, { retryable: false, cause: e });
+  if (isNetworkError(e)) return upstreamError(http, describeNetworkError(e), http.secrets, { retryable: true, cause: e });
+  return upstreamError(http, msg, http.secrets, { retryable: false, cause: e });
 }
 
 /** After a failed attempt: the error to throw, or undefined once the wait for the next attempt is over. */
@@ -107,7 +111,8 @@ async function afterFailure(
     retry: retry + 1,
     delayMs: d.delayMs,
     status: err.options.data?.status,
-    reason: err.message,
+    // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
+    reason: http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message,
   });
   await sleep(d.delayMs, http.provider, caller);
   return undefined;
@@ -125,7 +130,7 @@ async function send(http: HttpSettings, req: PostRequest, attempt: Attempt): Pro
   const hint = res.headers.get("x-should-retry");
   const retryable = hint === "true" ? true : hint === "false" ? false : isRetryableStatus(res.status);
   return Promise.reject(
-    httpError(http.provider, res.status, text, http.secrets, { retryable, retryAfterMs: parseRetryAfter(res.headers) }),
+    httpError(http, res.status, text, http.secrets, { retryable, retryAfterMs: parseRetryAfter(res.headers), ...contentTypeOf(res) }),
   );
 }
 
@@ -140,7 +145,7 @@ export async function postJson(http: HttpSettings, req: PostRequest): Promise<un
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw upstreamError(http.provider, `response is not JSON: ${text.slice(0, 200)}`, http.secrets, {
+        throw upstreamError(http, `response is not JSON: ${htmlExcerpt(text)}`, http.secrets, {
           retryable: false,
           status: res.status,
         });
@@ -170,7 +175,7 @@ export async function* postStream<P>(
     try {
       const res = await send(http, req, attempt);
       attempt.touch();
-      if (!res.body) throw upstreamError(http.provider, "response has no body", http.secrets, { retryable: true });
+      if (!res.body) throw upstreamError(http, "response has no body", http.secrets, { retryable: true });
       for await (const part of decode(readSse(res.body, attempt.touch))) {
         started = true;
         attempt.pause();

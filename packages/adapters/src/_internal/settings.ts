@@ -14,6 +14,11 @@ export interface ProviderSettings {
   baseURL?: string;
   /** The API key. Sent only in the dialect's auth header; never logged, never in an error message. */
   apiKey?: string;
+  /**
+   * Where the key came from, or that none was set ("the API key came from OPENAI_API_KEY"): added to the
+   * error of a 401 or 403, so the person knows which variable to fix. Never the key itself.
+   */
+  apiKeyHint?: string;
   /** Extra request headers (a gateway's routing header, an organisation id …). */
   headers?: Record<string, string>;
   /** The fetch to use; defaults to the global one. */
@@ -38,6 +43,10 @@ export interface ProviderSettings {
 /** The resolved transport settings the HTTP layer works with. */
 export interface HttpSettings {
   provider: string;
+  /** The endpoint as errors name it: the base URL without credentials or query (`model endpoint URL: …`). */
+  endpoint?: string;
+  /** Said beside a 401/403 (see `ProviderSettings.apiKeyHint`). */
+  apiKeyHint?: string;
   fetch: FetchFunction;
   maxRetries: number;
   retryDelayMs: number;
@@ -49,10 +58,12 @@ export interface HttpSettings {
   secrets: string[];
 }
 
-/** Fill in defaults. */
-export function resolveHttpSettings(provider: string, s: ProviderSettings): HttpSettings {
+/** Fill in defaults. `defaultBaseURL` is the dialect's own endpoint when the settings name none. */
+export function resolveHttpSettings(provider: string, s: ProviderSettings, defaultBaseURL?: string): HttpSettings {
   return {
     provider,
+    ...(s.baseURL ?? defaultBaseURL ? { endpoint: shownEndpoint((s.baseURL ?? defaultBaseURL) as string) } : {}),
+    ...(s.apiKeyHint ? { apiKeyHint: s.apiKeyHint } : {}),
     fetch: s.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries: Math.max(0, s.maxRetries ?? 2),
     retryDelayMs: s.retryDelayMs ?? 500,
@@ -70,6 +81,20 @@ function secretsOf(s: ProviderSettings): string[] {
   for (const [name, value] of Object.entries(s.headers ?? {}))
     if (/auth|key|token|secret|cookie/i.test(name) && value.length >= 8) out.push(value.replace(/^Bearer\s+/i, ""));
   return out;
+}
+
+/** A base URL as an error may show it: no user info, no query (either may hold a credential). */
+export function shownEndpoint(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    u.hash = "";
+    return u.href.replace(/\/$/, "");
+  } catch {
+    return url;
+  }
 }
 
 /** Join a base URL and a path without doubling or dropping the slash. */

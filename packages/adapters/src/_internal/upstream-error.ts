@@ -43,40 +43,107 @@ export function providerMessage(body: string): string {
   return text.slice(0, MAX_DETAIL);
 }
 
-/** An HTTP failure answered by the provider. */
+/** What an error names: the provider, and (when known) the endpoint and where the API key came from. */
+export interface ErrorSubject {
+  provider: string;
+  /** The base URL, credentials and query removed (`shownEndpoint`). */
+  endpoint?: string;
+  /** Said beside a 401/403: "the API key came from OPENAI_API_KEY", or that none was set. */
+  apiKeyHint?: string;
+}
+
+const subjectOf = (s: string | ErrorSubject): ErrorSubject => (typeof s === "string" ? { provider: s } : s);
+/** How a message names what failed: the endpoint when known (`model endpoint URL`), else the provider. */
+const named = (s: ErrorSubject) => (s.endpoint ? `model endpoint ${s.endpoint}` : s.provider);
+
+const EXCERPT = 200;
+
+/** An HTML page (a proxy's or a web server's error page) as a short line of its text: tags out, spaces collapsed. */
+export function htmlExcerpt(html: string): string {
+  const text = html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
+const isHtml = (contentType: string | undefined, body: string) =>
+  /html/i.test(contentType ?? "") || /^\s*<(!doctype|html|head|body)\b/i.test(body);
+
+/** An HTTP failure answered by the provider (or whatever answered in its place: a proxy's HTML page). */
 export function httpError(
-  provider: string,
+  subject: string | ErrorSubject,
   status: number,
   body: string,
   secrets: readonly string[],
-  extra: { retryable: boolean; retryAfterMs?: number },
+  extra: { retryable: boolean; retryAfterMs?: number; contentType?: string },
 ): AgentdError {
-  const detail = scrub(providerMessage(body), secrets);
-  const message = `${provider} returned HTTP ${status}${detail ? `: ${detail}` : ""}`;
-  const data: Record<string, unknown> = { status, provider };
+  const s = subjectOf(subject);
+  const html = isHtml(extra.contentType, body);
+  const detail = scrub(html ? htmlExcerpt(body) : oneLine(providerMessage(body)), secrets);
+  // The media type only when it is not the JSON a provider answers with: it says "this is not the API".
+  const media = extra.contentType?.split(";")[0]?.trim();
+  const type = media && !/json/i.test(media) ? ` (${media})` : "";
+  const key = (status === 401 || status === 403) && s.apiKeyHint ? ` (${s.apiKeyHint})` : "";
+  const message = `${named(s)} returned HTTP ${status}${type}${detail ? `: ${detail}` : ""}${key}`;
+  const data: Record<string, unknown> = { status, provider: s.provider };
   if (extra.retryAfterMs !== undefined) data.retryAfterMs = extra.retryAfterMs;
   return new AgentdError("E_UPSTREAM", message, { retryable: extra.retryable, data });
 }
 
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
 /** A failure with no HTTP status: connection reset, malformed body, stream cut short. */
 export function upstreamError(
-  provider: string,
+  subject: string | ErrorSubject,
   what: string,
   secrets: readonly string[],
   extra: { retryable: boolean; cause?: unknown; status?: number },
 ): AgentdError {
-  const data: Record<string, unknown> = { provider };
+  const s = subjectOf(subject);
+  const data: Record<string, unknown> = { provider: s.provider };
   if (extra.status !== undefined) data.status = extra.status;
-  return new AgentdError("E_UPSTREAM", `${provider}: ${scrub(what, secrets)}`, {
+  return new AgentdError("E_UPSTREAM", `${named(s)}: ${scrub(what, secrets)}`, {
     retryable: extra.retryable,
     data,
     cause: extra.cause,
   });
 }
 
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ConnectionRefused: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found (DNS lookup failed)",
+  ECONNRESET: "connection reset",
+  ConnectionClosed: "connection closed",
+  ECONNABORTED: "connection aborted",
+  EPIPE: "connection closed",
+  UND_ERR_SOCKET: "connection closed",
+  ETIMEDOUT: "connection timed out",
+  ENETUNREACH: "network unreachable",
+  EHOSTUNREACH: "host unreachable",
+};
+
+/** A connection failure in words ("connection refused"), not the runtime's sentence about it. */
+export function describeNetworkError(e: unknown): string {
+  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  const code = typeof err?.code === "string" ? err.code : typeof err?.cause?.code === "string" ? err.cause.code : undefined;
+  if (code && NETWORK_WORDS[code]) return NETWORK_WORDS[code];
+  const message = typeof err?.message === "string" ? err.message : String(e);
+  return `connection failed (${code ?? message})`;
+}
+
 /** The same error, marked final: the retries were spent (or not allowed), the caller should not loop on it. */
 export function exhausted(e: AgentdError, attempts: number): AgentdError {
-  const note = attempts > 1 ? ` (gave up after ${attempts} attempts)` : "";
+  const note = attempts > 1 ? ` (${attempts} attempts)` : "";
   return new AgentdError(e.code, `${e.message}${note}`, {
     retryable: false,
     data: { ...e.options.data, attempts },

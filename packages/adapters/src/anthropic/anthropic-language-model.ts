@@ -66,7 +66,7 @@ export class AnthropicLanguageModel implements LanguageModel {
   constructor(settings: AnthropicSettings) {
     this.modelId = settings.model;
     this.#settings = settings;
-    this.#http = resolveHttpSettings(this.provider, settings);
+    this.#http = resolveHttpSettings(this.provider, settings, "https://api.anthropic.com");
     this.#thinking = thinkingParam(settings.thinking);
   }
 

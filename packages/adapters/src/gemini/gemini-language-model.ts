@@ -53,7 +53,7 @@ export class GeminiLanguageModel implements LanguageModel {
   constructor(settings: GeminiSettings) {
     this.modelId = settings.model.replace(/^models\//, "");
     this.#settings = settings;
-    this.#http = resolveHttpSettings(this.provider, settings);
+    this.#http = resolveHttpSettings(this.provider, settings, "https://generativelanguage.googleapis.com");
     this.#ctx = {
       provider: this.provider,
       secrets: this.#http.secrets,

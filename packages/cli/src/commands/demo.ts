@@ -5,6 +5,7 @@
  */
 import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
 import { type AgentdConfig, createAgentFromConfig, modelFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
+import { chooseApiKey } from "@agentd/sdk/config";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
@@ -58,9 +59,10 @@ export const demoCommand = defineCommand({
         "demo settings",
         { expand: false },
       ),
-      ...(env.AGENT_API_KEY ? { apiKey: env.AGENT_API_KEY } : {}),
       ...(env.RUN_ID ? { runId: env.RUN_ID } : {}),
     };
+    // A real model's key is read as `agentd run` reads it; the scripted gateway takes none.
+    const key = intelligence ? chooseApiKey(resolved.config.model, env) : undefined;
     const logger = stderrLogger();
     // The records of a server spawned before this logger existed (prelaunch-server.ts).
     demoServerLogger.bind(logger);
@@ -70,7 +72,7 @@ export const demoCommand = defineCommand({
     if (resolved.config.model?.intelligence !== undefined) {
       const config = demoConfig(resolved.config);
       process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
-      const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { requireModel: true }));
+      const agent = createAgentFromConfig(config, agentOptions({ ...(key?.apiKey ? { apiKey: key.apiKey } : {}), ...(key ? { apiKeyHint: key.hint } : {}) }, logger, { requireModel: true }));
       try {
         const started = performance.now();
         print(await agent.run(instruction, runOptions), performance.now() - started);
@@ -84,7 +86,7 @@ export const demoCommand = defineCommand({
     // first; the fake gateway starts meanwhile, and the model is bound to the gateway's address once it listens.
     const config = demoConfig({ ...resolved.config, model: { ...resolved.config.model, name: "agentd-demo-scripted" } });
     const model = lateModel();
-    const agent = createAgentFromConfig(config, agentOptions(resolved, logger, { model }));
+    const agent = createAgentFromConfig(config, agentOptions({}, logger, { model }));
     const started = performance.now();
     const connected = agent.connect();
     connected.catch(() => {}); // awaited below, after the gateway start (which may fail first)
@@ -94,7 +96,7 @@ export const demoCommand = defineCommand({
       process.stderr.write(
         "agentd demo: SCRIPTED model (fake gateway on 127.0.0.1, no API key) + bundled MCP server. Set AGENT_INTELLIGENCE to use a real model.\n",
       );
-      model.bind(modelFromConfig({ ...config, model: { ...config.model, intelligence: gateway.url } }, agentOptions(resolved, logger)));
+      model.bind(modelFromConfig({ ...config, model: { ...config.model, intelligence: gateway.url } }, agentOptions({}, logger)));
       await connected;
       print(await agent.run(instruction, runOptions), performance.now() - started);
       return EXIT.ok;

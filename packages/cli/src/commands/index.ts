@@ -4,18 +4,18 @@ import { authCommand, authExamples } from "./auth.ts";
 import { demoCommand, demoExamples } from "./demo.ts";
 import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
-import { runCommand, runExamples } from "./run.ts";
+import { runCommand, runExamples, runNotes } from "./run.ts";
 import { serveCommand, serveExamples } from "./serve.ts";
 import { storeCommand, storeExamples } from "./store.ts";
 import { VERSION, versionCommand } from "./version.ts";
 
 /** Commands by path, with examples for --help. */
-export const commands: Record<string, { def: CommandDef<any>; examples: string[] }> = {
+export const commands: Record<string, { def: CommandDef<any>; examples: string[]; notes?: string[] }> = {
   "": {
     def: undefined as unknown as CommandDef<any>,
     examples: ["agentd demo", 'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 agentd run "Summarise the inbox"', "agentd run --help"],
   },
-  run: { def: runCommand, examples: runExamples },
+  run: { def: runCommand, examples: runExamples, notes: runNotes },
   serve: { def: serveCommand, examples: serveExamples },
   demo: { def: demoCommand, examples: demoExamples },
   init: { def: initCommand, examples: initExamples },

@@ -3,7 +3,7 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, parseDuration, resolveConfig, scrubSecrets, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, resolveConfig, scrubSecrets, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
 import { tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
@@ -12,6 +12,7 @@ import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { buildPromptArguments, buildToolArguments, readStdin, repeatedFlag } from "./mcp-args.ts";
 import { renderCallResult, renderContents, renderPrompt, renderPrompts, renderResources, renderServers, renderTools } from "./mcp-render.ts";
+import { durationFlag } from "./shared-args.ts";
 
 export const mcpExamples = [
   "agentd mcp                                        # the configured servers",
@@ -143,7 +144,7 @@ export const mcpCommand = defineCommand({
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
     "mcp-config": { type: "string", description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable" },
-    timeout: { type: "string", description: "Timeout of the connect and of each request, e.g. 30s (defaults: 30s to connect, 60s a request)" },
+    timeout: { type: "string", description: "Timeout of the connect, and of each request without a response or progress, e.g. 30s (defaults: 30s to connect; the server's timeout, else limits.mcpTimeout, else 60s a request)" },
   },
   async run({ args, rawArgs }) {
     const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
@@ -171,8 +172,8 @@ export const mcpCommand = defineCommand({
     const off = spec.prompts ? promptsSwitchedOff(args.server, config) : undefined;
     if (off) throw off;
     const pairs = repeatedFlag(rawArgs, "arg", "a");
-    const timeoutMs = args.timeout === undefined ? undefined : parseDuration(args.timeout);
-    if (args.timeout !== undefined && !timeoutMs) throw new AgentdError("E_USAGE", `--timeout expects a duration such as 30s, got '${args.timeout}'`);
+    const timeoutMs = args.timeout === undefined ? undefined : durationFlag("--timeout", args.timeout, "30s");
+    if (timeoutMs === 0) throw new AgentdError("E_USAGE", "--timeout must be more than 0 (e.g. --timeout 30s)");
 
     // A human asked for prompts explicitly, so prompts are on for this command only; the rest (tasks, roots,
     // elicitation) follows the config, exactly as for `agentd run`.
@@ -191,12 +192,16 @@ export const mcpCommand = defineCommand({
     let client: McpClient | undefined;
     const tokenStore = tokenStoreFromConfig(resolved.config, logger);
     try {
-      client = await connectServer(args.server, config, {
+      // --timeout wins over the entry's `timeout`, which wins over `limits.mcpTimeout`.
+      const limits = resolved.config.limits ?? {};
+      client = await connectServer(args.server, timeoutMs ? { ...config, timeout: timeoutMs } : config, {
         logger,
         ...(tokenStore ? { tokenStore } : {}),
         capabilities,
         ...(resolved.runId ? { runId: resolved.runId } : {}),
-        ...(timeoutMs ? { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } : {}),
+        ...(timeoutMs ? { connectTimeoutMs: timeoutMs } : {}),
+        ...(limits.mcpTimeout ? { requestTimeoutMs: limits.mcpTimeout } : {}),
+        ...(limits.mcpMaxTotalTimeout ? { maxTotalTimeoutMs: limits.mcpMaxTotalTimeout } : {}),
       });
       const poke: Poke = { client, server: args.server, target: args.target ?? "", input: args.input, args: pairs, json: args.json === true, request: { signal: signals.signal }, out, width, prefix: args.prefix ?? "" };
       return await perform(action, poke);

@@ -28,7 +28,7 @@ export const runExamples = [
   'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
   'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
   "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
-  "agentd run --cron '0 7 * * *' --tz Europe/Berlin --cron-timezones \"Daily report\"",
+  "agentd run --cron @daily --tz Europe/Berlin \"Daily report\"      # midnight in Berlin (--tz: the time-zone cron)",
   'agentd run --subscribe fs:file:///data/inbox.md "Triage: {{resource.text}}"',
   "agentd run --mode reactive --config agentd.json                # the config's triggers.subscriptions",
 ];
@@ -43,6 +43,16 @@ function outputFormat(args: Record<string, unknown>): "text" | "json" | "stream-
   return ([...wanted][0] as "json" | "stream-json" | undefined) ?? "text";
 }
 
+/** What `agentd run --help` says after the examples: where the key comes from, what a duration is. */
+export const runNotes = [
+  "API key (sent only to the model endpoint, never logged), the first that is set:",
+  "  AGENT_API_KEY, then the variable model.apiKeyEnv names, then the dialect's own:",
+  "  OPENAI_API_KEY (openai), ANTHROPIC_API_KEY (anthropic), GEMINI_API_KEY then GOOGLE_API_KEY (gemini).",
+  "  A 401/403 names the variable the key came from (never the key), or says none was set.",
+  "Model name: --model, AGENT_MODEL or model.name (required; agentd never sends a made-up one).",
+  "Durations need a unit: 500ms, 30s, 5m, 1h30m, 1d (a bare number is refused; 0 is 0).",
+];
+
 export const runCommand = defineCommand({
   meta: { name: "run", description: "Run an instruction once, or keep running on an interval, a cron schedule or resource changes." },
   args: {
@@ -51,8 +61,8 @@ export const runCommand = defineCommand({
     mode: { type: "string", description: "once (default), interval, cron or reactive; implied by --interval, --cron, --subscribe" },
     interval: { type: "string", description: "Interval mode: pause between the end of a run and the next, e.g. 5m (0 = re-enter at once)" },
     "max-runs": { type: "string", description: "Interval mode: stop after N runs, then exit" },
-    cron: { type: "string", description: "Cron mode: a 5-field schedule, UTC, e.g. '*/15 * * * *'" },
-    tz: { type: "string", description: "Cron mode: IANA time zone for --cron (needs --cron-timezones)" },
+    cron: { type: "string", description: "Cron mode: a 5-field schedule, UTC unless --tz, e.g. '*/15 * * * *', or @hourly, @daily, @weekly, @monthly, @yearly" },
+    tz: { type: "string", description: "Cron mode: IANA time zone for --cron, e.g. Europe/Berlin (implies --cron-timezones)" },
     "cron-timezones": { type: "boolean", description: 'Cron with time zones (DST-aware), missed-tick catch-up and a job store; same as capabilities.cron "timezones"' },
     subscribe: { type: "string", description: "Reactive mode: watch SERVER:URI (a server from mcpServers); runs when it changes" },
     grace: { type: "string", description: "On SIGTERM/SIGINT, let in-flight runs finish this long before cancelling them (default 30s)" },

@@ -2,7 +2,7 @@
  * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
-import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, parseDuration, resolveConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, resolveConfig } from "@agentd/sdk";
 import { canonicalPrincipalId } from "@agentd/sdk/serve";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
@@ -10,7 +10,7 @@ import { EXIT } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
 import { repeatedFlag } from "./mcp-args.ts";
-import { configArgs, overridesFrom } from "./shared-args.ts";
+import { configArgs, durationFlag, overridesFrom } from "./shared-args.ts";
 
 export const serveExamples = [
   "agentd serve --stdio                                  # an MCP server on stdin/stdout",
@@ -115,9 +115,7 @@ function operatorFlag(value: string): string {
 }
 
 function parseGrace(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new AgentdError("E_USAGE", `--grace expects a duration such as 30s or 1m30s, got '${value}'`);
-  return ms;
+  return durationFlag("--grace", value, "30s");
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Flags shared by the commands that run an agent, and small input helpers. */
-import { AgentdError, type ConfigOverrides, parseDuration } from "@agentd/sdk";
+import { AgentdError, type ConfigOverrides, durationProblem, parseDuration } from "@agentd/sdk";
 import { readFile } from "node:fs/promises";
 import { repeatedFlag } from "./mcp-args.ts";
 
@@ -24,12 +24,21 @@ const int = (value: string | undefined, flag: string): number | undefined => {
   return n;
 };
 
+/**
+ * A duration flag's value in milliseconds, or one usage line naming the flag and the accepted forms: a unit
+ * is required (a bare `--interval 5` was once 5 ms).
+ */
+export function durationFlag(flag: string, value: string, example: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new AgentdError("E_USAGE", `${flag} '${value}': ${durationProblem(value)} (e.g. ${flag} ${example})`);
+  return ms;
+}
+
 /** Turn parsed flags into config overrides, validating numbers and durations. `rawArgs` holds repeated flags. */
 export function overridesFrom(args: Record<string, unknown>, rawArgs: readonly string[] = []): ConfigOverrides {
   const s = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
   const deadline = s("deadline");
-  if (deadline !== undefined && parseDuration(deadline) === undefined)
-    throw new AgentdError("E_USAGE", `--deadline expects a duration such as 90s or 10m, got '${deadline}'`);
+  if (deadline !== undefined) durationFlag("--deadline", deadline, "90s");
   const cost = s("max-cost");
   if (cost !== undefined && !(Number(cost) >= 0)) throw new AgentdError("E_USAGE", `--max-cost expects a number of USD, got '${cost}'`);
   const out: ConfigOverrides = {};

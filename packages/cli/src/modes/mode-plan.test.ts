@@ -64,9 +64,23 @@ describe("planTriggers", () => {
     expect(code(() => plan("cron", { cron: "* * * * *" }))).toContain("no instruction");
   });
 
-  test("--cron with --tz needs --cron-timezones; a bad template is caught before anything starts", () => {
-    expect(code(() => plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin" }, "r"))).toContain("tz needs the richer cron");
+  test("--tz implies the time-zone cron (with or without --cron-timezones); a bad template is caught before anything starts", () => {
+    const zoned = plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin" }, "r");
+    expect(zoned.cron).toBe("timezones");
+    expect(zoned.specs.at(-1)).toMatchObject({ cron: "0 7 * * *", tz: "Europe/Berlin" });
     expect(plan("cron", { cron: "0 7 * * *", tz: "Europe/Berlin", cronTimezones: true }, "r")).toMatchObject({ cron: "timezones" });
+    expect(plan("cron", { cron: "0 7 * * *" }, "r")).toMatchObject({ cron: "utc" });
+    expect(code(() => plan("cron", { cron: "0 7 * * *", tz: "Mars/Olympus" }, "r"))).toContain("unknown time zone 'Mars/Olympus'");
     expect(code(() => plan("cron", { cron: "0 7 * * *" }, "r {{resource.text}}"))).toContain("unknown placeholder {{resource.text}}");
+  });
+
+  test("--cron takes the nicknames in both modes", () => {
+    const daily = plan("cron", { cron: "@daily" }, "r");
+    expect(daily.cron).toBe("utc");
+    expect(daily.specs.at(-1)).toMatchObject({ cron: "@daily", id: "cron:@daily" });
+    const hourly = plan("cron", { cron: "@hourly", tz: "Asia/Tokyo" }, "r");
+    expect(hourly.cron).toBe("timezones");
+    expect(hourly.specs.at(-1)).toMatchObject({ cron: "@hourly", tz: "Asia/Tokyo" });
+    expect(code(() => plan("cron", { cron: "@reboot" }, "r"))).toContain("cron '@reboot': unknown nickname");
   });
 });

@@ -8,7 +8,6 @@ import {
   checkCronEngine,
   cronTriggerId,
   INTERVAL_TRIGGER_ID,
-  parseDuration,
   subscriptionTriggerId,
   triggerSpecsFromConfig,
   validateTriggerSpec,
@@ -17,6 +16,7 @@ import {
   type TriggerSpec,
 } from "@agentd/sdk";
 
+import { durationFlag } from "../commands/shared-args.ts";
 /** The execution modes of `agentd run`. */
 export const MODES = ["once", "interval", "cron", "reactive"] as const;
 export type Mode = (typeof MODES)[number];
@@ -75,9 +75,7 @@ export function modeOf(flags: ModeFlags): Mode {
 /** `--grace` in milliseconds. */
 export function graceOf(flags: ModeFlags): number {
   if (flags.grace === undefined) return DEFAULT_GRACE_MS;
-  const ms = parseDuration(flags.grace);
-  if (ms === undefined) throw usage(`--grace expects a duration such as 30s or 500ms, got '${flags.grace}'`);
-  return ms;
+  return durationFlag("--grace", flags.grace, "30s");
 }
 
 /** Whether the mode's trigger comes from a flag (then the positional argument is its instruction). */
@@ -100,7 +98,8 @@ const HOW = {
 
 /** The triggers of a long-running mode: the config's of that kind, plus (or, for the interval, instead of) the flag's. */
 export function planTriggers(mode: Exclude<Mode, "once">, flags: ModeFlags, config: AgentdConfig, instruction: string | undefined): TriggerModePlan {
-  const cron: CronEngine = flags.cronTimezones ? "timezones" : (config.capabilities?.cron ?? "utc");
+  // --tz asks for a zone, which only the time-zone cron has: it implies that mode rather than failing.
+  const cron: CronEngine = flags.cronTimezones || flags.tz !== undefined ? "timezones" : (config.capabilities?.cron ?? "utc");
   const fromConfig = triggerSpecsFromConfig(config, cron);
   let specs = fromConfig.specs.filter((s) => s.kind === KIND[mode]);
   const flagSpec = flagTrigger(flags, config, cron, instruction);
@@ -119,8 +118,7 @@ function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronEngine, i
   if (!hasFlagTrigger(flags)) return undefined;
   if (instruction === undefined) throw usage('no instruction: pass it as an argument (agentd run --interval 5m "…")');
   if (flags.interval !== undefined) {
-    const everyMs = parseDuration(flags.interval);
-    if (everyMs === undefined) throw usage(`--interval expects a duration such as 5m, 30s or 0, got '${flags.interval}'`);
+    const everyMs = durationFlag("--interval", flags.interval, "5m");
     const maxRuns = flags.maxRuns !== undefined ? positive(flags.maxRuns, "--max-runs") : undefined;
     return { kind: "interval", id: INTERVAL_TRIGGER_ID, everyMs, instruction, ...(maxRuns !== undefined ? { maxRuns } : {}) };
   }

@@ -25,6 +25,9 @@ export interface ConnectionOptions {
   taskJournal?: TaskJournal;
   /** Where OAuth tokens live (default: the token file). */
   tokenStore?: TokenStore;
+  /** Every server's request timeout and ceiling (ms) unless its entry sets its own (`limits.mcpTimeout`, `limits.mcpMaxTotalTimeout`). */
+  requestTimeoutMs?: number;
+  maxTotalTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -58,6 +61,8 @@ export function createConnections(options: ConnectionOptions): Connections {
             ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
             ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
             ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
+            ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+            ...(options.maxTotalTimeoutMs ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
           });
           if (closed) {
             await client.close();

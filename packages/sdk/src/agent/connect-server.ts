@@ -31,7 +31,10 @@ export interface ConnectServerOptions {
   capabilities?: CapabilityConfig;
   /** How long the initialize handshake may take (ms, default 30 s). */
   connectTimeoutMs?: number;
+  /** Each request's timeout without a response or progress (ms), unless the entry sets `timeout` (default 60 s). */
   requestTimeoutMs?: number;
+  /** Each request's ceiling, progress or not (ms), unless the entry sets `maxTotalTimeout` (default 1 h). */
+  maxTotalTimeoutMs?: number;
   /** Reconnect pacing of a managed connection (see `ManagedMcpClient`). */
   reconnect?: Partial<ReconnectPolicy>;
   /** Use server push (the GET stream) on HTTP servers (default false: request/response only). */
@@ -82,12 +85,19 @@ function oauthFor(name: string, config: McpServerConfig, logger: Logger, store?:
   return lazyOAuthProvider({ server: name, url: c.url, config: c.oauth, ...(store ? { store } : {}), logger: logger.child({ server: name }) });
 }
 
+/** A request's timeouts: the entry's own `timeout` / `maxTotalTimeout`, else the agent's, else the client's defaults. */
+function requestTimeouts(options: ConnectServerOptions, config?: McpServerConfig): Pick<McpClientOptions, "requestTimeoutMs" | "maxTotalTimeoutMs"> {
+  const timeout = config?.timeout ?? options.requestTimeoutMs;
+  const ceiling = config?.maxTotalTimeout ?? options.maxTotalTimeoutMs;
+  return { ...(timeout ? { requestTimeoutMs: timeout } : {}), ...(ceiling ? { maxTotalTimeoutMs: ceiling } : {}) };
+}
+
 function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
   return {
     ...(config?.versionNegotiation ? { versionNegotiation: config.versionNegotiation } : {}),
     ...(options.runId ? { runId: options.runId } : {}),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...requestTimeouts(options, config),
     ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
   };
 }

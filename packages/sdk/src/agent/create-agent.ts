@@ -96,6 +96,12 @@ export interface AgentOptions {
    */
   httpReactivity?: boolean;
   /**
+   * Every MCP server's request timeouts unless its entry sets its own (`timeout`, `maxTotalTimeout`):
+   * `timeoutMs` without a response or progress (default 60 s; each progress notification restarts it),
+   * `maxTotalTimeoutMs` in all, progress or not (default 1 h).
+   */
+  mcpTimeouts?: { timeoutMs?: number; maxTotalTimeoutMs?: number };
+  /**
    * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file). A
    * store with a `close()` is the agent's: closed with it (see `tokenStoreFromConfig`).
    */
@@ -348,6 +354,8 @@ export function createAgent(options: AgentOptions): Agent {
     ...(ledger || calls ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
+    ...(options.mcpTimeouts?.timeoutMs ? { requestTimeoutMs: options.mcpTimeouts.timeoutMs } : {}),
+    ...(options.mcpTimeouts?.maxTotalTimeoutMs ? { maxTotalTimeoutMs: options.mcpTimeouts.maxTotalTimeoutMs } : {}),
     // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
     ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
     ...(options.oauthTokenStore ? { tokenStore: options.oauthTokenStore } : {}),

@@ -38,6 +38,8 @@ export interface ModelSettings {
   model: string;
   baseURL?: string;
   apiKey?: string;
+  /** Where the key came from, or that none was set (never the key): said beside a 401/403. */
+  apiKeyHint?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
@@ -65,8 +67,10 @@ export interface AgentFromConfigOptions {
    * agent still serves (status, subagent tools) and refuses runs with the same line.
    */
   requireModel?: boolean;
-  /** The model's API key (never in the config file: `AGENT_API_KEY` or `model.apiKeyEnv`). */
+  /** The model's API key (never in the config file: `AGENT_API_KEY`, `model.apiKeyEnv`, the dialect's variable). */
   apiKey?: string;
+  /** Where `apiKey` came from, or that none was set (`ResolvedConfig.apiKeyHint`): said beside a 401/403. */
+  apiKeyHint?: string;
   /** Telemetry (default: none). */
   logger?: Logger;
   /** Triggers instead of the config's `triggers` block (e.g. a command line's mode). */
@@ -84,8 +88,11 @@ export interface AgentFromConfigOptions {
   reloadConfig?: () => Promise<AgentdConfig>;
 }
 
+/** The key options hand on to a model. */
+const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({ ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}) });
+
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
-export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; logger?: Logger }): LanguageModel {
+export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; apiKeyHint?: string; logger?: Logger }): LanguageModel {
   const m = config.model ?? {};
   const dialect = (m.dialect ?? "openai") as ModelDialectName;
   if (!m.intelligence && dialect === "openai")
@@ -93,13 +100,16 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
       "E_CONFIG_INVALID",
       "no model endpoint: set AGENT_INTELLIGENCE (e.g. http://127.0.0.1:11434/v1), --intelligence, or model.intelligence in agentd.json — or try 'agentd demo' for the offline scripted model",
     );
-  if (!m.name && dialect !== "openai")
-    throw new AgentdError("E_CONFIG_INVALID", `the ${dialect} dialect needs a model name: set AGENT_MODEL, --model, or model.name`);
+  // No dialect has a model of its own to fall back on: a made-up name ("default") would only come back as
+  // the provider's "model not found", or worse, be served by whatever a gateway maps it to.
+  if (!m.name)
+    throw new AgentdError("E_CONFIG_INVALID", `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`);
   return options.createModel({
     dialect,
-    model: m.name ?? "default",
+    model: m.name,
     ...(m.intelligence ? { baseURL: m.intelligence } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.apiKeyHint ? { apiKeyHint: options.apiKeyHint } : {}),
     ...(m.headers ? { headers: m.headers } : {}),
     ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
     ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
@@ -148,6 +158,13 @@ function rootsFromConfig(config: AgentdConfig): Root[] {
   });
 }
 
+/** `limits.mcpTimeout` / `limits.mcpMaxTotalTimeout`: every MCP server's, unless its entry sets its own. */
+export function mcpTimeoutsFromConfig(config: AgentdConfig): Pick<AgentOptions, "mcpTimeouts"> {
+  const { mcpTimeout, mcpMaxTotalTimeout } = config.limits ?? {};
+  if (!mcpTimeout && !mcpMaxTotalTimeout) return {};
+  return { mcpTimeouts: { ...(mcpTimeout ? { timeoutMs: mcpTimeout } : {}), ...(mcpMaxTotalTimeout ? { maxTotalTimeoutMs: mcpMaxTotalTimeout } : {}) } };
+}
+
 /** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
 export const configNamesModel = (config: AgentdConfig): boolean =>
   Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
@@ -169,7 +186,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ? samplingFromConfig(config, (route) => {
         if (!options.createModel) throw new AgentdError("E_USAGE", "capabilities.sampling.routes need createModel (from @agentd/adapters)");
         const m = { ...config.model, name: route.name, ...(route.intelligence ? { intelligence: route.intelligence } : {}), ...(route.dialect ? { dialect: route.dialect } : {}) };
-        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+        return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...keyOf(options), logger });
       })
     : undefined;
   return {
@@ -184,6 +201,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(supervisor ? { subagents: supervisor } : {}),
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === true ? { httpReactivity: true } : {}),
+    ...mcpTimeoutsFromConfig(config),
     ...(oauthTokenStore ? { oauthTokenStore } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(checkpoint ? { checkpoint } : {}),
@@ -240,5 +258,5 @@ export function createAgentFromConfig(config: AgentdConfig, options: AgentFromCo
 function modelOrUnconfigured(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LanguageModel | undefined {
   if (!configNamesModel(config) && !options.requireModel) return undefined;
   if (!options.createModel) throw new AgentdError("E_USAGE", "createAgentFromConfig needs createModel (from @agentd/adapters) or a model");
-  return modelFromConfig(config, { createModel: options.createModel, ...(options.apiKey ? { apiKey: options.apiKey } : {}), logger });
+  return modelFromConfig(config, { createModel: options.createModel, ...keyOf(options), logger });
 }

@@ -41,7 +41,16 @@ export function supervisorFromConfig(
   const s = config.subagents;
   if (!s) return undefined;
   const model = config.model ?? {};
-  const servers = Object.fromEntries(Object.entries(config.mcpServers ?? {}).filter(([, c]) => c.disabled !== true));
+  // A child reads only its servers' entries: every-server timeouts (limits.mcpTimeout …) go into each of them.
+  const { mcpTimeout, mcpMaxTotalTimeout } = config.limits ?? {};
+  const servers = Object.fromEntries(
+    Object.entries(config.mcpServers ?? {})
+      .filter(([, c]) => c.disabled !== true)
+      .map(([name, c]) => [
+        name,
+        { ...c, ...(c.timeout === undefined && mcpTimeout ? { timeout: mcpTimeout } : {}), ...(c.maxTotalTimeout === undefined && mcpMaxTotalTimeout ? { maxTotalTimeout: mcpMaxTotalTimeout } : {}) },
+      ]),
+  );
   return new Supervisor({
     model,
     mcpServers: servers,

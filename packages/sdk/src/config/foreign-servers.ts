@@ -68,10 +68,18 @@ export function parseForeignServers(raw: unknown, file: string, env: Record<stri
       cleaned[name] = envSyntax(kept);
     } else cleaned[name] = entry;
   }
-  const result = v.safeParse(ListSchema, expandEnv(cleaned, env, `${file}.${key}`));
+  const expanded = expandEnv(cleaned, env, `${file}.${key}`);
+  const result = v.safeParse(ListSchema, expanded);
   if (!result.success) throw new AgentdError("E_CONFIG_INVALID", formatIssue(result.issues, `${file}.${key}`));
+  asWritten.set(result.output, expanded as Record<string, McpServerConfig>);
   return { file, key, servers: result.output };
 }
+
+/**
+ * Each checked list as it was written (expanded): what `mergeForeignServers` hands on, since the whole
+ * configuration is checked again after the merge and checked durations are milliseconds without a unit.
+ */
+const asWritten = new WeakMap<Record<string, McpServerConfig>, Record<string, McpServerConfig>>();
 
 /** Read one `--mcp-config` file. */
 export async function readForeignServers(file: string, env: Record<string, string | undefined>): Promise<ForeignServers> {
@@ -92,8 +100,8 @@ export async function readForeignServers(file: string, env: Record<string, strin
 }
 
 /**
- * Add the servers of `--mcp-config` files to those of agentd.json. A name defined twice is an error
- * naming both files: agentd never picks one silently.
+ * Add the servers of `--mcp-config` files to those of agentd.json (each as written, for the check of the
+ * merged whole). A name defined twice is an error naming both files: agentd never picks one silently.
  */
 export async function mergeForeignServers(
   own: Record<string, McpServerConfig> | undefined,
@@ -106,7 +114,7 @@ export async function mergeForeignServers(
   const from = new Map(Object.keys(own ?? {}).map((name) => [name, ownFile]));
   for (const file of files) {
     const { servers } = await readForeignServers(file, env);
-    for (const [name, entry] of Object.entries(servers)) {
+    for (const [name, entry] of Object.entries(asWritten.get(servers) ?? servers)) {
       const earlier = from.get(name);
       if (earlier !== undefined)
         throw new AgentdError("E_CONFIG_INVALID", `MCP server '${name}' is defined in both ${earlier} and ${file}: rename or remove one`);

@@ -2,5 +2,6 @@
 export * from "./schema.ts";
 export * from "./load.ts";
 export * from "./duration.ts";
+export { apiKeyVariables, chooseApiKey, DIALECT_API_KEY_VARIABLES, type ApiKeyChoice } from "./api-key.ts";
 export { expandEnv } from "./expand.ts";
 export { mergeForeignServers, parseForeignServers, readForeignServers, type ForeignServers, IGNORED_FOREIGN_FIELDS } from "./foreign-servers.ts";

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
 import { parseConfig, resolveConfig } from "./load.ts";
+import { DURATION_FORMS } from "./duration.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-config-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,14 +105,23 @@ describe("config errors say what is expected, never what was received", () => {
   });
 
   test("only a key the schema does not know is an unknown field, at any depth", () => {
-    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe("config.limits.maxTurn: unknown field (allowed: see docs/configuration.md)");
+    expect(message(() => parseConfig({ limits: { zzz: 3 } }, {}))).toBe("config.limits.zzz: unknown field (allowed: see docs/configuration.md)");
     expect(message(() => parseConfig({ model: { name: "m", extra: "x" } }, {}))).toContain("config.model.extra: unknown field");
+  });
+
+  test("a near miss of a known key is named, at any depth, from the file, the merged flags or an array item", async () => {
+    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe('config.limits.maxTurn: unknown field; did you mean "maxTurns"?');
+    expect(message(() => parseConfig({ modle: {} }, {}))).toBe('config.modle: unknown field; did you mean "model"?');
+    expect(message(() => parseConfig({ triggers: { schedules: [{ cron: "@daily", instruction: "x", concurency: "skip" }] } }, {}))).toBe(
+      'config.triggers.schedules[0].concurency: unknown field; did you mean "concurrency"?',
+    );
+    expect(message(() => parseConfig({ serve: { limits: { maxSession: 2 } } }, {}))).toBe('config.serve.limits.maxSession: unknown field; did you mean "maxSessions"?');
   });
 
   test("valibot's defaults become words: bounds, whole numbers, alternatives, missing keys", () => {
     expect(message(() => parseConfig({ model: { maxRetries: -1 } }, {}))).toBe("config.model.maxRetries: expected at least 0");
     expect(message(() => parseConfig({ model: { maxRetries: 1.5 } }, {}))).toBe("config.model.maxRetries: expected a whole number");
-    expect(message(() => parseConfig({ limits: { deadline: true } }, {}))).toBe("config.limits.deadline: expected a string or a number, got a boolean");
+    expect(message(() => parseConfig({ limits: { deadline: true } }, {}))).toBe(`config.limits.deadline: expected ${DURATION_FORMS}`);
     expect(message(() => parseConfig({ triggers: { interval: { instruction: "x" } } }, {}))).toBe("config.triggers.interval.every: required, but missing");
   });
 
@@ -152,7 +162,10 @@ describe("flag and environment errors name the flag or the variable", () => {
     await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow(`AGENT_DIALECT: ${dialect}`);
     await expect(resolveConfig({ env: {}, overrides: { dialect: "foo" } })).rejects.toThrow(new AgentdError("E_CONFIG_INVALID", `--dialect: ${dialect}`));
     await expect(resolveConfig({ env: { AGENT_INTELLIGENCE: "nope" } })).rejects.toThrow("AGENT_INTELLIGENCE: a URL such as");
-    await expect(resolveConfig({ env: { AGENT_DEADLINE: "soon" } })).rejects.toThrow("AGENT_DEADLINE: a duration such as");
+    await expect(resolveConfig({ env: { AGENT_DEADLINE: "soon" } })).rejects.toThrow(`AGENT_DEADLINE: expected ${DURATION_FORMS}`);
+    // A bare number was milliseconds once; now it is refused wherever a duration is read, naming the units.
+    await expect(resolveConfig({ env: { AGENT_DEADLINE: "30" } })).rejects.toThrow("AGENT_DEADLINE: a bare number has no unit: put ms, s, m, h or d after it");
+    expect(message(() => parseConfig({ triggers: { interval: { every: 5, instruction: "x" } } }, {}))).toStartWith("config.triggers.interval.every: a bare number has no unit");
     await expect(resolveConfig({ env: {}, overrides: { maxTurns: 0 } })).rejects.toThrow("--max-turns: at least 1");
     await expect(resolveConfig({ env: {}, overrides: { model: "" } })).rejects.toThrow("--model: a model name");
   });

@@ -6,10 +6,12 @@ import { registerSecretValue } from "../log.ts";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
+import { chooseApiKey } from "./api-key.ts";
 import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
-import { type AgentdConfig, ConfigSchema } from "./schema.ts";
+import { unknownKeyHint } from "./key-hint.ts";
+import { type AgentdConfig, ConfigSchema, type McpServerConfig } from "./schema.ts";
 
 export { formatIssue } from "./format-issue.ts";
 
@@ -37,8 +39,10 @@ export interface ConfigOverrides {
 /** The resolved configuration plus the values that must never be written back or logged. */
 export interface ResolvedConfig {
   config: AgentdConfig;
-  /** The API key for the model (from AGENT_API_KEY, the flag, or `model.apiKeyEnv`). Never logged. */
+  /** The API key for the model (see `chooseApiKey` for the order of the variables). Never logged. */
   apiKey?: string;
+  /** Where the key came from, or that none was set: said beside a 401/403 from the provider. */
+  apiKeyHint?: string;
   /** The file the config came from, if any. */
   file?: string;
   /** RUN_ID from the environment, if set. */
@@ -54,12 +58,29 @@ export function parseConfig(
 ): AgentdConfig {
   const expanded = options.expand === false ? raw : expandEnv(raw, env, source);
   const result = v.safeParse(ConfigSchema, expanded);
-  if (!result.success) throw new AgentdError("E_CONFIG_INVALID", formatIssue(result.issues, source));
+  if (!result.success) {
+    const issue = result.issues[0]!;
+    const hint = unknownKeyHint(issue);
+    throw new AgentdError("E_CONFIG_INVALID", hint ? `${source}${issuePath(issue)}: ${hint}` : formatIssue(result.issues, source));
+  }
   return result.output;
 }
 
 /** Read and validate a config file. A missing file is an error only when it was named explicitly. */
 export async function readConfigFile(path: string, env: Record<string, string | undefined>, explicit: boolean): Promise<AgentdConfig | undefined> {
+  return (await readExpandedConfig(path, env, explicit))?.config;
+}
+
+/**
+ * A config file checked, and as written (with `${VAR}` expanded): `resolveConfig` merges flags and
+ * environment into the latter and validates the whole once more — the validated form has durations in
+ * milliseconds already, which a second check would refuse as numbers without a unit.
+ */
+async function readExpandedConfig(
+  path: string,
+  env: Record<string, string | undefined>,
+  explicit: boolean,
+): Promise<{ config: AgentdConfig; expanded: Record<string, unknown> } | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -75,7 +96,9 @@ export async function readConfigFile(path: string, env: Record<string, string | 
   } catch (e) {
     throw new AgentdError("E_CONFIG_INVALID", `${path}: not valid JSON (${(e as Error).message})`);
   }
-  return parseConfig(raw, env, path);
+  const expanded = expandEnv(raw, env, path);
+  const config = parseConfig(expanded, env, path, { expand: false });
+  return { config, expanded: expanded as Record<string, unknown> };
 }
 
 /** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
@@ -118,11 +141,11 @@ export async function resolveConfig(
   const env = options.env ?? process.env;
   const named = options.configPath ?? env.AGENT_CONFIG;
   const path = named ?? DEFAULT_CONFIG_FILE;
-  const read = await readConfigFile(path, env, named !== undefined);
+  const read = await readExpandedConfig(path, env, named !== undefined);
   const o = options.overrides ?? {};
-  // Sections are copied before an override is written into them: the file's parsed object stays as read.
-  const merged: Record<string, unknown> = { ...read };
-  const servers = await mergeForeignServers(read?.mcpServers, path, o.mcpConfig ?? [], env);
+  // Sections are copied before an override is written into them: the file's object stays as read.
+  const merged: Record<string, unknown> = { ...read?.expanded };
+  const servers = await mergeForeignServers(read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined, path, o.mcpConfig ?? [], env);
   if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();
@@ -140,12 +163,12 @@ export async function resolveConfig(
   if (!result.success) {
     const issue = result.issues[0]!;
     const source = sources.get((issue.path ?? []).map((p) => String(p.key)).join("."));
-    throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${issueText(issue)}` : `${read ? path : "config"}${issuePath(issue)}: ${issueText(issue)}`);
+    const text = unknownKeyHint(issue) ?? issueText(issue);
+    throw new AgentdError("E_CONFIG_INVALID", source ? `${source}: ${text}` : `${read ? path : "config"}${issuePath(issue)}: ${text}`);
   }
   const config = result.output;
-  const keyEnv = config.model?.apiKeyEnv;
-  const apiKey = o.apiKey ?? (env.AGENT_API_KEY || undefined) ?? (keyEnv ? env[keyEnv] || undefined : undefined);
+  const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
   if (apiKey) registerSecretValue(apiKey);
   const runId = env.RUN_ID || undefined;
-  return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
+  return { config, ...(apiKey ? { apiKey } : {}), apiKeyHint, ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
 }

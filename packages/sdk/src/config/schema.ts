@@ -4,13 +4,15 @@
  * rejected so a typo is caught rather than silently ignored.
  */
 import * as v from "valibot";
-import { parseDuration } from "./duration.ts";
+import { DURATION_FORMS, durationProblem, parseDuration } from "./duration.ts";
 import { entryProblem } from "./server-entry.ts";
 import { PromptsConfigSchema } from "./prompts-schema.ts";
 
 const duration = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.check((d) => parseDuration(d) !== undefined, 'a duration such as "500ms", "30s", "10m", "1h" or milliseconds'),
+  v.union([v.string(), v.number()], `expected ${DURATION_FORMS}`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (dataset.typed && parseDuration(dataset.value) === undefined) addIssue({ message: durationProblem(dataset.value) });
+  }),
   v.transform((d) => parseDuration(d) as number),
 );
 const positiveInt = v.pipe(v.number(), v.integer("a whole number"), v.minValue(1, "at least 1"));
@@ -115,6 +117,10 @@ export const StdioServerSchema = v.strictObject({
   sampling: v.optional(SamplingConfigSchema),
   /** Whether this server's prompts are used (`run --prompt`, `agentd mcp … prompts`, list_changed); default true. */
   prompts: v.optional(v.boolean()),
+  /** How long a request to this server may go without a response or progress (default limits.mcpTimeout, else 60s). */
+  timeout: v.optional(duration),
+  /** The most a request to this server may take, progress or not (default limits.mcpMaxTotalTimeout, else 1h). */
+  maxTotalTimeout: v.optional(duration),
 });
 
 /**
@@ -148,6 +154,10 @@ export const HttpServerSchema = v.strictObject({
   sampling: v.optional(SamplingConfigSchema),
   /** See the stdio entry's `prompts`. */
   prompts: v.optional(v.boolean()),
+  /** See the stdio entry's `timeout`. */
+  timeout: v.optional(duration),
+  /** See the stdio entry's `maxTotalTimeout`. */
+  maxTotalTimeout: v.optional(duration),
 });
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */
@@ -197,6 +207,10 @@ export const LimitsSchema = v.strictObject({
   maxTokens: v.optional(positiveInt),
   deadline: v.optional(duration),
   maxCostUsd: v.optional(nonNegative),
+  /** Every MCP server's request timeout without a response or progress, unless its entry sets `timeout` (default 60s). */
+  mcpTimeout: v.optional(duration),
+  /** Every MCP server's ceiling on one request, progress or not, unless its entry sets `maxTotalTimeout` (default 1h). */
+  mcpMaxTotalTimeout: v.optional(duration),
 });
 
 export const ScopeSchema = v.strictObject({ allow: v.optional(v.array(v.string())) });

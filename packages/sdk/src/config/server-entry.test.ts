@@ -42,7 +42,7 @@ describe("mcpServers entries: the error names the field and what to do", () => {
 
   test("an unknown field is named, with the close match when there is one", () => {
     expect(error({ command: "srv", arg: ["a"] })).toBe('agentd.json.mcpServers.x.arg: unknown field; did you mean "args"?');
-    expect(error({ command: "srv", enviroment: {} })).toBe('agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts")');
+    expect(error({ command: "srv", enviroment: {} })).toBe('agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout")');
     expect(error({ command: "srv", Env: {} })).toBe('agentd.json.mcpServers.x.Env: unknown field; did you mean "env"?');
     expect(error({ url: "https://t.example/mcp", header: {} })).toBe('agentd.json.mcpServers.x.header: unknown field; did you mean "headers"?');
     expect(error({ command: "srv", headers: {} })).toBe("agentd.json.mcpServers.x.headers: unknown field for a stdio server (it is for a url)");
@@ -54,7 +54,8 @@ describe("mcpServers entries: the error names the field and what to do", () => {
       'agentd.json.mcpServers.x.autoApprove: not an agentd setting (agentd asks no one before a tool call): limit tools with "scope.allow" globs, or remove it',
     );
     expect(error({ command: "srv", alwaysAllow: [] })).toContain("mcpServers.x.alwaysAllow: not an agentd setting");
-    expect(error({ url: "https://t.example/mcp", timeout: 60 })).toContain("mcpServers.x.timeout: not an agentd setting");
+    // Cline's `timeout` is seconds as a bare number; agentd's own `timeout` wants a unit, and says so.
+    expect(error({ url: "https://t.example/mcp", timeout: 60 })).toStartWith("agentd.json.mcpServers.x.timeout: a bare number has no unit");
     expect(error({ command: "srv", envFile: ".env" })).toContain('mcpServers.x.envFile: not read by agentd: list the variables under "env"');
   });
 

@@ -2,13 +2,13 @@
  * One `mcpServers` entry, checked for the mistakes people make when they bring a server from another
  * tool's config — before the schema checks the values — so the error names the field and says what to do
  * instead of "an MCP server: {command…} or {url…}": the 2024-11-05 HTTP+SSE transport (`"type": "sse"`,
- * Cline's `"transport": "sse"`), a typo (`arg`), or another tool's setting (`autoApprove`, `timeout`).
+ * Cline's `"transport": "sse"`), a typo (`arg`), or another tool's setting (`autoApprove`).
  */
 
 /** The fields of a stdio server entry. */
-export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts"] as const;
+export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout"] as const;
 /** The fields of a Streamable HTTP server entry. */
-export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling", "prompts"] as const;
+export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout"] as const;
 /** The values `type` may take. */
 export const SERVER_TYPES = ["stdio", "http", "streamable-http"] as const;
 
@@ -20,7 +20,6 @@ const SSE =
 export const FOREIGN_FIELDS: Record<string, string> = {
   autoApprove: 'not an agentd setting (agentd asks no one before a tool call): limit tools with "scope.allow" globs, or remove it',
   alwaysAllow: 'not an agentd setting (agentd asks no one before a tool call): limit tools with "scope.allow" globs, or remove it',
-  timeout: "not an agentd setting (a request to an MCP server times out after 60 s without progress, a run at limits.deadline): remove it",
   envFile: 'not read by agentd: list the variables under "env" (values may use ${VAR} from the environment)',
 };
 

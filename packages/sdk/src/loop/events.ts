@@ -1,6 +1,6 @@
 /**
  * Run events: what a caller watching a run sees (`onEvent`), mirrored as telemetry records (`run.start`,
- * `model.request`, `tool.call`, `tool.result`, `run.end`). Telemetry records carry names, sizes, usage
+ * `model.request`, `tool.call`, `tool.progress`, `tool.result`, `run.end`). Telemetry records carry names, sizes, usage
  * and durations, never whole payloads (a payload preview only when it is small, the arguments a model
  * wrote only at debug level). The events themselves also carry what a person watching wants to see —
  * text and reasoning deltas, a tool call's arguments and a short summary of its result — always with
@@ -56,6 +56,21 @@ export type RunEvent =
       /** The start of the result text, on one line, credentials masked (never logged above debug level). */
       summary?: string;
     }
+  | {
+      /** A tool reported progress (MCP `notifications/progress`): at most one a second per call. */
+      type: "tool-progress";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName?: string;
+      progress: number;
+      total?: number;
+      /** The tool's own words, cut to {@link LOG_PREVIEW_CHARS}. */
+      message?: string;
+      /** Since the call started. */
+      elapsedMs: number;
+    }
   | ({ type: "budget"; runId: string; message: string } & BudgetWarning)
   | {
       type: "run-end";
@@ -106,6 +121,7 @@ const LOG: Partial<Record<RunEvent["type"], [LogLevel, string]>> = {
   "model-response": ["debug", "model.response"],
   "tool-call": ["info", "tool.call"],
   "tool-result": ["info", "tool.result"],
+  "tool-progress": ["info", "tool.progress"],
   budget: ["warn", "budget.warning"],
   "run-end": ["info", "run.end"],
 };

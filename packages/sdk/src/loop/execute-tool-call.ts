@@ -14,6 +14,7 @@ import type { ToolNameMap } from "./tool-names.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "./tools.ts";
 import type { RunTracer, TraceCarrier } from "./trace-context.ts";
 import { raceAbort } from "./run-signal.ts";
+import { type ToolProgress, toolProgressReporter } from "./tool-progress.ts";
 
 /** What the tool calls of one run share. */
 export interface ToolRuntime {
@@ -49,8 +50,9 @@ export interface ExecutedToolCall {
 const refuse = (text: string): ToolCallOutcome => ({ text, isError: true });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>, trace?: TraceCarrier): Promise<ToolCallOutcome> {
-  const ctx = (signal: AbortSignal): ToolCallContext => ({ signal, runId: rt.runId, ...(trace ? { traceContext: trace } : {}) });
+async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>, trace: TraceCarrier | undefined, onprogress: (p: ToolProgress) => void): Promise<ToolCallOutcome> {
+  // Progress is always asked for: it is what keeps a long MCP call from timing out (see tool-progress.ts).
+  const ctx = (signal: AbortSignal): ToolCallContext => ({ signal, runId: rt.runId, onprogress, ...(trace ? { traceContext: trace } : {}) });
   if (rt.toolTimeoutMs === undefined) return await raceAbort(rt.toolSet.call(qualified, args, ctx(rt.signal)), rt.signal);
   const timeout = new AbortController();
   const cancelTimer = setLongTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
@@ -73,7 +75,7 @@ const normalize = (o: unknown, name: string): ToolCallOutcome => {
 };
 
 /** Check and run one call. Rejects only when the run itself is aborted. */
-async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined, trace?: TraceCarrier): Promise<ToolCallOutcome> {
+async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined, trace: TraceCarrier | undefined, onprogress: (p: ToolProgress) => void): Promise<ToolCallOutcome> {
   const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
   if (qualified === undefined || !tool) {
     const hint = rt.offered.length ? ` Available tools: ${rt.offered.slice(0, 50).join(", ")}.` : " No tools are available.";
@@ -87,7 +89,7 @@ async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: strin
   const valid = validateJsonSchema(tool.inputSchema, args);
   if (!valid.valid) return refuse(`invalid arguments for "${qualified}": ${valid.errors.join("; ")}`);
   try {
-    return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace), qualified);
+    return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace, onprogress), qualified);
   } catch (e) {
     if (rt.signal.aborted) throw e;
     return refuse(`tool "${qualified}" failed: ${message(e)}`);
@@ -104,7 +106,13 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
     { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length, arguments: maskArguments(req.input) },
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
-  const outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }));
+  const progress = toolProgressReporter(rt.emit, { runId: rt.runId, turn, toolCallId: req.toolCallId, ...named });
+  let outcome: ToolCallOutcome;
+  try {
+    outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }), progress.report);
+  } finally {
+    progress.end();
+  }
   const durationMs = Math.round(performance.now() - started);
   rt.emit(
     {

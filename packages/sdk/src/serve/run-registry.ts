@@ -27,6 +27,19 @@ export interface RunRecord {
   result?: { text?: string; output?: unknown; stopReason: string };
   /** Present when failed: the error code and message. */
   error?: { code: string; message: string };
+  /** While running: the tool call in flight, and the last progress it reported (if any). */
+  tool?: ToolInFlight;
+}
+
+/** The tool a running run is waiting on, as `agent://runs/{runId}` shows it. */
+export interface ToolInFlight {
+  name: string;
+  toolCallId: string;
+  progress?: number;
+  total?: number;
+  message?: string;
+  /** Since the call started. */
+  elapsedMs?: number;
 }
 
 /** The agent as a whole, or one principal's share of it. */
@@ -167,12 +180,15 @@ export class RunRegistry {
     return record;
   }
   /** Record progress of a running run (a model turn, a tool call). */
-  progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage }, owner = LOCAL_PRINCIPAL): void {
+  progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage; tool?: ToolInFlight | null }, owner = LOCAL_PRINCIPAL): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r || r.status !== "running") return;
     if (update.turns !== undefined) r.turns = update.turns;
     if (update.toolCalls !== undefined) r.toolCalls = update.toolCalls;
     if (update.usage) r.usage = update.usage;
+    // null: the call ended.
+    if (update.tool === null) delete r.tool;
+    else if (update.tool) r.tool = update.tool;
     this.changed(runId, owner);
   }
 
@@ -184,6 +200,7 @@ export class RunRegistry {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
     Object.assign(r, { status: "succeeded", endedAt: new Date().toISOString(), usage: result.usage, turns: result.turns, toolCalls: result.toolCalls });
+    delete r.tool;
     r.result = { stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) };
     const t = this.tally(owner);
     t.succeeded++;
@@ -195,6 +212,7 @@ export class RunRegistry {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
     Object.assign(r, { status: "failed", endedAt: new Date().toISOString(), error });
+    delete r.tool;
     if (usage) r.usage = usage;
     const t = this.tally(owner);
     t.failed++;

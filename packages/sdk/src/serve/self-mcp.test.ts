@@ -73,6 +73,38 @@ describe("self-MCP", () => {
     await client.close();
   });
 
+  test("agent://runs/{id} shows the running run's tool in flight and its latest progress; gone when it returns", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let progressed!: () => void;
+    const reported = new Promise<void>((r) => (progressed = r));
+    const call = { runId: "r-p", turn: 1, toolCallId: "c9", name: "slow_work", qualifiedName: "slow/work" };
+    const runner: SelfRunner = {
+      async run(input, { runId, onEvent }) {
+        onEvent?.({ type: "tool-call", ...call, argumentsSize: 2 });
+        onEvent?.({ type: "tool-progress", ...call, progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 });
+        progressed();
+        await gate;
+        onEvent?.({ type: "tool-result", ...call, isError: false, size: 4, durationMs: 3000 });
+        const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+        return { text: input, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 1 };
+      },
+    };
+    const { client } = await connect(runner);
+    const progress: string[] = [];
+    const running = client.callTool("agent.run", { instruction: "go", runId: "r-p" }, { onprogress: (p) => progress.push(p.message ?? "") });
+    await reported;
+    const mid = JSON.parse((await client.readResource("agent://runs/r-p")).contents[0]!.text as string);
+    expect(mid).toMatchObject({ status: "running", tool: { name: "slow/work", toolCallId: "c9", progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 } });
+    release();
+    await running;
+    const done = JSON.parse((await client.readResource("agent://runs/r-p")).contents[0]!.text as string);
+    expect(done.status).toBe("succeeded");
+    expect(done.tool).toBeUndefined();
+    expect(progress).toContain("tool slow/work: 2/10 step 2 of 10");
+    await client.close();
+  });
+
   test("a failed run is an isError result and a failed record", async () => {
     const { client } = await connect(fakeRunner());
     const result = await client.callTool("agent.run", { instruction: "fail", runId: "r-3" });

@@ -23,7 +23,7 @@ import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
-import { RunRegistry, type RunHistoryLimits, type RunRecord } from "./run-registry.ts";
+import { RunRegistry, type RunHistoryLimits, type RunRecord, type ToolInFlight } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
@@ -202,10 +202,11 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         ...(traceContext ? { traceContext } : {}),
         ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
         onEvent: (e) => {
+          const tool = toolInFlight(e);
+          if (tool !== undefined) registry.progress(runId, { tool }, owner);
           const message = describeEvent(e);
           if (!message) return;
           if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
-          if (e.type === "tool-result") registry.progress(runId, {}, owner);
           void ctx.sendProgress(++step, undefined, message);
         },
       });
@@ -320,6 +321,22 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
   };
 }
 
+/** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
+function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
+  const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
+  if (e.type === "tool-call") return { name: name(e), toolCallId: e.toolCallId };
+  if (e.type === "tool-result") return null;
+  if (e.type !== "tool-progress") return undefined;
+  return {
+    name: name(e),
+    toolCallId: e.toolCallId,
+    progress: e.progress,
+    ...(e.total !== undefined ? { total: e.total } : {}),
+    ...(e.message !== undefined ? { message: e.message } : {}),
+    elapsedMs: e.elapsedMs,
+  };
+}
+
 /** A one-line progress message for an event, or undefined for events not worth a progress step. */
 function describeEvent(e: RunEvent): string | undefined {
   switch (e.type) {
@@ -327,6 +344,8 @@ function describeEvent(e: RunEvent): string | undefined {
       return `turn ${e.turn}: model answered${e.toolCalls ? ` with ${e.toolCalls} tool call(s)` : ""}`;
     case "tool-result":
       return `tool ${e.qualifiedName ?? e.name} ${e.isError ? "failed" : "returned"} (${e.durationMs}ms)`;
+    case "tool-progress":
+      return `tool ${e.qualifiedName ?? e.name}: ${e.progress}${e.total !== undefined ? `/${e.total}` : ""}${e.message ? ` ${e.message}` : ""}`;
     default:
       return undefined;
   }

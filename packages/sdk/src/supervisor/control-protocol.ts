@@ -121,9 +121,33 @@ export const StartParamsSchema = v.object({
   traceContext: v.optional(v.object({ traceparent: v.string(), tracestate: v.optional(v.string()) })),
 });
 
+/**
+ * The parent sends its model and server settings as validated, so their durations are milliseconds; the
+ * config schema takes durations only with a unit. Give them theirs (`120000` → `"120000ms"`) before the check.
+ */
+function withDurationUnits(params: unknown): unknown {
+  if (!params || typeof params !== "object") return params;
+  const p = params as Record<string, unknown>;
+  const ms = (o: unknown, ...keys: string[]): unknown => {
+    if (!o || typeof o !== "object" || Array.isArray(o)) return o;
+    const copy = { ...(o as Record<string, unknown>) };
+    for (const k of keys) if (typeof copy[k] === "number") copy[k] = `${copy[k]}ms`;
+    return copy;
+  };
+  const server = (entry: unknown): unknown => {
+    const e = ms(entry, "timeout", "maxTotalTimeout") as Record<string, unknown> | unknown;
+    if (!e || typeof e !== "object") return e;
+    const sampling = (e as Record<string, unknown>).sampling as Record<string, unknown> | undefined;
+    if (!sampling || typeof sampling !== "object" || !sampling.budget) return e;
+    return { ...(e as Record<string, unknown>), sampling: { ...sampling, budget: ms(sampling.budget, "window") } };
+  };
+  const servers = p.mcpServers && typeof p.mcpServers === "object" ? Object.fromEntries(Object.entries(p.mcpServers).map(([n, e]) => [n, server(e)])) : p.mcpServers;
+  return { ...p, model: ms(p.model, "timeout"), mcpServers: servers };
+}
+
 /** Validate `start` params; a one-line reason on failure. */
 export function parseStartParams(params: unknown): { ok: true; value: StartParams } | { ok: false; reason: string } {
-  const r = v.safeParse(StartParamsSchema, params);
+  const r = v.safeParse(StartParamsSchema, withDurationUnits(params));
   if (r.success) return { ok: true, value: r.output as StartParams };
   const issue = r.issues[0];
   const path = (issue.path ?? []).map((p) => String(p.key)).join(".");

@@ -43,7 +43,7 @@ export const SPAWN_INPUT_SCHEMA: Record<string, unknown> = {
       properties: {
         maxTurns: { type: "integer", minimum: 1 },
         maxTokens: { type: "integer", minimum: 1 },
-        deadline: { type: ["string", "number"], description: 'A duration such as "90s" or "5m"' },
+        deadline: { type: "string", description: 'A duration with a unit, such as "90s" or "5m"' },
       },
       additionalProperties: false,
     },

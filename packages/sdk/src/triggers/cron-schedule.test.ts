@@ -154,6 +154,15 @@ describe("CronSchedule, D10 on: time zones and DST", () => {
       "2026-02-28T09:00:00.000Z",
     );
   });
+
+  test("a nickname in a time zone is that zone's midnight (or hour, week, month)", () => {
+    const berlin = (expression: string) => new CronSchedule({ expression, mode: "on", tz: "Europe/Berlin" }).next(new Date("2026-06-10T05:20:00Z"))?.toISOString();
+    expect(berlin("@daily")).toBe("2026-06-10T22:00:00.000Z"); // 00:00 CEST
+    expect(berlin("@hourly")).toBe("2026-06-10T06:00:00.000Z");
+    expect(berlin("@weekly")).toBe("2026-06-13T22:00:00.000Z"); // Sunday 00:00 CEST
+    expect(berlin("@monthly")).toBe("2026-06-30T22:00:00.000Z");
+    expect(berlin("@yearly")).toBe("2026-12-31T23:00:00.000Z"); // 00:00 CET
+  });
 });
 
 describe("CronSchedule, D10 off (the v1 fallback)", () => {
@@ -177,7 +186,6 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
   const refused: Array<[string, string]> = [
     ["0 0 7 * * *", "expected 5 fields (minute hour day-of-month month day-of-week), got 6"],
     ["0 0 7 * * * 2027", "got 7"],
-    ["@daily", "nicknames are not supported; write the 5 fields, e.g. '0 0 * * *' for @daily"],
     ["0 9 L * *", "bad day-of-month field 'L'"],
     ["0 9 ? * MON", "bad day-of-month field '?'"],
     ["0 9 * * MON#1", "bad day-of-week field 'MON#1'"],
@@ -192,6 +200,21 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
       expect(make).toThrow(why);
       expect(make).toThrow('(richer cron syntax needs capabilities.cron "timezones")');
     });
+
+  test("the nicknames people write are their 5 fields, in UTC; an unknown one is named", () => {
+    const after = new Date("2026-06-10T05:20:00Z"); // a Wednesday
+    const next = (expression: string) => new CronSchedule({ expression }).next(after)?.toISOString();
+    expect(next("@hourly")).toBe("2026-06-10T06:00:00.000Z");
+    expect(next("@daily")).toBe("2026-06-11T00:00:00.000Z");
+    expect(next("@midnight")).toBe("2026-06-11T00:00:00.000Z");
+    expect(next("@weekly")).toBe("2026-06-14T00:00:00.000Z"); // Sunday
+    expect(next("@monthly")).toBe("2026-07-01T00:00:00.000Z");
+    expect(next("@yearly")).toBe("2027-01-01T00:00:00.000Z");
+    expect(next("@annually")).toBe("2027-01-01T00:00:00.000Z");
+    expect(next(" @DAILY ")).toBe("2026-06-11T00:00:00.000Z");
+    expect(() => new CronSchedule({ expression: "@reboot" })).toThrow("cron '@reboot': unknown nickname; use one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, or the 5 fields");
+    expect(() => new CronSchedule({ expression: "@fortnightly", mode: "on" })).toThrow("unknown nickname");
+  });
 
   test("UTC even when the process runs in another zone", () => {
     const saved = process.env.TZ;

@@ -1,12 +1,14 @@
 /**
  * Cron expressions and when they fire, with the D10 switch as one table.
  *
- * OFF (the v1 fallback, exactly): a classic 5-field expression (minute hour day-of-month month
- * day-of-week; numbers, JAN–DEC / SUN–SAT names, `*`, ranges, `*​/n` and `a-b/n` steps, lists), evaluated
- * in UTC. Refused there: a time zone, 6/7-field (seconds/year) forms, nicknames such as `@daily`, and the
- * `L W # ? +` extensions: the v1 parser is deliberately minimal.
- * ON (the richer cron): croner's full syntax (5, 6 or 7 fields, nicknames, `L W # +`), an IANA time zone
- * (validated; default UTC, never the machine's zone), catch-up and a job store (see cron-source.ts).
+ * OFF (UTC): a classic 5-field expression (minute hour day-of-month month day-of-week; numbers, JAN–DEC /
+ * SUN–SAT names, `*`, ranges, `*​/n` and `a-b/n` steps, lists), evaluated in UTC. Refused there: a time
+ * zone, 6/7-field (seconds/year) forms, and the `L W # ? +` extensions: this parser is deliberately minimal.
+ * ON (time zones): croner's full syntax (5, 6 or 7 fields, `L W # +`), an IANA time zone (validated;
+ * default UTC, never the machine's zone), catch-up and a job store (see cron-source.ts).
+ * Both take the nicknames people write — `@hourly`, `@daily` (`@midnight`), `@weekly`, `@monthly`,
+ * `@yearly` (`@annually`) — as the 5-field expressions Vixie cron gives them, so `@daily` is midnight in
+ * the schedule's zone (UTC unless `tz` says otherwise).
  *
  * Why croner rather than a hand-rolled parser: time zones and DST are where hand-rolled cron breaks.
  * DST follows croner, which follows Vixie cron:
@@ -51,11 +53,31 @@ const field = (value: string) => {
 const V1_FIELDS = [field(NUM), field(NUM), field(NUM), field(`${NUM}|${MONTHS}`), field(`${NUM}|${DAYS}`)];
 const FIELD_NAMES = ["minute", "hour", "day-of-month", "month", "day-of-week"];
 
+/** The cron nicknames, as Vixie cron defines them (crontab(5)). */
+export const CRON_NICKNAMES: Readonly<Record<string, string>> = Object.freeze({
+  "@yearly": "0 0 1 1 *",
+  "@annually": "0 0 1 1 *",
+  "@monthly": "0 0 1 * *",
+  "@weekly": "0 0 * * 0",
+  "@daily": "0 0 * * *",
+  "@midnight": "0 0 * * *",
+  "@hourly": "0 * * * *",
+});
+
+/** A nickname's 5 fields, the expression itself otherwise; an unknown `@word` is one clear line. */
+export function expandCronNickname(expression: string): string {
+  const e = expression.trim();
+  if (!e.startsWith("@")) return expression;
+  const fields = CRON_NICKNAMES[e.toLowerCase()];
+  if (fields === undefined)
+    throw new AgentdError("E_CONFIG_INVALID", `cron '${expression}': unknown nickname; use one of ${Object.keys(CRON_NICKNAMES).join(", ")}, or the 5 fields`);
+  return fields;
+}
+
 function checkV1(expression: string): void {
   const parts = expression.trim().split(/\s+/);
   const bad = (why: string) =>
     new AgentdError("E_CONFIG_INVALID", `cron '${expression}': ${why} (richer cron syntax needs capabilities.cron "timezones")`);
-  if (expression.trim().startsWith("@")) throw bad("nicknames are not supported; write the 5 fields, e.g. '0 0 * * *' for @daily");
   if (parts.length !== 5) throw bad(`expected 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
   parts.forEach((p, i) => {
     if (!V1_FIELDS[i]?.test(p)) throw bad(`bad ${FIELD_NAMES[i]} field '${p}'`);
@@ -89,9 +111,10 @@ export class CronSchedule {
     if (options.tz !== undefined && !isTimeZone(options.tz))
       throw new AgentdError("E_CONFIG_INVALID", `cron: unknown time zone '${options.tz}' (use an IANA name such as Europe/Berlin)`);
     this.timeZone = options.tz ?? "UTC";
-    if (rules.syntax === "5-field") checkV1(options.expression);
+    const fields = expandCronNickname(options.expression);
+    if (rules.syntax === "5-field") checkV1(fields);
     try {
-      this.cron = new Cron(options.expression, {
+      this.cron = new Cron(fields, {
         paused: true,
         timezone: this.timeZone,
         mode: rules.syntax === "5-field" ? "5-part" : "auto",

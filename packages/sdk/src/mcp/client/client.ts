@@ -56,8 +56,10 @@ export interface McpClientOptions {
   logger?: Logger;
   /** The run id sent in `_meta` of every tools/call (default: a random UUID per client). */
   runId?: string;
-  /** Default per-request timeout in ms (default 60 000). */
+  /** Default per-request timeout in ms (default 60 000): how long a request may go without a response or progress. */
   requestTimeoutMs?: number;
+  /** Default ceiling of one request in ms, progress or not (default one hour). */
+  maxTotalTimeoutMs?: number;
   /** Limit on server→client requests handled at once. */
   maxInflightRequests?: number;
   /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
@@ -178,6 +180,7 @@ export class McpClient {
     const protocol = new Protocol(transport, {
       logger: this.logger,
       defaultTimeoutMs: this.options.requestTimeoutMs,
+      ...(this.options.maxTotalTimeoutMs === undefined ? {} : { defaultMaxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),
       maxInflightRequests: this.options.maxInflightRequests,
       ...(this.options.serverName === undefined ? {} : { peerName: `MCP server '${this.options.serverName}'` }),
     });

@@ -1,0 +1,42 @@
+/**
+ * The did-you-mean of an unknown config key (`limits.maxTurn` → "maxTurns"): the keys the schema takes at
+ * that place, found by walking the configuration schema along the issue's path, and the closest of them.
+ * Only plain nesting is walked (optional, nullable, strict objects, records, arrays); a key under a union
+ * or a lazily chosen schema gets no hint (the `mcpServers` entries say their own, see `server-entry.ts`).
+ */
+import type * as v from "valibot";
+import { ConfigSchema } from "./schema.ts";
+import { closest } from "./server-entry.ts";
+
+type AnySchema = v.GenericSchema & { entries?: Record<string, AnySchema>; wrapped?: AnySchema; value?: AnySchema; item?: AnySchema };
+
+/** Unwrap optional / nullable / nullish / pipe to the schema that holds the entries. */
+function unwrap(schema: AnySchema | undefined): AnySchema | undefined {
+  let s = schema;
+  while (s && s.wrapped) s = s.wrapped;
+  return s;
+}
+
+/** The keys the schema takes at `path` (the path of the object holding the key), if it is an object there. */
+export function keysAt(path: readonly PropertyKey[], root: AnySchema = ConfigSchema as unknown as AnySchema): string[] | undefined {
+  let s = unwrap(root);
+  for (const key of path) {
+    if (!s) return undefined;
+    if (s.type === "strict_object" || s.type === "object") s = unwrap(s.entries?.[String(key)]);
+    else if (s.type === "record") s = unwrap(s.value);
+    else if (s.type === "array") s = unwrap(s.item);
+    else return undefined;
+  }
+  return s && (s.type === "strict_object" || s.type === "object") && s.entries ? Object.keys(s.entries) : undefined;
+}
+
+/** "unknown field; did you mean "maxTurns"?" for an unknown key close to a known one, else undefined. */
+export function unknownKeyHint(issue: v.BaseIssue<unknown>): string | undefined {
+  if (issue.type !== "strict_object" || issue.expected !== "never") return undefined;
+  const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
+  const key = path.at(-1);
+  if (typeof key !== "string") return undefined;
+  const known = keysAt(path.slice(0, -1));
+  const hint = known ? closest(key, known) : undefined;
+  return hint ? `unknown field; did you mean "${hint}"?` : undefined;
+}
