@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { addUser, must, nodeOnlyPath, run, startRegistry, type Ran, type Registry } from "./__fixtures__/registry/harness.ts";
+import { join, resolve } from "node:path";
+import { addUser, command, must, nodeOnlyPath, run, startRegistry, type Ran, type Registry } from "./__fixtures__/registry/harness.ts";
 import { npmrc, writeProject, writeTypeCheck } from "./__fixtures__/registry/projects.ts";
 import { readManifest } from "./packaging/manifest.ts";
 import { hostTarget } from "./packaging/cli-targets.ts";
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const cliOut = join(work, "cli-npm");
   await must([process.execPath, join(ROOT, "scripts", "build-cli.ts"), `--out=${cliOut}`], { cwd: ROOT, timeoutMs: 300_000 });
   for (const dir of ["cli", `cli-${hostTarget().name}`]) {
-    await must([NODE, ...npmCli(), "pack", join(cliOut, dir), "--pack-destination", packs], { cwd: work, env: { ...process.env, npm_config_cache: join(work, "npm-cache") } });
+    await must([command("npm"), "pack", join(cliOut, dir), "--pack-destination", packs], { cwd: work, env: { ...process.env, npm_config_cache: join(work, "npm-cache") } });
   }
   rmSync(cliOut, { recursive: true, force: true });
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   npmEnv = { ...process.env, npm_config_userconfig: join(work, "npmrc"), npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
   for (const file of readdirSync(packs).map((f) => join(packs, f))) {
     await tarball(file);
-    await must([NODE, ...npmCli(), "publish", file, "--registry", registry.url], { cwd: work, env: npmEnv, timeoutMs: 300_000 });
+    await must([command("npm"), "publish", file, "--registry", registry.url], { cwd: work, env: npmEnv, timeoutMs: 300_000 });
   }
   console.log(tarballs.map((t) => `${t.file}: ${t.entries.length} files, ${(t.bytes / 1024).toFixed(1)} kB`).join("\n"));
 
@@ -83,11 +83,6 @@ afterAll(async () => {
   await registry?.stop();
   rmSync(work, { recursive: true, force: true });
 });
-
-/** npm's own entry point, run by the Node under test (so a PATH without Bun still finds npm). */
-function npmCli(): string[] {
-  return [join(dirname(dirname(Bun.which("npm")!)), "lib", "node_modules", "npm", "bin", "npm-cli.js")];
-}
 
 test("every package was published, and no tarball ships tests, fixtures or test support code", () => {
   expect(tarballs.map((t) => t.file).sort()).toEqual(
