@@ -10,7 +10,7 @@ export const EXIT = {
   ok: 0,
   /** The run failed: the model gave up, or a tool failure it could not get past. */
   runFailed: 1,
-  /** Usage or configuration error. */
+  /** Usage or configuration error (also: the store's directory is held by another store). */
   usage: 2,
   /** A budget was exceeded (turns, tokens, deadline, cost). */
   budget: 3,
@@ -28,6 +28,7 @@ export function exitCodeFor(error: unknown): number {
   switch (error.code) {
     case "E_CONFIG_INVALID":
     case "E_USAGE":
+    case "E_STORE_LOCKED":
       return EXIT.usage;
     case "E_BUDGET_TURNS":
     case "E_BUDGET_TOKENS":

@@ -3,7 +3,7 @@
  * tools, a subscription's notifications/resources/updated, and the one-line usage errors.
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -57,3 +57,56 @@ test("agentd store without a backend: one line saying what to pass (no stack), e
   expect(stderr.trim().split("\n")[0]).toBe("agentd: agentd store needs a backend: --dir PATH or --redis redis://HOST:PORT");
   expect(stderr).not.toContain("    at ");
 });
+
+test.skipIf(process.platform !== "linux")("two stores on one directory: the second refuses in one line, exit 2; after kill -9 of the holder a new one starts", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "agentd-store-cli-"));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const docs = join(dir, "docs");
+  const connect = async () => {
+    const client = new Client({ name: "official", version: "1" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "store", "--dir", docs], stderr: "pipe" });
+    await client.connect(transport);
+    cleanup.push(() => client.close());
+    return { client, pid: transport.pid as number };
+  };
+  const first = await connect();
+  cleanup.push(() => killIfAlive(first.pid));
+  expect((await first.client.callTool({ name: "put", arguments: { key: "jobs/1", value: "first" } })).structuredContent).toEqual({ key: "jobs/1", version: 1 });
+
+  // stdin stays open: only the lock can make it stop.
+  const second = Bun.spawn([process.execPath, CLI_MAIN, "store", "--dir", docs], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  cleanup.push(() => killIfAlive(second.pid));
+  const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
+  expect(code).toBe(2);
+  const line = stderr.trim().split("\n")[0];
+  expect(line).toStartWith(`agentd: store directory ${docs} is in use by another store (pid ${first.pid} on `);
+  expect(line).toEndWith(": stop it first, or give this store another directory");
+  expect(stderr).not.toContain("    at ");
+
+  // The holder dies without a word: its lock goes with it, and a new store needs nobody to clear it.
+  process.kill(first.pid, "SIGKILL");
+  const deadline = Date.now() + 10_000;
+  while (isAlive(first.pid) && Date.now() < deadline) await Bun.sleep(10);
+  expect(isAlive(first.pid)).toBe(false);
+  const third = await connect();
+  cleanup.push(() => killIfAlive(third.pid));
+  expect((await third.client.callTool({ name: "get", arguments: { key: "jobs/1" } })).structuredContent).toEqual({ key: "jobs/1", found: true, version: 1, value: "first" });
+  expect((await third.client.callTool({ name: "compare_and_set", arguments: { key: "jobs/1", expectedVersion: 1, value: "third" } })).structuredContent).toMatchObject({ ok: true, version: 2 });
+}, 60_000);
+
+/** Whether `pid` runs (a zombie counts as gone). */
+function isAlive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
+}

@@ -5,13 +5,16 @@
  * rename). A crash leaves either the old or the new document, never a torn one; stray temp files are
  * removed when the backend opens.
  *
- * One store process a directory: operations on a key are serialised in this process, not across
- * processes (share a directory between agents by sharing one `agentd store`, or use Redis).
+ * One writer a directory: operations on a key are serialised in this process, so a backend takes the
+ * directory's single-writer lock (`_directory-lock.ts`) before it touches anything, and a second one —
+ * another process, or another backend in this one — is refused while the first is open (share a directory
+ * between agents by sharing one `agentd store`, or use Redis).
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
+import { lockDirectory, type DirectoryLock } from "./_directory-lock.ts";
 import { checkKey } from "./key.ts";
 import type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";
 
@@ -25,13 +28,27 @@ export class DirectoryBackend implements StoreBackend {
   /** The tail of each key's queue of operations. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private seq = 0;
+  private readonly lock: DirectoryLock;
 
+  /** Open (creating it if missing) and lock `dir`; throws `E_STORE_LOCKED` while another backend holds it. */
   constructor(readonly dir: string) {
+    const fail = (e: unknown) => new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     try {
       mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw fail(e);
+    }
+    // Locked before the temp files are swept: they may be another writer's writes in flight.
+    try {
+      this.lock = lockDirectory(dir);
+    } catch (e) {
+      throw AgentdError.isInstance(e) ? e : fail(e);
+    }
+    try {
       for (const name of readdirSync(dir)) if (name.startsWith(TEMP)) unlinkSync(join(dir, name));
     } catch (e) {
-      throw new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      this.lock.release();
+      throw fail(e);
     }
   }
 
@@ -87,8 +104,10 @@ export class DirectoryBackend implements StoreBackend {
     return () => this.listeners.delete(listener);
   }
 
+  /** Finish the operations in flight, then let go of the directory's lock. */
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((p) => p.catch(() => {})));
+    this.lock.release();
   }
 
   private path(key: string): string {
