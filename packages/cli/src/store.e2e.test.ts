@@ -3,7 +3,7 @@
  * tools, a subscription's notifications/resources/updated, and the one-line usage errors.
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -110,3 +110,23 @@ function killIfAlive(pid: number): void {
     // Gone already.
   }
 }
+
+test("agentd store --dir: a valid 200-character key of ':' and '/' is written and read; a failure names no server path", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "agentd-store-cli-"));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const client = new Client({ name: "official", version: "1" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "store", "--dir", dir], stderr: "pipe" }));
+  cleanup.push(() => client.close());
+  const key = `a${":/".repeat(99)}z`;
+  const put = await client.callTool({ name: "put", arguments: { key, value: "long" } });
+  expect(put.isError).toBeFalsy();
+  expect(put.structuredContent).toEqual({ key, version: 1 });
+  expect((await client.callTool({ name: "get", arguments: { key } })).structuredContent).toEqual({ key, found: true, version: 1, value: "long" });
+  expect((await client.callTool({ name: "list", arguments: { prefix: "a:" } })).structuredContent).toEqual({ keys: [{ key, version: 1 }] });
+  // A document the server cannot read (a directory in its place): the client learns the key and the error only.
+  mkdirSync(join(dir, "k.json"));
+  const failed = await client.callTool({ name: "get", arguments: { key: "k" } });
+  expect(failed.isError).toBe(true);
+  expect(JSON.stringify(failed.content)).toContain(`the store could not read \\"k\\": EISDIR`);
+  expect(JSON.stringify(failed.content)).not.toContain(dir);
+});
