@@ -2,7 +2,7 @@
  * `agentd store` through the real CLI, spoken to by the official MCP SDK client (a peer we did not write):
  * tools, a subscription's notifications/resources/updated, and the one-line usage errors.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,4 +129,41 @@ test("agentd store --dir: a valid 200-character key of ':' and '/' is written an
   expect(failed.isError).toBe(true);
   expect(JSON.stringify(failed.content)).toContain(`the store could not read \\"k\\": EISDIR`);
   expect(JSON.stringify(failed.content)).not.toContain(dir);
+});
+
+/** Run `agentd store` to its exit (SIGKILL after `withinMs`): exit code, stderr, how long it took. */
+async function storeExit(args: string[], withinMs: number) {
+  const started = performance.now();
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, "store", ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", AGENT_LOG_FORMAT: "json" } });
+  cleanup.push(() => killIfAlive(proc.pid));
+  const killer = setTimeout(() => killIfAlive(proc.pid), withinMs);
+  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]).finally(() => clearTimeout(killer));
+  return { code, stderr, ms: performance.now() - started };
+}
+
+describe("agentd store --redis at a Redis that cannot be reached: exit 4 at once, one line naming the URL without credentials", () => {
+  test("nothing listens on the port (connection refused)", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = closed.port;
+    closed.stop(true);
+    const r = await storeExit(["--redis", `redis://agentd:secretpw@127.0.0.1:${port}/2`, "--http", "127.0.0.1:0"], 20_000);
+    expect(r.code).toBe(4);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    // The reason in parentheses is the Redis client's own ("Connection closed" from Bun 1.4).
+    expect(lines[0]).toMatch(new RegExp(`^agentd: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}/2 \\([^)]+\\): check --redis \\(or AGENT_STORE_REDIS\\) and that Redis is up and reachable$`));
+    expect(r.stderr).not.toContain("secretpw");
+    console.error(`unreachable Redis (refused): exit 4 after ${r.ms.toFixed(0)} ms`);
+  }, 30_000);
+
+  test("a server that accepts and never answers (the bounded wait)", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    cleanup.push(() => silent.stop(true));
+    const r = await storeExit(["--redis", `redis://:secretpw@127.0.0.1:${silent.port}`], 20_000);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`agentd: cannot reach Redis at redis://127.0.0.1:${silent.port} (no answer within 5 s): check --redis`);
+    expect(r.stderr).not.toContain("secretpw");
+    expect(r.stderr).not.toContain("store.listening");
+    console.error(`silent Redis: exit 4 after ${r.ms.toFixed(0)} ms`);
+  }, 30_000);
 });
