@@ -171,7 +171,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   } catch (error) {
     const code = exitCodeFor(error);
     io.stderr(`agentd: ${describeError(error)}\n`);
-    if (code === EXIT.usage && !(AgentdError.isInstance(error) && error.code === "E_CONFIG_INVALID"))
+    // The pointer to --help is for a mistake in the command line, not in the config or the store's directory.
+    if (code === EXIT.usage && !(AgentdError.isInstance(error) && (error.code === "E_CONFIG_INVALID" || error.code === "E_STORE_LOCKED")))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);
     return code;
   }

@@ -78,7 +78,9 @@ test.skipIf(process.platform !== "linux")("two stores on one directory: the seco
   cleanup.push(() => killIfAlive(second.pid));
   const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
   expect(code).toBe(2);
-  const line = stderr.trim().split("\n")[0];
+  const lines = stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  const line = lines[0];
   expect(line).toStartWith(`agentd: store directory ${docs} is in use by another store (pid ${first.pid} on `);
   expect(line).toEndWith(": stop it first, or give this store another directory");
   expect(stderr).not.toContain("    at ");
