@@ -8,10 +8,10 @@
  * One file, one flow: the setup is heavy (a ~100 MB binary, three builds), every check below reuses it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { addUser, must, nodeOnlyPath, run, startRegistry, type Ran, type Registry } from "./__fixtures__/registry/harness.ts";
+import { join, resolve } from "node:path";
+import { addUser, command, must, nodeOnlyPath, run, startRegistry, type Ran, type Registry } from "./__fixtures__/registry/harness.ts";
 import { npmrc, writeProject, writeTypeCheck } from "./__fixtures__/registry/projects.ts";
 import { readManifest } from "./packaging/manifest.ts";
 import { hostTarget } from "./packaging/cli-targets.ts";
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const cliOut = join(work, "cli-npm");
   await must([process.execPath, join(ROOT, "scripts", "build-cli.ts"), `--out=${cliOut}`], { cwd: ROOT, timeoutMs: 300_000 });
   for (const dir of ["cli", `cli-${hostTarget().name}`]) {
-    await must([NODE, ...npmCli(), "pack", join(cliOut, dir), "--pack-destination", packs], { cwd: work, env: { ...process.env, npm_config_cache: join(work, "npm-cache") } });
+    await must([command("npm"), "pack", join(cliOut, dir), "--pack-destination", packs], { cwd: work, env: { ...process.env, npm_config_cache: join(work, "npm-cache") } });
   }
   rmSync(cliOut, { recursive: true, force: true });
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   npmEnv = { ...process.env, npm_config_userconfig: join(work, "npmrc"), npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
   for (const file of readdirSync(packs).map((f) => join(packs, f))) {
     await tarball(file);
-    await must([NODE, ...npmCli(), "publish", file, "--registry", registry.url], { cwd: work, env: npmEnv, timeoutMs: 300_000 });
+    await must([command("npm"), "publish", file, "--registry", registry.url], { cwd: work, env: npmEnv, timeoutMs: 300_000 });
   }
   console.log(tarballs.map((t) => `${t.file}: ${t.entries.length} files, ${(t.bytes / 1024).toFixed(1)} kB`).join("\n"));
 
@@ -84,11 +84,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** npm's own entry point, run by the Node under test (so a PATH without Bun still finds npm). */
-function npmCli(): string[] {
-  return [join(dirname(dirname(Bun.which("npm")!)), "lib", "node_modules", "npm", "bin", "npm-cli.js")];
-}
-
 test("every package was published, and no tarball ships tests, fixtures or test support code", () => {
   expect(tarballs.map((t) => t.file).sort()).toEqual(
     ["adapters", "cli", `cli-${hostTarget().name}`, "sdk", "testkit"].map((n) => `agentd-${n}-${VERSION}.tgz`),
@@ -96,6 +91,26 @@ test("every package was published, and no tarball ships tests, fixtures or test 
   const testish = /\.test\.|__fixtures__|__proof__|__conformance__|\/_testing|\/_test-|\.case\.ts|fixture-replay/;
   expect(tarballs.flatMap((t) => t.entries.filter((e) => testish.test(e)).map((e) => `${t.file}: ${e}`))).toEqual([]);
 });
+
+/** The pid a store wrote into its directory's lock file (0 before it has). */
+function lockHolder(dir: string): number {
+  try {
+    return (JSON.parse(readFileSync(join(dir, ".agentd-store.lock"), "utf8")) as { pid: number }).pid;
+  } catch {
+    return 0;
+  }
+}
+
+/** The parent pid of a live process (Linux /proc), undefined once it is gone or a zombie. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return state === "Z" ? undefined : Number(ppid);
+  } catch {
+    return undefined;
+  }
+}
 
 const ok = (r: Ran) => expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
 
@@ -122,6 +137,34 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
     ok(r);
     expect(r.stdout).toStartWith(`agentd ${VERSION} `);
   }, 300_000);
+
+  test.skipIf(process.platform !== "linux")("kill -9 of node_modules/.bin/agentd ends the binary it runs, and the binary's store lock goes with it", async () => {
+    const agentd = join(npmApp, "node_modules", ".bin", "agentd");
+    const dir = join(work, "store-kill");
+    const first = Bun.spawn([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    let holder = 0;
+    try {
+      // The compiled binary holds the directory's lock and writes its pid into the lock file.
+      for (const until = Date.now() + 30_000; !holder && Date.now() < until; await Bun.sleep(20)) holder = lockHolder(dir);
+      expect(holder).toBeGreaterThan(0);
+      expect(parentOf(holder)).toBe(first.pid);
+      const refused = await run([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is in use by another store (pid ${holder} on `);
+      first.kill("SIGKILL");
+      for (const until = Date.now() + 10_000; parentOf(holder) !== undefined && Date.now() < until; ) await Bun.sleep(20);
+      expect(parentOf(holder)).toBeUndefined();
+      // A new store takes the lock: with its stdin closed at once it serves nothing and exits 0.
+      const next = Bun.spawn([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      void next.stdin.end();
+      const killer = setTimeout(() => next.kill("SIGKILL"), 30_000);
+      const [code, stderr] = await Promise.all([next.exited, new Response(next.stderr).text()]).finally(() => clearTimeout(killer));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    } finally {
+      first.kill("SIGKILL");
+      if (holder && parentOf(holder) !== undefined) process.kill(holder, "SIGKILL");
+    }
+  }, 120_000);
 
   test("the SDK runs a one-shot agent from Node against the testkit's fake gateway and fake MCP server", async () => {
     const r = await run([join(nodeBin, "node"), "one-shot.mjs"], { cwd: npmApp, env: nodeOnlyEnv });

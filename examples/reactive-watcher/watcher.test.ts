@@ -3,8 +3,8 @@
  * a scripted fake gateway from @agentd/testkit as the model. The inbox file lives in a temp folder (the
  * config's `${INBOX_FILE:-inbox.md}`), so the test never touches the example's own files.
  */
-import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,16 @@ import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 
 // The `@agentd/cli` workspace package: its sources sit beside its entry.
 const AGENTD = join(dirname(fileURLToPath(import.meta.resolve("@agentd/cli"))), "main.ts");
+
+/**
+ * A folder whose `bun` is the Bun running this test, first on the watcher's PATH (the config starts its
+ * server as `bun`). A link, not the folder of `process.execPath`: that need not hold a `bun` (npm's package
+ * of Bun keeps `bun.exe` there, reached through a link elsewhere).
+ */
+const bunBin = join(mkdtempSync(join(tmpdir(), "agentd-watcher-bin-")), "bin");
+mkdirSync(bunBin);
+symlinkSync(process.execPath, join(bunBin, "bun"));
+afterAll(() => rmSync(dirname(bunBin), { recursive: true, force: true }));
 
 let gateway: FakeGateway | undefined;
 let dir: string | undefined;
@@ -30,7 +40,7 @@ afterEach(async () => {
 function startWatcher(env: Record<string, string>) {
   const proc = Bun.spawn([process.execPath, AGENTD, "run", "--mode", "reactive", "--config", "agentd.json"], {
     cwd: import.meta.dir,
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", ...env },
+    env: { PATH: `${bunBin}:${process.env.PATH}`, HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

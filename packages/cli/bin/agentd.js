@@ -5,6 +5,15 @@
  * (`@agentd/cli-linux-x64`, …, each limited by `os`/`cpu`), so the package manager installs only the one
  * that fits and Bun need not be installed. In a source checkout (no platform package, `../src/main.ts`
  * present) it runs the sources with Bun instead. Arguments, stdio and the exit status pass through.
+ *
+ * agentd dies with this launcher, even when the launcher is killed without warning (`kill -9`): users and
+ * supervisors (systemd, a shell's job control) hold the launcher's pid, not agentd's. A signal handler cannot
+ * see a SIGKILL, and Linux's parent-death signal must be set between fork and exec (out of reach here), so a
+ * watchdog does it: `/bin/sh` reading a pipe whose only writer is this launcher. The kernel closes our end
+ * however we die; at end-of-file the watchdog SIGKILLs agentd, whose own watchdog then stops every process
+ * agentd started (agentd's guarantee for its own `kill -9`). The watchdog runs in its own session with no
+ * output and none of our environment; an ordinary exit of ours stops it first, so it never signals a pid
+ * that was reused. Without `/bin/sh` (or on Windows) this protection is off.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -56,7 +65,9 @@ process.on("SIGHUP", ignore);
 const terminate = () => child.kill("SIGTERM");
 process.on("SIGTERM", terminate);
 const child = spawn(cmd[0], [...cmd.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
+const stopWatchdog = child.pid === undefined ? () => {} : killOnOurDeath(child.pid);
 child.on("error", (error) => {
+  stopWatchdog();
   const hint = error.code === "ENOENT" && cmd.length > 1 ? " (running from sources needs Bun on the PATH)" : "";
   process.stderr.write(`agentd: cannot start ${cmd[0]}: ${error.message}${hint}\n`);
   process.exit(1);
@@ -65,7 +76,41 @@ child.on("exit", (code, signal) => {
   process.off("SIGINT", ignore);
   process.off("SIGHUP", ignore);
   process.off("SIGTERM", terminate);
+  stopWatchdog();
   // Die of the same signal, so our parent sees what the child saw.
   if (signal) process.kill(process.pid, signal);
   else process.exit(code ?? 1);
 });
+
+/**
+ * Start the watchdog that SIGKILLs `pid` when this process dies (see the header); returns the function that
+ * stops it (call it before any exit of ours).
+ */
+function killOnOurDeath(pid) {
+  if (process.platform === "win32") return () => {};
+  const script = `trap '' INT HUP
+while IFS= read -r l; do :; done
+kill -9 "$1" 2>/dev/null`;
+  let watchdog;
+  try {
+    watchdog = spawn("/bin/sh", ["-c", script, "agentd-launcher-watchdog", String(pid)], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+      env: { PATH: "/usr/bin:/bin" },
+    });
+  } catch {
+    return () => {};
+  }
+  watchdog.on("error", () => {});
+  watchdog.stdin?.on("error", () => {});
+  // Never what keeps this launcher alive: it ends when agentd does.
+  watchdog.unref();
+  watchdog.stdin?.unref?.();
+  return () => {
+    try {
+      watchdog.kill("SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  };
+}

@@ -185,7 +185,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     const code = exitCodeFor(error);
     // A value from the environment (a header, a URL) can come back inside an upstream's error text.
     io.stderr(`agentd: ${scrubSecrets(describeError(error))}\n`);
-    if (code === EXIT.usage && !(AgentdError.isInstance(error) && error.code === "E_CONFIG_INVALID"))
+    // The pointer to --help is for a mistake in the command line, not in the config or the store's directory.
+    if (code === EXIT.usage && !(AgentdError.isInstance(error) && (error.code === "E_CONFIG_INVALID" || error.code === "E_STORE_LOCKED")))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);
     return code;
   }

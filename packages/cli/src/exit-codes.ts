@@ -13,7 +13,7 @@ export const EXIT = {
    * was empty, a structured answer never validated, or the model gave up (`GIVE_UP: …`, the `give_up` action).
    */
   runFailed: 1,
-  /** Usage or configuration error. */
+  /** Usage or configuration error (also: the store's directory is held by another store). */
   usage: 2,
   /** A budget was exceeded (turns, tokens, deadline, cost). */
   budget: 3,

@@ -4,13 +4,15 @@
  * here is generous, for a loaded machine). The
  * MCP servers run in their own process groups, so nothing but agentd's watchdog (`_death-watch.ts`) can
  * reach them. Each test tags its processes through the environment, so orphans re-parented to init are
- * found too.
+ * found too. The same holds for `kill -9` of the `agentd` launcher (`bin/agentd.js`, what
+ * `node_modules/.bin/agentd`, `npx agentd` and `bunx agentd` run): agentd and all it started go with it.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
-import { CliWorkspace, RECORDING_SERVER } from "./__fixtures__/cli-harness.ts";
+import { CLI_MAIN, CliWorkspace, RECORDING_SERVER } from "./__fixtures__/cli-harness.ts";
 import { startAgentd, stopAll } from "./modes/__fixtures__/agentd-process.ts";
 import { commandLine, descendantsOf } from "./modes/__fixtures__/proc-tree.ts";
 import { modelEnv, toolLike } from "./modes/__fixtures__/scripts.ts";
@@ -162,6 +164,63 @@ describe("kill -9 of agentd leaves nothing running", () => {
     const { left, ms } = await goneAfter(pids);
     expect(left).toEqual([]);
     console.error(`kill -9 root with a subagent: ${pids.length} processes gone in ${ms.toFixed(0)} ms`);
+  }, 60_000);
+});
+
+const NODE = Bun.which("node");
+const REPO_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "agentd");
+
+/**
+ * `node_modules` as npm lays out the published package in `w`: the launcher, and this platform's package
+ * whose `bin/agentd` stands in for the compiled binary by exec'ing agentd from the sources (same pid, so
+ * the launcher's child is agentd itself). Returns `node_modules/.bin/agentd`.
+ */
+function installedPackage(w: CliWorkspace): string {
+  const target = `${process.platform}-${process.arch}`;
+  const modules = join(w.dir, "node_modules");
+  const cli = join(modules, "@agentd", "cli");
+  mkdirSync(join(cli, "bin"), { recursive: true });
+  copyFileSync(join(import.meta.dir, "..", "bin", "agentd.js"), join(cli, "bin", "agentd.js"));
+  chmodSync(join(cli, "bin", "agentd.js"), 0o755);
+  writeFileSync(join(cli, "package.json"), JSON.stringify({ name: "@agentd/cli", type: "module", bin: { agentd: "./bin/agentd.js" } }));
+  const platform = join(modules, "@agentd", `cli-${target}`);
+  mkdirSync(join(platform, "bin"), { recursive: true });
+  writeFileSync(join(platform, "package.json"), JSON.stringify({ name: `@agentd/cli-${target}` }));
+  writeFileSync(join(platform, "bin", "agentd"), `#!/bin/sh\nexec ${sh(process.execPath)} ${sh(CLI_MAIN)} "$@"\n`);
+  chmodSync(join(platform, "bin", "agentd"), 0o755);
+  mkdirSync(join(modules, ".bin"));
+  symlinkSync("../@agentd/cli/bin/agentd.js", join(modules, ".bin", "agentd"));
+  return join(modules, ".bin", "agentd");
+}
+
+describe.skipIf(!NODE || process.platform !== "linux")("kill -9 of the agentd launcher leaves nothing running", () => {
+  /** Start `agentd run` mid tool call through `launcher`, kill -9 the launcher, and wait for the tree to go. */
+  async function killLauncher(launcher: (w: CliWorkspace) => string, what: string) {
+    ws = new CliWorkspace();
+    const g = await slowGateway();
+    const config = ws.writeConfig({ mcpServers: servers(ws) });
+    const bin = launcher(ws);
+    const agentd = startAgentd(["run", "--config", config, "be slow"], { cwd: ws.dir, env: { ...modelEnv(g), [TAG_ENV]: tag }, command: [bin] });
+    await agentd.waitFor("tool.call");
+    // The launcher's child is agentd (running main.ts), not a wrapper of it. (Remembered, so that cleanup
+    // reaches it even when it outlives the launcher.)
+    const child = agentd.descendants().find((p) => commandLine(p).includes(CLI_MAIN));
+    expect(child).toBeDefined();
+    // The launcher, agentd, the wrapper shell and its sleep, two servers, the orphaned sleep (and watchdogs).
+    const pids = [...new Set([agentd.pid, ...tree(agentd.pid, 7)])];
+    expect(pids).toContain(child as number);
+    process.kill(agentd.pid, "SIGKILL");
+    const { left, ms } = await goneAfter(pids);
+    expect(left).toEqual([]);
+    console.error(`kill -9 ${what}: ${pids.length} processes gone in ${ms.toFixed(0)} ms`);
+  }
+
+  test("node_modules/.bin/agentd of this checkout (the launcher running the sources with Bun)", async () => {
+    await killLauncher(() => REPO_BIN, "the launcher (sources)");
+  }, 60_000);
+
+  test("node_modules/.bin/agentd of the installed package (the launcher running the platform binary)", async () => {
+    await killLauncher(installedPackage, "the launcher (installed package)");
   }, 60_000);
 });
 

@@ -1,11 +1,12 @@
 /**
  * The `agentd` bin of the published `@agentd/cli` (bin/agentd.js), run by Node as npm installs it: it finds
  * the binary in the platform package beside it and passes arguments, stdio, exit status and SIGTERM through;
- * without one it says so in one line; in this checkout it runs the sources with Bun. (The real compiled
+ * without one it says so in one line; in this checkout it runs the sources with Bun; killed outright, it
+ * takes the binary with it. (The real compiled
  * binary behind it is exercised by scripts/registry.e2e.test.ts.)
  */
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,7 +17,15 @@ const target = `${process.platform === "win32" ? "windows" : process.platform}-$
 
 const dirs: string[] = [];
 const procs: Bun.Subprocess[] = [];
+/** Processes a test found (not started) that must not outlive it, killed by pid. */
+const found: number[] = [];
 afterEach(async () => {
+  for (const pid of found.splice(0))
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
   for (const p of procs.splice(0)) {
     p.kill("SIGKILL");
     await p.exited;
@@ -76,6 +85,53 @@ test.skipIf(!NODE || process.platform === "win32")("a SIGTERM sent to the launch
   expect(out).toContain("got TERM");
   expect(await p.exited).toBe(7);
 }, 30_000);
+
+test.skipIf(!NODE || process.platform !== "linux")("kill -9 of the launcher ends the binary it started", async () => {
+  const bin = install(true);
+  const p = Bun.spawn([NODE!, bin, "wait"], { stdout: "pipe", stderr: "pipe" });
+  procs.push(p);
+  const reader = p.stdout.getReader();
+  let out = "";
+  while (!out.includes("ready\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  const binary = childrenOf(p.pid).find((c) => commandLine(c).includes(join("bin", "agentd")));
+  expect(binary).toBeDefined();
+  found.push(binary as number);
+  p.kill("SIGKILL");
+  const deadline = Date.now() + 10_000;
+  while (alive(binary as number) && Date.now() < deadline) await Bun.sleep(10);
+  expect(alive(binary as number)).toBe(false);
+}, 30_000);
+
+/** Live children of `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .map(Number)
+    .filter((c) => Number.isInteger(c) && stat(c)?.ppid === pid && alive(c));
+}
+
+function stat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: state as string, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+const alive = (pid: number) => (stat(pid)?.state ?? "Z") !== "Z";
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
 
 test.skipIf(!NODE)("without the platform package: one line naming it, exit 1", async () => {
   const bin = install(false);

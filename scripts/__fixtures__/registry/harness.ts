@@ -2,7 +2,7 @@
  * Support for the registry test: run a command and collect its output, start and stop the private
  * registry (by PID), register a publisher, and build a PATH on which Node and npm exist but Bun does not.
  */
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** What a finished command did. */
@@ -87,14 +87,25 @@ export async function addUser(registry: string): Promise<string> {
   return body.token;
 }
 
-/** A folder holding only node, npm, npx and sh: a PATH for "Node is installed, Bun is not". */
-export function nodeOnlyPath(dir: string): string {
+/**
+ * The command a shell runs for `tool` with this PATH: the first match on it, run as it is. It may be a link
+ * into another folder (Debian's `/usr/bin/npm -> ../share/nodejs/npm/bin/npm-cli.js`), a version manager's
+ * shim or a script; nothing here derives other paths from where it sits, so no layout of the Node install
+ * is assumed.
+ */
+export function command(tool: string, path = process.env.PATH ?? ""): string {
+  const found = Bun.which(tool, { PATH: path });
+  if (!found) throw new Error(`${tool} is not on PATH (${path})`);
+  return found;
+}
+
+/**
+ * A folder holding only node, npm, npx and sh: a PATH for "Node is installed, Bun is not". Each entry links
+ * to the command the given PATH resolves, so it runs exactly what a shell on that PATH would.
+ */
+export function nodeOnlyPath(dir: string, path = process.env.PATH ?? ""): string {
   const bin = join(dir, "node-only-bin");
   mkdirSync(bin, { recursive: true });
-  for (const tool of ["node", "npm", "npx", "sh"]) {
-    const found = Bun.which(tool);
-    if (!found) throw new Error(`${tool} is not on PATH`);
-    symlinkSync(realpathSync(found), join(bin, tool));
-  }
+  for (const tool of ["node", "npm", "npx", "sh"]) symlinkSync(command(tool, path), join(bin, tool));
   return bin;
 }

@@ -78,8 +78,8 @@ export async function storeHttpOptionsFrom(args: StoreHttpArgs, env: Record<stri
 export const storeCommand = defineCommand({
   meta: { name: "store", description: "Serve a document store (get, put, compare-and-set, delete, list, subscriptions) as an MCP server on stdio or Streamable HTTP." },
   args: {
-    dir: { type: "string", description: "Keep documents in this directory, one file each, written atomically (AGENT_STORE_DIR)" },
-    redis: { type: "string", description: "Keep documents in Redis at this URL, redis://[user:pass@]host:port[/db] (AGENT_STORE_REDIS)" },
+    dir: { type: "string", description: "Keep documents in this directory, one file each, written atomically; this store is its only writer: a second store on it exits 2 (AGENT_STORE_DIR)" },
+    redis: { type: "string", description: "Keep documents in Redis at this URL, redis://[user:pass@]host:port[/db]; a Redis that does not answer within 5 s at start: exit 4 (AGENT_STORE_REDIS)" },
     "redis-prefix": { type: "string", description: "Prefix of the Redis keys this store uses (default agentd:store:)" },
     http: { type: "string", description: "Serve Streamable HTTP on HOST:PORT instead of stdio (loopback unless TLS and auth are set; port 0: any free one)" },
     "tls-cert": { type: "string", description: "TLS certificate (PEM file)" },

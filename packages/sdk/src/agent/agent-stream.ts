@@ -39,7 +39,7 @@ export function runStatusOf(error: unknown): Exclude<RunStatus, "ok" | "already-
   if (error.code.startsWith("E_BUDGET_")) return "budget_exceeded";
   if (UPSTREAM.has(error.code)) return "upstream_unavailable";
   if (error.code === "E_ABORTED") return "cancelled";
-  if (error.code === "E_CONFIG_INVALID" || error.code === "E_USAGE") return "invalid";
+  if (error.code === "E_CONFIG_INVALID" || error.code === "E_USAGE" || error.code === "E_STORE_LOCKED") return "invalid";
   return "failed";
 }
 

@@ -1,21 +1,25 @@
 /**
- * The directory backend: one file a key, `<dir>/<encoded key>.json` holding `{"version":n,"value":…}`,
- * meant for a persistent volume. A write is atomic and durable before it is acknowledged: temp file,
+ * The directory backend: one file a key, `<dir>/<encoded key>.json` holding `{"version":n,"value":…}` (a
+ * key too long for that name: `~<hash>.json`, with the key inside; see `_directory-files.ts`), meant for a
+ * persistent volume. A write is atomic and durable before it is acknowledged: temp file,
  * fsync, rename over the old file, fsync of the directory (without the last, a crash may forget the
  * rename). A crash leaves either the old or the new document, never a torn one; stray temp files are
  * removed when the backend opens.
  *
- * One store process a directory: operations on a key are serialised in this process, not across
- * processes (share a directory between agents by sharing one `agentd store`, or use Redis).
+ * One writer a directory: operations on a key are serialised in this process, so a backend takes the
+ * directory's single-writer lock (`_directory-lock.ts`) before it touches anything, and a second one —
+ * another process, or another backend in this one — is refused while the first is open (share a directory
+ * between agents by sharing one `agentd store`, or use Redis).
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
+import { fileNameOf, keyOfFileName, SUFFIX, withoutPaths } from "./_directory-files.ts";
+import { lockDirectory, type DirectoryLock } from "./_directory-lock.ts";
 import { checkKey } from "./key.ts";
 import type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";
 
-const SUFFIX = ".json";
 const TEMP = ".tmp-";
 
 /** A {@link StoreBackend} on a local directory (created if missing). */
@@ -25,61 +29,80 @@ export class DirectoryBackend implements StoreBackend {
   /** The tail of each key's queue of operations. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private seq = 0;
+  private readonly lock: DirectoryLock;
 
+  /** Open (creating it if missing) and lock `dir`; throws `E_STORE_LOCKED` while another backend holds it. */
   constructor(readonly dir: string) {
+    const fail = (e: unknown) => new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     try {
       mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw fail(e);
+    }
+    // Locked before the temp files are swept: they may be another writer's writes in flight.
+    try {
+      this.lock = lockDirectory(dir);
+    } catch (e) {
+      throw AgentdError.isInstance(e) ? e : fail(e);
+    }
+    try {
       for (const name of readdirSync(dir)) if (name.startsWith(TEMP)) unlinkSync(join(dir, name));
     } catch (e) {
-      throw new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      this.lock.release();
+      throw fail(e);
     }
   }
 
   get(key: string): Promise<StoredDocument | undefined> {
-    return this.read(checkKey(key));
+    return this.guarded(`read "${key}"`, () => this.read(checkKey(key)));
   }
 
   put(key: string, value: unknown): Promise<number> {
-    return this.serial(checkKey(key), async () => {
-      const version = ((await this.read(key))?.version ?? 0) + 1;
-      await this.write(key, version, value);
-      return version;
-    });
+    return this.guarded(`write "${key}"`, () =>
+      this.serial(checkKey(key), async () => {
+        const version = ((await this.read(key))?.version ?? 0) + 1;
+        await this.write(key, version, value);
+        return version;
+      }),
+    );
   }
 
   compareAndSet(key: string, expectedVersion: number, value: unknown): Promise<CompareAndSetResult> {
-    return this.serial(checkKey(key), async (): Promise<CompareAndSetResult> => {
-      const current = await this.read(key);
-      const version = current?.version ?? 0;
-      if (version !== expectedVersion) return current ? { ok: false, version, value: current.value } : { ok: false, version: 0 };
-      await this.write(key, version + 1, value);
-      return { ok: true, version: version + 1 };
-    });
+    return this.guarded(`write "${key}"`, () =>
+      this.serial(checkKey(key), async (): Promise<CompareAndSetResult> => {
+        const current = await this.read(key);
+        const version = current?.version ?? 0;
+        if (version !== expectedVersion) return current ? { ok: false, version, value: current.value } : { ok: false, version: 0 };
+        await this.write(key, version + 1, value);
+        return { ok: true, version: version + 1 };
+      }),
+    );
   }
 
   delete(key: string, expectedVersion?: number): Promise<boolean> {
-    return this.serial(checkKey(key), async () => {
-      const current = await this.read(key);
-      if (!current || (expectedVersion !== undefined && current.version !== expectedVersion)) return false;
-      unlinkSync(this.path(key));
-      this.syncDir();
-      this.changed(key);
-      return true;
-    });
+    return this.guarded(`delete "${key}"`, () =>
+      this.serial(checkKey(key), async () => {
+        const current = await this.read(key);
+        if (!current || (expectedVersion !== undefined && current.version !== expectedVersion)) return false;
+        unlinkSync(this.path(key));
+        this.syncDir();
+        this.changed(key);
+        return true;
+      }),
+    );
   }
 
-  async list(prefix: string): Promise<ListedKey[]> {
-    const keys = readdirSync(this.dir)
-      .filter((n) => n.endsWith(SUFFIX) && !n.startsWith(TEMP))
-      .map((n) => decodeURIComponent(n.slice(0, -SUFFIX.length)))
-      .filter((k) => k.startsWith(prefix))
-      .sort();
-    const out: ListedKey[] = [];
-    for (const key of keys) {
-      const doc = await this.read(key);
-      if (doc) out.push({ key, version: doc.version });
-    }
-    return out;
+  list(prefix: string): Promise<ListedKey[]> {
+    return this.guarded("list its documents", async () => {
+      const out: ListedKey[] = [];
+      for (const name of readdirSync(this.dir)) {
+        const found = keyOfFileName(name);
+        // A hashed name hides its key: the document says it.
+        const doc = found === "hashed" ? await this.readFile(name) : found?.key.startsWith(prefix) ? await this.read(found.key) : undefined;
+        if (doc?.key.startsWith(prefix)) out.push({ key: doc.key, version: doc.version });
+      }
+      return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    });
   }
 
   watch(listener: ChangeListener): () => void {
@@ -87,33 +110,57 @@ export class DirectoryBackend implements StoreBackend {
     return () => this.listeners.delete(listener);
   }
 
+  /** Finish the operations in flight, then let go of the directory's lock. */
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((p) => p.catch(() => {})));
+    this.lock.release();
   }
 
   private path(key: string): string {
-    return join(this.dir, encodeURIComponent(key) + SUFFIX);
+    return join(this.dir, fileNameOf(key).name);
+  }
+
+  /** Run `op`; what fails reaches the caller without a path of ours (see `_directory-files.ts`). */
+  private async guarded<T>(doing: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw withoutPaths(e, doing);
+    }
   }
 
   private async read(key: string): Promise<StoredDocument | undefined> {
+    const doc = await this.readFile(fileNameOf(key).name);
+    if (doc && doc.key !== key) throw new AgentdError("E_STORE", `store document for "${key}" holds the key "${doc.key}": restore it from a backup or delete it`);
+    return doc;
+  }
+
+  /** The document in file `name` (its key from the name, or from inside a hashed one); undefined if absent. */
+  private async readFile(name: string): Promise<StoredDocument | undefined> {
     let text: string;
     try {
-      text = await readFile(this.path(key), "utf8");
+      text = await readFile(join(this.dir, name), "utf8");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw e;
     }
+    let doc: { version: number; value: unknown; key?: unknown };
     try {
-      const { version, value } = JSON.parse(text) as { version: number; value: unknown };
-      return { key, version, value };
+      doc = JSON.parse(text);
     } catch (e) {
-      // Never written by us (renames are atomic): say so rather than treating it as absent.
-      throw new AgentdError("E_STORE", `store document ${this.path(key)} is not valid JSON: restore it from a backup or delete it`, { cause: e });
+      // Never written by us (renames are atomic): say so rather than treating it as absent. The file's name
+      // is relative to the store directory, which a client must not learn.
+      throw new AgentdError("E_STORE", `store document ${name} is not valid JSON: restore it from a backup or delete it`, { cause: e });
     }
+    const named = keyOfFileName(name);
+    const key = typeof named === "object" ? named.key : doc.key;
+    if (typeof key !== "string") throw new AgentdError("E_STORE", `store document ${name} does not say its key: restore it from a backup or delete it`);
+    return { key, version: doc.version, value: doc.value };
   }
 
   private async write(key: string, version: number, value: unknown): Promise<void> {
-    const body = JSON.stringify({ version, value });
+    const { name, hashed } = fileNameOf(key);
+    const body = JSON.stringify(hashed ? { version, value, key } : { version, value });
     const temp = join(this.dir, `${TEMP}${process.pid}-${++this.seq}`);
     const fd = openSync(temp, "w", 0o600);
     try {
@@ -122,7 +169,7 @@ export class DirectoryBackend implements StoreBackend {
     } finally {
       closeSync(fd);
     }
-    await rename(temp, this.path(key));
+    await rename(temp, join(this.dir, name));
     this.syncDir();
     this.changed(key);
   }

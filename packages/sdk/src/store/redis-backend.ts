@@ -35,6 +35,18 @@ return 1`;
 
 type RedisClient = InstanceType<typeof Bun.RedisClient>;
 
+/** `text` with the password of `url` removed, should the client have quoted it. */
+function redact(text: string, url: string): string {
+  try {
+    const u = new URL(url);
+    let out = text;
+    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join("***");
+    return out;
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Bun's client, from the global rather than `import … from "bun"`: the store's other parts (the directory
  * backend, the MCP server and client) also load under Node, where only this backend is unavailable.
@@ -51,6 +63,18 @@ export interface RedisBackendOptions {
   url: string;
   /** Prefix of every Redis key this store uses (default `agentd:store:`): several stores can share one Redis. */
   prefix?: string;
+  /** How long {@link RedisBackend.ready} waits for Redis to answer before it gives up (ms). Default 5 s. */
+  connectTimeoutMs?: number;
+}
+
+/** The Redis URL without its credentials (`redis://host:port/db`), for messages and logs. */
+export function redisUrlForDisplay(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === "/" ? "" : u.pathname}`;
+  } catch {
+    return "the Redis URL given (not a valid URL)";
+  }
 }
 
 /** A {@link StoreBackend} on a Redis server. */
@@ -110,6 +134,37 @@ export class RedisBackend implements StoreBackend {
         .catch(() => {});
     }
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Connect to Redis once and PING it, bounded by `connectTimeoutMs`, on a probe connection that does not
+   * retry: an unreachable or refusing server fails the start at once (the backend's own client would keep
+   * retrying its connection for half a minute or more while commands queue). Rejects with `E_UPSTREAM`
+   * naming the URL without its credentials.
+   */
+  async ready(): Promise<void> {
+    const ms = this.options.connectTimeoutMs ?? 5_000;
+    const probe = newRedisClient(this.options.url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: ms });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)));
+    const ping = probe
+      .connect()
+      .then(() => probe.send("PING", []))
+      .then(
+        () => "ok" as const,
+        (e: unknown) => e,
+      );
+    const outcome = await Promise.race([ping, timedOut]).finally(() => {
+      clearTimeout(timer);
+      probe.close();
+    });
+    if (outcome === "ok") return;
+    const why = outcome === "timeout" ? `no answer within ${Math.round(ms / 100) / 10} s` : redact(outcome instanceof Error ? outcome.message : String(outcome), this.options.url);
+    throw new AgentdError(
+      "E_UPSTREAM",
+      `cannot reach Redis at ${redisUrlForDisplay(this.options.url)} (${why}): check --redis (or AGENT_STORE_REDIS) and that Redis is up and reachable`,
+      { retryable: true },
+    );
   }
 
   async watching(): Promise<void> {

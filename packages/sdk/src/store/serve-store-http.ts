@@ -34,6 +34,13 @@ export interface ServedStore {
 /** Serve the store on Streamable HTTP (POSTs answered with JSON bodies by default); `/healthz` answers `ok` without authentication. */
 export async function serveStoreHttp(options: ServeStoreHttpOptions): Promise<ServedStore> {
   const backend = openStoreBackend(options.location);
+  try {
+    // An unreachable server fails the start within a bounded time, before anything is served.
+    await backend.ready?.();
+  } catch (e) {
+    await backend.close().catch(() => {});
+    throw e;
+  }
   const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
   try {
     // A client subscribing right after initialize must hear every later change.

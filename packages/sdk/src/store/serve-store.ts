@@ -14,6 +14,13 @@ export interface ServeStoreOptions {
 /** Serve the store on stdio; resolves once stdin has closed and the backend is closed. */
 export async function serveStoreStdio(options: ServeStoreOptions): Promise<void> {
   const backend = openStoreBackend(options.location);
+  try {
+    // An unreachable server fails the start within a bounded time, before anything is served.
+    await backend.ready?.();
+  } catch (e) {
+    await backend.close().catch(() => {});
+    throw e;
+  }
   const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
   // A client subscribing right after initialize must hear every later change.
   await backend.watching?.();

@@ -97,7 +97,7 @@ describe("kill -9 of the store while a client writes", () => {
         const checked = await hammer(["--dir", dir], () => new DirectoryBackend(dir));
         expect(checked).toBeGreaterThan(ITERATIONS);
         // Reopening removed the temp files of interrupted writes.
-        expect(readdirSync(dir).filter((n) => !n.endsWith(".json"))).toEqual([]);
+        expect(readdirSync(dir).filter((n) => n.startsWith(".tmp-"))).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

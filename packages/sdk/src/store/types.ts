@@ -47,5 +47,10 @@ export interface StoreBackend {
   watch(listener: ChangeListener): () => void;
   /** Resolves once changes are being heard (Redis: the SUBSCRIBE is confirmed); absent = at once. */
   watching?(): Promise<void>;
+  /**
+   * Resolves once the backend's server answers (Redis: a PING), or rejects within a bounded time saying it
+   * cannot be reached; absent = nothing to reach. A store calls it before it serves anything.
+   */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -76,7 +76,8 @@ export type LocalErrorCode =
   | "E_SCOPE"
   | "E_TOOL"
   | "E_SUPERVISOR"
-  | "E_STORE";
+  | "E_STORE"
+  | "E_STORE_LOCKED";
 
 /** A local error: something went wrong on this side, named by a string code. */
 export class AgentdError extends Error {

@@ -20,11 +20,12 @@ export class AgentdProcess {
   private seenDescendants = new Set<number>();
   private partial = "";
 
-  constructor(args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
+  /** `options.command` starts agentd through another command (a launcher) instead of Bun on the sources. */
+  constructor(args: string[], options: AgentdOptions) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...options.env }))
       if (v !== undefined) env[k] = v;
-    this.proc = Bun.spawn([process.execPath, CLI_MAIN, ...args], { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    this.proc = Bun.spawn([...(options.command ?? [process.execPath, CLI_MAIN]), ...args], { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     live.add(this);
     const out = this.pump(this.proc.stdout as ReadableStream<Uint8Array>, (s) => (this.stdout += s));
     const err = this.pump(this.proc.stderr as ReadableStream<Uint8Array>, (s) => this.onStderr(s));
@@ -115,8 +116,15 @@ export class AgentdProcess {
   }
 }
 
+/** How to start one agentd: where, with what environment, and (default: Bun on the sources) by what command. */
+export interface AgentdOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  command?: string[];
+}
+
 /** Start agentd with `args`. */
-export const startAgentd = (args: string[], options: { cwd: string; env: Record<string, string | undefined> }) => new AgentdProcess(args, options);
+export const startAgentd = (args: string[], options: AgentdOptions) => new AgentdProcess(args, options);
 
 /** Kill every agentd still running (and what it started). For afterEach. */
 export async function stopAll(): Promise<void> {
