@@ -22,7 +22,7 @@ describe("exports", () => {
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "formatDuration",
       "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runSubagentChild",
-      "subscriptionTriggerId", "supervisorFromConfig", "triggerSpecsFromConfig", "validateTriggerSpec",
+      "subscriptionTriggerId", "supervisorFromConfig", "tool", "triggerSpecsFromConfig", "validateTriggerSpec",
     ]);
   });
 

@@ -1,0 +1,72 @@
+/**
+ * Tools defined in code with `serve: true`, served by `agent.serve()` over Streamable HTTP and called by
+ * the official MCP SDK client: listed with their JSON Schemas (tools without `serve` are not), validated as
+ * in a run, the caller's run id passed to `execute`, results typed by `outputSchema`.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
+import { createAgent, type Agent } from "../agent/create-agent.ts";
+import { RUN_ID_META_KEY } from "../mcp/meta.ts";
+import { AgentdError } from "../wire/errors.ts";
+import { tool } from "./tool.ts";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+});
+
+test("served local tools: tools/list and tools/call through the official client, with validation and the run id", async () => {
+  const runIds: string[] = [];
+  const convert = tool({
+    name: "convert_temperature",
+    description: "Celsius to Fahrenheit",
+    // The refinement is not expressible in JSON Schema: only the tool's own validation catches it.
+    parameters: z.object({ celsius: z.number().refine((c) => c >= -273.15, "below absolute zero") }),
+    outputSchema: z.object({ fahrenheit: z.number() }),
+    serve: true,
+    execute: ({ celsius }, { runId }) => {
+      runIds.push(runId);
+      return { fahrenheit: celsius * 1.8 + 32 };
+    },
+  });
+  const secret = tool({ name: "private_lookup", description: "only for the agent's own runs", parameters: z.object({}), execute: () => "hidden" });
+  const agent: Agent = createAgent({ tools: [convert, secret] });
+  cleanups.push(() => agent.close());
+  const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 } });
+  const client = new Client({ name: "served-tools-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(serving.url!));
+  cleanups.push(() => client.close());
+
+  const { tools } = await client.listTools();
+  const listed = tools.find((t) => t.name === "convert_temperature");
+  expect(listed?.description).toBe("Celsius to Fahrenheit");
+  expect(listed?.inputSchema).toMatchObject({ type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] });
+  expect(listed?.outputSchema).toMatchObject({ type: "object", properties: { fahrenheit: { type: "number" } } });
+  expect(tools.map((t) => t.name)).not.toContain("private_lookup");
+
+  const ok = await client.callTool({ name: "convert_temperature", arguments: { celsius: 100 }, _meta: { [RUN_ID_META_KEY]: "run-from-caller" } });
+  expect(ok.isError).toBeFalsy();
+  expect(ok.structuredContent).toEqual({ fahrenheit: 212 });
+  expect(runIds).toEqual(["run-from-caller"]);
+
+  const wrongType = await client.callTool({ name: "convert_temperature", arguments: { celsius: "hot" } });
+  expect(wrongType.isError).toBe(true);
+  const refined = await client.callTool({ name: "convert_temperature", arguments: { celsius: -300 } });
+  expect(refined.isError).toBe(true);
+  expect((refined.content as Array<{ text: string }>)[0]?.text).toBe('invalid arguments for "convert_temperature": celsius: below absolute zero');
+  expect(runIds).toHaveLength(1);
+});
+
+test("a local tool named under a configured MCP server is refused when the agent is created", () => {
+  const shadow = tool({ name: "fs/read", description: "d", parameters: z.object({}), execute: () => "" });
+  let error: unknown;
+  try {
+    createAgent({ tools: [shadow], mcpServers: { fs: { command: "true" } } });
+  } catch (e) {
+    error = e;
+  }
+  expect(AgentdError.isInstance(error) && error.code).toBe("E_USAGE");
+  expect((error as Error).message).toContain('collides with the MCP server "fs"');
+});
