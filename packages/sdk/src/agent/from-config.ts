@@ -29,7 +29,7 @@ import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "./reload.ts";
 
 /** The model dialects a configuration names. */
-export type ModelDialectName = "openai" | "anthropic" | "gemini";
+export type ModelDialectName = "openai" | "responses" | "anthropic" | "gemini";
 
 /** What a {@link ModelFactory} is asked to build (the settings `createModel` of `@agentd/adapters` takes). */
 export interface ModelSettings {
@@ -47,6 +47,8 @@ export interface ModelSettings {
   thinking?: NonNullable<AgentdConfig["model"]>["thinking"];
   /** Prompt caching (the config's `model.promptCache`). */
   promptCache?: NonNullable<AgentdConfig["model"]>["promptCache"];
+  /** responses: continue conversations with `previous_response_id` (the config's `model.previousResponseId`). */
+  previousResponseId?: boolean;
   logger?: Logger;
 }
 
@@ -108,6 +110,7 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
     ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
     ...(m.thinking ? { thinking: m.thinking } : {}),
     ...(m.promptCache ? { promptCache: m.promptCache } : {}),
+    ...(m.previousResponseId !== undefined ? { previousResponseId: m.previousResponseId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }

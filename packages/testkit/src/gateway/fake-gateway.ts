@@ -37,8 +37,8 @@ const NO_RETRY = { "x-should-retry": "false" };
 
 /** Start a fake gateway speaking `options.dialect` on 127.0.0.1 (ephemeral port). Close it when done. */
 export async function startFakeGateway(options: FakeGatewayOptions): Promise<FakeGateway> {
-  const codec = Object.hasOwn(DIALECTS, options.dialect) ? DIALECTS[options.dialect](options) : undefined;
-  if (codec === undefined) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`);
+  if (!Object.hasOwn(DIALECTS, options.dialect)) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`);
+  const codec = DIALECTS[options.dialect](options);
   const script = new Script(options.script ?? [], options.onExhausted ?? "error");
   const requests: RecordedRequest[] = [];
   const waiters = new Set<{ count: number; settle: (error?: Error) => void }>();
