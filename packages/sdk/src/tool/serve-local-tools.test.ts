@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { z } from "zod";
 import { createAgent, type Agent } from "../agent/create-agent.ts";
 import { RUN_ID_META_KEY } from "../mcp/meta.ts";
+import { Supervisor } from "../supervisor/supervisor.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { tool } from "./tool.ts";
 
@@ -69,4 +70,27 @@ test("a local tool named under a configured MCP server is refused when the agent
   }
   expect(AgentdError.isInstance(error) && error.code).toBe("E_USAGE");
   expect((error as Error).message).toContain('collides with the MCP server "fs"');
+});
+
+test("beside subagents: the model is offered both sets, the served endpoint lists both; a name taken by a built-in tool is refused", async () => {
+  const supervisor = new Supervisor({ model: {}, command: { command: process.execPath, args: ["-e", ""] }, graceMs: 1_000 });
+  const echo = tool({ name: "echo", description: "echo", parameters: z.object({ text: z.string() }), serve: true, execute: ({ text }) => text });
+  const agent = createAgent({ tools: [echo], subagents: supervisor });
+  cleanups.push(() => agent.close());
+  const offered = (await agent.listTools()).map((t) => t.name);
+  expect(offered[0]).toBe("echo");
+  expect(offered).toContain("subagent.spawn");
+  const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 } });
+  const client = new Client({ name: "served-tools-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(serving.url!));
+  cleanups.push(() => client.close());
+  const served = (await client.listTools()).tools.map((t) => t.name);
+  expect(served).toEqual(expect.arrayContaining(["agent.run", "echo", "subagent.spawn"]));
+
+  const squatter = tool({ name: "subagent.spawn", description: "d", parameters: z.object({}), execute: () => "" });
+  const clash = createAgent({ tools: [squatter], subagents: new Supervisor({ model: {}, command: { command: process.execPath, args: ["-e", ""] }, graceMs: 1_000 }) });
+  cleanups.push(() => clash.close());
+  const error = await clash.listTools().then(() => undefined, (e: unknown) => e);
+  expect(AgentdError.isInstance(error) && error.code).toBe("E_USAGE");
+  expect((error as Error).message).toContain('"subagent.spawn" is taken by a built-in tool');
 });

@@ -57,6 +57,8 @@ const BAD: Record<Dialect, Array<[string, unknown, RegExp]>> = {
     ["output for an unknown call", { model: "m", input: [user("hi"), { type: "function_call_output", call_id: "call_nope", output: "x" }] }, /call_nope/],
     ["call left unanswered", { model: "m", input: [user("hi"), { type: "function_call", call_id: "call_1", name: "f", arguments: "{}" }, user("and?")] }, /No tool output found for function call call_1/],
     ["input_text in an assistant message", { model: "m", input: [{ role: "assistant", content: [{ type: "input_text", text: "x" }] }, user("hi")] }, /'output_text'/],
+    ["chat completions' nested tool_choice", { model: "m", input: "hi", tool_choice: { type: "function", function: { name: "f" } } }, /tool_choice.name/],
+    ["a json_schema format without a schema", { model: "m", input: "hi", text: { format: { type: "json_schema", name: "answer" } } }, /text.format.schema/],
     ["a reasoning item this gateway never issued", { model: "m", input: [{ type: "reasoning", id: "rs_forged", summary: [] }, user("hi")] }, /rs_forged/],
   ],
   anthropic: [

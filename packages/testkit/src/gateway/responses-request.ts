@@ -123,6 +123,29 @@ function readItems(items: Record<string, unknown>[], priorCount: number): Normal
   return out;
 }
 
+/** `tool_choice`: a mode, or a flat `{ type: "function", name }` (chat completions nests the name). */
+function checkToolChoice(choice: unknown): void {
+  if (choice === undefined || choice === null || choice === "auto" || choice === "none" || choice === "required") return;
+  if (typeof choice === "string") invalid("tool_choice", `expected one of 'auto', 'none', 'required', got '${choice}'.`);
+  if (!isObject(choice)) invalid("tool_choice", "expected a string or an object.");
+  if ((choice as Record<string, unknown>).type === "function" && typeof (choice as Record<string, unknown>).name !== "string")
+    problem("Missing required parameter: 'tool_choice.name'.");
+}
+
+/** `text.format`: text, `json_object`, or `json_schema` with a name and a schema. */
+function checkTextFormat(text: unknown): void {
+  if (text === undefined || text === null) return;
+  if (!isObject(text)) invalid("text", "expected an object.");
+  const format = (text as Record<string, unknown>).format;
+  if (format === undefined) return;
+  if (!isObject(format) || !["text", "json_object", "json_schema"].includes(format.type as string))
+    problem(`Invalid value: '${String(isObject(format) ? format.type : format)}'. Supported values are: 'text', 'json_object' and 'json_schema'. (text.format.type)`);
+  if (format.type === "json_schema") {
+    if (typeof format.name !== "string" || !TOOL_NAME.test(format.name)) problem("Missing required parameter: 'text.format.name'.");
+    if (!isObject(format.schema)) problem("Missing required parameter: 'text.format.schema'.");
+  }
+}
+
 /** Read and check a Responses body; `stored` resolves `previous_response_id` to its conversation. */
 export function parseResponsesRequest(body: unknown, stored: (id: string) => Record<string, unknown>[] | undefined): ParseResult {
   const partial: Partial<ParsedRequest> = {};
@@ -137,6 +160,8 @@ export function parseResponsesRequest(body: unknown, stored: (id: string) => Rec
     const max = body.max_output_tokens;
     if (max !== undefined && max !== null && (!Number.isInteger(max) || (max as number) < 16))
       invalid("max_output_tokens", `integer below minimum value. Expected a value >= 16, but got ${String(max)} instead.`);
+    checkToolChoice(body.tool_choice);
+    checkTextFormat(body.text);
     const include = body.include ?? [];
     if (!Array.isArray(include)) invalid("include", "expected an array.");
     for (const value of include as unknown[]) if (!INCLUDABLE.has(value as string)) problem(`Invalid value: '${String(value)}'. (include)`);
