@@ -34,3 +34,11 @@ test("the same from Bun, over the anthropic dialect", async () => {
   expect(out).toContain("10 GBP is 11.7 EUR");
   expect(err).toContain("tool demo/convert_currency took");
 });
+
+test("a typed tool defined in code, over the Responses dialect: invalid arguments are an error the model reads", async () => {
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "typed-tool.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(out).toBe("21°C is 70°F\n");
+  expect(err).toContain("tool convert_temperature: error\ntool convert_temperature: ok");
+});
