@@ -38,7 +38,7 @@ import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkp
 import { SelfSubscriptions } from "./triggers/self-subscriptions.ts";
 import { SelfSubscribeToolSet } from "./triggers/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
-import { checkLocalToolNames, LocalToolSet, namedLocalTools, type LocalTools } from "../tool/local-tool-set.ts";
+import { LocalToolSet, namedLocalTools, type LocalTools } from "../tool/local-tool-set.ts";
 import { registerLocalTools } from "../tool/serve-local-tools.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
 import type { OperatorAsk } from "../mcp/elicitation-policies.ts";
@@ -274,7 +274,6 @@ export function createAgent(options: AgentOptions): Agent {
   if (customToolSet && options.subagents)
     throw new AgentdError("E_USAGE", "createAgent: pass either a ToolSet as tools or subagents (the subagent tools are the extra tool set); tools made by tool() go with both");
   const localTools = options.tools && !customToolSet ? namedLocalTools(options.tools as LocalTools) : undefined;
-  if (localTools) checkLocalToolNames(localTools, Object.keys(options.mcpServers ?? {}));
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
   // Records of a triggered (or tagged) run carry `trigger`; the loop itself knows nothing of triggers.

@@ -20,6 +20,7 @@ export function namedLocalTools(tools: LocalTools): Map<string, LocalTool> {
   for (const [name, t] of entries) {
     if (!isLocalTool(t)) throw new AgentdError("E_USAGE", `createAgent: tools${name ? `.${name}` : ""} is not made by tool() (pass tool({ description, parameters, execute }))`);
     if (!name) throw new AgentdError("E_USAGE", "createAgent: a tool in the tools array has no name; give it one (tool({ name, … })) or pass tools as a record");
+    if (name.includes("/")) throw new AgentdError("E_USAGE", `createAgent: tools.${name}: "server/tool" names belong to the MCP servers' tools; name a local tool without "/"`);
     if (out.has(name)) throw new AgentdError("E_USAGE", `createAgent: two tools are named "${name}"; tool names must be unique`);
     out.set(name, t as LocalTool);
   }
@@ -50,15 +51,5 @@ export class LocalToolSet implements ToolSet {
       isError: r.isError,
       ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
     };
-  }
-}
-
-/** Refuse local tools whose `server/…` names fall under a configured MCP server (its tools would shadow them). */
-export function checkLocalToolNames(tools: ReadonlyMap<string, LocalTool>, mcpServers: Iterable<string>): void {
-  const servers = new Set(mcpServers);
-  for (const name of tools.keys()) {
-    const slash = name.indexOf("/");
-    if (slash > 0 && servers.has(name.slice(0, slash)))
-      throw new AgentdError("E_USAGE", `createAgent: the tool "${name}" collides with the MCP server "${name.slice(0, slash)}"'s tools; rename the tool`);
   }
 }

@@ -21,15 +21,19 @@ import { AgentdError } from "../wire/errors.ts";
 import type { ToolCallContext, ToolDescriptor } from "../loop/tools.ts";
 import { formatIssues, isStandardSchema, type StandardSchemaV1, standardJsonSchema } from "./standard-schema.ts";
 
-/** MCP's tool name rule (2025-11-25, "Tool names"): 1–128 of letters, digits, `_`, `-`, `.` and `/`. */
-const TOOL_NAME = /^[A-Za-z0-9_\-./]{1,128}$/;
+/**
+ * MCP's tool name rule (2025-11-25, "Tool names": 1–128 of letters, digits, `_`, `-`, `.` and `/`) without
+ * the `/`: `server/tool` names are the MCP servers' tools, so a local tool can never shadow one (or be
+ * reported as one in telemetry).
+ */
+const TOOL_NAME = /^[A-Za-z0-9_\-.]{1,128}$/;
 
 /** What `execute` may return: the structured value its `outputSchema` accepts, or any value without one. */
 export type ToolReturn<O extends StandardSchemaV1 | undefined> = O extends StandardSchemaV1 ? StandardSchemaV1.InferInput<O> : unknown;
 
 /** The definition {@link tool} takes. */
 export interface ToolDefinition<P extends StandardSchemaV1, O extends StandardSchemaV1 | undefined = undefined> {
-  /** The tool's name (MCP rule: up to 128 of `A-Za-z0-9_-./`). Optional when tools are passed as a record. */
+  /** The tool's name (up to 128 of `A-Za-z0-9_-.`; no `/`, which marks MCP servers' tools). Optional in a record. */
   name?: string;
   /** What the tool does, for the model. */
   description: string;
@@ -96,7 +100,11 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | undefined = undefined>(definition: ToolDefinition<P, O>): LocalTool<P, O> {
   const label = definition.name ?? "(unnamed)";
   if (definition.name !== undefined && !TOOL_NAME.test(definition.name))
-    throw usage(`tool ${JSON.stringify(definition.name)}: a tool name is 1–128 of letters, digits, "_", "-", "." and "/"`);
+    throw usage(
+      definition.name.includes("/")
+        ? `tool ${JSON.stringify(definition.name)}: "server/tool" names belong to the MCP servers' tools; name a local tool without "/"`
+        : `tool ${JSON.stringify(definition.name)}: a tool name is 1–128 of letters, digits, "_", "-" and "."`,
+    );
   if (!isStandardSchema(definition.parameters)) throw usage(`tool ${label}: parameters must be a Standard Schema validator (valibot, zod, arktype …)`);
   if (definition.outputSchema !== undefined && !isStandardSchema(definition.outputSchema))
     throw usage(`tool ${label}: outputSchema must be a Standard Schema validator`);
