@@ -9,6 +9,7 @@
  */
 import { resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { LocalTools } from "../tool/local-tool-set.ts";
 import type { AgentdConfig } from "../config/schema.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
@@ -78,6 +79,8 @@ export interface AgentFromConfigOptions {
   telemetry?: AgentOptions["telemetry"];
   /** The command a subagent child is started with (default: this program with the hidden `__subagent` entry). */
   subagentCommand?: ChildCommand;
+  /** Tools defined in code (`tool()`), offered beside the configured MCP servers' (docs/tools.md). */
+  tools?: LocalTools;
   /**
    * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
    * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
@@ -186,6 +189,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { subagents: supervisor } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === false ? { httpReactivity: false } : {}),
     ...(oauthTokenStore ? { oauthTokenStore } : {}),

@@ -8,6 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
 import { createAgent, type Agent } from "../agent/create-agent.ts";
+import { createAgentFromConfig } from "../agent/from-config.ts";
+import { parseConfig } from "../config/load.ts";
 import { RUN_ID_META_KEY } from "../mcp/meta.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -95,4 +97,11 @@ test("beside subagents: the model is offered both sets, the served endpoint list
   const error = await clash.listTools().then(() => undefined, (e: unknown) => e);
   expect(AgentdError.isInstance(error) && error.code).toBe("E_USAGE");
   expect((error as Error).message).toContain('"subagent.spawn" is taken by a built-in tool');
+});
+
+test("from the config shape too: createAgentFromConfig(config, { tools }) offers them beside the configured servers", async () => {
+  const echo = tool({ name: "echo", description: "echo", parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+  const agent = createAgentFromConfig(parseConfig({ scope: { allow: ["echo"] } }, {}), { tools: [echo] });
+  cleanups.push(() => agent.close());
+  expect((await agent.listTools()).map((t) => t.name)).toEqual(["echo"]);
 });
