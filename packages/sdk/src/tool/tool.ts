@@ -116,7 +116,13 @@ export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | un
 
   const invoke = async (args: unknown, context: ToolCallContext): Promise<LocalToolResult<never>> => {
     const name = definition.name ?? label;
-    const checked = await def.parameters["~standard"].validate(args);
+    let checked: StandardSchemaV1.Result<unknown>;
+    try {
+      checked = await def.parameters["~standard"].validate(args);
+    } catch (e) {
+      // A validator is not supposed to throw; one that does fails the call, not the run.
+      return { text: `invalid arguments for "${name}": the validator failed: ${errorText(e)}`, isError: true };
+    }
     if (checked.issues) return { text: `invalid arguments for "${name}": ${formatIssues(checked.issues)}`, isError: true };
     let value: unknown;
     try {

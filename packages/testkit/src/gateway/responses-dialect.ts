@@ -133,7 +133,9 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
       const item_id = item.id as string;
       if (item.type === "reasoning") {
         const text = (item.summary as Array<{ text: string }>)[0]?.text ?? "";
-        emit("response.output_item.added", { output_index, item: { ...item, summary: [] } });
+        // The encrypted content arrives with the finished item, as the API sends it.
+        const { encrypted_content: _later, ...opening } = item;
+        emit("response.output_item.added", { output_index, item: { ...opening, summary: [] } });
         emit("response.reasoning_summary_part.added", { item_id, output_index, summary_index: 0, part: { type: "summary_text", text: "" } });
         for (const delta of splitPieces(text)) emit("response.reasoning_summary_text.delta", { item_id, output_index, summary_index: 0, delta, obfuscation: "x" });
         emit("response.reasoning_summary_text.done", { item_id, output_index, summary_index: 0, text });
