@@ -49,6 +49,7 @@ export async function askAnswers(seed: InitSeed): Promise<InitAnswers | undefine
           { value: "openai", label: "OpenAI-compatible", hint: "Ollama, vLLM, llama.cpp, LM Studio, OpenAI, …" },
           { value: "anthropic", label: "Anthropic Messages" },
           { value: "gemini", label: "Google Gemini" },
+          { value: "responses", label: "OpenAI Responses API", hint: "OpenAI's /v1/responses: reasoning kept across tool calls" },
         ],
       }),
     );
