@@ -75,3 +75,31 @@ describe("a run with a tool defined in code", () => {
     }
   });
 });
+
+test("budgets: a local tool slower than limits.toolTimeoutMs has its signal aborted and is a tool error the model reads", async () => {
+  const gateway = await gatewayFor({
+    dialect: "responses",
+    script: [{ toolCalls: [{ name: "slow", arguments: {} }] }, echoLastToolResult()],
+  });
+  let aborted: unknown;
+  const slow = tool({
+    name: "slow",
+    description: "never finishes by itself",
+    parameters: z.object({}),
+    execute: (_input, { signal }) =>
+      new Promise<string>((_resolve, reject) =>
+        signal.addEventListener("abort", () => {
+          aborted = signal.reason;
+          reject(new Error("stopped"));
+        }),
+      ),
+  });
+  const agent = createAgent({ model: modelFor("responses", gateway), tools: [slow], limits: { toolTimeoutMs: 50 } });
+  try {
+    const result = await agent.run("Run the slow tool");
+    expect(result.text).toContain("tool slow timed out after 50 ms");
+    expect(String(aborted)).toContain("tool timeout");
+  } finally {
+    await agent.close();
+  }
+});
