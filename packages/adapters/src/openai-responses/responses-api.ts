@@ -31,11 +31,13 @@ export interface ResponsesRequest {
   max_output_tokens?: number;
   temperature?: number;
   text?: { format: { type: "json_object" } | { type: "json_schema"; name: string; schema: Record<string, unknown>; strict?: boolean } };
-  reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
-  include?: string[];
+  reasoning?: { effort?: "minimal" | "low" | "medium" | "high" | "xhigh" | "max"; summary?: "auto" | "concise" | "detailed" };
+  /** What we ask to be included: only the encrypted reasoning. */
+  include?: Array<"reasoning.encrypted_content">;
   store: boolean;
   previous_response_id?: string;
-  stream?: boolean;
+  /** Only ever `true` (absent: a whole response). */
+  stream?: true;
 }
 
 /** Token counts as the wire reports them. */
