@@ -15,6 +15,7 @@ import { cacheRun, MIN_CACHEABLE_TOKENS } from "./cache-run.ts";
 const RATES: Record<Dialect, { read: number; write: number; note: string }> = {
   anthropic: { read: 0.1, write: 1.25, note: "reads 0.1×, 5-minute writes 1.25×" },
   openai: { read: 0.5, write: 1, note: "cached 0.5× (gpt-4o family)" },
+  responses: { read: 0.5, write: 1, note: "cached 0.5× (gpt-4o family, Responses API)" },
   gemini: { read: 0.25, write: 1, note: "implicit cache 0.25× (2.5 family)" },
 };
 

@@ -44,3 +44,11 @@ test("a run watched as a stream of events", async () => {
   expect(err).toMatch(/← demo\/convert_currency ok in \d+ms: /);
   expect(err).toContain("ok · 2 turns");
 });
+
+test("a typed tool defined in code, over the Responses dialect: invalid arguments are an error the model reads", async () => {
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "typed-tool.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(out).toBe("21°C is 70°F\n");
+  expect(err).toContain("tool convert_temperature: error\ntool convert_temperature: ok");
+});

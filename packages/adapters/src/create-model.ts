@@ -1,7 +1,7 @@
 /**
  * One entry point from configuration to a model: `createModel({ dialect, baseURL, apiKey, model })`.
  * The dialect names match the config file and `AGENT_DIALECT`: `openai` (any OpenAI-compatible
- * `/chat/completions` endpoint), `anthropic`, `gemini`.
+ * `/chat/completions` endpoint), `responses` (OpenAI's `/responses`), `anthropic`, `gemini`.
  */
 import { AgentdError, type LanguageModel } from "@agentd/sdk/model";
 import type { ProviderSettings } from "./_internal/settings.ts";
@@ -9,12 +9,13 @@ import type { PromptCacheSettings, ThinkingSettings } from "./_internal/thinking
 import { createAnthropic } from "./anthropic/anthropic-language-model.ts";
 import { createGemini } from "./gemini/gemini-language-model.ts";
 import { createOpenAICompatible } from "./openai-compatible/openai-compatible-language-model.ts";
+import { createOpenAIResponses } from "./openai-responses/responses-language-model.ts";
 
 /** The wire dialects an agent can speak. */
-export type ModelDialect = "openai" | "anthropic" | "gemini";
+export type ModelDialect = "openai" | "responses" | "anthropic" | "gemini";
 
 /** The dialects, for validating configuration and for help text. */
-export const MODEL_DIALECTS: readonly ModelDialect[] = ["openai", "anthropic", "gemini"];
+export const MODEL_DIALECTS: readonly ModelDialect[] = ["openai", "responses", "anthropic", "gemini"];
 
 /** Settings of {@link createModel}: the shared ones plus each dialect's own (ignored by the others). */
 export interface CreateModelSettings extends ProviderSettings {
@@ -23,8 +24,12 @@ export interface CreateModelSettings extends ProviderSettings {
   supportsTools?: boolean;
   /** openai: ask for a usage chunk when streaming (default true). */
   includeUsage?: boolean;
-  /** openai: whether `response_format: json_schema` is accepted (default true). */
+  /** openai, responses: whether JSON Schema output (`response_format` / `text.format`) is accepted (default true). */
   structuredOutputs?: boolean;
+  /** responses: ask for reasoning items' `encrypted_content` and send them back (default true). */
+  encryptedReasoning?: boolean;
+  /** responses: store responses and continue with `previous_response_id` (default false: nothing stored). */
+  previousResponseId?: boolean;
   /** anthropic: default `max_tokens` (4096). */
   maxTokens?: number;
   /** anthropic: `anthropic-version` header (`2023-06-01`). */
@@ -47,6 +52,10 @@ export function createModel(settings: CreateModelSettings): LanguageModel {
         throw new AgentdError("E_CONFIG_INVALID", "the openai dialect needs a base URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1");
       const { promptCache: _automatic, ...openai } = rest;
       return createOpenAICompatible({ ...openai, baseURL: rest.baseURL });
+    }
+    case "responses": {
+      const { promptCache: _automatic, ...responses } = rest;
+      return createOpenAIResponses(responses);
     }
     case "anthropic":
       return createAnthropic(rest);

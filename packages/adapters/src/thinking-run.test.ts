@@ -11,7 +11,7 @@ import { closeAll, gatewayFor, modelFor, THINKING, weatherTools } from "./__fixt
 
 afterEach(closeAll);
 
-const DIALECTS: Dialect[] = ["anthropic", "gemini", "openai"];
+const DIALECTS: Dialect[] = ["anthropic", "gemini", "openai", "responses"];
 const SECRET_THOUGHT = "private chain of thought";
 
 /** Each dialect's API rule for reasoning sent back, switched on. */
@@ -32,6 +32,15 @@ function reasoningCameBack(dialect: Dialect, body: Record<string, unknown>): boo
   if (dialect === "gemini") {
     const contents = body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
     return contents.filter((c) => c.role === "model").every((c) => typeof c.parts.find((p) => p.functionCall)?.thoughtSignature === "string");
+  }
+  if (dialect === "responses") {
+    // Each function call goes back after the reasoning item it was issued with, encrypted content and all.
+    const input = body.input as Array<Record<string, unknown>>;
+    const calls = input.filter((item) => item.type === "function_call");
+    return calls.length > 0 && calls.every((call) => {
+      const before = input.slice(0, input.indexOf(call));
+      return before.some((item) => item.type === "reasoning" && typeof item.encrypted_content === "string");
+    });
   }
   const messages = body.messages as Array<Record<string, unknown>>;
   return messages.filter((m) => m.role === "assistant").every((m) => typeof m.reasoning_content === "string");

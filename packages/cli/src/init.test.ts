@@ -192,7 +192,7 @@ describe("agentd init --yes (real CLI)", () => {
     const ws = workspace();
     const dialect = await ws.run(["init", "--yes", "--dialect", "cohere"]);
     expect(dialect.code).toBe(2);
-    expect(dialect.stderr).toContain("--dialect must be one of openai, anthropic, gemini, got 'cohere'");
+    expect(dialect.stderr).toContain("--dialect must be one of openai, responses, anthropic, gemini, got 'cohere'");
     const key = await ws.run(["init", "--yes", "--api-key-env", "sk-live-0123456789abcdef"]);
     expect(key.code).toBe(2);
     expect(key.stderr).toContain("looks like an API key");

@@ -29,7 +29,7 @@ const modelEnv = (g: FakeGateway, dialect: Dialect) => ({
   AGENT_API_KEY: "sk-test-secret-123",
 });
 
-describe.each(["openai", "anthropic", "gemini"] as const)("agentd run over %s", (dialect) => {
+describe.each(["openai", "responses", "anthropic", "gemini"] as const)("agentd run over %s", (dialect) => {
   test("a tool-using run prints the result; the run id arrives in _meta; the key never reaches stderr", async () => {
     ws = new CliWorkspace();
     gateway = await startFakeGateway({

@@ -56,6 +56,10 @@ export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./loop/b
 export type { RunScope } from "./loop/scope.ts";
 export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "./loop/tools.ts";
 
+// ── Tools defined in code, typed from any Standard Schema validator ──
+export { tool } from "./tool/index.ts";
+export type { LocalTool, LocalToolResult, LocalTools, ToolDefinition, ToolReturn, StandardSchemaV1, StandardJSONSchemaV1 } from "./tool/index.ts";
+
 // ── Triggers: specs from config or code, their status and outcomes ──
 export {
   AgentTriggers,

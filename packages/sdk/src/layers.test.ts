@@ -15,7 +15,7 @@ const PACKAGES = resolve(import.meta.dir, "../..");
 
 /** SDK folders (a2a and mcp by their subfolders) and what each may import besides itself. */
 const SDK_EDGES: Record<string, readonly string[]> = {
-  "(root)": ["_internal", "wire", "transport", "mcp", "model", "loop", "triggers", "supervisor", "telemetry", "config", "agent"],
+  "(root)": ["_internal", "wire", "transport", "mcp", "model", "loop", "tool", "triggers", "supervisor", "telemetry", "config", "agent"],
   _internal: ["(root)"],
   wire: [],
   config: ["(root)", "wire"],
@@ -29,6 +29,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "a2a/client": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "model", "loop"],
   model: ["(root)", "_internal", "wire", "loop"],
   loop: ["(root)", "_internal", "wire", "model"],
+  tool: ["(root)", "_internal", "wire", "mcp/protocol", "mcp/server", "loop"],
   telemetry: ["(root)", "loop"],
   triggers: ["(root)", "_internal", "wire", "config", "store", "model", "loop"],
   supervisor: ["(root)", "_internal", "wire", "transport", "config", "mcp/server", "model", "loop"],
@@ -36,7 +37,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "a2a/server": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "mcp/client", "loop", "serve"],
   agent: [
     "(root)", "_internal", "wire", "transport", "config", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "store",
-    "a2a/client", "a2a/server", "model", "loop", "telemetry", "triggers", "supervisor", "serve",
+    "a2a/client", "a2a/server", "model", "loop", "tool", "telemetry", "triggers", "supervisor", "serve",
   ],
 };
 

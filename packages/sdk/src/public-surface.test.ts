@@ -22,7 +22,7 @@ describe("exports", () => {
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "durationProblem", "formatDuration",
       "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runStatusOf", "runSubagentChild",
-      "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "triggerSpecsFromConfig", "validateTriggerSpec",
+      "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "tool", "triggerSpecsFromConfig", "validateTriggerSpec",
     ]);
   });
 

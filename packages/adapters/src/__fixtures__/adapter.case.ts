@@ -32,7 +32,7 @@ export interface CaseModelSettings {
 }
 
 /** The header each dialect carries its key in. */
-const AUTH_HEADER: Record<Dialect, string> = { openai: "authorization", anthropic: "x-api-key", gemini: "x-goog-api-key" };
+const AUTH_HEADER: Record<Dialect, string> = { openai: "authorization", responses: "authorization", anthropic: "x-api-key", gemini: "x-goog-api-key" };
 
 const API_KEY = "sk-case-SECRET-0123456789abcdef";
 

@@ -28,6 +28,7 @@ export const THINKING: Record<Dialect, CreateModelSettings["thinking"]> = {
   anthropic: { budgetTokens: 1024 },
   gemini: { budgetTokens: 512 },
   openai: { effort: "high", passBack: "reasoning_content" },
+  responses: { effort: "high" },
 };
 
 /** Gateways started by the current test. */

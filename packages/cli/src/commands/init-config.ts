@@ -7,7 +7,7 @@ import { AgentdError, parseConfig, type AgentdConfig, type McpServerConfig } fro
 import { isLoopbackHost } from "@agentd/sdk/transport";
 
 /** The dialects the model adapters speak. */
-export const DIALECTS = ["openai", "anthropic", "gemini"] as const;
+export const DIALECTS = ["openai", "responses", "anthropic", "gemini"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
 /** The default model endpoint: a local OpenAI-compatible server (Ollama's port). */
@@ -43,6 +43,7 @@ const isLoopback = (url: string | undefined) => !!url && /^https?:\/\/(127\.\d+\
 export function defaultsFor(dialect: Dialect, intelligence?: string): { intelligence?: string; model?: string; apiKeyEnv?: string } {
   if (dialect === "anthropic") return { apiKeyEnv: "ANTHROPIC_API_KEY" };
   if (dialect === "gemini") return { apiKeyEnv: "GEMINI_API_KEY" };
+  if (dialect === "responses") return { apiKeyEnv: "OPENAI_API_KEY" };
   // A local server gets the local defaults; a remote one needs a key and a model name the person chooses.
   return isLoopback(intelligence ?? DEFAULT_INTELLIGENCE)
     ? { intelligence: DEFAULT_INTELLIGENCE, model: DEFAULT_OPENAI_MODEL }

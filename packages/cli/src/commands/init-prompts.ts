@@ -19,7 +19,7 @@ export type InitSeed = Partial<Omit<InitAnswers, "servers">> & { servers: InitAn
 
 class Cancelled extends Error {}
 
-const MODEL_EXAMPLES: Record<Dialect, string> = { openai: "e.g. gpt-4.1-mini", anthropic: "e.g. claude-sonnet-4-5", gemini: "e.g. gemini-2.5-flash" };
+const MODEL_EXAMPLES: Record<Dialect, string> = { openai: "e.g. gpt-4.1-mini", responses: "e.g. gpt-5-mini", anthropic: "e.g. claude-sonnet-4-5", gemini: "e.g. gemini-2.5-flash" };
 
 /** The prompt's value, or stop the whole flow when the person pressed Ctrl-C / Esc. */
 function answered<T>(value: T): Exclude<T, symbol> {
@@ -49,6 +49,7 @@ export async function askAnswers(seed: InitSeed): Promise<InitAnswers | undefine
           { value: "openai", label: "OpenAI-compatible", hint: "Ollama, vLLM, llama.cpp, LM Studio, OpenAI, …" },
           { value: "anthropic", label: "Anthropic Messages" },
           { value: "gemini", label: "Google Gemini" },
+          { value: "responses", label: "OpenAI Responses API", hint: "OpenAI's /v1/responses: reasoning kept across tool calls" },
         ],
       }),
     );

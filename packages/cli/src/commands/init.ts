@@ -81,7 +81,7 @@ export const initCommand = defineCommand({
     force: { type: "boolean", description: "Overwrite an existing file" },
     config: { type: "string", alias: "c", description: "Where to write (default ./agentd.json)" },
     intelligence: { type: "string", description: "Model endpoint URL (default for openai: http://127.0.0.1:11434/v1)" },
-    dialect: { type: "string", description: "openai (default), anthropic or gemini" },
+    dialect: { type: "string", description: "openai (default), responses, anthropic or gemini" },
     model: { type: "string", alias: "m", description: "Model name (default qwen3 for a local endpoint; required otherwise)" },
     "api-key-env": { type: "string", description: "NAME of the environment variable holding the API key ('' for none)" },
     server: { type: "string", description: "An MCP server, NAME=COMMAND LINE or NAME=URL; repeatable" },

@@ -47,7 +47,7 @@ function outputFormat(args: Record<string, unknown>): "text" | "json" | "stream-
 export const runNotes = [
   "API key (sent only to the model endpoint, never logged), the first that is set:",
   "  AGENT_API_KEY, then the variable model.apiKeyEnv names, then the dialect's own:",
-  "  OPENAI_API_KEY (openai), ANTHROPIC_API_KEY (anthropic), GEMINI_API_KEY then GOOGLE_API_KEY (gemini).",
+  "  OPENAI_API_KEY (openai, responses), ANTHROPIC_API_KEY (anthropic), GEMINI_API_KEY then GOOGLE_API_KEY (gemini).",
   "  A 401/403 names the variable the key came from (never the key), or says none was set.",
   "Model name: --model, AGENT_MODEL or model.name (required; agentd never sends a made-up one).",
   "Durations need a unit: 500ms, 30s, 5m, 1h30m, 1d (a bare number is refused; 0 is 0).",

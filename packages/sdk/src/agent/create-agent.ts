@@ -39,6 +39,8 @@ import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkp
 import { SelfSubscriptions } from "../triggers/runner/self-subscriptions.ts";
 import { SelfSubscribeToolSet } from "../triggers/runner/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
+import { LocalToolSet, namedLocalTools, type LocalTools } from "../tool/local-tool-set.ts";
+import { registerLocalTools } from "../tool/serve-local-tools.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../_internal/timer.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import { type AuthorizationAsk, withAuthorization } from "../mcp/client/authorization-ask.ts";
@@ -106,8 +108,12 @@ export interface AgentOptions {
    * store with a `close()` is the agent's: closed with it (see `tokenStoreFromConfig`).
    */
   oauthTokenStore?: TokenStore & { close?(): Promise<void> };
-  /** Extra tools offered besides the MCP servers' (e.g. self-tools). */
-  tools?: ToolSet;
+  /**
+   * Tools defined in code, offered besides the MCP servers' (docs/tools.md): made by `tool()`, as an array
+   * of named tools or a record whose keys name them. Those made with `serve: true` are also offered by
+   * `serve()`. A `ToolSet` instead replaces the subagent tools as the extra tool set (not with `subagents`).
+   */
+  tools?: LocalTools | ToolSet;
   /**
    * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
    * model sends it a message and gets the task's answer, or its question when it needs input.
@@ -292,13 +298,19 @@ export interface DrainOptions {
   close?: boolean;
 }
 
+/** A hand-written ToolSet (`{ list, call }`), as opposed to tools made by `tool()`. */
+const isToolSet = (tools: AgentOptions["tools"]): tools is ToolSet =>
+  tools !== undefined && !Array.isArray(tools) && typeof (tools as ToolSet).list === "function" && typeof (tools as ToolSet).call === "function";
+
 /** A fresh run id. */
 export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 
 /** Create an agent. Nothing is connected until `connect()`, the first `run()`, `start()` or `serve()`. */
 export function createAgent(options: AgentOptions): Agent {
-  if (options.tools && options.subagents)
-    throw new AgentdError("E_USAGE", "createAgent: pass either tools or subagents (the subagent tools are the extra tool set)");
+  const customToolSet = isToolSet(options.tools) ? options.tools : undefined;
+  if (customToolSet && options.subagents)
+    throw new AgentdError("E_USAGE", "createAgent: pass either a ToolSet as tools or subagents (the subagent tools are the extra tool set); tools made by tool() go with both");
+  const localTools = options.tools && !customToolSet ? namedLocalTools(options.tools as LocalTools) : undefined;
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
   // Records of a triggered (or tagged) run carry `trigger`; the loop itself knows nothing of triggers.
@@ -364,7 +376,8 @@ export function createAgent(options: AgentOptions): Agent {
   const { clients, connect } = connections;
 
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
-  const subagentTools = options.tools ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const builtIn = customToolSet ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const subagentTools = localTools?.size ? new LocalToolSet(localTools, builtIn) : builtIn;
   // `triggers` is read when a tool is called, by then it is built.
   const selfSubs = options.selfSubscribe && options.triggers?.specs.length
     ? new SelfSubscriptions({ triggers: () => config.triggers, ...options.selfSubscribe, logger })
@@ -523,7 +536,14 @@ export function createAgent(options: AgentOptions): Agent {
       ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
       control: operatorControl(),
       ...(ledger ? { sampling: () => ledger.byServer() } : {}),
-      ...(options.subagents ? { extend: (server, _runs, access) => registerSubagentSurface(server, options.subagents!, access) } : {}),
+      ...(options.subagents || localTools?.size
+        ? {
+            extend: (server, _runs, access) => {
+              if (localTools) registerLocalTools(server, localTools);
+              if (options.subagents) registerSubagentSurface(server, options.subagents, access);
+            },
+          }
+        : {}),
       ready: async () => {
         if (!options.model) return { ok: false, reason: "model not configured" };
         try {

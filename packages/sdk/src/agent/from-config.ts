@@ -9,6 +9,7 @@
  */
 import { resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { LocalTools } from "../tool/local-tool-set.ts";
 import type { AgentdConfig } from "../config/schema.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
@@ -30,7 +31,7 @@ import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "./reload.ts";
 
 /** The model dialects a configuration names. */
-export type ModelDialectName = "openai" | "anthropic" | "gemini";
+export type ModelDialectName = "openai" | "responses" | "anthropic" | "gemini";
 
 /** What a {@link ModelFactory} is asked to build (the settings `createModel` of `@agentd/adapters` takes). */
 export interface ModelSettings {
@@ -50,6 +51,8 @@ export interface ModelSettings {
   thinking?: NonNullable<AgentdConfig["model"]>["thinking"];
   /** Prompt caching (the config's `model.promptCache`). */
   promptCache?: NonNullable<AgentdConfig["model"]>["promptCache"];
+  /** responses: continue conversations with `previous_response_id` (the config's `model.previousResponseId`). */
+  previousResponseId?: boolean;
   logger?: Logger;
 }
 
@@ -81,6 +84,8 @@ export interface AgentFromConfigOptions {
   telemetry?: AgentOptions["telemetry"];
   /** The command a subagent child is started with (default: this program with the hidden `__subagent` entry). */
   subagentCommand?: ChildCommand;
+  /** Tools defined in code (`tool()`), offered beside the configured MCP servers' (docs/tools.md). */
+  tools?: LocalTools;
   /**
    * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
    * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
@@ -117,6 +122,7 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
     ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
     ...(m.thinking ? { thinking: m.thinking } : {}),
     ...(m.promptCache ? { promptCache: m.promptCache } : {}),
+    ...(m.previousResponseId !== undefined ? { previousResponseId: m.previousResponseId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }
@@ -199,6 +205,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.model?.prices ? { prices: config.model.prices } : {}),
     ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
     ...(supervisor ? { subagents: supervisor } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
     capabilities: capabilityConfigFrom(config, logger),
     ...(c.httpReactivity === true ? { httpReactivity: true } : {}),
     ...mcpTimeoutsFromConfig(config),

@@ -1,6 +1,7 @@
 /**
  * Which API key a run sends, and from where. The order: the caller's own (`apiKey` option), `AGENT_API_KEY`,
- * the variable `model.apiKeyEnv` names, then the dialect's conventional variable — `OPENAI_API_KEY`,
+ * the variable `model.apiKeyEnv` names, then the dialect's conventional variable — `OPENAI_API_KEY` (openai,
+ * responses),
  * `ANTHROPIC_API_KEY`, `GEMINI_API_KEY` then `GOOGLE_API_KEY` — the ones every peer reads. Where the key came
  * from (a variable's name, never its value) is said when the provider refuses it (401/403), or that none
  * was set and where agentd looked.
@@ -8,8 +9,9 @@
 import type { ModelConfig } from "./schema.ts";
 
 /** The conventional API-key variables of each dialect, in the order they are read. */
-export const DIALECT_API_KEY_VARIABLES: Readonly<Record<"openai" | "anthropic" | "gemini", readonly string[]>> = Object.freeze({
+export const DIALECT_API_KEY_VARIABLES: Readonly<Record<NonNullable<ModelConfig["dialect"]>, readonly string[]>> = Object.freeze({
   openai: ["OPENAI_API_KEY"],
+  responses: ["OPENAI_API_KEY"],
   anthropic: ["ANTHROPIC_API_KEY"],
   gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 });

@@ -158,7 +158,7 @@ describe("flag and environment errors name the flag or the variable", () => {
   });
 
   test("a bad string value from the environment or a flag", async () => {
-    const dialect = 'one of "openai", "anthropic", "gemini"';
+    const dialect = 'one of "openai", "responses", "anthropic", "gemini"';
     await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow(`AGENT_DIALECT: ${dialect}`);
     await expect(resolveConfig({ env: {}, overrides: { dialect: "foo" } })).rejects.toThrow(new AgentdError("E_CONFIG_INVALID", `--dialect: ${dialect}`));
     await expect(resolveConfig({ env: { AGENT_INTELLIGENCE: "nope" } })).rejects.toThrow("AGENT_INTELLIGENCE: a URL such as");

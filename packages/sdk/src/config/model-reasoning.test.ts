@@ -38,3 +38,19 @@ describe("model thinking, prompt cache and split prices", () => {
     );
   });
 });
+
+describe("the responses dialect", () => {
+  test("model.dialect responses and previousResponseId parse, and reach the model factory", async () => {
+    const { modelFromConfig } = await import("../agent/from-config.ts");
+    const c = parseConfig({ model: { dialect: "responses", name: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } } }, {});
+    const asked: unknown[] = [];
+    modelFromConfig(c, {
+      createModel: (settings) => {
+        asked.push(settings);
+        return { provider: "spy", modelId: settings.model, supportsTools: true, generate: async () => { throw new Error("unused"); }, stream: () => { throw new Error("unused"); } };
+      },
+    });
+    expect(asked).toEqual([{ dialect: "responses", model: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } }]);
+    expect(message(() => parseConfig({ model: { dialect: "responses", previousResponseId: "yes" } }, {}))).toContain("previousResponseId");
+  });
+});

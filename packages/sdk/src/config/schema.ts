@@ -20,7 +20,7 @@ const nonNegative = v.pipe(v.number(), v.minValue(0, "0 or more"));
 const stringMap = v.record(v.string(), v.string());
 
 /** Which LLM dialect the model endpoint speaks. */
-export const DialectSchema = v.picklist(["openai", "anthropic", "gemini"], 'one of "openai", "anthropic", "gemini"');
+export const DialectSchema = v.picklist(["openai", "responses", "anthropic", "gemini"], 'one of "openai", "responses", "anthropic", "gemini"');
 
 export const ModelConfigSchema = v.strictObject({
   /** The model endpoint URL (OpenAI-compatible base such as http://127.0.0.1:11434/v1, or the provider's). */
@@ -56,6 +56,11 @@ export const ModelConfigSchema = v.strictObject({
       passBack: v.optional(v.picklist(["none", "reasoning_content", "reasoning"], 'one of "none", "reasoning_content", "reasoning"')),
     }),
   ),
+  /**
+   * responses: store responses at the provider and continue each conversation with `previous_response_id`
+   * (default false: nothing stored, the whole conversation sent, reasoning passed back encrypted).
+   */
+  previousResponseId: v.optional(v.boolean()),
   /** Anthropic prompt-cache breakpoints (on by default) and their lifetime. */
   promptCache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), ttl: v.optional(v.picklist(["5m", "1h"], 'one of "5m", "1h"')) })),
   headers: v.optional(stringMap),

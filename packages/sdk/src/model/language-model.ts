@@ -1,6 +1,6 @@
 /**
  * The internal language-model interface: what the agentic loop speaks, free of any provider's shape.
- * Adapters (`@agentd/adapters`) translate it to a dialect: openai-compatible, anthropic, gemini.
+ * Adapters (`@agentd/adapters`) translate it to a dialect: openai-compatible, openai-responses, anthropic, gemini.
  */
 
 /** Plain text. */
@@ -26,8 +26,13 @@ export interface ReasoningPart {
   provider: string;
   /** An opaque signature the provider checks when the part comes back (Anthropic, Gemini). */
   signature?: string;
-  /** Encrypted reasoning the provider redacted (Anthropic `redacted_thinking.data`); opaque. */
+  /**
+   * Encrypted reasoning the provider returns for sending back (Anthropic `redacted_thinking.data`, OpenAI
+   * Responses `encrypted_content`); opaque.
+   */
   redactedData?: string;
+  /** The provider's id of this reasoning item (an OpenAI Responses `rs_…` item), sent back with it. */
+  itemId?: string;
 }
 
 /** The model asks for a tool call. `input` is the parsed JSON arguments (an object). */

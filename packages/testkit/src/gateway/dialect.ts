@@ -35,6 +35,8 @@ export interface ParsedRequest {
   prefixes?: PromptPrefix[];
   /** The request turns thinking on (Anthropic `thinking`, Gemini `thinkingConfig`). */
   thinking?: boolean;
+  /** What a dialect keeps of the request for its own rendering (the responses dialect's conversation). */
+  dialectData?: unknown;
 }
 
 /** What a dialect's reasoning checks and rendering need from the gateway. */
@@ -56,6 +58,8 @@ export interface RenderContext {
   model: string;
   includeUsage: boolean;
   reasoning: ReasoningContext;
+  /** The request being answered. */
+  request?: ParsedRequest;
 }
 
 /** HTTP status classes a gateway refuses or faults with. */

@@ -11,12 +11,19 @@ import { listenLoopback, type Exchange, type Sink } from "./http-server.ts";
 import { openAiDialect } from "./openai-dialect.ts";
 import { playTurn, sendError } from "./play-turn.ts";
 import { PromptCache } from "./prompt-cache.ts";
+import { createResponsesDialect } from "./responses-dialect.ts";
 import { createSigner } from "./signer.ts";
 import { Script } from "./script.ts";
 import { checkStaticTurn } from "./turns.ts";
 import type { Dialect, FakeGateway, FakeGatewayOptions, RecordedRequest, StaticTurn } from "./types.ts";
 
-const DIALECTS: Record<Dialect, DialectCodec> = { openai: openAiDialect, anthropic: anthropicDialect, gemini: geminiDialect };
+/** Each dialect's codec; the responses one keeps state per gateway (stored responses, issued reasoning). */
+const DIALECTS: Record<Dialect, (options: FakeGatewayOptions) => DialectCodec> = {
+  openai: () => openAiDialect,
+  responses: createResponsesDialect,
+  anthropic: () => anthropicDialect,
+  gemini: () => geminiDialect,
+};
 
 /** Headers whose values are secrets: recorded as "[redacted]". */
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
@@ -30,8 +37,8 @@ const NO_RETRY = { "x-should-retry": "false" };
 
 /** Start a fake gateway speaking `options.dialect` on 127.0.0.1 (ephemeral port). Close it when done. */
 export async function startFakeGateway(options: FakeGatewayOptions): Promise<FakeGateway> {
-  const codec = DIALECTS[options.dialect];
-  if (codec === undefined) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, anthropic or gemini)`);
+  if (!Object.hasOwn(DIALECTS, options.dialect)) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`);
+  const codec = DIALECTS[options.dialect](options);
   const script = new Script(options.script ?? [], options.onExhausted ?? "error");
   const requests: RecordedRequest[] = [];
   const waiters = new Set<{ count: number; settle: (error?: Error) => void }>();

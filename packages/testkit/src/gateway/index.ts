@@ -1,6 +1,6 @@
 /**
  * Fake LLM gateways: real HTTP servers on 127.0.0.1 that speak the OpenAI-compatible chat completions,
- * Anthropic Messages and Gemini generateContent dialects, answer from a script turn by turn, record every
+ * OpenAI Responses, Anthropic Messages and Gemini generateContent dialects, answer from a script turn by turn, record every
  * request (credentials redacted) and inject faults (429, 5xx, malformed chunks, stalls, disconnects).
  * They serve reasoning (signed thinking blocks, thought signatures, `reasoning_content`) and check it comes
  * back as the real APIs require, and report cache usage from a prompt-cache model of their own.

@@ -6,7 +6,7 @@
 import { turnProblem } from "./turns.ts";
 import type { Dialect, FakeGatewayOptions, RecordedRequest, Turn } from "./types.ts";
 
-const DIALECTS = new Set<Dialect>(["openai", "anthropic", "gemini"]);
+const DIALECTS = new Set<Dialect>(["openai", "responses", "anthropic", "gemini"]);
 
 /** Placeholders a `textTemplate` may use. */
 const PLACEHOLDERS: Record<string, (request: RecordedRequest) => string> = {
@@ -50,7 +50,7 @@ export function loadGatewayOptions(text: string, overrides: Partial<Omit<FakeGat
   const script = file.script ?? [];
   if (!Array.isArray(script)) throw new Error('"script" must be an array of turns');
   const options = { ...file, ...overrides } as Record<string, unknown>;
-  if (!DIALECTS.has(options.dialect as Dialect)) throw new Error(`dialect must be one of openai, anthropic, gemini (got ${JSON.stringify(options.dialect)})`);
+  if (!DIALECTS.has(options.dialect as Dialect)) throw new Error(`dialect must be one of openai, responses, anthropic, gemini (got ${JSON.stringify(options.dialect)})`);
   if (options.onExhausted !== undefined && options.onExhausted !== "error" && options.onExhausted !== "repeat-last") throw new Error('onExhausted must be "error" or "repeat-last"');
   if (options.latencyMs !== undefined && !(typeof options.latencyMs === "number" && options.latencyMs >= 0)) throw new Error("latencyMs must be a number >= 0");
   for (const key of ["model", "requireApiKey"] as const) {

@@ -35,7 +35,7 @@ export function sendError(context: Pick<PlayContext, "codec" | "sink" | "headers
 const isStreaming = (context: PlayContext) => context.request.stream && context.route.jsonArrayStream !== true;
 
 function render(context: PlayContext, answer: Answer): { frames: SseFrame[]; body: string } {
-  const renderContext: RenderContext = { model: context.model, includeUsage: context.request.includeUsage, reasoning: context.reasoning };
+  const renderContext: RenderContext = { model: context.model, includeUsage: context.request.includeUsage, reasoning: context.reasoning, request: context.request };
   if (context.route.jsonArrayStream === true) {
     // Gemini streamGenerateContent without alt=sse: the chunks as one JSON array.
     const frames = context.codec.renderStream(answer, renderContext);

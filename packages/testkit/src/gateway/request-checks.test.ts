@@ -17,7 +17,7 @@ async function start(dialect: Dialect, requireApiKey?: string): Promise<FakeGate
   return gateway;
 }
 
-const PATHS: Record<Dialect, string> = { openai: "/v1/chat/completions", anthropic: "/v1/messages", gemini: "/v1beta/models/gemini-test:generateContent" };
+const PATHS: Record<Dialect, string> = { openai: "/v1/chat/completions", responses: "/v1/responses", anthropic: "/v1/messages", gemini: "/v1beta/models/gemini-test:generateContent" };
 const JSON_HEADERS = { "content-type": "application/json", "anthropic-version": "2023-06-01" };
 
 async function post(gateway: FakeGateway, body: unknown, init: { path?: string; headers?: Record<string, string> } = {}) {
@@ -32,7 +32,7 @@ async function post(gateway: FakeGateway, body: unknown, init: { path?: string; 
 /** The message inside each dialect's error shape, checking the shape on the way. */
 function errorMessage(dialect: Dialect, body: Record<string, any>): string {
   const error = body.error as Record<string, unknown>;
-  if (dialect === "openai") expect(Object.keys(error).sort()).toEqual(["code", "message", "param", "type"]);
+  if (dialect === "openai" || dialect === "responses") expect(Object.keys(error).sort()).toEqual(["code", "message", "param", "type"]);
   if (dialect === "anthropic") expect([body.type, typeof error.type]).toEqual(["error", "string"]);
   if (dialect === "gemini") expect([typeof error.code, typeof error.status]).toEqual(["number", "string"]);
   expect(typeof error.message).toBe("string");
@@ -49,6 +49,17 @@ const BAD: Record<Dialect, Array<[string, unknown, RegExp]>> = {
     ["tool message for an unknown id", { model: "m", messages: [user("hi"), { role: "tool", tool_call_id: "call_nope", content: "x" }] }, /call_nope/],
     ["tool call left unanswered", { model: "m", messages: [user("hi"), { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] }, user("and?")] }, /call_1/],
     ["tool name with a slash", { model: "m", messages: [user("hi")], tools: [{ type: "function", function: { name: "fs/read", parameters: {} } }] }, /fs\/read/],
+  ],
+  responses: [
+    ["missing input", { model: "m" }, /'input'/],
+    ["chat messages instead of input", { model: "m", messages: [user("hi")] }, /Unsupported parameter: 'messages'/],
+    ["arguments sent as an object", { model: "m", input: [user("hi"), { type: "function_call", call_id: "call_1", name: "f", arguments: { a: 1 } }, { type: "function_call_output", call_id: "call_1", output: "x" }] }, /arguments/],
+    ["output for an unknown call", { model: "m", input: [user("hi"), { type: "function_call_output", call_id: "call_nope", output: "x" }] }, /call_nope/],
+    ["call left unanswered", { model: "m", input: [user("hi"), { type: "function_call", call_id: "call_1", name: "f", arguments: "{}" }, user("and?")] }, /No tool output found for function call call_1/],
+    ["input_text in an assistant message", { model: "m", input: [{ role: "assistant", content: [{ type: "input_text", text: "x" }] }, user("hi")] }, /'output_text'/],
+    ["chat completions' nested tool_choice", { model: "m", input: "hi", tool_choice: { type: "function", function: { name: "f" } } }, /tool_choice.name/],
+    ["a json_schema format without a schema", { model: "m", input: "hi", text: { format: { type: "json_schema", name: "answer" } } }, /text.format.schema/],
+    ["a reasoning item this gateway never issued", { model: "m", input: [{ type: "reasoning", id: "rs_forged", summary: [] }, user("hi")] }, /rs_forged/],
   ],
   anthropic: [
     ["missing max_tokens", { model: "m", messages: [user("hi")] }, /max_tokens/],
@@ -68,7 +79,7 @@ const BAD: Record<Dialect, Array<[string, unknown, RegExp]>> = {
   ],
 };
 
-for (const dialect of ["openai", "anthropic", "gemini"] as const) {
+for (const dialect of ["openai", "responses", "anthropic", "gemini"] as const) {
   describe(`${dialect} request checks`, () => {
     for (const [name, body, pattern] of BAD[dialect]) {
       test(`400 for ${name}; no turn used; recorded as refused`, async () => {
@@ -100,8 +111,8 @@ for (const dialect of ["openai", "anthropic", "gemini"] as const) {
 
     test("requireApiKey: 401 without or with a wrong key, answered with the right one", async () => {
       const gateway = await start(dialect, "right-key");
-      const valid = dialect === "openai" ? { model: "m", messages: [user("hi")] } : dialect === "anthropic" ? { model: "m", max_tokens: 5, messages: [user("hi")] } : { contents: [{ parts: [{ text: "hi" }] }] };
-      const keyHeader = (key: string): Record<string, string> => (dialect === "openai" ? { authorization: `Bearer ${key}` } : dialect === "anthropic" ? { "x-api-key": key } : { "x-goog-api-key": key });
+      const valid = dialect === "openai" ? { model: "m", messages: [user("hi")] } : dialect === "responses" ? { model: "m", input: "hi" } : dialect === "anthropic" ? { model: "m", max_tokens: 5, messages: [user("hi")] } : { contents: [{ parts: [{ text: "hi" }] }] };
+      const keyHeader = (key: string): Record<string, string> => (dialect === "openai" || dialect === "responses" ? { authorization: `Bearer ${key}` } : dialect === "anthropic" ? { "x-api-key": key } : { "x-goog-api-key": key });
       const none = await post(gateway, valid);
       expect(none.status).toBe(401);
       errorMessage(dialect, none.body);

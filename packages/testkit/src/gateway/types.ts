@@ -4,7 +4,7 @@
  */
 
 /** The wire dialect a fake gateway speaks. */
-export type Dialect = "openai" | "anthropic" | "gemini";
+export type Dialect = "openai" | "responses" | "anthropic" | "gemini";
 
 /** One tool call the scripted model makes. `id` is generated (`call_…` / `toolu_…`) when absent. */
 export interface ToolCallSpec {
@@ -177,7 +177,8 @@ export interface FakeGatewayOptions {
   /**
    * openai: the server's rule for reasoning sent back in assistant messages: `ignore` (default: vLLM,
    * Ollama), `forbid` (400, as DeepSeek's reasoner), `require` (400 unless the reasoning served for a
-   * tool-call turn comes back unchanged, as DeepSeek's thinking mode with tools).
+   * tool-call turn comes back unchanged, as DeepSeek's thinking mode with tools). responses: `require`
+   * refuses a `function_call` sent back without the reasoning item it was issued after.
    */
   reasoningPassBack?: "ignore" | "forbid" | "require";
   /**
@@ -189,7 +190,7 @@ export interface FakeGatewayOptions {
 
 /** A running fake gateway on 127.0.0.1. */
 export interface FakeGateway {
-  /** Base URL for the client: `${origin}/v1` for openai, the origin for anthropic and gemini. */
+  /** Base URL for the client: `${origin}/v1` for openai and responses, the origin for anthropic and gemini. */
   readonly url: string;
   /** `http://127.0.0.1:PORT`. */
   readonly origin: string;
