@@ -3,6 +3,7 @@
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
 import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, parseDuration, resolveConfig } from "@agentd/sdk";
+import { reloadOnChange } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -37,6 +38,7 @@ export const serveCommand = defineCommand({
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
     grace: { type: "string", description: "On SIGTERM, let in-flight runs finish this long (default 30s)" },
+    "watch-config": { type: "boolean", default: true, description: "Reload when the config file changes, e.g. a ConfigMap update (--no-watch-config: only on SIGHUP)" },
     ...configArgs,
   },
   async run({ args, rawArgs }) {
@@ -79,6 +81,8 @@ export const serveCommand = defineCommand({
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
+    // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
+    const watcher = reloadOnChange({ ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
     try {
       const serving = http
         ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}) }))
@@ -95,6 +99,7 @@ export const serveCommand = defineCommand({
       if (outcome) throw new AgentdError("E_ABORTED", `interrupted by ${outcome} after draining`, { data: { signal: outcome } });
       return EXIT.ok;
     } finally {
+      watcher.close();
       await agent.close();
     }
   },

@@ -9,6 +9,7 @@ export {
   type DrainOptions,
 } from "./create-agent.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
+export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./reload-on-change.ts";
 export {
   createAgentFromConfig,
   agentOptionsFromConfig,
