@@ -18,6 +18,8 @@ export const serveExamples = [
   "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
   "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
+  "agentd serve --http 0.0.0.0:8080 --behind-proxy 10.0.0.0/8 --auth-tokens t.txt --public-url https://agents.example.com/mcp   # TLS at the ingress",
+  "agentd serve --http 0.0.0.0:8080 --behind-proxy 127.0.0.6 --forwarded-client-cert   # Istio: the sidecar's verified client certificate",
 ];
 
 export const serveCommand = defineCommand({
@@ -32,6 +34,8 @@ export const serveCommand = defineCommand({
     "operator-tokens": { type: "string", description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)" },
     operators: { type: "string", description: "Principal ids with the operator role, comma-separated (e.g. local, mtls:CN=alice,O=ops)" },
     "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
+    "behind-proxy": { type: "string", description: "TLS is terminated by a proxy in front (ingress, mesh) at these addresses (comma-separated IPs or CIDR ranges): plain HTTP off loopback, still with auth; Forwarded/X-Forwarded-* believed from them only" },
+    "forwarded-client-cert": { type: "boolean", description: "With --behind-proxy: authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (principal mtls:<subject or URI>)" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
@@ -70,6 +74,8 @@ export const serveCommand = defineCommand({
           ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
           ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
           ...(args["json-response"] ? { jsonResponse: true } : {}),
+          ...(list(args["behind-proxy"]) ? { trustedProxies: list(args["behind-proxy"]) } : {}),
+          ...(args["forwarded-client-cert"] === true ? { forwardedClientCert: true } : {}),
         });
     const a2aConfig = args.a2a === true ? (config.serve?.a2a || true) : config.serve?.a2a;
     if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
