@@ -15,7 +15,7 @@ import { parseConfig } from "../packages/sdk/src/config/load.ts";
 import { EXIT } from "../packages/cli/src/exit-codes.ts";
 import { DEPLOY_DIR, type K8sObject, kubectl, render } from "./render.ts";
 
-const OVERLAYS = ["cronjob", "reactive", "served"] as const;
+const OVERLAYS = ["cronjob", "reactive", "served", "ingress"] as const;
 const NO_KUBECTL = kubectl() === undefined;
 const rendered = (NO_KUBECTL ? {} : Object.fromEntries(OVERLAYS.map((o) => [o, render(join(DEPLOY_DIR, "overlays", o))]))) as Record<(typeof OVERLAYS)[number], K8sObject[]>;
 
@@ -259,6 +259,36 @@ describe.skipIf(NO_KUBECTL)("the reactive StatefulSet", () => {
     const mount = c.volumeMounts.find((m: any) => jobStore.startsWith(`${m.mountPath}/`));
     expect(sts().spec.volumeClaimTemplates.map((t: any) => t.metadata.name)).toContain(mount.name);
     expect(sts().spec.template.spec.securityContext.fsGroup).toBe(sts().spec.template.spec.securityContext.runAsGroup);
+  });
+});
+
+describe.skipIf(NO_KUBECTL)("the served agent behind an ingress (TLS terminated in front)", () => {
+  const objs = () => rendered.ingress;
+  const c = () => named(objs(), "Deployment", "agentd").spec.template.spec.containers[0];
+  const flag = (name: string) => (c().args as string[]).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+  test("plain HTTP to the controller only, --behind-proxy with auth, the public URL the Ingress serves", () => {
+    expect(flag("behind-proxy")).toBeString();
+    expect(flag("auth-tokens")).toBeString();
+    expect(flag("tls-cert")).toBeUndefined();
+    expect(named(objs(), "Deployment", "agentd").spec.template.spec.volumes.some((v: any) => v.secret?.secretName === "agentd-tls")).toBe(false);
+    const port = c().ports[0];
+    expect(flag("http")).toBe(`0.0.0.0:${port.containerPort}`);
+    for (const probe of [c().readinessProbe, c().livenessProbe, c().startupProbe]) expect(probe.httpGet).toMatchObject({ scheme: "HTTP", port: port.name });
+    const ingress = find(objs(), "Ingress")[0];
+    const host = ingress.spec.rules[0].host;
+    expect(ingress.spec.tls[0].hosts).toContain(host);
+    expect(flag("public-url")).toBe(`https://${host}/mcp`);
+    const service = named(objs(), "Service", "agentd");
+    for (const p of ingress.spec.rules[0].http.paths) {
+      expect(p.backend.service.name).toBe(service.metadata.name);
+      expect(service.spec.ports.map((sp: any) => sp.name)).toContain(p.backend.service.port.name);
+    }
+    expect(ingress.spec.rules[0].http.paths.map((p: any) => p.path)).toEqual(["/mcp", "/a2a", "/.well-known"]);
+    const np = named(objs(), "NetworkPolicy", "agentd");
+    expect(np.spec.ingress).toHaveLength(1);
+    expect(np.spec.ingress[0].from[0].namespaceSelector).toBeDefined();
+    expect(np.spec.ingress[0].ports).toEqual([{ protocol: "TCP", port: port.containerPort }]);
   });
 });
 
