@@ -74,12 +74,28 @@ describe("agentd serve behind a proxy that terminates TLS", () => {
   }, 60_000);
 
   test("a mesh's forwarded client certificate authenticates from a configured proxy only", async () => {
-    const { config } = workspace();
-    const trusted = await startServe(["--http", "127.0.0.1:0", "--behind-proxy", "127.0.0.0/8", "--forwarded-client-cert", "--config", config]);
+    workspace();
+    // In the file: --operators splits on commas, and this subject holds one.
+    const config = ws!.writeConfig({ serve: { operators: ["mtls:CN=alice,O=ops"] } });
+    const trusted = await startServe(["--http", "127.0.0.1:0", "--behind-proxy", "127.0.0.0/8", "--forwarded-client-cert", "--a2a", "--config", config]);
     expect((await initialize(trusted.url, {})).status).toBe(401);
     const ok = await initialize(trusted.url, XFCC);
     expect(ok.status).toBe(200);
     await ok.body?.cancel();
+    // The certificate's subject is the principal: alice is the configured operator, bob is not.
+    const status = async (xfcc: string) =>
+      (await (
+        await fetch(new URL("/a2a", trusted.url), {
+          method: "POST",
+          headers: { "content-type": "application/json", "a2a-version": "1.0", "x-forwarded-client-cert": xfcc },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/status", params: {} }),
+        })
+      ).json()) as { result?: unknown; error?: { message: string } };
+    const alice = await status(XFCC["x-forwarded-client-cert"]);
+    expect(alice.error).toBeUndefined();
+    expect(alice.result).toBeDefined();
+    const bob = await status('Hash=1;Subject="CN=bob,O=ops"');
+    expect(bob.error?.message).toContain("(mtls:CN=bob,O=ops)");
 
     const untrusted = await startServe(["--http", "127.0.0.1:0", "--behind-proxy", "127.0.0.2", "--forwarded-client-cert", "--config", config]);
     const ignored = await initialize(untrusted.url, XFCC);
