@@ -65,6 +65,7 @@ export const runCommand = defineCommand({
     tz: { type: "string", description: "Cron mode: IANA time zone for --cron, e.g. Europe/Berlin (implies --cron-timezones)" },
     "cron-timezones": { type: "boolean", description: 'Cron with time zones (DST-aware), missed-tick catch-up and a job store; same as capabilities.cron "timezones"' },
     subscribe: { type: "string", description: "Reactive mode: watch SERVER:URI (a server from mcpServers); runs when it changes" },
+    "watch-config": { type: "boolean", default: true, description: "Long-running modes: reload when the config file changes (--no-watch-config: only on SIGHUP)" },
     grace: { type: "string", description: "On SIGTERM/SIGINT, let in-flight runs finish this long before cancelling them (default 30s)" },
     json: { type: "boolean", description: "Print one JSON document {runId, status, text|output or error, exitCode, usage, turns, …}, on failure too (one a line per run when long-running)" },
     stream: { type: "boolean", description: "Once: print the run's events as JSON lines as they happen (text deltas, tool calls, usage), ending with the --json document as a finish event" },
@@ -120,8 +121,9 @@ export const runCommand = defineCommand({
     }
     if (args["output-schema"]) throw new AgentdError("E_USAGE", "--output-schema applies to --mode once");
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    const resolve = () => resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    const resolved = await resolve();
     const plan = planTriggers(mode, flags, resolved.config, instruction);
-    return runTriggered({ mode, plan, resolved, json, graceMs });
+    return runTriggered({ mode, plan, resolved, json, graceMs, reloadConfig: async () => (await resolve()).config, watchConfig: args["watch-config"] !== false });
   },
 });

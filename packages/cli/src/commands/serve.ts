@@ -4,6 +4,7 @@
  */
 import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, resolveConfig } from "@agentd/sdk";
 import { canonicalPrincipalId } from "@agentd/sdk/serve";
+import { reloadOnChange } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -20,6 +21,8 @@ export const serveExamples = [
   "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --tls-ca ca.pem --operators 'mtls:CN=bob,O=ops'   # operator: the subject openssl prints with -nameopt RFC2253",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
+  "agentd serve --http 0.0.0.0:8080 --behind-proxy 10.0.0.0/8 --auth-tokens t.txt --public-url https://agents.example.com/mcp   # TLS at the ingress",
+  "agentd serve --http 0.0.0.0:8080 --behind-proxy 127.0.0.6 --forwarded-client-cert   # Istio: the sidecar's verified client certificate",
 ];
 
 export const serveCommand = defineCommand({
@@ -34,12 +37,15 @@ export const serveCommand = defineCommand({
     "operator-tokens": { type: "string", description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)" },
     operators: { type: "string", description: "A principal id with the operator role; repeat for more (e.g. --operators local --operators 'mtls:CN=bob\\,O=ops' --operators 'mtls:CN=alice,O=ops')" },
     "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
+    "behind-proxy": { type: "string", description: "TLS is terminated by a proxy in front (ingress, mesh) at these addresses (comma-separated IPs or CIDR ranges): plain HTTP off loopback, still with auth; Forwarded/X-Forwarded-* believed from them only" },
+    "forwarded-client-cert": { type: "boolean", description: "With --behind-proxy: authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (principal mtls:<subject or URI>)" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
     grace: { type: "string", description: "On SIGTERM (or stdin's end), let in-flight runs finish this long, then answer them as cancelled (default 30s)" },
+    "watch-config": { type: "boolean", default: true, description: "Reload when the config file changes, e.g. a ConfigMap update (--no-watch-config: only on SIGHUP)" },
     ...configArgs,
   },
   async run({ args, rawArgs }) {
@@ -73,6 +79,8 @@ export const serveCommand = defineCommand({
           ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
           ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
           ...(args["json-response"] ? { jsonResponse: true } : {}),
+          ...(list(args["behind-proxy"]) ? { trustedProxies: list(args["behind-proxy"]) } : {}),
+          ...(args["forwarded-client-cert"] === true ? { forwardedClientCert: true } : {}),
         });
     const a2aConfig = args.a2a === true ? (config.serve?.a2a || true) : config.serve?.a2a;
     if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
@@ -84,6 +92,8 @@ export const serveCommand = defineCommand({
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
+    // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
+    const watcher = reloadOnChange({ ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
     try {
       const serving = http
         ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}) }))
@@ -100,6 +110,7 @@ export const serveCommand = defineCommand({
       if (outcome) throw new AgentdError("E_ABORTED", `interrupted by ${outcome} after draining`, { data: { signal: outcome } });
       return EXIT.ok;
     } finally {
+      watcher.close();
       await agent.close();
     }
   },

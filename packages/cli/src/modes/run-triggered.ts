@@ -10,6 +10,7 @@
  * run (1 run failed, 3 budget, 4 upstream).
  */
 import { AgentdError, createAgentFromConfig, scrubSecrets, type ResolvedConfig } from "@agentd/sdk";
+import { reloadOnChange } from "@agentd/sdk/agent";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -22,6 +23,10 @@ export interface TriggeredOptions {
   mode: Exclude<Mode, "once">;
   plan: TriggerModePlan;
   resolved: ResolvedConfig;
+  /** Reads the configuration again (the same file, flags and environment), for reloads. */
+  reloadConfig?: () => Promise<ResolvedConfig["config"]>;
+  /** Reload when the config file changes too (default true; SIGHUP always reloads). */
+  watchConfig?: boolean;
   json: boolean;
   graceMs: number;
 }
@@ -31,9 +36,11 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   const { resolved, plan } = options;
   const logger = stderrLogger();
   // The mode's triggers (the config's of its kind, plus the flag's) replace the config's own.
-  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true, triggers: plan }));
+  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true, triggers: plan, ...(options.reloadConfig ? { reloadConfig: options.reloadConfig } : {}) }));
   const triggers = agent.triggers!;
   const shutdown = shutdownSignals();
+  // SIGHUP and changes of the config file reload what can change live (instructions, limits, scope, prices).
+  const watcher = reloadOnChange({ ...(resolved.file && options.watchConfig !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
   let lastFailure: unknown;
   triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
     const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
@@ -57,6 +64,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     if (lastFailure !== undefined) throw lastFailure;
     return EXIT.ok;
   } finally {
+    watcher.close();
     shutdown.dispose();
     await agent.close();
   }

@@ -229,7 +229,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     ...(config.prompts ? { prompts: config.prompts } : {}),
     ...(c.elicitation === "operator" ? { operatorElicitation: true } : {}),
-    ...(options.reloadConfig ? { reload: configReloadSource(config, options.reloadConfig, (next) => liveSettingsFromConfig(next, options, logger)) } : {}),
+    ...(options.reloadConfig ? { reload: configReloadSource(config, options.reloadConfig, (next) => liveSettingsFromConfig(next, options, logger), new Set(options.triggers ? ["triggers"] : [])) } : {}),
     logger,
   };
 }

@@ -20,6 +20,7 @@ export {
   type RunStatus,
 } from "./agent-stream.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
+export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./reload-on-change.ts";
 export {
   createAgentFromConfig,
   agentOptionsFromConfig,

@@ -13,6 +13,7 @@ import { reply, scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
 import type { ModelRequest } from "../model/language-model.ts";
 import { createAgentFromConfig } from "./from-config.ts";
 import type { Agent } from "./create-agent.ts";
+import { configReloadSource } from "./reload.ts";
 
 let dir: string | undefined;
 let agent: Agent | undefined;
@@ -63,4 +64,15 @@ test("a reload applies instructions, limits and triggers live, names what needs 
 test("an agent not built from a configuration file refuses reload in one line", async () => {
   agent = createAgentFromConfig({}, { model: scriptedModel([]) });
   await expect(agent.reload()).rejects.toThrow("this agent was not built from a configuration file: there is nothing to reload");
+});
+
+test("configReloadSource: a live key the agent does not take from the file is reported as needing a restart", async () => {
+  const configs = [{ triggers: { interval: { every: 60_000, instruction: "a" } }, limits: { maxTurns: 2 } }, { triggers: { interval: { every: 1_000, instruction: "b" } }, limits: { maxTurns: 3 } }];
+  let i = 0;
+  const load = async () => configs[++i % 2]! as never;
+  const fromFile = configReloadSource(configs[0] as never, load, () => ({}));
+  expect((await fromFile()).restartRequired).toEqual([]);
+  i = 0;
+  const fromFlags = configReloadSource(configs[0] as never, load, () => ({}), new Set(["triggers"]));
+  expect((await fromFlags()).restartRequired).toEqual(["triggers"]);
 });

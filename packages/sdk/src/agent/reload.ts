@@ -55,13 +55,19 @@ const LIVE_KEYS = new Set(["instructions", "limits", "scope", "triggers"]);
  * A reload source over a configuration loader (the CLI's: the config file read again with the same flags
  * and environment). `live` turns a configuration into live settings.
  */
-export function configReloadSource(initial: AgentdConfig, load: () => Promise<AgentdConfig>, live: (config: AgentdConfig) => LiveSettings): () => Promise<ReloadPlan> {
+export function configReloadSource(
+  initial: AgentdConfig,
+  load: () => Promise<AgentdConfig>,
+  live: (config: AgentdConfig) => LiveSettings,
+  /** Live keys this agent does not take from the file (e.g. `triggers` given by a command line's mode): a change needs a restart. */
+  fixed: ReadonlySet<string> = new Set(),
+): () => Promise<ReloadPlan> {
   let current = initial;
   return async () => {
     const next = await load();
     const keys = new Set([...Object.keys(current), ...Object.keys(next)]);
     const restartRequired = [...keys].filter((k) => {
-      if (LIVE_KEYS.has(k)) return false;
+      if (LIVE_KEYS.has(k) && !fixed.has(k)) return false;
       const a = (current as Record<string, unknown>)[k];
       const b = (next as Record<string, unknown>)[k];
       if (k === "model") return !same(withoutPrices(a), withoutPrices(b));

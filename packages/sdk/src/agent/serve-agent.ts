@@ -94,7 +94,7 @@ export class SelfHost {
           ...(this.options.control ? { control: this.options.control } : {}),
           ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
           hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
-          auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert) },
+          auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
           bodyTimeoutMs: http.limits?.requestBodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestBodyTimeoutMs,
           maxStreamsPerPrincipal: http.limits?.maxA2aStreamsPerPrincipal ?? DEFAULT_HTTP_LIMITS.maxA2aStreamsPerPrincipal,
@@ -113,9 +113,10 @@ export class SelfHost {
       // What each principal may do (run, read status, operator), checked on every MCP request.
       authorize: createMcpAuthorizer(new Set(this.options.operators ?? [])),
     });
-    const authMethod = http.auth?.bearerTokens?.length && http.auth.mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : http.auth?.mtls ? "mtls" : "none";
+    const mtls = Boolean(http.auth?.mtls || http.behindProxy?.forwardedClientCert);
+    const authMethod = http.auth?.bearerTokens?.length && mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : mtls ? "mtls" : http.auth?.jwt?.length ? "jwt" : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
-    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}) });
+    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}) });
     this.closers.push(() => server.close());
     return { url: server.url, ended: new Promise(() => {}) };
   }

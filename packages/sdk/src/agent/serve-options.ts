@@ -33,6 +33,10 @@ export interface HttpServeSettings {
   allowedHosts?: string[];
   /** Answer POSTs with one JSON body instead of an SSE stream. */
   jsonResponse?: boolean;
+  /** A proxy in front terminates TLS: the proxies' addresses (IPs or CIDR ranges), over `serve.behindProxy.trustedProxies`. */
+  trustedProxies?: string[];
+  /** Authenticate by the client certificate the mesh forwards (`serve.behindProxy.forwardedClientCert`). */
+  forwardedClientCert?: boolean;
 }
 
 /** Parse HOST:PORT (IPv6 in brackets). */
@@ -98,16 +102,27 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
   // The transport refuses this too; here the line names what to add.
   // JWT access tokens from configured issuers (OAuth 2.1 resource server) are an auth method too.
   const jwt = (c?.auth?.jwt ?? []).map(resolveIssuerSecrets);
-  if (!isLoopbackHost(hostname) && !(cert && (tokens.length > 0 || statusTokens.length > 0 || mtls || jwt.length > 0)))
+  const trustedProxies = settings.trustedProxies ?? c?.behindProxy?.trustedProxies;
+  const forwardedClientCert = settings.forwardedClientCert ?? c?.behindProxy?.forwardedClientCert ?? false;
+  if (forwardedClientCert && !trustedProxies)
+    throw new AgentdError("E_USAGE", "--forwarded-client-cert believes a proxy's header: add --behind-proxy ADDRESSES (serve.behindProxy.trustedProxies)");
+  const bearerOrJwt = tokens.length > 0 || statusTokens.length > 0 || jwt.length > 0;
+  if (trustedProxies && !isLoopbackHost(hostname) && !(bearerOrJwt || forwardedClientCert))
     throw new AgentdError(
       "E_CONFIG_INVALID",
-      `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE, --tls-ca (mTLS) or serve.auth.jwt issuers; or bind 127.0.0.1`,
+      `refusing to serve on ${hostname} behind a proxy without auth: add --auth-tokens FILE, serve.auth.jwt issuers or --forwarded-client-cert (the mesh's client certificate)`,
+    );
+  if (!trustedProxies && !isLoopbackHost(hostname) && !(cert && (bearerOrJwt || mtls)))
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE, --tls-ca (mTLS) or serve.auth.jwt issuers; behind an ingress or mesh that terminates TLS, --behind-proxy ADDRESSES with auth; or bind 127.0.0.1`,
     );
   const origins = [...(settings.allowedOrigins ?? []), ...(c?.allowedOrigins ?? [])];
   return {
     hostname,
     port,
     ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
+    ...(trustedProxies ? { behindProxy: { trustedProxies, ...(forwardedClientCert ? { forwardedClientCert: true } : {}) } } : {}),
     ...(tokens.length || statusTokens.length || mtls || jwt.length
       ? {
           auth: {

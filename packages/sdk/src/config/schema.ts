@@ -320,6 +320,18 @@ export const ServeSchema = v.strictObject({
     }),
   ),
   allowedOrigins: v.optional(v.array(v.string())),
+  /**
+   * A proxy in front terminates TLS (an ingress controller, a load balancer, a mesh sidecar): serve plain HTTP
+   * on a non-loopback address, still with auth, believing forwarded headers from these addresses only.
+   */
+  behindProxy: v.optional(
+    v.strictObject({
+      /** The proxies' peer addresses: IP addresses or CIDR ranges, e.g. ["10.0.0.0/8"]. */
+      trustedProxies: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, "serve.behindProxy.trustedProxies must name at least one address or CIDR range")),
+      /** Authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (Envoy, Istio). */
+      forwardedClientCert: v.optional(v.boolean()),
+    }),
+  ),
   /** The MCP endpoint URL as clients reach it (advertised in RFC 9728 metadata and 401 challenges). */
   publicUrl: v.optional(v.pipe(v.string(), v.url("serve.publicUrl must be an absolute URL such as https://agentd.example.com/mcp"))),
   /** Principal ids with the operator role, e.g. "local", "mtls:CN=alice,O=ops", "bearer:bearer#0". */

@@ -71,10 +71,11 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   let origin = "http://127.0.0.1";
   // The extended card (an authenticated caller's) lists the operator's skills to operators only.
   // Built per request: the prompt skills follow a reload.
-  const card = (principal?: Principal) =>
+  // `reached`: the origin a trusted proxy forwarded for this request (behind an ingress), else the set one.
+  const card = (principal?: Principal, reached?: string) =>
     buildAgentCard(
       { ...o.card, skills: [...(o.card?.skills ?? []), ...promptSkills(o.prompts?.() ?? {})] },
-      { jsonRpcUrl: `${origin}${A2A_PATH}`, ...o.auth },
+      { jsonRpcUrl: `${reached ?? origin}${A2A_PATH}`, ...o.auth },
       principal?.role === "operator" ? OPERATOR_SKILLS : [],
     );
   const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });

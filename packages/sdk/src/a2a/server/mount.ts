@@ -38,7 +38,7 @@ export const A2A_PATH = "/a2a";
 export interface A2aMountOptions {
   service: A2aService;
   /** The card for a principal (undefined: the public card). */
-  card: (principal?: Principal) => AgentCard;
+  card: (principal?: Principal, origin?: string) => AgentCard;
   operators: ReadonlySet<string>;
   maxBodyBytes: number;
   /** Time a request body may take to arrive (408 and the connection closed past it). */
@@ -132,13 +132,15 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     return undefined;
   }
 
-  function card(req: Request, principal?: Principal): Response {
+  function card(req: Request, conn: HttpRequestConn, principal?: Principal): Response {
     // The public card follows the request's version (absent means 0.3): a v0.3 client cannot read a v1.0 card.
     const w = wireVersion(req);
     const legacy = !principal && !(w instanceof A2aError) && w.version === "0.3";
-    const body = JSON.stringify(legacy ? cardToV03(o.card()) : o.card(principal));
+    // Behind a proxy, the URLs in the card are the origin the proxy says the client reached.
+    const origin = conn.publicOrigin;
+    const body = JSON.stringify(legacy ? cardToV03(o.card(undefined, origin)) : o.card(principal, origin));
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    const headers = { "content-type": "application/json", etag, vary: "A2A-Version", "cache-control": principal ? "private, max-age=60" : "public, max-age=300" };
+    const headers = { "content-type": "application/json", etag, vary: "A2A-Version", "cache-control": principal || origin ? "private, max-age=60" : "public, max-age=300" };
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
@@ -243,7 +245,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       const path = new URL(req.url).pathname;
       if (path === AGENT_CARD_PATH) {
         if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
-        return card(req);
+        return card(req, conn);
       }
       // The caller's W3C trace context (the `traceparent` header): the run's span becomes its child.
       const trace = traceCarrierFromMeta({ traceparent: req.headers.get("traceparent") ?? undefined, tracestate: req.headers.get("tracestate") ?? undefined });
@@ -260,7 +262,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
         if (w instanceof A2aError) return v03RestError(w);
         return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, toA2aError, sse: counted }, req, sub.slice(3), who, conn);
       }
-      if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, who);
+      if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, conn, who);
       return rest(req, sub, who, conn, lacks);
     },
   };

@@ -12,6 +12,8 @@ import type { SseWriter } from "./sse-writer.ts";
 export interface HttpRequestConn {
   /** The client certificate subject, when the request came through the mutual-TLS front. */
   tlsPrincipal?: string | undefined;
+  /** The origin (`scheme://host[:port]`) the client reached, as a trusted proxy forwarded it (behind-proxy.ts). */
+  publicOrigin?: string | undefined;
   /** Lift the connection's idle timeout while a JSON-mode answer is awaited (no bytes flow until then). */
   holdOpen?: () => void;
 }

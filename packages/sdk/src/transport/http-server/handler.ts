@@ -45,14 +45,25 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   const auth = createAuthenticator({
     bearerTokens: config.bearerTokens,
     bearerPrincipals: config.bearerPrincipals,
-    mtls: config.mtls,
+    // A mesh's forwarded client certificate (from a configured proxy only) stands where our own mTLS would.
+    mtls: config.mtls || config.proxy?.forwardedClientCert === true,
     ...(config.jwtIssuers.length ? { jwtIssuers: config.jwtIssuers } : {}),
     // Behind a proxy or on a wildcard address the bound URL is not what clients reach (RFC 9728 §3.3).
     resource: (config.publicUrl ?? endpoint).href,
     ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
   });
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
-  const authenticated = config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0;
+  const authenticated = config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
+  // Behind a proxy without a configured publicUrl, each request's public URL is what its trusted proxy forwarded.
+  const resourceAt = (origin: string) => new URL(config.path, origin).href;
+  const metadataAt = (origin: string | undefined) =>
+    origin && auth.metadata && !config.resourceMetadata?.resource ? { ...auth.metadata, resource: resourceAt(origin) } : auth.metadata;
+  const challengeAt = (response: Response, origin: string | undefined): Response => {
+    const challenge = response.headers.get("www-authenticate");
+    if (!origin || !challenge) return response;
+    response.headers.set("www-authenticate", challenge.replace(auth.metadataUrl, new URL(PROTECTED_RESOURCE_PATH, origin).href));
+    return response;
+  };
   const sessions = new SessionRegistry({
     maxSessions: limits.maxSessions,
     // Without auth every caller is the one local principal: the server-wide cap is its cap.
@@ -95,7 +106,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
     const a = await auth.authenticate(req, conn.tlsPrincipal);
-    if (!a.ok) return refuse(a.response, "auth");
+    if (!a.ok) return refuse(challengeAt(a.response, conn.publicOrigin), "auth");
     const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
     switch (req.method) {
       case "POST":
@@ -114,7 +125,7 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
     if (mount.isPublic?.(path)) return mount.handle(req, ANONYMOUS, conn);
     const a = await auth.authenticate(req, conn.tlsPrincipal);
-    if (!a.ok) return refuse(a.response, "auth");
+    if (!a.ok) return refuse(challengeAt(a.response, conn.publicOrigin), "auth");
     const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
     return mount.handle(req, { ...caller, forbid: (p) => auth.forbid(a.authInfo, p) }, conn);
   }
@@ -133,7 +144,9 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
         if (path === config.path) return await handleMcp(req, conn);
         if (auth.metadata && metadataPaths.has(path)) {
           if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
-          return Response.json(auth.metadata, { headers: { "cache-control": "max-age=300" } });
+          // A forwarded origin varies the document per request: shared caches must not mix them.
+          const origin = conn.publicOrigin;
+          return Response.json(metadataAt(origin), { headers: { "cache-control": origin ? "private, max-age=300" : "max-age=300" } });
         }
         const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
         if (route) {

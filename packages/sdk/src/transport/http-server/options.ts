@@ -1,6 +1,7 @@
 /**
  * Options of the Streamable HTTP server, their safe defaults, and the one place that refuses an unsafe
- * configuration (a non-loopback bind without TLS and authentication).
+ * configuration (a non-loopback bind without TLS and authentication, unless a configured proxy in front
+ * terminates TLS — and then still with authentication).
  */
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
@@ -11,6 +12,7 @@ import type { AuthInfo } from "./auth.ts";
 import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";
+import { type BehindProxyOptions, createProxyTrust, type ProxyTrust } from "./behind-proxy.ts";
 import type { Caller, HttpRequestConn } from "./context.ts";
 import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
 
@@ -95,6 +97,14 @@ export interface StreamableHttpServerOptions {
    * `resource_metadata` URL of 401 challenges. Default: the bound address.
    */
   publicUrl?: string;
+  /**
+   * TLS is terminated by a proxy in front (an ingress, a load balancer, a mesh sidecar): a non-loopback address
+   * is served without `tls`, authentication is still required (bearer, JWT, or the mesh's forwarded client
+   * certificate), and `Forwarded` / `X-Forwarded-Proto` / `X-Forwarded-Host` / `X-Forwarded-Client-Cert` are
+   * believed from these proxies' addresses only. Without `publicUrl`, a trusted proxy's forwarded origin is
+   * the public URL of its request (RFC 9728 metadata, 401 challenges, the A2A card).
+   */
+  behindProxy?: BehindProxyOptions;
   /** Allowed `Origin` values (`scheme://host[:port]`). Default: no Origin header, or a loopback origin. */
   allowedOrigins?: string[];
   /** Allowed `Host` values (`host` any port, or `host:port`). Default: the bound address and loopback names. */
@@ -162,6 +172,8 @@ export interface ResolvedServerConfig {
   /** Per token (same order): its principal name, role and permissions. */
   bearerPrincipals: { name: string; role?: "operator"; permissions?: readonly Permission[] }[];
   publicUrl?: URL;
+  /** Set when a proxy in front terminates TLS (see {@link StreamableHttpServerOptions.behindProxy}). */
+  proxy?: ProxyTrust;
   resourceMetadata?: ResourceMetadataOptions;
   allowedOrigins?: string[];
   allowedHosts?: string[];
@@ -290,9 +302,15 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
         throw invalid(`http server: auth.jwt[${i}].introspection.endpoint must be an https:// URL (http:// only on loopback)`);
     }
   }
-  if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)))
+  const proxy = o.behindProxy ? createProxyTrust(o.behindProxy) : undefined;
+  // Behind a proxy the peer address is the proxy's: a TLS front of our own would hide it (and mTLS with it).
+  if (proxy && mtls) throw invalid("http server: behindProxy and mutual TLS exclude each other: the mesh's forwarded client certificate is behindProxy.forwardedClientCert");
+  const proxied = proxy !== undefined && (bearerTokens.length > 0 || jwtIssuers.length > 0 || proxy.forwardedClientCert);
+  if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)) && !proxied)
     throw invalid(
-      `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls)`,
+      proxy
+        ? `http server: refusing to bind ${hostname} behind a proxy without auth: add auth.bearerTokens, auth.jwt or behindProxy.forwardedClientCert`
+        : `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls), or behindProxy (a proxy in front terminates TLS) and auth`,
     );
 
   let publicUrl: URL | undefined;
@@ -326,6 +344,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     throw invalid(`http server: responseMode must be "sse" or "json"`);
   if (tls) out.tls = tls;
   if (publicUrl) out.publicUrl = publicUrl;
+  if (proxy) out.proxy = proxy;
   if (o.auth?.resourceMetadata) out.resourceMetadata = o.auth.resourceMetadata;
   if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
   if (o.allowedHosts) out.allowedHosts = o.allowedHosts;

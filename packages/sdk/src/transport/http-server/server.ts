@@ -40,10 +40,17 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   const maxRequestBodySize = config.limits.maxBodyBytes + 64 * 1024;
   let handler: McpHttpHandler | undefined;
   let front: MtlsFront | undefined;
+  const proxy = config.proxy;
 
   const dispatch = (req: Request, conn: BunConn) => {
     if (!handler) return Promise.resolve(jsonRpcHttpError(503, -32000, "Service Unavailable: starting"));
     if (front) conn.tlsPrincipal = front.principalFor(conn.remote());
+    else if (proxy) {
+      // Believed from a configured proxy's address only; a configured publicUrl wins over a forwarded origin.
+      const facts = proxy.factsOf(req.headers, conn.remote()?.address);
+      if (facts.origin && !config.publicUrl) conn.publicOrigin = facts.origin;
+      if (facts.clientCert) conn.tlsPrincipal = facts.clientCert;
+    }
     return handler.handle(req, conn);
   };
 
@@ -76,7 +83,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   const url = new URL(`${scheme}://${hostForUrl(config.hostname)}:${publicPort}${config.path}`);
   const h = createMcpHttpHandler(config, url, publicPort);
   handler = h;
-  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, bearer: config.bearerTokens.length > 0 });
+  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, bearer: config.bearerTokens.length > 0, ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}) });
 
   let closing: Promise<void> | undefined;
   return {
