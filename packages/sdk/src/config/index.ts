@@ -3,4 +3,4 @@ export * from "./schema.ts";
 export * from "./load.ts";
 export * from "./duration.ts";
 export { expandEnv } from "./expand.ts";
-export { mergeForeignServers, parseForeignServers, readForeignServers, type ForeignServers, IGNORED_FOREIGN_FIELDS } from "./foreign-servers.ts";
+export { mergeForeignServers, parseForeignServers, readForeignServers, type ForeignServers, type MergedServers, IGNORED_FOREIGN_FIELDS } from "./foreign-servers.ts";

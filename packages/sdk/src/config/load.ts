@@ -8,6 +8,7 @@ import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
+import { parseJsonc } from "./parse-jsonc.ts";
 import { type AgentdConfig, ConfigSchema } from "./schema.ts";
 
 export { formatIssue } from "./format-issue.ts";
@@ -42,6 +43,11 @@ export interface ResolvedConfig {
   file?: string;
   /** RUN_ID from the environment, if set. */
   runId?: string;
+  /**
+   * Servers of `--mcp-config` files left out, by name: one line each saying why (a variable only the editor
+   * can expand, an env file that is missing). The caller tells the user; the other servers load.
+   */
+  skippedServers?: Record<string, string>;
 }
 
 /** Validate a parsed config object. Throws E_CONFIG_INVALID with one clear line. */
@@ -68,13 +74,8 @@ export async function readConfigFile(path: string, env: Record<string, string | 
     if (code === "ENOENT") throw new AgentdError("E_CONFIG_INVALID", `config file ${path} does not exist`);
     throw new AgentdError("E_CONFIG_INVALID", `config file ${path} could not be read (${code ?? (e as Error).message})`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new AgentdError("E_CONFIG_INVALID", `${path}: not valid JSON (${(e as Error).message})`);
-  }
-  return parseConfig(raw, env, path);
+  // JSONC, like the editors' files: comments and trailing commas are allowed (docs/configuration.md).
+  return parseConfig(parseJsonc(text, path), env, path);
 }
 
 /** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
@@ -121,7 +122,7 @@ export async function resolveConfig(
   const o = options.overrides ?? {};
   // Sections are copied before an override is written into them: the file's parsed object stays as read.
   const merged: Record<string, unknown> = { ...read };
-  const servers = await mergeForeignServers(read?.mcpServers, path, o.mcpConfig ?? [], env);
+  const { servers, skipped } = await mergeForeignServers(read?.mcpServers, path, o.mcpConfig ?? [], env);
   if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();
@@ -145,5 +146,6 @@ export async function resolveConfig(
   const keyEnv = config.model?.apiKeyEnv;
   const apiKey = o.apiKey ?? (env.AGENT_API_KEY || undefined) ?? (keyEnv ? env[keyEnv] || undefined : undefined);
   const runId = env.RUN_ID || undefined;
-  return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
+  const left = Object.keys(skipped).length > 0 ? { skippedServers: skipped } : {};
+  return { config, ...(apiKey ? { apiKey } : {}), ...(read ? { file: path } : {}), ...(runId ? { runId } : {}), ...left };
 }

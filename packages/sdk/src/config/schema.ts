@@ -136,7 +136,8 @@ export const OAuthSchema = v.strictObject({
 });
 
 export const HttpServerSchema = v.strictObject({
-  type: v.optional(v.picklist(["http", "streamable-http"])),
+  /** Streamable HTTP, in any of the spellings clients use (`streamableHttp` is Cline's). */
+  type: v.optional(v.picklist(["http", "streamable-http", "streamableHttp"])),
   url: v.pipe(v.string(), v.url("an http(s) URL such as https://tools.example/mcp")),
   headers: v.optional(stringMap),
   oauth: v.optional(OAuthSchema),
