@@ -39,6 +39,7 @@ const SCENARIOS: Record<string, { required: string[]; clientFails?: boolean }> =
   "auth/client-credentials-basic": { required: ["client-credentials-basic-auth"] },
   "auth/resource-mismatch": { required: ["resource-mismatch-rejected"], clientFails: true },
   "auth/offline-access-not-supported": { required: ["sep-2207-offline-access-not-requested", ...FLOW] },
+  "auth/offline-access-scope": { required: ["sep-2207-offline-access-requested", "sep-2207-client-metadata-grant-types", ...FLOW] },
 };
 
 const runs: ScenarioRun[] = [];

@@ -7,7 +7,7 @@
  *   first one's fresh token instead of refreshing again.
  * - `challenge()`: on 401 (or 403 `insufficient_scope`, step-up) discover the authorization server, pick
  *   the scopes (the challenge's `scope`, else configured `scopes`, else the resource's `scopes_supported`,
- *   else none; a step-up adds the challenge's scopes to those already granted), find the client identity,
+ *   else none; `offline_access` added for a login when the authorization server lists it; a step-up adds the challenge's scopes to those already granted), find the client identity,
  *   and run the grant: client credentials (headless), or authorization code with PKCE S256 through an
  *   interactive handler. Without a handler, a server that needs a person fails at once with the command
  *   to run. Concurrent challenges share one authorization; a request that was refused with a token that has
@@ -116,6 +116,12 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const d = await this.discovery(params.resource_metadata, signal);
     let scopes = challengeScopes(params) ?? settings.scopes ?? d.resourceScopes;
     if (status === 403 && this.tokens?.scope) scopes = [...new Set([...this.tokens.scope.split(/\s+/), ...(scopes ?? [])])];
+    // A person's authorization should outlive the access token: ask for a refresh token where the
+    // authorization server says how (SEP-2207: a client MAY add `offline_access` when the server's
+    // `scopes_supported` lists it, and MUST NOT otherwise). Only next to other scopes: a request whose
+    // scope is left out gets the server's default, which `offline_access` alone would replace.
+    if (settings.grant !== "client_credentials" && scopes?.length && d.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access"))
+      scopes = [...scopes, "offline_access"];
     const scope = scopes?.length ? scopes.join(" ") : undefined;
     this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", ...(scope ? { scope } : {}) });
     const tokens = settings.grant === "client_credentials" ? await this.clientCredentials(d, scope, signal) : await this.authorizationCode(d, scope, signal);
