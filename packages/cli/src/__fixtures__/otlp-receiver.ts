@@ -82,7 +82,7 @@ export function startOtlpReceiver(): OtlpReceiver {
       const json = type.startsWith("application/json");
       // OTLP/JSON answers in JSON, protobuf in protobuf (OTLP/HTTP spec, "OTLP/HTTP Response").
       const answer = (encoded: Uint8Array) =>
-        json ? Response.json({}) : new Response(encoded, { headers: { "content-type": "application/x-protobuf" } });
+        json ? Response.json({}) : new Response(encoded as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/x-protobuf" } });
       if (path === "/v1/traces") {
         const msg = json ? JSON.parse(new TextDecoder().decode(body)) : TraceRequest.decode(body);
         for (const rs of msg.resourceSpans ?? [])

@@ -121,7 +121,7 @@ describe("--mcp-config: the server list of another tool's file", () => {
     const vscodeFile = join(project, ".vscode", "mcp.json");
     const r = parseForeignServers(file, vscodeFile, {});
     expect(r.servers.api).toEqual({ command: "api-mcp", env: { API_KEY: "from-file", REGION: "eu", QUOTED: "a b", KEPT: "entry" } });
-    expect(r.servers.relative?.env).toMatchObject({ API_KEY: "from-file" });
+    expect(r.servers.relative).toMatchObject({ env: { API_KEY: "from-file" } });
     expect(r.skipped.missing).toBe(`MCP server 'missing' (${vscodeFile}) left out: ${vscodeFile}.servers.missing.envFile: ${join(project, ".env.local")} does not exist`);
   });
 
