@@ -107,6 +107,25 @@ describe("sessions of revisions before 2025-11-25", () => {
     await reader.cancel();
   });
 
+  test("a 2025-03-26 session still resumes a broken GET stream with Last-Event-ID, and the resumed stream has no empty event", async () => {
+    const { server, responder } = await start();
+    const { headers } = await openSession(server.url, {}, "2025-03-26");
+    const get = (lastEventId?: string) => fetch(server.url, { headers: { ...headers, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) } });
+    const notify = (n: number) => responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
+    const first = new SseReader(await get());
+    await notify(1);
+    const m1 = await first.nextMessage();
+    expect(m1?.id).toMatch(/^\d+\.1$/);
+    await first.cancel(); // the network breaks
+    while (server.stats().streams !== 0) await new Promise((r) => setImmediate(r));
+    await notify(2);
+    const resumed = new SseReader(await get(m1!.id));
+    const next = await resumed.next();
+    expect(next?.data).not.toBe("");
+    expect(JSON.parse(next!.data)).toMatchObject({ params: { data: 2 } });
+    await resumed.cancel();
+  });
+
   test("a 2025-11-25 session keeps its priming event (id and retry), which resumption starts from", async () => {
     const { server, responder } = await start();
     const { headers } = await openSession(server.url, {}, "2025-11-25");
