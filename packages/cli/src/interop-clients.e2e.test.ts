@@ -1,6 +1,7 @@
 /**
  * The MCP clients people already use, each pointed at the real `agentd serve` (Streamable HTTP, with and
- * without `--json-response`, and stdio): list tools, call `agent.run`, read `agent://status`, and count the
+ * without `--json-response`, and stdio): list tools, call `agent.run`, read `agent://status` (and subscribe to
+ * it where the client can: the official SDK clients), and count the
  * transport errors the client reports, which must be none. The clients and their versions are pinned in the
  * root package.json; the matrix is in the README ("Clients tried"). Then agentd as the client, with its
  * default settings, of servers it did not write: the reference server-everything, and a server that speaks
@@ -39,7 +40,10 @@ async function exercise(client: (typeof INTEROP_CLIENTS)[number], target: Target
   const session = await client.connect(target, errors);
   try {
     expect(await session.listToolNames()).toContain("agent.run");
+    const subscribed = await session.subscribeStatus?.();
     expect(await session.run("Say hello through the echo tool")).toBe("The tool said: echo: hello over serve");
+    // The run changed agent://status: a client that subscribed is told.
+    await subscribed?.updated;
     expect(await session.readStatus()).toMatchObject({ state: "idle", runsSucceeded: 1 });
   } finally {
     await session.close();

@@ -9,9 +9,11 @@ import { Experimental_StdioMCPTransport as AiSdkStdio } from "@ai-sdk/mcp/mcp-st
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2Stdio } from "@modelcontextprotocol/client/stdio";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { ResourceUpdatedNotificationSchema as SdkUpdated } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport as SdkStdio } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as SdkHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as OldClient } from "mcp-sdk-1-12/client/index.js";
+import { ResourceUpdatedNotificationSchema as OldUpdated } from "mcp-sdk-1-12/types.js";
 import { StdioClientTransport as OldStdio } from "mcp-sdk-1-12/client/stdio.js";
 import { StreamableHTTPClientTransport as OldHttp } from "mcp-sdk-1-12/client/streamableHttp.js";
 import { MCPServerStdio as AgentsStdio, MCPServerStreamableHttp as AgentsHttp } from "@openai/agents";
@@ -28,6 +30,11 @@ export interface InteropSession {
   run(instruction: string): Promise<string>;
   /** The parsed JSON of `agent://status`. */
   readStatus(): Promise<Record<string, unknown>>;
+  /**
+   * Subscribe to `agent://status`, where the client can: resolves once subscribed, with a promise of the
+   * next `notifications/resources/updated` for it (wrapped: an async function would wait for it).
+   */
+  subscribeStatus?(): Promise<{ updated: Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -47,7 +54,7 @@ const statusOf = (contents: unknown): Record<string, unknown> => {
 };
 
 /** The official SDK's v1 line (1.32 and the old 1.12 client share one API). */
-function sdkV1(name: string, version: string, lib: { Client: any; Http: any; Stdio: any }): InteropClient {
+function sdkV1(name: string, version: string, lib: { Client: any; Http: any; Stdio: any; Updated: any }): InteropClient {
   return {
     name,
     version,
@@ -72,6 +79,15 @@ function sdkV1(name: string, version: string, lib: { Client: any; Http: any; Std
         listToolNames: async () => (await client.listTools()).tools.map((t: { name: string }) => t.name),
         run: async (instruction) => textOf((await client.callTool({ name: "agent.run", arguments: { instruction } })).content),
         readStatus: async () => statusOf((await client.readResource({ uri: "agent://status" })).contents),
+        async subscribeStatus() {
+          const updated = new Promise<void>((resolve) =>
+            client.setNotificationHandler(lib.Updated, (n: { params: { uri: string } }) => {
+              if (n.params.uri === "agent://status") resolve();
+            }),
+          );
+          await client.subscribeResource({ uri: "agent://status" });
+          return { updated };
+        },
         close: () => client.close(),
       };
     },
@@ -95,6 +111,16 @@ const v2: InteropClient = {
       listToolNames: async () => (await client.listTools()).tools.map((t) => t.name),
       run: async (instruction) => textOf((await client.callTool({ name: "agent.run", arguments: { instruction } })).content),
       readStatus: async () => statusOf((await client.readResource({ uri: "agent://status" })).contents),
+      async subscribeStatus() {
+        const updated = new Promise<void>((resolve) =>
+          client.setNotificationHandler("notifications/resources/updated", (n) => {
+            if (n.params.uri === "agent://status") resolve();
+          }),
+        );
+        const subscription = await client.listen({ resourceSubscriptions: ["agent://status"] });
+        // The listen stream ends with the update seen (before the client closes).
+        return { updated: updated.then(() => subscription.close()) };
+      },
       close: () => client.close(),
     };
   },
@@ -153,8 +179,8 @@ const openaiAgents: InteropClient = {
 
 /** Every client the interop tests run. */
 export const INTEROP_CLIENTS: InteropClient[] = [
-  sdkV1("@modelcontextprotocol/sdk", "1.32.2", { Client: SdkClient, Http: SdkHttp, Stdio: SdkStdio }),
-  sdkV1("@modelcontextprotocol/sdk (1.12 line)", "1.12.3", { Client: OldClient, Http: OldHttp, Stdio: OldStdio }),
+  sdkV1("@modelcontextprotocol/sdk", "1.32.2", { Client: SdkClient, Http: SdkHttp, Stdio: SdkStdio, Updated: SdkUpdated }),
+  sdkV1("@modelcontextprotocol/sdk (1.12 line)", "1.12.3", { Client: OldClient, Http: OldHttp, Stdio: OldStdio, Updated: OldUpdated }),
   v2,
   aiSdk,
   openaiAgents,
