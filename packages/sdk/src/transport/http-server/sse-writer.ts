@@ -8,8 +8,9 @@
  * Bun sends response headers only with the first body byte, so a stream must not stay empty once its
  * response is handed over: it starts with the revision's priming event, or a comment line (which every SSE
  * reader ignores, WHATWG HTML "event stream interpretation"), or the response is held until the first
- * write ({@link SseWriter.written}). A peer that stops reading makes the sink's backlog grow; past `maxBufferedBytes` the stream
- * is ended (the peer may resume with `Last-Event-ID`) instead of buffering without bound.
+ * write ({@link SseWriter.written}). A peer that stops reading makes the sink's backlog grow; past
+ * `maxBufferedBytes` the stream is ended (the peer may resume with `Last-Event-ID`) instead of buffering
+ * without bound.
  *
  * A writer of an idle GET stream lives as long as its session, thousands at a time: it holds no closures
  * of its own (the stream's source is a small object, the server-wide end hook is shared) and builds its
@@ -193,7 +194,7 @@ export class SseWriter {
 
   private push(text: string): boolean {
     if (this.done) return false;
-    this.soleEventData = undefined;
+    if (this.soleEventData !== undefined) this.soleEventData = undefined;
     if (this.firstWrite) this.told();
     if (this.pending) {
       this.pendingLength += text.length; // UTF-16 units: a bound on what waits for the sink to start
