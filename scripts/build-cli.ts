@@ -13,7 +13,7 @@
  *   --targets   the platforms to compile for (default: this machine's); the launcher lists them all
  *   --out       where to write the package folders (default: build/npm)
  */
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readManifest } from "./packaging/manifest.ts";
 import { CLI_TARGETS, hostTarget, type CliTarget } from "./packaging/cli-targets.ts";
@@ -71,6 +71,9 @@ function buildLauncher(): void {
   copyFileSync(join(cliDir, "bin", "agentd.js"), join(dir, "bin", "agentd.js"));
   chmodSync(join(dir, "bin", "agentd.js"), 0o755);
   copyFileSync(join(cliDir, "README.md"), join(dir, "README.md"));
+  // The JSON Schema of agentd.json, which `agentd init` names in `$schema` (scripts/config-schema.ts).
+  mkdirSync(join(dir, "schema"));
+  for (const f of readdirSync(join(cliDir, "schema"))) copyFileSync(join(cliDir, "schema", f), join(dir, "schema", f));
   const manifest = {
     name: cli.name,
     ...common,
@@ -78,7 +81,7 @@ function buildLauncher(): void {
     type: "module",
     engines: { node: ">=20" },
     bin: cli.bin,
-    files: ["bin", "README.md"],
+    files: ["bin", "schema", "README.md"],
     optionalDependencies: Object.fromEntries(CLI_TARGETS.map((t) => [`@agentd/cli-${t.name}`, cli.version])),
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -6,8 +6,17 @@
 import { createModel } from "@agentd/adapters";
 import type { AgentFromConfigOptions, Logger, ModelFactory, ResolvedConfig } from "@agentd/sdk";
 
-/** The options of `createAgentFromConfig` for a resolved configuration. */
-export function agentOptions(resolved: Pick<ResolvedConfig, "apiKey" | "apiKeyHint">, logger: Logger, extra: AgentFromConfigOptions = {}): AgentFromConfigOptions & { createModel: ModelFactory } {
+/**
+ * The options of `createAgentFromConfig` for a resolved configuration. Servers of `--mcp-config` files that
+ * were left out (a variable only the editor can expand) are told here, one warning line each, as the
+ * agent starts without them.
+ */
+export function agentOptions(
+  resolved: Pick<ResolvedConfig, "apiKey" | "apiKeyHint" | "skippedServers">,
+  logger: Logger,
+  extra: AgentFromConfigOptions = {},
+): AgentFromConfigOptions & { createModel: ModelFactory } {
+  for (const [server, reason] of Object.entries(resolved.skippedServers ?? {})) logger.warn("config.server_skipped", { server, reason });
   return {
     createModel,
     ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}),

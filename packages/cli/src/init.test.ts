@@ -7,8 +7,8 @@ import { resolveConfig } from "@agentd/sdk";
 import { fakeServerCommand } from "@agentd/testkit";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_MAIN, CliWorkspace } from "./__fixtures__/cli-harness.ts";
-import { checkKeyEnv, configFromAnswers, parseServerFlag, serverEntry, splitCommandLine } from "./commands/init-config.ts";
+import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
+import { checkKeyEnv, CONFIG_SCHEMA, configFromAnswers, parseServerFlag, serverEntry, splitCommandLine } from "./commands/init-config.ts";
 
 const workspaces: CliWorkspace[] = [];
 const workspace = () => {
@@ -32,6 +32,7 @@ describe("answers → agentd.json", () => {
       ],
     });
     expect(config).toEqual({
+      $schema: CONFIG_SCHEMA,
       model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3", apiKeyEnv: "LOCAL_KEY" },
       mcpServers: { fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"] }, remote: { url: "https://tools.example/mcp" } },
     });
@@ -70,7 +71,7 @@ describe("agentd init --yes (real CLI)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Wrote agentd.json\n");
     const path = join(ws.dir, "agentd.json");
-    expect(read(path)).toEqual({ model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" } });
+    expect(read(path)).toEqual({ $schema: CONFIG_SCHEMA, model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" } });
     const resolved = await resolveConfig({ configPath: path, env: {} });
     expect(resolved.config.model).toMatchObject({ intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" });
   });
@@ -263,6 +264,7 @@ describe("agentd init (interactive, real pseudo-terminal)", () => {
       expect(screen).toContain("Wrote agentd.json");
       const resolved = await resolveConfig({ configPath: join(ws.dir, "agentd.json"), env: {} });
       expect(resolved.config).toEqual({
+        $schema: CONFIG_SCHEMA,
         model: { dialect: "anthropic", name: "claude-test", apiKeyEnv: "ANTHROPIC_API_KEY" },
         mcpServers: { docs: { command: "npx", args: ["-y", "@scope/docs server", "/srv"] } },
       });
@@ -270,4 +272,10 @@ describe("agentd init (interactive, real pseudo-terminal)", () => {
       proc.kill("SIGKILL");
     }
   }, 60_000);
+});
+
+test("the $schema agentd init writes resolves, in a project that installs agentd, to the JSON Schema @agentd/cli ships", () => {
+  const schema = JSON.parse(readFileSync(join(REPO_ROOT, CONFIG_SCHEMA), "utf8"));
+  expect(schema.title).toContain("agentd.json");
+  expect(Object.keys(schema.properties)).toContain("mcpServers");
 });

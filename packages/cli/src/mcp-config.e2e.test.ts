@@ -1,6 +1,6 @@
 /** `--mcp-config FILE` on `mcp`, `run` and `serve`: other tools' server lists, checked like agentd.json's. */
 import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
 
@@ -43,4 +43,44 @@ test("serve refuses a server name defined in agentd.json and in a --mcp-config f
   const serve = await ws.run(["serve", "--stdio", "--config", config, "--mcp-config", cursor]);
   expect(serve.code).toBe(2);
   expect(serve.stderr).toContain(`MCP server 'rec' is defined in both ${config} and ${cursor}: rename or remove one`);
+});
+
+test("a VS Code mcp.json as VS Code writes it: JSONC, ${workspaceFolder}; a server with ${input:…} is left out, named, and the others load", async () => {
+  ws = new CliWorkspace();
+  mkdirSync(join(ws.dir, ".vscode"));
+  const file = join(ws.dir, ".vscode", "mcp.json");
+  writeFileSync(
+    file,
+    `{
+  // as VS Code writes it
+  "inputs": [{ "type": "promptString", "id": "token", "password": true }],
+  "servers": {
+    "rec": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(ws.recordingServer().args[0])}, "\${workspaceFolder}/server.jsonl"], },
+    "gh": { "command": "gh-mcp", "env": { "TOKEN": "\${input:token}" } },
+  },
+}`,
+  );
+  const list = await ws.run(["mcp", "--mcp-config", file]);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain("rec");
+  expect(list.stdout).not.toContain("gh-mcp");
+  const tools = await ws.run(["mcp", "rec", "tools", "--mcp-config", file]);
+  expect(tools.code).toBe(0);
+  // ${workspaceFolder} is the folder holding .vscode/: the server wrote its log there.
+  expect(ws.received().some((m) => m.method === "tools/list")).toBe(true);
+  const gh = await ws.run(["mcp", "gh", "tools", "--mcp-config", file]);
+  expect(gh.code).toBe(2);
+  expect(gh.stderr).toContain(`MCP server 'gh' (${file}) left out: \${input:token} is an input prompt the editor shows`);
+  expect(gh.stderr).not.toContain("    at ");
+});
+
+test('agentd mcp NAME refuses a server with "disabled": true, saying so, and does not start it', async () => {
+  ws = new CliWorkspace();
+  const config = ws.writeConfig({ mcpServers: { rec: { ...ws.recordingServer(), disabled: true } } });
+  const tools = await ws.run(["mcp", "rec", "tools", "--config", config]);
+  expect(tools.code).toBe(2);
+  expect(tools.stderr).toContain(`MCP server 'rec' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`);
+  expect(ws.received()).toEqual([]);
+  const list = await ws.run(["mcp", "--config", config]);
+  expect(list.stdout).toContain("rec (disabled)");
 });

@@ -121,6 +121,34 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const [chat] = byName(receiver.spans, "chat test-model");
     expect(chat?.status.code).toBe(STATUS_ERROR);
   });
+
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=http/json exports OTLP/JSON; the per-signal variable wins for its signal", async () => {
+    ws = new CliWorkspace();
+    gateway = await echoGateway();
+    receiver = startOtlpReceiver();
+    const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
+    const run = await ws.run(["run", "--config", config, "Echo through the tool"], {
+      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/protobuf" },
+    });
+    expect(run.code).toBe(0);
+    expect(receiver.contentTypes).toContain("application/json");
+    expect(receiver.contentTypes).toContain("application/x-protobuf");
+    const [root] = byName(receiver.spans, "invoke_agent agentd");
+    expect(root?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(byName(receiver.spans, "chat test-model")).toHaveLength(2);
+    expect(receiver.metrics.some((m) => m.name === "agentd.runs")).toBe(true);
+  }, 60_000);
+
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is refused in one line, before any run", async () => {
+    ws = new CliWorkspace();
+    gateway = await echoGateway();
+    const config = ws.writeConfig({});
+    const run = await ws.run(["run", "--config", config, "hi"], { env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("OTEL_EXPORTER_OTLP_PROTOCOL=grpc: agentd exports OTLP over HTTP only");
+    expect(run.stderr).not.toContain("    at ");
+    expect(gateway.requests).toHaveLength(0);
+  });
 });
 
 describe("a triggered run", () => {

@@ -30,7 +30,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   model: ["(root)", "_internal", "wire", "loop"],
   loop: ["(root)", "_internal", "wire", "model"],
   tool: ["(root)", "_internal", "wire", "mcp/protocol", "mcp/server", "loop"],
-  telemetry: ["(root)", "loop"],
+  telemetry: ["(root)", "wire", "loop"],
   triggers: ["(root)", "_internal", "wire", "config", "store", "model", "loop"],
   supervisor: ["(root)", "_internal", "wire", "transport", "config", "mcp/server", "model", "loop"],
   serve: ["(root)", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],

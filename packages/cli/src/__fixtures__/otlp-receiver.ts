@@ -1,6 +1,6 @@
 /**
  * Test fixture: an OTLP/HTTP receiver on 127.0.0.1 (ephemeral port) that decodes what exporters send
- * (`/v1/traces`, `/v1/metrics`, protobuf) with the official OTLP proto definitions as compiled by the
+ * (`/v1/traces`, `/v1/metrics`; protobuf, or OTLP/JSON, whose objects have the same shape) with the official OTLP proto definitions as compiled by the
  * OpenTelemetry JS project (`@opentelemetry/otlp-transformer` 0.208's generated protobufjs root), so a
  * test reads real payloads, not our own idea of them.
  */
@@ -34,7 +34,8 @@ export interface ReceivedMetric {
   points: Array<{ attributes: Record<string, unknown>; value: number }>;
 }
 
-const hex = (b: Uint8Array | undefined) => Buffer.from(b ?? []).toString("hex");
+/** An id as lower-case hex: OTLP/JSON writes ids as hex strings already, protobuf as bytes. */
+const hex = (b: Uint8Array | string | undefined) => (typeof b === "string" ? b.toLowerCase() : Buffer.from(b ?? []).toString("hex"));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function valueOf(v: any): unknown {
@@ -76,9 +77,14 @@ export function startOtlpReceiver(): OtlpReceiver {
     async fetch(req) {
       const path = new URL(req.url).pathname;
       const body = new Uint8Array(await req.arrayBuffer());
-      contentTypes.push(req.headers.get("content-type") ?? "");
+      const type = req.headers.get("content-type") ?? "";
+      contentTypes.push(type);
+      const json = type.startsWith("application/json");
+      // OTLP/JSON answers in JSON, protobuf in protobuf (OTLP/HTTP spec, "OTLP/HTTP Response").
+      const answer = (encoded: Uint8Array) =>
+        json ? Response.json({}) : new Response(encoded as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/x-protobuf" } });
       if (path === "/v1/traces") {
-        const msg = TraceRequest.decode(body);
+        const msg = json ? JSON.parse(new TextDecoder().decode(body)) : TraceRequest.decode(body);
         for (const rs of msg.resourceSpans ?? [])
           for (const ss of rs.scopeSpans ?? [])
             for (const s of ss.spans ?? [])
@@ -93,10 +99,10 @@ export function startOtlpReceiver(): OtlpReceiver {
                 resource: attrs(rs.resource?.attributes),
               });
         check();
-        return new Response(TraceResponse.encode({}).finish(), { headers: { "content-type": "application/x-protobuf" } });
+        return answer(TraceResponse.encode({}).finish());
       }
       if (path === "/v1/metrics") {
-        const msg = MetricsRequest.decode(body);
+        const msg = json ? JSON.parse(new TextDecoder().decode(body)) : MetricsRequest.decode(body);
         for (const rm of msg.resourceMetrics ?? [])
           for (const sm of rm.scopeMetrics ?? [])
             for (const m of sm.metrics ?? []) {
@@ -109,7 +115,7 @@ export function startOtlpReceiver(): OtlpReceiver {
               metrics.push({ name: m.name, unit: m.unit, points });
             }
         check();
-        return new Response(MetricsResponse.encode({}).finish(), { headers: { "content-type": "application/x-protobuf" } });
+        return answer(MetricsResponse.encode({}).finish());
       }
       return new Response("not found", { status: 404 });
     },

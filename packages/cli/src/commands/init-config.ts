@@ -153,6 +153,13 @@ export function parseServerFlag(text: string): { name: string; target: string } 
 }
 
 /**
+ * What `$schema` of a new agentd.json names: the JSON Schema `@agentd/cli` ships (generated from the config
+ * schema, `scripts/config-schema.ts`), where a project that installs agentd has it, relative to the file,
+ * so editors complete and check the file (docs/configuration.md, "Editor support").
+ */
+export const CONFIG_SCHEMA = "./node_modules/@agentd/cli/schema/agentd-config.v1.json";
+
+/**
  * The configuration the answers describe, validated with the same schema `agentd run` loads it with
  * (without `${VAR}` expansion: references stay for run time). Throws E_CONFIG_INVALID / E_USAGE.
  */
@@ -168,6 +175,7 @@ export function configFromAnswers(a: InitAnswers, source = "agentd.json"): Agent
     mcpServers[s.name] = serverEntry(s.target);
   }
   const raw = {
+    $schema: CONFIG_SCHEMA,
     model: {
       ...(a.intelligence ? { intelligence: a.intelligence } : {}),
       dialect: a.dialect,

@@ -66,9 +66,10 @@ export function renderResources(resources: Resource[], templates: ResourceTempla
 
 /** The configured servers: name, transport, command or URL. */
 export function renderServers(servers: Record<string, McpServerConfig>, width?: number): string {
-  const rows = Object.entries(servers).map(([name, s]) =>
-    "command" in s ? [name, "stdio", [s.command, ...(s.args ?? [])].join(" ")] : [name, "http", s.url],
-  );
+  const rows = Object.entries(servers).map(([name, s]) => {
+    const label = s.disabled === true ? `${name} (disabled)` : name;
+    return "command" in s ? [label, "stdio", [s.command, ...(s.args ?? [])].join(" ")] : [label, "http", s.url];
+  });
   return table(["SERVER", "TRANSPORT", "COMMAND / URL"], rows, width);
 }
 

@@ -158,7 +158,14 @@ export const mcpCommand = defineCommand({
       out(renderServers(servers, width));
       return EXIT.ok;
     }
+    const skipped = resolved.skippedServers?.[args.server];
+    if (skipped) throw new AgentdError("E_CONFIG_INVALID", skipped);
     const config = servers[args.server];
+    if (config?.disabled === true)
+      throw new AgentdError(
+        "E_USAGE",
+        `MCP server '${args.server}' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`,
+      );
     if (!config)
       throw new AgentdError(
         "E_USAGE",

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseForeignServers } from "./foreign-servers.ts";
@@ -52,6 +52,7 @@ describe("--mcp-config: the server list of another tool's file", () => {
         filesystem: claudeDesktop.mcpServers.filesystem,
         github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "gh-1" } },
       },
+      skipped: {},
     });
     expect(parseForeignServers(claudeCode, ".mcp.json", {}).servers.docs).toEqual({
       type: "http",
@@ -71,11 +72,57 @@ describe("--mcp-config: the server list of another tool's file", () => {
     });
   });
 
-  test("${input:…} is refused, naming it and where it is", () => {
-    const file = { ...vscode, servers: { gh: { command: "gh-mcp", env: { TOKEN: "${input:api-key}" } } } };
-    expect(() => parseForeignServers(file, ".vscode/mcp.json", ENV)).toThrow(
-      ".vscode/mcp.json.servers.gh.env.TOKEN: ${input:api-key} is a VS Code input prompt, which agentd cannot show: use ${VAR} to read the value from the environment",
-    );
+  test("${input:…} and ${command:…} leave that server out, naming it and why; the file's other servers load", () => {
+    const file = {
+      ...vscode,
+      servers: {
+        gh: { command: "gh-mcp", env: { TOKEN: "${input:api-key}" } },
+        picker: { command: "pick", args: ["${command:extension.pickFile}"] },
+        fine: { command: "fine-mcp" },
+      },
+    };
+    const r = parseForeignServers(file, ".vscode/mcp.json", ENV);
+    expect(r.servers).toEqual({ fine: { command: "fine-mcp" } });
+    expect(r.skipped).toEqual({
+      gh: "MCP server 'gh' (.vscode/mcp.json) left out: ${input:api-key} is an input prompt the editor shows, which agentd cannot: use ${env:NAME} to read the value from the environment",
+      picker: "MCP server 'picker' (.vscode/mcp.json) left out: ${command:extension.pickFile} runs an editor command, which agentd cannot: use ${env:NAME} to read the value from the environment",
+    });
+  });
+
+  test("the editors' predefined variables: ${workspaceFolder} (the folder holding .vscode/), ${userHome}, ${pathSeparator}, ${/}", () => {
+    const file = {
+      servers: {
+        local: { command: "${workspaceFolder}/bin/server", args: ["--home", "${userHome}${pathSeparator}data", "${workspaceFolderBasename}${/}x"], cwd: "${workspaceFolder}" },
+      },
+    };
+    const r = parseForeignServers(file, "/work/proj/.vscode/mcp.json", { HOME: "/home/me" });
+    expect(r.servers.local).toEqual({ command: "/work/proj/bin/server", args: ["--home", "/home/me/data", "proj/x"], cwd: "/work/proj" });
+    // Cursor's project file sits in .cursor/; Claude Code's .mcp.json in the project itself.
+    expect(parseForeignServers(file, "/work/proj/.cursor/mcp.json", { HOME: "/h" }).servers.local).toMatchObject({ cwd: "/work/proj" });
+    expect(parseForeignServers(file, "/work/proj/.mcp.json", { HOME: "/h" }).servers.local).toMatchObject({ cwd: "/work/proj" });
+  });
+
+  test("an unset ${env:NAME} is reported as written", () => {
+    const file = { servers: { s: { type: "http", url: "https://x.example/mcp", headers: { "X-Key": "${env:SDKX_KEY}" } } } };
+    expect(() => parseForeignServers(file, "mcp.json", {})).toThrow("mcp.json.servers.s.headers.X-Key: environment variable SDKX_KEY is not set (referenced as ${env:SDKX_KEY})");
+  });
+
+  test("VS Code's envFile is read (dotenv format) under the entry's env, which wins; a missing one leaves that server out", () => {
+    const project = join(dir, "proj");
+    mkdirSync(join(project, ".vscode"), { recursive: true });
+    writeFileSync(join(project, ".env"), "# comment\nAPI_KEY=from-file\nexport REGION=eu\nQUOTED=\"a b\"\nKEPT=file\n");
+    const file = {
+      servers: {
+        api: { command: "api-mcp", envFile: "${workspaceFolder}/.env", env: { KEPT: "entry" } },
+        relative: { command: "api-mcp", envFile: ".env" },
+        missing: { command: "other", envFile: "${workspaceFolder}/.env.local" },
+      },
+    };
+    const vscodeFile = join(project, ".vscode", "mcp.json");
+    const r = parseForeignServers(file, vscodeFile, {});
+    expect(r.servers.api).toEqual({ command: "api-mcp", env: { API_KEY: "from-file", REGION: "eu", QUOTED: "a b", KEPT: "entry" } });
+    expect(r.servers.relative).toMatchObject({ env: { API_KEY: "from-file" } });
+    expect(r.skipped.missing).toBe(`MCP server 'missing' (${vscodeFile}) left out: ${vscodeFile}.servers.missing.envFile: ${join(project, ".env.local")} does not exist`);
   });
 
   test("entries get agentd.json's checks: SSE, typos, a missing variable", () => {
@@ -84,7 +131,6 @@ describe("--mcp-config: the server list of another tool's file", () => {
     );
     expect(() => parseForeignServers({ servers: { s: { command: "x", arg: [] } } }, "mcp.json", {})).toThrow('mcp.json.servers.s.arg: unknown field; did you mean "args"?');
     expect(() => parseForeignServers(claudeDesktop, "c.json", {})).toThrow("c.json.mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN: environment variable GH_TOKEN is not set");
-    expect(() => parseForeignServers({ mcpServers: { s: { command: "x", envFile: ".env" } } }, "m.json", {})).toThrow("m.json.mcpServers.s.envFile: not read by agentd");
   });
 
   test("a file without a server list says which keys were expected", () => {
@@ -129,6 +175,30 @@ describe("resolveConfig with --mcp-config files", () => {
   test("a missing or broken file is one clear line", async () => {
     await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [join(dir, "nope.json")] } })).rejects.toThrow(`--mcp-config ${join(dir, "nope.json")}: no such file`);
     const bad = write("bad.json", "{ nope");
-    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [bad] } })).rejects.toThrow(`${bad}: not valid JSON`);
+    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [bad] } })).rejects.toThrow(`${bad}:1:3: not valid JSON (invalid symbol at "nope")`);
+  });
+
+  test("files are read as editors write them: comments and trailing commas (VS Code's JSONC)", async () => {
+    const jsonc = write(
+      "vscode-jsonc.json",
+      `{
+  // Servers for this workspace
+  "inputs": [],
+  "servers": {
+    /* the fetch server */
+    "fetch": { "type": "stdio", "command": "uvx", "args": ["mcp-server-fetch",], },
+  },
+}`,
+    );
+    const r = await resolveConfig({ env: {}, overrides: { mcpConfig: [jsonc] } });
+    expect(r.config.mcpServers).toEqual({ fetch: { type: "stdio", command: "uvx", args: ["mcp-server-fetch"] } });
+  });
+
+  test("servers left out of an editor file are reported by resolveConfig; the others load", async () => {
+    const file = write("with-input.json", { servers: { gh: { command: "gh", env: { T: "${input:token}" } }, ok: { command: "ok" } } });
+    const r = await resolveConfig({ env: {}, overrides: { mcpConfig: [file] } });
+    expect(Object.keys(r.config.mcpServers ?? {})).toEqual(["ok"]);
+    expect(Object.keys(r.skippedServers ?? {})).toEqual(["gh"]);
+    expect(r.skippedServers?.gh).toContain("${input:token} is an input prompt the editor shows");
   });
 });

@@ -81,6 +81,15 @@ describe("resolveConfig precedence: flags > env > file", () => {
     expect(none.file).toBeUndefined();
   });
 
+  test("agentd.json is JSONC (comments, trailing commas); a parse error names the line and column", async () => {
+    const commented = write("commented.json", '{\n  // the model\n  "model": { "name": "m", },\n  /* limits */ "limits": { "maxTurns": 4 },\n}\n');
+    const r = await resolveConfig({ configPath: commented, env: {} });
+    expect(r.config.model?.name).toBe("m");
+    expect(r.config.limits?.maxTurns).toBe(4);
+    const broken = write("broken.json", '{\n  "model": { "name": "m" }\n  "limits": {}\n}\n');
+    await expect(resolveConfig({ configPath: broken, env: {} })).rejects.toThrow(`${broken}:3:3: not valid JSON (comma expected at "\\"limits\\"")`);
+  });
+
   test("apiKeyEnv names the variable holding the key", async () => {
     const file = write("k.json", { model: { apiKeyEnv: "MY_KEY" } });
     const r = await resolveConfig({ configPath: file, env: { MY_KEY: "secret" } });

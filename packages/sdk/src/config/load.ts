@@ -11,6 +11,7 @@ import { expandEnv } from "./expand.ts";
 import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { unknownKeyHint } from "./key-hint.ts";
+import { parseJsonc } from "./parse-jsonc.ts";
 import { type AgentdConfig, ConfigSchema, type McpServerConfig } from "./schema.ts";
 
 export { formatIssue } from "./format-issue.ts";
@@ -47,6 +48,11 @@ export interface ResolvedConfig {
   file?: string;
   /** RUN_ID from the environment, if set. */
   runId?: string;
+  /**
+   * Servers of `--mcp-config` files left out, by name: one line each saying why (a variable only the editor
+   * can expand, an env file that is missing). The caller tells the user; the other servers load.
+   */
+  skippedServers?: Record<string, string>;
 }
 
 /** Validate a parsed config object. Throws E_CONFIG_INVALID with one clear line. */
@@ -90,13 +96,8 @@ async function readExpandedConfig(
     if (code === "ENOENT") throw new AgentdError("E_CONFIG_INVALID", `config file ${path} does not exist`);
     throw new AgentdError("E_CONFIG_INVALID", `config file ${path} could not be read (${code ?? (e as Error).message})`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new AgentdError("E_CONFIG_INVALID", `${path}: not valid JSON (${(e as Error).message})`);
-  }
-  const expanded = expandEnv(raw, env, path);
+  // JSONC, like the editors' files: comments and trailing commas are allowed (docs/configuration.md).
+  const expanded = expandEnv(parseJsonc(text, path), env, path);
   const config = parseConfig(expanded, env, path, { expand: false });
   return { config, expanded: expanded as Record<string, unknown> };
 }
@@ -145,7 +146,7 @@ export async function resolveConfig(
   const o = options.overrides ?? {};
   // Sections are copied before an override is written into them: the file's object stays as read.
   const merged: Record<string, unknown> = { ...read?.expanded };
-  const servers = await mergeForeignServers(read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined, path, o.mcpConfig ?? [], env);
+  const { servers, skipped } = await mergeForeignServers(read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined, path, o.mcpConfig ?? [], env);
   if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();
@@ -170,5 +171,6 @@ export async function resolveConfig(
   const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
   if (apiKey) registerSecretValue(apiKey);
   const runId = env.RUN_ID || undefined;
-  return { config, ...(apiKey ? { apiKey } : {}), apiKeyHint, ...(read ? { file: path } : {}), ...(runId ? { runId } : {}) };
+  const left = Object.keys(skipped).length > 0 ? { skippedServers: skipped } : {};
+  return { config, ...(apiKey ? { apiKey } : {}), apiKeyHint, ...(read ? { file: path } : {}), ...(runId ? { runId } : {}), ...left };
 }

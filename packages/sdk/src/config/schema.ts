@@ -142,12 +142,26 @@ export const OAuthSchema = v.strictObject({
   signingAlg: v.optional(v.picklist(["ES256", "RS256"])),
   clientMetadataUrl: v.optional(v.pipe(v.string(), v.url(), v.startsWith("https://", "a Client ID Metadata Document URL is https://"))),
   scopes: v.optional(v.array(v.pipe(v.string(), v.regex(/^\S+$/, "one scope, no spaces")))),
-  grant: v.optional(v.picklist(["authorization_code", "client_credentials"])),
+  grant: v.optional(v.picklist(["authorization_code", "client_credentials", "identity_assertion"])),
   clientName: v.optional(v.string()),
+  /** The enterprise identity provider of the `identity_assertion` grant (enterprise-managed authorization). */
+  identityAssertion: v.optional(
+    v.strictObject({
+      /** The IdP's token endpoint (RFC 8693 token exchange). */
+      tokenEndpoint: v.pipe(v.string(), v.url("the identity provider's token endpoint URL")),
+      /** agentd's client id at the IdP, and the variable holding its secret. */
+      clientId: v.optional(v.pipe(v.string(), v.minLength(1))),
+      clientSecretEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable"))),
+      /** Where the person's ID token is: an environment variable or a file (read at each grant). */
+      idTokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the name of an environment variable"))),
+      idTokenFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+    }),
+  ),
 });
 
 export const HttpServerSchema = v.strictObject({
-  type: v.optional(v.picklist(["http", "streamable-http"])),
+  /** Streamable HTTP, in any of the spellings clients use (`streamableHttp` is Cline's). */
+  type: v.optional(v.picklist(["http", "streamable-http", "streamableHttp"])),
   url: v.pipe(v.string(), v.url("an http(s) URL such as https://tools.example/mcp")),
   headers: v.optional(stringMap),
   oauth: v.optional(OAuthSchema),

@@ -27,17 +27,19 @@ describe("mcpServers entries: the error names the field and what to do", () => {
     );
   });
 
-  test('"type" accepts "stdio", "http" and "streamable-http"; anything else is named with a close match', () => {
+  test('"type" accepts "stdio" and the spellings of Streamable HTTP ("http", "streamable-http", Cline\'s "streamableHttp"); anything else is named with a close match', () => {
     const ok = (entry: unknown) => parseConfig({ mcpServers: { x: entry } }, {}).mcpServers?.x;
     expect(ok({ type: "stdio", command: "srv" })).toEqual({ type: "stdio", command: "srv" });
     expect(ok({ type: "http", url: "https://t.example/mcp" })).toEqual({ type: "http", url: "https://t.example/mcp" });
     expect(ok({ type: "streamable-http", url: "https://t.example/mcp" })).toMatchObject({ type: "streamable-http" });
-    expect(error({ type: "streamableHttp", url: "https://t.example/mcp" })).toBe(
-      'agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http" (did you mean "streamable-http"?)',
+    expect(ok({ type: "streamableHttp", url: "https://t.example/mcp" })).toMatchObject({ type: "streamableHttp" });
+    expect(error({ type: "streamable_http", url: "https://t.example/mcp" })).toBe(
+      'agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http", "streamableHttp" (did you mean "streamable-http"?)',
     );
-    expect(error({ type: "websocket", url: "https://t.example/mcp" })).toBe('agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http"');
+    expect(error({ type: "websocket", url: "https://t.example/mcp" })).toBe('agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http", "streamableHttp"');
     expect(error({ type: "stdio", url: "https://t.example/mcp" })).toContain('mcpServers.x.type: "stdio" runs a "command"');
     expect(error({ type: "http", command: "srv" })).toContain('mcpServers.x.type: "http" needs a "url"');
+    expect(error({ type: "streamableHttp", command: "srv" })).toContain('mcpServers.x.type: "streamableHttp" needs a "url"');
   });
 
   test("an unknown field is named, with the close match when there is one", () => {

@@ -10,7 +10,7 @@ export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled"
 /** The fields of a Streamable HTTP server entry. */
 export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout"] as const;
 /** The values `type` may take. */
-export const SERVER_TYPES = ["stdio", "http", "streamable-http"] as const;
+export const SERVER_TYPES = ["stdio", "http", "streamable-http", "streamableHttp"] as const;
 
 const SSE =
   "the 2024-11-05 HTTP+SSE transport is not supported: point \"url\" at the server's Streamable HTTP endpoint " +
@@ -80,7 +80,7 @@ export function entryProblem(entry: unknown): EntryProblem | undefined {
   const hasUrl = "url" in e;
   if (hasCommand && hasUrl) return { message: 'has both "command" and "url": keep "command" for a stdio server or "url" for a Streamable HTTP server' };
   if (e.type === "stdio" && hasUrl) return { field: "type", message: '"stdio" runs a "command"; for a "url" use "type": "http" or no "type"' };
-  if ((e.type === "http" || e.type === "streamable-http") && hasCommand)
+  if (e.type !== undefined && e.type !== "stdio" && hasCommand)
     return { field: "type", message: `"${e.type}" needs a "url"; for a "command" use "type": "stdio" or no "type"` };
   const allowed: readonly string[] = hasCommand ? STDIO_FIELDS : hasUrl ? HTTP_FIELDS : [...new Set([...STDIO_FIELDS, ...HTTP_FIELDS])];
   for (const field of Object.keys(e)) {

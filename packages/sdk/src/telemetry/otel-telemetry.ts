@@ -1,13 +1,15 @@
 /**
- * The OpenTelemetry backend: a tracer provider and a meter provider exporting OTLP over HTTP (protobuf)
- * with the official exporters, configured by the standard `OTEL_*` variables (endpoint, headers,
+ * The OpenTelemetry backend: a tracer provider and a meter provider exporting OTLP over HTTP (protobuf, or
+ * JSON when `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`) with the official exporters, configured by the standard `OTEL_*` variables (endpoint, headers,
  * timeout, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*`).
  * Loaded only through `loadTelemetry`. No provider or context manager is registered globally (only the
  * diag logger, so exporter failures reach our log): spans are parented explicitly, which leaves other
  * OpenTelemetry users in the process alone.
  */
 import { diag, DiagLogLevel } from "@opentelemetry/api";
+import { OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
+import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
@@ -41,7 +43,10 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
     .merge(resourceFromAttributes({ "service.name": "agentd", ...(options.version ? { "service.version": options.version } : {}) }))
     .merge(detectResources({ detectors: [envDetector] }));
   const tracerProvider = signals.traces
-    ? new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] })
+    ? new TracerProvider({
+        resource,
+        spanProcessors: [new BatchSpanProcessor({ exporter: signals.tracesProtocol === "http/json" ? new JsonTraceExporter() : new OTLPTraceExporter() })],
+      })
     : undefined;
   const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
   const meterProvider = signals.metrics
@@ -49,7 +54,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
         resource,
         readers: [
           new PeriodicExportingMetricReader({
-            exporter: new OTLPMetricExporter(),
+            exporter: signals.metricsProtocol === "http/json" ? new JsonMetricExporter() : new OTLPMetricExporter(),
             ...(Number.isFinite(interval) && interval > 0 ? { exportIntervalMillis: interval } : {}),
           }),
         ],

@@ -14,6 +14,7 @@ import { MemoryTransport } from "../../transport/memory.ts";
 import { StdioChildTransport } from "../../transport/stdio-child.ts";
 import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
 import { McpClient, type McpClientOptions } from "./client.ts";
+import { StreamableHttpClientTransport } from "../../transport/http-client/streamable-http-client.ts";
 import { McpServer } from "../server/server.ts";
 import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "@agentd/test-support/oracle";
 
@@ -187,5 +188,63 @@ describe("against a handshake-only peer", () => {
     expect(c.protocolVersion).toBe("2025-11-25");
     expect(c.stateless).toBe(false);
     expect((await c.listTools()).map((t) => t.name)).toEqual(["old"]);
+  });
+});
+
+const STATELESS_ONLY = join(import.meta.dir, "..", "__fixtures__", "stateless-only-server.ts");
+
+/** Start the stateless-only server over HTTP; resolves with its URL once it printed it. */
+async function statelessOnlyHttp(): Promise<URL> {
+  const proc = Bun.spawn([process.execPath, STATELESS_ONLY, "--http"], { stdout: "pipe", stderr: "ignore" });
+  closers.push(async () => {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error("the stateless-only server exited before printing its URL");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return new URL(text.trim());
+}
+
+describe("a server that refuses initialize with -32022 and lists only 2026-07-28 (as Mastra's MCPServer 2.0 does)", () => {
+  const legacy = (transport: StdioChildTransport | StreamableHttpClientTransport) => {
+    const c = new McpClient({ name: "agentd-test", version: "0" }, { probeTimeoutMs: 5_000 });
+    closers.push(() => c.close());
+    return c.connect(transport).then(() => c);
+  };
+
+  test("over stdio, the default negotiation connects with 2026-07-28: the refusal was the probe", async () => {
+    const c = await legacy(new StdioChildTransport({ name: "only-2026", command: process.execPath, args: [STATELESS_ONLY], cwd: import.meta.dir }));
+    expect(c.protocolVersion).toBe("2026-07-28");
+    expect((await c.listTools()).map((t) => t.name)).toEqual(["add"]);
+    expect((await c.callTool("add", { a: 2, b: 5 })).content).toEqual([{ type: "text", text: "7" }]);
+  });
+
+  test("over Streamable HTTP, the same", async () => {
+    const url = await statelessOnlyHttp();
+    const c = await legacy(new StreamableHttpClientTransport(url, { name: "only-2026" }));
+    expect(c.protocolVersion).toBe("2026-07-28");
+    expect((await c.callTool("add", { a: 1, b: 1 })).content).toEqual([{ type: "text", text: "2" }]);
+  });
+
+  test("with no revision in common, the failure names both lists", async () => {
+    const transport = new StdioChildTransport({
+      name: "only-2099",
+      command: process.execPath,
+      args: [STATELESS_ONLY],
+      cwd: import.meta.dir,
+      env: { ...process.env, SUPPORTED: "2099-01-01" } as Record<string, string>,
+    });
+    const error = await legacy(transport).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain("speaks MCP 2099-01-01");
+    expect(error?.message).toContain("2025-11-25, 2025-06-18, 2025-03-26 with initialize and 2026-07-28 per request");
   });
 });

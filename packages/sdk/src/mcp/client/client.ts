@@ -39,7 +39,7 @@ import { followTask } from "./tasks-extension.ts";
 import { answerInputRequests } from "./input-required.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderValues } from "../../wire/param-headers.ts";
-import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, type VersionNegotiation } from "./revision-probe.ts";
+import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, revisionAfterRefusal, type VersionNegotiation } from "./revision-probe.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
 import { ListenManager } from "./subscriptions-listen.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -198,11 +198,35 @@ export class McpClient {
         });
         if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
       }
-      const result = await protocol.request<InitializeResult>(
-        "initialize",
-        { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
-        options,
-      );
+      let result: InitializeResult;
+      try {
+        result = await protocol.request<InitializeResult>(
+          "initialize",
+          { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
+          options,
+        );
+      } catch (e) {
+        // A server that speaks only stateless revisions refuses initialize and lists them: that refusal is
+        // the probe, so the default costs nothing for servers that accept initialize.
+        const revision = revisionAfterRefusal(e);
+        if (revision === undefined) throw e;
+        if (isLegacyRevision(revision)) {
+          result = await protocol.request<InitializeResult>(
+            "initialize",
+            { protocolVersion: revision, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
+            options,
+          );
+        } else {
+          const verdict = await probeEra(protocol, transport, {
+            capabilities: this.modernCapabilities(),
+            clientInfo: this.clientInfo,
+            timeoutMs: this.options.probeTimeoutMs ?? 10_000,
+            signal: options.signal,
+          });
+          if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
+          throw e;
+        }
+      }
       if (!isLegacyRevision(result.protocolVersion))
         throw new AgentdError(
           "E_PROTOCOL_VERSION",

@@ -1,6 +1,7 @@
 /**
  * Every `auth/*` client scenario of `@modelcontextprotocol/conformance` 0.1.16 that targets a revision
- * agentd speaks (2025-03-26, 2025-06-18, 2025-11-25), the client-credentials extension scenarios, and the
+ * agentd speaks (2025-03-26, 2025-06-18, 2025-11-25), the client-credentials and enterprise-managed
+ * authorization (cross-app access: token exchange at the IdP, then the JWT bearer grant) extension scenarios, and the
  * draft scenarios that exercise behaviour we implement (resource mismatch, offline access), run by the real
  * harness against `auth-driver.ts` (our transport + OAuth provider). Every check must pass: no FAILURE, no
  * WARNING, the scenario's own checks present as SUCCESS, and the client exits 0 (except where the scenario
@@ -39,6 +40,8 @@ const SCENARIOS: Record<string, { required: string[]; clientFails?: boolean }> =
   "auth/client-credentials-basic": { required: ["client-credentials-basic-auth"] },
   "auth/resource-mismatch": { required: ["resource-mismatch-rejected"], clientFails: true },
   "auth/offline-access-not-supported": { required: ["sep-2207-offline-access-not-requested", ...FLOW] },
+  "auth/cross-app-access-complete-flow": { required: ["complete-flow-token-exchange", "complete-flow-jwt-bearer"] },
+  "auth/offline-access-scope": { required: ["sep-2207-offline-access-requested", "sep-2207-client-metadata-grant-types", ...FLOW] },
 };
 
 const runs: ScenarioRun[] = [];

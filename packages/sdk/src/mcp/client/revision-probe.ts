@@ -9,7 +9,16 @@
  */
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { isModernRevision, LATEST_MODERN_REVISION, LATEST_REVISION, MODERN_REVISIONS, type ModernRevision } from "../../wire/codec.ts";
+import {
+  isModernRevision,
+  isSupportedRevision,
+  LATEST_MODERN_REVISION,
+  LATEST_REVISION,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type ModernRevision,
+  type ProtocolRevision,
+} from "../../wire/codec.ts";
 import { MODERN_META, type DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
@@ -77,6 +86,24 @@ export async function probeEra(protocol: Protocol, transport: Transport, options
   }
   protocol.setRevision(LATEST_REVISION);
   return { era: "legacy" };
+}
+
+/**
+ * What to do when `initialize` failed with `error`: undefined when it is not an
+ * `UnsupportedProtocolVersionError` (-32022; the failure stands), else the revision to connect with, the
+ * first of the server's `data.supported` that this client speaks (a server that speaks only 2026-07-28
+ * refuses `initialize` this way). Throws, naming both lists, when there is none in common.
+ */
+export function revisionAfterRefusal(error: unknown): ProtocolRevision | undefined {
+  if (!McpError.isInstance(error) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
+  const listed = (error.data as { supported?: unknown } | undefined)?.supported;
+  const supported = Array.isArray(listed) ? listed.filter((v): v is string => typeof v === "string") : [];
+  const common = supported.find(isSupportedRevision);
+  if (common !== undefined) return common;
+  throw new AgentdError(
+    "E_PROTOCOL_VERSION",
+    `the server refused initialize and speaks MCP ${supported.length ? supported.join(", ") : "(no revision listed)"}; this client speaks ${LEGACY_REVISIONS.join(", ")} with initialize and ${MODERN_REVISIONS.join(", ")} per request: no revision in common`,
+  );
 }
 
 /** What a client keeps of a `DiscoverResult`: the same shape an `initialize` result gives it. */

@@ -160,9 +160,11 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
         if (this.closing) throw this.closedError(e);
         throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
       }
-      if (!response.ok && requestId !== undefined && isModernRevision(this.protocolVersion)) {
+      if (!response.ok && requestId !== undefined && (isModernRevision(this.protocolVersion) || (isInitialize && response.status === 400))) {
         // A stateless server answers refusals (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error
-        // for the request: the protocol layer decides what it means (the era probe reads it).
+        // for the request: the protocol layer decides what it means (the era probe reads it). One that
+        // speaks only stateless revisions refuses `initialize` so too (-32022 listing them): the client
+        // then connects with one of those.
         const answer = await readErrorAnswer(response, requestId, this.maxFrameChars, this.name);
         if (answer !== undefined) {
           await response.body?.cancel().catch(() => {});

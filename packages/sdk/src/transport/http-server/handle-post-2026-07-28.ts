@@ -4,6 +4,10 @@
  * stream lives (the request's answer, or a `subscriptions/listen` stream until either side ends it); no
  * session id is minted for the client, none is echoed (transport spec, "Backward Compatibility").
  *
+ * The answer is one `application/json` body when nothing else is sent before it (always with
+ * `--json-response`), else an SSE stream: no priming event and no event ids, as that revision has no
+ * resumption (transport spec, "Receiving Messages").
+ *
  * Checked here, before any MCP work: the mirrored headers (`MCP-Protocol-Version` against the body's
  * `_meta`, `Mcp-Method`, `Mcp-Name`, and through the `checkHeaders` option the `Mcp-Param-*` of tool
  * parameters: 400 with -32020 on a mismatch), a version we do not serve (400 with
@@ -14,9 +18,11 @@ import { isLegacyRevision, isModernRevision, SUPPORTED_REVISIONS } from "../../w
 import { getCodec } from "../../wire/codecs.ts";
 import { unsupportedProtocolVersion } from "../../wire/errors.ts";
 import { classify, ErrorCode, errorResponse, type JsonRpcRequest, type RequestId } from "../../wire/jsonrpc.ts";
-import type { Caller, HandlerContext } from "./context.ts";
+import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
+import type { Session } from "./session.ts";
 import { badRequest, jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
 import { messageExtra, startSession } from "./post-session.ts";
+import type { MessageExtra } from "../types.ts";
 import { decodeHeaderValue } from "../../wire/param-headers.ts";
 import { nextTurn } from "./next-turn.ts";
 
@@ -57,7 +63,14 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Answer one stateless POST whose `MCP-Protocol-Version` header is `version`. */
-export async function handleModernPost(ctx: HandlerContext, req: Request, caller: Caller, value: unknown, version: string): Promise<Response> {
+export async function handleModernPost(
+  ctx: HandlerContext,
+  req: Request,
+  conn: HttpRequestConn,
+  caller: Caller,
+  value: unknown,
+  version: string,
+): Promise<Response> {
   const k = classify(value);
   // Only stdio uses client notifications in this revision (closing the stream cancels on HTTP): accepted, unused.
   if (k.kind === "notification") return new Response(null, { status: 202 });
@@ -75,6 +88,10 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
   const session = await startSession(ctx, caller, message.id);
   if (session instanceof Response) return session;
   session.stateless = true;
+  const extra = messageExtra(session.id, caller, req.headers);
+  // A listen stream has no response to wait for: it streams in either mode.
+  if (ctx.config.responseMode === "json" && message.method !== "subscriptions/listen") return answerAsJson(session, message, extra, req, conn);
+
   const writer = ctx.newWriter();
   if (session.openPostStream([message.id], writer) === "limit") {
     writer.end();
@@ -83,10 +100,44 @@ export async function handleModernPost(ctx: HandlerContext, req: Request, caller
   }
   // The session is this request: it ends with its stream (answered, cancelled by a closed stream, or cut).
   writer.onEnd(() => session.close("stateless request done"));
-  session.transport.deliver(message, messageExtra(session.id, caller, req.headers));
+  session.transport.deliver(message, extra);
   if (writer.open) await nextTurn();
+  // Nothing yet: the response is held (Bun sends no headers before the first body byte) until the first
+  // write, which decides: the answer alone is one JSON body; a notification first (progress, a log
+  // message, a listen stream's acknowledgement) or the server's keep-alive starts the SSE stream. The
+  // client leaving meanwhile cancels the request, as closing its stream would.
+  if (writer.open && writer.empty) {
+    conn.holdOpen?.();
+    const leave = () => writer.disconnected();
+    req.signal.addEventListener("abort", leave, { once: true });
+    await writer.written();
+    req.signal.removeEventListener("abort", leave);
+  }
+  const sole = writer.open ? undefined : writer.soleData;
+  if (sole !== undefined) return new Response(sole, { headers: JSON_HEADERS });
   return new Response(writer.takeBody(req), { headers: SSE_HEADERS });
 }
+
+/**
+ * `--json-response`: the response alone, as one JSON body. Notifications the request causes have no
+ * stream to go on and are dropped (what a JSON answer means in every revision).
+ */
+async function answerAsJson(session: Session, message: JsonRpcRequest, extra: MessageExtra, req: Request, conn: HttpRequestConn): Promise<Response> {
+  const exchange = session.openJsonExchange([message.id]);
+  session.transport.deliver(message, extra);
+  if (!exchange.settled) await nextTurn();
+  if (!exchange.settled) {
+    exchange.watch(req.signal);
+    conn.holdOpen?.();
+  }
+  const responses = await exchange.result();
+  session.close("stateless request done");
+  // The client went away before the answer: nobody reads this.
+  if (responses.length === 0) return new Response("", { headers: SSE_HEADERS });
+  return new Response(JSON.stringify(responses[0]), { headers: JSON_HEADERS });
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

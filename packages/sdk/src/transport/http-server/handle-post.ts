@@ -2,7 +2,8 @@
  * POST to the MCP endpoint: one JSON-RPC message (or, in a `2025-03-26` session, a batch array).
  *
  * Notifications and responses only → 202 with no body. Requests → an SSE stream that ends after the last
- * response (or one `application/json` body in JSON response mode). A request the client cancels gets no
+ * response (or one `application/json` body in JSON response mode). A stream starts with a priming event
+ * only in a revision that defines one (2025-11-25), else with a comment line when it outlives its first turn. A request the client cancels gets no
  * response: its stream ends without one (in JSON mode, an SSE body with no events when nothing is left to
  * answer). `initialize` without a session id creates the session and returns `Mcp-Session-Id` (transport
  * spec, "Session Management"). A POST without a session whose `MCP-Protocol-Version` is a stateless
@@ -57,6 +58,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   if (messages.length === 0) return badRequest("Invalid request: empty batch");
   const requestIds: RequestId[] = [];
   let initializeId: RequestId | undefined;
+  let requestedRevision: unknown;
   for (const m of messages) {
     const k = classify(m);
     // The envelope is checked here only to route it: an HTTP reply needs to know what expects an answer.
@@ -65,7 +67,10 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     if (k.kind !== "request") continue;
     if (requestIds.some((id) => id === k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
     requestIds.push(k.message.id);
-    if (k.message.method === "initialize") initializeId = k.message.id;
+    if (k.message.method === "initialize") {
+      initializeId = k.message.id;
+      requestedRevision = k.message.params?.protocolVersion;
+    }
     // What the caller may do is checked here, at the HTTP level, so a client sees 403 + insufficient_scope
     // and can step up (MCP authorization spec, "Scope challenge handling").
     const lacking = ctx.config.authorize?.(caller.authInfo, k.message.method, k.message.params);
@@ -77,12 +82,12 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   const sessionHeader = req.headers.get("mcp-session-id");
   const versionHeader = req.headers.get("mcp-protocol-version");
   if (!isBatch && isStatelessPost(sessionHeader, versionHeader, initializeId))
-    return handleModernPost(ctx, req, caller, value, versionHeader as string);
+    return handleModernPost(ctx, req, conn, caller, value, versionHeader as string);
   if (initializeId !== undefined && sessionHeader === null) {
     const created = await startSession(ctx, caller);
     if (created instanceof Response) return created;
     session = created;
-    session.expectInitialize(initializeId);
+    session.expectInitialize(initializeId, requestedRevision);
   } else {
     const found = lookupSession(ctx, req, caller, sessionHeader);
     if (found instanceof Response) return found;
@@ -134,6 +139,8 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
   // out as one string body instead of a stream (much cheaper); slower answers stream as before.
   if (writer.open) await nextTurn();
+  // Still open with nothing written (a revision without a priming event): a comment is its first byte.
+  if (writer.open && writer.empty) writer.comment();
   // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
   const headers = initializeId === undefined ? sessionSseHeaders(session.id) : sseHeaders(session.id);
   return new Response(writer.takeBody(req), { headers });

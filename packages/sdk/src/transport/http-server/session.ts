@@ -65,6 +65,14 @@ export interface SessionSettings extends ReplaySettings {
 /** Outcome of opening a stream; `over`: a resumption of an ended stream with nothing left to replay. */
 export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
 
+/**
+ * Revisions whose streams start with a priming event (an event id and an empty `data` field, so the client
+ * can resume a stream that breaks before its first message): the 2025-11-25 transport spec's "Resumability
+ * and Redelivery". Earlier revisions define none, and their clients (the official SDK before 1.23, among
+ * others) parse the empty `data` as a message and report a JSON parse error; 2026-07-28 removed resumption.
+ */
+const PRIMING_REVISIONS: ReadonlySet<string> = new Set(["2025-11-25"]);
+
 /** A resolved promise, shared: what the `Transport` side of every session returns for work done at once. */
 const DONE: Promise<void> = Promise.resolve();
 
@@ -147,18 +155,33 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     return this.pending?.has(id) ?? false;
   }
 
-  /** Remember which request is `initialize`, to learn the negotiated revision from its result. */
-  expectInitialize(id: RequestId): void {
+  /**
+   * Remember which request is `initialize`, to learn the negotiated revision from its result. `requested`
+   * is the revision the client asks for: a revision we speak is the one the answer will carry, so its
+   * stream already starts the way that revision's streams do.
+   */
+  expectInitialize(id: RequestId, requested?: unknown): void {
     this.initKey = id;
+    if (typeof requested === "string" && PRIMING_REVISIONS.has(requested)) this.protocolVersion = requested;
   }
 
-  /** Open the SSE stream of a POST carrying `requestIds`, and write its priming event. */
+  /**
+   * Whether this session's streams start with a priming event (see {@link PRIMING_REVISIONS}).
+   */
+  get primes(): boolean {
+    return !this.stateless && this.protocolVersion !== undefined && PRIMING_REVISIONS.has(this.protocolVersion);
+  }
+
+  /**
+   * Open the SSE stream of a POST carrying `requestIds`, and write its priming event where the revision
+   * defines one. A stream without one must still get a first byte before its body is handed over (see
+   * `sse-writer.ts`).
+   */
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
     this.connectWriter(stream, writer);
-    if (this.stateless) writer.event(undefined, "");
-    else writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
     return "ok";
   }
 
@@ -221,7 +244,8 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     const stream = this.newStream("standalone", []);
     this.standalone = stream;
     this.connectWriter(stream, writer);
-    writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    else writer.comment();
     return "ok";
   }
 
@@ -238,7 +262,8 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0 && lost.length === 0) return "over";
     if (stream && !stream.writer && this.connected >= this.settings.maxStreams) return "limit";
-    writer.event(lastEventId, "", this.settings.retryMs);
+    if (this.primes) writer.event(lastEventId, "", this.settings.retryMs);
+    else writer.comment();
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });

@@ -5,9 +5,12 @@
  * (the answer was ready at once) the body is one plain string and no stream machinery is built — the common
  * case for quick requests. Otherwise the body is a byte stream fed as events arrive.
  *
- * Bun sends response headers only with the first body byte, so every stream starts with a priming event
- * written at once. A peer that stops reading makes the sink's backlog grow; past `maxBufferedBytes` the stream
- * is ended (the peer may resume with `Last-Event-ID`) instead of buffering without bound.
+ * Bun sends response headers only with the first body byte, so a stream must not stay empty once its
+ * response is handed over: it starts with the revision's priming event, or a comment line (which every SSE
+ * reader ignores, WHATWG HTML "event stream interpretation"), or the response is held until the first
+ * write ({@link SseWriter.written}). A peer that stops reading makes the sink's backlog grow; past
+ * `maxBufferedBytes` the stream is ended (the peer may resume with `Last-Event-ID`) instead of buffering
+ * without bound.
  *
  * A writer of an idle GET stream lives as long as its session, thousands at a time: it holds no closures
  * of its own (the stream's source is a small object, the server-wide end hook is shared) and builds its
@@ -24,6 +27,7 @@ export interface SseEndHook {
 }
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
+const STREAM_OPEN = encodeSseComment("stream open");
 
 /** What the writer uses of Bun's direct-stream controller: stated here so the published declarations need no Bun types. */
 interface DirectSink {
@@ -49,6 +53,10 @@ export class SseWriter {
   private queuedBytes = 0;
   private done = false;
   private declare endListeners: ((reason: SseEndReason) => void)[] | undefined;
+  /** Told once at the first write or the end (see {@link written}). */
+  private declare firstWrite: (() => void) | undefined;
+  /** The data of the one event written so far, before the body was taken; undefined once anything else was. */
+  private declare soleEventData: string | undefined;
   /** The session this writer carries a stream of (told when it stops, after the server-wide hook). */
   owner: SseEndHook | undefined;
 
@@ -61,6 +69,31 @@ export class SseWriter {
   onEnd(fn: (reason: SseEndReason) => void): void {
     if (this.done) fn("closed");
     else (this.endListeners ??= []).push(fn);
+  }
+
+  /** Whether nothing was written yet. */
+  get empty(): boolean {
+    return this.pending !== null && this.pending.length === 0;
+  }
+
+  /**
+   * The data of the only event written before the body was taken, when exactly one was (and nothing else):
+   * a response that can go out as one JSON body instead of a stream.
+   */
+  get soleData(): string | undefined {
+    return this.soleEventData;
+  }
+
+  /** Resolves at the first write or when the stream ends, whichever comes first. */
+  written(): Promise<void> {
+    if (!this.empty || this.done) return Promise.resolve();
+    return new Promise((resolve) => {
+      const previous = this.firstWrite;
+      this.firstWrite = () => {
+        previous?.();
+        resolve();
+      };
+    });
   }
 
   /** Whether the stream still accepts writes. */
@@ -131,12 +164,20 @@ export class SseWriter {
     const e: { id?: string; data: string; retry?: number } = { data };
     if (id !== undefined) e.id = id;
     if (retry !== undefined) e.retry = retry;
-    return this.push(encodeSseEvent(e));
+    const first = this.empty;
+    const ok = this.push(encodeSseEvent(e));
+    if (first && ok) this.soleEventData = data;
+    return ok;
   }
 
   /** Write a keep-alive comment. */
   keepAlive(): boolean {
     return this.push(KEEP_ALIVE);
+  }
+
+  /** Write a comment line: the first byte of a stream with nothing to say yet, ignored by every reader. */
+  comment(): boolean {
+    return this.push(STREAM_OPEN);
   }
 
   /** End the stream normally: everything written so far is still delivered. */
@@ -153,6 +194,8 @@ export class SseWriter {
 
   private push(text: string): boolean {
     if (this.done) return false;
+    if (this.soleEventData !== undefined) this.soleEventData = undefined;
+    if (this.firstWrite) this.told();
     if (this.pending) {
       this.pendingLength += text.length; // UTF-16 units: a bound on what waits for the sink to start
       if (this.pendingLength > this.maxBufferedBytes) return this.overflow();
@@ -193,9 +236,17 @@ export class SseWriter {
     return false;
   }
 
+  /** Tell the waiter of {@link written} (once). */
+  private told(): void {
+    const fn = this.firstWrite;
+    this.firstWrite = undefined;
+    fn?.();
+  }
+
   private finish(reason: SseEndReason): void {
     if (this.done) return;
     this.done = true;
+    if (this.firstWrite) this.told();
     this.hook?.writerEnded(this, reason);
     this.owner?.writerEnded(this, reason);
     const listeners = this.endListeners;

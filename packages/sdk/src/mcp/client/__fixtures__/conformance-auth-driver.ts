@@ -8,7 +8,8 @@
  * The harness's authorization endpoint grants at once by redirecting to our redirect URI, so the
  * "person" of the authorization code grant is a fetch that reads the redirect's query. The context maps
  * onto what an operator would configure: pre-registered client id and secret, a private key, a Client ID
- * Metadata Document URL; the client-credentials scenarios select that grant. After connecting, the driver
+ * Metadata Document URL, an enterprise IdP with the person's ID token (the identity assertion grant); the
+ * client-credentials scenarios select that grant. After connecting, the driver
  * lists tools and calls `test-tool` when offered (the step-up scenarios ask for more scope on the call).
  */
 import { jsonLinesLogger } from "../../../log.ts";
@@ -24,6 +25,10 @@ interface Context {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  /** Enterprise-managed authorization: the IdP, agentd's client there, and the person's ID token. */
+  idp_token_endpoint?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
 }
 
 function settingsFor(scenario: string, context: Context): OAuthSettings {
@@ -34,6 +39,11 @@ function settingsFor(scenario: string, context: Context): OAuthSettings {
   if (context.signing_algorithm) s.signingAlg = context.signing_algorithm;
   if (scenario === "auth/basic-cimd") s.clientMetadataUrl = CIMD_URL;
   if (scenario.startsWith("auth/client-credentials-")) s.grant = "client_credentials";
+  if (context.idp_token_endpoint && context.idp_id_token) {
+    const idToken = context.idp_id_token;
+    s.grant = "identity_assertion";
+    s.identityAssertion = { tokenEndpoint: context.idp_token_endpoint, ...(context.idp_client_id ? { clientId: context.idp_client_id } : {}), idToken: () => idToken };
+  }
   return s;
 }
 

@@ -7,9 +7,10 @@
  *   first one's fresh token instead of refreshing again.
  * - `challenge()`: on 401 (or 403 `insufficient_scope`, step-up) discover the authorization server, pick
  *   the scopes (the challenge's `scope`, else configured `scopes`, else the resource's `scopes_supported`,
- *   else none; a step-up adds the challenge's scopes to those already granted), find the client identity,
- *   and run the grant: client credentials (headless), or authorization code with PKCE S256 through an
- *   interactive handler. Without a handler, a server that needs a person fails at once with the command
+ *   else none; `offline_access` added for a login when the authorization server lists it; a step-up adds
+ *   the challenge's scopes to those already granted), find the client identity, and run the grant: client
+ *   credentials (headless), an identity assertion from the enterprise's IdP (headless, `identity-assertion.ts`),
+ *   or authorization code with PKCE S256 through an interactive handler. Without a handler, a server that needs a person fails at once with the command
  *   to run. Concurrent challenges share one authorization; a request that was refused with a token that has
  *   since been replaced is simply retried.
  *
@@ -20,6 +21,7 @@ import type { Logger } from "../../../log.ts";
 import { nullLogger } from "../../../log.ts";
 import type { AuthChallenge, HttpAuthProvider } from "../auth-provider.ts";
 import { canonicalResource, type Discovery, discover } from "./discovery.ts";
+import { type IdentityAssertionSettings, JWT_BEARER_GRANT, requestIdJag } from "./identity-assertion.ts";
 import { authError, requireSecureUrl } from "./metadata.ts";
 import { type ClientSettings, resolveClient } from "./registration.ts";
 import { requestToken, TokenRequestError } from "./token-request.ts";
@@ -37,8 +39,13 @@ export interface AuthorizationCodeHandler {
 export interface OAuthSettings extends ClientSettings {
   /** Scopes to request when the server's challenge names none. */
   scopes?: string[];
-  /** `client_credentials` (machine-to-machine) or `authorization_code` (a person grants; the default). */
-  grant?: "authorization_code" | "client_credentials";
+  /**
+   * `authorization_code` (a person grants; the default), `client_credentials` (machine-to-machine), or
+   * `identity_assertion` (enterprise-managed: the IdP vouches for the person, `identity-assertion.ts`).
+   */
+  grant?: "authorization_code" | "client_credentials" | "identity_assertion";
+  /** The IdP and ID token of the `identity_assertion` grant. */
+  identityAssertion?: IdentityAssertionSettings;
 }
 
 /** Options of {@link OAuthClientProvider}. */
@@ -116,9 +123,20 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const d = await this.discovery(params.resource_metadata, signal);
     let scopes = challengeScopes(params) ?? settings.scopes ?? d.resourceScopes;
     if (status === 403 && this.tokens?.scope) scopes = [...new Set([...this.tokens.scope.split(/\s+/), ...(scopes ?? [])])];
+    // A person's authorization should outlive the access token: ask for a refresh token where the
+    // authorization server says how (SEP-2207: a client MAY add `offline_access` when the server's
+    // `scopes_supported` lists it, and MUST NOT otherwise). Only next to other scopes: a request whose
+    // scope is left out gets the server's default, which `offline_access` alone would replace.
+    if ((settings.grant ?? "authorization_code") === "authorization_code" && scopes?.length && d.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access"))
+      scopes = [...scopes, "offline_access"];
     const scope = scopes?.length ? scopes.join(" ") : undefined;
     this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", ...(scope ? { scope } : {}) });
-    const tokens = settings.grant === "client_credentials" ? await this.clientCredentials(d, scope, signal) : await this.authorizationCode(d, scope, signal);
+    const tokens =
+      settings.grant === "client_credentials"
+        ? await this.clientCredentials(d, scope, signal)
+        : settings.grant === "identity_assertion"
+          ? await this.identityAssertion(d, scope, signal)
+          : await this.authorizationCode(d, scope, signal);
     await this.adopt(tokens);
     return true;
   }
@@ -134,6 +152,16 @@ export class OAuthClientProvider implements HttpAuthProvider {
     if (!settings.clientId) throw authError(server, "the client_credentials grant needs oauth.clientId (and a secret or private key)");
     const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
     return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: "client_credentials", scope }, server, signal));
+  }
+
+  private async identityAssertion(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
+    const { server, settings, store } = this.options;
+    const ia = settings.identityAssertion;
+    if (!ia) throw authError(server, "the identity_assertion grant needs oauth.identityAssertion (the identity provider's tokenEndpoint and the ID token)");
+    if (!settings.clientId) throw authError(server, "the identity_assertion grant needs oauth.clientId (and its secret) at the MCP server's authorization server");
+    const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
+    const assertion = await requestIdJag(this.fetchFn, ia, d, scope, server, signal);
+    return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: JWT_BEARER_GRANT, assertion, scope }, server, signal));
   }
 
   private async authorizationCode(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {

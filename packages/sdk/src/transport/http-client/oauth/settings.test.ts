@@ -21,6 +21,25 @@ describe("oauth settings", () => {
     expect(() => resolveOAuthSettings("s", { privateKeyFile: join(dir, "missing.pem") }, {})).toThrow(/cannot read oauth.privateKeyFile .*ENOENT/);
   });
 
+  test("identity_assertion: the IdP's client secret by variable, the ID token read at each grant from its variable or file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-oauth-settings-"));
+    dirs.push(dir);
+    const env: Record<string, string | undefined> = { IDP_SECRET: "idp-s", ID_TOKEN: "id-1" };
+    const ia = { tokenEndpoint: "https://idp.example/token", clientId: "agentd-at-idp", clientSecretEnv: "IDP_SECRET", idTokenEnv: "ID_TOKEN" };
+    const s = resolveOAuthSettings("s", { clientId: "c", grant: "identity_assertion", identityAssertion: ia }, env);
+    expect(s.grant).toBe("identity_assertion");
+    expect(s.identityAssertion).toMatchObject({ tokenEndpoint: "https://idp.example/token", clientId: "agentd-at-idp", clientSecret: "idp-s" });
+    expect(s.identityAssertion?.idToken()).toBe("id-1");
+    env.ID_TOKEN = "id-2"; // renewed by the platform
+    expect(s.identityAssertion?.idToken()).toBe("id-2");
+    writeFileSync(join(dir, "id-token"), "from-file\n");
+    const fromFile = resolveOAuthSettings("s", { identityAssertion: { tokenEndpoint: "https://idp.example/token", idTokenFile: join(dir, "id-token") } }, {});
+    expect(fromFile.identityAssertion?.idToken()).toBe("from-file");
+    expect(() => resolveOAuthSettings("s", { identityAssertion: { tokenEndpoint: "https://idp.example/token" } }, {})).toThrow(
+      "MCP server 's': oauth.identityAssertion needs idTokenEnv or idTokenFile",
+    );
+  });
+
   test("token endpoint authentication: method choice, Basic encoding, and a private-key JWT WebCrypto can verify", async () => {
     expect(chooseAuthMethod(undefined, { secret: true, key: false })).toBe("client_secret_basic");
     expect(chooseAuthMethod(["client_secret_post"], { secret: true, key: false })).toBe("client_secret_post");

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { AgentdError } from "../../../wire/errors.ts";
+import type { IdentityAssertionSettings } from "./identity-assertion.ts";
 import type { OAuthSettings } from "./provider.ts";
 
 /** The `oauth` block as configured. */
@@ -16,8 +17,16 @@ export interface OAuthConfig {
   signingAlg?: "ES256" | "RS256";
   clientMetadataUrl?: string;
   scopes?: string[];
-  grant?: "authorization_code" | "client_credentials";
+  grant?: "authorization_code" | "client_credentials" | "identity_assertion";
   clientName?: string;
+  /** The enterprise IdP of the `identity_assertion` grant, and where the person's ID token is. */
+  identityAssertion?: {
+    tokenEndpoint: string;
+    clientId?: string;
+    clientSecretEnv?: string;
+    idTokenEnv?: string;
+    idTokenFile?: string;
+  };
 }
 
 const readSecretFile = (path: string, what: string, server: string) => {
@@ -45,5 +54,23 @@ export function resolveOAuthSettings(server: string, config: OAuthConfig, env: R
     ...(config.scopes ? { scopes: config.scopes } : {}),
     ...(config.grant ? { grant: config.grant } : {}),
     ...(config.clientName ? { clientName: config.clientName } : {}),
+    ...(config.identityAssertion ? { identityAssertion: identityAssertionSettings(server, config.identityAssertion, env) } : {}),
   };
+}
+
+/** The IdP settings; the ID token is read each time the grant runs (the platform may renew it). */
+function identityAssertionSettings(server: string, ia: NonNullable<OAuthConfig["identityAssertion"]>, env: Record<string, string | undefined>): IdentityAssertionSettings {
+  const { idTokenEnv, idTokenFile } = ia;
+  if (!idTokenEnv && !idTokenFile) throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.identityAssertion needs idTokenEnv or idTokenFile (where the person's ID token is)`);
+  let clientSecret: string | undefined;
+  if (ia.clientSecretEnv) {
+    clientSecret = env[ia.clientSecretEnv];
+    if (!clientSecret) throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.identityAssertion.clientSecretEnv names ${ia.clientSecretEnv}, which is not set`);
+  }
+  const idToken = () => {
+    const token = idTokenEnv ? env[idTokenEnv] : readSecretFile(idTokenFile!, "identityAssertion.idTokenFile", server);
+    if (!token) throw new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': no ID token: ${idTokenEnv} is not set`);
+    return token.trim();
+  };
+  return { tokenEndpoint: ia.tokenEndpoint, ...(ia.clientId ? { clientId: ia.clientId } : {}), ...(clientSecret ? { clientSecret } : {}), idToken };
 }

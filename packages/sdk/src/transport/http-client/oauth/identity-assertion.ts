@@ -1,0 +1,79 @@
+/**
+ * Enterprise-managed authorization (the MCP extension of that name, SEP-990): no person at a consent screen;
+ * the enterprise's identity provider vouches for them.
+ *
+ * 1. Token exchange at the IdP (RFC 8693): the person's ID token (from their single sign-on) goes in as
+ *    `subject_token`, an Identity Assertion Authorization Grant (ID-JAG, a JWT of type `oauth-id-jag+jwt`)
+ *    comes back, addressed (`audience`) to the MCP server's authorization server and bound to the MCP
+ *    server (`resource`).
+ * 2. JWT bearer grant at the MCP server's authorization server (RFC 7523): the ID-JAG as `assertion`, with
+ *    agentd's client authentication there, gives the access token (`token-request.ts`).
+ *
+ * The ID token is read when the grant runs (an environment variable or a file the platform refreshes);
+ * an expired one is refused by the IdP, and that refusal is the error.
+ */
+import type { Discovery } from "./discovery.ts";
+import { authError, requireSecureUrl } from "./metadata.ts";
+
+/** RFC 8693 token exchange. */
+export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+/** RFC 7523 JWT bearer grant. */
+export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
+const ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";
+
+/** Where the grant comes from: the IdP, agentd's client there, and the person's ID token. */
+export interface IdentityAssertionSettings {
+  /** The IdP's token endpoint. */
+  tokenEndpoint: string;
+  /** agentd's client id at the IdP. */
+  clientId?: string;
+  /** Its secret there (sent as `client_secret_post`). */
+  clientSecret?: string;
+  /** The person's ID token, read when needed. */
+  idToken: () => string;
+}
+
+/** Exchange the ID token for an ID-JAG addressed to `d`'s authorization server and resource. */
+export async function requestIdJag(
+  fetchFn: typeof fetch,
+  ia: IdentityAssertionSettings,
+  d: Discovery,
+  scope: string | undefined,
+  server: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const endpoint = requireSecureUrl(ia.tokenEndpoint, "identity provider token endpoint", server);
+  const body = new URLSearchParams({
+    grant_type: TOKEN_EXCHANGE_GRANT,
+    requested_token_type: ID_JAG,
+    audience: d.metadata.issuer ?? d.issuer,
+    resource: d.resource,
+    subject_token: ia.idToken(),
+    subject_token_type: ID_TOKEN,
+  });
+  if (scope) body.set("scope", scope);
+  if (ia.clientId) body.set("client_id", ia.clientId);
+  if (ia.clientSecret) body.set("client_secret", ia.clientSecret);
+  let response: Response;
+  try {
+    response = await fetchFn(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body,
+      redirect: "error",
+      ...(signal ? { signal } : {}),
+    });
+  } catch (e) {
+    throw authError(server, `identity provider ${endpoint.origin} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
+  }
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    const code = typeof json.error === "string" ? json.error : `http_${response.status}`;
+    const why = typeof json.error_description === "string" ? `: ${json.error_description.slice(0, 200)}` : "";
+    throw authError(server, `the identity provider refused the token exchange (${code}${why}); is the ID token current?`);
+  }
+  if (json.issued_token_type !== ID_JAG || typeof json.access_token !== "string" || json.access_token === "")
+    throw authError(server, "the identity provider's token exchange answered without an identity assertion grant (issued_token_type id-jag)");
+  return json.access_token;
+}
