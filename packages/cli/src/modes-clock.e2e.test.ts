@@ -1,7 +1,7 @@
 /**
  * Clock modes end to end (`agentd run --mode interval|cron`) through the real CLI process and a fake
  * gateway. Cron firing itself is covered by the trigger layer's fake-clock tests; here: start-up
- * validation, the computed next fire (`trigger.scheduled`), and D10 catch-up from a job store written
+ * validation, the computed next fire (`trigger.scheduled`), and time-zone cron catch-up from a job store written
  * before start (simulated downtime), including the store surviving a restart.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -134,7 +134,7 @@ describe("agentd run --mode cron", () => {
   }, 60_000);
 });
 
-describe("D10 catch-up after downtime (a job store written before start)", () => {
+describe("time-zone cron catch-up after downtime (a job store written before start)", () => {
   const ID = "cron:0 * * * *";
   async function cronSetup(catchUp: string) {
     ws = new CliWorkspace();

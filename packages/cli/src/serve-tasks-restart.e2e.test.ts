@@ -6,7 +6,7 @@
  * - with the checkpoint (`agentd store --dir`), the task is re-created under the same id and owner and its
  *   run re-run under the same run id: Alice (a new session) sees `working`, then gets the result; Bob's
  *   token still gets "not found";
- * - without it, the task id is "not found" (-32602) after the restart — the documented v1 behaviour.
+ * - without it, the task id is "not found" (-32602) after the restart — the documented default.
  * A SIGTERM whose grace runs out before the run ends keeps the task noted too (it is re-run the same way).
  */
 import { afterEach, expect, test } from "bun:test";

@@ -1,7 +1,7 @@
 /**
  * `agentd run`'s execution mode, from flags and config: which mode, which triggers (the config's, plus
  * one from `--interval` / `--cron` / `--subscribe`, whose instruction is the positional argument), the
- * D10 switch and the shutdown grace. Pure: every mistake is one `E_USAGE` / `E_CONFIG_INVALID` line.
+ * cron switch and the shutdown grace. Pure: every mistake is one `E_USAGE` / `E_CONFIG_INVALID` line.
  */
 import {
   AgentdError,

@@ -79,7 +79,7 @@ export interface AgentOptions {
   prices?: ModelPrices;
   /** Allow-list of `server/tool` globs. */
   scope?: RunScope;
-  /** Deferred-surface switches for the MCP clients (default: the seed's v1 fallbacks). */
+  /** Deferred-surface switches for the MCP clients (default: all off). */
   capabilities?: CapabilityConfig;
   /**
    * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,

@@ -18,7 +18,7 @@ export interface AgentTriggerOptions {
   specs: readonly TriggerSpec[];
   /** The cron engine: `"utc"` (5-field UTC, the default) or `"timezones"` (time zones, DST, catch-up, job store). */
   cron?: CronEngine;
-  /** Where schedules keep their last fire (v2 only): a directory path or a {@link JobStore}. */
+  /** Where schedules keep their last fire (time-zone cron only): a directory path or a {@link JobStore}. */
   jobStore?: string | JobStore;
   /** Claim each run id in a store before running it, so replicas run each event once (docs/durability.md). */
   claims?: RunClaims;

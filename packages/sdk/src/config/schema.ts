@@ -267,7 +267,7 @@ export const TriggersSchema = v.strictObject({
   subscriptions: v.optional(v.array(SubscriptionTriggerSchema)),
   schedules: v.optional(v.array(ScheduleTriggerSchema)),
   interval: v.optional(IntervalTriggerSchema),
-  /** Where schedule state (last fire per schedule) is kept, for D10 catch-up across restarts. */
+  /** Where schedule state (last fire per schedule) is kept, for the time-zone cron's catch-up across restarts. */
   jobStore: v.optional(v.string()),
   /** Runs may subscribe the agent to resources themselves (tools agent.subscribe / agent.unsubscribe). Absent: not offered. */
   selfSubscribe: v.optional(
@@ -384,13 +384,13 @@ export const ServeSchema = v.strictObject({
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
 });
 
-/** The seed's deferred items (RFC 0013 D1–D11) that the configuration switches. Absent = the default. */
+/** The switches (docs/configuration.md). Absent = the default: off. */
 export const CapabilitiesSchema = v.strictObject({
-  /** D2: servicing inbound sampling with our own model (default false: -32601); per server in mcpServers.X.sampling. */
+  /** Servicing inbound sampling with our own model (default false: -32601); per server in mcpServers.X.sampling. */
   sampling: v.optional(SamplingConfigSchema),
-  /** D3: roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
+  /** Roots declared to every MCP server (paths or file:// URIs); empty or absent = not declared. */
   roots: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-  /** D4: "off" (default, not declared, -32601), a policy answering every elicitation, or "operator" (asked over A2A; docs/a2a.md). */
+  /** Elicitation: "off" (default, not declared, -32601), a policy answering every elicitation, or "operator" (asked over A2A; docs/a2a.md). */
   elicitation: v.optional(
     v.union(
       [
@@ -406,17 +406,17 @@ export const CapabilitiesSchema = v.strictObject({
       '"off", "decline", "cancel", "defaults", "operator" or { policy, answers, url }',
     ),
   ),
-  /** D1 (client side): task-augmented tools/call for tools that require it. */
+  /** Tasks (client side): task-augmented tools/call for tools that require it. */
   tasks: v.optional(v.boolean()),
-  /** D8: the supervisor checkpoint in an MCP store (durability.checkpoint); default false = stateless rebuild + reconcile. */
+  /** The supervisor checkpoint in an MCP store (durability.checkpoint); default false = stateless rebuild + reconcile. */
   checkpoint: v.optional(v.boolean()),
   /** Reactivity over HTTP: server push on the GET stream (default false: HTTP servers request/response only). */
   httpReactivity: v.optional(v.boolean()),
   /** Removed: the gemini adapter is used when `model.dialect` is "gemini", and only then. */
   gemini: v.optional(v.never('removed: choosing model.dialect "gemini" is the switch; delete this key')),
-  /** D9: the self-MCP declares logging and emits notifications/message and progress. */
+  /** Server notifications: the self-MCP declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
-  /** D10: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron (was "v1"/"v2"). */
+  /** Cron: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron. */
   cron: v.optional(
     v.pipe(
       v.string('"utc" or "timezones"'),

@@ -84,7 +84,7 @@ export function isOn(config: CapabilityConfig, key: keyof CapabilityConfig): boo
 // ---------------------------------------------------------------------------------------------------------
 // Client side
 
-/** What the client declares in `initialize`. v1 (everything off): `{}`. */
+/** What the client declares in `initialize`. By default (everything off): `{}`. */
 export function clientCapabilities(config: CapabilityConfig): ClientCapabilities {
   const caps: ClientCapabilities = {};
   const sampling = samplingOf(config);

@@ -3,10 +3,10 @@
  * watch work finish. Served on stdio and on Streamable HTTP(S) with the same surface:
  *
  * - tool `agent.run` — run an instruction (or a served prompt with its arguments) through the agentic loop;
- *   `notifications/progress` per turn and tool call when the caller sent a progress token and D9 is on;
- * - prompts (D6) from the configuration, with completions of their arguments (D5), when configured;
+ *   `notifications/progress` per turn and tool call when the caller sent a progress token and server notifications are on;
+ * - prompts from the configuration, with completions of their arguments, when configured;
  * - resources `agent://status` and `agent://runs/{runId}`, subscribable, updated on every change;
- * - `logging` (D9): `notifications/message` mirroring agentd's telemetry at or above the client's level.
+ * - `logging` (server notifications): `notifications/message` mirroring agentd's telemetry at or above the client's level.
  *
  * Every request resolves to a principal (`principal.ts`): runs, their records, status and run-id
  * idempotency are the caller's own; an operator sees the whole agent. Built on the generic McpServer; this
@@ -62,7 +62,7 @@ export interface SelfAccess {
 /** Options of {@link createSelfMcpServer}. */
 export interface SelfMcpOptions {
   runner: SelfRunner;
-  /** D-switches; `serverNotifications` (D9) turns on logging and progress. */
+  /** The switches; `serverNotifications` turns on logging and progress. */
   capabilities?: CapabilityConfig;
   version?: string;
   instructions?: string;
@@ -92,7 +92,7 @@ export interface SelfMcpOptions {
   /** Where served `agent.run` tasks are noted so a restart re-runs them (the checkpoint; off by default). */
   taskJournal?: ServedTaskJournal;
   /**
-   * Prompts to serve (D6): declared with `prompts` (and `completions` when an argument has values) only
+   * Prompts to serve: declared with `prompts` (and `completions` when an argument has values) only
    * when some are given; `agent.run` then also takes `{ prompt, arguments }`.
    */
   prompts?: Record<string, ServedPrompt>;
@@ -114,7 +114,7 @@ export interface SelfMcp {
   tasks?: McpTaskTable;
   /** The served prompts, when prompts were configured: `set` replaces them and notifies `prompts/list_changed`. */
   prompts?: ServedPrompts;
-  /** Feed agentd's own telemetry here to mirror it as `notifications/message` (D9). */
+  /** Feed agentd's own telemetry here to mirror it as `notifications/message` (server notifications). */
   mirrorLog(record: LogRecord): void;
 }
 
@@ -131,7 +131,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     const p = principalOf(s.protocol.transport.authInfo);
     return p.role === "operator" || p.id === owner;
   };
-  // Tasks (D1, server side): a task store only when switched on; off leaves the surface exactly as before.
+  // Tasks (server side): a task store only when switched on; off leaves the surface exactly as before.
   const tasks = options.capabilities?.tasks
     ? new McpTaskTable({
         ownerOf: (ctx) => principalOf(ctx.authInfo).id,
@@ -153,7 +153,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
-      // Configured prompts switch prompts (D6) and completion (D5) on; each is declared only when registered.
+      // Configured prompts switch prompts and completion on; each is declared only when registered.
       ...(options.capabilities || options.prompts
         ? { capabilities: { ...options.capabilities, ...(options.prompts ? { prompts: true, completion: true } : {}) } }
         : {}),

@@ -15,7 +15,7 @@ describe("catch-up policy", () => {
   });
 
   test("all:N keeps the N most recent ticks and says older ones were omitted", () => {
-    const every5 = new CronSchedule({ expression: "*/5 * * * *", mode: "on" });
+    const every5 = new CronSchedule({ expression: "*/5 * * * *", mode: "timezones" });
     const r = missedTicks(every5, t("2026-01-01T00:00:00Z"), t("2026-01-01T01:00:00Z"), { mode: "all", limit: 3 });
     expect(r.omitted).toBe(true);
     expect(r.ticks.map((d) => d.toISOString())).toEqual(["2026-01-01T00:50:00.000Z", "2026-01-01T00:55:00.000Z", "2026-01-01T01:00:00.000Z"]);
@@ -25,7 +25,7 @@ describe("catch-up policy", () => {
   });
 
   test("a year of every-minute downtime is bounded, not enumerated", () => {
-    const everyMinute = new CronSchedule({ expression: "* * * * *", mode: "on" });
+    const everyMinute = new CronSchedule({ expression: "* * * * *", mode: "timezones" });
     const r = missedTicks(everyMinute, t("2025-01-01T00:00:00Z"), t("2026-01-01T00:00:00Z"), { mode: "all", limit: 100 });
     expect(r.ticks.length).toBe(100);
     expect(r.ticks.at(-1)?.toISOString()).toBe("2026-01-01T00:00:00.000Z");
@@ -33,7 +33,7 @@ describe("catch-up policy", () => {
   });
 
   test("latest across a DST gap is the last real tick", () => {
-    const s = new CronSchedule({ expression: "30 2 * * *", tz: "America/New_York", mode: "on" });
+    const s = new CronSchedule({ expression: "30 2 * * *", tz: "America/New_York", mode: "timezones" });
     const r = missedTicks(s, t("2026-03-06T00:00:00Z"), t("2026-03-08T12:00:00Z"), { mode: "latest" });
     expect(r.ticks.map((d) => d.toISOString())).toEqual(["2026-03-08T07:00:00.000Z"]);
   });

@@ -1,5 +1,5 @@
 /**
- * Missed-tick catch-up (D10 on): what to do with cron ticks whose instant passed while agentd was down
+ * Missed-tick catch-up (time-zone cron): what to do with cron ticks whose instant passed while agentd was down
  * (or asleep). `none` fires none of them; `latest` fires the most recent one; `all:N` fires each, but at
  * most the N most recent (older ones are logged as omitted). Default bound: 100.
  */

@@ -121,17 +121,17 @@ const DST_CASES: Array<{ name: string; tz: string; cron: string; from: string; e
   },
 ];
 
-describe("CronSchedule, D10 on: time zones and DST", () => {
+describe("CronSchedule, time-zone cron: time zones and DST", () => {
   for (const c of DST_CASES)
     test(c.name, () => {
-      const s = new CronSchedule({ expression: c.cron, tz: c.tz, mode: "on" });
+      const s = new CronSchedule({ expression: c.cron, tz: c.tz, mode: "timezones" });
       expect(s.nextTicks(new Date(c.from), c.expect.length).map((d) => d.toISOString())).toEqual(c.expect);
     });
 
   test("an unknown time zone is refused with one clear line", () => {
     const err = (() => {
       try {
-        new CronSchedule({ expression: "0 7 * * *", tz: "Mars/Olympus", mode: "on" });
+        new CronSchedule({ expression: "0 7 * * *", tz: "Mars/Olympus", mode: "timezones" });
       } catch (e) {
         return e;
       }
@@ -141,22 +141,22 @@ describe("CronSchedule, D10 on: time zones and DST", () => {
   });
 
   test("no tz means UTC, never the machine's zone; 6/7-field and nicknames are accepted", () => {
-    expect(new CronSchedule({ expression: "0 7 * * *", mode: "on" }).next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe(
+    expect(new CronSchedule({ expression: "0 7 * * *", mode: "timezones" }).next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe(
       "2026-06-01T07:00:00.000Z",
     );
-    expect(new CronSchedule({ expression: "30 0 7 * * *", mode: "on" }).next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe(
+    expect(new CronSchedule({ expression: "30 0 7 * * *", mode: "timezones" }).next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe(
       "2026-06-01T07:00:30.000Z",
     );
-    expect(new CronSchedule({ expression: "@daily", mode: "on" }).next(new Date("2026-06-01T05:00:00Z"))?.toISOString()).toBe(
+    expect(new CronSchedule({ expression: "@daily", mode: "timezones" }).next(new Date("2026-06-01T05:00:00Z"))?.toISOString()).toBe(
       "2026-06-02T00:00:00.000Z",
     );
-    expect(new CronSchedule({ expression: "0 9 L * *", mode: "on" }).next(new Date("2026-02-01T00:00:00Z"))?.toISOString()).toBe(
+    expect(new CronSchedule({ expression: "0 9 L * *", mode: "timezones" }).next(new Date("2026-02-01T00:00:00Z"))?.toISOString()).toBe(
       "2026-02-28T09:00:00.000Z",
     );
   });
 
   test("a nickname in a time zone is that zone's midnight (or hour, week, month)", () => {
-    const berlin = (expression: string) => new CronSchedule({ expression, mode: "on", tz: "Europe/Berlin" }).next(new Date("2026-06-10T05:20:00Z"))?.toISOString();
+    const berlin = (expression: string) => new CronSchedule({ expression, mode: "timezones", tz: "Europe/Berlin" }).next(new Date("2026-06-10T05:20:00Z"))?.toISOString();
     expect(berlin("@daily")).toBe("2026-06-10T22:00:00.000Z"); // 00:00 CEST
     expect(berlin("@hourly")).toBe("2026-06-10T06:00:00.000Z");
     expect(berlin("@weekly")).toBe("2026-06-13T22:00:00.000Z"); // Sunday 00:00 CEST
@@ -165,10 +165,10 @@ describe("CronSchedule, D10 on: time zones and DST", () => {
   });
 });
 
-describe("CronSchedule, D10 off (the v1 fallback)", () => {
+describe("CronSchedule, UTC cron (the default)", () => {
   test("5 fields, evaluated in UTC", () => {
     const s = new CronSchedule({ expression: "30 2 * * *" });
-    expect(s.mode).toBe("off");
+    expect(s.mode).toBe("utc");
     expect(s.timeZone).toBe("UTC");
     // Across New York's and Berlin's DST days nothing moves: UTC has no DST.
     expect(s.nextTicks(new Date("2026-03-07T12:00:00Z"), 3).map((d) => d.toISOString())).toEqual([
@@ -213,7 +213,7 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
     expect(next("@annually")).toBe("2027-01-01T00:00:00.000Z");
     expect(next(" @DAILY ")).toBe("2026-06-11T00:00:00.000Z");
     expect(() => new CronSchedule({ expression: "@reboot" })).toThrow("cron '@reboot': unknown nickname; use one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, or the 5 fields");
-    expect(() => new CronSchedule({ expression: "@fortnightly", mode: "on" })).toThrow("unknown nickname");
+    expect(() => new CronSchedule({ expression: "@fortnightly", mode: "timezones" })).toThrow("unknown nickname");
   });
 
   test("UTC even when the process runs in another zone", () => {
@@ -223,7 +223,7 @@ describe("CronSchedule, D10 off (the v1 fallback)", () => {
       expect(new Date("2026-06-01T00:00:00Z").getHours()).toBe(20); // the zone switch took effect
       const s = new CronSchedule({ expression: "0 7 * * *" });
       expect(s.next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe("2026-06-01T07:00:00.000Z");
-      const on = new CronSchedule({ expression: "0 7 * * *", mode: "on" });
+      const on = new CronSchedule({ expression: "0 7 * * *", mode: "timezones" });
       expect(on.next(new Date("2026-06-01T00:00:00Z"))?.toISOString()).toBe("2026-06-01T07:00:00.000Z");
     } finally {
       if (saved === undefined) delete process.env.TZ;

@@ -1,5 +1,5 @@
 /**
- * Cron expressions and when they fire, with the D10 switch as one table.
+ * Cron expressions and when they fire, with the cron switch (`utc` / `timezones`) as one table.
  *
  * OFF (UTC): a classic 5-field expression (minute hour day-of-month month day-of-week; numbers, JAN–DEC /
  * SUN–SAT names, `*`, ranges, `*​/n` and `a-b/n` steps, lists), evaluated in UTC. Refused there: a time
@@ -24,21 +24,21 @@
 import { Cron } from "croner";
 import { AgentdError } from "../wire/errors.ts";
 
-/** The D10 switch, as data: what each mode allows. */
+/** The cron switch (`capabilities.cron`), as data: what each mode allows. */
 export const CRON_MODES = {
-  off: { syntax: "5-field", timeZones: false, catchUp: false, jobStore: false },
-  on: { syntax: "croner", timeZones: true, catchUp: true, jobStore: true },
+  utc: { syntax: "5-field", timeZones: false, catchUp: false, jobStore: false },
+  timezones: { syntax: "croner", timeZones: true, catchUp: true, jobStore: true },
 } as const;
 
-/** `off`: the v1 fallback; `on`: the richer cron (D10). */
+/** `utc` (the default): 5-field cron in UTC; `timezones`: time zones, DST, catch-up, a job store. */
 export type CronMode = keyof typeof CRON_MODES;
 
 /** Options of a {@link CronSchedule}. */
 export interface CronScheduleOptions {
   expression: string;
-  /** IANA time zone (ON only). Default UTC. */
+  /** IANA time zone (`timezones` only). Default UTC. */
   tz?: string;
-  /** The D10 switch (default `off`). */
+  /** The cron switch (default `utc`). */
   mode?: CronMode;
 }
 
@@ -103,7 +103,7 @@ export class CronSchedule {
 
   /** Throws `E_CONFIG_INVALID` with one clear line for a bad expression, time zone or mode mismatch. */
   constructor(options: CronScheduleOptions) {
-    this.mode = options.mode ?? "off";
+    this.mode = options.mode ?? "utc";
     this.expression = options.expression;
     const rules = CRON_MODES[this.mode];
     if (options.tz !== undefined && !rules.timeZones)

@@ -35,8 +35,8 @@ function setup(options: CronSourceOptions, start: string, run: RunFunction = ins
 const iso = (s: string) => new Date(s).toISOString();
 
 describe("CronSource on a fake clock", () => {
-  test("D10 on: fires at the exact instants across New York's spring forward", async () => {
-    const s = setup({ expression: "*/30 * * * *", tz: "America/New_York", mode: "on" }, "2026-03-08T05:45:00Z");
+  test("time-zone cron: fires at the exact instants across New York's spring forward", async () => {
+    const s = setup({ expression: "*/30 * * * *", tz: "America/New_York", mode: "timezones" }, "2026-03-08T05:45:00Z");
     await s.router.start();
     s.clock.advanceTo("2026-03-08T08:00:00Z");
     const expected = ["06:00", "06:30", "07:00", "07:30", "08:00"].map((t) => iso(`2026-03-08T${t}:00Z`));
@@ -45,8 +45,8 @@ describe("CronSource on a fake clock", () => {
     await s.waitFor("run-end", 5);
   });
 
-  test("D10 on: a 02:30 Berlin job over both 2026 transitions fires once a day", async () => {
-    const s = setup({ expression: "30 2 * * *", tz: "Europe/Berlin", mode: "on" }, "2026-03-28T00:00:00Z");
+  test("time-zone cron: a 02:30 Berlin job over both 2026 transitions fires once a day", async () => {
+    const s = setup({ expression: "30 2 * * *", tz: "Europe/Berlin", mode: "timezones" }, "2026-03-28T00:00:00Z");
     await s.router.start();
     s.clock.advanceTo("2026-03-31T00:00:00Z");
     expect(s.ticks()).toEqual(["2026-03-28T01:30:00.000Z", "2026-03-29T01:00:00.000Z", "2026-03-30T00:30:00.000Z"]);
@@ -56,7 +56,7 @@ describe("CronSource on a fake clock", () => {
     expect(s.ticks().slice(before)).toEqual(["2026-10-24T00:30:00.000Z", "2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"]);
   });
 
-  test("D10 off: 5-field UTC; the run id comes from schedule id and tick", async () => {
+  test("UTC cron: 5-field UTC; the run id comes from schedule id and tick", async () => {
     const s = setup({ expression: "0 * * * *" }, "2026-01-01T00:30:00Z");
     await s.router.start();
     s.clock.advanceTo("2026-01-01T02:00:00Z");
@@ -68,18 +68,18 @@ describe("CronSource on a fake clock", () => {
     expect(ev?.key).toBe(`nightly@${iso("2026-01-01T01:00:00Z")}`);
   });
 
-  test("D10 off refuses v2 options with one clear line", () => {
+  test("UTC cron refuses the time-zone options with one clear line", () => {
     expect(() => new CronSource({ expression: "0 * * * *", catchUp: "latest" })).toThrow(
       `cron '0 * * * *': catchUp needs the richer cron (capabilities.cron "timezones")`,
     );
     expect(() => new CronSource({ expression: "0 * * * *", jobStore: new MemoryJobStore() })).toThrow("a job store needs the richer cron");
     expect(() => new CronSource({ expression: "0 * * * *", tz: "Europe/Berlin" })).toThrow("tz needs the richer cron");
-    expect(() => new CronSource({ expression: "0 * * * *", mode: "on", catchUp: "some" })).toThrow(
+    expect(() => new CronSource({ expression: "0 * * * *", mode: "timezones", catchUp: "some" })).toThrow(
       `catchUp 'some': expected "none", "latest", "all" or "all:N" (N ≥ 1)`,
     );
   });
 
-  test("D10 off after downtime and a late wake: missed ticks are not caught up", async () => {
+  test("UTC cron after downtime and a late wake: missed ticks are not caught up", async () => {
     const s = setup({ expression: "0 * * * *" }, "2026-01-01T00:30:00Z");
     await s.router.start();
     s.clock.skew(3 * 3600_000); // asleep until 03:30: the 01:00 timer fires late
@@ -89,7 +89,7 @@ describe("CronSource on a fake clock", () => {
   });
 });
 
-describe("catch-up after downtime (D10 on)", () => {
+describe("catch-up after downtime (time-zone cron)", () => {
   // Last fire 00:00; down until 05:30: the hourly ticks 01:00 … 05:00 were missed.
   const missed = ["01", "02", "03", "04", "05"].map((h) => iso(`2026-01-01T${h}:00:00Z`));
   const cases: Array<[string, string[]]> = [
@@ -102,7 +102,7 @@ describe("catch-up after downtime (D10 on)", () => {
     test(`${policy}: fires ${expected.length} missed tick(s), with their own tick times and run ids`, async () => {
       const store = new MemoryJobStore();
       store.entries.set("nightly", iso("2026-01-01T00:00:00Z"));
-      const s = setup({ expression: "0 * * * *", mode: "on", catchUp: policy, jobStore: store }, "2026-01-01T05:30:00Z");
+      const s = setup({ expression: "0 * * * *", mode: "timezones", catchUp: policy, jobStore: store }, "2026-01-01T05:30:00Z");
       await s.router.start();
       expect(s.ticks()).toEqual(expected);
       expect(s.records.fire.map((f) => f.event.runId)).toEqual(expected.map((t) => cronRunId("nightly", t)));
@@ -114,7 +114,7 @@ describe("catch-up after downtime (D10 on)", () => {
     });
 
   test("a late wake (suspended process) is caught up like downtime", async () => {
-    const s = setup({ expression: "0 * * * *", mode: "on", catchUp: "latest", jobStore: new MemoryJobStore() }, "2026-01-01T00:30:00Z");
+    const s = setup({ expression: "0 * * * *", mode: "timezones", catchUp: "latest", jobStore: new MemoryJobStore() }, "2026-01-01T00:30:00Z");
     await s.router.start();
     s.clock.skew(3 * 3600_000); // 03:30
     s.clock.advance(0);
@@ -124,7 +124,7 @@ describe("catch-up after downtime (D10 on)", () => {
   test("the store records a tick when its run ends, not when it starts; an aborted run is not recorded", async () => {
     const store = new MemoryJobStore();
     const runs = controlledRuns();
-    const s = setup({ expression: "0 * * * *", mode: "on", jobStore: store }, "2026-01-01T00:30:00Z", runs.run);
+    const s = setup({ expression: "0 * * * *", mode: "timezones", jobStore: store }, "2026-01-01T00:30:00Z", runs.run);
     await s.router.start();
     expect(store.entries.get("nightly")).toBe(iso("2026-01-01T00:30:00Z")); // first start: the baseline
     s.clock.advanceTo("2026-01-01T01:00:00Z");
@@ -144,7 +144,7 @@ describe("restart with a FileJobStore", () => {
   test("a new source reading the same file catches up exactly the ticks missed while down", async () => {
     const path = join(dir, "jobs.json");
     const first = setup(
-      { expression: "0 * * * *", mode: "on", catchUp: "all", jobStore: new FileJobStore(path) },
+      { expression: "0 * * * *", mode: "timezones", catchUp: "all", jobStore: new FileJobStore(path) },
       "2026-01-01T00:30:00Z",
     );
     await first.router.start();
@@ -157,7 +157,7 @@ describe("restart with a FileJobStore", () => {
     });
 
     const second = setup(
-      { expression: "0 * * * *", mode: "on", catchUp: "all", jobStore: new FileJobStore(path) },
+      { expression: "0 * * * *", mode: "timezones", catchUp: "all", jobStore: new FileJobStore(path) },
       "2026-01-01T05:10:00Z",
     );
     await second.router.start();
@@ -172,7 +172,7 @@ describe("restart with a FileJobStore", () => {
 
   test("a job store that cannot be written fails start with a clear error", async () => {
     const path = join(dir, "missing-dir", "jobs.json");
-    const s = setup({ expression: "0 * * * *", mode: "on", jobStore: new FileJobStore(path) }, "2026-01-01T00:30:00Z");
+    const s = setup({ expression: "0 * * * *", mode: "timezones", jobStore: new FileJobStore(path) }, "2026-01-01T00:30:00Z");
     await expect(s.router.start()).rejects.toThrow(`job store ${path}: write failed`);
   });
 });

@@ -3,7 +3,7 @@
  * tests drive it with a fake one). Each event's run id is derived from the schedule id and the tick's ISO
  * instant, so a tick fired twice (caught up after a crash mid-run) is recognisably the same work.
  *
- * D10 on adds, to the v1 behaviour (5-field UTC, no catch-up, no store; see cron-schedule.ts):
+ * The time-zone cron adds, to the default UTC cron (5-field, no catch-up, no store; see cron-schedule.ts):
  * - catch-up: at start, ticks in (stored last fire, now] are "missed" and fired per the policy
  *   (catch-up.ts); so are ticks the clock skipped past while the process was asleep;
  * - a job store: the latest tick whose run ENDED (or was covered by a later one) is recorded, so a run
@@ -26,15 +26,15 @@ import type { EmitResult, EventSource, SourceContext } from "./types.ts";
 /** Options of a {@link CronSource}. */
 export interface CronSourceOptions {
   expression: string;
-  /** IANA time zone (D10 on only; default UTC). */
+  /** IANA time zone (time-zone cron only; default UTC). */
   tz?: string;
-  /** Missed-tick policy (D10 on only; default `none`): `"none" | "latest" | "all" | "all:N"`. */
+  /** Missed-tick policy (time-zone cron only; default `none`): `"none" | "latest" | "all" | "all:N"`. */
   catchUp?: CatchUp | string;
-  /** Where the last fire is kept across restarts (D10 on only). */
+  /** Where the last fire is kept across restarts (time-zone cron only). */
   jobStore?: JobStore;
   /** Key in the job store and part of every run id (default: the trigger id). */
   scheduleId?: string;
-  /** The D10 switch (default `off`, the v1 fallback). */
+  /** The cron switch (default `utc`). */
   mode?: CronMode;
   /** Default: the router's clock. */
   clock?: Clock;
@@ -54,9 +54,9 @@ export class CronSource implements EventSource {
   private writes: Promise<void> = Promise.resolve();
   private readonly outstanding = new Set<Promise<void>>();
 
-  /** Validates everything now: a bad expression, zone, policy or a v2 option with D10 off throws `E_CONFIG_INVALID`. */
+  /** Validates everything now: a bad expression, zone, policy or a time-zone option under the UTC cron throws `E_CONFIG_INVALID`. */
   constructor(private readonly options: CronSourceOptions) {
-    const mode = options.mode ?? "off";
+    const mode = options.mode ?? "utc";
     this.schedule = new CronSchedule({ expression: options.expression, tz: options.tz, mode });
     this.catchUp = typeof options.catchUp === "string" ? parseCatchUp(options.catchUp) : (options.catchUp ?? { mode: "none" });
     const rules = CRON_MODES[mode];

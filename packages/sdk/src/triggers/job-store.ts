@@ -1,6 +1,6 @@
 /**
  * Where a cron schedule keeps the instant up to which its ticks are accounted for (its last fire, or
- * its first start), so that after a restart the missed ticks are computed from it (D10 on).
+ * its first start), so that after a restart the missed ticks are computed from it (time-zone cron).
  */
 
 /** A persistent map from schedule id to the ISO instant of its last fire. */

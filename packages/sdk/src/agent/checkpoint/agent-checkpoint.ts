@@ -125,7 +125,7 @@ export class AgentCheckpoint {
     try {
       stored = await (await this.options.store()).get(this.key);
     } catch (error) {
-      // The store is down: start from the config alone (the v1 path); writes retry until it is back.
+      // The store is down: start from the config alone (as without the checkpoint); writes retry until it is back.
       logger.warn("checkpoint.unavailable", { key: this.key, error: error instanceof Error ? error.message : String(error), message: "rebuilding from the config and reconciling instead" });
       stored = undefined;
     }

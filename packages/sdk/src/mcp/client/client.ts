@@ -51,7 +51,7 @@ import type { Progress, RequestOptions } from "../protocol/types.ts";
 
 /** Options of an {@link McpClient}. */
 export interface McpClientOptions {
-  /** The deferred-surface switches (capability map). Default: all off, the v1 fallback. */
+  /** The deferred-surface switches (capability map). Default: all off. */
   capabilities?: CapabilityConfig;
   logger?: Logger;
   /** The run id sent in `_meta` of every tools/call (default: a random UUID per client). */
@@ -295,7 +295,7 @@ export class McpClient {
     await this.request(this.modern === undefined ? "ping" : "server/discover", undefined, options);
   }
 
-  /** Every tool the server offers (all pages), minus those the capability map makes unavailable (D1). */
+  /** Every tool the server offers (all pages), minus those the capability map makes unavailable (task-required ones while tasks are off). */
   async listTools(options: RequestOptions = {}): Promise<Tool[]> {
     const tools = await this.listAll<Tool>("tools/list", "tools", options);
     return this.tools.update(tools, this.serverCapabilities, this.modern !== undefined);
@@ -362,7 +362,7 @@ export class McpClient {
     return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
   }
 
-  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when D1 is on. */
+  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when tasks are on. */
   private modernCapabilities(): ClientCapabilities {
     const caps = clientCapabilities(this.config);
     return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
@@ -381,7 +381,7 @@ export class McpClient {
   }
 
   /**
-   * Make sure the catalog is current before a call: it says whether the tool needs a task (D1) and which
+   * Make sure the catalog is current before a call: it says whether the tool needs a task and which
    * outputSchema to check. Concurrent calls share one listing; a server that refuses to list is called blind.
    */
   private async refreshTools(signal: AbortSignal | undefined): Promise<void> {
@@ -441,17 +441,17 @@ export class McpClient {
     return this.subs.has(uri);
   }
 
-  /** Every prompt (all pages). Needs D6 (`capabilities.prompts`). */
+  /** Every prompt (all pages). Needs `capabilities.prompts`. */
   listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
     return this.listAll<Prompt>("prompts/list", "prompts", options);
   }
 
-  /** Get a prompt with its arguments. Needs D6. */
+  /** Get a prompt with its arguments. Needs `capabilities.prompts`. */
   getPrompt(name: string, args?: Record<string, string>, options: RequestOptions = {}): Promise<GetPromptResult> {
     return this.request<GetPromptResult>("prompts/get", args ? { name, arguments: args } : { name }, options);
   }
 
-  /** Ask for argument completions. Needs D5 (`capabilities.completion`). */
+  /** Ask for argument completions. Needs `capabilities.completion`. */
   complete(params: CompleteRequestParams, options: RequestOptions = {}): Promise<CompleteResult> {
     return this.request<CompleteResult>("completion/complete", params, options);
   }
@@ -469,9 +469,9 @@ export class McpClient {
     this.protocol?.setRequestMeta(modernEnvelope(this.modern, this.modernCapabilities(), this.clientInfo, level));
   }
 
-  /** Replace the roots (D3 on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
+  /** Replace the roots (roots on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
   async setRoots(roots: Root[]): Promise<void> {
-    if (!this.config.roots) throw new AgentdError("E_CAPABILITY", "roots are off (D3); enable capabilities.roots to expose roots");
+    if (!this.config.roots) throw new AgentdError("E_CAPABILITY", "roots are off; enable capabilities.roots to expose roots");
     this.roots = [...roots];
     if (this.connected && this.modern === undefined) await this.protocol?.notify("notifications/roots/list_changed");
   }

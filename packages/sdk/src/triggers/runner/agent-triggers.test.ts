@@ -187,7 +187,7 @@ describe("runs and idempotency", () => {
 });
 
 describe("schedules", () => {
-  test("v2 catch-up at start: the missed ticks run (latest only), and the next fire is logged", async () => {
+  test("time-zone cron catch-up at start: the missed ticks run (latest only), and the next fire is logged", async () => {
     const clock = new FakeClock("2026-03-02T10:30:00Z");
     const store = new MemoryJobStore();
     store.entries.set("cron:0 * * * *", "2026-03-02T06:00:00.000Z");

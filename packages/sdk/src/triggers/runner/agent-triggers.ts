@@ -37,7 +37,7 @@ export interface AgentTriggersOptions {
   specs: readonly TriggerSpec[];
   /** The time-zone cron switch (default off: 5-field UTC). */
   cron?: CronEngine;
-  /** Where schedules keep their last fire (v2 only). */
+  /** Where schedules keep their last fire (time-zone cron only). */
   jobStore?: JobStore;
   logger?: Logger;
   clock?: Clock;
@@ -234,14 +234,14 @@ export class AgentTriggers {
         startedState: "active",
       });
     if (spec.kind === "cron") {
-      const v2 = this.options.cron === "timezones";
+      const timezones = this.options.cron === "timezones";
       const cron = new CronSource({
         expression: spec.cron,
         scheduleId: spec.id,
-        mode: v2 ? "on" : "off",
+        mode: timezones ? "timezones" : "utc",
         ...(spec.tz !== undefined ? { tz: spec.tz } : {}),
         ...(spec.catchUp !== undefined ? { catchUp: spec.catchUp } : {}),
-        ...(v2 && this.options.jobStore ? { jobStore: this.options.jobStore } : {}),
+        ...(timezones && this.options.jobStore ? { jobStore: this.options.jobStore } : {}),
       });
       this.cronSources.set(spec.id, cron);
       return new TrackedSource(cron, { id: spec.id, table, startedState: "active" });

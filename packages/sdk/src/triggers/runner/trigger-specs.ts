@@ -3,7 +3,7 @@
  * flags) as plain, validated data, each with a stable id derived from what it watches, so the same config
  * yields the same trigger ids (and so the same run ids and job-store keys) after a restart.
  *
- * The D10 switch is `capabilities.cron`: `"utc"` (default) is the seed's fallback, exactly: 5-field cron in
+ * The cron switch is `capabilities.cron`: `"utc"` (default) is exactly 5-field cron in
  * UTC, no catch-up, no job store. There a `tz`, a `catchUp` other than `none` or a `jobStore` is a config
  * error naming the switch, never silently ignored.
  */
@@ -11,7 +11,7 @@ import type { AgentdConfig } from "../../config/schema.ts";
 import { CronSchedule, parseCatchUp, parseConcurrency, validateTemplate, type Concurrency } from "../index.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
-/** `capabilities.cron`: `"utc"` (the seed's fallback) or `"timezones"` (D10: time zones, DST, catch-up, job store). */
+/** `capabilities.cron`: `"utc"` (the default) or `"timezones"` (time zones, DST, catch-up, job store). */
 export type CronEngine = "utc" | "timezones";
 
 /** A resource subscription (reactive mode). */
@@ -33,7 +33,7 @@ export interface CronSpec {
   id: string;
   cron: string;
   tz?: string;
-  /** `"none" | "latest" | "all" | "all:N"` (v2 only, except `none`). */
+  /** `"none" | "latest" | "all" | "all:N"` (time-zone cron only, except `none`). */
   catchUp?: string;
   instruction: string;
   concurrency?: Concurrency;
@@ -54,7 +54,7 @@ export type TriggerSpec = SubscriptionSpec | CronSpec | IntervalSpec;
 /** What `triggerSpecsFromConfig` returns. */
 export interface TriggerPlan {
   specs: TriggerSpec[];
-  /** The job store file (v2 only). */
+  /** The job store file (time-zone cron only). */
   jobStore?: string;
 }
 
@@ -67,7 +67,7 @@ export const INTERVAL_TRIGGER_ID = "interval";
 
 const v2Hint = 'set capabilities.cron to "timezones" in agentd.json (or pass --cron-timezones)';
 
-/** Refuse v2-only schedule options under v1, naming the switch. Throws `E_CONFIG_INVALID`. */
+/** Refuse time-zone-only schedule options under the UTC cron, naming the switch. Throws `E_CONFIG_INVALID`. */
 export function checkCronEngine(where: string, spec: { tz?: string; catchUp?: string }, version: CronEngine): void {
   if (version === "timezones") return;
   if (spec.tz !== undefined) throw new AgentdError("E_CONFIG_INVALID", `${where}: tz needs the richer cron: ${v2Hint}; with "utc" schedules run in UTC`);
@@ -83,7 +83,7 @@ export function checkCronEngine(where: string, spec: { tz?: string; catchUp?: st
 export function validateTriggerSpec(spec: TriggerSpec, version: CronEngine): void {
   if (spec.kind === "cron") {
     checkCronEngine(`cron '${spec.cron}'`, spec, version);
-    new CronSchedule({ expression: spec.cron, ...(spec.tz !== undefined ? { tz: spec.tz } : {}), mode: version === "timezones" ? "on" : "off" });
+    new CronSchedule({ expression: spec.cron, ...(spec.tz !== undefined ? { tz: spec.tz } : {}), mode: version === "timezones" ? "timezones" : "utc" });
     if (spec.catchUp !== undefined) parseCatchUp(spec.catchUp);
   }
   if (spec.kind === "interval") {
@@ -107,7 +107,7 @@ export function uniqueIds<T extends { id: string }>(specs: T[]): T[] {
 
 /**
  * Read the `triggers` block. Checks what the schema cannot: that each subscription names a configured
- * server, concurrency strings, and the D10 switch. Throws `E_CONFIG_INVALID` with one clear line.
+ * server, concurrency strings, and the cron switch. Throws `E_CONFIG_INVALID` with one clear line.
  */
 export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine = config.capabilities?.cron ?? "utc"): TriggerPlan {
   const t = config.triggers ?? {};
