@@ -54,7 +54,8 @@ test("the agent archives the message the model picked, and the server saw the ru
 
   expect(result.text).toBe("Archived m-17.");
   const calls = mail.recordedRequests().filter((r) => r.method === "tools/call");
-  expect(calls.map((c) => c.params)).toEqual([{ name: "archive", arguments: { id: "m-17" }, _meta: { [RUN_ID_META_KEY]: "run-2026-11-29" } }]);
+  // Every tools/call asks for progress (a progressToken), so a long tool that reports it is not cut off.
+  expect(calls.map((c) => c.params)).toEqual([{ name: "archive", arguments: { id: "m-17" }, _meta: { [RUN_ID_META_KEY]: "run-2026-11-29", progressToken: expect.any(Number) } }]);
   expect(calls[0]?.meta[RUN_ID_META_KEY]).toBe("run-2026-11-29");
   // The tool's answer went back to the model (fenced as untrusted input).
   expect(gateway.requests[1]?.lastToolResult).toContain("archived m-17");
