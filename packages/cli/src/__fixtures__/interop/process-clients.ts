@@ -62,7 +62,7 @@ export const mcpRemote: InteropClient = {
       revision: undefined,
       listToolNames: async () => (await client.listTools()).tools.map((t) => t.name),
       run: async (instruction) => textOf((await client.callTool({ name: "agent.run", arguments: { instruction } })).content),
-      readStatus: async () => JSON.parse(String((await client.readResource({ uri: "agent://status" })).contents[0]?.text)),
+      readStatus: async () => JSON.parse(String(((await client.readResource({ uri: "agent://status" })).contents[0] as { text?: string } | undefined)?.text)),
       async close() {
         await client.close();
         errors.push(...troubleIn(stderr));
