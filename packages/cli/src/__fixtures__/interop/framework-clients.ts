@@ -2,8 +2,8 @@
  * Agent frameworks' MCP clients, wrapped like the SDK clients in `clients.ts`: LangChain's
  * `MultiServerMCPClient` (`@langchain/mcp-adapters`, the official v1 SDK client inside, tools turned into
  * LangChain tools) and Mastra's `MCPClient` (`@mastra/mcp`, the v2 SDK client inside, 2026-07-28 by default).
- * Each one's own error reporting is what counts: the SDK client's `onerror` under LangChain (it logs through
- * `debug` only), and the Mastra logger's warnings and errors.
+ * What each reports counts: the SDK client's `onerror` under both (LangChain logs through `debug` only, Mastra
+ * sets no callback), and the Mastra logger's warnings and errors.
  */
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { MCPClient } from "@mastra/mcp";
@@ -62,6 +62,15 @@ export const mastra: InteropClient = {
     const mcp = new MCPClient({ id: `interop-${++mastraClients}`, servers: { agentd: server } });
     mcp.__setLogger(collectingLogger(errors) as never);
     const tools = await mcp.listTools();
+    // Mastra sets no error callback on the v2 SDK client inside it, so transport errors vanish: hook that
+    // client (a private field; fail loudly if it moves rather than count nothing).
+    const inner = (mcp as unknown as { mcpClientsById: Map<string, { client?: { onerror?: (e: unknown) => void } }> }).mcpClientsById.get("agentd")?.client;
+    if (!inner) throw new Error("@mastra/mcp: the SDK client inside MCPClient was not found (mcpClientsById.agentd.client)");
+    const previous = inner.onerror;
+    inner.onerror = (e) => {
+      errors.push(e);
+      previous?.(e);
+    };
     return {
       revision: mcp.getServerProtocolVersions().agentd,
       listToolNames: async () => Object.keys(await mcp.listTools()).map((k) => k.replace(/^agentd_/, "")),
