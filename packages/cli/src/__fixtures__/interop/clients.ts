@@ -35,6 +35,8 @@ export interface InteropSession {
    * next `notifications/resources/updated` for it (wrapped: an async function would wait for it).
    */
   subscribeStatus?(): Promise<{ updated: Promise<void> }>;
+  /** Each call reaches a new agentd (a CLI that spawns its stdio server per call): no state spans calls. */
+  readonly oneProcessPerCall?: boolean;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export interface InteropSession {
 export interface InteropClient {
   name: string;
   version: string;
+  /** The client reaches servers by URL only (a bridge such as mcp-remote). */
+  httpOnly?: boolean;
   connect(target: Target, errors: unknown[]): Promise<InteropSession>;
 }
 
