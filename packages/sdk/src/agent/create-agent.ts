@@ -423,6 +423,8 @@ export function createAgent(options: AgentOptions): Agent {
       });
       const emit = (e: RunEvent) => {
         recorder?.onEvent(e);
+        // A triggered run's events fill its record in the served run history (a no-op for other runs).
+        if (runOptions.trigger) host?.registry.observe(runId, e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
