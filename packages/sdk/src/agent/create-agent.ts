@@ -421,6 +421,7 @@ export function createAgent(options: AgentOptions): Agent {
         ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
         ...(runOptions.triggerEvent ? { trigger: runOptions.triggerEvent } : {}),
       });
+      if (runOptions.triggerEvent) host?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
       const emit = (e: RunEvent) => {
         recorder?.onEvent(e);
         // A triggered run's events fill its record in the served run history (a no-op for other runs).
