@@ -58,6 +58,8 @@ export interface RunDetail {
   durationMs?: number;
   /** Why a failed run failed, when the loop said (e.g. `content-filter`). */
   reason?: string;
+  /** The W3C trace id of the run's spans, when tracing (OpenTelemetry) is on. */
+  traceId?: string;
 }
 
 /** The bounds of a run's detail. */
@@ -70,6 +72,7 @@ export const emptyRunDetail = (): RunDetail => ({ turns: [], subagents: [] });
 export function applyRunEvent(detail: RunDetail, e: RunEvent): void {
   switch (e.type) {
     case "model-request":
+      if (e.traceId && !detail.traceId) detail.traceId = e.traceId;
       if (detail.turns.length >= RUN_DETAIL_LIMITS.turns) drop(detail, "turns");
       else detail.turns.push({ turn: e.turn, messages: e.messages, toolCalls: [] });
       return;
