@@ -428,7 +428,7 @@ export function createAgent(options: AgentOptions): Agent {
         const traceparent = event.type === "model-request" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
         const e: RunEvent = traceparent && event.type === "model-request" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
         // A triggered run's events fill its record in the served run history (a no-op for other runs).
-        if (runOptions.trigger) host?.registry.observe(runId, e);
+        if (runOptions.trigger || runOptions.triggerEvent) host?.registry.observe(runId, e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
