@@ -15,6 +15,7 @@ export {
   limitsFromConfig,
   newRunId,
   httpServeOptionsFrom,
+  metricsServeOptionsFrom,
   parseListen,
   runSubagentChild,
   supervisorFromConfig,

@@ -20,7 +20,7 @@ describe("exports", () => {
       "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
       "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
       "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "durationProblem", "formatDuration",
-      "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "modelFromConfig", "newRunId",
+      "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "metricsServeOptionsFrom", "modelFromConfig", "newRunId",
       "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runStatusOf", "runSubagentChild",
       "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "tool", "triggerSpecsFromConfig", "validateTriggerSpec",
     ]);

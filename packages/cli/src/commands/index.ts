@@ -6,6 +6,7 @@ import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
 import { runCommand, runExamples, runNotes } from "./run.ts";
 import { serveCommand, serveExamples } from "./serve.ts";
+import { statusCommand, statusExamples } from "./status.ts";
 import { storeCommand, storeExamples } from "./store.ts";
 import { VERSION, versionCommand } from "./version.ts";
 
@@ -17,6 +18,7 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   },
   run: { def: runCommand, examples: runExamples, notes: runNotes },
   serve: { def: serveCommand, examples: serveExamples },
+  status: { def: statusCommand, examples: statusExamples },
   demo: { def: demoCommand, examples: demoExamples },
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
@@ -28,5 +30,5 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, store: storeCommand, auth: authCommand, version: versionCommand },
+  subCommands: { run: runCommand, serve: serveCommand, status: statusCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, store: storeCommand, auth: authCommand, version: versionCommand },
 });

@@ -421,8 +421,14 @@ export function createAgent(options: AgentOptions): Agent {
         ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
         ...(runOptions.triggerEvent ? { trigger: runOptions.triggerEvent } : {}),
       });
-      const emit = (e: RunEvent) => {
-        recorder?.onEvent(e);
+      if (runOptions.triggerEvent) host?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
+      const emit = (event: RunEvent) => {
+        recorder?.onEvent(event);
+        // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
+        const traceparent = event.type === "model-request" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
+        const e: RunEvent = traceparent && event.type === "model-request" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
+        // A triggered run's events fill its record in the served run history (a no-op for other runs).
+        if (runOptions.trigger || runOptions.triggerEvent) host?.registry.observe(runId, e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };

@@ -18,15 +18,20 @@ import { createA2aEndpoint, type A2aServeOptions } from "../a2a/server/index.ts"
 import type { OperatorControl } from "../a2a/server/operator.ts";
 import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
 import { createMcpAuthorizer } from "../serve/permissions.ts";
+import { ServeMetrics } from "../serve/serve-metrics.ts";
+import { metricsMount, type MetricsEndpointOptions } from "../serve/metrics-endpoint.ts";
 
 /** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
 export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger" | "mounts">;
 
 /**
  * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
- * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest).
+ * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest);
+ * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators).
  */
-export type ServeOptions = { stdio: true | { maxFrameBytes?: number } } | { http: HttpServeOptions; a2a?: A2aServeOptions | true };
+export type ServeOptions =
+  | { stdio: true | { maxFrameBytes?: number } }
+  | { http: HttpServeOptions; a2a?: A2aServeOptions | true; metrics?: MetricsEndpointOptions | true };
 
 /** A running endpoint. */
 export interface Serving {
@@ -49,6 +54,8 @@ export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
 /** The self-MCP server of an agent and every endpoint it is served on. */
 export class SelfHost {
   readonly self: SelfMcp;
+  /** The agent's metrics (runs, tokens, cost, latency, tools, trigger lag, sessions), served at `/metrics` when asked. */
+  readonly metrics: ServeMetrics;
   private readonly closers: Array<() => Promise<void>> = [];
   private draining = false;
   private readonly logger: Logger;
@@ -56,6 +63,7 @@ export class SelfHost {
   constructor(private readonly options: SelfHostOptions) {
     const { ready: _ready, logger: _logger, control: _control, ...self } = options;
     this.self = createSelfMcpServer(self);
+    this.metrics = new ServeMetrics(this.self.registry);
     this.logger = options.logger ?? nullLogger;
   }
 
@@ -67,7 +75,7 @@ export class SelfHost {
   /** Serve on stdio or HTTP. */
   async serve(options: ServeOptions): Promise<Serving> {
     if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
-    if ("http" in options) return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a);
+    if ("http" in options) return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a, options.metrics === true ? {} : options.metrics);
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
     const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
@@ -78,7 +86,7 @@ export class SelfHost {
     return { ended: Promise.race([inputEnded, closed]).then(() => "stdin-closed" as const) };
   }
 
-  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions): Promise<Serving> {
+  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions, metrics?: MetricsEndpointOptions): Promise<Serving> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
       const r = await this.options.ready();
@@ -103,7 +111,7 @@ export class SelfHost {
       : undefined;
     const server = await createStreamableHttpServer({
       ...http,
-      ...(a2a ? { mounts: [a2a.mount] } : {}),
+      mounts: [...(a2a ? [a2a.mount] : []), ...(metrics ? [metricsMount(this.metrics, metrics, new Set(this.options.operators ?? []))] : [])],
       onsession: async (transport) => {
         await this.self.server.connect(transport);
       },
@@ -116,7 +124,8 @@ export class SelfHost {
     const mtls = Boolean(http.auth?.mtls || http.behindProxy?.forwardedClientCert);
     const authMethod = http.auth?.bearerTokens?.length && mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : mtls ? "mtls" : http.auth?.jwt?.length ? "jwt" : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
-    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}) });
+    this.metrics.countSessions(() => server.stats().sessions);
+    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}), ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}) });
     this.closers.push(() => server.close());
     return { url: server.url, ended: new Promise(() => {}) };
   }

@@ -12,6 +12,7 @@ import type { JwtIssuerOptions } from "../transport/http-server/jwt-verifier.ts"
 import type { BearerTokenEntry } from "../transport/http-server/options.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { HttpServeOptions } from "./serve-agent.ts";
+import type { MetricsEndpointOptions } from "../serve/metrics-endpoint.ts";
 
 /** Settings over the config's `serve` block (the CLI's flags); each wins over the config's value. */
 export interface HttpServeSettings {
@@ -169,4 +170,46 @@ function resolveIssuerSecrets(issuer: ConfiguredIssuer): JwtIssuerOptions {
       `serve.auth.jwt (${issuer.issuer}): introspection needs this server's client secret: set clientSecretEnv to a variable that is set, or clientSecretFile`,
     );
   return { ...rest, introspection: { ...intro, clientSecret } };
+}
+
+/** Settings over the config's `serve.metrics` (the CLI's flags). */
+export interface MetricsServeSettings {
+  /** `--metrics`: serve GET /metrics. */
+  metrics?: boolean;
+  /** `--metrics-token-file`: a file holding the scrapers' bearer token. */
+  metricsTokenFile?: string;
+}
+
+/**
+ * `/metrics` as the config's `serve.metrics` and the flags describe it: undefined when off, else the
+ * guard (its own token read from its file or variable, or none: operators scrape). A token named but
+ * missing is a configuration error naming where it should be.
+ */
+export async function metricsServeOptionsFrom(
+  config: AgentdConfig,
+  settings: MetricsServeSettings = {},
+  env: Record<string, string | undefined> = process.env,
+): Promise<MetricsEndpointOptions | undefined> {
+  const c = config.serve?.metrics;
+  const on = settings.metrics === true || settings.metricsTokenFile !== undefined || c === true || (typeof c === "object" && c !== null);
+  if (!on) return undefined;
+  const file = settings.metricsTokenFile ?? (typeof c === "object" ? c.tokenFile : undefined);
+  const envName = typeof c === "object" ? c.tokenEnv : undefined;
+  if (file) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      throw new AgentdError("E_CONFIG_INVALID", `metrics token file ${file} cannot be read (--metrics-token-file / serve.metrics.tokenFile)`);
+    }
+    const token = text.split("\n")[0]!.trim();
+    if (!token) throw new AgentdError("E_CONFIG_INVALID", `metrics token file ${file} is empty: put the scrapers' bearer token on its first line`);
+    return { token };
+  }
+  if (envName) {
+    const token = env[envName]?.trim();
+    if (!token) throw new AgentdError("E_CONFIG_INVALID", `environment variable ${envName} (serve.metrics.tokenEnv) is not set`);
+    return { token };
+  }
+  return {};
 }

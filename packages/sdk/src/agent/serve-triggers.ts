@@ -46,7 +46,7 @@ export function createAgentTriggers(
       const registry = host()?.registry;
       if (!registry) return;
       recorded.add(runId);
-      registry.start(runId, instruction);
+      registry.start(runId, instruction, undefined, { via: "trigger", trigger });
     },
     onRunSettled: (runId) => tags.untag(runId),
   });

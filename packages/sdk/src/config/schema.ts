@@ -382,6 +382,21 @@ export const ServeSchema = v.strictObject({
   ),
   /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
+  /**
+   * GET /metrics (Prometheus text format) on the HTTP listener: true (operators scrape with their credentials),
+   * or a bearer token of its own from an environment variable or a file. Off by default.
+   */
+  metrics: v.optional(
+    v.union([
+      v.boolean(),
+      v.strictObject({
+        /** An environment variable holding the scrapers' bearer token. */
+        tokenEnv: v.optional(v.pipe(v.string(), v.minLength(1))),
+        /** A file holding the scrapers' bearer token (its first line). */
+        tokenFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+      }),
+    ]),
+  ),
 });
 
 /** The switches (docs/configuration.md). Absent = the default: off. */

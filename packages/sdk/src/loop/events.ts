@@ -16,7 +16,14 @@ export type ToolMode = "native" | "json-action";
 /** One event of a run, in the order they happen. */
 export type RunEvent =
   | { type: "run-start"; runId: string; provider: string; model: string; tools: number; mode: ToolMode }
-  | { type: "model-request"; runId: string; turn: number; messages: number }
+  | {
+      type: "model-request";
+      runId: string;
+      turn: number;
+      messages: number;
+      /** The trace id of the request's span, when tracing is on (added by the agent, not the loop). */
+      traceId?: string;
+    }
   | { type: "text-delta"; runId: string; turn: number; delta: string }
   /** Reasoning text as the model streams it (streamed runs, models that stream their reasoning); never part of the answer. */
   | { type: "reasoning-delta"; runId: string; turn: number; delta: string }

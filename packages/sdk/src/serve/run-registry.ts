@@ -11,7 +11,10 @@
  */
 import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
+import type { RunEvent } from "../loop/events.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
+import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
+import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -29,6 +32,29 @@ export interface RunRecord {
   error?: { code: string; message: string };
   /** While running: the tool call in flight, and the last progress it reported (if any). */
   tool?: ToolInFlight;
+  /** How the run was started: over MCP (`agent.run`), as an A2A task, or by a configured trigger. */
+  via?: RunVia;
+  /** The id of the trigger that started it (when `via` is `trigger`). */
+  trigger?: string;
+  /** What it did, turn by turn (bounded; see `run-detail.ts`). Present once the run emitted an event. */
+  detail?: RunDetail;
+}
+
+/** How a run was started. */
+export type RunVia = "mcp" | "a2a" | "trigger";
+
+/** What {@link RunRegistry.start} may note about a run's start. */
+export interface RunStartInfo {
+  via?: RunVia;
+  trigger?: string;
+}
+
+/** A run started or finished (or left the history): what `agent://runs` subscribers are told of. */
+export interface RunListChange {
+  runId: string;
+  owner: string;
+  /** The record, or undefined when it left the bounded history. */
+  record: RunRecord | undefined;
 }
 
 /** The tool a running run is waiting on, as `agent://runs/{runId}` shows it. */
@@ -84,6 +110,8 @@ interface Entry {
   owner: string;
   record: RunRecord;
   bytes: number;
+  /** Start order: newest first in listings, and the paging cursor. */
+  seq: number;
 }
 
 /** One principal's part of the history. */
@@ -115,6 +143,9 @@ export class RunRegistry {
   private readonly startedAt = new Date().toISOString();
   private readonly tallies = new Map<string, Tally>();
   private readonly listeners = new Set<(runId: string | undefined, owner: string) => void>();
+  private readonly listListeners = new Set<(change: RunListChange) => void>();
+  private readonly eventListeners = new Set<(event: RunEvent, owner: string, record: RunRecord) => void>();
+  private seq = 0;
   readonly limits: Readonly<Required<RunHistoryLimits>>;
 
   constructor(limits: RunHistoryLimits | number = {}) {
@@ -130,6 +161,45 @@ export class RunRegistry {
 
   private changed(runId: string, owner: string): void {
     for (const l of this.listeners) l(runId, owner);
+  }
+
+  /**
+   * Called when a run starts, finishes, or leaves the bounded history — the changes of the run list
+   * (`agent://runs`), not every progress step of a run.
+   */
+  onRunListChange(listener: (change: RunListChange) => void): () => void {
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
+  }
+
+  private listChanged(runId: string, owner: string, record: RunRecord | undefined): void {
+    for (const l of this.listListeners) l({ runId, owner, record });
+  }
+
+  /** Called with every run event {@link observe}d, its run's owner and record (metrics count from here). */
+  onRunEvent(listener: (event: RunEvent, owner: string, record: RunRecord) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /**
+   * Fold a run event of `owner`'s running run into its detail (turns, tool calls, subagents; bounded).
+   * Does not notify `agent://runs/{runId}` by itself: {@link progress} does, at the steps worth it.
+   */
+  observe(runId: string, event: RunEvent, owner = LOCAL_PRINCIPAL): void {
+    const r = this.runs.get(keyOf(owner, runId))?.record;
+    if (!r || r.status !== "running") return;
+    applyRunEvent((r.detail ??= emptyRunDetail()), event);
+    for (const l of this.eventListeners) l(event, owner, r);
+  }
+
+  /**
+   * A page of runs, newest first: `viewer` undefined is the operator's view (every principal's runs,
+   * each with its `principal`); else the viewer's own runs only. See `run-list.ts` for the query.
+   */
+  list(query: RunQuery = {}, viewer?: string): RunPage {
+    const entries = [...this.runs.values()].filter((e) => viewer === undefined || e.owner === viewer);
+    return pageOfRuns(entries, query, viewer === undefined);
   }
 
   /** Whether `owner` has a run with this id (running or in history). */
@@ -160,7 +230,8 @@ export class RunRegistry {
     return { runs: s?.finished.size ?? 0, bytes: s?.bytes ?? 0, expired: s?.expired.size ?? 0 };
   }
 
-  start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL): RunRecord {
+  /** Record the start of `owner`'s run (`info`: how it was started). */
+  start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
     const record: RunRecord = {
       runId,
       status: "running",
@@ -169,14 +240,18 @@ export class RunRegistry {
       turns: 0,
       toolCalls: 0,
       usage: emptyUsage(),
+      ...(info.via ? { via: info.via } : {}),
+      ...(info.trigger !== undefined ? { trigger: info.trigger } : {}),
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
     const share = this.shares.get(owner);
     if (share?.expired.delete(expiredToken(runId))) this.totalExpired--;
-    this.runs.set(key, { owner, record, bytes: 0 });
+    this.runs.delete(key);
+    this.runs.set(key, { owner, record, bytes: 0, seq: ++this.seq });
     this.tally(owner).started++;
     this.changed(runId, owner);
+    this.listChanged(runId, owner, record);
     return record;
   }
   /** Record progress of a running run (a model turn, a tool call). */
@@ -268,6 +343,7 @@ export class RunRegistry {
     share.bytes += entry.bytes;
     this.totalBytes += entry.bytes;
     this.changed(runId, owner);
+    this.listChanged(runId, owner, entry.record);
     this.trim(owner, share);
   }
 
@@ -295,6 +371,7 @@ export class RunRegistry {
     const runId = share.finished.values().next().value as string;
     this.forgetFinished(owner, runId);
     this.runs.delete(keyOf(owner, runId));
+    this.listChanged(runId, owner, undefined);
     share.expired.add(expiredToken(runId));
     this.totalExpired++;
     if (share.expired.size > EXPIRED_PER_PRINCIPAL) this.forgetOldestExpired(share);
@@ -324,7 +401,7 @@ function sizeOf(r: RunRecord): number {
   if (r.result?.text) n += r.result.text.length;
   if (r.result?.output !== undefined) n += JSON.stringify(r.result.output)?.length ?? 0;
   if (r.error) n += r.error.message.length + r.error.code.length;
-  return n;
+  return n + runDetailBytes(r.detail) + (r.trigger?.length ?? 0);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -5,7 +5,8 @@
  * - tool `agent.run` — run an instruction (or a served prompt with its arguments) through the agentic loop;
  *   `notifications/progress` per turn and tool call when the caller sent a progress token and server notifications are on;
  * - prompts from the configuration, with completions of their arguments, when configured;
- * - resources `agent://status` and `agent://runs/{runId}`, subscribable, updated on every change;
+ * - resources `agent://status`, `agent://runs` (the run history, paged and filtered; its subscribers hear of
+ *   every run starting and ending) and `agent://runs/{runId}` (a run with its detail), subscribable;
  * - `logging` (server notifications): `notifications/message` mirroring agentd's telemetry at or above the client's level.
  *
  * Every request resolves to a principal (`principal.ts`): runs, their records, status and run-id
@@ -25,6 +26,7 @@ import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.t
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type RunRecord, type ToolInFlight } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
+import { registerRunsResource } from "./runs-resource.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
@@ -192,7 +194,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     // Never run twice: the result is gone, but the work was done.
     if (!previous && registry.expired(runId, owner))
       return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
-    registry.start(runId, input.instruction, owner);
+    registry.start(runId, input.instruction, owner, { via: "mcp" });
     let step = 0;
     const traceContext = traceCarrierFromMeta(ctx.meta);
     try {
@@ -202,6 +204,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         ...(traceContext ? { traceContext } : {}),
         ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
         onEvent: (e) => {
+          registry.observe(runId, e, owner);
           const tool = toolInFlight(e);
           if (tool !== undefined) registry.progress(runId, { tool }, owner);
           const message = describeEvent(e);
@@ -258,6 +261,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };
     },
   );
+
+  registerRunsResource(server, registry, principalOf, sees);
 
   registry.onChange((runId, owner) => {
     const to = sees(owner);

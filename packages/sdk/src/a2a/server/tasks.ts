@@ -164,7 +164,7 @@ export class A2aTasks {
 
   private async execute(principal: A2aCaller, e: Entry, instruction: string): Promise<void> {
     const { id } = e.task;
-    this.registry.start(id, instruction, principal.id);
+    this.registry.start(id, instruction, principal.id, { via: "a2a" });
     this.setStatus(e, "TASK_STATE_WORKING");
     try {
       const result = await this.runner.run(instruction, {
@@ -270,6 +270,7 @@ export class A2aTasks {
   }
 
   private progress(owner: string, e: Entry, ev: RunEvent): void {
+    this.registry.observe(e.task.id, ev, owner);
     if (ev.type === "model-response") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
     const text =
       ev.type === "model-response" ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`

@@ -1,0 +1,103 @@
+/**
+ * Reading a running `agentd serve` over MCP for `agentd status`: connect (bearer token, an extra CA),
+ * read `agent://status` and `agent://runs`, and follow their updates. A failure to connect becomes one
+ * line: an unreachable URL is upstream-unavailable (exit 4), rejected credentials a usage error (exit 2).
+ */
+import { readFile } from "node:fs/promises";
+import { AgentdError, McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import type { AgentStatus, RunPage } from "@agentd/sdk/serve";
+import type { StatusSnapshot } from "./render-status.ts";
+
+/** Where and how to connect. */
+export interface StatusTarget {
+  url: URL;
+  token?: string;
+  /** PEM text of a CA to trust besides the system's. */
+  ca?: string;
+}
+
+/** The MCP endpoint of a URL: a bare origin means its `/mcp`. */
+export function endpointOf(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AgentdError("E_USAGE", `--url '${value}' is not a URL: give the MCP endpoint of agentd serve, e.g. http://127.0.0.1:7777/mcp`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new AgentdError("E_USAGE", `--url '${value}' must be http:// or https://`);
+  if (url.pathname === "/" || url.pathname === "") url.pathname = "/mcp";
+  return url;
+}
+
+/** A token from a file (its first line) or the value of AGENTD_TOKEN. */
+export async function tokenFrom(file: string | undefined, env: string | undefined): Promise<string | undefined> {
+  if (!file) return env?.trim() || undefined;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw new AgentdError("E_USAGE", `--token-file ${file} cannot be read`);
+  }
+  const token = text.split("\n")[0]!.trim();
+  if (!token) throw new AgentdError("E_USAGE", `--token-file ${file} is empty: put the bearer token on its first line`);
+  return token;
+}
+
+/** A PEM file of a CA (for a server whose certificate a private CA signed). */
+export async function caFrom(file: string | undefined): Promise<string | undefined> {
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw new AgentdError("E_USAGE", `--tls-ca ${file} cannot be read`);
+  }
+  if (!text.includes("-----BEGIN ")) throw new AgentdError("E_USAGE", `--tls-ca ${file} is not a PEM file`);
+  return text;
+}
+
+/** Connect to agentd's MCP endpoint; one clear error when it cannot. */
+export async function connectStatus(target: StatusTarget): Promise<McpClient> {
+  const ca = target.ca;
+  const transport = new StreamableHttpClientTransport(target.url, {
+    name: target.url.host,
+    ...(target.token ? { headers: { authorization: `Bearer ${target.token}` } } : {}),
+    ...(ca ? { fetch: ((input, init) => fetch(input, { ...init, tls: { ca } } as unknown as RequestInit)) as typeof fetch } : {}),
+    reconnect: { maxRetries: 0 },
+  });
+  const client = new McpClient({ name: "agentd-status", version: "1" });
+  try {
+    await client.connect(transport, { timeoutMs: 15_000 });
+  } catch (e) {
+    await client.close().catch(() => {});
+    throw connectError(target.url, e);
+  }
+  return client;
+}
+
+function connectError(url: URL, e: unknown): AgentdError {
+  const where = url.href;
+  if (AgentdError.isInstance(e) && e.code === "E_UNAUTHORIZED") {
+    const status = (e.options.data as { status?: number } | undefined)?.status ?? 401;
+    return new AgentdError(
+      "E_CONFIG_INVALID",
+      status === 403
+        ? `${where} refused access with the token given (HTTP 403): agentd status needs a token allowed to read status`
+        : `${where} rejected the credentials (HTTP 401): give a valid token with --token-file FILE or AGENTD_TOKEN`,
+    );
+  }
+  const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 160);
+  return new AgentdError("E_UPSTREAM", `cannot reach agentd at ${where} (${reason}): is agentd serve --http running there? (--url or AGENTD_URL)`);
+}
+
+const json = async <T>(client: McpClient, uri: string): Promise<T> => JSON.parse((await client.readResource(uri)).contents[0]?.text as string) as T;
+
+/** One look: status, runs in flight, the last `failures` failures. */
+export async function snapshot(client: McpClient, url: URL, failures: number): Promise<StatusSnapshot> {
+  const [status, running, failed] = await Promise.all([
+    json<StatusSnapshot["status"]>(client, "agent://status"),
+    json<RunPage>(client, "agent://runs?status=running&limit=100"),
+    json<RunPage>(client, `agent://runs?status=failed&limit=${failures}`),
+  ]);
+  return { url: url.href, status: status as AgentStatus & StatusSnapshot["status"], running: running.runs, failures: failed.runs, at: new Date().toISOString() };
+}

@@ -1,0 +1,79 @@
+/**
+ * What `agentd status` prints on a terminal: the overview, the runs in flight and the last failures, as
+ * aligned tables. Pure: a snapshot in, text out (the command fetches and writes).
+ */
+import type { AgentStatus, RunSummary } from "@agentd/sdk/serve";
+
+/** What one look at a running agentd gathers. */
+export interface StatusSnapshot {
+  /** The MCP endpoint read. */
+  url: string;
+  /** `agent://status` as served (an operator's view adds `principals`, `triggers`). */
+  status: AgentStatus & { principals?: Record<string, unknown>; triggers?: unknown[] };
+  /** Runs in flight (`agent://runs?status=running`). */
+  running: RunSummary[];
+  /** The last failed runs, newest first (`agent://runs?status=failed`). */
+  failures: RunSummary[];
+  /** When the snapshot was taken (ISO). */
+  at: string;
+}
+
+/** Rows as aligned columns: each column as wide as its widest cell, two spaces apart. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+/** A duration as a person reads it: 42s, 3m05s, 2h07m, 3d04h. */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h${String(m % 60).padStart(2, "0")}m`;
+  return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, "0")}h`;
+}
+
+const cut = (s: string, n: number) => {
+  const line = s.replace(/\s+/g, " ").trim();
+  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+};
+
+/** The snapshot as text for a terminal. */
+export function renderStatus(snap: StatusSnapshot): string {
+  const now = Date.parse(snap.at);
+  const st = snap.status;
+  const u = st.usage;
+  const operator = st.principals !== undefined;
+  const overview = table(
+    ["", ""],
+    [
+      ["agentd", snap.url],
+      ["state", `${st.state} (${st.running.length} in flight)`],
+      ["up", age(now - Date.parse(st.startedAt))],
+      ["runs", `${st.runsStarted} started, ${st.runsSucceeded} succeeded, ${st.runsFailed} failed`],
+      ["tokens", `${u.inputTokens} in (${u.cacheReadTokens ?? 0} cache read, ${u.cacheWriteTokens ?? 0} cache write), ${u.outputTokens} out (${u.reasoningTokens ?? 0} reasoning)`],
+      ...(Array.isArray(st.triggers) ? [["triggers", String(st.triggers.length)]] : []),
+      ...(operator ? [["principals", String(Object.keys(st.principals!).length)]] : []),
+    ],
+  )
+    .split("\n")
+    .slice(1)
+    .join("\n");
+  const who = (r: RunSummary) => (operator ? [r.principal ?? ""] : []);
+  const running = snap.running.length
+    ? table(
+        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "FOR", "TURNS", "TOOLS", "INSTRUCTION"],
+        snap.running.map((r) => [r.runId, r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""), ...who(r), age(now - Date.parse(r.startedAt)), String(r.turns), String(r.toolCalls), cut(r.instruction, 48)]),
+      )
+    : "none";
+  const failures = snap.failures.length
+    ? table(
+        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "AGO", "CODE", "MESSAGE"],
+        snap.failures.map((r) => [r.runId, r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""), ...who(r), age(now - Date.parse(r.endedAt ?? r.startedAt)), r.error?.code ?? "", cut(r.error?.message ?? "", 60)]),
+      )
+    : "none";
+  return `${overview}\n\nRunning\n${running}\n\nLast failures\n${failures}\n`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The run list (`agent://runs`): a page of runs, newest first, filtered, with an opaque cursor for the
+ * next page. The query travels in the resource URI's query string, e.g.
+ * `agent://runs?status=failed&via=trigger&q=report&limit=20&cursor=…`, so any MCP client can read it with
+ * `resources/read` and no extension.
+ */
+import type { Usage } from "../model/language-model.ts";
+import type { RunRecord, RunVia } from "./run-registry.ts";
+
+/** What to list. Every field is optional; filters combine with AND. */
+export interface RunQuery {
+  status?: RunRecord["status"];
+  /** How runs were started. */
+  via?: RunVia;
+  /** The id of the trigger that started them. */
+  trigger?: string;
+  /** The owner's principal id (the operator's view only; others see their own runs whatever they ask). */
+  principal?: string;
+  /** Text found (case-insensitive) in the run id, the instruction, the answer or the error. */
+  text?: string;
+  /** Runs per page: 1–{@link MAX_RUN_PAGE}, default {@link DEFAULT_RUN_PAGE}. */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One run in a listing: its record without the detail, the instruction and answer cut short. */
+export interface RunSummary {
+  runId: string;
+  status: RunRecord["status"];
+  via?: RunVia;
+  trigger?: string;
+  /** The owner, in the operator's view. */
+  principal?: string;
+  instruction: string;
+  startedAt: string;
+  endedAt?: string;
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  stopReason?: string;
+  /** The start of the final answer. */
+  answer?: string;
+  error?: { code: string; message: string };
+}
+
+/** A page of the run list. */
+export interface RunPage {
+  runs: RunSummary[];
+  /** Pass as `cursor` for the next (older) page; absent on the last page. */
+  nextCursor?: string;
+}
+
+export const DEFAULT_RUN_PAGE = 20;
+export const MAX_RUN_PAGE = 100;
+const EXCERPT = 200;
+
+const STATUSES = new Set(["running", "succeeded", "failed"]);
+const VIAS = new Set(["mcp", "a2a", "trigger"]);
+
+/** The query in `uri`'s query string; an unknown status or via, or a bad limit, is an Error naming the parameter. */
+export function runQueryFromUri(uri: string): RunQuery {
+  const q = uri.indexOf("?");
+  const params = new URLSearchParams(q < 0 ? "" : uri.slice(q + 1));
+  const query: RunQuery = {};
+  for (const [k, v] of params) {
+    switch (k) {
+      case "status":
+        if (!STATUSES.has(v)) throw new Error(`status must be running, succeeded or failed (got '${v}')`);
+        query.status = v as RunQuery["status"];
+        break;
+      case "via":
+        if (!VIAS.has(v)) throw new Error(`via must be mcp, a2a or trigger (got '${v}')`);
+        query.via = v as RunVia;
+        break;
+      case "limit": {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_PAGE) throw new Error(`limit must be an integer from 1 to ${MAX_RUN_PAGE} (got '${v}')`);
+        query.limit = n;
+        break;
+      }
+      case "trigger":
+      case "principal":
+      case "cursor":
+        query[k] = v;
+        break;
+      case "q":
+      case "text":
+        query.text = v;
+        break;
+      default:
+        throw new Error(`unknown parameter '${k}': use status, via, trigger, principal, q, limit or cursor`);
+    }
+  }
+  return query;
+}
+
+/** Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal. */
+export function pageOfRuns(entries: readonly { owner: string; record: RunRecord; seq: number }[], query: RunQuery, withOwner: boolean): RunPage {
+  const before = query.cursor !== undefined && /^\d+$/.test(query.cursor) ? Number(query.cursor) : Infinity;
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), MAX_RUN_PAGE);
+  const text = query.text?.toLowerCase();
+  const runs: RunSummary[] = [];
+  let last = 0;
+  let more = false;
+  const sorted = [...entries].sort((a, b) => b.seq - a.seq);
+  for (const e of sorted) {
+    if (e.seq >= before || !matches(e, query, text)) continue;
+    if (runs.length === limit) {
+      more = true;
+      break;
+    }
+    runs.push(summaryOf(e.record, withOwner ? e.owner : undefined));
+    last = e.seq;
+  }
+  return { runs, ...(more ? { nextCursor: String(last) } : {}) };
+}
+
+function matches(e: { owner: string; record: RunRecord }, q: RunQuery, text: string | undefined): boolean {
+  const r = e.record;
+  if (q.status && r.status !== q.status) return false;
+  if (q.via && r.via !== q.via) return false;
+  if (q.trigger !== undefined && r.trigger !== q.trigger) return false;
+  if (q.principal !== undefined && e.owner !== q.principal) return false;
+  if (text === undefined) return true;
+  return [r.runId, r.instruction, r.result?.text, r.error?.message, r.error?.code].some((s) => s?.toLowerCase().includes(text));
+}
+
+const cut = (s: string) => (s.length > EXCERPT ? `${s.slice(0, EXCERPT - 1)}…` : s);
+
+/** A record as a listing shows it. */
+export function summaryOf(r: RunRecord, principal?: string): RunSummary {
+  return {
+    runId: r.runId,
+    status: r.status,
+    ...(r.via ? { via: r.via } : {}),
+    ...(r.trigger !== undefined ? { trigger: r.trigger } : {}),
+    ...(principal !== undefined ? { principal } : {}),
+    instruction: cut(r.instruction),
+    startedAt: r.startedAt,
+    ...(r.endedAt ? { endedAt: r.endedAt } : {}),
+    turns: r.turns,
+    toolCalls: r.toolCalls,
+    usage: r.usage,
+    ...(r.result ? { stopReason: r.result.stopReason } : {}),
+    ...(r.result?.text !== undefined ? { answer: cut(r.result.text) } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
