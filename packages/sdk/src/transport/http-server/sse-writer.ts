@@ -80,7 +80,7 @@ function standardStream(writer: SseWriter): ReadableStream<Uint8Array> {
         writer.disconnected();
       },
     },
-    { highWaterMark: QUEUE_HIGH_WATER, size: (chunk) => chunk.byteLength },
+    { highWaterMark: QUEUE_HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
   );
 }
 

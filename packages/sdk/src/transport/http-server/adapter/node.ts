@@ -144,7 +144,7 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
         req.removeAllListeners("data");
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 },
   );
 }
 
