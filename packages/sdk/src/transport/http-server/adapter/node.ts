@@ -58,13 +58,15 @@ export async function listenNode(o: ListenOptions, handle: AdapterHandler): Prom
       return;
     }
     const conn = new NodeConn(req.socket, mtls);
-    handle(request, conn).then(
-      (response) => writeResponse(req, res, response, o.idleTimeout * 1000),
-      () => {
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("Internal Server Error");
-      },
-    );
+    handle(request, conn)
+      .then(
+        (response) => writeResponse(req, res, response, o.idleTimeout * 1000),
+        () => {
+          if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+          res.end("Internal Server Error");
+        },
+      )
+      .catch(() => res.destroy());
   });
   server.on("clientError", (_e, socket: Socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
@@ -163,20 +165,21 @@ async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse
   // A body the core did not read (refused early) would otherwise be read, or wait, before the next request.
   if (!req.complete) headers.connection = "close";
   const body = response.body;
-  res.writeHead(response.status, response.statusText || undefined, headers);
-  if (!body) {
-    res.end();
+  const streaming = headers["content-type"]?.toString().startsWith("text/event-stream") === true;
+  if (!body || !streaming) {
+    // A whole body (JSON, a refusal, a route's text) goes out in one write with its length, not chunked.
+    const bytes = body ? Buffer.from(await response.arrayBuffer()) : undefined;
+    if (bytes) headers["content-length"] = String(bytes.byteLength);
+    if (!res.destroyed) res.writeHead(response.status, response.statusText || undefined, headers).end(bytes);
     return;
   }
+  res.writeHead(response.status, response.statusText || undefined, headers);
   // An event stream may stay quiet for a while: send the head now rather than with the first event. Its
   // keep-alive comments keep it moving and a peer that stops reading is cut by the writer, so the idle
   // timeout is lifted for its life (Bun's node:http does not count writes as activity).
   const socket = res.socket;
-  const streaming = headers["content-type"]?.toString().startsWith("text/event-stream") === true;
-  if (streaming) {
-    socket?.setTimeout(0);
-    res.flushHeaders();
-  }
+  socket?.setTimeout(0);
+  res.flushHeaders();
   const reader = body.getReader();
   const gone = () => void reader.cancel().catch(() => {});
   res.once("close", gone);
@@ -188,7 +191,7 @@ async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse
       if (!res.write(value)) await drained(res);
     }
     res.end();
-    if (streaming && idleMs > 0) socket?.setTimeout(idleMs);
+    if (idleMs > 0) socket?.setTimeout(idleMs);
   } catch {
     res.destroy();
   } finally {
