@@ -18,6 +18,7 @@ export interface CaseOptions {
   tls?: { cert: string; key: string; ca?: string };
   responseMode?: "sse" | "json";
   allowedOrigins?: string[];
+  behindProxy?: { trustedProxies: string[] };
 }
 
 /** A started server as a case sees it. */

@@ -2,7 +2,8 @@
  * The server case suite: the same cases over real loopback HTTP against whatever `start` serves with — the
  * Bun adapter, the Node adapter under Bun, or the built SDK under Node itself. Sessions, the SSE stream and
  * its resumption, JSON mode, media-type, Origin and Host checks, body limits and deadlines, a head that stops
- * arriving, a peer that stops reading, a peer that leaves, TLS with bearer tokens, and mutual TLS.
+ * arriving, a peer that stops reading, a peer that leaves, trusting a proxy by its peer address, TLS with
+ * bearer tokens, and mutual TLS.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -147,6 +148,15 @@ export function runServerCases(name: string, start: StartCaseServer): void {
       expect(textOf(await call(url, other.headers, 2, "echo", "unaffected"))).toBe("unaffected");
       await res.body?.cancel().catch(() => {});
     }, 30_000);
+
+    test("forwarded headers are believed from a trusted proxy's address only (the socket's peer address decides)", async () => {
+      const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "agents.example.com" };
+      const challengeOf = async (url: URL) => (await post(url, initializeRequest(), forwarded)).headers.get("www-authenticate") ?? "";
+      const trusted = await serve({ auth: { bearerTokens: [TOKEN] }, behindProxy: { trustedProxies: ["127.0.0.1"] } });
+      expect(await challengeOf(trusted)).toContain('resource_metadata="https://agents.example.com/.well-known/oauth-protected-resource"');
+      const other = await serve({ auth: { bearerTokens: [TOKEN] }, behindProxy: { trustedProxies: ["10.0.0.0/8"] } });
+      expect(await challengeOf(other)).toContain(`resource_metadata="http://127.0.0.1:${other.port}/.well-known/oauth-protected-resource"`);
+    });
 
     describe("over TLS", () => {
       let dir = "";
