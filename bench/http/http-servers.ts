@@ -6,17 +6,19 @@ import { join } from "node:path";
 import { buildForNode } from "../lib/node-build.ts";
 import { BENCH_DIR, BUN, startChild, withRaisedFdLimit, type Child } from "../lib/proc.ts";
 
-export type ServerId = "ours" | "sdk" | "sdk-node" | "floor";
+export type ServerId = "ours" | "ours-node" | "sdk" | "sdk-node" | "floor";
 
 /** Report names of the subjects. */
 export const SUBJECTS: Record<ServerId, string> = {
   ours: "agentd createStreamableHttpServer (Bun)",
+  "ours-node": "agentd createStreamableHttpServer, Node adapter under node:http (Node 20)",
   sdk: "official SDK 1.32.2 web-standard transport under Bun.serve",
   "sdk-node": "official SDK 1.32.2 Node transport under node:http (Node 20)",
   floor: "floor: bare Bun.serve JSON echo",
 };
 
 let nodeServer: Promise<string> | undefined;
+let oursNode: Promise<string> | undefined;
 
 /** Start server `id` in `mode`; resolves once it listens. */
 export async function startServer(id: ServerId, mode: "json" | "sse", maxSessions: number): Promise<{ child: Child; port: number }> {
@@ -25,7 +27,11 @@ export async function startServer(id: ServerId, mode: "json" | "sse", maxSession
   if (id === "ours") argv = [BUN, file("agentd-http-server.ts"), mode, String(maxSessions)];
   else if (id === "sdk") argv = [BUN, file("sdk-bun-server.ts"), mode];
   else if (id === "floor") argv = [BUN, file("bun-floor.ts")];
-  else {
+  else if (id === "ours-node") {
+    // The same server file, bundled for Node: the SDK picks its node:http adapter there.
+    oursNode ??= buildForNode("bench/http/servers/agentd-http-server.ts", "agentd-http-server-node", []);
+    argv = ["node", "--expose-gc", await oursNode, mode, String(maxSessions)];
+  } else {
     nodeServer ??= buildForNode("bench/http/servers/sdk-node-server.ts", "sdk-node-server", ["@modelcontextprotocol/*", "zod"]);
     argv = ["node", "--expose-gc", await nodeServer, mode];
   }

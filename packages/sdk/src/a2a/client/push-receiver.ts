@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import { readBoundedBody } from "../../transport/http-server/body.ts";
-import { listenBun, type BunListener } from "../../transport/http-server/bun-serve.ts";
+import { listen } from "../../transport/http-server/adapter/index.ts";
 import { StreamResponseSchema, type StreamResponse } from "./wire-types.ts";
 
 /** One webhook: its URL and token (to send in the push config), and its events. */
@@ -30,14 +30,14 @@ export interface PushReceiver {
 
 const PATH = "/a2a-push/";
 
-/** Start the receiver on an ephemeral loopback port. */
-export function startPushReceiver(o: { logger?: Logger; maxBodyBytes?: number } = {}): PushReceiver {
+/** Start the receiver on an ephemeral loopback port (with the runtime's HTTP adapter). */
+export async function startPushReceiver(o: { logger?: Logger; maxBodyBytes?: number } = {}): Promise<PushReceiver> {
   const regs = new Map<string, { token: Buffer; queue: StreamResponse[]; wake?: () => void }>();
   const refuse = (status: number, reason: string) => {
     o.logger?.warn("a2a.push.refused", { status, reason });
     return new Response(null, { status });
   };
-  const server: BunListener = listenBun({ hostname: "127.0.0.1", port: 0, idleTimeout: 30, maxRequestBodySize: (o.maxBodyBytes ?? 1 << 20) + 1024 }, async (req) => {
+  const server = await listen(undefined, { hostname: "127.0.0.1", port: 0, idleTimeout: 30, maxRequestBodySize: (o.maxBodyBytes ?? 1 << 20) + 1024 }, async (req) => {
     const path = new URL(req.url).pathname;
     const reg = path.startsWith(PATH) ? regs.get(path.slice(PATH.length)) : undefined;
     if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });

@@ -67,7 +67,7 @@ export class A2aToolSet implements ToolSet {
   /** CancelTask requests under way: `settle()` waits for them so a closing agent does not drop them. */
   private readonly cancelling = new Set<Promise<void>>();
   /** The webhook listener, started the first time a call follows a task by push. */
-  private receiver: PushReceiver | undefined;
+  private receiver: Promise<PushReceiver> | undefined;
 
   constructor(
     private readonly agents: Readonly<Record<string, A2aAgentConfig>>,
@@ -180,8 +180,11 @@ export class A2aToolSet implements ToolSet {
     };
     const following = { agent, client, reply, ctx, report, ...(this.options.logger ? { logger: this.options.logger } : {}) };
     if (push) {
-      this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {});
-      await followByPush(following, request, this.receiver.register());
+      this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {}).catch((e: unknown) => {
+        this.receiver = undefined;
+        throw e;
+      });
+      await followByPush(following, request, (await this.receiver).register());
       return;
     }
     if (client.streaming) {
@@ -207,8 +210,9 @@ export class A2aToolSet implements ToolSet {
   /** Resolve once every CancelTask sent on an abort has been answered (or timed out); then stop the webhook listener. */
   async settle(): Promise<void> {
     await Promise.all([...this.cancelling]);
-    await this.receiver?.close();
+    const receiver = this.receiver;
     this.receiver = undefined;
+    await (await receiver?.catch(() => undefined))?.close();
   }
 
   /** Cancel the remote task the aborted call was following (bounded; a failure is logged, not thrown). */

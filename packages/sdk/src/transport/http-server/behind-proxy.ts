@@ -3,7 +3,7 @@
  * mesh's sidecar). What such a proxy says about the client — the scheme and host it reached
  * (`Forwarded`, RFC 7239; `X-Forwarded-Proto` / `X-Forwarded-Host`) and, for a mesh, the client's
  * certificate (`X-Forwarded-Client-Cert`, Envoy's format) — is believed only when the request's peer
- * address (Bun's `server.requestIP`) is one of the configured proxies. From anyone else those headers are
+ * address (the socket's remote address, from the runtime adapter) is one of the configured proxies. From anyone else those headers are
  * ignored: a client that reaches the pod directly cannot claim a certificate or a public URL.
  *
  * Where several proxies appended to a header, the last entry is the one the proxy next to us wrote, and the

@@ -11,6 +11,7 @@ export {
   type ResourceMetadataOptions,
   type StreamableHttpServerOptions,
 } from "./options.ts";
+export type { HttpAdapterName } from "./adapter/types.ts";
 export { HttpSessionTransport } from "./session-transport.ts";
 export { PROTECTED_RESOURCE_PATH } from "./auth.ts";
 export type { JwtIssuerOptions } from "./jwt-verifier.ts";

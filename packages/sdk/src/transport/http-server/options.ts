@@ -15,6 +15,7 @@ import type { JwtIssuerOptions } from "./jwt-verifier.ts";
 import { type BehindProxyOptions, createProxyTrust, type ProxyTrust } from "./behind-proxy.ts";
 import type { Caller, HttpRequestConn } from "./context.ts";
 import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
+import type { HttpAdapterName } from "./adapter/types.ts";
 
 /** Resource limits. Every one has a safe default; a peer that breaks one is refused, others carry on. */
 export interface HttpServerLimits {
@@ -130,6 +131,12 @@ export interface StreamableHttpServerOptions {
   /** Telemetry. Tokens and request bodies are never logged. */
   logger?: Logger;
   /**
+   * The socket layer: `"bun"` (`Bun.serve`, Bun only) or `"node"` (`node:http` / `node:https`, under Node and
+   * under Bun, which implements them). Default: `"bun"` under Bun, `"node"` elsewhere. Every check, limit
+   * and stream is the same with either.
+   */
+  adapter?: HttpAdapterName;
+  /**
    * Checked for every JSON-RPC request of a POST before it is delivered: the permission the caller lacks for
    * it, if any. Such a POST is answered `403` with `error="insufficient_scope"` and the scope that grants it.
    */
@@ -185,6 +192,8 @@ export interface ResolvedServerConfig {
   mounts: HttpMount[];
   logger: Logger;
   authorize?: McpAuthorizer;
+  /** Undefined: the runtime's own. */
+  adapter?: HttpAdapterName;
 }
 
 /** The defaults of {@link HttpServerLimits}. */
@@ -342,6 +351,11 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   };
   if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")
     throw invalid(`http server: responseMode must be "sse" or "json"`);
+  if (o.adapter !== undefined) {
+    if (o.adapter !== "bun" && o.adapter !== "node") throw invalid(`http server: adapter must be "bun" or "node"`);
+    if (o.adapter === "bun" && !("Bun" in globalThis)) throw invalid('http server: adapter "bun" needs the Bun runtime (this is Node): leave adapter out to serve with node:http');
+    out.adapter = o.adapter;
+  }
   if (tls) out.tls = tls;
   if (publicUrl) out.publicUrl = publicUrl;
   if (proxy) out.proxy = proxy;

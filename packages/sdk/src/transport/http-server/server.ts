@@ -5,7 +5,7 @@
  *
  * Each session gets its own `Transport`, handed to `onsession`, where the caller connects an MCP server.
  */
-import { type BunConn, idleTimeoutFor, listenBun, type BunListener } from "./bun-serve.ts";
+import { type AdapterConn, type HttpListener, idleTimeoutFor, listen, readsClientCerts, runtimeAdapter } from "./adapter/index.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./handler.ts";
 import { type MtlsFront, startMtlsFront } from "./mtls-front.ts";
 import { resolveOptions, type StreamableHttpServerOptions } from "./options.ts";
@@ -42,7 +42,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   let front: MtlsFront | undefined;
   const proxy = config.proxy;
 
-  const dispatch = (req: Request, conn: BunConn) => {
+  const dispatch = (req: Request, conn: AdapterConn) => {
     if (!handler) return Promise.resolve(jsonRpcHttpError(503, -32000, "Service Unavailable: starting"));
     if (front) conn.tlsPrincipal = front.principalFor(conn.remote());
     else if (proxy) {
@@ -54,11 +54,13 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
     return handler.handle(req, conn);
   };
 
-  let listener: BunListener;
+  const adapter = config.adapter ?? runtimeAdapter();
+  const headersTimeoutMs = config.limits.requestBodyTimeoutMs;
+  let listener: HttpListener;
   let publicPort: number;
-  if (config.mtls && config.tls?.ca) {
-    // Bun.serve cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
-    listener = listenBun({ hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize }, dispatch);
+  if (config.mtls && config.tls?.ca && !readsClientCerts(adapter)) {
+    // Bun cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
+    listener = await listen(adapter, { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
     try {
       front = await startMtlsFront({
         hostname: config.hostname,
@@ -75,7 +77,9 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
     }
     publicPort = front.port;
   } else {
-    listener = listenBun({ hostname: config.hostname, port: config.port, tls: config.tls, idleTimeout, maxRequestBodySize }, dispatch);
+    // Under Node, node:https reads the verified client certificate itself: no front.
+    const tls = config.tls && { ...config.tls, requestCert: config.mtls };
+    listener = await listen(adapter, { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
     publicPort = listener.port;
   }
 
@@ -83,7 +87,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   const url = new URL(`${scheme}://${hostForUrl(config.hostname)}:${publicPort}${config.path}`);
   const h = createMcpHttpHandler(config, url, publicPort);
   handler = h;
-  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, bearer: config.bearerTokens.length > 0, ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}) });
+  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, adapter, bearer: config.bearerTokens.length > 0, ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}) });
 
   let closing: Promise<void> | undefined;
   return {

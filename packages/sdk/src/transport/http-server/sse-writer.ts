@@ -38,11 +38,58 @@ interface DirectSink {
 /** `ReadableStream` as Bun types it for direct sources (the DOM lib's declarations hide that overload). */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>;
 
+/** Whether this runtime has Bun's direct streams (decided once; Node has only the standard kind). */
+const HAS_DIRECT_STREAMS = "Bun" in globalThis;
+
+/** Bytes a standard stream queues before a write reports back-pressure (the socket has not taken them). */
+const QUEUE_HIGH_WATER = 64 * 1024;
+
+const encoder = new TextEncoder();
+
+/**
+ * A standard byte stream fed by a writer, for runtimes without direct streams: a write past the queue's
+ * high-water mark returns a promise that settles when the consumer reads again, which the writer counts
+ * as backlog exactly as it counts a direct sink's.
+ */
+function standardStream(writer: SseWriter): ReadableStream<Uint8Array> {
+  let wake: (() => void) | undefined;
+  let waiting: Promise<number> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        writer.started({
+          write(text) {
+            const bytes = encoder.encode(text);
+            controller.enqueue(bytes);
+            if ((controller.desiredSize ?? 0) > 0) return bytes.byteLength;
+            waiting ??= new Promise<number>((resolve) => (wake = () => resolve(0)));
+            return waiting;
+          },
+          close() {
+            controller.close();
+          },
+        });
+      },
+      pull() {
+        const w = wake;
+        wake = undefined;
+        waiting = undefined;
+        w?.();
+      },
+      cancel() {
+        writer.disconnected();
+      },
+    },
+    { highWaterMark: QUEUE_HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
+}
+
 /**
  * The writing end of one SSE response. It is also the underlying source of its body: a Bun "direct" stream,
  * written straight into the response sink (no queue, controller, reader or pending reads per stream — about
  * 1 kB less for every idle GET stream than a default stream), with its methods on the prototype (no
- * closures, no source object per stream). The HTTP server is Bun-only.
+ * closures, no source object per stream). Runtimes without direct streams (Node) get a standard byte stream
+ * with a bounded queue instead.
  */
 export class SseWriter {
   private controller: DirectSink | undefined;
@@ -124,6 +171,7 @@ export class SseWriter {
       return text;
     }
     signal?.addEventListener("abort", () => this.finish("disconnected"), { once: true });
+    if (!HAS_DIRECT_STREAMS) return standardStream(this);
     // Writes keep buffering in `pending` until the sink calls `pull` (the response has started).
     return new DirectStream(this as Bun.DirectUnderlyingSource<Uint8Array>);
   }
