@@ -19,6 +19,7 @@ export const serveExamples = [
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens tokens.txt",
   "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
   "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
+  "agentd serve --http 127.0.0.1:7777 --console          # also the operator's console at http://127.0.0.1:7777/console",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --tls-ca ca.pem --operators 'mtls:CN=bob,O=ops'   # operator: the subject openssl prints with -nameopt RFC2253",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
   "agentd serve --http 0.0.0.0:8080 --behind-proxy 10.0.0.0/8 --auth-tokens t.txt --public-url https://agents.example.com/mcp   # TLS at the ingress",
@@ -41,6 +42,7 @@ export const serveCommand = defineCommand({
     "forwarded-client-cert": { type: "boolean", description: "With --behind-proxy: authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (principal mtls:<subject or URI>)" },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
     a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
+    console: { type: "boolean", description: "Also serve the operator's console (a web page) at /console on the HTTP listener (docs/console.md)" },
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
@@ -86,6 +88,8 @@ export const serveCommand = defineCommand({
     if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
     const a2a = a2aConfig ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) } : undefined;
+    const withConsole = args.console === true || config.serve?.console === true;
+    if (withConsole && !http) throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, { ...agentOptions(resolved, logger, { version: VERSION }), reloadConfig: async () => withFlags((await resolve()).config) });
     const stop = new Promise<NodeJS.Signals>((resolve) => {
@@ -96,7 +100,7 @@ export const serveCommand = defineCommand({
     const watcher = reloadOnChange({ ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
     try {
       const serving = http
-        ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}) }))
+        ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}), ...(withConsole ? { console: true } : {}) }))
         : await agent.serve({ stdio: true });
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).
       if (agent.triggers)
