@@ -151,6 +151,7 @@ export class SelfHost {
       facts,
       operators: new Set(this.options.operators ?? []),
       authRequired,
+      mcpTasks: () => this.self.tasks?.views() ?? [],
       operator: {
         tasks: tasks ?? { unfinished: () => [], cancel: () => { throw new AgentdError("E_USAGE", "no A2A task is served"); } },
         ...(this.options.triggers ? { triggers: this.options.triggers } : {}),

@@ -43,6 +43,10 @@ async function start(allowedOrigins?: string[]) {
     facts: { version: "9.9.9", lifecycle: () => ({ state: "running" }), ready: async () => ({ ok: true }), triggers: () => [{ id: "nightly", kind: "cron", state: "active" }] },
     operators: new Set(),
     authRequired: true,
+    mcpTasks: () => [
+      { owner: "bearer:alice", view: { taskId: "t-alice", status: "working", createdAt: new Date().toISOString() } },
+      { owner: "bearer:bob", view: { taskId: "t-bob", status: "completed", createdAt: new Date().toISOString() } },
+    ],
     operator: { tasks: { unfinished: () => [], cancel: () => { throw new Error("no task"); } }, control },
     logger: nullLogger,
   });
@@ -79,7 +83,7 @@ test("the page and its assets are public and strict; the API needs a token", asy
   expect(snap.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
 });
 
-test("each user sees its own runs; the operator sees all; a user's actions are refused and the operator's reach the agent", async () => {
+test("each user sees its own runs and MCP tasks; the operator sees all; a user's actions are refused and the operator's reach the agent", async () => {
   const { registry, calls, at } = await start();
   registry.start("a-1", "alice's work", "bearer:alice");
   registry.succeed("a-1", { text: "done", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
@@ -87,6 +91,9 @@ test("each user sees its own runs; the operator sees all; a user's actions are r
   const snapshot = async (t: string) => (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; principal: string }[]; triggers?: unknown };
   expect((await snapshot(BOB)).runs.map((r) => r.runId)).toEqual(["b-1"]);
   expect((await snapshot(BOB)).triggers).toBeUndefined();
+  const tasksOf = async (t: string) => ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { mcpTasks: { taskId: string; owner: string }[] }).mcpTasks.map((x) => `${x.owner} ${x.taskId}`);
+  expect(await tasksOf(BOB)).toEqual(["bearer:bob t-bob"]);
+  expect(await tasksOf(OPS)).toEqual(["bearer:alice t-alice", "bearer:bob t-bob"]);
   expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob b-1", "bearer:alice a-1"]);
   expect((await snapshot(OPS)).triggers).toEqual([{ id: "nightly", kind: "cron", state: "active" }]);
   expect((await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(BOB) })).status).toBe(404);

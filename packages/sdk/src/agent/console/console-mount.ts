@@ -65,6 +65,8 @@ export interface ConsoleMountOptions {
   operators: ReadonlySet<string>;
   /** What the operator actions reach (the A2A operator channel's surface). */
   operator: Omit<OperatorSurface, "registry" | "logger">;
+  /** The served MCP tasks with their owners. */
+  mcpTasks?: ConsoleViewSources["mcpTasks"];
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */
   authRequired: boolean;
   /** How often an open event stream re-checks for changes not reported as events (uptime, connections), ms. */
@@ -86,6 +88,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
     registry: o.registry,
     index,
     facts: o.facts,
+    ...(o.mcpTasks ? { mcpTasks: o.mcpTasks } : {}),
     a2aTasks: () => o.operator.tasks.unfinished().map(({ owner, task }) => ({ owner, id: task.id, contextId: task.contextId, state: String(task.status.state) })),
     startedAt,
   };

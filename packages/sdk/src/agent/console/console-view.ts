@@ -19,6 +19,8 @@ export interface ConsoleViewSources {
   facts: ConsoleFacts;
   /** The unfinished A2A tasks with their owners (none without A2A). */
   a2aTasks?: () => { owner: string; id: string; contextId: string; state: string }[];
+  /** The served MCP tasks with their owners (none without `capabilities.tasks`). */
+  mcpTasks?: () => { owner: string; view: Record<string, unknown> }[];
   startedAt: number;
 }
 
@@ -31,6 +33,7 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
   const lifecycle = s.facts.lifecycle();
   const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...record }));
   const tasks = (s.a2aTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner);
+  const mcpTasks = (s.mcpTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner).map((t) => ({ owner: t.owner, ...t.view }));
   return {
     principal: { id: who.id, role: who.role },
     overview: {
@@ -49,5 +52,6 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
     // A subagent belongs to the run that spawned it, not to a principal: the agent's own to see.
     ...(own ? { subagents: s.facts.subagents?.() ?? [] } : {}),
     tasks,
+    mcpTasks,
   };
 }

@@ -222,7 +222,7 @@ export function triggersPage(c: PageContext): HTMLElement {
   return section;
 }
 
-/** Subagents and tasks: the subagent handles and the unfinished A2A tasks (cancel for operators). */
+/** Subagents and tasks: the subagent handles, the served MCP tasks, and the unfinished A2A tasks (cancel for operators). */
 export function subagentsPage(c: PageContext): HTMLElement {
   const subs: any[] = c.snap.subagents ?? [];
   const tasks: any[] = c.snap.tasks ?? [];
@@ -236,6 +236,13 @@ export function subagentsPage(c: PageContext): HTMLElement {
       subs.map((s) => [s.id, status(s.status), text(s.owner), s.attempts, s.turns, s.toolCalls, text(s.usage?.totalTokens ?? 0), duration(Date.now() - Date.parse(s.createdAt))]),
       c.snap.subagents ? "no subagent" : "subagents are for operators and the local user",
       "Subagents",
+    ),
+    h("h2", {}, "MCP tasks"),
+    table(
+      ["task", "status", "owner", "age", "message"],
+      ((c.snap.mcpTasks ?? []) as any[]).map((t) => [t.taskId, status(t.status), t.owner, duration(Date.now() - Date.parse(t.createdAt)), text(t.statusMessage)]),
+      "no served MCP task",
+      "MCP tasks",
     ),
     h("h2", {}, "A2A tasks"),
     table(
