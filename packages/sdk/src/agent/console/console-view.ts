@@ -20,7 +20,7 @@ export interface ConsoleViewSources {
   /** The unfinished A2A tasks with their owners (none without A2A). */
   a2aTasks?: () => { owner: string; id: string; contextId: string; state: string }[];
   /** The served MCP tasks with their owners (none without `capabilities.tasks`). */
-  mcpTasks?: () => { owner: string; view: Record<string, unknown> }[];
+  mcpTasks?: () => { owner: string; view: object }[];
   startedAt: number;
 }
 
