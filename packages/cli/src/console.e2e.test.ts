@@ -62,8 +62,8 @@ afterAll(async () => {
 }, 60_000);
 
 /** A page with its console errors and page errors collected. */
-async function open(tokenValue: string, width = 1280): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser!.newContext({ viewport: { width, height: 860 } });
+async function open(tokenValue: string, width = 1280, colorScheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser!.newContext({ viewport: { width, height: 860 }, colorScheme });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
@@ -133,8 +133,9 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     expect((await readRun(alice, 4, "slow-1")).status).toBe("failed");
     expect(serve!.events().some((e) => e.event === "a2a.operator" && e.method === "agentd/cancel" && e.principal === "bearer:operator#0")).toBe(true);
 
-    // The other pages.
-    await page.getByRole("link", { name: "Overview" }).click();
+    // The other pages (the first by keyboard).
+    await page.getByRole("link", { name: "Overview" }).focus();
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
     await shot(page, "overview");
     await page.getByRole("link", { name: "Subagents and tasks" }).click();
@@ -147,6 +148,14 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  test("dark mode follows prefers-color-scheme", async () => {
+    const { page, errors } = await open(OPS, 1280, "dark");
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(13, 17, 23)");
+    await shot(page, "overview-dark");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
 
   test("a non-operator sees only its own runs and may not act", async () => {
     const { page, errors } = await open(BOB, 390);
