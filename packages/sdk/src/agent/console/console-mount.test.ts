@@ -147,7 +147,15 @@ test("the event stream sends a snapshot at once and another when a run starts", 
   registry.start("other", "not alice's", "bearer:bob");
   await next();
   expect(snapshots[1]!.runs.map((r) => r.runId)).toEqual(["live-1"]);
+
+  // One principal's open streams are bounded (16 by default); another principal's are its own.
+  const more = await Promise.all(Array.from({ length: 15 }, () => fetch(at("/console/events"), { headers: auth(ALICE) })));
+  expect(more.map((r) => r.status)).toEqual(Array(15).fill(200));
+  const refused = await fetch(at("/console/events"), { headers: auth(ALICE) });
+  expect(refused.status).toBe(429);
+  expect((await fetch(at("/console/events"), { headers: auth(BOB) })).status).toBe(200);
   await reader.cancel();
+  for (const r of more) await r.body!.cancel();
 });
 
 test("with other origins configured, the console's own origin still reaches the console (and only the console)", async () => {

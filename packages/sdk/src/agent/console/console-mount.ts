@@ -69,6 +69,8 @@ export interface ConsoleMountOptions {
   mcpTasks?: ConsoleViewSources["mcpTasks"];
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */
   authRequired: boolean;
+  /** Open event streams one principal may hold (429 past it). Default 16. */
+  maxStreamsPerPrincipal?: number;
   /** How often an open event stream re-checks for changes not reported as events (uptime, connections), ms. */
   refreshMs?: number;
   keepAliveMs?: number;
@@ -94,6 +96,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   };
   const surface: OperatorSurface = { ...o.operator, registry: o.registry, logger: o.logger };
   const streams = new Set<() => void>();
+  const openStreams = new Map<string, number>();
 
   const json = (body: unknown, status = 200) => withHeaders(Response.json(body, { status, headers: { "cache-control": "no-store" } }));
   const failure = (status: number, code: string, message: string) => json({ error: { code, message } }, status);
@@ -134,6 +137,20 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   }
 
   function events(who: Principal): Response {
+    const held = openStreams.get(who.id) ?? 0;
+    const cap = o.maxStreamsPerPrincipal ?? 16;
+    if (held >= cap) {
+      o.logger.warn("console.stream.refused", { principal: who.id, open: held });
+      const res = failure(429, "too_many_streams", `this principal already holds ${cap} open console streams; close a tab first`);
+      res.headers.set("retry-after", "5");
+      return res;
+    }
+    openStreams.set(who.id, held + 1);
+    const release = () => {
+      const n = (openStreams.get(who.id) ?? 1) - 1;
+      if (n > 0) openStreams.set(who.id, n);
+      else openStreams.delete(who.id);
+    };
     const encoder = new TextEncoder();
     let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
@@ -169,6 +186,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
         stop = () => {
           if (closed) return;
           closed = true;
+          release();
           offRuns();
           clearInterval(refresh);
           clearInterval(keepAlive);
