@@ -86,10 +86,16 @@ export interface ConsoleMount extends HttpMount {
 export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   const index = new RunIndex(o.registry);
   const startedAt = Date.now();
+  // Readiness may try to connect the servers: asked at most every 5 s, however many pages are open.
+  let readiness: { at: number; answer: ReturnType<ConsoleFacts["ready"]> } | undefined;
+  const ready: ConsoleFacts["ready"] = () => {
+    if (!readiness || Date.now() - readiness.at > 5000) readiness = { at: Date.now(), answer: o.facts.ready() };
+    return readiness.answer;
+  };
   const sources: ConsoleViewSources = {
     registry: o.registry,
     index,
-    facts: o.facts,
+    facts: { ...o.facts, ready },
     ...(o.mcpTasks ? { mcpTasks: o.mcpTasks } : {}),
     a2aTasks: () => o.operator.tasks.unfinished().map(({ owner, task }) => ({ owner, id: task.id, contextId: task.contextId, state: String(task.status.state) })),
     startedAt,
