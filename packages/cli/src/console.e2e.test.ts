@@ -120,6 +120,13 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     expect(await page.locator(".next-fire").first().textContent()).toBe(nextFire.shown);
     expect(await page.getByText("cron 0 3 1 1 *").count()).toBe(1);
     await shot(page, "triggers");
+    // Pause and resume it from the page: the table follows.
+    await page.getByRole("button", { name: "Pause cron:0 3 1 1 *" }).click();
+    await page.getByRole("button", { name: "Resume cron:0 3 1 1 *" }).waitFor();
+    expect(await page.locator(".status-paused").count()).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Resume cron:0 3 1 1 *" }).click();
+    await page.getByRole("button", { name: "Pause cron:0 3 1 1 *" }).waitFor();
+    expect(serve!.events().filter((e) => e.event === "a2a.operator" && (e.method === "agentd/pause" || e.method === "agentd/resume")).map((e) => e.method)).toEqual(["agentd/pause", "agentd/resume"]);
 
     // A slow run, cancelled from its detail page: the MCP caller gets the failure.
     const slow = call(serve!.url, alice, 3, "tools/call", { name: "agent.run", arguments: { instruction: "be slow", runId: "slow-1" } });
@@ -138,6 +145,10 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Overview", exact: true }).waitFor();
     await shot(page, "overview");
+    // Reload from the page: the banner reports what changed and what needs a restart.
+    await page.getByRole("button", { name: "Reload configuration" }).click();
+    await page.getByText(/^reload: \{/).waitFor();
+    expect(serve!.events().some((e) => e.event === "a2a.operator" && e.method === "agentd/reload")).toBe(true);
     await page.getByRole("link", { name: "Subagents and tasks" }).click();
     await page.getByRole("heading", { name: "Subagents and tasks", exact: true }).waitFor();
     await shot(page, "subagents");

@@ -564,6 +564,19 @@ export function createAgent(options: AgentOptions): Agent {
         lifecycle: () => ({ ...agent.status() }),
         ready,
         ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
+        // A reload may replace the triggers: each listener follows whichever table is current.
+        onTriggersChange: (listener) => {
+          let off = config.triggers?.onChange(listener);
+          const offReload = config.onReload(() => {
+            off?.();
+            off = config.triggers?.onChange(listener);
+            listener();
+          });
+          return () => {
+            off?.();
+            offReload();
+          };
+        },
       }),
       logger,
     });

@@ -17,6 +17,8 @@ export interface AgentFactsSources {
   lifecycle(): Record<string, unknown>;
   ready: ConsoleFacts["ready"];
   triggers?: () => unknown[];
+  /** Changes of the triggers' table. */
+  onTriggersChange?: (listener: () => void) => () => void;
 }
 
 /** The facts of an agent for its console. */
@@ -37,6 +39,7 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
     lifecycle: s.lifecycle,
     ready: s.ready,
     ...(s.triggers ? { triggers: s.triggers } : {}),
+    ...(s.onTriggersChange ? { onChange: s.onTriggersChange } : {}),
     servers: () =>
       [...s.clients.values()].map((c): ConsoleServer => {
         const w = watch(c);

@@ -34,6 +34,8 @@ export interface ConsoleFacts {
   servers?(): ConsoleServer[];
   /** The remote A2A agents the model may delegate to. */
   a2aPeers?(): { name: string; url: string }[];
+  /** Listen to changes the run registry does not report (the triggers' table); returns the unsubscribe function. */
+  onChange?(listener: () => void): () => void;
   /** The subagent handles (each owned by the run that spawned it). */
   subagents?(): unknown[];
 }

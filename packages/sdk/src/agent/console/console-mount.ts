@@ -181,6 +181,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
           }
         };
         const offRuns = o.registry.onChange(() => void push());
+        const offFacts = o.facts.onChange?.(() => void push()) ?? (() => {});
         const refresh = setInterval(() => void push(), o.refreshMs ?? 2000);
         const keepAlive = setInterval(() => {
           try {
@@ -194,6 +195,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
           closed = true;
           release();
           offRuns();
+          offFacts();
           clearInterval(refresh);
           clearInterval(keepAlive);
           streams.delete(stop);
