@@ -26,7 +26,7 @@ afterEach(async () => {
   server = mount = undefined;
 });
 
-async function start(allowedOrigins?: string[]) {
+async function start(allowedOrigins?: string[], options: { noAuth?: boolean; operators?: string[] } = {}) {
   const registry = new RunRegistry();
   const calls: string[] = [];
   const control: OperatorControl = {
@@ -41,8 +41,8 @@ async function start(allowedOrigins?: string[]) {
   mount = createConsoleMount({
     registry,
     facts: { version: "9.9.9", lifecycle: () => ({ state: "running" }), ready: async () => ({ ok: true }), triggers: () => [{ id: "nightly", kind: "cron", state: "active" }] },
-    operators: new Set(),
-    authRequired: true,
+    operators: new Set(options.operators ?? []),
+    authRequired: !options.noAuth,
     mcpTasks: () => [
       { owner: "bearer:alice", view: { taskId: "t-alice", status: "working", createdAt: new Date().toISOString() } },
       { owner: "bearer:bob", view: { taskId: "t-bob", status: "completed", createdAt: new Date().toISOString() } },
@@ -53,7 +53,7 @@ async function start(allowedOrigins?: string[]) {
   server = await createStreamableHttpServer({
     hostname: "127.0.0.1",
     port: 0,
-    auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] },
+    ...(options.noAuth ? {} : { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] } }),
     onsession: () => {},
     mounts: [mount],
     ...(allowedOrigins ? { allowedOrigins } : {}),
@@ -167,4 +167,22 @@ test("with other origins configured, the console's own origin still reaches the 
   // The MCP endpoint keeps its own rule: the configured origins only.
   const mcp = await fetch(server!.url, { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", accept: "application/json, text/event-stream", origin: own }, body: "{}" });
   expect(mcp.status).toBe(403);
+});
+
+test("on loopback without auth the caller is the local principal: its own runs and the agent's triggers; acting needs --operators local", async () => {
+  for (const operators of [[], ["local"]]) {
+    const { registry, at } = await start(undefined, { noAuth: true, operators });
+    registry.start("mine", "a local run");
+    registry.start("theirs", "someone else's", "bearer:alice");
+    expect(await (await fetch(at("/console/api/auth"))).json()).toEqual({ required: false });
+    const snap = (await (await fetch(at("/console/api/snapshot"))).json()) as { principal: { id: string; role: string }; runs: { runId: string }[]; triggers: unknown[] };
+    expect(snap.principal).toEqual({ id: "local", role: operators.length ? "operator" : "user" });
+    expect(snap.runs.map((r) => r.runId)).toEqual(operators.length ? ["theirs", "mine"] : ["mine"]);
+    expect(snap.triggers).toHaveLength(1);
+    const pause = await fetch(at("/console/api/pause"), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(pause.status).toBe(operators.length ? 200 : 403);
+    mount?.close();
+    await server?.close();
+    server = mount = undefined;
+  }
 });
