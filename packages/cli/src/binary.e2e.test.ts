@@ -74,7 +74,7 @@ test("the binary serves the console with its embedded page and script (serve --h
     // The script served is the one generated into the SDK's sources (scripts/build-console.ts).
     const script = await (await fetch(`${listening.console}/app.js`)).text();
     expect(script.length).toBeGreaterThan(1000);
-    expect(readFileSync(join(REPO_ROOT, "packages/sdk/src/agent/console/assets.generated.ts"), "utf8")).toContain(`CONSOLE_APP_JS = ${JSON.stringify(script)};`);
+    expect(readFileSync(join(REPO_ROOT, "packages/sdk/src/agent/console/assets.generated.ts"), "utf8")).toContain(`CONSOLE_APP_JS: string = ${JSON.stringify(script)};`);
   } finally {
     proc.kill("SIGKILL");
     await proc.exited;
