@@ -171,7 +171,14 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
           await new Promise((r) => setTimeout(r, 50));
           pending = false;
           if (closed) return;
-          const text = JSON.stringify(await consoleSnapshot(sources, who));
+          let text: string;
+          try {
+            text = JSON.stringify(await consoleSnapshot(sources, who));
+          } catch (e) {
+            // A fact that fails to read costs this update, never the stream or the process.
+            o.logger.warn("console.snapshot_failed", { error: e instanceof Error ? e.message : String(e) });
+            return;
+          }
           if (text === last || closed) return;
           last = text;
           try {
