@@ -88,13 +88,19 @@ test("each user sees its own runs and MCP tasks; the operator sees all; a user's
   registry.start("a-1", "alice's work", "bearer:alice");
   registry.succeed("a-1", { text: "done", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
   registry.start("b-1", "bob's work", "bearer:bob");
+  registry.start("big", "a long answer", "bearer:bob");
+  registry.succeed("big", { text: "x".repeat(100_000), stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:bob");
   const snapshot = async (t: string) => (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; principal: string }[]; triggers?: unknown };
-  expect((await snapshot(BOB)).runs.map((r) => r.runId)).toEqual(["b-1"]);
+  const bobs = (await snapshot(BOB)).runs as { runId: string; result?: { text: string } }[];
+  expect(bobs.map((r) => r.runId)).toEqual(["big", "b-1"]);
+  // The list carries an excerpt of a long answer; the run's detail has all of it.
+  expect(bobs[0]!.result!.text.length).toBe(301);
+  expect(((await (await fetch(at("/console/api/run?id=big"), { headers: auth(BOB) })).json()) as { result: { text: string } }).result.text.length).toBe(100_000);
   expect((await snapshot(BOB)).triggers).toBeUndefined();
   const tasksOf = async (t: string) => ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { mcpTasks: { taskId: string; owner: string }[] }).mcpTasks.map((x) => `${x.owner} ${x.taskId}`);
   expect(await tasksOf(BOB)).toEqual(["bearer:bob t-bob"]);
   expect(await tasksOf(OPS)).toEqual(["bearer:alice t-alice", "bearer:bob t-bob"]);
-  expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob b-1", "bearer:alice a-1"]);
+  expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob big", "bearer:bob b-1", "bearer:alice a-1"]);
   expect((await snapshot(OPS)).triggers).toEqual([{ id: "nightly", kind: "cron", state: "active" }]);
   expect((await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(BOB) })).status).toBe(404);
   expect(await (await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(OPS) })).json()).toMatchObject({ principal: "bearer:alice", runId: "a-1", result: { text: "done" } });

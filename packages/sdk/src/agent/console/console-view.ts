@@ -31,7 +31,8 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
   const owner = operator ? undefined : who.id;
   const ready = await s.facts.ready().catch((e: unknown) => ({ ok: false as const, reason: e instanceof Error ? e.message : String(e) }));
   const lifecycle = s.facts.lifecycle();
-  const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...record }));
+  // The list carries excerpts (a run's answer may be megabytes); its detail is GET /console/api/run.
+  const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...(excerpt(record, 0) as object) }));
   const tasks = (s.a2aTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner);
   const mcpTasks = (s.mcpTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner).map((t) => ({ owner: t.owner, ...t.view }));
   return {
@@ -54,4 +55,13 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
     tasks,
     mcpTasks,
   };
+}
+
+/** Strings past 300 characters cut, lists past 20 items cut, nesting past 3 levels elided: a bounded copy. */
+export function excerpt(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.length > 300 ? `${value.slice(0, 300)}…` : value;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= 3) return "…";
+  if (Array.isArray(value)) return value.slice(0, 20).map((v) => excerpt(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, excerpt(v, depth + 1)]));
 }
