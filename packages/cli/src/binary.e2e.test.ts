@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI_MAIN, CliWorkspace, events } from "./__fixtures__/cli-harness.ts";
+import { readFileSync } from "node:fs";
+import { CLI_MAIN, CliWorkspace, events, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-bin-"));
 const binary = join(dir, "agentd");
@@ -53,3 +54,29 @@ test("the demo stays offline whatever agentd.json the working directory holds", 
   expect(run.stderr).toContain("SCRIPTED model");
   expect(run.stdout).toContain("119.51 EUR");
 });
+
+test("the binary serves the console with its embedded page and script (serve --http --console)", async () => {
+  const proc = Bun.spawn([binary, "serve", "--http", "127.0.0.1:0", "--console", "--grace", "1s"], { cwd: ws.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json" }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  try {
+    let seen = "";
+    const decoder = new TextDecoder();
+    let listening: Record<string, any> | undefined;
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+      seen += decoder.decode(chunk, { stream: true });
+      listening = seen.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.event === "serve.listening");
+      if (listening) break;
+    }
+    if (!listening) throw new Error(`the binary did not listen:\n${seen}`);
+    expect(listening.console).toBe(`${new URL(listening.url).origin}/console`);
+    const page = await fetch(listening.console);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script type="module" src="/console/app.js"></script>');
+    // The script served is the one generated into the SDK's sources (scripts/build-console.ts).
+    const script = await (await fetch(`${listening.console}/app.js`)).text();
+    expect(script.length).toBeGreaterThan(1000);
+    expect(readFileSync(join(REPO_ROOT, "packages/sdk/src/agent/console/assets.generated.ts"), "utf8")).toContain(`CONSOLE_APP_JS: string = ${JSON.stringify(script)};`);
+  } finally {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, 60_000);

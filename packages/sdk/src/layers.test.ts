@@ -38,6 +38,8 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   agent: [
     "(root)", "_internal", "wire", "transport", "config", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "store",
     "a2a/client", "a2a/server", "model", "loop", "tool", "telemetry", "triggers", "supervisor", "serve",
+    // The console answers the operator channel's errors (A2aError) as HTTP statuses.
+    "a2a/shared",
   ],
 };
 

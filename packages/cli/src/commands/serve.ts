@@ -20,6 +20,7 @@ export const serveExamples = [
   "agentd serve --http 127.0.0.1:7777 --notifications    # logging + progress notifications to clients",
   "agentd serve --http 127.0.0.1:7777 --metrics          # also GET /metrics in the Prometheus text format",
   "agentd serve --http 127.0.0.1:7777 --a2a              # also A2A v1.0: agent card, /a2a (JSON-RPC), /a2a/rest",
+  "agentd serve --http 127.0.0.1:7777 --console          # also the operator's console at http://127.0.0.1:7777/console",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --tls-ca ca.pem --operators 'mtls:CN=bob,O=ops'   # operator: the subject openssl prints with -nameopt RFC2253",
   "agentd serve --http 0.0.0.0:443 --tls-cert c.pem --tls-key k.pem --auth-tokens t.txt --operator-tokens ops.txt --public-url https://agentd.example.com/mcp",
   "agentd serve --http 0.0.0.0:8080 --behind-proxy 10.0.0.0/8 --auth-tokens t.txt --public-url https://agents.example.com/mcp   # TLS at the ingress",
@@ -44,6 +45,7 @@ export const serveCommand = defineCommand({
     a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
     metrics: { type: "boolean", description: "Serve GET /metrics (Prometheus text format) on the HTTP listener, for operators' credentials or --metrics-token-file (serve.metrics)" },
     "metrics-token-file": { type: "string", description: "A file holding the bearer token scrapers of /metrics send (implies --metrics)" },
+    console: { type: "boolean", description: "Also serve the operator's console (a web page) at /console on the HTTP listener (docs/console.md)" },
     notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
     "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
     "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
@@ -94,6 +96,8 @@ export const serveCommand = defineCommand({
       ...(args["metrics-token-file"] ? { metricsTokenFile: args["metrics-token-file"] } : {}),
     });
     if (metrics && !http) throw new AgentdError("E_USAGE", "--metrics serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    const withConsole = args.console === true || config.serve?.console === true;
+    if (withConsole && !http) throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, { ...agentOptions(resolved, logger, { version: VERSION }), reloadConfig: async () => withFlags((await resolve()).config) });
     const stop = new Promise<NodeJS.Signals>((resolve) => {
@@ -104,7 +108,9 @@ export const serveCommand = defineCommand({
     const watcher = reloadOnChange({ ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
     try {
       const serving = http
-        ? await listenOrExplain(`${http.hostname}:${http.port}`, () => agent.serve({ http, ...(a2a ? { a2a } : {}), ...(metrics ? { metrics } : {}) }))
+        ? await listenOrExplain(`${http.hostname}:${http.port}`, () =>
+            agent.serve({ http, ...(a2a ? { a2a } : {}), ...(metrics ? { metrics } : {}), ...(withConsole ? { console: true } : {}) }),
+          )
         : await agent.serve({ stdio: true });
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).
       if (agent.triggers)

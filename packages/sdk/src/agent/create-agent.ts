@@ -56,6 +56,7 @@ import { McpToolSet } from "./mcp-tool-set.ts";
 import { samplingHandler, type SamplingPolicy } from "./sampling/sampling-handler.ts";
 import { SamplingLedger, type SamplingReport } from "./sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
+import { agentConsoleFacts } from "./console/agent-facts.ts";
 import type { ServedPrompt } from "../serve/served-prompts.ts";
 import { createAgentTriggers, type AgentTriggerOptions } from "./serve-triggers.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
@@ -528,6 +529,15 @@ export function createAgent(options: AgentOptions): Agent {
     logger,
   });
 
+  const ready = async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
+    if (!options.model) return { ok: false, reason: "model not configured" };
+    try {
+      await connect();
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, reason: `not ready: ${(e as Error).message}` };
+    }
+  };
   const selfHost = (): SelfHost => {
     if (host) return host;
     const created: SelfHost = new SelfHost({
@@ -550,15 +560,30 @@ export function createAgent(options: AgentOptions): Agent {
             },
           }
         : {}),
-      ready: async () => {
-        if (!options.model) return { ok: false, reason: "model not configured" };
-        try {
-          await connect();
-          return { ok: true };
-        } catch (e) {
-          return { ok: false, reason: `not ready: ${(e as Error).message}` };
-        }
-      },
+      ready,
+      console: agentConsoleFacts({
+        ...(options.version !== undefined ? { version: options.version } : {}),
+        clients,
+        ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+        ...(options.a2aAgents ? { a2aAgents: options.a2aAgents } : {}),
+        ...(options.subagents ? { supervisor: options.subagents } : {}),
+        lifecycle: () => ({ ...agent.status() }),
+        ready,
+        ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
+        // A reload may replace the triggers: each listener follows whichever table is current.
+        onTriggersChange: (listener) => {
+          let off = config.triggers?.onChange(listener);
+          const offReload = config.onReload(() => {
+            off?.();
+            off = config.triggers?.onChange(listener);
+            listener();
+          });
+          return () => {
+            off?.();
+            offReload();
+          };
+        },
+      }),
       logger,
     });
     if (options.serverNotifications) mirror = (r) => created.self.mirrorLog(r);

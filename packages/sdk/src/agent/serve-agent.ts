@@ -20,6 +20,9 @@ import { DEFAULT_HTTP_LIMITS } from "../transport/http-server/options.ts";
 import { createMcpAuthorizer } from "../serve/permissions.ts";
 import { ServeMetrics } from "../serve/serve-metrics.ts";
 import { metricsMount, type MetricsEndpointOptions } from "../serve/metrics-endpoint.ts";
+import type { A2aTasks } from "../a2a/server/tasks.ts";
+import type { ConsoleFacts } from "./console/console-facts.ts";
+import { CONSOLE_PATH, createConsoleMount, type ConsoleMount } from "./console/console-mount.ts";
 
 /** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
 export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger" | "mounts">;
@@ -27,11 +30,18 @@ export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "
 /**
  * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
  * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest);
- * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators).
+ * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators);
+ * with `console`, the operator's console at /console.
  */
 export type ServeOptions =
   | { stdio: true | { maxFrameBytes?: number } }
-  | { http: HttpServeOptions; a2a?: A2aServeOptions | true; metrics?: MetricsEndpointOptions | true };
+  | {
+      http: HttpServeOptions;
+      a2a?: A2aServeOptions | true;
+      metrics?: MetricsEndpointOptions | true;
+      /** Also serve the operator's console at `/console` (docs/console.md). Off by default. */
+      console?: boolean;
+    };
 
 /** A running endpoint. */
 export interface Serving {
@@ -48,6 +58,8 @@ export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
   ready: () => Promise<{ ok: true } | { ok: false; reason: string }>;
   /** What the A2A operator channel may do to the agent (drain, cancel, triggers, reload). */
   control?: OperatorControl;
+  /** What the console shows besides the runs (lifecycle, servers, subagents); the console needs it. */
+  console?: ConsoleFacts;
   logger?: Logger;
 }
 
@@ -61,7 +73,7 @@ export class SelfHost {
   private readonly logger: Logger;
 
   constructor(private readonly options: SelfHostOptions) {
-    const { ready: _ready, logger: _logger, control: _control, ...self } = options;
+    const { ready: _ready, logger: _logger, control: _control, console: _console, ...self } = options;
     this.self = createSelfMcpServer(self);
     this.metrics = new ServeMetrics(this.self.registry);
     this.logger = options.logger ?? nullLogger;
@@ -75,7 +87,8 @@ export class SelfHost {
   /** Serve on stdio or HTTP. */
   async serve(options: ServeOptions): Promise<Serving> {
     if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
-    if ("http" in options) return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a, options.metrics === true ? {} : options.metrics);
+    if ("http" in options)
+      return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a, options.metrics === true ? {} : options.metrics, options.console === true);
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
     const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
@@ -86,7 +99,7 @@ export class SelfHost {
     return { ended: Promise.race([inputEnded, closed]).then(() => "stdin-closed" as const) };
   }
 
-  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions, metrics?: MetricsEndpointOptions): Promise<Serving> {
+  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions, metrics?: MetricsEndpointOptions, withConsole = false): Promise<Serving> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
       const r = await this.options.ready();
@@ -109,9 +122,17 @@ export class SelfHost {
           logger: this.logger,
         })
       : undefined;
+    // A token is typed into the page for bearer and JWT auth; a client certificate (mTLS) needs nothing typed.
+    const authRequired = Boolean(http.auth?.bearerTokens?.length || http.auth?.jwt?.length);
+    const consoleMount = withConsole ? this.consoleMount(a2a?.tasks, authRequired) : undefined;
+    const mounts = [
+      ...(a2a ? [a2a.mount] : []),
+      ...(consoleMount ? [consoleMount] : []),
+      ...(metrics ? [metricsMount(this.metrics, metrics, new Set(this.options.operators ?? []))] : []),
+    ];
     const server = await createStreamableHttpServer({
       ...http,
-      mounts: [...(a2a ? [a2a.mount] : []), ...(metrics ? [metricsMount(this.metrics, metrics, new Set(this.options.operators ?? []))] : [])],
+      ...(mounts.length ? { mounts } : {}),
       onsession: async (transport) => {
         await this.self.server.connect(transport);
       },
@@ -125,9 +146,32 @@ export class SelfHost {
     const authMethod = http.auth?.bearerTokens?.length && mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : mtls ? "mtls" : http.auth?.jwt?.length ? "jwt" : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
     this.metrics.countSessions(() => server.stats().sessions);
-    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${new URL(http.publicUrl ?? server.url.href).origin}/a2a` } : {}), ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}) });
-    this.closers.push(() => server.close());
+    const origin = new URL(http.publicUrl ?? server.url.href).origin;
+    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${origin}/a2a` } : {}), ...(consoleMount ? { console: `${origin}${CONSOLE_PATH}` } : {}), ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}) });
+    this.closers.push(async () => {
+      consoleMount?.close();
+      await server.close();
+    });
     return { url: server.url, ended: new Promise(() => {}) };
+  }
+
+  /** The console on this host's registry and operator controls; A2A tasks when A2A is served beside it. */
+  private consoleMount(tasks: A2aTasks | undefined, authRequired: boolean): ConsoleMount {
+    const facts = this.options.console;
+    if (!facts) throw new AgentdError("E_USAGE", "the console needs the agent's facts: serve the agent with createAgent to have one");
+    return createConsoleMount({
+      registry: this.self.registry,
+      facts,
+      operators: new Set(this.options.operators ?? []),
+      authRequired,
+      mcpTasks: () => this.self.tasks?.views() ?? [],
+      operator: {
+        tasks: tasks ?? { unfinished: () => [], cancel: () => { throw new AgentdError("E_USAGE", "no A2A task is served"); } },
+        ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
+        ...(this.options.control ? { control: this.options.control } : {}),
+      },
+      logger: this.logger,
+    });
   }
 
   /** Stop taking runs over MCP (`agent.run` answers that agentd is shutting down). */

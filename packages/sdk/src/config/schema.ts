@@ -362,6 +362,8 @@ export const ServeSchema = v.strictObject({
       }),
     ]),
   ),
+  /** The operator's console at /console on the HTTP listener (docs/console.md). Off by default. */
+  console: v.optional(v.boolean()),
   /** Session and replay limits of the HTTP server (see docs/serving.md, "Limits"). */
   limits: v.optional(
     v.strictObject({

@@ -152,6 +152,12 @@ export class McpTaskTable implements TaskReceiver {
     return next ? { tasks: page, nextCursor: next.taskId } : { tasks: page };
   }
 
+  /** Every task held with its owner (the operator's console; each page scopes it). */
+  views(): { owner: string; view: TaskView }[] {
+    this.sweep();
+    return [...this.tasks.values()].map((e) => ({ owner: e.owner, view: { ...e.view } }));
+  }
+
   cancel(taskId: string, ctx: RequestContext): TaskView {
     const entry = this.own(taskId, ctx);
     if (TERMINAL.has(entry.view.status)) throw invalidParams(`task ${taskId} is already ${entry.view.status}`);

@@ -58,6 +58,8 @@ export interface A2aEndpoint {
   mount: HttpMount;
   /** Set the origin clients reach (e.g. `https://agentd.example.com`), for the card's interface URLs. */
   setOrigin(origin: string): void;
+  /** The A2A tasks (the console lists and cancels them through the operator channel). */
+  tasks: A2aTasks;
 }
 
 /** Build the A2A endpoint. */
@@ -82,5 +84,6 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   return {
     mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs ?? 10_000, maxStreamsPerPrincipal: o.maxStreamsPerPrincipal ?? 64, logger: o.logger }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),
+    tasks,
   };
 }

@@ -40,7 +40,8 @@ export interface OperatorControl {
 
 /** What the operator methods reach. */
 export interface OperatorSurface {
-  tasks: A2aTasks;
+  /** The A2A tasks (an agent served without A2A has none). */
+  tasks: Pick<A2aTasks, "unfinished" | "cancel">;
   registry: RunRegistry;
   /** The configured triggers' status. */
   triggers?: () => unknown;

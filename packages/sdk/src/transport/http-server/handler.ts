@@ -37,6 +37,12 @@ function pathOf(url: string): string {
   return url.slice(start, end);
 }
 
+/** Whether `origin` names the host the request reached (its Host header, already checked against the allowed hosts). */
+function sameOrigin(origin: string | null, host: string | null): boolean {
+  if (!origin || !host || !URL.canParse(origin)) return false;
+  return new URL(origin).host === host.toLowerCase();
+}
+
 /** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
 export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
   const { limits, logger } = config;
@@ -122,7 +128,9 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
 
   async function handleMount(mount: NonNullable<ResolvedServerConfig["mounts"]>[number], path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
-    if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
+    const origin = req.headers.get("origin");
+    if (!originOk(origin) && !(mount.allowSameOrigin && sameOrigin(origin, req.headers.get("host"))))
+      return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
     if (mount.isPublic?.(path)) return mount.handle(req, ANONYMOUS, conn);
     const a = await auth.authenticate(req, conn.tlsPrincipal);
     if (!a.ok) return refuse(challengeAt(a.response, conn.publicOrigin), "auth");

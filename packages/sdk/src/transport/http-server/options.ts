@@ -152,6 +152,11 @@ export interface HttpMount {
   match(path: string): boolean;
   /** Whether `path` is served without authentication (Host and Origin are still checked). */
   isPublic?(path: string): boolean;
+  /**
+   * Whether a request whose `Origin` is this listener's own (the origin's host is the request's checked
+   * `Host`) passes besides the allowed origins: a page this mount serves may call it back (the console).
+   */
+  allowSameOrigin?: boolean;
   /** Answer one request; `caller` is the authenticated principal (none on a public path or an open endpoint). */
   handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response>;
 }

@@ -1,0 +1,194 @@
+/**
+ * The console mount on a real HTTP listener (127.0.0.1, port 0) with two users' tokens and an operator's:
+ * the page is public and carries the strict headers; the API needs a token and shows each principal its own
+ * runs; actions are the operator channel's (a user gets 403, the operator's cancel and pause reach the
+ * agent's controls); a cross-site Origin is refused; the event stream pushes a run as it starts.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { nullLogger } from "../../log.ts";
+import { emptyUsage } from "../../model/language-model.ts";
+import type { OperatorControl } from "../../a2a/server/operator.ts";
+import { scopedRunId } from "../../serve/principal.ts";
+import { RunRegistry } from "../../serve/run-registry.ts";
+import { createStreamableHttpServer, type StreamableHttpServer } from "../../transport/http-server/index.ts";
+import { CONSOLE_CSP, createConsoleMount, type ConsoleMount } from "./console-mount.ts";
+
+const ALICE = "alice-console-unit-token";
+const BOB = "bob-console-unit-token";
+const OPS = "ops-console-unit-token";
+const auth = (t: string) => ({ authorization: `Bearer ${t}` });
+
+let server: StreamableHttpServer | undefined;
+let mount: ConsoleMount | undefined;
+afterEach(async () => {
+  mount?.close();
+  await server?.close();
+  server = mount = undefined;
+});
+
+async function start(allowedOrigins?: string[], options: { noAuth?: boolean; operators?: string[] } = {}) {
+  const registry = new RunRegistry();
+  const calls: string[] = [];
+  const control: OperatorControl = {
+    lifecycle: () => ({ state: "running", inFlight: registry.status().running.length }),
+    drain: async () => void calls.push("drain"),
+    cancelRun: (runId) => (calls.push(`cancel ${runId}`), true),
+    runIds: () => Object.entries(registry.principals()).flatMap(([owner, p]) => p.running.map((id) => scopedRunId({ id: owner, role: "user" }, id))),
+    pauseTriggers: async (ids) => (calls.push(`pause ${ids ?? "all"}`), ["nightly"]),
+    resumeTriggers: async () => ["nightly"],
+    reload: async () => ({ changed: [], restartRequired: ["mcpServers"] }),
+  };
+  mount = createConsoleMount({
+    registry,
+    facts: { version: "9.9.9", lifecycle: () => ({ state: "running" }), ready: async () => ({ ok: true }), triggers: () => [{ id: "nightly", kind: "cron", state: "active" }] },
+    operators: new Set(options.operators ?? []),
+    authRequired: !options.noAuth,
+    mcpTasks: () => [
+      { owner: "bearer:alice", view: { taskId: "t-alice", status: "working", createdAt: new Date().toISOString() } },
+      { owner: "bearer:bob", view: { taskId: "t-bob", status: "completed", createdAt: new Date().toISOString() } },
+    ],
+    operator: { tasks: { unfinished: () => [], cancel: () => { throw new Error("no task"); } }, control },
+    logger: nullLogger,
+  });
+  server = await createStreamableHttpServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    ...(options.noAuth ? {} : { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] } }),
+    onsession: () => {},
+    mounts: [mount],
+    ...(allowedOrigins ? { allowedOrigins } : {}),
+  });
+  const at = (path: string) => new URL(path, server!.url).href;
+  return { registry, calls, at };
+}
+
+test("the page and its assets are public and strict; the API needs a token", async () => {
+  const { at } = await start();
+  for (const path of ["/console", "/console/app.js", "/console/console.css"]) {
+    const res = await fetch(at(path));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    await res.arrayBuffer();
+  }
+  expect(CONSOLE_CSP).toContain("default-src 'self'");
+  expect(CONSOLE_CSP).toContain("frame-ancestors 'none'");
+  expect(CONSOLE_CSP).not.toContain("unsafe");
+  expect(await (await fetch(at("/console/api/auth"))).json()).toEqual({ required: true });
+  expect((await fetch(at("/console/api/snapshot"))).status).toBe(401);
+  expect((await fetch(at("/console/events"))).status).toBe(401);
+  const snap = await fetch(at("/console/api/snapshot"), { headers: auth(OPS) });
+  expect(snap.status).toBe(200);
+  expect(snap.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+});
+
+test("each user sees its own runs and MCP tasks; the operator sees all; a user's actions are refused and the operator's reach the agent", async () => {
+  const { registry, calls, at } = await start();
+  registry.start("a-1", "alice's work", "bearer:alice");
+  registry.succeed("a-1", { text: "done", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
+  registry.start("b-1", "bob's work", "bearer:bob");
+  registry.start("big", "a long answer", "bearer:bob");
+  registry.succeed("big", { text: "x".repeat(100_000), stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:bob");
+  const snapshot = async (t: string) => (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; principal: string }[]; triggers?: unknown };
+  const bobs = (await snapshot(BOB)).runs as { runId: string; result?: { text: string } }[];
+  expect(bobs.map((r) => r.runId)).toEqual(["big", "b-1"]);
+  // The list carries an excerpt of a long answer; the run's detail has all of it.
+  expect(bobs[0]!.result!.text.length).toBe(301);
+  expect(((await (await fetch(at("/console/api/run?id=big"), { headers: auth(BOB) })).json()) as { result: { text: string } }).result.text.length).toBe(100_000);
+  expect((await snapshot(BOB)).triggers).toBeUndefined();
+  const tasksOf = async (t: string) => ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { mcpTasks: { taskId: string; owner: string }[] }).mcpTasks.map((x) => `${x.owner} ${x.taskId}`);
+  expect(await tasksOf(BOB)).toEqual(["bearer:bob t-bob"]);
+  expect(await tasksOf(OPS)).toEqual(["bearer:alice t-alice", "bearer:bob t-bob"]);
+  expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob big", "bearer:bob b-1", "bearer:alice a-1"]);
+  expect((await snapshot(OPS)).triggers).toEqual([{ id: "nightly", kind: "cron", state: "active" }]);
+  expect((await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(BOB) })).status).toBe(404);
+  expect(await (await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(OPS) })).json()).toMatchObject({ principal: "bearer:alice", runId: "a-1", result: { text: "done" } });
+
+  const post = (t: string, action: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(at(`/console/api/${action}`), { method: "POST", headers: { ...auth(t), "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const refused = await post(BOB, "cancel", { id: "b-1" });
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("PermissionDenied");
+  expect((await post(ALICE, "pause", {})).status).toBe(403);
+  expect(calls).toEqual([]);
+
+  const canceled = await post(OPS, "cancel", { id: "b-1", principal: "bearer:bob" });
+  expect(await canceled.json()).toEqual({ result: { canceled: [{ principal: "bearer:bob", id: "b-1" }] } });
+  expect(await (await post(OPS, "pause", { triggers: ["nightly"] })).json()).toEqual({ result: { paused: ["nightly"] } });
+  expect(await (await post(OPS, "reload", {})).json()).toEqual({ result: { changed: [], restartRequired: ["mcpServers"] } });
+  expect(calls).toEqual([`cancel ${scopedRunId({ id: "bearer:bob", role: "user" }, "b-1")}`, "pause nightly"]);
+
+  // A page on another site cannot drive the API (its Origin is refused); the console's own origin may.
+  expect((await post(OPS, "pause", {}, { origin: "https://evil.example" })).status).toBe(403);
+  expect((await post(OPS, "pause", {}, { origin: new URL(at("/")).origin })).status).toBe(200);
+  expect((await post(OPS, "pause", {}, { "content-type": "text/plain" })).status).toBe(415);
+});
+
+test("the event stream sends a snapshot at once and another when a run starts", async () => {
+  const { registry, at } = await start();
+  const res = await fetch(at("/console/events"), { headers: auth(ALICE) });
+  expect(res.headers.get("content-type")).toBe("text/event-stream");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const snapshots: { runs: { runId: string }[] }[] = [];
+  let buffer = "";
+  const next = async () => {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block.split("\n").find((l) => l.startsWith("data: "));
+        if (data) return snapshots.push(JSON.parse(data.slice(6)));
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended");
+      buffer += value;
+    }
+  };
+  await next();
+  expect(snapshots[0]!.runs).toEqual([]);
+  registry.start("live-1", "watch me", "bearer:alice");
+  registry.start("other", "not alice's", "bearer:bob");
+  await next();
+  expect(snapshots[1]!.runs.map((r) => r.runId)).toEqual(["live-1"]);
+
+  // One principal's open streams are bounded (16 by default); another principal's are its own.
+  const more = await Promise.all(Array.from({ length: 15 }, () => fetch(at("/console/events"), { headers: auth(ALICE) })));
+  expect(more.map((r) => r.status)).toEqual(Array(15).fill(200));
+  const refused = await fetch(at("/console/events"), { headers: auth(ALICE) });
+  expect(refused.status).toBe(429);
+  expect((await fetch(at("/console/events"), { headers: auth(BOB) })).status).toBe(200);
+  await reader.cancel();
+  for (const r of more) await r.body!.cancel();
+});
+
+test("with other origins configured, the console's own origin still reaches the console (and only the console)", async () => {
+  const { at } = await start(["https://ops.example"]);
+  const own = new URL(at("/")).origin;
+  const pause = (origin: string) => fetch(at("/console/api/pause"), { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", origin }, body: "{}" });
+  expect((await pause(own)).status).toBe(200);
+  expect((await pause("http://localhost:1")).status).toBe(403);
+  // The MCP endpoint keeps its own rule: the configured origins only.
+  const mcp = await fetch(server!.url, { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", accept: "application/json, text/event-stream", origin: own }, body: "{}" });
+  expect(mcp.status).toBe(403);
+});
+
+test("on loopback without auth the caller is the local principal: its own runs and the agent's triggers; acting needs --operators local", async () => {
+  for (const operators of [[], ["local"]]) {
+    const { registry, at } = await start(undefined, { noAuth: true, operators });
+    registry.start("mine", "a local run");
+    registry.start("theirs", "someone else's", "bearer:alice");
+    expect(await (await fetch(at("/console/api/auth"))).json()).toEqual({ required: false });
+    const snap = (await (await fetch(at("/console/api/snapshot"))).json()) as { principal: { id: string; role: string }; runs: { runId: string }[]; triggers: unknown[] };
+    expect(snap.principal).toEqual({ id: "local", role: operators.length ? "operator" : "user" });
+    expect(snap.runs.map((r) => r.runId)).toEqual(operators.length ? ["theirs", "mine"] : ["mine"]);
+    expect(snap.triggers).toHaveLength(1);
+    const pause = await fetch(at("/console/api/pause"), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(pause.status).toBe(operators.length ? 200 : 403);
+    mount?.close();
+    await server?.close();
+    server = mount = undefined;
+  }
+});

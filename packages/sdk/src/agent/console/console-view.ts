@@ -1,0 +1,67 @@
+/**
+ * What one principal sees in the console: an operator the whole agent; any other principal its own runs and
+ * tasks, and, like `agent://status`, the agent's own configuration (triggers, servers, subagents) only
+ * when it is the local user. Records are passed as they are (each page shows the fields it knows and the
+ * rest as keys and values), so richer run records appear without a change here.
+ */
+import { LOCAL_PRINCIPAL, type Principal } from "../../serve/principal.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
+import type { ConsoleFacts } from "./console-facts.ts";
+import type { RunIndex } from "./run-index.ts";
+
+/** The runs a snapshot lists (newest first); the detail of any held run is one request away. */
+export const CONSOLE_RUNS = 200;
+
+/** What the view reads. */
+export interface ConsoleViewSources {
+  registry: RunRegistry;
+  index: RunIndex;
+  facts: ConsoleFacts;
+  /** The unfinished A2A tasks with their owners (none without A2A). */
+  a2aTasks?: () => { owner: string; id: string; contextId: string; state: string }[];
+  /** The served MCP tasks with their owners (none without `capabilities.tasks`). */
+  mcpTasks?: () => { owner: string; view: object }[];
+  startedAt: number;
+}
+
+/** One page load's (or one pushed update's) data for `who`. */
+export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Promise<Record<string, unknown>> {
+  const operator = who.role === "operator";
+  const own = operator || who.id === LOCAL_PRINCIPAL;
+  const owner = operator ? undefined : who.id;
+  const ready = await s.facts.ready().catch((e: unknown) => ({ ok: false as const, reason: e instanceof Error ? e.message : String(e) }));
+  const lifecycle = s.facts.lifecycle();
+  // The list carries excerpts (a run's answer may be megabytes); its detail is GET /console/api/run.
+  const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...(excerpt(record, 0) as object) }));
+  const tasks = (s.a2aTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner);
+  const mcpTasks = (s.mcpTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner).map((t) => ({ owner: t.owner, ...t.view }));
+  return {
+    principal: { id: who.id, role: who.role },
+    overview: {
+      version: s.facts.version ?? null,
+      health: "ok",
+      ready,
+      state: lifecycle.state,
+      startedAt: new Date(s.startedAt).toISOString(),
+      status: s.registry.status(owner),
+      ...(operator ? { principals: s.registry.principals() } : {}),
+      ...(own && lifecycle.sampling !== undefined ? { sampling: lifecycle.sampling } : {}),
+    },
+    runs,
+    ...(own ? { triggers: s.facts.triggers?.() ?? [] } : {}),
+    ...(own ? { servers: s.facts.servers?.() ?? [], a2aPeers: s.facts.a2aPeers?.() ?? [] } : {}),
+    // A subagent belongs to the run that spawned it, not to a principal: the agent's own to see.
+    ...(own ? { subagents: s.facts.subagents?.() ?? [] } : {}),
+    tasks,
+    mcpTasks,
+  };
+}
+
+/** Strings past 300 characters cut, lists past 20 items cut, nesting past 3 levels elided: a bounded copy. */
+export function excerpt(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.length > 300 ? `${value.slice(0, 300)}…` : value;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= 3) return "…";
+  if (Array.isArray(value)) return value.slice(0, 20).map((v) => excerpt(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, excerpt(v, depth + 1)]));
+}
