@@ -111,4 +111,4 @@ export type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, Model
 export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, scrubSecrets, type Logger, type LogLevel, type LogRecord } from "./log.ts";
 
 // ── OpenTelemetry (loaded lazily, only when OTEL_* configures an exporter) ──
-export { loadTelemetry, type LoadTelemetryOptions, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";
+export { loadTelemetry, type LoadTelemetryOptions, type OtelBackend, type OtelSignals, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";
