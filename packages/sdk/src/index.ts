@@ -3,6 +3,8 @@
  * (data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent) stay
  * available as subpaths for advanced use: `@agentd/sdk/model` (the model interface adapters implement),
  * `/wire`, `/transport`, `/mcp`, `/loop`, `/triggers`, `/supervisor`, `/serve`, `/agent`, `/config`.
+ *
+ * @module @agentd/sdk
  */
 
 // ── The agent: createAgent, from config, serving, subagent children ──
