@@ -23,7 +23,7 @@ const cliDir = join(root, "packages", "cli");
 const outArg = process.argv.find((a) => a.startsWith("--out="))?.slice("--out=".length);
 const out = outArg ? resolve(outArg) : join(root, "build", "npm");
 const cli = readManifest(cliDir);
-const common = { version: cli.version, license: cli.license, repository: cli.repository };
+const common = { version: cli.version, license: cli.license, repository: cli.repository, homepage: cli.homepage, bugs: cli.bugs };
 
 function parseTargets(argv: string[]): CliTarget[] {
   const arg = argv.find((a) => a.startsWith("--targets="))?.slice("--targets=".length);
@@ -54,11 +54,12 @@ async function buildPlatform(t: CliTarget): Promise<void> {
     description: `The agentd binary for ${t.name} (installed by @agentd/cli)`,
     os: [t.os],
     cpu: [t.cpu],
-    files: ["bin", "README.md"],
+    files: ["bin", "README.md", "LICENSE"],
     // Yarn PnP and friends must leave an executable on disk.
     preferUnplugged: true,
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  copyFileSync(join(cliDir, "LICENSE"), join(dir, "LICENSE"));
   writeFileSync(join(dir, "README.md"), `# @agentd/cli-${t.name}\n\nThe compiled \`agentd\` binary for ${t.name}. Install [\`@agentd/cli\`](https://www.npmjs.com/package/@agentd/cli) instead: it depends on this package for this platform only.\n`);
   console.error(`built ${dir}`);
 }
@@ -71,6 +72,7 @@ function buildLauncher(): void {
   copyFileSync(join(cliDir, "bin", "agentd.js"), join(dir, "bin", "agentd.js"));
   chmodSync(join(dir, "bin", "agentd.js"), 0o755);
   copyFileSync(join(cliDir, "README.md"), join(dir, "README.md"));
+  copyFileSync(join(cliDir, "LICENSE"), join(dir, "LICENSE"));
   // The JSON Schema of agentd.json, which `agentd init` names in `$schema` (scripts/config-schema.ts).
   mkdirSync(join(dir, "schema"));
   for (const f of readdirSync(join(cliDir, "schema"))) copyFileSync(join(cliDir, "schema", f), join(dir, "schema", f));
@@ -81,7 +83,7 @@ function buildLauncher(): void {
     type: "module",
     engines: { node: ">=20" },
     bin: cli.bin,
-    files: ["bin", "schema", "README.md"],
+    files: ["bin", "schema", "README.md", "LICENSE"],
     optionalDependencies: Object.fromEntries(CLI_TARGETS.map((t) => [`@agentd/cli-${t.name}`, cli.version])),
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -5,7 +5,7 @@
  * standalone Node script. Bun keeps running the TypeScript sources through the `bun` export condition.
  * Each package's `prepack` runs this for itself, so `bun pm pack` / `bun publish` always ship a fresh build.
  *
- * Usage: bun scripts/build-packages.ts [--js-only] [sdk|adapters|testkit …]   (default: all three, in order)
+ * Usage: bun scripts/build-packages.ts [--js-only] [sdk|otel|adapters|testkit …]   (default: all four, in order)
  *   --js-only   skip the declarations (what running under Node needs; much faster)
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { binEntries, exportEntries, externals, readManifest, type Manifest } fro
 
 const root = resolve(import.meta.dir, "..");
 /** Build order: a package's workspace dependencies come before it (their declarations are read). */
-const LIBRARIES = ["sdk", "adapters", "testkit"];
+const LIBRARIES = ["sdk", "otel", "adapters", "testkit"];
 
 async function bundle(dir: string, m: Manifest): Promise<void> {
   const entries = exportEntries(m);

@@ -4,7 +4,9 @@
  * publish, then in fresh temporary projects install with npm and with bun and use them: the CLI through
  * `npx` with no Bun on the PATH and through `bunx`, the SDK from Node and Bun against the testkit's fake
  * gateway, the declarations under NodeNext and bundler resolution, and the testkit from `bun test` and
- * `node --test`. Third-party dependencies come from the public npm registry (only `@agentd` is ours).
+ * `node --test`; an install of the SDK alone on Node 20 (no EBADENGINE warning, its size), one copy of the SDK
+ * beside the adapters and the testkit, and OpenTelemetry: exported by the installed binary, and one warning
+ * naming `@agentd/otel` from an SDK application that asks for it without installing it. Third-party dependencies come from the public npm registry (only `@agentd` is ours).
  * One file, one flow: the setup is heavy (a ~100 MB binary, three builds), every check below reuses it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -12,12 +14,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { addUser, command, must, nodeOnlyPath, run, startRegistry, type Ran, type Registry } from "./__fixtures__/registry/harness.ts";
-import { npmrc, writeProject, writeTypeCheck } from "./__fixtures__/registry/projects.ts";
+import { npmrc, writeProject, writeSdkOnlyProject, writeTypeCheck } from "./__fixtures__/registry/projects.ts";
 import { readManifest } from "./packaging/manifest.ts";
 import { hostTarget } from "./packaging/cli-targets.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
+/** The libraries an application installs (the fresh projects depend on these). */
 const LIBRARIES = ["sdk", "adapters", "testkit"].map((p) => join(ROOT, "packages", p));
+/** Every library packed and published: also the OpenTelemetry companion, which the projects do not install. */
+const PUBLISHED_LIBRARIES = [...LIBRARIES, join(ROOT, "packages", "otel")];
 const LIBRARY_NAMES = LIBRARIES.map((d) => readManifest(d).name);
 const VERSION = readManifest(join(ROOT, "packages", "cli")).version;
 const NODE = Bun.which("node");
@@ -29,6 +34,10 @@ const packs = join(work, "packs");
 const npmApp = join(work, "npm-app");
 const bunApp = join(work, "bun-app");
 const elsewhere = join(work, "elsewhere");
+const sdkOnlyApp = join(work, "sdk-only-app");
+/** What npm printed installing the SDK alone, and the size of the node_modules it made (kB). */
+let sdkOnlyInstall: Ran | undefined;
+let sdkOnlyKb = 0;
 let registry: Registry | undefined;
 let npmEnv: Record<string, string | undefined> = {};
 let nodeOnlyEnv: Record<string, string | undefined> = {};
@@ -47,7 +56,7 @@ beforeAll(async () => {
   if (!NODE) throw new Error("node is not on PATH: this test needs Node.js ≥ 20 (the README's prerequisite)");
   mkdirSync(packs);
   // 1. Build and pack. The libraries' prepack builds dist/ (JS and .d.ts); the CLI's packages are generated.
-  for (const dir of LIBRARIES) await must([process.execPath, "pm", "pack", "--destination", packs], { cwd: dir, timeoutMs: 600_000 });
+  for (const dir of PUBLISHED_LIBRARIES) await must([process.execPath, "pm", "pack", "--destination", packs], { cwd: dir, timeoutMs: 600_000 });
   const cliOut = join(work, "cli-npm");
   await must([process.execPath, join(ROOT, "scripts", "build-cli.ts"), `--out=${cliOut}`], { cwd: ROOT, timeoutMs: 300_000 });
   for (const dir of ["cli", `cli-${hostTarget().name}`]) {
@@ -76,6 +85,10 @@ beforeAll(async () => {
   mkdirSync(elsewhere);
   writeFileSync(join(elsewhere, ".npmrc"), rc);
   await must([join(nodeBin, "npm"), "install"], { cwd: npmApp, env: nodeOnlyEnv, timeoutMs: 600_000 });
+  writeSdkOnlyProject(sdkOnlyApp, rc, VERSION);
+  sdkOnlyInstall = await must([join(nodeBin, "npm"), "install", "--loglevel", "warn"], { cwd: sdkOnlyApp, env: nodeOnlyEnv, timeoutMs: 600_000 });
+  sdkOnlyKb = Number((await must(["du", "-sk", "node_modules"], { cwd: sdkOnlyApp })).stdout.split(/\s/)[0]);
+  console.log(`npm install @agentd/sdk (Node ${(await must([join(nodeBin, "node"), "--version"], { cwd: work, env: nodeOnlyEnv })).stdout.trim()}): node_modules ${(sdkOnlyKb / 1024).toFixed(1)} MB`);
   await must([process.execPath, "install"], { cwd: bunApp, env: bunEnv, timeoutMs: 600_000 });
 }, SETUP_MS);
 
@@ -86,7 +99,7 @@ afterAll(async () => {
 
 test("every package was published, and no tarball ships tests, fixtures or test support code", () => {
   expect(tarballs.map((t) => t.file).sort()).toEqual(
-    ["adapters", "cli", `cli-${hostTarget().name}`, "sdk", "testkit"].map((n) => `agentd-${n}-${VERSION}.tgz`),
+    ["adapters", "cli", `cli-${hostTarget().name}`, "otel", "sdk", "testkit"].map((n) => `agentd-${n}-${VERSION}.tgz`),
   );
   const testish = /\.test\.|__fixtures__|__proof__|__conformance__|\/_testing|\/_test-|\.case\.ts|fixture-replay/;
   expect(tarballs.flatMap((t) => t.entries.filter((e) => testish.test(e)).map((e) => `${t.file}: ${e}`))).toEqual([]);
@@ -110,6 +123,21 @@ function parentOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An OTLP/HTTP receiver on 127.0.0.1 that counts what each signal's path received and its content types. */
+function startOtlpCounter() {
+  const received: { path: string; type: string; bytes: number }[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const body = await req.arrayBuffer();
+      received.push({ path: new URL(req.url).pathname, type: req.headers.get("content-type") ?? "", bytes: body.byteLength });
+      return new Response(null, { status: 200 });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) };
 }
 
 const ok = (r: Ran) => expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
@@ -174,6 +202,44 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
     expect(result.text).toStartWith("The tool said: ");
     expect(result.text).toContain("order A-7 is shipped");
   }, 120_000);
+
+  test("the installed binary exports traces and metrics over OTLP out of the box", async () => {
+    const receiver = startOtlpCounter();
+    try {
+      const r = await run([join(nodeBin, "npx"), "agentd", "demo"], { cwd: npmApp, env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain("otel.unavailable");
+      const paths = new Set(receiver.received.filter((x) => x.bytes > 0 && x.type === "application/x-protobuf").map((x) => x.path));
+      expect([...paths].sort()).toEqual(["/v1/metrics", "/v1/traces"]);
+    } finally {
+      receiver.stop();
+    }
+  }, 120_000);
+
+  test("installing @agentd/sdk alone on Node 20 prints no EBADENGINE warning and pulls in no OpenTelemetry", async () => {
+    expect(sdkOnlyInstall!.stdout + sdkOnlyInstall!.stderr).not.toContain("EBADENGINE");
+    expect(readdirSync(join(sdkOnlyApp, "node_modules")).filter((d) => d.startsWith("@opentelemetry"))).toEqual([]);
+    // 47 MB when the SDK depended on the OpenTelemetry SDK and exporters.
+    expect(sdkOnlyKb).toBeLessThan(20 * 1024);
+  });
+
+  test("one copy of the SDK beside the adapters and the testkit (they name it as a peer)", async () => {
+    const r = await run([join(nodeBin, "npm"), "ls", "@agentd/sdk", "--all", "--parseable"], { cwd: npmApp, env: nodeOnlyEnv });
+    ok(r);
+    expect([...new Set(r.stdout.trim().split("\n"))]).toEqual([join(npmApp, "node_modules", "@agentd", "sdk")]);
+    const copies = await must(["find", "node_modules", "-path", "*/@agentd/sdk/package.json"], { cwd: npmApp });
+    expect(copies.stdout.trim().split("\n")).toEqual(["node_modules/@agentd/sdk/package.json"]);
+  }, 60_000);
+
+  test("an SDK application asking for OpenTelemetry without @agentd/otel runs untraced, with one warning naming it", async () => {
+    const r = await run([join(nodeBin, "node"), "otel-missing.mjs"], { cwd: npmApp, env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" } });
+    ok(r);
+    const { text, warnings } = JSON.parse(r.stdout) as { text: string; warnings: string[] };
+    expect(text).toBe("untraced");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toStartWith("otel.unavailable: ");
+    expect(warnings[0]).toContain("npm install @agentd/otel");
+  }, 60_000);
 
   test("serving HTTP works under Node: it listens and answers initialize", async () => {
     const r = await run([join(nodeBin, "node"), "serve-http.mjs"], { cwd: npmApp, env: nodeOnlyEnv });

@@ -43,6 +43,9 @@ export interface CreateModelSettings extends ProviderSettings {
 /**
  * Build a model for a dialect. Throws `E_CONFIG_INVALID` (one line, no secrets) for an unknown dialect or
  * an openai-compatible model without a base URL.
+ *
+ * Example:
+ * {@includeCode ../../../examples/sdk-usage/api/testkit.examples.ts#createModel}
  */
 export function createModel(settings: CreateModelSettings): LanguageModel {
   const { dialect, ...rest } = settings;

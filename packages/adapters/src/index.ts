@@ -4,6 +4,8 @@
  * Messages, and native Gemini.
  * All take an injectable `fetch`, retry transient failures with backoff, time out, honour aborts, and
  * report failures as `AgentdError` (`E_UPSTREAM`, `E_TIMEOUT`, `E_ABORTED`) without ever echoing the key.
+ *
+ * @module @agentd/adapters
  */
 export type { FetchFunction, ProviderSettings } from "./_internal/settings.ts";
 export type { PromptCacheSettings, ThinkingSettings } from "./_internal/thinking.ts";

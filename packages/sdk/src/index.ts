@@ -3,6 +3,8 @@
  * (data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent) stay
  * available as subpaths for advanced use: `@agentd/sdk/model` (the model interface adapters implement),
  * `/wire`, `/transport`, `/mcp`, `/loop`, `/triggers`, `/supervisor`, `/serve`, `/agent`, `/config`.
+ *
+ * @module @agentd/sdk
  */
 
 // ── The agent: createAgent, from config, serving, subagent children ──
@@ -112,4 +114,4 @@ export type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, Model
 export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, scrubSecrets, type Logger, type LogLevel, type LogRecord } from "./log.ts";
 
 // ── OpenTelemetry (loaded lazily, only when OTEL_* configures an exporter) ──
-export { loadTelemetry, type LoadTelemetryOptions, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";
+export { loadTelemetry, type LoadTelemetryOptions, type OtelBackend, type OtelSignals, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";

@@ -45,7 +45,9 @@ const SDK_EDGES: Record<string, readonly string[]> = {
 
 /** Which `@agentd/*` entry points each package's production code may import. */
 const PACKAGE_EDGES: Record<string, readonly string[]> = {
-  sdk: [],
+  // The OpenTelemetry backend, imported dynamically when OTEL_* asks for it (an optional peer).
+  sdk: ["@agentd/otel"],
+  otel: ["@agentd/sdk", "@agentd/sdk/loop"],
   adapters: ["@agentd/sdk/model"],
   testkit: ["@agentd/sdk", "@agentd/sdk/wire", "@agentd/sdk/transport", "@agentd/sdk/mcp"],
   cli: ["@agentd/sdk", "@agentd/sdk/*", "@agentd/adapters", "@agentd/testkit"],

@@ -24,9 +24,17 @@ export function writeProject(dir: string, rc: string, version: string, libraries
   const manifest = { name: "fresh-app", private: true, type: "module", dependencies, devDependencies: { "@types/node": TYPES_NODE } };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, ".npmrc"), rc);
-  for (const f of ["one-shot.mjs", "serve-http.mjs"]) copyFileSync(join(CONSUMER, f), join(dir, f));
+  for (const f of ["one-shot.mjs", "serve-http.mjs", "otel-missing.mjs"]) copyFileSync(join(CONSUMER, f), join(dir, f));
   copyFileSync(join(CONSUMER, "testkit-bun.mjs"), join(dir, "testkit.test.mjs"));
   copyFileSync(join(CONSUMER, "testkit-node.mjs"), join(dir, "testkit.node-test.mjs"));
+}
+
+/** A fresh project in `dir` depending on `@agentd/sdk` alone (what an SDK user installs first). */
+export function writeSdkOnlyProject(dir: string, rc: string, version: string): void {
+  mkdirSync(dir, { recursive: true });
+  const manifest = { name: "sdk-only-app", private: true, type: "module", dependencies: { "@agentd/sdk": version } };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, ".npmrc"), rc);
 }
 
 /**

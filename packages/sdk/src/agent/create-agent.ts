@@ -235,12 +235,8 @@ export interface Agent {
    * asked for a streamed response unless `stream: false`. A slow consumer holds the run (it pauses while
    * `highWaterMark` events wait, default 64; see agent-stream.ts); `options.signal` or leaving the loop cancels it.
    *
-   * ```ts
-   * for await (const e of agent.stream("Summarise /data/inbox.md")) {
-   *   if (e.type === "text-delta") process.stdout.write(e.delta);
-   *   if (e.type === "finish" && "error" in e) console.error(e.status, e.error.code, e.error.message);
-   * }
-   * ```
+   * Example:
+   * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#stream}
    */
   stream(input: string, options?: AgentStreamOptions): AgentStream;
   /** The tools the model would be offered (before scope filtering). */
@@ -306,7 +302,12 @@ const isToolSet = (tools: AgentOptions["tools"]): tools is ToolSet =>
 /** A fresh run id. */
 export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 
-/** Create an agent. Nothing is connected until `connect()`, the first `run()`, `start()` or `serve()`. */
+/**
+ * Create an agent. Nothing is connected until `connect()`, the first `run()`, `start()` or `serve()`.
+ *
+ * Example:
+ * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgent}
+ */
 export function createAgent(options: AgentOptions): Agent {
   const customToolSet = isToolSet(options.tools) ? options.tools : undefined;
   if (customToolSet && options.subagents)

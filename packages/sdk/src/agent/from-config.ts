@@ -256,7 +256,12 @@ function fromConfigTriggers(config: AgentdConfig): AgentTriggerOptions {
   return { specs: plan.specs, ...(cron ? { cron } : {}), ...(plan.jobStore !== undefined ? { jobStore: plan.jobStore } : {}) };
 }
 
-/** `createAgent` from the validated `agentd.json` shape: see the module header. */
+/**
+ * `createAgent` from the validated `agentd.json` shape: see the module header.
+ *
+ * Example:
+ * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgentFromConfig}
+ */
 export function createAgentFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): Agent {
   return createAgent(agentOptionsFromConfig(config, options));
 }

@@ -1,4 +1,8 @@
-/** The agent: createAgent wires model, MCP clients, tools, subagents, triggers, serving and shutdown. */
+/**
+ * The agent: createAgent wires model, MCP clients, tools, subagents, triggers, serving and shutdown.
+ *
+ * @module @agentd/sdk/agent
+ */
 export {
   createAgent,
   newRunId,

@@ -1,4 +1,8 @@
-/** Configuration: the agentd.json schema, `${VAR}` expansion, durations, and flags > env > file resolution. */
+/**
+ * Configuration: the agentd.json schema, `${VAR}` expansion, durations, and flags > env > file resolution.
+ *
+ * @module @agentd/sdk/config
+ */
 export * from "./schema.ts";
 export * from "./load.ts";
 export * from "./duration.ts";

@@ -22,6 +22,7 @@ const stringMap = v.record(v.string(), v.string());
 /** Which LLM dialect the model endpoint speaks. */
 export const DialectSchema = v.picklist(["openai", "responses", "anthropic", "gemini"], 'one of "openai", "responses", "anthropic", "gemini"');
 
+/** The `model` block: the endpoint (`intelligence`), dialect, model name, where the API key comes from, prices, reasoning and prompt-cache settings. */
 export const ModelConfigSchema = v.strictObject({
   /** The model endpoint URL (OpenAI-compatible base such as http://127.0.0.1:11434/v1, or the provider's). */
   intelligence: v.optional(v.pipe(v.string(), v.url("a URL such as http://127.0.0.1:11434/v1"))),
@@ -104,6 +105,7 @@ export const SamplingConfigSchema = v.union(
   "true, false or an object with tools, budget, routes",
 );
 
+/** An MCP server started as a child process speaking stdio (`command`, `args`, `env`, `cwd`), with the per-server switches (disabled, required, version negotiation, sampling, prompts, timeouts). */
 export const StdioServerSchema = v.strictObject({
   type: v.optional(v.literal("stdio")),
   command: v.pipe(v.string(), v.minLength(1, "a command to run")),
@@ -159,6 +161,7 @@ export const OAuthSchema = v.strictObject({
   ),
 });
 
+/** An MCP server reached over Streamable HTTP (a `url`), with headers, OAuth, and the per-server switches a stdio entry has (disabled, required, version negotiation, sampling, prompts, timeouts). */
 export const HttpServerSchema = v.strictObject({
   /** Streamable HTTP, in any of the spellings clients use (`streamableHttp` is Cline's). */
   type: v.optional(v.picklist(["http", "streamable-http", "streamableHttp"])),
@@ -221,6 +224,7 @@ export const A2aAgentConfigSchema = v.strictObject({
   push: v.optional(v.boolean()),
 });
 
+/** The budgets of one run: turns, tokens, cost, a deadline, and the MCP request timeouts. */
 export const LimitsSchema = v.strictObject({
   maxTurns: v.optional(positiveInt),
   maxTokens: v.optional(positiveInt),
@@ -232,6 +236,7 @@ export const LimitsSchema = v.strictObject({
   mcpMaxTotalTimeout: v.optional(duration),
 });
 
+/** Which of a server's tools the model may see (`allow`: names or `*` globs). */
 export const ScopeSchema = v.strictObject({ allow: v.optional(v.array(v.string())) });
 
 const concurrency = v.union([
@@ -239,6 +244,7 @@ const concurrency = v.union([
   v.pipe(v.string(), v.regex(/^parallel:\d+$/, '"skip", "queue" or "parallel:N"')),
 ]);
 
+/** A trigger on an MCP resource (`server`, `uri`): a run of `instruction` starts when the server reports the resource updated (coalesced, or polled when the server cannot notify). */
 export const SubscriptionTriggerSchema = v.strictObject({
   server: v.string(),
   uri: v.string(),
@@ -249,6 +255,7 @@ export const SubscriptionTriggerSchema = v.strictObject({
   pollInterval: v.optional(duration),
 });
 
+/** A cron trigger: the schedule (`cron`), its time zone (`tz`), what to do with missed ticks (`catchUp`), the instruction, and how overlapping runs are handled. */
 export const ScheduleTriggerSchema = v.strictObject({
   cron: v.string(),
   tz: v.optional(v.string()),
@@ -257,12 +264,14 @@ export const ScheduleTriggerSchema = v.strictObject({
   concurrency: v.optional(concurrency),
 });
 
+/** A trigger that runs `instruction` every `every` (a duration such as `"5m"`), at most `maxRuns` times when set. */
 export const IntervalTriggerSchema = v.strictObject({
   every: duration,
   instruction: v.string(),
   maxRuns: v.optional(positiveInt),
 });
 
+/** The `triggers` block: resource subscriptions, cron schedules, an interval, and where the cron job store lives. */
 export const TriggersSchema = v.strictObject({
   subscriptions: v.optional(v.array(SubscriptionTriggerSchema)),
   schedules: v.optional(v.array(ScheduleTriggerSchema)),
@@ -285,6 +294,7 @@ export const TriggersSchema = v.strictObject({
 /** What a principal of `serve` may do. */
 const PermissionSchema = v.picklist(["run", "status", "operator"]);
 
+/** The `serve` block: the HTTP listener, TLS, and who may do what on agentd's own MCP (and A2A) surface. */
 export const ServeSchema = v.strictObject({
   http: v.optional(v.string()),
   tls: v.optional(v.strictObject({ cert: v.string(), key: v.string(), ca: v.optional(v.string()) })),
@@ -489,6 +499,7 @@ export const DurabilitySchema = v.strictObject({
   ),
 });
 
+/** The whole `agentd.json` file (valibot schema): the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
 export const ConfigSchema = v.strictObject({
   $schema: v.optional(v.string()),
   model: v.optional(ModelConfigSchema),

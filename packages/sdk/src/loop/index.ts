@@ -1,4 +1,8 @@
-/** The agentic loop: model interface, tools, budgets. */
+/**
+ * The agentic loop: model interface, tools, budgets.
+ *
+ * @module @agentd/sdk/loop
+ */
 export * from "../model/language-model.ts";
 export * from "./tools.ts";
 export * from "./json-action.ts";

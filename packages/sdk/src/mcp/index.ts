@@ -1,6 +1,8 @@
 /**
  * The MCP layer: a JSON-RPC protocol engine, the client, the server core, and the capability map that
  * decides what each side declares, answers and refuses.
+ *
+ * @module @agentd/sdk/mcp
  */
 export { Protocol } from "./protocol/protocol.ts";
 export { DEFAULT_MAX_INFLIGHT_REQUESTS, DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./protocol/protocol-options.ts";

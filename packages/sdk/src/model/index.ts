@@ -4,6 +4,8 @@
  * model reports with (`AgentdError`: `E_UPSTREAM`, `E_TIMEOUT`, `E_ABORTED`, …); and the small tools
  * every HTTP dialect uses: an SSE parser, the JSON-action shape for models without native tools, backoff
  * and long timers for retries, and the logger interface. `@agentd/adapters` imports only this entry.
+ *
+ * @module @agentd/sdk/model
  */
 export type {
   TextPart,

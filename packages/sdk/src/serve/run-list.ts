@@ -51,7 +51,9 @@ export interface RunPage {
   nextCursor?: string;
 }
 
+/** Runs on a page of `agent://runs` when the query names no `limit`. */
 export const DEFAULT_RUN_PAGE = 20;
+/** The most runs one page of `agent://runs` holds, whatever `limit` asks. */
 export const MAX_RUN_PAGE = 100;
 const EXCERPT = 200;
 

@@ -1,6 +1,8 @@
 /**
  * The store: versioned JSON documents behind an MCP server (`agentd store`), on a directory or Redis,
  * and a typed client for any MCP store. Used for run claims and checkpoints (docs/durability.md).
+ *
+ * @module @agentd/sdk/store
  */
 export type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";
 export { MAX_KEY_LENGTH, checkKey } from "./key.ts";

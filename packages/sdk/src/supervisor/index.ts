@@ -3,6 +3,8 @@
  * control channel to each, a handle table (tasks-shaped, snapshot-able), bounded restart, limits, and
  * graded shutdown of whole subtrees. Surfaces: the model's self-tools and the self-MCP's tools/resources.
  * For a child entry of your own: `serveSubagentChild` (or `runSubagentChild` from the root).
+ *
+ * @module @agentd/sdk/supervisor
  */
 export { Supervisor, subagentCommand, SUBAGENT_ENTRY, SUPERVISOR_DEFAULTS, type SupervisorOptions, type SpawnOptions } from "./supervisor.ts";
 export type {

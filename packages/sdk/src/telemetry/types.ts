@@ -1,7 +1,7 @@
 /**
  * What an agent needs from a telemetry backend, with no tracing library in sight: a per-run recorder fed
  * with the run's events that also names the spans for W3C trace context propagation. The OpenTelemetry
- * implementation (`otel-telemetry.ts`) is loaded only when `OTEL_*` configuration asks for it.
+ * implementation (the `@agentd/otel` package) is loaded only when `OTEL_*` configuration asks for it.
  */
 import type { RunEvent } from "../loop/events.ts";
 import type { RunTracer, TraceCarrier } from "../loop/trace-context.ts";

@@ -96,7 +96,12 @@ const textOf = (value: unknown): string => (typeof value === "string" ? value : 
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Define a typed tool. Throws `E_USAGE` at once for a definition the model could not be offered. */
+/**
+ * Define a typed tool. Throws `E_USAGE` at once for a definition the model could not be offered.
+ *
+ * Example:
+ * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgent}
+ */
 export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | undefined = undefined>(definition: ToolDefinition<P, O>): LocalTool<P, O> {
   const label = definition.name ?? "(unnamed)";
   if (definition.name !== undefined && !TOOL_NAME.test(definition.name))

@@ -1,4 +1,8 @@
-/** Transports: one interface, several implementations. */
+/**
+ * Transports: one interface, several implementations.
+ *
+ * @module @agentd/sdk/transport
+ */
 export * from "./types.ts";
 export { MemoryTransport } from "./memory.ts";
 export * from "./http-client/index.ts";

@@ -2,6 +2,8 @@
  * Triggers: what wakes agentd up. Every source (an MCP resource subscription, an interval, a cron
  * schedule, a manual fire) emits events into one {@link TriggerRouter}, which coalesces, applies each
  * trigger's concurrency policy, renders the instruction template and runs, with stable run ids.
+ *
+ * @module @agentd/sdk/triggers
  */
 export type {
   TriggerKind,

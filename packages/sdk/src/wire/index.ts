@@ -1,4 +1,8 @@
-/** The wire layer: JSON-RPC envelope, MCP schemas and codecs per revision, framing. */
+/**
+ * The wire layer: JSON-RPC envelope, MCP schemas and codecs per revision, framing.
+ *
+ * @module @agentd/sdk/wire
+ */
 export * from "./jsonrpc.ts";
 export * from "./errors.ts";
 export * from "./codec.ts";

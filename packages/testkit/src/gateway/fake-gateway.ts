@@ -35,7 +35,12 @@ function redact(headers: Record<string, string>): Record<string, string> {
 /** Refusals and failures of the gateway itself: tell the official SDKs not to retry them. */
 const NO_RETRY = { "x-should-retry": "false" };
 
-/** Start a fake gateway speaking `options.dialect` on 127.0.0.1 (ephemeral port). Close it when done. */
+/**
+ * Start a fake gateway speaking `options.dialect` on 127.0.0.1 (ephemeral port). Close it when done.
+ *
+ * Example:
+ * {@includeCode ../../../../examples/sdk-usage/api/testkit.examples.ts#startFakeGateway}
+ */
 export async function startFakeGateway(options: FakeGatewayOptions): Promise<FakeGateway> {
   if (!Object.hasOwn(DIALECTS, options.dialect)) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`);
   const codec = DIALECTS[options.dialect](options);

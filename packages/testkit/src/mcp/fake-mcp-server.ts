@@ -163,7 +163,12 @@ export class FakeMcpServer {
   }
 }
 
-/** Create a fake MCP server from a spec (see {@link FakeMcpServerSpec}). Throws one line on a bad spec. */
+/**
+ * Create a fake MCP server from a spec (see {@link FakeMcpServerSpec}). Throws one line on a bad spec.
+ *
+ * Example:
+ * {@includeCode ../../../../examples/sdk-usage/api/testkit.examples.ts#createFakeMcpServer}
+ */
 export function createFakeMcpServer(spec: FakeMcpServerSpec = {}, options: FakeMcpServerOptions = {}): FakeMcpServer {
   return new FakeMcpServer(spec, options);
 }

@@ -6,7 +6,9 @@
  */
 import type { HttpRequestConn } from "../context.ts";
 
-/** The socket layers there are: `Bun.serve`, or `node:http` / `node:https` (Node, and Bun's implementation of them). */
+/**
+ * The socket layers there are: `Bun.serve`, or `node:http` / `node:https` (Node, and Bun's implementation of them).
+ */
 export type HttpAdapterName = "bun" | "node";
 
 /** What an adapter binds. */

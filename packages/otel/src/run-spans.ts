@@ -6,10 +6,9 @@
  */
 import { type Context, type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import type { RunEvent } from "../loop/events.ts";
-import type { TraceCarrier, TraceSite } from "../loop/trace-context.ts";
+import type { RunEvent, RunOrigin, RunTelemetry } from "@agentd/sdk";
+import type { TraceCarrier, TraceSite } from "@agentd/sdk/loop";
 import type { RunInstruments } from "./run-metrics.ts";
-import type { RunOrigin, RunTelemetry } from "./types.ts";
 
 const propagator = new W3CTraceContextPropagator();
 const getter = { keys: (c: Record<string, string>) => Object.keys(c), get: (c: Record<string, string>, k: string) => c[k] };

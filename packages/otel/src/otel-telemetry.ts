@@ -2,7 +2,7 @@
  * The OpenTelemetry backend: a tracer provider and a meter provider exporting OTLP over HTTP (protobuf, or
  * JSON when `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`) with the official exporters, configured by the standard `OTEL_*` variables (endpoint, headers,
  * timeout, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*`).
- * Loaded only through `loadTelemetry`. No provider or context manager is registered globally (only the
+ * Loaded only through the SDK's `loadTelemetry` (a dynamic import of this package). No provider or context manager is registered globally (only the
  * diag logger, so exporter failures reach our log): spans are parented explicitly, which leaves other
  * OpenTelemetry users in the process alone.
  */
@@ -14,23 +14,25 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import type { Logger } from "../log.ts";
-import type { OtelSignals } from "./otel-env.ts";
+import type { Logger, OtelSignals, Telemetry } from "@agentd/sdk";
 import { createRunInstruments } from "./run-metrics.ts";
 import { RunSpans } from "./run-spans.ts";
-import type { Telemetry } from "./types.ts";
 
 /** Options of {@link createOtelTelemetry}. */
 export interface OtelTelemetryOptions {
+  /** The signals to export and their encodings (from the SDK's `otelSignalsFromEnv`). */
   signals: OtelSignals;
+  /** The `OTEL_*` environment (the exporters read endpoint, headers and timeout from `process.env` themselves). */
   env: Record<string, string | undefined>;
+  /** `service.version` of the resource. */
   version?: string;
+  /** Where exporter failures are reported (never thrown into a run). */
   logger?: Logger;
 }
 
 const SCOPE = "agentd";
 
-/** Build the providers and return the agent-facing telemetry. */
+/** Build the providers and return the agent-facing telemetry (what `createAgent({ telemetry })` takes). */
 export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
   const { signals, env, logger } = options;
   if (logger)
