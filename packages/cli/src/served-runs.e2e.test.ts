@@ -3,7 +3,9 @@
  * --http` (directory backend) through `durability.store`. The same `agent.run` run id sent to both runs once:
  * the second caller waits (bounded by `durability.servedRuns.wait`) and gets the first one's answer from the
  * result record in the store; past the wait it is told the run is running elsewhere; a replica killed with
- * SIGKILL mid-run has the run taken over by the one whose caller waits, after the lease.
+ * SIGKILL mid-run has the run taken over by the one whose caller waits, after the lease. An A2A `SendMessage`
+ * with the same `messageId` sent to both replicas runs once too: the second replica's task stays working
+ * until the first one's answer is in the store, then completes with it.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -49,7 +51,7 @@ async function fleet(options: { wait: string; lease: string }) {
     },
   });
   const replica = (name: string) =>
-    startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "1s"], { env: { ...world.env, STORE_TOKEN: store.token, POD_NAME: name }, cwd: world.ws.dir });
+    startServe(["--http", "127.0.0.1:0", "--a2a", "--config", world.config, "--grace", "1s"], { env: { ...world.env, STORE_TOKEN: store.token, POD_NAME: name }, cwd: world.ws.dir });
   const [a, b] = await Promise.all([replica("replica-a"), replica("replica-b")]);
   return { store, world, answer, started, asked, a, b };
 }
@@ -116,5 +118,27 @@ describe("served runs across replicas (durability.store)", () => {
     expect(r.isError).toBeFalsy();
     expect(r.content[0]?.text).toContain("answer to Do job 9");
     expect(f.asked).toEqual(["Do job 9", "Do job 9"]); // the dead replica's attempt, then the takeover's
+  }, 90_000);
+
+  test("A2A SendMessage with the same messageId sent to two replicas runs once; both tasks complete with its answer", async () => {
+    const f = await fleet({ wait: "30s", lease: "3s" });
+    const send = (serve: ServeProcess) =>
+      fetch(new URL("/a2a", serve.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "msg-42", role: "ROLE_USER", parts: [{ text: "Refund order 42" }] } } }),
+      }).then((r) => r.json() as Promise<{ result?: { task?: { status: { state: string }; artifacts?: Array<{ parts: Array<{ text?: string }> }> } } }>);
+    const first = send(f.a);
+    await f.a.waitForEvent((e) => e.event === "claim.acquired");
+    const second = send(f.b);
+    await f.b.waitForEvent((e) => e.event === "a2a.task");
+    await f.started.promise;
+    f.answer.open();
+    const [ra, rb] = await Promise.all([first, second]);
+    for (const r of [ra, rb]) {
+      expect(r.result?.task?.status.state).toBe("TASK_STATE_COMPLETED");
+      expect(r.result?.task?.artifacts?.[0]?.parts[0]?.text).toBe("answer to Refund order 42");
+    }
+    expect(f.asked).toEqual(["Refund order 42"]);
   }, 90_000);
 });

@@ -37,13 +37,33 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
   const c = config.durability?.claims;
   const claims = new RunClaims({ store, ...(c?.holder ? { holder: c.holder } : {}), ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}), logger });
   const waitMs = config.durability?.servedRuns?.wait ?? DEFAULT_SERVED_RUN_WAIT_MS;
+  // This replica's own runs in flight: a claim held by this holder would be claimed again, so wait here.
+  const local = new Map<string, Promise<void>>();
   return {
-    async begin(key: string, signal: AbortSignal): Promise<ServedRunStart> {
+    async begin(key: string, signal: AbortSignal, options: { waitMs?: number } = {}): Promise<ServedRunStart> {
       const digest = createHash("sha256").update(key).digest("base64url");
       const claimId = `served-${digest}`;
       const recordKey = `served/${digest}`;
-      const bound = AbortSignal.any([signal, AbortSignal.timeout(waitMs)]);
-      const outcome = await claims.acquire(claimId, bound);
+      const wait = options.waitMs ?? waitMs;
+      const bound = Number.isFinite(wait) ? AbortSignal.any([signal, AbortSignal.timeout(wait)]) : signal;
+      for (let mine = local.get(claimId); mine; mine = local.get(claimId)) {
+        await Promise.race([mine, new Promise((resolve) => bound.addEventListener("abort", resolve, { once: true }))]);
+        if (bound.aborted) return { status: "running", ...(c?.holder ? { holder: c.holder } : {}) };
+      }
+      let ended!: () => void;
+      local.set(claimId, new Promise<void>((resolve) => (ended = resolve)));
+      const release = () => {
+        local.delete(claimId);
+        ended();
+      };
+      let outcome: Awaited<ReturnType<RunClaims["acquire"]>>;
+      try {
+        outcome = await claims.acquire(claimId, bound);
+      } catch (e) {
+        release();
+        throw e;
+      }
+      if (outcome.status !== "claimed") release();
       if (outcome.status === "done") {
         const doc = await (await store()).get(recordKey);
         return { status: "done", ...(doc ? { answer: doc.value as ServedRunAnswer } : {}) };
@@ -58,9 +78,13 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
         status: "run",
         takenOver: held.takenOver,
         async finish(answer) {
-          // The answer first: a claim marked done always has its record (unless the store lost it).
-          if (answer) await (await store()).put(recordKey, answer);
-          await held.end(answer !== undefined);
+          try {
+            // The answer first: a claim marked done always has its record (unless the store lost it).
+            if (answer) await (await store()).put(recordKey, answer);
+            await held.end(answer !== undefined);
+          } finally {
+            release();
+          }
         },
       };
     },

@@ -25,6 +25,9 @@ export type ServedRunStart =
 
 /** Run-once across replicas for served runs; see the module header. */
 export interface ServedRuns {
-  /** Claim `key` (a principal-scoped run id), waiting up to the configured bound while another replica runs it. */
-  begin(key: string, signal: AbortSignal): Promise<ServedRunStart>;
+  /**
+   * Claim `key` (a principal-scoped run id), waiting while another replica (or this one) runs it: up to the
+   * configured bound, or `waitMs` (Infinity: until it ends or `signal` aborts — an A2A task the caller polls).
+   */
+  begin(key: string, signal: AbortSignal, options?: { waitMs?: number }): Promise<ServedRunStart>;
 }
