@@ -24,13 +24,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { redisServerPath } from "@agentd/test-support/redis-server";
-import { kubectl } from "../../../deploy/render.ts";
 import { makeTestPki, type TestPki } from "./__fixtures__/serve/test-pki.ts";
 import { gate } from "./__fixtures__/serve/serve-env.ts";
 import { startAgentd, type AgentdProcess } from "./modes/__fixtures__/agentd-process.ts";
-import { configMapText, containerOf, envOf, expandArg, freePort, podPath, probeOk, probePort, renderOverlay, type Container } from "./__fixtures__/manifest-fleet.ts";
+import { configMapText, containerOf, envOf, expandArg, freePort, kubectlPath, podPath, probeOk, probePort, renderOverlay, type Container } from "./__fixtures__/manifest-fleet.ts";
 
-const SKIP = !kubectl() || !redisServerPath;
+const SKIP = !kubectlPath || !redisServerPath;
 const LLM_KEY = "sk-fleet-manifests-7";
 const rand = () => Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
 

@@ -9,7 +9,12 @@
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { render, type K8sObject } from "../../../../deploy/render.ts";
+
+/** A rendered Kubernetes object. */
+export type K8sObject = { kind: string; metadata: { name: string } } & Record<string, unknown>;
+
+/** The kubectl on PATH, or undefined (the fleet test is skipped without it). */
+export const kubectlPath: string | undefined = Bun.which("kubectl") ?? undefined;
 
 /** A container as rendered. */
 export interface Container {
@@ -27,8 +32,14 @@ export interface Probe {
   tcpSocket?: { port: string | number };
 }
 
-/** The objects of an overlay. */
-export const renderOverlay = (overlay: string): K8sObject[] => render(join(import.meta.dir, "../../../../deploy/overlays", overlay));
+/** The objects of an overlay of deploy/, rendered by `kubectl kustomize` (as deploy/render.ts does for its checks). */
+export function renderOverlay(overlay: string): K8sObject[] {
+  const dir = join(import.meta.dir, "../../../../deploy/overlays", overlay);
+  const out = Bun.spawnSync([kubectlPath ?? "kubectl", "kustomize", dir], { stdout: "pipe", stderr: "pipe" });
+  if (out.exitCode !== 0) throw new Error(`kubectl kustomize ${dir}: ${out.stderr.toString().trim()}`);
+  const docs = Bun.YAML.parse(out.stdout.toString());
+  return (Array.isArray(docs) ? docs : [docs]).filter((d): d is K8sObject => d !== null && typeof d === "object");
+}
 
 /** The first container of workload `kind/name`. */
 export function containerOf(objs: K8sObject[], kind: string, name: string): Container {
