@@ -12,6 +12,8 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { triggerSpecsFromConfig } from "../packages/sdk/src/triggers/runner/trigger-specs.ts";
 import { parseConfig } from "../packages/sdk/src/config/load.ts";
+import { jobStoreFromConfig } from "../packages/sdk/src/agent/job-store-from-config.ts";
+import { nullLogger } from "../packages/sdk/src/log.ts";
 import { EXIT } from "../packages/cli/src/exit-codes.ts";
 import { DEPLOY_DIR, type K8sObject, kubectl, render } from "./render.ts";
 
@@ -95,14 +97,14 @@ describe.skipIf(NO_KUBECTL).each(OVERLAYS)("deploy/overlays/%s", (overlay) => {
     expect(() => triggerSpecsFromConfig(config)).not.toThrow();
     expect(text).not.toMatch(/sk-|Bearer [A-Za-z0-9]{8,}/);
     const store = named(objs, "Service", "agentd-store");
-    const url = new URL((config.durability?.claims?.store as { url: string }).url);
+    const url = new URL((config.durability?.store as { url: string }).url);
     expect(url.hostname).toBe(store.metadata.name);
     expect(Number(url.port)).toBe(store.spec.ports[0].port);
     expect(url.protocol).toBe("https:");
     expect(config.capabilities?.checkpoint).toBe(true);
-    // The checkpoint and the OAuth tokens default to the claims' store: one store for all three.
-    expect(config.durability?.checkpoint).toEqual({});
-    expect(config.durability?.oauthTokens).toEqual({});
+    // One store for everything durable: no part names a store of its own.
+    for (const part of ["claims", "checkpoint", "oauthTokens", "schedules", "servedRuns"] as const)
+      expect((config.durability?.[part] as { store?: unknown } | undefined)?.store).toBeUndefined();
     expect(config.durability?.claims?.holder).toBe("value-of-POD_NAME");
   });
 
@@ -253,12 +255,15 @@ describe.skipIf(NO_KUBECTL)("the reactive StatefulSet", () => {
     expect(named(rendered.reactive, "Service", sts().spec.serviceName).spec.clusterIP).toBe("None");
   });
 
-  test("the cron job store is on the pod's PersistentVolumeClaim", () => {
-    const jobStore = JSON.parse(configOf(rendered.reactive)).triggers.jobStore as string;
+  test("the cron job store is in the store (durability.store), so the pod keeps no state of its own", () => {
+    const env = Object.fromEntries(expanded(configOf(rendered.reactive)).map((n) => [n, `value-of-${n}`]));
+    const config = parseConfig(JSON.parse(configOf(rendered.reactive)), env, "agentd.json");
+    expect(config.triggers?.jobStore).toBeUndefined();
+    expect(config.capabilities?.cron).toBe("timezones");
+    expect(jobStoreFromConfig(config, nullLogger)?.key("morning")).toBe("jobs/agentd/morning");
     const c = sts().spec.template.spec.containers[0];
-    const mount = c.volumeMounts.find((m: any) => jobStore.startsWith(`${m.mountPath}/`));
-    expect(sts().spec.volumeClaimTemplates.map((t: any) => t.metadata.name)).toContain(mount.name);
-    expect(sts().spec.template.spec.securityContext.fsGroup).toBe(sts().spec.template.spec.securityContext.runAsGroup);
+    expect(c.volumeMounts.filter((m: any) => !m.readOnly)).toEqual([]);
+    expect(sts().spec.volumeClaimTemplates).toBeUndefined();
   });
 });
 

@@ -36,6 +36,7 @@ import { AgentdError } from "../wire/errors.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { checkpointHooks, type AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import type { ServedRuns } from "../serve/served-runs.ts";
 import { SelfSubscriptions } from "../triggers/runner/self-subscriptions.ts";
 import { SelfSubscribeToolSet } from "../triggers/runner/self-subscribe-tools.ts";
 import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
@@ -134,6 +135,8 @@ export interface AgentOptions {
   selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
   /** The supervisor checkpoint (docs/durability.md): restored when the triggers start, written on change. */
   checkpoint?: AgentCheckpoint;
+  /** Served runs (`agent.run`, A2A `SendMessage`) run once across replicas through a store (docs/durability.md). */
+  servedRuns?: ServedRuns & { close?(): Promise<void> };
   /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
   serverNotifications?: boolean;
   /** The version the self-MCP server reports (default the SDK's). */
@@ -549,6 +552,7 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.runHistory ? { runHistory: options.runHistory } : {}),
       ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
       ...(servedCheckpoint ? { taskJournal: servedCheckpoint.served } : {}),
+      ...(options.servedRuns ? { servedRuns: options.servedRuns } : {}),
       ...(config.settings.prompts ? { prompts: config.settings.prompts } : {}),
       ...(config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {}),
       control: operatorControl(),
@@ -628,6 +632,7 @@ export function createAgent(options: AgentOptions): Agent {
       await options.subagents?.shutdown();
       await connections.close();
       await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
+      await options.servedRuns?.close?.().catch(() => {});
       // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
       if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
     })();

@@ -25,6 +25,8 @@ import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
+import { jobStoreFromConfig } from "./job-store-from-config.ts";
+import { servedRunsFromConfig } from "./served-runs-from-config.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
@@ -183,7 +185,8 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const supervisor = supervisorFromConfig(config, logger, { limits, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.subagentCommand ? { command: options.subagentCommand } : {}) });
   const c = config.capabilities ?? {};
   const claims = claimsFromConfig(config, logger);
-  const triggers = { ...(options.triggers ?? fromConfigTriggers(config)), ...(claims ? { claims } : {}) };
+  const triggers = { ...(options.triggers ?? fromConfigTriggers(config, logger)), ...(claims ? { claims } : {}) };
+  const servedRuns = servedRunsFromConfig(config, logger);
   const checkpoint = checkpointFromConfig(config, logger);
   const oauthTokenStore = tokenStoreFromConfig(config, logger);
   const selfSubscribe = config.triggers?.selfSubscribe;
@@ -212,6 +215,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(oauthTokenStore ? { oauthTokenStore } : {}),
     ...(triggers.specs.length ? { triggers } : {}),
     ...(checkpoint ? { checkpoint } : {}),
+    ...(servedRuns ? { servedRuns } : {}),
     ...(selfSubscribe
       ? {
           selfSubscribe: {
@@ -245,15 +249,16 @@ function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOp
     ...(config.prompts ? { prompts: config.prompts } : {}),
     ...(rootsFromConfig(config).length ? { roots: rootsFromConfig(config) } : {}),
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
-    ...(options.triggers ? {} : { triggers: { ...fromConfigTriggers(config), ...(claims ? { claims } : {}) } }),
+    ...(options.triggers ? {} : { triggers: { ...fromConfigTriggers(config, logger), ...(claims ? { claims } : {}) } }),
   };
 }
 
 /** The config's `triggers` block, validated against its cron engine. */
-function fromConfigTriggers(config: AgentdConfig): AgentTriggerOptions {
+function fromConfigTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptions {
   const plan = triggerSpecsFromConfig(config);
   const cron = config.capabilities?.cron;
-  return { specs: plan.specs, ...(cron ? { cron } : {}), ...(plan.jobStore !== undefined ? { jobStore: plan.jobStore } : {}) };
+  const jobStore = plan.jobStore ?? jobStoreFromConfig(config, logger);
+  return { specs: plan.specs, ...(cron ? { cron } : {}), ...(jobStore !== undefined ? { jobStore } : {}) };
 }
 
 /**

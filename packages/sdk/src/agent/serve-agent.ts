@@ -114,6 +114,7 @@ export class SelfHost {
           ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
           ...(this.options.control ? { control: this.options.control } : {}),
           ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
+          ...(this.options.servedRuns ? { servedRuns: this.options.servedRuns } : {}),
           hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
           auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert) },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,

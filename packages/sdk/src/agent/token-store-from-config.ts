@@ -7,12 +7,10 @@
  */
 import type { AgentdConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
-import { McpClient } from "../mcp/client/client.ts";
 import { McpStoreTokenStore } from "../store/oauth-token-store.ts";
-import { StoreClient } from "../store/store-client.ts";
 import { storeKeyFrom, type TokenStore } from "../transport/http-client/oauth/token-store.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { CLIENT_INFO, transportFor } from "./connect-server.ts";
+import { durablePartOn, durableStoreEntry, storeConnection } from "./durable-store.ts";
 
 /** A token store with a `close()` for its store connection. */
 export interface ConfiguredTokenStore extends TokenStore {
@@ -23,38 +21,33 @@ export interface ConfiguredTokenStore extends TokenStore {
 const WHERE = "the OAuth token store (durability.oauthTokens.store)";
 
 /**
- * The token store `config.durability.oauthTokens` asks for, or undefined when it is absent (the token file).
- * Throws `E_CONFIG_INVALID` when it names no store and `durability.claims` has none either.
+ * The token store `config.durability.oauthTokens` (or `durability.store` alone) asks for, or undefined when
+ * neither is set (the token file). Throws `E_CONFIG_INVALID` when no store is named for it.
  */
 export function tokenStoreFromConfig(config: AgentdConfig, logger: Logger, env: Record<string, string | undefined> = process.env): ConfiguredTokenStore | undefined {
-  const c = config.durability?.oauthTokens;
-  if (!c) return undefined;
-  const entry = c.store ?? config.durability?.claims?.store;
+  if (!durablePartOn(config, "oauthTokens")) return undefined;
+  const c = config.durability?.oauthTokens ?? {};
+  const entry = durableStoreEntry(config, "oauthTokens");
   if (!entry)
     throw new AgentdError(
       "E_CONFIG_INVALID",
-      'durability.oauthTokens needs a store: set durability.oauthTokens.store (e.g. {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.claims.store',
+      'durability.oauthTokens needs a store: set durability.store (e.g. {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.oauthTokens.store',
     );
   const keyEnv = c.keyEnv ?? "AGENTD_OAUTH_STORE_KEY";
-  let client: McpClient | undefined;
+  const connection = storeConnection("oauth-token-store", entry, logger);
   let opened: Promise<McpStoreTokenStore> | undefined;
   let closed = false;
   const open = () =>
     (opened ??= (async () => {
       if (closed) throw new AgentdError("E_USAGE", `${WHERE} is closed`);
       const key = await storeKeyFrom(env[keyEnv] || undefined);
-      const c2 = new McpClient(CLIENT_INFO, { logger });
-      client = c2;
       try {
-        await c2.connect(transportFor("oauth-token-store", entry, logger));
+        return new McpStoreTokenStore(await connection.store(), key ? { key } : {});
       } catch (e) {
         // A later use (the next run of a server) tries again.
         opened = undefined;
-        client = undefined;
-        await c2.close().catch(() => {});
         throw new AgentdError("E_UPSTREAM", `${WHERE} is unavailable: ${e instanceof Error ? e.message : String(e)}`, { cause: e, retryable: true });
       }
-      return new McpStoreTokenStore(new StoreClient(c2), key ? { key } : {});
     })());
   return {
     getTokens: async (key) => (await open()).getTokens(key),
@@ -66,7 +59,7 @@ export function tokenStoreFromConfig(config: AgentdConfig, logger: Logger, env: 
     async close() {
       closed = true;
       await opened?.catch(() => {});
-      await client?.close();
+      await connection.close();
     },
   };
 }

@@ -457,11 +457,17 @@ export const CapabilitiesSchema = v.strictObject({
 /** The whole configuration file. */
 /** Durable work across replicas (docs/durability.md). Absent = today's behaviour: nothing is claimed. */
 export const DurabilitySchema = v.strictObject({
-  /** Runs claimed once across replicas: each triggered run's id is claimed in this MCP store with a lease. */
+  /**
+   * The one store for everything durable (an MCP server entry: the URL of an `agentd store --http`, or a
+   * stdio store command): run claims, the checkpoint, OAuth tokens, the cron job store, served run ids.
+   * Each part's own `store` wins over it.
+   */
+  store: v.optional(McpServerConfigSchema),
+  /** Runs claimed once across replicas: each triggered run's id is claimed in this MCP store with a lease (on whenever `store` is set). */
   claims: v.optional(
     v.strictObject({
-      /** The store, as an MCP server entry (e.g. `{"command": "agentd", "args": ["store", "--redis", "redis://…"]}`). */
-      store: McpServerConfigSchema,
+      /** The store, as an MCP server entry (default: durability.store; e.g. `{"command": "agentd", "args": ["store", "--redis", "redis://…"]}`). */
+      store: v.optional(McpServerConfigSchema),
       /** How long a claim outlives a holder that stopped renewing it (default 30s). */
       lease: v.optional(duration),
       /** This replica's name in claims (default: a random id per process; e.g. the pod name). */
@@ -471,7 +477,7 @@ export const DurabilitySchema = v.strictObject({
   /** With capabilities.checkpoint: where the supervisor checkpoint is written (docs/durability.md). */
   checkpoint: v.optional(
     v.strictObject({
-      /** The store, as an MCP server entry (default: durability.claims.store). */
+      /** The store, as an MCP server entry (default: durability.store, else durability.claims.store). */
       store: v.optional(McpServerConfigSchema),
       /** Whose checkpoint this is: stable across restarts (default: claims.holder, else $RUN_ID, else "agentd"). */
       identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,120}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
@@ -491,10 +497,28 @@ export const DurabilitySchema = v.strictObject({
   /** OAuth client tokens in this MCP store instead of the local token file (docs/remote-servers.md, "Token store"). */
   oauthTokens: v.optional(
     v.strictObject({
-      /** The store, as an MCP server entry (default: durability.claims.store). */
+      /** The store, as an MCP server entry (default: durability.store, else durability.claims.store). */
       store: v.optional(McpServerConfigSchema),
       /** The environment variable holding the encryption key (default AGENTD_OAUTH_STORE_KEY; unset = stored in clear). */
       keyEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))),
+    }),
+  ),
+  /** The cron job store (time-zone cron's last fire per schedule) in an MCP store instead of `triggers.jobStore`'s file (on whenever `store` is set). */
+  schedules: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.store). */
+      store: v.optional(McpServerConfigSchema),
+      /** The agent the records belong to: every replica of one agent shares it (default "agentd"). */
+      identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,80}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
+    }),
+  ),
+  /** Served runs (`agent.run`, A2A `SendMessage`) with the same run id run once across replicas (on whenever `store` is set). */
+  servedRuns: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.store). */
+      store: v.optional(McpServerConfigSchema),
+      /** How long a second caller waits for the answer of a run another replica is running (default 30s). */
+      wait: v.optional(duration),
     }),
   ),
 });

@@ -28,6 +28,7 @@ import { RunRegistry, type RunHistoryLimits, type RunRecord, type ToolInFlight }
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { registerRunsResource } from "./runs-resource.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
+import type { ServedRunStart, ServedRuns } from "./served-runs.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
@@ -64,6 +65,8 @@ export interface SelfAccess {
 /** Options of {@link createSelfMcpServer}. */
 export interface SelfMcpOptions {
   runner: SelfRunner;
+  /** `agent.run` with the same run id runs once across replicas sharing this store (served-runs.ts). */
+  servedRuns?: ServedRuns;
   /** The switches; `serverNotifications` turns on logging and progress. */
   capabilities?: CapabilityConfig;
   version?: string;
@@ -194,6 +197,20 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     // Never run twice: the result is gone, but the work was done.
     if (!previous && registry.expired(runId, owner))
       return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
+    // Across replicas: claimed in the store; a replica that ran it (or is running it) answers for it.
+    let claim: ServedRunStart | undefined;
+    try {
+      claim = await options.servedRuns?.begin(scopedRunId(principal, runId), ctx.signal);
+    } catch (e) {
+      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
+      return { content: [{ type: "text", text: `run ${runId} was not started: the store that keeps served runs once is unavailable (${message}); try again` }], isError: true };
+    }
+    if (claim?.status === "done")
+      return claim.answer
+        ? runResultContent(runId, claim.answer.text, claim.answer.output, "already done")
+        : { content: [{ type: "text", text: `run ${runId} was already run by another replica; its answer is no longer in the store` }], isError: true };
+    if (claim?.status === "running")
+      return { content: [{ type: "text", text: `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer` }], isError: true };
     registry.start(runId, input.instruction, owner, { via: "mcp" });
     let step = 0;
     const traceContext = traceCarrierFromMeta(ctx.meta);
@@ -221,8 +238,10 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         ...(result.text !== undefined ? { text: result.text } : {}),
         ...(result.output !== undefined ? { output: result.output } : {}),
       }, owner);
+      await claim?.finish({ stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }).catch(() => {});
       return runResultContent(runId, result.text, result.output, result.stopReason, result);
     } catch (e) {
+      await claim?.finish(undefined).catch(() => {});
       const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
       // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
       const message = scrubSecrets(e instanceof Error ? e.message : String(e));

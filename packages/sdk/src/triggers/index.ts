@@ -45,3 +45,4 @@ export { CronSource, type CronSourceOptions } from "./cron-source.ts";
 export { parseCatchUp, missedTicks, DEFAULT_CATCH_UP_LIMIT, type CatchUp } from "./catch-up.ts";
 export { MemoryJobStore, type JobStore } from "./job-store.ts";
 export { FileJobStore } from "./file-job-store.ts";
+export { StoreJobStore, type StoreJobStoreOptions, type JobDocumentStore } from "./store-job-store.ts";

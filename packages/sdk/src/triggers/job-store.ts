@@ -9,6 +9,8 @@ export interface JobStore {
   get(scheduleId: string): Promise<string | undefined>;
   /** Record `lastFireIso` (callers only move it forward). */
   set(scheduleId: string, lastFireIso: string): Promise<void>;
+  /** Release what it holds (a store connection), when the triggers stop. */
+  close?(): Promise<void>;
 }
 
 /** A job store in memory: survives a source's restart inside one process (tests, embedding). */

@@ -13,6 +13,7 @@ import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
 import { PushConfigs, type A2aPushOptions } from "./push.ts";
 import { OPERATOR_SKILLS, type OperatorControl } from "./operator.ts";
 import type { Principal } from "../../serve/principal.ts";
+import type { ServedRuns } from "../../serve/served-runs.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import { promptSkills } from "./prompt-skills.ts";
 
@@ -45,6 +46,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   hasOperators?: boolean;
   /** The served prompts as they are now (a reload may change them): one card skill each, runnable by name. */
   prompts?: () => Readonly<Record<string, ServedPrompt>>;
+  /** A message's id runs once across replicas sharing this store (serve/served-runs.ts). */
+  servedRuns?: ServedRuns;
   maxBodyBytes: number;
   /** Time a request body may take to arrive (408 past it). Default 10 s. */
   bodyTimeoutMs?: number;
@@ -65,11 +68,18 @@ export interface A2aEndpoint {
 /** Build the A2A endpoint. */
 export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
   const push = new PushConfigs(o.push ?? {}, o.logger);
-  const tasks = new A2aTasks(o.runner, o.registry, o.tasks, (owner, taskId, event) => push.deliver(owner, taskId, event), {
-    hasOperators: o.hasOperators === true,
-    logger: o.logger,
-    ...(o.prompts ? { prompt: (name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined) } : {}),
-  });
+  const tasks = new A2aTasks(
+    o.runner,
+    o.registry,
+    o.tasks,
+    (owner, taskId, event) => push.deliver(owner, taskId, event),
+    {
+      hasOperators: o.hasOperators === true,
+      logger: o.logger,
+      ...(o.prompts ? { prompt: (name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined) } : {}),
+    },
+    o.servedRuns,
+  );
   let origin = "http://127.0.0.1";
   // The extended card (an authenticated caller's) lists the operator's skills to operators only.
   // Built per request: the prompt skills follow a reload.

@@ -33,6 +33,7 @@ import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
 import { authorizationDone, authRequiredParts } from "./auth-required.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
+import type { ServedRunStart, ServedRuns } from "../../serve/served-runs.ts";
 
 /** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
 export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
@@ -93,6 +94,8 @@ export class A2aTasks {
     /** Every event of every task (push delivery). */
     private readonly onEvent?: (owner: string, taskId: string, event: StreamResponse) => void,
     private readonly routing: A2aOperatorRouting = { hasOperators: false },
+    /** A message's id runs once across replicas sharing this store (serve/served-runs.ts). */
+    private readonly servedRuns?: ServedRuns,
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.contextTurns = limits.contextTurns ?? 10;
@@ -149,7 +152,7 @@ export class A2aTasks {
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
     prepare?.(task);
-    void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text);
+    void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text, message.messageId);
     return entry;
   }
 
@@ -162,10 +165,12 @@ export class A2aTasks {
     return e.task;
   }
 
-  private async execute(principal: A2aCaller, e: Entry, instruction: string): Promise<void> {
+  private async execute(principal: A2aCaller, e: Entry, instruction: string, messageId: string): Promise<void> {
     const { id } = e.task;
     this.registry.start(id, instruction, principal.id, { via: "a2a" });
     this.setStatus(e, "TASK_STATE_WORKING");
+    const claim = this.servedRuns ? await this.claimServed(principal, e, messageId) : undefined;
+    if (claim === "settled") return;
     try {
       const result = await this.runner.run(instruction, {
         runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
@@ -176,9 +181,11 @@ export class A2aTasks {
         askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
       });
       this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
+      await claim?.finish({ stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }).catch(() => {});
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       this.complete(e, result);
     } catch (err) {
+      await claim?.finish(undefined).catch(() => {});
       const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
       // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
       const message = scrubSecrets(err instanceof Error ? err.message : String(err));
@@ -188,6 +195,37 @@ export class A2aTasks {
       if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
       else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
+  }
+
+  /**
+   * Across replicas, a message (its `messageId`, per principal) runs once: claim it in the store. The task
+   * stays working while another replica runs it (the caller polls it), and completes with that replica's
+   * answer; a holder that died has the run taken over here. "settled": the task already ended here.
+   */
+  private async claimServed(principal: A2aCaller, e: Entry, messageId: string): Promise<Extract<ServedRunStart, { status: "run" }> | "settled"> {
+    const { id } = e.task;
+    let claim: ServedRunStart;
+    try {
+      claim = await (this.servedRuns as ServedRuns).begin(scopedRunId(principal, `a2a:${messageId}`), e.controller.signal, { waitMs: Number.POSITIVE_INFINITY });
+    } catch (err) {
+      const message = scrubSecrets(err instanceof Error ? err.message : String(err));
+      this.registry.fail(id, { code: "E_UPSTREAM", message }, undefined, principal.id);
+      this.setStatus(e, "TASK_STATE_FAILED", `not started: the store that keeps served runs once is unavailable (${message}); send again`);
+      return "settled";
+    }
+    if (claim.status === "run") return claim;
+    if (claim.status === "running" || !claim.answer) {
+      // Only a cancel ends an unbounded wait; a done run whose record is gone cannot be answered again.
+      const message = claim.status === "running" ? "canceled while another replica ran it" : "already run by another replica; its answer is no longer in the store";
+      this.registry.fail(id, { code: "E_ABORTED", message }, undefined, principal.id);
+      if (e.task.status.state !== "TASK_STATE_CANCELED") this.setStatus(e, "TASK_STATE_FAILED", message);
+      return "settled";
+    }
+    const a = claim.answer;
+    const usage: RunResult["usage"] = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    this.registry.succeed(id, { stopReason: "already done", usage, turns: 0, toolCalls: 0, ...(a.text !== undefined ? { text: a.text } : {}), ...(a.output !== undefined ? { output: a.output } : {}) }, principal.id);
+    if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, { stopReason: "already done", turns: 0, toolCalls: 0, ...(a.text !== undefined ? { text: a.text } : {}), ...(a.output !== undefined ? { output: a.output } : {}) });
+    return "settled";
   }
 
   /** The task a follow-up names: the sender's own, or, for an operator, any principal's. */
@@ -279,7 +317,7 @@ export class A2aTasks {
     if (text && e.task.status.state === "TASK_STATE_WORKING") this.setStatus(e, "TASK_STATE_WORKING", text);
   }
 
-  private complete(e: Entry, result: RunResult): void {
+  private complete(e: Entry, result: Pick<RunResult, "turns" | "toolCalls" | "text" | "output"> & { stopReason: string }): void {
     const parts = result.output !== undefined ? [{ data: result.output, mediaType: "application/json" }] : [{ text: result.text ?? "" }];
     const artifact: Artifact = { artifactId: "result", name: "result", parts, metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls } };
     e.task.artifacts = [artifact];

@@ -1,14 +1,14 @@
 /**
  * `capabilities.checkpoint` + `durability.checkpoint` → an {@link AgentCheckpoint} over an MCP client to
- * the configured store (the checkpoint's own entry, else the claims store), connected when the triggers
+ * the configured store (the checkpoint's own entry, else durability.store, else the claims store), connected when the triggers
  * start. Off (the default) → undefined: stateless rebuild + reconcile, exactly as before.
  */
 import type { AgentdConfig } from "../../config/schema.ts";
 import type { Logger } from "../../log.ts";
-import { McpClient } from "../../mcp/client/client.ts";
 import { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import { CLIENT_INFO, transportFor, upstreamError } from "../connect-server.ts";
+import { upstreamError } from "../connect-server.ts";
+import { durableStoreEntry, storeConnection } from "../durable-store.ts";
 import { AgentCheckpoint } from "./agent-checkpoint.ts";
 import { RunConversations } from "./run-conversations.ts";
 
@@ -26,25 +26,19 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
     if (c) throw new AgentdError("E_CONFIG_INVALID", "durability.checkpoint is set but capabilities.checkpoint is not true: set it to true, or remove durability.checkpoint");
     return undefined;
   }
-  const entry = c?.store ?? config.durability?.claims?.store;
+  const entry = durableStoreEntry(config, "checkpoint");
   if (!entry)
     throw new AgentdError(
       "E_CONFIG_INVALID",
-      'capabilities.checkpoint needs a store: set durability.checkpoint.store (e.g. {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.claims.store',
+      'capabilities.checkpoint needs a store: set durability.store (e.g. {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.checkpoint.store',
     );
-  let client: McpClient | undefined;
+  const connection = storeConnection("checkpoint-store", entry, logger);
   let store: Promise<StoreClient> | undefined;
   const connect = () =>
-    (store ??= (async () => {
-      client = new McpClient(CLIENT_INFO, { logger });
-      try {
-        await client.connect(transportFor("checkpoint-store", entry, logger));
-      } catch (e) {
-        store = undefined;
-        throw upstreamError("checkpoint-store", e);
-      }
-      return new StoreClient(client);
-    })());
+    (store ??= connection.store().catch((e: unknown) => {
+      store = undefined;
+      throw upstreamError("checkpoint-store", e);
+    }));
   const rc = c?.resumeConversations;
   return new AgentCheckpoint({
     identity: checkpointIdentity(config),
@@ -52,7 +46,7 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
       ? { conversations: new RunConversations({ store: connect, ...(rc.maxBytes !== undefined ? { maxBytes: rc.maxBytes } : {}), ...(rc.ttl !== undefined ? { ttlMs: rc.ttl } : {}), logger }) }
       : {}),
     store: connect,
-    closeStore: async () => void (await client?.close()),
+    closeStore: () => connection.close(),
     ...(c?.debounce !== undefined ? { debounceMs: c.debounce } : {}),
     logger,
   });

@@ -188,6 +188,7 @@ export class AgentTriggers {
   async stop(options: StopOptions = {}): Promise<void> {
     await this.router.stop(options);
     await this.options.claims?.close?.();
+    await this.options.jobStore?.close?.();
   }
 
   /**
