@@ -62,6 +62,8 @@ test.skipIf(!redisServerPath)(
     writeFileSync(state, "state 0");
     // The first run of "long" calls a tool that never answers in time; every other run calls `ack`.
     let longStarted = false;
+    let slowHandedOut: () => void = () => {};
+    const slowGiven = new Promise<void>((r) => (slowHandedOut = r));
     gateway = await startFakeGateway({
       dialect: "openai",
       onExhausted: "repeat-last",
@@ -69,7 +71,10 @@ test.skipIf(!redisServerPath)(
         (req) => {
           if (req.lastToolResult !== undefined) return { text: `done: ${instructionOf(req)}` };
           const long = instructionOf(req).endsWith("long") && !longStarted;
-          if (long) longStarted = true;
+          if (long) {
+            longStarted = true;
+            slowHandedOut();
+          }
           return { toolCalls: [{ name: toolLike(req, long ? "slow" : "ack"), arguments: {} }] };
         },
       ],
@@ -94,6 +99,9 @@ test.skipIf(!redisServerPath)(
     const started = replicas.map((r) => r.named("run.start").length);
     writeFileSync(state, "long");
     const holder = await Promise.race(replicas.map((r, i) => r.waitFor("run.start", (started[i] as number) + 1).then(() => r)));
+    // Killed only once its run holds the slow tool: killed earlier, the run that takes over would be the
+    // first to ask the model, and get the slow tool itself.
+    await slowGiven;
     await holder.kill();
     const survivors = replicas.filter((r) => r !== holder);
     const longEnds = await Promise.all(survivors.map((r) => r.waitFor("trigger.run-end", 4).then((e) => e[3])));
