@@ -8,32 +8,11 @@
  * The suite runs under Bun (it needs `fs.globSync`, missing from Node 20).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { REPO_ROOT } from "./__fixtures__/cli-harness.ts";
+import { join } from "node:path";
 import { childEnv, startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
-
-const CONFORMANCE = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-
-/** Scenarios whose every check must be SUCCESS (or INFO). */
-const SCENARIOS = [
-  "server-initialize",
-  "ping",
-  "logging-set-level",
-  "tools-list",
-  "resources-list",
-  "resources-subscribe",
-  "resources-unsubscribe",
-  "server-sse-multiple-streams",
-  "dns-rebinding-protection",
-];
-
-interface Check {
-  id: string;
-  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
-  errorMessage?: string;
-}
+import { runServerScenario, SERVER_SCENARIOS, verdicts } from "@agentd/test-support/conformance-server";
 
 let serve: ServeProcess;
 let out = "";
@@ -47,29 +26,8 @@ afterAll(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 }, 30_000);
 
-/** Run one scenario with the conformance CLI; return its exit code and checks. */
-async function runScenario(scenario: string): Promise<{ code: number; checks: Check[]; output: string }> {
-  const dir = join(out, scenario);
-  const proc = Bun.spawn([process.execPath, CONFORMANCE, "server", "--url", serve.url.href, "--scenario", scenario, "-o", dir], {
-    env: childEnv(),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 90_000);
-  try {
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    const runs = readdirSync(dir);
-    expect(runs.length).toBe(1);
-    const checks = JSON.parse(readFileSync(join(dir, runs[0]!, "checks.json"), "utf8")) as Check[];
-    return { code, checks, output: stdout + stderr };
-  } finally {
-    clearTimeout(timer);
-    if (proc.exitCode === null) proc.kill("SIGKILL");
-  }
-}
-
-const verdicts = (checks: Check[]) => checks.filter((c) => c.status !== "INFO").map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
+/** Run one scenario with the conformance CLI against the served agent. */
+const runScenario = (scenario: string) => runServerScenario(serve.url, scenario, out, childEnv());
 
 describe("conformance server suite against agentd serve --http", () => {
   test("agentd logged its URL for port 0: loopback, an ephemeral port, the /mcp endpoint", () => {
@@ -78,7 +36,7 @@ describe("conformance server suite against agentd serve --http", () => {
     expect(serve.url.pathname).toBe("/mcp");
   });
 
-  for (const scenario of SCENARIOS)
+  for (const scenario of SERVER_SCENARIOS)
     test(`${scenario}: every check passes`, async () => {
       const { code, checks, output } = await runScenario(scenario);
       const graded = checks.filter((c) => c.status !== "INFO");

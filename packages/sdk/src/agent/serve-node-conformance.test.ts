@@ -6,32 +6,12 @@
  * (packages/cli/src/serve-conformance.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { runServerScenario, SERVER_SCENARIOS, verdicts } from "@agentd/test-support/conformance-server";
 
 const NODE = Bun.which("node");
-const CONFORMANCE = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
-
-const SCENARIOS = [
-  "server-initialize",
-  "ping",
-  "logging-set-level",
-  "tools-list",
-  "resources-list",
-  "resources-subscribe",
-  "resources-unsubscribe",
-  "server-sse-multiple-streams",
-  "dns-rebinding-protection",
-];
-
-interface Check {
-  id: string;
-  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
-  errorMessage?: string;
-}
-
 let dir = "";
 let server: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">> | undefined;
 let url: URL;
@@ -67,20 +47,7 @@ describe.skipIf(!NODE)("conformance server scenarios against an agent served by 
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
-  async function runScenario(scenario: string): Promise<{ code: number; checks: Check[]; output: string }> {
-    const out = join(dir, scenario);
-    const proc = Bun.spawn([process.execPath, CONFORMANCE, "server", "--url", url.href, "--scenario", scenario, "-o", out], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 90_000);
-    try {
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      const runs = readdirSync(out);
-      expect(runs.length).toBe(1);
-      return { code, checks: JSON.parse(readFileSync(join(out, runs[0]!, "checks.json"), "utf8")) as Check[], output: stdout + stderr };
-    } finally {
-      clearTimeout(timer);
-      if (proc.exitCode === null) proc.kill("SIGKILL");
-    }
-  }
+  const runScenario = (scenario: string) => runServerScenario(url, scenario, dir);
 
   test("the agent is served by node, on loopback, at /mcp", () => {
     expect(runtime).toBe("node");
@@ -88,12 +55,12 @@ describe.skipIf(!NODE)("conformance server scenarios against an agent served by 
     expect(url.pathname).toBe("/mcp");
   });
 
-  for (const scenario of SCENARIOS)
+  for (const scenario of SERVER_SCENARIOS)
     test(`${scenario}: every check passes`, async () => {
       const { code, checks, output } = await runScenario(scenario);
       const graded = checks.filter((c) => c.status !== "INFO");
       expect(graded.length).toBeGreaterThan(0);
-      expect(graded.map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`)).toEqual(graded.map((c) => `${c.id}: SUCCESS`));
+      expect(verdicts(checks)).toEqual(graded.map((c) => `${c.id}: SUCCESS`));
       expect(code, output).toBe(0);
     }, 120_000);
 
