@@ -97,7 +97,7 @@ describe.skipIf(NO_KUBECTL).each(OVERLAYS)("deploy/overlays/%s", (overlay) => {
     expect(() => triggerSpecsFromConfig(config)).not.toThrow();
     expect(text).not.toMatch(/sk-|Bearer [A-Za-z0-9]{8,}/);
     const store = named(objs, "Service", "agentd-store");
-    const url = new URL((config.durability?.store as { url: string }).url);
+    const url = new URL((config.durability!.store as { url: string }).url);
     expect(url.hostname).toBe(store.metadata.name);
     expect(Number(url.port)).toBe(store.spec.ports[0].port);
     expect(url.protocol).toBe("https:");

@@ -36,7 +36,7 @@ describe.each(["openai", "responses", "anthropic", "gemini"] as const)("agentd r
       dialect,
       requireApiKey: "sk-test-secret-123",
       script: [
-        (req) => ({ toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "hello from " + dialect } }] }),
+        (req) => ({ toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: `hello from ${dialect}` } }] }),
         (req) => ({ text: `The tool said: ${req.lastToolResult?.match(/echo: hello from \w+/)?.[0]}` }),
       ],
     });

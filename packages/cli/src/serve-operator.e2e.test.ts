@@ -66,7 +66,7 @@ test.skipIf(!Bun.file(EVERYTHING).size)("a tool's elicitation reaches the operat
   const [question, schema] = asked.status?.message?.parts ?? [];
   expect(question?.content).toEqual({ $case: "text", value: "Please provide inputs for the following fields:" });
   expect(schema?.content?.$case).toBe("data");
-  expect((schema?.content as { value: { requestedSchema: { required: string[] } } }).value.requestedSchema.required).toEqual(["name"]);
+  expect((schema!.content as { value: { requestedSchema: { required: string[] } } }).value.requestedSchema.required).toEqual(["name"]);
 
   const done = await send(client, [part({ $case: "data", value: { name: "Grace Hopper", integer: 7 } })], { taskId: asked.id, contextId: asked.contextId });
   if (!("status" in done)) throw new Error("expected a task");

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type RecordedRequest } from "@agentd/testkit";
+import type { RecordedRequest } from "@agentd/testkit";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 import { startStoreProcess, type StoreProcess } from "./__fixtures__/store-process.ts";

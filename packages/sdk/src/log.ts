@@ -96,7 +96,7 @@ function knownSecrets(): RegExp {
 
 /** Mask credential-shaped substrings of a string, and every value registered with {@link registerSecretValue}. */
 export const scrubSecrets = (s: string): string => {
-  const out = s.replace(SECRET_VALUE, (m, scheme: string | undefined) => (scheme ? `${scheme} [redacted]` : "[redacted]"));
+  const out = s.replace(SECRET_VALUE, (_m, scheme: string | undefined) => (scheme ? `${scheme} [redacted]` : "[redacted]"));
   return secretValues.size === 0 ? out : out.replace(knownSecrets(), "[redacted]");
 };
 

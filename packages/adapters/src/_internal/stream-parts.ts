@@ -3,7 +3,7 @@
  * expects: `text-start`/`text-delta`/`text-end`, `tool-call-start`/`tool-call-delta`/`tool-call-end` then
  * the complete `tool-call`, and `finish` last.
  */
-import { AgentdError, type ModelStreamPart } from "@agentd/sdk/model";
+import type { AgentdError, ModelStreamPart } from "@agentd/sdk/model";
 import { parseToolInput } from "./tool-input.ts";
 import type { SseEvent } from "./sse.ts";
 import { providerMessage, scrub, upstreamError } from "./upstream-error.ts";

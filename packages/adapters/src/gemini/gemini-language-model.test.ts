@@ -76,7 +76,7 @@ describe("gemini request", () => {
       ],
       tools,
     });
-    const model = (sent[1]?.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>)[1];
+    const model = (sent[1]!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>)[1];
     expect(model?.parts[0]).toEqual({ functionCall: { name: "get_weather", args: { city: "Paris", days: 2 } }, thoughtSignature: "CiQB0e2Kb1sigA==" });
     expect(model?.parts[1]).toEqual({ functionCall: { name: "get_time", args: {} } });
     expect(sent[0]?.url).toEndWith(":streamGenerateContent?alt=sse");

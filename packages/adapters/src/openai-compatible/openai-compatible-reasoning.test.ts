@@ -48,7 +48,7 @@ describe("openai-compatible reasoning", () => {
     await model(fetch, { thinking: { effort: "high", passBack: "reasoning_content" } }).generate({ messages: history });
     await model(fetch, { thinking: { passBack: "reasoning" } }).generate({ messages: history });
     await model(fetch, { thinking: { effort: "low", enabled: false } }).generate({ messages: history });
-    const assistant = (i: number) => (sent[i]?.body.messages as Array<Record<string, unknown>>)[1];
+    const assistant = (i: number) => (sent[i]!.body.messages as Array<Record<string, unknown>>)[1];
     expect(sent[0]?.body.reasoning_effort).toBe("high");
     expect(assistant(0)).toMatchObject({ role: "assistant", content: null, reasoning_content: "mine" });
     expect(assistant(1)?.reasoning).toBe("mine");

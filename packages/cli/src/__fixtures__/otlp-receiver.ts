@@ -8,7 +8,6 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const root = require("@opentelemetry/otlp-transformer/build/src/generated/root.js") as any;
 const TraceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 const MetricsRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -37,18 +36,16 @@ export interface ReceivedMetric {
 /** An id as lower-case hex: OTLP/JSON writes ids as hex strings already, protobuf as bytes. */
 const hex = (b: Uint8Array | string | undefined) => (typeof b === "string" ? b.toLowerCase() : Buffer.from(b ?? []).toString("hex"));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function valueOf(v: any): unknown {
+function attributeValue(v: any): unknown {
   if (!v) return undefined;
   if (v.stringValue != null) return v.stringValue;
   if (v.boolValue != null) return v.boolValue;
   if (v.intValue != null) return Number(v.intValue);
   if (v.doubleValue != null) return v.doubleValue;
-  if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
+  if (v.arrayValue) return (v.arrayValue.values ?? []).map(attributeValue);
   return undefined;
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const attrs = (kvs: any[] | undefined) => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+const attrs = (kvs: any[] | undefined) => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, attributeValue(kv.value)]));
 
 /** The receiver a test holds. */
 export interface OtlpReceiver {
@@ -107,8 +104,7 @@ export function startOtlpReceiver(): OtlpReceiver {
           for (const sm of rm.scopeMetrics ?? [])
             for (const m of sm.metrics ?? []) {
               const data = m.sum ?? m.histogram ?? m.gauge;
-              // eslint-disable-next-line @typescript-eslint/no-explicit-any
-              const points = (data?.dataPoints ?? []).map((p: any) => ({
+                            const points = (data?.dataPoints ?? []).map((p: any) => ({
                 attributes: attrs(p.attributes),
                 value: p.asDouble ?? (p.asInt != null ? Number(p.asInt) : p.sum ?? Number(p.count ?? 0)),
               }));

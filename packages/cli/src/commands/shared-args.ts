@@ -60,7 +60,7 @@ export function overridesFrom(args: Record<string, unknown>, rawArgs: readonly s
 
 /** The instruction: the positional argument, else stdin when it is piped. */
 export async function readInstruction(positional: string | undefined): Promise<string> {
-  if (positional && positional.trim()) return positional;
+  if (positional?.trim()) return positional;
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

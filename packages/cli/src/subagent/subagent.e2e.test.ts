@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startFakeGateway, type FakeGateway, type RecordedRequest, type StaticTurn } from "@agentd/testkit";
-import { CLI_MAIN, CliWorkspace, events, RECORDING_SERVER } from "../__fixtures__/cli-harness.ts";
+import { CLI_MAIN, CliWorkspace, events, } from "../__fixtures__/cli-harness.ts";
 import { killTagged, newTag, TAG_ENV, tagged, taggedSurvivors } from "./__fixtures__/tree.ts";
 
 const CRASH_SERVER = resolve(import.meta.dir, "__fixtures__/crash-server.ts");

@@ -110,7 +110,7 @@ const optionalKey = (apiKey: string | undefined) => (apiKey ? { apiKey } : {});
  * answer, and clean up. Resolves to the exit code for the process (0 answered, 1 not, 2 no channel).
  */
 export async function runSubagentChild(options: SubagentChildOptions): Promise<number> {
-  let io;
+  let io: ReturnType<typeof openInheritedControlIO>;
   try {
     io = openInheritedControlIO();
   } catch (e) {

@@ -13,7 +13,7 @@ type AnySchema = v.GenericSchema & { entries?: Record<string, AnySchema>; wrappe
 /** Unwrap optional / nullable / nullish / pipe to the schema that holds the entries. */
 function unwrap(schema: AnySchema | undefined): AnySchema | undefined {
   let s = schema;
-  while (s && s.wrapped) s = s.wrapped;
+  while (s?.wrapped) s = s.wrapped;
   return s;
 }
 

@@ -36,8 +36,8 @@ describe("createToolNameMap", () => {
   });
 
   test("deterministic for a given list, and qualified names are accepted back as themselves", () => {
-    const a = createToolNameMap(["x/y", "x.y", "z/" + "q".repeat(80)]);
-    const b = createToolNameMap(["x/y", "x.y", "z/" + "q".repeat(80)]);
+    const a = createToolNameMap(["x/y", "x.y", `z/${"q".repeat(80)}`]);
+    const b = createToolNameMap(["x/y", "x.y", `z/${"q".repeat(80)}`]);
     for (const q of ["x/y", "x.y"]) expect(a.toProvider(q)).toBe(b.toProvider(q) as string);
     expect(a.toQualified("x/y")).toBe("x/y");
     expect(a.toQualified("nope")).toBeUndefined();

@@ -188,7 +188,7 @@ export class RunRegistry {
    */
   observe(runId: string, event: RunEvent, owner = LOCAL_PRINCIPAL): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
-    if (!r || r.status !== "running") return;
+    if (r?.status !== "running") return;
     applyRunEvent((r.detail ??= emptyRunDetail()), event);
     for (const l of this.eventListeners) l(event, owner, r);
   }
@@ -257,7 +257,7 @@ export class RunRegistry {
   /** Record progress of a running run (a model turn, a tool call). */
   progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage; tool?: ToolInFlight | null }, owner = LOCAL_PRINCIPAL): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
-    if (!r || r.status !== "running") return;
+    if (r?.status !== "running") return;
     if (update.turns !== undefined) r.turns = update.turns;
     if (update.toolCalls !== undefined) r.toolCalls = update.toolCalls;
     if (update.usage) r.usage = update.usage;

@@ -23,7 +23,7 @@ export function registerRunsResource(
   sees: (owner: string) => (session: ServerSession) => boolean,
 ): void {
   const read = (uri: string, authInfo: ServerSession["protocol"]["transport"]["authInfo"]) => {
-    let query;
+    let query: ReturnType<typeof runQueryFromUri>;
     try {
       query = runQueryFromUri(uri);
     } catch (e) {

@@ -65,7 +65,7 @@ test("B cannot see, read, wait on or cancel A's subagent; the operator sees it",
   expect(JSON.stringify(read.response)).not.toContain("private");
 
   // A sees its own; the operator sees every principal's.
-  expect(((await tool(url, a, 8, "subagent.list", {})).structuredContent?.subagents as unknown[]).length).toBe(1);
+  expect(((await tool(url, a, 8, "subagent.list", {})).structuredContent!.subagents as unknown[]).length).toBe(1);
   const opsList = (await tool(url, ops, 9, "subagent.list", {})).structuredContent?.subagents as Array<{ id: string }>;
   expect(opsList.map((h) => h.id)).toEqual([id]);
   const opsRead = await call(url, ops, 10, "resources/read", { uri: `agent://subagent/${id}/result` });

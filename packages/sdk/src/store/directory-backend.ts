@@ -15,7 +15,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, unlinkSync, wri
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
-import { fileNameOf, keyOfFileName, SUFFIX, withoutPaths } from "./_directory-files.ts";
+import { fileNameOf, keyOfFileName, withoutPaths } from "./_directory-files.ts";
 import { lockDirectory, type DirectoryLock } from "./_directory-lock.ts";
 import { checkKey } from "./key.ts";
 import type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";

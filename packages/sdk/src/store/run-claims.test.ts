@@ -100,7 +100,7 @@ for (const b of backends) {
       await new Promise<void>((r) => got.claim.lost.addEventListener("abort", () => r(), { once: true }));
       await got.claim.end(true);
       // The usurper's claim is left alone.
-      expect(((await store.get(key))?.value as ClaimDocument).holder).toBe("usurper");
+      expect(((await store.get(key))!.value as ClaimDocument).holder).toBe("usurper");
     });
 
     test("aborting a waiter ends its wait", async () => {

@@ -48,7 +48,7 @@ describe("control channel over a real pipe", () => {
 
   test("a 3 MiB frame crosses the pipe intact (split across many reads)", async () => {
     const { channel } = startPeer();
-    const big = "x".repeat(3 * 1024 * 1024) + "é✓";
+    const big = `${"x".repeat(3 * 1024 * 1024)}é✓`;
     const back = await channel.request("echo", { big });
     expect(back.big).toBe(big);
     channel.close();

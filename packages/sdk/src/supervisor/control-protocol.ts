@@ -93,7 +93,6 @@ export interface ProgressParams {
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.minValue(0), v.check((n) => n > 0, "a positive number"));
-const UsageSchema = v.object({ inputTokens: count, outputTokens: count, totalTokens: count });
 const LimitsSchema = v.object({
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   maxTokens: v.optional(positive),

@@ -61,7 +61,7 @@ export async function loadTelemetryWith(importBackend: () => Promise<OtelBackend
  * published build of the SDK's declarations runs before the companion's exist (they import the SDK's types).
  */
 const importOtel = (): Promise<OtelBackend> =>
-  // @ts-ignore -- resolved in the workspace; absent while the SDK's own declarations are built
+  // @ts-expect-error -- resolved in the workspace; absent while the SDK's own declarations are built
   import("@agentd/otel");
 
 /** OpenTelemetry configured from `OTEL_*`, or undefined when the environment does not ask for it (or `@agentd/otel` is not installed). */

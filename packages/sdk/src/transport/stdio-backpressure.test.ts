@@ -176,11 +176,9 @@ describe("stdio back-pressure", () => {
     // The peer does not read: every write waits until `release()`.
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    let written = 0;
     const output = new WritableStream<Uint8Array>({
       async write() {
         await released;
-        written++;
       },
     });
     const t = new StreamTransport(input, output, { outputHighWaterMark: 1000 });

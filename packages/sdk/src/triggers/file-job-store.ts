@@ -60,7 +60,7 @@ export class FileJobStore implements JobStore {
       parsed = undefined;
     }
     const shape = parsed as Partial<FileShape> | undefined;
-    if (!shape || shape.version !== 1 || typeof shape.schedules !== "object" || shape.schedules === null)
+    if (shape?.version !== 1 || typeof shape.schedules !== "object" || shape.schedules === null)
       throw new AgentdError("E_CONFIG_INVALID", `job store ${this.path} is not a job store file; move it away or fix it`);
     const out = new Map<string, string>();
     for (const [id, entry] of Object.entries(shape.schedules))

@@ -4,7 +4,7 @@
  * surface as the SDK's own error or retry.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import Anthropic, { type APIError } from "@anthropic-ai/sdk";
 import { echoLastToolResult, startFakeGateway } from "./index.ts";
 import type { FakeGateway, FakeGatewayOptions } from "./types.ts";
 

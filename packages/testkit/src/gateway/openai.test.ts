@@ -3,7 +3,7 @@
  * not, must parse in it, and every fault must surface as the SDK's own error or retry.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import OpenAI, { APIError } from "openai";
+import OpenAI, { type APIError } from "openai";
 import { echoLastToolResult, startFakeGateway } from "./index.ts";
 import type { FakeGateway, FakeGatewayOptions } from "./types.ts";
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startPeer, type Peer, type PeerOptions } from "@agentd/test-support/a2a-peer";
 import { createLogger, memoryLogger } from "../../log.ts";
-import { callTools, hangUntilAborted, reply, scriptedModel, STEP_USAGE } from "../../loop/__fixtures__/scripted-model.ts";
+import { callTools, reply, scriptedModel, STEP_USAGE } from "../../loop/__fixtures__/scripted-model.ts";
 import type { ModelRequest, ToolResultPart } from "../../model/language-model.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
 import { createAgent, type Agent } from "../../agent/create-agent.ts";

@@ -7,7 +7,7 @@ import { A2aError, TERMINAL_STATES, type AgentCard, type Message, type StreamRes
 import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
-import { A2aTasks, endsStream } from "./tasks.ts";
+import { type A2aTasks, endsStream } from "./tasks.ts";
 
 /** A stream of events: the first is ready at once; it ends when the task ends or is interrupted. */
 export type EventStream = AsyncIterable<StreamResponse>;

@@ -5,7 +5,7 @@
  */
 import type { AgentdConfig } from "../../config/schema.ts";
 import type { Logger } from "../../log.ts";
-import { StoreClient } from "../../store/store-client.ts";
+import type { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { upstreamError } from "../connect-server.ts";
 import { durableStoreEntry, storeConnection } from "../durable-store.ts";

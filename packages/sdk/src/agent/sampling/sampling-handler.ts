@@ -8,7 +8,7 @@ import type { Logger } from "../../log.ts";
 import type { ModelPrices } from "../../loop/budget.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { SamplingHandler } from "../../mcp/capabilities.ts";
-import { McpError } from "../../wire/errors.ts";
+import type { McpError } from "../../wire/errors.ts";
 import { pickModel, type SamplingRoute } from "./model-routes.ts";
 import { SamplingBudget, type SamplingLimits } from "./sampling-budget.ts";
 import type { SamplingLedger } from "./sampling-ledger.ts";

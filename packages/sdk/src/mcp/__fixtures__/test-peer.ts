@@ -3,7 +3,7 @@
  * one end of a memory pair and awaits what comes back, and a recorder of send options (to check
  * `relatedRequestId` routing).
  */
-import { MemoryTransport } from "../../transport/memory.ts";
+import type { MemoryTransport } from "../../transport/memory.ts";
 import type { SendOptions } from "../../transport/types.ts";
 import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
 

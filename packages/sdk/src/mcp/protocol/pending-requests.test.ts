@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { MemoryTransport } from "../../transport/memory.ts";
-import { AgentdError } from "../../wire/errors.ts";
+import type { AgentdError } from "../../wire/errors.ts";
 import { Protocol } from "./protocol.ts";
 import { RawPeer } from "../__fixtures__/test-peer.ts";
 

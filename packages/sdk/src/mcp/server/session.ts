@@ -392,7 +392,7 @@ export class ServerSession {
   private becomeModern(revision: ModernRevision, params: Record<string, unknown> | undefined): void {
     this.modernRevision = revision;
     this.protocol.setRevision(revision);
-    const info = (params?._meta as Record<string, unknown>)[MODERN_META.clientInfo] as Implementation | undefined;
+    const info = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_META.clientInfo] as Implementation | undefined;
     this.clientInfoValue = info;
     this.server.logger.debug("mcp.session_modern", { session: this.id, client: info?.name, protocolVersion: revision });
   }

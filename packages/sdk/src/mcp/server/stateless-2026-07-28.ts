@@ -8,7 +8,7 @@
  * check (-32022 names what we serve), `server/discover`, the fields every modern result carries
  * (`resultType`, `serverInfo`, caching hints) and `subscriptions/listen`.
  */
-import { McpError, unsupportedProtocolVersion } from "../../wire/errors.ts";
+import { type McpError, unsupportedProtocolVersion } from "../../wire/errors.ts";
 import { isModernRevision, SUPPORTED_REVISIONS, type ModernRevision } from "../../wire/codec.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import { MODERN_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";

@@ -263,7 +263,7 @@ describe("StreamableHttpClientTransport edge cases", () => {
       s.end();
       return s.response;
     });
-    const { t, c } = await connect(server.url, { maxFrameBytes: 200 });
+    const { c } = await connect(server.url, { maxFrameBytes: 200 });
     await c.request("tools/list");
     expect(c.frameErrors).toHaveLength(1);
     expect(c.frameErrors[0]!.recoverable).toBe(true);

@@ -138,7 +138,7 @@ export function readDerName(der: Uint8Array, name: Tlv): DistinguishedName {
 export function certificateSubject(cert: Uint8Array): DistinguishedName {
   const outer = tlv(cert, 0, cert.length);
   const [tbs] = outer.tag === 0x30 ? children(cert, outer) : [];
-  if (!tbs || tbs.tag !== 0x30) throw new Error("not a certificate");
+  if (tbs?.tag !== 0x30) throw new Error("not a certificate");
   const fields = children(cert, tbs);
   // version [0] is optional; then serialNumber, signature, issuer, validity, subject.
   const subject = fields[fields[0]?.tag === 0xa0 ? 5 : 4];

@@ -31,7 +31,7 @@ export function principalOfForwardedCert(header: string): string | undefined {
  * for either.
  */
 export function subjectPrincipal(subject: string | undefined): string | undefined {
-  return subject && subject.trim() ? subject.trim() : undefined;
+  return subject?.trim() ? subject.trim() : undefined;
 }
 
 /** Split on `sep` where it is not inside a double-quoted string (backslash escapes honoured). */

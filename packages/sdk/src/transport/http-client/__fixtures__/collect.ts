@@ -5,7 +5,6 @@
 import type { JsonRpcMessage } from "../../../wire/jsonrpc.ts";
 import type { FrameError, Transport } from "../../types.ts";
 
-// biome-ignore lint: test messages are loose JSON
 type Json = any;
 
 export interface Collected {

@@ -110,7 +110,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
   }
 
   private async authorize(status: number, params: Record<string, string>, signal?: AbortSignal, sent?: string): Promise<boolean> {
-    const { server, settings } = this.options;
+    const { settings } = this.options;
     // Another process (`agentd auth login`) may have stored a new token since this one was loaded.
     const stored = this.loaded && status === 401 ? await this.options.store.getTokens(this.key) : undefined;
     if (stored && stored.accessToken !== sent && stored.accessToken !== this.tokens?.accessToken) {
