@@ -9,7 +9,18 @@ import type { Curve } from "./lib/growth.ts";
 import { BENCHES } from "./run.ts";
 
 /** The growth curves, in order. */
-const GROWTH_CURVES = ["runs-rss", "runs-lag", "subs-rss", "subs-latency", "servers-startup", "subagents-latency", "subagents-rss", "parallel-tools", "http-idle-sessions", "http-rps-connections"];
+const GROWTH_CURVES = [
+  "runs-rss",
+  "runs-lag",
+  "subs-rss",
+  "subs-latency",
+  "servers-startup",
+  "subagents-latency",
+  "subagents-rss",
+  "parallel-tools",
+  "http-idle-sessions",
+  "http-rps-connections",
+];
 
 function expectPositive(r: BenchResult, minFigures: number): void {
   expect(r.figures.length).toBeGreaterThanOrEqual(minFigures);

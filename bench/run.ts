@@ -114,7 +114,9 @@ async function main(): Promise<number> {
   writeCharts(file, CHARTS);
   const readme = existsSync(README) ? readFileSync(README, "utf8") : "# bench\n";
   writeFileSync(README, spliceResults(readme, renderResults(file)));
-  log(`bench: wrote ${args.render ? "" : "bench/results/latest.json, "}bench/README.md and bench/results/charts/ in ${((performance.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} failed` : ""}`);
+  log(
+    `bench: wrote ${args.render ? "" : "bench/results/latest.json, "}bench/README.md and bench/results/charts/ in ${((performance.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} failed` : ""}`,
+  );
   return failed ? 1 : 0;
 }
 

@@ -8,7 +8,11 @@
 import { dirname } from "node:path";
 
 /** A Kubernetes object as rendered. */
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } } & Record<string, unknown>;
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+} & Record<string, unknown>;
 
 /** deploy/ itself. */
 export const DEPLOY_DIR = dirname(import.meta.path);

@@ -19,7 +19,10 @@ import { DEPLOY_DIR, type K8sObject, kubectl, render } from "./render.ts";
 
 const OVERLAYS = ["cronjob", "reactive", "served", "ingress"] as const;
 const NO_KUBECTL = kubectl() === undefined;
-const rendered = (NO_KUBECTL ? {} : Object.fromEntries(OVERLAYS.map((o) => [o, render(join(DEPLOY_DIR, "overlays", o))]))) as Record<(typeof OVERLAYS)[number], K8sObject[]>;
+const rendered = (NO_KUBECTL ? {} : Object.fromEntries(OVERLAYS.map((o) => [o, render(join(DEPLOY_DIR, "overlays", o))]))) as Record<
+  (typeof OVERLAYS)[number],
+  K8sObject[]
+>;
 
 /** The kubernetes-models class for an object's apiVersion and kind. */
 async function modelOf(o: K8sObject): Promise<new (data: unknown) => { validate(): void }> {
@@ -43,7 +46,8 @@ const agentContainers = (objs: K8sObject[]) =>
   templates(objs)
     .filter(({ template }) => template.metadata.labels["app.kubernetes.io/name"] === "agentd")
     .flatMap(({ template }) => template.spec.containers.map((c: any) => ({ c, spec: template.spec })));
-const labelsMatch = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+const labelsMatch = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
 const configOf = (objs: K8sObject[]) => find(objs, "ConfigMap")[0].data["agentd.json"] as string;
 /** `${NAME}` references in a configuration text. */
 const expanded = (text: string) => [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
@@ -70,7 +74,11 @@ describe.skipIf(NO_KUBECTL).each(OVERLAYS)("deploy/overlays/%s", (overlay) => {
       expect(spec.hostNetwork ?? false).toBe(false);
       for (const v of spec.volumes ?? []) expect(v.hostPath).toBeUndefined();
       for (const c of spec.containers) {
-        expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+        expect(c.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ["ALL"] },
+        });
         expect(c.securityContext.privileged ?? false).toBe(false);
         expect(c.image).toMatch(/^[^:]+:(?!latest$)[\w.-]+$/);
         expect(c.resources.requests.cpu).toBeDefined();
@@ -138,12 +146,22 @@ describe.skipIf(NO_KUBECTL).each(OVERLAYS)("deploy/overlays/%s", (overlay) => {
       expect(policies.filter((np) => labelsMatch(np.spec.podSelector.matchLabels, template.metadata.labels)).length).toBe(1);
     const store = named(objs, "NetworkPolicy", "agentd-store");
     const redis = named(objs, "NetworkPolicy", "agentd-redis");
-    expect(store.spec.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "agentd" } } }], ports: [{ protocol: "TCP", port: 7700 }] }]);
-    expect(redis.spec.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "agentd-store" } } }], ports: [{ protocol: "TCP", port: 6379 }] }]);
+    expect(store.spec.ingress).toEqual([
+      { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "agentd" } } }], ports: [{ protocol: "TCP", port: 7700 }] },
+    ]);
+    expect(redis.spec.ingress).toEqual([
+      { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "agentd-store" } } }], ports: [{ protocol: "TCP", port: 6379 }] },
+    ]);
     expect(redis.spec.egress ?? []).toEqual([]);
-    expect(store.spec.egress.some((r: any) => r.to?.[0]?.podSelector?.matchLabels?.["app.kubernetes.io/name"] === "agentd-redis")).toBe(true);
+    expect(store.spec.egress.some((r: any) => r.to?.[0]?.podSelector?.matchLabels?.["app.kubernetes.io/name"] === "agentd-redis")).toBe(
+      true,
+    );
     const agent = named(objs, "NetworkPolicy", "agentd");
-    expect(agent.spec.egress.some((r: any) => r.to?.[0]?.podSelector?.matchLabels?.["app.kubernetes.io/name"] === "agentd-store" && r.ports[0].port === 7700)).toBe(true);
+    expect(
+      agent.spec.egress.some(
+        (r: any) => r.to?.[0]?.podSelector?.matchLabels?.["app.kubernetes.io/name"] === "agentd-store" && r.ports[0].port === 7700,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -189,14 +207,19 @@ describe.skipIf(NO_KUBECTL)("the CronJob (one-shot shape)", () => {
   const cron = () => find(rendered.cronjob, "CronJob")[0];
   const job = () => cron().spec.jobTemplate.spec;
   const container = () => job().template.spec.containers[0];
-  const rule = (action: string) => job().podFailurePolicy.rules.filter((r: any) => r.action === action && r.onExitCodes).flatMap((r: any) => r.onExitCodes.values);
+  const rule = (action: string) =>
+    job()
+      .podFailurePolicy.rules.filter((r: any) => r.action === action && r.onExitCodes)
+      .flatMap((r: any) => r.onExitCodes.values);
 
   test("maps agentd's exit codes: usage and budget fail the Job, upstream retries, SIGTERM is a disruption", () => {
     expect(rule("FailJob").sort()).toEqual([EXIT.usage, EXIT.budget].sort());
     expect(rule("Count")).toContain(EXIT.upstream);
     expect(rule("Count")).toContain(EXIT.runFailed);
     expect(rule("Ignore")).toEqual([EXIT.sigterm]);
-    expect(job().podFailurePolicy.rules.some((r: any) => r.action === "Ignore" && r.onPodConditions?.[0]?.type === "DisruptionTarget")).toBe(true);
+    expect(
+      job().podFailurePolicy.rules.some((r: any) => r.action === "Ignore" && r.onPodConditions?.[0]?.type === "DisruptionTarget"),
+    ).toBe(true);
     for (const r of job().podFailurePolicy.rules) if (r.onExitCodes) expect(r.onExitCodes.containerName).toBe(container().name);
     expect(job().template.spec.restartPolicy).toBe("Never"); // podFailurePolicy requires it
     expect(job().backoffLimit).toBeGreaterThan(0);
@@ -276,10 +299,13 @@ describe.skipIf(NO_KUBECTL)("the served agent behind an ingress (TLS terminated 
     expect(flag("behind-proxy")).toBeString();
     expect(flag("auth-tokens")).toBeString();
     expect(flag("tls-cert")).toBeUndefined();
-    expect(named(objs(), "Deployment", "agentd").spec.template.spec.volumes.some((v: any) => v.secret?.secretName === "agentd-tls")).toBe(false);
+    expect(named(objs(), "Deployment", "agentd").spec.template.spec.volumes.some((v: any) => v.secret?.secretName === "agentd-tls")).toBe(
+      false,
+    );
     const port = c().ports[0];
     expect(flag("http")).toBe(`0.0.0.0:${port.containerPort}`);
-    for (const probe of [c().readinessProbe, c().livenessProbe, c().startupProbe]) expect(probe.httpGet).toMatchObject({ scheme: "HTTP", port: port.name });
+    for (const probe of [c().readinessProbe, c().livenessProbe, c().startupProbe])
+      expect(probe.httpGet).toMatchObject({ scheme: "HTTP", port: port.name });
     const ingress = find(objs(), "Ingress")[0];
     const host = ingress.spec.rules[0].host;
     expect(ingress.spec.tls[0].hosts).toContain(host);

@@ -47,8 +47,13 @@ export function undocumentedExports(files: Map<string, string>): string[] {
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const declarations = symbol.declarations ?? [];
-      const documented = declarations.some((d) => ts.getJSDocCommentsAndTags(d).length > 0 || (ts.isVariableDeclaration(d) && ts.getJSDocCommentsAndTags(d.parent.parent).length > 0));
-      if (!documented) missing.push(`${spec}: ${exported.name} (${declarations[0]?.getSourceFile().fileName.slice(ROOT.length + 1) ?? "no declaration"})`);
+      const documented = declarations.some(
+        (d) =>
+          ts.getJSDocCommentsAndTags(d).length > 0 ||
+          (ts.isVariableDeclaration(d) && ts.getJSDocCommentsAndTags(d.parent.parent).length > 0),
+      );
+      if (!documented)
+        missing.push(`${spec}: ${exported.name} (${declarations[0]?.getSourceFile().fileName.slice(ROOT.length + 1) ?? "no declaration"})`);
     }
   }
   return [...new Set(missing)].sort();
@@ -70,7 +75,8 @@ test("every {@includeCode file#region} in the libraries' sources names a file an
         const target = resolve(dirname(join(src, file)), m[1]!);
         const body = existsSync(target) ? readFileSync(target, "utf8") : undefined;
         if (body === undefined) broken.push(`${p}/src/${file}: ${m[1]} does not exist`);
-        else if (m[2] && !(body.includes(`// #region ${m[2]}\n`) && body.includes(`// #endregion ${m[2]}\n`))) broken.push(`${p}/src/${file}: no region ${m[2]} in ${m[1]}`);
+        else if (m[2] && !(body.includes(`// #region ${m[2]}\n`) && body.includes(`// #endregion ${m[2]}\n`)))
+          broken.push(`${p}/src/${file}: no region ${m[2]} in ${m[1]}`);
       }
     }
   }

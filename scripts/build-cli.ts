@@ -43,7 +43,16 @@ async function buildPlatform(t: CliTarget): Promise<void> {
   mkdirSync(join(dir, "bin"), { recursive: true });
   const outfile = join(dir, "bin", t.exe);
   // Bun fetches the runtime of a foreign target from the npm registry (`@oven/bun-<os>-<arch>`) once.
-  const args = ["build", "--compile", "--bytecode", "--format=esm", `--target=bun-${t.bunTarget}`, join(cliDir, "src", "main.ts"), "--outfile", outfile];
+  const args = [
+    "build",
+    "--compile",
+    "--bytecode",
+    "--format=esm",
+    `--target=bun-${t.bunTarget}`,
+    join(cliDir, "src", "main.ts"),
+    "--outfile",
+    outfile,
+  ];
   const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
   const [code, , err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   if (code !== 0) throw new Error(`compiling for ${t.name} failed:\n${err}`);
@@ -60,7 +69,10 @@ async function buildPlatform(t: CliTarget): Promise<void> {
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   copyFileSync(join(cliDir, "LICENSE"), join(dir, "LICENSE"));
-  writeFileSync(join(dir, "README.md"), `# @agentd/cli-${t.name}\n\nThe compiled \`agentd\` binary for ${t.name}. Install [\`@agentd/cli\`](https://www.npmjs.com/package/@agentd/cli) instead: it depends on this package for this platform only.\n`);
+  writeFileSync(
+    join(dir, "README.md"),
+    `# @agentd/cli-${t.name}\n\nThe compiled \`agentd\` binary for ${t.name}. Install [\`@agentd/cli\`](https://www.npmjs.com/package/@agentd/cli) instead: it depends on this package for this platform only.\n`,
+  );
   console.error(`built ${dir}`);
 }
 

@@ -36,7 +36,10 @@ if (import.meta.main) {
   const text = await buildConsoleAssets();
   writeFileSync(GENERATED, text);
   const size = (s: string) => Buffer.byteLength(s);
-  const parts = text.split("\n").filter((l) => l.startsWith("export const")).map((l) => l.slice(l.indexOf(" = ") + 3, -1));
+  const parts = text
+    .split("\n")
+    .filter((l) => l.startsWith("export const"))
+    .map((l) => l.slice(l.indexOf(" = ") + 3, -1));
   const bytes = parts.map((p) => size(JSON.parse(p) as string));
   console.log(`console assets: html ${bytes[0]} B, css ${bytes[1]} B, js ${bytes[2]} B (total ${bytes.reduce((a, b) => a + b, 0)} B)`);
 }

@@ -46,11 +46,30 @@ async function bundle(dir: string, m: Manifest): Promise<void> {
 async function declare(dir: string, m: Manifest): Promise<void> {
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const flags = [
-    "--ignoreConfig", "--declaration", "--emitDeclarationOnly",
-    "--outDir", join(dir, "dist"), "--rootDir", join(dir, "src"),
-    "--target", "ES2022", "--module", "ESNext", "--moduleResolution", "Bundler",
-    "--lib", "ES2023,DOM,DOM.Iterable", "--types", "bun", "--strict", "--noUncheckedIndexedAccess",
-    "--allowImportingTsExtensions", "--verbatimModuleSyntax", "--isolatedModules", "--resolveJsonModule", "--skipLibCheck",
+    "--ignoreConfig",
+    "--declaration",
+    "--emitDeclarationOnly",
+    "--outDir",
+    join(dir, "dist"),
+    "--rootDir",
+    join(dir, "src"),
+    "--target",
+    "ES2022",
+    "--module",
+    "ESNext",
+    "--moduleResolution",
+    "Bundler",
+    "--lib",
+    "ES2023,DOM,DOM.Iterable",
+    "--types",
+    "bun",
+    "--strict",
+    "--noUncheckedIndexedAccess",
+    "--allowImportingTsExtensions",
+    "--verbatimModuleSyntax",
+    "--isolatedModules",
+    "--resolveJsonModule",
+    "--skipLibCheck",
   ];
   const sources = exportEntries(m).map((e) => join(dir, e.source));
   const proc = Bun.spawn([process.execPath, tsc, ...flags, ...sources], { cwd: dir, stdout: "pipe", stderr: "pipe" });
@@ -68,7 +87,10 @@ async function declare(dir: string, m: Manifest): Promise<void> {
 
 /** Every path the manifest promises exists after the build (declarations unless `--js-only`). */
 function verify(dir: string, m: Manifest, withTypes: boolean): void {
-  const promised = [...exportEntries(m).flatMap((e) => (withTypes ? [e.module, e.types] : [e.module])), ...binEntries(m).map((b) => b.script)];
+  const promised = [
+    ...exportEntries(m).flatMap((e) => (withTypes ? [e.module, e.types] : [e.module])),
+    ...binEntries(m).map((b) => b.script),
+  ];
   const missing = promised.filter((p) => !existsSync(join(dir, p)));
   if (missing.length > 0) throw new Error(`${m.name}: build did not produce ${missing.join(", ")}`);
 }
@@ -95,7 +117,9 @@ for (const name of wanted.length > 0 ? wanted : LIBRARIES) {
     if (!jsOnly) await declare(dir, m);
     verify(dir, m, !jsOnly);
   } catch (e) {
-    console.error(e instanceof AggregateError ? [e.message, ...e.errors.map(String)].join("\n") : String(e instanceof Error ? e.message : e));
+    console.error(
+      e instanceof AggregateError ? [e.message, ...e.errors.map(String)].join("\n") : String(e instanceof Error ? e.message : e),
+    );
     process.exit(1);
   }
   console.error(`built ${m.name} → packages/${name}/dist (${exportEntries(m).length} entry points)`);

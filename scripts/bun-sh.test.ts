@@ -45,7 +45,12 @@ exit 0
     });
     return r.exitCode;
   };
-  const installs = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l.startsWith("install")).length : 0);
+  const installs = () =>
+    existsSync(log)
+      ? readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("install")).length
+      : 0;
   const setAge = (path: string, ageMs: number) => {
     const at = new Date(Date.now() - ageMs);
     utimesSync(path, at, at);

@@ -29,7 +29,12 @@ describe("the JSON Schema of agentd.json", () => {
       instructions: "You are helpful",
       mcpServers: {
         fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"], required: false, disabled: false },
-        docs: { type: "streamableHttp", url: "https://docs.example/mcp", headers: { Authorization: "Bearer ${TOKEN}" }, versionNegotiation: "auto" },
+        docs: {
+          type: "streamableHttp",
+          url: "https://docs.example/mcp",
+          headers: { Authorization: "Bearer ${TOKEN}" },
+          versionNegotiation: "auto",
+        },
       },
       limits: { maxTurns: 8, deadline: "5m", maxCostUsd: 1.5 },
     };

@@ -41,7 +41,12 @@ function inImage(args: string[]): string[] {
 }
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(inImage(args), { env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(inImage(args), {
+    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
@@ -60,10 +65,23 @@ describe.skipIf(!canChroot)("the image's root filesystem", () => {
   beforeAll(async () => {
     const binary = join(dir, "agentd");
     // As `bun run build:binary` builds it: --splitting keeps lazily imported code (OpenTelemetry) out of startup.
-    const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--splitting", "--format=esm", join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const build = Bun.spawn(
+      [
+        process.execPath,
+        "build",
+        "--compile",
+        "--bytecode",
+        "--splitting",
+        "--format=esm",
+        join(ROOT, "packages/cli/src/main.ts"),
+        "--outfile",
+        binary,
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
     if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
     const assemble = Bun.spawnSync(["bash", join(ROOT, "scripts/image-rootfs.sh"), binary, rootfs], { stderr: "pipe" });
@@ -110,7 +128,12 @@ describe.skipIf(!canChroot)("the image's root filesystem", () => {
 
   test("serve --stdio answers the official MCP client", async () => {
     const [command, ...args] = inImage(["serve", "--stdio"]);
-    const transport = new StdioClientTransport({ command: command as string, args, env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" }, stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command: command as string,
+      args,
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+      stderr: "ignore",
+    });
     const client = new Client({ name: "rootfs-test", version: "1.0.0" });
     try {
       await client.connect(transport);

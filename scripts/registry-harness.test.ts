@@ -33,26 +33,30 @@ function debianLikeBin(): string {
   return join(usr, "bin");
 }
 
-test.skipIf(!usable)("npm reached through a link in a folder of links is found and runs", async () => {
-  const expected = (await run([NPM!, "--version"], { cwd: work })).stdout.trim();
-  expect(expected).toMatch(/^\d+\.\d+\.\d+/);
-  const bin = debianLikeBin();
-  // The layout a `<prefix>/bin/npm` would imply does not exist here.
-  expect(existsSync(join(dirname(bin), "lib", "node_modules", "npm", "bin", "npm-cli.js"))).toBe(false);
+test.skipIf(!usable)(
+  "npm reached through a link in a folder of links is found and runs",
+  async () => {
+    const expected = (await run([NPM!, "--version"], { cwd: work })).stdout.trim();
+    expect(expected).toMatch(/^\d+\.\d+\.\d+/);
+    const bin = debianLikeBin();
+    // The layout a `<prefix>/bin/npm` would imply does not exist here.
+    expect(existsSync(join(dirname(bin), "lib", "node_modules", "npm", "bin", "npm-cli.js"))).toBe(false);
 
-  const npm = command("npm", bin);
-  expect(npm).toBe(join(bin, "npm"));
-  const r = await run([npm, "--version"], { cwd: work, env: { PATH: bin, HOME: work } });
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(r.stdout.trim()).toBe(expected);
+    const npm = command("npm", bin);
+    expect(npm).toBe(join(bin, "npm"));
+    const r = await run([npm, "--version"], { cwd: work, env: { PATH: bin, HOME: work } });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(r.stdout.trim()).toBe(expected);
 
-  // The Node-only PATH the registry test installs with, built from that folder.
-  const nodeOnly = nodeOnlyPath(work, bin);
-  for (const tool of ["npm", "npx"]) {
-    const t = await run([join(nodeOnly, tool), "--version"], { cwd: work, env: { PATH: nodeOnly, HOME: work } });
-    expect({ tool, code: t.code, stderr: t.stderr, stdout: t.stdout.trim() }).toEqual({ tool, code: 0, stderr: "", stdout: expected });
-  }
-}, 60_000);
+    // The Node-only PATH the registry test installs with, built from that folder.
+    const nodeOnly = nodeOnlyPath(work, bin);
+    for (const tool of ["npm", "npx"]) {
+      const t = await run([join(nodeOnly, tool), "--version"], { cwd: work, env: { PATH: nodeOnly, HOME: work } });
+      expect({ tool, code: t.code, stderr: t.stderr, stdout: t.stdout.trim() }).toEqual({ tool, code: 0, stderr: "", stdout: expected });
+    }
+  },
+  60_000,
+);
 
 test("a command missing from the PATH is named", () => {
   expect(() => command("npm", join(work, "nowhere"))).toThrow(/^npm is not on PATH/);

@@ -56,11 +56,15 @@ beforeAll(async () => {
   if (!NODE) throw new Error("node is not on PATH: this test needs Node.js ≥ 20 (the README's prerequisite)");
   mkdirSync(packs);
   // 1. Build and pack. The libraries' prepack builds dist/ (JS and .d.ts); the CLI's packages are generated.
-  for (const dir of PUBLISHED_LIBRARIES) await must([process.execPath, "pm", "pack", "--destination", packs], { cwd: dir, timeoutMs: 600_000 });
+  for (const dir of PUBLISHED_LIBRARIES)
+    await must([process.execPath, "pm", "pack", "--destination", packs], { cwd: dir, timeoutMs: 600_000 });
   const cliOut = join(work, "cli-npm");
   await must([process.execPath, join(ROOT, "scripts", "build-cli.ts"), `--out=${cliOut}`], { cwd: ROOT, timeoutMs: 300_000 });
   for (const dir of ["cli", `cli-${hostTarget().name}`]) {
-    await must([command("npm"), "pack", join(cliOut, dir), "--pack-destination", packs], { cwd: work, env: { ...process.env, npm_config_cache: join(work, "npm-cache") } });
+    await must([command("npm"), "pack", join(cliOut, dir), "--pack-destination", packs], {
+      cwd: work,
+      env: { ...process.env, npm_config_cache: join(work, "npm-cache") },
+    });
   }
   rmSync(cliOut, { recursive: true, force: true });
 
@@ -68,7 +72,14 @@ beforeAll(async () => {
   registry = await startRegistry(join(work, "registry"), NODE);
   const rc = npmrc(registry.url, await addUser(registry.url));
   writeFileSync(join(work, "npmrc"), rc);
-  npmEnv = { ...process.env, npm_config_userconfig: join(work, "npmrc"), npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
+  npmEnv = {
+    ...process.env,
+    npm_config_userconfig: join(work, "npmrc"),
+    npm_config_cache: join(work, "npm-cache"),
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+  };
   for (const file of readdirSync(packs).map((f) => join(packs, f))) {
     await tarball(file);
     await must([command("npm"), "publish", file, "--registry", registry.url], { cwd: work, env: npmEnv, timeoutMs: 300_000 });
@@ -86,9 +97,15 @@ beforeAll(async () => {
   writeFileSync(join(elsewhere, ".npmrc"), rc);
   await must([join(nodeBin, "npm"), "install"], { cwd: npmApp, env: nodeOnlyEnv, timeoutMs: 600_000 });
   writeSdkOnlyProject(sdkOnlyApp, rc, VERSION);
-  sdkOnlyInstall = await must([join(nodeBin, "npm"), "install", "--loglevel", "warn"], { cwd: sdkOnlyApp, env: nodeOnlyEnv, timeoutMs: 600_000 });
+  sdkOnlyInstall = await must([join(nodeBin, "npm"), "install", "--loglevel", "warn"], {
+    cwd: sdkOnlyApp,
+    env: nodeOnlyEnv,
+    timeoutMs: 600_000,
+  });
   sdkOnlyKb = Number((await must(["du", "-sk", "node_modules"], { cwd: sdkOnlyApp })).stdout.split(/\s/)[0]);
-  console.log(`npm install @agentd/sdk (Node ${(await must([join(nodeBin, "node"), "--version"], { cwd: work, env: nodeOnlyEnv })).stdout.trim()}): node_modules ${(sdkOnlyKb / 1024).toFixed(1)} MB`);
+  console.log(
+    `npm install @agentd/sdk (Node ${(await must([join(nodeBin, "node"), "--version"], { cwd: work, env: nodeOnlyEnv })).stdout.trim()}): node_modules ${(sdkOnlyKb / 1024).toFixed(1)} MB`,
+  );
   await must([process.execPath, "install"], { cwd: bunApp, env: bunEnv, timeoutMs: 600_000 });
 }, SETUP_MS);
 
@@ -166,33 +183,49 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
     expect(r.stdout).toStartWith(`agentd ${VERSION} `);
   }, 300_000);
 
-  test.skipIf(process.platform !== "linux")("kill -9 of node_modules/.bin/agentd ends the binary it runs, and the binary's store lock goes with it", async () => {
-    const agentd = join(npmApp, "node_modules", ".bin", "agentd");
-    const dir = join(work, "store-kill");
-    const first = Bun.spawn([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    let holder = 0;
-    try {
-      // The compiled binary holds the directory's lock and writes its pid into the lock file.
-      for (const until = Date.now() + 30_000; !holder && Date.now() < until; await Bun.sleep(20)) holder = lockHolder(dir);
-      expect(holder).toBeGreaterThan(0);
-      expect(parentOf(holder)).toBe(first.pid);
-      const refused = await run([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv });
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`is in use by another store (pid ${holder} on `);
-      first.kill("SIGKILL");
-      for (const until = Date.now() + 10_000; parentOf(holder) !== undefined && Date.now() < until; ) await Bun.sleep(20);
-      expect(parentOf(holder)).toBeUndefined();
-      // A new store takes the lock: with its stdin closed at once it serves nothing and exits 0.
-      const next = Bun.spawn([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-      void next.stdin.end();
-      const killer = setTimeout(() => next.kill("SIGKILL"), 30_000);
-      const [code, stderr] = await Promise.all([next.exited, new Response(next.stderr).text()]).finally(() => clearTimeout(killer));
-      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    } finally {
-      first.kill("SIGKILL");
-      if (holder && parentOf(holder) !== undefined) process.kill(holder, "SIGKILL");
-    }
-  }, 120_000);
+  test.skipIf(process.platform !== "linux")(
+    "kill -9 of node_modules/.bin/agentd ends the binary it runs, and the binary's store lock goes with it",
+    async () => {
+      const agentd = join(npmApp, "node_modules", ".bin", "agentd");
+      const dir = join(work, "store-kill");
+      const first = Bun.spawn([agentd, "store", "--dir", dir], {
+        cwd: npmApp,
+        env: nodeOnlyEnv,
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      let holder = 0;
+      try {
+        // The compiled binary holds the directory's lock and writes its pid into the lock file.
+        for (const until = Date.now() + 30_000; !holder && Date.now() < until; await Bun.sleep(20)) holder = lockHolder(dir);
+        expect(holder).toBeGreaterThan(0);
+        expect(parentOf(holder)).toBe(first.pid);
+        const refused = await run([agentd, "store", "--dir", dir], { cwd: npmApp, env: nodeOnlyEnv });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`is in use by another store (pid ${holder} on `);
+        first.kill("SIGKILL");
+        for (const until = Date.now() + 10_000; parentOf(holder) !== undefined && Date.now() < until; ) await Bun.sleep(20);
+        expect(parentOf(holder)).toBeUndefined();
+        // A new store takes the lock: with its stdin closed at once it serves nothing and exits 0.
+        const next = Bun.spawn([agentd, "store", "--dir", dir], {
+          cwd: npmApp,
+          env: nodeOnlyEnv,
+          stdin: "pipe",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        void next.stdin.end();
+        const killer = setTimeout(() => next.kill("SIGKILL"), 30_000);
+        const [code, stderr] = await Promise.all([next.exited, new Response(next.stderr).text()]).finally(() => clearTimeout(killer));
+        expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      } finally {
+        first.kill("SIGKILL");
+        if (holder && parentOf(holder) !== undefined) process.kill(holder, "SIGKILL");
+      }
+    },
+    120_000,
+  );
 
   test("the SDK runs a one-shot agent from Node against the testkit's fake gateway and fake MCP server", async () => {
     const r = await run([join(nodeBin, "node"), "one-shot.mjs"], { cwd: npmApp, env: nodeOnlyEnv });
@@ -206,7 +239,10 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
   test("the installed binary exports traces and metrics over OTLP out of the box", async () => {
     const receiver = startOtlpCounter();
     try {
-      const r = await run([join(nodeBin, "npx"), "agentd", "demo"], { cwd: npmApp, env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+      const r = await run([join(nodeBin, "npx"), "agentd", "demo"], {
+        cwd: npmApp,
+        env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain("otel.unavailable");
       const paths = new Set(receiver.received.filter((x) => x.bytes > 0 && x.type === "application/x-protobuf").map((x) => x.path));
@@ -232,7 +268,10 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
   }, 60_000);
 
   test("an SDK application asking for OpenTelemetry without @agentd/otel runs untraced, with one warning naming it", async () => {
-    const r = await run([join(nodeBin, "node"), "otel-missing.mjs"], { cwd: npmApp, env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" } });
+    const r = await run([join(nodeBin, "node"), "otel-missing.mjs"], {
+      cwd: npmApp,
+      env: { ...nodeOnlyEnv, OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" },
+    });
     ok(r);
     const { text, warnings } = JSON.parse(r.stdout) as { text: string; warnings: string[] };
     expect(text).toBe("untraced");
@@ -244,7 +283,12 @@ describe("with Node and no Bun on the PATH (installed by npm)", () => {
   test("serving HTTP works under Node: it listens and answers initialize", async () => {
     const r = await run([join(nodeBin, "node"), "serve-http.mjs"], { cwd: npmApp, env: nodeOnlyEnv });
     ok(r);
-    expect(JSON.parse(r.stdout)).toEqual({ listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), status: 200, session: true, answered: true });
+    expect(JSON.parse(r.stdout)).toEqual({
+      listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+      status: 200,
+      session: true,
+      answered: true,
+    });
   }, 60_000);
 
   test("the testkit works from Node's test runner", async () => {
@@ -278,7 +322,10 @@ describe("with Bun (installed by bun)", () => {
 
   test("bunx --package @agentd/cli agentd outside any project", async () => {
     // bunx reads registries from the user's ~/.npmrc only (not the folder's): a home of its own has one.
-    const r = await run([process.execPath, "x", "--package", "@agentd/cli", "agentd", "--version"], { cwd: elsewhere, env: { ...bunEnv, HOME: elsewhere } });
+    const r = await run([process.execPath, "x", "--package", "@agentd/cli", "agentd", "--version"], {
+      cwd: elsewhere,
+      env: { ...bunEnv, HOME: elsewhere },
+    });
     ok(r);
     expect(r.stdout).toStartWith(`agentd ${VERSION} `);
   }, 300_000);
@@ -295,7 +342,12 @@ describe("with Bun (installed by bun)", () => {
   test("serving HTTP works under Bun: it listens and answers initialize", async () => {
     const r = await run([process.execPath, "serve-http.mjs"], { cwd: bunApp, env: bunEnv });
     ok(r);
-    expect(JSON.parse(r.stdout)).toEqual({ listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), status: 200, session: true, answered: true });
+    expect(JSON.parse(r.stdout)).toEqual({
+      listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+      status: 200,
+      session: true,
+      answered: true,
+    });
   }, 60_000);
 
   test("the testkit works from bun test", async () => {

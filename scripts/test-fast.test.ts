@@ -9,7 +9,10 @@ const ROOT = join(import.meta.dir, "..");
 test("every slow file named still exists, and none is already left out by a rule", () => {
   for (const f of SLOW_FILES) {
     expect(existsSync(join(ROOT, f)), f).toBe(true);
-    expect(LEFT_OUT_BY_RULE.some((r) => r.test(f)), f).toBe(false);
+    expect(
+      LEFT_OUT_BY_RULE.some((r) => r.test(f)),
+      f,
+    ).toBe(false);
   }
 });
 

@@ -44,7 +44,9 @@ export const SLOW_FILES: readonly string[] = [
 
 /** The test files `test:fast` runs, sorted. */
 export function fastTestFiles(root = ROOT): string[] {
-  const all = [...new Glob("{packages,examples,bench,scripts,deploy}/**/*.test.ts").scanSync(root)].filter((f) => !f.includes("node_modules"));
+  const all = [...new Glob("{packages,examples,bench,scripts,deploy}/**/*.test.ts").scanSync(root)].filter(
+    (f) => !f.includes("node_modules"),
+  );
   return all.filter((f) => !LEFT_OUT_BY_RULE.some((r) => r.test(f)) && !SLOW_FILES.includes(f)).sort();
 }
 

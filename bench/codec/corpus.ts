@@ -17,7 +17,13 @@ export interface CodecMessage {
 
 const KB100 = 100 * 1024;
 
-const msg = (name: string, method: string, kind: CodecMessage["kind"], value: unknown, revision: CodecMessage["revision"] = "2025-11-25"): CodecMessage => ({
+const msg = (
+  name: string,
+  method: string,
+  kind: CodecMessage["kind"],
+  value: unknown,
+  revision: CodecMessage["revision"] = "2025-11-25",
+): CodecMessage => ({
   name,
   method,
   kind,
@@ -42,7 +48,13 @@ function rows(bytes: number): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const row = { id: `INC-${10_000 + i}`, team: ["ops", "infra", "web"][i % 3], severity: (i % 4) + 1, open: i % 5 !== 0, title: `Disk pressure on node-${i}` };
+    const row = {
+      id: `INC-${10_000 + i}`,
+      team: ["ops", "infra", "web"][i % 3],
+      severity: (i % 4) + 1,
+      open: i % 5 !== 0,
+      title: `Disk pressure on node-${i}`,
+    };
     size += JSON.stringify(row).length + 1;
     out.push(row);
   }
@@ -136,33 +148,72 @@ const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "bench-serve
  * `resultType` and the server's identity on results, the caching hints on a list, a listen notification.
  */
 export const MODERN: CodecMessage[] = [
-  msg("tools/call request (2026-07-28)", "tools/call", "request", {
-    jsonrpc: "2.0",
-    id: 17,
-    method: "tools/call",
-    params: { name: "search", arguments: { query: "open incidents", limit: 10 }, _meta: { ...MODERN_META, progressToken: "p-17" } },
-  }, "2026-07-28"),
-  msg("tools/call result (2026-07-28)", "tools/call", "result", {
-    jsonrpc: "2.0",
-    id: 17,
-    result: { resultType: "complete", content: [{ type: "text", text: "3 open incidents: INC-1041, INC-1042, INC-1043" }], isError: false, _meta: SERVER_META },
-  }, "2026-07-28"),
-  msg("tools/list result (2026-07-28, 3 tools)", "tools/list", "result", {
-    jsonrpc: "2.0",
-    id: 2,
-    result: { resultType: "complete", tools: Array.from({ length: 3 }, (_, i) => tool(i)), ttlMs: 60_000, cacheScope: "public", _meta: SERVER_META },
-  }, "2026-07-28"),
-  msg("notifications/progress (2026-07-28)", "notifications/progress", "notification", {
-    jsonrpc: "2.0",
-    method: "notifications/progress",
-    params: { progressToken: "p-17", progress: 40, total: 100, message: "scanning" },
-  }, "2026-07-28"),
+  msg(
+    "tools/call request (2026-07-28)",
+    "tools/call",
+    "request",
+    {
+      jsonrpc: "2.0",
+      id: 17,
+      method: "tools/call",
+      params: { name: "search", arguments: { query: "open incidents", limit: 10 }, _meta: { ...MODERN_META, progressToken: "p-17" } },
+    },
+    "2026-07-28",
+  ),
+  msg(
+    "tools/call result (2026-07-28)",
+    "tools/call",
+    "result",
+    {
+      jsonrpc: "2.0",
+      id: 17,
+      result: {
+        resultType: "complete",
+        content: [{ type: "text", text: "3 open incidents: INC-1041, INC-1042, INC-1043" }],
+        isError: false,
+        _meta: SERVER_META,
+      },
+    },
+    "2026-07-28",
+  ),
+  msg(
+    "tools/list result (2026-07-28, 3 tools)",
+    "tools/list",
+    "result",
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        resultType: "complete",
+        tools: Array.from({ length: 3 }, (_, i) => tool(i)),
+        ttlMs: 60_000,
+        cacheScope: "public",
+        _meta: SERVER_META,
+      },
+    },
+    "2026-07-28",
+  ),
+  msg(
+    "notifications/progress (2026-07-28)",
+    "notifications/progress",
+    "notification",
+    {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p-17", progress: 40, total: 100, message: "scanning" },
+    },
+    "2026-07-28",
+  ),
 ];
 
 /** The groups the benchmark reports, each a row group in the README. */
 export const GROUPS: Array<{ id: string; label: string; messages: CodecMessage[] }> = [
   { id: "small", label: `small messages (${SMALL.length}: tools/call request+result, 4 notifications)`, messages: SMALL },
   { id: "lists", label: `list results (${LISTS.length}: 10 tools, 20 resources)`, messages: LISTS },
-  { id: "modern", label: `2026-07-28 small messages (${MODERN.length}: tools/call request+result, tools/list result, progress)`, messages: MODERN },
+  {
+    id: "modern",
+    label: `2026-07-28 small messages (${MODERN.length}: tools/call request+result, tools/list result, progress)`,
+    messages: MODERN,
+  },
   { id: "large", label: `100 KB messages (${LARGE.length}: tools/call arguments, text result, structured result)`, messages: LARGE },
 ];

@@ -52,7 +52,8 @@ async function loopLag(ms: number): Promise<{ p50: number; p99: number; max: num
   return { p50: at(0.5), p99: at(0.99), max: lags.at(-1) ?? 0 };
 }
 
-const modelAt = (url: string) => createModel({ dialect: "openai", baseURL: url, model: "bench-growth", apiKey: "bench-no-key", maxRetries: 0 });
+const modelAt = (url: string) =>
+  createModel({ dialect: "openai", baseURL: url, model: "bench-growth", apiKey: "bench-no-key", maxRetries: 0 });
 const toolServer = { command: process.execPath, args: [TOOL_SERVER] };
 
 async function concurrentRuns(url: string, n: number): Promise<void> {
@@ -75,7 +76,9 @@ async function servers(n: number): Promise<void> {
   const t0 = performance.now();
   const agent: Agent = createAgent({ model: modelAt("http://127.0.0.1:9/v1"), mcpServers });
   await agent.connect();
-  const r = (await agent.clients.get(`s${n - 1}`)?.callTool("echo", { text: "first" })) as { content?: Array<{ text?: string }> } | undefined;
+  const r = (await agent.clients.get(`s${n - 1}`)?.callTool("echo", { text: "first" })) as
+    | { content?: Array<{ text?: string }> }
+    | undefined;
   const ms = performance.now() - t0;
   if (r?.content?.[0]?.text !== "first") throw new Error(`the first tool call answered ${JSON.stringify(r)}`);
   print({ ms, rssKb: rssKb() });
@@ -83,7 +86,12 @@ async function servers(n: number): Promise<void> {
 }
 
 async function parallel(url: string, runs: number): Promise<void> {
-  const agent = createAgent({ model: modelAt(url), mcpServers: { t: toolServer }, instructions: "Use the tools.", limits: { maxTurns: 4 } });
+  const agent = createAgent({
+    model: modelAt(url),
+    mcpServers: { t: toolServer },
+    instructions: "Use the tools.",
+    limits: { maxTurns: 4 },
+  });
   await agent.run("warm-up");
   const t0 = performance.now();
   let calls = 0;

@@ -31,11 +31,35 @@ interface Sizes {
   loadSeconds: number;
   repeats: number;
 }
-const FULL: Sizes = { runs: [1, 10, 100, 1000], subs: [10, 100, 1000, 10_000], burst: 100, servers: [1, 10, 25, 50], subagents: [1, 10, 25, 50], parallel: [1, 8, 16, 32], parallelRuns: 20, sessions: [1000, 10_000, 25_000, 50_000], connections: [1, 16, 64, 256], loadSeconds: 3, repeats: 3 };
+const FULL: Sizes = {
+  runs: [1, 10, 100, 1000],
+  subs: [10, 100, 1000, 10_000],
+  burst: 100,
+  servers: [1, 10, 25, 50],
+  subagents: [1, 10, 25, 50],
+  parallel: [1, 8, 16, 32],
+  parallelRuns: 20,
+  sessions: [1000, 10_000, 25_000, 50_000],
+  connections: [1, 16, 64, 256],
+  loadSeconds: 3,
+  repeats: 3,
+};
 const SIZES: Record<Mode, Sizes> = {
   full: FULL,
   quick: { ...FULL, parallelRuns: 10, repeats: 1 },
-  tiny: { runs: [1, 2, 4, 8], subs: [2, 4, 6, 8], burst: 8, servers: [1, 2, 3, 4], subagents: [1, 2, 3, 4], parallel: [1, 2, 3, 4], parallelRuns: 2, sessions: [10, 20, 30, 40], connections: [1, 2, 4, 8], loadSeconds: 0.5, repeats: 1 },
+  tiny: {
+    runs: [1, 2, 4, 8],
+    subs: [2, 4, 6, 8],
+    burst: 8,
+    servers: [1, 2, 3, 4],
+    subagents: [1, 2, 3, 4],
+    parallel: [1, 2, 3, 4],
+    parallelRuns: 2,
+    sessions: [10, 20, 30, 40],
+    connections: [1, 2, 4, 8],
+    loadSeconds: 0.5,
+    repeats: 1,
+  },
 };
 const WORKER = join(BENCH_DIR, "growth", "agent-worker.ts");
 const med = (values: number[]) => spread(values).median;
@@ -43,7 +67,9 @@ const med = (values: number[]) => spread(values).median;
 /** The compiled binary, as `bun run build:binary` makes it (the subagents' program). */
 async function compileAgentd(): Promise<string> {
   const path = join(BUILD_DIR, "agentd-growth");
-  const r = await runToEnd([BUN, "build", "--compile", "--bytecode", "--format=esm", "packages/cli/src/main.ts", `--outfile=${path}`], { timeoutMs: 300_000 });
+  const r = await runToEnd([BUN, "build", "--compile", "--bytecode", "--format=esm", "packages/cli/src/main.ts", `--outfile=${path}`], {
+    timeoutMs: 300_000,
+  });
   if (r.code !== 0) throw new Error(`bun build --compile failed: ${r.stderr.slice(-1500)}`);
   return path;
 }
@@ -52,10 +78,16 @@ async function compileAgentd(): Promise<string> {
 async function concurrentRuns(n: number): Promise<{ growthMb: number; perRunKb: number; lagP99: number }> {
   let release: () => void = () => {};
   let gate: Promise<void> = Promise.resolve();
-  const gateway = await startFakeGateway({ dialect: "openai", script: [async () => (await gate, { text: "ok" })], onExhausted: "repeat-last" });
+  const gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [async () => (await gate, { text: "ok" })],
+    onExhausted: "repeat-last",
+  });
   // Bun's fetch keeps at most 256 requests in flight per process (BUN_CONFIG_MAX_HTTP_REQUESTS); past that
   // the runs' model requests would queue inside the worker and never reach the gateway that holds them.
-  const worker = startChild([BUN, WORKER, "runs", gateway.url, String(n)], { env: { BUN_CONFIG_MAX_HTTP_REQUESTS: String(Math.max(256, n + 16)) } });
+  const worker = startChild([BUN, WORKER, "runs", gateway.url, String(n)], {
+    env: { BUN_CONFIG_MAX_HTTP_REQUESTS: String(Math.max(256, n + 16)) },
+  });
   try {
     await worker.next(60_000); // warm-up run answered, baseline taken
     gate = new Promise((r) => (release = r));
@@ -95,7 +127,16 @@ async function subscriptions(n: number, burst: number): Promise<SubsRun> {
   const worker = startChild([BUN, WORKER, "subs", gateway.url, String(n), String(Math.min(n, burst))]);
   try {
     const r = await worker.next<Omit<SubsRun, "growthMb"> & { baseKb: number; subscribedKb: number }>(600_000);
-    return { growthMb: Math.max(0, r.subscribedKb - r.baseKb) / 1024, startMs: r.startMs, p50: r.p50, p99: r.p99, changeP99: r.changeP99, cpuMsPerChange: r.cpuMsPerChange, drainPerSecond: r.drainPerSecond, singleMs: r.singleMs };
+    return {
+      growthMb: Math.max(0, r.subscribedKb - r.baseKb) / 1024,
+      startMs: r.startMs,
+      p50: r.p50,
+      p99: r.p99,
+      changeP99: r.changeP99,
+      cpuMsPerChange: r.cpuMsPerChange,
+      drainPerSecond: r.drainPerSecond,
+      singleMs: r.singleMs,
+    };
   } finally {
     await worker.stop();
     await gateway.close();
@@ -112,7 +153,11 @@ interface SubagentRun {
 async function subagents(n: number, binary: string): Promise<SubagentRun> {
   let release: () => void = () => {};
   let gate: Promise<void> = Promise.resolve();
-  const gateway = await startFakeGateway({ dialect: "openai", script: [async () => (await gate, { text: "child done" })], onExhausted: "repeat-last" });
+  const gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [async () => (await gate, { text: "child done" })],
+    onExhausted: "repeat-last",
+  });
   const worker = startChild([BUN, WORKER, "subagents", gateway.url, String(n), binary]);
   try {
     const first = await worker.next<{ p50: number }>(180_000);
@@ -245,7 +290,10 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
       x: { label: "runs in flight", unit: "runs" },
       y: { label: "RSS growth", unit: "MB" },
       series: [{ name: "agentd createAgent", role: "ours", points: points(runs, (r) => r.growthMb) }],
-      target: { text: `≤ 50 KB per idle in-flight run at ${largest.toLocaleString("en")} runs (KB per run)`, ...ok(perRunKb <= 50, perRunKb) },
+      target: {
+        text: `≤ 50 KB per idle in-flight run at ${largest.toLocaleString("en")} runs (KB per run)`,
+        ...ok(perRunKb <= 50, perRunKb),
+      },
       note: "Each size is a fresh agent process (createAgent, no MCP server) whose runs all wait at the fake gateway, which holds every model request until the harness has seen them all and the worker has read its RSS (after a full GC) and timed its event loop; then all are answered and every run must end with the answer. Bun's fetch keeps at most 256 requests in flight per process unless BUN_CONFIG_MAX_HTTP_REQUESTS says more: the worker sets it to the number of runs (a host running more than 256 concurrent runs in one process needs the same, or the rest queue inside fetch).",
     }),
     withGrowth({
@@ -355,10 +403,12 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
   log("growth: idle HTTP sessions");
   const limit = await sessionCeiling();
   const checkpoints = size.sessions.filter((c) => c <= limit);
-  if (checkpoints.length < size.sessions.length) notes.push(`The file-descriptor limit allowed only ${checkpoints.join(", ")} idle sessions.`);
+  if (checkpoints.length < size.sessions.length)
+    notes.push(`The file-descriptor limit allowed only ${checkpoints.join(", ")} idle sessions.`);
   const mem = { ours: [] as Awaited<ReturnType<typeof measureMemory>>[], floor: [] as Awaited<ReturnType<typeof measureMemory>>[] };
   for (let r = 0; r < size.repeats; r++) for (const id of ["ours", "floor"] as const) mem[id].push(await measureMemory(id, checkpoints));
-  const memSeries = (id: "ours" | "floor") => checkpoints.map((x, i) => ({ x, y: med(mem[id].map((m) => (m.atMb[i] as number) - m.startMb)) }));
+  const memSeries = (id: "ours" | "floor") =>
+    checkpoints.map((x, i) => ({ x, y: med(mem[id].map((m) => (m.atMb[i] as number) - m.startMb)) }));
   const lastSessions = checkpoints.at(-1) ?? 0;
   const kbPerSession = (id: "ours" | "floor") => ((memSeries(id).at(-1)?.y ?? 0) * 1024) / (lastSessions || 1);
   const perSession = `At ${lastSessions.toLocaleString("en")} sessions: agentd ${sig(kbPerSession("ours"))} KB per session, the bare floor ${sig(kbPerSession("floor"))} KB (${sig(kbPerSession("ours") / kbPerSession("floor"))}×).`;
@@ -379,7 +429,8 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
   log("growth: requests/s against connections");
   const gen = await ensureLoadGenerator(log, mode !== "tiny");
   const load = { seconds: size.loadSeconds, warmupSeconds: mode === "tiny" ? 0 : size.loadSeconds / 2 };
-  const rpsOf = (id: "ours" | "floor") => curve(size.connections, size.repeats, async (c) => (await measureRps(gen, id, "json", { connections: c, ...load })).rps);
+  const rpsOf = (id: "ours" | "floor") =>
+    curve(size.connections, size.repeats, async (c) => (await measureRps(gen, id, "json", { connections: c, ...load })).rps);
   const rpsOurs = await rpsOf("ours");
   const rpsFloor = await rpsOf("floor");
   curves.push(
@@ -396,10 +447,11 @@ export async function runGrowth(mode: Mode, log: (line: string) => void = () => 
     }),
   );
 
-  for (const c of curves) notes.push(`${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted"}`).join("; ")}.`);
-  notes.push(
-    "HTTPS and mutual TLS against bare Bun.serve with the same certificate are the tls benchmark (bench/tls/).",
-  );
+  for (const c of curves)
+    notes.push(
+      `${c.title}: ${c.series.map((s) => `${s.name} ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted"}`).join("; ")}.`,
+    );
+  notes.push("HTTPS and mutual TLS against bare Bun.serve with the same certificate are the tls benchmark (bench/tls/).");
   return {
     bench: "growth",
     mode,

@@ -20,13 +20,25 @@ const uri = (i: number) => `file:///bench/r${i}.txt`;
 const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)] ?? 0;
 
 /** Run the subscription work; prints one JSON line of figures. */
-export async function subscriptions(model: LanguageModel, n: number, burst: number, rssKb: () => number, print: (o: unknown) => void): Promise<void> {
+export async function subscriptions(
+  model: LanguageModel,
+  n: number,
+  burst: number,
+  rssKb: () => number,
+  print: (o: unknown) => void,
+): Promise<void> {
   const fake = fakeServerCommand({ resources: Array.from({ length: n }, (_, i) => ({ uri: uri(i), text: "v0" })) });
   const agent = createAgent({ model, mcpServers: { fake: fake.config }, instructions: "Note the change.", limits: { maxTurns: 2 } });
   try {
     await agent.connect();
     const baseKb = rssKb();
-    const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({ kind: "subscription", id: subscriptionTriggerId("fake", uri(i)), server: "fake", uri: uri(i), instruction: "The resource changed." }));
+    const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({
+      kind: "subscription",
+      id: subscriptionTriggerId("fake", uri(i)),
+      server: "fake",
+      uri: uri(i),
+      instruction: "The resource changed.",
+    }));
     const triggers = new AgentTriggers({ agent, specs });
     // Listening before the triggers do, so this listener hears each notification first.
     const notified = new Map<string, number>();
@@ -44,11 +56,13 @@ export async function subscriptions(model: LanguageModel, n: number, burst: numb
       ended++;
       if (waiter && ended >= waiter.count) waiter.resolve();
     });
-    const endedReaches = (count: number) => (ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })));
+    const endedReaches = (count: number) =>
+      ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve }));
     const t0 = performance.now();
     const r = await triggers.start();
     const startMs = performance.now() - t0;
-    if (r.active !== n) throw new Error(`${r.active} of ${n} subscriptions active: ${JSON.stringify(triggers.status().find((s) => s.state !== "active"))}`);
+    if (r.active !== n)
+      throw new Error(`${r.active} of ${n} subscriptions active: ${JSON.stringify(triggers.status().find((s) => s.state !== "active"))}`);
     // The first read after subscribing always emits (level-triggered): one run per resource. Let them end.
     await endedReaches(n);
     const subscribedKb = rssKb();
@@ -57,7 +71,11 @@ export async function subscriptions(model: LanguageModel, n: number, burst: numb
     const change = async (count: number, content: string) => {
       notified.clear();
       started.clear();
-      const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(count), content], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+      const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(count), content], {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "inherit",
+      });
       const out = burster.stdout.getReader();
       const decoder = new TextDecoder();
       let text = "";
@@ -85,7 +103,8 @@ export async function subscriptions(model: LanguageModel, n: number, burst: numb
       const { sentAt } = JSON.parse(text.split("\n")[1] ?? "{}") as { sentAt: number[] };
       const ids = Array.from({ length: count }, (_, i) => subscriptionTriggerId("fake", uri(i)));
       const fromNotification = ids.map((id, i) => (started.get(id) ?? Number.NaN) - (notified.get(uri(i)) ?? Number.NaN));
-      if (fromNotification.some((l) => !Number.isFinite(l))) throw new Error(`${fromNotification.filter((l) => !Number.isFinite(l)).length} of ${count} changes started no run`);
+      if (fromNotification.some((l) => !Number.isFinite(l)))
+        throw new Error(`${fromNotification.filter((l) => !Number.isFinite(l)).length} of ${count} changes started no run`);
       const fromChange = ids.map((id, i) => performance.timeOrigin + (started.get(id) as number) - (sentAt[i] as number));
       const drainMs = Math.max(...started.values()) - Math.min(...notified.values());
       return { fromNotification, fromChange, cpuMs: (cpu.user + cpu.system) / 1000, drainMs, window };

@@ -103,13 +103,26 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
       mem.set(id, [...(mem.get(id) ?? []), await measureMemory(id, checkpoints)]);
     }
   }
-  const memSubject = (id: ServerId) => (id === "floor" ? "floor: bare Bun.serve holding the same connections and GET streams" : SUBJECTS[id]);
+  const memSubject = (id: ServerId) =>
+    id === "floor" ? "floor: bare Bun.serve holding the same connections and GET streams" : SUBJECTS[id];
   const memGroups = [{ key: "start", label: "RSS at start, after GC (0 sessions)", pick: (r: MemoryRun) => r.startMb }].concat(
-    checkpoints.map((c, i) => ({ key: String(c), label: `RSS with ${c.toLocaleString("en")} idle sessions, GET stream open each`, pick: (r: MemoryRun) => r.atMb[i] as number })),
+    checkpoints.map((c, i) => ({
+      key: String(c),
+      label: `RSS with ${c.toLocaleString("en")} idle sessions, GET stream open each`,
+      pick: (r: MemoryRun) => r.atMb[i] as number,
+    })),
   );
   for (const g of memGroups) {
     for (const id of MEM_SERVERS) {
-      const spec: FigureSpec = { id: `mem.${g.key}.${id}`, group: g.label, subject: memSubject(id), metric: "RSS", unit: "MB", better: "lower", runs: (mem.get(id) ?? []).map(g.pick) };
+      const spec: FigureSpec = {
+        id: `mem.${g.key}.${id}`,
+        group: g.label,
+        subject: memSubject(id),
+        metric: "RSS",
+        unit: "MB",
+        better: "lower",
+        runs: (mem.get(id) ?? []).map(g.pick),
+      };
       if (id !== "floor") spec.floor = `mem.${g.key}.floor`;
       if (id !== "sdk" && id !== "floor") spec.peer = `mem.${g.key}.sdk`;
       if (id === "ours" && g.key === "10000")

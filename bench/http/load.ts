@@ -26,7 +26,8 @@ export async function ensureLoadGenerator(log: (line: string) => void, install =
       await runToEnd(["apt-get", "update"], { timeoutMs: 180_000 });
       r = await runToEnd(["apt-get", "install", "-y", "wrk"], { env: { DEBIAN_FRONTEND: "noninteractive" }, timeoutMs: 180_000 });
     }
-    if (r.code !== 0) log(`http: apt-get could not install wrk (${r.stderr.trim().split("\n").at(-1) ?? ""}); using the Bun load generator`);
+    if (r.code !== 0)
+      log(`http: apt-get could not install wrk (${r.stderr.trim().split("\n").at(-1) ?? ""}); using the Bun load generator`);
   }
   if (which("wrk")) {
     const v = await runToEnd(["wrk", "--version"]);
@@ -46,15 +47,35 @@ export interface LoadRun {
 /** Drive `port` with `connections` clients for `seconds`, round-robin over `sessions`. */
 export async function drive(gen: LoadGenerator, port: number, connections: number, seconds: number, sessions: string[]): Promise<LoadRun> {
   if (gen.kind === "bun") {
-    const r = await runToEnd([BUN, join(BENCH_DIR, "http", "load-gen.ts"), String(port), String(connections), String(Math.round(seconds * 1000)), sessions.join(",")], {
-      timeoutMs: (seconds + 60) * 1000,
-    });
+    const r = await runToEnd(
+      [
+        BUN,
+        join(BENCH_DIR, "http", "load-gen.ts"),
+        String(port),
+        String(connections),
+        String(Math.round(seconds * 1000)),
+        sessions.join(","),
+      ],
+      {
+        timeoutMs: (seconds + 60) * 1000,
+      },
+    );
     if (r.code !== 0) throw new Error(`load-gen failed: ${r.stderr.slice(-1000)}`);
     return JSON.parse(r.stdout.trim().split("\n").at(-1) as string) as LoadRun;
   }
   const threads = Math.min(2, connections);
   // wrk takes whole seconds only ("-d0.5s" prints its usage and exits 1): shorter runs take one second.
-  const args = ["wrk", `-t${threads}`, `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--timeout", "10s", "-s", join(BENCH_DIR, "http", "tools-call.lua"), `http://127.0.0.1:${port}/mcp`];
+  const args = [
+    "wrk",
+    `-t${threads}`,
+    `-c${connections}`,
+    `-d${Math.max(1, Math.round(seconds))}s`,
+    "--timeout",
+    "10s",
+    "-s",
+    join(BENCH_DIR, "http", "tools-call.lua"),
+    `http://127.0.0.1:${port}/mcp`,
+  ];
   const r = await runToEnd(sessions.length ? [...args, "--", sessions.join(",")] : args, { timeoutMs: (seconds + 60) * 1000 });
   if (r.code !== 0) throw new Error(`wrk failed (${r.code}): ${r.stderr.slice(-1000)}`);
   return parseWrk(r.stdout);

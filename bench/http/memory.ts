@@ -20,7 +20,9 @@ export async function measureMemory(id: ServerId, checkpoints: number[]): Promis
   const max = checkpoints.at(-1) ?? 0;
   const { child: server, port } = await startServer(id, "sse", max + 100);
   const startMb = (await settledRssKb(server)) / 1024;
-  const client = startChild(withRaisedFdLimit([BUN, join(BENCH_DIR, "http", "idle-sessions.ts"), String(port), checkpoints.join(","), "64"]));
+  const client = startChild(
+    withRaisedFdLimit([BUN, join(BENCH_DIR, "http", "idle-sessions.ts"), String(port), checkpoints.join(","), "64"]),
+  );
   try {
     const atMb: number[] = [];
     const openSeconds: number[] = [];

@@ -27,14 +27,20 @@ async function time(label: string, version: string, call: () => Promise<unknown>
 }
 
 const ours = new McpServer({ name: "bench", version: "1" });
-ours.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (a) => ({ content: [{ type: "text", text: String(a.text) }] }));
+ours.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (a) => ({
+  content: [{ type: "text", text: String(a.text) }],
+}));
 const oursHttp = await createStreamableHttpServer({ onsession: async (t) => void (await ours.connect(t)) });
 
 const v2Handler = createMcpHandler(() => {
   const s = new V2Server({ name: "v2", version: "2.4.0" }, { capabilities: { tools: {} } });
-  s.registerTool("echo", { description: "echo", inputSchema: fromJsonSchema({ type: "object", properties: { text: { type: "string" } } }) }, async (a) => ({
-    content: [{ type: "text", text: String((a as { text: string }).text) }],
-  }));
+  s.registerTool(
+    "echo",
+    { description: "echo", inputSchema: fromJsonSchema({ type: "object", properties: { text: { type: "string" } } }) },
+    async (a) => ({
+      content: [{ type: "text", text: String((a as { text: string }).text) }],
+    }),
+  );
   return s;
 });
 const v2Http = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (r) => v2Handler.fetch(r) });
@@ -49,13 +55,17 @@ for (const mode of ["legacy", "auto"] as const) {
 {
   const c = new Client({ name: "v2", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
   await c.connect(new StreamableHTTPClientTransport(oursHttp.url));
-  await time("v2 client (auto) → agentd server", c.getNegotiatedProtocolVersion()!, () => c.callTool({ name: "echo", arguments: { text: "hello" } }));
+  await time("v2 client (auto) → agentd server", c.getNegotiatedProtocolVersion()!, () =>
+    c.callTool({ name: "echo", arguments: { text: "hello" } }),
+  );
   await c.close();
 }
 for (const mode of ["legacy", "auto"] as const) {
   const c = new Client({ name: "v2", version: "2.4.0" }, { versionNegotiation: { mode } });
   await c.connect(new StreamableHTTPClientTransport(v2Url));
-  await time(`v2 client (${mode}) → v2 server`, c.getNegotiatedProtocolVersion()!, () => c.callTool({ name: "echo", arguments: { text: "hello" } }));
+  await time(`v2 client (${mode}) → v2 server`, c.getNegotiatedProtocolVersion()!, () =>
+    c.callTool({ name: "echo", arguments: { text: "hello" } }),
+  );
   await c.close();
 }
 {

@@ -39,7 +39,9 @@ for (const mode of ["json", "sse"] as const) {
   const sdk = spread(runs.get(`${mode}.sdk-node`)!).median;
   for (const id of SERVERS) {
     const s = spread(runs.get(`${mode}.${id}`)!);
-    lines.push(`| ${mode.toUpperCase()} | ${SUBJECTS[id]} | ${fmt(s.median)} | ${fmt(s.min)} – ${fmt(s.max)} | ${(s.median / sdk).toFixed(2)}× |`);
+    lines.push(
+      `| ${mode.toUpperCase()} | ${SUBJECTS[id]} | ${fmt(s.median)} | ${fmt(s.min)} – ${fmt(s.max)} | ${(s.median / sdk).toFixed(2)}× |`,
+    );
   }
 }
 if (errors.length) lines.push("", `Errors: ${errors.join("; ")}`);

@@ -27,7 +27,9 @@ function texts(node: unknown, out: Array<{ cls?: string; text: string }> = []): 
   if (Array.isArray(node)) for (const n of node) texts(n, out);
   else if (node && typeof node === "object") {
     for (const [k, v] of Object.entries(node)) {
-      if (k === "text") for (const t of Array.isArray(v) ? v : [v]) out.push(typeof t === "object" ? { cls: t["@_class"], text: String(t["#text"] ?? "") } : { text: String(t) });
+      if (k === "text")
+        for (const t of Array.isArray(v) ? v : [v])
+          out.push(typeof t === "object" ? { cls: t["@_class"], text: String(t["#text"] ?? "") } : { text: String(t) });
       else texts(v, out);
     }
   }

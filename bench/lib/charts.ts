@@ -33,7 +33,9 @@ const roleOf = (f: Figure, ours: Set<string>): Role => (f.subject.startsWith("fl
 export function comparisonGroups(b: BenchResult): Array<{ group: string; figures: Figure[] }> {
   const groups = new Map<string, Figure[]>();
   for (const f of b.figures) groups.set(f.group, [...(groups.get(f.group) ?? []), f]);
-  return [...groups].filter(([, fs]) => fs.length > 1 && fs.some((f) => f.vsPeer !== undefined || f.vsFloor !== undefined)).map(([group, figures]) => ({ group, figures }));
+  return [...groups]
+    .filter(([, fs]) => fs.length > 1 && fs.some((f) => f.vsPeer !== undefined || f.vsFloor !== undefined))
+    .map(([group, figures]) => ({ group, figures }));
 }
 
 /** Every chart of `file`. */

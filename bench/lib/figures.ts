@@ -94,7 +94,8 @@ export function finishFigures(bench: BenchName, specs: readonly FigureSpec[]): F
       f.judged = f.targets.map((t) => {
         const other = t.peerFigure === undefined ? undefined : byId.get(t.peerFigure);
         const vsOther = other && other.median > 0 ? sig(f.median / other.median) : undefined;
-        const actual = t.against === "peer" ? (t.peerFigure === undefined ? f.vsPeer : vsOther) : t.against === "floor" ? f.vsFloor : f.median;
+        const actual =
+          t.against === "peer" ? (t.peerFigure === undefined ? f.vsPeer : vsOther) : t.against === "floor" ? f.vsFloor : f.median;
         if (actual === undefined) return { ...t };
         return { ...t, actual, met: t.op === ">=" ? actual >= t.value : actual <= t.value };
       });

@@ -28,9 +28,22 @@ test("a square-root series is sub-linear", () => {
 
 test("fewer than two usable sizes give no fit", () => {
   expect(fitGrowth([{ x: 10, y: 1 }])).toBeUndefined();
-  expect(fitGrowth([{ x: 10, y: 1 }, { x: 10, y: 2 }, { x: 100, y: 0 }])).toBeUndefined();
+  expect(
+    fitGrowth([
+      { x: 10, y: 1 },
+      { x: 10, y: 2 },
+      { x: 100, y: 0 },
+    ]),
+  ).toBeUndefined();
 });
 
 test("a noisy series whose late values fall back is constant, not sub-linear", () => {
-  expect(fitGrowth([{ x: 1, y: 100 }, { x: 10, y: 160 }, { x: 100, y: 120 }, { x: 1000, y: 110 }])?.kind).toBe("constant");
+  expect(
+    fitGrowth([
+      { x: 1, y: 100 },
+      { x: 10, y: 160 },
+      { x: 100, y: 120 },
+      { x: 1000, y: 110 },
+    ])?.kind,
+  ).toBe("constant");
 });

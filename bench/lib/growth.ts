@@ -65,12 +65,21 @@ export function fitGrowth(points: readonly Point[]): Growth | undefined {
   if (new Set(usable.map((p) => p.x)).size < 2) return undefined;
   const first = usable[0] as Point;
   const line = leastSquares(usable);
-  const increments = usable.filter((p) => p.x > first.x && p.y > first.y).map((p) => ({ x: Math.log(p.x - first.x), y: Math.log(p.y - first.y) }));
+  const increments = usable
+    .filter((p) => p.x > first.x && p.y > first.y)
+    .map((p) => ({ x: Math.log(p.x - first.x), y: Math.log(p.y - first.y) }));
   const top = Math.max(...usable.map((p) => p.y));
   const flat = top <= first.y * FLAT_WITHIN || increments.length === 0;
   const exponent = flat ? 0 : increments.length === 1 ? 1 : leastSquares(increments).slope;
   // Increments that shrink as the size grows are noise around a constant, not growth.
-  const kind: GrowthKind = flat || exponent < CONSTANT_BELOW ? "constant" : exponent < LINEAR_FROM ? "sub-linear" : exponent <= LINEAR_TO ? "linear" : "worse than linear";
+  const kind: GrowthKind =
+    flat || exponent < CONSTANT_BELOW
+      ? "constant"
+      : exponent < LINEAR_FROM
+        ? "sub-linear"
+        : exponent <= LINEAR_TO
+          ? "linear"
+          : "worse than linear";
   return { kind, exponent: sig(exponent), slope: sig(line.slope), intercept: sig(line.intercept) };
 }
 
@@ -98,5 +107,8 @@ export function describeGrowth(g: Growth, yUnit: string, xUnit: string): string 
 
 /** Fill in the fitted growth of every series of `curve`. */
 export function withGrowth(curve: Curve): Curve {
-  return { ...curve, series: curve.series.map((s) => ({ ...s, points: s.points.map((p) => ({ x: p.x, y: sig(p.y, 4) })), growth: fitGrowth(s.points) })) };
+  return {
+    ...curve,
+    series: curve.series.map((s) => ({ ...s, points: s.points.map((p) => ({ x: p.x, y: sig(p.y, 4) })), growth: fitGrowth(s.points) })),
+  };
 }

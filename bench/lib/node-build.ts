@@ -16,9 +16,21 @@ export async function buildForNode(entry: string, name: string, externals: strin
   const outfile = join(BUILD_DIR, `${name}.mjs`);
   // `--conditions=bun`: bundle the workspace packages from their TypeScript sources (their `import`
   // condition points at dist/ bundles that a fresh clone has not built).
-  const r = await runToEnd([BUN, "build", entry, "--target=node", "--format=esm", "--conditions=bun", `--outfile=${outfile}`, ...externals.map((e) => `--external=${e}`)], {
-    timeoutMs: 120_000,
-  });
+  const r = await runToEnd(
+    [
+      BUN,
+      "build",
+      entry,
+      "--target=node",
+      "--format=esm",
+      "--conditions=bun",
+      `--outfile=${outfile}`,
+      ...externals.map((e) => `--external=${e}`),
+    ],
+    {
+      timeoutMs: 120_000,
+    },
+  );
   if (r.code !== 0) throw new Error(`bun build ${entry} for node failed: ${r.stderr.slice(-1500)}`);
   return outfile;
 }

@@ -51,10 +51,7 @@ function targetText(f: Figure): string {
 
 /** One benchmark's table. */
 export function renderBench(b: BenchResult & { machine?: MachineInfo }): string {
-  const rows = [
-    "| what | subject | median | min – max | vs peer | vs floor | target | verdict |",
-    "|---|---|---:|---:|---:|---:|---|---|",
-  ];
+  const rows = ["| what | subject | median | min – max | vs peer | vs floor | target | verdict |", "|---|---|---:|---:|---:|---:|---|---|"];
   let lastGroup = "";
   for (const f of b.figures) {
     const group = f.group === lastGroup ? "" : f.group;
@@ -64,7 +61,9 @@ export function renderBench(b: BenchResult & { machine?: MachineInfo }): string 
     );
   }
   const charts = comparisonGroups(b).map(({ group }) => `![${b.bench}: ${group}](results/charts/${groupChartFile(b.bench, group)})`);
-  const when = b.machine ? ` on ${b.machine.date.slice(0, 16).replace("T", " ")} UTC, load average ${b.machine.loadStart.map((x) => x.toFixed(1)).join(" ")} at the start` : "";
+  const when = b.machine
+    ? ` on ${b.machine.date.slice(0, 16).replace("T", " ")} UTC, load average ${b.machine.loadStart.map((x) => x.toFixed(1)).join(" ")} at the start`
+    : "";
   return [
     `### ${b.bench}`,
     "",
@@ -82,9 +81,23 @@ export function renderBench(b: BenchResult & { machine?: MachineInfo }): string 
 export function renderCurve(c: Curve): string[] {
   const sizes = [...new Set(c.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const head = `| ${c.x.label} (${c.x.unit}) | ${c.series.map((s) => `${s.name} (${c.y.unit})`).join(" | ")} |`;
-  const rows = sizes.map((x) => `| ${fmt(x)} | ${c.series.map((s) => { const p = s.points.find((q) => q.x === x); return p ? fmt(p.y) : "–"; }).join(" | ")} |`);
-  const growth = c.series.map((s) => `${s.name}: ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted (fewer than two sizes)"}`);
-  const target = c.target ? [`- Target: ${c.target.text}: ${c.target.met === undefined ? "n/a (not measured at the size it needs)" : `${c.target.actual === undefined ? "" : `${fmt(c.target.actual)} — `}${c.target.met ? "**met**" : "**missed**"}`}.`] : [];
+  const rows = sizes.map(
+    (x) =>
+      `| ${fmt(x)} | ${c.series
+        .map((s) => {
+          const p = s.points.find((q) => q.x === x);
+          return p ? fmt(p.y) : "–";
+        })
+        .join(" | ")} |`,
+  );
+  const growth = c.series.map(
+    (s) => `${s.name}: ${s.growth ? describeGrowth(s.growth, c.y.unit, c.x.unit) : "not fitted (fewer than two sizes)"}`,
+  );
+  const target = c.target
+    ? [
+        `- Target: ${c.target.text}: ${c.target.met === undefined ? "n/a (not measured at the size it needs)" : `${c.target.actual === undefined ? "" : `${fmt(c.target.actual)} — `}${c.target.met ? "**met**" : "**missed**"}`}.`,
+      ]
+    : [];
   return [
     `#### ${c.title}`,
     "",
@@ -116,7 +129,9 @@ export function renderSummary(file: ResultFile): string {
     for (const c of b.curves ?? []) {
       if (!c.target) continue;
       const v = c.target.met === undefined ? "n/a" : c.target.met ? "met" : "**missed**";
-      rows.push(`| ${b.bench} | ${c.title} | ${c.target.text} | | ${c.target.actual === undefined ? "–" : `${fmt(c.target.actual)}`} | ${v} |`);
+      rows.push(
+        `| ${b.bench} | ${c.title} | ${c.target.text} | | ${c.target.actual === undefined ? "–" : `${fmt(c.target.actual)}`} | ${v} |`,
+      );
     }
   }
   return rows.join("\n");

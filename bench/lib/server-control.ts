@@ -56,7 +56,13 @@ async function heapSummary(): Promise<Record<string, unknown>> {
   const base = { rssMb: usage.rss / 2 ** 20, heapUsedMb: usage.heapUsed / 2 ** 20, externalMb: usage.external / 2 ** 20 };
   if (!(globalThis as { Bun?: unknown }).Bun) return base;
   const jsc = (await import("bun:jsc")) as {
-    heapStats(): { heapSize: number; heapCapacity: number; extraMemorySize: number; objectCount: number; objectTypeCounts: Record<string, number> };
+    heapStats(): {
+      heapSize: number;
+      heapCapacity: number;
+      extraMemorySize: number;
+      objectCount: number;
+      objectTypeCounts: Record<string, number>;
+    };
   };
   const stats = jsc.heapStats();
   return {

@@ -7,7 +7,11 @@ import type { Role } from "./growth.ts";
 
 const W = 720;
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';
-const COLORS: Record<Role, string[]> = { ours: ["#1f6feb", "#0b3d91"], peer: ["#d1242f", "#bf8700", "#8250df", "#1a7f37"], floor: ["#6e7781", "#424a53"] };
+const COLORS: Record<Role, string[]> = {
+  ours: ["#1f6feb", "#0b3d91"],
+  peer: ["#d1242f", "#bf8700", "#8250df", "#1a7f37"],
+  floor: ["#6e7781", "#424a53"],
+};
 
 /** Escape text for SVG content and attributes. */
 export function esc(s: string): string {
@@ -80,20 +84,27 @@ export function lineChart(c: LineChart): string {
   const sy = (y: number) => top + ph - (y / (yMax || 1)) * ph;
   const body: string[] = [`<g stroke="#d0d7de" stroke-width="1">`];
   for (const t of yTicks) body.push(`<line x1="${left}" y1="${sy(t).toFixed(1)}" x2="${left + pw}" y2="${sy(t).toFixed(1)}"/>`);
-  body.push(`</g>`, `<g stroke="#24292f" stroke-width="1"><line x1="${left}" y1="${top + ph}" x2="${left + pw}" y2="${top + ph}"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}"/></g>`);
+  body.push(
+    `</g>`,
+    `<g stroke="#24292f" stroke-width="1"><line x1="${left}" y1="${top + ph}" x2="${left + pw}" y2="${top + ph}"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}"/></g>`,
+  );
   body.push(`<g text-anchor="end" fill="#24292f">`);
   for (const t of yTicks) body.push(`<text x="${left - 6}" y="${(sy(t) + 4).toFixed(1)}">${tick(t)}</text>`);
   body.push(`</g>`, `<g text-anchor="middle" fill="#24292f">`);
   for (const t of xTicks) body.push(`<text x="${sx(t).toFixed(1)}" y="${top + ph + 18}">${tick(t)}</text>`);
   body.push(`</g>`);
   body.push(`<text class="axis-label x" x="${left + pw / 2}" y="${top + ph + 40}" text-anchor="middle">${esc(c.xLabel)}</text>`);
-  body.push(`<text class="axis-label y" x="18" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 18 ${top + ph / 2})">${esc(c.yLabel)}</text>`);
+  body.push(
+    `<text class="axis-label y" x="18" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 18 ${top + ph / 2})">${esc(c.yLabel)}</text>`,
+  );
   const counters: Record<Role, number> = { ours: 0, peer: 0, floor: 0 };
   c.series.forEach((s, i) => {
     const color = colorOf(s.role, counters[s.role]++);
     const dash = s.role === "floor" ? ' stroke-dasharray="6 4"' : "";
     const pts = s.points.filter((p) => p.x > 0 && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
-    body.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${pts.map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ")}"/>`);
+    body.push(
+      `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${pts.map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ")}"/>`,
+    );
     for (const p of pts) body.push(`<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3" fill="${color}"/>`);
     const ly = top + ph + bottom + 4 + i * 18;
     body.push(`<line x1="${left}" y1="${ly}" x2="${left + 24}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);
@@ -133,12 +144,16 @@ export function barChart(c: BarChart): string {
     const y = top + i * rowH + 4;
     const color = colorOf(b.role, counters[b.role]++);
     body.push(`<text x="${left - 8}" y="${y + 13}" text-anchor="end" font-size="11">${esc(truncate(b.name, 60))}</text>`);
-    body.push(`<rect x="${left}" y="${y}" width="${Math.max(1, sx(b.value) - left).toFixed(1)}" height="${rowH - 8}" fill="${color}"${b.role === "floor" ? ' fill-opacity="0.45"' : ""}/>`);
+    body.push(
+      `<rect x="${left}" y="${y}" width="${Math.max(1, sx(b.value) - left).toFixed(1)}" height="${rowH - 8}" fill="${color}"${b.role === "floor" ? ' fill-opacity="0.45"' : ""}/>`,
+    );
     body.push(`<text x="${(sx(b.value) + 4).toFixed(1)}" y="${y + 13}">${tick(b.value)}</text>`);
   });
   body.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}" stroke="#24292f"/>`);
   body.push(`<text class="axis-label x" x="${left + pw / 2}" y="${H - 14}" text-anchor="middle">${esc(c.valueLabel)}</text>`);
-  body.push(`<text class="axis-label y" x="12" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 12 ${top + ph / 2})">subject</text>`);
+  body.push(
+    `<text class="axis-label y" x="12" y="${top + ph / 2}" text-anchor="middle" transform="rotate(-90 12 ${top + ph / 2})">subject</text>`,
+  );
   return frame(H, c.title, body, width);
 }
 

@@ -59,10 +59,16 @@ async function measure(id: FrameworkId, node: () => Promise<string>, size: (type
       await worker.exited; // the tool server writes its times when the worker closes it
       gateway.send("report");
       const { ms } = await gateway.next<{ ms: number[] }>();
-      const tools = readFileSync(toolTimes, "utf8").trim().split("\n").map(Number).slice(size.warmups * TOOL_TURNS);
+      const tools = readFileSync(toolTimes, "utf8")
+        .trim()
+        .split("\n")
+        .map(Number)
+        .slice(size.warmups * TOOL_TURNS);
       const perRun = TOOL_TURNS + 1;
       if (ms.length !== walls.length * perRun || tools.length !== walls.length * TOOL_TURNS)
-        throw new Error(`${id}: expected ${walls.length * perRun} model requests and ${walls.length * TOOL_TURNS} tool calls, saw ${ms.length} and ${tools.length}`);
+        throw new Error(
+          `${id}: expected ${walls.length * perRun} model requests and ${walls.length * TOOL_TURNS} tool calls, saw ${ms.length} and ${tools.length}`,
+        );
       const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
       return walls.map((wall, i) => ({
         wall,
@@ -83,7 +89,13 @@ export async function runLoop(mode: Mode, log: (line: string) => void = () => {}
   const started = performance.now();
   const size = SIZES[mode];
   let built: Promise<string> | undefined;
-  const node = () => (built ??= buildForNode("bench/loop/worker-openai.ts", "loop-worker-openai", ["@openai/*", "openai", "zod", "@modelcontextprotocol/*"]));
+  const node = () =>
+    (built ??= buildForNode("bench/loop/worker-openai.ts", "loop-worker-openai", [
+      "@openai/*",
+      "openai",
+      "zod",
+      "@modelcontextprotocol/*",
+    ]));
   const results = new Map<FrameworkId, RunBreakdown[]>();
   for (let w = 0; w < size.workers; w++) {
     for (const f of FRAMEWORKS) {
@@ -93,14 +105,26 @@ export async function runLoop(mode: Mode, log: (line: string) => void = () => {}
   }
   const specs: FigureSpec[] = [];
   const views = [
-    { key: "overhead", group: "loop overhead per tool turn (wall − gateway − tool) / 10", pick: (r: RunBreakdown) => (r.wall - r.gateway - r.tool) / TOOL_TURNS },
+    {
+      key: "overhead",
+      group: "loop overhead per tool turn (wall − gateway − tool) / 10",
+      pick: (r: RunBreakdown) => (r.wall - r.gateway - r.tool) / TOOL_TURNS,
+    },
     { key: "wall", group: `whole run wall time (${TOOL_TURNS} tool turns + final answer)`, pick: (r: RunBreakdown) => r.wall },
     { key: "gateway", group: "of which: gateway server-side time (11 requests)", pick: (r: RunBreakdown) => r.gateway },
     { key: "tool", group: `of which: tool server time (${TOOL_TURNS} calls)`, pick: (r: RunBreakdown) => r.tool },
   ];
   for (const v of views) {
     for (const f of FRAMEWORKS) {
-      const spec: FigureSpec = { id: `${v.key}.${f.id}`, group: v.group, subject: f.subject, metric: "time", unit: "ms", better: "lower", runs: (results.get(f.id) ?? []).map(v.pick) };
+      const spec: FigureSpec = {
+        id: `${v.key}.${f.id}`,
+        group: v.group,
+        subject: f.subject,
+        metric: "time",
+        unit: "ms",
+        better: "lower",
+        runs: (results.get(f.id) ?? []).map(v.pick),
+      };
       if (f.id !== "openai-bun") spec.peer = `${v.key}.openai-bun`;
       if (f.id === "ours" && v.key === "overhead")
         spec.targets = [

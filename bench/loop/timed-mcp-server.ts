@@ -6,7 +6,11 @@
  */
 import { appendFileSync } from "node:fs";
 
-const TOOL = { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
+const TOOL = {
+  name: "echo",
+  description: "Returns its text argument.",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+};
 const durations: number[] = [];
 const out = Bun.stdout.writer();
 

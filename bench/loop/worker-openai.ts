@@ -5,7 +5,15 @@
  *
  *   bun bench/loop/worker-openai.ts GATEWAY_URL WARMUPS RUNS   (BENCH_TOOL_TIMES, BENCH_BUN)
  */
-import { Agent, MCPServerStdio, OpenAIChatCompletionsModel, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } from "@openai/agents";
+import {
+  Agent,
+  MCPServerStdio,
+  OpenAIChatCompletionsModel,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+} from "@openai/agents";
 import OpenAI from "openai";
 import { FINAL_TEXT } from "./script.ts";
 import { serveLoopWorker } from "./worker-protocol.ts";

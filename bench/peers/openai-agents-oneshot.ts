@@ -8,7 +8,15 @@
  * The MCP server is `bun packages/cli/src/main.ts __demo-server` (BENCH_BUN names the bun to use); set
  * BENCH_DEMO_SERVER to a compiled agentd binary to spawn `<binary> __demo-server` instead.
  */
-import { Agent, MCPServerStdio, OpenAIChatCompletionsModel, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } from "@openai/agents";
+import {
+  Agent,
+  MCPServerStdio,
+  OpenAIChatCompletionsModel,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+} from "@openai/agents";
 import OpenAI from "openai";
 import { startFakeGateway } from "@agentd/testkit";
 import { DEMO_INSTRUCTION, demoScript } from "../../packages/cli/src/demo/demo-script.ts";

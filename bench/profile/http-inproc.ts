@@ -19,11 +19,17 @@ const n = Number(count);
 const { McpServer } = (await import(`${dir}/packages/sdk/src/mcp/index.ts`)) as typeof Mcp;
 const { createStreamableHttpServer } = (await import(`${dir}/packages/sdk/src/transport/index.ts`)) as typeof Transport;
 const { RawConnection } = (await import(`${dir}/bench/http/raw-http.ts`)) as typeof Raw;
-const { openSession, POST_HEADERS, sessionHeaders, toolsCall, isEchoAnswer } = (await import(`${dir}/bench/http/mcp-session.ts`)) as typeof Session;
+const { openSession, POST_HEADERS, sessionHeaders, toolsCall, isEchoAnswer } = (await import(
+  `${dir}/bench/http/mcp-session.ts`
+)) as typeof Session;
 
 const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
 mcp.tool(
-  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  {
+    name: "echo",
+    description: "Returns its text argument.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
   (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
 );
 const server = await createStreamableHttpServer({

@@ -30,8 +30,10 @@ try {
   await client.next(180_000);
   server.send("heap");
   const after = await server.next<Heap>();
-  const per = (a: number | undefined, b: number | undefined) => (((a ?? 0) - (b ?? 0)) / n);
-  console.log(`${id}, ${n} idle sessions, per session: RSS ${(per(after.rssMb, before.rssMb) * 1024).toFixed(1)} kB, JS heap ${(per(after.heapSizeMb ?? after.heapUsedMb, before.heapSizeMb ?? before.heapUsedMb) * 1024).toFixed(1)} kB (capacity ${(per(after.heapCapacityMb, before.heapCapacityMb) * 1024).toFixed(1)} kB, extra ${(per(after.extraMemoryMb, before.extraMemoryMb) * 1024).toFixed(1)} kB), objects ${per(after.objectCount, before.objectCount).toFixed(1)}`);
+  const per = (a: number | undefined, b: number | undefined) => ((a ?? 0) - (b ?? 0)) / n;
+  console.log(
+    `${id}, ${n} idle sessions, per session: RSS ${(per(after.rssMb, before.rssMb) * 1024).toFixed(1)} kB, JS heap ${(per(after.heapSizeMb ?? after.heapUsedMb, before.heapSizeMb ?? before.heapUsedMb) * 1024).toFixed(1)} kB (capacity ${(per(after.heapCapacityMb, before.heapCapacityMb) * 1024).toFixed(1)} kB, extra ${(per(after.extraMemoryMb, before.extraMemoryMb) * 1024).toFixed(1)} kB), objects ${per(after.objectCount, before.objectCount).toFixed(1)}`,
+  );
   const types = Object.keys(after.types ?? {})
     .map((t) => [t, per(after.types?.[t], before.types?.[t])] as const)
     .filter(([, d]) => d >= 0.5)

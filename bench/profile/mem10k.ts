@@ -8,4 +8,6 @@ import type { ServerId } from "../http/http-servers.ts";
 const id = (process.argv[2] ?? "ours") as ServerId;
 const checkpoints = (process.argv[3] ?? "10000").split(",").map(Number);
 const run = await measureMemory(id, checkpoints);
-console.log(JSON.stringify({ id, startMb: +run.startMb.toFixed(1), atMb: run.atMb.map((m) => +m.toFixed(1)), openSeconds: run.openSeconds }));
+console.log(
+  JSON.stringify({ id, startMb: +run.startMb.toFixed(1), atMb: run.atMb.map((m) => +m.toFixed(1)), openSeconds: run.openSeconds }),
+);

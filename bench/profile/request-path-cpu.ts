@@ -13,7 +13,11 @@ import { directPair } from "./direct-pair.ts";
 const [a, b] = directPair();
 const server = new McpServer({ name: "profile-echo", version: "1.0.0" });
 server.tool(
-  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  {
+    name: "echo",
+    description: "Returns its text argument.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
   (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
 );
 const served = server.connect(b as never);

@@ -66,10 +66,19 @@ const add = (k: string, v: number) => rows.set(k, [...(rows.get(k) ?? []), v]);
 for (let i = 0; i < rounds; i++) {
   add("floor", await run(join(dirs[0]!, "bench/http/servers/bun-floor.ts"), [], true));
   for (const [j, dir] of dirs.entries())
-    for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(",")) add(`${j}:${mode}`, await run(join(dir, "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false));
+    for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(","))
+      add(`${j}:${mode}`, await run(join(dir, "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false));
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = median(rows.get("floor")!);
 for (const [j, dir] of dirs.entries()) console.log(`${j}: ${dir}`);
 for (const [k, xs] of rows)
-  console.log(k.padEnd(7), "µs CPU/request", xs.map((x) => x.toFixed(1)).join(" "), "median", median(xs).toFixed(1), "floor/this", (floor / median(xs)).toFixed(3));
+  console.log(
+    k.padEnd(7),
+    "µs CPU/request",
+    xs.map((x) => x.toFixed(1)).join(" "),
+    "median",
+    median(xs).toFixed(1),
+    "floor/this",
+    (floor / median(xs)).toFixed(3),
+  );

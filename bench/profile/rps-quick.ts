@@ -17,4 +17,12 @@ for (let i = 0; i < rounds; i++) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = median(rows.floor!);
-for (const [k, xs] of Object.entries(rows)) console.log(k.padEnd(6), xs.map((x) => Math.round(x)).join(" "), "median", Math.round(median(xs)), "vs floor", (median(xs) / floor).toFixed(3));
+for (const [k, xs] of Object.entries(rows))
+  console.log(
+    k.padEnd(6),
+    xs.map((x) => Math.round(x)).join(" "),
+    "median",
+    Math.round(median(xs)),
+    "vs floor",
+    (median(xs) / floor).toFixed(3),
+  );

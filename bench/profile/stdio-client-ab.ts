@@ -19,7 +19,10 @@ const WORKER = join(import.meta.dir, "stdio-cpu-worker.ts");
 
 /** Run the worker under `perf stat`: task-clock of the tree (ms) and the client's own CPU (ms). */
 async function measure(root: string, kind: string, n: number): Promise<{ tree: number; client: number; loop: number }> {
-  const proc = Bun.spawn(["perf", "stat", "-x,", "-e", "task-clock", "--", process.execPath, WORKER, root, kind, String(n)], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["perf", "stat", "-x,", "-e", "task-clock", "--", process.execPath, WORKER, root, kind, String(n)], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`worker failed (${code}): ${err}`);
   const line = err.split("\n").find((l) => l.includes("task-clock"));
@@ -51,7 +54,11 @@ for (let r = 0; r < Number(rounds); r++) {
     }
     for (const size of sizes.split(",").filter(Boolean).map(Number)) {
       const s = await measure(sides[side], "servers", size);
-      for (const [k, v] of [[`${side} ${size} tree`, s.tree], [`${side} ${size} client`, s.client]] as const) startup.set(k, [...(startup.get(k) ?? []), v]);
+      for (const [k, v] of [
+        [`${side} ${size} tree`, s.tree],
+        [`${side} ${size} client`, s.client],
+      ] as const)
+        startup.set(k, [...(startup.get(k) ?? []), v]);
     }
   }
   console.error(`round ${r + 1}/${rounds} done`);

@@ -34,9 +34,11 @@ if (kind === "calls") {
   await c.close();
 } else if (kind === "servers") {
   const clients = await Promise.all(Array.from({ length: n }, (_, i) => connect(`s${i}`, "bench/loop/timed-mcp-server.ts")));
-  await Promise.all(clients.map(async (c) => {
-    if ((await c.listTools()).length !== 1) throw new Error("expected one tool");
-  }));
+  await Promise.all(
+    clients.map(async (c) => {
+      if ((await c.listTools()).length !== 1) throw new Error("expected one tool");
+    }),
+  );
   await Promise.all(clients.map((c) => c.close()));
 } else throw new Error(`unknown kind ${kind}: calls or servers`);
 const u = process.cpuUsage();

@@ -30,7 +30,9 @@ const results = new Map<string, Figures[]>(trees.map((t) => [t, []]));
 for (let round = 0; round < Number(rounds); round++) {
   for (const tree of trees) {
     const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "noted" }], onExhausted: "repeat-last" });
-    const prof = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${tree.replaceAll("/", "_")}-${round}.cpuprofile`] : [];
+    const prof = profileDir
+      ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${tree.replaceAll("/", "_")}-${round}.cpuprofile`]
+      : [];
     const worker = startChild([process.execPath, ...prof, join(tree, "bench/growth/agent-worker.ts"), "subs", gateway.url, n, burst], {
       cwd: tree,
       env: profileDir ? { BENCH_BURST_WINDOW: "1" } : {},
@@ -38,7 +40,9 @@ for (let round = 0; round < Number(rounds); round++) {
     try {
       const r = await worker.next<Figures>(600_000);
       results.get(tree)?.push(r);
-      console.log(`${round} ${tree}: p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, cpu ${r.cpuMsPerChange.toFixed(3)} ms/change, drain ${Math.round(r.drainPerSecond ?? Number.NaN)}/s, single ${(r.singleMs ?? Number.NaN).toFixed(2)} ms${r.window ? ` window ${r.window.map(Math.round).join(",")}` : ""}`);
+      console.log(
+        `${round} ${tree}: p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, cpu ${r.cpuMsPerChange.toFixed(3)} ms/change, drain ${Math.round(r.drainPerSecond ?? Number.NaN)}/s, single ${(r.singleMs ?? Number.NaN).toFixed(2)} ms${r.window ? ` window ${r.window.map(Math.round).join(",")}` : ""}`,
+      );
       if (profileDir) await worker.exited;
     } finally {
       await worker.stop();

@@ -22,8 +22,18 @@ const agent = createAgent({ model, mcpServers: { fake: fake.config } });
 try {
   await agent.connect();
   const answered: RunResult = { text: "ok", toolCalls: 0, turns: 1 } as RunResult;
-  const noModel: ConstructorParameters<typeof AgentTriggers>[0]["agent"] = { connect: () => agent.connect(), clients: agent.clients, run: async () => answered };
-  const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({ kind: "subscription", id: subscriptionTriggerId("fake", uri(i)), server: "fake", uri: uri(i), instruction: "The resource changed." }));
+  const noModel: ConstructorParameters<typeof AgentTriggers>[0]["agent"] = {
+    connect: () => agent.connect(),
+    clients: agent.clients,
+    run: async () => answered,
+  };
+  const specs: SubscriptionSpec[] = Array.from({ length: n }, (_, i) => ({
+    kind: "subscription",
+    id: subscriptionTriggerId("fake", uri(i)),
+    server: "fake",
+    uri: uri(i),
+    instruction: "The resource changed.",
+  }));
   const triggers = new AgentTriggers({ agent: noModel, specs });
   let ended = 0;
   let waiter: { count: number; resolve: () => void } | undefined;
@@ -31,12 +41,17 @@ try {
     ended++;
     if (waiter && ended >= waiter.count) waiter.resolve();
   });
-  const endedReaches = (count: number) => (ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve })));
+  const endedReaches = (count: number) =>
+    ended >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiter = { count, resolve }));
   await triggers.start();
   await endedReaches(n);
   const perChange: number[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(burst), `v${round}`], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    const burster = Bun.spawn([process.execPath, BURST_CLIENT, fake.control.socketPath, String(burst), `v${round}`], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     await burster.stdout.getReader().read(); // "ready"
     const target = ended + burst;
     const cpu0 = process.cpuUsage();

@@ -24,13 +24,20 @@ const client: SubscribableClient = {
 };
 let ended = 0;
 let wake: (() => void) | undefined;
-const router = new TriggerRouter({ run: async () => ({ status: "ok" }), ...(process.env.LOG ? { logger: jsonLinesLogger(() => {}) } : {}) });
+const router = new TriggerRouter({
+  run: async () => ({ status: "ok" }),
+  ...(process.env.LOG ? { logger: jsonLinesLogger(() => {}) } : {}),
+});
 router.on("run-end", () => {
   ended++;
   wake?.();
 });
 for (let i = 0; i < N; i++)
-  router.add({ id: `t${i}`, instruction: process.env.TPL ?? "The resource changed.", source: new SubscriptionSource({ client, uri: `file:///r${i}.txt` }) });
+  router.add({
+    id: `t${i}`,
+    instruction: process.env.TPL ?? "The resource changed.",
+    source: new SubscriptionSource({ client, uri: `file:///r${i}.txt` }),
+  });
 await router.start();
 const until = (count: number) =>
   new Promise<void>((resolve) => {

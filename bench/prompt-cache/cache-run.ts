@@ -13,12 +13,16 @@ export const MIN_CACHEABLE_TOKENS = 1024;
 const CITIES = ["Paris", "Oslo", "Rome", "Lima", "Quito", "Accra", "Hanoi", "Perth", "Turin"];
 
 /** Nine tool turns then the answer: ten model requests, as in the issue's 10-turn loop. */
-export const TEN_TURNS: Turn[] = [...CITIES.map((city) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] })), { text: "Warmest: Accra." }];
+export const TEN_TURNS: Turn[] = [
+  ...CITIES.map((city) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] })),
+  { text: "Warmest: Accra." },
+];
 
 /** A system prompt of a realistic size (~3 KB): what an operator's instructions plus the tool notice come to. */
 const INSTRUCTIONS = Array.from(
   { length: 24 },
-  (_, i) => `Rule ${i + 1}: check every city with get_weather before comparing, quote the temperature in °C, and say which reading is older than an hour.`,
+  (_, i) =>
+    `Rule ${i + 1}: check every city with get_weather before comparing, quote the temperature in °C, and say which reading is older than an hour.`,
 ).join("\n");
 
 const describe = (what: string) => `${what}. Returns a short plain-text report; fails with a message when the city is unknown. `.repeat(4);
@@ -27,8 +31,18 @@ const describe = (what: string) => `${what}. Returns a short plain-text report; 
 function tools(): ToolSet {
   const names = ["get_weather", "get_forecast", "get_time", "get_air_quality"];
   return {
-    list: async () => names.map((name) => ({ name, description: describe(`The ${name.replaceAll("_", " ")} of a city`), inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })),
-    call: async (_name, args) => ({ text: `${String(args.city)}: 21°C, wind 12 km/h NW, humidity 48 %, pressure 1016 hPa, visibility 10 km, UV 3, observed 10 minutes ago at the central station. `.repeat(2), isError: false }),
+    list: async () =>
+      names.map((name) => ({
+        name,
+        description: describe(`The ${name.replaceAll("_", " ")} of a city`),
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      })),
+    call: async (_name, args) => ({
+      text: `${String(args.city)}: 21°C, wind 12 km/h NW, humidity 48 %, pressure 1016 hPa, visibility 10 km, UV 3, observed 10 minutes ago at the central station. `.repeat(
+        2,
+      ),
+      isError: false,
+    }),
   };
 }
 
@@ -51,7 +65,13 @@ export async function cacheRun(dialect: Dialect, caching: boolean): Promise<Cach
       model: `${dialect}-bench`,
       ...(dialect === "anthropic" ? { promptCache: { enabled: caching } } : {}),
     });
-    const result = await runLoop({ model, tools: tools(), instructions: INSTRUCTIONS, input: `Which of ${CITIES.join(", ")} is warmest?`, runId: `bench-${dialect}` });
+    const result = await runLoop({
+      model,
+      tools: tools(),
+      instructions: INSTRUCTIONS,
+      input: `Which of ${CITIES.join(", ")} is warmest?`,
+      runId: `bench-${dialect}`,
+    });
     return { requests: gateway.requests.length, usage: result.usage };
   } finally {
     await gateway.close();

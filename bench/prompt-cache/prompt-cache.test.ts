@@ -8,6 +8,8 @@ describe("prompt-cache bench, smoke", () => {
     expect([off.requests, on.requests]).toEqual([10, 10]);
     expect(off.usage.cacheReadTokens ?? 0).toBe(0);
     expect(on.usage.cacheReadTokens).toBeGreaterThan(on.usage.inputTokens / 2);
-    expect(renderTable([{ dialect: "anthropic", caching: true, input: 10, read: 8, write: 2, billed: 5 }])).toContain("| anthropic | on | 10 | 8 | 2 | 5 |");
+    expect(renderTable([{ dialect: "anthropic", caching: true, input: 10, read: 8, write: 2, billed: 5 }])).toContain(
+      "| anthropic | on | 10 | 8 | 2 | 5 |",
+    );
   });
 });

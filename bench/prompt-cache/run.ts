@@ -71,6 +71,9 @@ if (import.meta.main) {
     const begin = readme.indexOf(START);
     const end = readme.indexOf(END);
     if (begin < 0 || end < begin) throw new Error("bench/README.md has no bench:prompt-cache markers");
-    writeFileSync(path, `${readme.slice(0, begin + START.length)}\n${table}\n\nSmallest cacheable prefix in the model: ${MIN_CACHEABLE_TOKENS} tokens.\n${readme.slice(end)}`);
+    writeFileSync(
+      path,
+      `${readme.slice(0, begin + START.length)}\n${table}\n\nSmallest cacheable prefix in the model: ${MIN_CACHEABLE_TOKENS} tokens.\n${readme.slice(end)}`,
+    );
   }
 }

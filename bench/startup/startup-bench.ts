@@ -46,22 +46,92 @@ export async function runStartup(mode: Mode, log: (line: string) => void = () =>
   const agentd = await compile("packages/cli/src/main.ts", "agentd", ["--bytecode", "--splitting", "--format=esm"]);
   const bytecode = await compile("packages/cli/src/main.ts", "agentd-plain");
   const hello = await compile(join("bench", "startup", "hello.ts"), "hello");
-  const peerNode = await buildForNode("bench/peers/openai-agents-oneshot.ts", "openai-agents-oneshot", ["@openai/*", "openai", "zod", "@modelcontextprotocol/*"]);
+  const peerNode = await buildForNode("bench/peers/openai-agents-oneshot.ts", "openai-agents-oneshot", [
+    "@openai/*",
+    "openai",
+    "zod",
+    "@modelcontextprotocol/*",
+  ]);
   const peerTs = join(BENCH_DIR, "peers", "openai-agents-oneshot.ts");
   const mastraTs = join(BENCH_DIR, "peers", "mastra-oneshot.ts");
   const same = { BENCH_DEMO_SERVER: agentd.path };
   const subjects: Subject[] = [
     { id: "version.ours", group: "version", subject: "agentd --version (compiled)", argv: [agentd.path, "--version"], expect: "agentd" },
-    { id: "version.ours-bc", group: "version", subject: "agentd --version (compiled without --bytecode)", argv: [bytecode.path, "--version"], expect: "agentd" },
-    { id: "version.floor", group: "version", subject: "floor: compiled hello-world (bun build --compile)", argv: [hello.path], expect: "hello" },
-    { id: "demo.ours", group: "demo", subject: "agentd demo (compiled; server: agentd __demo-server)", argv: [agentd.path, "demo"], expect: ANSWER },
-    { id: "demo.ours-bc", group: "demo", subject: "agentd demo (compiled without --bytecode)", argv: [bytecode.path, "demo"], expect: ANSWER },
-    { id: "demo.ours-src", group: "demo", subject: "agentd demo from source (bun packages/cli/src/main.ts)", argv: [BUN, join(ROOT, "packages/cli/src/main.ts"), "demo"], expect: ANSWER },
-    { id: "demo.bun-same", group: "demo", subject: "@openai/agents 0.20.0 on Bun, same compiled server", argv: [BUN, peerTs], env: same, expect: ANSWER },
-    { id: "demo.node-same", group: "demo", subject: "@openai/agents 0.20.0 on Node 20, same compiled server", argv: ["node", peerNode], env: same, expect: ANSWER },
-    { id: "demo.mastra-same", group: "demo", subject: "Mastra (@mastra/core 1.71.0) on Bun, same compiled server", argv: [BUN, mastraTs], env: same, expect: ANSWER },
-    { id: "demo.bun", group: "demo", subject: "@openai/agents 0.20.0 on Bun, server: bun packages/cli/src/main.ts __demo-server", argv: [BUN, peerTs], env: { BENCH_BUN: BUN }, expect: ANSWER },
-    { id: "demo.node", group: "demo", subject: "@openai/agents 0.20.0 on Node 20, server: bun packages/cli/src/main.ts __demo-server", argv: ["node", peerNode], env: { BENCH_BUN: BUN }, expect: ANSWER },
+    {
+      id: "version.ours-bc",
+      group: "version",
+      subject: "agentd --version (compiled without --bytecode)",
+      argv: [bytecode.path, "--version"],
+      expect: "agentd",
+    },
+    {
+      id: "version.floor",
+      group: "version",
+      subject: "floor: compiled hello-world (bun build --compile)",
+      argv: [hello.path],
+      expect: "hello",
+    },
+    {
+      id: "demo.ours",
+      group: "demo",
+      subject: "agentd demo (compiled; server: agentd __demo-server)",
+      argv: [agentd.path, "demo"],
+      expect: ANSWER,
+    },
+    {
+      id: "demo.ours-bc",
+      group: "demo",
+      subject: "agentd demo (compiled without --bytecode)",
+      argv: [bytecode.path, "demo"],
+      expect: ANSWER,
+    },
+    {
+      id: "demo.ours-src",
+      group: "demo",
+      subject: "agentd demo from source (bun packages/cli/src/main.ts)",
+      argv: [BUN, join(ROOT, "packages/cli/src/main.ts"), "demo"],
+      expect: ANSWER,
+    },
+    {
+      id: "demo.bun-same",
+      group: "demo",
+      subject: "@openai/agents 0.20.0 on Bun, same compiled server",
+      argv: [BUN, peerTs],
+      env: same,
+      expect: ANSWER,
+    },
+    {
+      id: "demo.node-same",
+      group: "demo",
+      subject: "@openai/agents 0.20.0 on Node 20, same compiled server",
+      argv: ["node", peerNode],
+      env: same,
+      expect: ANSWER,
+    },
+    {
+      id: "demo.mastra-same",
+      group: "demo",
+      subject: "Mastra (@mastra/core 1.71.0) on Bun, same compiled server",
+      argv: [BUN, mastraTs],
+      env: same,
+      expect: ANSWER,
+    },
+    {
+      id: "demo.bun",
+      group: "demo",
+      subject: "@openai/agents 0.20.0 on Bun, server: bun packages/cli/src/main.ts __demo-server",
+      argv: [BUN, peerTs],
+      env: { BENCH_BUN: BUN },
+      expect: ANSWER,
+    },
+    {
+      id: "demo.node",
+      group: "demo",
+      subject: "@openai/agents 0.20.0 on Node 20, server: bun packages/cli/src/main.ts __demo-server",
+      argv: ["node", peerNode],
+      env: { BENCH_BUN: BUN },
+      expect: ANSWER,
+    },
   ];
   if (mode === "tiny") subjects.splice(0, subjects.length, ...subjects.filter((s) => !NOT_IN_TINY.has(s.id)));
   const wall = new Map<string, number[]>(subjects.map((s) => [s.id, []]));
@@ -86,8 +156,24 @@ export async function runStartup(mode: Mode, log: (line: string) => void = () =>
   const peaks: FigureSpec[] = [];
   for (const s of subjects) {
     const groupName = s.group === "version" ? "--version" : "one-shot demo run (3 model turns, 2 tool calls)";
-    const w: FigureSpec = { id: `${s.id}.wall`, group: `${groupName}: wall time`, subject: s.subject, metric: "wall", unit: "ms", better: "lower", runs: wall.get(s.id) ?? [] };
-    const m: FigureSpec = { id: `${s.id}.peak`, group: `${groupName}: peak RSS`, subject: s.subject, metric: "peak RSS", unit: "MB", better: "lower", runs: peak.get(s.id) ?? [] };
+    const w: FigureSpec = {
+      id: `${s.id}.wall`,
+      group: `${groupName}: wall time`,
+      subject: s.subject,
+      metric: "wall",
+      unit: "ms",
+      better: "lower",
+      runs: wall.get(s.id) ?? [],
+    };
+    const m: FigureSpec = {
+      id: `${s.id}.peak`,
+      group: `${groupName}: peak RSS`,
+      subject: s.subject,
+      metric: "peak RSS",
+      unit: "MB",
+      better: "lower",
+      runs: peak.get(s.id) ?? [],
+    };
     if (s.id.startsWith("version.ours")) {
       w.floor = "version.floor.wall";
       m.floor = "version.floor.peak";
@@ -99,7 +185,13 @@ export async function runStartup(mode: Mode, log: (line: string) => void = () =>
     }
     if (s.id === "demo.ours")
       w.targets = [
-        { text: "≤ 0.15× @openai/agents on Node (the issue's peer), same server", against: "peer", peerFigure: "demo.node-same.wall", op: "<=", value: 0.15 },
+        {
+          text: "≤ 0.15× @openai/agents on Node (the issue's peer), same server",
+          against: "peer",
+          peerFigure: "demo.node-same.wall",
+          op: "<=",
+          value: 0.15,
+        },
         { text: "≤ 0.15× @openai/agents on Bun (stricter: its fastest), same server", against: "peer", op: "<=", value: 0.15 },
         { text: "raised: ≤ 0.12× @openai/agents on Bun, same server", against: "peer", op: "<=", value: 0.12 },
         { text: "≤ 0.1× Mastra on Bun, same server", against: "peer", peerFigure: "demo.mastra-same.wall", op: "<=", value: 0.1 },

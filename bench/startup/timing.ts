@@ -56,5 +56,11 @@ export async function verify(argv: string[], env: Record<string, string>, expect
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0 || !out.includes(expect))
     // The message lines of stderr (not the stack frames), so a peer's failure says what failed.
-    throw new Error(`${argv.join(" ")} exited ${code} without "${expect}" on stdout: ${out.slice(0, 300)} ${err.split("\n").filter((l) => !/^\s+at /.test(l)).join("\n").slice(-1500)}`);
+    throw new Error(
+      `${argv.join(" ")} exited ${code} without "${expect}" on stdout: ${out.slice(0, 300)} ${err
+        .split("\n")
+        .filter((l) => !/^\s+at /.test(l))
+        .join("\n")
+        .slice(-1500)}`,
+    );
 }

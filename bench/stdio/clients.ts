@@ -36,7 +36,7 @@ function expectModern(version: string | undefined, who: string): void {
 const serverCommand = (s: ServerKind) => ({ command: BUN, args: [join(BENCH_DIR, "stdio", "servers", SERVER_FILES[s])] });
 
 const ARGS = { text: "hello" };
-const textOf = (r: { content?: unknown }) => ((r.content as Array<{ text?: string }> | undefined)?.[0]?.text ?? "");
+const textOf = (r: { content?: unknown }) => (r.content as Array<{ text?: string }> | undefined)?.[0]?.text ?? "";
 const check = (r: { content?: unknown }) => {
   if (textOf(r) !== "hello") throw new Error(`echo answered ${JSON.stringify(r).slice(0, 200)}`);
 };
@@ -53,12 +53,21 @@ export async function connect(client: ClientKind, server: ServerKind): Promise<C
   if (client === "sdk") {
     const c = new SdkClient({ name: "bench-client", version: "1.0.0" });
     await c.connect(new SdkStdio(serverCommand(server)));
-    return { call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }), close: () => c.close() };
+    return {
+      call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }),
+      close: () => c.close(),
+    };
   }
-  const c = new Sdk2Client({ name: "bench-client", version: "1.0.0" }, client === "sdk2-2026" ? { versionNegotiation: { mode: "auto" } } : {});
+  const c = new Sdk2Client(
+    { name: "bench-client", version: "1.0.0" },
+    client === "sdk2-2026" ? { versionNegotiation: { mode: "auto" } } : {},
+  );
   await c.connect(new Sdk2Stdio(serverCommand(server)));
   if (client === "sdk2-2026") expectModern(c.getNegotiatedProtocolVersion(), "v2 SDK client");
-  return { call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }), close: () => c.close() };
+  return {
+    call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }),
+    close: () => c.close(),
+  };
 }
 
 /** The floor: JSON.stringify a tools/call, write it to a raw echo child, read the line back, JSON.parse it. */
@@ -88,7 +97,9 @@ async function connectRaw(): Promise<Caller> {
           if (m.params?.arguments?.text === "hello") resolve();
           else reject(new Error(`raw echo answered ${line.slice(0, 200)}`));
         });
-        proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "echo", arguments: ARGS } })}\n`);
+        proc.stdin.write(
+          `${JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "echo", arguments: ARGS } })}\n`,
+        );
         proc.stdin.flush();
       });
     },

@@ -48,9 +48,12 @@ export async function runStdio(mode: Mode): Promise<BenchResult> {
   // Interleave: every pair once per repeat, so load that comes and goes hits all pairs alike.
   for (let rep = 0; rep < repeats; rep++) {
     for (const p of PAIRS) {
-      const r = await runToEnd([...prefix, BUN, "bench/stdio/stdio-worker.ts", p.client, p.server, String(latCalls), String(thruMs), String(INFLIGHT)], {
-        timeoutMs: 120_000,
-      });
+      const r = await runToEnd(
+        [...prefix, BUN, "bench/stdio/stdio-worker.ts", p.client, p.server, String(latCalls), String(thruMs), String(INFLIGHT)],
+        {
+          timeoutMs: 120_000,
+        },
+      );
       if (r.code !== 0) throw new Error(`stdio worker ${p.id} failed (${r.code}): ${r.stderr.slice(-2000)}`);
       samples.get(p.id)?.push(JSON.parse(r.stdout.trim().split("\n").at(-1) as string) as Sample);
     }
@@ -79,7 +82,8 @@ export async function runStdio(mode: Mode): Promise<BenchResult> {
           { text: "≤ 0.8× the official SDK pair", against: "peer", op: "<=", value: 0.8 },
           { text: "raised: ≤ 1.25× the raw pipe echo floor", against: "floor", op: "<=", value: 1.25 },
         ];
-      if (p.id === "ours" && m.key === "callsPerSec") spec.targets = [{ text: "≥ 3× the official SDK pair", against: "peer", op: ">=", value: 3 }];
+      if (p.id === "ours" && m.key === "callsPerSec")
+        spec.targets = [{ text: "≥ 3× the official SDK pair", against: "peer", op: ">=", value: 3 }];
       specs.push(spec);
     }
   }

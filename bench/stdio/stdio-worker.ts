@@ -14,9 +14,11 @@ try {
   const calls = Number(latCalls);
   // Warm-up: enough calls for the JIT on both sides, sequential and concurrent.
   for (let i = 0; i < Math.min(300, calls); i++) await caller.call();
-  await Promise.all(Array.from({ length: Number(inflight) }, async () => {
-    for (let i = 0; i < Math.min(30, calls); i++) await caller.call();
-  }));
+  await Promise.all(
+    Array.from({ length: Number(inflight) }, async () => {
+      for (let i = 0; i < Math.min(30, calls); i++) await caller.call();
+    }),
+  );
 
   const samples = new Float64Array(calls);
   const latencyDeadline = performance.now() + 20_000;
@@ -31,12 +33,14 @@ try {
   let done = 0;
   const start = performance.now();
   const stopAt = start + Number(thruMs);
-  await Promise.all(Array.from({ length: Number(inflight) }, async () => {
-    while (performance.now() < stopAt) {
-      await caller.call();
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Number(inflight) }, async () => {
+      while (performance.now() < stopAt) {
+        await caller.call();
+        done++;
+      }
+    }),
+  );
   const elapsed = (performance.now() - start) / 1000;
   console.log(JSON.stringify({ p50Us: percentile(taken, 50), p99Us: percentile(taken, 99), callsPerSec: done / elapsed, latencyCalls: n }));
 } finally {

@@ -39,7 +39,14 @@ export interface StoreFigures {
 /** A checkpoint as an agent with 4 subscriptions and 8 subagents writes it. */
 function checkpointBody(n: number): Omit<CheckpointDocument, "writtenAt"> {
   const now = new Date().toISOString();
-  const subs = Array.from({ length: 4 }, (_, i) => ({ id: `self:orders:file:///q${i}`, server: "orders", uri: `file:///q${i}`, instruction: "Handle {{resource.text}}", origin: "self" as const, arrangedBy: "run-x" }));
+  const subs = Array.from({ length: 4 }, (_, i) => ({
+    id: `self:orders:file:///q${i}`,
+    server: "orders",
+    uri: `file:///q${i}`,
+    instruction: "Handle {{resource.text}}",
+    origin: "self" as const,
+    arrangedBy: "run-x",
+  }));
   return {
     format: "agentd.checkpoint",
     version: 1,
@@ -54,7 +61,13 @@ function checkpointBody(n: number): Omit<CheckpointDocument, "writtenAt"> {
       lastUpdatedAt: now,
       ttl: 3_600_000,
       owner: `run-${n}`,
-      payload: { instruction: "Summarise the queue ".repeat(8), scopes: [{ allow: ["orders/*"] }], limits: { maxTurns: 10 }, runId: `run-${n}.sa-${i}`, depth: 1 },
+      payload: {
+        instruction: "Summarise the queue ".repeat(8),
+        scopes: [{ allow: ["orders/*"] }],
+        limits: { maxTurns: 10 },
+        runId: `run-${n}.sa-${i}`,
+        depth: 1,
+      },
       usage: { inputTokens: n, outputTokens: 0, totalTokens: n },
       turns: 1,
       toolCalls: 0,
@@ -86,7 +99,13 @@ async function measure(args: string[], samples: number): Promise<StoreFigures> {
       if (i >= 10) claimMs.push(performance.now() - t);
     }
     let n = 0;
-    const writer = new CheckpointWriter({ store: async () => store, key: `bench/checkpoints/${crypto.randomUUID()}`, build: () => checkpointBody(n), debounceMs: 0, logger: nullLogger });
+    const writer = new CheckpointWriter({
+      store: async () => store,
+      key: `bench/checkpoints/${crypto.randomUUID()}`,
+      build: () => checkpointBody(n),
+      debounceMs: 0,
+      logger: nullLogger,
+    });
     for (let i = 0; i < samples + 10; i++) {
       n = i; // every write changes the document (a run started), as in an agent
       writer.schedule();
@@ -126,4 +145,5 @@ export async function runStoreBench(samples: number): Promise<{ directory: Store
   }
 }
 
-if (import.meta.main) process.stdout.write(`${JSON.stringify(await runStoreBench(process.argv.includes("--quick") ? 50 : 500), null, 2)}\n`);
+if (import.meta.main)
+  process.stdout.write(`${JSON.stringify(await runStoreBench(process.argv.includes("--quick") ? 50 : 500), null, 2)}\n`);

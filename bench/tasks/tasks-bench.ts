@@ -22,7 +22,14 @@ const SIZES: Record<Mode, { repeats: number; samples: number; warmup: number }> 
 
 const runner: SelfRunner = {
   async run(input, { runId }) {
-    return { text: input, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
+    return {
+      text: input,
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      turns: 1,
+      runId: runId!,
+      stopReason: "final",
+      toolCalls: 0,
+    };
   },
 };
 
@@ -67,7 +74,9 @@ export async function runTasks(mode: Mode, log: (line: string) => void = () => {
           }),
         ),
       );
-      log(`tasks: repeat ${rep + 1}/${size.repeats}: plain ${runs.plain.at(-1)} µs, tasks/get ${runs.get.at(-1)} µs, cycle ${runs.cycle.at(-1)} µs`);
+      log(
+        `tasks: repeat ${rep + 1}/${size.repeats}: plain ${runs.plain.at(-1)} µs, tasks/get ${runs.get.at(-1)} µs, cycle ${runs.cycle.at(-1)} µs`,
+      );
     }
   } finally {
     await client.close().catch(() => {});
@@ -76,8 +85,25 @@ export async function runTasks(mode: Mode, log: (line: string) => void = () => {
   }
   const group = "round trip over Streamable HTTP (JSON), sequential";
   const specs: FigureSpec[] = [
-    { id: "plain.call", group, subject: "plain tools/call agent.run", metric: "p50 latency", unit: "µs", better: "lower", runs: runs.plain },
-    { id: "tasks.get", group, subject: "tasks/get", metric: "p50 latency", unit: "µs", better: "lower", runs: runs.get, peer: "plain.call" },
+    {
+      id: "plain.call",
+      group,
+      subject: "plain tools/call agent.run",
+      metric: "p50 latency",
+      unit: "µs",
+      better: "lower",
+      runs: runs.plain,
+    },
+    {
+      id: "tasks.get",
+      group,
+      subject: "tasks/get",
+      metric: "p50 latency",
+      unit: "µs",
+      better: "lower",
+      runs: runs.get,
+      peer: "plain.call",
+    },
     {
       id: "tasks.cycle",
       group,

@@ -32,9 +32,28 @@ export async function makeCerts(): Promise<BenchCerts> {
   await openssl(["req", "-x509", ...ec, "-keyout", p("ca.key"), "-out", p("ca.pem"), "-days", "1", "-subj", "/CN=agentd bench CA"]);
   writeFileSync(p("server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
   writeFileSync(p("client.ext"), "extendedKeyUsage=clientAuth\n");
-  for (const [who, cn] of [["server", "127.0.0.1"], ["client", "bench-client"]] as const) {
+  for (const [who, cn] of [
+    ["server", "127.0.0.1"],
+    ["client", "bench-client"],
+  ] as const) {
     await openssl(["req", ...ec, "-keyout", p(`${who}.key`), "-out", p(`${who}.csr`), "-subj", `/CN=${cn}`]);
-    await openssl(["x509", "-req", "-in", p(`${who}.csr`), "-CA", p("ca.pem"), "-CAkey", p("ca.key"), "-CAcreateserial", "-days", "1", "-extfile", p(`${who}.ext`), "-out", p(`${who}.pem`)]);
+    await openssl([
+      "x509",
+      "-req",
+      "-in",
+      p(`${who}.csr`),
+      "-CA",
+      p("ca.pem"),
+      "-CAkey",
+      p("ca.key"),
+      "-CAcreateserial",
+      "-days",
+      "1",
+      "-extfile",
+      p(`${who}.ext`),
+      "-out",
+      p(`${who}.pem`),
+    ]);
   }
   readFileSync(p("server.pem"), "utf8"); // fail here, not in a server, if a file is missing
   return {

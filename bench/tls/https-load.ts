@@ -13,12 +13,20 @@ const [url = "", connections = "16", durationMs = "2000", withSession = "none"] 
 const env = process.env;
 const tls = {
   ca: readFileSync(env.BENCH_CA ?? "", "utf8"),
-  ...(env.BENCH_CLIENT_CERT && env.BENCH_CLIENT_KEY ? { cert: readFileSync(env.BENCH_CLIENT_CERT, "utf8"), key: readFileSync(env.BENCH_CLIENT_KEY, "utf8") } : {}),
+  ...(env.BENCH_CLIENT_CERT && env.BENCH_CLIENT_KEY
+    ? { cert: readFileSync(env.BENCH_CLIENT_CERT, "utf8"), key: readFileSync(env.BENCH_CLIENT_KEY, "utf8") }
+    : {}),
 };
-const post = (headers: Record<string, string>, body: string) => fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body, tls } as RequestInit);
+const post = (headers: Record<string, string>, body: string) =>
+  fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body, tls } as RequestInit);
 
 async function openSession(): Promise<Record<string, string>> {
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  };
   const r = await post({}, JSON.stringify(init));
   await r.text();
   const sid = r.headers.get("mcp-session-id");
@@ -32,7 +40,11 @@ async function openSession(): Promise<Record<string, string>> {
 let id = 0;
 let ok = 0;
 let errors = 0;
-const loops = await Promise.all(Array.from({ length: Number(connections) }, async () => (withSession === "session" ? await openSession() : { "MCP-Protocol-Version": PROTOCOL_VERSION })));
+const loops = await Promise.all(
+  Array.from({ length: Number(connections) }, async () =>
+    withSession === "session" ? await openSession() : { "MCP-Protocol-Version": PROTOCOL_VERSION },
+  ),
+);
 const start = performance.now();
 const stopAt = start + Number(durationMs);
 await Promise.all(

@@ -24,13 +24,27 @@ const SUBJECTS = [
 
 /** One load run against a fresh server process: answered requests per second. */
 async function measure(s: (typeof SUBJECTS)[number], certs: BenchCerts, size: (typeof SIZES)[Mode]): Promise<number> {
-  const tlsEnv: Record<string, string> = { BENCH_TLS_CERT: certs.cert, BENCH_TLS_KEY: certs.key, ...(s.mtls ? { BENCH_TLS_CA: certs.ca } : {}) };
+  const tlsEnv: Record<string, string> = {
+    BENCH_TLS_CERT: certs.cert,
+    BENCH_TLS_KEY: certs.key,
+    ...(s.mtls ? { BENCH_TLS_CA: certs.ca } : {}),
+  };
   const server = startChild(withRaisedFdLimit([BUN, join(BENCH_DIR, "http", "servers", s.server), "json", "1024"]), { env: tlsEnv });
   try {
     const { port } = await server.next<{ port: number }>(30_000);
-    const clientEnv: Record<string, string> = { BENCH_CA: certs.ca, ...(s.mtls ? { BENCH_CLIENT_CERT: certs.clientCert, BENCH_CLIENT_KEY: certs.clientKey } : {}) };
+    const clientEnv: Record<string, string> = {
+      BENCH_CA: certs.ca,
+      ...(s.mtls ? { BENCH_CLIENT_CERT: certs.clientCert, BENCH_CLIENT_KEY: certs.clientKey } : {}),
+    };
     const load = async (seconds: number) => {
-      const argv = [BUN, join(BENCH_DIR, "tls", "https-load.ts"), `https://127.0.0.1:${port}/mcp`, String(size.connections), String(Math.round(seconds * 1000)), s.id.endsWith("ours") ? "session" : "none"];
+      const argv = [
+        BUN,
+        join(BENCH_DIR, "tls", "https-load.ts"),
+        `https://127.0.0.1:${port}/mcp`,
+        String(size.connections),
+        String(Math.round(seconds * 1000)),
+        s.id.endsWith("ours") ? "session" : "none",
+      ];
       const r = await runToEnd(argv, { env: clientEnv, timeoutMs: (seconds + 60) * 1000 });
       if (r.code !== 0) throw new Error(`${s.id}: load generator failed: ${r.stderr.slice(-1000)}`);
       const out = JSON.parse(r.stdout.trim().split("\n").at(-1) as string) as { rps: number; errors: number };
@@ -62,7 +76,15 @@ export async function runTls(mode: Mode, log: (line: string) => void = () => {})
   }
   const group = (mtls: boolean) => `tools/call over ${mtls ? "mutual TLS" : "HTTPS"}, ${size.connections} connections, JSON responses`;
   const specs: FigureSpec[] = SUBJECTS.map((s) => {
-    const spec: FigureSpec = { id: s.id, group: group(s.mtls), subject: s.subject, metric: "requests/s", unit: "req/s", better: "higher", runs: rps.get(s.id) ?? [] };
+    const spec: FigureSpec = {
+      id: s.id,
+      group: group(s.mtls),
+      subject: s.subject,
+      metric: "requests/s",
+      unit: "req/s",
+      better: "higher",
+      runs: rps.get(s.id) ?? [],
+    };
     if (s.id === "tls.ours") spec.floor = "tls.floor";
     if (s.id === "mtls.ours") {
       spec.floor = "mtls.floor";
@@ -79,7 +101,7 @@ export async function runTls(mode: Mode, log: (line: string) => void = () => {})
     notes: [
       `Certificates: a CA, a server certificate for 127.0.0.1 and a client certificate (EC P-256), made with openssl for the run; the same files for every subject. ${size.repeats} interleaved repeats, a fresh server process per run, ${size.seconds} s per run after ${size.warmup} s of warm-up.`,
       "Load: bench/tls/https-load.ts — closed loops on Bun's fetch (keep-alive), one per connection; against agentd each loop opens its own session first. Only 200 answers with a result count.",
-      "In the mutual-TLS row, \"vs peer\" is agentd with mutual TLS against agentd with plain TLS: agentd terminates mutual TLS in a node:tls front (Bun.serve cannot show the client certificate to the handler), the floor in Bun.serve itself (requestCert).",
+      'In the mutual-TLS row, "vs peer" is agentd with mutual TLS against agentd with plain TLS: agentd terminates mutual TLS in a node:tls front (Bun.serve cannot show the client certificate to the handler), the floor in Bun.serve itself (requestCert).',
     ],
   };
 }

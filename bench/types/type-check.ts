@@ -17,7 +17,10 @@ const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const PACKAGES = ["sdk", "adapters", "testkit"];
 
 if (process.argv.includes("--build")) {
-  const b = Bun.spawnSync([process.execPath, join(ROOT, "scripts", "build-packages.ts"), ...PACKAGES], { stdout: "inherit", stderr: "inherit" });
+  const b = Bun.spawnSync([process.execPath, join(ROOT, "scripts", "build-packages.ts"), ...PACKAGES], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   if (b.exitCode !== 0) process.exit(1);
 }
 
@@ -44,17 +47,40 @@ try {
   writeFileSync(join(work, "package.json"), JSON.stringify({ name: "types-consumer", private: true, type: "module" }));
   writeFileSync(
     join(work, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, noEmit: true, lib: ["ESNext", "DOM"], types: [] }, files: ["consumer.ts"] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        lib: ["ESNext", "DOM"],
+        types: [],
+      },
+      files: ["consumer.ts"],
+    }),
   );
   writeFileSync(join(work, "consumer.ts"), CONSUMER);
   const node = Bun.which("node") ?? process.execPath;
   const trace = process.env.TYPES_TRACE_DIR ? ["--generateTrace", process.env.TYPES_TRACE_DIR] : [];
-  const r = Bun.spawnSync([node, TSC, "-p", "tsconfig.json", "--extendedDiagnostics", ...trace], { cwd: work, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([node, TSC, "-p", "tsconfig.json", "--extendedDiagnostics", ...trace], {
+    cwd: work,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = r.stdout.toString() + r.stderr.toString();
   const figure = (name: string) => out.match(new RegExp(`^${name}:\\s+([\\d.]+)`, "m"))?.[1];
   const errors = out.split("\n").filter((l) => / error TS\d+/.test(l));
   console.log(
-    JSON.stringify({ checkSeconds: Number(figure("Check time")), totalSeconds: Number(figure("Total time")), types: Number(figure("Types")), instantiations: Number(figure("Instantiations")), files: Number(figure("Files")), errors: errors.length }),
+    JSON.stringify({
+      checkSeconds: Number(figure("Check time")),
+      totalSeconds: Number(figure("Total time")),
+      types: Number(figure("Types")),
+      instantiations: Number(figure("Instantiations")),
+      files: Number(figure("Files")),
+      errors: errors.length,
+    }),
   );
   if (errors.length > 0) console.error(errors.slice(0, 20).join("\n"));
 } finally {

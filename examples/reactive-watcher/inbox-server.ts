@@ -20,7 +20,12 @@ server.resource({ uri: URI, name: "inbox", mimeType: "text/markdown", descriptio
 }));
 
 const filed = (): Array<{ runId: string; note: string }> =>
-  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 server.tool(
   {

@@ -90,7 +90,9 @@ test("each new state of the inbox is triaged once; after a restart the same stat
       (req) => {
         if (req.lastToolResult === undefined) {
           const items = (req.messages.find((m) => m.role === "user")?.text.match(/^- .*/gm) ?? []).length;
-          return { toolCalls: [{ name: req.tools.find((t) => t.endsWith("file_triage")) as string, arguments: { note: `${items} item(s)` } }] };
+          return {
+            toolCalls: [{ name: req.tools.find((t) => t.endsWith("file_triage")) as string, arguments: { note: `${items} item(s)` } }],
+          };
         }
         return { text: req.lastToolResult.includes("already done") ? "ALREADY_DONE" : "Filed the note." };
       },
@@ -106,7 +108,11 @@ test("each new state of the inbox is triaged once; after a restart the same stat
   const first = await watcher.stop();
   expect(first.code).toBe(143);
   expect(first.stdout).toBe("Filed the note.\nFiled the note.\n");
-  const filed = () => readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const filed = () =>
+    readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
   expect(filed().map((e) => e.note)).toEqual(["1 item(s)", "2 item(s)"]);
   expect(filed().map((e) => e.runId)).toEqual(ends.map((e) => e.runId));
 

@@ -12,7 +12,9 @@ import { resolve } from "node:path";
 const gateway = await startFakeGateway({
   dialect: "anthropic",
   script: [
-    (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.endsWith("convert_currency"))!, arguments: { amount: 10, from: "GBP", to: "EUR" } }] }),
+    (req) => ({
+      toolCalls: [{ name: req.tools.find((t) => t.endsWith("convert_currency"))!, arguments: { amount: 10, from: "GBP", to: "EUR" } }],
+    }),
     (req) => ({ text: `10 GBP is ${req.lastToolResult?.match(/"amount":([\d.]+)/)?.[1]} EUR` }),
   ],
 });

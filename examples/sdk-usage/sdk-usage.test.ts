@@ -28,7 +28,11 @@ test("createAgent runs a tool-using agent under Node", async () => {
 });
 
 test("the same from Bun, over the anthropic dialect", async () => {
-  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "bun-agent.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "bun-agent.ts")], {
+    cwd: import.meta.dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect(code).toBe(0);
   expect(out).toContain("10 GBP is 11.7 EUR");
@@ -36,7 +40,11 @@ test("the same from Bun, over the anthropic dialect", async () => {
 });
 
 test("a run watched as a stream of events", async () => {
-  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "stream-agent.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "stream-agent.ts")], {
+    cwd: import.meta.dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect(code).toBe(0);
   expect(out).toBe("10 GBP is 11.7 EUR\n");
@@ -46,7 +54,11 @@ test("a run watched as a stream of events", async () => {
 });
 
 test("a typed tool defined in code, over the Responses dialect: invalid arguments are an error the model reads", async () => {
-  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "typed-tool.ts")], { cwd: import.meta.dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "typed-tool.ts")], {
+    cwd: import.meta.dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect(code).toBe(0);
   expect(out).toBe("21°C is 70°F\n");

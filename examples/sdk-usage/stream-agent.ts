@@ -13,7 +13,9 @@ import { resolve } from "node:path";
 const gateway = await startFakeGateway({
   dialect: "openai",
   script: [
-    (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.endsWith("convert_currency"))!, arguments: { amount: 10, from: "GBP", to: "EUR" } }] }),
+    (req) => ({
+      toolCalls: [{ name: req.tools.find((t) => t.endsWith("convert_currency"))!, arguments: { amount: 10, from: "GBP", to: "EUR" } }],
+    }),
     (req) => ({ text: `10 GBP is ${req.lastToolResult?.match(/"amount":([\d.]+)/)?.[1]} EUR` }),
   ],
 });
@@ -26,7 +28,8 @@ try {
   for await (const e of agent.stream("Convert 10 GBP to EUR")) {
     if (e.type === "text-delta") process.stdout.write(e.delta);
     else if (e.type === "tool-call-start") console.error(`→ ${e.qualifiedName} ${JSON.stringify(e.arguments)}`);
-    else if (e.type === "tool-call-end") console.error(`← ${e.qualifiedName} ${e.isError ? "failed" : "ok"} in ${e.durationMs}ms: ${e.summary}`);
+    else if (e.type === "tool-call-end")
+      console.error(`← ${e.qualifiedName} ${e.isError ? "failed" : "ok"} in ${e.durationMs}ms: ${e.summary}`);
     else if (e.type === "finish") {
       process.stdout.write("\n");
       if ("error" in e) {

@@ -12,7 +12,12 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const config = (url: string) => ({ baseUrl: url, apiKey: "sk-example-secret", model: "gpt-example", lookUpWeather: (city: string) => `${city}: 18°C, light rain` });
+const config = (url: string) => ({
+  baseUrl: url,
+  apiKey: "sk-example-secret",
+  model: "gpt-example",
+  lookUpWeather: (city: string) => `${city}: 18°C, light rain`,
+});
 
 test("the bot calls the tool, sends its result back, and returns the model's answer", async () => {
   gateway = await startFakeGateway({
@@ -32,14 +37,19 @@ test("the bot calls the tool, sends its result back, and returns the model's ans
   const [first, second] = gateway.requests;
   expect(first?.tools).toEqual(["look_up_weather"]);
   expect(first?.messages.map((message) => message.role)).toEqual(["system", "user"]);
-  expect(second?.messages.at(-1)?.toolResults).toEqual([{ toolCallId: expect.stringMatching(/^call_/), name: "look_up_weather", content: "Paris: 18°C, light rain" }]);
+  expect(second?.messages.at(-1)?.toolResults).toEqual([
+    { toolCallId: expect.stringMatching(/^call_/), name: "look_up_weather", content: "Paris: 18°C, light rain" },
+  ]);
   // The key was checked by the gateway, and never recorded.
   expect(second?.headers.authorization).toBe("[redacted]");
   expect(JSON.stringify(gateway.requests)).not.toContain("sk-example-secret");
 });
 
 test("the bot rides out a rate limit by honouring Retry-After", async () => {
-  gateway = await startFakeGateway({ dialect: "openai", script: [{ fault: "rate-limit", retryAfterSeconds: 0 }, { text: "Sunny all day." }] });
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [{ fault: "rate-limit", retryAfterSeconds: 0 }, { text: "Sunny all day." }],
+  });
   expect(await askWeatherBot(config(gateway.url), "Weather in Rome?")).toBe("Sunny all day.");
   expect(gateway.requests).toHaveLength(2);
 });

@@ -29,7 +29,11 @@ interface ChatMessage {
 const TOOLS = [
   {
     type: "function",
-    function: { name: "look_up_weather", description: "Current weather for a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    function: {
+      name: "look_up_weather",
+      description: "Current weather for a city",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
   },
 ];
 

@@ -55,7 +55,9 @@ test("the agent archives the message the model picked, and the server saw the ru
   expect(result.text).toBe("Archived m-17.");
   const calls = mail.recordedRequests().filter((r) => r.method === "tools/call");
   // Every tools/call asks for progress (a progressToken), so a long tool that reports it is not cut off.
-  expect(calls.map((c) => c.params)).toEqual([{ name: "archive", arguments: { id: "m-17" }, _meta: { [RUN_ID_META_KEY]: "run-2026-11-29", progressToken: expect.any(Number) } }]);
+  expect(calls.map((c) => c.params)).toEqual([
+    { name: "archive", arguments: { id: "m-17" }, _meta: { [RUN_ID_META_KEY]: "run-2026-11-29", progressToken: expect.any(Number) } },
+  ]);
   expect(calls[0]?.meta[RUN_ID_META_KEY]).toBe("run-2026-11-29");
   // The tool's answer went back to the model (fenced as untrusted input).
   expect(gateway.requests[1]?.lastToolResult).toContain("archived m-17");
@@ -67,7 +69,10 @@ test("a failing tool is an observation for the model, not a crash", async () => 
     dialect: "openai",
     script: [{ toolCalls: [{ name: "mail__send", arguments: { to: "ops" } }] }, { text: "Could not send: the relay is down." }],
   });
-  agent = createAgent({ model: createModel({ dialect: "openai", baseURL: gateway.url, apiKey: "sk-test", model: "fake-model" }), mcpServers: { mail: mail.config } });
+  agent = createAgent({
+    model: createModel({ dialect: "openai", baseURL: gateway.url, apiKey: "sk-test", model: "fake-model" }),
+    mcpServers: { mail: mail.config },
+  });
 
   const result = await agent.run("Tell ops");
 
@@ -86,5 +91,7 @@ test("change a resource while a client is subscribed: it is told, and reads the 
   await mail.control.setResource("mail://inbox", "1 new message from ops");
 
   expect(await updated).toEqual({ uri: "mail://inbox" });
-  expect((await client.readResource("mail://inbox")).contents).toEqual([{ uri: "mail://inbox", mimeType: "text/plain", text: "1 new message from ops" }]);
+  expect((await client.readResource("mail://inbox")).contents).toEqual([
+    { uri: "mail://inbox", mimeType: "text/plain", text: "1 new message from ops" },
+  ]);
 });

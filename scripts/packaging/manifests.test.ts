@@ -17,7 +17,9 @@ const manifest = (name: string): Manifest & Record<string, any> => readManifest(
 const workspaceVersion = (pkg: string) => manifest(pkg.replace("@agentd/", "")).version;
 
 test("every package that is not private is one of the libraries", () => {
-  const open = readdirSync(join(ROOT, "packages")).filter((d) => existsSync(join(ROOT, "packages", d, "package.json")) && !manifest(d).private);
+  const open = readdirSync(join(ROOT, "packages")).filter(
+    (d) => existsSync(join(ROOT, "packages", d, "package.json")) && !manifest(d).private,
+  );
   expect(open.sort()).toEqual([...LIBRARIES].sort());
 });
 
@@ -37,7 +39,9 @@ describe.each(LIBRARIES)("@agentd/%s", (name) => {
   test("ranges third-party runtime dependencies with ^, and the installed (locked) version is in range", () => {
     for (const [dep, range] of Object.entries(m.dependencies ?? {})) {
       expect({ dep, range }).toEqual({ dep, range: expect.stringMatching(/^\^\d+\.\d+\.\d+$/) });
-      const installed = JSON.parse(readFileSync(join(ROOT, "packages", name, "node_modules", dep, "package.json"), "utf8")) as { version: string };
+      const installed = JSON.parse(readFileSync(join(ROOT, "packages", name, "node_modules", dep, "package.json"), "utf8")) as {
+        version: string;
+      };
       expect({ dep, ok: Bun.semver.satisfies(installed.version, range) }).toEqual({ dep, ok: true });
     }
   });
@@ -53,7 +57,11 @@ describe.each(PUBLISHED)("@agentd/%s ships", (name) => {
   });
 
   test("repository, homepage and bugs", () => {
-    expect(m.repository).toEqual({ type: "git", url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/), directory: `packages/${name}` });
+    expect(m.repository).toEqual({
+      type: "git",
+      url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/),
+      directory: `packages/${name}`,
+    });
     expect(m.homepage).toStartWith("https://github.com/");
     expect(m.bugs?.url).toMatch(/^https:\/\/github\.com\/.+\/issues$/);
   });

@@ -14,7 +14,11 @@ const maxSessions = Number(process.argv[3] ?? 1024);
 
 const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
 mcp.tool(
-  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  {
+    name: "echo",
+    description: "Returns its text argument.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
   (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
 );
 const { BENCH_TLS_CERT: cert, BENCH_TLS_KEY: key, BENCH_TLS_CA: ca } = process.env;

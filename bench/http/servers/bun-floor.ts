@@ -15,7 +15,9 @@ let nextSession = 0;
 const { BENCH_TLS_CERT: cert, BENCH_TLS_KEY: key, BENCH_TLS_CA: ca } = process.env;
 const pem = (path: string) => readFileSync(path, "utf8");
 const tls =
-  cert && key ? { tls: { cert: pem(cert), key: pem(key), ...(ca ? { ca: pem(ca), requestCert: true, rejectUnauthorized: true } : {}) } } : {};
+  cert && key
+    ? { tls: { cert: pem(cert), key: pem(key), ...(ca ? { ca: pem(ca), requestCert: true, rejectUnauthorized: true } : {}) } }
+    : {};
 
 const server = Bun.serve({
   ...tls,
@@ -39,7 +41,11 @@ const server = Bun.serve({
     if (m.id === undefined) return new Response(null, { status: 202 });
     if (m.method === "initialize")
       return Response.json(
-        { jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1" } } },
+        {
+          jsonrpc: "2.0",
+          id: m.id,
+          result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1" } },
+        },
         { headers: { "mcp-session-id": `s-${++nextSession}` } },
       );
     return Response.json({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: m.params?.arguments?.text }] } });

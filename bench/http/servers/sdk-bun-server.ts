@@ -46,7 +46,8 @@ const server = Bun.serve({
     const sid = req.headers.get("mcp-session-id");
     if (sid !== null) {
       const transport = sessions.get(sid);
-      if (!transport) return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+      if (!transport)
+        return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
       const res = await transport.handleRequest(req);
       return req.method === "GET" ? primed(res) : res;
     }

@@ -34,7 +34,9 @@ const server = createServer(async (req, res) => {
     if (typeof sid === "string") {
       const transport = sessions.get(sid);
       if (!transport) {
-        res.writeHead(404, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
         return;
       }
       await transport.handleRequest(req, res, body);
@@ -55,5 +57,8 @@ const server = createServer(async (req, res) => {
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
-  serveControl({ port: typeof address === "object" && address ? address.port : 0 }, () => new Promise<void>((r) => server.close(() => r())));
+  serveControl(
+    { port: typeof address === "object" && address ? address.port : 0 },
+    () => new Promise<void>((r) => server.close(() => r())),
+  );
 });

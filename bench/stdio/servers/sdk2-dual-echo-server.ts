@@ -5,9 +5,13 @@ import { z } from "zod";
 
 serveStdio(() => {
   const server = new McpServer({ name: "bench-echo", version: "1.0.0" });
-  server.registerTool("echo", { description: "Returns its text argument.", inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
-    content: [{ type: "text" as const, text }],
-  }));
+  server.registerTool(
+    "echo",
+    { description: "Returns its text argument.", inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({
+      content: [{ type: "text" as const, text }],
+    }),
+  );
   return server;
 });
 process.stdin.on("end", () => process.exit(0));

@@ -16,7 +16,10 @@ afterEach(async () => {
 test("createAgent with a typed tool: the model calls it and answers from its result", async () => {
   gateway = await startFakeGateway({
     dialect: "openai",
-    script: [{ toolCalls: [{ name: "weather", arguments: { city: "Lisbon" } }] }, (req) => ({ text: req.lastToolResult?.includes("sunny in Lisbon") ? "Sunny." : "no tool result" })],
+    script: [
+      { toolCalls: [{ name: "weather", arguments: { city: "Lisbon" } }] },
+      (req) => ({ text: req.lastToolResult?.includes("sunny in Lisbon") ? "Sunny." : "no tool result" }),
+    ],
   });
   expect(await createAgentExample(gateway.url)).toBe("Sunny.");
 });
@@ -27,7 +30,10 @@ test("agent.stream yields the text as it arrives", async () => {
 });
 
 test("createAgentFromConfig runs the parsed configuration", async () => {
-  gateway = await startFakeGateway({ dialect: "openai", script: [(req) => ({ text: req.messages.some((m) => JSON.stringify(m).includes("one sentence")) ? "hello" : "no instructions" })] });
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [(req) => ({ text: req.messages.some((m) => JSON.stringify(m).includes("one sentence")) ? "hello" : "no instructions" })],
+  });
   expect(await createAgentFromConfigExample(gateway.url)).toBe("hello");
 });
 

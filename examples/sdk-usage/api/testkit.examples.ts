@@ -37,8 +37,18 @@ export async function createFakeMcpServerExample(): Promise<string> {
 export function createModelExample(): string[] {
   // #region createModel
   const local = createModel({ dialect: "openai", baseURL: "http://127.0.0.1:11434/v1", model: "qwen3" });
-  const claude = createModel({ dialect: "anthropic", baseURL: "https://api.anthropic.com", model: "claude-sonnet-4-5", apiKey: process.env.ANTHROPIC_API_KEY });
-  const gpt = createModel({ dialect: "responses", baseURL: "https://api.openai.com/v1", model: "gpt-5", apiKey: process.env.OPENAI_API_KEY });
+  const claude = createModel({
+    dialect: "anthropic",
+    baseURL: "https://api.anthropic.com",
+    model: "claude-sonnet-4-5",
+    apiKey: process.env.ANTHROPIC_API_KEY,
+  });
+  const gpt = createModel({
+    dialect: "responses",
+    baseURL: "https://api.openai.com/v1",
+    model: "gpt-5",
+    apiKey: process.env.OPENAI_API_KEY,
+  });
   // #endregion createModel
   void createAgent;
   return [local.modelId, claude.modelId, gpt.modelId];

@@ -57,7 +57,14 @@ describe.each(DIALECTS)("agent.stream over %s", (dialect) => {
       const ends = events.filter((e) => e.type === "model-end");
       expect(ends.map((e) => e.type === "model-end" && e.finishReason)).toEqual(["tool-calls", "stop"]);
       for (const e of ends) expect(e.type === "model-end" && e.usage.totalTokens).toBeGreaterThan(0);
-      expect(events.at(-1)).toMatchObject({ type: "finish", status: "ok", text: "Paris is 21°C and clear right now.", turns: 2, toolCalls: 1, runId: `stream-${dialect}` });
+      expect(events.at(-1)).toMatchObject({
+        type: "finish",
+        status: "ok",
+        text: "Paris is 21°C and clear right now.",
+        turns: 2,
+        toolCalls: 1,
+        runId: `stream-${dialect}`,
+      });
       expect(tools.calls).toEqual([{ name: "get_weather", args: { city: "Paris" } }]);
     } finally {
       await agent.close();
@@ -69,7 +76,12 @@ describe.each(DIALECTS)("agent.stream over %s", (dialect) => {
     const agent = createAgent({ model: modelFor(dialect, gateway), tools: weatherTools() });
     try {
       const events = await collect(agent.stream("Something the filter stops"));
-      expect(events.at(-1)).toMatchObject({ type: "finish", status: "failed", error: { code: "E_RUN_FAILED", reason: "content-filter" }, turns: 1 });
+      expect(events.at(-1)).toMatchObject({
+        type: "finish",
+        status: "failed",
+        error: { code: "E_RUN_FAILED", reason: "content-filter" },
+        turns: 1,
+      });
       expect(events.find((e) => e.type === "model-end")).toMatchObject({ finishReason: "content-filter" });
     } finally {
       await agent.close();

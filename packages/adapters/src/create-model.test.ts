@@ -5,7 +5,12 @@ import { createModel, MODEL_DIALECTS } from "./index.ts";
 
 const reply = {
   openai: () => jsonResponse({ choices: [{ message: { content: "ok" }, finish_reason: "stop" }] }),
-  responses: () => jsonResponse({ id: "resp_1", status: "completed", output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "ok" }] }] }),
+  responses: () =>
+    jsonResponse({
+      id: "resp_1",
+      status: "completed",
+      output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "ok" }] }],
+    }),
   anthropic: () => jsonResponse({ content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" }),
   gemini: () => jsonResponse({ candidates: [{ content: { parts: [{ text: "ok" }] }, finishReason: "STOP" }] }),
 };
@@ -44,6 +49,8 @@ describe("createModel", () => {
     })();
     expect(AgentdError.isInstance(noUrl) && noUrl.code === "E_CONFIG_INVALID").toBe(true);
     expect((noUrl as Error).message).not.toContain("secret-key");
-    expect(() => createModel({ dialect: "cohere" as never, model: "m" })).toThrow('unknown model dialect "cohere": expected one of openai, responses, anthropic, gemini');
+    expect(() => createModel({ dialect: "cohere" as never, model: "m" })).toThrow(
+      'unknown model dialect "cohere": expected one of openai, responses, anthropic, gemini',
+    );
   });
 });

@@ -52,7 +52,10 @@ export function createModel(settings: CreateModelSettings): LanguageModel {
   switch (dialect) {
     case "openai": {
       if (!rest.baseURL)
-        throw new AgentdError("E_CONFIG_INVALID", "the openai dialect needs a base URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1");
+        throw new AgentdError(
+          "E_CONFIG_INVALID",
+          "the openai dialect needs a base URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1",
+        );
       const { promptCache: _automatic, ...openai } = rest;
       return createOpenAICompatible({ ...openai, baseURL: rest.baseURL });
     }
@@ -67,9 +70,6 @@ export function createModel(settings: CreateModelSettings): LanguageModel {
       return createGemini(gemini);
     }
     default:
-      throw new AgentdError(
-        "E_CONFIG_INVALID",
-        `unknown model dialect "${String(dialect)}": expected one of ${MODEL_DIALECTS.join(", ")}`,
-      );
+      throw new AgentdError("E_CONFIG_INVALID", `unknown model dialect "${String(dialect)}": expected one of ${MODEL_DIALECTS.join(", ")}`);
   }
 }

@@ -64,7 +64,11 @@ describe("a run with a tool defined in code", () => {
       script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }, echoLastToolResult()],
     });
     const seen: Array<{ city: string; runId: string }> = [];
-    const agent = createAgent({ model: modelFor("openai", gateway), tools: { get_weather: weatherTool(seen) }, scope: { allow: ["fs/*"] } });
+    const agent = createAgent({
+      model: modelFor("openai", gateway),
+      tools: { get_weather: weatherTool(seen) },
+      scope: { allow: ["fs/*"] },
+    });
     try {
       const result = await agent.run("Weather in Paris?");
       expect(gateway.requests[0]?.tools).toEqual([]);

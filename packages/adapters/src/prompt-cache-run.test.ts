@@ -13,7 +13,10 @@ afterEach(closeAll);
 
 const CITIES = ["Paris", "Oslo", "Rome", "Lima", "Quito", "Accra", "Hanoi", "Perth", "Turin"];
 /** Nine tool turns, then the answer: ten model requests. */
-const tenTurns: Turn[] = [...CITIES.map((city) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] })), { text: "Warmest: all at 21°C." }];
+const tenTurns: Turn[] = [
+  ...CITIES.map((city) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] })),
+  { text: "Warmest: all at 21°C." },
+];
 
 const withoutMarkers = (v: unknown) => JSON.stringify(v, (k, x) => (k === "cache_control" ? undefined : x));
 const body = (r: RecordedRequest | undefined) => JSON.parse(r?.bodyText ?? "{}") as Record<string, unknown>;
@@ -48,7 +51,10 @@ describe("a 10-turn tool-using run caches its prefix", () => {
     expect(requests[0]?.cache).toMatchObject({ read: 0 });
     expect(requests[0]?.cache?.write).toBeGreaterThan(0);
     for (const r of requests.slice(1)) expect(r.cache?.read).toBeGreaterThan(0);
-    const reported = requests.reduce((sum, r) => ({ read: sum.read + (r.cache?.read ?? 0), write: sum.write + (r.cache?.write ?? 0) }), { read: 0, write: 0 });
+    const reported = requests.reduce((sum, r) => ({ read: sum.read + (r.cache?.read ?? 0), write: sum.write + (r.cache?.write ?? 0) }), {
+      read: 0,
+      write: 0,
+    });
     expect(usage).toMatchObject({ cacheReadTokens: reported.read, cacheWriteTokens: reported.write });
     expect(usage.cacheReadTokens).toBeGreaterThan(usage.inputTokens / 2);
   });

@@ -31,16 +31,21 @@ function reasoningCameBack(dialect: Dialect, body: Record<string, unknown>): boo
   }
   if (dialect === "gemini") {
     const contents = body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
-    return contents.filter((c) => c.role === "model").every((c) => typeof c.parts.find((p) => p.functionCall)?.thoughtSignature === "string");
+    return contents
+      .filter((c) => c.role === "model")
+      .every((c) => typeof c.parts.find((p) => p.functionCall)?.thoughtSignature === "string");
   }
   if (dialect === "responses") {
     // Each function call goes back after the reasoning item it was issued with, encrypted content and all.
     const input = body.input as Array<Record<string, unknown>>;
     const calls = input.filter((item) => item.type === "function_call");
-    return calls.length > 0 && calls.every((call) => {
-      const before = input.slice(0, input.indexOf(call));
-      return before.some((item) => item.type === "reasoning" && typeof item.encrypted_content === "string");
-    });
+    return (
+      calls.length > 0 &&
+      calls.every((call) => {
+        const before = input.slice(0, input.indexOf(call));
+        return before.some((item) => item.type === "reasoning" && typeof item.encrypted_content === "string");
+      })
+    );
   }
   const messages = body.messages as Array<Record<string, unknown>>;
   return messages.filter((m) => m.role === "assistant").every((m) => typeof m.reasoning_content === "string");
@@ -63,7 +68,8 @@ describe("a thinking, tool-using run keeps its reasoning across turns", () => {
         });
         expect(result.text).toBe("Paris: 21°C and clear at noon.");
         expect(gateway.requests.map((r) => r.rejected)).toEqual([undefined, undefined, undefined]);
-        for (const request of gateway.requests.slice(1)) expect(reasoningCameBack(dialect, request.body as Record<string, unknown>)).toBe(true);
+        for (const request of gateway.requests.slice(1))
+          expect(reasoningCameBack(dialect, request.body as Record<string, unknown>)).toBe(true);
         expect(JSON.stringify(tools.calls)).not.toContain(SECRET_THOUGHT);
         expect(JSON.stringify(events.filter((e) => e.type !== "reasoning-delta"))).not.toContain(SECRET_THOUGHT);
         // Streamed, the reasoning arrives as reasoning deltas (never text deltas) of the turn that thought it.
@@ -81,13 +87,19 @@ describe("reasoning lives in the conversation, not in a model instance", () => {
       const gateway = await gatewayFor({ dialect, script, ...RULES });
       const first = modelFor(dialect, gateway, { thinking: THINKING[dialect] });
       const messages: ModelMessage[] = [{ role: "user", content: "Weather and time in Paris?" }];
-      const tools = [{ name: "get_weather", inputSchema: { type: "object" } }, { name: "get_time", inputSchema: { type: "object" } }];
+      const tools = [
+        { name: "get_weather", inputSchema: { type: "object" } },
+        { name: "get_time", inputSchema: { type: "object" } },
+      ];
       const turn = await first.generate({ messages, tools });
       const call = turn.content.find((p) => p.type === "tool-call");
       expect(call?.type).toBe("tool-call");
       if (call?.type !== "tool-call") throw new Error("expected a tool call");
       messages.push({ role: "assistant", content: turn.content });
-      messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "21°C" }] });
+      messages.push({
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "21°C" }],
+      });
       const carried = JSON.parse(JSON.stringify(messages)) as ModelMessage[];
       const second = modelFor(dialect, gateway, { thinking: THINKING[dialect] });
       await second.generate({ messages: carried, tools });
@@ -101,10 +113,15 @@ describe("reasoning lives in the conversation, not in a model instance", () => {
       const model = modelFor(dialect, gateway, { thinking: THINKING[dialect] });
       const messages: ModelMessage[] = [{ role: "user", content: "Weather?" }];
       const turn = await model.generate({ messages, tools: [{ name: "get_weather", inputSchema: { type: "object" } }] });
-      const stripped = turn.content.filter((p) => p.type !== "reasoning").map((p) => (p.type === "tool-call" ? { ...p, signature: undefined } : p));
+      const stripped = turn.content
+        .filter((p) => p.type !== "reasoning")
+        .map((p) => (p.type === "tool-call" ? { ...p, signature: undefined } : p));
       const call = stripped.find((p) => p.type === "tool-call");
       if (call?.type !== "tool-call") throw new Error("expected a tool call");
-      messages.push({ role: "assistant", content: stripped }, { role: "tool", content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "x" }] });
+      messages.push(
+        { role: "assistant", content: stripped },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "x" }] },
+      );
       const error = await model.generate({ messages, tools: [{ name: "get_weather", inputSchema: { type: "object" } }] }).then(
         () => undefined,
         (e: unknown) => e,

@@ -32,7 +32,9 @@ test("agentd run delegates to an A2A agent: the answer comes back, the run id re
     ],
   });
   const config = ws.writeConfig({ a2aAgents: { helper: { url: peer.url, headers: { Authorization: "Bearer ${PEER_TOKEN}" } } } });
-  const run = await ws.run(["run", "--config", config, "Ask the helper"], { env: { ...modelEnv(gateway), RUN_ID: "run-a2a-e2e", PEER_TOKEN: "peer-token-1" } });
+  const run = await ws.run(["run", "--config", config, "Ask the helper"], {
+    env: { ...modelEnv(gateway), RUN_ID: "run-a2a-e2e", PEER_TOKEN: "peer-token-1" },
+  });
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("peer said: echo: from agentd\n");
   expect(peer.received[0]?.metadata?.["agentd.dev/run-id"]).toBe("run-a2a-e2e");
@@ -48,7 +50,11 @@ test("input-required round trip through agentd run: the model answers on the sam
     script: [
       (req) => ({ toolCalls: [{ name: req.tools.find((t) => t.startsWith("a2a"))!, arguments: { message: "ask" } }] }),
       (req) => {
-        const ids = JSON.parse(/again with (\{.*\})/.exec(req.lastToolResult ?? "")![1]!) as { message: string; taskId: string; contextId: string };
+        const ids = JSON.parse(/again with (\{.*\})/.exec(req.lastToolResult ?? "")![1]!) as {
+          message: string;
+          taskId: string;
+          contextId: string;
+        };
         return { toolCalls: [{ name: req.tools.find((t) => t.startsWith("a2a"))!, arguments: { ...ids, message: "green" } }] };
       },
       (req) => ({ text: req.lastToolResult?.includes("colour: green") ? "colour set" : `colour lost: ${req.lastToolResult}` }),

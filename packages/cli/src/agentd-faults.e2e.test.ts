@@ -56,7 +56,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-
 /** What one campaign measured. */
 interface CampaignResult {
   kills: number;
@@ -78,7 +77,12 @@ async function campaign(label: string, backendArgs: string[], openDirect: () => 
   }
 }
 
-async function hammer(label: string, backendArgs: string[], openDirect: () => StoreBackend, cleanup: Array<() => Promise<void> | void>): Promise<CampaignResult> {
+async function hammer(
+  label: string,
+  backendArgs: string[],
+  openDirect: () => StoreBackend,
+  cleanup: Array<() => Promise<void> | void>,
+): Promise<CampaignResult> {
   const started = performance.now();
   const rand = seededRandom(SEED ^ (label === "redis" ? 0x5bd1e995 : 0));
   const ws = new CliWorkspace();
@@ -92,7 +96,11 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
   const runIdOf = async (j: number): Promise<string> => {
     const uri = `store://doc/jobs/${j}`;
     const { contents } = await admin.store.mcp.readResource(uri);
-    const version = contentHash(JSON.stringify(contents.map((c) => [c.uri, c.mimeType ?? null, (c as { text?: string }).text ?? null, (c as { blob?: string }).blob ?? null])));
+    const version = contentHash(
+      JSON.stringify(
+        contents.map((c) => [c.uri, c.mimeType ?? null, (c as { text?: string }).text ?? null, (c as { blob?: string }).blob ?? null]),
+      ),
+    );
     return subscriptionRunId(`sub:store:${uri}`, uri, version);
   };
   const currentRun: string[] = [];
@@ -137,7 +145,13 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
   const storeEntry = { url: store.url, headers: { Authorization: "Bearer ${STORE_TOKEN}" } };
   const config = ws.writeConfig({
     mcpServers: { store: storeEntry },
-    triggers: { subscriptions: Array.from({ length: JOBS }, (_, j) => ({ server: "store", uri: `store://doc/jobs/${j}`, instruction: "Do: {{resource.text}}" })) },
+    triggers: {
+      subscriptions: Array.from({ length: JOBS }, (_, j) => ({
+        server: "store",
+        uri: `store://doc/jobs/${j}`,
+        instruction: "Do: {{resource.text}}",
+      })),
+    },
     durability: { claims: { store: storeEntry, lease: `${LEASE_MS}ms`, holder: "${HOLDER}" } },
     capabilities: { httpReactivity: true },
   });
@@ -175,7 +189,11 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
   for (let i = 0; i < REPLICAS; i++) spawn();
   const live = (name: string) => fleet.replicas.some((r) => r.name === name && fleet.alive(r));
 
-  const tails = () => fleet.replicas.filter((r) => fleet.alive(r)).map((r) => `${r.name}: ${r.tail().slice(-1500)}`).join("\n");
+  const tails = () =>
+    fleet.replicas
+      .filter((r) => fleet.alive(r))
+      .map((r) => `${r.name}: ${r.tail().slice(-1500)}`)
+      .join("\n");
   let takeovers = 0;
   // Takeovers from a live holder that renewed too late (and then said it lost the claim).
   let lapses = 0;
@@ -217,14 +235,19 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
           .waitFor(
             // Taken over; or its last write, in flight at the kill, landed: a release (then claimed afresh) or
             // the mark done (then the others find it done).
-            (e) => e.seq > heardBefore && e.runId === runId && e.replica !== dead && (e.event === "claim.acquired" || (e.event === "trigger.run-end" && e.status === "already-done")),
+            (e) =>
+              e.seq > heardBefore &&
+              e.runId === runId &&
+              e.replica !== dead &&
+              (e.event === "claim.acquired" || (e.event === "trigger.run-end" && e.status === "already-done")),
             60_000,
             () => `the takeover of ${runId} from ${dead} (${context})\n${tails()}`,
           )
           .then(async (e) => {
             if (e.event === "trigger.run-end") {
               const now = (await admin.store.get(`claims/${runId}`))?.value as ClaimDocument | undefined;
-              if (now?.state !== "done") throw new Error(`${e.replica} found ${runId} done, but its claim reads ${JSON.stringify(now)} (${context})`);
+              if (now?.state !== "done")
+                throw new Error(`${e.replica} found ${runId} done, but its claim reads ${JSON.stringify(now)} (${context})`);
               return;
             }
             if (e.takenOverFrom === undefined) return;
@@ -237,14 +260,18 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
               await fleet.waitFor(
                 (l) => l.seq > heardBefore && l.event === "claim.lost" && l.runId === runId && l.replica === holder,
                 60_000,
-                () => `${e.replica} took ${runId} over from ${holder}, which was never killed and never said it lost the claim (${context})\n${tails()}`,
+                () =>
+                  `${e.replica} took ${runId} over from ${holder}, which was never killed and never said it lost the claim (${context})\n${tails()}`,
               );
               lapses++;
               return;
             }
             if (Date.parse(e.ts) < e.expiredAt)
-              throw new Error(`${e.replica} took ${runId} over at ${e.ts}, before its lease expired at ${new Date(e.expiredAt).toISOString()} (${context})`);
-            if (e.expiredAt > from + LEASE_MS) throw new Error(`${e.takenOverFrom}'s lease ran to ${e.expiredAt}, past its death ${from} + lease (${context})`);
+              throw new Error(
+                `${e.replica} took ${runId} over at ${e.ts}, before its lease expired at ${new Date(e.expiredAt).toISOString()} (${context})`,
+              );
+            if (e.expiredAt > from + LEASE_MS)
+              throw new Error(`${e.takenOverFrom}'s lease ran to ${e.expiredAt}, past its death ${from} + lease (${context})`);
             takeovers++;
           }),
       );
@@ -265,7 +292,12 @@ async function hammer(label: string, backendArgs: string[], openDirect: () => St
       const doc = await direct.get(key); // a torn document throws here
       const value = doc?.value;
       if (key.startsWith("data/")) expect(value).toEqual(docFor((value as DataDoc).seq));
-      else if (key.startsWith("claims/")) expect(value).toMatchObject({ holder: expect.any(String), state: expect.stringMatching(/^(running|done)$/), expiresAt: expect.any(Number) });
+      else if (key.startsWith("claims/"))
+        expect(value).toMatchObject({
+          holder: expect.any(String),
+          state: expect.stringMatching(/^(running|done)$/),
+          expiresAt: expect.any(Number),
+        });
       else expect(key).toMatch(/^jobs\/\d+$/);
     }
   } finally {
@@ -278,30 +310,36 @@ async function checkData(store: StoreClient, key: string, ackedSeq: number, cont
   const doc = await store.get(key);
   const value = doc?.value as DataDoc | undefined;
   if (!value || typeof value.seq !== "number" || value.seq < ackedSeq)
-    throw new Error(`acknowledged write lost: ${key} was acknowledged at seq ${ackedSeq}, reads ${JSON.stringify(value?.seq)} (${context})`);
+    throw new Error(
+      `acknowledged write lost: ${key} was acknowledged at seq ${ackedSeq}, reads ${JSON.stringify(value?.seq)} (${context})`,
+    );
   if (value.pad !== docFor(value.seq).pad) throw new Error(`torn document ${key} at seq ${value.seq} (${context})`);
 }
 
 // The two campaigns run at once: each mostly waits (leases, a replacement starting), so they overlap.
 describe("kill -9 of agentd while it writes through the store", () => {
-  test.concurrent(
-    `directory store over HTTP: ${ITERATIONS} kills, no acknowledged write lost, no torn document, dead claims taken over after their lease`,
-    async () => {
-      const ws = new CliWorkspace();
-      const dir = join(ws.dir, "store");
-      const r = await campaign("dir", ["--dir", dir], () => new DirectoryBackend(dir)).finally(() => ws.cleanup());
-      console.log(`directory: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`);
-      expect(r.takeovers).toBeGreaterThan(ITERATIONS / 4);
-    },
-    300_000,
-  );
+  test.concurrent(`directory store over HTTP: ${ITERATIONS} kills, no acknowledged write lost, no torn document, dead claims taken over after their lease`, async () => {
+    const ws = new CliWorkspace();
+    const dir = join(ws.dir, "store");
+    const r = await campaign("dir", ["--dir", dir], () => new DirectoryBackend(dir)).finally(() => ws.cleanup());
+    console.log(
+      `directory: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`,
+    );
+    expect(r.takeovers).toBeGreaterThan(ITERATIONS / 4);
+  }, 300_000);
 
   test.concurrent.skipIf(!redisServerPath)(
     `Redis store over HTTP: ${ITERATIONS} kills, no acknowledged write lost, no torn document, dead claims taken over after their lease`,
     async () => {
       const url = (redis as RunningRedis).url;
-      const r = await campaign("redis", ["--redis", url, "--redis-prefix", "agentd-faults:"], () => new RedisBackend({ url, prefix: "agentd-faults:" }));
-      console.log(`redis: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`);
+      const r = await campaign(
+        "redis",
+        ["--redis", url, "--redis-prefix", "agentd-faults:"],
+        () => new RedisBackend({ url, prefix: "agentd-faults:" }),
+      );
+      console.log(
+        `redis: ${r.kills} kills, ${r.acked} acknowledged writes checked, ${r.takeovers} takeovers, ${r.lapses} late renewals taken over, ${r.seconds.toFixed(1)} s`,
+      );
       expect(r.takeovers).toBeGreaterThan(ITERATIONS / 4);
     },
     300_000,

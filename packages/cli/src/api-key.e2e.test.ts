@@ -71,7 +71,9 @@ test("agentd run --help names the key variables in the order they are read", asy
   ws = new CliWorkspace();
   const help = await ws.run(["run", "--help"]);
   expect(help.code).toBe(0);
-  const order = ["AGENT_API_KEY", "model.apiKeyEnv", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"].map((v) => help.stdout.indexOf(v));
+  const order = ["AGENT_API_KEY", "model.apiKeyEnv", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"].map((v) =>
+    help.stdout.indexOf(v),
+  );
   expect(order.every((at) => at > 0)).toBe(true);
   expect(order).toEqual([...order].sort((a, b) => a - b));
 });

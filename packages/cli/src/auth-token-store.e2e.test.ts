@@ -45,7 +45,9 @@ beforeAll(async () => {
         api: { url: mcp.url, oauth: { clientId: "cli" } },
         machine: { url: mcp.url, oauth: { clientId: "machine", clientSecretEnv: "MACHINE_SECRET", grant: "client_credentials" } },
       },
-      durability: { oauthTokens: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", storeDir] }, keyEnv: "TOKEN_STORE_KEY" } },
+      durability: {
+        oauthTokens: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", storeDir] }, keyEnv: "TOKEN_STORE_KEY" },
+      },
     }),
   );
 });
@@ -150,7 +152,11 @@ describe("OAuth tokens in an MCP store", () => {
     const config = JSON.parse(readFileSync(configPath, "utf8"));
     delete config.mcpServers.machine;
     writeFileSync(runConfig, JSON.stringify(config));
-    const run = await cli(["run", "--config", runConfig, "Who am I?"], { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model" });
+    const run = await cli(["run", "--config", runConfig, "Who am I?"], {
+      AGENT_INTELLIGENCE: gateway.url,
+      AGENT_DIALECT: "openai",
+      AGENT_MODEL: "test-model",
+    });
     expect(run.code ? run.stderr : 0).toBe(0);
     expect(run.stdout).toContain('"sub":"alice"');
     expect(tokenHits()).toBe(hits);

@@ -80,7 +80,10 @@ async function cli(args: string[], env: Record<string, string> = {}, onStderr?: 
   }
 }
 
-const stored = () => JSON.parse(readFileSync(storeFile(), "utf8")) as { tokens: Record<string, { accessToken: string; refreshToken?: string; expiresAt?: number }> };
+const stored = () =>
+  JSON.parse(readFileSync(storeFile(), "utf8")) as {
+    tokens: Record<string, { accessToken: string; refreshToken?: string; expiresAt?: number }>;
+  };
 
 describe("OAuth against a real OpenID provider", () => {
   test("a headless run with no stored token fails fast: exit 4, the server named, the login command given", async () => {

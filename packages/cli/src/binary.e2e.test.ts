@@ -10,7 +10,10 @@ const dir = mkdtempSync(join(tmpdir(), "agentd-bin-"));
 const binary = join(dir, "agentd");
 let ws: CliWorkspace;
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
   ws = new CliWorkspace();
@@ -56,14 +59,24 @@ test("the demo stays offline whatever agentd.json the working directory holds", 
 });
 
 test("the binary serves the console with its embedded page and script (serve --http --console)", async () => {
-  const proc = Bun.spawn([binary, "serve", "--http", "127.0.0.1:0", "--console", "--grace", "1s"], { cwd: ws.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json" }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([binary, "serve", "--http", "127.0.0.1:0", "--console", "--grace", "1s"], {
+    cwd: ws.dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json" },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   try {
     let seen = "";
     const decoder = new TextDecoder();
     let listening: Record<string, any> | undefined;
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
       seen += decoder.decode(chunk, { stream: true });
-      listening = seen.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.event === "serve.listening");
+      listening = seen
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l))
+        .find((e) => e.event === "serve.listening");
       if (listening) break;
     }
     if (!listening) throw new Error(`the binary did not listen:\n${seen}`);
@@ -74,7 +87,9 @@ test("the binary serves the console with its embedded page and script (serve --h
     // The script served is the one generated into the SDK's sources (scripts/build-console.ts).
     const script = await (await fetch(`${listening.console}/app.js`)).text();
     expect(script.length).toBeGreaterThan(1000);
-    expect(readFileSync(join(REPO_ROOT, "packages/sdk/src/agent/console/assets.generated.ts"), "utf8")).toContain(`CONSOLE_APP_JS: string = ${JSON.stringify(script)};`);
+    expect(readFileSync(join(REPO_ROOT, "packages/sdk/src/agent/console/assets.generated.ts"), "utf8")).toContain(
+      `CONSOLE_APP_JS: string = ${JSON.stringify(script)};`,
+    );
   } finally {
     proc.kill("SIGKILL");
     await proc.exited;

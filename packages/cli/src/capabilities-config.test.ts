@@ -17,7 +17,9 @@ test("absent capabilities are the defaults (switched off): nothing declared", ()
 });
 
 test("roots (paths or file:// URIs), elicitation and tasks are switched on", async () => {
-  const caps = capabilityConfigFrom(parseConfig({ capabilities: { roots: ["/data/inbox", "file:///srv/x"], elicitation: "decline", tasks: true } }, {}));
+  const caps = capabilityConfigFrom(
+    parseConfig({ capabilities: { roots: ["/data/inbox", "file:///srv/x"], elicitation: "decline", tasks: true } }, {}),
+  );
   expect(caps.roots).toEqual([
     { uri: "file:///data/inbox", name: "inbox" },
     { uri: "file:///srv/x", name: "x" },
@@ -39,18 +41,27 @@ test("bad sampling and checkpoint values are refused with one clear line, not ig
   expect(() => parseConfig({ capabilities: { sampling: "yes" } }, {})).toThrow("capabilities.sampling");
   expect(() => parseConfig({ capabilities: { sampling: { budget: { calls: 0 } } } }, {})).toThrow("capabilities.sampling.budget.calls");
   expect(() => parseConfig({ capabilities: { checkpoint: "yes" } }, {})).toThrow("capabilities.checkpoint");
-  expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({ sampling: false, checkpoint: false });
+  expect(parseConfig({ capabilities: { sampling: false, checkpoint: false } }, {}).capabilities).toEqual({
+    sampling: false,
+    checkpoint: false,
+  });
 });
 
 test("the gemini dialect is its own switch: the removed capabilities.gemini key is refused naming it", () => {
   expect(() => parseConfig({ model: { dialect: "gemini", name: "g" }, capabilities: { gemini: false } }, {})).toThrow(
     'capabilities.gemini: removed: choosing model.dialect "gemini" is the switch; delete this key',
   );
-  expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), { createModel, logger: nullLogger }).provider).toBe("gemini");
-  expect(modelFromConfig(parseConfig({ model: { dialect: "anthropic", name: "c" } }, {}), { createModel, logger: nullLogger }).provider).toBe("anthropic");
+  expect(modelFromConfig(parseConfig({ model: { dialect: "gemini", name: "g" } }, {}), { createModel, logger: nullLogger }).provider).toBe(
+    "gemini",
+  );
+  expect(
+    modelFromConfig(parseConfig({ model: { dialect: "anthropic", name: "c" } }, {}), { createModel, logger: nullLogger }).provider,
+  ).toBe("anthropic");
 });
 
 test('capabilities.cron takes "utc" or "timezones"; the old planning codes are refused naming the new values', () => {
   expect(parseConfig({ capabilities: { cron: "timezones" } }, {}).capabilities?.cron).toBe("timezones");
-  expect(() => parseConfig({ capabilities: { cron: "v2" } }, {})).toThrow('capabilities.cron: renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"');
+  expect(() => parseConfig({ capabilities: { cron: "v2" } }, {})).toThrow(
+    'capabilities.cron: renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"',
+  );
 });

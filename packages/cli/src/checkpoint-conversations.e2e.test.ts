@@ -24,7 +24,8 @@ afterEach(async () => {
 });
 
 /** The name of the tool the last assistant turn called (undefined before any). */
-const lastCalled = (req: RecordedRequest): string | undefined => req.messages.filter((m) => m.role === "assistant" && m.toolCalls.length).at(-1)?.toolCalls[0]?.name;
+const lastCalled = (req: RecordedRequest): string | undefined =>
+  req.messages.filter((m) => m.role === "assistant" && m.toolCalls.length).at(-1)?.toolCalls[0]?.name;
 
 async function scenario(resumeConversations: boolean) {
   const ws = new CliWorkspace();
@@ -66,7 +67,9 @@ async function scenario(resumeConversations: boolean) {
     JSON.stringify({
       mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, work] }, rec },
       capabilities: { checkpoint: true },
-      triggers: { subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Work: {{resource.text}}", pollInterval: "150ms" }] },
+      triggers: {
+        subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Work: {{resource.text}}", pollInterval: "150ms" }],
+      },
       durability: {
         checkpoint: {
           store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", storeDir] },
@@ -90,7 +93,15 @@ async function scenario(resumeConversations: boolean) {
 
   const restarted = start();
   const [end] = await restarted.waitFor("trigger.run-end", 1);
-  return { runId, end: end!, restarted, afterRestart: gateway.requests.slice(beforeRestart), firstCalls: calls("first").length, secondCalls: calls("second").length, storeDir };
+  return {
+    runId,
+    end: end!,
+    restarted,
+    afterRestart: gateway.requests.slice(beforeRestart),
+    firstCalls: calls("first").length,
+    secondCalls: calls("second").length,
+    storeDir,
+  };
 }
 
 test("killed after the first of two tool calls and restarted: with the conversation tier the run resumes mid-conversation; without, it starts over", async () => {

@@ -31,17 +31,27 @@ async function scenario(checkpoint: boolean) {
   const answer = gate();
   const asked = gate();
   let remoteRuns = 0;
-  const remote = await serveWorld([
-    async () => {
-      remoteRuns++;
-      asked.open();
-      await answer.promise;
-      return { text: "remote answer" };
-    },
-  ], { onExhausted: "repeat-last" });
+  const remote = await serveWorld(
+    [
+      async () => {
+        remoteRuns++;
+        asked.open();
+        await answer.promise;
+        return { text: "remote answer" };
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
   cleanups.push(() => remote.close());
-  remote.ws.writeConfig({ mcpServers: { rec: remote.ws.recordingServer() }, capabilities: { tasks: true }, serve: { taskSupport: { "agent.run": "required" } } });
-  const serve = await startServe(["--http", "127.0.0.1:0", "--config", remote.config, "--grace", "2s"], { env: remote.env, cwd: remote.ws.dir });
+  remote.ws.writeConfig({
+    mcpServers: { rec: remote.ws.recordingServer() },
+    capabilities: { tasks: true },
+    serve: { taskSupport: { "agent.run": "required" } },
+  });
+  const serve = await startServe(["--http", "127.0.0.1:0", "--config", remote.config, "--grace", "2s"], {
+    env: remote.env,
+    cwd: remote.ws.dir,
+  });
 
   const ws = new CliWorkspace();
   cleanups.push(() => ws.cleanup());
@@ -64,9 +74,19 @@ async function scenario(checkpoint: boolean) {
     JSON.stringify({
       mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, work] }, peer: { url: serve.url.href } },
       capabilities: { tasks: true, ...(checkpoint ? { checkpoint: true } : {}) },
-      triggers: { subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Work: {{resource.text}}", pollInterval: "150ms" }] },
+      triggers: {
+        subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Work: {{resource.text}}", pollInterval: "150ms" }],
+      },
       ...(checkpoint
-        ? { durability: { checkpoint: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(ws.dir, "store")] }, identity: "pod-0", debounce: "20ms" } } }
+        ? {
+            durability: {
+              checkpoint: {
+                store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(ws.dir, "store")] },
+                identity: "pod-0",
+                debounce: "20ms",
+              },
+            },
+          }
         : {}),
     }),
   );

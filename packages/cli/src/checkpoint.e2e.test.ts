@@ -75,7 +75,12 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
     ],
   });
   cleanups.push(() => gateway.close());
-  const recorder: FakeServerCommand = fakeServerCommand({ tools: [{ name: "ack", text: "acked" }, { name: "slow", delayMs: 600_000, text: "late" }] });
+  const recorder: FakeServerCommand = fakeServerCommand({
+    tools: [
+      { name: "ack", text: "acked" },
+      { name: "slow", delayMs: 600_000, text: "late" },
+    ],
+  });
   cleanups.push(() => recorder.dispose());
   // One record file for both agentd processes' recorder children; no control socket.
   const rec = { command: recorder.command, args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control") };
@@ -95,7 +100,13 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
       ...(checkpoint
         ? {
             capabilities: { checkpoint: true },
-            durability: { checkpoint: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(ws.dir, "store")] }, identity: "pod-0", debounce: "20ms" } },
+            durability: {
+              checkpoint: {
+                store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(ws.dir, "store")] },
+                identity: "pod-0",
+                debounce: "20ms",
+              },
+            },
           }
         : {}),
     }),
@@ -114,7 +125,8 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
   expect(slowRunId).toBeString();
   // The write that records the second order's run in flight, named by its run id: a write built while the
   // first order's run was in flight can be acknowledged after that run's end, with the same counts.
-  if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.subscriptions === 2 && e.runIds?.length === 1 && e.runIds[0] === slowRunId);
+  if (checkpoint)
+    await first.waitFor("checkpoint.written", 1, (e) => e.subscriptions === 2 && e.runIds?.length === 1 && e.runIds[0] === slowRunId);
   first.descendants();
   await first.kill();
 
@@ -122,7 +134,10 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
   await restarted.waitFor("trigger.run-end", 1, (e) => e.trigger === SELF_TRIGGER && e.status === "ok");
   await restarted.waitFor("trigger.run-end", 1, (e) => e.trigger !== SELF_TRIGGER);
   const acks = calls().filter((c) => c.params.name === "ack");
-  const orderRunIds = [...first.named("trigger.run-end", (e) => e.trigger === SELF_TRIGGER && e.status === "ok"), ...restarted.named("trigger.run-end", (e) => e.trigger === SELF_TRIGGER && e.status === "ok")].map((e) => e.runId as string);
+  const orderRunIds = [
+    ...first.named("trigger.run-end", (e) => e.trigger === SELF_TRIGGER && e.status === "ok"),
+    ...restarted.named("trigger.run-end", (e) => e.trigger === SELF_TRIGGER && e.status === "ok"),
+  ].map((e) => e.runId as string);
   return { ackRunIds: acks.map((c) => c.meta[RUN_ID] as string), orderRunIds, restarted, subscribeAnswers };
 }
 

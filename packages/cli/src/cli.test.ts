@@ -82,10 +82,18 @@ describe("unknown flags are refused, with the closest known flag", () => {
     expect(run.code).toBe(2);
     expect(run.first).toBe("agentd: unknown flag --max-turn for 'agentd run' (did you mean --max-turns?)");
     expect(run.stderr).toContain("Run 'agentd run --help' for usage.");
-    expect((await refused(["mcp", "--conifg", "x.json", "-c", cfg])).first).toBe("agentd: unknown flag --conifg for 'agentd mcp' (did you mean --config?)");
-    expect((await refused(["init", "--yes", "--sever", "fs=x", "-c", cfg])).first).toBe("agentd: unknown flag --sever for 'agentd init' (did you mean --server?)");
-    expect((await refused(["run", "--jsno", "-c", cfg, "x"])).first).toBe("agentd: unknown flag --jsno for 'agentd run' (did you mean --json?)");
-    expect((await refused(["run", "--maxTurn=3", "-c", cfg, "x"])).first).toBe("agentd: unknown flag --maxTurn for 'agentd run' (did you mean --max-turns?)");
+    expect((await refused(["mcp", "--conifg", "x.json", "-c", cfg])).first).toBe(
+      "agentd: unknown flag --conifg for 'agentd mcp' (did you mean --config?)",
+    );
+    expect((await refused(["init", "--yes", "--sever", "fs=x", "-c", cfg])).first).toBe(
+      "agentd: unknown flag --sever for 'agentd init' (did you mean --server?)",
+    );
+    expect((await refused(["run", "--jsno", "-c", cfg, "x"])).first).toBe(
+      "agentd: unknown flag --jsno for 'agentd run' (did you mean --json?)",
+    );
+    expect((await refused(["run", "--maxTurn=3", "-c", cfg, "x"])).first).toBe(
+      "agentd: unknown flag --maxTurn for 'agentd run' (did you mean --max-turns?)",
+    );
   });
 
   test("a flag with nothing close gets no guess; its =value is not repeated", async () => {
@@ -98,7 +106,9 @@ describe("unknown flags are refused, with the closest known flag", () => {
   test("short flags, negations of non-booleans, and a long flag with one dash", async () => {
     expect((await refused(["init", "-yq", "-c", cfg])).first).toBe("agentd: unknown flag -q for 'agentd init'");
     expect((await refused(["run", "--no-config", "-c", cfg, "x"])).first).toBe("agentd: unknown flag --no-config for 'agentd run'");
-    expect((await refused(["run", "-config", "a.json", "-c", cfg, "x"])).first).toBe("agentd: unknown flag -config for 'agentd run' (did you mean --config?)");
+    expect((await refused(["run", "-config", "a.json", "-c", cfg, "x"])).first).toBe(
+      "agentd: unknown flag -config for 'agentd run' (did you mean --config?)",
+    );
     expect((await refused(["version", "--jsn"])).first).toBe("agentd: unknown flag --jsn for 'agentd version' (did you mean --json?)");
   });
 

@@ -58,7 +58,11 @@ export async function usageOf(argv: string[], options: { color?: boolean } = {})
 
 type Flag = { name: string; boolean: boolean };
 const camel = (name: string) => name.replace(/[-_]+(.)/g, (_, c: string) => c.toUpperCase());
-const kebab = (name: string) => name.replace(/([a-z\d])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+const kebab = (name: string) =>
+  name
+    .replace(/([a-z\d])([A-Z])/g, "$1-$2")
+    .replace(/_/g, "-")
+    .toLowerCase();
 /** Flags renamed to say what they do (they used planning codes): refused with a line naming the new one. */
 const RENAMED: Record<string, string> = { "cron-v2": "cron-timezones" };
 
@@ -167,14 +171,21 @@ export async function checkFlags(argv: string[]): Promise<void> {
 /** Run the CLI. Resolves to the process exit code. */
 export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) {
-    io.stdout(await usageOf(argv.filter((a) => a !== "--help" && a !== "-h"), { color: colourAllowed(io.color) }));
+    io.stdout(
+      await usageOf(
+        argv.filter((a) => a !== "--help" && a !== "-h"),
+        { color: colourAllowed(io.color) },
+      ),
+    );
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) argv = ["version"];
   const { path } = resolveCommand(argv);
   if (path.length === 0 && !argv[0]!.startsWith("-")) {
     const guess = closestCommand(argv[0]!);
-    io.stderr(`agentd: unknown command '${argv[0]}'${guess ? ` (did you mean '${guess}'?)` : ""}. Run 'agentd --help' to see the commands.\n`);
+    io.stderr(
+      `agentd: unknown command '${argv[0]}'${guess ? ` (did you mean '${guess}'?)` : ""}. Run 'agentd --help' to see the commands.\n`,
+    );
     return EXIT.usage;
   }
   try {

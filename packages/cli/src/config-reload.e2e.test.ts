@@ -34,7 +34,8 @@ afterEach(async () => {
 }, 30_000);
 
 const prompts = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { description: `prompt ${n}`, text: `Do ${n}` }]));
-const configWith = (names: string[], extra: Record<string, unknown> = {}) => JSON.stringify({ prompts: prompts(...names), ...extra }, null, 2);
+const configWith = (names: string[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ prompts: prompts(...names), ...extra }, null, 2);
 
 async function world() {
   dir = mkdtempSync(join(tmpdir(), "agentd-reload-"));
@@ -50,7 +51,8 @@ async function promptNames(serve: ServeProcess): Promise<string[]> {
   return (await client.listPrompts()).prompts.map((p) => p.name).sort();
 }
 
-const reloaded = (from: number) => (serve: ServeProcess) => serve.waitForEvent((e) => e.event === "agent.reloaded" || e.event === "agent.reload-refused", from);
+const reloaded = (from: number) => (serve: ServeProcess) =>
+  serve.waitForEvent((e) => e.event === "agent.reloaded" || e.event === "agent.reload-refused", from);
 
 describe("reloading the configuration of a running agentd", () => {
   test("SIGHUP to agentd serve applies the changed file; a setting that needs a restart is reported as such", async () => {
@@ -101,8 +103,18 @@ describe("reloading the configuration of a running agentd", () => {
     expect(refused.error).toContain("prompt names");
     expect(await promptNames(serve)).toEqual(["alpha", "gamma"]);
     // One line for the refusal: no second reload of the same file, no stack trace.
-    expect(serve.events().slice(mark).filter((e) => String(e.event).startsWith("agent.reload"))).toHaveLength(1);
-    expect(serve.events().slice(mark).some((e) => /\n\s+at /.test(JSON.stringify(e)))).toBe(false);
+    expect(
+      serve
+        .events()
+        .slice(mark)
+        .filter((e) => String(e.event).startsWith("agent.reload")),
+    ).toHaveLength(1);
+    expect(
+      serve
+        .events()
+        .slice(mark)
+        .some((e) => /\n\s+at /.test(JSON.stringify(e))),
+    ).toBe(false);
 
     // A good file after the bad one is applied.
     mark = serve.events().length;
@@ -115,12 +127,15 @@ describe("reloading the configuration of a running agentd", () => {
     const { dir, env } = await world();
     const file = join(dir, "agentd.json");
     writeFileSync(file, JSON.stringify({ limits: { maxTurns: 5 } }));
-    const proc = Bun.spawn([process.execPath, CLI_MAIN, "run", "--interval", "1h", "--no-watch-config", "--config", file, "Check the queue"], {
-      env: childEnv(env),
-      stdin: "ignore",
-      stdout: "ignore",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [process.execPath, CLI_MAIN, "run", "--interval", "1h", "--no-watch-config", "--config", file, "Check the queue"],
+      {
+        env: childEnv(env),
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      },
+    );
     spawned.add(proc);
     const lines: Record<string, any>[] = [];
     const waitFor = async (match: (e: Record<string, any>) => boolean, reader: ReadableStreamDefaultReader<Uint8Array>) => {

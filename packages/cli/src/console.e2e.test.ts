@@ -36,21 +36,37 @@ beforeAll(async () => {
       (req) => {
         if (req.lastToolResult !== undefined) return { text: `slow said ${req.lastToolResult}` };
         const instruction = req.messages.find((m) => m.role === "user")?.text ?? "";
-        return instruction.includes("slow") ? { toolCalls: [{ name: toolLike(req, "slow"), arguments: { ms: 120_000 } }] } : { text: `done: ${instruction}` };
+        return instruction.includes("slow")
+          ? { toolCalls: [{ name: toolLike(req, "slow"), arguments: { ms: 120_000 } }] }
+          : { text: `done: ${instruction}` };
       },
     ],
     { onExhausted: "repeat-last" },
   );
-  world.ws.writeConfig({ mcpServers: { rec: world.ws.recordingServer() }, triggers: { schedules: [{ cron: "0 3 1 1 *", instruction: "new year's report" }] } });
+  world.ws.writeConfig({
+    mcpServers: { rec: world.ws.recordingServer() },
+    triggers: { schedules: [{ cron: "0 3 1 1 *", instruction: "new year's report" }] },
+  });
   const users = join(world.ws.dir, "tokens.txt");
   const ops = join(world.ws.dir, "operators.txt");
   writeFileSync(users, `${ALICE}\n${BOB}\n`);
   writeFileSync(ops, `${OPS}\n`);
-  serve = await startServe(["--http", "127.0.0.1:0", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], { env: world.env, cwd: world.ws.dir });
+  serve = await startServe(["--http", "127.0.0.1:0", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
+    env: world.env,
+    cwd: world.ws.dir,
+  });
   origin = serve.url.origin;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--headless",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
     timeout: 60_000,
   });
 }, 120_000);
@@ -83,7 +99,8 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-const readRun = async (s: RawSession, id: number, runId: string) => JSON.parse((await call(serve!.url, s, id, "resources/read", { uri: `agent://runs/${runId}` })).response.result.contents[0].text);
+const readRun = async (s: RawSession, id: number, runId: string) =>
+  JSON.parse((await call(serve!.url, s, id, "resources/read", { uri: `agent://runs/${runId}` })).response.result.contents[0].text);
 
 describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
   test("the operator's pages load clean; a run started over MCP appears live and its detail matches; the cron trigger shows its next firing; cancel from the page cancels the run", async () => {
@@ -94,7 +111,10 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     // A run started over MCP while the Runs page is open shows up without a reload.
     await page.getByRole("link", { name: "Runs", exact: true }).click();
     await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
-    const ran = await call(serve!.url, alice, 1, "tools/call", { name: "agent.run", arguments: { instruction: "summarise the inbox", runId: "inbox-1" } });
+    const ran = await call(serve!.url, alice, 1, "tools/call", {
+      name: "agent.run",
+      arguments: { instruction: "summarise the inbox", runId: "inbox-1" },
+    });
     expect(ran.response.result.content[0].text).toBe("done: summarise the inbox");
     await page.getByRole("link", { name: "inbox-1" }).waitFor();
     await shot(page, "runs");
@@ -126,7 +146,12 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     expect(await page.locator(".status-paused").count()).toBeGreaterThan(0);
     await page.getByRole("button", { name: "Resume cron:0 3 1 1 *" }).click();
     await page.getByRole("button", { name: "Pause cron:0 3 1 1 *" }).waitFor();
-    expect(serve!.events().filter((e) => e.event === "a2a.operator" && (e.method === "agentd/pause" || e.method === "agentd/resume")).map((e) => e.method)).toEqual(["agentd/pause", "agentd/resume"]);
+    expect(
+      serve!
+        .events()
+        .filter((e) => e.event === "a2a.operator" && (e.method === "agentd/pause" || e.method === "agentd/resume"))
+        .map((e) => e.method),
+    ).toEqual(["agentd/pause", "agentd/resume"]);
 
     // A slow run, cancelled from its detail page: the MCP caller gets the failure.
     const slow = call(serve!.url, alice, 3, "tools/call", { name: "agent.run", arguments: { instruction: "be slow", runId: "slow-1" } });
@@ -138,7 +163,9 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     await page.locator("#run-error").waitFor();
     expect(await page.locator("#run-error").textContent()).toContain("E_ABORTED");
     expect((await readRun(alice, 4, "slow-1")).status).toBe("failed");
-    expect(serve!.events().some((e) => e.event === "a2a.operator" && e.method === "agentd/cancel" && e.principal === "bearer:operator#0")).toBe(true);
+    expect(
+      serve!.events().some((e) => e.event === "a2a.operator" && e.method === "agentd/cancel" && e.principal === "bearer:operator#0"),
+    ).toBe(true);
 
     // The other pages (the first by keyboard).
     await page.getByRole("link", { name: "Overview" }).focus();
@@ -184,9 +211,23 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
       const h = { authorization: `Bearer ${t}` };
       const snap = await (await fetch("/console/api/snapshot", { headers: h })).json();
       const foreign = await fetch(`/console/api/run?id=inbox-1&principal=${encodeURIComponent("bearer:bearer#0")}`, { headers: h });
-      const cancel = await fetch("/console/api/cancel", { method: "POST", headers: { ...h, "content-type": "application/json" }, body: JSON.stringify({ all: true }) });
-      const pause = await fetch("/console/api/pause", { method: "POST", headers: { ...h, "content-type": "application/json" }, body: "{}" });
-      return { runs: snap.runs.map((r: { runId: string; principal: string }) => `${r.principal} ${r.runId}`), triggers: snap.triggers, foreign: foreign.status, cancel: cancel.status, pause: pause.status };
+      const cancel = await fetch("/console/api/cancel", {
+        method: "POST",
+        headers: { ...h, "content-type": "application/json" },
+        body: JSON.stringify({ all: true }),
+      });
+      const pause = await fetch("/console/api/pause", {
+        method: "POST",
+        headers: { ...h, "content-type": "application/json" },
+        body: "{}",
+      });
+      return {
+        runs: snap.runs.map((r: { runId: string; principal: string }) => `${r.principal} ${r.runId}`),
+        triggers: snap.triggers,
+        foreign: foreign.status,
+        cancel: cancel.status,
+        pause: pause.status,
+      };
     }, BOB);
     expect(api).toEqual({ runs: ["bearer:bearer#1 bob-1"], triggers: undefined, foreign: 404, cancel: 403, pause: 403 });
     await page.context().close();

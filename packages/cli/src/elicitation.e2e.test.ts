@@ -16,10 +16,19 @@ afterEach(async () => {
   ws?.cleanup();
 });
 
-const modelEnv = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-test" });
+const modelEnv = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "sk-test",
+});
 
 /** Run once: the model calls the tool named like `tool` with `args`, then answers with the tool's result. */
-async function callThrough(elicitation: unknown, tool: string, args: Record<string, unknown> = {}): Promise<{ result: string; tools: string[]; run: Awaited<ReturnType<CliWorkspace["run"]>> }> {
+async function callThrough(
+  elicitation: unknown,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<{ result: string; tools: string[]; run: Awaited<ReturnType<CliWorkspace["run"]>> }> {
   ws = new CliWorkspace();
   let tools: string[] = [];
   gateway = await startFakeGateway({
@@ -33,7 +42,10 @@ async function callThrough(elicitation: unknown, tool: string, args: Record<stri
       (req) => ({ text: req.lastToolResult ?? "" }),
     ],
   });
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { elicitation } });
+  const config = ws.writeConfig({
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+    capabilities: { elicitation },
+  });
   const run = await ws.run(["run", "--config", config, "Ask me"], { env: modelEnv(gateway) });
   expect(run.code).toBe(0);
   return { result: run.stdout, tools, run };
@@ -57,7 +69,10 @@ describe("headless elicitation policies against server-everything (agentd run)",
   });
 
   test("answers: accepted with the configured answers completed by the schema's defaults", async () => {
-    const { result } = await callThrough({ policy: "answers", answers: { name: "Ada Lovelace", email: "ada@example.com", check: true } }, "trigger-elicitation-request");
+    const { result } = await callThrough(
+      { policy: "answers", answers: { name: "Ada Lovelace", email: "ada@example.com", check: true } },
+      "trigger-elicitation-request",
+    );
     expect(result).toContain('"action": "accept"');
     expect(result).toContain("- Name: Ada Lovelace");
     expect(result).toContain("- Favorite Integer: 42"); // the schema's default
@@ -74,7 +89,10 @@ describe("headless elicitation policies against server-everything (agentd run)",
     expect(off.tools.some((t) => t.endsWith("trigger-url-elicitation"))).toBe(false);
     await gateway?.close();
     ws.cleanup();
-    const on = await callThrough({ policy: "decline", url: "log" }, "trigger-url-elicitation", { url: "https://example.com/consent", message: "open it" });
+    const on = await callThrough({ policy: "decline", url: "log" }, "trigger-url-elicitation", {
+      url: "https://example.com/consent",
+      message: "open it",
+    });
     expect(on.result).toContain("accept");
     expect(events(on.run).find((e) => e.event === "elicitation.url")?.url).toBe("https://example.com/consent");
   });

@@ -37,7 +37,11 @@ describe("the model endpoint", () => {
 
   test("answering with an HTML error page: status, content type and a short text excerpt in one line", async () => {
     const page = `<!DOCTYPE html>\n<html>\n<head><title>501 Not Implemented</title></head>\n<body>\n<center><h1>501 Not Implemented</h1></center>\n<hr><center>nginx/1.25.3</center>\n${"<!-- padding -->\n".repeat(8)}</body>\n</html>\n`;
-    server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(page, { status: 501, headers: { "content-type": "text/html" } }) });
+    server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(page, { status: 501, headers: { "content-type": "text/html" } }),
+    });
     ws = new CliWorkspace();
     const url = `http://127.0.0.1:${server.port}/v1`;
     const run = await ws.run(["run", "--intelligence", url, "-m", "x", "hi"]);
@@ -91,7 +95,10 @@ describe("durations need a unit wherever they are read", () => {
   ];
   test.each(cases)("%s", async (_where, args, env, message) => {
     ws = new CliWorkspace();
-    ws.writeConfig({ model: { intelligence: "http://127.0.0.1:9/v1", name: "m" }, ...(args.includes("--config") ? { limits: { deadline: 5000 } } : {}) });
+    ws.writeConfig({
+      model: { intelligence: "http://127.0.0.1:9/v1", name: "m" },
+      ...(args.includes("--config") ? { limits: { deadline: 5000 } } : {}),
+    });
     const run = await ws.run(args, { env });
     expect(run.code).toBe(2);
     const lines = ownLines(run.stderr);

@@ -63,14 +63,23 @@ async function fleet(checkpoint: boolean) {
           return last === undefined ? { toolCalls: [{ name: tool(req, /ack$/), arguments: {} }] } : { text: `done: ${instruction}` };
         // The long run: look for its subagent first (a resumed run finds the adopted one), else start one.
         if (last === undefined) return { toolCalls: [{ name: tool(req, /subagent.list$/), arguments: {} }] };
-        if (last.includes("Started subagent") || last.includes('"id":"sa-')) return { toolCalls: [{ name: tool(req, /subagent.wait$/), arguments: { id: handleId(last) } }] };
-        if (last.includes("no subagents")) return { toolCalls: [{ name: tool(req, /subagent.spawn$/), arguments: { instruction: "Sub-task for the long run", async: true } }] };
+        if (last.includes("Started subagent") || last.includes('"id":"sa-'))
+          return { toolCalls: [{ name: tool(req, /subagent.wait$/), arguments: { id: handleId(last) } }] };
+        if (last.includes("no subagents"))
+          return {
+            toolCalls: [{ name: tool(req, /subagent.spawn$/), arguments: { instruction: "Sub-task for the long run", async: true } }],
+          };
         return { text: "done: long" };
       },
     ],
   });
   cleanups.push(() => gateway.close());
-  const recorder: FakeServerCommand = fakeServerCommand({ tools: [{ name: "ack", text: "acked" }, { name: "slow", delayMs: 600_000, text: "late" }] });
+  const recorder: FakeServerCommand = fakeServerCommand({
+    tools: [
+      { name: "ack", text: "acked" },
+      { name: "slow", delayMs: 600_000, text: "late" },
+    ],
+  });
   cleanups.push(() => recorder.dispose());
   const rec = { command: recorder.command, args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control") };
   const store = { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] };
@@ -80,7 +89,9 @@ async function fleet(checkpoint: boolean) {
       config,
       JSON.stringify({
         mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, state] }, rec },
-        triggers: { subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }] },
+        triggers: {
+          subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }],
+        },
         subagents: { maxRestarts: 0 },
         ...(checkpoint ? { capabilities: { checkpoint: true } } : {}),
         durability: { claims: { store, lease: "1s", holder: `replica-${n}` }, ...(checkpoint ? { checkpoint: { debounce: "20ms" } } : {}) },
@@ -103,7 +114,10 @@ async function fleet(checkpoint: boolean) {
   const longEnds = await Promise.all(survivors.map((r) => r.waitFor("trigger.run-end", 2).then((e) => e[1] as Record<string, unknown>)));
   const longRunId = longEnds[0]?.runId as string;
   const taker = survivors[longEnds.findIndex((e) => e.status === "ok")] as AgentdProcess;
-  const acks = recorder.recordedRequests().filter((r) => r.method === "tools/call" && r.params.name === "ack").map((c) => c.meta[RUN_ID] as string);
+  const acks = recorder
+    .recordedRequests()
+    .filter((r) => r.method === "tools/call" && r.params.name === "ack")
+    .map((c) => c.meta[RUN_ID] as string);
   return { longEnds, longRunId, spawned, taker, holderName, acks };
 }
 

@@ -27,7 +27,19 @@ import { redisServerPath } from "@agentd/test-support/redis-server";
 import { makeTestPki, type TestPki } from "./__fixtures__/serve/test-pki.ts";
 import { gate } from "./__fixtures__/serve/serve-env.ts";
 import { startAgentd, type AgentdProcess } from "./modes/__fixtures__/agentd-process.ts";
-import { configMapText, containerOf, envOf, expandArg, freePort, kubectlPath, podPath, probeOk, probePort, renderOverlay, type Container } from "./__fixtures__/manifest-fleet.ts";
+import {
+  configMapText,
+  containerOf,
+  envOf,
+  expandArg,
+  freePort,
+  kubectlPath,
+  podPath,
+  probeOk,
+  probePort,
+  renderOverlay,
+  type Container,
+} from "./__fixtures__/manifest-fleet.ts";
 
 const SKIP = !kubectlPath || !redisServerPath;
 const LLM_KEY = "sk-fleet-manifests-7";
@@ -107,7 +119,10 @@ async function mcpClient(name: string): Promise<Client> {
 }
 
 const run = (c: Client, runId: string, instruction: string) =>
-  c.callTool({ name: "agent.run", arguments: { instruction, runId } }, undefined, { timeout: 90_000 }) as Promise<{ content: Array<{ text?: string }>; isError?: boolean }>;
+  c.callTool({ name: "agent.run", arguments: { instruction, runId } }, undefined, { timeout: 90_000 }) as Promise<{
+    content: Array<{ text?: string }>;
+    isError?: boolean;
+  }>;
 
 /** Every telemetry event of every replica process (alive or ended). */
 const allEvents = () => [...ended, ...[...replicas.values()].map((r) => r.proc)].flatMap((p) => p.events);
@@ -154,14 +169,18 @@ beforeAll(async () => {
   const redisEnv = envOf(redisC, secrets, "agentd-redis-0", mapPath);
   const redisArgs = (redisC.args ?? []).map((a) => mapPath(expandArg(a, redisEnv)));
   expect(redisC.command).toEqual(["redis-server"]);
-  redis = Bun.spawn([redisServerPath!, ...redisArgs, "--port", String(redisPort), "--bind", "127.0.0.1"], { stdout: "pipe", stderr: "ignore" });
+  redis = Bun.spawn([redisServerPath!, ...redisArgs, "--port", String(redisPort), "--bind", "127.0.0.1"], {
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   // Its log is read to the end (a closed pipe would end it), and its "Ready" line awaited.
   const redisReady = gate();
   let redisFailed: string | undefined;
   void (async () => {
     const decoder = new TextDecoder();
     let seen = "";
-    for await (const chunk of redis.stdout as ReadableStream<Uint8Array>) if ((seen += decoder.decode(chunk)).includes("Ready to accept connections")) redisReady.open();
+    for await (const chunk of redis.stdout as ReadableStream<Uint8Array>)
+      if ((seen += decoder.decode(chunk)).includes("Ready to accept connections")) redisReady.open();
     redisFailed = seen;
     redisReady.open();
   })();
@@ -273,7 +292,9 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     await Bun.sleep(Math.max(0, 2000 - (downAt % 2000)) + 2100);
     const upFrom = Date.now();
     await Promise.all(names.map(startReplica));
-    const missed = Array.from({ length: 10 }, (_, i) => Math.ceil(downAt / 2000) * 2000 + i * 2000).filter((t) => t < upFrom).map((t) => new Date(t).toISOString());
+    const missed = Array.from({ length: 10 }, (_, i) => Math.ceil(downAt / 2000) * 2000 + i * 2000)
+      .filter((t) => t < upFrom)
+      .map((t) => new Date(t).toISOString());
     expect(missed.length).toBeGreaterThanOrEqual(1);
     // Whichever replica read the schedule's last fire first caught the missed ticks up (the others may find
     // them recorded already, or claimed): one catch-up at least, and each missed tick run once.
@@ -313,7 +334,10 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     expect(settled.filter((r) => r.isError)).toEqual([]);
     expect(settled.length).toBeGreaterThanOrEqual(3);
     // No tick lost: from the first to the last tick seen during the restart, every 2 s tick ran.
-    const ticks = asked.filter((t) => t.startsWith("Tick ") && !startTicks.has(t)).map((t) => Date.parse(t.slice(5))).sort((a, b) => a - b);
+    const ticks = asked
+      .filter((t) => t.startsWith("Tick ") && !startTicks.has(t))
+      .map((t) => Date.parse(t.slice(5)))
+      .sort((a, b) => a - b);
     for (let t = ticks[0]!; t <= ticks.at(-1)!; t += 2000) expect(ticks).toContain(t);
   }, 120_000);
 
@@ -327,7 +351,9 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     figures.takeovers = allEvents().filter((e) => e.event === "claim.acquired" && e.takenOverFrom).length;
     // A run taken over from a killed replica ran twice by design (the killed attempt never finished).
     figures.duplicates = [...byRun.values()].filter((c) => c > 1).length + servedTwice.filter((t) => t !== "Served slow job 9").length;
-    console.log(`fleet figures: ${byRun.size} triggered runs, ${figures.servedRuns} served runs, ${figures.takeovers} takeovers, ${figures.duplicates} duplicates`);
+    console.log(
+      `fleet figures: ${byRun.size} triggered runs, ${figures.servedRuns} served runs, ${figures.takeovers} takeovers, ${figures.duplicates} duplicates`,
+    );
     expect(figures.takeovers).toBeGreaterThanOrEqual(1);
     expect(figures.duplicates).toBe(0);
   });

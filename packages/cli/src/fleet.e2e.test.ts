@@ -32,10 +32,23 @@ afterEach(async () => {
 const RUN_ID = "agentd.dev/run-id";
 
 /** Three `agentd run --mode <mode>` replicas with `triggers`, a recording tool server each (one shared record), claims in one Redis store. */
-function startReplicas(triggers: Record<string, unknown>, state: string, capabilities: Record<string, unknown> = {}, mode = "reactive"): AgentdProcess[] {
-  recorder = fakeServerCommand({ tools: [{ name: "ack", text: "acked" }, { name: "slow", delayMs: 600_000, text: "late" }] });
+function startReplicas(
+  triggers: Record<string, unknown>,
+  state: string,
+  capabilities: Record<string, unknown> = {},
+  mode = "reactive",
+): AgentdProcess[] {
+  recorder = fakeServerCommand({
+    tools: [
+      { name: "ack", text: "acked" },
+      { name: "slow", delayMs: 600_000, text: "late" },
+    ],
+  });
   // One record file for the three replicas' recorder children (appends of whole lines); no control socket.
-  const recorderConfig = { command: recorder.command, args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control") };
+  const recorderConfig = {
+    command: recorder.command,
+    args: recorder.args.filter((a, i, all) => a !== "--control" && all[i - 1] !== "--control"),
+  };
   return [0, 1, 2].map((n) => {
     const config = join((ws as CliWorkspace).dir, `replica-${n}.json`);
     writeFileSync(
@@ -44,10 +57,19 @@ function startReplicas(triggers: Record<string, unknown>, state: string, capabil
         mcpServers: { flat: { command: process.execPath, args: [FILE_SERVER, state] }, rec: recorderConfig },
         triggers,
         capabilities,
-        durability: { claims: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", (redis as RunningRedis).url] }, lease: "1s", holder: `replica-${n}` } },
+        durability: {
+          claims: {
+            store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", (redis as RunningRedis).url] },
+            lease: "1s",
+            holder: `replica-${n}`,
+          },
+        },
       }),
     );
-    return startAgentd(["run", "--mode", mode, "--config", config, "--json"], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
+    return startAgentd(["run", "--mode", mode, "--config", config, "--json"], {
+      cwd: (ws as CliWorkspace).dir,
+      env: modelEnv(gateway as FakeGateway),
+    });
   });
 }
 
@@ -79,7 +101,10 @@ test.skipIf(!redisServerPath)(
         },
       ],
     });
-    const replicas = startReplicas({ subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }] }, state);
+    const replicas = startReplicas(
+      { subscriptions: [{ server: "flat", uri: "file-watch://state", instruction: "Handle: {{resource.text}}", pollInterval: "150ms" }] },
+      state,
+    );
 
     // Three states, each seen by all three replicas before the next.
     for (let i = 0; i < 3; i++) {
@@ -93,7 +118,11 @@ test.skipIf(!redisServerPath)(
     expect(ends.filter((e) => e.status === "already-done")).toHaveLength(6);
     const calls = recordedCalls;
     // The tool saw each run id exactly once, across the three replicas.
-    expect(calls().map((c) => c.meta[RUN_ID]).sort()).toEqual([...ranOnce].sort());
+    expect(
+      calls()
+        .map((c) => c.meta[RUN_ID])
+        .sort(),
+    ).toEqual([...ranOnce].sort());
 
     // A long run: whoever starts it is killed mid-run (its whole process tree, as a pod reschedule).
     const started = replicas.map((r) => r.named("run.start").length);
@@ -125,9 +154,19 @@ test.skipIf(!redisServerPath)(
     gateway = await startFakeGateway({
       dialect: "openai",
       onExhausted: "repeat-last",
-      script: [(req) => (req.lastToolResult !== undefined ? { text: `done: ${instructionOf(req)}` } : { toolCalls: [{ name: toolLike(req, "ack"), arguments: {} }] })],
+      script: [
+        (req) =>
+          req.lastToolResult !== undefined
+            ? { text: `done: ${instructionOf(req)}` }
+            : { toolCalls: [{ name: toolLike(req, "ack"), arguments: {} }] },
+      ],
     });
-    const replicas = startReplicas({ schedules: [{ cron: "*/2 * * * * *", instruction: "Tick {{tick}}" }] }, state, { cron: "timezones" }, "cron");
+    const replicas = startReplicas(
+      { schedules: [{ cron: "*/2 * * * * *", instruction: "Tick {{tick}}" }] },
+      state,
+      { cron: "timezones" },
+      "cron",
+    );
     // Four ticks seen by every replica (each replica may also have seen ticks before the others started).
     await Promise.all(replicas.map((r) => r.waitFor("trigger.run-end", 4)));
     // Judged before the shutdown (a tick in flight then may end aborted); a tick still settling has fewer ends.

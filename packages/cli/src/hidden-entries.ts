@@ -15,7 +15,11 @@ export async function runHiddenEntry(argv: string[]): Promise<number | undefined
   }
   if (argv[0] === HIDDEN.subagent) {
     // A subagent child: its whole configuration arrives over the control channel on fd 3.
-    const [{ runSubagentChild }, { createModel }, { stderrLogger }] = await Promise.all([import("@agentd/sdk"), import("@agentd/adapters"), import("./telemetry.ts")]);
+    const [{ runSubagentChild }, { createModel }, { stderrLogger }] = await Promise.all([
+      import("@agentd/sdk"),
+      import("@agentd/adapters"),
+      import("./telemetry.ts"),
+    ]);
     return runSubagentChild({ createModel, logger: stderrLogger() });
   }
   return undefined;

@@ -34,15 +34,33 @@ describe("answers → agentd.json", () => {
     expect(config).toEqual({
       $schema: CONFIG_SCHEMA,
       model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3", apiKeyEnv: "LOCAL_KEY" },
-      mcpServers: { fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"] }, remote: { url: "https://tools.example/mcp" } },
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"] },
+        remote: { url: "https://tools.example/mcp" },
+      },
     });
   });
 
   test("mistakes are one clear line", () => {
-    expect(() => configFromAnswers({ dialect: "anthropic", servers: [] })).toThrow("a model name is needed for the anthropic API (--model)");
-    expect(() => configFromAnswers({ dialect: "openai", intelligence: "localhost:11434", model: "m", servers: [] })).toThrow("must be an http(s) URL");
-    expect(() => configFromAnswers({ dialect: "openai", intelligence: "not a url", model: "m", servers: [] })).toThrow("the model endpoint must be a URL");
-    expect(() => configFromAnswers({ dialect: "openai", model: "m", servers: [{ name: "a", target: "x" }, { name: "a", target: "y" }] })).toThrow("given twice");
+    expect(() => configFromAnswers({ dialect: "anthropic", servers: [] })).toThrow(
+      "a model name is needed for the anthropic API (--model)",
+    );
+    expect(() => configFromAnswers({ dialect: "openai", intelligence: "localhost:11434", model: "m", servers: [] })).toThrow(
+      "must be an http(s) URL",
+    );
+    expect(() => configFromAnswers({ dialect: "openai", intelligence: "not a url", model: "m", servers: [] })).toThrow(
+      "the model endpoint must be a URL",
+    );
+    expect(() =>
+      configFromAnswers({
+        dialect: "openai",
+        model: "m",
+        servers: [
+          { name: "a", target: "x" },
+          { name: "a", target: "y" },
+        ],
+      }),
+    ).toThrow("given twice");
   });
 
   test("an API key typed where its variable's name belongs is refused without repeating it", () => {
@@ -54,7 +72,14 @@ describe("answers → agentd.json", () => {
   });
 
   test("command lines split like a shell would, quotes and escapes included", () => {
-    expect(splitCommandLine(`npx -y "@scope/server fs" '/data dir' a\\ b ""`)).toEqual(["npx", "-y", "@scope/server fs", "/data dir", "a b", ""]);
+    expect(splitCommandLine(`npx -y "@scope/server fs" '/data dir' a\\ b ""`)).toEqual([
+      "npx",
+      "-y",
+      "@scope/server fs",
+      "/data dir",
+      "a b",
+      "",
+    ]);
     expect(() => splitCommandLine(`node "unterminated`)).toThrow('unclosed "');
     expect(serverEntry("  uvx mcp-server-git  ")).toEqual({ command: "uvx", args: ["mcp-server-git"] });
     expect(serverEntry("HTTPS://tools.example/mcp")).toEqual({ url: "HTTPS://tools.example/mcp" });
@@ -71,7 +96,10 @@ describe("agentd init --yes (real CLI)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Wrote agentd.json\n");
     const path = join(ws.dir, "agentd.json");
-    expect(read(path)).toEqual({ $schema: CONFIG_SCHEMA, model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" } });
+    expect(read(path)).toEqual({
+      $schema: CONFIG_SCHEMA,
+      model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" },
+    });
     const resolved = await resolveConfig({ configPath: path, env: {} });
     expect(resolved.config.model).toMatchObject({ intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" });
   });
@@ -79,15 +107,47 @@ describe("agentd init --yes (real CLI)", () => {
   test("flags: endpoint, dialect, model, key variable and servers; the key stays in the environment", async () => {
     const ws = workspace();
     const run = await ws.run(
-      ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "conf/agentd.json"],
+      [
+        "init",
+        "-y",
+        "--dialect",
+        "anthropic",
+        "-m",
+        "claude-test",
+        "--api-key-env",
+        "MY_ANTHROPIC_KEY",
+        "--server",
+        "fs=npx -y '@scope/fs server' /data",
+        "--server=remote=https://tools.example/mcp",
+        "--config",
+        "conf/agentd.json",
+      ],
       { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
     );
     // The folder does not exist yet: it is created, like `mkdir -p`.
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("agentd mcp fs tools --config conf/agentd.json");
-    expect(read(join(ws.dir, "conf", "agentd.json")).model).toEqual({ dialect: "anthropic", name: "claude-test", apiKeyEnv: "MY_ANTHROPIC_KEY" });
+    expect(read(join(ws.dir, "conf", "agentd.json")).model).toEqual({
+      dialect: "anthropic",
+      name: "claude-test",
+      apiKeyEnv: "MY_ANTHROPIC_KEY",
+    });
     const ok = await ws.run(
-      ["init", "-y", "--dialect", "anthropic", "-m", "claude-test", "--api-key-env", "MY_ANTHROPIC_KEY", "--server", "fs=npx -y '@scope/fs server' /data", "--server=remote=https://tools.example/mcp", "--config", "custom.json"],
+      [
+        "init",
+        "-y",
+        "--dialect",
+        "anthropic",
+        "-m",
+        "claude-test",
+        "--api-key-env",
+        "MY_ANTHROPIC_KEY",
+        "--server",
+        "fs=npx -y '@scope/fs server' /data",
+        "--server=remote=https://tools.example/mcp",
+        "--config",
+        "custom.json",
+      ],
       { env: { MY_ANTHROPIC_KEY: "sk-ant-secret-value" } },
     );
     expect(ok.code).toBe(0);
@@ -106,7 +166,15 @@ describe("agentd init --yes (real CLI)", () => {
 
   test("the last example of `init --help` works: --config into a folder that does not exist yet", async () => {
     const ws = workspace();
-    const run = await ws.run(["init", "--yes", "--server", "remote=https://tools.example/mcp", "--config", "ops/deep/agentd.json", "--force"]);
+    const run = await ws.run([
+      "init",
+      "--yes",
+      "--server",
+      "remote=https://tools.example/mcp",
+      "--config",
+      "ops/deep/agentd.json",
+      "--force",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Wrote ops/deep/agentd.json\n");
     const resolved = await resolveConfig({ configPath: join(ws.dir, "ops", "deep", "agentd.json"), env: {} });

@@ -55,7 +55,8 @@ async function exercise(client: InteropClient, target: Target): Promise<{ errors
   return { errors, revision: session.revision };
 }
 
-const describeErrors = (errors: unknown[]) => errors.map((e) => (e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e)).slice(0, 200));
+const describeErrors = (errors: unknown[]) =>
+  errors.map((e) => (e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e)).slice(0, 200));
 
 // One agentd serve per transport, shared by every client in turn (the clients run one after another).
 for (const mode of [
@@ -67,7 +68,10 @@ for (const mode of [
     let serve: ServeProcess | undefined;
     beforeAll(async () => {
       world = await serveWorld(echoEachRun, { onExhausted: "repeat-last" });
-      serve = await startServe(["--http", "127.0.0.1:0", ...mode.flags, "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+      serve = await startServe(["--http", "127.0.0.1:0", ...mode.flags, "--config", world.config, "--grace", "2s"], {
+        env: world.env,
+        cwd: world.ws.dir,
+      });
     }, 30_000);
     afterAll(async () => {
       await stopAllServe();
@@ -141,7 +145,10 @@ describe("agentd as the client of servers it did not write (default settings)", 
 
       gateway = await startFakeGateway({
         dialect: "openai",
-        script: [(req) => ({ toolCalls: [{ name: toolLike(req, c.tool), arguments: c.runArgs }] }), (req) => ({ text: `tool said: ${req.lastToolResult}` })],
+        script: [
+          (req) => ({ toolCalls: [{ name: toolLike(req, c.tool), arguments: c.runArgs }] }),
+          (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+        ],
       });
       const run = await ws.run(["run", "--config", config, "Use the tool"], {
         env: { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-test" },

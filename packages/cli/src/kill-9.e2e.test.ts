@@ -101,7 +101,10 @@ describe("kill -9 of agentd leaves nothing running", () => {
     ws = new CliWorkspace();
     const g = await slowGateway();
     const config = ws.writeConfig({ mcpServers: servers(ws) });
-    const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--config", config], { cwd: ws.dir, env: { ...modelEnv(g), [TAG_ENV]: tag } });
+    const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--config", config], {
+      cwd: ws.dir,
+      env: { ...modelEnv(g), [TAG_ENV]: tag },
+    });
     const [listening] = await agentd.waitFor("serve.listening");
     // Servers start with the first run: ask for one (it stays in the slow tool until the kill).
     client = new McpClient({ name: "kill-9-test", version: "1.0.0" });
@@ -200,7 +203,11 @@ describe.skipIf(!NODE || process.platform !== "linux")("kill -9 of the agentd la
     const g = await slowGateway();
     const config = ws.writeConfig({ mcpServers: servers(ws) });
     const bin = launcher(ws);
-    const agentd = startAgentd(["run", "--config", config, "be slow"], { cwd: ws.dir, env: { ...modelEnv(g), [TAG_ENV]: tag }, command: [bin] });
+    const agentd = startAgentd(["run", "--config", config, "be slow"], {
+      cwd: ws.dir,
+      env: { ...modelEnv(g), [TAG_ENV]: tag },
+      command: [bin],
+    });
     await agentd.waitFor("tool.call");
     // The launcher's child is agentd (running main.ts), not a wrapper of it. (Remembered, so that cleanup
     // reaches it even when it outlives the launcher.)

@@ -15,7 +15,10 @@ import { runIntoLateReader, until } from "./__fixtures__/late-pipe/late-pipe.ts"
 const binDir = mkdtempSync(join(tmpdir(), "agentd-late-bin-"));
 const binary = join(binDir, "agentd");
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
 }, 180_000);
@@ -49,11 +52,22 @@ async function world(script: Turn[], config: Record<string, unknown> = {}) {
   ws = new CliWorkspace();
   gateway = await startFakeGateway({ dialect: "openai", script, onExhausted: "repeat-last" });
   const configPath = ws.writeConfig({ model: { maxRetries: 0 }, ...config });
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", AGENT_INTELLIGENCE: gateway.url, AGENT_MODEL: "test-model" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    AGENT_LOG_FORMAT: "json",
+    AGENT_INTELLIGENCE: gateway.url,
+    AGENT_MODEL: "test-model",
+  };
   return { dir: ws.dir, config: configPath, env };
 }
 
-const lines = (received: Buffer) => received.toString("utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const lines = (received: Buffer) =>
+  received
+    .toString("utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const hasEvent = (stderr: string, event: string) => stderr.split("\n").some((l) => l.startsWith("{") && JSON.parse(l).event === event);
 
 describe.each([
@@ -81,7 +95,10 @@ describe.each([
   test("budget exceeded: the earlier run's output is whole, exit 3", async () => {
     const answer = bigText(1_500_000, "budget");
     const w = await world([{ text: answer }, { toolCalls: [{ name: "nothing_here", arguments: {} }] }]);
-    const run = await runIntoLateReader([...agentd(), "run", "--json", "--interval", "0", "--max-runs", "2", "--max-turns", "1", "--config", w.config, "Work"], { cwd: w.dir, env: w.env });
+    const run = await runIntoLateReader(
+      [...agentd(), "run", "--json", "--interval", "0", "--max-runs", "2", "--max-turns", "1", "--config", w.config, "Work"],
+      { cwd: w.dir, env: w.env },
+    );
     expect(run.code).toBe(3);
     const out = lines(run.received);
     expect(out.map((l) => l.status)).toEqual(["ok", "failed"]);
@@ -92,7 +109,10 @@ describe.each([
   test("failure: the earlier run's output is whole, exit 4 when the model endpoint fails", async () => {
     const answer = bigText(1_500_000, "failure");
     const w = await world([{ text: answer }, { fault: "server-error", status: 500 }]);
-    const run = await runIntoLateReader([...agentd(), "run", "--interval", "0", "--max-runs", "2", "--config", w.config, "Work"], { cwd: w.dir, env: w.env });
+    const run = await runIntoLateReader([...agentd(), "run", "--interval", "0", "--max-runs", "2", "--config", w.config, "Work"], {
+      cwd: w.dir,
+      env: w.env,
+    });
     expect(run.code).toBe(4);
     expect(run.received.equals(Buffer.from(`${answer}\n`))).toBe(true);
   }, 60_000);
@@ -142,13 +162,27 @@ describe.each([
     const answer = bigText(300_000, "serve");
     const w = await world([{ text: answer }]);
     const requests = [
-      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "late", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "late", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      ...Array.from({ length: 12 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "agent.run", arguments: { instruction: `Run ${i + 1}` } } })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        jsonrpc: "2.0",
+        id: i + 1,
+        method: "tools/call",
+        params: { name: "agent.run", arguments: { instruction: `Run ${i + 1}` } },
+      })),
     ];
     const stdinFile = join(w.dir, "requests.ndjson");
     writeFileSync(stdinFile, requests.map((r) => JSON.stringify(r)).join("\n")); // no newline after the last
-    const run = await runIntoLateReader([...agentd(), "serve", "--stdio", "--grace", "60s", "--config", w.config], { cwd: w.dir, env: w.env, stdinFile });
+    const run = await runIntoLateReader([...agentd(), "serve", "--stdio", "--grace", "60s", "--config", w.config], {
+      cwd: w.dir,
+      env: w.env,
+      stdinFile,
+    });
     expect(run.code).toBe(0);
     expect(run.received.at(-1)).toBe(0x0a);
     const answers = lines(run.received).filter((m) => m.id !== undefined);

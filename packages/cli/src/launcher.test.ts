@@ -58,53 +58,65 @@ async function runNode(args: string[]) {
   return { stdout, stderr, code };
 }
 
-test.skipIf(!NODE || process.platform === "win32")("passes arguments through and exits with the binary's status", async () => {
-  const bin = install(true);
-  const r = await runNode([bin, "exit", "3"]);
-  expect(r.stdout).toBe("args: exit 3\n");
-  expect(r.code).toBe(3);
-}, 30_000);
+test.skipIf(!NODE || process.platform === "win32")(
+  "passes arguments through and exits with the binary's status",
+  async () => {
+    const bin = install(true);
+    const r = await runNode([bin, "exit", "3"]);
+    expect(r.stdout).toBe("args: exit 3\n");
+    expect(r.code).toBe(3);
+  },
+  30_000,
+);
 
-test.skipIf(!NODE || process.platform === "win32")("a SIGTERM sent to the launcher reaches the binary", async () => {
-  const bin = install(true);
-  const p = Bun.spawn([NODE!, bin, "wait"], { stdout: "pipe", stderr: "pipe" });
-  procs.push(p);
-  const reader = p.stdout.getReader();
-  let out = "";
-  while (!out.includes("ready\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
-  p.kill("SIGTERM");
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
-  expect(out).toContain("got TERM");
-  expect(await p.exited).toBe(7);
-}, 30_000);
+test.skipIf(!NODE || process.platform === "win32")(
+  "a SIGTERM sent to the launcher reaches the binary",
+  async () => {
+    const bin = install(true);
+    const p = Bun.spawn([NODE!, bin, "wait"], { stdout: "pipe", stderr: "pipe" });
+    procs.push(p);
+    const reader = p.stdout.getReader();
+    let out = "";
+    while (!out.includes("ready\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    p.kill("SIGTERM");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    expect(out).toContain("got TERM");
+    expect(await p.exited).toBe(7);
+  },
+  30_000,
+);
 
-test.skipIf(!NODE || process.platform !== "linux")("kill -9 of the launcher ends the binary it started", async () => {
-  const bin = install(true);
-  const p = Bun.spawn([NODE!, bin, "wait"], { stdout: "pipe", stderr: "pipe" });
-  procs.push(p);
-  const reader = p.stdout.getReader();
-  let out = "";
-  while (!out.includes("ready\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
-  const binary = childrenOf(p.pid).find((c) => commandLine(c).includes(join("bin", "agentd")));
-  expect(binary).toBeDefined();
-  found.push(binary as number);
-  p.kill("SIGKILL");
-  const deadline = Date.now() + 10_000;
-  while (alive(binary as number) && Date.now() < deadline) await Bun.sleep(10);
-  expect(alive(binary as number)).toBe(false);
-}, 30_000);
+test.skipIf(!NODE || process.platform !== "linux")(
+  "kill -9 of the launcher ends the binary it started",
+  async () => {
+    const bin = install(true);
+    const p = Bun.spawn([NODE!, bin, "wait"], { stdout: "pipe", stderr: "pipe" });
+    procs.push(p);
+    const reader = p.stdout.getReader();
+    let out = "";
+    while (!out.includes("ready\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    const binary = childrenOf(p.pid).find((c) => commandLine(c).includes(join("bin", "agentd")));
+    expect(binary).toBeDefined();
+    found.push(binary as number);
+    p.kill("SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (alive(binary as number) && Date.now() < deadline) await Bun.sleep(10);
+    expect(alive(binary as number)).toBe(false);
+  },
+  30_000,
+);
 
 /** Live children of `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {
@@ -133,24 +145,36 @@ function commandLine(pid: number): string {
   }
 }
 
-test.skipIf(!NODE)("without the platform package: one line naming it, exit 1", async () => {
-  const bin = install(false);
-  const r = await runNode([bin, "--version"]);
-  expect(r.code).toBe(1);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toStartWith(`agentd: no binary for ${target}: the optional dependency @agentd/cli-${target} is not installed`);
-  expect(r.stderr.trim().split("\n")).toHaveLength(1);
-}, 30_000);
+test.skipIf(!NODE)(
+  "without the platform package: one line naming it, exit 1",
+  async () => {
+    const bin = install(false);
+    const r = await runNode([bin, "--version"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toStartWith(`agentd: no binary for ${target}: the optional dependency @agentd/cli-${target} is not installed`);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  },
+  30_000,
+);
 
-test.skipIf(!NODE)("in this checkout it runs the sources with Bun", async () => {
-  const r = await runNode([LAUNCHER, "--version"]);
-  expect(r.stderr).toBe("");
-  expect(r.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP /);
-  expect(r.code).toBe(0);
-}, 30_000);
+test.skipIf(!NODE)(
+  "in this checkout it runs the sources with Bun",
+  async () => {
+    const r = await runNode([LAUNCHER, "--version"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP /);
+    expect(r.code).toBe(0);
+  },
+  30_000,
+);
 
 test("`bunx agentd` in this repository runs the CLI (the workspace links its bin)", async () => {
-  const p = Bun.spawn([process.execPath, "x", "agentd", "--version"], { cwd: join(import.meta.dir, "..", "..", ".."), stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, "x", "agentd", "--version"], {
+    cwd: join(import.meta.dir, "..", "..", ".."),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   procs.push(p);
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   expect(stderr).toBe("");

@@ -16,7 +16,13 @@ test("roots and the elicitation policy from the config reach the server", async 
     name: "asks",
     tools: [
       { name: "roots", clientRequest: { method: "roots/list" } },
-      { name: "ask", clientRequest: { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } } } },
+      {
+        name: "ask",
+        clientRequest: {
+          method: "elicitation/create",
+          params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } },
+        },
+      },
     ],
   });
   const config = ws.writeConfig({ mcpServers: { s: fake.config }, capabilities: { roots: ["/data"], elicitation: "decline" } });

@@ -20,16 +20,35 @@ beforeAll(() => {
       {
         name: "read_file",
         description: "Read a file from the data folder\nSecond line is not shown in the table",
-        inputSchema: { type: "object", properties: { path: { type: "string" }, limit: { type: "integer" }, raw: { type: "boolean" } }, required: ["path"] },
+        inputSchema: {
+          type: "object",
+          properties: { path: { type: "string" }, limit: { type: "integer" }, raw: { type: "boolean" } },
+          required: ["path"],
+        },
         text: "contents of {{path}}",
       },
       { name: "broken", description: "Always fails", text: "disk on fire", isError: true },
-      { name: "snapshot", result: { content: [{ type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "the chart" }] } },
+      {
+        name: "snapshot",
+        result: {
+          content: [
+            { type: "image", data: PNG, mimeType: "image/png" },
+            { type: "text", text: "the chart" },
+          ],
+        },
+      },
       { name: "slow", hang: true },
     ],
     resources: [{ uri: "file:///data/x", name: "x.md", mimeType: "text/markdown", text: "# hello from x" }],
     resourceTemplates: [{ uriTemplate: "file:///data/{name}", name: "data file", text: "file {{name}}" }],
-    prompts: [{ name: "review", description: "Review a file", arguments: [{ name: "file", required: true }, { name: "tone" }], messages: [{ role: "user", text: "Review {{file}} please" }] }],
+    prompts: [
+      {
+        name: "review",
+        description: "Review a file",
+        arguments: [{ name: "file", required: true }, { name: "tone" }],
+        messages: [{ role: "user", text: "Review {{file}} please" }],
+      },
+    ],
   });
   ws.writeConfig({ mcpServers: { fs: fake.config, gone: { command: `${ws.dir}/no-such-binary` } } });
 });
@@ -86,7 +105,19 @@ describe("agentd mcp (real child server)", () => {
     const a = await ws.run(["mcp", "fs", "call", "read_file", '{"path":"/data/x"}'], { env: { RUN_ID: "poke-1" } });
     expect(a.code).toBe(0);
     expect(a.stdout).toBe("contents of /data/x\n");
-    const b = await ws.run(["mcp", "fs", "call", "read_file", "--arg", "path=/data/y", "--arg=limit=3", "-a", "raw=true", "--arg", "extra:=[1,2]"]);
+    const b = await ws.run([
+      "mcp",
+      "fs",
+      "call",
+      "read_file",
+      "--arg",
+      "path=/data/y",
+      "--arg=limit=3",
+      "-a",
+      "raw=true",
+      "--arg",
+      "extra:=[1,2]",
+    ]);
     expect(b.code).toBe(0);
     expect(b.stdout).toBe("contents of /data/y\n");
     const calls = requestsOf("tools/call").slice(before);
@@ -132,7 +163,9 @@ describe("agentd mcp (real child server)", () => {
   test("resources and read", async () => {
     const list = await ws.run(["mcp", "fs", "resources"]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^URI +MIME +NAME\nfile:\/\/\/data\/x +text\/markdown +x\.md\nfile:\/\/\/data\/\{name\} +- +data file \(template\)\n$/);
+    expect(list.stdout).toMatch(
+      /^URI +MIME +NAME\nfile:\/\/\/data\/x +text\/markdown +x\.md\nfile:\/\/\/data\/\{name\} +- +data file \(template\)\n$/,
+    );
     const read = await ws.run(["mcp", "fs", "read", "file:///data/x"]);
     expect(read.code).toBe(0);
     expect(read.stdout).toBe("# hello from x\n");
@@ -164,7 +197,9 @@ describe("agentd mcp (real child server)", () => {
   test("an unknown action or a missing target is exit 2", async () => {
     const action = await ws.run(["mcp", "fs", "frobnicate"]);
     expect(action.code).toBe(2);
-    expect(stderrLines(action)[0]).toBe("agentd: unknown action 'frobnicate': use one of tools, call, resources, read, prompts, get-prompt, complete");
+    expect(stderrLines(action)[0]).toBe(
+      "agentd: unknown action 'frobnicate': use one of tools, call, resources, read, prompts, get-prompt, complete",
+    );
     const target = await ws.run(["mcp", "fs", "read"]);
     expect(target.code).toBe(2);
     expect(stderrLines(target)[0]).toBe("agentd: read needs a URI: agentd mcp fs read URI");
@@ -208,13 +243,19 @@ describe("agentd mcp (real child server)", () => {
 
 describe("mcp argument helpers", () => {
   test("repeatedFlag keeps every value in order and stops at --", () => {
-    expect(repeatedFlag(["call", "--arg", "a=1", "--arg=b=2", "-a", "c=3", "--", "--arg", "d=4"], "arg", "a")).toEqual(["a=1", "b=2", "c=3"]);
+    expect(repeatedFlag(["call", "--arg", "a=1", "--arg=b=2", "-a", "c=3", "--", "--arg", "d=4"], "arg", "a")).toEqual([
+      "a=1",
+      "b=2",
+      "c=3",
+    ]);
     expect(() => repeatedFlag(["--arg"], "arg")).toThrow("--arg needs a value");
   });
 
   test("buildToolArguments: JSON base, --arg on top, typed by the schema", () => {
-    const schema = { properties: { n: { type: "number" }, tags: { type: "array" }, name: { type: ["string", "null"] }, on: { type: "boolean" } } };
-    expect(buildToolArguments('{"n":1,"keep":true}', ["n=2.5", "tags=[\"a\"]", "name=007", "on=false", "free=x"], schema)).toEqual({
+    const schema = {
+      properties: { n: { type: "number" }, tags: { type: "array" }, name: { type: ["string", "null"] }, on: { type: "boolean" } },
+    };
+    expect(buildToolArguments('{"n":1,"keep":true}', ["n=2.5", 'tags=["a"]', "name=007", "on=false", "free=x"], schema)).toEqual({
       n: 2.5,
       keep: true,
       tags: ["a"],
@@ -233,7 +274,15 @@ describe("mcp argument helpers", () => {
   });
 
   test("tables align columns and cut the last one to the width", () => {
-    expect(table(["A", "B"], [["long-name", "x"], ["s", "y"]])).toBe("A          B\nlong-name  x\ns          y\n");
+    expect(
+      table(
+        ["A", "B"],
+        [
+          ["long-name", "x"],
+          ["s", "y"],
+        ],
+      ),
+    ).toBe("A          B\nlong-name  x\ns          y\n");
     const tools = renderTools([{ name: "t", description: "d".repeat(100), inputSchema: { type: "object" } }], 40);
     expect(tools.split("\n").every((l) => l.length <= 40)).toBe(true);
     expect(tools).toContain("…");

@@ -16,7 +16,19 @@ test("complete prints the server's completions, one a line; --arg gives the cont
   const departments = await ws.run(["mcp", "--config", config, "everything", "complete", "completable-prompt", "department", "S"]);
   expect(departments.code).toBe(0);
   expect(departments.stdout).toBe("Sales\nSupport\n");
-  const names = await ws.run(["mcp", "--config", config, "everything", "complete", "completable-prompt", "name", "", "--arg", "department=Engineering", "--json"]);
+  const names = await ws.run([
+    "mcp",
+    "--config",
+    config,
+    "everything",
+    "complete",
+    "completable-prompt",
+    "name",
+    "",
+    "--arg",
+    "department=Engineering",
+    "--json",
+  ]);
   expect(names.code).toBe(0);
   expect(JSON.parse(names.stdout).completion.values).toEqual(["Alice", "Bob", "Charlie"]);
   const missing = await ws.run(["mcp", "--config", config, "everything", "complete", "completable-prompt"]);

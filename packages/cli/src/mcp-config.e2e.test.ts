@@ -16,7 +16,10 @@ const writeJson = (name: string, body: unknown): string => {
 test("agentd mcp uses the servers of a VS Code file and of a Claude Desktop file, repeated", async () => {
   ws = new CliWorkspace();
   const vscode = writeJson("vscode-mcp.json", { inputs: [], servers: { rec: { type: "stdio", ...ws.recordingServer() } } });
-  const desktop = writeJson("claude_desktop_config.json", { mcpServers: { other: { command: "never-started" } }, globalShortcut: "Alt+Space" });
+  const desktop = writeJson("claude_desktop_config.json", {
+    mcpServers: { other: { command: "never-started" } },
+    globalShortcut: "Alt+Space",
+  });
   const list = await ws.run(["mcp", "--mcp-config", vscode, `--mcp-config=${desktop}`]);
   expect(list.stderr).toBe("");
   expect(list.code).toBe(0);
@@ -79,7 +82,9 @@ test('agentd mcp NAME refuses a server with "disabled": true, saying so, and doe
   const config = ws.writeConfig({ mcpServers: { rec: { ...ws.recordingServer(), disabled: true } } });
   const tools = await ws.run(["mcp", "rec", "tools", "--config", config]);
   expect(tools.code).toBe(2);
-  expect(tools.stderr).toContain(`MCP server 'rec' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`);
+  expect(tools.stderr).toContain(
+    `MCP server 'rec' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`,
+  );
   expect(ws.received()).toEqual([]);
   const list = await ws.run(["mcp", "--config", config]);
   expect(list.stdout).toContain("rec (disabled)");

@@ -43,7 +43,9 @@ test("the wait ends on the server's own report that it applied the roots", async
   mkdirSync(data);
   writeFileSync(join(data, "note.txt"), "x");
   const config = ws.writeConfig({ mcpServers: { fs: { command: RUNTIME, args: [SERVER] } }, capabilities: { roots: [data] } });
-  const run = await ws.run(["mcp", "fs", "call", "read_text_file", "--arg", `path=${join(data, "note.txt")}`, "--config", config], { env: { AGENT_LOG_LEVEL: "debug" } });
+  const run = await ws.run(["mcp", "fs", "call", "read_text_file", "--arg", `path=${join(data, "note.txt")}`, "--config", config], {
+    env: { AGENT_LOG_LEVEL: "debug" },
+  });
   expect(run.code).toBe(0);
   expect(events(run).find((e) => e.event === "mcp.roots_settled")).toMatchObject({ server: "fs", settled: "applied" });
 }, 60_000);
@@ -57,13 +59,22 @@ test("agentd run: a model that reads at once (no think time) gets the file, 10 o
   gateway = await startFakeGateway({
     dialect: "openai",
     onExhausted: "repeat-last",
-    script: [(req) => (req.lastToolResult !== undefined ? { text: `READ ${req.lastToolResult}` } : { toolCalls: [{ name: toolLike(req, "read_text_file"), arguments: { path: file } }] })],
+    script: [
+      (req) =>
+        req.lastToolResult !== undefined
+          ? { text: `READ ${req.lastToolResult}` }
+          : { toolCalls: [{ name: toolLike(req, "read_text_file"), arguments: { path: file } }] },
+    ],
   });
   const config = ws.writeConfig({ mcpServers: { fs: { command: RUNTIME, args: [SERVER] } }, capabilities: { roots: [data] } });
   const outcomes: string[] = [];
   for (let i = 0; i < 10; i++) {
     const run = await ws.run(["run", "--config", config, "read the note"], { env: modelEnv(gateway) });
-    outcomes.push(run.code === 0 && run.stdout.includes("from the roots") && !run.stdout.includes("Access denied") ? "ok" : `exit ${run.code}: ${run.stdout}`);
+    outcomes.push(
+      run.code === 0 && run.stdout.includes("from the roots") && !run.stdout.includes("Access denied")
+        ? "ok"
+        : `exit ${run.code}: ${run.stdout}`,
+    );
   }
   expect(outcomes).toEqual(Array(10).fill("ok"));
 }, 240_000);

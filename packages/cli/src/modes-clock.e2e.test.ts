@@ -22,7 +22,8 @@ afterEach(async () => {
   ws = undefined;
 });
 
-const echoGateway = () => startFakeGateway({ dialect: "openai", onExhausted: "repeat-last", script: [(req) => ({ text: `did ${instructionOf(req)}` })] });
+const echoGateway = () =>
+  startFakeGateway({ dialect: "openai", onExhausted: "repeat-last", script: [(req) => ({ text: `did ${instructionOf(req)}` })] });
 const HOUR = 3_600_000;
 
 describe("agentd run --mode interval", () => {
@@ -31,7 +32,10 @@ describe("agentd run --mode interval", () => {
     gateway = await echoGateway();
     const run = await ws.run(["run", "--interval", "0", "--max-runs", "3", "--json", "tick {{tick}}"], { env: modelEnv(gateway) });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(lines.every((l) => l.trigger === "interval" && l.status === "ok" && String(l.text).startsWith("did tick 20"))).toBe(true);
     expect(new Set(lines.map((l) => l.runId)).size).toBe(3);
@@ -41,13 +45,20 @@ describe("agentd run --mode interval", () => {
       .filter((e) => e.event === "run.start" || e.event === "run.end")
       .map((e) => `${e.event === "run.start" ? "start" : "end"}:${e.runId}`);
     expect(order).toEqual(lines.flatMap((l) => [`start:${l.runId}`, `end:${l.runId}`]));
-    expect(events(run).filter((e) => e.event === "run.start").every((e) => e.trigger === "interval")).toBe(true);
+    expect(
+      events(run)
+        .filter((e) => e.event === "run.start")
+        .every((e) => e.trigger === "interval"),
+    ).toBe(true);
     expect(events(run).find((e) => e.event === "mode.end")).toMatchObject({ reason: "every trigger ended" });
   }, 60_000);
 
   test("a failing run is logged with its code and the mode carries on; the exit code reports it at the end", async () => {
     ws = new CliWorkspace();
-    gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "first ok" }, { text: "way too long", usage: { input: 5000, output: 5000 } }, { text: "third ok" }] });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [{ text: "first ok" }, { text: "way too long", usage: { input: 5000, output: 5000 } }, { text: "third ok" }],
+    });
     const run = await ws.run(["run", "--interval", "0", "--max-runs", "3", "--max-tokens", "1000", "go"], { env: modelEnv(gateway) });
     expect(run.stdout).toBe("first ok\nthird ok\n");
     const ends = events(run).filter((e) => e.event === "trigger.run-end");
@@ -109,7 +120,12 @@ describe("agentd run --mode cron", () => {
     const [scheduled] = await agentd.waitFor("trigger.scheduled");
     expect(scheduled).toMatchObject({ trigger: "cron:0 7 * * * Europe/Berlin", tz: "Europe/Berlin" });
     const next = new Date(scheduled?.nextFire);
-    const berlin = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(next);
+    const berlin = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Berlin",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(next);
     expect(berlin).toBe("07:00");
     expect(next.getTime() - Date.parse(scheduled?.ts)).toBeLessThanOrEqual(25 * HOUR);
     agentd.signal("SIGINT");
@@ -119,19 +135,29 @@ describe("agentd run --mode cron", () => {
   test.each([
     ["UTC", ["--cron", "@daily"]],
     ["Asia/Tokyo", ["--cron", "@daily", "--tz", "Asia/Tokyo"]],
-  ])("--cron @daily runs at midnight in %s", async (zone, flags) => {
-    ws = new CliWorkspace();
-    gateway = await echoGateway();
-    const agentd = startAgentd(["run", ...flags, "report"], { cwd: ws.dir, env: modelEnv(gateway) });
-    const [scheduled] = await agentd.waitFor("trigger.scheduled");
-    expect(scheduled).toMatchObject({ tz: zone });
-    const next = new Date(scheduled?.nextFire);
-    const local = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(next);
-    expect(local).toBe("00:00:00");
-    expect(next.getTime() - Date.parse(scheduled?.ts)).toBeLessThanOrEqual(24 * HOUR);
-    agentd.signal("SIGTERM");
-    expect(await agentd.exited).toBe(143);
-  }, 60_000);
+  ])(
+    "--cron @daily runs at midnight in %s",
+    async (zone, flags) => {
+      ws = new CliWorkspace();
+      gateway = await echoGateway();
+      const agentd = startAgentd(["run", ...flags, "report"], { cwd: ws.dir, env: modelEnv(gateway) });
+      const [scheduled] = await agentd.waitFor("trigger.scheduled");
+      expect(scheduled).toMatchObject({ tz: zone });
+      const next = new Date(scheduled?.nextFire);
+      const local = new Intl.DateTimeFormat("en-GB", {
+        timeZone: zone,
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      }).format(next);
+      expect(local).toBe("00:00:00");
+      expect(next.getTime() - Date.parse(scheduled?.ts)).toBeLessThanOrEqual(24 * HOUR);
+      agentd.signal("SIGTERM");
+      expect(await agentd.exited).toBe(143);
+    },
+    60_000,
+  );
 });
 
 describe("time-zone cron catch-up after downtime (a job store written before start)", () => {
@@ -147,7 +173,8 @@ describe("time-zone cron catch-up after downtime (a job store written before sta
       capabilities: { cron: "timezones" },
       triggers: { jobStore: jobs, schedules: [{ cron: "0 * * * *", catchUp, concurrency: "queue", instruction: "report for {{tick}}" }] },
     });
-    const start = () => startAgentd(["run", "--mode", "cron", "--config", config], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
+    const start = () =>
+      startAgentd(["run", "--mode", "cron", "--config", config], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
     return { jobs, start, lastFire };
   }
   /** The catch-up runs' ticks, checked to be whole hours after `lastFire`, ascending and consecutive. */

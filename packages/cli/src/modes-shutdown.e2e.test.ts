@@ -37,10 +37,18 @@ async function slowRun(ms: number, extraArgs: string[] = []) {
   gateway = await startFakeGateway({
     dialect: "openai",
     onExhausted: "repeat-last",
-    script: [(req) => (req.lastToolResult !== undefined ? { text: `slow said ${req.lastToolResult.includes("done") ? "done" : "?"}` } : { toolCalls: [{ name: toolLike(req, "slow"), arguments: { ms } }] })],
+    script: [
+      (req) =>
+        req.lastToolResult !== undefined
+          ? { text: `slow said ${req.lastToolResult.includes("done") ? "done" : "?"}` }
+          : { toolCalls: [{ name: toolLike(req, "slow"), arguments: { ms } }] },
+    ],
   });
   const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-  const agentd = startAgentd(["run", "--config", config, "--interval", "1h", ...extraArgs, "be slow"], { cwd: ws.dir, env: modelEnv(gateway) });
+  const agentd = startAgentd(["run", "--config", config, "--interval", "1h", ...extraArgs, "be slow"], {
+    cwd: ws.dir,
+    env: modelEnv(gateway),
+  });
   await agentd.waitFor("tool.call");
   return { agentd, ws };
 }
@@ -111,10 +119,17 @@ describe("already done", () => {
     gateway = await startFakeGateway({
       dialect: "openai",
       onExhausted: "repeat-last",
-      script: [(req) => (req.lastToolResult !== undefined ? { text: "ALREADY_DONE" } : { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "is run-7 done?" } }] })],
+      script: [
+        (req) =>
+          req.lastToolResult !== undefined
+            ? { text: "ALREADY_DONE" }
+            : { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "is run-7 done?" } }] },
+      ],
     });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-    const plain = await ws.run(["run", "--config", config, "Send the invoice unless already done"], { env: { ...modelEnv(gateway), RUN_ID: "run-7" } });
+    const plain = await ws.run(["run", "--config", config, "Send the invoice unless already done"], {
+      env: { ...modelEnv(gateway), RUN_ID: "run-7" },
+    });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe("");
     expect(ws.received().find((m) => m.method === "tools/call")?.params?._meta?.["agentd.dev/run-id"]).toBe("run-7");
@@ -127,7 +142,11 @@ describe("already done", () => {
 describe("agentd serve runs the configured triggers", () => {
   test("agent://status lists each trigger: active, or unavailable with the reason; triggered runs are recorded", async () => {
     ws = new CliWorkspace();
-    gateway = await startFakeGateway({ dialect: "openai", onExhausted: "repeat-last", script: [(req) => ({ text: `ok ${instructionOf(req)}` })] });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [(req) => ({ text: `ok ${instructionOf(req)}` })],
+    });
     fake = fakeServerCommand({ resources: [{ uri: "file:///inbox.md", text: "mail 1" }] });
     const state = join(ws.dir, "state.txt");
     writeFileSync(state, "flat");
@@ -153,7 +172,13 @@ describe("agentd serve runs the configured triggers", () => {
     const read = await client.readResource("agent://status");
     const status = JSON.parse(String((read.contents[0] as { text: string }).text));
     const byId = Object.fromEntries((status.triggers as Array<Record<string, any>>).map((t) => [t.id, t]));
-    expect(byId["sub:inbox:file:///inbox.md"]).toMatchObject({ kind: "subscription", state: "active", server: "inbox", runs: 1, lastOutcome: "ok" });
+    expect(byId["sub:inbox:file:///inbox.md"]).toMatchObject({
+      kind: "subscription",
+      state: "active",
+      server: "inbox",
+      runs: 1,
+      lastOutcome: "ok",
+    });
     expect(byId["sub:flat:file-watch://state"]).toMatchObject({ state: "unavailable", server: "flat" });
     expect(byId["sub:flat:file-watch://state"].reason).toContain("does not support resource subscriptions");
     expect(byId.interval).toMatchObject({ kind: "interval", state: "active", everyMs: 3_600_000, runs: 1 });

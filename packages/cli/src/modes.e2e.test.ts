@@ -36,13 +36,23 @@ async function inboxSetup(subscription: Record<string, unknown> = {}) {
   fake = fakeServerCommand({ resources: [{ uri: URI, mimeType: "text/plain", text: "state 0" }], tools: [{ name: "ack", text: "acked" }] });
   const config = ws.writeConfig({
     mcpServers: { inbox: fake.config },
-    triggers: { subscriptions: [{ server: "inbox", uri: URI, instruction: "Triage: {{resource.text}}", concurrency: "queue", ...subscription }] },
+    triggers: {
+      subscriptions: [{ server: "inbox", uri: URI, instruction: "Triage: {{resource.text}}", concurrency: "queue", ...subscription }],
+    },
   });
-  const start = () => startAgentd(["run", "--mode", "reactive", "--config", config, "--json"], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
+  const start = () =>
+    startAgentd(["run", "--mode", "reactive", "--config", config, "--json"], {
+      cwd: (ws as CliWorkspace).dir,
+      env: modelEnv(gateway as FakeGateway),
+    });
   return { config, start, fake, gateway, ws };
 }
 
-const ranIds = (f: FakeServerCommand) => f.recordedRequests().filter((r) => r.method === "tools/call").map((r) => r.meta["agentd.dev/run-id"]);
+const ranIds = (f: FakeServerCommand) =>
+  f
+    .recordedRequests()
+    .filter((r) => r.method === "tools/call")
+    .map((r) => r.meta["agentd.dev/run-id"]);
 
 describe("agentd run --mode reactive", () => {
   test("read after subscribe, then a run per change (3 changes → 3 more runs, distinct run ids in _meta); a notification without a change runs nothing", async () => {
@@ -64,7 +74,9 @@ describe("agentd run --mode reactive", () => {
     expect(ranIds(fake)).toEqual(ids);
     expect(runRequests(gateway).map(instructionOf)).toEqual([0, 1, 2, 3, 4].map((i) => `Triage: state ${i}`));
     // The resource's text reached the model as untrusted data, fenced.
-    expect(runRequests(gateway).map(rawInstructionOf)[0]).toMatch(/^Triage: <resource-text-[a-z2-7]{20} uri="[^"]+" untrusted="true">\nstate 0\n<\/resource-text-[a-z2-7]{20}>$/);
+    expect(runRequests(gateway).map(rawInstructionOf)[0]).toMatch(
+      /^Triage: <resource-text-[a-z2-7]{20} uri="[^"]+" untrusted="true">\nstate 0\n<\/resource-text-[a-z2-7]{20}>$/,
+    );
     // Telemetry: each run's start and end carry the trigger and the run id; the end has duration and usage.
     const runEnd = agentd.named("run.end", (e) => e.runId === ids[1])[0];
     expect(runEnd).toMatchObject({ trigger: `sub:inbox:${URI}` });
@@ -75,7 +87,10 @@ describe("agentd run --mode reactive", () => {
     agentd.signal("SIGTERM");
     expect(await agentd.exited).toBe(143);
     // stdout: one JSON line per run, naming trigger and run id.
-    const lines = agentd.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = agentd.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.runId)).toEqual(ids);
     expect(lines[4]).toMatchObject({ trigger: `sub:inbox:${URI}`, status: "ok", text: "done: Triage: state 4" });
   }, 60_000);
@@ -170,7 +185,11 @@ describe("agentd run --mode reactive", () => {
 describe("a server that cannot push updates", () => {
   async function flatSetup(subscription: Record<string, unknown>) {
     ws = new CliWorkspace();
-    gateway = await startFakeGateway({ dialect: "openai", onExhausted: "repeat-last", script: [(req) => ({ text: `seen ${instructionOf(req)}` })] });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [(req) => ({ text: `seen ${instructionOf(req)}` })],
+    });
     const state = join(ws.dir, "state.txt");
     writeFileSync(state, "first");
     const config = ws.writeConfig({
@@ -182,7 +201,9 @@ describe("a server that cannot push updates", () => {
 
   test("without pollInterval the trigger is reported (one line naming trigger and server) and the mode exits 2", async () => {
     const { config } = await flatSetup({});
-    const run = await (ws as CliWorkspace).run(["run", "--mode", "reactive", "--config", config], { env: modelEnv(gateway as FakeGateway) });
+    const run = await (ws as CliWorkspace).run(["run", "--mode", "reactive", "--config", config], {
+      env: modelEnv(gateway as FakeGateway),
+    });
     expect(run.code).toBe(2);
     const lines = run.stderr.split("\n").filter((l) => l.includes("trigger.unavailable"));
     expect(lines).toHaveLength(1);
@@ -195,8 +216,15 @@ describe("a server that cannot push updates", () => {
 
   test("with pollInterval it falls back to polling: a change to the resource is run", async () => {
     const { config, state } = await flatSetup({ pollInterval: "150ms" });
-    const agentd = startAgentd(["run", "--mode", "reactive", "--config", config], { cwd: (ws as CliWorkspace).dir, env: modelEnv(gateway as FakeGateway) });
-    expect((await agentd.waitFor("trigger.polling"))[0]).toMatchObject({ trigger: "sub:flat:file-watch://state", server: "flat", everyMs: 150 });
+    const agentd = startAgentd(["run", "--mode", "reactive", "--config", config], {
+      cwd: (ws as CliWorkspace).dir,
+      env: modelEnv(gateway as FakeGateway),
+    });
+    expect((await agentd.waitFor("trigger.polling"))[0]).toMatchObject({
+      trigger: "sub:flat:file-watch://state",
+      server: "flat",
+      everyMs: 150,
+    });
     await agentd.waitFor("trigger.run-end");
     writeFileSync(state, "second");
     await agentd.waitFor("trigger.run-end", 2);

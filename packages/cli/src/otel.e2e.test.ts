@@ -34,7 +34,12 @@ async function echoGateway(): Promise<FakeGateway> {
   });
 }
 
-const modelEnv = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-x" });
+const modelEnv = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "sk-x",
+});
 const byName = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.name === name);
 
 describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
@@ -42,9 +47,17 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
     receiver = startOtlpReceiver();
-    const config = ws.writeConfig({ model: { prices: { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } }, mcpServers: { rec: ws.recordingServer() } });
+    const config = ws.writeConfig({
+      model: { prices: { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } },
+      mcpServers: { rec: ws.recordingServer() },
+    });
     const run = await ws.run(["run", "--config", config, "Echo through the tool"], {
-      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: "agentd-under-test", RUN_ID: "run-otel-1" },
+      env: {
+        ...modelEnv(gateway),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: "agentd-under-test",
+        RUN_ID: "run-otel-1",
+      },
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("echo: traced");
@@ -72,7 +85,9 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const traceId = root?.traceId as string;
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
-    const chats = byName(receiver.spans, "chat test-model").sort((a, b) => Number(a.attributes["agentd.turn"]) - Number(b.attributes["agentd.turn"]));
+    const chats = byName(receiver.spans, "chat test-model").sort(
+      (a, b) => Number(a.attributes["agentd.turn"]) - Number(b.attributes["agentd.turn"]),
+    );
     expect(chats).toHaveLength(2);
     for (const chat of chats) {
       expect(chat.traceId).toBe(traceId);
@@ -88,7 +103,12 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(tool?.traceId).toBe(traceId);
     expect(tool?.parentSpanId).toBe(root?.spanId as string);
     expect(tool?.kind).toBe(SPAN_KIND.client);
-    expect(tool?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo", "gen_ai.operation.name": "execute_tool", "agentd.mcp.server": "rec" });
+    expect(tool?.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "echo",
+      "gen_ai.operation.name": "execute_tool",
+      "agentd.mcp.server": "rec",
+    });
 
     // What the peers saw: each model request carries its chat span, the tools/call its tool span.
     expect(gateway.requests.map((r) => r.headers.traceparent)).toEqual(chats.map((c) => `00-${traceId}-${c.spanId}-01`));
@@ -101,7 +121,10 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const tokenTypes = metric("gen_ai.client.token.usage").map((p) => p.attributes["gen_ai.token.type"]);
     expect(tokenTypes).toContain("input");
     expect(tokenTypes).toContain("output");
-    expect(metric("mcp.client.operation.duration")[0]?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo" });
+    expect(metric("mcp.client.operation.duration")[0]?.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "echo",
+    });
     expect(metric("gen_ai.client.operation.duration").length).toBeGreaterThan(0);
     expect(metric("agentd.run.cost")[0]?.value).toBeCloseTo((input * 1 + output * 2) / 1e6, 12);
     expect(metric("agentd.runs.active")[0]?.value).toBe(0);
@@ -113,7 +136,9 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     // A key the gateway refuses: 401, not retried, so the run fails at once with E_UPSTREAM (exit 4).
     gateway = await startFakeGateway({ dialect: "openai", requireApiKey: "sk-other", script: [{ text: "never" }] });
     const config = ws.writeConfig({});
-    const run = await ws.run(["run", "--config", config, "hi"], { env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const run = await ws.run(["run", "--config", config, "hi"], {
+      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
     expect(run.code).toBe(4);
     const [root] = byName(receiver.spans, "invoke_agent agentd");
     expect(root?.status.code).toBe(STATUS_ERROR);
@@ -128,7 +153,12 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     receiver = startOtlpReceiver();
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const run = await ws.run(["run", "--config", config, "Echo through the tool"], {
-      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/protobuf" },
+      env: {
+        ...modelEnv(gateway),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/protobuf",
+      },
     });
     expect(run.code).toBe(0);
     expect(receiver.contentTypes).toContain("application/json");
@@ -143,7 +173,9 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
     const config = ws.writeConfig({});
-    const run = await ws.run(["run", "--config", config, "hi"], { env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" } });
+    const run = await ws.run(["run", "--config", config, "hi"], {
+      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("OTEL_EXPORTER_OTLP_PROTOCOL=grpc: agentd exports OTLP over HTTP only");
     expect(run.stderr).not.toContain("    at ");
@@ -191,7 +223,9 @@ describe("subagents", () => {
       ],
     });
     const config = ws.writeConfig({ subagents: { maxDepth: 1 } });
-    const run = await ws.run(["run", "--config", config, "Delegate"], { env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const run = await ws.run(["run", "--config", config, "Delegate"], {
+      env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
     expect(run.code).toBe(0);
     const runs = byName(receiver.spans, "invoke_agent agentd");
     expect(runs).toHaveLength(2);
@@ -236,7 +270,12 @@ describe("agentd serve --stdio honours the caller's trace context", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_BSP_SCHEDULE_DELAY: "50",
     };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", config], env, stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_MAIN, "serve", "--stdio", "--config", config],
+      env,
+      stderr: "ignore",
+    });
     const client = new Client({ name: "otel-test", version: "1.0.0" });
     const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
     const callerSpan = "00f067aa0ba902b7";

@@ -35,7 +35,10 @@ test("get-roots-list reports the configured roots; without roots the tool is not
     ],
   });
   const env = { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "m", AGENT_API_KEY: "k" };
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { roots: [data] } });
+  const config = ws.writeConfig({
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+    capabilities: { roots: [data] },
+  });
   const run = await ws.run(["run", "--config", config, "List the roots"], { env });
   expect(run.code).toBe(0);
   expect(run.stdout).toContain(pathToFileURL(data).href);

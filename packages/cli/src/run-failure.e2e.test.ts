@@ -18,11 +18,20 @@ afterEach(async () => {
   gateway = ws = undefined;
 });
 
-const modelEnv = (g: FakeGateway, dialect: Dialect) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: dialect, AGENT_MODEL: "test-model", AGENT_API_KEY: "k" });
+const modelEnv = (g: FakeGateway, dialect: Dialect) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: dialect,
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "k",
+});
 const echo = (req: RecordedRequest) => req.tools.find((n) => n.endsWith("echo"))!;
 
 /** Run the CLI against a fresh gateway playing `script`. */
-async function runAgainst(script: Turn[], args: string[], options: { dialect?: Dialect; config?: Record<string, unknown>; repeat?: boolean; env?: Record<string, string> } = {}) {
+async function runAgainst(
+  script: Turn[],
+  args: string[],
+  options: { dialect?: Dialect; config?: Record<string, unknown>; repeat?: boolean; env?: Record<string, string> } = {},
+) {
   const dialect = options.dialect ?? "openai";
   ws = new CliWorkspace();
   gateway = await startFakeGateway({ dialect, script, ...(options.repeat ? { onExhausted: "repeat-last" as const } : {}) });
@@ -78,12 +87,22 @@ describe("--json prints one JSON document, on failure too", () => {
     const run = await runAgainst([{ text: "all good" }], ["--json", "hi"], { env: { RUN_ID: "run-json-ok" } });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(doc).toMatchObject({ runId: "run-json-ok", status: "ok", text: "all good", exitCode: 0, turns: 1, toolCalls: 0, stopReason: "final" });
+    expect(doc).toMatchObject({
+      runId: "run-json-ok",
+      status: "ok",
+      text: "all good",
+      exitCode: 0,
+      turns: 1,
+      toolCalls: 0,
+      stopReason: "final",
+    });
     expect(doc.usage.totalTokens).toBeGreaterThan(0);
   });
 
   test("exit 1: status failed, the error's code, message and reason, usage and turns; run.end carries the message", async () => {
-    const run = await runAgainst([{ text: "GIVE_UP: no access to the repository" }], ["--json", "Triage the issues"], { env: { RUN_ID: "run-json-1" } });
+    const run = await runAgainst([{ text: "GIVE_UP: no access to the repository" }], ["--json", "Triage the issues"], {
+      env: { RUN_ID: "run-json-1" },
+    });
     expect(run.code).toBe(1);
     expect(run.stdout.trim().split("\n")).toHaveLength(1);
     const doc = JSON.parse(run.stdout);
@@ -99,17 +118,35 @@ describe("--json prints one JSON document, on failure too", () => {
     expect(doc.usage.totalTokens).toBeGreaterThan(0);
     expect(typeof doc.durationMs).toBe("number");
     const end = events(run).find((e) => e.event === "run.end");
-    expect(end).toMatchObject({ level: "warn", error: "E_RUN_FAILED", message: "the model gave up: no access to the repository", reason: "gave-up" });
+    expect(end).toMatchObject({
+      level: "warn",
+      error: "E_RUN_FAILED",
+      message: "the model gave up: no access to the repository",
+      reason: "gave-up",
+    });
   });
 
   test("exit 3: status budget_exceeded with the budget's code, turns and tool calls so far", async () => {
     ws = new CliWorkspace();
-    gateway = await startFakeGateway({ dialect: "openai", onExhausted: "repeat-last", script: [(req) => ({ toolCalls: [{ name: echo(req), arguments: { text: "again" } }] })] });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [(req) => ({ toolCalls: [{ name: echo(req), arguments: { text: "again" } }] })],
+    });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-    const looped = await ws.run(["run", "--config", config, "--json", "--max-turns", "2", "loop forever"], { env: modelEnv(gateway, "openai") });
+    const looped = await ws.run(["run", "--config", config, "--json", "--max-turns", "2", "loop forever"], {
+      env: modelEnv(gateway, "openai"),
+    });
     expect(looped.code).toBe(3);
     const doc = JSON.parse(looped.stdout);
-    expect(doc).toMatchObject({ status: "budget_exceeded", error: { code: "E_BUDGET_TURNS" }, exitCode: 3, turns: 2, toolCalls: 1, stopReason: "max-turns" });
+    expect(doc).toMatchObject({
+      status: "budget_exceeded",
+      error: { code: "E_BUDGET_TURNS" },
+      exitCode: 3,
+      turns: 2,
+      toolCalls: 1,
+      stopReason: "max-turns",
+    });
     expect(doc.error.message).toContain("turn");
     expect(doc.usage.totalTokens).toBeGreaterThan(0);
   });
@@ -123,7 +160,9 @@ describe("--json prints one JSON document, on failure too", () => {
   });
 
   test("exit 4 before the model is asked: a required MCP server that cannot start", async () => {
-    const run = await runAgainst([{ text: "unused" }], ["--json", "hi"], { config: { mcpServers: { broken: { command: "/nonexistent/agentd-test-server" } } } });
+    const run = await runAgainst([{ text: "unused" }], ["--json", "hi"], {
+      config: { mcpServers: { broken: { command: "/nonexistent/agentd-test-server" } } },
+    });
     expect(run.code).toBe(4);
     const doc = JSON.parse(run.stdout);
     expect(doc).toMatchObject({ status: "upstream_unavailable", exitCode: 4, turns: 0 });

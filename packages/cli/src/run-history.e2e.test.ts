@@ -25,11 +25,16 @@ afterEach(async () => {
 });
 
 const echoOnce: Turn = (req) =>
-  req.lastToolResult !== undefined ? { text: "checked" } : { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "hourly", apiKey: "sk-live-abcdefghijklmnop1234" } }] };
+  req.lastToolResult !== undefined
+    ? { text: "checked" }
+    : { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "hourly", apiKey: "sk-live-abcdefghijklmnop1234" } }] };
 
 test("a triggered run is in agent://runs as the trigger's, with its turns and tool call, and /metrics counts its lag", async () => {
   world = await serveWorld([echoOnce], { onExhausted: "repeat-last" });
-  const config = world.ws.writeConfig({ mcpServers: { rec: world.ws.recordingServer() }, triggers: { interval: { every: "1h", instruction: "hourly check" } } });
+  const config = world.ws.writeConfig({
+    mcpServers: { rec: world.ws.recordingServer() },
+    triggers: { interval: { every: "1h", instruction: "hourly check" } },
+  });
   const agentd = await startServe(["--http", "127.0.0.1:0", "--config", config, "--metrics"], { env: world.env });
   const ended = await agentd.waitForEvent((e) => e.event === "trigger.run-end");
   client = new Client({ name: "history-test", version: "1" });
@@ -37,7 +42,16 @@ test("a triggered run is in agent://runs as the trigger's, with its turns and to
   const read = async (uri: string) => JSON.parse(((await client!.readResource({ uri })).contents[0] as { text: string }).text);
 
   const page = await read("agent://runs?via=trigger");
-  expect(page.runs).toEqual([expect.objectContaining({ runId: ended.runId, status: "succeeded", via: "trigger", trigger: "interval", instruction: "hourly check", answer: "checked" })]);
+  expect(page.runs).toEqual([
+    expect.objectContaining({
+      runId: ended.runId,
+      status: "succeeded",
+      via: "trigger",
+      trigger: "interval",
+      instruction: "hourly check",
+      answer: "checked",
+    }),
+  ]);
   expect((await read("agent://runs?trigger=interval")).runs).toHaveLength(1);
   expect((await read("agent://runs?via=mcp")).runs).toEqual([]);
 
@@ -52,5 +66,7 @@ test("a triggered run is in agent://runs as the trigger's, with its turns and to
   const families = parsePrometheusTextFormat(await (await fetch(new URL("/metrics", agentd.url))).text());
   const lag = families.find((f) => f.name === "agentd_trigger_lag_seconds");
   expect(lag?.metrics[0]?.buckets?.["+Inf"]).toBe("1");
-  expect(families.find((f) => f.name === "agentd_runs_total")?.metrics).toEqual([expect.objectContaining({ labels: { code: "", outcome: "succeeded", via: "trigger" }, value: "1" })]);
+  expect(families.find((f) => f.name === "agentd_runs_total")?.metrics).toEqual([
+    expect.objectContaining({ labels: { code: "", outcome: "succeeded", via: "trigger" }, value: "1" }),
+  ]);
 });

@@ -23,61 +23,93 @@ afterEach(async () => {
   terminal = gateway = ws = undefined;
 });
 
-test.skipIf(!tmuxAvailable)("in a terminal, missing prompt arguments are asked for with the server's completions", async () => {
-  ws = new CliWorkspace();
-  gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "promoted" }] });
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } });
-  const stdoutFile = join(ws.dir, "stdout.txt");
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "m", AGENT_API_KEY: "k" };
-  terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, "--prompt", "everything/completable-prompt"], { cwd: ws.dir, env, stdoutFile });
+test.skipIf(!tmuxAvailable)(
+  "in a terminal, missing prompt arguments are asked for with the server's completions",
+  async () => {
+    ws = new CliWorkspace();
+    gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "promoted" }] });
+    const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } });
+    const stdoutFile = join(ws.dir, "stdout.txt");
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      TERM: "xterm-256color",
+      AGENT_INTELLIGENCE: gateway.url,
+      AGENT_DIALECT: "openai",
+      AGENT_MODEL: "m",
+      AGENT_API_KEY: "k",
+    };
+    terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, "--prompt", "everything/completable-prompt"], {
+      cwd: ws.dir,
+      env,
+      stdoutFile,
+    });
 
-  // The first question lists every department the server completes for an empty prefix.
-  const first = await terminal.waitForScreen((s) => s.includes("department") && s.includes("Support"));
-  for (const d of ["Engineering", "Sales", "Marketing", "Support"]) expect(first).toContain(d);
-  terminal.type("Sa");
-  const narrowed = await terminal.waitForScreen((s) => s.includes("Sa█") || /Search: Sa\b/.test(s));
-  expect(narrowed).toContain("Sales");
-  expect(narrowed).not.toContain("Engineering");
-  terminal.press("Enter");
+    // The first question lists every department the server completes for an empty prefix.
+    const first = await terminal.waitForScreen((s) => s.includes("department") && s.includes("Support"));
+    for (const d of ["Engineering", "Sales", "Marketing", "Support"]) expect(first).toContain(d);
+    terminal.type("Sa");
+    const narrowed = await terminal.waitForScreen((s) => s.includes("Sa█") || /Search: Sa\b/.test(s));
+    expect(narrowed).toContain("Sales");
+    expect(narrowed).not.toContain("Engineering");
+    terminal.press("Enter");
 
-  // The second: the server's names for Sales (context.arguments carried the first answer).
-  const second = await terminal.waitForScreen((s) => s.includes("Choose a team member") && s.includes("Frank"));
-  for (const n of ["David", "Eve", "Frank"]) expect(second).toContain(n);
-  expect(second).not.toContain("Alice");
-  terminal.type("Zed");
-  await terminal.waitForScreen((s) => s.includes("Zed (as typed)"));
-  terminal.press("Enter");
+    // The second: the server's names for Sales (context.arguments carried the first answer).
+    const second = await terminal.waitForScreen((s) => s.includes("Choose a team member") && s.includes("Frank"));
+    for (const n of ["David", "Eve", "Frank"]) expect(second).toContain(n);
+    expect(second).not.toContain("Alice");
+    terminal.type("Zed");
+    await terminal.waitForScreen((s) => s.includes("Zed (as typed)"));
+    terminal.press("Enter");
 
-  expect(await terminal.exited()).toBe(0);
-  expect(readFileSync(stdoutFile, "utf8")).toBe("promoted\n");
-  const user = gateway.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
-  expect(user).toContain("Please promote Zed to the head of the Sales team.");
-}, 90_000);
+    expect(await terminal.exited()).toBe(0);
+    expect(readFileSync(stdoutFile, "utf8")).toBe("promoted\n");
+    const user = gateway.requests[0]!.messages.filter((m) => m.role === "user")
+      .map((m) => m.text)
+      .join("\n");
+    expect(user).toContain("Please promote Zed to the head of the Sales team.");
+  },
+  90_000,
+);
 
-test.skipIf(!tmuxAvailable)("in a terminal, an argument without completions is a text question; Escape cancels without running", async () => {
-  ws = new CliWorkspace();
-  gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "sunny" }] });
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } });
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "m", AGENT_API_KEY: "k" };
-  const argv = [process.execPath, CLI_MAIN, "run", "--config", config, "--prompt", "everything/args-prompt"];
+test.skipIf(!tmuxAvailable)(
+  "in a terminal, an argument without completions is a text question; Escape cancels without running",
+  async () => {
+    ws = new CliWorkspace();
+    gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "sunny" }] });
+    const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      TERM: "xterm-256color",
+      AGENT_INTELLIGENCE: gateway.url,
+      AGENT_DIALECT: "openai",
+      AGENT_MODEL: "m",
+      AGENT_API_KEY: "k",
+    };
+    const argv = [process.execPath, CLI_MAIN, "run", "--config", config, "--prompt", "everything/args-prompt"];
 
-  terminal = new TmuxTerminal(argv, { cwd: ws.dir, env, stdoutFile: join(ws.dir, "cancelled.txt") });
-  await terminal.waitForScreen((s) => s.includes("everything/args-prompt: city"));
-  terminal.press("Escape");
-  expect(await terminal.exited()).toBe(2);
-  expect(await terminal.waitForScreen((s) => s.includes("cancelled: prompt everything/args-prompt was not run"))).toBeString();
-  expect(gateway.requests.length).toBe(0);
-  terminal.kill();
+    terminal = new TmuxTerminal(argv, { cwd: ws.dir, env, stdoutFile: join(ws.dir, "cancelled.txt") });
+    await terminal.waitForScreen((s) => s.includes("everything/args-prompt: city"));
+    terminal.press("Escape");
+    expect(await terminal.exited()).toBe(2);
+    expect(await terminal.waitForScreen((s) => s.includes("cancelled: prompt everything/args-prompt was not run"))).toBeString();
+    expect(gateway.requests.length).toBe(0);
+    terminal.kill();
 
-  const stdoutFile = join(ws.dir, "stdout.txt");
-  terminal = new TmuxTerminal(argv, { cwd: ws.dir, env, stdoutFile });
-  const question = await terminal.waitForScreen((s) => s.includes("everything/args-prompt: city"));
-  // server-everything completes nothing for city: a plain text question, no list.
-  expect(question).not.toContain("type to narrow the list");
-  terminal.type("Oslo");
-  terminal.press("Enter");
-  expect(await terminal.exited()).toBe(0);
-  expect(readFileSync(stdoutFile, "utf8")).toBe("sunny\n");
-  const user = gateway.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
-  expect(user).toContain("What's weather in Oslo?");
-}, 90_000);
+    const stdoutFile = join(ws.dir, "stdout.txt");
+    terminal = new TmuxTerminal(argv, { cwd: ws.dir, env, stdoutFile });
+    const question = await terminal.waitForScreen((s) => s.includes("everything/args-prompt: city"));
+    // server-everything completes nothing for city: a plain text question, no list.
+    expect(question).not.toContain("type to narrow the list");
+    terminal.type("Oslo");
+    terminal.press("Enter");
+    expect(await terminal.exited()).toBe(0);
+    expect(readFileSync(stdoutFile, "utf8")).toBe("sunny\n");
+    const user = gateway.requests[0]!.messages.filter((m) => m.role === "user")
+      .map((m) => m.text)
+      .join("\n");
+    expect(user).toContain("What's weather in Oslo?");
+  },
+  90_000,
+);

@@ -23,15 +23,25 @@ test("a server prompt with arguments drives the run; embedded resources are fenc
   const env = { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "m", AGENT_API_KEY: "k" };
   const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } });
 
-  const run = await ws.run(["run", "--config", config, "--prompt", "everything/args-prompt", "--arg", "city=Oslo", "--arg", "state=Viken"], { env });
+  const run = await ws.run(
+    ["run", "--config", config, "--prompt", "everything/args-prompt", "--arg", "city=Oslo", "--arg", "state=Viken"],
+    { env },
+  );
   expect(run.code).toBe(0);
   expect(run.stdout).toBe("done\n");
-  const user = gateway.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
+  const user = gateway.requests[0]!.messages.filter((m) => m.role === "user")
+    .map((m) => m.text)
+    .join("\n");
   expect(user).toContain("What's weather in Oslo, Viken?");
 
-  const withResource = await ws.run(["run", "--config", config, "--prompt", "everything/resource-prompt", "--arg", "resourceType=Text", "--arg", "resourceId=1"], { env });
+  const withResource = await ws.run(
+    ["run", "--config", config, "--prompt", "everything/resource-prompt", "--arg", "resourceType=Text", "--arg", "resourceId=1"],
+    { env },
+  );
   expect(withResource.code).toBe(0);
-  const text = gateway.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
+  const text = gateway.requests[1]!.messages.filter((m) => m.role === "user")
+    .map((m) => m.text)
+    .join("\n");
   expect(text).toMatch(/<resource-text-[a-z2-7]{20} uri="[^"]+" untrusted="true">/);
 
   const missing = await ws.run(["run", "--config", config, "--prompt", "everything/args-prompt"], { env });
@@ -41,15 +51,30 @@ test("a server prompt with arguments drives the run; embedded resources are fenc
 
 test("not a terminal: a missing argument is one line naming --arg; a server's prompts switched off are refused before connecting", async () => {
   ws = new CliWorkspace();
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] }, quiet: { command: process.execPath, args: [EVERYTHING], prompts: false } } });
+  const config = ws.writeConfig({
+    mcpServers: {
+      everything: { command: process.execPath, args: [EVERYTHING] },
+      quiet: { command: process.execPath, args: [EVERYTHING], prompts: false },
+    },
+  });
   const env = { AGENT_INTELLIGENCE: "http://127.0.0.1:9/v1", AGENT_MODEL: "m" };
-  const missing = await ws.run(["run", "--config", config, "--prompt", "everything/completable-prompt", "--arg", "department=Sales"], { env });
+  const missing = await ws.run(["run", "--config", config, "--prompt", "everything/completable-prompt", "--arg", "department=Sales"], {
+    env,
+  });
   expect(missing.code).toBe(2);
-  expect(missing.stderr).toContain("agentd: prompt everything/completable-prompt needs --arg name=… (in a terminal, agentd asks for it with the server's completions)\n");
-  for (const args of [["run", "--config", config, "--prompt", "quiet/args-prompt", "--arg", "city=Oslo"], ["mcp", "--config", config, "quiet", "prompts"], ["mcp", "--config", config, "quiet", "complete", "completable-prompt", "department"]]) {
+  expect(missing.stderr).toContain(
+    "agentd: prompt everything/completable-prompt needs --arg name=… (in a terminal, agentd asks for it with the server's completions)\n",
+  );
+  for (const args of [
+    ["run", "--config", config, "--prompt", "quiet/args-prompt", "--arg", "city=Oslo"],
+    ["mcp", "--config", config, "quiet", "prompts"],
+    ["mcp", "--config", config, "quiet", "complete", "completable-prompt", "department"],
+  ]) {
     const off = await ws.run(args, { env });
     expect(off.code).toBe(2);
-    expect(off.stderr).toContain("prompts of MCP server 'quiet' are switched off (mcpServers.quiet.prompts: false); remove the switch to use them");
+    expect(off.stderr).toContain(
+      "prompts of MCP server 'quiet' are switched off (mcpServers.quiet.prompts: false); remove the switch to use them",
+    );
     // Refused before the server was started: it never logged its start.
     expect(off.stderr).not.toContain("Starting default");
   }

@@ -23,11 +23,20 @@ afterEach(async () => {
   terminal = gateway = ws = undefined;
 });
 
-const modelEnv = (g: FakeGateway, dialect: Dialect) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: dialect, AGENT_MODEL: "test-model", AGENT_API_KEY: "k" });
+const modelEnv = (g: FakeGateway, dialect: Dialect) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: dialect,
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "k",
+});
 const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.endsWith(suffix))!;
 /** The status line starts with a spinner frame: telemetry lines never do. */
 const STATUS = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (turn \d|starting)/;
-const lines = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** A workspace with the recording server and a gateway playing: echo, then an answer. */
 async function echoRun(dialect: Dialect, args: string[], env: Record<string, string> = {}) {
@@ -40,7 +49,9 @@ async function echoRun(dialect: Dialect, args: string[], env: Record<string, str
     ],
   });
   const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-  const run = await ws.run(["run", "--config", config, ...args, "Echo through the tool"], { env: { ...modelEnv(gateway, dialect), RUN_ID: "run-stream-1", ...env } });
+  const run = await ws.run(["run", "--config", config, ...args, "Echo through the tool"], {
+    env: { ...modelEnv(gateway, dialect), RUN_ID: "run-stream-1", ...env },
+  });
   await gateway.close();
   return run;
 }
@@ -56,7 +67,11 @@ describe.each(["openai", "anthropic", "gemini"] as const)("agentd run --stream o
     for (const t of ["model-start", "text-delta", "model-end", "tool-call-start", "tool-call-end"]) expect(types).toContain(t);
     expect(out.every((e) => e.runId === "run-stream-1")).toBe(true);
     expect(out.find((e) => e.type === "tool-call-start")).toMatchObject({ qualifiedName: "rec/echo", arguments: { text: "hello stream" } });
-    expect(out.find((e) => e.type === "tool-call-end")).toMatchObject({ qualifiedName: "rec/echo", isError: false, summary: "echo: hello stream" });
+    expect(out.find((e) => e.type === "tool-call-end")).toMatchObject({
+      qualifiedName: "rec/echo",
+      isError: false,
+      summary: "echo: hello stream",
+    });
     const text = out.flatMap((e) => (e.type === "text-delta" ? [e.delta] : [])).join("");
     expect(text).toBe("The tool said echo: hello stream");
     expect(out.at(-1)).toMatchObject({ type: "finish", status: "ok", text, exitCode: 0, turns: 2, toolCalls: 1 });
@@ -95,12 +110,21 @@ describe("agentd run --stream", () => {
     gateway = await startFakeGateway({
       dialect: "openai",
       script: [
-        (req) => ({ toolCalls: [{ name: tool(req, "echo"), arguments: { text: "Authorization: Bearer abcdefghijklmnopqrstuvwx", apiKey: "sk-live-abcdefghijklmnop" } }] }),
+        (req) => ({
+          toolCalls: [
+            {
+              name: tool(req, "echo"),
+              arguments: { text: "Authorization: Bearer abcdefghijklmnopqrstuvwx", apiKey: "sk-live-abcdefghijklmnop" },
+            },
+          ],
+        }),
         { text: "done" },
       ],
     });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-    const run = await ws.run(["run", "--config", config, "--stream", "use the key"], { env: { ...modelEnv(gateway, "openai"), AGENT_LOG_LEVEL: "debug" } });
+    const run = await ws.run(["run", "--config", config, "--stream", "use the key"], {
+      env: { ...modelEnv(gateway, "openai"), AGENT_LOG_LEVEL: "debug" },
+    });
     expect(run.code).toBe(0);
     // The tool got the real arguments; nothing printed carries them.
     expect(JSON.stringify(ws.received())).toContain("sk-live-abcdefghijklmnop");
@@ -110,7 +134,10 @@ describe("agentd run --stream", () => {
     }
     const debug = events(run).find((e) => e.event === "tool.call.arguments");
     expect(debug).toMatchObject({ level: "debug", arguments: { apiKey: "[redacted]", text: "Authorization: Bearer [redacted]" } });
-    expect(lines(run.stdout).find((e) => e.type === "tool-call-start")?.arguments).toEqual({ apiKey: "[redacted]", text: "Authorization: Bearer [redacted]" });
+    expect(lines(run.stdout).find((e) => e.type === "tool-call-start")?.arguments).toEqual({
+      apiKey: "[redacted]",
+      text: "Authorization: Bearer [redacted]",
+    });
   });
 
   test("--stream watches one run: refused with a mode flag, and beside --json", async () => {
@@ -132,35 +159,57 @@ describe("the live status line on a terminal", () => {
   /** Run a slow tool call in a terminal, recording every byte written to it. */
   async function inTerminal(extraEnv: Record<string, string>, extraArgs: string[], watch: boolean) {
     ws = new CliWorkspace();
-    gateway = await startFakeGateway({ dialect: "openai", script: [(req) => ({ toolCalls: [{ name: tool(req, "slow"), arguments: { ms: 3000 } }] }), { text: "done" }] });
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [(req) => ({ toolCalls: [{ name: tool(req, "slow"), arguments: { ms: 3000 } }] }), { text: "done" }],
+    });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const recordFile = join(ws.dir, "terminal.log");
     const stdoutFile = join(ws.dir, "stdout.txt");
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...modelEnv(gateway, "openai"), ...extraEnv };
-    terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, ...extraArgs, "be slow"], { cwd: ws.dir, env, stdoutFile, recordFile });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      TERM: "xterm-256color",
+      ...modelEnv(gateway, "openai"),
+      ...extraEnv,
+    };
+    terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, ...extraArgs, "be slow"], {
+      cwd: ws.dir,
+      env,
+      stdoutFile,
+      recordFile,
+    });
     const live = watch ? await terminal.waitForScreen((s) => /turn 1 · rec\/slow \{"ms":3000\} \d/.test(s)) : undefined;
     expect(await terminal.exited()).toBe(0);
     return { live, screen: terminal.screen(), recorded: readFileSync(recordFile, "utf8"), stdout: readFileSync(stdoutFile, "utf8") };
   }
 
-  test.skipIf(!tmuxAvailable)("shows the turn and the tool call in flight with its arguments and duration, then is gone", async () => {
-    const { live, screen, recorded, stdout } = await inTerminal({}, [], true);
-    expect(live).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] turn 1 · rec\/slow \{"ms":3000\} \d+(ms|\.\ds)/);
-    expect(recorded).toContain("\x1b[2K");
-    expect(recorded).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] turn \d · model (thinking|streaming)/);
-    expect(screen).not.toMatch(STATUS);
-    expect(stdout).toBe("done\n");
-  }, 60_000);
+  test.skipIf(!tmuxAvailable)(
+    "shows the turn and the tool call in flight with its arguments and duration, then is gone",
+    async () => {
+      const { live, screen, recorded, stdout } = await inTerminal({}, [], true);
+      expect(live).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] turn 1 · rec\/slow \{"ms":3000\} \d+(ms|\.\ds)/);
+      expect(recorded).toContain("\x1b[2K");
+      expect(recorded).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] turn \d · model (thinking|streaming)/);
+      expect(screen).not.toMatch(STATUS);
+      expect(stdout).toBe("done\n");
+    },
+    60_000,
+  );
 
   for (const [what, env, args] of [
     ["NO_COLOR", { NO_COLOR: "1" }, []],
     ["--quiet", {}, ["--quiet"]],
   ] as const)
-    test.skipIf(!tmuxAvailable)(`is never drawn with ${what}`, async () => {
-      const { recorded, stdout } = await inTerminal(env, [...args], false);
-      expect(stdout).toBe("done\n");
-      expect(recorded).not.toContain("\x1b[2K");
-      expect(recorded).not.toMatch(STATUS);
-      if (what === "NO_COLOR") expect(recorded).toContain("tool.call");
-    }, 60_000);
+    test.skipIf(!tmuxAvailable)(
+      `is never drawn with ${what}`,
+      async () => {
+        const { recorded, stdout } = await inTerminal(env, [...args], false);
+        expect(stdout).toBe("done\n");
+        expect(recorded).not.toContain("\x1b[2K");
+        expect(recorded).not.toMatch(STATUS);
+        if (what === "NO_COLOR") expect(recorded).toContain("tool.call");
+      },
+      60_000,
+    );
 });

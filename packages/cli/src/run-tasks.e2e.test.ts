@@ -27,7 +27,12 @@ const toolLike = (req: RecordedRequest, suffix: string) => {
   return t;
 };
 
-const modelEnv = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-test" });
+const modelEnv = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "sk-test",
+});
 
 describe("agentd run calls a task-required tool of server-everything", () => {
   test("input_required is serviced by the elicitation policy, then the task completes", async () => {
@@ -40,7 +45,11 @@ describe("agentd run calls a task-required tool of server-everything", () => {
           offered = req.tools;
           return { toolCalls: [{ name: toolLike(req, "simulate-research-query"), arguments: { topic: "python", ambiguous: true } }] };
         },
-        (req) => ({ text: req.lastToolResult?.includes("User declined - using default interpretation") ? "declined and completed" : `unexpected: ${req.lastToolResult}` }),
+        (req) => ({
+          text: req.lastToolResult?.includes("User declined - using default interpretation")
+            ? "declined and completed"
+            : `unexpected: ${req.lastToolResult}`,
+        }),
       ],
     });
     const config = ws.writeConfig({

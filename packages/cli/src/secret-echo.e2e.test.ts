@@ -41,7 +41,13 @@ describe("secrets from ${VAR} never reach the output", () => {
     ws = new CliWorkspace();
     echo = startEchoGateway();
     ws.writeConfig({
-      model: { intelligence: `${echo.url}?key=\${URL_SECRET}`, dialect: "openai", name: "m", maxRetries: 0, headers: { "X-Gw": "gwsecret-${GW_SECRET}" } },
+      model: {
+        intelligence: `${echo.url}?key=\${URL_SECRET}`,
+        dialect: "openai",
+        name: "m",
+        maxRetries: 0,
+        headers: { "X-Gw": "gwsecret-${GW_SECRET}" },
+      },
       mcpServers: mcpServers(),
     });
     const run = await ws.run(["run", "say hi", "--json"], { env: secretEnv });
@@ -75,7 +81,9 @@ describe("secrets from ${VAR} never reach the output", () => {
   test("agentd serve: a caller whose run failed on the echoing gateway is not handed the secret", async () => {
     ws = new CliWorkspace();
     echo = startEchoGateway();
-    ws.writeConfig({ model: { intelligence: echo.url, dialect: "openai", name: "m", maxRetries: 0, headers: { "X-Gw": "gwsecret-${GW_SECRET}" } } });
+    ws.writeConfig({
+      model: { intelligence: echo.url, dialect: "openai", name: "m", maxRetries: 0, headers: { "X-Gw": "gwsecret-${GW_SECRET}" } },
+    });
     const serve = await startServe(["--http", "127.0.0.1:0", "--grace", "1s"], { env: { GW_SECRET }, cwd: ws.dir });
     const session = await openSession(serve.url);
     const ran = await call(serve.url, session, 1, "tools/call", { name: "agent.run", arguments: { instruction: "say hi", runId: "r1" } });

@@ -40,7 +40,13 @@ const serveArgs = (config: string) => [CLI_MAIN, "serve", "--stdio", "--config",
 describe("agentd serve --stdio with the official v2 client", () => {
   test("negotiates 2026-07-28: tools, agent.run, agent://status updates through subscriptions/listen", async () => {
     world = await serveWorld(echoThenAnswer());
-    const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(world.config), env: { ...world.env }, cwd: world.ws.dir, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: serveArgs(world.config),
+      env: { ...world.env },
+      cwd: world.ws.dir,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
     const updates = new Collector<string>();
     client.setNotificationHandler("notifications/resources/updated", (n) => updates.push(n.params.uri));
@@ -56,7 +62,10 @@ describe("agentd serve --stdio with the official v2 client", () => {
     const subscription = await client.listen({ resourceSubscriptions: ["agent://status"] });
     expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["agent://status"] });
 
-    const result = await client.callTool({ name: "agent.run", arguments: { instruction: "Say hello through the echo tool", runId: "run-v2-1" } });
+    const result = await client.callTool({
+      name: "agent.run",
+      arguments: { instruction: "Say hello through the echo tool", runId: "run-v2-1" },
+    });
     expect(result.content).toEqual([{ type: "text", text: "The tool said: echo: hello over serve" }]);
     await updates.waitFor((u) => u === "agent://status");
     const content = (await client.readResource({ uri: "agent://status" })).contents[0]!;
@@ -75,18 +84,27 @@ describe("agentd serve --stdio with the official v2 client", () => {
     modernWire = wire.items;
   }, 60_000);
 
-  test.skipIf(!sharedSpecsAvailable())(`${NEEDS_SHARED} everything agentd sent the v2 client validates against the official 2026-07-28 schema`, () => {
-    expect(modernWire.length).toBeGreaterThan(4);
-    const wrong = modernWire.flatMap((m) => {
-      const r = validateOfficial("2026-07-28", m);
-      return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
-    });
-    expect(wrong).toEqual([]);
-  });
+  test.skipIf(!sharedSpecsAvailable())(
+    `${NEEDS_SHARED} everything agentd sent the v2 client validates against the official 2026-07-28 schema`,
+    () => {
+      expect(modernWire.length).toBeGreaterThan(4);
+      const wrong = modernWire.flatMap((m) => {
+        const r = validateOfficial("2026-07-28", m);
+        return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
+      });
+      expect(wrong).toEqual([]);
+    },
+  );
 
   test("the 1.32.2 SDK client keeps initialize and 2025-11-25 against the same command", async () => {
     world = await serveWorld(echoThenAnswer());
-    const transport = new LegacyStdioClientTransport({ command: process.execPath, args: serveArgs(world.config), env: { ...world.env }, cwd: world.ws.dir, stderr: "pipe" });
+    const transport = new LegacyStdioClientTransport({
+      command: process.execPath,
+      args: serveArgs(world.config),
+      env: { ...world.env },
+      cwd: world.ws.dir,
+      stderr: "pipe",
+    });
     const client = new LegacyClient({ name: "v1-client", version: "1.32.2" });
     // The SDK tells a transport the negotiated version when the transport can take it.
     let negotiated: string | undefined;
@@ -105,7 +123,10 @@ describe("agentd serve --stdio with the official v2 client", () => {
 
   test("over --http, the same endpoint: the v2 client gets 2026-07-28 and no session, the 1.32.2 client a 2025-11-25 session", async () => {
     world = await serveWorld(echoThenAnswer());
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const transport = new StreamableHTTPClientTransport(serve.url);
     const client = new Client({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
     const updates = new Collector<string>();
@@ -114,7 +135,10 @@ describe("agentd serve --stdio with the official v2 client", () => {
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect(transport.sessionId).toBeUndefined();
     const subscription = await client.listen({ resourceSubscriptions: ["agent://status"] });
-    const result = await client.callTool({ name: "agent.run", arguments: { instruction: "Say hello through the echo tool", runId: "run-v2-http" } });
+    const result = await client.callTool({
+      name: "agent.run",
+      arguments: { instruction: "Say hello through the echo tool", runId: "run-v2-http" },
+    });
     expect(result.content).toEqual([{ type: "text", text: "The tool said: echo: hello over serve" }]);
     await updates.waitFor((u) => u === "agent://status");
     // Another request, another (ephemeral) server session: the run is still there.

@@ -45,7 +45,13 @@ afterAll(async () => {
 
 /** `agentd auth login api --no-browser`, the test following the printed URL as the person would. */
 async function login(env: Record<string, string>): Promise<void> {
-  const proc = Bun.spawn([process.execPath, CLI_MAIN, "auth", "login", "api", "--no-browser"], { cwd: ws!.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env, NO_COLOR: "1", AGENT_LOG_LEVEL: "" } });
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, "auth", "login", "api", "--no-browser"], {
+    cwd: ws!.dir,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env, NO_COLOR: "1", AGENT_LOG_LEVEL: "" },
+  });
   try {
     let stderr = "";
     let followed: Promise<Response> | undefined;
@@ -68,7 +74,16 @@ async function login(env: Record<string, string>): Promise<void> {
 }
 
 const userMessage = (text: string, ids: { taskId?: string; contextId?: string } = {}) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: ids.contextId ?? "", taskId: ids.taskId ?? "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }],
+    contextId: ids.contextId ?? "",
+    taskId: ids.taskId ?? "",
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   tenant: "",
   configuration: undefined,
   metadata: undefined,

@@ -31,7 +31,16 @@ test("the official A2A client discovers agentd's card and gets a task done", asy
   const card = await client.getAgentCard();
   expect(card.name).toBe("agentd");
   const task = await client.sendMessage({
-    message: { messageId: "m-1", role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: "do it" }, metadata: undefined, filename: "", mediaType: "" }], contextId: "", taskId: "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: "m-1",
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: "text", value: "do it" }, metadata: undefined, filename: "", mediaType: "" }],
+      contextId: "",
+      taskId: "",
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     tenant: "",
     configuration: undefined,
     metadata: undefined,

@@ -36,14 +36,16 @@ describe("agentd serve: deeply nested JSON", () => {
     world.ws.writeConfig({});
     const tokens = join(world.ws.dir, "tokens.txt");
     writeFileSync(tokens, `${ATTACKER}\n${VICTIM}\n`);
-    const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", "--auth-tokens", tokens, "--grace", "1s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", "--auth-tokens", tokens, "--grace", "1s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const url = serve.url;
     const a2a = new URL("/a2a", url);
     const attacker = await openSession(url, bearer(ATTACKER));
     const victim = await openSession(url, bearer(VICTIM));
     const a2aHeaders = { ...bearer(ATTACKER), "content-type": "application/json", "a2a-version": "1.0" };
-    const message = (extra: string) =>
-      `{"messageId":"m-${crypto.randomUUID()}","role":"ROLE_USER","parts":[${extra}]`;
+    const message = (extra: string) => `{"messageId":"m-${crypto.randomUUID()}","role":"ROLE_USER","parts":[${extra}]`;
 
     const nested = deep();
     const attacks: Array<() => Promise<{ status: number; text: string }>> = [
@@ -100,7 +102,9 @@ describe("agentd serve: deeply nested JSON", () => {
     });
     const lines = readLines(stdio.stdout as ReadableStream<Uint8Array>);
     const stdin = stdio.stdin as import("bun").FileSink;
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+    );
     expect((await lines.next()).id).toBe(0);
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     stdin.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${deep()}}}\n`);

@@ -7,7 +7,16 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DEFAULT_HTTP_LIMITS } from "@agentd/sdk/transport";
-import { call, endSession, initializeRequest, openSession, post, request, SseReader, type RawSession } from "@agentd/test-support/raw-mcp-http";
+import {
+  call,
+  endSession,
+  initializeRequest,
+  openSession,
+  post,
+  request,
+  SseReader,
+  type RawSession,
+} from "@agentd/test-support/raw-mcp-http";
 import { gate, serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 

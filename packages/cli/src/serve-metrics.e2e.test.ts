@@ -32,12 +32,15 @@ const echoOnce: Turn = (req) =>
 
 async function connect(url: URL, token?: string): Promise<Client> {
   const client = new Client({ name: "metrics-test", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
+  );
   clients.push(client);
   return client;
 }
 
-const scrape = (url: URL, token?: string) => fetch(new URL("/metrics", url), token ? { headers: { authorization: `Bearer ${token}` } } : {});
+const scrape = (url: URL, token?: string) =>
+  fetch(new URL("/metrics", url), token ? { headers: { authorization: `Bearer ${token}` } } : {});
 const sample = (families: ReturnType<typeof parsePrometheusTextFormat>, name: string, labels: Record<string, string> = {}) =>
   families.find((f) => f.name === name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
 
@@ -45,7 +48,9 @@ test("/metrics with its own token: runs, tokens by kind, latency, tool calls and
   world = await serveWorld([echoOnce], { onExhausted: "repeat-last" });
   const tokenFile = join(world.ws.dir, "metrics-token");
   writeFileSync(tokenFile, "scrape-secret-1\n");
-  const agentd = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--metrics-token-file", tokenFile], { env: world.env });
+  const agentd = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--metrics-token-file", tokenFile], {
+    env: world.env,
+  });
   const client = await connect(agentd.url);
   for (const runId of ["m-1", "m-2"]) {
     const r = await client.callTool({ name: "agent.run", arguments: { instruction: "count me", runId } });
@@ -69,7 +74,8 @@ test("/metrics with its own token: runs, tokens by kind, latency, tool calls and
   expect(latency?.metrics[0]?.buckets?.["+Inf"]).toBe("2");
   expect(sample(families, "agentd_runs_active")?.value).toBe("0");
   // Two runs of two turns each: every kind is present, input and output counted.
-  for (const kind of ["input", "output", "cache_read", "cache_write", "reasoning"]) expect(sample(families, "agentd_tokens_total", { kind })).toBeDefined();
+  for (const kind of ["input", "output", "cache_read", "cache_write", "reasoning"])
+    expect(sample(families, "agentd_tokens_total", { kind })).toBeDefined();
   expect(Number(sample(families, "agentd_tokens_total", { kind: "input" })?.value)).toBeGreaterThan(0);
   expect(Number(sample(families, "agentd_tokens_total", { kind: "output" })?.value)).toBeGreaterThan(0);
   expect(sample(families, "agentd_tool_calls_total", { outcome: "ok", server: "rec" })?.value).toBe("2");
@@ -84,7 +90,10 @@ test("/metrics without its own token: operators scrape with their credentials, o
   const operators = join(world.ws.dir, "operator-tokens");
   writeFileSync(users, "user-token-0123456789\n");
   writeFileSync(operators, "operator-token-0123456789\n");
-  const agentd = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--metrics", "--auth-tokens", users, "--operator-tokens", operators], { env: world.env });
+  const agentd = await startServe(
+    ["--http", "127.0.0.1:0", "--config", world.config, "--metrics", "--auth-tokens", users, "--operator-tokens", operators],
+    { env: world.env },
+  );
   expect((await scrape(agentd.url)).status).toBe(401);
   expect((await scrape(agentd.url, "user-token-0123456789")).status).toBe(403);
   const ok = await scrape(agentd.url, "operator-token-0123456789");

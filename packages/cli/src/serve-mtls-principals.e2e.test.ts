@@ -47,7 +47,10 @@ async function isOperator(base: URL, who: string): Promise<boolean> {
 }
 
 /** Which of the clients an `agentd serve` with these `--operators` treats as operators. */
-async function operatorsAmong(operators: string[], inConfigFile = false): Promise<{ operators: string[]; principals: Record<string, string> }> {
+async function operatorsAmong(
+  operators: string[],
+  inConfigFile = false,
+): Promise<{ operators: string[]; principals: Record<string, string> }> {
   const flags = inConfigFile ? ["--config", ws.writeConfig({ serve: { operators } })] : operators.flatMap((o) => ["--operators", o]);
   const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", ...tlsArgs(), ...flags, "--grace", "1s"]);
   const out: string[] = [];
@@ -56,7 +59,9 @@ async function operatorsAmong(operators: string[], inConfigFile = false): Promis
   for (const who of CLIENTS) {
     const from = serve.events().length;
     if (await isOperator(serve.url, who)) out.push(who);
-    principals[who] = String((await serve.waitForEvent((e) => e.event === "a2a.operator.refused" || e.event === "a2a.operator", from)).principal);
+    principals[who] = String(
+      (await serve.waitForEvent((e) => e.event === "a2a.operator.refused" || e.event === "a2a.operator", from)).principal,
+    );
   }
   return { operators: out, principals };
 }
@@ -102,15 +107,25 @@ describe("--operators", () => {
       expect(run.stderr).not.toContain("serve.listening");
     };
     // The old comma-separated list is one value now, and it is not a principal id.
-    await refused("local,mtls:CN=bob", /^agentd: --operators 'local,mtls:CN=bob' is not a principal id: a principal id is local, bearer:NAME, mtls:SUBJECT or jwt:ISSUER#SUBJECT/);
-    await refused("mtls:CN=bob, O=ops", /^agentd: --operators 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name: ' O' is not an attribute type/);
+    await refused(
+      "local,mtls:CN=bob",
+      /^agentd: --operators 'local,mtls:CN=bob' is not a principal id: a principal id is local, bearer:NAME, mtls:SUBJECT or jwt:ISSUER#SUBJECT/,
+    );
+    await refused(
+      "mtls:CN=bob, O=ops",
+      /^agentd: --operators 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name: ' O' is not an attribute type/,
+    );
     await refused("mtls:CN=a;b", /must be escaped as '\\;'/);
     await refused("bearer:", /a bearer token's name is 1-64/);
     // The same check for serve.operators in the config file.
     const config = ws.writeConfig({ serve: { operators: ["local", "mtls:CN=bob, O=ops"] } });
     const fromFile = await ws.run(["serve", "--http", "127.0.0.1:0", ...tlsArgs(), "--config", config]);
     expect(fromFile.code).toBe(2);
-    expect(fromFile.stderr.split("\n").filter((l) => l && !l.startsWith("{"))).toEqual([expect.stringMatching(/^agentd: serve\.operators\[1\] 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name/)]);
+    expect(fromFile.stderr.split("\n").filter((l) => l && !l.startsWith("{"))).toEqual([
+      expect.stringMatching(
+        /^agentd: serve\.operators\[1\] 'mtls:CN=bob, O=ops' is not a principal id: the certificate subject is not an RFC 4514 name/,
+      ),
+    ]);
     const help = await ws.run(["serve", "--help"]);
     expect(help.stdout).toContain("--operators 'mtls:CN=bob\\,O=ops'");
   }, 60_000);

@@ -25,12 +25,20 @@ describe("agentd serve with JWT access tokens", () => {
   test("agentd's OAuth client gets a token from the issuer serve names and runs the agent as jwt:ISSUER#machine", async () => {
     let resource = "";
     oidc = await startOidcProvider(() => resource);
-    world = await serveWorld([(req) => ({ text: `done: ${req.messages.find((m) => m.role === "user")?.text}` })], { onExhausted: "repeat-last" });
-    world.ws.writeConfig({ serve: { auth: { jwt: [{ issuer: oidc.issuer, requiredScopes: ["mcp:tools"], operatorScope: "mcp:tools" }] } } });
+    world = await serveWorld([(req) => ({ text: `done: ${req.messages.find((m) => m.role === "user")?.text}` })], {
+      onExhausted: "repeat-last",
+    });
+    world.ws.writeConfig({
+      serve: { auth: { jwt: [{ issuer: oidc.issuer, requiredScopes: ["mcp:tools"], operatorScope: "mcp:tools" }] } },
+    });
     const serve = await startServe(["--http", "127.0.0.1:0", "--grace", "1s"], { env: world.env, cwd: world.ws.dir });
     resource = serve.url.href;
 
-    const refused = await fetch(serve.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    const refused = await fetch(serve.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{}",
+    });
     await refused.body?.cancel();
     expect(refused.status).toBe(401);
     const md = await (await fetch(new URL("/.well-known/oauth-protected-resource", serve.url))).json();
@@ -40,7 +48,10 @@ describe("agentd serve with JWT access tokens", () => {
     process.env.AGENTD_OAUTH_STORE = `${world.ws.dir}/oauth.json`;
     const client = await connectServer(
       "agent",
-      { url: serve.url.href, oauth: { clientId: "machine", clientSecretEnv: "SERVE_OAUTH_TEST_SECRET", grant: "client_credentials", scopes: ["mcp:tools"] } },
+      {
+        url: serve.url.href,
+        oauth: { clientId: "machine", clientSecretEnv: "SERVE_OAUTH_TEST_SECRET", grant: "client_credentials", scopes: ["mcp:tools"] },
+      },
       { logger: nullLogger },
     );
     try {

@@ -41,43 +41,71 @@ afterEach(async () => {
 const part = (content: Part["content"]): Part => ({ content, metadata: undefined, filename: "", mediaType: "" });
 const send = (client: Client, parts: Part[], ids: { taskId?: string; contextId?: string } = {}) =>
   client.sendMessage({
-    message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts, contextId: ids.contextId ?? "", taskId: ids.taskId ?? "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.ROLE_USER,
+      parts,
+      contextId: ids.contextId ?? "",
+      taskId: ids.taskId ?? "",
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     tenant: "",
     configuration: undefined,
     metadata: undefined,
   });
 
-test.skipIf(!Bun.file(EVERYTHING).size)("a tool's elicitation reaches the operator as input-required; their answer reaches the tool and the run finishes", async () => {
-  ws = new CliWorkspace();
-  const gateway = await startFakeGateway({
-    dialect: "openai",
-    script: [(req) => (req.lastToolResult !== undefined ? { text: req.lastToolResult } : { toolCalls: [{ name: toolLike(req, "trigger-elicitation-request"), arguments: {} }] })],
-    onExhausted: "repeat-last",
-  });
-  gateways.push(gateway);
-  const config = ws.writeConfig({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { elicitation: "operator" } });
-  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
-  const [listening] = await agentd.waitFor("serve.listening");
-  const client = await new ClientFactory().createFromUrl(new URL(String(listening!.a2a)).origin);
+test.skipIf(!Bun.file(EVERYTHING).size)(
+  "a tool's elicitation reaches the operator as input-required; their answer reaches the tool and the run finishes",
+  async () => {
+    ws = new CliWorkspace();
+    const gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [
+        (req) =>
+          req.lastToolResult !== undefined
+            ? { text: req.lastToolResult }
+            : { toolCalls: [{ name: toolLike(req, "trigger-elicitation-request"), arguments: {} }] },
+      ],
+      onExhausted: "repeat-last",
+    });
+    gateways.push(gateway);
+    const config = ws.writeConfig({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+      capabilities: { elicitation: "operator" },
+    });
+    const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], {
+      cwd: ws.dir,
+      env: modelEnv(gateway),
+    });
+    const [listening] = await agentd.waitFor("serve.listening");
+    const client = await new ClientFactory().createFromUrl(new URL(String(listening!.a2a)).origin);
 
-  const asked = await send(client, [part({ $case: "text", value: "Sign me up" })]);
-  if (!("status" in asked)) throw new Error("expected a task");
-  expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-  const [question, schema] = asked.status?.message?.parts ?? [];
-  expect(question?.content).toEqual({ $case: "text", value: "Please provide inputs for the following fields:" });
-  expect(schema?.content?.$case).toBe("data");
-  expect((schema!.content as { value: { requestedSchema: { required: string[] } } }).value.requestedSchema.required).toEqual(["name"]);
+    const asked = await send(client, [part({ $case: "text", value: "Sign me up" })]);
+    if (!("status" in asked)) throw new Error("expected a task");
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const [question, schema] = asked.status?.message?.parts ?? [];
+    expect(question?.content).toEqual({ $case: "text", value: "Please provide inputs for the following fields:" });
+    expect(schema?.content?.$case).toBe("data");
+    expect((schema!.content as { value: { requestedSchema: { required: string[] } } }).value.requestedSchema.required).toEqual(["name"]);
 
-  const done = await send(client, [part({ $case: "data", value: { name: "Grace Hopper", integer: 7 } })], { taskId: asked.id, contextId: asked.contextId });
-  if (!("status" in done)) throw new Error("expected a task");
-  expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-  const text = done.artifacts[0]?.parts[0]?.content;
-  expect(text?.$case).toBe("text");
-  expect((text as { value: string }).value).toContain("- Name: Grace Hopper");
-  expect((text as { value: string }).value).toContain("- Favorite Integer: 7");
-  expect(agentd.named("a2a.operator", (e) => e.method === "answer")).toEqual([expect.objectContaining({ principal: "local", task: asked.id, action: "accept" })]);
-  expect(agentd.stderr).not.toContain("Grace Hopper");
-});
+    const done = await send(client, [part({ $case: "data", value: { name: "Grace Hopper", integer: 7 } })], {
+      taskId: asked.id,
+      contextId: asked.contextId,
+    });
+    if (!("status" in done)) throw new Error("expected a task");
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const text = done.artifacts[0]?.parts[0]?.content;
+    expect(text?.$case).toBe("text");
+    expect((text as { value: string }).value).toContain("- Name: Grace Hopper");
+    expect((text as { value: string }).value).toContain("- Favorite Integer: 7");
+    expect(agentd.named("a2a.operator", (e) => e.method === "answer")).toEqual([
+      expect.objectContaining({ principal: "local", task: asked.id, action: "accept" }),
+    ]);
+    expect(agentd.stderr).not.toContain("Grace Hopper");
+  },
+);
 
 test("two agentd processes: A delegates to B over A2A; each side sees the other's id", async () => {
   ws = new CliWorkspace();
@@ -121,11 +149,20 @@ test("agentd serve: an operator reloads the edited config file (the flags still 
   const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "ok" }], onExhausted: "repeat-last" });
   gateways.push(gateway);
   const config = ws.writeConfig({ instructions: "Be brief.", triggers: { interval: { every: "1h", instruction: "tick" } } });
-  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
+  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], {
+    cwd: ws.dir,
+    env: modelEnv(gateway),
+  });
   const [listening] = await agentd.waitFor("serve.listening");
   const endpoint = String(listening!.a2a);
   const rpc = async (method: string, params: Record<string, unknown> = {}) =>
-    (await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json() as Promise<any>;
+    (
+      await fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+    ).json() as Promise<any>;
   await agentd.waitFor("trigger.run-end");
 
   // --operators is applied over the re-read file again: `serve` has not changed, nothing needs a restart.
@@ -152,16 +189,27 @@ test("agentd serve: an operator's reload replaces the served prompts; an MCP ses
   ws = new CliWorkspace();
   const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "ok" }], onExhausted: "repeat-last" });
   gateways.push(gateway);
-  const config = ws.writeConfig({ prompts: { greet: { description: "Greet someone", text: "Say hello to {{name}}", arguments: [{ name: "name", required: true }] } } });
-  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
+  const config = ws.writeConfig({
+    prompts: { greet: { description: "Greet someone", text: "Say hello to {{name}}", arguments: [{ name: "name", required: true }] } },
+  });
+  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], {
+    cwd: ws.dir,
+    env: modelEnv(gateway),
+  });
   const [listening] = await agentd.waitFor("serve.listening");
   const mcp = new McpSdkClient({ name: "watcher", version: "1.0.0" });
   const changed = new Promise<void>((res) => mcp.setNotificationHandler(PromptListChangedNotificationSchema, () => res()));
   await mcp.connect(new StreamableHTTPClientTransport(new URL(String(listening!.url))));
   try {
     expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(["greet"]);
-    ws.writeConfig({ prompts: { triage: { description: "Triage an issue", text: "Triage issue {{id}}", arguments: [{ name: "id", required: true }] } } });
-    const rpc = await fetch(String(listening!.a2a), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }) });
+    ws.writeConfig({
+      prompts: { triage: { description: "Triage an issue", text: "Triage issue {{id}}", arguments: [{ name: "id", required: true }] } },
+    });
+    const rpc = await fetch(String(listening!.a2a), {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }),
+    });
     expect(((await rpc.json()) as { result: unknown }).result).toEqual({ changed: ["prompts"], restartRequired: [] });
     await changed;
     expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(["triage"]);
@@ -175,42 +223,62 @@ test("agentd serve: an operator's reload replaces the served prompts; an MCP ses
   expect(await agentd.exited).toBe(143);
 });
 
-test.skipIf(!Bun.file(EVERYTHING).size)("agentd serve: an operator's reload of changed roots reaches server-everything, whose roots tool then reports the new root", async () => {
-  ws = new CliWorkspace();
-  const alpha = join(ws.dir, "alpha");
-  const beta = join(ws.dir, "beta");
-  mkdirSync(alpha);
-  mkdirSync(beta);
-  // The model calls get-roots-list until the root the test waits for is in the answer (bounded by maxTurns),
-  // then answers with what the tool said.
-  let want = pathToFileURL(alpha).href;
-  const gateway = await startFakeGateway({
-    dialect: "openai",
-    script: [(req) => (req.lastToolResult?.includes(want) ? { text: req.lastToolResult } : { toolCalls: [{ name: toolLike(req, "get-roots-list"), arguments: {} }] })],
-    onExhausted: "repeat-last",
-  });
-  gateways.push(gateway);
-  const configOf = (root: string) => ({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { roots: [root] }, limits: { maxTurns: 8 } });
-  const config = ws.writeConfig(configOf(alpha));
-  const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], { cwd: ws.dir, env: modelEnv(gateway) });
-  const [listening] = await agentd.waitFor("serve.listening");
-  const mcp = new McpSdkClient({ name: "runner", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(String(listening!.url))));
-  const runText = async () => JSON.stringify((await mcp.callTool({ name: "agent.run", arguments: { instruction: "list the roots" } })).content);
-  try {
-    const first = await runText();
-    expect(first).toContain(pathToFileURL(alpha).href);
+test.skipIf(!Bun.file(EVERYTHING).size)(
+  "agentd serve: an operator's reload of changed roots reaches server-everything, whose roots tool then reports the new root",
+  async () => {
+    ws = new CliWorkspace();
+    const alpha = join(ws.dir, "alpha");
+    const beta = join(ws.dir, "beta");
+    mkdirSync(alpha);
+    mkdirSync(beta);
+    // The model calls get-roots-list until the root the test waits for is in the answer (bounded by maxTurns),
+    // then answers with what the tool said.
+    let want = pathToFileURL(alpha).href;
+    const gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [
+        (req) =>
+          req.lastToolResult?.includes(want)
+            ? { text: req.lastToolResult }
+            : { toolCalls: [{ name: toolLike(req, "get-roots-list"), arguments: {} }] },
+      ],
+      onExhausted: "repeat-last",
+    });
+    gateways.push(gateway);
+    const configOf = (root: string) => ({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+      capabilities: { roots: [root] },
+      limits: { maxTurns: 8 },
+    });
+    const config = ws.writeConfig(configOf(alpha));
+    const agentd = startAgentd(["serve", "--http", "127.0.0.1:0", "--a2a", "--operators", "local", "--config", config], {
+      cwd: ws.dir,
+      env: modelEnv(gateway),
+    });
+    const [listening] = await agentd.waitFor("serve.listening");
+    const mcp = new McpSdkClient({ name: "runner", version: "1.0.0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(String(listening!.url))));
+    const runText = async () =>
+      JSON.stringify((await mcp.callTool({ name: "agent.run", arguments: { instruction: "list the roots" } })).content);
+    try {
+      const first = await runText();
+      expect(first).toContain(pathToFileURL(alpha).href);
 
-    ws.writeConfig(configOf(beta));
-    want = pathToFileURL(beta).href;
-    const rpc = await fetch(String(listening!.a2a), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }) });
-    expect(((await rpc.json()) as { result: unknown }).result).toEqual({ changed: ["roots"], restartRequired: [] });
-    const second = await runText();
-    expect(second).toContain(pathToFileURL(beta).href);
-    expect(second).not.toContain(pathToFileURL(alpha).href);
-  } finally {
-    await mcp.close().catch(() => {});
-  }
-  agentd.signal("SIGTERM");
-  expect(await agentd.exited).toBe(143);
-});
+      ws.writeConfig(configOf(beta));
+      want = pathToFileURL(beta).href;
+      const rpc = await fetch(String(listening!.a2a), {
+        method: "POST",
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agentd/reload", params: {} }),
+      });
+      expect(((await rpc.json()) as { result: unknown }).result).toEqual({ changed: ["roots"], restartRequired: [] });
+      const second = await runText();
+      expect(second).toContain(pathToFileURL(beta).href);
+      expect(second).not.toContain(pathToFileURL(alpha).href);
+    } finally {
+      await mcp.close().catch(() => {});
+    }
+    agentd.signal("SIGTERM");
+    expect(await agentd.exited).toBe(143);
+  },
+);

@@ -61,7 +61,8 @@ async function runScenario(scenario: string): Promise<{ code: number; checks: Ch
   }
 }
 
-const verdicts = (checks: Check[]) => checks.filter((c) => c.status !== "INFO").map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
+const verdicts = (checks: Check[]) =>
+  checks.filter((c) => c.status !== "INFO").map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
 
 describe("conformance prompts and completion scenarios against agentd serve with configured prompts", () => {
   for (const scenario of SCENARIOS)

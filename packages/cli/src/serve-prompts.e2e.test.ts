@@ -34,8 +34,14 @@ afterEach(async () => {
   legacy = gateway = ws = undefined;
 }, 30_000);
 
-const GENERATED = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`p${String(i).padStart(3, "0")}`, { description: `generated prompt ${i}`, text: `Prompt ${i}` }]));
-const MANY = { description: "An argument with 150 values", arguments: [{ name: "n", required: true, completions: Array.from({ length: 150 }, (_, i) => `v${i}`) }], text: "n={{n}}" };
+const GENERATED = Object.fromEntries(
+  Array.from({ length: 120 }, (_, i) => [`p${String(i).padStart(3, "0")}`, { description: `generated prompt ${i}`, text: `Prompt ${i}` }]),
+);
+const MANY = {
+  description: "An argument with 150 values",
+  arguments: [{ name: "n", required: true, completions: Array.from({ length: 150 }, (_, i) => `v${i}`) }],
+  text: "n={{n}}",
+};
 
 async function world(prompts?: Record<string, unknown>) {
   ws = new CliWorkspace();
@@ -45,14 +51,22 @@ async function world(prompts?: Record<string, unknown>) {
 }
 
 async function stdioClient(config: string, env: Record<string, string>) {
-  const transport = new LegacyStdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", config], env, stderr: "pipe" });
+  const transport = new LegacyStdioClientTransport({
+    command: process.execPath,
+    args: [CLI_MAIN, "serve", "--stdio", "--config", config],
+    env,
+    stderr: "pipe",
+  });
   legacy = new LegacyClient({ name: "v1-client", version: "1.32.2" });
   await legacy.connect(transport);
   return { client: legacy, wire: tapMessages(transport) };
 }
 
 async function invalidParams(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(McpError);
   expect((e as McpError).code).toBe(-32602);
   return (e as McpError).message;
@@ -92,24 +106,39 @@ describe("agentd serve with configured prompts", () => {
       ["user", "Then answer with a verdict."],
     ]);
     expect(await invalidParams(client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg2: "b" } }))).toContain("arg1");
-    expect(await invalidParams(client.getPrompt({ name: "review", arguments: { pr: "1", colour: "red" } }))).toContain("no argument colour");
+    expect(await invalidParams(client.getPrompt({ name: "review", arguments: { pr: "1", colour: "red" } }))).toContain(
+      "no argument colour",
+    );
     expect(await invalidParams(client.getPrompt({ name: "nope" }))).toContain("nope");
 
-    expect((await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "pr", value: "42" } })).completion).toEqual({ values: ["42", "420"], total: 2, hasMore: false });
-    expect((await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "focus", value: "" } })).completion.values).toEqual([]);
+    expect(
+      (await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "pr", value: "42" } })).completion,
+    ).toEqual({ values: ["42", "420"], total: 2, hasMore: false });
+    expect(
+      (await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "focus", value: "" } })).completion.values,
+    ).toEqual([]);
     const many = (await client.complete({ ref: { type: "ref/prompt", name: "many" }, argument: { name: "n", value: "" } })).completion;
     expect(many.values.length).toBe(100);
     expect(many.total).toBe(150);
     expect(many.hasMore).toBe(true);
-    expect(await invalidParams(client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } }))).toContain("nope");
+    expect(
+      await invalidParams(client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } })),
+    ).toContain("nope");
 
     const run = await client.callTool({ name: "agent.run", arguments: { prompt: "review", arguments: { pr: "42", focus: "tests" } } });
     expect(run.isError).toBeFalsy();
     expect(run.content).toEqual([{ type: "text", text: "verdict: ship it" }]);
-    const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
-    expect(user).toContain("Review pull request 42. Focus: tests\n\n(assistant) I will read the diff of 42 first.\n\nThen answer with a verdict.");
+    const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user")
+      .map((m) => m.text)
+      .join("\n");
+    expect(user).toContain(
+      "Review pull request 42. Focus: tests\n\n(assistant) I will read the diff of 42 first.\n\nThen answer with a verdict.",
+    );
     const missing = await client.callTool({ name: "agent.run", arguments: { prompt: "review", arguments: {} } });
-    expect(missing).toMatchObject({ isError: true, content: [{ type: "text", text: "prompt review is missing the required argument pr" }] });
+    expect(missing).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "prompt review is missing the required argument pr" }],
+    });
     const both = await client.callTool({ name: "agent.run", arguments: { prompt: "review", instruction: "x" } });
     expect(both.isError).toBe(true);
     expect(gateway!.requests.length).toBe(1);
@@ -122,7 +151,10 @@ describe("agentd serve with configured prompts", () => {
     const caps = client.getServerCapabilities() ?? {};
     expect(caps.prompts).toBeUndefined();
     expect(caps.completions).toBeUndefined();
-    const e = await client.listPrompts().then(() => undefined, (err: unknown) => err);
+    const e = await client.listPrompts().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect((e as McpError).code).toBe(-32601);
     const tool = (await client.listTools()).tools.find((t) => t.name === "agent.run");
     expect(tool?.inputSchema.required).toEqual(["instruction"]);
@@ -146,14 +178,23 @@ describe("agentd serve with configured prompts", () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, completions: {} });
-      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["test_simple_prompt", "test_prompt_with_arguments", "review"]);
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+        "test_simple_prompt",
+        "test_prompt_with_arguments",
+        "review",
+      ]);
       const got = await client.getPrompt({ name: "review", arguments: { pr: "7" } });
       expect(got.messages[0]!.content).toEqual({ type: "text", text: "Review pull request 7. Focus: " });
-      const completion = await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "TEST" } });
+      const completion = await client.complete({
+        ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+        argument: { name: "arg1", value: "TEST" },
+      });
       expect(completion.completion.values).toEqual(["testValue1", "Test-two"]);
       const run = await client.callTool({ name: "agent.run", arguments: { prompt: "test_simple_prompt" } });
       expect(run.content).toEqual([{ type: "text", text: "verdict: ship it" }]);
-      const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
+      const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user")
+        .map((m) => m.text)
+        .join("\n");
       expect(user).toContain("This is a simple prompt for testing.");
       wires.push({ revision: "2026-07-28", messages: wire.items });
     } finally {
@@ -165,25 +206,32 @@ describe("agentd serve with configured prompts", () => {
     const { env } = await world();
     const served = join(ws!.dir, "served.json");
     writeFileSync(served, JSON.stringify({ prompts: CONFORMANCE_PROMPTS }));
-    const client = ws!.writeConfig({ mcpServers: { self: { command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", served] } } });
+    const client = ws!.writeConfig({
+      mcpServers: { self: { command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", served] } },
+    });
     const completed = await ws!.run(["mcp", "--config", client, "self", "complete", "review", "pr", "42"]);
     expect(completed.stdout).toBe("42\n420\n");
     const run = await ws!.run(["run", "--config", client, "--prompt", "self/review", "--arg", "pr=41"], { env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("verdict: ship it\n");
-    const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user").map((m) => m.text).join("\n");
+    const user = gateway!.requests[0]!.messages.filter((m) => m.role === "user")
+      .map((m) => m.text)
+      .join("\n");
     expect(user).toContain("Review pull request 41. Focus: \n\n(assistant) I will read the diff of 41 first.");
   }, 60_000);
 
-  test.skipIf(!sharedSpecsAvailable())(`${NEEDS_SHARED} every message agentd sent validates against the official schema of its revision`, () => {
-    expect(wires.map((w) => w.revision)).toEqual(["2025-11-25", "2026-07-28"]);
-    for (const { revision, messages } of wires) {
-      expect(messages.filter((m) => "result" in m).length).toBeGreaterThanOrEqual(4);
-      const wrong = messages.flatMap((m) => {
-        const r = validateOfficial(revision, m);
-        return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
-      });
-      expect(wrong).toEqual([]);
-    }
-  });
+  test.skipIf(!sharedSpecsAvailable())(
+    `${NEEDS_SHARED} every message agentd sent validates against the official schema of its revision`,
+    () => {
+      expect(wires.map((w) => w.revision)).toEqual(["2025-11-25", "2026-07-28"]);
+      for (const { revision, messages } of wires) {
+        expect(messages.filter((m) => "result" in m).length).toBeGreaterThanOrEqual(4);
+        const wrong = messages.flatMap((m) => {
+          const r = validateOfficial(revision, m);
+          return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
+        });
+        expect(wrong).toEqual([]);
+      }
+    },
+  );
 });

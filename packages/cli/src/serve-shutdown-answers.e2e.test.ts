@@ -63,7 +63,11 @@ describe("agentd serve: the grace ends with an answer to every request in flight
       headers: a2aHeaders,
       body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "SendMessage", params: { message: message("a2a json-rpc") } }),
     });
-    const rest = fetch(new URL("/a2a/rest/message:send", url), { method: "POST", headers: a2aHeaders, body: JSON.stringify({ message: message("a2a rest") }) });
+    const rest = fetch(new URL("/a2a/rest/message:send", url), {
+      method: "POST",
+      headers: a2aHeaders,
+      body: JSON.stringify({ message: message("a2a rest") }),
+    });
     const streamed = fetch(new URL("/a2a", url), {
       method: "POST",
       headers: { ...a2aHeaders, accept: "text/event-stream" },
@@ -88,7 +92,10 @@ describe("agentd serve: the grace ends with an answer to every request in flight
     expect(restBody.task.status.state).toBe("TASK_STATE_CANCELED");
     expect(JSON.stringify(restBody.task.status)).toContain(CANCELLED);
     // The stream's last event is the task's final status, canceled.
-    const events = (await streamed).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    const events = (await streamed)
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)));
     expect(events.at(-1).result.statusUpdate.status.state).toBe("TASK_STATE_CANCELED");
     expect(await exited).toBe(143);
   }, 60_000);
@@ -104,13 +111,18 @@ describe("agentd serve: the grace ends with an answer to every request in flight
     });
     const stdin = stdio.stdin as import("bun").FileSink;
     const out = new Response(stdio.stdout as ReadableStream<Uint8Array>).text();
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+    );
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     stdin.write(`${JSON.stringify(request(1, "tools/call", { name: "agent.run", arguments: { instruction: "take forever" } }))}\n`);
     stdin.flush();
     await entered(1);
     stdin.end();
-    const lines = (await out).trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = (await out)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(await stdio.exited).toBe(0);
     const answer = lines.find((m) => m.id === 1);
     expect(answer).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000 } });

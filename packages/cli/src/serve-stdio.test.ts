@@ -122,7 +122,12 @@ describe("agentd serve --stdio when stdin ends", () => {
     pid = proc.pid;
     const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     const frames = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "eof", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "eof", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "agent.run", arguments: { instruction: "Answer late" } } },
     ];
@@ -132,7 +137,11 @@ describe("agentd serve --stdio when stdin ends", () => {
     answerNow.open();
     expect(await proc.exited).toBe(0);
     const [stdout, stderr] = await out;
-    const answer = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    const answer = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((m) => m.id === 2);
     expect(answer?.result?.content).toEqual([{ type: "text", text: "answered after EOF" }]);
     expect(stderr).toContain('"event":"serve.stopped"');
   }, 30_000);

@@ -73,17 +73,31 @@ async function scenario(checkpoint: boolean, stop: "SIGKILL" | "SIGTERM" = "SIGK
     mcpServers: { rec: world.ws.recordingServer() },
     capabilities: { tasks: true, ...(checkpoint ? { checkpoint: true } : {}) },
     ...(checkpoint
-      ? { durability: { checkpoint: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(world.ws.dir, "store")] }, identity: "srv-0", debounce: "20ms" } } }
+      ? {
+          durability: {
+            checkpoint: {
+              store: { command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(world.ws.dir, "store")] },
+              identity: "srv-0",
+              debounce: "20ms",
+            },
+          },
+        }
       : {}),
   });
   const tokens = join(world.ws.dir, "tokens.txt");
   writeFileSync(tokens, `${ALICE}\n${BOB}\n`);
   const start = () =>
-    startServe(["--http", "127.0.0.1:0", "--config", world.config, "--auth-tokens", tokens, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    startServe(["--http", "127.0.0.1:0", "--config", world.config, "--auth-tokens", tokens, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
 
   const first = await start();
   const alice = await connect(first.url, ALICE);
-  const created = await alice.request({ method: "tools/call", params: { name: "agent.run", arguments: { instruction: "slow work" }, task: {} } }, CreateTaskResultSchema);
+  const created = await alice.request(
+    { method: "tools/call", params: { name: "agent.run", arguments: { instruction: "slow work" }, task: {} } },
+    CreateTaskResultSchema,
+  );
   const taskId = created.task.taskId;
   // Mid-run: the model was asked; with the checkpoint, the task is written.
   await askedOnce.promise;

@@ -141,30 +141,40 @@ function expectAllValid(received: { message: any; method?: string }[]) {
 describe("agentd serve with tasks on, driven by the official SDK's task client", () => {
   test("--http: create, poll, result, list, cancel", async () => {
     const { world, first, second } = await tasksWorld(true);
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const { client } = await connect(new StreamableHTTPClientTransport(serve.url));
     await lifecycle(client, first, second);
   }, 60_000);
 
-  test.skipIf(sharedMissing)("--stdio: the same, and every message agentd sends validates against the official 2025-11-25 schema", async () => {
-    const { world, first, second } = await tasksWorld(true);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI_MAIN, "serve", "--stdio", "--config", world.config],
-      env: { ...world.env, AGENT_LOG_FORMAT: "json" },
-      cwd: world.ws.dir,
-      stderr: "ignore",
-    });
-    const { client, received } = await connect(transport);
-    stdioPid = transport.pid;
-    await lifecycle(client, first, second);
-    expect(received.some((r) => r.message.method === "notifications/tasks/status" && r.message.params.status === "cancelled")).toBe(true);
-    expectAllValid(received);
-  }, 60_000);
+  test.skipIf(sharedMissing)(
+    "--stdio: the same, and every message agentd sends validates against the official 2025-11-25 schema",
+    async () => {
+      const { world, first, second } = await tasksWorld(true);
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_MAIN, "serve", "--stdio", "--config", world.config],
+        env: { ...world.env, AGENT_LOG_FORMAT: "json" },
+        cwd: world.ws.dir,
+        stderr: "ignore",
+      });
+      const { client, received } = await connect(transport);
+      stdioPid = transport.pid;
+      await lifecycle(client, first, second);
+      expect(received.some((r) => r.message.method === "notifications/tasks/status" && r.message.params.status === "cancelled")).toBe(true);
+      expectAllValid(received);
+    },
+    60_000,
+  );
 
   test("tasks off: not advertised, no taskSupport, params.task ignored (the call answers synchronously)", async () => {
     const { world, first } = await tasksWorld(false);
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const { client } = await connect(new StreamableHTTPClientTransport(serve.url));
     expect(client.getServerCapabilities()!.tasks).toBeUndefined();
     expect((await client.listTools()).tools.find((t) => t.name === "agent.run")?.execution).toBeUndefined();
@@ -181,14 +191,23 @@ describe("agentd serve with tasks on, driven by the official SDK's task client",
 describe("agentd as a task client of agentd serve", () => {
   test("the run's deadline sends tasks/cancel: the served task ends cancelled", async () => {
     const { world, second } = await tasksWorld(true, { taskSupport: { "agent.run": "required" } });
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const ws = new CliWorkspace();
     const gateway = await startFakeGateway({
       dialect: "openai",
-      script: [(req) => ({ toolCalls: [{ name: req.tools.find((n) => /agent.run$/.test(n))!, arguments: { instruction: "never answered" } }] })],
+      script: [
+        (req) => ({ toolCalls: [{ name: req.tools.find((n) => /agent.run$/.test(n))!, arguments: { instruction: "never answered" } }] }),
+      ],
     });
     clientSide = { ws, gateway };
-    const config = ws.writeConfig({ mcpServers: { peer: { url: serve.url.href } }, capabilities: { tasks: true }, limits: { deadline: "4s" } });
+    const config = ws.writeConfig({
+      mcpServers: { peer: { url: serve.url.href } },
+      capabilities: { tasks: true },
+      limits: { deadline: "4s" },
+    });
     const run = await ws.run(["run", "--config", config, "Delegate"], {
       env: { AGENT_INTELLIGENCE: gateway.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-test" },
     });
@@ -209,7 +228,8 @@ describe("tasks are their principal's", () => {
       env: world.env,
       cwd: world.ws.dir,
     });
-    const as = (token: string) => new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    const as = (token: string) =>
+      new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
     const alice = (await connect(as("alice-token-0123456789abcdef"))).client;
     const bob = (await connect(as("bob-token-0123456789abcdef01"))).client;
     const created = await alice.request(
@@ -231,7 +251,10 @@ describe("tasks are their principal's", () => {
 describe("tasks are a 2025-11-25 feature", () => {
   test("a 2025-06-18 session is not told of tasks, and its params.task is ignored", async () => {
     const { world, first } = await tasksWorld(true);
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
+    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const res = await post(serve.url, initializeRequest(0, "2025-06-18"));
     const [init] = await new SseReader(res).until(0);
     const result = init!.message.result as Record<string, any>;
@@ -242,7 +265,11 @@ describe("tasks are a 2025-11-25 feature", () => {
     expect((await post(serve.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
     const session = { sessionId: headers["mcp-session-id"], headers, initializeResult: result };
     first.open();
-    const answer = await call(serve.url, session, 1, "tools/call", { name: "agent.run", arguments: { instruction: "old" }, task: { ttl: 1000 } });
+    const answer = await call(serve.url, session, 1, "tools/call", {
+      name: "agent.run",
+      arguments: { instruction: "old" },
+      task: { ttl: 1000 },
+    });
     expect(answer.response.result.task).toBeUndefined();
     expect(answer.response.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
   }, 60_000);
@@ -252,57 +279,84 @@ describe("agentd serve with tasks on, 2026-07-28 clients (tasks extension)", () 
   const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": EXT };
   const modernPost = (url: URL, id: number, method: string, params: Record<string, unknown>, name?: string) =>
-    post(url, { jsonrpc: "2.0", id, method, params: { _meta: meta, ...params } }, {
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name === undefined ? {} : { "mcp-name": name }),
-    });
+    post(
+      url,
+      { jsonrpc: "2.0", id, method, params: { _meta: meta, ...params } },
+      {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...(name === undefined ? {} : { "mcp-name": name }),
+      },
+    );
   /** The JSON-RPC answer of a stateless POST (its SSE stream, or a JSON refusal), each validated by its oracle. */
   async function answer(r: Response, method: string): Promise<any> {
-    const body = r.headers.get("content-type")?.startsWith("application/json") ? await r.json() : (await new SseReader(r).nextMessage())!.message;
+    const body = r.headers.get("content-type")?.startsWith("application/json")
+      ? await r.json()
+      : (await new SseReader(r).nextMessage())!.message;
     const ext = body.result !== undefined && (method.startsWith("tasks/") || body.result.resultType === "task");
     const verdict = ext ? validateTasksExtension(body, method) : validateOfficial("2026-07-28", body, method);
     if (!verdict.ok) throw new Error(`${JSON.stringify(body)}: ${verdict.errors}`);
     return body;
   }
 
-  test.skipIf(sharedMissing)("--http, raw: agent.run becomes a task; Mcp-Name routes by task id; a listen pushes the result; all valid", async () => {
-    const { world, first } = await tasksWorld(true);
-    const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], { env: world.env, cwd: world.ws.dir });
-    const discover = await answer(await modernPost(serve.url, 1, "server/discover", {}), "server/discover");
-    expect(discover.result.capabilities.extensions).toEqual(EXT.extensions);
-    const created = await answer(await modernPost(serve.url, 2, "tools/call", { name: "agent.run", arguments: { instruction: "first" } }, "agent.run"), "tools/call");
-    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
-    const taskId = created.result.taskId as string;
-    const wrong = await modernPost(serve.url, 3, "tasks/get", { taskId }, "another-task");
-    expect(wrong.status).toBe(400);
-    expect((await answer(wrong, "tasks/get")).error.code).toBe(-32020);
-    expect((await answer(await modernPost(serve.url, 4, "tasks/get", { taskId }, taskId), "tasks/get")).result).toMatchObject({ resultType: "complete", status: "working" });
-    // Follow it on a listen: acknowledged, the state at once, then the completion with the result inlined.
-    const listen = new SseReader(await modernPost(serve.url, 5, "subscriptions/listen", { notifications: { taskIds: [taskId] } }));
-    const seen: any[] = [];
-    const until = async (pred: (m: any) => boolean) => {
-      for (;;) {
-        const m = (await listen.nextMessage())!.message;
-        seen.push(m);
-        if (pred(m)) return m;
+  test.skipIf(sharedMissing)(
+    "--http, raw: agent.run becomes a task; Mcp-Name routes by task id; a listen pushes the result; all valid",
+    async () => {
+      const { world, first } = await tasksWorld(true);
+      const serve = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "2s"], {
+        env: world.env,
+        cwd: world.ws.dir,
+      });
+      const discover = await answer(await modernPost(serve.url, 1, "server/discover", {}), "server/discover");
+      expect(discover.result.capabilities.extensions).toEqual(EXT.extensions);
+      const created = await answer(
+        await modernPost(serve.url, 2, "tools/call", { name: "agent.run", arguments: { instruction: "first" } }, "agent.run"),
+        "tools/call",
+      );
+      expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+      const taskId = created.result.taskId as string;
+      const wrong = await modernPost(serve.url, 3, "tasks/get", { taskId }, "another-task");
+      expect(wrong.status).toBe(400);
+      expect((await answer(wrong, "tasks/get")).error.code).toBe(-32020);
+      expect((await answer(await modernPost(serve.url, 4, "tasks/get", { taskId }, taskId), "tasks/get")).result).toMatchObject({
+        resultType: "complete",
+        status: "working",
+      });
+      // Follow it on a listen: acknowledged, the state at once, then the completion with the result inlined.
+      const listen = new SseReader(await modernPost(serve.url, 5, "subscriptions/listen", { notifications: { taskIds: [taskId] } }));
+      const seen: any[] = [];
+      const until = async (pred: (m: any) => boolean) => {
+        for (;;) {
+          const m = (await listen.nextMessage())!.message;
+          seen.push(m);
+          if (pred(m)) return m;
+        }
+      };
+      expect((await until((m) => m.method === "notifications/subscriptions/acknowledged")).params.notifications).toEqual({
+        taskIds: [taskId],
+      });
+      await until((m) => m.method === "notifications/tasks");
+      first.open();
+      const done = await until((m) => m.method === "notifications/tasks" && m.params.status === "completed");
+      expect(done.params.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
+      for (const m of seen) {
+        const v = m.method === "notifications/tasks" ? validateTasksExtension(m) : validateOfficial("2026-07-28", m);
+        if (!v.ok) throw new Error(`${JSON.stringify(m)}: ${v.errors}`);
       }
-    };
-    expect((await until((m) => m.method === "notifications/subscriptions/acknowledged")).params.notifications).toEqual({ taskIds: [taskId] });
-    await until((m) => m.method === "notifications/tasks");
-    first.open();
-    const done = await until((m) => m.method === "notifications/tasks" && m.params.status === "completed");
-    expect(done.params.result.content[0]).toMatchObject({ type: "text", text: "first answer" });
-    for (const m of seen) {
-      const v = m.method === "notifications/tasks" ? validateTasksExtension(m) : validateOfficial("2026-07-28", m);
-      if (!v.ok) throw new Error(`${JSON.stringify(m)}: ${v.errors}`);
-    }
-    expect((await answer(await modernPost(serve.url, 6, "tasks/get", { taskId }, taskId), "tasks/get")).result.status).toBe("completed");
-  }, 60_000);
+      expect((await answer(await modernPost(serve.url, 6, "tasks/get", { taskId }, taskId), "tasks/get")).result.status).toBe("completed");
+    },
+    60_000,
+  );
 
   test("--stdio: agentd's own client (auto, tasks on) negotiates 2026-07-28 and gets agent.run's answer through a task", async () => {
     const { world, first } = await tasksWorld(true, { taskSupport: { "agent.run": "required" } });
-    const transport = new StdioChildTransport({ name: "self", command: process.execPath, args: [CLI_MAIN, "serve", "--stdio", "--config", world.config], env: world.env, cwd: world.ws.dir });
+    const transport = new StdioChildTransport({
+      name: "self",
+      command: process.execPath,
+      args: [CLI_MAIN, "serve", "--stdio", "--config", world.config],
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const client = new McpClient({ name: "agentd-client", version: "0" }, { versionNegotiation: "auto", capabilities: { tasks: true } });
     await client.connect(transport);
     stdioPid = transport.pid ?? null;

@@ -62,9 +62,19 @@ describe("HTTPS with bearer tokens (--auth-tokens FILE)", () => {
     const sessionId = right.headers.get("mcp-session-id")!;
     expect((await new SseReader(right).until(0))[0]!.message.result.serverInfo.name).toBe("agentd");
     // The second token (padded with spaces in the file) works too, but not for the first token's session.
-    const other = await post(serve.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { authorization: `Bearer ${TOKEN_B}`, "mcp-session-id": sessionId }, trustCa());
+    const other = await post(
+      serve.url,
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { authorization: `Bearer ${TOKEN_B}`, "mcp-session-id": sessionId },
+      trustCa(),
+    );
     expect(other.status).toBe(404);
-    const mine = await post(serve.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { authorization: `Bearer ${TOKEN_A}`, "mcp-session-id": sessionId }, trustCa());
+    const mine = await post(
+      serve.url,
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+      { authorization: `Bearer ${TOKEN_A}`, "mcp-session-id": sessionId },
+      trustCa(),
+    );
     expect((await new SseReader(mine).until(2))[0]!.message).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
 
     const md = await fetch(metadataUrl, trustCa());
@@ -83,7 +93,9 @@ describe("HTTPS with bearer tokens (--auth-tokens FILE)", () => {
     const tokens = join(ws.dir, "tokens-2.txt");
     writeFileSync(tokens, `${TOKEN_A}\n`);
     const serve = await startServe(["--http", "127.0.0.1:0", ...tlsArgs(), "--auth-tokens", tokens, "--grace", "1s"]);
-    await expect(post(serve.url, initializeRequest(), { authorization: `Bearer ${TOKEN_A}` }, { tls: { ca: pki.pem("other-ca.pem") } })).rejects.toThrow();
+    await expect(
+      post(serve.url, initializeRequest(), { authorization: `Bearer ${TOKEN_A}` }, { tls: { ca: pki.pem("other-ca.pem") } }),
+    ).rejects.toThrow();
   }, 30_000);
 });
 
@@ -155,9 +167,14 @@ describe("Origin and Host checks (DNS rebinding)", () => {
     expect(await initialize(plain.url, { host: `evil.example:${port}` })).toBe(403);
 
     const listed = await startServe([
-      "--http", "127.0.0.1:0", "--grace", "1s",
-      "--allowed-origin", "https://console.example, https://ops.example",
-      "--allowed-host", "agentd.internal",
+      "--http",
+      "127.0.0.1:0",
+      "--grace",
+      "1s",
+      "--allowed-origin",
+      "https://console.example, https://ops.example",
+      "--allowed-host",
+      "agentd.internal",
     ]);
     const lport = listed.url.port;
     expect(await initialize(listed.url, { host: `agentd.internal:${lport}`, origin: "https://ops.example" })).toBe(200);
@@ -165,7 +182,12 @@ describe("Origin and Host checks (DNS rebinding)", () => {
     expect(await initialize(listed.url, { host: `127.0.0.1:${lport}` })).toBe(403);
     // The refusals are logged on the child's stderr, which may arrive after the responses: wait for them.
     await listed.waitForEvent((e) => e.event === "http.refused" && e.why === "host");
-    expect(listed.events().filter((e) => e.event === "http.refused").map((e) => e.why)).toEqual(["origin", "host"]);
+    expect(
+      listed
+        .events()
+        .filter((e) => e.event === "http.refused")
+        .map((e) => e.why),
+    ).toEqual(["origin", "host"]);
   }, 30_000);
 });
 
@@ -180,7 +202,10 @@ describe("/healthz and /readyz", () => {
     expect((await fetch(new URL("/readyz", bare.url))).status).toBe(503);
 
     world = await serveWorld([{ text: "unused" }]);
-    const ready = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "1s"], { env: world.env, cwd: world.ws.dir });
+    const ready = await startServe(["--http", "127.0.0.1:0", "--config", world.config, "--grace", "1s"], {
+      env: world.env,
+      cwd: world.ws.dir,
+    });
     const res = await fetch(new URL("/readyz", ready.url));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("ready\n");

@@ -46,7 +46,10 @@ test("--grace takes any documented duration", async () => {
 
 test("plain http:// to a remote MCP server is a configuration error (exit 2), not 'unavailable'", async () => {
   ws = new CliWorkspace();
-  const config = ws.writeConfig({ model: { intelligence: "http://127.0.0.1:9/v1", name: "m" }, mcpServers: { r: { url: "http://example.com/mcp" } } });
+  const config = ws.writeConfig({
+    model: { intelligence: "http://127.0.0.1:9/v1", name: "m" },
+    mcpServers: { r: { url: "http://example.com/mcp" } },
+  });
   const run = await ws.run(["run", "--config", config, "hi"]);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain("'r'");

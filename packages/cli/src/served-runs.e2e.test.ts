@@ -51,7 +51,10 @@ async function fleet(options: { wait: string; lease: string }) {
     },
   });
   const replica = (name: string) =>
-    startServe(["--http", "127.0.0.1:0", "--a2a", "--config", world.config, "--grace", "1s"], { env: { ...world.env, STORE_TOKEN: store.token, POD_NAME: name }, cwd: world.ws.dir });
+    startServe(["--http", "127.0.0.1:0", "--a2a", "--config", world.config, "--grace", "1s"], {
+      env: { ...world.env, STORE_TOKEN: store.token, POD_NAME: name },
+      cwd: world.ws.dir,
+    });
   const [a, b] = await Promise.all([replica("replica-a"), replica("replica-b")]);
   return { store, world, answer, started, asked, a, b };
 }
@@ -64,7 +67,11 @@ async function client(serve: ServeProcess): Promise<Client> {
 }
 
 const run = (c: Client, runId: string, instruction: string) =>
-  c.callTool({ name: "agent.run", arguments: { instruction, runId } }, undefined, { timeout: 60_000 }) as Promise<{ content: Array<{ text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> }>;
+  c.callTool({ name: "agent.run", arguments: { instruction, runId } }, undefined, { timeout: 60_000 }) as Promise<{
+    content: Array<{ text?: string }>;
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+  }>;
 
 describe("served runs across replicas (durability.store)", () => {
   test("the same run id sent to two replicas runs once; the second caller gets the first one's answer", async () => {
@@ -97,7 +104,9 @@ describe("served runs across replicas (durability.store)", () => {
     await f.a.waitForEvent((e) => e.event === "claim.acquired");
     const second = await run(cb, "slow-1", "Slow work");
     expect(second.isError).toBe(true);
-    expect(second.content[0]?.text).toBe("run slow-1 is running on another replica (replica-a); call again with the same runId for its answer");
+    expect(second.content[0]?.text).toBe(
+      "run slow-1 is running on another replica (replica-a); call again with the same runId for its answer",
+    );
     f.answer.open();
     expect((await first).isError).toBeFalsy();
     expect(f.asked).toEqual(["Slow work"]);
@@ -126,8 +135,18 @@ describe("served runs across replicas (durability.store)", () => {
       fetch(new URL("/a2a", serve.url), {
         method: "POST",
         headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "msg-42", role: "ROLE_USER", parts: [{ text: "Refund order 42" }] } } }),
-      }).then((r) => r.json() as Promise<{ result?: { task?: { status: { state: string }; artifacts?: Array<{ parts: Array<{ text?: string }> }> } } }>);
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "SendMessage",
+          params: { message: { messageId: "msg-42", role: "ROLE_USER", parts: [{ text: "Refund order 42" }] } },
+        }),
+      }).then(
+        (r) =>
+          r.json() as Promise<{
+            result?: { task?: { status: { state: string }; artifacts?: Array<{ parts: Array<{ text?: string }> }> } };
+          }>,
+      );
     const first = send(f.a);
     await f.a.waitForEvent((e) => e.event === "claim.acquired");
     const second = send(f.b);

@@ -23,7 +23,10 @@ async function runWith(mode: string) {
   ws = new CliWorkspace();
   gateway = await startFakeGateway({
     dialect: "openai",
-    script: [(req) => ({ toolCalls: [{ name: toolLike(req, "big"), arguments: {} }] }), (req) => ({ text: `tool said: ${req.lastToolResult}` })],
+    script: [
+      (req) => ({ toolCalls: [{ name: toolLike(req, "big"), arguments: {} }] }),
+      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+    ],
   });
   const config = ws.writeConfig({ mcpServers: { bad: { command: process.execPath, args: [SERVER, mode] } } });
   return ws.run(["run", "--config", config, "call big"], { env: modelEnv(gateway) });
@@ -47,6 +50,8 @@ describe("agentd run with a misbehaving stdio server", () => {
   test("a response over the frame limit reaches the model at once as an error naming the server and the limit", async () => {
     const run = await runWith("oversize");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`MCP server 'bad' sent a tools/call response over the ${4 * 1024 * 1024}-byte frame limit (maxFrameBytes)`);
+    expect(run.stdout).toContain(
+      `MCP server 'bad' sent a tools/call response over the ${4 * 1024 * 1024}-byte frame limit (maxFrameBytes)`,
+    );
   }, 30_000);
 });

@@ -32,7 +32,8 @@ const slow = gate();
 /** "tool …" runs call echo (and fail: limits.maxTurns is 1); "slow …" waits for the test; others answer at once. */
 const script: Turn = async (req) => {
   const instruction = req.messages.find((m) => m.role === "user")?.text ?? "";
-  if (instruction.includes("tool") && req.lastToolResult === undefined) return { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "x" } }] };
+  if (instruction.includes("tool") && req.lastToolResult === undefined)
+    return { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "x" } }] };
   if (instruction.includes("slow")) await slow.promise;
   return { text: "done" };
 };
@@ -45,13 +46,20 @@ async function serve(extra: (dir: string) => string[] = () => []): Promise<Serve
 
 async function connect(url: URL, token?: string): Promise<Client> {
   const client = new Client({ name: "status-test", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
+  );
   clients.push(client);
   return client;
 }
 
 async function status(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, CLI_MAIN, "status", ...args], { env: childEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, "status", ...args], {
+    env: childEnv(env),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   return { code, stdout, stderr };
 }
@@ -94,12 +102,19 @@ test("--json prints one JSON document", async () => {
   expect(doc.url).toBe(agentd.url.href);
   expect(doc.status).toMatchObject({ state: "idle", runsStarted: 1, runsFailed: 1 });
   expect(doc.running).toEqual([]);
-  expect(doc.failures).toEqual([expect.objectContaining({ runId: "j-bad", status: "failed", via: "mcp", error: expect.objectContaining({ code: "E_BUDGET_TURNS" }) })]);
+  expect(doc.failures).toEqual([
+    expect.objectContaining({ runId: "j-bad", status: "failed", via: "mcp", error: expect.objectContaining({ code: "E_BUDGET_TURNS" }) }),
+  ]);
 });
 
 test("--watch prints again when a new run appears, until SIGINT", async () => {
   const agentd = await serve();
-  const watcher = Bun.spawn([process.execPath, CLI_MAIN, "status", "--watch", "--url", agentd.url.href], { env: childEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const watcher = Bun.spawn([process.execPath, CLI_MAIN, "status", "--watch", "--url", agentd.url.href], {
+    env: childEnv(),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   watchers.add(watcher);
   let out = "";
   const reader = (watcher.stdout as ReadableStream<Uint8Array>).getReader();
@@ -128,7 +143,11 @@ test("an unreachable URL is one line and exit 4; a rejected token one line and e
   down.stop(true);
   const unreachable = await status(["--url", `http://127.0.0.1:${port}/mcp`]);
   expect(unreachable.code).toBe(4);
-  expect(unreachable.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^agentd: cannot reach agentd at http://127\\.0\\.0\\.1:${port}/mcp .*is agentd serve --http running there\\?`))]);
+  expect(unreachable.stderr.trim().split("\n")).toEqual([
+    expect.stringMatching(
+      new RegExp(`^agentd: cannot reach agentd at http://127\\.0\\.0\\.1:${port}/mcp .*is agentd serve --http running there\\?`),
+    ),
+  ]);
 
   const agentd = await serve((dir) => {
     writeFileSync(join(dir, "tokens"), "status-test-token-0123456789\n");
@@ -136,7 +155,9 @@ test("an unreachable URL is one line and exit 4; a rejected token one line and e
   });
   const noToken = await status(["--url", agentd.url.href]);
   expect(noToken.code).toBe(2);
-  expect(noToken.stderr.trim().split("\n")).toEqual([expect.stringContaining("rejected the credentials (HTTP 401): give a valid token with --token-file FILE or AGENTD_TOKEN")]);
+  expect(noToken.stderr.trim().split("\n")).toEqual([
+    expect.stringContaining("rejected the credentials (HTTP 401): give a valid token with --token-file FILE or AGENTD_TOKEN"),
+  ]);
   const wrong = await status(["--url", agentd.url.href], { AGENTD_TOKEN: "not-the-token-0123456789" });
   expect(wrong.code).toBe(2);
   expect(wrong.stderr).not.toContain("not-the-token");

@@ -87,7 +87,12 @@ describe("authentication and peers", () => {
       fetch(proc?.url as string, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+        }),
       });
     const none = await init({});
     expect(none.status).toBe(401);
@@ -104,11 +109,20 @@ describe("authentication and peers", () => {
   test("the official SDK client, with the token, uses the five tools", async () => {
     proc = await startStoreProcess(["--dir", join(dir, "b")]);
     const client = new Client({ name: "official", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(proc.url), { requestInit: { headers: { Authorization: `Bearer ${proc.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(proc.url), { requestInit: { headers: { Authorization: `Bearer ${proc.token}` } } }),
+    );
     try {
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["compare_and_set", "delete", "get", "list", "put"]);
-      expect((await client.callTool({ name: "compare_and_set", arguments: { key: "k", expectedVersion: 0, value: 1 } })).structuredContent).toEqual({ key: "k", ok: true, version: 1 });
-      expect((await client.callTool({ name: "get", arguments: { key: "k" } })).structuredContent).toEqual({ key: "k", found: true, version: 1, value: 1 });
+      expect(
+        (await client.callTool({ name: "compare_and_set", arguments: { key: "k", expectedVersion: 0, value: 1 } })).structuredContent,
+      ).toEqual({ key: "k", ok: true, version: 1 });
+      expect((await client.callTool({ name: "get", arguments: { key: "k" } })).structuredContent).toEqual({
+        key: "k",
+        found: true,
+        version: 1,
+        value: 1,
+      });
     } finally {
       await client.close();
     }
@@ -117,10 +131,24 @@ describe("authentication and peers", () => {
   test("HTTPS with mutual TLS (--tls-ca): no client certificate, or one from another CA, is refused; a good one reads and writes", async () => {
     const pki = makeTestPki();
     try {
-      proc = await startStoreProcess(["--dir", join(dir, "m"), "--tls-cert", pki.path("server.pem"), "--tls-key", pki.path("server.key"), "--tls-ca", pki.path("ca.pem")], { auth: false });
+      proc = await startStoreProcess(
+        [
+          "--dir",
+          join(dir, "m"),
+          "--tls-cert",
+          pki.path("server.pem"),
+          "--tls-key",
+          pki.path("server.key"),
+          "--tls-ca",
+          pki.path("ca.pem"),
+        ],
+        { auth: false },
+      );
       expect(proc.url).toStartWith("https://127.0.0.1:");
       expect(proc.proc.named("store.listening")[0]).toMatchObject({ tls: true, authMethod: "mtls" });
-      const as = (who?: string) => ({ tls: { ca: pki.pem("ca.pem"), ...(who ? { cert: pki.pem(`${who}.pem`), key: pki.pem(`${who}.key`) } : {}) } });
+      const as = (who?: string) => ({
+        tls: { ca: pki.pem("ca.pem"), ...(who ? { cert: pki.pem(`${who}.pem`), key: pki.pem(`${who}.key`) } : {}) },
+      });
       await expect(post(proc.url, initializeRequest(), {}, as())).rejects.toThrow();
       await expect(post(proc.url, initializeRequest(), {}, as("mallory"))).rejects.toThrow();
       const mcp = new McpClient({ name: "alice", version: "0" });
@@ -147,7 +175,9 @@ describe("authentication and peers", () => {
       // 192.0.2.1 (TEST-NET-1) is no address of this machine: only the refusal can exit 2 here, nothing binds.
       const open = await ws.run(["store", "--dir", join(dir, "c"), "--http", "192.0.2.1:0"]);
       expect(open.code).toBe(2);
-      expect(open.stderr.split("\n")[0]).toBe("agentd: refusing to serve on 192.0.2.1 without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1");
+      expect(open.stderr.split("\n")[0]).toBe(
+        "agentd: refusing to serve on 192.0.2.1 without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE or --tls-ca (mTLS); or bind 127.0.0.1",
+      );
       expect(open.stderr).not.toContain("    at ");
     } finally {
       ws.cleanup();
@@ -213,7 +243,8 @@ describe("run claims through an HTTP store", () => {
       expect(ran).toHaveLength(3);
       expect(new Set(ran).size).toBe(3);
       expect(ends.filter((e) => e.status === "already-done")).toHaveLength(3);
-      for (let i = 0; i < 3; i++) expect(await admin.store.get(`results/job-${i}`)).toEqual({ key: `results/job-${i}`, version: 1, value: { job: i } });
+      for (let i = 0; i < 3; i++)
+        expect(await admin.store.get(`results/job-${i}`)).toEqual({ key: `results/job-${i}`, version: 1, value: { job: i } });
       // Each run's claim is marked done by the replica that ran it.
       const claims = await admin.store.list("claims/");
       expect(claims.map((c) => c.key).sort()).toEqual(ran.map((id) => `claims/${id}`).sort());

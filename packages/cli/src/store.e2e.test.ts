@@ -20,7 +20,11 @@ test("agentd store --dir serves the five tools and key subscriptions to the offi
   const dir = mkdtempSync(join(tmpdir(), "agentd-store-cli-"));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   const client = new Client({ name: "official", version: "1" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "store", "--dir", join(dir, "docs")], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_MAIN, "store", "--dir", join(dir, "docs")],
+    stderr: "pipe",
+  });
   await client.connect(transport);
   cleanup.push(() => client.close());
 
@@ -50,7 +54,12 @@ test("agentd store --dir serves the five tools and key subscriptions to the offi
 });
 
 test("agentd store without a backend: one line saying what to pass (no stack), exit 2", async () => {
-  const proc = Bun.spawn([process.execPath, CLI_MAIN, "store"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, "store"], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "" },
+  });
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   expect(code).toBe(2);
   // The CLI's convention: the error, then where to read more; never a stack trace.
@@ -58,43 +67,58 @@ test("agentd store without a backend: one line saying what to pass (no stack), e
   expect(stderr).not.toContain("    at ");
 });
 
-test.skipIf(process.platform !== "linux")("two stores on one directory: the second refuses in one line, exit 2; after kill -9 of the holder a new one starts", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "agentd-store-cli-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const docs = join(dir, "docs");
-  const connect = async () => {
-    const client = new Client({ name: "official", version: "1" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "store", "--dir", docs], stderr: "pipe" });
-    await client.connect(transport);
-    cleanup.push(() => client.close());
-    return { client, pid: transport.pid as number };
-  };
-  const first = await connect();
-  cleanup.push(() => killIfAlive(first.pid));
-  expect((await first.client.callTool({ name: "put", arguments: { key: "jobs/1", value: "first" } })).structuredContent).toEqual({ key: "jobs/1", version: 1 });
+test.skipIf(process.platform !== "linux")(
+  "two stores on one directory: the second refuses in one line, exit 2; after kill -9 of the holder a new one starts",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-store-cli-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const docs = join(dir, "docs");
+    const connect = async () => {
+      const client = new Client({ name: "official", version: "1" });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, "store", "--dir", docs], stderr: "pipe" });
+      await client.connect(transport);
+      cleanup.push(() => client.close());
+      return { client, pid: transport.pid as number };
+    };
+    const first = await connect();
+    cleanup.push(() => killIfAlive(first.pid));
+    expect((await first.client.callTool({ name: "put", arguments: { key: "jobs/1", value: "first" } })).structuredContent).toEqual({
+      key: "jobs/1",
+      version: 1,
+    });
 
-  // stdin stays open: only the lock can make it stop.
-  const second = Bun.spawn([process.execPath, CLI_MAIN, "store", "--dir", docs], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  cleanup.push(() => killIfAlive(second.pid));
-  const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
-  expect(code).toBe(2);
-  const lines = stderr.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  const line = lines[0];
-  expect(line).toStartWith(`agentd: store directory ${docs} is in use by another store (pid ${first.pid} on `);
-  expect(line).toEndWith(": stop it first, or give this store another directory");
-  expect(stderr).not.toContain("    at ");
+    // stdin stays open: only the lock can make it stop.
+    const second = Bun.spawn([process.execPath, CLI_MAIN, "store", "--dir", docs], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    cleanup.push(() => killIfAlive(second.pid));
+    const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
+    expect(code).toBe(2);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const line = lines[0];
+    expect(line).toStartWith(`agentd: store directory ${docs} is in use by another store (pid ${first.pid} on `);
+    expect(line).toEndWith(": stop it first, or give this store another directory");
+    expect(stderr).not.toContain("    at ");
 
-  // The holder dies without a word: its lock goes with it, and a new store needs nobody to clear it.
-  process.kill(first.pid, "SIGKILL");
-  const deadline = Date.now() + 10_000;
-  while (isAlive(first.pid) && Date.now() < deadline) await Bun.sleep(10);
-  expect(isAlive(first.pid)).toBe(false);
-  const third = await connect();
-  cleanup.push(() => killIfAlive(third.pid));
-  expect((await third.client.callTool({ name: "get", arguments: { key: "jobs/1" } })).structuredContent).toEqual({ key: "jobs/1", found: true, version: 1, value: "first" });
-  expect((await third.client.callTool({ name: "compare_and_set", arguments: { key: "jobs/1", expectedVersion: 1, value: "third" } })).structuredContent).toMatchObject({ ok: true, version: 2 });
-}, 60_000);
+    // The holder dies without a word: its lock goes with it, and a new store needs nobody to clear it.
+    process.kill(first.pid, "SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (isAlive(first.pid) && Date.now() < deadline) await Bun.sleep(10);
+    expect(isAlive(first.pid)).toBe(false);
+    const third = await connect();
+    cleanup.push(() => killIfAlive(third.pid));
+    expect((await third.client.callTool({ name: "get", arguments: { key: "jobs/1" } })).structuredContent).toEqual({
+      key: "jobs/1",
+      found: true,
+      version: 1,
+      value: "first",
+    });
+    expect(
+      (await third.client.callTool({ name: "compare_and_set", arguments: { key: "jobs/1", expectedVersion: 1, value: "third" } }))
+        .structuredContent,
+    ).toMatchObject({ ok: true, version: 2 });
+  },
+  60_000,
+);
 
 /** Whether `pid` runs (a zombie counts as gone). */
 function isAlive(pid: number): boolean {
@@ -123,7 +147,12 @@ test("agentd store --dir: a valid 200-character key of ':' and '/' is written an
   const put = await client.callTool({ name: "put", arguments: { key, value: "long" } });
   expect(put.isError).toBeFalsy();
   expect(put.structuredContent).toEqual({ key, version: 1 });
-  expect((await client.callTool({ name: "get", arguments: { key } })).structuredContent).toEqual({ key, found: true, version: 1, value: "long" });
+  expect((await client.callTool({ name: "get", arguments: { key } })).structuredContent).toEqual({
+    key,
+    found: true,
+    version: 1,
+    value: "long",
+  });
   expect((await client.callTool({ name: "list", arguments: { prefix: "a:" } })).structuredContent).toEqual({ keys: [{ key, version: 1 }] });
   // A document the server cannot read (a directory in its place): the client learns the key and the error only.
   mkdirSync(join(dir, "k.json"));
@@ -136,7 +165,12 @@ test("agentd store --dir: a valid 200-character key of ':' and '/' is written an
 /** Run `agentd store` to its exit (SIGKILL after `withinMs`): exit code, stderr, how long it took. */
 async function storeExit(args: string[], withinMs: number) {
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, CLI_MAIN, "store", ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", AGENT_LOG_FORMAT: "json" } });
+  const proc = Bun.spawn([process.execPath, CLI_MAIN, "store", ...args], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", AGENT_LOG_FORMAT: "json" },
+  });
   cleanup.push(() => killIfAlive(proc.pid));
   const killer = setTimeout(() => killIfAlive(proc.pid), withinMs);
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]).finally(() => clearTimeout(killer));
@@ -153,7 +187,11 @@ describe("agentd store --redis at a Redis that cannot be reached: exit 4 at once
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     // The reason in parentheses is the Redis client's own ("Connection closed" from Bun 1.4).
-    expect(lines[0]).toMatch(new RegExp(`^agentd: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}/2 \\([^)]+\\): check --redis \\(or AGENT_STORE_REDIS\\) and that Redis is up and reachable$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^agentd: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}/2 \\([^)]+\\): check --redis \\(or AGENT_STORE_REDIS\\) and that Redis is up and reachable$`,
+      ),
+    );
     expect(r.stderr).not.toContain("secretpw");
     console.error(`unreachable Redis (refused): exit 4 after ${r.ms.toFixed(0)} ms`);
   }, 30_000);

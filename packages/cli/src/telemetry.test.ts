@@ -11,7 +11,11 @@ const sink = () => {
 
 // The logger reads AGENT_LOG_* from the environment; keep the tests independent of the caller's shell.
 // NO_COLOR: the pretty format colours only when stderr is a terminal, which it may be when a person runs this.
-const saved = { AGENT_LOG_FORMAT: process.env.AGENT_LOG_FORMAT, AGENT_LOG_LEVEL: process.env.AGENT_LOG_LEVEL, NO_COLOR: process.env.NO_COLOR };
+const saved = {
+  AGENT_LOG_FORMAT: process.env.AGENT_LOG_FORMAT,
+  AGENT_LOG_LEVEL: process.env.AGENT_LOG_LEVEL,
+  NO_COLOR: process.env.NO_COLOR,
+};
 beforeEach(() => {
   delete process.env.AGENT_LOG_FORMAT;
   delete process.env.AGENT_LOG_LEVEL;
@@ -62,8 +66,22 @@ describe("stderrLogger json", () => {
 describe("stderrLogger pretty", () => {
   test("run.end shows the cache and reasoning split when the usage has one", () => {
     const out = sink();
-    const usage = { inputTokens: 900, outputTokens: 80, totalTokens: 980, cacheReadTokens: 700, cacheWriteTokens: 100, reasoningTokens: 30 };
-    stderrLogger({ format: "pretty", write: out.write }).info("run.end", { runId: "r", usage, turns: 2, toolCalls: 1, stopReason: "final", durationMs: 20 });
+    const usage = {
+      inputTokens: 900,
+      outputTokens: 80,
+      totalTokens: 980,
+      cacheReadTokens: 700,
+      cacheWriteTokens: 100,
+      reasoningTokens: 30,
+    };
+    stderrLogger({ format: "pretty", write: out.write }).info("run.end", {
+      runId: "r",
+      usage,
+      turns: 2,
+      toolCalls: 1,
+      stopReason: "final",
+      durationMs: 20,
+    });
     expect(out.lines[0]).toContain("final · 900 in / 80 out tokens (700 cached, 100 cache-written, 30 reasoning) · 20ms");
   });
 
@@ -71,9 +89,33 @@ describe("stderrLogger pretty", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });
     log.info("run.start", { runId: "run-1", provider: "openai-compatible", model: "qwen3", tools: 2, mode: "native" });
-    log.info("tool.call", { runId: "run-1", turn: 1, toolCallId: "c1", name: "fs__read", qualifiedName: "fs/read", argumentsSize: 14, arguments: { path: "/a" } });
-    log.info("tool.result", { runId: "run-1", turn: 1, toolCallId: "c1", name: "fs__read", qualifiedName: "fs/read", isError: true, size: 412, durationMs: 12 });
-    log.info("run.end", { runId: "run-1", usage: { inputTokens: 590, outputTokens: 65, totalTokens: 655 }, turns: 3, toolCalls: 2, stopReason: "final", durationMs: 1530 });
+    log.info("tool.call", {
+      runId: "run-1",
+      turn: 1,
+      toolCallId: "c1",
+      name: "fs__read",
+      qualifiedName: "fs/read",
+      argumentsSize: 14,
+      arguments: { path: "/a" },
+    });
+    log.info("tool.result", {
+      runId: "run-1",
+      turn: 1,
+      toolCallId: "c1",
+      name: "fs__read",
+      qualifiedName: "fs/read",
+      isError: true,
+      size: 412,
+      durationMs: 12,
+    });
+    log.info("run.end", {
+      runId: "run-1",
+      usage: { inputTokens: 590, outputTokens: 65, totalTokens: 655 },
+      turns: 3,
+      toolCalls: 2,
+      stopReason: "final",
+      durationMs: 1530,
+    });
     log.warn("mcp.disconnected", { server: "fs", reason: "exit", message: "child exited" });
     const lines = out.lines.map((l) => l.replace(/\n$/, ""));
     expect(out.lines.every((l) => l.endsWith("\n"))).toBe(true);
@@ -90,7 +132,17 @@ describe("stderrLogger pretty", () => {
 
   test("a tool's progress reads as tool, progress of total, its message and the time so far", () => {
     const out = sink();
-    stderrLogger({ format: "pretty", write: out.write }).info("tool.progress", { runId: "r", turn: 1, toolCallId: "c1", name: "slow_work", qualifiedName: "slow/work", progress: 3, total: 10, message: "step 3 of 10", elapsedMs: 1200 });
+    stderrLogger({ format: "pretty", write: out.write }).info("tool.progress", {
+      runId: "r",
+      turn: 1,
+      toolCallId: "c1",
+      name: "slow_work",
+      qualifiedName: "slow/work",
+      progress: 3,
+      total: 10,
+      message: "step 3 of 10",
+      elapsedMs: 1200,
+    });
     expect(out.lines[0]).toMatch(/INF tool\.progress +slow\/work 3\/10 · step 3 of 10 · 1\.2s\n$/);
   });
 
@@ -113,17 +165,35 @@ describe("stderrLogger pretty", () => {
 });
 
 describe("prettyRecord", () => {
-  const rec = (level: LogRecord["level"], event: string, fields: Record<string, unknown> = {}): LogRecord => ({ ts: TS, level, event, ...fields });
+  const rec = (level: LogRecord["level"], event: string, fields: Record<string, unknown> = {}): LogRecord => ({
+    ts: TS,
+    level,
+    event,
+    ...fields,
+  });
 
   test("local time, badge, event and run.end usage and duration", () => {
-    const line = prettyRecord(rec("warn", "run.end", { runId: "r", usage: { inputTokens: 1, outputTokens: 2 }, turns: 1, toolCalls: 0, stopReason: "max-turns", error: "E_BUDGET_TURNS", durationMs: 125_000 }), false);
-    expect(line).toBe(`${localClock} WRN run.end       max-turns (E_BUDGET_TURNS) · 1 in / 2 out tokens · 2m05s · 1 turn · 0 tool calls · r`);
+    const line = prettyRecord(
+      rec("warn", "run.end", {
+        runId: "r",
+        usage: { inputTokens: 1, outputTokens: 2 },
+        turns: 1,
+        toolCalls: 0,
+        stopReason: "max-turns",
+        error: "E_BUDGET_TURNS",
+        durationMs: 125_000,
+      }),
+      false,
+    );
+    expect(line).toBe(
+      `${localClock} WRN run.end       max-turns (E_BUDGET_TURNS) · 1 in / 2 out tokens · 2m05s · 1 turn · 0 tool calls · r`,
+    );
   });
 
   test("unknown events show their fields, long values cut", () => {
     const line = prettyRecord(rec("debug", "custom.thing", { n: 3, blob: "x".repeat(500), nested: { a: 1 } }), false);
     expect(line.startsWith(`${localClock} DBG custom.thing  n=3 blob=xxx`)).toBe(true);
-    expect(line).toContain("… nested={\"a\":1}");
+    expect(line).toContain('… nested={"a":1}');
     expect(line.length).toBeLessThan(220);
   });
 

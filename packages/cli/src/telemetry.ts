@@ -19,7 +19,7 @@ const QUIET = new Set(["runId", "toolCallId", "argumentsSize"]);
 const MAX_VALUE = 120;
 
 const cut = (s: string, n = MAX_VALUE) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const str = (v: unknown) => cut(typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+const str = (v: unknown) => cut(typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)));
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 const plural = (n: unknown, one: string) => `${num(n)} ${one}${num(n) === 1 ? "" : "s"}`;
 
@@ -44,20 +44,28 @@ function tokens(usage: unknown): string {
 
 /** How the well-known events read: the fields a summary uses, and the summary. Others print `key=value`. */
 const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint) => string }> = {
-  "run.start": { keys: ["runId", "model", "provider", "tools", "mode"], text: (f) => `${f.runId} · ${f.model} via ${f.provider} · ${plural(f.tools, "tool")} · ${f.mode}` },
+  "run.start": {
+    keys: ["runId", "model", "provider", "tools", "mode"],
+    text: (f) => `${f.runId} · ${f.model} via ${f.provider} · ${plural(f.tools, "tool")} · ${f.mode}`,
+  },
   "model.request": { keys: ["turn", "messages"], text: (f) => `turn ${f.turn} · ${plural(f.messages, "message")}` },
   "model.response": {
     keys: ["turn", "usage", "finishReason", "toolCalls"],
     text: (f) => `turn ${f.turn} · ${f.finishReason} · ${plural(f.toolCalls, "tool call")} · ${tokens(f.usage)}`,
   },
-  "tool.call": { keys: ["turn", "name", "qualifiedName", "arguments"], text: (f) => `${f.qualifiedName ?? f.name}${f.arguments !== undefined ? ` ${str(f.arguments)}` : ""}` },
+  "tool.call": {
+    keys: ["turn", "name", "qualifiedName", "arguments"],
+    text: (f) => `${f.qualifiedName ?? f.name}${f.arguments !== undefined ? ` ${str(f.arguments)}` : ""}`,
+  },
   "tool.result": {
     keys: ["turn", "name", "qualifiedName", "isError", "size", "durationMs"],
-    text: (f, paint) => `${f.qualifiedName ?? f.name} ${f.isError ? paint("\x1b[31m", "error") : "ok"} · ${num(f.size)} B · ${duration(f.durationMs)}`,
+    text: (f, paint) =>
+      `${f.qualifiedName ?? f.name} ${f.isError ? paint("\x1b[31m", "error") : "ok"} · ${num(f.size)} B · ${duration(f.durationMs)}`,
   },
   "tool.progress": {
     keys: ["turn", "name", "qualifiedName", "progress", "total", "message", "elapsedMs"],
-    text: (f) => `${f.qualifiedName ?? f.name} ${f.progress}${f.total !== undefined ? `/${f.total}` : ""}${f.message ? ` · ${cut(String(f.message), 120)}` : ""} · ${duration(f.elapsedMs)}`,
+    text: (f) =>
+      `${f.qualifiedName ?? f.name} ${f.progress}${f.total !== undefined ? `/${f.total}` : ""}${f.message ? ` · ${cut(String(f.message), 120)}` : ""} · ${duration(f.elapsedMs)}`,
   },
   "run.end": {
     keys: ["runId", "usage", "turns", "toolCalls", "stopReason", "durationMs", "error"],
@@ -66,7 +74,10 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
       `${plural(f.turns, "turn")} · ${plural(f.toolCalls, "tool call")} · ${f.runId}`,
   },
   "trigger.fire": { keys: ["triggerId", "kind", "runId", "key"], text: (f) => `${f.triggerId} (${f.kind}) → ${f.runId}` },
-  "mcp.connected": { keys: ["server", "serverName", "protocolVersion"], text: (f) => [f.server, f.serverName, f.protocolVersion && `MCP ${f.protocolVersion}`].filter(Boolean).join(" · ") },
+  "mcp.connected": {
+    keys: ["server", "serverName", "protocolVersion"],
+    text: (f) => [f.server, f.serverName, f.protocolVersion && `MCP ${f.protocolVersion}`].filter(Boolean).join(" · "),
+  },
   "mcp.stderr": { keys: ["server", "line"], text: (f) => `[${f.server}] ${cut(String(f.line ?? "").trimEnd(), 200)}` },
 };
 

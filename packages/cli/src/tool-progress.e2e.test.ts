@@ -27,7 +27,12 @@ afterEach(async () => {
 });
 
 const server = (timeouts: Record<string, string>) => ({ slow: { command: process.execPath, args: [PROGRESS_SERVER], ...timeouts } });
-const modelEnv = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "k" });
+const modelEnv = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "k",
+});
 
 /** A run whose model calls `slow/work` once with `args`, then answers with what the tool said. */
 async function runWork(timeouts: Record<string, string>, args: Record<string, number>) {
@@ -95,7 +100,9 @@ test("agentd serve: agent://runs/{id} shows the running run's tool and its progr
   const serve = await startServe(["--http", "127.0.0.1:0", "--config", config, "--grace", "2s"], { env: modelEnv(gateway), cwd: ws.dir });
   client = new Client({ name: "progress-watcher", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(serve.url));
-  const running = client.callTool({ name: "agent.run", arguments: { instruction: "Do the long work", runId: "long-1" } }, undefined, { timeout: 20_000 });
+  const running = client.callTool({ name: "agent.run", arguments: { instruction: "Do the long work", runId: "long-1" } }, undefined, {
+    timeout: 20_000,
+  });
   const progressed = await serve.waitForEvent((e) => e.event === "tool.progress");
   const content = (await client.readResource({ uri: "agent://runs/long-1" })).contents[0]!;
   const run = JSON.parse("text" in content ? content.text : "{}");

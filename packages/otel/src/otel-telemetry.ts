@@ -37,7 +37,13 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
   const { signals, env, logger } = options;
   if (logger)
     diag.setLogger(
-      { error: (m) => logger.warn("otel.error", { message: m }), warn: (m) => logger.warn("otel.warning", { message: m }), info: () => {}, debug: () => {}, verbose: () => {} },
+      {
+        error: (m) => logger.warn("otel.error", { message: m }),
+        warn: (m) => logger.warn("otel.warning", { message: m }),
+        info: () => {},
+        debug: () => {},
+        verbose: () => {},
+      },
       DiagLogLevel.WARN,
     );
   // `agentd` unless OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES say otherwise (later merges win).
@@ -47,7 +53,9 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
   const tracerProvider = signals.traces
     ? new TracerProvider({
         resource,
-        spanProcessors: [new BatchSpanProcessor({ exporter: signals.tracesProtocol === "http/json" ? new JsonTraceExporter() : new OTLPTraceExporter() })],
+        spanProcessors: [
+          new BatchSpanProcessor({ exporter: signals.tracesProtocol === "http/json" ? new JsonTraceExporter() : new OTLPTraceExporter() }),
+        ],
       })
     : undefined;
   const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);

@@ -91,7 +91,11 @@ export class RunSpans implements RunTelemetry {
     if (trigger) {
       this.firing = this.tracer?.startSpan(
         `trigger ${trigger.kind}`,
-        { kind: SpanKind.INTERNAL, startTime: trigger.firedAt, attributes: { "agentd.trigger.id": trigger.id, "agentd.trigger.kind": trigger.kind, "agentd.run.id": e.runId } },
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: trigger.firedAt,
+          attributes: { "agentd.trigger.id": trigger.id, "agentd.trigger.kind": trigger.kind, "agentd.run.id": e.runId },
+        },
         parent,
       );
       if (this.firing) parent = trace.setSpan(parent, this.firing);
@@ -114,7 +118,8 @@ export class RunSpans implements RunTelemetry {
     );
     if (this.run) this.runCtx = trace.setSpan(ROOT_CONTEXT, this.run);
     this.metrics?.active.add(1);
-    if (trigger) this.metrics?.triggerLag.record(Math.max(0, sec(Date.now() - trigger.firedAt.getTime())), { "agentd.trigger.kind": trigger.kind });
+    if (trigger)
+      this.metrics?.triggerLag.record(Math.max(0, sec(Date.now() - trigger.firedAt.getTime())), { "agentd.trigger.kind": trigger.kind });
   }
 
   private modelEnd(e: Extract<RunEvent, { type: "model-response" }>): void {

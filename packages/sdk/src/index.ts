@@ -61,7 +61,15 @@ export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "
 
 // ── Tools defined in code, typed from any Standard Schema validator ──
 export { tool } from "./tool/index.ts";
-export type { LocalTool, LocalToolResult, LocalTools, ToolDefinition, ToolReturn, StandardSchemaV1, StandardJSONSchemaV1 } from "./tool/index.ts";
+export type {
+  LocalTool,
+  LocalToolResult,
+  LocalTools,
+  ToolDefinition,
+  ToolReturn,
+  StandardSchemaV1,
+  StandardJSONSchemaV1,
+} from "./tool/index.ts";
 
 // ── Triggers: specs from config or code, their status and outcomes ──
 export {
@@ -89,7 +97,17 @@ export { FileJobStore, MemoryJobStore } from "./triggers/index.ts";
 export type { JobStore, RunOutcome, Concurrency } from "./triggers/index.ts";
 
 // ── Configuration: the agentd.json schema, loading, durations ──
-export { ConfigSchema, McpServerConfigSchema, parseConfig, resolveConfig, readConfigFile, parseDuration, durationProblem, formatDuration, DEFAULT_CONFIG_FILE } from "./config/index.ts";
+export {
+  ConfigSchema,
+  McpServerConfigSchema,
+  parseConfig,
+  resolveConfig,
+  readConfigFile,
+  parseDuration,
+  durationProblem,
+  formatDuration,
+  DEFAULT_CONFIG_FILE,
+} from "./config/index.ts";
 export type { AgentdConfig, McpServerConfig, ModelConfig, ConfigOverrides, ResolvedConfig } from "./config/index.ts";
 
 // ── Errors, each with a string code ──
@@ -98,9 +116,22 @@ export { ErrorCode } from "./wire/jsonrpc.ts";
 
 // ── MCP: the client and server classes, transports ──
 export { McpClient, McpServer, ManagedMcpClient, RUN_ID_META_KEY } from "./mcp/index.ts";
-export type { CapabilityConfig, McpClientOptions, McpServerOptions, RequestOptions, CallToolOptions, ReconnectPolicy } from "./mcp/index.ts";
+export type {
+  CapabilityConfig,
+  McpClientOptions,
+  McpServerOptions,
+  RequestOptions,
+  CallToolOptions,
+  ReconnectPolicy,
+} from "./mcp/index.ts";
 export { connectServer, connectManagedServer } from "./agent/index.ts";
-export { StdioChildTransport, StdioServerTransport, StreamableHttpClientTransport, createStreamableHttpServer, MemoryTransport } from "./transport/index.ts";
+export {
+  StdioChildTransport,
+  StdioServerTransport,
+  StreamableHttpClientTransport,
+  createStreamableHttpServer,
+  MemoryTransport,
+} from "./transport/index.ts";
 export type { Transport, StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpClientOptions } from "./transport/index.ts";
 
 // ── Subagents ──
@@ -111,7 +142,24 @@ export type { SupervisorOptions } from "./supervisor/index.ts";
 export type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart, ModelMessage, Usage, FinishReason } from "./model/index.ts";
 
 // ── Telemetry ──
-export { createLogger, jsonLinesLogger, nullLogger, memoryLogger, scrubSecrets, type Logger, type LogLevel, type LogRecord } from "./log.ts";
+export {
+  createLogger,
+  jsonLinesLogger,
+  nullLogger,
+  memoryLogger,
+  scrubSecrets,
+  type Logger,
+  type LogLevel,
+  type LogRecord,
+} from "./log.ts";
 
 // ── OpenTelemetry (loaded lazily, only when OTEL_* configures an exporter) ──
-export { loadTelemetry, type LoadTelemetryOptions, type OtelBackend, type OtelSignals, type RunOrigin, type RunTelemetry, type Telemetry } from "./telemetry/index.ts";
+export {
+  loadTelemetry,
+  type LoadTelemetryOptions,
+  type OtelBackend,
+  type OtelSignals,
+  type RunOrigin,
+  type RunTelemetry,
+  type Telemetry,
+} from "./telemetry/index.ts";

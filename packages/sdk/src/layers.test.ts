@@ -36,8 +36,25 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   serve: ["(root)", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],
   "a2a/server": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "mcp/client", "loop", "serve"],
   agent: [
-    "(root)", "_internal", "wire", "transport", "config", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "store",
-    "a2a/client", "a2a/server", "model", "loop", "tool", "telemetry", "triggers", "supervisor", "serve",
+    "(root)",
+    "_internal",
+    "wire",
+    "transport",
+    "config",
+    "mcp",
+    "mcp/protocol",
+    "mcp/client",
+    "mcp/server",
+    "store",
+    "a2a/client",
+    "a2a/server",
+    "model",
+    "loop",
+    "tool",
+    "telemetry",
+    "triggers",
+    "supervisor",
+    "serve",
     // The console answers the operator channel's errors (A2aError) as HTTP statuses.
     "a2a/shared",
   ],
@@ -63,9 +80,7 @@ function unitOf(pathInSrc: string): string {
 }
 
 function productionFiles(pkg: string): string[] {
-  return [...new Glob("**/*.ts").scanSync(`${PACKAGES}/${pkg}/src`)].filter(
-    (f) => !f.endsWith(".test.ts") && !f.includes("__fixtures__"),
-  );
+  return [...new Glob("**/*.ts").scanSync(`${PACKAGES}/${pkg}/src`)].filter((f) => !f.endsWith(".test.ts") && !f.includes("__fixtures__"));
 }
 
 function importsOf(pkg: string, file: string): string[] {

@@ -3,7 +3,10 @@ import { memoryLogger, redact, registerSecretValue, scrubSecrets } from "./log.t
 
 test("credential-like keys are masked at any depth, arrays included", () => {
   const r = redact({
-    headers: [["Authorization", "Bearer sk-live-AAAAAAAAAAAAAAAA"], ["Accept", "text/plain"]],
+    headers: [
+      ["Authorization", "Bearer sk-live-AAAAAAAAAAAAAAAA"],
+      ["Accept", "text/plain"],
+    ],
     list: [{ apiKey: "k1" }, { privateKey: "k2" }],
     auth: "whatever",
     credentials: { user: "u" },
@@ -11,7 +14,10 @@ test("credential-like keys are masked at any depth, arrays included", () => {
     turns: 3,
   });
   expect(r).toEqual({
-    headers: [["Authorization", "[redacted]"], ["Accept", "text/plain"]],
+    headers: [
+      ["Authorization", "[redacted]"],
+      ["Accept", "text/plain"],
+    ],
     list: [{ apiKey: "[redacted]" }, { privateKey: "[redacted]" }],
     auth: "[redacted]",
     credentials: "[redacted]",
@@ -53,7 +59,8 @@ test("a field name's verdict is the same the second time, and past the remembere
   expect(redact(fields)).toEqual(expected);
   expect(redact(fields)).toEqual(expected);
   // More distinct names than are remembered: names asked after the bound are still judged.
-  for (let i = 0; i < 1100; i++) expect(redact({ [`field${i}`]: "v", [`field${i}Secret`]: "s" })).toEqual({ [`field${i}`]: "v", [`field${i}Secret`]: "[redacted]" });
+  for (let i = 0; i < 1100; i++)
+    expect(redact({ [`field${i}`]: "v", [`field${i}Secret`]: "s" })).toEqual({ [`field${i}`]: "v", [`field${i}Secret`]: "[redacted]" });
   expect(redact({ refreshToken: "r", tokenizer: "bpe" })).toEqual({ refreshToken: "[redacted]", tokenizer: "bpe" });
 });
 

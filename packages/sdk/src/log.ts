@@ -54,11 +54,28 @@ function namesSecret(key: string): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     if (SECRET_WORDS.has(w)) return true;
-    if ((w === "api" || w === "private" || w === "access" || w === "refresh") && (words[i + 1] === "key" || words[i + 1] === "token")) return true;
+    if ((w === "api" || w === "private" || w === "access" || w === "refresh") && (words[i + 1] === "key" || words[i + 1] === "token"))
+      return true;
   }
   return words.at(-1) === "auth" || words.join("") === "apikey" || words.join("") === "xapikey";
 }
-const SECRET_WORDS = new Set(["authorization", "bearer", "token", "tokens", "secret", "secrets", "password", "passwd", "passphrase", "cookie", "cookies", "credential", "credentials", "signature", "apikey"]);
+const SECRET_WORDS = new Set([
+  "authorization",
+  "bearer",
+  "token",
+  "tokens",
+  "secret",
+  "secrets",
+  "password",
+  "passwd",
+  "passphrase",
+  "cookie",
+  "cookies",
+  "credential",
+  "credentials",
+  "signature",
+  "apikey",
+]);
 
 // Credential-shaped values, wherever they appear: `Bearer …`, provider keys (`sk-…`, `ghp_…`, `xox…`), JWTs.
 const SECRET_VALUE =
@@ -90,7 +107,13 @@ export function registerSecretValue(value: string): void {
 
 function knownSecrets(): RegExp {
   // Longest first, so a value containing another is masked whole.
-  secretPattern ??= new RegExp([...secretValues].sort((a, b) => b.length - a.length).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  secretPattern ??= new RegExp(
+    [...secretValues]
+      .sort((a, b) => b.length - a.length)
+      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("|"),
+    "g",
+  );
   return secretPattern;
 }
 
@@ -160,7 +183,10 @@ export const nullLogger: Logger = createLogger(() => {}, { level: "error" });
 /** A logger that keeps records in memory, for tests. */
 export function memoryLogger(level: LogLevel = "debug"): Logger & { records: LogRecord[] } {
   const records: LogRecord[] = [];
-  return Object.assign(createLogger((r) => records.push(r), { level }), { records });
+  return Object.assign(
+    createLogger((r) => records.push(r), { level }),
+    { records },
+  );
 }
 
 /** Whether `level` is at or above `min`. */

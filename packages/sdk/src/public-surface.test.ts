@@ -9,20 +9,80 @@ import ts from "typescript";
 
 const SRC = import.meta.dir;
 const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "triggers", "supervisor", "serve", "agent", "config", "store"];
-const INTERNAL = ["setLongTimeout", "ChildAttempt", "CONTROL_FD", "parseStartParams", "ControlChannel", "openInheritedControlIO", "reconnectBackoff", "reconnectDelay", "restartDelay", "upstreamError", "transportFor"];
+const INTERNAL = [
+  "setLongTimeout",
+  "ChildAttempt",
+  "CONTROL_FD",
+  "parseStartParams",
+  "ControlChannel",
+  "openInheritedControlIO",
+  "reconnectBackoff",
+  "reconnectDelay",
+  "restartDelay",
+  "upstreamError",
+  "transportFor",
+];
 
 describe("exports", () => {
   test("the root: the agent, runs, triggers, config, errors, MCP classes, subagents, telemetry", async () => {
     const names = Object.keys(await import("./index.ts")).sort();
     expect(names).toEqual([
-      "ALREADY_DONE", "AgentTriggers", "AgentdError", "ConfigSchema", "DEFAULT_CONFIG_FILE", "ErrorCode", "FileJobStore", "GIVE_UP",
-      "INTERVAL_TRIGGER_ID", "ManagedMcpClient", "McpClient", "McpError", "McpServer", "McpServerConfigSchema", "MemoryJobStore",
-      "MemoryTransport", "RUN_ID_META_KEY", "StdioChildTransport", "StdioServerTransport", "StreamableHttpClientTransport",
-      "Supervisor", "agentOptionsFromConfig", "capabilityConfigFrom", "checkCronEngine", "connectManagedServer", "connectServer",
-      "createAgent", "createAgentFromConfig", "createLogger", "createStreamableHttpServer", "cronTriggerId", "durationProblem", "formatDuration",
-      "httpServeOptionsFrom", "isAlreadyDone", "jsonLinesLogger", "limitsFromConfig", "loadTelemetry", "memoryLogger", "metricsServeOptionsFrom", "modelFromConfig", "newRunId",
-      "nullLogger", "parseConfig", "parseDuration", "parseListen", "readConfigFile", "resolveConfig", "runStatusOf", "runSubagentChild",
-      "scrubSecrets", "subscriptionTriggerId", "supervisorFromConfig", "tool", "triggerSpecsFromConfig", "validateTriggerSpec",
+      "ALREADY_DONE",
+      "AgentTriggers",
+      "AgentdError",
+      "ConfigSchema",
+      "DEFAULT_CONFIG_FILE",
+      "ErrorCode",
+      "FileJobStore",
+      "GIVE_UP",
+      "INTERVAL_TRIGGER_ID",
+      "ManagedMcpClient",
+      "McpClient",
+      "McpError",
+      "McpServer",
+      "McpServerConfigSchema",
+      "MemoryJobStore",
+      "MemoryTransport",
+      "RUN_ID_META_KEY",
+      "StdioChildTransport",
+      "StdioServerTransport",
+      "StreamableHttpClientTransport",
+      "Supervisor",
+      "agentOptionsFromConfig",
+      "capabilityConfigFrom",
+      "checkCronEngine",
+      "connectManagedServer",
+      "connectServer",
+      "createAgent",
+      "createAgentFromConfig",
+      "createLogger",
+      "createStreamableHttpServer",
+      "cronTriggerId",
+      "durationProblem",
+      "formatDuration",
+      "httpServeOptionsFrom",
+      "isAlreadyDone",
+      "jsonLinesLogger",
+      "limitsFromConfig",
+      "loadTelemetry",
+      "memoryLogger",
+      "metricsServeOptionsFrom",
+      "modelFromConfig",
+      "newRunId",
+      "nullLogger",
+      "parseConfig",
+      "parseDuration",
+      "parseListen",
+      "readConfigFile",
+      "resolveConfig",
+      "runStatusOf",
+      "runSubagentChild",
+      "scrubSecrets",
+      "subscriptionTriggerId",
+      "supervisorFromConfig",
+      "tool",
+      "triggerSpecsFromConfig",
+      "validateTriggerSpec",
     ]);
   });
 
@@ -58,8 +118,10 @@ describe("declarations", () => {
       const text = out.get(file);
       if (text === undefined || seen.has(file)) return;
       seen.add(file);
-      for (const line of text.split("\n")) if (/\bBun\.|\bNodeJS\./.test(line) && !line.trim().startsWith("*")) offending.push(`${file}: ${line.trim()}`);
-      for (const m of text.matchAll(/(?:from\s+|import\()"(\.[^"]+)"/g)) visit(resolve(dirname(file), m[1]!.replace(/\.(ts|js)$/, ".d.ts")));
+      for (const line of text.split("\n"))
+        if (/\bBun\.|\bNodeJS\./.test(line) && !line.trim().startsWith("*")) offending.push(`${file}: ${line.trim()}`);
+      for (const m of text.matchAll(/(?:from\s+|import\()"(\.[^"]+)"/g))
+        visit(resolve(dirname(file), m[1]!.replace(/\.(ts|js)$/, ".d.ts")));
     };
     for (const e of entries) visit(resolve("/virtual", e.slice(SRC.length + 1).replace(/\.ts$/, ".d.ts")));
     expect(seen.size).toBeGreaterThan(50);

@@ -97,19 +97,41 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     } as never);
   const executor: AgentExecutor = {
     async execute(ctx: RequestContext, bus: ExecutionEventBus) {
-      const msg = ctx.userMessage as unknown as { parts: { content: { $case: string; value: string } }[]; metadata?: Record<string, unknown> };
+      const msg = ctx.userMessage as unknown as {
+        parts: { content: { $case: string; value: string } }[];
+        metadata?: Record<string, unknown>;
+      };
       const said = msg.parts.map((p) => (p.content.$case === "text" ? p.content.value : "")).join("");
       received.push({ text: said, taskId: ctx.taskId, contextId: ctx.contextId, metadata: msg.metadata });
       const task = (state: number, metadata?: Record<string, unknown>) =>
-        AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state }, history: [], artifacts: [], ...(metadata ? { metadata } : {}) } as never);
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state },
+          history: [],
+          artifacts: [],
+          ...(metadata ? { metadata } : {}),
+        } as never);
       if (ctx.task && ctx.task.status?.state === S.inputRequired) {
         bus.publish(task(S.working));
-        bus.publish(AgentEvent.artifactUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: "answer", name: "answer", parts: [text(`colour: ${said}`)] } } as never));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId: ctx.taskId,
+            contextId: ctx.contextId,
+            artifact: { artifactId: "answer", name: "answer", parts: [text(`colour: ${said}`)] },
+          } as never),
+        );
         bus.publish(status(ctx, S.completed));
       } else if (said.startsWith("echo ")) {
         bus.publish(task(S.working, { usage: { inputTokens: 7, outputTokens: 3 } }));
         bus.publish(status(ctx, S.working, "echoing"));
-        bus.publish(AgentEvent.artifactUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: "echo", name: "echo", parts: [text(`echo: ${said.slice(5)}`)] } } as never));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId: ctx.taskId,
+            contextId: ctx.contextId,
+            artifact: { artifactId: "echo", name: "echo", parts: [text(`echo: ${said.slice(5)}`)] },
+          } as never),
+        );
         bus.publish(status(ctx, S.completed));
       } else if (said === "ask") {
         bus.publish(task(S.working));
@@ -121,10 +143,23 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
         const how = await new Promise<"cancel" | "finish">((r) => waiting.set(ctx.taskId, r));
         waiting.delete(ctx.taskId);
         if (how === "cancel") return;
-        bus.publish(AgentEvent.artifactUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: "done", name: "done", parts: [text("finished")] } } as never));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId: ctx.taskId,
+            contextId: ctx.contextId,
+            artifact: { artifactId: "done", name: "done", parts: [text("finished")] },
+          } as never),
+        );
         bus.publish(status(ctx, S.completed));
       } else {
-        bus.publish(AgentEvent.message({ messageId: crypto.randomUUID(), contextId: ctx.contextId, role: 2, parts: [text(`you said: ${said}`)] } as never));
+        bus.publish(
+          AgentEvent.message({
+            messageId: crypto.randomUUID(),
+            contextId: ctx.contextId,
+            role: 2,
+            parts: [text(`you said: ${said}`)],
+          } as never),
+        );
       }
       bus.finished();
     },
@@ -149,13 +184,18 @@ export async function startPeer(options: PeerOptions = {}): Promise<Peer> {
     : new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor);
   const app = express();
   if (options.token)
-    app.use("/a2a", (req, res, next) => (req.headers.authorization === `Bearer ${options.token}` ? next() : res.status(401).json({ error: { code: 401, message: "unauthorized" } })));
+    app.use("/a2a", (req, res, next) =>
+      req.headers.authorization === `Bearer ${options.token}`
+        ? next()
+        : res.status(401).json({ error: { code: 401, message: "unauthorized" } }),
+    );
   let subscribedOnce: (id: string) => void = () => {};
   const subscribed = new Promise<string>((r) => (subscribedOnce = r));
   app.use("/a2a/rest/tasks", (req, res, next) => {
     const m = /^\/([^/:]+):subscribe$/.exec(req.path);
     if (!m) return next();
-    if (options.noSubscribe) return res.status(501).json({ error: { code: 501, status: "UNIMPLEMENTED", message: "SubscribeToTask is not offered" } });
+    if (options.noSubscribe)
+      return res.status(501).json({ error: { code: 501, status: "UNIMPLEMENTED", message: "SubscribeToTask is not offered" } });
     // Its first write is the task snapshot: from then on the subscription sees every event.
     const write = res.write.bind(res) as (...a: unknown[]) => boolean;
     res.write = ((...a: unknown[]) => (subscribedOnce(decodeURIComponent(m[1]!)), write(...a))) as typeof res.write;

@@ -8,7 +8,11 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 /** The conformance CLI's entry (it runs under Bun; Node 20 lacks `fs.globSync`). */
-export const CONFORMANCE_CLI = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
+export const CONFORMANCE_CLI = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist",
+  "index.js",
+);
 
 /** Scenarios whose every graded check must be SUCCESS. */
 export const SERVER_SCENARIOS: readonly string[] = [
@@ -49,7 +53,11 @@ export async function runServerScenario(
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const runs = readdirSync(dir);
     if (runs.length !== 1) throw new Error(`expected one run of ${scenario} under ${dir}, found ${runs.length}: ${stdout}${stderr}`);
-    return { code, checks: JSON.parse(readFileSync(join(dir, runs[0]!, "checks.json"), "utf8")) as ConformanceCheck[], output: stdout + stderr };
+    return {
+      code,
+      checks: JSON.parse(readFileSync(join(dir, runs[0]!, "checks.json"), "utf8")) as ConformanceCheck[],
+      output: stdout + stderr,
+    };
   } finally {
     clearTimeout(timer);
     if (proc.exitCode === null) proc.kill("SIGKILL");

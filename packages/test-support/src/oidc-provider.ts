@@ -48,9 +48,33 @@ export async function startOidcProvider(resource: () => string, options: OidcPro
   const jwk = { ...exported, kid: "k1", use: "sig", alg: "ES256" };
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: "machine", client_secret: MACHINE_SECRET, grant_types: ["client_credentials"], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
-      { client_id: "short-lived", client_secret: MACHINE_SECRET, grant_types: ["client_credentials"], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
-      { client_id: "resource-server", client_secret: RESOURCE_SERVER_SECRET, grant_types: [], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
+      {
+        client_id: "machine",
+        client_secret: MACHINE_SECRET,
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256",
+      },
+      {
+        client_id: "short-lived",
+        client_secret: MACHINE_SECRET,
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256",
+      },
+      {
+        client_id: "resource-server",
+        client_secret: RESOURCE_SERVER_SECRET,
+        grant_types: [],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256",
+      },
       {
         client_id: "cli",
         application_type: "native",
@@ -86,7 +110,9 @@ export async function startOidcProvider(resource: () => string, options: OidcPro
   });
   provider.on("server_error", (_ctx: unknown, err: Error) => process.stderr.write(`[oidc-provider] ${err.message}\n`));
   const requests: OidcProvider["requests"] = [];
-  server.on("request", (req: http.IncomingMessage) => requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", issuer).pathname }));
+  server.on("request", (req: http.IncomingMessage) =>
+    requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", issuer).pathname }),
+  );
   server.on("request", provider.callback());
   return {
     issuer,
@@ -120,7 +146,11 @@ export async function followLogin(authorizationUrl: string, account: string): Pr
   let init: RequestInit = { method: "GET" };
   for (let hop = 0; hop < 20; hop++) {
     if (url.origin !== issuerOrigin) return fetch(url); // back to the client's redirect URI
-    const r = await fetch(url, { ...init, redirect: "manual", headers: { cookie: cookieHeader(), ...(init.headers as Record<string, string>) } });
+    const r = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { cookie: cookieHeader(), ...(init.headers as Record<string, string>) },
+    });
     keep(r);
     const location = r.headers.get("location");
     if (location) {

@@ -41,7 +41,10 @@ export function startProtectedMcp(issuer: () => string): ProtectedMcp {
       const refuse = (error?: string) =>
         new Response(JSON.stringify({ error: error ?? "unauthorized" }), {
           status: 401,
-          headers: { "www-authenticate": `Bearer resource_metadata="${prm}"${error ? `, error="${error}"` : ""}`, "content-type": "application/json" },
+          headers: {
+            "www-authenticate": `Bearer resource_metadata="${prm}"${error ? `, error="${error}"` : ""}`,
+            "content-type": "application/json",
+          },
         });
       if (!header?.startsWith("Bearer ")) return refuse();
       if (revoked.has(header.slice(7))) return refuse("invalid_token");
@@ -53,9 +56,13 @@ export function startProtectedMcp(issuer: () => string): ProtectedMcp {
         return refuse("invalid_token");
       }
       const mcp = new McpServer({ name: "protected", version: "1.0.0" }, { capabilities: { tools: {} } });
-      mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "whoami", inputSchema: { type: "object" as const } }] }));
+      mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: "whoami", inputSchema: { type: "object" as const } }],
+      }));
       mcp.server.setRequestHandler(CallToolRequestSchema, async () => ({
-        content: [{ type: "text", text: JSON.stringify({ sub: claims.sub, client_id: claims.client_id, scope: claims.scope, aud: claims.aud }) }],
+        content: [
+          { type: "text", text: JSON.stringify({ sub: claims.sub, client_id: claims.client_id, scope: claims.scope, aud: claims.aud }) },
+        ],
       }));
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await mcp.connect(transport);

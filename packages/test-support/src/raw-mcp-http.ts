@@ -16,7 +16,12 @@ export const initializeRequest = (id: number | string = 0, protocolVersion = "20
 });
 
 /** A JSON-RPC request. */
-export const request = (id: number | string, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params });
+export const request = (id: number | string, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
 
 /** An open session: its id and the headers every later request carries. */
 export interface RawSession {
@@ -40,7 +45,14 @@ export async function openSession(url: URL | string, headers: Record<string, str
 }
 
 /** Send one request on a session and read its SSE stream to the response. */
-export async function call(url: URL | string, s: RawSession, id: number | string, method: string, params: Record<string, unknown> = {}, init: FetchInit = {}) {
+export async function call(
+  url: URL | string,
+  s: RawSession,
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  init: FetchInit = {},
+) {
   const res = await post(url, request(id, method, params), s.headers, init);
   if (res.status !== 200) throw new Error(`${method}: HTTP ${res.status} ${await res.text()}`);
   const messages = await new SseReader(res).until(id);

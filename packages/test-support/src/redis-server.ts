@@ -36,7 +36,21 @@ export async function startRedis(): Promise<RunningRedis> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const proc = Bun.spawn(
-      [redisServerPath, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"],
+      [
+        redisServerPath,
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+        "--daemonize",
+        "no",
+      ],
       { stdout: "pipe", stderr: "pipe" },
     );
     // Wait for its own "Ready to accept connections" line (or its exit: the port was taken meanwhile).

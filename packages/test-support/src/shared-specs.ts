@@ -19,8 +19,7 @@ export function sharedDir(): string {
 }
 
 /** The official JSON Schema file of an MCP revision. */
-export const officialSchemaPath = (revision: string): string =>
-  join(sharedDir(), "specs", `mcp-${revision}.schema.json`);
+export const officialSchemaPath = (revision: string): string => join(sharedDir(), "specs", `mcp-${revision}.schema.json`);
 
 /** Whether the official schemas are present (checked once per process). */
 let available: boolean | undefined;

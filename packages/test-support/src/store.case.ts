@@ -163,12 +163,13 @@ export function runStoreCases(options: StoreCaseOptions): void {
   }
 
   // Only where stores share their data (Redis, or sessions of one server): a directory has one store, by its lock.
-  if ("connect" in options || options.reopen) t("a second store (or session) on the same data sees the writes and takes part in compare-and-set", async () => {
-    const other = await second();
-    await store.put("shared", "first");
-    expect(await other.get("shared")).toEqual({ key: "shared", version: 1, value: "first" });
-    expect((await other.compareAndSet("shared", 1, "second")).ok).toBe(true);
-    expect((await store.compareAndSet("shared", 1, "lost")).ok).toBe(false);
-    expect((await store.get("shared"))?.value).toBe("second");
-  });
+  if ("connect" in options || options.reopen)
+    t("a second store (or session) on the same data sees the writes and takes part in compare-and-set", async () => {
+      const other = await second();
+      await store.put("shared", "first");
+      expect(await other.get("shared")).toEqual({ key: "shared", version: 1, value: "first" });
+      expect((await other.compareAndSet("shared", 1, "second")).ok).toBe(true);
+      expect((await store.compareAndSet("shared", 1, "lost")).ok).toBe(false);
+      expect((await store.get("shared"))?.value).toBe("second");
+    });
 }

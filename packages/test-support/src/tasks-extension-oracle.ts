@@ -69,7 +69,10 @@ const extension = {
     CancelTaskResult: ack,
     TaskStatusNotification: {
       allOf: [core("JSONRPCNotification")],
-      properties: { method: { const: "notifications/tasks" }, params: { allOf: [core("NotificationParams"), { $ref: "#/$defs/DetailedTask" }] } },
+      properties: {
+        method: { const: "notifications/tasks" },
+        params: { allOf: [core("NotificationParams"), { $ref: "#/$defs/DetailedTask" }] },
+      },
       required: ["method", "params"],
     },
     /** The listen filter and its acknowledgement gain `taskIds` (the extension's "Subscription Additions"). */
@@ -109,7 +112,8 @@ const REQUESTS: Record<string, readonly [string, string]> = {
 export function validateTasksExtension(value: Record<string, unknown>, method?: string): OracleVerdict {
   let name: string | undefined;
   let target: unknown = value;
-  if (typeof value.method === "string") name = value.method === "notifications/tasks" ? "TaskStatusNotification" : REQUESTS[value.method]?.[0];
+  if (typeof value.method === "string")
+    name = value.method === "notifications/tasks" ? "TaskStatusNotification" : REQUESTS[value.method]?.[0];
   else if ("result" in value && method !== undefined) {
     target = value.result;
     const r = value.result as { resultType?: unknown };
@@ -118,5 +122,11 @@ export function validateTasksExtension(value: Record<string, unknown>, method?: 
   if (name === undefined) return { ok: false, errors: `no tasks-extension definition for ${String(value.method ?? method)}` };
   const fn = validator(name);
   if (fn(target)) return { ok: true, errors: "" };
-  return { ok: false, errors: `${name}: ${(fn.errors ?? []).slice(0, 6).map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ")}` };
+  return {
+    ok: false,
+    errors: `${name}: ${(fn.errors ?? [])
+      .slice(0, 6)
+      .map((e) => `${e.instancePath} ${e.message ?? ""}`)
+      .join("; ")}`,
+  };
 }

@@ -25,7 +25,13 @@ function withoutNpmScriptEnv(env: Record<string, string | undefined>): Record<st
 
 /** Run `argv` to completion; killed (and reported with its output so far) after `timeoutMs`. */
 export async function run(argv: string[], o: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Ran> {
-  const proc = Bun.spawn(argv, { cwd: o.cwd, env: withoutNpmScriptEnv(o.env ?? process.env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, {
+    cwd: o.cwd,
+    env: withoutNpmScriptEnv(o.env ?? process.env),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const timer = setTimeout(() => proc.kill("SIGKILL"), o.timeoutMs ?? 300_000);
   try {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

@@ -32,7 +32,12 @@ export interface CaseModelSettings {
 }
 
 /** The header each dialect carries its key in. */
-const AUTH_HEADER: Record<Dialect, string> = { openai: "authorization", responses: "authorization", anthropic: "x-api-key", gemini: "x-goog-api-key" };
+const AUTH_HEADER: Record<Dialect, string> = {
+  openai: "authorization",
+  responses: "authorization",
+  anthropic: "x-api-key",
+  gemini: "x-goog-api-key",
+};
 
 const API_KEY = "sk-case-SECRET-0123456789abcdef";
 
@@ -81,8 +86,7 @@ async function rejection(p: Promise<unknown>): Promise<AgentdError> {
 /** The three totals every dialect reports (the cache and reasoning split varies by dialect). */
 const totals = ({ inputTokens, outputTokens, totalTokens }: Usage) => ({ inputTokens, outputTokens, totalTokens });
 
-const textOf = (r: ModelResponse) =>
-  r.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+const textOf = (r: ModelResponse) => r.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 const callsOf = (r: ModelResponse) => r.content.filter((p): p is ToolCallPart => p.type === "tool-call");
 
 /** Run every case against one dialect's adapter. */
@@ -139,7 +143,7 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
     });
 
     test("tool call, stream: arguments intact across chunks, complete call after its deltas", async () => {
-      const args = { city: "Zürich \"quoted\" {braces}", days: 10, nested: { deep: [1, { x: null }] } };
+      const args = { city: 'Zürich "quoted" {braces}', days: 10, nested: { deep: [1, { x: null }] } };
       const { model } = await setup({ script: [{ text: "Checking.", toolCalls: [{ name: "get_weather", arguments: args }] }] });
       const s = await collect(model.stream(ask()));
       expect(s.text).toBe("Checking.");
@@ -178,7 +182,12 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
     test("tool results round-trip: the next request carries the calls and their results", async () => {
       const { gateway, model } = await setup({
         script: [
-          { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }, { name: "get_time", arguments: { zone: "CET" } }] },
+          {
+            toolCalls: [
+              { name: "get_weather", arguments: { city: "Paris" } },
+              { name: "get_time", arguments: { zone: "CET" } },
+            ],
+          },
           echoLastToolResult((result) => `Echo: ${result}`),
         ],
       });
@@ -191,7 +200,13 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
           role: "tool",
           content: [
             { type: "tool-result", toolCallId: calls[0]?.toolCallId as string, toolName: "get_weather", output: "21°C, sunny" },
-            { type: "tool-result", toolCallId: calls[1]?.toolCallId as string, toolName: "get_time", output: "no such zone", isError: true },
+            {
+              type: "tool-result",
+              toolCallId: calls[1]?.toolCallId as string,
+              toolName: "get_time",
+              output: "no such zone",
+              isError: true,
+            },
           ],
         },
       ];
@@ -210,8 +225,7 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
       expect(results[1]?.content).toContain("no such zone");
       expect(results.map((r) => r.name)).toEqual(["get_weather", "get_time"]);
       // Where the dialect has call ids, results answer the ids the model gave.
-      for (const [i, r] of results.entries())
-        if (r.toolCallId !== undefined) expect(r.toolCallId).toBe(calls[i]?.toolCallId as string);
+      for (const [i, r] of results.entries()) if (r.toolCallId !== undefined) expect(r.toolCallId).toBe(calls[i]?.toolCallId as string);
     });
 
     test("usage sums across requests", async () => {
@@ -228,7 +242,12 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
 
     test("429 then success: retried after the Retry-After the gateway asked for", async () => {
       const { gateway, model } = await setup({
-        script: [{ fault: "rate-limit", retryAfterSeconds: 1 }, { text: "ok" }, { fault: "rate-limit", retryAfterSeconds: 1 }, { text: "streamed ok" }],
+        script: [
+          { fault: "rate-limit", retryAfterSeconds: 1 },
+          { text: "ok" },
+          { fault: "rate-limit", retryAfterSeconds: 1 },
+          { text: "streamed ok" },
+        ],
       });
       let t0 = performance.now();
       expect(textOf(await model.generate(ask()))).toBe("ok");
@@ -289,9 +308,12 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
     });
 
     test("abort: in flight, mid-stream, and during a retry wait, all E_ABORTED", async () => {
-      const { gateway, model } = await setup({
-        script: [{ fault: "stall" }, { fault: "stall" }, { fault: "rate-limit", retryAfterSeconds: 30 }],
-      }, { maxRetryDelayMs: 60_000 });
+      const { gateway, model } = await setup(
+        {
+          script: [{ fault: "stall" }, { fault: "stall" }, { fault: "rate-limit", retryAfterSeconds: 30 }],
+        },
+        { maxRetryDelayMs: 60_000 },
+      );
       for (const [n, run] of [
         [1, (signal: AbortSignal) => model.generate({ ...ask(), signal })],
         [2, (signal: AbortSignal) => collect(model.stream({ ...ask(), signal }))],

@@ -10,7 +10,11 @@ import { type Dialect, type FakeGateway, type FakeGatewayOptions, startFakeGatew
 export function weatherTools(): ToolSet & { calls: Array<{ name: string; args: Record<string, unknown> }> } {
   const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
   const tools: ToolDescriptor[] = [
-    { name: "get_weather", description: "Weather for a city", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    {
+      name: "get_weather",
+      description: "Weather for a city",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
     { name: "get_time", description: "Local time of a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } },
   ];
   return {

@@ -40,7 +40,15 @@ function sseBody(init: RequestInit | undefined, events: number, gapMs: number): 
 
 function settings(fetch: FetchFunction, extra: Record<string, unknown> = {}) {
   const logger = memoryLogger();
-  const http = resolveHttpSettings("test-provider", { model: "m", apiKey: KEY, fetch, retryDelayMs: 100, random: () => 0.5, logger, ...extra });
+  const http = resolveHttpSettings("test-provider", {
+    model: "m",
+    apiKey: KEY,
+    fetch,
+    retryDelayMs: 100,
+    random: () => 0.5,
+    logger,
+    ...extra,
+  });
   return { http, logger };
 }
 const req = (signal?: AbortSignal) => ({ url: "http://x.test/api", headers: { authorization: `Bearer ${KEY}` }, body: { q: 1 }, signal });

@@ -92,12 +92,7 @@ function classify(http: HttpSettings, e: unknown, attempt: Attempt, caller?: Abo
 }
 
 /** After a failed attempt: the error to throw, or undefined once the wait for the next attempt is over. */
-async function afterFailure(
-  http: HttpSettings,
-  err: AgentdError,
-  retry: number,
-  caller?: AbortSignal,
-): Promise<AgentdError | undefined> {
+async function afterFailure(http: HttpSettings, err: AgentdError, retry: number, caller?: AbortSignal): Promise<AgentdError | undefined> {
   if (err.code !== "E_UPSTREAM" || !err.retryable) return err;
   const retryAfterMs = err.options.data?.retryAfterMs as number | undefined;
   const d = decideRetry(retry, http.maxRetries, retryAfterMs, http.retryDelayMs, http.maxRetryDelayMs, http.random);

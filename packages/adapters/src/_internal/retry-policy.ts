@@ -55,7 +55,6 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   return Math.max(0, at - now);
 }
 
-
 /** What to do after a failed attempt. */
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: "exhausted" | "too-long" };
 

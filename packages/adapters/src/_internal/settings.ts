@@ -62,7 +62,7 @@ export interface HttpSettings {
 export function resolveHttpSettings(provider: string, s: ProviderSettings, defaultBaseURL?: string): HttpSettings {
   return {
     provider,
-    ...(s.baseURL ?? defaultBaseURL ? { endpoint: shownEndpoint((s.baseURL ?? defaultBaseURL) as string) } : {}),
+    ...((s.baseURL ?? defaultBaseURL) ? { endpoint: shownEndpoint((s.baseURL ?? defaultBaseURL) as string) } : {}),
     ...(s.apiKeyHint ? { apiKeyHint: s.apiKeyHint } : {}),
     fetch: s.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries: Math.max(0, s.maxRetries ?? 2),

@@ -45,7 +45,9 @@ describe("readSse", () => {
     expect(out).toEqual([{ event: undefined, data: '{"t":"€ 🚀"}', id: undefined }]);
   });
   test("comments and unknown fields are ignored; no space after the colon is fine; data-less events are dropped", async () => {
-    expect(await read([": keep-alive\n\nretry: 10\nfoo: bar\ndata:tight\n\nevent: ping\n\n"])).toEqual([{ event: undefined, data: "tight", id: undefined }]);
+    expect(await read([": keep-alive\n\nretry: 10\nfoo: bar\ndata:tight\n\nevent: ping\n\n"])).toEqual([
+      { event: undefined, data: "tight", id: undefined },
+    ]);
   });
   test("an event cut off without its blank line is still delivered at the end", async () => {
     expect(await read(["data: a\n\ndata: last"])).toEqual([

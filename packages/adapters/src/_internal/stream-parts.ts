@@ -30,8 +30,7 @@ export class TextBlock {
    * `text-end`; with no block open it still goes out, on an empty text part of its own.
    */
   end(signature?: string): ModelStreamPart[] {
-    if (this.#open === undefined)
-      return signature === undefined ? [] : [{ type: "text-end", id: `text-${this.#count++}`, signature }];
+    if (this.#open === undefined) return signature === undefined ? [] : [{ type: "text-end", id: `text-${this.#count++}`, signature }];
     const id = this.#open;
     this.#open = undefined;
     return [signature === undefined ? { type: "text-end", id } : { type: "text-end", id, signature }];

@@ -19,10 +19,7 @@ export type AnthropicContentBlock =
   | { type: "redacted_thinking"; data: string };
 
 /** The `thinking` request parameter. */
-export type AnthropicThinking =
-  | { type: "enabled"; budget_tokens: number }
-  | { type: "adaptive" }
-  | { type: "disabled" };
+export type AnthropicThinking = { type: "enabled"; budget_tokens: number } | { type: "adaptive" } | { type: "disabled" };
 
 /** A tool definition we send. */
 export interface AnthropicTool {
@@ -139,8 +136,7 @@ export function readStreamEvent(data: unknown): ReadStreamEvent {
     case "content_block_delta": {
       const delta = obj(d.delta);
       if (delta.type === "text_delta") return { type: "content_block_delta", index, text: str(delta.text) };
-      if (delta.type === "input_json_delta")
-        return { type: "content_block_delta", index, partialJson: str(delta.partial_json) };
+      if (delta.type === "input_json_delta") return { type: "content_block_delta", index, partialJson: str(delta.partial_json) };
       if (delta.type === "thinking_delta") return { type: "content_block_delta", index, thinking: str(delta.thinking) };
       if (delta.type === "signature_delta") return { type: "content_block_delta", index, signature: str(delta.signature) };
       return { type: "other" };

@@ -23,9 +23,20 @@ async function replay(name: string) {
 describe("anthropic request", () => {
   test("URL, headers, system, max_tokens default, tool_choice mapping, JSON instruction", async () => {
     const reply = () =>
-      jsonResponse({ model: "claude-x", content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
+      jsonResponse({
+        model: "claude-x",
+        content: [{ type: "text", text: "ok" }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1, output_tokens: 1 },
+      });
     const { fetch, sent } = scriptedFetch([reply, reply, reply]);
-    const m = createAnthropic({ model: "claude-x", apiKey: "sk-ant-1", fetch, baseURL: "http://gw.test/", promptCache: { enabled: false } });
+    const m = createAnthropic({
+      model: "claude-x",
+      apiKey: "sk-ant-1",
+      fetch,
+      baseURL: "http://gw.test/",
+      promptCache: { enabled: false },
+    });
     const messages = [
       { role: "system" as const, content: "Sys." },
       { role: "user" as const, content: "hi" },
@@ -100,7 +111,12 @@ describe("anthropic stream fixtures", () => {
     const { parts } = await replay("anthropic-tool-use.chunks.jsonl");
     const calls = parts.filter((p) => p.type === "tool-call");
     expect(calls).toEqual([
-      { type: "tool-call", toolCallId: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", toolName: "get_weather", input: { city: "San Francisco, CA", unit: "fahrenheit" } },
+      {
+        type: "tool-call",
+        toolCallId: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+        toolName: "get_weather",
+        input: { city: "San Francisco, CA", unit: "fahrenheit" },
+      },
       { type: "tool-call", toolCallId: "toolu_02AbCdEf", toolName: "get_time", input: {} },
     ]);
     expect(parts.filter((p) => p.type === "tool-call-delta").length).toBe(3);
@@ -125,15 +141,9 @@ describe("anthropic stream fixtures", () => {
 
 describe("anthropic mapping", () => {
   test("stop reasons", () => {
-    expect(["end_turn", "stop_sequence", "max_tokens", "tool_use", "refusal", "pause_turn", undefined].map(mapAnthropicFinishReason)).toEqual([
-      "stop",
-      "stop",
-      "length",
-      "tool-calls",
-      "content-filter",
-      "other",
-      "other",
-    ]);
+    expect(
+      ["end_turn", "stop_sequence", "max_tokens", "tool_use", "refusal", "pause_turn", undefined].map(mapAnthropicFinishReason),
+    ).toEqual(["stop", "stop", "length", "tool-calls", "content-filter", "other", "other"]);
   });
   test("usage merge: later counts win, missing ones keep the earlier", () => {
     const merged = mergeAnthropicUsage({ input_tokens: 7, output_tokens: 1 }, { output_tokens: 30 });

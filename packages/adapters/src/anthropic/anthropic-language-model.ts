@@ -43,7 +43,9 @@ function thinkingParam(t: ThinkingSettings | undefined): AnthropicThinking | und
   if (t.budgetTokens === undefined)
     throw thinkingConfigError("anthropic thinking needs model.thinking.budgetTokens (1024 or more) or model.thinking.adaptive: true");
   if (!Number.isInteger(t.budgetTokens) || t.budgetTokens < MIN_THINKING_BUDGET)
-    throw thinkingConfigError(`model.thinking.budgetTokens must be a whole number of at least ${MIN_THINKING_BUDGET} for anthropic, got ${t.budgetTokens}`);
+    throw thinkingConfigError(
+      `model.thinking.budgetTokens must be a whole number of at least ${MIN_THINKING_BUDGET} for anthropic, got ${t.budgetTokens}`,
+    );
   return { type: "enabled", budget_tokens: t.budgetTokens };
 }
 
@@ -135,10 +137,10 @@ export class AnthropicLanguageModel implements LanguageModel {
     for (const b of r.content) {
       if (b.type === "text") {
         if (b.text) content.push({ type: "text", text: b.text });
-      } else if (b.type === "thinking") content.push({ type: "reasoning", provider: this.provider, text: b.thinking, signature: b.signature });
+      } else if (b.type === "thinking")
+        content.push({ type: "reasoning", provider: this.provider, text: b.thinking, signature: b.signature });
       else if (b.type === "redacted_thinking") content.push({ type: "reasoning", provider: this.provider, text: "", redactedData: b.data });
-      else
-        content.push({ type: "tool-call", toolCallId: b.id ?? generateToolCallId(), toolName: b.name, input: parseToolInput(b.input) });
+      else content.push({ type: "tool-call", toolCallId: b.id ?? generateToolCallId(), toolName: b.name, input: parseToolInput(b.input) });
     }
     let finishReason = mapAnthropicFinishReason(r.stopReason);
     if (finishReason === "other" && content.some((p) => p.type === "tool-call")) finishReason = "tool-calls";

@@ -7,11 +7,18 @@ const tools = [
   { name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } },
   { name: "get_time", inputSchema: { type: "object" } },
 ];
-const ok = () => jsonResponse({ content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
+const ok = () =>
+  jsonResponse({ content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1 } });
 
-async function send(settings: Partial<AnthropicSettings>, request: Partial<Parameters<ReturnType<typeof createAnthropic>["generate"]>[0]> = {}) {
+async function send(
+  settings: Partial<AnthropicSettings>,
+  request: Partial<Parameters<ReturnType<typeof createAnthropic>["generate"]>[0]> = {},
+) {
   const { fetch, sent } = scriptedFetch([ok]);
-  await createAnthropic({ model: "claude-x", apiKey: "k", fetch, ...settings }).generate({ messages: [{ role: "user", content: "hi" }], ...request });
+  await createAnthropic({ model: "claude-x", apiKey: "k", fetch, ...settings }).generate({
+    messages: [{ role: "user", content: "hi" }],
+    ...request,
+  });
   return sent[0]?.body as Record<string, unknown>;
 }
 
@@ -35,17 +42,35 @@ const exchange: ModelMessage[] = [
 
 describe("anthropic thinking", () => {
   test("stream: thinking and redacted_thinking become reasoning parts (never text), signature assembled, split usage", async () => {
-    const { fetch } = scriptedFetch([() => sseResponse(readFixture(import.meta.url, "anthropic-thinking-tool-use.chunks.jsonl"), { eventNames: true })]);
+    const { fetch } = scriptedFetch([
+      () => sseResponse(readFixture(import.meta.url, "anthropic-thinking-tool-use.chunks.jsonl"), { eventNames: true }),
+    ]);
     const parts: ModelStreamPart[] = [];
-    for await (const p of createAnthropic({ model: "claude-x", apiKey: "k", fetch }).stream({ messages: [{ role: "user", content: "hi" }], tools }))
+    for await (const p of createAnthropic({ model: "claude-x", apiKey: "k", fetch }).stream({
+      messages: [{ role: "user", content: "hi" }],
+      tools,
+    }))
       parts.push(p);
     expect(parts.filter((p) => p.type === "text-delta")).toEqual([]);
-    expect(parts.filter((p) => p.type === "reasoning-delta").map((p) => (p as { delta: string }).delta).join("")).toBe(
-      "The user wants the weather; I should call get_weather for Paris.",
-    );
+    expect(
+      parts
+        .filter((p) => p.type === "reasoning-delta")
+        .map((p) => (p as { delta: string }).delta)
+        .join(""),
+    ).toBe("The user wants the weather; I should call get_weather for Paris.");
     expect(parts.filter((p) => p.type === "reasoning" || p.type === "tool-call")).toEqual([
-      { type: "reasoning", provider: "anthropic", text: "The user wants the weather; I should call get_weather for Paris.", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" },
-      { type: "reasoning", provider: "anthropic", text: "", redactedData: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP" },
+      {
+        type: "reasoning",
+        provider: "anthropic",
+        text: "The user wants the weather; I should call get_weather for Paris.",
+        signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds",
+      },
+      {
+        type: "reasoning",
+        provider: "anthropic",
+        text: "",
+        redactedData: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP",
+      },
       { type: "tool-call", toolCallId: "toolu_01Th1nkCa11", toolName: "get_weather", input: { city: "Paris" } },
     ]);
     expect(parts.at(-1)).toEqual({

@@ -63,7 +63,6 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
     }
   }
   // Tool results must open the user turn that answers a tool_use turn.
-  for (const m of out)
-    if (m.role === "user") m.content.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
+  for (const m of out) if (m.role === "user") m.content.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
   return { system: system.length > 0 ? system.join("\n\n") : undefined, messages: out };
 }

@@ -59,7 +59,11 @@ describe("convertJsonSchemaToGemini", () => {
         Point: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x"] },
         Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } },
       },
-      properties: { p: { $ref: "#/$defs/Point", description: "where" }, list: { type: "array", items: { $ref: "#/$defs/Point" } }, n: { $ref: "#/$defs/Node" } },
+      properties: {
+        p: { $ref: "#/$defs/Point", description: "where" },
+        list: { type: "array", items: { $ref: "#/$defs/Point" } },
+        n: { $ref: "#/$defs/Node" },
+      },
     });
     expect(out?.properties).toMatchObject({
       p: { type: "object", description: "where", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x"] },

@@ -9,7 +9,19 @@ import { isObj } from "../_internal/lenient.ts";
 
 type Schema = Record<string, unknown>;
 
-const KEEP = new Set(["title", "description", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "minProperties", "maxProperties"]);
+const KEEP = new Set([
+  "title",
+  "description",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minProperties",
+  "maxProperties",
+]);
 const STRING_FORMATS = new Set(["enum", "date-time"]);
 const NUMBER_FORMATS = new Set(["float", "double", "int32", "int64"]);
 const MAX_REF_DEPTH = 8;
@@ -37,7 +49,11 @@ function convert(schema: unknown, root: Schema, depth: number): Schema {
   for (const k of KEEP) if (schema[k] !== undefined) out[k] = schema[k];
 
   // `type: [T, "null"]` → `type: T, nullable`; several non-null types → anyOf.
-  let types = Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : typeof schema.type === "string" ? [schema.type] : [];
+  let types = Array.isArray(schema.type)
+    ? schema.type.filter((t): t is string => typeof t === "string")
+    : typeof schema.type === "string"
+      ? [schema.type]
+      : [];
   if (types.includes("null")) {
     out.nullable = true;
     types = types.filter((t) => t !== "null");

@@ -4,24 +4,22 @@ import { convertToGeminiMessages, SYNTHETIC_ID_PREFIX } from "./convert-to-gemin
 describe("convertToGeminiMessages", () => {
   test("systemInstruction, model role, function calls with signatures, one turn of wrapped responses", () => {
     const made = `${SYNTHETIC_ID_PREFIX}abc`;
-    const out = convertToGeminiMessages(
-      [
-        { role: "system", content: "Be brief." },
-        { role: "user", content: "Weather and time?" },
-        {
-          role: "assistant",
-          content: [
-            { type: "text", text: "Checking." },
-            { type: "tool-call", toolCallId: "fc-1", toolName: "get_weather", input: { city: "Paris" }, signature: "SIG1" },
-            { type: "tool-call", toolCallId: made, toolName: "get_time", input: {} },
-          ],
-        },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "fc-1", toolName: "get_weather", output: "21°C" }] },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: made, toolName: "get_time", output: "broken", isError: true }] },
-        { role: "assistant", content: [{ type: "text", text: "21°C." }] },
-        { role: "user", content: "" },
-      ],
-    );
+    const out = convertToGeminiMessages([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Weather and time?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Checking." },
+          { type: "tool-call", toolCallId: "fc-1", toolName: "get_weather", input: { city: "Paris" }, signature: "SIG1" },
+          { type: "tool-call", toolCallId: made, toolName: "get_time", input: {} },
+        ],
+      },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "fc-1", toolName: "get_weather", output: "21°C" }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: made, toolName: "get_time", output: "broken", isError: true }] },
+      { role: "assistant", content: [{ type: "text", text: "21°C." }] },
+      { role: "user", content: "" },
+    ]);
     expect(out.systemInstruction).toEqual({ parts: [{ text: "Be brief." }] });
     expect(out.contents).toEqual([
       { role: "user", parts: [{ text: "Weather and time?" }] },

@@ -6,7 +6,11 @@ import { createGemini } from "./gemini-language-model.ts";
 import { mapGeminiFinishReason } from "./map-gemini-finish-reason.ts";
 
 const tools = [
-  { name: "get_weather", description: "Weather", inputSchema: { $schema: "x", type: "object", properties: { city: { type: "string" } }, additionalProperties: false } },
+  {
+    name: "get_weather",
+    description: "Weather",
+    inputSchema: { $schema: "x", type: "object", properties: { city: { type: "string" } }, additionalProperties: false },
+  },
   { name: "get_time", inputSchema: { type: "object", properties: {} } },
 ];
 const user = { role: "user" as const, content: "hi" };
@@ -19,7 +23,9 @@ async function collect(stream: AsyncIterable<ModelStreamPart>) {
 
 describe("gemini request", () => {
   test("URL, key header, tools cut to the subset, toolConfig, generationConfig", async () => {
-    const { fetch, sent } = scriptedFetch([() => jsonResponse({ candidates: [{ content: { parts: [{ text: "ok" }] }, finishReason: "STOP" }] })]);
+    const { fetch, sent } = scriptedFetch([
+      () => jsonResponse({ candidates: [{ content: { parts: [{ text: "ok" }] }, finishReason: "STOP" }] }),
+    ]);
     const m = createGemini({ model: "models/gemini-x", apiKey: "AIza-secret", fetch, baseURL: "http://gw.test" });
     await m.generate({
       messages: [{ role: "system", content: "Sys." }, user],
@@ -67,17 +73,27 @@ describe("gemini request", () => {
       ["get_weather", { city: "Paris", days: 2 }],
       ["get_time", {}],
     ]);
-    expect(parts.at(-1)).toMatchObject({ finishReason: "tool-calls", usage: { inputTokens: 60, outputTokens: 25, totalTokens: 85 }, modelId: "gemini-3-pro-preview" });
+    expect(parts.at(-1)).toMatchObject({
+      finishReason: "tool-calls",
+      usage: { inputTokens: 60, outputTokens: 25, totalTokens: 85 },
+      modelId: "gemini-3-pro-preview",
+    });
     await m.generate({
       messages: [
         user,
         { role: "assistant", content: calls.map(({ type: _, ...c }) => ({ type: "tool-call" as const, ...c })) },
-        { role: "tool", content: calls.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: "x" })) },
+        {
+          role: "tool",
+          content: calls.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: "x" })),
+        },
       ],
       tools,
     });
     const model = (sent[1]!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>)[1];
-    expect(model?.parts[0]).toEqual({ functionCall: { name: "get_weather", args: { city: "Paris", days: 2 } }, thoughtSignature: "CiQB0e2Kb1sigA==" });
+    expect(model?.parts[0]).toEqual({
+      functionCall: { name: "get_weather", args: { city: "Paris", days: 2 } },
+      thoughtSignature: "CiQB0e2Kb1sigA==",
+    });
     expect(model?.parts[1]).toEqual({ functionCall: { name: "get_time", args: {} } });
     expect(sent[0]?.url).toEndWith(":streamGenerateContent?alt=sse");
   });
@@ -85,7 +101,9 @@ describe("gemini request", () => {
 
 describe("gemini stream fixtures", () => {
   test("text pieces; a thought part is reasoning, never text; thinking tokens counted as output and apart", async () => {
-    const { fetch } = scriptedFetch([() => sseResponse(readFixture(import.meta.url, "gemini-text.chunks.jsonl"), { lineEnd: "\r\n", pieceBytes: 5 })]);
+    const { fetch } = scriptedFetch([
+      () => sseResponse(readFixture(import.meta.url, "gemini-text.chunks.jsonl"), { lineEnd: "\r\n", pieceBytes: 5 }),
+    ]);
     const parts = await collect(createGemini({ model: "g", fetch }).stream({ messages: [user] }));
     expect(parts).toEqual([
       { type: "text-start", id: "text-0" },
@@ -98,14 +116,26 @@ describe("gemini stream fixtures", () => {
       { type: "text-start", id: "text-1" },
       { type: "text-delta", id: "text-1", delta: " is blue — 青い空." },
       { type: "text-end", id: "text-1" },
-      { type: "finish", finishReason: "stop", usage: { inputTokens: 8, outputTokens: 29, totalTokens: 37, reasoningTokens: 20 }, modelId: "gemini-2.5-flash" },
+      {
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 8, outputTokens: 29, totalTokens: 37, reasoningTokens: 20 },
+        modelId: "gemini-2.5-flash",
+      },
     ]);
   });
 
   test("a blocked prompt finishes as content-filter", async () => {
     const { fetch } = scriptedFetch([() => sseResponse(readFixture(import.meta.url, "gemini-blocked.chunks.jsonl"))]);
     const parts = await collect(createGemini({ model: "g", fetch }).stream({ messages: [user] }));
-    expect(parts).toEqual([{ type: "finish", finishReason: "content-filter", usage: { inputTokens: 12, outputTokens: 0, totalTokens: 12 }, modelId: "gemini-2.5-flash" }]);
+    expect(parts).toEqual([
+      {
+        type: "finish",
+        finishReason: "content-filter",
+        usage: { inputTokens: 12, outputTokens: 0, totalTokens: 12 },
+        modelId: "gemini-2.5-flash",
+      },
+    ]);
   });
 });
 
@@ -122,7 +152,11 @@ describe("gemini mapping", () => {
     expect(mapGeminiFinishReason(undefined, false, true)).toBe("content-filter");
   });
   test("usage", () => {
-    expect(convertGeminiUsage({ promptTokenCount: 3, candidatesTokenCount: 4 })).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    expect(convertGeminiUsage({ promptTokenCount: 3, candidatesTokenCount: 4 })).toEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      totalTokens: 7,
+    });
     expect(convertGeminiUsage(undefined)).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
   });
 });

@@ -135,7 +135,13 @@ export class GeminiLanguageModel implements LanguageModel {
           if (p.thoughtSignature) last.signature = p.thoughtSignature;
         } else if (p.text || p.thoughtSignature) content.push({ type: "text", text: p.text, ...signature });
       } else
-        content.push({ type: "tool-call", toolCallId: toolCallIdOf(p, this.#ctx), toolName: p.name, input: parseToolInput(p.args), ...signature });
+        content.push({
+          type: "tool-call",
+          toolCallId: toolCallIdOf(p, this.#ctx),
+          toolName: p.name,
+          input: parseToolInput(p.args),
+          ...signature,
+        });
     }
     const hasCalls = content.some((p) => p.type === "tool-call");
     const out: ModelResponse = {
@@ -150,7 +156,12 @@ export class GeminiLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url("streamGenerateContent"), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req), signal: req.signal },
+      {
+        url: this.#url("streamGenerateContent"),
+        headers: { ...req.headers, ...this.#headers() },
+        body: this.#body(req),
+        signal: req.signal,
+      },
       (events) => decodeGeminiStream(events, this.#ctx),
     );
   }

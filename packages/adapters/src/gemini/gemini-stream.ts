@@ -32,10 +32,7 @@ interface Thought {
 }
 
 /** Turn the SSE events of one response into stream parts. */
-export async function* decodeGeminiStream(
-  events: AsyncIterable<SseEvent>,
-  ctx: GeminiStreamContext,
-): AsyncGenerator<ModelStreamPart> {
+export async function* decodeGeminiStream(events: AsyncIterable<SseEvent>, ctx: GeminiStreamContext): AsyncGenerator<ModelStreamPart> {
   const text = new TextBlock();
   let textSignature: string | undefined;
   let thought: Thought | undefined;
@@ -94,7 +91,13 @@ export async function* decodeGeminiStream(
       yield { type: "tool-call-start", id, toolName: part.name };
       yield { type: "tool-call-delta", id, delta: args };
       yield { type: "tool-call-end", id };
-      yield { type: "tool-call", toolCallId: id, toolName: part.name, input: parseToolInput(args), ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) };
+      yield {
+        type: "tool-call",
+        toolCallId: id,
+        toolName: part.name,
+        input: parseToolInput(args),
+        ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+      };
     }
     if (r.blockReason) blocked = true;
     if (r.finishReason) finishReason = r.finishReason;

@@ -36,7 +36,13 @@ describe("gemini thinking", () => {
           finishReason: "STOP",
         },
       ],
-      usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 60, candidatesTokenCount: 5, thoughtsTokenCount: 7, totalTokenCount: 112 },
+      usageMetadata: {
+        promptTokenCount: 100,
+        cachedContentTokenCount: 60,
+        candidatesTokenCount: 5,
+        thoughtsTokenCount: 7,
+        totalTokenCount: 112,
+      },
     };
     const { fetch, sent } = scriptedFetch([() => jsonResponse(reply), done]);
     const model = createGemini({ model: "g", fetch });

@@ -18,7 +18,13 @@ function model(replies: Parameters<typeof scriptedFetch>[0], extra: Partial<Open
 describe("openai-compatible request", () => {
   test("URL, auth header, tools, tool_choice, sampling options", async () => {
     const { m, sent } = model([() => completion({ content: "ok" })], { headers: { "x-route": "blue" } });
-    await m.generate({ ...request, toolChoice: { type: "tool", toolName: "lookup" }, maxOutputTokens: 50, temperature: 0, stopSequences: ["END"] });
+    await m.generate({
+      ...request,
+      toolChoice: { type: "tool", toolName: "lookup" },
+      maxOutputTokens: 50,
+      temperature: 0,
+      stopSequences: ["END"],
+    });
     expect(sent[0]?.url).toBe("http://gw.test/v1/chat/completions");
     expect(sent[0]?.headers.authorization).toBe("Bearer sk-live-123");
     expect(sent[0]?.headers["x-route"]).toBe("blue");
@@ -63,7 +69,9 @@ describe("openai-compatible request", () => {
   });
 
   test("no api key, no authorization header; includeUsage: false drops stream_options", async () => {
-    const { fetch, sent } = scriptedFetch([() => sseResponse(['{"choices":[{"delta":{"content":"x"},"finish_reason":"stop"}]}'], { done: true })]);
+    const { fetch, sent } = scriptedFetch([
+      () => sseResponse(['{"choices":[{"delta":{"content":"x"},"finish_reason":"stop"}]}'], { done: true }),
+    ]);
     const m = createOpenAICompatible({ baseURL: "http://gw.test/v1", model: "m", fetch, includeUsage: false });
     for await (const _ of m.stream(request)) void _;
     expect(sent[0]?.headers.authorization).toBeUndefined();
@@ -97,7 +105,11 @@ describe("openai-compatible response", () => {
       [true, { q: "b" }],
       [true, {}],
     ]);
-    expect(r).toMatchObject({ finishReason: "tool-calls", usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 }, modelId: "served-model" });
+    expect(r).toMatchObject({
+      finishReason: "tool-calls",
+      usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 },
+      modelId: "served-model",
+    });
   });
 
   test("a 200 carrying an error object is an E_UPSTREAM", async () => {
@@ -118,9 +130,12 @@ describe("openai-compatible response", () => {
 
   test("a stream cut before any finish is retried, then fails as retryable E_UPSTREAM", async () => {
     const cut = () => sseResponse(['{"choices":[{"delta":{"role":"assistant"}}]}']);
-    const { m, sent } = model([cut, () => sseResponse(['{"choices":[{"delta":{"content":"whole"},"finish_reason":"stop"}]}'], { done: true })], {
-      retryDelayMs: 1,
-    });
+    const { m, sent } = model(
+      [cut, () => sseResponse(['{"choices":[{"delta":{"content":"whole"},"finish_reason":"stop"}]}'], { done: true })],
+      {
+        retryDelayMs: 1,
+      },
+    );
     const parts: string[] = [];
     for await (const p of m.stream(request)) if (p.type === "text-delta") parts.push(p.delta);
     expect(parts).toEqual(["whole"]);
@@ -144,7 +159,11 @@ describe("openai-compatible mapping", () => {
   });
   test("usage: missing counts are zero, a missing total is the sum", () => {
     expect(convertOpenAICompatibleUsage(undefined)).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
-    expect(convertOpenAICompatibleUsage({ prompt_tokens: 3, completion_tokens: 4 })).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    expect(convertOpenAICompatibleUsage({ prompt_tokens: 3, completion_tokens: 4 })).toEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      totalTokens: 7,
+    });
     expect(convertOpenAICompatibleUsage({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 9 }).totalTokens).toBe(9);
   });
 });

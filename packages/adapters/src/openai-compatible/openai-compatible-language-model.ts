@@ -130,5 +130,4 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
 }
 
 /** An OpenAI-compatible chat model. */
-export const createOpenAICompatible = (settings: OpenAICompatibleSettings): LanguageModel =>
-  new OpenAICompatibleLanguageModel(settings);
+export const createOpenAICompatible = (settings: OpenAICompatibleSettings): LanguageModel => new OpenAICompatibleLanguageModel(settings);

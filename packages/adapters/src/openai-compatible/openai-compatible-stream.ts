@@ -68,8 +68,7 @@ export async function* decodeOpenAICompatibleStream(
     for (const delta of chunk.toolCalls) {
       // No index: a known id continues its call; a bare fragment continues the last call; else a new call.
       let found = delta.index;
-      if (found === undefined && delta.id !== undefined)
-        for (const [i, c] of calls) if (c.id === delta.id) found = i;
+      if (found === undefined && delta.id !== undefined) for (const [i, c] of calls) if (c.id === delta.id) found = i;
       const continues = delta.id === undefined && delta.name === undefined;
       const index = found ?? (continues && lastIndex !== undefined ? lastIndex : Math.max(-1, ...calls.keys()) + 1);
       lastIndex = index;

@@ -31,7 +31,12 @@ export function convertToResponsesInput(messages: readonly ModelMessage[], provi
           else if (part.type === "reasoning") {
             if (part.provider !== provider || part.itemId === undefined || part.redactedData === undefined) continue;
             flushText();
-            out.push({ type: "reasoning", id: part.itemId, summary: part.text ? [{ type: "summary_text", text: part.text }] : [], encrypted_content: part.redactedData });
+            out.push({
+              type: "reasoning",
+              id: part.itemId,
+              summary: part.text ? [{ type: "summary_text", text: part.text }] : [],
+              encrypted_content: part.redactedData,
+            });
           } else if (nativeTools) {
             flushText();
             out.push({ type: "function_call", call_id: part.toolCallId, name: part.toolName, arguments: JSON.stringify(part.input) });
@@ -43,7 +48,12 @@ export function convertToResponsesInput(messages: readonly ModelMessage[], provi
       }
       case "tool":
         if (nativeTools)
-          for (const r of m.content) out.push({ type: "function_call_output", call_id: r.toolCallId, output: r.isError ? `${TOOL_ERROR_PREFIX}${r.output}` : r.output });
+          for (const r of m.content)
+            out.push({
+              type: "function_call_output",
+              call_id: r.toolCallId,
+              output: r.isError ? `${TOOL_ERROR_PREFIX}${r.output}` : r.output,
+            });
         else out.push({ role: "user", content: m.content.map(renderToolResultForJsonActions).join("\n\n") });
         break;
     }

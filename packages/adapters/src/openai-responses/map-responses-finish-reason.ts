@@ -5,7 +5,11 @@ import type { FinishReason } from "@agentd/sdk/model";
  * `completed` is a stop, or tool calls when the output holds function calls (the API has no separate
  * word for them); `incomplete` says why (`max_output_tokens`, `content_filter`); `failed` is an error.
  */
-export function mapResponsesFinishReason(status: string | undefined, incompleteReason: string | undefined, hasToolCalls: boolean): FinishReason {
+export function mapResponsesFinishReason(
+  status: string | undefined,
+  incompleteReason: string | undefined,
+  hasToolCalls: boolean,
+): FinishReason {
   switch (status) {
     case "completed":
       return hasToolCalls ? "tool-calls" : "stop";

@@ -3,7 +3,11 @@
  * the adapter can build is a `ResponseCreateParams` (`tsc --noEmit` runs over this file).
  */
 import { expect, expectTypeOf, test } from "bun:test";
-import type { ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming, ResponseInputItem } from "openai/resources/responses/responses";
+import type {
+  ResponseCreateParamsNonStreaming,
+  ResponseCreateParamsStreaming,
+  ResponseInputItem,
+} from "openai/resources/responses/responses";
 import type { ResponsesInputItem, ResponsesRequest } from "./responses-api.ts";
 
 test("our request and input items are the official package's types", () => {

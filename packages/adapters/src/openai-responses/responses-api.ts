@@ -90,12 +90,19 @@ export function readOutputItem(value: unknown): ReadOutputItem {
   const item = obj(value);
   switch (item.type) {
     case "reasoning": {
-      const text = arr(item.summary).map((s) => str(obj(s).text) ?? "").join("\n\n");
+      const text = arr(item.summary)
+        .map((s) => str(obj(s).text) ?? "")
+        .join("\n\n");
       const encrypted = str(item.encrypted_content);
       return { type: "reasoning", id: str(item.id) ?? "", text, ...(encrypted !== undefined ? { encryptedContent: encrypted } : {}) };
     }
     case "message":
-      return { type: "message", text: arr(item.content).map((c) => (obj(c).type === "output_text" ? (str(obj(c).text) ?? "") : "")).join("") };
+      return {
+        type: "message",
+        text: arr(item.content)
+          .map((c) => (obj(c).type === "output_text" ? (str(obj(c).text) ?? "") : ""))
+          .join(""),
+      };
     case "function_call":
       return { type: "function_call", callId: str(item.call_id) ?? "", name: str(item.name) ?? "", arguments: str(item.arguments) ?? "" };
     default:

@@ -16,7 +16,10 @@ test("the request: flat function tools, nothing stored, encrypted reasoning aske
   const gateway = await gatewayFor({ dialect: "responses", script: [{ text: '{"ok":true}' }] });
   const model = createOpenAIResponses({ baseURL: gateway.url, model: "gpt-test", thinking: { effort: "low" } });
   await model.generate({
-    messages: [{ role: "system", content: "Be terse." }, { role: "user", content: "hi" }],
+    messages: [
+      { role: "system", content: "Be terse." },
+      { role: "user", content: "hi" },
+    ],
     tools,
     toolChoice: { type: "tool", toolName: "get_weather" },
     maxOutputTokens: 64,
@@ -33,18 +36,34 @@ test("the request: flat function tools, nothing stored, encrypted reasoning aske
     tool_choice: { type: "function", name: "get_weather" },
     max_output_tokens: 64,
     text: { format: { type: "json_schema", name: "answer", schema: { type: "object" } } },
-    input: [{ role: "system", content: "Be terse." }, { role: "user", content: "hi" }],
+    input: [
+      { role: "system", content: "Be terse." },
+      { role: "user", content: "hi" },
+    ],
   });
   expect(body.previous_response_id).toBeUndefined();
 });
 
 test("usage: cached input tokens and reasoning output tokens are split out, counted once", async () => {
-  const gateway = await gatewayFor({ dialect: "responses", script: [{ text: "a", reasoning: "think", usage: { input: 100, output: 10, reasoning: 6 } }, { text: "b", usage: { input: 120, output: 10 } }] });
+  const gateway = await gatewayFor({
+    dialect: "responses",
+    script: [
+      { text: "a", reasoning: "think", usage: { input: 100, output: 10, reasoning: 6 } },
+      { text: "b", usage: { input: 120, output: 10 } },
+    ],
+  });
   const model = createOpenAIResponses({ baseURL: gateway.url, model: "gpt-test" });
   const first = await model.generate({ messages: [{ role: "user", content: "a long, stable prompt ".repeat(20) }] });
   expect(first.usage).toMatchObject({ inputTokens: 100, outputTokens: 16, totalTokens: 116, reasoningTokens: 6, cacheReadTokens: 0 });
   const parts = [];
-  for await (const p of model.stream({ messages: [{ role: "user", content: "a long, stable prompt ".repeat(20) }, { role: "assistant", content: [{ type: "text", text: "a" }] }, { role: "user", content: "more" }] })) parts.push(p);
+  for await (const p of model.stream({
+    messages: [
+      { role: "user", content: "a long, stable prompt ".repeat(20) },
+      { role: "assistant", content: [{ type: "text", text: "a" }] },
+      { role: "user", content: "more" },
+    ],
+  }))
+    parts.push(p);
   const finish = parts.at(-1);
   if (finish?.type !== "finish") throw new Error("expected finish last");
   // The gateway's cache model saw the first request's prefix: part of the second's input is a cache read.
@@ -57,20 +76,27 @@ for (const stream of [false, true])
     const gateway = await gatewayFor({
       dialect: "responses",
       reasoningPassBack: "require",
-      script: [{ reasoning: "weather first", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }, { text: "21°C in Paris" }],
+      script: [
+        { reasoning: "weather first", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+        { text: "21°C in Paris" },
+      ],
     });
     const model = createOpenAIResponses({ baseURL: gateway.url, model: "gpt-test", previousResponseId: true, thinking: { effort: "low" } });
     const ask = async (messages: ModelMessage[]) => {
       if (!stream) return (await model.generate({ messages, tools })).content;
       const content = [];
-      for await (const p of model.stream({ messages, tools })) if (p.type === "tool-call" || p.type === "reasoning" || p.type === "text-delta") content.push(p);
+      for await (const p of model.stream({ messages, tools }))
+        if (p.type === "tool-call" || p.type === "reasoning" || p.type === "text-delta") content.push(p);
       return content.flatMap((p) => (p.type === "text-delta" ? [{ type: "text" as const, text: p.delta }] : [{ ...p } as never]));
     };
     const messages: ModelMessage[] = [{ role: "user", content: "Weather in Paris?" }];
     const content = await ask(messages);
     const call = content.find((p: { type: string }) => p.type === "tool-call") as { toolCallId: string; toolName: string } | undefined;
     if (!call) throw new Error("expected a call");
-    messages.push({ role: "assistant", content }, { role: "tool", content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "21°C" }] });
+    messages.push(
+      { role: "assistant", content },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: "21°C" }] },
+    );
     await ask(messages);
     const [first, second] = gateway.requests.map((r) => r.body as Record<string, unknown>);
     expect(first).toMatchObject({ store: true });

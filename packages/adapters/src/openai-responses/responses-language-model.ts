@@ -101,7 +101,13 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
     const thinking = this.#settings.thinking;
     if (thinkingOn(thinking) && thinking.effort !== undefined) body.reasoning = { effort: thinking.effort, summary: "auto" };
     if (this.supportsTools && req.tools && req.tools.length > 0) {
-      body.tools = req.tools.map((t) => ({ type: "function", name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.inputSchema, strict: false }));
+      body.tools = req.tools.map((t) => ({
+        type: "function",
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+        parameters: t.inputSchema,
+        strict: false,
+      }));
       const choice = req.toolChoice;
       if (choice !== undefined) body.tool_choice = typeof choice === "string" ? choice : { type: "function", name: choice.toolName };
     }
@@ -110,7 +116,10 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
     const rf = req.responseFormat;
     if (rf)
       body.text = {
-        format: rf.schema && this.#settings.structuredOutputs !== false ? { type: "json_schema", name: rf.name ?? "response", schema: rf.schema } : { type: "json_object" },
+        format:
+          rf.schema && this.#settings.structuredOutputs !== false
+            ? { type: "json_schema", name: rf.name ?? "response", schema: rf.schema }
+            : { type: "json_object" },
       };
     if (stream) body.stream = true;
     return { body, items };
@@ -131,24 +140,45 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
 
   async generate(req: ModelRequest): Promise<ModelResponse> {
     const { body, items } = this.#body(req, false);
-    const json = await postJson(this.#http, { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body, signal: req.signal });
+    const json = await postJson(this.#http, {
+      url: this.#url(),
+      headers: { ...req.headers, ...this.#headers() },
+      body,
+      signal: req.signal,
+    });
     const wire = obj(json);
-    if (wire.error !== undefined && wire.error !== null && wire.output === undefined) throw streamError(this.provider, wire.error, this.#http.secrets);
+    if (wire.error !== undefined && wire.error !== null && wire.output === undefined)
+      throw streamError(this.provider, wire.error, this.#http.secrets);
     const r = readResponse(json);
     if (r.status === "failed") throw streamError(this.provider, r.error ?? { message: "the response failed" }, this.#http.secrets);
     const content: AssistantPart[] = [];
     let calls = 0;
     for (const item of r.output) {
       if (item.type === "reasoning")
-        content.push({ type: "reasoning", provider: this.provider, text: item.text, ...(item.id ? { itemId: item.id } : {}), ...(item.encryptedContent !== undefined ? { redactedData: item.encryptedContent } : {}) });
+        content.push({
+          type: "reasoning",
+          provider: this.provider,
+          text: item.text,
+          ...(item.id ? { itemId: item.id } : {}),
+          ...(item.encryptedContent !== undefined ? { redactedData: item.encryptedContent } : {}),
+        });
       else if (item.type === "message" && item.text) content.push({ type: "text", text: item.text });
       else if (item.type === "function_call") {
         calls++;
-        content.push({ type: "tool-call", toolCallId: item.callId || generateToolCallId(), toolName: item.name, input: parseToolInput(item.arguments) });
+        content.push({
+          type: "tool-call",
+          toolCallId: item.callId || generateToolCallId(),
+          toolName: item.name,
+          input: parseToolInput(item.arguments),
+        });
       }
     }
     this.#remember(items, content, r.id);
-    const out: ModelResponse = { content, finishReason: mapResponsesFinishReason(r.status, r.incompleteReason, calls > 0), usage: convertResponsesUsage(r.usage) };
+    const out: ModelResponse = {
+      content,
+      finishReason: mapResponsesFinishReason(r.status, r.incompleteReason, calls > 0),
+      usage: convertResponsesUsage(r.usage),
+    };
     if (r.model) out.modelId = r.model;
     return out;
   }
@@ -158,25 +188,39 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
     const remember = this.#remember.bind(this);
     const provider = this.provider;
     const secrets = this.#http.secrets;
-    return postStream(this.#http, { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body, signal: req.signal }, async function* (events) {
-      // The assistant message the loop will build from these parts, to key the stored response by.
-      const content: AssistantPart[] = [];
-      const texts = new Map<string, { type: "text"; text: string }>();
-      for await (const part of decodeResponsesStream(events, provider, secrets, (id) => remember(items, content.filter((p) => p.type !== "text" || p.text !== ""), id))) {
-        if (part.type === "text-start") {
-          const text = { type: "text" as const, text: "" };
-          texts.set(part.id, text);
-          content.push(text);
-        } else if (part.type === "text-delta") {
-          const text = texts.get(part.id);
-          if (text) text.text += part.delta;
-        } else if (part.type === "reasoning" || part.type === "tool-call") {
-          const { type: _t, ...rest } = part;
-          content.push(part.type === "reasoning" ? { type: "reasoning", ...(rest as Omit<typeof part, "type">) } : { type: "tool-call", ...(rest as Omit<typeof part, "type">) });
+    return postStream(
+      this.#http,
+      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body, signal: req.signal },
+      async function* (events) {
+        // The assistant message the loop will build from these parts, to key the stored response by.
+        const content: AssistantPart[] = [];
+        const texts = new Map<string, { type: "text"; text: string }>();
+        for await (const part of decodeResponsesStream(events, provider, secrets, (id) =>
+          remember(
+            items,
+            content.filter((p) => p.type !== "text" || p.text !== ""),
+            id,
+          ),
+        )) {
+          if (part.type === "text-start") {
+            const text = { type: "text" as const, text: "" };
+            texts.set(part.id, text);
+            content.push(text);
+          } else if (part.type === "text-delta") {
+            const text = texts.get(part.id);
+            if (text) text.text += part.delta;
+          } else if (part.type === "reasoning" || part.type === "tool-call") {
+            const { type: _t, ...rest } = part;
+            content.push(
+              part.type === "reasoning"
+                ? { type: "reasoning", ...(rest as Omit<typeof part, "type">) }
+                : { type: "tool-call", ...(rest as Omit<typeof part, "type">) },
+            );
+          }
+          yield part;
         }
-        yield part;
-      }
-    });
+      },
+    );
   }
 }
 

@@ -25,21 +25,45 @@ test("reasoning in two summary parts, then a call: one reasoning part with id an
   const { parts, error } = await replay("responses-reasoning-tool-call.chunks.jsonl");
   expect(error).toBeUndefined();
   expect(parts.map((p) => p.type)).toEqual([
-    "reasoning-start", "reasoning-delta", "reasoning-delta", "reasoning-delta", "reasoning-end", "reasoning",
-    "tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-end", "tool-call", "finish",
+    "reasoning-start",
+    "reasoning-delta",
+    "reasoning-delta",
+    "reasoning-delta",
+    "reasoning-end",
+    "reasoning",
+    "tool-call-start",
+    "tool-call-delta",
+    "tool-call-delta",
+    "tool-call-end",
+    "tool-call",
+    "finish",
   ]);
   expect(parts.find((p) => p.type === "reasoning")).toEqual({
-    type: "reasoning", provider: "openai-responses", text: "**Planning** the call\n\nWeather first.", itemId: "rs_1", redactedData: "gAAAAB-enc",
+    type: "reasoning",
+    provider: "openai-responses",
+    text: "**Planning** the call\n\nWeather first.",
+    itemId: "rs_1",
+    redactedData: "gAAAAB-enc",
   });
-  expect(parts.find((p) => p.type === "tool-call")).toEqual({ type: "tool-call", toolCallId: "call_abc", toolName: "get_weather", input: { city: "Paris" } });
+  expect(parts.find((p) => p.type === "tool-call")).toEqual({
+    type: "tool-call",
+    toolCallId: "call_abc",
+    toolName: "get_weather",
+    input: { city: "Paris" },
+  });
   expect(parts.at(-1)).toEqual({
-    type: "finish", finishReason: "tool-calls", modelId: "gpt-5-mini-2025-08-07",
+    type: "finish",
+    finishReason: "tool-calls",
+    modelId: "gpt-5-mini-2025-08-07",
     usage: { inputTokens: 120, outputTokens: 90, totalTokens: 210, cacheReadTokens: 64, reasoningTokens: 64 },
   });
 });
 
 test("an error event and a failed response are E_UPSTREAM with the provider's message", async () => {
-  for (const [name, words] of [["responses-error-event.chunks.jsonl", "server had an error"], ["responses-failed.chunks.jsonl", "Rate limit reached"]] as const) {
+  for (const [name, words] of [
+    ["responses-error-event.chunks.jsonl", "server had an error"],
+    ["responses-failed.chunks.jsonl", "Rate limit reached"],
+  ] as const) {
     const { parts, error } = await replay(name);
     expect(parts).toEqual([]);
     expect(AgentdError.isInstance(error) && error.code === "E_UPSTREAM").toBe(true);

@@ -49,7 +49,13 @@ export class CliWorkspace {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...options.env }))
       if (v !== undefined) env[k] = v;
-    const proc = Bun.spawn(cmd, { cwd: this.dir, env, stdin: options.stdin !== undefined ? new TextEncoder().encode(options.stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(cmd, {
+      cwd: this.dir,
+      env,
+      stdin: options.stdin !== undefined ? new TextEncoder().encode(options.stdin) : "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { code, stdout, stderr };
   }

@@ -18,7 +18,10 @@ export function startEchoGateway(): EchoGateway {
     fetch(req) {
       state.refused++;
       const headers = [...req.headers].map(([k, v]) => `${k}: ${v}`).join("; ");
-      return Response.json({ error: { message: `bad request to ${req.url}, headers were: ${headers}`, type: "invalid_request_error" } }, { status: 400 });
+      return Response.json(
+        { error: { message: `bad request to ${req.url}, headers were: ${headers}`, type: "invalid_request_error" } },
+        { status: 400 },
+      );
     },
   });
   return {

@@ -27,12 +27,27 @@ export class Fleet {
   /** How many events the fleet has heard (the `seq` of the last one). */
   heard = 0;
 
-  constructor(private readonly args: (name: string) => string[], private readonly env: (name: string) => Record<string, string>, private readonly cwd: string) {}
+  constructor(
+    private readonly args: (name: string) => string[],
+    private readonly env: (name: string) => Record<string, string>,
+    private readonly cwd: string,
+  ) {}
 
   /** Start a replica called `name`. */
   start(name: string): Replica {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", ...this.env(name) };
-    const proc = Bun.spawn([process.execPath, CLI_MAIN, ...this.args(name)], { cwd: this.cwd, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      AGENT_LOG_FORMAT: "json",
+      ...this.env(name),
+    };
+    const proc = Bun.spawn([process.execPath, CLI_MAIN, ...this.args(name)], {
+      cwd: this.cwd,
+      env,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     this.procs.set(name, proc);
     const events: FleetEvent[] = [];
     let stderr = "";
@@ -58,7 +73,13 @@ export class Fleet {
         }
       }
     })();
-    const replica: Replica = { name, pid: proc.pid, events, exited: Promise.all([proc.exited, pump]).then(([code]) => code), tail: () => stderr };
+    const replica: Replica = {
+      name,
+      pid: proc.pid,
+      events,
+      exited: Promise.all([proc.exited, pump]).then(([code]) => code),
+      tail: () => stderr,
+    };
     this.replicas.push(replica);
     return replica;
   }

@@ -21,7 +21,11 @@ export interface Container {
   name: string;
   command?: string[];
   args?: string[];
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } }>;
+  env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } };
+  }>;
   ports?: Array<{ name: string; containerPort: number }>;
   readinessProbe?: Probe;
   livenessProbe?: Probe;
@@ -55,7 +59,12 @@ export function configMapText(objs: K8sObject[]): string {
 }
 
 /** The environment of `c`: literal values, `secretKeyRef` from `secrets["name/key"]`, `fieldRef metadata.name` = `podName`. */
-export function envOf(c: Container, secrets: Record<string, string>, podName: string, mapValue: (v: string) => string): Record<string, string> {
+export function envOf(
+  c: Container,
+  secrets: Record<string, string>,
+  podName: string,
+  mapValue: (v: string) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of c.env ?? []) {
     if (e.value !== undefined) out[e.name] = mapValue(e.value);
@@ -71,7 +80,8 @@ export function envOf(c: Container, secrets: Record<string, string>, podName: st
 }
 
 /** `$(VAR)` in an arg, as the kubelet expands it from the container's environment. */
-export const expandArg = (arg: string, env: Record<string, string>): string => arg.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, n: string) => env[n] ?? m);
+export const expandArg = (arg: string, env: Record<string, string>): string =>
+  arg.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, n: string) => env[n] ?? m);
 
 /** A pod's file path under the test's root (directories made). */
 export function podPath(root: string, path: string): string {

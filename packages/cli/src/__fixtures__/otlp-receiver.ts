@@ -66,7 +66,7 @@ export function startOtlpReceiver(): OtlpReceiver {
   const contentTypes: string[] = [];
   const waiters = new Set<{ ready: () => boolean; resolve: () => void }>();
   const check = () => {
-    for (const w of waiters) if (w.ready()) (waiters.delete(w), w.resolve());
+    for (const w of waiters) if (w.ready()) waiters.delete(w), w.resolve();
   };
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -79,7 +79,9 @@ export function startOtlpReceiver(): OtlpReceiver {
       const json = type.startsWith("application/json");
       // OTLP/JSON answers in JSON, protobuf in protobuf (OTLP/HTTP spec, "OTLP/HTTP Response").
       const answer = (encoded: Uint8Array) =>
-        json ? Response.json({}) : new Response(encoded as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/x-protobuf" } });
+        json
+          ? Response.json({})
+          : new Response(encoded as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/x-protobuf" } });
       if (path === "/v1/traces") {
         const msg = json ? JSON.parse(new TextDecoder().decode(body)) : TraceRequest.decode(body);
         for (const rs of msg.resourceSpans ?? [])
@@ -104,9 +106,9 @@ export function startOtlpReceiver(): OtlpReceiver {
           for (const sm of rm.scopeMetrics ?? [])
             for (const m of sm.metrics ?? []) {
               const data = m.sum ?? m.histogram ?? m.gauge;
-                            const points = (data?.dataPoints ?? []).map((p: any) => ({
+              const points = (data?.dataPoints ?? []).map((p: any) => ({
                 attributes: attrs(p.attributes),
-                value: p.asDouble ?? (p.asInt != null ? Number(p.asInt) : p.sum ?? Number(p.count ?? 0)),
+                value: p.asDouble ?? (p.asInt != null ? Number(p.asInt) : (p.sum ?? Number(p.count ?? 0))),
               }));
               metrics.push({ name: m.name, unit: m.unit, points });
             }
@@ -116,7 +118,6 @@ export function startOtlpReceiver(): OtlpReceiver {
       return new Response("not found", { status: 404 });
     },
   });
-  const until = (ready: () => boolean) =>
-    ready() ? Promise.resolve() : new Promise<void>((resolve) => waiters.add({ ready, resolve }));
+  const until = (ready: () => boolean) => (ready() ? Promise.resolve() : new Promise<void>((resolve) => waiters.add({ ready, resolve })));
   return { url: `http://127.0.0.1:${server.port}`, spans, metrics, contentTypes, until, close: () => server.stop(true) };
 }

@@ -29,9 +29,14 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     await new Promise((r) => setTimeout(r, everyMs));
     if (extra.signal.aborted) return { content: [{ type: "text", text: "cancelled" }], isError: true };
     if (token !== undefined)
-      await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total, message: `step ${step} of ${total}` } });
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: step, total, message: `step ${step} of ${total}` },
+      });
   }
-  return { content: [{ type: "text", text: `work done after ${seconds}s (progress ${token === undefined ? "not asked for" : "reported"})` }] };
+  return {
+    content: [{ type: "text", text: `work done after ${seconds}s (progress ${token === undefined ? "not asked for" : "reported"})` }],
+  };
 });
 
 await server.connect(new StdioServerTransport());

@@ -11,7 +11,11 @@ if (!log) throw new Error("usage: recording-server.ts <log.jsonl>");
 
 const server = new McpServer({ name: "recording", version: "1.0.0" });
 server.tool(
-  { name: "echo", description: "Echo text back", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  {
+    name: "echo",
+    description: "Echo text back",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
   (args) => ({ content: [{ type: "text", text: `echo: ${String(args.text)}` }] }),
 );
 server.tool(

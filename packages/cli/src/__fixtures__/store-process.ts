@@ -24,7 +24,10 @@ export interface StoreProcess {
 export const randomToken = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 
 /** Start `agentd store <backendArgs> --http 127.0.0.1:0`, with a token file unless `auth: false`. */
-export async function startStoreProcess(backendArgs: string[], options: { auth?: boolean; env?: Record<string, string> } = {}): Promise<StoreProcess> {
+export async function startStoreProcess(
+  backendArgs: string[],
+  options: { auth?: boolean; env?: Record<string, string> } = {},
+): Promise<StoreProcess> {
   const dir = mkdtempSync(join(tmpdir(), "agentd-store-http-"));
   const token = options.auth === false ? undefined : randomToken();
   const tokenArgs: string[] = [];

@@ -23,7 +23,10 @@ export class TmuxTerminal {
    * Run `argv` in `cwd` with exactly `env`, stdout to `stdoutFile`; stdin and stderr are the terminal.
    * `recordFile` receives every byte written to the terminal (control sequences included), from the start.
    */
-  constructor(argv: string[], options: { cwd: string; env: Record<string, string>; stdoutFile: string; columns?: number; recordFile?: string }) {
+  constructor(
+    argv: string[],
+    options: { cwd: string; env: Record<string, string>; stdoutFile: string; columns?: number; recordFile?: string },
+  ) {
     this.codeFile = join(options.cwd, `exit-code-${this.socket}`);
     const envArgs = Object.entries(options.env).map(([k, v]) => quote(`${k}=${v}`));
     // Recording: the command waits until the pane is piped to the file, so no early byte is missed.

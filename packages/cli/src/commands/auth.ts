@@ -53,9 +53,13 @@ const login = defineCommand({
     const entry = resolved.config.mcpServers?.[args.server];
     if (!entry) throw new AgentdError("E_USAGE", `unknown MCP server '${args.server}'; see agentd mcp for the configured ones`);
     if (!("url" in entry) || !entry.oauth)
-      throw new AgentdError("E_USAGE", `MCP server '${args.server}' has no "oauth" block; add "oauth": {} to its mcpServers entry to use OAuth`);
+      throw new AgentdError(
+        "E_USAGE",
+        `MCP server '${args.server}' has no "oauth" block; add "oauth": {} to its mcpServers entry to use OAuth`,
+      );
     const port = args.port === undefined ? undefined : Number(args.port);
-    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new AgentdError("E_USAGE", `--port expects a port number, got '${args.port}'`);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+      throw new AgentdError("E_USAGE", `--port expects a port number, got '${args.port}'`);
     const signals = abortOnSignals();
     const store = tokenStoreFromConfig(resolved.config, nullLogger);
     try {
@@ -68,7 +72,9 @@ const login = defineCommand({
         ...(port !== undefined ? { port } : {}),
         signal: signals.signal,
         onUrl: (url) => {
-          process.stderr.write(`Open this URL to authorize agentd for '${args.server}':\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`);
+          process.stderr.write(
+            `Open this URL to authorize agentd for '${args.server}':\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`,
+          );
           if (args.browser !== false) openBrowser(url.href);
         },
       });
@@ -101,7 +107,9 @@ const status = defineCommand({
     else if (logins.length === 0) process.stdout.write("no stored logins\n");
     else
       for (const l of logins)
-        process.stdout.write(`${l.server}\t${l.resource}\tissuer ${l.issuer}\texpires ${when(l.expiresAt)}${l.refreshable ? "\trefreshable" : ""}${l.scope ? `\tscope ${l.scope}` : ""}\n`);
+        process.stdout.write(
+          `${l.server}\t${l.resource}\tissuer ${l.issuer}\texpires ${when(l.expiresAt)}${l.refreshable ? "\trefreshable" : ""}${l.scope ? `\tscope ${l.scope}` : ""}\n`,
+        );
     return EXIT.ok;
   },
 });

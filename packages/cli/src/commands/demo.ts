@@ -25,8 +25,7 @@ export const demoExamples = [
 export function demoConfig(base: AgentdConfig): AgentdConfig {
   return {
     ...base,
-    instructions:
-      base.instructions ?? "You are an order-desk assistant. Use the tools to answer; quote the numbers the tools return.",
+    instructions: base.instructions ?? "You are an order-desk assistant. Use the tools to answer; quote the numbers the tools return.",
     mcpServers: { [DEMO_SERVER]: demoServerCommand() },
     limits: { maxTurns: 8, deadline: 120_000, ...base.limits },
   };
@@ -72,7 +71,12 @@ export const demoCommand = defineCommand({
     if (resolved.config.model?.intelligence !== undefined) {
       const config = demoConfig(resolved.config);
       process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
-      const agent = createAgentFromConfig(config, agentOptions({ ...(key?.apiKey ? { apiKey: key.apiKey } : {}), ...(key ? { apiKeyHint: key.hint } : {}) }, logger, { requireModel: true }));
+      const agent = createAgentFromConfig(
+        config,
+        agentOptions({ ...(key?.apiKey ? { apiKey: key.apiKey } : {}), ...(key ? { apiKeyHint: key.hint } : {}) }, logger, {
+          requireModel: true,
+        }),
+      );
       try {
         const started = performance.now();
         print(await agent.run(instruction, runOptions), performance.now() - started);

@@ -30,5 +30,15 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
 
 export const rootCommand = defineCommand({
   meta: { name: "agentd", version: VERSION, description: "A headless, cloud-native agent runtime: thinks with an LLM, acts through MCP." },
-  subCommands: { run: runCommand, serve: serveCommand, status: statusCommand, demo: demoCommand, init: initCommand, mcp: mcpCommand, store: storeCommand, auth: authCommand, version: versionCommand },
+  subCommands: {
+    run: runCommand,
+    serve: serveCommand,
+    status: statusCommand,
+    demo: demoCommand,
+    init: initCommand,
+    mcp: mcpCommand,
+    store: storeCommand,
+    auth: authCommand,
+    version: versionCommand,
+  },
 });

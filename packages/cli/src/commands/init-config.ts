@@ -131,7 +131,11 @@ export function serverEntry(target: string): McpServerConfig {
     return { url: t };
   }
   const [command, ...args] = splitCommandLine(t);
-  if (!command) throw new AgentdError("E_USAGE", "an MCP server needs a command line (e.g. npx -y @modelcontextprotocol/server-filesystem /data) or a URL");
+  if (!command)
+    throw new AgentdError(
+      "E_USAGE",
+      "an MCP server needs a command line (e.g. npx -y @modelcontextprotocol/server-filesystem /data) or a URL",
+    );
   return args.length ? { command, args } : { command };
 }
 
@@ -140,7 +144,11 @@ export function parseServerFlag(text: string): { name: string; target: string } 
   const eq = text.indexOf("=");
   const name = eq > 0 ? text.slice(0, eq) : "";
   const target = text.slice(eq + 1).trim();
-  if (eq <= 0 || !target) throw new AgentdError("E_USAGE", `--server expects NAME=COMMAND or NAME=URL, e.g. --server 'fs=npx -y @modelcontextprotocol/server-filesystem /data'`);
+  if (eq <= 0 || !target)
+    throw new AgentdError(
+      "E_USAGE",
+      `--server expects NAME=COMMAND or NAME=URL, e.g. --server 'fs=npx -y @modelcontextprotocol/server-filesystem /data'`,
+    );
   const bad = checkServerName(name);
   if (bad) throw new AgentdError("E_USAGE", `--server ${name}: ${bad}`);
   // Checked here, before any question is asked, so the error names the flag.

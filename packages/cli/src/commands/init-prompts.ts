@@ -19,7 +19,12 @@ export type InitSeed = Partial<Omit<InitAnswers, "servers">> & { servers: InitAn
 
 class Cancelled extends Error {}
 
-const MODEL_EXAMPLES: Record<Dialect, string> = { openai: "e.g. gpt-4.1-mini", responses: "e.g. gpt-5-mini", anthropic: "e.g. claude-sonnet-4-5", gemini: "e.g. gemini-2.5-flash" };
+const MODEL_EXAMPLES: Record<Dialect, string> = {
+  openai: "e.g. gpt-4.1-mini",
+  responses: "e.g. gpt-5-mini",
+  anthropic: "e.g. claude-sonnet-4-5",
+  gemini: "e.g. gemini-2.5-flash",
+};
 
 /** The prompt's value, or stop the whole flow when the person pressed Ctrl-C / Esc. */
 function answered<T>(value: T): Exclude<T, symbol> {
@@ -27,11 +32,18 @@ function answered<T>(value: T): Exclude<T, symbol> {
   return value as Exclude<T, symbol>;
 }
 
-const ask = async (message: string, options: { fallback?: string; placeholder?: string; check?: (v: string | undefined) => string | undefined }) =>
+const ask = async (
+  message: string,
+  options: { fallback?: string; placeholder?: string; check?: (v: string | undefined) => string | undefined },
+) =>
   answered(
     await text({
       message,
-      ...(options.fallback ? { defaultValue: options.fallback, placeholder: options.fallback } : options.placeholder ? { placeholder: options.placeholder } : {}),
+      ...(options.fallback
+        ? { defaultValue: options.fallback, placeholder: options.fallback }
+        : options.placeholder
+          ? { placeholder: options.placeholder }
+          : {}),
       // Validation sees the raw input; empty input takes the default afterwards, so it is fine when there is one.
       validate: (v) => (!v && options.fallback ? undefined : options.check?.(v || undefined)),
     }),

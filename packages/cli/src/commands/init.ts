@@ -49,7 +49,13 @@ function answersFromFlags(seed: ReturnType<typeof seedFrom>): InitAnswers {
   const model = seed.model ?? d.model;
   // `--api-key-env ""` says: no key.
   const apiKeyEnv = seed.keyEnvGiven ? seed.apiKeyEnv : d.apiKeyEnv;
-  return { dialect, ...(intelligence ? { intelligence } : {}), ...(model ? { model } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}), servers: seed.servers };
+  return {
+    dialect,
+    ...(intelligence ? { intelligence } : {}),
+    ...(model ? { model } : {}),
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    servers: seed.servers,
+  };
 }
 
 /** What to do next, as shell lines. */
@@ -69,7 +75,10 @@ async function makeFolder(dir: string, shown: string): Promise<void> {
     await mkdir(dir, { recursive: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const what = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way of its folder" : `cannot create its folder (${code ?? (e as Error).message})`;
+    const what =
+      code === "EEXIST" || code === "ENOTDIR"
+        ? "a file is in the way of its folder"
+        : `cannot create its folder (${code ?? (e as Error).message})`;
     throw new AgentdError("E_USAGE", `cannot write ${shown}: ${what}`);
   }
 }
@@ -94,7 +103,10 @@ export const initCommand = defineCommand({
     const seed = seedFrom(args, rawArgs);
     const interactive = args.yes !== true;
     if (interactive && !process.stdin.isTTY)
-      throw new AgentdError("E_USAGE", "init asks questions but stdin is not a terminal: run 'agentd init --yes' with flags (--intelligence, --dialect, --model, --api-key-env, --server)");
+      throw new AgentdError(
+        "E_USAGE",
+        "init asks questions but stdin is not a terminal: run 'agentd init --yes' with flags (--intelligence, --dialect, --model, --api-key-env, --server)",
+      );
     const answers = interactive ? await askAnswers(seed) : answersFromFlags(seed);
     if (!answers) throw new AgentdError("E_ABORTED", "init cancelled: nothing was written", { data: { signal: "SIGINT" } });
     const config = configFromAnswers(answers, shown);
@@ -110,10 +122,10 @@ export const initCommand = defineCommand({
     if (interactive) {
       note(steps.join("\n"), "Next");
       outro(`Wrote ${shown}`);
-    }
-    else process.stdout.write(`Wrote ${shown}\nNext:\n${steps.map((l) => `  ${l}`).join("\n")}\n`);
+    } else process.stdout.write(`Wrote ${shown}\nNext:\n${steps.map((l) => `  ${l}`).join("\n")}\n`);
     const envConfig = process.env.AGENT_CONFIG;
-    if (envConfig && resolve(envConfig) !== path) process.stderr.write(`agentd: note: AGENT_CONFIG=${envConfig} is set, so 'agentd run' reads that file, not ${shown}\n`);
+    if (envConfig && resolve(envConfig) !== path)
+      process.stderr.write(`agentd: note: AGENT_CONFIG=${envConfig} is set, so 'agentd run' reads that file, not ${shown}\n`);
     return EXIT.ok;
   },
 });

@@ -62,7 +62,10 @@ export function coerceArg(pair: ArgPair, property: unknown): unknown {
   if (types.includes("integer") || types.includes("number")) {
     const n = Number(pair.raw);
     if (pair.raw.trim() === "" || Number.isNaN(n) || (!types.includes("number") && !Number.isInteger(n)))
-      throw new AgentdError("E_USAGE", `--arg ${pair.key} expects ${types.includes("number") ? "a number" : "a whole number"}, got '${pair.raw}'`);
+      throw new AgentdError(
+        "E_USAGE",
+        `--arg ${pair.key} expects ${types.includes("number") ? "a number" : "a whole number"}, got '${pair.raw}'`,
+      );
     return n;
   }
   if (types.includes("boolean")) {

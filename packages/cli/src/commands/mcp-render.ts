@@ -20,7 +20,10 @@ export function table(header: string[], rows: string[][], width = Number.POSITIV
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
   return all
     .map((r) => {
-      const line = r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+      const line = r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd();
       return line.length > width ? `${line.slice(0, Math.max(width - 1, 0))}…` : line;
     })
     .join("\n")
@@ -52,7 +55,11 @@ export function renderTools(tools: Tool[], width?: number): string {
 /** The prompts table: name, arguments, description. */
 export function renderPrompts(prompts: Prompt[], width?: number): string {
   const args = (p: Prompt) => (p.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(", ");
-  return table(["PROMPT", "ARGS (? = optional)", "DESCRIPTION"], prompts.map((p) => [p.name, args(p) || "-", firstLine(p.title ?? p.description)]), width);
+  return table(
+    ["PROMPT", "ARGS (? = optional)", "DESCRIPTION"],
+    prompts.map((p) => [p.name, args(p) || "-", firstLine(p.title ?? p.description)]),
+    width,
+  );
 }
 
 /** Resources, then resource templates. */
@@ -103,7 +110,8 @@ export function renderCallResult(result: CallToolResult): string {
 /** A resource's contents: text as it is, blobs summarised; several contents each under their URI. */
 export function renderContents(result: ReadResourceResult): string {
   const contents = result.contents as Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>;
-  const body = (c: (typeof contents)[number]) => (c.text !== undefined ? c.text : `[blob ${c.mimeType ?? "binary"}, ${size(c.blob?.length ?? 0)}]`);
+  const body = (c: (typeof contents)[number]) =>
+    c.text !== undefined ? c.text : `[blob ${c.mimeType ?? "binary"}, ${size(c.blob?.length ?? 0)}]`;
   const text = contents.length === 1 ? body(contents[0]!) : contents.map((c) => `--- ${c.uri}\n${body(c)}`).join("\n");
   return text.endsWith("\n") || text === "" ? text : `${text}\n`;
 }

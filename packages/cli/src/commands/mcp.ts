@@ -3,7 +3,18 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import { AgentdError, capabilityConfigFrom, connectServer, createLogger, McpError, resolveConfig, scrubSecrets, type CapabilityConfig, type McpClient, type RequestOptions } from "@agentd/sdk";
+import {
+  AgentdError,
+  capabilityConfigFrom,
+  connectServer,
+  createLogger,
+  McpError,
+  resolveConfig,
+  scrubSecrets,
+  type CapabilityConfig,
+  type McpClient,
+  type RequestOptions,
+} from "@agentd/sdk";
 import { tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
@@ -11,7 +22,15 @@ import { promptsSwitchedOff } from "../modes/prompts-switch.ts";
 import { abortOnSignals } from "../signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { buildPromptArguments, buildToolArguments, readStdin, repeatedFlag } from "./mcp-args.ts";
-import { renderCallResult, renderContents, renderPrompt, renderPrompts, renderResources, renderServers, renderTools } from "./mcp-render.ts";
+import {
+  renderCallResult,
+  renderContents,
+  renderPrompt,
+  renderPrompts,
+  renderResources,
+  renderServers,
+  renderTools,
+} from "./mcp-render.ts";
 import { durationFlag } from "./shared-args.ts";
 
 export const mcpExamples = [
@@ -75,7 +94,10 @@ async function perform(action: string, p: Poke): Promise<number> {
       const args = buildToolArguments(input, p.args, tool?.inputSchema);
       const result = await client.callTool(p.target, args, {
         ...p.request,
-        onprogress: (pr) => process.stderr.write(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`),
+        onprogress: (pr) =>
+          process.stderr.write(
+            `progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`,
+          ),
       });
       out(json ? asJson(result) : renderCallResult(result));
       // The content above is the tool's answer either way; the exit code (1) and one stderr line say it failed.
@@ -103,7 +125,11 @@ async function perform(action: string, p: Poke): Promise<number> {
       const ref = /[{:]/.test(p.target) ? { type: "ref/resource", uri: p.target } : { type: "ref/prompt", name: p.target };
       const context = buildPromptArguments(p.args);
       const result = await client.complete(
-        { ref, argument: { name: p.input ?? "", value: p.prefix }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) } as never,
+        {
+          ref,
+          argument: { name: p.input ?? "", value: p.prefix },
+          ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+        } as never,
         p.request,
       );
       out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
@@ -138,17 +164,31 @@ export const mcpCommand = defineCommand({
     server: { type: "positional", required: false, description: "A server from mcpServers (omit to list them)" },
     action: { type: "positional", required: false, description: "tools (default), call, resources, read, prompts, get-prompt or complete" },
     target: { type: "positional", required: false, description: "call: the TOOL; read: the URI; get-prompt: the PROMPT" },
-    input: { type: "positional", required: false, description: "call: the arguments as a JSON object ('-' reads stdin); complete: the ARGument" },
+    input: {
+      type: "positional",
+      required: false,
+      description: "call: the arguments as a JSON object ('-' reads stdin); complete: the ARGument",
+    },
     prefix: { type: "positional", required: false, description: "complete: what the argument's value starts with (default empty)" },
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
-    "mcp-config": { type: "string", description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable" },
-    timeout: { type: "string", description: "Timeout of the connect, and of each request without a response or progress, e.g. 30s (defaults: 30s to connect; the server's timeout, else limits.mcpTimeout, else 60s a request)" },
+    "mcp-config": {
+      type: "string",
+      description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
+    },
+    timeout: {
+      type: "string",
+      description:
+        "Timeout of the connect, and of each request without a response or progress, e.g. 30s (defaults: 30s to connect; the server's timeout, else limits.mcpTimeout, else 60s a request)",
+    },
   },
   async run({ args, rawArgs }) {
     const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-    const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), ...(mcpConfig.length ? { overrides: { mcpConfig } } : {}) });
+    const resolved = await resolveConfig({
+      ...(args.config ? { configPath: args.config } : {}),
+      ...(mcpConfig.length ? { overrides: { mcpConfig } } : {}),
+    });
     const servers = resolved.config.mcpServers ?? {};
     const names = Object.keys(servers);
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -174,8 +214,13 @@ export const mcpCommand = defineCommand({
     const action = args.action ?? "tools";
     const spec = ACTIONS[action];
     if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
-    if (action === "complete" && !args.input) throw new AgentdError("E_USAGE", `complete needs an argument name: agentd mcp ${args.server} complete ${args.target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`);
-    if (spec.target && !args.target) throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
+    if (action === "complete" && !args.input)
+      throw new AgentdError(
+        "E_USAGE",
+        `complete needs an argument name: agentd mcp ${args.server} complete ${args.target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`,
+      );
+    if (spec.target && !args.target)
+      throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
     const off = spec.prompts ? promptsSwitchedOff(args.server, config) : undefined;
     if (off) throw off;
     const pairs = repeatedFlag(rawArgs, "arg", "a");
@@ -184,7 +229,11 @@ export const mcpCommand = defineCommand({
 
     // A human asked for prompts explicitly, so prompts are on for this command only; the rest (tasks, roots,
     // elicitation) follows the config, exactly as for `agentd run`.
-    const capabilities: CapabilityConfig = { ...capabilityConfigFrom(resolved.config), ...(spec.prompts ? { prompts: true } : {}), ...(spec.completion ? { completion: true } : {}) };
+    const capabilities: CapabilityConfig = {
+      ...capabilityConfigFrom(resolved.config),
+      ...(spec.prompts ? { prompts: true } : {}),
+      ...(spec.completion ? { completion: true } : {}),
+    };
     // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
     const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
     const logger = process.env.AGENT_LOG_LEVEL
@@ -210,7 +259,18 @@ export const mcpCommand = defineCommand({
         ...(limits.mcpTimeout ? { requestTimeoutMs: limits.mcpTimeout } : {}),
         ...(limits.mcpMaxTotalTimeout ? { maxTotalTimeoutMs: limits.mcpMaxTotalTimeout } : {}),
       });
-      const poke: Poke = { client, server: args.server, target: args.target ?? "", input: args.input, args: pairs, json: args.json === true, request: { signal: signals.signal }, out, width, prefix: args.prefix ?? "" };
+      const poke: Poke = {
+        client,
+        server: args.server,
+        target: args.target ?? "",
+        input: args.input,
+        args: pairs,
+        json: args.json === true,
+        request: { signal: signals.signal },
+        out,
+        width,
+        prefix: args.prefix ?? "",
+      };
       return await perform(action, poke);
     } catch (e) {
       const sig = signals.received();

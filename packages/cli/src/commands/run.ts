@@ -28,7 +28,7 @@ export const runExamples = [
   'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
   'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
   "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
-  "agentd run --cron @daily --tz Europe/Berlin \"Daily report\"      # midnight in Berlin (--tz: the time-zone cron)",
+  'agentd run --cron @daily --tz Europe/Berlin "Daily report"      # midnight in Berlin (--tz: the time-zone cron)',
   'agentd run --subscribe fs:file:///data/inbox.md "Triage: {{resource.text}}"',
   "agentd run --mode reactive --config agentd.json                # the config's triggers.subscriptions",
 ];
@@ -38,7 +38,11 @@ function outputFormat(args: Record<string, unknown>): "text" | "json" | "stream-
   const named = args["output-format"];
   if (named !== undefined && named !== "text" && named !== "json" && named !== "stream-json")
     throw new AgentdError("E_USAGE", `--output-format expects text, json or stream-json, got '${String(named)}'`);
-  const wanted = new Set<string>([...(typeof named === "string" && named !== "text" ? [named] : []), ...(args.json === true ? ["json"] : []), ...(args.stream === true ? ["stream-json"] : [])]);
+  const wanted = new Set<string>([
+    ...(typeof named === "string" && named !== "text" ? [named] : []),
+    ...(args.json === true ? ["json"] : []),
+    ...(args.stream === true ? ["stream-json"] : []),
+  ]);
   if (wanted.size > 1) throw new AgentdError("E_USAGE", "choose one output format: --json (one document) or --stream (JSON lines)");
   return ([...wanted][0] as "json" | "stream-json" | undefined) ?? "text";
 }
@@ -56,22 +60,51 @@ export const runNotes = [
 export const runCommand = defineCommand({
   meta: { name: "run", description: "Run an instruction once, or keep running on an interval, a cron schedule or resource changes." },
   args: {
-    instruction: { type: "positional", required: false, description: "What to do (once: read from stdin when omitted and piped); the flag trigger's instruction template" },
+    instruction: {
+      type: "positional",
+      required: false,
+      description: "What to do (once: read from stdin when omitted and piped); the flag trigger's instruction template",
+    },
     ...configArgs,
     mode: { type: "string", description: "once (default), interval, cron or reactive; implied by --interval, --cron, --subscribe" },
     interval: { type: "string", description: "Interval mode: pause between the end of a run and the next, e.g. 5m (0 = re-enter at once)" },
     "max-runs": { type: "string", description: "Interval mode: stop after N runs, then exit" },
-    cron: { type: "string", description: "Cron mode: a 5-field schedule, UTC unless --tz, e.g. '*/15 * * * *', or @hourly, @daily, @weekly, @monthly, @yearly" },
+    cron: {
+      type: "string",
+      description: "Cron mode: a 5-field schedule, UTC unless --tz, e.g. '*/15 * * * *', or @hourly, @daily, @weekly, @monthly, @yearly",
+    },
     tz: { type: "string", description: "Cron mode: IANA time zone for --cron, e.g. Europe/Berlin (implies --cron-timezones)" },
-    "cron-timezones": { type: "boolean", description: 'Cron with time zones (DST-aware), missed-tick catch-up and a job store; same as capabilities.cron "timezones"' },
+    "cron-timezones": {
+      type: "boolean",
+      description: 'Cron with time zones (DST-aware), missed-tick catch-up and a job store; same as capabilities.cron "timezones"',
+    },
     subscribe: { type: "string", description: "Reactive mode: watch SERVER:URI (a server from mcpServers); runs when it changes" },
-    "watch-config": { type: "boolean", default: true, description: "Long-running modes: reload when the config file changes (--no-watch-config: only on SIGHUP)" },
+    "watch-config": {
+      type: "boolean",
+      default: true,
+      description: "Long-running modes: reload when the config file changes (--no-watch-config: only on SIGHUP)",
+    },
     grace: { type: "string", description: "On SIGTERM/SIGINT, let in-flight runs finish this long before cancelling them (default 30s)" },
-    json: { type: "boolean", description: "Print one JSON document {runId, status, text|output or error, exitCode, usage, turns, …}, on failure too (one a line per run when long-running)" },
-    stream: { type: "boolean", description: "Once: print the run's events as JSON lines as they happen (text deltas, tool calls, usage), ending with the --json document as a finish event" },
+    json: {
+      type: "boolean",
+      description:
+        "Print one JSON document {runId, status, text|output or error, exitCode, usage, turns, …}, on failure too (one a line per run when long-running)",
+    },
+    stream: {
+      type: "boolean",
+      description:
+        "Once: print the run's events as JSON lines as they happen (text deltas, tool calls, usage), ending with the --json document as a finish event",
+    },
     "output-format": { type: "string", description: "text (default), json (same as --json) or stream-json (same as --stream)" },
-    quiet: { type: "boolean", alias: "q", description: "No live status line on a terminal; telemetry at warnings and errors only (unless AGENT_LOG_LEVEL)" },
-    "run-id": { type: "string", description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)" },
+    quiet: {
+      type: "boolean",
+      alias: "q",
+      description: "No live status line on a terminal; telemetry at warnings and errors only (unless AGENT_LOG_LEVEL)",
+    },
+    "run-id": {
+      type: "string",
+      description: "Once: stable idempotency id sent in _meta of every tool call (default: RUN_ID, else random)",
+    },
     "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
     prompt: { type: "string", description: "Once: use the prompt NAME of MCP server SERVER (SERVER/NAME) as the instruction" },
     arg: { type: "string", alias: "a", description: "With --prompt: a prompt argument KEY=VALUE; repeatable" },
@@ -86,18 +119,33 @@ export const runCommand = defineCommand({
     const quiet = args.quiet === true;
     // --quiet: telemetry at warnings and errors, for this process and the servers and subagents it starts.
     if (quiet && !process.env.AGENT_LOG_LEVEL) process.env.AGENT_LOG_LEVEL = "warn";
-    if (stream && mode !== "once") throw new AgentdError("E_USAGE", "--stream (--output-format stream-json) watches a single run: drop the mode flags, or use --json for one line per run");
+    if (stream && mode !== "once")
+      throw new AgentdError(
+        "E_USAGE",
+        "--stream (--output-format stream-json) watches a single run: drop the mode flags, or use --json for one line per run",
+      );
     if (args.prompt && (mode !== "once" || args.instruction))
       throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
     if (mode === "once") {
       try {
         const typed = args.prompt ? undefined : await readInstruction(args.instruction);
-        const resolved = await resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+        const resolved = await resolveConfig({
+          ...(args.config ? { configPath: args.config } : {}),
+          overrides: overridesFrom(args, rawArgs),
+        });
         // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
-        const ask = args.prompt && process.stdin.isTTY && process.stderr.isTTY ? (await import("../modes/ask-prompt-arguments.ts")).askInTerminal : undefined;
+        const ask =
+          args.prompt && process.stdin.isTTY && process.stderr.isTTY
+            ? (await import("../modes/ask-prompt-arguments.ts")).askInTerminal
+            : undefined;
         const instruction =
           typed ??
-          (await fetchPromptInstruction(resolved.config, parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))), stderrLogger(), ask ? { ask } : {}));
+          (await fetchPromptInstruction(
+            resolved.config,
+            parsePromptRef(args.prompt ?? "", buildPromptArguments(repeatedFlag(rawArgs, "arg", "a"))),
+            stderrLogger(),
+            ask ? { ask } : {},
+          ));
         const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
         const runId = args["run-id"];
         return await runOnce({
@@ -124,6 +172,14 @@ export const runCommand = defineCommand({
     const resolve = () => resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
     const resolved = await resolve();
     const plan = planTriggers(mode, flags, resolved.config, instruction);
-    return runTriggered({ mode, plan, resolved, json, graceMs, reloadConfig: async () => (await resolve()).config, watchConfig: args["watch-config"] !== false });
+    return runTriggered({
+      mode,
+      plan,
+      resolved,
+      json,
+      graceMs,
+      reloadConfig: async () => (await resolve()).config,
+      watchConfig: args["watch-config"] !== false,
+    });
   },
 });

@@ -36,21 +36,65 @@ export const serveCommand = defineCommand({
     "tls-key": { type: "string", description: "TLS private key (PEM file)" },
     "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_AUTH_TOKENS, comma-separated)" },
-    "operator-tokens": { type: "string", description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)" },
-    operators: { type: "string", description: "A principal id with the operator role; repeat for more (e.g. --operators local --operators 'mtls:CN=bob\\,O=ops' --operators 'mtls:CN=alice,O=ops')" },
-    "public-url": { type: "string", description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata" },
-    "behind-proxy": { type: "string", description: "TLS is terminated by a proxy in front (ingress, mesh) at these addresses (comma-separated IPs or CIDR ranges): plain HTTP off loopback, still with auth; Forwarded/X-Forwarded-* believed from them only" },
-    "forwarded-client-cert": { type: "boolean", description: "With --behind-proxy: authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (principal mtls:<subject or URI>)" },
+    "operator-tokens": {
+      type: "string",
+      description: "File of bearer tokens, one a line, whose holders are operators (see every principal's runs)",
+    },
+    operators: {
+      type: "string",
+      description:
+        "A principal id with the operator role; repeat for more (e.g. --operators local --operators 'mtls:CN=bob\\,O=ops' --operators 'mtls:CN=alice,O=ops')",
+    },
+    "public-url": {
+      type: "string",
+      description: "The endpoint URL clients reach (e.g. https://agentd.example.com/mcp), advertised in RFC 9728 metadata",
+    },
+    "behind-proxy": {
+      type: "string",
+      description:
+        "TLS is terminated by a proxy in front (ingress, mesh) at these addresses (comma-separated IPs or CIDR ranges): plain HTTP off loopback, still with auth; Forwarded/X-Forwarded-* believed from them only",
+    },
+    "forwarded-client-cert": {
+      type: "boolean",
+      description:
+        "With --behind-proxy: authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (principal mtls:<subject or URI>)",
+    },
     "json-response": { type: "boolean", description: "Answer POSTs with one JSON body instead of an SSE stream" },
-    a2a: { type: "boolean", description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest" },
-    metrics: { type: "boolean", description: "Serve GET /metrics (Prometheus text format) on the HTTP listener, for operators' credentials or --metrics-token-file (serve.metrics)" },
+    a2a: {
+      type: "boolean",
+      description: "Also serve A2A v1.0 on the HTTP listener: /.well-known/agent-card.json, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest",
+    },
+    metrics: {
+      type: "boolean",
+      description:
+        "Serve GET /metrics (Prometheus text format) on the HTTP listener, for operators' credentials or --metrics-token-file (serve.metrics)",
+    },
     "metrics-token-file": { type: "string", description: "A file holding the bearer token scrapers of /metrics send (implies --metrics)" },
-    console: { type: "boolean", description: "Also serve the operator's console (a web page) at /console on the HTTP listener (docs/console.md)" },
-    notifications: { type: "boolean", description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)" },
-    "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
-    "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)" },
-    grace: { type: "string", description: "On SIGTERM (or stdin's end), let in-flight runs finish this long, then answer them as cancelled (default 30s)" },
-    "watch-config": { type: "boolean", default: true, description: "Reload when the config file changes, e.g. a ConfigMap update (--no-watch-config: only on SIGHUP)" },
+    console: {
+      type: "boolean",
+      description: "Also serve the operator's console (a web page) at /console on the HTTP listener (docs/console.md)",
+    },
+    notifications: {
+      type: "boolean",
+      description: "Declare logging; send clients notifications/message and progress (capabilities.serverNotifications)",
+    },
+    "allowed-origin": {
+      type: "string",
+      description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])",
+    },
+    "allowed-host": {
+      type: "string",
+      description: "Host header values allowed instead of the bound address and loopback names (comma-separated host or host:port)",
+    },
+    grace: {
+      type: "string",
+      description: "On SIGTERM (or stdin's end), let in-flight runs finish this long, then answer them as cancelled (default 30s)",
+    },
+    "watch-config": {
+      type: "boolean",
+      default: true,
+      description: "Reload when the config file changes, e.g. a ConfigMap update (--no-watch-config: only on SIGHUP)",
+    },
     ...configArgs,
   },
   async run({ args, rawArgs }) {
@@ -59,7 +103,11 @@ export const serveCommand = defineCommand({
     // Checked up front: a bad --grace must not surface only at shutdown.
     const grace = args.grace ? parseGrace(args.grace) : 30_000;
     if (args.stdio && args.http) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
-    const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
+    const list = (v: string | undefined) =>
+      v
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     // One principal each time: a certificate subject holds commas, so the value is never split.
     const flagOperators = repeatedFlag(rawArgs, "operators").map(operatorFlag);
     // The flags over the file's configuration; the operator's reload (agentd/reload) applies them again.
@@ -87,25 +135,37 @@ export const serveCommand = defineCommand({
           ...(list(args["behind-proxy"]) ? { trustedProxies: list(args["behind-proxy"]) } : {}),
           ...(args["forwarded-client-cert"] === true ? { forwardedClientCert: true } : {}),
         });
-    const a2aConfig = args.a2a === true ? (config.serve?.a2a || true) : config.serve?.a2a;
-    if (a2aConfig && !http) throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    const a2aConfig = args.a2a === true ? config.serve?.a2a || true : config.serve?.a2a;
+    if (a2aConfig && !http)
+      throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
-    const a2a = a2aConfig ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) } : undefined;
+    const a2a = a2aConfig
+      ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) }
+      : undefined;
     const metrics = await metricsServeOptionsFrom(config, {
       ...(args.metrics === true ? { metrics: true } : {}),
       ...(args["metrics-token-file"] ? { metricsTokenFile: args["metrics-token-file"] } : {}),
     });
-    if (metrics && !http) throw new AgentdError("E_USAGE", "--metrics serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    if (metrics && !http)
+      throw new AgentdError("E_USAGE", "--metrics serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const withConsole = args.console === true || config.serve?.console === true;
-    if (withConsole && !http) throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    if (withConsole && !http)
+      throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
     const logger = stderrLogger();
-    const agent = createAgentFromConfig(config, { ...agentOptions(resolved, logger, { version: VERSION }), reloadConfig: async () => withFlags((await resolve()).config) });
+    const agent = createAgentFromConfig(config, {
+      ...agentOptions(resolved, logger, { version: VERSION }),
+      reloadConfig: async () => withFlags((await resolve()).config),
+    });
     const stop = new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
     // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
-    const watcher = reloadOnChange({ ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
+    const watcher = reloadOnChange({
+      ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}),
+      reload: () => agent.reload(),
+      logger,
+    });
     try {
       const serving = http
         ? await listenOrExplain(`${http.hostname}:${http.port}`, () =>
@@ -114,7 +174,9 @@ export const serveCommand = defineCommand({
         : await agent.serve({ stdio: true });
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).
       if (agent.triggers)
-        await agent.start().catch((error) => logger.error("triggers.failed", { error: error instanceof Error ? error.message : String(error) }));
+        await agent
+          .start()
+          .catch((error) => logger.error("triggers.failed", { error: error instanceof Error ? error.message : String(error) }));
       const outcome = await Promise.race([stop, serving.ended.then(() => undefined)]);
       // Drain: stop taking work, let in-flight runs finish (and be answered) up to the grace, then cancel them.
       logger.info("serve.draining", { signal: outcome ?? "stdin-closed", running: agent.status().inFlight, graceMs: grace });
@@ -154,9 +216,15 @@ export async function listenOrExplain<T>(address: string, listen: () => Promise<
     if (AgentdError.isInstance(e)) throw e;
     const message = e instanceof Error ? e.message : String(e);
     if (/in use|EADDRINUSE/i.test(message))
-      throw new AgentdError("E_CONFIG_INVALID", `--http ${address}: the address is already in use; pick another port (or 0 for any free one)`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `--http ${address}: the address is already in use; pick another port (or 0 for any free one)`,
+      );
     if (/PEM|certificate|private key|SSL|TLS|asn1|x509/i.test(message))
-      throw new AgentdError("E_CONFIG_INVALID", `--tls-cert/--tls-key: the TLS library rejected the certificate or key (${message.slice(0, 120)}); check that --tls-cert is the certificate and --tls-key its private key`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `--tls-cert/--tls-key: the TLS library rejected the certificate or key (${message.slice(0, 120)}); check that --tls-cert is the certificate and --tls-key its private key`,
+      );
     if (/EACCES|permission/i.test(message))
       throw new AgentdError("E_CONFIG_INVALID", `--http ${address}: not permitted to listen there (ports below 1024 need privileges)`);
     throw e;

@@ -6,9 +6,15 @@ import { repeatedFlag } from "./mcp-args.ts";
 /** Config flags: flags > environment (AGENT_*) > config file. */
 export const configArgs = {
   config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json if present)" },
-  "mcp-config": { type: "string", description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable" },
+  "mcp-config": {
+    type: "string",
+    description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
+  },
   intelligence: { type: "string", description: "Model endpoint URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1" },
-  dialect: { type: "string", description: "openai (chat completions, the default), responses (OpenAI's Responses API), anthropic or gemini (AGENT_DIALECT)" },
+  dialect: {
+    type: "string",
+    description: "openai (chat completions, the default), responses (OpenAI's Responses API), anthropic or gemini (AGENT_DIALECT)",
+  },
   model: { type: "string", alias: "m", description: "Model name (AGENT_MODEL)" },
   instructions: { type: "string", description: "System instructions (overrides the config file's)" },
   "max-turns": { type: "string", description: "Budget: model turns (default 20)" },

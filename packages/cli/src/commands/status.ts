@@ -32,7 +32,8 @@ export const statusCommand = defineCommand({
     const value = args.url ?? process.env.AGENTD_URL;
     if (!value) throw new AgentdError("E_USAGE", "agentd status needs the server: --url http://127.0.0.1:7777/mcp (or AGENTD_URL)");
     const failures = args.failures === undefined ? 10 : Number(args.failures);
-    if (!Number.isInteger(failures) || failures < 1 || failures > 100) throw new AgentdError("E_USAGE", `--failures must be an integer from 1 to 100 (got '${args.failures}')`);
+    if (!Number.isInteger(failures) || failures < 1 || failures > 100)
+      throw new AgentdError("E_USAGE", `--failures must be an integer from 1 to 100 (got '${args.failures}')`);
     const url = endpointOf(value);
     const token = await tokenFrom(args["token-file"], process.env.AGENTD_TOKEN);
     const ca = await caFrom(args["tls-ca"]);

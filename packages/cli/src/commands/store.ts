@@ -21,7 +21,10 @@ export const storeExamples = [
 ];
 
 /** Where the flags (or AGENT_STORE_DIR / AGENT_STORE_REDIS) say the documents live. */
-export function storeLocationFrom(args: { dir?: string; redis?: string; "redis-prefix"?: string }, env: Record<string, string | undefined> = process.env): StoreLocation {
+export function storeLocationFrom(
+  args: { dir?: string; redis?: string; "redis-prefix"?: string },
+  env: Record<string, string | undefined> = process.env,
+): StoreLocation {
   const dir = args.dir ?? (args.redis ? undefined : env.AGENT_STORE_DIR);
   const redis = args.redis ?? (args.dir ? undefined : env.AGENT_STORE_REDIS);
   if (dir && redis) throw new AgentdError("E_USAGE", "--dir and --redis exclude each other: pick one backend");
@@ -45,24 +48,34 @@ interface StoreHttpArgs {
  * The HTTP serving options the flags ask for, checked as `agentd serve --http` checks them (a non-loopback
  * address needs TLS and auth). Tokens come from --auth-tokens or AGENT_STORE_AUTH_TOKENS (comma-separated).
  */
-export async function storeHttpOptionsFrom(args: StoreHttpArgs, env: Record<string, string | undefined> = process.env): Promise<StoreHttpOptions | undefined> {
-  const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
+export async function storeHttpOptionsFrom(
+  args: StoreHttpArgs,
+  env: Record<string, string | undefined> = process.env,
+): Promise<StoreHttpOptions | undefined> {
+  const list = (v: string | undefined) =>
+    v
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   const httpOnly = ["tls-cert", "tls-key", "tls-ca", "auth-tokens", "allowed-origin", "allowed-host"] as const;
   const stray = httpOnly.find((f) => args[f] !== undefined);
   if (!args.http) {
     if (stray) throw new AgentdError("E_USAGE", `--${stray} applies to the HTTP listener: add --http HOST:PORT`);
     return undefined;
   }
-  const options = await httpServeOptionsFrom({}, {
-    listen: args.http,
-    ...(args["auth-tokens"] ? { authTokensFile: args["auth-tokens"] } : {}),
-    ...(env.AGENT_STORE_AUTH_TOKENS ? { authTokensEnv: "AGENT_STORE_AUTH_TOKENS" } : {}),
-    ...(args["tls-cert"] ? { tlsCert: args["tls-cert"] } : {}),
-    ...(args["tls-key"] ? { tlsKey: args["tls-key"] } : {}),
-    ...(args["tls-ca"] ? { tlsCa: args["tls-ca"] } : {}),
-    ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
-    ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
-  }).catch((e: unknown) => {
+  const options = await httpServeOptionsFrom(
+    {},
+    {
+      listen: args.http,
+      ...(args["auth-tokens"] ? { authTokensFile: args["auth-tokens"] } : {}),
+      ...(env.AGENT_STORE_AUTH_TOKENS ? { authTokensEnv: "AGENT_STORE_AUTH_TOKENS" } : {}),
+      ...(args["tls-cert"] ? { tlsCert: args["tls-cert"] } : {}),
+      ...(args["tls-key"] ? { tlsKey: args["tls-key"] } : {}),
+      ...(args["tls-ca"] ? { tlsCa: args["tls-ca"] } : {}),
+      ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
+      ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
+    },
+  ).catch((e: unknown) => {
     // serve's line names serve's config keys too; the store's flags are these.
     if (AgentdError.isInstance(e) && e.message.startsWith("refusing to serve on "))
       throw new AgentdError(
@@ -76,18 +89,39 @@ export async function storeHttpOptionsFrom(args: StoreHttpArgs, env: Record<stri
 
 /** `agentd store`. */
 export const storeCommand = defineCommand({
-  meta: { name: "store", description: "Serve a document store (get, put, compare-and-set, delete, list, subscriptions) as an MCP server on stdio or Streamable HTTP." },
+  meta: {
+    name: "store",
+    description:
+      "Serve a document store (get, put, compare-and-set, delete, list, subscriptions) as an MCP server on stdio or Streamable HTTP.",
+  },
   args: {
-    dir: { type: "string", description: "Keep documents in this directory, one file each, written atomically; this store is its only writer: a second store on it exits 2 (AGENT_STORE_DIR)" },
-    redis: { type: "string", description: "Keep documents in Redis at this URL, redis://[user:pass@]host:port[/db]; a Redis that does not answer within 5 s at start: exit 4 (AGENT_STORE_REDIS)" },
+    dir: {
+      type: "string",
+      description:
+        "Keep documents in this directory, one file each, written atomically; this store is its only writer: a second store on it exits 2 (AGENT_STORE_DIR)",
+    },
+    redis: {
+      type: "string",
+      description:
+        "Keep documents in Redis at this URL, redis://[user:pass@]host:port[/db]; a Redis that does not answer within 5 s at start: exit 4 (AGENT_STORE_REDIS)",
+    },
     "redis-prefix": { type: "string", description: "Prefix of the Redis keys this store uses (default agentd:store:)" },
-    http: { type: "string", description: "Serve Streamable HTTP on HOST:PORT instead of stdio (loopback unless TLS and auth are set; port 0: any free one)" },
+    http: {
+      type: "string",
+      description: "Serve Streamable HTTP on HOST:PORT instead of stdio (loopback unless TLS and auth are set; port 0: any free one)",
+    },
     "tls-cert": { type: "string", description: "TLS certificate (PEM file)" },
     "tls-key": { type: "string", description: "TLS private key (PEM file)" },
     "tls-ca": { type: "string", description: "CA (PEM file) that client certificates must chain to: enables mTLS" },
     "auth-tokens": { type: "string", description: "File of bearer tokens, one a line (or AGENT_STORE_AUTH_TOKENS, comma-separated)" },
-    "allowed-origin": { type: "string", description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])" },
-    "allowed-host": { type: "string", description: "Host header values allowed instead of the bound address and loopback names (comma-separated)" },
+    "allowed-origin": {
+      type: "string",
+      description: "Origins allowed instead of the loopback ones (comma-separated scheme://host[:port])",
+    },
+    "allowed-host": {
+      type: "string",
+      description: "Host header values allowed instead of the bound address and loopback names (comma-separated)",
+    },
   },
   async run({ args }) {
     const location = storeLocationFrom(args);
@@ -102,8 +136,20 @@ export const storeCommand = defineCommand({
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
     const served = await listenOrExplain(args.http as string, () => serveStoreHttp({ location, http, logger, version: VERSION }));
-    const authMethod = http.auth?.bearerTokens?.length && http.auth.mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : http.auth?.mtls ? "mtls" : "none";
-    logger.info("store.listening", { url: served.url.href, tls: Boolean(http.tls), authMethod, backend: "dir" in location ? "directory" : "redis" });
+    const authMethod =
+      http.auth?.bearerTokens?.length && http.auth.mtls
+        ? "bearer+mtls"
+        : http.auth?.bearerTokens?.length
+          ? "bearer"
+          : http.auth?.mtls
+            ? "mtls"
+            : "none";
+    logger.info("store.listening", {
+      url: served.url.href,
+      tls: Boolean(http.tls),
+      authMethod,
+      backend: "dir" in location ? "directory" : "redis",
+    });
     const signal = await stop;
     // Every acknowledged write is already durable: closing only ends the sessions and the backend.
     await served.close();

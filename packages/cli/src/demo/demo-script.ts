@@ -27,7 +27,9 @@ function jsonIn(text: string | undefined): Record<string, unknown> {
   const end = text?.lastIndexOf("}") ?? -1;
   if (!text || start < 0 || end < start) throw new Error(`the demo model expected JSON in the tool result, got: ${text}`);
   const parsed = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
-  const inner = Array.isArray(parsed.content) ? (parsed.content as Array<{ type?: unknown; text?: unknown }>).find((c) => c.type === "text") : undefined;
+  const inner = Array.isArray(parsed.content)
+    ? (parsed.content as Array<{ type?: unknown; text?: unknown }>).find((c) => c.type === "text")
+    : undefined;
   return typeof inner?.text === "string" ? jsonIn(inner.text) : parsed;
 }
 

@@ -60,7 +60,7 @@ export function createDemoServer(): McpServer {
 export async function serveDemoServer(): Promise<number> {
   const server = createDemoServer();
   const transport = new StdioServerTransport();
-    const session = await server.connect(transport);
+  const session = await server.connect(transport);
   await new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
   return 0;
 }

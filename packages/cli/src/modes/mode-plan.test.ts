@@ -30,7 +30,9 @@ describe("modeOf", () => {
     expect(modeOf({ cron: "* * * * *" })).toBe("cron");
     expect(modeOf({ subscribe: "fs:file:///a" })).toBe("reactive");
     expect(modeOf({ mode: "reactive" })).toBe("reactive");
-    expect(code(() => modeOf({ mode: "cron", subscribe: "fs:x" }))).toBe("E_USAGE: --subscribe belongs to --mode reactive, not --mode cron");
+    expect(code(() => modeOf({ mode: "cron", subscribe: "fs:x" }))).toBe(
+      "E_USAGE: --subscribe belongs to --mode reactive, not --mode cron",
+    );
     expect(code(() => modeOf({ tz: "UTC" }))).toBe("E_USAGE: --tz goes with --cron EXPR");
   });
   test("--grace is a duration, 30s by default", () => {
@@ -40,7 +42,8 @@ describe("modeOf", () => {
 });
 
 describe("planTriggers", () => {
-  const plan = (mode: "interval" | "cron" | "reactive", flags: ModeFlags, instruction?: string) => planTriggers(mode, flags, config, instruction);
+  const plan = (mode: "interval" | "cron" | "reactive", flags: ModeFlags, instruction?: string) =>
+    planTriggers(mode, flags, config, instruction);
 
   test("a mode runs the config's triggers of its kind", () => {
     expect(plan("reactive", {}).specs.map((s) => s.id)).toEqual(["sub:fs:file:///a"]);
@@ -52,11 +55,15 @@ describe("planTriggers", () => {
       ["sub:fs:file:///a", "A {{resource.text}}"],
       ["sub:fs:file:///b", "B"],
     ]);
-    expect(plan("interval", { interval: "0", maxRuns: "3" }, "now").specs).toEqual([{ kind: "interval", id: "interval", everyMs: 0, maxRuns: 3, instruction: "now" }]);
+    expect(plan("interval", { interval: "0", maxRuns: "3" }, "now").specs).toEqual([
+      { kind: "interval", id: "interval", everyMs: 0, maxRuns: 3, instruction: "now" },
+    ]);
   });
 
   test("--max-runs alone overrides the configured interval's maxRuns", () => {
-    expect(plan("interval", { maxRuns: "7" }).specs).toEqual([{ kind: "interval", id: "interval", everyMs: 300_000, maxRuns: 7, instruction: "poll" }]);
+    expect(plan("interval", { maxRuns: "7" }).specs).toEqual([
+      { kind: "interval", id: "interval", everyMs: 300_000, maxRuns: 7, instruction: "poll" },
+    ]);
   });
 
   test("the instruction argument belongs to a flag trigger; a flag trigger needs one", () => {

@@ -60,7 +60,10 @@ const FLAG_MODE = { interval: "interval", cron: "cron", subscribe: "reactive" } 
 /** The mode the flags ask for (`once` when nothing else is asked). */
 export function modeOf(flags: ModeFlags): Mode {
   const implied = (Object.keys(FLAG_MODE) as Array<keyof typeof FLAG_MODE>).filter((f) => flags[f] !== undefined);
-  if (implied.length > 1) throw usage(`--${implied.join(" and --")} cannot be combined: one mode per process (use 'agentd serve' with a config file to run several triggers)`);
+  if (implied.length > 1)
+    throw usage(
+      `--${implied.join(" and --")} cannot be combined: one mode per process (use 'agentd serve' with a config file to run several triggers)`,
+    );
   const flag = implied[0];
   if (flags.mode !== undefined && !(MODES as readonly string[]).includes(flags.mode))
     throw usage(`--mode expects once, interval, cron or reactive, got '${flags.mode}'`);
@@ -68,7 +71,8 @@ export function modeOf(flags: ModeFlags): Mode {
   if (flag && FLAG_MODE[flag] !== mode) throw usage(`--${flag} belongs to --mode ${FLAG_MODE[flag]}, not --mode ${mode}`);
   if (flags.maxRuns !== undefined && mode !== "interval") throw usage("--max-runs applies to --mode interval");
   if (flags.tz !== undefined && flags.cron === undefined) throw usage("--tz goes with --cron EXPR");
-  if (flags.runId !== undefined && mode !== "once") throw usage("--run-id applies to --mode once; triggered runs get their run id from the trigger and the event");
+  if (flags.runId !== undefined && mode !== "once")
+    throw usage("--run-id applies to --mode once; triggered runs get their run id from the trigger and the event");
   return mode;
 }
 
@@ -97,7 +101,12 @@ const HOW = {
 } as const;
 
 /** The triggers of a long-running mode: the config's of that kind, plus (or, for the interval, instead of) the flag's. */
-export function planTriggers(mode: Exclude<Mode, "once">, flags: ModeFlags, config: AgentdConfig, instruction: string | undefined): TriggerModePlan {
+export function planTriggers(
+  mode: Exclude<Mode, "once">,
+  flags: ModeFlags,
+  config: AgentdConfig,
+  instruction: string | undefined,
+): TriggerModePlan {
   // --tz asks for a zone, which only the time-zone cron has: it implies that mode rather than failing.
   const cron: CronEngine = flags.cronTimezones || flags.tz !== undefined ? "timezones" : (config.capabilities?.cron ?? "utc");
   const fromConfig = triggerSpecsFromConfig(config, cron);
@@ -132,7 +141,10 @@ function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronEngine, i
   const server = colon > 0 ? target.slice(0, colon) : "";
   const uri = colon > 0 ? target.slice(colon + 1) : "";
   if (!server || !uri) throw usage(`--subscribe expects SERVER:URI such as fs:file:///data/inbox.md, got '${target}'`);
-  if (!config.mcpServers?.[server]) throw usage(`--subscribe: server '${server}' is not in mcpServers (${Object.keys(config.mcpServers ?? {}).join(", ") || "none configured"})`);
+  if (!config.mcpServers?.[server])
+    throw usage(
+      `--subscribe: server '${server}' is not in mcpServers (${Object.keys(config.mcpServers ?? {}).join(", ") || "none configured"})`,
+    );
   return { kind: "subscription", id: subscriptionTriggerId(server, uri), server, uri, instruction };
 }
 

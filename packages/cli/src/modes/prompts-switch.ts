@@ -8,6 +8,9 @@ import { AgentdError } from "@agentd/sdk";
 /** The usage error of a server whose prompts are switched off in its entry, or undefined. */
 export function promptsSwitchedOff(server: string, entry: { prompts?: boolean } | undefined): AgentdError | undefined {
   return entry?.prompts === false
-    ? new AgentdError("E_USAGE", `prompts of MCP server '${server}' are switched off (mcpServers.${server}.prompts: false); remove the switch to use them`)
+    ? new AgentdError(
+        "E_USAGE",
+        `prompts of MCP server '${server}' are switched off (mcpServers.${server}.prompts: false); remove the switch to use them`,
+      )
     : undefined;
 }

@@ -14,7 +14,16 @@
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createAgentFromConfig, newRunId, runStatusOf, scrubSecrets, type Logger, type ResolvedConfig, type RunFinish } from "@agentd/sdk";
+import {
+  AgentdError,
+  createAgentFromConfig,
+  newRunId,
+  runStatusOf,
+  scrubSecrets,
+  type Logger,
+  type ResolvedConfig,
+  type RunFinish,
+} from "@agentd/sdk";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -98,10 +107,19 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       else if (options.stream) out(`${JSON.stringify(e)}\n`);
     }
     status?.close();
-    const failure = finish && "error" in finish ? await events.result.then(() => undefined, (e: unknown) => e) : undefined;
+    const failure =
+      finish && "error" in finish
+        ? await events.result.then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        : undefined;
     const signal = shutdown.signal();
     // A run cut short by a signal exits 130/143 (also when it finished within the grace).
-    const error = signal && (failure === undefined || (AgentdError.isInstance(failure) && failure.code === "E_ABORTED")) ? interruptedBy(signal) : failure;
+    const error =
+      signal && (failure === undefined || (AgentdError.isInstance(failure) && failure.code === "E_ABORTED"))
+        ? interruptedBy(signal)
+        : failure;
     const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
     if (finish) {
       const { type: _type, ...envelope } = finish;

@@ -36,16 +36,28 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   const { resolved, plan } = options;
   const logger = stderrLogger();
   // The mode's triggers (the config's of its kind, plus the flag's) replace the config's own.
-  const agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true, triggers: plan, ...(options.reloadConfig ? { reloadConfig: options.reloadConfig } : {}) }));
+  const agent = createAgentFromConfig(
+    resolved.config,
+    agentOptions(resolved, logger, {
+      requireModel: true,
+      triggers: plan,
+      ...(options.reloadConfig ? { reloadConfig: options.reloadConfig } : {}),
+    }),
+  );
   const triggers = agent.triggers!;
   const shutdown = shutdownSignals();
   // SIGHUP and changes of the config file reload what can change live (instructions, limits, scope, prices).
-  const watcher = reloadOnChange({ ...(resolved.file && options.watchConfig !== false ? { path: resolved.file } : {}), reload: () => agent.reload(), logger });
+  const watcher = reloadOnChange({
+    ...(resolved.file && options.watchConfig !== false ? { path: resolved.file } : {}),
+    reload: () => agent.reload(),
+    logger,
+  });
   let lastFailure: unknown;
   triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
     const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
     if (line) process.stdout.write(scrubSecrets(line));
-    if (outcome.status === "failed") lastFailure = (outcome.data?.error as unknown) ?? new AgentdError("E_RUN_FAILED", outcome.message ?? "run failed");
+    if (outcome.status === "failed")
+      lastFailure = (outcome.data?.error as unknown) ?? new AgentdError("E_RUN_FAILED", outcome.message ?? "run failed");
   });
   logger.info("mode.start", { mode: options.mode, triggers: plan.specs.map((s) => s.id), cron: plan.cron });
   try {
@@ -60,7 +72,11 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     const why = await Promise.race([shutdown.received, triggers.ended.then(() => undefined)]);
     if (why) return await drain(why);
     await agent.drain(options.graceMs, "every trigger ended");
-    logger.info("mode.end", { mode: options.mode, reason: "every trigger ended", ...(lastFailure ? { exitCode: exitCodeFor(lastFailure) } : {}) });
+    logger.info("mode.end", {
+      mode: options.mode,
+      reason: "every trigger ended",
+      ...(lastFailure ? { exitCode: exitCodeFor(lastFailure) } : {}),
+    });
     if (lastFailure !== undefined) throw lastFailure;
     return EXIT.ok;
   } finally {

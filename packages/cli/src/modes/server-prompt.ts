@@ -24,7 +24,8 @@ export interface PromptRef {
 /** Parse `SERVER/NAME`. */
 export function parsePromptRef(text: string, args: Record<string, string>): PromptRef {
   const i = text.indexOf("/");
-  if (i <= 0 || i === text.length - 1) throw new AgentdError("E_USAGE", `--prompt expects SERVER/NAME (a server from mcpServers and one of its prompts), got '${text}'`);
+  if (i <= 0 || i === text.length - 1)
+    throw new AgentdError("E_USAGE", `--prompt expects SERVER/NAME (a server from mcpServers and one of its prompts), got '${text}'`);
   return { server: text.slice(0, i), name: text.slice(i + 1), args };
 }
 
@@ -63,17 +64,33 @@ export interface FetchPromptOptions {
  * Connect to the prompt's server once, check (or ask for) the required arguments, and get the instruction.
  * The prompt is looked up again after asking: the list is re-read when the server said it changed meanwhile.
  */
-export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRef, logger: Logger, options: FetchPromptOptions = {}): Promise<string> {
+export async function fetchPromptInstruction(
+  config: AgentdConfig,
+  ref: PromptRef,
+  logger: Logger,
+  options: FetchPromptOptions = {},
+): Promise<string> {
   const entry = config.mcpServers?.[ref.server];
-  if (!entry) throw new AgentdError("E_USAGE", `--prompt: unknown MCP server '${ref.server}'; configured: ${Object.keys(config.mcpServers ?? {}).join(", ") || "none"}`);
+  if (!entry)
+    throw new AgentdError(
+      "E_USAGE",
+      `--prompt: unknown MCP server '${ref.server}'; configured: ${Object.keys(config.mcpServers ?? {}).join(", ") || "none"}`,
+    );
   const off = promptsSwitchedOff(ref.server, entry);
   if (off) throw off;
-  const client = await connectServer(ref.server, entry, { logger, capabilities: { ...capabilityConfigFrom(config), prompts: true, completion: options.ask !== undefined } });
+  const client = await connectServer(ref.server, entry, {
+    logger,
+    capabilities: { ...capabilityConfigFrom(config), prompts: true, completion: options.ask !== undefined },
+  });
   const list = new PromptList(client);
   try {
     const find = async () => {
       const prompt = await list.find(ref.name);
-      if (!prompt) throw new AgentdError("E_USAGE", `${ref.server} has no prompt '${ref.name}'; its prompts: ${(await list.prompts()).map((p) => p.name).join(", ") || "none"}`);
+      if (!prompt)
+        throw new AgentdError(
+          "E_USAGE",
+          `${ref.server} has no prompt '${ref.name}'; its prompts: ${(await list.prompts()).map((p) => p.name).join(", ") || "none"}`,
+        );
       return { prompt, missing: (prompt.arguments ?? []).filter((a) => a.required && !(a.name in ref.args)) };
     };
     let { missing } = await find();
@@ -85,7 +102,10 @@ export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRe
       ({ missing } = await find());
     }
     if (missing.length)
-      throw new AgentdError("E_USAGE", `prompt ${title} needs ${missing.map((m) => `--arg ${m.name}=…`).join(" ")}${options.ask ? "" : " (in a terminal, agentd asks for it with the server's completions)"}`);
+      throw new AgentdError(
+        "E_USAGE",
+        `prompt ${title} needs ${missing.map((m) => `--arg ${m.name}=…`).join(" ")}${options.ask ? "" : " (in a terminal, agentd asks for it with the server's completions)"}`,
+      );
     return instructionOf(await client.getPrompt(ref.name, ref.args));
   } finally {
     list.close();
@@ -97,7 +117,11 @@ export async function fetchPromptInstruction(config: AgentdConfig, ref: PromptRe
 function completer(client: McpClient, prompt: string): CompleteArgument {
   return async (name, prefix, context) => {
     if (!client.serverCapabilities.completions) return [];
-    const params = { ref: { type: "ref/prompt" as const, name: prompt }, argument: { name, value: prefix }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) };
+    const params = {
+      ref: { type: "ref/prompt" as const, name: prompt },
+      argument: { name, value: prefix },
+      ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+    };
     // Completion is a convenience: a server failing it still gets its question, as plain text.
     return client.complete(params).then(
       (r) => r.completion.values,

@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import type { AgentStreamEvent } from "@agentd/sdk";
-import { createStatusLine, formatElapsed, initialStatus, renderStatus, statusLineWanted, summarizeArgs, updateStatus } from "./status-line.ts";
+import {
+  createStatusLine,
+  formatElapsed,
+  initialStatus,
+  renderStatus,
+  statusLineWanted,
+  summarizeArgs,
+  updateStatus,
+} from "./status-line.ts";
 
 const R = "run-1";
 const fold = (events: Array<[AgentStreamEvent, number]>) => events.reduce((s, [e, at]) => updateStatus(s, e, at), initialStatus(0));
@@ -20,15 +28,67 @@ describe("the status line's text", () => {
     const s = fold([
       [{ type: "model-start", runId: R, turn: 1, messages: 2 }, 0],
       [{ type: "model-end", runId: R, turn: 1, usage, finishReason: "tool-calls", toolCalls: 2 }, 100],
-      [{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "fs__read", qualifiedName: "fs/read", arguments: { path: "/data/inbox.md" } }, 100],
-      [{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "b", name: "web__get", qualifiedName: "web/get", arguments: { url: "https://example.com/a/very/long/path/that/goes/on" } }, 200],
+      [
+        {
+          type: "tool-call-start",
+          runId: R,
+          turn: 1,
+          toolCallId: "a",
+          name: "fs__read",
+          qualifiedName: "fs/read",
+          arguments: { path: "/data/inbox.md" },
+        },
+        100,
+      ],
+      [
+        {
+          type: "tool-call-start",
+          runId: R,
+          turn: 1,
+          toolCallId: "b",
+          name: "web__get",
+          qualifiedName: "web/get",
+          arguments: { url: "https://example.com/a/very/long/path/that/goes/on" },
+        },
+        200,
+      ],
     ]);
     const line = renderStatus(s, 1300, 200);
     expect(line).toContain('fs/read {"path":"/data/inbox.md"} 1.2s');
     expect(line).toContain('web/get {"url":"https://example.com/a/very/long… 1.1s');
-    const ended = updateStatus(s, { type: "tool-call-end", runId: R, turn: 1, toolCallId: "a", name: "fs__read", qualifiedName: "fs/read", isError: false, size: 10, durationMs: 1234, summary: "" }, 1334);
+    const ended = updateStatus(
+      s,
+      {
+        type: "tool-call-end",
+        runId: R,
+        turn: 1,
+        toolCallId: "a",
+        name: "fs__read",
+        qualifiedName: "fs/read",
+        isError: false,
+        size: 10,
+        durationMs: 1234,
+        summary: "",
+      },
+      1334,
+    );
     expect(renderStatus(ended, 1400, 200)).not.toContain("fs/read");
-    const both = updateStatus(ended, { type: "tool-call-end", runId: R, turn: 1, toolCallId: "b", name: "web__get", qualifiedName: "web/get", isError: true, size: 10, durationMs: 2000, summary: "" }, 2200);
+    const both = updateStatus(
+      ended,
+      {
+        type: "tool-call-end",
+        runId: R,
+        turn: 1,
+        toolCallId: "b",
+        name: "web__get",
+        qualifiedName: "web/get",
+        isError: true,
+        size: 10,
+        durationMs: 2000,
+        summary: "",
+      },
+      2200,
+    );
     expect(renderStatus(both, 2300, 200)).toMatch(/web\/get \{"url":.*… failed in 2\.0s$/);
   });
 

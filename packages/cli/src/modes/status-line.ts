@@ -22,7 +22,13 @@ export interface StatusState {
 }
 
 /** A fresh state. */
-export const initialStatus = (now: number): StatusState => ({ turn: 0, phase: "idle", since: now, streamed: { text: 0, reasoning: 0 }, calls: new Map() });
+export const initialStatus = (now: number): StatusState => ({
+  turn: 0,
+  phase: "idle",
+  since: now,
+  streamed: { text: 0, reasoning: 0 },
+  calls: new Map(),
+});
 
 const ARGS_CHARS = 40;
 
@@ -87,12 +93,19 @@ export function renderStatus(state: StatusState, now: number, columns = 80): str
   const spinner = SPINNER[Math.floor(now / 100) % SPINNER.length];
   const line = `${spinner} ${parts.join(" · ")}`;
   const max = Math.max(10, columns - 1);
-  return Array.from(line).length > max ? `${Array.from(line).slice(0, max - 1).join("")}…` : line;
+  return Array.from(line).length > max
+    ? `${Array.from(line)
+        .slice(0, max - 1)
+        .join("")}…`
+    : line;
 }
 
 /** Whether the live status line is shown: stderr is a terminal, no `NO_COLOR`, no `--quiet`. */
-export const statusLineWanted = (quiet: boolean, env: Record<string, string | undefined> = process.env, isTTY = process.stderr.isTTY === true): boolean =>
-  isTTY && !quiet && !env.NO_COLOR;
+export const statusLineWanted = (
+  quiet: boolean,
+  env: Record<string, string | undefined> = process.env,
+  isTTY = process.stderr.isTTY === true,
+): boolean => isTTY && !quiet && !env.NO_COLOR;
 
 /** A status line drawn on a terminal. */
 export interface StatusLine {
@@ -107,7 +120,12 @@ export interface StatusLine {
 const CLEAR = "\r\x1b[2K";
 
 /** Draw a status line with `write` (stderr's), redrawn every `intervalMs` so durations tick. */
-export function createStatusLine(options: { write: (s: string) => void; columns?: () => number; intervalMs?: number; now?: () => number }): StatusLine {
+export function createStatusLine(options: {
+  write: (s: string) => void;
+  columns?: () => number;
+  intervalMs?: number;
+  now?: () => number;
+}): StatusLine {
   const now = options.now ?? (() => performance.now());
   const columns = options.columns ?? (() => process.stderr.columns ?? 80);
   let state = initialStatus(now());

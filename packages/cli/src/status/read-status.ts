@@ -22,9 +22,13 @@ export function endpointOf(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new AgentdError("E_USAGE", `--url '${value}' is not a URL: give the MCP endpoint of agentd serve, e.g. http://127.0.0.1:7777/mcp`);
+    throw new AgentdError(
+      "E_USAGE",
+      `--url '${value}' is not a URL: give the MCP endpoint of agentd serve, e.g. http://127.0.0.1:7777/mcp`,
+    );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new AgentdError("E_USAGE", `--url '${value}' must be http:// or https://`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new AgentdError("E_USAGE", `--url '${value}' must be http:// or https://`);
   if (url.pathname === "/" || url.pathname === "") url.pathname = "/mcp";
   return url;
 }
@@ -87,10 +91,14 @@ function connectError(url: URL, e: unknown): AgentdError {
     );
   }
   const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 160);
-  return new AgentdError("E_UPSTREAM", `cannot reach agentd at ${where} (${reason}): is agentd serve --http running there? (--url or AGENTD_URL)`);
+  return new AgentdError(
+    "E_UPSTREAM",
+    `cannot reach agentd at ${where} (${reason}): is agentd serve --http running there? (--url or AGENTD_URL)`,
+  );
 }
 
-const json = async <T>(client: McpClient, uri: string): Promise<T> => JSON.parse((await client.readResource(uri)).contents[0]?.text as string) as T;
+const json = async <T>(client: McpClient, uri: string): Promise<T> =>
+  JSON.parse((await client.readResource(uri)).contents[0]?.text as string) as T;
 
 /** One look: status, runs in flight, the last `failures` failures. */
 export async function snapshot(client: McpClient, url: URL, failures: number): Promise<StatusSnapshot> {
@@ -99,5 +107,11 @@ export async function snapshot(client: McpClient, url: URL, failures: number): P
     json<RunPage>(client, "agent://runs?status=running&limit=100"),
     json<RunPage>(client, `agent://runs?status=failed&limit=${failures}`),
   ]);
-  return { url: url.href, status: status as AgentStatus & StatusSnapshot["status"], running: running.runs, failures: failed.runs, at: new Date().toISOString() };
+  return {
+    url: url.href,
+    status: status as AgentStatus & StatusSnapshot["status"],
+    running: running.runs,
+    failures: failed.runs,
+    at: new Date().toISOString(),
+  };
 }

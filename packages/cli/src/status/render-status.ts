@@ -21,7 +21,11 @@ export interface StatusSnapshot {
 /** Rows as aligned columns: each column as wide as its widest cell, two spaces apart. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }
 
@@ -54,7 +58,10 @@ export function renderStatus(snap: StatusSnapshot): string {
       ["state", `${st.state} (${st.running.length} in flight)`],
       ["up", age(now - Date.parse(st.startedAt))],
       ["runs", `${st.runsStarted} started, ${st.runsSucceeded} succeeded, ${st.runsFailed} failed`],
-      ["tokens", `${u.inputTokens} in (${u.cacheReadTokens ?? 0} cache read, ${u.cacheWriteTokens ?? 0} cache write), ${u.outputTokens} out (${u.reasoningTokens ?? 0} reasoning)`],
+      [
+        "tokens",
+        `${u.inputTokens} in (${u.cacheReadTokens ?? 0} cache read, ${u.cacheWriteTokens ?? 0} cache write), ${u.outputTokens} out (${u.reasoningTokens ?? 0} reasoning)`,
+      ],
       ...(Array.isArray(st.triggers) ? [["triggers", String(st.triggers.length)]] : []),
       ...(operator ? [["principals", String(Object.keys(st.principals!).length)]] : []),
     ],
@@ -66,13 +73,28 @@ export function renderStatus(snap: StatusSnapshot): string {
   const running = snap.running.length
     ? table(
         ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "FOR", "TURNS", "TOOLS", "INSTRUCTION"],
-        snap.running.map((r) => [r.runId, r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""), ...who(r), age(now - Date.parse(r.startedAt)), String(r.turns), String(r.toolCalls), cut(r.instruction, 48)]),
+        snap.running.map((r) => [
+          r.runId,
+          r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""),
+          ...who(r),
+          age(now - Date.parse(r.startedAt)),
+          String(r.turns),
+          String(r.toolCalls),
+          cut(r.instruction, 48),
+        ]),
       )
     : "none";
   const failures = snap.failures.length
     ? table(
         ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "AGO", "CODE", "MESSAGE"],
-        snap.failures.map((r) => [r.runId, r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""), ...who(r), age(now - Date.parse(r.endedAt ?? r.startedAt)), r.error?.code ?? "", cut(r.error?.message ?? "", 60)]),
+        snap.failures.map((r) => [
+          r.runId,
+          r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""),
+          ...who(r),
+          age(now - Date.parse(r.endedAt ?? r.startedAt)),
+          r.error?.code ?? "",
+          cut(r.error?.message ?? "", 60),
+        ]),
       )
     : "none";
   return `${overview}\n\nRunning\n${running}\n\nLast failures\n${failures}\n`;

@@ -17,7 +17,10 @@ let ws: CliWorkspace;
 let gateway: FakeGateway | undefined;
 
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], { stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
   ws = new CliWorkspace();
@@ -39,7 +42,12 @@ test("the compiled binary runs a subagent of itself", async () => {
         const user = req.messages.find((m) => m.role === "user")?.text ?? "";
         const step = req.messages.filter((m) => m.role === "assistant").length;
         if (user.startsWith("CHILD")) return { text: "hello from the child binary" };
-        if (step === 0) return { toolCalls: [{ name: req.tools.find((t) => t.endsWith("subagent_spawn")) ?? "?", arguments: { instruction: "CHILD: say hello" } }] };
+        if (step === 0)
+          return {
+            toolCalls: [
+              { name: req.tools.find((t) => t.endsWith("subagent_spawn")) ?? "?", arguments: { instruction: "CHILD: say hello" } },
+            ],
+          };
         return { text: `root heard: ${req.lastToolResult?.includes("hello from the child binary") ? "hello" : "nothing"}` };
       },
     ],

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startFakeGateway, type FakeGateway, type RecordedRequest, type StaticTurn } from "@agentd/testkit";
-import { CLI_MAIN, CliWorkspace, events, } from "../__fixtures__/cli-harness.ts";
+import { CLI_MAIN, CliWorkspace, events } from "../__fixtures__/cli-harness.ts";
 import { killTagged, newTag, TAG_ENV, tagged, taggedSurvivors } from "./__fixtures__/tree.ts";
 
 const CRASH_SERVER = resolve(import.meta.dir, "__fixtures__/crash-server.ts");
@@ -51,14 +51,26 @@ const tool = (req: RecordedRequest, suffix: string): string => {
   if (!t) throw new Error(`no tool ending with ${suffix} in ${req.tools.join(",")}`);
   return t;
 };
-const spawnedId = (req: RecordedRequest): string => /Started subagent (sa-[0-9a-f]+)/.exec(JSON.stringify(req.messages))?.[1] ?? "sa-missing";
+const spawnedId = (req: RecordedRequest): string =>
+  /Started subagent (sa-[0-9a-f]+)/.exec(JSON.stringify(req.messages))?.[1] ?? "sa-missing";
 /** Tool output without the loop's untrusted-data fences (nested fences are escaped: undo that too). */
 const unfence = (s: string | undefined): string =>
-  (s ?? "").replaceAll("&lt;", "<").replace(/<\/?tool-output[^>]*>\n?/g, "").replace(/^Error: /gm, "").trim();
+  (s ?? "")
+    .replaceAll("&lt;", "<")
+    .replace(/<\/?tool-output[^>]*>\n?/g, "")
+    .replace(/^Error: /gm, "")
+    .trim();
 const last = (req: RecordedRequest): string => unfence(req.lastToolResult);
-const allToolResults = (req: RecordedRequest): string => req.messages.flatMap((m) => m.toolResults.map((r) => unfence(r.content))).join("\n");
+const allToolResults = (req: RecordedRequest): string =>
+  req.messages.flatMap((m) => m.toolResults.map((r) => unfence(r.content))).join("\n");
 
-const env = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-tree-secret", [TAG_ENV]: tag });
+const env = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "sk-tree-secret",
+  [TAG_ENV]: tag,
+});
 const rec = (w: CliWorkspace) => ({ ...w.recordingServer(), env: { [TAG_ENV]: tag } });
 
 describe("agentd run with subagents", () => {
@@ -67,18 +79,39 @@ describe("agentd run with subagents", () => {
     const g = await treeGateway({
       "Plan the trip": (req, step) =>
         step === 0
-          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "CHILD: find a hotel", async: true, seed: { city: "Lisbon" } } }], usage: { input: 100, output: 10 } }
+          ? {
+              toolCalls: [
+                {
+                  name: tool(req, "subagent_spawn"),
+                  arguments: { instruction: "CHILD: find a hotel", async: true, seed: { city: "Lisbon" } },
+                },
+              ],
+              usage: { input: 100, output: 10 },
+            }
           : step === 1
             ? { toolCalls: [{ name: tool(req, "subagent_wait"), arguments: { id: spawnedId(req) } }], usage: { input: 100, output: 10 } }
             : { text: `ROOT FINAL: ${last(req)}`, usage: { input: 100, output: 10 } },
       "CHILD:": (req, step) =>
         step === 0
           ? {
-              toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: `GRANDCHILD: price in ${req.messages.find((m) => m.role === "user")?.text.includes('"Lisbon"') ? "Lisbon" : "?"}` } }],
+              toolCalls: [
+                {
+                  name: tool(req, "subagent_spawn"),
+                  arguments: {
+                    instruction: `GRANDCHILD: price in ${req.messages.find((m) => m.role === "user")?.text.includes('"Lisbon"') ? "Lisbon" : "?"}`,
+                  },
+                },
+              ],
               usage: { input: 50, output: 5 },
             }
           : { text: `child saw ${last(req).match(/grand result \w+/)?.[0]}`, usage: { input: 50, output: 5 } },
-      "GRANDCHILD:": (req) => ({ text: `grand result ${req.messages.find((m) => m.role === "user")?.text.split(" ").at(-1)}`, usage: { input: 20, output: 2 } }),
+      "GRANDCHILD:": (req) => ({
+        text: `grand result ${req.messages
+          .find((m) => m.role === "user")
+          ?.text.split(" ")
+          .at(-1)}`,
+        usage: { input: 20, output: 2 },
+      }),
     });
     const config = ws.writeConfig({ mcpServers: { rec: rec(ws) }, subagents: { maxDepth: 2 } });
     const run = await ws.run(["run", "--config", config, "--json", "Plan the trip"], { env: env(g) });
@@ -106,8 +139,11 @@ describe("agentd run with subagents", () => {
     ws = new CliWorkspace();
     const g = await treeGateway({
       "Delegate the crashy job": (req, step) =>
-        step === 0 ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "CRASHY: call the crash tool" } }] } : { text: `ROOT: ${last(req)}` },
-      "CRASHY:": (req, step) => (step === 0 ? { toolCalls: [{ name: tool(req, "crash"), arguments: {} }] } : { text: `child: ${last(req)}` }),
+        step === 0
+          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "CRASHY: call the crash tool" } }] }
+          : { text: `ROOT: ${last(req)}` },
+      "CRASHY:": (req, step) =>
+        step === 0 ? { toolCalls: [{ name: tool(req, "crash"), arguments: {} }] } : { text: `child: ${last(req)}` },
     });
     const config = ws.writeConfig({
       mcpServers: { crashy: { command: process.execPath, args: [CRASH_SERVER, "once", ws.dir], env: { [TAG_ENV]: tag } } },
@@ -116,7 +152,10 @@ describe("agentd run with subagents", () => {
     const run = await ws.run(["run", "--config", config, "Delegate the crashy job"], { env: env(g) });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("ROOT: child: survived\n");
-    const calls = readFileSync(join(ws.dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const calls = readFileSync(join(ws.dir, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(calls).toHaveLength(2);
     // Two different processes, one idempotency run id: the retry can tell it is a retry.
     expect(calls[0].pid).not.toBe(calls[1].pid);
@@ -132,7 +171,9 @@ describe("agentd run with subagents", () => {
     ws = new CliWorkspace();
     const g = await treeGateway({
       "Try the doomed job": (req, step) =>
-        step === 0 ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "DOOMED: call the crash tool" } }] } : { text: `ROOT: ${last(req)}` },
+        step === 0
+          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "DOOMED: call the crash tool" } }] }
+          : { text: `ROOT: ${last(req)}` },
       "DOOMED:": (req) => ({ toolCalls: [{ name: tool(req, "crash"), arguments: {} }] }),
     });
     const config = ws.writeConfig({
@@ -141,7 +182,9 @@ describe("agentd run with subagents", () => {
     });
     const run = await ws.run(["run", "--config", config, "Try the doomed job"], { env: env(g) });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("failed (crashed, E_SUPERVISOR): the subagent crashed 2 time(s) (1 restart(s) allowed); last: killed by signal SIGKILL");
+    expect(run.stdout).toContain(
+      "failed (crashed, E_SUPERVISOR): the subagent crashed 2 time(s) (1 restart(s) allowed); last: killed by signal SIGKILL",
+    );
     expect(readFileSync(join(ws.dir, "calls.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
     expect(await taggedSurvivors(tag)).toEqual([]);
   }, 60_000);
@@ -151,7 +194,12 @@ describe("agentd run with subagents", () => {
     const g = await treeGateway({
       "Run the hungry job": (req, step) =>
         step === 0
-          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "HUNGRY: think hard", limits: { maxTokens: 1000 } } }], usage: { input: 10, output: 1 } }
+          ? {
+              toolCalls: [
+                { name: tool(req, "subagent_spawn"), arguments: { instruction: "HUNGRY: think hard", limits: { maxTokens: 1000 } } },
+              ],
+              usage: { input: 10, output: 1 },
+            }
           : { text: `ROOT: ${last(req)}`, usage: { input: 10, output: 1 } },
       "HUNGRY:": (req) => ({ toolCalls: [{ name: tool(req, "subagent_list"), arguments: {} }], usage: { input: 5000, output: 100 } }),
     });
@@ -183,7 +231,9 @@ describe("agentd run with subagents", () => {
             ? { toolCalls: [{ name: tool(req, "subagent_wait"), arguments: { id: spawnedId(req) } }] }
             : { text: `REPORT\n${allToolResults(req)}` },
       "DEEP:": (req, step) =>
-        step === 0 ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "TOO DEEP" } }] } : { text: `deep child: ${last(req)}` },
+        step === 0
+          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "TOO DEEP" } }] }
+          : { text: `deep child: ${last(req)}` },
     });
     const config = ws.writeConfig({ subagents: { maxDepth: 1, maxChildren: 1 } });
     const run = await ws.run(["run", "--config", config, "Fan out"], { env: env(g) });
@@ -210,8 +260,18 @@ describe("agentd run with subagents", () => {
       },
     });
     const config = ws.writeConfig({ mcpServers: { rec: rec(ws) }, subagents: { maxDepth: 3 } });
-    const childEnv: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", ...env(g) };
-    const root = Bun.spawn([process.execPath, CLI_MAIN, "run", "--config", config, "Start a long job"], { cwd: ws.dir, env: childEnv, stdout: "pipe", stderr: "pipe" });
+    const childEnv: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      AGENT_LOG_FORMAT: "json",
+      ...env(g),
+    };
+    const root = Bun.spawn([process.execPath, CLI_MAIN, "run", "--config", config, "Start a long job"], {
+      cwd: ws.dir,
+      env: childEnv,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const output = Promise.all([new Response(root.stdout).text(), new Response(root.stderr).text()]);
     await stalled;
     // The tree: root, child, grandchild, and an MCP server under each of them.

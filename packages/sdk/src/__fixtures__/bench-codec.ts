@@ -67,7 +67,8 @@ function plainValibot(text: string, method: string): string {
         : k.kind === "result"
           ? table.requests[method]?.result
           : undefined;
-  const part = k.kind === "result" ? k.message.result : k.kind === "request" || k.kind === "notification" ? (k.message.params ?? {}) : undefined;
+  const part =
+    k.kind === "result" ? k.message.result : k.kind === "request" || k.kind === "notification" ? (k.message.params ?? {}) : undefined;
   if (schema !== undefined) v.safeParse(schema, part);
   return JSON.stringify(value);
 }

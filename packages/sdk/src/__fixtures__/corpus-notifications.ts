@@ -1,7 +1,12 @@
 /** Corpus: every notification of 2025-11-25, and error responses. */
 import { ALL, ONLY_2025_11_25, type CorpusEntry } from "./corpus-types.ts";
 
-const note = (name: string, method: string, params: Record<string, unknown> | undefined, revisions: CorpusEntry["revisions"]): CorpusEntry => ({
+const note = (
+  name: string,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  revisions: CorpusEntry["revisions"],
+): CorpusEntry => ({
   name,
   method,
   revisions,
@@ -48,14 +53,24 @@ export const CORPUS_NOTIFICATIONS_AND_ERRORS: CorpusEntry[] = [
     ALL,
   ),
   note("notifications/elicitation/complete", "notifications/elicitation/complete", { elicitationId: "elic-7" }, ONLY_2025_11_25),
-  err("error response (method not found)", "sampling/createMessage", { code: -32601, message: "Method not found: sampling/createMessage" }, ALL),
+  err(
+    "error response (method not found)",
+    "sampling/createMessage",
+    { code: -32601, message: "Method not found: sampling/createMessage" },
+    ALL,
+  ),
   err(
     "error response (invalid params, with data)",
     "tools/call",
     { code: -32602, message: "Invalid params for tools/call: params.name: required, but missing", data: { path: "params.name" } },
     ALL,
   ),
-  err("error response (resource not found)", "resources/read", { code: -32002, message: "Resource not found", data: { uri: "file:///nope" } }, ALL),
+  err(
+    "error response (resource not found)",
+    "resources/read",
+    { code: -32002, message: "Resource not found", data: { uri: "file:///nope" } },
+    ALL,
+  ),
   err(
     "error response (URL elicitation required)",
     "tools/call",
@@ -63,9 +78,7 @@ export const CORPUS_NOTIFICATIONS_AND_ERRORS: CorpusEntry[] = [
       code: -32042,
       message: "This request requires more information.",
       data: {
-        elicitations: [
-          { mode: "url", elicitationId: "elic-8", url: "https://auth.example/connect", message: "Authorise access." },
-        ],
+        elicitations: [{ mode: "url", elicitationId: "elic-8", url: "https://auth.example/connect", message: "Authorise access." }],
       },
     },
     ALL,

@@ -176,7 +176,14 @@ export const CORPUS_REQUESTS: CorpusEntry[] = [
         $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
-          size: { type: "string", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }], default: "s" },
+          size: {
+            type: "string",
+            oneOf: [
+              { const: "s", title: "Small" },
+              { const: "l", title: "Large" },
+            ],
+            default: "s",
+          },
           colour: { type: "string", enum: ["red", "blue"], default: "red" },
           tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2 },
           features: { type: "array", items: { anyOf: [{ const: "x", title: "Feature X" }] }, default: ["x"] },

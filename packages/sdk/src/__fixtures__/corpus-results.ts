@@ -2,12 +2,12 @@
 import { ALL, ONLY_2025_11_25, SINCE_2025_06_18, type CorpusEntry } from "./corpus-types.ts";
 
 let nextId = 1000;
-const res = (
-  name: string,
-  method: string,
-  result: Record<string, unknown>,
-  revisions: CorpusEntry["revisions"],
-): CorpusEntry => ({ name, method, revisions, message: { jsonrpc: "2.0", id: nextId++, result } });
+const res = (name: string, method: string, result: Record<string, unknown>, revisions: CorpusEntry["revisions"]): CorpusEntry => ({
+  name,
+  method,
+  revisions,
+  message: { jsonrpc: "2.0", id: nextId++, result },
+});
 
 const icon = { src: "data:image/svg+xml;base64,PHN2Zy8+", mimeType: "image/svg+xml", sizes: ["any"], theme: "dark" };
 const task = (status: string, extra: Record<string, unknown> = {}) => ({
@@ -86,9 +86,7 @@ export const CORPUS_RESULTS: CorpusEntry[] = [
     "resources/templates/list result",
     "resources/templates/list",
     {
-      resourceTemplates: [
-        { uriTemplate: "file:///logs/{date}.log", name: "daily-log", title: "Daily log", mimeType: "text/plain" },
-      ],
+      resourceTemplates: [{ uriTemplate: "file:///logs/{date}.log", name: "daily-log", title: "Daily log", mimeType: "text/plain" }],
     },
     ALL,
   ),
@@ -216,12 +214,7 @@ export const CORPUS_RESULTS: CorpusEntry[] = [
     ONLY_2025_11_25,
   ),
   res("sampling/createMessage result (task created)", "sampling/createMessage", { task: task("working") }, ONLY_2025_11_25),
-  res(
-    "roots/list result",
-    "roots/list",
-    { roots: [{ uri: "file:///home/user/project", name: "project" }, { uri: "file:///data" }] },
-    ALL,
-  ),
+  res("roots/list result", "roots/list", { roots: [{ uri: "file:///home/user/project", name: "project" }, { uri: "file:///data" }] }, ALL),
   res(
     "elicitation/create result (accept)",
     "elicitation/create",

@@ -21,4 +21,3 @@ export const ALL: readonly ProtocolRevision[] = ["2025-11-25", "2025-06-18", "20
 export const SINCE_2025_06_18: readonly ProtocolRevision[] = ["2025-11-25", "2025-06-18"];
 /** Valid in 2025-11-25 only. */
 export const ONLY_2025_11_25: readonly ProtocolRevision[] = ["2025-11-25"];
-

@@ -12,11 +12,7 @@ import { CORPUS_NOTIFICATIONS_AND_ERRORS } from "./corpus-notifications.ts";
 export * from "./corpus-types.ts";
 
 /** The whole corpus. */
-export const CORPUS: readonly CorpusEntry[] = [
-  ...CORPUS_REQUESTS,
-  ...CORPUS_RESULTS,
-  ...CORPUS_NOTIFICATIONS_AND_ERRORS,
-];
+export const CORPUS: readonly CorpusEntry[] = [...CORPUS_REQUESTS, ...CORPUS_RESULTS, ...CORPUS_NOTIFICATIONS_AND_ERRORS];
 
 /** The kind of a corpus message. */
 export const kindOf = (e: CorpusEntry): "request" | "notification" | "result" | "error" =>

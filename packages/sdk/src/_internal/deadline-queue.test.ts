@@ -57,7 +57,7 @@ describe("DeadlineQueue", () => {
     const { queue, fired, due } = track(recorder());
     // A fixed-seed generator: the same sequence every run.
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const base = performance.now() - 1_000_000;
     const live = new Map<Item, number>();
     const all: Item[] = [];
@@ -79,9 +79,7 @@ describe("DeadlineQueue", () => {
       }
     }
     expect(queue.size).toBe(live.size);
-    const expected = [...live]
-      .sort(([a, an], [b, bn]) => a.deadline - b.deadline || an - bn)
-      .map(([i]) => i.name);
+    const expected = [...live].sort(([a, an], [b, bn]) => a.deadline - b.deadline || an - bn).map(([i]) => i.name);
     const last = expected.at(-1)!;
     await due(last);
     expect(fired).toEqual(expected);

@@ -17,7 +17,13 @@ const person = {
   additionalProperties: false,
 };
 const tree = {
-  $defs: { node: { type: "object", properties: { v: { type: "number" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["v"] } },
+  $defs: {
+    node: {
+      type: "object",
+      properties: { v: { type: "number" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+      required: ["v"],
+    },
+  },
   $ref: "#/$defs/node",
 };
 
@@ -61,7 +67,15 @@ const rows: Row[] = [
   ["minItems", { minItems: 2 }, [1], false],
   ["maxItems", { maxItems: 2 }, [1, 2, 3], false],
   ["uniqueItems ok", { uniqueItems: true }, [1, "1", [1]], true],
-  ["uniqueItems deep dup", { uniqueItems: true }, [{ a: 1, b: 2 }, { b: 2, a: 1 }], false],
+  [
+    "uniqueItems deep dup",
+    { uniqueItems: true },
+    [
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+    ],
+    false,
+  ],
   ["contains", { contains: { const: 3 } }, [1, 2], false],
   ["minLength code points", { minLength: 2 }, "💩", false],
   ["maxLength code points", { maxLength: 1 }, "💩", true],
@@ -87,8 +101,19 @@ const rows: Row[] = [
   ["not bad", { not: { type: "string" } }, "s", false],
   ["$ref $defs ok", tree, { v: 1, kids: [{ v: 2, kids: [{ v: 3 }] }] }, true],
   ["$ref recursive bad", tree, { v: 1, kids: [{ v: 2, kids: [{ v: "3" }] }] }, false],
-  ["$ref definitions draft-07", { definitions: { s: { type: "string" } }, properties: { a: { $ref: "#/definitions/s" } } }, { a: 1 }, false, "07"],
-  ["$ref root recursion", { type: "object", properties: { next: { $ref: "#" } }, additionalProperties: false }, { next: { next: {} } }, true],
+  [
+    "$ref definitions draft-07",
+    { definitions: { s: { type: "string" } }, properties: { a: { $ref: "#/definitions/s" } } },
+    { a: 1 },
+    false,
+    "07",
+  ],
+  [
+    "$ref root recursion",
+    { type: "object", properties: { next: { $ref: "#" } }, additionalProperties: false },
+    { next: { next: {} } },
+    true,
+  ],
   ["$ref with siblings (2020)", { $defs: { s: { type: "string" } }, $ref: "#/$defs/s", minLength: 3 }, "ab", false],
   ["boolean false subschema", { properties: { a: false } }, { a: 1 }, false],
   ["boolean true subschema", { properties: { a: true } }, { a: 1 }, true],
@@ -96,10 +121,15 @@ const rows: Row[] = [
   ["unknown keyword ignored", { type: "string", "x-anything": 1 }, "s", true],
   ["if/then", { if: { properties: { k: { const: "n" } } }, then: { required: ["n"] } }, { k: "n" }, false],
   ["dependentRequired", { dependentRequired: { a: ["b"] } }, { a: 1 }, false],
-  ["tool schema: nested array of objects", {
-    type: "object",
-    properties: { edits: { type: "array", items: { type: "object", properties: { line: { type: "integer" } }, required: ["line"] } } },
-  }, { edits: [{ line: 1 }, {}] }, false],
+  [
+    "tool schema: nested array of objects",
+    {
+      type: "object",
+      properties: { edits: { type: "array", items: { type: "object", properties: { line: { type: "integer" } }, required: ["line"] } } },
+    },
+    { edits: [{ line: 1 }, {}] },
+    false,
+  ],
 ];
 
 describe("validateJsonSchema agrees with ajv", () => {
@@ -116,7 +146,10 @@ describe("validateJsonSchema agrees with ajv", () => {
 describe("validateJsonSchema errors", () => {
   test("name the JSON path of each failure", () => {
     const r = validateJsonSchema(
-      { type: "object", properties: { items: { type: "array", items: { type: "object", properties: { "odd key": { type: "string" } } } } } },
+      {
+        type: "object",
+        properties: { items: { type: "array", items: { type: "object", properties: { "odd key": { type: "string" } } } } },
+      },
       { items: [{ "odd key": "ok" }, { "odd key": 2 }] },
     );
     expect(r).toEqual({ valid: false, errors: ['$.items[1]["odd key"]: expected string, got integer'] });
@@ -154,7 +187,10 @@ describe("validateJsonSchema errors", () => {
   });
 
   test("errors are capped so a huge invalid value stays cheap to report", () => {
-    const r = validateJsonSchema({ items: { type: "string" } }, Array.from({ length: 500 }, (_, i) => i));
+    const r = validateJsonSchema(
+      { items: { type: "string" } },
+      Array.from({ length: 500 }, (_, i) => i),
+    );
     expect(r.valid).toBe(false);
     if (!r.valid) expect(r.errors.length).toBe(20);
   });

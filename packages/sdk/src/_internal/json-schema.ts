@@ -50,8 +50,7 @@ export function validateJsonSchema(schema: object, value: unknown): JsonSchemaRe
 const at = (path: string, key: string | number): string =>
   typeof key === "number" ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
-const typeOf = (v: Json): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v;
+const typeOf = (v: Json): string => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -175,15 +174,14 @@ class Compiler {
     }
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-      add((v, path, out) =>
-        types.some((t) => hasType(v, t)) || (out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false),
+      add(
+        (v, path, out) =>
+          types.some((t) => hasType(v, t)) || (out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false),
       );
     }
     if (Array.isArray(s.enum)) {
       const options = s.enum as Json[];
-      add((v, path, out) =>
-        options.some((o) => jsonEqual(o, v)) || (out.push(`${path}: must be one of ${show(options)}`), false),
-      );
+      add((v, path, out) => options.some((o) => jsonEqual(o, v)) || (out.push(`${path}: must be one of ${show(options)}`), false));
     }
     if ("const" in s) {
       const c = s.const;
@@ -203,7 +201,8 @@ class Compiler {
       add((v, path, out) => typeof v !== "number" || !fails(v, limit) || (out.push(`${path}: must be ${text} ${limit}`), false));
     };
     // Draft-04 wrote exclusivity as a boolean beside minimum/maximum; honour it rather than ignore it.
-    const exMin = s.exclusiveMinimum === true, exMax = s.exclusiveMaximum === true;
+    const exMin = s.exclusiveMinimum === true,
+      exMax = s.exclusiveMaximum === true;
     bound(num(s.minimum), exMin ? (v, l) => v <= l : (v, l) => v < l, exMin ? ">" : ">=");
     bound(num(s.maximum), exMax ? (v, l) => v >= l : (v, l) => v > l, exMax ? "<" : "<=");
     bound(num(s.exclusiveMinimum), (v, l) => v <= l, ">");
@@ -214,13 +213,14 @@ class Compiler {
   }
 
   private stringKeywords(s: Record<string, unknown>, where: string, add: (c: Check) => void): void {
-    const min = num(s.minLength), max = num(s.maxLength);
+    const min = num(s.minLength),
+      max = num(s.maxLength);
     if (min !== undefined || max !== undefined)
       add((v, path, out) => {
         if (typeof v !== "string") return true;
         const n = codePoints(v);
-        if (min !== undefined && n < min) return out.push(`${path}: must have at least ${min} characters`), false;
-        if (max !== undefined && n > max) return out.push(`${path}: must have at most ${max} characters`), false;
+        if (min !== undefined && n < min) return (out.push(`${path}: must have at least ${min} characters`), false);
+        if (max !== undefined && n > max) return (out.push(`${path}: must have at most ${max} characters`), false);
         return true;
       });
     if (typeof s.pattern === "string") {
@@ -228,7 +228,7 @@ class Compiler {
       const re = this.regex(source);
       add((v, path, out) => {
         if (typeof v !== "string") return true;
-        if (!re) return out.push(`${path}: invalid pattern ${show(source)} in schema at ${where}`), false;
+        if (!re) return (out.push(`${path}: invalid pattern ${show(source)} in schema at ${where}`), false);
         return re.test(v) || (out.push(`${path}: must match pattern ${show(source)}`), false);
       });
     }
@@ -249,8 +249,11 @@ class Compiler {
     const restSchema = Array.isArray(s.items) ? s.additionalItems : s.items;
     const rest = restSchema === undefined ? undefined : this.sub(restSchema, `${where}/items`);
     const contains = s.contains === undefined ? undefined : this.sub(s.contains, `${where}/contains`);
-    const minItems = num(s.minItems), maxItems = num(s.maxItems), unique = s.uniqueItems === true;
-    const minContains = num(s.minContains) ?? 1, maxContains = num(s.maxContains);
+    const minItems = num(s.minItems),
+      maxItems = num(s.maxItems),
+      unique = s.uniqueItems === true;
+    const minContains = num(s.minContains) ?? 1,
+      maxContains = num(s.maxContains);
     if (!prefix.length && !rest && !contains && minItems === undefined && maxItems === undefined && !unique) return;
     add((v, path, out) => {
       if (!Array.isArray(v)) return true;
@@ -289,18 +292,31 @@ class Compiler {
     const additional = s.additionalProperties === undefined ? undefined : this.sub(s.additionalProperties, `${where}/additionalProperties`);
     const names = s.propertyNames === undefined ? undefined : this.sub(s.propertyNames, `${where}/propertyNames`);
     const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-    const minP = num(s.minProperties), maxP = num(s.maxProperties);
+    const minP = num(s.minProperties),
+      maxP = num(s.maxProperties);
     // `dependencies` (draft-07) split into dependentRequired / dependentSchemas in 2019-09.
     const deps = Object.entries({ ...asObject(s.dependencies), ...asObject(s.dependentRequired), ...asObject(s.dependentSchemas) }).map(
-      ([k, d]) => ({ k, names: Array.isArray(d) ? (d as string[]) : undefined, check: Array.isArray(d) ? undefined : this.sub(d, `${where}/dependentSchemas/${k}`) }),
+      ([k, d]) => ({
+        k,
+        names: Array.isArray(d) ? (d as string[]) : undefined,
+        check: Array.isArray(d) ? undefined : this.sub(d, `${where}/dependentSchemas/${k}`),
+      }),
     );
-    if (!named.size && !patterns.length && !additional && !names && !required.length && !deps.length && minP === undefined && maxP === undefined)
+    if (
+      !named.size &&
+      !patterns.length &&
+      !additional &&
+      !names &&
+      !required.length &&
+      !deps.length &&
+      minP === undefined &&
+      maxP === undefined
+    )
       return;
     add((v, path, out) => {
       if (!isObject(v)) return true;
       let ok = true;
-      for (const k of required)
-        if (!Object.hasOwn(v, k)) (ok = false), out.push(`${at(path, k)}: is required`);
+      for (const k of required) if (!Object.hasOwn(v, k)) (ok = false), out.push(`${at(path, k)}: is required`);
       for (const d of deps) {
         if (!Object.hasOwn(v, d.k)) continue;
         for (const n of d.names ?? [])
@@ -317,7 +333,7 @@ class Compiler {
         let matched = false;
         if (entry) (matched = true), entry.check(v[k], p, out) || (ok = false);
         for (const pp of patterns) {
-          if (!pp.re) return out.push(`${path}: invalid pattern ${show(pp.p)} in schema at ${where}`), false;
+          if (!pp.re) return (out.push(`${path}: invalid pattern ${show(pp.p)} in schema at ${where}`), false);
           if (pp.re.test(k)) (matched = true), pp.check(v[k], p, out) || (ok = false);
         }
         if (!matched && additional && !additional(v[k], p, out)) {
@@ -331,7 +347,9 @@ class Compiler {
 
   private combinators(s: Record<string, unknown>, where: string, add: (c: Check) => void): void {
     const list = (k: string) => (Array.isArray(s[k]) ? (s[k] as unknown[]).map((x, i) => this.sub(x, `${where}/${k}/${i}`)) : undefined);
-    const allOf = list("allOf"), anyOf = list("anyOf"), oneOf = list("oneOf");
+    const allOf = list("allOf"),
+      anyOf = list("anyOf"),
+      oneOf = list("oneOf");
     if (allOf) add((v, path, out) => allOf.map((c) => c(v, path, out)).every(Boolean));
     if (anyOf)
       add((v, path, out) => {
@@ -345,7 +363,11 @@ class Compiler {
         const tried: string[] = [];
         const n = oneOf.filter((c) => c(v, path, tried)).length;
         if (n === 1) return true;
-        out.push(n === 0 ? `${path}: must match exactly one schema in oneOf (${tried.slice(0, 4).join("; ")})` : `${path}: matches ${n} schemas in oneOf; must match exactly one`);
+        out.push(
+          n === 0
+            ? `${path}: must match exactly one schema in oneOf (${tried.slice(0, 4).join("; ")})`
+            : `${path}: matches ${n} schemas in oneOf; must match exactly one`,
+        );
         return false;
       });
     if (s.not !== undefined) {

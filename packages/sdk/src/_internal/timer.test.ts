@@ -39,9 +39,7 @@ describe("setLongTimeout", () => {
   test("short, zero, negative and NaN delays fire like setTimeout: once, never inside the call", async () => {
     const order: string[] = [];
     const all = Promise.all(
-      [20, 0, -5, Number.NaN].map(
-        (ms) => new Promise<void>((resolve) => setLongTimeout(() => (order.push(`fired ${ms}`), resolve()), ms)),
-      ),
+      [20, 0, -5, Number.NaN].map((ms) => new Promise<void>((resolve) => setLongTimeout(() => (order.push(`fired ${ms}`), resolve()), ms))),
     );
     order.push("returned");
     await all;

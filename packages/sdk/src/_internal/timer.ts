@@ -28,7 +28,7 @@ const NEVER: CancelTimer = () => {};
 export function setLongTimeout(fn: () => void, ms: number, options: LongTimeoutOptions = {}): CancelTimer {
   if (ms === Infinity) return NEVER;
   const maxChunk = Math.max(1, Math.min(options.maxChunkMs ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS));
-  let left = Math.max(ms , 0);
+  let left = Math.max(ms, 0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const step = () => {
     const chunk = Math.min(left, maxChunk);

@@ -97,6 +97,8 @@ describe("misuse is one clear error", () => {
   test("start() without triggers; triggers without a model", async () => {
     const agent = track(createAgent({ model: scriptedModel([]) }));
     expect(await codeOf(agent.start())).toBe("E_USAGE");
-    expect(() => createAgent({ triggers: { specs: [{ kind: "interval", id: "interval", everyMs: 0, instruction: "x" }] } })).toThrow("no model is");
+    expect(() => createAgent({ triggers: { specs: [{ kind: "interval", id: "interval", everyMs: 0, instruction: "x" }] } })).toThrow(
+      "no model is",
+    );
   });
 });

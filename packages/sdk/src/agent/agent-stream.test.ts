@@ -56,7 +56,15 @@ describe("agent.stream", () => {
     expect(events[3]).toMatchObject({ name: "kb__lookup", qualifiedName: "kb/lookup", arguments: { q: "cats" }, turn: 1 });
     expect(events[4]).toMatchObject({ isError: false, summary: "found cats", size: 10 });
     expect(events.flatMap((e) => (e.type === "text-delta" ? [e.delta] : [])).join("")).toBe("the answer");
-    expect(events.at(-1)).toMatchObject({ type: "finish", status: "ok", text: "the answer", turns: 2, toolCalls: 1, stopReason: "final", usage: { totalTokens: 30 } });
+    expect(events.at(-1)).toMatchObject({
+      type: "finish",
+      status: "ok",
+      text: "the answer",
+      turns: 2,
+      toolCalls: 1,
+      stopReason: "final",
+      usage: { totalTokens: 30 },
+    });
     expect((await stream.result).text).toBe("the answer");
   });
 

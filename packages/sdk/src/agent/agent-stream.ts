@@ -31,7 +31,15 @@ import { isAlreadyDone } from "../triggers/runner/trigger-runner.ts";
  */
 export type RunStatus = "ok" | "already-done" | "failed" | "budget_exceeded" | "upstream_unavailable" | "cancelled" | "invalid";
 
-const UPSTREAM = new Set(["E_UPSTREAM", "E_TRANSPORT", "E_CONNECTION_CLOSED", "E_SESSION_EXPIRED", "E_UNAUTHORIZED", "E_PROTOCOL_VERSION", "E_TIMEOUT"]);
+const UPSTREAM = new Set([
+  "E_UPSTREAM",
+  "E_TRANSPORT",
+  "E_CONNECTION_CLOSED",
+  "E_SESSION_EXPIRED",
+  "E_UNAUTHORIZED",
+  "E_PROTOCOL_VERSION",
+  "E_TIMEOUT",
+]);
 
 /** The {@link RunStatus} of a run that ended with `error`. */
 export function runStatusOf(error: unknown): Exclude<RunStatus, "ok" | "already-done"> {
@@ -160,7 +168,12 @@ function toStreamEvent(e: RunEvent): AgentStreamEvent | undefined {
 }
 
 /** The finish of a run from its outcome. */
-function finishOf(runId: string, outcome: { result: RunResult } | { error: unknown }, end: Extract<RunEvent, { type: "run-end" }> | undefined, durationMs: number): RunFinish {
+function finishOf(
+  runId: string,
+  outcome: { result: RunResult } | { error: unknown },
+  end: Extract<RunEvent, { type: "run-end" }> | undefined,
+  durationMs: number,
+): RunFinish {
   // From the call: connecting the MCP servers and listing tools count (run-end's duration does not).
   const tail = { durationMs: Math.round(durationMs), ...(end?.costUsd !== undefined ? { costUsd: end.costUsd } : {}) };
   if ("result" in outcome) {
@@ -239,14 +252,16 @@ export function streamRun(
   };
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const result = start({ signal, onEvent, backpressure });
-  const settled = result.then(
-    (r) => finishOf(runId, { result: r }, runEnd, performance.now() - started),
-    (error: unknown) => finishOf(runId, { error }, runEnd, performance.now() - started),
-  ).then((finish) => {
-    if (!stop.signal.aborted) push(finish);
-    ended = true;
-    wake?.();
-  });
+  const settled = result
+    .then(
+      (r) => finishOf(runId, { result: r }, runEnd, performance.now() - started),
+      (error: unknown) => finishOf(runId, { error }, runEnd, performance.now() - started),
+    )
+    .then((finish) => {
+      if (!stop.signal.aborted) push(finish);
+      ended = true;
+      wake?.();
+    });
   // The rejection is the caller's to read (or not): never an unhandled one.
   result.catch(() => {});
 

@@ -63,7 +63,9 @@ describe("a misbehaving stdio server, as the user sees it", () => {
     clients.push(client);
     const e = await failure(client.callTool("big", {}));
     expect(e.code).toBe("E_UPSTREAM");
-    expect(e.message).toBe(`MCP server 'big' sent a tools/call response over the ${4 * 1024 * 1024}-byte frame limit (maxFrameBytes); it was discarded`);
+    expect(e.message).toBe(
+      `MCP server 'big' sent a tools/call response over the ${4 * 1024 * 1024}-byte frame limit (maxFrameBytes); it was discarded`,
+    );
     // The connection carries on: the next request is answered.
     expect((await client.listTools()).map((t) => t.name)).toEqual(["big"]);
   }, 30_000);

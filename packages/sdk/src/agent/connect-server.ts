@@ -15,7 +15,12 @@ import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
 import { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { settleDeclaredRoots, watchRootsRequests } from "../mcp/client/roots-settle.ts";
-import { type HttpAuthProvider, lazyOAuthProvider, StreamableHttpClientTransport, type TokenStore } from "../transport/http-client/index.ts";
+import {
+  type HttpAuthProvider,
+  lazyOAuthProvider,
+  StreamableHttpClientTransport,
+  type TokenStore,
+} from "../transport/http-client/index.ts";
 import { takePrelaunchedServer } from "../transport/prelaunch.ts";
 import { StdioChildTransport } from "../transport/stdio-child.ts";
 import type { Transport } from "../transport/types.ts";
@@ -82,11 +87,20 @@ export function transportFor(
  */
 function oauthFor(name: string, config: McpServerConfig, logger: Logger, store?: TokenStore): HttpAuthProvider {
   const c = config as { url: string; oauth: NonNullable<Extract<McpServerConfig, { url: string }>["oauth"]> };
-  return lazyOAuthProvider({ server: name, url: c.url, config: c.oauth, ...(store ? { store } : {}), logger: logger.child({ server: name }) });
+  return lazyOAuthProvider({
+    server: name,
+    url: c.url,
+    config: c.oauth,
+    ...(store ? { store } : {}),
+    logger: logger.child({ server: name }),
+  });
 }
 
 /** A request's timeouts: the entry's own `timeout` / `maxTotalTimeout`, else the agent's, else the client's defaults. */
-function requestTimeouts(options: ConnectServerOptions, config?: McpServerConfig): Pick<McpClientOptions, "requestTimeoutMs" | "maxTotalTimeoutMs"> {
+function requestTimeouts(
+  options: ConnectServerOptions,
+  config?: McpServerConfig,
+): Pick<McpClientOptions, "requestTimeoutMs" | "maxTotalTimeoutMs"> {
   const timeout = config?.timeout ?? options.requestTimeoutMs;
   const ceiling = config?.maxTotalTimeout ?? options.maxTotalTimeoutMs;
   return { ...(timeout ? { requestTimeoutMs: timeout } : {}), ...(ceiling ? { maxTotalTimeoutMs: ceiling } : {}) };
@@ -116,7 +130,10 @@ export function upstreamError(name: string, e: unknown): AgentdError {
     return new AgentdError("E_UPSTREAM", `${prefix}is unavailable: ${detail.slice(prefix.length)}`, { cause: e, retryable: true });
   if (AgentdError.isInstance(e) && (e.code === "E_UNAUTHORIZED" || e.code === "E_PROTOCOL_VERSION"))
     return new AgentdError("E_UPSTREAM", named ? detail : `MCP server '${name}': ${detail}`, { cause: e });
-  return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, { cause: e, retryable: true });
+  return new AgentdError("E_UPSTREAM", named ? `${detail} (unavailable)` : `MCP server '${name}' is unavailable: ${detail}`, {
+    cause: e,
+    retryable: true,
+  });
 }
 
 /** A managed (reconnecting) client for an `mcpServers` entry, not yet started. */
@@ -147,7 +164,11 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
  * Connect to one server with a managed client: the first connect must succeed (else `E_UPSTREAM` naming the
  * server); afterwards the client reconnects by itself whenever the connection drops.
  */
-export async function connectManagedServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<ManagedMcpClient> {
+export async function connectManagedServer(
+  name: string,
+  config: McpServerConfig,
+  options: ConnectServerOptions,
+): Promise<ManagedMcpClient> {
   const client = managedClientFor(name, config, options);
   try {
     await client.start({ timeoutMs: options.connectTimeoutMs ?? 30_000 });
@@ -165,7 +186,11 @@ export async function connectManagedServer(name: string, config: McpServerConfig
  * `mcp/client/roots-settle.ts`), so a request sent at once is served within them.
  */
 export async function connectServer(name: string, config: McpServerConfig, options: ConnectServerOptions): Promise<McpClient> {
-  const client = new McpClient(CLIENT_INFO, { logger: options.logger.child({ server: name }), serverName: name, ...clientOptions(options, config) });
+  const client = new McpClient(CLIENT_INFO, {
+    logger: options.logger.child({ server: name }),
+    serverName: name,
+    ...clientOptions(options, config),
+  });
   const transport = transportFor(name, config, options.logger, options.tokenStore ? { tokenStore: options.tokenStore } : {});
   const asked = watchRootsRequests(client);
   try {

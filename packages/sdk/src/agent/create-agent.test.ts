@@ -47,7 +47,9 @@ describe("createAgent with managed MCP clients", () => {
       (request) => reply(`echo said: ${lastToolResults(request)[0]?.output ?? "?"}`),
     ]);
     const log = memoryLogger();
-    const agent = track(createAgent({ model, mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, logger: log }));
+    const agent = track(
+      createAgent({ model, mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, logger: log }),
+    );
     await agent.connect();
     const client = agent.clients.get("crashy");
     expect(client).toBeInstanceOf(ManagedMcpClient);
@@ -64,7 +66,9 @@ describe("createAgent with managed MCP clients", () => {
 
   test("agent.clients serve the trigger layer: subscriptions survive a restart and `reconnected` fires", async () => {
     const s = state();
-    const agent = track(createAgent({ model: scriptedModel([]), mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } }));
+    const agent = track(
+      createAgent({ model: scriptedModel([]), mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } }),
+    );
     await agent.connect();
     const client = agent.clients.get("crashy")!;
     expect(client.supportsSubscribe()).toBe(true);
@@ -80,7 +84,9 @@ describe("createAgent with managed MCP clients", () => {
 
   test("a SubscriptionSource over a managed client re-reads after a restart: the change made while down fires a new event", async () => {
     const s = state();
-    const agent = track(createAgent({ model: scriptedModel([]), mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } }));
+    const agent = track(
+      createAgent({ model: scriptedModel([]), mcpServers: { crashy: stdioConfig(s) }, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } }),
+    );
     await agent.connect();
     const client: SubscribableClient = agent.clients.get("crashy")!; // structural: no adapter needed
     const events: TriggerEvent[] = [];
@@ -135,7 +141,11 @@ describe("createAgent with managed MCP clients", () => {
     bad.down(true);
     const log = memoryLogger();
     const agent = track(
-      createAgent({ model: scriptedModel([]), mcpServers: { good: stdioConfig(good), bad: { ...stdioConfig(bad), required: false } }, logger: log }),
+      createAgent({
+        model: scriptedModel([]),
+        mcpServers: { good: stdioConfig(good), bad: { ...stdioConfig(bad), required: false } },
+        logger: log,
+      }),
     );
     await agent.connect();
     expect([...agent.clients.keys()]).toEqual(["good"]);

@@ -300,7 +300,10 @@ export interface DrainOptions {
 
 /** A hand-written ToolSet (`{ list, call }`), as opposed to tools made by `tool()`. */
 const isToolSet = (tools: AgentOptions["tools"]): tools is ToolSet =>
-  tools !== undefined && !Array.isArray(tools) && typeof (tools as ToolSet).list === "function" && typeof (tools as ToolSet).call === "function";
+  tools !== undefined &&
+  !Array.isArray(tools) &&
+  typeof (tools as ToolSet).list === "function" &&
+  typeof (tools as ToolSet).call === "function";
 
 /** A fresh run id. */
 export const newRunId = (): string => `run-${crypto.randomUUID()}`;
@@ -314,7 +317,10 @@ export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 export function createAgent(options: AgentOptions): Agent {
   const customToolSet = isToolSet(options.tools) ? options.tools : undefined;
   if (customToolSet && options.subagents)
-    throw new AgentdError("E_USAGE", "createAgent: pass either a ToolSet as tools or subagents (the subagent tools are the extra tool set); tools made by tool() go with both");
+    throw new AgentdError(
+      "E_USAGE",
+      "createAgent: pass either a ToolSet as tools or subagents (the subagent tools are the extra tool set); tools made by tool() go with both",
+    );
   const localTools = options.tools && !customToolSet ? namedLocalTools(options.tools as LocalTools) : undefined;
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
@@ -322,18 +328,22 @@ export function createAgent(options: AgentOptions): Agent {
   // With server notifications on, every record is also mirrored to served clients (`notifications/message`).
   let mirror: ((record: LogRecord) => void) | undefined;
   const inner = options.logger ?? nullLogger;
-  const base = options.serverNotifications ? createLogger((r) => {
-    const { ts: _ts, level, event, ...fields } = r;
-    inner.log(level, event, fields);
-    mirror?.(r);
-  }, { level: "debug" }) : inner;
+  const base = options.serverNotifications
+    ? createLogger(
+        (r) => {
+          const { ts: _ts, level, event, ...fields } = r;
+          inner.log(level, event, fields);
+          mirror?.(r);
+        },
+        { level: "debug" },
+      )
+    : inner;
   const tags = createRunTriggerTags(base);
   const logger = tags.logger;
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   let telemetry: Promise<Telemetry | undefined> | undefined;
-  const telemetryReady = () =>
-    (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
+  const telemetryReady = () => (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
   /** Direct runs in flight, cancelled when a drain's grace runs out. */
   const inFlight = new Set<AbortController>();
   const runs = new Map<string, AbortController>();
@@ -353,10 +363,23 @@ export function createAgent(options: AgentOptions): Agent {
   const samplingFor = (server: string): CapabilityConfig | undefined => {
     if (samplingCaps.has(server)) return samplingCaps.get(server);
     const policy = options.sampling?.servers?.[server] ?? options.sampling?.all;
-    const caps = !policy || !ledger || !options.model ? undefined : {
-      ...options.capabilities,
-      sampling: { handler: samplingHandler({ server, model: options.model, policy, ledger, ...(options.prices ? { prices: options.prices } : {}), logger }), tools: policy.tools === true },
-    };
+    const caps =
+      !policy || !ledger || !options.model
+        ? undefined
+        : {
+            ...options.capabilities,
+            sampling: {
+              handler: samplingHandler({
+                server,
+                model: options.model,
+                policy,
+                ledger,
+                ...(options.prices ? { prices: options.prices } : {}),
+                logger,
+              }),
+              tools: policy.tools === true,
+            },
+          };
     samplingCaps.set(server, caps);
     return caps;
   };
@@ -384,18 +407,29 @@ export function createAgent(options: AgentOptions): Agent {
   const builtIn = customToolSet ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
   const subagentTools = localTools?.size ? new LocalToolSet(localTools, builtIn) : builtIn;
   // `triggers` is read when a tool is called, by then it is built.
-  const selfSubs = options.selfSubscribe && options.triggers?.specs.length
-    ? new SelfSubscriptions({ triggers: () => config.triggers, ...options.selfSubscribe, logger })
-    : undefined;
+  const selfSubs =
+    options.selfSubscribe && options.triggers?.specs.length
+      ? new SelfSubscriptions({ triggers: () => config.triggers, ...options.selfSubscribe, logger })
+      : undefined;
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, subagentTools) : subagentTools;
-  const a2aTools = options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
+  const a2aTools =
+    options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const extraTools = a2aTools ?? ownTools;
   const authorizations = new Map<string, AuthorizationAsk>();
-  const toolSet = new McpToolSet(clients, extraTools, { optional, logger, ...(ledger ? { sampling: ledger } : {}), ...(calls ? { calls } : {}), authorizations: (id) => authorizations.get(id) });
+  const toolSet = new McpToolSet(clients, extraTools, {
+    optional,
+    logger,
+    ...(ledger ? { sampling: ledger } : {}),
+    ...(calls ? { calls } : {}),
+    authorizations: (id) => authorizations.get(id),
+  });
 
   const run: Agent["run"] = async (input, runOptions = {}) => {
     if (!options.model)
-      throw new AgentdError("E_CONFIG_INVALID", "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)");
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)",
+      );
     if (state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
     if (state === "draining" || state === "drained") throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
     const controller = new AbortController();
@@ -409,12 +443,15 @@ export function createAgent(options: AgentOptions): Agent {
     if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
-    const conversations = (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
+    const conversations =
+      (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
     let aborted = false;
     // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
     const ask = runOptions.askAuthorization;
     // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
-    const waiting = ask ? createRunSignal(runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs, controller.signal) : undefined;
+    const waiting = ask
+      ? createRunSignal(runOptions.limits?.deadlineMs ?? config.settings.limits?.deadlineMs, controller.signal)
+      : undefined;
     const askSignal = waiting?.signal ?? controller.signal;
     try {
       await (ask ? withAuthorization(connect, ask, askSignal) : connect());
@@ -430,7 +467,8 @@ export function createAgent(options: AgentOptions): Agent {
       const emit = (event: RunEvent) => {
         recorder?.onEvent(event);
         // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
-        const traceparent = event.type === "model-request" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
+        const traceparent =
+          event.type === "model-request" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
         const e: RunEvent = traceparent && event.type === "model-request" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
         // A triggered run's events fill its record in the served run history (a no-op for other runs).
         if (runOptions.trigger || runOptions.triggerEvent) host?.registry.observe(runId, e);
@@ -439,7 +477,9 @@ export function createAgent(options: AgentOptions): Agent {
       };
       const result = await runLoop({
         model: options.model,
-        tools: ask ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) } : toolSet,
+        tools: ask
+          ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) }
+          : toolSet,
         input,
         runId,
         ...(config.settings.instructions !== undefined ? { instructions: config.settings.instructions } : {}),
@@ -499,7 +539,13 @@ export function createAgent(options: AgentOptions): Agent {
       if (changed.has("prompts")) host?.self.prompts?.set(settings.prompts ?? {});
       if (changed.has("roots") && settings.roots) {
         const roots = settings.roots;
-        await Promise.all([...clients.values()].map((c) => c.setRoots(roots).catch((e: unknown) => logger.warn("mcp.roots_update_failed", { server: c.name, error: (e as Error).message }))));
+        await Promise.all(
+          [...clients.values()].map((c) =>
+            c
+              .setRoots(roots)
+              .catch((e: unknown) => logger.warn("mcp.roots_update_failed", { server: c.name, error: (e as Error).message })),
+          ),
+        );
       }
     },
     // The checkpoint is restored once, by the first triggers; a reload's triggers are not restored again
@@ -545,7 +591,12 @@ export function createAgent(options: AgentOptions): Agent {
   const selfHost = (): SelfHost => {
     if (host) return host;
     const created: SelfHost = new SelfHost({
-      runner: { run: (input, o) => (created.isDraining ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs")) : run(input, o)) },
+      runner: {
+        run: (input, o) =>
+          created.isDraining
+            ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
+            : run(input, o),
+      },
       ...(options.version !== undefined ? { version: options.version } : {}),
       capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
       ...(options.operators ? { operators: canonicalOperators(options.operators, "operators") } : {}),
@@ -628,7 +679,8 @@ export function createAgent(options: AgentOptions): Agent {
       // Written before the children are stopped: a working handle stays working in the checkpoint, so a
       // restart (a pod rescheduled) starts it again rather than finding it cancelled.
       await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
-      if (servedCheckpoint && servedCheckpoint !== checkpoint) await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
+      if (servedCheckpoint && servedCheckpoint !== checkpoint)
+        await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connections.close();
       await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
@@ -683,11 +735,11 @@ export function createAgent(options: AgentOptions): Agent {
     stream(input, streamOptions = {}) {
       const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
       const runId = rest.runId ?? newRunId();
-      return streamRun(
-        runId,
-        (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }),
-        { ...(signal ? { signal } : {}), ...(highWaterMark !== undefined ? { highWaterMark } : {}), ...(onEvent ? { onEvent } : {}) },
-      );
+      return streamRun(runId, (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }), {
+        ...(signal ? { signal } : {}),
+        ...(highWaterMark !== undefined ? { highWaterMark } : {}),
+        ...(onEvent ? { onEvent } : {}),
+      });
     },
     get triggers() {
       return config.triggers;
@@ -702,7 +754,8 @@ export function createAgent(options: AgentOptions): Agent {
       return () => listeners.delete(listener);
     },
     async start() {
-      if (!config.triggers) throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
+      if (!config.triggers)
+        throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
       if (state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
       return config.triggers.start();
     },
@@ -777,4 +830,3 @@ export function createAgent(options: AgentOptions): Agent {
   };
   return agent;
 }
-

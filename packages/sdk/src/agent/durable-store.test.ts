@@ -38,8 +38,12 @@ const lineOf = (f: () => unknown) => {
 
 describe("durability.store", () => {
   test("alone, it serves claims, the checkpoint, OAuth tokens, the cron job store and served runs", () => {
-    const config = parseConfig({ durability: { store: STORE }, capabilities: { checkpoint: true, cron: "timezones" }, triggers: schedules }, {});
-    for (const part of ["claims", "checkpoint", "oauthTokens", "schedules", "servedRuns"] as const) expect(durableStoreEntry(config, part)).toEqual(STORE);
+    const config = parseConfig(
+      { durability: { store: STORE }, capabilities: { checkpoint: true, cron: "timezones" }, triggers: schedules },
+      {},
+    );
+    for (const part of ["claims", "checkpoint", "oauthTokens", "schedules", "servedRuns"] as const)
+      expect(durableStoreEntry(config, part)).toEqual(STORE);
     expect(claimsFromConfig(config, nullLogger)).toBeDefined();
     expect(checkpointFromConfig(config, nullLogger)).toBeDefined();
     expect(tokenStoreFromConfig(config, nullLogger)).toBeDefined();
@@ -57,15 +61,29 @@ describe("durability.store", () => {
     expect(jobStoreFromConfig(old, nullLogger)).toBeUndefined();
     expect(tokenStoreFromConfig(old, nullLogger)).toBeUndefined();
     // A job store file keeps schedule state in the file even with a store for the rest.
-    const file = parseConfig({ durability: { store: STORE }, capabilities: { cron: "timezones" }, triggers: { ...schedules, jobStore: "/data/jobs.json" } }, {});
+    const file = parseConfig(
+      { durability: { store: STORE }, capabilities: { cron: "timezones" }, triggers: { ...schedules, jobStore: "/data/jobs.json" } },
+      {},
+    );
     expect(jobStoreFromConfig(file, nullLogger)).toBeUndefined();
   });
 
   test("contradictory or incomplete settings are refused with one line", () => {
-    const both = parseConfig({ durability: { store: STORE, schedules: {} }, capabilities: { cron: "timezones" }, triggers: { ...schedules, jobStore: "/data/jobs.json" } }, {});
-    expect(lineOf(() => claimsFromConfig(both, nullLogger))).toBe("triggers.jobStore (a file) and durability.schedules (a store) both keep the cron job store: remove one");
+    const both = parseConfig(
+      {
+        durability: { store: STORE, schedules: {} },
+        capabilities: { cron: "timezones" },
+        triggers: { ...schedules, jobStore: "/data/jobs.json" },
+      },
+      {},
+    );
+    expect(lineOf(() => claimsFromConfig(both, nullLogger))).toBe(
+      "triggers.jobStore (a file) and durability.schedules (a store) both keep the cron job store: remove one",
+    );
     const utc = parseConfig({ durability: { store: STORE, schedules: {} } }, {});
-    expect(lineOf(() => claimsFromConfig(utc, nullLogger))).toBe('durability.schedules keeps the time-zone cron\'s last fires: set capabilities.cron to "timezones", or remove durability.schedules');
+    expect(lineOf(() => claimsFromConfig(utc, nullLogger))).toBe(
+      'durability.schedules keeps the time-zone cron\'s last fires: set capabilities.cron to "timezones", or remove durability.schedules',
+    );
     const none = parseConfig({ durability: { claims: { holder: "pod-0" } } }, {});
     expect(lineOf(() => claimsFromConfig(none, nullLogger))).toBe(
       'durability.claims needs a store: set durability.store (e.g. {"url": "https://agentd-store:7700/mcp"} or {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]}) or durability.claims.store',
@@ -76,11 +94,18 @@ describe("durability.store", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentd-durable-store-"));
     dirs.push(dir);
     const store = { command: process.execPath, args: [STORE_ENTRY, "--dir", join(dir, "store")] };
-    const config = parseConfig({ durability: { store, claims: { holder: "pod-0" } }, capabilities: { cron: "timezones" }, triggers: schedules }, {});
+    const config = parseConfig(
+      { durability: { store, claims: { holder: "pod-0" } }, capabilities: { cron: "timezones" }, triggers: schedules },
+      {},
+    );
     const claims = claimsFromConfig(config, nullLogger)!;
     const jobs = jobStoreFromConfig(config, nullLogger)!;
     const served = servedRunsFromConfig(config, nullLogger)!;
-    closers.push(() => claims.close(), () => jobs.close(), () => served.close());
+    closers.push(
+      () => claims.close(),
+      () => jobs.close(),
+      () => served.close(),
+    );
     const got = await claims.acquire("run-1", new AbortController().signal);
     expect(got.status).toBe("claimed");
     if (got.status === "claimed") await got.claim.end(true);
@@ -89,6 +114,9 @@ describe("durability.store", () => {
     const start = await served.begin("order-1", new AbortController().signal);
     expect(start.status).toBe("run");
     if (start.status === "run") await start.finish({ stopReason: "end_turn", text: "shipped" });
-    expect(await served.begin("order-1", new AbortController().signal)).toEqual({ status: "done", answer: { stopReason: "end_turn", text: "shipped" } });
+    expect(await served.begin("order-1", new AbortController().signal)).toEqual({
+      status: "done",
+      answer: { stopReason: "end_turn", text: "shipped" },
+    });
   }, 30_000);
 });

@@ -43,11 +43,14 @@ export function checkDurability(config: AgentdConfig): void {
   };
   const example = '(e.g. {"url": "https://agentd-store:7700/mcp"} or {"command": "agentd", "args": ["store", "--dir", "/var/lib/agentd"]})';
   for (const part of ["claims", "schedules", "servedRuns"] as const)
-    if (d[part] && !durableStoreEntry(config, part)) fail(`durability.${part} needs a store: set durability.store ${example} or durability.${part}.store`);
+    if (d[part] && !durableStoreEntry(config, part))
+      fail(`durability.${part} needs a store: set durability.store ${example} or durability.${part}.store`);
   if (d.schedules && config.triggers?.jobStore !== undefined)
     fail("triggers.jobStore (a file) and durability.schedules (a store) both keep the cron job store: remove one");
   if (d.schedules && config.capabilities?.cron !== "timezones")
-    fail('durability.schedules keeps the time-zone cron\'s last fires: set capabilities.cron to "timezones", or remove durability.schedules');
+    fail(
+      'durability.schedules keeps the time-zone cron\'s last fires: set capabilities.cron to "timezones", or remove durability.schedules',
+    );
 }
 
 interface Pooled {

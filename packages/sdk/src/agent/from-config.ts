@@ -96,10 +96,16 @@ export interface AgentFromConfigOptions {
 }
 
 /** The key options hand on to a model. */
-const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({ ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}) });
+const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({
+  ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+  ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}),
+});
 
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
-export function modelFromConfig(config: AgentdConfig, options: { createModel: ModelFactory; apiKey?: string; apiKeyHint?: string; logger?: Logger }): LanguageModel {
+export function modelFromConfig(
+  config: AgentdConfig,
+  options: { createModel: ModelFactory; apiKey?: string; apiKeyHint?: string; logger?: Logger },
+): LanguageModel {
   const m = config.model ?? {};
   const dialect = (m.dialect ?? "openai") as ModelDialectName;
   if (!m.intelligence && dialect === "openai")
@@ -110,7 +116,10 @@ export function modelFromConfig(config: AgentdConfig, options: { createModel: Mo
   // No dialect has a model of its own to fall back on: a made-up name ("default") would only come back as
   // the provider's "model not found", or worse, be served by whatever a gateway maps it to.
   if (!m.name)
-    throw new AgentdError("E_CONFIG_INVALID", `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`,
+    );
   return options.createModel({
     dialect,
     model: m.name,
@@ -153,7 +162,9 @@ export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): Cap
     ...(c.tasks ? { tasks: true } : {}),
     ...(roots.length ? { roots } : {}),
     ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
-    ...(c.elicitation === "cancel" || c.elicitation === "defaults" ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) } : {}),
+    ...(c.elicitation === "cancel" || c.elicitation === "defaults"
+      ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) }
+      : {}),
     ...(typeof c.elicitation === "object" ? { elicitation: elicitationPolicy(c.elicitation, logger) } : {}),
   };
 }
@@ -170,7 +181,12 @@ function rootsFromConfig(config: AgentdConfig): Root[] {
 export function mcpTimeoutsFromConfig(config: AgentdConfig): Pick<AgentOptions, "mcpTimeouts"> {
   const { mcpTimeout, mcpMaxTotalTimeout } = config.limits ?? {};
   if (!mcpTimeout && !mcpMaxTotalTimeout) return {};
-  return { mcpTimeouts: { ...(mcpTimeout ? { timeoutMs: mcpTimeout } : {}), ...(mcpMaxTotalTimeout ? { maxTotalTimeoutMs: mcpMaxTotalTimeout } : {}) } };
+  return {
+    mcpTimeouts: {
+      ...(mcpTimeout ? { timeoutMs: mcpTimeout } : {}),
+      ...(mcpMaxTotalTimeout ? { maxTotalTimeoutMs: mcpMaxTotalTimeout } : {}),
+    },
+  };
 }
 
 /** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
@@ -182,7 +198,11 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const logger = options.logger ?? nullLogger;
   const limits = limitsFromConfig(config);
   const model = options.model ?? modelOrUnconfigured(config, options, logger);
-  const supervisor = supervisorFromConfig(config, logger, { limits, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.subagentCommand ? { command: options.subagentCommand } : {}) });
+  const supervisor = supervisorFromConfig(config, logger, {
+    limits,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.subagentCommand ? { command: options.subagentCommand } : {}),
+  });
   const c = config.capabilities ?? {};
   const claims = claimsFromConfig(config, logger);
   const triggers = { ...(options.triggers ?? fromConfigTriggers(config, logger)), ...(claims ? { claims } : {}) };
@@ -194,7 +214,12 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const sampling = model
     ? samplingFromConfig(config, (route) => {
         if (!options.createModel) throw new AgentdError("E_USAGE", "capabilities.sampling.routes need createModel (from @agentd/adapters)");
-        const m = { ...config.model, name: route.name, ...(route.intelligence ? { intelligence: route.intelligence } : {}), ...(route.dialect ? { dialect: route.dialect } : {}) };
+        const m = {
+          ...config.model,
+          name: route.name,
+          ...(route.intelligence ? { intelligence: route.intelligence } : {}),
+          ...(route.dialect ? { dialect: route.dialect } : {}),
+        };
         return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...keyOf(options), logger });
       })
     : undefined;
@@ -233,7 +258,16 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     ...(config.prompts ? { prompts: config.prompts } : {}),
     ...(c.elicitation === "operator" ? { operatorElicitation: true } : {}),
-    ...(options.reloadConfig ? { reload: configReloadSource(config, options.reloadConfig, (next) => liveSettingsFromConfig(next, options, logger), new Set(options.triggers ? ["triggers"] : [])) } : {}),
+    ...(options.reloadConfig
+      ? {
+          reload: configReloadSource(
+            config,
+            options.reloadConfig,
+            (next) => liveSettingsFromConfig(next, options, logger),
+            new Set(options.triggers ? ["triggers"] : []),
+          ),
+        }
+      : {}),
     logger,
   };
 }

@@ -37,7 +37,13 @@ export {
   type ModelDialectName,
 } from "./from-config.ts";
 export type { ServeOptions, Serving, HttpServeOptions } from "./serve-agent.ts";
-export { httpServeOptionsFrom, metricsServeOptionsFrom, parseListen, type HttpServeSettings, type MetricsServeSettings } from "./serve-options.ts";
+export {
+  httpServeOptionsFrom,
+  metricsServeOptionsFrom,
+  parseListen,
+  type HttpServeSettings,
+  type MetricsServeSettings,
+} from "./serve-options.ts";
 export type { AgentTriggerOptions } from "./serve-triggers.ts";
 export { supervisorFromConfig } from "./subagents-from-config.ts";
 export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";

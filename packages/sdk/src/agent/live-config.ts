@@ -64,7 +64,9 @@ export class LiveConfig {
     // Prompts and roots switched on or off change what was declared: that waits for a restart (the source names it).
     if ((this.settings.prompts === undefined) !== (next.prompts === undefined)) next.prompts = this.settings.prompts;
     if ((this.settings.roots === undefined) !== (next.roots === undefined)) next.roots = this.settings.roots;
-    const changed: string[] = (["instructions", "limits", "prices", "scope", "prompts", "roots"] as const).filter((k) => !same(this.settings[k], next[k]));
+    const changed: string[] = (["instructions", "limits", "prices", "scope", "prompts", "roots"] as const).filter(
+      (k) => !same(this.settings[k], next[k]),
+    );
     this.settings = next;
     const replaced = new Set((["prompts", "roots"] as const).filter((k) => changed.includes(k)));
     if (replaced.size) await this.o.applyLive?.(next, replaced);

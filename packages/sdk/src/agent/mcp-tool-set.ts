@@ -45,7 +45,6 @@ export interface McpToolSetOptions {
   authorizations?: (runId: string) => AuthorizationAsk | undefined;
 }
 
-
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
 export class McpToolSet implements ToolSet {
   constructor(
@@ -112,7 +111,13 @@ export class McpToolSet implements ToolSet {
   }
 
   /** The call; when the server needs an authorization the run's asker can get, wait for it and retry (bounded). */
-  private callAuthorized(client: ToolClient, server: string, tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<CallToolResult> {
+  private callAuthorized(
+    client: ToolClient,
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ToolCallContext,
+  ): Promise<CallToolResult> {
     const call = () =>
       client.callTool(tool, args, {
         runId: ctx.runId,

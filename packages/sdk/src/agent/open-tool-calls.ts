@@ -55,6 +55,9 @@ export function operatorRouting(logger: Logger): {
   return {
     calls,
     asks,
-    capabilities: (server, base) => ({ ...base, elicitation: { handler: operatorElicitation(server, () => reach(server), logger), modes: ["form"] } }),
+    capabilities: (server, base) => ({
+      ...base,
+      elicitation: { handler: operatorElicitation(server, () => reach(server), logger), modes: ["form"] },
+    }),
   };
 }

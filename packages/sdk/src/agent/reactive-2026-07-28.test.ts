@@ -51,7 +51,7 @@ describe("a subscription trigger over a 2026-07-28 server", () => {
         const timer = setTimeout(() => reject(new Error(`timed out waiting for a trigger event reading "${wanted}"`)), 30_000);
         wake = () => {
           const found = events.find((e) => text(e) === wanted);
-          if (found) (clearTimeout(timer), resolve(found));
+          if (found) clearTimeout(timer), resolve(found);
         };
         wake();
       });

@@ -40,7 +40,9 @@ function configFile(initial: unknown) {
 }
 
 test("a reload replaces the served prompts: every HTTP session is notified, prompts/list and agent.run follow", async () => {
-  const before = { prompts: { greet: { description: "Greet someone", text: "Say hello to {{name}}", arguments: [{ name: "name", required: true }] } } };
+  const before = {
+    prompts: { greet: { description: "Greet someone", text: "Say hello to {{name}}", arguments: [{ name: "name", required: true }] } },
+  };
   const { write, load } = configFile(before);
   const model = scriptedModel([reply("done")]);
   agent = createAgentFromConfig(await load(), { model, reloadConfig: load });
@@ -55,13 +57,20 @@ test("a reload replaces the served prompts: every HTTP session is notified, prom
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["greet"]);
   }
 
-  write({ prompts: { triage: { description: "Triage an issue", text: "Triage issue {{id}} carefully", arguments: [{ name: "id", required: true }] } } });
+  write({
+    prompts: {
+      triage: { description: "Triage an issue", text: "Triage issue {{id}} carefully", arguments: [{ name: "id", required: true }] },
+    },
+  });
   const report = await agent.reload();
   expect(report).toEqual({ changed: ["prompts"], restartRequired: [] });
   await Promise.all(notified);
   const [a] = clients as [Client];
   expect((await a.listPrompts()).prompts.map((p) => p.name)).toEqual(["triage"]);
-  expect((await a.getPrompt({ name: "triage", arguments: { id: "42" } })).messages[0]?.content).toMatchObject({ type: "text", text: "Triage issue 42 carefully" });
+  expect((await a.getPrompt({ name: "triage", arguments: { id: "42" } })).messages[0]?.content).toMatchObject({
+    type: "text",
+    text: "Triage issue 42 carefully",
+  });
 
   const ran = await a.callTool({ name: "agent.run", arguments: { prompt: "triage", arguments: { id: "7" } } });
   expect(ran.isError).not.toBe(true);
@@ -84,7 +93,10 @@ test("a reload that changes roots notifies server-everything, which asks roots/l
     const b = join(root, "beta");
     mkdirSync(a);
     mkdirSync(b);
-    const config = (roots: string[]) => ({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { roots } });
+    const config = (roots: string[]) => ({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+      capabilities: { roots },
+    });
     const { write, load } = configFile(config([a]));
     agent = createAgentFromConfig(await load(), { reloadConfig: load });
     await agent.connect();

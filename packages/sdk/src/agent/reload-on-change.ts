@@ -68,7 +68,12 @@ export function reloadOnChange(o: ReloadOnChangeOptions): ReloadOnChange {
       // Success is logged by the reload itself: one `agent.reloaded` line with `changed` and `restartRequired`.
       await o.reload();
     } catch (e) {
-      o.logger.warn("agent.reload-refused", { cause, ...(o.path ? { path: o.path } : {}), error: e instanceof Error ? e.message : String(e), kept: "the running configuration" });
+      o.logger.warn("agent.reload-refused", {
+        cause,
+        ...(o.path ? { path: o.path } : {}),
+        error: e instanceof Error ? e.message : String(e),
+        kept: "the running configuration",
+      });
     }
   }
 

@@ -37,14 +37,30 @@ test("a reload applies instructions, limits and triggers live, names what needs 
   agent = createAgentFromConfig(await load(), { model, logger, reloadConfig: load });
   const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 }, a2a: true });
   const rpc = async (method: string) =>
-    (await fetch(new URL("/a2a", serving.url), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }) })).json() as Promise<any>;
+    (
+      await fetch(new URL("/a2a", serving.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }),
+      })
+    ).json() as Promise<any>;
 
   await agent.run("first");
   expect(systemOf(model.requests[0])).toContain("Be brief.");
 
-  write({ instructions: "Be thorough.", limits: { maxTurns: 7 }, serve: { operators: ["local"] }, mcpServers: { x: { command: "true" } }, triggers: { interval: { every: "1h", instruction: "tick" } } });
+  write({
+    instructions: "Be thorough.",
+    limits: { maxTurns: 7 },
+    serve: { operators: ["local"] },
+    mcpServers: { x: { command: "true" } },
+    triggers: { interval: { every: "1h", instruction: "tick" } },
+  });
   const report = await rpc("agentd/reload");
-  expect(report.result).toEqual({ changed: ["instructions", "limits", "triggers"], triggers: { added: ["interval"], removed: [], changed: [] }, restartRequired: ["mcpServers"] });
+  expect(report.result).toEqual({
+    changed: ["instructions", "limits", "triggers"],
+    triggers: { added: ["interval"], removed: [], changed: [] },
+    restartRequired: ["mcpServers"],
+  });
   // Serving, so the new trigger is armed at once: the interval runs.
   expect(agent.triggers?.isStarted).toBe(true);
   await agent.run("second");
@@ -58,7 +74,11 @@ test("a reload applies instructions, limits and triggers live, names what needs 
   await agent.run("third");
   expect(systemOf(model.requests[before])).toContain("Be thorough.");
   expect(logger.records.filter((r) => r.event === "agent.reloaded")).toHaveLength(1);
-  expect(logger.records.find((r) => r.event === "a2a.operator.failed")).toMatchObject({ principal: "local", method: "agentd/reload", code: "E_CONFIG_INVALID" });
+  expect(logger.records.find((r) => r.event === "a2a.operator.failed")).toMatchObject({
+    principal: "local",
+    method: "agentd/reload",
+    code: "E_CONFIG_INVALID",
+  });
 });
 
 test("an agent not built from a configuration file refuses reload in one line", async () => {
@@ -67,7 +87,10 @@ test("an agent not built from a configuration file refuses reload in one line", 
 });
 
 test("configReloadSource: a live key the agent does not take from the file is reported as needing a restart", async () => {
-  const configs = [{ triggers: { interval: { every: 60_000, instruction: "a" } }, limits: { maxTurns: 2 } }, { triggers: { interval: { every: 1_000, instruction: "b" } }, limits: { maxTurns: 3 } }];
+  const configs = [
+    { triggers: { interval: { every: 60_000, instruction: "a" } }, limits: { maxTurns: 2 } },
+    { triggers: { interval: { every: 1_000, instruction: "b" } }, limits: { maxTurns: 3 } },
+  ];
   let i = 0;
   const load = async () => configs[++i % 2]! as never;
   const fromFile = configReloadSource(configs[0] as never, load, () => ({}));

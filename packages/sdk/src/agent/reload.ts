@@ -81,7 +81,10 @@ export function configReloadSource(
 }
 
 /** Which trigger ids were added, removed or changed between two spec lists. */
-export function triggerDiff(before: AgentTriggerOptions | undefined, after: AgentTriggerOptions | undefined): { added: string[]; removed: string[]; changed: string[] } {
+export function triggerDiff(
+  before: AgentTriggerOptions | undefined,
+  after: AgentTriggerOptions | undefined,
+): { added: string[]; removed: string[]; changed: string[] } {
   const a = new Map((before?.specs ?? []).map((s) => [s.id, s]));
   const b = new Map((after?.specs ?? []).map((s) => [s.id, s]));
   return {
@@ -99,7 +102,11 @@ export function same(a: unknown, b: unknown): boolean {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (v && typeof v === "object")
-    return `{${Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(v as object)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v) ?? "undefined";
 }
 

@@ -23,7 +23,11 @@ export function renderToolResult(result: CallToolResult): string {
         break;
       case "resource": {
         const r = block.resource as { uri: string; text?: string; blob?: string; mimeType?: string };
-        parts.push(r.text !== undefined ? r.text : `[resource ${r.uri} ${r.mimeType ?? "binary"}, ${r.blob?.length ?? 0} base64 chars]`.slice(0, 200 + MAX_INLINE_BLOB_NOTE));
+        parts.push(
+          r.text !== undefined
+            ? r.text
+            : `[resource ${r.uri} ${r.mimeType ?? "binary"}, ${r.blob?.length ?? 0} base64 chars]`.slice(0, 200 + MAX_INLINE_BLOB_NOTE),
+        );
         break;
       }
       default:

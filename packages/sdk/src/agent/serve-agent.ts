@@ -88,7 +88,12 @@ export class SelfHost {
   async serve(options: ServeOptions): Promise<Serving> {
     if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
     if ("http" in options)
-      return this.serveHttp(options.http, options.a2a === true ? {} : options.a2a, options.metrics === true ? {} : options.metrics, options.console === true);
+      return this.serveHttp(
+        options.http,
+        options.a2a === true ? {} : options.a2a,
+        options.metrics === true ? {} : options.metrics,
+        options.console === true,
+      );
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
     const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
@@ -99,7 +104,12 @@ export class SelfHost {
     return { ended: Promise.race([inputEnded, closed]).then(() => "stdin-closed" as const) };
   }
 
-  private async serveHttp(http: HttpServeOptions, a2aOptions?: A2aServeOptions, metrics?: MetricsEndpointOptions, withConsole = false): Promise<Serving> {
+  private async serveHttp(
+    http: HttpServeOptions,
+    a2aOptions?: A2aServeOptions,
+    metrics?: MetricsEndpointOptions,
+    withConsole = false,
+  ): Promise<Serving> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
       const r = await this.options.ready();
@@ -115,8 +125,14 @@ export class SelfHost {
           ...(this.options.control ? { control: this.options.control } : {}),
           ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
           ...(this.options.servedRuns ? { servedRuns: this.options.servedRuns } : {}),
-          hasOperators: (this.options.operators?.length ?? 0) > 0 || Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) || Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
-          auth: { bearer: Boolean(http.auth?.bearerTokens?.length), mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert) },
+          hasOperators:
+            (this.options.operators?.length ?? 0) > 0 ||
+            Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
+            Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
+          auth: {
+            bearer: Boolean(http.auth?.bearerTokens?.length),
+            mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert),
+          },
           maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
           bodyTimeoutMs: http.limits?.requestBodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestBodyTimeoutMs,
           maxStreamsPerPrincipal: http.limits?.maxA2aStreamsPerPrincipal ?? DEFAULT_HTTP_LIMITS.maxA2aStreamsPerPrincipal,
@@ -144,11 +160,28 @@ export class SelfHost {
       authorize: createMcpAuthorizer(new Set(this.options.operators ?? [])),
     });
     const mtls = Boolean(http.auth?.mtls || http.behindProxy?.forwardedClientCert);
-    const authMethod = http.auth?.bearerTokens?.length && mtls ? "bearer+mtls" : http.auth?.bearerTokens?.length ? "bearer" : mtls ? "mtls" : http.auth?.jwt?.length ? "jwt" : "none";
+    const authMethod =
+      http.auth?.bearerTokens?.length && mtls
+        ? "bearer+mtls"
+        : http.auth?.bearerTokens?.length
+          ? "bearer"
+          : mtls
+            ? "mtls"
+            : http.auth?.jwt?.length
+              ? "jwt"
+              : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
     this.metrics.countSessions(() => server.stats().sessions);
     const origin = new URL(http.publicUrl ?? server.url.href).origin;
-    this.logger.info("serve.listening", { url: server.url.href, tls: Boolean(http.tls), authMethod, ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}), ...(a2a ? { a2a: `${origin}/a2a` } : {}), ...(consoleMount ? { console: `${origin}${CONSOLE_PATH}` } : {}), ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}) });
+    this.logger.info("serve.listening", {
+      url: server.url.href,
+      tls: Boolean(http.tls),
+      authMethod,
+      ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}),
+      ...(a2a ? { a2a: `${origin}/a2a` } : {}),
+      ...(consoleMount ? { console: `${origin}${CONSOLE_PATH}` } : {}),
+      ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}),
+    });
     this.closers.push(async () => {
       consoleMount?.close();
       await server.close();
@@ -167,7 +200,12 @@ export class SelfHost {
       authRequired,
       mcpTasks: () => this.self.tasks?.views() ?? [],
       operator: {
-        tasks: tasks ?? { unfinished: () => [], cancel: () => { throw new AgentdError("E_USAGE", "no A2A task is served"); } },
+        tasks: tasks ?? {
+          unfinished: () => [],
+          cancel: () => {
+            throw new AgentdError("E_USAGE", "no A2A task is served");
+          },
+        },
         ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
         ...(this.options.control ? { control: this.options.control } : {}),
       },

@@ -21,7 +21,16 @@ const file = (name: string, text: string) => {
 describe("serve.auth permissions and introspection", () => {
   test("tokenPermissions and statusTokensFile give static tokens their permissions", async () => {
     const config = parseConfig(
-      { serve: { http: "127.0.0.1:0", auth: { tokensFile: file("t.txt", "runner-token-0123456789\n"), tokenPermissions: ["run"], statusTokensFile: file("s.txt", "status-token-0123456789\n") } } },
+      {
+        serve: {
+          http: "127.0.0.1:0",
+          auth: {
+            tokensFile: file("t.txt", "runner-token-0123456789\n"),
+            tokenPermissions: ["run"],
+            statusTokensFile: file("s.txt", "status-token-0123456789\n"),
+          },
+        },
+      },
       {},
     );
     const o = await httpServeOptionsFrom(config);
@@ -32,16 +41,28 @@ describe("serve.auth permissions and introspection", () => {
   });
 
   test("an issuer's introspection secret comes from its environment variable", async () => {
-    const jwt = [{ issuer: "https://login.example.com", scopePermissions: { "agentd:status": ["status"] }, introspection: { clientId: "agentd", clientSecretEnv: "AGENTD_TEST_INTROSPECTION_SECRET" } }];
+    const jwt = [
+      {
+        issuer: "https://login.example.com",
+        scopePermissions: { "agentd:status": ["status"] },
+        introspection: { clientId: "agentd", clientSecretEnv: "AGENTD_TEST_INTROSPECTION_SECRET" },
+      },
+    ];
     const config = parseConfig({ serve: { http: "127.0.0.1:0", auth: { jwt } } }, {});
     process.env.AGENTD_TEST_INTROSPECTION_SECRET = "s3cret";
     try {
       const o = await httpServeOptionsFrom(config);
-      expect(o?.auth?.jwt?.[0]).toEqual({ issuer: "https://login.example.com", scopePermissions: { "agentd:status": ["status"] }, introspection: { clientId: "agentd", clientSecret: "s3cret" } });
+      expect(o?.auth?.jwt?.[0]).toEqual({
+        issuer: "https://login.example.com",
+        scopePermissions: { "agentd:status": ["status"] },
+        introspection: { clientId: "agentd", clientSecret: "s3cret" },
+      });
     } finally {
       delete process.env.AGENTD_TEST_INTROSPECTION_SECRET;
     }
-    await expect(httpServeOptionsFrom(config)).rejects.toThrow("introspection needs this server's client secret: set clientSecretEnv to a variable that is set, or clientSecretFile");
+    await expect(httpServeOptionsFrom(config)).rejects.toThrow(
+      "introspection needs this server's client secret: set clientSecretEnv to a variable that is set, or clientSecretFile",
+    );
   });
 
   test("an unknown permission is refused by the configuration check", () => {

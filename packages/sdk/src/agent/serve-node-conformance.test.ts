@@ -20,7 +20,12 @@ let runtime = "";
 describe.skipIf(!NODE)("conformance server scenarios against an agent served by Node", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "agentd-node-conformance-"));
-    const built = await Bun.build({ entrypoints: [join(import.meta.dir, "__fixtures__", "node-agent-serve.ts")], outdir: join(dir, "build"), target: "node", format: "esm" });
+    const built = await Bun.build({
+      entrypoints: [join(import.meta.dir, "__fixtures__", "node-agent-serve.ts")],
+      outdir: join(dir, "build"),
+      target: "node",
+      format: "esm",
+    });
     if (!built.success) throw new AggregateError(built.logs, "bundling the Node fixture failed");
     server = Bun.spawn([NODE!, built.outputs[0]!.path], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const reader = server.stdout.getReader();

@@ -49,7 +49,11 @@ export function parseListen(value: string): { hostname: string; port: number } {
 }
 
 /** Bearer tokens: one a line in a file (blank lines and # comments ignored), or comma-separated in an env var. */
-export async function loadTokens(file: string | undefined, envName: string | undefined, env: Record<string, string | undefined> = process.env): Promise<string[]> {
+export async function loadTokens(
+  file: string | undefined,
+  envName: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string[]> {
   const tokens: string[] = [];
   if (file) {
     let text: string;
@@ -58,13 +62,23 @@ export async function loadTokens(file: string | undefined, envName: string | und
     } catch {
       throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} cannot be read`);
     }
-    tokens.push(...text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
+    tokens.push(
+      ...text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#")),
+    );
     if (tokens.length === 0) throw new AgentdError("E_CONFIG_INVALID", `auth tokens file ${file} holds no token`);
   }
   if (envName) {
     const v = env[envName];
     if (!v) throw new AgentdError("E_CONFIG_INVALID", `environment variable ${envName} (auth tokens) is not set`);
-    tokens.push(...v.split(",").map((t) => t.trim()).filter(Boolean));
+    tokens.push(
+      ...v
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    );
   }
   return tokens;
 }
@@ -106,7 +120,10 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
   const trustedProxies = settings.trustedProxies ?? c?.behindProxy?.trustedProxies;
   const forwardedClientCert = settings.forwardedClientCert ?? c?.behindProxy?.forwardedClientCert ?? false;
   if (forwardedClientCert && !trustedProxies)
-    throw new AgentdError("E_USAGE", "--forwarded-client-cert believes a proxy's header: add --behind-proxy ADDRESSES (serve.behindProxy.trustedProxies)");
+    throw new AgentdError(
+      "E_USAGE",
+      "--forwarded-client-cert believes a proxy's header: add --behind-proxy ADDRESSES (serve.behindProxy.trustedProxies)",
+    );
   const bearerOrJwt = tokens.length > 0 || statusTokens.length > 0 || jwt.length > 0;
   if (trustedProxies && !isLoopbackHost(hostname) && !(bearerOrJwt || forwardedClientCert))
     throw new AgentdError(
@@ -128,7 +145,12 @@ export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpS
       ? {
           auth: {
             ...(tokens.length || statusTokens.length
-              ? { bearerTokens: [...bearerTokenEntries(tokens, operatorTokens, c?.auth?.tokenPermissions), ...statusTokenEntries(statusTokens)] }
+              ? {
+                  bearerTokens: [
+                    ...bearerTokenEntries(tokens, operatorTokens, c?.auth?.tokenPermissions),
+                    ...statusTokenEntries(statusTokens),
+                  ],
+                }
               : {}),
             ...(mtls ? { mtls: true } : {}),
             ...(jwt.length ? { jwt } : {}),
@@ -161,7 +183,10 @@ function resolveIssuerSecrets(issuer: ConfiguredIssuer): JwtIssuerOptions {
     try {
       clientSecret = readFileSync(clientSecretFile, "utf8").trim();
     } catch {
-      throw new AgentdError("E_CONFIG_INVALID", `serve.auth.jwt (${issuer.issuer}): introspection.clientSecretFile ${clientSecretFile} cannot be read`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `serve.auth.jwt (${issuer.issuer}): introspection.clientSecretFile ${clientSecretFile} cannot be read`,
+      );
     }
   }
   if (!clientSecret)
@@ -200,10 +225,14 @@ export async function metricsServeOptionsFrom(
     try {
       text = await readFile(file, "utf8");
     } catch {
-      throw new AgentdError("E_CONFIG_INVALID", `metrics token file ${file} cannot be read (--metrics-token-file / serve.metrics.tokenFile)`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `metrics token file ${file} cannot be read (--metrics-token-file / serve.metrics.tokenFile)`,
+      );
     }
     const token = text.split("\n")[0]!.trim();
-    if (!token) throw new AgentdError("E_CONFIG_INVALID", `metrics token file ${file} is empty: put the scrapers' bearer token on its first line`);
+    if (!token)
+      throw new AgentdError("E_CONFIG_INVALID", `metrics token file ${file} is empty: put the scrapers' bearer token on its first line`);
     return { token };
   }
   if (envName) {

@@ -26,7 +26,13 @@ export interface AgentTriggerOptions {
 
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
 export function createAgentTriggers(
-  options: AgentTriggerOptions & { agent: TriggerAgent; tags: RunTriggerTags; host: () => SelfHost | undefined; beforeStart?: () => Promise<void>; onTakeover?: (runId: string, previousHolder: string) => Promise<void> },
+  options: AgentTriggerOptions & {
+    agent: TriggerAgent;
+    tags: RunTriggerTags;
+    host: () => SelfHost | undefined;
+    beforeStart?: () => Promise<void>;
+    onTakeover?: (runId: string, previousHolder: string) => Promise<void>;
+  },
 ): AgentTriggers {
   const { tags, host } = options;
   const cron = options.cron ?? "utc";

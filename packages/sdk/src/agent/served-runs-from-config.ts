@@ -35,7 +35,12 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
     }
   };
   const c = config.durability?.claims;
-  const claims = new RunClaims({ store, ...(c?.holder ? { holder: c.holder } : {}), ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}), logger });
+  const claims = new RunClaims({
+    store,
+    ...(c?.holder ? { holder: c.holder } : {}),
+    ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}),
+    logger,
+  });
   const waitMs = config.durability?.servedRuns?.wait ?? DEFAULT_SERVED_RUN_WAIT_MS;
   // This replica's own runs in flight: a claim held by this holder would be claimed again, so wait here.
   const local = new Map<string, Promise<void>>();

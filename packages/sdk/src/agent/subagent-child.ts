@@ -43,7 +43,9 @@ export function renderSubagentInput(start: Pick<StartParams, "instruction" | "se
 async function connectAll(start: StartParams, logger: Logger): Promise<Map<string, ManagedMcpClient>> {
   const clients = new Map<string, ManagedMcpClient>();
   const entries = Object.entries(start.mcpServers).filter(([, c]) => c.disabled !== true);
-  const results = await Promise.allSettled(entries.map(async ([name, config]) => clients.set(name, await connectManagedServer(name, config, { logger, runId: start.runId }))));
+  const results = await Promise.allSettled(
+    entries.map(async ([name, config]) => clients.set(name, await connectManagedServer(name, config, { logger, runId: start.runId }))),
+  );
   const failed = results.findIndex((r, i) => r.status === "rejected" && (entries[i]?.[1].required ?? true));
   if (failed >= 0) {
     await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
@@ -55,7 +57,11 @@ async function connectAll(start: StartParams, logger: Logger): Promise<Map<strin
 /** Run the work of one `start`. */
 async function runChild(start: StartParams, ctx: ChildRunContext, options: SubagentChildOptions): Promise<ChildResult> {
   const logger = options.logger.child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
-  const model = modelFromConfig({ model: start.model } as AgentdConfig, { createModel: options.createModel, ...optionalKey(childApiKey(start.model)), logger });
+  const model = modelFromConfig({ model: start.model } as AgentdConfig, {
+    createModel: options.createModel,
+    ...optionalKey(childApiKey(start.model)),
+    logger,
+  });
   const supervisor = childSupervisor(start, logger);
   const meter = new ProgressMeter(ctx.progress);
   // OTEL_* is inherited from the parent: the child's run span joins the parent's trace under its tool span.

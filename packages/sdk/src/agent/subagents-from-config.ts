@@ -48,7 +48,11 @@ export function supervisorFromConfig(
       .filter(([, c]) => c.disabled !== true)
       .map(([name, c]) => [
         name,
-        { ...c, ...(c.timeout === undefined && mcpTimeout ? { timeout: mcpTimeout } : {}), ...(c.maxTotalTimeout === undefined && mcpMaxTotalTimeout ? { maxTotalTimeout: mcpMaxTotalTimeout } : {}) },
+        {
+          ...c,
+          ...(c.timeout === undefined && mcpTimeout ? { timeout: mcpTimeout } : {}),
+          ...(c.maxTotalTimeout === undefined && mcpMaxTotalTimeout ? { maxTotalTimeout: mcpMaxTotalTimeout } : {}),
+        },
       ]),
   );
   return new Supervisor({

@@ -24,7 +24,11 @@ const WHERE = "the OAuth token store (durability.oauthTokens.store)";
  * The token store `config.durability.oauthTokens` (or `durability.store` alone) asks for, or undefined when
  * neither is set (the token file). Throws `E_CONFIG_INVALID` when no store is named for it.
  */
-export function tokenStoreFromConfig(config: AgentdConfig, logger: Logger, env: Record<string, string | undefined> = process.env): ConfiguredTokenStore | undefined {
+export function tokenStoreFromConfig(
+  config: AgentdConfig,
+  logger: Logger,
+  env: Record<string, string | undefined> = process.env,
+): ConfiguredTokenStore | undefined {
   if (!durablePartOn(config, "oauthTokens")) return undefined;
   const c = config.durability?.oauthTokens ?? {};
   const entry = durableStoreEntry(config, "oauthTokens");
@@ -46,7 +50,10 @@ export function tokenStoreFromConfig(config: AgentdConfig, logger: Logger, env: 
       } catch (e) {
         // A later use (the next run of a server) tries again.
         opened = undefined;
-        throw new AgentdError("E_UPSTREAM", `${WHERE} is unavailable: ${e instanceof Error ? e.message : String(e)}`, { cause: e, retryable: true });
+        throw new AgentdError("E_UPSTREAM", `${WHERE} is unavailable: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+          retryable: true,
+        });
       }
     })());
   return {

@@ -15,10 +15,24 @@ const message = (f: () => unknown): string => {
 describe("a2aAgents", () => {
   test("an entry with a URL and headers, with the token from the environment, reaches the agent's options", () => {
     const config = parseConfig(
-      { a2aAgents: { research: { url: "https://agents.example/research", headers: { Authorization: "Bearer ${RESEARCH_TOKEN}" }, binding: "HTTP+JSON", required: false } } },
+      {
+        a2aAgents: {
+          research: {
+            url: "https://agents.example/research",
+            headers: { Authorization: "Bearer ${RESEARCH_TOKEN}" },
+            binding: "HTTP+JSON",
+            required: false,
+          },
+        },
+      },
       { RESEARCH_TOKEN: "t0k" },
     );
-    expect(config.a2aAgents?.research).toEqual({ url: "https://agents.example/research", headers: { Authorization: "Bearer t0k" }, binding: "HTTP+JSON", required: false });
+    expect(config.a2aAgents?.research).toEqual({
+      url: "https://agents.example/research",
+      headers: { Authorization: "Bearer t0k" },
+      binding: "HTTP+JSON",
+      required: false,
+    });
     expect(agentOptionsFromConfig(config).a2aAgents).toEqual(config.a2aAgents);
   });
 
@@ -26,9 +40,15 @@ describe("a2aAgents", () => {
     expect(message(() => parseConfig({ a2aAgents: { r: { url: "not a url" } } }, {}))).toBe(
       "config.a2aAgents.r.url: an http(s) URL such as https://agents.example/research",
     );
-    expect(message(() => parseConfig({ a2aAgents: { r: { url: "https://a.example", binding: "GRPC" } } }, {}))).toStartWith("config.a2aAgents.r.binding: \"JSONRPC\" or \"HTTP+JSON\"");
-    expect(message(() => parseConfig({ a2aAgents: { r: { url: "https://a.example", token: "x" } } }, {}))).toStartWith("config.a2aAgents.r.token:");
-    expect(message(() => parseConfig({ a2aAgents: { "bad name": { url: "https://a.example" } } }, {}))).toContain("server names use letters, digits, _ . -");
+    expect(message(() => parseConfig({ a2aAgents: { r: { url: "https://a.example", binding: "GRPC" } } }, {}))).toStartWith(
+      'config.a2aAgents.r.binding: "JSONRPC" or "HTTP+JSON"',
+    );
+    expect(message(() => parseConfig({ a2aAgents: { r: { url: "https://a.example", token: "x" } } }, {}))).toStartWith(
+      "config.a2aAgents.r.token:",
+    );
+    expect(message(() => parseConfig({ a2aAgents: { "bad name": { url: "https://a.example" } } }, {}))).toContain(
+      "server names use letters, digits, _ . -",
+    );
     expect(message(() => parseConfig({ a2aAgents: { r: { url: "https://a.example", headers: { A: "${NOPE}" } } } }, {}))).toBe(
       "config.a2aAgents.r.headers.A: environment variable NOPE is not set (referenced as ${NOPE})",
     );

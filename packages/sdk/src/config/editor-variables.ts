@@ -59,9 +59,13 @@ function expandString(s: string, ctx: EditorContext, path: string): string {
       const name = inner.slice(4);
       const value = ctx.env[name];
       if (value !== undefined && value !== "") return value;
-      throw new AgentdError("E_CONFIG_INVALID", `${path}: environment variable ${name} ${value === undefined ? "is not set" : "is empty"} (referenced as ${match})`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `${path}: environment variable ${name} ${value === undefined ? "is not set" : "is empty"} (referenced as ${match})`,
+      );
     }
-    if (prefix !== undefined && EDITOR_ONLY[prefix] !== undefined && inner[colon + 1] !== "-") throw new EditorOnlyVariable(match, EDITOR_ONLY[prefix]);
+    if (prefix !== undefined && EDITOR_ONLY[prefix] !== undefined && inner[colon + 1] !== "-")
+      throw new EditorOnlyVariable(match, EDITOR_ONLY[prefix]);
     switch (inner) {
       case "workspaceFolder":
         return ctx.workspaceFolder;

@@ -2,7 +2,9 @@ import { expect, test } from "bun:test";
 import { expandEnv } from "./expand.ts";
 
 test("an empty variable is reported as empty, not as unset", () => {
-  expect(() => expandEnv({ h: "Bearer ${TOK}" }, { TOK: "" })).toThrow("config.h: environment variable TOK is empty (referenced as ${TOK})");
+  expect(() => expandEnv({ h: "Bearer ${TOK}" }, { TOK: "" })).toThrow(
+    "config.h: environment variable TOK is empty (referenced as ${TOK})",
+  );
   expect(() => expandEnv({ h: "Bearer ${TOK}" }, {})).toThrow("config.h: environment variable TOK is not set (referenced as ${TOK})");
 });
 

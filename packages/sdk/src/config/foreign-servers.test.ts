@@ -59,8 +59,15 @@ describe("--mcp-config: the server list of another tool's file", () => {
       url: "https://docs.example/mcp",
       headers: { Authorization: "Bearer anonymous" },
     });
-    expect(parseForeignServers(cursor, "mcp.json", ENV).servers.search).toEqual({ url: "https://search.example/mcp", headers: { "X-Key": "sk-2" } });
-    expect(parseForeignServers(cline, "cline_mcp_settings.json", {}).servers.weather).toEqual({ command: "node", args: ["weather.js"], disabled: false });
+    expect(parseForeignServers(cursor, "mcp.json", ENV).servers.search).toEqual({
+      url: "https://search.example/mcp",
+      headers: { "X-Key": "sk-2" },
+    });
+    expect(parseForeignServers(cline, "cline_mcp_settings.json", {}).servers.weather).toEqual({
+      command: "node",
+      args: ["weather.js"],
+      disabled: false,
+    });
   });
 
   test("VS Code keeps servers; ${env:NAME} reads the environment; inputs and dev are ignored", () => {
@@ -85,14 +92,19 @@ describe("--mcp-config: the server list of another tool's file", () => {
     expect(r.servers).toEqual({ fine: { command: "fine-mcp" } });
     expect(r.skipped).toEqual({
       gh: "MCP server 'gh' (.vscode/mcp.json) left out: ${input:api-key} is an input prompt the editor shows, which agentd cannot: use ${env:NAME} to read the value from the environment",
-      picker: "MCP server 'picker' (.vscode/mcp.json) left out: ${command:extension.pickFile} runs an editor command, which agentd cannot: use ${env:NAME} to read the value from the environment",
+      picker:
+        "MCP server 'picker' (.vscode/mcp.json) left out: ${command:extension.pickFile} runs an editor command, which agentd cannot: use ${env:NAME} to read the value from the environment",
     });
   });
 
   test("the editors' predefined variables: ${workspaceFolder} (the folder holding .vscode/), ${userHome}, ${pathSeparator}, ${/}", () => {
     const file = {
       servers: {
-        local: { command: "${workspaceFolder}/bin/server", args: ["--home", "${userHome}${pathSeparator}data", "${workspaceFolderBasename}${/}x"], cwd: "${workspaceFolder}" },
+        local: {
+          command: "${workspaceFolder}/bin/server",
+          args: ["--home", "${userHome}${pathSeparator}data", "${workspaceFolderBasename}${/}x"],
+          cwd: "${workspaceFolder}",
+        },
       },
     };
     const r = parseForeignServers(file, "/work/proj/.vscode/mcp.json", { HOME: "/home/me" });
@@ -104,13 +116,15 @@ describe("--mcp-config: the server list of another tool's file", () => {
 
   test("an unset ${env:NAME} is reported as written", () => {
     const file = { servers: { s: { type: "http", url: "https://x.example/mcp", headers: { "X-Key": "${env:SDKX_KEY}" } } } };
-    expect(() => parseForeignServers(file, "mcp.json", {})).toThrow("mcp.json.servers.s.headers.X-Key: environment variable SDKX_KEY is not set (referenced as ${env:SDKX_KEY})");
+    expect(() => parseForeignServers(file, "mcp.json", {})).toThrow(
+      "mcp.json.servers.s.headers.X-Key: environment variable SDKX_KEY is not set (referenced as ${env:SDKX_KEY})",
+    );
   });
 
   test("VS Code's envFile is read (dotenv format) under the entry's env, which wins; a missing one leaves that server out", () => {
     const project = join(dir, "proj");
     mkdirSync(join(project, ".vscode"), { recursive: true });
-    writeFileSync(join(project, ".env"), "# comment\nAPI_KEY=from-file\nexport REGION=eu\nQUOTED=\"a b\"\nKEPT=file\n");
+    writeFileSync(join(project, ".env"), '# comment\nAPI_KEY=from-file\nexport REGION=eu\nQUOTED="a b"\nKEPT=file\n');
     const file = {
       servers: {
         api: { command: "api-mcp", envFile: "${workspaceFolder}/.env", env: { KEPT: "entry" } },
@@ -122,15 +136,21 @@ describe("--mcp-config: the server list of another tool's file", () => {
     const r = parseForeignServers(file, vscodeFile, {});
     expect(r.servers.api).toEqual({ command: "api-mcp", env: { API_KEY: "from-file", REGION: "eu", QUOTED: "a b", KEPT: "entry" } });
     expect(r.servers.relative).toMatchObject({ env: { API_KEY: "from-file" } });
-    expect(r.skipped.missing).toBe(`MCP server 'missing' (${vscodeFile}) left out: ${vscodeFile}.servers.missing.envFile: ${join(project, ".env.local")} does not exist`);
+    expect(r.skipped.missing).toBe(
+      `MCP server 'missing' (${vscodeFile}) left out: ${vscodeFile}.servers.missing.envFile: ${join(project, ".env.local")} does not exist`,
+    );
   });
 
   test("entries get agentd.json's checks: SSE, typos, a missing variable", () => {
     expect(() => parseForeignServers({ mcpServers: { old: { type: "sse", url: "https://x.example/sse" } } }, ".mcp.json", {})).toThrow(
-      '.mcp.json.mcpServers.old.type: the 2024-11-05 HTTP+SSE transport is not supported',
+      ".mcp.json.mcpServers.old.type: the 2024-11-05 HTTP+SSE transport is not supported",
     );
-    expect(() => parseForeignServers({ servers: { s: { command: "x", arg: [] } } }, "mcp.json", {})).toThrow('mcp.json.servers.s.arg: unknown field; did you mean "args"?');
-    expect(() => parseForeignServers(claudeDesktop, "c.json", {})).toThrow("c.json.mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN: environment variable GH_TOKEN is not set");
+    expect(() => parseForeignServers({ servers: { s: { command: "x", arg: [] } } }, "mcp.json", {})).toThrow(
+      'mcp.json.servers.s.arg: unknown field; did you mean "args"?',
+    );
+    expect(() => parseForeignServers(claudeDesktop, "c.json", {})).toThrow(
+      "c.json.mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN: environment variable GH_TOKEN is not set",
+    );
   });
 
   test("a file without a server list says which keys were expected", () => {
@@ -173,9 +193,13 @@ describe("resolveConfig with --mcp-config files", () => {
   });
 
   test("a missing or broken file is one clear line", async () => {
-    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [join(dir, "nope.json")] } })).rejects.toThrow(`--mcp-config ${join(dir, "nope.json")}: no such file`);
+    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [join(dir, "nope.json")] } })).rejects.toThrow(
+      `--mcp-config ${join(dir, "nope.json")}: no such file`,
+    );
     const bad = write("bad.json", "{ nope");
-    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [bad] } })).rejects.toThrow(`${bad}:1:3: not valid JSON (invalid symbol at "nope")`);
+    await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [bad] } })).rejects.toThrow(
+      `${bad}:1:3: not valid JSON (invalid symbol at "nope")`,
+    );
   });
 
   test("files are read as editors write them: comments and trailing commas (VS Code's JSONC)", async () => {

@@ -48,7 +48,9 @@ function withEnvFile(entry: Record<string, unknown>, ctx: EditorContext, at: str
     text = readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new SkippedServer(`${at}.envFile: ${path} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (e as Error).message})`}`);
+    throw new SkippedServer(
+      `${at}.envFile: ${path} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (e as Error).message})`}`,
+    );
   }
   const own = rest.env && typeof rest.env === "object" && !Array.isArray(rest.env) ? (rest.env as Record<string, unknown>) : {};
   return { ...rest, env: { ...dotenv.parse(text), ...own } };
@@ -56,7 +58,8 @@ function withEnvFile(entry: Record<string, unknown>, ctx: EditorContext, at: str
 
 /** Parse the server list out of another tool's config object. `file` names it in errors and places `${workspaceFolder}`. */
 export function parseForeignServers(raw: unknown, file: string, env: Record<string, string | undefined>): ForeignServers {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new AgentdError("E_CONFIG_INVALID", `${file}: expected a JSON object with "mcpServers" or "servers"`);
+  if (!raw || typeof raw !== "object" || Array.isArray(raw))
+    throw new AgentdError("E_CONFIG_INVALID", `${file}: expected a JSON object with "mcpServers" or "servers"`);
   const doc = raw as Record<string, unknown>;
   const key = "mcpServers" in doc ? "mcpServers" : "servers" in doc ? "servers" : undefined;
   if (!key)
@@ -65,7 +68,8 @@ export function parseForeignServers(raw: unknown, file: string, env: Record<stri
       `${file}: no server list: expected "mcpServers" (Claude Desktop, Claude Code, Cursor) or "servers" (VS Code)`,
     );
   const list = doc[key];
-  if (!list || typeof list !== "object" || Array.isArray(list)) throw new AgentdError("E_CONFIG_INVALID", `${file}.${key}: expected an object of servers`);
+  if (!list || typeof list !== "object" || Array.isArray(list))
+    throw new AgentdError("E_CONFIG_INVALID", `${file}.${key}: expected an object of servers`);
   const ctx = editorContext(resolve(file), env);
   const cleaned: Record<string, unknown> = {};
   const skipped: Record<string, string> = {};
@@ -103,7 +107,10 @@ export async function readForeignServers(file: string, env: Record<string, strin
     text = await readFile(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new AgentdError("E_CONFIG_INVALID", code === "ENOENT" ? `--mcp-config ${file}: no such file` : `--mcp-config ${file}: cannot be read (${code ?? (e as Error).message})`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      code === "ENOENT" ? `--mcp-config ${file}: no such file` : `--mcp-config ${file}: cannot be read (${code ?? (e as Error).message})`,
+    );
   }
   return parseForeignServers(parseJsonc(text, file), file, env);
 }

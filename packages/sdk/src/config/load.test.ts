@@ -50,10 +50,17 @@ describe("parseConfig", () => {
   });
 
   test("an MCP server entry picks its version negotiation: auto or legacy", () => {
-    const c = parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "auto" }, b: { url: "https://t.example/mcp", versionNegotiation: "legacy" } } }, {});
+    const c = parseConfig(
+      {
+        mcpServers: { a: { command: "x", versionNegotiation: "auto" }, b: { url: "https://t.example/mcp", versionNegotiation: "legacy" } },
+      },
+      {},
+    );
     expect(c.mcpServers?.a).toMatchObject({ versionNegotiation: "auto" });
     expect(c.mcpServers?.b).toMatchObject({ versionNegotiation: "legacy" });
-    expect(message(() => parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "modern" } } }, {}))).toContain("config.mcpServers.a");
+    expect(message(() => parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "modern" } } }, {}))).toContain(
+      "config.mcpServers.a",
+    );
   });
 });
 
@@ -82,12 +89,17 @@ describe("resolveConfig precedence: flags > env > file", () => {
   });
 
   test("agentd.json is JSONC (comments, trailing commas); a parse error names the line and column", async () => {
-    const commented = write("commented.json", '{\n  // the model\n  "model": { "name": "m", },\n  /* limits */ "limits": { "maxTurns": 4 },\n}\n');
+    const commented = write(
+      "commented.json",
+      '{\n  // the model\n  "model": { "name": "m", },\n  /* limits */ "limits": { "maxTurns": 4 },\n}\n',
+    );
     const r = await resolveConfig({ configPath: commented, env: {} });
     expect(r.config.model?.name).toBe("m");
     expect(r.config.limits?.maxTurns).toBe(4);
     const broken = write("broken.json", '{\n  "model": { "name": "m" }\n  "limits": {}\n}\n');
-    await expect(resolveConfig({ configPath: broken, env: {} })).rejects.toThrow(`${broken}:3:3: not valid JSON (comma expected at "\\"limits\\"")`);
+    await expect(resolveConfig({ configPath: broken, env: {} })).rejects.toThrow(
+      `${broken}:3:3: not valid JSON (comma expected at "\\"limits\\"")`,
+    );
   });
 
   test("apiKeyEnv names the variable holding the key", async () => {
@@ -109,29 +121,39 @@ describe("config errors say what is expected, never what was received", () => {
     expect(message(() => parseConfig({ limits: 5 }, {}, "agentd.json"))).toBe("agentd.json.limits: expected an object, got a number");
     expect(message(() => parseConfig({ model: "qwen3" }, {}, "agentd.json"))).toBe("agentd.json.model: expected an object, got a string");
     expect(message(() => parseConfig({ scope: null }, {}, "agentd.json"))).toBe("agentd.json.scope: expected an object, got null");
-    expect(message(() => parseConfig({ subagents: true }, {}, "agentd.json"))).toBe("agentd.json.subagents: expected an object, got a boolean");
+    expect(message(() => parseConfig({ subagents: true }, {}, "agentd.json"))).toBe(
+      "agentd.json.subagents: expected an object, got a boolean",
+    );
     expect(message(() => parseConfig(42, {}, "agentd.json"))).toBe("agentd.json: expected an object, got a number");
   });
 
   test("only a key the schema does not know is an unknown field, at any depth", () => {
-    expect(message(() => parseConfig({ limits: { zzz: 3 } }, {}))).toBe("config.limits.zzz: unknown field (allowed: see docs/configuration.md)");
+    expect(message(() => parseConfig({ limits: { zzz: 3 } }, {}))).toBe(
+      "config.limits.zzz: unknown field (allowed: see docs/configuration.md)",
+    );
     expect(message(() => parseConfig({ model: { name: "m", extra: "x" } }, {}))).toContain("config.model.extra: unknown field");
   });
 
   test("a near miss of a known key is named, at any depth, from the file, the merged flags or an array item", async () => {
-    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe('config.limits.maxTurn: unknown field; did you mean "maxTurns"?');
+    expect(message(() => parseConfig({ limits: { maxTurn: 3 } }, {}))).toBe(
+      'config.limits.maxTurn: unknown field; did you mean "maxTurns"?',
+    );
     expect(message(() => parseConfig({ modle: {} }, {}))).toBe('config.modle: unknown field; did you mean "model"?');
     expect(message(() => parseConfig({ triggers: { schedules: [{ cron: "@daily", instruction: "x", concurency: "skip" }] } }, {}))).toBe(
       'config.triggers.schedules[0].concurency: unknown field; did you mean "concurrency"?',
     );
-    expect(message(() => parseConfig({ serve: { limits: { maxSession: 2 } } }, {}))).toBe('config.serve.limits.maxSession: unknown field; did you mean "maxSessions"?');
+    expect(message(() => parseConfig({ serve: { limits: { maxSession: 2 } } }, {}))).toBe(
+      'config.serve.limits.maxSession: unknown field; did you mean "maxSessions"?',
+    );
   });
 
   test("valibot's defaults become words: bounds, whole numbers, alternatives, missing keys", () => {
     expect(message(() => parseConfig({ model: { maxRetries: -1 } }, {}))).toBe("config.model.maxRetries: expected at least 0");
     expect(message(() => parseConfig({ model: { maxRetries: 1.5 } }, {}))).toBe("config.model.maxRetries: expected a whole number");
     expect(message(() => parseConfig({ limits: { deadline: true } }, {}))).toBe(`config.limits.deadline: expected ${DURATION_FORMS}`);
-    expect(message(() => parseConfig({ triggers: { interval: { instruction: "x" } } }, {}))).toBe("config.triggers.interval.every: required, but missing");
+    expect(message(() => parseConfig({ triggers: { interval: { instruction: "x" } } }, {}))).toBe(
+      "config.triggers.interval.every: required, but missing",
+    );
   });
 
   test("an expanded secret is never echoed", () => {
@@ -151,7 +173,9 @@ describe("config errors say what is expected, never what was received", () => {
       expect(text).not.toContain("LEAKME");
       expect(text).toStartWith("agentd.json.");
     }
-    expect(message(() => parseConfig({ model: { headers: "Bearer ${TOK}" } }, env))).toBe("config.model.headers: expected an object, got a string");
+    expect(message(() => parseConfig({ model: { headers: "Bearer ${TOK}" } }, env))).toBe(
+      "config.model.headers: expected an object, got a string",
+    );
   });
 });
 
@@ -160,27 +184,45 @@ describe("flag and environment errors name the flag or the variable", () => {
     await expect(resolveConfig({ env: { AGENT_MAX_TURNS: "abc" } })).rejects.toThrow(
       new AgentdError("E_CONFIG_INVALID", "AGENT_MAX_TURNS: expected a whole number of at least 1"),
     );
-    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "0" } })).rejects.toThrow("AGENT_MAX_TOKENS: expected a whole number of at least 1");
-    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "1e3" } })).rejects.toThrow("AGENT_MAX_TOKENS: expected a whole number of at least 1");
-    await expect(resolveConfig({ env: { AGENT_MAX_COST_USD: "lots" } })).rejects.toThrow("AGENT_MAX_COST_USD: expected a number of USD, 0 or more");
-    expect((await resolveConfig({ env: { AGENT_MAX_COST_USD: "0.5", AGENT_MAX_TURNS: " 4 " } })).config.limits).toEqual({ maxTurns: 4, maxCostUsd: 0.5 });
+    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "0" } })).rejects.toThrow(
+      "AGENT_MAX_TOKENS: expected a whole number of at least 1",
+    );
+    await expect(resolveConfig({ env: { AGENT_MAX_TOKENS: "1e3" } })).rejects.toThrow(
+      "AGENT_MAX_TOKENS: expected a whole number of at least 1",
+    );
+    await expect(resolveConfig({ env: { AGENT_MAX_COST_USD: "lots" } })).rejects.toThrow(
+      "AGENT_MAX_COST_USD: expected a number of USD, 0 or more",
+    );
+    expect((await resolveConfig({ env: { AGENT_MAX_COST_USD: "0.5", AGENT_MAX_TURNS: " 4 " } })).config.limits).toEqual({
+      maxTurns: 4,
+      maxCostUsd: 0.5,
+    });
   });
 
   test("a bad string value from the environment or a flag", async () => {
     const dialect = 'one of "openai", "responses", "anthropic", "gemini"';
     await expect(resolveConfig({ env: { AGENT_DIALECT: "klingon" } })).rejects.toThrow(`AGENT_DIALECT: ${dialect}`);
-    await expect(resolveConfig({ env: {}, overrides: { dialect: "foo" } })).rejects.toThrow(new AgentdError("E_CONFIG_INVALID", `--dialect: ${dialect}`));
+    await expect(resolveConfig({ env: {}, overrides: { dialect: "foo" } })).rejects.toThrow(
+      new AgentdError("E_CONFIG_INVALID", `--dialect: ${dialect}`),
+    );
     await expect(resolveConfig({ env: { AGENT_INTELLIGENCE: "nope" } })).rejects.toThrow("AGENT_INTELLIGENCE: a URL such as");
     await expect(resolveConfig({ env: { AGENT_DEADLINE: "soon" } })).rejects.toThrow(`AGENT_DEADLINE: expected ${DURATION_FORMS}`);
     // A bare number was milliseconds once; now it is refused wherever a duration is read, naming the units.
-    await expect(resolveConfig({ env: { AGENT_DEADLINE: "30" } })).rejects.toThrow("AGENT_DEADLINE: a bare number has no unit: put ms, s, m, h or d after it");
-    expect(message(() => parseConfig({ triggers: { interval: { every: 5, instruction: "x" } } }, {}))).toStartWith("config.triggers.interval.every: a bare number has no unit");
+    await expect(resolveConfig({ env: { AGENT_DEADLINE: "30" } })).rejects.toThrow(
+      "AGENT_DEADLINE: a bare number has no unit: put ms, s, m, h or d after it",
+    );
+    expect(message(() => parseConfig({ triggers: { interval: { every: 5, instruction: "x" } } }, {}))).toStartWith(
+      "config.triggers.interval.every: a bare number has no unit",
+    );
     await expect(resolveConfig({ env: {}, overrides: { maxTurns: 0 } })).rejects.toThrow("--max-turns: at least 1");
     await expect(resolveConfig({ env: {}, overrides: { model: "" } })).rejects.toThrow("--model: a model name");
   });
 
   test("the flag wins over a bad environment value, which is then never read", async () => {
-    const r = await resolveConfig({ env: { AGENT_DIALECT: "klingon", AGENT_MAX_TURNS: "abc" }, overrides: { dialect: "anthropic", maxTurns: 2 } });
+    const r = await resolveConfig({
+      env: { AGENT_DIALECT: "klingon", AGENT_MAX_TURNS: "abc" },
+      overrides: { dialect: "anthropic", maxTurns: 2 },
+    });
     expect(r.config.model?.dialect).toBe("anthropic");
     expect(r.config.limits?.maxTurns).toBe(2);
   });
@@ -188,7 +230,9 @@ describe("flag and environment errors name the flag or the variable", () => {
 
 describe("serve.taskSupport", () => {
   test("takes a taskSupport per tool; another value is refused in one line", () => {
-    expect(parseConfig({ serve: { taskSupport: { "agent.run": "required" } } }, {}).serve?.taskSupport).toEqual({ "agent.run": "required" });
+    expect(parseConfig({ serve: { taskSupport: { "agent.run": "required" } } }, {}).serve?.taskSupport).toEqual({
+      "agent.run": "required",
+    });
     let thrown: unknown;
     try {
       parseConfig({ serve: { taskSupport: { "agent.run": "always" } } }, {});

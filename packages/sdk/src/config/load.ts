@@ -73,7 +73,11 @@ export function parseConfig(
 }
 
 /** Read and validate a config file. A missing file is an error only when it was named explicitly. */
-export async function readConfigFile(path: string, env: Record<string, string | undefined>, explicit: boolean): Promise<AgentdConfig | undefined> {
+export async function readConfigFile(
+  path: string,
+  env: Record<string, string | undefined>,
+  explicit: boolean,
+): Promise<AgentdConfig | undefined> {
   return (await readExpandedConfig(path, env, explicit))?.config;
 }
 
@@ -146,7 +150,12 @@ export async function resolveConfig(
   const o = options.overrides ?? {};
   // Sections are copied before an override is written into them: the file's object stays as read.
   const merged: Record<string, unknown> = { ...read?.expanded };
-  const { servers, skipped } = await mergeForeignServers(read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined, path, o.mcpConfig ?? [], env);
+  const { servers, skipped } = await mergeForeignServers(
+    read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined,
+    path,
+    o.mcpConfig ?? [],
+    env,
+  );
   if (servers) merged.mcpServers = servers;
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();

@@ -33,21 +33,34 @@ describe("model thinking, prompt cache and split prices", () => {
     expect(message(() => parseConfig({ model: { thinking: { effort: "huge" } } }, {}))).toContain("config.model.thinking.effort: one of");
     expect(message(() => parseConfig({ model: { promptCache: { ttl: "1d" } } }, {}))).toContain("config.model.promptCache.ttl");
     expect(message(() => parseConfig({ model: { thinking: { budget: 1 } } }, {}))).toContain("config.model.thinking.budget: unknown field");
-    expect(message(() => parseConfig({ model: { prices: { inputPerMTokUsd: 1, outputPerMTokUsd: 1, cacheReadPerMTokUsd: -1 } } }, {}))).toContain(
-      "config.model.prices.cacheReadPerMTokUsd",
-    );
+    expect(
+      message(() => parseConfig({ model: { prices: { inputPerMTokUsd: 1, outputPerMTokUsd: 1, cacheReadPerMTokUsd: -1 } } }, {})),
+    ).toContain("config.model.prices.cacheReadPerMTokUsd");
   });
 });
 
 describe("the responses dialect", () => {
   test("model.dialect responses and previousResponseId parse, and reach the model factory", async () => {
     const { modelFromConfig } = await import("../agent/from-config.ts");
-    const c = parseConfig({ model: { dialect: "responses", name: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } } }, {});
+    const c = parseConfig(
+      { model: { dialect: "responses", name: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } } },
+      {},
+    );
     const asked: unknown[] = [];
     modelFromConfig(c, {
       createModel: (settings) => {
         asked.push(settings);
-        return { provider: "spy", modelId: settings.model, supportsTools: true, generate: async () => { throw new Error("unused"); }, stream: () => { throw new Error("unused"); } };
+        return {
+          provider: "spy",
+          modelId: settings.model,
+          supportsTools: true,
+          generate: async () => {
+            throw new Error("unused");
+          },
+          stream: () => {
+            throw new Error("unused");
+          },
+        };
       },
     });
     expect(asked).toEqual([{ dialect: "responses", model: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } }]);

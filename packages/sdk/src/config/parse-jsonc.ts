@@ -35,5 +35,8 @@ export function parseJsonc(text: string, file: string): unknown {
   if (first === undefined) return value;
   const { line, column } = lineAndColumn(body, first.offset);
   const found = first.length > 0 ? ` at ${JSON.stringify(body.slice(first.offset, first.offset + Math.min(first.length, 20)))}` : "";
-  throw new AgentdError("E_CONFIG_INVALID", `${file}:${line}:${column}: not valid JSON (${words(jsonc.printParseErrorCode(first.error as never))}${found})`);
+  throw new AgentdError(
+    "E_CONFIG_INVALID",
+    `${file}:${line}:${column}: not valid JSON (${words(jsonc.printParseErrorCode(first.error as never))}${found})`,
+  );
 }

@@ -43,7 +43,8 @@ type PromptInput = {
 function promptProblem(p: PromptInput): [string, string] | undefined {
   const hasText = p.text !== undefined;
   const hasMessages = p.messages !== undefined;
-  if (hasText === hasMessages) return [hasText ? "messages" : "text", 'give either "text" (one user message) or "messages", not both or neither'];
+  if (hasText === hasMessages)
+    return [hasText ? "messages" : "text", 'give either "text" (one user message) or "messages", not both or neither'];
   const names = (p.arguments ?? []).map((a) => a.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice !== undefined) return ["arguments", `argument "${twice}" is declared twice`];
@@ -53,7 +54,10 @@ function promptProblem(p: PromptInput): [string, string] | undefined {
     const unknown = used.find((n) => !names.includes(n));
     const field = hasText ? "text" : "messages";
     if (unknown !== undefined)
-      return [field, `placeholder {{${unknown}}} names no declared argument; declared: ${names.map((n) => `{{${n}}}`).join(", ") || "none (add it to arguments)"}`];
+      return [
+        field,
+        `placeholder {{${unknown}}} names no declared argument; declared: ${names.map((n) => `{{${n}}}`).join(", ") || "none (add it to arguments)"}`,
+      ];
     if (malformed) return [field, "malformed placeholder (write {{name}} for an argument)"];
   }
   return undefined;
@@ -64,7 +68,10 @@ export const PromptConfigSchema = v.pipe(
   v.strictObject({
     title: v.optional(v.string()),
     /** Shown in `prompts/list` (and as the A2A skill's description): required, clients list prompts by it. */
-    description: v.pipe(v.string("a description (shown to clients in prompts/list)"), v.minLength(1, "a description (shown to clients in prompts/list)")),
+    description: v.pipe(
+      v.string("a description (shown to clients in prompts/list)"),
+      v.minLength(1, "a description (shown to clients in prompts/list)"),
+    ),
     arguments: v.optional(v.array(PromptArgumentConfigSchema)),
     /** The prompt as one user message. */
     text: v.optional(v.string()),

@@ -20,7 +20,10 @@ const nonNegative = v.pipe(v.number(), v.minValue(0, "0 or more"));
 const stringMap = v.record(v.string(), v.string());
 
 /** Which LLM dialect the model endpoint speaks. */
-export const DialectSchema = v.picklist(["openai", "responses", "anthropic", "gemini"], 'one of "openai", "responses", "anthropic", "gemini"');
+export const DialectSchema = v.picklist(
+  ["openai", "responses", "anthropic", "gemini"],
+  'one of "openai", "responses", "anthropic", "gemini"',
+);
 
 /** The `model` block: the endpoint (`intelligence`), dialect, model name, where the API key comes from, prices, reasoning and prompt-cache settings. */
 export const ModelConfigSchema = v.strictObject({
@@ -53,7 +56,9 @@ export const ModelConfigSchema = v.strictObject({
       enabled: v.optional(v.boolean()),
       budgetTokens: v.optional(positiveInt),
       adaptive: v.optional(v.boolean()),
-      effort: v.optional(v.picklist(["minimal", "low", "medium", "high", "xhigh", "max"], 'one of "minimal", "low", "medium", "high", "xhigh", "max"')),
+      effort: v.optional(
+        v.picklist(["minimal", "low", "medium", "high", "xhigh", "max"], 'one of "minimal", "low", "medium", "high", "xhigh", "max"'),
+      ),
       passBack: v.optional(v.picklist(["none", "reasoning_content", "reasoning"], 'one of "none", "reasoning_content", "reasoning"')),
     }),
   ),
@@ -63,7 +68,9 @@ export const ModelConfigSchema = v.strictObject({
    */
   previousResponseId: v.optional(v.boolean()),
   /** Anthropic prompt-cache breakpoints (on by default) and their lifetime. */
-  promptCache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), ttl: v.optional(v.picklist(["5m", "1h"], 'one of "5m", "1h"')) })),
+  promptCache: v.optional(
+    v.strictObject({ enabled: v.optional(v.boolean()), ttl: v.optional(v.picklist(["5m", "1h"], 'one of "5m", "1h"')) }),
+  ),
   headers: v.optional(stringMap),
 });
 
@@ -317,7 +324,9 @@ export const ServeSchema = v.strictObject({
             jwksUri: v.optional(v.pipe(v.string(), v.url())),
             requiredScopes: v.optional(v.array(v.string())),
             operatorScope: v.optional(v.string()),
-            algorithms: v.optional(v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))),
+            algorithms: v.optional(
+              v.array(v.picklist(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"])),
+            ),
             jwksCooldownSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
             /** JWT `typ` header values accepted (RFC 9068 §4); default ["at+jwt"] (`application/at+jwt` too). */
             accessTokenTypes: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))),
@@ -351,7 +360,10 @@ export const ServeSchema = v.strictObject({
   behindProxy: v.optional(
     v.strictObject({
       /** The proxies' peer addresses: IP addresses or CIDR ranges, e.g. ["10.0.0.0/8"]. */
-      trustedProxies: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, "serve.behindProxy.trustedProxies must name at least one address or CIDR range")),
+      trustedProxies: v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1))),
+        v.minLength(1, "serve.behindProxy.trustedProxies must name at least one address or CIDR range"),
+      ),
       /** Authenticate by the client certificate the mesh forwards in X-Forwarded-Client-Cert (Envoy, Istio). */
       forwardedClientCert: v.optional(v.boolean()),
     }),
@@ -448,7 +460,10 @@ export const CapabilitiesSchema = v.strictObject({
     v.pipe(
       v.string('"utc" or "timezones"'),
       // The old values named planning codes; the line never repeats the value it got (see format-issue.ts).
-      v.check((s) => !/^v[12]$/.test(s), 'renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"'),
+      v.check(
+        (s) => !/^v[12]$/.test(s),
+        'renamed: the 5-field UTC cron is now "utc", the richer one (time zones, catch-up, job store) "timezones"',
+      ),
       v.picklist(["utc", "timezones"], '"utc" (5-field, UTC) or "timezones" (time zones, catch-up, job store)'),
     ),
   ),
@@ -480,7 +495,12 @@ export const DurabilitySchema = v.strictObject({
       /** The store, as an MCP server entry (default: durability.store, else durability.claims.store). */
       store: v.optional(McpServerConfigSchema),
       /** Whose checkpoint this is: stable across restarts (default: claims.holder, else $RUN_ID, else "agentd"). */
-      identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,120}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
+      identity: v.optional(
+        v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,120}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"),
+        ),
+      ),
       /** Changes within this window are written as one (default 100ms). */
       debounce: v.optional(duration),
       /** Off by default: triggered runs' conversations are saved after each tool turn, so a re-run of the same run id resumes mid-conversation. */
@@ -509,7 +529,12 @@ export const DurabilitySchema = v.strictObject({
       /** The store, as an MCP server entry (default: durability.store). */
       store: v.optional(McpServerConfigSchema),
       /** The agent the records belong to: every replica of one agent shares it (default "agentd"). */
-      identity: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,80}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"))),
+      identity: v.optional(
+        v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,80}$/, "letters, digits and . _ : @ - (starting with a letter or digit)"),
+        ),
+      ),
     }),
   ),
   /** Served runs (`agent.run`, A2A `SendMessage`) with the same run id run once across replicas (on whenever `store` is set). */
@@ -539,7 +564,13 @@ export const ConfigSchema = v.strictObject({
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
-  subagents: v.optional(v.strictObject({ maxDepth: v.optional(positiveInt), maxChildren: v.optional(positiveInt), maxRestarts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+  subagents: v.optional(
+    v.strictObject({
+      maxDepth: v.optional(positiveInt),
+      maxChildren: v.optional(positiveInt),
+      maxRestarts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ),
 });
 
 /** A validated configuration (durations in milliseconds). */

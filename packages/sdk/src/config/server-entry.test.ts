@@ -36,7 +36,9 @@ describe("mcpServers entries: the error names the field and what to do", () => {
     expect(error({ type: "streamable_http", url: "https://t.example/mcp" })).toBe(
       'agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http", "streamableHttp" (did you mean "streamable-http"?)',
     );
-    expect(error({ type: "websocket", url: "https://t.example/mcp" })).toBe('agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http", "streamableHttp"');
+    expect(error({ type: "websocket", url: "https://t.example/mcp" })).toBe(
+      'agentd.json.mcpServers.x.type: one of "stdio", "http", "streamable-http", "streamableHttp"',
+    );
     expect(error({ type: "stdio", url: "https://t.example/mcp" })).toContain('mcpServers.x.type: "stdio" runs a "command"');
     expect(error({ type: "http", command: "srv" })).toContain('mcpServers.x.type: "http" needs a "url"');
     expect(error({ type: "streamableHttp", command: "srv" })).toContain('mcpServers.x.type: "streamableHttp" needs a "url"');
@@ -44,11 +46,19 @@ describe("mcpServers entries: the error names the field and what to do", () => {
 
   test("an unknown field is named, with the close match when there is one", () => {
     expect(error({ command: "srv", arg: ["a"] })).toBe('agentd.json.mcpServers.x.arg: unknown field; did you mean "args"?');
-    expect(error({ command: "srv", enviroment: {} })).toBe('agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout")');
+    expect(error({ command: "srv", enviroment: {} })).toBe(
+      'agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout")',
+    );
     expect(error({ command: "srv", Env: {} })).toBe('agentd.json.mcpServers.x.Env: unknown field; did you mean "env"?');
-    expect(error({ url: "https://t.example/mcp", header: {} })).toBe('agentd.json.mcpServers.x.header: unknown field; did you mean "headers"?');
-    expect(error({ command: "srv", headers: {} })).toBe("agentd.json.mcpServers.x.headers: unknown field for a stdio server (it is for a url)");
-    expect(error({ url: "https://t.example/mcp", args: [] })).toBe("agentd.json.mcpServers.x.args: unknown field for a Streamable HTTP server (it is for a command)");
+    expect(error({ url: "https://t.example/mcp", header: {} })).toBe(
+      'agentd.json.mcpServers.x.header: unknown field; did you mean "headers"?',
+    );
+    expect(error({ command: "srv", headers: {} })).toBe(
+      "agentd.json.mcpServers.x.headers: unknown field for a stdio server (it is for a url)",
+    );
+    expect(error({ url: "https://t.example/mcp", args: [] })).toBe(
+      "agentd.json.mcpServers.x.args: unknown field for a Streamable HTTP server (it is for a command)",
+    );
   });
 
   test("other tools' settings say what agentd uses instead", () => {
@@ -58,7 +68,9 @@ describe("mcpServers entries: the error names the field and what to do", () => {
     expect(error({ command: "srv", alwaysAllow: [] })).toContain("mcpServers.x.alwaysAllow: not an agentd setting");
     // Cline's `timeout` is seconds as a bare number; agentd's own `timeout` wants a unit, and says so.
     expect(error({ url: "https://t.example/mcp", timeout: 60 })).toStartWith("agentd.json.mcpServers.x.timeout: a bare number has no unit");
-    expect(error({ command: "srv", envFile: ".env" })).toContain('mcpServers.x.envFile: not read by agentd: list the variables under "env"');
+    expect(error({ command: "srv", envFile: ".env" })).toContain(
+      'mcpServers.x.envFile: not read by agentd: list the variables under "env"',
+    );
   });
 
   test("neither or both of command and url; and a bad value is reported at its field", () => {
@@ -71,7 +83,11 @@ describe("mcpServers entries: the error names the field and what to do", () => {
   });
 
   test("an expanded secret is never echoed", () => {
-    for (const entry of [{ type: "${TOK}", url: "https://t.example/mcp" }, { command: "srv", "${TOK}": 1 }, { transport: "${TOK}", url: "https://t.example/mcp" }])
+    for (const entry of [
+      { type: "${TOK}", url: "https://t.example/mcp" },
+      { command: "srv", "${TOK}": 1 },
+      { transport: "${TOK}", url: "https://t.example/mcp" },
+    ])
       expect(error(entry)).not.toContain("SECRET");
   });
 });

@@ -6,14 +6,39 @@
  */
 
 /** The fields of a stdio server entry. */
-export const STDIO_FIELDS = ["type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout"] as const;
+export const STDIO_FIELDS = [
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "disabled",
+  "required",
+  "versionNegotiation",
+  "sampling",
+  "prompts",
+  "timeout",
+  "maxTotalTimeout",
+] as const;
 /** The fields of a Streamable HTTP server entry. */
-export const HTTP_FIELDS = ["type", "url", "headers", "oauth", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout"] as const;
+export const HTTP_FIELDS = [
+  "type",
+  "url",
+  "headers",
+  "oauth",
+  "disabled",
+  "required",
+  "versionNegotiation",
+  "sampling",
+  "prompts",
+  "timeout",
+  "maxTotalTimeout",
+] as const;
 /** The values `type` may take. */
 export const SERVER_TYPES = ["stdio", "http", "streamable-http", "streamableHttp"] as const;
 
 const SSE =
-  "the 2024-11-05 HTTP+SSE transport is not supported: point \"url\" at the server's Streamable HTTP endpoint " +
+  'the 2024-11-05 HTTP+SSE transport is not supported: point "url" at the server\'s Streamable HTTP endpoint ' +
   '(often …/mcp rather than …/sse) and use "type": "http" or no "type"';
 
 /** Other tools' per-server settings: why agentd has none, and what to use instead. */
@@ -78,8 +103,10 @@ export function entryProblem(entry: unknown): EntryProblem | undefined {
   }
   const hasCommand = "command" in e;
   const hasUrl = "url" in e;
-  if (hasCommand && hasUrl) return { message: 'has both "command" and "url": keep "command" for a stdio server or "url" for a Streamable HTTP server' };
-  if (e.type === "stdio" && hasUrl) return { field: "type", message: '"stdio" runs a "command"; for a "url" use "type": "http" or no "type"' };
+  if (hasCommand && hasUrl)
+    return { message: 'has both "command" and "url": keep "command" for a stdio server or "url" for a Streamable HTTP server' };
+  if (e.type === "stdio" && hasUrl)
+    return { field: "type", message: '"stdio" runs a "command"; for a "url" use "type": "http" or no "type"' };
   if (e.type !== undefined && e.type !== "stdio" && hasCommand)
     return { field: "type", message: `"${e.type}" needs a "url"; for a "command" use "type": "stdio" or no "type"` };
   const allowed: readonly string[] = hasCommand ? STDIO_FIELDS : hasUrl ? HTTP_FIELDS : [...new Set([...STDIO_FIELDS, ...HTTP_FIELDS])];
@@ -88,7 +115,10 @@ export function entryProblem(entry: unknown): EntryProblem | undefined {
     if (FOREIGN_FIELDS[field]) return { field, message: FOREIGN_FIELDS[field] };
     const other = hasCommand ? HTTP_FIELDS : hasUrl ? STDIO_FIELDS : [];
     if ((other as readonly string[]).includes(field))
-      return { field, message: `unknown field for a ${hasCommand ? "stdio" : "Streamable HTTP"} server (it is for ${hasCommand ? "a url" : "a command"})` };
+      return {
+        field,
+        message: `unknown field for a ${hasCommand ? "stdio" : "Streamable HTTP"} server (it is for ${hasCommand ? "a url" : "a command"})`,
+      };
     const hint = closest(field, allowed);
     return { field, message: `unknown field${hint ? `; did you mean "${hint}"?` : ` (a server takes ${quoted(allowed)})`}` };
   }

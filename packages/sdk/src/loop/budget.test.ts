@@ -42,7 +42,10 @@ describe("budgets", () => {
 
   test("max tokens counts usage a tool reports (a subagent's model usage)", async () => {
     const tools = memoryToolSet([
-      { name: "sub/agent", run: () => ({ text: "child done", isError: false, usage: { inputTokens: 500, outputTokens: 100, totalTokens: 600 } }) },
+      {
+        name: "sub/agent",
+        run: () => ({ text: "child done", isError: false, usage: { inputTokens: 500, outputTokens: 100, totalTokens: 600 } }),
+      },
     ]);
     const model = scriptedModel([callTools([["sub__agent", {}]]), reply("done")]);
     const e = await rejection(runLoop({ model, tools, input: "go", runId: "r3", limits: { maxTokens: 300 } }));
@@ -67,9 +70,7 @@ describe("budgets", () => {
     );
     expect(e.code).toBe("E_BUDGET_COST");
     expect(e.options.data).toMatchObject({ turns: 2, stopReason: "max-cost" });
-    expect(events.filter((ev) => ev.type === "budget")).toEqual([
-      expect.objectContaining({ kind: "cost", used: 0.8, limit: 1 }),
-    ]);
+    expect(events.filter((ev) => ev.type === "budget")).toEqual([expect.objectContaining({ kind: "cost", used: 0.8, limit: 1 })]);
     expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "max-cost", error: "E_BUDGET_COST" });
   });
 
@@ -88,7 +89,12 @@ describe("budgets", () => {
     const model = scriptedModel([hangUntilAborted((s) => (modelSignal = s))]);
     const e = await rejection(runLoop({ model, tools: echo(), input: "go", runId: "r6", limits: { deadlineMs: 30 } }));
     expect(e.code).toBe("E_BUDGET_DEADLINE");
-    expect(e.options.data).toEqual({ usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, turns: 1, runId: "r6", stopReason: "deadline" });
+    expect(e.options.data).toEqual({
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      turns: 1,
+      runId: "r6",
+      stopReason: "deadline",
+    });
     expect(modelSignal?.aborted).toBe(true);
   });
 
@@ -136,7 +142,7 @@ describe("budgets", () => {
     // Before the fix setTimeout clamped both to 1 ms: the run failed with E_BUDGET_DEADLINE at once.
     const DAYS_30 = 30 * 86_400_000;
     const slow = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 30));
-    const tools = memoryToolSet([{ name: "t/slow", run: async (_a, ctx) => ((await slow(0)), ctx.signal.aborted ? "aborted" : "worked") }]);
+    const tools = memoryToolSet([{ name: "t/slow", run: async (_a, ctx) => (await slow(0), ctx.signal.aborted ? "aborted" : "worked") }]);
     const model = scriptedModel([() => slow(callTools([["t__slow", {}]])), () => slow(reply("done"))]);
     const r = await runLoop({ model, tools, input: "go", runId: "r30d", limits: { deadlineMs: DAYS_30, toolTimeoutMs: DAYS_30 } });
     expect(r.text).toBe("done");
@@ -189,7 +195,13 @@ describe("budgets", () => {
     const tools = memoryToolSet([
       { name: "sub/agent", run: () => ({ text: "ok", isError: false, usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 } }) },
     ]);
-    const model = scriptedModel([callTools([["sub__agent", {}], ["sub__agent", {}]]), reply("done")]);
+    const model = scriptedModel([
+      callTools([
+        ["sub__agent", {}],
+        ["sub__agent", {}],
+      ]),
+      reply("done"),
+    ]);
     const r = await runLoop({ model, tools, input: "go", runId: "r12" });
     expect(r).toEqual({
       text: "done",

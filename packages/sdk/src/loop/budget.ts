@@ -87,7 +87,8 @@ export function checkLimits(limits: RunLimits = {}, prices?: ModelPrices): void 
     throw bad("prices.inputPerMTokUsd and prices.outputPerMTokUsd must be numbers >= 0");
   for (const k of ["cacheReadPerMTokUsd", "cacheWritePerMTokUsd", "reasoningPerMTokUsd"] as const) {
     const price = prices?.[k];
-    if (price !== undefined && !(typeof price === "number" && price >= 0)) throw bad(`prices.${k} must be a number >= 0, got ${JSON.stringify(price)}`);
+    if (price !== undefined && !(typeof price === "number" && price >= 0))
+      throw bad(`prices.${k} must be a number >= 0, got ${JSON.stringify(price)}`);
   }
 }
 
@@ -128,7 +129,11 @@ export class Budget {
   /** The turn trip when no model request is left (checked before running tools nobody could read). */
   turnsExhausted(): Trip | undefined {
     if (this.turns < this.maxTurns) return undefined;
-    return { code: "E_BUDGET_TURNS", stopReason: "max-turns", message: `turn budget exhausted: ${this.maxTurns} model turns used without a final answer` };
+    return {
+      code: "E_BUDGET_TURNS",
+      stopReason: "max-turns",
+      message: `turn budget exhausted: ${this.maxTurns} model turns used without a final answer`,
+    };
   }
 
   /** Add usage (a model response, or a tool's own) and check the token and cost budgets. */
@@ -146,7 +151,11 @@ export class Budget {
     const { maxTokens, maxCostUsd } = this.limits;
     if (maxTokens !== undefined) {
       if (this.tokens > maxTokens)
-        return { code: "E_BUDGET_TOKENS", stopReason: "max-tokens", message: `token budget exceeded: ${this.tokens} > ${maxTokens} tokens` };
+        return {
+          code: "E_BUDGET_TOKENS",
+          stopReason: "max-tokens",
+          message: `token budget exceeded: ${this.tokens} > ${maxTokens} tokens`,
+        };
       this.warn("tokens", this.tokens, maxTokens);
     }
     if (maxCostUsd !== undefined) {

@@ -30,7 +30,13 @@ describe("run events and telemetry", () => {
     expect(events[0]).toEqual({ type: "run-start", runId: "e1", provider: "scripted", model: "scripted-1", tools: 2, mode: "native" });
     expect(events[1]).toMatchObject({ turn: 1, messages: 2 });
     expect(events[2]).toMatchObject({ turn: 1, finishReason: "tool-calls", toolCalls: 1, usage: { inputTokens: 10 } });
-    expect(events[3]).toMatchObject({ name: "kb__lookup", qualifiedName: "kb/lookup", argumentsSize: '{"q":"x"}'.length, turn: 1, arguments: { q: "x" } });
+    expect(events[3]).toMatchObject({
+      name: "kb__lookup",
+      qualifiedName: "kb/lookup",
+      argumentsSize: '{"q":"x"}'.length,
+      turn: 1,
+      arguments: { q: "x" },
+    });
     expect(events[4]).toMatchObject({ name: "kb__lookup", isError: false, size: BIG.length });
     const summary = (events[4] as { summary: string }).summary;
     expect(summary.length).toBe(SUMMARY_CHARS);
@@ -44,7 +50,10 @@ describe("run events and telemetry", () => {
     const events: RunEvent[] = [];
     const logger = memoryLogger();
     const secretTools = memoryToolSet([{ name: "kb/login", run: () => "logged in with Bearer abcdefghijklmnop0123" }]);
-    const model = scriptedModel([callTools([["kb__login", { user: "ann", password: "hunter2hunter2", note: "key sk-abcdefghijklmnop0123" }]]), reply("ok")]);
+    const model = scriptedModel([
+      callTools([["kb__login", { user: "ann", password: "hunter2hunter2", note: "key sk-abcdefghijklmnop0123" }]]),
+      reply("ok"),
+    ]);
     await runLoop({ model, tools: secretTools, input: "go", runId: "e6", logger, onEvent: (e) => events.push(e) });
     const call = events.find((e) => e.type === "tool-call");
     expect(call).toMatchObject({ arguments: { user: "ann", password: "[redacted]", note: "key [redacted]" } });
@@ -53,7 +62,10 @@ describe("run events and telemetry", () => {
     for (const secret of ["hunter2hunter2", "sk-abcdefghijklmnop0123", "abcdefghijklmnop0123"]) expect(text).not.toContain(secret);
     const info = logger.records.filter((r) => r.level !== "debug");
     expect(info.some((r) => "arguments" in r || "summary" in r)).toBe(false);
-    expect(logger.records.find((r) => r.event === "tool.call.arguments")).toMatchObject({ level: "debug", arguments: { user: "ann", password: "[redacted]" } });
+    expect(logger.records.find((r) => r.event === "tool.call.arguments")).toMatchObject({
+      level: "debug",
+      arguments: { user: "ann", password: "[redacted]" },
+    });
   });
 
   test("stream: true uses model.stream and emits text deltas between request and response", async () => {
@@ -77,7 +89,13 @@ describe("run events and telemetry", () => {
 
   test("telemetry: run.start, model.request, tool.call, tool.result, run.end with the runId, no big payloads", async () => {
     const logger = memoryLogger();
-    const model = scriptedModel([callTools([["kb__lookup", { q: "x" }], ["kb__login", { apiKey: "sk-secret-123" }]]), reply("done")]);
+    const model = scriptedModel([
+      callTools([
+        ["kb__lookup", { q: "x" }],
+        ["kb__login", { apiKey: "sk-secret-123" }],
+      ]),
+      reply("done"),
+    ]);
     await runLoop({ model, tools: tools(), input: "go", runId: "e3", logger });
     const names = logger.records.map((r) => r.event);
     for (const n of ["run.start", "model.request", "tool.call", "tool.result", "run.end"]) expect(names).toContain(n);

@@ -114,7 +114,11 @@ export const summarize = (text: string): string => {
 
 /** Tool arguments as events carry them: credential-like keys and credential-shaped values masked. */
 export const maskArguments = (args: unknown): unknown =>
-  typeof args === "object" && args !== null && !Array.isArray(args) ? redact(args as Record<string, unknown>) : typeof args === "string" ? scrubSecrets(args) : args;
+  typeof args === "object" && args !== null && !Array.isArray(args)
+    ? redact(args as Record<string, unknown>)
+    : typeof args === "string"
+      ? scrubSecrets(args)
+      : args;
 
 /** Fields of an event that are for the event's listeners only, never an info-level record. */
 const EVENT_ONLY = new Set(["arguments", "summary"]);

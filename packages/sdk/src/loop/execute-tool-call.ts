@@ -50,9 +50,20 @@ export interface ExecutedToolCall {
 const refuse = (text: string): ToolCallOutcome => ({ text, isError: true });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-async function invoke(rt: ToolRuntime, qualified: string, args: Record<string, unknown>, trace: TraceCarrier | undefined, onprogress: (p: ToolProgress) => void): Promise<ToolCallOutcome> {
+async function invoke(
+  rt: ToolRuntime,
+  qualified: string,
+  args: Record<string, unknown>,
+  trace: TraceCarrier | undefined,
+  onprogress: (p: ToolProgress) => void,
+): Promise<ToolCallOutcome> {
   // Progress is always asked for: it is what keeps a long MCP call from timing out (see tool-progress.ts).
-  const ctx = (signal: AbortSignal): ToolCallContext => ({ signal, runId: rt.runId, onprogress, ...(trace ? { traceContext: trace } : {}) });
+  const ctx = (signal: AbortSignal): ToolCallContext => ({
+    signal,
+    runId: rt.runId,
+    onprogress,
+    ...(trace ? { traceContext: trace } : {}),
+  });
   if (rt.toolTimeoutMs === undefined) return await raceAbort(rt.toolSet.call(qualified, args, ctx(rt.signal)), rt.signal);
   const timeout = new AbortController();
   const cancelTimer = setLongTimeout(() => timeout.abort(new Error("tool timeout")), rt.toolTimeoutMs);
@@ -75,14 +86,19 @@ const normalize = (o: unknown, name: string): ToolCallOutcome => {
 };
 
 /** Check and run one call. Rejects only when the run itself is aborted. */
-async function outcomeOf(rt: ToolRuntime, req: ToolCallRequest, qualified: string | undefined, trace: TraceCarrier | undefined, onprogress: (p: ToolProgress) => void): Promise<ToolCallOutcome> {
+async function outcomeOf(
+  rt: ToolRuntime,
+  req: ToolCallRequest,
+  qualified: string | undefined,
+  trace: TraceCarrier | undefined,
+  onprogress: (p: ToolProgress) => void,
+): Promise<ToolCallOutcome> {
   const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
   if (qualified === undefined || !tool) {
     const hint = rt.offered.length ? ` Available tools: ${rt.offered.slice(0, 50).join(", ")}.` : " No tools are available.";
     return refuse(`unknown tool "${req.name}".${hint}`);
   }
-  if (!rt.inScope(qualified))
-    return refuse(`tool "${qualified}" is not allowed in this run (outside its scope); do not call it again`);
+  if (!rt.inScope(qualified)) return refuse(`tool "${qualified}" is not allowed in this run (outside its scope); do not call it again`);
   const args = req.input;
   if (typeof args !== "object" || args === null || Array.isArray(args))
     return refuse(`invalid arguments for "${qualified}": arguments must be a JSON object`);
@@ -103,7 +119,15 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const qualified = rt.names.toQualified(req.name);
   const named = { name: req.name, ...(qualified !== undefined ? { qualifiedName: qualified } : {}) };
   rt.emit(
-    { type: "tool-call", runId: rt.runId, turn, toolCallId: req.toolCallId, ...named, argumentsSize: argsJson.length, arguments: maskArguments(req.input) },
+    {
+      type: "tool-call",
+      runId: rt.runId,
+      turn,
+      toolCallId: req.toolCallId,
+      ...named,
+      argumentsSize: argsJson.length,
+      arguments: maskArguments(req.input),
+    },
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
   const progress = toolProgressReporter(rt.emit, { runId: rt.runId, turn, toolCallId: req.toolCallId, ...named });

@@ -45,7 +45,11 @@ describe("JSON-action mode (models without native tools)", () => {
 
   test("an unparseable reply is re-asked with a correction, then the protocol resumes", async () => {
     const model = scriptedModel(
-      [reply("I think I should read the file."), reply('{"action":"tool","tool":"fs/read","arguments":{"path":"b"}}'), reply('{"action":"final","result":"ok"}')],
+      [
+        reply("I think I should read the file."),
+        reply('{"action":"tool","tool":"fs/read","arguments":{"path":"b"}}'),
+        reply('{"action":"final","result":"ok"}'),
+      ],
       { supportsTools: false },
     );
     const r = await runLoop({ model, tools: files(), input: "go", runId: "j2" });
@@ -56,7 +60,10 @@ describe("JSON-action mode (models without native tools)", () => {
 
   test("after the bounded re-asks, a reply without an action is the final text answer", async () => {
     const replies = ["plain answer 1", "plain answer 2", "the answer is 42"];
-    const model = scriptedModel(replies.map((t) => reply(t)), { supportsTools: false });
+    const model = scriptedModel(
+      replies.map((t) => reply(t)),
+      { supportsTools: false },
+    );
     const r = await runLoop({ model, tools: files(), input: "go", runId: "j3" });
     expect(MAX_ACTION_REASKS).toBe(2);
     expect(r.text).toBe("the answer is 42");
@@ -83,10 +90,9 @@ describe("JSON-action mode (models without native tools)", () => {
 
   test("structured output: a non-string final result is validated as JSON", async () => {
     const schema = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
-    const model = scriptedModel(
-      [reply('{"action":"final","result":{"count":"many"}}'), reply('{"action":"final","result":{"count":3}}')],
-      { supportsTools: false },
-    );
+    const model = scriptedModel([reply('{"action":"final","result":{"count":"many"}}'), reply('{"action":"final","result":{"count":3}}')], {
+      supportsTools: false,
+    });
     const r = await runLoop({ model, tools: files(), input: "count", runId: "j5", outputSchema: schema });
     expect(r.output).toEqual({ count: 3 });
     expect(r.text).toBe('{"count":3}');

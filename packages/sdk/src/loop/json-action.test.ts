@@ -21,11 +21,7 @@ describe("extractAction", () => {
       'Sure! I will read it.\n{"action":"tool","tool":"fs/read","arguments":{"path":"x"}}\nLet me know.',
       tool("fs/read", { path: "x" }),
     ],
-    [
-      "json code fence",
-      'Here:\n```json\n{"action":"final","result":{"count":3}}\n```\n',
-      { action: "final", result: { count: 3 } },
-    ],
+    ["json code fence", 'Here:\n```json\n{"action":"final","result":{"count":3}}\n```\n', { action: "final", result: { count: 3 } }],
     [
       "braces inside strings",
       '{"action":"final","result":"use {x} and } and {{ here"}',
@@ -46,21 +42,13 @@ describe("extractAction", () => {
       'Data: {"temperature": 21}. Decision: {"action":"tool","tool":"w/get","arguments":{}}',
       tool("w/get", {}),
     ],
-    [
-      "two actions: the first wins",
-      '{"action":"tool","tool":"a","arguments":{}} {"action":"final","result":"b"}',
-      tool("a", {}),
-    ],
+    ["two actions: the first wins", '{"action":"tool","tool":"a","arguments":{}} {"action":"final","result":"b"}', tool("a", {})],
     [
       "nested objects in arguments",
       '{"action":"tool","tool":"db/q","arguments":{"filter":{"and":[{"x":{"gt":1}},{"y":null}]}}}',
       tool("db/q", { filter: { and: [{ x: { gt: 1 } }, { y: null }] } }),
     ],
-    [
-      "unicode and emoji",
-      'Voilà 🚀 {"action":"final","result":"日本語 ✓ \\u00e9"}',
-      { action: "final", result: "日本語 ✓ é" },
-    ],
+    ["unicode and emoji", 'Voilà 🚀 {"action":"final","result":"日本語 ✓ \\u00e9"}', { action: "final", result: "日本語 ✓ é" }],
     ["truncated action is skipped", 'Calling: {"action":"tool","tool":"a","arguments":{"q":"hel', undefined],
     [
       "truncated object, then a complete one",
@@ -97,11 +85,7 @@ describe("extractAction", () => {
     ["unknown action kind", '{"action":"think","thought":"hmm"}', undefined],
     ["no JSON at all", "I don't know what to do {here}.", undefined],
     ["empty text", "", undefined],
-    [
-      "action nested in an invalid outer candidate",
-      '{oops {"action":"final","result":"inner"} }',
-      { action: "final", result: "inner" },
-    ],
+    ["action nested in an invalid outer candidate", '{oops {"action":"final","result":"inner"} }', { action: "final", result: "inner" }],
     [
       "fence with a language tag and trailing prose with braces",
       '```jsonc\n{"action":"tool","tool":"x/y","arguments":{"s":"a}b"}}\n```\nThen I will {maybe} continue.',
@@ -113,11 +97,7 @@ describe("extractAction", () => {
 
 describe("extractJsonObjects", () => {
   test("finds every top-level object in order, not their children", () => {
-    expect(extractJsonObjects('a {"x":{"y":1}} b {"z":2} c [1,2] {"w":[{"v":3}]}')).toEqual([
-      { x: { y: 1 } },
-      { z: 2 },
-      { w: [{ v: 3 }] },
-    ]);
+    expect(extractJsonObjects('a {"x":{"y":1}} b {"z":2} c [1,2] {"w":[{"v":3}]}')).toEqual([{ x: { y: 1 } }, { z: 2 }, { w: [{ v: 3 }] }]);
   });
   test("JSON arrays and scalars are not objects", () => {
     expect(extractJsonObjects('[{"a":1}]')).toEqual([{ a: 1 }]);
@@ -150,13 +130,11 @@ describe("rendering", () => {
     expect(jsonActionSystemPrompt([])).toStartWith(JSON_ACTION_PROMPT);
   });
   test("a rendered action round-trips through the extractor", () => {
-    const a = { action: "tool", tool: "t", arguments: { q: "{\"}" } } as const;
+    const a = { action: "tool", tool: "t", arguments: { q: '{"}' } } as const;
     expect(extractAction(`ok ${renderJsonAction(a)}`)).toEqual(a);
     expect(toJsonAction({ action: "final", result: [1] })).toEqual({ action: "final", result: [1] });
   });
   test("tool results are labelled, errors marked", () => {
-    expect(renderToolResultForJsonActions({ toolName: "t", output: "boom", isError: true })).toBe(
-      'Result of tool "t" (error):\nboom',
-    );
+    expect(renderToolResultForJsonActions({ toolName: "t", output: "boom", isError: true })).toBe('Result of tool "t" (error):\nboom');
   });
 });

@@ -68,8 +68,7 @@ function escapeControlCharsInStrings(s: string): string {
   return out;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function parseObject(candidate: string): Record<string, unknown> | undefined {
   // Cheap pre-check: a JSON object opens with `{` then a key or `}`; prose like `{like this}` stops here.

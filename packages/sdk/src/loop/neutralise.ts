@@ -26,8 +26,28 @@ const KEYCAP = 0x20e3;
 
 // Letters that NFKD leaves alone but a reader takes for the Latin letters of our tag names.
 const CONFUSABLE: Record<string, string> = {
-  о: "o", ο: "o", օ: "o", "0": "o", т: "t", τ: "t", р: "p", ρ: "p", υ: "u", ս: "u", е: "e", ε: "e", ѕ: "s",
-  с: "c", х: "x", ӏ: "l", "1": "l", ı: "l", "|": "l", і: "l", ⅼ: "l", ʟ: "l",
+  о: "o",
+  ο: "o",
+  օ: "o",
+  "0": "o",
+  т: "t",
+  τ: "t",
+  р: "p",
+  ρ: "p",
+  υ: "u",
+  ս: "u",
+  е: "e",
+  ε: "e",
+  ѕ: "s",
+  с: "c",
+  х: "x",
+  ӏ: "l",
+  "1": "l",
+  ı: "l",
+  "|": "l",
+  і: "l",
+  ⅼ: "l",
+  ʟ: "l",
 };
 // Characters a reader takes for "<" that NFKD does not map to it.
 const OPEN_BRACKETS = new Set(["\u2039", "\u2329", "\u3008", "\u27e8", "\u02c2", "\u1438", "\u276e", "\u29fc"]);

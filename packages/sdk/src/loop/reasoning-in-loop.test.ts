@@ -21,7 +21,10 @@ describe("reasoning in the loop", () => {
           mode === "native"
             ? step("secret A", [{ type: "tool-call", toolCallId: "c1", toolName: "fs__read", input: { path: "x" } }], "tool-calls")
             : step("secret A", [{ type: "text", text: '{"action":"tool","tool":"fs/read","arguments":{"path":"x"}}' }], "stop");
-        const final = mode === "native" ? step("secret B", [{ type: "text", text: "done" }], "stop") : step("secret B", [{ type: "text", text: '{"action":"final","result":"done"}' }], "stop");
+        const final =
+          mode === "native"
+            ? step("secret B", [{ type: "text", text: "done" }], "stop")
+            : step("secret B", [{ type: "text", text: '{"action":"final","result":"done"}' }], "stop");
         const model = scriptedModel([call, final], { supportsTools: mode === "native" });
         const events: RunEvent[] = [];
         const result = await runLoop({ model, tools, input: "go", runId: "r", stream, onEvent: (e) => events.push(e) });

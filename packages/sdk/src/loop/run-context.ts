@@ -84,7 +84,14 @@ export class RunContext {
     const response = await callModel(
       init.model,
       { ...extra, messages: messages.slice(), ...(trace ? { headers: { ...trace } } : {}) },
-      { stream: init.stream, signal: init.run.signal, emit: init.emit, runId: init.runId, turn, ...(init.backpressure ? { paced: () => this.paced() } : {}) },
+      {
+        stream: init.stream,
+        signal: init.run.signal,
+        emit: init.emit,
+        runId: init.runId,
+        turn,
+        ...(init.backpressure ? { paced: () => this.paced() } : {}),
+      },
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
     init.emit({

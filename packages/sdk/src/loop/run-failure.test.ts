@@ -9,10 +9,17 @@ import { giveUpReason } from "./run-failure.ts";
 import { runLoop } from "./run-loop.ts";
 
 const tools = () => memoryToolSet([{ name: "kb/lookup", run: () => "found" }]);
-const filtered = (text: string): ModelResponse => ({ content: [{ type: "text", text }], finishReason: "content-filter", usage: STEP_USAGE });
+const filtered = (text: string): ModelResponse => ({
+  content: [{ type: "text", text }],
+  finishReason: "content-filter",
+  usage: STEP_USAGE,
+});
 
 /** Run to the end; the error it failed with (or undefined), its events and records. */
-async function outcome(steps: ModelResponse[], options: { supportsTools?: boolean; outputSchema?: Record<string, unknown>; maxOutputRetries?: number } = {}) {
+async function outcome(
+  steps: ModelResponse[],
+  options: { supportsTools?: boolean; outputSchema?: Record<string, unknown>; maxOutputRetries?: number } = {},
+) {
   const events: RunEvent[] = [];
   const logger = memoryLogger();
   const model = scriptedModel(steps, { supportsTools: options.supportsTools ?? true });
@@ -38,11 +45,21 @@ describe("a run fails (E_RUN_FAILED with a reason) when the answer is not one a 
   test("content filter: the provider withheld the answer, even with some text", async () => {
     const { error, events, logger } = await outcome([filtered("I can help with part of th")]);
     expect(error?.code).toBe("E_RUN_FAILED");
-    expect(error?.options.data).toMatchObject({ reason: "content-filter", stopReason: "failed", turns: 1, runId: "f1", usage: { totalTokens: 15 } });
+    expect(error?.options.data).toMatchObject({
+      reason: "content-filter",
+      stopReason: "failed",
+      turns: 1,
+      runId: "f1",
+      usage: { totalTokens: 15 },
+    });
     expect(error?.message).toContain("content filter");
     expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "failed", error: "E_RUN_FAILED", reason: "content-filter" });
     // run.end carries the message, not only the code.
-    expect(logger.records.find((r) => r.event === "run.end")).toMatchObject({ level: "warn", error: "E_RUN_FAILED", message: error!.message });
+    expect(logger.records.find((r) => r.event === "run.end")).toMatchObject({
+      level: "warn",
+      error: "E_RUN_FAILED",
+      message: error!.message,
+    });
   });
 
   for (const text of ["", "   \n"])

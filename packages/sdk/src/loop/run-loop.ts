@@ -83,7 +83,11 @@ const textOf = (content: Array<{ type: string; text?: string }>): string =>
   content.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
 
 /** Native tool calling: the model returns tool-call parts, the results go back as tool messages. */
-async function runNativeLoop(ctx: RunContext, messages: ModelMessage[], onTurn?: (messages: readonly ModelMessage[]) => void): Promise<FinalAnswer> {
+async function runNativeLoop(
+  ctx: RunContext,
+  messages: ModelMessage[],
+  onTurn?: (messages: readonly ModelMessage[]) => void,
+): Promise<FinalAnswer> {
   const { offered, outputSchema } = ctx.init;
   const request = {
     ...(offered.length ? { tools: offered } : {}),
@@ -192,7 +196,10 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     });
     const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
-    const messages: ModelMessage[] = [{ role: "system", content: system }, ...(resumed ?? [{ role: "user" as const, content: options.input }])];
+    const messages: ModelMessage[] = [
+      { role: "system", content: system },
+      ...(resumed ?? [{ role: "user" as const, content: options.input }]),
+    ];
     const answer = mode === "native" ? await runNativeLoop(ctx, messages, options.onTurn) : await runJsonActionLoop(ctx, messages);
     end("final");
     return {
@@ -209,7 +216,10 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     // abort error, say). Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
     const trip = run.trip;
     const error = trip
-      ? new AgentdError(trip.code, trip.message, { cause: e, data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason } })
+      ? new AgentdError(trip.code, trip.message, {
+          cause: e,
+          data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason },
+        })
       : e;
     end(trip?.stopReason ?? stopReasonOf(error), error);
     throw error;

@@ -29,7 +29,11 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
   // A caller that says why (an E_ABORTED error: "run cancelled by shutdown") is quoted; otherwise the caller aborted.
   const onCallerAbort = () => {
     const why = caller?.reason;
-    abort({ code: "E_ABORTED", stopReason: "aborted", message: AgentdError.isInstance(why) && why.code === "E_ABORTED" ? why.message : "run aborted by the caller" });
+    abort({
+      code: "E_ABORTED",
+      stopReason: "aborted",
+      message: AgentdError.isInstance(why) && why.code === "E_ABORTED" ? why.message : "run aborted by the caller",
+    });
   };
   if (caller?.aborted) onCallerAbort();
   else caller?.addEventListener("abort", onCallerAbort, { once: true });
@@ -38,7 +42,12 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
     deadlineMs === undefined
       ? undefined
       : setLongTimeout(
-          () => abort({ code: "E_BUDGET_DEADLINE", stopReason: "deadline", message: `deadline exceeded: the run took longer than ${deadlineMs} ms` }),
+          () =>
+            abort({
+              code: "E_BUDGET_DEADLINE",
+              stopReason: "deadline",
+              message: `deadline exceeded: the run took longer than ${deadlineMs} ms`,
+            }),
           deadlineMs,
         );
   return {

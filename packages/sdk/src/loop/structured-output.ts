@@ -15,8 +15,7 @@ export type ParsedOutput = { ok: true; value: unknown } | { ok: false; errors: s
 
 /** The system-prompt paragraph asking for the shape. */
 export const outputInstruction = (schema: Record<string, unknown>): string =>
-  "Your final answer must be a single JSON value that validates against this JSON Schema, with no other text:\n" +
-  JSON.stringify(schema);
+  "Your final answer must be a single JSON value that validates against this JSON Schema, with no other text:\n" + JSON.stringify(schema);
 
 /** The corrective message after a mismatch. */
 export const outputCorrection = (errors: string[], jsonActions = false): string =>

@@ -8,8 +8,7 @@ import type { ModelMessage, ToolResultPart } from "../model/language-model.ts";
 import { runLoop } from "./run-loop.ts";
 import { PROVIDER_NAME } from "./tool-names.ts";
 
-const toolResults = (messages: ModelMessage[]): ToolResultPart[] =>
-  messages.flatMap((m) => (m.role === "tool" ? m.content : []));
+const toolResults = (messages: ModelMessage[]): ToolResultPart[] => messages.flatMap((m) => (m.role === "tool" ? m.content : []));
 
 describe("tool calls in the loop", () => {
   test("parallel calls from one turn overlap, and results return in the model's order", async () => {
@@ -18,7 +17,13 @@ describe("tool calls in the loop", () => {
       { name: "p/a", run: async () => (await both.arrive(), "A") },
       { name: "p/b", run: async () => (await both.arrive(), "B") },
     ]);
-    const model = scriptedModel([callTools([["p__b", {}], ["p__a", {}]]), reply("done")]);
+    const model = scriptedModel([
+      callTools([
+        ["p__b", {}],
+        ["p__a", {}],
+      ]),
+      reply("done"),
+    ]);
     // Run sequentially, the first call would wait at the barrier forever: the deadline only turns that
     // bug into a failure instead of a hang; the passing path never waits on time.
     const r = await runLoop({ model, tools, input: "go", runId: "p1", limits: { deadlineMs: 3_000 } });

@@ -8,10 +8,14 @@ test("a burst of progress is one event at once and the latest one when the inter
   const events: RunEvent[] = [];
   let trailing!: () => void;
   const second = new Promise<void>((r) => (trailing = r));
-  const reporter = toolProgressReporter((e) => {
-    events.push(e);
-    if (events.length === 2) trailing();
-  }, call, 50);
+  const reporter = toolProgressReporter(
+    (e) => {
+      events.push(e);
+      if (events.length === 2) trailing();
+    },
+    call,
+    50,
+  );
   for (let i = 1; i <= 5; i++) reporter.report({ progress: i, total: 5, message: `step ${i}` });
   expect(events).toHaveLength(1);
   expect(events[0]).toMatchObject({ type: "tool-progress", ...call, progress: 1, total: 5, message: "step 1" });

@@ -17,7 +17,11 @@ export type ToolProgress = { progress: number; total?: number; message?: string 
 type Call = Pick<Extract<RunEvent, { type: "tool-progress" }>, "runId" | "turn" | "toolCallId" | "name" | "qualifiedName">;
 
 /** The progress reporter of one call, and `end()` to drop a pending trailing event when the call ends. */
-export function toolProgressReporter(emit: Emit, call: Call, intervalMs = TOOL_PROGRESS_INTERVAL_MS): { report(p: ToolProgress): void; end(): void } {
+export function toolProgressReporter(
+  emit: Emit,
+  call: Call,
+  intervalMs = TOOL_PROGRESS_INTERVAL_MS,
+): { report(p: ToolProgress): void; end(): void } {
   const started = performance.now();
   let last = -Infinity;
   let pending: ToolProgress | undefined;

@@ -38,14 +38,25 @@ async function clientOnServer(clientCaps: CapabilityConfig, setup: (s: McpServer
   const [a, b] = MemoryTransport.createPair();
   const session = await server.connect(b);
   const client = new McpClient({ name: "c", version: "1" }, { capabilities: clientCaps });
-  closers.push(() => client.close(), () => server.close());
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
   await client.connect(a);
   return { server, session, client };
 }
 
 describe("the defaults (everything off)", () => {
   test("the map has one row per switchable item", () => {
-    expect(CAPABILITY_ITEMS.map((i) => i.key)).toEqual(["tasks", "sampling", "roots", "elicitation", "completion", "prompts", "serverNotifications"]);
+    expect(CAPABILITY_ITEMS.map((i) => i.key)).toEqual([
+      "tasks",
+      "sampling",
+      "roots",
+      "elicitation",
+      "completion",
+      "prompts",
+      "serverNotifications",
+    ]);
   });
 
   test("the client declares no capabilities", async () => {

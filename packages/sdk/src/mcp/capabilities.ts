@@ -72,7 +72,11 @@ export const CAPABILITY_ITEMS: readonly CapabilityItem[] = [
   { key: "elicitation", off: "elicitation/create → -32601", on: "elicitation declared; decline policy or handler" },
   { key: "completion", off: "completion/complete never called nor declared", on: "completion allowed and declared" },
   { key: "prompts", off: "prompts ignored by the client, not declared by the server", on: "prompts used and declared" },
-  { key: "serverNotifications", off: "no logging capability, no message/progress emitted", on: "logging declared; message and progress emitted" },
+  {
+    key: "serverNotifications",
+    off: "no logging capability, no message/progress emitted",
+    on: "logging declared; message and progress emitted",
+  },
 ];
 
 /** Whether an item is switched on. */
@@ -184,11 +188,12 @@ export function toolAvailability(
   tool: Tool,
 ): { offered: true; asTask: boolean } | { offered: false; reason: string } {
   if (tool.execution?.taskSupport !== "required") return { offered: true, asTask: false };
-  if (!config.tasks) return { offered: false, reason: 'requires task-augmented execution (taskSupport "required") and tasks are off (capabilities.tasks)' };
+  if (!config.tasks)
+    return { offered: false, reason: 'requires task-augmented execution (taskSupport "required") and tasks are off (capabilities.tasks)' };
   // Statelessly (tasks extension) the server decides which calls become tasks; declaring it is enough.
   if (hasTasksExtension(server)) return { offered: true, asTask: false };
   if (!has(server.tasks?.requests?.tools?.call))
-    return { offered: false, reason: 'requires tasks but the server does not declare tasks.requests.tools.call' };
+    return { offered: false, reason: "requires tasks but the server does not declare tasks.requests.tools.call" };
   return { offered: true, asTask: true };
 }
 

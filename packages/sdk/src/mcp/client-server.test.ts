@@ -255,9 +255,7 @@ describe("progress, timeouts and cancellation", () => {
     const server = progressServer(50, 60_000, seen);
     const { client } = await connect(server);
     const start = Date.now();
-    const e = await client
-      .callTool("slow", {}, { timeoutMs: 500, maxTotalTimeoutMs: 1_200, onprogress: () => {} })
-      .catch((x) => x);
+    const e = await client.callTool("slow", {}, { timeoutMs: 500, maxTotalTimeoutMs: 1_200, onprogress: () => {} }).catch((x) => x);
     expect(e.code).toBe("E_TIMEOUT");
     expect(e.options.data.ceiling).toBe(true);
     expect(Date.now() - start).toBeGreaterThanOrEqual(1_200);

@@ -26,37 +26,33 @@ const answer = async (name: string) => {
   return { isError: result.isError === true, body: JSON.parse(String(result.content[0]!.text)) };
 };
 
-test(
-  "roots/list → {roots: []}; sampling/createMessage and elicitation/create → -32601; a later call works",
-  async () => {
-    fake = fakeServerCommand({
-      tools: [
-        { name: "ask_roots", clientRequest: { method: "roots/list" } },
-        { name: "ask_sampling", clientRequest: { method: "sampling/createMessage", params: sampling } },
-        { name: "ask_elicitation", clientRequest: { method: "elicitation/create", params: elicitation } },
-        { name: "echo", text: "still here: {{x}}" },
-      ],
-    });
-    const logger = memoryLogger();
-    client = new McpClient({ name: "v1-client", version: "0.1.0" }, { logger });
-    await client.connect(new StdioChildTransport({ name: "asker", command: fake.command, args: fake.args, logger }));
+test("roots/list → {roots: []}; sampling/createMessage and elicitation/create → -32601; a later call works", async () => {
+  fake = fakeServerCommand({
+    tools: [
+      { name: "ask_roots", clientRequest: { method: "roots/list" } },
+      { name: "ask_sampling", clientRequest: { method: "sampling/createMessage", params: sampling } },
+      { name: "ask_elicitation", clientRequest: { method: "elicitation/create", params: elicitation } },
+      { name: "echo", text: "still here: {{x}}" },
+    ],
+  });
+  const logger = memoryLogger();
+  client = new McpClient({ name: "v1-client", version: "0.1.0" }, { logger });
+  await client.connect(new StdioChildTransport({ name: "asker", command: fake.command, args: fake.args, logger }));
 
-    const [initialize] = await fake.control.waitForRequests("initialize");
-    expect(initialize!.params.capabilities).toEqual({});
+  const [initialize] = await fake.control.waitForRequests("initialize");
+  expect(initialize!.params.capabilities).toEqual({});
 
-    expect(await answer("ask_roots")).toEqual({ isError: false, body: { result: { roots: [] } } });
-    const sampled = await answer("ask_sampling");
-    expect(sampled).toMatchObject({ isError: true, body: { error: { code: -32601 } } });
-    expect(sampled.body.error.message).toContain("sampling/createMessage");
-    const elicited = await answer("ask_elicitation");
-    expect(elicited).toMatchObject({ isError: true, body: { error: { code: -32601 } } });
-    expect(elicited.body.error.message).toContain("elicitation/create");
+  expect(await answer("ask_roots")).toEqual({ isError: false, body: { result: { roots: [] } } });
+  const sampled = await answer("ask_sampling");
+  expect(sampled).toMatchObject({ isError: true, body: { error: { code: -32601 } } });
+  expect(sampled.body.error.message).toContain("sampling/createMessage");
+  const elicited = await answer("ask_elicitation");
+  expect(elicited).toMatchObject({ isError: true, body: { error: { code: -32601 } } });
+  expect(elicited.body.error.message).toContain("elicitation/create");
 
-    expect((await client.callTool("echo", { x: 1 })).content).toEqual([{ type: "text", text: "still here: 1" }]);
-    expect(client.connected).toBe(true);
-    // The client never announced roots of its own.
-    expect((await fake.control.notifications()).map((n) => n.method)).toEqual(["notifications/initialized"]);
-    expect(logger.records.filter((r) => r.level === "error")).toEqual([]);
-  },
-  60_000,
-);
+  expect((await client.callTool("echo", { x: 1 })).content).toEqual([{ type: "text", text: "still here: 1" }]);
+  expect(client.connected).toBe(true);
+  // The client never announced roots of its own.
+  expect((await fake.control.notifications()).map((n) => n.method)).toEqual(["notifications/initialized"]);
+  expect(logger.records.filter((r) => r.level === "error")).toEqual([]);
+}, 60_000);

@@ -61,7 +61,9 @@ type Msg = any;
 
 /** Check every message `mine` sent; results are matched to the request the other side (`theirs`) sent. */
 function problems(mine: Recording, theirs: Recording, v: ReturnType<typeof validator>): string[] {
-  const methodOf = new Map<unknown, string>(theirs.sent.filter((s) => s.message.method && "id" in s.message).map((s) => [s.message.id, s.message.method]));
+  const methodOf = new Map<unknown, string>(
+    theirs.sent.filter((s) => s.message.method && "id" in s.message).map((s) => [s.message.id, s.message.method]),
+  );
   const out: string[] = [];
   for (const { message: m } of mine.sent as { message: Msg }[]) {
     let problem: string | undefined;
@@ -177,8 +179,17 @@ describe("emitted messages", () => {
     expect(problems(clientRec, serverRec, v)).toEqual([]);
     expect(problems(serverRec, clientRec, v)).toEqual([]);
     const methods = new Set([...clientRec.sent, ...serverRec.sent].map((s) => s.message.method).filter(Boolean));
-    for (const m of ["notifications/cancelled", "notifications/progress", "notifications/message", "notifications/resources/updated",
-      "notifications/tools/list_changed", "notifications/roots/list_changed", "sampling/createMessage", "elicitation/create", "roots/list"])
+    for (const m of [
+      "notifications/cancelled",
+      "notifications/progress",
+      "notifications/message",
+      "notifications/resources/updated",
+      "notifications/tools/list_changed",
+      "notifications/roots/list_changed",
+      "sampling/createMessage",
+      "elicitation/create",
+      "roots/list",
+    ])
       expect(methods.has(m)).toBe(true);
   });
 });

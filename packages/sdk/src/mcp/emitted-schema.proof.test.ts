@@ -58,18 +58,60 @@ afterEach(async () => {
 
 const SPEC: FakeMcpServerSpec = {
   tools: [
-    { name: "text", text: "hi {{who}}", progress: [{ progress: 1, total: 2, message: "half" }, { progress: 2, total: 2 }], logs: [{ level: "info", data: { step: 1 }, logger: "t" }] },
-    { name: "weather", outputSchema: { type: "object", properties: { c: { type: "number" } }, required: ["c"] }, result: { content: [{ type: "text", text: "21" }], structuredContent: { c: 21 } } },
-    { name: "picture", result: { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }, { type: "resource_link", uri: "file:///a", name: "a" }] } },
+    {
+      name: "text",
+      text: "hi {{who}}",
+      progress: [
+        { progress: 1, total: 2, message: "half" },
+        { progress: 2, total: 2 },
+      ],
+      logs: [{ level: "info", data: { step: 1 }, logger: "t" }],
+    },
+    {
+      name: "weather",
+      outputSchema: { type: "object", properties: { c: { type: "number" } }, required: ["c"] },
+      result: { content: [{ type: "text", text: "21" }], structuredContent: { c: 21 } },
+    },
+    {
+      name: "picture",
+      result: {
+        content: [
+          { type: "image", data: "AAAA", mimeType: "image/png" },
+          { type: "resource_link", uri: "file:///a", name: "a" },
+        ],
+      },
+    },
     { name: "fails", text: "no", isError: true },
     { name: "stuck", hang: true },
     { name: "roots", clientRequest: { method: "roots/list" } },
-    { name: "sample", clientRequest: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 9 } } },
-    { name: "ask", clientRequest: { method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } },
+    {
+      name: "sample",
+      clientRequest: {
+        method: "sampling/createMessage",
+        params: { messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 9 },
+      },
+    },
+    {
+      name: "ask",
+      clientRequest: {
+        method: "elicitation/create",
+        params: { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+      },
+    },
   ],
-  resources: [{ uri: "file:///doc.md", name: "doc", mimeType: "text/markdown", text: "# doc" }, { uri: "file:///bin", name: "bin", blob: "AAEC" }],
+  resources: [
+    { uri: "file:///doc.md", name: "doc", mimeType: "text/markdown", text: "# doc" },
+    { uri: "file:///bin", name: "bin", blob: "AAEC" },
+  ],
   resourceTemplates: [{ uriTemplate: "db://rows/{id}", name: "row", text: "row {{id}}", complete: { id: ["1", "12"] } }],
-  prompts: [{ name: "review", arguments: [{ name: "lang", required: true }], messages: [{ role: "user", text: "Review {{lang}}" }], complete: { lang: ["go", "rust"] } }],
+  prompts: [
+    {
+      name: "review",
+      arguments: [{ name: "lang", required: true }],
+      messages: [{ role: "user", text: "Review {{lang}}" }],
+      complete: { lang: ["go", "rust"] },
+    },
+  ],
 };
 
 async function connect(conn: string, log: Emitted[], options: ConstructorParameters<typeof McpClient>[1]): Promise<McpClient> {
@@ -81,96 +123,129 @@ async function connect(conn: string, log: Emitted[], options: ConstructorParamet
   return client;
 }
 
-test.skipIf(sharedMissing)(`${NEEDS_SHARED} every message our client and server emit validates against the official schema and SDK`, async () => {
-  fake = createFakeMcpServer(SPEC);
-  const log: Emitted[] = [];
-  const rich = await connect("rich", log, {
-    capabilities: {
-      prompts: true,
-      completion: true,
-      roots: [{ uri: "file:///work", name: "work" }],
-      sampling: async () => ({ role: "assistant", content: { type: "text", text: "42" }, model: "m", stopReason: "endTurn" }),
-      elicitation: async () => ({ action: "accept", content: { name: "Ada" } }),
-    },
-  });
-  const v1 = await connect("v1", log, {});
+test.skipIf(sharedMissing)(
+  `${NEEDS_SHARED} every message our client and server emit validates against the official schema and SDK`,
+  async () => {
+    fake = createFakeMcpServer(SPEC);
+    const log: Emitted[] = [];
+    const rich = await connect("rich", log, {
+      capabilities: {
+        prompts: true,
+        completion: true,
+        roots: [{ uri: "file:///work", name: "work" }],
+        sampling: async () => ({ role: "assistant", content: { type: "text", text: "42" }, model: "m", stopReason: "endTurn" }),
+        elicitation: async () => ({ action: "accept", content: { name: "Ada" } }),
+      },
+    });
+    const v1 = await connect("v1", log, {});
 
-  await rich.setLoggingLevel("debug");
-  await rich.listTools();
-  await rich.callTool("text", { who: "you" }, { onprogress: () => {} });
-  await rich.callTool("weather");
-  await rich.callTool("picture");
-  await rich.callTool("fails");
-  await expect(rich.callTool("nope")).rejects.toMatchObject({ code: -32602 });
-  const abort = new AbortController();
-  const stuck = rich.callTool("stuck", {}, { signal: abort.signal });
-  await fake.waitForRequest((r) => r.params.name === "stuck");
-  abort.abort();
-  await stuck.catch(() => {});
-  await fake.waitForCancellation();
-  for (const client of [rich, v1]) for (const tool of ["roots", "sample", "ask"]) await client.callTool(tool);
-  await rich.setRoots([{ uri: "file:///other" }]);
-  await rich.listResources();
-  await rich.listResourceTemplates();
-  await rich.readResource("file:///doc.md");
-  await rich.readResource("file:///bin");
-  await rich.readResource("db://rows/12");
-  await expect(rich.readResource("file:///missing")).rejects.toMatchObject({ code: -32002 });
-  await rich.subscribe("file:///doc.md");
-  const updated = new Promise((resolve) => rich.on("resourceUpdated", resolve));
-  await fake.setResource("file:///doc.md", "# doc v2");
-  await updated;
-  const listChanged = new Promise<void>((resolve) => rich.on("resourcesListChanged", () => resolve()));
-  await fake.setResource("file:///new.txt", "new");
-  await listChanged;
-  await rich.unsubscribe("file:///doc.md");
-  const toolsChanged = new Promise<void>((resolve) => rich.on("toolsListChanged", () => resolve()));
-  fake.addTool({ name: "late" });
-  await toolsChanged;
-  await rich.listPrompts();
-  await rich.getPrompt("review", { lang: "go" });
-  await expect(rich.getPrompt("review")).rejects.toMatchObject({ code: -32602 });
-  await rich.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "lang", value: "r" } });
-  await rich.complete({ ref: { type: "ref/resource", uri: "db://rows/{id}" }, argument: { name: "id", value: "1" } });
-  await rich.ping();
-  await v1.ping();
+    await rich.setLoggingLevel("debug");
+    await rich.listTools();
+    await rich.callTool("text", { who: "you" }, { onprogress: () => {} });
+    await rich.callTool("weather");
+    await rich.callTool("picture");
+    await rich.callTool("fails");
+    await expect(rich.callTool("nope")).rejects.toMatchObject({ code: -32602 });
+    const abort = new AbortController();
+    const stuck = rich.callTool("stuck", {}, { signal: abort.signal });
+    await fake.waitForRequest((r) => r.params.name === "stuck");
+    abort.abort();
+    await stuck.catch(() => {});
+    await fake.waitForCancellation();
+    for (const client of [rich, v1]) for (const tool of ["roots", "sample", "ask"]) await client.callTool(tool);
+    await rich.setRoots([{ uri: "file:///other" }]);
+    await rich.listResources();
+    await rich.listResourceTemplates();
+    await rich.readResource("file:///doc.md");
+    await rich.readResource("file:///bin");
+    await rich.readResource("db://rows/12");
+    await expect(rich.readResource("file:///missing")).rejects.toMatchObject({ code: -32002 });
+    await rich.subscribe("file:///doc.md");
+    const updated = new Promise((resolve) => rich.on("resourceUpdated", resolve));
+    await fake.setResource("file:///doc.md", "# doc v2");
+    await updated;
+    const listChanged = new Promise<void>((resolve) => rich.on("resourcesListChanged", () => resolve()));
+    await fake.setResource("file:///new.txt", "new");
+    await listChanged;
+    await rich.unsubscribe("file:///doc.md");
+    const toolsChanged = new Promise<void>((resolve) => rich.on("toolsListChanged", () => resolve()));
+    fake.addTool({ name: "late" });
+    await toolsChanged;
+    await rich.listPrompts();
+    await rich.getPrompt("review", { lang: "go" });
+    await expect(rich.getPrompt("review")).rejects.toMatchObject({ code: -32602 });
+    await rich.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "lang", value: "r" } });
+    await rich.complete({ ref: { type: "ref/resource", uri: "db://rows/{id}" }, argument: { name: "id", value: "1" } });
+    await rich.ping();
+    await v1.ping();
 
-  // A raw peer's garbage: the server's errors for values whose id cannot be read (no `id`), and pre-initialize.
-  const [raw, serverEnd] = MemoryTransport.createPair();
-  await fake.connect(new SendRecorder(serverEnd, "raw", "server", log));
-  const replies: unknown[] = [];
-  const three = new Promise<void>((resolve) => (raw.onmessage = (m) => replies.push(m) === 3 && resolve()));
-  await raw.start();
-  for (const value of [42, { jsonrpc: "2.0", method: 5 }, { jsonrpc: "2.0", id: "early", method: "tools/list" }]) await raw.send(value as never);
-  await three;
-  expect(replies.map((m) => (m as { error: { code: number } }).error.code)).toEqual([-32600, -32600, -32600]);
+    // A raw peer's garbage: the server's errors for values whose id cannot be read (no `id`), and pre-initialize.
+    const [raw, serverEnd] = MemoryTransport.createPair();
+    await fake.connect(new SendRecorder(serverEnd, "raw", "server", log));
+    const replies: unknown[] = [];
+    const three = new Promise<void>((resolve) => (raw.onmessage = (m) => replies.push(m) === 3 && resolve()));
+    await raw.start();
+    for (const value of [42, { jsonrpc: "2.0", method: 5 }, { jsonrpc: "2.0", id: "early", method: "tools/list" }])
+      await raw.send(value as never);
+    await three;
+    expect(replies.map((m) => (m as { error: { code: number } }).error.code)).toEqual([-32600, -32600, -32600]);
 
-  // Which method each id asked for, per sender (results are validated against the request's method).
-  const asked = new Map<string, string>();
-  const askedBy = (conn: string, side: Side, id: unknown) => `${conn}:${side}:${JSON.stringify(id)}`;
-  const answering = (conn: string, side: Side, id: unknown) => asked.get(askedBy(conn, side === "client" ? "server" : "client", id));
-  for (const { conn, side, message } of log) if (typeof message.method === "string" && "id" in message) asked.set(askedBy(conn, side, message.id), message.method);
-  const problems: string[] = [];
-  for (const { conn, side, message } of log) {
-    const method = "method" in message ? undefined : answering(conn, side, message.id);
-    if (!("method" in message) && "result" in message && method === undefined) problems.push(`${side} answered an id nobody asked: ${JSON.stringify(message)}`);
-    for (const verdict of [validateOfficial("2025-11-25", message, method), parseWithOfficialSdk(message, method)])
-      if (!verdict.ok) problems.push(`${side} ${method ?? message.method ?? "error"}: ${verdict.errors} in ${JSON.stringify(message).slice(0, 300)}`);
-  }
-  expect(problems).toEqual([]);
+    // Which method each id asked for, per sender (results are validated against the request's method).
+    const asked = new Map<string, string>();
+    const askedBy = (conn: string, side: Side, id: unknown) => `${conn}:${side}:${JSON.stringify(id)}`;
+    const answering = (conn: string, side: Side, id: unknown) => asked.get(askedBy(conn, side === "client" ? "server" : "client", id));
+    for (const { conn, side, message } of log)
+      if (typeof message.method === "string" && "id" in message) asked.set(askedBy(conn, side, message.id), message.method);
+    const problems: string[] = [];
+    for (const { conn, side, message } of log) {
+      const method = "method" in message ? undefined : answering(conn, side, message.id);
+      if (!("method" in message) && "result" in message && method === undefined)
+        problems.push(`${side} answered an id nobody asked: ${JSON.stringify(message)}`);
+      for (const verdict of [validateOfficial("2025-11-25", message, method), parseWithOfficialSdk(message, method)])
+        if (!verdict.ok)
+          problems.push(`${side} ${method ?? message.method ?? "error"}: ${verdict.errors} in ${JSON.stringify(message).slice(0, 300)}`);
+    }
+    expect(problems).toEqual([]);
 
-  // The session was as rich as claimed: both directions, requests, results, errors and notifications.
-  const kindOf = ({ conn, side, message }: Emitted) =>
-    typeof message.method === "string" ? message.method : "error" in message ? `error ${(message.error as { code: number }).code}` : `result ${answering(conn, side, message.id)}`;
-  const kinds = new Set(log.map((e) => `${e.side} ${kindOf(e)}`));
-  for (const k of [
-    "client initialize", "client notifications/initialized", "client tools/call", "client notifications/cancelled", "client notifications/roots/list_changed",
-    "client completion/complete", "client prompts/get", "client resources/subscribe", "client result roots/list", "client result sampling/createMessage",
-    "client result elicitation/create", "client error -32601", "server result initialize", "server result tools/call", "server result resources/read",
-    "server result prompts/get", "server result completion/complete", "server error -32602", "server error -32600", "server error -32002", "server notifications/progress",
-    "server notifications/message", "server notifications/resources/updated", "server notifications/resources/list_changed",
-    "server notifications/tools/list_changed", "server roots/list", "server sampling/createMessage", "server elicitation/create",
-  ])
-    expect(kinds.has(k), `no "${k}" in the session`).toBe(true);
-  expect(log.length).toBeGreaterThan(60);
-});
+    // The session was as rich as claimed: both directions, requests, results, errors and notifications.
+    const kindOf = ({ conn, side, message }: Emitted) =>
+      typeof message.method === "string"
+        ? message.method
+        : "error" in message
+          ? `error ${(message.error as { code: number }).code}`
+          : `result ${answering(conn, side, message.id)}`;
+    const kinds = new Set(log.map((e) => `${e.side} ${kindOf(e)}`));
+    for (const k of [
+      "client initialize",
+      "client notifications/initialized",
+      "client tools/call",
+      "client notifications/cancelled",
+      "client notifications/roots/list_changed",
+      "client completion/complete",
+      "client prompts/get",
+      "client resources/subscribe",
+      "client result roots/list",
+      "client result sampling/createMessage",
+      "client result elicitation/create",
+      "client error -32601",
+      "server result initialize",
+      "server result tools/call",
+      "server result resources/read",
+      "server result prompts/get",
+      "server result completion/complete",
+      "server error -32602",
+      "server error -32600",
+      "server error -32002",
+      "server notifications/progress",
+      "server notifications/message",
+      "server notifications/resources/updated",
+      "server notifications/resources/list_changed",
+      "server notifications/tools/list_changed",
+      "server roots/list",
+      "server sampling/createMessage",
+      "server elicitation/create",
+    ])
+      expect(kinds.has(k), `no "${k}" in the session`).toBe(true);
+    expect(log.length).toBeGreaterThan(60);
+  },
+);

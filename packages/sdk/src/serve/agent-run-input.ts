@@ -14,7 +14,11 @@ const COMMON = {
 /** The `inputSchema` of `agent.run`: with `prompt` and `arguments` when prompts are served. */
 export function agentRunSchema(withPrompts: boolean): Tool["inputSchema"] {
   if (!withPrompts)
-    return { type: "object", properties: { instruction: { type: "string", description: "What to do" }, ...COMMON }, required: ["instruction"] };
+    return {
+      type: "object",
+      properties: { instruction: { type: "string", description: "What to do" }, ...COMMON },
+      required: ["instruction"],
+    };
   return {
     type: "object",
     properties: {
@@ -27,10 +31,14 @@ export function agentRunSchema(withPrompts: boolean): Tool["inputSchema"] {
 }
 
 /** The run's instruction from `agent.run`'s arguments, or the one line saying what is wrong. */
-export function agentRunInput(args: Record<string, unknown>, prompts: ServedPrompts | undefined): { instruction: string } | { error: string } {
+export function agentRunInput(
+  args: Record<string, unknown>,
+  prompts: ServedPrompts | undefined,
+): { instruction: string } | { error: string } {
   const hasInstruction = typeof args.instruction === "string";
   const name = args.prompt;
-  if (name === undefined || !prompts) return hasInstruction ? { instruction: args.instruction as string } : { error: "agent.run needs an instruction" };
+  if (name === undefined || !prompts)
+    return hasInstruction ? { instruction: args.instruction as string } : { error: "agent.run needs an instruction" };
   if (hasInstruction) return { error: "agent.run takes an instruction or a prompt, not both" };
   if (typeof name !== "string") return { error: "prompt must be the name of a served prompt" };
   const prompt = prompts.get(name);

@@ -27,7 +27,11 @@ const REV = "2026-07-28";
 /** The context of a request without credentials (the task table's "local" principal). */
 const LOCAL = { authInfo: undefined } as never;
 /** Wait until the table settled a task (its outcome recorded), without sleeping. */
-const settled = (table: McpTaskTable, taskId: string) => table.result(taskId, LOCAL).then(() => {}, () => {});
+const settled = (table: McpTaskTable, taskId: string) =>
+  table.result(taskId, LOCAL).then(
+    () => {},
+    () => {},
+  );
 const EXT = { extensions: { [TASKS_EXTENSION]: {} } };
 const meta = (caps: Record<string, unknown> = EXT) => ({
   [MODERN_META.protocolVersion]: REV,
@@ -43,11 +47,13 @@ function world(options: { tasks?: boolean } = {}) {
   const server = new McpServer({ name: "srv", version: "1" }, { capabilities: { tasks: options.tasks ?? true }, tasks: table });
   closers.push(() => server.close());
   const slow = (support: "optional" | "required" | "forbidden") =>
-    server.tool({ name: `slow-${support}`, inputSchema: { type: "object" }, execution: { taskSupport: support } }, (_args, ctx) =>
-      new Promise<CallToolResult>((resolve, reject) => {
-        gates.push({ resolve, reject, signal: ctx.signal });
-        arrived.shift()?.();
-      }),
+    server.tool(
+      { name: `slow-${support}`, inputSchema: { type: "object" }, execution: { taskSupport: support } },
+      (_args, ctx) =>
+        new Promise<CallToolResult>((resolve, reject) => {
+          gates.push({ resolve, reject, signal: ctx.signal });
+          arrived.shift()?.();
+        }),
     );
   slow("optional");
   slow("required");
@@ -69,7 +75,8 @@ function expectValid(peer: RawPeer, methods: Map<unknown, string>): void {
   const wrong: string[] = [];
   for (const m of peer.received) {
     const method = m.method ?? methods.get(m.id);
-    const ext = method === "notifications/tasks" || (m.result !== undefined && (method?.startsWith("tasks/") || m.result.resultType === "task"));
+    const ext =
+      method === "notifications/tasks" || (m.result !== undefined && (method?.startsWith("tasks/") || m.result.resultType === "task"));
     const v = ext ? validateTasksExtension(m, method) : validateOfficial(REV, m, method);
     if (!v.ok) wrong.push(`${JSON.stringify(m).slice(0, 160)}: ${v.errors}`);
   }
@@ -109,7 +116,11 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
     const created = await request("tools/call", { _meta: meta(), name: "slow-optional", arguments: {} });
     expect(created.result).toMatchObject({ resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 20 });
     const taskId = created.result.taskId as string;
-    expect((await request("tasks/get", { _meta: meta(), taskId })).result).toMatchObject({ resultType: "complete", taskId, status: "working" });
+    expect((await request("tasks/get", { _meta: meta(), taskId })).result).toMatchObject({
+      resultType: "complete",
+      taskId,
+      status: "working",
+    });
     await nextCall();
     gates[0]!.resolve({ content: [{ type: "text", text: "done" }] });
     await settled(table, taskId);
@@ -121,13 +132,19 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
     await nextCall();
     gates[1]!.resolve({ content: [{ type: "text", text: "nope" }], isError: true });
     await settled(table, e1);
-    expect((await request("tasks/get", { _meta: meta(), taskId: e1 })).result).toMatchObject({ status: "completed", result: { isError: true } });
+    expect((await request("tasks/get", { _meta: meta(), taskId: e1 })).result).toMatchObject({
+      status: "completed",
+      result: { isError: true },
+    });
 
     const e2 = (await request("tools/call", { _meta: meta(), name: "slow-optional", arguments: {} })).result.taskId;
     await nextCall();
     gates[2]!.reject(new McpError(-32603, "backend exploded"));
     await settled(table, e2);
-    expect((await request("tasks/get", { _meta: meta(), taskId: e2 })).result).toMatchObject({ status: "failed", error: { code: -32603, message: "backend exploded" } });
+    expect((await request("tasks/get", { _meta: meta(), taskId: e2 })).result).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: "backend exploded" },
+    });
 
     // Cancel: acknowledged with {}, the run's signal aborts, the status is cancelled; again on a terminal task: still {}.
     const c = (await request("tools/call", { _meta: meta(), name: "slow-optional", arguments: {} })).result.taskId;
@@ -137,7 +154,9 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
     expect((await request("tasks/get", { _meta: meta(), taskId: c })).result.status).toBe("cancelled");
     expect((await request("tasks/cancel", { _meta: meta(), taskId: taskId })).error).toBeUndefined();
     // update: our tasks never ask for input, so every key is "not outstanding" and ignored.
-    expect((await request("tasks/update", { _meta: meta(), taskId, inputResponses: { k: { action: "decline" } } })).result).toMatchObject({ resultType: "complete" });
+    expect((await request("tasks/update", { _meta: meta(), taskId, inputResponses: { k: { action: "decline" } } })).result).toMatchObject({
+      resultType: "complete",
+    });
 
     expect((await request("tasks/get", { _meta: meta(), taskId: "no-such-task" })).error).toMatchObject({ code: -32602 });
     // 2025-11-25's tasks/result and tasks/list are not in the extension.
@@ -146,23 +165,26 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
     expectValid(peer, methods);
   });
 
-  test.skipIf(sharedMissing)(`${NEEDS_SHARED} without the extension in _meta: plain results, -32021 for a task-only tool and for tasks/*`, async () => {
-    const { server, gates, nextCall } = world();
-    const { peer, methods, request } = await recordingRaw(server);
-    const pending = request("tools/call", { _meta: meta({}), name: "slow-optional", arguments: {} });
-    await nextCall();
-    gates[0]!.resolve({ content: [{ type: "text", text: "sync" }] });
-    expect((await pending).result).toMatchObject({ resultType: "complete", content: [{ text: "sync" }] });
-    const required = await request("tools/call", { _meta: meta({}), name: "slow-required", arguments: {} });
-    expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
-    expect((await request("tasks/get", { _meta: meta({}), taskId: "x" })).error).toMatchObject({ code: -32021 });
-    // A forbidden tool is never a task, declared or not.
-    const forbidden = request("tools/call", { _meta: meta(), name: "slow-forbidden", arguments: {} });
-    await nextCall();
-    gates[1]!.resolve({ content: [] });
-    expect((await forbidden).result.resultType).toBe("complete");
-    expectValid(peer, methods);
-  });
+  test.skipIf(sharedMissing)(
+    `${NEEDS_SHARED} without the extension in _meta: plain results, -32021 for a task-only tool and for tasks/*`,
+    async () => {
+      const { server, gates, nextCall } = world();
+      const { peer, methods, request } = await recordingRaw(server);
+      const pending = request("tools/call", { _meta: meta({}), name: "slow-optional", arguments: {} });
+      await nextCall();
+      gates[0]!.resolve({ content: [{ type: "text", text: "sync" }] });
+      expect((await pending).result).toMatchObject({ resultType: "complete", content: [{ text: "sync" }] });
+      const required = await request("tools/call", { _meta: meta({}), name: "slow-required", arguments: {} });
+      expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
+      expect((await request("tasks/get", { _meta: meta({}), taskId: "x" })).error).toMatchObject({ code: -32021 });
+      // A forbidden tool is never a task, declared or not.
+      const forbidden = request("tools/call", { _meta: meta(), name: "slow-forbidden", arguments: {} });
+      await nextCall();
+      gates[1]!.resolve({ content: [] });
+      expect((await forbidden).result.resultType).toBe("complete");
+      expectValid(peer, methods);
+    },
+  );
 
   test("tasks off: nothing advertised, the call runs synchronously, tasks/get is -32601", async () => {
     const { server, gates, nextCall } = world({ tasks: false });
@@ -175,23 +197,30 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
     expect((await request("tasks/get", { _meta: meta(), taskId: "x" })).error).toMatchObject({ code: -32601 });
   });
 
-  test.skipIf(sharedMissing)(`${NEEDS_SHARED} subscriptions/listen with taskIds: own tasks acknowledged, notifications/tasks carry the full state`, async () => {
-    const { server, gates, nextCall } = world();
-    const { peer, methods, request, open } = await recordingRaw(server);
-    const taskId = (await request("tools/call", { _meta: meta(), name: "slow-optional", arguments: {} })).result.taskId;
-    expect((await request("subscriptions/listen", { _meta: meta({}), notifications: { taskIds: [taskId] } })).error).toMatchObject({ code: -32021 });
-    const listen = await open("subscriptions/listen", { _meta: meta(), notifications: { taskIds: [taskId, "someone-elses"] } });
-    const ack = await peer.next((m) => m.method === "notifications/subscriptions/acknowledged" && m.params._meta[MODERN_META.subscriptionId] === listen);
-    expect(ack.params.notifications).toEqual({ taskIds: [taskId] });
-    // The state at once, then each change.
-    const first = await peer.next((m) => m.method === "notifications/tasks");
-    expect(first.params).toMatchObject({ taskId, status: "working", _meta: { [MODERN_META.subscriptionId]: listen } });
-    await nextCall();
-    gates[0]!.resolve({ content: [{ type: "text", text: "pushed" }] });
-    const pushed = await peer.next((m) => m.method === "notifications/tasks" && m.params.status === "completed");
-    expect(pushed.params.result).toEqual({ content: [{ type: "text", text: "pushed" }] });
-    expectValid(peer, methods);
-  });
+  test.skipIf(sharedMissing)(
+    `${NEEDS_SHARED} subscriptions/listen with taskIds: own tasks acknowledged, notifications/tasks carry the full state`,
+    async () => {
+      const { server, gates, nextCall } = world();
+      const { peer, methods, request, open } = await recordingRaw(server);
+      const taskId = (await request("tools/call", { _meta: meta(), name: "slow-optional", arguments: {} })).result.taskId;
+      expect((await request("subscriptions/listen", { _meta: meta({}), notifications: { taskIds: [taskId] } })).error).toMatchObject({
+        code: -32021,
+      });
+      const listen = await open("subscriptions/listen", { _meta: meta(), notifications: { taskIds: [taskId, "someone-elses"] } });
+      const ack = await peer.next(
+        (m) => m.method === "notifications/subscriptions/acknowledged" && m.params._meta[MODERN_META.subscriptionId] === listen,
+      );
+      expect(ack.params.notifications).toEqual({ taskIds: [taskId] });
+      // The state at once, then each change.
+      const first = await peer.next((m) => m.method === "notifications/tasks");
+      expect(first.params).toMatchObject({ taskId, status: "working", _meta: { [MODERN_META.subscriptionId]: listen } });
+      await nextCall();
+      gates[0]!.resolve({ content: [{ type: "text", text: "pushed" }] });
+      const pushed = await peer.next((m) => m.method === "notifications/tasks" && m.params.status === "completed");
+      expect(pushed.params.result).toEqual({ content: [{ type: "text", text: "pushed" }] });
+      expectValid(peer, methods);
+    },
+  );
 });
 
 describe("agentd's client against the served extension", () => {

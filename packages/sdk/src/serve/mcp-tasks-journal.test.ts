@@ -19,7 +19,10 @@ function table(j: ServedTaskJournal, rerun?: (r: ServedTaskRecord, signal: Abort
   return new McpTaskTable({
     ownerOf: (ctx) => resolvePrincipal(ctx.authInfo, new Set()).id,
     journal: j,
-    retain: (tool, args) => (tool === "agent.run" ? { args: { ...args, runId: (args.runId as string) ?? "run-fixed" }, runId: (args.runId as string) ?? "run-fixed" } : undefined),
+    retain: (tool, args) =>
+      tool === "agent.run"
+        ? { args: { ...args, runId: (args.runId as string) ?? "run-fixed" }, runId: (args.runId as string) ?? "run-fixed" }
+        : undefined,
     ...(rerun ? { rerun } : {}),
   });
 }
@@ -60,14 +63,29 @@ describe("McpTaskTable with a journal: served tasks outlive a restart", () => {
   test("tasks stopped by the server closing stay noted", () => {
     const j = journal();
     const t = table(j);
-    const view = t.create({ tool: "agent.run", ctx: alice, args: {}, run: (s) => new Promise((_r, reject) => s.addEventListener("abort", () => reject(new Error("closing")))), notify: async () => {} });
+    const view = t.create({
+      tool: "agent.run",
+      ctx: alice,
+      args: {},
+      run: (s) => new Promise((_r, reject) => s.addEventListener("abort", () => reject(new Error("closing")))),
+      notify: async () => {},
+    });
     t.close();
     expect([...j.records.keys()]).toEqual([view.taskId]);
   });
 
   test("restored tasks keep their id and owner, re-run their request, and answer only their principal", async () => {
     const j = journal();
-    const record: ServedTaskRecord = { taskId: "T1", owner: "bearer:alice", auth: { principal: "alice", scheme: "bearer" }, tool: "agent.run", args: { instruction: "x", runId: "run-7" }, runId: "run-7", ttl: 60_000, createdAt: new Date().toISOString() };
+    const record: ServedTaskRecord = {
+      taskId: "T1",
+      owner: "bearer:alice",
+      auth: { principal: "alice", scheme: "bearer" },
+      tool: "agent.run",
+      args: { instruction: "x", runId: "run-7" },
+      runId: "run-7",
+      ttl: 60_000,
+      createdAt: new Date().toISOString(),
+    };
     let rerunOf: ServedTaskRecord | undefined;
     let finish!: (r: CallToolResult) => void;
     const t = table(j, (r) => ((rerunOf = r), new Promise((res) => (finish = res))));
@@ -85,7 +103,9 @@ describe("McpTaskTable with a journal: served tasks outlive a restart", () => {
 
   test("without a rerun hook nothing is restored", () => {
     const t = new McpTaskTable({ ownerOf: () => "local" });
-    expect(t.restore([{ taskId: "T", owner: "local", tool: "agent.run", args: {}, runId: "r", ttl: null, createdAt: new Date().toISOString() }])).toBe(0);
+    expect(
+      t.restore([{ taskId: "T", owner: "local", tool: "agent.run", args: {}, runId: "r", ttl: null, createdAt: new Date().toISOString() }]),
+    ).toBe(0);
     expect(() => t.get("T", alice)).toThrow(expect.objectContaining({ code: -32602 }));
   });
 });

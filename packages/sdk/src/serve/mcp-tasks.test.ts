@@ -6,8 +6,7 @@ import type { TaskCall } from "../mcp/server/tasks.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal } from "./principal.ts";
 
-const ctxOf = (principal?: string) =>
-  ({ authInfo: principal ? { scheme: "bearer", principal } : undefined }) as unknown as RequestContext;
+const ctxOf = (principal?: string) => ({ authInfo: principal ? { scheme: "bearer", principal } : undefined }) as unknown as RequestContext;
 const alice = ctxOf("alice");
 const bob = ctxOf("bob");
 

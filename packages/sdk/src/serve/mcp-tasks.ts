@@ -59,7 +59,8 @@ export class McpTaskTable implements TaskReceiver {
   private readonly counts = new Map<string, number>();
   private sweptAt = 0;
   private closing = false;
-  private readonly o: Required<Omit<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">> & Pick<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">;
+  private readonly o: Required<Omit<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">> &
+    Pick<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">;
 
   constructor(options: McpTaskOptions) {
     this.o = { pollIntervalMs: 1000, defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, maxTasksPerOwner: 1000, pageSize: 100, ...options };
@@ -70,13 +71,29 @@ export class McpTaskTable implements TaskReceiver {
     const owner = this.o.ownerOf(call.ctx);
     const now = new Date().toISOString();
     const ttl = Math.min(Math.max(0, call.ttl ?? this.o.defaultTtlMs), this.o.maxTtlMs);
-    const view: TaskView = { taskId: randomBytes(16).toString("base64url"), status: "working", createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.o.pollIntervalMs };
+    const view: TaskView = {
+      taskId: randomBytes(16).toString("base64url"),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      pollInterval: this.o.pollIntervalMs,
+    };
     const abort = new AbortController();
     const entry: Entry = { owner, view, abort, notify: call.notify, done: Promise.resolve() };
     const kept = this.o.journal && call.args ? this.o.retain?.(call.tool, call.args) : undefined;
     if (kept) {
       const auth = retainedAuth(call.ctx.authInfo);
-      this.o.journal!.started({ taskId: view.taskId, owner, ...(auth ? { auth } : {}), tool: call.tool, args: kept.args, runId: kept.runId, ttl, createdAt: now });
+      this.o.journal!.started({
+        taskId: view.taskId,
+        owner,
+        ...(auth ? { auth } : {}),
+        tool: call.tool,
+        args: kept.args,
+        runId: kept.runId,
+        ttl,
+        createdAt: now,
+      });
     }
     this.start(entry, call.run(abort.signal, kept?.args));
     this.tasks.set(view.taskId, entry);
@@ -95,7 +112,14 @@ export class McpTaskTable implements TaskReceiver {
     let n = 0;
     for (const r of records) {
       if (this.tasks.has(r.taskId)) continue;
-      const view: TaskView = { taskId: r.taskId, status: "working", createdAt: r.createdAt, lastUpdatedAt: new Date().toISOString(), ttl: r.ttl, pollInterval: this.o.pollIntervalMs };
+      const view: TaskView = {
+        taskId: r.taskId,
+        status: "working",
+        createdAt: r.createdAt,
+        lastUpdatedAt: new Date().toISOString(),
+        ttl: r.ttl,
+        pollInterval: this.o.pollIntervalMs,
+      };
       const abort = new AbortController();
       const entry: Entry = { owner: r.owner, view, abort, notify: async () => {}, done: Promise.resolve() };
       this.o.journal?.started({ ...r });
@@ -111,7 +135,9 @@ export class McpTaskTable implements TaskReceiver {
     entry.done = running.then(
       (result) => this.settle(entry, result.isError === true ? "failed" : "completed", { result }),
       (e: unknown) =>
-        this.settle(entry, "failed", { error: McpError.isInstance(e) ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)) }),
+        this.settle(entry, "failed", {
+          error: McpError.isInstance(e) ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)),
+        }),
     );
   }
 
@@ -125,16 +151,26 @@ export class McpTaskTable implements TaskReceiver {
     const o = entry.outcome;
     if (o === undefined || view.status === "cancelled") return { view };
     if ("result" in o) return { view, outcome: { result: { ...o.result } } };
-    return { view, outcome: { error: o.error.data === undefined ? { code: o.error.code, message: o.error.message } : { code: o.error.code, message: o.error.message, data: o.error.data } } };
+    return {
+      view,
+      outcome: {
+        error:
+          o.error.data === undefined
+            ? { code: o.error.code, message: o.error.message }
+            : { code: o.error.code, message: o.error.message, data: o.error.data },
+      },
+    };
   }
 
   async result(taskId: string, ctx: RequestContext): Promise<Record<string, unknown>> {
     const entry = this.own(taskId, ctx);
     await entry.done;
     const meta = { [RELATED_TASK]: { taskId } };
-    if (entry.view.status === "cancelled") throw new McpError(ErrorCode.InvalidParams, `task ${taskId} was cancelled: it has no result`, { _meta: meta });
+    if (entry.view.status === "cancelled")
+      throw new McpError(ErrorCode.InvalidParams, `task ${taskId} was cancelled: it has no result`, { _meta: meta });
     const outcome = entry.outcome!;
-    if ("error" in outcome) throw new McpError(outcome.error.code, outcome.error.message, { ...(asObject(outcome.error.data) ?? {}), _meta: meta });
+    if ("error" in outcome)
+      throw new McpError(outcome.error.code, outcome.error.message, { ...(asObject(outcome.error.data) ?? {}), _meta: meta });
     return { ...outcome.result, _meta: { ...(outcome.result._meta ?? {}), ...meta } };
   }
 
@@ -199,7 +235,8 @@ export class McpTaskTable implements TaskReceiver {
       this.forget(taskId, entry);
       entry = undefined;
     }
-    if (!entry || entry.owner !== this.o.ownerOf(ctx)) throw invalidParams(`Failed to retrieve task: task ${taskId} not found (or expired)`);
+    if (!entry || entry.owner !== this.o.ownerOf(ctx))
+      throw invalidParams(`Failed to retrieve task: task ${taskId} not found (or expired)`);
     return entry;
   }
 
@@ -233,7 +270,8 @@ export class McpTaskTable implements TaskReceiver {
 }
 
 /** A terminal task whose ttl has elapsed since its creation. */
-const expired = (e: Entry, now: number) => TERMINAL.has(e.view.status) && e.view.ttl !== null && Date.parse(e.view.createdAt) + e.view.ttl <= now;
+const expired = (e: Entry, now: number) =>
+  TERMINAL.has(e.view.status) && e.view.ttl !== null && Date.parse(e.view.createdAt) + e.view.ttl <= now;
 
 function asObject(v: unknown): Record<string, unknown> | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;

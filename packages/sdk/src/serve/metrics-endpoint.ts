@@ -26,7 +26,9 @@ export function metricsMount(metrics: ServeMetrics, options: MetricsEndpointOpti
   const answer = (req: Request) =>
     req.method !== "GET" && req.method !== "HEAD"
       ? new Response("Method Not Allowed\n", { status: 405, headers: { allow: "GET, HEAD" } })
-      : new Response(req.method === "HEAD" ? null : metrics.render(), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
+      : new Response(req.method === "HEAD" ? null : metrics.render(), {
+          headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" },
+        });
   return {
     match: (path) => path === METRICS_PATH,
     // With its own token the mount checks it; else the listener authenticates first.
@@ -35,7 +37,12 @@ export function metricsMount(metrics: ServeMetrics, options: MetricsEndpointOpti
       if (expected) {
         const given = /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim();
         const ok = given !== undefined && Buffer.byteLength(given) === expected.length && timingSafeEqual(Buffer.from(given), expected);
-        return ok ? answer(req) : new Response("metrics: a valid bearer token is required\n", { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"' } });
+        return ok
+          ? answer(req)
+          : new Response("metrics: a valid bearer token is required\n", {
+              status: 401,
+              headers: { "www-authenticate": 'Bearer realm="metrics"' },
+            });
       }
       if (caller.authInfo && resolvePrincipal(caller.authInfo, operators).role !== "operator")
         return new Response("metrics: only operators (or the metrics token) may scrape\n", { status: 403 });

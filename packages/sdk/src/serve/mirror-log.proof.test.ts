@@ -42,7 +42,10 @@ describe("mirroring telemetry as notifications/message", () => {
     const before = records.length;
     expect(() => logger.info("probe.event", { n: 1 })).not.toThrow();
     const message = await get.nextMessage();
-    expect(message?.message).toMatchObject({ method: "notifications/message", params: { level: "info", logger: "agentd", data: { event: "probe.event", n: 1 } } });
+    expect(message?.message).toMatchObject({
+      method: "notifications/message",
+      params: { level: "info", logger: "agentd", data: { event: "probe.event", n: 1 } },
+    });
 
     const since = records.slice(before);
     expect(since.filter((r) => r.event === "probe.event")).toHaveLength(1);

@@ -26,7 +26,14 @@ beforeAll(async () => {
   const runner: SelfRunner = {
     async run(input, { runId }) {
       started.push(input);
-      return { text: `done: ${input}`, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
+      return {
+        text: `done: ${input}`,
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        turns: 1,
+        runId: runId!,
+        stopReason: "final",
+        toolCalls: 0,
+      };
     },
   };
   host = new SelfHost({ runner, ready: async () => ({ ok: true }) });
@@ -35,11 +42,18 @@ beforeAll(async () => {
       hostname: "127.0.0.1",
       port: 0,
       auth: {
-        bearerTokens: [{ token: RUN_TOKEN, name: "runner" }, { token: STATUS_TOKEN, name: "watcher", permissions: ["status"] }],
+        bearerTokens: [
+          { token: RUN_TOKEN, name: "runner" },
+          { token: STATUS_TOKEN, name: "watcher", permissions: ["status"] },
+        ],
         jwt: [
           {
             issuer: oidc.issuer,
-            scopePermissions: { "agentd:run": ["run", "status"], "agentd:status": ["status"], "agentd:operator": ["run", "status", "operator"] },
+            scopePermissions: {
+              "agentd:run": ["run", "status"],
+              "agentd:status": ["status"],
+              "agentd:operator": ["run", "status", "operator"],
+            },
             introspection: { clientId: "resource-server", clientSecret: RESOURCE_SERVER_SECRET },
           },
         ],
@@ -138,7 +152,9 @@ describe("scopes and static tokens map to permissions", () => {
 
   test("A2A: SendMessage needs run (403 naming agentd:run), ListTasks needs status", async () => {
     const token = await mint("agentd:status");
-    const send = await a2a(token, "SendMessage", { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "a2a must not run" }] } });
+    const send = await a2a(token, "SendMessage", {
+      message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "a2a must not run" }] },
+    });
     expect(send.status).toBe(403);
     expect(send.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="agentd:run"');
     await send.body?.cancel();
@@ -151,7 +167,11 @@ describe("scopes and static tokens map to permissions", () => {
   test("A2A v0.3 (no A2A-Version header): message/send and the /v1 REST send need run, tasks/get needs only status", async () => {
     const token = await mint("agentd:status");
     const v03 = (method: string, params: Record<string, unknown>) =>
-      fetch(new URL("/a2a", url), { method: "POST", headers: { "content-type": "application/json", ...bearer(token) }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      fetch(new URL("/a2a", url), {
+        method: "POST",
+        headers: { "content-type": "application/json", ...bearer(token) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
     const message = { kind: "message", messageId: "m03", role: "user", parts: [{ kind: "text", text: "v03 must not run" }] };
     const send = await v03("message/send", { message });
     expect(send.status).toBe(403);

@@ -14,7 +14,14 @@ import type { AuthInfo } from "../transport/http-server/auth.ts";
 import { can, type Permission, resolvePrincipal } from "./principal.ts";
 
 const STATUS_TOOLS = new Set(["subagent.list", "subagent.result", "subagent.wait"]);
-const STATUS_METHODS = new Set(["resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "tasks/list"]);
+const STATUS_METHODS = new Set([
+  "resources/read",
+  "resources/list",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "tasks/list",
+]);
 const RUN_METHODS = new Set(["tasks/get", "tasks/result", "tasks/cancel"]);
 
 /** The permission an MCP request needs, or undefined when anyone may send it. */
@@ -50,7 +57,9 @@ export function a2aPermission(method: string): Permission | undefined {
  * The check the HTTP transport runs on every MCP request before it is delivered: the permission the
  * caller lacks for it, or undefined when it may go on.
  */
-export function createMcpAuthorizer(operators: ReadonlySet<string>): (authInfo: AuthInfo | undefined, method: string, params: unknown) => Permission | undefined {
+export function createMcpAuthorizer(
+  operators: ReadonlySet<string>,
+): (authInfo: AuthInfo | undefined, method: string, params: unknown) => Permission | undefined {
   return (authInfo, method, params) => {
     const needed = mcpPermission(method, params);
     return needed && !can(resolvePrincipal(authInfo, operators), needed) ? needed : undefined;

@@ -75,7 +75,9 @@ export function bearerTokenEntries(
   const ops = new Set(operatorTokens);
   return [
     ...operatorTokens.map((token, i) => ({ token, name: `operator#${i}`, role: "operator" as const })),
-    ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}`, ...(tokenPermissions ? { permissions: tokenPermissions } : {}) }])),
+    ...tokens.flatMap((token, i) =>
+      ops.has(token) ? [] : [{ token, name: `bearer#${i}`, ...(tokenPermissions ? { permissions: tokenPermissions } : {}) }],
+    ),
   ];
 }
 
@@ -104,7 +106,8 @@ export function canonicalPrincipalId(id: string): string {
     case "jwt": {
       const hash = rest.indexOf("#");
       const issuer = hash < 0 ? "" : rest.slice(0, hash);
-      if (!URL.canParse(issuer) || hash === rest.length - 1) throw new Error("a token's principal is jwt:ISSUER#SUBJECT, ISSUER its issuer URL");
+      if (!URL.canParse(issuer) || hash === rest.length - 1)
+        throw new Error("a token's principal is jwt:ISSUER#SUBJECT, ISSUER its issuer URL");
       return id;
     }
     default:

@@ -23,7 +23,14 @@ function recordingRunner() {
   const runner: SelfRunner = {
     async run(input, { runId }) {
       runIds.push(runId!);
-      return { text: `answer to ${input}`, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
+      return {
+        text: `answer to ${input}`,
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        turns: 1,
+        runId: runId!,
+        stopReason: "final",
+        toolCalls: 0,
+      };
     },
   };
   return { runner, runIds };
@@ -33,7 +40,13 @@ async function serve(operators: string[] = []) {
   const { runner, runIds } = recordingRunner();
   const self = createSelfMcpServer({ runner, operators });
   const server = await createStreamableHttpServer({
-    auth: { bearerTokens: [{ token: A, name: "alice" }, { token: B, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] },
+    auth: {
+      bearerTokens: [
+        { token: A, name: "alice" },
+        { token: B, name: "bob" },
+        { token: OPS, name: "ops", role: "operator" },
+      ],
+    },
     onsession: (t) => self.server.connect(t).then(() => {}),
   });
   servers.push(server);
@@ -79,7 +92,10 @@ describe("runs are scoped to the principal that started them", () => {
       const status = json(await read(url, s, 2, "agent://status"));
       expect(status.runsSucceeded).toBe(1);
       expect(status.principals).toMatchObject({ "bearer:alice": { runsStarted: 1 } });
-      expect(json(await read(url, s, 3, "agent://runs/job-7"))).toMatchObject({ principal: "bearer:alice", result: { text: "answer to A's task" } });
+      expect(json(await read(url, s, 3, "agent://runs/job-7"))).toMatchObject({
+        principal: "bearer:alice",
+        result: { text: "answer to A's task" },
+      });
     }
     expect(json(await read(url, a, 4, "agent://status")).principals).toBeUndefined();
   });
@@ -113,7 +129,12 @@ describe("server notifications telemetry is the whole process's", () => {
     const { runner } = recordingRunner();
     const self = createSelfMcpServer({ runner, capabilities: { serverNotifications: true } });
     const server = await createStreamableHttpServer({
-      auth: { bearerTokens: [{ token: A, name: "alice" }, { token: OPS, name: "ops", role: "operator" }] },
+      auth: {
+        bearerTokens: [
+          { token: A, name: "alice" },
+          { token: OPS, name: "ops", role: "operator" },
+        ],
+      },
       onsession: (t) => self.server.connect(t).then(() => {}),
     });
     servers.push(server);

@@ -107,7 +107,8 @@ export function applyRunEvent(detail: RunDetail, e: RunEvent): void {
       if (e.summary !== undefined) call[e.isError ? "error" : "resultExcerpt"] = e.summary;
       else if (e.isError) call.error = "the tool returned an error";
       const spawned = !e.isError && /^subagent[._]spawn$/.test(call.tool) ? subagentIdOf(e.summary) : undefined;
-      if (spawned && detail.subagents.length < RUN_DETAIL_LIMITS.subagents && !detail.subagents.includes(spawned)) detail.subagents.push(spawned);
+      if (spawned && detail.subagents.length < RUN_DETAIL_LIMITS.subagents && !detail.subagents.includes(spawned))
+        detail.subagents.push(spawned);
       return;
     }
     case "run-end":

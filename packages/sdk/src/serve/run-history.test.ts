@@ -15,9 +15,29 @@ const runner = (gate?: Promise<void>): SelfRunner => ({
     const id = runId!;
     onEvent?.({ type: "model-request", runId: id, turn: 1, messages: 2 });
     onEvent?.({ type: "model-response", runId: id, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1, responseModel: "m-1" });
-    onEvent?.({ type: "tool-call", runId: id, turn: 1, toolCallId: "c1", name: "files_read", qualifiedName: "files/read", argumentsSize: 40, arguments: { path: "/a", apiKey: "sk-supersecretvalue123456" } });
+    onEvent?.({
+      type: "tool-call",
+      runId: id,
+      turn: 1,
+      toolCallId: "c1",
+      name: "files_read",
+      qualifiedName: "files/read",
+      argumentsSize: 40,
+      arguments: { path: "/a", apiKey: "sk-supersecretvalue123456" },
+    });
     await gate;
-    onEvent?.({ type: "tool-result", runId: id, turn: 1, toolCallId: "c1", name: "files_read", qualifiedName: "files/read", isError: input === "fail", size: 5, durationMs: 7, summary: input === "fail" ? "no such file" : "hello" });
+    onEvent?.({
+      type: "tool-result",
+      runId: id,
+      turn: 1,
+      toolCallId: "c1",
+      name: "files_read",
+      qualifiedName: "files/read",
+      isError: input === "fail",
+      size: 5,
+      durationMs: 7,
+      summary: input === "fail" ? "no such file" : "hello",
+    });
     if (input === "fail") throw new AgentdError("E_BUDGET_TURNS", "turn budget of 1 exhausted", { data: { usage } });
     return { text: `done: ${input}`, usage, turns: 1, runId: id, stopReason: "final", toolCalls: 1 };
   },
@@ -64,7 +84,14 @@ describe("run history", () => {
     expect(ok.detail.turns).toHaveLength(1);
     const turn = ok.detail.turns[0];
     expect(turn).toMatchObject({ turn: 1, messages: 2, model: "m-1", usage, finishReason: "tool-calls" });
-    expect(turn.toolCalls[0]).toMatchObject({ toolCallId: "c1", server: "files", tool: "read", durationMs: 7, resultSize: 5, resultExcerpt: "hello" });
+    expect(turn.toolCalls[0]).toMatchObject({
+      toolCallId: "c1",
+      server: "files",
+      tool: "read",
+      durationMs: 7,
+      resultSize: 5,
+      resultExcerpt: "hello",
+    });
     expect(turn.toolCalls[0].arguments).toContain('"path":"/a"');
     expect(turn.toolCalls[0].arguments).not.toContain("supersecret");
     const failed = await read(client, "agent://runs/r-fail");
@@ -105,7 +132,15 @@ describe("run history", () => {
       for (let turn = 1; turn <= RUN_DETAIL_LIMITS.turns + 5; turn++) {
         registry.observe(id, { type: "model-request", runId: id, turn, messages: turn });
         for (let c = 0; c < 5; c++)
-          registry.observe(id, { type: "tool-call", runId: id, turn, toolCallId: `${turn}-${c}`, name: "t", argumentsSize: 9999, arguments: { blob: "x".repeat(5000) } } as RunEvent);
+          registry.observe(id, {
+            type: "tool-call",
+            runId: id,
+            turn,
+            toolCallId: `${turn}-${c}`,
+            name: "t",
+            argumentsSize: 9999,
+            arguments: { blob: "x".repeat(5000) },
+          } as RunEvent);
       }
       registry.succeed(id, { stopReason: "final", usage, turns: 55, toolCalls: 275, text: "ok" });
     };
@@ -128,7 +163,10 @@ describe("run history", () => {
     registry.start("a", "alice's", "bearer:alice", { via: "mcp" });
     registry.start("b", "bob's", "bearer:bob", { via: "trigger", trigger: "nightly" });
     expect(registry.list({}, "bearer:alice").runs.map((r) => [r.runId, r.principal])).toEqual([["a", undefined]]);
-    expect(registry.list({}).runs.map((r) => [r.runId, r.principal])).toEqual([["b", "bearer:bob"], ["a", "bearer:alice"]]);
+    expect(registry.list({}).runs.map((r) => [r.runId, r.principal])).toEqual([
+      ["b", "bearer:bob"],
+      ["a", "bearer:alice"],
+    ]);
     expect(registry.list({ principal: "bearer:alice" }).runs.map((r) => r.runId)).toEqual(["a"]);
     expect(registry.list({ trigger: "nightly" }).runs.map((r) => r.runId)).toEqual(["b"]);
     expect(registry.list({ via: "mcp" }, "bearer:bob").runs).toEqual([]);

@@ -77,7 +77,8 @@ export function runQueryFromUri(uri: string): RunQuery {
         break;
       case "limit": {
         const n = Number(v);
-        if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_PAGE) throw new Error(`limit must be an integer from 1 to ${MAX_RUN_PAGE} (got '${v}')`);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_PAGE)
+          throw new Error(`limit must be an integer from 1 to ${MAX_RUN_PAGE} (got '${v}')`);
         query.limit = n;
         break;
       }
@@ -98,7 +99,11 @@ export function runQueryFromUri(uri: string): RunQuery {
 }
 
 /** Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal. */
-export function pageOfRuns(entries: readonly { owner: string; record: RunRecord; seq: number }[], query: RunQuery, withOwner: boolean): RunPage {
+export function pageOfRuns(
+  entries: readonly { owner: string; record: RunRecord; seq: number }[],
+  query: RunQuery,
+  withOwner: boolean,
+): RunPage {
   const before = query.cursor !== undefined && /^\d+$/.test(query.cursor) ? Number(query.cursor) : Infinity;
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), MAX_RUN_PAGE);
   const text = query.text?.toLowerCase();

@@ -255,7 +255,11 @@ export class RunRegistry {
     return record;
   }
   /** Record progress of a running run (a model turn, a tool call). */
-  progress(runId: string, update: { turns?: number; toolCalls?: number; usage?: Usage; tool?: ToolInFlight | null }, owner = LOCAL_PRINCIPAL): void {
+  progress(
+    runId: string,
+    update: { turns?: number; toolCalls?: number; usage?: Usage; tool?: ToolInFlight | null },
+    owner = LOCAL_PRINCIPAL,
+  ): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (r?.status !== "running") return;
     if (update.turns !== undefined) r.turns = update.turns;
@@ -274,9 +278,19 @@ export class RunRegistry {
   ): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
-    Object.assign(r, { status: "succeeded", endedAt: new Date().toISOString(), usage: result.usage, turns: result.turns, toolCalls: result.toolCalls });
+    Object.assign(r, {
+      status: "succeeded",
+      endedAt: new Date().toISOString(),
+      usage: result.usage,
+      turns: result.turns,
+      toolCalls: result.toolCalls,
+    });
     delete r.tool;
-    r.result = { stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) };
+    r.result = {
+      stopReason: result.stopReason,
+      ...(result.text !== undefined ? { text: result.text } : {}),
+      ...(result.output !== undefined ? { output: result.output } : {}),
+    };
     const t = this.tally(owner);
     t.succeeded++;
     t.usage = addUsage(t.usage, result.usage);

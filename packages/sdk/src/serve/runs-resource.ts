@@ -33,8 +33,11 @@ export function registerRunsResource(
     const page = registry.list(query, p.role === "operator" ? undefined : p.id);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(page) }] };
   };
-  const description = "Runs, newest first, one page at a time: { runs, nextCursor }. Query: status, via, trigger, principal (operators), q, limit, cursor.";
-  server.resource({ uri: RUNS_URI, name: "runs", title: "Run history", mimeType: "application/json", description }, (uri, ctx) => read(uri, ctx.authInfo));
+  const description =
+    "Runs, newest first, one page at a time: { runs, nextCursor }. Query: status, via, trigger, principal (operators), q, limit, cursor.";
+  server.resource({ uri: RUNS_URI, name: "runs", title: "Run history", mimeType: "application/json", description }, (uri, ctx) =>
+    read(uri, ctx.authInfo),
+  );
   server.resourceTemplate(
     { uriTemplate: `${RUNS_URI}?{+query}`, name: "runs-query", title: "Run history (filtered)", mimeType: "application/json", description },
     (uri, _vars, ctx) => read(uri, ctx.authInfo),

@@ -11,7 +11,17 @@ const fakeRunner = (gate?: Promise<void>): SelfRunner => ({
     const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
     onEvent?.({ type: "model-response", runId: runId!, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 } as RunEvent);
     await gate;
-    onEvent?.({ type: "tool-result", runId: runId!, turn: 1, toolCallId: "c1", name: "x", qualifiedName: "s/x", isError: false, size: 3, durationMs: 1 } as RunEvent);
+    onEvent?.({
+      type: "tool-result",
+      runId: runId!,
+      turn: 1,
+      toolCallId: "c1",
+      name: "x",
+      qualifiedName: "s/x",
+      isError: false,
+      size: 3,
+      durationMs: 1,
+    } as RunEvent);
     if (input === "fail") throw new AgentdError("E_BUDGET_TURNS", "turn budget of 1 exhausted", { data: { usage } });
     return { text: `done: ${input}`, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 1 };
   },
@@ -30,7 +40,11 @@ describe("self-MCP", () => {
   test("agent.run returns the answer with structured content and emits progress with a token", async () => {
     const { client } = await connect(fakeRunner());
     const progress: string[] = [];
-    const result = await client.callTool("agent.run", { instruction: "hello", runId: "r-1" }, { onprogress: (p) => progress.push(p.message ?? "") });
+    const result = await client.callTool(
+      "agent.run",
+      { instruction: "hello", runId: "r-1" },
+      { onprogress: (p) => progress.push(p.message ?? "") },
+    );
     expect(result.content[0]).toEqual({ type: "text", text: "done: hello" });
     expect(result.structuredContent).toMatchObject({ runId: "r-1", text: "done: hello", stopReason: "final" });
     expect(progress).toEqual(["turn 1: model answered with 1 tool call(s)", "tool s/x returned (1ms)"]);
@@ -92,10 +106,17 @@ describe("self-MCP", () => {
     };
     const { client } = await connect(runner);
     const progress: string[] = [];
-    const running = client.callTool("agent.run", { instruction: "go", runId: "r-p" }, { onprogress: (p) => progress.push(p.message ?? "") });
+    const running = client.callTool(
+      "agent.run",
+      { instruction: "go", runId: "r-p" },
+      { onprogress: (p) => progress.push(p.message ?? "") },
+    );
     await reported;
     const mid = JSON.parse((await client.readResource("agent://runs/r-p")).contents[0]!.text as string);
-    expect(mid).toMatchObject({ status: "running", tool: { name: "slow/work", toolCallId: "c9", progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 } });
+    expect(mid).toMatchObject({
+      status: "running",
+      tool: { name: "slow/work", toolCallId: "c9", progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 },
+    });
     release();
     await running;
     const done = JSON.parse((await client.readResource("agent://runs/r-p")).contents[0]!.text as string);

@@ -150,7 +150,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
                 const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
                 return { args: { ...args, runId }, runId };
               },
-              rerun: (r, signal) => agentRun(r.args, { signal, meta: {}, ...(r.auth ? { authInfo: r.auth } : {}), sendProgress: async () => {} }),
+              rerun: (r, signal) =>
+                agentRun(r.args, { signal, meta: {}, ...(r.auth ? { authInfo: r.auth } : {}), sendProgress: async () => {} }),
             }
           : {}),
       })
@@ -184,33 +185,59 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   );
 
   /** `agent.run`: also what a served task retained before a restart re-runs (with no session behind it). */
-  async function agentRun(args: Record<string, unknown>, ctx: Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress">): Promise<CallToolResult> {
+  async function agentRun(
+    args: Record<string, unknown>,
+    ctx: Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress">,
+  ): Promise<CallToolResult> {
     const input = agentRunInput(args, prompts);
     if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
     const principal = principalOf(ctx.authInfo);
     const owner = principal.id;
     const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
     const previous = registry.get(runId, owner);
-    if (previous?.status === "succeeded") return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
+    if (previous?.status === "succeeded")
+      return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
     if (previous?.status === "running")
       return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
     // Never run twice: the result is gone, but the work was done.
     if (!previous && registry.expired(runId, owner))
-      return { content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }], isError: true };
+      return {
+        content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }],
+        isError: true,
+      };
     // Across replicas: claimed in the store; a replica that ran it (or is running it) answers for it.
     let claim: ServedRunStart | undefined;
     try {
       claim = await options.servedRuns?.begin(scopedRunId(principal, runId), ctx.signal);
     } catch (e) {
       const message = scrubSecrets(e instanceof Error ? e.message : String(e));
-      return { content: [{ type: "text", text: `run ${runId} was not started: the store that keeps served runs once is unavailable (${message}); try again` }], isError: true };
+      return {
+        content: [
+          {
+            type: "text",
+            text: `run ${runId} was not started: the store that keeps served runs once is unavailable (${message}); try again`,
+          },
+        ],
+        isError: true,
+      };
     }
     if (claim?.status === "done")
       return claim.answer
         ? runResultContent(runId, claim.answer.text, claim.answer.output, "already done")
-        : { content: [{ type: "text", text: `run ${runId} was already run by another replica; its answer is no longer in the store` }], isError: true };
+        : {
+            content: [{ type: "text", text: `run ${runId} was already run by another replica; its answer is no longer in the store` }],
+            isError: true,
+          };
     if (claim?.status === "running")
-      return { content: [{ type: "text", text: `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer` }], isError: true };
+      return {
+        content: [
+          {
+            type: "text",
+            text: `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer`,
+          },
+        ],
+        isError: true,
+      };
     registry.start(runId, input.instruction, owner, { via: "mcp" });
     let step = 0;
     const traceContext = traceCarrierFromMeta(ctx.meta);
@@ -219,7 +246,9 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         runId: scopedRunId(principal, runId),
         signal: ctx.signal,
         ...(traceContext ? { traceContext } : {}),
-        ...(args.outputSchema && typeof args.outputSchema === "object" ? { outputSchema: args.outputSchema as Record<string, unknown> } : {}),
+        ...(args.outputSchema && typeof args.outputSchema === "object"
+          ? { outputSchema: args.outputSchema as Record<string, unknown> }
+          : {}),
         onEvent: (e) => {
           registry.observe(runId, e, owner);
           const tool = toolInFlight(e);
@@ -230,15 +259,25 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
           void ctx.sendProgress(++step, undefined, message);
         },
       });
-      registry.succeed(runId, {
-        stopReason: result.stopReason,
-        usage: result.usage,
-        turns: result.turns,
-        toolCalls: result.toolCalls,
-        ...(result.text !== undefined ? { text: result.text } : {}),
-        ...(result.output !== undefined ? { output: result.output } : {}),
-      }, owner);
-      await claim?.finish({ stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }).catch(() => {});
+      registry.succeed(
+        runId,
+        {
+          stopReason: result.stopReason,
+          usage: result.usage,
+          turns: result.turns,
+          toolCalls: result.toolCalls,
+          ...(result.text !== undefined ? { text: result.text } : {}),
+          ...(result.output !== undefined ? { output: result.output } : {}),
+        },
+        owner,
+      );
+      await claim
+        ?.finish({
+          stopReason: result.stopReason,
+          ...(result.text !== undefined ? { text: result.text } : {}),
+          ...(result.output !== undefined ? { output: result.output } : {}),
+        })
+        .catch(() => {});
       return runResultContent(runId, result.text, result.output, result.stopReason, result);
     } catch (e) {
       await claim?.finish(undefined).catch(() => {});
@@ -252,7 +291,13 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   }
 
   server.resource(
-    { uri: "agent://status", name: "status", title: "agentd status", mimeType: "application/json", description: "idle or running, current runs, usage so far" },
+    {
+      uri: "agent://status",
+      name: "status",
+      title: "agentd status",
+      mimeType: "application/json",
+      description: "idle or running, current runs, usage so far",
+    },
     (uri, ctx) => {
       const p = principalOf(ctx.authInfo);
       const operator = p.role === "operator";
@@ -265,7 +310,13 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     },
   );
   server.resourceTemplate(
-    { uriTemplate: "agent://runs/{runId}", name: "run", title: "A run", mimeType: "application/json", description: "A run's status, then its result" },
+    {
+      uriTemplate: "agent://runs/{runId}",
+      name: "run",
+      title: "A run",
+      mimeType: "application/json",
+      description: "A run's status, then its result",
+    },
     (uri, vars, ctx) => {
       const runId = String(vars.runId);
       const p = principalOf(ctx.authInfo);
@@ -274,7 +325,10 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       // Resource-not-found (-32002) with the URI, as the resources spec shows; "expired" says why.
       if (!record) {
         if (registry.expired(runId, p.id))
-          throw new McpError(ErrorCode.ResourceNotFound, expiredMessage(registry, runId, "its record is no longer available"), { uri, expired: true });
+          throw new McpError(ErrorCode.ResourceNotFound, expiredMessage(registry, runId, "its record is no longer available"), {
+            uri,
+            expired: true,
+          });
         throw new McpError(ErrorCode.ResourceNotFound, `no run ${runId}`, { uri });
       }
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };

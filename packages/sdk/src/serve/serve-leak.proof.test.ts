@@ -133,7 +133,12 @@ describe("serving leaks nothing", () => {
 
 /** initialize + initialized in JSON response mode (one JSON body per POST). */
 async function openJsonSession(url: URL) {
-  const res = await post(url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "leak", version: "0" } } });
+  const res = await post(url, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "leak", version: "0" } },
+  });
   const sessionId = res.headers.get("mcp-session-id")!;
   const body = (await res.json()) as { result: { protocolVersion: string } };
   const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": body.result.protocolVersion };

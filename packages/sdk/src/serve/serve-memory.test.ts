@@ -48,7 +48,9 @@ describe("serve --http memory", () => {
       }),
     );
     const afterRuns = await child.rss();
-    console.log(`serve-memory: RSS ${(before / MiB).toFixed(0)} MiB → ${(afterReads / MiB).toFixed(0)} after 1,500 reads → ${(afterRuns / MiB).toFixed(0)} after 100 runs`);
+    console.log(
+      `serve-memory: RSS ${(before / MiB).toFixed(0)} MiB → ${(afterReads / MiB).toFixed(0)} after 1,500 reads → ${(afterRuns / MiB).toFixed(0)} after 100 runs`,
+    );
     expect(afterReads - before).toBeLessThan(BOUND);
     expect(afterRuns - before).toBeLessThan(BOUND);
   }, 180_000);

@@ -20,8 +20,15 @@ export class ServeMetrics {
 
   constructor(runs: RunRegistry) {
     const m = this.registry;
-    const ended = m.counter("agentd_runs_total", "Runs ended, by outcome (succeeded, failed), error code and how they started (mcp, a2a, trigger)");
-    const latency = m.histogram("agentd_run_duration_seconds", "Run latency from start to end (outcomes are counted in agentd_runs_total)", RUN_SECONDS);
+    const ended = m.counter(
+      "agentd_runs_total",
+      "Runs ended, by outcome (succeeded, failed), error code and how they started (mcp, a2a, trigger)",
+    );
+    const latency = m.histogram(
+      "agentd_run_duration_seconds",
+      "Run latency from start to end (outcomes are counted in agentd_runs_total)",
+      RUN_SECONDS,
+    );
     m.gauge("agentd_runs_active", "Runs in flight", () => [{ labels: {}, value: runs.status().running.length }]);
     const tokens = m.counter(
       "agentd_tokens_total",
@@ -29,11 +36,20 @@ export class ServeMetrics {
       ["input", "output", "cache_read", "cache_write", "reasoning"].map((kind) => ({ kind })),
     );
     const cost = m.counter("agentd_cost_usd_total", "Model spend of ended runs in US dollars (needs model prices)");
-    const tools = m.counter("agentd_tool_calls_total", "Tool calls returned, by outcome (ok, error) and MCP server (local for tools that are not MCP)");
+    const tools = m.counter(
+      "agentd_tool_calls_total",
+      "Tool calls returned, by outcome (ok, error) and MCP server (local for tools that are not MCP)",
+    );
     const toolTime = m.histogram("agentd_tool_call_duration_seconds", "Tool call latency, by MCP server", TOOL_SECONDS);
-    this.lag = m.histogram("agentd_trigger_lag_seconds", "From a trigger's event to the start of the run it caused, by trigger kind", LAG_SECONDS);
+    this.lag = m.histogram(
+      "agentd_trigger_lag_seconds",
+      "From a trigger's event to the start of the run it caused, by trigger kind",
+      LAG_SECONDS,
+    );
     m.gauge("agentd_http_sessions", "MCP sessions open on the HTTP listener", () => [{ labels: {}, value: this.sessions() }]);
-    m.gauge("agentd_uptime_seconds", "Seconds since the agent started serving", () => [{ labels: {}, value: (Date.now() - Date.parse(runs.status().startedAt)) / 1000 }]);
+    m.gauge("agentd_uptime_seconds", "Seconds since the agent started serving", () => [
+      { labels: {}, value: (Date.now() - Date.parse(runs.status().startedAt)) / 1000 },
+    ]);
 
     runs.onRunListChange(({ record }) => {
       if (!record || record.status === "running") return;

@@ -10,8 +10,21 @@ import { MemoryTransport } from "../transport/memory.ts";
 import { createSelfMcpServer } from "./self-mcp.ts";
 import { completeFrom, expandPrompt, promptInstruction, type ServedPrompt } from "./served-prompts.ts";
 
-const runner = { run: async () => ({ text: "ok", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, turns: 1, runId: "r", stopReason: "final" as const, toolCalls: 0 }) };
-const greet: ServedPrompt = { description: "Greet", arguments: [{ name: "who", required: true }, { name: "tone" }], text: "Hello {{ who }}{{tone}}!" };
+const runner = {
+  run: async () => ({
+    text: "ok",
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    turns: 1,
+    runId: "r",
+    stopReason: "final" as const,
+    toolCalls: 0,
+  }),
+};
+const greet: ServedPrompt = {
+  description: "Greet",
+  arguments: [{ name: "who", required: true }, { name: "tone" }],
+  text: "Hello {{ who }}{{tone}}!",
+};
 
 async function client(self: ReturnType<typeof createSelfMcpServer>, prompts: boolean) {
   const [a, b] = MemoryTransport.createPair();
@@ -24,7 +37,14 @@ async function client(self: ReturnType<typeof createSelfMcpServer>, prompts: boo
 describe("served prompts", () => {
   test("expansion fills declared arguments, an absent optional one is empty; completion filters by prefix, any case", () => {
     expect(expandPrompt(greet, { who: "Ada" }).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada!" } }]);
-    const chat: ServedPrompt = { description: "d", arguments: [{ name: "x" }], messages: [{ role: "user", text: "a {{x}}" }, { role: "assistant", text: "b" }] };
+    const chat: ServedPrompt = {
+      description: "d",
+      arguments: [{ name: "x" }],
+      messages: [
+        { role: "user", text: "a {{x}}" },
+        { role: "assistant", text: "b" },
+      ],
+    };
     expect(promptInstruction(expandPrompt(chat, { x: "1" }))).toBe("a 1\n\n(assistant) b");
     expect(completeFrom(["Alpha", "alps", "beta"], "AL")).toEqual(["Alpha", "alps"]);
   });

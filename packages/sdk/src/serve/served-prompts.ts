@@ -118,7 +118,8 @@ export class ServedPrompts {
     this.prompts = { ...prompts };
     for (const [name, prompt] of Object.entries(prompts)) {
       const complete: Completers = {};
-      for (const a of prompt.arguments ?? []) if (a.completions?.length) complete[a.name] = (value) => completeFrom(a.completions as string[], value);
+      for (const a of prompt.arguments ?? [])
+        if (a.completions?.length) complete[a.name] = (value) => completeFrom(a.completions as string[], value);
       this.registered.push(
         this.server.prompt(
           promptDefinition(name, prompt),

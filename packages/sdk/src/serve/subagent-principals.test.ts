@@ -29,7 +29,9 @@ afterEach(async () => {
 });
 
 const tool = (url: URL, s: RawSession, id: number, name: string, args: Record<string, unknown>) =>
-  call(url, s, id, "tools/call", { name, arguments: args }).then((r) => r.response.result as { content: Array<{ text: string }>; isError?: boolean; structuredContent?: Record<string, unknown> });
+  call(url, s, id, "tools/call", { name, arguments: args }).then(
+    (r) => r.response.result as { content: Array<{ text: string }>; isError?: boolean; structuredContent?: Record<string, unknown> },
+  );
 
 test("B cannot see, read, wait on or cancel A's subagent; the operator sees it", async () => {
   sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000 });
@@ -39,7 +41,13 @@ test("B cannot see, read, wait on or cancel A's subagent; the operator sees it",
     extend: (mcp, _runs, access) => registerSubagentSurface(mcp, supervisor, access),
   });
   server = await createStreamableHttpServer({
-    auth: { bearerTokens: [{ token: A, name: "alice" }, { token: B, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] },
+    auth: {
+      bearerTokens: [
+        { token: A, name: "alice" },
+        { token: B, name: "bob" },
+        { token: OPS, name: "ops", role: "operator" },
+      ],
+    },
     onsession: (t) => self.server.connect(t).then(() => {}),
   });
   const url = server.url;
@@ -54,7 +62,11 @@ test("B cannot see, read, wait on or cancel A's subagent; the operator sees it",
   // B: the list is empty, the id is unknown to every tool, the resource reads as absent, nothing leaks.
   const listed = await tool(url, b, 3, "subagent.list", {});
   expect(listed.structuredContent).toEqual({ subagents: [] });
-  for (const [n, name] of [[4, "subagent.result"], [5, "subagent.wait"], [6, "subagent.cancel"]] as const) {
+  for (const [n, name] of [
+    [4, "subagent.result"],
+    [5, "subagent.wait"],
+    [6, "subagent.cancel"],
+  ] as const) {
     const r = await tool(url, b, n, name, { id });
     expect(r.isError).toBe(true);
     expect(r.content[0]!.text).toContain(`no subagent with id "${id}"`);

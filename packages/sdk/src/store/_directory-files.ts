@@ -66,5 +66,7 @@ export function withoutPaths(e: unknown, doing: string): AgentdError {
   if (AgentdError.isInstance(e)) return e;
   const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : undefined;
   const what = code ? `${code}${MEANING[code] ? ` (${MEANING[code]})` : ""}` : "an unexpected error";
-  return new AgentdError("E_STORE", `the store could not ${doing}: ${what} in its directory`, { retryable: code === "EMFILE" || code === "ENFILE" });
+  return new AgentdError("E_STORE", `the store could not ${doing}: ${what} in its directory`, {
+    retryable: code === "EMFILE" || code === "ENFILE",
+  });
 }

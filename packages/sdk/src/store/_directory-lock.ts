@@ -43,7 +43,8 @@ function loadLibc(): Libc | string {
   const { dlopen, FFIType, read } = require("bun:ffi") as typeof import("bun:ffi");
   const errnoName = process.platform === "darwin" ? "__error" : "__errno_location";
   const arch = process.arch === "arm64" ? "aarch64" : "x86_64";
-  const names = process.platform === "darwin" ? ["libc.dylib", "/usr/lib/libSystem.B.dylib"] : ["libc.so.6", `libc.musl-${arch}.so.1`, "libc.so"];
+  const names =
+    process.platform === "darwin" ? ["libc.dylib", "/usr/lib/libSystem.B.dylib"] : ["libc.so.6", `libc.musl-${arch}.so.1`, "libc.so"];
   const failures: string[] = [];
   for (const name of names) {
     try {
@@ -78,14 +79,22 @@ export interface DirectoryLock {
  */
 export function lockDirectory(dir: string): DirectoryLock {
   const c = loadLibc();
-  if (typeof c === "string") throw new AgentdError("E_STORE", `cannot lock store directory ${dir} for a single writer: ${c}; use --redis instead`);
+  if (typeof c === "string")
+    throw new AgentdError("E_STORE", `cannot lock store directory ${dir} for a single writer: ${c}; use --redis instead`);
   const path = join(dir, LOCK_FILE);
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
   if (c.flock(fd, LOCK_EX | LOCK_NB) !== 0) {
     const errno = c.errno();
     closeSync(fd);
-    if (errno !== HELD) throw new AgentdError("E_STORE", `cannot lock store directory ${dir} (flock failed, errno ${errno}); does its filesystem support locks?`);
-    throw new AgentdError("E_STORE_LOCKED", `store directory ${dir} is in use by another store${describeHolder(path)}: stop it first, or give this store another directory`);
+    if (errno !== HELD)
+      throw new AgentdError(
+        "E_STORE",
+        `cannot lock store directory ${dir} (flock failed, errno ${errno}); does its filesystem support locks?`,
+      );
+    throw new AgentdError(
+      "E_STORE_LOCKED",
+      `store directory ${dir} is in use by another store${describeHolder(path)}: stop it first, or give this store another directory`,
+    );
   }
   const me = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
   ftruncateSync(fd, 0);

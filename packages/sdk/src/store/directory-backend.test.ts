@@ -73,7 +73,12 @@ test("a 200-character key of ':' and '/' is stored under a bounded file name, wi
   expect(await a.put(LONG_KEY, { n: 1 })).toBe(1);
   expect(await a.compareAndSet(LONG_KEY, 1, { n: 2 })).toEqual({ ok: true, version: 2 });
   await a.put("a:short", 1);
-  expect(await a.list("a:")).toEqual([{ key: "a:short", version: 1 }, { key: LONG_KEY, version: 2 }].sort((x, y) => (x.key < y.key ? -1 : 1)));
+  expect(await a.list("a:")).toEqual(
+    [
+      { key: "a:short", version: 1 },
+      { key: LONG_KEY, version: 2 },
+    ].sort((x, y) => (x.key < y.key ? -1 : 1)),
+  );
   expect(await a.list("b")).toEqual([]);
   const names = readdirSync(dir).filter((n) => n.endsWith(".json"));
   expect(names.every((n) => Buffer.byteLength(n) <= 255)).toBe(true);
@@ -93,12 +98,18 @@ test("documents written before long keys were mapped keep their file names and a
   dirs.push(dir);
   // As the earlier backend wrote them: the URL-encoded key, `{version, value}`; one name near the limit.
   const near = `b${"/".repeat(83)}`; // 250 characters encoded, 255 with the suffix
-  for (const [key, value] of [["jobs/1", "old"], [near, "near"]] as const)
+  for (const [key, value] of [
+    ["jobs/1", "old"],
+    [near, "near"],
+  ] as const)
     writeFileSync(join(dir, `${encodeURIComponent(key)}.json`), JSON.stringify({ version: 3, value }));
   const a = new DirectoryBackend(dir);
   expect(await a.get("jobs/1")).toEqual({ key: "jobs/1", version: 3, value: "old" });
   expect(await a.get(near)).toEqual({ key: near, version: 3, value: "near" });
-  expect(await a.list("")).toEqual([{ key: near, version: 3 }, { key: "jobs/1", version: 3 }]);
+  expect(await a.list("")).toEqual([
+    { key: near, version: 3 },
+    { key: "jobs/1", version: 3 },
+  ]);
   expect(await a.put("jobs/1", "new")).toBe(4);
   expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, `${encodeURIComponent(near)}.json`, "jobs%2F1.json"].sort());
   await a.close();

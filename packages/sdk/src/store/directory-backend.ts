@@ -33,7 +33,8 @@ export class DirectoryBackend implements StoreBackend {
 
   /** Open (creating it if missing) and lock `dir`; throws `E_STORE_LOCKED` while another backend holds it. */
   constructor(readonly dir: string) {
-    const fail = (e: unknown) => new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    const fail = (e: unknown) =>
+      new AgentdError("E_STORE", `cannot use store directory ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     try {
       mkdirSync(dir, { recursive: true });
     } catch (e) {
@@ -131,7 +132,8 @@ export class DirectoryBackend implements StoreBackend {
 
   private async read(key: string): Promise<StoredDocument | undefined> {
     const doc = await this.readFile(fileNameOf(key).name);
-    if (doc && doc.key !== key) throw new AgentdError("E_STORE", `store document for "${key}" holds the key "${doc.key}": restore it from a backup or delete it`);
+    if (doc && doc.key !== key)
+      throw new AgentdError("E_STORE", `store document for "${key}" holds the key "${doc.key}": restore it from a backup or delete it`);
     return doc;
   }
 
@@ -154,7 +156,8 @@ export class DirectoryBackend implements StoreBackend {
     }
     const named = keyOfFileName(name);
     const key = typeof named === "object" ? named.key : doc.key;
-    if (typeof key !== "string") throw new AgentdError("E_STORE", `store document ${name} does not say its key: restore it from a backup or delete it`);
+    if (typeof key !== "string")
+      throw new AgentdError("E_STORE", `store document ${name} does not say its key: restore it from a backup or delete it`);
     return { key, version: doc.version, value: doc.value };
   }
 
@@ -192,9 +195,11 @@ export class DirectoryBackend implements StoreBackend {
     const before = this.queues.get(key) ?? Promise.resolve();
     const run = before.catch(() => {}).then(op);
     this.queues.set(key, run);
-    void run.catch(() => {}).finally(() => {
-      if (this.queues.get(key) === run) this.queues.delete(key);
-    });
+    void run
+      .catch(() => {})
+      .finally(() => {
+        if (this.queues.get(key) === run) this.queues.delete(key);
+      });
     return run;
   }
 }

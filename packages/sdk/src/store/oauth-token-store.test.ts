@@ -50,7 +50,9 @@ afterEach(async () => {
 async function storeProcess(args: string[]): Promise<StoreClient> {
   const client = new McpClient({ name: "oauth-store-test", version: "0" });
   clients.push(client);
-  await client.connect(new StdioChildTransport({ name: "store", command: process.execPath, args: [ENTRY, ...args], termGraceMs: 100, closeGraceMs: 100 }));
+  await client.connect(
+    new StdioChildTransport({ name: "store", command: process.execPath, args: [ENTRY, ...args], termGraceMs: 100, closeGraceMs: 100 }),
+  );
   return new StoreClient(client);
 }
 
@@ -76,7 +78,12 @@ const backends = [
   },
 ];
 
-const tokens = { accessToken: "access-secret-value", refreshToken: "refresh-secret-value", resource: "https://a.example/mcp", issuer: "https://login.example" };
+const tokens = {
+  accessToken: "access-secret-value",
+  refreshToken: "refresh-secret-value",
+  resource: "https://a.example/mcp",
+  issuer: "https://login.example",
+};
 
 for (const b of backends) {
   describe.skipIf(b.skip)(`OAuth tokens in an agentd store (${b.name})`, () => {
@@ -100,8 +107,12 @@ for (const b of backends) {
       const raw = await Promise.all((await s.list("oauth/")).map((k) => s.get(k.key)));
       expect(JSON.stringify(raw)).not.toContain("secret-value");
       expect(await store.getTokens("api https://a.example/mcp")).toEqual(tokens);
-      await expect(new McpStoreTokenStore(s, { key: await storeKeyFrom("wrong") }).getTokens("api https://a.example/mcp")).rejects.toThrow("wrong AGENTD_OAUTH_STORE_KEY");
-      await expect(new McpStoreTokenStore(s).getTokens("api https://a.example/mcp")).rejects.toThrow("are encrypted; set AGENTD_OAUTH_STORE_KEY");
+      await expect(new McpStoreTokenStore(s, { key: await storeKeyFrom("wrong") }).getTokens("api https://a.example/mcp")).rejects.toThrow(
+        "wrong AGENTD_OAUTH_STORE_KEY",
+      );
+      await expect(new McpStoreTokenStore(s).getTokens("api https://a.example/mcp")).rejects.toThrow(
+        "are encrypted; set AGENTD_OAUTH_STORE_KEY",
+      );
     });
 
     test("two clients refreshing one expired login at once: one token-endpoint hit, the same fresh token", async () => {
@@ -109,7 +120,13 @@ for (const b of backends) {
       const key = await storeKeyFrom("k");
       const a = new McpStoreTokenStore(s1, { key });
       let followed: Promise<Response> | undefined;
-      await loginServer({ server: "api", url: mcp.url, config: { clientId: "cli" }, store: a, onUrl: (u) => void (followed = followLogin(u.href, "carol")) });
+      await loginServer({
+        server: "api",
+        url: mcp.url,
+        config: { clientId: "cli" },
+        store: a,
+        onUrl: (u) => void (followed = followLogin(u.href, "carol")),
+      });
       expect((await followed!).status).toBe(200);
       const k = tokenKey("api", new URL(mcp.url));
       const before = (await a.getTokens(k))!;

@@ -84,7 +84,8 @@ export class McpStoreTokenStore implements TokenStore {
         if (r.ok) version = r.version;
       }
       if (version === undefined) {
-        if (Date.now() > deadline) throw new AgentdError("E_STORE", `the OAuth token lock ${doc} is still held; is another agentd refreshing?`);
+        if (Date.now() > deadline)
+          throw new AgentdError("E_STORE", `the OAuth token lock ${doc} is still held; is another agentd refreshing?`);
         await sleep(delay);
       }
     }
@@ -105,15 +106,22 @@ export class McpStoreTokenStore implements TokenStore {
     if (!found) return undefined;
     const e = found.value as Entry;
     if (e.sealed) {
-      if (!this.options.key) throw new AgentdError("E_CONFIG_INVALID", `the OAuth tokens in the store (${doc}) are encrypted; set AGENTD_OAUTH_STORE_KEY`);
+      if (!this.options.key)
+        throw new AgentdError("E_CONFIG_INVALID", `the OAuth tokens in the store (${doc}) are encrypted; set AGENTD_OAUTH_STORE_KEY`);
       try {
         return await openSealed(this.options.key, e.sealed);
       } catch {
-        throw new AgentdError("E_CONFIG_INVALID", `cannot read the OAuth tokens in the store (${doc}): wrong AGENTD_OAUTH_STORE_KEY, or the document was altered`);
+        throw new AgentdError(
+          "E_CONFIG_INVALID",
+          `cannot read the OAuth tokens in the store (${doc}): wrong AGENTD_OAUTH_STORE_KEY, or the document was altered`,
+        );
       }
     }
     if (this.options.key)
-      throw new AgentdError("E_CONFIG_INVALID", `the OAuth tokens in the store (${doc}) are not encrypted but AGENTD_OAUTH_STORE_KEY is set; log in again or unset the key`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `the OAuth tokens in the store (${doc}) are not encrypted but AGENTD_OAUTH_STORE_KEY is set; log in again or unset the key`,
+      );
     return e.value;
   }
 }

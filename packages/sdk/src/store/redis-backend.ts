@@ -53,7 +53,11 @@ function redact(text: string, url: string): string {
  */
 function newRedisClient(url: string, options?: ConstructorParameters<typeof Bun.RedisClient>[1]): RedisClient {
   const bun = (globalThis as { Bun?: typeof Bun }).Bun;
-  if (!bun?.RedisClient) throw new AgentdError("E_USAGE", "the store's Redis backend needs the Bun runtime (its Redis client is Bun's): run it with Bun or the agentd binary, or use the directory backend");
+  if (!bun?.RedisClient)
+    throw new AgentdError(
+      "E_USAGE",
+      "the store's Redis backend needs the Bun runtime (its Redis client is Bun's): run it with Bun or the agentd binary, or use the directory backend",
+    );
   return new bun.RedisClient(url, options);
 }
 
@@ -103,7 +107,11 @@ export class RedisBackend implements StoreBackend {
   }
 
   async compareAndSet(key: string, expectedVersion: number, value: unknown): Promise<CompareAndSetResult> {
-    const [ok, version, d] = (await this.eval(CAS, checkKey(key), [JSON.stringify(value), this.channel, String(expectedVersion)])) as [number, number, string | null];
+    const [ok, version, d] = (await this.eval(CAS, checkKey(key), [JSON.stringify(value), this.channel, String(expectedVersion)])) as [
+      number,
+      number,
+      string | null,
+    ];
     if (ok === 1) return { ok: true, version: Number(version) };
     return d === null || d === undefined ? { ok: false, version: 0 } : { ok: false, version: Number(version), value: JSON.parse(d) };
   }
@@ -159,7 +167,10 @@ export class RedisBackend implements StoreBackend {
       probe.close();
     });
     if (outcome === "ok") return;
-    const why = outcome === "timeout" ? `no answer within ${Math.round(ms / 100) / 10} s` : redact(outcome instanceof Error ? outcome.message : String(outcome), this.options.url);
+    const why =
+      outcome === "timeout"
+        ? `no answer within ${Math.round(ms / 100) / 10} s`
+        : redact(outcome instanceof Error ? outcome.message : String(outcome), this.options.url);
     throw new AgentdError(
       "E_UPSTREAM",
       `cannot reach Redis at ${redisUrlForDisplay(this.options.url)} (${why}): check --redis (or AGENT_STORE_REDIS) and that Redis is up and reachable`,
@@ -198,7 +209,10 @@ export class RedisBackend implements StoreBackend {
     try {
       return await this.client.send(command, args);
     } catch (e) {
-      throw new AgentdError("E_STORE", `redis ${command} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e, retryable: true });
+      throw new AgentdError("E_STORE", `redis ${command} failed: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+        retryable: true,
+      });
     }
   }
 }

@@ -21,7 +21,11 @@ afterAll(async () => {
 
 const backends: Array<{ name: string; skip: boolean; open: () => StoreBackend }> = [
   { name: "directory", skip: false, open: () => new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-claims-"))) },
-  { name: "redis", skip: !redisServerPath, open: () => new RedisBackend({ url: (redis as RunningRedis).url, prefix: `claims${crypto.randomUUID()}:` }) },
+  {
+    name: "redis",
+    skip: !redisServerPath,
+    open: () => new RedisBackend({ url: (redis as RunningRedis).url, prefix: `claims${crypto.randomUUID()}:` }),
+  },
 ];
 
 for (const b of backends) {
@@ -96,7 +100,11 @@ for (const b of backends) {
       if (got.status !== "claimed") return;
       const key = RunClaims.key("run-4");
       const current = await store.get(key);
-      await store.compareAndSet(key, current?.version ?? 0, { holder: "usurper", state: "running", expiresAt: Date.now() + 60_000 } satisfies ClaimDocument);
+      await store.compareAndSet(key, current?.version ?? 0, {
+        holder: "usurper",
+        state: "running",
+        expiresAt: Date.now() + 60_000,
+      } satisfies ClaimDocument);
       await new Promise<void>((r) => got.claim.lost.addEventListener("abort", () => r(), { once: true }));
       await got.claim.end(true);
       // The usurper's claim is left alone.

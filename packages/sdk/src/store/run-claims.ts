@@ -143,7 +143,11 @@ export class RunClaims {
         await renewing;
         if (lost.signal.aborted) return;
         if (succeeded) {
-          const set = await store.compareAndSet(key, version, { holder: this.holder, state: "done", expiresAt: this.now() } satisfies ClaimDocument);
+          const set = await store.compareAndSet(key, version, {
+            holder: this.holder,
+            state: "done",
+            expiresAt: this.now(),
+          } satisfies ClaimDocument);
           if (set.ok) this.logger.info("claim.ended", { runId, state: "done", version: set.version });
         } else if (await store.delete(key, version)) this.logger.info("claim.ended", { runId, state: "released" });
       },

@@ -41,7 +41,10 @@ export async function serveStoreHttp(options: ServeStoreHttpOptions): Promise<Se
     await backend.close().catch(() => {});
     throw e;
   }
-  const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
+  const server = createStoreServer(backend, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.version ? { version: options.version } : {}),
+  });
   try {
     // A client subscribing right after initialize must hear every later change.
     await backend.watching?.();

@@ -21,7 +21,10 @@ export async function serveStoreStdio(options: ServeStoreOptions): Promise<void>
     await backend.close().catch(() => {});
     throw e;
   }
-  const server = createStoreServer(backend, { ...(options.logger ? { logger: options.logger } : {}), ...(options.version ? { version: options.version } : {}) });
+  const server = createStoreServer(backend, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.version ? { version: options.version } : {}),
+  });
   // A client subscribing right after initialize must hear every later change.
   await backend.watching?.();
   const session = await server.connect(new StdioServerTransport());

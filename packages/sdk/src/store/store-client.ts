@@ -27,7 +27,8 @@ export class StoreClient {
   }
 
   async delete(key: string, expectedVersion?: number): Promise<boolean> {
-    return ((await this.call("delete", { key, ...(expectedVersion === undefined ? {} : { expectedVersion }) })) as { deleted: boolean }).deleted;
+    return ((await this.call("delete", { key, ...(expectedVersion === undefined ? {} : { expectedVersion }) })) as { deleted: boolean })
+      .deleted;
   }
 
   async list(prefix = ""): Promise<ListedKey[]> {

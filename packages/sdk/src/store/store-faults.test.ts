@@ -31,7 +31,13 @@ const docFor = (seq: number): Doc => ({ seq, pad: String(seq % 10).repeat(PAD) }
 
 /** One iteration: start the store, write until killed; resolves with the highest acknowledged seq per key. */
 async function writeUntilKilled(args: string[], seqStart: number, killAfter: number): Promise<Map<string, number>> {
-  const transport = new StdioChildTransport({ name: "store", command: process.execPath, args: [ENTRY, ...args], termGraceMs: 100, closeGraceMs: 100 });
+  const transport = new StdioChildTransport({
+    name: "store",
+    command: process.execPath,
+    args: [ENTRY, ...args],
+    termGraceMs: 100,
+    closeGraceMs: 100,
+  });
   const mcp = new McpClient({ name: "faults", version: "0" });
   await mcp.connect(transport);
   const store = new StoreClient(mcp);
@@ -89,21 +95,17 @@ async function hammer(args: string[], open: () => StoreBackend): Promise<number>
 }
 
 describe("kill -9 of the store while a client writes", () => {
-  test(
-    `directory backend: ${ITERATIONS} kills, no acknowledged write lost, no torn document`,
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "agentd-faults-"));
-      try {
-        const checked = await hammer(["--dir", dir], () => new DirectoryBackend(dir));
-        expect(checked).toBeGreaterThan(ITERATIONS);
-        // Reopening removed the temp files of interrupted writes.
-        expect(readdirSync(dir).filter((n) => n.startsWith(".tmp-"))).toEqual([]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-    180_000,
-  );
+  test(`directory backend: ${ITERATIONS} kills, no acknowledged write lost, no torn document`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-faults-"));
+    try {
+      const checked = await hammer(["--dir", dir], () => new DirectoryBackend(dir));
+      expect(checked).toBeGreaterThan(ITERATIONS);
+      // Reopening removed the temp files of interrupted writes.
+      expect(readdirSync(dir).filter((n) => n.startsWith(".tmp-"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   let redis: RunningRedis | undefined;
   beforeAll(async () => {

@@ -41,23 +41,42 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
     },
   );
   server.tool(
-    { name: "get", description: "Read a document: its value and version (found: false when absent).", inputSchema: { type: "object", properties: { key: KEY_SCHEMA }, required: ["key"] } },
+    {
+      name: "get",
+      description: "Read a document: its value and version (found: false when absent).",
+      inputSchema: { type: "object", properties: { key: KEY_SCHEMA }, required: ["key"] },
+    },
     async (args) => {
       const doc = await backend.get(checkKey(args.key));
-      return result(doc ? { key: doc.key, found: true, version: doc.version, value: doc.value } : { key: args.key as string, found: false, version: 0 });
+      return result(
+        doc ? { key: doc.key, found: true, version: doc.version, value: doc.value } : { key: args.key as string, found: false, version: 0 },
+      );
     },
   );
   server.tool(
-    { name: "put", description: "Write a document unconditionally; returns its new version.", inputSchema: { type: "object", properties: { key: KEY_SCHEMA, value: {} }, required: ["key", "value"] } },
+    {
+      name: "put",
+      description: "Write a document unconditionally; returns its new version.",
+      inputSchema: { type: "object", properties: { key: KEY_SCHEMA, value: {} }, required: ["key", "value"] },
+    },
     async (args) => result({ key: args.key as string, version: await backend.put(checkKey(args.key), args.value) }),
   );
   server.tool(
     {
       name: "compare_and_set",
-      description: "Write a document only if its version is expectedVersion (0: only if absent). ok: false returns the current version and value.",
-      inputSchema: { type: "object", properties: { key: KEY_SCHEMA, expectedVersion: VERSION_SCHEMA, value: {} }, required: ["key", "expectedVersion", "value"] },
+      description:
+        "Write a document only if its version is expectedVersion (0: only if absent). ok: false returns the current version and value.",
+      inputSchema: {
+        type: "object",
+        properties: { key: KEY_SCHEMA, expectedVersion: VERSION_SCHEMA, value: {} },
+        required: ["key", "expectedVersion", "value"],
+      },
     },
-    async (args) => result({ key: args.key as string, ...(await backend.compareAndSet(checkKey(args.key), versionArg(args.expectedVersion, "expectedVersion"), args.value)) }),
+    async (args) =>
+      result({
+        key: args.key as string,
+        ...(await backend.compareAndSet(checkKey(args.key), versionArg(args.expectedVersion, "expectedVersion"), args.value)),
+      }),
   );
   server.tool(
     {
@@ -71,11 +90,20 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
     },
   );
   server.tool(
-    { name: "list", description: "Keys starting with prefix (default: all), sorted, with their versions.", inputSchema: { type: "object", properties: { prefix: { type: "string" } } } },
+    {
+      name: "list",
+      description: "Keys starting with prefix (default: all), sorted, with their versions.",
+      inputSchema: { type: "object", properties: { prefix: { type: "string" } } },
+    },
     async (args) => result({ keys: await backend.list(typeof args.prefix === "string" ? args.prefix : "") }),
   );
   server.resourceTemplate(
-    { uriTemplate: `${URI_PREFIX}{+key}`, name: "document", description: "A stored document as JSON {key, version, value}; subscribe to hear of changes.", mimeType: "application/json" },
+    {
+      uriTemplate: `${URI_PREFIX}{+key}`,
+      name: "document",
+      description: "A stored document as JSON {key, version, value}; subscribe to hear of changes.",
+      mimeType: "application/json",
+    },
     async (uri, vars) => {
       const doc = await backend.get(checkKey(vars.key));
       const body = doc ? { key: doc.key, version: doc.version, value: doc.value } : { key: vars.key, version: 0 };

@@ -115,7 +115,9 @@ export class ChildAttempt {
     const answer: Promise<AttemptEnd> = this.channel
       ? this.channel.request(CONTROL.start, start as unknown as Record<string, unknown>).then(
           (result): AttemptEnd =>
-            isChildResult(result) ? { kind: "result", result } : { kind: "crash", reason: "the child answered start with a malformed result" },
+            isChildResult(result)
+              ? { kind: "result", result }
+              : { kind: "crash", reason: "the child answered start with a malformed result" },
           (e): AttemptEnd | Promise<AttemptEnd> => {
             if (McpError.isInstance(e)) return { kind: "error", message: e.message, data: childErrorData(e.data) };
             return new Promise<never>(() => {}); // the channel closed: decided by exit/broken below

@@ -6,7 +6,14 @@
  */
 import { AgentdError, invalidParams, McpError } from "../wire/errors.ts";
 import { ControlChannel, type ControlIO } from "./control-channel.ts";
-import { CONTROL, parseStartParams, type ChildErrorData, type ChildResult, type ProgressParams, type StartParams } from "./control-protocol.ts";
+import {
+  CONTROL,
+  parseStartParams,
+  type ChildErrorData,
+  type ChildResult,
+  type ProgressParams,
+  type StartParams,
+} from "./control-protocol.ts";
 
 /** What the runner of a child gets besides the start params. */
 export interface ChildRunContext {
@@ -83,7 +90,10 @@ export function serveSubagentChild(io: ControlIO, run: ChildRunner, options: Chi
         const start = parsed.value;
         const answer = async (): Promise<Record<string, unknown>> => {
           try {
-            const result = await run(start, { signal: controller.signal, progress: (p) => channel.notify(CONTROL.progress, p as unknown as Record<string, unknown>) });
+            const result = await run(start, {
+              signal: controller.signal,
+              progress: (p) => channel.notify(CONTROL.progress, p as unknown as Record<string, unknown>),
+            });
             return result as unknown as Record<string, unknown>;
           } catch (e) {
             throw toWireError(e, controller.signal);
@@ -94,7 +104,9 @@ export function serveSubagentChild(io: ControlIO, run: ChildRunner, options: Chi
         } finally {
           // The answer is sent after this handler returns: flush on the next turn, then report the end.
           setTimeout(() => {
-            void channel.flush().then(() => finish({ answered: !channel.closed, start, ...(channel.closed ? { reason: channel.closed } : {}) }));
+            void channel
+              .flush()
+              .then(() => finish({ answered: !channel.closed, start, ...(channel.closed ? { reason: channel.closed } : {}) }));
           }, 0);
         }
       },

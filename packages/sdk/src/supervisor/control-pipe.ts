@@ -47,7 +47,9 @@ export function streamControlIO(readable: ReadableLike, writable: WritableLike):
         ended = true;
         handlers.end();
       };
-      readable.on("data", (chunk: Uint8Array | string) => handlers.data(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk));
+      readable.on("data", (chunk: Uint8Array | string) =>
+        handlers.data(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk),
+      );
       readable.on("end", end);
       readable.on("close", end);
       readable.on("error", (e: Error) => (ended ? undefined : handlers.error(e)));

@@ -17,7 +17,10 @@ const start = (model: Record<string, unknown>, server: Record<string, unknown>) 
 
 test("a child takes the parent's validated durations (milliseconds), though the config itself wants units", () => {
   const r = parseStartParams(
-    start({ intelligence: "http://127.0.0.1:1/v1", name: "m", timeout: 120_000 }, { command: "srv", timeout: 1000, maxTotalTimeout: 30_000, sampling: { budget: { calls: 3, window: 60_000 } } }),
+    start(
+      { intelligence: "http://127.0.0.1:1/v1", name: "m", timeout: 120_000 },
+      { command: "srv", timeout: 1000, maxTotalTimeout: 30_000, sampling: { budget: { calls: 3, window: 60_000 } } },
+    ),
   );
   expect(r.ok).toBe(true);
   if (!r.ok) throw new Error(r.reason);

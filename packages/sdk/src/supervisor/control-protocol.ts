@@ -92,7 +92,11 @@ export interface ProgressParams {
 }
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const positive = v.pipe(v.number(), v.minValue(0), v.check((n) => n > 0, "a positive number"));
+const positive = v.pipe(
+  v.number(),
+  v.minValue(0),
+  v.check((n) => n > 0, "a positive number"),
+);
 const LimitsSchema = v.object({
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   maxTokens: v.optional(positive),
@@ -140,7 +144,10 @@ function withDurationUnits(params: unknown): unknown {
     if (!sampling || typeof sampling !== "object" || !sampling.budget) return e;
     return { ...(e as Record<string, unknown>), sampling: { ...sampling, budget: ms(sampling.budget, "window") } };
   };
-  const servers = p.mcpServers && typeof p.mcpServers === "object" ? Object.fromEntries(Object.entries(p.mcpServers).map(([n, e]) => [n, server(e)])) : p.mcpServers;
+  const servers =
+    p.mcpServers && typeof p.mcpServers === "object"
+      ? Object.fromEntries(Object.entries(p.mcpServers).map(([n, e]) => [n, server(e)]))
+      : p.mcpServers;
   return { ...p, model: ms(p.model, "timeout"), mcpServers: servers };
 }
 

@@ -115,9 +115,7 @@ export class HandleTable {
   private readonly records = new Map<string, HandleRecord>();
   private readonly listeners = new Set<HandleListener>();
 
-  constructor(
-    private readonly options: { ttlMs?: number | null; now?: () => number } = {},
-  ) {}
+  constructor(private readonly options: { ttlMs?: number | null; now?: () => number } = {}) {}
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
@@ -157,7 +155,9 @@ export class HandleTable {
   list(filter: { owner?: string; status?: HandleStatus } = {}): HandleRecord[] {
     this.sweep();
     return [...this.records.values()]
-      .filter((r) => (filter.owner === undefined || r.owner === filter.owner) && (filter.status === undefined || r.status === filter.status))
+      .filter(
+        (r) => (filter.owner === undefined || r.owner === filter.owner) && (filter.status === undefined || r.status === filter.status),
+      )
       .map((r) => structuredClone(r));
   }
 

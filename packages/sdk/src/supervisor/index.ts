@@ -6,7 +6,14 @@
  *
  * @module @agentd/sdk/supervisor
  */
-export { Supervisor, subagentCommand, SUBAGENT_ENTRY, SUPERVISOR_DEFAULTS, type SupervisorOptions, type SpawnOptions } from "./supervisor.ts";
+export {
+  Supervisor,
+  subagentCommand,
+  SUBAGENT_ENTRY,
+  SUPERVISOR_DEFAULTS,
+  type SupervisorOptions,
+  type SpawnOptions,
+} from "./supervisor.ts";
 export type {
   FailureReason,
   HandleRecord,
@@ -24,5 +31,11 @@ export { SUBAGENT_TOOLS, RESULT_URI_TEMPLATE, resultUri } from "./subagent-tools
 export { registerSubagentSurface } from "./mcp-surface.ts";
 export type { ChildCommand } from "./child-attempt.ts";
 export { SUBAGENT_API_KEY_ENV, type StartParams, type ChildResult, type SubtreeSettings } from "./control-protocol.ts";
-export { serveSubagentChild, type ChildRunner, type ChildRunContext, type ChildEndpointOptions, type ChildSessionEnd } from "./child-endpoint.ts";
+export {
+  serveSubagentChild,
+  type ChildRunner,
+  type ChildRunContext,
+  type ChildEndpointOptions,
+  type ChildSessionEnd,
+} from "./child-endpoint.ts";
 export { selfCommand, isCompiledBinary } from "../_internal/self-command.ts";

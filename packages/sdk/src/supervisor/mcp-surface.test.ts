@@ -37,8 +37,7 @@ async function connect(server: McpServer): Promise<McpClient> {
   return client;
 }
 
-const newSupervisor = () =>
-  (sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000 }));
+const newSupervisor = () => (sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000 }));
 const json = (r: { contents: Array<Record<string, unknown>> }) => JSON.parse(r.contents[0]?.text as string);
 
 describe("subagent surface on an MCP server", () => {
@@ -46,7 +45,13 @@ describe("subagent surface on an MCP server", () => {
     const server = new McpServer({ name: "agentd", version: "0" });
     registerSubagentSurface(server, newSupervisor());
     const c = await connect(server);
-    expect((await c.listTools()).map((t) => t.name)).toEqual(["subagent.spawn", "subagent.wait", "subagent.result", "subagent.list", "subagent.cancel"]);
+    expect((await c.listTools()).map((t) => t.name)).toEqual([
+      "subagent.spawn",
+      "subagent.wait",
+      "subagent.result",
+      "subagent.list",
+      "subagent.cancel",
+    ]);
 
     dir = mkdtempSync(join(tmpdir(), "agentd-surface-"));
     const gate = join(dir, "open");
@@ -64,7 +69,12 @@ describe("subagent surface on an MCP server", () => {
     writeFileSync(gate, "");
     expect(await update).toBe(uri);
     const done = json(await c.readResource(uri));
-    expect(done).toMatchObject({ id, status: "completed", result: { text: "gate opened", stopReason: "final" }, usage: { totalTokens: 15 } });
+    expect(done).toMatchObject({
+      id,
+      status: "completed",
+      result: { text: "gate opened", stopReason: "final" },
+      usage: { totalTokens: 15 },
+    });
     // The internal wire never shows: no start params, payload, pid or pipe in what the outside reads.
     expect(JSON.stringify(done)).not.toMatch(/"scopes"|"mcpServers"|"pid"|"protocol"|"seed"/);
 
@@ -96,7 +106,16 @@ describe("subagent surface on an MCP server", () => {
   test("wired into the self-MCP with createSelfMcpServer({ extend })", async () => {
     const s = newSupervisor();
     const self = createSelfMcpServer({
-      runner: { run: async () => ({ text: "", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, turns: 0, runId: "r", stopReason: "final", toolCalls: 0 }) },
+      runner: {
+        run: async () => ({
+          text: "",
+          usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          turns: 0,
+          runId: "r",
+          stopReason: "final",
+          toolCalls: 0,
+        }),
+      },
       extend: (server) => registerSubagentSurface(server, s),
     });
     const c = await connect(self.server);
@@ -135,14 +154,20 @@ describe("subagent.spawn as an MCP task (capabilities.tasks on)", () => {
     const got = await c.request<{ status: string }>("tasks/get", { taskId: created.task.taskId });
     expect(got.status).toBe("working");
     writeFileSync(gate, "");
-    const result = await c.request<{ content: Array<{ text: string }>; _meta: Record<string, unknown> }>("tasks/result", { taskId: created.task.taskId });
+    const result = await c.request<{ content: Array<{ text: string }>; _meta: Record<string, unknown> }>("tasks/result", {
+      taskId: created.task.taskId,
+    });
     expect(result.content[0]?.text).toContain("gate opened");
     expect(result._meta["io.modelcontextprotocol/related-task"]).toEqual({ taskId: created.task.taskId });
   }, 30_000);
 
   test("tasks/cancel cancels the supervised child", async () => {
     const c = await connect(selfWithSubagents());
-    const created = await c.request<{ task: { taskId: string } }>("tools/call", { name: "subagent.spawn", arguments: { instruction: "hang:" }, task: {} });
+    const created = await c.request<{ task: { taskId: string } }>("tools/call", {
+      name: "subagent.spawn",
+      arguments: { instruction: "hang:" },
+      task: {},
+    });
     const cancelled = await c.request<{ status: string }>("tasks/cancel", { taskId: created.task.taskId });
     expect(cancelled.status).toBe("cancelled");
     const [handle] = sup!.list();

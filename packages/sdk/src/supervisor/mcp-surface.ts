@@ -32,8 +32,15 @@ export function registerSubagentSurface(server: McpServer, supervisor: Superviso
       { name: tool.name, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema as never },
       async (args, ctx): Promise<CallToolResult> => {
         // Spawns are owned by the caller; list/wait/result/cancel see the caller's own (an operator's: all).
-        const owner = access ? (tool.name === "subagent.spawn" ? access.principalIdOf(ctx.authInfo) : access.ownerOf(ctx.authInfo)) : undefined;
-        const answer = await callSubagentTool(supervisor, tool.name, args, { signal: ctx.signal, ...(owner !== undefined ? { owner } : {}) });
+        const owner = access
+          ? tool.name === "subagent.spawn"
+            ? access.principalIdOf(ctx.authInfo)
+            : access.ownerOf(ctx.authInfo)
+          : undefined;
+        const answer = await callSubagentTool(supervisor, tool.name, args, {
+          signal: ctx.signal,
+          ...(owner !== undefined ? { owner } : {}),
+        });
         return {
           content: [{ type: "text", text: answer.text }],
           ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}),

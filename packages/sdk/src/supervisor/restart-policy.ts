@@ -21,7 +21,11 @@ export type BackoffOptions = Partial<Pick<BackoffPolicy, "initialDelayMs" | "max
 
 /** The wait before restart number `restart` (1-based): doubling from `initialDelayMs` (250), capped at `maxDelayMs` (5000). */
 export function restartDelay(restart: number, options: BackoffOptions = {}): number {
-  return backoffDelay(restart - 1, { initialDelayMs: options.initialDelayMs ?? 250, maxDelayMs: options.maxDelayMs ?? 5_000, jitter: "none" });
+  return backoffDelay(restart - 1, {
+    initialDelayMs: options.initialDelayMs ?? 250,
+    maxDelayMs: options.maxDelayMs ?? 5_000,
+    jitter: "none",
+  });
 }
 
 /** Tokens as budgets count them (input + output). */
@@ -52,7 +56,14 @@ export function remainingLimits(
   }
   if (l.maxTurns !== undefined) {
     const left = l.maxTurns - used.turns;
-    if (left <= 0) return { trip: { code: "E_BUDGET_TURNS", stopReason: "max-turns", message: `turn budget exhausted: ${used.turns} of ${l.maxTurns} turns used` } };
+    if (left <= 0)
+      return {
+        trip: {
+          code: "E_BUDGET_TURNS",
+          stopReason: "max-turns",
+          message: `turn budget exhausted: ${used.turns} of ${l.maxTurns} turns used`,
+        },
+      };
     limits.maxTurns = left;
   }
   if (payload.deadlineAt !== undefined) {

@@ -23,7 +23,9 @@ afterEach(async () => {
 });
 
 const tools = (options: Partial<SupervisorOptions> = {}) =>
-  new SubagentToolSet((sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000, ...options })));
+  new SubagentToolSet(
+    (sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000, ...options })),
+  );
 
 const lastToolOutput = (model: ReturnType<typeof scriptedModel>) => {
   const msgs = model.requests.at(-1)?.messages ?? [];
@@ -44,7 +46,14 @@ describe("subagent self-tools in the loop", () => {
     const model = scriptedModel([callTools([["subagent_spawn", { instruction: "cached:" }]]), reply("done")]);
     const result = await runLoop({ model, tools: tools(), input: "delegate", runId: "run-split" });
     // Two model turns of 10 in / 5 out, and the child's 100 in (80 cached, 10 written) / 20 out (12 reasoning).
-    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 30, totalTokens: 150, cacheReadTokens: 80, cacheWriteTokens: 10, reasoningTokens: 12 });
+    expect(result.usage).toEqual({
+      inputTokens: 120,
+      outputTokens: 30,
+      totalTokens: 150,
+      cacheReadTokens: 80,
+      cacheWriteTokens: 10,
+      reasoningTokens: 12,
+    });
   });
 
   test("async spawn then wait: the handle comes back at once, the result on wait, the usage once", async () => {
@@ -82,7 +91,10 @@ describe("subagent self-tools in the loop", () => {
   });
 
   test("a failed child is an error observation with its reason and usage", async () => {
-    const model = scriptedModel([callTools([["subagent_spawn", { instruction: "budget-self:900", limits: { maxTokens: 100 } }]]), reply("ok")]);
+    const model = scriptedModel([
+      callTools([["subagent_spawn", { instruction: "budget-self:900", limits: { maxTokens: 100 } }]]),
+      reply("ok"),
+    ]);
     const result = await runLoop({ model, tools: tools(), input: "go", runId: "run-d" });
     const out = lastToolOutput(model);
     expect(out).toContain("failed (limit-exceeded, E_BUDGET_TOKENS)");

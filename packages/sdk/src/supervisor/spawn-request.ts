@@ -54,7 +54,10 @@ export const SPAWN_INPUT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-const positive = v.pipe(v.number(), v.check((n) => Number.isFinite(n) && n > 0, "a positive number"));
+const positive = v.pipe(
+  v.number(),
+  v.check((n) => Number.isFinite(n) && n > 0, "a positive number"),
+);
 const RequestSchema = v.object({
   instruction: v.pipe(v.string(), v.trim(), v.minLength(1, "instruction must not be empty")),
   seed: v.optional(v.unknown()),

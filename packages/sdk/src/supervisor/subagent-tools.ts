@@ -32,7 +32,12 @@ export const SUBAGENT_TOOLS: ToolDescriptor[] = [
   {
     name: "subagent.wait",
     description: "Wait for a subagent started with async: true to finish and return its result (or its status if the wait times out).",
-    inputSchema: { type: "object", properties: { id: ID, timeoutMs: { type: "integer", minimum: 1 } }, required: ["id"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { id: ID, timeoutMs: { type: "integer", minimum: 1 } },
+      required: ["id"],
+      additionalProperties: false,
+    },
   },
   {
     name: "subagent.result",

@@ -73,7 +73,12 @@ describe("supervisor: answers and handles", () => {
   test("a child's failure is reported with its code, not restarted", async () => {
     const sup = supervisor();
     const r = await sup.run({ instruction: "fail" });
-    expect(r).toMatchObject({ status: "failed", attempts: 1, error: { reason: "failed", code: "E_RUN_FAILED", message: "the model gave up" }, usage: { totalTokens: 3 } });
+    expect(r).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: { reason: "failed", code: "E_RUN_FAILED", message: "the model gave up" },
+      usage: { totalTokens: 3 },
+    });
   });
 
   test("start params: scope chain, reachable servers, capped limits, the model, and never the key", async () => {
@@ -83,7 +88,13 @@ describe("supervisor: answers and handles", () => {
       scopes: [{ allow: ["fs/*", "web/*", "subagent.*"] }],
       limits: { maxTokens: 1000, maxTurns: 5, deadlineMs: 60_000 },
     });
-    const r = await sup.run({ instruction: "start-params", scope: { allow: ["fs/read_*"] }, limits: { maxTokens: 5000, maxTurns: 2 }, model: "small-model", seed: { a: 1 } });
+    const r = await sup.run({
+      instruction: "start-params",
+      scope: { allow: ["fs/read_*"] },
+      limits: { maxTokens: 5000, maxTurns: 2 },
+      model: "small-model",
+      seed: { a: 1 },
+    });
     const { start, hasKey } = JSON.parse(r.result?.text as string);
     expect(hasKey).toBe(true);
     expect(JSON.stringify(start)).not.toContain("sk-fixture-key");
@@ -93,7 +104,12 @@ describe("supervisor: answers and handles", () => {
     expect(start.limits.maxTurns).toBe(2);
     expect(start.limits.deadlineMs).toBeLessThanOrEqual(60_000);
     expect(start.model).toEqual({ intelligence: "http://127.0.0.1:9/v1", dialect: "openai", name: "small-model", apiKeyEnv: "MY_KEY" });
-    expect(start).toMatchObject({ depth: 1, attempt: 1, seed: { a: 1 }, subagents: { maxDepth: 2, maxChildren: 4, maxRestarts: 2, graceMs: 1000 } });
+    expect(start).toMatchObject({
+      depth: 1,
+      attempt: 1,
+      seed: { a: 1 },
+      subagents: { maxDepth: 2, maxChildren: 4, maxRestarts: 2, graceMs: 1000 },
+    });
   });
 });
 
@@ -151,13 +167,21 @@ describe("supervisor: limits", () => {
   test("a child that trips its own token budget is reported limit-exceeded with its usage", async () => {
     const sup = supervisor();
     const r = await sup.run({ instruction: "budget-self:5000", limits: { maxTokens: 1000 } });
-    expect(r).toMatchObject({ status: "failed", error: { reason: "limit-exceeded", code: "E_BUDGET_TOKENS", stopReason: "max-tokens" }, usage: { totalTokens: 5000 } });
+    expect(r).toMatchObject({
+      status: "failed",
+      error: { reason: "limit-exceeded", code: "E_BUDGET_TOKENS", stopReason: "max-tokens" },
+      usage: { totalTokens: 5000 },
+    });
   });
 
   test("a child that reports usage over its budget and goes on is stopped by the parent", async () => {
     const sup = supervisor();
     const r = await sup.run({ instruction: "over-budget:2500", limits: { maxTokens: 1000 } });
-    expect(r).toMatchObject({ status: "failed", error: { reason: "limit-exceeded", code: "E_BUDGET_TOKENS" }, usage: { totalTokens: 2500 } });
+    expect(r).toMatchObject({
+      status: "failed",
+      error: { reason: "limit-exceeded", code: "E_BUDGET_TOKENS" },
+      usage: { totalTokens: 2500 },
+    });
     expect(await survivors(sup.pids())).toEqual([]);
   });
 
@@ -225,7 +249,9 @@ describe("supervisor: cancel and shutdown", () => {
     const sup = supervisor();
     sup.start({ instruction: "hang" });
     sup.start({ instruction: "tree" });
-    await waitFor(() => sup.list().every((r) => r.attempts === 1) && sup.pids().length === 2 && sup.pids().every((p) => descendants(p).length >= 0));
+    await waitFor(
+      () => sup.list().every((r) => r.attempts === 1) && sup.pids().length === 2 && sup.pids().every((p) => descendants(p).length >= 0),
+    );
     await waitFor(() => (sup.list()[1]?.usage.totalTokens ?? 0) > 0);
     const tree = sup.pids().flatMap((p) => [p, ...descendants(p)]);
     expect(tree.length).toBeGreaterThanOrEqual(3);

@@ -135,7 +135,9 @@ export class Supervisor {
     };
     if (this.closing) throw refuse("subagents cannot be started: the agent is shutting down");
     if (!this.canSpawn)
-      throw refuse(`subagent refused: the maximum depth is ${this.maxDepth} and this agent is at depth ${this.depth}; do the task yourself`);
+      throw refuse(
+        `subagent refused: the maximum depth is ${this.maxDepth} and this agent is at depth ${this.depth}; do the task yourself`,
+      );
     if (this.table.live >= this.maxChildren)
       throw refuse(
         `subagent refused: ${this.table.live} of at most ${this.maxChildren} subagents are still running; wait for one (subagent.wait) or cancel one (subagent.cancel) first`,
@@ -242,14 +244,21 @@ export class Supervisor {
       const record = this.table.restore({ ...r, statusMessage: "resuming after a restart" });
       const live: Live = { driven: Promise.resolve() };
       this.live.set(r.id, live);
-      live.driven = this.drive(r.id, record, live, { usage: r.usage, turns: r.turns, toolCalls: r.toolCalls }).finally(() => this.live.delete(r.id));
+      live.driven = this.drive(r.id, record, live, { usage: r.usage, turns: r.turns, toolCalls: r.toolCalls }).finally(() =>
+        this.live.delete(r.id),
+      );
       this.logger.info("subagent.respawn", { id: r.id, runId: r.payload.runId, usage: r.usage });
       return { id: r.id, action: "respawned" as const };
     });
   }
 
   /** Run attempts until the child answers, fails, is cancelled, or crashes past the restart bound. */
-  private async drive(id: string, record: HandleRecord, live: Live, spent?: { usage: Usage; turns: number; toolCalls: number }): Promise<void> {
+  private async drive(
+    id: string,
+    record: HandleRecord,
+    live: Live,
+    spent?: { usage: Usage; turns: number; toolCalls: number },
+  ): Promise<void> {
     const payload = record.payload;
     let used = spent ?? { usage: emptyUsage(), turns: 0, toolCalls: 0 };
     const trip = (t: LimitTrip) => {
@@ -260,14 +269,23 @@ export class Supervisor {
     };
     // setLongTimeout: a deadline weeks away ("30d") must not overflow setTimeout and trip at once.
     const cancelDeadline =
-      payload.deadlineAt === undefined ? undefined : setLongTimeout(() => trip(deadlineTrip()), Math.max(0, payload.deadlineAt - Date.now()) + DEADLINE_SLACK_MS);
+      payload.deadlineAt === undefined
+        ? undefined
+        : setLongTimeout(() => trip(deadlineTrip()), Math.max(0, payload.deadlineAt - Date.now()) + DEADLINE_SLACK_MS);
     const fail = (f: SubagentFailure) => {
       this.table.fail(id, f, used);
-      this.logger.info("subagent.end", { id, status: f.reason === "cancelled" ? "cancelled" : "failed", reason: f.reason, code: f.code, usage: used.usage });
+      this.logger.info("subagent.end", {
+        id,
+        status: f.reason === "cancelled" ? "cancelled" : "failed",
+        reason: f.reason,
+        code: f.code,
+        usage: used.usage,
+      });
     };
     const stopped = (): boolean => {
       if (live.cancel) fail({ reason: "cancelled", code: "E_ABORTED", message: live.cancel });
-      else if (live.trip) fail({ reason: "limit-exceeded", code: live.trip.code, message: live.trip.message, stopReason: live.trip.stopReason });
+      else if (live.trip)
+        fail({ reason: "limit-exceeded", code: live.trip.code, message: live.trip.message, stopReason: live.trip.stopReason });
       else return false;
       return true;
     };
@@ -275,15 +293,21 @@ export class Supervisor {
       for (let attempt = 1; ; attempt++) {
         if (stopped()) return;
         const left = remainingLimits(payload, used);
-        if ("trip" in left) return fail({ reason: "limit-exceeded", code: left.trip.code, message: left.trip.message, stopReason: left.trip.stopReason });
+        if ("trip" in left)
+          return fail({ reason: "limit-exceeded", code: left.trip.code, message: left.trip.message, stopReason: left.trip.stopReason });
         this.table.update(id, { attempts: attempt, statusMessage: attempt === 1 ? "running" : `running (restart ${attempt - 1})` });
         const before = used;
-        const child = new ChildAttempt(this.command, this.startParams(id, payload, attempt, left.limits), (p) => {
-          const usage = addUsage(before.usage, p.usage);
-          this.table.update(id, { usage, turns: before.turns + p.turns, toolCalls: before.toolCalls + p.toolCalls });
-          if (payload.limits.maxTokens !== undefined && tokensOf(usage) > payload.limits.maxTokens)
-            trip(tokenTrip(tokensOf(usage), payload.limits.maxTokens));
-        }, this.logger);
+        const child = new ChildAttempt(
+          this.command,
+          this.startParams(id, payload, attempt, left.limits),
+          (p) => {
+            const usage = addUsage(before.usage, p.usage);
+            this.table.update(id, { usage, turns: before.turns + p.turns, toolCalls: before.toolCalls + p.toolCalls });
+            if (payload.limits.maxTokens !== undefined && tokensOf(usage) > payload.limits.maxTokens)
+              trip(tokenTrip(tokensOf(usage), payload.limits.maxTokens));
+          },
+          this.logger,
+        );
         live.attempt = child;
         this.track(child);
         // A cancel or trip that arrived while the process was being started.
@@ -291,14 +315,27 @@ export class Supervisor {
         const end = await child.ended;
         used = accumulate(before, end, child.lastProgress);
         if (end.kind === "result") {
-          this.table.complete(id, { ...(end.result.text !== undefined ? { text: end.result.text } : {}), ...(end.result.output !== undefined ? { output: end.result.output } : {}), stopReason: end.result.stopReason }, used);
+          this.table.complete(
+            id,
+            {
+              ...(end.result.text !== undefined ? { text: end.result.text } : {}),
+              ...(end.result.output !== undefined ? { output: end.result.output } : {}),
+              stopReason: end.result.stopReason,
+            },
+            used,
+          );
           this.logger.info("subagent.end", { id, status: "completed", usage: used.usage, attempts: attempt });
           return;
         }
         if (end.kind === "error") {
           const budget = end.data.code.startsWith("E_BUDGET_");
           if (live.trip || budget)
-            return fail({ reason: "limit-exceeded", code: budget ? end.data.code : (live.trip as LimitTrip).code, message: end.message, ...stopReasonOf(end.data.stopReason ?? live.trip?.stopReason) });
+            return fail({
+              reason: "limit-exceeded",
+              code: budget ? end.data.code : (live.trip as LimitTrip).code,
+              message: end.message,
+              ...stopReasonOf(end.data.stopReason ?? live.trip?.stopReason),
+            });
           if (live.cancel) return fail({ reason: "cancelled", code: "E_ABORTED", message: live.cancel });
           return fail({ reason: "failed", code: end.data.code, message: end.message, ...stopReasonOf(end.data.stopReason) });
         }
@@ -322,7 +359,11 @@ export class Supervisor {
       }
     } catch (e) {
       // Something of ours broke (the child could not even be spawned): a failure, never an unhandled rejection.
-      fail({ reason: "failed", code: "E_SUPERVISOR", message: `the supervisor could not run the subagent: ${e instanceof Error ? e.message : String(e)}` });
+      fail({
+        reason: "failed",
+        code: "E_SUPERVISOR",
+        message: `the supervisor could not run the subagent: ${e instanceof Error ? e.message : String(e)}`,
+      });
     } finally {
       cancelDeadline?.();
     }
@@ -344,7 +385,12 @@ export class Supervisor {
       mcpServers: serversInScope(mcpServers, payload.scopes),
       ...(instructions !== undefined ? { instructions } : {}),
       ...(payload.outputSchema ? { outputSchema: payload.outputSchema } : {}),
-      subagents: { maxDepth: this.maxDepth, maxChildren: this.maxChildren, maxRestarts: this.maxRestarts, graceMs: Math.max(500, Math.floor(this.graceMs / 2)) },
+      subagents: {
+        maxDepth: this.maxDepth,
+        maxChildren: this.maxChildren,
+        maxRestarts: this.maxRestarts,
+        graceMs: Math.max(500, Math.floor(this.graceMs / 2)),
+      },
       ...(payload.traceContext ? { traceContext: payload.traceContext } : {}),
     };
   }

@@ -11,7 +11,9 @@ const ON = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" };
 
 /** What Node and Bun throw for a package that is not installed. */
 function notInstalled(name: string): Error {
-  return Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/@agentd/sdk/dist/index.js`), { code: "ERR_MODULE_NOT_FOUND" });
+  return Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/@agentd/sdk/dist/index.js`), {
+    code: "ERR_MODULE_NOT_FOUND",
+  });
 }
 
 const unreachable = async () => ({

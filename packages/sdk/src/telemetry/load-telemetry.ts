@@ -22,7 +22,12 @@ export interface LoadTelemetryOptions {
 
 /** What `@agentd/otel` offers the SDK (its one export). */
 export interface OtelBackend {
-  createOtelTelemetry(options: { signals: OtelSignals; env: Record<string, string | undefined>; version?: string; logger?: Logger }): Telemetry;
+  createOtelTelemetry(options: {
+    signals: OtelSignals;
+    env: Record<string, string | undefined>;
+    version?: string;
+    logger?: Logger;
+  }): Telemetry;
 }
 
 /** The companion package's name, as users install it. */
@@ -40,7 +45,10 @@ function isMissing(error: unknown, name: string): boolean {
 }
 
 /** {@link loadTelemetry} with the backend's import given (tests pass one that fails). */
-export async function loadTelemetryWith(importBackend: () => Promise<OtelBackend>, options: LoadTelemetryOptions = {}): Promise<Telemetry | undefined> {
+export async function loadTelemetryWith(
+  importBackend: () => Promise<OtelBackend>,
+  options: LoadTelemetryOptions = {},
+): Promise<Telemetry | undefined> {
   const env = options.env ?? process.env;
   const signals = otelSignalsFromEnv(env);
   if (!signals) return undefined;
@@ -52,7 +60,12 @@ export async function loadTelemetryWith(importBackend: () => Promise<OtelBackend
     options.logger?.warn("otel.unavailable", { message: MISSING_OTEL_MESSAGE });
     return undefined;
   }
-  return backend.createOtelTelemetry({ signals, env, ...(options.version ? { version: options.version } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+  return backend.createOtelTelemetry({
+    signals,
+    env,
+    ...(options.version ? { version: options.version } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 }
 
 /**
@@ -61,7 +74,8 @@ export async function loadTelemetryWith(importBackend: () => Promise<OtelBackend
  * published build of the SDK's declarations runs before the companion's exist (they import the SDK's types).
  */
 const importOtel = (): Promise<OtelBackend> =>
-  // @ts-expect-error -- resolved in the workspace; absent while the SDK's own declarations are built
+  // biome-ignore lint/suspicious/noTsIgnore: an error only while the SDK's declarations are built, so @ts-expect-error would fail the workspace check
+  // @ts-ignore -- resolved in the workspace; absent while the SDK's own declarations are built
   import("@agentd/otel");
 
 /** OpenTelemetry configured from `OTEL_*`, or undefined when the environment does not ask for it (or `@agentd/otel` is not installed). */

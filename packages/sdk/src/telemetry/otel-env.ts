@@ -11,7 +11,6 @@ import { AgentdError } from "../wire/errors.ts";
 /** The OTLP encodings offered (OTLP exporter spec, "Specify Protocol"). */
 export type OtlpProtocol = "http/protobuf" | "http/json";
 
-
 /** The signals to export. */
 export interface OtelSignals {
   traces: boolean;
@@ -29,7 +28,10 @@ function protocolOf(env: Record<string, string | undefined>, signal: "TRACES" | 
   const value = env[name]!.trim().toLowerCase();
   if (value === "http/protobuf" || value === "http/json") return value;
   if (value === "grpc")
-    throw new AgentdError("E_CONFIG_INVALID", `${name}=grpc: agentd exports OTLP over HTTP only: set http/protobuf or http/json and point the endpoint at the collector's OTLP/HTTP port (usually 4318)`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `${name}=grpc: agentd exports OTLP over HTTP only: set http/protobuf or http/json and point the endpoint at the collector's OTLP/HTTP port (usually 4318)`,
+    );
   throw new AgentdError("E_CONFIG_INVALID", `${name}: expected http/protobuf or http/json, got ${JSON.stringify(env[name])}`);
 }
 

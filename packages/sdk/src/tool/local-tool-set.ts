@@ -18,9 +18,21 @@ export function namedLocalTools(tools: LocalTools): Map<string, LocalTool> {
     ? tools.map((t) => [(t as LocalTool | undefined)?.name, t])
     : Object.entries(tools);
   for (const [name, t] of entries) {
-    if (!isLocalTool(t)) throw new AgentdError("E_USAGE", `createAgent: tools${name ? `.${name}` : ""} is not made by tool() (pass tool({ description, parameters, execute }))`);
-    if (!name) throw new AgentdError("E_USAGE", "createAgent: a tool in the tools array has no name; give it one (tool({ name, … })) or pass tools as a record");
-    if (name.includes("/")) throw new AgentdError("E_USAGE", `createAgent: tools.${name}: "server/tool" names belong to the MCP servers' tools; name a local tool without "/"`);
+    if (!isLocalTool(t))
+      throw new AgentdError(
+        "E_USAGE",
+        `createAgent: tools${name ? `.${name}` : ""} is not made by tool() (pass tool({ description, parameters, execute }))`,
+      );
+    if (!name)
+      throw new AgentdError(
+        "E_USAGE",
+        "createAgent: a tool in the tools array has no name; give it one (tool({ name, … })) or pass tools as a record",
+      );
+    if (name.includes("/"))
+      throw new AgentdError(
+        "E_USAGE",
+        `createAgent: tools.${name}: "server/tool" names belong to the MCP servers' tools; name a local tool without "/"`,
+      );
     if (out.has(name)) throw new AgentdError("E_USAGE", `createAgent: two tools are named "${name}"; tool names must be unique`);
     out.set(name, t as LocalTool);
   }

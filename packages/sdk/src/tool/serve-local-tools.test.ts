@@ -34,7 +34,12 @@ test("served local tools: tools/list and tools/call through the official client,
       return { fahrenheit: celsius * 1.8 + 32 };
     },
   });
-  const secret = tool({ name: "private_lookup", description: "only for the agent's own runs", parameters: z.object({}), execute: () => "hidden" });
+  const secret = tool({
+    name: "private_lookup",
+    description: "only for the agent's own runs",
+    parameters: z.object({}),
+    execute: () => "hidden",
+  });
   const agent: Agent = createAgent({ tools: [convert, secret] });
   cleanups.push(() => agent.close());
   const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 } });
@@ -49,7 +54,11 @@ test("served local tools: tools/list and tools/call through the official client,
   expect(listed?.outputSchema).toMatchObject({ type: "object", properties: { fahrenheit: { type: "number" } } });
   expect(tools.map((t) => t.name)).not.toContain("private_lookup");
 
-  const ok = await client.callTool({ name: "convert_temperature", arguments: { celsius: 100 }, _meta: { [RUN_ID_META_KEY]: "run-from-caller" } });
+  const ok = await client.callTool({
+    name: "convert_temperature",
+    arguments: { celsius: 100 },
+    _meta: { [RUN_ID_META_KEY]: "run-from-caller" },
+  });
   expect(ok.isError).toBeFalsy();
   expect(ok.structuredContent).toEqual({ fahrenheit: 212 });
   expect(runIds).toEqual(["run-from-caller"]);
@@ -58,11 +67,13 @@ test("served local tools: tools/list and tools/call through the official client,
   expect(wrongType.isError).toBe(true);
   const refined = await client.callTool({ name: "convert_temperature", arguments: { celsius: -300 } });
   expect(refined.isError).toBe(true);
-  expect((refined.content as Array<{ text: string }>)[0]?.text).toBe('invalid arguments for "convert_temperature": celsius: below absolute zero');
+  expect((refined.content as Array<{ text: string }>)[0]?.text).toBe(
+    'invalid arguments for "convert_temperature": celsius: below absolute zero',
+  );
   expect(runIds).toHaveLength(1);
 });
 
-test("a local tool cannot take an MCP server's name space: a \"/\" in its name is refused, in a definition or a record key", () => {
+test('a local tool cannot take an MCP server\'s name space: a "/" in its name is refused, in a definition or a record key', () => {
   const refusal = (f: () => unknown) => {
     try {
       f();
@@ -71,14 +82,24 @@ test("a local tool cannot take an MCP server's name space: a \"/\" in its name i
     }
     return "(accepted)";
   };
-  expect(refusal(() => tool({ name: "fs/read", description: "d", parameters: z.object({}), execute: () => "" }))).toStartWith('E_USAGE: tool "fs/read": "server/tool" names belong to the MCP servers\' tools');
+  expect(refusal(() => tool({ name: "fs/read", description: "d", parameters: z.object({}), execute: () => "" }))).toStartWith(
+    'E_USAGE: tool "fs/read": "server/tool" names belong to the MCP servers\' tools',
+  );
   const unnamed = tool({ description: "d", parameters: z.object({}), execute: () => "" });
-  expect(refusal(() => createAgent({ tools: { "fs/read": unnamed }, mcpServers: { fs: { command: "true" } } }))).toContain('tools.fs/read: "server/tool" names belong');
+  expect(refusal(() => createAgent({ tools: { "fs/read": unnamed }, mcpServers: { fs: { command: "true" } } }))).toContain(
+    'tools.fs/read: "server/tool" names belong',
+  );
 });
 
 test("beside subagents: the model is offered both sets, the served endpoint lists both; a name taken by a built-in tool is refused", async () => {
   const supervisor = new Supervisor({ model: {}, command: { command: process.execPath, args: ["-e", ""] }, graceMs: 1_000 });
-  const echo = tool({ name: "echo", description: "echo", parameters: z.object({ text: z.string() }), serve: true, execute: ({ text }) => text });
+  const echo = tool({
+    name: "echo",
+    description: "echo",
+    parameters: z.object({ text: z.string() }),
+    serve: true,
+    execute: ({ text }) => text,
+  });
   const agent = createAgent({ tools: [echo], subagents: supervisor });
   cleanups.push(() => agent.close());
   const offered = (await agent.listTools()).map((t) => t.name);
@@ -92,9 +113,15 @@ test("beside subagents: the model is offered both sets, the served endpoint list
   expect(served).toEqual(expect.arrayContaining(["agent.run", "echo", "subagent.spawn"]));
 
   const squatter = tool({ name: "subagent.spawn", description: "d", parameters: z.object({}), execute: () => "" });
-  const clash = createAgent({ tools: [squatter], subagents: new Supervisor({ model: {}, command: { command: process.execPath, args: ["-e", ""] }, graceMs: 1_000 }) });
+  const clash = createAgent({
+    tools: [squatter],
+    subagents: new Supervisor({ model: {}, command: { command: process.execPath, args: ["-e", ""] }, graceMs: 1_000 }),
+  });
   cleanups.push(() => clash.close());
-  const error = await clash.listTools().then(() => undefined, (e: unknown) => e);
+  const error = await clash.listTools().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(AgentdError.isInstance(error) && error.code).toBe("E_USAGE");
   expect((error as Error).message).toContain('"subagent.spawn" is taken by a built-in tool');
 });

@@ -10,25 +10,32 @@ import type { LocalTool } from "./tool.ts";
 
 /** Register the served local tools on `server`; returns the function that removes them. */
 export function registerLocalTools(server: McpServer, tools: ReadonlyMap<string, LocalTool>): () => void {
-  const registered = [...tools].filter(([, t]) => t.serve).map(([name, t]) =>
-    server.tool(
-      { name, description: t.description, inputSchema: t.inputSchema as never, ...(t.outputSchema ? { outputSchema: t.outputSchema as never } : {}) },
-      async (args, ctx): Promise<CallToolResult> => {
-        const meta = ctx.meta[RUN_ID_META_KEY];
-        const runId = typeof meta === "string" && meta !== "" ? meta : `served-${crypto.randomUUID()}`;
-        const r = await t.invoke(args, {
-          signal: ctx.signal,
-          runId,
-          onprogress: (p) => void ctx.sendProgress(p.progress, p.total, p.message),
-        });
-        return {
-          content: [{ type: "text", text: r.text }],
-          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
-          ...(r.isError ? { isError: true } : {}),
-        };
-      },
-    ),
-  );
+  const registered = [...tools]
+    .filter(([, t]) => t.serve)
+    .map(([name, t]) =>
+      server.tool(
+        {
+          name,
+          description: t.description,
+          inputSchema: t.inputSchema as never,
+          ...(t.outputSchema ? { outputSchema: t.outputSchema as never } : {}),
+        },
+        async (args, ctx): Promise<CallToolResult> => {
+          const meta = ctx.meta[RUN_ID_META_KEY];
+          const runId = typeof meta === "string" && meta !== "" ? meta : `served-${crypto.randomUUID()}`;
+          const r = await t.invoke(args, {
+            signal: ctx.signal,
+            runId,
+            onprogress: (p) => void ctx.sendProgress(p.progress, p.total, p.message),
+          });
+          return {
+            content: [{ type: "text", text: r.text }],
+            ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
+            ...(r.isError ? { isError: true } : {}),
+          };
+        },
+      ),
+    );
   return () => {
     for (const r of registered) r.remove();
   };

@@ -78,7 +78,12 @@ export declare namespace StandardJSONSchemaV1 {
 /** Whether `value` implements Standard Schema v1. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const props = (value as { "~standard"?: unknown } | null | undefined)?.["~standard"];
-  return typeof props === "object" && props !== null && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === "function";
+  return (
+    typeof props === "object" &&
+    props !== null &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === "function"
+  );
 }
 
 /** Render one side of a schema as JSON Schema when the validator can; undefined when it cannot. */

@@ -38,7 +38,9 @@ describe("the JSON Schema offered to the model", () => {
     const jsonSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
     const t = tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), jsonSchema, execute: ({ city }) => city });
     expect(t.inputSchema).toEqual(jsonSchema);
-    const e = usageError(() => tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), execute: ({ city }) => city }));
+    const e = usageError(() =>
+      tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), execute: ({ city }) => city }),
+    );
     expect(e.code).toBe("E_USAGE");
     expect(e.message).toContain("valibot");
     expect(e.message).toContain("jsonSchema");
@@ -46,9 +48,15 @@ describe("the JSON Schema offered to the model", () => {
   });
 
   test("a non-object schema, a bad name, a non-validator are refused at definition time", () => {
-    expect(usageError(() => tool({ name: "w", description: "d", parameters: z.string(), execute: () => "" })).message).toContain('type: "object"');
-    expect(usageError(() => tool({ name: "bad name!", description: "d", parameters: z.object({}), execute: () => "" })).message).toContain("tool name");
-    expect(usageError(() => tool({ name: "w", description: "d", parameters: { type: "object" } as never, execute: () => "" })).message).toContain("Standard Schema");
+    expect(usageError(() => tool({ name: "w", description: "d", parameters: z.string(), execute: () => "" })).message).toContain(
+      'type: "object"',
+    );
+    expect(usageError(() => tool({ name: "bad name!", description: "d", parameters: z.object({}), execute: () => "" })).message).toContain(
+      "tool name",
+    );
+    expect(
+      usageError(() => tool({ name: "w", description: "d", parameters: { type: "object" } as never, execute: () => "" })).message,
+    ).toContain("Standard Schema");
   });
 });
 
@@ -82,7 +90,14 @@ describe("a call", () => {
   }
 
   test("a throw in execute is an error result; a JSON value is sent as JSON", async () => {
-    const failing = tool({ name: "f", description: "d", parameters: z.object({}), execute: () => { throw new Error("disk full"); } });
+    const failing = tool({
+      name: "f",
+      description: "d",
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error("disk full");
+      },
+    });
     expect(await failing.invoke({}, ctx())).toEqual({ text: 'tool "f" failed: disk full', isError: true });
     const json = tool({ name: "j", description: "d", parameters: z.object({}), execute: async () => ({ a: 1 }) });
     expect(await json.invoke({}, ctx())).toEqual({ text: '{"a":1}', isError: false });
@@ -108,7 +123,15 @@ describe("a call", () => {
 
   test("an aborted call rejects (the run's abort ends the run), it is not an observation", async () => {
     const controller = new AbortController();
-    const t = tool({ name: "s", description: "d", parameters: z.object({}), execute: (_i, c) => { controller.abort(); throw c.signal.reason; } });
+    const t = tool({
+      name: "s",
+      description: "d",
+      parameters: z.object({}),
+      execute: (_i, c) => {
+        controller.abort();
+        throw c.signal.reason;
+      },
+    });
     await expect(t.invoke({}, { signal: controller.signal, runId: "r" })).rejects.toBeDefined();
   });
 });
@@ -116,7 +139,10 @@ describe("a call", () => {
 describe("LocalToolSet", () => {
   const a = tool({ name: "a", description: "A", parameters: z.object({}), execute: () => "from a" });
   test("lists its tools before the next set's, calls its own and passes the rest on", async () => {
-    const next = { list: async () => [{ name: "subagent_spawn", inputSchema: { type: "object" } }], call: async (n: string) => ({ text: `next ${n}`, isError: false }) };
+    const next = {
+      list: async () => [{ name: "subagent_spawn", inputSchema: { type: "object" } }],
+      call: async (n: string) => ({ text: `next ${n}`, isError: false }),
+    };
     const set = new LocalToolSet(namedLocalTools([a]), next);
     expect((await set.list()).map((d) => d.name)).toEqual(["a", "subagent_spawn"]);
     expect((await set.call("a", {}, ctx())).text).toBe("from a");

@@ -62,7 +62,10 @@ export interface LocalToolResult<S = unknown> {
 }
 
 /** A tool defined in code (made by {@link tool}). */
-export interface LocalTool<P extends StandardSchemaV1 = StandardSchemaV1, O extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> {
+export interface LocalTool<
+  P extends StandardSchemaV1 = StandardSchemaV1,
+  O extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> {
   readonly kind: "agentd.local-tool";
   readonly name: string | undefined;
   readonly description: string;
@@ -76,7 +79,10 @@ export interface LocalTool<P extends StandardSchemaV1 = StandardSchemaV1, O exte
    * (invalid arguments, a throw in `execute`, an invalid result): they are `isError` results. Rejects only
    * when `context.signal` is aborted.
    */
-  invoke(args: unknown, context: ToolCallContext): Promise<LocalToolResult<O extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<O> : never>>;
+  invoke(
+    args: unknown,
+    context: ToolCallContext,
+  ): Promise<LocalToolResult<O extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<O> : never>>;
 }
 
 const usage = (message: string) => new AgentdError("E_USAGE", message);
@@ -87,12 +93,16 @@ function inputJsonSchema(name: string, def: ToolDefinition<StandardSchemaV1, Sta
     throw usage(
       `tool ${name}: its ${def.parameters["~standard"].vendor} parameters cannot render JSON Schema for the model; pass jsonSchema: { type: "object", properties: … } (or a validator that implements Standard JSON Schema, such as zod 4 or arktype)`,
     );
-  if (schema.type !== "object") throw usage(`tool ${name}: the parameters' JSON Schema must describe an object (type: "object"), got type ${JSON.stringify(schema.type)}`);
+  if (schema.type !== "object")
+    throw usage(
+      `tool ${name}: the parameters' JSON Schema must describe an object (type: "object"), got type ${JSON.stringify(schema.type)}`,
+    );
   return schema;
 }
 
 /** Text the model reads for a value `execute` returned. */
-const textOf = (value: unknown): string => (typeof value === "string" ? value : value === undefined ? "" : (JSON.stringify(value) ?? String(value)));
+const textOf = (value: unknown): string =>
+  typeof value === "string" ? value : value === undefined ? "" : (JSON.stringify(value) ?? String(value));
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -102,7 +112,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * Example:
  * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgent}
  */
-export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | undefined = undefined>(definition: ToolDefinition<P, O>): LocalTool<P, O> {
+export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | undefined = undefined>(
+  definition: ToolDefinition<P, O>,
+): LocalTool<P, O> {
   const label = definition.name ?? "(unnamed)";
   if (definition.name !== undefined && !TOOL_NAME.test(definition.name))
     throw usage(
@@ -110,7 +122,8 @@ export function tool<P extends StandardSchemaV1, O extends StandardSchemaV1 | un
         ? `tool ${JSON.stringify(definition.name)}: "server/tool" names belong to the MCP servers' tools; name a local tool without "/"`
         : `tool ${JSON.stringify(definition.name)}: a tool name is 1–128 of letters, digits, "_", "-" and "."`,
     );
-  if (!isStandardSchema(definition.parameters)) throw usage(`tool ${label}: parameters must be a Standard Schema validator (valibot, zod, arktype …)`);
+  if (!isStandardSchema(definition.parameters))
+    throw usage(`tool ${label}: parameters must be a Standard Schema validator (valibot, zod, arktype …)`);
   if (definition.outputSchema !== undefined && !isStandardSchema(definition.outputSchema))
     throw usage(`tool ${label}: outputSchema must be a Standard Schema validator`);
   if (typeof definition.execute !== "function") throw usage(`tool ${label}: execute must be a function`);

@@ -193,5 +193,4 @@ function openWebSink(w: WritableStream<Uint8Array>, h: SinkHandlers): Sink {
 
 const isFileSink = (s: ByteSink): s is FileSinkLike =>
   typeof (s as FileSinkLike).flush === "function" && typeof (s as NodeWritableLike).on !== "function";
-const isWebWritable = (s: ByteSink): s is WritableStream<Uint8Array> =>
-  typeof (s as WritableStream<Uint8Array>).getWriter === "function";
+const isWebWritable = (s: ByteSink): s is WritableStream<Uint8Array> => typeof (s as WritableStream<Uint8Array>).getWriter === "function";

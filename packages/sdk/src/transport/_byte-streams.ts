@@ -168,5 +168,4 @@ function openWebSource(s: ReadableStream<Uint8Array>, h: SourceHandlers): Source
 }
 
 const isLender = (s: ByteSource): s is SourceLender => typeof (s as SourceLender).openSource === "function";
-const isWebReadable = (s: ByteSource): s is ReadableStream<Uint8Array> =>
-  typeof (s as ReadableStream<Uint8Array>).getReader === "function";
+const isWebReadable = (s: ByteSource): s is ReadableStream<Uint8Array> => typeof (s as ReadableStream<Uint8Array>).getReader === "function";

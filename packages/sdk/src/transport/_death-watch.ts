@@ -168,7 +168,13 @@ function ended(w: Watchdog): void {
 }
 
 function spawnWithBun(): Watchdog {
-  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true, env: WATCHDOG_ENV });
+  const proc = Bun.spawn(["/bin/sh", "-c", SCRIPT], {
+    stdin: "pipe",
+    stdout: "ignore",
+    stderr: "ignore",
+    detached: true,
+    env: WATCHDOG_ENV,
+  });
   // Never what keeps us alive: we exit when our own work is done, and that exit is its cue.
   proc.unref();
   proc.stdin.unref();

@@ -42,8 +42,7 @@ function onExit(): void {
 
 /** Marks our listener, so a second copy of this module (two SDK builds in one process) is not "someone else". */
 const FORWARDER = Symbol.for("agentd.stdio.signal-forwarder");
-const handledElsewhere = (sig: NodeJS.Signals) =>
-  process.listeners(sig).some((l) => !(l as unknown as Record<symbol, unknown>)[FORWARDER]);
+const handledElsewhere = (sig: NodeJS.Signals) => process.listeners(sig).some((l) => !(l as unknown as Record<symbol, unknown>)[FORWARDER]);
 
 function onSignal(sig: NodeJS.Signals): void {
   // Prepended, so every listener registered at this moment still counts (a `once` one included): another

@@ -47,7 +47,12 @@ async function spawnStacks(fn: () => Promise<void>): Promise<string[]> {
 
 /** Start a transport to the `env` fixture (it answers one message) and wait for that message. */
 async function exchange(spawnApi?: SpawnApi): Promise<unknown> {
-  const t = new StdioChildTransport({ name: "env", command: process.execPath, args: [CHILD_MODES, "env"], ...(spawnApi ? { spawnApi } : {}) });
+  const t = new StdioChildTransport({
+    name: "env",
+    command: process.execPath,
+    args: [CHILD_MODES, "env"],
+    ...(spawnApi ? { spawnApi } : {}),
+  });
   transports.push(t);
   const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
   await t.start();
@@ -62,57 +67,69 @@ function groupOf(pid: number): [number, number] {
 }
 
 describe("the spawn API a stdio transport uses", () => {
-  test("under Bun the default is Bun.spawn, called from the Bun path (not through node:child_process)", async () => {
-    expect(DEFAULT_SPAWN_API).toBe("bun");
-    let answer: unknown;
-    const stacks = await spawnStacks(async () => {
-      answer = await exchange();
-    });
-    expect(answer).toMatchObject({ method: "env" });
-    // The death-watch shell may be spawned too (once a process): look at the server's spawn.
-    expect(stacks.filter((s) => s.includes("_server-process-bun.ts"))).toHaveLength(1);
-    expect(stacks.some((s) => s.includes("_server-process-node.ts"))).toBe(false);
-  }, TEST_TIMEOUT);
+  test(
+    "under Bun the default is Bun.spawn, called from the Bun path (not through node:child_process)",
+    async () => {
+      expect(DEFAULT_SPAWN_API).toBe("bun");
+      let answer: unknown;
+      const stacks = await spawnStacks(async () => {
+        answer = await exchange();
+      });
+      expect(answer).toMatchObject({ method: "env" });
+      // The death-watch shell may be spawned too (once a process): look at the server's spawn.
+      expect(stacks.filter((s) => s.includes("_server-process-bun.ts"))).toHaveLength(1);
+      expect(stacks.some((s) => s.includes("_server-process-node.ts"))).toBe(false);
+    },
+    TEST_TIMEOUT,
+  );
 
-  test('spawnApi: "node" goes through node:child_process (Bun implements it on top of Bun.spawn)', async () => {
-    let answer: unknown;
-    const stacks = await spawnStacks(async () => {
-      answer = await exchange("node");
-    });
-    expect(answer).toMatchObject({ method: "env" });
-    expect(stacks.some((s) => s.includes("_server-process-node.ts"))).toBe(true);
-    expect(stacks.some((s) => s.includes("_server-process-bun.ts"))).toBe(false);
-  }, TEST_TIMEOUT);
+  test(
+    'spawnApi: "node" goes through node:child_process (Bun implements it on top of Bun.spawn)',
+    async () => {
+      let answer: unknown;
+      const stacks = await spawnStacks(async () => {
+        answer = await exchange("node");
+      });
+      expect(answer).toMatchObject({ method: "env" });
+      expect(stacks.some((s) => s.includes("_server-process-node.ts"))).toBe(true);
+      expect(stacks.some((s) => s.includes("_server-process-bun.ts"))).toBe(false);
+    },
+    TEST_TIMEOUT,
+  );
 
   for (const api of SPAWN_APIS) {
-    test.skipIf(process.platform !== "linux")(`${api}: the child leads its own session and process group; exit and close are reported in order`, async () => {
-      const events: string[] = [];
-      let closed!: () => void;
-      const whenClosed = new Promise<void>((r) => (closed = r));
-      const p = await spawnServerProcess(
-        { command: "/bin/sh", args: ["-c", "echo out; echo err >&2; read line; exit 7"], env: { PATH: "/usr/bin:/bin" } },
-        {
-          stderr: (chunk) => events.push(`stderr ${new TextDecoder().decode(chunk).trim()}`),
-          exit: (code, signal) => events.push(`exit ${code} ${signal}`),
-          close: () => {
-            events.push("close");
-            closed();
+    test.skipIf(process.platform !== "linux")(
+      `${api}: the child leads its own session and process group; exit and close are reported in order`,
+      async () => {
+        const events: string[] = [];
+        let closed!: () => void;
+        const whenClosed = new Promise<void>((r) => (closed = r));
+        const p = await spawnServerProcess(
+          { command: "/bin/sh", args: ["-c", "echo out; echo err >&2; read line; exit 7"], env: { PATH: "/usr/bin:/bin" } },
+          {
+            stderr: (chunk) => events.push(`stderr ${new TextDecoder().decode(chunk).trim()}`),
+            exit: (code, signal) => events.push(`exit ${code} ${signal}`),
+            close: () => {
+              events.push("close");
+              closed();
+            },
+            error: (e) => events.push(`error ${e.message}`),
           },
-          error: (e) => events.push(`error ${e.message}`),
-        },
-        api,
-      );
-      processes.push(p);
-      expect(groupOf(p.pid)).toEqual([p.pid, p.pid]);
-      expect(groupOf(process.pid)[0]).not.toBe(p.pid);
-      p.drainOutput(); // 'close' needs stdout read to its end
-      openSink(p.input, { error: () => {}, flushed: () => {} }).write("go\n");
-      await whenClosed;
-      // Output may be read before or after the exit is seen; 'close' comes after both.
-      expect(events.toSorted()).toEqual(["close", "exit 7 null", "stderr err"]);
-      expect(events.at(-1)).toBe("close");
-      expect([p.exitCode, p.signalCode]).toEqual([7, null]);
-    }, TEST_TIMEOUT);
+          api,
+        );
+        processes.push(p);
+        expect(groupOf(p.pid)).toEqual([p.pid, p.pid]);
+        expect(groupOf(process.pid)[0]).not.toBe(p.pid);
+        p.drainOutput(); // 'close' needs stdout read to its end
+        openSink(p.input, { error: () => {}, flushed: () => {} }).write("go\n");
+        await whenClosed;
+        // Output may be read before or after the exit is seen; 'close' comes after both.
+        expect(events.toSorted()).toEqual(["close", "exit 7 null", "stderr err"]);
+        expect(events.at(-1)).toBe("close");
+        expect([p.exitCode, p.signalCode]).toEqual([7, null]);
+      },
+      TEST_TIMEOUT,
+    );
   }
 
   for (const api of SPAWN_APIS) {

@@ -60,9 +60,13 @@ export const DEFAULT_SPAWN_API: SpawnApi = typeof Bun !== "undefined" ? "bun" : 
  * Spawn a server. Rejects with the runtime's error (a `code` such as `ENOENT` or `EACCES`) when the command
  * cannot be started; `events` are reported from the spawn on.
  */
-export function spawnServerProcess(spec: SpawnSpec, events: ServerProcessEvents, api: SpawnApi = DEFAULT_SPAWN_API): Promise<ServerProcess> {
+export function spawnServerProcess(
+  spec: SpawnSpec,
+  events: ServerProcessEvents,
+  api: SpawnApi = DEFAULT_SPAWN_API,
+): Promise<ServerProcess> {
   if (api === "bun") {
-    if (typeof Bun === "undefined") return Promise.reject(new Error("spawning with \"bun\" needs the Bun runtime"));
+    if (typeof Bun === "undefined") return Promise.reject(new Error('spawning with "bun" needs the Bun runtime'));
     try {
       return Promise.resolve(spawnWithBun(spec, events));
     } catch (e) {

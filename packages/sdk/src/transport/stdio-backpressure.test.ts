@@ -99,7 +99,11 @@ describe("stdio back-pressure", () => {
         }
       })();
       let peak = baseline;
-      await untilDoneOrStalled(() => accepted, N, () => (peak = Math.max(peak, rssMb(child.pid!))));
+      await untilDoneOrStalled(
+        () => accepted,
+        N,
+        () => (peak = Math.max(peak, rssMb(child.pid!))),
+      );
       peak = Math.max(peak, rssMb(child.pid!));
       expect(peak - baseline).toBeLessThan(40);
       // It stopped reading: most of the requests are still waiting on our side of its stdin.
@@ -146,7 +150,11 @@ describe("stdio back-pressure", () => {
           void t.send({ jsonrpc: "2.0", id, result: {} } as JsonRpcMessage).catch(() => {});
         };
         await t.start();
-        await untilDoneOrStalled(() => received, COUNT, () => {});
+        await untilDoneOrStalled(
+          () => received,
+          COUNT,
+          () => {},
+        );
         // 64 KiB of answers (~1,700) plus what the pipes and one read hold: far from all 50,000.
         expect(received).toBeLessThan(20_000);
 

@@ -25,24 +25,28 @@ describe.skipIf(!NODE)("StdioChildTransport under Node", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test("node:child_process is the spawn API; messages, process groups, closing a tree, exits and spawn errors all hold", async () => {
-    const proc = Bun.spawn([NODE!, script, process.execPath, join(FIXTURES, "child-modes.ts")], { stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    expect(err).toBe("");
-    expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({
-      runtime: "node",
-      defaultSpawnApi: "node",
-      message: { jsonrpc: "2.0", method: "env", params: { configured: "yes", leaked: null, hasPath: true } },
-      ownGroup: true,
-      closedExit: { code: 0, signal: null },
-      serverInWrapperGroup: true,
-      wrapperExit: { code: null, signal: "SIGTERM" },
-      serverGone: true,
-      lastMessages: [{ jsonrpc: "2.0", method: "hello", params: {} }],
-      exitErrors: ["MCP server 'quitter' exited with code 3"],
-      closeReason: "MCP server 'quitter' exited with code 3; nothing on stderr",
-      notFound: "could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found",
-    });
-  }, TEST_TIMEOUT);
+  test(
+    "node:child_process is the spawn API; messages, process groups, closing a tree, exits and spawn errors all hold",
+    async () => {
+      const proc = Bun.spawn([NODE!, script, process.execPath, join(FIXTURES, "child-modes.ts")], { stdout: "pipe", stderr: "pipe" });
+      const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(err).toBe("");
+      expect(code).toBe(0);
+      expect(JSON.parse(out)).toEqual({
+        runtime: "node",
+        defaultSpawnApi: "node",
+        message: { jsonrpc: "2.0", method: "env", params: { configured: "yes", leaked: null, hasPath: true } },
+        ownGroup: true,
+        closedExit: { code: 0, signal: null },
+        serverInWrapperGroup: true,
+        wrapperExit: { code: null, signal: "SIGTERM" },
+        serverGone: true,
+        lastMessages: [{ jsonrpc: "2.0", method: "hello", params: {} }],
+        exitErrors: ["MCP server 'quitter' exited with code 3"],
+        closeReason: "MCP server 'quitter' exited with code 3; nothing on stderr",
+        notFound: "could not start MCP server 'ghost': command 'agentd-no-such-command-xyz' not found",
+      });
+    },
+    TEST_TIMEOUT,
+  );
 });

@@ -61,8 +61,20 @@ export interface ChildExit {
 
 const INHERITED_ENV =
   process.platform === "win32"
-    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE",
-       "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ]
     : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"];
 
 /** The variables a child inherits by default: enough to run, never our secrets (API keys, tokens). */
@@ -326,10 +338,8 @@ export class StdioChildTransport implements Transport {
     const prefix = `could not start MCP server '${name}'`;
     if (e.code === "ENOENT" && cwd !== undefined && !existsSync(cwd))
       return new AgentdError("E_TRANSPORT", `${prefix}: working directory '${cwd}' does not exist`, { cause: e });
-    if (e.code === "ENOENT")
-      return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' not found`, { cause: e });
-    if (e.code === "EACCES")
-      return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' is not executable`, { cause: e });
+    if (e.code === "ENOENT") return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' not found`, { cause: e });
+    if (e.code === "EACCES") return new AgentdError("E_TRANSPORT", `${prefix}: command '${command}' is not executable`, { cause: e });
     return new AgentdError("E_TRANSPORT", `${prefix}: ${e.message}`, { cause: e });
   }
 }

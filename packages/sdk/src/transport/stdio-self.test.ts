@@ -100,39 +100,47 @@ runTransportCases("StdioServerTransport in a child, over raw pipes", async (): P
 });
 
 describe("StdioServerTransport", () => {
-  test("the peer closing stdin closes the transport and the process exits by itself (code 0)", async () => {
-    const l = await listen();
-    const relay = spawnRelay(l.port);
-    const socket = await l.next();
-    const b = new StreamTransport(socket, socket);
-    const bClosed = new Promise<void>((r) => (b.onclose = r));
-    await b.start();
-    relay.child.stdin!.end();
-    await bClosed;
-    expect(await relay.exited).toEqual({ code: 0, signal: null });
-    await l.stop();
-  }, PROCESS_TEST_TIMEOUT);
+  test(
+    "the peer closing stdin closes the transport and the process exits by itself (code 0)",
+    async () => {
+      const l = await listen();
+      const relay = spawnRelay(l.port);
+      const socket = await l.next();
+      const b = new StreamTransport(socket, socket);
+      const bClosed = new Promise<void>((r) => (b.onclose = r));
+      await b.start();
+      relay.child.stdin!.end();
+      await bClosed;
+      expect(await relay.exited).toEqual({ code: 0, signal: null });
+      await l.stop();
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 
-  test("console.log goes to stderr while serving, so stdout stays protocol only", async () => {
-    const l = await listen();
-    const relay = spawnRelay(l.port, "--noise");
-    const socket = await l.next();
-    const b = new StreamTransport(socket, socket);
-    await b.start();
-    const a = new StreamTransport(relay.child.stdout!, relay.child.stdin!);
-    const frameErrors: string[] = [];
-    a.onframeerror = (e) => frameErrors.push(e.error.message);
-    const got = new Promise<unknown>((r) => (a.onmessage = r));
-    await a.start();
-    await relay.stderrIncludes("relay: console.log noise");
-    await b.send(note("after-noise"));
-    expect(await got).toEqual(note("after-noise"));
-    expect(frameErrors).toEqual([]);
-    await a.close();
-    expect(await relay.exited).toEqual({ code: 0, signal: null });
-    await b.close();
-    await l.stop();
-  }, PROCESS_TEST_TIMEOUT);
+  test(
+    "console.log goes to stderr while serving, so stdout stays protocol only",
+    async () => {
+      const l = await listen();
+      const relay = spawnRelay(l.port, "--noise");
+      const socket = await l.next();
+      const b = new StreamTransport(socket, socket);
+      await b.start();
+      const a = new StreamTransport(relay.child.stdout!, relay.child.stdin!);
+      const frameErrors: string[] = [];
+      a.onframeerror = (e) => frameErrors.push(e.error.message);
+      const got = new Promise<unknown>((r) => (a.onmessage = r));
+      await a.start();
+      await relay.stderrIncludes("relay: console.log noise");
+      await b.send(note("after-noise"));
+      expect(await got).toEqual(note("after-noise"));
+      expect(frameErrors).toEqual([]);
+      await a.close();
+      expect(await relay.exited).toEqual({ code: 0, signal: null });
+      await b.close();
+      await l.stop();
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 });
 
 describe("StreamTransport", () => {

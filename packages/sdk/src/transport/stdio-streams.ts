@@ -8,13 +8,7 @@ import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { encodeNdjson, NdjsonDecoder } from "../wire/ndjson.ts";
 import { openSink } from "./_byte-sinks.ts";
 import { type ByteSink, type ByteSource, openSource, type Sink, type SourceHandle } from "./_byte-streams.ts";
-import {
-  DEFAULT_MAX_FRAME_BYTES,
-  DEFAULT_OUTPUT_HIGH_WATER_MARK,
-  type MessageExtra,
-  type SendOptions,
-  type Transport,
-} from "./types.ts";
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_OUTPUT_HIGH_WATER_MARK, type MessageExtra, type SendOptions, type Transport } from "./types.ts";
 
 export type { ByteSink, ByteSource } from "./_byte-streams.ts";
 
@@ -176,7 +170,6 @@ export class StreamTransport implements Transport {
 }
 
 /** A request of ours (it has a method and an id); a batch reply (an array) is owed like any answer. */
-const isRequest = (m: JsonRpcMessage): boolean =>
-  typeof m === "object" && m !== null && !Array.isArray(m) && "method" in m && "id" in m;
+const isRequest = (m: JsonRpcMessage): boolean => typeof m === "object" && m !== null && !Array.isArray(m) && "method" in m && "id" in m;
 
 const closedError = () => new AgentdError("E_CONNECTION_CLOSED", "transport is closed");

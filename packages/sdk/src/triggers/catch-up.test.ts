@@ -18,7 +18,11 @@ describe("catch-up policy", () => {
     const every5 = new CronSchedule({ expression: "*/5 * * * *", mode: "timezones" });
     const r = missedTicks(every5, t("2026-01-01T00:00:00Z"), t("2026-01-01T01:00:00Z"), { mode: "all", limit: 3 });
     expect(r.omitted).toBe(true);
-    expect(r.ticks.map((d) => d.toISOString())).toEqual(["2026-01-01T00:50:00.000Z", "2026-01-01T00:55:00.000Z", "2026-01-01T01:00:00.000Z"]);
+    expect(r.ticks.map((d) => d.toISOString())).toEqual([
+      "2026-01-01T00:50:00.000Z",
+      "2026-01-01T00:55:00.000Z",
+      "2026-01-01T01:00:00.000Z",
+    ]);
     const all = missedTicks(every5, t("2026-01-01T00:00:00Z"), t("2026-01-01T01:00:00Z"), { mode: "all", limit: 12 });
     expect(all.omitted).toBe(false);
     expect(all.ticks.length).toBe(12); // 00:05 … 01:00: the stored instant itself is not missed, `now` is

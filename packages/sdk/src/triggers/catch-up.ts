@@ -23,12 +23,7 @@ export function parseCatchUp(text: string): CatchUp {
 }
 
 /** The ticks in `(after, upTo]` that `policy` fires, ascending; `omitted` when the bound cut older ones. */
-export function missedTicks(
-  schedule: CronSchedule,
-  after: number,
-  upTo: number,
-  policy: CatchUp,
-): { ticks: Date[]; omitted: boolean } {
+export function missedTicks(schedule: CronSchedule, after: number, upTo: number, policy: CatchUp): { ticks: Date[]; omitted: boolean } {
   if (policy.mode === "none" || upTo <= after) return { ticks: [], omitted: false };
   if (policy.mode === "latest") {
     const ticks = schedule.latestTicks(after, upTo, 1);

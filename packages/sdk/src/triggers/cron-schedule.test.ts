@@ -156,7 +156,8 @@ describe("CronSchedule, time-zone cron: time zones and DST", () => {
   });
 
   test("a nickname in a time zone is that zone's midnight (or hour, week, month)", () => {
-    const berlin = (expression: string) => new CronSchedule({ expression, mode: "timezones", tz: "Europe/Berlin" }).next(new Date("2026-06-10T05:20:00Z"))?.toISOString();
+    const berlin = (expression: string) =>
+      new CronSchedule({ expression, mode: "timezones", tz: "Europe/Berlin" }).next(new Date("2026-06-10T05:20:00Z"))?.toISOString();
     expect(berlin("@daily")).toBe("2026-06-10T22:00:00.000Z"); // 00:00 CEST
     expect(berlin("@hourly")).toBe("2026-06-10T06:00:00.000Z");
     expect(berlin("@weekly")).toBe("2026-06-13T22:00:00.000Z"); // Sunday 00:00 CEST
@@ -212,7 +213,9 @@ describe("CronSchedule, UTC cron (the default)", () => {
     expect(next("@yearly")).toBe("2027-01-01T00:00:00.000Z");
     expect(next("@annually")).toBe("2027-01-01T00:00:00.000Z");
     expect(next(" @DAILY ")).toBe("2026-06-11T00:00:00.000Z");
-    expect(() => new CronSchedule({ expression: "@reboot" })).toThrow("cron '@reboot': unknown nickname; use one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, or the 5 fields");
+    expect(() => new CronSchedule({ expression: "@reboot" })).toThrow(
+      "cron '@reboot': unknown nickname; use one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, or the 5 fields",
+    );
     expect(() => new CronSchedule({ expression: "@fortnightly", mode: "timezones" })).toThrow("unknown nickname");
   });
 

@@ -70,7 +70,10 @@ export function expandCronNickname(expression: string): string {
   if (!e.startsWith("@")) return expression;
   const fields = CRON_NICKNAMES[e.toLowerCase()];
   if (fields === undefined)
-    throw new AgentdError("E_CONFIG_INVALID", `cron '${expression}': unknown nickname; use one of ${Object.keys(CRON_NICKNAMES).join(", ")}, or the 5 fields`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `cron '${expression}': unknown nickname; use one of ${Object.keys(CRON_NICKNAMES).join(", ")}, or the 5 fields`,
+    );
   return fields;
 }
 
@@ -107,7 +110,10 @@ export class CronSchedule {
     this.expression = options.expression;
     const rules = CRON_MODES[this.mode];
     if (options.tz !== undefined && !rules.timeZones)
-      throw new AgentdError("E_CONFIG_INVALID", `cron '${options.expression}': tz needs the richer cron (capabilities.cron "timezones"); without it schedules run in UTC`);
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `cron '${options.expression}': tz needs the richer cron (capabilities.cron "timezones"); without it schedules run in UTC`,
+      );
     if (options.tz !== undefined && !isTimeZone(options.tz))
       throw new AgentdError("E_CONFIG_INVALID", `cron: unknown time zone '${options.tz}' (use an IANA name such as Europe/Berlin)`);
     this.timeZone = options.tz ?? "UTC";

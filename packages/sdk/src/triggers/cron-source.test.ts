@@ -114,7 +114,10 @@ describe("catch-up after downtime (time-zone cron)", () => {
     });
 
   test("a late wake (suspended process) is caught up like downtime", async () => {
-    const s = setup({ expression: "0 * * * *", mode: "timezones", catchUp: "latest", jobStore: new MemoryJobStore() }, "2026-01-01T00:30:00Z");
+    const s = setup(
+      { expression: "0 * * * *", mode: "timezones", catchUp: "latest", jobStore: new MemoryJobStore() },
+      "2026-01-01T00:30:00Z",
+    );
     await s.router.start();
     s.clock.skew(3 * 3600_000); // 03:30
     s.clock.advance(0);

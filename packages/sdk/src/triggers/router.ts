@@ -55,7 +55,8 @@ export interface StopOptions {
 /** Validate a trigger definition; throws `E_CONFIG_INVALID` with one clear line. */
 export function validateTrigger(def: TriggerDefinition): void {
   const bad = (what: string) => new AgentdError("E_CONFIG_INVALID", `trigger '${def.id}': ${what}`);
-  if (typeof def.id !== "string" || def.id.length === 0) throw new AgentdError("E_CONFIG_INVALID", "trigger: id must be a non-empty string");
+  if (typeof def.id !== "string" || def.id.length === 0)
+    throw new AgentdError("E_CONFIG_INVALID", "trigger: id must be a non-empty string");
   const c = def.concurrency;
   if (c !== undefined && c !== "skip" && c !== "queue") {
     if (typeof c !== "object" || !Number.isInteger(c.parallel) || c.parallel < 1)

@@ -53,14 +53,30 @@ describe("StoreJobStore", () => {
     const jobs = new StoreJobStore({ store: backend!, identity: "agent" });
     const first = new TriggerRouter({ run: instantRuns().run, clock: new FakeClock("2026-01-01T00:30:00Z") });
     routers.push(first);
-    first.add({ id: "report", instruction: "r", concurrency: "queue", source: new CronSource({ scheduleId: "hourly", expression: "0 * * * *", mode: "timezones", catchUp: "all", jobStore: jobs }) });
+    first.add({
+      id: "report",
+      instruction: "r",
+      concurrency: "queue",
+      source: new CronSource({ scheduleId: "hourly", expression: "0 * * * *", mode: "timezones", catchUp: "all", jobStore: jobs }),
+    });
     await first.start();
     await first.stop({ graceMs: 0 });
     // Down from 00:30 to 03:10: ticks 01:00, 02:00, 03:00 were missed, and are fired once when it returns.
     const clock = new FakeClock("2026-01-01T03:10:00Z");
     const second = new TriggerRouter({ run: instantRuns().run, clock });
     routers.push(second);
-    second.add({ id: "report", instruction: "r", concurrency: "queue", source: new CronSource({ scheduleId: "hourly", expression: "0 * * * *", mode: "timezones", catchUp: "all", jobStore: new StoreJobStore({ store: backend!, identity: "agent" }) }) });
+    second.add({
+      id: "report",
+      instruction: "r",
+      concurrency: "queue",
+      source: new CronSource({
+        scheduleId: "hourly",
+        expression: "0 * * * *",
+        mode: "timezones",
+        catchUp: "all",
+        jobStore: new StoreJobStore({ store: backend!, identity: "agent" }),
+      }),
+    });
     const rec = record(second);
     await second.start();
     expect(rec.records.fire.map((f) => f.event.data.tick)).toEqual(["01", "02", "03"].map((h) => `2026-01-01T${h}:00:00.000Z`));

@@ -56,7 +56,9 @@ export class StoreJobStore implements JobStore {
       const r = await store.compareAndSet(key, doc?.version ?? 0, { lastFire: lastFireIso });
       if (r.ok) return;
     }
-    throw new AgentdError("E_STORE", `job store: the record of schedule ${scheduleId} kept changing under this write; try again`, { retryable: true });
+    throw new AgentdError("E_STORE", `job store: the record of schedule ${scheduleId} kept changing under this write; try again`, {
+      retryable: true,
+    });
   }
 
   async close(): Promise<void> {

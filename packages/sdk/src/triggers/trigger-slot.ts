@@ -192,8 +192,7 @@ export class TriggerSlot {
     void running.catch(failed).then((outcome) => {
       this.inFlight.delete(event.runId);
       this.hooks.onRunEnd(event, clock.now() - startedAt, outcome);
-      for (const w of pending.waiters)
-        w.resolve({ status: w.runId === event.runId ? "ran" : "covered", runId: event.runId, outcome });
+      for (const w of pending.waiters) w.resolve({ status: w.runId === event.runId ? "ran" : "covered", runId: event.runId, outcome });
       this.pump();
     });
   }

@@ -11,13 +11,7 @@ import { LEGACY_REVISIONS, SUPPORTED_REVISIONS, type McpCodec, type ProtocolRevi
 import { classify, errorResponse, notification, request, resultResponse } from "./jsonrpc.ts";
 import { URLElicitationRequiredErrorDataSchema } from "./schemas/elicitation.ts";
 import { CORPUS, kindOf, type CorpusEntry } from "../__fixtures__/corpus.ts";
-import {
-  NEEDS_SHARED,
-  parseWithOfficialSdk,
-  REQUEST_DEFINITIONS,
-  sharedMissing,
-  validateOfficial,
-} from "@agentd/test-support/oracle";
+import { NEEDS_SHARED, parseWithOfficialSdk, REQUEST_DEFINITIONS, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
 import { officialSchemaPath } from "@agentd/test-support/shared-specs";
 import * as v from "valibot";
 
@@ -72,12 +66,15 @@ function officialMethods(revision: string, kind: "Request" | "Notification"): Re
 
 describe("the method tables", () => {
   for (const revision of SUPPORTED_REVISIONS) {
-    test.skipIf(sharedMissing)(`${NEEDS_SHARED} ${revision}: requests and notifications, and who sends them, match the official schema`, () => {
-      const table = REVISION_TABLES[revision];
-      const fromTable = (t: Record<string, { from: string }>) => Object.fromEntries(Object.entries(t).map(([m, s]) => [m, s.from]));
-      expect(fromTable(table.requests)).toEqual(officialMethods(revision, "Request"));
-      expect(fromTable(table.notifications)).toEqual(officialMethods(revision, "Notification"));
-    });
+    test.skipIf(sharedMissing)(
+      `${NEEDS_SHARED} ${revision}: requests and notifications, and who sends them, match the official schema`,
+      () => {
+        const table = REVISION_TABLES[revision];
+        const fromTable = (t: Record<string, { from: string }>) => Object.fromEntries(Object.entries(t).map(([m, s]) => [m, s.from]));
+        expect(fromTable(table.requests)).toEqual(officialMethods(revision, "Request"));
+        expect(fromTable(table.notifications)).toEqual(officialMethods(revision, "Notification"));
+      },
+    );
   }
 });
 
@@ -86,7 +83,9 @@ describe("the corpus", () => {
     const table = REVISION_TABLES["2025-11-25"];
     const has = (kind: string, method: string) => CORPUS.some((e) => kindOf(e) === kind && e.method === method);
     const missing = [
-      ...Object.keys(table.requests).flatMap((m) => [has("request", m) ? [] : [`${m} request`], has("result", m) ? [] : [`${m} result`]].flat()),
+      ...Object.keys(table.requests).flatMap((m) =>
+        [has("request", m) ? [] : [`${m} request`], has("result", m) ? [] : [`${m} result`]].flat(),
+      ),
       ...Object.keys(table.notifications).filter((m) => !has("notification", m)),
     ];
     expect(missing).toEqual([]);
@@ -113,13 +112,16 @@ describe("the corpus", () => {
 
   // The corpus is of the handshake revisions; 2026-07-28 has its own (codecs-2026.oracle.test.ts).
   for (const revision of LEGACY_REVISIONS) {
-    test.skipIf(sharedMissing)(`${NEEDS_SHARED} ${revision}: the official JSON Schema accepts exactly the messages declared valid in it`, () => {
-      const wrong = CORPUS.flatMap((e) => {
-        const verdict = validateOfficial(revision, e.message, e.method);
-        return verdict.ok === e.revisions.includes(revision) ? [] : [`${e.name}: official ${verdict.ok} ${verdict.errors}`];
-      });
-      expect(wrong).toEqual([]);
-    });
+    test.skipIf(sharedMissing)(
+      `${NEEDS_SHARED} ${revision}: the official JSON Schema accepts exactly the messages declared valid in it`,
+      () => {
+        const wrong = CORPUS.flatMap((e) => {
+          const verdict = validateOfficial(revision, e.message, e.method);
+          return verdict.ok === e.revisions.includes(revision) ? [] : [`${e.name}: official ${verdict.ok} ${verdict.errors}`];
+        });
+        expect(wrong).toEqual([]);
+      },
+    );
 
     test(`${revision}: our codec accepts exactly the messages valid in it, and rejects or flags unknown the rest`, () => {
       const codec = getCodec(revision);
@@ -151,10 +153,17 @@ describe("the corpus", () => {
           let full: ReturnType<McpCodec["result"]>;
           let fast: ReturnType<McpCodec["checkResult"]>;
           if (k.kind === "request")
-            [full, fast] = [codec.requestParams(k.message.method, k.message.params), codec.checkRequestParams(k.message.method, k.message.params)];
+            [full, fast] = [
+              codec.requestParams(k.message.method, k.message.params),
+              codec.checkRequestParams(k.message.method, k.message.params),
+            ];
           else if (k.kind === "notification")
-            [full, fast] = [codec.notificationParams(k.message.method, k.message.params), codec.checkNotificationParams(k.message.method, k.message.params)];
-          else if (k.kind === "result") [full, fast] = [codec.result(e.method, k.message.result), codec.checkResult(e.method, k.message.result)];
+            [full, fast] = [
+              codec.notificationParams(k.message.method, k.message.params),
+              codec.checkNotificationParams(k.message.method, k.message.params),
+            ];
+          else if (k.kind === "result")
+            [full, fast] = [codec.result(e.method, k.message.result), codec.checkResult(e.method, k.message.result)];
           else continue;
           if (!full.ok) failures++;
           if (full.ok ? fast !== undefined : JSON.stringify(fast) !== JSON.stringify(full))
@@ -185,23 +194,101 @@ describe("the corpus", () => {
 const BAD: [string, ProtocolRevision, object, string | undefined, string][] = [
   ["tools/call without name", "2025-11-25", request(1, "tools/call", { arguments: {} }), undefined, "params.name"],
   ["tools/call with array arguments", "2025-11-25", request(1, "tools/call", { name: "x", arguments: [1] }), undefined, "params.arguments"],
-  ["initialize without capabilities", "2025-11-25", request(1, "initialize", { protocolVersion: "2025-11-25", clientInfo: { name: "c", version: "1" } }), undefined, "params.capabilities"],
+  [
+    "initialize without capabilities",
+    "2025-11-25",
+    request(1, "initialize", { protocolVersion: "2025-11-25", clientInfo: { name: "c", version: "1" } }),
+    undefined,
+    "params.capabilities",
+  ],
   ["setLevel with a bad level", "2025-11-25", request(1, "logging/setLevel", { level: "verbose" }), undefined, "params.level"],
-  ["createMessage with fractional maxTokens", "2025-11-25", request(1, "sampling/createMessage", { messages: [], maxTokens: 1.5 }), undefined, "params.maxTokens"],
-  ["createMessage with costPriority 2", "2025-11-25", request(1, "sampling/createMessage", { messages: [], maxTokens: 1, modelPreferences: { costPriority: 2 } }), undefined, "params.modelPreferences.costPriority"],
-  ["url elicitation without elicitationId", "2025-11-25", request(1, "elicitation/create", { mode: "url", message: "m", url: "https://a.example" }), undefined, "params.elicitationId"],
+  [
+    "createMessage with fractional maxTokens",
+    "2025-11-25",
+    request(1, "sampling/createMessage", { messages: [], maxTokens: 1.5 }),
+    undefined,
+    "params.maxTokens",
+  ],
+  [
+    "createMessage with costPriority 2",
+    "2025-11-25",
+    request(1, "sampling/createMessage", { messages: [], maxTokens: 1, modelPreferences: { costPriority: 2 } }),
+    undefined,
+    "params.modelPreferences.costPriority",
+  ],
+  [
+    "url elicitation without elicitationId",
+    "2025-11-25",
+    request(1, "elicitation/create", { mode: "url", message: "m", url: "https://a.example" }),
+    undefined,
+    "params.elicitationId",
+  ],
   ["progress without progress", "2025-11-25", notification("notifications/progress", { progressToken: 1 }), undefined, "params.progress"],
   ["resources/updated without uri", "2025-11-25", notification("notifications/resources/updated", {}), undefined, "params.uri"],
-  ["task status notification with a bad status", "2025-11-25", notification("notifications/tasks/status", { taskId: "t", status: "paused", createdAt: "a", lastUpdatedAt: "b", ttl: 1 }), undefined, "params.status"],
-  ["tools/call result with a nameless resource_link", "2025-11-25", resultResponse(1, { content: [{ type: "resource_link", uri: "file:///a" }] }), "tools/call", "result.content.0.name"],
-  ["tools/list result with a bad inputSchema", "2025-11-25", resultResponse(1, { tools: [{ name: "t", inputSchema: { type: "string" } }] }), "tools/list", "result.tools.0.inputSchema.type"],
-  ["tasks/get result without ttl", "2025-11-25", resultResponse(1, { taskId: "t", status: "working", createdAt: "a", lastUpdatedAt: "b" }), "tasks/get", "result.ttl"],
+  [
+    "task status notification with a bad status",
+    "2025-11-25",
+    notification("notifications/tasks/status", { taskId: "t", status: "paused", createdAt: "a", lastUpdatedAt: "b", ttl: 1 }),
+    undefined,
+    "params.status",
+  ],
+  [
+    "tools/call result with a nameless resource_link",
+    "2025-11-25",
+    resultResponse(1, { content: [{ type: "resource_link", uri: "file:///a" }] }),
+    "tools/call",
+    "result.content.0.name",
+  ],
+  [
+    "tools/list result with a bad inputSchema",
+    "2025-11-25",
+    resultResponse(1, { tools: [{ name: "t", inputSchema: { type: "string" } }] }),
+    "tools/list",
+    "result.tools.0.inputSchema.type",
+  ],
+  [
+    "tasks/get result without ttl",
+    "2025-11-25",
+    resultResponse(1, { taskId: "t", status: "working", createdAt: "a", lastUpdatedAt: "b" }),
+    "tasks/get",
+    "result.ttl",
+  ],
   ["elicit result with an unknown action", "2025-11-25", resultResponse(1, { action: "maybe" }), "elicitation/create", "result.action"],
-  ["completion result without values", "2025-11-25", resultResponse(1, { completion: { total: 3 } }), "completion/complete", "result.completion.values"],
-  ["initialize result with a bad serverInfo", "2025-06-18", resultResponse(1, { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: 1, version: "1" } }), "initialize", "result.serverInfo.name"],
-  ["cancelled without requestId in 2025-06-18", "2025-06-18", notification("notifications/cancelled", { reason: "r" }), undefined, "params.requestId"],
-  ["sampling tool_use in 2025-06-18", "2025-06-18", resultResponse(1, { role: "assistant", model: "m", content: { type: "tool_use", id: "1", name: "f", input: {} } }), "sampling/createMessage", "result.content.type"],
-  ["resource_link in 2025-03-26", "2025-03-26", resultResponse(1, { content: [{ type: "resource_link", uri: "file:///a", name: "a" }] }), "tools/call", "result.content.0.type"],
+  [
+    "completion result without values",
+    "2025-11-25",
+    resultResponse(1, { completion: { total: 3 } }),
+    "completion/complete",
+    "result.completion.values",
+  ],
+  [
+    "initialize result with a bad serverInfo",
+    "2025-06-18",
+    resultResponse(1, { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: 1, version: "1" } }),
+    "initialize",
+    "result.serverInfo.name",
+  ],
+  [
+    "cancelled without requestId in 2025-06-18",
+    "2025-06-18",
+    notification("notifications/cancelled", { reason: "r" }),
+    undefined,
+    "params.requestId",
+  ],
+  [
+    "sampling tool_use in 2025-06-18",
+    "2025-06-18",
+    resultResponse(1, { role: "assistant", model: "m", content: { type: "tool_use", id: "1", name: "f", input: {} } }),
+    "sampling/createMessage",
+    "result.content.type",
+  ],
+  [
+    "resource_link in 2025-03-26",
+    "2025-03-26",
+    resultResponse(1, { content: [{ type: "resource_link", uri: "file:///a", name: "a" }] }),
+    "tools/call",
+    "result.content.0.type",
+  ],
 ];
 
 describe("wrong shapes", () => {
@@ -230,8 +317,7 @@ describe("wrong shapes", () => {
 describe("envelopes", () => {
   test.skipIf(sharedMissing)(`${NEEDS_SHARED} batches: only the 2025-03-26 schema accepts one, as codec.batches says`, () => {
     const batch = [request(1, "ping"), notification("notifications/initialized")];
-    for (const revision of SUPPORTED_REVISIONS)
-      expect(validateOfficial(revision, batch).ok).toBe(getCodec(revision).batches);
+    for (const revision of SUPPORTED_REVISIONS) expect(validateOfficial(revision, batch).ok).toBe(getCodec(revision).batches);
   });
 
   test.skipIf(sharedMissing)(`${NEEDS_SHARED} what the jsonrpc.ts builders emit validates in every revision`, () => {

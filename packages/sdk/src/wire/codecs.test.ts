@@ -22,7 +22,11 @@ describe("getCodec", () => {
     for (const m of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]) {
       expect([latest.knowsRequest(m), june.knowsRequest(m), march.knowsRequest(m)]).toEqual([true, false, false]);
     }
-    expect([latest.knowsRequest("elicitation/create"), june.knowsRequest("elicitation/create"), march.knowsRequest("elicitation/create")]).toEqual([true, true, false]);
+    expect([
+      latest.knowsRequest("elicitation/create"),
+      june.knowsRequest("elicitation/create"),
+      march.knowsRequest("elicitation/create"),
+    ]).toEqual([true, true, false]);
     for (const n of ["notifications/tasks/status", "notifications/elicitation/complete"]) {
       expect([latest.knowsNotification(n), june.knowsNotification(n), march.knowsNotification(n)]).toEqual([true, false, false]);
     }
@@ -69,25 +73,95 @@ describe("unknown method vs bad params", () => {
 describe("useful messages: the field path of what is wrong", () => {
   const cases: [string, () => ReturnType<typeof latest.result>, string][] = [
     ["tools/call name", () => latest.requestParams("tools/call", { name: 7 }), "params.name: Invalid type: Expected string but received 7"],
-    ["arguments not an object", () => latest.requestParams("tools/call", { name: "x", arguments: "a=1" }), "params.arguments: Invalid type"],
-    ["text block without text", () => latest.result("tools/call", { content: [{ type: "text" }] }), "result.content.0.text: required, but missing"],
-    ["unknown content type", () => latest.result("tools/call", { content: [{ type: "video" }] }), 'result.content.0.type: Invalid type: Expected ("text" |'],
-    ["tool without inputSchema", () => latest.result("tools/list", { tools: [{ name: "a" }, { name: "b", inputSchema: { type: "object" } }] }), "result.tools.0.inputSchema: required, but missing"],
-    ["inputSchema type", () => latest.result("tools/list", { tools: [{ name: "a", inputSchema: { type: "array" } }] }), 'result.tools.0.inputSchema.type: Invalid type: Expected "object"'],
-    ["taskSupport enum", () => latest.result("tools/list", { tools: [{ name: "a", inputSchema: { type: "object" }, execution: { taskSupport: "sometimes" } }] }), "result.tools.0.execution.taskSupport"],
+    [
+      "arguments not an object",
+      () => latest.requestParams("tools/call", { name: "x", arguments: "a=1" }),
+      "params.arguments: Invalid type",
+    ],
+    [
+      "text block without text",
+      () => latest.result("tools/call", { content: [{ type: "text" }] }),
+      "result.content.0.text: required, but missing",
+    ],
+    [
+      "unknown content type",
+      () => latest.result("tools/call", { content: [{ type: "video" }] }),
+      'result.content.0.type: Invalid type: Expected ("text" |',
+    ],
+    [
+      "tool without inputSchema",
+      () => latest.result("tools/list", { tools: [{ name: "a" }, { name: "b", inputSchema: { type: "object" } }] }),
+      "result.tools.0.inputSchema: required, but missing",
+    ],
+    [
+      "inputSchema type",
+      () => latest.result("tools/list", { tools: [{ name: "a", inputSchema: { type: "array" } }] }),
+      'result.tools.0.inputSchema.type: Invalid type: Expected "object"',
+    ],
+    [
+      "taskSupport enum",
+      () =>
+        latest.result("tools/list", { tools: [{ name: "a", inputSchema: { type: "object" }, execution: { taskSupport: "sometimes" } }] }),
+      "result.tools.0.execution.taskSupport",
+    ],
     ["logging level", () => latest.requestParams("logging/setLevel", { level: "verbose" }), "params.level: Invalid type"],
-    ["maxTokens integer", () => latest.requestParams("sampling/createMessage", { messages: [], maxTokens: 1.5 }), "params.maxTokens: Invalid integer"],
-    ["priority range", () => latest.requestParams("sampling/createMessage", { messages: [], maxTokens: 5, modelPreferences: { costPriority: 2 } }), "params.modelPreferences.costPriority: Invalid value"],
-    ["tool_use in a message array", () => latest.requestParams("sampling/createMessage", { maxTokens: 5, messages: [{ role: "assistant", content: [{ type: "tool_use", id: "1", name: "f" }] }] }), "params.messages.0.content.0.input: required, but missing"],
-    ["url elicitation without url", () => latest.requestParams("elicitation/create", { mode: "url", message: "m", elicitationId: "e" }), "params.url: required, but missing"],
+    [
+      "maxTokens integer",
+      () => latest.requestParams("sampling/createMessage", { messages: [], maxTokens: 1.5 }),
+      "params.maxTokens: Invalid integer",
+    ],
+    [
+      "priority range",
+      () => latest.requestParams("sampling/createMessage", { messages: [], maxTokens: 5, modelPreferences: { costPriority: 2 } }),
+      "params.modelPreferences.costPriority: Invalid value",
+    ],
+    [
+      "tool_use in a message array",
+      () =>
+        latest.requestParams("sampling/createMessage", {
+          maxTokens: 5,
+          messages: [{ role: "assistant", content: [{ type: "tool_use", id: "1", name: "f" }] }],
+        }),
+      "params.messages.0.content.0.input: required, but missing",
+    ],
+    [
+      "url elicitation without url",
+      () => latest.requestParams("elicitation/create", { mode: "url", message: "m", elicitationId: "e" }),
+      "params.url: required, but missing",
+    ],
     ["task status enum", () => latest.result("tasks/get", { ...task, status: "running" }), "result.status: Invalid type"],
     ["task ttl required", () => latest.result("tasks/get", { ...task, ttl: undefined }), "result.ttl"],
-    ["progress token", () => latest.notificationParams("notifications/progress", { progress: 1 }), "params.progressToken: required, but missing"],
-    ["initialize clientInfo", () => latest.requestParams("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c" } }), "params.clientInfo.version: required, but missing"],
-    ["arrays are not objects (arguments)", () => latest.requestParams("tools/call", { name: "x", arguments: [1] }), "params.arguments: Invalid type: Expected Object but received Array"],
-    ["arrays are not objects (capabilities)", () => latest.requestParams("initialize", { protocolVersion: "1", capabilities: { roots: [] }, clientInfo: { name: "c", version: "1" } }), "params.capabilities.roots: Invalid type: Expected Object"],
-    ["arrays are not objects (_meta)", () => latest.notificationParams("notifications/initialized", { _meta: [] }), "params._meta: Invalid type: Expected Object"],
-    ["read result contents", () => latest.result("resources/read", { contents: [{ uri: "file:///a" }] }), "result.contents.0.text: required, but missing"],
+    [
+      "progress token",
+      () => latest.notificationParams("notifications/progress", { progress: 1 }),
+      "params.progressToken: required, but missing",
+    ],
+    [
+      "initialize clientInfo",
+      () => latest.requestParams("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c" } }),
+      "params.clientInfo.version: required, but missing",
+    ],
+    [
+      "arrays are not objects (arguments)",
+      () => latest.requestParams("tools/call", { name: "x", arguments: [1] }),
+      "params.arguments: Invalid type: Expected Object but received Array",
+    ],
+    [
+      "arrays are not objects (capabilities)",
+      () =>
+        latest.requestParams("initialize", { protocolVersion: "1", capabilities: { roots: [] }, clientInfo: { name: "c", version: "1" } }),
+      "params.capabilities.roots: Invalid type: Expected Object",
+    ],
+    [
+      "arrays are not objects (_meta)",
+      () => latest.notificationParams("notifications/initialized", { _meta: [] }),
+      "params._meta: Invalid type: Expected Object",
+    ],
+    [
+      "read result contents",
+      () => latest.result("resources/read", { contents: [{ uri: "file:///a" }] }),
+      "result.contents.0.text: required, but missing",
+    ],
   ];
   for (const [name, run, expected] of cases) {
     test(name, () => {
@@ -99,7 +173,9 @@ describe("useful messages: the field path of what is wrong", () => {
   }
 
   test("many issues are capped with a count", () => {
-    const r = latest.result("tools/call", { content: [{ type: "text" }, { type: "text" }, { type: "text" }, { type: "text" }, { type: "text" }] });
+    const r = latest.result("tools/call", {
+      content: [{ type: "text" }, { type: "text" }, { type: "text" }, { type: "text" }, { type: "text" }],
+    });
     expect(!r.ok && r.message).toContain("and 2 more");
   });
 });
@@ -135,7 +211,9 @@ describe("what the older revisions reject", () => {
   });
 
   test("2025-06-18 has form elicitation only, primitive answers, no tool-use sampling, required requestId", () => {
-    expect(june.requestParams("elicitation/create", { mode: "url", message: "m", elicitationId: "e", url: "https://a.example" }).ok).toBe(false);
+    expect(june.requestParams("elicitation/create", { mode: "url", message: "m", elicitationId: "e", url: "https://a.example" }).ok).toBe(
+      false,
+    );
     const multi = { type: "array", items: { type: "string", enum: ["a"] } };
     const form = (field: unknown) => ({ message: "m", requestedSchema: { type: "object", properties: { f: field } } });
     expect(latest.requestParams("elicitation/create", form(multi)).ok).toBe(true);

@@ -38,8 +38,7 @@ interface Located {
   message: string;
 }
 
-const segments = (issue: v.BaseIssue<unknown>): string[] =>
-  issue.path?.map((item) => String((item as { key: unknown }).key)) ?? [];
+const segments = (issue: v.BaseIssue<unknown>): string[] => issue.path?.map((item) => String((item as { key: unknown }).key)) ?? [];
 
 /**
  * The most specific problem under an issue. Under a union, the alternative that got deepest into the value
@@ -144,7 +143,8 @@ export function createCodec(revision: ProtocolRevision, table: RevisionTable): M
       taskResult: spec.taskResult === undefined ? undefined : validator(spec.taskResult),
     });
   const notifications = new Map<string, Validator>();
-  for (const [method, spec] of Object.entries({ ...table.notifications, ...table.extensions?.notifications })) notifications.set(method, validator(spec.params));
+  for (const [method, spec] of Object.entries({ ...table.notifications, ...table.extensions?.notifications }))
+    notifications.set(method, validator(spec.params));
   const unknownRequest = (method: string): CodecFailure => ({
     ok: false,
     unknown: true,
@@ -170,7 +170,8 @@ export function createCodec(revision: ProtocolRevision, table: RevisionTable): M
       return check(inputRequiredResult, result, "result", "Invalid input-required result", method);
     if (spec.result.fast(result)) return undefined;
     // A task-augmented request is answered with a CreateTaskResult instead of its usual result.
-    if (spec.taskAugmentable && looksLikeTaskResult(result)) return check(createTaskResult, result, "result", "Invalid task result", method);
+    if (spec.taskAugmentable && looksLikeTaskResult(result))
+      return check(createTaskResult, result, "result", "Invalid task result", method);
     // Tasks extension: a flat task handle (whether it was negotiated is the client's to check).
     if (spec.taskResult !== undefined && (result as { resultType?: unknown } | undefined)?.resultType === "task")
       return check(spec.taskResult, result, "result", "Invalid task result", method);

@@ -31,13 +31,13 @@ describe("jsonTooDeep", () => {
 
   test("agrees with the depth of the parsed value on generated texts", () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     // One deep spine with short side branches, so the values stay small.
     const gen = (d: number, spine: boolean): unknown => {
       if (d > 60 || (!spine && rand() < 0.6) || (spine && rand() < 0.03)) return rand() < 0.5 ? `s"\\[{${d}` : d;
       const side = gen(d + 1, false);
       const next = gen(d + 1, spine);
-      return rand() < 0.5 ? [side, next] : { "k\\\"[": side, n: next };
+      return rand() < 0.5 ? [side, next] : { 'k\\"[': side, n: next };
     };
     for (let i = 0; i < 300; i++) {
       const value = gen(0, true);

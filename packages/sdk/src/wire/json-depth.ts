@@ -45,4 +45,3 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
 
 /** The one line that refuses a too-deep JSON text, naming the limit. */
 export const jsonDepthMessage = (max = MAX_JSON_DEPTH): string => `JSON nested more than ${max} levels deep is refused`;
-

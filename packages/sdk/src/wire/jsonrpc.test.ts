@@ -46,7 +46,17 @@ test("classify agrees with its previous, untuned form on every combination of en
     for (const x of values[key] as unknown[]) build(i + 1, x === ABSENT ? m : { ...m, [key]: x });
   };
   build(0, {});
-  for (const x of [null, undefined, "s", 1, true, [], [{ jsonrpc: "2.0" }], () => 1, Object.create({ jsonrpc: "2.0", id: 1, method: "m" })]) {
+  for (const x of [
+    null,
+    undefined,
+    "s",
+    1,
+    true,
+    [],
+    [{ jsonrpc: "2.0" }],
+    () => 1,
+    Object.create({ jsonrpc: "2.0", id: 1, method: "m" }),
+  ]) {
     compared++;
     if (!Bun.deepEquals(classify(x), referenceClassify(x), true)) wrong.push(String(x));
   }

@@ -89,11 +89,9 @@ export type MessageKind =
   /** Not a valid JSON-RPC message. `id` is the request id if one could be read (to address the -32600 reply). */
   | { kind: "invalid"; id: RequestId | null; reason: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const isId = (v: unknown): v is RequestId =>
-  typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+const isId = (v: unknown): v is RequestId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 
 /**
  * Classify a JSON-parsed value as a JSON-RPC message, exactly and cheaply.
@@ -152,12 +150,7 @@ export const resultResponse = (id: RequestId, result: Record<string, unknown>): 
 });
 
 /** Build an error response. */
-export const errorResponse = (
-  id: RequestId | null,
-  code: number,
-  message: string,
-  data?: unknown,
-): JsonRpcErrorResponse => {
+export const errorResponse = (id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse => {
   const error = data === undefined ? { code, message } : { code, message, data };
   return id === null ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 };

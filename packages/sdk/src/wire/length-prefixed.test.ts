@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { AgentdError, McpError } from "./errors.ts";
 import { ErrorCode } from "./jsonrpc.ts";
-import {
-  encodeLengthPrefixed,
-  LENGTH_HEADER_BYTES,
-  LengthPrefixedDecoder,
-  type LengthPrefixedDecoderOptions,
-} from "./length-prefixed.ts";
+import { encodeLengthPrefixed, LENGTH_HEADER_BYTES, LengthPrefixedDecoder, type LengthPrefixedDecoderOptions } from "./length-prefixed.ts";
 
 /** A small deterministic PRNG (mulberry32), so a failing split is reproducible from its seed. */
 function prng(seed: number): () => number {
@@ -152,11 +147,7 @@ describe("LengthPrefixedDecoder", () => {
       ]),
     );
     expect(messages).toEqual([{ ok: true }]);
-    expect(errors.map((e) => McpError.isInstance(e) && e.code)).toEqual([
-      ErrorCode.ParseError,
-      ErrorCode.ParseError,
-      ErrorCode.ParseError,
-    ]);
+    expect(errors.map((e) => McpError.isInstance(e) && e.code)).toEqual([ErrorCode.ParseError, ErrorCode.ParseError, ErrorCode.ParseError]);
     expect(errors[0]?.message).not.toContain("not json"); // never echo frame contents
   });
 

@@ -21,7 +21,7 @@ const values = (out: ReturnType<typeof decode>) => out.map((o) => ("value" in o 
 
 const MESSAGES = [
   { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "héllo 😀 你好世界" } } },
-  { jsonrpc: "2.0", method: "notifications/message", params: { data: "🇩🇪 𝄞 \u2028 \n\r\t \"quoted\"" } },
+  { jsonrpc: "2.0", method: "notifications/message", params: { data: '🇩🇪 𝄞 \u2028 \n\r\t "quoted"' } },
   { jsonrpc: "2.0", id: "x", result: { content: [{ type: "text", text: "日本語テキスト — ✓" }] } },
 ];
 
@@ -55,10 +55,7 @@ describe("NdjsonDecoder", () => {
     const text = '{"a":1}\r\n\r\n\n   \n{"b":2}\r\n\t\r\n{"c":3}\n';
     expect(values(decode([utf8.encode(text)]))).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
     // CR and LF in different chunks.
-    expect(values(decode([utf8.encode('{"a":1}\r'), utf8.encode('\n{"b":2}\r'), utf8.encode("\n")]))).toEqual([
-      { a: 1 },
-      { b: 2 },
-    ]);
+    expect(values(decode([utf8.encode('{"a":1}\r'), utf8.encode('\n{"b":2}\r'), utf8.encode("\n")]))).toEqual([{ a: 1 }, { b: 2 }]);
   });
 
   test("invalid JSON is a -32700 frame error and the stream continues", () => {
@@ -123,9 +120,7 @@ describe("NdjsonDecoder", () => {
     expect(values(decode([utf8.encode(`${line(64)}\r`), utf8.encode("\n")], 64))).toEqual(["z".repeat(62)]);
     // 65 bytes across two chunks: still too long; 64 across two chunks: fine.
     expect(values(decode([utf8.encode(`"${"z".repeat(40)}`), utf8.encode(`${"z".repeat(23)}"\n`)], 64))).toEqual([-32600]);
-    expect(values(decode([utf8.encode(`"${"z".repeat(40)}`), utf8.encode(`${"z".repeat(22)}"\n`)], 64))).toEqual([
-      "z".repeat(62),
-    ]);
+    expect(values(decode([utf8.encode(`"${"z".repeat(40)}`), utf8.encode(`${"z".repeat(22)}"\n`)], 64))).toEqual(["z".repeat(62)]);
   });
 });
 
@@ -150,7 +145,10 @@ describe("NdjsonDecoder: an over-long response names the request it answers", ()
 
   test("id first (Python's order), a string id, CRLF: reported at once, with its id", () => {
     expect(oversized([`{"jsonrpc":"2.0","id":"a-1","result":{"t":"${pad}"}}\r\n`])).toEqual({ errors: [[-32600, "a-1"]], seen: [] });
-    expect(oversized([`{"jsonrpc":"2.0","error":{"code":-1,"message":"${pad}"},"id":-3}\r\n`])).toEqual({ errors: [[-32600, -3]], seen: [] });
+    expect(oversized([`{"jsonrpc":"2.0","error":{"code":-1,"message":"${pad}"},"id":-3}\r\n`])).toEqual({
+      errors: [[-32600, -3]],
+      seen: [],
+    });
   });
 
   test("not a response, or no top-level id to be sure of: reported without one", () => {

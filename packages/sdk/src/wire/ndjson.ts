@@ -76,8 +76,7 @@ export class LineSplitter {
       const end = nl === -1 ? chunk.length : nl;
       const length = this.pending + (end - start);
       // Without a newline yet, allow one byte more: it may be the CR of a CRLF terminator.
-      const contentLength =
-        nl === -1 ? length - 1 : length > 0 && lastByte(this.parts, chunk, start, end) === CR ? length - 1 : length;
+      const contentLength = nl === -1 ? length - 1 : length > 0 && lastByte(this.parts, chunk, start, end) === CR ? length - 1 : length;
       if (contentLength > max) {
         this.overflow(chunk.subarray(start, end), max);
         this.skipping = true;
@@ -255,7 +254,9 @@ export class NdjsonDecoder {
 
   private reportOversized(responseTo: RequestId | undefined): void {
     const max = this.max;
-    const error = new McpError(ErrorCode.InvalidRequest, `Invalid request: frame larger than ${max} bytes, discarded`, { maxFrameBytes: max });
+    const error = new McpError(ErrorCode.InvalidRequest, `Invalid request: frame larger than ${max} bytes, discarded`, {
+      maxFrameBytes: max,
+    });
     if (responseTo === undefined) this.options.onerror(error);
     else this.options.onerror(error, responseTo);
   }

@@ -42,8 +42,10 @@ export function paramHeaders(inputSchema: unknown): ParamHeaders {
     if (!isObject(node)) return;
     if (Object.hasOwn(node, KEY)) {
       const raw = node[KEY];
-      if (!reachable || path.length === 0) return void (problem = `${where}: ${KEY} is allowed only on properties reached through "properties" keys`);
-      if (typeof raw !== "string" || !TOKEN.test(raw)) return void (problem = `${at(path)}: ${KEY} must be a non-empty HTTP token, got ${JSON.stringify(raw)}`);
+      if (!reachable || path.length === 0)
+        return void (problem = `${where}: ${KEY} is allowed only on properties reached through "properties" keys`);
+      if (typeof raw !== "string" || !TOKEN.test(raw))
+        return void (problem = `${at(path)}: ${KEY} must be a non-empty HTTP token, got ${JSON.stringify(raw)}`);
       const type = node.type;
       if (type !== "string" && type !== "integer" && type !== "boolean")
         return void (problem = `${at(path)}: ${KEY} is allowed only on string, integer or boolean properties, not ${JSON.stringify(type ?? "untyped")}`);
@@ -100,7 +102,11 @@ export function paramHeaderValues(declared: readonly ParamHeader[], args: unknow
  * What is wrong with the `Mcp-Param-*` headers of a `tools/call` (`get` reads a request header by name,
  * ignoring case), or undefined. Integers compare numerically (the spec's SHOULD: `42.0` equals `42`).
  */
-export function paramHeaderMismatch(declared: readonly ParamHeader[], args: unknown, get: (name: string) => string | null): string | undefined {
+export function paramHeaderMismatch(
+  declared: readonly ParamHeader[],
+  args: unknown,
+  get: (name: string) => string | null,
+): string | undefined {
   for (const h of declared) {
     const header = get(`mcp-param-${h.name}`);
     const body = valueAt(args, h.path);

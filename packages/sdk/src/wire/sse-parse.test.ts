@@ -110,7 +110,7 @@ describe("createSseParser", () => {
   });
 
   test("whole-stream and byte-by-byte feeding give the same events", () => {
-    const text = "id: 1\nevent: message\ndata: {\"a\":\ndata: 1}\n\n: keep-alive\n\nretry: 250\ndata:x\r\n\r\n";
+    const text = 'id: 1\nevent: message\ndata: {"a":\ndata: 1}\n\n: keep-alive\n\nretry: 250\ndata:x\r\n\r\n';
     const whole = ours([text]);
     expect(ours([...text])).toEqual(whole);
     expect(whole).toEqual([

@@ -92,11 +92,7 @@ export function toAnswer(
       : [];
   const requested = "finishReason" in turn ? turn.finishReason : undefined;
   const finishReason =
-    toolCalls.length > 0
-      ? words.tool_calls
-      : requested === undefined
-        ? words.stop
-        : (words[requested as keyof FinishWords] ?? requested);
+    toolCalls.length > 0 ? words.tool_calls : requested === undefined ? words.stop : (words[requested as keyof FinishWords] ?? requested);
   const outputChars = text.length + toolCalls.reduce((n, call) => n + call.name.length + JSON.stringify(call.arguments).length, 0);
   const reasoning = turn.reasoning ?? (context.thinking ? DEFAULT_REASONING : undefined);
   const input = turn.usage?.input ?? estimateTokens(context.promptChars ?? conversationChars(messages));

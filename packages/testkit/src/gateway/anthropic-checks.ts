@@ -37,13 +37,17 @@ function checkConfig(body: Record<string, unknown>): string | undefined {
     return 'thinking: Input tag does not match any of the expected tags: "enabled", "disabled", "adaptive"';
   if (thinking.type === "enabled") {
     const budget = thinking.budget_tokens;
-    if (!Number.isInteger(budget) || (budget as number) < 1024) return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024";
-    if ((body.max_tokens as number) <= (budget as number)) return `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. ${DOCS}#max-tokens-and-context-window-size`;
+    if (!Number.isInteger(budget) || (budget as number) < 1024)
+      return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024";
+    if ((body.max_tokens as number) <= (budget as number))
+      return `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. ${DOCS}#max-tokens-and-context-window-size`;
   }
   if (!thinkingEnabled(body)) return undefined;
-  if (body.temperature !== undefined && body.temperature !== 1) return `\`temperature\` may only be set to 1 when thinking is enabled or in adaptive mode. ${DOCS}#feature-compatibility`;
+  if (body.temperature !== undefined && body.temperature !== 1)
+    return `\`temperature\` may only be set to 1 when thinking is enabled or in adaptive mode. ${DOCS}#feature-compatibility`;
   const choice = body.tool_choice;
-  if (isObject(choice) && (choice.type === "any" || choice.type === "tool")) return "Thinking may not be enabled when tool_choice forces tool use.";
+  if (isObject(choice) && (choice.type === "any" || choice.type === "tool"))
+    return "Thinking may not be enabled when tool_choice forces tool use.";
   return undefined;
 }
 
@@ -52,9 +56,13 @@ function checkBlocks(messages: unknown[], signer: Signer): string | undefined {
     if (!isObject(message) || !Array.isArray(message.content)) continue;
     for (const [j, block] of message.content.entries()) {
       if (!isObject(block)) continue;
-      if (block.type === "thinking" && (typeof block.thinking !== "string" || !signer.verify(`thinking:${block.thinking}`, block.signature)))
+      if (
+        block.type === "thinking" &&
+        (typeof block.thinking !== "string" || !signer.verify(`thinking:${block.thinking}`, block.signature))
+      )
         return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
-      if (block.type === "redacted_thinking" && !redactedValid(signer, block.data)) return `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`;
+      if (block.type === "redacted_thinking" && !redactedValid(signer, block.data))
+        return `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`;
     }
   }
   return undefined;

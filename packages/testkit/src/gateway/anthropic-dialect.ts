@@ -21,7 +21,9 @@ const ERROR_TYPES: Record<ErrorKind, string> = {
 
 /** The thinking blocks of an answer, signed. */
 const thinkingOf = (answer: Answer, context: RenderContext) => [
-  ...(answer.reasoning === undefined ? [] : [{ type: "thinking", thinking: answer.reasoning, signature: signThinking(context.reasoning.signer, answer.reasoning) }]),
+  ...(answer.reasoning === undefined
+    ? []
+    : [{ type: "thinking", thinking: answer.reasoning, signature: signThinking(context.reasoning.signer, answer.reasoning) }]),
   ...(answer.redactedReasoning ? [{ type: "redacted_thinking", data: redactedData(context.reasoning.signer) }] : []),
 ];
 
@@ -62,7 +64,16 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
   // Input tokens are reported once, in message_start; message_delta carries the output count.
   const frames: SseFrame[] = [
     frame("message_start", {
-      message: { id: randomId("msg_01", 22), type: "message", role: "assistant", model: context.model, content: [], stop_reason: null, stop_sequence: null, usage: usageOf(answer, 1) },
+      message: {
+        id: randomId("msg_01", 22),
+        type: "message",
+        role: "assistant",
+        model: context.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usageOf(answer, 1),
+      },
     }),
   ];
   let index = 0;
@@ -71,28 +82,37 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
       frames.push(frame("content_block_start", { index, content_block: block }), frame("content_block_stop", { index }));
     } else {
       frames.push(frame("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } }));
-      for (const piece of splitPieces(block.thinking as string)) frames.push(frame("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }));
-      frames.push(frame("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } }), frame("content_block_stop", { index }));
+      for (const piece of splitPieces(block.thinking as string))
+        frames.push(frame("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }));
+      frames.push(
+        frame("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } }),
+        frame("content_block_stop", { index }),
+      );
     }
     index += 1;
   }
   if (answer.text !== "") {
     frames.push(frame("content_block_start", { index, content_block: { type: "text", text: "" } }), frame("ping", {}));
-    for (const piece of splitPieces(answer.text)) frames.push(frame("content_block_delta", { index, delta: { type: "text_delta", text: piece } }));
+    for (const piece of splitPieces(answer.text))
+      frames.push(frame("content_block_delta", { index, delta: { type: "text_delta", text: piece } }));
     frames.push(frame("content_block_stop", { index }));
     index += 1;
   }
   for (const call of answer.toolCalls) {
     frames.push(frame("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }));
     // The real API opens with an empty fragment before the JSON arrives in pieces.
-    for (const piece of ["", ...splitPieces(JSON.stringify(call.arguments))]) frames.push(frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }));
+    for (const piece of ["", ...splitPieces(JSON.stringify(call.arguments))])
+      frames.push(frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }));
     frames.push(frame("content_block_stop", { index }));
     index += 1;
   }
   frames.push(
     frame("message_delta", {
       delta: { stop_reason: answer.finishReason, stop_sequence: null },
-      usage: { output_tokens: outputOf(answer), ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }) },
+      usage: {
+        output_tokens: outputOf(answer),
+        ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }),
+      },
     }),
     frame("message_stop", {}),
   );

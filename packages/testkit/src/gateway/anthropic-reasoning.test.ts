@@ -13,7 +13,11 @@ afterEach(closeGateways);
 const tool = { name: "get_weather", input_schema: { type: "object" as const, properties: { city: { type: "string" } } } };
 const base = { model: "claude-test", max_tokens: 4096, tools: [tool], thinking: { type: "enabled" as const, budget_tokens: 1024 } };
 const question: MessageParam = { role: "user", content: "Weather in Paris?" };
-const turn = { reasoning: "Paris: call the tool.", redactedReasoning: true, toolCalls: [{ name: "get_weather", arguments: { city: "Paris" }, id: "toolu_1" }] };
+const turn = {
+  reasoning: "Paris: call the tool.",
+  redactedReasoning: true,
+  toolCalls: [{ name: "get_weather", arguments: { city: "Paris" }, id: "toolu_1" }],
+};
 const result = (content: ContentBlockParam[]): MessageParam[] => [
   question,
   { role: "assistant", content },
@@ -64,13 +68,23 @@ describe("anthropic gateway: prompt caching", () => {
     const first = await client.messages.create({ model: "claude-test", max_tokens: 64, system, messages: [question] });
     expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(0);
     expect(first.usage.cache_read_input_tokens).toBe(0);
-    const second = await client.messages.create({ model: "claude-test", max_tokens: 64, system, messages: [{ role: "user", content: "Weather in Oslo?" }] });
+    const second = await client.messages.create({
+      model: "claude-test",
+      max_tokens: 64,
+      system,
+      messages: [{ role: "user", content: "Weather in Oslo?" }],
+    });
     expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
     expect(gateway.requests[1]?.cache).toEqual({ read: first.usage.cache_creation_input_tokens as number, write: 0 });
     expect(second.usage.input_tokens).toBeGreaterThan(0);
     const marked = { type: "text" as const, text: "x", cache_control: { type: "ephemeral" as const } };
     const error = await rejection(
-      client.messages.create({ model: "claude-test", max_tokens: 64, system: [marked, marked, marked], messages: [{ role: "user", content: [marked, marked] }] }),
+      client.messages.create({
+        model: "claude-test",
+        max_tokens: 64,
+        system: [marked, marked, marked],
+        messages: [{ role: "user", content: [marked, marked] }],
+      }),
     );
     expect((error as APIError).message).toContain("A maximum of 4 blocks with cache_control may be provided. Found 5.");
   });

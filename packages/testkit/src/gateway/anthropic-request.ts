@@ -47,7 +47,8 @@ function message(value: unknown, where: string): NormalizedMessage {
   if (value.role !== "user" && value.role !== "assistant") problem(`${where}.role: expected "user" or "assistant"`);
   const content = value.content;
   if (typeof content === "string") return { role: value.role, text: content, toolCalls: [], toolResults: [] };
-  if (!Array.isArray(content) || content.length === 0) problem(`${where}.content: expected a string or a non-empty array of content blocks`);
+  if (!Array.isArray(content) || content.length === 0)
+    problem(`${where}.content: expected a string or a non-empty array of content blocks`);
   const toolCalls: NormalizedToolCall[] = [];
   const toolResults: NormalizedToolResult[] = [];
   let text = "";
@@ -60,12 +61,18 @@ function message(value: unknown, where: string): NormalizedMessage {
     } else if (block.type === "tool_use") {
       if (value.role !== "assistant") problem(`${at}: tool_use blocks belong in assistant messages`);
       if (typeof block.id !== "string" || typeof block.name !== "string") problem(`${at}: tool_use needs "id" and "name"`);
-      if (!isObject(block.input)) problem(`${at}.input: expected an object (the parsed tool arguments), got ${Array.isArray(block.input) ? "an array" : typeof block.input}`);
+      if (!isObject(block.input))
+        problem(
+          `${at}.input: expected an object (the parsed tool arguments), got ${Array.isArray(block.input) ? "an array" : typeof block.input}`,
+        );
       toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
     } else if (block.type === "tool_result") {
       if (value.role !== "user") problem(`${at}: tool_result blocks belong in user messages`);
       if (typeof block.tool_use_id !== "string") problem(`${at}.tool_use_id: required`);
-      const result: NormalizedToolResult = { toolCallId: block.tool_use_id, content: block.content === undefined ? "" : textBlocks(block.content, `${at}.content`) };
+      const result: NormalizedToolResult = {
+        toolCallId: block.tool_use_id,
+        content: block.content === undefined ? "" : textBlocks(block.content, `${at}.content`),
+      };
       if (block.is_error === true) result.isError = true;
       toolResults.push(result);
     }
@@ -81,7 +88,9 @@ function checkToolPairs(messages: NormalizedMessage[]): void {
     for (const result of current.toolResults) {
       const name = asked.get(result.toolCallId as string);
       if (name === undefined)
-        problem(`messages[${index}]: unexpected tool_use_id ${JSON.stringify(result.toolCallId)} in tool_result; each tool_result must have a corresponding tool_use in the previous message`);
+        problem(
+          `messages[${index}]: unexpected tool_use_id ${JSON.stringify(result.toolCallId)} in tool_result; each tool_result must have a corresponding tool_use in the previous message`,
+        );
       result.name = name;
     }
   });
@@ -90,7 +99,8 @@ function checkToolPairs(messages: NormalizedMessage[]): void {
     if (current.role !== "assistant" || next === undefined) return;
     const answered = new Set(next.toolResults.map((result) => result.toolCallId));
     const missing = current.toolCalls.filter((call) => !answered.has(call.id)).map((call) => call.id);
-    if (missing.length > 0) problem(`messages[${index}]: tool_use ids were found without tool_result blocks immediately after: ${missing.join(", ")}`);
+    if (missing.length > 0)
+      problem(`messages[${index}]: tool_use ids were found without tool_result blocks immediately after: ${missing.join(", ")}`);
   });
 }
 

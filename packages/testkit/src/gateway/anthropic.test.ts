@@ -30,7 +30,11 @@ async function rejection(promise: PromiseLike<unknown>): Promise<unknown> {
 }
 
 const ask = { model: "claude-test", max_tokens: 256, messages: [{ role: "user" as const, content: "Weather in Paris?" }] };
-const weatherTool = { name: "get_weather", description: "Weather by city", input_schema: { type: "object" as const, properties: { city: { type: "string" } } } };
+const weatherTool = {
+  name: "get_weather",
+  description: "Weather by city",
+  input_schema: { type: "object" as const, properties: { city: { type: "string" } } },
+};
 
 describe("anthropic dialect, official SDK as oracle", () => {
   test("text turn, non-streaming: content, stop_reason, usage, ids", async () => {
@@ -43,7 +47,9 @@ describe("anthropic dialect, official SDK as oracle", () => {
   });
 
   test("text turn, streaming: the MessageStream accepts the event order and rebuilds the text", async () => {
-    const { client } = await start({ script: [{ text: "Sunny and warm in Paris today.", usage: { input: 9, output: 7 }, finishReason: "length" }] });
+    const { client } = await start({
+      script: [{ text: "Sunny and warm in Paris today.", usage: { input: 9, output: 7 }, finishReason: "length" }],
+    });
     const stream = client.messages.stream(ask);
     const deltas: string[] = [];
     stream.on("text", (delta) => deltas.push(delta));
@@ -56,7 +62,10 @@ describe("anthropic dialect, official SDK as oracle", () => {
   });
 
   test("parallel tool_use, non-streaming and streaming (input_json_delta fragments)", async () => {
-    const calls = [{ name: "get_weather", arguments: { city: "Paris", units: "metric" } }, { name: "get_weather", arguments: { city: "Oslo" }, id: "toolu_fixed" }];
+    const calls = [
+      { name: "get_weather", arguments: { city: "Paris", units: "metric" } },
+      { name: "get_weather", arguments: { city: "Oslo" }, id: "toolu_fixed" },
+    ];
     const { client } = await start({ script: [{ text: "Checking both.", toolCalls: calls }, { toolCalls: calls }] });
     const whole = await client.messages.create({ ...ask, tools: [weatherTool] });
     expect(whole.stop_reason).toBe("tool_use");
@@ -77,14 +86,23 @@ describe("anthropic dialect, official SDK as oracle", () => {
   });
 
   test("tool round trip: tool_result seen, recorded, echoed by a dynamic turn", async () => {
-    const { client, gateway } = await start({ script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }, echoLastToolResult((result) => `The tool said: ${result}`)] });
+    const { client, gateway } = await start({
+      script: [
+        { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+        echoLastToolResult((result) => `The tool said: ${result}`),
+      ],
+    });
     const first = await client.messages.create({ ...ask, tools: [weatherTool], system: "Be brief." });
     const use = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === "tool_use");
     const second = await client.messages.create({
       ...ask,
       tools: [weatherTool],
       system: "Be brief.",
-      messages: [...ask.messages, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: use?.id ?? "", content: "18°C, cloudy" }] }],
+      messages: [
+        ...ask.messages,
+        { role: "assistant", content: first.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: use?.id ?? "", content: "18°C, cloudy" }] },
+      ],
     });
     expect(second.content).toMatchObject([{ type: "text", text: "The tool said: 18°C, cloudy" }]);
     const recorded = gateway.requests[1];
@@ -107,7 +125,9 @@ describe("anthropic dialect, official SDK as oracle", () => {
   });
 
   test("429 and 5xx without retries: the SDK's typed errors with Anthropic's error types", async () => {
-    const { client } = await start({ script: [{ fault: "rate-limit", retryAfterSeconds: 1 }, { fault: "server-error" }, { fault: "server-error", status: 529 }] });
+    const { client } = await start({
+      script: [{ fault: "rate-limit", retryAfterSeconds: 1 }, { fault: "server-error" }, { fault: "server-error", status: 529 }],
+    });
     const limited = await rejection(client.messages.create(ask));
     expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
     expect((limited as APIError).error).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });

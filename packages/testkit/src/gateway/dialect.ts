@@ -48,9 +48,7 @@ export interface ReasoningContext {
 }
 
 /** A body read (or refused) by a dialect; `partial` is what could be recorded of a refused one. */
-export type ParseResult =
-  | { ok: true; request: ParsedRequest }
-  | { ok: false; message: string; partial: Partial<ParsedRequest> };
+export type ParseResult = { ok: true; request: ParsedRequest } | { ok: false; message: string; partial: Partial<ParsedRequest> };
 
 /** What the rendering needs beyond the answer. */
 export interface RenderContext {

@@ -22,11 +22,16 @@ const chat = (gateway: FakeGateway, extra: Record<string, unknown> = {}, signal?
     ...(signal === undefined ? {} : { signal }),
   });
 
-const contentOf = async (response: Response) => ((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content;
+const contentOf = async (response: Response) =>
+  ((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content;
 
 describe("fake gateway", () => {
   test("listens on 127.0.0.1 and gives each dialect the base URL its SDK expects", async () => {
-    for (const [dialect, suffix] of [["openai", "/v1"], ["anthropic", ""], ["gemini", ""]] as const) {
+    for (const [dialect, suffix] of [
+      ["openai", "/v1"],
+      ["anthropic", ""],
+      ["gemini", ""],
+    ] as const) {
       const gateway = await start({ dialect });
       expect(gateway.url).toBe(gateway.origin + suffix);
       expect(gateway.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -61,7 +66,12 @@ describe("fake gateway", () => {
   test("a dynamic turn sees the recorded request; one that throws becomes a 500 naming the failure", async () => {
     const gateway = await start({
       dialect: "openai",
-      script: [(request) => ({ text: `you sent ${request.messages.length} message(s) to ${request.model}` }), () => { throw new Error("boom"); }],
+      script: [
+        (request) => ({ text: `you sent ${request.messages.length} message(s) to ${request.model}` }),
+        () => {
+          throw new Error("boom");
+        },
+      ],
     });
     expect(await contentOf(await chat(gateway))).toBe("you sent 1 message(s) to m");
     const failed = await chat(gateway);
@@ -70,7 +80,9 @@ describe("fake gateway", () => {
   });
 
   test("bad turns are refused at once with the turn's position", async () => {
-    await expect(startFakeGateway({ dialect: "openai", script: [textTurn("ok"), { txt: "typo" } as never] })).rejects.toThrow(/turn 2: a turn needs "text", "toolCalls" or "fault"/);
+    await expect(startFakeGateway({ dialect: "openai", script: [textTurn("ok"), { txt: "typo" } as never] })).rejects.toThrow(
+      /turn 2: a turn needs "text", "toolCalls" or "fault"/,
+    );
     const gateway = await start({ dialect: "openai" });
     expect(() => gateway.push({ fault: "explode" } as never)).toThrow(/unknown fault "explode"/);
     expect(() => gateway.push({ toolCalls: [{ name: "f", arguments: "{}" }] } as never)).toThrow(/toolCalls\[0\]/);
@@ -125,21 +137,32 @@ describe("fake gateway", () => {
     const lines = (await plain.text()).split("\n").filter((line) => line.startsWith("data: "));
     expect(lines.at(-1)).toBe("data: [DONE]");
     expect(lines.some((line) => line.includes('"usage"'))).toBe(false);
-    const counted = (await (await chat(gateway, { stream: true, stream_options: { include_usage: true } })).text()).split("\n").filter((line) => line.startsWith("data: {"));
+    const counted = (await (await chat(gateway, { stream: true, stream_options: { include_usage: true } })).text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: {"));
     expect(JSON.parse((counted.at(-1) as string).slice(6))).toMatchObject({ choices: [], usage: { total_tokens: expect.any(Number) } });
   });
 
   test("gemini streamGenerateContent without alt=sse answers one JSON array", async () => {
     const gateway = await start({ dialect: "gemini", script: [textTurn("an array of chunks please")] });
-    const response = await fetch(`${gateway.url}/v1beta/models/gemini-test:streamGenerateContent`, { method: "POST", body: JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] }) });
-    const chunks = (await response.json()) as Array<{ candidates: Array<{ content: { parts: Array<{ text: string }> }; finishReason?: string }> }>;
+    const response = await fetch(`${gateway.url}/v1beta/models/gemini-test:streamGenerateContent`, {
+      method: "POST",
+      body: JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] }),
+    });
+    const chunks = (await response.json()) as Array<{
+      candidates: Array<{ content: { parts: Array<{ text: string }> }; finishReason?: string }>;
+    }>;
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.map((chunk) => chunk.candidates[0]?.content.parts[0]?.text).join("")).toBe("an array of chunks please");
     expect(chunks.at(-1)?.candidates[0]?.finishReason).toBe("STOP");
   });
 
   test("usage is estimated when not scripted; the reported model can be overridden", async () => {
-    const gateway = await start({ dialect: "openai", script: [toolCallTurn({ name: "f", arguments: { a: 1 } })], model: "gpt-test-2025-01-01" });
+    const gateway = await start({
+      dialect: "openai",
+      script: [toolCallTurn({ name: "f", arguments: { a: 1 } })],
+      model: "gpt-test-2025-01-01",
+    });
     const body = (await (await chat(gateway)).json()) as { model: string; usage: { prompt_tokens: number; completion_tokens: number } };
     expect(body.model).toBe("gpt-test-2025-01-01");
     expect(body.usage.prompt_tokens).toBeGreaterThan(0);

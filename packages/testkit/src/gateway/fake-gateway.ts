@@ -42,7 +42,10 @@ const NO_RETRY = { "x-should-retry": "false" };
  * {@includeCode ../../../../examples/sdk-usage/api/testkit.examples.ts#startFakeGateway}
  */
 export async function startFakeGateway(options: FakeGatewayOptions): Promise<FakeGateway> {
-  if (!Object.hasOwn(DIALECTS, options.dialect)) throw new TypeError(`fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`);
+  if (!Object.hasOwn(DIALECTS, options.dialect))
+    throw new TypeError(
+      `fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`,
+    );
   const codec = DIALECTS[options.dialect](options);
   const script = new Script(options.script ?? [], options.onExhausted ?? "error");
   const requests: RecordedRequest[] = [];
@@ -86,7 +89,8 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
       sendError({ codec, sink, headers }, status, message, NO_RETRY);
     };
 
-    if (route === undefined) return refuse(404, `fake ${codec.dialect} gateway: no endpoint ${exchange.method} ${exchange.path}; it serves ${codec.endpoints}`);
+    if (route === undefined)
+      return refuse(404, `fake ${codec.dialect} gateway: no endpoint ${exchange.method} ${exchange.path}; it serves ${codec.endpoints}`);
     if (options.requireApiKey !== undefined && credential !== options.requireApiKey) return refuse(401, codec.authMessage);
     if (!json) return refuse(400, "the request body is not valid JSON");
     const parsed = codec.parseRequest(body, route, exchange.headers);
@@ -104,7 +108,10 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
 
     const turn = script.next();
     if (turn === undefined)
-      return refuse(500, `fake gateway: the script is exhausted after ${script.used} turns; push more turns or start the gateway with onExhausted: "repeat-last"`);
+      return refuse(
+        500,
+        `fake gateway: the script is exhausted after ${script.used} turns; push more turns or start the gateway with onExhausted: "repeat-last"`,
+      );
     let staticTurn: StaticTurn;
     try {
       staticTurn = typeof turn === "function" ? checkStaticTurn(await turn(entry)) : turn;
@@ -130,7 +137,16 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
       ...(entry.cache ? { cache: entry.cache } : {}),
       ...(parsed.request.thinking ? { thinking: true } : {}),
     };
-    await playTurn(staticTurn, { codec, sink, route, request: parsed.request, model: options.model ?? parsed.request.model, headers, answer, reasoning });
+    await playTurn(staticTurn, {
+      codec,
+      sink,
+      route,
+      request: parsed.request,
+      model: options.model ?? parsed.request.model,
+      headers,
+      answer,
+      reasoning,
+    });
   }
 
   const server = await listenLoopback(handle);
@@ -155,7 +171,10 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
             else reject(error);
           },
         };
-        const timer = setTimeout(() => waiter.settle(new Error(`fake gateway: waited ${timeoutMs} ms for ${count} requests, got ${requests.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => waiter.settle(new Error(`fake gateway: waited ${timeoutMs} ms for ${count} requests, got ${requests.length}`)),
+          timeoutMs,
+        );
         waiters.add(waiter);
       });
     },

@@ -8,7 +8,8 @@ import { isObject, type ReasoningContext } from "./dialect.ts";
 import type { Signer } from "./signer.ts";
 
 /** A function call's signature. */
-export const signFunctionCall = (signer: Signer, name: string, args: unknown) => signer.sign(`gemini:${name}:${JSON.stringify(args ?? {})}`);
+export const signFunctionCall = (signer: Signer, name: string, args: unknown) =>
+  signer.sign(`gemini:${name}:${JSON.stringify(args ?? {})}`);
 
 /** A camelCase or snake_case field. */
 const field = (o: Record<string, unknown>, camel: string): unknown => o[camel] ?? o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
@@ -28,7 +29,8 @@ export function checkGeminiReasoning(body: Record<string, unknown>, context: Rea
   const contents = Array.isArray(body.contents) ? body.contents : [];
   let currentTurn = 0;
   contents.forEach((content, index) => {
-    if (isObject(content) && (content.role ?? "user") === "user" && partsOf(content).some((p) => typeof p.text === "string")) currentTurn = index;
+    if (isObject(content) && (content.role ?? "user") === "user" && partsOf(content).some((p) => typeof p.text === "string"))
+      currentTurn = index;
   });
   const thinking = geminiThinking(body);
   for (const [index, content] of contents.entries()) {

@@ -46,14 +46,18 @@ const usageOf = (answer: Answer) => ({
 const callParts = (answer: Answer, context: RenderContext) =>
   answer.toolCalls.map((call, index) => ({
     functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.arguments },
-    ...(index === 0 && answer.reasoning !== undefined ? { thoughtSignature: signFunctionCall(context.reasoning.signer, call.name, call.arguments) } : {}),
+    ...(index === 0 && answer.reasoning !== undefined
+      ? { thoughtSignature: signFunctionCall(context.reasoning.signer, call.name, call.arguments) }
+      : {}),
   }));
 
 const thoughtParts = (answer: Answer) => (answer.reasoning === undefined ? [] : [{ text: answer.reasoning, thought: true }]);
 
 function chunk(parts: unknown[], context: RenderContext, responseId: string, extra: { finishReason?: string; usage: unknown }) {
   return {
-    candidates: [{ content: { parts, role: "model" }, ...(extra.finishReason === undefined ? {} : { finishReason: extra.finishReason }), index: 0 }],
+    candidates: [
+      { content: { parts, role: "model" }, ...(extra.finishReason === undefined ? {} : { finishReason: extra.finishReason }), index: 0 },
+    ],
     usageMetadata: extra.usage,
     modelVersion: context.model,
     responseId,
@@ -70,7 +74,8 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
   const pieces = splitPieces(answer.text);
   // Intermediate chunks report only the prompt count; the last one carries the finish reason and full usage.
   const running = { promptTokenCount: answer.usage.input, totalTokenCount: answer.usage.input };
-  const last = answer.toolCalls.length > 0 ? callParts(answer, context) : pieces.length > 0 ? [{ text: pieces.pop() as string }] : [{ text: "" }];
+  const last =
+    answer.toolCalls.length > 0 ? callParts(answer, context) : pieces.length > 0 ? [{ text: pieces.pop() as string }] : [{ text: "" }];
   const frames = [...thoughtParts(answer).map((part) => [part]), ...pieces.map((text) => [{ text }])].map((parts) => ({
     data: JSON.stringify(chunk(parts, context, responseId, { usage: running })),
   }));
@@ -106,7 +111,9 @@ export const geminiDialect: DialectCodec = {
       code: status,
       message,
       status: STATUS_WORDS[status] ?? FALLBACK_WORDS[kind],
-      ...(retryAfterSeconds === undefined ? {} : { details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` }] }),
+      ...(retryAfterSeconds === undefined
+        ? {}
+        : { details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` }] }),
     },
   }),
   renderResponse,

@@ -9,11 +9,18 @@ import { closeGateways, geminiPair, rejection } from "./__fixtures__/oracle-clie
 
 afterEach(closeGateways);
 
-const weather: FunctionDeclaration = { name: "get_weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } };
+const weather: FunctionDeclaration = {
+  name: "get_weather",
+  parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } },
+};
 const config = { tools: [{ functionDeclarations: [weather] }], thinkingConfig: { thinkingBudget: 512, includeThoughts: true } };
 const turn = { reasoning: "Paris: call the tool.", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] };
 const question: Content = { role: "user", parts: [{ text: "Weather in Paris?" }] };
-const followUp = (model: Content): Content[] => [question, model, { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "21°C" } } }] }];
+const followUp = (model: Content): Content[] => [
+  question,
+  model,
+  { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "21°C" } } }] },
+];
 
 describe("gemini gateway: thinking", () => {
   test("a thought part and a signed call parse whole and streamed; sent back unchanged the turn goes on", async () => {
@@ -25,7 +32,8 @@ describe("gemini gateway: thinking", () => {
     expect(whole.functionCalls?.[0]).toMatchObject({ name: "get_weather", args: { city: "Paris" } });
     expect(whole.usageMetadata?.thoughtsTokenCount).toBeGreaterThan(0);
     const chunks = [];
-    for await (const chunk of await client.models.generateContentStream({ model: "gemini-test", contents: [question], config })) chunks.push(chunk);
+    for await (const chunk of await client.models.generateContentStream({ model: "gemini-test", contents: [question], config }))
+      chunks.push(chunk);
     const streamedCall = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).find((p) => p.functionCall);
     expect(streamedCall?.thoughtSignature).toBe(parts[1]?.thoughtSignature);
     const answer = await client.models.generateContent({ model: "gemini-test", contents: followUp({ role: "model", parts }), config });
@@ -34,10 +42,14 @@ describe("gemini gateway: thinking", () => {
 
   test("a dropped or changed signature fails with the real API's 400 while thinking is on", async () => {
     const { client } = await geminiPair({ script: [turn], onExhausted: "repeat-last" });
-    const parts = (await client.models.generateContent({ model: "gemini-test", contents: [question], config })).candidates?.[0]?.content?.parts ?? [];
-    const call = parts[1] as NonNullable<typeof parts[1]>;
+    const parts =
+      (await client.models.generateContent({ model: "gemini-test", contents: [question], config })).candidates?.[0]?.content?.parts ?? [];
+    const call = parts[1] as NonNullable<(typeof parts)[1]>;
     const cases: Array<[Content, string]> = [
-      [{ role: "model", parts: [{ functionCall: call.functionCall }] }, "Function call is missing a thought_signature in functionCall parts"],
+      [
+        { role: "model", parts: [{ functionCall: call.functionCall }] },
+        "Function call is missing a thought_signature in functionCall parts",
+      ],
       [{ role: "model", parts: [{ ...call, thoughtSignature: "bm90IGl0" }] }, "Thought signature is not valid."],
     ];
     for (const [model, message] of cases) {

@@ -26,7 +26,9 @@ function systemMessage(body: Record<string, unknown>): NormalizedMessage[] {
   const system = field(body, "systemInstruction");
   if (system === undefined || system === null) return [];
   if (!isObject(system)) problem("systemInstruction: expected a Content object");
-  const text = parts(system.parts, "systemInstruction").map((part) => (typeof part.text === "string" ? part.text : "")).join("");
+  const text = parts(system.parts, "systemInstruction")
+    .map((part) => (typeof part.text === "string" ? part.text : ""))
+    .join("");
   return [{ role: "system", text, toolCalls: [], toolResults: [] }];
 }
 
@@ -41,7 +43,9 @@ function toolNames(tools: unknown): string[] {
     return declarations.map((declaration, at) => {
       const name = isObject(declaration) ? declaration.name : undefined;
       if (typeof name !== "string" || !FUNCTION_NAME.test(name))
-        problem(`tools[${index}].functionDeclarations[${at}].name: ${JSON.stringify(name)} must start with a letter or underscore and use only a-z, A-Z, 0-9, _ . : - (at most 64)`);
+        problem(
+          `tools[${index}].functionDeclarations[${at}].name: ${JSON.stringify(name)} must start with a letter or underscore and use only a-z, A-Z, 0-9, _ . : - (at most 64)`,
+        );
       return name;
     });
   });
@@ -68,7 +72,11 @@ function content(value: unknown, where: string): NormalizedMessage {
     if (response !== undefined) {
       if (!isObject(response) || typeof response.name !== "string") problem(`${at}.functionResponse.name: required`);
       if (!isObject(response.response)) problem(`${at}.functionResponse.response: expected an object`);
-      toolResults.push({ ...(typeof response.id === "string" ? { toolCallId: response.id } : {}), name: response.name, content: asText(response.response) });
+      toolResults.push({
+        ...(typeof response.id === "string" ? { toolCallId: response.id } : {}),
+        name: response.name,
+        content: asText(response.response),
+      });
     }
   });
   return { role: role === "model" ? "assistant" : role === "function" ? "tool" : "user", text, toolCalls, toolResults };
@@ -80,11 +88,18 @@ function checkFunctionPairs(messages: NormalizedMessage[]): void {
     if (current.toolResults.length === 0) return;
     const calls = messages[index - 1]?.role === "assistant" ? (messages[index - 1] as NormalizedMessage).toolCalls : [];
     if (calls.length !== current.toolResults.length)
-      problem(`contents[${index}]: the number of function response parts (${current.toolResults.length}) must equal the number of function call parts of the preceding model turn (${calls.length})`);
+      problem(
+        `contents[${index}]: the number of function response parts (${current.toolResults.length}) must equal the number of function call parts of the preceding model turn (${calls.length})`,
+      );
     current.toolResults.forEach((result, at) => {
-      const match = result.toolCallId !== undefined ? calls.find((call) => call.id === result.toolCallId) : calls.find((call) => call.name === result.name);
+      const match =
+        result.toolCallId !== undefined
+          ? calls.find((call) => call.id === result.toolCallId)
+          : calls.find((call) => call.name === result.name);
       if (match === undefined || match.name !== result.name)
-        problem(`contents[${index}].parts[${at}].functionResponse: ${JSON.stringify(result.name)}${result.toolCallId === undefined ? "" : ` (id ${result.toolCallId})`} answers no function call of the preceding model turn`);
+        problem(
+          `contents[${index}].parts[${at}].functionResponse: ${JSON.stringify(result.name)}${result.toolCallId === undefined ? "" : ` (id ${result.toolCallId})`} answers no function call of the preceding model turn`,
+        );
     });
   });
 }

@@ -36,7 +36,11 @@ async function drain<T>(stream: Promise<AsyncGenerator<T>>): Promise<T[]> {
 }
 
 const ask = { model: "gemini-test", contents: "Weather in Paris?" };
-const weather: FunctionDeclaration = { name: "get_weather", description: "Weather by city", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } };
+const weather: FunctionDeclaration = {
+  name: "get_weather",
+  description: "Weather by city",
+  parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } },
+};
 
 describe("gemini dialect, official SDK as oracle", () => {
   test("text turn, non-streaming: text, finishReason, usageMetadata, modelVersion", async () => {
@@ -49,7 +53,9 @@ describe("gemini dialect, official SDK as oracle", () => {
   });
 
   test("text turn, streaming over SSE: chunks rebuild the text; the last carries finish and usage", async () => {
-    const { client, gateway } = await start({ script: [{ text: "Sunny and warm in Paris today.", usage: { input: 9, output: 7 }, finishReason: "length" }] });
+    const { client, gateway } = await start({
+      script: [{ text: "Sunny and warm in Paris today.", usage: { input: 9, output: 7 }, finishReason: "length" }],
+    });
     const chunks = await drain(client.models.generateContentStream(ask));
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.map((chunk) => chunk.text ?? "").join("")).toBe("Sunny and warm in Paris today.");
@@ -59,7 +65,10 @@ describe("gemini dialect, official SDK as oracle", () => {
   });
 
   test("parallel function calls, non-streaming and streaming; finishReason STOP", async () => {
-    const calls = [{ name: "get_weather", arguments: { city: "Paris" } }, { name: "get_weather", arguments: { city: "Oslo" } }];
+    const calls = [
+      { name: "get_weather", arguments: { city: "Paris" } },
+      { name: "get_weather", arguments: { city: "Oslo" } },
+    ];
     const { client, gateway } = await start({ script: [{ toolCalls: calls }, { text: "Checking.", toolCalls: calls }] });
     const config = { tools: [{ functionDeclarations: [weather] }] };
     const whole = await client.models.generateContent({ ...ask, config });
@@ -77,7 +86,12 @@ describe("gemini dialect, official SDK as oracle", () => {
   });
 
   test("function round trip: functionResponse seen, recorded, echoed by a dynamic turn", async () => {
-    const { client, gateway } = await start({ script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }, echoLastToolResult((result) => `The tool said: ${result}`)] });
+    const { client, gateway } = await start({
+      script: [
+        { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+        echoLastToolResult((result) => `The tool said: ${result}`),
+      ],
+    });
     const config = { tools: [{ functionDeclarations: [weather] }], systemInstruction: "Be brief." };
     const first = await client.models.generateContent({ ...ask, config });
     const call = first.functionCalls?.[0];
@@ -101,19 +115,30 @@ describe("gemini dialect, official SDK as oracle", () => {
 
   test("429: the SDK's retryOptions retry it (it does not read Retry-After) and get the next turn", async () => {
     const { gateway } = await start({ script: [{ fault: "rate-limit", retryAfterSeconds: 0 }, { text: "after the wait" }] });
-    const client = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: gateway.url, retryOptions: { attempts: 3, initialDelay: 0.01 } } });
+    const client = new GoogleGenAI({
+      apiKey: "k",
+      httpOptions: { baseUrl: gateway.url, retryOptions: { attempts: 3, initialDelay: 0.01 } },
+    });
     expect((await client.models.generateContent(ask)).text).toBe("after the wait");
     expect(gateway.requests).toHaveLength(2);
   });
 
   test("429 and 5xx without retries: ApiError with Gemini's status words", async () => {
-    const { client } = await start({ script: [{ fault: "rate-limit", retryAfterSeconds: 2 }, { fault: "server-error" }, { fault: "server-error", status: 503 }] });
+    const { client } = await start({
+      script: [{ fault: "rate-limit", retryAfterSeconds: 2 }, { fault: "server-error" }, { fault: "server-error", status: 503 }],
+    });
     const limited = await rejection(client.models.generateContent(ask));
     expect(limited).toBeInstanceOf(ApiError);
     expect(limited).toMatchObject({ status: 429 });
-    expect(JSON.parse((limited as ApiError).message)).toMatchObject({ error: { code: 429, status: "RESOURCE_EXHAUSTED", details: [{ retryDelay: "2s" }] } });
-    expect(JSON.parse(((await rejection(client.models.generateContent(ask))) as ApiError).message)).toMatchObject({ error: { code: 500, status: "INTERNAL" } });
-    expect(JSON.parse(((await rejection(client.models.generateContent(ask))) as ApiError).message)).toMatchObject({ error: { code: 503, status: "UNAVAILABLE" } });
+    expect(JSON.parse((limited as ApiError).message)).toMatchObject({
+      error: { code: 429, status: "RESOURCE_EXHAUSTED", details: [{ retryDelay: "2s" }] },
+    });
+    expect(JSON.parse(((await rejection(client.models.generateContent(ask))) as ApiError).message)).toMatchObject({
+      error: { code: 500, status: "INTERNAL" },
+    });
+    expect(JSON.parse(((await rejection(client.models.generateContent(ask))) as ApiError).message)).toMatchObject({
+      error: { code: 503, status: "UNAVAILABLE" },
+    });
   });
 
   test("malformed chunk mid-stream and malformed body make the SDK throw", async () => {

@@ -7,7 +7,16 @@
  * `server.timeout(request, s)` holds for the connection, so it is lifted per request and set back when the
  * response ends. A dropped connection is a stream errored with no reason: Bun logs a reason, not its absence.
  */
-import { decodePath, type Exchange, type ExchangeHandler, failureText, KEEP_ALIVE_SECONDS, type LoopbackServer, MAX_BODY_BYTES, type Sink } from "./exchange.ts";
+import {
+  decodePath,
+  type Exchange,
+  type ExchangeHandler,
+  failureText,
+  KEEP_ALIVE_SECONDS,
+  type LoopbackServer,
+  MAX_BODY_BYTES,
+  type Sink,
+} from "./exchange.ts";
 
 const encoder = new TextEncoder();
 

@@ -3,7 +3,16 @@
  * (exchange.ts). Under Bun, http-server-bun.ts serves instead.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { decodePath, type Exchange, type ExchangeHandler, failureText, KEEP_ALIVE_SECONDS, type LoopbackServer, MAX_BODY_BYTES, type Sink } from "./exchange.ts";
+import {
+  decodePath,
+  type Exchange,
+  type ExchangeHandler,
+  failureText,
+  KEEP_ALIVE_SECONDS,
+  type LoopbackServer,
+  MAX_BODY_BYTES,
+  type Sink,
+} from "./exchange.ts";
 
 function sinkFor(response: ServerResponse): Sink {
   let closed = false;
@@ -59,7 +68,13 @@ async function readExchange(request: IncomingMessage): Promise<Exchange | "too-l
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
-  return { method: request.method ?? "GET", path: decodePath(url.pathname), query: url.searchParams, headers, body: Buffer.concat(chunks).toString("utf8") };
+  return {
+    method: request.method ?? "GET",
+    path: decodePath(url.pathname),
+    query: url.searchParams,
+    headers,
+    body: Buffer.concat(chunks).toString("utf8"),
+  };
 }
 
 /** Listen with node:http on 127.0.0.1 on an ephemeral port. `handler` errors become a plain 500. */

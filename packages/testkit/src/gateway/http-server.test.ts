@@ -20,7 +20,11 @@ function handlerFor(seen: (sink: Sink) => void): ExchangeHandler {
     seen(sink);
     switch (exchange.path) {
       case "/echo":
-        return sink.send(201, { "content-type": "application/json", "x-seen": exchange.headers["x-test"] ?? "" }, JSON.stringify({ method: exchange.method, query: exchange.query.get("q"), body: exchange.body }));
+        return sink.send(
+          201,
+          { "content-type": "application/json", "x-seen": exchange.headers["x-test"] ?? "" },
+          JSON.stringify({ method: exchange.method, query: exchange.query.get("q"), body: exchange.body }),
+        );
       case "/pieces": {
         sink.start(200, { "content-type": "text/event-stream" });
         for (const piece of ["data: one\n\n", "data: t", "wo\n\n"]) await sink.write(piece);
@@ -120,7 +124,8 @@ describe.each(SERVERS)("loopback server: %s", (_name, listen) => {
       socket.on("data", (data: string) => {
         text += data;
         const answers = text.split("HTTP/1.1 201").length - 1;
-        if (answers === 1 && text.endsWith("}") && !text.includes("#2")) socket.write("GET /echo HTTP/1.1\r\nHost: x\r\nx-test: #2\r\n\r\n");
+        if (answers === 1 && text.endsWith("}") && !text.includes("#2"))
+          socket.write("GET /echo HTTP/1.1\r\nHost: x\r\nx-test: #2\r\n\r\n");
         if (answers === 2 && text.endsWith("}")) {
           socket.destroy();
           resolve(text);

@@ -18,9 +18,12 @@ const PLACEHOLDERS: Record<string, (request: RecordedRequest) => string> = {
 
 function templateTurn(template: string, where: string): Turn {
   for (const [, name] of template.matchAll(/\{\{(\w+)\}\}/g)) {
-    if (!(name && name in PLACEHOLDERS)) throw new Error(`${where}: unknown placeholder {{${name}}} (known: ${Object.keys(PLACEHOLDERS).join(", ")})`);
+    if (!(name && name in PLACEHOLDERS))
+      throw new Error(`${where}: unknown placeholder {{${name}}} (known: ${Object.keys(PLACEHOLDERS).join(", ")})`);
   }
-  return (request) => ({ text: template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (PLACEHOLDERS[name] as (request: RecordedRequest) => string)(request)) });
+  return (request) => ({
+    text: template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (PLACEHOLDERS[name] as (request: RecordedRequest) => string)(request)),
+  });
 }
 
 function turnFrom(value: unknown, where: string): Turn {
@@ -46,18 +49,29 @@ export function loadGatewayOptions(text: string, overrides: Partial<Omit<FakeGat
     throw new Error(`the script is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   const file = (Array.isArray(parsed) ? { script: parsed } : parsed) as Record<string, unknown>;
-  if (typeof file !== "object" || file === null) throw new Error("the script must be a JSON array of turns or an object with a \"script\" array");
+  if (typeof file !== "object" || file === null)
+    throw new Error('the script must be a JSON array of turns or an object with a "script" array');
   const script = file.script ?? [];
   if (!Array.isArray(script)) throw new Error('"script" must be an array of turns');
   const options = { ...file, ...overrides } as Record<string, unknown>;
-  if (!DIALECTS.has(options.dialect as Dialect)) throw new Error(`dialect must be one of openai, responses, anthropic, gemini (got ${JSON.stringify(options.dialect)})`);
-  if (options.onExhausted !== undefined && options.onExhausted !== "error" && options.onExhausted !== "repeat-last") throw new Error('onExhausted must be "error" or "repeat-last"');
-  if (options.latencyMs !== undefined && !(typeof options.latencyMs === "number" && options.latencyMs >= 0)) throw new Error("latencyMs must be a number >= 0");
+  if (!DIALECTS.has(options.dialect as Dialect))
+    throw new Error(`dialect must be one of openai, responses, anthropic, gemini (got ${JSON.stringify(options.dialect)})`);
+  if (options.onExhausted !== undefined && options.onExhausted !== "error" && options.onExhausted !== "repeat-last")
+    throw new Error('onExhausted must be "error" or "repeat-last"');
+  if (options.latencyMs !== undefined && !(typeof options.latencyMs === "number" && options.latencyMs >= 0))
+    throw new Error("latencyMs must be a number >= 0");
   for (const key of ["model", "requireApiKey"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string") throw new Error(`${key} must be a string`);
   }
   const cache = options.promptCache as { minTokens?: unknown } | undefined;
-  if (cache !== undefined && !(typeof cache === "object" && cache !== null && (cache.minTokens === undefined || (Number.isInteger(cache.minTokens) && (cache.minTokens as number) >= 0))))
+  if (
+    cache !== undefined &&
+    !(
+      typeof cache === "object" &&
+      cache !== null &&
+      (cache.minTokens === undefined || (Number.isInteger(cache.minTokens) && (cache.minTokens as number) >= 0))
+    )
+  )
     throw new Error("promptCache must be { minTokens?: integer >= 0 }");
   if (options.reasoningField !== undefined && options.reasoningField !== "reasoning_content" && options.reasoningField !== "reasoning")
     throw new Error('reasoningField must be "reasoning_content" or "reasoning"');

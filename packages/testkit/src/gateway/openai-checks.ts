@@ -20,7 +20,8 @@ export function checkOpenAiReasoning(body: Record<string, unknown>, context: Rea
       return `messages[${index}]: the ${sent} field is an intermediate result and must not be sent back in input messages; remove ${sent} from the assistant message`;
     if (rule === "require" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
       const value = message[field];
-      if (typeof value !== "string") return `messages[${index}]: missing \`${field}\` field in the assistant message with tool_calls; pass back the reasoning of a tool-call turn`;
+      if (typeof value !== "string")
+        return `messages[${index}]: missing \`${field}\` field in the assistant message with tool_calls; pass back the reasoning of a tool-call turn`;
       if (!context.served.has(value)) return `messages[${index}].${field}: does not match the reasoning this server returned`;
     }
   }

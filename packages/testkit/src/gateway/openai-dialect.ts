@@ -26,7 +26,12 @@ const usageOf = (answer: Answer) => {
     completion_tokens: completion,
     total_tokens: answer.usage.input + completion,
     prompt_tokens_details: { cached_tokens: answer.usage.cacheRead, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: answer.usage.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: answer.usage.reasoning,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 };
 
@@ -78,17 +83,28 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
     }),
   });
   // Real endpoints open with the role; content is "" before text and null before tool calls.
-  const frames: SseFrame[] = [chunk({ role: "assistant", content: answer.text === "" && answer.toolCalls.length > 0 ? null : "", refusal: null })];
+  const frames: SseFrame[] = [
+    chunk({ role: "assistant", content: answer.text === "" && answer.toolCalls.length > 0 ? null : "", refusal: null }),
+  ];
   for (const piece of splitPieces(answer.reasoning ?? "")) frames.push(chunk({ [reasoningField(context)]: piece }));
   for (const piece of splitPieces(answer.text)) frames.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const piece of splitPieces(JSON.stringify(call.arguments))) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of splitPieces(JSON.stringify(call.arguments)))
+      frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   frames.push(chunk({}, answer.finishReason));
   if (context.includeUsage) {
     frames.push({
-      data: JSON.stringify({ id, object: "chat.completion.chunk", created: stamp, model: context.model, system_fingerprint: FINGERPRINT, choices: [], usage: usageOf(answer) }),
+      data: JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created: stamp,
+        model: context.model,
+        system_fingerprint: FINGERPRINT,
+        choices: [],
+        usage: usageOf(answer),
+      }),
     });
   }
   return frames;
@@ -99,7 +115,7 @@ export const openAiDialect: DialectCodec = {
   dialect: "openai",
   basePath: "/v1",
   endpoints: "POST /v1/chat/completions",
-  authMessage: "Incorrect API key provided. Send it as \"Authorization: Bearer <key>\".",
+  authMessage: 'Incorrect API key provided. Send it as "Authorization: Bearer <key>".',
   finishWords: { stop: "stop", length: "length", content_filter: "content_filter", tool_calls: "tool_calls" },
   toolCallId: () => randomId("call_", 24),
   jsonContentType: "application/json",

@@ -12,10 +12,20 @@ afterEach(closeGateways);
 
 const question: ChatCompletionMessageParam = { role: "user", content: "Weather in Paris?" };
 const turn = { reasoning: "Paris: call the tool.", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" }, id: "call_1" }] };
-const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+const tools = [
+  {
+    type: "function" as const,
+    function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+  },
+];
 const followUp = (extra: Record<string, unknown>): ChatCompletionMessageParam[] => [
   question,
-  { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }], ...extra } as ChatCompletionMessageParam,
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+    ...extra,
+  } as ChatCompletionMessageParam,
   { role: "tool", tool_call_id: "call_1", content: "21°C" },
 ];
 
@@ -26,7 +36,13 @@ describe("openai gateway: reasoning", () => {
     const message = whole.choices[0]?.message as unknown as Record<string, unknown>;
     expect(message.reasoning_content).toBe("Paris: call the tool.");
     expect(whole.usage?.completion_tokens_details?.reasoning_tokens).toBeGreaterThan(0);
-    const stream = await client.chat.completions.create({ model: "m", messages: [question], tools, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "m",
+      messages: [question],
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let reasoning = "";
     let sawCallAfterReasoning = false;
     for await (const chunk of stream) {
@@ -37,7 +53,10 @@ describe("openai gateway: reasoning", () => {
     expect(reasoning).toBe("Paris: call the tool.");
     expect(sawCallAfterReasoning).toBe(true);
     const { client: ollama } = await openAiPair({ script: [{ text: "hi", reasoning: "think" }], reasoningField: "reasoning" });
-    const other = (await ollama.chat.completions.create({ model: "m", messages: [question] })).choices[0]?.message as unknown as Record<string, unknown>;
+    const other = (await ollama.chat.completions.create({ model: "m", messages: [question] })).choices[0]?.message as unknown as Record<
+      string,
+      unknown
+    >;
     expect([other.reasoning, other.reasoning_content]).toEqual(["think", undefined]);
   });
 
@@ -51,7 +70,11 @@ describe("openai gateway: reasoning", () => {
       const error = await rejection(client.chat.completions.create({ model: "m", messages: followUp(extra), tools }));
       expect(error instanceof APIError && error.status === 400).toBe(true);
     }
-    const answer = await client.chat.completions.create({ model: "m", messages: followUp({ reasoning_content: "Paris: call the tool." }), tools });
+    const answer = await client.chat.completions.create({
+      model: "m",
+      messages: followUp({ reasoning_content: "Paris: call the tool." }),
+      tools,
+    });
     expect(answer.choices[0]?.message.content).toBe("21°C");
     expect(gateway.requests.filter((r) => r.rejected).length).toBe(2);
   });

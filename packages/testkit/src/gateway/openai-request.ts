@@ -51,10 +51,13 @@ function toolNames(tools: unknown): string[] {
   if (tools === undefined || tools === null) return [];
   if (!Array.isArray(tools)) problem("tools: expected an array");
   return tools.map((tool, index) => {
-    if (!isObject(tool) || tool.type !== "function" || !isObject(tool.function)) problem(`tools[${index}]: expected { type: "function", function: {...} }`);
+    if (!isObject(tool) || tool.type !== "function" || !isObject(tool.function))
+      problem(`tools[${index}]: expected { type: "function", function: {...} }`);
     const name = tool.function.name;
-    if (typeof name !== "string" || !TOOL_NAME.test(name)) problem(`tools[${index}].function.name: ${JSON.stringify(name)} must match ^[a-zA-Z0-9_-]{1,64}$`);
-    if (tool.function.parameters !== undefined && !isObject(tool.function.parameters)) problem(`tools[${index}].function.parameters: expected a JSON Schema object`);
+    if (typeof name !== "string" || !TOOL_NAME.test(name))
+      problem(`tools[${index}].function.name: ${JSON.stringify(name)} must match ^[a-zA-Z0-9_-]{1,64}$`);
+    if (tool.function.parameters !== undefined && !isObject(tool.function.parameters))
+      problem(`tools[${index}].function.parameters: expected a JSON Schema object`);
     return name;
   });
 }
@@ -66,27 +69,45 @@ function messages(value: unknown): NormalizedMessage[] {
   let pending = new Map<string, string>();
   value.forEach((message, index) => {
     const where = `messages[${index}]`;
-    if (!isObject(message) || typeof message.role !== "string" || !ROLES.has(message.role)) problem(`${where}.role: expected one of ${[...ROLES].join(", ")}`);
+    if (!isObject(message) || typeof message.role !== "string" || !ROLES.has(message.role))
+      problem(`${where}.role: expected one of ${[...ROLES].join(", ")}`);
     const role = message.role;
     if (role !== "tool" && pending.size > 0)
-      problem(`${where}: an assistant message with tool_calls must be followed by tool messages for each tool_call_id; missing: ${[...pending.keys()].join(", ")}`);
+      problem(
+        `${where}: an assistant message with tool_calls must be followed by tool messages for each tool_call_id; missing: ${[...pending.keys()].join(", ")}`,
+      );
     if (role === "tool") {
       const id = message.tool_call_id;
       if (typeof id !== "string" || id === "") problem(`${where}.tool_call_id: expected a non-empty string`);
       const name = pending.get(id);
-      if (name === undefined) problem(`${where}: tool message answers tool_call_id ${JSON.stringify(id)}, which no preceding assistant tool call has (or it was already answered)`);
+      if (name === undefined)
+        problem(
+          `${where}: tool message answers tool_call_id ${JSON.stringify(id)}, which no preceding assistant tool call has (or it was already answered)`,
+        );
       pending.delete(id);
-      out.push({ role: "tool", text: "", toolCalls: [], toolResults: [{ toolCallId: id, name, content: contentText(message.content, where) }] });
+      out.push({
+        role: "tool",
+        text: "",
+        toolCalls: [],
+        toolResults: [{ toolCallId: id, name, content: contentText(message.content, where) }],
+      });
       return;
     }
     const calls = role === "assistant" ? toolCalls(message.tool_calls, where) : [];
     if (role === "assistant" && calls.length === 0 && (message.content === undefined || message.content === null))
       problem(`${where}.content: an assistant message needs content or tool_calls`);
-    if (role !== "assistant" && (message.content === undefined || message.content === null)) problem(`${where}.content: required for role ${role}`);
+    if (role !== "assistant" && (message.content === undefined || message.content === null))
+      problem(`${where}.content: required for role ${role}`);
     pending = new Map(calls.map((call) => [call.id as string, call.name]));
-    out.push({ role: role === "developer" ? "system" : (role as NormalizedMessage["role"]), text: contentText(message.content, where), toolCalls: calls, toolResults: [] });
+    out.push({
+      role: role === "developer" ? "system" : (role as NormalizedMessage["role"]),
+      text: contentText(message.content, where),
+      toolCalls: calls,
+      toolResults: [],
+    });
   });
-  if (pending.size > 0) problem(`messages: the last assistant message has tool_calls without tool messages: ${[...pending.keys()].join(", ")}`);
+  if (pending.size > 0)
+    problem(`messages: the last assistant message has tool_calls without tool messages: ${[...pending.keys()].join(", ")}`);
   return out;
 }
 
@@ -118,4 +139,3 @@ export function parseOpenAiRequest(body: unknown): ParseResult {
     };
   });
 }
-

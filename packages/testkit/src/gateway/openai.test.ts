@@ -31,7 +31,11 @@ async function rejection(promise: PromiseLike<unknown>): Promise<unknown> {
 const ask = { model: "gpt-test", messages: [{ role: "user" as const, content: "What is the weather in Paris?" }] };
 const weatherTool = {
   type: "function" as const,
-  function: { name: "get_weather", description: "Weather by city", parameters: { type: "object", properties: { city: { type: "string" } } } },
+  function: {
+    name: "get_weather",
+    description: "Weather by city",
+    parameters: { type: "object", properties: { city: { type: "string" } } },
+  },
 };
 
 describe("openai dialect, official SDK as oracle", () => {
@@ -67,7 +71,14 @@ describe("openai dialect, official SDK as oracle", () => {
 
   test("parallel tool calls, non-streaming: ids, names, JSON-string arguments, finish tool_calls", async () => {
     const { client } = await start({
-      script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }, { name: "get_weather", arguments: { city: "Oslo" }, id: "call_fixed" }] }],
+      script: [
+        {
+          toolCalls: [
+            { name: "get_weather", arguments: { city: "Paris" } },
+            { name: "get_weather", arguments: { city: "Oslo" }, id: "call_fixed" },
+          ],
+        },
+      ],
     });
     const completion = await client.chat.completions.create({ ...ask, tools: [weatherTool] });
     const message = completion.choices[0]?.message;
@@ -81,7 +92,15 @@ describe("openai dialect, official SDK as oracle", () => {
 
   test("parallel tool calls, streaming: the SDK's accumulator rebuilds them from argument fragments", async () => {
     const { client } = await start({
-      script: [{ text: "Checking both.", toolCalls: [{ name: "get_weather", arguments: { city: "Paris", units: "metric" } }, { name: "get_weather", arguments: { city: "Oslo" } }] }],
+      script: [
+        {
+          text: "Checking both.",
+          toolCalls: [
+            { name: "get_weather", arguments: { city: "Paris", units: "metric" } },
+            { name: "get_weather", arguments: { city: "Oslo" } },
+          ],
+        },
+      ],
     });
     const fragments: string[] = [];
     const stream = client.chat.completions.stream({ ...ask, tools: [weatherTool] });
@@ -102,7 +121,12 @@ describe("openai dialect, official SDK as oracle", () => {
   });
 
   test("tool round trip: tool message seen, recorded, echoed by a dynamic turn", async () => {
-    const { client, gateway } = await start({ script: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] }, echoLastToolResult((result) => `The tool said: ${result}`)] });
+    const { client, gateway } = await start({
+      script: [
+        { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+        echoLastToolResult((result) => `The tool said: ${result}`),
+      ],
+    });
     const system = { role: "system" as const, content: "Be brief." };
     const first = await client.chat.completions.create({ ...ask, messages: [system, ...ask.messages], tools: [weatherTool] });
     const assistant = first.choices[0]?.message;
@@ -110,11 +134,23 @@ describe("openai dialect, official SDK as oracle", () => {
     const second = await client.chat.completions.create({
       ...ask,
       tools: [weatherTool],
-      messages: [system, ...ask.messages, { role: "assistant", content: null, tool_calls: assistant?.tool_calls ?? [] }, { role: "tool", tool_call_id: callId, content: "18°C, cloudy" }],
+      messages: [
+        system,
+        ...ask.messages,
+        { role: "assistant", content: null, tool_calls: assistant?.tool_calls ?? [] },
+        { role: "tool", tool_call_id: callId, content: "18°C, cloudy" },
+      ],
     });
     expect(second.choices[0]?.message.content).toBe("The tool said: 18°C, cloudy");
     const recorded = gateway.requests[1];
-    expect(recorded).toMatchObject({ dialect: "openai", path: "/v1/chat/completions", model: "gpt-test", stream: false, tools: ["get_weather"], hasAuth: true });
+    expect(recorded).toMatchObject({
+      dialect: "openai",
+      path: "/v1/chat/completions",
+      model: "gpt-test",
+      stream: false,
+      tools: ["get_weather"],
+      hasAuth: true,
+    });
     expect(recorded?.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(recorded?.messages[2]?.toolCalls).toEqual([{ id: callId, name: "get_weather", arguments: { city: "Paris" } }]);
     expect(recorded?.messages[3]?.toolResults).toEqual([{ toolCallId: callId, name: "get_weather", content: "18°C, cloudy" }]);

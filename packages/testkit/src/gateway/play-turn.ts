@@ -3,7 +3,16 @@
  * or a fault: 429/5xx in the dialect's error shape, a broken chunk, a stall, a dropped connection.
  */
 import { toAnswer, type Answer, type AnswerContext } from "./answer.ts";
-import { formatFrame, kindOfStatus, type DialectCodec, type ParsedRequest, type ReasoningContext, type RenderContext, type RouteMatch, type SseFrame } from "./dialect.ts";
+import {
+  formatFrame,
+  kindOfStatus,
+  type DialectCodec,
+  type ParsedRequest,
+  type ReasoningContext,
+  type RenderContext,
+  type RouteMatch,
+  type SseFrame,
+} from "./dialect.ts";
 import type { Sink } from "./http-server.ts";
 import type { StaticTurn } from "./types.ts";
 
@@ -26,7 +35,13 @@ export interface PlayContext {
 const FAULT_TEXT = "This answer will not arrive whole, whatever the client hopes.";
 
 /** Send an error in the dialect's shape. */
-export function sendError(context: Pick<PlayContext, "codec" | "sink" | "headers">, status: number, message: string, extra: Record<string, string> = {}, retryAfterSeconds?: number): void {
+export function sendError(
+  context: Pick<PlayContext, "codec" | "sink" | "headers">,
+  status: number,
+  message: string,
+  extra: Record<string, string> = {},
+  retryAfterSeconds?: number,
+): void {
   const { codec } = context;
   const body = JSON.stringify(codec.errorBody(kindOfStatus(status), status, message, retryAfterSeconds));
   context.sink.send(status, { ...context.headers, "content-type": codec.jsonContentType, ...extra }, body);
@@ -35,7 +50,12 @@ export function sendError(context: Pick<PlayContext, "codec" | "sink" | "headers
 const isStreaming = (context: PlayContext) => context.request.stream && context.route.jsonArrayStream !== true;
 
 function render(context: PlayContext, answer: Answer): { frames: SseFrame[]; body: string } {
-  const renderContext: RenderContext = { model: context.model, includeUsage: context.request.includeUsage, reasoning: context.reasoning, request: context.request };
+  const renderContext: RenderContext = {
+    model: context.model,
+    includeUsage: context.request.includeUsage,
+    reasoning: context.reasoning,
+    request: context.request,
+  };
   if (context.route.jsonArrayStream === true) {
     // Gemini streamGenerateContent without alt=sse: the chunks as one JSON array.
     const frames = context.codec.renderStream(answer, renderContext);
@@ -62,11 +82,20 @@ async function writeFrames(context: PlayContext, frames: readonly SseFrame[]): P
 }
 
 function startStream(context: PlayContext): void {
-  context.sink.start(200, { ...context.headers, "content-type": context.codec.sseContentType, "cache-control": "no-cache", connection: "keep-alive" });
+  context.sink.start(200, {
+    ...context.headers,
+    "content-type": context.codec.sseContentType,
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
 }
 
 function startJson(context: PlayContext, length?: number): void {
-  context.sink.start(200, { ...context.headers, "content-type": context.codec.jsonContentType, ...(length === undefined ? {} : { "content-length": String(length) }) });
+  context.sink.start(200, {
+    ...context.headers,
+    "content-type": context.codec.jsonContentType,
+    ...(length === undefined ? {} : { "content-length": String(length) }),
+  });
 }
 
 async function playAnswer(context: PlayContext, answer: Answer): Promise<void> {
@@ -89,13 +118,24 @@ export async function playTurn(turn: StaticTurn, context: PlayContext): Promise<
   switch (turn.fault) {
     case "rate-limit": {
       const seconds = turn.retryAfterSeconds ?? 1;
-      return sendError(context, 429, "Rate limit reached (scripted by the fake gateway). Please try again later.", { "retry-after": String(seconds) }, seconds);
+      return sendError(
+        context,
+        429,
+        "Rate limit reached (scripted by the fake gateway). Please try again later.",
+        { "retry-after": String(seconds) },
+        seconds,
+      );
     }
     case "server-error":
-      return sendError(context, turn.status ?? 500, "The server had an error while processing your request (scripted by the fake gateway).");
+      return sendError(
+        context,
+        turn.status ?? 500,
+        "The server had an error while processing your request (scripted by the fake gateway).",
+      );
     case "malformed-chunk": {
       const { frames, body } = render(context, filler);
-      if (!isStreaming(context)) return sink.send(200, { ...context.headers, "content-type": codec.jsonContentType }, body.slice(0, Math.floor(body.length / 2)));
+      if (!isStreaming(context))
+        return sink.send(200, { ...context.headers, "content-type": codec.jsonContentType }, body.slice(0, Math.floor(body.length / 2)));
       const broken = frames[1] ?? (frames[0] as SseFrame);
       startStream(context);
       await writeFrames(context, [frames[0] as SseFrame, { ...broken, data: broken.data.slice(0, Math.floor(broken.data.length / 2)) }]);

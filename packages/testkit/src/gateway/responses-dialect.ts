@@ -71,11 +71,24 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
       });
     }
     if (answer.text !== "")
-      items.push({ id: randomId("msg_", 40), type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", annotations: [], logprobs: [], text: answer.text }] });
+      items.push({
+        id: randomId("msg_", 40),
+        type: "message",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", annotations: [], logprobs: [], text: answer.text }],
+      });
     for (const call of answer.toolCalls) {
       const callId = call.id ?? randomId("call_", 24);
       if (reasoningId) reasoningOfCall.set(callId, reasoningId);
-      items.push({ id: randomId("fc_", 40), type: "function_call", status: "completed", arguments: JSON.stringify(call.arguments), call_id: callId, name: call.name });
+      items.push({
+        id: randomId("fc_", 40),
+        type: "function_call",
+        status: "completed",
+        arguments: JSON.stringify(call.arguments),
+        call_id: callId,
+        name: call.name,
+      });
     }
     if (data?.store) {
       stored.set(responseId, [...data.conversation, ...items]);
@@ -101,7 +114,10 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
       output,
       parallel_tool_calls: true,
       previous_response_id: data?.previousResponseId ?? null,
-      reasoning: { effort: (data?.reasoning?.effort as string | undefined) ?? null, summary: (data?.reasoning?.summary as string | undefined) ?? null },
+      reasoning: {
+        effort: (data?.reasoning?.effort as string | undefined) ?? null,
+        summary: (data?.reasoning?.summary as string | undefined) ?? null,
+      },
       service_tier: "default",
       store: data?.store ?? true,
       temperature: 1,
@@ -118,7 +134,13 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
 
   function renderResponse(answer: Answer, context: RenderContext): unknown {
     const id = randomId("resp_", 40);
-    return responseObject(id, context, "completed", answer, outputOf(answer, context.request?.dialectData as ResponsesRequestData | undefined, id));
+    return responseObject(
+      id,
+      context,
+      "completed",
+      answer,
+      outputOf(answer, context.request?.dialectData as ResponsesRequestData | undefined, id),
+    );
   }
 
   function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
@@ -126,7 +148,8 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
     const output = outputOf(answer, context.request?.dialectData as ResponsesRequestData | undefined, id);
     const frames: SseFrame[] = [];
     let sequence = 0;
-    const emit = (type: string, fields: Item) => frames.push({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
+    const emit = (type: string, fields: Item) =>
+      frames.push({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
     emit("response.created", { response: responseObject(id, context, "in_progress", undefined, []) });
     emit("response.in_progress", { response: responseObject(id, context, "in_progress", undefined, []) });
     output.forEach((item, output_index) => {
@@ -136,8 +159,14 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
         // The encrypted content arrives with the finished item, as the API sends it.
         const { encrypted_content: _later, ...opening } = item;
         emit("response.output_item.added", { output_index, item: { ...opening, summary: [] } });
-        emit("response.reasoning_summary_part.added", { item_id, output_index, summary_index: 0, part: { type: "summary_text", text: "" } });
-        for (const delta of splitPieces(text)) emit("response.reasoning_summary_text.delta", { item_id, output_index, summary_index: 0, delta, obfuscation: "x" });
+        emit("response.reasoning_summary_part.added", {
+          item_id,
+          output_index,
+          summary_index: 0,
+          part: { type: "summary_text", text: "" },
+        });
+        for (const delta of splitPieces(text))
+          emit("response.reasoning_summary_text.delta", { item_id, output_index, summary_index: 0, delta, obfuscation: "x" });
         emit("response.reasoning_summary_text.done", { item_id, output_index, summary_index: 0, text });
         emit("response.reasoning_summary_part.done", { item_id, output_index, summary_index: 0, part: { type: "summary_text", text } });
       } else if (item.type === "message") {
@@ -145,7 +174,8 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
         const text = part.text as string;
         emit("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
         emit("response.content_part.added", { item_id, output_index, content_index: 0, part: { ...part, text: "" } });
-        for (const delta of splitPieces(text)) emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
+        for (const delta of splitPieces(text))
+          emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
         emit("response.output_text.done", { item_id, output_index, content_index: 0, text, logprobs: [] });
         emit("response.content_part.done", { item_id, output_index, content_index: 0, part });
       } else {
@@ -169,7 +199,8 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
       if (!isObject(item)) continue;
       if (item.type === "reasoning" && typeof item.id === "string") {
         if (typeof item.encrypted_content === "string") {
-          if (!decryptsTo(item.encrypted_content, item.id)) return `The encrypted content for item ${item.id} could not be verified. (input[${index}].encrypted_content)`;
+          if (!decryptsTo(item.encrypted_content, item.id))
+            return `The encrypted content for item ${item.id} could not be verified. (input[${index}].encrypted_content)`;
         } else if (!storedReasoning.has(item.id))
           return `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
         seen.add(item.id);
@@ -187,7 +218,7 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
     dialect: "responses",
     basePath: "/v1",
     endpoints: "POST /v1/responses",
-    authMessage: "Incorrect API key provided. Send it as \"Authorization: Bearer <key>\".",
+    authMessage: 'Incorrect API key provided. Send it as "Authorization: Bearer <key>".',
     finishWords: { stop: "completed", length: "max_output_tokens", content_filter: "content_filter", tool_calls: "completed" },
     toolCallId: () => randomId("call_", 24),
     jsonContentType: "application/json",
@@ -202,7 +233,9 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
     parseRequest: (body) => parseResponsesRequest(body, (id) => stored.get(id)),
     cacheMode: "automatic",
     checkReasoning,
-    errorBody: (kind, _status, message) => ({ error: { message, type: ERROR_TYPES[kind].type, param: null, code: ERROR_TYPES[kind].code } }),
+    errorBody: (kind, _status, message) => ({
+      error: { message, type: ERROR_TYPES[kind].type, param: null, code: ERROR_TYPES[kind].code },
+    }),
     renderResponse,
     renderStream,
   };

@@ -13,7 +13,15 @@ import type { NormalizedMessage } from "./types.ts";
 /** OpenAI's function name rule. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const MESSAGE_ROLES = new Set(["user", "system", "developer", "assistant"]);
-const INCLUDABLE = new Set(["reasoning.encrypted_content", "message.output_text.logprobs", "file_search_call.results", "web_search_call.action.sources", "code_interpreter_call.outputs", "computer_call_output.output.image_url", "message.input_image.image_url"]);
+const INCLUDABLE = new Set([
+  "reasoning.encrypted_content",
+  "message.output_text.logprobs",
+  "file_search_call.results",
+  "web_search_call.action.sources",
+  "code_interpreter_call.outputs",
+  "computer_call_output.output.image_url",
+  "message.input_image.image_url",
+]);
 /** Chat completions parameters the Responses API refuses, and where each moved. */
 const MOVED: Record<string, string> = {
   messages: "In the Responses API, send the conversation as 'input'.",
@@ -45,8 +53,11 @@ function partsText(content: unknown, role: string, where: string): string {
     .map((part, index) => {
       const at = `${where}.content[${index}]`;
       if (!isObject(part) || !allowed.includes(part.type as string))
-        problem(`Invalid value: '${String(isObject(part) ? part.type : part)}'. Supported values are: ${allowed.map((a) => `'${a}'`).join(", ")}. (${at}.type)`);
-      if ((part.type === "input_text" || part.type === "output_text") && typeof part.text !== "string") invalid(`${at}.text`, "expected a string.");
+        problem(
+          `Invalid value: '${String(isObject(part) ? part.type : part)}'. Supported values are: ${allowed.map((a) => `'${a}'`).join(", ")}. (${at}.type)`,
+        );
+      if ((part.type === "input_text" || part.type === "output_text") && typeof part.text !== "string")
+        invalid(`${at}.text`, "expected a string.");
       return typeof part.text === "string" ? part.text : "";
     })
     .join("");
@@ -57,10 +68,16 @@ function toolNames(tools: unknown): string[] {
   if (!Array.isArray(tools)) return invalid("tools", "expected an array.");
   return tools.map((tool, index) => {
     if (!isObject(tool) || typeof tool.type !== "string") return invalid(`tools[${index}].type`, "required.");
-    if (tool.type !== "function") return problem(`Invalid value: '${tool.type}'. This fake serves function tools only. (tools[${index}].type)`);
+    if (tool.type !== "function")
+      return problem(`Invalid value: '${tool.type}'. This fake serves function tools only. (tools[${index}].type)`);
     if (tool.name === undefined) return problem(`Missing required parameter: 'tools[${index}].name'.`);
-    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) return invalid(`tools[${index}].name`, `string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`);
-    if (tool.parameters !== undefined && tool.parameters !== null && !isObject(tool.parameters)) return invalid(`tools[${index}].parameters`, "expected an object.");
+    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name))
+      return invalid(
+        `tools[${index}].name`,
+        `string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      );
+    if (tool.parameters !== undefined && tool.parameters !== null && !isObject(tool.parameters))
+      return invalid(`tools[${index}].parameters`, "expected an object.");
     return tool.name;
   });
 }
@@ -76,7 +93,8 @@ function readItems(items: Record<string, unknown>[], priorCount: number): Normal
     switch (type) {
       case "message": {
         const role = item.role;
-        if (typeof role !== "string" || !MESSAGE_ROLES.has(role)) invalid(`${where}.role`, `expected one of ${[...MESSAGE_ROLES].join(", ")}.`);
+        if (typeof role !== "string" || !MESSAGE_ROLES.has(role))
+          invalid(`${where}.role`, `expected one of ${[...MESSAGE_ROLES].join(", ")}.`);
         const text = partsText(item.content, role as string, where);
         out.push({ role: role === "developer" ? "system" : (role as NormalizedMessage["role"]), text, toolCalls: [], toolResults: [] });
         return;
@@ -84,7 +102,11 @@ function readItems(items: Record<string, unknown>[], priorCount: number): Normal
       case "function_call": {
         if (typeof item.call_id !== "string" || item.call_id === "") problem(`Missing required parameter: '${where}.call_id'.`);
         if (typeof item.name !== "string") problem(`Missing required parameter: '${where}.name'.`);
-        if (typeof item.arguments !== "string") invalid(`${where}.arguments`, `expected a string, but got ${Array.isArray(item.arguments) ? "an array" : typeof item.arguments} instead.`);
+        if (typeof item.arguments !== "string")
+          invalid(
+            `${where}.arguments`,
+            `expected a string, but got ${Array.isArray(item.arguments) ? "an array" : typeof item.arguments} instead.`,
+          );
         calls.set(item.call_id as string, item.name as string);
         let args: unknown = item.arguments;
         try {
@@ -105,7 +127,12 @@ function readItems(items: Record<string, unknown>[], priorCount: number): Normal
         if (name === undefined) problem(`No tool call found for function call output with call_id ${String(id)}.`);
         answered.add(id as string);
         const output = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? null);
-        out.push({ role: "tool", text: "", toolCalls: [], toolResults: [{ toolCallId: id as string, name: name as string, content: output }] });
+        out.push({
+          role: "tool",
+          text: "",
+          toolCalls: [],
+          toolResults: [{ toolCallId: id as string, name: name as string, content: output }],
+        });
         return;
       }
       case "reasoning": {
@@ -116,7 +143,9 @@ function readItems(items: Record<string, unknown>[], priorCount: number): Normal
         return;
       }
       default:
-        problem(`Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning'. (${where}.type)`);
+        problem(
+          `Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning'. (${where}.type)`,
+        );
     }
   });
   for (const id of calls.keys()) if (!answered.has(id)) problem(`No tool output found for function call ${id}.`);
@@ -139,7 +168,9 @@ function checkTextFormat(text: unknown): void {
   const format = (text as Record<string, unknown>).format;
   if (format === undefined) return;
   if (!isObject(format) || !["text", "json_object", "json_schema"].includes(format.type as string))
-    problem(`Invalid value: '${String(isObject(format) ? format.type : format)}'. Supported values are: 'text', 'json_object' and 'json_schema'. (text.format.type)`);
+    problem(
+      `Invalid value: '${String(isObject(format) ? format.type : format)}'. Supported values are: 'text', 'json_object' and 'json_schema'. (text.format.type)`,
+    );
   if (format.type === "json_schema") {
     if (typeof format.name !== "string" || !TOOL_NAME.test(format.name)) problem("Missing required parameter: 'text.format.name'.");
     if (!isObject(format.schema)) problem("Missing required parameter: 'text.format.schema'.");
@@ -166,7 +197,8 @@ export function parseResponsesRequest(body: unknown, stored: (id: string) => Rec
     if (!Array.isArray(include)) invalid("include", "expected an array.");
     for (const value of include as unknown[]) if (!INCLUDABLE.has(value as string)) problem(`Invalid value: '${String(value)}'. (include)`);
     if (body.store !== undefined && body.store !== null && typeof body.store !== "boolean") invalid("store", "expected a boolean.");
-    if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== "string") invalid("instructions", "expected a string.");
+    if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== "string")
+      invalid("instructions", "expected a string.");
     const previous = body.previous_response_id ?? null;
     if (previous !== null && typeof previous !== "string") invalid("previous_response_id", "expected a string.");
     const prior = previous === null ? [] : stored(previous as string);
@@ -174,11 +206,15 @@ export function parseResponsesRequest(body: unknown, stored: (id: string) => Rec
     const input = body.input;
     let items: Record<string, unknown>[];
     if (typeof input === "string") items = [{ type: "message", role: "user", content: input }];
-    else if (Array.isArray(input) && input.length > 0) items = input.map((item, index) => (isObject(item) ? item : invalid(`input[${index}]`, "expected an object.")));
+    else if (Array.isArray(input) && input.length > 0)
+      items = input.map((item, index) => (isObject(item) ? item : invalid(`input[${index}]`, "expected an object.")));
     else return problem("Missing required parameter: 'input'.");
     const conversation = [...(prior as Record<string, unknown>[]), ...items];
     const messages = readItems(conversation, (prior as unknown[]).length);
-    partial.messages = typeof body.instructions === "string" ? [{ role: "system", text: body.instructions, toolCalls: [], toolResults: [] }, ...messages] : messages;
+    partial.messages =
+      typeof body.instructions === "string"
+        ? [{ role: "system", text: body.instructions, toolCalls: [], toolResults: [] }, ...messages]
+        : messages;
     const reasoning = isObject(body.reasoning) ? body.reasoning : null;
     const data: ResponsesRequestData = {
       conversation,

@@ -28,7 +28,14 @@ const CLI = join(import.meta.dir, "serve-gateway.ts");
 
 describe("loadGatewayOptions", () => {
   test("an options object or a bare array; flags win; textTemplate becomes a dynamic turn", async () => {
-    const options = loadGatewayOptions(JSON.stringify({ dialect: "anthropic", model: "from-file", script: [{ text: "a" }, { textTemplate: "got {{lastToolResult}} via {{model}}" }] }), { model: "from-flag" });
+    const options = loadGatewayOptions(
+      JSON.stringify({
+        dialect: "anthropic",
+        model: "from-file",
+        script: [{ text: "a" }, { textTemplate: "got {{lastToolResult}} via {{model}}" }],
+      }),
+      { model: "from-flag" },
+    );
     expect(options).toMatchObject({ dialect: "anthropic", model: "from-flag" });
     const dynamic = options.script?.[1];
     if (typeof dynamic !== "function") throw new Error("expected a dynamic turn");
@@ -41,7 +48,9 @@ describe("loadGatewayOptions", () => {
     expect(() => loadGatewayOptions("[", { dialect: "openai" })).toThrow(/not valid JSON/);
     expect(() => loadGatewayOptions('[{"text":"x"}]')).toThrow(/dialect must be one of/);
     expect(() => loadGatewayOptions('[{"text":"x"},{"fault":"nope"}]', { dialect: "openai" })).toThrow(/script\[1\]: unknown fault "nope"/);
-    expect(() => loadGatewayOptions('[{"textTemplate":"{{secret}}"}]', { dialect: "openai" })).toThrow(/script\[0\]: unknown placeholder \{\{secret\}\}/);
+    expect(() => loadGatewayOptions('[{"textTemplate":"{{secret}}"}]', { dialect: "openai" })).toThrow(
+      /script\[0\]: unknown placeholder \{\{secret\}\}/,
+    );
     expect(() => optionsFromArgs([scriptFile([]), "--latency-ms", "soon", "--dialect", "openai"])).toThrow(/latencyMs must be a number/);
     expect(() => optionsFromArgs([])).toThrow(/^usage: serve-gateway/);
   });
@@ -60,7 +69,9 @@ describe("serve-gateway CLI", () => {
       headers: { authorization: "Bearer cli-key", "content-type": "application/json" },
       body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
     });
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe("hello from the CLI");
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe(
+      "hello from the CLI",
+    );
     const recorded = JSON.parse((await lines.next()).value as string) as RecordedRequest;
     expect(recorded).toMatchObject({ dialect: "openai", model: "m", hasAuth: true, headers: { authorization: "[redacted]" } });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

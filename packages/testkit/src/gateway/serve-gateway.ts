@@ -15,10 +15,14 @@ import { startFakeGateway } from "./fake-gateway.ts";
 import { loadGatewayOptions } from "./load-script.ts";
 import type { FakeGateway, FakeGatewayOptions } from "./types.ts";
 
-const USAGE = "usage: serve-gateway SCRIPT.json [--dialect openai|anthropic|gemini] [--model M] [--require-api-key K] [--latency-ms N] [--on-exhausted error|repeat-last] [--exit-on-stdin-close]";
+const USAGE =
+  "usage: serve-gateway SCRIPT.json [--dialect openai|anthropic|gemini] [--model M] [--require-api-key K] [--latency-ms N] [--on-exhausted error|repeat-last] [--exit-on-stdin-close]";
 
 /** Parse the command line into gateway options (throws a one-line Error on a mistake). */
-export function optionsFromArgs(args: string[], readText: (path: string) => string = (path) => readFileSync(path, "utf8")): { options: FakeGatewayOptions; exitOnStdinClose: boolean } {
+export function optionsFromArgs(
+  args: string[],
+  readText: (path: string) => string = (path) => readFileSync(path, "utf8"),
+): { options: FakeGatewayOptions; exitOnStdinClose: boolean } {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -41,7 +45,13 @@ export function optionsFromArgs(args: string[], readText: (path: string) => stri
   }
   const latency = values["latency-ms"] === undefined ? undefined : Number(values["latency-ms"]);
   const overrides = Object.fromEntries(
-    Object.entries({ dialect: values.dialect, model: values.model, requireApiKey: values["require-api-key"], latencyMs: latency, onExhausted: values["on-exhausted"] }).filter(([, value]) => value !== undefined),
+    Object.entries({
+      dialect: values.dialect,
+      model: values.model,
+      requireApiKey: values["require-api-key"],
+      latencyMs: latency,
+      onExhausted: values["on-exhausted"],
+    }).filter(([, value]) => value !== undefined),
   );
   try {
     return { options: loadGatewayOptions(text, overrides), exitOnStdinClose: values["exit-on-stdin-close"] === true };

@@ -51,7 +51,10 @@ export function turnProblem(value: unknown): string | undefined {
     if (!FAULTS.has(value.fault)) return `unknown fault "${value.fault}" (expected one of ${[...FAULTS].join(", ")})`;
     if (value.retryAfterSeconds !== undefined && !(typeof value.retryAfterSeconds === "number" && value.retryAfterSeconds >= 0))
       return "retryAfterSeconds must be a number >= 0";
-    if (value.status !== undefined && !(Number.isInteger(value.status) && (value.status as number) >= 500 && (value.status as number) <= 599))
+    if (
+      value.status !== undefined &&
+      !(Number.isInteger(value.status) && (value.status as number) >= 500 && (value.status as number) <= 599)
+    )
       return "status must be an integer 500-599";
     return undefined;
   }

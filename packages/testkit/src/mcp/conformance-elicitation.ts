@@ -32,8 +32,17 @@ const ENUMS_SCHEMA: Schema = {
         { const: "value3", title: "Third Option" },
       ],
     },
-    legacyEnum: { type: "string", description: "Legacy titled enum", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
-    untitledMulti: { type: "array", description: "Untitled multi-select", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+    legacyEnum: {
+      type: "string",
+      description: "Legacy titled enum",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
+    untitledMulti: {
+      type: "array",
+      description: "Untitled multi-select",
+      items: { type: "string", enum: ["option1", "option2", "option3"] },
+    },
     titledMulti: {
       type: "array",
       description: "Titled multi-select",
@@ -50,17 +59,25 @@ const ENUMS_SCHEMA: Schema = {
 
 /** The three elicitation tools; `text` builds a text result. */
 export function elicitationTools(text: (t: string) => CallToolResult): FakeToolSpec[] {
-  const elicit = (message: (args: Record<string, unknown>) => string, schema: Schema, report: (answer: string) => string) =>
+  const elicit =
+    (message: (args: Record<string, unknown>) => string, schema: Schema, report: (answer: string) => string) =>
     async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
       if (!ctx.session.clientCapabilities.elicitation) return { ...text("the client does not support elicitation"), isError: true };
-      const answer = await ctx.sendRequest<{ action: string; content?: unknown }>("elicitation/create", { message: message(args), requestedSchema: schema });
+      const answer = await ctx.sendRequest<{ action: string; content?: unknown }>("elicitation/create", {
+        message: message(args),
+        requestedSchema: schema,
+      });
       return text(report(`action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`));
     };
   return [
     {
       name: "test_elicitation",
       description: "Asks the user for a username and an email",
-      inputSchema: { type: "object", properties: { message: { type: "string", description: "The message to show the user" } }, required: ["message"] },
+      inputSchema: {
+        type: "object",
+        properties: { message: { type: "string", description: "The message to show the user" } },
+        required: ["message"],
+      },
       handler: elicit(
         (args) => String(args.message),
         {
@@ -78,13 +95,21 @@ export function elicitationTools(text: (t: string) => CallToolResult): FakeToolS
       name: "test_elicitation_sep1034_defaults",
       description: "Elicitation with defaults for every primitive type (SEP-1034)",
       inputSchema: { type: "object", properties: {} },
-      handler: elicit(() => "Please review and update the form fields with defaults", DEFAULTS_SCHEMA, (a) => `Elicitation completed: ${a}`),
+      handler: elicit(
+        () => "Please review and update the form fields with defaults",
+        DEFAULTS_SCHEMA,
+        (a) => `Elicitation completed: ${a}`,
+      ),
     },
     {
       name: "test_elicitation_sep1330_enums",
       description: "Elicitation with every enum variant (SEP-1330)",
       inputSchema: { type: "object", properties: {} },
-      handler: elicit(() => "Please select options from the enum fields", ENUMS_SCHEMA, (a) => `Elicitation completed: ${a}`),
+      handler: elicit(
+        () => "Please select options from the enum fields",
+        ENUMS_SCHEMA,
+        (a) => `Elicitation completed: ${a}`,
+      ),
     },
   ];
 }

@@ -48,36 +48,44 @@ test("exactly the fixtures the scenarios call, with completion, logging and subs
   expect((await client.callTool("test_sampling", { prompt: "hi" })).isError).toBe(true);
 });
 
-test(
-  "the official conformance server suite (--suite all) passes against the fixture over Streamable HTTP",
-  async () => {
-    const fixture = createConformanceFixtureServer();
-    http = await createStreamableHttpServer({ onsession: (t) => void fixture.connect(t) });
-    outDir = mkdtempSync(join(tmpdir(), "agentd-conformance-"));
-    // Asynchronous spawn: the server under test runs in this process and must keep answering.
-    const proc = Bun.spawn([process.execPath, CLI, "server", "--url", http.url.href, "--suite", "all", "-o", outDir], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+test("the official conformance server suite (--suite all) passes against the fixture over Streamable HTTP", async () => {
+  const fixture = createConformanceFixtureServer();
+  http = await createStreamableHttpServer({ onsession: (t) => void fixture.connect(t) });
+  outDir = mkdtempSync(join(tmpdir(), "agentd-conformance-"));
+  // Asynchronous spawn: the server under test runs in this process and must keep answering.
+  const proc = Bun.spawn([process.execPath, CLI, "server", "--url", http.url.href, "--suite", "all", "-o", outDir], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 
-    const results = new Map<string, Check[]>();
-    for (const dir of readdirSync(outDir)) {
-      const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
-      results.set(scenario, JSON.parse(readFileSync(join(outDir, dir, "checks.json"), "utf8")) as Check[]);
-    }
-    const context = `${stdout.slice(-3000)}\n${stderr.slice(-2000)}`;
-    // Every fixture-backed scenario ran.
-    for (const scenario of ["tools-call-simple-text", "tools-call-with-logging", "tools-call-with-progress", "tools-call-sampling", "elicitation-sep1330-enums", "resources-subscribe", "prompts-get-with-image", "completion-complete", "json-schema-2020-12"])
-      expect(results.has(scenario), `${scenario} did not run:\n${context}`).toBe(true);
-    expect(results.size).toBeGreaterThanOrEqual(30);
+  const results = new Map<string, Check[]>();
+  for (const dir of readdirSync(outDir)) {
+    const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+    results.set(scenario, JSON.parse(readFileSync(join(outDir, dir, "checks.json"), "utf8")) as Check[]);
+  }
+  const context = `${stdout.slice(-3000)}\n${stderr.slice(-2000)}`;
+  // Every fixture-backed scenario ran.
+  for (const scenario of [
+    "tools-call-simple-text",
+    "tools-call-with-logging",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "elicitation-sep1330-enums",
+    "resources-subscribe",
+    "prompts-get-with-image",
+    "completion-complete",
+    "json-schema-2020-12",
+  ])
+    expect(results.has(scenario), `${scenario} did not run:\n${context}`).toBe(true);
+  expect(results.size).toBeGreaterThanOrEqual(30);
 
-    const failures = [...results].flatMap(([scenario, checks]) =>
-      checks.filter((c) => c.status === "FAILURE" && !TRANSPORT_POLICY_FAILURES.has(scenario)).map((c) => `${scenario}/${c.id}: ${c.errorMessage}`),
-    );
-    expect(failures).toEqual([]);
-    const passed = [...results.values()].flat().filter((c) => c.status === "SUCCESS").length;
-    expect(passed).toBeGreaterThanOrEqual(40);
-  },
-  120_000,
-);
+  const failures = [...results].flatMap(([scenario, checks]) =>
+    checks
+      .filter((c) => c.status === "FAILURE" && !TRANSPORT_POLICY_FAILURES.has(scenario))
+      .map((c) => `${scenario}/${c.id}: ${c.errorMessage}`),
+  );
+  expect(failures).toEqual([]);
+  const passed = [...results.values()].flat().filter((c) => c.status === "SUCCESS").length;
+  expect(passed).toBeGreaterThanOrEqual(40);
+}, 120_000);

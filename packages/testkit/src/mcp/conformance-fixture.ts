@@ -28,14 +28,36 @@ const pause = (ms: number, signal: AbortSignal) =>
   });
 
 const TOOLS: FakeToolSpec[] = [
-  { name: "test_simple_text", description: "Returns simple text content", inputSchema: noArgs, text: "This is a simple text response for testing." },
-  { name: "test_image_content", description: "Returns image content", inputSchema: noArgs, result: { content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }] } },
-  { name: "test_audio_content", description: "Returns audio content", inputSchema: noArgs, result: { content: [{ type: "audio", data: SILENT_WAV, mimeType: "audio/wav" }] } },
+  {
+    name: "test_simple_text",
+    description: "Returns simple text content",
+    inputSchema: noArgs,
+    text: "This is a simple text response for testing.",
+  },
+  {
+    name: "test_image_content",
+    description: "Returns image content",
+    inputSchema: noArgs,
+    result: { content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }] },
+  },
+  {
+    name: "test_audio_content",
+    description: "Returns audio content",
+    inputSchema: noArgs,
+    result: { content: [{ type: "audio", data: SILENT_WAV, mimeType: "audio/wav" }] },
+  },
   {
     name: "test_embedded_resource",
     description: "Returns an embedded resource",
     inputSchema: noArgs,
-    result: { content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }] },
+    result: {
+      content: [
+        {
+          type: "resource",
+          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+        },
+      ],
+    },
   },
   {
     name: "test_multiple_content_types",
@@ -45,7 +67,10 @@ const TOOLS: FakeToolSpec[] = [
       content: [
         { type: "text", text: "Multiple content types test:" },
         { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' } },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+        },
       ],
     },
   },
@@ -75,11 +100,21 @@ const TOOLS: FakeToolSpec[] = [
       return text("Tool with progress executed successfully");
     },
   },
-  { name: "test_error_handling", description: "Always fails", inputSchema: noArgs, text: "This tool intentionally returns an error for testing", isError: true },
+  {
+    name: "test_error_handling",
+    description: "Always fails",
+    inputSchema: noArgs,
+    text: "This tool intentionally returns an error for testing",
+    isError: true,
+  },
   {
     name: "test_sampling",
     description: "Asks the client's LLM to answer a prompt",
-    inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
+    inputSchema: {
+      type: "object",
+      properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } },
+      required: ["prompt"],
+    },
     handler: async (args, ctx: ServerContext) => {
       if (!ctx.session.clientCapabilities.sampling) return { ...text("the client does not support sampling"), isError: true };
       const result = await ctx.sendRequest<{ content: { type: string; text?: string } }>("sampling/createMessage", {
@@ -118,9 +153,27 @@ const SPEC: FakeMcpServerSpec = {
   version: "1.0.0",
   tools: TOOLS,
   resources: [
-    { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", text: "This is the content of the static text resource." },
-    { uri: "test://static-binary", name: "static-binary", description: "A static binary resource (PNG)", mimeType: "image/png", blob: RED_PIXEL_PNG },
-    { uri: "test://watched-resource", name: "watched-resource", description: "A resource to subscribe to", mimeType: "text/plain", text: "Watched resource content" },
+    {
+      uri: "test://static-text",
+      name: "static-text",
+      description: "A static text resource",
+      mimeType: "text/plain",
+      text: "This is the content of the static text resource.",
+    },
+    {
+      uri: "test://static-binary",
+      name: "static-binary",
+      description: "A static binary resource (PNG)",
+      mimeType: "image/png",
+      blob: RED_PIXEL_PNG,
+    },
+    {
+      uri: "test://watched-resource",
+      name: "watched-resource",
+      description: "A resource to subscribe to",
+      mimeType: "text/plain",
+      text: "Watched resource content",
+    },
   ],
   resourceTemplates: [
     {
@@ -132,7 +185,11 @@ const SPEC: FakeMcpServerSpec = {
     },
   ],
   prompts: [
-    { name: "test_simple_prompt", description: "A simple prompt without arguments", messages: [{ role: "user", text: "This is a simple prompt for testing." }] },
+    {
+      name: "test_simple_prompt",
+      description: "A simple prompt without arguments",
+      messages: [{ role: "user", text: "This is a simple prompt for testing." }],
+    },
     {
       name: "test_prompt_with_arguments",
       description: "A prompt with two required arguments",
@@ -149,7 +206,17 @@ const SPEC: FakeMcpServerSpec = {
       arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
       get: (args) => ({
         messages: [
-          { role: "user", content: { type: "resource", resource: { uri: args.resourceUri ?? "test://example-resource", mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          {
+            role: "user",
+            content: {
+              type: "resource",
+              resource: {
+                uri: args.resourceUri ?? "test://example-resource",
+                mimeType: "text/plain",
+                text: "Embedded resource content for testing.",
+              },
+            },
+          },
           { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
         ],
       }),

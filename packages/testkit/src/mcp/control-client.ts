@@ -66,7 +66,13 @@ export class FakeServerControl {
   private send(command: ControlCommand, waitMs = 0): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const req = request(
-        { socketPath: this.socketPath, path: "/", method: "POST", headers: { "content-type": "application/json" }, timeout: waitMs + DEFAULT_WAIT_MS },
+        {
+          socketPath: this.socketPath,
+          path: "/",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          timeout: waitMs + DEFAULT_WAIT_MS,
+        },
         (res) => {
           let body = "";
           res.setEncoding("utf8");
@@ -84,7 +90,12 @@ export class FakeServerControl {
       );
       req.on("timeout", () => req.destroy(new Error("timed out")));
       req.on("error", (e) =>
-        reject(new AgentdError("E_TRANSPORT", `fake MCP server control (${command.op}) at ${this.socketPath}: ${e.message} (is the child running and initialized?)`)),
+        reject(
+          new AgentdError(
+            "E_TRANSPORT",
+            `fake MCP server control (${command.op}) at ${this.socketPath}: ${e.message} (is the child running and initialized?)`,
+          ),
+        ),
       );
       req.end(JSON.stringify(command));
     });

@@ -57,18 +57,39 @@ describe("tools", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.params.arguments).toEqual({ who: "Ada", age: 36 });
     expect(calls[0]!.meta[RUN_ID_META_KEY]).toBe("run-42");
-    expect(fake!.requests.map((r) => r.method)).toEqual(["initialize", "tools/list", "tools/call", "tools/call", "tools/call", "tools/call"]);
+    expect(fake!.requests.map((r) => r.method)).toEqual([
+      "initialize",
+      "tools/list",
+      "tools/call",
+      "tools/call",
+      "tools/call",
+      "tools/call",
+    ]);
     expect(fake!.notifications.map((n) => n.method)).toEqual(["notifications/initialized"]);
   });
 
   test("progress steps go out with the caller's progress token, in order, before the result", async () => {
     const client = await connect({
-      tools: [{ name: "slow", text: "done", progress: [{ progress: 1, total: 3, message: "one" }, { progress: 2, total: 3, delayMs: 5 }, { progress: 3, total: 3 }] }],
+      tools: [
+        {
+          name: "slow",
+          text: "done",
+          progress: [
+            { progress: 1, total: 3, message: "one" },
+            { progress: 2, total: 3, delayMs: 5 },
+            { progress: 3, total: 3 },
+          ],
+        },
+      ],
     });
     const seen: unknown[] = [];
     const result = await client.callTool("slow", {}, { onprogress: (p) => seen.push(p) });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
-    expect(seen).toEqual([{ progress: 1, total: 3, message: "one" }, { progress: 2, total: 3 }, { progress: 3, total: 3 }]);
+    expect(seen).toEqual([
+      { progress: 1, total: 3, message: "one" },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
     expect(fake!.toolCalls("slow")[0]!.meta.progressToken).toBeDefined();
   });
 
@@ -80,7 +101,12 @@ describe("tools", () => {
     abort.abort();
     await expect(call).rejects.toMatchObject({ code: "E_ABORTED" });
     const cancellation = await fake!.waitForCancellation((c) => c.interrupted);
-    expect(cancellation).toMatchObject({ tool: "stuck", method: "tools/call", interrupted: true, requestId: fake!.toolCalls("stuck")[0]!.id });
+    expect(cancellation).toMatchObject({
+      tool: "stuck",
+      method: "tools/call",
+      interrupted: true,
+      requestId: fake!.toolCalls("stuck")[0]!.id,
+    });
     // The session carries on.
     await client.ping();
   });
@@ -116,7 +142,16 @@ describe("tools", () => {
 
   test("a code handler, logs at the client's level, and tools added or removed at run time", async () => {
     const client = await connect({
-      tools: [{ name: "calc", logs: [{ level: "debug", data: "hidden" }, { level: "warning", data: { x: 1 }, logger: "calc" }], handler: (args) => ({ content: [{ type: "text", text: String(Number(args.a) * 2) }] }) }],
+      tools: [
+        {
+          name: "calc",
+          logs: [
+            { level: "debug", data: "hidden" },
+            { level: "warning", data: { x: 1 }, logger: "calc" },
+          ],
+          handler: (args) => ({ content: [{ type: "text", text: String(Number(args.a) * 2) }] }),
+        },
+      ],
     });
     await client.setLoggingLevel("info");
     const log = next<{ level: string; logger?: string; data: unknown }>((l) => client.on("log", l));
@@ -144,14 +179,18 @@ describe("resources, templates, prompts", () => {
     const updated = next<{ uri: string }>((l) => watcher.on("resourceUpdated", l));
     expect(await fake!.setResource("file:///inbox.md", "one new mail")).toBe(1);
     expect(await updated).toEqual({ uri: "file:///inbox.md" });
-    expect((await watcher.readResource("file:///inbox.md")).contents).toEqual([{ uri: "file:///inbox.md", mimeType: "text/markdown", text: "one new mail" }]);
+    expect((await watcher.readResource("file:///inbox.md")).contents).toEqual([
+      { uri: "file:///inbox.md", mimeType: "text/markdown", text: "one new mail" },
+    ]);
     await bystander.ping();
     expect(bystanderNotified).toBe(false);
 
     const listChanged = next<void>((l) => watcher.on("resourcesListChanged", l));
     await fake!.setResource("file:///photo.png", { blob: "AAEC", mimeType: "image/png" });
     await listChanged;
-    expect((await watcher.readResource("file:///photo.png")).contents).toEqual([{ uri: "file:///photo.png", mimeType: "image/png", blob: "AAEC" }]);
+    expect((await watcher.readResource("file:///photo.png")).contents).toEqual([
+      { uri: "file:///photo.png", mimeType: "image/png", blob: "AAEC" },
+    ]);
     expect(fake!.requestsOf("resources/subscribe")[0]!.params.uri).toBe("file:///inbox.md");
   });
 
@@ -160,27 +199,43 @@ describe("resources, templates, prompts", () => {
       {
         resourceTemplates: [{ uriTemplate: "db://users/{id}", name: "user", text: "user #{{id}}", complete: { id: ["10", "11", "20"] } }],
         prompts: [
-          { name: "review", arguments: [{ name: "lang", required: true }], messages: [{ role: "user", text: "Review this {{lang}} code" }], complete: { lang: ["Go", "go-mod", "Rust"] } },
+          {
+            name: "review",
+            arguments: [{ name: "lang", required: true }],
+            messages: [{ role: "user", text: "Review this {{lang}} code" }],
+            complete: { lang: ["Go", "go-mod", "Rust"] },
+          },
           { name: "plain" },
         ],
       },
       { capabilities: { prompts: true, completion: true } },
     );
     expect((await client.readResource("db://users/11")).contents).toEqual([{ uri: "db://users/11", text: "user #11" }]);
-    expect((await client.complete({ ref: { type: "ref/resource", uri: "db://users/{id}" }, argument: { name: "id", value: "1" } })).completion.values).toEqual(["10", "11"]);
+    expect(
+      (await client.complete({ ref: { type: "ref/resource", uri: "db://users/{id}" }, argument: { name: "id", value: "1" } })).completion
+        .values,
+    ).toEqual(["10", "11"]);
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(["review", "plain"]);
-    expect((await client.getPrompt("review", { lang: "Rust" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Review this Rust code" } }]);
+    expect((await client.getPrompt("review", { lang: "Rust" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Review this Rust code" } },
+    ]);
     expect((await client.getPrompt("plain")).messages[0]!.content).toEqual({ type: "text", text: "prompt plain" });
-    expect((await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "lang", value: "GO" } })).completion.values).toEqual(["Go", "go-mod"]);
+    expect(
+      (await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "lang", value: "GO" } })).completion.values,
+    ).toEqual(["Go", "go-mod"]);
     await expect(client.getPrompt("review")).rejects.toMatchObject({ code: -32602 });
   });
 });
 
 describe("spec mistakes", () => {
   test("are one line naming the field", () => {
-    expect(() => createFakeMcpServer({ tools: [{ name: "a", delayMs: -1 }] })).toThrow("fake MCP server spec: tools[0].delayMs must be a non-negative number");
+    expect(() => createFakeMcpServer({ tools: [{ name: "a", delayMs: -1 }] })).toThrow(
+      "fake MCP server spec: tools[0].delayMs must be a non-negative number",
+    );
     expect(() => createFakeMcpServer({ tools: [{ name: "a" }, { name: "a" }] })).toThrow('tools[1] repeats "a"');
     expect(() => createFakeMcpServer({ resources: [{ text: "x" } as never] })).toThrow("resources[0].uri is required (a string)");
-    expect(() => createFakeMcpServer({ tools: [{ name: "a", logs: [{ level: "loud" as never, data: 1 }] }] })).toThrow("tools[0].logs[0].level must be one of debug");
+    expect(() => createFakeMcpServer({ tools: [{ name: "a", logs: [{ level: "loud" as never, data: 1 }] }] })).toThrow(
+      "tools[0].logs[0].level must be one of debug",
+    );
   });
 });

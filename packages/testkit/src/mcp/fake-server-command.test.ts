@@ -21,7 +21,10 @@ afterEach(async () => {
   }
 });
 
-async function start(spec: FakeMcpServerSpec, runId = "run-1"): Promise<{ client: McpClient; fake: FakeServerCommand; transport: StdioChildTransport }> {
+async function start(
+  spec: FakeMcpServerSpec,
+  runId = "run-1",
+): Promise<{ client: McpClient; fake: FakeServerCommand; transport: StdioChildTransport }> {
   const fake = fakeServerCommand(spec);
   const transport = new StdioChildTransport({ name: "fake", command: fake.command, args: fake.args, logger: memoryLogger() });
   const client = new McpClient({ name: "stdio-test", version: "1.0.0" }, { runId });
@@ -39,7 +42,19 @@ test(
   "serves the spec on stdio; the run id in _meta is in the record (control and file); progress arrives",
   async () => {
     const { client, fake } = await start(
-      { name: "inbox-server", tools: [{ name: "archive", text: "archived {{id}}", progress: [{ progress: 1, total: 2 }, { progress: 2, total: 2 }] }] },
+      {
+        name: "inbox-server",
+        tools: [
+          {
+            name: "archive",
+            text: "archived {{id}}",
+            progress: [
+              { progress: 1, total: 2 },
+              { progress: 2, total: 2 },
+            ],
+          },
+        ],
+      },
       "run-7",
     );
     expect(client.serverInfo?.name).toBe("inbox-server");
@@ -63,7 +78,10 @@ test(
   "the control channel changes a resource in the child: the subscribed client is notified and reads it",
   async () => {
     // A tool from the start: a session only hears of tool changes if `tools` was declared at initialize.
-    const { client, fake } = await start({ tools: [{ name: "first" }], resources: [{ uri: "file:///inbox.md", mimeType: "text/markdown", text: "empty" }] });
+    const { client, fake } = await start({
+      tools: [{ name: "first" }],
+      resources: [{ uri: "file:///inbox.md", mimeType: "text/markdown", text: "empty" }],
+    });
     await client.subscribe("file:///inbox.md");
     const updated = once<{ uri: string }>((l) => client.on("resourceUpdated", l));
     expect(await fake.control.setResource("file:///inbox.md", "# one new mail")).toBe(1);
@@ -89,7 +107,7 @@ test(
     const both = new Promise<void>((resolve) => {
       const off = client.on("resourceUpdated", ({ uri }) => {
         heard.push(uri);
-        if (heard.length === 2) (off(), resolve());
+        if (heard.length === 2) off(), resolve();
       });
     });
     // c.txt is not subscribed: changed, but nobody is told.
@@ -138,11 +156,15 @@ test("a bad spec file: one line on stderr, exit code 2", () => {
     writeFileSync(fake.specPath, JSON.stringify({ tools: [{ name: "x", handler: "nope" }] }));
     const bad = spawnSync(process.execPath, [FAKE_MCP_SERVER_BIN, fake.specPath], { encoding: "utf8", timeout: T });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe("fake-mcp-server: fake MCP server spec: tools[0].handler is code and cannot come from JSON; use createFakeMcpServer in the test process\n");
+    expect(bad.stderr).toBe(
+      "fake-mcp-server: fake MCP server spec: tools[0].handler is code and cannot come from JSON; use createFakeMcpServer in the test process\n",
+    );
     const missing = spawnSync(process.execPath, [FAKE_MCP_SERVER_BIN, join(fake.dir, "absent.json")], { encoding: "utf8", timeout: T });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toStartWith("fake-mcp-server: cannot read spec ");
-    expect(() => fakeServerCommand({ tools: [{ name: "x", handler: () => ({ content: [] }) }] })).toThrow("is code and cannot come from JSON");
+    expect(() => fakeServerCommand({ tools: [{ name: "x", handler: () => ({ content: [] }) }] })).toThrow(
+      "is code and cannot come from JSON",
+    );
   } finally {
     fake.dispose();
   }

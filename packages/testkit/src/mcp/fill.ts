@@ -11,7 +11,7 @@ export function fill(text: string, values: Record<string, unknown>): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
     if (!Object.hasOwn(values, name)) return whole;
     const value = values[name];
-    return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   });
 }
 

@@ -38,7 +38,14 @@ export class Recorder {
       const at = Date.now();
       if ("id" in m) {
         if (!isId(m.id)) continue;
-        const request: RecordedRequest = { session, id: m.id, method: m.method, params, meta: isObject(params._meta) ? params._meta : {}, at };
+        const request: RecordedRequest = {
+          session,
+          id: m.id,
+          method: m.method,
+          params,
+          meta: isObject(params._meta) ? params._meta : {},
+          at,
+        };
         this.requests.push(request);
         this.onrequest?.(request);
       } else {
@@ -57,7 +64,12 @@ export class Recorder {
   }
 
   /** Wait for a record in `list` matching `match` (a method name, or a predicate). */
-  waitFor<T extends { method?: string }>(list: readonly T[], match: Match<T> | undefined, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<T> {
+  waitFor<T extends { method?: string }>(
+    list: readonly T[],
+    match: Match<T> | undefined,
+    what: string,
+    timeoutMs = DEFAULT_WAIT_MS,
+  ): Promise<T> {
     const test = typeof match === "function" ? match : (r: T) => match === undefined || r.method === match;
     const found = () => list.find(test);
     const now = found();

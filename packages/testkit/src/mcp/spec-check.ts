@@ -66,7 +66,8 @@ function tool(t: Obj, path: string, code: boolean): void {
   for (const key of ["title", "description", "text"]) str(t, key, path);
   for (const key of ["inputSchema", "outputSchema", "annotations", "execution", "result"]) obj(t, key, path);
   num(t, "delayMs", path);
-  for (const key of ["isError", "hang"]) if (t[key] !== undefined && typeof t[key] !== "boolean") fail(`${path}.${key}`, "must be a boolean");
+  for (const key of ["isError", "hang"])
+    if (t[key] !== undefined && typeof t[key] !== "boolean") fail(`${path}.${key}`, "must be a boolean");
   if (t.crash !== undefined && typeof t.crash !== "boolean" && !isObject(t.crash)) fail(`${path}.crash`, "must be true or { exitCode }");
   if (t.progress !== undefined) {
     if (!Array.isArray(t.progress)) fail(`${path}.progress`, "must be an array of { progress, total?, message?, delayMs? }");
@@ -118,7 +119,10 @@ export function checkSpec(spec: unknown, options: { code: boolean }): void {
       str(r, "name", p, true);
       if (r.arguments !== undefined && !(Array.isArray(r.arguments) && r.arguments.every((a) => isObject(a) && typeof a.name === "string")))
         fail(`${p}.arguments`, "must be an array of { name, description?, required? }");
-      if (r.messages !== undefined && !(Array.isArray(r.messages) && r.messages.every((m) => isObject(m) && (typeof m.text === "string" || isObject(m.content)))))
+      if (
+        r.messages !== undefined &&
+        !(Array.isArray(r.messages) && r.messages.every((m) => isObject(m) && (typeof m.text === "string" || isObject(m.content))))
+      )
         fail(`${p}.messages`, "must be an array of { role, text } or { role, content }");
       completions(r, p);
       fn(r, "get", p, code);

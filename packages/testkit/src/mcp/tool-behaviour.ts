@@ -61,7 +61,9 @@ async function askClient(request: NonNullable<FakeToolSpec["clientRequest"]>, ct
     const result = await ctx.sendRequest(request.method, request.params);
     return { content: [{ type: "text", text: JSON.stringify({ result }) }] };
   } catch (e) {
-    const error = McpError.isInstance(e) ? { code: e.code, message: e.message } : { code: null, message: e instanceof Error ? e.message : String(e) };
+    const error = McpError.isInstance(e)
+      ? { code: e.code, message: e.message }
+      : { code: null, message: e instanceof Error ? e.message : String(e) };
     return { content: [{ type: "text", text: JSON.stringify({ error }) }], isError: true };
   }
 }

@@ -4,7 +4,16 @@
  * A spec is plain JSON (so the same spec drives an in-memory server and a real stdio child), plus a few
  * code-only hooks (`handler`, `read`, `get`) that only an in-process server can run.
  */
-import type { CallToolResult, ContentBlock, GetPromptResult, LoggingLevel, PromptArgument, ReadResourceResult, RequestId, Tool } from "@agentd/sdk/wire";
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  LoggingLevel,
+  PromptArgument,
+  ReadResourceResult,
+  RequestId,
+  Tool,
+} from "@agentd/sdk/wire";
 import type { CapabilityConfig, ServerContext } from "@agentd/sdk/mcp";
 
 /** One progress notification a tool sends (only when the caller sent a `progressToken`). */

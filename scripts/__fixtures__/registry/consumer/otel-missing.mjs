@@ -6,10 +6,19 @@ import { startFakeGateway } from "@agentd/testkit";
 
 const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "untraced" }] });
 const logger = memoryLogger();
-const agent = createAgent({ model: createModel({ dialect: "openai", baseURL: gateway.url, apiKey: "sk-test", model: "scripted" }), telemetry: "env", logger });
+const agent = createAgent({
+  model: createModel({ dialect: "openai", baseURL: gateway.url, apiKey: "sk-test", model: "scripted" }),
+  telemetry: "env",
+  logger,
+});
 try {
   const result = await agent.run("hi");
-  console.log(JSON.stringify({ text: result.text, warnings: logger.records.filter((r) => r.level === "warn").map((r) => `${r.event}: ${r.message}`) }));
+  console.log(
+    JSON.stringify({
+      text: result.text,
+      warnings: logger.records.filter((r) => r.level === "warn").map((r) => `${r.event}: ${r.message}`),
+    }),
+  );
 } finally {
   await agent.close();
   await gateway.close();

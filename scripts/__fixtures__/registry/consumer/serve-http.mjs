@@ -7,7 +7,11 @@ const server = await createStreamableHttpServer({
   onsession(transport) {
     transport.onmessage = (m) => {
       if (m.method === "initialize")
-        void transport.send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: {}, serverInfo: { name: "consumer", version: "0" } } });
+        void transport.send({
+          jsonrpc: "2.0",
+          id: m.id,
+          result: { protocolVersion: m.params.protocolVersion, capabilities: {}, serverInfo: { name: "consumer", version: "0" } },
+        });
     };
     return transport.start();
   },
@@ -16,10 +20,22 @@ try {
   const res = await fetch(server.url, {
     method: "POST",
     headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "consumer", version: "0" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "consumer", version: "0" } },
+    }),
   });
   const body = await res.text();
-  console.log(JSON.stringify({ listening: server.url.href, status: res.status, session: res.headers.has("mcp-session-id"), answered: body.includes('"name":"consumer"') }));
+  console.log(
+    JSON.stringify({
+      listening: server.url.href,
+      status: res.status,
+      session: res.headers.has("mcp-session-id"),
+      answered: body.includes('"name":"consumer"'),
+    }),
+  );
 } finally {
   await server.close();
 }

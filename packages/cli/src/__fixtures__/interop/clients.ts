@@ -19,7 +19,9 @@ import { StreamableHTTPClientTransport as OldHttp } from "mcp-sdk-1-12/client/st
 import { MCPServerStdio as AgentsStdio, MCPServerStreamableHttp as AgentsHttp } from "@openai/agents";
 
 /** Where a client connects: agentd's HTTP endpoint, or a command it spawns (stdio). */
-export type Target = { kind: "http"; url: URL } | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string };
+export type Target =
+  | { kind: "http"; url: URL }
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string };
 
 /** One connected client, reduced to what the interop tests do with every client. */
 export interface InteropSession {
@@ -169,7 +171,14 @@ const openaiAgents: InteropClient = {
     const server =
       target.kind === "http"
         ? new AgentsHttp({ url: target.url.href, name: "agentd", logger: logger as never })
-        : new AgentsStdio({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, name: "agentd", logger: logger as never });
+        : new AgentsStdio({
+            command: target.command,
+            args: target.args,
+            env: target.env,
+            cwd: target.cwd,
+            name: "agentd",
+            logger: logger as never,
+          });
     await server.connect();
     return {
       revision: undefined,

@@ -10,7 +10,9 @@ import { MCPClient } from "@mastra/mcp";
 import type { InteropClient, Target } from "./clients.ts";
 
 const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((c) => (c.type === "text" ? c.text : "")).join("");
+  typeof content === "string"
+    ? content
+    : (content as { type: string; text?: string }[]).map((c) => (c.type === "text" ? c.text : "")).join("");
 
 const statusOf = (contents: unknown): Record<string, unknown> => JSON.parse((contents as { text?: string }[])[0]?.text ?? "null");
 
@@ -22,7 +24,14 @@ export const langchain: InteropClient = {
     const connection =
       target.kind === "http"
         ? { transport: "http" as const, url: target.url.href, automaticSSEFallback: false }
-        : { transport: "stdio" as const, command: target.command, args: target.args, env: target.env, cwd: target.cwd, stderr: "ignore" as const };
+        : {
+            transport: "stdio" as const,
+            command: target.command,
+            args: target.args,
+            env: target.env,
+            cwd: target.cwd,
+            stderr: "ignore" as const,
+          };
     const mcp = new MultiServerMCPClient({ mcpServers: { agentd: connection }, throwOnLoadError: true, onConnectionError: "throw" });
     const tools = await mcp.getTools();
     const client = await mcp.getClient("agentd");
@@ -58,13 +67,22 @@ export const mastra: InteropClient = {
     const server =
       target.kind === "http"
         ? { url: target.url, logger: onServerLog(errors) }
-        : { command: target.command, args: target.args, env: target.env, cwd: target.cwd, stderr: "ignore" as const, logger: onServerLog(errors) };
+        : {
+            command: target.command,
+            args: target.args,
+            env: target.env,
+            cwd: target.cwd,
+            stderr: "ignore" as const,
+            logger: onServerLog(errors),
+          };
     const mcp = new MCPClient({ id: `interop-${++mastraClients}`, servers: { agentd: server } });
     mcp.__setLogger(collectingLogger(errors) as never);
     const tools = await mcp.listTools();
     // Mastra sets no error callback on the v2 SDK client inside it, so transport errors vanish: hook that
     // client (a private field; fail loudly if it moves rather than count nothing).
-    const inner = (mcp as unknown as { mcpClientsById: Map<string, { client?: { onerror?: (e: unknown) => void } }> }).mcpClientsById.get("agentd")?.client;
+    const inner = (mcp as unknown as { mcpClientsById: Map<string, { client?: { onerror?: (e: unknown) => void } }> }).mcpClientsById.get(
+      "agentd",
+    )?.client;
     if (!inner) throw new Error("@mastra/mcp: the SDK client inside MCPClient was not found (mcpClientsById.agentd.client)");
     const previous = inner.onerror;
     inner.onerror = (e) => {

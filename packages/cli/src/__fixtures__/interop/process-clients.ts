@@ -62,7 +62,8 @@ export const mcpRemote: InteropClient = {
       revision: undefined,
       listToolNames: async () => (await client.listTools()).tools.map((t) => t.name),
       run: async (instruction) => textOf((await client.callTool({ name: "agent.run", arguments: { instruction } })).content),
-      readStatus: async () => JSON.parse(String(((await client.readResource({ uri: "agent://status" })).contents[0] as { text?: string } | undefined)?.text)),
+      readStatus: async () =>
+        JSON.parse(String(((await client.readResource({ uri: "agent://status" })).contents[0] as { text?: string } | undefined)?.text)),
       async close() {
         await client.close();
         errors.push(...troubleIn(stderr));
@@ -82,7 +83,14 @@ export const inspectorCli: InteropClient = {
     const where =
       target.kind === "http"
         ? ["--transport", "http", target.url.href]
-        : ["--cwd", target.cwd, ...Object.entries(target.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]), "--", target.command, ...target.args];
+        : [
+            "--cwd",
+            target.cwd,
+            ...Object.entries(target.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+            "--",
+            target.command,
+            ...target.args,
+          ];
     const call = async (method: string[]): Promise<any> => {
       const proc = Bun.spawn([process.execPath, INSPECTOR, "--cli", ...method, ...where], {
         env: { ...process.env, HOME: home },
@@ -103,7 +111,8 @@ export const inspectorCli: InteropClient = {
       // Over stdio every call starts its own agentd: the status read after a run comes from a new process.
       oneProcessPerCall: target.kind === "stdio",
       listToolNames: async () => (await call(["--method", "tools/list"])).tools.map((t: { name: string }) => t.name),
-      run: async (instruction) => textOf((await call(["--method", "tools/call", "--tool-name", "agent.run", "--tool-arg", `instruction=${instruction}`])).content),
+      run: async (instruction) =>
+        textOf((await call(["--method", "tools/call", "--tool-name", "agent.run", "--tool-arg", `instruction=${instruction}`])).content),
       readStatus: async () => JSON.parse((await call(["--method", "resources/read", "--uri", "agent://status"])).contents[0].text),
       close: async () => rmSync(home, { recursive: true, force: true }),
     };

@@ -33,7 +33,12 @@ export interface ServerCase {
 }
 
 /** Start `bun --preload loopback-listen.ts FILE ARGS` and return its MCP URL once it listens. */
-export async function startHttpServer(started: Subprocess[], file: string, args: string[] = [], env: Record<string, string> = {}): Promise<string> {
+export async function startHttpServer(
+  started: Subprocess[],
+  file: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<string> {
   const proc = Bun.spawn([process.execPath, "--preload", LOOPBACK, file, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdin: "ignore",
@@ -64,7 +69,14 @@ const add = { tool: "add", callArgs: ["-a", "a=2", "-a", "b=3"], runArgs: { a: 2
 
 /** Every server case, stdio and HTTP. */
 export const SERVER_CASES: ServerCase[] = [
-  { name: "server-everything 2026.8.31 (stdio)", entry: async () => bun(EVERYTHING), tool: "echo", callArgs: ["-a", "message=hi there"], runArgs: { message: "hi there" }, answer: "Echo: hi there" },
+  {
+    name: "server-everything 2026.8.31 (stdio)",
+    entry: async () => bun(EVERYTHING),
+    tool: "echo",
+    callArgs: ["-a", "message=hi there"],
+    runArgs: { message: "hi there" },
+    answer: "Echo: hi there",
+  },
   {
     name: "server-everything 2026.8.31 (HTTP)",
     entry: async (_dir, started) => ({ url: await startHttpServer(started, EVERYTHING, ["streamableHttp"]) }),
@@ -101,10 +113,26 @@ export const SERVER_CASES: ServerCase[] = [
     answer: "thoughtHistoryLength",
   },
   { name: "fastmcp 4.20.16 (stdio)", entry: async () => bun(here("fastmcp-server.ts")), ...add },
-  { name: "fastmcp 4.20.16 (HTTP)", entry: async (_dir, started) => ({ url: await startHttpServer(started, here("fastmcp-server.ts"), ["--http"]) }), ...add },
+  {
+    name: "fastmcp 4.20.16 (HTTP)",
+    entry: async (_dir, started) => ({ url: await startHttpServer(started, here("fastmcp-server.ts"), ["--http"]) }),
+    ...add,
+  },
   { name: "mcp-framework 0.2.22 (stdio)", entry: async () => bun(here("mcp-framework-server.ts")), ...add },
-  { name: "mcp-framework 0.2.22 (HTTP)", entry: async (_dir, started) => ({ url: await startHttpServer(started, here("mcp-framework-server.ts"), ["--http"]) }), ...add },
-  { name: "Express 5.1.0 with the official SDK 1.32.2 (HTTP)", entry: async (_dir, started) => ({ url: await startHttpServer(started, here("express-sdk-server.ts")) }), ...add },
+  {
+    name: "mcp-framework 0.2.22 (HTTP)",
+    entry: async (_dir, started) => ({ url: await startHttpServer(started, here("mcp-framework-server.ts"), ["--http"]) }),
+    ...add,
+  },
+  {
+    name: "Express 5.1.0 with the official SDK 1.32.2 (HTTP)",
+    entry: async (_dir, started) => ({ url: await startHttpServer(started, here("express-sdk-server.ts")) }),
+    ...add,
+  },
   { name: "Mastra MCPServer 2.0.0, 2026-07-28 only (stdio)", entry: async () => bun(here("mastra-server.ts")), ...add },
-  { name: "Mastra MCPServer 2.0.0, 2026-07-28 only (HTTP)", entry: async (_dir, started) => ({ url: await startHttpServer(started, here("mastra-server.ts"), ["--http"]) }), ...add },
+  {
+    name: "Mastra MCPServer 2.0.0, 2026-07-28 only (HTTP)",
+    entry: async (_dir, started) => ({ url: await startHttpServer(started, here("mastra-server.ts"), ["--http"]) }),
+    ...add,
+  },
 ];

@@ -5,7 +5,8 @@
  * buckets are cumulative and end in `le="+Inf"` equal to its `_count`.
  */
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*"(?:,(?=[a-zA-Z_]))?)*\})? (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\+Inf|-Inf|NaN))$/;
+const SAMPLE =
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*"(?:,(?=[a-zA-Z_]))?)*\})? (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\+Inf|-Inf|NaN))$/;
 
 /** The problems of `text` (empty when it keeps every rule). */
 export function expositionProblems(text: string): string[] {

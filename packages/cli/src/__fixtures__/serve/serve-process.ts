@@ -32,7 +32,10 @@ export function childEnv(env: Record<string, string | undefined> = {}): Record<s
 }
 
 /** Start `agentd serve ARGS` and wait for `serve.listening`; rejects with stderr if it exits first. */
-export async function startServe(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<ServeProcess> {
+export async function startServe(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<ServeProcess> {
   const proc = Bun.spawn([process.execPath, CLI_MAIN, "serve", ...args], {
     env: childEnv(options.env),
     ...(options.cwd ? { cwd: options.cwd } : {}),

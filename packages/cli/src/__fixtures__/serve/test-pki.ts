@@ -36,10 +36,51 @@ export function makeTestPki(extra: ExtraClient[] = []): TestPki {
     if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
   };
   const ca = (name: string) =>
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "1", "-subj", `/CN=${name}`);
+    openssl(
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${name}`,
+    );
   const cert = (name: string, subject: string, issuer: string, ext?: string, multivalueRdn = false) => {
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, ...(multivalueRdn ? ["-multivalue-rdn"] : []), "-subj", subject);
-    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.pem`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "1", ...(ext ? ["-extfile", ext] : []));
+    openssl(
+      "req",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.csr`,
+      ...(multivalueRdn ? ["-multivalue-rdn"] : []),
+      "-subj",
+      subject,
+    );
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      `${issuer}.pem`,
+      "-CAkey",
+      `${issuer}.key`,
+      "-CAcreateserial",
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "1",
+      ...(ext ? ["-extfile", ext] : []),
+    );
   };
   try {
     writeFileSync(join(dir, "server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
@@ -58,7 +99,10 @@ export function makeTestPki(extra: ExtraClient[] = []): TestPki {
     path: (file) => join(dir, file),
     pem: (file) => readFileSync(join(dir, file), "utf8"),
     rfc2253Subject: (name) => {
-      const r = spawnSync("openssl", ["x509", "-in", `${name}.pem`, "-noout", "-subject", "-nameopt", "RFC2253"], { cwd: dir, encoding: "utf8" });
+      const r = spawnSync("openssl", ["x509", "-in", `${name}.pem`, "-noout", "-subject", "-nameopt", "RFC2253"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`openssl x509 failed: ${r.stderr}`);
       return r.stdout.trim().replace(/^subject=\s*/, "");
     },

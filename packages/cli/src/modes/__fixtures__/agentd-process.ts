@@ -25,7 +25,13 @@ export class AgentdProcess {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...options.env }))
       if (v !== undefined) env[k] = v;
-    this.proc = Bun.spawn([...(options.command ?? [process.execPath, CLI_MAIN]), ...args], { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    this.proc = Bun.spawn([...(options.command ?? [process.execPath, CLI_MAIN]), ...args], {
+      cwd: options.cwd,
+      env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     live.add(this);
     const out = this.pump(this.proc.stdout as ReadableStream<Uint8Array>, (s) => (this.stdout += s));
     const err = this.pump(this.proc.stderr as ReadableStream<Uint8Array>, (s) => this.onStderr(s));
@@ -55,9 +61,12 @@ export class AgentdProcess {
         await this.exited;
         const again = this.named(name, match);
         if (again.length >= count) return again;
-        throw new Error(`agentd exited (${this.proc.exitCode ?? this.proc.signalCode}) before ${count}× ${name}; stderr:\n${this.stderr.slice(-3000)}`);
+        throw new Error(
+          `agentd exited (${this.proc.exitCode ?? this.proc.signalCode}) before ${count}× ${name}; stderr:\n${this.stderr.slice(-3000)}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count}× ${name} (saw ${found.length}); stderr:\n${this.stderr.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${count}× ${name} (saw ${found.length}); stderr:\n${this.stderr.slice(-3000)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.max(0, deadline - Date.now()) + 10);
         this.waiters.add(done);

@@ -2,7 +2,12 @@
 import type { FakeGateway, RecordedRequest, Turn } from "@agentd/testkit";
 
 /** The model environment for a fake gateway (openai dialect). */
-export const modelEnv = (g: FakeGateway) => ({ AGENT_INTELLIGENCE: g.url, AGENT_DIALECT: "openai", AGENT_MODEL: "test-model", AGENT_API_KEY: "sk-modes-test" });
+export const modelEnv = (g: FakeGateway) => ({
+  AGENT_INTELLIGENCE: g.url,
+  AGENT_DIALECT: "openai",
+  AGENT_MODEL: "test-model",
+  AGENT_API_KEY: "sk-modes-test",
+});
 
 /** The offered tool whose name ends with `suffix`. */
 export function toolLike(req: RecordedRequest, suffix: string): string {
@@ -25,7 +30,9 @@ export const instructionOf = (req: RecordedRequest): string =>
 export const callThenAnswer =
   (tool: string, args: Record<string, unknown> = {}): Turn =>
   (req) =>
-    req.lastToolResult !== undefined ? { text: `done: ${instructionOf(req)}` } : { toolCalls: [{ name: toolLike(req, tool), arguments: args }] };
+    req.lastToolResult !== undefined
+      ? { text: `done: ${instructionOf(req)}` }
+      : { toolCalls: [{ name: toolLike(req, tool), arguments: args }] };
 
 /** The requests that began a run (no tool result yet), in order. */
 export const runRequests = (g: FakeGateway): RecordedRequest[] => g.requests.filter((r) => r.lastToolResult === undefined);

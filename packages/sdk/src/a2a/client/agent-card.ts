@@ -73,7 +73,9 @@ function v03JsonRpcUrl(card: AgentCard): string | undefined {
  */
 export function chooseInterface(card: AgentCard, prefer?: ClientBinding): ChosenInterface | string {
   const all = card.supportedInterfaces ?? [];
-  const v1 = all.filter((i) => /^1(\.|$)/.test(i.protocolVersion ?? "") && (SPOKEN as readonly string[]).includes(i.protocolBinding.toUpperCase()));
+  const v1 = all.filter(
+    (i) => /^1(\.|$)/.test(i.protocolVersion ?? "") && (SPOKEN as readonly string[]).includes(i.protocolBinding.toUpperCase()),
+  );
   const order = prefer ? [prefer, ...SPOKEN.filter((b) => b !== prefer)] : SPOKEN;
   for (const binding of order) {
     const hit = v1.find((i) => i.protocolBinding.toUpperCase() === binding);

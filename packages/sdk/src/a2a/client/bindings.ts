@@ -37,7 +37,8 @@ const JsonRpcFailure = v.looseObject({ error: v.looseObject({ code: v.number(), 
 /** The reason a `google.rpc.ErrorInfo` detail gives, if any (A2A errors carry one). */
 function reasonOf(details: unknown): string | undefined {
   if (!Array.isArray(details)) return undefined;
-  for (const d of details) if (d && typeof d === "object" && typeof (d as { reason?: unknown }).reason === "string") return (d as { reason: string }).reason;
+  for (const d of details)
+    if (d && typeof d === "object" && typeof (d as { reason?: unknown }).reason === "string") return (d as { reason: string }).reason;
   return undefined;
 }
 
@@ -67,7 +68,9 @@ async function send(options: BindingOptions, method: string, url: string, init: 
 /** 401/403: the configured headers (token) are wrong or missing — say so whatever the body says. */
 function refusedAuth(options: BindingOptions, method: string, res: Response): AgentdError | undefined {
   if (res.status !== 401 && res.status !== 403) return undefined;
-  return upstream(options.agent, method, `HTTP ${res.status} ${res.statusText}: check the agent's headers (its token)`.replace("  ", " "), { status: res.status });
+  return upstream(options.agent, method, `HTTP ${res.status} ${res.statusText}: check the agent's headers (its token)`.replace("  ", " "), {
+    status: res.status,
+  });
 }
 
 async function readJson(options: BindingOptions, method: string, res: Response): Promise<unknown> {
@@ -85,7 +88,12 @@ function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?
     send(options, method, chosen.url, {
       method: "POST",
       headers: headersFor(options, accept, codec?.version),
-      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: codec ? codec.method(method) : method, params: codec ? codec.params(method, params) : chosen.tenant ? { tenant: chosen.tenant, ...params } : params }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: codec ? codec.method(method) : method,
+        params: codec ? codec.params(method, params) : chosen.tenant ? { tenant: chosen.tenant, ...params } : params,
+      }),
       ...(signal ? { signal } : {}),
     });
   const unwrap = (method: A2aMethod, body: unknown): unknown => {
@@ -94,7 +102,11 @@ function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?
     try {
       return codec.result(method, result);
     } catch (e) {
-      throw upstream(options.agent, method, `the reply is not an A2A ${codec.version} result (${e instanceof Error ? e.message : String(e)})`);
+      throw upstream(
+        options.agent,
+        method,
+        `the reply is not an A2A ${codec.version} result (${e instanceof Error ? e.message : String(e)})`,
+      );
     }
   };
   const unwrapResult = (method: string, body: unknown): unknown => {
@@ -102,9 +114,13 @@ function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?
     if (failed.success) {
       const { code, message, data } = failed.output.error;
       const reason = reasonOf(data);
-      throw upstream(options.agent, method, `${message} (code ${code}${reason ? `, ${reason}` : ""})`, { code, ...(reason ? { reason } : {}) });
+      throw upstream(options.agent, method, `${message} (code ${code}${reason ? `, ${reason}` : ""})`, {
+        code,
+        ...(reason ? { reason } : {}),
+      });
     }
-    if (typeof body !== "object" || body === null || !("result" in body)) throw upstream(options.agent, method, "the reply is not a JSON-RPC response");
+    if (typeof body !== "object" || body === null || !("result" in body))
+      throw upstream(options.agent, method, "the reply is not a JSON-RPC response");
     return (body as { result: unknown }).result;
   };
   return {
@@ -150,7 +166,10 @@ function route(method: A2aMethod, params: Record<string, unknown>): { verb: "GET
     case "SendStreamingMessage":
       return { verb: "POST", path: "/message:stream", body: params };
     case "GetTask":
-      return { verb: "GET", path: `/tasks/${id}${typeof params.historyLength === "number" ? `?historyLength=${params.historyLength}` : ""}` };
+      return {
+        verb: "GET",
+        path: `/tasks/${id}${typeof params.historyLength === "number" ? `?historyLength=${params.historyLength}` : ""}`,
+      };
     case "CancelTask":
       return { verb: "POST", path: `/tasks/${id}:cancel`, body: params };
     case "SubscribeToTask":
@@ -173,14 +192,21 @@ function httpJsonBinding(chosen: ChosenInterface, options: BindingOptions): A2aB
     const auth = refusedAuth(options, method, res);
     if (auth) return auth;
     // Errors are `google.rpc.Status` JSON: `{ error: { code, status, message, details } }`.
-    const body = (await readJson(options, method, res).catch(() => undefined)) as { error?: { message?: unknown; status?: unknown; details?: unknown } } | undefined;
+    const body = (await readJson(options, method, res).catch(() => undefined)) as
+      | { error?: { message?: unknown; status?: unknown; details?: unknown } }
+      | undefined;
     const err = body?.error;
     const reason = reasonOf(err?.details);
     const what = typeof err?.message === "string" ? err.message : res.statusText || "request failed";
-    return upstream(options.agent, method, `${what} (HTTP ${res.status}${reason ? `, ${reason}` : typeof err?.status === "string" ? `, ${err.status}` : ""})`, {
-      status: res.status,
-      ...(reason ? { reason } : {}),
-    });
+    return upstream(
+      options.agent,
+      method,
+      `${what} (HTTP ${res.status}${reason ? `, ${reason}` : typeof err?.status === "string" ? `, ${err.status}` : ""})`,
+      {
+        status: res.status,
+        ...(reason ? { reason } : {}),
+      },
+    );
   };
   return {
     async call(method, params, signal) {

@@ -115,7 +115,10 @@ test("a v0.3-only agent is spoken to in v0.3 over JSON-RPC: send, stream, get, c
 
   const events: StreamResponse[] = [];
   for await (const e of client.sendStreamingMessage(userMessage("echo streamed"))) events.push(e);
-  expect(events.flatMap((e) => ("statusUpdate" in e ? [e.statusUpdate.status.state] : []))).toEqual(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
+  expect(events.flatMap((e) => ("statusUpdate" in e ? [e.statusUpdate.status.state] : []))).toEqual([
+    "TASK_STATE_WORKING",
+    "TASK_STATE_COMPLETED",
+  ]);
 
   const hang = await client.sendMessage({ ...userMessage("hang"), configuration: { returnImmediately: true } });
   const id = hang.task!.id;
@@ -129,13 +132,25 @@ test("a v0.3-only agent is spoken to in v0.3 over JSON-RPC: send, stream, get, c
   const last = rest.at(-1);
   expect(last && "statusUpdate" in last && last.statusUpdate.status.state).toBe("TASK_STATE_CANCELED");
 
-  expect(new Set(wire)).toEqual(new Set(["0.3 message/send", "0.3 tasks/get", "0.3 message/stream", "0.3 tasks/resubscribe", "0.3 tasks/cancel"]));
+  expect(new Set(wire)).toEqual(
+    new Set(["0.3 message/send", "0.3 tasks/get", "0.3 message/stream", "0.3 tasks/resubscribe", "0.3 tasks/cancel"]),
+  );
 });
 
 test("a v0.3-shaped card (no supportedInterfaces) yields its JSON-RPC URL; an HTTP+JSON-only v0.3 card is refused in one line", () => {
-  const card = { name: "old", protocolVersion: "0.3.0", url: "http://h/rest", preferredTransport: "HTTP+JSON", additionalInterfaces: [{ url: "http://h/rpc", transport: "JSONRPC" }] };
+  const card = {
+    name: "old",
+    protocolVersion: "0.3.0",
+    url: "http://h/rest",
+    preferredTransport: "HTTP+JSON",
+    additionalInterfaces: [{ url: "http://h/rpc", transport: "JSONRPC" }],
+  };
   expect(chooseInterface(card)).toEqual({ binding: "JSONRPC", url: "http://h/rpc", version: "0.3" });
-  expect(chooseInterface({ ...card, preferredTransport: "JSONRPC", url: "http://h/rpc0" })).toEqual({ binding: "JSONRPC", url: "http://h/rpc0", version: "0.3" });
+  expect(chooseInterface({ ...card, preferredTransport: "JSONRPC", url: "http://h/rpc0" })).toEqual({
+    binding: "JSONRPC",
+    url: "http://h/rpc0",
+    version: "0.3",
+  });
   expect(chooseInterface({ ...card, additionalInterfaces: [] })).toBe(
     "it speaks A2A 0.3.0 without a JSON-RPC interface, and agentd's A2A client speaks 1.0, or 0.3 over JSON-RPC only: offer one of those on the agent",
   );
@@ -152,5 +167,7 @@ test("headers carry the bearer token; a missing one is named", async () => {
 
 test("an unreachable agent is one line naming the card URL", async () => {
   const err = await A2aClient.connect("http://127.0.0.1:1", { name: "gone" }).catch((e: Error) => e);
-  expect((err as Error).message).toStartWith("A2A agent 'gone': cannot read its agent card at http://127.0.0.1:1/.well-known/agent-card.json");
+  expect((err as Error).message).toStartWith(
+    "A2A agent 'gone': cannot read its agent card at http://127.0.0.1:1/.well-known/agent-card.json",
+  );
 });

@@ -54,12 +54,22 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
   let res: Response;
   try {
     // The version header matters for the card too: a server answering both versions gives a request without it the v0.3 card.
-    res = await (options.fetch ?? fetch)(cardUrl, { headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION }, ...(options.signal ? { signal: options.signal } : {}) });
+    res = await (options.fetch ?? fetch)(cardUrl, {
+      headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (e) {
     if (options.signal?.aborted) throw e;
-    throw new AgentdError("E_UPSTREAM", `A2A agent '${who}': cannot read its agent card at ${cardUrl}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new AgentdError(
+      "E_UPSTREAM",
+      `A2A agent '${who}': cannot read its agent card at ${cardUrl}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
-  if (!res.ok) throw new AgentdError("E_UPSTREAM", `A2A agent '${who}': its agent card at ${cardUrl} answered HTTP ${res.status}${res.status === 401 || res.status === 403 ? " (check the agent's headers / token)" : ""}`);
+  if (!res.ok)
+    throw new AgentdError(
+      "E_UPSTREAM",
+      `A2A agent '${who}': its agent card at ${cardUrl} answered HTTP ${res.status}${res.status === 401 || res.status === 403 ? " (check the agent's headers / token)" : ""}`,
+    );
   let body: unknown;
   try {
     body = await res.json();
@@ -88,7 +98,11 @@ export class A2aClient {
     const name = options.name ?? card.name;
     const chosen = chooseInterface(card, options.preferBinding);
     if (typeof chosen === "string") throw new AgentdError("E_UPSTREAM", `A2A agent '${name}' at ${url}: ${chosen}`);
-    const binding = createBinding(chosen, { agent: name, ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    const binding = createBinding(chosen, {
+      agent: name,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     return new A2aClient(card, chosen, binding, name);
   }
 
@@ -99,7 +113,11 @@ export class A2aClient {
 
   /** SendMessage: blocks (unless `configuration.returnImmediately`) until the task ends or is interrupted. */
   async sendMessage(request: SendMessageRequest, signal?: AbortSignal): Promise<SendMessageResponse> {
-    return this.check("SendMessage", SendMessageResponseSchema, await this.binding.call("SendMessage", { ...request }, signal)) as SendMessageResponse;
+    return this.check(
+      "SendMessage",
+      SendMessageResponseSchema,
+      await this.binding.call("SendMessage", { ...request }, signal),
+    ) as SendMessageResponse;
   }
 
   /** SendStreamingMessage: the task (or message) first, then its status and artifact updates, until it ends. */
@@ -132,6 +150,9 @@ export class A2aClient {
   private check<S extends v.GenericSchema>(method: string, schema: S, value: unknown): v.InferOutput<S> {
     const r = v.safeParse(schema, value);
     if (r.success) return r.output;
-    throw new AgentdError("E_UPSTREAM", `A2A agent '${this.name}' (${method}): the reply is not an A2A 1.0 result (${r.issues[0].message}${r.issues[0].path ? ` at ${r.issues[0].path.map((p) => String(p.key)).join(".")}` : ""})`);
+    throw new AgentdError(
+      "E_UPSTREAM",
+      `A2A agent '${this.name}' (${method}): the reply is not an A2A 1.0 result (${r.issues[0].message}${r.issues[0].path ? ` at ${r.issues[0].path.map((p) => String(p.key)).join(".")}` : ""})`,
+    );
   }
 }

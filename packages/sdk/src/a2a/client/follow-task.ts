@@ -65,7 +65,10 @@ export async function followStream(f: Following, first: AsyncIterable<StreamResp
 export async function followByPush(f: Following, request: SendMessageRequest, hook: PushRegistration): Promise<void> {
   const { client, reply, ctx } = f;
   try {
-    const first = await client.sendMessage({ ...request, configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url, token: hook.token } } }, ctx.signal);
+    const first = await client.sendMessage(
+      { ...request, configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url, token: hook.token } } },
+      ctx.signal,
+    );
     if (first.message) foldEvent(reply, { message: first.message });
     else foldTask(reply, first.task);
     f.report();

@@ -4,7 +4,14 @@
  * The agent turns configured `a2aAgents` into tools through it (`agent/a2a-tool-set.ts`).
  */
 export { A2aClient, AGENT_CARD_PATH, agentCardUrl, fetchAgentCard, type A2aClientOptions } from "./client.ts";
-export { chooseInterface, type AgentCard, type AgentInterface, type AgentSkill, type ChosenInterface, type ClientBinding } from "./agent-card.ts";
+export {
+  chooseInterface,
+  type AgentCard,
+  type AgentInterface,
+  type AgentSkill,
+  type ChosenInterface,
+  type ClientBinding,
+} from "./agent-card.ts";
 export { A2A_VERSION } from "./bindings.ts";
 export {
   INTERRUPTED_STATES,

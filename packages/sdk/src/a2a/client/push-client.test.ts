@@ -38,20 +38,39 @@ test("a long task is followed through the webhook; the events become progress an
   expect(hook.token.length).toBeGreaterThanOrEqual(24);
   const id = await peer.hanging;
   const event = JSON.stringify({ statusUpdate: { taskId: id, contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } });
-  const forged = (headers: Record<string, string>) => fetch(hook.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: event });
+  const forged = (headers: Record<string, string>) =>
+    fetch(hook.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: event });
   expect((await forged({})).status).toBe(401);
   expect((await forged({ "x-a2a-notification-token": `${hook.token}x` })).status).toBe(401);
-  expect((await fetch(`${new URL(hook.url).origin}/a2a-push/unknown`, { method: "POST", headers: { "x-a2a-notification-token": hook.token }, body: event })).status).toBe(404);
-  expect((await fetch(hook.url, { method: "POST", headers: { "x-a2a-notification-token": hook.token }, body: '{"not":"an event"}' })).status).toBe(400);
+  expect(
+    (
+      await fetch(`${new URL(hook.url).origin}/a2a-push/unknown`, {
+        method: "POST",
+        headers: { "x-a2a-notification-token": hook.token },
+        body: event,
+      })
+    ).status,
+  ).toBe(404);
+  expect(
+    (await fetch(hook.url, { method: "POST", headers: { "x-a2a-notification-token": hook.token }, body: '{"not":"an event"}' })).status,
+  ).toBe(400);
 
   peer.finish(id);
   const result = await run;
   expect(result.text).toBe("done");
   expect(seen?.output).toContain("finished");
   // The peer's sender delivered the task's end; the call reported it (a2a.status, as tool progress).
-  const states = peer.pushed.map((e) => (e as { payload?: { $case: string; value: { status?: { state: number } } } }).payload).filter((p) => p?.$case === "statusUpdate").map((p) => p!.value.status?.state);
+  const states = peer.pushed
+    .map((e) => (e as { payload?: { $case: string; value: { status?: { state: number } } } }).payload)
+    .filter((p) => p?.$case === "statusUpdate")
+    .map((p) => p!.value.status?.state);
   expect(states).toContain(3);
-  expect(records.filter((r) => r.event === "a2a.status").map((r) => r.state).at(-1)).toBe("completed");
+  expect(
+    records
+      .filter((r) => r.event === "a2a.status")
+      .map((r) => r.state)
+      .at(-1),
+  ).toBe("completed");
   // Refusals are logged, never with the token.
   expect(records.filter((r) => r.event === "a2a.push.refused").map((r) => r.status)).toEqual([401, 401, 404, 400]);
   expect(JSON.stringify(records)).not.toContain(hook.token);

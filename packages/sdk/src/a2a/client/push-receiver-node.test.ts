@@ -14,11 +14,18 @@ describe.skipIf(!NODE)("the push receiver under Node", () => {
 
   test("it listens on loopback, refuses a wrong token and queues a good event", async () => {
     dir = mkdtempSync(join(tmpdir(), "agentd-push-node-"));
-    const built = await Bun.build({ entrypoints: [join(import.meta.dir, "__fixtures__", "node-push-receiver.ts")], outdir: dir, target: "node", format: "esm" });
+    const built = await Bun.build({
+      entrypoints: [join(import.meta.dir, "__fixtures__", "node-push-receiver.ts")],
+      outdir: dir,
+      target: "node",
+      format: "esm",
+    });
     if (!built.success) throw new AggregateError(built.logs, "bundling the Node fixture failed");
     const proc = Bun.spawn([NODE!, built.outputs[0]!.path], { stdout: "pipe", stderr: "pipe" });
     const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => clearTimeout(timer));
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(
+      () => clearTimeout(timer),
+    );
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({

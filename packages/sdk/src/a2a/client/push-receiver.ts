@@ -37,27 +37,32 @@ export async function startPushReceiver(o: { logger?: Logger; maxBodyBytes?: num
     o.logger?.warn("a2a.push.refused", { status, reason });
     return new Response(null, { status });
   };
-  const server = await listen(undefined, { hostname: "127.0.0.1", port: 0, idleTimeout: 30, maxRequestBodySize: (o.maxBodyBytes ?? 1 << 20) + 1024 }, async (req) => {
-    const path = new URL(req.url).pathname;
-    const reg = path.startsWith(PATH) ? regs.get(path.slice(PATH.length)) : undefined;
-    if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-    if (!reg) return refuse(404, "no registration at this path");
-    const given = Buffer.from(req.headers.get("x-a2a-notification-token") ?? "");
-    if (given.length !== reg.token.length || !timingSafeEqual(given, reg.token)) return refuse(401, "wrong or missing X-A2A-Notification-Token");
-    const read = await readBoundedBody(req, o.maxBodyBytes ?? 1 << 20);
-    if (!read.ok) return refuse(read.status, read.status === 408 ? "body did not arrive in time" : "body too large or not UTF-8");
-    let body: unknown;
-    try {
-      body = JSON.parse(read.text);
-    } catch {
-      return refuse(400, "body is not JSON");
-    }
-    const event = v.safeParse(StreamResponseSchema, body);
-    if (!event.success) return refuse(400, "body is not an A2A 1.0 StreamResponse");
-    reg.queue.push(event.output as StreamResponse);
-    reg.wake?.();
-    return new Response(null, { status: 200 });
-  });
+  const server = await listen(
+    undefined,
+    { hostname: "127.0.0.1", port: 0, idleTimeout: 30, maxRequestBodySize: (o.maxBodyBytes ?? 1 << 20) + 1024 },
+    async (req) => {
+      const path = new URL(req.url).pathname;
+      const reg = path.startsWith(PATH) ? regs.get(path.slice(PATH.length)) : undefined;
+      if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+      if (!reg) return refuse(404, "no registration at this path");
+      const given = Buffer.from(req.headers.get("x-a2a-notification-token") ?? "");
+      if (given.length !== reg.token.length || !timingSafeEqual(given, reg.token))
+        return refuse(401, "wrong or missing X-A2A-Notification-Token");
+      const read = await readBoundedBody(req, o.maxBodyBytes ?? 1 << 20);
+      if (!read.ok) return refuse(read.status, read.status === 408 ? "body did not arrive in time" : "body too large or not UTF-8");
+      let body: unknown;
+      try {
+        body = JSON.parse(read.text);
+      } catch {
+        return refuse(400, "body is not JSON");
+      }
+      const event = v.safeParse(StreamResponseSchema, body);
+      if (!event.success) return refuse(400, "body is not an A2A 1.0 StreamResponse");
+      reg.queue.push(event.output as StreamResponse);
+      reg.wake?.();
+      return new Response(null, { status: 200 });
+    },
+  );
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     register() {

@@ -33,8 +33,10 @@ export function renderParts(parts: readonly Part[]): string {
     .map((p) => {
       if (typeof p.text === "string") return p.text;
       if (p.data !== undefined) return JSON.stringify(p.data);
-      if (typeof p.url === "string") return `[file${p.filename ? ` ${p.filename}` : ""}${p.mediaType ? ` (${p.mediaType})` : ""}: ${p.url}]`;
-      if (typeof p.raw === "string") return `[file${p.filename ? ` ${p.filename}` : ""}${p.mediaType ? ` (${p.mediaType})` : ""}: ${Math.floor((p.raw.length * 3) / 4)} bytes not shown]`;
+      if (typeof p.url === "string")
+        return `[file${p.filename ? ` ${p.filename}` : ""}${p.mediaType ? ` (${p.mediaType})` : ""}: ${p.url}]`;
+      if (typeof p.raw === "string")
+        return `[file${p.filename ? ` ${p.filename}` : ""}${p.mediaType ? ` (${p.mediaType})` : ""}: ${Math.floor((p.raw.length * 3) / 4)} bytes not shown]`;
       return "";
     })
     .filter(Boolean)
@@ -114,12 +116,20 @@ export const stateWord = (state: string): string => STATE_WORD[state] ?? state;
 
 /** The outcome the model observes. */
 export function replyOutcome(agent: string, tool: string, r: A2aReply): ToolCallOutcome {
-  const artifacts = [...r.artifacts.values()].map((a) => renderParts(a.parts)).filter(Boolean).join("\n\n");
-  const ids = r.taskId ? { taskId: r.taskId, ...(r.contextId ? { contextId: r.contextId } : {}) } : r.contextId ? { contextId: r.contextId } : {};
+  const artifacts = [...r.artifacts.values()]
+    .map((a) => renderParts(a.parts))
+    .filter(Boolean)
+    .join("\n\n");
+  const ids = r.taskId
+    ? { taskId: r.taskId, ...(r.contextId ? { contextId: r.contextId } : {}) }
+    : r.contextId
+      ? { contextId: r.contextId }
+      : {};
   const structured = { agent, state: r.state === "message" ? "message" : stateWord(r.state), ...ids };
   const base = { structuredContent: structured, ...(r.usage ? { usage: r.usage } : {}) };
   const answer = artifacts || r.statusText || "";
-  if (r.state === "message" || r.state === "TASK_STATE_COMPLETED") return { ...base, text: answer || `(the agent '${agent}' answered with no text)`, isError: false };
+  if (r.state === "message" || r.state === "TASK_STATE_COMPLETED")
+    return { ...base, text: answer || `(the agent '${agent}' answered with no text)`, isError: false };
   if (r.state === "TASK_STATE_INPUT_REQUIRED")
     return {
       ...base,
@@ -129,6 +139,14 @@ export function replyOutcome(agent: string, tool: string, r: A2aReply): ToolCall
         `To answer, call ${tool} again with ${JSON.stringify({ message: "<your answer>", ...ids })}.`,
     };
   if (r.state === "TASK_STATE_AUTH_REQUIRED")
-    return { ...base, isError: true, text: `The agent '${agent}' needs authorization agentd cannot give it (task ${r.taskId}): ${r.statusText ?? "no detail"}` };
-  return { ...base, isError: true, text: `The agent '${agent}' ended the task ${stateWord(r.state)}${r.taskId ? ` (task ${r.taskId})` : ""}${answer ? `: ${answer}` : ""}` };
+    return {
+      ...base,
+      isError: true,
+      text: `The agent '${agent}' needs authorization agentd cannot give it (task ${r.taskId}): ${r.statusText ?? "no detail"}`,
+    };
+  return {
+    ...base,
+    isError: true,
+    text: `The agent '${agent}' ended the task ${stateWord(r.state)}${r.taskId ? ` (task ${r.taskId})` : ""}${answer ? `: ${answer}` : ""}`,
+  };
 }

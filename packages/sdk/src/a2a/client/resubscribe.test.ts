@@ -68,7 +68,12 @@ test("a dropped stream is re-attached with SubscribeToTask and the task's end ar
   expect(seen()?.output).toContain("finished");
   expect(log.records.filter((r) => r.event === "a2a.resubscribe")).toHaveLength(1);
   expect(log.records.some((r) => r.event === "a2a.resubscribe_failed")).toBe(false);
-  expect(log.records.filter((r) => r.event === "a2a.status").map((r) => r.state).at(-1)).toBe("completed");
+  expect(
+    log.records
+      .filter((r) => r.event === "a2a.status")
+      .map((r) => r.state)
+      .at(-1),
+  ).toBe("completed");
 });
 
 test("when the peer refuses the subscription, GetTask follows the task to its end", async () => {

@@ -28,7 +28,8 @@ function track(agent: Agent): Agent {
   cleanups.push(() => agent.close());
   return agent;
 }
-const lastResult = (request: ModelRequest): ToolResultPart | undefined => request.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).at(-1);
+const lastResult = (request: ModelRequest): ToolResultPart | undefined =>
+  request.messages.flatMap((m) => (m.role === "tool" ? m.content : [])).at(-1);
 
 describe.each([
   ["streamed", {}],
@@ -148,5 +149,7 @@ test("an unreachable optional agent is left out; a required one fails the listin
   const optional = track(createAgent({ model, a2aAgents: { gone: { url: "http://127.0.0.1:1", required: false } } }));
   expect(await optional.listTools()).toEqual([]);
   const required = track(createAgent({ model, a2aAgents: { gone: { url: "http://127.0.0.1:1" } } }));
-  await expect(required.listTools()).rejects.toThrow("A2A agent 'gone': cannot read its agent card at http://127.0.0.1:1/.well-known/agent-card.json");
+  await expect(required.listTools()).rejects.toThrow(
+    "A2A agent 'gone': cannot read its agent card at http://127.0.0.1:1/.well-known/agent-card.json",
+  );
 });

@@ -139,7 +139,14 @@ export class A2aToolSet implements ToolSet {
     };
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      await this.follow(agent, client, this.request(args, ctx.runId), reply, ctx, config.push === true && client.card.capabilities?.pushNotifications === true && client.via.version === undefined);
+      await this.follow(
+        agent,
+        client,
+        this.request(args, ctx.runId),
+        reply,
+        ctx,
+        config.push === true && client.card.capabilities?.pushNotifications === true && client.via.version === undefined,
+      );
       return replyOutcome(agent, name, reply);
     } catch (e) {
       if (ctx.signal.aborted) {
@@ -166,7 +173,14 @@ export class A2aToolSet implements ToolSet {
   }
 
   /** Send and follow the task until it settles, reporting status changes. */
-  private async follow(agent: string, client: A2aClient, request: SendMessageRequest, reply: A2aReply, ctx: ToolCallContext, push: boolean): Promise<void> {
+  private async follow(
+    agent: string,
+    client: A2aClient,
+    request: SendMessageRequest,
+    reply: A2aReply,
+    ctx: ToolCallContext,
+    push: boolean,
+  ): Promise<void> {
     let changes = 0;
     let last = "";
     const report = () => {
@@ -225,7 +239,12 @@ export class A2aToolSet implements ToolSet {
       });
       this.options.logger?.info("a2a.cancelled", { runId, agent, taskId: reply.taskId, state: stateWord(task.status.state) });
     } catch (e) {
-      this.options.logger?.warn("a2a.cancel_failed", { runId, agent, taskId: reply.taskId, error: e instanceof Error ? e.message : String(e) });
+      this.options.logger?.warn("a2a.cancel_failed", {
+        runId,
+        agent,
+        taskId: reply.taskId,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
 }

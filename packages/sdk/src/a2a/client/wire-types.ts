@@ -73,7 +73,12 @@ export const TaskSchema = v.looseObject({
 export type Task = v.InferOutput<typeof TaskSchema>;
 
 /** A status change of a streamed task. */
-export const TaskStatusUpdateEventSchema = v.looseObject({ taskId: v.string(), contextId: v.optional(v.string()), status: TaskStatusSchema, metadata });
+export const TaskStatusUpdateEventSchema = v.looseObject({
+  taskId: v.string(),
+  contextId: v.optional(v.string()),
+  status: TaskStatusSchema,
+  metadata,
+});
 /** An artifact (or a chunk of one) of a streamed task. */
 export const TaskArtifactUpdateEventSchema = v.looseObject({
   taskId: v.string(),
@@ -89,10 +94,7 @@ export type TaskStatusUpdateEvent = v.InferOutput<typeof TaskStatusUpdateEventSc
 export type TaskArtifactUpdateEvent = v.InferOutput<typeof TaskArtifactUpdateEventSchema>;
 
 /** `SendMessageResponse`: a task, or a direct message (the agent answered without a task). */
-export const SendMessageResponseSchema = v.union([
-  v.looseObject({ task: TaskSchema }),
-  v.looseObject({ message: MessageSchema }),
-]);
+export const SendMessageResponseSchema = v.union([v.looseObject({ task: TaskSchema }), v.looseObject({ message: MessageSchema })]);
 /** What a blocking send returns. */
 export type SendMessageResponse = { task: Task; message?: undefined } | { message: Message; task?: undefined };
 

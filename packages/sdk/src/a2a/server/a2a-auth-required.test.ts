@@ -58,11 +58,20 @@ afterAll(async () => {
 /** The grant `agentd auth login api` runs, the test playing the person at the browser; returns the new access token. */
 async function login(): Promise<string> {
   let followed: Promise<Response> | undefined;
-  await loginServer({ server: "api", url: mcp.url, config: { clientId: "cli" }, store: new FileTokenStore(storeFile()), onUrl: (u) => void (followed = followLogin(u.href, "alice")) });
+  await loginServer({
+    server: "api",
+    url: mcp.url,
+    config: { clientId: "cli" },
+    store: new FileTokenStore(storeFile()),
+    onUrl: (u) => void (followed = followLogin(u.href, "alice")),
+  });
   expect((await followed!).status).toBe(200);
   return tokens().accessToken;
 }
-const tokens = () => Object.values((JSON.parse(readFileSync(storeFile(), "utf8")) as { tokens: Record<string, { accessToken: string; refreshToken?: string }> }).tokens)[0]!;
+const tokens = () =>
+  Object.values(
+    (JSON.parse(readFileSync(storeFile(), "utf8")) as { tokens: Record<string, { accessToken: string; refreshToken?: string }> }).tokens,
+  )[0]!;
 
 /** Log in, then revoke the token at the resource and drop the refresh token: only a new grant helps. */
 async function revokedLogin(): Promise<string> {
@@ -90,7 +99,15 @@ async function serve(limits?: { deadlineMs: number }, beforeCall?: () => void) {
   s = await serveA2aAgent({
     steps: whoamiThenEcho(beforeCall),
     logger,
-    http: { auth: { bearerTokens: [{ token: OWNER, name: "owner" }, { token: OTHER, name: "other" }, { token: OPS, name: "ops", role: "operator" }] } },
+    http: {
+      auth: {
+        bearerTokens: [
+          { token: OWNER, name: "owner" },
+          { token: OTHER, name: "other" },
+          { token: OPS, name: "ops", role: "operator" },
+        ],
+      },
+    },
     agent: { mcpServers: { api: { url: mcp.url, oauth: { clientId: "cli" } } }, ...(limits ? { limits } : {}) },
   });
   await s.agent.connect();
@@ -98,12 +115,22 @@ async function serve(limits?: { deadlineMs: number }, beforeCall?: () => void) {
 }
 
 const userMessage = (text: string, extra: { contextId?: string; taskId?: string } = {}) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: extra.contextId ?? "", taskId: extra.taskId ?? "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }],
+    contextId: extra.contextId ?? "",
+    taskId: extra.taskId ?? "",
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   tenant: "",
   configuration: undefined,
   metadata: undefined,
 });
-const partsOf = (task: { status?: { message?: { parts: { content?: { $case: string; value: unknown } }[] } } }) => (task.status?.message?.parts ?? []).map((p) => p.content);
+const partsOf = (task: { status?: { message?: { parts: { content?: { $case: string; value: unknown } }[] } } }) =>
+  (task.status?.message?.parts ?? []).map((p) => p.content);
 
 test("auth-required names the server and the command; another principal cannot answer; after the grant the owner's word resumes the run", async () => {
   const first = await revokedLogin();
@@ -114,12 +141,19 @@ test("auth-required names the server and the command; another principal cannot a
   expect(task.status.state === TaskState.TASK_STATE_AUTH_REQUIRED ? "auth-required" : JSON.stringify(task.status)).toBe("auth-required");
   const [words, data] = partsOf(task);
   expect(words!.value).toContain("MCP server 'api' needs authorization: run `agentd auth login api`");
-  expect(data!.value).toMatchObject({ server: "api", command: "agentd auth login api", resource: mcp.url, authorizationServer: `${oidc.issuer}/` });
+  expect(data!.value).toMatchObject({
+    server: "api",
+    command: "agentd auth login api",
+    resource: mcp.url,
+    authorizationServer: `${oidc.issuer}/`,
+  });
   expect(JSON.stringify(task)).not.toContain(first);
 
   const other = await officialClient(s!.base, "JSONRPC", OTHER);
   await expect(other.sendMessage(userMessage("done", { taskId: task.id, contextId: task.contextId }))).rejects.toThrow(/not found/i);
-  expect((await owner.getTask({ id: task.id, historyLength: undefined, tenant: "" }) as any).status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+  expect(((await owner.getTask({ id: task.id, historyLength: undefined, tenant: "" })) as any).status.state).toBe(
+    TaskState.TASK_STATE_AUTH_REQUIRED,
+  );
 
   const second = await login();
   expect(second).not.toBe(first);
@@ -129,7 +163,11 @@ test("auth-required names the server and the command; another principal cannot a
   expect(text).toContain('"sub":"alice"');
   expect(text).toContain('"client_id":"cli"');
   expect(mcp.authorizations.at(-1)).toBe(`Bearer ${second}`);
-  expect(logger.records.filter((r) => r.event === "a2a.auth_required" || r.event === "a2a.authorized").map((r) => [r.event, r.principal, r.server])).toEqual([
+  expect(
+    logger.records
+      .filter((r) => r.event === "a2a.auth_required" || r.event === "a2a.authorized")
+      .map((r) => [r.event, r.principal, r.server]),
+  ).toEqual([
     ["a2a.auth_required", "bearer:owner", "api"],
     ["a2a.authorized", "bearer:owner", "api"],
   ]);
@@ -154,7 +192,9 @@ test("a run not served over A2A keeps failing the call at once with the login co
   const first = await revokedLogin();
   await serve();
   mcp.revoked.add(first);
-  await expect(s!.agent.run("who am I at api?")).rejects.toThrow("needs a person to authorize agentd and no token is stored; run: agentd auth login api");
+  await expect(s!.agent.run("who am I at api?")).rejects.toThrow(
+    "needs a person to authorize agentd and no token is stored; run: agentd auth login api",
+  );
 });
 
 test("a tool call refused after the tools were listed waits too; an operator may say the login is done", async () => {
@@ -178,7 +218,9 @@ test("still unauthorized after 'done', the task is auth-required again; 'cancel'
   const owner = await officialClient(s!.base, "JSONRPC", OWNER);
   const task = (await owner.sendMessage(userMessage("who am I at api?"))) as any;
   expect(task.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
-  const again = (await owner.sendMessage(userMessage("done (but nobody logged in)", { taskId: task.id, contextId: task.contextId }))) as any;
+  const again = (await owner.sendMessage(
+    userMessage("done (but nobody logged in)", { taskId: task.id, contextId: task.contextId }),
+  )) as any;
   expect(again.status.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
   expect(again.status.message.messageId).not.toBe(task.status.message.messageId);
   const done = (await owner.sendMessage(userMessage("cancel", { taskId: task.id, contextId: task.contextId }))) as any;
@@ -190,10 +232,24 @@ test("a v0.3 client (no A2A-Version header) sees the state as auth-required, and
   const first = await revokedLogin();
   await serve(undefined, () => mcp.revoked.add(first));
   const rpc = async (method: string, params: Record<string, unknown>) =>
-    (await fetch(`${s!.base}/a2a`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${OWNER}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json() as Promise<any>;
-  const message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }], ...extra } });
+    (
+      await fetch(`${s!.base}/a2a`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${OWNER}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+    ).json() as Promise<any>;
+  const message = (text: string, extra: Record<string, unknown> = {}) => ({
+    message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }], ...extra },
+  });
   const sent = await rpc("message/send", message("who am I at api?"));
-  expect(sent.result).toMatchObject({ kind: "task", status: { state: "auth-required", message: { parts: [{ kind: "text", text: expect.stringContaining("agentd auth login api") }, { kind: "data" }] } } });
+  expect(sent.result).toMatchObject({
+    kind: "task",
+    status: {
+      state: "auth-required",
+      message: { parts: [{ kind: "text", text: expect.stringContaining("agentd auth login api") }, { kind: "data" }] },
+    },
+  });
   await login();
   const done = await rpc("message/send", message("done", { taskId: sent.result.id, contextId: sent.result.contextId }));
   expect(done.result.status.state).toBe("completed");

@@ -21,11 +21,26 @@ afterEach(async () => {
 });
 
 async function serveWithAuth(maxBodyBytes?: number): Promise<ServedAgent> {
-  s = await serveA2aAgent({ http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }] }, ...(maxBodyBytes ? { limits: { maxBodyBytes } } : {}) } });
+  s = await serveA2aAgent({
+    http: {
+      auth: {
+        bearerTokens: [
+          { token: ALICE, name: "alice" },
+          { token: BOB, name: "bob" },
+        ],
+      },
+      ...(maxBodyBytes ? { limits: { maxBodyBytes } } : {}),
+    },
+  });
   return s;
 }
 
-async function rpc(base: string, body: unknown, token = ALICE, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+async function rpc(
+  base: string,
+  body: unknown,
+  token = ALICE,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${base}/a2a`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0", ...headers },
@@ -34,14 +49,23 @@ async function rpc(base: string, body: unknown, token = ALICE, headers: Record<s
   return { status: res.status, json: await res.json() };
 }
 
-const send = (text: string) => ({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] } } });
+const send = (text: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "SendMessage",
+  params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] } },
+});
 
 describe("A2A bad input", () => {
   test("a body trickled a byte at a time gets 408 at the body deadline, connection closed, on every binding", async () => {
     s = await serveA2aAgent({ http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }] }, limits: { requestBodyTimeoutMs: 500 } } });
     const port = Number(new URL(s.base).port);
     const headers = { "content-type": "application/json", authorization: `Bearer ${ALICE}` };
-    for (const [path, version] of [["/a2a", "1.0"], ["/a2a/rest/message:send", "1.0"], ["/a2a/rest/v1/message:send", "0.3"]] as const) {
+    for (const [path, version] of [
+      ["/a2a", "1.0"],
+      ["/a2a/rest/message:send", "1.0"],
+      ["/a2a/rest/v1/message:send", "0.3"],
+    ] as const) {
       const t = trickle(port, path, { ...headers, "a2a-version": version }, 1000, 50);
       trickles.push(t);
       const answer = await t.closed;
@@ -58,8 +82,17 @@ describe("A2A bad input", () => {
     expect((await rpc(base, { jsonrpc: "1.0", id: 1, method: "GetTask" })).json.error.code).toBe(-32600);
     const unknown = await rpc(base, { jsonrpc: "2.0", id: 7, method: "tasks/explode", params: {} });
     expect(unknown.json).toMatchObject({ id: 7, error: { code: -32601 } });
-    expect(unknown.json.error.data[0]).toMatchObject({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "METHOD_NOT_FOUND", domain: "a2a-protocol.org" });
-    const bad = await rpc(base, { jsonrpc: "2.0", id: 8, method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "a", data: 1 }] } } });
+    expect(unknown.json.error.data[0]).toMatchObject({
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "METHOD_NOT_FOUND",
+      domain: "a2a-protocol.org",
+    });
+    const bad = await rpc(base, {
+      jsonrpc: "2.0",
+      id: 8,
+      method: "SendMessage",
+      params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "a", data: 1 }] } },
+    });
     expect(bad.json.error.code).toBe(-32602);
     // Still serving.
     expect((await rpc(base, send("ok"))).json.result.task.status.state).toBe("TASK_STATE_COMPLETED");
@@ -91,11 +124,17 @@ describe("A2A bad input", () => {
     const body = await card.json();
     expect(body.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe("Bearer");
     expect(body.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
-    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag, "a2a-version": "1.0" } })).status).toBe(304);
+    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag, "a2a-version": "1.0" } })).status).toBe(
+      304,
+    );
     // Without A2A-Version the card is the v0.3 one, with its own ETag.
     const legacy = await fetch(`${base}/.well-known/agent-card.json`, { headers: { "if-none-match": etag } });
     expect(legacy.status).toBe(200);
-    expect((await legacy.json()).securitySchemes.bearer).toEqual({ type: "http", scheme: "Bearer", description: "A bearer token configured on the agent" });
+    expect((await legacy.json()).securitySchemes.bearer).toEqual({
+      type: "http",
+      scheme: "Bearer",
+      description: "A bearer token configured on the agent",
+    });
     // The official client reads the card and the extended card with its token.
     const client = await officialClient(base, "JSONRPC", ALICE);
     const extended = await client.getAgentCard();
@@ -118,12 +157,27 @@ describe("A2A bad input", () => {
 test("a principal's unfinished tasks are bounded: past the bound a new one is refused, others still served", async () => {
   const { gate } = await import("../../agent/__fixtures__/a2a-agent.ts");
   const g = gate();
-  s = await serveA2aAgent({ steps: [g.step, g.step], a2a: { tasks: { maxUnfinishedPerPrincipal: 1 } }, http: { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }] } } });
+  s = await serveA2aAgent({
+    steps: [g.step, g.step],
+    a2a: { tasks: { maxUnfinishedPerPrincipal: 1 } },
+    http: {
+      auth: {
+        bearerTokens: [
+          { token: ALICE, name: "alice" },
+          { token: BOB, name: "bob" },
+        ],
+      },
+    },
+  });
   const first = await rpc(s.base, { ...send("one"), params: { ...send("one").params, configuration: { returnImmediately: true } } });
   expect(first.json.result.task.id).toBeString();
   const second = await rpc(s.base, { ...send("two"), params: { ...send("two").params, configuration: { returnImmediately: true } } });
   expect(second.json.error.code).toBe(-32004);
-  const bobs = await rpc(s.base, { ...send("bob's"), params: { ...send("bob's").params, configuration: { returnImmediately: true } } }, BOB);
+  const bobs = await rpc(
+    s.base,
+    { ...send("bob's"), params: { ...send("bob's").params, configuration: { returnImmediately: true } } },
+    BOB,
+  );
   expect(bobs.json.result.task.id).toBeString();
   g.release();
 });

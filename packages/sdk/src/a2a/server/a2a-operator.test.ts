@@ -18,15 +18,33 @@ afterEach(async () => {
 });
 
 async function rpc(base: string, token: string, method: string, params: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${base}/a2a`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(`${base}/a2a`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return res.json();
 }
 
 test("an operator sees every principal's tasks and cancels one; a user is refused; each call is logged", async () => {
   const g = gate();
   const logger = memoryLogger();
-  s = await serveA2aAgent({ steps: [g.step], logger, http: { auth: { bearerTokens: [{ token: USER, name: "user" }, { token: OPS, name: "ops", role: "operator" }] } } });
-  const sent = await rpc(s.base, USER, "SendMessage", { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "work" }] }, configuration: { returnImmediately: true } });
+  s = await serveA2aAgent({
+    steps: [g.step],
+    logger,
+    http: {
+      auth: {
+        bearerTokens: [
+          { token: USER, name: "user" },
+          { token: OPS, name: "ops", role: "operator" },
+        ],
+      },
+    },
+  });
+  const sent = await rpc(s.base, USER, "SendMessage", {
+    message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "work" }] },
+    configuration: { returnImmediately: true },
+  });
   const id = sent.result.task.id;
   await g.entered;
 
@@ -37,7 +55,9 @@ test("an operator sees every principal's tasks and cancels one; a user is refuse
 
   const status = await rpc(s.base, OPS, "agentd/status", {});
   expect(status.result.running).toHaveLength(1);
-  expect(status.result.a2aTasks).toEqual([{ principal: "bearer:user", id, contextId: sent.result.task.contextId, state: "TASK_STATE_WORKING" }]);
+  expect(status.result.a2aTasks).toEqual([
+    { principal: "bearer:user", id, contextId: sent.result.task.contextId, state: "TASK_STATE_WORKING" },
+  ]);
 
   const canceled = await rpc(s.base, OPS, "agentd/cancel", { id });
   expect(canceled.result.canceled).toEqual([{ principal: "bearer:user", id }]);
@@ -53,8 +73,18 @@ test("an operator sees every principal's tasks and cancels one; a user is refuse
   ]);
 });
 
-const ASK = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] }, configuration: { returnImmediately: true } });
-const opsAuth = { auth: { bearerTokens: [{ token: USER, name: "user" }, { token: OPS, name: "ops", role: "operator" as const }] } };
+const ASK = (text: string) => ({
+  message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] },
+  configuration: { returnImmediately: true },
+});
+const opsAuth = {
+  auth: {
+    bearerTokens: [
+      { token: USER, name: "user" },
+      { token: OPS, name: "ops", role: "operator" as const },
+    ],
+  },
+};
 
 test("drain: status says draining, new work is refused, the task in flight finishes, then drained", async () => {
   const g = gate();
@@ -123,10 +153,20 @@ test("pause and resume triggers: paused runs nothing, resumed re-arms (an interv
 test("the extended card lists the operator's skills to an operator only; the public card never", async () => {
   s = await serveA2aAgent({ http: opsAuth });
   const skills = async (token?: string) => {
-    const res = await fetch(`${s!.base}${token ? "/a2a/rest/extendedAgentCard" : "/.well-known/agent-card.json"}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetch(`${s!.base}${token ? "/a2a/rest/extendedAgentCard" : "/.well-known/agent-card.json"}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return ((await res.json()) as { skills: { id: string }[] }).skills.map((k) => k.id);
   };
-  expect(await skills(OPS)).toEqual(["run", "agentd/status", "agentd/cancel", "agentd/drain", "agentd/pause", "agentd/resume", "agentd/reload"]);
+  expect(await skills(OPS)).toEqual([
+    "run",
+    "agentd/status",
+    "agentd/cancel",
+    "agentd/drain",
+    "agentd/pause",
+    "agentd/resume",
+    "agentd/reload",
+  ]);
   expect(await skills(USER)).toEqual(["run"]);
   expect(await skills()).toEqual(["run"]);
 });

@@ -21,14 +21,20 @@ afterEach(async () => {
 });
 
 const rpc = async (base: string, method: string, params: unknown) => {
-  const r = await fetch(`${base}/a2a`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const r = await fetch(`${base}/a2a`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "a2a-version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return (await r.json()) as { result?: any; error?: { code: number; message: string } };
 };
 const dataMessage = (data: unknown) => ({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data }] } });
 
 test("the card lists a skill per served prompt, and a data part naming the prompt runs its expansion", async () => {
   served = await serveA2aAgent({ agent: { prompts: PROMPTS } });
-  const card = (await (await fetch(`${served.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json()) as { skills: Array<{ id: string; name: string; description: string; examples?: string[] }> };
+  const card = (await (await fetch(`${served.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json()) as {
+    skills: Array<{ id: string; name: string; description: string; examples?: string[] }>;
+  };
   expect(card.skills.map((s) => s.id)).toEqual(["run", "prompt:review"]);
   const skill = card.skills[1]!;
   expect(skill.name).toBe("Review a pull request");
@@ -59,7 +65,9 @@ test("an unknown prompt, a missing required argument, an undeclared one or a non
 
 test("without served prompts the card has only run, and a data part is run as its JSON text", async () => {
   served = await serveA2aAgent();
-  const card = (await (await fetch(`${served.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json()) as { skills: Array<{ id: string }> };
+  const card = (await (await fetch(`${served.base}/.well-known/agent-card.json`, { headers: { "a2a-version": "1.0" } })).json()) as {
+    skills: Array<{ id: string }>;
+  };
   expect(card.skills.map((s) => s.id)).toEqual(["run"]);
   const sent = await rpc(served.base, "SendMessage", dataMessage({ prompt: "review" }));
   expect(sent.result?.task?.status?.state).toBe("TASK_STATE_COMPLETED");

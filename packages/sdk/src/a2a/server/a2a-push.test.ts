@@ -41,7 +41,16 @@ async function serve(steps?: Step[]): Promise<ServedAgent> {
   return s;
 }
 
-const message = (text: string) => ({ messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: "", taskId: "", metadata: undefined, extensions: [], referenceTaskIds: [] });
+const message = (text: string) => ({
+  messageId: crypto.randomUUID(),
+  role: Role.ROLE_USER,
+  parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }],
+  contextId: "",
+  taskId: "",
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
 
 for (const binding of ["JSONRPC", "HTTP+JSON"] as const)
   describe(`push notifications over ${binding}`, () => {
@@ -50,19 +59,40 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const)
       const s = await serve([g.step, echo]);
       const hook = webhook();
       const client = await officialClient(s.base, binding);
-      const task = await client.sendMessage({ message: message("notify me"), tenant: "", metadata: undefined, configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true } });
+      const task = await client.sendMessage({
+        message: message("notify me"),
+        tenant: "",
+        metadata: undefined,
+        configuration: {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          historyLength: undefined,
+          returnImmediately: true,
+        },
+      });
       if (!("status" in task)) throw new Error("expected a task");
-      const created = await client.createTaskPushNotificationConfig({ tenant: "", id: "", taskId: task.id, url: hook.url, token: "tok-123", authentication: undefined });
+      const created = await client.createTaskPushNotificationConfig({
+        tenant: "",
+        id: "",
+        taskId: task.id,
+        url: hook.url,
+        token: "tok-123",
+        authentication: undefined,
+      });
       expect(created.url).toBe(hook.url);
       expect((await client.getTaskPushNotificationConfig({ tenant: "", taskId: task.id, id: created.id })).token).toBe("tok-123");
-      expect((await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" })).configs).toHaveLength(1);
+      expect(
+        (await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" })).configs,
+      ).toHaveLength(1);
       await g.entered;
       g.release();
       await hook.until(() => hook.received.some((r) => r.body.statusUpdate?.status?.state === "TASK_STATE_COMPLETED"));
       expect(hook.received.every((r) => r.token === "tok-123")).toBe(true);
       expect(hook.received.some((r) => r.body.artifactUpdate?.artifact?.parts?.[0]?.text === "echo: notify me")).toBe(true);
       await client.deleteTaskPushNotificationConfig({ tenant: "", taskId: task.id, id: created.id });
-      expect((await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" })).configs).toHaveLength(0);
+      expect(
+        (await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" })).configs,
+      ).toHaveLength(0);
     });
 
     test("a webhook outside loopback and the allow list is refused with invalid params", async () => {
@@ -70,8 +100,15 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const)
       const client = await officialClient(s.base, binding);
       const task = await client.sendMessage({ message: message("x"), tenant: "", metadata: undefined, configuration: undefined });
       if (!("status" in task)) throw new Error("expected a task");
-      for (const url of ["http://169.254.169.254/latest/meta-data", "http://10.0.0.1/hook", "file:///etc/passwd", "http://user:pw@127.0.0.1/x"])
-        await expect(client.createTaskPushNotificationConfig({ tenant: "", id: "", taskId: task.id, url, token: "", authentication: undefined })).rejects.toMatchObject({ name: "RequestMalformedError" });
+      for (const url of [
+        "http://169.254.169.254/latest/meta-data",
+        "http://10.0.0.1/hook",
+        "file:///etc/passwd",
+        "http://user:pw@127.0.0.1/x",
+      ])
+        await expect(
+          client.createTaskPushNotificationConfig({ tenant: "", id: "", taskId: task.id, url, token: "", authentication: undefined }),
+        ).rejects.toMatchObject({ name: "RequestMalformedError" });
     });
   });
 
@@ -81,7 +118,15 @@ test("a failing webhook is tried a bounded number of times per event", async () 
   const res = await fetch(`${s.base}/a2a`, {
     method: "POST",
     headers: { "content-type": "application/json", "a2a-version": "1.0" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] }, configuration: { taskPushNotificationConfig: { url: hook.url, token: "t" } } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: {
+        message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] },
+        configuration: { taskPushNotificationConfig: { url: hook.url, token: "t" } },
+      },
+    }),
   });
   expect((await res.json()).result.task.status.state).toBe("TASK_STATE_COMPLETED");
   // Every event three attempts, delivered in order: once "completed" (the last event) was tried three

@@ -21,7 +21,16 @@ async function serve(o: Parameters<typeof serveA2aAgent>[0] = {}): Promise<Serve
 }
 
 const userMessage = (text: string, extra: { contextId?: string; taskId?: string } = {}) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }], contextId: extra.contextId ?? "", taskId: extra.taskId ?? "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" }],
+    contextId: extra.contextId ?? "",
+    taskId: extra.taskId ?? "",
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  },
   tenant: "",
   configuration: undefined,
   metadata: undefined,
@@ -44,7 +53,12 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       client = await officialClient(s.base, binding);
       const card = await client.getAgentCard();
       expect(card.name).toBe("test-agent");
-      expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(["JSONRPC 1.0", "HTTP+JSON 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"]);
+      expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+        "JSONRPC 1.0",
+        "HTTP+JSON 1.0",
+        "JSONRPC 0.3",
+        "HTTP+JSON 0.3",
+      ]);
       expect(card.capabilities?.streaming).toBe(true);
       expect(card.skills.map((k) => k.id)).toContain("run");
 
@@ -62,7 +76,15 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       const g = gate();
       const s = await serve({ steps: [g.step, echo, echo] });
       client = await officialClient(s.base, binding);
-      const params = { ...userMessage("slow"), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true } };
+      const params = {
+        ...userMessage("slow"),
+        configuration: {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          historyLength: undefined,
+          returnImmediately: true,
+        },
+      };
       const first = await client.sendMessage(params);
       if (!("status" in first)) throw new Error("expected a task");
       expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(first.status!.state);
@@ -77,7 +99,16 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       expect(last.$case).toBe("statusUpdate");
       if (last.$case === "statusUpdate") expect(last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-      const list = await client.listTasks({ tenant: "", contextId: first.contextId, status: 0, pageSize: undefined, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: undefined });
+      const list = await client.listTasks({
+        tenant: "",
+        contextId: first.contextId,
+        status: 0,
+        pageSize: undefined,
+        pageToken: "",
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: undefined,
+      });
       expect(list.tasks.map((t) => t.id)).toContain(first.id);
       expect(list.totalSize).toBe(2);
       // The follow-up in the same context carried the earlier exchange to the model.

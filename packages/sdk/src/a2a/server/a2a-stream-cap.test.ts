@@ -21,10 +21,17 @@ afterEach(async () => {
 
 const headers = (token: string) => ({ "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0" });
 const rpc = (token: string, method: string, params: Record<string, unknown>, version = "1.0") =>
-  fetch(`${s!.base}/a2a`, { method: "POST", headers: { ...headers(token), "a2a-version": version }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  fetch(`${s!.base}/a2a`, {
+    method: "POST",
+    headers: { ...headers(token), "a2a-version": version },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
 
 /** Open a SubscribeToTask stream as `token`; an accepted one is held open (its first event read). */
-async function subscribe(token: string, id: string): Promise<{ status: number; reader?: ReadableStreamDefaultReader<Uint8Array>; res: Response }> {
+async function subscribe(
+  token: string,
+  id: string,
+): Promise<{ status: number; reader?: ReadableStreamDefaultReader<Uint8Array>; res: Response }> {
   const res = await rpc(token, "SubscribeToTask", { id });
   if (res.status !== 200) return { status: res.status, res };
   const reader = res.body!.getReader();
@@ -37,9 +44,22 @@ test("a principal holds at most maxA2aStreamsPerPrincipal open streams; others a
   const g = gate();
   s = await serveA2aAgent({
     steps: [g.step],
-    http: { auth: { bearerTokens: [{ token: A, name: "a" }, { token: B, name: "b" }] }, limits: { maxA2aStreamsPerPrincipal: 3 } },
+    http: {
+      auth: {
+        bearerTokens: [
+          { token: A, name: "a" },
+          { token: B, name: "b" },
+        ],
+      },
+      limits: { maxA2aStreamsPerPrincipal: 3 },
+    },
   });
-  const sent = (await (await rpc(A, "SendMessage", { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "work" }] }, configuration: { returnImmediately: true } })).json()) as any;
+  const sent = (await (
+    await rpc(A, "SendMessage", {
+      message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "work" }] },
+      configuration: { returnImmediately: true },
+    })
+  ).json()) as any;
   const id = sent.result.task.id as string;
   await g.entered;
 
@@ -56,7 +76,9 @@ test("a principal holds at most maxA2aStreamsPerPrincipal open streams; others a
   const v03 = await rpc(A, "tasks/resubscribe", { id }, "0.3");
   expect(v03.status).toBe(429);
   await v03.body?.cancel();
-  const v03Rest = await fetch(`${s.base}/a2a/rest/v1/tasks/${id}:subscribe`, { headers: { authorization: `Bearer ${A}`, "a2a-version": "0.3" } });
+  const v03Rest = await fetch(`${s.base}/a2a/rest/v1/tasks/${id}:subscribe`, {
+    headers: { authorization: `Bearer ${A}`, "a2a-version": "0.3" },
+  });
   expect(v03Rest.status).toBe(429);
   await v03Rest.body?.cancel();
 

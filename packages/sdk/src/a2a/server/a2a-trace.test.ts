@@ -35,7 +35,12 @@ async function sendMessage(base: string, headers: Record<string, string>) {
   const res = await fetch(`${base}/a2a`, {
     method: "POST",
     headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] } },
+    }),
   });
   return (await res.json()) as { result?: { task?: { status?: { state?: string } } }; error?: unknown };
 }
@@ -43,7 +48,10 @@ async function sendMessage(base: string, headers: Record<string, string>) {
 test("a SendMessage's traceparent and tracestate are the parent of its run; a malformed one starts a fresh trace", async () => {
   const { telemetry, origins } = recordingTelemetry();
   agent = createAgent({ model: scriptedModel([reply("one"), reply("two")]) as LanguageModel, telemetry });
-  const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 }, a2a: { card: { name: "traced", description: "a traced agent" } } });
+  const serving = await agent.serve({
+    http: { hostname: "127.0.0.1", port: 0 },
+    a2a: { card: { name: "traced", description: "a traced agent" } },
+  });
   const base = serving.url!.origin;
 
   const first = await sendMessage(base, { traceparent: PARENT, tracestate: "vendor=1" });

@@ -18,7 +18,11 @@ afterEach(async () => {
 });
 
 const post = async (base: string, body: unknown) =>
-  fetch(`${base}/a2a`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify(body) });
+  fetch(`${base}/a2a`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "a2a-version": "1.0" },
+    body: JSON.stringify(body),
+  });
 
 test("the card, a task and every stream event survive the proto codecs' round trip unchanged", async () => {
   s = await serveA2aAgent({ http: { auth: { bearerTokens: ["tok-0123456789abcdef"] } } });
@@ -27,23 +31,49 @@ test("the card, a task and every stream event survive the proto codecs' round tr
 
   const h = { "content-type": "application/json", "a2a-version": "1.0", authorization: "Bearer tok-0123456789abcdef" };
   const msg = { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] };
-  const sent = await (await fetch(`${s.base}/a2a`, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: msg } }) })).json();
+  const sent = await (
+    await fetch(`${s.base}/a2a`, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: msg } }),
+    })
+  ).json();
   const task = sent.result.task;
   expect(Task.toJSON(Task.fromJSON(task))).toEqual(task);
 
-  const res = await fetch(`${s.base}/a2a`, { method: "POST", headers: { ...h, accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { ...msg, messageId: "m2" } } }) });
+  const res = await fetch(`${s.base}/a2a`, {
+    method: "POST",
+    headers: { ...h, accept: "text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { ...msg, messageId: "m2" } } }),
+  });
   const text = await res.text();
-  const events = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)).result);
+  const events = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)).result);
   expect(events.length).toBeGreaterThanOrEqual(3);
   for (const e of events) expect(StreamResponse.toJSON(StreamResponse.fromJSON(e))).toEqual(e);
 });
 
 test("the reference client in v0.3 compatibility mode reaches agentd over 1.0", async () => {
   s = await serveA2aAgent();
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] }));
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+    }),
+  );
   const client = await factory.createFromUrl(s.base);
   const result = await client.sendMessage({
-    message: { messageId: "c1", role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: "compat" }, metadata: undefined, filename: "", mediaType: "" }], contextId: "", taskId: "", metadata: undefined, extensions: [], referenceTaskIds: [] },
+    message: {
+      messageId: "c1",
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: "text", value: "compat" }, metadata: undefined, filename: "", mediaType: "" }],
+      contextId: "",
+      taskId: "",
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
     tenant: "",
     configuration: undefined,
     metadata: undefined,
@@ -54,6 +84,13 @@ test("the reference client in v0.3 compatibility mode reaches agentd over 1.0", 
 
 test("with A2A-Version: 1.0 a v0.3 method name is unknown (-32601)", async () => {
   s = await serveA2aAgent();
-  const r = await (await post(s.base, { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: "x", role: "user", parts: [{ kind: "text", text: "hi" }] } } })).json();
+  const r = await (
+    await post(s.base, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", messageId: "x", role: "user", parts: [{ kind: "text", text: "hi" }] } },
+    })
+  ).json();
   expect(r.error.code).toBe(-32601);
 });

@@ -11,7 +11,12 @@ import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
 /** The status message parts: what is missing and what to do, in words, then the same as a data part. */
 export function authRequiredParts(need: AuthorizationNeed): Part[] {
   const command = `agentd auth login ${need.server}`;
-  const where = [need.authorizationServer ? `authorization server ${need.authorizationServer}` : "", need.resource ? `resource ${need.resource}` : ""].filter(Boolean).join(", ");
+  const where = [
+    need.authorizationServer ? `authorization server ${need.authorizationServer}` : "",
+    need.resource ? `resource ${need.resource}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return [
     {
       text: `MCP server '${need.server}' needs authorization: run \`${command}\` where the agent runs${where ? ` (${where})` : ""}, then send a message on this task (same taskId) saying it is done, or 'cancel'.`,
@@ -32,6 +37,9 @@ export function authRequiredParts(need: AuthorizationNeed): Part[] {
 
 /** Whether a follow-up says the authorization is done (true) or gives up (`cancel`/`decline`: false). */
 export function authorizationDone(message: Message): boolean {
-  const text = message.parts.map((p) => p.text ?? "").join("").trim();
+  const text = message.parts
+    .map((p) => p.text ?? "")
+    .join("")
+    .trim();
   return !/^(cancel|decline)$/i.test(text);
 }

@@ -30,7 +30,8 @@ export interface A2aServedAs {
 export const RUN_SKILL: AgentSkill = {
   id: "run",
   name: "Run an instruction",
-  description: "Runs the message's text through agentd's agentic loop (its model and MCP tools) and answers with the result as an artifact.",
+  description:
+    "Runs the message's text through agentd's agentic loop (its model and MCP tools) and answers with the result as an artifact.",
   tags: ["agentd", "run"],
   examples: ["Summarise the open issues in the tracker"],
   inputModes: ["text/plain", "application/json"],
@@ -40,13 +41,15 @@ export const RUN_SKILL: AgentSkill = {
 /** Build the card. */
 export function buildAgentCard(o: A2aCardOptions, served: A2aServedAs, extraSkills: AgentSkill[] = []): AgentCard {
   const securitySchemes: Record<string, SecurityScheme> = {};
-  if (served.bearer) securitySchemes.bearer = { httpAuthSecurityScheme: { scheme: "Bearer", description: "A bearer token configured on the agent" } };
+  if (served.bearer)
+    securitySchemes.bearer = { httpAuthSecurityScheme: { scheme: "Bearer", description: "A bearer token configured on the agent" } };
   if (served.mtls) securitySchemes.mtls = { mtlsSecurityScheme: { description: "A client certificate signed by the agent's CA" } };
   // Both configured means both are checked on every request: one requirement naming the two.
   const names = Object.keys(securitySchemes);
   return {
     name: o.name ?? "agentd",
-    description: o.description ?? "A headless agent runtime: send it an instruction, it plans with its model and acts through its MCP tools.",
+    description:
+      o.description ?? "A headless agent runtime: send it an instruction, it plans with its model and acts through its MCP tools.",
     supportedInterfaces: [
       { url: served.jsonRpcUrl, protocolBinding: "JSONRPC", protocolVersion: A2A_VERSION },
       { url: `${served.jsonRpcUrl}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: A2A_VERSION },

@@ -90,9 +90,23 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
       { jsonRpcUrl: `${reached ?? origin}${A2A_PATH}`, ...o.auth },
       principal?.role === "operator" ? OPERATOR_SKILLS : [],
     );
-  const service = createA2aService(tasks, push, card, { tasks, registry: o.registry, logger: o.logger, ...(o.triggers ? { triggers: o.triggers } : {}), ...(o.control ? { control: o.control } : {}) });
+  const service = createA2aService(tasks, push, card, {
+    tasks,
+    registry: o.registry,
+    logger: o.logger,
+    ...(o.triggers ? { triggers: o.triggers } : {}),
+    ...(o.control ? { control: o.control } : {}),
+  });
   return {
-    mount: createA2aMount({ service, card, operators: o.operators, maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs ?? 10_000, maxStreamsPerPrincipal: o.maxStreamsPerPrincipal ?? 64, logger: o.logger }),
+    mount: createA2aMount({
+      service,
+      card,
+      operators: o.operators,
+      maxBodyBytes: o.maxBodyBytes,
+      bodyTimeoutMs: o.bodyTimeoutMs ?? 10_000,
+      maxStreamsPerPrincipal: o.maxStreamsPerPrincipal ?? 64,
+      logger: o.logger,
+    }),
     setOrigin: (value) => void (origin = value.replace(/\/+$/, "")),
     tasks,
   };

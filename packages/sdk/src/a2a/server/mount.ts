@@ -65,8 +65,17 @@ const REST_STATUS: Record<string, [number, string]> = {
 };
 
 const V1_METHODS = new Set([
-  "SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "GetExtendedAgentCard",
-  "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
+  "SendMessage",
+  "SendStreamingMessage",
+  "GetTask",
+  "ListTasks",
+  "CancelTask",
+  "SubscribeToTask",
+  "GetExtendedAgentCard",
+  "CreateTaskPushNotificationConfig",
+  "GetTaskPushNotificationConfig",
+  "ListTaskPushNotificationConfigs",
+  "DeleteTaskPushNotificationConfig",
 ]);
 
 /** Build the mount. */
@@ -86,7 +95,12 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     const held = openStreams.get(who.id) ?? 0;
     if (held >= o.maxStreamsPerPrincipal) {
       o.logger.warn("a2a.stream.refused", { principal: who.id, open: held });
-      const res = refuse(new A2aError("InvalidRequest", `Too Many Requests: this principal already holds ${o.maxStreamsPerPrincipal} open A2A streams; close one first`));
+      const res = refuse(
+        new A2aError(
+          "InvalidRequest",
+          `Too Many Requests: this principal already holds ${o.maxStreamsPerPrincipal} open A2A streams; close one first`,
+        ),
+      );
       res.headers.set("retry-after", "5");
       return res;
     }
@@ -128,7 +142,8 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
   function versionError(req: Request): A2aError | undefined {
     const w = wireVersion(req);
     if (w instanceof A2aError) return w;
-    if (w.version === "0.3" && !w.implicit) return new A2aError("VersionNotSupported", "A2A 0.3 is served at the v0.3 names and paths (message/send, /v1/…), not here");
+    if (w.version === "0.3" && !w.implicit)
+      return new A2aError("VersionNotSupported", "A2A 0.3 is served at the v0.3 names and paths (message/send, /v1/…), not here");
     return undefined;
   }
 
@@ -140,7 +155,12 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     const origin = conn.publicOrigin;
     const body = JSON.stringify(legacy ? cardToV03(o.card(undefined, origin)) : o.card(principal, origin));
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    const headers = { "content-type": "application/json", etag, vary: "A2A-Version", "cache-control": principal || origin ? "private, max-age=60" : "public, max-age=300" };
+    const headers = {
+      "content-type": "application/json",
+      etag,
+      vary: "A2A-Version",
+      "cache-control": principal || origin ? "private, max-age=60" : "public, max-age=300",
+    };
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(req.method === "HEAD" ? null : body, { headers });
   }
@@ -157,7 +177,11 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     } catch {
       return rpcError(null, new A2aError("ParseError", "Parse error: the body is not JSON"));
     }
-    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return rpcError(null, new A2aError("InvalidRequest", "Invalid Request: a JSON-RPC 2.0 request object is expected (batches are not supported)"));
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg))
+      return rpcError(
+        null,
+        new A2aError("InvalidRequest", "Invalid Request: a JSON-RPC 2.0 request object is expected (batches are not supported)"),
+      );
     const r = msg as Record<string, unknown>;
     const id = typeof r.id === "string" || typeof r.id === "number" ? r.id : null;
     if (r.jsonrpc !== "2.0" || typeof r.method !== "string" || (r.id !== undefined && id === null))
@@ -169,13 +193,21 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     const version = wireVersion(req);
     if (version instanceof A2aError) return rpcError(id, version);
     if (version.version === "0.3" && isV03Method(method)) return jsonRpcV03(method, params, id, who, conn, lacks);
-    if (version.version === "0.3" && !version.implicit && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found in A2A 0.3: ${method.slice(0, 60)}`));
-    if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method)) return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
+    if (version.version === "0.3" && !version.implicit && !OPERATOR_METHODS.has(method))
+      return rpcError(id, new A2aError("MethodNotFound", `Method not found in A2A 0.3: ${method.slice(0, 60)}`));
+    if (!V1_METHODS.has(method) && !OPERATOR_METHODS.has(method))
+      return rpcError(id, new A2aError("MethodNotFound", `Method not found: ${method.slice(0, 60)}`));
     const refused = lacks(method);
     if (refused) return refused;
     try {
       if (o.service.streams(method))
-        return counted(who, () => o.service.stream(method, params, who), (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
+        return counted(
+          who,
+          () => o.service.stream(method, params, who),
+          (e: StreamResponse) => ({ jsonrpc: "2.0", id, result: e }),
+          (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }),
+          (e) => rpcError(id, e, 429),
+        );
       // A blocking SendMessage sends nothing until the run ends: the connection's idle timer must not cut it.
       conn.holdOpen?.();
       const result = await o.service.call(method, params, who);
@@ -186,12 +218,25 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
   }
 
   /** A v0.3 JSON-RPC request: the v1.0 operation it maps to, with its params and answer translated. */
-  async function jsonRpcV03(method: string, params: Record<string, unknown>, id: string | number | null, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
+  async function jsonRpcV03(
+    method: string,
+    params: Record<string, unknown>,
+    id: string | number | null,
+    who: Principal,
+    conn: HttpRequestConn,
+    lacks: Refusal,
+  ): Promise<Response> {
     const service = gated(lacks);
     try {
       if (v03Streams(method)) {
         const call = v03Stream(method, params);
-        return counted(who, () => service.stream(call.method, call.params, who), (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }), (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }), (e) => rpcError(id, e, 429));
+        return counted(
+          who,
+          () => service.stream(call.method, call.params, who),
+          (e) => ({ jsonrpc: "2.0", id, result: eventToV03(e) }),
+          (e) => ({ jsonrpc: "2.0", id, error: toA2aError(e).toJsonRpc() }),
+          (e) => rpcError(id, e, 429),
+        );
       }
       conn.holdOpen?.();
       return Response.json({ jsonrpc: "2.0", id, result: await callV03(service, method, params, who) });
@@ -201,7 +246,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
   }
 
-    async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
+  async function rest(req: Request, sub: string, who: Principal, conn: HttpRequestConn, lacks: Refusal): Promise<Response> {
     const version = versionError(req);
     if (version) return restError(version);
     const url = new URL(req.url);
@@ -225,10 +270,17 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     }
     if (query.includeArtifacts !== undefined) params.includeArtifacts = query.includeArtifacts === "true";
     try {
-      if (o.service.streams(route.method)) return counted(who, () => o.service.stream(route.method, params, who), (e) => e, (e) => restBody(toA2aError(e)), (e) => {
-        const body = restBody(e);
-        return Response.json({ error: { ...body.error, code: 429, status: "RESOURCE_EXHAUSTED" } }, { status: 429 });
-      });
+      if (o.service.streams(route.method))
+        return counted(
+          who,
+          () => o.service.stream(route.method, params, who),
+          (e) => e,
+          (e) => restBody(toA2aError(e)),
+          (e) => {
+            const body = restBody(e);
+            return Response.json({ error: { ...body.error, code: 429, status: "RESOURCE_EXHAUSTED" } }, { status: 429 });
+          },
+        );
       conn.holdOpen?.();
       const result = await o.service.call(route.method, params, who);
       // SendMessage answers a SendMessageResponse; the others their message type.
@@ -244,11 +296,15 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
     async handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response> {
       const path = new URL(req.url).pathname;
       if (path === AGENT_CARD_PATH) {
-        if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+        if (req.method !== "GET" && req.method !== "HEAD")
+          return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
         return card(req, conn);
       }
       // The caller's W3C trace context (the `traceparent` header): the run's span becomes its child.
-      const trace = traceCarrierFromMeta({ traceparent: req.headers.get("traceparent") ?? undefined, tracestate: req.headers.get("tracestate") ?? undefined });
+      const trace = traceCarrierFromMeta({
+        traceparent: req.headers.get("traceparent") ?? undefined,
+        tracestate: req.headers.get("tracestate") ?? undefined,
+      });
       const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
       // What the principal may do (permissions.ts): 403 insufficient_scope before anything runs.
       const lacks: Refusal = (method) => {
@@ -260,7 +316,13 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
       if (sub.startsWith("/v1/")) {
         const w = wireVersion(req);
         if (w instanceof A2aError) return v03RestError(w);
-        return serveV03Rest({ service: gated(lacks), maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, toA2aError, sse: counted }, req, sub.slice(3), who, conn);
+        return serveV03Rest(
+          { service: gated(lacks), maxBodyBytes: o.maxBodyBytes, bodyTimeoutMs: o.bodyTimeoutMs, toA2aError, sse: counted },
+          req,
+          sub.slice(3),
+          who,
+          conn,
+        );
       }
       if (sub === "/extendedAgentCard" && req.method === "GET") return card(req, conn, who);
       return rest(req, sub, who, conn, lacks);
@@ -281,8 +343,17 @@ function restRoute(method: string, sub: string): { method: string; params: Recor
   // The proto binds subscribe to GET; clients (the reference SDK among them) POST it: both are served.
   if (m[2] === ":subscribe") return method === "GET" || method === "POST" ? { method: "SubscribeToTask", params: { id } } : undefined;
   const push = { taskId: id, ...(m[3] ? { id: decodeURIComponent(m[3]) } : {}) };
-  if (!m[3]) return method === "POST" ? { method: "CreateTaskPushNotificationConfig", params: push } : method === "GET" ? { method: "ListTaskPushNotificationConfigs", params: push } : undefined;
-  return method === "GET" ? { method: "GetTaskPushNotificationConfig", params: push } : method === "DELETE" ? { method: "DeleteTaskPushNotificationConfig", params: push } : undefined;
+  if (!m[3])
+    return method === "POST"
+      ? { method: "CreateTaskPushNotificationConfig", params: push }
+      : method === "GET"
+        ? { method: "ListTaskPushNotificationConfigs", params: push }
+        : undefined;
+  return method === "GET"
+    ? { method: "GetTaskPushNotificationConfig", params: push }
+    : method === "DELETE"
+      ? { method: "DeleteTaskPushNotificationConfig", params: push }
+      : undefined;
 }
 
 function rpcError(id: string | number | null, e: A2aError, status = 200): Response {
@@ -291,7 +362,14 @@ function rpcError(id: string | number | null, e: A2aError, status = 200): Respon
 
 function restBody(e: A2aError): { error: { code: number; status: string; message: string; details: unknown[] } } {
   const [code, status] = REST_STATUS[e.kind] ?? [500, "INTERNAL"];
-  return { error: { code, status, message: e.message, details: [{ "@type": ERROR_INFO_TYPE, reason: A2A_ERRORS[e.kind].reason, domain: "a2a-protocol.org" }] } };
+  return {
+    error: {
+      code,
+      status,
+      message: e.message,
+      details: [{ "@type": ERROR_INFO_TYPE, reason: A2A_ERRORS[e.kind].reason, domain: "a2a-protocol.org" }],
+    },
+  };
 }
 
 function restError(e: A2aError, status?: number): Response {

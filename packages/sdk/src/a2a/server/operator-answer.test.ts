@@ -4,7 +4,12 @@ import type { Message } from "../shared/types.ts";
 import { answerOf, ELICITATION_ACTION_KEY } from "./operator-answer.ts";
 
 const schema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } }, required: ["name"] };
-const msg = (parts: Message["parts"], metadata?: Record<string, unknown>): Message => ({ messageId: "m", role: "ROLE_USER", parts, ...(metadata ? { metadata } : {}) });
+const msg = (parts: Message["parts"], metadata?: Record<string, unknown>): Message => ({
+  messageId: "m",
+  role: "ROLE_USER",
+  parts,
+  ...(metadata ? { metadata } : {}),
+});
 
 test("a data part, or a text part holding a JSON object, is accepted once it satisfies the schema", () => {
   expect(answerOf(msg([{ data: { name: "Ada", age: 36 } }]), schema)).toEqual({ action: "accept", content: { name: "Ada", age: 36 } });
@@ -20,5 +25,7 @@ test("decline and cancel: the word, or the metadata key", () => {
 test("refusals say what to fix", () => {
   expect(() => answerOf(msg([{ data: { age: -1 } }]), schema)).toThrow("does not satisfy the requested schema");
   expect(() => answerOf(msg([{ text: "Ada" }]), schema)).toThrow("needs a data part");
-  expect(() => answerOf(msg([{ data: { name: "x" } }], { [ELICITATION_ACTION_KEY]: "maybe" }), schema)).toThrow('must be "accept", "decline" or "cancel"');
+  expect(() => answerOf(msg([{ data: { name: "x" } }], { [ELICITATION_ACTION_KEY]: "maybe" }), schema)).toThrow(
+    'must be "accept", "decline" or "cancel"',
+  );
 });

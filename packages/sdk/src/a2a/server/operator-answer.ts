@@ -16,21 +16,37 @@ export const ELICITATION_ACTION_KEY = "agentd.dev/elicitation-action";
 export function questionParts(message: string, requestedSchema: Record<string, unknown>, server: string): Part[] {
   return [
     { text: message },
-    { data: { requestedSchema, server, answer: "send a message on this task (same taskId and contextId) whose data part is the content, or the text 'decline' or 'cancel'" }, mediaType: "application/json" },
+    {
+      data: {
+        requestedSchema,
+        server,
+        answer: "send a message on this task (same taskId and contextId) whose data part is the content, or the text 'decline' or 'cancel'",
+      },
+      mediaType: "application/json",
+    },
   ];
 }
 
 /** The elicitation result a follow-up message gives, or InvalidParams saying what to fix. */
 export function answerOf(message: Message, requestedSchema: Record<string, unknown>): ElicitResult {
   const said = message.metadata?.[ELICITATION_ACTION_KEY];
-  const text = message.parts.map((p) => p.text ?? "").join("").trim();
+  const text = message.parts
+    .map((p) => p.text ?? "")
+    .join("")
+    .trim();
   const word = typeof said === "string" ? said : /^(decline|cancel)$/i.test(text) ? text.toLowerCase() : undefined;
   if (word === "decline" || word === "cancel") return { action: word };
-  if (word !== undefined && word !== "accept") throw new A2aError("InvalidParams", `${ELICITATION_ACTION_KEY} must be "accept", "decline" or "cancel"`);
+  if (word !== undefined && word !== "accept")
+    throw new A2aError("InvalidParams", `${ELICITATION_ACTION_KEY} must be "accept", "decline" or "cancel"`);
   const content = contentOf(message.parts, text);
-  if (!content) throw new A2aError("InvalidParams", "the answer needs a data part with the requested fields (or a text part holding a JSON object), or the text 'decline' or 'cancel'");
+  if (!content)
+    throw new A2aError(
+      "InvalidParams",
+      "the answer needs a data part with the requested fields (or a text part holding a JSON object), or the text 'decline' or 'cancel'",
+    );
   const check = validateJsonSchema(requestedSchema, content);
-  if (!check.valid) throw new A2aError("InvalidParams", `the answer does not satisfy the requested schema: ${check.errors.slice(0, 3).join("; ")}`);
+  if (!check.valid)
+    throw new A2aError("InvalidParams", `the answer does not satisfy the requested schema: ${check.errors.slice(0, 3).join("; ")}`);
   return { action: "accept", content: content as ElicitResult["content"] };
 }
 

@@ -20,7 +20,14 @@ import type { RunRegistry } from "../../serve/run-registry.ts";
 import type { A2aTasks } from "./tasks.ts";
 
 /** The operator methods' names. */
-export const OPERATOR_METHODS: ReadonlySet<string> = new Set(["agentd/status", "agentd/cancel", "agentd/drain", "agentd/pause", "agentd/resume", "agentd/reload"]);
+export const OPERATOR_METHODS: ReadonlySet<string> = new Set([
+  "agentd/status",
+  "agentd/cancel",
+  "agentd/drain",
+  "agentd/pause",
+  "agentd/resume",
+  "agentd/reload",
+]);
 
 /** What the agent lets its operators do (createAgent provides it). */
 export interface OperatorControl {
@@ -49,23 +56,57 @@ export interface OperatorSurface {
   logger: Logger;
 }
 
-const skill = (id: string, name: string, description: string): AgentSkill => ({ id, name, description, tags: ["agentd", "operator"], inputModes: ["application/json"], outputModes: ["application/json"] });
+const skill = (id: string, name: string, description: string): AgentSkill => ({
+  id,
+  name,
+  description,
+  tags: ["agentd", "operator"],
+  inputModes: ["application/json"],
+  outputModes: ["application/json"],
+});
 
 /** The operator's skills, listed in the extended card of an operator (each is the JSON-RPC method of its id). */
 export const OPERATOR_SKILLS: AgentSkill[] = [
-  skill("agentd/status", "Agent status", "Operators only: every principal's runs, the triggers, usage, the lifecycle state and the unfinished tasks."),
-  skill("agentd/cancel", "Cancel runs", "Operators only: cancel one run or task of any principal ({ id, principal? }) or every one ({ all: true })."),
-  skill("agentd/drain", "Drain", "Operators only: stop taking new work, let in-flight runs finish ({ graceMs? } bounds it), then report drained ({ wait: true })."),
-  skill("agentd/pause", "Pause triggers", "Operators only: pause every trigger, or { triggers: [ids] }; what they would fire meanwhile is not run."),
-  skill("agentd/resume", "Resume triggers", "Operators only: resume paused triggers (all, or { triggers: [ids] }); each reconciles like a restart."),
-  skill("agentd/reload", "Reload configuration", "Operators only: re-read and validate the configuration, apply what can change live, report what changed."),
+  skill(
+    "agentd/status",
+    "Agent status",
+    "Operators only: every principal's runs, the triggers, usage, the lifecycle state and the unfinished tasks.",
+  ),
+  skill(
+    "agentd/cancel",
+    "Cancel runs",
+    "Operators only: cancel one run or task of any principal ({ id, principal? }) or every one ({ all: true }).",
+  ),
+  skill(
+    "agentd/drain",
+    "Drain",
+    "Operators only: stop taking new work, let in-flight runs finish ({ graceMs? } bounds it), then report drained ({ wait: true }).",
+  ),
+  skill(
+    "agentd/pause",
+    "Pause triggers",
+    "Operators only: pause every trigger, or { triggers: [ids] }; what they would fire meanwhile is not run.",
+  ),
+  skill(
+    "agentd/resume",
+    "Resume triggers",
+    "Operators only: resume paused triggers (all, or { triggers: [ids] }); each reconciles like a restart.",
+  ),
+  skill(
+    "agentd/reload",
+    "Reload configuration",
+    "Operators only: re-read and validate the configuration, apply what can change live, report what changed.",
+  ),
 ];
 
 /** Run operator method `method` for `who` (PermissionDenied unless an operator). */
 export async function callOperator(s: OperatorSurface, method: string, params: Record<string, unknown>, who: Principal): Promise<unknown> {
   if (who.role !== "operator") {
     s.logger.warn("a2a.operator.refused", { principal: who.id, method });
-    throw new A2aError("PermissionDenied", `${method} is for operators: configure this principal (${who.id}) in serve.operators or use an operator token`);
+    throw new A2aError(
+      "PermissionDenied",
+      `${method} is for operators: configure this principal (${who.id}) in serve.operators or use an operator token`,
+    );
   }
   const log = (fields: Record<string, unknown> = {}) => s.logger.info("a2a.operator", { principal: who.id, method, ...fields });
   if (method === "agentd/status") {
@@ -75,7 +116,9 @@ export async function callOperator(s: OperatorSurface, method: string, params: R
       principals: s.registry.principals(),
       ...(s.triggers ? { triggers: s.triggers() } : {}),
       ...(s.control ? { lifecycle: s.control.lifecycle() } : {}),
-      a2aTasks: s.tasks.unfinished().map(({ owner, task }) => ({ principal: owner, id: task.id, contextId: task.contextId, state: task.status.state })),
+      a2aTasks: s.tasks
+        .unfinished()
+        .map(({ owner, task }) => ({ principal: owner, id: task.id, contextId: task.contextId, state: task.status.state })),
     };
   }
   if (method === "agentd/cancel") return cancel(s, params, log);
@@ -85,7 +128,8 @@ export async function callOperator(s: OperatorSurface, method: string, params: R
     switch (method) {
       case "agentd/drain": {
         const graceMs = params.graceMs === undefined ? Infinity : params.graceMs;
-        if (typeof graceMs !== "number" || !(graceMs >= 0)) throw new A2aError("InvalidParams", "graceMs must be a number of milliseconds ≥ 0");
+        if (typeof graceMs !== "number" || !(graceMs >= 0))
+          throw new A2aError("InvalidParams", "graceMs must be a number of milliseconds ≥ 0");
         log({ ...(graceMs !== Infinity ? { graceMs } : {}) });
         const drained = control.drain(graceMs, `operator ${who.id}`);
         if (params.wait === true) await drained;
@@ -113,10 +157,15 @@ export async function callOperator(s: OperatorSurface, method: string, params: R
 }
 
 /** agentd/cancel: A2A tasks first (they end `canceled`), then any other run in flight with that id. */
-function cancel(s: OperatorSurface, params: Record<string, unknown>, log: (f: Record<string, unknown>) => void): { canceled: { principal?: string; id: string }[] } {
+function cancel(
+  s: OperatorSurface,
+  params: Record<string, unknown>,
+  log: (f: Record<string, unknown>) => void,
+): { canceled: { principal?: string; id: string }[] } {
   const all = params.all === true;
   if (!all && typeof params.id !== "string") throw new A2aError("InvalidParams", "agentd/cancel takes { id, principal? } or { all: true }");
-  const matches = (owner: string, id: string) => all || (id === params.id && (params.principal === undefined || params.principal === owner));
+  const matches = (owner: string, id: string) =>
+    all || (id === params.id && (params.principal === undefined || params.principal === owner));
   const canceled: { principal?: string; id: string }[] = [];
   const taskRuns = new Set<string>();
   for (const { owner, task } of s.tasks.unfinished()) {
@@ -134,7 +183,8 @@ function cancel(s: OperatorSurface, params: Record<string, unknown>, log: (f: Re
     }
   // Direct runs (agent.run in the embedding program) are known by their id alone.
   for (const runId of inFlight)
-    if (!taskRuns.has(runId) && (all || (runId === params.id && params.principal === undefined)) && s.control?.cancelRun(runId, reason)) canceled.push({ id: runId });
+    if (!taskRuns.has(runId) && (all || (runId === params.id && params.principal === undefined)) && s.control?.cancelRun(runId, reason))
+      canceled.push({ id: runId });
   if (!all && canceled.length === 0) throw new A2aError("TaskNotFound", `no unfinished task or run ${String(params.id)}`);
   log({ canceled: canceled.length, all });
   return { canceled };
@@ -143,6 +193,7 @@ function cancel(s: OperatorSurface, params: Record<string, unknown>, log: (f: Re
 function triggerIds(params: Record<string, unknown>): string[] | undefined {
   const t = params.triggers;
   if (t === undefined) return undefined;
-  if (!Array.isArray(t) || t.some((x) => typeof x !== "string")) throw new A2aError("InvalidParams", "triggers must be an array of trigger ids (see agentd/status)");
+  if (!Array.isArray(t) || t.some((x) => typeof x !== "string"))
+    throw new A2aError("InvalidParams", "triggers must be an array of trigger ids (see agentd/status)");
   return t as string[];
 }

@@ -28,14 +28,18 @@ export function promptSkills(prompts: Readonly<Record<string, ServedPrompt>>): A
  * The instruction of a message that names a served prompt, or undefined when it names none (its text is
  * then run as it is). An unknown prompt or arguments `prompts/get` would refuse are `InvalidParams`.
  */
-export function promptInstructionOf(message: Message, lookup: ((name: string) => ServedPrompt | undefined) | undefined): string | undefined {
+export function promptInstructionOf(
+  message: Message,
+  lookup: ((name: string) => ServedPrompt | undefined) | undefined,
+): string | undefined {
   // Without served prompts a data part is data, run as its JSON text (as before prompts existed).
   if (!lookup) return undefined;
   const part = message.parts.find((p) => isObject(p.data) && typeof p.data.prompt === "string");
   if (!part || !isObject(part.data)) return undefined;
   const name = part.data.prompt as string;
   const prompt = lookup(name);
-  if (!prompt) throw new A2aError("InvalidParams", `no prompt named ${name.slice(0, 80)} is served here (the card's prompt:… skills list them)`);
+  if (!prompt)
+    throw new A2aError("InvalidParams", `no prompt named ${name.slice(0, 80)} is served here (the card's prompt:… skills list them)`);
   const raw = part.data.arguments ?? {};
   if (!isObject(raw) || Object.values(raw).some((v) => typeof v !== "string"))
     throw new A2aError("InvalidParams", `prompt ${name}: "arguments" must be an object of strings`);

@@ -50,12 +50,21 @@ export class PushConfigs {
 
   /** Check a webhook URL: http(s), no credentials, loopback or allow-listed. */
   checkUrl(raw: unknown): URL {
-    if (typeof raw !== "string" || !URL.canParse(raw)) throw new A2aError("InvalidParams", "the push notification url must be an absolute http(s) URL");
+    if (typeof raw !== "string" || !URL.canParse(raw))
+      throw new A2aError("InvalidParams", "the push notification url must be an absolute http(s) URL");
     const url = new URL(raw);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new A2aError("InvalidParams", "the push notification url must be http(s)");
-    if (url.username || url.password) throw new A2aError("InvalidParams", "the push notification url must not carry credentials (use authentication)");
-    const allowed = LOOPBACK.test(url.hostname) || (this.o.allowedHosts ?? []).some((h) => h.toLowerCase() === url.hostname.toLowerCase() || h.toLowerCase() === url.host.toLowerCase());
-    if (!allowed) throw new A2aError("InvalidParams", `push notifications go only to loopback or allow-listed hosts; ${url.hostname} is not (see serve.a2a.pushAllowedHosts)`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new A2aError("InvalidParams", "the push notification url must be http(s)");
+    if (url.username || url.password)
+      throw new A2aError("InvalidParams", "the push notification url must not carry credentials (use authentication)");
+    const allowed =
+      LOOPBACK.test(url.hostname) ||
+      (this.o.allowedHosts ?? []).some((h) => h.toLowerCase() === url.hostname.toLowerCase() || h.toLowerCase() === url.host.toLowerCase());
+    if (!allowed)
+      throw new A2aError(
+        "InvalidParams",
+        `push notifications go only to loopback or allow-listed hosts; ${url.hostname} is not (see serve.a2a.pushAllowedHosts)`,
+      );
     return url;
   }
 
@@ -63,17 +72,26 @@ export class PushConfigs {
   create(owner: string, taskId: string, params: Record<string, unknown>): PushConfig {
     const url = this.checkUrl(params.url);
     const auth = params.authentication as { scheme?: unknown; credentials?: unknown } | undefined;
-    if (auth !== undefined && (typeof auth !== "object" || typeof auth?.scheme !== "string")) throw new A2aError("InvalidParams", "authentication.scheme must be a string");
+    if (auth !== undefined && (typeof auth !== "object" || typeof auth?.scheme !== "string"))
+      throw new A2aError("InvalidParams", "authentication.scheme must be a string");
     if (params.token !== undefined && typeof params.token !== "string") throw new A2aError("InvalidParams", "token must be a string");
     const configs = this.configs(owner, taskId, true)!;
     const id = typeof params.id === "string" && params.id ? params.id : crypto.randomUUID();
-    if (!configs.has(id) && configs.size >= (this.o.maxConfigsPerTask ?? 8)) throw new A2aError("InvalidParams", `a task takes at most ${this.o.maxConfigsPerTask ?? 8} push notification configs`);
+    if (!configs.has(id) && configs.size >= (this.o.maxConfigsPerTask ?? 8))
+      throw new A2aError("InvalidParams", `a task takes at most ${this.o.maxConfigsPerTask ?? 8} push notification configs`);
     const config: PushConfig = {
       id,
       taskId,
       url: url.href,
       ...(typeof params.token === "string" ? { token: params.token } : {}),
-      ...(auth ? { authentication: { scheme: String(auth.scheme), ...(typeof auth.credentials === "string" ? { credentials: auth.credentials } : {}) } } : {}),
+      ...(auth
+        ? {
+            authentication: {
+              scheme: String(auth.scheme),
+              ...(typeof auth.credentials === "string" ? { credentials: auth.credentials } : {}),
+            },
+          }
+        : {}),
     };
     configs.set(id, config);
     const render = (params as { [PUSH_RENDER]?: unknown })[PUSH_RENDER];
@@ -126,7 +144,13 @@ export class PushConfigs {
     if (c.authentication?.credentials) headers.authorization = `${c.authentication.scheme} ${c.authentication.credentials}`;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const res = await fetch(c.url, { method: "POST", headers, body: JSON.stringify((this.renders.get(c) ?? ((e) => e))(event)), redirect: "manual", signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000) });
+        const res = await fetch(c.url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify((this.renders.get(c) ?? ((e) => e))(event)),
+          redirect: "manual",
+          signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000),
+        });
         await res.body?.cancel();
         if (res.ok) return;
         if (res.status < 500 && res.status !== 429) break;

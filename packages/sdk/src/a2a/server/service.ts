@@ -3,7 +3,15 @@
  * principal and the request's JSON params, checks them, and answers a value, or a stream of
  * `StreamResponse` for the streaming operations. Errors are {@link A2aError}s, rendered by the binding.
  */
-import { A2aError, TERMINAL_STATES, type AgentCard, type Message, type StreamResponse, type Task, type TaskState } from "../shared/types.ts";
+import {
+  A2aError,
+  TERMINAL_STATES,
+  type AgentCard,
+  type Message,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from "../shared/types.ts";
 import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
@@ -23,12 +31,23 @@ export interface A2aService {
 }
 
 const TASK_STATES = new Set<TaskState>([
-  "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
-  "TASK_STATE_CANCELED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_REJECTED", "TASK_STATE_AUTH_REQUIRED",
+  "TASK_STATE_SUBMITTED",
+  "TASK_STATE_WORKING",
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_INPUT_REQUIRED",
+  "TASK_STATE_REJECTED",
+  "TASK_STATE_AUTH_REQUIRED",
 ]);
 
 /** Build the service over a task store; `extendedCard` answers GetExtendedAgentCard. */
-export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCard: (principal?: Principal) => AgentCard, operator?: OperatorSurface): A2aService {
+export function createA2aService(
+  tasks: A2aTasks,
+  push: PushConfigs,
+  extendedCard: (principal?: Principal) => AgentCard,
+  operator?: OperatorSurface,
+): A2aService {
   /** A push config given with the message is checked before the task starts and registered before its first event. */
   const withPush = (p: Record<string, unknown>, who: Principal) => {
     const config = isObject(p.configuration) ? p.configuration : {};
@@ -53,16 +72,28 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
     async ListTasks(p, who) {
       const pageSize = intParam(p.pageSize, "pageSize", 1, 100) ?? 50;
       const offset = p.pageToken ? pageOffset(p.pageToken) : 0;
-      if (p.status !== undefined && !TASK_STATES.has(p.status as TaskState)) throw new A2aError("InvalidParams", `status must be one of ${[...TASK_STATES].join(", ")}`);
+      if (p.status !== undefined && !TASK_STATES.has(p.status as TaskState))
+        throw new A2aError("InvalidParams", `status must be one of ${[...TASK_STATES].join(", ")}`);
       const after = typeof p.statusTimestampAfter === "string" ? Date.parse(p.statusTimestampAfter) : undefined;
-      if (after !== undefined && Number.isNaN(after)) throw new A2aError("InvalidParams", "statusTimestampAfter must be an RFC 3339 timestamp");
+      if (after !== undefined && Number.isNaN(after))
+        throw new A2aError("InvalidParams", "statusTimestampAfter must be an RFC 3339 timestamp");
       const all = tasks
         .list(who.id)
-        .filter((t) => (!p.contextId || t.contextId === p.contextId) && (!p.status || t.status.state === p.status) && (after === undefined || Date.parse(t.status.timestamp ?? "") > after));
+        .filter(
+          (t) =>
+            (!p.contextId || t.contextId === p.contextId) &&
+            (!p.status || t.status.state === p.status) &&
+            (after === undefined || Date.parse(t.status.timestamp ?? "") > after),
+        );
       const page = all.slice(offset, offset + pageSize);
       const history = historyLength(p.historyLength) ?? 0;
       const next = offset + pageSize < all.length ? Buffer.from(String(offset + pageSize)).toString("base64url") : "";
-      return { tasks: page.map((t) => view(t, history, p.includeArtifacts === true)), nextPageToken: next, pageSize, totalSize: all.length };
+      return {
+        tasks: page.map((t) => view(t, history, p.includeArtifacts === true)),
+        nextPageToken: next,
+        pageSize,
+        totalSize: all.length,
+      };
     },
     async CancelTask(p, who) {
       return view(tasks.cancel(who.id, idOf(p)));
@@ -107,7 +138,8 @@ export function createA2aService(tasks: A2aTasks, push: PushConfigs, extendedCar
       }
       const task = tasks.get(who.id, idOf(params)).task;
       // Only a terminal task refuses a subscription: one waiting for input is followed through its answer.
-      if (TERMINAL_STATES.has(task.status.state)) throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
+      if (TERMINAL_STATES.has(task.status.state))
+        throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
       return follow(tasks, who.id, task, true);
     },
   };
@@ -192,7 +224,8 @@ function historyLength(v: unknown): number | undefined {
 function intParam(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) throw new A2aError("InvalidParams", `${name} must be an integer from ${min} to ${max}`);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max)
+    throw new A2aError("InvalidParams", `${name} must be an integer from ${min} to ${max}`);
   return n;
 }
 

@@ -24,7 +24,13 @@ const encoder = new TextEncoder();
  * Serve `events` as `text/event-stream`, each rendered by `frame`; an error mid-stream by `onError`.
  * `onEnd` is called once when the stream ends, however it ends (done, failed, or the client went away).
  */
-export function sseResponse(events: AsyncIterable<StreamResponse>, frame: (e: StreamResponse) => unknown, onError: (e: unknown) => unknown, keepAliveMs = 15_000, onEnd?: () => void): Response {
+export function sseResponse(
+  events: AsyncIterable<StreamResponse>,
+  frame: (e: StreamResponse) => unknown,
+  onError: (e: unknown) => unknown,
+  keepAliveMs = 15_000,
+  onEnd?: () => void,
+): Response {
   const it = events[Symbol.asyncIterator]();
   let timer: ReturnType<typeof setInterval> | undefined;
   let ended = false;

@@ -38,7 +38,6 @@ import type { ServedRunStart, ServedRuns } from "../../serve/served-runs.ts";
 /** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
 export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
 
-
 /** Who sent an A2A request: the principal, and the W3C trace context its HTTP request carried. */
 export type A2aCaller = Principal & { traceContext?: TraceCarrier };
 
@@ -111,7 +110,10 @@ export class A2aTasks {
 
   /** `owner`'s tasks, most recently updated first. */
   list(owner: string): Task[] {
-    return [...this.tasks.values()].filter((e) => e.owner === owner).sort((a, b) => b.updatedAt - a.updatedAt).map((e) => e.task);
+    return [...this.tasks.values()]
+      .filter((e) => e.owner === owner)
+      .sort((a, b) => b.updatedAt - a.updatedAt)
+      .map((e) => e.task);
   }
 
   /** Every principal's tasks that have not ended, with their owners (the operator's view). */
@@ -132,11 +134,17 @@ export class A2aTasks {
       const existing = this.forAnswer(principal, message.taskId);
       if (existing.question) return this.answer(principal, existing, message);
       if (existing.authorization) return this.authorized(principal, existing, message);
-      throw new A2aError("UnsupportedOperation", `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`);
+      throw new A2aError(
+        "UnsupportedOperation",
+        `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`,
+      );
     }
     const unfinished = this.unfinished().filter((u) => u.owner === principal.id).length;
     if (unfinished >= this.maxUnfinished)
-      throw new A2aError("UnsupportedOperation", `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`);
+      throw new A2aError(
+        "UnsupportedOperation",
+        `${unfinished} of your tasks are unfinished (the limit): wait for one to end or cancel one`,
+      );
     const text = promptInstructionOf(message, this.routing.prompt) ?? instructionOf(message);
     if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
     const id = crypto.randomUUID();
@@ -147,8 +155,21 @@ export class A2aTasks {
     const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
     const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), ...(callerRunId ? { [CALLER_RUN_ID_KEY]: callerRunId } : {}) };
     const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage], metadata };
-    this.routing.logger?.info("a2a.task", { principal: principal.id, task: id, contextId, runId: metadata[RUN_ID_META_KEY], ...(callerRunId ? { callerRunId } : {}) });
-    const entry: Entry = { owner: principal.id, task, updatedAt: Date.now(), controller: new AbortController(), listeners: new Set(), exchange: { asked: text } };
+    this.routing.logger?.info("a2a.task", {
+      principal: principal.id,
+      task: id,
+      contextId,
+      runId: metadata[RUN_ID_META_KEY],
+      ...(callerRunId ? { callerRunId } : {}),
+    });
+    const entry: Entry = {
+      owner: principal.id,
+      task,
+      updatedAt: Date.now(),
+      controller: new AbortController(),
+      listeners: new Set(),
+      exchange: { asked: text },
+    };
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
     prepare?.(task);
@@ -159,7 +180,8 @@ export class A2aTasks {
   /** Cancel a task that has not ended (TaskNotCancelable otherwise). */
   cancel(owner: string, id: string): Task {
     const e = this.get(owner, id);
-    if (TERMINAL_STATES.has(e.task.status.state)) throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
+    if (TERMINAL_STATES.has(e.task.status.state))
+      throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
     e.controller.abort(new AgentdError("E_ABORTED", "canceled by the A2A client"));
     this.setStatus(e, "TASK_STATE_CANCELED", "canceled by the client");
     return e.task;
@@ -180,8 +202,25 @@ export class A2aTasks {
         ...(this.routing.hasOperators ? { askOperator: (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) } : {}),
         askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
       });
-      this.registry.succeed(id, { stopReason: result.stopReason, usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }, principal.id);
-      await claim?.finish({ stopReason: result.stopReason, ...(result.text !== undefined ? { text: result.text } : {}), ...(result.output !== undefined ? { output: result.output } : {}) }).catch(() => {});
+      this.registry.succeed(
+        id,
+        {
+          stopReason: result.stopReason,
+          usage: result.usage,
+          turns: result.turns,
+          toolCalls: result.toolCalls,
+          ...(result.text !== undefined ? { text: result.text } : {}),
+          ...(result.output !== undefined ? { output: result.output } : {}),
+        },
+        principal.id,
+      );
+      await claim
+        ?.finish({
+          stopReason: result.stopReason,
+          ...(result.text !== undefined ? { text: result.text } : {}),
+          ...(result.output !== undefined ? { output: result.output } : {}),
+        })
+        .catch(() => {});
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       this.complete(e, result);
     } catch (err) {
@@ -202,11 +241,17 @@ export class A2aTasks {
    * stays working while another replica runs it (the caller polls it), and completes with that replica's
    * answer; a holder that died has the run taken over here. "settled": the task already ended here.
    */
-  private async claimServed(principal: A2aCaller, e: Entry, messageId: string): Promise<Extract<ServedRunStart, { status: "run" }> | "settled"> {
+  private async claimServed(
+    principal: A2aCaller,
+    e: Entry,
+    messageId: string,
+  ): Promise<Extract<ServedRunStart, { status: "run" }> | "settled"> {
     const { id } = e.task;
     let claim: ServedRunStart;
     try {
-      claim = await (this.servedRuns as ServedRuns).begin(scopedRunId(principal, `a2a:${messageId}`), e.controller.signal, { waitMs: Number.POSITIVE_INFINITY });
+      claim = await (this.servedRuns as ServedRuns).begin(scopedRunId(principal, `a2a:${messageId}`), e.controller.signal, {
+        waitMs: Number.POSITIVE_INFINITY,
+      });
     } catch (err) {
       const message = scrubSecrets(err instanceof Error ? err.message : String(err));
       this.registry.fail(id, { code: "E_UPSTREAM", message }, undefined, principal.id);
@@ -216,15 +261,36 @@ export class A2aTasks {
     if (claim.status === "run") return claim;
     if (claim.status === "running" || !claim.answer) {
       // Only a cancel ends an unbounded wait; a done run whose record is gone cannot be answered again.
-      const message = claim.status === "running" ? "canceled while another replica ran it" : "already run by another replica; its answer is no longer in the store";
+      const message =
+        claim.status === "running"
+          ? "canceled while another replica ran it"
+          : "already run by another replica; its answer is no longer in the store";
       this.registry.fail(id, { code: "E_ABORTED", message }, undefined, principal.id);
       if (e.task.status.state !== "TASK_STATE_CANCELED") this.setStatus(e, "TASK_STATE_FAILED", message);
       return "settled";
     }
     const a = claim.answer;
     const usage: RunResult["usage"] = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    this.registry.succeed(id, { stopReason: "already done", usage, turns: 0, toolCalls: 0, ...(a.text !== undefined ? { text: a.text } : {}), ...(a.output !== undefined ? { output: a.output } : {}) }, principal.id);
-    if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, { stopReason: "already done", turns: 0, toolCalls: 0, ...(a.text !== undefined ? { text: a.text } : {}), ...(a.output !== undefined ? { output: a.output } : {}) });
+    this.registry.succeed(
+      id,
+      {
+        stopReason: "already done",
+        usage,
+        turns: 0,
+        toolCalls: 0,
+        ...(a.text !== undefined ? { text: a.text } : {}),
+        ...(a.output !== undefined ? { output: a.output } : {}),
+      },
+      principal.id,
+    );
+    if (e.task.status.state !== "TASK_STATE_CANCELED")
+      this.complete(e, {
+        stopReason: "already done",
+        turns: 0,
+        toolCalls: 0,
+        ...(a.text !== undefined ? { text: a.text } : {}),
+        ...(a.output !== undefined ? { output: a.output } : {}),
+      });
     return "settled";
   }
 
@@ -282,13 +348,18 @@ export class A2aTasks {
 
   /** The owner's (or an operator's) word that the authorization `e` waits on is done: the run retries the server. */
   private authorized(principal: A2aCaller, e: Entry, message: Message): Entry {
-    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    if (message.contextId && message.contextId !== e.task.contextId)
+      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
     const ok = authorizationDone(message);
     const { server, done } = e.authorization!;
     e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
     this.routing.logger?.info("a2a.authorized", { principal: principal.id, task: e.task.id, server, retry: ok });
     done(ok);
-    this.setStatus(e, "TASK_STATE_WORKING", ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`);
+    this.setStatus(
+      e,
+      "TASK_STATE_WORKING",
+      ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`,
+    );
     return e;
   }
 
@@ -296,9 +367,13 @@ export class A2aTasks {
   private answer(principal: A2aCaller, e: Entry, message: Message): Entry {
     if (principal.role !== "operator") {
       this.routing.logger?.warn("a2a.operator.refused", { principal: principal.id, method: "answer", task: e.task.id });
-      throw new A2aError("PermissionDenied", `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`);
+      throw new A2aError(
+        "PermissionDenied",
+        `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`,
+      );
     }
-    if (message.contextId && message.contextId !== e.task.contextId) throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
+    if (message.contextId && message.contextId !== e.task.contextId)
+      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
     const result = answerOf(message, e.question!.schema);
     e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
     this.routing.logger?.info("a2a.operator", { principal: principal.id, method: "answer", task: e.task.id, action: result.action });
@@ -311,15 +386,22 @@ export class A2aTasks {
     this.registry.observe(e.task.id, ev, owner);
     if (ev.type === "model-response") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
     const text =
-      ev.type === "model-response" ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`
-      : ev.type === "tool-result" ? `tool ${ev.qualifiedName ?? ev.name} ${ev.isError ? "failed" : "returned"}`
-      : undefined;
+      ev.type === "model-response"
+        ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`
+        : ev.type === "tool-result"
+          ? `tool ${ev.qualifiedName ?? ev.name} ${ev.isError ? "failed" : "returned"}`
+          : undefined;
     if (text && e.task.status.state === "TASK_STATE_WORKING") this.setStatus(e, "TASK_STATE_WORKING", text);
   }
 
   private complete(e: Entry, result: Pick<RunResult, "turns" | "toolCalls" | "text" | "output"> & { stopReason: string }): void {
     const parts = result.output !== undefined ? [{ data: result.output, mediaType: "application/json" }] : [{ text: result.text ?? "" }];
-    const artifact: Artifact = { artifactId: "result", name: "result", parts, metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls } };
+    const artifact: Artifact = {
+      artifactId: "result",
+      name: "result",
+      parts,
+      metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls },
+    };
     e.task.artifacts = [artifact];
     e.exchange.answered = result.output !== undefined ? JSON.stringify(result.output) : (result.text ?? "");
     this.emit(e, { artifactUpdate: { taskId: e.task.id, contextId: e.task.contextId, artifact, lastChunk: true } });
@@ -328,7 +410,13 @@ export class A2aTasks {
 
   private setStatus(e: Entry, state: TaskState, text?: string | Part[]): void {
     const message: Message | undefined = text
-      ? { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: typeof text === "string" ? [{ text }] : text, taskId: e.task.id, contextId: e.task.contextId }
+      ? {
+          messageId: crypto.randomUUID(),
+          role: "ROLE_AGENT",
+          parts: typeof text === "string" ? [{ text }] : text,
+          taskId: e.task.id,
+          contextId: e.task.contextId,
+        }
       : undefined;
     e.task.status = { state, ...(message ? { message } : {}), timestamp: now() };
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
@@ -343,7 +431,9 @@ export class A2aTasks {
   /** The earlier exchanges of `contextId` as text for a follow-up, or "" for a new context. */
   private contextOf(owner: string, contextId: string): string {
     const earlier = [...this.tasks.values()].filter((e) => e.owner === owner && e.task.contextId === contextId).slice(-this.contextTurns);
-    return earlier.map((e) => `Earlier request: ${e.exchange.asked}\nEarlier answer: ${e.exchange.answered ?? `(${stateWord(e.task.status.state)})`}`).join("\n\n");
+    return earlier
+      .map((e) => `Earlier request: ${e.exchange.asked}\nEarlier answer: ${e.exchange.answered ?? `(${stateWord(e.task.status.state)})`}`)
+      .join("\n\n");
   }
 
   /** Keep at most the bound of `owner`'s finished tasks, the oldest going first. */
@@ -357,7 +447,17 @@ export class A2aTasks {
 /** The run's instruction: text parts as they are, data parts as JSON, files named. */
 function instructionOf(m: Message): string {
   return m.parts
-    .map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : p.url ? `[file ${p.filename ?? p.url}: ${p.url}]` : p.raw ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]` : ""))
+    .map((p) =>
+      p.text !== undefined
+        ? p.text
+        : p.data !== undefined
+          ? JSON.stringify(p.data)
+          : p.url
+            ? `[file ${p.filename ?? p.url}: ${p.url}]`
+            : p.raw
+              ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]`
+              : "",
+    )
     .filter(Boolean)
     .join("\n");
 }

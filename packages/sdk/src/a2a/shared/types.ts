@@ -19,7 +19,12 @@ export type TaskState =
   | "TASK_STATE_AUTH_REQUIRED";
 
 /** States after which a task never changes again. */
-export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set([
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+]);
 
 /** States in which a task waits for its client (a stream ends there; a blocking send returns). */
 export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set(["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"]);
@@ -91,7 +96,11 @@ export interface TaskArtifactUpdateEvent {
 }
 
 /** `StreamResponse`: one of its four payloads. */
-export type StreamResponse = { task: Task } | { message: Message } | { statusUpdate: TaskStatusUpdateEvent } | { artifactUpdate: TaskArtifactUpdateEvent };
+export type StreamResponse =
+  | { task: Task }
+  | { message: Message }
+  | { statusUpdate: TaskStatusUpdateEvent }
+  | { artifactUpdate: TaskArtifactUpdateEvent };
 
 /** `SendMessageRequest.configuration`. */
 export interface SendMessageConfiguration {
@@ -183,6 +192,10 @@ export class A2aError extends Error {
   /** The JSON-RPC `error` object: code, message, and the `ErrorInfo` detail. */
   toJsonRpc(): { code: number; message: string; data: Record<string, unknown>[] } {
     const { code, reason } = A2A_ERRORS[this.kind];
-    return { code, message: this.message, data: [{ "@type": ERROR_INFO_TYPE, reason, domain: "a2a-protocol.org", ...(this.metadata ? { metadata: this.metadata } : {}) }] };
+    return {
+      code,
+      message: this.message,
+      data: [{ "@type": ERROR_INFO_TYPE, reason, domain: "a2a-protocol.org", ...(this.metadata ? { metadata: this.metadata } : {}) }],
+    };
   }
 }

@@ -4,7 +4,18 @@
  * service speaks — the server's v0.3 edge and the client's v0.3 binding both use it. Pure data mapping,
  * both directions side by side, so a field is never renamed on one side only.
  */
-import { A2aError, INTERRUPTED_STATES, TERMINAL_STATES, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from "./types.ts";
+import {
+  A2aError,
+  INTERRUPTED_STATES,
+  TERMINAL_STATES,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+  type TaskStatus,
+} from "./types.ts";
 
 /** A v1.0 `TaskPushNotificationConfig` as JSON (what the server's push store holds). */
 interface PushConfig {
@@ -33,7 +44,8 @@ const STATE_V03: Record<TaskState, string> = {
 };
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const opt = <K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> => (value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, unknown>));
+const opt = <K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> =>
+  value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, unknown>);
 
 /** A v1.0 state as v0.3 spells it. */
 export const stateToV03 = (s: TaskState): string => STATE_V03[s];
@@ -52,7 +64,11 @@ export function partToV03(p: Part): Json {
   const meta = opt("metadata", p.metadata);
   if (p.text !== undefined) return { kind: "text", text: p.text, ...meta };
   if (p.raw !== undefined || p.url !== undefined) {
-    const file = { ...(p.raw !== undefined ? { bytes: p.raw } : { uri: p.url }), ...opt("name", p.filename), ...opt("mimeType", p.mediaType) };
+    const file = {
+      ...(p.raw !== undefined ? { bytes: p.raw } : { uri: p.url }),
+      ...opt("name", p.filename),
+      ...opt("mimeType", p.mediaType),
+    };
     return { kind: "file", file, ...meta };
   }
   if (isObject(p.data)) return { kind: "data", data: p.data, ...meta };
@@ -67,7 +83,10 @@ export function partFromV03(p: unknown): Part {
   if (p.kind === "data" && isObject(p.data)) return { data: p.data, mediaType: "application/json", ...meta };
   if (p.kind === "file" && isObject(p.file)) {
     const f = p.file;
-    const named = { ...(typeof f.name === "string" ? { filename: f.name } : {}), ...(typeof f.mimeType === "string" ? { mediaType: f.mimeType } : {}) };
+    const named = {
+      ...(typeof f.name === "string" ? { filename: f.name } : {}),
+      ...(typeof f.mimeType === "string" ? { mediaType: f.mimeType } : {}),
+    };
     if (typeof f.bytes === "string") return { raw: f.bytes, ...named, ...meta };
     if (typeof f.uri === "string") return { url: f.uri, ...named, ...meta };
   }
@@ -108,10 +127,20 @@ export function messageFromV03(m: unknown): Message {
 }
 
 /** A v1.0 status as v0.3. */
-export const statusToV03 = (s: TaskStatus): Json => ({ state: stateToV03(s.state), ...(s.message ? { message: messageToV03(s.message) } : {}), ...opt("timestamp", s.timestamp) });
+export const statusToV03 = (s: TaskStatus): Json => ({
+  state: stateToV03(s.state),
+  ...(s.message ? { message: messageToV03(s.message) } : {}),
+  ...opt("timestamp", s.timestamp),
+});
 
 /** A v1.0 artifact as v0.3. */
-export const artifactToV03 = (a: Artifact): Json => ({ artifactId: a.artifactId, parts: a.parts.map(partToV03), ...opt("name", a.name), ...opt("description", a.description), ...opt("metadata", a.metadata) });
+export const artifactToV03 = (a: Artifact): Json => ({
+  artifactId: a.artifactId,
+  parts: a.parts.map(partToV03),
+  ...opt("name", a.name),
+  ...opt("description", a.description),
+  ...opt("metadata", a.metadata),
+});
 
 /** A v1.0 task as v0.3. */
 export function taskToV03(t: Task): Json {
@@ -132,18 +161,35 @@ export function eventToV03(e: StreamResponse): Json {
   if ("message" in e) return messageToV03(e.message);
   if ("statusUpdate" in e) {
     const u = e.statusUpdate;
-    return { kind: "status-update", taskId: u.taskId, contextId: u.contextId, status: statusToV03(u.status), final: endsStream(u.status.state), ...opt("metadata", u.metadata) };
+    return {
+      kind: "status-update",
+      taskId: u.taskId,
+      contextId: u.contextId,
+      status: statusToV03(u.status),
+      final: endsStream(u.status.state),
+      ...opt("metadata", u.metadata),
+    };
   }
   const u = e.artifactUpdate;
-  return { kind: "artifact-update", taskId: u.taskId, contextId: u.contextId, artifact: artifactToV03(u.artifact), ...opt("append", u.append), ...opt("lastChunk", u.lastChunk) };
+  return {
+    kind: "artifact-update",
+    taskId: u.taskId,
+    contextId: u.contextId,
+    artifact: artifactToV03(u.artifact),
+    ...opt("append", u.append),
+    ...opt("lastChunk", u.lastChunk),
+  };
 }
 
 /** A v1.0 `SendMessageResponse` (`{task}` or `{message}`) as the v0.3 result: the task or message itself. */
-export const sendResultToV03 = (r: unknown): Json => (isObject(r) && isObject(r.message) ? messageToV03(r.message as unknown as Message) : taskToV03((r as { task: Task }).task));
+export const sendResultToV03 = (r: unknown): Json =>
+  isObject(r) && isObject(r.message) ? messageToV03(r.message as unknown as Message) : taskToV03((r as { task: Task }).task);
 
 /** A push config as v0.3's `TaskPushNotificationConfig` (`authentication.schemes` is a list there). */
 export function pushConfigToV03(c: PushConfig): Json {
-  const auth = c.authentication ? { authentication: { schemes: [c.authentication.scheme], ...opt("credentials", c.authentication.credentials) } } : {};
+  const auth = c.authentication
+    ? { authentication: { schemes: [c.authentication.scheme], ...opt("credentials", c.authentication.credentials) } }
+    : {};
   return { taskId: c.taskId, pushNotificationConfig: { id: c.id, url: c.url, ...opt("token", c.token), ...auth } };
 }
 
@@ -156,19 +202,26 @@ export function pushConfigFromV03(c: unknown): Json {
     url: c.url,
     ...opt("id", c.id),
     ...opt("token", c.token),
-    ...(auth ? { authentication: { scheme: typeof scheme === "string" ? scheme : "Bearer", ...opt("credentials", auth.credentials) } } : {}),
+    ...(auth
+      ? { authentication: { scheme: typeof scheme === "string" ? scheme : "Bearer", ...opt("credentials", auth.credentials) } }
+      : {}),
   };
 }
 
 /** A v0.3 status as v1.0. */
 export function statusFromV03(s: unknown): TaskStatus {
   if (!isObject(s)) throw new A2aError("InvalidParams", "status must be an object");
-  return { state: stateFromV03(s.state), ...(s.message !== undefined ? { message: messageFromV03(s.message) } : {}), ...(typeof s.timestamp === "string" ? { timestamp: s.timestamp } : {}) };
+  return {
+    state: stateFromV03(s.state),
+    ...(s.message !== undefined ? { message: messageFromV03(s.message) } : {}),
+    ...(typeof s.timestamp === "string" ? { timestamp: s.timestamp } : {}),
+  };
 }
 
 /** A v0.3 artifact as v1.0. */
 export function artifactFromV03(a: unknown): Artifact {
-  if (!isObject(a) || typeof a.artifactId !== "string" || !Array.isArray(a.parts)) throw new A2aError("InvalidParams", "an artifact has an artifactId and parts");
+  if (!isObject(a) || typeof a.artifactId !== "string" || !Array.isArray(a.parts))
+    throw new A2aError("InvalidParams", "an artifact has an artifactId and parts");
   return {
     artifactId: a.artifactId,
     parts: a.parts.map(partFromV03),
@@ -180,7 +233,8 @@ export function artifactFromV03(a: unknown): Artifact {
 
 /** A v0.3 task as v1.0. */
 export function taskFromV03(t: unknown): Task {
-  if (!isObject(t) || typeof t.id !== "string" || typeof t.contextId !== "string") throw new A2aError("InvalidParams", "a task has an id and a contextId");
+  if (!isObject(t) || typeof t.id !== "string" || typeof t.contextId !== "string")
+    throw new A2aError("InvalidParams", "a task has an id and a contextId");
   return {
     id: t.id,
     contextId: t.contextId,
@@ -197,8 +251,23 @@ export function eventFromV03(e: unknown): StreamResponse {
   if (kind === "task") return { task: taskFromV03(e) };
   if (kind === "message") return { message: messageFromV03(e) };
   if (isObject(e) && kind === "status-update")
-    return { statusUpdate: { taskId: String(e.taskId), contextId: String(e.contextId), status: statusFromV03(e.status), ...(isObject(e.metadata) ? { metadata: e.metadata } : {}) } };
+    return {
+      statusUpdate: {
+        taskId: String(e.taskId),
+        contextId: String(e.contextId),
+        status: statusFromV03(e.status),
+        ...(isObject(e.metadata) ? { metadata: e.metadata } : {}),
+      },
+    };
   if (isObject(e) && kind === "artifact-update")
-    return { artifactUpdate: { taskId: String(e.taskId), contextId: String(e.contextId), artifact: artifactFromV03(e.artifact), ...(e.append === true ? { append: true } : {}), ...(e.lastChunk === true ? { lastChunk: true } : {}) } };
+    return {
+      artifactUpdate: {
+        taskId: String(e.taskId),
+        contextId: String(e.contextId),
+        artifact: artifactFromV03(e.artifact),
+        ...(e.append === true ? { append: true } : {}),
+        ...(e.lastChunk === true ? { lastChunk: true } : {}),
+      },
+    };
   throw new A2aError("InvalidParams", `not a v0.3 event (kind ${JSON.stringify(kind)})`);
 }

@@ -20,11 +20,28 @@ export interface ServedAgent {
 }
 
 /** Serve an agent whose model answers with `steps` (default: echo the last user text, forever). */
-export async function serveA2aAgent(o: { steps?: Step[]; http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>; operators?: string[]; logger?: Logger; a2a?: A2aServeOptions; agent?: Partial<AgentOptions> } = {}): Promise<ServedAgent> {
+export async function serveA2aAgent(
+  o: {
+    steps?: Step[];
+    http?: Partial<Extract<ServeOptions, { http: unknown }>["http"]>;
+    operators?: string[];
+    logger?: Logger;
+    a2a?: A2aServeOptions;
+    agent?: Partial<AgentOptions>;
+  } = {},
+): Promise<ServedAgent> {
   const steps = o.steps ?? Array.from({ length: 200 }, () => echo);
   const model = scriptedModel(steps);
-  const agent = createAgent({ ...o.agent, model: model as LanguageModel, ...(o.operators ? { operators: o.operators } : {}), ...(o.logger ? { logger: o.logger } : {}) });
-  const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0, ...o.http }, a2a: { card: { name: "test-agent", description: "an agent under test" }, ...o.a2a } });
+  const agent = createAgent({
+    ...o.agent,
+    model: model as LanguageModel,
+    ...(o.operators ? { operators: o.operators } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+  });
+  const serving = await agent.serve({
+    http: { hostname: "127.0.0.1", port: 0, ...o.http },
+    a2a: { card: { name: "test-agent", description: "an agent under test" }, ...o.a2a },
+  });
   const base = serving.url!.origin;
   return { agent, base, model, close: () => agent.close() };
 }
@@ -47,7 +64,10 @@ export function gate(then: Step = echo): { step: Step; entered: Promise<void>; r
     release,
     step: async (request, index) => {
       entered();
-      await Promise.race([released, new Promise((_, reject) => request.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }))]);
+      await Promise.race([
+        released,
+        new Promise((_, reject) => request.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true })),
+      ]);
       return typeof then === "function" ? then(request, index) : then;
     },
   };
@@ -56,7 +76,11 @@ export function gate(then: Step = echo): { step: Step; entered: Promise<void>; r
 /** The official client, over the binding named (it reads the agent card first). */
 export async function officialClient(base: string, binding: "JSONRPC" | "HTTP+JSON" = "JSONRPC", token?: string): Promise<Client> {
   const fetchImpl: typeof fetch = token
-    ? ((input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } })) as typeof fetch
+    ? (((input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` },
+        })) as typeof fetch)
     : fetch;
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

@@ -22,7 +22,15 @@ process.stdin.on("data", (chunk: Buffer) => {
     const m = JSON.parse(line) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
     if (m.id === undefined || !m.method) continue;
     if (m.method === "initialize")
-      send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "misbehaving", version: "1.0.0" } } });
+      send({
+        jsonrpc: "2.0",
+        id: m.id,
+        result: {
+          protocolVersion: m.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "misbehaving", version: "1.0.0" },
+        },
+      });
     else if (m.method === "tools/list")
       send({ jsonrpc: "2.0", id: m.id, result: mode === "bad-tools-list" ? { tools: "not a list" } : { tools: [TOOL] } });
     // The official TypeScript SDK's key order: the id comes last, after the 5 MiB.

@@ -16,7 +16,14 @@ import type { Supervisor } from "../../supervisor/supervisor.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
-import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkpointKey, parseCheckpoint, type CheckpointDocument, type CheckpointRun } from "./checkpoint-format.ts";
+import {
+  CHECKPOINT_FORMAT,
+  CHECKPOINT_VERSION,
+  checkpointKey,
+  parseCheckpoint,
+  type CheckpointDocument,
+  type CheckpointRun,
+} from "./checkpoint-format.ts";
 import { CheckpointTasks } from "./checkpoint-tasks.ts";
 import { CheckpointServedTasks } from "./checkpoint-served-tasks.ts";
 import type { ServedTaskRecord } from "../../serve/served-task-journal.ts";
@@ -106,10 +113,18 @@ export class AgentCheckpoint {
           }
         } else if (stored && !this.parts) {
           this.writer.version = stored.version;
-          logger.warn("checkpoint.ignored", { key: this.key, reason: parsed?.ok ? `it belongs to '${parsed.document.identity}'` : (parsed?.reason ?? "unreadable"), message: "served tasks are not restored" });
+          logger.warn("checkpoint.ignored", {
+            key: this.key,
+            reason: parsed?.ok ? `it belongs to '${parsed.document.identity}'` : (parsed?.reason ?? "unreadable"),
+            message: "served tasks are not restored",
+          });
         }
       } catch (error) {
-        logger.warn("checkpoint.unavailable", { key: this.key, error: error instanceof Error ? error.message : String(error), message: "served tasks are not restored" });
+        logger.warn("checkpoint.unavailable", {
+          key: this.key,
+          error: error instanceof Error ? error.message : String(error),
+          message: "served tasks are not restored",
+        });
       }
       this.served.load(records);
     }
@@ -126,7 +141,11 @@ export class AgentCheckpoint {
       stored = await (await this.options.store()).get(this.key);
     } catch (error) {
       // The store is down: start from the config alone (as without the checkpoint); writes retry until it is back.
-      logger.warn("checkpoint.unavailable", { key: this.key, error: error instanceof Error ? error.message : String(error), message: "rebuilding from the config and reconciling instead" });
+      logger.warn("checkpoint.unavailable", {
+        key: this.key,
+        error: error instanceof Error ? error.message : String(error),
+        message: "rebuilding from the config and reconciling instead",
+      });
       stored = undefined;
     }
     if (stored) {
@@ -136,9 +155,22 @@ export class AgentCheckpoint {
       if (!parsed.ok) report.ignored = parsed.reason;
       else if (parsed.document.identity !== this.options.identity) report.ignored = `it belongs to '${parsed.document.identity}'`;
       else await this.apply(parsed.document, parts, report);
-      if (report.ignored) logger.warn("checkpoint.ignored", { key: this.key, reason: report.ignored, message: "rebuilding from the config and reconciling instead" });
+      if (report.ignored)
+        logger.warn("checkpoint.ignored", {
+          key: this.key,
+          reason: report.ignored,
+          message: "rebuilding from the config and reconciling instead",
+        });
     }
-    logger.info("checkpoint.restored", { key: this.key, found: report.found, ...(report.ignored ? { ignored: true } : {}), subscriptions: report.subscriptions, ...report.handles, tasks: report.tasks, interrupted: report.interrupted });
+    logger.info("checkpoint.restored", {
+      key: this.key,
+      found: report.found,
+      ...(report.ignored ? { ignored: true } : {}),
+      subscriptions: report.subscriptions,
+      ...report.handles,
+      tasks: report.tasks,
+      interrupted: report.interrupted,
+    });
     this.follow(parts);
     this.writer.schedule();
     return report;
@@ -182,13 +214,22 @@ export class AgentCheckpoint {
     };
     const handed = await store.compareAndSet(key, stored.version, rest);
     if (!handed.ok) {
-      logger.warn("checkpoint.adopt-conflict", { key, runId, message: "the checkpoint changed while adopting: running the taken-over run from scratch" });
+      logger.warn("checkpoint.adopt-conflict", {
+        key,
+        runId,
+        message: "the checkpoint changed while adopting: running the taken-over run from scratch",
+      });
       return;
     }
     for (const sub of subs)
-      await parts.selfSubscriptions?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) }).catch((error: unknown) => {
-        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
-      });
+      await parts.selfSubscriptions
+        ?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) })
+        .catch((error: unknown) => {
+          logger.warn("checkpoint.subscription-dropped", {
+            trigger: sub.id,
+            message: error instanceof Error ? error.message : String(error),
+          });
+        });
     this.tasks.load(tasks);
     const actions = parts.supervisor?.restore(handles) ?? [];
     logger.info("checkpoint.adopted", {
@@ -212,21 +253,32 @@ export class AgentCheckpoint {
     const declared = new Set(parts.specs.map((s) => s.id));
     for (const sub of doc.subscriptions) {
       if (sub.origin === "declared") {
-        if (!declared.has(sub.id)) logger.info("checkpoint.declared-gone", { trigger: sub.id, message: "no longer in the config: not restored" });
+        if (!declared.has(sub.id))
+          logger.info("checkpoint.declared-gone", { trigger: sub.id, message: "no longer in the config: not restored" });
         continue;
       }
       if (!parts.selfSubscriptions) {
-        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: "triggers.selfSubscribe is not set: a self-arranged subscription cannot be restored" });
+        logger.warn("checkpoint.subscription-dropped", {
+          trigger: sub.id,
+          message: "triggers.selfSubscribe is not set: a self-arranged subscription cannot be restored",
+        });
         continue;
       }
       try {
-        await parts.selfSubscriptions.add(sub, sub.arrangedBy ?? "checkpoint", { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) });
+        await parts.selfSubscriptions.add(sub, sub.arrangedBy ?? "checkpoint", {
+          restored: true,
+          ...(sub.createdAt ? { createdAt: sub.createdAt } : {}),
+        });
         report.subscriptions++;
       } catch (error) {
-        logger.warn("checkpoint.subscription-dropped", { trigger: sub.id, message: error instanceof Error ? error.message : String(error) });
+        logger.warn("checkpoint.subscription-dropped", {
+          trigger: sub.id,
+          message: error instanceof Error ? error.message : String(error),
+        });
       }
     }
-    if (doc.handles.length && !parts.supervisor) logger.warn("checkpoint.handles-dropped", { handles: doc.handles.length, message: "subagents are not configured" });
+    if (doc.handles.length && !parts.supervisor)
+      logger.warn("checkpoint.handles-dropped", { handles: doc.handles.length, message: "subagents are not configured" });
     for (const r of parts.supervisor?.restore(doc.handles) ?? []) {
       if (r.action === "respawned") report.handles.respawned++;
       if (r.action === "kept") report.handles.kept++;
@@ -275,7 +327,11 @@ export class AgentCheckpoint {
       };
     }
     const self = parts.selfSubscriptions?.list() ?? [];
-    const declared = parts.specs.flatMap((s) => (s.kind === "subscription" ? [{ id: s.id, server: s.server, uri: s.uri, instruction: s.instruction, origin: "declared" as const }] : []));
+    const declared = parts.specs.flatMap((s) =>
+      s.kind === "subscription"
+        ? [{ id: s.id, server: s.server, uri: s.uri, instruction: s.instruction, origin: "declared" as const }]
+        : [],
+    );
     return {
       format: CHECKPOINT_FORMAT,
       version: CHECKPOINT_VERSION,

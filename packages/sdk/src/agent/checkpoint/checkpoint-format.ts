@@ -149,7 +149,8 @@ export function parseCheckpoint(value: unknown): ParsedCheckpoint {
   if (value !== null && typeof value === "object") {
     const { format, version } = value as { format?: unknown; version?: unknown };
     if (format !== CHECKPOINT_FORMAT) return { ok: false, reason: "not an agentd checkpoint (format field missing or different)" };
-    if (version !== CHECKPOINT_VERSION) return { ok: false, reason: `checkpoint version ${JSON.stringify(version)} is not one this agentd reads (${CHECKPOINT_VERSION})` };
+    if (version !== CHECKPOINT_VERSION)
+      return { ok: false, reason: `checkpoint version ${JSON.stringify(version)} is not one this agentd reads (${CHECKPOINT_VERSION})` };
   }
   const r = v.safeParse(CheckpointSchema, value);
   if (r.success) return { ok: true, document: r.output as unknown as CheckpointDocument };

@@ -23,7 +23,11 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
   const on = config.capabilities?.checkpoint === true;
   const c = config.durability?.checkpoint;
   if (!on) {
-    if (c) throw new AgentdError("E_CONFIG_INVALID", "durability.checkpoint is set but capabilities.checkpoint is not true: set it to true, or remove durability.checkpoint");
+    if (c)
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        "durability.checkpoint is set but capabilities.checkpoint is not true: set it to true, or remove durability.checkpoint",
+      );
     return undefined;
   }
   const entry = durableStoreEntry(config, "checkpoint");
@@ -43,7 +47,14 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
   return new AgentCheckpoint({
     identity: checkpointIdentity(config),
     ...(rc
-      ? { conversations: new RunConversations({ store: connect, ...(rc.maxBytes !== undefined ? { maxBytes: rc.maxBytes } : {}), ...(rc.ttl !== undefined ? { ttlMs: rc.ttl } : {}), logger }) }
+      ? {
+          conversations: new RunConversations({
+            store: connect,
+            ...(rc.maxBytes !== undefined ? { maxBytes: rc.maxBytes } : {}),
+            ...(rc.ttl !== undefined ? { ttlMs: rc.ttl } : {}),
+            logger,
+          }),
+        }
       : {}),
     store: connect,
     closeStore: () => connection.close(),

@@ -19,7 +19,14 @@ export class CheckpointTasks implements TaskJournal {
   }
 
   started(key: TaskCallKey, taskId: string): void {
-    this.entries.set(keyOf(key), { server: key.server, runId: key.runId, tool: key.tool, args: key.args, taskId, startedAt: new Date().toISOString() });
+    this.entries.set(keyOf(key), {
+      server: key.server,
+      runId: key.runId,
+      tool: key.tool,
+      args: key.args,
+      taskId,
+      startedAt: new Date().toISOString(),
+    });
     this.changed();
   }
 

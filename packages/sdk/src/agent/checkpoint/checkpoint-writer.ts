@@ -74,7 +74,10 @@ export class CheckpointWriter {
       } catch (error) {
         // The store is unreachable: keep the change and try again later; the agent works on regardless.
         this.dirty = true;
-        this.options.logger.warn("checkpoint.write-failed", { key: this.options.key, error: error instanceof Error ? error.message : String(error) });
+        this.options.logger.warn("checkpoint.write-failed", {
+          key: this.options.key,
+          error: error instanceof Error ? error.message : String(error),
+        });
         if (!this.closed) this.timer ??= setTimeout(() => ((this.timer = undefined), void this.drain()), 1000);
       } finally {
         this.writing = undefined;
@@ -92,7 +95,12 @@ export class CheckpointWriter {
     const started = performance.now();
     let set = await store.compareAndSet(this.options.key, this.version, document);
     if (!set.ok) {
-      this.options.logger.warn("checkpoint.conflict", { key: this.options.key, expected: this.version, found: set.version, message: "another process wrote this checkpoint; writing ours over it" });
+      this.options.logger.warn("checkpoint.conflict", {
+        key: this.options.key,
+        expected: this.version,
+        found: set.version,
+        message: "another process wrote this checkpoint; writing ours over it",
+      });
       set = await store.compareAndSet(this.options.key, set.version, document);
       if (!set.ok) throw new Error(`checkpoint ${this.options.key} changed twice under us (version ${set.version})`);
     }

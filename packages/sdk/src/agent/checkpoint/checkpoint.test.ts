@@ -31,7 +31,9 @@ const doc = (over: Partial<CheckpointDocument> = {}): CheckpointDocument => ({
   version: 1,
   identity: "pod-a",
   writtenAt: new Date().toISOString(),
-  subscriptions: [{ id: "self:s:file:///x", server: "s", uri: "file:///x", instruction: "Do {{resource.text}}", origin: "self", arrangedBy: "run-1" }],
+  subscriptions: [
+    { id: "self:s:file:///x", server: "s", uri: "file:///x", instruction: "Do {{resource.text}}", origin: "self", arrangedBy: "run-1" },
+  ],
   routes: [{ triggerId: "self:s:file:///x", kind: "subscription", instruction: "Do {{resource.text}}" }],
   runs: [],
   handles: [],
@@ -39,9 +41,15 @@ const doc = (over: Partial<CheckpointDocument> = {}): CheckpointDocument => ({
 });
 
 test("a checkpoint document is read back only when it is ours: format, version and shape are checked", () => {
-  expect(parseCheckpoint(JSON.parse(JSON.stringify(doc())))).toEqual({ ok: true, document: doc({ writtenAt: expect.any(String) as unknown as string }) });
+  expect(parseCheckpoint(JSON.parse(JSON.stringify(doc())))).toEqual({
+    ok: true,
+    document: doc({ writtenAt: expect.any(String) as unknown as string }),
+  });
   expect(parseCheckpoint({ ...doc(), version: 2 })).toEqual({ ok: false, reason: "checkpoint version 2 is not one this agentd reads (1)" });
-  expect(parseCheckpoint({ hello: "world" })).toEqual({ ok: false, reason: "not an agentd checkpoint (format field missing or different)" });
+  expect(parseCheckpoint({ hello: "world" })).toEqual({
+    ok: false,
+    reason: "not an agentd checkpoint (format field missing or different)",
+  });
   expect(parseCheckpoint("torn")).toMatchObject({ ok: false });
   const broken = parseCheckpoint({ ...doc(), subscriptions: [{ id: 1 }] });
   expect(broken.ok).toBe(false);
@@ -58,7 +66,11 @@ afterAll(async () => {
 
 const backends: Array<{ name: string; skip: boolean; open: () => StoreBackend }> = [
   { name: "directory", skip: false, open: () => new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-ckpt-"))) },
-  { name: "redis", skip: !redisServerPath, open: () => new RedisBackend({ url: (redis as RunningRedis).url, prefix: `ckpt${crypto.randomUUID()}:` }) },
+  {
+    name: "redis",
+    skip: !redisServerPath,
+    open: () => new RedisBackend({ url: (redis as RunningRedis).url, prefix: `ckpt${crypto.randomUUID()}:` }),
+  },
 ];
 
 for (const b of backends) {
@@ -81,7 +93,13 @@ for (const b of backends) {
       await open();
       const logger = memoryLogger();
       let body = doc();
-      const writer = new CheckpointWriter({ store: async () => store, key: checkpointKey("pod-a"), build: () => body, debounceMs: 20, logger });
+      const writer = new CheckpointWriter({
+        store: async () => store,
+        key: checkpointKey("pod-a"),
+        build: () => body,
+        debounceMs: 20,
+        logger,
+      });
       for (let i = 0; i < 10; i++) writer.schedule();
       await writer.flush();
       expect(writer.version).toBe(1);
@@ -107,7 +125,13 @@ for (const b of backends) {
       await open();
       const logger = memoryLogger();
       let n = 0;
-      const writer = new CheckpointWriter({ store: async () => store, key: checkpointKey("pod-b"), build: () => doc({ identity: "pod-b", runs: [{ runId: `r${n}`, triggerId: "t", startedAt: "x" }] }), debounceMs: 5, logger });
+      const writer = new CheckpointWriter({
+        store: async () => store,
+        key: checkpointKey("pod-b"),
+        build: () => doc({ identity: "pod-b", runs: [{ runId: `r${n}`, triggerId: "t", startedAt: "x" }] }),
+        debounceMs: 5,
+        logger,
+      });
       writer.schedule();
       await writer.flush();
       await store.put(checkpointKey("pod-b"), { stranger: true });
@@ -129,7 +153,10 @@ describe("restore", () => {
   });
   const setup = async () => {
     const backend = new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-ckpt-restore-")));
-    cleanup.push(() => rmSync(backend.dir, { recursive: true, force: true }), () => backend.close());
+    cleanup.push(
+      () => rmSync(backend.dir, { recursive: true, force: true }),
+      () => backend.close(),
+    );
     const c = await connectStore(backend);
     cleanup.push(c.close);
     const orders = new FakeResourceClient();
@@ -149,7 +176,10 @@ describe("restore", () => {
   };
 
   test("a corrupt or unknown-version checkpoint is one warning line and is not used; the next write replaces it", async () => {
-    for (const bad of [{ ...doc(), version: 9 }, { format: CHECKPOINT_FORMAT, version: 1, identity: "pod-a" }]) {
+    for (const bad of [
+      { ...doc(), version: 9 },
+      { format: CHECKPOINT_FORMAT, version: 1, identity: "pod-a" },
+    ]) {
       const { store, checkpoint, parts, logger } = await setup();
       await store.put(checkpointKey("pod-a"), bad);
       const report = await checkpoint.restore(parts);
@@ -167,7 +197,21 @@ describe("restore", () => {
 
   test("a usable checkpoint brings the self-arranged subscriptions back (read after subscribing)", async () => {
     const { store, checkpoint, parts, triggers } = await setup();
-    await store.put(checkpointKey("pod-a"), doc({ subscriptions: [{ id: "self:s:file:///x", server: "s", uri: "file:///x", instruction: "Do {{resource.text}}", origin: "self", arrangedBy: "run-1" }] }));
+    await store.put(
+      checkpointKey("pod-a"),
+      doc({
+        subscriptions: [
+          {
+            id: "self:s:file:///x",
+            server: "s",
+            uri: "file:///x",
+            instruction: "Do {{resource.text}}",
+            origin: "self",
+            arrangedBy: "run-1",
+          },
+        ],
+      }),
+    );
     const ended = new Promise<string>((r) => triggers.on("run-end", (e) => r(e.runId)));
     const report = await checkpoint.restore(parts);
     expect(report).toMatchObject({ found: true, subscriptions: 1, handles: { respawned: 0, kept: 0 } });
@@ -175,7 +219,10 @@ describe("restore", () => {
     expect(await ended).toStartWith("sub-");
     expect(triggers.status().find((t) => t.id === "self:s:file:///x")).toMatchObject({ state: "active", arrangedBy: "run-1" });
     await checkpoint.close();
-    expect(parseCheckpoint((await store.get(checkpointKey("pod-a")))?.value)).toMatchObject({ ok: true, document: { subscriptions: [{ id: "self:s:file:///x", origin: "self" }] } });
+    expect(parseCheckpoint((await store.get(checkpointKey("pod-a")))?.value)).toMatchObject({
+      ok: true,
+      document: { subscriptions: [{ id: "self:s:file:///x", origin: "self" }] },
+    });
   });
 });
 
@@ -188,7 +235,12 @@ describe("handles restored from a checkpoint", () => {
     dir = undefined;
   });
   const supervisor = () => {
-    const s = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, backoff: { initialDelayMs: 10, maxDelayMs: 50 }, graceMs: 2_000 });
+    const s = new Supervisor({
+      model: {},
+      command: { command: process.execPath, args: [CHILD] },
+      backoff: { initialDelayMs: 10, maxDelayMs: 50 },
+      graceMs: 2_000,
+    });
     sups.push(s);
     return s;
   };

@@ -15,7 +15,10 @@ afterEach(async () => {
 
 function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
   const backend = new DirectoryBackend(mkdtempSync(join(tmpdir(), "agentd-conv-")));
-  cleanup.push(() => rmSync(backend.dir, { recursive: true, force: true }), () => backend.close());
+  cleanup.push(
+    () => rmSync(backend.dir, { recursive: true, force: true }),
+    () => backend.close(),
+  );
   const logger = memoryLogger();
   let clock = 1_000_000;
   const conversations = new RunConversations({ store: async () => backend, logger, now: () => clock, ...options });
@@ -24,7 +27,13 @@ function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
 
 const turn = (text: string): ModelMessage[] => [
   { role: "user", content: "Work: job 1" },
-  { role: "assistant", content: [{ type: "reasoning", text: "thinking", provider: "anthropic", signature: "sig" }, { type: "tool-call", toolCallId: "c1", toolName: "first", input: { text } }] },
+  {
+    role: "assistant",
+    content: [
+      { type: "reasoning", text: "thinking", provider: "anthropic", signature: "sig" },
+      { type: "tool-call", toolCallId: "c1", toolName: "first", input: { text } },
+    ],
+  },
   { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "first", output: text }] },
 ];
 
@@ -63,7 +72,13 @@ test("past its ttl a saved conversation is ignored and deleted", async () => {
 
 test("a document that is not a conversation of this run is ignored with one warning", async () => {
   const { backend, logger, conversations } = setup();
-  await backend.put(conversationKey("run-1"), { format: "agentd.conversation", version: 1, runId: "run-other", expiresAt: 9e15, messages: [] });
+  await backend.put(conversationKey("run-1"), {
+    format: "agentd.conversation",
+    version: 1,
+    runId: "run-other",
+    expiresAt: 9e15,
+    messages: [],
+  });
   expect(await conversations.load("run-1")).toBeUndefined();
   await backend.put(conversationKey("run-2"), { something: "else" });
   expect(await conversations.load("run-2")).toBeUndefined();

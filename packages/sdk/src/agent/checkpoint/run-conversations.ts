@@ -67,7 +67,11 @@ export class RunConversations {
       if (!stored) return undefined;
       const parsed = v.safeParse(DocumentSchema, stored.value);
       if (!parsed.success || parsed.output.runId !== runId) {
-        this.options.logger.warn("conversation.ignored", { runId, key, message: "not a saved conversation of this run: the run starts over" });
+        this.options.logger.warn("conversation.ignored", {
+          runId,
+          key,
+          message: "not a saved conversation of this run: the run starts over",
+        });
         return undefined;
       }
       if (parsed.output.expiresAt <= this.now()) {
@@ -77,21 +81,37 @@ export class RunConversations {
       }
       return parsed.output.messages as unknown as ModelMessage[];
     } catch (error) {
-      this.options.logger.warn("conversation.unavailable", { runId, error: error instanceof Error ? error.message : String(error), message: "the run starts over" });
+      this.options.logger.warn("conversation.unavailable", {
+        runId,
+        error: error instanceof Error ? error.message : String(error),
+        message: "the run starts over",
+      });
       return undefined;
     }
   }
 
   /** Save the conversation after a turn (writes of one run are serialised, in order). */
   save(runId: string, messages: readonly ModelMessage[]): Promise<void> {
-    const document = { format: FORMAT, version: 1, runId, savedAt: new Date(this.now()).toISOString(), expiresAt: this.now() + this.ttlMs, messages };
+    const document = {
+      format: FORMAT,
+      version: 1,
+      runId,
+      savedAt: new Date(this.now()).toISOString(),
+      expiresAt: this.now() + this.ttlMs,
+      messages,
+    };
     const text = JSON.stringify(document);
     const bytes = Buffer.byteLength(text);
     const write = async (store: ConversationStore) => {
       if (bytes > this.maxBytes) {
         if (!this.tooLarge.has(runId)) {
           this.tooLarge.add(runId);
-          this.options.logger.warn("conversation.too-large", { runId, bytes, maxBytes: this.maxBytes, message: "not saved (raise durability.checkpoint.resumeConversations.maxBytes to keep it): a re-run starts over" });
+          this.options.logger.warn("conversation.too-large", {
+            runId,
+            bytes,
+            maxBytes: this.maxBytes,
+            message: "not saved (raise durability.checkpoint.resumeConversations.maxBytes to keep it): a re-run starts over",
+          });
         }
         await store.delete(conversationKey(runId));
         return;

@@ -33,27 +33,51 @@ async function start(allowedOrigins?: string[], options: { noAuth?: boolean; ope
     lifecycle: () => ({ state: "running", inFlight: registry.status().running.length }),
     drain: async () => void calls.push("drain"),
     cancelRun: (runId) => (calls.push(`cancel ${runId}`), true),
-    runIds: () => Object.entries(registry.principals()).flatMap(([owner, p]) => p.running.map((id) => scopedRunId({ id: owner, role: "user" }, id))),
+    runIds: () =>
+      Object.entries(registry.principals()).flatMap(([owner, p]) => p.running.map((id) => scopedRunId({ id: owner, role: "user" }, id))),
     pauseTriggers: async (ids) => (calls.push(`pause ${ids ?? "all"}`), ["nightly"]),
     resumeTriggers: async () => ["nightly"],
     reload: async () => ({ changed: [], restartRequired: ["mcpServers"] }),
   };
   mount = createConsoleMount({
     registry,
-    facts: { version: "9.9.9", lifecycle: () => ({ state: "running" }), ready: async () => ({ ok: true }), triggers: () => [{ id: "nightly", kind: "cron", state: "active" }] },
+    facts: {
+      version: "9.9.9",
+      lifecycle: () => ({ state: "running" }),
+      ready: async () => ({ ok: true }),
+      triggers: () => [{ id: "nightly", kind: "cron", state: "active" }],
+    },
     operators: new Set(options.operators ?? []),
     authRequired: !options.noAuth,
     mcpTasks: () => [
       { owner: "bearer:alice", view: { taskId: "t-alice", status: "working", createdAt: new Date().toISOString() } },
       { owner: "bearer:bob", view: { taskId: "t-bob", status: "completed", createdAt: new Date().toISOString() } },
     ],
-    operator: { tasks: { unfinished: () => [], cancel: () => { throw new Error("no task"); } }, control },
+    operator: {
+      tasks: {
+        unfinished: () => [],
+        cancel: () => {
+          throw new Error("no task");
+        },
+      },
+      control,
+    },
     logger: nullLogger,
   });
   server = await createStreamableHttpServer({
     hostname: "127.0.0.1",
     port: 0,
-    ...(options.noAuth ? {} : { auth: { bearerTokens: [{ token: ALICE, name: "alice" }, { token: BOB, name: "bob" }, { token: OPS, name: "ops", role: "operator" }] } }),
+    ...(options.noAuth
+      ? {}
+      : {
+          auth: {
+            bearerTokens: [
+              { token: ALICE, name: "alice" },
+              { token: BOB, name: "bob" },
+              { token: OPS, name: "ops", role: "operator" },
+            ],
+          },
+        }),
     onsession: () => {},
     mounts: [mount],
     ...(allowedOrigins ? { allowedOrigins } : {}),
@@ -90,23 +114,45 @@ test("each user sees its own runs and MCP tasks; the operator sees all; a user's
   registry.start("b-1", "bob's work", "bearer:bob");
   registry.start("big", "a long answer", "bearer:bob");
   registry.succeed("big", { text: "x".repeat(100_000), stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:bob");
-  const snapshot = async (t: string) => (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; principal: string }[]; triggers?: unknown };
+  const snapshot = async (t: string) =>
+    (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as {
+      runs: { runId: string; principal: string }[];
+      triggers?: unknown;
+    };
   const bobs = (await snapshot(BOB)).runs as { runId: string; result?: { text: string } }[];
   expect(bobs.map((r) => r.runId)).toEqual(["big", "b-1"]);
   // The list carries an excerpt of a long answer; the run's detail has all of it.
   expect(bobs[0]!.result!.text.length).toBe(301);
-  expect(((await (await fetch(at("/console/api/run?id=big"), { headers: auth(BOB) })).json()) as { result: { text: string } }).result.text.length).toBe(100_000);
+  expect(
+    ((await (await fetch(at("/console/api/run?id=big"), { headers: auth(BOB) })).json()) as { result: { text: string } }).result.text
+      .length,
+  ).toBe(100_000);
   expect((await snapshot(BOB)).triggers).toBeUndefined();
-  const tasksOf = async (t: string) => ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { mcpTasks: { taskId: string; owner: string }[] }).mcpTasks.map((x) => `${x.owner} ${x.taskId}`);
+  const tasksOf = async (t: string) =>
+    (
+      (await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { mcpTasks: { taskId: string; owner: string }[] }
+    ).mcpTasks.map((x) => `${x.owner} ${x.taskId}`);
   expect(await tasksOf(BOB)).toEqual(["bearer:bob t-bob"]);
   expect(await tasksOf(OPS)).toEqual(["bearer:alice t-alice", "bearer:bob t-bob"]);
-  expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob big", "bearer:bob b-1", "bearer:alice a-1"]);
+  expect((await snapshot(OPS)).runs.map((r) => `${r.principal} ${r.runId}`)).toEqual([
+    "bearer:bob big",
+    "bearer:bob b-1",
+    "bearer:alice a-1",
+  ]);
   expect((await snapshot(OPS)).triggers).toEqual([{ id: "nightly", kind: "cron", state: "active" }]);
   expect((await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(BOB) })).status).toBe(404);
-  expect(await (await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(OPS) })).json()).toMatchObject({ principal: "bearer:alice", runId: "a-1", result: { text: "done" } });
+  expect(await (await fetch(at("/console/api/run?id=a-1&principal=bearer:alice"), { headers: auth(OPS) })).json()).toMatchObject({
+    principal: "bearer:alice",
+    runId: "a-1",
+    result: { text: "done" },
+  });
 
   const post = (t: string, action: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(at(`/console/api/${action}`), { method: "POST", headers: { ...auth(t), "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    fetch(at(`/console/api/${action}`), {
+      method: "POST",
+      headers: { ...auth(t), "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   const refused = await post(BOB, "cancel", { id: "b-1" });
   expect(refused.status).toBe(403);
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("PermissionDenied");
@@ -167,11 +213,16 @@ test("the event stream sends a snapshot at once and another when a run starts", 
 test("with other origins configured, the console's own origin still reaches the console (and only the console)", async () => {
   const { at } = await start(["https://ops.example"]);
   const own = new URL(at("/")).origin;
-  const pause = (origin: string) => fetch(at("/console/api/pause"), { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", origin }, body: "{}" });
+  const pause = (origin: string) =>
+    fetch(at("/console/api/pause"), { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", origin }, body: "{}" });
   expect((await pause(own)).status).toBe(200);
   expect((await pause("http://localhost:1")).status).toBe(403);
   // The MCP endpoint keeps its own rule: the configured origins only.
-  const mcp = await fetch(server!.url, { method: "POST", headers: { ...auth(OPS), "content-type": "application/json", accept: "application/json, text/event-stream", origin: own }, body: "{}" });
+  const mcp = await fetch(server!.url, {
+    method: "POST",
+    headers: { ...auth(OPS), "content-type": "application/json", accept: "application/json, text/event-stream", origin: own },
+    body: "{}",
+  });
   expect(mcp.status).toBe(403);
 });
 
@@ -181,7 +232,11 @@ test("on loopback without auth the caller is the local principal: its own runs a
     registry.start("mine", "a local run");
     registry.start("theirs", "someone else's", "bearer:alice");
     expect(await (await fetch(at("/console/api/auth"))).json()).toEqual({ required: false });
-    const snap = (await (await fetch(at("/console/api/snapshot"))).json()) as { principal: { id: string; role: string }; runs: { runId: string }[]; triggers: unknown[] };
+    const snap = (await (await fetch(at("/console/api/snapshot"))).json()) as {
+      principal: { id: string; role: string };
+      runs: { runId: string }[];
+      triggers: unknown[];
+    };
     expect(snap.principal).toEqual({ id: "local", role: operators.length ? "operator" : "user" });
     expect(snap.runs.map((r) => r.runId)).toEqual(operators.length ? ["theirs", "mine"] : ["mine"]);
     expect(snap.triggers).toHaveLength(1);

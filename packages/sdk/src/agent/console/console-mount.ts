@@ -54,7 +54,12 @@ const ACTIONS: Record<string, string> = {
   reload: "agentd/reload",
 };
 
-const HTTP_OF: Partial<Record<A2aError["kind"], number>> = { PermissionDenied: 403, InvalidParams: 400, TaskNotFound: 404, UnsupportedOperation: 409 };
+const HTTP_OF: Partial<Record<A2aError["kind"], number>> = {
+  PermissionDenied: 403,
+  InvalidParams: 400,
+  TaskNotFound: 404,
+  UnsupportedOperation: 409,
+};
 const MAX_ACTION_BODY = 64 * 1024;
 
 /** What the console mount needs. */
@@ -97,7 +102,10 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
     index,
     facts: { ...o.facts, ready },
     ...(o.mcpTasks ? { mcpTasks: o.mcpTasks } : {}),
-    a2aTasks: () => o.operator.tasks.unfinished().map(({ owner, task }) => ({ owner, id: task.id, contextId: task.contextId, state: String(task.status.state) })),
+    a2aTasks: () =>
+      o.operator.tasks
+        .unfinished()
+        .map(({ owner, task }) => ({ owner, id: task.id, contextId: task.contextId, state: String(task.status.state) })),
     startedAt,
   };
   const surface: OperatorSurface = { ...o.operator, registry: o.registry, logger: o.logger };
@@ -110,7 +118,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   async function api(req: Request, sub: string, who: Principal, caller: Caller): Promise<Response> {
     if (sub in ACTIONS) {
       if (req.method !== "POST") return withHeaders(new Response(null, { status: 405, headers: { allow: "POST" } }));
-      if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) return failure(415, "unsupported_media_type", "send the action's parameters as application/json");
+      if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
+        return failure(415, "unsupported_media_type", "send the action's parameters as application/json");
       const text = await req.text();
       if (text.length > MAX_ACTION_BODY) return failure(413, "too_large", `an action's body is at most ${MAX_ACTION_BODY} bytes`);
       let params: unknown;
@@ -119,7 +128,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
       } catch {
         return failure(400, "invalid_json", "the body is not JSON");
       }
-      if (typeof params !== "object" || params === null || Array.isArray(params)) return failure(400, "invalid_params", "the body must be a JSON object");
+      if (typeof params !== "object" || params === null || Array.isArray(params))
+        return failure(400, "invalid_params", "the body must be a JSON object");
       try {
         return json({ result: await callOperator(surface, ACTIONS[sub]!, params as Record<string, unknown>, who) });
       } catch (e) {
@@ -127,7 +137,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
         return failure(HTTP_OF[e.kind] ?? 500, e.kind, e.message);
       }
     }
-    if (req.method !== "GET" && req.method !== "HEAD") return withHeaders(new Response(null, { status: 405, headers: { allow: "GET, HEAD" } }));
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return withHeaders(new Response(null, { status: 405, headers: { allow: "GET, HEAD" } }));
     if (!can(who, "status")) return withHeaders(caller.forbid?.("status") ?? new Response(null, { status: 403 }));
     if (sub === "snapshot") return json(await consoleSnapshot(sources, who));
     if (sub === "run") {
@@ -232,8 +243,11 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
       const path = new URL(req.url).pathname;
       const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path] : undefined;
       if (asset) {
-        if (req.method !== "GET" && req.method !== "HEAD") return withHeaders(new Response(null, { status: 405, headers: { allow: "GET, HEAD" } }));
-        return withHeaders(new Response(req.method === "HEAD" ? null : asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache" } }));
+        if (req.method !== "GET" && req.method !== "HEAD")
+          return withHeaders(new Response(null, { status: 405, headers: { allow: "GET, HEAD" } }));
+        return withHeaders(
+          new Response(req.method === "HEAD" ? null : asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache" } }),
+        );
       }
       if (path === AUTH_PATH) return json({ required: o.authRequired });
       const who = resolvePrincipal(caller.authInfo, o.operators);

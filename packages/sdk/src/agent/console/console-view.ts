@@ -34,7 +34,9 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
   // The list carries excerpts (a run's answer may be megabytes); its detail is GET /console/api/run.
   const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...(excerpt(record, 0) as object) }));
   const tasks = (s.a2aTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner);
-  const mcpTasks = (s.mcpTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner).map((t) => ({ owner: t.owner, ...t.view }));
+  const mcpTasks = (s.mcpTasks?.() ?? [])
+    .filter((t) => owner === undefined || t.owner === owner)
+    .map((t) => ({ owner: t.owner, ...t.view }));
   return {
     principal: { id: who.id, role: who.role },
     overview: {

@@ -32,7 +32,11 @@ test("a sampling request during a tool call is billed to that run and counted pe
 
 test("a server switched off (servers.X: false) is not offered sampling", async () => {
   const model = scriptedModel([]);
-  agent = createAgent({ model, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, sampling: { all: {}, servers: { everything: false } } });
+  agent = createAgent({
+    model,
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+    sampling: { all: {}, servers: { everything: false } },
+  });
   const tools = await agent.listTools();
   expect(tools.length).toBeGreaterThan(0);
   expect(tools.some((t) => t.name.endsWith("trigger-sampling-request"))).toBe(false);

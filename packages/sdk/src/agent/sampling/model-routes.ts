@@ -23,10 +23,16 @@ export interface SamplingRoute {
 const NEUTRAL = 0.5;
 
 const score = (p: ModelPreferences, r: SamplingRoute["ratings"] = {}): number =>
-  (p.costPriority ?? 0) * (r.cost ?? NEUTRAL) + (p.speedPriority ?? 0) * (r.speed ?? NEUTRAL) + (p.intelligencePriority ?? 0) * (r.intelligence ?? NEUTRAL);
+  (p.costPriority ?? 0) * (r.cost ?? NEUTRAL) +
+  (p.speedPriority ?? 0) * (r.speed ?? NEUTRAL) +
+  (p.intelligencePriority ?? 0) * (r.intelligence ?? NEUTRAL);
 
 /** The model for a request with `preferences` (see the module header). */
-export function pickModel(fallback: LanguageModel, routes: readonly SamplingRoute[], preferences: ModelPreferences | undefined): LanguageModel {
+export function pickModel(
+  fallback: LanguageModel,
+  routes: readonly SamplingRoute[],
+  preferences: ModelPreferences | undefined,
+): LanguageModel {
   if (!preferences || routes.length === 0) return fallback;
   for (const hint of preferences.hints ?? []) {
     const h = hint.name?.trim().toLowerCase();

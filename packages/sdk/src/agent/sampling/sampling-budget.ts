@@ -59,14 +59,21 @@ export class SamplingBudget {
     const l = this.limits;
     const s = this.spend;
     const over =
-      l.calls !== undefined && s.calls >= l.calls ? `${l.calls} requests`
-      : l.inputTokens !== undefined && s.inputTokens >= l.inputTokens ? `${l.inputTokens} input tokens`
-      : l.outputTokens !== undefined && s.outputTokens >= l.outputTokens ? `${l.outputTokens} output tokens`
-      : l.costUsd !== undefined && s.costUsd >= l.costUsd ? `$${l.costUsd}`
-      : undefined;
+      l.calls !== undefined && s.calls >= l.calls
+        ? `${l.calls} requests`
+        : l.inputTokens !== undefined && s.inputTokens >= l.inputTokens
+          ? `${l.inputTokens} input tokens`
+          : l.outputTokens !== undefined && s.outputTokens >= l.outputTokens
+            ? `${l.outputTokens} output tokens`
+            : l.costUsd !== undefined && s.costUsd >= l.costUsd
+              ? `$${l.costUsd}`
+              : undefined;
     if (over) {
       const window = Math.round((l.windowMs ?? DEFAULT_WINDOW_MS) / 1000);
-      throw new McpError(USER_REJECTED, `sampling request rejected: MCP server '${this.server}' used its sampling budget (${over} per ${window} s)`);
+      throw new McpError(
+        USER_REJECTED,
+        `sampling request rejected: MCP server '${this.server}' used its sampling budget (${over} per ${window} s)`,
+      );
     }
     s.calls++;
     return l.outputTokens === undefined ? maxTokens : Math.max(1, Math.min(maxTokens, l.outputTokens - s.outputTokens));

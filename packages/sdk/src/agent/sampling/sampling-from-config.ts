@@ -35,7 +35,13 @@ export function samplingFromConfig(
           }
         : {}),
       ...(c.routes?.length
-        ? { routes: c.routes.map((r) => ({ model: buildRoute(r), ...(r.match ? { match: r.match } : {}), ...(r.ratings ? { ratings: r.ratings } : {}) })) }
+        ? {
+            routes: c.routes.map((r) => ({
+              model: buildRoute(r),
+              ...(r.match ? { match: r.match } : {}),
+              ...(r.ratings ? { ratings: r.ratings } : {}),
+            })),
+          }
         : {}),
     };
   };

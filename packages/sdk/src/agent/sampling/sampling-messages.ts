@@ -9,7 +9,14 @@
  * conversation is ever added. Images and audio are summarised (the model interface is text).
  */
 import { fenceToolOutput, fenceUntrusted, SAMPLED_FENCE_TAG, UNTRUSTED_DATA_NOTICE } from "../../loop/fence.ts";
-import type { AssistantPart, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition, ToolChoice } from "../../model/language-model.ts";
+import type {
+  AssistantPart,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelToolDefinition,
+  ToolChoice,
+} from "../../model/language-model.ts";
 import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessageContentBlock } from "../../wire/index.ts";
 import { invalidParams } from "../../wire/errors.ts";
 
@@ -24,13 +31,15 @@ export function samplingSystemPrompt(server: string): string {
   );
 }
 
-const blocks = (content: CreateMessageParamsMessage["content"]): SamplingMessageContentBlock[] => (Array.isArray(content) ? content : [content]);
+const blocks = (content: CreateMessageParamsMessage["content"]): SamplingMessageContentBlock[] =>
+  Array.isArray(content) ? content : [content];
 type CreateMessageParamsMessage = CreateMessageRequestParams["messages"][number];
 
 /** The text a non-text block contributes (summarised, never inlined). */
 function summarise(block: SamplingMessageContentBlock): string {
   if (block.type === "text") return block.text;
-  if (block.type === "image" || block.type === "audio") return `[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
+  if (block.type === "image" || block.type === "audio")
+    return `[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
   return `[${block.type} content]`;
 }
 
@@ -42,7 +51,8 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
   if (params.tools?.length && !allowTools)
     throw invalidParams("this client did not declare sampling.tools: a sampling request may not carry tools");
   const messages: ModelMessage[] = [{ role: "system", content: samplingSystemPrompt(server) }];
-  if (params.systemPrompt) messages.push({ role: "user", content: fenceUntrusted(SAMPLED_FENCE_TAG, { server, part: "systemPrompt" }, params.systemPrompt) });
+  if (params.systemPrompt)
+    messages.push({ role: "user", content: fenceUntrusted(SAMPLED_FENCE_TAG, { server, part: "systemPrompt" }, params.systemPrompt) });
   const toolNames = new Map<string, string>();
   for (const message of params.messages) {
     const texts: string[] = [];
@@ -54,7 +64,13 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
         calls.push({ type: "tool-call", toolCallId: block.id, toolName: block.name, input: block.input });
       } else if (block.type === "tool_result") {
         const name = toolNames.get(block.toolUseId) ?? "tool";
-        results.push({ type: "tool-result", toolCallId: block.toolUseId, toolName: name, output: fenceToolOutput(name, resultText(block.content), block.isError === true), ...(block.isError ? { isError: true } : {}) });
+        results.push({
+          type: "tool-result",
+          toolCallId: block.toolUseId,
+          toolName: name,
+          output: fenceToolOutput(name, resultText(block.content), block.isError === true),
+          ...(block.isError ? { isError: true } : {}),
+        });
       } else texts.push(summarise(block));
     }
     if (results.length) messages.push({ role: "tool", content: results });
@@ -70,7 +86,8 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
     inputSchema: t.inputSchema as Record<string, unknown>,
   }));
   const mode = params.toolChoice?.mode;
-  const toolChoice: ToolChoice | undefined = mode === "required" ? "required" : mode === "none" ? "none" : mode === "auto" ? "auto" : undefined;
+  const toolChoice: ToolChoice | undefined =
+    mode === "required" ? "required" : mode === "none" ? "none" : mode === "auto" ? "auto" : undefined;
   return {
     messages,
     ...(tools?.length ? { tools } : {}),

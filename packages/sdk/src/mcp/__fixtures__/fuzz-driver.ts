@@ -70,7 +70,7 @@ export async function runStorm(frames: Frame[], write: (bytes: Uint8Array) => Pr
   const flush = async () => {
     const out = new Uint8Array(size);
     let at = 0;
-    for (const b of batch) (out.set(b, at), (at += b.length));
+    for (const b of batch) out.set(b, at), (at += b.length);
     batch.length = size = 0;
     await write(out);
   };
@@ -116,7 +116,8 @@ export async function runStorm(frames: Frame[], write: (bytes: Uint8Array) => Pr
       const f = byId.get(key(m.id))!;
       const e = f.expected;
       if (e.reply === "result" && !("result" in m)) problems.push(`wanted a result, got ${JSON.stringify(m.error)} for ${describe(f)}`);
-      if (e.reply === "error" && m.error?.code !== e.code) problems.push(`wanted ${e.code}, got ${JSON.stringify(m.error ?? m.result)} for ${describe(f)}`);
+      if (e.reply === "error" && m.error?.code !== e.code)
+        problems.push(`wanted ${e.code}, got ${JSON.stringify(m.error ?? m.result)} for ${describe(f)}`);
     }
   }
   for (const k of pending) problems.push(`no reply to ${describe(byId.get(k)!)}`);

@@ -14,7 +14,10 @@ const ENTRY = Bun.resolveSync("@modelcontextprotocol/server-everything/dist/inde
 const rounds = Number(process.argv[2] ?? 7);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function once(mode: VersionNegotiation, transport: () => StdioChildTransport | StreamableHttpClientTransport): Promise<{ connect: number; version: string }> {
+async function once(
+  mode: VersionNegotiation,
+  transport: () => StdioChildTransport | StreamableHttpClientTransport,
+): Promise<{ connect: number; version: string }> {
   const client = new McpClient({ name: "probe-cost", version: "0" }, { versionNegotiation: mode });
   const t = transport();
   const start = performance.now();
@@ -44,13 +47,20 @@ async function measure(label: string, transport: () => StdioChildTransport | Str
     rt.push(performance.now() - t0);
   }
   await warm.close();
-  console.log(`${label}: one round trip (ping) on a warm connection, what the refused probe adds: ${median(rt).toFixed(3)} ms (median of 50)`);
+  console.log(
+    `${label}: one round trip (ping) on a warm connection, what the refused probe adds: ${median(rt).toFixed(3)} ms (median of 50)`,
+  );
   const legacy = median(out.legacy!);
   const auto = median(out.auto!);
-  console.log(`${label}: legacy ${legacy.toFixed(2)} ms, auto ${auto.toFixed(2)} ms, probe +${(auto - legacy).toFixed(2)} ms (median of ${rounds}); ${[...new Set(versions.trim().split(" "))].join(" ")}`);
+  console.log(
+    `${label}: legacy ${legacy.toFixed(2)} ms, auto ${auto.toFixed(2)} ms, probe +${(auto - legacy).toFixed(2)} ms (median of ${rounds}); ${[...new Set(versions.trim().split(" "))].join(" ")}`,
+  );
 }
 
-await measure("server-everything (stdio)", () => new StdioChildTransport({ name: "everything", command: process.execPath, args: [ENTRY, "stdio"] }));
+await measure(
+  "server-everything (stdio)",
+  () => new StdioChildTransport({ name: "everything", command: process.execPath, args: [ENTRY, "stdio"] }),
+);
 const http = await startSdkServer();
 await measure("1.32.2 SDK server (Streamable HTTP)", () => new StreamableHttpClientTransport(new URL(http.url)));
 await http.stop();

@@ -53,7 +53,10 @@ if (process.argv.includes("--http")) {
     port: 0,
     async fetch(req) {
       if (req.method === "POST") {
-        const body = (await req.clone().json().catch(() => null)) as { id?: unknown; method?: string; params?: { protocolVersion?: unknown } } | null;
+        const body = (await req
+          .clone()
+          .json()
+          .catch(() => null)) as { id?: unknown; method?: string; params?: { protocolVersion?: unknown } } | null;
         if (body?.method === "initialize") return Response.json(refusal(body.id, body.params?.protocolVersion), { status: 400 });
       }
       return handler.fetch(req);

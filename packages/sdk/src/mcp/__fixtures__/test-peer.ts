@@ -29,7 +29,6 @@ export function record(transport: MemoryTransport): Recording {
   return rec;
 }
 
-
 /** The far end of a memory pair, driven by hand. */
 export class RawPeer {
   readonly received: Msg[] = [];

@@ -32,13 +32,18 @@ function build(): McpServer {
     if (answer?.action !== "accept")
       return inputRequired({
         inputRequests: {
-          ok: inputRequired.elicit({ message: "Proceed?", requestedSchema: { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] } }),
+          ok: inputRequired.elicit({
+            message: "Proceed?",
+            requestedSchema: { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] },
+          }),
         },
         requestState: "round-1",
       });
     return { content: [{ type: "text", text: `confirmed ${JSON.stringify(answer.content)} after ${String(ctx.mcpReq.requestState())}` }] };
   });
-  server.registerResource("note", "note://a", { mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, text: readNote() }] }));
+  server.registerResource("note", "note://a", { mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, text: readNote() }],
+  }));
   server.registerTool("bump", { description: "Changes the note", inputSchema: none }, async () => {
     writeNote(`v${Number(readNote().slice(1)) + 1}`);
     if (!file) await (instance ?? server).server.sendResourceUpdated({ uri: "note://a" });

@@ -42,7 +42,12 @@ export function authorizationNeed(e: unknown, server?: string): AuthorizationNee
  * Run `op`; while it fails for want of a server's authorization and `ask` gets it done, run it again
  * (at most {@link AUTHORIZATION_ATTEMPTS} waits). Without `ask`, `op` fails as it always did.
  */
-export async function withAuthorization<T>(op: () => Promise<T>, ask: AuthorizationAsk | undefined, signal: AbortSignal, server?: string): Promise<T> {
+export async function withAuthorization<T>(
+  op: () => Promise<T>,
+  ask: AuthorizationAsk | undefined,
+  signal: AbortSignal,
+  server?: string,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await op();

@@ -131,27 +131,37 @@ describe("against our own dual-era server", () => {
     statelessSent = sent;
   });
 
-  test.skipIf(!sharedSpecsAvailable())(`${NEEDS_SHARED} everything our client sent there validates against the official 2026-07-28 schema`, () => {
-    expect(statelessSent.length).toBeGreaterThan(6);
-    const wrong = statelessSent.flatMap((m) => {
-      const r = validateOfficial("2026-07-28", m);
-      return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
-    });
-    expect(wrong).toEqual([]);
-  });
+  test.skipIf(!sharedSpecsAvailable())(
+    `${NEEDS_SHARED} everything our client sent there validates against the official 2026-07-28 schema`,
+    () => {
+      expect(statelessSent.length).toBeGreaterThan(6);
+      const wrong = statelessSent.flatMap((m) => {
+        const r = validateOfficial("2026-07-28", m);
+        return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
+      });
+      expect(wrong).toEqual([]);
+    },
+  );
 
   test("an input round trip between our own ends: the server's sendRequest becomes an input request our policy answers", async () => {
     const server = new McpServer({ name: "ours", version: "1" });
     closers.push(() => server.close());
     server.tool({ name: "ask" }, async (_args, ctx) => {
-      const a = await ctx.sendRequest<{ content?: { name?: string } }>("elicitation/create", { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+      const a = await ctx.sendRequest<{ content?: { name?: string } }>("elicitation/create", {
+        mode: "form",
+        message: "Name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+      });
       return { content: [{ type: "text", text: `hello ${a.content?.name}` }] };
     });
     const { a, connected, sent } = pair(server);
     await connected;
     const c = await client(a, { capabilities: { elicitation: async () => ({ action: "accept", content: { name: "Ada" } }) } });
     expect((await c.callTool("ask")).content).toEqual([{ type: "text", text: "hello Ada" }]);
-    const calls = sent.filter((m) => (m as { method?: string }).method === "tools/call") as { id: number; params: Record<string, unknown> }[];
+    const calls = sent.filter((m) => (m as { method?: string }).method === "tools/call") as {
+      id: number;
+      params: Record<string, unknown>;
+    }[];
     expect(calls).toHaveLength(2);
     expect(calls[1]!.params.inputResponses).toEqual({ "elicitation/create#0": { action: "accept", content: { name: "Ada" } } });
     expect(calls[1]!.id).not.toBe(calls[0]!.id);
@@ -161,7 +171,11 @@ describe("against our own dual-era server", () => {
     const server = new McpServer({ name: "ours", version: "1" });
     closers.push(() => server.close());
     let reads = 0;
-    server.resource({ uri: "agent://cfg", name: "cfg" }, (uri) => ({ contents: [{ uri, text: `read ${++reads}` }], ttlMs: 60_000, cacheScope: "private" }));
+    server.resource({ uri: "agent://cfg", name: "cfg" }, (uri) => ({
+      contents: [{ uri, text: `read ${++reads}` }],
+      ttlMs: 60_000,
+      cacheScope: "private",
+    }));
     const { a, connected } = pair(server);
     await connected;
     const c = await client(a);
@@ -219,7 +233,9 @@ describe("a server that refuses initialize with -32022 and lists only 2026-07-28
   };
 
   test("over stdio, the default negotiation connects with 2026-07-28: the refusal was the probe", async () => {
-    const c = await legacy(new StdioChildTransport({ name: "only-2026", command: process.execPath, args: [STATELESS_ONLY], cwd: import.meta.dir }));
+    const c = await legacy(
+      new StdioChildTransport({ name: "only-2026", command: process.execPath, args: [STATELESS_ONLY], cwd: import.meta.dir }),
+    );
     expect(c.protocolVersion).toBe("2026-07-28");
     expect((await c.listTools()).map((t) => t.name)).toEqual(["add"]);
     expect((await c.callTool("add", { a: 2, b: 5 })).content).toEqual([{ type: "text", text: "7" }]);

@@ -32,14 +32,28 @@ import type {
   Tool,
 } from "../../wire/index.ts";
 import { nullLogger, type Logger } from "../../log.ts";
-import { CLIENT_IGNORED_NOTIFICATIONS, CLIENT_INBOUND, clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "../capabilities.ts";
+import {
+  CLIENT_IGNORED_NOTIFICATIONS,
+  CLIENT_INBOUND,
+  clientCapabilities,
+  clientOutbound,
+  isOn,
+  type CapabilityConfig,
+} from "../capabilities.ts";
 import { callToolAsTask, type TaskCallOptions } from "./tasks.ts";
 import { canonicalJson, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
 import { followTask } from "./tasks-extension.ts";
 import { answerInputRequests } from "./input-required.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderValues } from "../../wire/param-headers.ts";
-import { discoveredInit, listChangeFilter, modernEnvelope, probeEra, revisionAfterRefusal, type VersionNegotiation } from "./revision-probe.ts";
+import {
+  discoveredInit,
+  listChangeFilter,
+  modernEnvelope,
+  probeEra,
+  revisionAfterRefusal,
+  type VersionNegotiation,
+} from "./revision-probe.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
 import { ListenManager } from "./subscriptions-listen.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -276,7 +290,14 @@ export class McpClient {
     const cached = this.cache.get(method, params);
     if (cached !== undefined) return cached as T;
     const result = protocol.codec.mayRequireInput(method)
-      ? await withInputRounds(method, (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options), this.config, this.roots, options.signal, (m) => this.deprecated(m))
+      ? await withInputRounds(
+          method,
+          (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options),
+          this.config,
+          this.roots,
+          options.signal,
+          (m) => this.deprecated(m),
+        )
       : await protocol.request<Record<string, unknown>>(method, params, options);
     this.cache.put(method, params, result);
     return result as T;
@@ -321,15 +342,26 @@ export class McpClient {
       timeoutMs: options.timeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       onprogress: options.onprogress,
-      meta: options.meta === undefined && options.runId === undefined ? this.runMeta : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
+      meta:
+        options.meta === undefined && options.runId === undefined
+          ? this.runMeta
+          : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
     };
     // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
-    if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0) requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
+    if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0)
+      requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
     let result = asTask
-      ? await callToolAsTask(this.gate("tools/call"), params, { ...requestOptions, trackCancel: (sent) => this.trackTaskCancel(sent), ...this.journaled(name, args, options.runId ?? this.runId) })
-      : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) => this.retryAfterHeaderMismatch(e, name, args, params, requestOptions));
-    if ((result as { resultType?: unknown }).resultType === "task") result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
+      ? await callToolAsTask(this.gate("tools/call"), params, {
+          ...requestOptions,
+          trackCancel: (sent) => this.trackTaskCancel(sent),
+          ...this.journaled(name, args, options.runId ?? this.runId),
+        })
+      : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) =>
+          this.retryAfterHeaderMismatch(e, name, args, params, requestOptions),
+        );
+    if ((result as { resultType?: unknown }).resultType === "task")
+      result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
     return this.tools.checkOutput(name, result);
   }
 
@@ -351,12 +383,19 @@ export class McpClient {
    * A stateless server refused a call's headers (-32020): its tool definition may have changed, so re-list
    * and retry once with the headers the new definition asks for (transport spec, "Client Behavior": SHOULD).
    */
-  private async retryAfterHeaderMismatch(e: unknown, name: string, args: Record<string, unknown>, params: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+  private async retryAfterHeaderMismatch(
+    e: unknown,
+    name: string,
+    args: Record<string, unknown>,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<CallToolResult> {
     if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
     this.tools.invalidate();
     if (!this.tools.isFresh) await this.refreshTools(options.signal);
     const entry = this.tools.get(name);
-    if (entry !== undefined && !entry.availability.offered) throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    if (entry !== undefined && !entry.availability.offered)
+      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
     const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
     const { headers: _old, ...rest } = options;
     return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
@@ -372,7 +411,10 @@ export class McpClient {
   private followTask(created: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     // Extension spec: a task the request did not declare support for is an invalid response.
     if (this.modern === undefined || !this.config.tasks)
-      throw new AgentdError("E_UPSTREAM", "the server answered tools/call with a task, which this request did not declare support for (tasks extension)");
+      throw new AgentdError(
+        "E_UPSTREAM",
+        "the server answered tools/call with a task, which this request did not declare support for (tasks extension)",
+      );
     return followTask(this.gate("tasks/get"), created, {
       ...options,
       answer: (requests, signal) => answerInputRequests(requests, this.config, this.roots, signal, (m) => this.deprecated(m)),

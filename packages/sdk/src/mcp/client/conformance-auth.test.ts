@@ -15,8 +15,21 @@ import { runClientScenario, type ScenarioRun } from "./__fixtures__/conformance-
 setDefaultTimeout(120_000);
 
 const DRIVER = fileURLToPath(new URL("./__fixtures__/conformance-auth-driver.ts", import.meta.url));
-const FLOW = ["authorization-server-metadata", "authorization-request", "pkce-code-challenge-sent", "pkce-s256-method-used", "token-request", "pkce-verifier-matches-challenge", "valid-bearer-token"];
-const RESOURCE = ["resource-parameter-in-authorization", "resource-parameter-in-token", "resource-parameter-valid-uri", "resource-parameter-consistency"];
+const FLOW = [
+  "authorization-server-metadata",
+  "authorization-request",
+  "pkce-code-challenge-sent",
+  "pkce-s256-method-used",
+  "token-request",
+  "pkce-verifier-matches-challenge",
+  "valid-bearer-token",
+];
+const RESOURCE = [
+  "resource-parameter-in-authorization",
+  "resource-parameter-in-token",
+  "resource-parameter-valid-uri",
+  "resource-parameter-consistency",
+];
 
 /** Scenario → the checks that must be there as SUCCESS, and whether the client is meant to fail. */
 const SCENARIOS: Record<string, { required: string[]; clientFails?: boolean }> = {
@@ -34,7 +47,9 @@ const SCENARIOS: Record<string, { required: string[]; clientFails?: boolean }> =
   "auth/token-endpoint-auth-post": { required: ["token-endpoint-auth-method", ...RESOURCE, ...FLOW] },
   "auth/token-endpoint-auth-none": { required: ["token-endpoint-auth-method", ...RESOURCE, ...FLOW] },
   "auth/pre-registration": { required: ["pre-registration-auth", ...FLOW] },
-  "auth/2025-03-26-oauth-metadata-backcompat": { required: ["authorization-server-metadata", "client-registration", "authorization-request", "token-request"] },
+  "auth/2025-03-26-oauth-metadata-backcompat": {
+    required: ["authorization-server-metadata", "client-registration", "authorization-request", "token-request"],
+  },
   "auth/2025-03-26-oauth-endpoint-fallback": { required: ["client-registration", "authorization-request", "token-request"] },
   "auth/client-credentials-jwt": { required: ["client-credentials-jwt-verified"] },
   "auth/client-credentials-basic": { required: ["client-credentials-basic-auth"] },

@@ -37,7 +37,21 @@ async function runScenario(scenario: string): Promise<{ code: number; output: st
   dirs.push(out);
   const command = `${process.execPath} ${DRIVER}`;
   const proc = Bun.spawn(
-    [process.execPath, "--preload", PRELOAD, HARNESS, "client", "--command", command, "--scenario", scenario, "-o", out, "--timeout", "60000"],
+    [
+      process.execPath,
+      "--preload",
+      PRELOAD,
+      HARNESS,
+      "client",
+      "--command",
+      command,
+      "--scenario",
+      scenario,
+      "-o",
+      out,
+      "--timeout",
+      "60000",
+    ],
     { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
   );
   const timer = setTimeout(() => proc.kill("SIGKILL"), 100_000);
@@ -62,7 +76,9 @@ function expectAllPassed(run: { code: number; output: string; checks: Check[] },
   if (timing?.status === "WARNING") expect(timing.errorMessage ?? "").toContain("slightly late");
   for (const id of required) {
     const check = run.checks.find((c) => c.id === id);
-    expect(check ? `${id}: ${check.status}` : `${id}: missing\n${run.output}`).toBe(`${id}: ${id === TIMING_CHECK && check?.status === "WARNING" ? "WARNING" : "SUCCESS"}`);
+    expect(check ? `${id}: ${check.status}` : `${id}: missing\n${run.output}`).toBe(
+      `${id}: ${id === TIMING_CHECK && check?.status === "WARNING" ? "WARNING" : "SUCCESS"}`,
+    );
   }
   expect(run.code).toBe(0);
 }
@@ -82,6 +98,9 @@ describe("official conformance client scenarios against our SDK", () => {
 
   test("elicitation-sep1034-client-defaults: the defaults policy accepts with every field's default", async () => {
     const kinds = ["string", "integer", "number", "enum", "boolean"];
-    expectAllPassed(await runScenario("elicitation-sep1034-client-defaults"), kinds.map((k) => `client-elicitation-sep1034-${k}-default`));
+    expectAllPassed(
+      await runScenario("elicitation-sep1034-client-defaults"),
+      kinds.map((k) => `client-elicitation-sep1034-${k}-default`),
+    );
   });
 });

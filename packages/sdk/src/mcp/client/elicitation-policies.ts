@@ -55,7 +55,10 @@ export function answersFor(params: FormParams, answers: Record<string, Value>): 
 }
 
 /** The handler and the modes to declare for a configured policy. */
-export function elicitationPolicy(config: ElicitationPolicyConfig, logger?: Logger): { handler: ElicitationHandler; modes: ElicitationMode[] } {
+export function elicitationPolicy(
+  config: ElicitationPolicyConfig,
+  logger?: Logger,
+): { handler: ElicitationHandler; modes: ElicitationMode[] } {
   const form = (params: FormParams): ElicitResult => {
     switch (config.policy) {
       case "decline":
@@ -102,7 +105,11 @@ export type OperatorAsk = (question: OperatorQuestion, signal: AbortSignal) => P
  * over A2A, no operator configured — degrades to `decline`, with a log line saying why. URL mode is not
  * declared by this policy.
  */
-export function operatorElicitation(server: string, reach: () => { ask: OperatorAsk; signal: AbortSignal } | { reason: string }, logger?: Logger): ElicitationHandler {
+export function operatorElicitation(
+  server: string,
+  reach: () => { ask: OperatorAsk; signal: AbortSignal } | { reason: string },
+  logger?: Logger,
+): ElicitationHandler {
   return async (params, ctx) => {
     const form = params as FormParams;
     const found = reach();
@@ -111,10 +118,18 @@ export function operatorElicitation(server: string, reach: () => { ask: Operator
       return { action: "decline" };
     }
     const signal = AbortSignal.any([found.signal, ctx.signal]);
-    const question: OperatorQuestion = { server, message: form.message, requestedSchema: form.requestedSchema as unknown as Record<string, unknown> };
+    const question: OperatorQuestion = {
+      server,
+      message: form.message,
+      requestedSchema: form.requestedSchema as unknown as Record<string, unknown>,
+    };
     const result = await Promise.race([
       found.ask(question, signal).catch((): ElicitResult => ({ action: "cancel" })),
-      new Promise<ElicitResult>((resolve) => (signal.aborted ? resolve({ action: "cancel" }) : signal.addEventListener("abort", () => resolve({ action: "cancel" }), { once: true }))),
+      new Promise<ElicitResult>((resolve) =>
+        signal.aborted
+          ? resolve({ action: "cancel" })
+          : signal.addEventListener("abort", () => resolve({ action: "cancel" }), { once: true }),
+      ),
     ]);
     logger?.info("elicitation.answered", { policy: "operator", server, action: result.action });
     return result;

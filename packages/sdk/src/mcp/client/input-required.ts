@@ -41,7 +41,10 @@ async function answer(
   const decision = decide?.(config);
   if (decision === undefined || decision.kind === "refuse")
     // MRTR spec: servers MUST NOT ask for input the client did not declare.
-    throw new AgentdError("E_CAPABILITY", `the server asked for ${method} input, which this client does not offer (input request "${key}")`);
+    throw new AgentdError(
+      "E_CAPABILITY",
+      `the server asked for ${method} input, which this client does not offer (input request "${key}")`,
+    );
   if (decision.kind === "answer") return decision.result([...roots]);
   const params = (request.params ?? {}) as Record<string, unknown>;
   const ctx: RequestContext = {

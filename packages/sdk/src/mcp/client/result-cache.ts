@@ -8,7 +8,13 @@
  */
 
 /** Methods whose results may be cached. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
 
 /** How many results one connection keeps (oldest dropped first). */
 const MAX_ENTRIES = 256;

@@ -109,7 +109,11 @@ export function revisionAfterRefusal(error: unknown): ProtocolRevision | undefin
 /** What a client keeps of a `DiscoverResult`: the same shape an `initialize` result gives it. */
 export function discoveredInit(revision: ModernRevision, discover: DiscoverResult): InitializeResult & { protocolVersion: ModernRevision } {
   const serverInfo = (discover._meta?.[MODERN_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
-  const init: InitializeResult & { protocolVersion: ModernRevision } = { protocolVersion: revision, capabilities: discover.capabilities, serverInfo };
+  const init: InitializeResult & { protocolVersion: ModernRevision } = {
+    protocolVersion: revision,
+    capabilities: discover.capabilities,
+    serverInfo,
+  };
   if (discover.instructions !== undefined) init.instructions = discover.instructions;
   return init;
 }

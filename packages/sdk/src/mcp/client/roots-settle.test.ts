@@ -20,7 +20,8 @@ async function serverLike(options: { asks: boolean; probe: boolean; applyAfterPr
   let probes = 0;
   let answered: Root[] | undefined;
   const applyIfDue = () => {
-    if (answered && options.applyAfterProbes !== undefined && probes >= options.applyAfterProbes) allowed = answered.map((r) => new URL(r.uri).pathname);
+    if (answered && options.applyAfterProbes !== undefined && probes >= options.applyAfterProbes)
+      allowed = answered.map((r) => new URL(r.uri).pathname);
   };
   if (options.probe)
     server.tool({ name: "list_allowed_directories" }, () => {

@@ -30,7 +30,11 @@ import type { Root, Tool } from "../../wire/index.ts";
 export interface RootsSettleClient {
   ping(options?: { signal?: AbortSignal }): Promise<void>;
   listTools(options?: { signal?: AbortSignal }): Promise<Tool[]>;
-  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<{ content?: unknown[]; isError?: boolean }>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<{ content?: unknown[]; isError?: boolean }>;
 }
 
 /** A server-side tool that reports the directories a server derived from our roots. */
@@ -43,7 +47,15 @@ interface RootsStateProbe {
 /** Tools that report roots-derived state (looked up by name among what the server offers). */
 const PROBES: readonly RootsStateProbe[] = [
   // server-filesystem: "Allowed directories:\n/a\n/b"
-  { tool: "list_allowed_directories", directories: (text) => text.split("\n").slice(1).map((l) => l.trim()).filter(Boolean) },
+  {
+    tool: "list_allowed_directories",
+    directories: (text) =>
+      text
+        .split("\n")
+        .slice(1)
+        .map((l) => l.trim())
+        .filter(Boolean),
+  },
 ];
 
 /** How `settleRoots` ended: the server did not ask, was answered (nothing more to observe), applied them, or did not confirm in time. */
@@ -61,7 +73,11 @@ export interface RootsSettleOptions {
 }
 
 const textOf = (content: unknown[] | undefined): string =>
-  (content ?? []).map((c) => (c && typeof c === "object" && (c as { type?: unknown }).type === "text" ? String((c as { text?: unknown }).text ?? "") : "")).join("\n");
+  (content ?? [])
+    .map((c) =>
+      c && typeof c === "object" && (c as { type?: unknown }).type === "text" ? String((c as { text?: unknown }).text ?? "") : "",
+    )
+    .join("\n");
 
 const rootPath = (uri: string): string | undefined => {
   try {

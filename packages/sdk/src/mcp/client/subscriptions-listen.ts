@@ -82,12 +82,16 @@ export class ListenManager {
       open = { id: undefined, abort: new AbortController(), acked: false, ack: resolve, fail: reject };
     });
     this.opening = open;
-    const done = this.protocol.request("subscriptions/listen", { notifications: filter }, {
-      signal: open.abort.signal,
-      // The request lives as long as the subscription: only the acknowledgement is timed (below).
-      timeoutMs: Infinity,
-      onRequestId: (id) => (open.id = id),
-    });
+    const done = this.protocol.request(
+      "subscriptions/listen",
+      { notifications: filter },
+      {
+        signal: open.abort.signal,
+        // The request lives as long as the subscription: only the acknowledgement is timed (below).
+        timeoutMs: Infinity,
+        onRequestId: (id) => (open.id = id),
+      },
+    );
     done.then(
       () => this.ended(open, "graceful"),
       (e: unknown) => {
@@ -95,7 +99,13 @@ export class ListenManager {
         this.ended(open, e);
       },
     );
-    const timer = this.timeoutMs === undefined ? undefined : setTimeout(() => open.fail(new AgentdError("E_TIMEOUT", `subscriptions/listen was not acknowledged within ${this.timeoutMs}ms`)), this.timeoutMs);
+    const timer =
+      this.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => open.fail(new AgentdError("E_TIMEOUT", `subscriptions/listen was not acknowledged within ${this.timeoutMs}ms`)),
+            this.timeoutMs,
+          );
     try {
       this.honored = await acked;
     } catch (e) {

@@ -25,7 +25,9 @@ async function server(known: string[]) {
     capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
     serverInfo: { name: "tasks", version: "1" },
   }));
-  s.setRequestHandler("tools/list", () => ({ tools: [{ name: "work", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }] }));
+  s.setRequestHandler("tools/list", () => ({
+    tools: [{ name: "work", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }],
+  }));
   s.setRequestHandler("tools/call", () => {
     log.push("tools/call");
     tasks.add("t-new");
@@ -63,7 +65,10 @@ class MapJournal implements TaskJournal {
 
 async function client(journal: MapJournal, known: string[]) {
   const { transport, log } = await server(known);
-  const c = new McpClient({ name: "c", version: "0" }, { capabilities: { tasks: true }, runId: "run-1", serverName: "peer", taskJournal: journal });
+  const c = new McpClient(
+    { name: "c", version: "0" },
+    { capabilities: { tasks: true }, runId: "run-1", serverName: "peer", taskJournal: journal },
+  );
   closers.push(() => c.close());
   await c.connect(transport);
   return { c, log };

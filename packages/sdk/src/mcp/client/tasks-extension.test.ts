@@ -19,8 +19,19 @@ afterEach(async () => {
 });
 
 const now = () => new Date().toISOString();
-const task = (status: string, extra: Record<string, unknown> = {}) => ({ taskId: "t-1", status, createdAt: now(), lastUpdatedAt: now(), ttlMs: null, pollIntervalMs: 50, ...extra });
-const ASK = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } };
+const task = (status: string, extra: Record<string, unknown> = {}) => ({
+  taskId: "t-1",
+  status,
+  createdAt: now(),
+  lastUpdatedAt: now(),
+  ttlMs: null,
+  pollIntervalMs: 50,
+  ...extra,
+});
+const ASK = {
+  method: "elicitation/create",
+  params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+};
 
 /** A stateless server whose one tool is a task that asks for a name, then completes with it. */
 async function taskServer() {
@@ -42,12 +53,13 @@ async function taskServer() {
   });
   server.setRequestHandler("tasks/get", (p) => {
     log("tasks/get")(p);
-    if (name !== undefined) return { resultType: "complete", ...task("completed", { result: { content: [{ type: "text", text: `hello ${name}` }] } }) };
+    if (name !== undefined)
+      return { resultType: "complete", ...task("completed", { result: { content: [{ type: "text", text: `hello ${name}` }] } }) };
     return { resultType: "complete", ...task("input_required", { inputRequests: { name: ASK } }) };
   });
   server.setRequestHandler("tasks/update", (p) => {
     log("tasks/update")(p);
-    name = ((p.inputResponses as Record<string, { content?: { name?: string } }>).name?.content?.name) ?? "?";
+    name = (p.inputResponses as Record<string, { content?: { name?: string } }>).name?.content?.name ?? "?";
     return { resultType: "complete" };
   });
   await server.start();
@@ -56,24 +68,33 @@ async function taskServer() {
 }
 
 describe("agentd's client, tasks extension", () => {
-  test.skipIf(sharedMissing)(`${NEEDS_SHARED} declares the extension per request, answers input_required by policy through tasks/update, returns the result`, async () => {
-    const { transport, seen } = await taskServer();
-    const client = new McpClient(
-      { name: "c", version: "0" },
-      { versionNegotiation: "auto", capabilities: { tasks: true, elicitation: { handler: async () => ({ action: "accept", content: { name: "Ada" } }) } } },
-    );
-    closers.push(() => client.close());
-    await client.connect(transport);
-    expect(await client.callTool("greet", {})).toMatchObject({ content: [{ type: "text", text: "hello Ada" }] });
-    const call = seen.find((s) => s.method === "tools/call")!;
-    expect((call.params._meta as Record<string, unknown>)[MODERN_META.clientCapabilities]).toMatchObject({ extensions: { [TASKS_EXTENSION]: {} }, elicitation: { form: {} } });
-    const updates = seen.filter((s) => s.method === "tasks/update");
-    expect(updates.map((u) => u.params.inputResponses)).toEqual([{ name: { action: "accept", content: { name: "Ada" } } }]);
-    for (const s of seen.filter((x) => x.method.startsWith("tasks/"))) {
-      const v = validateTasksExtension({ jsonrpc: "2.0", id: 1, method: s.method, params: s.params });
-      expect(v.errors).toBe("");
-    }
-  });
+  test.skipIf(sharedMissing)(
+    `${NEEDS_SHARED} declares the extension per request, answers input_required by policy through tasks/update, returns the result`,
+    async () => {
+      const { transport, seen } = await taskServer();
+      const client = new McpClient(
+        { name: "c", version: "0" },
+        {
+          versionNegotiation: "auto",
+          capabilities: { tasks: true, elicitation: { handler: async () => ({ action: "accept", content: { name: "Ada" } }) } },
+        },
+      );
+      closers.push(() => client.close());
+      await client.connect(transport);
+      expect(await client.callTool("greet", {})).toMatchObject({ content: [{ type: "text", text: "hello Ada" }] });
+      const call = seen.find((s) => s.method === "tools/call")!;
+      expect((call.params._meta as Record<string, unknown>)[MODERN_META.clientCapabilities]).toMatchObject({
+        extensions: { [TASKS_EXTENSION]: {} },
+        elicitation: { form: {} },
+      });
+      const updates = seen.filter((s) => s.method === "tasks/update");
+      expect(updates.map((u) => u.params.inputResponses)).toEqual([{ name: { action: "accept", content: { name: "Ada" } } }]);
+      for (const s of seen.filter((x) => x.method.startsWith("tasks/"))) {
+        const v = validateTasksExtension({ jsonrpc: "2.0", id: 1, method: s.method, params: s.params });
+        expect(v.errors).toBe("");
+      }
+    },
+  );
 
   test("tasks off: the extension is not declared and a task handle is refused as an invalid answer", async () => {
     const { transport, seen } = await taskServer();

@@ -20,13 +20,20 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 /** Options of {@link followTask}. */
 export interface FollowTaskOptions extends RequestOptions {
   /** Answer a task's input requests (the capability map's policies); key → response. */
-  answer(requests: Record<string, { method?: unknown; params?: unknown }>, signal: AbortSignal): Promise<Record<string, Record<string, unknown>>>;
+  answer(
+    requests: Record<string, { method?: unknown; params?: unknown }>,
+    signal: AbortSignal,
+  ): Promise<Record<string, Record<string, unknown>>>;
   /** Told of each `tasks/cancel` in flight, so closing the client can let it reach the server first. */
   trackCancel?: (sent: Promise<unknown>) => void;
 }
 
 /** Follow the task a `CreateTaskResult` names until it settles; the tool's result, or its error thrown. */
-export async function followTask(protocol: Protocol, created: Record<string, unknown>, options: FollowTaskOptions): Promise<CallToolResult> {
+export async function followTask(
+  protocol: Protocol,
+  created: Record<string, unknown>,
+  options: FollowTaskOptions,
+): Promise<CallToolResult> {
   const deadline = options.maxTotalTimeoutMs === undefined ? Infinity : Date.now() + options.maxTotalTimeoutMs;
   const local = new AbortController();
   const cancelTimer = setLongTimeout(() => local.abort(), deadline - Date.now());
@@ -68,7 +75,9 @@ export async function followTask(protocol: Protocol, created: Record<string, unk
   } catch (e) {
     if (signal.aborted) cancel();
     if (local.signal.aborted && !options.signal?.aborted)
-      throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, { retryable: true });
+      throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, {
+        retryable: true,
+      });
     throw e;
   } finally {
     signal.removeEventListener("abort", cancel);

@@ -79,14 +79,20 @@ export async function callToolAsTask(
       current = await protocol.request<Task>("tasks/get", { taskId }, each);
     }
     // tasks/result blocks until the task is terminal (and carries input_required exchanges meanwhile).
-    const result = await protocol.request<CallToolResult>("tasks/result", { taskId }, { ...each, timeoutMs: remaining(deadline, options.timeoutMs) });
+    const result = await protocol.request<CallToolResult>(
+      "tasks/result",
+      { taskId },
+      { ...each, timeoutMs: remaining(deadline, options.timeoutMs) },
+    );
     taskId = undefined;
     options.onTaskEnded?.();
     return result;
   } catch (e) {
     if (signal.aborted) cancel();
     if (local.signal.aborted && !options.signal?.aborted)
-      throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, { retryable: true });
+      throw new AgentdError("E_TIMEOUT", `tools/call task exceeded its maximum total time of ${options.maxTotalTimeoutMs}ms`, {
+        retryable: true,
+      });
     throw e;
   } finally {
     signal.removeEventListener("abort", cancel);

@@ -52,7 +52,8 @@ export class ToolCatalog {
     for (const tool of tools) {
       let availability = toolAvailability(this.config, server, tool);
       const declared = mirrorParams ? paramHeaders(tool.inputSchema) : NO_PARAMS;
-      if (!declared.ok && availability.offered) availability = { offered: false, reason: `invalid x-mcp-header annotation: ${declared.reason}` };
+      if (!declared.ok && availability.offered)
+        availability = { offered: false, reason: `invalid x-mcp-header annotation: ${declared.reason}` };
       next.set(tool.name, { tool, availability, paramHeaders: declared.ok ? declared.headers : [] });
       if (availability.offered) offered.push(tool);
       else if (!this.warned.has(tool.name)) {

@@ -67,7 +67,11 @@ export function inboundContext(
     sendNotification: (m, p) => protocol.notify(m, p, { relatedRequestId: requestId }),
     sendRequest: <T = Record<string, unknown>>(m: string, p?: Record<string, unknown>, o: RequestOptions = {}) => {
       const signal = flight.signal;
-      return protocol.request<T>(m, p, { ...o, relatedRequestId: requestId, signal: o.signal ? AbortSignal.any([o.signal, signal]) : signal });
+      return protocol.request<T>(m, p, {
+        ...o,
+        relatedRequestId: requestId,
+        signal: o.signal ? AbortSignal.any([o.signal, signal]) : signal,
+      });
     },
     sendProgress: async (progress, total, message) => {
       if (progressToken === undefined || flight.aborted) return;

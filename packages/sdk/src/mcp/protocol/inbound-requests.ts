@@ -9,14 +9,7 @@
  */
 import type { MessageExtra } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
-import {
-  errorResponse,
-  ErrorCode,
-  resultResponse,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type RequestId,
-} from "../../wire/jsonrpc.ts";
+import { errorResponse, ErrorCode, resultResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../../wire/jsonrpc.ts";
 import type { Logger } from "../../log.ts";
 import type { Protocol } from "./protocol.ts";
 import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";

@@ -69,7 +69,10 @@ describe("outbound requests on one deadline timer", () => {
     const second = watch("second", protocol.request("tools/list", undefined, { timeoutMs: 80 }));
     ac.abort("stop");
     await Promise.all([first, second]);
-    expect(log.map((o) => [o.name, o.code])).toEqual([["first", "E_ABORTED"], ["second", "E_TIMEOUT"]]);
+    expect(log.map((o) => [o.name, o.code])).toEqual([
+      ["first", "E_ABORTED"],
+      ["second", "E_TIMEOUT"],
+    ]);
     expect(log[1]!.at - t0).toBeGreaterThanOrEqual(80);
     await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 1);
     expect(cancels(raw)).toEqual([
@@ -87,8 +90,14 @@ describe("outbound requests on one deadline timer", () => {
     // "trigger" times out first; progress for the others is sent only then, 100+ ms after they were sent.
     const trigger = watch("trigger", protocol.request("tools/list", undefined, { timeoutMs: 100 }));
     const reset = watch("reset", protocol.request("tools/list", undefined, { timeoutMs: 1_000, onprogress: onprogress("reset") }));
-    const fixed = watch("fixed", protocol.request("tools/list", undefined, { timeoutMs: 1_000, resetTimeoutOnProgress: false, onprogress: onprogress("fixed") }));
-    const capped = watch("capped", protocol.request("tools/list", undefined, { timeoutMs: 1_000, maxTotalTimeoutMs: 1_050, onprogress: onprogress("capped") }));
+    const fixed = watch(
+      "fixed",
+      protocol.request("tools/list", undefined, { timeoutMs: 1_000, resetTimeoutOnProgress: false, onprogress: onprogress("fixed") }),
+    );
+    const capped = watch(
+      "capped",
+      protocol.request("tools/list", undefined, { timeoutMs: 1_000, maxTotalTimeoutMs: 1_050, onprogress: onprogress("capped") }),
+    );
     await trigger;
     for (const id of [1, 2, 3]) await raw.notify("notifications/progress", { progressToken: id, progress: 1 });
     await Promise.all([reset, fixed, capped]);
@@ -106,7 +115,12 @@ describe("outbound requests on one deadline timer", () => {
     expect(at.capped! - t0).toBeGreaterThanOrEqual(1_050);
     expect(log[2]!.error!.message).toBe("tools/list exceeded its maximum total time of 1050ms");
     await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 1);
-    expect(cancels(raw).map((c) => c.reason)).toEqual(["request timed out", "request timed out", "maximum total time exceeded", "request timed out"]);
+    expect(cancels(raw).map((c) => c.reason)).toEqual([
+      "request timed out",
+      "request timed out",
+      "maximum total time exceeded",
+      "request timed out",
+    ]);
   });
 
   test("a closed peer rejects everything pending with E_CONNECTION_CLOSED and sends no cancellation", async () => {

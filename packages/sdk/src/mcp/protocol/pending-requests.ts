@@ -160,7 +160,7 @@ export class PendingRequests {
    * timeout is due at once, as `setTimeout` would have it; Infinity (either) is "never".
    */
   private deadlineOf(entry: Entry, now: number): number {
-    const timeoutAt = now + (Math.max(entry.timeoutMs , 0));
+    const timeoutAt = now + Math.max(entry.timeoutMs, 0);
     entry.ceilingFirst = entry.ceilingAt <= timeoutAt;
     return entry.ceilingFirst ? entry.ceilingAt : timeoutAt;
   }

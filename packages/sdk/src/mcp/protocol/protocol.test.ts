@@ -119,14 +119,16 @@ describe("inbound error paths", () => {
     const { protocol, raw } = await setup();
     const aborted = new Map<number, unknown>();
     const release = new Map<number, () => void>();
-    protocol.setRequestHandler("tools/list", (_p, ctx) =>
-      new Promise<Record<string, unknown>>((resolve) => {
-        release.set(ctx.requestId as number, () => resolve({ tools: [] }));
-        ctx.signal.addEventListener("abort", () => {
-          aborted.set(ctx.requestId as number, ctx.signal.reason);
-          resolve({ late: true });
-        });
-      }),
+    protocol.setRequestHandler(
+      "tools/list",
+      (_p, ctx) =>
+        new Promise<Record<string, unknown>>((resolve) => {
+          release.set(ctx.requestId as number, () => resolve({ tools: [] }));
+          ctx.signal.addEventListener("abort", () => {
+            aborted.set(ctx.requestId as number, ctx.signal.reason);
+            resolve({ late: true });
+          });
+        }),
     );
     for (const id of [1, 2, 3]) await raw.send({ jsonrpc: "2.0", id, method: "tools/list" });
     for (const id of [1, 3]) await raw.send({ jsonrpc: "2.0", id, method: "tools/list" });
@@ -150,9 +152,7 @@ describe("inbound error paths", () => {
     const { protocol, raw } = await setup({ maxInflightRequests: 2 });
     const release: (() => void)[] = [];
     let hold = true;
-    protocol.setRequestHandler("tools/list", () =>
-      hold ? new Promise((r) => release.push(() => r({ tools: [] }))) : { tools: [] },
-    );
+    protocol.setRequestHandler("tools/list", () => (hold ? new Promise((r) => release.push(() => r({ tools: [] }))) : { tools: [] }));
     for (const id of [1, 2, 3]) await raw.send({ jsonrpc: "2.0", id, method: "tools/list" });
     const busy = await raw.next((m) => m.id === 3);
     expect(busy.error.code).toBe(TOO_MANY_REQUESTS);
@@ -238,7 +238,13 @@ describe("outbound requests", () => {
   });
 
   test("requests that fail (send error, malformed or error response) leave no bookkeeping behind", async () => {
-    const failing = { async start() {}, async send() { throw new Error("EPIPE"); }, async close() {} };
+    const failing = {
+      async start() {},
+      async send() {
+        throw new Error("EPIPE");
+      },
+      async close() {},
+    };
     const p = new Protocol(failing);
     open.push(p);
     await p.start();
@@ -270,7 +276,10 @@ describe("outbound requests", () => {
 
   test("a timeout past setTimeout's 2^31-1 ms, or Infinity, waits for the response instead of failing at once", async () => {
     const { protocol, raw } = await setup();
-    for (const [timeoutMs, maxTotalTimeoutMs] of [[3_000_000_000, 3_000_000_000], [Infinity, Infinity]] as const) {
+    for (const [timeoutMs, maxTotalTimeoutMs] of [
+      [3_000_000_000, 3_000_000_000],
+      [Infinity, Infinity],
+    ] as const) {
       let settled = false;
       const from = raw.received.length;
       const p = protocol.request("tools/list", undefined, { timeoutMs, maxTotalTimeoutMs }).finally(() => (settled = true));
@@ -348,7 +357,9 @@ describe("outbound _meta", () => {
     const own = { keep: 1, over: "own" };
     const extra = { over: "extra", run: "r1" };
     protocol.setRequestMeta({ env: true, over: "env" });
-    unanswered.push(protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} }).catch((e: unknown) => e));
+    unanswered.push(
+      protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} }).catch((e: unknown) => e),
+    );
     const merged = await raw.next((m) => m.method === "tools/list" && m.id === 0);
     expect(merged.params).toEqual({ cursor: "c", _meta: { env: true, keep: 1, over: "extra", run: "r1", progressToken: 0 } });
     protocol.setRequestMeta(undefined);

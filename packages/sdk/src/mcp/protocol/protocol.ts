@@ -54,29 +54,29 @@ export class Protocol implements AbandonListener, TransportPeer {
   readonly logger: Logger;
   /** See {@link ProtocolOptions.owner}. */
   readonly owner: object | undefined;
-  private declare emitter: Emitter<ProtocolEvents> | undefined;
+  declare private emitter: Emitter<ProtocolEvents> | undefined;
   private codecValue: McpCodec;
   private nextId = 0;
   private isClosed = false;
   /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
-  private declare pendingTable: PendingRequests | undefined;
+  declare private pendingTable: PendingRequests | undefined;
   /** Inbound requests being handled (made per burst of requests, dropped when idle: see {@link receive}). */
-  private declare inboundTable: InboundRequests | undefined;
+  declare private inboundTable: InboundRequests | undefined;
   private readonly maxInflight: number;
   private readonly gate: ProtocolOptions["gate"];
   private readonly shared: SharedHandlers | undefined;
   // Created on first use: a server may hold thousands of idle peers that never need them.
-  private declare notificationHandlers: Map<string, RegisteredNotification> | undefined;
-  private declare abandoned: Set<RequestId> | undefined;
+  declare private notificationHandlers: Map<string, RegisteredNotification> | undefined;
+  declare private abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
-  private declare unvalidated: Set<RequestId> | undefined;
+  declare private unvalidated: Set<RequestId> | undefined;
   private readonly defaultTimeoutMs: number;
-  private declare envelope: Record<string, unknown> | undefined;
+  declare private envelope: Record<string, unknown> | undefined;
   private readonly defaultMaxTotalTimeoutMs: number;
   /** How errors name the peer. */
   private readonly peer: string;
   /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
-  private declare repeats: RepeatLimiter | undefined;
+  declare private repeats: RepeatLimiter | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -94,11 +94,19 @@ export class Protocol implements AbandonListener, TransportPeer {
   }
 
   private get inbound(): InboundRequests {
-    return (this.inboundTable ??= new InboundRequests(this, { logger: this.logger, maxInflight: this.maxInflight, gate: this.gate, shared: this.shared }));
+    return (this.inboundTable ??= new InboundRequests(this, {
+      logger: this.logger,
+      maxInflight: this.maxInflight,
+      gate: this.gate,
+      shared: this.shared,
+    }));
   }
 
   private get pending(): PendingRequests {
-    return (this.pendingTable ??= new PendingRequests(this, { timeoutMs: this.defaultTimeoutMs, maxTotalTimeoutMs: this.defaultMaxTotalTimeoutMs }));
+    return (this.pendingTable ??= new PendingRequests(this, {
+      timeoutMs: this.defaultTimeoutMs,
+      maxTotalTimeoutMs: this.defaultMaxTotalTimeoutMs,
+    }));
   }
 
   /** Events of this peer (`close`). */
@@ -238,7 +246,11 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.transport
       .send(
         requestMessage(id, method, outParams),
-        options.headers !== undefined ? { relatedRequestId: related, headers: options.headers } : related !== undefined ? { relatedRequestId: related } : UNRELATED,
+        options.headers !== undefined
+          ? { relatedRequestId: related, headers: options.headers }
+          : related !== undefined
+            ? { relatedRequestId: related }
+            : UNRELATED,
       )
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
@@ -283,7 +295,11 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (!this.codecValue.batches) {
       this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
       this.sendRaw(
-        errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`),
+        errorResponse(
+          null,
+          ErrorCode.InvalidRequest,
+          `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`,
+        ),
       );
       return;
     }
@@ -332,7 +348,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (looksLikeResponse) {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
-      if (id !== null && this.pending.has(id)) this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
+      if (id !== null && this.pending.has(id))
+        this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
       return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
     }
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
@@ -364,8 +381,7 @@ export class Protocol implements AbandonListener, TransportPeer {
       const update: Progress = { progress };
       if (total !== undefined) update.total = total;
       if (message !== undefined) update.message = message;
-      if (!this.pending.progress(progressToken, update))
-        this.logger.debug("mcp.progress_unknown_token", { progressToken });
+      if (!this.pending.progress(progressToken, update)) this.logger.debug("mcp.progress_unknown_token", { progressToken });
     }
     if (!entry) return;
     try {
@@ -436,7 +452,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (abandoned.size > RECENTLY_ABANDONED) abandoned.delete(abandoned.values().next().value as RequestId);
     // Lifecycle spec: the initialize request MUST NOT be cancelled by clients.
     if (method === "initialize" || this.isClosed) return;
-    const text = reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
+    const text =
+      reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
     this.notify("notifications/cancelled", { requestId: id, reason: text }).catch(() => {});
   }
 

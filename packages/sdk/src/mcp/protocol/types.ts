@@ -64,11 +64,7 @@ export interface RequestContext {
   /** Send a notification related to this request. */
   sendNotification(method: string, params?: Record<string, unknown>): Promise<void>;
   /** Send a request to the peer related to this request; aborted with this request. */
-  sendRequest<T = Record<string, unknown>>(
-    method: string,
-    params?: Record<string, unknown>,
-    options?: RequestOptions,
-  ): Promise<T>;
+  sendRequest<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T>;
   /** Report progress; a no-op when the peer sent no progress token. */
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
 }

@@ -98,7 +98,9 @@ describe("prompts, completion, logging (switched on)", () => {
     expect(many.completion).toMatchObject({ total: 150, hasMore: true });
     const none = await client.complete({ ref: { type: "ref/prompt", name: "lang" }, argument: { name: "zzz", value: "" } });
     expect(none.completion.values).toEqual([]);
-    expect(await client.complete({ ref: { type: "ref/prompt", name: "x" }, argument: { name: "l", value: "" } }).catch((e) => e.code)).toBe(-32602);
+    expect(await client.complete({ ref: { type: "ref/prompt", name: "x" }, argument: { name: "l", value: "" } }).catch((e) => e.code)).toBe(
+      -32602,
+    );
   });
 
   test("logging: setLevel filters; ctx.log and server.log deliver at or above the level; progress relates to the call", async () => {
@@ -134,7 +136,10 @@ describe("server → client requests", () => {
     server.tool({ name: "ask" }, async (_a, ctx) => {
       sessionSeen = ctx.session;
       const e = await ctx.session
-        .createMessage({ messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 1 }, { relatedRequestId: ctx.requestId })
+        .createMessage(
+          { messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 1 },
+          { relatedRequestId: ctx.requestId },
+        )
         .catch((x) => x);
       return { content: [{ type: "text", text: `sampling answered ${e.code}` }] };
     });
@@ -180,7 +185,18 @@ describe("the request context a tool handler gets", () => {
     expect(logs).toContain("from a destructured log");
     expect(seen).toMatchObject({ aborted: false, sameSession: true, spreadSignal: true });
     expect(seen.copyKeys).toEqual(
-      ["authInfo", "clientCapabilities", "meta", "method", "progressToken", "requestId", "sendNotification", "sendRequest", "sessionId", "signal"].sort(),
+      [
+        "authInfo",
+        "clientCapabilities",
+        "meta",
+        "method",
+        "progressToken",
+        "requestId",
+        "sendNotification",
+        "sendRequest",
+        "sessionId",
+        "signal",
+      ].sort(),
     );
   });
 });

@@ -38,7 +38,8 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
   const requests = new Map<string, RegisteredRequest>();
   const add = (method: string, handler: McpRequestHandler) => requests.set(method, { handler, custom: false });
   add("initialize", (params, _ctx, peer) => sessionOf(peer).handleInitialize(params));
-  for (const [method, handler] of Object.entries(methodHandlers(server))) add(method, INPUT_CAPABLE.has(method) ? askingForInput(handler) : handler);
+  for (const [method, handler] of Object.entries(methodHandlers(server)))
+    add(method, INPUT_CAPABLE.has(method) ? askingForInput(handler) : handler);
   // 2026-07-28 only (the handshake revisions' codecs do not know these methods: -32601 there).
   add("server/discover", () => discoverResult(server));
   add("subscriptions/listen", (p, ctx, peer) => sessionOf(peer).listen(p.notifications as SubscriptionFilter, ctx));
@@ -75,7 +76,12 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
   };
 
   return {
-    "tools/list": (p) => listed("tools", [...reg.tools.values()].map((e) => e.definition), p),
+    "tools/list": (p) =>
+      listed(
+        "tools",
+        [...reg.tools.values()].map((e) => e.definition),
+        p,
+      ),
 
     "tools/call": async (p, ctx, peer) => {
       const session = sessionOf(peer);
@@ -112,7 +118,8 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
           },
           // Statelessly a task's news goes to whichever listen follows it (any connection of the caller).
           notify: modern
-            ? async (_method, params) => server.taskChanged(params.taskId as string, () => detailedTask(receiver.detail!(params.taskId as string, ctx)))
+            ? async (_method, params) =>
+                server.taskChanged(params.taskId as string, () => detailedTask(receiver.detail!(params.taskId as string, ctx)))
             : (method, params) => session.notify(method, params),
         };
         const task = receiver.create(call);
@@ -137,9 +144,19 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       return result;
     },
 
-    "resources/list": (p) => listed("resources", [...reg.resources.values()].map((e) => e.definition), p),
+    "resources/list": (p) =>
+      listed(
+        "resources",
+        [...reg.resources.values()].map((e) => e.definition),
+        p,
+      ),
 
-    "resources/templates/list": (p) => listed("resourceTemplates", [...reg.templates.values()].map((e) => e.definition), p),
+    "resources/templates/list": (p) =>
+      listed(
+        "resourceTemplates",
+        [...reg.templates.values()].map((e) => e.definition),
+        p,
+      ),
 
     "resources/read": async (p, ctx, peer) => {
       const session = sessionOf(peer);
@@ -164,7 +181,12 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       return {};
     },
 
-    "prompts/list": (p) => listed("prompts", [...reg.prompts.values()].map((e) => e.definition), p),
+    "prompts/list": (p) =>
+      listed(
+        "prompts",
+        [...reg.prompts.values()].map((e) => e.definition),
+        p,
+      ),
 
     "prompts/get": async (p, ctx, peer) => {
       const session = sessionOf(peer);
@@ -180,7 +202,7 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
     "completion/complete": async (p) => {
       const ref = p.ref as { type: string; name?: string; uri?: string };
       const argument = p.argument as { name: string; value: string };
-      const context = { arguments: ((p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {}) };
+      const context = { arguments: (p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {} };
       let completers: Completers;
       if (ref.type === "ref/prompt") {
         const entry = reg.prompts.get(ref.name ?? "");

@@ -46,9 +46,13 @@ export function inputRequestBridge(ctx: RequestContext, params: Record<string, u
     const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method] : undefined;
     if (capability === undefined) throw new McpError(ErrorCode.MethodNotFound, `${method} cannot be sent to a client in MCP 2026-07-28`);
     if (declared[capability] === undefined)
-      throw new McpError(ErrorCode.MissingRequiredClientCapability, `this request needs the client capability "${capability}", which its _meta does not declare`, {
-        requiredCapabilities: { [capability]: {} },
-      });
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `this request needs the client capability "${capability}", which its _meta does not declare`,
+        {
+          requiredCapabilities: { [capability]: {} },
+        },
+      );
     const n = counts.get(method) ?? 0;
     counts.set(method, n + 1);
     const key = `${method}#${n}`;

@@ -29,7 +29,11 @@ export function decodeCursor(cursor: string): number {
 }
 
 /** One page of `items` starting at `cursor`, with the cursor of the next page when more remain. */
-export function paginate<T>(items: readonly T[], cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): { page: T[]; nextCursor?: string } {
+export function paginate<T>(
+  items: readonly T[],
+  cursor: string | undefined,
+  pageSize = DEFAULT_PAGE_SIZE,
+): { page: T[]; nextCursor?: string } {
   const start = cursor === undefined ? 0 : decodeCursor(cursor);
   // A cursor past the end (the list shrank since it was issued) is an empty last page, not an error.
   const end = start + Math.max(1, pageSize);

@@ -87,7 +87,14 @@ export class Registry {
 
   addTemplate(definition: ResourceTemplate, read: TemplateReader, complete: Completers = {}): Registered<ResourceTemplate> {
     const entry: TemplateEntry = { definition, compiled: compileUriTemplate(definition.uriTemplate), read, complete };
-    const handle = this.add<ResourceTemplate, TemplateEntry>(this.templates, "resources", "resource template", definition.uriTemplate, entry, (d) => d.uriTemplate);
+    const handle = this.add<ResourceTemplate, TemplateEntry>(
+      this.templates,
+      "resources",
+      "resource template",
+      definition.uriTemplate,
+      entry,
+      (d) => d.uriTemplate,
+    );
     return {
       get definition() {
         return handle.definition;
@@ -136,8 +143,7 @@ export class Registry {
         if (removed) throw new AgentdError("E_USAGE", `${noun} "${current}" was removed`);
         const next = { ...entry.definition, ...changes } as D;
         const nextKey = keyOf(next);
-        if (nextKey !== current && map.has(nextKey))
-          throw new AgentdError("E_USAGE", `${noun} "${nextKey}" is already registered`);
+        if (nextKey !== current && map.has(nextKey)) throw new AgentdError("E_USAGE", `${noun} "${nextKey}" is already registered`);
         entry.definition = next;
         if (nextKey !== current) {
           map.delete(current);

@@ -91,13 +91,18 @@ export class McpServer {
   }
 
   /** Register a resource template (`{var}` / `{+var}`), optionally with completers for its variables. */
-  resourceTemplate(definition: ResourceTemplate, read: TemplateReader, options: { complete?: Completers } = {}): Registered<ResourceTemplate> {
+  resourceTemplate(
+    definition: ResourceTemplate,
+    read: TemplateReader,
+    options: { complete?: Completers } = {},
+  ): Registered<ResourceTemplate> {
     return this.registry.addTemplate(definition, read, options.complete);
   }
 
   /** Register a prompt (declared only with prompts on), optionally with completers for its arguments. */
   prompt(definition: Prompt, get: PromptGetter, options: { complete?: Completers } = {}): Registered<Prompt> {
-    if (!isOn(this.capabilityConfig, "prompts")) this.warnOnce("prompts", "prompts are off (capabilities.prompts): registered prompts are not declared");
+    if (!isOn(this.capabilityConfig, "prompts"))
+      this.warnOnce("prompts", "prompts are off (capabilities.prompts): registered prompts are not declared");
     return this.registry.addPrompt(definition, get, options.complete);
   }
 
@@ -106,7 +111,9 @@ export class McpServer {
    * sessions that initialized meanwhile.
    */
   capabilities(): Readonly<ServerCapabilities> {
-    return (this.declaredNow ??= deepFreeze(serverCapabilities(this.capabilityConfig, { ...this.registry.features(), tasks: this.options.tasks !== undefined })));
+    return (this.declaredNow ??= deepFreeze(
+      serverCapabilities(this.capabilityConfig, { ...this.registry.features(), tasks: this.options.tasks !== undefined }),
+    ));
   }
 
   /**

@@ -79,7 +79,11 @@ function sharedClientInfo(info: Implementation | undefined): Implementation | un
   const last = lastClientInfo;
   const keys = Object.keys(info);
   if (!keys.every((k) => typeof (info as unknown as Record<string, unknown>)[k] === "string")) return info;
-  if (last && keys.length === Object.keys(last).length && keys.every((k) => (last as unknown as Record<string, unknown>)[k] === (info as unknown as Record<string, unknown>)[k]))
+  if (
+    last &&
+    keys.length === Object.keys(last).length &&
+    keys.every((k) => (last as unknown as Record<string, unknown>)[k] === (info as unknown as Record<string, unknown>)[k])
+  )
     return last;
   lastClientInfo = Object.freeze(info);
   return info;
@@ -98,13 +102,13 @@ export class ServerSession {
   private clientCaps: ClientCapabilities | undefined;
   private declaredCaps: ServerCapabilities | undefined;
   private ready = false;
-  private declare fallbackId: string | undefined;
-  private declare emitter: Emitter<ServerSessionEvents> | undefined;
-  private declare subscribed: Set<string> | undefined;
+  declare private fallbackId: string | undefined;
+  declare private emitter: Emitter<ServerSessionEvents> | undefined;
+  declare private subscribed: Set<string> | undefined;
   /** Set when the first request carried modern `_meta` (2026-07-28): every request then stands alone. */
-  private declare modernRevision: ModernRevision | undefined;
+  declare private modernRevision: ModernRevision | undefined;
   /** Open `subscriptions/listen` requests (modern sessions), by request id. */
-  private declare listening: Map<RequestId, Listen & { end(): void }> | undefined;
+  declare private listening: Map<RequestId, Listen & { end(): void }> | undefined;
 
   constructor(
     readonly server: McpServer,
@@ -171,7 +175,12 @@ export class ServerSession {
   /** Send a request to the client. A stateless session has none to send (MRTR spec): it fails with -32601. */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
     if (this.modernRevision !== undefined)
-      return Promise.reject(new McpError(ErrorCode.MethodNotFound, `${method} cannot be sent to a ${this.modernRevision} client: servers send no requests in that revision`));
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `${method} cannot be sent to a ${this.modernRevision} client: servers send no requests in that revision`,
+        ),
+      );
     return this.protocol.request<T>(method, params, options);
   }
 
@@ -243,8 +252,12 @@ export class ServerSession {
       sendRequest: modern ? inputRequestBridge(ctx, params) : ctx.sendRequest,
       sendProgress: emits ? ctx.sendProgress : async () => {},
       session: this,
-      log: modern ? (level, data, logger) => this.logForRequest(ctx, level, data, logger) : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
-      clientCapabilities: modern ? ((ctx.meta[MODERN_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities) : this.clientCapabilities,
+      log: modern
+        ? (level, data, logger) => this.logForRequest(ctx, level, data, logger)
+        : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
+      clientCapabilities: modern
+        ? ((ctx.meta[MODERN_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities)
+        : this.clientCapabilities,
     };
   }
 
@@ -272,7 +285,11 @@ export class ServerSession {
       if (!requestDeclaresTasks(ctx)) return Promise.reject(tasksExtensionRequired("subscribing to task status"));
       if (hasTasksExtension(this.declared)) filter.taskIds = followableTasks(this.server.options.tasks, asked.taskIds, ctx);
     }
-    this.notify("notifications/subscriptions/acknowledged", { _meta: subscriptionMeta(id), notifications: filter }, { relatedRequestId: id }).catch(() => {});
+    this.notify(
+      "notifications/subscriptions/acknowledged",
+      { _meta: subscriptionMeta(id), notifications: filter },
+      { relatedRequestId: id },
+    ).catch(() => {});
     // Each followed task's state now: a task that settled before the listen opened is not missed.
     for (const taskId of filter.taskIds ?? []) {
       const detail = this.server.options.tasks?.detail?.(taskId, ctx);
@@ -316,7 +333,11 @@ export class ServerSession {
     const sends: Promise<void>[] = [];
     for (const l of this.listening?.values() ?? [])
       if (l.uris.has(uri))
-        sends.push(this.notify("notifications/resources/updated", { _meta: subscriptionMeta(l.id), uri }, { relatedRequestId: l.id }).catch(() => {}));
+        sends.push(
+          this.notify("notifications/resources/updated", { _meta: subscriptionMeta(l.id), uri }, { relatedRequestId: l.id }).catch(
+            () => {},
+          ),
+        );
     await Promise.all(sends);
   }
 
@@ -381,7 +402,9 @@ export class ServerSession {
       }
       // A modern session's request without a version: the codec names the missing `_meta` field.
       if (this.modernRevision !== undefined)
-        return method === "initialize" ? invalidRequest(`this connection speaks MCP ${this.modernRevision}, which has no initialize`) : undefined;
+        return method === "initialize"
+          ? invalidRequest(`this connection speaks MCP ${this.modernRevision}, which has no initialize`)
+          : undefined;
     }
     if (!this.initialized && method !== "initialize" && method !== "ping")
       return invalidRequest(`session not initialized: send initialize before ${method}`);

@@ -61,7 +61,12 @@ describe("a 2026-07-28 client", () => {
     expect(session.modern).toBe(true);
     expect(session.protocolVersion).toBe(REV);
     const tools = await raw.request("tools/list", { _meta: META });
-    expect(tools.result).toMatchObject({ resultType: "complete", tools: [{ name: "echo" }, { name: "ask" }], ttlMs: 0, cacheScope: "public" });
+    expect(tools.result).toMatchObject({
+      resultType: "complete",
+      tools: [{ name: "echo" }, { name: "ask" }],
+      ttlMs: 0,
+      cacheScope: "public",
+    });
     const call = await raw.request("tools/call", { _meta: META, name: "echo", arguments: { text: "hi" } });
     expect(call.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hi" }] });
     expect(call.result.ttlMs).toBeUndefined();
@@ -75,7 +80,11 @@ describe("a 2026-07-28 client", () => {
 
   test("per-request log level: notifications/message only for the request that set it, at or above it", async () => {
     const { raw } = await rawClient(richServer());
-    const call = await raw.request("tools/call", { _meta: { ...META, [MODERN_META.logLevel]: "info" }, name: "echo", arguments: { text: "x" } });
+    const call = await raw.request("tools/call", {
+      _meta: { ...META, [MODERN_META.logLevel]: "info" },
+      name: "echo",
+      arguments: { text: "x" },
+    });
     expect(call.result.resultType).toBe("complete");
     const logs = raw.received.filter((m) => m.method === "notifications/message");
     expect(logs.map((m) => m.params.data)).toEqual(["echoing"]);
@@ -84,7 +93,10 @@ describe("a 2026-07-28 client", () => {
   test("a version we do not serve per request is -32022 naming every version we serve; a missing _meta field is -32602", async () => {
     const { raw, session } = await rawClient(richServer());
     const r = await raw.request("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "2099-01-01" } });
-    expect(r.error).toMatchObject({ code: -32022, data: { requested: "2099-01-01", supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] } });
+    expect(r.error).toMatchObject({
+      code: -32022,
+      data: { requested: "2099-01-01", supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] },
+    });
     expect(session.modern).toBe(false);
     await raw.request("server/discover", { _meta: META });
     const missing = await raw.request("tools/list", { _meta: { [MODERN_META.protocolVersion]: REV } });
@@ -102,11 +114,17 @@ describe("a 2026-07-28 client", () => {
       jsonrpc: "2.0",
       id: listenId,
       method: "subscriptions/listen",
-      params: { _meta: META, notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["agent://status"] } },
+      params: {
+        _meta: META,
+        notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["agent://status"] },
+      },
     });
     const ack = await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
     // Prompts are off (not declared): not acknowledged.
-    expect(ack.params).toEqual({ _meta: { [MODERN_META.subscriptionId]: listenId }, notifications: { toolsListChanged: true, resourceSubscriptions: ["agent://status"] } });
+    expect(ack.params).toEqual({
+      _meta: { [MODERN_META.subscriptionId]: listenId },
+      notifications: { toolsListChanged: true, resourceSubscriptions: ["agent://status"] },
+    });
     await server.notifyResourceUpdated("agent://status");
     await server.notifyResourceUpdated("agent://other");
     const updated = await raw.next((m) => m.method === "notifications/resources/updated");
@@ -133,7 +151,10 @@ describe("a 2026-07-28 client", () => {
     expect(undeclared.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
     const withElicitation = { ...META, [MODERN_META.clientCapabilities]: { elicitation: { form: {} } } };
     const first = await raw.request("tools/call", { _meta: withElicitation, name: "ask" });
-    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation/create#0": { method: "elicitation/create", params: { message: "Your name?" } } } });
+    expect(first.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { "elicitation/create#0": { method: "elicitation/create", params: { message: "Your name?" } } },
+    });
     expect(first.result.ttlMs).toBeUndefined();
     const retry = await raw.request("tools/call", {
       _meta: withElicitation,
@@ -146,43 +167,60 @@ describe("a 2026-07-28 client", () => {
   test("closing the server ends an open listen gracefully: its response carries the subscription id", async () => {
     const server = richServer();
     const { raw } = await rawClient(server);
-    await raw.send({ jsonrpc: "2.0", id: "sub", method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
+    await raw.send({
+      jsonrpc: "2.0",
+      id: "sub",
+      method: "subscriptions/listen",
+      params: { _meta: META, notifications: { toolsListChanged: true } },
+    });
     await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
     await server.close();
     const end = await raw.next((m) => m.id === "sub");
     expect(end.result).toMatchObject({ resultType: "complete", _meta: { [MODERN_META.subscriptionId]: "sub" } });
   });
 
-  test.skipIf(sharedMissing)(`${NEEDS_SHARED} everything the server sent in a modern session validates against the official 2026-07-28 schema`, async () => {
-    const server = richServer();
-    const { raw } = await rawClient(server);
-    const methods = new Map<unknown, string>();
-    const ask = async (method: string, params: Record<string, unknown>) => {
-      const sent = raw.request(method, params);
-      methods.set(1000 + methods.size, method);
-      return sent;
-    };
-    await ask("server/discover", { _meta: META });
-    await ask("tools/list", { _meta: META });
-    await ask("tools/call", { _meta: { ...META, [MODERN_META.logLevel]: "debug", progressToken: "p" }, name: "echo", arguments: { text: "a" } });
-    await ask("resources/list", { _meta: META });
-    await ask("resources/templates/list", { _meta: META });
-    await ask("resources/read", { _meta: META, uri: "agent://status" });
-    await ask("resources/read", { _meta: META, uri: "agent://missing" });
-    await ask("tools/call", { _meta: META, name: "nope" });
-    await ask("tools/call", { _meta: { ...META, [MODERN_META.clientCapabilities]: { elicitation: {} } }, name: "ask" });
-    await ask("tools/call", { _meta: META, name: "ask" });
-    await ask("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "1900-01-01" } });
-    await raw.send({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { _meta: META, notifications: { resourceSubscriptions: ["agent://status"] } } });
-    methods.set(1, "subscriptions/listen");
-    await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
-    await server.notifyResourceUpdated("agent://status");
-    await raw.next((m) => m.method === "notifications/resources/updated");
-    for (const s of server.sessions()) s.endListens();
-    await raw.next((m) => m.id === 1);
-    expect(raw.received.length).toBeGreaterThan(12);
-    expectAllOfficial(raw.received, methods);
-  });
+  test.skipIf(sharedMissing)(
+    `${NEEDS_SHARED} everything the server sent in a modern session validates against the official 2026-07-28 schema`,
+    async () => {
+      const server = richServer();
+      const { raw } = await rawClient(server);
+      const methods = new Map<unknown, string>();
+      const ask = async (method: string, params: Record<string, unknown>) => {
+        const sent = raw.request(method, params);
+        methods.set(1000 + methods.size, method);
+        return sent;
+      };
+      await ask("server/discover", { _meta: META });
+      await ask("tools/list", { _meta: META });
+      await ask("tools/call", {
+        _meta: { ...META, [MODERN_META.logLevel]: "debug", progressToken: "p" },
+        name: "echo",
+        arguments: { text: "a" },
+      });
+      await ask("resources/list", { _meta: META });
+      await ask("resources/templates/list", { _meta: META });
+      await ask("resources/read", { _meta: META, uri: "agent://status" });
+      await ask("resources/read", { _meta: META, uri: "agent://missing" });
+      await ask("tools/call", { _meta: META, name: "nope" });
+      await ask("tools/call", { _meta: { ...META, [MODERN_META.clientCapabilities]: { elicitation: {} } }, name: "ask" });
+      await ask("tools/call", { _meta: META, name: "ask" });
+      await ask("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "1900-01-01" } });
+      await raw.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: { _meta: META, notifications: { resourceSubscriptions: ["agent://status"] } },
+      });
+      methods.set(1, "subscriptions/listen");
+      await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
+      await server.notifyResourceUpdated("agent://status");
+      await raw.next((m) => m.method === "notifications/resources/updated");
+      for (const s of server.sessions()) s.endListens();
+      await raw.next((m) => m.id === 1);
+      expect(raw.received.length).toBeGreaterThan(12);
+      expectAllOfficial(raw.received, methods);
+    },
+  );
 });
 
 describe("the handshake era on the same server", () => {

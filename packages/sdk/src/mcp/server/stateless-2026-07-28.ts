@@ -64,7 +64,10 @@ export function modernResult(method: string, result: Record<string, unknown>, se
 
 /** The answer to `server/discover`: every revision we serve, newest first, and what we offer now. */
 export function discoverResult(server: McpServer): Record<string, unknown> {
-  const result: Record<string, unknown> = { supportedVersions: [...SUPPORTED_REVISIONS], capabilities: server.capabilitiesFor(SUPPORTED_REVISIONS[0]!) };
+  const result: Record<string, unknown> = {
+    supportedVersions: [...SUPPORTED_REVISIONS],
+    capabilities: server.capabilitiesFor(SUPPORTED_REVISIONS[0]!),
+  };
   if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
   return result;
 }
@@ -91,7 +94,11 @@ export interface Listen {
 /** Whether a listen asked for `notifications/<kind>/list_changed`. */
 export function listensToList(listen: Listen, kind: "tools" | "prompts" | "resources"): boolean {
   const f = listen.filter;
-  return kind === "tools" ? f.toolsListChanged === true : kind === "prompts" ? f.promptsListChanged === true : f.resourcesListChanged === true;
+  return kind === "tools"
+    ? f.toolsListChanged === true
+    : kind === "prompts"
+      ? f.promptsListChanged === true
+      : f.resourcesListChanged === true;
 }
 
 /** `_meta` tagging a notification as part of subscription `id`. */

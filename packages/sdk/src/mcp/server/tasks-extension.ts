@@ -29,9 +29,13 @@ export interface TaskDetail {
 
 /** The -32021 the extension prescribes for a client that must declare it. */
 export function tasksExtensionRequired(why: string): McpError {
-  return new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${why} needs the ${TASKS_EXTENSION} extension in this request's _meta capabilities`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: ${why} needs the ${TASKS_EXTENSION} extension in this request's _meta capabilities`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 /** Whether a stateless request's `_meta` capabilities list the extension. */
@@ -53,7 +57,13 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** The extension's `Task` fields of a view (`ttlMs` / `pollIntervalMs`, not 2025-11-25's names). */
 function taskFields(view: TaskView): Record<string, unknown> {
-  const out: Record<string, unknown> = { taskId: view.taskId, status: view.status, createdAt: view.createdAt, lastUpdatedAt: view.lastUpdatedAt, ttlMs: view.ttl };
+  const out: Record<string, unknown> = {
+    taskId: view.taskId,
+    status: view.status,
+    createdAt: view.createdAt,
+    lastUpdatedAt: view.lastUpdatedAt,
+    ttlMs: view.ttl,
+  };
   if (view.statusMessage !== undefined) out.statusMessage = view.statusMessage;
   if (view.pollInterval !== undefined) out.pollIntervalMs = view.pollInterval;
   return out;
@@ -83,7 +93,12 @@ function detailOf(receiver: TaskReceiver, taskId: string, ctx: RequestContext): 
 }
 
 /** Answer one of the extension's requests (`tasks/get`, `tasks/update`, `tasks/cancel`) from `receiver`, after checking the request declared the extension. */
-export function handleExtensionTaskRequest(receiver: TaskReceiver, p: Record<string, unknown>, ctx: RequestContext, method: string): Record<string, unknown> {
+export function handleExtensionTaskRequest(
+  receiver: TaskReceiver,
+  p: Record<string, unknown>,
+  ctx: RequestContext,
+  method: string,
+): Record<string, unknown> {
   if (!requestDeclaresTasks(ctx)) throw tasksExtensionRequired(method);
   const taskId = p.taskId as string;
   const detail = detailOf(receiver, taskId, ctx);

@@ -74,8 +74,10 @@ export const RELATED_TASK = "io.modelcontextprotocol/related-task";
  */
 export function taskMode(tool: Tool, asked: boolean): "task" | "plain" {
   const support = tool.execution?.taskSupport ?? "forbidden";
-  if (asked && support === "forbidden") throw new McpError(ErrorCode.MethodNotFound, `tool ${tool.name} does not support task-augmented calls`);
-  if (!asked && support === "required") throw new McpError(ErrorCode.MethodNotFound, `tool ${tool.name} must be called as a task (params.task)`);
+  if (asked && support === "forbidden")
+    throw new McpError(ErrorCode.MethodNotFound, `tool ${tool.name} does not support task-augmented calls`);
+  if (!asked && support === "required")
+    throw new McpError(ErrorCode.MethodNotFound, `tool ${tool.name} must be called as a task (params.task)`);
   return asked ? "task" : "plain";
 }
 

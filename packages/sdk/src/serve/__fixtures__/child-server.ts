@@ -18,7 +18,9 @@ export interface ChildServer {
 }
 
 /** Start a child server with these HTTP server options, self-MCP options and answer size. */
-export async function startChildServer(o: { serve?: Record<string, unknown>; self?: Record<string, unknown>; answerBytes?: number } = {}): Promise<ChildServer> {
+export async function startChildServer(
+  o: { serve?: Record<string, unknown>; self?: Record<string, unknown>; answerBytes?: number } = {},
+): Promise<ChildServer> {
   const proc: Subprocess<"pipe", "pipe", "inherit"> = Bun.spawn([process.execPath, CHILD], {
     env: {
       PATH: process.env.PATH ?? "",

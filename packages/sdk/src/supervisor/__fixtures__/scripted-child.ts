@@ -13,7 +13,8 @@ import { Supervisor } from "../supervisor.ts";
 const usage = (n: number) => ({ inputTokens: n, outputTokens: 0, totalTokens: n });
 const result = (text: string, tokens = 15): ChildResult => ({ text, usage: usage(tokens), turns: 1, toolCalls: 0, stopReason: "final" });
 const never = new Promise<never>(() => {});
-const until = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
+const until = (signal: AbortSignal) =>
+  new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
 
 let current = "";
 const sigterm = new AbortController();
@@ -33,7 +34,10 @@ const end = await serveSubagentChild(
         return result(`echo ${arg} (attempt ${start.attempt}, run ${start.runId})`);
       case "cached":
         // A child whose model read most of its input from a prompt cache and reasoned: the split travels up.
-        return { ...result("cached"), usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, cacheReadTokens: 80, cacheWriteTokens: 10, reasoningTokens: 12 } };
+        return {
+          ...result("cached"),
+          usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, cacheReadTokens: 80, cacheWriteTokens: 10, reasoningTokens: 12 },
+        };
       case "start-params":
         return result(JSON.stringify({ start, hasKey: process.env.AGENT_API_KEY === "sk-fixture-key" }));
       case "crash-once":

@@ -4,8 +4,7 @@
  */
 import { spawn } from "node:child_process";
 
-const line = (method: string, params: Record<string, unknown> = {}) =>
-  `${JSON.stringify({ jsonrpc: "2.0", method, params })}\n`;
+const line = (method: string, params: Record<string, unknown> = {}) => `${JSON.stringify({ jsonrpc: "2.0", method, params })}\n`;
 const keepAlive = () => setInterval(() => {}, 60_000);
 
 switch (process.argv[2]) {
@@ -45,9 +44,7 @@ switch (process.argv[2]) {
   }
   case "env": {
     const e = process.env;
-    process.stdout.write(
-      line("env", { configured: e.FROM_OPTIONS, leaked: e.AGENTD_TEST_PARENT_SECRET ?? null, hasPath: !!e.PATH }),
-    );
+    process.stdout.write(line("env", { configured: e.FROM_OPTIONS, leaked: e.AGENTD_TEST_PARENT_SECRET ?? null, hasPath: !!e.PATH }));
     process.stdin.on("data", () => {});
     break;
   }

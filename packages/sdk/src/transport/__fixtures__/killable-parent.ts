@@ -19,7 +19,13 @@ while (args[0]?.startsWith("--")) {
 }
 const transports: StdioChildTransport[] = [];
 for (const [i, line] of args.entries()) {
-  const t = new StdioChildTransport({ name: `s${i}`, command: "/bin/sh", args: ["-c", line], env: { PATH: process.env.PATH ?? "" }, spawnApi: fixtureSpawnApi() });
+  const t = new StdioChildTransport({
+    name: `s${i}`,
+    command: "/bin/sh",
+    args: ["-c", line],
+    env: { PATH: process.env.PATH ?? "" },
+    spawnApi: fixtureSpawnApi(),
+  });
   await t.start();
   transports.push(t);
 }

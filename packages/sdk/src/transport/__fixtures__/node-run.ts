@@ -28,7 +28,13 @@ function groupOf(pid: number): [number, number] | null {
 
 // A message arrives; the child leads its own group; closing stdin ends it.
 {
-  const t = new StdioChildTransport({ name: "env", command: bun, args: [childModes, "env"], env: { FROM_OPTIONS: "yes" }, closeGraceMs: 20_000 });
+  const t = new StdioChildTransport({
+    name: "env",
+    command: bun,
+    args: [childModes, "env"],
+    env: { FROM_OPTIONS: "yes" },
+    closeGraceMs: 20_000,
+  });
   const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
   await t.start();
   report.message = await got;

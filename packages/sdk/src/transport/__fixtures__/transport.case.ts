@@ -45,11 +45,7 @@ export interface TransportCaseOptions {
 }
 
 /** Register the shared transport cases under `describe(name)`. */
-export function runTransportCases(
-  name: string,
-  makePair: () => Promise<TransportPair>,
-  options: TransportCaseOptions = {},
-): void {
+export function runTransportCases(name: string, makePair: () => Promise<TransportPair>, options: TransportCaseOptions = {}): void {
   const timeoutMs = options.timeoutMs ?? 20_000;
   // bun's per-test timeout (5 s by default) must outlast our own deadlines, so a failure names what it awaited.
   const caseTimeout = timeoutMs + 10_000;
@@ -70,81 +66,111 @@ export function runTransportCases(
       return { ...pair, a: watch(pair.a, timeoutMs), b: watch(pair.b, timeoutMs) };
     };
 
-    test("messages both ways, in order", async () => {
-      const { a, b } = await open();
-      const toB = [note("one", { n: 1 }), { jsonrpc: "2.0", id: 7, method: "tools/list" }, note("three", { n: 3 })] as const;
-      for (const m of toB) await a.t.send(m);
-      expect(await b.received(3)).toEqual([...toB]);
-      const toA = [{ jsonrpc: "2.0", id: 7, result: { tools: [] } }, { jsonrpc: "2.0", id: 8, error: { code: -32601, message: "no" } }];
-      for (const m of toA) await b.t.send(m as JsonRpcMessage);
-      expect(await a.received(2)).toEqual(toA);
-      expect([...a.problems, ...b.problems]).toEqual([]);
-    }, caseTimeout);
+    test(
+      "messages both ways, in order",
+      async () => {
+        const { a, b } = await open();
+        const toB = [note("one", { n: 1 }), { jsonrpc: "2.0", id: 7, method: "tools/list" }, note("three", { n: 3 })] as const;
+        for (const m of toB) await a.t.send(m);
+        expect(await b.received(3)).toEqual([...toB]);
+        const toA = [
+          { jsonrpc: "2.0", id: 7, result: { tools: [] } },
+          { jsonrpc: "2.0", id: 8, error: { code: -32601, message: "no" } },
+        ];
+        for (const m of toA) await b.t.send(m as JsonRpcMessage);
+        expect(await a.received(2)).toEqual(toA);
+        expect([...a.problems, ...b.problems]).toEqual([]);
+      },
+      caseTimeout,
+    );
 
-    test("1,000-message bursts both ways at once arrive in order", async () => {
-      const { a, b } = await open();
-      const n = 1000;
-      const batch = (dir: string) => Array.from({ length: n }, (_, i) => note(dir, { i }));
-      await Promise.all([burst(a.t, batch("ab")), burst(b.t, batch("ba"))]);
-      const [atB, atA] = await Promise.all([b.received(n), a.received(n)]);
-      expect(atB.map((m) => (m as Note).params.i)).toEqual(batch("ab").map((m) => m.params.i));
-      expect(atA.map((m) => (m as Note).method)).toEqual(Array(n).fill("ba"));
-      expect(atA.map((m) => (m as Note).params.i)).toEqual(batch("ba").map((m) => m.params.i));
-      expect([...a.problems, ...b.problems]).toEqual([]);
-    }, caseTimeout);
+    test(
+      "1,000-message bursts both ways at once arrive in order",
+      async () => {
+        const { a, b } = await open();
+        const n = 1000;
+        const batch = (dir: string) => Array.from({ length: n }, (_, i) => note(dir, { i }));
+        await Promise.all([burst(a.t, batch("ab")), burst(b.t, batch("ba"))]);
+        const [atB, atA] = await Promise.all([b.received(n), a.received(n)]);
+        expect(atB.map((m) => (m as Note).params.i)).toEqual(batch("ab").map((m) => m.params.i));
+        expect(atA.map((m) => (m as Note).method)).toEqual(Array(n).fill("ba"));
+        expect(atA.map((m) => (m as Note).params.i)).toEqual(batch("ba").map((m) => m.params.i));
+        expect([...a.problems, ...b.problems]).toEqual([]);
+      },
+      caseTimeout,
+    );
 
-    test("a 1 MiB message arrives intact", async () => {
-      const { a, b } = await open();
-      const chunk = "0123456789abcdef—é😀";
-      const data = chunk.repeat(Math.ceil((1024 * 1024) / chunk.length)).slice(0, 1024 * 1024);
-      const big = note("big", { data });
-      await a.t.send(big);
-      expect(await b.received(1)).toEqual([big]);
-      await b.t.send(big);
-      expect(await a.received(1)).toEqual([big]);
-      expect([...a.problems, ...b.problems]).toEqual([]);
-    }, caseTimeout);
+    test(
+      "a 1 MiB message arrives intact",
+      async () => {
+        const { a, b } = await open();
+        const chunk = "0123456789abcdef—é😀";
+        const data = chunk.repeat(Math.ceil((1024 * 1024) / chunk.length)).slice(0, 1024 * 1024);
+        const big = note("big", { data });
+        await a.t.send(big);
+        expect(await b.received(1)).toEqual([big]);
+        await b.t.send(big);
+        expect(await a.received(1)).toEqual([big]);
+        expect([...a.problems, ...b.problems]).toEqual([]);
+      },
+      caseTimeout,
+    );
 
-    test("Unicode arrives intact", async () => {
-      const { a, b } = await open();
-      const texts = [
-        "😀👩‍👩‍👧‍👦🇩🇪 emoji and ZWJ sequences",
-        "你好世界 日本語 한국어 CJK",
-        "مرحبا שלום right-to-left",
-        "e\u0301 combining, \u2028 \u2029 line separators, \u0000 NUL, \r\n\t controls",
-        "lone surrogates \ud800 \udfff, BOM \ufeff, max \u{10ffff}",
-      ];
-      const m = note("unicode", { texts, [texts[1]!]: texts[0]! });
-      await a.t.send(m);
-      expect(await b.received(1)).toEqual([m]);
-      await b.t.send(m);
-      expect(await a.received(1)).toEqual([m]);
-    }, caseTimeout);
+    test(
+      "Unicode arrives intact",
+      async () => {
+        const { a, b } = await open();
+        const texts = [
+          "😀👩‍👩‍👧‍👦🇩🇪 emoji and ZWJ sequences",
+          "你好世界 日本語 한국어 CJK",
+          "مرحبا שלום right-to-left",
+          "e\u0301 combining, \u2028 \u2029 line separators, \u0000 NUL, \r\n\t controls",
+          "lone surrogates \ud800 \udfff, BOM \ufeff, max \u{10ffff}",
+        ];
+        const m = note("unicode", { texts, [texts[1]!]: texts[0]! });
+        await a.t.send(m);
+        expect(await b.received(1)).toEqual([m]);
+        await b.t.send(m);
+        expect(await a.received(1)).toEqual([m]);
+      },
+      caseTimeout,
+    );
 
-    for (const [closer, other] of [["a", "b"], ["b", "a"]] as const) {
-      test(`close from ${closer}: onclose once, the far side notices, sends after close reject`, async () => {
-        const ends = await open();
-        const [c, o] = [ends[closer], ends[other]];
-        await c.t.close();
-        expect(c.closes).toBe(1);
-        await c.t.close();
-        expect(c.closes).toBe(1);
-        await expect(c.t.send(note("late"))).rejects.toThrow();
-        if ((options.farSide ?? "onclose") === "onclose") {
-          await o.closed;
-          expect(o.closes).toBe(1);
-        }
-        await expect(o.t.send(note("late"))).rejects.toThrow();
-      }, caseTimeout);
+    for (const [closer, other] of [
+      ["a", "b"],
+      ["b", "a"],
+    ] as const) {
+      test(
+        `close from ${closer}: onclose once, the far side notices, sends after close reject`,
+        async () => {
+          const ends = await open();
+          const [c, o] = [ends[closer], ends[other]];
+          await c.t.close();
+          expect(c.closes).toBe(1);
+          await c.t.close();
+          expect(c.closes).toBe(1);
+          await expect(c.t.send(note("late"))).rejects.toThrow();
+          if ((options.farSide ?? "onclose") === "onclose") {
+            await o.closed;
+            expect(o.closes).toBe(1);
+          }
+          await expect(o.t.send(note("late"))).rejects.toThrow();
+        },
+        caseTimeout,
+      );
     }
 
-    test("start() on a started transport rejects and the pair keeps working", async () => {
-      const { a, b } = await open();
-      await expect(a.t.start()).rejects.toThrow();
-      await expect(b.t.start()).rejects.toThrow();
-      await a.t.send(note("still"));
-      expect(await b.received(1)).toEqual([note("still")]);
-    }, caseTimeout);
+    test(
+      "start() on a started transport rejects and the pair keeps working",
+      async () => {
+        const { a, b } = await open();
+        await expect(a.t.start()).rejects.toThrow();
+        await expect(b.t.start()).rejects.toThrow();
+        await a.t.send(note("still"));
+        expect(await b.received(1)).toEqual([note("still")]);
+      },
+      caseTimeout,
+    );
   });
 }
 

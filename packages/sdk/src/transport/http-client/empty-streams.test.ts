@@ -50,39 +50,51 @@ async function session(url: string, reconnect?: Partial<ReconnectOptions>, wrap?
 const watch = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("server-push streams that end at once", () => {
-  test("`retry: 0` and empty streams: default policy makes a handful of GETs, not thousands", async () => {
-    const { server, gets } = endingAtOnce(() => "retry: 0\n\n");
-    const { c } = await session(server.url);
-    await c.until(() => gets() >= 1, "the first push GET");
-    await watch(1500);
-    // Before: ~1,000 GETs in 1.5 s. Now the first waits >= 500 ms (backoff over the 250 ms floor), then more.
-    expect(gets()).toBeGreaterThanOrEqual(1);
-    expect(gets()).toBeLessThanOrEqual(4);
-  }, T);
+  test(
+    "`retry: 0` and empty streams: default policy makes a handful of GETs, not thousands",
+    async () => {
+      const { server, gets } = endingAtOnce(() => "retry: 0\n\n");
+      const { c } = await session(server.url);
+      await c.until(() => gets() >= 1, "the first push GET");
+      await watch(1500);
+      // Before: ~1,000 GETs in 1.5 s. Now the first waits >= 500 ms (backoff over the 250 ms floor), then more.
+      expect(gets()).toBeGreaterThanOrEqual(1);
+      expect(gets()).toBeLessThanOrEqual(4);
+    },
+    T,
+  );
 
-  test("a polling server (a fresh event id each time) is followed, but `retry: 0` is floored", async () => {
-    const { server, gets } = endingAtOnce((n) => `id: poll-${n}\nretry: 0\ndata: \n\n`);
-    const { t, c } = await session(server.url);
-    await c.until(() => gets() >= 1, "the first push GET");
-    await watch(1000);
-    expect(gets()).toBeLessThanOrEqual(6); // 250 ms floor: at most ~4 re-GETs a second (before: hundreds)
-    // Progress each time (a fresh id): no empty-stream backoff, and well past maxEmptyStreams it keeps going.
-    await c.until(() => gets() >= 12, "twelve polls");
-    expect(t.getStreamState).not.toBe("failed");
-    expect(c.errors).toEqual([]);
-  }, T);
+  test(
+    "a polling server (a fresh event id each time) is followed, but `retry: 0` is floored",
+    async () => {
+      const { server, gets } = endingAtOnce((n) => `id: poll-${n}\nretry: 0\ndata: \n\n`);
+      const { t, c } = await session(server.url);
+      await c.until(() => gets() >= 1, "the first push GET");
+      await watch(1000);
+      expect(gets()).toBeLessThanOrEqual(6); // 250 ms floor: at most ~4 re-GETs a second (before: hundreds)
+      // Progress each time (a fresh id): no empty-stream backoff, and well past maxEmptyStreams it keeps going.
+      await c.until(() => gets() >= 12, "twelve polls");
+      expect(t.getStreamState).not.toBe("failed");
+      expect(c.errors).toEqual([]);
+    },
+    T,
+  );
 
-  test("after maxEmptyStreams empty streams in a row the stream fails through onerror: a push-stream loss", async () => {
-    const { server, gets } = endingAtOnce(() => "retry: 0\n\n");
-    const losses: LossReason[] = [];
-    const reconnect = { initialDelayMs: 1, maxDelayMs: 5, growFactor: 2, maxRetries: 3, maxEmptyStreams: 3 };
-    const { t, c } = await session(server.url, reconnect, (inner) => new TappedTransport(inner, (reason) => losses.push(reason)));
-    await c.until(() => losses.length > 0, "the push-stream-failed loss");
-    expect(losses).toEqual(["push-stream-failed"]);
-    expect(t.getStreamState).toBe("failed");
-    expect(gets()).toBe(3);
-    const error = c.errors.at(-1);
-    expect(AgentdError.isInstance(error) && error.code).toBe("E_CONNECTION_CLOSED");
-    expect(error?.message).toContain("stream ended 3 times in a row without sending anything");
-  }, T);
+  test(
+    "after maxEmptyStreams empty streams in a row the stream fails through onerror: a push-stream loss",
+    async () => {
+      const { server, gets } = endingAtOnce(() => "retry: 0\n\n");
+      const losses: LossReason[] = [];
+      const reconnect = { initialDelayMs: 1, maxDelayMs: 5, growFactor: 2, maxRetries: 3, maxEmptyStreams: 3 };
+      const { t, c } = await session(server.url, reconnect, (inner) => new TappedTransport(inner, (reason) => losses.push(reason)));
+      await c.until(() => losses.length > 0, "the push-stream-failed loss");
+      expect(losses).toEqual(["push-stream-failed"]);
+      expect(t.getStreamState).toBe("failed");
+      expect(gets()).toBe(3);
+      const error = c.errors.at(-1);
+      expect(AgentdError.isInstance(error) && error.code).toBe("E_CONNECTION_CLOSED");
+      expect(error?.message).toContain("stream ended 3 times in a row without sending anything");
+    },
+    T,
+  );
 });

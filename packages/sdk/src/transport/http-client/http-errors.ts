@@ -8,8 +8,7 @@ const DETAIL_BYTES = 2048;
 const DETAIL_CHARS = 200;
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
-export const mediaType = (contentType: string | null): string =>
-  (contentType ?? "").split(";", 1)[0]!.trim().toLowerCase();
+export const mediaType = (contentType: string | null): string => (contentType ?? "").split(";", 1)[0]!.trim().toLowerCase();
 
 /**
  * A short, safe description of an error body: the JSON-RPC error message if there is one, else the start of

@@ -86,5 +86,9 @@ export function reconnectDelay(
   random: () => number = Math.random,
 ): number {
   if (serverRetryMs !== undefined) return Math.min(SERVER_RETRY_BOUNDS.maxMs, Math.max(SERVER_RETRY_BOUNDS.minMs, serverRetryMs));
-  return backoffDelay(attempt, { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs, factor: policy.growFactor, jitter: "equal" }, random);
+  return backoffDelay(
+    attempt,
+    { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs, factor: policy.growFactor, jitter: "equal" },
+    random,
+  );
 }

@@ -24,7 +24,11 @@ const NAMED: Readonly<Record<string, "name" | "uri" | "taskId">> = {
 };
 
 /** Add the mirrored headers of `message` when `revision` is a stateless one. */
-export function mirrorRequestHeaders(headers: Headers, revision: string | undefined, message: { method?: unknown; params?: unknown }): void {
+export function mirrorRequestHeaders(
+  headers: Headers,
+  revision: string | undefined,
+  message: { method?: unknown; params?: unknown },
+): void {
   if (!isModernRevision(revision) || typeof message.method !== "string") return;
   headers.set("mcp-method", message.method);
   const field = NAMED[message.method];

@@ -75,7 +75,12 @@ describe("StreamableHttpClientTransport ⇄ official SDK server", () => {
     const c = collect(client);
     await connect(client, c);
 
-    await client.send({ jsonrpc: "2.0", id: "steps-1", method: "tools/call", params: { name: "steps", arguments: { first: 3, then: 4 }, _meta: { progressToken: "p" } } });
+    await client.send({
+      jsonrpc: "2.0",
+      id: "steps-1",
+      method: "tools/call",
+      params: { name: "steps", arguments: { first: 3, then: 4 }, _meta: { progressToken: "p" } },
+    });
     await c.until(() => progressValues(c).length === 3, "the first 3 progress notifications");
     expect(proxy.cut("POST")).toBe(1);
     server.release();

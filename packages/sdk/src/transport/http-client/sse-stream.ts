@@ -43,7 +43,6 @@ export interface StreamHost {
 /** Where a stream is: `open` means a connection is delivering events. */
 export type SseStreamState = "connecting" | "open" | "reconnecting" | "ended";
 
-
 const isResponseTo = (m: unknown, id: RequestId): boolean =>
   typeof m === "object" && m !== null && (m as { id?: unknown }).id === id && ("result" in m || "error" in m);
 
@@ -120,7 +119,9 @@ export class SseStream {
       if (!initial) {
         if (failures >= policy.maxRetries) {
           const why = lastFailure ? ` (last: ${lastFailure.message})` : "";
-          const error = this.lost(`could not re-open the ${this.kind === "get" ? "server-push" : "response"} stream after ${failures} attempts${why}`);
+          const error = this.lost(
+            `could not re-open the ${this.kind === "get" ? "server-push" : "response"} stream after ${failures} attempts${why}`,
+          );
           this.host.error(error);
           return this.end(error);
         }

@@ -35,7 +35,15 @@ import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonr
 import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
 import { type HttpAuthProvider, MAX_AUTH_ROUNDS } from "./auth-provider.ts";
 import { fetchSameOrigin } from "./fetch-same-origin.ts";
-import { httpError, isSessionLoss, mediaType, networkError, readErrorDetail, sessionExpiredError, unauthorizedError } from "./http-errors.ts";
+import {
+  httpError,
+  isSessionLoss,
+  mediaType,
+  networkError,
+  readErrorDetail,
+  sessionExpiredError,
+  unauthorizedError,
+} from "./http-errors.ts";
 import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./probe-2024-11-05-sse.ts";
 import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
 import { readJsonMessages } from "./read-body.ts";
@@ -139,7 +147,11 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     else if (this.sessionLost) throw this.sessionLost;
     if (m.method === "notifications/cancelled") this.forgetRequest(message);
     if (requestId !== undefined && options?.resumptionToken) {
-      this.startStream(new SseStream("post", this, new AbortController(), requestId, options.onresumptiontoken), undefined, options.resumptionToken);
+      this.startStream(
+        new SseStream("post", this, new AbortController(), requestId, options.onresumptiontoken),
+        undefined,
+        options.resumptionToken,
+      );
       return;
     }
     const ctrl = new AbortController();
@@ -160,7 +172,11 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
         if (this.closing) throw this.closedError(e);
         throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
       }
-      if (!response.ok && requestId !== undefined && (isModernRevision(this.protocolVersion) || (isInitialize && response.status === 400))) {
+      if (
+        !response.ok &&
+        requestId !== undefined &&
+        (isModernRevision(this.protocolVersion) || (isInitialize && response.status === 400))
+      ) {
         // A stateless server answers refusals (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error
         // for the request: the protocol layer decides what it means (the era probe reads it). One that
         // speaks only stateless revisions refuses `initialize` so too (-32022 listing them): the client
@@ -373,7 +389,12 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   }
 
   /** Turn a failed response into the error to throw or report. Session loss is reported here, once. */
-  private async failure(response: Response, httpMethod: string, sessionSent: string | undefined, probeLegacy = false): Promise<AgentdError> {
+  private async failure(
+    response: Response,
+    httpMethod: string,
+    sessionSent: string | undefined,
+    probeLegacy = false,
+  ): Promise<AgentdError> {
     const { status } = response;
     if (status === 401 || status === 403) {
       await response.body?.cancel().catch(() => {});

@@ -60,18 +60,17 @@ export function createAuthenticator(settings: AuthSettings): {
   const bearerOn = digests.length > 0 || verifyOAuth !== undefined;
 
   const md = settings.resourceMetadata;
-  const metadata =
-    !bearerOn
-      ? null
-      : {
-          resource: md?.resource ?? settings.resource,
-          ...(md?.authorizationServers?.length || jwtIssuers.length
-            ? { authorization_servers: [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])] }
-            : {}),
-          ...(md?.scopesSupported?.length ? { scopes_supported: md.scopesSupported } : {}),
-          bearer_methods_supported: ["header"],
-          ...(md?.resourceName ? { resource_name: md.resourceName } : {}),
-        };
+  const metadata = !bearerOn
+    ? null
+    : {
+        resource: md?.resource ?? settings.resource,
+        ...(md?.authorizationServers?.length || jwtIssuers.length
+          ? { authorization_servers: [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])] }
+          : {}),
+        ...(md?.scopesSupported?.length ? { scopes_supported: md.scopesSupported } : {}),
+        bearer_methods_supported: ["header"],
+        ...(md?.resourceName ? { resource_name: md.resourceName } : {}),
+      };
 
   function matchToken(token: string): number {
     const d = sha256(token);
@@ -123,11 +122,19 @@ export function createAuthenticator(settings: AuthSettings): {
     const v = await verdict;
     if (v.ok) {
       const { role, permissions, issuer } = v.authInfo;
-      return { ok: true, authInfo: tls ? { ...tls, ...(role ? { role } : {}), ...(permissions ? { permissions, issuer } : {}) } : v.authInfo };
+      return {
+        ok: true,
+        authInfo: tls ? { ...tls, ...(role ? { role } : {}), ...(permissions ? { permissions, issuer } : {}) } : v.authInfo,
+      };
     }
     if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
     if (v.error === "unavailable")
-      return { ok: false, response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", { "retry-after": String(v.retryAfter) }) };
+      return {
+        ok: false,
+        response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", {
+          "retry-after": String(v.retryAfter),
+        }),
+      };
     const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
       "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
     });

@@ -50,7 +50,12 @@ export function createProxyTrust(o: BehindProxyOptions): ProxyTrust {
     const family = isIP(address ?? "");
     const prefix = bits === undefined ? undefined : Number(bits);
     const max = family === 6 ? 128 : 32;
-    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max) ) || bits === "")
+    if (
+      !family ||
+      extra !== undefined ||
+      (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max)) ||
+      bits === ""
+    )
       throw invalid(`http server: behindProxy.trustedProxies[${i}] "${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
     const type = family === 6 ? "ipv6" : "ipv4";
     if (prefix === undefined) list.addAddress(address!, type);
@@ -76,7 +81,8 @@ export function createProxyTrust(o: BehindProxyOptions): ProxyTrust {
 }
 
 /** A host as a proxy may forward it: a name or IPv4 literal with an optional port, or a bracketed IPv6 literal. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
  * The origin the client reached: `Forwarded`'s last element (`proto=`, `host=`), else the last values of

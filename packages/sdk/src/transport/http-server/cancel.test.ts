@@ -87,7 +87,7 @@ describe("cancelled requests (SSE mode)", () => {
     expect(events).toEqual([expect.objectContaining({ id: 2, result: expect.anything() })]);
   });
 
-  test("cancelling an unknown id, or the string \"1\" for request 1, changes nothing", async () => {
+  test('cancelling an unknown id, or the string "1" for request 1, changes nothing', async () => {
     const { url, responder } = await start();
     const s = await openSession(url);
     const stream = new SseReader(await post(url, callTool(1, "slow", "kept"), s.headers));

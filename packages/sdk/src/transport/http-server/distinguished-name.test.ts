@@ -4,7 +4,17 @@ import { canonicalDistinguishedName, formatDistinguishedName, parseDistinguished
 /** DER of a Name from RDNs of [oid-bytes, tag, value-bytes] (hand-built: the test's own encoder). */
 function derName(rdns: [number[], number, number[]][][]): Uint8Array {
   const tlv = (tag: number, body: number[]) => [tag, ...(body.length < 128 ? [body.length] : [0x81, body.length]), ...body];
-  return new Uint8Array(tlv(0x30, rdns.flatMap((rdn) => tlv(0x31, rdn.flatMap(([oid, tag, value]) => tlv(0x30, [...tlv(0x06, oid), ...tlv(tag, value)]))))));
+  return new Uint8Array(
+    tlv(
+      0x30,
+      rdns.flatMap((rdn) =>
+        tlv(
+          0x31,
+          rdn.flatMap(([oid, tag, value]) => tlv(0x30, [...tlv(0x06, oid), ...tlv(tag, value)])),
+        ),
+      ),
+    ),
+  );
 }
 const CN = [0x55, 0x04, 0x03];
 const O = [0x55, 0x04, 0x0a];
@@ -15,7 +25,14 @@ describe("distinguished names", () => {
   test("different DER names never format alike", () => {
     const forms = [
       read(derName([[[CN, 0x0c, utf8("bob,O=ops")]]])),
-      read(derName([[[CN, 0x0c, utf8("bob")], [O, 0x0c, utf8("ops")]]])),
+      read(
+        derName([
+          [
+            [CN, 0x0c, utf8("bob")],
+            [O, 0x0c, utf8("ops")],
+          ],
+        ]),
+      ),
       read(derName([[[CN, 0x0c, utf8("bob")]], [[O, 0x0c, utf8("ops")]]])),
       read(derName([[[O, 0x0c, utf8("ops")]], [[CN, 0x0c, utf8("bob")]]])),
       read(derName([[[CN, 0x0c, utf8("bob+O=ops")]]])),
@@ -26,7 +43,19 @@ describe("distinguished names", () => {
       read(derName([[[CN, 0x1e, [0, 0x62, 0, 0x6f, 0, 0x62, 0, 0x21]]]])), // BMPString "bob!": text like any string type
       read(derName([[[CN, 0x1c, [0, 0, 0xd8, 0]]]])), // UniversalString holding a surrogate: not a character
     ];
-    expect(forms).toEqual(["CN=bob\\,O=ops", "CN=bob+O=ops", "O=ops,CN=bob", "CN=bob,O=ops", "CN=bob\\+O=ops", "CN=\\#626f62", "CN=#0403626f62", "CN=bob\\ ", "CN=#0c04626f62ff", "CN=bob!", "CN=#1c040000d800"]);
+    expect(forms).toEqual([
+      "CN=bob\\,O=ops",
+      "CN=bob+O=ops",
+      "O=ops,CN=bob",
+      "CN=bob,O=ops",
+      "CN=bob\\+O=ops",
+      "CN=\\#626f62",
+      "CN=#0403626f62",
+      "CN=bob\\ ",
+      "CN=#0c04626f62ff",
+      "CN=bob!",
+      "CN=#1c040000d800",
+    ]);
     // Each canonical form parses back to itself.
     for (const f of forms) expect(canonicalDistinguishedName(f)).toBe(f);
   });

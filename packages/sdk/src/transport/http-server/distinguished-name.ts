@@ -27,11 +27,28 @@ export type DistinguishedName = NameAttribute[][];
 
 /** Short names: RFC 4514 §3 first, then the ones openssl prints. */
 const NAMES: Record<string, string> = {
-  CN: "2.5.4.3", L: "2.5.4.7", ST: "2.5.4.8", O: "2.5.4.10", OU: "2.5.4.11", C: "2.5.4.6", STREET: "2.5.4.9",
-  DC: "0.9.2342.19200300.100.1.25", UID: "0.9.2342.19200300.100.1.1",
-  emailAddress: "1.2.840.113549.1.9.1", serialNumber: "2.5.4.5", SN: "2.5.4.4", GN: "2.5.4.42", title: "2.5.4.12",
-  initials: "2.5.4.43", generationQualifier: "2.5.4.44", dnQualifier: "2.5.4.46", pseudonym: "2.5.4.65",
-  postalCode: "2.5.4.17", businessCategory: "2.5.4.15", name: "2.5.4.41", description: "2.5.4.13",
+  CN: "2.5.4.3",
+  L: "2.5.4.7",
+  ST: "2.5.4.8",
+  O: "2.5.4.10",
+  OU: "2.5.4.11",
+  C: "2.5.4.6",
+  STREET: "2.5.4.9",
+  DC: "0.9.2342.19200300.100.1.25",
+  UID: "0.9.2342.19200300.100.1.1",
+  emailAddress: "1.2.840.113549.1.9.1",
+  serialNumber: "2.5.4.5",
+  SN: "2.5.4.4",
+  GN: "2.5.4.42",
+  title: "2.5.4.12",
+  initials: "2.5.4.43",
+  generationQualifier: "2.5.4.44",
+  dnQualifier: "2.5.4.46",
+  pseudonym: "2.5.4.65",
+  postalCode: "2.5.4.17",
+  businessCategory: "2.5.4.15",
+  name: "2.5.4.41",
+  description: "2.5.4.13",
   organizationIdentifier: "2.5.4.97",
 };
 const NAME_OF = new Map(Object.entries(NAMES).map(([n, oid]) => [oid, n]));
@@ -96,11 +113,19 @@ function stringValue(tag: number, bytes: Uint8Array): string | undefined {
   const ascii = () => (bytes.every((b) => b < 0x80) ? Buffer.from(bytes).toString("latin1") : undefined);
   try {
     switch (tag) {
-      case 0x0c: return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes); // UTF8String
-      case 0x12: case 0x13: case 0x16: case 0x1a: return ascii(); // Numeric, Printable, IA5, Visible
-      case 0x14: return Buffer.from(bytes).toString("latin1"); // TeletexString, read as Latin-1 like openssl
-      case 0x1e: return new TextDecoder("utf-16be", { fatal: true, ignoreBOM: true }).decode(bytes); // BMPString
-      case 0x1c: { // UniversalString (UCS-4)
+      case 0x0c:
+        return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes); // UTF8String
+      case 0x12:
+      case 0x13:
+      case 0x16:
+      case 0x1a:
+        return ascii(); // Numeric, Printable, IA5, Visible
+      case 0x14:
+        return Buffer.from(bytes).toString("latin1"); // TeletexString, read as Latin-1 like openssl
+      case 0x1e:
+        return new TextDecoder("utf-16be", { fatal: true, ignoreBOM: true }).decode(bytes); // BMPString
+      case 0x1c: {
+        // UniversalString (UCS-4)
         if (bytes.length % 4) return undefined;
         let s = "";
         for (let i = 0; i < bytes.length; i += 4) {
@@ -110,7 +135,8 @@ function stringValue(tag: number, bytes: Uint8Array): string | undefined {
         }
         return s;
       }
-      default: return undefined;
+      default:
+        return undefined;
     }
   } catch {
     return undefined;
@@ -126,7 +152,10 @@ export function readDerName(der: Uint8Array, name: Tlv): DistinguishedName {
       const [type, value, ...rest] = ava.tag === 0x30 ? children(der, ava) : [];
       if (!type || !value || rest.length || type.tag !== 0x06) throw new Error("bad AttributeTypeAndValue");
       const text = stringValue(value.tag, der.subarray(value.body, value.end));
-      return { oid: oidText(der.subarray(type.body, type.end)), value: text === undefined ? { der: hex(der.subarray(value.start, value.end)) } : { text } };
+      return {
+        oid: oidText(der.subarray(type.body, type.end)),
+        value: text === undefined ? { der: hex(der.subarray(value.start, value.end)) } : { text },
+      };
     });
     if (attrs.length === 0) throw new Error("an empty RDN");
     return attrs;
@@ -167,7 +196,8 @@ function escapeValue(text: string): string {
   return out;
 }
 
-const formatAttribute = (a: NameAttribute) => `${NAME_OF.get(a.oid) ?? a.oid}=${"text" in a.value ? escapeValue(a.value.text) : `#${a.value.der}`}`;
+const formatAttribute = (a: NameAttribute) =>
+  `${NAME_OF.get(a.oid) ?? a.oid}=${"text" in a.value ? escapeValue(a.value.text) : `#${a.value.der}`}`;
 
 /** The canonical string of a name (see the module header). Empty for an empty name. */
 export function formatDistinguishedName(dn: DistinguishedName): string {
@@ -193,7 +223,10 @@ export function parseDistinguishedName(input: string): DistinguishedName {
     if (eq < 0) throw new Error(`'${input.slice(i)}' has no '=': write TYPE=value, e.g. CN=alice`);
     const type = input.slice(i, eq);
     const oid = /^\d+(\.\d+)+$/.test(type) ? type : /^[A-Za-z][A-Za-z0-9-]*$/.test(type) ? OID_OF.get(type.toLowerCase()) : undefined;
-    if (!oid) throw new Error(`'${type}' is not an attribute type (CN, O, OU, C, L, ST, DC, UID, … or a dotted OID); escape a ',' or '+' inside a value as '\\,' or '\\+'`);
+    if (!oid)
+      throw new Error(
+        `'${type}' is not an attribute type (CN, O, OU, C, L, ST, DC, UID, … or a dotted OID); escape a ',' or '+' inside a value as '\\,' or '\\+'`,
+      );
     i = eq + 1;
     let value: NameAttribute["value"];
     if (input[i] === "#") {
@@ -219,7 +252,10 @@ export function parseDistinguishedName(input: string): DistinguishedName {
           continue;
         }
         if ('";<>'.includes(ch) || ch === "\0") throw new Error(`'${ch}' in the value of ${type} must be escaped as '\\${ch}'`);
-        if ((i === start && (ch === " " || ch === "#")) || (ch === " " && (i + 1 === input.length || input[i + 1] === "," || input[i + 1] === "+")))
+        if (
+          (i === start && (ch === " " || ch === "#")) ||
+          (ch === " " && (i + 1 === input.length || input[i + 1] === "," || input[i + 1] === "+"))
+        )
           throw new Error(`a space at the start or end of the value of ${type} must be escaped as '\\ ' (no spaces around ',' and '+')`);
         const cp = input.codePointAt(i)!;
         push(String.fromCodePoint(cp));

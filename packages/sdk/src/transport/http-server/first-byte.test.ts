@@ -58,7 +58,10 @@ describe("2026-07-28 (stateless) answers", () => {
     const text = await r.text();
     expect(emptyDataLines(text)).toEqual([]);
     expect(text.split("\n").filter((l) => l.startsWith("id:") || l.startsWith("retry:"))).toEqual([]);
-    const messages = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    const messages = text
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
     expect(messages.map((m) => m.method ?? m.id)).toEqual(["notifications/message", 3]);
   });
 
@@ -76,8 +79,19 @@ describe("2026-07-28 (stateless) answers", () => {
     const pending = fetch(server.url, {
       method: "POST",
       signal: abort.signal,
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: META, name: "slow", arguments: { text: "hi" } } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "slow",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { _meta: META, name: "slow", arguments: { text: "hi" } },
+      }),
     }).catch(() => "aborted");
     await responder.heldCount(1);
     abort.abort();
@@ -110,8 +124,10 @@ describe("sessions of revisions before 2025-11-25", () => {
   test("a 2025-03-26 session still resumes a broken GET stream with Last-Event-ID, and the resumed stream has no empty event", async () => {
     const { server, responder } = await start();
     const { headers } = await openSession(server.url, {}, "2025-03-26");
-    const get = (lastEventId?: string) => fetch(server.url, { headers: { ...headers, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) } });
-    const notify = (n: number) => responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
+    const get = (lastEventId?: string) =>
+      fetch(server.url, { headers: { ...headers, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) } });
+    const notify = (n: number) =>
+      responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
     const first = new SseReader(await get());
     await notify(1);
     const m1 = await first.nextMessage();

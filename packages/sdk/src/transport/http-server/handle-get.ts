@@ -28,15 +28,12 @@ export function handleGet(ctx: HandlerContext, req: Request, caller: Caller): Re
   if (lastEventId !== null && cursor === null) return badRequest("Bad Request: Last-Event-ID is not an event id of this server");
 
   const writer = ctx.newWriter();
-  const outcome = cursor
-    ? session.resume(cursor.stream, cursor.seq, lastEventId!, writer)
-    : session.openStandalone(writer);
+  const outcome = cursor ? session.resume(cursor.stream, cursor.seq, lastEventId!, writer) : session.openStandalone(writer);
   if (outcome !== "ok") {
     writer.end();
     if (outcome === "over") return new Response(null, { status: 204, headers: { "mcp-session-id": session.id } });
     if (outcome === "limit") return tooMany("Too Many Requests: too many open streams in this session");
-    if (outcome === "conflict")
-      return jsonRpcHttpError(409, TRANSPORT_ERROR, "Conflict: this session already has a standalone SSE stream");
+    if (outcome === "conflict") return jsonRpcHttpError(409, TRANSPORT_ERROR, "Conflict: this session already has a standalone SSE stream");
     return badRequest("Bad Request: Last-Event-ID names no stream of this session");
   }
   // Taken at once, without the request's signal (which would cost every idle GET stream ~1 kB).

@@ -42,10 +42,12 @@ export { decodeHeaderValue };
 export function headerMismatch(headers: Headers, message: JsonRpcRequest, version: string): string | undefined {
   const meta = message.params?._meta as Record<string, unknown> | undefined;
   const bodyVersion = meta?.["io.modelcontextprotocol/protocolVersion"];
-  if (bodyVersion !== version) return `MCP-Protocol-Version header ${JSON.stringify(version)} does not match the body's ${JSON.stringify(bodyVersion ?? null)}`;
+  if (bodyVersion !== version)
+    return `MCP-Protocol-Version header ${JSON.stringify(version)} does not match the body's ${JSON.stringify(bodyVersion ?? null)}`;
   const method = headers.get("mcp-method");
   if (method === null) return "the Mcp-Method header is required";
-  if (method !== message.method) return `Mcp-Method header ${JSON.stringify(method)} does not match the body's ${JSON.stringify(message.method)}`;
+  if (method !== message.method)
+    return `Mcp-Method header ${JSON.stringify(method)} does not match the body's ${JSON.stringify(message.method)}`;
   const field = NAMED[message.method];
   if (field === undefined) return undefined;
   const name = headers.get("mcp-name");
@@ -90,7 +92,8 @@ export async function handleModernPost(
   session.stateless = true;
   const extra = messageExtra(session.id, caller, req.headers);
   // A listen stream has no response to wait for: it streams in either mode.
-  if (ctx.config.responseMode === "json" && message.method !== "subscriptions/listen") return answerAsJson(session, message, extra, req, conn);
+  if (ctx.config.responseMode === "json" && message.method !== "subscriptions/listen")
+    return answerAsJson(session, message, extra, req, conn);
 
   const writer = ctx.newWriter();
   if (session.openPostStream([message.id], writer) === "limit") {
@@ -122,7 +125,13 @@ export async function handleModernPost(
  * `--json-response`: the response alone, as one JSON body. Notifications the request causes have no
  * stream to go on and are dropped (what a JSON answer means in every revision).
  */
-async function answerAsJson(session: Session, message: JsonRpcRequest, extra: MessageExtra, req: Request, conn: HttpRequestConn): Promise<Response> {
+async function answerAsJson(
+  session: Session,
+  message: JsonRpcRequest,
+  extra: MessageExtra,
+  req: Request,
+  conn: HttpRequestConn,
+): Promise<Response> {
   const exchange = session.openJsonExchange([message.id]);
   session.transport.deliver(message, extra);
   if (!exchange.settled) await nextTurn();
@@ -142,7 +151,6 @@ const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "applic
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
-
 
 /** Whether a POST is a stateless request: no session, not `initialize`, and a version header that is not a handshake revision's. */
 export function isStatelessPost(sessionHeader: string | null, versionHeader: string | null, initializeId: RequestId | undefined): boolean {

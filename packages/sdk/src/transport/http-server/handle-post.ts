@@ -42,7 +42,12 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     return body.status === 413
       ? jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
       : body.status === 408
-        ? jsonRpcHttpError(408, TRANSPORT_ERROR, `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`, BODY_TIMEOUT_HEADERS)
+        ? jsonRpcHttpError(
+            408,
+            TRANSPORT_ERROR,
+            `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`,
+            BODY_TIMEOUT_HEADERS,
+          )
         : parseErrorResponse("body is not valid UTF-8");
   // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
   if (jsonTooDeep(body.text)) return badRequest(`Invalid request: ${jsonDepthMessage()}`);

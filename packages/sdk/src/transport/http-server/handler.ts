@@ -59,7 +59,8 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
   });
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
-  const authenticated = config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
+  const authenticated =
+    config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
   // Behind a proxy without a configured publicUrl, each request's public URL is what its trusted proxy forwarded.
   const resourceAt = (origin: string) => new URL(config.path, origin).href;
   const metadataAt = (origin: string | undefined) =>
@@ -126,7 +127,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     }
   }
 
-  async function handleMount(mount: NonNullable<ResolvedServerConfig["mounts"]>[number], path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
+  async function handleMount(
+    mount: NonNullable<ResolvedServerConfig["mounts"]>[number],
+    path: string,
+    req: Request,
+    conn: HttpRequestConn,
+  ): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     const origin = req.headers.get("origin");
     if (!originOk(origin) && !(mount.allowSameOrigin && sameOrigin(origin, req.headers.get("host"))))

@@ -14,7 +14,7 @@ async function start(options: Partial<StreamableHttpServerOptions> = {}) {
   return { server, url: server.url, responder };
 }
 
-const errorOf = async (res: Response) => ((await res.json()) as { id: unknown; error: { code: number } });
+const errorOf = async (res: Response) => (await res.json()) as { id: unknown; error: { code: number } };
 
 describe("POST", () => {
   test("initialize returns a CSPRNG session id and an SSE answer; later requests need it", async () => {
@@ -42,7 +42,11 @@ describe("POST", () => {
   test("notifications and responses only → 202 with no body, delivered with session id and headers", async () => {
     const { url, responder } = await start();
     const s = await openSession(url);
-    const res = await post(url, { jsonrpc: "2.0", id: "srv-1", result: {} }, { ...s.headers, authorization: "Bearer secret-never-upward", "x-trace": "t1" });
+    const res = await post(
+      url,
+      { jsonrpc: "2.0", id: "srv-1", result: {} },
+      { ...s.headers, authorization: "Bearer secret-never-upward", "x-trace": "t1" },
+    );
     expect(res.status).toBe(202);
     expect(await res.text()).toBe("");
     const got = responder.sessions[0]!.received.at(-1)!;

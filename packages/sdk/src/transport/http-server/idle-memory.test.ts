@@ -52,13 +52,16 @@ test(`an idle session with its GET stream open costs at most ${MAX_OBJECTS_PER_S
   });
   // First sessions warm up the code paths (compiled code and shapes are not per session).
   const open = async (n: number) => {
-    const child = Bun.spawn([process.execPath, join(import.meta.dir, "__fixtures__", "idle-sessions-client.ts"), server!.url.href, String(n)], {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "inherit",
-      // Each GET stream holds a connection: lift the client's cap on concurrent fetches.
-      env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(SESSIONS + 64) },
-    });
+    const child = Bun.spawn(
+      [process.execPath, join(import.meta.dir, "__fixtures__", "idle-sessions-client.ts"), server!.url.href, String(n)],
+      {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "inherit",
+        // Each GET stream holds a connection: lift the client's cap on concurrent fetches.
+        env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(SESSIONS + 64) },
+      },
+    );
     const { value } = await child.stdout.getReader().read();
     expect(JSON.parse(new TextDecoder().decode(value))).toEqual({ open: n });
     return child;

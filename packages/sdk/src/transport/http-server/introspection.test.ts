@@ -17,7 +17,11 @@ let oidc: OidcProvider;
 let cached: StreamableHttpServer;
 let uncached: StreamableHttpServer;
 const responder = createResponder();
-const SCOPES = { "agentd:run": ["run", "status"], "agentd:status": ["status"], "agentd:operator": ["run", "status", "operator"] } as JwtIssuerOptions["scopePermissions"];
+const SCOPES = {
+  "agentd:run": ["run", "status"],
+  "agentd:status": ["status"],
+  "agentd:operator": ["run", "status", "operator"],
+} as JwtIssuerOptions["scopePermissions"];
 
 beforeAll(async () => {
   oidc = await startOidcProvider(() => "", { accessTokenFormat: "opaque" });
@@ -27,7 +31,10 @@ beforeAll(async () => {
     introspection: { clientId: "resource-server", clientSecret: RESOURCE_SERVER_SECRET, cacheSeconds },
   });
   cached = await createStreamableHttpServer({ onsession: responder.onsession, auth: { jwt: [issuer(60)] } });
-  uncached = await createStreamableHttpServer({ onsession: responder.onsession, auth: { jwt: [{ ...issuer(0), requiredScopes: ["mcp:tools"] }] } });
+  uncached = await createStreamableHttpServer({
+    onsession: responder.onsession,
+    auth: { jwt: [{ ...issuer(0), requiredScopes: ["mcp:tools"] }] },
+  });
 });
 afterAll(async () => {
   await cached?.close();
@@ -51,7 +58,10 @@ async function mint(resource: URL, scope: string, client = "machine"): Promise<s
 async function askProvider(token: string): Promise<{ active: boolean }> {
   const r = await fetch(`${oidc.issuer}/token/introspection`, {
     method: "POST",
-    headers: { authorization: `Basic ${btoa(`resource-server:${RESOURCE_SERVER_SECRET}`)}`, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      authorization: `Basic ${btoa(`resource-server:${RESOURCE_SERVER_SECRET}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: new URLSearchParams({ token }),
   });
   return (await r.json()) as { active: boolean };
@@ -88,7 +98,10 @@ describe("opaque access tokens checked by introspection", () => {
 
   test("the operator scope gives the operator role and every permission", async () => {
     expect((await attempt(cached, await mint(cached.url, "agentd:operator"))).status).toBe(200);
-    expect(responder.sessions.at(-1)!.received[0]!.extra?.authInfo).toMatchObject({ role: "operator", permissions: ["run", "status", "operator"] });
+    expect(responder.sessions.at(-1)!.received[0]!.extra?.authInfo).toMatchObject({
+      role: "operator",
+      permissions: ["run", "status", "operator"],
+    });
   });
 
   test("a revoked token is refused (no reuse configured)", async () => {

@@ -25,7 +25,11 @@ interface Cached {
 }
 
 /** Build the introspector of one issuer for tokens whose audience must be `resource`. */
-export function createIntrospector(issuer: JwtIssuerOptions, resource: string, fetchFn: typeof fetch = fetch): (token: string) => Promise<JwtOutcome> {
+export function createIntrospector(
+  issuer: JwtIssuerOptions,
+  resource: string,
+  fetchFn: typeof fetch = fetch,
+): (token: string) => Promise<JwtOutcome> {
   const options = issuer.introspection!;
   const cacheMs = (options.cacheSeconds ?? 60) * 1000;
   const negativeMs = (options.negativeCacheSeconds ?? 5) * 1000;
@@ -41,7 +45,11 @@ export function createIntrospector(issuer: JwtIssuerOptions, resource: string, f
   };
 
   async function ask(token: string): Promise<{ outcome: JwtOutcome; until: number } | undefined> {
-    const url = await (endpoint ??= (options.endpoint ? Promise.resolve(options.endpoint) : discoverIssuerEndpoint(issuer.issuer, "introspection_endpoint", "introspection.endpoint", link)).catch((e) => {
+    const url = await (endpoint ??= (
+      options.endpoint
+        ? Promise.resolve(options.endpoint)
+        : discoverIssuerEndpoint(issuer.issuer, "introspection_endpoint", "introspection.endpoint", link)
+    ).catch((e) => {
       endpoint = undefined; // retried by the next request
       throw e;
     }));

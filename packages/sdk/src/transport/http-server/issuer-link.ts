@@ -53,7 +53,10 @@ export function createIssuerLink(options: IssuerLinkOptions, fetchFn: typeof fet
     return downFor();
   };
   const failed = (timeout: AbortSignal, e: unknown) =>
-    new IssuerUnavailableError(timeout.aborted ? "the issuer did not answer in time" : `the issuer could not be reached (${(e as Error).message})`, markDown());
+    new IssuerUnavailableError(
+      timeout.aborted ? "the issuer did not answer in time" : `the issuer could not be reached (${(e as Error).message})`,
+      markDown(),
+    );
   async function send(url: string | URL, init: RequestInit, timeout: AbortSignal): Promise<Response> {
     if (downFor() > 0) throw new IssuerUnavailableError("the issuer did not answer recently", downFor());
     // The signal also bounds reading the body: a stalled body fails `json()` when it fires.

@@ -33,7 +33,8 @@ async function startSilentIssuer() {
     url: `http://127.0.0.1:${port}`,
     accepted: () => accepted,
     /** Resolves once `n` connections have been closed (by agentd: this side never closes them). */
-    closedAtLeast: (n: number) => new Promise<void>((resolve) => (closed >= n ? resolve() : closeWaiters.push(() => closed >= n && resolve()))),
+    closedAtLeast: (n: number) =>
+      new Promise<void>((resolve) => (closed >= n ? resolve() : closeWaiters.push(() => closed >= n && resolve()))),
     close: () => {
       for (const s of open) s.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -49,12 +50,20 @@ afterEach(async () => {
   server = silent = undefined;
 });
 
-const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 async function token(issuer: string, aud: string): Promise<string> {
   const { privateKey } = await generateKeyPair("ES256");
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: "alice", aud, iat: now, exp: now + 300 }).setProtectedHeader({ alg: "ES256", kid: "k", typ: "at+jwt" }).setIssuer(issuer).sign(privateKey);
+  return new SignJWT({ sub: "alice", aud, iat: now, exp: now + 300 })
+    .setProtectedHeader({ alg: "ES256", kid: "k", typ: "at+jwt" })
+    .setIssuer(issuer)
+    .sign(privateKey);
 }
 
 /** Serve with one issuer (built from the silent server's URL) and try the token twice. */
@@ -90,7 +99,12 @@ describe("an issuer that never answers", () => {
 
   test("introspection: 503 with Retry-After after the timeout, then 503 at once", async () => {
     await tryTwice(
-      (url) => ({ issuer: "http://127.0.0.1:9/issuer", timeoutSeconds: 0.3, unavailableSeconds: 60, introspection: { endpoint: `${url}/introspect`, clientId: "agentd", clientSecret: "s" } }),
+      (url) => ({
+        issuer: "http://127.0.0.1:9/issuer",
+        timeoutSeconds: 0.3,
+        unavailableSeconds: 60,
+        introspection: { endpoint: `${url}/introspect`, clientId: "agentd", clientSecret: "s" },
+      }),
       true,
     );
   }, 20_000);

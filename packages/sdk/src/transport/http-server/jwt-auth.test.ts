@@ -46,7 +46,14 @@ afterAll(async () => {
 });
 
 const now = () => Math.floor(Date.now() / 1000);
-const claims = (extra: Record<string, unknown> = {}) => ({ sub: "alice", aud: server.url.href, scope: "mcp:tools", iat: now(), exp: now() + 300, ...extra });
+const claims = (extra: Record<string, unknown> = {}) => ({
+  sub: "alice",
+  aud: server.url.href,
+  scope: "mcp:tools",
+  iat: now(),
+  exp: now() + 300,
+  ...extra,
+});
 const tryToken = (token: string) => post(server.url, initializeRequest(), { authorization: `Bearer ${token}` });
 
 async function refused(token: string, status = 401, error = "invalid_token"): Promise<void> {
@@ -80,7 +87,11 @@ describe("JWT access tokens", () => {
     const ok = await tryToken(await own.sign(claims({ scope: "mcp:tools agentd:operator" })));
     await ok.body?.cancel();
     expect(ok.status).toBe(200);
-    expect(responder.sessions.at(-1)!.received[0]!.extra?.authInfo).toEqual({ principal: `${own.issuer}#alice`, scheme: "jwt", role: "operator" });
+    expect(responder.sessions.at(-1)!.received[0]!.extra?.authInfo).toEqual({
+      principal: `${own.issuer}#alice`,
+      scheme: "jwt",
+      role: "operator",
+    });
     const s = await tryToken(STATIC);
     await s.body?.cancel();
     expect(s.status).toBe(200);
@@ -100,7 +111,11 @@ describe("JWT access tokens", () => {
 
   test("RFC 9068 §4: a JWT whose typ is not at+jwt (an ID token, a plain JWT) is not an access token", async () => {
     const { key, kid } = own.current();
-    const withTyp = (typ: string | undefined) => new SignJWT(claims()).setProtectedHeader({ alg: "ES256", kid, ...(typ ? { typ } : {}) }).setIssuer(own.issuer).sign(key);
+    const withTyp = (typ: string | undefined) =>
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: "ES256", kid, ...(typ ? { typ } : {}) })
+        .setIssuer(own.issuer)
+        .sign(key);
     await refused(await withTyp("JWT"));
     await refused(await withTyp(undefined));
     await refused(await withTyp("id_token+jwt"));
@@ -112,10 +127,14 @@ describe("JWT access tokens", () => {
   });
 
   test("accessTokenTypes widens the accepted typ values for an issuer that cannot mint at+jwt", async () => {
-    const wide = await createStreamableHttpServer({ onsession: responder.onsession, auth: { jwt: [{ issuer: own.issuer, accessTokenTypes: ["at+jwt", "JWT"] }] } });
+    const wide = await createStreamableHttpServer({
+      onsession: responder.onsession,
+      auth: { jwt: [{ issuer: own.issuer, accessTokenTypes: ["at+jwt", "JWT"] }] },
+    });
     try {
       const { key, kid } = own.current();
-      const sign = (typ: string) => new SignJWT({ ...claims(), aud: wide.url.href }).setProtectedHeader({ alg: "ES256", kid, typ }).setIssuer(own.issuer).sign(key);
+      const sign = (typ: string) =>
+        new SignJWT({ ...claims(), aud: wide.url.href }).setProtectedHeader({ alg: "ES256", kid, typ }).setIssuer(own.issuer).sign(key);
       const status = async (typ: string) => {
         const r = await post(wide.url, initializeRequest(), { authorization: `Bearer ${await sign(typ)}` });
         await r.body?.cancel();
@@ -147,7 +166,12 @@ describe("JWT access tokens", () => {
   });
 
   test("the official SDK client with its OAuth provider discovers the issuer, gets a token and connects", async () => {
-    const authProvider = new ClientCredentialsProvider({ clientId: "machine", clientSecret: MACHINE_SECRET, expectedIssuer: oidc.issuer, scope: "mcp:tools" });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: "machine",
+      clientSecret: MACHINE_SECRET,
+      expectedIssuer: oidc.issuer,
+      scope: "mcp:tools",
+    });
     const client = new Client({ name: "official", version: "1.0.0" });
     try {
       await client.connect(new StreamableHTTPClientTransport(server.url, { authProvider }));

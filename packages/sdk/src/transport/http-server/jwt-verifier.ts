@@ -84,7 +84,11 @@ export const unavailable = (retryAfter: number): JwtOutcome => ({ ok: false, err
 export const looksLikeJwt = (token: string) => JWT_SHAPE.test(token);
 
 /** Build a verifier for tokens whose audience is `resource`. */
-export function createJwtVerifier(issuers: JwtIssuerOptions[], resource: string, fetchFn: typeof fetch = fetch): (token: string) => Promise<JwtOutcome> {
+export function createJwtVerifier(
+  issuers: JwtIssuerOptions[],
+  resource: string,
+  fetchFn: typeof fetch = fetch,
+): (token: string) => Promise<JwtOutcome> {
   let jose: Promise<typeof import("jose")> | undefined;
   const keySets = new Map<string, Promise<ReturnType<typeof import("jose").createRemoteJWKSet>>>();
   const byIssuer = new Map(issuers.map((i) => [i.issuer, i]));

@@ -37,7 +37,10 @@ describe("limits", () => {
     expect(answer).toContain("Request Timeout: the body did not arrive within 500 ms");
     expect(t.sent()).toBeLessThan(1000);
     // The session and the server are fine.
-    expect(await echo(url, { authorization: `Bearer ${TOKEN}`, ...other.headers }, 2, "still fine")).toMatchObject({ id: 2, result: { content: [{ text: "still fine" }] } });
+    expect(await echo(url, { authorization: `Bearer ${TOKEN}`, ...other.headers }, 2, "still fine")).toMatchObject({
+      id: 2,
+      result: { content: [{ text: "still fine" }] },
+    });
   }, 15_000);
 
   test("an oversize body gets 413 (declared or streamed) while another session keeps working", async () => {
@@ -60,11 +63,13 @@ describe("limits", () => {
     const { url } = await start({ limits: { maxSessions: 2 } });
     const a = await openSession(url);
     const b = await openSession(url);
-    const streams = await Promise.all([a, b].map(async (s) => {
-      const reader = new SseReader(await fetch(url, { headers: { ...s.headers, accept: "text/event-stream" } }));
-      await reader.next();
-      return reader;
-    }));
+    const streams = await Promise.all(
+      [a, b].map(async (s) => {
+        const reader = new SseReader(await fetch(url, { headers: { ...s.headers, accept: "text/event-stream" } }));
+        await reader.next();
+        return reader;
+      }),
+    );
     const refused = await post(url, initializeRequest());
     expect(refused.status).toBe(503);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
@@ -159,7 +164,11 @@ describe("limits", () => {
     let sent = 0;
     // Bounded: kernel socket buffers absorb a few MiB before the server's own queue grows.
     while (server.stats().streams > 0 && sent < 400) {
-      await responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } });
+      await responder.sessions[0]!.transport.send({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: big },
+      });
       sent++;
       await new Promise((r) => setImmediate(r));
     }

@@ -53,7 +53,11 @@ describe("official SDK client ⇄ our McpServer over this transport", () => {
   test("lists and calls a tool registered on McpServer", async () => {
     const mcp = new McpServer({ name: "agentd-test", version: "0.0.0" });
     mcp.tool(
-      { name: "add", description: "Add two numbers", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } },
+      {
+        name: "add",
+        description: "Add two numbers",
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+      },
       (args) => ({ content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] }),
     );
     const server = await createStreamableHttpServer({ onsession: async (t) => void (await mcp.connect(t)) });
@@ -70,8 +74,9 @@ describe("official SDK client ⇄ our McpServer over this transport", () => {
 describe("official SDK client: requests it times out", () => {
   test("free their streams; each ended stream is resumed once, answered 204, and never polled again", async () => {
     const mcp = new McpServer({ name: "agentd-test", version: "0.0.0" });
-    mcp.tool({ name: "slow", inputSchema: { type: "object" } }, (_args, ctx) =>
-      new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+    mcp.tool(
+      { name: "slow", inputSchema: { type: "object" } },
+      (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
     );
     mcp.tool({ name: "fast", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "ok" }] }));
     const server = await createStreamableHttpServer({
@@ -81,12 +86,15 @@ describe("official SDK client: requests it times out", () => {
     cleanup.push(() => server.close());
     // The SDK resumes a POST stream that ended without a response by GET with Last-Event-ID.
     const resumes: { id: string; status: number }[] = [];
-    const watching: typeof fetch = Object.assign(async (input: string | URL | Request, init?: RequestInit) => {
-      const res = await fetch(input, init);
-      const id = new Headers(init?.headers).get("last-event-id");
-      if (init?.method === "GET" && id !== null) resumes.push({ id, status: res.status });
-      return res;
-    }, { preconnect: fetch.preconnect });
+    const watching: typeof fetch = Object.assign(
+      async (input: string | URL | Request, init?: RequestInit) => {
+        const res = await fetch(input, init);
+        const id = new Headers(init?.headers).get("last-event-id");
+        if (init?.method === "GET" && id !== null) resumes.push({ id, status: res.status });
+        return res;
+      },
+      { preconnect: fetch.preconnect },
+    );
     const client = new Client({ name: "official-client-test", version: "0.0.0" });
     await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: watching }));
     cleanup.push(() => client.close());

@@ -91,7 +91,12 @@ export interface StreamableHttpServerOptions {
    * A bearer token is a string, or `{ token, name?, role? }`: `name` makes its principal `bearer:NAME`
    * (default `bearer:bearer#N`, N its position), `role: "operator"` marks the principal as an operator.
    */
-  auth?: { bearerTokens?: (string | BearerTokenEntry)[]; mtls?: boolean; resourceMetadata?: ResourceMetadataOptions; jwt?: JwtIssuerOptions[] };
+  auth?: {
+    bearerTokens?: (string | BearerTokenEntry)[];
+    mtls?: boolean;
+    resourceMetadata?: ResourceMetadataOptions;
+    jwt?: JwtIssuerOptions[];
+  };
   /**
    * The URL of the MCP endpoint as clients reach it (e.g. `https://agentd.example.com/mcp` behind a load
    * balancer, or when bound to `0.0.0.0`): advertised as the RFC 9728 `resource` and in the
@@ -257,7 +262,8 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   const port = o.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`http server: port ${port} is not 0-65535`);
   const path = o.path ?? "/mcp";
-  if (!path.startsWith("/") || /[?#\s]/.test(path)) throw invalid(`http server: path "${path}" must start with / and hold no ?, # or spaces`);
+  if (!path.startsWith("/") || /[?#\s]/.test(path))
+    throw invalid(`http server: path "${path}" must start with / and hold no ?, # or spaces`);
 
   const parsed = v.safeParse(LimitsSchema, o.limits ?? {});
   if (!parsed.success) {
@@ -267,7 +273,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   }
   const limits = { ...DEFAULT_HTTP_LIMITS, ...stripUndefined(parsed.output) };
 
-  const entries = (o.auth?.bearerTokens ?? []).map((t) => (typeof t === "string" ? { token: t } : t ?? { token: "" }));
+  const entries = (o.auth?.bearerTokens ?? []).map((t) => (typeof t === "string" ? { token: t } : (t ?? { token: "" })));
   const bearerTokens = entries.map((e) => e.token);
   const bearerPrincipals = entries.map((e, i) => {
     if (e.name !== undefined && !TOKEN_NAME.test(e.name))
@@ -302,15 +308,21 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     } catch {}
     if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
       throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
-    if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS"))) throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
-    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60)) throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
-    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0)) throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
+    if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS")))
+      throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60))
+      throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
+    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0))
+      throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
     for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
       if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
         throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);
     const intro = j.introspection;
     if (intro) {
-      if (!intro.clientId || !intro.clientSecret) throw invalid(`http server: auth.jwt[${i}].introspection needs clientId and clientSecret (this server's credentials at the issuer)`);
+      if (!intro.clientId || !intro.clientSecret)
+        throw invalid(
+          `http server: auth.jwt[${i}].introspection needs clientId and clientSecret (this server's credentials at the issuer)`,
+        );
       const endpoint = intro.endpoint !== undefined && URL.canParse(intro.endpoint) ? new URL(intro.endpoint) : undefined;
       if (intro.endpoint !== undefined && (!endpoint || (endpoint.protocol !== "https:" && !isLoopbackHost(endpoint.hostname))))
         throw invalid(`http server: auth.jwt[${i}].introspection.endpoint must be an https:// URL (http:// only on loopback)`);
@@ -318,7 +330,10 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   }
   const proxy = o.behindProxy ? createProxyTrust(o.behindProxy) : undefined;
   // Behind a proxy the peer address is the proxy's: a TLS front of our own would hide it (and mTLS with it).
-  if (proxy && mtls) throw invalid("http server: behindProxy and mutual TLS exclude each other: the mesh's forwarded client certificate is behindProxy.forwardedClientCert");
+  if (proxy && mtls)
+    throw invalid(
+      "http server: behindProxy and mutual TLS exclude each other: the mesh's forwarded client certificate is behindProxy.forwardedClientCert",
+    );
   const proxied = proxy !== undefined && (bearerTokens.length > 0 || jwtIssuers.length > 0 || proxy.forwardedClientCert);
   if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)) && !proxied)
     throw invalid(
@@ -331,7 +346,9 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   if (o.publicUrl !== undefined) {
     publicUrl = URL.canParse(o.publicUrl) ? new URL(o.publicUrl) : undefined;
     if (!publicUrl || (publicUrl.protocol !== "https:" && publicUrl.protocol !== "http:") || publicUrl.search || publicUrl.hash)
-      throw invalid(`http server: publicUrl "${o.publicUrl}" must be an absolute http(s) URL without ?query or #fragment, e.g. https://agentd.example.com/mcp`);
+      throw invalid(
+        `http server: publicUrl "${o.publicUrl}" must be an absolute http(s) URL without ?query or #fragment, e.g. https://agentd.example.com/mcp`,
+      );
   }
 
   for (const [i, origin] of (o.allowedOrigins ?? []).entries())
@@ -358,7 +375,8 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     throw invalid(`http server: responseMode must be "sse" or "json"`);
   if (o.adapter !== undefined) {
     if (o.adapter !== "bun" && o.adapter !== "node") throw invalid(`http server: adapter must be "bun" or "node"`);
-    if (o.adapter === "bun" && !("Bun" in globalThis)) throw invalid('http server: adapter "bun" needs the Bun runtime (this is Node): leave adapter out to serve with node:http');
+    if (o.adapter === "bun" && !("Bun" in globalThis))
+      throw invalid('http server: adapter "bun" needs the Bun runtime (this is Node): leave adapter out to serve with node:http');
     out.adapter = o.adapter;
   }
   if (tls) out.tls = tls;

@@ -4,7 +4,8 @@ import { createHostCheck, createOriginCheck, hostForUrl, isLoopbackHost } from "
 describe("isLoopbackHost", () => {
   test("127/8, ::1 and localhost only", () => {
     for (const h of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"]) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ["0.0.0.0", "::", "10.0.0.1", "127.0.0.1.evil.test", "localhost.evil.test", "128.0.0.1"]) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ["0.0.0.0", "::", "10.0.0.1", "127.0.0.1.evil.test", "localhost.evil.test", "128.0.0.1"])
+      expect(isLoopbackHost(h)).toBe(false);
   });
   test("IPv6 literals get brackets in URLs", () => {
     expect(hostForUrl("::1")).toBe("[::1]");

@@ -34,12 +34,21 @@ const LOCATE = {
 async function serve(): Promise<{ mcp: McpServer; server: StreamableHttpServer }> {
   const mcp = new McpServer({ name: "params", version: "1.0.0" });
   mcp.tool(LOCATE, (args) => ({ content: [{ type: "text", text: `${String(args.query)}@${String(args.region)}` }] }));
-  mcp.tool({ name: "broken", inputSchema: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } } }, () => ({ content: [] }));
+  mcp.tool(
+    {
+      name: "broken",
+      inputSchema: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } },
+    },
+    () => ({ content: [] }),
+  );
   const server = await createStreamableHttpServer({
     onsession: async (t) => void (await mcp.connect(t)),
     checkHeaders: (message, headers) => mcp.paramHeaderMismatch(message, headers),
   });
-  cleanup.push(() => server.close(), () => mcp.close());
+  cleanup.push(
+    () => server.close(),
+    () => mcp.close(),
+  );
   return { mcp, server };
 }
 
@@ -102,7 +111,11 @@ describe("our server checks Mcp-Param-* (400, -32020)", () => {
     const args = { region: "us-west1", shard: 7, query: "q" };
     const cases: [Record<string, unknown>, Record<string, string>, number][] = [
       [{ arguments: args }, { "mcp-param-region": "us-west1", "mcp-param-shard": "7" }, 200],
-      [{ arguments: args }, { "mcp-param-region": `=?base64?${Buffer.from("us-west1").toString("base64")}?=`, "mcp-param-shard": "7.0" }, 200],
+      [
+        { arguments: args },
+        { "mcp-param-region": `=?base64?${Buffer.from("us-west1").toString("base64")}?=`, "mcp-param-shard": "7.0" },
+        200,
+      ],
       [{ arguments: args }, { "mcp-param-region": "us-west1" }, 400],
       [{ arguments: args }, { "mcp-param-region": "eu-north1", "mcp-param-shard": "7" }, 400],
       [{ arguments: { query: "q" } }, { "mcp-param-region": "us-west1" }, 400],
@@ -124,7 +137,10 @@ describe("our server checks Mcp-Param-* (400, -32020)", () => {
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     // The v2 client itself drops the tool whose annotation is broken.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["locate"]);
-    const result = await client.callTool({ name: "locate", arguments: { region: "ap-south1", shard: 3, opts: { dry: true }, query: "count" } });
+    const result = await client.callTool({
+      name: "locate",
+      arguments: { region: "ap-south1", shard: 3, opts: { dry: true }, query: "count" },
+    });
     expect(result.content).toEqual([{ type: "text", text: "count@ap-south1" }]);
   });
 });
@@ -154,7 +170,10 @@ describe("our client sends Mcp-Param-*", () => {
         return undefined;
       },
     });
-    cleanup.push(() => server.close(), () => mcp.close());
+    cleanup.push(
+      () => server.close(),
+      () => mcp.close(),
+    );
     const client = new McpClient({ name: "ours", version: "0" }, { versionNegotiation: "auto" });
     await client.connect(new StreamableHttpClientTransport(server.url));
     cleanup.push(() => client.close());

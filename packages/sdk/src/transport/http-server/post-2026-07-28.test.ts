@@ -27,7 +27,10 @@ async function serve(): Promise<{ mcp: McpServer; server: StreamableHttpServer }
   }));
   mcp.resource({ uri: "agent://status", name: "status" }, (uri) => ({ contents: [{ uri, text: "idle" }] }));
   const server = await createStreamableHttpServer({ onsession: async (t) => void (await mcp.connect(t)) });
-  cleanup.push(() => server.close(), () => mcp.close());
+  cleanup.push(
+    () => server.close(),
+    () => mcp.close(),
+  );
   return { mcp, server };
 }
 
@@ -40,7 +43,12 @@ const META = {
 function post(url: URL, body: Record<string, unknown>, headers: Record<string, string>): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", ...body }),
   });
 }
@@ -57,7 +65,9 @@ describe("the official v2 client over Streamable HTTP", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add"]);
     expect((await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).content).toEqual([{ type: "text", text: "5" }]);
 
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler("notifications/resources/updated", (n) => resolve(n.params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler("notifications/resources/updated", (n) => resolve(n.params.uri)),
+    );
     const sub = await client.listen({ resourceSubscriptions: ["agent://status"] });
     expect(sub.honoredFilter).toEqual({ resourceSubscriptions: ["agent://status"] });
     expect(server.stats().sessions).toBe(1); // the listen request's, for as long as its stream is open
@@ -104,10 +114,17 @@ describe("stateless POST refusals", () => {
     expect((await noMethod.json()).error).toMatchObject({ code: -32020 });
     const wrongName = await post(server.url, call, { "mcp-method": "tools/call", "mcp-name": "sub" });
     expect(((await wrongName.json()) as any).error.code).toBe(-32020);
-    const wrongVersion = await post(server.url, { ...call, params: { ...call.params, _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } } }, { "mcp-method": "tools/call", "mcp-name": "add" });
+    const wrongVersion = await post(
+      server.url,
+      { ...call, params: { ...call.params, _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } } },
+      { "mcp-method": "tools/call", "mcp-name": "add" },
+    );
     expect(((await wrongVersion.json()) as any).error.code).toBe(-32020);
     // Base64 sentinel names are decoded before comparing.
-    const encoded = await post(server.url, call, { "mcp-method": "tools/call", "mcp-name": `=?base64?${Buffer.from("add").toString("base64")}?=` });
+    const encoded = await post(server.url, call, {
+      "mcp-method": "tools/call",
+      "mcp-name": `=?base64?${Buffer.from("add").toString("base64")}?=`,
+    });
     expect(encoded.status).toBe(200);
     expect(encoded.headers.get("mcp-session-id")).toBeNull();
     expect(await encoded.text()).toContain('"resultType":"complete"');
@@ -115,7 +132,11 @@ describe("stateless POST refusals", () => {
 
   test("a stateless stream carries no SSE event ids and no retry (2026-07-28 removed resumability)", async () => {
     const { server } = await serve();
-    const r = await post(server.url, { id: 1, method: "tools/call", params: { _meta: META, name: "add", arguments: { a: 1, b: 2 } } }, { "mcp-method": "tools/call", "mcp-name": "add" });
+    const r = await post(
+      server.url,
+      { id: 1, method: "tools/call", params: { _meta: META, name: "add", arguments: { a: 1, b: 2 } } },
+      { "mcp-method": "tools/call", "mcp-name": "add" },
+    );
     const text = await r.text();
     expect(text).toContain('"resultType":"complete"');
     expect(text.split("\n").filter((line) => line.startsWith("id:") || line.startsWith("retry:"))).toEqual([]);
@@ -123,9 +144,16 @@ describe("stateless POST refusals", () => {
 
   test("a version not served is 400 with -32022 listing ours; an unknown method is 404 with -32601", async () => {
     const { server } = await serve();
-    const r = await post(server.url, { id: 1, method: "tools/list", params: { _meta: META } }, { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" });
+    const r = await post(
+      server.url,
+      { id: 1, method: "tools/list", params: { _meta: META } },
+      { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" },
+    );
     expect(r.status).toBe(400);
-    expect(((await r.json()) as any).error).toMatchObject({ code: -32022, data: { requested: "2099-01-01", supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] } });
+    expect(((await r.json()) as any).error).toMatchObject({
+      code: -32022,
+      data: { requested: "2099-01-01", supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] },
+    });
     const unknown = await post(server.url, { id: 2, method: "ping", params: { _meta: META } }, { "mcp-method": "ping" });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as any).error.code).toBe(-32601);

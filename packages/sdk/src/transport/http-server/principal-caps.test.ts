@@ -96,7 +96,10 @@ describe("session caps per principal", () => {
 
   test("without auth every caller is one principal: only the server-wide cap applies", async () => {
     const responder = createResponder();
-    const server = await createStreamableHttpServer({ onsession: responder.onsession, limits: { maxSessions: 4, maxSessionsPerPrincipal: 1 } });
+    const server = await createStreamableHttpServer({
+      onsession: responder.onsession,
+      limits: { maxSessions: 4, maxSessionsPerPrincipal: 1 },
+    });
     servers.push(server);
     for (let i = 0; i < 4; i++) {
       const s = await openSession(server.url);

@@ -23,7 +23,9 @@ describe("publicUrl", () => {
     const server = await start({ publicUrl: "https://agentd.example.com/mcp" });
     const refused = await post(server.url, initializeRequest());
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="https://agentd.example.com/.well-known/oauth-protected-resource"`);
+    expect(refused.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="https://agentd.example.com/.well-known/oauth-protected-resource"`,
+    );
     const metadata = await (await fetch(new URL("/.well-known/oauth-protected-resource", server.url))).json();
     expect(metadata).toMatchObject({ resource: "https://agentd.example.com/mcp", bearer_methods_supported: ["header"] });
     // The server itself still listens where it was bound.

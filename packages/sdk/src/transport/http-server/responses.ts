@@ -32,8 +32,7 @@ export const parseErrorResponse = (detail: string) => jsonRpcHttpError(400, Erro
 export const sessionNotFound = () => jsonRpcHttpError(404, TRANSPORT_ERROR, "Session not found");
 
 /** 405 for methods the endpoint does not offer. */
-export const methodNotAllowed = (allow: string) =>
-  jsonRpcHttpError(405, TRANSPORT_ERROR, "Method not allowed", { allow });
+export const methodNotAllowed = (allow: string) => jsonRpcHttpError(405, TRANSPORT_ERROR, "Method not allowed", { allow });
 
 /** 429: a per-session limit; the client may retry once its other requests finish. */
 export const tooMany = (message: string) => jsonRpcHttpError(429, TRANSPORT_ERROR, message, { "retry-after": "1" });

@@ -79,7 +79,11 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   } else {
     // Under Node, node:https reads the verified client certificate itself: no front.
     const tls = config.tls && { ...config.tls, requestCert: config.mtls };
-    listener = await listen(adapter, { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
+    listener = await listen(
+      adapter,
+      { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs },
+      dispatch,
+    );
     publicPort = listener.port;
   }
 
@@ -87,7 +91,14 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   const url = new URL(`${scheme}://${hostForUrl(config.hostname)}:${publicPort}${config.path}`);
   const h = createMcpHttpHandler(config, url, publicPort);
   handler = h;
-  config.logger.info("http.listen", { url: url.href, tls: !!config.tls, mtls: config.mtls, adapter, bearer: config.bearerTokens.length > 0, ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}) });
+  config.logger.info("http.listen", {
+    url: url.href,
+    tls: !!config.tls,
+    mtls: config.mtls,
+    adapter,
+    bearer: config.bearerTokens.length > 0,
+    ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}),
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -108,4 +119,3 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
     },
   };
 }
-

@@ -29,7 +29,7 @@ export abstract class HttpSessionTransport implements Transport {
   private peer: TransportPeer | undefined;
   private started = false;
   /** Messages that arrived before `start` (none once started). */
-  private declare queue: [unknown, MessageExtra][] | undefined;
+  declare private queue: [unknown, MessageExtra][] | undefined;
 
   /** The session id (the `Mcp-Session-Id` header value). */
   abstract readonly id: string;

@@ -24,7 +24,6 @@ import { JsonExchange } from "./json-exchange.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
-
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
 const DROPPED_KEYS = 256;
 
@@ -90,20 +89,20 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   /** Whether the client sent `notifications/initialized` (the session is fully set up). */
   initialized = false;
   /** What a resumption can be given (created on the first stored event). */
-  private declare replay: SessionReplay | undefined;
+  declare private replay: SessionReplay | undefined;
   /** Open POST streams (the standalone stream is kept apart). */
-  private declare streams: Map<number, OutStream> | undefined;
+  declare private streams: Map<number, OutStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
-  private declare pending: Map<RequestId, OutStream> | undefined;
+  declare private pending: Map<RequestId, OutStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
-  private declare dropped: Set<RequestId> | undefined;
+  declare private dropped: Set<RequestId> | undefined;
   private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
-  private declare initKey: RequestId | undefined;
+  declare private initKey: RequestId | undefined;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
-  private declare initStream: number | undefined;
+  declare private initStream: number | undefined;
 
   /**
    * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
@@ -341,7 +340,8 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     if (this.standalone) streams.push(this.standalone);
     for (const stream of streams) {
       if (stream.json) {
-        for (const id of stream.pending) stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
+        for (const id of stream.pending)
+          stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
       }
       this.endStream(stream);
     }
@@ -364,7 +364,13 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-    const stream: OutStream = { id: this.nextStreamId++, kind, seq: 0, pending: requestIds.length ? [...requestIds] : NO_KEYS, writer: null };
+    const stream: OutStream = {
+      id: this.nextStreamId++,
+      kind,
+      seq: 0,
+      pending: requestIds.length ? [...requestIds] : NO_KEYS,
+      writer: null,
+    };
     if (requestIds.length) {
       const pending = (this.pending ??= new Map());
       for (const id of requestIds) pending.set(id, stream);
@@ -435,7 +441,8 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
     stream.json?.resolve(stream.json.collected);
     // Ended with its peer still connected: delivered.
-    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
+    if (!this.closed && !stream.json && stream.seq > 0)
+      this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
     stream.writer?.end();
   }
 }

@@ -73,7 +73,9 @@ describe("SSE resumption", () => {
     responder.release(); // the response is written while the POST stream is away
     const resumed = new SseReader(await get(priming!.id));
     const events = (await resumed.rest()).filter((e) => e.data !== "");
-    expect(events.map((e) => JSON.parse(e.data))).toEqual([{ jsonrpc: "2.0", id: 11, result: { content: [{ type: "text", text: "late" }] } }]);
+    expect(events.map((e) => JSON.parse(e.data))).toEqual([
+      { jsonrpc: "2.0", id: 11, result: { content: [{ type: "text", text: "late" }] } },
+    ]);
     expect(dataOf(await standalone.nextMessage())).toBe(100);
     await standalone.cancel();
   });
@@ -197,7 +199,11 @@ describe("long-lived connections", () => {
     await untilStreams(server, 0);
     const big = "x".repeat(30 * 1024);
     for (let i = 0; i < 3; i++)
-      await responder.sessions[0]!.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } });
+      await responder.sessions[0]!.transport.send({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: big },
+      });
     const resumed = await get(priming!.id);
     expect(resumed.status).toBe(200);
     await resumed.body?.cancel();

@@ -99,11 +99,11 @@ export class SseWriter {
   /** Bytes the sink could not pass on to the socket since it last drained. */
   private queuedBytes = 0;
   private done = false;
-  private declare endListeners: ((reason: SseEndReason) => void)[] | undefined;
+  declare private endListeners: ((reason: SseEndReason) => void)[] | undefined;
   /** Told once at the first write or the end (see {@link written}). */
-  private declare firstWrite: (() => void) | undefined;
+  declare private firstWrite: (() => void) | undefined;
   /** The data of the one event written so far, before the body was taken; undefined once anything else was. */
-  private declare soleEventData: string | undefined;
+  declare private soleEventData: string | undefined;
   /** The session this writer carries a stream of (told when it stops, after the server-wide hook). */
   owner: SseEndHook | undefined;
 

@@ -18,7 +18,6 @@ export function loadPem(value: string, option: string): string {
     const code = (e as NodeJS.ErrnoException).code ?? "read error";
     throw new AgentdError("E_CONFIG_INVALID", `http server: cannot read ${option} file ${value} (${code})`);
   }
-  if (!text.includes("-----BEGIN"))
-    throw new AgentdError("E_CONFIG_INVALID", `http server: ${option} file ${value} holds no PEM block`);
+  if (!text.includes("-----BEGIN")) throw new AgentdError("E_CONFIG_INVALID", `http server: ${option} file ${value} holds no PEM block`);
   return text;
 }

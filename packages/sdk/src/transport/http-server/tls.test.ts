@@ -20,13 +20,42 @@ function openssl(...args: string[]): void {
 }
 
 function makeCa(name: string): void {
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "1", "-subj", `/CN=${name}`);
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    `${name}.key`,
+    "-out",
+    `${name}.pem`,
+    "-days",
+    "1",
+    "-subj",
+    `/CN=${name}`,
+  );
 }
 
 function makeCert(name: string, subject: string, ca: string, ext?: string): void {
   openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
   const extArgs = ext ? ["-extfile", ext] : [];
-  openssl("x509", "-req", "-in", `${name}.csr`, "-CA", `${ca}.pem`, "-CAkey", `${ca}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "1", ...extArgs);
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    `${name}.csr`,
+    "-CA",
+    `${ca}.pem`,
+    "-CAkey",
+    `${ca}.key`,
+    "-CAcreateserial",
+    "-out",
+    `${name}.pem`,
+    "-days",
+    "1",
+    ...extArgs,
+  );
 }
 
 beforeAll(() => {

@@ -58,13 +58,24 @@ function build(options: Omit<AgentTriggersOptions, "specs"> & { specs: TriggerSp
 }
 
 const sub = (id = "sub:inbox:file:///inbox.md", extra: Partial<TriggerSpec> = {}): TriggerSpec =>
-  ({ kind: "subscription", id, server: "inbox", uri: URI, instruction: "Triage: {{resource.text}}", concurrency: "queue", ...extra }) as TriggerSpec;
+  ({
+    kind: "subscription",
+    id,
+    server: "inbox",
+    uri: URI,
+    instruction: "Triage: {{resource.text}}",
+    concurrency: "queue",
+    ...extra,
+  }) as TriggerSpec;
 
 describe("subscriptions", () => {
   test("read after subscribe, then one run per change, each with its own run id in the tools' context", async () => {
     const inbox = new FakeResourceClient();
     inbox.texts.set(URI, "v0");
-    const { agent, runs, tools } = agentWith(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? callTools([["ack", {}]]) : reply("done"))), { inbox });
+    const { agent, runs, tools } = agentWith(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? callTools([["ack", {}]]) : reply("done"))),
+      { inbox },
+    );
     const { triggers, runEnds } = build({ agent, specs: [sub()] });
     await triggers.start();
     await runEnds(1);
@@ -140,7 +151,11 @@ describe("runs and idempotency", () => {
   test("a final answer of ALREADY_DONE makes the run `already-done`; a budget trip is `failed` with its code", async () => {
     const { agent } = agentWith([reply("  ALREADY_DONE\n"), ...Array.from({ length: 3 }, () => callTools([["ack", {}]]))]);
     const logger = memoryLogger();
-    const { triggers, runEnds } = build({ agent, logger, specs: [{ kind: "interval", id: "interval", everyMs: 0, maxRuns: 2, instruction: "tick {{tick}}" }] });
+    const { triggers, runEnds } = build({
+      agent,
+      logger,
+      specs: [{ kind: "interval", id: "interval", everyMs: 0, maxRuns: 2, instruction: "tick {{tick}}" }],
+    });
     await triggers.start();
     const ends = await runEnds(2);
     expect(ends.map((e) => e.status)).toEqual(["already-done", "failed"]);
@@ -181,7 +196,8 @@ describe("runs and idempotency", () => {
     await triggers.start();
     const [end] = await runEnds(1);
     const of = (event: string) => base.records.filter((r) => r.event === event && r.runId === end?.runId);
-    for (const event of ["trigger.fire", "run.start", "tool.call", "run.end", "trigger.run-end"]) expect(of(event)[0]?.trigger).toBe("every");
+    for (const event of ["trigger.fire", "run.start", "tool.call", "run.end", "trigger.run-end"])
+      expect(of(event)[0]?.trigger).toBe("every");
     expect(of("run.end")[0]?.usage).toBeDefined();
   });
 });

@@ -27,7 +27,13 @@ import {
 } from "../index.ts";
 import { TrackedSource } from "./tracked-source.ts";
 import { PausableSource } from "./pausable-source.ts";
-import { createTriggerRunner, type TriggerAgent, type TriggerRunData, type TriggerRunner, type TriggerRunnerOptions } from "./trigger-runner.ts";
+import {
+  createTriggerRunner,
+  type TriggerAgent,
+  type TriggerRunData,
+  type TriggerRunner,
+  type TriggerRunnerOptions,
+} from "./trigger-runner.ts";
 import { validateTriggerSpec, type CronEngine, type SubscriptionSpec, type TriggerSpec } from "./trigger-specs.ts";
 import { TriggerStatusTable, type TriggerStatus } from "./trigger-status.ts";
 
@@ -146,7 +152,10 @@ export class AgentTriggers {
     this.started = true;
     for (const [id, source] of this.cronSources) this.logNextFire(id, this.clock.now(), source);
     const rows = this.table.list();
-    const started = { active: rows.filter((r) => r.state === "active" || r.state === "polling").length, unavailable: rows.filter((r) => r.state === "unavailable").length };
+    const started = {
+      active: rows.filter((r) => r.state === "active" || r.state === "polling").length,
+      unavailable: rows.filter((r) => r.state === "unavailable").length,
+    };
     if (this.open <= 0) this.endedResolve?.();
     this.logger.info("triggers.started", { ...started, triggers: rows.map((r) => r.id) });
     return started;
@@ -221,7 +230,11 @@ export class AgentTriggers {
     if (!this.started) throw new AgentdError("E_USAGE", "the triggers have not started: nothing to pause or resume");
     if (!ids) return [...this.pausable];
     const unknown = ids.filter((id) => !this.options.specs.some((s) => s.id === id));
-    if (unknown.length) throw new AgentdError("E_USAGE", `no trigger named ${unknown.map((u) => `'${u}'`).join(", ")}: the triggers are ${this.options.specs.map((s) => s.id).join(", ")}`);
+    if (unknown.length)
+      throw new AgentdError(
+        "E_USAGE",
+        `no trigger named ${unknown.map((u) => `'${u}'`).join(", ")}: the triggers are ${this.options.specs.map((s) => s.id).join(", ")}`,
+      );
     return ids.flatMap((id) => (this.pausable.has(id) ? [[id, this.pausable.get(id)!] as [string, PausableSource]] : []));
   }
 
@@ -229,11 +242,14 @@ export class AgentTriggers {
   private sourceFor(spec: TriggerSpec): EventSource | undefined {
     const table = this.table;
     if (spec.kind === "interval")
-      return new TrackedSource(new IntervalSource({ everyMs: spec.everyMs, ...(spec.maxRuns !== undefined ? { maxRuns: spec.maxRuns } : {}) }), {
-        id: spec.id,
-        table,
-        startedState: "active",
-      });
+      return new TrackedSource(
+        new IntervalSource({ everyMs: spec.everyMs, ...(spec.maxRuns !== undefined ? { maxRuns: spec.maxRuns } : {}) }),
+        {
+          id: spec.id,
+          table,
+          startedState: "active",
+        },
+      );
     if (spec.kind === "cron") {
       const timezones = this.options.cron === "timezones";
       const cron = new CronSource({
@@ -265,7 +281,13 @@ export class AgentTriggers {
       server: spec.server,
       ...(spec.pollIntervalMs !== undefined ? { pollIntervalMs: spec.pollIntervalMs } : {}),
     });
-    return new TrackedSource(source, { id: spec.id, table, startedState: polled ? "polling" : "active", server: spec.server, ...(reason ? { reason } : {}) });
+    return new TrackedSource(source, {
+      id: spec.id,
+      table,
+      startedState: polled ? "polling" : "active",
+      server: spec.server,
+      ...(reason ? { reason } : {}),
+    });
   }
 
   private logNextFire(id: string, after: number, source = this.cronSources.get(id)): void {

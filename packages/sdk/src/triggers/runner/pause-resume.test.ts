@@ -25,9 +25,20 @@ test("a paused subscription runs nothing; resumed, it reads again and runs the l
   const agent = createAgent({ model: scriptedModel(Array.from({ length: 6 }, () => reply("ok"))), tools: memoryToolSet([]) });
   const inputs: string[] = [];
   const logger = memoryLogger();
-  const spec = { kind: "subscription", id: "inbox", server: "inbox", uri: URI, instruction: "Triage: {{resource.text}}", concurrency: "queue" } as TriggerSpec;
+  const spec = {
+    kind: "subscription",
+    id: "inbox",
+    server: "inbox",
+    uri: URI,
+    instruction: "Triage: {{resource.text}}",
+    concurrency: "queue",
+  } as TriggerSpec;
   triggers = new AgentTriggers({
-    agent: { connect: () => agent.connect(), run: (input, o) => (inputs.push(input), agent.run(input, o)), clients: new Map([["inbox", inbox]]) },
+    agent: {
+      connect: () => agent.connect(),
+      run: (input, o) => (inputs.push(input), agent.run(input, o)),
+      clients: new Map([["inbox", inbox]]),
+    },
     specs: [spec],
     logger,
   });
@@ -54,7 +65,10 @@ test("a paused subscription runs nothing; resumed, it reads again and runs the l
   expect(inbox.calls.filter((c) => c === "read").length).toBe(reads + 1);
   expect(inputs.map((i) => (i.includes("state:two") ? "two" : i.includes("state:one") ? "one" : "zero"))).toEqual(["zero", "two"]);
   expect(triggers.status()[0]).toMatchObject({ state: "active", runs: 2 });
-  expect(logger.records.filter((r) => r.event.startsWith("triggers.")).map((r) => [r.event, r.triggers])).toContainEqual(["triggers.paused", ["inbox"]]);
+  expect(logger.records.filter((r) => r.event.startsWith("triggers.")).map((r) => [r.event, r.triggers])).toContainEqual([
+    "triggers.paused",
+    ["inbox"],
+  ]);
 
   await expect(triggers.pause(["nope"])).rejects.toThrow("no trigger named 'nope': the triggers are inbox");
   await agent.close();

@@ -24,7 +24,11 @@ export function createRunTriggerTags(inner: Logger): RunTriggerTags {
       // The router's own records name the trigger `triggerId`: give them the same `trigger` field.
       const own = fields?.triggerId ?? bound.triggerId;
       const trigger = (typeof runId === "string" ? tags.get(runId) : undefined) ?? (typeof own === "string" ? own : undefined);
-      target.log(level, event, trigger !== undefined && fields?.trigger === undefined && bound.trigger === undefined ? { ...fields, trigger } : fields);
+      target.log(
+        level,
+        event,
+        trigger !== undefined && fields?.trigger === undefined && bound.trigger === undefined ? { ...fields, trigger } : fields,
+      );
     };
     return {
       log,

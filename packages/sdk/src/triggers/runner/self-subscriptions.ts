@@ -77,24 +77,38 @@ export class SelfSubscriptions {
    * URI again is `already-subscribed` (the first instruction stays). Throws `E_SUPERVISOR` (a line the model
    * can act on) when refused: no triggers running, a server out of scope, the maximum reached, a bad template.
    */
-  async add(request: { server: string; uri: string; instruction: string }, arrangedBy: string, how: { restored?: boolean; createdAt?: string } = {}): Promise<SubscribeOutcome> {
+  async add(
+    request: { server: string; uri: string; instruction: string },
+    arrangedBy: string,
+    how: { restored?: boolean; createdAt?: string } = {},
+  ): Promise<SubscribeOutcome> {
     const triggers = this.options.triggers();
     const refuse = (why: string) => new AgentdError("E_SUPERVISOR", `subscription refused: ${why}`);
     if (!triggers) throw refuse("this agent has no running triggers (start it in reactive mode)");
     const { server, uri, instruction } = request;
     if (!server || !uri || !instruction.trim()) throw refuse("server, uri and instruction are all required");
     const allowed = this.options.servers;
-    if (allowed && !allowed.includes(server)) throw refuse(`server '${server}' is not one runs may subscribe to (${allowed.join(", ") || "none"})`);
+    if (allowed && !allowed.includes(server))
+      throw refuse(`server '${server}' is not one runs may subscribe to (${allowed.join(", ") || "none"})`);
     const id = selfSubscriptionId(server, uri);
     const existing = this.subs.get(id);
-    if (existing) return { status: "already-subscribed", subscription: { ...existing }, trigger: triggers.status().find((t) => t.id === id) };
-    if (this.subs.size >= this.max) throw refuse(`${this.subs.size} of at most ${this.max} self-arranged subscriptions exist; unsubscribe one first`);
+    if (existing)
+      return { status: "already-subscribed", subscription: { ...existing }, trigger: triggers.status().find((t) => t.id === id) };
+    if (this.subs.size >= this.max)
+      throw refuse(`${this.subs.size} of at most ${this.max} self-arranged subscriptions exist; unsubscribe one first`);
     const sub: SelfSubscription = { id, server, uri, instruction, arrangedBy, createdAt: how.createdAt ?? new Date().toISOString() };
     this.subs.set(id, sub);
     let trigger: TriggerStatus;
     try {
       trigger = await triggers.addSubscription(
-        { kind: "subscription", id, server, uri, instruction, ...(this.options.pollIntervalMs !== undefined ? { pollIntervalMs: this.options.pollIntervalMs } : {}) },
+        {
+          kind: "subscription",
+          id,
+          server,
+          uri,
+          instruction,
+          ...(this.options.pollIntervalMs !== undefined ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
+        },
         { arrangedBy },
       );
     } catch (error) {
@@ -106,7 +120,14 @@ export class SelfSubscriptions {
       await triggers.removeTrigger(id);
       throw refuse(trigger.reason ?? "the subscription could not start");
     }
-    this.logger.info("trigger.self-subscribed", { trigger: id, server, uri, arrangedBy, state: trigger.state, ...(how.restored ? { restored: true } : {}) });
+    this.logger.info("trigger.self-subscribed", {
+      trigger: id,
+      server,
+      uri,
+      arrangedBy,
+      state: trigger.state,
+      ...(how.restored ? { restored: true } : {}),
+    });
     this.changed();
     return { status: "subscribed", subscription: { ...sub }, trigger };
   }

@@ -52,7 +52,8 @@ export class TrackedSource implements EventSource {
       context.end();
       return;
     }
-    if (!this.settled) table.update(id, { state: this.options.startedState, ...(this.options.reason ? { reason: this.options.reason } : {}) });
+    if (!this.settled)
+      table.update(id, { state: this.options.startedState, ...(this.options.reason ? { reason: this.options.reason } : {}) });
   }
 
   async stop(): Promise<void> {

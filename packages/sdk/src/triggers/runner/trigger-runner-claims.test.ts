@@ -36,14 +36,25 @@ function replica() {
   return { triggerAgent, runs };
 }
 
-const event: TriggerEvent = { triggerId: "sub:inbox:file:///a", kind: "subscription", key: "file:///a", at: new Date(), data: {}, runId: "run-claimed-1" };
+const event: TriggerEvent = {
+  triggerId: "sub:inbox:file:///a",
+  kind: "subscription",
+  key: "file:///a",
+  at: new Date(),
+  data: {},
+  runId: "run-claimed-1",
+};
 const context = { triggerId: event.triggerId, instruction: "Handle it" };
 
 async function directoryStore() {
   const dir = mkdtempSync(join(tmpdir(), "agentd-runner-claims-"));
   const backend = new DirectoryBackend(dir);
   const c = await connectStore(backend);
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => backend.close(), c.close);
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => backend.close(),
+    c.close,
+  );
   return c.store;
 }
 

@@ -28,7 +28,10 @@ export const isAlreadyDone = (result: Pick<RunResult, "text" | "output">): boole
 /** What a trigger run needs from an agent (`Agent` from createAgent satisfies it). */
 export interface TriggerAgent {
   connect(): Promise<void>;
-  run(input: string, options: { runId: string; signal: AbortSignal; triggerEvent?: { id: string; kind: string; firedAt: Date } }): Promise<RunResult>;
+  run(
+    input: string,
+    options: { runId: string; signal: AbortSignal; triggerEvent?: { id: string; kind: string; firedAt: Date } },
+  ): Promise<RunResult>;
   /** The connected MCP clients by server name (managed clients: they reconnect and re-subscribe). */
   readonly clients: ReadonlyMap<string, SubscribableClient>;
 }
@@ -83,7 +86,11 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
 
   const run: RunFunction = async (event, signal, { triggerId, instruction }): Promise<RunOutcome> => {
     if (done.has(event.runId))
-      return { status: "already-done", message: "this run id already succeeded in this process", data: { remembered: true } satisfies TriggerRunData };
+      return {
+        status: "already-done",
+        message: "this run id already succeeded in this process",
+        data: { remembered: true } satisfies TriggerRunData,
+      };
     // Claimed before the run starts; a replica that finds the claim held waits for its lease.
     let claimed: ClaimOutcome | undefined;
     try {
@@ -91,11 +98,24 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
     } catch (error) {
       // The store is unreachable: the run is not started (another replica, or a redelivery, may run it).
       const message = `cannot claim the run in the store: ${error instanceof Error ? error.message : String(error)}`;
-      return { status: "failed", message, data: { code: AgentdError.isInstance(error) ? error.code : "E_UPSTREAM", error } satisfies TriggerRunData };
+      return {
+        status: "failed",
+        message,
+        data: { code: AgentdError.isInstance(error) ? error.code : "E_UPSTREAM", error } satisfies TriggerRunData,
+      };
     }
     if (claimed?.status === "done")
-      return { status: "already-done", message: "another replica already ran this run id", data: { claimedElsewhere: true } satisfies TriggerRunData };
-    if (claimed?.status === "aborted") return { status: "aborted", message: "stopped while waiting for the run's claim", data: { code: "E_ABORTED" } satisfies TriggerRunData };
+      return {
+        status: "already-done",
+        message: "another replica already ran this run id",
+        data: { claimedElsewhere: true } satisfies TriggerRunData,
+      };
+    if (claimed?.status === "aborted")
+      return {
+        status: "aborted",
+        message: "stopped while waiting for the run's claim",
+        data: { code: "E_ABORTED" } satisfies TriggerRunData,
+      };
     const claim = claimed?.claim;
     // Never fails the run: without the dead holder's checkpoint the run is rebuilt from scratch.
     if (claim?.previousHolder !== undefined) await options.onTakeover?.(event.runId, claim.previousHolder).catch(() => {});
@@ -108,7 +128,9 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
       succeeded = true;
       remember(event.runId);
       const data: TriggerRunData = { result, usage: result.usage, stopReason: result.stopReason };
-      return isAlreadyDone(result) ? { status: "already-done", message: "the run reported its work already done", data } : { status: "ok", data };
+      return isAlreadyDone(result)
+        ? { status: "already-done", message: "the run reported its work already done", data }
+        : { status: "ok", data };
     } catch (error) {
       const code = AgentdError.isInstance(error) ? error.code : "E_RUN_FAILED";
       const usage = AgentdError.isInstance(error) ? (error.options.data?.usage as Usage | undefined) : undefined;

@@ -70,9 +70,13 @@ const v2Hint = 'set capabilities.cron to "timezones" in agentd.json (or pass --c
 /** Refuse time-zone-only schedule options under the UTC cron, naming the switch. Throws `E_CONFIG_INVALID`. */
 export function checkCronEngine(where: string, spec: { tz?: string; catchUp?: string }, version: CronEngine): void {
   if (version === "timezones") return;
-  if (spec.tz !== undefined) throw new AgentdError("E_CONFIG_INVALID", `${where}: tz needs the richer cron: ${v2Hint}; with "utc" schedules run in UTC`);
+  if (spec.tz !== undefined)
+    throw new AgentdError("E_CONFIG_INVALID", `${where}: tz needs the richer cron: ${v2Hint}; with "utc" schedules run in UTC`);
   if (spec.catchUp !== undefined && spec.catchUp !== "none")
-    throw new AgentdError("E_CONFIG_INVALID", `${where}: catchUp needs the richer cron: ${v2Hint}; with "utc" missed ticks are not caught up`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `${where}: catchUp needs the richer cron: ${v2Hint}; with "utc" missed ticks are not caught up`,
+    );
 }
 
 /**
@@ -83,7 +87,11 @@ export function checkCronEngine(where: string, spec: { tz?: string; catchUp?: st
 export function validateTriggerSpec(spec: TriggerSpec, version: CronEngine): void {
   if (spec.kind === "cron") {
     checkCronEngine(`cron '${spec.cron}'`, spec, version);
-    new CronSchedule({ expression: spec.cron, ...(spec.tz !== undefined ? { tz: spec.tz } : {}), mode: version === "timezones" ? "timezones" : "utc" });
+    new CronSchedule({
+      expression: spec.cron,
+      ...(spec.tz !== undefined ? { tz: spec.tz } : {}),
+      mode: version === "timezones" ? "timezones" : "utc",
+    });
     if (spec.catchUp !== undefined) parseCatchUp(spec.catchUp);
   }
   if (spec.kind === "interval") {
@@ -114,8 +122,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
   const specs: TriggerSpec[] = [];
   (t.subscriptions ?? []).forEach((s, i) => {
     const where = `triggers.subscriptions[${i}]`;
-    if (!config.mcpServers?.[s.server])
-      throw new AgentdError("E_CONFIG_INVALID", `${where}: server '${s.server}' is not in mcpServers`);
+    if (!config.mcpServers?.[s.server]) throw new AgentdError("E_CONFIG_INVALID", `${where}: server '${s.server}' is not in mcpServers`);
     specs.push({
       kind: "subscription",
       id: subscriptionTriggerId(s.server, s.uri),
@@ -148,7 +155,8 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       instruction: t.interval.instruction,
     });
   (t.selfSubscribe?.servers ?? []).forEach((server, i) => {
-    if (!config.mcpServers?.[server]) throw new AgentdError("E_CONFIG_INVALID", `triggers.selfSubscribe.servers[${i}]: server '${server}' is not in mcpServers`);
+    if (!config.mcpServers?.[server])
+      throw new AgentdError("E_CONFIG_INVALID", `triggers.selfSubscribe.servers[${i}]: server '${server}' is not in mcpServers`);
   });
   if (t.jobStore !== undefined && version !== "timezones")
     throw new AgentdError("E_CONFIG_INVALID", `triggers.jobStore needs the richer cron: ${v2Hint}`);

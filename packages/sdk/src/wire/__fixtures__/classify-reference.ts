@@ -4,11 +4,9 @@
  */
 import type { MessageKind, RequestId } from "../jsonrpc.ts";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const isId = (v: unknown): v is RequestId =>
-  typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+const isId = (v: unknown): v is RequestId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 
 /** The previous `classify`, verbatim. */
 export function referenceClassify(value: unknown): MessageKind {

@@ -77,38 +77,107 @@ describe("compileCheck agrees with valibot", () => {
   // value checked without a loop, required fields that accept anything (only presence is checked).
   const text = { type: "text", text: "hi" };
   const SHAPES: [string, string, unknown[]][] = [
-    ["tools/call", "result", [
-      { content: [text] },
-      { content: [text, { type: "image", data: "AA==", mimeType: "image/png" }, { type: "audio", data: "AA==", mimeType: "audio/wav" }] },
-      { content: [{ type: "resource_link", name: "r", uri: "file:///r" }, { type: "resource", resource: { uri: "file:///r", text: "t" } }] },
-      { content: [{ type: "resource", resource: { uri: "file:///r", blob: "AA==" } }], isError: true, structuredContent: { a: [1] } },
-      { content: [] }, { content: [{}] }, { content: [{ text: "no type" }] }, { content: [{ type: 3, text: "t" }] },
-      { content: [{ type: "Text", text: "t" }] }, { content: [{ type: "text" }] }, { content: [{ type: "text", text: undefined }] },
-      { content: [{ type: "image", text: "t" }] }, { content: [{ type: "resource", resource: { uri: "file:///r" } }] },
-      { content: [{ type: "resource_link", uri: "file:///r" }] }, { content: [[text]] }, { content: [null] }, { content: ["text"] },
-      { content: [{ ...text, annotations: { priority: 2 } }] }, { content: [{ ...text, annotations: { audience: ["user"] } }] },
-      { content: [{ ...text, _meta: [] }] }, { content: [{ ...text, _meta: null }] }, { content: [{ ...text, _meta: undefined }] },
-      { content: [text], structuredContent: [] }, { content: [text], structuredContent: null }, { content: [text], isError: "no" },
-      { content: [text], isError: undefined }, { content: text }, { content: undefined }, {}, [], null,
-      { content: [Object.assign(Object.create({ type: "text" }), { text: "inherited tag" })] },
-    ]],
-    ["tools/call", "request", [
-      { name: "t" }, { name: "t", arguments: {} }, { name: "t", arguments: { a: undefined, b: [1, { c: null }] } },
-      { name: "t", arguments: [] }, { name: "t", arguments: null }, { name: "t", arguments: undefined }, { name: "t", arguments: "a=1" },
-      { name: "t", _meta: { progressToken: "p" } }, { name: "t", _meta: { progressToken: 1.5 } }, { name: "t", _meta: { progressToken: undefined } },
-      { name: "t", _meta: { progressToken: null } }, { name: "t", _meta: [] }, { name: undefined }, { arguments: {} }, { name: 1 },
-      { name: "t", task: {} }, { name: "t", task: { ttl: 1.5 } }, { name: "t", task: [] }, Object.create({ name: "inherited" }),
-    ]],
-    ["notifications/message", "notification", [
-      { level: "info", data: null }, { level: "info", data: undefined }, { level: "info" }, { level: "verbose", data: 1 },
-      { level: "info", data: 1, logger: 2 }, { level: "info", data: 1, logger: undefined }, { data: 1 },
-    ]],
-    ["notifications/progress", "notification", [
-      { progressToken: "p", progress: 1 }, { progressToken: 2, progress: 1, total: 3, message: "m" }, { progressToken: "p", progress: Number.NaN },
-      { progressToken: "p", progress: 1, total: Number.NaN }, { progressToken: 1.5, progress: 1 }, { progress: 1 }, { progressToken: "p" },
-      { progressToken: "p", progress: 1, message: 3 }, { progressToken: "p", progress: 1, total: undefined },
-    ]],
-    ["notifications/initialized", "notification", [{}, { _meta: {} }, { _meta: { a: 1 } }, { _meta: [] }, { _meta: null }, { _meta: undefined }, [], null, "x"]],
+    [
+      "tools/call",
+      "result",
+      [
+        { content: [text] },
+        { content: [text, { type: "image", data: "AA==", mimeType: "image/png" }, { type: "audio", data: "AA==", mimeType: "audio/wav" }] },
+        {
+          content: [
+            { type: "resource_link", name: "r", uri: "file:///r" },
+            { type: "resource", resource: { uri: "file:///r", text: "t" } },
+          ],
+        },
+        { content: [{ type: "resource", resource: { uri: "file:///r", blob: "AA==" } }], isError: true, structuredContent: { a: [1] } },
+        { content: [] },
+        { content: [{}] },
+        { content: [{ text: "no type" }] },
+        { content: [{ type: 3, text: "t" }] },
+        { content: [{ type: "Text", text: "t" }] },
+        { content: [{ type: "text" }] },
+        { content: [{ type: "text", text: undefined }] },
+        { content: [{ type: "image", text: "t" }] },
+        { content: [{ type: "resource", resource: { uri: "file:///r" } }] },
+        { content: [{ type: "resource_link", uri: "file:///r" }] },
+        { content: [[text]] },
+        { content: [null] },
+        { content: ["text"] },
+        { content: [{ ...text, annotations: { priority: 2 } }] },
+        { content: [{ ...text, annotations: { audience: ["user"] } }] },
+        { content: [{ ...text, _meta: [] }] },
+        { content: [{ ...text, _meta: null }] },
+        { content: [{ ...text, _meta: undefined }] },
+        { content: [text], structuredContent: [] },
+        { content: [text], structuredContent: null },
+        { content: [text], isError: "no" },
+        { content: [text], isError: undefined },
+        { content: text },
+        { content: undefined },
+        {},
+        [],
+        null,
+        { content: [Object.assign(Object.create({ type: "text" }), { text: "inherited tag" })] },
+      ],
+    ],
+    [
+      "tools/call",
+      "request",
+      [
+        { name: "t" },
+        { name: "t", arguments: {} },
+        { name: "t", arguments: { a: undefined, b: [1, { c: null }] } },
+        { name: "t", arguments: [] },
+        { name: "t", arguments: null },
+        { name: "t", arguments: undefined },
+        { name: "t", arguments: "a=1" },
+        { name: "t", _meta: { progressToken: "p" } },
+        { name: "t", _meta: { progressToken: 1.5 } },
+        { name: "t", _meta: { progressToken: undefined } },
+        { name: "t", _meta: { progressToken: null } },
+        { name: "t", _meta: [] },
+        { name: undefined },
+        { arguments: {} },
+        { name: 1 },
+        { name: "t", task: {} },
+        { name: "t", task: { ttl: 1.5 } },
+        { name: "t", task: [] },
+        Object.create({ name: "inherited" }),
+      ],
+    ],
+    [
+      "notifications/message",
+      "notification",
+      [
+        { level: "info", data: null },
+        { level: "info", data: undefined },
+        { level: "info" },
+        { level: "verbose", data: 1 },
+        { level: "info", data: 1, logger: 2 },
+        { level: "info", data: 1, logger: undefined },
+        { data: 1 },
+      ],
+    ],
+    [
+      "notifications/progress",
+      "notification",
+      [
+        { progressToken: "p", progress: 1 },
+        { progressToken: 2, progress: 1, total: 3, message: "m" },
+        { progressToken: "p", progress: Number.NaN },
+        { progressToken: "p", progress: 1, total: Number.NaN },
+        { progressToken: 1.5, progress: 1 },
+        { progress: 1 },
+        { progressToken: "p" },
+        { progressToken: "p", progress: 1, message: 3 },
+        { progressToken: "p", progress: 1, total: undefined },
+      ],
+    ],
+    [
+      "notifications/initialized",
+      "notification",
+      [{}, { _meta: {} }, { _meta: { a: 1 } }, { _meta: [] }, { _meta: null }, { _meta: undefined }, [], null, "x"],
+    ],
   ];
   for (const revision of SUPPORTED_REVISIONS) {
     test(`${revision}: the fast paths agree with valibot on valid and invalid messages of each shape`, () => {
@@ -116,7 +185,12 @@ describe("compileCheck agrees with valibot", () => {
       const disagreements: string[] = [];
       const verdicts = new Set<boolean>();
       for (const [method, kind, samples] of SHAPES) {
-        const schema = kind === "notification" ? table.notifications[method]?.params : kind === "request" ? table.requests[method]?.params : table.requests[method]?.result;
+        const schema =
+          kind === "notification"
+            ? table.notifications[method]?.params
+            : kind === "request"
+              ? table.requests[method]?.params
+              : table.requests[method]?.result;
         // 2026-07-28 has no initialize, so no notifications/initialized.
         if (schema === undefined && method === "notifications/initialized" && revision === "2026-07-28") continue;
         if (schema === undefined) throw new Error(`${revision} has no ${method} ${kind}`);

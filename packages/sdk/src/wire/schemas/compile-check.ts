@@ -113,13 +113,9 @@ class Generator {
         return this.inlineable(node) ? objectExpr(value) : undefined;
       case "optional":
         // Inlined only around an inline check: a call per optional field was a share of every message's cost.
-        return this.inlineable(node)
-          ? `(${value} === undefined || ${this.expr(node.wrapped as Node, value)})`
-          : undefined;
+        return this.inlineable(node) ? `(${value} === undefined || ${this.expr(node.wrapped as Node, value)})` : undefined;
       case "union":
-        return this.inlineable(node)
-          ? `(${(node.options as Node[]).map((o) => this.expr(o, value)).join(" || ")})`
-          : undefined;
+        return this.inlineable(node) ? `(${(node.options as Node[]).map((o) => this.expr(o, value)).join(" || ")})` : undefined;
     }
     return undefined;
   }
@@ -232,13 +228,21 @@ class Generator {
       // Every option is told apart by a distinct literal: at most one can match, so valibot's try-each-option
       // reduces to one switch on the tag (a missing tag reads undefined and matches no JSON literal).
       const cases = options.map((o, j) => `  case ${lit(tags[j]?.literal)}: return ${this.expr(o, "x")};`);
-      return [`if (typeof x !== "object" || x === null) return false;`, `switch (x[${k}]) {`, ...cases, `  default: return false;`, `}`].join("\n");
+      return [
+        `if (typeof x !== "object" || x === null) return false;`,
+        `switch (x[${k}]) {`,
+        ...cases,
+        `  default: return false;`,
+        `}`,
+      ].join("\n");
     }
     const lines = [`if (typeof x !== "object" || x === null) return false;`, `const d = x[${k}], has = ${k} in x;`];
     for (const option of node.options as Node[]) {
       const discriminator = option.entries?.[node.key as string];
       if (option.type === "variant" || discriminator === undefined) return `return ${this.delegate(node, "x")};`;
-      const fits = OPTIONAL.has(discriminator.type) ? `(!has || ${this.expr(discriminator, "d")})` : `(has && ${this.expr(discriminator, "d")})`;
+      const fits = OPTIONAL.has(discriminator.type)
+        ? `(!has || ${this.expr(discriminator, "d")})`
+        : `(has && ${this.expr(discriminator, "d")})`;
       lines.push(`if (${fits} && ${this.expr(option, "x")}) return true;`);
     }
     lines.push("return false;");

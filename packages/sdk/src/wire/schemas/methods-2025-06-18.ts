@@ -55,15 +55,10 @@ export const ElicitResultSchema_2025_06_18 = looseObject({
 });
 
 /** Sampling content before tool use: one text, image or audio block. */
-export const SamplingContentSchema_2025_06_18 = v.variant("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-]);
+export const SamplingContentSchema_2025_06_18 = v.variant("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]);
 
 // Tool-use sampling fields did not exist yet: drop them (an open object lets them pass unchecked).
-const { tools: _tools, toolChoice: _toolChoice, task: _task, ...createMessageEntries } =
-  CreateMessageRequestParamsSchema.entries;
+const { tools: _tools, toolChoice: _toolChoice, task: _task, ...createMessageEntries } = CreateMessageRequestParamsSchema.entries;
 
 /** Params of a 2025-06-18 `sampling/createMessage`. */
 export const CreateMessageRequestParamsSchema_2025_06_18 = looseObject({
@@ -92,8 +87,11 @@ const {
   ...requestsWithoutTasks
 } = requests_2025_11_25;
 
-const { "notifications/tasks/status": _status, "notifications/elicitation/complete": _complete, ...notifications } =
-  notifications_2025_11_25;
+const {
+  "notifications/tasks/status": _status,
+  "notifications/elicitation/complete": _complete,
+  ...notifications
+} = notifications_2025_11_25;
 
 /** Request methods of 2025-06-18. */
 export const requests_2025_06_18 = {

@@ -24,11 +24,7 @@ import { GetPromptRequestParamsSchema, GetPromptResultSchema, ListPromptsResultS
 import { CompleteRequestParamsSchema, CompleteResultSchema } from "./completion.ts";
 import { LoggingMessageNotificationParamsSchema, SetLevelRequestParamsSchema } from "./logging.ts";
 import { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from "./sampling.ts";
-import {
-  ElicitationCompleteNotificationParamsSchema,
-  ElicitRequestParamsSchema,
-  ElicitResultSchema,
-} from "./elicitation.ts";
+import { ElicitationCompleteNotificationParamsSchema, ElicitRequestParamsSchema, ElicitResultSchema } from "./elicitation.ts";
 import { ListRootsResultSchema } from "./roots.ts";
 import {
   CancelTaskRequestParamsSchema,

@@ -59,7 +59,10 @@ const cacheEntries = {
 
 /** A request the server embeds in an `InputRequiredResult` (no id: it is answered by a retry). */
 export const InputRequestSchema = v.variant("method", [
-  looseObject({ method: v.literal("elicitation/create"), params: v.union([ElicitRequestFormParamsSchema, looseObject({ mode: v.literal("url"), message: v.string(), url: v.string() })]) }),
+  looseObject({
+    method: v.literal("elicitation/create"),
+    params: v.union([ElicitRequestFormParamsSchema, looseObject({ mode: v.literal("url"), message: v.string(), url: v.string() })]),
+  }),
   looseObject({ method: v.literal("sampling/createMessage"), params: CreateMessageRequestParamsSchema }),
   looseObject({ method: v.literal("roots/list"), params: v.optional(looseObject({ _meta: v.optional(MetaSchema) })) }),
 ]);
@@ -128,7 +131,9 @@ function modernParams(schema: AnySchema, mrtr = false): AnySchema {
   if (entries === undefined) return ModernParamsSchema;
   const { task: _task, ...rest } = entries;
   const retry = { inputResponses: v.optional(record(InputResponseSchema)), requestState: v.optional(v.string()) };
-  return (mrtr ? looseObject({ ...rest, ...retry, _meta: ModernRequestMetaSchema }) : looseObject({ ...rest, _meta: ModernRequestMetaSchema })) as unknown as AnySchema;
+  return (mrtr
+    ? looseObject({ ...rest, ...retry, _meta: ModernRequestMetaSchema })
+    : looseObject({ ...rest, _meta: ModernRequestMetaSchema })) as unknown as AnySchema;
 }
 
 /** A 2025-11-25 result schema with `resultType` (and the caching hints when `cacheable`). */
@@ -166,7 +171,10 @@ const n = notifications_2025_11_25;
 /** Notification methods of 2026-07-28. */
 export const notifications_2026_07_28 = {
   // Only stdio uses it from the client; on HTTP closing the stream cancels (transport spec).
-  "notifications/cancelled": { from: "both", params: looseObject({ _meta: v.optional(MetaSchema), requestId: RequestIdSchema, reason: v.optional(v.string()) }) },
+  "notifications/cancelled": {
+    from: "both",
+    params: looseObject({ _meta: v.optional(MetaSchema), requestId: RequestIdSchema, reason: v.optional(v.string()) }),
+  },
   "notifications/progress": { from: "server", params: n["notifications/progress"].params },
   "notifications/subscriptions/acknowledged": { from: "server", params: SubscriptionsAcknowledgedNotificationParamsSchema },
   "notifications/resources/list_changed": { from: "server", params: n["notifications/resources/list_changed"].params },

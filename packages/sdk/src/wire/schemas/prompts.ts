@@ -2,14 +2,7 @@
 import * as v from "valibot";
 import { looseObject, record } from "./open-object.ts";
 import { ContentBlockSchema } from "./content.ts";
-import {
-  baseMetadataEntries,
-  iconsEntries,
-  MetaSchema,
-  paginatedResultEntries,
-  RequestMetaSchema,
-  RoleSchema,
-} from "./base.ts";
+import { baseMetadataEntries, iconsEntries, MetaSchema, paginatedResultEntries, RequestMetaSchema, RoleSchema } from "./base.ts";
 
 /** An argument a prompt template accepts. */
 export const PromptArgumentSchema = looseObject({

@@ -5,14 +5,7 @@
 import * as v from "valibot";
 import { looseObject } from "./open-object.ts";
 import { ResourceSchema, TextOrBlobResourceContentsSchema } from "./content.ts";
-import {
-  AnnotationsSchema,
-  baseMetadataEntries,
-  iconsEntries,
-  MetaSchema,
-  paginatedResultEntries,
-  RequestMetaSchema,
-} from "./base.ts";
+import { AnnotationsSchema, baseMetadataEntries, iconsEntries, MetaSchema, paginatedResultEntries, RequestMetaSchema } from "./base.ts";
 
 /** A template for resources the server can read (RFC 6570 `uriTemplate`). */
 export const ResourceTemplateSchema = looseObject({

@@ -43,10 +43,7 @@ export const SamplingMessageContentBlockSchema = v.variant("type", [
 export type SamplingMessageContentBlock = v.InferOutput<typeof SamplingMessageContentBlockSchema>;
 
 /** A sampling message's content: one block or an array of blocks. */
-export const SamplingContentSchema = v.union([
-  SamplingMessageContentBlockSchema,
-  v.array(SamplingMessageContentBlockSchema),
-]);
+export const SamplingContentSchema = v.union([SamplingMessageContentBlockSchema, v.array(SamplingMessageContentBlockSchema)]);
 
 /** A message in a sampling conversation. */
 export const SamplingMessageSchema = looseObject({

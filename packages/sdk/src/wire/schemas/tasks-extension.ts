@@ -30,7 +30,11 @@ const taskEntries = {
 };
 
 /** The answer to a request the server chose to run as a task. */
-export const ExtensionCreateTaskResultSchema = looseObject({ _meta: v.optional(MetaSchema), resultType: v.literal("task"), ...taskEntries });
+export const ExtensionCreateTaskResultSchema = looseObject({
+  _meta: v.optional(MetaSchema),
+  resultType: v.literal("task"),
+  ...taskEntries,
+});
 /** The answer to a request the server chose to run as a task. */
 export type ExtensionCreateTaskResult = v.InferOutput<typeof ExtensionCreateTaskResultSchema>;
 
@@ -49,7 +53,11 @@ export const DetailedTaskEntries = {
 };
 
 /** The answer to `tasks/get`. */
-export const GetTaskResultSchema = looseObject({ _meta: v.optional(MetaSchema), resultType: v.optional(v.literal("complete")), ...DetailedTaskEntries });
+export const GetTaskResultSchema = looseObject({
+  _meta: v.optional(MetaSchema),
+  resultType: v.optional(v.literal("complete")),
+  ...DetailedTaskEntries,
+});
 /** The answer to `tasks/get`. */
 export type ExtensionDetailedTask = v.InferOutput<typeof GetTaskResultSchema>;
 

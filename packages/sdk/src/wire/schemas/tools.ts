@@ -5,14 +5,7 @@
 import * as v from "valibot";
 import { looseObject, record } from "./open-object.ts";
 import { ContentBlockSchema } from "./content.ts";
-import {
-  baseMetadataEntries,
-  iconsEntries,
-  MetaSchema,
-  paginatedResultEntries,
-  RequestMetaSchema,
-  TaskMetadataSchema,
-} from "./base.ts";
+import { baseMetadataEntries, iconsEntries, MetaSchema, paginatedResultEntries, RequestMetaSchema, TaskMetadataSchema } from "./base.ts";
 
 /**
  * A JSON Schema for a tool's input or output. The spec pins only `type: "object"`; the rest is any JSON

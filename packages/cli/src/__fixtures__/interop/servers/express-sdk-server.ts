@@ -24,7 +24,10 @@ app.post("/mcp", async (req, res) => {
   const id = req.header("mcp-session-id");
   let transport = id ? transports.get(id) : undefined;
   if (!transport && !id && isInitializeRequest(req.body)) {
-    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void transports.set(sid, transport!) });
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) => void transports.set(sid, transport!),
+    });
     transport.onclose = () => transport?.sessionId && transports.delete(transport.sessionId);
     await newServer().connect(transport);
   }

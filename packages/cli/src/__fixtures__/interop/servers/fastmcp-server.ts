@@ -9,4 +9,8 @@ server.addTool({
   parameters: z.object({ a: z.number(), b: z.number() }),
   execute: async ({ a, b }) => String(a + b),
 });
-await server.start(process.argv.includes("--http") ? { transportType: "httpStream", httpStream: { port: 0, host: "127.0.0.1" } } : { transportType: "stdio" });
+await server.start(
+  process.argv.includes("--http")
+    ? { transportType: "httpStream", httpStream: { port: 0, host: "127.0.0.1" } }
+    : { transportType: "stdio" },
+);

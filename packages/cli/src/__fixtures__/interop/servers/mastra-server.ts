@@ -16,7 +16,9 @@ const add = createTool({
 const server = new MCPServer({ id: "mastra-interop", name: "mastra-interop", version: "1.0.0", tools: { add } });
 
 if (process.argv.includes("--http")) {
-  const http = createServer((req, res) => void server.startHTTP({ url: new URL(req.url ?? "/", "http://127.0.0.1"), httpPath: "/mcp", req, res }));
+  const http = createServer(
+    (req, res) => void server.startHTTP({ url: new URL(req.url ?? "/", "http://127.0.0.1"), httpPath: "/mcp", req, res }),
+  );
   http.listen(0);
 } else {
   await server.startStdio();

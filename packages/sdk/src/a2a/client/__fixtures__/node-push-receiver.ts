@@ -13,4 +13,6 @@ const wrong = (await send(`${hook.token}x`)).status;
 const right = (await send(hook.token)).status;
 const got = await hook.next(5000, new AbortController().signal);
 await receiver.close();
-process.stdout.write(`${JSON.stringify({ runtime: typeof Bun === "undefined" ? "node" : "bun", loopback: new URL(hook.url).hostname, wrong, right, got })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ runtime: typeof Bun === "undefined" ? "node" : "bun", loopback: new URL(hook.url).hostname, wrong, right, got })}\n`,
+);

@@ -28,5 +28,8 @@ export function checkV03(name: string, value: unknown): string {
   let fn = compiled.get(name);
   if (!fn) compiled.set(name, (fn = ajv.compile({ $ref: `a2a-v0.3#/definitions/${name}` })));
   if (fn(value)) return "";
-  return `${name}: ${(fn.errors ?? []).slice(0, 6).map((e) => `${e.instancePath} ${e.message ?? ""}`).join("; ")} in ${JSON.stringify(value).slice(0, 400)}`;
+  return `${name}: ${(fn.errors ?? [])
+    .slice(0, 6)
+    .map((e) => `${e.instancePath} ${e.message ?? ""}`)
+    .join("; ")} in ${JSON.stringify(value).slice(0, 400)}`;
 }

@@ -33,7 +33,9 @@ export function cardToV03(card: AgentCard): Record<string, unknown> {
     ...(Object.keys(schemes).length
       ? {
           securitySchemes: Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, schemeToV03(s)])),
-          security: (card.securityRequirements ?? []).map((r) => Object.fromEntries(Object.entries(r.schemes).map(([name, v]) => [name, v.list ?? []]))),
+          security: (card.securityRequirements ?? []).map((r) =>
+            Object.fromEntries(Object.entries(r.schemes).map(([name, v]) => [name, v.list ?? []])),
+          ),
         }
       : {}),
     defaultInputModes: card.defaultInputModes,

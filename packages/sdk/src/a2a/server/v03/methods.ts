@@ -24,7 +24,8 @@ const isObject = (v: unknown): v is Params => typeof v === "object" && v !== nul
 /** A v0.3 `MessageSendParams` as a v1.0 `SendMessageRequest` (v0.3 `blocking: false` is v1.0 `returnImmediately`). */
 function sendParams(p: Params): Params {
   const c = isObject(p.configuration) ? p.configuration : {};
-  const push = c.pushNotificationConfig === undefined ? undefined : { ...pushConfigFromV03(c.pushNotificationConfig), [PUSH_RENDER]: eventToV03 };
+  const push =
+    c.pushNotificationConfig === undefined ? undefined : { ...pushConfigFromV03(c.pushNotificationConfig), [PUSH_RENDER]: eventToV03 };
   const configuration = {
     ...(c.blocking === false ? { returnImmediately: true } : {}),
     ...(c.historyLength !== undefined ? { historyLength: c.historyLength } : {}),
@@ -40,7 +41,12 @@ const taskId = (p: Params): Params => ({ id: p.id });
 export const V03_METHODS: Readonly<Record<string, V03Method>> = {
   "message/send": { run: async (call, p) => sendResultToV03(await call("SendMessage", sendParams(p))) },
   "message/stream": { stream: { v1: "SendStreamingMessage", params: sendParams } },
-  "tasks/get": { run: async (call, p) => taskToV03((await call("GetTask", { id: p.id, ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}) })) as Task) },
+  "tasks/get": {
+    run: async (call, p) =>
+      taskToV03(
+        (await call("GetTask", { id: p.id, ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}) })) as Task,
+      ),
+  },
   "tasks/cancel": { run: async (call, p) => taskToV03((await call("CancelTask", taskId(p))) as Task) },
   "tasks/resubscribe": { stream: { v1: "SubscribeToTask", params: taskId } },
   "tasks/pushNotificationConfig/set": {
@@ -52,14 +58,18 @@ export const V03_METHODS: Readonly<Record<string, V03Method>> = {
   "tasks/pushNotificationConfig/get": {
     // v0.3 may leave the config id out: the task's (first) config is meant.
     run: async (call, p) => {
-      if (typeof p.pushNotificationConfigId === "string") return pushConfigToV03((await call("GetTaskPushNotificationConfig", { taskId: p.id, id: p.pushNotificationConfigId })) as PushConfig);
+      if (typeof p.pushNotificationConfigId === "string")
+        return pushConfigToV03(
+          (await call("GetTaskPushNotificationConfig", { taskId: p.id, id: p.pushNotificationConfigId })) as PushConfig,
+        );
       const first = ((await call("ListTaskPushNotificationConfigs", { taskId: p.id })) as { configs: PushConfig[] }).configs[0];
       if (!first) throw new A2aError("TaskNotFound", `task ${String(p.id)} has no push notification config`);
       return pushConfigToV03(first);
     },
   },
   "tasks/pushNotificationConfig/list": {
-    run: async (call, p) => ((await call("ListTaskPushNotificationConfigs", { taskId: p.id })) as { configs: PushConfig[] }).configs.map(pushConfigToV03),
+    run: async (call, p) =>
+      ((await call("ListTaskPushNotificationConfigs", { taskId: p.id })) as { configs: PushConfig[] }).configs.map(pushConfigToV03),
   },
   "tasks/pushNotificationConfig/delete": {
     run: async (call, p) => {

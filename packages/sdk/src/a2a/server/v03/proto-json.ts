@@ -5,7 +5,16 @@
  * the cancelled state is spelt `TASK_STATE_CANCELLED`, a status update carries `final`, and a push config
  * is named by its resource path.
  */
-import { A2aError, type AgentCard, type Artifact, type Message, type Part, type StreamResponse, type Task, type TaskStatus } from "../../shared/types.ts";
+import {
+  A2aError,
+  type AgentCard,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskStatus,
+} from "../../shared/types.ts";
 import { cardToV03 } from "./card.ts";
 import type { PushConfig } from "../push.ts";
 import { endsStream } from "../tasks.ts";
@@ -15,7 +24,13 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 function partToProto(p: Part): Json {
   if (p.text !== undefined) return { text: p.text };
-  if (p.raw !== undefined || p.url !== undefined) return { file: { ...(p.raw !== undefined ? { fileWithBytes: p.raw } : { fileWithUri: p.url }), ...(p.mediaType ? { mimeType: p.mediaType } : {}) } };
+  if (p.raw !== undefined || p.url !== undefined)
+    return {
+      file: {
+        ...(p.raw !== undefined ? { fileWithBytes: p.raw } : { fileWithUri: p.url }),
+        ...(p.mediaType ? { mimeType: p.mediaType } : {}),
+      },
+    };
   return { data: { data: isObject(p.data) ? p.data : { value: p.data } } };
 }
 
@@ -89,16 +104,36 @@ export function streamToProto(e: StreamResponse): Json {
   if ("message" in e) return { message: messageToProto(e.message) };
   if ("statusUpdate" in e) {
     const u = e.statusUpdate;
-    return { statusUpdate: { taskId: u.taskId, contextId: u.contextId, status: statusToProto(u.status), final: endsStream(u.status.state) } };
+    return {
+      statusUpdate: { taskId: u.taskId, contextId: u.contextId, status: statusToProto(u.status), final: endsStream(u.status.state) },
+    };
   }
   const u = e.artifactUpdate;
-  return { artifactUpdate: { taskId: u.taskId, contextId: u.contextId, artifact: artifactToProto(u.artifact), ...(u.append ? { append: true } : {}), ...(u.lastChunk ? { lastChunk: true } : {}) } };
+  return {
+    artifactUpdate: {
+      taskId: u.taskId,
+      contextId: u.contextId,
+      artifact: artifactToProto(u.artifact),
+      ...(u.append ? { append: true } : {}),
+      ...(u.lastChunk ? { lastChunk: true } : {}),
+    },
+  };
 }
 
 /** A push config as the v0.3 proto's `TaskPushNotificationConfig` (named by its resource path). */
 export function pushConfigToProto(c: PushConfig): Json {
-  const auth = c.authentication ? { authentication: { schemes: [c.authentication.scheme], ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}) } } : {};
-  return { name: `tasks/${c.taskId}/pushNotificationConfigs/${c.id}`, pushNotificationConfig: { id: c.id, url: c.url, ...(c.token ? { token: c.token } : {}), ...auth } };
+  const auth = c.authentication
+    ? {
+        authentication: {
+          schemes: [c.authentication.scheme],
+          ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}),
+        },
+      }
+    : {};
+  return {
+    name: `tasks/${c.taskId}/pushNotificationConfigs/${c.id}`,
+    pushNotificationConfig: { id: c.id, url: c.url, ...(c.token ? { token: c.token } : {}), ...auth },
+  };
 }
 
 /** The card as the v0.3 proto's `AgentCard`: the v0.3 card, with the security schemes and requirements in their proto (oneof) form. */

@@ -17,7 +17,13 @@ import { eventToV03, pushConfigFromV03 } from "../../shared/v03-shapes.ts";
 type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const HTTP_STATUS: Partial<Record<A2aError["kind"], number>> = { TaskNotFound: 404, MethodNotFound: 404, TaskNotCancelable: 409, ContentTypeNotSupported: 415, Internal: 500 };
+const HTTP_STATUS: Partial<Record<A2aError["kind"], number>> = {
+  TaskNotFound: 404,
+  MethodNotFound: 404,
+  TaskNotCancelable: 409,
+  ContentTypeNotSupported: 415,
+  Internal: 500,
+};
 
 /** A v0.3 error body with its HTTP status. */
 export function v03RestError(e: A2aError, status?: number): Response {
@@ -41,9 +47,11 @@ function sendParams(body: Params): Params {
 type Route = { unary?: (call: (m: string, p: Params) => Promise<unknown>) => Promise<unknown>; stream?: [string, Params] };
 
 function route(verb: string, sub: string, body: Params, query: URLSearchParams): Route | undefined {
-  if (verb === "POST" && sub === "/message:send") return { unary: async (call) => streamToProto((await call("SendMessage", sendParams(body))) as StreamResponse) };
+  if (verb === "POST" && sub === "/message:send")
+    return { unary: async (call) => streamToProto((await call("SendMessage", sendParams(body))) as StreamResponse) };
   if (verb === "POST" && sub === "/message:stream") return { stream: ["SendStreamingMessage", sendParams(body)] };
-  if (verb === "GET" && sub === "/card") return { unary: async (call) => cardToProto((await call("GetExtendedAgentCard", {})) as AgentCard) };
+  if (verb === "GET" && sub === "/card")
+    return { unary: async (call) => cardToProto((await call("GetExtendedAgentCard", {})) as AgentCard) };
   const m = /^\/tasks\/([^/:]+)(:cancel|:subscribe|\/pushNotificationConfigs(?:\/([^/]+))?)?$/.exec(sub);
   if (!m) return undefined;
   const id = decodeURIComponent(m[1]!);
@@ -60,9 +68,16 @@ function route(verb: string, sub: string, body: Params, query: URLSearchParams):
     const fields = { ...pushConfigFromV03(body.pushNotificationConfig), [PUSH_RENDER]: eventToV03 };
     return { unary: async (call) => one(await call("CreateTaskPushNotificationConfig", { taskId: id, ...fields })) };
   }
-  if (!configId && verb === "GET") return { unary: async (call) => ({ configs: ((await call("ListTaskPushNotificationConfigs", { taskId: id })) as { configs: PushConfig[] }).configs.map(one) }) };
-  if (configId && verb === "GET") return { unary: async (call) => one(await call("GetTaskPushNotificationConfig", { taskId: id, id: configId })) };
-  if (configId && verb === "DELETE") return { unary: async (call) => (await call("DeleteTaskPushNotificationConfig", { taskId: id, id: configId }), {}) };
+  if (!configId && verb === "GET")
+    return {
+      unary: async (call) => ({
+        configs: ((await call("ListTaskPushNotificationConfigs", { taskId: id })) as { configs: PushConfig[] }).configs.map(one),
+      }),
+    };
+  if (configId && verb === "GET")
+    return { unary: async (call) => one(await call("GetTaskPushNotificationConfig", { taskId: id, id: configId })) };
+  if (configId && verb === "DELETE")
+    return { unary: async (call) => (await call("DeleteTaskPushNotificationConfig", { taskId: id, id: configId }), {}) };
   return undefined;
 }
 
@@ -80,7 +95,13 @@ export function refusedBody(res: Response, status: number): Response {
 }
 
 /** Serve a v0.3 HTTP+JSON request; `sub` is the path after `/v1`. */
-export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: number; bodyTimeoutMs: number; toA2aError: (e: unknown) => A2aError; sse: CountedSse }, req: Request, sub: string, who: Principal, conn: HttpRequestConn): Promise<Response> {
+export async function serveV03Rest(
+  o: { service: A2aService; maxBodyBytes: number; bodyTimeoutMs: number; toA2aError: (e: unknown) => A2aError; sse: CountedSse },
+  req: Request,
+  sub: string,
+  who: Principal,
+  conn: HttpRequestConn,
+): Promise<Response> {
   let body: Params = {};
   if (req.method === "POST") {
     const read = await readBoundedBody(req, o.maxBodyBytes, o.bodyTimeoutMs);
@@ -99,10 +120,16 @@ export async function serveV03Rest(o: { service: A2aService; maxBodyBytes: numbe
     if (!r) return v03RestError(new A2aError("MethodNotFound", `no ${req.method} /v1${sub} in the v0.3 HTTP+JSON binding`));
     if (r.stream) {
       const [method, params] = r.stream;
-      return o.sse(who, () => o.service.stream(method, params, who), streamToProto, (e) => {
-        const err = o.toA2aError(e);
-        return { code: A2A_ERRORS[err.kind].code, message: err.message };
-      }, (e) => v03RestError(e, 429));
+      return o.sse(
+        who,
+        () => o.service.stream(method, params, who),
+        streamToProto,
+        (e) => {
+          const err = o.toA2aError(e);
+          return { code: A2A_ERRORS[err.kind].code, message: err.message };
+        },
+        (e) => v03RestError(e, 429),
+      );
     }
     conn.holdOpen?.();
     return Response.json(await r.unary!((m, p) => o.service.call(m, p, who)));

@@ -77,7 +77,13 @@ async function draw(): Promise<void> {
       try {
         el = runDetail(c, await get(`run?id=${encodeURIComponent(id)}&principal=${encodeURIComponent(principal)}`));
       } catch (e) {
-        el = h("section", {}, h("h1", {}, "Run not found"), h("p", {}, (e as Error).message), h("p", {}, h("a", { href: "#/runs" }, "← all runs")));
+        el = h(
+          "section",
+          {},
+          h("h1", {}, "Run not found"),
+          h("p", {}, (e as Error).message),
+          h("p", {}, h("a", { href: "#/runs" }, "← all runs")),
+        );
       }
       break;
     }
@@ -120,7 +126,16 @@ function signIn(message?: string): void {
     h("label", {}, "Bearer token", input),
     h("button", { type: "submit" }, "Sign in"),
   );
-  main.replaceChildren(h("section", { class: "login", "aria-labelledby": "login-h" }, h("h1", { id: "login-h" }, "Sign in"), h("p", { class: "muted" }, "The token stays in this tab (session storage) and is sent as an Authorization header."), message ? h("p", { class: "status-failed" }, message) : null, form));
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "login", "aria-labelledby": "login-h" },
+      h("h1", { id: "login-h" }, "Sign in"),
+      h("p", { class: "muted" }, "The token stays in this tab (session storage) and is sent as an Authorization header."),
+      message ? h("p", { class: "status-failed" }, message) : null,
+      form,
+    ),
+  );
   input.focus();
 }
 
@@ -128,9 +143,7 @@ function showWho(): void {
   const p = snap.principal;
   who.replaceChildren(
     h("span", {}, `${p.id} (${p.role})`),
-    token.get()
-      ? h("button", { type: "button", id: "sign-out", onclick: () => (token.clear(), signIn()) }, "Sign out")
-      : "",
+    token.get() ? h("button", { type: "button", id: "sign-out", onclick: () => (token.clear(), signIn()) }, "Sign out") : "",
   );
 }
 
@@ -156,7 +169,12 @@ function start(): void {
 setInterval(() => {
   for (const el of document.querySelectorAll<HTMLElement>("[data-uptime]")) {
     const s = Math.floor((Date.now() - Date.parse(el.dataset.uptime!)) / 1000);
-    el.textContent = s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+    el.textContent =
+      s < 60
+        ? `${s} s`
+        : s < 3600
+          ? `${Math.floor(s / 60)} min ${s % 60} s`
+          : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
   }
 }, 1000);
 

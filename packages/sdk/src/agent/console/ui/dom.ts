@@ -7,7 +7,11 @@
 type Child = Node | string | number | null | undefined | false;
 
 /** An element with attributes (strings; `on…` keys take listeners) and children (text or nodes). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | boolean | ((e: Event) => void) | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | boolean | ((e: Event) => void) | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
@@ -48,7 +52,12 @@ export function table(head: string[], rows: Child[][], empty: string, label: str
   return h(
     "div",
     { class: "table-wrap", role: "region", "aria-label": label, tabindex: "0" },
-    h("table", {}, h("thead", {}, h("tr", {}, ...head.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, c)))))),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, ...head.map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, c))))),
+    ),
   );
 }
 

@@ -42,11 +42,22 @@ export async function get(path: string): Promise<any> {
 
 /** POST an operator action with its parameters. */
 export async function act(action: string, params: Record<string, unknown> = {}): Promise<any> {
-  return (await answer(await fetch(`/console/api/${action}`, { method: "POST", headers: headers({ "content-type": "application/json" }), body: JSON.stringify(params) }))).result;
+  return (
+    await answer(
+      await fetch(`/console/api/${action}`, {
+        method: "POST",
+        headers: headers({ "content-type": "application/json" }),
+        body: JSON.stringify(params),
+      }),
+    )
+  ).result;
 }
 
 /** Follow the snapshots: `onSnapshot` for each, `onState` for the connection's state. Returns a stop function. */
-export function follow(onSnapshot: (s: any) => void, onState: (state: "live" | "retrying" | "unauthorized" | "forbidden", detail?: string) => void): () => void {
+export function follow(
+  onSnapshot: (s: any) => void,
+  onState: (state: "live" | "retrying" | "unauthorized" | "forbidden", detail?: string) => void,
+): () => void {
   let stopped = false;
   let delay = 500;
   let controller: AbortController | undefined;
@@ -60,7 +71,11 @@ export function follow(onSnapshot: (s: any) => void, onState: (state: "live" | "
   async function run(): Promise<void> {
     controller = new AbortController();
     try {
-      const res = await fetch("/console/events", { headers: headers({ accept: "text/event-stream" }), signal: controller.signal, cache: "no-store" });
+      const res = await fetch("/console/events", {
+        headers: headers({ accept: "text/event-stream" }),
+        signal: controller.signal,
+        cache: "no-store",
+      });
       if (res.status === 401) return onState("unauthorized");
       if (res.status === 403) return onState("forbidden", "this token may not read the agent's status");
       if (!res.ok || !res.body) return again();
@@ -74,7 +89,11 @@ export function follow(onSnapshot: (s: any) => void, onState: (state: "live" | "
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+          const data = block
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, ""))
+            .join("\n");
           if (!data) continue;
           delay = 500;
           onState("live");

@@ -27,7 +27,12 @@ const USAGE_KEYS: [string, string][] = [
 export function usageTable(usage: Record<string, unknown> | undefined, label: string): HTMLElement {
   const u = usage ?? {};
   const extra = Object.keys(u).filter((k) => !USAGE_KEYS.some(([key]) => key === k));
-  return table([...USAGE_KEYS.map(([, name]) => name), ...extra], [[...USAGE_KEYS.map(([k]) => text(u[k] ?? 0)), ...extra.map((k) => text(u[k]))]], "no usage", label);
+  return table(
+    [...USAGE_KEYS.map(([, name]) => name), ...extra],
+    [[...USAGE_KEYS.map(([k]) => text(u[k] ?? 0)), ...extra.map((k) => text(u[k]))]],
+    "no usage",
+    label,
+  );
 }
 
 /** A run's link to its detail page. */
@@ -91,10 +96,27 @@ export function overview(c: PageContext): HTMLElement {
         "div",
         { class: "actions" },
         h("button", { type: "button", onclick: () => void c.act("reload").catch(() => {}) }, "Reload configuration"),
-        h("button", { type: "button", class: "danger", onclick: () => void c.act("drain", {}, "Drain: stop taking new work and let runs in flight finish?").catch(() => {}) }, "Drain"),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "danger",
+            onclick: () => void c.act("drain", {}, "Drain: stop taking new work and let runs in flight finish?").catch(() => {}),
+          },
+          "Drain",
+        ),
       ),
     );
-  if (o.principals) section.append(h("h2", {}, "Principals"), table(["principal", "running", "runs started"], Object.entries(o.principals).map(([p, v]: [string, any]) => [p, v.running.length, v.runsStarted]), "no principal has run anything", "Principals"));
+  if (o.principals)
+    section.append(
+      h("h2", {}, "Principals"),
+      table(
+        ["principal", "running", "runs started"],
+        Object.entries(o.principals).map(([p, v]: [string, any]) => [p, v.running.length, v.runsStarted]),
+        "no principal has run anything",
+        "Principals",
+      ),
+    );
   return section;
 }
 
@@ -102,14 +124,28 @@ export function overview(c: PageContext): HTMLElement {
 export function runTable(runs: any[], empty: string): HTMLElement {
   return table(
     ["started", "status", "run", "principal", "trigger", "instruction", "turns", "tools", "tokens"],
-    runs.map((r) => [when(r.startedAt), status(r.status), h("a", { href: runHref(r.principal, r.runId) }, r.runId), r.principal, triggerOf(r) || "—", h("span", { class: "clip", title: r.instruction }, r.instruction), r.turns, r.toolCalls, text(r.usage?.totalTokens ?? 0)]),
+    runs.map((r) => [
+      when(r.startedAt),
+      status(r.status),
+      h("a", { href: runHref(r.principal, r.runId) }, r.runId),
+      r.principal,
+      triggerOf(r) || "—",
+      h("span", { class: "clip", title: r.instruction }, r.instruction),
+      r.turns,
+      r.toolCalls,
+      text(r.usage?.totalTokens ?? 0),
+    ]),
     empty,
     "Runs",
   );
 }
 
 /** Runs: the filter form (kept while the data below it updates) and the filtered table. */
-export function runsPage(c: PageContext, filters: Record<string, string>, onFilter: () => void): { page: HTMLElement; update: (c: PageContext) => void } {
+export function runsPage(
+  c: PageContext,
+  filters: Record<string, string>,
+  onFilter: () => void,
+): { page: HTMLElement; update: (c: PageContext) => void } {
   const data = h("div", { id: "runs-data" });
   const input = (name: string, label: string, el: HTMLInputElement | HTMLSelectElement) => {
     el.name = name;
@@ -140,7 +176,10 @@ export function runsPage(c: PageContext, filters: Record<string, string>, onFilt
         (!filters.principal || r.principal === filters.principal) &&
         (!q || JSON.stringify([r.runId, r.instruction, r.result?.text, r.error?.message]).toLowerCase().includes(q)),
     );
-    data.replaceChildren(h("p", { class: "muted" }, `${runs.length} of ${cx.snap.runs.length} held runs, newest first`), runTable(runs, "no run matches"));
+    data.replaceChildren(
+      h("p", { class: "muted" }, `${runs.length} of ${cx.snap.runs.length} held runs, newest first`),
+      runTable(runs, "no run matches"),
+    );
   };
   update(c);
   return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), form, data), update };
@@ -169,12 +208,51 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     h("pre", { id: "run-instruction" }, run.instruction),
   );
   if (c.operator && run.status === "running")
-    section.append(h("div", { class: "actions" }, h("button", { type: "button", class: "danger", id: "cancel-run", onclick: () => void c.act("cancel", { id: run.runId, principal: run.principal }, `Cancel run ${run.runId}?`).catch(() => {}) }, "Cancel run")));
+    section.append(
+      h(
+        "div",
+        { class: "actions" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "danger",
+            id: "cancel-run",
+            onclick: () => void c.act("cancel", { id: run.runId, principal: run.principal }, `Cancel run ${run.runId}?`).catch(() => {}),
+          },
+          "Cancel run",
+        ),
+      ),
+    );
   if (run.tool) section.append(h("h2", {}, "Tool in flight"), kv(run.tool));
-  if (run.result) section.append(h("h2", {}, "Answer"), h("pre", { id: "run-answer" }, run.result.text ?? JSON.stringify(run.result.output, null, 2)), kv(run.result, ["text"]));
-  if (run.error) section.append(h("h2", {}, "Failure"), h("pre", { id: "run-error", class: "status-failed" }, `${run.error.code}: ${run.error.message}`), kv(run.error, ["code", "message"]));
+  if (run.result)
+    section.append(
+      h("h2", {}, "Answer"),
+      h("pre", { id: "run-answer" }, run.result.text ?? JSON.stringify(run.result.output, null, 2)),
+      kv(run.result, ["text"]),
+    );
+  if (run.error)
+    section.append(
+      h("h2", {}, "Failure"),
+      h("pre", { id: "run-error", class: "status-failed" }, `${run.error.code}: ${run.error.message}`),
+      kv(run.error, ["code", "message"]),
+    );
   section.append(h("h2", {}, "Usage"), usageTable(run.usage, "Run usage"));
-  const known = ["runId", "principal", "status", "instruction", "startedAt", "endedAt", "turns", "toolCalls", "usage", "tool", "result", "error", "trigger"];
+  const known = [
+    "runId",
+    "principal",
+    "status",
+    "instruction",
+    "startedAt",
+    "endedAt",
+    "turns",
+    "toolCalls",
+    "usage",
+    "tool",
+    "result",
+    "error",
+    "trigger",
+  ];
   if (Object.keys(run).some((k) => !known.includes(k))) section.append(h("h2", {}, "More"), kv(run, known));
   return section;
 }
@@ -192,10 +270,27 @@ export function triggersPage(c: PageContext): HTMLElement {
         h("button", { type: "button", onclick: () => void c.act("resume").catch(() => {}) }, "Resume all"),
       ),
     );
-  const schedule = (t: any) => (t.cron ? `cron ${t.cron}${t.tz ? ` (${t.tz})` : ""}` : t.everyMs ? `every ${duration(t.everyMs)}` : t.uri ? `${t.server ?? ""} ${t.uri}` : "—");
+  const schedule = (t: any) =>
+    t.cron
+      ? `cron ${t.cron}${t.tz ? ` (${t.tz})` : ""}`
+      : t.everyMs
+        ? `every ${duration(t.everyMs)}`
+        : t.uri
+          ? `${t.server ?? ""} ${t.uri}`
+          : "—";
   section.append(
     table(
-      ["trigger", "kind", "schedule or subscription", "state", "next firing", "last firing", "runs", "failures", ...(c.operator ? [""] : [])],
+      [
+        "trigger",
+        "kind",
+        "schedule or subscription",
+        "state",
+        "next firing",
+        "last firing",
+        "runs",
+        "failures",
+        ...(c.operator ? [""] : []),
+      ],
       triggers.map((t) => [
         t.id,
         t.kind,
@@ -208,8 +303,16 @@ export function triggersPage(c: PageContext): HTMLElement {
         ...(c.operator
           ? [
               t.state === "paused"
-                ? h("button", { type: "button", onclick: () => void c.act("resume", { triggers: [t.id] }).catch(() => {}) }, `Resume ${t.id}`)
-                : h("button", { type: "button", onclick: () => void c.act("pause", { triggers: [t.id] }).catch(() => {}) }, `Pause ${t.id}`),
+                ? h(
+                    "button",
+                    { type: "button", onclick: () => void c.act("resume", { triggers: [t.id] }).catch(() => {}) },
+                    `Resume ${t.id}`,
+                  )
+                : h(
+                    "button",
+                    { type: "button", onclick: () => void c.act("pause", { triggers: [t.id] }).catch(() => {}) },
+                    `Pause ${t.id}`,
+                  ),
             ]
           : []),
       ]),
@@ -217,7 +320,23 @@ export function triggersPage(c: PageContext): HTMLElement {
       "Triggers",
     ),
   );
-  const known = ["id", "kind", "cron", "tz", "everyMs", "server", "uri", "state", "reason", "nextFire", "lastRunId", "lastRunEndedAt", "lastOutcome", "runs", "failures"];
+  const known = [
+    "id",
+    "kind",
+    "cron",
+    "tz",
+    "everyMs",
+    "server",
+    "uri",
+    "state",
+    "reason",
+    "nextFire",
+    "lastRunId",
+    "lastRunEndedAt",
+    "lastOutcome",
+    "runs",
+    "failures",
+  ];
   for (const t of triggers) if (Object.keys(t).some((k) => !known.includes(k))) section.append(h("h2", {}, t.id), kv(t, known));
   return section;
 }
@@ -233,21 +352,58 @@ export function subagentsPage(c: PageContext): HTMLElement {
     h("h2", {}, "Subagents"),
     table(
       ["handle", "status", "spawned by run", "attempts", "turns", "tools", "tokens", "age"],
-      subs.map((s) => [s.id, status(s.status), text(s.owner), s.attempts, s.turns, s.toolCalls, text(s.usage?.totalTokens ?? 0), duration(Date.now() - Date.parse(s.createdAt))]),
+      subs.map((s) => [
+        s.id,
+        status(s.status),
+        text(s.owner),
+        s.attempts,
+        s.turns,
+        s.toolCalls,
+        text(s.usage?.totalTokens ?? 0),
+        duration(Date.now() - Date.parse(s.createdAt)),
+      ]),
       c.snap.subagents ? "no subagent" : "subagents are for operators and the local user",
       "Subagents",
     ),
     h("h2", {}, "MCP tasks"),
     table(
       ["task", "status", "owner", "age", "message"],
-      ((c.snap.mcpTasks ?? []) as any[]).map((t) => [t.taskId, status(t.status), t.owner, duration(Date.now() - Date.parse(t.createdAt)), text(t.statusMessage)]),
+      ((c.snap.mcpTasks ?? []) as any[]).map((t) => [
+        t.taskId,
+        status(t.status),
+        t.owner,
+        duration(Date.now() - Date.parse(t.createdAt)),
+        text(t.statusMessage),
+      ]),
       "no served MCP task",
       "MCP tasks",
     ),
     h("h2", {}, "A2A tasks"),
     table(
       ["task", "state", "owner", "context", ...(c.operator ? [""] : [])],
-      tasks.map((t) => [t.id, status(String(t.state).replace(/^TASK_STATE_/, "").toLowerCase()), t.owner, t.contextId, ...(c.operator ? [h("button", { type: "button", class: "danger", onclick: () => void c.act("cancel", { id: t.id, principal: t.owner }, `Cancel task ${t.id}?`).catch(() => {}) }, "Cancel")] : [])]),
+      tasks.map((t) => [
+        t.id,
+        status(
+          String(t.state)
+            .replace(/^TASK_STATE_/, "")
+            .toLowerCase(),
+        ),
+        t.owner,
+        t.contextId,
+        ...(c.operator
+          ? [
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "danger",
+                  onclick: () => void c.act("cancel", { id: t.id, principal: t.owner }, `Cancel task ${t.id}?`).catch(() => {}),
+                },
+                "Cancel",
+              ),
+            ]
+          : []),
+      ]),
       "no unfinished A2A task",
       "A2A tasks",
     ),
@@ -265,11 +421,25 @@ export function serversPage(c: PageContext): HTMLElement {
     h("h2", {}, "MCP servers"),
     table(
       ["server", "transport", "state", "revision", "capabilities", "implementation", "reconnects", "last error"],
-      servers.map((s) => [s.name, s.transport, status(s.state), text(s.revision), s.capabilities.join(", ") || "—", s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : "—", text(s.reconnects), text(s.lastError)]),
+      servers.map((s) => [
+        s.name,
+        s.transport,
+        status(s.state),
+        text(s.revision),
+        s.capabilities.join(", ") || "—",
+        s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : "—",
+        text(s.reconnects),
+        text(s.lastError),
+      ]),
       c.snap.servers ? "no MCP server is configured" : "the agent's servers are for operators and the local user",
       "MCP servers",
     ),
     h("h2", {}, "A2A peers"),
-    table(["agent", "URL"], peers.map((p) => [p.name, p.url]), "no A2A peer is configured", "A2A peers"),
+    table(
+      ["agent", "URL"],
+      peers.map((p) => [p.name, p.url]),
+      "no A2A peer is configured",
+      "A2A peers",
+    ),
   );
 }

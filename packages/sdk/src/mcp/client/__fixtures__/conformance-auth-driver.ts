@@ -14,7 +14,12 @@
  */
 import { jsonLinesLogger } from "../../../log.ts";
 import { ManagedMcpClient } from "../managed/managed-client.ts";
-import { type AuthorizationCodeHandler, MemoryTokenStore, OAuthClientProvider, type OAuthSettings } from "../../../transport/http-client/oauth/index.ts";
+import {
+  type AuthorizationCodeHandler,
+  MemoryTokenStore,
+  OAuthClientProvider,
+  type OAuthSettings,
+} from "../../../transport/http-client/oauth/index.ts";
 import { StreamableHttpClientTransport } from "../../../transport/http-client/streamable-http-client.ts";
 
 /** The Client ID Metadata Document URL the `auth/basic-cimd` authorization server expects. */
@@ -42,7 +47,11 @@ function settingsFor(scenario: string, context: Context): OAuthSettings {
   if (context.idp_token_endpoint && context.idp_id_token) {
     const idToken = context.idp_id_token;
     s.grant = "identity_assertion";
-    s.identityAssertion = { tokenEndpoint: context.idp_token_endpoint, ...(context.idp_client_id ? { clientId: context.idp_client_id } : {}), idToken: () => idToken };
+    s.identityAssertion = {
+      tokenEndpoint: context.idp_token_endpoint,
+      ...(context.idp_client_id ? { clientId: context.idp_client_id } : {}),
+      idToken: () => idToken,
+    };
   }
   return s;
 }

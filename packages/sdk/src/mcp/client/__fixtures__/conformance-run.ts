@@ -32,7 +32,21 @@ export async function runClientScenario(scenario: string, driver: string): Promi
   const dir = mkdtempSync(join(tmpdir(), "agentd-conformance-"));
   const command = `${process.execPath} ${driver}`;
   const proc = Bun.spawn(
-    [process.execPath, "--preload", PRELOAD, HARNESS, "client", "--command", command, "--scenario", scenario, "-o", dir, "--timeout", "60000"],
+    [
+      process.execPath,
+      "--preload",
+      PRELOAD,
+      HARNESS,
+      "client",
+      "--command",
+      command,
+      "--scenario",
+      scenario,
+      "-o",
+      dir,
+      "--timeout",
+      "60000",
+    ],
     { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
   );
   const timer = setTimeout(() => proc.kill("SIGKILL"), 100_000);

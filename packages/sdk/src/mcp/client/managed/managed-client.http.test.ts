@@ -113,7 +113,9 @@ describe("ManagedMcpClient over HTTP, our own server", () => {
     const reconnected = next(client.events, "reconnected", 60_000);
     const error = await client.request("tools/call", { name: "bump", arguments: {} }).catch((e: unknown) => e);
     expect(AgentdError.isInstance(error) && error.code).toBe("E_CONNECTION_CLOSED");
-    expect((error as Error).message).toContain("tools/call was interrupted (the server lost the session; not replayed: it carries no run id");
+    expect((error as Error).message).toContain(
+      "tools/call was interrupted (the server lost the session; not replayed: it carries no run id",
+    );
     expect(records(log, "mcp.retry")).toEqual([]);
     expect(state.calls().filter((c) => c.name === "bump")).toEqual([]);
     // The connection itself is re-established for later calls.

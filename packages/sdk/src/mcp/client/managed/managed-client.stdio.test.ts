@@ -23,7 +23,13 @@ async function setup(reconnect: ManagedClientOptions["reconnect"] = { initialDel
   const state = new CrashyState("v1");
   const log = memoryLogger();
   const children = stdioFactory(state);
-  const client = new ManagedMcpClient({ name: "crashy", transportFactory: children.factory, clientInfo: { name: "test", version: "0" }, reconnect, logger: log });
+  const client = new ManagedMcpClient({
+    name: "crashy",
+    transportFactory: children.factory,
+    clientInfo: { name: "test", version: "0" },
+    reconnect,
+    logger: log,
+  });
   cleanups.push(() => state.dispose());
   cleanups.push(() => client.close());
   await client.start({ timeoutMs: 20_000 });
@@ -166,7 +172,12 @@ describe("ManagedMcpClient over stdio", () => {
     cleanups.push(() => state.dispose());
     state.down(true);
     const log = memoryLogger();
-    const client = new ManagedMcpClient({ name: "crashy", transportFactory: stdioFactory(state).factory, clientInfo: { name: "t", version: "0" }, logger: log });
+    const client = new ManagedMcpClient({
+      name: "crashy",
+      transportFactory: stdioFactory(state).factory,
+      clientInfo: { name: "t", version: "0" },
+      logger: log,
+    });
     cleanups.push(() => client.close());
     await expect(client.start({ timeoutMs: 20_000 })).rejects.toThrow();
     expect(records(log, "mcp.reconnecting")).toHaveLength(0);

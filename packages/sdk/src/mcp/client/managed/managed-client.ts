@@ -236,7 +236,12 @@ export class ManagedMcpClient {
   /** Whether the server declared `resources.subscribe` on the latest connection. */
   supportsSubscribe(): boolean {
     // Over HTTP, updates arrive on the standalone GET stream: a server that refuses it cannot push them.
-    return this.serverCapabilities.resources?.subscribe === true && this.pushState !== "unsupported" && this.pushState !== "failed" && this.pushState !== "off";
+    return (
+      this.serverCapabilities.resources?.subscribe === true &&
+      this.pushState !== "unsupported" &&
+      this.pushState !== "failed" &&
+      this.pushState !== "off"
+    );
   }
   /** Why this server cannot push updates, when the reason is a setting of ours (undefined otherwise). */
   noPushReason(): string | undefined {
@@ -282,7 +287,11 @@ export class ManagedMcpClient {
     if (s === "closed") return Promise.reject(new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.name}': the client is closed`));
     if (s === "idle") return Promise.reject(new AgentdError("E_USAGE", `MCP server '${this.name}': call start() before ${method}`));
     if (s === "failed") return Promise.reject(this.failure);
-    return this.gate.wait(`MCP server '${this.name}': ${method}`, options.timeoutMs ?? this.options.client?.requestTimeoutMs ?? DEFAULT_WAIT_MS, options.signal);
+    return this.gate.wait(
+      `MCP server '${this.name}': ${method}`,
+      options.timeoutMs ?? this.options.client?.requestTimeoutMs ?? DEFAULT_WAIT_MS,
+      options.signal,
+    );
   }
 
   /** Build a transport and a client, and run the handshake. */
@@ -295,9 +304,16 @@ export class ManagedMcpClient {
     client = new McpClient(this.options.clientInfo, { serverName: this.name, ...o, ...capabilities, logger: this.logger });
     const askedRoots = watchRootsRequests(client);
     await client.connect(transport, { timeoutMs, signal: this.stopping.signal });
-    this.pushState = this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
+    this.pushState =
+      this.options.push === false && isHttpTransport(inner) ? "off" : await settlePushStream(inner, client, this.logger, this.name);
     // Calls wait for the gate: open it once a server that asked for our roots at start-up has applied them.
-    await settleDeclaredRoots(client, this.roots ?? this.options.client?.capabilities?.roots, askedRoots, this.logger, this.stopping.signal).catch(async (e: unknown) => {
+    await settleDeclaredRoots(
+      client,
+      this.roots ?? this.options.client?.capabilities?.roots,
+      askedRoots,
+      this.logger,
+      this.stopping.signal,
+    ).catch(async (e: unknown) => {
       await client?.close().catch(() => {});
       throw e;
     });
@@ -402,8 +418,7 @@ export class ManagedMcpClient {
 }
 
 /** Whether a transport has a separate server-push stream (Streamable HTTP). */
-const isHttpTransport = (transport: unknown): boolean =>
-  typeof (transport as { openGetStream?: unknown }).openGetStream === "function";
+const isHttpTransport = (transport: unknown): boolean => typeof (transport as { openGetStream?: unknown }).openGetStream === "function";
 
 /** How long the start-up waits for the first attempt of an HTTP server-push stream to settle. */
 const PUSH_SETTLE_MS = 5_000;

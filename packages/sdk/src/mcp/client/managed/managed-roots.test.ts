@@ -25,7 +25,13 @@ function everything(roots: Array<{ uri: string; name: string }> | undefined) {
   const client = new ManagedMcpClient({
     name: "everything",
     transportFactory: () => {
-      const t = new StdioChildTransport({ name: "everything", command: process.execPath, args: [EVERYTHING], closeGraceMs: 500, termGraceMs: 500 });
+      const t = new StdioChildTransport({
+        name: "everything",
+        command: process.execPath,
+        args: [EVERYTHING],
+        closeGraceMs: 500,
+        termGraceMs: 500,
+      });
       transports.push(t);
       return t;
     },
@@ -39,26 +45,29 @@ function everything(roots: Array<{ uri: string; name: string }> | undefined) {
 
 const rootsText = async (client: ManagedMcpClient) => JSON.stringify((await client.callTool("get-roots-list", {})).content);
 
-test.skipIf(!Bun.file(EVERYTHING).size)("replaced roots are notified, and a reconnect declares them instead of the configured ones", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "agentd-managed-roots-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const a = { uri: pathToFileURL(join(dir, "alpha")).href, name: "alpha" };
-  const b = { uri: pathToFileURL(join(dir, "beta")).href, name: "beta" };
-  const { client, livePid } = everything([a]);
-  await client.start({ timeoutMs: 20_000 });
-  expect(await rootsText(client)).toContain(a.uri);
+test.skipIf(!Bun.file(EVERYTHING).size)(
+  "replaced roots are notified, and a reconnect declares them instead of the configured ones",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-managed-roots-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const a = { uri: pathToFileURL(join(dir, "alpha")).href, name: "alpha" };
+    const b = { uri: pathToFileURL(join(dir, "beta")).href, name: "beta" };
+    const { client, livePid } = everything([a]);
+    await client.start({ timeoutMs: 20_000 });
+    expect(await rootsText(client)).toContain(a.uri);
 
-  const asked = new Promise<void>((res) => client.current!.on("rootsListed", () => res()));
-  await client.setRoots([b]);
-  await asked;
+    const asked = new Promise<void>((res) => client.current!.on("rootsListed", () => res()));
+    await client.setRoots([b]);
+    await asked;
 
-  const reconnected = next(client.events, "reconnected");
-  process.kill(livePid(), "SIGKILL");
-  await reconnected;
-  const text = await rootsText(client);
-  expect(text).toContain(b.uri);
-  expect(text).not.toContain(a.uri);
-});
+    const reconnected = next(client.events, "reconnected");
+    process.kill(livePid(), "SIGKILL");
+    await reconnected;
+    const text = await rootsText(client);
+    expect(text).toContain(b.uri);
+    expect(text).not.toContain(a.uri);
+  },
+);
 
 test.skipIf(!Bun.file(EVERYTHING).size)("with roots off, replacing roots sends nothing and the server still has none", async () => {
   const { client } = everything(undefined);

@@ -34,7 +34,8 @@ export class ReadyGate<T> {
       };
       const onAbort = () => waiter.reject(new AgentdError("E_ABORTED", `${what}: aborted while waiting for the connection`));
       const cancelTimer = setLongTimeout(
-        () => waiter.reject(new AgentdError("E_TIMEOUT", `${what}: the connection was not back within ${timeoutMs} ms`, { retryable: true })),
+        () =>
+          waiter.reject(new AgentdError("E_TIMEOUT", `${what}: the connection was not back within ${timeoutMs} ms`, { retryable: true })),
         timeoutMs,
       );
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -40,6 +40,8 @@ describe("replay policy", () => {
     expect(interruptedError("fs", "tools/call", "closed", false, closed).message).toBe(
       "MCP server 'fs': tools/call was interrupted (the connection closed; not replayed: it may have run, or crashed the server); reconnecting",
     );
-    expect(interruptedError("fs", "resources/read", "push-stream-failed", true, closed).message).toContain("could not be reached; it was already replayed once");
+    expect(interruptedError("fs", "resources/read", "push-stream-failed", true, closed).message).toContain(
+      "could not be reached; it was already replayed once",
+    );
   });
 });

@@ -68,7 +68,12 @@ export function mayReplay(method: string, runId: boolean, loss: LossReason, erro
 
 /** The error a caller gets for a request the loss interrupted and that is not sent again. */
 export function interruptedError(server: string, method: string, loss: LossReason, replayed: boolean, cause: unknown): AgentdError {
-  const what = loss === "session-expired" ? "the server lost the session" : loss === "closed" ? "the connection closed" : "the server could not be reached";
+  const what =
+    loss === "session-expired"
+      ? "the server lost the session"
+      : loss === "closed"
+        ? "the connection closed"
+        : "the server could not be reached";
   const why = replayed
     ? "it was already replayed once"
     : method !== "tools/call"

@@ -9,10 +9,7 @@
  * `broadcast {count, tag}` sends `count` `notifications/message` unrelated to the request (GET stream).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  WebStandardStreamableHTTPServerTransport,
-  type EventStore,
-} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport, type EventStore } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** A minimal resumable event store: ids are `<stream>#<n>`, replay is per stream. */
@@ -123,8 +120,7 @@ function primeSse(res: Response): Response {
   return new Response(body, { status: res.status, headers: res.headers });
 }
 
-const notFound = () =>
-  Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+const notFound = () => Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
 
 /** Start the fixture server on 127.0.0.1 with an ephemeral port. */
 export async function startSdkServer(options: SdkServerOptions = {}): Promise<SdkServer> {
@@ -139,7 +135,12 @@ export async function startSdkServer(options: SdkServerOptions = {}): Promise<Sd
     idleTimeout: 0, // SSE streams stay quiet for long stretches
     async fetch(req) {
       const h = req.headers;
-      requests.push({ method: req.method, session: h.get("mcp-session-id"), version: h.get("mcp-protocol-version"), lastEventId: h.get("last-event-id") });
+      requests.push({
+        method: req.method,
+        session: h.get("mcp-session-id"),
+        version: h.get("mcp-protocol-version"),
+        lastEventId: h.get("last-event-id"),
+      });
       const sid = h.get("mcp-session-id");
       if (sid !== null) {
         const transport = sessions.get(sid);

@@ -68,7 +68,8 @@ export class FixtureServerEnd implements Transport {
   }
 
   private async handle(req: Request): Promise<Response> {
-    if (this.closed) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }, { status: 404 });
+    if (this.closed)
+      return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }, { status: 404 });
     const body = req.method === "POST" ? ((await req.json()) as { id?: RequestId; method?: string }) : undefined;
     if (body?.method === "initialize") {
       const res = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "fixture-end", version: "0" } };

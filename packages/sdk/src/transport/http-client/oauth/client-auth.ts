@@ -35,7 +35,10 @@ const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 export async function authenticate(client: OAuthClient, body: URLSearchParams, headers: Headers, audience: string): Promise<void> {
   switch (client.method) {
     case "client_secret_basic":
-      headers.set("authorization", `Basic ${Buffer.from(`${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? "")}`).toString("base64")}`);
+      headers.set(
+        "authorization",
+        `Basic ${Buffer.from(`${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? "")}`).toString("base64")}`,
+      );
       return;
     case "client_secret_post":
       body.set("client_id", client.clientId);

@@ -34,7 +34,9 @@ describe("discovery locations", () => {
 
 describe("WWW-Authenticate", () => {
   test("reads the Bearer challenge's parameters, quoted or not, among other schemes", () => {
-    const p = bearerChallenge('Basic realm="x", Bearer error="insufficient_scope", scope="a b", resource_metadata="https://r/.well-known/x"');
+    const p = bearerChallenge(
+      'Basic realm="x", Bearer error="insufficient_scope", scope="a b", resource_metadata="https://r/.well-known/x"',
+    );
     expect(p).toEqual({ error: "insufficient_scope", scope: "a b", resource_metadata: "https://r/.well-known/x" });
     expect(challengeScopes(p)).toEqual(["a", "b"]);
     expect(bearerChallenge('Bearer realm="a\\"b", Basic realm=y')).toEqual({ realm: 'a"b' });

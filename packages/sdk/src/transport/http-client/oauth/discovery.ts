@@ -68,8 +68,9 @@ function checkResource(declared: string, server: URL, name: string): string {
   } catch {
     throw authError(name, `protected-resource metadata names resource '${declared}', which is not a URL`);
   }
-  const within = r.origin === server.origin && (`${trimSlash(server.pathname)}/`).startsWith(`${trimSlash(r.pathname)}/`);
-  if (!within) throw authError(name, `protected-resource metadata names resource ${r.href}, not this server (${server.href}); refusing to authorize`);
+  const within = r.origin === server.origin && `${trimSlash(server.pathname)}/`.startsWith(`${trimSlash(r.pathname)}/`);
+  if (!within)
+    throw authError(name, `protected-resource metadata names resource ${r.href}, not this server (${server.href}); refusing to authorize`);
   return declared;
 }
 

@@ -36,7 +36,10 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, option
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     if (tryCreate(path, me)) break;
     takeOverIfStale(path, staleMs);
-    if (Date.now() > deadline) throw new Error(`the lock ${path} is still held after ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s; remove it if no agentd runs`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the lock ${path} is still held after ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s; remove it if no agentd runs`,
+      );
     await sleep(delay);
   }
   try {
@@ -79,7 +82,8 @@ function readHolder(path: string): Holder | undefined | "unreadable" {
   }
 }
 
-const sameHolder = (a: ReturnType<typeof readHolder>, b: Holder) => typeof a === "object" && a.host === b.host && a.pid === b.pid && a.at === b.at;
+const sameHolder = (a: ReturnType<typeof readHolder>, b: Holder) =>
+  typeof a === "object" && a.host === b.host && a.pid === b.pid && a.at === b.at;
 
 function alive(pid: number): boolean {
   try {

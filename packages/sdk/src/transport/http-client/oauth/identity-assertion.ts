@@ -74,6 +74,9 @@ export async function requestIdJag(
     throw authError(server, `the identity provider refused the token exchange (${code}${why}); is the ID token current?`);
   }
   if (json.issued_token_type !== ID_JAG || typeof json.access_token !== "string" || json.access_token === "")
-    throw authError(server, "the identity provider's token exchange answered without an identity assertion grant (issued_token_type id-jag)");
+    throw authError(
+      server,
+      "the identity provider's token exchange answered without an identity assertion grant (issued_token_type id-jag)",
+    );
   return json.access_token;
 }

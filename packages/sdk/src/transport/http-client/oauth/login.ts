@@ -37,8 +37,15 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
   const fetchFn = options.fetch ?? fetch;
   const settings = resolveOAuthSettings(options.server, options.config);
   if (settings.grant === "client_credentials")
-    throw new AgentdError("E_USAGE", `MCP server '${options.server}' uses the client_credentials grant: agentd gets its tokens by itself, no login needed`);
-  const redirect = startLoopbackRedirect({ onUrl: options.onUrl, ...(options.port !== undefined ? { port: options.port } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    throw new AgentdError(
+      "E_USAGE",
+      `MCP server '${options.server}' uses the client_credentials grant: agentd gets its tokens by itself, no login needed`,
+    );
+  const redirect = startLoopbackRedirect({
+    onUrl: options.onUrl,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   try {
     // Ask the server first: its 401 challenge may name the metadata and the scopes it wants.
     const probe = await fetchFn(url, {
@@ -47,14 +54,24 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
       body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
       ...(options.signal ? { signal: options.signal } : {}),
     }).catch((e) => {
-      throw new AgentdError("E_UPSTREAM", `MCP server '${options.server}' could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+      throw new AgentdError(
+        "E_UPSTREAM",
+        `MCP server '${options.server}' could not be reached: ${e instanceof Error ? e.message : String(e)}`,
+      );
     });
     await probe.body?.cancel().catch(() => {});
     const provider = new OAuthClientProvider({ server: options.server, url, settings, store, interactive: redirect, fetch: fetchFn });
-    await provider.challenge({ status: 401, wwwAuthenticate: probe.status === 401 ? probe.headers.get("www-authenticate") : null }, options.signal);
+    await provider.challenge(
+      { status: 401, wwwAuthenticate: probe.status === 401 ? probe.headers.get("www-authenticate") : null },
+      options.signal,
+    );
     const stored = await store.getTokens(tokenKey(options.server, url));
     if (!stored) throw new AgentdError("E_UNAUTHORIZED", `MCP server '${options.server}': the login obtained no token`);
-    return { ...(stored.scope ? { scope: stored.scope } : {}), ...(stored.expiresAt ? { expiresAt: stored.expiresAt } : {}), refreshable: stored.refreshToken !== undefined };
+    return {
+      ...(stored.scope ? { scope: stored.scope } : {}),
+      ...(stored.expiresAt ? { expiresAt: stored.expiresAt } : {}),
+      refreshable: stored.refreshToken !== undefined,
+    };
   } finally {
     await redirect.close();
   }
@@ -77,7 +94,14 @@ export async function loginStatus(store?: TokenStore): Promise<LoginStatus[]> {
   for (const key of await s.keys()) {
     const t = await s.getTokens(key);
     if (!t) continue;
-    out.push({ server: key.slice(0, key.indexOf(" ")), resource: t.resource, issuer: t.issuer, ...(t.scope ? { scope: t.scope } : {}), ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}), refreshable: t.refreshToken !== undefined });
+    out.push({
+      server: key.slice(0, key.indexOf(" ")),
+      resource: t.resource,
+      issuer: t.issuer,
+      ...(t.scope ? { scope: t.scope } : {}),
+      ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}),
+      refreshable: t.refreshToken !== undefined,
+    });
   }
   return out;
 }

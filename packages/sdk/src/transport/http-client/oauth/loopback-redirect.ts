@@ -12,7 +12,9 @@ export interface LoopbackRedirect extends AuthorizationCodeHandler {
 }
 
 const PAGE = (text: string) =>
-  new Response(`<!doctype html><meta charset="utf-8"><title>agentd</title><p>${text}</p>`, { headers: { "content-type": "text/html; charset=utf-8" } });
+  new Response(`<!doctype html><meta charset="utf-8"><title>agentd</title><p>${text}</p>`, {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
 
 /**
  * Start listening. `onUrl` is called with each authorization URL to visit (print it, open a browser);
@@ -30,7 +32,11 @@ export function startLoopbackRedirect(options: { port?: number; onUrl: (url: URL
       const done = waiting;
       waiting = undefined;
       done.resolve(url.searchParams);
-      return PAGE(url.searchParams.has("error") ? "Authorization was refused. You can close this window." : "agentd is authorized. You can close this window.");
+      return PAGE(
+        url.searchParams.has("error")
+          ? "Authorization was refused. You can close this window."
+          : "agentd is authorized. You can close this window.",
+      );
     },
   });
   const redirectUri = `http://127.0.0.1:${server.port}/callback`;
@@ -42,7 +48,10 @@ export function startLoopbackRedirect(options: { port?: number; onUrl: (url: URL
           waiting = undefined;
           reject(new Error(why));
         };
-        const timer = setTimeout(() => fail("no answer from the browser within the time allowed; run the login again"), options.timeoutMs ?? 300_000);
+        const timer = setTimeout(
+          () => fail("no answer from the browser within the time allowed; run the login again"),
+          options.timeoutMs ?? 300_000,
+        );
         signal?.addEventListener("abort", () => fail("login interrupted"), { once: true });
         waiting = {
           state: url.searchParams.get("state") ?? "",

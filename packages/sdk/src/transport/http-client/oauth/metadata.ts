@@ -39,8 +39,16 @@ export function requireSecureUrl(value: string, what: string, server: string): U
 }
 
 /** An authorization failure of one server, as a user-facing `E_UNAUTHORIZED` line. */
-export function authError(server: string, message: string, cause?: unknown, where?: { authorizationServer?: string; resource?: string }): AgentdError {
-  return new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': ${message}`, { data: { server, ...where }, ...(cause ? { cause } : {}) });
+export function authError(
+  server: string,
+  message: string,
+  cause?: unknown,
+  where?: { authorizationServer?: string; resource?: string },
+): AgentdError {
+  return new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': ${message}`, {
+    data: { server, ...where },
+    ...(cause ? { cause } : {}),
+  });
 }
 
 /**
@@ -63,6 +71,7 @@ export async function fetchMetadata<T>(fetchFn: typeof fetch, url: URL, server: 
     throw authError(server, `OAuth metadata ${url.href} answered HTTP ${response.status}`);
   }
   const body = (await response.json().catch(() => undefined)) as unknown;
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw authError(server, `OAuth metadata ${url.href} is not a JSON object`);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw authError(server, `OAuth metadata ${url.href} is not a JSON object`);
   return body as T;
 }

@@ -26,7 +26,13 @@ beforeAll(async () => {
   issuer = oidc.issuer;
   key = tokenKey("api", new URL(mcp.url));
   let followed: Promise<Response> | undefined;
-  const result = await loginServer({ server: "api", url: mcp.url, config: { clientId: "cli" }, store, onUrl: (u) => void (followed = followLogin(u.href, "bob")) });
+  const result = await loginServer({
+    server: "api",
+    url: mcp.url,
+    config: { clientId: "cli" },
+    store,
+    onUrl: (u) => void (followed = followLogin(u.href, "bob")),
+  });
   expect(result.refreshable).toBe(true);
   expect((await followed!).status).toBe(200);
 });
@@ -51,7 +57,13 @@ describe("OAuthClientProvider with a real OpenID provider", () => {
     const before = (await store.getTokens(key))!;
     await store.setTokens(key, { ...before, expiresAt: Date.now() + 1_000 });
     const rec = recordingFetch();
-    const provider = new OAuthClientProvider({ server: "api", url: new URL(mcp.url), settings: { clientId: "cli" }, store, fetch: rec.fetch });
+    const provider = new OAuthClientProvider({
+      server: "api",
+      url: new URL(mcp.url),
+      settings: { clientId: "cli" },
+      store,
+      fetch: rec.fetch,
+    });
     const tokens = await Promise.all([provider.token(), provider.token(), provider.token(), provider.token()]);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(before.accessToken);
@@ -84,7 +96,12 @@ describe("OAuthClientProvider with a real OpenID provider", () => {
   });
 
   test("a headless provider with nothing stored fails at once, naming the login command", async () => {
-    const provider = new OAuthClientProvider({ server: "other", url: new URL(mcp.url), settings: { clientId: "cli" }, store: new MemoryTokenStore() });
+    const provider = new OAuthClientProvider({
+      server: "other",
+      url: new URL(mcp.url),
+      settings: { clientId: "cli" },
+      store: new MemoryTokenStore(),
+    });
     expect(await provider.token()).toBeUndefined();
     await expect(provider.challenge({ status: 401, wwwAuthenticate: null })).rejects.toThrow("run: agentd auth login other");
   });

@@ -127,7 +127,12 @@ export class OAuthClientProvider implements HttpAuthProvider {
     // authorization server says how (SEP-2207: a client MAY add `offline_access` when the server's
     // `scopes_supported` lists it, and MUST NOT otherwise). Only next to other scopes: a request whose
     // scope is left out gets the server's default, which `offline_access` alone would replace.
-    if ((settings.grant ?? "authorization_code") === "authorization_code" && scopes?.length && d.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access"))
+    if (
+      (settings.grant ?? "authorization_code") === "authorization_code" &&
+      scopes?.length &&
+      d.metadata.scopes_supported?.includes("offline_access") &&
+      !scopes.includes("offline_access")
+    )
       scopes = [...scopes, "offline_access"];
     const scope = scopes?.length ? scopes.join(" ") : undefined;
     this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", ...(scope ? { scope } : {}) });
@@ -157,8 +162,16 @@ export class OAuthClientProvider implements HttpAuthProvider {
   private async identityAssertion(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
     const { server, settings, store } = this.options;
     const ia = settings.identityAssertion;
-    if (!ia) throw authError(server, "the identity_assertion grant needs oauth.identityAssertion (the identity provider's tokenEndpoint and the ID token)");
-    if (!settings.clientId) throw authError(server, "the identity_assertion grant needs oauth.clientId (and its secret) at the MCP server's authorization server");
+    if (!ia)
+      throw authError(
+        server,
+        "the identity_assertion grant needs oauth.identityAssertion (the identity provider's tokenEndpoint and the ID token)",
+      );
+    if (!settings.clientId)
+      throw authError(
+        server,
+        "the identity_assertion grant needs oauth.clientId (and its secret) at the MCP server's authorization server",
+      );
     const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
     const assertion = await requestIdJag(this.fetchFn, ia, d, scope, server, signal);
     return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: JWT_BEARER_GRANT, assertion, scope }, server, signal));
@@ -167,9 +180,13 @@ export class OAuthClientProvider implements HttpAuthProvider {
   private async authorizationCode(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
     const { server, settings, store, interactive } = this.options;
     if (!interactive)
-      throw authError(server, `needs a person to authorize agentd and no token is stored; run: agentd auth login ${server}`, undefined, { authorizationServer: d.issuer, resource: d.resource });
+      throw authError(server, `needs a person to authorize agentd and no token is stored; run: agentd auth login ${server}`, undefined, {
+        authorizationServer: d.issuer,
+        resource: d.resource,
+      });
     const methods = d.metadata.code_challenge_methods_supported;
-    if (methods && !methods.includes("S256")) throw authError(server, "the authorization server does not offer PKCE S256; refusing to authorize");
+    if (methods && !methods.includes("S256"))
+      throw authError(server, "the authorization server does not offer PKCE S256; refusing to authorize");
     if (!d.metadata.authorization_endpoint) throw authError(server, "the authorization server publishes no authorization_endpoint");
     const client = await resolveClient(this.fetchFn, d, settings, store, interactive.redirectUri, server, signal);
     const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -185,9 +202,14 @@ export class OAuthClientProvider implements HttpAuthProvider {
     q.set("resource", d.resource);
     if (scope) q.set("scope", scope);
     const answer = await interactive.authorize(url, signal);
-    if (answer.get("state") !== state) throw authError(server, "the authorization response's state does not match the request; not using it");
+    if (answer.get("state") !== state)
+      throw authError(server, "the authorization response's state does not match the request; not using it");
     const error = answer.get("error");
-    if (error) throw authError(server, `authorization was refused (${error}${answer.get("error_description") ? `: ${answer.get("error_description")!.slice(0, 200)}` : ""})`);
+    if (error)
+      throw authError(
+        server,
+        `authorization was refused (${error}${answer.get("error_description") ? `: ${answer.get("error_description")!.slice(0, 200)}` : ""})`,
+      );
     const code = answer.get("code");
     if (!code) throw authError(server, "the authorization response carries no code");
     const fields = { grant_type: "authorization_code", code, redirect_uri: interactive.redirectUri, code_verifier: verifier };
@@ -217,7 +239,11 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const held = this.tokens;
     if (!held?.refreshToken) return false;
     const stored = this.options.store.withLock ? await this.options.store.getTokens(this.key) : undefined;
-    if (stored && stored.accessToken !== held.accessToken && (stored.expiresAt === undefined || stored.expiresAt - Date.now() >= REFRESH_MARGIN_MS)) {
+    if (
+      stored &&
+      stored.accessToken !== held.accessToken &&
+      (stored.expiresAt === undefined || stored.expiresAt - Date.now() >= REFRESH_MARGIN_MS)
+    ) {
       this.tokens = stored;
       this.logger.info("mcp.oauth.refreshed", { by: "another process" });
       return true;
@@ -227,10 +253,27 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const refreshToken = (t.refreshToken ?? held.refreshToken) as string;
     try {
       const d = await this.discovery(undefined);
-      const client = await resolveClient(this.fetchFn, d, this.options.settings, this.options.store, this.options.interactive?.redirectUri, this.options.server);
-      const fresh = await requestToken(this.fetchFn, d, client, { grant_type: "refresh_token", refresh_token: refreshToken }, this.options.server);
+      const client = await resolveClient(
+        this.fetchFn,
+        d,
+        this.options.settings,
+        this.options.store,
+        this.options.interactive?.redirectUri,
+        this.options.server,
+      );
+      const fresh = await requestToken(
+        this.fetchFn,
+        d,
+        client,
+        { grant_type: "refresh_token", refresh_token: refreshToken },
+        this.options.server,
+      );
       // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.
-      await this.adopt({ ...fresh, ...(fresh.refreshToken ? {} : { refreshToken }), ...(fresh.scope ?? t.scope ? { scope: fresh.scope ?? t.scope } : {}) });
+      await this.adopt({
+        ...fresh,
+        ...(fresh.refreshToken ? {} : { refreshToken }),
+        ...((fresh.scope ?? t.scope) ? { scope: fresh.scope ?? t.scope } : {}),
+      });
       this.logger.info("mcp.oauth.refreshed", {});
       return true;
     } catch (e) {

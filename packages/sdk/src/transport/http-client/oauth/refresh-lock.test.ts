@@ -30,7 +30,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "agentd-lock-"));
   file = join(dir, "oauth.json");
   let followed: Promise<Response> | undefined;
-  await loginServer({ server: "api", url: mcp.url, config: { clientId: "cli" }, store: new FileTokenStore(file), onUrl: (u) => void (followed = followLogin(u.href, "bob")) });
+  await loginServer({
+    server: "api",
+    url: mcp.url,
+    config: { clientId: "cli" },
+    store: new FileTokenStore(file),
+    onUrl: (u) => void (followed = followLogin(u.href, "bob")),
+  });
   expect((await followed!).status).toBe(200);
 });
 afterAll(async () => {
@@ -42,7 +48,11 @@ afterAll(async () => {
 const FIXTURE = join(import.meta.dir, "__fixtures__", "refresh-process.ts");
 
 /** Read lines from a process's stdout until `done` says stop; resolves with every line so far. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, buffered: { text: string }, done: (lines: string[]) => boolean): Promise<string[]> {
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  buffered: { text: string },
+  done: (lines: string[]) => boolean,
+): Promise<string[]> {
   for (;;) {
     const lines = buffered.text.split("\n").filter(Boolean);
     if (done(lines)) return lines;

@@ -41,9 +41,16 @@ export async function resolveClient(
     return { clientId: settings.clientMetadataUrl, ...keyed, method: has.key ? "private_key_jwt" : "none" };
   const stored = await store.getClient(d.issuer);
   if (stored && (redirectUri === undefined || !stored.redirectUris || stored.redirectUris.includes(redirectUri)))
-    return { clientId: stored.clientId, ...(stored.clientSecret ? { clientSecret: stored.clientSecret } : {}), method: (stored.method as TokenAuthMethod) ?? chooseAuthMethod(supported, { secret: !!stored.clientSecret, key: false }) };
+    return {
+      clientId: stored.clientId,
+      ...(stored.clientSecret ? { clientSecret: stored.clientSecret } : {}),
+      method: (stored.method as TokenAuthMethod) ?? chooseAuthMethod(supported, { secret: !!stored.clientSecret, key: false }),
+    };
   if (!d.metadata.registration_endpoint)
-    throw authError(server, `authorization server ${d.issuer} offers no dynamic client registration; configure oauth.clientId (or oauth.clientMetadataUrl) for this server`);
+    throw authError(
+      server,
+      `authorization server ${d.issuer} offers no dynamic client registration; configure oauth.clientId (or oauth.clientMetadataUrl) for this server`,
+    );
   return register(fetchFn, d, settings, store, redirectUri, server, signal);
 }
 
@@ -58,7 +65,12 @@ async function register(
 ): Promise<OAuthClient> {
   const endpoint = requireSecureUrl(d.metadata.registration_endpoint!, "registration endpoint", server);
   const supported = d.metadata.token_endpoint_auth_methods_supported;
-  const method = !supported || supported.includes("none") ? "none" : supported.includes("client_secret_basic") ? "client_secret_basic" : "client_secret_post";
+  const method =
+    !supported || supported.includes("none")
+      ? "none"
+      : supported.includes("client_secret_basic")
+        ? "client_secret_basic"
+        : "client_secret_post";
   const request = {
     client_name: settings.clientName ?? "agentd",
     redirect_uris: redirectUri ? [redirectUri] : [],
@@ -68,18 +80,33 @@ async function register(
   };
   let response: Response;
   try {
-    const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(request), redirect: "error" as const };
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(request),
+      redirect: "error" as const,
+    };
     response = await fetchFn(endpoint, { ...init, ...(signal ? { signal } : {}) });
   } catch (e) {
     throw authError(server, `client registration at ${endpoint.origin} failed: ${e instanceof Error ? e.message : String(e)}`, e);
   }
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof json.client_id !== "string")
-    throw authError(server, `client registration at ${endpoint.origin} was refused (HTTP ${response.status}${typeof json.error === "string" ? `, ${json.error}` : ""}); configure oauth.clientId for this server`);
+    throw authError(
+      server,
+      `client registration at ${endpoint.origin} was refused (HTTP ${response.status}${typeof json.error === "string" ? `, ${json.error}` : ""}); configure oauth.clientId for this server`,
+    );
   const secret = typeof json.client_secret === "string" ? json.client_secret : undefined;
   const granted = typeof json.token_endpoint_auth_method === "string" ? json.token_endpoint_auth_method : undefined;
   const resolved: TokenAuthMethod =
-    granted === "client_secret_basic" || granted === "client_secret_post" || granted === "none" ? granted : chooseAuthMethod(supported, { secret: !!secret, key: false });
-  await store.setClient(d.issuer, { clientId: json.client_id, ...(secret ? { clientSecret: secret } : {}), method: resolved, ...(redirectUri ? { redirectUris: [redirectUri] } : {}) });
+    granted === "client_secret_basic" || granted === "client_secret_post" || granted === "none"
+      ? granted
+      : chooseAuthMethod(supported, { secret: !!secret, key: false });
+  await store.setClient(d.issuer, {
+    clientId: json.client_id,
+    ...(secret ? { clientSecret: secret } : {}),
+    method: resolved,
+    ...(redirectUri ? { redirectUris: [redirectUri] } : {}),
+  });
   return { clientId: json.client_id, ...(secret ? { clientSecret: secret } : {}), method: resolved };
 }

@@ -15,25 +15,45 @@ describe("oauth settings", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentd-oauth-settings-"));
     dirs.push(dir);
     writeFileSync(join(dir, "secret"), "from-file\n");
-    expect(resolveOAuthSettings("s", { clientId: "c", clientSecretEnv: "S_SECRET" }, { S_SECRET: "from-env" })).toEqual({ clientId: "c", clientSecret: "from-env" });
+    expect(resolveOAuthSettings("s", { clientId: "c", clientSecretEnv: "S_SECRET" }, { S_SECRET: "from-env" })).toEqual({
+      clientId: "c",
+      clientSecret: "from-env",
+    });
     expect(resolveOAuthSettings("s", { clientSecretFile: join(dir, "secret") }, {}).clientSecret).toBe("from-file");
-    expect(() => resolveOAuthSettings("s", { clientSecretEnv: "NOPE" }, {})).toThrow("MCP server 's': oauth.clientSecretEnv names NOPE, which is not set");
-    expect(() => resolveOAuthSettings("s", { privateKeyFile: join(dir, "missing.pem") }, {})).toThrow(/cannot read oauth.privateKeyFile .*ENOENT/);
+    expect(() => resolveOAuthSettings("s", { clientSecretEnv: "NOPE" }, {})).toThrow(
+      "MCP server 's': oauth.clientSecretEnv names NOPE, which is not set",
+    );
+    expect(() => resolveOAuthSettings("s", { privateKeyFile: join(dir, "missing.pem") }, {})).toThrow(
+      /cannot read oauth.privateKeyFile .*ENOENT/,
+    );
   });
 
   test("identity_assertion: the IdP's client secret by variable, the ID token read at each grant from its variable or file", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentd-oauth-settings-"));
     dirs.push(dir);
     const env: Record<string, string | undefined> = { IDP_SECRET: "idp-s", ID_TOKEN: "id-1" };
-    const ia = { tokenEndpoint: "https://idp.example/token", clientId: "agentd-at-idp", clientSecretEnv: "IDP_SECRET", idTokenEnv: "ID_TOKEN" };
+    const ia = {
+      tokenEndpoint: "https://idp.example/token",
+      clientId: "agentd-at-idp",
+      clientSecretEnv: "IDP_SECRET",
+      idTokenEnv: "ID_TOKEN",
+    };
     const s = resolveOAuthSettings("s", { clientId: "c", grant: "identity_assertion", identityAssertion: ia }, env);
     expect(s.grant).toBe("identity_assertion");
-    expect(s.identityAssertion).toMatchObject({ tokenEndpoint: "https://idp.example/token", clientId: "agentd-at-idp", clientSecret: "idp-s" });
+    expect(s.identityAssertion).toMatchObject({
+      tokenEndpoint: "https://idp.example/token",
+      clientId: "agentd-at-idp",
+      clientSecret: "idp-s",
+    });
     expect(s.identityAssertion?.idToken()).toBe("id-1");
     env.ID_TOKEN = "id-2"; // renewed by the platform
     expect(s.identityAssertion?.idToken()).toBe("id-2");
     writeFileSync(join(dir, "id-token"), "from-file\n");
-    const fromFile = resolveOAuthSettings("s", { identityAssertion: { tokenEndpoint: "https://idp.example/token", idTokenFile: join(dir, "id-token") } }, {});
+    const fromFile = resolveOAuthSettings(
+      "s",
+      { identityAssertion: { tokenEndpoint: "https://idp.example/token", idTokenFile: join(dir, "id-token") } },
+      {},
+    );
     expect(fromFile.identityAssertion?.idToken()).toBe("from-file");
     expect(() => resolveOAuthSettings("s", { identityAssertion: { tokenEndpoint: "https://idp.example/token" } }, {})).toThrow(
       "MCP server 's': oauth.identityAssertion needs idTokenEnv or idTokenFile",
@@ -47,7 +67,12 @@ describe("oauth settings", () => {
     expect(chooseAuthMethod(undefined, { secret: false, key: true })).toBe("private_key_jwt");
 
     const basic = new Headers();
-    await authenticate({ clientId: "a b:c", clientSecret: "s&t", method: "client_secret_basic" }, new URLSearchParams(), basic, "https://as");
+    await authenticate(
+      { clientId: "a b:c", clientSecret: "s&t", method: "client_secret_basic" },
+      new URLSearchParams(),
+      basic,
+      "https://as",
+    );
     expect(Buffer.from(basic.get("authorization")!.slice(6), "base64").toString()).toBe("a+b%3Ac:s%26t");
 
     const { privateKey, publicKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
@@ -58,7 +83,12 @@ describe("oauth settings", () => {
     const [h, p, s] = body.get("client_assertion")!.split(".");
     expect(JSON.parse(Buffer.from(h!, "base64url").toString())).toEqual({ alg: "ES256", typ: "JWT" });
     expect(JSON.parse(Buffer.from(p!, "base64url").toString())).toMatchObject({ iss: "cid", sub: "cid", aud: "https://as.example" });
-    const ok = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, publicKey, Buffer.from(s!, "base64url"), new TextEncoder().encode(`${h}.${p}`));
+    const ok = await crypto.subtle.verify(
+      { name: "ECDSA", hash: "SHA-256" },
+      publicKey,
+      Buffer.from(s!, "base64url"),
+      new TextEncoder().encode(`${h}.${p}`),
+    );
     expect(ok).toBe(true);
 
     const rsa = await crypto.subtle.generateKey(
@@ -71,10 +101,20 @@ describe("oauth settings", () => {
     await authenticate({ clientId: "cid", privateKeyPem: rsaPem, method: "private_key_jwt" }, rsaBody, new Headers(), "https://as.example");
     const [rh, rp, rs] = rsaBody.get("client_assertion")!.split(".");
     expect(JSON.parse(Buffer.from(rh!, "base64url").toString())).toEqual({ alg: "RS256", typ: "JWT" });
-    const rsaOk = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", rsa.publicKey, Buffer.from(rs!, "base64url"), new TextEncoder().encode(`${rh}.${rp}`));
+    const rsaOk = await crypto.subtle.verify(
+      "RSASSA-PKCS1-v1_5",
+      rsa.publicKey,
+      Buffer.from(rs!, "base64url"),
+      new TextEncoder().encode(`${rh}.${rp}`),
+    );
     expect(rsaOk).toBe(true);
     await expect(
-      authenticate({ clientId: "cid", privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", method: "private_key_jwt" }, new URLSearchParams(), new Headers(), "https://as"),
+      authenticate(
+        { clientId: "cid", privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", method: "private_key_jwt" },
+        new URLSearchParams(),
+        new Headers(),
+        "https://as",
+      ),
     ).rejects.toThrow(/not a PKCS#8 P-256 EC or RSA key/);
   });
 });

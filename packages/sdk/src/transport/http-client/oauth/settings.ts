@@ -33,16 +33,27 @@ const readSecretFile = (path: string, what: string, server: string) => {
   try {
     return readFileSync(path, "utf8").trim();
   } catch (e) {
-    throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': cannot read oauth.${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `MCP server '${server}': cannot read oauth.${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 };
 
 /** Resolve the secrets an `oauth` block refers to. Throws one clear line when one is missing. */
-export function resolveOAuthSettings(server: string, config: OAuthConfig, env: Record<string, string | undefined> = process.env): OAuthSettings {
+export function resolveOAuthSettings(
+  server: string,
+  config: OAuthConfig,
+  env: Record<string, string | undefined> = process.env,
+): OAuthSettings {
   let clientSecret: string | undefined;
   if (config.clientSecretEnv) {
     clientSecret = env[config.clientSecretEnv];
-    if (!clientSecret) throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.clientSecretEnv names ${config.clientSecretEnv}, which is not set`);
+    if (!clientSecret)
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `MCP server '${server}': oauth.clientSecretEnv names ${config.clientSecretEnv}, which is not set`,
+      );
   } else if (config.clientSecretFile) clientSecret = readSecretFile(config.clientSecretFile, "clientSecretFile", server);
   const privateKeyPem = config.privateKeyFile ? readSecretFile(config.privateKeyFile, "privateKeyFile", server) : undefined;
   return {
@@ -59,18 +70,35 @@ export function resolveOAuthSettings(server: string, config: OAuthConfig, env: R
 }
 
 /** The IdP settings; the ID token is read each time the grant runs (the platform may renew it). */
-function identityAssertionSettings(server: string, ia: NonNullable<OAuthConfig["identityAssertion"]>, env: Record<string, string | undefined>): IdentityAssertionSettings {
+function identityAssertionSettings(
+  server: string,
+  ia: NonNullable<OAuthConfig["identityAssertion"]>,
+  env: Record<string, string | undefined>,
+): IdentityAssertionSettings {
   const { idTokenEnv, idTokenFile } = ia;
-  if (!idTokenEnv && !idTokenFile) throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.identityAssertion needs idTokenEnv or idTokenFile (where the person's ID token is)`);
+  if (!idTokenEnv && !idTokenFile)
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `MCP server '${server}': oauth.identityAssertion needs idTokenEnv or idTokenFile (where the person's ID token is)`,
+    );
   let clientSecret: string | undefined;
   if (ia.clientSecretEnv) {
     clientSecret = env[ia.clientSecretEnv];
-    if (!clientSecret) throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.identityAssertion.clientSecretEnv names ${ia.clientSecretEnv}, which is not set`);
+    if (!clientSecret)
+      throw new AgentdError(
+        "E_CONFIG_INVALID",
+        `MCP server '${server}': oauth.identityAssertion.clientSecretEnv names ${ia.clientSecretEnv}, which is not set`,
+      );
   }
   const idToken = () => {
     const token = idTokenEnv ? env[idTokenEnv] : readSecretFile(idTokenFile!, "identityAssertion.idTokenFile", server);
     if (!token) throw new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': no ID token: ${idTokenEnv} is not set`);
     return token.trim();
   };
-  return { tokenEndpoint: ia.tokenEndpoint, ...(ia.clientId ? { clientId: ia.clientId } : {}), ...(clientSecret ? { clientSecret } : {}), idToken };
+  return {
+    tokenEndpoint: ia.tokenEndpoint,
+    ...(ia.clientId ? { clientId: ia.clientId } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
+    idToken,
+  };
 }

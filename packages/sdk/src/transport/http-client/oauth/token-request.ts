@@ -46,7 +46,10 @@ export async function requestToken(
   if (!response.ok) {
     const code = typeof json.error === "string" ? json.error : `http_${response.status}`;
     const why = typeof json.error_description === "string" ? `: ${json.error_description.slice(0, 200)}` : "";
-    throw new TokenRequestError(code, `MCP server '${server}': the authorization server refused the ${fields.grant_type} grant (${code}${why})`);
+    throw new TokenRequestError(
+      code,
+      `MCP server '${server}': the authorization server refused the ${fields.grant_type} grant (${code}${why})`,
+    );
   }
   if (typeof json.access_token !== "string" || json.access_token === "")
     throw authError(server, "the token endpoint answered without an access_token");

@@ -13,7 +13,12 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-const TOKENS: StoredTokens = { accessToken: "at-secret-123456", refreshToken: "rt-secret-654321", resource: "https://x.example/mcp", issuer: "https://as.example/" };
+const TOKENS: StoredTokens = {
+  accessToken: "at-secret-123456",
+  refreshToken: "rt-secret-654321",
+  resource: "https://x.example/mcp",
+  issuer: "https://as.example/",
+};
 
 describe("FileTokenStore", () => {
   test("creates the file 0600 in a 0700 directory and reads back what it wrote", async () => {
@@ -62,7 +67,11 @@ describe("FileTokenStore", () => {
     await new FileTokenStore(path, await storeKeyFrom(raw)).setTokens("s", TOKENS);
     const direct = await crypto.subtle.importKey("raw", Buffer.alloc(32, 7), "AES-GCM", false, ["decrypt"]);
     const doc = JSON.parse(readFileSync(path, "utf8"));
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(doc.iv, "base64") }, direct, Buffer.from(doc.data, "base64"));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: Buffer.from(doc.iv, "base64") },
+      direct,
+      Buffer.from(doc.data, "base64"),
+    );
     expect(JSON.parse(new TextDecoder().decode(plain)).tokens.s.accessToken).toBe(TOKENS.accessToken);
     expect(defaultTokenFile({ AGENTD_OAUTH_STORE: "/x/y.json", XDG_STATE_HOME: "/s" })).toBe("/x/y.json");
     expect(defaultTokenFile({ XDG_STATE_HOME: "/s" })).toBe("/s/agentd/oauth.json");

@@ -90,7 +90,10 @@ export function defaultTokenFile(env: Record<string, string | undefined> = proce
 export async function storeKeyFrom(value: string | undefined): Promise<CryptoKey | undefined> {
   if (!value) return undefined;
   const raw = Buffer.from(value, "base64");
-  const bytes = raw.length === 32 && raw.toString("base64") === value ? raw : new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
+  const bytes =
+    raw.length === 32 && raw.toString("base64") === value
+      ? raw
+      : new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
   return crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
@@ -110,7 +113,11 @@ export async function seal(key: CryptoKey, value: unknown): Promise<Sealed> {
 
 /** Decrypt what {@link seal} made; a wrong key or altered data throws (an `OperationError`). */
 export async function openSealed(key: CryptoKey, sealed: Sealed): Promise<unknown> {
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(sealed.iv, "base64") }, key, Buffer.from(sealed.data ?? "", "base64"));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: Buffer.from(sealed.iv, "base64") },
+    key,
+    Buffer.from(sealed.data ?? "", "base64"),
+  );
   return JSON.parse(new TextDecoder().decode(plain));
 }
 
@@ -198,7 +205,8 @@ export class FileTokenStore implements TokenStore {
       if (this.key) throw new Error("it is not encrypted but AGENTD_OAUTH_STORE_KEY is set; remove the file or the key");
       return { ...empty(), ...(parsed as Document) };
     } catch (e) {
-      const why = e instanceof Error && e.name === "OperationError" ? "wrong AGENTD_OAUTH_STORE_KEY, or the file was altered" : (e as Error).message;
+      const why =
+        e instanceof Error && e.name === "OperationError" ? "wrong AGENTD_OAUTH_STORE_KEY, or the file was altered" : (e as Error).message;
       throw new AgentdError("E_CONFIG_INVALID", `cannot read the OAuth token store ${this.path}: ${why}`);
     }
   }

@@ -40,20 +40,29 @@ export async function startCaseServer(options: CaseOptions, adapter?: HttpAdapte
 
 function answer(transport: Transport, streams: () => number): Promise<void> {
   transport.onmessage = (value, extra) => {
-    const m = value as { id?: string | number; method?: string; params?: { name?: string; arguments?: { text?: string }; protocolVersion?: string } };
+    const m = value as {
+      id?: string | number;
+      method?: string;
+      params?: { name?: string; arguments?: { text?: string }; protocolVersion?: string };
+    };
     if (m.id === undefined || typeof m.method !== "string") return;
     const id = m.id;
     const reply = (result: Record<string, unknown>) => void transport.send({ jsonrpc: "2.0", id, result });
     const text = (t: string) => reply({ content: [{ type: "text", text: t }] });
     if (m.method === "initialize")
-      return reply({ protocolVersion: m.params?.protocolVersion ?? "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "case-server", version: "0" } });
+      return reply({
+        protocolVersion: m.params?.protocolVersion ?? "2025-11-25",
+        capabilities: { tools: {} },
+        serverInfo: { name: "case-server", version: "0" },
+      });
     if (m.method !== "tools/call") return void transport.send({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });
     const name = m.params?.name;
     if (name === "echo") return text(m.params?.arguments?.text ?? "");
     if (name === "whoami") return text(JSON.stringify(extra?.authInfo ?? null));
     if (name === "notify") {
       const n = Number(m.params?.arguments?.text ?? "1");
-      for (let i = 1; i <= n; i++) void transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
+      for (let i = 1; i <= n; i++)
+        void transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
       return text(`sent ${n}`);
     }
     if (name === "flood") return void flood(transport, streams).then((r) => text(JSON.stringify(r)));

@@ -113,8 +113,6 @@ export function createResponder() {
   };
 }
 
-
-
 /** An `initialize` request. */
 export const initializeRequest = (id: number | string = 0, protocolVersion = "2025-11-25") => ({
   jsonrpc: "2.0",

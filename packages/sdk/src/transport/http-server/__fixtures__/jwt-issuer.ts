@@ -37,7 +37,10 @@ export async function startJwtIssuer(): Promise<JwtIssuer> {
     issuer,
     current: () => ({ key: active.key, kid: active.kid }),
     sign: (claims, key = active.key, kid = active.kid) =>
-      new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" }).setIssuer((claims.iss as string) ?? issuer).sign(key),
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" })
+        .setIssuer((claims.iss as string) ?? issuer)
+        .sign(key),
     rotate: async () => {
       active = await make();
     },

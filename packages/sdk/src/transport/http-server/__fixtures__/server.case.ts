@@ -169,14 +169,17 @@ export function runServerCases(name: string, start: StartCaseServer): void {
         if (dir) rmSync(dir, { recursive: true, force: true });
       });
       const serverTls = () => ({ cert: pem("server.pem"), key: pem("server.key"), ca: pem("ca.pem") });
-      const clientTls = (who?: string) => ({ tls: { ca: pem("ca.pem"), ...(who ? { cert: pem(`${who}.pem`), key: pem(`${who}.key`) } : {}) } }) as RequestInit;
+      const clientTls = (who?: string) =>
+        ({ tls: { ca: pem("ca.pem"), ...(who ? { cert: pem(`${who}.pem`), key: pem(`${who}.key`) } : {}) } }) as RequestInit;
 
       test("bearer tokens over TLS: missing → 401, right → 200 and the session works", async () => {
         const url = await serve({ tls: serverTls(), auth: { bearerTokens: [TOKEN] } });
         expect(url.protocol).toBe("https:");
         expect((await post(url, initializeRequest(), {}, clientTls())).status).toBe(401);
         const s = await openSession(url, { authorization: `Bearer ${TOKEN}` }, "2025-11-25", clientTls());
-        expect(textOf(await call(url, s.headers, 1, "whoami", "", clientTls()))).toBe(JSON.stringify({ principal: "bearer#0", scheme: "bearer" }));
+        expect(textOf(await call(url, s.headers, 1, "whoami", "", clientTls()))).toBe(
+          JSON.stringify({ principal: "bearer#0", scheme: "bearer" }),
+        );
       });
 
       test("mutual TLS: no certificate or another CA's fails; a good one is its subject's principal", async () => {
@@ -184,7 +187,9 @@ export function runServerCases(name: string, start: StartCaseServer): void {
         await expect(post(url, initializeRequest(), {}, clientTls())).rejects.toThrow();
         await expect(post(url, initializeRequest(), {}, clientTls("mallory"))).rejects.toThrow();
         const s = await openSession(url, {}, "2025-11-25", clientTls("alice"));
-        expect(textOf(await call(url, s.headers, 1, "whoami", "", clientTls("alice")))).toBe(JSON.stringify({ principal: "O=agents,CN=alice", scheme: "mtls" }));
+        expect(textOf(await call(url, s.headers, 1, "whoami", "", clientTls("alice")))).toBe(
+          JSON.stringify({ principal: "O=agents,CN=alice", scheme: "mtls" }),
+        );
         // Another valid certificate is another principal: alice's session id means nothing to bob.
         expect((await post(url, callTool(2, "echo"), s.headers, clientTls("bob"))).status).toBe(404);
       });
@@ -199,10 +204,26 @@ function makeTlsFiles(dir: string): void {
     if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
   };
   const key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  const ca = (name: string) => openssl("req", "-x509", ...key, "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "1", "-subj", `/CN=${name}`);
+  const ca = (name: string) =>
+    openssl("req", "-x509", ...key, "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "1", "-subj", `/CN=${name}`);
   const cert = (name: string, subject: string, signer: string, ext?: string) => {
     openssl("req", ...key, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
-    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", `${signer}.pem`, "-CAkey", `${signer}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "1", ...(ext ? ["-extfile", ext] : []));
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      `${signer}.pem`,
+      "-CAkey",
+      `${signer}.key`,
+      "-CAcreateserial",
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "1",
+      ...(ext ? ["-extfile", ext] : []),
+    );
   };
   writeFileSync(join(dir, "server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
   ca("ca");

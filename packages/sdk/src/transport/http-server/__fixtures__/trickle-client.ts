@@ -20,7 +20,14 @@ export function trickle(port: number, path: string, headers: Record<string, stri
   let received = "";
   let sent = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
-  const head = [`POST ${path} HTTP/1.1`, `host: 127.0.0.1:${port}`, `content-length: ${length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n");
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `host: 127.0.0.1:${port}`,
+    `content-length: ${length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    "",
+    "",
+  ].join("\r\n");
   socket.on("connect", () => {
     socket.write(head);
     timer = setInterval(() => {

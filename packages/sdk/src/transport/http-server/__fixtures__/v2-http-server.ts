@@ -19,7 +19,11 @@ export function startV2HttpServer(): V2HttpServer {
     // The SDK's JSON Schema type does not list the `x-mcp-header` keyword its runtime honours.
     const json = {
       type: "object",
-      properties: { region: { type: "string", "x-mcp-header": "Region" }, shard: { type: "integer", "x-mcp-header": "Shard" }, query: { type: "string" } },
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        shard: { type: "integer", "x-mcp-header": "Shard" },
+        query: { type: "string" },
+      },
       required: ["region", "query"],
     } as unknown as Parameters<typeof fromJsonSchema>[0];
     const schema = fromJsonSchema(json);

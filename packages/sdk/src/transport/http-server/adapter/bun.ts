@@ -10,7 +10,8 @@ import { AgentdError } from "../../../wire/errors.ts";
 import type { AdapterConn, AdapterHandler, HttpListener, ListenOptions } from "./types.ts";
 
 /** The one-line error for asking for the Bun adapter outside Bun. */
-export const NEEDS_BUN = 'the "bun" HTTP adapter needs the Bun runtime (this is Node): leave the adapter option out to serve with node:http';
+export const NEEDS_BUN =
+  'the "bun" HTTP adapter needs the Bun runtime (this is Node): leave the adapter option out to serve with node:http';
 
 /**
  * Bind `Bun.serve` with `handle` as its fetch handler. Throws `E_USAGE` outside Bun. Mutual TLS is not

@@ -11,6 +11,8 @@ runServerCases("the server with the Node adapter under Bun", (o) => startCaseSer
 
 describe("choosing the adapter", () => {
   test("an unknown adapter name is refused with one line", async () => {
-    await expect(createStreamableHttpServer({ onsession: () => {}, adapter: "deno" as never })).rejects.toThrow('http server: adapter must be "bun" or "node"');
+    await expect(createStreamableHttpServer({ onsession: () => {}, adapter: "deno" as never })).rejects.toThrow(
+      'http server: adapter must be "bun" or "node"',
+    );
   });
 });

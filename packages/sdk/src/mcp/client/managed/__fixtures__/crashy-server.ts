@@ -45,12 +45,15 @@ server.tool({ name: "bump" }, (_args, ctx) => {
   record("bump", ctx);
   return text("bumped");
 });
-server.tool({ name: "set", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, async (args, ctx) => {
-  record("set", ctx);
-  writeFileSync(resourceFile, String(args.text));
-  await server.notifyResourceUpdated(RESOURCE);
-  return text("ok");
-});
+server.tool(
+  { name: "set", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  async (args, ctx) => {
+    record("set", ctx);
+    writeFileSync(resourceFile, String(args.text));
+    await server.notifyResourceUpdated(RESOURCE);
+    return text("ok");
+  },
+);
 server.resource({ uri: RESOURCE, name: "resource", mimeType: "text/plain" }, () => ({
   contents: [{ uri: RESOURCE, mimeType: "text/plain", text: read() }],
 }));

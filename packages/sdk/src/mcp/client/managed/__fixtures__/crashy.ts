@@ -41,7 +41,12 @@ export class CrashyState {
   }
   calls(): Array<{ name: string; pid: number; meta: Record<string, unknown> }> {
     const f = join(this.dir, "calls.jsonl");
-    return existsSync(f) ? readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+    return existsSync(f)
+      ? readFileSync(f, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   }
   /** Kill every process this state ever started (safety net for afterEach), then remove the folder. */
   dispose(): void {
@@ -60,7 +65,11 @@ export class CrashyState {
 export const stdioConfig = (state: CrashyState) => ({ command: process.execPath, args: [SERVER, "stdio", state.dir] });
 
 /** A transport factory for a stdio crashy server; `transports` lists every transport it built. */
-export function stdioFactory(state: CrashyState): { factory: () => StdioChildTransport; transports: StdioChildTransport[]; livePid(): number } {
+export function stdioFactory(state: CrashyState): {
+  factory: () => StdioChildTransport;
+  transports: StdioChildTransport[];
+  livePid(): number;
+} {
   const transports: StdioChildTransport[] = [];
   const { command, args } = stdioConfig(state);
   return {
@@ -98,7 +107,11 @@ export interface CrashyHttp {
 
 /** Start `crashy-server.ts http` on `port` (0: any); resolves once it listens. */
 export async function startCrashyHttp(state: CrashyState, port = 0, ms = 20_000): Promise<CrashyHttp> {
-  const proc = Bun.spawn([process.execPath, SERVER, "http", state.dir, String(port)], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, SERVER, "http", state.dir, String(port)], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const kill = async () => {
     proc.kill("SIGKILL");
     await proc.exited;

@@ -29,4 +29,3 @@ class GatedStore extends FileTokenStore {
 const provider = new OAuthClientProvider({ server: "api", url: new URL(url), settings: { clientId: "cli" }, store: new GatedStore(path) });
 const token = await provider.token();
 process.stdout.write(`${JSON.stringify({ token })}\n`);
-
