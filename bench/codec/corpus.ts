@@ -136,7 +136,7 @@ export const LARGE: CodecMessage[] = [
   }),
 ];
 
-const MODERN_META = {
+const STATELESS_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
   "io.modelcontextprotocol/clientInfo": { name: "bench-client", version: "1.0.0" },
@@ -156,7 +156,7 @@ export const MODERN: CodecMessage[] = [
       jsonrpc: "2.0",
       id: 17,
       method: "tools/call",
-      params: { name: "search", arguments: { query: "open incidents", limit: 10 }, _meta: { ...MODERN_META, progressToken: "p-17" } },
+      params: { name: "search", arguments: { query: "open incidents", limit: 10 }, _meta: { ...STATELESS_META, progressToken: "p-17" } },
     },
     "2026-07-28",
   ),

@@ -21,12 +21,12 @@ export type Pipeline = (m: CodecMessage) => string;
 
 export const floor: Pipeline = (m) => `${JSON.stringify(JSON.parse(m.text))}\n`;
 
-const codecLegacy = getCodec("2025-11-25");
-const modernCodec = getCodec("2026-07-28");
+const codecHandshake = getCodec("2025-11-25");
+const statelessCodec = getCodec("2026-07-28");
 
 /** agentd's pipeline, with the codec of the message's revision (2026-07-28 for the modern group). */
 export const agentd: Pipeline = (m) => {
-  const codec = m.revision === "2026-07-28" ? modernCodec : codecLegacy;
+  const codec = m.revision === "2026-07-28" ? statelessCodec : codecHandshake;
   const value: unknown = JSON.parse(m.text);
   const k = classify(value);
   // The allocation-free check forms: a valid message is the parsed value itself, nothing is wrapped.

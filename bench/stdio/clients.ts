@@ -29,7 +29,7 @@ const SERVER_FILES: Record<ServerKind, string> = {
   raw: "raw-echo.ts",
 };
 
-function expectModern(version: string | undefined, who: string): void {
+function expectStateless(version: string | undefined, who: string): void {
   if (version !== "2026-07-28") throw new Error(`${who} negotiated ${String(version)}, not 2026-07-28`);
 }
 /** The server child's command (it inherits the client's CPU affinity). */
@@ -47,7 +47,7 @@ export async function connect(client: ClientKind, server: ServerKind): Promise<C
   if (client === "agentd" || client === "agentd-2026") {
     const c = new McpClient({ name: "bench-client", version: "1.0.0" }, client === "agentd-2026" ? { versionNegotiation: "auto" } : {});
     await c.connect(new StdioChildTransport({ name: "bench", ...serverCommand(server) }));
-    if (client === "agentd-2026") expectModern(c.protocolVersion, "agentd client");
+    if (client === "agentd-2026") expectStateless(c.protocolVersion, "agentd client");
     return { call: async () => check(await c.callTool("echo", ARGS)), close: () => c.close() };
   }
   if (client === "sdk") {
@@ -63,7 +63,7 @@ export async function connect(client: ClientKind, server: ServerKind): Promise<C
     client === "sdk2-2026" ? { versionNegotiation: { mode: "auto" } } : {},
   );
   await c.connect(new Sdk2Stdio(serverCommand(server)));
-  if (client === "sdk2-2026") expectModern(c.getNegotiatedProtocolVersion(), "v2 SDK client");
+  if (client === "sdk2-2026") expectStateless(c.getNegotiatedProtocolVersion(), "v2 SDK client");
   return {
     call: async () => check((await c.callTool({ name: "echo", arguments: ARGS })) as { content?: unknown }),
     close: () => c.close(),

@@ -18,7 +18,7 @@ import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts"
 import { NEEDS_SHARED, sharedSpecsAvailable, validateOfficial } from "@agentd/test-support/oracle";
 
 /** What agentd sent the v2 client in the first test, checked against the official schema in the last. */
-let modernWire: Record<string, any>[] = [];
+let statelessWire: Record<string, any>[] = [];
 
 let world: Awaited<ReturnType<typeof serveWorld>> | undefined;
 const pids: number[] = [];
@@ -81,14 +81,14 @@ describe("agentd serve --stdio with the official v2 client", () => {
     expect(results.every((m) => m.result.resultType === "complete")).toBe(true);
     const updated = wire.items.filter((m) => m.method === "notifications/resources/updated");
     expect(updated.every((m) => typeof m.params._meta?.["io.modelcontextprotocol/subscriptionId"] === "string")).toBe(true);
-    modernWire = wire.items;
+    statelessWire = wire.items;
   }, 60_000);
 
   test.skipIf(!sharedSpecsAvailable())(
     `${NEEDS_SHARED} everything agentd sent the v2 client validates against the official 2026-07-28 schema`,
     () => {
-      expect(modernWire.length).toBeGreaterThan(4);
-      const wrong = modernWire.flatMap((m) => {
+      expect(statelessWire.length).toBeGreaterThan(4);
+      const wrong = statelessWire.flatMap((m) => {
         const r = validateOfficial("2026-07-28", m);
         return r.ok ? [] : [`${JSON.stringify(m).slice(0, 160)}: ${r.errors}`];
       });

@@ -86,7 +86,7 @@ describe("agentd serve --http under load with misbehaving peers", () => {
 
     // Peer B (2025-03-26, where batches exist): a batch past the in-flight limit is refused whole; a full
     // batch is taken, and then one more request is refused.
-    const b = await openLegacySession(serve);
+    const b = await openHandshakeSession(serve);
     const batch = (n: number, base: number) => Array.from({ length: n }, (_, i) => agentRun(base + i, `HOLD batch ${base + i}`));
     const flood = await post(serve.url, batch(limits.maxInFlightPerSession + 1, 1000), b.headers);
     expect(flood.status).toBe(429);
@@ -119,7 +119,7 @@ describe("agentd serve --http under load with misbehaving peers", () => {
 });
 
 /** A session negotiated at 2025-03-26, the revision that allows JSON-RPC batches. */
-async function openLegacySession(serve: ServeProcess): Promise<RawSession> {
+async function openHandshakeSession(serve: ServeProcess): Promise<RawSession> {
   const res = await post(serve.url, initializeRequest(0, "2025-03-26"));
   const sessionId = res.headers.get("mcp-session-id")!;
   const [init] = await new SseReader(res).until(0);

@@ -278,7 +278,7 @@ describe("tasks are a 2025-11-25 feature", () => {
 describe("agentd serve with tasks on, 2026-07-28 clients (tasks extension)", () => {
   const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": EXT };
-  const modernPost = (url: URL, id: number, method: string, params: Record<string, unknown>, name?: string) =>
+  const statelessPost = (url: URL, id: number, method: string, params: Record<string, unknown>, name?: string) =>
     post(
       url,
       { jsonrpc: "2.0", id, method, params: { _meta: meta, ...params } },
@@ -307,23 +307,23 @@ describe("agentd serve with tasks on, 2026-07-28 clients (tasks extension)", () 
         env: world.env,
         cwd: world.ws.dir,
       });
-      const discover = await answer(await modernPost(serve.url, 1, "server/discover", {}), "server/discover");
+      const discover = await answer(await statelessPost(serve.url, 1, "server/discover", {}), "server/discover");
       expect(discover.result.capabilities.extensions).toEqual(EXT.extensions);
       const created = await answer(
-        await modernPost(serve.url, 2, "tools/call", { name: "agent.run", arguments: { instruction: "first" } }, "agent.run"),
+        await statelessPost(serve.url, 2, "tools/call", { name: "agent.run", arguments: { instruction: "first" } }, "agent.run"),
         "tools/call",
       );
       expect(created.result).toMatchObject({ resultType: "task", status: "working" });
       const taskId = created.result.taskId as string;
-      const wrong = await modernPost(serve.url, 3, "tasks/get", { taskId }, "another-task");
+      const wrong = await statelessPost(serve.url, 3, "tasks/get", { taskId }, "another-task");
       expect(wrong.status).toBe(400);
       expect((await answer(wrong, "tasks/get")).error.code).toBe(-32020);
-      expect((await answer(await modernPost(serve.url, 4, "tasks/get", { taskId }, taskId), "tasks/get")).result).toMatchObject({
+      expect((await answer(await statelessPost(serve.url, 4, "tasks/get", { taskId }, taskId), "tasks/get")).result).toMatchObject({
         resultType: "complete",
         status: "working",
       });
       // Follow it on a listen: acknowledged, the state at once, then the completion with the result inlined.
-      const listen = new SseReader(await modernPost(serve.url, 5, "subscriptions/listen", { notifications: { taskIds: [taskId] } }));
+      const listen = new SseReader(await statelessPost(serve.url, 5, "subscriptions/listen", { notifications: { taskIds: [taskId] } }));
       const seen: any[] = [];
       const until = async (pred: (m: any) => boolean) => {
         for (;;) {
@@ -343,7 +343,9 @@ describe("agentd serve with tasks on, 2026-07-28 clients (tasks extension)", () 
         const v = m.method === "notifications/tasks" ? validateTasksExtension(m) : validateOfficial("2026-07-28", m);
         if (!v.ok) throw new Error(`${JSON.stringify(m)}: ${v.errors}`);
       }
-      expect((await answer(await modernPost(serve.url, 6, "tasks/get", { taskId }, taskId), "tasks/get")).result.status).toBe("completed");
+      expect((await answer(await statelessPost(serve.url, 6, "tasks/get", { taskId }, taskId), "tasks/get")).result.status).toBe(
+        "completed",
+      );
     },
     60_000,
   );

@@ -43,12 +43,12 @@ export type {
 export { answersFor, defaultsOf, elicitationPolicy } from "./client/elicitation-policies.ts";
 export type { ElicitationPolicyConfig, ElicitationPolicyName } from "./client/elicitation-policies.ts";
 export { McpClient } from "./client/client.ts";
-export { modernEnvelope, probeEra } from "./client/revision-probe.ts";
-export type { EraVerdict, ProbeOptions, VersionNegotiation } from "./client/revision-probe.ts";
+export { statelessEnvelope, probeRevision } from "./client/revision-probe.ts";
+export type { ProbeVerdict, ProbeOptions, VersionNegotiation } from "./client/revision-probe.ts";
 export { MAX_INPUT_ROUNDS, isInputRequired, withInputRounds } from "./client/input-required.ts";
 export { ListenManager } from "./client/subscriptions-listen.ts";
 export { CACHEABLE_METHODS, ResultCache } from "./client/result-cache.ts";
-export { acknowledgedFilter, discoverResult, modernResult } from "./server/stateless-2026-07-28.ts";
+export { acknowledgedFilter, discoverResult, statelessResult } from "./server/stateless-2026-07-28.ts";
 export type { Listen } from "./server/stateless-2026-07-28.ts";
 export type { CallToolOptions, McpClientEvents, McpClientOptions } from "./client/client.ts";
 export { McpServer } from "./server/server.ts";

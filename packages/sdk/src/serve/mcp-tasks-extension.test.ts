@@ -11,7 +11,7 @@ import { McpClient } from "../mcp/client/client.ts";
 import { McpServer } from "../mcp/server/server.ts";
 import { McpError } from "../wire/errors.ts";
 import type { CallToolResult } from "../wire/index.ts";
-import { MODERN_META } from "../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../wire/schemas/methods-2026-07-28.ts";
 import { TASKS_EXTENSION } from "../wire/schemas/tasks-extension.ts";
 import { RawPeer } from "../mcp/__fixtures__/test-peer.ts";
 import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
@@ -34,9 +34,9 @@ const settled = (table: McpTaskTable, taskId: string) =>
   );
 const EXT = { extensions: { [TASKS_EXTENSION]: {} } };
 const meta = (caps: Record<string, unknown> = EXT) => ({
-  [MODERN_META.protocolVersion]: REV,
-  [MODERN_META.clientCapabilities]: caps,
-  [MODERN_META.clientInfo]: { name: "raw", version: "1" },
+  [STATELESS_META.protocolVersion]: REV,
+  [STATELESS_META.clientCapabilities]: caps,
+  [STATELESS_META.clientInfo]: { name: "raw", version: "1" },
 });
 
 /** A tool whose outcome each call's test decides: `gates[n]` settles the n-th call. */
@@ -208,12 +208,12 @@ describe("served tasks extension (raw 2026-07-28 client)", () => {
       });
       const listen = await open("subscriptions/listen", { _meta: meta(), notifications: { taskIds: [taskId, "someone-elses"] } });
       const ack = await peer.next(
-        (m) => m.method === "notifications/subscriptions/acknowledged" && m.params._meta[MODERN_META.subscriptionId] === listen,
+        (m) => m.method === "notifications/subscriptions/acknowledged" && m.params._meta[STATELESS_META.subscriptionId] === listen,
       );
       expect(ack.params.notifications).toEqual({ taskIds: [taskId] });
       // The state at once, then each change.
       const first = await peer.next((m) => m.method === "notifications/tasks");
-      expect(first.params).toMatchObject({ taskId, status: "working", _meta: { [MODERN_META.subscriptionId]: listen } });
+      expect(first.params).toMatchObject({ taskId, status: "working", _meta: { [STATELESS_META.subscriptionId]: listen } });
       await nextCall();
       gates[0]!.resolve({ content: [{ type: "text", text: "pushed" }] });
       const pushed = await peer.next((m) => m.method === "notifications/tasks" && m.params.status === "completed");

@@ -11,25 +11,25 @@ export const SUPPORTED_REVISIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2
 /** A protocol revision string this build speaks. */
 export type ProtocolRevision = (typeof SUPPORTED_REVISIONS)[number];
 /** The revisions negotiated with `initialize` ("legacy" in the 2026-07-28 spec's words). Newest first. */
-export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+export const HANDSHAKE_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 /** A revision negotiated with `initialize`. */
-export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
+export type HandshakeRevision = (typeof HANDSHAKE_REVISIONS)[number];
 /** The revisions carried per request in `_meta`, with no handshake ("modern"). Newest first. */
-export const MODERN_REVISIONS = ["2026-07-28"] as const;
+export const STATELESS_REVISIONS = ["2026-07-28"] as const;
 /** A stateless revision. */
-export type ModernRevision = (typeof MODERN_REVISIONS)[number];
+export type StatelessRevision = (typeof STATELESS_REVISIONS)[number];
 /** The revision we offer first in `initialize` (the newest one that has `initialize`). */
-export const LATEST_REVISION: LegacyRevision = "2025-11-25";
+export const LATEST_REVISION: HandshakeRevision = "2025-11-25";
 /** The newest stateless revision, offered first in `server/discover` and per-request `_meta`. */
-export const LATEST_MODERN_REVISION: ModernRevision = "2026-07-28";
+export const LATEST_STATELESS_REVISION: StatelessRevision = "2026-07-28";
 
 /** True when `v` is a revision negotiated with `initialize` that this build speaks. */
-export const isLegacyRevision = (v: unknown): v is LegacyRevision =>
-  typeof v === "string" && (LEGACY_REVISIONS as readonly string[]).includes(v);
+export const isHandshakeRevision = (v: unknown): v is HandshakeRevision =>
+  typeof v === "string" && (HANDSHAKE_REVISIONS as readonly string[]).includes(v);
 
 /** True when `v` is a stateless revision this build speaks. */
-export const isModernRevision = (v: unknown): v is ModernRevision =>
-  typeof v === "string" && (MODERN_REVISIONS as readonly string[]).includes(v);
+export const isStatelessRevision = (v: unknown): v is StatelessRevision =>
+  typeof v === "string" && (STATELESS_REVISIONS as readonly string[]).includes(v);
 /** The revision a Streamable HTTP server assumes when `MCP-Protocol-Version` is absent (transport spec). */
 export const DEFAULT_HTTP_REVISION: ProtocolRevision = "2025-03-26";
 

@@ -7,16 +7,16 @@
 import { describe, expect, test } from "bun:test";
 import { getCodec, REVISION_TABLES } from "./codecs.ts";
 import { classify, notification, request, resultResponse } from "./jsonrpc.ts";
-import { MODERN_META } from "./schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "./schemas/methods-2026-07-28.ts";
 import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
 
 const REV = "2026-07-28";
 const meta = {
-  [MODERN_META.protocolVersion]: REV,
-  [MODERN_META.clientCapabilities]: { elicitation: { form: {} }, sampling: {} },
-  [MODERN_META.clientInfo]: { name: "c", version: "1" },
+  [STATELESS_META.protocolVersion]: REV,
+  [STATELESS_META.clientCapabilities]: { elicitation: { form: {} }, sampling: {} },
+  [STATELESS_META.clientInfo]: { name: "c", version: "1" },
 };
-const server = { [MODERN_META.serverInfo]: { name: "s", version: "1" } };
+const server = { [STATELESS_META.serverInfo]: { name: "s", version: "1" } };
 const cache = { ttlMs: 60000, cacheScope: "public" };
 const elicit = {
   method: "elicitation/create",
@@ -45,7 +45,7 @@ const CORPUS: [string, object, string?][] = [
     }),
     "server/discover",
   ],
-  ["tools/list", request(2, "tools/list", { _meta: { ...meta, [MODERN_META.logLevel]: "info" } })],
+  ["tools/list", request(2, "tools/list", { _meta: { ...meta, [STATELESS_META.logLevel]: "info" } })],
   [
     "tools/list result",
     resultResponse(2, { resultType: "complete", tools: [{ name: "t", inputSchema: { type: "object" } }], ...cache }),
@@ -114,17 +114,17 @@ const CORPUS: [string, object, string?][] = [
       notifications: { toolsListChanged: true, resourceSubscriptions: ["agent://status"] },
     }),
   ],
-  ["listen end", resultResponse(11, { resultType: "complete", _meta: { [MODERN_META.subscriptionId]: 11 } }), "subscriptions/listen"],
+  ["listen end", resultResponse(11, { resultType: "complete", _meta: { [STATELESS_META.subscriptionId]: 11 } }), "subscriptions/listen"],
   [
     "acknowledged",
     notification("notifications/subscriptions/acknowledged", {
-      _meta: { [MODERN_META.subscriptionId]: 11 },
+      _meta: { [STATELESS_META.subscriptionId]: 11 },
       notifications: { toolsListChanged: true },
     }),
   ],
-  ["updated", notification("notifications/resources/updated", { _meta: { [MODERN_META.subscriptionId]: 11 }, uri: "agent://status" })],
-  ["tools changed", notification("notifications/tools/list_changed", { _meta: { [MODERN_META.subscriptionId]: 11 } })],
-  ["resources changed", notification("notifications/resources/list_changed", { _meta: { [MODERN_META.subscriptionId]: "l" } })],
+  ["updated", notification("notifications/resources/updated", { _meta: { [STATELESS_META.subscriptionId]: 11 }, uri: "agent://status" })],
+  ["tools changed", notification("notifications/tools/list_changed", { _meta: { [STATELESS_META.subscriptionId]: 11 } })],
+  ["resources changed", notification("notifications/resources/list_changed", { _meta: { [STATELESS_META.subscriptionId]: "l" } })],
   ["prompts changed", notification("notifications/prompts/list_changed", {})],
   ["progress", notification("notifications/progress", { progressToken: 3, progress: 1, total: 2 })],
   ["log", notification("notifications/message", { level: "info", data: { a: 1 } })],
@@ -202,21 +202,21 @@ const BAD: [string, object, string | undefined, string][] = [
   ["a request without _meta", request(1, "tools/list", {}), undefined, "params._meta"],
   [
     "a request without a protocol version",
-    request(1, "tools/call", { _meta: { [MODERN_META.clientCapabilities]: {} }, name: "t" }),
+    request(1, "tools/call", { _meta: { [STATELESS_META.clientCapabilities]: {} }, name: "t" }),
     undefined,
-    `params._meta.${MODERN_META.protocolVersion}`,
+    `params._meta.${STATELESS_META.protocolVersion}`,
   ],
   [
     "a request without client capabilities",
-    request(1, "server/discover", { _meta: { [MODERN_META.protocolVersion]: REV } }),
+    request(1, "server/discover", { _meta: { [STATELESS_META.protocolVersion]: REV } }),
     undefined,
-    `params._meta.${MODERN_META.clientCapabilities}`,
+    `params._meta.${STATELESS_META.clientCapabilities}`,
   ],
   [
     "a bad per-request log level",
-    request(1, "tools/list", { _meta: { ...meta, [MODERN_META.logLevel]: "verbose" } }),
+    request(1, "tools/list", { _meta: { ...meta, [STATELESS_META.logLevel]: "verbose" } }),
     undefined,
-    `params._meta.${MODERN_META.logLevel}`,
+    `params._meta.${STATELESS_META.logLevel}`,
   ],
   ["listen without a filter", request(1, "subscriptions/listen", { _meta: meta }), undefined, "params.notifications"],
   [

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { getCodec, REVISION_TABLES } from "./codecs.ts";
-import { LEGACY_REVISIONS, SUPPORTED_REVISIONS, type McpCodec, type ProtocolRevision } from "./codec.ts";
+import { HANDSHAKE_REVISIONS, SUPPORTED_REVISIONS, type McpCodec, type ProtocolRevision } from "./codec.ts";
 import { classify, errorResponse, notification, request, resultResponse } from "./jsonrpc.ts";
 import { URLElicitationRequiredErrorDataSchema } from "./schemas/elicitation.ts";
 import { CORPUS, kindOf, type CorpusEntry } from "../__fixtures__/corpus.ts";
@@ -111,7 +111,7 @@ describe("the corpus", () => {
   });
 
   // The corpus is of the handshake revisions; 2026-07-28 has its own (codecs-2026.oracle.test.ts).
-  for (const revision of LEGACY_REVISIONS) {
+  for (const revision of HANDSHAKE_REVISIONS) {
     test.skipIf(sharedMissing)(
       `${NEEDS_SHARED} ${revision}: the official JSON Schema accepts exactly the messages declared valid in it`,
       () => {
@@ -327,7 +327,7 @@ describe("envelopes", () => {
       [resultResponse(3, { content: [] }), "tools/call"],
       [errorResponse(4, -32602, "Invalid params", { path: "params.name" }), undefined],
     ];
-    for (const revision of LEGACY_REVISIONS)
+    for (const revision of HANDSHAKE_REVISIONS)
       for (const [m, method] of messages) expect(validateOfficial(revision, m, method)).toEqual({ ok: true, errors: "" });
   });
 });

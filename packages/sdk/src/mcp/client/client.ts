@@ -12,7 +12,13 @@
 import type { Transport } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { isLegacyRevision, LATEST_REVISION, LEGACY_REVISIONS, type ModernRevision, type ProtocolRevision } from "../../wire/codec.ts";
+import {
+  isHandshakeRevision,
+  LATEST_REVISION,
+  HANDSHAKE_REVISIONS,
+  type StatelessRevision,
+  type ProtocolRevision,
+} from "../../wire/codec.ts";
 import type { DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
 import type {
   CallToolResult,
@@ -49,8 +55,8 @@ import { paramHeaderValues } from "../../wire/param-headers.ts";
 import {
   discoveredInit,
   listChangeFilter,
-  modernEnvelope,
-  probeEra,
+  statelessEnvelope,
+  probeRevision,
   revisionAfterRefusal,
   type VersionNegotiation,
 } from "./revision-probe.ts";
@@ -132,7 +138,7 @@ export class McpClient {
   private init?: InitializeResult & { protocolVersion: ProtocolRevision };
   private listing?: Promise<Tool[]>;
   /** Set when the server is spoken to statelessly (2026-07-28). */
-  private modern?: ModernRevision;
+  private modern?: StatelessRevision;
   private listens?: ListenManager;
   private readonly cache = new ResultCache();
   /** Deprecated features this connection already gave notice of (once each). */
@@ -204,13 +210,13 @@ export class McpClient {
     try {
       await protocol.start();
       if (this.options.versionNegotiation === "auto") {
-        const verdict = await probeEra(protocol, transport, {
-          capabilities: this.modernCapabilities(),
+        const verdict = await probeRevision(protocol, transport, {
+          capabilities: this.statelessCapabilities(),
           clientInfo: this.clientInfo,
           timeoutMs: this.options.probeTimeoutMs ?? 10_000,
           signal: options.signal,
         });
-        if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
+        if (verdict.kind === "stateless") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
       }
       let result: InitializeResult;
       try {
@@ -224,27 +230,27 @@ export class McpClient {
         // the probe, so the default costs nothing for servers that accept initialize.
         const revision = revisionAfterRefusal(e);
         if (revision === undefined) throw e;
-        if (isLegacyRevision(revision)) {
+        if (isHandshakeRevision(revision)) {
           result = await protocol.request<InitializeResult>(
             "initialize",
             { protocolVersion: revision, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
             options,
           );
         } else {
-          const verdict = await probeEra(protocol, transport, {
-            capabilities: this.modernCapabilities(),
+          const verdict = await probeRevision(protocol, transport, {
+            capabilities: this.statelessCapabilities(),
             clientInfo: this.clientInfo,
             timeoutMs: this.options.probeTimeoutMs ?? 10_000,
             signal: options.signal,
           });
-          if (verdict.era === "modern") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
+          if (verdict.kind === "stateless") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
           throw e;
         }
       }
-      if (!isLegacyRevision(result.protocolVersion))
+      if (!isHandshakeRevision(result.protocolVersion))
         throw new AgentdError(
           "E_PROTOCOL_VERSION",
-          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${LEGACY_REVISIONS.join(", ")} with initialize`,
+          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${HANDSHAKE_REVISIONS.join(", ")} with initialize`,
         );
       protocol.setRevision(result.protocolVersion);
       transport.setProtocolVersion?.(result.protocolVersion);
@@ -261,9 +267,9 @@ export class McpClient {
    * A stateless server: every request carries our version, capabilities and identity; one listen stands
    * in for subscriptions and list-change notifications (opened now when the server declared list changes).
    */
-  private async beginStateless(protocol: Protocol, revision: ModernRevision, discover: DiscoverResult): Promise<void> {
+  private async beginStateless(protocol: Protocol, revision: StatelessRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
-    protocol.setRequestMeta(modernEnvelope(revision, this.modernCapabilities(), this.clientInfo));
+    protocol.setRequestMeta(statelessEnvelope(revision, this.statelessCapabilities(), this.clientInfo));
     this.init = discoveredInit(revision, discover);
     const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
@@ -402,7 +408,7 @@ export class McpClient {
   }
 
   /** What every stateless request declares: the handshake capabilities, plus the tasks extension when tasks are on. */
-  private modernCapabilities(): ClientCapabilities {
+  private statelessCapabilities(): ClientCapabilities {
     const caps = clientCapabilities(this.config);
     return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
   }
@@ -508,7 +514,7 @@ export class McpClient {
       return;
     }
     this.gate("logging/setLevel");
-    this.protocol?.setRequestMeta(modernEnvelope(this.modern, this.modernCapabilities(), this.clientInfo, level));
+    this.protocol?.setRequestMeta(statelessEnvelope(this.modern, this.statelessCapabilities(), this.clientInfo, level));
   }
 
   /** Replace the roots (roots on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */

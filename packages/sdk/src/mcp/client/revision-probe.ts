@@ -10,16 +10,16 @@
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
 import {
-  isModernRevision,
+  isStatelessRevision,
   isSupportedRevision,
-  LATEST_MODERN_REVISION,
+  LATEST_STATELESS_REVISION,
   LATEST_REVISION,
-  LEGACY_REVISIONS,
-  MODERN_REVISIONS,
-  type ModernRevision,
+  HANDSHAKE_REVISIONS,
+  STATELESS_REVISIONS,
+  type StatelessRevision,
   type ProtocolRevision,
 } from "../../wire/codec.ts";
-import { MODERN_META, type DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META, type DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";
@@ -28,21 +28,21 @@ import type { Protocol } from "../protocol/protocol.ts";
 export type VersionNegotiation = "auto" | "legacy";
 
 /** The verdict of a probe. */
-export type EraVerdict = { era: "modern"; revision: ModernRevision; discover: DiscoverResult } | { era: "legacy" };
+export type ProbeVerdict = { kind: "stateless"; revision: StatelessRevision; discover: DiscoverResult } | { kind: "handshake" };
 
 /** The `_meta` every stateless request carries: version, capabilities, identity, and the log level if set. */
-export function modernEnvelope(
-  revision: ModernRevision,
+export function statelessEnvelope(
+  revision: StatelessRevision,
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
   logLevel?: LoggingLevel,
 ): Record<string, unknown> {
   const meta: Record<string, unknown> = {
-    [MODERN_META.protocolVersion]: revision,
-    [MODERN_META.clientCapabilities]: capabilities,
-    [MODERN_META.clientInfo]: clientInfo,
+    [STATELESS_META.protocolVersion]: revision,
+    [STATELESS_META.clientCapabilities]: capabilities,
+    [STATELESS_META.clientInfo]: clientInfo,
   };
-  if (logLevel !== undefined) meta[MODERN_META.logLevel] = logLevel;
+  if (logLevel !== undefined) meta[STATELESS_META.logLevel] = logLevel;
   return meta;
 }
 
@@ -56,21 +56,21 @@ export interface ProbeOptions {
 }
 
 /** Probe the server on `protocol` (started, nothing sent yet). Leaves the protocol at the verdict's revision. */
-export async function probeEra(protocol: Protocol, transport: Transport, options: ProbeOptions): Promise<EraVerdict> {
-  const revision = LATEST_MODERN_REVISION;
+export async function probeRevision(protocol: Protocol, transport: Transport, options: ProbeOptions): Promise<ProbeVerdict> {
+  const revision = LATEST_STATELESS_REVISION;
   protocol.setRevision(revision);
   transport.setProtocolVersion?.(revision);
   try {
     const discover = await protocol.request<DiscoverResult>(
       "server/discover",
-      { _meta: modernEnvelope(revision, options.capabilities, options.clientInfo) },
+      { _meta: statelessEnvelope(revision, options.capabilities, options.clientInfo) },
       { timeoutMs: options.timeoutMs, signal: options.signal },
     );
-    const offered = discover.supportedVersions.find((v): v is ModernRevision => isModernRevision(v));
+    const offered = discover.supportedVersions.find((v): v is StatelessRevision => isStatelessRevision(v));
     if (offered !== undefined) {
       protocol.setRevision(offered);
       transport.setProtocolVersion?.(offered);
-      return { era: "modern", revision: offered, discover };
+      return { kind: "stateless", revision: offered, discover };
     }
   } catch (e) {
     if (options.signal?.aborted) throw e;
@@ -78,14 +78,14 @@ export async function probeEra(protocol: Protocol, transport: Transport, options
       const supported = (e.data as { supported?: unknown } | undefined)?.supported;
       throw new AgentdError(
         "E_PROTOCOL_VERSION",
-        `the server speaks MCP ${Array.isArray(supported) ? supported.join(", ") : "(unlisted)"} per request; this client speaks ${MODERN_REVISIONS.join(", ")} that way, and a stateless server has no initialize to fall back to`,
+        `the server speaks MCP ${Array.isArray(supported) ? supported.join(", ") : "(unlisted)"} per request; this client speaks ${STATELESS_REVISIONS.join(", ")} that way, and a stateless server has no initialize to fall back to`,
       );
     }
     // A closed connection is not a verdict: the caller sees it as such.
     if (AgentdError.isInstance(e) && e.code === "E_CONNECTION_CLOSED") throw e;
   }
   protocol.setRevision(LATEST_REVISION);
-  return { era: "legacy" };
+  return { kind: "handshake" };
 }
 
 /**
@@ -102,14 +102,17 @@ export function revisionAfterRefusal(error: unknown): ProtocolRevision | undefin
   if (common !== undefined) return common;
   throw new AgentdError(
     "E_PROTOCOL_VERSION",
-    `the server refused initialize and speaks MCP ${supported.length ? supported.join(", ") : "(no revision listed)"}; this client speaks ${LEGACY_REVISIONS.join(", ")} with initialize and ${MODERN_REVISIONS.join(", ")} per request: no revision in common`,
+    `the server refused initialize and speaks MCP ${supported.length ? supported.join(", ") : "(no revision listed)"}; this client speaks ${HANDSHAKE_REVISIONS.join(", ")} with initialize and ${STATELESS_REVISIONS.join(", ")} per request: no revision in common`,
   );
 }
 
 /** What a client keeps of a `DiscoverResult`: the same shape an `initialize` result gives it. */
-export function discoveredInit(revision: ModernRevision, discover: DiscoverResult): InitializeResult & { protocolVersion: ModernRevision } {
-  const serverInfo = (discover._meta?.[MODERN_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
-  const init: InitializeResult & { protocolVersion: ModernRevision } = {
+export function discoveredInit(
+  revision: StatelessRevision,
+  discover: DiscoverResult,
+): InitializeResult & { protocolVersion: StatelessRevision } {
+  const serverInfo = (discover._meta?.[STATELESS_META.serverInfo] ?? { name: "unknown", version: "" }) as Implementation;
+  const init: InitializeResult & { protocolVersion: StatelessRevision } = {
     protocolVersion: revision,
     capabilities: discover.capabilities,
     serverInfo,

@@ -12,7 +12,7 @@
  */
 import { AgentdError } from "../../wire/errors.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
-import { MODERN_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { Logger } from "../../log.ts";
 import type { Protocol } from "../protocol/protocol.ts";
 
@@ -46,13 +46,13 @@ export class ListenManager {
 
   /** Whether a notification belongs to the active listen (by its `_meta` subscription id). */
   accepts(params: Record<string, unknown>): boolean {
-    const id = (params._meta as Record<string, unknown> | undefined)?.[MODERN_META.subscriptionId];
+    const id = (params._meta as Record<string, unknown> | undefined)?.[STATELESS_META.subscriptionId];
     return this.active !== undefined && this.active.id !== undefined && id === this.active.id;
   }
 
   /** `notifications/subscriptions/acknowledged`: settles the listen it names. */
   acknowledged(params: Record<string, unknown>): void {
-    const id = (params._meta as Record<string, unknown> | undefined)?.[MODERN_META.subscriptionId];
+    const id = (params._meta as Record<string, unknown> | undefined)?.[STATELESS_META.subscriptionId];
     const open = this.opening?.id === id ? this.opening : undefined;
     if (open === undefined) {
       this.logger.debug("mcp.listen.ack_ignored", { id: id as string });

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { MemoryTransport } from "../../transport/memory.ts";
-import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { NEEDS_SHARED, sharedMissing } from "@agentd/test-support/oracle";
 import { validateTasksExtension } from "@agentd/test-support/tasks-extension-oracle";
@@ -83,7 +83,7 @@ describe("agentd's client, tasks extension", () => {
       await client.connect(transport);
       expect(await client.callTool("greet", {})).toMatchObject({ content: [{ type: "text", text: "hello Ada" }] });
       const call = seen.find((s) => s.method === "tools/call")!;
-      expect((call.params._meta as Record<string, unknown>)[MODERN_META.clientCapabilities]).toMatchObject({
+      expect((call.params._meta as Record<string, unknown>)[STATELESS_META.clientCapabilities]).toMatchObject({
         extensions: { [TASKS_EXTENSION]: {} },
         elicitation: { form: {} },
       });
@@ -102,7 +102,7 @@ describe("agentd's client, tasks extension", () => {
     closers.push(() => client.close());
     await client.connect(transport);
     await expect(client.callTool("greet", {})).rejects.toMatchObject({ code: "E_UPSTREAM" });
-    const caps = (seen[0]!.params._meta as Record<string, unknown>)[MODERN_META.clientCapabilities] as Record<string, unknown>;
+    const caps = (seen[0]!.params._meta as Record<string, unknown>)[STATELESS_META.clientCapabilities] as Record<string, unknown>;
     expect(caps.extensions).toBeUndefined();
     expect(seen.some((s) => s.method === "tasks/get")).toBe(false);
   });

@@ -19,7 +19,7 @@ import { paginate } from "./pagination.ts";
 import type { Completers } from "./registry.ts";
 import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./session.ts";
-import { discoverResult, modernResult } from "./stateless-2026-07-28.ts";
+import { discoverResult, statelessResult } from "./stateless-2026-07-28.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./input-required.ts";
 import type { SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { McpRequestHandler } from "../protocol/types.ts";
@@ -61,7 +61,7 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
       return undefined;
     },
     closed: (peer) => sessionOf(peer).handleClosed(),
-    finish: (method, result, peer) => (sessionOf(peer).modern ? modernResult(method, result, server) : result),
+    finish: (method, result, peer) => (sessionOf(peer).modern ? statelessResult(method, result, server) : result),
   };
 }
 
@@ -222,7 +222,7 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
       return { completion };
     },
 
-    ...eraTaskHandlers(server),
+    ...revisionTaskHandlers(server),
 
     "logging/setLevel": (p, _ctx, peer) => {
       sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];
@@ -232,7 +232,7 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
 }
 
 /** The `tasks/*` handlers: 2025-11-25's over the task store, or the tasks extension's translation of them statelessly. */
-function eraTaskHandlers(server: McpServer): Record<string, McpRequestHandler> {
+function revisionTaskHandlers(server: McpServer): Record<string, McpRequestHandler> {
   const legacy = taskMethodHandlers(() => server.options.tasks) as Record<string, McpRequestHandler>;
   const out: Record<string, McpRequestHandler> = {};
   for (const method of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"]) {

@@ -12,7 +12,7 @@
  */
 import { McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { RequestContext } from "../protocol/types.ts";
 
 /** The client capability each input request needs. */
@@ -40,7 +40,7 @@ export class InputRequiredSignal extends Error {
 /** The `sendRequest` of a stateless request whose params are `params` (it may carry `inputResponses`). */
 export function inputRequestBridge(ctx: RequestContext, params: Record<string, unknown> | undefined): RequestContext["sendRequest"] {
   const responses = (params?.inputResponses ?? {}) as Record<string, unknown>;
-  const declared = (ctx.meta[MODERN_META.clientCapabilities] ?? {}) as Record<string, unknown>;
+  const declared = (ctx.meta[STATELESS_META.clientCapabilities] ?? {}) as Record<string, unknown>;
   const counts = new Map<string, number>();
   return async <T>(method: string, p?: Record<string, unknown>) => {
     const capability = Object.hasOwn(CAPABILITY_OF, method) ? CAPABILITY_OF[method] : undefined;

@@ -27,7 +27,7 @@ import type { SharedHandlers } from "../protocol/handler-table.ts";
 import { sessionHandlers } from "./handlers.ts";
 import { ServerSession } from "./session.ts";
 import { TASKS_REVISION, type TaskReceiver } from "./tasks.ts";
-import { isModernRevision } from "../../wire/codec.ts";
+import { isStatelessRevision } from "../../wire/codec.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../../wire/param-headers.ts";
 
@@ -60,7 +60,7 @@ export class McpServer {
   /** What sessions initializing now are told; recomputed after the registry changes. */
   private declaredNow: Readonly<ServerCapabilities> | undefined;
   /** {@link declaredNow} as a stateless revision sees it (tasks as the extension); asked on every request. */
-  private modernNow: Readonly<ServerCapabilities> | undefined;
+  private statelessNow: Readonly<ServerCapabilities> | undefined;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -70,7 +70,7 @@ export class McpServer {
     this.logger = options.logger ?? nullLogger;
     this.registry.events.on("changed", (kind) => {
       this.declaredNow = undefined;
-      this.modernNow = undefined;
+      this.statelessNow = undefined;
       this.scheduleListChanged(kind);
     });
   }
@@ -124,10 +124,10 @@ export class McpServer {
   capabilitiesFor(revision: string): Readonly<ServerCapabilities> {
     const caps = this.capabilities();
     if (caps.tasks === undefined || revision === TASKS_REVISION) return caps;
-    if (isModernRevision(revision) && this.modernNow !== undefined && this.declaredNow === caps) return this.modernNow;
+    if (isStatelessRevision(revision) && this.statelessNow !== undefined && this.declaredNow === caps) return this.statelessNow;
     const { tasks: _tasks, ...rest } = caps;
-    if (!isModernRevision(revision) || this.options.tasks?.detail === undefined) return rest;
-    return (this.modernNow = deepFreeze({ ...rest, extensions: { ...rest.extensions, [TASKS_EXTENSION]: {} } }));
+    if (!isStatelessRevision(revision) || this.options.tasks?.detail === undefined) return rest;
+    return (this.statelessNow = deepFreeze({ ...rest, extensions: { ...rest.extensions, [TASKS_EXTENSION]: {} } }));
   }
 
   /**

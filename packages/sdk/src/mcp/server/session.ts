@@ -12,8 +12,8 @@
 import type { Transport } from "../../transport/types.ts";
 import { invalidRequest, McpError } from "../../wire/errors.ts";
 import { ErrorCode, type RequestId } from "../../wire/jsonrpc.ts";
-import { isLegacyRevision, LATEST_REVISION, type ModernRevision, type ProtocolRevision } from "../../wire/codec.ts";
-import { MODERN_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
+import { isHandshakeRevision, LATEST_REVISION, type StatelessRevision, type ProtocolRevision } from "../../wire/codec.ts";
+import { STATELESS_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -31,7 +31,7 @@ import { Protocol } from "../protocol/protocol.ts";
 import { inputRequestBridge } from "./input-required.ts";
 import {
   acknowledgedFilter,
-  checkModernVersion,
+  checkStatelessVersion,
   listensToList,
   requestedVersion,
   requestLogLevel,
@@ -106,7 +106,7 @@ export class ServerSession {
   declare private emitter: Emitter<ServerSessionEvents> | undefined;
   declare private subscribed: Set<string> | undefined;
   /** Set when the first request carried modern `_meta` (2026-07-28): every request then stands alone. */
-  declare private modernRevision: ModernRevision | undefined;
+  declare private statelessRevision: StatelessRevision | undefined;
   /** Open `subscriptions/listen` requests (modern sessions), by request id. */
   declare private listening: Map<RequestId, Listen & { end(): void }> | undefined;
 
@@ -144,7 +144,7 @@ export class ServerSession {
   }
   /** Whether this session speaks a stateless revision (its first request carried modern `_meta`). */
   get modern(): boolean {
-    return this.modernRevision !== undefined;
+    return this.statelessRevision !== undefined;
   }
   /** Whether `initialize` has been answered. */
   get initialized(): boolean {
@@ -164,7 +164,7 @@ export class ServerSession {
   }
   /** What this session was told the server offers (`{}` before initialize; what the server offers now when modern). */
   get declared(): ServerCapabilities {
-    if (this.modernRevision !== undefined) return this.server.capabilitiesFor(this.modernRevision);
+    if (this.statelessRevision !== undefined) return this.server.capabilitiesFor(this.statelessRevision);
     return this.declaredCaps ?? NO_CAPABILITIES;
   }
   /** Whether the transport has closed. */
@@ -174,11 +174,11 @@ export class ServerSession {
 
   /** Send a request to the client. A stateless session has none to send (MRTR spec): it fails with -32601. */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
-    if (this.modernRevision !== undefined)
+    if (this.statelessRevision !== undefined)
       return Promise.reject(
         new McpError(
           ErrorCode.MethodNotFound,
-          `${method} cannot be sent to a ${this.modernRevision} client: servers send no requests in that revision`,
+          `${method} cannot be sent to a ${this.statelessRevision} client: servers send no requests in that revision`,
         ),
       );
     return this.protocol.request<T>(method, params, options);
@@ -237,7 +237,7 @@ export class ServerSession {
   context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {
     // Listed, not spread: a spread would read `signal` and so make it for every request.
     const emits = serverEmitsNotifications(this.server.capabilityConfig);
-    const modern = this.modernRevision !== undefined;
+    const modern = this.statelessRevision !== undefined;
     return {
       requestId: ctx.requestId,
       method: ctx.method,
@@ -256,7 +256,7 @@ export class ServerSession {
         ? (level, data, logger) => this.logForRequest(ctx, level, data, logger)
         : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
       clientCapabilities: modern
-        ? ((ctx.meta[MODERN_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities)
+        ? ((ctx.meta[STATELESS_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities)
         : this.clientCapabilities,
     };
   }
@@ -326,7 +326,7 @@ export class ServerSession {
   /** `notifications/resources/updated` for `uri`, to a subscribed client (or each listen that asked for it). */
   async resourceUpdated(uri: string): Promise<void> {
     if (this.closed) return;
-    if (this.modernRevision === undefined) {
+    if (this.statelessRevision === undefined) {
       if (this.subscribed?.has(uri)) await this.notify("notifications/resources/updated", { uri }).catch(() => {});
       return;
     }
@@ -343,7 +343,7 @@ export class ServerSession {
 
   /** `notifications/tasks` to each listen following `taskId` (its detail made once, only if one follows). */
   taskChanged(taskId: string, detail: () => Record<string, unknown>): void {
-    if (this.closed || this.modernRevision === undefined) return;
+    if (this.closed || this.statelessRevision === undefined) return;
     let params: Record<string, unknown> | undefined;
     for (const l of this.listening?.values() ?? []) if (l.taskIds?.has(taskId)) this.sendTask(l.id, (params ??= detail()));
   }
@@ -355,7 +355,7 @@ export class ServerSession {
   /** `notifications/<kind>/list_changed`, if this client was told it would get them (or a listen asked). */
   listChanged(kind: "tools" | "prompts" | "resources"): void {
     if (this.closed) return;
-    if (this.modernRevision === undefined) {
+    if (this.statelessRevision === undefined) {
       const declared = this.declaredCaps?.[kind] as { listChanged?: boolean } | undefined;
       if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`).catch(() => {});
       return;
@@ -393,17 +393,17 @@ export class ServerSession {
    * refuse everything but `initialize` and `ping` before initialize, and a second `initialize`.
    */
   gateRequest(method: string, params?: Record<string, unknown>): McpError | undefined {
-    if (this.modernRevision !== undefined || (!this.initialized && method !== "initialize")) {
-      const checked = checkModernVersion(requestedVersion(params));
+    if (this.statelessRevision !== undefined || (!this.initialized && method !== "initialize")) {
+      const checked = checkStatelessVersion(requestedVersion(params));
       if (McpError.isInstance(checked)) return checked;
       if (checked !== undefined) {
-        if (this.modernRevision === undefined) this.becomeModern(checked, params);
+        if (this.statelessRevision === undefined) this.becomeStateless(checked, params);
         return undefined;
       }
       // A modern session's request without a version: the codec names the missing `_meta` field.
-      if (this.modernRevision !== undefined)
+      if (this.statelessRevision !== undefined)
         return method === "initialize"
-          ? invalidRequest(`this connection speaks MCP ${this.modernRevision}, which has no initialize`)
+          ? invalidRequest(`this connection speaks MCP ${this.statelessRevision}, which has no initialize`)
           : undefined;
     }
     if (!this.initialized && method !== "initialize" && method !== "ping")
@@ -412,10 +412,10 @@ export class ServerSession {
     return undefined;
   }
 
-  private becomeModern(revision: ModernRevision, params: Record<string, unknown> | undefined): void {
-    this.modernRevision = revision;
+  private becomeStateless(revision: StatelessRevision, params: Record<string, unknown> | undefined): void {
+    this.statelessRevision = revision;
     this.protocol.setRevision(revision);
-    const info = (params?._meta as Record<string, unknown> | undefined)?.[MODERN_META.clientInfo] as Implementation | undefined;
+    const info = (params?._meta as Record<string, unknown> | undefined)?.[STATELESS_META.clientInfo] as Implementation | undefined;
     this.clientInfoValue = info;
     this.server.logger.debug("mcp.session_modern", { session: this.id, client: info?.name, protocolVersion: revision });
   }
@@ -425,7 +425,7 @@ export class ServerSession {
     const requested = params.protocolVersion;
     // Lifecycle spec: answer with the client's version when we speak it, else with our latest.
     // 2026-07-28 and later have no initialize: a client asking for one in it gets our newest that has.
-    const revision: ProtocolRevision = isLegacyRevision(requested) ? requested : LATEST_REVISION;
+    const revision: ProtocolRevision = isHandshakeRevision(requested) ? requested : LATEST_REVISION;
     const declared = this.server.capabilitiesFor(revision);
     this.clientInfoValue = sharedClientInfo(params.clientInfo as Implementation | undefined) as Implementation;
     const caps = params.capabilities as ClientCapabilities | undefined;

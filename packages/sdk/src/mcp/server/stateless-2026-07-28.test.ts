@@ -6,16 +6,16 @@
 import { describe, expect, test } from "bun:test";
 import { INIT, newServer, rawClient, useCleanup } from "../__fixtures__/test-harness.ts";
 import { NEEDS_SHARED, sharedMissing, validateOfficial } from "@agentd/test-support/oracle";
-import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { McpServer } from "./server.ts";
 
 useCleanup();
 
 const REV = "2026-07-28";
 const META = {
-  [MODERN_META.protocolVersion]: REV,
-  [MODERN_META.clientCapabilities]: {},
-  [MODERN_META.clientInfo]: { name: "modern", version: "1" },
+  [STATELESS_META.protocolVersion]: REV,
+  [STATELESS_META.clientCapabilities]: {},
+  [STATELESS_META.clientInfo]: { name: "modern", version: "1" },
 };
 
 function richServer(): McpServer {
@@ -55,7 +55,7 @@ describe("a 2026-07-28 client", () => {
       supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
       instructions: "be kind",
-      _meta: { [MODERN_META.serverInfo]: { name: "srv", version: "1.0.0" } },
+      _meta: { [STATELESS_META.serverInfo]: { name: "srv", version: "1.0.0" } },
       cacheScope: "public",
     });
     expect(session.modern).toBe(true);
@@ -81,7 +81,7 @@ describe("a 2026-07-28 client", () => {
   test("per-request log level: notifications/message only for the request that set it, at or above it", async () => {
     const { raw } = await rawClient(richServer());
     const call = await raw.request("tools/call", {
-      _meta: { ...META, [MODERN_META.logLevel]: "info" },
+      _meta: { ...META, [STATELESS_META.logLevel]: "info" },
       name: "echo",
       arguments: { text: "x" },
     });
@@ -92,16 +92,16 @@ describe("a 2026-07-28 client", () => {
 
   test("a version we do not serve per request is -32022 naming every version we serve; a missing _meta field is -32602", async () => {
     const { raw, session } = await rawClient(richServer());
-    const r = await raw.request("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "2099-01-01" } });
+    const r = await raw.request("tools/list", { _meta: { ...META, [STATELESS_META.protocolVersion]: "2099-01-01" } });
     expect(r.error).toMatchObject({
       code: -32022,
       data: { requested: "2099-01-01", supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] },
     });
     expect(session.modern).toBe(false);
     await raw.request("server/discover", { _meta: META });
-    const missing = await raw.request("tools/list", { _meta: { [MODERN_META.protocolVersion]: REV } });
+    const missing = await raw.request("tools/list", { _meta: { [STATELESS_META.protocolVersion]: REV } });
     expect(missing.error.code).toBe(-32602);
-    expect(missing.error.message).toContain(MODERN_META.clientCapabilities);
+    expect(missing.error.message).toContain(STATELESS_META.clientCapabilities);
     expect((await raw.request("initialize", { ...INIT, protocolVersion: "2025-11-25" })).error.code).toBe(-32600);
     expect((await raw.request("ping", { _meta: META })).error.code).toBe(-32601);
   });
@@ -122,19 +122,19 @@ describe("a 2026-07-28 client", () => {
     const ack = await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
     // Prompts are off (not declared): not acknowledged.
     expect(ack.params).toEqual({
-      _meta: { [MODERN_META.subscriptionId]: listenId },
+      _meta: { [STATELESS_META.subscriptionId]: listenId },
       notifications: { toolsListChanged: true, resourceSubscriptions: ["agent://status"] },
     });
     await server.notifyResourceUpdated("agent://status");
     await server.notifyResourceUpdated("agent://other");
     const updated = await raw.next((m) => m.method === "notifications/resources/updated");
-    expect(updated.params).toEqual({ _meta: { [MODERN_META.subscriptionId]: listenId }, uri: "agent://status" });
+    expect(updated.params).toEqual({ _meta: { [STATELESS_META.subscriptionId]: listenId }, uri: "agent://status" });
     server.tool({ name: "later" }, () => ({ content: [] }));
     const changed = await raw.next((m) => m.method === "notifications/tools/list_changed");
-    expect(changed.params._meta[MODERN_META.subscriptionId]).toBe(listenId);
+    expect(changed.params._meta[STATELESS_META.subscriptionId]).toBe(listenId);
     expect(raw.received.filter((m) => m.method === "notifications/resources/updated")).toHaveLength(1);
     // The acknowledgement came before anything else of the subscription.
-    const ofListen = raw.received.filter((m) => m.params?._meta?.[MODERN_META.subscriptionId] === listenId);
+    const ofListen = raw.received.filter((m) => m.params?._meta?.[STATELESS_META.subscriptionId] === listenId);
     expect(ofListen[0].method).toBe("notifications/subscriptions/acknowledged");
     await raw.notify("notifications/cancelled", { requestId: listenId });
     await raw.request("tools/list", { _meta: META }); // the cancel has been processed once this answers
@@ -149,7 +149,7 @@ describe("a 2026-07-28 client", () => {
     const { raw } = await rawClient(richServer());
     const undeclared = await raw.request("tools/call", { _meta: META, name: "ask" });
     expect(undeclared.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
-    const withElicitation = { ...META, [MODERN_META.clientCapabilities]: { elicitation: { form: {} } } };
+    const withElicitation = { ...META, [STATELESS_META.clientCapabilities]: { elicitation: { form: {} } } };
     const first = await raw.request("tools/call", { _meta: withElicitation, name: "ask" });
     expect(first.result).toMatchObject({
       resultType: "input_required",
@@ -176,7 +176,7 @@ describe("a 2026-07-28 client", () => {
     await raw.next((m) => m.method === "notifications/subscriptions/acknowledged");
     await server.close();
     const end = await raw.next((m) => m.id === "sub");
-    expect(end.result).toMatchObject({ resultType: "complete", _meta: { [MODERN_META.subscriptionId]: "sub" } });
+    expect(end.result).toMatchObject({ resultType: "complete", _meta: { [STATELESS_META.subscriptionId]: "sub" } });
   });
 
   test.skipIf(sharedMissing)(
@@ -193,7 +193,7 @@ describe("a 2026-07-28 client", () => {
       await ask("server/discover", { _meta: META });
       await ask("tools/list", { _meta: META });
       await ask("tools/call", {
-        _meta: { ...META, [MODERN_META.logLevel]: "debug", progressToken: "p" },
+        _meta: { ...META, [STATELESS_META.logLevel]: "debug", progressToken: "p" },
         name: "echo",
         arguments: { text: "a" },
       });
@@ -202,9 +202,9 @@ describe("a 2026-07-28 client", () => {
       await ask("resources/read", { _meta: META, uri: "agent://status" });
       await ask("resources/read", { _meta: META, uri: "agent://missing" });
       await ask("tools/call", { _meta: META, name: "nope" });
-      await ask("tools/call", { _meta: { ...META, [MODERN_META.clientCapabilities]: { elicitation: {} } }, name: "ask" });
+      await ask("tools/call", { _meta: { ...META, [STATELESS_META.clientCapabilities]: { elicitation: {} } }, name: "ask" });
       await ask("tools/call", { _meta: META, name: "ask" });
-      await ask("tools/list", { _meta: { ...META, [MODERN_META.protocolVersion]: "1900-01-01" } });
+      await ask("tools/list", { _meta: { ...META, [STATELESS_META.protocolVersion]: "1900-01-01" } });
       await raw.send({
         jsonrpc: "2.0",
         id: 1,

@@ -9,9 +9,9 @@
  * (`resultType`, `serverInfo`, caching hints) and `subscriptions/listen`.
  */
 import { type McpError, unsupportedProtocolVersion } from "../../wire/errors.ts";
-import { isModernRevision, SUPPORTED_REVISIONS, type ModernRevision } from "../../wire/codec.ts";
+import { isStatelessRevision, SUPPORTED_REVISIONS, type StatelessRevision } from "../../wire/codec.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
-import { MODERN_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META, type SubscriptionFilter } from "../../wire/schemas/methods-2026-07-28.ts";
 import type { ServerCapabilities } from "../../wire/index.ts";
 import type { McpServer } from "./server.ts";
 import type { RequestContext } from "../protocol/types.ts";
@@ -19,7 +19,7 @@ import type { RequestContext } from "../protocol/types.ts";
 /** The protocol version a request's `_meta` names, if any. */
 export function requestedVersion(params: Record<string, unknown> | undefined): unknown {
   const meta = params?._meta;
-  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[MODERN_META.protocolVersion] : undefined;
+  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[STATELESS_META.protocolVersion] : undefined;
 }
 
 /**
@@ -27,9 +27,9 @@ export function requestedVersion(params: Record<string, unknown> | undefined): u
  * when the version is one we do not serve per request (versioning spec, "Protocol Version Negotiation").
  * `undefined` version: not a modern request (left to the codec, which names the missing field).
  */
-export function checkModernVersion(version: unknown): ModernRevision | McpError | undefined {
+export function checkStatelessVersion(version: unknown): StatelessRevision | McpError | undefined {
   if (version === undefined) return undefined;
-  return isModernRevision(version) ? version : unsupportedProtocolVersion(version, SUPPORTED_REVISIONS);
+  return isStatelessRevision(version) ? version : unsupportedProtocolVersion(version, SUPPORTED_REVISIONS);
 }
 
 /**
@@ -50,9 +50,9 @@ const CACHE_HINTS: Readonly<Record<string, { ttlMs: number; cacheScope: "public"
  * A handler's result as a modern result: `resultType` (a handler may already have set `input_required`),
  * the server's identity in `_meta`, and caching hints where the spec requires them (complete results only).
  */
-export function modernResult(method: string, result: Record<string, unknown>, server: McpServer): Record<string, unknown> {
+export function statelessResult(method: string, result: Record<string, unknown>, server: McpServer): Record<string, unknown> {
   const resultType = result.resultType ?? "complete";
-  const meta = { ...(result._meta as Record<string, unknown> | undefined), [MODERN_META.serverInfo]: server.serverInfo };
+  const meta = { ...(result._meta as Record<string, unknown> | undefined), [STATELESS_META.serverInfo]: server.serverInfo };
   const out: Record<string, unknown> = { ...result, resultType, _meta: meta };
   const hints = resultType === "complete" ? CACHE_HINTS[method] : undefined;
   if (hints !== undefined) {
@@ -102,10 +102,10 @@ export function listensToList(listen: Listen, kind: "tools" | "prompts" | "resou
 }
 
 /** `_meta` tagging a notification as part of subscription `id`. */
-export const subscriptionMeta = (id: RequestId) => ({ [MODERN_META.subscriptionId]: id });
+export const subscriptionMeta = (id: RequestId) => ({ [STATELESS_META.subscriptionId]: id });
 
 /** The per-request log level a modern request asked for (no level: no `notifications/message` at all). */
 export function requestLogLevel(ctx: RequestContext): string | undefined {
-  const level = ctx.meta[MODERN_META.logLevel];
+  const level = ctx.meta[STATELESS_META.logLevel];
   return typeof level === "string" ? level : undefined;
 }

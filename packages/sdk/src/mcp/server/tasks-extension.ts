@@ -15,7 +15,7 @@
  */
 import { McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { MODERN_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
 import { hasTasksExtension, TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import type { Tool } from "../../wire/index.ts";
 import type { TaskReceiver, TaskView } from "./tasks.ts";
@@ -40,7 +40,7 @@ export function tasksExtensionRequired(why: string): McpError {
 
 /** Whether a stateless request's `_meta` capabilities list the extension. */
 export const requestDeclaresTasks = (ctx: RequestContext): boolean =>
-  hasTasksExtension(ctx.meta[MODERN_META.clientCapabilities] as { extensions?: unknown } | undefined);
+  hasTasksExtension(ctx.meta[STATELESS_META.clientCapabilities] as { extensions?: unknown } | undefined);
 
 /** Whether a tool call runs as a task: the server's choice, bounded by what the client declared. */
 export function extensionTaskMode(tool: Tool, clientDeclared: boolean): "task" | "plain" {

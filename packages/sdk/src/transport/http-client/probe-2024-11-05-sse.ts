@@ -11,10 +11,10 @@ import { fetchSameOrigin } from "./fetch-same-origin.ts";
 import { mediaType } from "./http-errors.ts";
 
 /** Statuses after which the spec says to probe for the old transport. */
-export const LEGACY_PROBE_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
+export const SSE_FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
 /** Whether GET `url` opens an SSE stream whose first event is `endpoint`. Bounded by `timeoutMs`. */
-export async function isLegacySseServer(
+export async function isSseTransportServer(
   fetchFn: typeof fetch,
   url: URL,
   headers: Headers,
@@ -54,7 +54,7 @@ export async function isLegacySseServer(
 }
 
 /** The error for a server that only speaks the old transport. */
-export function legacyTransportError(serverName: string, status: number): AgentdError {
+export function sseTransportError(serverName: string, status: number): AgentdError {
   return new AgentdError(
     "E_TRANSPORT",
     `MCP server '${serverName}' only speaks the deprecated 2024-11-05 HTTP+SSE transport, which agentd does not support; ` +

@@ -6,7 +6,7 @@
  * `=?base64?…?=` ("Value Encoding"). And refusals: a stateless server answers them with a 4xx whose
  * body is the JSON-RPC error of the request, which the protocol layer must see as the answer.
  */
-import { isModernRevision } from "../../wire/codec.ts";
+import { isStatelessRevision } from "../../wire/codec.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import { readBoundedText } from "./read-body.ts";
 import { encodeHeaderValue } from "../../wire/param-headers.ts";
@@ -29,7 +29,7 @@ export function mirrorRequestHeaders(
   revision: string | undefined,
   message: { method?: unknown; params?: unknown },
 ): void {
-  if (!isModernRevision(revision) || typeof message.method !== "string") return;
+  if (!isStatelessRevision(revision) || typeof message.method !== "string") return;
   headers.set("mcp-method", message.method);
   const field = NAMED[message.method];
   const value = field === undefined ? undefined : (message.params as Record<string, unknown> | undefined)?.[field];

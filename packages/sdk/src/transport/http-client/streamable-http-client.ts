@@ -44,12 +44,12 @@ import {
   sessionExpiredError,
   unauthorizedError,
 } from "./http-errors.ts";
-import { isLegacySseServer, LEGACY_PROBE_STATUSES, legacyTransportError } from "./probe-2024-11-05-sse.ts";
+import { isSseTransportServer, SSE_FALLBACK_STATUSES, sseTransportError } from "./probe-2024-11-05-sse.ts";
 import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
 import { readJsonMessages } from "./read-body.ts";
 import { requestHeaders } from "./request-headers.ts";
 import { mirrorRequestHeaders, readErrorAnswer } from "./requests-2026-07-28.ts";
-import { isModernRevision } from "../../wire/codec.ts";
+import { isStatelessRevision } from "../../wire/codec.ts";
 import { SseStream, type StreamHost } from "./sse-stream.ts";
 
 /** Where the standalone GET (server-push) stream is. */
@@ -175,7 +175,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       if (
         !response.ok &&
         requestId !== undefined &&
-        (isModernRevision(this.protocolVersion) || (isInitialize && response.status === 400))
+        (isStatelessRevision(this.protocolVersion) || (isInitialize && response.status === 400))
       ) {
         // A stateless server answers refusals (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error
         // for the request: the protocol layer decides what it means (the era probe reads it). One that
@@ -393,7 +393,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     response: Response,
     httpMethod: string,
     sessionSent: string | undefined,
-    probeLegacy = false,
+    probeHandshake = false,
   ): Promise<AgentdError> {
     const { status } = response;
     if (status === 401 || status === 403) {
@@ -402,12 +402,12 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     }
     const detail = await readErrorDetail(response, this.secrets);
     if (isSessionLoss(status, sessionSent, detail)) return this.expireSession(sessionSent, status, detail);
-    if (probeLegacy && LEGACY_PROBE_STATUSES.has(status)) {
+    if (probeHandshake && SSE_FALLBACK_STATUSES.has(status)) {
       const ctrl = new AbortController();
       this.inflight.add(ctrl);
       try {
-        if (await isLegacySseServer(this.fetchFn, this.url, this.headers("GET", true), ctrl.signal, this.name))
-          return legacyTransportError(this.name, status);
+        if (await isSseTransportServer(this.fetchFn, this.url, this.headers("GET", true), ctrl.signal, this.name))
+          return sseTransportError(this.name, status);
       } finally {
         this.inflight.delete(ctrl);
       }

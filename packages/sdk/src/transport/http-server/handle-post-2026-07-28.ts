@@ -14,7 +14,7 @@
  * -32022 listing ours) and a method the revision lacks (404 with -32601), as the transport spec's "Request
  * Metadata" section asks.
  */
-import { isLegacyRevision, isModernRevision, SUPPORTED_REVISIONS } from "../../wire/codec.ts";
+import { isHandshakeRevision, isStatelessRevision, SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { getCodec } from "../../wire/codecs.ts";
 import { unsupportedProtocolVersion } from "../../wire/errors.ts";
 import { classify, ErrorCode, errorResponse, type JsonRpcRequest, type RequestId } from "../../wire/jsonrpc.ts";
@@ -65,7 +65,7 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Answer one stateless POST whose `MCP-Protocol-Version` header is `version`. */
-export async function handleModernPost(
+export async function handleStatelessPost(
   ctx: HandlerContext,
   req: Request,
   conn: HttpRequestConn,
@@ -78,7 +78,7 @@ export async function handleModernPost(
   if (k.kind === "notification") return new Response(null, { status: 202 });
   if (k.kind !== "request") return badRequest("Invalid request: a 2026-07-28 POST carries one JSON-RPC request");
   const message = k.message;
-  if (!isModernRevision(version)) {
+  if (!isStatelessRevision(version)) {
     const e = unsupportedProtocolVersion(version.slice(0, 40), SUPPORTED_REVISIONS);
     return json(400, errorResponse(message.id, e.code, e.message, e.data));
   }
@@ -154,5 +154,5 @@ function json(status: number, body: unknown): Response {
 
 /** Whether a POST is a stateless request: no session, not `initialize`, and a version header that is not a handshake revision's. */
 export function isStatelessPost(sessionHeader: string | null, versionHeader: string | null, initializeId: RequestId | undefined): boolean {
-  return sessionHeader === null && initializeId === undefined && versionHeader !== null && !isLegacyRevision(versionHeader);
+  return sessionHeader === null && initializeId === undefined && versionHeader !== null && !isHandshakeRevision(versionHeader);
 }

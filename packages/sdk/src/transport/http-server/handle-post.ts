@@ -25,7 +25,7 @@ import {
   tooMany,
 } from "./responses.ts";
 import type { Session } from "./session.ts";
-import { handleModernPost, isStatelessPost } from "./handle-post-2026-07-28.ts";
+import { handleStatelessPost, isStatelessPost } from "./handle-post-2026-07-28.ts";
 import { messageExtra, startSession } from "./post-session.ts";
 import { nextTurn } from "./next-turn.ts";
 
@@ -87,7 +87,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   const sessionHeader = req.headers.get("mcp-session-id");
   const versionHeader = req.headers.get("mcp-protocol-version");
   if (!isBatch && isStatelessPost(sessionHeader, versionHeader, initializeId))
-    return handleModernPost(ctx, req, conn, caller, value, versionHeader as string);
+    return handleStatelessPost(ctx, req, conn, caller, value, versionHeader as string);
   if (initializeId !== undefined && sessionHeader === null) {
     const created = await startSession(ctx, caller);
     if (created instanceof Response) return created;

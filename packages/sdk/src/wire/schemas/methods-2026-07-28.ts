@@ -29,7 +29,7 @@ import type { AnySchema, RequestSpec, RevisionTable } from "./method-table.ts";
 import { ExtensionCreateTaskResultSchema, tasksExtensionNotifications, tasksExtensionRequests } from "./tasks-extension.ts";
 
 /** The `_meta` keys of the modern revisions (basic spec, "_meta"). */
-export const MODERN_META = {
+export const STATELESS_META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
   clientInfo: "io.modelcontextprotocol/clientInfo",
@@ -39,12 +39,12 @@ export const MODERN_META = {
 } as const;
 
 /** `_meta` of a 2026-07-28 request: version and capabilities required. */
-export const ModernRequestMetaSchema = looseObject({
+export const StatelessRequestMetaSchema = looseObject({
   progressToken: v.optional(ProgressTokenSchema),
-  [MODERN_META.protocolVersion]: v.string(),
-  [MODERN_META.clientCapabilities]: ClientCapabilitiesSchema,
-  [MODERN_META.clientInfo]: v.optional(ImplementationSchema),
-  [MODERN_META.logLevel]: v.optional(LoggingLevelSchema),
+  [STATELESS_META.protocolVersion]: v.string(),
+  [STATELESS_META.clientCapabilities]: ClientCapabilitiesSchema,
+  [STATELESS_META.clientInfo]: v.optional(ImplementationSchema),
+  [STATELESS_META.logLevel]: v.optional(LoggingLevelSchema),
 });
 
 /** The two answers a result may be (extensions may add more; an unknown one is invalid). */
@@ -105,18 +105,18 @@ export const DiscoverResultSchema = looseObject({
 /** The answer to `server/discover`. */
 export type DiscoverResult = v.InferOutput<typeof DiscoverResultSchema>;
 
-const ModernParamsSchema = looseObject({ _meta: ModernRequestMetaSchema });
+const StatelessParamsSchema = looseObject({ _meta: StatelessRequestMetaSchema });
 
 /** Params of `subscriptions/listen`. */
 export const SubscriptionsListenRequestParamsSchema = looseObject({
-  _meta: ModernRequestMetaSchema,
+  _meta: StatelessRequestMetaSchema,
   notifications: SubscriptionFilterSchema,
 });
 
 /** The graceful end of a `subscriptions/listen` stream. */
 export const SubscriptionsListenResultSchema = looseObject({
   ...resultEntries,
-  _meta: looseObject({ [MODERN_META.subscriptionId]: RequestIdSchema }),
+  _meta: looseObject({ [STATELESS_META.subscriptionId]: RequestIdSchema }),
 });
 
 /** Params of `notifications/subscriptions/acknowledged`: the filter the server agreed to honour. */
@@ -126,18 +126,18 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema = looseObject({
 });
 
 /** A 2025-11-25 object schema with the modern request `_meta` (and MRTR retry fields when `mrtr`). */
-function modernParams(schema: AnySchema, mrtr = false): AnySchema {
+function statelessParams(schema: AnySchema, mrtr = false): AnySchema {
   const entries = (schema as unknown as { entries?: v.ObjectEntries }).entries;
-  if (entries === undefined) return ModernParamsSchema;
+  if (entries === undefined) return StatelessParamsSchema;
   const { task: _task, ...rest } = entries;
   const retry = { inputResponses: v.optional(record(InputResponseSchema)), requestState: v.optional(v.string()) };
   return (mrtr
-    ? looseObject({ ...rest, ...retry, _meta: ModernRequestMetaSchema })
-    : looseObject({ ...rest, _meta: ModernRequestMetaSchema })) as unknown as AnySchema;
+    ? looseObject({ ...rest, ...retry, _meta: StatelessRequestMetaSchema })
+    : looseObject({ ...rest, _meta: StatelessRequestMetaSchema })) as unknown as AnySchema;
 }
 
 /** A 2025-11-25 result schema with `resultType` (and the caching hints when `cacheable`). */
-function modernResult(schema: AnySchema, cacheable = false): AnySchema {
+function statelessResult(schema: AnySchema, cacheable = false): AnySchema {
   const entries = (schema as unknown as { entries: v.ObjectEntries }).entries;
   const out = cacheable ? looseObject({ ...entries, ...resultEntries, ...cacheEntries }) : looseObject({ ...entries, ...resultEntries });
   return out as unknown as AnySchema;
@@ -146,15 +146,15 @@ function modernResult(schema: AnySchema, cacheable = false): AnySchema {
 const from = requests_2025_11_25;
 const entry = (base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean; task?: boolean } = {}): RequestSpec => ({
   from: "client",
-  params: modernParams(base.params, options.mrtr),
-  result: modernResult(base.result, options.cacheable),
+  params: statelessParams(base.params, options.mrtr),
+  result: statelessResult(base.result, options.cacheable),
   ...(options.mrtr ? { inputRequired: true } : {}),
   ...(options.task ? { taskResult: ExtensionCreateTaskResultSchema } : {}),
 });
 
 /** Request methods of 2026-07-28 (all client→server). */
 export const requests_2026_07_28 = {
-  "server/discover": { from: "client", params: ModernParamsSchema, result: DiscoverResultSchema },
+  "server/discover": { from: "client", params: StatelessParamsSchema, result: DiscoverResultSchema },
   "resources/list": entry(from["resources/list"], { cacheable: true }),
   "resources/templates/list": entry(from["resources/templates/list"], { cacheable: true }),
   "resources/read": entry(from["resources/read"], { mrtr: true, cacheable: true }),
@@ -191,5 +191,5 @@ export const table_2026_07_28 = {
   stateful: false,
   requests: requests_2026_07_28,
   notifications: notifications_2026_07_28,
-  extensions: { requests: tasksExtensionRequests(ModernRequestMetaSchema), notifications: tasksExtensionNotifications },
+  extensions: { requests: tasksExtensionRequests(StatelessRequestMetaSchema), notifications: tasksExtensionNotifications },
 } as const satisfies RevisionTable;
