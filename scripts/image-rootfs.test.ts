@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startOtlpReceiver } from "../packages/cli/src/__fixtures__/otlp-receiver.ts";
+import { startOtlpReceiver } from "../e2e/__fixtures__/otlp-receiver.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const has = (cmd: string) => Bun.spawnSync(["sh", "-c", `command -v ${cmd}`]).exitCode === 0;

@@ -1,7 +1,7 @@
 /**
  * `bun run test:fast`: the unit and in-process tests only — the loop to run while working (under two minutes
  * on two cores). What it leaves out is named here, by rule and by file: system tests that start agentd or
- * other programs as processes (`*.e2e.test.ts`, the `serve-*` CLI tests), proofs against peers
+ * other programs as processes (the top-level `e2e/` folder, and any `*.e2e.test.ts`), proofs against peers
  * (`*.proof.test.ts`), benchmarks, manifests, examples and scripts, and the slowest in-process files. The full
  * suite (`npm test`, what CI runs) keeps every one of them.
  */
@@ -12,12 +12,7 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dir, "..");
 
 /** Left out by their kind. */
-export const LEFT_OUT_BY_RULE: readonly RegExp[] = [
-  /\.e2e\.test\.ts$/,
-  /\.proof\.test\.ts$/,
-  /^(bench|deploy|examples|scripts)\//,
-  /^packages\/cli\/src\/serve-[^/]*\.test\.ts$/,
-];
+export const LEFT_OUT_BY_RULE: readonly RegExp[] = [/\.e2e\.test\.ts$/, /\.proof\.test\.ts$/, /^(bench|deploy|e2e|examples|scripts)\//];
 
 /** Left out by name: in-process, but each takes seconds (real timers, child processes, many sessions). */
 export const SLOW_FILES: readonly string[] = [
@@ -44,7 +39,7 @@ export const SLOW_FILES: readonly string[] = [
 
 /** The test files `test:fast` runs, sorted. */
 export function fastTestFiles(root = ROOT): string[] {
-  const all = [...new Glob("{packages,examples,bench,scripts,deploy}/**/*.test.ts").scanSync(root)].filter(
+  const all = [...new Glob("{packages,e2e,examples,bench,scripts,deploy}/**/*.test.ts").scanSync(root)].filter(
     (f) => !f.includes("node_modules"),
   );
   return all.filter((f) => !LEFT_OUT_BY_RULE.some((r) => r.test(f)) && !SLOW_FILES.includes(f)).sort();

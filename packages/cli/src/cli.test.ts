@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { AgentdError } from "@agentd/sdk";
 import { join } from "node:path";
-import { CliWorkspace } from "./__fixtures__/cli-harness.ts";
+import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { checkFlags, runCli } from "./cli.ts";
 
 const capture = () => {

@@ -7,7 +7,7 @@ import { resolveConfig } from "@agentd/sdk";
 import { fakeServerCommand } from "@agentd/testkit";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "./__fixtures__/cli-harness.ts";
+import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "@agentd/test-support/cli-process";
 import { checkKeyEnv, CONFIG_SCHEMA, configFromAnswers, parseServerFlag, serverEntry, splitCommandLine } from "./commands/init-config.ts";
 
 const workspaces: CliWorkspace[] = [];

@@ -124,6 +124,21 @@ test("packages import each other only through allowed entry points, never by rel
   expect(offending).toEqual([]);
 });
 
+test("the system tests in e2e/ reach the packages through their names, never by relative import into src/", () => {
+  const E2E = resolve(PACKAGES, "../e2e");
+  const offending: string[] = [];
+  for (const file of new Glob("**/*.ts").scanSync(E2E)) {
+    const text = readFileSync(`${E2E}/${file}`, "utf8");
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = (m[1] ?? m[2])!;
+      if (!spec.startsWith(".")) continue;
+      const target = posix.normalize(posix.join("e2e", posix.dirname(file), spec));
+      if (!target.startsWith("e2e/")) offending.push(`e2e/${file} → ${spec}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
+
 test("tests and their fixtures reach other packages through their names, never by relative path into src/", () => {
   const offending: string[] = [];
   for (const pkg of [...Object.keys(PACKAGE_EDGES), "test-support"]) {

@@ -3,7 +3,7 @@
  * SDK under Node (its node:http adapter): the fixture is bundled for Node as `scripts/build-packages.ts`
  * bundles the SDK and run by `node`; the conformance CLI runs under Bun (it needs `fs.globSync`, missing
  * from Node 20). The same protocol-level scenarios as `agentd serve --http` passes under Bun
- * (packages/cli/src/serve-conformance.test.ts).
+ * (e2e/serve-conformance.e2e.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
