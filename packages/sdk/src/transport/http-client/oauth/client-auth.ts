@@ -1,9 +1,15 @@
 /**
  * Client authentication at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2): none (public client),
- * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. The JWT assertion is signed with
- * `jose` (ES256 or RS256 from a PKCS#8 PEM key), the library that also verifies tokens on the serving side.
+ * `client_secret_basic`, `client_secret_post` and `private_key_jwt`, as oauth4webapi `ClientAuth` functions.
+ *
+ * `none`, `client_secret_post` and `private_key_jwt` are oauth4webapi's; the PEM key is read with `jose` (ES256 or
+ * RS256 from PKCS#8), which oauth4webapi leaves to the caller. `client_secret_basic` stays ours: oauth4webapi's
+ * percent-encodes `-_.!~*'()` as well (HTML 4.01's form encoding), and servers that split the Basic credentials
+ * without decoding them — the official conformance authorization server among them (`auth/pre-registration`,
+ * `auth/client-credentials-basic`) — would then read `pre%2Dregistered%2Dclient`.
  */
-import { importPKCS8, SignJWT } from "jose";
+import { importPKCS8 } from "jose";
+import * as oauth from "oauth4webapi";
 import { AgentdError } from "../../../wire/errors.ts";
 
 /** The token endpoint authentication methods agentd speaks. */
@@ -28,52 +34,40 @@ export function chooseAuthMethod(supported: string[] | undefined, has: { secret:
   return supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
 }
 
-/** RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding. */
+/** RFC 6749 §2.3.1: id and secret are form-urlencoded (as browsers do) before Basic encoding. */
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 
-/** Add the client's authentication to a token request (form body and headers). */
-export async function authenticate(client: OAuthClient, body: URLSearchParams, headers: Headers, audience: string): Promise<void> {
+/** The oauth4webapi client authentication of `client`. */
+export async function clientAuth(client: OAuthClient): Promise<oauth.ClientAuth> {
   switch (client.method) {
-    case "client_secret_basic":
-      headers.set(
-        "authorization",
-        `Basic ${Buffer.from(`${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? "")}`).toString("base64")}`,
-      );
-      return;
+    case "client_secret_basic": {
+      const credentials = Buffer.from(`${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? "")}`).toString("base64");
+      return (_as, _client, _body, headers) => headers.set("authorization", `Basic ${credentials}`);
+    }
     case "client_secret_post":
-      body.set("client_id", client.clientId);
-      body.set("client_secret", client.clientSecret ?? "");
-      return;
-    case "private_key_jwt":
-      body.set("client_id", client.clientId);
-      body.set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
-      body.set("client_assertion", await clientAssertion(client, audience));
-      return;
+      return oauth.ClientSecretPost(client.clientSecret ?? "");
+    case "private_key_jwt": {
+      if (!client.privateKeyPem) throw new AgentdError("E_CONFIG_INVALID", "private_key_jwt needs a private key (oauth.privateKeyFile)");
+      // The assertion as agentd has always signed it: `typ: JWT`, five minutes, no `nbf` (oauth4webapi's
+      // one-minute assertion with `nbf` = now is refused by a server whose clock runs a little behind).
+      return oauth.PrivateKeyJwt(await importKey(client.privateKeyPem, client.signingAlg), {
+        [oauth.modifyAssertion]: (header, payload) => {
+          header.typ = "JWT";
+          delete payload.nbf;
+          payload.exp = (payload.iat as number) + 300;
+        },
+      });
+    }
     default:
-      body.set("client_id", client.clientId);
+      return oauth.None();
   }
 }
 
-/** A short-lived RFC 7523 client assertion: iss = sub = client id, aud = the authorization server. */
-async function clientAssertion(client: OAuthClient, audience: string): Promise<string> {
-  if (!client.privateKeyPem) throw new AgentdError("E_CONFIG_INVALID", "private_key_jwt needs a private key (oauth.privateKeyFile)");
-  const { alg, key } = await importKey(client.privateKeyPem, client.signingAlg);
-  return new SignJWT({})
-    .setProtectedHeader({ alg, typ: "JWT" })
-    .setIssuer(client.clientId)
-    .setSubject(client.clientId)
-    .setAudience(audience)
-    .setIssuedAt()
-    .setExpirationTime("300s")
-    .setJti(crypto.randomUUID())
-    .sign(key);
-}
-
-async function importKey(pem: string, wanted: string | undefined): Promise<{ alg: string; key: CryptoKey }> {
+async function importKey(pem: string, wanted: string | undefined): Promise<CryptoKey> {
   for (const alg of ["ES256", "RS256"]) {
     if (wanted && wanted !== alg) continue;
     try {
-      return { alg, key: await importPKCS8(pem, alg) };
+      return await importPKCS8(pem, alg);
     } catch {
       // Not this key type: try the next.
     }

@@ -10,6 +10,15 @@
  *    then OpenID Connect.
  * 3. No protected-resource metadata (a 2025-03-26 server): the MCP server's origin is the authorization
  *    base URL; its RFC 8414 metadata, else the default endpoints `/authorize`, `/token`, `/register`.
+ *
+ * Ours, not oauth4webapi's discovery (the rest of the client makes its requests with oauth4webapi): its
+ * `discoveryRequest` builds two of the three authorization-server locations above (no OpenID Connect path
+ * insertion) and none of the protected-resource fallbacks, and follows no redirect; its processing wants the
+ * metadata's `issuer` identical to the one asked for, and a protected-resource `resource` identical to the URL
+ * asked for. The MCP fallbacks need otherwise, as the official conformance scenarios pin: 2025-03-26 metadata at
+ * the MCP server's origin names its own issuer (`auth/2025-03-26-oauth-metadata-backcompat`: `<origin>/oauth`);
+ * a root protected-resource document names the origin for an endpoint at `/mcp` (`auth/metadata-var2`). And
+ * agentd has always taken metadata without an `issuer`, or whose issuer differs by a trailing slash only.
  */
 import { type AuthServerMetadata, authError, fetchMetadata, requireSecureUrl, type ResourceMetadata } from "./metadata.ts";
 

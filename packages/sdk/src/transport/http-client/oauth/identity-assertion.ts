@@ -10,15 +10,15 @@
  *    agentd's client authentication there, gives the access token (`token-request.ts`).
  *
  * The ID token is read when the grant runs (an environment variable or a file the platform refreshes);
- * an expired one is refused by the IdP, and that refusal is the error.
+ * an expired one is refused by the IdP, and that refusal is the error. Both requests are oauth4webapi's.
  */
+import * as oauth from "oauth4webapi";
 import type { Discovery } from "./discovery.ts";
 import { authError, requireSecureUrl } from "./metadata.ts";
+import { refusal, requestOptions } from "./token-request.ts";
 
 /** RFC 8693 token exchange. */
 export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
-/** RFC 7523 JWT bearer grant. */
-export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
 const ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";
 
@@ -44,39 +44,39 @@ export async function requestIdJag(
   signal?: AbortSignal,
 ): Promise<string> {
   const endpoint = requireSecureUrl(ia.tokenEndpoint, "identity provider token endpoint", server);
-  const body = new URLSearchParams({
-    grant_type: TOKEN_EXCHANGE_GRANT,
-    requested_token_type: ID_JAG,
-    audience: d.metadata.issuer ?? d.issuer,
-    resource: d.resource,
-    subject_token: ia.idToken(),
-    subject_token_type: ID_TOKEN,
-  });
-  if (scope) body.set("scope", scope);
-  if (ia.clientId) body.set("client_id", ia.clientId);
-  if (ia.clientSecret) body.set("client_secret", ia.clientSecret);
-  let response: Response;
-  try {
-    response = await fetchFn(endpoint, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body,
-      redirect: "error",
-      ...(signal ? { signal } : {}),
+  // The IdP is known by its token endpoint alone (no metadata), and agentd's client there may have no id:
+  // the form carries whichever of `client_id` and `client_secret` is configured (oauth4webapi wants some id).
+  const idp = { issuer: endpoint.href, token_endpoint: endpoint.href };
+  const auth: oauth.ClientAuth = (_as, _client, body) => {
+    if (ia.clientId) body.set("client_id", ia.clientId);
+    if (ia.clientSecret) body.set("client_secret", ia.clientSecret);
+  };
+  const client = { client_id: ia.clientId ?? "agentd" };
+  const response = await oauth.genericTokenEndpointRequest(
+    idp,
+    client,
+    auth,
+    TOKEN_EXCHANGE_GRANT,
+    {
+      requested_token_type: ID_JAG,
+      audience: d.metadata.issuer ?? d.issuer,
+      resource: d.resource,
+      subject_token: ia.idToken(),
+      subject_token_type: ID_TOKEN,
+      ...(scope ? { scope } : {}),
+    },
+    requestOptions(fetchFn, "identity provider", server, signal),
+  );
+  // RFC 8693 §2.2.1: a token that is not an access token has the type `N_A`.
+  const answer = await oauth
+    .processGenericTokenEndpointResponse(idp, client, response, { recognizedTokenTypes: { n_a: () => {} } })
+    .catch(async (e: unknown) => {
+      throw await refusal(e, "the identity provider refused the token exchange", server, "; is the ID token current?");
     });
-  } catch (e) {
-    throw authError(server, `identity provider ${endpoint.origin} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
-  }
-  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) {
-    const code = typeof json.error === "string" ? json.error : `http_${response.status}`;
-    const why = typeof json.error_description === "string" ? `: ${json.error_description.slice(0, 200)}` : "";
-    throw authError(server, `the identity provider refused the token exchange (${code}${why}); is the ID token current?`);
-  }
-  if (json.issued_token_type !== ID_JAG || typeof json.access_token !== "string" || json.access_token === "")
+  if (answer.issued_token_type !== ID_JAG)
     throw authError(
       server,
       "the identity provider's token exchange answered without an identity assertion grant (issued_token_type id-jag)",
     );
-  return json.access_token;
+  return answer.access_token;
 }

@@ -17,14 +17,15 @@
  * Tokens are stored under the server name and resource, so a token is only ever sent to the endpoint it
  * was issued for; they never appear in logs or error messages.
  */
+import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../log.ts";
 import { nullLogger } from "../../../log.ts";
 import type { AuthChallenge, HttpAuthProvider } from "../auth-provider.ts";
 import { canonicalResource, type Discovery, discover } from "./discovery.ts";
-import { type IdentityAssertionSettings, JWT_BEARER_GRANT, requestIdJag } from "./identity-assertion.ts";
+import { type IdentityAssertionSettings, requestIdJag } from "./identity-assertion.ts";
 import { authError, requireSecureUrl } from "./metadata.ts";
 import { type ClientSettings, resolveClient } from "./registration.ts";
-import { requestToken, TokenRequestError } from "./token-request.ts";
+import { authorizationServer, JWT_BEARER_GRANT, requestToken, TokenRequestError } from "./token-request.ts";
 import type { StoredTokens, TokenStore } from "./token-store.ts";
 import { bearerChallenge, challengeScopes } from "./www-authenticate.ts";
 
@@ -63,7 +64,6 @@ export interface OAuthProviderOptions {
 
 /** Refresh this long before the access token expires (ms). */
 const REFRESH_MARGIN_MS = 60_000;
-const b64url = (b: ArrayBuffer | Uint8Array) => Buffer.from(b as ArrayBuffer).toString("base64url");
 
 /** The store key of a server's tokens: its name and canonical URL. */
 export const tokenKey = (server: string, url: URL) => `${server} ${canonicalResource(url)}`;
@@ -156,7 +156,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const { server, settings, store } = this.options;
     if (!settings.clientId) throw authError(server, "the client_credentials grant needs oauth.clientId (and a secret or private key)");
     const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
-    return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: "client_credentials", scope }, server, signal));
+    return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: "client_credentials", fields: { scope } }, server, signal));
   }
 
   private async identityAssertion(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
@@ -173,8 +173,10 @@ export class OAuthClientProvider implements HttpAuthProvider {
         "the identity_assertion grant needs oauth.clientId (and its secret) at the MCP server's authorization server",
       );
     const client = await resolveClient(this.fetchFn, d, settings, store, undefined, server, signal);
-    const assertion = await requestIdJag(this.fetchFn, ia, d, scope, server, signal);
-    return this.grant(() => requestToken(this.fetchFn, d, client, { grant_type: JWT_BEARER_GRANT, assertion, scope }, server, signal));
+    const assertion = await this.grant(() => requestIdJag(this.fetchFn, ia, d, scope, server, signal));
+    return this.grant(() =>
+      requestToken(this.fetchFn, d, client, { grant_type: JWT_BEARER_GRANT, fields: { assertion, scope } }, server, signal),
+    );
   }
 
   private async authorizationCode(d: Discovery, scope: string | undefined, signal?: AbortSignal): Promise<StoredTokens> {
@@ -189,34 +191,37 @@ export class OAuthClientProvider implements HttpAuthProvider {
       throw authError(server, "the authorization server does not offer PKCE S256; refusing to authorize");
     if (!d.metadata.authorization_endpoint) throw authError(server, "the authorization server publishes no authorization_endpoint");
     const client = await resolveClient(this.fetchFn, d, settings, store, interactive.redirectUri, server, signal);
-    const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
-    const state = b64url(crypto.getRandomValues(new Uint8Array(16)));
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
     const url = requireSecureUrl(d.metadata.authorization_endpoint, "authorization endpoint", server);
     const q = url.searchParams;
     q.set("response_type", "code");
     q.set("client_id", client.clientId);
     q.set("redirect_uri", interactive.redirectUri);
-    q.set("code_challenge", b64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    q.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
     q.set("code_challenge_method", "S256");
     q.set("state", state);
     q.set("resource", d.resource);
     if (scope) q.set("scope", scope);
     const answer = await interactive.authorize(url, signal);
-    if (answer.get("state") !== state)
-      throw authError(server, "the authorization response's state does not match the request; not using it");
-    const error = answer.get("error");
-    if (error)
-      throw authError(
-        server,
-        `authorization was refused (${error}${answer.get("error_description") ? `: ${answer.get("error_description")!.slice(0, 200)}` : ""})`,
-      );
-    const code = answer.get("code");
-    if (!code) throw authError(server, "the authorization response carries no code");
-    const fields = { grant_type: "authorization_code", code, redirect_uri: interactive.redirectUri, code_verifier: verifier };
-    return this.grant(() => requestToken(this.fetchFn, d, client, fields, server, signal));
+    let callback: URLSearchParams;
+    try {
+      // The state must be ours; an `iss` (RFC 9207), when the server sends one, must be its issuer.
+      callback = oauth.validateAuthResponse(authorizationServer(d), { client_id: client.clientId }, answer, state);
+    } catch (e) {
+      if (e instanceof oauth.AuthorizationResponseError)
+        throw authError(
+          server,
+          `authorization was refused (${e.error}${e.error_description ? `: ${e.error_description.slice(0, 200)}` : ""})`,
+        );
+      throw authError(server, `the authorization response is not from this request (${(e as Error).message}); not using it`);
+    }
+    if (!callback.get("code")) throw authError(server, "the authorization response carries no code");
+    const grant = { grant_type: "authorization_code", callback, redirectUri: interactive.redirectUri, verifier } as const;
+    return this.grant(() => requestToken(this.fetchFn, d, client, grant, server, signal));
   }
 
-  private async grant(run: () => Promise<StoredTokens>): Promise<StoredTokens> {
+  private async grant<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (e) {
@@ -265,7 +270,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
         this.fetchFn,
         d,
         client,
-        { grant_type: "refresh_token", refresh_token: refreshToken },
+        { grant_type: "refresh_token", fields: { refresh_token: refreshToken } },
         this.options.server,
       );
       // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.

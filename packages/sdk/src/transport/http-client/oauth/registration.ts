@@ -2,11 +2,14 @@
  * Which client identity to use with an authorization server, in the MCP spec's order (2025-11-25
  * "Client Registration Approaches"): pre-registered credentials from config; else a Client ID Metadata
  * Document URL when the server supports them; else a registration obtained earlier and stored; else
- * dynamic client registration (RFC 7591), stored for next time.
+ * dynamic client registration (RFC 7591), stored for next time. The registration request is oauth4webapi's;
+ * its answer is read here (see below).
  */
+import * as oauth from "oauth4webapi";
 import { chooseAuthMethod, type OAuthClient, type TokenAuthMethod } from "./client-auth.ts";
 import type { Discovery } from "./discovery.ts";
 import { authError, requireSecureUrl } from "./metadata.ts";
+import { authorizationServer, requestOptions } from "./token-request.ts";
 import type { TokenStore } from "./token-store.ts";
 
 /** The client settings of one server (secrets already read from their env/file references). */
@@ -78,18 +81,15 @@ async function register(
     response_types: ["code"],
     token_endpoint_auth_method: method,
   };
-  let response: Response;
-  try {
-    const init = {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(request),
-      redirect: "error" as const,
-    };
-    response = await fetchFn(endpoint, { ...init, ...(signal ? { signal } : {}) });
-  } catch (e) {
-    throw authError(server, `client registration at ${endpoint.origin} failed: ${e instanceof Error ? e.message : String(e)}`, e);
-  }
+  const response = await oauth.dynamicClientRegistrationRequest(
+    authorizationServer(d),
+    request,
+    requestOptions(fetchFn, "registration endpoint", server, signal),
+  );
+  // Read here, not by oauth4webapi's processDynamicClientRegistrationResponse, which wants HTTP 201 exactly
+  // and a `client_secret_expires_at` with every secret (RFC 7591 §3.2.1): the official conformance
+  // authorization server issues secrets without it, so with oauth4webapi's reading 13 of the 22 conformance
+  // auth scenarios fail (every one that registers). Any 2xx with a `client_id` has always been a registration.
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof json.client_id !== "string")
     throw authError(

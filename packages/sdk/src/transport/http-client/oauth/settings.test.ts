@@ -2,10 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { authenticate, chooseAuthMethod } from "./client-auth.ts";
+import { clientAuth, chooseAuthMethod, type OAuthClient } from "./client-auth.ts";
 import { resolveOAuthSettings } from "./settings.ts";
 
 const dirs: string[] = [];
+
+/** Add `client`'s authentication to a token request's form and headers, as oauth4webapi does for `issuer`. */
+async function authenticate(client: OAuthClient, body: URLSearchParams, headers: Headers, issuer: string): Promise<void> {
+  await (await clientAuth(client))({ issuer }, { client_id: client.clientId }, body, headers);
+}
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -22,6 +27,10 @@ describe("oauth settings", () => {
     expect(resolveOAuthSettings("s", { clientSecretFile: join(dir, "secret") }, {}).clientSecret).toBe("from-file");
     expect(() => resolveOAuthSettings("s", { clientSecretEnv: "NOPE" }, {})).toThrow(
       "MCP server 's': oauth.clientSecretEnv names NOPE, which is not set",
+    );
+    writeFileSync(join(dir, "empty"), "\n");
+    expect(() => resolveOAuthSettings("s", { clientSecretFile: join(dir, "empty") }, {})).toThrow(
+      `MCP server 's': oauth.clientSecretFile ${join(dir, "empty")} is empty`,
     );
     expect(() => resolveOAuthSettings("s", { privateKeyFile: join(dir, "missing.pem") }, {})).toThrow(
       /cannot read oauth.privateKeyFile .*ENOENT/,
@@ -74,6 +83,15 @@ describe("oauth settings", () => {
       "https://as",
     );
     expect(Buffer.from(basic.get("authorization")!.slice(6), "base64").toString()).toBe("a+b%3Ac:s%26t");
+    // `-` and `.` stay as they are (oauth4webapi's own Basic encoding would send `%2D` and `%2E`).
+    const plain = new Headers();
+    await authenticate(
+      { clientId: "pre-registered.client", clientSecret: "s-1", method: "client_secret_basic" },
+      new URLSearchParams(),
+      plain,
+      "https://as",
+    );
+    expect(Buffer.from(plain.get("authorization")!.slice(6), "base64").toString()).toBe("pre-registered.client:s-1");
 
     const { privateKey, publicKey } = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
     const pem = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(await crypto.subtle.exportKey("pkcs8", privateKey)).toString("base64")}\n-----END PRIVATE KEY-----\n`;
@@ -82,7 +100,10 @@ describe("oauth settings", () => {
     expect(body.get("client_assertion_type")).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
     const [h, p, s] = body.get("client_assertion")!.split(".");
     expect(JSON.parse(Buffer.from(h!, "base64url").toString())).toEqual({ alg: "ES256", typ: "JWT" });
-    expect(JSON.parse(Buffer.from(p!, "base64url").toString())).toMatchObject({ iss: "cid", sub: "cid", aud: "https://as.example" });
+    const claims = JSON.parse(Buffer.from(p!, "base64url").toString());
+    expect(claims).toMatchObject({ iss: "cid", sub: "cid", aud: "https://as.example" });
+    expect(claims.exp - claims.iat).toBe(300);
+    expect(claims.nbf).toBeUndefined();
     const ok = await crypto.subtle.verify(
       { name: "ECDSA", hash: "SHA-256" },
       publicKey,

@@ -54,7 +54,11 @@ export function resolveOAuthSettings(
         "E_CONFIG_INVALID",
         `MCP server '${server}': oauth.clientSecretEnv names ${config.clientSecretEnv}, which is not set`,
       );
-  } else if (config.clientSecretFile) clientSecret = readSecretFile(config.clientSecretFile, "clientSecretFile", server);
+  } else if (config.clientSecretFile) {
+    clientSecret = readSecretFile(config.clientSecretFile, "clientSecretFile", server);
+    if (!clientSecret)
+      throw new AgentdError("E_CONFIG_INVALID", `MCP server '${server}': oauth.clientSecretFile ${config.clientSecretFile} is empty`);
+  }
   const privateKeyPem = config.privateKeyFile ? readSecretFile(config.privateKeyFile, "privateKeyFile", server) : undefined;
   return {
     ...(config.clientId ? { clientId: config.clientId } : {}),
