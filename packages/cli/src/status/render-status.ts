@@ -84,13 +84,16 @@ export function renderStatus(snap: StatusSnapshot): string {
         ]),
       )
     : "none";
+  // With a shared run history (durability.store) the failures are the fleet's: say which replica ran each.
+  const fleet = snap.failures.some((r) => r.replica !== undefined);
   const failures = snap.failures.length
     ? table(
-        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "AGO", "CODE", "MESSAGE"],
+        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), ...(fleet ? ["REPLICA"] : []), "AGO", "CODE", "MESSAGE"],
         snap.failures.map((r) => [
           r.runId,
           r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""),
           ...who(r),
+          ...(fleet ? [r.replica ?? ""] : []),
           age(now - Date.parse(r.endedAt ?? r.startedAt)),
           r.error?.code ?? "",
           cut(r.error?.message ?? "", 60),

@@ -243,6 +243,8 @@ export class SelfHost {
   async close(): Promise<void> {
     const closers = this.closers.splice(0);
     await Promise.all(closers.map((c) => c().catch(() => {})));
+    // The fleet's run history: its last writes finish (bounded) before its store connection is released.
+    await this.self.registry.shared?.close().catch(() => {});
   }
 }
 

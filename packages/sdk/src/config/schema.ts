@@ -402,7 +402,19 @@ export const ServeSchema = v.strictObject({
   ),
   /** Finished runs kept for agent://runs/{runId} and run-id idempotency, per principal inside a total (oldest finished go first). */
   runHistory: v.optional(
-    v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt), maxTotalBytes: v.optional(positiveInt) }),
+    v.strictObject({
+      maxRuns: v.optional(positiveInt),
+      maxBytes: v.optional(positiveInt),
+      maxTotalBytes: v.optional(positiveInt),
+      /** With `durability.store`: the fleet's history in the store, per principal (default 100 runs, 8 MiB, 7 days). */
+      shared: v.optional(
+        v.strictObject({
+          maxRuns: v.optional(v.pipe(positiveInt, v.maxValue(1000, "at most 1000"))),
+          maxBytes: v.optional(positiveInt),
+          maxAge: v.optional(duration),
+        }),
+      ),
+    }),
   ),
   /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),

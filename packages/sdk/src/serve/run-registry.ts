@@ -15,6 +15,7 @@ import type { RunEvent } from "../loop/events.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
 import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
+import type { SharedRunHistory } from "./shared-run-history.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -38,6 +39,8 @@ export interface RunRecord {
   trigger?: string;
   /** What it did, turn by turn (bounded; see `run-detail.ts`). Present once the run emitted an event. */
   detail?: RunDetail;
+  /** The replica that ran it, when finished runs are shared through a store (`shared-run-history.ts`). */
+  replica?: string;
 }
 
 /** How a run was started. */
@@ -90,10 +93,15 @@ export interface RunHistoryLimits {
    * most gives up its oldest finished run, so a principal within its fair share is never the one to lose.
    */
   maxTotalBytes?: number;
+  /**
+   * Where every finished run is also written, so each replica sharing it lists the runs of all (the fleet's
+   * history, `shared-run-history.ts`). Absent: this replica's runs only.
+   */
+  shared?: SharedRunHistory;
 }
 
 /** The defaults of {@link RunHistoryLimits}. */
-export const DEFAULT_RUN_HISTORY: Readonly<Required<RunHistoryLimits>> = Object.freeze({
+export const DEFAULT_RUN_HISTORY: Readonly<Required<Omit<RunHistoryLimits, "shared">>> = Object.freeze({
   maxRuns: 100,
   maxBytes: 16 * 1024 * 1024,
   maxTotalBytes: 64 * 1024 * 1024,
@@ -146,11 +154,14 @@ export class RunRegistry {
   private readonly listListeners = new Set<(change: RunListChange) => void>();
   private readonly eventListeners = new Set<(event: RunEvent, owner: string, record: RunRecord) => void>();
   private seq = 0;
-  readonly limits: Readonly<Required<RunHistoryLimits>>;
+  readonly limits: Readonly<Required<Omit<RunHistoryLimits, "shared">>>;
+  /** The fleet's history this registry writes its finished runs to, when shared. */
+  readonly shared: SharedRunHistory | undefined;
 
   constructor(limits: RunHistoryLimits | number = {}) {
-    const given = typeof limits === "number" ? { maxRuns: limits } : limits;
+    const { shared, ...given } = typeof limits === "number" ? { maxRuns: limits } : limits;
     this.limits = Object.freeze({ ...DEFAULT_RUN_HISTORY, ...stripUndefined(given) });
+    this.shared = shared;
   }
 
   /** Called with the run id that changed and its owner (and always for status). */
@@ -202,6 +213,13 @@ export class RunRegistry {
     return pageOfRuns(entries, query, viewer === undefined);
   }
 
+  /** Every held run (running or finished) that `viewer` may see: its own, or all for the operator's view (undefined). */
+  records(viewer?: string): { owner: string; record: RunRecord }[] {
+    const out: { owner: string; record: RunRecord }[] = [];
+    for (const e of this.runs.values()) if (viewer === undefined || e.owner === viewer) out.push({ owner: e.owner, record: e.record });
+    return out;
+  }
+
   /** Whether `owner` has a run with this id (running or in history). */
   has(runId: string, owner = LOCAL_PRINCIPAL): boolean {
     return this.runs.has(keyOf(owner, runId));
@@ -242,6 +260,7 @@ export class RunRegistry {
       usage: emptyUsage(),
       ...(info.via ? { via: info.via } : {}),
       ...(info.trigger !== undefined ? { trigger: info.trigger } : {}),
+      ...(this.shared ? { replica: this.shared.replica } : {}),
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
@@ -358,6 +377,7 @@ export class RunRegistry {
     this.totalBytes += entry.bytes;
     this.changed(runId, owner);
     this.listChanged(runId, owner, entry.record);
+    this.shared?.publish(owner, entry.record);
     this.trim(owner, share);
   }
 
