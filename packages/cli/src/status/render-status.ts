@@ -62,6 +62,13 @@ export function renderStatus(snap: StatusSnapshot): string {
         "tokens",
         `${u.inputTokens} in (${u.cacheReadTokens ?? 0} cache read, ${u.cacheWriteTokens ?? 0} cache write), ${u.outputTokens} out (${u.reasoningTokens ?? 0} reasoning)`,
       ],
+      // Money only where prices are configured (model.prices): otherwise the tokens above are all there is.
+      [
+        "spend",
+        st.costUsd !== undefined
+          ? `$${st.costUsd.toFixed(st.costUsd !== 0 && st.costUsd < 0.01 ? 4 : 2)}`
+          : "tokens only (no model prices)",
+      ],
       ...(Array.isArray(st.triggers) ? [["triggers", String(st.triggers.length)]] : []),
       ...(operator ? [["principals", String(Object.keys(st.principals!).length)]] : []),
     ],

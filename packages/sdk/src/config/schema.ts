@@ -576,6 +576,20 @@ export const ConfigSchema = v.strictObject({
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
+  /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
+  telemetry: v.optional(
+    v.strictObject({
+      traceUrl: v.optional(
+        v.pipe(
+          v.string(),
+          v.check(
+            (t) => /^https?:\/\/[^\s{}]+/.test(t) && t.includes("{traceId}") && URL.canParse(t.replaceAll("{traceId}", "0")),
+            "an http(s) URL template with {traceId} where the trace id goes (docs/console.md)",
+          ),
+        ),
+      ),
+    }),
+  ),
   subagents: v.optional(
     v.strictObject({
       maxDepth: v.optional(positiveInt),

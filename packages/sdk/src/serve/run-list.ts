@@ -104,14 +104,18 @@ export function runQueryFromUri(uri: string): RunQuery {
   return query;
 }
 
-/** Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal. */
+/**
+ * Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal.
+ * `maxPage`: the most runs a page holds (the console's own listing holds more than an MCP page).
+ */
 export function pageOfRuns(
   entries: readonly { owner: string; record: RunRecord; seq: number }[],
   query: RunQuery,
   withOwner: boolean,
+  maxPage = MAX_RUN_PAGE,
 ): RunPage {
   const before = query.cursor !== undefined && /^\d+$/.test(query.cursor) ? Number(query.cursor) : Infinity;
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), MAX_RUN_PAGE);
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), maxPage);
   const text = query.text?.toLowerCase();
   const runs: RunSummary[] = [];
   let last = 0;
@@ -178,9 +182,9 @@ const orderKey = (r: ListedRun) => `${r.summary.startedAt}\n${r.owner}\n${r.summ
  * in that order (opaque, base64url), so a page stays right while other replicas add runs. The same run
  * listed twice (held here and read back from the store) appears once, the first given winning.
  */
-export function pageOfListed(items: readonly ListedRun[], query: RunQuery, withOwner: boolean): RunPage {
+export function pageOfListed(items: readonly ListedRun[], query: RunQuery, withOwner: boolean, maxPage = MAX_RUN_PAGE): RunPage {
   const before = cursorKey(query.cursor);
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), MAX_RUN_PAGE);
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), maxPage);
   const text = query.text?.toLowerCase();
   const keyed = new Map<string, ListedRun>();
   for (const r of items) {

@@ -79,6 +79,8 @@ export interface AgentStatus {
   runsSucceeded: number;
   runsFailed: number;
   usage: Usage;
+  /** Spend of the finished runs in US dollars, when model prices are configured (`model.prices`): absent without. */
+  costUsd?: number;
   startedAt: string;
 }
 
@@ -136,6 +138,8 @@ interface Tally {
   succeeded: number;
   failed: number;
   usage: Usage;
+  /** Spend of finished runs that had a price; undefined while none had. */
+  costUsd?: number;
 }
 
 const keyOf = (owner: string, runId: string) => `${owner}\n${runId}`;
@@ -208,9 +212,9 @@ export class RunRegistry {
    * A page of runs, newest first: `viewer` undefined is the operator's view (every principal's runs,
    * each with its `principal`); else the viewer's own runs only. See `run-list.ts` for the query.
    */
-  list(query: RunQuery = {}, viewer?: string): RunPage {
+  list(query: RunQuery = {}, viewer?: string, maxPage?: number): RunPage {
     const entries = [...this.runs.values()].filter((e) => viewer === undefined || e.owner === viewer);
-    return pageOfRuns(entries, query, viewer === undefined);
+    return pageOfRuns(entries, query, viewer === undefined, maxPage);
   }
 
   /** Every held run (running or finished) that `viewer` may see: its own, or all for the operator's view (undefined). */
@@ -313,6 +317,7 @@ export class RunRegistry {
     const t = this.tally(owner);
     t.succeeded++;
     t.usage = addUsage(t.usage, result.usage);
+    if (r.detail?.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + r.detail.costUsd;
     this.finish(owner, runId);
   }
 
@@ -325,6 +330,7 @@ export class RunRegistry {
     const t = this.tally(owner);
     t.failed++;
     t.usage = addUsage(t.usage, r.usage);
+    if (r.detail?.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + r.detail.costUsd;
     this.finish(owner, runId);
   }
 
@@ -335,6 +341,7 @@ export class RunRegistry {
     const tallies = owner === undefined ? [...this.tallies.values()] : [this.tallies.get(owner)].filter((t): t is Tally => t !== undefined);
     const sum = (k: "started" | "succeeded" | "failed") => tallies.reduce((n, t) => n + t[k], 0);
     const done = tallies.reduce((u, t) => addUsage(u, t.usage), emptyUsage());
+    const priced = tallies.filter((t) => t.costUsd !== undefined);
     return {
       state: running.length > 0 ? "running" : "idle",
       running: running.map((e) => e.record.runId),
@@ -342,6 +349,7 @@ export class RunRegistry {
       runsSucceeded: sum("succeeded"),
       runsFailed: sum("failed"),
       usage: running.reduce((u, e) => addUsage(u, e.record.usage), done),
+      ...(priced.length ? { costUsd: priced.reduce((n, t) => n + t.costUsd!, 0) } : {}),
       startedAt: this.startedAt,
     };
   }

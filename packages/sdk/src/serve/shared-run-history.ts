@@ -35,12 +35,12 @@ export interface SharedRunHistory {
  * A page of runs for `viewer` (undefined: the operator's view, each run with its principal): this replica's
  * held runs only, or, with a shared history, merged with every replica's finished runs in the store.
  */
-export async function listRuns(registry: RunRegistry, query: RunQuery, viewer: string | undefined): Promise<RunPage> {
+export async function listRuns(registry: RunRegistry, query: RunQuery, viewer: string | undefined, maxPage?: number): Promise<RunPage> {
   const shared = registry.shared;
-  if (!shared) return registry.list(query, viewer);
+  if (!shared) return registry.list(query, viewer, maxPage);
   const local: ListedRun[] = registry.records(viewer).map(({ owner, record }) => ({ owner, summary: summaryOf(record) }));
   const remote = (await shared.list(viewer)) ?? [];
-  return pageOfListed([...local, ...remote], query, viewer === undefined);
+  return pageOfListed([...local, ...remote], query, viewer === undefined, maxPage);
 }
 
 /**
