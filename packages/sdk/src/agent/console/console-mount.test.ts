@@ -10,6 +10,8 @@ import { emptyUsage } from "../../model/language-model.ts";
 import type { OperatorControl } from "../../a2a/server/operator.ts";
 import { scopedRunId } from "../../serve/principal.ts";
 import { RunRegistry } from "../../serve/run-registry.ts";
+import { summaryOf } from "../../serve/run-list.ts";
+import type { SharedRunHistory } from "../../serve/shared-run-history.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../../transport/http-server/index.ts";
 import { CONSOLE_CSP, createConsoleMount, type ConsoleMount } from "./console-mount.ts";
 
@@ -26,8 +28,11 @@ afterEach(async () => {
   server = mount = undefined;
 });
 
-async function start(allowedOrigins?: string[], options: { noAuth?: boolean; operators?: string[]; traceUrl?: string } = {}) {
-  const registry = new RunRegistry();
+async function start(
+  allowedOrigins?: string[],
+  options: { noAuth?: boolean; operators?: string[]; traceUrl?: string; registry?: RunRegistry } = {},
+) {
+  const registry = options.registry ?? new RunRegistry();
   const calls: string[] = [];
   const control: OperatorControl = {
     lifecycle: () => ({ state: "running", inFlight: registry.status().running.length }),
@@ -315,4 +320,31 @@ test("spend in money where runs had a price: the status sums it, each run carrie
     ["paid-1", 0.25],
     ["free", undefined],
   ]);
+});
+
+test("with a shared history, the runs of other replicas are listed and read, each principal its own", async () => {
+  // Another replica's finished runs, as the store side hands them over (agent/run-history-store.ts).
+  const other = new RunRegistry();
+  other.start("remote-1", "done elsewhere", "bearer:alice");
+  other.succeed("remote-1", { text: "from B", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
+  const remote = { ...other.get("remote-1", "bearer:alice")!, replica: "replica-b" };
+  const shared: SharedRunHistory = {
+    replica: "replica-a",
+    publish: () => {},
+    list: async (viewer) =>
+      viewer === undefined || viewer === "bearer:alice" ? [{ owner: "bearer:alice", summary: summaryOf(remote) }] : [],
+    read: async (runId, owner) =>
+      runId === "remote-1" && (owner === undefined || owner === "bearer:alice") ? { owner: "bearer:alice", record: remote } : undefined,
+    close: async () => {},
+  };
+  const { at } = await start(undefined, { registry: new RunRegistry({ shared }) });
+  const runsOf = async (t: string) =>
+    ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; replica?: string }[] })
+      .runs;
+  expect((await runsOf(ALICE)).map((r) => [r.runId, r.replica])).toEqual([["remote-1", "replica-b"]]);
+  expect(await runsOf(BOB)).toEqual([]);
+  const read = (t: string) => fetch(at("/console/api/run?id=remote-1&principal=bearer%3Aalice"), { headers: auth(t) });
+  expect(((await (await read(ALICE)).json()) as { result: { text: string }; replica: string }).replica).toBe("replica-b");
+  expect((await read(BOB)).status).toBe(404);
+  expect(((await (await read(OPS)).json()) as { principal: string }).principal).toBe("bearer:alice");
 });
