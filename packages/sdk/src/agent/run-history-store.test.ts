@@ -17,7 +17,7 @@ import { DirectoryBackend } from "../store/directory-backend.ts";
 import { StoreClient } from "../store/store-client.ts";
 import { createStoreServer } from "../store/store-server.ts";
 import { MemoryTransport } from "../transport/memory.ts";
-import { DEFAULT_SHARED_RUN_HISTORY, StoreRunHistory, type SharedRunHistoryBounds } from "./run-history-store.ts";
+import { DEFAULT_SHARED_RUN_HISTORY, MAX_STORED_RECORD_CHARS, StoreRunHistory, type SharedRunHistoryBounds } from "./run-history-store.ts";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -178,4 +178,19 @@ describe("the fleet's run history in a store", () => {
     expect(warnings[0]?.level).toBe("warn");
     expect(String(warnings[0]?.error)).toContain("ECONNREFUSED");
   });
+});
+
+test("a large record is cut to the stored bound, its error's message cut in the listing", async () => {
+  const { a, b, inspect } = await fleet();
+  a.registry.start("huge", "big answer", "local");
+  a.registry.succeed("huge", { text: "x".repeat(1_000_000), stopReason: "end", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "local");
+  a.registry.start("loud", "long error", "local");
+  a.registry.fail("loud", { code: "E_X", message: "y".repeat(100_000) }, undefined, "local");
+  await a.shared.idle();
+  for (const { key } of await inspect.list("runs/record/"))
+    expect(JSON.stringify((await inspect.get(key))?.value).length).toBeLessThanOrEqual(MAX_STORED_RECORD_CHARS + 1024);
+  const huge = await readRun(b.registry, "huge", { id: "local", operator: false });
+  expect(huge?.record.result?.text?.length).toBe(64 * 1024);
+  const loud = (await listRuns(b.registry, { status: "failed" }, "local")).runs[0];
+  expect(loud?.error?.message.length).toBe(500);
 });

@@ -177,7 +177,11 @@ export class StoreRunHistory implements SharedRunHistory {
     const key = `${RECORD}${digest(doc.owner)}/${Date.parse(endedAt)}-${digest(`${doc.replica}\n${r.runId}\n${r.startedAt}`)}`;
     const bytes = JSON.stringify(doc).length;
     await store.put(key, doc);
-    const entry: IndexEntry = { key, bytes, endedAt, summary: summaryOf(r) };
+    const summary = summaryOf(r);
+    // The index holds one summary per run: an error's message is cut like the answer's excerpt.
+    if (summary.error && summary.error.message.length > 500)
+      summary.error = { ...summary.error, message: `${summary.error.message.slice(0, 499)}…` };
+    const entry: IndexEntry = { key, bytes, endedAt, summary };
     const dropped = await this.updateIndex(store, indexKey(doc.owner), doc.owner, (runs) => [entry, ...runs.filter((e) => e.key !== key)]);
     this.cache.clear();
     await Promise.all(dropped.map((k) => store.delete(k).catch(() => false)));
@@ -308,6 +312,7 @@ function fit(record: RunRecord): RunRecord {
       r.result.text ??= "(the structured output was too large to keep in the shared history)";
     }
   }
+  if (r.error && r.error.message.length > 64 * 1024) r.error.message = `${r.error.message.slice(0, 64 * 1024 - 1)}…`;
   while (r.detail && r.detail.turns.length > 1 && size(r) > MAX_STORED_RECORD_CHARS) {
     const turn = r.detail.turns.pop()!;
     r.detail.dropped ??= { turns: 0, toolCalls: 0 };
