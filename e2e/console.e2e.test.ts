@@ -4,7 +4,9 @@
  * recording MCP server and a cron trigger, over loopback:
  * - every page loads with no console error; a run started over MCP appears live and its detail matches
  *   the served record; the cron trigger shows its next firing; cancelling from the page cancels the run;
- * - a non-operator token sees none of another principal's runs, and the API answers its actions 403.
+ * - a non-operator token sees none of another principal's runs, and the API answers its actions 403;
+ * - with `model.prices`, spend shows in dollars on the Overview and per run; past the newest 200 runs the Runs
+ *   page offers older pages; with tracing on and `telemetry.traceUrl`, a run's trace id links to the backend.
  * With AGENTD_CONSOLE_SCREENSHOTS=DIR set, each page is photographed into DIR (docs/console holds them).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -28,6 +30,9 @@ let world: Awaited<ReturnType<typeof serveWorld>> | undefined;
 let serve: ServeProcess | undefined;
 let browser: Browser | undefined;
 let origin = "";
+/** An OTLP receiver that takes every export (tracing on, so runs carry a trace id). */
+let otlp: ReturnType<typeof Bun.serve> | undefined;
+const TRACE_URL = "https://traces.example.com/trace/{traceId}";
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
@@ -43,16 +48,25 @@ beforeAll(async () => {
     ],
     { onExhausted: "repeat-last" },
   );
+  otlp = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response("{}", { headers: { "content-type": "application/json" } }),
+  });
   world.ws.writeConfig({
+    // Prices in dollars per million tokens: each run's spend (the fake gateway reports usage) in dollars.
+    model: { prices: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 } },
     mcpServers: { rec: world.ws.recordingServer() },
     triggers: { schedules: [{ cron: "0 3 1 1 *", instruction: "new year's report" }] },
+    serve: { runHistory: { maxRuns: 400 } },
+    telemetry: { traceUrl: TRACE_URL },
   });
   const users = join(world.ws.dir, "tokens.txt");
   const ops = join(world.ws.dir, "operators.txt");
   writeFileSync(users, `${ALICE}\n${BOB}\n`);
   writeFileSync(ops, `${OPS}\n`);
   serve = await startServe(["--http", "127.0.0.1:0", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
-    env: world.env,
+    env: { ...world.env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlp.port}`, OTEL_METRICS_EXPORTER: "none" },
     cwd: world.ws.dir,
   });
   origin = serve.url.origin;
@@ -75,6 +89,7 @@ afterAll(async () => {
   await browser?.close();
   await stopAllServe();
   await world?.close();
+  await otlp?.stop(true);
 }, 60_000);
 
 /** A page with its console errors and page errors collected. */
@@ -232,4 +247,65 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
     expect(api).toEqual({ runs: ["bearer:bearer#1 bob-1"], triggers: undefined, foreign: 404, cancel: 403, pause: 403 });
     await page.context().close();
   }, 120_000);
+
+  test("spend in dollars on the Overview and per run, a run's trace id linking to the trace page, and older runs past the newest 200", async () => {
+    const alice = await openSession(serve!.url, bearer(ALICE));
+    // 205 more runs of one principal: the snapshot holds the newest 200, the rest are a page away.
+    for (let i = 0; i < 205; i++)
+      await call(serve!.url, alice, 100 + i, "tools/call", {
+        name: "agent.run",
+        arguments: { instruction: `batch ${i}`, runId: `batch-${i}` },
+      });
+    const record = await readRun(alice, 1000, "batch-204");
+    expect(record.detail.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(record.detail.costUsd).toBeGreaterThan(0);
+
+    const { page, errors } = await open(OPS);
+    // Spend: since start and today, in dollars (every run here had a price).
+    const money = /^\$\d+\.\d{2,4}$/;
+    expect(await page.locator("#spend-start").textContent()).toMatch(money);
+    expect(await page.locator("#spend-today").textContent()).toMatch(money);
+    const snap = await page.evaluate(async (t) => {
+      const s = await (await fetch("/console/api/snapshot", { headers: { authorization: `Bearer ${t}` } })).json();
+      return { costUsd: s.overview.status.costUsd as number, runs: s.runs.length as number, cursor: s.runsCursor as string | undefined };
+    }, OPS);
+    expect(snap.costUsd).toBeGreaterThan(0);
+    expect(await page.locator("#spend-start").textContent()).toBe(
+      `$${snap.costUsd < 0.01 ? snap.costUsd.toFixed(4) : snap.costUsd.toFixed(2)}`,
+    );
+    expect(snap.runs).toBe(200);
+    expect(snap.cursor).toBeDefined();
+
+    // A run's detail: its cost in dollars, its trace id a link to the configured trace page.
+    await page.goto(`${origin}/console#/run/${encodeURIComponent("bearer:bearer#0")}/batch-204`);
+    await page.getByRole("heading", { name: "Run batch-204", exact: true }).waitFor();
+    expect(await page.locator("#run-cost").textContent()).toBe(
+      `$${record.detail.costUsd < 0.01 ? record.detail.costUsd.toFixed(4) : record.detail.costUsd.toFixed(2)}`,
+    );
+    const link = page.locator("#trace-link");
+    expect(await link.textContent()).toBe(record.detail.traceId);
+    expect(await link.getAttribute("href")).toBe(TRACE_URL.replace("{traceId}", record.detail.traceId));
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    await shot(page, "run-detail");
+
+    // The Runs page: the newest 200, then older pages on demand, down to the first run of the history.
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByRole("heading", { name: "Runs", exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "batch-204", exact: true }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "inbox-1", exact: true }).count()).toBe(0);
+    await page.getByRole("button", { name: "Older runs" }).click();
+    await page.getByRole("heading", { name: /^Older runs/ }).waitFor();
+    await page.getByRole("link", { name: "inbox-1", exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "batch-0", exact: true }).count()).toBe(1);
+    expect(await page.getByText("no older run").count()).toBe(1);
+    // Filtered: the older pages hold the failed runs only.
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByRole("button", { name: "Older runs" }).click();
+    await page.getByRole("heading", { name: /^Older runs/ }).waitFor();
+    await page.getByRole("link", { name: "slow-1", exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "inbox-1", exact: true }).count()).toBe(0);
+    await shot(page, "runs-older");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 180_000);
 });

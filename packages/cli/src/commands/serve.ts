@@ -151,6 +151,8 @@ export const serveCommand = defineCommand({
     const withConsole = args.console === true || config.serve?.console === true;
     if (withConsole && !http)
       throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
+    const traceUrl = config.telemetry?.traceUrl;
+    const consoleOptions = traceUrl ? { traceUrl } : true;
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, {
       ...agentOptions(resolved, logger, { version: VERSION }),
@@ -169,7 +171,12 @@ export const serveCommand = defineCommand({
     try {
       const serving = http
         ? await listenOrExplain(`${http.hostname}:${http.port}`, () =>
-            agent.serve({ http, ...(a2a ? { a2a } : {}), ...(metrics ? { metrics } : {}), ...(withConsole ? { console: true } : {}) }),
+            agent.serve({
+              http,
+              ...(a2a ? { a2a } : {}),
+              ...(metrics ? { metrics } : {}),
+              ...(withConsole ? { console: consoleOptions } : {}),
+            }),
           )
         : await agent.serve({ stdio: true });
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).

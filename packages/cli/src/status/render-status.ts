@@ -62,6 +62,13 @@ export function renderStatus(snap: StatusSnapshot): string {
         "tokens",
         `${u.inputTokens} in (${u.cacheReadTokens ?? 0} cache read, ${u.cacheWriteTokens ?? 0} cache write), ${u.outputTokens} out (${u.reasoningTokens ?? 0} reasoning)`,
       ],
+      // Money only where prices are configured (model.prices): otherwise the tokens above are all there is.
+      [
+        "spend",
+        st.costUsd !== undefined
+          ? `$${st.costUsd.toFixed(st.costUsd !== 0 && st.costUsd < 0.01 ? 4 : 2)}`
+          : "tokens only (no model prices)",
+      ],
       ...(Array.isArray(st.triggers) ? [["triggers", String(st.triggers.length)]] : []),
       ...(operator ? [["principals", String(Object.keys(st.principals!).length)]] : []),
     ],
@@ -84,13 +91,16 @@ export function renderStatus(snap: StatusSnapshot): string {
         ]),
       )
     : "none";
+  // With a shared run history (durability.store) the failures are the fleet's: say which replica ran each.
+  const fleet = snap.failures.some((r) => r.replica !== undefined);
   const failures = snap.failures.length
     ? table(
-        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "AGO", "CODE", "MESSAGE"],
+        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), ...(fleet ? ["REPLICA"] : []), "AGO", "CODE", "MESSAGE"],
         snap.failures.map((r) => [
           r.runId,
           r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""),
           ...who(r),
+          ...(fleet ? [r.replica ?? ""] : []),
           age(now - Date.parse(r.endedAt ?? r.startedAt)),
           r.error?.code ?? "",
           cut(r.error?.message ?? "", 60),

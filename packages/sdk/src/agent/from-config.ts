@@ -27,6 +27,7 @@ import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
 import { servedRunsFromConfig } from "./served-runs-from-config.ts";
+import { runHistoryFromConfig } from "./run-history-store.ts"; // fleet run history (lead: keep through the split)
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
@@ -207,6 +208,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const claims = claimsFromConfig(config, logger);
   const triggers = { ...(options.triggers ?? fromConfigTriggers(config, logger)), ...(claims ? { claims } : {}) };
   const servedRuns = servedRunsFromConfig(config, logger);
+  const runHistory = runHistoryFromConfig(config, logger); // fleet run history (lead: keep through the split)
   const checkpoint = checkpointFromConfig(config, logger);
   const oauthTokenStore = tokenStoreFromConfig(config, logger);
   const selfSubscribe = config.triggers?.selfSubscribe;
@@ -254,7 +256,8 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
     ...(config.serve?.operators?.length ? { operators: canonicalOperators(config.serve.operators, "serve.operators") } : {}),
-    ...(config.serve?.runHistory ? { runHistory: config.serve.runHistory } : {}),
+    // fleet run history (lead: keep through the split): local bounds, and the store's shared history.
+    ...(runHistory ? { runHistory } : {}),
     ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
     ...(config.prompts ? { prompts: config.prompts } : {}),
     ...(c.elicitation === "operator" ? { operatorElicitation: true } : {}),

@@ -39,8 +39,11 @@ export type ServeOptions =
       http: HttpServeOptions;
       a2a?: A2aServeOptions | true;
       metrics?: MetricsEndpointOptions | true;
-      /** Also serve the operator's console at `/console` (docs/console.md). Off by default. */
-      console?: boolean;
+      /**
+       * Also serve the operator's console at `/console` (docs/console.md). Off by default. `traceUrl`: the OTLP
+       * backend's trace page with `{traceId}` in it (`telemetry.traceUrl`), where a run's trace id links.
+       */
+      console?: boolean | { traceUrl?: string };
     };
 
 /** A running endpoint. */
@@ -92,7 +95,7 @@ export class SelfHost {
         options.http,
         options.a2a === true ? {} : options.a2a,
         options.metrics === true ? {} : options.metrics,
-        options.console === true,
+        options.console === true ? {} : options.console || undefined,
       );
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
@@ -108,7 +111,7 @@ export class SelfHost {
     http: HttpServeOptions,
     a2aOptions?: A2aServeOptions,
     metrics?: MetricsEndpointOptions,
-    withConsole = false,
+    withConsole?: { traceUrl?: string },
   ): Promise<Serving> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
@@ -141,7 +144,7 @@ export class SelfHost {
       : undefined;
     // A token is typed into the page for bearer and JWT auth; a client certificate (mTLS) needs nothing typed.
     const authRequired = Boolean(http.auth?.bearerTokens?.length || http.auth?.jwt?.length);
-    const consoleMount = withConsole ? this.consoleMount(a2a?.tasks, authRequired) : undefined;
+    const consoleMount = withConsole ? this.consoleMount(a2a?.tasks, authRequired, withConsole.traceUrl) : undefined;
     const mounts = [
       ...(a2a ? [a2a.mount] : []),
       ...(consoleMount ? [consoleMount] : []),
@@ -190,7 +193,7 @@ export class SelfHost {
   }
 
   /** The console on this host's registry and operator controls; A2A tasks when A2A is served beside it. */
-  private consoleMount(tasks: A2aTasks | undefined, authRequired: boolean): ConsoleMount {
+  private consoleMount(tasks: A2aTasks | undefined, authRequired: boolean, traceUrl: string | undefined): ConsoleMount {
     const facts = this.options.console;
     if (!facts) throw new AgentdError("E_USAGE", "the console needs the agent's facts: serve the agent with createAgent to have one");
     return createConsoleMount({
@@ -198,6 +201,7 @@ export class SelfHost {
       facts,
       operators: new Set(this.options.operators ?? []),
       authRequired,
+      ...(traceUrl ? { traceUrl } : {}),
       mcpTasks: () => this.self.tasks?.views() ?? [],
       operator: {
         tasks: tasks ?? {
@@ -243,6 +247,8 @@ export class SelfHost {
   async close(): Promise<void> {
     const closers = this.closers.splice(0);
     await Promise.all(closers.map((c) => c().catch(() => {})));
+    // The fleet's run history: its last writes finish (bounded) before its store connection is released.
+    await this.self.registry.shared?.close().catch(() => {});
   }
 }
 

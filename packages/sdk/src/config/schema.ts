@@ -402,7 +402,19 @@ export const ServeSchema = v.strictObject({
   ),
   /** Finished runs kept for agent://runs/{runId} and run-id idempotency, per principal inside a total (oldest finished go first). */
   runHistory: v.optional(
-    v.strictObject({ maxRuns: v.optional(positiveInt), maxBytes: v.optional(positiveInt), maxTotalBytes: v.optional(positiveInt) }),
+    v.strictObject({
+      maxRuns: v.optional(positiveInt),
+      maxBytes: v.optional(positiveInt),
+      maxTotalBytes: v.optional(positiveInt),
+      /** With `durability.store`: the fleet's history in the store, per principal (default 100 runs, 8 MiB, 7 days). */
+      shared: v.optional(
+        v.strictObject({
+          maxRuns: v.optional(v.pipe(positiveInt, v.maxValue(1000, "at most 1000"))),
+          maxBytes: v.optional(positiveInt),
+          maxAge: v.optional(duration),
+        }),
+      ),
+    }),
   ),
   /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
   taskSupport: v.optional(v.record(v.string(), v.picklist(["optional", "required", "forbidden"]))),
@@ -564,6 +576,20 @@ export const ConfigSchema = v.strictObject({
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
+  /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
+  telemetry: v.optional(
+    v.strictObject({
+      traceUrl: v.optional(
+        v.pipe(
+          v.string(),
+          v.check(
+            (t) => /^https?:\/\/[^\s{}]+/.test(t) && t.includes("{traceId}") && URL.canParse(t.replaceAll("{traceId}", "0")),
+            "an http(s) URL template with {traceId} where the trace id goes (docs/console.md)",
+          ),
+        ),
+      ),
+    }),
+  ),
   subagents: v.optional(
     v.strictObject({
       maxDepth: v.optional(positiveInt),

@@ -42,6 +42,12 @@ export interface RunSummary {
   /** The start of the final answer. */
   answer?: string;
   error?: { code: string; message: string };
+  /** Spend in US dollars, when model prices are configured (`model.prices`) and the run ended. */
+  costUsd?: number;
+  /** The W3C trace id of the run's spans, when tracing is on. */
+  traceId?: string;
+  /** The replica that ran it, when runs are shared through a store (`durability.store`). */
+  replica?: string;
 }
 
 /** A page of the run list. */
@@ -98,14 +104,18 @@ export function runQueryFromUri(uri: string): RunQuery {
   return query;
 }
 
-/** Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal. */
+/**
+ * Page `entries` (in start order, oldest first) newest first. `withOwner`: name each run's principal.
+ * `maxPage`: the most runs a page holds (the console's own listing holds more than an MCP page).
+ */
 export function pageOfRuns(
   entries: readonly { owner: string; record: RunRecord; seq: number }[],
   query: RunQuery,
   withOwner: boolean,
+  maxPage = MAX_RUN_PAGE,
 ): RunPage {
   const before = query.cursor !== undefined && /^\d+$/.test(query.cursor) ? Number(query.cursor) : Infinity;
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), MAX_RUN_PAGE);
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), maxPage);
   const text = query.text?.toLowerCase();
   const runs: RunSummary[] = [];
   let last = 0;
@@ -152,5 +162,65 @@ export function summaryOf(r: RunRecord, principal?: string): RunSummary {
     ...(r.result ? { stopReason: r.result.stopReason } : {}),
     ...(r.result?.text !== undefined ? { answer: cut(r.result.text) } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.detail?.costUsd !== undefined ? { costUsd: r.detail.costUsd } : {}),
+    ...(r.detail?.traceId ? { traceId: r.detail.traceId } : {}),
+    ...(r.replica ? { replica: r.replica } : {}),
   };
+}
+
+/** One run of a list gathered from several replicas: its owner and its summary (without `principal`). */
+export interface ListedRun {
+  owner: string;
+  summary: RunSummary;
+}
+
+/** Where a listed run sorts: by start time, then owner, run id and replica (newest first = greatest first). */
+const orderKey = (r: ListedRun) => `${r.summary.startedAt}\n${r.owner}\n${r.summary.runId}\n${r.summary.replica ?? ""}`;
+
+/**
+ * Page runs gathered from several replicas, newest first by start time. The cursor is the last run's place
+ * in that order (opaque, base64url), so a page stays right while other replicas add runs. The same run
+ * listed twice (held here and read back from the store) appears once, the first given winning.
+ */
+export function pageOfListed(items: readonly ListedRun[], query: RunQuery, withOwner: boolean, maxPage = MAX_RUN_PAGE): RunPage {
+  const before = cursorKey(query.cursor);
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_RUN_PAGE, 1), maxPage);
+  const text = query.text?.toLowerCase();
+  const keyed = new Map<string, ListedRun>();
+  for (const r of items) {
+    const k = orderKey(r);
+    if (!keyed.has(k)) keyed.set(k, r);
+  }
+  const sorted = [...keyed.entries()].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
+  const runs: RunSummary[] = [];
+  let last = "";
+  let more = false;
+  for (const [k, r] of sorted) {
+    if ((before !== undefined && k >= before) || !summaryMatches(r, query, text)) continue;
+    if (runs.length === limit) {
+      more = true;
+      break;
+    }
+    const { principal: _p, ...summary } = r.summary;
+    runs.push(withOwner ? { ...summary, principal: r.owner } : summary);
+    last = k;
+  }
+  return { runs, ...(more ? { nextCursor: Buffer.from(last).toString("base64url") } : {}) };
+}
+
+/** The order key a fleet cursor names, or undefined for none (or one of another shape: the first page). */
+function cursorKey(cursor: string | undefined): string | undefined {
+  if (cursor === undefined || !/^[A-Za-z0-9_-]{8,2048}$/.test(cursor)) return undefined;
+  const k = Buffer.from(cursor, "base64url").toString();
+  return /^\d{4}-\d\d-\d\dT/.test(k) ? k : undefined;
+}
+
+function summaryMatches(r: ListedRun, q: RunQuery, text: string | undefined): boolean {
+  const s = r.summary;
+  if (q.status && s.status !== q.status) return false;
+  if (q.via && s.via !== q.via) return false;
+  if (q.trigger !== undefined && s.trigger !== q.trigger) return false;
+  if (q.principal !== undefined && r.owner !== q.principal) return false;
+  if (text === undefined) return true;
+  return [s.runId, s.instruction, s.answer, s.error?.message, s.error?.code].some((x) => x?.toLowerCase().includes(text));
 }

@@ -15,6 +15,7 @@ import type { RunEvent } from "../loop/events.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
 import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
+import type { SharedRunHistory } from "./shared-run-history.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -38,6 +39,8 @@ export interface RunRecord {
   trigger?: string;
   /** What it did, turn by turn (bounded; see `run-detail.ts`). Present once the run emitted an event. */
   detail?: RunDetail;
+  /** The replica that ran it, when finished runs are shared through a store (`shared-run-history.ts`). */
+  replica?: string;
 }
 
 /** How a run was started. */
@@ -76,6 +79,8 @@ export interface AgentStatus {
   runsSucceeded: number;
   runsFailed: number;
   usage: Usage;
+  /** Spend of the finished runs in US dollars, when model prices are configured (`model.prices`): absent without. */
+  costUsd?: number;
   startedAt: string;
 }
 
@@ -90,10 +95,15 @@ export interface RunHistoryLimits {
    * most gives up its oldest finished run, so a principal within its fair share is never the one to lose.
    */
   maxTotalBytes?: number;
+  /**
+   * Where every finished run is also written, so each replica sharing it lists the runs of all (the fleet's
+   * history, `shared-run-history.ts`). Absent: this replica's runs only.
+   */
+  shared?: SharedRunHistory;
 }
 
 /** The defaults of {@link RunHistoryLimits}. */
-export const DEFAULT_RUN_HISTORY: Readonly<Required<RunHistoryLimits>> = Object.freeze({
+export const DEFAULT_RUN_HISTORY: Readonly<Required<Omit<RunHistoryLimits, "shared">>> = Object.freeze({
   maxRuns: 100,
   maxBytes: 16 * 1024 * 1024,
   maxTotalBytes: 64 * 1024 * 1024,
@@ -128,6 +138,8 @@ interface Tally {
   succeeded: number;
   failed: number;
   usage: Usage;
+  /** Spend of finished runs that had a price; undefined while none had. */
+  costUsd?: number;
 }
 
 const keyOf = (owner: string, runId: string) => `${owner}\n${runId}`;
@@ -146,11 +158,14 @@ export class RunRegistry {
   private readonly listListeners = new Set<(change: RunListChange) => void>();
   private readonly eventListeners = new Set<(event: RunEvent, owner: string, record: RunRecord) => void>();
   private seq = 0;
-  readonly limits: Readonly<Required<RunHistoryLimits>>;
+  readonly limits: Readonly<Required<Omit<RunHistoryLimits, "shared">>>;
+  /** The fleet's history this registry writes its finished runs to, when shared. */
+  readonly shared: SharedRunHistory | undefined;
 
   constructor(limits: RunHistoryLimits | number = {}) {
-    const given = typeof limits === "number" ? { maxRuns: limits } : limits;
+    const { shared, ...given } = typeof limits === "number" ? { maxRuns: limits } : limits;
     this.limits = Object.freeze({ ...DEFAULT_RUN_HISTORY, ...stripUndefined(given) });
+    this.shared = shared;
   }
 
   /** Called with the run id that changed and its owner (and always for status). */
@@ -197,9 +212,16 @@ export class RunRegistry {
    * A page of runs, newest first: `viewer` undefined is the operator's view (every principal's runs,
    * each with its `principal`); else the viewer's own runs only. See `run-list.ts` for the query.
    */
-  list(query: RunQuery = {}, viewer?: string): RunPage {
+  list(query: RunQuery = {}, viewer?: string, maxPage?: number): RunPage {
     const entries = [...this.runs.values()].filter((e) => viewer === undefined || e.owner === viewer);
-    return pageOfRuns(entries, query, viewer === undefined);
+    return pageOfRuns(entries, query, viewer === undefined, maxPage);
+  }
+
+  /** Every held run (running or finished) that `viewer` may see: its own, or all for the operator's view (undefined). */
+  records(viewer?: string): { owner: string; record: RunRecord }[] {
+    const out: { owner: string; record: RunRecord }[] = [];
+    for (const e of this.runs.values()) if (viewer === undefined || e.owner === viewer) out.push({ owner: e.owner, record: e.record });
+    return out;
   }
 
   /** Whether `owner` has a run with this id (running or in history). */
@@ -242,6 +264,7 @@ export class RunRegistry {
       usage: emptyUsage(),
       ...(info.via ? { via: info.via } : {}),
       ...(info.trigger !== undefined ? { trigger: info.trigger } : {}),
+      ...(this.shared ? { replica: this.shared.replica } : {}),
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
@@ -294,6 +317,7 @@ export class RunRegistry {
     const t = this.tally(owner);
     t.succeeded++;
     t.usage = addUsage(t.usage, result.usage);
+    if (r.detail?.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + r.detail.costUsd;
     this.finish(owner, runId);
   }
 
@@ -306,6 +330,7 @@ export class RunRegistry {
     const t = this.tally(owner);
     t.failed++;
     t.usage = addUsage(t.usage, r.usage);
+    if (r.detail?.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + r.detail.costUsd;
     this.finish(owner, runId);
   }
 
@@ -316,6 +341,7 @@ export class RunRegistry {
     const tallies = owner === undefined ? [...this.tallies.values()] : [this.tallies.get(owner)].filter((t): t is Tally => t !== undefined);
     const sum = (k: "started" | "succeeded" | "failed") => tallies.reduce((n, t) => n + t[k], 0);
     const done = tallies.reduce((u, t) => addUsage(u, t.usage), emptyUsage());
+    const priced = tallies.filter((t) => t.costUsd !== undefined);
     return {
       state: running.length > 0 ? "running" : "idle",
       running: running.map((e) => e.record.runId),
@@ -323,6 +349,7 @@ export class RunRegistry {
       runsSucceeded: sum("succeeded"),
       runsFailed: sum("failed"),
       usage: running.reduce((u, e) => addUsage(u, e.record.usage), done),
+      ...(priced.length ? { costUsd: priced.reduce((n, t) => n + t.costUsd!, 0) } : {}),
       startedAt: this.startedAt,
     };
   }
@@ -358,6 +385,7 @@ export class RunRegistry {
     this.totalBytes += entry.bytes;
     this.changed(runId, owner);
     this.listChanged(runId, owner, entry.record);
+    this.shared?.publish(owner, entry.record);
     this.trim(owner, share);
   }
 

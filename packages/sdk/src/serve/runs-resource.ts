@@ -2,7 +2,8 @@
  * `agent://runs`: the run history as a resource. Reading it gives a page of runs, newest first (the query
  * in the URI: `agent://runs?status=failed&limit=20&cursor=…`, see `run-list.ts`); subscribing to
  * `agent://runs` tells of every run that starts or ends (`notifications/resources/updated`). An operator
- * lists every principal's runs (and may filter by `principal`); anyone else lists only their own.
+ * lists every principal's runs (and may filter by `principal`); anyone else lists only their own. With a
+ * shared history (`durability.store`), the list holds the finished runs of every replica sharing the store.
  */
 import { McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
@@ -11,6 +12,7 @@ import type { ServerSession } from "../mcp/server/session.ts";
 import type { Principal } from "./principal.ts";
 import type { RunRegistry } from "./run-registry.ts";
 import { runQueryFromUri } from "./run-list.ts";
+import { listRuns } from "./shared-run-history.ts";
 
 /** The URI of the run list (read it, or subscribe to it to hear of runs starting and ending). */
 export const RUNS_URI = "agent://runs";
@@ -22,7 +24,7 @@ export function registerRunsResource(
   principalOf: (authInfo: ServerSession["protocol"]["transport"]["authInfo"]) => Principal,
   sees: (owner: string) => (session: ServerSession) => boolean,
 ): void {
-  const read = (uri: string, authInfo: ServerSession["protocol"]["transport"]["authInfo"]) => {
+  const read = async (uri: string, authInfo: ServerSession["protocol"]["transport"]["authInfo"]) => {
     let query: ReturnType<typeof runQueryFromUri>;
     try {
       query = runQueryFromUri(uri);
@@ -30,7 +32,7 @@ export function registerRunsResource(
       throw new McpError(ErrorCode.InvalidParams, `${uri}: ${(e as Error).message}`, { uri });
     }
     const p = principalOf(authInfo);
-    const page = registry.list(query, p.role === "operator" ? undefined : p.id);
+    const page = await listRuns(registry, query, p.role === "operator" ? undefined : p.id);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(page) }] };
   };
   const description =

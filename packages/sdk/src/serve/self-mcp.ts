@@ -24,9 +24,10 @@ import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
-import { RunRegistry, type RunHistoryLimits, type RunRecord, type ToolInFlight } from "./run-registry.ts";
+import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { registerRunsResource } from "./runs-resource.ts";
+import { readRun } from "./shared-run-history.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import type { ServedRunStart, ServedRuns } from "./served-runs.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
@@ -317,11 +318,13 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       mimeType: "application/json",
       description: "A run's status, then its result",
     },
-    (uri, vars, ctx) => {
+    async (uri, vars, ctx) => {
       const runId = String(vars.runId);
       const p = principalOf(ctx.authInfo);
       const own = registry.get(runId, p.id);
-      const record = own ?? (p.role === "operator" ? operatorRecord(registry, runId) : undefined);
+      // Held here first; then, with a shared history, the run as another replica wrote it to the store.
+      const found = own ? undefined : await readRun(registry, runId, { id: p.id, operator: p.role === "operator" });
+      const record = own ?? (found && found.owner !== p.id ? { ...found.record, principal: found.owner } : found?.record);
       // Resource-not-found (-32002) with the URI, as the resources spec shows; "expired" says why.
       if (!record) {
         if (registry.expired(runId, p.id))
@@ -427,12 +430,6 @@ function describeEvent(e: RunEvent): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** An operator reading another principal's run: the most recent with that id, with its owner named. */
-function operatorRecord(registry: RunRegistry, runId: string): (RunRecord & { principal: string }) | undefined {
-  const found = registry.find(runId)[0];
-  return found ? { ...found.record, principal: found.owner } : undefined;
 }
 
 /** The "expired" answer for a run that left the bounded history. */

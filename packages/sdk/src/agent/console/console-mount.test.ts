@@ -10,6 +10,8 @@ import { emptyUsage } from "../../model/language-model.ts";
 import type { OperatorControl } from "../../a2a/server/operator.ts";
 import { scopedRunId } from "../../serve/principal.ts";
 import { RunRegistry } from "../../serve/run-registry.ts";
+import { summaryOf } from "../../serve/run-list.ts";
+import type { SharedRunHistory } from "../../serve/shared-run-history.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../../transport/http-server/index.ts";
 import { CONSOLE_CSP, createConsoleMount, type ConsoleMount } from "./console-mount.ts";
 
@@ -26,8 +28,11 @@ afterEach(async () => {
   server = mount = undefined;
 });
 
-async function start(allowedOrigins?: string[], options: { noAuth?: boolean; operators?: string[] } = {}) {
-  const registry = new RunRegistry();
+async function start(
+  allowedOrigins?: string[],
+  options: { noAuth?: boolean; operators?: string[]; traceUrl?: string; registry?: RunRegistry } = {},
+) {
+  const registry = options.registry ?? new RunRegistry();
   const calls: string[] = [];
   const control: OperatorControl = {
     lifecycle: () => ({ state: "running", inFlight: registry.status().running.length }),
@@ -49,6 +54,7 @@ async function start(allowedOrigins?: string[], options: { noAuth?: boolean; ope
     },
     operators: new Set(options.operators ?? []),
     authRequired: !options.noAuth,
+    ...(options.traceUrl ? { traceUrl: options.traceUrl } : {}),
     mcpTasks: () => [
       { owner: "bearer:alice", view: { taskId: "t-alice", status: "working", createdAt: new Date().toISOString() } },
       { owner: "bearer:bob", view: { taskId: "t-bob", status: "completed", createdAt: new Date().toISOString() } },
@@ -119,10 +125,10 @@ test("each user sees its own runs and MCP tasks; the operator sees all; a user's
       runs: { runId: string; principal: string }[];
       triggers?: unknown;
     };
-  const bobs = (await snapshot(BOB)).runs as { runId: string; result?: { text: string } }[];
-  expect(bobs.map((r) => r.runId)).toEqual(["big", "b-1"]);
+  const bobs = (await snapshot(BOB)).runs as { runId: string; principal: string; answer?: string }[];
+  expect(bobs.map((r) => `${r.principal} ${r.runId}`)).toEqual(["bearer:bob big", "bearer:bob b-1"]);
   // The list carries an excerpt of a long answer; the run's detail has all of it.
-  expect(bobs[0]!.result!.text.length).toBe(301);
+  expect(bobs[0]!.answer!.length).toBe(200);
   expect(
     ((await (await fetch(at("/console/api/run?id=big"), { headers: auth(BOB) })).json()) as { result: { text: string } }).result.text
       .length,
@@ -246,4 +252,99 @@ test("on loopback without auth the caller is the local principal: its own runs a
     await server?.close();
     server = mount = undefined;
   }
+});
+
+test("older runs page past the snapshot's newest 200 with the cursor it gives, filters applied, each principal its own", async () => {
+  const { registry, at } = await start();
+  for (let i = 0; i < 230; i++) {
+    const owner = i % 10 === 0 ? "bearer:bob" : "bearer:alice";
+    registry.start(`r-${i}`, `work ${i}`, owner);
+    if (i % 3 === 0) registry.fail(`r-${i}`, { code: "E_X", message: "failed" }, undefined, owner);
+  }
+  const snap = (await (await fetch(at("/console/api/snapshot"), { headers: auth(OPS) })).json()) as {
+    runs: { runId: string }[];
+    runsCursor?: string;
+  };
+  expect(snap.runs.length).toBe(200);
+  expect(snap.runs[0]!.runId).toBe("r-229");
+  expect(snap.runsCursor).toBeDefined();
+  const page = async (t: string, query: string) =>
+    (await (await fetch(at(`/console/api/runs?${query}`), { headers: auth(t) })).json()) as any;
+  const older = await page(OPS, `cursor=${snap.runsCursor}&limit=100`);
+  expect(older.runs.map((r: { runId: string }) => r.runId)).toEqual(Array.from({ length: 30 }, (_, i) => `r-${29 - i}`));
+  expect(older.nextCursor).toBeUndefined();
+  // Filters go with the cursor; a user pages through its own runs only.
+  const failed = await page(OPS, `cursor=${snap.runsCursor}&status=failed`);
+  expect(failed.runs.every((r: { status: string }) => r.status === "failed")).toBe(true);
+  expect(failed.runs.length).toBe(10);
+  const bobs = await page(BOB, "limit=10");
+  expect(bobs.runs.map((r: { principal: string }) => r.principal)).toEqual(Array(10).fill("bearer:bob"));
+  const bobsOlder = await page(BOB, `limit=10&cursor=${bobs.nextCursor}`);
+  expect(bobsOlder.runs.map((r: { runId: string }) => r.runId)).toEqual(Array.from({ length: 10 }, (_, k) => `r-${120 - 10 * k}`));
+  expect((await fetch(at("/console/api/runs?status=lost"), { headers: auth(OPS) })).status).toBe(400);
+});
+
+test("a run's trace id links to the configured trace page, the id encoded; a malformed id links nowhere", async () => {
+  const { registry, at } = await start(undefined, { traceUrl: "https://jaeger.example.com/trace/{traceId}?ui=1" });
+  const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+  registry.start("traced", "traced work", "bearer:alice");
+  registry.observe("traced", { type: "model-request", runId: "traced", turn: 1, messages: 1, traceId } as never, "bearer:alice");
+  registry.start("odd", "odd work", "bearer:alice");
+  registry.observe("odd", { type: "model-request", runId: "odd", turn: 1, messages: 1, traceId: "../../x?y=1" } as never, "bearer:alice");
+  const run = async (id: string) => (await (await fetch(at(`/console/api/run?id=${id}`), { headers: auth(ALICE) })).json()) as any;
+  expect((await run("traced")).traceLink).toBe(`https://jaeger.example.com/trace/${traceId}?ui=1`);
+  expect((await run("odd")).traceLink).toBeUndefined();
+});
+
+test("spend in money where runs had a price: the status sums it, each run carries its own; none without prices", async () => {
+  const { registry, at } = await start();
+  const end = (id: string, costUsd?: number) => {
+    registry.start(id, id, "bearer:alice");
+    registry.observe(id, { type: "model-request", runId: id, turn: 1, messages: 1 } as never, "bearer:alice");
+    registry.observe(
+      id,
+      { type: "run-end", runId: id, stopReason: "final", durationMs: 5, ...(costUsd !== undefined ? { costUsd } : {}) } as never,
+      "bearer:alice",
+    );
+    registry.succeed(id, { text: "ok", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
+  };
+  const snapshot = async () => (await (await fetch(at("/console/api/snapshot"), { headers: auth(ALICE) })).json()) as any;
+  end("free");
+  expect((await snapshot()).overview.status.costUsd).toBeUndefined();
+  end("paid-1", 0.25);
+  end("paid-2", 0.5);
+  const snap = await snapshot();
+  expect(snap.overview.status.costUsd).toBeCloseTo(0.75);
+  expect(snap.runs.map((r: { runId: string; costUsd?: number }) => [r.runId, r.costUsd])).toEqual([
+    ["paid-2", 0.5],
+    ["paid-1", 0.25],
+    ["free", undefined],
+  ]);
+});
+
+test("with a shared history, the runs of other replicas are listed and read, each principal its own", async () => {
+  // Another replica's finished runs, as the store side hands them over (agent/run-history-store.ts).
+  const other = new RunRegistry();
+  other.start("remote-1", "done elsewhere", "bearer:alice");
+  other.succeed("remote-1", { text: "from B", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");
+  const remote = { ...other.get("remote-1", "bearer:alice")!, replica: "replica-b" };
+  const shared: SharedRunHistory = {
+    replica: "replica-a",
+    publish: () => {},
+    list: async (viewer) =>
+      viewer === undefined || viewer === "bearer:alice" ? [{ owner: "bearer:alice", summary: summaryOf(remote) }] : [],
+    read: async (runId, owner) =>
+      runId === "remote-1" && (owner === undefined || owner === "bearer:alice") ? { owner: "bearer:alice", record: remote } : undefined,
+    close: async () => {},
+  };
+  const { at } = await start(undefined, { registry: new RunRegistry({ shared }) });
+  const runsOf = async (t: string) =>
+    ((await (await fetch(at("/console/api/snapshot"), { headers: auth(t) })).json()) as { runs: { runId: string; replica?: string }[] })
+      .runs;
+  expect((await runsOf(ALICE)).map((r) => [r.runId, r.replica])).toEqual([["remote-1", "replica-b"]]);
+  expect(await runsOf(BOB)).toEqual([]);
+  const read = (t: string) => fetch(at("/console/api/run?id=remote-1&principal=bearer%3Aalice"), { headers: auth(t) });
+  expect(((await (await read(ALICE)).json()) as { result: { text: string }; replica: string }).replica).toBe("replica-b");
+  expect((await read(BOB)).status).toBe(404);
+  expect(((await (await read(OPS)).json()) as { principal: string }).principal).toBe("bearer:alice");
 });

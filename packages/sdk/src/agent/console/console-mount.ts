@@ -19,7 +19,9 @@ import type { Caller } from "../../transport/http-server/context.ts";
 import { CONSOLE_APP_JS, CONSOLE_CSS, CONSOLE_HTML } from "./assets.generated.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
 import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
-import { RunIndex } from "./run-index.ts";
+import { listRuns, readRun } from "../../serve/shared-run-history.ts";
+import { runQueryFromUri } from "../../serve/run-list.ts";
+import { traceLink } from "./trace-link.ts";
 
 /** Where the console is served. */
 export const CONSOLE_PATH = "/console";
@@ -72,6 +74,8 @@ export interface ConsoleMountOptions {
   operator: Omit<OperatorSurface, "registry" | "logger">;
   /** The served MCP tasks with their owners. */
   mcpTasks?: ConsoleViewSources["mcpTasks"];
+  /** The OTLP backend's trace page, `{traceId}` in it (`telemetry.traceUrl`): a run's trace id links there. */
+  traceUrl?: string;
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */
   authRequired: boolean;
   /** Open event streams one principal may hold (429 past it). Default 16. */
@@ -89,7 +93,6 @@ export interface ConsoleMount extends HttpMount {
 
 /** Build the console mount. */
 export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
-  const index = new RunIndex(o.registry);
   const startedAt = Date.now();
   // Readiness may try to connect the servers: asked at most every 5 s, however many pages are open.
   let readiness: { at: number; answer: ReturnType<ConsoleFacts["ready"]> } | undefined;
@@ -99,7 +102,6 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   };
   const sources: ConsoleViewSources = {
     registry: o.registry,
-    index,
     facts: { ...o.facts, ready },
     ...(o.mcpTasks ? { mcpTasks: o.mcpTasks } : {}),
     a2aTasks: () =>
@@ -146,9 +148,21 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
       const id = q.get("id") ?? "";
       // Another principal's run is named by its owner, and only an operator may name one.
       const owner = who.role === "operator" ? (q.get("principal") ?? who.id) : who.id;
-      const record = o.registry.get(id, owner);
-      if (!record) return failure(404, "not_found", `no run ${id.slice(0, 80)} is held for ${owner}`);
-      return json({ principal: owner, ...record });
+      const found = await readRun(o.registry, id, { id: who.id, operator: who.role === "operator" }, owner);
+      if (!found) return failure(404, "not_found", `no run ${id.slice(0, 80)} is held for ${owner}`);
+      const link = traceLink(o.traceUrl, found.record.detail?.traceId);
+      return json({ principal: found.owner, ...found.record, ...(link ? { traceLink: link } : {}) });
+    }
+    if (sub === "runs") {
+      // Older pages of the list (the snapshot holds the newest): the query of agent://runs, the same paging.
+      let query: ReturnType<typeof runQueryFromUri>;
+      try {
+        query = runQueryFromUri(`agent://runs${new URL(req.url).search}`);
+      } catch (e) {
+        return failure(400, "invalid_params", (e as Error).message);
+      }
+      const page = await listRuns(o.registry, query, who.role === "operator" ? undefined : who.id);
+      return json({ ...page, runs: page.runs.map((r) => ({ principal: who.id, ...r })) });
     }
     return failure(404, "not_found", "no such console API");
   }
@@ -261,7 +275,6 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
     },
     close() {
       for (const stop of [...streams]) stop();
-      index.close();
     },
   };
 }

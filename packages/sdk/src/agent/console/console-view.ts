@@ -6,16 +6,18 @@
  */
 import { LOCAL_PRINCIPAL, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
+import { listRuns } from "../../serve/shared-run-history.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
-import type { RunIndex } from "./run-index.ts";
 
-/** The runs a snapshot lists (newest first); the detail of any held run is one request away. */
+/**
+ * The runs a snapshot lists (newest first, the fleet's with a shared history); older ones are a page away
+ * (`GET /console/api/runs?cursor=…`, from the snapshot's `runsCursor`), a run's detail one request.
+ */
 export const CONSOLE_RUNS = 200;
 
 /** What the view reads. */
 export interface ConsoleViewSources {
   registry: RunRegistry;
-  index: RunIndex;
   facts: ConsoleFacts;
   /** The unfinished A2A tasks with their owners (none without A2A). */
   a2aTasks?: () => { owner: string; id: string; contextId: string; state: string }[];
@@ -31,8 +33,9 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
   const owner = operator ? undefined : who.id;
   const ready = await s.facts.ready().catch((e: unknown) => ({ ok: false as const, reason: e instanceof Error ? e.message : String(e) }));
   const lifecycle = s.facts.lifecycle();
-  // The list carries excerpts (a run's answer may be megabytes); its detail is GET /console/api/run.
-  const runs = s.index.list(owner, CONSOLE_RUNS).map(({ owner: o, record }) => ({ principal: o, ...(excerpt(record, 0) as object) }));
+  // The list carries summaries (a run's answer may be megabytes); its detail is GET /console/api/run.
+  const page = await listRuns(s.registry, { limit: CONSOLE_RUNS }, owner, CONSOLE_RUNS);
+  const runs = page.runs.map((r) => ({ principal: who.id, ...r }));
   const tasks = (s.a2aTasks?.() ?? []).filter((t) => owner === undefined || t.owner === owner);
   const mcpTasks = (s.mcpTasks?.() ?? [])
     .filter((t) => owner === undefined || t.owner === owner)
@@ -50,6 +53,7 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
       ...(own && lifecycle.sampling !== undefined ? { sampling: lifecycle.sampling } : {}),
     },
     runs,
+    ...(page.nextCursor ? { runsCursor: page.nextCursor } : {}),
     ...(own ? { triggers: s.facts.triggers?.() ?? [] } : {}),
     ...(own ? { servers: s.facts.servers?.() ?? [], a2aPeers: s.facts.a2aPeers?.() ?? [] } : {}),
     // A subagent belongs to the run that spawned it, not to a principal: the agent's own to see.

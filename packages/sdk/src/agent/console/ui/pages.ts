@@ -5,6 +5,7 @@
  * record as keys and values, so richer records appear as they are.
  */
 import { card, duration, h, kv, status, table, text, when } from "./dom.ts";
+import { get } from "./live.ts";
 
 /** What a page draws with. */
 export interface PageContext {
@@ -46,6 +47,35 @@ export function triggerOf(run: any): string {
   return String(t.id ?? t.kind ?? JSON.stringify(t));
 }
 
+/** US dollars: cents, or four decimals under a cent. */
+export const money = (usd: number) => `$${usd !== 0 && Math.abs(usd) < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+
+/** What a run or a sum cost, or the label saying only tokens are known. */
+const costText = (usd: number | undefined, running = false) =>
+  usd !== undefined ? money(usd) : running ? "when it ends" : "tokens only (no price)";
+
+/** The spend of `runs` with a price, how many had none; undefined when none had one. */
+function sumCost(runs: any[]): { usd: number; unpriced: number } | undefined {
+  const priced = runs.filter((r) => typeof r.costUsd === "number");
+  if (priced.length === 0) return undefined;
+  return { usd: priced.reduce((n, r) => n + r.costUsd, 0), unpriced: runs.filter((r) => r.status !== "running").length - priced.length };
+}
+
+/** A spend card: dollars (and how many runs had no price), or tokens only, said so. */
+function spend(label: string, cost: { usd: number; unpriced: number } | undefined, id: string): HTMLElement {
+  return card(
+    label,
+    cost
+      ? h(
+          "span",
+          { id },
+          money(cost.usd),
+          cost.unpriced > 0 ? h("span", { class: "muted" }, ` (${cost.unpriced} runs without a price)`) : null,
+        )
+      : h("span", { id, class: "muted", title: "set model.prices to count spend in money" }, "tokens only: no model price configured"),
+  );
+}
+
 function sumUsage(runs: any[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of runs) for (const [k, v] of Object.entries(r.usage ?? {})) if (typeof v === "number") out[k] = (out[k] ?? 0) + v;
@@ -77,6 +107,8 @@ export function overview(c: PageContext): HTMLElement {
       card("Runs started", st.runsStarted),
       card("Succeeded", st.runsSucceeded),
       card("Failed", st.runsFailed),
+      spend("Spend since start", st.costUsd !== undefined ? { usd: st.costUsd, unpriced: 0 } : undefined, "spend-start"),
+      spend("Spend today", sumCost(todays), "spend-today"),
     ),
     h("h2", {}, "Usage since start"),
     usageTable(st.usage, "Usage since start"),
@@ -123,7 +155,7 @@ export function overview(c: PageContext): HTMLElement {
 /** A table of runs (newest first), each linking to its detail. */
 export function runTable(runs: any[], empty: string): HTMLElement {
   return table(
-    ["started", "status", "run", "principal", "trigger", "instruction", "turns", "tools", "tokens"],
+    ["started", "status", "run", "principal", "trigger", "instruction", "turns", "tools", "tokens", "cost"],
     runs.map((r) => [
       when(r.startedAt),
       status(r.status),
@@ -134,24 +166,36 @@ export function runTable(runs: any[], empty: string): HTMLElement {
       r.turns,
       r.toolCalls,
       text(r.usage?.totalTokens ?? 0),
+      h("span", { class: r.costUsd === undefined ? "muted" : "" }, costText(r.costUsd, r.status === "running")),
     ]),
     empty,
     "Runs",
   );
 }
 
-/** Runs: the filter form (kept while the data below it updates) and the filtered table. */
+/** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
   c: PageContext,
   filters: Record<string, string>,
   onFilter: () => void,
 ): { page: HTMLElement; update: (c: PageContext) => void } {
   const data = h("div", { id: "runs-data" });
+  const olderBox = h("div", { id: "older-runs" });
+  // Older pages: fetched with the filters of the moment; a change of filter starts them over.
+  let older: any[] = [];
+  let olderCursor: string | undefined;
+  let olderFrom: string | undefined;
+  const resetOlder = () => {
+    older = [];
+    olderCursor = undefined;
+    olderFrom = undefined;
+  };
   const input = (name: string, label: string, el: HTMLInputElement | HTMLSelectElement) => {
     el.name = name;
     el.value = filters[name] ?? "";
     el.addEventListener("input", () => {
       filters[name] = el.value;
+      resetOlder();
       onFilter();
     });
     return h("label", {}, label, el);
@@ -167,22 +211,67 @@ export function runsPage(
     c.operator ? input("principal", "Principal", h("select", {}, ...options(principals))) : null,
     input("text", "Text", h("input", { type: "search", placeholder: "run id, instruction, answer" })),
   );
+  let latest = c;
+  const loadOlder = async (button: HTMLButtonElement) => {
+    const cursor = olderCursor ?? olderFrom;
+    if (!cursor) return;
+    button.disabled = true;
+    const q = new URLSearchParams({ cursor, limit: "100" });
+    if (filters.status) q.set("status", filters.status);
+    if (filters.trigger) q.set("trigger", filters.trigger);
+    if (filters.principal) q.set("principal", filters.principal);
+    if (filters.text) q.set("q", filters.text);
+    try {
+      const page = await get(`runs?${q}`);
+      older = [...older, ...page.runs];
+      olderCursor = page.nextCursor;
+      if (!olderCursor) olderFrom = undefined;
+    } catch (e) {
+      olderBox.append(h("p", { class: "status-failed" }, `older runs: ${(e as Error).message}`));
+      return;
+    }
+    drawOlder();
+  };
+  const drawOlder = () => {
+    const more = olderCursor ?? (older.length === 0 ? olderFrom : undefined);
+    const shown = new Set((latest.snap.runs as any[]).map((r) => `${r.principal}\n${r.runId}\n${r.startedAt}`));
+    const rows = older.filter((r) => !shown.has(`${r.principal}\n${r.runId}\n${r.startedAt}`));
+    const shownOlder = older.length ? [h("h2", {}, `Older runs (${rows.length})`), runTable(rows, "no older run matches")] : [];
+    olderBox.replaceChildren(
+      ...shownOlder,
+      more
+        ? h(
+            "button",
+            { type: "button", id: "older-runs-button", onclick: (e: Event) => void loadOlder(e.currentTarget as HTMLButtonElement) },
+            older.length ? "More older runs" : "Older runs",
+          )
+        : h("p", { class: "muted" }, older.length ? "no older run" : ""),
+    );
+  };
   const update = (cx: PageContext) => {
+    latest = cx;
     const q = (filters.text ?? "").toLowerCase();
     const runs = (cx.snap.runs as any[]).filter(
       (r) =>
         (!filters.status || r.status === filters.status) &&
         (!filters.trigger || triggerOf(r) === filters.trigger) &&
         (!filters.principal || r.principal === filters.principal) &&
-        (!q || JSON.stringify([r.runId, r.instruction, r.result?.text, r.error?.message]).toLowerCase().includes(q)),
+        (!q || JSON.stringify([r.runId, r.instruction, r.answer, r.error?.message, r.error?.code]).toLowerCase().includes(q)),
     );
     data.replaceChildren(
-      h("p", { class: "muted" }, `${runs.length} of ${cx.snap.runs.length} held runs, newest first`),
+      h(
+        "p",
+        { class: "muted" },
+        `${runs.length} of ${cx.snap.runsCursor ? "the newest " : ""}${cx.snap.runs.length} run${cx.snap.runs.length === 1 ? "" : "s"}, newest first`,
+      ),
       runTable(runs, "no run matches"),
     );
+    // The newest page's end moves as runs start: older pages follow from where the snapshot ends now.
+    if (older.length === 0) olderFrom = cx.snap.runsCursor;
+    drawOlder();
   };
   update(c);
-  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), form, data), update };
+  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), form, data, olderBox), update };
 }
 
 /** A run's detail: what it was asked, how it went, its answer or failure, and every other field. */
@@ -203,6 +292,27 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
       card("Duration", duration(ended - Date.parse(run.startedAt))),
       card("Turns", run.turns),
       card("Tool calls", run.toolCalls),
+      card(
+        "Cost",
+        h(
+          "span",
+          { id: "run-cost", class: run.detail?.costUsd === undefined ? "muted" : "" },
+          costText(run.detail?.costUsd, run.status === "running"),
+        ),
+      ),
+      run.replica ? card("Replica", run.replica) : null,
+      run.detail?.traceId
+        ? card(
+            "Trace",
+            run.traceLink
+              ? h(
+                  "a",
+                  { href: run.traceLink, id: "trace-link", class: "mono", target: "_blank", rel: "noopener noreferrer" },
+                  run.detail.traceId,
+                )
+              : h("code", { id: "trace-id", class: "mono" }, run.detail.traceId),
+          )
+        : null,
     ),
     h("h2", {}, "Instruction"),
     h("pre", { id: "run-instruction" }, run.instruction),
@@ -252,6 +362,8 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "result",
     "error",
     "trigger",
+    "replica",
+    "traceLink",
   ];
   if (Object.keys(run).some((k) => !known.includes(k))) section.append(h("h2", {}, "More"), kv(run, known));
   return section;

@@ -1,0 +1,47 @@
+/** `agentd status` as text: spend in dollars only where prices are known, and the replica of each failure of a fleet. */
+import { expect, test } from "bun:test";
+import type { RunSummary } from "@agentd/sdk/serve";
+import { renderStatus, type StatusSnapshot } from "./render-status.ts";
+
+const usage = { inputTokens: 10, outputTokens: 2, totalTokens: 12 };
+const snapshot = (over: Partial<StatusSnapshot["status"]>, failures: RunSummary[] = []): StatusSnapshot => ({
+  url: "http://127.0.0.1:7777/mcp",
+  status: {
+    state: "idle",
+    running: [],
+    runsStarted: 1,
+    runsSucceeded: 1,
+    runsFailed: 0,
+    usage,
+    startedAt: new Date().toISOString(),
+    ...over,
+  },
+  running: [],
+  failures,
+  at: new Date().toISOString(),
+});
+const failure = (runId: string, replica?: string): RunSummary => ({
+  runId,
+  status: "failed",
+  instruction: "x",
+  startedAt: new Date().toISOString(),
+  turns: 1,
+  toolCalls: 0,
+  usage,
+  error: { code: "E_X", message: "broke" },
+  ...(replica ? { replica } : {}),
+});
+
+test("spend: dollars with prices, tokens only without", () => {
+  expect(renderStatus(snapshot({ costUsd: 1.5 }))).toMatch(/^spend\s+\$1\.50$/m);
+  expect(renderStatus(snapshot({ costUsd: 0.0012 }))).toMatch(/^spend\s+\$0\.0012$/m);
+  expect(renderStatus(snapshot({}))).toMatch(/^spend\s+tokens only \(no model prices\)$/m);
+});
+
+test("a fleet's failures name the replica that ran each; one replica's do not", () => {
+  const fleet = renderStatus(snapshot({}, [failure("f-1", "replica-a"), failure("f-2", "replica-b")]));
+  expect(fleet).toMatch(/^RUN\s+VIA\s+REPLICA\s+AGO/m);
+  expect(fleet).toMatch(/^f-1\s+replica-a\s/m);
+  const single = renderStatus(snapshot({}, [failure("f-3")]));
+  expect(single).not.toContain("REPLICA");
+});
