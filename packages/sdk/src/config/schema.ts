@@ -469,7 +469,6 @@ export const CapabilitiesSchema = v.strictObject({
   ),
 });
 
-/** The whole configuration file. */
 /** Durable work across replicas (docs/durability.md). Absent = today's behaviour: nothing is claimed. */
 export const DurabilitySchema = v.strictObject({
   /**
@@ -548,7 +547,7 @@ export const DurabilitySchema = v.strictObject({
   ),
 });
 
-/** The whole `agentd.json` file (valibot schema): the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
+/** The whole `agentd.json` file: the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
 export const ConfigSchema = v.strictObject({
   $schema: v.optional(v.string()),
   model: v.optional(ModelConfigSchema),
@@ -573,9 +572,6 @@ export const ConfigSchema = v.strictObject({
   ),
 });
 
-/** A validated configuration (durations in milliseconds). */
-export type AgentdConfig = v.InferOutput<typeof ConfigSchema>;
-/** One MCP server entry. */
-export type McpServerConfig = v.InferOutput<typeof McpServerConfigSchema>;
-/** Model settings. */
-export type ModelConfig = v.InferOutput<typeof ModelConfigSchema>;
+// The output types (`AgentdConfig` and its parts) are declared in ./types.ts, generated from these schemas by
+// scripts/declared-types.ts and checked equal to what valibot infers (./types.types.test.ts).
+export type { AgentdConfig, McpServerConfig, ModelConfig } from "./types.ts";
