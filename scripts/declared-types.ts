@@ -447,6 +447,8 @@ async function configTypes(): Promise<{
   const schema = modules.schema;
   // A duration is written "30s" or 30000 and comes out of the parse as milliseconds.
   printer.overrides.set(schema.ModelConfigSchema.entries.timeout.wrapped, { text: "number", refs: [] });
+  // `versionNegotiation`: "legacy", the older spelling, comes out as "initialize".
+  printer.overrides.set(schema.StdioServerSchema.entries.versionNegotiation.wrapped, { text: '"auto" | "initialize"', refs: [] });
   for (const [, name, type] of CONFIG_TYPES) {
     const s = modules[CONFIG_TYPES.find(([, n]) => n === name)?.[0] as string][name];
     printer.names.set(s, { name: type, file: out.path });

@@ -102,9 +102,10 @@ export interface StdioServerConfig {
   required?: boolean | undefined;
   /**
    * How the server's MCP revision is picked: "auto" probes with `server/discover` and speaks 2026-07-28
-   * when the server does, else falls back to `initialize`; "legacy" (default) uses `initialize` only.
+   * when the server does, else falls back to `initialize`; "initialize" (default) uses `initialize` only
+   * ("legacy", its older spelling, is read as "initialize").
    */
-  versionNegotiation?: "auto" | "legacy" | undefined;
+  versionNegotiation?: "auto" | "initialize" | undefined;
   /** This server's sampling requests: overrides `capabilities.sampling` (false: never serviced). */
   sampling?: SamplingConfig | undefined;
   /** Whether this server's prompts are used (`run --prompt`, `agentd mcp … prompts`, list_changed); default true. */
@@ -156,7 +157,7 @@ export interface HttpServerConfig {
   disabled?: boolean | undefined;
   required?: boolean | undefined;
   /** See the stdio entry's `versionNegotiation`. */
-  versionNegotiation?: "auto" | "legacy" | undefined;
+  versionNegotiation?: "auto" | "initialize" | undefined;
   /** See the stdio entry's `sampling`. */
   sampling?: SamplingConfig | undefined;
   /** See the stdio entry's `prompts`. */

@@ -25,8 +25,11 @@ import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";
 
-/** How a client picks the era of a server. */
-export type VersionNegotiation = "auto" | "legacy";
+/**
+ * How a client picks the revision of a server: `"auto"` probes with `server/discover`, `"initialize"` uses the
+ * `initialize` handshake only. `"legacy"` is the older spelling of `"initialize"`, still accepted.
+ */
+export type VersionNegotiation = "auto" | "initialize" | "legacy";
 
 /** The verdict of a probe. */
 export type ProbeVerdict = { kind: "stateless"; revision: StatelessRevision; discover: DiscoverResult } | { kind: "handshake" };
