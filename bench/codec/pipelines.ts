@@ -10,7 +10,10 @@
  *   handler, `CallToolResultSchema` on a result, the notification's schema), then `serializeMessage`;
  * - v2 SDK 2.4.0: the same with its `deserializeMessage` and `specTypeSchemas`.
  */
-import { classify, encodeNdjson, getCodec } from "@agentd/sdk/wire";
+// The codec and framing are internal to the SDK (not on `@agentd/sdk/wire`): measured from its source.
+import { classify } from "../../packages/sdk/src/wire/jsonrpc.ts";
+import { encodeNdjson } from "../../packages/sdk/src/wire/ndjson.ts";
+import { getCodec } from "../../packages/sdk/src/wire/codecs.ts";
 import * as v1 from "@modelcontextprotocol/sdk/types.js";
 import { serializeMessage as v1Serialize } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { deserializeMessage as v2Deserialize, serializeMessage as v2Serialize, specTypeSchemas } from "@modelcontextprotocol/server";

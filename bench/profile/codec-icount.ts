@@ -9,7 +9,7 @@
  * PIPELINE: floor (JSON.parse + JSON.stringify), classify (the floor plus `classify`), agentd (the codec
  * benchmark's agentd pipeline).
  */
-import { classify } from "@agentd/sdk/wire";
+import { classify } from "../../packages/sdk/src/wire/jsonrpc.ts";
 import { GROUPS, type CodecMessage } from "../codec/corpus.ts";
 import { agentd, floor } from "../codec/pipelines.ts";
 

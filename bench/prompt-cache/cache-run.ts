@@ -4,7 +4,8 @@
  * cache write). The gateway's cache model decides the split; nothing here is a provider's real number.
  */
 import { createModel, type ModelDialect } from "@agentd/adapters";
-import { runLoop, type ToolSet, type Usage } from "@agentd/sdk/loop";
+import { runLoop, type ToolSet } from "@agentd/sdk/loop";
+import type { Usage } from "@agentd/sdk/model";
 import { startFakeGateway, type Dialect, type Turn } from "@agentd/testkit";
 
 /** The real APIs' smallest cacheable prefix (Claude Sonnet, OpenAI, Gemini 2.5 Flash), in tokens. */

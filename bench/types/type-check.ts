@@ -3,7 +3,9 @@
  * (in the system's temp folder) whose node_modules links the built packages, a strict NodeNext tsconfig with
  * `skipLibCheck: false` (every published `.d.ts` is checked, as a project that does not skip them would),
  * and one file that imports the entry points an application uses. Prints tsc's `--extendedDiagnostics`
- * figures that matter (check time, types, instantiations, total) as one JSON line.
+ * figures that matter (check time, types, instantiations, total) as one JSON line, with the check time of the
+ * same project over a file that imports nothing (`baselineCheckSeconds`: the consumer's own `lib`, lib.dom
+ * mostly) and the difference (`packagesCheckSeconds`: what importing the packages costs).
  *
  * Usage: bun bench/types/type-check.ts [--build]   (--build first runs scripts/build-packages.ts sdk adapters testkit)
  *   TYPES_TRACE_DIR=dir   also write tsc's --generateTrace there (which files the time goes to)
@@ -62,23 +64,30 @@ try {
     }),
   );
   writeFileSync(join(work, "consumer.ts"), CONSUMER);
+  // The same project with a file that imports nothing: what the consumer's own `lib` (lib.dom, lib.es*) costs
+  // whatever it imports. The difference is what importing the packages costs.
+  writeFileSync(join(work, "empty.ts"), "export {};\n");
+  writeFileSync(join(work, "tsconfig.empty.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["empty.ts"] }));
   const node = Bun.which("node") ?? process.execPath;
-  const trace = process.env.TYPES_TRACE_DIR ? ["--generateTrace", process.env.TYPES_TRACE_DIR] : [];
-  const r = Bun.spawnSync([node, TSC, "-p", "tsconfig.json", "--extendedDiagnostics", ...trace], {
-    cwd: work,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const out = r.stdout.toString() + r.stderr.toString();
-  const figure = (name: string) => out.match(new RegExp(`^${name}:\\s+([\\d.]+)`, "m"))?.[1];
+  const run = (project: string, trace: string[] = []) => {
+    const r = Bun.spawnSync([node, TSC, "-p", project, "--extendedDiagnostics", ...trace], { cwd: work, stdout: "pipe", stderr: "pipe" });
+    return r.stdout.toString() + r.stderr.toString();
+  };
+  const figure = (out: string, name: string) => Number(out.match(new RegExp(`^${name}:\\s+([\\d.]+)`, "m"))?.[1]);
+  const baseline = run("tsconfig.empty.json");
+  const out = run("tsconfig.json", process.env.TYPES_TRACE_DIR ? ["--generateTrace", process.env.TYPES_TRACE_DIR] : []);
   const errors = out.split("\n").filter((l) => / error TS\d+/.test(l));
+  const checkSeconds = figure(out, "Check time");
+  const baselineCheckSeconds = figure(baseline, "Check time");
   console.log(
     JSON.stringify({
-      checkSeconds: Number(figure("Check time")),
-      totalSeconds: Number(figure("Total time")),
-      types: Number(figure("Types")),
-      instantiations: Number(figure("Instantiations")),
-      files: Number(figure("Files")),
+      checkSeconds,
+      totalSeconds: figure(out, "Total time"),
+      baselineCheckSeconds,
+      packagesCheckSeconds: Number((checkSeconds - baselineCheckSeconds).toFixed(2)),
+      types: figure(out, "Types"),
+      instantiations: figure(out, "Instantiations"),
+      files: figure(out, "Files"),
       errors: errors.length,
     }),
   );

@@ -5,7 +5,7 @@
  */
 import { createModel } from "@agentd/adapters";
 import { createAgent } from "@agentd/sdk";
-import { selfCommand } from "@agentd/sdk/supervisor";
+import { selfCommand } from "@agentd/sdk/transport";
 import { startFakeGateway } from "@agentd/testkit";
 import { resolve } from "node:path";
 

@@ -5,7 +5,8 @@
  * carries it) and continues in another.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type ModelMessage, type RunEvent, runLoop } from "@agentd/sdk/loop";
+import type { ModelMessage } from "@agentd/sdk/model";
+import { type RunEvent, runLoop } from "@agentd/sdk/loop";
 import type { Dialect, FakeGatewayOptions } from "@agentd/testkit";
 import { closeAll, gatewayFor, modelFor, THINKING, weatherTools } from "./__fixtures__/run-support.ts";
 

@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { parseConfig } from "@agentd/sdk";
 import { createFakeMcpServer } from "@agentd/testkit";
 import { createModel } from "@agentd/adapters";
-import { capabilityConfigFrom, McpClient, MemoryTransport, modelFromConfig, nullLogger } from "@agentd/sdk";
+import { capabilitiesFromConfig, McpClient, MemoryTransport, modelFromConfig, nullLogger } from "@agentd/sdk";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -12,12 +12,12 @@ afterEach(async () => {
 });
 
 test("absent capabilities are the defaults (switched off): nothing declared", () => {
-  expect(capabilityConfigFrom(parseConfig({}, {}))).toEqual({});
-  expect(capabilityConfigFrom(parseConfig({ capabilities: { roots: [], elicitation: "off", tasks: false } }, {}))).toEqual({});
+  expect(capabilitiesFromConfig(parseConfig({}, {}))).toEqual({});
+  expect(capabilitiesFromConfig(parseConfig({ capabilities: { roots: [], elicitation: "off", tasks: false } }, {}))).toEqual({});
 });
 
 test("roots (paths or file:// URIs), elicitation and tasks are switched on", async () => {
-  const caps = capabilityConfigFrom(
+  const caps = capabilitiesFromConfig(
     parseConfig({ capabilities: { roots: ["/data/inbox", "file:///srv/x"], elicitation: "decline", tasks: true } }, {}),
   );
   expect(caps.roots).toEqual([

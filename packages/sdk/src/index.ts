@@ -2,7 +2,8 @@
  * @agentd/sdk — what an application needs to build, run, serve and test an agent. The layers beneath
  * (data flowing one way: wire → transport → mcp → loop → triggers → supervisor → serve → agent) stay
  * available as subpaths for advanced use: `@agentd/sdk/model` (the model interface adapters implement),
- * `/wire`, `/transport`, `/mcp`, `/loop`, `/triggers`, `/supervisor`, `/serve`, `/agent`, `/config`.
+ * `/wire`, `/transport`, `/mcp`, `/loop`, `/triggers`, `/supervisor`, `/serve`, `/agent`, `/config`, `/store`
+ * (packages/sdk/README.md says what each is for).
  *
  * @module @agentd/sdk
  */
@@ -11,16 +12,13 @@
 export {
   createAgent,
   createAgentFromConfig,
-  agentOptionsFromConfig,
   modelFromConfig,
-  capabilityConfigFrom,
-  limitsFromConfig,
+  capabilitiesFromConfig,
   newRunId,
-  httpServeOptionsFrom,
-  metricsServeOptionsFrom,
+  httpServeOptionsFromConfig,
+  metricsServeOptionsFromConfig,
   parseListen,
   runSubagentChild,
-  supervisorFromConfig,
   isAlreadyDone,
   ALREADY_DONE,
   runStatusOf,
@@ -96,10 +94,8 @@ export type {
 export { FileJobStore, MemoryJobStore } from "./triggers/index.ts";
 export type { JobStore, RunOutcome, Concurrency } from "./triggers/index.ts";
 
-// ── Configuration: the agentd.json schema, loading, durations ──
+// ── Configuration: the agentd.json shape (declared types), loading, durations ──
 export {
-  ConfigSchema,
-  McpServerConfigSchema,
   parseConfig,
   resolveConfig,
   readConfigFile,

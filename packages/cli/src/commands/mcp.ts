@@ -5,7 +5,7 @@
  */
 import {
   AgentdError,
-  capabilityConfigFrom,
+  capabilitiesFromConfig,
   connectServer,
   createLogger,
   McpError,
@@ -230,7 +230,7 @@ export const mcpCommand = defineCommand({
     // A human asked for prompts explicitly, so prompts are on for this command only; the rest (tasks, roots,
     // elicitation) follows the config, exactly as for `agentd run`.
     const capabilities: CapabilityConfig = {
-      ...capabilityConfigFrom(resolved.config),
+      ...capabilitiesFromConfig(resolved.config),
       ...(spec.prompts ? { prompts: true } : {}),
       ...(spec.completion ? { completion: true } : {}),
     };

@@ -2,7 +2,7 @@
  * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
-import { AgentdError, createAgentFromConfig, httpServeOptionsFrom, metricsServeOptionsFrom, resolveConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, httpServeOptionsFromConfig, metricsServeOptionsFromConfig, resolveConfig } from "@agentd/sdk";
 import { canonicalPrincipalId } from "@agentd/sdk/serve";
 import { reloadOnChange } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
@@ -120,7 +120,7 @@ export const serveCommand = defineCommand({
     // --http, else the config file's serve.http (unless --stdio asks for stdio).
     const http = args.stdio
       ? undefined
-      : await httpServeOptionsFrom(config, {
+      : await httpServeOptionsFromConfig(config, {
           ...(args.http ? { listen: args.http } : {}),
           ...(args["auth-tokens"] ? { authTokensFile: args["auth-tokens"] } : {}),
           ...(args["operator-tokens"] ? { operatorTokensFile: args["operator-tokens"] } : {}),
@@ -142,7 +142,7 @@ export const serveCommand = defineCommand({
     const a2a = a2aConfig
       ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) }
       : undefined;
-    const metrics = await metricsServeOptionsFrom(config, {
+    const metrics = await metricsServeOptionsFromConfig(config, {
       ...(args.metrics === true ? { metrics: true } : {}),
       ...(args["metrics-token-file"] ? { metricsTokenFile: args["metrics-token-file"] } : {}),
     });

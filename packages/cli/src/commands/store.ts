@@ -3,7 +3,7 @@
  * an MCP server on stdin/stdout or on Streamable HTTP(S), on a directory or Redis. Any agent can mount it
  * as an MCP server; agentd itself uses it for run claims (docs/durability.md).
  */
-import { AgentdError, httpServeOptionsFrom } from "@agentd/sdk";
+import { AgentdError, httpServeOptionsFromConfig } from "@agentd/sdk";
 import { serveStoreHttp, serveStoreStdio, type StoreHttpOptions, type StoreLocation } from "@agentd/sdk/store";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
@@ -63,7 +63,7 @@ export async function storeHttpOptionsFrom(
     if (stray) throw new AgentdError("E_USAGE", `--${stray} applies to the HTTP listener: add --http HOST:PORT`);
     return undefined;
   }
-  const options = await httpServeOptionsFrom(
+  const options = await httpServeOptionsFromConfig(
     {},
     {
       listen: args.http,

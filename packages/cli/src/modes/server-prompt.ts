@@ -8,7 +8,7 @@
  */
 import { AgentdError, connectServer, type AgentdConfig, type Logger, type McpClient } from "@agentd/sdk";
 import { PromptList } from "@agentd/sdk/mcp";
-import { capabilityConfigFrom } from "@agentd/sdk";
+import { capabilitiesFromConfig } from "@agentd/sdk";
 import { fenceResourceText } from "@agentd/sdk/loop";
 import type { GetPromptResult } from "@agentd/sdk/wire";
 import type { AskPromptArguments, CompleteArgument } from "./ask-prompt-arguments.ts";
@@ -80,7 +80,7 @@ export async function fetchPromptInstruction(
   if (off) throw off;
   const client = await connectServer(ref.server, entry, {
     logger,
-    capabilities: { ...capabilityConfigFrom(config), prompts: true, completion: options.ask !== undefined },
+    capabilities: { ...capabilitiesFromConfig(config), prompts: true, completion: options.ask !== undefined },
   });
   const list = new PromptList(client);
   try {

@@ -3,7 +3,7 @@
  * connected on the first claim (so an agent that never fires a trigger never starts the store) and
  * released with the triggers.
  */
-import type { AgentdConfig } from "../config/schema.ts";
+import type { AgentdConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import { RunClaims } from "../store/run-claims.ts";
 import { upstreamError } from "./connect-server.ts";

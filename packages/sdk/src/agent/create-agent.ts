@@ -15,7 +15,7 @@
  * A reactive, serving agent: `triggers: { specs: [...] }` in the options, then `await agent.start()`,
  * `await agent.serve({ http: { hostname: "127.0.0.1", port: 7777 } })`, and on SIGTERM `agent.drain(30_000)`.
  */
-import type { McpServerConfig } from "../config/schema.ts";
+import type { McpServerConfig } from "../config/types.ts";
 import { createLogger, nullLogger, type Logger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";

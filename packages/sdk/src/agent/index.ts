@@ -1,5 +1,8 @@
 /**
- * The agent: createAgent wires model, MCP clients, tools, subagents, triggers, serving and shutdown.
+ * `@agentd/sdk/agent`: the whole agent — `createAgent` wires the model, MCP clients, tools, subagents,
+ * triggers, serving and shutdown; `createAgentFromConfig` builds it from the `agentd.json` shape, and the
+ * `…FromConfig` helpers build its parts the same way (for a program that assembles some of them itself);
+ * live reload; the subagent child's entry; connecting one configured MCP server.
  *
  * @module @agentd/sdk/agent
  */
@@ -15,7 +18,6 @@ export {
 } from "./create-agent.ts";
 export {
   runStatusOf,
-  DEFAULT_HIGH_WATER_MARK,
   type AgentStream,
   type AgentStreamEvent,
   type RunFinish,
@@ -25,30 +27,52 @@ export {
 } from "./agent-stream.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./reload-on-change.ts";
+
+// ── From config: the agent, and its parts, each `…FromConfig(config)` ──
 export {
   createAgentFromConfig,
   agentOptionsFromConfig,
   modelFromConfig,
   limitsFromConfig,
-  capabilityConfigFrom,
+  capabilityConfigFrom as capabilitiesFromConfig,
   type AgentFromConfigOptions,
   type ModelFactory,
   type ModelSettings,
   type ModelDialectName,
 } from "./from-config.ts";
-export type { ServeOptions, Serving, HttpServeOptions } from "./serve-agent.ts";
 export {
-  httpServeOptionsFrom,
-  metricsServeOptionsFrom,
+  httpServeOptionsFrom as httpServeOptionsFromConfig,
+  metricsServeOptionsFrom as metricsServeOptionsFromConfig,
   parseListen,
   type HttpServeSettings,
   type MetricsServeSettings,
 } from "./serve-options.ts";
-export type { AgentTriggerOptions } from "./serve-triggers.ts";
 export { supervisorFromConfig } from "./subagents-from-config.ts";
-export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
-export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
 export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./token-store-from-config.ts";
+export {
+  triggerSpecsFromConfig,
+  checkCronEngine,
+  validateTriggerSpec,
+  subscriptionTriggerId,
+  cronTriggerId,
+  INTERVAL_TRIGGER_ID,
+  type CronEngine,
+  type TriggerSpec,
+  type SubscriptionSpec,
+  type CronSpec,
+  type IntervalSpec,
+  type TriggerPlan,
+} from "../triggers/runner/trigger-specs.ts";
+
+// ── Serving, triggers, subagent children ──
+export type { ServeOptions, Serving, HttpServeOptions } from "./serve-agent.ts";
+export type { AgentTriggerOptions } from "./serve-triggers.ts";
+export { AgentTriggers, type AgentTriggersOptions, type TriggersStarted } from "../triggers/runner/agent-triggers.ts";
+export { isAlreadyDone, ALREADY_DONE, type TriggerRunData } from "../triggers/runner/trigger-runner.ts";
+export type { TriggerStatus, TriggerState } from "../triggers/runner/trigger-status.ts";
+export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
+
+// ── MCP servers and agents the agent reaches ──
+export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
 export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
 export type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
-export * from "../triggers/runner/index.ts";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { AgentdConfig } from "../config/schema.ts";
+import type { AgentdConfig } from "../config/types.ts";
 import { bearerTokenEntries } from "../serve/principal.ts";
 import { isLoopbackHost } from "../transport/http-server/origin-check.ts";
 import type { JwtIssuerOptions } from "../transport/http-server/jwt-verifier.ts";

@@ -4,7 +4,7 @@
  * principal-scoped run id, so any principal's id is a valid store key). See serve/served-runs.ts.
  */
 import { createHash } from "node:crypto";
-import type { AgentdConfig } from "../config/schema.ts";
+import type { AgentdConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import type { ServedRunAnswer, ServedRuns, ServedRunStart } from "../serve/served-runs.ts";
 import { RunClaims, type ClaimDocument } from "../store/run-claims.ts";

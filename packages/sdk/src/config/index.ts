@@ -1,18 +1,40 @@
 /**
- * Configuration: the agentd.json schema, `${VAR}` expansion, durations, and flags > env > file resolution.
+ * `@agentd/sdk/config`: the `agentd.json` shape as declared types (`AgentdConfig` and its parts), reading and
+ * checking a file (`parseConfig`, `readConfigFile`), resolving flags > environment > file (`resolveConfig`),
+ * durations, and which environment variable holds a dialect's API key. The valibot schema that checks a file
+ * is internal; its output types are declared in `types.ts` (generated from it, checked equal to it).
  *
  * @module @agentd/sdk/config
  */
-export * from "./schema.ts";
-export * from "./load.ts";
-export * from "./duration.ts";
-export { apiKeyVariables, chooseApiKey, DIALECT_API_KEY_VARIABLES, type ApiKeyChoice } from "./api-key.ts";
-export { expandEnv } from "./expand.ts";
+export type {
+  AgentdConfig,
+  ModelConfig,
+  McpServerConfig,
+  StdioServerConfig,
+  HttpServerConfig,
+  McpServerOAuthConfig,
+  SamplingConfig,
+  RemoteA2aAgentConfig,
+  LimitsConfig,
+  ScopeConfig,
+  TriggersConfig,
+  SubscriptionTriggerConfig,
+  ScheduleTriggerConfig,
+  IntervalTriggerConfig,
+  ServeConfig,
+  CapabilitiesConfig,
+  DurabilityConfig,
+  PromptConfig,
+  PromptArgumentConfig,
+  PromptMessageConfig,
+} from "./types.ts";
 export {
-  mergeForeignServers,
-  parseForeignServers,
-  readForeignServers,
-  type ForeignServers,
-  type MergedServers,
-  IGNORED_FOREIGN_FIELDS,
-} from "./foreign-servers.ts";
+  parseConfig,
+  readConfigFile,
+  resolveConfig,
+  DEFAULT_CONFIG_FILE,
+  type ConfigOverrides,
+  type ResolvedConfig,
+} from "./load.ts";
+export { parseDuration, durationProblem, formatDuration, DURATION_FORMS } from "./duration.ts";
+export { apiKeyVariables, chooseApiKey, DIALECT_API_KEY_VARIABLES, type ApiKeyChoice } from "./api-key.ts";

@@ -49,17 +49,25 @@ describe("parseConfig", () => {
     expect(message(() => parseConfig({ mcpServers: { x: { args: [] } } }, {}))).toContain("config.mcpServers.x");
   });
 
-  test("an MCP server entry picks its version negotiation: auto or legacy", () => {
+  test("an MCP server entry picks its version negotiation: auto or initialize (legacy, the older spelling, read as initialize)", () => {
     const c = parseConfig(
       {
-        mcpServers: { a: { command: "x", versionNegotiation: "auto" }, b: { url: "https://t.example/mcp", versionNegotiation: "legacy" } },
+        mcpServers: {
+          a: { command: "x", versionNegotiation: "auto" },
+          b: { url: "https://t.example/mcp", versionNegotiation: "initialize" },
+          c: { command: "x", versionNegotiation: "legacy" },
+        },
       },
       {},
     );
     expect(c.mcpServers?.a).toMatchObject({ versionNegotiation: "auto" });
-    expect(c.mcpServers?.b).toMatchObject({ versionNegotiation: "legacy" });
+    expect(c.mcpServers?.b).toMatchObject({ versionNegotiation: "initialize" });
+    expect(c.mcpServers?.c).toMatchObject({ versionNegotiation: "initialize" });
     expect(message(() => parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "modern" } } }, {}))).toContain(
       "config.mcpServers.a",
+    );
+    expect(message(() => parseConfig({ mcpServers: { a: { command: "x", versionNegotiation: "modern" } } }, {}))).toContain(
+      '"auto" or "initialize"',
     );
   });
 });

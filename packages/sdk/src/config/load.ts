@@ -12,9 +12,8 @@ import { mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { unknownKeyHint } from "./key-hint.ts";
 import { parseJsonc } from "./parse-jsonc.ts";
-import { type AgentdConfig, ConfigSchema, type McpServerConfig } from "./schema.ts";
-
-export { formatIssue } from "./format-issue.ts";
+import { ConfigSchema } from "./schema.ts";
+import type { AgentdConfig, McpServerConfig } from "./types.ts";
 
 /** Where the config file is looked for when `AGENT_CONFIG` and `--config` are absent. */
 export const DEFAULT_CONFIG_FILE = "agentd.json";

@@ -94,5 +94,5 @@ export const PromptsConfigSchema = v.record(
   PromptConfigSchema,
 );
 
-/** A validated served prompt. */
-export type PromptConfig = v.InferOutput<typeof PromptConfigSchema>;
+/** A validated served prompt (declared in ./types.ts, generated from this schema). */
+export type { PromptConfig } from "./types.ts";

@@ -74,6 +74,16 @@ export const ModelConfigSchema = v.strictObject({
   headers: v.optional(stringMap),
 });
 
+/**
+ * How a server's MCP revision is picked: "auto" probes with `server/discover` and speaks 2026-07-28 when the
+ * server does, else falls back to `initialize`; "initialize" (the default) uses the `initialize` handshake only.
+ * "legacy" is the older spelling of "initialize", still accepted (read as "initialize").
+ */
+const versionNegotiation = v.pipe(
+  v.picklist(["auto", "initialize", "legacy"], '"auto" or "initialize"'),
+  v.transform((mode): "auto" | "initialize" => (mode === "legacy" ? "initialize" : mode)),
+);
+
 const unit = v.pipe(v.number(), v.minValue(0, "0 to 1"), v.maxValue(1, "0 to 1"));
 
 /** Servicing a server's sampling requests with our model: true, false, or the policy (docs/configuration.md). */
@@ -124,9 +134,10 @@ export const StdioServerSchema = v.strictObject({
   required: v.optional(v.boolean()),
   /**
    * How the server's MCP revision is picked: "auto" probes with `server/discover` and speaks 2026-07-28
-   * when the server does, else falls back to `initialize`; "legacy" (default) uses `initialize` only.
+   * when the server does, else falls back to `initialize`; "initialize" (default) uses `initialize` only
+   * ("legacy", its older spelling, is read as "initialize").
    */
-  versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
+  versionNegotiation: v.optional(versionNegotiation),
   /** This server's sampling requests: overrides `capabilities.sampling` (false: never serviced). */
   sampling: v.optional(SamplingConfigSchema),
   /** Whether this server's prompts are used (`run --prompt`, `agentd mcp … prompts`, list_changed); default true. */
@@ -178,7 +189,7 @@ export const HttpServerSchema = v.strictObject({
   disabled: v.optional(v.boolean()),
   required: v.optional(v.boolean()),
   /** See the stdio entry's `versionNegotiation`. */
-  versionNegotiation: v.optional(v.picklist(["auto", "legacy"], '"auto" or "legacy"')),
+  versionNegotiation: v.optional(versionNegotiation),
   /** See the stdio entry's `sampling`. */
   sampling: v.optional(SamplingConfigSchema),
   /** See the stdio entry's `prompts`. */
@@ -481,7 +492,6 @@ export const CapabilitiesSchema = v.strictObject({
   ),
 });
 
-/** The whole configuration file. */
 /** Durable work across replicas (docs/durability.md). Absent = today's behaviour: nothing is claimed. */
 export const DurabilitySchema = v.strictObject({
   /**
@@ -560,7 +570,7 @@ export const DurabilitySchema = v.strictObject({
   ),
 });
 
-/** The whole `agentd.json` file (valibot schema): the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
+/** The whole `agentd.json` file: the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
 export const ConfigSchema = v.strictObject({
   $schema: v.optional(v.string()),
   model: v.optional(ModelConfigSchema),
@@ -599,9 +609,6 @@ export const ConfigSchema = v.strictObject({
   ),
 });
 
-/** A validated configuration (durations in milliseconds). */
-export type AgentdConfig = v.InferOutput<typeof ConfigSchema>;
-/** One MCP server entry. */
-export type McpServerConfig = v.InferOutput<typeof McpServerConfigSchema>;
-/** Model settings. */
-export type ModelConfig = v.InferOutput<typeof ModelConfigSchema>;
+// The output types (`AgentdConfig` and its parts) are declared in ./types.ts, generated from these schemas by
+// scripts/declared-types.ts and checked equal to what valibot infers (./types.types.test.ts).
+export type { AgentdConfig, McpServerConfig, ModelConfig } from "./types.ts";

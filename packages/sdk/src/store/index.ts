@@ -1,17 +1,16 @@
 /**
- * The store: versioned JSON documents behind an MCP server (`agentd store`), on a directory or Redis,
+ * `@agentd/sdk/store`: versioned JSON documents behind an MCP server (`agentd store`), on a directory or Redis,
  * and a typed client for any MCP store. Used for run claims and checkpoints (docs/durability.md).
  *
  * @module @agentd/sdk/store
  */
 export type { ChangeListener, CompareAndSetResult, ListedKey, StoreBackend, StoredDocument } from "./types.ts";
-export { MAX_KEY_LENGTH, checkKey } from "./key.ts";
 export { DirectoryBackend } from "./directory-backend.ts";
 export { RedisBackend } from "./redis-backend.ts";
 export type { RedisBackendOptions } from "./redis-backend.ts";
 export { openStoreBackend } from "./open-backend.ts";
 export type { StoreLocation } from "./open-backend.ts";
-export { createStoreServer, keyOfDocumentUri, storeDocumentUri } from "./store-server.ts";
+export { createStoreServer, storeDocumentUri } from "./store-server.ts";
 export type { StoreServerOptions } from "./store-server.ts";
 export { StoreClient } from "./store-client.ts";
 export { serveStoreStdio } from "./serve-store.ts";

@@ -12,7 +12,8 @@
  * The API key is never in a message: the child reads it from its environment (`apiKeyEnv` names the variable).
  */
 import * as v from "valibot";
-import { McpServerConfigSchema, ModelConfigSchema, type McpServerConfig, type ModelConfig } from "../config/schema.ts";
+import { McpServerConfigSchema, ModelConfigSchema } from "../config/schema.ts";
+import type { McpServerConfig, ModelConfig } from "../config/types.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { Usage } from "../model/language-model.ts";
 import type { RunScope } from "../loop/scope.ts";
@@ -106,7 +107,7 @@ const LimitsSchema = v.object({
 });
 
 /** Schema of `start` params (validated by the child: a parent of another build must fail loudly). */
-export const StartParamsSchema = v.object({
+const StartParamsSchema = v.object({
   protocol: v.literal(CONTROL_PROTOCOL_VERSION),
   id: v.pipe(v.string(), v.minLength(1)),
   runId: v.pipe(v.string(), v.minLength(1)),

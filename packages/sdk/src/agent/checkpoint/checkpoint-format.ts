@@ -101,8 +101,11 @@ const ServedTaskSchema = v.object({
 
 const RunSchema = v.object({ runId: v.string(), triggerId: v.string(), startedAt: v.string() });
 
-/** The schema of a checkpoint document (version 1). */
-export const CheckpointSchema = v.object({
+/**
+ * The schema of a checkpoint document (version 1). Not exported: an inferred type would put valibot in the
+ * public declarations; the types below are declared, and checked equal to the schemas' at the end of the file.
+ */
+const CheckpointSchema = v.object({
   format: v.literal(CHECKPOINT_FORMAT),
   version: v.literal(CHECKPOINT_VERSION),
   identity: v.string(),
@@ -116,11 +119,27 @@ export const CheckpointSchema = v.object({
 });
 
 /** One subscription of the set. */
-export type CheckpointSubscription = v.InferOutput<typeof SubscriptionSchema>;
+export interface CheckpointSubscription {
+  id: string;
+  server: string;
+  uri: string;
+  instruction: string;
+  origin: "declared" | "self";
+  arrangedBy?: string | undefined;
+  createdAt?: string | undefined;
+}
 /** One route: a trigger and the instruction its events run with. */
-export type CheckpointRoute = v.InferOutput<typeof RouteSchema>;
+export interface CheckpointRoute {
+  triggerId: string;
+  kind: "subscription" | "cron" | "interval";
+  instruction: string;
+}
 /** A run in flight when the checkpoint was written. */
-export type CheckpointRun = v.InferOutput<typeof RunSchema>;
+export interface CheckpointRun {
+  runId: string;
+  triggerId: string;
+  startedAt: string;
+}
 
 /** A checkpoint document. */
 export interface CheckpointDocument {
@@ -139,7 +158,14 @@ export interface CheckpointDocument {
 }
 
 /** A remote task a run started. */
-export type CheckpointTask = v.InferOutput<typeof TaskSchema>;
+export interface CheckpointTask {
+  server: string;
+  runId: string;
+  tool: string;
+  args: string;
+  taskId: string;
+  startedAt: string;
+}
 
 /** What {@link parseCheckpoint} found. */
 export type ParsedCheckpoint = { ok: true; document: CheckpointDocument } | { ok: false; reason: string };
@@ -158,3 +184,12 @@ export function parseCheckpoint(value: unknown): ParsedCheckpoint {
   const path = issue.path?.map((p) => String(p.key)).join(".") ?? "";
   return { ok: false, reason: `invalid checkpoint${path ? ` at ${path}` : ""}: ${issue.message}` };
 }
+
+// The declared types equal, both ways, what valibot infers from the schemas: `tsc` fails here on a difference.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const _declaredAsInferred: [
+  Same<CheckpointSubscription, v.InferOutput<typeof SubscriptionSchema>>,
+  Same<CheckpointRoute, v.InferOutput<typeof RouteSchema>>,
+  Same<CheckpointRun, v.InferOutput<typeof RunSchema>>,
+  Same<CheckpointTask, v.InferOutput<typeof TaskSchema>>,
+] = [true, true, true, true];

@@ -1,6 +1,6 @@
 /**
  * Measures what the `server/discover` probe (`versionNegotiation: "auto"`) costs a connection to a
- * handshake-only (2025-11-25) server, against going straight to `initialize` ("legacy"): the official
+ * handshake-only (2025-11-25) server, against going straight to `initialize` ("initialize"): the official
  * server-everything over stdio and an official 1.32.2 SDK server over Streamable HTTP. Run by hand:
  * `bun packages/sdk/src/mcp/__fixtures__/probe-cost.ts [rounds]`; prints medians in ms.
  */
@@ -29,16 +29,16 @@ async function once(
 }
 
 async function measure(label: string, transport: () => StdioChildTransport | StreamableHttpClientTransport): Promise<void> {
-  const out: Record<string, number[]> = { legacy: [], auto: [] };
+  const out: Record<string, number[]> = { initialize: [], auto: [] };
   let versions = "";
   for (let i = 0; i < rounds; i++)
-    for (const mode of ["legacy", "auto"] as const) {
+    for (const mode of ["initialize", "auto"] as const) {
       const r = await once(mode, transport);
       out[mode]!.push(r.connect);
       versions = `${versions}${mode}=${r.version} `;
     }
   // The probe costs one refused request: about one round trip, measured as a ping on a warm connection.
-  const warm = new McpClient({ name: "probe-cost", version: "0" }, { versionNegotiation: "legacy" });
+  const warm = new McpClient({ name: "probe-cost", version: "0" }, { versionNegotiation: "initialize" });
   await warm.connect(transport());
   const rt: number[] = [];
   for (let i = 0; i < 50; i++) {
@@ -50,10 +50,10 @@ async function measure(label: string, transport: () => StdioChildTransport | Str
   console.log(
     `${label}: one round trip (ping) on a warm connection, what the refused probe adds: ${median(rt).toFixed(3)} ms (median of 50)`,
   );
-  const legacy = median(out.legacy!);
+  const initialize = median(out.initialize!);
   const auto = median(out.auto!);
   console.log(
-    `${label}: legacy ${legacy.toFixed(2)} ms, auto ${auto.toFixed(2)} ms, probe +${(auto - legacy).toFixed(2)} ms (median of ${rounds}); ${[...new Set(versions.trim().split(" "))].join(" ")}`,
+    `${label}: initialize ${initialize.toFixed(2)} ms, auto ${auto.toFixed(2)} ms, probe +${(auto - initialize).toFixed(2)} ms (median of ${rounds}); ${[...new Set(versions.trim().split(" "))].join(" ")}`,
   );
 }
 

@@ -19,7 +19,7 @@ import {
   type StatelessRevision,
   type ProtocolRevision,
 } from "../../wire/codec.ts";
-import type { DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -85,9 +85,9 @@ export interface McpClientOptions {
   /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
   serverName?: string;
   /**
-   * How the server's era is found: `"auto"` probes with `server/discover` and speaks 2026-07-28
-   * statelessly when the server does, else falls back to `initialize`; `"legacy"` (default, as in the
-   * official v2 SDK) goes straight to `initialize` (2025-11-25 and older).
+   * How the server's revision is found: `"auto"` probes with `server/discover` and speaks 2026-07-28
+   * statelessly when the server does, else falls back to `initialize`; `"initialize"` (default, as in the
+   * official v2 SDK) goes straight to `initialize` (2025-11-25 and older); `"legacy"` is its older spelling.
    */
   versionNegotiation?: VersionNegotiation;
   /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */

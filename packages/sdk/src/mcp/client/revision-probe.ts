@@ -19,13 +19,17 @@ import {
   type StatelessRevision,
   type ProtocolRevision,
 } from "../../wire/codec.ts";
-import { STATELESS_META, type DiscoverResult } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";
 
-/** How a client picks the era of a server. */
-export type VersionNegotiation = "auto" | "legacy";
+/**
+ * How a client picks the revision of a server: `"auto"` probes with `server/discover`, `"initialize"` uses the
+ * `initialize` handshake only. `"legacy"` is the older spelling of `"initialize"`, still accepted.
+ */
+export type VersionNegotiation = "auto" | "initialize" | "legacy";
 
 /** The verdict of a probe. */
 export type ProbeVerdict = { kind: "stateless"; revision: StatelessRevision; discover: DiscoverResult } | { kind: "handshake" };

@@ -7,8 +7,11 @@
  * UTC, no catch-up, no job store. There a `tz`, a `catchUp` other than `none` or a `jobStore` is a config
  * error naming the switch, never silently ignored.
  */
-import type { AgentdConfig } from "../../config/schema.ts";
-import { CronSchedule, parseCatchUp, parseConcurrency, validateTemplate, type Concurrency } from "../index.ts";
+import type { AgentdConfig } from "../../config/types.ts";
+import { CronSchedule, type Concurrency } from "../index.ts";
+import { parseCatchUp } from "../catch-up.ts";
+import { parseConcurrency } from "../concurrency.ts";
+import { validateTemplate } from "../template.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 /** `capabilities.cron`: `"utc"` (the default) or `"timezones"` (time zones, DST, catch-up, job store). */

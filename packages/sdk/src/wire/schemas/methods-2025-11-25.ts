@@ -1,8 +1,8 @@
 /**
  * Method table of revision 2025-11-25: every request and notification, who sends it, and its schemas.
- * The typed maps derived from it (`RequestParamsOf<"tools/call">`, …) are what the MCP layer codes against.
+ * Its typed maps (`RequestParamsOf<"tools/call">`, …) are declared in `../types/methods-2025-11-25.ts`, generated
+ * from this table.
  */
-import type * as v from "valibot";
 import { EmptyResultSchema, NotificationParamsSchema, PaginatedRequestParamsSchema, RequestParamsSchema } from "./base.ts";
 import {
   CancelledNotificationParamsSchema,
@@ -104,34 +104,3 @@ export const table_2025_11_25 = {
   requests: requests_2025_11_25,
   notifications: notifications_2025_11_25,
 } as const satisfies RevisionTable;
-
-type Requests = typeof requests_2025_11_25;
-type Notifications = typeof notifications_2025_11_25;
-
-/** A request method of the latest revision. */
-export type RequestMethod = keyof Requests;
-/** A notification method of the latest revision. */
-export type NotificationMethod = keyof Notifications;
-/** Request methods a client sends (the server handles). */
-export type ClientRequestMethod = { [M in RequestMethod]: Requests[M]["from"] extends "server" ? never : M }[RequestMethod];
-/** Request methods a server sends (the client handles). */
-export type ServerRequestMethod = { [M in RequestMethod]: Requests[M]["from"] extends "client" ? never : M }[RequestMethod];
-/** Notification methods a client sends. */
-export type ClientNotificationMethod = {
-  [M in NotificationMethod]: Notifications[M]["from"] extends "server" ? never : M;
-}[NotificationMethod];
-/** Notification methods a server sends. */
-export type ServerNotificationMethod = {
-  [M in NotificationMethod]: Notifications[M]["from"] extends "client" ? never : M;
-}[NotificationMethod];
-
-/** The params type of request `M`, e.g. `RequestParamsOf<"tools/call">` is `CallToolRequestParams`. */
-export type RequestParamsOf<M extends RequestMethod> = v.InferOutput<Requests[M]["params"]>;
-/** The (non-task) result type of request `M`, e.g. `ResultOf<"tools/call">` is `CallToolResult`. */
-export type ResultOf<M extends RequestMethod> = v.InferOutput<Requests[M]["result"]>;
-/** The params type of notification `M`. */
-export type NotificationParamsOf<M extends NotificationMethod> = v.InferOutput<Notifications[M]["params"]>;
-/** Request methods whose answer may be a `CreateTaskResult` when `params.task` is set. */
-export type TaskAugmentableMethod = {
-  [M in RequestMethod]: Requests[M] extends { taskAugmentable: true } ? M : never;
-}[RequestMethod];
