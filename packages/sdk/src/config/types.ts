@@ -353,6 +353,14 @@ export interface ServeConfig {
         maxRuns?: number | undefined;
         maxBytes?: number | undefined;
         maxTotalBytes?: number | undefined;
+        /** With `durability.store`: the fleet's history in the store, per principal (default 100 runs, 8 MiB, 7 days). */
+        shared?:
+          | {
+              maxRuns?: number | undefined;
+              maxBytes?: number | undefined;
+              maxAge?: number | undefined;
+            }
+          | undefined;
       }
     | undefined;
   /** With capabilities.tasks on: each served tool's execution.taskSupport (default agent.run and subagent.spawn "optional"). */
@@ -519,6 +527,12 @@ export interface AgentdConfig {
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts?: { [key: string]: PromptConfig } | undefined;
   durability?: DurabilityConfig | undefined;
+  /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
+  telemetry?:
+    | {
+        traceUrl?: string | undefined;
+      }
+    | undefined;
   subagents?:
     | {
         maxDepth?: number | undefined;
