@@ -180,7 +180,7 @@ export class StdioChildTransport implements Transport {
     try {
       // In its own process group (POSIX), signalled as a whole: a wrapper's children stop with it.
       child = await spawnServerProcess(
-        { command, args, env, ...(cwd === undefined ? {} : { cwd }) },
+        { command, args, env, cwd },
         {
           stderr: (chunk) => stderr.push(chunk),
           exit: (code, signal) => this.childExited(code, signal),
@@ -243,7 +243,7 @@ export class StdioChildTransport implements Transport {
       overflow: "truncate",
       online: (bytes, truncated) => {
         const line = decoder.decode(bytes);
-        this.log.info("mcp.stderr", { server: this.options.name, line, ...(truncated ? { truncated } : {}) });
+        this.log.info("mcp.stderr", { server: this.options.name, line, truncated: truncated || undefined });
         if (line.trim() === "") return;
         this.stderrTail.push(line.length > STDERR_TAIL_CHARS ? `${line.slice(0, STDERR_TAIL_CHARS)}…` : line);
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
