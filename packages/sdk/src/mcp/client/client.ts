@@ -378,7 +378,7 @@ export class McpClient {
     const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
     const before = journal.find(key);
     return {
-      ...(before ? { resumeTaskId: before.taskId } : {}),
+      resumeTaskId: before?.taskId,
       onTaskStarted: (taskId) => journal.started(key, taskId),
       onTaskEnded: () => journal.ended(key),
       onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),
