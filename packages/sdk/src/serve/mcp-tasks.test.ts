@@ -21,7 +21,7 @@ function setup(options: Partial<ConstructorParameters<typeof McpTaskTable>[0]> =
     const c: TaskCall = {
       tool: "agent.run",
       ctx,
-      ...(ttl !== undefined ? { ttl } : {}),
+      ttl,
       run: (s) => ((signal = s), promise),
       notify: async (_m, p) => void notified.push(p),
     };
