@@ -224,8 +224,8 @@ export class StdioChildTransport implements Transport {
 
   private wire(child: ServerProcess): void {
     const stream = new StreamTransport(child.output, child.input, {
-      ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
-      ...(this.options.outputHighWaterMark === undefined ? {} : { outputHighWaterMark: this.options.outputHighWaterMark }),
+      maxFrameBytes: this.options.maxFrameBytes,
+      outputHighWaterMark: this.options.outputHighWaterMark,
       destroyInput: false,
     });
     stream.onmessage = (m) => this.onmessage?.(m);
