@@ -65,7 +65,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
         readers: [
           new PeriodicExportingMetricReader({
             exporter: signals.metricsProtocol === "http/json" ? new JsonMetricExporter() : new OTLPMetricExporter(),
-            ...(Number.isFinite(interval) && interval > 0 ? { exportIntervalMillis: interval } : {}),
+            exportIntervalMillis: Number.isFinite(interval) && interval > 0 ? interval : undefined,
           }),
         ],
       })

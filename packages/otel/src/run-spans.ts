@@ -68,7 +68,7 @@ export class RunSpans implements RunTelemetry {
           { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "chat", ...this.base, "agentd.turn": e.turn } },
           this.runCtx,
         );
-        this.models.set(e.turn, { ...(span ? { span } : {}), started: performance.now() });
+        this.models.set(e.turn, { span, started: performance.now() });
         return;
       }
       case "model-response":

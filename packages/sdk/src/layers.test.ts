@@ -33,7 +33,8 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   telemetry: ["(root)", "wire", "loop"],
   triggers: ["(root)", "_internal", "wire", "config", "store", "model", "loop"],
   supervisor: ["(root)", "_internal", "wire", "transport", "config", "mcp/server", "model", "loop"],
-  serve: ["(root)", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],
+  // _internal: withoutUndefined, for the task table's options merged over their defaults.
+  serve: ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],
   "a2a/server": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "mcp/client", "loop", "serve"],
   agent: [
     "(root)",

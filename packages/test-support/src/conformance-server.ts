@@ -43,7 +43,7 @@ export async function runServerScenario(
 ): Promise<{ code: number; checks: ConformanceCheck[]; output: string }> {
   const dir = join(outDir, scenario);
   const proc = Bun.spawn([process.execPath, CONFORMANCE_CLI, "server", "--url", url.href, "--scenario", scenario, "-o", dir], {
-    ...(env ? { env } : {}),
+    env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

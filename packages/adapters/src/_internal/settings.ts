@@ -60,10 +60,11 @@ export interface HttpSettings {
 
 /** Fill in defaults. `defaultBaseURL` is the dialect's own endpoint when the settings name none. */
 export function resolveHttpSettings(provider: string, s: ProviderSettings, defaultBaseURL?: string): HttpSettings {
+  const base = s.baseURL ?? defaultBaseURL;
   return {
     provider,
-    ...((s.baseURL ?? defaultBaseURL) ? { endpoint: shownEndpoint((s.baseURL ?? defaultBaseURL) as string) } : {}),
-    ...(s.apiKeyHint ? { apiKeyHint: s.apiKeyHint } : {}),
+    endpoint: base ? shownEndpoint(base) : undefined,
+    apiKeyHint: s.apiKeyHint || undefined,
     fetch: s.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     maxRetries: Math.max(0, s.maxRetries ?? 2),
     retryDelayMs: s.retryDelayMs ?? 500,

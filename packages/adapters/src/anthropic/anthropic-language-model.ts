@@ -101,7 +101,7 @@ export class AnthropicLanguageModel implements LanguageModel {
     if (req.tools && req.tools.length > 0) {
       body.tools = req.tools.map((t) => ({
         name: t.name,
-        ...(t.description ? { description: t.description } : {}),
+        description: t.description || undefined,
         input_schema: t.inputSchema,
       }));
       const c = req.toolChoice;

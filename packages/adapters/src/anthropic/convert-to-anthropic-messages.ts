@@ -56,7 +56,7 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
             type: "tool_result" as const,
             tool_use_id: r.toolCallId,
             content: r.output,
-            ...(r.isError ? { is_error: true } : {}),
+            is_error: r.isError || undefined,
           })),
         );
         break;

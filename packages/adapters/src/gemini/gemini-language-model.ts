@@ -76,7 +76,7 @@ export class GeminiLanguageModel implements LanguageModel {
         {
           functionDeclarations: req.tools.map((t) => {
             const parameters = convertJsonSchemaToGemini(t.inputSchema);
-            return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(parameters ? { parameters } : {}) };
+            return { name: t.name, description: t.description || undefined, parameters: parameters || undefined };
           }),
         },
       ];

@@ -48,7 +48,7 @@ export async function* decodeGeminiStream(events: AsyncIterable<SseEvent>, ctx: 
     const { id, text: reasoning, signature } = thought;
     thought = undefined;
     yield { type: "reasoning-end", id };
-    yield { type: "reasoning", provider: ctx.provider, text: reasoning, ...(signature ? { signature } : {}) };
+    yield { type: "reasoning", provider: ctx.provider, text: reasoning, signature: signature || undefined };
   }
   function* endText(): Generator<ModelStreamPart> {
     yield* text.end(textSignature);
@@ -96,7 +96,7 @@ export async function* decodeGeminiStream(events: AsyncIterable<SseEvent>, ctx: 
         toolCallId: id,
         toolName: part.name,
         input: parseToolInput(args),
-        ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+        signature: part.thoughtSignature || undefined,
       };
     }
     if (r.blockReason) blocked = true;

@@ -9,7 +9,7 @@ const done = () => jsonResponse({ candidates: [{ content: { parts: [{ text: "ok"
 
 async function configFor(thinking: ThinkingSettings | undefined) {
   const { fetch, sent } = scriptedFetch([done]);
-  await createGemini({ model: "g", fetch, ...(thinking ? { thinking } : {}) }).generate({ messages: [user] });
+  await createGemini({ model: "g", fetch, thinking }).generate({ messages: [user] });
   return (sent[0]?.body.generationConfig as Record<string, unknown> | undefined)?.thinkingConfig;
 }
 

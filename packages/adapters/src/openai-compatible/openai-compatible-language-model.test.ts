@@ -8,7 +8,7 @@ import { createOpenAICompatible, type OpenAICompatibleSettings } from "./openai-
 const tools = [{ name: "lookup", description: "Find things", inputSchema: { type: "object", properties: { q: { type: "string" } } } }];
 const request: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools };
 const completion = (message: Record<string, unknown>, finish: string | null = "stop", usage?: unknown) =>
-  jsonResponse({ id: "x", model: "served-model", choices: [{ index: 0, message, finish_reason: finish }], ...(usage ? { usage } : {}) });
+  jsonResponse({ id: "x", model: "served-model", choices: [{ index: 0, message, finish_reason: finish }], usage });
 
 function model(replies: Parameters<typeof scriptedFetch>[0], extra: Partial<OpenAICompatibleSettings> = {}) {
   const { fetch, sent } = scriptedFetch(replies);

@@ -67,7 +67,7 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
     if (this.supportsTools && req.tools && req.tools.length > 0) {
       body.tools = req.tools.map((t) => ({
         type: "function",
-        function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.inputSchema },
+        function: { name: t.name, description: t.description || undefined, parameters: t.inputSchema },
       }));
       const choice = req.toolChoice;
       if (choice !== undefined)

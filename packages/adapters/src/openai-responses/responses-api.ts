@@ -94,7 +94,7 @@ export function readOutputItem(value: unknown): ReadOutputItem {
         .map((s) => str(obj(s).text) ?? "")
         .join("\n\n");
       const encrypted = str(item.encrypted_content);
-      return { type: "reasoning", id: str(item.id) ?? "", text, ...(encrypted !== undefined ? { encryptedContent: encrypted } : {}) };
+      return { type: "reasoning", id: str(item.id) ?? "", text, encryptedContent: encrypted };
     }
     case "message":
       return {

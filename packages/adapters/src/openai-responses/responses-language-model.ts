@@ -104,7 +104,7 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
       body.tools = req.tools.map((t) => ({
         type: "function",
         name: t.name,
-        ...(t.description ? { description: t.description } : {}),
+        description: t.description || undefined,
         parameters: t.inputSchema,
         strict: false,
       }));
@@ -159,8 +159,8 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
           type: "reasoning",
           provider: this.provider,
           text: item.text,
-          ...(item.id ? { itemId: item.id } : {}),
-          ...(item.encryptedContent !== undefined ? { redactedData: item.encryptedContent } : {}),
+          itemId: item.id || undefined,
+          redactedData: item.encryptedContent,
         });
       else if (item.type === "message" && item.text) content.push({ type: "text", text: item.text });
       else if (item.type === "function_call") {

@@ -89,8 +89,8 @@ export async function* decodeResponsesStream(
             type: "reasoning",
             provider,
             text: item.text || o.text,
-            ...(item.id ? { itemId: item.id } : {}),
-            ...(item.encryptedContent !== undefined ? { redactedData: item.encryptedContent } : {}),
+            itemId: item.id || undefined,
+            redactedData: item.encryptedContent,
           };
         } else if (o?.kind === "call") {
           yield* finishToolCall(o.callId, o.name, item.type === "function_call" && item.arguments ? item.arguments : o.args);

@@ -62,7 +62,7 @@ async function invoke(
     signal,
     runId: rt.runId,
     onprogress,
-    ...(trace ? { traceContext: trace } : {}),
+    traceContext: trace,
   });
   if (rt.toolTimeoutMs === undefined) return await raceAbort(rt.toolSet.call(qualified, args, ctx(rt.signal)), rt.signal);
   const timeout = new AbortController();
@@ -117,7 +117,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const argsJson = JSON.stringify(req.input) ?? "";
   const started = performance.now();
   const qualified = rt.names.toQualified(req.name);
-  const named = { name: req.name, ...(qualified !== undefined ? { qualifiedName: qualified } : {}) };
+  const named = { name: req.name, qualifiedName: qualified };
   rt.emit(
     {
       type: "tool-call",

@@ -90,7 +90,7 @@ export class RunContext {
         emit: init.emit,
         runId: init.runId,
         turn,
-        ...(init.backpressure ? { paced: () => this.paced() } : {}),
+        paced: init.backpressure ? () => this.paced() : undefined,
       },
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
@@ -101,7 +101,7 @@ export class RunContext {
       usage: response.usage,
       finishReason: response.finishReason,
       toolCalls,
-      ...(response.modelId !== undefined ? { responseModel: response.modelId } : {}),
+      responseModel: response.modelId,
     });
     const over = budget.add(response.usage);
     if (over) throw this.fail(over);

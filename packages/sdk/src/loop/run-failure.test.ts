@@ -31,8 +31,8 @@ async function outcome(
       runId: "f1",
       logger,
       onEvent: (e) => events.push(e),
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
-      ...(options.maxOutputRetries !== undefined ? { maxOutputRetries: options.maxOutputRetries } : {}),
+      outputSchema: options.outputSchema,
+      maxOutputRetries: options.maxOutputRetries,
     });
     return { error: undefined, events, logger, model };
   } catch (e) {

@@ -90,8 +90,8 @@ async function runNativeLoop(
 ): Promise<FinalAnswer> {
   const { offered, outputSchema } = ctx.init;
   const request = {
-    ...(offered.length ? { tools: offered } : {}),
-    ...(outputSchema ? { responseFormat: { type: "json" as const, schema: outputSchema, name: "output" } } : {}),
+    tools: offered.length ? offered : undefined,
+    responseFormat: outputSchema ? { type: "json" as const, schema: outputSchema, name: "output" } : undefined,
   };
   for (;;) {
     const response = await ctx.ask(messages, request);
@@ -106,7 +106,7 @@ async function runNativeLoop(
           toolCallId: d.request.toolCallId,
           toolName: d.request.name,
           output: d.fenced,
-          ...(d.outcome.isError ? { isError: true } : {}),
+          isError: d.outcome.isError || undefined,
         })),
       });
       onTurn?.(messages.slice(1));
@@ -145,7 +145,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       toolCalls: ctx.toolCalls,
       stopReason,
       durationMs: Math.round(performance.now() - startedAt),
-      ...(options.prices ? { costUsd: budget.costUsd } : {}),
+      costUsd: options.prices ? budget.costUsd : undefined,
       ...(error !== undefined ? failureFields(error) : {}),
     });
 
@@ -158,7 +158,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       .filter((t) => inScope(t.name))
       .map((t) => ({
         name: mode === "native" ? (names.toProvider(t.name) as string) : t.name,
-        ...(t.description !== undefined ? { description: t.description } : {}),
+        description: t.description,
         inputSchema: t.inputSchema,
       }));
     ctx = new RunContext({
@@ -176,24 +176,24 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
         offered: offered.map((t) => t.name),
         runId,
         signal: run.signal,
-        ...(limits.toolTimeoutMs !== undefined ? { toolTimeoutMs: limits.toolTimeoutMs } : {}),
+        toolTimeoutMs: limits.toolTimeoutMs,
         emit,
-        ...(options.tracer ? { tracer: options.tracer } : {}),
+        tracer: options.tracer,
       },
       offered,
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      outputSchema: options.outputSchema,
       maxOutputRetries,
       startedAt,
-      ...(options.backpressure ? { backpressure: options.backpressure } : {}),
-      ...(options.tracer ? { tracer: options.tracer } : {}),
+      backpressure: options.backpressure,
+      tracer: options.tracer,
     });
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
 
     const system = buildSystemPrompt({
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      instructions: options.instructions,
       mode,
       tools: offered,
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      outputSchema: options.outputSchema,
     });
     const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
     const messages: ModelMessage[] = [
@@ -238,7 +238,7 @@ function failureFields(e: unknown): { error: string; message: string; reason?: s
   return {
     error: AgentdError.isInstance(e) ? e.code : "error",
     message: e instanceof Error ? e.message : String(e),
-    ...(typeof reason === "string" ? { reason } : {}),
+    reason: typeof reason === "string" ? reason : undefined,
   };
 }
 

@@ -34,8 +34,8 @@ export function toolProgressReporter(
       type: "tool-progress",
       ...call,
       progress: p.progress,
-      ...(p.total !== undefined ? { total: p.total } : {}),
-      ...(p.message ? { message: preview(p.message) } : {}),
+      total: p.total,
+      message: p.message ? preview(p.message) : undefined,
       elapsedMs: Math.round(last - started),
     });
   };

@@ -23,7 +23,7 @@ function table(j: ServedTaskJournal, rerun?: (r: ServedTaskRecord, signal: Abort
       tool === "agent.run"
         ? { args: { ...args, runId: (args.runId as string) ?? "run-fixed" }, runId: (args.runId as string) ?? "run-fixed" }
         : undefined,
-    ...(rerun ? { rerun } : {}),
+    rerun,
   });
 }
 

@@ -21,7 +21,7 @@ function setup(options: Partial<ConstructorParameters<typeof McpTaskTable>[0]> =
     const c: TaskCall = {
       tool: "agent.run",
       ctx,
-      ...(ttl !== undefined ? { ttl } : {}),
+      ttl,
       run: (s) => ((signal = s), promise),
       notify: async (_m, p) => void notified.push(p),
     };
@@ -110,7 +110,7 @@ describe("McpTaskTable: MCP tasks over agentd's work", () => {
 
 describe("tool-level negotiation (taskMode)", () => {
   const tool = (taskSupport?: "optional" | "required" | "forbidden") =>
-    ({ name: "t", inputSchema: { type: "object" }, ...(taskSupport ? { execution: { taskSupport } } : {}) }) as const;
+    ({ name: "t", inputSchema: { type: "object" }, execution: taskSupport ? { taskSupport } : undefined }) as const;
   test("forbidden or absent refuses a task; required refuses a plain call; optional takes either", async () => {
     const { taskMode } = await import("../mcp/server/tasks.ts");
     expect(() => taskMode(tool(), true)).toThrow(expect.objectContaining({ code: -32601 }));

@@ -8,6 +8,7 @@
  * "not found", and `tasks/list` lists the caller's own. Ids are 128 random bits (CSPRNG). A task is kept
  * for its `ttl` from creation (the requested one, capped), then forgotten once terminal.
  */
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { randomBytes } from "node:crypto";
 import { invalidParams, McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
@@ -63,7 +64,15 @@ export class McpTaskTable implements TaskReceiver {
     Pick<McpTaskOptions, "ownerOf" | "journal" | "retain" | "rerun">;
 
   constructor(options: McpTaskOptions) {
-    this.o = { pollIntervalMs: 1000, defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, maxTasksPerOwner: 1000, pageSize: 100, ...options };
+    this.o = {
+      pollIntervalMs: 1000,
+      defaultTtlMs: 3_600_000,
+      maxTtlMs: 86_400_000,
+      maxTasksPerOwner: 1000,
+      pageSize: 100,
+      ...withoutUndefined(options),
+      ownerOf: options.ownerOf,
+    };
   }
 
   create(call: TaskCall): TaskView {
@@ -87,7 +96,7 @@ export class McpTaskTable implements TaskReceiver {
       this.o.journal!.started({
         taskId: view.taskId,
         owner,
-        ...(auth ? { auth } : {}),
+        auth,
         tool: call.tool,
         args: kept.args,
         runId: kept.runId,

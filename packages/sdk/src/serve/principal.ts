@@ -75,9 +75,7 @@ export function bearerTokenEntries(
   const ops = new Set(operatorTokens);
   return [
     ...operatorTokens.map((token, i) => ({ token, name: `operator#${i}`, role: "operator" as const })),
-    ...tokens.flatMap((token, i) =>
-      ops.has(token) ? [] : [{ token, name: `bearer#${i}`, ...(tokenPermissions ? { permissions: tokenPermissions } : {}) }],
-    ),
+    ...tokens.flatMap((token, i) => (ops.has(token) ? [] : [{ token, name: `bearer#${i}`, permissions: tokenPermissions }])),
   ];
 }
 

@@ -47,7 +47,7 @@ export class MetricRegistry {
   private family(name: string, help: string, type: Family["type"], bounds?: readonly number[]): Family {
     if (!NAME.test(name)) throw new Error(`invalid metric name ${name}`);
     let f = this.families.get(name);
-    if (!f) this.families.set(name, (f = { name, help, type, series: new Map(), ...(bounds ? { bounds } : {}) }));
+    if (!f) this.families.set(name, (f = { name, help, type, series: new Map(), bounds }));
     return f;
   }
 

@@ -130,7 +130,7 @@ export function pageOfRuns(
     runs.push(summaryOf(e.record, withOwner ? e.owner : undefined));
     last = e.seq;
   }
-  return { runs, ...(more ? { nextCursor: String(last) } : {}) };
+  return { runs, nextCursor: more ? String(last) : undefined };
 }
 
 function matches(e: { owner: string; record: RunRecord }, q: RunQuery, text: string | undefined): boolean {
@@ -150,12 +150,12 @@ export function summaryOf(r: RunRecord, principal?: string): RunSummary {
   return {
     runId: r.runId,
     status: r.status,
-    ...(r.via ? { via: r.via } : {}),
-    ...(r.trigger !== undefined ? { trigger: r.trigger } : {}),
-    ...(principal !== undefined ? { principal } : {}),
+    via: r.via || undefined,
+    trigger: r.trigger,
+    principal,
     instruction: cut(r.instruction),
     startedAt: r.startedAt,
-    ...(r.endedAt ? { endedAt: r.endedAt } : {}),
+    endedAt: r.endedAt || undefined,
     turns: r.turns,
     toolCalls: r.toolCalls,
     usage: r.usage,

@@ -20,6 +20,7 @@ import { McpServer } from "../mcp/server/server.ts";
 import type { ServerContext, ServerSession } from "../mcp/server/session.ts";
 import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
 import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
@@ -141,7 +142,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   const tasks = options.capabilities?.tasks
     ? new McpTaskTable({
         ownerOf: (ctx) => principalOf(ctx.authInfo).id,
-        ...(options.taskPollIntervalMs ? { pollIntervalMs: options.taskPollIntervalMs } : {}),
+        pollIntervalMs: options.taskPollIntervalMs || undefined,
+        // Retaining and re-running go with the journal: together or not at all.
         ...(options.taskJournal
           ? {
               journal: options.taskJournal,
@@ -151,8 +153,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
                 const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
                 return { args: { ...args, runId }, runId };
               },
-              rerun: (r, signal) =>
-                agentRun(r.args, { signal, meta: {}, ...(r.auth ? { authInfo: r.auth } : {}), sendProgress: async () => {} }),
+              rerun: (r, signal) => agentRun(r.args, { signal, meta: {}, authInfo: r.auth, sendProgress: async () => {} }),
             }
           : {}),
       })
@@ -161,10 +162,11 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
       // Configured prompts switch prompts and completion on; each is declared only when registered.
-      ...(options.capabilities || options.prompts
-        ? { capabilities: { ...options.capabilities, ...(options.prompts ? { prompts: true, completion: true } : {}) } }
-        : {}),
-      ...(tasks ? { tasks } : {}),
+      capabilities:
+        options.capabilities || options.prompts
+          ? { ...options.capabilities, ...(options.prompts ? { prompts: true, completion: true } : {}) }
+          : undefined,
+      tasks,
       instructions:
         options.instructions ??
         "agentd: call agent.run to run an instruction; read or subscribe to agent://status and agent://runs/{runId} to watch work.",
@@ -246,10 +248,9 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       const result = await options.runner.run(input.instruction, {
         runId: scopedRunId(principal, runId),
         signal: ctx.signal,
-        ...(traceContext ? { traceContext } : {}),
-        ...(args.outputSchema && typeof args.outputSchema === "object"
-          ? { outputSchema: args.outputSchema as Record<string, unknown> }
-          : {}),
+        traceContext,
+        outputSchema:
+          args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
         onEvent: (e) => {
           registry.observe(runId, e, owner);
           const tool = toolInFlight(e);
@@ -267,16 +268,16 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
           usage: result.usage,
           turns: result.turns,
           toolCalls: result.toolCalls,
-          ...(result.text !== undefined ? { text: result.text } : {}),
-          ...(result.output !== undefined ? { output: result.output } : {}),
+          text: result.text,
+          output: result.output,
         },
         owner,
       );
       await claim
         ?.finish({
           stopReason: result.stopReason,
-          ...(result.text !== undefined ? { text: result.text } : {}),
-          ...(result.output !== undefined ? { output: result.output } : {}),
+          text: result.text,
+          output: result.output,
         })
         .catch(() => {});
       return runResultContent(runId, result.text, result.output, result.stopReason, result);
@@ -355,7 +356,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     hears: (owner) => (owner === undefined ? (s) => principalOf(s.protocol.transport.authInfo).role === "operator" : sees(owner)),
   });
   if (tasks) {
-    const support = { ...DEFAULT_TASK_SUPPORT, ...options.taskSupport };
+    const support = { ...DEFAULT_TASK_SUPPORT, ...withoutUndefined(options.taskSupport) };
     for (const [name, taskSupport] of Object.entries(support)) {
       const entry = server.registry.tools.get(name);
       if (entry) entry.definition = { ...entry.definition, execution: { ...entry.definition.execution, taskSupport } };
@@ -372,8 +373,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   return {
     server,
     registry,
-    ...(tasks ? { tasks } : {}),
-    ...(prompts ? { prompts } : {}),
+    tasks,
+    prompts,
     mirrorLog(record) {
       if (mirroring) return;
       mirroring = true;
@@ -392,9 +393,11 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
   const structured = {
     runId,
     stopReason,
-    ...(text !== undefined ? { text } : {}),
-    ...(output !== undefined ? { output } : {}),
-    ...(result ? { usage: result.usage, turns: result.turns, toolCalls: result.toolCalls } : {}),
+    text,
+    output,
+    usage: result?.usage,
+    turns: result?.turns,
+    toolCalls: result?.toolCalls,
   };
   return {
     content: [{ type: "text" as const, text: output !== undefined ? JSON.stringify(output) : (text ?? "") }],
@@ -412,8 +415,8 @@ function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
     name: name(e),
     toolCallId: e.toolCallId,
     progress: e.progress,
-    ...(e.total !== undefined ? { total: e.total } : {}),
-    ...(e.message !== undefined ? { message: e.message } : {}),
+    total: e.total,
+    message: e.message,
     elapsedMs: e.elapsedMs,
   };
 }

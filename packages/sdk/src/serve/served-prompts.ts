@@ -73,17 +73,11 @@ export function completeFrom(values: readonly string[], prefix: string): string[
 export function promptDefinition(name: string, prompt: ServedPrompt): Prompt {
   return {
     name,
-    ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+    title: prompt.title,
     description: prompt.description,
-    ...(prompt.arguments?.length
-      ? {
-          arguments: prompt.arguments.map((a) => ({
-            name: a.name,
-            ...(a.description !== undefined ? { description: a.description } : {}),
-            ...(a.required ? { required: true } : {}),
-          })),
-        }
-      : {}),
+    arguments: prompt.arguments?.length
+      ? prompt.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required || undefined }))
+      : undefined,
   };
 }
 

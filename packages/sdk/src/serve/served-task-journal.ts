@@ -39,8 +39,8 @@ export function retainedAuth(auth: MessageExtra["authInfo"]): ServedTaskAuth | u
   return {
     principal: auth.principal,
     scheme: auth.scheme,
-    ...(auth.role ? { role: auth.role } : {}),
-    ...(auth.permissions ? { permissions: [...auth.permissions] } : {}),
-    ...(auth.issuer ? { issuer: auth.issuer } : {}),
+    role: auth.role,
+    permissions: auth.permissions && [...auth.permissions],
+    issuer: auth.issuer || undefined,
   };
 }

@@ -12,5 +12,5 @@ export function openStoreBackend(location: StoreLocation): StoreBackend {
   if ("dir" in location) return new DirectoryBackend(location.dir);
   if (!/^rediss?:\/\//.test(location.redis))
     throw new AgentdError("E_USAGE", "the Redis URL must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379)");
-  return new RedisBackend({ url: location.redis, ...(location.prefix ? { prefix: location.prefix } : {}) });
+  return new RedisBackend({ url: location.redis, prefix: location.prefix || undefined });
 }

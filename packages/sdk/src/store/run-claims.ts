@@ -97,7 +97,8 @@ export class RunClaims {
             runId,
             holder: this.holder,
             version: set.version,
-            ...(previous ? { takenOverFrom: previous.holder, expiredAt: previous.expiresAt } : {}),
+            takenOverFrom: previous?.holder,
+            expiredAt: previous?.expiresAt,
           });
           return { status: "claimed", claim: this.hold(store, runId, set.version, previous) };
         }
@@ -136,7 +137,8 @@ export class RunClaims {
     return {
       lost: lost.signal,
       takenOver: previous !== undefined,
-      ...(previous ? { previous, previousHolder: previous.holder } : {}),
+      previous,
+      previousHolder: previous?.holder,
       end: async (succeeded) => {
         ended = true;
         clearInterval(timer);

@@ -42,8 +42,8 @@ export async function serveStoreHttp(options: ServeStoreHttpOptions): Promise<Se
     throw e;
   }
   const server = createStoreServer(backend, {
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.version ? { version: options.version } : {}),
+    logger: options.logger,
+    version: options.version || undefined,
   });
   try {
     // A client subscribing right after initialize must hear every later change.

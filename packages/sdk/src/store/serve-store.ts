@@ -22,8 +22,8 @@ export async function serveStoreStdio(options: ServeStoreOptions): Promise<void>
     throw e;
   }
   const server = createStoreServer(backend, {
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.version ? { version: options.version } : {}),
+    logger: options.logger,
+    version: options.version || undefined,
   });
   // A client subscribing right after initialize must hear every later change.
   await backend.watching?.();

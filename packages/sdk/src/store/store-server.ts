@@ -36,7 +36,7 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
   const server = new McpServer(
     { name: "agentd-store", version: options.version ?? "0.1.0" },
     {
-      ...(options.logger ? { logger: options.logger } : {}),
+      logger: options.logger,
       instructions: "Versioned JSON documents. compare_and_set writes only at the version you read (0: only if absent).",
     },
   );

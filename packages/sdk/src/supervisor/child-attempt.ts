@@ -73,7 +73,7 @@ export class ChildAttempt {
     this.child = spawn(cmd.command, cmd.args, {
       stdio: ["ignore", "ignore", stderr === "inherit" ? "inherit" : "pipe", "pipe"],
       env,
-      ...(cmd.cwd ? { cwd: cmd.cwd } : {}),
+      cwd: cmd.cwd || undefined,
     });
     this.pid = this.child.pid;
     // Killed outright, we take the child with us (it then takes its MCP servers: it has a watchdog too).

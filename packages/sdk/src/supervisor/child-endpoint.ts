@@ -104,9 +104,7 @@ export function serveSubagentChild(io: ControlIO, run: ChildRunner, options: Chi
         } finally {
           // The answer is sent after this handler returns: flush on the next turn, then report the end.
           setTimeout(() => {
-            void channel
-              .flush()
-              .then(() => finish({ answered: !channel.closed, start, ...(channel.closed ? { reason: channel.closed } : {}) }));
+            void channel.flush().then(() => finish({ answered: !channel.closed, start, reason: channel.closed }));
           }, 0);
         }
       },
@@ -123,9 +121,9 @@ function toWireError(e: unknown, signal: AbortSignal): McpError {
   const d = local?.options.data ?? {};
   const data: ChildErrorData = {
     code,
-    ...(d.usage ? { usage: d.usage as ChildErrorData["usage"] } : {}),
-    ...(typeof d.turns === "number" ? { turns: d.turns } : {}),
-    ...(typeof d.stopReason === "string" ? { stopReason: d.stopReason } : {}),
+    usage: (d.usage || undefined) as ChildErrorData["usage"],
+    turns: typeof d.turns === "number" ? d.turns : undefined,
+    stopReason: typeof d.stopReason === "string" ? d.stopReason : undefined,
   };
   return new McpError(CHILD_RUN_FAILED, e instanceof Error ? e.message : String(e), data);
 }

@@ -52,7 +52,7 @@ export class ControlChannel {
     private readonly options: ControlChannelOptions = {},
   ) {
     this.decoder = new LengthPrefixedDecoder({
-      ...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
+      maxFrameBytes: options.maxFrameBytes || undefined,
       // A peer that sends an over-limit frame is our own program misbehaving: stop trusting the stream.
       oversize: "close",
       onmessage: (value) => this.receive(value),

@@ -185,8 +185,8 @@ export function childErrorData(data: unknown): ChildErrorData {
   const o = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
   return {
     code: typeof o.code === "string" ? o.code : "E_RUN_FAILED",
-    ...(isUsage(o.usage) ? { usage: o.usage } : {}),
-    ...(Number.isInteger(o.turns) ? { turns: o.turns as number } : {}),
-    ...(typeof o.stopReason === "string" ? { stopReason: o.stopReason } : {}),
+    usage: isUsage(o.usage) ? o.usage : undefined,
+    turns: Number.isInteger(o.turns) ? (o.turns as number) : undefined,
+    stopReason: typeof o.stopReason === "string" ? o.stopReason : undefined,
   };
 }

@@ -98,7 +98,7 @@ export const isTerminal = (s: HandleStatus): boolean => s !== "working";
 export const toTask = (r: HandleRecord): TaskView => ({
   taskId: r.id,
   status: r.status,
-  ...(r.statusMessage !== undefined ? { statusMessage: r.statusMessage } : {}),
+  statusMessage: r.statusMessage,
   createdAt: r.createdAt,
   lastUpdatedAt: r.lastUpdatedAt,
   ttl: r.ttl,
@@ -132,7 +132,7 @@ export class HandleTable {
       createdAt: at,
       lastUpdatedAt: at,
       ttl: this.options.ttlMs === undefined ? 3_600_000 : this.options.ttlMs,
-      ...(extra.owner !== undefined ? { owner: extra.owner } : {}),
+      owner: extra.owner,
       payload: structuredClone(payload),
       usage: emptyUsage(),
       turns: 0,

@@ -29,7 +29,7 @@ export interface SubagentSurfaceAccess {
 export function registerSubagentSurface(server: McpServer, supervisor: Supervisor, access?: SubagentSurfaceAccess): () => void {
   const registered = SUBAGENT_TOOLS.map((tool) =>
     server.tool(
-      { name: tool.name, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema as never },
+      { name: tool.name, description: tool.description || undefined, inputSchema: tool.inputSchema as never },
       async (args, ctx): Promise<CallToolResult> => {
         // Spawns are owned by the caller; list/wait/result/cancel see the caller's own (an operator's: all).
         const owner = access
@@ -37,14 +37,11 @@ export function registerSubagentSurface(server: McpServer, supervisor: Superviso
             ? access.principalIdOf(ctx.authInfo)
             : access.ownerOf(ctx.authInfo)
           : undefined;
-        const answer = await callSubagentTool(supervisor, tool.name, args, {
-          signal: ctx.signal,
-          ...(owner !== undefined ? { owner } : {}),
-        });
+        const answer = await callSubagentTool(supervisor, tool.name, args, { signal: ctx.signal, owner });
         return {
           content: [{ type: "text", text: answer.text }],
-          ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}),
-          ...(answer.isError ? { isError: true } : {}),
+          structuredContent: answer.structuredContent,
+          isError: answer.isError || undefined,
         };
       },
     ),

@@ -18,7 +18,7 @@ export class ProgressMeter {
 
   /** What was used so far. */
   snapshot(message?: string): ProgressParams {
-    return { usage: this.usage, turns: this.turns, toolCalls: this.toolCalls, ...(message ? { message } : {}) };
+    return { usage: this.usage, turns: this.turns, toolCalls: this.toolCalls, message: message || undefined };
   }
 
   /** Feed a run event (model responses count turns and tokens; tool results count calls). */

@@ -35,14 +35,14 @@ export class SubagentToolSet implements ToolSet {
     const answer = await callSubagentTool(this.supervisor, name, args, {
       owner: ctx.runId,
       signal: ctx.signal,
-      ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}),
+      traceContext: ctx.traceContext,
     });
     const usage = this.unbilled(ctx.runId);
     return {
       text: answer.text,
       isError: answer.isError,
-      ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}),
-      ...(usage.inputTokens + usage.outputTokens + usage.totalTokens > 0 ? { usage } : {}),
+      structuredContent: answer.structuredContent,
+      usage: usage.inputTokens + usage.outputTokens + usage.totalTokens > 0 ? usage : undefined,
     };
   }
 

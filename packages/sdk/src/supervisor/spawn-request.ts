@@ -113,12 +113,12 @@ export function buildSpawnPayload(request: unknown, parent: ParentBounds, ids: {
   set("toolTimeoutMs", min(l.toolTimeoutMs, ceiling.toolTimeoutMs));
   return {
     instruction: q.instruction,
-    ...(q.seed !== undefined ? { seed: q.seed } : {}),
+    seed: q.seed,
     scopes: q.scope?.allow ? [...parent.scopes, { allow: q.scope.allow }] : [...parent.scopes],
     limits,
-    ...(deadlineMs !== undefined ? { deadlineAt: now + deadlineMs } : {}),
-    ...(q.model ? { model: { name: q.model } } : {}),
-    ...(q.outputSchema ? { outputSchema: q.outputSchema } : {}),
+    deadlineAt: deadlineMs === undefined ? undefined : now + deadlineMs,
+    model: q.model ? { name: q.model } : undefined,
+    outputSchema: q.outputSchema,
     runId: q.runId ?? ids.runId,
     depth: parent.depth,
   };

@@ -70,7 +70,7 @@ export function handleView(r: HandleRecord): Record<string, unknown> {
     id: r.id,
     uri: resultUri(r.id),
     status: r.status,
-    ...(r.statusMessage !== undefined ? { statusMessage: r.statusMessage } : {}),
+    statusMessage: r.statusMessage,
     createdAt: r.createdAt,
     lastUpdatedAt: r.lastUpdatedAt,
     ttl: r.ttl,
@@ -81,8 +81,8 @@ export function handleView(r: HandleRecord): Record<string, unknown> {
     usage: r.usage,
     turns: r.turns,
     toolCalls: r.toolCalls,
-    ...(r.result ? { result: r.result } : {}),
-    ...(r.error ? { error: r.error } : {}),
+    result: r.result,
+    error: r.error,
   };
 }
 
@@ -121,15 +121,14 @@ export async function callSubagentTool(
     const id = typeof args.id === "string" ? args.id : "";
     const r = supervisor.get(id);
     if (r && (ctx.owner === undefined || r.owner === ctx.owner)) return r;
-    const known = supervisor.list(ctx.owner !== undefined ? { owner: ctx.owner } : {}).map((h) => h.id);
+    const known = supervisor.list({ owner: ctx.owner }).map((h) => h.id);
     return refuse(`no subagent with id "${id}"${known.length ? `; known: ${known.join(", ")}` : ""}`);
   };
-  const owner = ctx.owner !== undefined ? { owner: ctx.owner } : {};
   try {
     switch (name) {
       case "subagent.spawn": {
         const { async: isAsync, ...request } = args;
-        const spawn = { ...owner, ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}) };
+        const spawn = { owner: ctx.owner, traceContext: ctx.traceContext };
         if (isAsync === true) {
           const r = supervisor.start(request, spawn);
           return {
@@ -138,13 +137,13 @@ export async function callSubagentTool(
             structuredContent: handleView(r),
           };
         }
-        return answerFor(await supervisor.run(request, { ...spawn, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
+        return answerFor(await supervisor.run(request, { ...spawn, signal: ctx.signal }));
       }
       case "subagent.wait": {
         const r = find();
         if (!("id" in r)) return r;
         const timeoutMs = typeof args.timeoutMs === "number" ? args.timeoutMs : DEFAULT_WAIT_MS;
-        const done = await supervisor.wait(r.id, { timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+        const done = await supervisor.wait(r.id, { timeoutMs, signal: ctx.signal });
         return answerFor(done ?? r);
       }
       case "subagent.result": {
@@ -153,7 +152,7 @@ export async function callSubagentTool(
         return { text: JSON.stringify(handleView(r)), isError: r.status === "failed", structuredContent: handleView(r) };
       }
       case "subagent.list": {
-        const all = supervisor.list(owner).map(handleView);
+        const all = supervisor.list({ owner: ctx.owner }).map(handleView);
         return { text: all.length ? JSON.stringify(all) : "no subagents", isError: false, structuredContent: { subagents: all } };
       }
       case "subagent.cancel": {

@@ -115,7 +115,7 @@ export class Supervisor {
     this.graceMs = options.graceMs ?? SUPERVISOR_DEFAULTS.graceMs;
     this.logger = (options.logger ?? nullLogger).child({ component: "supervisor", depth: this.depth });
     this.command = options.command ?? subagentCommand();
-    this.table = new HandleTable(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {});
+    this.table = new HandleTable({ ttlMs: options.ttlMs });
   }
 
   /** Whether this agent may spawn at all (its children would not be past the maximum depth). */
@@ -149,7 +149,7 @@ export class Supervisor {
       { runId: `${options.owner ?? "run"}.${id}` },
     );
     if (options.traceContext) payload.traceContext = options.traceContext;
-    const record = this.table.create(payload, { id, ...(options.owner !== undefined ? { owner: options.owner } : {}) });
+    const record = this.table.create(payload, { id, owner: options.owner });
     const live: Live = { driven: Promise.resolve() };
     this.live.set(id, live);
     live.driven = this.drive(id, record, live).finally(() => this.live.delete(id));
@@ -318,8 +318,8 @@ export class Supervisor {
           this.table.complete(
             id,
             {
-              ...(end.result.text !== undefined ? { text: end.result.text } : {}),
-              ...(end.result.output !== undefined ? { output: end.result.output } : {}),
+              text: end.result.text,
+              output: end.result.output,
               stopReason: end.result.stopReason,
             },
             used,
@@ -334,10 +334,10 @@ export class Supervisor {
               reason: "limit-exceeded",
               code: budget ? end.data.code : (live.trip as LimitTrip).code,
               message: end.message,
-              ...stopReasonOf(end.data.stopReason ?? live.trip?.stopReason),
+              stopReason: (end.data.stopReason ?? live.trip?.stopReason) || undefined,
             });
           if (live.cancel) return fail({ reason: "cancelled", code: "E_ABORTED", message: live.cancel });
-          return fail({ reason: "failed", code: end.data.code, message: end.message, ...stopReasonOf(end.data.stopReason) });
+          return fail({ reason: "failed", code: end.data.code, message: end.message, stopReason: end.data.stopReason || undefined });
         }
         await child.exited;
         if (stopped()) return;
@@ -378,20 +378,20 @@ export class Supervisor {
       attempt,
       depth: payload.depth,
       instruction: payload.instruction,
-      ...(payload.seed !== undefined ? { seed: payload.seed } : {}),
+      seed: payload.seed,
       scopes: payload.scopes,
       limits,
       model: payload.model ? { ...model, name: payload.model.name } : model,
       mcpServers: serversInScope(mcpServers, payload.scopes),
-      ...(instructions !== undefined ? { instructions } : {}),
-      ...(payload.outputSchema ? { outputSchema: payload.outputSchema } : {}),
+      instructions,
+      outputSchema: payload.outputSchema,
       subagents: {
         maxDepth: this.maxDepth,
         maxChildren: this.maxChildren,
         maxRestarts: this.maxRestarts,
         graceMs: Math.max(500, Math.floor(this.graceMs / 2)),
       },
-      ...(payload.traceContext ? { traceContext: payload.traceContext } : {}),
+      traceContext: payload.traceContext,
     };
   }
 
@@ -409,8 +409,6 @@ export class Supervisor {
     })();
   }
 }
-
-const stopReasonOf = (s: string | undefined) => (s ? { stopReason: s } : {});
 
 /** Add one attempt's usage (its answer's, else its last progress) to the totals. */
 function accumulate(

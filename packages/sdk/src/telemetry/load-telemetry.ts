@@ -63,8 +63,8 @@ export async function loadTelemetryWith(
   return backend.createOtelTelemetry({
     signals,
     env,
-    ...(options.version ? { version: options.version } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
+    version: options.version || undefined,
+    logger: options.logger,
   });
 }
 

@@ -51,7 +51,7 @@ export function otelSignalsFromEnv(env: Record<string, string | undefined>): Ote
   return {
     traces,
     metrics,
-    ...(traces ? { tracesProtocol: protocolOf(env, "TRACES") } : {}),
-    ...(metrics ? { metricsProtocol: protocolOf(env, "METRICS") } : {}),
+    tracesProtocol: traces ? protocolOf(env, "TRACES") : undefined,
+    metricsProtocol: metrics ? protocolOf(env, "METRICS") : undefined,
   };
 }

@@ -61,7 +61,7 @@ export class LocalToolSet implements ToolSet {
     return {
       text: r.text,
       isError: r.isError,
-      ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
+      structuredContent: r.structuredContent as Record<string, unknown> | undefined,
     };
   }
 }

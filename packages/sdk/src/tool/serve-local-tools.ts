@@ -18,7 +18,7 @@ export function registerLocalTools(server: McpServer, tools: ReadonlyMap<string,
           name,
           description: t.description,
           inputSchema: t.inputSchema as never,
-          ...(t.outputSchema ? { outputSchema: t.outputSchema as never } : {}),
+          outputSchema: t.outputSchema as never,
         },
         async (args, ctx): Promise<CallToolResult> => {
           const meta = ctx.meta[RUN_ID_META_KEY];
@@ -30,8 +30,8 @@ export function registerLocalTools(server: McpServer, tools: ReadonlyMap<string,
           });
           return {
             content: [{ type: "text", text: r.text }],
-            ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
-            ...(r.isError ? { isError: true } : {}),
+            structuredContent: r.structuredContent as Record<string, unknown> | undefined,
+            isError: r.isError || undefined,
           };
         },
       ),

@@ -72,7 +72,7 @@ describe("a call", () => {
         name: "weather",
         description: "d",
         parameters: parameters as never,
-        ...(jsonSchema ? { jsonSchema } : {}),
+        jsonSchema,
         execute: (input: { city: string }, c) => {
           seen.push([input, c.runId]);
           return `${input.city}: 21°C`;

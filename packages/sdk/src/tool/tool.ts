@@ -179,5 +179,5 @@ export const describeLocalTool = (name: string, t: LocalTool): ToolDescriptor =>
   name,
   description: t.description,
   inputSchema: t.inputSchema,
-  ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+  outputSchema: t.outputSchema,
 });

@@ -21,7 +21,7 @@ export function spawnWithBun(spec: SpawnSpec, events: ServerProcessEvents): Serv
     stderr: "pipe",
     windowsHide: true,
     detached: OWN_PROCESS_GROUP,
-    ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+    cwd: spec.cwd,
   });
   // Node's 'close': the process exited and both of its output pipes ended.
   let open = 3;

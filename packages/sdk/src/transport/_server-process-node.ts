@@ -14,7 +14,7 @@ export async function spawnWithNode(spec: SpawnSpec, events: ServerProcessEvents
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
     detached: OWN_PROCESS_GROUP,
-    ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+    cwd: spec.cwd,
   });
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);

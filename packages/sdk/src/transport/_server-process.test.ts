@@ -51,7 +51,7 @@ async function exchange(spawnApi?: SpawnApi): Promise<unknown> {
     name: "env",
     command: process.execPath,
     args: [CHILD_MODES, "env"],
-    ...(spawnApi ? { spawnApi } : {}),
+    spawnApi,
   });
   transports.push(t);
   const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));

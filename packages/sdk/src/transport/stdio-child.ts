@@ -180,7 +180,7 @@ export class StdioChildTransport implements Transport {
     try {
       // In its own process group (POSIX), signalled as a whole: a wrapper's children stop with it.
       child = await spawnServerProcess(
-        { command, args, env, ...(cwd === undefined ? {} : { cwd }) },
+        { command, args, env, cwd },
         {
           stderr: (chunk) => stderr.push(chunk),
           exit: (code, signal) => this.childExited(code, signal),
@@ -224,8 +224,8 @@ export class StdioChildTransport implements Transport {
 
   private wire(child: ServerProcess): void {
     const stream = new StreamTransport(child.output, child.input, {
-      ...(this.options.maxFrameBytes === undefined ? {} : { maxFrameBytes: this.options.maxFrameBytes }),
-      ...(this.options.outputHighWaterMark === undefined ? {} : { outputHighWaterMark: this.options.outputHighWaterMark }),
+      maxFrameBytes: this.options.maxFrameBytes,
+      outputHighWaterMark: this.options.outputHighWaterMark,
       destroyInput: false,
     });
     stream.onmessage = (m) => this.onmessage?.(m);
@@ -243,7 +243,7 @@ export class StdioChildTransport implements Transport {
       overflow: "truncate",
       online: (bytes, truncated) => {
         const line = decoder.decode(bytes);
-        this.log.info("mcp.stderr", { server: this.options.name, line, ...(truncated ? { truncated } : {}) });
+        this.log.info("mcp.stderr", { server: this.options.name, line, truncated: truncated || undefined });
         if (line.trim() === "") return;
         this.stderrTail.push(line.length > STDERR_TAIL_CHARS ? `${line.slice(0, STDERR_TAIL_CHARS)}…` : line);
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();

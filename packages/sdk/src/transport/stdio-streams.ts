@@ -75,7 +75,7 @@ export class StreamTransport implements Transport {
   ) {
     this.decoder = new NdjsonDecoder({
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
-      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      maxDepth: options.maxDepth,
       onmessage: (value) => this.deliver(value),
       onerror: (error, responseTo) =>
         this.onframeerror?.(responseTo === undefined ? { error, recoverable: true } : { error, recoverable: true, responseTo }),

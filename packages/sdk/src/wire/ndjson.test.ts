@@ -8,7 +8,7 @@ const utf8 = new TextEncoder();
 function decode(chunks: Uint8Array[], maxFrameBytes?: number) {
   const out: Array<{ value: unknown } | { error: McpError }> = [];
   const decoder = new NdjsonDecoder({
-    ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
+    maxFrameBytes,
     onmessage: (value) => out.push({ value }),
     onerror: (error) => out.push({ error }),
   });

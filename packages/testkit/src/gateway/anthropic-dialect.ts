@@ -39,7 +39,7 @@ const usageOf = (answer: Answer, output: number) => ({
   cache_creation_input_tokens: answer.usage.cacheWrite,
   cache_read_input_tokens: answer.usage.cacheRead,
   output_tokens: output,
-  ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }),
+  output_tokens_details: answer.reasoning === undefined ? undefined : { thinking_tokens: answer.usage.reasoning },
   service_tier: "standard",
 });
 
@@ -111,7 +111,7 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
       delta: { stop_reason: answer.finishReason, stop_sequence: null },
       usage: {
         output_tokens: outputOf(answer),
-        ...(answer.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: answer.usage.reasoning } }),
+        output_tokens_details: answer.reasoning === undefined ? undefined : { thinking_tokens: answer.usage.reasoning },
       },
     }),
     frame("message_stop", {}),

@@ -19,7 +19,7 @@ const chat = (gateway: FakeGateway, extra: Record<string, unknown> = {}, signal?
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }], ...extra }),
-    ...(signal === undefined ? {} : { signal }),
+    signal,
   });
 
 const contentOf = async (response: Response) =>

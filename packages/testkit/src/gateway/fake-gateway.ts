@@ -132,11 +132,7 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
       clearTimeout(timer);
     }
     if (sink.closed) return;
-    const answer = {
-      ...(promptChars !== undefined ? { promptChars } : {}),
-      ...(entry.cache ? { cache: entry.cache } : {}),
-      ...(parsed.request.thinking ? { thinking: true } : {}),
-    };
+    const answer = { promptChars, cache: entry.cache, thinking: parsed.request.thinking || undefined };
     await playTurn(staticTurn, {
       codec,
       sink,

@@ -38,26 +38,23 @@ const usageOf = (answer: Answer) => ({
   candidatesTokenCount: answer.usage.output,
   totalTokenCount: answer.usage.input + answer.usage.output + answer.usage.reasoning,
   promptTokensDetails: [{ modality: "TEXT", tokenCount: answer.usage.input }],
-  ...(answer.usage.cacheRead > 0 ? { cachedContentTokenCount: answer.usage.cacheRead } : {}),
-  ...(answer.reasoning === undefined ? {} : { thoughtsTokenCount: answer.usage.reasoning }),
+  cachedContentTokenCount: answer.usage.cacheRead > 0 ? answer.usage.cacheRead : undefined,
+  thoughtsTokenCount: answer.reasoning === undefined ? undefined : answer.usage.reasoning,
 });
 
 /** The function calls; a thinking answer signs the first, as Gemini 3 does. */
 const callParts = (answer: Answer, context: RenderContext) =>
   answer.toolCalls.map((call, index) => ({
-    functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.arguments },
-    ...(index === 0 && answer.reasoning !== undefined
-      ? { thoughtSignature: signFunctionCall(context.reasoning.signer, call.name, call.arguments) }
-      : {}),
+    functionCall: { id: call.id, name: call.name, args: call.arguments },
+    thoughtSignature:
+      index === 0 && answer.reasoning !== undefined ? signFunctionCall(context.reasoning.signer, call.name, call.arguments) : undefined,
   }));
 
 const thoughtParts = (answer: Answer) => (answer.reasoning === undefined ? [] : [{ text: answer.reasoning, thought: true }]);
 
 function chunk(parts: unknown[], context: RenderContext, responseId: string, extra: { finishReason?: string; usage: unknown }) {
   return {
-    candidates: [
-      { content: { parts, role: "model" }, ...(extra.finishReason === undefined ? {} : { finishReason: extra.finishReason }), index: 0 },
-    ],
+    candidates: [{ content: { parts, role: "model" }, finishReason: extra.finishReason, index: 0 }],
     usageMetadata: extra.usage,
     modelVersion: context.model,
     responseId,

@@ -67,13 +67,13 @@ function content(value: unknown, where: string): NormalizedMessage {
       if (role !== "model") problem(`${at}.functionCall: function calls belong in "model" turns`);
       if (!isObject(call) || typeof call.name !== "string") problem(`${at}.functionCall.name: required`);
       if (call.args !== undefined && !isObject(call.args)) problem(`${at}.functionCall.args: expected an object`);
-      toolCalls.push({ ...(typeof call.id === "string" ? { id: call.id } : {}), name: call.name, arguments: call.args ?? {} });
+      toolCalls.push({ id: typeof call.id === "string" ? call.id : undefined, name: call.name, arguments: call.args ?? {} });
     }
     if (response !== undefined) {
       if (!isObject(response) || typeof response.name !== "string") problem(`${at}.functionResponse.name: required`);
       if (!isObject(response.response)) problem(`${at}.functionResponse.response: expected an object`);
       toolResults.push({
-        ...(typeof response.id === "string" ? { toolCallId: response.id } : {}),
+        toolCallId: typeof response.id === "string" ? response.id : undefined,
         name: response.name,
         content: asText(response.response),
       });

@@ -80,12 +80,12 @@ export function loadGatewayOptions(text: string, overrides: Partial<Omit<FakeGat
   return {
     dialect: options.dialect as Dialect,
     script: script.map((turn, index) => turnFrom(turn, `script[${index}]`)),
-    ...(options.onExhausted === undefined ? {} : { onExhausted: options.onExhausted as "error" | "repeat-last" }),
-    ...(options.model === undefined ? {} : { model: options.model as string }),
-    ...(options.requireApiKey === undefined ? {} : { requireApiKey: options.requireApiKey as string }),
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs as number }),
-    ...(cache === undefined ? {} : { promptCache: cache as { minTokens?: number } }),
-    ...(options.reasoningField === undefined ? {} : { reasoningField: options.reasoningField as "reasoning_content" | "reasoning" }),
-    ...(options.reasoningPassBack === undefined ? {} : { reasoningPassBack: options.reasoningPassBack as "ignore" | "forbid" | "require" }),
+    onExhausted: options.onExhausted as "error" | "repeat-last" | undefined,
+    model: options.model as string | undefined,
+    requireApiKey: options.requireApiKey as string | undefined,
+    latencyMs: options.latencyMs as number | undefined,
+    promptCache: cache as { minTokens?: number } | undefined,
+    reasoningField: options.reasoningField as "reasoning_content" | "reasoning" | undefined,
+    reasoningPassBack: options.reasoningPassBack as "ignore" | "forbid" | "require" | undefined,
   };
 }

@@ -79,7 +79,7 @@ function renderStream(answer: Answer, context: RenderContext): SseFrame[] {
       model: context.model,
       system_fingerprint: FINGERPRINT,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-      ...(context.includeUsage ? { usage: null } : {}),
+      usage: context.includeUsage ? null : undefined,
     }),
   });
   // Real endpoints open with the role; content is "" before text and null before tool calls.

@@ -15,7 +15,7 @@ async function start(dialect: Dialect, requireApiKey?: string): Promise<FakeGate
   const gateway = await startFakeGateway({
     dialect,
     script: [{ text: "unused" }],
-    ...(requireApiKey === undefined ? {} : { requireApiKey }),
+    requireApiKey,
   });
   open.push(gateway);
   return gateway;

@@ -67,7 +67,7 @@ export function createResponsesDialect(options: FakeGatewayOptions): DialectCode
         id: reasoningId,
         type: "reasoning",
         summary: [{ type: "summary_text", text: answer.reasoning }],
-        ...(data?.encryptedReasoning ? { encrypted_content: encrypt(reasoningId, answer.reasoning) } : {}),
+        encrypted_content: data?.encryptedReasoning ? encrypt(reasoningId, answer.reasoning) : undefined,
       });
     }
     if (answer.text !== "")

@@ -52,9 +52,9 @@ export class FakeMcpServer {
     const info: Implementation = { name: spec.name ?? "fake-mcp-server", version: spec.version ?? "0.0.0" };
     this.server = new McpServer(info, {
       capabilities: { prompts: true, completion: true, serverNotifications: true, ...spec.capabilities },
-      ...(spec.instructions === undefined ? {} : { instructions: spec.instructions }),
-      ...(spec.pageSize === undefined ? {} : { pageSize: spec.pageSize }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      instructions: spec.instructions,
+      pageSize: spec.pageSize,
+      logger: options.logger,
     });
     const onCrash = options.onCrash ?? ((session) => void session.close().catch(() => {}));
     this.host = {

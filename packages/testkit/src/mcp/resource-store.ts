@@ -54,7 +54,7 @@ export class ResourceStore {
   private read(uri: string): ReadResourceResult {
     const entry = this.entries.get(uri);
     if (!entry) return { contents: [] };
-    const contents = { uri, ...(entry.mimeType === undefined ? {} : { mimeType: entry.mimeType }), ...entry.content };
+    const contents = { uri, mimeType: entry.mimeType, ...entry.content };
     return { contents: [contents] };
   }
 }

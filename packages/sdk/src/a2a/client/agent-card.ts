@@ -79,7 +79,7 @@ export function chooseInterface(card: AgentCard, prefer?: ClientBinding): Chosen
   const order = prefer ? [prefer, ...SPOKEN.filter((b) => b !== prefer)] : SPOKEN;
   for (const binding of order) {
     const hit = v1.find((i) => i.protocolBinding.toUpperCase() === binding);
-    if (hit) return { binding, url: hit.url, ...(hit.tenant ? { tenant: hit.tenant } : {}) };
+    if (hit) return { binding, url: hit.url, tenant: hit.tenant };
   }
   // No 1.x interface: an A2A 0.3 agent is spoken to in 0.3 over JSON-RPC.
   const legacy = all.some((i) => /^1(\.|$)/.test(i.protocolVersion ?? "")) ? undefined : v03JsonRpcUrl(card);

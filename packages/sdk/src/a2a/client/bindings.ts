@@ -43,7 +43,7 @@ function reasonOf(details: unknown): string | undefined {
 }
 
 function upstream(agent: string, method: string, detail: string, data?: Record<string, unknown>): AgentdError {
-  return new AgentdError("E_UPSTREAM", `A2A agent '${agent}' (${method}): ${detail}`, data ? { data } : {});
+  return new AgentdError("E_UPSTREAM", `A2A agent '${agent}' (${method}): ${detail}`, { data });
 }
 
 /** Build the binding for the chosen interface (a v0.3 interface is spoken to through {@link V03_CODEC}). */
@@ -94,7 +94,7 @@ function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?
         method: codec ? codec.method(method) : method,
         params: codec ? codec.params(method, params) : chosen.tenant ? { tenant: chosen.tenant, ...params } : params,
       }),
-      ...(signal ? { signal } : {}),
+      signal,
     });
   const unwrap = (method: A2aMethod, body: unknown): unknown => {
     const result = unwrapResult(method, body);
@@ -116,7 +116,7 @@ function jsonRpcBinding(chosen: ChosenInterface, options: BindingOptions, codec?
       const reason = reasonOf(data);
       throw upstream(options.agent, method, `${message} (code ${code}${reason ? `, ${reason}` : ""})`, {
         code,
-        ...(reason ? { reason } : {}),
+        reason: reason || undefined,
       });
     }
     if (typeof body !== "object" || body === null || !("result" in body))
@@ -184,8 +184,8 @@ function httpJsonBinding(chosen: ChosenInterface, options: BindingOptions): A2aB
     return send(options, method, base + r.path, {
       method: r.verb,
       headers: headersFor(options, accept),
-      ...(r.body !== undefined ? { body: JSON.stringify(r.body) } : {}),
-      ...(signal ? { signal } : {}),
+      body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      signal,
     });
   };
   const failure = async (method: string, res: Response): Promise<AgentdError> => {
@@ -204,7 +204,7 @@ function httpJsonBinding(chosen: ChosenInterface, options: BindingOptions): A2aB
       `${what} (HTTP ${res.status}${reason ? `, ${reason}` : typeof err?.status === "string" ? `, ${err.status}` : ""})`,
       {
         status: res.status,
-        ...(reason ? { reason } : {}),
+        reason: reason || undefined,
       },
     );
   };

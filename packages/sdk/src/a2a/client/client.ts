@@ -56,7 +56,7 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
     // The version header matters for the card too: a server answering both versions gives a request without it the v0.3 card.
     res = await (options.fetch ?? fetch)(cardUrl, {
       headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
   } catch (e) {
     if (options.signal?.aborted) throw e;
@@ -98,11 +98,7 @@ export class A2aClient {
     const name = options.name ?? card.name;
     const chosen = chooseInterface(card, options.preferBinding);
     if (typeof chosen === "string") throw new AgentdError("E_UPSTREAM", `A2A agent '${name}' at ${url}: ${chosen}`);
-    const binding = createBinding(chosen, {
-      agent: name,
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    const binding = createBinding(chosen, { agent: name, headers: options.headers, fetch: options.fetch });
     return new A2aClient(card, chosen, binding, name);
   }
 
@@ -137,13 +133,13 @@ export class A2aClient {
 
   /** GetTask: the task's current state (with up to `historyLength` messages of history). */
   async getTask(id: string, options: { historyLength?: number; signal?: AbortSignal } = {}): Promise<Task> {
-    const params = { id, ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}) };
+    const params = { id, historyLength: options.historyLength };
     return this.check("GetTask", TaskSchema, await this.binding.call("GetTask", params, options.signal));
   }
 
   /** CancelTask: ask the agent to stop the task; resolves with the task as the agent reports it. */
   async cancelTask(id: string, options: { metadata?: Record<string, unknown>; signal?: AbortSignal } = {}): Promise<Task> {
-    const params = { id, ...(options.metadata ? { metadata: options.metadata } : {}) };
+    const params = { id, metadata: options.metadata };
     return this.check("CancelTask", TaskSchema, await this.binding.call("CancelTask", params, options.signal));
   }
 

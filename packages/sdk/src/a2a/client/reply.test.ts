@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { emptyReply, foldEvent, foldTask, renderParts, replyOutcome, settled } from "./reply.ts";
 
 const status = (taskId: string, state: string, text?: string) => ({
-  statusUpdate: { taskId, status: { state, ...(text ? { message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text }] } } : {}) } },
+  statusUpdate: { taskId, status: { state, message: text ? { messageId: "m", role: "ROLE_AGENT", parts: [{ text }] } : undefined } },
 });
 
 test("artifact chunks with append continue the text; a new artifact id is another artifact", () => {

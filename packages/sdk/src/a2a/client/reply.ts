@@ -120,13 +120,9 @@ export function replyOutcome(agent: string, tool: string, r: A2aReply): ToolCall
     .map((a) => renderParts(a.parts))
     .filter(Boolean)
     .join("\n\n");
-  const ids = r.taskId
-    ? { taskId: r.taskId, ...(r.contextId ? { contextId: r.contextId } : {}) }
-    : r.contextId
-      ? { contextId: r.contextId }
-      : {};
+  const ids = { taskId: r.taskId || undefined, contextId: r.contextId || undefined };
   const structured = { agent, state: r.state === "message" ? "message" : stateWord(r.state), ...ids };
-  const base = { structuredContent: structured, ...(r.usage ? { usage: r.usage } : {}) };
+  const base = { structuredContent: structured, usage: r.usage };
   const answer = artifacts || r.statusText || "";
   if (r.state === "message" || r.state === "TASK_STATE_COMPLETED")
     return { ...base, text: answer || `(the agent '${agent}' answered with no text)`, isError: false };

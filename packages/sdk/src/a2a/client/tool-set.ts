@@ -77,12 +77,7 @@ export class A2aToolSet implements ToolSet {
   private client(name: string, config: A2aAgentConfig): Promise<A2aClient> {
     let c = this.clients.get(name);
     if (!c) {
-      c = A2aClient.connect(config.url, {
-        name,
-        ...(config.headers ? { headers: config.headers } : {}),
-        ...(config.binding ? { preferBinding: config.binding } : {}),
-        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      });
+      c = A2aClient.connect(config.url, { name, headers: config.headers, preferBinding: config.binding, fetch: this.options.fetch });
       // A failed discovery is tried again next time (the agent may come up later).
       c.catch(() => this.clients.delete(name));
       this.clients.set(name, c);
@@ -165,8 +160,8 @@ export class A2aToolSet implements ToolSet {
         messageId: crypto.randomUUID(),
         role: "ROLE_USER",
         parts: [{ text: String(args.message ?? "") }],
-        ...(typeof args.taskId === "string" ? { taskId: args.taskId } : {}),
-        ...(typeof args.contextId === "string" ? { contextId: args.contextId } : {}),
+        taskId: typeof args.taskId === "string" ? args.taskId : undefined,
+        contextId: typeof args.contextId === "string" ? args.contextId : undefined,
         metadata: { [RUN_ID_META_KEY]: runId },
       },
     };
@@ -192,9 +187,9 @@ export class A2aToolSet implements ToolSet {
       this.options.logger?.info("a2a.status", { runId: ctx.runId, agent, taskId: reply.taskId, state: stateWord(reply.state) });
       ctx.onprogress?.({ progress: changes, message });
     };
-    const following = { agent, client, reply, ctx, report, ...(this.options.logger ? { logger: this.options.logger } : {}) };
+    const following = { agent, client, reply, ctx, report, logger: this.options.logger };
     if (push) {
-      this.receiver ??= startPushReceiver(this.options.logger ? { logger: this.options.logger } : {}).catch((e: unknown) => {
+      this.receiver ??= startPushReceiver({ logger: this.options.logger }).catch((e: unknown) => {
         this.receiver = undefined;
         throw e;
       });

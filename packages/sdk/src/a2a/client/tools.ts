@@ -14,7 +14,7 @@ export interface LazyA2aTools extends ToolSet {
 /** The `a2a:NAME` tools of `agents`, chained in front of `next`; nothing is loaded until first use. */
 export function lazyA2aTools(agents: Readonly<Record<string, A2aAgentConfig>>, next: ToolSet | undefined, logger: Logger): LazyA2aTools {
   let loaded: Promise<A2aToolSet> | undefined;
-  const load = () => (loaded ??= import("./tool-set.ts").then((m) => new m.A2aToolSet(agents, { ...(next ? { next } : {}), logger })));
+  const load = () => (loaded ??= import("./tool-set.ts").then((m) => new m.A2aToolSet(agents, { next, logger })));
   return {
     list: async () => (await load()).list(),
     call: async (name, args, ctx) => (await load()).call(name, args, ctx),

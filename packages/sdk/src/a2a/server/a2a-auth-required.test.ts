@@ -108,7 +108,7 @@ async function serve(limits?: { deadlineMs: number }, beforeCall?: () => void) {
         ],
       },
     },
-    agent: { mcpServers: { api: { url: mcp.url, oauth: { clientId: "cli" } } }, ...(limits ? { limits } : {}) },
+    agent: { mcpServers: { api: { url: mcp.url, oauth: { clientId: "cli" } } }, limits },
   });
   await s.agent.connect();
   return logger;

@@ -29,7 +29,7 @@ async function serveWithAuth(maxBodyBytes?: number): Promise<ServedAgent> {
           { token: BOB, name: "bob" },
         ],
       },
-      ...(maxBodyBytes ? { limits: { maxBodyBytes } } : {}),
+      limits: { maxBodyBytes },
     },
   });
   return s;

@@ -36,7 +36,7 @@ function webhook(status = 200) {
 }
 
 async function serve(steps?: Step[]): Promise<ServedAgent> {
-  const s = await serveA2aAgent(steps ? { steps } : {});
+  const s = await serveA2aAgent({ steps });
   cleanups.push(() => s.close());
   return s;
 }

@@ -25,8 +25,8 @@ export function authRequiredParts(need: AuthorizationNeed): Part[] {
       data: {
         server: need.server,
         command,
-        ...(need.authorizationServer ? { authorizationServer: need.authorizationServer } : {}),
-        ...(need.resource ? { resource: need.resource } : {}),
+        authorizationServer: need.authorizationServer || undefined,
+        resource: need.resource || undefined,
         error: need.message,
         answer: "send a message on this task once the authorization is done (any text), or the text 'cancel'",
       },

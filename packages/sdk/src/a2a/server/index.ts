@@ -76,7 +76,7 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
     {
       hasOperators: o.hasOperators === true,
       logger: o.logger,
-      ...(o.prompts ? { prompt: (name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined) } : {}),
+      prompt: o.prompts && ((name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined)),
     },
     o.servedRuns,
   );
@@ -94,8 +94,8 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
     tasks,
     registry: o.registry,
     logger: o.logger,
-    ...(o.triggers ? { triggers: o.triggers } : {}),
-    ...(o.control ? { control: o.control } : {}),
+    triggers: o.triggers,
+    control: o.control,
   });
   return {
     mount: createA2aMount({

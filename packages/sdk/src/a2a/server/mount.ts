@@ -305,7 +305,7 @@ export function createA2aMount(o: A2aMountOptions): HttpMount {
         traceparent: req.headers.get("traceparent") ?? undefined,
         tracestate: req.headers.get("tracestate") ?? undefined,
       });
-      const who = { ...resolvePrincipal(caller.authInfo, o.operators), ...(trace ? { traceContext: trace } : {}) };
+      const who = { ...resolvePrincipal(caller.authInfo, o.operators), traceContext: trace };
       // What the principal may do (permissions.ts): 403 insufficient_scope before anything runs.
       const lacks: Refusal = (method) => {
         const needed = a2aPermission(method);

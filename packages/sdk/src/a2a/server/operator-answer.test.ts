@@ -8,7 +8,7 @@ const msg = (parts: Message["parts"], metadata?: Record<string, unknown>): Messa
   messageId: "m",
   role: "ROLE_USER",
   parts,
-  ...(metadata ? { metadata } : {}),
+  metadata,
 });
 
 test("a data part, or a text part holding a JSON object, is accepted once it satisfies the schema", () => {

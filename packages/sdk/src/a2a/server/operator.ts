@@ -114,8 +114,8 @@ export async function callOperator(s: OperatorSurface, method: string, params: R
     return {
       ...s.registry.status(),
       principals: s.registry.principals(),
-      ...(s.triggers ? { triggers: s.triggers() } : {}),
-      ...(s.control ? { lifecycle: s.control.lifecycle() } : {}),
+      triggers: s.triggers?.(),
+      lifecycle: s.control?.lifecycle(),
       a2aTasks: s.tasks
         .unfinished()
         .map(({ owner, task }) => ({ principal: owner, id: task.id, contextId: task.contextId, state: task.status.state })),
@@ -130,7 +130,7 @@ export async function callOperator(s: OperatorSurface, method: string, params: R
         const graceMs = params.graceMs === undefined ? Infinity : params.graceMs;
         if (typeof graceMs !== "number" || !(graceMs >= 0))
           throw new A2aError("InvalidParams", "graceMs must be a number of milliseconds ≥ 0");
-        log({ ...(graceMs !== Infinity ? { graceMs } : {}) });
+        log({ graceMs: graceMs === Infinity ? undefined : graceMs });
         const drained = control.drain(graceMs, `operator ${who.id}`);
         if (params.wait === true) await drained;
         return control.lifecycle();

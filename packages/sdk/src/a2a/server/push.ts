@@ -83,15 +83,11 @@ export class PushConfigs {
       id,
       taskId,
       url: url.href,
-      ...(typeof params.token === "string" ? { token: params.token } : {}),
-      ...(auth
-        ? {
-            authentication: {
-              scheme: String(auth.scheme),
-              ...(typeof auth.credentials === "string" ? { credentials: auth.credentials } : {}),
-            },
-          }
-        : {}),
+      token: typeof params.token === "string" ? params.token : undefined,
+      authentication: auth && {
+        scheme: String(auth.scheme),
+        credentials: typeof auth.credentials === "string" ? auth.credentials : undefined,
+      },
     };
     configs.set(id, config);
     const render = (params as { [PUSH_RENDER]?: unknown })[PUSH_RENDER];

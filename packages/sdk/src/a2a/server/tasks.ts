@@ -153,14 +153,14 @@ export class A2aTasks {
     const userMessage: Message = { ...message, taskId: id, contextId };
     // The run ids on both sides: the caller's (an agentd client sends its own under RUN_ID_META_KEY) and ours.
     const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
-    const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), ...(callerRunId ? { [CALLER_RUN_ID_KEY]: callerRunId } : {}) };
+    const metadata = { [RUN_ID_META_KEY]: scopedRunId(principal, id), [CALLER_RUN_ID_KEY]: callerRunId || undefined };
     const task: Task = { id, contextId, status: { state: "TASK_STATE_SUBMITTED", timestamp: now() }, history: [userMessage], metadata };
     this.routing.logger?.info("a2a.task", {
       principal: principal.id,
       task: id,
       contextId,
       runId: metadata[RUN_ID_META_KEY],
-      ...(callerRunId ? { callerRunId } : {}),
+      callerRunId: callerRunId || undefined,
     });
     const entry: Entry = {
       owner: principal.id,
@@ -197,9 +197,9 @@ export class A2aTasks {
       const result = await this.runner.run(instruction, {
         runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
         signal: e.controller.signal,
-        ...(principal.traceContext ? { traceContext: principal.traceContext } : {}),
+        traceContext: principal.traceContext,
         onEvent: (ev) => this.progress(principal.id, e, ev),
-        ...(this.routing.hasOperators ? { askOperator: (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) } : {}),
+        askOperator: this.routing.hasOperators ? (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) : undefined,
         askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
       });
       this.registry.succeed(
@@ -209,16 +209,16 @@ export class A2aTasks {
           usage: result.usage,
           turns: result.turns,
           toolCalls: result.toolCalls,
-          ...(result.text !== undefined ? { text: result.text } : {}),
-          ...(result.output !== undefined ? { output: result.output } : {}),
+          text: result.text,
+          output: result.output,
         },
         principal.id,
       );
       await claim
         ?.finish({
           stopReason: result.stopReason,
-          ...(result.text !== undefined ? { text: result.text } : {}),
-          ...(result.output !== undefined ? { output: result.output } : {}),
+          text: result.text,
+          output: result.output,
         })
         .catch(() => {});
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
@@ -278,8 +278,8 @@ export class A2aTasks {
         usage,
         turns: 0,
         toolCalls: 0,
-        ...(a.text !== undefined ? { text: a.text } : {}),
-        ...(a.output !== undefined ? { output: a.output } : {}),
+        text: a.text,
+        output: a.output,
       },
       principal.id,
     );
@@ -288,8 +288,8 @@ export class A2aTasks {
         stopReason: "already done",
         turns: 0,
         toolCalls: 0,
-        ...(a.text !== undefined ? { text: a.text } : {}),
-        ...(a.output !== undefined ? { output: a.output } : {}),
+        text: a.text,
+        output: a.output,
       });
     return "settled";
   }
@@ -418,7 +418,7 @@ export class A2aTasks {
           contextId: e.task.contextId,
         }
       : undefined;
-    e.task.status = { state, ...(message ? { message } : {}), timestamp: now() };
+    e.task.status = { state, message, timestamp: now() };
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
   }
 

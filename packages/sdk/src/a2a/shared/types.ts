@@ -195,7 +195,7 @@ export class A2aError extends Error {
     return {
       code,
       message: this.message,
-      data: [{ "@type": ERROR_INFO_TYPE, reason, domain: "a2a-protocol.org", ...(this.metadata ? { metadata: this.metadata } : {}) }],
+      data: [{ "@type": ERROR_INFO_TYPE, reason, domain: "a2a-protocol.org", metadata: this.metadata }],
     };
   }
 }

@@ -27,7 +27,7 @@ export function memoryToolSet(tools: MemoryTool[]): ToolSet & { calls: RecordedC
     async list(): Promise<ToolDescriptor[]> {
       return tools.map((t) => ({
         name: t.name,
-        ...(t.description ? { description: t.description } : {}),
+        description: t.description || undefined,
         inputSchema: t.inputSchema ?? { type: "object" },
       }));
     },

@@ -69,7 +69,7 @@ export function scriptedModel(
           yield { type: "text-start", id };
           // Three-character deltas, so a test sees the text arrive in pieces.
           for (let k = 0; k < part.text.length; k += 3) yield { type: "text-delta", id, delta: part.text.slice(k, k + 3) };
-          yield { type: "text-end", id, ...(part.signature !== undefined ? { signature: part.signature } : {}) };
+          yield { type: "text-end", id, signature: part.signature };
         } else if (part.type === "reasoning") {
           const id = `r${i}`;
           yield { type: "reasoning-start", id };

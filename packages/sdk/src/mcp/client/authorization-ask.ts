@@ -33,8 +33,8 @@ export function authorizationNeed(e: unknown, server?: string): AuthorizationNee
   return {
     server: name,
     message: e.message,
-    ...(typeof data.authorizationServer === "string" ? { authorizationServer: data.authorizationServer } : {}),
-    ...(typeof data.resource === "string" ? { resource: data.resource } : {}),
+    authorizationServer: typeof data.authorizationServer === "string" ? data.authorizationServer : undefined,
+    resource: typeof data.resource === "string" ? data.resource : undefined,
   };
 }
 

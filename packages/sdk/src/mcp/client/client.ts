@@ -200,9 +200,9 @@ export class McpClient {
     const protocol = new Protocol(transport, {
       logger: this.logger,
       defaultTimeoutMs: this.options.requestTimeoutMs,
-      ...(this.options.maxTotalTimeoutMs === undefined ? {} : { defaultMaxTotalTimeoutMs: this.options.maxTotalTimeoutMs }),
+      defaultMaxTotalTimeoutMs: this.options.maxTotalTimeoutMs,
       maxInflightRequests: this.options.maxInflightRequests,
-      ...(this.options.serverName === undefined ? {} : { peerName: `MCP server '${this.options.serverName}'` }),
+      peerName: this.options.serverName === undefined ? undefined : `MCP server '${this.options.serverName}'`,
     });
     this.protocol = protocol;
     this.installHandlers(protocol);
@@ -378,7 +378,7 @@ export class McpClient {
     const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
     const before = journal.find(key);
     return {
-      ...(before ? { resumeTaskId: before.taskId } : {}),
+      resumeTaskId: before?.taskId,
       onTaskStarted: (taskId) => journal.started(key, taskId),
       onTaskEnded: () => journal.ended(key),
       onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),

@@ -123,7 +123,7 @@ export async function settleDeclaredRoots(
   signal?: AbortSignal,
 ): Promise<RootsSettlement | undefined> {
   if (!roots || roots.length === 0) return undefined;
-  const settled = await settleRoots(client, { roots, asked, logger, ...(signal ? { signal } : {}) }).catch((e: unknown) => {
+  const settled = await settleRoots(client, { roots, asked, logger, signal }).catch((e: unknown) => {
     if (McpError.isInstance(e)) return "unconfirmed" as const;
     throw e;
   });
@@ -134,15 +134,15 @@ export async function settleDeclaredRoots(
 /** Wait until the server has applied our roots, as far as it can be seen (see the module comment). */
 export async function settleRoots(client: RootsSettleClient, options: RootsSettleOptions): Promise<RootsSettlement> {
   const { signal } = options;
-  await client.ping({ ...(signal ? { signal } : {}) });
+  await client.ping({ signal });
   if (!options.asked()) return "not-asked";
-  const offered = new Set((await client.listTools({ ...(signal ? { signal } : {}) })).map((t) => t.name));
+  const offered = new Set((await client.listTools({ signal })).map((t) => t.name));
   const probe = PROBES.find((p) => offered.has(p.tool));
   const ours = options.roots.map((r) => rootPath(r.uri)).filter((p): p is string => p !== undefined);
   if (!probe || ours.length === 0) return "answered";
   const deadline = Date.now() + (options.timeoutMs ?? 3_000);
   for (let wait = 5; !signal?.aborted; wait = Math.min(wait * 2, 200)) {
-    const result = await client.callTool(probe.tool, {}, { ...(signal ? { signal } : {}) });
+    const result = await client.callTool(probe.tool, {}, { signal });
     const listed = result.isError ? [] : probe.directories(textOf(result.content));
     if (listed.some((d) => isOurs(d, ours))) return "applied";
     if (Date.now() >= deadline) break;

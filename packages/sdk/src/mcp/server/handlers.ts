@@ -107,7 +107,7 @@ function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
           tool: name,
           ctx,
           args,
-          ...(typeof ttl === "number" ? { ttl } : {}),
+          ttl: typeof ttl === "number" ? ttl : undefined,
           run: async (signal, retained) => {
             try {
               return await entry.handler(retained ?? args, { ...session.context(ctx, p), signal });

@@ -306,7 +306,7 @@ export class ServerSession {
         id,
         filter,
         uris: new Set(filter.resourceSubscriptions ?? []),
-        ...(filter.taskIds === undefined ? {} : { taskIds: new Set(filter.taskIds) }),
+        taskIds: filter.taskIds && new Set(filter.taskIds),
         end: () => {
           ctx.signal.removeEventListener("abort", onAbort);
           listens.delete(id);

@@ -10,4 +10,4 @@ if (!where || (flag !== "--dir" && flag !== "--redis")) {
   process.stderr.write("usage: store-entry.ts --dir PATH | --redis URL [PREFIX]\n");
   process.exit(2);
 }
-await serveStoreStdio({ location: flag === "--dir" ? { dir: where } : { redis: where, ...(prefix ? { prefix } : {}) } });
+await serveStoreStdio({ location: flag === "--dir" ? { dir: where } : { redis: where, prefix: prefix || undefined } });

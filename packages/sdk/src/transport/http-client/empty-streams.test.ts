@@ -36,7 +36,7 @@ function endingAtOnce(body: (n: number) => string) {
 
 /** Initialize a client (the push GET opens after `notifications/initialized`). */
 async function session(url: string, reconnect?: Partial<ReconnectOptions>, wrap?: (t: StreamableHttpClientTransport) => TappedTransport) {
-  const t = new StreamableHttpClientTransport(url, reconnect ? { reconnect } : {});
+  const t = new StreamableHttpClientTransport(url, { reconnect });
   clients.push(t);
   const outer = wrap?.(t) ?? t;
   const c = collect(outer);

@@ -30,9 +30,9 @@ export function lazyOAuthProvider(options: LazyOAuthOptions): HttpAuthProvider {
         url: new URL(options.url),
         settings: m.resolveOAuthSettings(options.server, options.config),
         store: options.store ?? (await m.defaultTokenStore()),
-        ...(options.interactive ? { interactive: options.interactive } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.logger ? { logger: options.logger } : {}),
+        interactive: options.interactive,
+        fetch: options.fetch,
+        logger: options.logger,
       });
     })());
   return {

@@ -30,6 +30,7 @@
 import type { Logger } from "../../log.ts";
 import { nullLogger } from "../../log.ts";
 import { setLongTimeout } from "../../_internal/timer.ts";
+import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import { AgentdError, parseError } from "../../wire/errors.ts";
 import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
@@ -105,7 +106,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     this.userHeaders = { ...options.headers };
     // Whole header values, and long words of them (the token of "Bearer <token>"), are masked in error details.
     this.secrets = Object.values(this.userHeaders).flatMap((v) => [v, ...v.split(/\s+/).filter((w) => w.length >= 8)]);
-    this.reconnect = { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.reconnect = { ...DEFAULT_RECONNECT, ...withoutUndefined(options.reconnect) };
     this.autoOpenGet = options.openGetStream ?? true;
     this.maxFrameChars = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 3000;
@@ -363,7 +364,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       const token = await this.authorize(init.headers, signal);
       const response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
       if (!this.auth || (response.status !== 401 && response.status !== 403) || round >= MAX_AUTH_ROUNDS) return response;
-      const challenge = { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate"), ...(token ? { token } : {}) };
+      const challenge = { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate"), token: token || undefined };
       if (!(await this.auth.challenge(challenge, signal))) return response;
       await response.body?.cancel().catch(() => {});
     }

@@ -64,12 +64,13 @@ export function createAuthenticator(settings: AuthSettings): {
     ? null
     : {
         resource: md?.resource ?? settings.resource,
-        ...(md?.authorizationServers?.length || jwtIssuers.length
-          ? { authorization_servers: [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])] }
-          : {}),
-        ...(md?.scopesSupported?.length ? { scopes_supported: md.scopesSupported } : {}),
+        authorization_servers:
+          md?.authorizationServers?.length || jwtIssuers.length
+            ? [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])]
+            : undefined,
+        scopes_supported: md?.scopesSupported?.length ? md.scopesSupported : undefined,
         bearer_methods_supported: ["header"],
-        ...(md?.resourceName ? { resource_name: md.resourceName } : {}),
+        resource_name: md?.resourceName || undefined,
       };
 
   function matchToken(token: string): number {
@@ -108,7 +109,7 @@ export function createAuthenticator(settings: AuthSettings): {
         if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
         // The principal names the token by its configured name or position, never by value or by a hash of it.
         const p = settings.bearerPrincipals?.[index];
-        const grants = { ...(p?.role ? { role: p.role } : {}), ...(p?.permissions ? { permissions: p.permissions } : {}) };
+        const grants = { role: p?.role, permissions: p?.permissions };
         if (!authInfo) authInfo = { principal: p?.name ?? `bearer#${index}`, scheme: "bearer", ...grants };
         // Under mTLS the certificate names the principal; the token still says what it may do.
         else authInfo = { ...authInfo, ...grants };
@@ -124,7 +125,7 @@ export function createAuthenticator(settings: AuthSettings): {
       const { role, permissions, issuer } = v.authInfo;
       return {
         ok: true,
-        authInfo: tls ? { ...tls, ...(role ? { role } : {}), ...(permissions ? { permissions, issuer } : {}) } : v.authInfo,
+        authInfo: tls ? { ...tls, role, permissions, issuer: permissions && issuer } : v.authInfo,
       };
     }
     if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };

@@ -75,7 +75,7 @@ export function createProxyTrust(o: BehindProxyOptions): ProxyTrust {
       const origin = forwardedOrigin(headers);
       const xfcc = forwardedClientCert ? headers.get("x-forwarded-client-cert") : null;
       const clientCert = xfcc ? principalOfForwardedCert(xfcc) : undefined;
-      return { ...(origin ? { origin } : {}), ...(clientCert ? { clientCert } : {}) };
+      return { origin: origin || undefined, clientCert };
     },
   };
 }

@@ -53,10 +53,10 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     bearerPrincipals: config.bearerPrincipals,
     // A mesh's forwarded client certificate (from a configured proxy only) stands where our own mTLS would.
     mtls: config.mtls || config.proxy?.forwardedClientCert === true,
-    ...(config.jwtIssuers.length ? { jwtIssuers: config.jwtIssuers } : {}),
+    jwtIssuers: config.jwtIssuers,
     // Behind a proxy or on a wildcard address the bound URL is not what clients reach (RFC 9728 §3.3).
     resource: (config.publicUrl ?? endpoint).href,
-    ...(config.resourceMetadata ? { resourceMetadata: config.resourceMetadata } : {}),
+    resourceMetadata: config.resourceMetadata,
   });
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
   const authenticated =

@@ -30,9 +30,10 @@ export function grantFor(issuer: JwtIssuerOptions, sub: string, scopes: Readonly
   const authInfo: AuthInfo = {
     principal: `${issuer.issuer}#${sub}`,
     scheme: "jwt",
-    ...(operator ? { role: "operator" as const } : {}),
+    role: operator ? "operator" : undefined,
     // Without a mapping the role decides (today's behaviour); with one, exactly what the scopes grant.
-    ...(mapping ? { permissions: ORDER.filter((p) => permissions.has(p)), issuer: issuer.issuer } : {}),
+    permissions: mapping ? ORDER.filter((p) => permissions.has(p)) : undefined,
+    issuer: mapping ? issuer.issuer : undefined,
   };
   return { ok: true, authInfo };
 }

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import { nullLogger } from "../../log.ts";
+import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type Permission, type Transport } from "../types.ts";
 import type { AuthInfo } from "./auth.ts";
@@ -271,7 +272,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     const key = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
     throw invalid(`http server: limits.${key}: ${issue?.message ?? "invalid"}`);
   }
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...stripUndefined(parsed.output) };
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...withoutUndefined(parsed.output) };
 
   const entries = (o.auth?.bearerTokens ?? []).map((t) => (typeof t === "string" ? { token: t } : (t ?? { token: "" })));
   const bearerTokens = entries.map((e) => e.token);
@@ -281,7 +282,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     if (e.role !== undefined && e.role !== "operator") throw invalid(`http server: auth.bearerTokens[${i}].role must be "operator"`);
     if (e.permissions !== undefined && !(Array.isArray(e.permissions) && e.permissions.every((p) => PERMISSIONS.has(p))))
       throw invalid(`http server: auth.bearerTokens[${i}].permissions must list "run", "status" or "operator"`);
-    return { name: e.name ?? `bearer#${i}`, ...(e.role ? { role: e.role } : {}), ...(e.permissions ? { permissions: e.permissions } : {}) };
+    return { name: e.name ?? `bearer#${i}`, role: e.role, permissions: e.permissions };
   });
   for (const [i, t] of bearerTokens.entries()) {
     if (typeof t !== "string" || !TOKEN.test(t))
@@ -365,11 +366,11 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
     responseMode: o.responseMode ?? "sse",
     limits,
     onsession: o.onsession,
-    ...(o.checkHeaders === undefined ? {} : { checkHeaders: o.checkHeaders }),
+    checkHeaders: o.checkHeaders,
     routes: o.routes ?? {},
     mounts: o.mounts ?? [],
     logger: o.logger ?? nullLogger,
-    ...(o.authorize ? { authorize: o.authorize } : {}),
+    authorize: o.authorize,
   };
   if (o.responseMode !== undefined && o.responseMode !== "sse" && o.responseMode !== "json")
     throw invalid(`http server: responseMode must be "sse" or "json"`);
@@ -385,11 +386,5 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   if (o.auth?.resourceMetadata) out.resourceMetadata = o.auth.resourceMetadata;
   if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
   if (o.allowedHosts) out.allowedHosts = o.allowedHosts;
-  return out;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, val] of Object.entries(o)) if (val !== undefined) (out as Record<string, unknown>)[k] = val;
   return out;
 }

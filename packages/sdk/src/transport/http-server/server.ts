@@ -97,7 +97,8 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
     mtls: config.mtls,
     adapter,
     bearer: config.bearerTokens.length > 0,
-    ...(proxy ? { behindProxy: true, forwardedClientCert: proxy.forwardedClientCert } : {}),
+    behindProxy: proxy ? true : undefined,
+    forwardedClientCert: proxy?.forwardedClientCert,
   });
 
   let closing: Promise<void> | undefined;

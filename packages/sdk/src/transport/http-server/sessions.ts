@@ -55,7 +55,7 @@ export class SessionRegistry {
       retryMs: settings.retryMs,
       eventStoreEvents: settings.eventStoreEvents,
       eventStoreBytes: settings.eventStoreBytes,
-      ...(settings.replayBudget ? { replayBudget: settings.replayBudget } : {}),
+      replayBudget: settings.replayBudget,
       maxStreams: settings.maxStreamsPerSession,
       logger: settings.logger,
       onended: (s, reason) => this.ended(s, reason),

@@ -85,10 +85,10 @@ export class AgentTriggers {
     this.table = new TriggerStatusTable(options.specs);
     this.runner = createTriggerRunner({
       agent: options.agent,
-      ...(options.onRunStart ? { onRunStart: options.onRunStart } : {}),
-      ...(options.onRunSettled ? { onRunSettled: options.onRunSettled } : {}),
-      ...(options.claims ? { claims: options.claims } : {}),
-      ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
+      onRunStart: options.onRunStart,
+      onRunSettled: options.onRunSettled,
+      claims: options.claims,
+      onTakeover: options.onTakeover,
     });
     this.router = new TriggerRouter({ run: this.runner.run, logger: this.logger, clock: this.clock });
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
@@ -242,23 +242,20 @@ export class AgentTriggers {
   private sourceFor(spec: TriggerSpec): EventSource | undefined {
     const table = this.table;
     if (spec.kind === "interval")
-      return new TrackedSource(
-        new IntervalSource({ everyMs: spec.everyMs, ...(spec.maxRuns !== undefined ? { maxRuns: spec.maxRuns } : {}) }),
-        {
-          id: spec.id,
-          table,
-          startedState: "active",
-        },
-      );
+      return new TrackedSource(new IntervalSource({ everyMs: spec.everyMs, maxRuns: spec.maxRuns }), {
+        id: spec.id,
+        table,
+        startedState: "active",
+      });
     if (spec.kind === "cron") {
       const timezones = this.options.cron === "timezones";
       const cron = new CronSource({
         expression: spec.cron,
         scheduleId: spec.id,
         mode: timezones ? "timezones" : "utc",
-        ...(spec.tz !== undefined ? { tz: spec.tz } : {}),
-        ...(spec.catchUp !== undefined ? { catchUp: spec.catchUp } : {}),
-        ...(timezones && this.options.jobStore ? { jobStore: this.options.jobStore } : {}),
+        tz: spec.tz,
+        catchUp: spec.catchUp,
+        jobStore: timezones ? this.options.jobStore : undefined,
       });
       this.cronSources.set(spec.id, cron);
       return new TrackedSource(cron, { id: spec.id, table, startedState: "active" });
@@ -279,14 +276,14 @@ export class AgentTriggers {
       client,
       uri: spec.uri,
       server: spec.server,
-      ...(spec.pollIntervalMs !== undefined ? { pollIntervalMs: spec.pollIntervalMs } : {}),
+      pollIntervalMs: spec.pollIntervalMs,
     });
     return new TrackedSource(source, {
       id: spec.id,
       table,
       startedState: polled ? "polling" : "active",
       server: spec.server,
-      ...(reason ? { reason } : {}),
+      reason,
     });
   }
 
@@ -307,20 +304,17 @@ export class AgentTriggers {
       runId,
       status: outcome.status,
       durationMs: Math.round(durationMs),
-      ...(data.code ? { code: data.code } : {}),
-      ...(data.usage ? { usage: data.usage } : {}),
-      ...(data.stopReason ? { stopReason: data.stopReason } : {}),
-      ...(outcome.status !== "ok" && outcome.message ? { message: outcome.message } : {}),
-      ...(event.data.tick !== undefined ? { tick: event.data.tick } : {}),
-      ...(event.data.catchUp === true ? { catchUp: true } : {}),
+      code: data.code || undefined,
+      usage: data.usage,
+      stopReason: data.stopReason || undefined,
+      message: outcome.status === "ok" ? undefined : outcome.message || undefined,
+      tick: event.data.tick,
+      catchUp: event.data.catchUp === true || undefined,
     });
   }
 }
 
 function policy(spec: TriggerSpec): { concurrency?: Concurrency; coalesceMs?: number } {
   if (spec.kind === "interval") return {};
-  return {
-    ...(spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}),
-    ...(spec.kind === "subscription" && spec.coalesceMs !== undefined ? { coalesceMs: spec.coalesceMs } : {}),
-  };
+  return { concurrency: spec.concurrency, coalesceMs: spec.kind === "subscription" ? spec.coalesceMs : undefined };
 }

@@ -107,7 +107,7 @@ export class SelfSubscriptions {
           server,
           uri,
           instruction,
-          ...(this.options.pollIntervalMs !== undefined ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
+          pollIntervalMs: this.options.pollIntervalMs,
         },
         { arrangedBy },
       );
@@ -126,7 +126,7 @@ export class SelfSubscriptions {
       uri,
       arrangedBy,
       state: trigger.state,
-      ...(how.restored ? { restored: true } : {}),
+      restored: how.restored || undefined,
     });
     this.changed();
     return { status: "subscribed", subscription: { ...sub }, trigger };

@@ -47,7 +47,7 @@ export class TrackedSource implements EventSource {
       const reason = error instanceof Error ? error.message : String(error);
       this.settled = true;
       table.update(id, { state: "unavailable", reason });
-      context.logger.error("trigger.unavailable", { trigger: id, ...(this.options.server ? { server: this.options.server } : {}), reason });
+      context.logger.error("trigger.unavailable", { trigger: id, server: this.options.server, reason });
       // An unavailable trigger fires nothing: for the router it has ended.
       context.end();
       return;

@@ -134,7 +134,7 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
     } catch (error) {
       const code = AgentdError.isInstance(error) ? error.code : "E_RUN_FAILED";
       const usage = AgentdError.isInstance(error) ? (error.options.data?.usage as Usage | undefined) : undefined;
-      const data: TriggerRunData = { code, error, ...(usage ? { usage } : {}) };
+      const data: TriggerRunData = { code, error, usage };
       const message = error instanceof Error ? error.message : String(error);
       return { status: runSignal.aborted ? "aborted" : "failed", message, data };
     } finally {

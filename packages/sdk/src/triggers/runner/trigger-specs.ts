@@ -92,7 +92,7 @@ export function validateTriggerSpec(spec: TriggerSpec, version: CronEngine): voi
     checkCronEngine(`cron '${spec.cron}'`, spec, version);
     new CronSchedule({
       expression: spec.cron,
-      ...(spec.tz !== undefined ? { tz: spec.tz } : {}),
+      tz: spec.tz,
       mode: version === "timezones" ? "timezones" : "utc",
     });
     if (spec.catchUp !== undefined) parseCatchUp(spec.catchUp);
@@ -132,9 +132,9 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       server: s.server,
       uri: s.uri,
       instruction: s.instruction,
-      ...(s.coalesce !== undefined ? { coalesceMs: s.coalesce } : {}),
-      ...(s.concurrency !== undefined ? { concurrency: parseConcurrency(s.concurrency) } : {}),
-      ...(s.pollInterval !== undefined ? { pollIntervalMs: s.pollInterval } : {}),
+      coalesceMs: s.coalesce,
+      concurrency: s.concurrency === undefined ? undefined : parseConcurrency(s.concurrency),
+      pollIntervalMs: s.pollInterval,
     });
   });
   (t.schedules ?? []).forEach((s, i) => {
@@ -143,10 +143,10 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       kind: "cron",
       id: cronTriggerId(s.cron, s.tz),
       cron: s.cron,
-      ...(s.tz !== undefined ? { tz: s.tz } : {}),
-      ...(s.catchUp !== undefined ? { catchUp: s.catchUp } : {}),
+      tz: s.tz,
+      catchUp: s.catchUp,
       instruction: s.instruction,
-      ...(s.concurrency !== undefined ? { concurrency: parseConcurrency(s.concurrency) } : {}),
+      concurrency: s.concurrency === undefined ? undefined : parseConcurrency(s.concurrency),
     });
   });
   if (t.interval)
@@ -154,7 +154,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       kind: "interval",
       id: INTERVAL_TRIGGER_ID,
       everyMs: t.interval.every,
-      ...(t.interval.maxRuns !== undefined ? { maxRuns: t.interval.maxRuns } : {}),
+      maxRuns: t.interval.maxRuns,
       instruction: t.interval.instruction,
     });
   (t.selfSubscribe?.servers ?? []).forEach((server, i) => {
@@ -164,5 +164,5 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
   if (t.jobStore !== undefined && version !== "timezones")
     throw new AgentdError("E_CONFIG_INVALID", `triggers.jobStore needs the richer cron: ${v2Hint}`);
   for (const spec of specs) validateTriggerSpec(spec, version);
-  return { specs: uniqueIds(specs), ...(t.jobStore !== undefined ? { jobStore: t.jobStore } : {}) };
+  return { specs: uniqueIds(specs), jobStore: t.jobStore };
 }

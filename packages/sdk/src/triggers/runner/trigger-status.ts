@@ -57,7 +57,7 @@ export class TriggerStatusTable {
 
   /** Add a row (a trigger added at run time), `starting`. */
   add(spec: TriggerSpec, extra: { arrangedBy?: string } = {}): void {
-    this.rows.set(spec.id, { ...rowOf(spec), ...(extra.arrangedBy !== undefined ? { arrangedBy: extra.arrangedBy } : {}) });
+    this.rows.set(spec.id, { ...rowOf(spec), arrangedBy: extra.arrangedBy });
     for (const l of this.listeners) l();
   }
 
@@ -106,10 +106,6 @@ export class TriggerStatusTable {
 
 function rowOf(s: TriggerSpec): TriggerStatus {
   const where =
-    s.kind === "subscription"
-      ? { server: s.server, uri: s.uri }
-      : s.kind === "cron"
-        ? { cron: s.cron, ...(s.tz !== undefined ? { tz: s.tz } : {}) }
-        : { everyMs: s.everyMs };
+    s.kind === "subscription" ? { server: s.server, uri: s.uri } : s.kind === "cron" ? { cron: s.cron, tz: s.tz } : { everyMs: s.everyMs };
   return { id: s.id, kind: s.kind, state: "starting", ...where, runs: 0, failures: 0 };
 }

@@ -148,8 +148,8 @@ const entry = (base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean
   from: "client",
   params: statelessParams(base.params, options.mrtr),
   result: statelessResult(base.result, options.cacheable),
-  ...(options.mrtr ? { inputRequired: true } : {}),
-  ...(options.task ? { taskResult: ExtensionCreateTaskResultSchema } : {}),
+  inputRequired: options.mrtr,
+  taskResult: options.task ? ExtensionCreateTaskResultSchema : undefined,
 });
 
 /** Request methods of 2026-07-28 (all client→server). */

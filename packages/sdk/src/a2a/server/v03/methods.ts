@@ -27,12 +27,12 @@ function sendParams(p: Params): Params {
   const push =
     c.pushNotificationConfig === undefined ? undefined : { ...pushConfigFromV03(c.pushNotificationConfig), [PUSH_RENDER]: eventToV03 };
   const configuration = {
-    ...(c.blocking === false ? { returnImmediately: true } : {}),
-    ...(c.historyLength !== undefined ? { historyLength: c.historyLength } : {}),
-    ...(Array.isArray(c.acceptedOutputModes) ? { acceptedOutputModes: c.acceptedOutputModes } : {}),
-    ...(push ? { taskPushNotificationConfig: push } : {}),
+    returnImmediately: c.blocking === false,
+    historyLength: c.historyLength,
+    acceptedOutputModes: Array.isArray(c.acceptedOutputModes) ? c.acceptedOutputModes : undefined,
+    taskPushNotificationConfig: push,
   };
-  return { message: messageFromV03(p.message), configuration, ...(isObject(p.metadata) ? { metadata: p.metadata } : {}) };
+  return { message: messageFromV03(p.message), configuration, metadata: isObject(p.metadata) ? p.metadata : undefined };
 }
 
 const taskId = (p: Params): Params => ({ id: p.id });
@@ -42,10 +42,7 @@ export const V03_METHODS: Readonly<Record<string, V03Method>> = {
   "message/send": { run: async (call, p) => sendResultToV03(await call("SendMessage", sendParams(p))) },
   "message/stream": { stream: { v1: "SendStreamingMessage", params: sendParams } },
   "tasks/get": {
-    run: async (call, p) =>
-      taskToV03(
-        (await call("GetTask", { id: p.id, ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}) })) as Task,
-      ),
+    run: async (call, p) => taskToV03((await call("GetTask", { id: p.id, historyLength: p.historyLength })) as Task),
   },
   "tasks/cancel": { run: async (call, p) => taskToV03((await call("CancelTask", taskId(p))) as Task) },
   "tasks/resubscribe": { stream: { v1: "SubscribeToTask", params: taskId } },

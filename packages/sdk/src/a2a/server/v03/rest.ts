@@ -37,9 +37,10 @@ function sendParams(body: Params): Params {
   return {
     message: messageFromProto(body.message ?? body.request),
     configuration: {
-      ...(c.blocking === false ? { returnImmediately: true } : {}),
-      ...(typeof c.historyLength === "number" && c.historyLength > 0 ? { historyLength: c.historyLength } : {}),
-      ...(push ? { taskPushNotificationConfig: push } : {}),
+      returnImmediately: c.blocking === false,
+      // proto3 JSON: 0 is the field's default, i.e. not set.
+      historyLength: typeof c.historyLength === "number" && c.historyLength > 0 ? c.historyLength : undefined,
+      taskPushNotificationConfig: push,
     },
   };
 }
@@ -57,7 +58,7 @@ function route(verb: string, sub: string, body: Params, query: URLSearchParams):
   const id = decodeURIComponent(m[1]!);
   if (!m[2] && verb === "GET") {
     const h = query.get("historyLength");
-    return { unary: async (call) => taskToProto((await call("GetTask", { id, ...(h !== null ? { historyLength: h } : {}) })) as Task) };
+    return { unary: async (call) => taskToProto((await call("GetTask", { id, historyLength: h ?? undefined })) as Task) };
   }
   if (m[2] === ":cancel" && verb === "POST") return { unary: async (call) => taskToProto((await call("CancelTask", { id })) as Task) };
   if (m[2] === ":subscribe" && (verb === "GET" || verb === "POST")) return { stream: ["SubscribeToTask", { id }] };

@@ -49,7 +49,7 @@ function settingsFor(scenario: string, context: Context): OAuthSettings {
     s.grant = "identity_assertion";
     s.identityAssertion = {
       tokenEndpoint: context.idp_token_endpoint,
-      ...(context.idp_client_id ? { clientId: context.idp_client_id } : {}),
+      clientId: context.idp_client_id,
       idToken: () => idToken,
     };
   }
@@ -60,7 +60,7 @@ function settingsFor(scenario: string, context: Context): OAuthSettings {
 const followRedirect: AuthorizationCodeHandler = {
   redirectUri: "http://127.0.0.1/callback",
   async authorize(url, signal) {
-    const response = await fetch(url, { redirect: "manual", ...(signal ? { signal } : {}) });
+    const response = await fetch(url, { redirect: "manual", signal });
     await response.body?.cancel().catch(() => {});
     const location = response.headers.get("location");
     if (!location) throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);

@@ -65,7 +65,7 @@ async function main(): Promise<number> {
     name: "conformance",
     transportFactory: () => new StreamableHttpClientTransport(url, { name: "conformance", logger }),
     clientInfo: { name: "agentd-conformance-driver", version: "0.1.0" },
-    ...(CAPABILITIES[scenario] ? { client: { capabilities: CAPABILITIES[scenario] } } : {}),
+    client: CAPABILITIES[scenario] && { capabilities: CAPABILITIES[scenario] },
     logger,
   });
   try {

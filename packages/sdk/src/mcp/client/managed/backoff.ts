@@ -4,6 +4,7 @@
  * [0, min(max, initial · 2ⁿ)], so clients dropped together by one server restart spread out again.
  */
 import { backoffDelay } from "../../../_internal/backoff.ts";
+import { withoutUndefined } from "../../../_internal/without-undefined.ts";
 
 /** How a managed client paces reconnect attempts. */
 export interface ReconnectPolicy {
@@ -20,14 +21,10 @@ export const DEFAULT_RECONNECT_POLICY: ReconnectPolicy = { initialDelayMs: 250, 
 
 /** Merge user options over the defaults, rejecting nonsense with one clear line. */
 export function reconnectPolicy(options: Partial<ReconnectPolicy> = {}): ReconnectPolicy {
-  const p = { ...DEFAULT_RECONNECT_POLICY, ...stripUndefined(options) };
+  const p = { ...DEFAULT_RECONNECT_POLICY, ...withoutUndefined(options) };
   if (!(p.initialDelayMs >= 0) || !(p.maxDelayMs >= p.initialDelayMs) || !(p.maxAttempts >= 1))
     throw new RangeError("reconnect: need 0 <= initialDelayMs <= maxDelayMs and maxAttempts >= 1");
   return p;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The wait before reconnect attempt `attempt` (0-based): full jitter under a bounded exponential cap. */

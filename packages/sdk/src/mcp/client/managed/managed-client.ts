@@ -348,8 +348,8 @@ export class ManagedMcpClient {
     for (const off of this.offs) off();
     this.offs = [];
     const detail = error instanceof Error ? error.message : undefined;
-    this.logger.warn("mcp.disconnected", { reason, ...(detail ? { error: detail } : {}) });
-    this.events.emit("disconnected", { reason, ...(detail ? { error: detail } : {}) });
+    this.logger.warn("mcp.disconnected", { reason, error: detail || undefined });
+    this.events.emit("disconnected", { reason, error: detail || undefined });
     this.track(client.close().catch(() => {}));
     const flapping = Date.now() - this.connectedAt < STABLE_MS;
     this.track(this.reconnect(flapping ? this.nextAttempt : 0));

@@ -37,7 +37,7 @@ function everything(roots: Array<{ uri: string; name: string }> | undefined) {
     },
     clientInfo: { name: "test", version: "0" },
     reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
-    ...(roots ? { client: { capabilities: { roots } } } : {}),
+    client: roots ? { capabilities: { roots } } : undefined,
   });
   cleanups.push(() => client.close());
   return { client, livePid: () => transports.at(-1)!.pid! };

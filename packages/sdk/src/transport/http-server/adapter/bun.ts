@@ -19,13 +19,13 @@ export const NEEDS_BUN =
  */
 export function listenBun(o: ListenOptions, handle: AdapterHandler): HttpListener {
   if (typeof Bun === "undefined") throw new AgentdError("E_USAGE", NEEDS_BUN);
-  const tls = o.tls ? { cert: o.tls.cert, key: o.tls.key, ...(o.tls.ca ? { ca: o.tls.ca } : {}) } : undefined;
+  const tls = o.tls ? { cert: o.tls.cert, key: o.tls.key, ca: o.tls.ca || undefined } : undefined;
   const server = Bun.serve({
     hostname: o.hostname,
     port: o.port,
     idleTimeout: o.idleTimeout,
     maxRequestBodySize: o.maxRequestBodySize,
-    ...(tls ? { tls } : {}),
+    tls,
     fetch(req, srv) {
       return handle(req, new RequestConn(req, srv));
     },

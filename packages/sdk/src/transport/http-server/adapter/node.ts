@@ -37,7 +37,7 @@ export async function listenNode(o: ListenOptions, handle: AdapterHandler): Prom
         ...serverOptions,
         cert: o.tls.cert,
         key: o.tls.key,
-        ...(o.tls.ca ? { ca: o.tls.ca } : {}),
+        ca: o.tls.ca || undefined,
         requestCert: mtls,
         rejectUnauthorized: mtls,
         minVersion: "TLSv1.2",
