@@ -150,12 +150,13 @@ export function summaryOf(r: RunRecord, principal?: string): RunSummary {
   return {
     runId: r.runId,
     status: r.status,
-    via: r.via || undefined,
-    trigger: r.trigger,
-    principal,
+    // Key presence matters: the console and the shared history spread a summary over its owner.
+    ...(r.via ? { via: r.via } : {}),
+    ...(r.trigger !== undefined ? { trigger: r.trigger } : {}),
+    ...(principal !== undefined ? { principal } : {}),
     instruction: cut(r.instruction),
     startedAt: r.startedAt,
-    endedAt: r.endedAt || undefined,
+    ...(r.endedAt ? { endedAt: r.endedAt } : {}),
     turns: r.turns,
     toolCalls: r.toolCalls,
     usage: r.usage,
