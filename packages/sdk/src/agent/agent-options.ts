@@ -1,0 +1,129 @@
+/**
+ * What `createAgent` takes: the model, the MCP servers and tools it offers, and the groups its
+ * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
+ */
+import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+import type { McpServerConfig } from "../config/schema.ts";
+import type { Logger } from "../log.ts";
+import type { ModelPrices, RunLimits } from "../loop/budget.ts";
+import type { RunEvent } from "../loop/events.ts";
+import type { RunScope } from "../loop/scope.ts";
+import type { ToolSet } from "../loop/tools.ts";
+import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
+import type { LanguageModel } from "../model/language-model.ts";
+import type { RunHistoryLimits } from "../serve/run-registry.ts";
+import type { ServedPrompt } from "../serve/served-prompts.ts";
+import type { ServedRuns } from "../serve/served-runs.ts";
+import type { Supervisor } from "../supervisor/supervisor.ts";
+import type { Telemetry } from "../telemetry/types.ts";
+import type { LocalTools } from "../tool/local-tool-set.ts";
+import type { TokenStore } from "../transport/http-client/index.ts";
+import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import type { ReloadPlan } from "./reload.ts";
+import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
+import type { AgentTriggerOptions } from "./serve-triggers.ts";
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions {
+  /**
+   * The model, from `@agentd/adapters` (`createModel`) or any `LanguageModel`. Without one the agent can
+   * still serve (its subagent tools, its status) but every run fails with `E_CONFIG_INVALID`.
+   */
+  model?: LanguageModel;
+  /** MCP servers in the ecosystem's usual shape: `{ command, args, env, cwd }` or `{ url, headers }`. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** System instructions (trusted). */
+  instructions?: string;
+  limits?: RunLimits;
+  /** Prices per million tokens; needed for `limits.maxCostUsd`. */
+  prices?: ModelPrices;
+  /** Allow-list of `server/tool` globs. */
+  scope?: RunScope;
+  /** Deferred-surface switches for the MCP clients (default: all off). */
+  capabilities?: CapabilityConfig;
+  /**
+   * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,
+   * "Sampling"): `all` for every server, `servers` per server (`false` switches one off). Needs `model`.
+   */
+  sampling?: { all?: SamplingPolicy; servers?: Record<string, SamplingPolicy | false> };
+  /**
+   * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
+   * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
+   */
+  reconnect?: Partial<ReconnectPolicy>;
+  /**
+   * Reactivity over HTTP (default false): with true, server push on the GET stream, so subscriptions work on
+   * HTTP servers. Off, HTTP servers are used request/response only and a subscription trigger on one is
+   * reported unavailable (naming this switch) unless it has a `pollInterval`.
+   */
+  httpReactivity?: boolean;
+  /**
+   * Every MCP server's request timeouts unless its entry sets its own (`timeout`, `maxTotalTimeout`):
+   * `timeoutMs` without a response or progress (default 60 s; each progress notification restarts it),
+   * `maxTotalTimeoutMs` in all, progress or not (default 1 h).
+   */
+  mcpTimeouts?: { timeoutMs?: number; maxTotalTimeoutMs?: number };
+  /**
+   * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file). A
+   * store with a `close()` is the agent's: closed with it (see `tokenStoreFromConfig`).
+   */
+  oauthTokenStore?: TokenStore & { close?(): Promise<void> };
+  /**
+   * Tools defined in code, offered besides the MCP servers' (docs/tools.md): made by `tool()`, as an array
+   * of named tools or a record whose keys name them. Those made with `serve: true` are also offered by
+   * `serve()`. A `ToolSet` instead replaces the subagent tools as the extra tool set (not with `subagents`).
+   */
+  tools?: LocalTools | ToolSet;
+  /**
+   * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
+   * model sends it a message and gets the task's answer, or its question when it needs input.
+   */
+  a2aAgents?: Record<string, A2aAgentConfig>;
+  /**
+   * Subagents: a {@link Supervisor} whose `subagent_*` tools the model is offered (and which `serve()`
+   * exposes to MCP clients); `close()` stops its whole tree first.
+   */
+  subagents?: Supervisor;
+  /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
+  triggers?: AgentTriggerOptions;
+  /**
+   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
+   * `agent.subscriptions`); needs triggers. Absent: the tools are not offered.
+   */
+  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
+  /** The supervisor checkpoint (docs/durability.md): restored when the triggers start, written on change. */
+  checkpoint?: AgentCheckpoint;
+  /** Served runs (`agent.run`, A2A `SendMessage`) run once across replicas through a store (docs/durability.md). */
+  servedRuns?: ServedRuns & { close?(): Promise<void> };
+  /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
+  serverNotifications?: boolean;
+  /** The version the self-MCP server reports (default the SDK's). */
+  version?: string;
+  /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
+  operators?: string[];
+  /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
+  runHistory?: RunHistoryLimits;
+  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /** Prompts served endpoints offer (prompts/list, prompts/get, completion/complete, `agent.run` with `prompt`); default none. */
+  prompts?: Record<string, ServedPrompt>;
+  /**
+   * The `operator` elicitation policy (docs/a2a.md): an MCP server's form elicitation during a run served
+   * over A2A with an operator configured becomes `input-required` on its task, and the run waits (bounded
+   * by its deadline) for an operator's answer; any other run's is declined, with a log line.
+   */
+  operatorElicitation?: boolean;
+  /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */
+  reload?: () => Promise<ReloadPlan>;
+  /** Telemetry sink (default: none). */
+  logger?: Logger;
+  /** Called with every event of every run. */
+  onEvent?: (event: RunEvent) => void;
+  /**
+   * OpenTelemetry traces and metrics (docs/kubernetes.md, "Telemetry"): `"env"` configures them from the
+   * standard `OTEL_*` variables when those name an OTLP endpoint (the SDK is imported only then, and the
+   * agent flushes and stops it on close); or a backend the caller owns. Default: none.
+   */
+  telemetry?: "env" | Telemetry;
+}
