@@ -28,6 +28,10 @@ export {
 export type {
   Agent,
   AgentOptions,
+  AgentLimits,
+  AgentCapabilities,
+  AgentServeOptions,
+  AgentDurability,
   AgentRunOptions,
   AgentStreamOptions,
   AgentStream,

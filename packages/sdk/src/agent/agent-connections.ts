@@ -6,7 +6,7 @@
  */
 import type { Logger } from "../log.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { AgentOptions } from "./agent-options.ts";
+import type { AgentCapabilities, AgentOptions } from "./agent-options.ts";
 import { type Connections, createConnections } from "./connect-all.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
 import { samplingHandler } from "./sampling/sampling-handler.ts";
@@ -23,16 +23,18 @@ export interface AgentConnections {
 
 /** See the module header. */
 export function agentConnections(options: AgentOptions, logger: Logger): AgentConnections {
-  const ledger = options.sampling && options.model ? new SamplingLedger() : undefined;
+  const capabilities = clientCapabilities(options.capabilities);
+  const sampling = options.capabilities?.sampling;
+  const ledger = sampling && options.model ? new SamplingLedger() : undefined;
   const samplingCaps = new Map<string, CapabilityConfig | undefined>();
   const samplingFor = (server: string): CapabilityConfig | undefined => {
     if (samplingCaps.has(server)) return samplingCaps.get(server);
-    const policy = options.sampling?.servers?.[server] ?? options.sampling?.all;
+    const policy = sampling?.servers?.[server] ?? sampling?.all;
     const caps =
       !policy || !ledger || !options.model
         ? undefined
         : {
-            ...options.capabilities,
+            ...capabilities,
             sampling: {
               handler: samplingHandler({
                 server,
@@ -48,21 +50,29 @@ export function agentConnections(options: AgentOptions, logger: Logger): AgentCo
     samplingCaps.set(server, caps);
     return caps;
   };
-  const operator = options.operatorElicitation ? operatorRouting(logger) : undefined;
+  const operator = options.capabilities?.elicitation === "operator" ? operatorRouting(logger) : undefined;
   const capabilitiesFor = (server: string): CapabilityConfig | undefined =>
-    operator ? operator.capabilities(server, samplingFor(server) ?? options.capabilities) : samplingFor(server);
+    operator ? operator.capabilities(server, samplingFor(server) ?? capabilities) : samplingFor(server);
+  const { durability } = options;
   const connections = createConnections({
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
-    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(capabilities ? { capabilities } : {}),
     ...(ledger || operator ? { capabilitiesFor } : {}),
     ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-    ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
-    ...(options.mcpTimeouts?.timeoutMs ? { requestTimeoutMs: options.mcpTimeouts.timeoutMs } : {}),
-    ...(options.mcpTimeouts?.maxTotalTimeoutMs ? { maxTotalTimeoutMs: options.mcpTimeouts.maxTotalTimeoutMs } : {}),
+    ...(options.capabilities?.httpReactivity === true ? { httpReactivity: true } : {}),
+    ...(options.limits?.mcpTimeoutMs ? { requestTimeoutMs: options.limits.mcpTimeoutMs } : {}),
+    ...(options.limits?.mcpMaxTotalTimeoutMs ? { maxTotalTimeoutMs: options.limits.mcpMaxTotalTimeoutMs } : {}),
     // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
-    ...(options.checkpoint && options.triggers?.specs.length ? { taskJournal: options.checkpoint.tasks } : {}),
-    ...(options.oauthTokenStore ? { tokenStore: options.oauthTokenStore } : {}),
+    ...(durability?.checkpoint && options.triggers?.specs.length ? { taskJournal: durability.checkpoint.tasks } : {}),
+    ...(durability?.oauthTokens ? { tokenStore: durability.oauthTokens } : {}),
     logger,
   });
   return { connections, ledger, operator };
+}
+
+/** The MCP clients' switches: the agent's own (sampling policy, HTTP reactivity, notifications, the operator policy) taken out. */
+function clientCapabilities(c: AgentCapabilities | undefined): CapabilityConfig | undefined {
+  if (!c) return undefined;
+  const { sampling: _sampling, httpReactivity: _http, serverNotifications: _notifications, elicitation, ...rest } = c;
+  return elicitation === undefined || elicitation === "operator" ? rest : { ...rest, elicitation };
 }

@@ -24,7 +24,10 @@ import type { ReloadPlan } from "./reload.ts";
 import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 
-/** Options of {@link createAgent}. */
+/**
+ * Options of {@link createAgent}, grouped the way `agentd.json` groups them (`limits`, `capabilities`,
+ * `triggers`, `serve`, `durability`); `createAgentFromConfig` maps a configuration onto them group by group.
+ */
 export interface AgentOptions {
   /**
    * The model, from `@agentd/adapters` (`createModel`) or any `LanguageModel`. Without one the agent can
@@ -33,42 +36,13 @@ export interface AgentOptions {
   model?: LanguageModel;
   /** MCP servers in the ecosystem's usual shape: `{ command, args, env, cwd }` or `{ url, headers }`. */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
+   * model sends it a message and gets the task's answer, or its question when it needs input.
+   */
+  a2aAgents?: Record<string, A2aAgentConfig>;
   /** System instructions (trusted). */
   instructions?: string;
-  limits?: RunLimits;
-  /** Prices per million tokens; needed for `limits.maxCostUsd`. */
-  prices?: ModelPrices;
-  /** Allow-list of `server/tool` globs. */
-  scope?: RunScope;
-  /** Deferred-surface switches for the MCP clients (default: all off). */
-  capabilities?: CapabilityConfig;
-  /**
-   * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,
-   * "Sampling"): `all` for every server, `servers` per server (`false` switches one off). Needs `model`.
-   */
-  sampling?: { all?: SamplingPolicy; servers?: Record<string, SamplingPolicy | false> };
-  /**
-   * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
-   * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
-   */
-  reconnect?: Partial<ReconnectPolicy>;
-  /**
-   * Reactivity over HTTP (default false): with true, server push on the GET stream, so subscriptions work on
-   * HTTP servers. Off, HTTP servers are used request/response only and a subscription trigger on one is
-   * reported unavailable (naming this switch) unless it has a `pollInterval`.
-   */
-  httpReactivity?: boolean;
-  /**
-   * Every MCP server's request timeouts unless its entry sets its own (`timeout`, `maxTotalTimeout`):
-   * `timeoutMs` without a response or progress (default 60 s; each progress notification restarts it),
-   * `maxTotalTimeoutMs` in all, progress or not (default 1 h).
-   */
-  mcpTimeouts?: { timeoutMs?: number; maxTotalTimeoutMs?: number };
-  /**
-   * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file). A
-   * store with a `close()` is the agent's: closed with it (see `tokenStoreFromConfig`).
-   */
-  oauthTokenStore?: TokenStore & { close?(): Promise<void> };
   /**
    * Tools defined in code, offered besides the MCP servers' (docs/tools.md): made by `tool()`, as an array
    * of named tools or a record whose keys name them. Those made with `serve: true` are also offered by
@@ -76,44 +50,31 @@ export interface AgentOptions {
    */
   tools?: LocalTools | ToolSet;
   /**
-   * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
-   * model sends it a message and gets the task's answer, or its question when it needs input.
-   */
-  a2aAgents?: Record<string, A2aAgentConfig>;
-  /**
    * Subagents: a {@link Supervisor} whose `subagent_*` tools the model is offered (and which `serve()`
    * exposes to MCP clients); `close()` stops its whole tree first.
    */
   subagents?: Supervisor;
-  /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
-  triggers?: AgentTriggerOptions;
-  /**
-   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
-   * `agent.subscriptions`); needs triggers. Absent: the tools are not offered.
-   */
-  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
-  /** The supervisor checkpoint (docs/durability.md): restored when the triggers start, written on change. */
-  checkpoint?: AgentCheckpoint;
-  /** Served runs (`agent.run`, A2A `SendMessage`) run once across replicas through a store (docs/durability.md). */
-  servedRuns?: ServedRuns & { close?(): Promise<void> };
-  /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
-  serverNotifications?: boolean;
-  /** The version the self-MCP server reports (default the SDK's). */
-  version?: string;
-  /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
-  operators?: string[];
-  /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
-  runHistory?: RunHistoryLimits;
-  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
-  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
   /** Prompts served endpoints offer (prompts/list, prompts/get, completion/complete, `agent.run` with `prompt`); default none. */
   prompts?: Record<string, ServedPrompt>;
+  /** Each run's budgets, and every MCP server's request timeouts (the config's `limits`). */
+  limits?: AgentLimits;
+  /** Prices per million tokens; needed for `limits.maxCostUsd` (the config's `model.prices`). */
+  prices?: ModelPrices;
+  /** Allow-list of `server/tool` globs. */
+  scope?: RunScope;
+  /** The protocol switches (the config's `capabilities`); everything absent is off. */
+  capabilities?: AgentCapabilities;
   /**
-   * The `operator` elicitation policy (docs/a2a.md): an MCP server's form elicitation during a run served
-   * over A2A with an operator configured becomes `input-required` on its task, and the run waits (bounded
-   * by its deadline) for an operator's answer; any other run's is declined, with a log line.
+   * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
+   * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
    */
-  operatorElicitation?: boolean;
+  reconnect?: Partial<ReconnectPolicy>;
+  /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
+  triggers?: AgentTriggerOptions;
+  /** What served endpoints say and keep (the config's `serve`); where to serve is `serve()`'s argument. */
+  serve?: AgentServeOptions;
+  /** Durable state across restarts and replicas (the config's `durability`; docs/durability.md). */
+  durability?: AgentDurability;
   /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */
   reload?: () => Promise<ReloadPlan>;
   /** Telemetry sink (default: none). */
@@ -126,4 +87,64 @@ export interface AgentOptions {
    * agent flushes and stops it on close); or a backend the caller owns. Default: none.
    */
   telemetry?: "env" | Telemetry;
+}
+
+/** {@link AgentOptions.limits}: a run's budgets (overridable per run) and the MCP servers' request timeouts. */
+export interface AgentLimits extends RunLimits {
+  /**
+   * Every MCP server's request timeout unless its entry sets its own (`timeout`): without a response or
+   * progress (default 60 s; each progress notification restarts it).
+   */
+  mcpTimeoutMs?: number;
+  /** Every MCP server's total bound of a request, progress or not, unless its entry sets its own `maxTotalTimeout` (default 1 h). */
+  mcpMaxTotalTimeoutMs?: number;
+}
+
+/** {@link AgentOptions.capabilities}: the MCP client switches, and the agent's own (sampling, HTTP reactivity, notifications). */
+export interface AgentCapabilities extends Omit<CapabilityConfig, "sampling" | "elicitation" | "serverNotifications"> {
+  /**
+   * Answer MCP servers' elicitations: a fixed `"decline"` or a handler (see `elicitationPolicy`), or
+   * `"operator"` (docs/a2a.md): an MCP server's form elicitation during a run served over A2A with an
+   * operator configured becomes `input-required` on its task, and the run waits (bounded by its deadline)
+   * for an operator's answer; any other run's is declined, with a log line.
+   */
+  elicitation?: CapabilityConfig["elicitation"] | "operator";
+  /**
+   * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,
+   * "Sampling"): `all` for every server, `servers` per server (`false` switches one off). Needs `model`.
+   */
+  sampling?: { all?: SamplingPolicy; servers?: Record<string, SamplingPolicy | false> };
+  /**
+   * Reactivity over HTTP (default false): with true, server push on the GET stream, so subscriptions work on
+   * HTTP servers. Off, HTTP servers are used request/response only and a subscription trigger on one is
+   * reported unavailable (naming this switch) unless it has a `pollInterval`.
+   */
+  httpReactivity?: boolean;
+  /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
+  serverNotifications?: boolean;
+}
+
+/** {@link AgentOptions.serve}: what served endpoints say and keep. */
+export interface AgentServeOptions {
+  /** The version the self-MCP server (and the A2A card) reports (default the SDK's). */
+  version?: string;
+  /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
+  operators?: string[];
+  /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
+  runHistory?: RunHistoryLimits;
+  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+}
+
+/** {@link AgentOptions.durability}: stores the agent keeps state in; one with a `close()` is the agent's, closed with it. */
+export interface AgentDurability {
+  /** The supervisor checkpoint: restored when the triggers start, written on change. */
+  checkpoint?: AgentCheckpoint;
+  /** Served runs (`agent.run`, A2A `SendMessage`) run once across replicas through a store. */
+  servedRuns?: ServedRuns & { close?(): Promise<void> };
+  /**
+   * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file; see
+   * `tokenStoreFromConfig`).
+   */
+  oauthTokens?: TokenStore & { close?(): Promise<void> };
 }

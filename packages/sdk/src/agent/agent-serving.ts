@@ -81,6 +81,8 @@ export class AgentServing {
     const { options, parts, ready } = this;
     const config = parts.config();
     const { ledger, logger } = parts;
+    const serve = options.serve ?? {};
+    const notifications = options.capabilities?.serverNotifications === true;
     const triggers = config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {};
     const created: SelfHost = new SelfHost({
       runner: {
@@ -89,13 +91,13 @@ export class AgentServing {
             ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
             : parts.run(input, o),
       },
-      ...(options.version !== undefined ? { version: options.version } : {}),
-      capabilities: { serverNotifications: options.serverNotifications === true, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
-      ...(options.operators ? { operators: canonicalOperators(options.operators, "operators") } : {}),
-      ...(options.runHistory ? { runHistory: options.runHistory } : {}),
-      ...(options.taskSupport ? { taskSupport: options.taskSupport } : {}),
+      ...(serve.version !== undefined ? { version: serve.version } : {}),
+      capabilities: { serverNotifications: notifications, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
+      ...(serve.operators ? { operators: canonicalOperators(serve.operators, "serve.operators") } : {}),
+      ...(serve.runHistory ? { runHistory: serve.runHistory } : {}),
+      ...(serve.taskSupport ? { taskSupport: serve.taskSupport } : {}),
       ...(parts.servedCheckpoint ? { taskJournal: parts.servedCheckpoint.served } : {}),
-      ...(options.servedRuns ? { servedRuns: options.servedRuns } : {}),
+      ...(options.durability?.servedRuns ? { servedRuns: options.durability.servedRuns } : {}),
       ...(config.settings.prompts ? { prompts: config.settings.prompts } : {}),
       ...triggers,
       control: operatorControl(parts.agent),
@@ -103,7 +105,7 @@ export class AgentServing {
       ...parts.extend,
       ready,
       console: agentConsoleFacts({
-        ...(options.version !== undefined ? { version: options.version } : {}),
+        ...(serve.version !== undefined ? { version: serve.version } : {}),
         clients: parts.clients,
         ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
         ...(options.a2aAgents ? { a2aAgents: options.a2aAgents } : {}),
@@ -127,7 +129,7 @@ export class AgentServing {
       }),
       logger,
     });
-    if (options.serverNotifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;
     return created;

@@ -18,7 +18,7 @@ import { McpToolSet } from "./mcp-tool-set.ts";
 /** The tool set, and the parts of it the agent reaches later. */
 export interface AgentTools {
   toolSet: McpToolSet;
-  /** Runs' self-arranged subscriptions (with `selfSubscribe` and triggers). */
+  /** Runs' self-arranged subscriptions (with `triggers.selfSubscribe`). */
   selfSubs: SelfSubscriptions | undefined;
   /** The A2A tools, settled when the agent closes. */
   a2aTools: LazyA2aTools | undefined;
@@ -39,10 +39,8 @@ export function agentTools(
 ): AgentTools {
   const { logger, connected } = parts;
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
-  const selfSubs =
-    options.selfSubscribe && options.triggers?.specs.length
-      ? new SelfSubscriptions({ triggers: parts.triggers, ...options.selfSubscribe, logger })
-      : undefined;
+  const selfSubscribe = options.triggers?.specs.length ? options.triggers.selfSubscribe : undefined;
+  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: parts.triggers, ...selfSubscribe, logger }) : undefined;
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, parts.own) : parts.own;
   const a2aTools =
     options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;

@@ -35,7 +35,7 @@ import type { Agent } from "./agent-types.ts";
 import { liveTriggers } from "./live-triggers.ts";
 import { createRun, newRunId } from "./run-agent.ts";
 
-export type { AgentOptions } from "./agent-options.ts";
+export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
 export { newRunId } from "./run-agent.ts";
 
@@ -49,7 +49,7 @@ export function createAgent(options: AgentOptions): Agent {
   const own = ownTools(options);
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
-  const { logger, tags, mirrorTo } = agentLogging(options.logger, options.serverNotifications === true);
+  const { logger, tags, mirrorTo } = agentLogging(options.logger, options.capabilities?.serverNotifications === true);
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   let telemetry: Promise<Telemetry | undefined> | undefined;
@@ -58,9 +58,10 @@ export function createAgent(options: AgentOptions): Agent {
   const connected = agentConnections(options, logger);
   const { clients, connect } = connected.connections;
   const tools = agentTools(options, { clients, own: own.tools, connected, triggers: () => config.triggers, logger });
-  const checkpoint = options.triggers?.specs.length ? options.checkpoint : undefined;
+  const { durability } = options;
+  const checkpoint = options.triggers?.specs.length ? durability?.checkpoint : undefined;
   // Served tasks are kept in the checkpoint too (triggers or not): a restart re-runs the ones still working.
-  const servedCheckpoint = options.capabilities?.tasks ? options.checkpoint : undefined;
+  const servedCheckpoint = options.capabilities?.tasks ? durability?.checkpoint : undefined;
 
   const lifecycle: AgentLifecycle = new AgentLifecycle({
     host: () => serving.host,
@@ -79,8 +80,8 @@ export function createAgent(options: AgentOptions): Agent {
         await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connected.connections.close();
-      await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
-      await options.servedRuns?.close?.().catch(() => {});
+      await durability?.oauthTokens?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
+      await durability?.servedRuns?.close?.().catch(() => {});
       // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
       if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
     },

@@ -11,7 +11,8 @@ import type { AgentTriggers } from "../triggers/runner/agent-triggers.ts";
 import type { RunTriggerTags } from "../triggers/runner/run-trigger-tags.ts";
 import type { SelfSubscriptions } from "../triggers/runner/self-subscriptions.ts";
 import type { TriggerAgent } from "../triggers/runner/trigger-runner.ts";
-import type { AgentOptions } from "./agent-options.ts";
+import type { AgentLimits, AgentOptions } from "./agent-options.ts";
+import type { RunLimits } from "../loop/budget.ts";
 import { type AgentCheckpoint, checkpointHooks } from "./checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";
 import type { SelfHost } from "./serve-agent.ts";
@@ -32,6 +33,9 @@ export interface LiveTriggerParts {
   logger: Logger;
 }
 
+/** A run's budgets of the agent's limits (the MCP timeouts are the connections'). */
+const runLimitsOf = ({ mcpTimeoutMs: _timeout, mcpMaxTotalTimeoutMs: _total, ...run }: AgentLimits): RunLimits => run;
+
 /** See the module header. */
 export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): LiveConfig {
   const { checkpoint, logger } = parts;
@@ -39,7 +43,7 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
   const config: LiveConfig = new LiveConfig({
     settings: {
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.limits ? { limits: runLimitsOf(options.limits) } : {}),
       ...(options.prices ? { prices: options.prices } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
       ...(options.prompts ? { prompts: options.prompts } : {}),

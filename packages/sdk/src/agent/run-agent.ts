@@ -63,7 +63,9 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
     const conversations =
-      (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
+      (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length
+        ? options.durability?.checkpoint?.conversations
+        : undefined;
     let aborted = false;
     const settings = parts.settings();
     // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
