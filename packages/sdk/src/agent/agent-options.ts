@@ -3,6 +3,7 @@
  * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
  */
 import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+import type { A2aServeOptions } from "../a2a/server/index.ts";
 import type { McpServerConfig } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
@@ -23,6 +24,7 @@ import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
 import type { ReloadPlan } from "./reload.ts";
 import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
+import type { ServeOptions } from "./serve-agent.ts";
 
 /**
  * Options of {@link createAgent}, grouped the way `agentd.json` groups them (`limits`, `capabilities`,
@@ -134,6 +136,17 @@ export interface AgentServeOptions {
   runHistory?: RunHistoryLimits;
   /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
   taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /**
+   * A2A v1.0 on every HTTP endpoint whose `serve()` call does not say otherwise (the config's `serve.a2a`,
+   * see `a2aServeOptionsFrom`): what the card says (its version defaults to `version`) and where push
+   * notifications may go. Absent: A2A is served only where a `serve()` call asks for it.
+   */
+  a2a?: A2aServeOptions;
+  /**
+   * What `serve()` without an argument serves (`createAgentFromConfig` sets it from the config's `serve`
+   * block, as `agentd serve` reads it: see `serveOptionsFrom`). Default: stdio.
+   */
+  endpoint?: () => Promise<ServeOptions>;
 }
 
 /** {@link AgentOptions.durability}: stores the agent keeps state in; one with a `close()` is the agent's, closed with it. */

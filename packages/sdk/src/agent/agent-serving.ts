@@ -49,8 +49,9 @@ export class AgentServing {
     private readonly parts: ServingParts,
   ) {}
 
-  /** Serve one more endpoint (the host is built by the first). */
-  async serve(serveOptions: ServeOptions): Promise<Serving> {
+  /** Serve one more endpoint (the host is built by the first): see {@link Agent.serve}. */
+  async serve(asked: ServeOptions | undefined): Promise<Serving> {
+    const serveOptions = this.withDefaults(asked ?? (await this.options.serve?.endpoint?.()) ?? { stdio: true });
     const h = this.selfHost();
     const { servedCheckpoint, logger } = this.parts;
     // Before the first endpoint answers: a client polling a task from before a restart finds it working.
@@ -62,6 +63,15 @@ export class AgentServing {
     const serving = await h.serve(serveOptions);
     this.count++;
     return serving;
+  }
+
+  /** An HTTP endpoint gets the agent's A2A endpoint unless it says otherwise; the card's version is the agent's. */
+  private withDefaults(o: ServeOptions): ServeOptions {
+    if (!("http" in o)) return o;
+    const configured = this.options.serve?.a2a;
+    const a2a = o.a2a === true ? (configured ?? {}) : o.a2a === false ? undefined : (o.a2a ?? configured);
+    if (!a2a) return { ...o, a2a: false };
+    return { ...o, a2a: { ...a2a, card: { ...a2a.card, version: a2a.card?.version ?? this.options.serve?.version } } };
   }
 
   /** For `/readyz`: a model is set and the required servers connect. */

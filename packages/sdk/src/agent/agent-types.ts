@@ -109,8 +109,11 @@ export interface Agent {
    * Resolves with how many are active. Rejects with E_USAGE when no trigger is configured.
    */
   start(): Promise<TriggersStarted>;
-  /** Serve the self-MCP surface on stdio or Streamable HTTP(S). Call it once per endpoint. */
-  serve(options: ServeOptions): Promise<Serving>;
+  /**
+   * Serve the self-MCP surface on stdio or Streamable HTTP(S); call it once per endpoint. Without options,
+   * what the agent's `serve.endpoint` says (an agent from a configuration: its `serve` block), else stdio.
+   */
+  serve(options?: ServeOptions): Promise<Serving>;
   /**
    * Shut down without losing work: stop taking runs and triggers, let runs in flight finish (and served
    * ones be answered) for up to `graceMs`, cancel what is left, then close everything (like `close()`).

@@ -156,7 +156,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (lifecycle.state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
       return config.triggers.start();
     },
-    async serve(serveOptions) {
+    async serve(serveOptions?) {
       if (lifecycle.state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
       return serving.serve(serveOptions);
     },

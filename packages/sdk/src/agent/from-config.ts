@@ -32,6 +32,7 @@ import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "./reload.ts";
+import { a2aServeOptionsFrom, serveOptionsFrom } from "./serve-from-config.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "responses" | "anthropic" | "gemini";
@@ -207,6 +208,8 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
       operators: config.serve?.operators?.length ? canonicalOperators(config.serve.operators, "serve.operators") : undefined,
       runHistory: config.serve?.runHistory,
       taskSupport: config.serve?.taskSupport,
+      a2a: a2aServeOptionsFrom(config),
+      endpoint: () => serveOptionsFrom(config),
     },
     durability: {
       checkpoint: checkpointFromConfig(config, logger),

@@ -48,6 +48,7 @@ export {
   type HttpServeSettings,
   type MetricsServeSettings,
 } from "./serve-options.ts";
+export { a2aServeOptionsFrom, serveOptionsFrom, type ServeSettings } from "./serve-from-config.ts";
 export type { AgentTriggerOptions } from "./serve-triggers.ts";
 export { supervisorFromConfig } from "./subagents-from-config.ts";
 export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";

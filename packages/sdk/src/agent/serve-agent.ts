@@ -29,7 +29,8 @@ export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "
 
 /**
  * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
- * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest);
+ * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest) —
+ * absent, as the agent's `serve.a2a` says; `true`, that or the default card; `false`, not at all;
  * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators);
  * with `console`, the operator's console at /console.
  */
@@ -37,7 +38,7 @@ export type ServeOptions =
   | { stdio: true | { maxFrameBytes?: number } }
   | {
       http: HttpServeOptions;
-      a2a?: A2aServeOptions | true;
+      a2a?: A2aServeOptions | boolean;
       metrics?: MetricsEndpointOptions | true;
       /** Also serve the operator's console at `/console` (docs/console.md). Off by default. */
       console?: boolean;
@@ -90,7 +91,7 @@ export class SelfHost {
     if ("http" in options)
       return this.serveHttp(
         options.http,
-        options.a2a === true ? {} : options.a2a,
+        options.a2a === true ? {} : options.a2a || undefined,
         options.metrics === true ? {} : options.metrics,
         options.console === true,
       );
