@@ -8,6 +8,7 @@ import { reloadOnChange, serveOptionsFrom } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
+import { interruptedBy, shutdownSignals } from "../modes/shutdown-signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
 import { repeatedFlag } from "./mcp-args.ts";
@@ -137,10 +138,8 @@ export const serveCommand = defineCommand({
       ...agentOptions(resolved, logger, { version: VERSION }),
       reloadConfig: async () => (await resolve()).config,
     });
-    const stop = new Promise<NodeJS.Signals>((resolve) => {
-      process.once("SIGINT", () => resolve("SIGINT"));
-      process.once("SIGTERM", () => resolve("SIGTERM"));
-    });
+    // The first SIGTERM/SIGINT drains, a second exits at once: the execution modes' one signal path.
+    const shutdown = shutdownSignals();
     // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
     const watcher = reloadOnChange({
       ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}),
@@ -157,15 +156,15 @@ export const serveCommand = defineCommand({
         await agent
           .start()
           .catch((error) => logger.error("triggers.failed", { error: error instanceof Error ? error.message : String(error) }));
-      const outcome = await Promise.race([stop, serving.ended.then(() => undefined)]);
+      const outcome = await Promise.race([shutdown.received, serving.ended.then(() => undefined)]);
       // Drain: stop taking work, let in-flight runs finish (and be answered) up to the grace, then cancel them.
       logger.info("serve.draining", { signal: outcome ?? "stdin-closed", running: agent.status().inFlight, graceMs: grace });
       await agent.drain(grace, outcome ?? "stdin-closed");
       logger.info("serve.stopped", { signal: outcome ?? "stdin-closed" });
-      // citty drops a subcommand's return value: a signal exit (130/143) has to travel as the typed error.
-      if (outcome) throw new AgentdError("E_ABORTED", `interrupted by ${outcome} after draining`, { data: { signal: outcome } });
+      if (outcome) throw interruptedBy(outcome);
       return EXIT.ok;
     } finally {
+      shutdown.dispose();
       watcher.close();
       await agent.close();
     }
