@@ -142,7 +142,7 @@ export const serveCommand = defineCommand({
     const shutdown = shutdownSignals();
     // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
     const watcher = reloadOnChange({
-      ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}),
+      path: args["watch-config"] !== false ? resolved.file : undefined,
       reload: () => agent.reload(),
       logger,
     });

@@ -41,7 +41,7 @@ export function agentConnections(options: AgentOptions, logger: Logger): AgentCo
                 model: options.model,
                 policy,
                 ledger,
-                ...(options.prices ? { prices: options.prices } : {}),
+                prices: options.prices,
                 logger,
               }),
               tools: policy.tools === true,
@@ -55,16 +55,17 @@ export function agentConnections(options: AgentOptions, logger: Logger): AgentCo
     operator ? operator.capabilities(server, samplingFor(server) ?? capabilities) : samplingFor(server);
   const { durability } = options;
   const connections = createConnections({
-    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
-    ...(capabilities ? { capabilities } : {}),
-    ...(ledger || operator ? { capabilitiesFor } : {}),
-    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-    ...(options.capabilities?.httpReactivity === true ? { httpReactivity: true } : {}),
-    ...(options.limits?.mcpTimeoutMs ? { requestTimeoutMs: options.limits.mcpTimeoutMs } : {}),
-    ...(options.limits?.mcpMaxTotalTimeoutMs ? { maxTotalTimeoutMs: options.limits.mcpMaxTotalTimeoutMs } : {}),
+    mcpServers: options.mcpServers,
+    capabilities,
+    capabilitiesFor: ledger || operator ? capabilitiesFor : undefined,
+    reconnect: options.reconnect,
+    httpReactivity: options.capabilities?.httpReactivity === true,
+    // 0 is no bound of the agent's own: the client's default applies.
+    requestTimeoutMs: options.limits?.mcpTimeoutMs || undefined,
+    maxTotalTimeoutMs: options.limits?.mcpMaxTotalTimeoutMs || undefined,
     // Remote tasks started by runs are noted in the checkpoint, so a restart re-attaches instead of calling again.
-    ...(durability?.checkpoint && options.triggers?.specs.length ? { taskJournal: durability.checkpoint.tasks } : {}),
-    ...(durability?.oauthTokens ? { tokenStore: durability.oauthTokens } : {}),
+    taskJournal: options.triggers?.specs.length ? durability?.checkpoint?.tasks : undefined,
+    tokenStore: durability?.oauthTokens,
     logger,
   });
   return { connections, ledger, operator };

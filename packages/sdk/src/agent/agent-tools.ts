@@ -49,8 +49,8 @@ export function agentTools(
   const toolSet = new McpToolSet(parts.clients, a2aTools ?? ownTools, {
     optional,
     logger,
-    ...(connected.ledger ? { sampling: connected.ledger } : {}),
-    ...(calls ? { calls } : {}),
+    sampling: connected.ledger,
+    calls,
     authorizations: (id) => authorizations.get(id),
   });
   return { toolSet, selfSubs, a2aTools, authorizations };

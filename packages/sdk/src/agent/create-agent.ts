@@ -133,9 +133,9 @@ export function createAgent(options: AgentOptions): Agent {
       const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
       const runId = rest.runId ?? newRunId();
       return streamRun(runId, (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }), {
-        ...(signal ? { signal } : {}),
-        ...(highWaterMark !== undefined ? { highWaterMark } : {}),
-        ...(onEvent ? { onEvent } : {}),
+        signal,
+        highWaterMark,
+        onEvent,
       });
     },
     get triggers() {

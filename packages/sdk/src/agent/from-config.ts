@@ -99,8 +99,8 @@ export interface AgentFromConfigOptions {
 
 /** The key options hand on to a model. */
 const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({
-  ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-  ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}),
+  apiKey: o.apiKey,
+  apiKeyHint: o.apiKeyHint,
 });
 
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
@@ -125,18 +125,18 @@ export function modelFromConfig(
   return options.createModel({
     dialect,
     model: m.name,
-    ...(m.intelligence ? { baseURL: m.intelligence } : {}),
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.apiKeyHint ? { apiKeyHint: options.apiKeyHint } : {}),
-    ...(m.headers ? { headers: m.headers } : {}),
-    ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
-    ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
+    baseURL: m.intelligence,
+    apiKey: options.apiKey,
+    apiKeyHint: options.apiKeyHint,
+    headers: m.headers,
+    timeoutMs: m.timeout,
+    maxRetries: m.maxRetries,
     ...(m.nativeTools === false ? { supportsTools: false } : {}),
-    ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
-    ...(m.thinking ? { thinking: m.thinking } : {}),
-    ...(m.promptCache ? { promptCache: m.promptCache } : {}),
-    ...(m.previousResponseId !== undefined ? { previousResponseId: m.previousResponseId } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
+    maxTokens: m.maxOutputTokens,
+    thinking: m.thinking,
+    promptCache: m.promptCache,
+    previousResponseId: m.previousResponseId,
+    logger: options.logger,
   });
 }
 
@@ -144,10 +144,10 @@ export function modelFromConfig(
 export function limitsFromConfig(config: AgentdConfig): RunLimits {
   const l = config.limits ?? {};
   return {
-    ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {}),
-    ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
-    ...(l.deadline !== undefined ? { deadlineMs: l.deadline } : {}),
-    ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
+    maxTurns: l.maxTurns,
+    maxTokens: l.maxTokens,
+    deadlineMs: l.deadline,
+    maxCostUsd: l.maxCostUsd,
   };
 }
 
@@ -269,11 +269,11 @@ function selfSubscribeFromConfig(config: AgentdConfig): AgentTriggerOptions["sel
 /** What a reloaded configuration changes live (reload.ts): instructions, limits, prices, scope, prompts, roots, triggers. */
 function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LiveSettings {
   return {
-    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    instructions: config.instructions,
     limits: limitsFromConfig(config),
-    ...(config.model?.prices ? { prices: config.model.prices } : {}),
-    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
-    ...(config.prompts ? { prompts: config.prompts } : {}),
+    prices: config.model?.prices,
+    scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
+    prompts: config.prompts,
     ...(rootsFromConfig(config).length ? { roots: rootsFromConfig(config) } : {}),
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
     ...(options.triggers ? {} : { triggers: { ...configTriggers(config, logger), claims: claimsFromConfig(config, logger) } }),

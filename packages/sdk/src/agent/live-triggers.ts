@@ -42,11 +42,11 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
   let checkpointArmed = false;
   const config: LiveConfig = new LiveConfig({
     settings: {
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      ...(options.limits ? { limits: runLimitsOf(options.limits) } : {}),
-      ...(options.prices ? { prices: options.prices } : {}),
-      ...(options.scope ? { scope: options.scope } : {}),
-      ...(options.prompts ? { prompts: options.prompts } : {}),
+      instructions: options.instructions,
+      limits: options.limits ? runLimitsOf(options.limits) : undefined,
+      prices: options.prices,
+      scope: options.scope,
+      prompts: options.prompts,
       ...(options.capabilities?.roots ? { roots: options.capabilities.roots } : {}),
     },
     triggers: options.triggers,
@@ -77,8 +77,8 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
           ? checkpointHooks(checkpoint, () => ({
               specs: o.specs,
               triggers: config.triggers as AgentTriggers,
-              ...(parts.selfSubs ? { selfSubscriptions: parts.selfSubs } : {}),
-              ...(parts.supervisor ? { supervisor: parts.supervisor } : {}),
+              selfSubscriptions: parts.selfSubs,
+              supervisor: parts.supervisor,
             }))
           : {}),
       });

@@ -80,8 +80,8 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
       if (resume) logger.info("conversation.resumed", { runId, messages: resume.length });
       const recorder = (await parts.telemetry())?.run({
         runId,
-        ...(runOptions.traceContext ? { parent: runOptions.traceContext } : {}),
-        ...(runOptions.triggerEvent ? { trigger: runOptions.triggerEvent } : {}),
+        parent: runOptions.traceContext,
+        trigger: runOptions.triggerEvent,
       });
       if (runOptions.triggerEvent) parts.host()?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
       const emit = (event: RunEvent) => {
@@ -104,20 +104,20 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
           : toolSet,
         input,
         runId,
-        ...(live.instructions !== undefined ? { instructions: live.instructions } : {}),
+        instructions: live.instructions,
         limits: { ...live.limits, ...runOptions.limits },
-        ...(live.prices ? { prices: live.prices } : {}),
-        ...(live.scope ? { scope: live.scope } : {}),
-        ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
-        ...(runOptions.maxOutputRetries !== undefined ? { maxOutputRetries: runOptions.maxOutputRetries } : {}),
+        prices: live.prices,
+        scope: live.scope,
+        outputSchema: runOptions.outputSchema,
+        maxOutputRetries: runOptions.maxOutputRetries,
         signal: controller.signal,
-        ...(runOptions.stream ? { stream: true } : {}),
-        ...(runOptions.backpressure ? { backpressure: runOptions.backpressure } : {}),
+        stream: runOptions.stream,
+        backpressure: runOptions.backpressure,
         onEvent: emit,
         logger: logger.child({ runId }),
-        ...(recorder ? { tracer: recorder } : {}),
-        ...(resume ? { resume } : {}),
-        ...(conversations ? { onTurn: (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) } : {}),
+        tracer: recorder,
+        resume,
+        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) : undefined,
       });
       const sampling = ledger?.takeRun(runId);
       return sampling ? { ...result, sampling } : result;

@@ -122,10 +122,10 @@ export class SelfHost {
           runner: this.options.runner,
           registry: this.self.registry,
           operators: new Set(this.options.operators ?? []),
-          ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
-          ...(this.options.control ? { control: this.options.control } : {}),
+          triggers: this.options.triggers,
+          control: this.options.control,
           ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
-          ...(this.options.servedRuns ? { servedRuns: this.options.servedRuns } : {}),
+          servedRuns: this.options.servedRuns,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
             Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
@@ -207,8 +207,8 @@ export class SelfHost {
             throw new AgentdError("E_USAGE", "no A2A task is served");
           },
         },
-        ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
-        ...(this.options.control ? { control: this.options.control } : {}),
+        triggers: this.options.triggers,
+        control: this.options.control,
       },
       logger: this.logger,
     });
