@@ -112,6 +112,9 @@ export interface Agent {
   /**
    * Serve the self-MCP surface on stdio or Streamable HTTP(S); call it once per endpoint. Without options,
    * what the agent's `serve.endpoint` says (an agent from a configuration: its `serve` block), else stdio.
+   *
+   * Example:
+   * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#serveFromConfig}
    */
   serve(options?: ServeOptions): Promise<Serving>;
   /**
