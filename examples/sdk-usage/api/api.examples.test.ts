@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
-import { createAgentExample, createAgentFromConfigExample, streamExample } from "./create-agent.examples.ts";
+import { createAgentExample, createAgentFromConfigExample, serveFromConfigExample, streamExample } from "./create-agent.examples.ts";
 import { createFakeMcpServerExample, createModelExample, startFakeGatewayExample } from "./testkit.examples.ts";
 
 let gateway: FakeGateway | undefined;
@@ -35,6 +35,11 @@ test("createAgentFromConfig runs the parsed configuration", async () => {
     script: [(req) => ({ text: req.messages.some((m) => JSON.stringify(m).includes("one sentence")) ? "hello" : "no instructions" })],
   });
   expect(await createAgentFromConfigExample(gateway.url)).toBe("hello");
+});
+
+test("serve() without options serves the config's serve block: the A2A card it describes", async () => {
+  gateway = await startFakeGateway({ dialect: "openai", script: [] });
+  expect(await serveFromConfigExample(gateway.url)).toEqual({ name: "inbox-agent", version: "1.2.3" });
 });
 
 test("the testkit and createModel examples", async () => {

@@ -64,3 +64,22 @@ export async function createAgentFromConfigExample(baseURL: string): Promise<str
   }
   // #endregion createAgentFromConfig
 }
+
+/** An agent served as its configuration's `serve` block says: here HTTP on loopback with an A2A card. */
+export async function serveFromConfigExample(baseURL: string): Promise<{ name: string; version: string }> {
+  // #region serveFromConfig
+  const config = parseConfig({
+    model: { intelligence: baseURL, dialect: "openai", name: "qwen3" },
+    serve: { http: "127.0.0.1:0", a2a: { name: "inbox-agent", description: "Triages the inbox" } },
+  });
+  const agent = createAgentFromConfig(config, { createModel, version: "1.2.3" });
+  try {
+    // No argument: what `agentd serve` would serve for this config (serve.http, serve.a2a, serve.metrics …).
+    const { url } = await agent.serve();
+    const card = await fetch(new URL("/.well-known/agent-card.json", url)).then((r) => r.json());
+    return { name: card.name, version: card.version };
+  } finally {
+    await agent.close();
+  }
+  // #endregion serveFromConfig
+}

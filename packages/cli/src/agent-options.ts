@@ -19,8 +19,8 @@ export function agentOptions(
   for (const [server, reason] of Object.entries(resolved.skippedServers ?? {})) logger.warn("config.server_skipped", { server, reason });
   return {
     createModel,
-    ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}),
-    ...(resolved.apiKeyHint ? { apiKeyHint: resolved.apiKeyHint } : {}),
+    apiKey: resolved.apiKey,
+    apiKeyHint: resolved.apiKeyHint,
     logger,
     telemetry: "env",
     ...extra,

@@ -26,6 +26,10 @@ export {
 export type {
   Agent,
   AgentOptions,
+  AgentLimits,
+  AgentCapabilities,
+  AgentServeOptions,
+  AgentDurability,
   AgentRunOptions,
   AgentStreamOptions,
   AgentStream,

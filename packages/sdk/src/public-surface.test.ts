@@ -40,16 +40,17 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    ALREADY_DONE Agent AgentFromConfigOptions AgentLifecycleStatus AgentOptions AgentRunOptions AgentStream
-    AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning
-    CallToolOptions CapabilityConfig Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE
-    DrainOptions ErrorCode FileJobStore FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
-    IntervalSpec JobStore LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools
-    LogLevel LogRecord Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig
-    McpServerOptions MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage
-    ModelPrices ModelRequest ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY
-    ReconnectPolicy ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason RunFinish RunFinishFailed
-    RunFinishOk RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry ServeOptions Serving
+    ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLifecycleStatus AgentLimits
+    AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions
+    AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions CapabilityConfig
+    Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore
+    FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec JobStore
+    LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
+    Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig McpServerOptions
+    MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage ModelPrices ModelRequest
+    ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY ReconnectPolicy
+    ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason RunFinish RunFinishFailed RunFinishOk
+    RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry ServeOptions Serving
     StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport StdioServerTransport StopReason
     StreamableHttpClientOptions StreamableHttpClientTransport StreamableHttpServer StreamableHttpServerOptions
     SubagentChildOptions SubscriptionSpec Supervisor SupervisorOptions Telemetry ToolCallContext ToolCallOutcome
@@ -64,46 +65,47 @@ const SURFACE: Record<string, string> = {
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
     LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelStreamPart ModelToolDefinition
-    ReasoningPart SseCallbacks SseEvent SseParser TextPart ToolCallPart ToolChoice ToolResultPart USAGE_DETAIL_KEYS
-    Usage addUsage backoffDelay createSseParser emptyUsage extractAction extractJsonObjects jsonActionSystemPrompt
-    memoryLogger renderJsonAction renderToolResultForJsonActions setLongTimeout
+    ReasoningPart SseCallbacks SseEvent SseParser TextPart ToolCallPart ToolChoice ToolResultPart
+    USAGE_DETAIL_KEYS Usage addUsage backoffDelay createSseParser emptyUsage extractAction extractJsonObjects
+    jsonActionSystemPrompt memoryLogger renderJsonAction renderToolResultForJsonActions setLongTimeout
   `,
   wire: `
     AgentdError Annotations AudioContent BaseMetadata BlobResourceContents BooleanSchema CallToolRequest
     CallToolRequestParams CallToolResult CancelTaskRequest CancelTaskRequestParams CancelTaskResult
-    CancelledNotification CancelledNotificationParams ClientCapabilities ClientNotification ClientNotificationMethod
-    ClientRequest ClientRequestMethod ClientResult CompleteRequest CompleteRequestParams CompleteResult ContentBlock
-    CreateMessageRequest CreateMessageRequestParams CreateMessageResult CreateTaskResult Cursor DiscoverResult
-    ElicitRequest ElicitRequestFormParams ElicitRequestParams ElicitRequestURLParams ElicitResult
-    ElicitationCompleteNotification ElicitationCompleteNotificationParams EmbeddedResource EmptyResult EnumSchema
-    ErrorCode ExtensionCreateTaskResult ExtensionDetailedTask GetPromptRequest GetPromptRequestParams
-    GetPromptResult GetTaskPayloadRequest GetTaskPayloadRequestParams GetTaskPayloadResult GetTaskRequest
-    GetTaskRequestParams GetTaskResult HANDSHAKE_REVISIONS HandshakeRevision Icon Icons ImageContent Implementation
-    InitializeRequest InitializeRequestParams InitializeResult InitializedNotification InputRequest
-    InputRequiredResult JSONRPCErrorResponse JSONRPCMessage JSONRPCNotification JSONRPCRequest JSONRPCResponse
-    JSONRPCResultResponse JsonObject JsonRpcErrorObject JsonRpcErrorResponse JsonRpcMessage JsonRpcNotification
-    JsonRpcRequest JsonRpcResultResponse JsonValue LATEST_REVISION LATEST_STATELESS_REVISION LegacyTitledEnumSchema
-    ListPromptsRequest ListPromptsResult ListResourceTemplatesRequest ListResourceTemplatesResult
-    ListResourcesRequest ListResourcesResult ListRootsRequest ListRootsResult ListTasksRequest ListTasksResult
-    ListToolsRequest ListToolsResult LocalErrorCode LoggingLevel LoggingMessageNotification
-    LoggingMessageNotificationParams McpError McpNotification McpRequest Meta ModelHint ModelPreferences
-    MultiSelectEnumSchema NotificationMethod NotificationParams NotificationParamsOf NotificationTypes NumberSchema
-    PaginatedRequest PaginatedRequestParams PaginatedResult PingRequest PrimitiveSchemaDefinition
-    ProgressNotification ProgressNotificationParams ProgressToken Prompt PromptArgument
-    PromptListChangedNotification PromptMessage PromptReference ProtocolRevision ReadResourceRequest
-    ReadResourceRequestParams ReadResourceResult RelatedTaskMetadata RequestId RequestMeta RequestMethod
-    RequestParams RequestParamsOf RequestTypes Resource ResourceContents ResourceLink
-    ResourceListChangedNotification ResourceRequestParams ResourceTemplate ResourceTemplateReference
+    CancelledNotification CancelledNotificationParams ClientCapabilities ClientNotification
+    ClientNotificationMethod ClientRequest ClientRequestMethod ClientResult CompleteRequest CompleteRequestParams
+    CompleteResult ContentBlock CreateMessageRequest CreateMessageRequestParams CreateMessageResult
+    CreateTaskResult Cursor DiscoverResult ElicitRequest ElicitRequestFormParams ElicitRequestParams
+    ElicitRequestURLParams ElicitResult ElicitationCompleteNotification ElicitationCompleteNotificationParams
+    EmbeddedResource EmptyResult EnumSchema ErrorCode ExtensionCreateTaskResult ExtensionDetailedTask
+    GetPromptRequest GetPromptRequestParams GetPromptResult GetTaskPayloadRequest GetTaskPayloadRequestParams
+    GetTaskPayloadResult GetTaskRequest GetTaskRequestParams GetTaskResult HANDSHAKE_REVISIONS HandshakeRevision
+    Icon Icons ImageContent Implementation InitializeRequest InitializeRequestParams InitializeResult
+    InitializedNotification InputRequest InputRequiredResult JSONRPCErrorResponse JSONRPCMessage
+    JSONRPCNotification JSONRPCRequest JSONRPCResponse JSONRPCResultResponse JsonObject JsonRpcErrorObject
+    JsonRpcErrorResponse JsonRpcMessage JsonRpcNotification JsonRpcRequest JsonRpcResultResponse JsonValue
+    LATEST_REVISION LATEST_STATELESS_REVISION LegacyTitledEnumSchema ListPromptsRequest ListPromptsResult
+    ListResourceTemplatesRequest ListResourceTemplatesResult ListResourcesRequest ListResourcesResult
+    ListRootsRequest ListRootsResult ListTasksRequest ListTasksResult ListToolsRequest ListToolsResult
+    LocalErrorCode LoggingLevel LoggingMessageNotification LoggingMessageNotificationParams McpError
+    McpNotification McpRequest Meta ModelHint ModelPreferences MultiSelectEnumSchema NotificationMethod
+    NotificationParams NotificationParamsOf NotificationTypes NumberSchema PaginatedRequest PaginatedRequestParams
+    PaginatedResult PingRequest PrimitiveSchemaDefinition ProgressNotification ProgressNotificationParams
+    ProgressToken Prompt PromptArgument PromptListChangedNotification PromptMessage PromptReference
+    ProtocolRevision ReadResourceRequest ReadResourceRequestParams ReadResourceResult RelatedTaskMetadata
+    RequestId RequestMeta RequestMethod RequestParams RequestParamsOf RequestTypes Resource ResourceContents
+    ResourceLink ResourceListChangedNotification ResourceRequestParams ResourceTemplate ResourceTemplateReference
     ResourceUpdatedNotification ResourceUpdatedNotificationParams Result ResultOf Role Root
-    RootsListChangedNotification STATELESS_REVISIONS SUPPORTED_REVISIONS SamplingMessage SamplingMessageContentBlock
-    SamplingToolChoice ServerCapabilities ServerNotification ServerNotificationMethod ServerRequest
-    ServerRequestMethod ServerResult SetLevelRequest SetLevelRequestParams SingleSelectEnumSchema StatelessRevision
-    StringSchema SubscribeRequest SubscribeRequestParams SubscriptionFilter Task TaskAugmentableMethod
-    TaskAugmentedRequestParams TaskMetadata TaskStatus TaskStatusNotification TaskStatusNotificationParams
-    TaskSupport TextContent TextOrBlobResourceContents TextResourceContents TitledMultiSelectEnumSchema
-    TitledSingleSelectEnumSchema Tool ToolAnnotations ToolExecution ToolJsonSchema ToolListChangedNotification
-    ToolResultContent ToolUseContent URLElicitationRequiredError URLElicitationRequiredErrorData UnsubscribeRequest
-    UnsubscribeRequestParams UntitledMultiSelectEnumSchema UntitledSingleSelectEnumSchema
+    RootsListChangedNotification STATELESS_REVISIONS SUPPORTED_REVISIONS SamplingMessage
+    SamplingMessageContentBlock SamplingToolChoice ServerCapabilities ServerNotification ServerNotificationMethod
+    ServerRequest ServerRequestMethod ServerResult SetLevelRequest SetLevelRequestParams SingleSelectEnumSchema
+    StatelessRevision StringSchema SubscribeRequest SubscribeRequestParams SubscriptionFilter Task
+    TaskAugmentableMethod TaskAugmentedRequestParams TaskMetadata TaskStatus TaskStatusNotification
+    TaskStatusNotificationParams TaskSupport TextContent TextOrBlobResourceContents TextResourceContents
+    TitledMultiSelectEnumSchema TitledSingleSelectEnumSchema Tool ToolAnnotations ToolExecution ToolJsonSchema
+    ToolListChangedNotification ToolResultContent ToolUseContent URLElicitationRequiredError
+    URLElicitationRequiredErrorData UnsubscribeRequest UnsubscribeRequestParams UntitledMultiSelectEnumSchema
+    UntitledSingleSelectEnumSchema
   `,
   transport: `
     AuthChallenge BearerTokenEntry ChildExit DEFAULT_HTTP_LIMITS FrameError GetStreamState HttpAdapterName
@@ -111,17 +113,17 @@ const SURFACE: Record<string, string> = {
     MessageExtra OAuthConfig Permission ReconnectOptions ResourceMetadataOptions SendOptions StdioChildOptions
     StdioChildTransport StdioServerTransport StdioServerTransportOptions StoredTokens StreamableHttpClientOptions
     StreamableHttpClientTransport StreamableHttpServer StreamableHttpServerOptions TokenStore Transport
-    TransportPeer createStreamableHttpServer discardPrelaunchedServers isLoopbackHost loadOAuth prelaunchStdioServer
-    selfCommand
+    TransportPeer createStreamableHttpServer discardPrelaunchedServers isLoopbackHost loadOAuth
+    prelaunchStdioServer selfCommand
   `,
   mcp: `
     CallToolOptions CapabilityConfig Completer Completers DEFAULT_RECONNECT_POLICY ElicitationHandler
     ElicitationMode ElicitationPolicyConfig ElicitationPolicyName HandlerOptions LossReason ManagedClientEvents
     ManagedClientOptions ManagedClientState ManagedMcpClient McpClient McpClientEvents McpClientOptions
     McpNotificationHandler McpRequestHandler McpServer McpServerOptions NotificationOptions Progress PromptGetter
-    PromptList PromptSource RUN_ID_META_KEY ReconnectPolicy Registered RequestContext RequestOptions ResourceReader
-    SamplingHandler ServerContext ServerSession ServerSessionEvents TemplateReader ToolDefinition ToolHandler
-    ToolOptions VersionNegotiation elicitationPolicy
+    PromptList PromptSource RUN_ID_META_KEY ReconnectPolicy Registered RequestContext RequestOptions
+    ResourceReader SamplingHandler ServerContext ServerSession ServerSessionEvents TemplateReader ToolDefinition
+    ToolHandler ToolOptions VersionNegotiation elicitationPolicy
   `,
   loop: `
     BudgetWarning GIVE_UP ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult RunScope
@@ -129,8 +131,8 @@ const SURFACE: Record<string, string> = {
     fenceResourceText fenceToolOutput runLoop
   `,
   triggers: `
-    CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason Emit
-    EmitResult EventSource FileJobStore IntervalSource IntervalSourceOptions JobDocumentStore JobStore
+    CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason
+    Emit EmitResult EventSource FileJobStore IntervalSource IntervalSourceOptions JobDocumentStore JobStore
     ManualFireOptions ManualSource MemoryJobStore ResourceContents RunContext RunFunction RunOutcome SourceContext
     StopOptions StoreJobStore StoreJobStoreOptions SubscribableClient SubscriptionSource SubscriptionSourceOptions
     TimerHandle TriggerDefinition TriggerEvent TriggerKind TriggerRouter TriggerRouterEvents TriggerRouterOptions
@@ -147,25 +149,27 @@ const SURFACE: Record<string, string> = {
     SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
-    A2aAgentConfig ALREADY_DONE Agent AgentFromConfigOptions AgentLifecycleStatus AgentOptions AgentRunOptions
-    AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
-    ConfiguredTokenStore ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings
-    INTERVAL_TRIGGER_ID IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName
-    ModelFactory ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish
-    RunFinishFailed RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions Serving SubagentChildOptions
+    A2aAgentConfig ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions
+    AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
+    AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
+    ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
+    IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
+    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish RunFinishFailed
+    RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
     SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
-    agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer connectServer createAgent
-    createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone limitsFromConfig
-    metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf runSubagentChild
-    subscriptionTriggerId supervisorFromConfig tokenStoreFromConfig triggerSpecsFromConfig validateTriggerSpec
+    a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
+    connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
+    limitsFromConfig metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf
+    runSubagentChild serveOptionsFromConfig subscriptionTriggerId supervisorFromConfig tokenStoreFromConfig
+    triggerSpecsFromConfig validateTriggerSpec
   `,
   config: `
     AgentdConfig ApiKeyChoice CapabilitiesConfig ConfigOverrides DEFAULT_CONFIG_FILE DIALECT_API_KEY_VARIABLES
     DURATION_FORMS DurabilityConfig HttpServerConfig IntervalTriggerConfig LimitsConfig McpServerConfig
     McpServerOAuthConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
     ResolvedConfig SamplingConfig ScheduleTriggerConfig ScopeConfig ServeConfig StdioServerConfig
-    SubscriptionTriggerConfig TriggersConfig apiKeyVariables chooseApiKey durationProblem formatDuration parseConfig
-    parseDuration readConfigFile resolveConfig
+    SubscriptionTriggerConfig TriggersConfig apiKeyVariables chooseApiKey durationProblem formatDuration
+    overridesFromFlags parseConfig parseDuration readConfigFile resolveConfig
   `,
   store: `
     ChangeListener ClaimDocument ClaimOutcome ClaimStore CompareAndSetResult DirectoryBackend HeldClaim ListedKey

@@ -65,11 +65,11 @@ const login = defineCommand({
     try {
       const { loginServer } = await loadOAuth();
       const result = await loginServer({
-        ...(store ? { store } : {}),
+        store,
         server: args.server,
         url: entry.url,
         config: entry.oauth,
-        ...(port !== undefined ? { port } : {}),
+        port,
         signal: signals.signal,
         onUrl: (url) => {
           process.stderr.write(

@@ -186,7 +186,7 @@ export const mcpCommand = defineCommand({
   async run({ args, rawArgs }) {
     const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
     const resolved = await resolveConfig({
-      ...(args.config ? { configPath: args.config } : {}),
+      configPath: args.config,
       ...(mcpConfig.length ? { overrides: { mcpConfig } } : {}),
     });
     const servers = resolved.config.mcpServers ?? {};
@@ -252,12 +252,12 @@ export const mcpCommand = defineCommand({
       const limits = resolved.config.limits ?? {};
       client = await connectServer(args.server, timeoutMs ? { ...config, timeout: timeoutMs } : config, {
         logger,
-        ...(tokenStore ? { tokenStore } : {}),
+        tokenStore,
         capabilities,
-        ...(resolved.runId ? { runId: resolved.runId } : {}),
-        ...(timeoutMs ? { connectTimeoutMs: timeoutMs } : {}),
-        ...(limits.mcpTimeout ? { requestTimeoutMs: limits.mcpTimeout } : {}),
-        ...(limits.mcpMaxTotalTimeout ? { maxTotalTimeoutMs: limits.mcpMaxTotalTimeout } : {}),
+        runId: resolved.runId,
+        connectTimeoutMs: timeoutMs || undefined,
+        requestTimeoutMs: limits.mcpTimeout,
+        maxTotalTimeoutMs: limits.mcpMaxTotalTimeout,
       });
       const poke: Poke = {
         client,

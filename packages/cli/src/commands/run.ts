@@ -130,7 +130,7 @@ export const runCommand = defineCommand({
       try {
         const typed = args.prompt ? undefined : await readInstruction(args.instruction);
         const resolved = await resolveConfig({
-          ...(args.config ? { configPath: args.config } : {}),
+          configPath: args.config,
           overrides: overridesFrom(args, rawArgs),
         });
         // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
@@ -155,8 +155,8 @@ export const runCommand = defineCommand({
           stream,
           statusLine: statusLineWanted(quiet),
           graceMs,
-          ...(runId ? { runId } : {}),
-          ...(outputSchema ? { outputSchema } : {}),
+          runId: runId || undefined,
+          outputSchema,
         });
       } catch (e) {
         // With --json / --stream stdout always gets its one document, for a failure before the run too.
@@ -169,7 +169,7 @@ export const runCommand = defineCommand({
     }
     if (args["output-schema"]) throw new AgentdError("E_USAGE", "--output-schema applies to --mode once");
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
-    const resolve = () => resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    const resolve = () => resolveConfig({ configPath: args.config, overrides: overridesFrom(args, rawArgs) });
     const resolved = await resolve();
     const plan = planTriggers(mode, flags, resolved.config, instruction);
     return runTriggered({

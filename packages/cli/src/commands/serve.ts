@@ -2,12 +2,13 @@
  * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
-import { AgentdError, createAgentFromConfig, httpServeOptionsFromConfig, metricsServeOptionsFromConfig, resolveConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, resolveConfig } from "@agentd/sdk";
 import { canonicalPrincipalId } from "@agentd/sdk/serve";
-import { reloadOnChange } from "@agentd/sdk/agent";
+import { reloadOnChange, serveOptionsFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT } from "../exit-codes.ts";
+import { interruptedBy, shutdownSignals } from "../modes/shutdown-signals.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { VERSION } from "./version.ts";
 import { repeatedFlag } from "./mcp-args.ts";
@@ -98,101 +99,72 @@ export const serveCommand = defineCommand({
     ...configArgs,
   },
   async run({ args, rawArgs }) {
-    const resolve = () => resolveConfig({ ...(args.config ? { configPath: args.config } : {}), overrides: overridesFrom(args, rawArgs) });
+    // One principal each time: a certificate subject holds commas, so the value is never split.
+    const operators = repeatedFlag(rawArgs, "operators").map(operatorFlag);
+    // The flags over the file's configuration; the operator's reload (agentd/reload) applies them again.
+    const overrides = { ...overridesFrom(args, rawArgs), operators, serverNotifications: args.notifications === true };
+    const resolve = () => resolveConfig({ configPath: args.config, overrides });
     const resolved = await resolve();
+    const { config } = resolved;
     // Checked up front: a bad --grace must not surface only at shutdown.
     const grace = args.grace ? parseGrace(args.grace) : 30_000;
-    if (args.stdio && args.http) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
     const list = (v: string | undefined) =>
       v
         ?.split(",")
         .map((s) => s.trim())
         .filter(Boolean);
-    // One principal each time: a certificate subject holds commas, so the value is never split.
-    const flagOperators = repeatedFlag(rawArgs, "operators").map(operatorFlag);
-    // The flags over the file's configuration; the operator's reload (agentd/reload) applies them again.
-    const withFlags = (c: typeof resolved.config) => {
-      const withNotifications = args.notifications === true ? { ...c, capabilities: { ...c.capabilities, serverNotifications: true } } : c;
-      const operators = [...flagOperators, ...(withNotifications.serve?.operators ?? [])];
-      return operators.length ? { ...withNotifications, serve: { ...withNotifications.serve, operators } } : withNotifications;
-    };
-    const config = withFlags(resolved.config);
-    // --http, else the config file's serve.http (unless --stdio asks for stdio).
-    const http = args.stdio
-      ? undefined
-      : await httpServeOptionsFromConfig(config, {
-          ...(args.http ? { listen: args.http } : {}),
-          ...(args["auth-tokens"] ? { authTokensFile: args["auth-tokens"] } : {}),
-          ...(args["operator-tokens"] ? { operatorTokensFile: args["operator-tokens"] } : {}),
-          ...(args["public-url"] ? { publicUrl: args["public-url"] } : {}),
-          ...(!config.serve?.auth?.tokensEnv && process.env.AGENT_AUTH_TOKENS ? { authTokensEnv: "AGENT_AUTH_TOKENS" } : {}),
-          ...(args["tls-cert"] ? { tlsCert: args["tls-cert"] } : {}),
-          ...(args["tls-key"] ? { tlsKey: args["tls-key"] } : {}),
-          ...(args["tls-ca"] ? { tlsCa: args["tls-ca"] } : {}),
-          ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
-          ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
-          ...(args["json-response"] ? { jsonResponse: true } : {}),
-          ...(list(args["behind-proxy"]) ? { trustedProxies: list(args["behind-proxy"]) } : {}),
-          ...(args["forwarded-client-cert"] === true ? { forwardedClientCert: true } : {}),
-        });
-    const a2aConfig = args.a2a === true ? config.serve?.a2a || true : config.serve?.a2a;
-    if (a2aConfig && !http)
-      throw new AgentdError("E_USAGE", "--a2a serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
-    const { pushAllowedHosts, ...cardConfig } = a2aConfig === true || !a2aConfig ? { pushAllowedHosts: undefined } : a2aConfig;
-    const a2a = a2aConfig
-      ? { card: { ...cardConfig, version: VERSION }, ...(pushAllowedHosts ? { push: { allowedHosts: pushAllowedHosts } } : {}) }
-      : undefined;
-    const metrics = await metricsServeOptionsFromConfig(config, {
-      ...(args.metrics === true ? { metrics: true } : {}),
-      ...(args["metrics-token-file"] ? { metricsTokenFile: args["metrics-token-file"] } : {}),
+    // --http, else the config file's serve.http (unless --stdio asks for stdio), with A2A, /metrics and the console.
+    const serveOptions = await serveOptionsFromConfig(config, {
+      stdio: args.stdio,
+      listen: args.http,
+      authTokensFile: args["auth-tokens"],
+      operatorTokensFile: args["operator-tokens"],
+      publicUrl: args["public-url"],
+      tlsCert: args["tls-cert"],
+      tlsKey: args["tls-key"],
+      tlsCa: args["tls-ca"],
+      allowedOrigins: list(args["allowed-origin"]),
+      allowedHosts: list(args["allowed-host"]),
+      jsonResponse: args["json-response"],
+      trustedProxies: list(args["behind-proxy"]),
+      forwardedClientCert: args["forwarded-client-cert"] || undefined,
+      a2a: args.a2a,
+      metrics: args.metrics,
+      metricsTokenFile: args["metrics-token-file"],
+      console: args.console,
     });
-    if (metrics && !http)
-      throw new AgentdError("E_USAGE", "--metrics serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
-    const withConsole = args.console === true || config.serve?.console === true;
-    if (withConsole && !http)
-      throw new AgentdError("E_USAGE", "--console serves on the HTTP listener: add --http HOST:PORT (or serve.http in the config)");
-    const traceUrl = config.telemetry?.traceUrl;
-    const consoleOptions = traceUrl ? { traceUrl } : true;
     const logger = stderrLogger();
     const agent = createAgentFromConfig(config, {
       ...agentOptions(resolved, logger, { version: VERSION }),
-      reloadConfig: async () => withFlags((await resolve()).config),
+      reloadConfig: async () => (await resolve()).config,
     });
-    const stop = new Promise<NodeJS.Signals>((resolve) => {
-      process.once("SIGINT", () => resolve("SIGINT"));
-      process.once("SIGTERM", () => resolve("SIGTERM"));
-    });
+    // The first SIGTERM/SIGINT drains, a second exits at once: the execution modes' one signal path.
+    const shutdown = shutdownSignals();
     // SIGHUP and changes of the config file (a ConfigMap update) reload it, as the operator's agentd/reload does.
     const watcher = reloadOnChange({
-      ...(resolved.file && args["watch-config"] !== false ? { path: resolved.file } : {}),
+      path: args["watch-config"] !== false ? resolved.file : undefined,
       reload: () => agent.reload(),
       logger,
     });
     try {
-      const serving = http
-        ? await listenOrExplain(`${http.hostname}:${http.port}`, () =>
-            agent.serve({
-              http,
-              ...(a2a ? { a2a } : {}),
-              ...(metrics ? { metrics } : {}),
-              ...(withConsole ? { console: consoleOptions } : {}),
-            }),
-          )
-        : await agent.serve({ stdio: true });
+      const serving =
+        "http" in serveOptions
+          ? await listenOrExplain(`${serveOptions.http.hostname}:${serveOptions.http.port}`, () => agent.serve(serveOptions))
+          : await agent.serve(serveOptions);
       // The configured triggers start once serving; a failure is logged and serving goes on (agent://status shows it).
       if (agent.triggers)
         await agent
           .start()
           .catch((error) => logger.error("triggers.failed", { error: error instanceof Error ? error.message : String(error) }));
-      const outcome = await Promise.race([stop, serving.ended.then(() => undefined)]);
+      const outcome = await Promise.race([shutdown.received, serving.ended.then(() => undefined)]);
       // Drain: stop taking work, let in-flight runs finish (and be answered) up to the grace, then cancel them.
       logger.info("serve.draining", { signal: outcome ?? "stdin-closed", running: agent.status().inFlight, graceMs: grace });
       await agent.drain(grace, outcome ?? "stdin-closed");
       logger.info("serve.stopped", { signal: outcome ?? "stdin-closed" });
-      // citty drops a subcommand's return value: a signal exit (130/143) has to travel as the typed error.
-      if (outcome) throw new AgentdError("E_ABORTED", `interrupted by ${outcome} after draining`, { data: { signal: outcome } });
+      if (outcome) throw interruptedBy(outcome);
       return EXIT.ok;
     } finally {
+      shutdown.dispose();
       watcher.close();
       await agent.close();
     }

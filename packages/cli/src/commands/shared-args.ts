@@ -1,5 +1,6 @@
 /** Flags shared by the commands that run an agent, and small input helpers. */
 import { AgentdError, type ConfigOverrides, durationProblem, parseDuration } from "@agentd/sdk";
+import { overridesFromFlags } from "@agentd/sdk/config";
 import { readFile } from "node:fs/promises";
 import { repeatedFlag } from "./mcp-args.ts";
 
@@ -23,13 +24,6 @@ export const configArgs = {
   "max-cost": { type: "string", description: "Budget: USD, needs model.prices in the config" },
 } as const;
 
-const int = (value: string | undefined, flag: string): number | undefined => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new AgentdError("E_USAGE", `--${flag} expects a whole number of at least 1, got '${value}'`);
-  return n;
-};
-
 /**
  * A duration flag's value in milliseconds, or one usage line naming the flag and the accepted forms: a unit
  * is required (a bare `--interval 5` was once 5 ms).
@@ -40,28 +34,13 @@ export function durationFlag(flag: string, value: string, example: string): numb
   return ms;
 }
 
-/** Turn parsed flags into config overrides, validating numbers and durations. `rawArgs` holds repeated flags. */
+/**
+ * The config overrides of the parsed flags: the SDK's one table reads them (`overridesFromFlags`) and
+ * `resolveConfig` checks them beside the environment's, in the same words. `rawArgs` holds repeated flags.
+ */
 export function overridesFrom(args: Record<string, unknown>, rawArgs: readonly string[] = []): ConfigOverrides {
-  const s = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
-  const deadline = s("deadline");
-  if (deadline !== undefined) durationFlag("--deadline", deadline, "90s");
-  const cost = s("max-cost");
-  if (cost !== undefined && !(Number(cost) >= 0)) throw new AgentdError("E_USAGE", `--max-cost expects a number of USD, got '${cost}'`);
-  const out: ConfigOverrides = {};
-  const set = <K extends keyof ConfigOverrides>(k: K, v: ConfigOverrides[K] | undefined) => {
-    if (v !== undefined) out[k] = v;
-  };
-  set("intelligence", s("intelligence"));
-  set("dialect", s("dialect"));
-  set("model", s("model"));
-  set("instructions", s("instructions"));
-  set("maxTurns", int(s("max-turns"), "max-turns"));
-  set("maxTokens", int(s("max-tokens"), "max-tokens"));
-  set("deadline", deadline);
-  set("maxCostUsd", cost !== undefined ? Number(cost) : undefined);
   const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-  if (mcpConfig.length > 0) out.mcpConfig = mcpConfig;
-  return out;
+  return mcpConfig.length > 0 ? { ...overridesFromFlags(args), mcpConfig } : overridesFromFlags(args);
 }
 
 /** The instruction: the positional argument, else stdin when it is piped. */

@@ -29,7 +29,7 @@ export function storeLocationFrom(
   const redis = args.redis ?? (args.dir ? undefined : env.AGENT_STORE_REDIS);
   if (dir && redis) throw new AgentdError("E_USAGE", "--dir and --redis exclude each other: pick one backend");
   if (dir) return { dir };
-  if (redis) return { redis, ...(args["redis-prefix"] ? { prefix: args["redis-prefix"] } : {}) };
+  if (redis) return { redis, prefix: args["redis-prefix"] || undefined };
   throw new AgentdError("E_USAGE", "agentd store needs a backend: --dir PATH or --redis redis://HOST:PORT");
 }
 
@@ -67,11 +67,11 @@ export async function storeHttpOptionsFrom(
     {},
     {
       listen: args.http,
-      ...(args["auth-tokens"] ? { authTokensFile: args["auth-tokens"] } : {}),
+      authTokensFile: args["auth-tokens"],
       ...(env.AGENT_STORE_AUTH_TOKENS ? { authTokensEnv: "AGENT_STORE_AUTH_TOKENS" } : {}),
-      ...(args["tls-cert"] ? { tlsCert: args["tls-cert"] } : {}),
-      ...(args["tls-key"] ? { tlsKey: args["tls-key"] } : {}),
-      ...(args["tls-ca"] ? { tlsCa: args["tls-ca"] } : {}),
+      tlsCert: args["tls-cert"],
+      tlsKey: args["tls-key"],
+      tlsCa: args["tls-ca"],
       ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
       ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
     },

@@ -98,7 +98,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       runId,
       trigger: "once",
       stream: options.stream === true || status !== undefined,
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      outputSchema: options.outputSchema,
     });
     let finish: RunFinish | undefined;
     for await (const e of events) {

@@ -41,7 +41,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     agentOptions(resolved, logger, {
       requireModel: true,
       triggers: plan,
-      ...(options.reloadConfig ? { reloadConfig: options.reloadConfig } : {}),
+      reloadConfig: options.reloadConfig,
     }),
   );
   const triggers = agent.triggers!;

@@ -1,5 +1,5 @@
 /**
- * SIGTERM/SIGINT for the execution modes: the first signal starts the drain (stop taking triggers, let
+ * SIGTERM/SIGINT for the execution modes and `agentd serve`: the first signal starts the drain (stop taking triggers, let
  * in-flight runs finish for the grace period, then cancel them); a second one exits at once with
  * 130/143. The exit code of a drained shutdown is the first signal's (130 SIGINT, 143 SIGTERM).
  */

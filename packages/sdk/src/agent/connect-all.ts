@@ -56,13 +56,13 @@ export function createConnections(options: ConnectionOptions): Connections {
           const capabilities = options.capabilitiesFor?.(name) ?? options.capabilities;
           const client = await connectManagedServer(name, config, {
             logger,
-            ...(capabilities ? { capabilities } : {}),
-            ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+            capabilities,
+            reconnect: options.reconnect,
             ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
-            ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
-            ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
-            ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-            ...(options.maxTotalTimeoutMs ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
+            taskJournal: options.taskJournal,
+            tokenStore: options.tokenStore,
+            requestTimeoutMs: options.requestTimeoutMs,
+            maxTotalTimeoutMs: options.maxTotalTimeoutMs,
           });
           if (closed) {
             await client.close();

@@ -64,16 +64,16 @@ export function transportFor(
     const options = {
       name,
       command: config.command,
-      ...(config.args ? { args: config.args } : {}),
-      ...(config.env ? { env: config.env } : {}),
-      ...(config.cwd ? { cwd: config.cwd } : {}),
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
       logger: logger.child({ server: name }),
     };
     // A process spawned ahead of the agent for this very server (transport/prelaunch.ts) is used first.
     return takePrelaunchedServer(options) ?? new StdioChildTransport(options);
   }
   return new StreamableHttpClientTransport(config.url, {
-    ...(config.headers ? { headers: config.headers } : {}),
+    headers: config.headers,
     ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger, options.tokenStore) } : {}),
     logger: logger.child({ server: name }),
     name,
@@ -91,7 +91,7 @@ function oauthFor(name: string, config: McpServerConfig, logger: Logger, store?:
     server: name,
     url: c.url,
     config: c.oauth,
-    ...(store ? { store } : {}),
+    store,
     logger: logger.child({ server: name }),
   });
 }
@@ -103,16 +103,17 @@ function requestTimeouts(
 ): Pick<McpClientOptions, "requestTimeoutMs" | "maxTotalTimeoutMs"> {
   const timeout = config?.timeout ?? options.requestTimeoutMs;
   const ceiling = config?.maxTotalTimeout ?? options.maxTotalTimeoutMs;
-  return { ...(timeout ? { requestTimeoutMs: timeout } : {}), ...(ceiling ? { maxTotalTimeoutMs: ceiling } : {}) };
+  // 0 is no bound of its own: the client's default applies.
+  return { requestTimeoutMs: timeout || undefined, maxTotalTimeoutMs: ceiling || undefined };
 }
 
 function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
   return {
     ...(config?.versionNegotiation ? { versionNegotiation: config.versionNegotiation } : {}),
-    ...(options.runId ? { runId: options.runId } : {}),
-    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    runId: options.runId,
+    capabilities: options.capabilities,
     ...requestTimeouts(options, config),
-    ...(options.taskJournal ? { taskJournal: options.taskJournal } : {}),
+    taskJournal: options.taskJournal,
   };
 }
 
@@ -145,7 +146,7 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     transportFactory: () => {
       const transport = transportFor(name, config, options.logger, {
         ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
-        ...(auth ? { auth } : {}),
+        auth,
       });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
       if (transport instanceof StdioChildTransport) void transport.launch();
@@ -154,8 +155,8 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     ...(options.httpReactivity === true ? {} : { push: false, pushOffReason: HTTP_REACTIVITY_OFF }),
     clientInfo: CLIENT_INFO,
     client: clientOptions(options, config),
-    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
-    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    reconnect: options.reconnect,
+    connectTimeoutMs: options.connectTimeoutMs || undefined,
     logger: options.logger,
   });
 }

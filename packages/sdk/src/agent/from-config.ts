@@ -21,17 +21,19 @@ import { canonicalOperators } from "../serve/principal.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { Root } from "../wire/index.ts";
 import { triggerSpecsFromConfig } from "../triggers/runner/trigger-specs.ts";
-import { createAgent, type Agent, type AgentOptions } from "./create-agent.ts";
+import { createAgent, type Agent } from "./create-agent.ts";
+import type { AgentCapabilities, AgentOptions } from "./agent-options.ts";
 import type { AgentTriggerOptions } from "./serve-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
 import { servedRunsFromConfig } from "./served-runs-from-config.ts";
-import { runHistoryFromConfig } from "./run-history-store.ts"; // fleet run history (lead: keep through the split)
+import { runHistoryFromConfig } from "./run-history-store.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint/checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling/sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "./reload.ts";
+import { a2aServeOptionsFromConfig, serveOptionsFromConfig } from "./serve-from-config.ts";
 
 /** The model dialects a configuration names. */
 export type ModelDialectName = "openai" | "responses" | "anthropic" | "gemini";
@@ -98,8 +100,8 @@ export interface AgentFromConfigOptions {
 
 /** The key options hand on to a model. */
 const keyOf = (o: Pick<AgentFromConfigOptions, "apiKey" | "apiKeyHint">) => ({
-  ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-  ...(o.apiKeyHint ? { apiKeyHint: o.apiKeyHint } : {}),
+  apiKey: o.apiKey,
+  apiKeyHint: o.apiKeyHint,
 });
 
 /** The model a configuration names. A missing endpoint is one clear `E_CONFIG_INVALID` line. */
@@ -124,18 +126,18 @@ export function modelFromConfig(
   return options.createModel({
     dialect,
     model: m.name,
-    ...(m.intelligence ? { baseURL: m.intelligence } : {}),
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.apiKeyHint ? { apiKeyHint: options.apiKeyHint } : {}),
-    ...(m.headers ? { headers: m.headers } : {}),
-    ...(m.timeout !== undefined ? { timeoutMs: m.timeout } : {}),
-    ...(m.maxRetries !== undefined ? { maxRetries: m.maxRetries } : {}),
+    baseURL: m.intelligence,
+    apiKey: options.apiKey,
+    apiKeyHint: options.apiKeyHint,
+    headers: m.headers,
+    timeoutMs: m.timeout,
+    maxRetries: m.maxRetries,
     ...(m.nativeTools === false ? { supportsTools: false } : {}),
-    ...(m.maxOutputTokens ? { maxTokens: m.maxOutputTokens } : {}),
-    ...(m.thinking ? { thinking: m.thinking } : {}),
-    ...(m.promptCache ? { promptCache: m.promptCache } : {}),
-    ...(m.previousResponseId !== undefined ? { previousResponseId: m.previousResponseId } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
+    maxTokens: m.maxOutputTokens,
+    thinking: m.thinking,
+    promptCache: m.promptCache,
+    previousResponseId: m.previousResponseId,
+    logger: options.logger,
   });
 }
 
@@ -143,10 +145,10 @@ export function modelFromConfig(
 export function limitsFromConfig(config: AgentdConfig): RunLimits {
   const l = config.limits ?? {};
   return {
-    ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {}),
-    ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
-    ...(l.deadline !== undefined ? { deadlineMs: l.deadline } : {}),
-    ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
+    maxTurns: l.maxTurns,
+    maxTokens: l.maxTokens,
+    deadlineMs: l.deadline,
+    maxCostUsd: l.maxCostUsd,
   };
 }
 
@@ -156,7 +158,7 @@ export function limitsFromConfig(config: AgentdConfig): RunLimits {
  * the model and is the agent's `sampling` option; server notifications and the cron engine are read by
  * serving and the triggers.)
  */
-export function capabilityConfigFrom(config: AgentdConfig, logger?: Logger): CapabilityConfig {
+export function capabilitiesFromConfig(config: AgentdConfig, logger?: Logger): CapabilityConfig {
   const c = config.capabilities ?? {};
   const roots = rootsFromConfig(config);
   return {
@@ -178,40 +180,65 @@ function rootsFromConfig(config: AgentdConfig): Root[] {
   });
 }
 
-/** `limits.mcpTimeout` / `limits.mcpMaxTotalTimeout`: every MCP server's, unless its entry sets its own. */
-export function mcpTimeoutsFromConfig(config: AgentdConfig): Pick<AgentOptions, "mcpTimeouts"> {
-  const { mcpTimeout, mcpMaxTotalTimeout } = config.limits ?? {};
-  if (!mcpTimeout && !mcpMaxTotalTimeout) return {};
-  return {
-    mcpTimeouts: {
-      ...(mcpTimeout ? { timeoutMs: mcpTimeout } : {}),
-      ...(mcpMaxTotalTimeout ? { maxTotalTimeoutMs: mcpMaxTotalTimeout } : {}),
-    },
-  };
-}
-
 /** Whether a configuration names a model (an endpoint, or a dialect that has a default one). */
 export const configNamesModel = (config: AgentdConfig): boolean =>
   Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
 
-/** The {@link AgentOptions} a configuration describes: see the module header. */
+/** The {@link AgentOptions} a configuration describes, group by group: see the module header. */
 export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): AgentOptions {
   const logger = options.logger ?? nullLogger;
   const limits = limitsFromConfig(config);
   const model = options.model ?? modelOrUnconfigured(config, options, logger);
-  const supervisor = supervisorFromConfig(config, logger, {
-    limits,
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.subagentCommand ? { command: options.subagentCommand } : {}),
-  });
+  const base = options.triggers ?? configTriggers(config, logger);
+  const triggers = { ...base, claims: claimsFromConfig(config, logger) ?? base.claims, selfSubscribe: selfSubscribeFromConfig(config) };
+  return {
+    model,
+    mcpServers: config.mcpServers,
+    a2aAgents: config.a2aAgents,
+    instructions: config.instructions,
+    tools: options.tools,
+    subagents: supervisorFromConfig(config, logger, { limits, apiKey: options.apiKey, command: options.subagentCommand }),
+    prompts: config.prompts,
+    limits: { ...limits, mcpTimeoutMs: config.limits?.mcpTimeout, mcpMaxTotalTimeoutMs: config.limits?.mcpMaxTotalTimeout },
+    prices: config.model?.prices,
+    scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
+    capabilities: agentCapabilitiesFrom(config, model, options, logger),
+    triggers: triggers.specs.length ? triggers : undefined,
+    serve: {
+      version: options.version,
+      operators: config.serve?.operators?.length ? canonicalOperators(config.serve.operators, "serve.operators") : undefined,
+      // Local bounds, and the fleet's shared history in the store when durability asks for it.
+      runHistory: runHistoryFromConfig(config, logger),
+      taskSupport: config.serve?.taskSupport,
+      a2a: a2aServeOptionsFromConfig(config),
+      endpoint: () => serveOptionsFromConfig(config),
+    },
+    durability: {
+      checkpoint: checkpointFromConfig(config, logger),
+      servedRuns: servedRunsFromConfig(config, logger),
+      oauthTokens: tokenStoreFromConfig(config, logger),
+    },
+    reload: options.reloadConfig
+      ? configReloadSource(
+          config,
+          options.reloadConfig,
+          (next) => liveSettingsFromConfig(next, options, logger),
+          new Set(options.triggers ? ["triggers"] : []),
+        )
+      : undefined,
+    telemetry: options.telemetry,
+    logger,
+  };
+}
+
+/** The config's `capabilities` block: the MCP client switches, sampling by the agent's model, and the agent's own switches. */
+function agentCapabilitiesFrom(
+  config: AgentdConfig,
+  model: LanguageModel | undefined,
+  options: AgentFromConfigOptions,
+  logger: Logger,
+): AgentCapabilities {
   const c = config.capabilities ?? {};
-  const claims = claimsFromConfig(config, logger);
-  const triggers = { ...(options.triggers ?? fromConfigTriggers(config, logger)), ...(claims ? { claims } : {}) };
-  const servedRuns = servedRunsFromConfig(config, logger);
-  const runHistory = runHistoryFromConfig(config, logger); // fleet run history (lead: keep through the split)
-  const checkpoint = checkpointFromConfig(config, logger);
-  const oauthTokenStore = tokenStoreFromConfig(config, logger);
-  const selfSubscribe = config.triggers?.selfSubscribe;
   // A route is the configured model block with its name (and endpoint, dialect) replaced.
   const sampling = model
     ? samplingFromConfig(config, (route) => {
@@ -219,83 +246,50 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
         const m = {
           ...config.model,
           name: route.name,
-          ...(route.intelligence ? { intelligence: route.intelligence } : {}),
-          ...(route.dialect ? { dialect: route.dialect } : {}),
+          intelligence: route.intelligence ?? config.model?.intelligence,
+          dialect: route.dialect ?? config.model?.dialect,
         };
         return modelFromConfig({ ...config, model: m }, { createModel: options.createModel, ...keyOf(options), logger });
       })
     : undefined;
   return {
-    ...(sampling ? { sampling } : {}),
-    ...(model ? { model } : {}),
-    ...(config.mcpServers ? { mcpServers: config.mcpServers } : {}),
-    ...(config.a2aAgents ? { a2aAgents: config.a2aAgents } : {}),
-    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
-    limits,
-    ...(config.model?.prices ? { prices: config.model.prices } : {}),
-    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
-    ...(supervisor ? { subagents: supervisor } : {}),
-    ...(options.tools ? { tools: options.tools } : {}),
-    capabilities: capabilityConfigFrom(config, logger),
-    ...(c.httpReactivity === true ? { httpReactivity: true } : {}),
-    ...mcpTimeoutsFromConfig(config),
-    ...(oauthTokenStore ? { oauthTokenStore } : {}),
-    ...(triggers.specs.length ? { triggers } : {}),
-    ...(checkpoint ? { checkpoint } : {}),
-    ...(servedRuns ? { servedRuns } : {}),
-    ...(selfSubscribe
-      ? {
-          selfSubscribe: {
-            ...(selfSubscribe.max !== undefined ? { max: selfSubscribe.max } : {}),
-            servers: selfSubscribe.servers ?? Object.keys(config.mcpServers ?? {}),
-            ...(selfSubscribe.pollInterval !== undefined ? { pollIntervalMs: selfSubscribe.pollInterval } : {}),
-          },
-        }
-      : {}),
-    ...(c.serverNotifications ? { serverNotifications: true } : {}),
-    ...(options.version !== undefined ? { version: options.version } : {}),
-    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
-    ...(config.serve?.operators?.length ? { operators: canonicalOperators(config.serve.operators, "serve.operators") } : {}),
-    // fleet run history (lead: keep through the split): local bounds, and the store's shared history.
-    ...(runHistory ? { runHistory } : {}),
-    ...(config.serve?.taskSupport ? { taskSupport: config.serve.taskSupport } : {}),
-    ...(config.prompts ? { prompts: config.prompts } : {}),
-    ...(c.elicitation === "operator" ? { operatorElicitation: true } : {}),
-    ...(options.reloadConfig
-      ? {
-          reload: configReloadSource(
-            config,
-            options.reloadConfig,
-            (next) => liveSettingsFromConfig(next, options, logger),
-            new Set(options.triggers ? ["triggers"] : []),
-          ),
-        }
-      : {}),
-    logger,
+    ...capabilitiesFromConfig(config, logger),
+    ...(c.elicitation === "operator" ? { elicitation: "operator" as const } : {}),
+    sampling,
+    httpReactivity: c.httpReactivity === true,
+    serverNotifications: c.serverNotifications === true,
   };
+}
+
+/** `triggers.selfSubscribe`, its servers defaulting to every configured one. */
+function selfSubscribeFromConfig(config: AgentdConfig): AgentTriggerOptions["selfSubscribe"] {
+  const s = config.triggers?.selfSubscribe;
+  if (!s) return undefined;
+  return { max: s.max, servers: s.servers ?? Object.keys(config.mcpServers ?? {}), pollIntervalMs: s.pollInterval };
 }
 
 /** What a reloaded configuration changes live (reload.ts): instructions, limits, prices, scope, prompts, roots, triggers. */
 function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): LiveSettings {
-  const claims = claimsFromConfig(config, logger);
   return {
-    ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    instructions: config.instructions,
     limits: limitsFromConfig(config),
-    ...(config.model?.prices ? { prices: config.model.prices } : {}),
-    ...(config.scope?.allow ? { scope: { allow: config.scope.allow } } : {}),
-    ...(config.prompts ? { prompts: config.prompts } : {}),
+    prices: config.model?.prices,
+    scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
+    prompts: config.prompts,
     ...(rootsFromConfig(config).length ? { roots: rootsFromConfig(config) } : {}),
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
-    ...(options.triggers ? {} : { triggers: { ...fromConfigTriggers(config, logger), ...(claims ? { claims } : {}) } }),
+    ...(options.triggers ? {} : { triggers: { ...configTriggers(config, logger), claims: claimsFromConfig(config, logger) } }),
   };
 }
 
 /** The config's `triggers` block, validated against its cron engine. */
-function fromConfigTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptions {
+function configTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptions {
   const plan = triggerSpecsFromConfig(config);
-  const cron = config.capabilities?.cron;
-  const jobStore = plan.jobStore ?? jobStoreFromConfig(config, logger);
-  return { specs: plan.specs, ...(cron ? { cron } : {}), ...(jobStore !== undefined ? { jobStore } : {}) };
+  return {
+    specs: plan.specs,
+    cron: config.capabilities?.cron,
+    jobStore: plan.jobStore ?? jobStoreFromConfig(config, logger),
+  };
 }
 
 /**

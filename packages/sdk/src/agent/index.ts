@@ -11,6 +11,10 @@ export {
   newRunId,
   type Agent,
   type AgentOptions,
+  type AgentLimits,
+  type AgentCapabilities,
+  type AgentServeOptions,
+  type AgentDurability,
   type AgentRunOptions,
   type AgentLifecycleStatus,
   type DrainOptions,
@@ -34,19 +38,20 @@ export {
   agentOptionsFromConfig,
   modelFromConfig,
   limitsFromConfig,
-  capabilityConfigFrom as capabilitiesFromConfig,
+  capabilitiesFromConfig,
   type AgentFromConfigOptions,
   type ModelFactory,
   type ModelSettings,
   type ModelDialectName,
 } from "./from-config.ts";
 export {
-  httpServeOptionsFrom as httpServeOptionsFromConfig,
-  metricsServeOptionsFrom as metricsServeOptionsFromConfig,
+  httpServeOptionsFromConfig,
+  metricsServeOptionsFromConfig,
   parseListen,
   type HttpServeSettings,
   type MetricsServeSettings,
 } from "./serve-options.ts";
+export { a2aServeOptionsFromConfig, serveOptionsFromConfig, type ServeSettings } from "./serve-from-config.ts";
 export { supervisorFromConfig } from "./subagents-from-config.ts";
 export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./token-store-from-config.ts";
 export {

@@ -70,7 +70,7 @@ export function reloadOnChange(o: ReloadOnChangeOptions): ReloadOnChange {
     } catch (e) {
       o.logger.warn("agent.reload-refused", {
         cause,
-        ...(o.path ? { path: o.path } : {}),
+        path: o.path,
         error: e instanceof Error ? e.message : String(e),
         kept: "the running configuration",
       });

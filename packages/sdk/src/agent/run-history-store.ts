@@ -19,7 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import type { AgentdConfig } from "../config/schema.ts";
+import type { AgentdConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import type { RunHistoryLimits, RunRecord } from "../serve/run-registry.ts";
 import { summaryOf, type ListedRun, type RunSummary } from "../serve/run-list.ts";

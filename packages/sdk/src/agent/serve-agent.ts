@@ -29,7 +29,8 @@ export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "
 
 /**
  * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
- * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest);
+ * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest) —
+ * absent, as the agent's `serve.a2a` says; `true`, that or the default card; `false`, not at all;
  * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators);
  * with `console`, the operator's console at /console.
  */
@@ -37,7 +38,7 @@ export type ServeOptions =
   | { stdio: true | { maxFrameBytes?: number } }
   | {
       http: HttpServeOptions;
-      a2a?: A2aServeOptions | true;
+      a2a?: A2aServeOptions | boolean;
       metrics?: MetricsEndpointOptions | true;
       /**
        * Also serve the operator's console at `/console` (docs/console.md). Off by default. `traceUrl`: the OTLP
@@ -93,7 +94,7 @@ export class SelfHost {
     if ("http" in options)
       return this.serveHttp(
         options.http,
-        options.a2a === true ? {} : options.a2a,
+        options.a2a === true ? {} : options.a2a || undefined,
         options.metrics === true ? {} : options.metrics,
         options.console === true ? {} : options.console || undefined,
       );
@@ -124,10 +125,10 @@ export class SelfHost {
           runner: this.options.runner,
           registry: this.self.registry,
           operators: new Set(this.options.operators ?? []),
-          ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
-          ...(this.options.control ? { control: this.options.control } : {}),
+          triggers: this.options.triggers,
+          control: this.options.control,
           ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
-          ...(this.options.servedRuns ? { servedRuns: this.options.servedRuns } : {}),
+          servedRuns: this.options.servedRuns,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
             Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
@@ -210,8 +211,8 @@ export class SelfHost {
             throw new AgentdError("E_USAGE", "no A2A task is served");
           },
         },
-        ...(this.options.triggers ? { triggers: this.options.triggers } : {}),
-        ...(this.options.control ? { control: this.options.control } : {}),
+        triggers: this.options.triggers,
+        control: this.options.control,
       },
       logger: this.logger,
     });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseConfig } from "../config/load.ts";
-import { httpServeOptionsFrom } from "./serve-options.ts";
+import { httpServeOptionsFromConfig } from "./serve-options.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-serve-auth-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ describe("serve.auth permissions and introspection", () => {
       },
       {},
     );
-    const o = await httpServeOptionsFrom(config);
+    const o = await httpServeOptionsFromConfig(config);
     expect(o?.auth?.bearerTokens).toEqual([
       { token: "runner-token-0123456789", name: "bearer#0", permissions: ["run"] },
       { token: "status-token-0123456789", name: "status#0", permissions: ["status"] },
@@ -51,7 +51,7 @@ describe("serve.auth permissions and introspection", () => {
     const config = parseConfig({ serve: { http: "127.0.0.1:0", auth: { jwt } } }, {});
     process.env.AGENTD_TEST_INTROSPECTION_SECRET = "s3cret";
     try {
-      const o = await httpServeOptionsFrom(config);
+      const o = await httpServeOptionsFromConfig(config);
       expect(o?.auth?.jwt?.[0]).toEqual({
         issuer: "https://login.example.com",
         scopePermissions: { "agentd:status": ["status"] },
@@ -60,7 +60,7 @@ describe("serve.auth permissions and introspection", () => {
     } finally {
       delete process.env.AGENTD_TEST_INTROSPECTION_SECRET;
     }
-    await expect(httpServeOptionsFrom(config)).rejects.toThrow(
+    await expect(httpServeOptionsFromConfig(config)).rejects.toThrow(
       "introspection needs this server's client secret: set clientSecretEnv to a variable that is set, or clientSecretFile",
     );
   });

@@ -99,7 +99,10 @@ async function readPem(path: string | undefined, flag: string): Promise<string |
  * The HTTP serving options, or undefined when neither the settings nor the config name an address.
  * Refuses a non-loopback address without TLS and auth (E_CONFIG_INVALID).
  */
-export async function httpServeOptionsFrom(config: AgentdConfig, settings: HttpServeSettings = {}): Promise<HttpServeOptions | undefined> {
+export async function httpServeOptionsFromConfig(
+  config: AgentdConfig,
+  settings: HttpServeSettings = {},
+): Promise<HttpServeOptions | undefined> {
   const listen = settings.listen ?? config.serve?.http;
   if (!listen) return undefined;
   const { hostname, port } = parseListen(listen);
@@ -210,7 +213,7 @@ export interface MetricsServeSettings {
  * guard (its own token read from its file or variable, or none: operators scrape). A token named but
  * missing is a configuration error naming where it should be.
  */
-export async function metricsServeOptionsFrom(
+export async function metricsServeOptionsFromConfig(
   config: AgentdConfig,
   settings: MetricsServeSettings = {},
   env: Record<string, string | undefined> = process.env,

@@ -22,6 +22,11 @@ export interface AgentTriggerOptions {
   jobStore?: string | JobStore;
   /** Claim each run id in a store before running it, so replicas run each event once (docs/durability.md). */
   claims?: RunClaims;
+  /**
+   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
+   * `agent.subscriptions`). Absent: the tools are not offered.
+   */
+  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
 }
 
 /** Build the triggers; `host()` is the agent's self-MCP host once it serves. */

@@ -62,9 +62,9 @@ export function supervisorFromConfig(
     scopes: config.scope?.allow ? [{ allow: config.scope.allow }] : [],
     limits: options.limits ?? {},
     depth: 0,
-    ...(s.maxDepth !== undefined ? { maxDepth: s.maxDepth } : {}),
-    ...(s.maxChildren !== undefined ? { maxChildren: s.maxChildren } : {}),
-    ...(s.maxRestarts !== undefined ? { maxRestarts: s.maxRestarts } : {}),
+    maxDepth: s.maxDepth,
+    maxChildren: s.maxChildren,
+    maxRestarts: s.maxRestarts,
     logger,
   });
 }
@@ -75,7 +75,7 @@ export function childSupervisor(start: StartParams, logger: Logger): Supervisor 
     model: start.model,
     mcpServers: start.mcpServers,
     command: childCommand(childApiKey(start.model)),
-    ...(start.instructions !== undefined ? { instructions: start.instructions } : {}),
+    instructions: start.instructions,
     scopes: start.scopes,
     limits: start.limits,
     depth: start.depth,

@@ -32,6 +32,7 @@ export {
   parseConfig,
   readConfigFile,
   resolveConfig,
+  overridesFromFlags,
   DEFAULT_CONFIG_FILE,
   type ConfigOverrides,
   type ResolvedConfig,

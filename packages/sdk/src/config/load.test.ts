@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
-import { parseConfig, resolveConfig } from "./load.ts";
+import { overridesFromFlags, parseConfig, resolveConfig } from "./load.ts";
 import { DURATION_FORMS } from "./duration.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-config-"));
@@ -224,6 +224,38 @@ describe("flag and environment errors name the flag or the variable", () => {
     );
     await expect(resolveConfig({ env: {}, overrides: { maxTurns: 0 } })).rejects.toThrow("--max-turns: at least 1");
     await expect(resolveConfig({ env: {}, overrides: { model: "" } })).rejects.toThrow("--model: a model name");
+  });
+
+  test("one table reads the flags, and a bad value is checked in the same words from a flag as from the variable", async () => {
+    expect(overridesFromFlags({ "max-turns": "3", deadline: "90s", model: "qwen3", "max-cost": "0.5", json: true, grace: "1s" })).toEqual({
+      maxTurns: "3",
+      deadline: "90s",
+      model: "qwen3",
+      maxCostUsd: "0.5",
+    });
+    const flag = (flags: Record<string, string>) => resolveConfig({ env: {}, overrides: overridesFromFlags(flags) });
+    for (const [name, variable, bad, words] of [
+      ["max-turns", "AGENT_MAX_TURNS", "abc", "expected a whole number of at least 1"],
+      ["max-tokens", "AGENT_MAX_TOKENS", "0", "expected a whole number of at least 1"],
+      ["max-cost", "AGENT_MAX_COST_USD", "lots", "expected a number of USD, 0 or more"],
+      ["deadline", "AGENT_DEADLINE", "30", "a bare number has no unit: put ms, s, m, h or d after it"],
+      ["intelligence", "AGENT_INTELLIGENCE", "nope", "a URL such as"],
+    ]) {
+      await expect(flag({ [name!]: bad! })).rejects.toThrow(`--${name}: ${words}`);
+      await expect(resolveConfig({ env: { [variable!]: bad } })).rejects.toThrow(`${variable}: ${words}`);
+    }
+    expect((await flag({ "max-turns": " 4 ", "max-cost": "0.5", deadline: "2m" })).config.limits).toEqual({
+      maxTurns: 4,
+      maxCostUsd: 0.5,
+      deadline: 120_000,
+    });
+  });
+
+  test("operators from flags join the file's; notifications are switched on", async () => {
+    const r = await resolveConfig({ env: {}, overrides: { operators: ["local"], serverNotifications: true } });
+    expect(r.config.serve?.operators).toEqual(["local"]);
+    expect(r.config.capabilities?.serverNotifications).toBe(true);
+    expect((await resolveConfig({ env: {}, overrides: { serverNotifications: false } })).config.capabilities).toBeUndefined();
   });
 
   test("the flag wins over a bad environment value, which is then never read", async () => {

@@ -18,22 +18,38 @@ import type { AgentdConfig, McpServerConfig } from "./types.ts";
 /** Where the config file is looked for when `AGENT_CONFIG` and `--config` are absent. */
 export const DEFAULT_CONFIG_FILE = "agentd.json";
 
-/** Settings that can come from flags or the environment; flags win. */
+/**
+ * Settings that can come from flags or the environment; flags win. A number may be given as a flag's text
+ * (`overridesFromFlags`): it is read and checked as the environment variable's would be, in the same words.
+ */
 export interface ConfigOverrides {
+  /** `--intelligence`: the model endpoint URL (`model.intelligence`). */
   intelligence?: string;
+  /** `--dialect` (`model.dialect`). */
   dialect?: string;
+  /** `--model` (`model.name`). */
   model?: string;
+  /** The model's API key (never from a flag; see `chooseApiKey`). */
   apiKey?: string;
+  /** `--instructions`. */
   instructions?: string;
-  maxTurns?: number;
-  maxTokens?: number;
+  /** `--max-turns` (`limits.maxTurns`). */
+  maxTurns?: number | string;
+  /** `--max-tokens` (`limits.maxTokens`). */
+  maxTokens?: number | string;
+  /** `--deadline`, a duration such as `90s` (`limits.deadline`). */
   deadline?: string;
-  maxCostUsd?: number;
+  /** `--max-cost`, USD (`limits.maxCostUsd`). */
+  maxCostUsd?: number | string;
   /**
    * `--mcp-config` files: other tools' MCP config files (Claude Desktop, Claude Code, Cursor, VS Code) whose
    * server lists are added to agentd.json's `mcpServers`; a name defined twice is an error naming both files.
    */
   mcpConfig?: readonly string[];
+  /** Principal ids with the operator role besides the file's `serve.operators` (`agentd serve --operators`). */
+  operators?: readonly string[];
+  /** Switch `capabilities.serverNotifications` on (`agentd serve --notifications`). */
+  serverNotifications?: boolean;
 }
 
 /** The resolved configuration plus the values that must never be written back or logged. */
@@ -105,7 +121,11 @@ async function readExpandedConfig(
   return { config, expanded: expanded as Record<string, unknown> };
 }
 
-/** The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, and its names. */
+/**
+ * The settings a flag or an `AGENT_*` variable overrides: where each lives in the config, its names, and how
+ * its text is read. The one table: the CLI's flags are read by it (`overridesFromFlags`), and a flag's value
+ * is checked as the variable's is, in the same words.
+ */
 const OVERRIDES: ReadonlyArray<{
   key: Exclude<keyof ConfigOverrides, "apiKey" | "mcpConfig">;
   path: readonly [string] | readonly [string, string];
@@ -123,8 +143,21 @@ const OVERRIDES: ReadonlyArray<{
   { key: "maxCostUsd", path: ["limits", "maxCostUsd"], flag: "--max-cost", env: "AGENT_MAX_COST_USD", number: "usd" },
 ];
 
-/** A number from an environment variable; a non-number is an error naming the variable (not NaN later). */
-function envNumber(name: string, raw: string, kind: "count" | "usd"): number {
+/**
+ * The overrides a command line's flags give, by the table (`--max-turns 5` → `maxTurns: "5"`); `flags` maps
+ * flag names without dashes to their values, as a flag parser returns them. Checked by `resolveConfig`.
+ */
+export function overridesFromFlags(flags: Readonly<Record<string, unknown>>): ConfigOverrides {
+  const out: Record<string, string> = {};
+  for (const f of OVERRIDES) {
+    const value = flags[f.flag.slice(2)];
+    if (typeof value === "string") out[f.key] = value;
+  }
+  return out as ConfigOverrides;
+}
+
+/** A number from a flag's or a variable's text; a non-number is an error naming it (not NaN later). */
+function overrideNumber(name: string, raw: string, kind: "count" | "usd"): number {
   const text = raw.trim();
   const n = Number(text);
   if (kind === "count" && (!/^\d+$/.test(text) || n < 1))
@@ -156,16 +189,24 @@ export async function resolveConfig(
     env,
   );
   if (servers) merged.mcpServers = servers;
+  // Operators named on the command line join the file's; notifications are switched on, never off.
+  if (o.operators?.length) {
+    const serve = merged.serve as { operators?: string[] } | undefined;
+    merged.serve = { ...serve, operators: [...o.operators, ...(serve?.operators ?? [])] };
+  }
+  if (o.serverNotifications) merged.capabilities = { ...(merged.capabilities as object | undefined), serverNotifications: true };
   /** Dotted config path → the flag or variable its value came from. */
   const sources = new Map<string, string>();
   for (const f of OVERRIDES) {
-    const raw = env[f.env] || undefined;
-    const value = o[f.key] ?? (raw !== undefined && f.number ? envNumber(f.env, raw, f.number) : raw);
+    const given = o[f.key];
+    const source = given !== undefined ? f.flag : f.env;
+    const raw = given ?? (env[f.env] || undefined);
+    const value = typeof raw === "string" && f.number ? overrideNumber(source, raw, f.number) : raw;
     if (value === undefined) continue;
     const [section, field] = f.path;
     if (field === undefined) merged[section] = value;
     else merged[section] = { ...(merged[section] as object | undefined), [field]: value };
-    sources.set(f.path.join("."), o[f.key] !== undefined ? f.flag : f.env);
+    sources.set(f.path.join("."), source);
   }
   // Re-validate the merged result so flag and env values get the same checks as the file.
   const result = v.safeParse(ConfigSchema, merged);

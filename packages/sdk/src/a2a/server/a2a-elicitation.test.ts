@@ -59,7 +59,7 @@ async function served(logger = memoryLogger()) {
         ],
       },
     },
-    agent: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, operatorElicitation: true },
+    agent: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, capabilities: { elicitation: "operator" } },
   });
   return logger;
 }
@@ -134,7 +134,7 @@ test.skipIf(!Bun.file(EVERYTHING).size)(
       operators: ["local"],
       agent: {
         mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
-        operatorElicitation: true,
+        capabilities: { elicitation: "operator" },
         limits: { deadlineMs: 2_000 },
       },
     });

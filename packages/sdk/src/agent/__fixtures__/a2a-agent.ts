@@ -35,7 +35,7 @@ export async function serveA2aAgent(
   const agent = createAgent({
     ...o.agent,
     model: model as LanguageModel,
-    ...(o.operators ? { operators: o.operators } : {}),
+    serve: { ...o.agent?.serve, operators: o.operators ?? o.agent?.serve?.operators },
     ...(o.logger ? { logger: o.logger } : {}),
   });
   const serving = await agent.serve({

@@ -5,7 +5,7 @@
  */
 import { createAgent } from "../create-agent.ts";
 
-const agent = createAgent({ serverNotifications: true });
+const agent = createAgent({ capabilities: { serverNotifications: true } });
 const serving = await agent.serve({ http: { hostname: "127.0.0.1", port: 0 } });
 process.stdout.write(`${JSON.stringify({ url: serving.url?.href, runtime: typeof Bun === "undefined" ? "node" : "bun" })}\n`);
 process.stdin.resume();

@@ -21,7 +21,11 @@ test("a sampling request during a tool call is billed to that run and counted pe
     reply("SAMPLED", { inputTokens: 70, outputTokens: 30, totalTokens: 100 }),
     (req) => reply(req.messages.at(-1)?.role === "tool" && JSON.stringify(req.messages.at(-1)).includes("SAMPLED") ? "got it" : "missing"),
   ]);
-  agent = createAgent({ model, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } }, sampling: { all: {} } });
+  agent = createAgent({
+    model,
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+    capabilities: { sampling: { all: {} } },
+  });
   const result = await agent.run("sample");
   expect(result.text).toBe("got it");
   expect(result.sampling).toEqual({ requests: 1, usage: { inputTokens: 70, outputTokens: 30, totalTokens: 100 } });
@@ -35,7 +39,7 @@ test("a server switched off (servers.X: false) is not offered sampling", async (
   agent = createAgent({
     model,
     mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
-    sampling: { all: {}, servers: { everything: false } },
+    capabilities: { sampling: { all: {}, servers: { everything: false } } },
   });
   const tools = await agent.listTools();
   expect(tools.length).toBeGreaterThan(0);

@@ -26,11 +26,11 @@ export function samplingFromConfig(
       ...(b
         ? {
             budget: {
-              ...(b.calls !== undefined ? { calls: b.calls } : {}),
-              ...(b.inputTokens !== undefined ? { inputTokens: b.inputTokens } : {}),
-              ...(b.outputTokens !== undefined ? { outputTokens: b.outputTokens } : {}),
-              ...(b.costUsd !== undefined ? { costUsd: b.costUsd } : {}),
-              ...(b.window !== undefined ? { windowMs: b.window } : {}),
+              calls: b.calls,
+              inputTokens: b.inputTokens,
+              outputTokens: b.outputTokens,
+              costUsd: b.costUsd,
+              windowMs: b.window,
             },
           }
         : {}),
@@ -38,8 +38,8 @@ export function samplingFromConfig(
         ? {
             routes: c.routes.map((r) => ({
               model: buildRoute(r),
-              ...(r.match ? { match: r.match } : {}),
-              ...(r.ratings ? { ratings: r.ratings } : {}),
+              match: r.match,
+              ratings: r.ratings,
             })),
           }
         : {}),

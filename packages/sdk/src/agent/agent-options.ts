@@ -1,0 +1,163 @@
+/**
+ * What `createAgent` takes: the model, the MCP servers and tools it offers, and the groups its
+ * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
+ */
+import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+import type { A2aServeOptions } from "../a2a/server/index.ts";
+import type { McpServerConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import type { ModelPrices, RunLimits } from "../loop/budget.ts";
+import type { RunEvent } from "../loop/events.ts";
+import type { RunScope } from "../loop/scope.ts";
+import type { ToolSet } from "../loop/tools.ts";
+import type { CapabilityConfig } from "../mcp/capabilities.ts";
+import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
+import type { LanguageModel } from "../model/language-model.ts";
+import type { RunHistoryLimits } from "../serve/run-registry.ts";
+import type { ServedPrompt } from "../serve/served-prompts.ts";
+import type { ServedRuns } from "../serve/served-runs.ts";
+import type { Supervisor } from "../supervisor/supervisor.ts";
+import type { Telemetry } from "../telemetry/types.ts";
+import type { LocalTools } from "../tool/local-tool-set.ts";
+import type { TokenStore } from "../transport/http-client/index.ts";
+import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import type { ReloadPlan } from "./reload.ts";
+import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
+import type { AgentTriggerOptions } from "./serve-triggers.ts";
+import type { ServeOptions } from "./serve-agent.ts";
+
+/**
+ * Options of {@link createAgent}, grouped the way `agentd.json` groups them (`limits`, `capabilities`,
+ * `triggers`, `serve`, `durability`); `createAgentFromConfig` maps a configuration onto them group by group.
+ */
+export interface AgentOptions {
+  /**
+   * The model, from `@agentd/adapters` (`createModel`) or any `LanguageModel`. Without one the agent can
+   * still serve (its subagent tools, its status) but every run fails with `E_CONFIG_INVALID`.
+   */
+  model?: LanguageModel;
+  /** MCP servers in the ecosystem's usual shape: `{ command, args, env, cwd }` or `{ url, headers }`. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * Remote A2A agents, each offered as the tool `a2a:NAME` (docs/a2a.md, "agentd as an A2A client"): the
+   * model sends it a message and gets the task's answer, or its question when it needs input.
+   */
+  a2aAgents?: Record<string, A2aAgentConfig>;
+  /** System instructions (trusted). */
+  instructions?: string;
+  /**
+   * Tools defined in code, offered besides the MCP servers' (docs/tools.md): made by `tool()`, as an array
+   * of named tools or a record whose keys name them. Those made with `serve: true` are also offered by
+   * `serve()`. A `ToolSet` instead replaces the subagent tools as the extra tool set (not with `subagents`).
+   */
+  tools?: LocalTools | ToolSet;
+  /**
+   * Subagents: a {@link Supervisor} whose `subagent_*` tools the model is offered (and which `serve()`
+   * exposes to MCP clients); `close()` stops its whole tree first.
+   */
+  subagents?: Supervisor;
+  /** Prompts served endpoints offer (prompts/list, prompts/get, completion/complete, `agent.run` with `prompt`); default none. */
+  prompts?: Record<string, ServedPrompt>;
+  /** Each run's budgets, and every MCP server's request timeouts (the config's `limits`). */
+  limits?: AgentLimits;
+  /** Prices per million tokens; needed for `limits.maxCostUsd` (the config's `model.prices`). */
+  prices?: ModelPrices;
+  /** Allow-list of `server/tool` globs. */
+  scope?: RunScope;
+  /** The protocol switches (the config's `capabilities`); everything absent is off. */
+  capabilities?: AgentCapabilities;
+  /**
+   * How a dropped MCP connection is re-established (stdio child exited, HTTP session expired): bounded
+   * exponential backoff with full jitter. Default: first wait ≤ 250 ms, waits ≤ 30 s, never give up.
+   */
+  reconnect?: Partial<ReconnectPolicy>;
+  /** Triggers `start()` arms: subscriptions, schedules, an interval (see `triggerSpecsFromConfig`). */
+  triggers?: AgentTriggerOptions;
+  /** What served endpoints say and keep (the config's `serve`); where to serve is `serve()`'s argument. */
+  serve?: AgentServeOptions;
+  /** Durable state across restarts and replicas (the config's `durability`; docs/durability.md). */
+  durability?: AgentDurability;
+  /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */
+  reload?: () => Promise<ReloadPlan>;
+  /** Telemetry sink (default: none). */
+  logger?: Logger;
+  /** Called with every event of every run. */
+  onEvent?: (event: RunEvent) => void;
+  /**
+   * OpenTelemetry traces and metrics (docs/kubernetes.md, "Telemetry"): `"env"` configures them from the
+   * standard `OTEL_*` variables when those name an OTLP endpoint (the SDK is imported only then, and the
+   * agent flushes and stops it on close); or a backend the caller owns. Default: none.
+   */
+  telemetry?: "env" | Telemetry;
+}
+
+/** {@link AgentOptions.limits}: a run's budgets (overridable per run) and the MCP servers' request timeouts. */
+export interface AgentLimits extends RunLimits {
+  /**
+   * Every MCP server's request timeout unless its entry sets its own (`timeout`): without a response or
+   * progress (default 60 s; each progress notification restarts it).
+   */
+  mcpTimeoutMs?: number;
+  /** Every MCP server's total bound of a request, progress or not, unless its entry sets its own `maxTotalTimeout` (default 1 h). */
+  mcpMaxTotalTimeoutMs?: number;
+}
+
+/** {@link AgentOptions.capabilities}: the MCP client switches, and the agent's own (sampling, HTTP reactivity, notifications). */
+export interface AgentCapabilities extends Omit<CapabilityConfig, "sampling" | "elicitation" | "serverNotifications"> {
+  /**
+   * Answer MCP servers' elicitations: a fixed `"decline"` or a handler (see `elicitationPolicy`), or
+   * `"operator"` (docs/a2a.md): an MCP server's form elicitation during a run served over A2A with an
+   * operator configured becomes `input-required` on its task, and the run waits (bounded by its deadline)
+   * for an operator's answer; any other run's is declined, with a log line.
+   */
+  elicitation?: CapabilityConfig["elicitation"] | "operator";
+  /**
+   * Answer MCP servers' `sampling/createMessage` with this agent's model (docs/configuration.md,
+   * "Sampling"): `all` for every server, `servers` per server (`false` switches one off). Needs `model`.
+   */
+  sampling?: { all?: SamplingPolicy; servers?: Record<string, SamplingPolicy | false> };
+  /**
+   * Reactivity over HTTP (default false): with true, server push on the GET stream, so subscriptions work on
+   * HTTP servers. Off, HTTP servers are used request/response only and a subscription trigger on one is
+   * reported unavailable (naming this switch) unless it has a `pollInterval`.
+   */
+  httpReactivity?: boolean;
+  /** Served MCP endpoints declare logging and send progress and log notifications (default false). */
+  serverNotifications?: boolean;
+}
+
+/** {@link AgentOptions.serve}: what served endpoints say and keep. */
+export interface AgentServeOptions {
+  /** The version the self-MCP server (and the A2A card) reports (default the SDK's). */
+  version?: string;
+  /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
+  operators?: string[];
+  /** How many finished runs served endpoints keep readable, and their bytes (default 100 runs, 16 MiB). */
+  runHistory?: RunHistoryLimits;
+  /** With `capabilities.tasks` on: served tools' `execution.taskSupport` (default `agent.run`, `subagent.spawn`: optional). */
+  taskSupport?: Record<string, "optional" | "required" | "forbidden">;
+  /**
+   * A2A v1.0 on every HTTP endpoint whose `serve()` call does not say otherwise (the config's `serve.a2a`,
+   * see `a2aServeOptionsFromConfig`): what the card says (its version defaults to `version`) and where push
+   * notifications may go. Absent: A2A is served only where a `serve()` call asks for it.
+   */
+  a2a?: A2aServeOptions;
+  /**
+   * What `serve()` without an argument serves (`createAgentFromConfig` sets it from the config's `serve`
+   * block, as `agentd serve` reads it: see `serveOptionsFromConfig`). Default: stdio.
+   */
+  endpoint?: () => Promise<ServeOptions>;
+}
+
+/** {@link AgentOptions.durability}: stores the agent keeps state in; one with a `close()` is the agent's, closed with it. */
+export interface AgentDurability {
+  /** The supervisor checkpoint: restored when the triggers start, written on change. */
+  checkpoint?: AgentCheckpoint;
+  /** Served runs (`agent.run`, A2A `SendMessage`) run once across replicas through a store. */
+  servedRuns?: ServedRuns & { close?(): Promise<void> };
+  /**
+   * Where the OAuth tokens of `mcpServers` entries with an `oauth` block live (default: the token file; see
+   * `tokenStoreFromConfig`).
+   */
+  oauthTokens?: TokenStore & { close?(): Promise<void> };
+}
