@@ -58,7 +58,9 @@ export async function serveOptionsFromConfig(
   const withConsole = settings.console === true || config.serve?.console === true;
   if (withConsole && !http) throw onHttpOnly("--console");
   if (!http) return { stdio: true };
-  return { http, a2a: a2a ?? false, metrics, console: withConsole };
+  // A configured trace viewer turns the console's trace ids into links (telemetry.traceUrl).
+  const traceUrl = config.telemetry?.traceUrl;
+  return { http, a2a: a2a ?? false, metrics, console: withConsole && traceUrl ? { traceUrl } : withConsole };
 }
 
 const onHttpOnly = (flag: string) =>
