@@ -11,7 +11,8 @@
  * lease is 2s instead of 30s and a schedule ticking every 2s is added (time compressed for a test).
  *
  * Shown, in order: (c) the same served run id sent to two replicas runs once; (b) a replica killed with
- * SIGKILL mid-run has its run taken over; (d) a config change by symlink swap is applied by every replica;
+ * SIGKILL mid-run has its run taken over and resumed from its saved conversation (the ConfigMap's
+ * `durability.checkpoint.resumeConversations`): the tool call it had made is not made again; (d) a config change by symlink swap is applied by every replica;
  * (a) a tick missed while every replica was down is caught up once after they return; (e) a rolling restart
  * (SIGTERM one by one, readiness between) loses no request and no run. The figures (runs, takeovers,
  * duplicates) are printed for the record.
@@ -24,6 +25,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { redisServerPath } from "@agentd/test-support/redis-server";
+import { toolLike } from "./modes/__fixtures__/scripts.ts";
 import { makeTestPki, type TestPki } from "./__fixtures__/serve/test-pki.ts";
 import { gate } from "./__fixtures__/serve/serve-env.ts";
 import { startAgentd, type AgentdProcess } from "./modes/__fixtures__/agentd-process.ts";
@@ -55,9 +57,12 @@ const clients: Client[] = [];
 const ended: AgentdProcess[] = [];
 const slow = gate();
 const slowStarted = gate();
+/** The first user text of each run's first turn (a request without earlier assistant turns). */
 const asked: string[] = [];
+/** Every request of the slow run (b), in arrival order. */
+const slowRequests: RecordedRequest[] = [];
 const askedWaiters = new Set<() => void>();
-/** Resolves once the model was asked `text` (each first turn of a run is one ask). */
+/** Resolves once the model was asked `text` in a run's first turn. */
 const untilAsked = (text: string) =>
   new Promise<void>((resolve) => {
     const check = () => asked.includes(text) && (askedWaiters.delete(check), resolve());
@@ -68,6 +73,7 @@ let agentC: Container;
 let replicaEnv: (name: string) => Record<string, string>;
 let replicaArgs: string[] = [];
 let agentToken = "";
+let storeClient: Client | undefined;
 
 /** Probes are polled as the kubelet does, on a period (compressed from the manifests' seconds). */
 const probePeriod = () => Bun.sleep(200);
@@ -195,6 +201,16 @@ beforeAll(async () => {
   const [listening] = await store.waitFor("store.listening");
   const storeUrl = new URL(String(listening!.url));
   while (!(await probeOk(storeC.readinessProbe!, storeUrl.origin, pki!.pem("ca.pem")))) await probePeriod();
+  // The test reads the store directly (as an operator would) to check what a run wrote.
+  storeClient = new Client({ name: "fleet-manifests-store", version: "1.0.0" });
+  const storeCa = pki.pem("ca.pem");
+  await storeClient.connect(
+    new StreamableHTTPClientTransport(new URL(storeUrl.href), {
+      requestInit: { headers: { Authorization: `Bearer ${storeToken}` } },
+      fetch: (url, init) => fetch(url, { ...init, tls: { ca: storeCa } } as RequestInit),
+    }),
+  );
+  clients.push(storeClient);
 
   gateway = await startFakeGateway({
     dialect: "openai",
@@ -203,9 +219,14 @@ beforeAll(async () => {
     script: [
       async (req) => {
         const text = userText(req);
-        asked.push(text);
+        const firstTurn = !req.messages.some((m) => m.role === "assistant");
+        if (firstTurn) asked.push(text);
         for (const w of [...askedWaiters]) w();
         if (text.includes("slow")) {
+          slowRequests.push(req);
+          // The slow run: its first turn writes a document through the tickets server's `put`; its second
+          // is held until the test lets it go (the replica running it is killed meanwhile).
+          if (firstTurn) return { toolCalls: [{ name: toolLike(req, "put"), arguments: { key: "fleet/job-9", value: { step: 1 } } }] };
           slowStarted.open();
           await slow.promise;
         }
@@ -257,19 +278,40 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     expect(asked.filter((t) => t === "Served order 17")).toHaveLength(1);
   }, 60_000);
 
-  test("(b) a replica killed with SIGKILL mid-run has its run taken over", async () => {
+  test("(b) a replica killed with SIGKILL mid-run has its run taken over and resumed from its saved conversation", async () => {
     const ca = await mcpClient("agentd-a");
     const cc = await mcpClient("agentd-c");
     void run(ca, "job-9", "Served slow job 9").catch(() => {});
+    // Killed once its first turn's tool result is saved and its second turn is with the model.
     await slowStarted.promise;
+    const a = replicas.get("agentd-a")!.proc;
+    await a.waitFor("conversation.saved", 1, (e) => String(e.runId).startsWith("job-9@"));
     const waiting = run(cc, "job-9", "Served slow job 9");
     await stopReplica("agentd-a", "SIGKILL");
-    const taken = await replicas.get("agentd-c")!.proc.waitFor("claim.acquired", 1, (e) => e.takenOverFrom === "agentd-a");
+    const beforeTakeover = slowRequests.length;
+    const c = replicas.get("agentd-c")!.proc;
+    const taken = await c.waitFor("claim.acquired", 1, (e) => e.takenOverFrom === "agentd-a");
     expect(taken.length).toBe(1);
     slow.open();
     const r = await waiting;
     expect(r.isError).toBeFalsy();
     expect(r.content[0]?.text).toContain("done: Served slow job 9");
+    // Resumed, not re-run: replica c's run read the saved conversation, and every request it made carried
+    // the turn already done — the put call and its result — so the model was asked the first turn once.
+    const [resumed] = await c.waitFor("conversation.resumed", 1, (e) => String(e.runId).startsWith("job-9@"));
+    expect(resumed!.messages).toBeGreaterThanOrEqual(3);
+    const after = slowRequests.slice(beforeTakeover);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    for (const req of after) {
+      expect(req.messages.some((m) => m.toolCalls.some((t) => t.name.endsWith("put")))).toBe(true);
+      expect(req.messages.some((m) => m.toolResults.some((t) => t.content.includes("fleet/job-9")))).toBe(true);
+    }
+    expect(asked.filter((t) => t === "Served slow job 9")).toHaveLength(1);
+    // The put ran once: the document is at its first version.
+    const doc = (await storeClient!.callTool({ name: "get", arguments: { key: "fleet/job-9" } })) as {
+      structuredContent?: { version?: number };
+    };
+    expect(doc.structuredContent?.version).toBe(1);
     await startReplica("agentd-a");
   }, 90_000);
 
@@ -349,8 +391,8 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     const servedTwice = [...new Set(served)].filter((t) => served.filter((s) => s === t).length > 1);
     figures.servedRuns = new Set(served).size;
     figures.takeovers = allEvents().filter((e) => e.event === "claim.acquired" && e.takenOverFrom).length;
-    // A run taken over from a killed replica ran twice by design (the killed attempt never finished).
-    figures.duplicates = [...byRun.values()].filter((c) => c > 1).length + servedTwice.filter((t) => t !== "Served slow job 9").length;
+    // `asked` holds first turns only: a run taken over and resumed is not asked its first turn again.
+    figures.duplicates = [...byRun.values()].filter((c) => c > 1).length + servedTwice.length;
     console.log(
       `fleet figures: ${byRun.size} triggered runs, ${figures.servedRuns} served runs, ${figures.takeovers} takeovers, ${figures.duplicates} duplicates`,
     );

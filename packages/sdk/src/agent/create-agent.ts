@@ -198,6 +198,12 @@ export interface AgentRunOptions {
   askOperator?: OperatorAsk;
   /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
   askAuthorization?: AuthorizationAsk;
+  // [served-resume] the conversation tier for runs other than triggered ones (a served run with the caller's run id).
+  /**
+   * Save this run's conversation after each tool turn and resume a re-run of the same run id from it (a served
+   * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.
+   */
+  resumeConversation?: boolean;
 }
 
 /** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */
@@ -443,8 +449,11 @@ export function createAgent(options: AgentOptions): Agent {
     if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
+    // [served-resume] or a run that asks for it (a served run with the caller's run id).
     const conversations =
-      (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length ? options.checkpoint?.conversations : undefined;
+      ((runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length) || runOptions.resumeConversation
+        ? options.checkpoint?.conversations
+        : undefined;
     let aborted = false;
     // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
     const ask = runOptions.askAuthorization;
@@ -681,6 +690,9 @@ export function createAgent(options: AgentOptions): Agent {
       await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       if (servedCheckpoint && servedCheckpoint !== checkpoint)
         await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
+      // [served-resume] a checkpoint used only for served runs' conversations: its store connection is released too.
+      if (!checkpoint && !servedCheckpoint)
+        await options.checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connections.close();
       await options.oauthTokenStore?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
