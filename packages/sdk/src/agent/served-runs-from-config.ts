@@ -60,15 +60,59 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
     }
   };
   const c = config.durability?.claims;
-  const retentionMs = config.durability?.servedRuns?.retention ?? DEFAULT_SERVED_RUN_RETENTION_MS;
-  const claims = new RunClaims({
+  const s = config.durability?.servedRuns;
+  const served = createServedRuns({
     store,
     ...(c?.holder ? { holder: c.holder } : {}),
     ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}),
-    retentionMs,
+    ...(s?.retention !== undefined ? { retentionMs: s.retention } : {}),
+    ...(s?.wait !== undefined ? { waitMs: s.wait } : {}),
     logger,
   });
-  const waitMs = config.durability?.servedRuns?.wait ?? DEFAULT_SERVED_RUN_WAIT_MS;
+  return {
+    begin: (key, signal, options) => served.begin(key, signal, options),
+    close: async () => {
+      await served.close();
+      await connection.close();
+    },
+  };
+}
+
+/** What served runs need of a store ({@link StoreClient} over any MCP store). */
+export type ServedRunsStore = Pick<StoreClient, "get" | "put" | "compareAndSet" | "delete" | "list">;
+
+/** Options of {@link createServedRuns}. */
+export interface ServedRunsOptions {
+  store: () => Promise<ServedRunsStore>;
+  /** This replica's name in claims (default: a random id). */
+  holder?: string;
+  /** The claims' lease (default 30 s). */
+  leaseMs?: number;
+  /** How long a finished run answers "already done" (default 24 h). */
+  retentionMs?: number;
+  /** How long a second caller waits for another replica's run (default 30 s). */
+  waitMs?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** {@link ServedRuns} over a store (see the module header); `close` stops the sweep, not the store. */
+export function createServedRuns(
+  options: ServedRunsOptions,
+): ServedRuns & { sweep(): Promise<{ checked: number; deleted: number }>; close(): Promise<void> } {
+  const { store, logger } = options;
+  const now = options.now ?? Date.now;
+  const retentionMs = options.retentionMs ?? DEFAULT_SERVED_RUN_RETENTION_MS;
+  const claims = new RunClaims({
+    store,
+    ...(options.holder ? { holder: options.holder } : {}),
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    retentionMs,
+    logger,
+    now,
+  });
+  const c = options.holder ? { holder: options.holder } : undefined;
+  const waitMs = options.waitMs ?? DEFAULT_SERVED_RUN_WAIT_MS;
   // Started once the store was reached (an agent never asked for a served run never connects to it).
   const sweeper = new StoreSweeper({
     store,
@@ -76,6 +120,7 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
     intervalMs: sweepInterval(retentionMs),
     logger,
     name: "served-runs",
+    now,
   });
   // This replica's own runs in flight: a claim held by this holder would be claimed again, so wait here.
   const local = new Map<string, Promise<void>>();
@@ -127,7 +172,7 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
             // The answer first: a claim marked done always has its record (unless the store lost it or refused it).
             if (answer)
               try {
-                await (await store()).put(recordKey, { ...answer, keepUntil: Date.now() + retentionMs } satisfies ServedRunRecord);
+                await (await store()).put(recordKey, { ...answer, keepUntil: now() + retentionMs } satisfies ServedRunRecord);
               } catch (e) {
                 logger.warn("served-run.record-failed", {
                   ...fields,
@@ -150,9 +195,8 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
         },
       };
     },
-    close: async () => {
-      await sweeper.stop();
-      await connection.close();
-    },
+    /** One sweep now (the timer sweeps every quarter of the retention). */
+    sweep: () => sweeper.sweep(),
+    close: () => sweeper.stop(),
   };
 }
