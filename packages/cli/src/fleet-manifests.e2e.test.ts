@@ -340,9 +340,30 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     expect(missed.length).toBeGreaterThanOrEqual(1);
     // Whichever replica read the schedule's last fire first caught the missed ticks up (the others may find
     // them recorded already, or claimed): one catch-up at least, and each missed tick run once.
-    await Promise.any([...replicas.values()].map((r) => r.proc.waitFor("trigger.catch-up", 1, (e) => e.firing > 0)));
+    // On a failure, what the replicas did about the schedule says why.
+    const story = () =>
+      JSON.stringify({
+        downAt: new Date(downAt).toISOString(),
+        upFrom: new Date(upFrom).toISOString(),
+        missed,
+        ticksAsked: asked.filter((t) => t.startsWith("Tick ")),
+        events: allEvents()
+          .filter((e) => /^trigger\.(catch-up|job-store|run-end|fire|drop|scheduled)|^claim\./.test(String(e.event)))
+          .filter((e) => !e.runId || /cron|Tick|tick/.test(String(e.runId)) || e.event === "trigger.catch-up")
+          .slice(-60),
+      });
+    await Promise.any([...replicas.values()].map((r) => r.proc.waitFor("trigger.catch-up", 1, (e) => e.firing > 0))).catch(() => {
+      throw new Error(`no replica caught a tick up: ${story()}`);
+    });
     // The missed tick's run: once, on one replica, whichever caught it up first.
-    for (const tick of missed) await untilAsked(`Tick ${tick}`);
+    const bounded = AbortSignal.timeout(30_000);
+    for (const tick of missed)
+      await Promise.race([
+        untilAsked(`Tick ${tick}`),
+        new Promise((_, reject) =>
+          bounded.addEventListener("abort", () => reject(new Error(`missed tick ${tick} never ran: ${story()}`)), { once: true }),
+        ),
+      ]);
     for (const tick of missed) expect(asked.filter((t) => t === `Tick ${tick}`)).toHaveLength(1);
   }, 90_000);
 
