@@ -8,10 +8,12 @@
  *
  * Changed from the manifests, and why: the example hosts in the ConfigMap (the model gateway, the `tickets`
  * MCP server) point at a fake model gateway and at the store (a real MCP server over HTTPS); the claims'
- * lease is 2s instead of 30s and a schedule ticking every 2s is added (time compressed for a test).
+ * lease is 2s instead of 30s and a schedule ticking every 2s is added (time compressed for a test; its
+ * concurrency is "queue", so that every tick caught up after the downtime runs).
  *
  * Shown, in order: (c) the same served run id sent to two replicas runs once; (b) a replica killed with
- * SIGKILL mid-run has its run taken over; (d) a config change by symlink swap is applied by every replica;
+ * SIGKILL mid-run has its run taken over and resumed from its saved conversation (the ConfigMap's
+ * `durability.checkpoint.resumeConversations`): the tool call it had made is not made again; (d) a config change by symlink swap is applied by every replica;
  * (a) a tick missed while every replica was down is caught up once after they return; (e) a rolling restart
  * (SIGTERM one by one, readiness between) loses no request and no run. The figures (runs, takeovers,
  * duplicates) are printed for the record.
@@ -24,6 +26,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { redisServerPath } from "@agentd/test-support/redis-server";
+import { toolLike } from "./__fixtures__/scripts.ts";
 import { makeTestPki, type TestPki } from "./__fixtures__/serve/test-pki.ts";
 import { gate } from "./__fixtures__/serve/serve-env.ts";
 import { startAgentd, type AgentdProcess } from "./__fixtures__/agentd-process.ts";
@@ -55,9 +58,12 @@ const clients: Client[] = [];
 const ended: AgentdProcess[] = [];
 const slow = gate();
 const slowStarted = gate();
+/** The first user text of each run's first turn (a request without earlier assistant turns). */
 const asked: string[] = [];
+/** Every request of the slow run (b), in arrival order. */
+const slowRequests: RecordedRequest[] = [];
 const askedWaiters = new Set<() => void>();
-/** Resolves once the model was asked `text` (each first turn of a run is one ask). */
+/** Resolves once the model was asked `text` in a run's first turn. */
 const untilAsked = (text: string) =>
   new Promise<void>((resolve) => {
     const check = () => asked.includes(text) && (askedWaiters.delete(check), resolve());
@@ -68,6 +74,7 @@ let agentC: Container;
 let replicaEnv: (name: string) => Record<string, string>;
 let replicaArgs: string[] = [];
 let agentToken = "";
+let storeClient: Client | undefined;
 
 /** Probes are polled as the kubelet does, on a period (compressed from the manifests' seconds). */
 const probePeriod = () => Bun.sleep(200);
@@ -195,6 +202,16 @@ beforeAll(async () => {
   const [listening] = await store.waitFor("store.listening");
   const storeUrl = new URL(String(listening!.url));
   while (!(await probeOk(storeC.readinessProbe!, storeUrl.origin, pki!.pem("ca.pem")))) await probePeriod();
+  // The test reads the store directly (as an operator would) to check what a run wrote.
+  storeClient = new Client({ name: "fleet-manifests-store", version: "1.0.0" });
+  const storeCa = pki.pem("ca.pem");
+  await storeClient.connect(
+    new StreamableHTTPClientTransport(new URL(storeUrl.href), {
+      requestInit: { headers: { Authorization: `Bearer ${storeToken}` } },
+      fetch: (url, init) => fetch(url, { ...init, tls: { ca: storeCa } } as RequestInit),
+    }),
+  );
+  clients.push(storeClient);
 
   gateway = await startFakeGateway({
     dialect: "openai",
@@ -203,9 +220,14 @@ beforeAll(async () => {
     script: [
       async (req) => {
         const text = userText(req);
-        asked.push(text);
+        const firstTurn = !req.messages.some((m) => m.role === "assistant");
+        if (firstTurn) asked.push(text);
         for (const w of [...askedWaiters]) w();
         if (text.includes("slow")) {
+          slowRequests.push(req);
+          // The slow run: its first turn writes a document through the tickets server's `put`; its second
+          // is held until the test lets it go (the replica running it is killed meanwhile).
+          if (firstTurn) return { toolCalls: [{ name: toolLike(req, "put"), arguments: { key: "fleet/job-9", value: { step: 1 } } }] };
           slowStarted.open();
           await slow.promise;
         }
@@ -223,7 +245,9 @@ beforeAll(async () => {
   );
   config.durability.claims.lease = "2s";
   config.capabilities = { ...config.capabilities, cron: "timezones" };
-  config.triggers = { schedules: [{ cron: "*/2 * * * * *", instruction: "Tick {{tick}}", catchUp: "all" }] };
+  // "queue": every caught-up tick runs. Under the default "skip", ticks waiting behind a running one are
+  // superseded by the newest (a slow start catching up three ticks ran the first and the last only).
+  config.triggers = { schedules: [{ cron: "*/2 * * * * *", instruction: "Tick {{tick}}", catchUp: "all", concurrency: "queue" }] };
   configText = JSON.stringify(config, null, 2);
   writeConfigVersion("..2026_12_06_01_00_00.1", configText);
   symlinkSync("..data/agentd.json", podPath(root, "/etc/agentd/config/agentd.json"));
@@ -257,19 +281,40 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     expect(asked.filter((t) => t === "Served order 17")).toHaveLength(1);
   }, 60_000);
 
-  test("(b) a replica killed with SIGKILL mid-run has its run taken over", async () => {
+  test("(b) a replica killed with SIGKILL mid-run has its run taken over and resumed from its saved conversation", async () => {
     const ca = await mcpClient("agentd-a");
     const cc = await mcpClient("agentd-c");
     void run(ca, "job-9", "Served slow job 9").catch(() => {});
+    // Killed once its first turn's tool result is saved and its second turn is with the model.
     await slowStarted.promise;
+    const a = replicas.get("agentd-a")!.proc;
+    await a.waitFor("conversation.saved", 1, (e) => String(e.runId).startsWith("job-9@"));
     const waiting = run(cc, "job-9", "Served slow job 9");
     await stopReplica("agentd-a", "SIGKILL");
-    const taken = await replicas.get("agentd-c")!.proc.waitFor("claim.acquired", 1, (e) => e.takenOverFrom === "agentd-a");
+    const beforeTakeover = slowRequests.length;
+    const c = replicas.get("agentd-c")!.proc;
+    const taken = await c.waitFor("claim.acquired", 1, (e) => e.takenOverFrom === "agentd-a");
     expect(taken.length).toBe(1);
     slow.open();
     const r = await waiting;
     expect(r.isError).toBeFalsy();
     expect(r.content[0]?.text).toContain("done: Served slow job 9");
+    // Resumed, not re-run: replica c's run read the saved conversation, and every request it made carried
+    // the turn already done — the put call and its result — so the model was asked the first turn once.
+    const [resumed] = await c.waitFor("conversation.resumed", 1, (e) => String(e.runId).startsWith("job-9@"));
+    expect(resumed!.messages).toBeGreaterThanOrEqual(3);
+    const after = slowRequests.slice(beforeTakeover);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    for (const req of after) {
+      expect(req.messages.some((m) => m.toolCalls.some((t) => t.name.endsWith("put")))).toBe(true);
+      expect(req.messages.some((m) => m.toolResults.some((t) => t.content.includes("fleet/job-9")))).toBe(true);
+    }
+    expect(asked.filter((t) => t === "Served slow job 9")).toHaveLength(1);
+    // The put ran once: the document is at its first version.
+    const doc = (await storeClient!.callTool({ name: "get", arguments: { key: "fleet/job-9" } })) as {
+      structuredContent?: { version?: number };
+    };
+    expect(doc.structuredContent?.version).toBe(1);
     await startReplica("agentd-a");
   }, 90_000);
 
@@ -298,9 +343,35 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     expect(missed.length).toBeGreaterThanOrEqual(1);
     // Whichever replica read the schedule's last fire first caught the missed ticks up (the others may find
     // them recorded already, or claimed): one catch-up at least, and each missed tick run once.
-    await Promise.any([...replicas.values()].map((r) => r.proc.waitFor("trigger.catch-up", 1, (e) => e.firing > 0)));
+    // On a failure, what every replica process did about the missed ticks says why (in process order).
+    const story = () => {
+      const procs = [...ended, ...[...replicas.values()].map((r) => r.proc)];
+      const byProc = procs.map((p, i) => p.events.map((e): Record<string, unknown> => ({ proc: i, ...e })));
+      const runIds = new Set(
+        byProc
+          .flat()
+          .flatMap((e) => (e.event === "trigger.fire" && missed.some((t) => String(e.key).endsWith(`@${t}`)) ? [String(e.runId)] : [])),
+      );
+      return JSON.stringify({
+        downAt: new Date(downAt).toISOString(),
+        upFrom: new Date(upFrom).toISOString(),
+        missed,
+        ticksAsked: asked.filter((t) => t.startsWith("Tick ")),
+        events: byProc.flat().filter((e) => e.event === "trigger.catch-up" || runIds.has(String(e.runId))),
+      });
+    };
+    await Promise.any([...replicas.values()].map((r) => r.proc.waitFor("trigger.catch-up", 1, (e) => e.firing > 0))).catch(() => {
+      throw new Error(`no replica caught a tick up: ${story()}`);
+    });
     // The missed tick's run: once, on one replica, whichever caught it up first.
-    for (const tick of missed) await untilAsked(`Tick ${tick}`);
+    const bounded = AbortSignal.timeout(30_000);
+    for (const tick of missed)
+      await Promise.race([
+        untilAsked(`Tick ${tick}`),
+        new Promise((_, reject) =>
+          bounded.addEventListener("abort", () => reject(new Error(`missed tick ${tick} never ran: ${story()}`)), { once: true }),
+        ),
+      ]);
     for (const tick of missed) expect(asked.filter((t) => t === `Tick ${tick}`)).toHaveLength(1);
   }, 90_000);
 
@@ -349,8 +420,8 @@ describe.skipIf(SKIP)("the served overlay as a fleet on one machine", () => {
     const servedTwice = [...new Set(served)].filter((t) => served.filter((s) => s === t).length > 1);
     figures.servedRuns = new Set(served).size;
     figures.takeovers = allEvents().filter((e) => e.event === "claim.acquired" && e.takenOverFrom).length;
-    // A run taken over from a killed replica ran twice by design (the killed attempt never finished).
-    figures.duplicates = [...byRun.values()].filter((c) => c > 1).length + servedTwice.filter((t) => t !== "Served slow job 9").length;
+    // `asked` holds first turns only: a run taken over and resumed is not asked its first turn again.
+    figures.duplicates = [...byRun.values()].filter((c) => c > 1).length + servedTwice.length;
     console.log(
       `fleet figures: ${byRun.size} triggered runs, ${figures.servedRuns} served runs, ${figures.takeovers} takeovers, ${figures.duplicates} duplicates`,
     );

@@ -47,6 +47,11 @@ export interface AgentRunOptions {
   askOperator?: OperatorAsk;
   /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
   askAuthorization?: AuthorizationAsk;
+  /**
+   * Save this run's conversation after each tool turn and resume a re-run of the same run id from it (a served
+   * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.
+   */
+  resumeConversation?: boolean;
 }
 
 /** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */

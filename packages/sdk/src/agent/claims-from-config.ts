@@ -1,7 +1,8 @@
 /**
  * `durability.claims` (or `durability.store` alone) → {@link RunClaims} over the configured store,
  * connected on the first claim (so an agent that never fires a trigger never starts the store) and
- * released with the triggers.
+ * released with the triggers. Succeeded runs' claims are kept for `durability.claims.retention` (default
+ * 7 days), then swept (store/retention.ts; the sweep starts with the first claim).
  */
 import type { AgentdConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
@@ -14,6 +15,9 @@ export interface ConfiguredClaims extends RunClaims {
   close(): Promise<void>;
 }
 
+/** How long a succeeded triggered run's claim is kept by default. */
+export const DEFAULT_CLAIM_RETENTION_MS = 7 * 24 * 3_600_000;
+
 /** The run claims the config asks for, or undefined when it asks for none (nothing claimed). */
 export function claimsFromConfig(config: AgentdConfig, logger: Logger): ConfiguredClaims | undefined {
   checkDurability(config);
@@ -24,6 +28,7 @@ export function claimsFromConfig(config: AgentdConfig, logger: Logger): Configur
   const claims = new RunClaims({
     ...(c?.holder ? { holder: c.holder } : {}),
     ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}),
+    retentionMs: c?.retention ?? DEFAULT_CLAIM_RETENTION_MS,
     logger,
     store: async () => {
       try {
@@ -33,5 +38,17 @@ export function claimsFromConfig(config: AgentdConfig, logger: Logger): Configur
       }
     },
   });
-  return Object.assign(claims, { close: () => connection.close() });
+  // Served runs' claims (`claims/served-…`) are swept by the served runs, with their own retention.
+  const sweeper = claims.sweeper(logger, "claims", "claims/", "claims/served-");
+  const acquire = claims.acquire.bind(claims);
+  claims.acquire = (runId, signal) => {
+    sweeper?.start();
+    return acquire(runId, signal);
+  };
+  return Object.assign(claims, {
+    close: async () => {
+      await sweeper?.stop();
+      await connection.close();
+    },
+  });
 }

@@ -78,6 +78,9 @@ export function createAgent(options: AgentOptions): Agent {
       await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       if (servedCheckpoint && servedCheckpoint !== checkpoint)
         await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
+      // A checkpoint used only for served runs' conversations: its store connection is released too.
+      if (!checkpoint && !servedCheckpoint)
+        await durability?.checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
       await options.subagents?.shutdown();
       await connected.connections.close();
       await durability?.oauthTokens?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));

@@ -62,9 +62,10 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
     if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
     if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
     if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
-    // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns.
+    // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns, and
+    // so does a run that asks for it (a served run with the caller's run id, taken over from a dead replica).
     const conversations =
-      (runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length
+      ((runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length) || runOptions.resumeConversation
         ? options.durability?.checkpoint?.conversations
         : undefined;
     let aborted = false;

@@ -509,6 +509,8 @@ export const DurabilitySchema = v.strictObject({
       lease: v.optional(duration),
       /** This replica's name in claims (default: a random id per process; e.g. the pod name). */
       holder: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** How long a succeeded triggered run's claim answers "already done" before it is deleted (default 7d). */
+      retention: v.optional(duration),
     }),
   ),
   /** With capabilities.checkpoint: where the supervisor checkpoint is written (docs/durability.md). */
@@ -566,6 +568,8 @@ export const DurabilitySchema = v.strictObject({
       store: v.optional(McpServerConfigSchema),
       /** How long a second caller waits for the answer of a run another replica is running (default 30s). */
       wait: v.optional(duration),
+      /** How long a finished served run answers "already done" (its claim and answer kept) before both are deleted (default 24h). */
+      retention: v.optional(duration),
     }),
   ),
 });

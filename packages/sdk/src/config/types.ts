@@ -432,6 +432,8 @@ export interface DurabilityConfig {
         lease?: number | undefined;
         /** This replica's name in claims (default: a random id per process; e.g. the pod name). */
         holder?: string | undefined;
+        /** How long a succeeded triggered run's claim answers "already done" before it is deleted (default 7d). */
+        retention?: number | undefined;
       }
     | undefined;
   /** With capabilities.checkpoint: where the supervisor checkpoint is written (docs/durability.md). */
@@ -479,6 +481,8 @@ export interface DurabilityConfig {
         store?: McpServerConfig | undefined;
         /** How long a second caller waits for the answer of a run another replica is running (default 30s). */
         wait?: number | undefined;
+        /** How long a finished served run answers "already done" (its claim and answer kept) before both are deleted (default 24h). */
+        retention?: number | undefined;
       }
     | undefined;
 }

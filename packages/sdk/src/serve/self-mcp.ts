@@ -50,6 +50,8 @@ export interface SelfRunner {
       askOperator?: OperatorAsk;
       /** Who completes a remote MCP server's authorization the run lacks (`auth-required`). */
       askAuthorization?: AuthorizationAsk;
+      /** Keep the conversation so a re-run of the same run id (a takeover, a retry) resumes from it. */
+      resumeConversation?: boolean;
     },
   ): Promise<RunResult>;
 }
@@ -196,7 +198,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
     const principal = principalOf(ctx.authInfo);
     const owner = principal.id;
-    const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
+    const callerRunId = typeof args.runId === "string" && args.runId !== "";
+    const runId = callerRunId ? (args.runId as string) : newRunId();
     const previous = registry.get(runId, owner);
     if (previous?.status === "succeeded")
       return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
@@ -247,7 +250,11 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     try {
       const result = await options.runner.run(input.instruction, {
         runId: scopedRunId(principal, runId),
-        signal: ctx.signal,
+        // Another replica took the claim over (this one missed its renewals): stop, it runs there.
+        signal: claim?.status === "run" && claim.lost ? AbortSignal.any([ctx.signal, claim.lost]) : ctx.signal,
+        // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
+        // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
+        resumeConversation: callerRunId ? true : undefined,
         traceContext,
         outputSchema:
           args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,

@@ -7,6 +7,7 @@ import { connectStore } from "@agentd/test-support/connect-store";
 import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { DirectoryBackend } from "./directory-backend.ts";
 import { RedisBackend } from "./redis-backend.ts";
+import { nullLogger } from "../log.ts";
 import { RunClaims, type ClaimDocument } from "./run-claims.ts";
 import type { StoreClient } from "./store-client.ts";
 import type { StoreBackend } from "./types.ts";
@@ -121,6 +122,32 @@ for (const b of backends) {
       stop.abort();
       expect(await waiting).toEqual({ status: "aborted" });
       if (held.status === "claimed") await held.claim.end(true);
+    });
+
+    test("a succeeded run's claim answers done for its retention, then is swept (running claims and skipped ones stay)", async () => {
+      await open();
+      let clock = 1_000_000;
+      const a = new RunClaims({ store, holder: "a", leaseMs: 60_000, retentionMs: 5_000, now: () => clock });
+      const done = await a.acquire("run-6", live);
+      if (done.status === "claimed") await done.claim.end(true);
+      expect((await store.get(RunClaims.key("run-6")))?.value).toMatchObject({ state: "done", keepUntil: 1_005_000 });
+      const running = await a.acquire("run-7", live);
+      const other = await a.acquire("served-x", live);
+      if (other.status === "claimed") await other.claim.end(true);
+      const records: string[] = [];
+      const logger = { ...nullLogger, info: (event: string) => void records.push(event) };
+      const sweeper = a.sweeper(logger, "claims", "claims/", "claims/served-")!;
+      clock += 4_999;
+      expect(await a.acquire("run-6", live)).toEqual({ status: "done" });
+      expect(await sweeper.sweep()).toEqual({ checked: 3, deleted: 0 });
+      clock += 1;
+      expect(await sweeper.sweep()).toEqual({ checked: 3, deleted: 1 });
+      expect(records).toEqual(["store.swept"]);
+      expect(await store.get(RunClaims.key("run-6"))).toBeUndefined();
+      expect(await store.get(RunClaims.key("run-7"))).toBeDefined();
+      expect(await store.get(RunClaims.key("served-x"))).toBeDefined();
+      if (running.status === "claimed") await running.claim.end(false);
+      await sweeper.stop();
     });
   });
 }

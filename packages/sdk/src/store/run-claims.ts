@@ -7,8 +7,13 @@
  * with compare-and-set on the version it read, so of several waiting replicas exactly one wins.
  *
  * Leases compare wall clocks of different hosts: the lease must be much longer than their skew.
+ *
+ * Retention (`retentionMs`, off unless set): a `done` claim carries `keepUntil`, the end of its retention;
+ * past it the claim counts as absent (the run id can be claimed and run again) and {@link RunClaims.sweeper}
+ * deletes it (store/retention.ts).
  */
 import { nullLogger, type Logger } from "../log.ts";
+import { StoreSweeper, sweepInterval, type SweepRule, type SweepStore } from "./retention.ts";
 import type { CompareAndSetResult, StoredDocument } from "./types.ts";
 
 /** What claims need of a store: {@link StoreClient} (any MCP store) or a backend. */
@@ -22,8 +27,15 @@ export interface ClaimStore {
 export interface ClaimDocument {
   holder: string;
   state: "running" | "done";
-  /** Epoch ms; a running claim past it may be taken over. */
+  /** Epoch ms; a running claim past it may be taken over (a done claim: when it was marked done). */
   expiresAt: number;
+  /** A done claim: epoch ms until which it answers "already done" (absent: written without retention). */
+  keepUntil?: number;
+}
+
+/** Until when a done claim answers "already done" (undefined: for ever). */
+export function claimKeptUntil(doc: ClaimDocument, retentionMs: number | undefined): number | undefined {
+  return doc.keepUntil ?? (retentionMs !== undefined ? doc.expiresAt + retentionMs : undefined);
 }
 
 /** A claim this replica holds. */
@@ -50,6 +62,8 @@ export interface RunClaimsOptions {
   holder?: string;
   /** Lease length in ms (default 30 s); renewed every third of it. */
   leaseMs?: number;
+  /** How long a succeeded run's claim answers "already done" (default: for ever; see the module header). */
+  retentionMs?: number;
   now?: () => number;
   /**
    * Telemetry: `claim.acquired` (with `takenOverFrom` and `expiredAt` on a takeover), `claim.ended`
@@ -62,6 +76,7 @@ export interface RunClaimsOptions {
 export class RunClaims {
   readonly holder: string;
   readonly leaseMs: number;
+  readonly retentionMs: number | undefined;
   private readonly now: () => number;
   private readonly logger: Logger;
   private store: Promise<ClaimStore> | undefined;
@@ -69,6 +84,7 @@ export class RunClaims {
   constructor(private readonly options: RunClaimsOptions) {
     this.holder = options.holder ?? crypto.randomUUID();
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.retentionMs = options.retentionMs;
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? nullLogger;
   }
@@ -86,9 +102,12 @@ export class RunClaims {
       if (signal.aborted) return { status: "aborted" };
       const current = await store.get(key);
       const doc = current?.value as ClaimDocument | undefined;
-      if (doc?.state === "done") return { status: "done" };
-      const expired = doc !== undefined && doc.expiresAt <= this.now();
-      if (doc === undefined || expired || doc.holder === this.holder) {
+      const keptUntil = doc?.state === "done" ? claimKeptUntil(doc, this.retentionMs) : undefined;
+      if (doc?.state === "done" && (keptUntil === undefined || keptUntil > this.now())) return { status: "done" };
+      // A done claim past its retention is as good as absent: the run id is claimed afresh (no takeover).
+      const retired = doc?.state === "done";
+      const expired = doc !== undefined && !retired && doc.expiresAt <= this.now();
+      if (doc === undefined || retired || expired || doc.holder === this.holder) {
         const mine: ClaimDocument = { holder: this.holder, state: "running", expiresAt: this.now() + this.leaseMs };
         const set = await store.compareAndSet(key, current?.version ?? 0, mine);
         if (set.ok) {
@@ -107,6 +126,23 @@ export class RunClaims {
       // Held by a live replica: look again when its lease would expire (or sooner, to see a release).
       await wait(Math.min(Math.max(doc.expiresAt - this.now(), 1) + 10, this.leaseMs / 2), signal);
     }
+  }
+
+  /**
+   * A sweeper deleting this store's done claims past their retention (`prefix`: which claims, default all);
+   * undefined without `retentionMs`. The caller starts and stops it.
+   */
+  sweeper(logger: Logger, name: string, prefix = "claims/", skip?: string): StoreSweeper | undefined {
+    const retentionMs = this.retentionMs;
+    if (retentionMs === undefined) return undefined;
+    return new StoreSweeper({
+      store: () => this.connect() as Promise<ClaimStore & SweepStore>,
+      rules: [claimsSweepRule(retentionMs, prefix, skip)],
+      intervalMs: sweepInterval(retentionMs),
+      logger,
+      name,
+      now: this.now,
+    });
   }
 
   private connect(): Promise<ClaimStore> {
@@ -145,16 +181,34 @@ export class RunClaims {
         await renewing;
         if (lost.signal.aborted) return;
         if (succeeded) {
+          const doneAt = this.now();
           const set = await store.compareAndSet(key, version, {
             holder: this.holder,
             state: "done",
-            expiresAt: this.now(),
+            expiresAt: doneAt,
+            ...(this.retentionMs !== undefined ? { keepUntil: doneAt + this.retentionMs } : {}),
           } satisfies ClaimDocument);
           if (set.ok) this.logger.info("claim.ended", { runId, state: "done", version: set.version });
         } else if (await store.delete(key, version)) this.logger.info("claim.ended", { runId, state: "released" });
       },
     };
   }
+}
+
+/**
+ * The sweep rule of done claims under `prefix`, but not under `skip` (swept by their own rule). Running
+ * claims are never swept: their holder or a takeover ends them.
+ */
+export function claimsSweepRule(retentionMs: number, prefix = "claims/", skip?: string): SweepRule {
+  return {
+    prefix,
+    expiresAt: (value, key) => {
+      if (skip && key.startsWith(skip)) return undefined;
+      const doc = value as Partial<ClaimDocument> | undefined;
+      if (doc?.state !== "done" || typeof doc.expiresAt !== "number") return undefined;
+      return claimKeptUntil(doc as ClaimDocument, retentionMs);
+    },
+  };
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {

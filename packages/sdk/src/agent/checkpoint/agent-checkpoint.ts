@@ -245,6 +245,7 @@ export class AgentCheckpoint {
   async close(): Promise<void> {
     for (const off of this.offs.splice(0)) off();
     await this.writer.close();
+    await this.conversations?.close();
     await this.options.closeStore?.();
   }
 

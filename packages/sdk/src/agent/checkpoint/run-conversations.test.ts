@@ -22,6 +22,7 @@ function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
   const logger = memoryLogger();
   let clock = 1_000_000;
   const conversations = new RunConversations({ store: async () => backend, logger, now: () => clock, ...options });
+  cleanup.push(() => conversations.close());
   return { backend, logger, conversations, advance: (ms: number) => (clock += ms) };
 }
 
@@ -83,4 +84,29 @@ test("a document that is not a conversation of this run is ignored with one warn
   await backend.put(conversationKey("run-2"), { something: "else" });
   expect(await conversations.load("run-2")).toBeUndefined();
   expect(logger.records.filter((r) => r.event === "conversation.ignored")).toHaveLength(2);
+});
+
+test("a conversation whose run never runs again is swept once expired; live ones stay", async () => {
+  const { backend, conversations, advance } = setup({ ttlMs: 60_000 });
+  await conversations.save("abandoned", turn("a"));
+  advance(30_000);
+  await conversations.save("live", turn("b"));
+  expect(await conversations.sweepExpired()).toEqual({ checked: 2, deleted: 0 });
+  advance(30_000);
+  expect(await conversations.sweepExpired()).toEqual({ checked: 2, deleted: 1 });
+  expect(await backend.get(conversationKey("abandoned"))).toBeUndefined();
+  expect(await conversations.load("live")).toEqual(turn("b"));
+});
+
+test("run ids that are not valid keys get distinct keys (a digest), never a shared conversation", async () => {
+  const { conversations } = setup();
+  expect(conversationKey("order-17@0a1b2c3d4e5f")).toBe("conversations/order-17@0a1b2c3d4e5f");
+  const [slash, underscore] = [conversationKey("order/17"), conversationKey("order_17")];
+  expect(slash).not.toBe(underscore);
+  expect(slash).toMatch(/^conversations\/sha256:[0-9a-f]{64}$/);
+  expect(conversationKey("x".repeat(181))).not.toBe(conversationKey(`${"x".repeat(181)}y`));
+  await conversations.save("order/17", turn("slash"));
+  await conversations.save("order 17", turn("space"));
+  expect(await conversations.load("order/17")).toEqual(turn("slash"));
+  expect(await conversations.load("order 17")).toEqual(turn("space"));
 });

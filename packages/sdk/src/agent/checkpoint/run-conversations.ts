@@ -6,20 +6,26 @@
  * earlier turns; their tool calls are not made again). Bounded: a conversation over `maxBytes` is not
  * written (one warning line a run) and the one saved before it is deleted, so a re-run starts over rather
  * than from a stale turn. Expiring: a document older than `ttlMs` is ignored and deleted. The document is
- * deleted when the run ends (not when it is aborted: a shutdown's re-run may still use it).
+ * deleted when the run ends (not when it is aborted: a shutdown's re-run may still use it); one whose run is
+ * never run again (a served run its caller gave up on) is swept once expired, from the first save on
+ * (store/retention.ts, every quarter of `ttlMs`, at most hourly).
  *
  * Only the conversation is kept — text, tool calls, tool results, reasoning parts (each adapter sends back
  * only its own provider's, see `model/language-model.ts`) — never pipes, sockets or processes.
  */
+import { createHash } from "node:crypto";
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import type { ModelMessage } from "../../model/language-model.ts";
+import { StoreSweeper, sweepInterval, type SweepStore } from "../../store/retention.ts";
 
 /** What the conversations need of a store ({@link StoreClient} over any MCP store). */
 export interface ConversationStore {
   get(key: string): Promise<{ version: number; value: unknown } | undefined>;
   put(key: string, value: unknown): Promise<number>;
-  delete(key: string): Promise<boolean>;
+  delete(key: string, expectedVersion?: number): Promise<boolean>;
+  /** With it, expired conversations are swept. */
+  list?: SweepStore["list"];
 }
 
 /** Options of {@link RunConversations}. */
@@ -42,8 +48,14 @@ const DocumentSchema = v.object({
   messages: v.array(v.looseObject({ role: v.picklist(["user", "assistant", "tool"]) })),
 });
 
-/** The store key of a run's conversation. */
-export const conversationKey = (runId: string): string => `conversations/${runId.replace(/[^A-Za-z0-9._:@-]/g, "_").slice(0, 180)}`;
+/**
+ * The store key of a run's conversation: the run id itself when it is a valid key part, else its SHA-256
+ * (a caller's run id can hold any character: two ids must never share a conversation).
+ */
+export const conversationKey = (runId: string): string =>
+  /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,179}$/.test(runId) && !runId.includes("..")
+    ? `conversations/${runId}`
+    : `conversations/sha256:${createHash("sha256").update(runId).digest("hex")}`;
 
 /** See the module header. */
 export class RunConversations {
@@ -52,11 +64,24 @@ export class RunConversations {
   private readonly maxBytes: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private sweeper: StoreSweeper | undefined;
 
   constructor(private readonly options: RunConversationsOptions) {
     this.maxBytes = options.maxBytes ?? 256 * 1024;
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.now = options.now ?? Date.now;
+  }
+
+  /** Sweep expired conversations now (the timer does every quarter of the ttl once a conversation was saved). */
+  async sweepExpired(): Promise<{ checked: number; deleted: number }> {
+    const store = await this.options.store();
+    this.sweep(store);
+    return (await this.sweeper?.sweep()) ?? { checked: 0, deleted: 0 };
+  }
+
+  /** Stop sweeping expired conversations. */
+  async close(): Promise<void> {
+    await this.sweeper?.stop();
   }
 
   /** The conversation saved for `runId`, if one is there and has not expired (an expired one is deleted). */
@@ -103,6 +128,7 @@ export class RunConversations {
     const text = JSON.stringify(document);
     const bytes = Buffer.byteLength(text);
     const write = async (store: ConversationStore) => {
+      this.sweep(store);
       if (bytes > this.maxBytes) {
         if (!this.tooLarge.has(runId)) {
           this.tooLarge.add(runId);
@@ -126,6 +152,27 @@ export class RunConversations {
   end(runId: string): Promise<void> {
     this.tooLarge.delete(runId);
     return this.remove(runId);
+  }
+
+  private sweep(store: ConversationStore): void {
+    if (this.sweeper || !store.list) return;
+    this.sweeper = new StoreSweeper({
+      store: async () => store as SweepStore,
+      rules: [
+        {
+          prefix: "conversations/",
+          expiresAt: (value) => {
+            const at = (value as { expiresAt?: unknown } | undefined)?.expiresAt;
+            return typeof at === "number" ? at : undefined;
+          },
+        },
+      ],
+      intervalMs: sweepInterval(this.ttlMs),
+      logger: this.options.logger,
+      name: "conversations",
+      now: this.now,
+    });
+    this.sweeper.start();
   }
 
   private remove(runId: string): Promise<void> {
