@@ -14,7 +14,7 @@ import type { ModelMessage } from "../model/language-model.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import type { RunTriggerTags } from "../triggers/runner/run-trigger-tags.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { definedOnly } from "../_internal/defined-only.ts";
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { AgentConnections } from "./agent-connections.ts";
 import type { AgentLifecycle } from "./agent-lifecycle.ts";
 import type { AgentOptions } from "./agent-options.ts";
@@ -108,7 +108,7 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         runId,
         instructions: live.instructions,
         // A run's own limits win where they are set: an undefined one keeps the agent's.
-        limits: { ...live.limits, ...definedOnly(runOptions.limits) },
+        limits: { ...live.limits, ...withoutUndefined(runOptions.limits) },
         prices: live.prices,
         scope: live.scope,
         outputSchema: runOptions.outputSchema,

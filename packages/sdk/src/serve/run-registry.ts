@@ -9,6 +9,7 @@
  * whoever holds the most. A run that went is remembered as expired (its id only, in a bounded set per
  * principal), so a late reader is told so, and a retry with its id is not run again.
  */
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunEvent } from "../loop/events.ts";
@@ -164,7 +165,7 @@ export class RunRegistry {
 
   constructor(limits: RunHistoryLimits | number = {}) {
     const { shared, ...given } = typeof limits === "number" ? { maxRuns: limits } : limits;
-    this.limits = Object.freeze({ ...DEFAULT_RUN_HISTORY, ...stripUndefined(given) });
+    this.limits = Object.freeze({ ...DEFAULT_RUN_HISTORY, ...withoutUndefined(given) });
     this.shared = shared;
   }
 
@@ -444,8 +445,4 @@ function sizeOf(r: RunRecord): number {
   if (r.result?.output !== undefined) n += JSON.stringify(r.result.output)?.length ?? 0;
   if (r.error) n += r.error.message.length + r.error.code.length;
   return n + runDetailBytes(r.detail) + (r.trigger?.length ?? 0);
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
 }
