@@ -58,7 +58,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             logger,
             capabilities,
             reconnect: options.reconnect,
-            httpReactivity: options.httpReactivity === true || undefined,
+            httpReactivity: options.httpReactivity,
             taskJournal: options.taskJournal,
             tokenStore: options.tokenStore,
             requestTimeoutMs: options.requestTimeoutMs,

@@ -77,7 +77,7 @@ export function transportFor(
     auth: options.auth ?? (config.oauth ? oauthFor(name, config, logger, options.tokenStore) : undefined),
     logger: logger.child({ server: name }),
     name,
-    ...(options.httpReactivity === true ? {} : { openGetStream: false }),
+    openGetStream: options.httpReactivity === true ? undefined : false,
   });
 }
 
@@ -145,7 +145,7 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     name,
     transportFactory: () => {
       const transport = transportFor(name, config, options.logger, {
-        httpReactivity: options.httpReactivity === true || undefined,
+        httpReactivity: options.httpReactivity,
         auth,
       });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
