@@ -41,7 +41,7 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
     cmd = next;
     path.push(arg);
   }
-  return { cmd, ...(parent ? { parent } : {}), path };
+  return { cmd, parent: parent || undefined, path };
 }
 
 /** Usage text of a command, with its examples; plain unless `color` (default: stdout is a terminal). */

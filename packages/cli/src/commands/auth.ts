@@ -34,7 +34,7 @@ function openBrowser(url: string): void {
 
 /** The token store the config names (durability.oauthTokens), or undefined for the token file; closed by the caller. */
 async function configuredStore(configPath: string | undefined): Promise<ConfiguredTokenStore | undefined> {
-  const resolved = await resolveConfig(configPath ? { configPath } : {});
+  const resolved = await resolveConfig({ configPath });
   return tokenStoreFromConfig(resolved.config, nullLogger);
 }
 
@@ -49,7 +49,7 @@ const login = defineCommand({
     browser: { type: "boolean", default: true, description: "Try to open a browser (--no-browser: only print the URL)" },
   },
   async run({ args }) {
-    const resolved = await resolveConfig(args.config ? { configPath: args.config } : {});
+    const resolved = await resolveConfig({ configPath: args.config });
     const entry = resolved.config.mcpServers?.[args.server];
     if (!entry) throw new AgentdError("E_USAGE", `unknown MCP server '${args.server}'; see agentd mcp for the configured ones`);
     if (!("url" in entry) || !entry.oauth)

@@ -53,12 +53,12 @@ export const demoCommand = defineCommand({
     const dialect = env.AGENT_DIALECT || undefined;
     const resolved = {
       config: parseConfig(
-        intelligence ? { model: { intelligence, ...(name ? { name } : {}), ...(dialect ? { dialect } : {}) } } : {},
+        intelligence ? { model: { intelligence, name: name || undefined, dialect: dialect || undefined } } : {},
         {},
         "demo settings",
         { expand: false },
       ),
-      ...(env.RUN_ID ? { runId: env.RUN_ID } : {}),
+      runId: env.RUN_ID || undefined,
     };
     // A real model's key is read as `agentd run` reads it; the scripted gateway takes none.
     const key = intelligence ? chooseApiKey(resolved.config.model, env) : undefined;
@@ -73,7 +73,7 @@ export const demoCommand = defineCommand({
       process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
       const agent = createAgentFromConfig(
         config,
-        agentOptions({ ...(key?.apiKey ? { apiKey: key.apiKey } : {}), ...(key ? { apiKeyHint: key.hint } : {}) }, logger, {
+        agentOptions({ apiKey: key?.apiKey || undefined, apiKeyHint: key?.hint }, logger, {
           requireModel: true,
         }),
       );

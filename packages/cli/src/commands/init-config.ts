@@ -185,12 +185,12 @@ export function configFromAnswers(a: InitAnswers, source = "agentd.json"): Agent
   const raw = {
     $schema: CONFIG_SCHEMA,
     model: {
-      ...(a.intelligence ? { intelligence: a.intelligence } : {}),
+      intelligence: a.intelligence || undefined,
       dialect: a.dialect,
-      ...(a.model ? { name: a.model } : {}),
-      ...(a.apiKeyEnv ? { apiKeyEnv: a.apiKeyEnv } : {}),
+      name: a.model || undefined,
+      apiKeyEnv: a.apiKeyEnv || undefined,
     },
-    ...(a.servers.length ? { mcpServers } : {}),
+    mcpServers: a.servers.length ? mcpServers : undefined,
   };
   parseConfig(raw, {}, source, { expand: false });
   // Write what the person chose, not the parsed form (which normalises durations and the like).

@@ -67,7 +67,7 @@ export async function askAnswers(seed: InitSeed): Promise<InitAnswers | undefine
     );
     const d = defaultsFor(dialect, seed.intelligence);
     const intelligence = await ask(dialect === "openai" ? "Model endpoint URL" : "Model endpoint URL (empty: the provider's own)", {
-      ...((seed.intelligence ?? d.intelligence) ? { fallback: seed.intelligence ?? d.intelligence } : {}),
+      fallback: (seed.intelligence ?? d.intelligence) || undefined,
       check: (v) => checkUrl(v),
     });
     const modelDefault = seed.model ?? defaultsFor(dialect, intelligence || undefined).model;
@@ -98,9 +98,9 @@ export async function askAnswers(seed: InitSeed): Promise<InitAnswers | undefine
     }
     return {
       dialect,
-      ...(intelligence ? { intelligence } : {}),
-      ...(model ? { model } : {}),
-      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      intelligence: intelligence || undefined,
+      model: model || undefined,
+      apiKeyEnv: apiKeyEnv || undefined,
       servers,
     };
   } catch (e) {

@@ -32,10 +32,10 @@ function seedFrom(args: Record<string, unknown>, rawArgs: string[]): InitSeed & 
   const model = s("model");
   const keyEnv = s("api-key-env");
   return {
-    ...(dialect ? { dialect: dialect as Dialect } : {}),
-    ...(intelligence ? { intelligence } : {}),
-    ...(model ? { model } : {}),
-    ...(keyEnv ? { apiKeyEnv: keyEnv } : {}),
+    dialect: (dialect || undefined) as Dialect | undefined,
+    intelligence: intelligence || undefined,
+    model: model || undefined,
+    apiKeyEnv: keyEnv || undefined,
     keyEnvGiven: keyEnv !== undefined,
     servers: repeatedFlag(rawArgs, "server").map(parseServerFlag),
   };
@@ -51,9 +51,9 @@ function answersFromFlags(seed: ReturnType<typeof seedFrom>): InitAnswers {
   const apiKeyEnv = seed.keyEnvGiven ? seed.apiKeyEnv : d.apiKeyEnv;
   return {
     dialect,
-    ...(intelligence ? { intelligence } : {}),
-    ...(model ? { model } : {}),
-    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    intelligence: intelligence || undefined,
+    model: model || undefined,
+    apiKeyEnv: apiKeyEnv || undefined,
     servers: seed.servers,
   };
 }

@@ -128,7 +128,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         {
           ref,
           argument: { name: p.input ?? "", value: p.prefix },
-          ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+          context: Object.keys(context).length ? { arguments: context } : undefined,
         } as never,
         p.request,
       );
@@ -187,7 +187,7 @@ export const mcpCommand = defineCommand({
     const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
     const resolved = await resolveConfig({
       configPath: args.config,
-      ...(mcpConfig.length ? { overrides: { mcpConfig } } : {}),
+      overrides: mcpConfig.length ? { mcpConfig } : undefined,
     });
     const servers = resolved.config.mcpServers ?? {};
     const names = Object.keys(servers);
@@ -231,8 +231,8 @@ export const mcpCommand = defineCommand({
     // elicitation) follows the config, exactly as for `agentd run`.
     const capabilities: CapabilityConfig = {
       ...capabilitiesFromConfig(resolved.config),
-      ...(spec.prompts ? { prompts: true } : {}),
-      ...(spec.completion ? { completion: true } : {}),
+      prompts: spec.prompts || undefined,
+      completion: spec.completion || undefined,
     };
     // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
     const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });

@@ -37,7 +37,7 @@ export const statusCommand = defineCommand({
     const url = endpointOf(value);
     const token = await tokenFrom(args["token-file"], process.env.AGENTD_TOKEN);
     const ca = await caFrom(args["tls-ca"]);
-    const client = await connectStatus({ url, ...(token ? { token } : {}), ...(ca ? { ca } : {}) });
+    const client = await connectStatus({ url, token: token || undefined, ca: ca || undefined });
     const print = async (first: boolean) => {
       const snap = await snapshot(client, url, failures);
       const text = args.json ? `${JSON.stringify(snap)}\n` : renderStatus(snap);

@@ -68,12 +68,12 @@ export async function storeHttpOptionsFrom(
     {
       listen: args.http,
       authTokensFile: args["auth-tokens"],
-      ...(env.AGENT_STORE_AUTH_TOKENS ? { authTokensEnv: "AGENT_STORE_AUTH_TOKENS" } : {}),
+      authTokensEnv: env.AGENT_STORE_AUTH_TOKENS ? "AGENT_STORE_AUTH_TOKENS" : undefined,
       tlsCert: args["tls-cert"],
       tlsKey: args["tls-key"],
       tlsCa: args["tls-ca"],
-      ...(list(args["allowed-origin"]) ? { allowedOrigins: list(args["allowed-origin"]) } : {}),
-      ...(list(args["allowed-host"]) ? { allowedHosts: list(args["allowed-host"]) } : {}),
+      allowedOrigins: list(args["allowed-origin"]) || undefined,
+      allowedHosts: list(args["allowed-host"]) || undefined,
     },
   ).catch((e: unknown) => {
     // serve's line names serve's config keys too; the store's flags are these.

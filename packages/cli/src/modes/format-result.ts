@@ -17,7 +17,7 @@ export function formatResult(result: RunResult, json: boolean, durationMs: numbe
       turns: result.turns,
       toolCalls: result.toolCalls,
       stopReason: result.stopReason,
-      ...(result.sampling ? { sampling: result.sampling } : {}),
+      sampling: result.sampling,
       durationMs: Math.round(durationMs),
     };
     return `${JSON.stringify(envelope)}\n`;
@@ -44,9 +44,9 @@ export function formatRunLine(trigger: string, runId: string, outcome: RunOutcom
     trigger,
     runId,
     status: outcome.status,
-    ...(data.code ? { code: data.code } : {}),
-    ...(outcome.message ? { message: outcome.message } : {}),
-    ...(data.usage ? { usage: data.usage } : {}),
+    code: data.code || undefined,
+    message: outcome.message || undefined,
+    usage: data.usage,
     durationMs: Math.round(durationMs),
   };
   return `${JSON.stringify(line)}\n`;

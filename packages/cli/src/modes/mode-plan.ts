@@ -120,7 +120,7 @@ export function planTriggers(
   if (instruction !== undefined && !flagSpec)
     throw usage(`the instruction argument goes with --interval, --cron or --subscribe; configured triggers use their own instruction`);
   for (const spec of specs) validateTriggerSpec(spec, cron);
-  return { specs, cron, ...(fromConfig.jobStore !== undefined ? { jobStore: fromConfig.jobStore } : {}) };
+  return { specs, cron, jobStore: fromConfig.jobStore };
 }
 
 function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronEngine, instruction: string | undefined): TriggerSpec | undefined {
@@ -129,12 +129,12 @@ function flagTrigger(flags: ModeFlags, config: AgentdConfig, cron: CronEngine, i
   if (flags.interval !== undefined) {
     const everyMs = durationFlag("--interval", flags.interval, "5m");
     const maxRuns = flags.maxRuns !== undefined ? positive(flags.maxRuns, "--max-runs") : undefined;
-    return { kind: "interval", id: INTERVAL_TRIGGER_ID, everyMs, instruction, ...(maxRuns !== undefined ? { maxRuns } : {}) };
+    return { kind: "interval", id: INTERVAL_TRIGGER_ID, everyMs, instruction, maxRuns };
   }
   if (flags.cron !== undefined) {
     const tz = flags.tz;
     checkCronEngine(`--cron '${flags.cron}'`, tz !== undefined ? { tz } : {}, cron);
-    return { kind: "cron", id: cronTriggerId(flags.cron, tz), cron: flags.cron, instruction, ...(tz !== undefined ? { tz } : {}) };
+    return { kind: "cron", id: cronTriggerId(flags.cron, tz), cron: flags.cron, instruction, tz };
   }
   const target = flags.subscribe as string;
   const colon = target.indexOf(":");

@@ -56,7 +56,11 @@ export function failureEnvelope(runId: string, error: unknown): Record<string, u
   return {
     runId,
     status: runStatusOf(error),
-    error: { code, message: error instanceof Error ? error.message : String(error), ...(typeof reason === "string" ? { reason } : {}) },
+    error: {
+      code,
+      message: error instanceof Error ? error.message : String(error),
+      reason: typeof reason === "string" ? reason : undefined,
+    },
     exitCode: exitCodeFor(error),
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     turns: 0,
@@ -68,7 +72,7 @@ export function failureEnvelope(runId: string, error: unknown): Record<string, u
 export async function runOnce(options: OnceOptions): Promise<number> {
   const { resolved } = options;
   const status: StatusLine | undefined = options.statusLine ? createStatusLine({ write: (s) => process.stderr.write(s) }) : undefined;
-  const logger: Logger = stderrLogger(status ? { write: (s: string) => status.printAbove(s) } : {});
+  const logger: Logger = stderrLogger({ write: status ? (s: string) => status.printAbove(s) : undefined });
   const runId = options.runId ?? resolved.runId ?? newRunId();
   // Whatever reaches stdout is scrubbed of the values expanded from ${VAR} (a tool or model may echo one).
   const out = (raw: string) => {

@@ -48,7 +48,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   const shutdown = shutdownSignals();
   // SIGHUP and changes of the config file reload what can change live (instructions, limits, scope, prices).
   const watcher = reloadOnChange({
-    ...(resolved.file && options.watchConfig !== false ? { path: resolved.file } : {}),
+    path: options.watchConfig !== false ? resolved.file : undefined,
     reload: () => agent.reload(),
     logger,
   });
@@ -75,7 +75,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     logger.info("mode.end", {
       mode: options.mode,
       reason: "every trigger ended",
-      ...(lastFailure ? { exitCode: exitCodeFor(lastFailure) } : {}),
+      exitCode: lastFailure ? exitCodeFor(lastFailure) : undefined,
     });
     if (lastFailure !== undefined) throw lastFailure;
     return EXIT.ok;

@@ -120,7 +120,7 @@ function completer(client: McpClient, prompt: string): CompleteArgument {
     const params = {
       ref: { type: "ref/prompt" as const, name: prompt },
       argument: { name, value: prefix },
-      ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+      context: Object.keys(context).length ? { arguments: context } : undefined,
     };
     // Completion is a convenience: a server failing it still gets its question, as plain text.
     return client.complete(params).then(

@@ -65,8 +65,8 @@ export async function connectStatus(target: StatusTarget): Promise<McpClient> {
   const ca = target.ca;
   const transport = new StreamableHttpClientTransport(target.url, {
     name: target.url.host,
-    ...(target.token ? { headers: { authorization: `Bearer ${target.token}` } } : {}),
-    ...(ca ? { fetch: ((input, init) => fetch(input, { ...init, tls: { ca } } as unknown as RequestInit)) as typeof fetch } : {}),
+    headers: target.token ? { authorization: `Bearer ${target.token}` } : undefined,
+    fetch: ca ? (((input, init) => fetch(input, { ...init, tls: { ca } } as unknown as RequestInit)) as typeof fetch) : undefined,
     reconnect: { maxRetries: 0 },
   });
   const client = new McpClient({ name: "agentd-status", version: "1" });

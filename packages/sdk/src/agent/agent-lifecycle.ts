@@ -120,7 +120,7 @@ export class AgentLifecycle {
       this.drainReason = reason;
       this.parts.host()?.stopTaking();
       const deadline = Date.now() + graceMs;
-      logger.info("agent.draining", { reason, ...(graceMs !== Infinity ? { graceMs } : {}), inFlight: this.inFlight.size });
+      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.inFlight.size });
       const triggersStopped = Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
       await this.runsSettled(deadline);
       await this.parts.host()?.settle(deadline);

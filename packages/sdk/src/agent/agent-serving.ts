@@ -102,7 +102,7 @@ export class AgentServing {
             : parts.run(input, o),
       },
       version: serve.version,
-      capabilities: { serverNotifications: notifications, ...(options.capabilities?.tasks ? { tasks: true } : {}) },
+      capabilities: { serverNotifications: notifications, tasks: options.capabilities?.tasks || undefined },
       operators: serve.operators ? canonicalOperators(serve.operators, "serve.operators") : undefined,
       runHistory: serve.runHistory,
       taskSupport: serve.taskSupport,

@@ -175,7 +175,7 @@ function finishOf(
   durationMs: number,
 ): RunFinish {
   // From the call: connecting the MCP servers and listing tools count (run-end's duration does not).
-  const tail = { durationMs: Math.round(durationMs), ...(end?.costUsd !== undefined ? { costUsd: end.costUsd } : {}) };
+  const tail = { durationMs: Math.round(durationMs), costUsd: end?.costUsd };
   if ("result" in outcome) {
     const r = outcome.result;
     return {
@@ -187,7 +187,7 @@ function finishOf(
       turns: r.turns,
       toolCalls: r.toolCalls,
       stopReason: "final",
-      ...(r.sampling ? { sampling: r.sampling } : {}),
+      sampling: r.sampling,
       ...tail,
     };
   }
@@ -201,7 +201,7 @@ function finishOf(
     error: {
       code: AgentdError.isInstance(e) ? e.code : "E_INTERNAL",
       message: e instanceof Error ? e.message : String(e),
-      ...(reason ? { reason } : {}),
+      reason: reason || undefined,
     },
     usage: (data.usage as Usage | undefined) ?? end?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     turns: typeof data.turns === "number" ? data.turns : (end?.turns ?? 0),

@@ -26,8 +26,8 @@ export function claimsFromConfig(config: AgentdConfig, logger: Logger): Configur
   const c = config.durability?.claims;
   const connection = storeConnection("claims-store", entry, logger);
   const claims = new RunClaims({
-    ...(c?.holder ? { holder: c.holder } : {}),
-    ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}),
+    holder: c?.holder || undefined,
+    leaseMs: c?.lease,
     retentionMs: c?.retention ?? DEFAULT_CLAIM_RETENTION_MS,
     logger,
     store: async () => {

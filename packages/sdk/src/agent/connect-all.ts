@@ -58,7 +58,7 @@ export function createConnections(options: ConnectionOptions): Connections {
             logger,
             capabilities,
             reconnect: options.reconnect,
-            ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
+            httpReactivity: options.httpReactivity,
             taskJournal: options.taskJournal,
             tokenStore: options.tokenStore,
             requestTimeoutMs: options.requestTimeoutMs,

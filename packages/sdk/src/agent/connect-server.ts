@@ -74,10 +74,10 @@ export function transportFor(
   }
   return new StreamableHttpClientTransport(config.url, {
     headers: config.headers,
-    ...(options.auth ? { auth: options.auth } : config.oauth ? { auth: oauthFor(name, config, logger, options.tokenStore) } : {}),
+    auth: options.auth ?? (config.oauth ? oauthFor(name, config, logger, options.tokenStore) : undefined),
     logger: logger.child({ server: name }),
     name,
-    ...(options.httpReactivity === true ? {} : { openGetStream: false }),
+    openGetStream: options.httpReactivity === true ? undefined : false,
   });
 }
 
@@ -109,7 +109,7 @@ function requestTimeouts(
 
 function clientOptions(options: ConnectServerOptions, config?: McpServerConfig): Omit<McpClientOptions, "logger"> {
   return {
-    ...(config?.versionNegotiation ? { versionNegotiation: config.versionNegotiation } : {}),
+    versionNegotiation: config?.versionNegotiation || undefined,
     runId: options.runId,
     capabilities: options.capabilities,
     ...requestTimeouts(options, config),
@@ -145,7 +145,7 @@ export function managedClientFor(name: string, config: McpServerConfig, options:
     name,
     transportFactory: () => {
       const transport = transportFor(name, config, options.logger, {
-        ...(options.httpReactivity === true ? { httpReactivity: true } : {}),
+        httpReactivity: options.httpReactivity,
         auth,
       });
       // Spawn a stdio server at once: its start-up overlaps with the client's own set-up of the handshake.
@@ -192,7 +192,7 @@ export async function connectServer(name: string, config: McpServerConfig, optio
     serverName: name,
     ...clientOptions(options, config),
   });
-  const transport = transportFor(name, config, options.logger, options.tokenStore ? { tokenStore: options.tokenStore } : {});
+  const transport = transportFor(name, config, options.logger, { tokenStore: options.tokenStore });
   const asked = watchRootsRequests(client);
   try {
     await client.connect(transport, { timeoutMs: options.connectTimeoutMs ?? 30_000 });

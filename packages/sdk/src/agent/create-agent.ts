@@ -188,7 +188,7 @@ export function createAgent(options: AgentOptions): Agent {
         inFlight: lifecycle.inFlight.size,
         triggers: config.triggers?.status() ?? [],
         serving: serving.count,
-        ...(connected.ledger ? { sampling: connected.ledger.byServer() } : {}),
+        sampling: connected.ledger?.byServer(),
       };
     },
     close: () => lifecycle.close(),

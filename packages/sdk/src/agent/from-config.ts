@@ -132,7 +132,7 @@ export function modelFromConfig(
     headers: m.headers,
     timeoutMs: m.timeout,
     maxRetries: m.maxRetries,
-    ...(m.nativeTools === false ? { supportsTools: false } : {}),
+    supportsTools: m.nativeTools === false ? false : undefined,
     maxTokens: m.maxOutputTokens,
     thinking: m.thinking,
     promptCache: m.promptCache,
@@ -162,13 +162,16 @@ export function capabilitiesFromConfig(config: AgentdConfig, logger?: Logger): C
   const c = config.capabilities ?? {};
   const roots = rootsFromConfig(config);
   return {
-    ...(c.tasks ? { tasks: true } : {}),
-    ...(roots.length ? { roots } : {}),
-    ...(c.elicitation === "decline" ? { elicitation: "decline" as const } : {}),
-    ...(c.elicitation === "cancel" || c.elicitation === "defaults"
-      ? { elicitation: elicitationPolicy({ policy: c.elicitation }, logger) }
-      : {}),
-    ...(typeof c.elicitation === "object" ? { elicitation: elicitationPolicy(c.elicitation, logger) } : {}),
+    tasks: c.tasks || undefined,
+    roots: roots.length ? roots : undefined,
+    elicitation:
+      c.elicitation === "decline"
+        ? "decline"
+        : c.elicitation === "cancel" || c.elicitation === "defaults"
+          ? elicitationPolicy({ policy: c.elicitation }, logger)
+          : typeof c.elicitation === "object"
+            ? elicitationPolicy(c.elicitation, logger)
+            : undefined,
   };
 }
 
@@ -254,6 +257,7 @@ function agentCapabilitiesFrom(
     : undefined;
   return {
     ...capabilitiesFromConfig(config, logger),
+    // Spread over the capabilities above: an absent key keeps their elicitation policy.
     ...(c.elicitation === "operator" ? { elicitation: "operator" as const } : {}),
     sampling,
     httpReactivity: c.httpReactivity === true,
@@ -276,7 +280,7 @@ function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOp
     prices: config.model?.prices,
     scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
     prompts: config.prompts,
-    ...(rootsFromConfig(config).length ? { roots: rootsFromConfig(config) } : {}),
+    roots: rootsFromConfig(config).length ? rootsFromConfig(config) : undefined,
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
     ...(options.triggers ? {} : { triggers: { ...configTriggers(config, logger), claims: claimsFromConfig(config, logger) } }),
   };

@@ -74,7 +74,7 @@ export class LiveConfig {
       await this.replaceTriggers(nextTriggers!);
       changed.push("triggers");
     }
-    const report: ReloadReport = { changed, ...(triggersChanged ? { triggers: diff } : {}), restartRequired: plan.restartRequired };
+    const report: ReloadReport = { changed, triggers: triggersChanged ? diff : undefined, restartRequired: plan.restartRequired };
     this.o.logger.info("agent.reloaded", { ...report });
     for (const l of this.listeners) l(report, plan);
     return report;

@@ -47,7 +47,7 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
       prices: options.prices,
       scope: options.scope,
       prompts: options.prompts,
-      ...(options.capabilities?.roots ? { roots: options.capabilities.roots } : {}),
+      roots: options.capabilities?.roots || undefined,
     },
     triggers: options.triggers,
     // Served prompts are replaced on the one served MCP server (every session gets prompts/list_changed);

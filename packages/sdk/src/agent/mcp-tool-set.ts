@@ -75,9 +75,9 @@ export class McpToolSet implements ToolSet {
     }
     return tools.map((t) => ({
       name: `${server}/${t.name}`,
-      ...(t.description ? { description: t.description } : {}),
+      description: t.description || undefined,
       inputSchema: t.inputSchema as Record<string, unknown>,
-      ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+      outputSchema: t.outputSchema as Record<string, unknown> | undefined,
     }));
   }
 
@@ -96,15 +96,15 @@ export class McpToolSet implements ToolSet {
       return {
         text: renderToolResult(result),
         isError: result.isError === true,
-        ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
-        ...(usage ? { usage } : {}),
+        structuredContent: result.structuredContent as Record<string, unknown> | undefined,
+        usage,
       };
     } catch (e) {
       const usage = billing?.end();
       // A caller abort (deadline, budget) must propagate so the loop stops; everything else is an observation.
       if (ctx.signal.aborted) throw e;
       const detail = McpError.isInstance(e) ? `${e.message} (code ${e.code})` : e instanceof Error ? e.message : String(e);
-      return { text: `Tool '${name}' failed: ${detail}`, isError: true, ...(usage ? { usage } : {}) };
+      return { text: `Tool '${name}' failed: ${detail}`, isError: true, usage };
     } finally {
       endCall?.();
     }
@@ -122,9 +122,9 @@ export class McpToolSet implements ToolSet {
       client.callTool(tool, args, {
         runId: ctx.runId,
         signal: ctx.signal,
-        ...(ctx.onprogress ? { onprogress: ctx.onprogress } : {}),
+        onprogress: ctx.onprogress,
         // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
-        ...(ctx.traceContext ? { meta: { ...ctx.traceContext } } : {}),
+        meta: ctx.traceContext ? { ...ctx.traceContext } : undefined,
       });
     return withAuthorization(call, this.options.authorizations?.(ctx.runId), ctx.signal, server);
   }

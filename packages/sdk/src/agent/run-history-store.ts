@@ -19,6 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { AgentdConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import type { RunHistoryLimits, RunRecord } from "../serve/run-registry.ts";
@@ -90,9 +91,7 @@ export function runHistoryFromConfig(config: AgentdConfig, logger: Logger): RunH
   const replica = config.durability?.claims?.holder ?? `${hostname()}-${process.pid}`;
   const shared = new StoreRunHistory(storeConnection("run-history-store", entry, logger), replica, logger, {
     ...DEFAULT_SHARED_RUN_HISTORY,
-    ...(bounds?.maxRuns !== undefined ? { maxRuns: bounds.maxRuns } : {}),
-    ...(bounds?.maxBytes !== undefined ? { maxBytes: bounds.maxBytes } : {}),
-    ...(bounds?.maxAge !== undefined ? { maxAgeMs: bounds.maxAge } : {}),
+    ...withoutUndefined({ maxRuns: bounds?.maxRuns, maxBytes: bounds?.maxBytes, maxAgeMs: bounds?.maxAge }),
   });
   return { ...local, shared };
 }

@@ -127,7 +127,7 @@ export class SelfHost {
           operators: new Set(this.options.operators ?? []),
           triggers: this.options.triggers,
           control: this.options.control,
-          ...(this.self.prompts ? { prompts: () => this.self.prompts?.all() ?? {} } : {}),
+          prompts: this.self.prompts ? () => this.self.prompts?.all() ?? {} : undefined,
           servedRuns: this.options.servedRuns,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
@@ -153,7 +153,7 @@ export class SelfHost {
     ];
     const server = await createStreamableHttpServer({
       ...http,
-      ...(mounts.length ? { mounts } : {}),
+      mounts: mounts.length ? mounts : undefined,
       onsession: async (transport) => {
         await this.self.server.connect(transport);
       },
@@ -181,10 +181,10 @@ export class SelfHost {
       url: server.url.href,
       tls: Boolean(http.tls),
       authMethod,
-      ...(http.behindProxy ? { behindProxy: http.behindProxy.trustedProxies } : {}),
-      ...(a2a ? { a2a: `${origin}/a2a` } : {}),
-      ...(consoleMount ? { console: `${origin}${CONSOLE_PATH}` } : {}),
-      ...(metrics ? { metrics: metrics.token ? "token" : "operators" } : {}),
+      behindProxy: http.behindProxy?.trustedProxies,
+      a2a: a2a ? `${origin}/a2a` : undefined,
+      console: consoleMount ? `${origin}${CONSOLE_PATH}` : undefined,
+      metrics: metrics ? (metrics.token ? "token" : "operators") : undefined,
     });
     this.closers.push(async () => {
       consoleMount?.close();
@@ -202,7 +202,7 @@ export class SelfHost {
       facts,
       operators: new Set(this.options.operators ?? []),
       authRequired,
-      ...(traceUrl ? { traceUrl } : {}),
+      traceUrl: traceUrl || undefined,
       mcpTasks: () => this.self.tasks?.views() ?? [],
       operator: {
         tasks: tasks ?? {

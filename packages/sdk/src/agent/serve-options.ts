@@ -142,29 +142,24 @@ export async function httpServeOptionsFromConfig(
   return {
     hostname,
     port,
-    ...(cert && key ? { tls: { cert, key, ...(ca ? { ca, requireClientCert: true } : {}) } } : {}),
-    ...(trustedProxies ? { behindProxy: { trustedProxies, ...(forwardedClientCert ? { forwardedClientCert: true } : {}) } } : {}),
-    ...(tokens.length || statusTokens.length || mtls || jwt.length
-      ? {
-          auth: {
-            ...(tokens.length || statusTokens.length
-              ? {
-                  bearerTokens: [
-                    ...bearerTokenEntries(tokens, operatorTokens, c?.auth?.tokenPermissions),
-                    ...statusTokenEntries(statusTokens),
-                  ],
-                }
-              : {}),
-            ...(mtls ? { mtls: true } : {}),
-            ...(jwt.length ? { jwt } : {}),
-          },
-        }
-      : {}),
-    ...(origins.length ? { allowedOrigins: origins } : {}),
-    ...(settings.allowedHosts?.length ? { allowedHosts: settings.allowedHosts } : {}),
-    ...(settings.jsonResponse ? { responseMode: "json" as const } : {}),
-    ...(publicUrl ? { publicUrl } : {}),
-    ...(c?.limits ? { limits: c.limits } : {}),
+    tls: cert && key ? { cert, key, ca: ca || undefined, requireClientCert: ca ? true : undefined } : undefined,
+    behindProxy: trustedProxies ? { trustedProxies, forwardedClientCert: forwardedClientCert || undefined } : undefined,
+    auth:
+      tokens.length || statusTokens.length || mtls || jwt.length
+        ? {
+            bearerTokens:
+              tokens.length || statusTokens.length
+                ? [...bearerTokenEntries(tokens, operatorTokens, c?.auth?.tokenPermissions), ...statusTokenEntries(statusTokens)]
+                : undefined,
+            mtls: mtls || undefined,
+            jwt: jwt.length ? jwt : undefined,
+          }
+        : undefined,
+    allowedOrigins: origins.length ? origins : undefined,
+    allowedHosts: settings.allowedHosts?.length ? settings.allowedHosts : undefined,
+    responseMode: settings.jsonResponse ? "json" : undefined,
+    publicUrl: publicUrl || undefined,
+    limits: c?.limits,
   };
 }
 

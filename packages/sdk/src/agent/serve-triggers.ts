@@ -47,11 +47,11 @@ export function createAgentTriggers(
     agent: options.agent,
     specs: options.specs,
     cron,
-    ...(jobStore !== undefined && cron === "timezones" ? { jobStore } : {}),
+    jobStore: cron === "timezones" ? jobStore : undefined,
     logger: tags.logger,
-    ...(options.claims ? { claims: options.claims } : {}),
-    ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
-    ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
+    claims: options.claims,
+    beforeStart: options.beforeStart,
+    onTakeover: options.onTakeover,
     onRunStart: (runId, trigger, instruction) => {
       tags.tag(runId, trigger);
       const registry = host()?.registry;
@@ -72,8 +72,8 @@ export function createAgentTriggers(
         usage: r.usage,
         turns: r.turns,
         toolCalls: r.toolCalls,
-        ...(r.text !== undefined ? { text: r.text } : {}),
-        ...(r.output !== undefined ? { output: r.output } : {}),
+        text: r.text,
+        output: r.output,
       });
     else registry.fail(runId, { code: data.code ?? "E_RUN_FAILED", message: outcome.message ?? outcome.status }, data.usage);
   });

@@ -63,10 +63,10 @@ export function servedRunsFromConfig(config: AgentdConfig, logger: Logger): Conf
   const s = config.durability?.servedRuns;
   const served = createServedRuns({
     store,
-    ...(c?.holder ? { holder: c.holder } : {}),
-    ...(c?.lease !== undefined ? { leaseMs: c.lease } : {}),
-    ...(s?.retention !== undefined ? { retentionMs: s.retention } : {}),
-    ...(s?.wait !== undefined ? { waitMs: s.wait } : {}),
+    holder: c?.holder || undefined,
+    leaseMs: c?.lease,
+    retentionMs: s?.retention,
+    waitMs: s?.wait,
     logger,
   });
   return {
@@ -105,8 +105,8 @@ export function createServedRuns(
   const retentionMs = options.retentionMs ?? DEFAULT_SERVED_RUN_RETENTION_MS;
   const claims = new RunClaims({
     store,
-    ...(options.holder ? { holder: options.holder } : {}),
-    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    holder: options.holder || undefined,
+    leaseMs: options.leaseMs,
     retentionMs,
     logger,
     now,
@@ -133,7 +133,7 @@ export function createServedRuns(
       const bound = Number.isFinite(wait) ? AbortSignal.any([signal, AbortSignal.timeout(wait)]) : signal;
       for (let mine = local.get(claimId); mine; mine = local.get(claimId)) {
         await Promise.race([mine, new Promise((resolve) => bound.addEventListener("abort", resolve, { once: true }))]);
-        if (bound.aborted) return { status: "running", ...(c?.holder ? { holder: c.holder } : {}) };
+        if (bound.aborted) return { status: "running", holder: c?.holder };
       }
       let ended!: () => void;
       local.set(claimId, new Promise<void>((resolve) => (ended = resolve)));
@@ -153,12 +153,12 @@ export function createServedRuns(
       if (outcome.status === "done") {
         const doc = await (await store()).get(recordKey);
         const { keepUntil: _, ...answer } = (doc?.value ?? {}) as ServedRunRecord;
-        return { status: "done", ...(doc ? { answer } : {}) };
+        return { status: "done", answer: doc ? answer : undefined };
       }
       if (outcome.status === "aborted") {
         const doc = await (await store()).get(RunClaims.key(claimId)).catch(() => undefined);
         const holder = (doc?.value as ClaimDocument | undefined)?.holder;
-        return { status: "running", ...(holder ? { holder } : {}) };
+        return { status: "running", holder: holder || undefined };
       }
       const held = outcome.claim;
       const fields = { key: recordKey, holder: claims.holder };

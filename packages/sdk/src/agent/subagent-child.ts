@@ -59,14 +59,14 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
   const logger = options.logger.child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
   const model = modelFromConfig({ model: start.model } as AgentdConfig, {
     createModel: options.createModel,
-    ...optionalKey(childApiKey(start.model)),
+    apiKey: childApiKey(start.model) || undefined,
     logger,
   });
   const supervisor = childSupervisor(start, logger);
   const meter = new ProgressMeter(ctx.progress);
   // OTEL_* is inherited from the parent: the child's run span joins the parent's trace under its tool span.
   const telemetry = await loadTelemetry({ logger });
-  const recorder = telemetry?.run({ runId: start.runId, ...(start.traceContext ? { parent: start.traceContext } : {}) });
+  const recorder = telemetry?.run({ runId: start.runId, parent: start.traceContext });
   let clients = new Map<string, ManagedMcpClient>();
   try {
     clients = await connectAll(start, logger);
@@ -78,19 +78,19 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
       runId: start.runId,
       instructions: start.instructions ?? SUBAGENT_INSTRUCTIONS,
       limits: start.limits,
-      ...(start.model.prices ? { prices: start.model.prices } : {}),
-      ...(start.outputSchema ? { outputSchema: start.outputSchema } : {}),
+      prices: start.model.prices,
+      outputSchema: start.outputSchema,
       signal: ctx.signal,
       onEvent: (e) => {
         recorder?.onEvent(e);
         meter.event(e);
       },
       logger,
-      ...(recorder ? { tracer: recorder } : {}),
+      tracer: recorder,
     });
     return {
-      ...(result.text !== undefined ? { text: result.text } : {}),
-      ...(result.output !== undefined ? { output: result.output } : {}),
+      text: result.text,
+      output: result.output,
       usage: result.usage,
       turns: result.turns,
       toolCalls: result.toolCalls,
@@ -108,8 +108,6 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
     await telemetry?.shutdown().catch(() => {});
   }
 }
-
-const optionalKey = (apiKey: string | undefined) => (apiKey ? { apiKey } : {});
 
 /**
  * A subagent child's whole life: serve one `start` from the parent on fd 3 (the control channel), run it,

@@ -50,8 +50,8 @@ export function supervisorFromConfig(
         name,
         {
           ...c,
-          ...(c.timeout === undefined && mcpTimeout ? { timeout: mcpTimeout } : {}),
-          ...(c.maxTotalTimeout === undefined && mcpMaxTotalTimeout ? { maxTotalTimeout: mcpMaxTotalTimeout } : {}),
+          timeout: c.timeout ?? (mcpTimeout || undefined),
+          maxTotalTimeout: c.maxTotalTimeout ?? (mcpMaxTotalTimeout || undefined),
         },
       ]),
   );

@@ -46,7 +46,7 @@ export function tokenStoreFromConfig(
       if (closed) throw new AgentdError("E_USAGE", `${WHERE} is closed`);
       const key = await storeKeyFrom(env[keyEnv] || undefined);
       try {
-        return new McpStoreTokenStore(await connection.store(), key ? { key } : {});
+        return new McpStoreTokenStore(await connection.store(), { key: key || undefined });
       } catch (e) {
         // A later use (the next run of a server) tries again.
         opened = undefined;

@@ -94,7 +94,7 @@ export function applyRunEvent(detail: RunDetail, e: RunEvent): void {
         toolCallId: e.toolCallId,
         name: e.name,
         ...(slash > 0 ? { server: qualified.slice(0, slash), tool: qualified.slice(slash + 1) } : { tool: qualified }),
-        ...(args !== undefined ? { arguments: cut(args, RUN_DETAIL_LIMITS.argumentsChars) } : {}),
+        arguments: args === undefined ? undefined : cut(args, RUN_DETAIL_LIMITS.argumentsChars),
         startedAt: new Date().toISOString(),
       });
       return;

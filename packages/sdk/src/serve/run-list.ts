@@ -206,7 +206,7 @@ export function pageOfListed(items: readonly ListedRun[], query: RunQuery, withO
     runs.push(withOwner ? { ...summary, principal: r.owner } : summary);
     last = k;
   }
-  return { runs, ...(more ? { nextCursor: Buffer.from(last).toString("base64url") } : {}) };
+  return { runs, nextCursor: more ? Buffer.from(last).toString("base64url") : undefined };
 }
 
 /** The order key a fleet cursor names, or undefined for none (or one of another shape: the first page). */

@@ -263,9 +263,9 @@ export class RunRegistry {
       turns: 0,
       toolCalls: 0,
       usage: emptyUsage(),
-      ...(info.via ? { via: info.via } : {}),
-      ...(info.trigger !== undefined ? { trigger: info.trigger } : {}),
-      ...(this.shared ? { replica: this.shared.replica } : {}),
+      via: info.via || undefined,
+      trigger: info.trigger,
+      replica: this.shared?.replica,
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
@@ -312,8 +312,8 @@ export class RunRegistry {
     delete r.tool;
     r.result = {
       stopReason: result.stopReason,
-      ...(result.text !== undefined ? { text: result.text } : {}),
-      ...(result.output !== undefined ? { output: result.output } : {}),
+      text: result.text,
+      output: result.output,
     };
     const t = this.tally(owner);
     t.succeeded++;
@@ -350,7 +350,7 @@ export class RunRegistry {
       runsSucceeded: sum("succeeded"),
       runsFailed: sum("failed"),
       usage: running.reduce((u, e) => addUsage(u, e.record.usage), done),
-      ...(priced.length ? { costUsd: priced.reduce((n, t) => n + t.costUsd!, 0) } : {}),
+      costUsd: priced.length ? priced.reduce((n, t) => n + t.costUsd!, 0) : undefined,
       startedAt: this.startedAt,
     };
   }

@@ -163,7 +163,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   const server = new McpServer(
     { name: "agentd", version: options.version ?? "0.1.0" },
     {
-      // Configured prompts switch prompts and completion on; each is declared only when registered.
+      // Configured prompts switch prompts and completion on; each is declared only when registered (a spread, so
+      // without prompts the given capabilities stand).
       capabilities:
         options.capabilities || options.prompts
           ? { ...options.capabilities, ...(options.prompts ? { prompts: true, completion: true } : {}) }

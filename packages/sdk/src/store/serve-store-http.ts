@@ -51,8 +51,8 @@ export async function serveStoreHttp(options: ServeStoreHttpOptions): Promise<Se
     const http = await createStreamableHttpServer({
       // Store calls never send a request back to the caller mid-call: one JSON body answers each POST, so
       // concurrent calls in a session are bounded by the in-flight limit, not by the open-streams one.
-      responseMode: "json",
       ...options.http,
+      responseMode: options.http.responseMode ?? "json",
       onsession: async (transport) => {
         await server.connect(transport);
       },

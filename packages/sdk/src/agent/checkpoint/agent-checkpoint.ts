@@ -88,7 +88,7 @@ export class AgentCheckpoint {
       store: options.store,
       key: this.key,
       build: () => this.build(),
-      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      debounceMs: options.debounceMs,
       logger: options.logger,
     });
     this.served.onChange(() => this.writer.schedule());
@@ -165,7 +165,7 @@ export class AgentCheckpoint {
     logger.info("checkpoint.restored", {
       key: this.key,
       found: report.found,
-      ...(report.ignored ? { ignored: true } : {}),
+      ignored: report.ignored || undefined,
       subscriptions: report.subscriptions,
       ...report.handles,
       tasks: report.tasks,
@@ -210,7 +210,7 @@ export class AgentCheckpoint {
       subscriptions: doc.subscriptions.filter((s) => !subs.includes(s)),
       routes: doc.routes.filter((r) => !subs.some((s) => s.id === r.triggerId)),
       runs: doc.runs.filter((r) => r.runId !== runId),
-      ...(doc.tasks ? { tasks: doc.tasks.filter((t) => !tasks.includes(t)) } : {}),
+      tasks: doc.tasks?.filter((t) => !tasks.includes(t)),
     };
     const handed = await store.compareAndSet(key, stored.version, rest);
     if (!handed.ok) {
@@ -222,14 +222,12 @@ export class AgentCheckpoint {
       return;
     }
     for (const sub of subs)
-      await parts.selfSubscriptions
-        ?.add(sub, runId, { restored: true, ...(sub.createdAt ? { createdAt: sub.createdAt } : {}) })
-        .catch((error: unknown) => {
-          logger.warn("checkpoint.subscription-dropped", {
-            trigger: sub.id,
-            message: error instanceof Error ? error.message : String(error),
-          });
+      await parts.selfSubscriptions?.add(sub, runId, { restored: true, createdAt: sub.createdAt || undefined }).catch((error: unknown) => {
+        logger.warn("checkpoint.subscription-dropped", {
+          trigger: sub.id,
+          message: error instanceof Error ? error.message : String(error),
         });
+      });
     this.tasks.load(tasks);
     const actions = parts.supervisor?.restore(handles) ?? [];
     logger.info("checkpoint.adopted", {
@@ -268,7 +266,7 @@ export class AgentCheckpoint {
       try {
         await parts.selfSubscriptions.add(sub, sub.arrangedBy ?? "checkpoint", {
           restored: true,
-          ...(sub.createdAt ? { createdAt: sub.createdAt } : {}),
+          createdAt: sub.createdAt || undefined,
         });
         report.subscriptions++;
       } catch (error) {
@@ -323,7 +321,7 @@ export class AgentCheckpoint {
         routes: b?.routes ?? [],
         runs: b?.runs ?? [],
         handles: b?.handles ?? [],
-        ...(b?.tasks ? { tasks: b.tasks } : {}),
+        tasks: b?.tasks,
         ...this.servedPart(),
       };
     }

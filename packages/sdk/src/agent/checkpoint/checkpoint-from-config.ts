@@ -46,19 +46,10 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
   const rc = c?.resumeConversations;
   return new AgentCheckpoint({
     identity: checkpointIdentity(config),
-    ...(rc
-      ? {
-          conversations: new RunConversations({
-            store: connect,
-            ...(rc.maxBytes !== undefined ? { maxBytes: rc.maxBytes } : {}),
-            ...(rc.ttl !== undefined ? { ttlMs: rc.ttl } : {}),
-            logger,
-          }),
-        }
-      : {}),
+    conversations: rc ? new RunConversations({ store: connect, maxBytes: rc.maxBytes, ttlMs: rc.ttl, logger }) : undefined,
     store: connect,
     closeStore: () => connection.close(),
-    ...(c?.debounce !== undefined ? { debounceMs: c.debounce } : {}),
+    debounceMs: c?.debounce,
     logger,
   });
 }

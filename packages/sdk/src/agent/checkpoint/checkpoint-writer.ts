@@ -119,7 +119,7 @@ export class CheckpointWriter {
       // `trigger.run-end` line, so a count alone cannot say whether a given run is in the stored document.
       runIds: body.runs.slice(0, 20).map((r) => r.runId),
       tasks: body.tasks?.length ?? 0,
-      ...(body.servedTasks ? { servedTasks: body.servedTasks.length } : {}),
+      servedTasks: body.servedTasks?.length,
       bytes: text.length,
       ms: Math.round(ms * 10) / 10,
     });

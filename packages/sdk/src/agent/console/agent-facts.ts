@@ -35,11 +35,11 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
     return w;
   };
   return {
-    ...(s.version !== undefined ? { version: s.version } : {}),
+    version: s.version,
     lifecycle: s.lifecycle,
     ready: s.ready,
-    ...(s.triggers ? { triggers: s.triggers } : {}),
-    ...(s.onTriggersChange ? { onChange: s.onTriggersChange } : {}),
+    triggers: s.triggers,
+    onChange: s.onTriggersChange,
     servers: () =>
       [...s.clients.values()].map((c): ConsoleServer => {
         const w = watch(c);
@@ -48,14 +48,14 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
           name: c.name,
           transport: config && "url" in config && config.url ? "http" : "stdio",
           state: c.state,
-          ...(c.protocolVersion ? { revision: c.protocolVersion } : {}),
+          revision: c.protocolVersion || undefined,
           capabilities: Object.keys(c.serverCapabilities),
-          ...(c.serverInfo ? { serverInfo: { name: c.serverInfo.name, version: c.serverInfo.version } } : {}),
+          serverInfo: c.serverInfo ? { name: c.serverInfo.name, version: c.serverInfo.version } : undefined,
           reconnects: w.reconnects,
-          ...(w.lastError ? { lastError: w.lastError } : {}),
+          lastError: w.lastError || undefined,
         };
       }),
     a2aPeers: () => Object.entries(s.a2aAgents ?? {}).map(([name, a]) => ({ name, url: a.url })),
-    ...(s.supervisor ? { subagents: () => s.supervisor!.list() } : {}),
+    subagents: s.supervisor ? () => s.supervisor!.list() : undefined,
   };
 }

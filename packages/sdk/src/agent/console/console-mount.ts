@@ -103,7 +103,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   const sources: ConsoleViewSources = {
     registry: o.registry,
     facts: { ...o.facts, ready },
-    ...(o.mcpTasks ? { mcpTasks: o.mcpTasks } : {}),
+    mcpTasks: o.mcpTasks,
     a2aTasks: () =>
       o.operator.tasks
         .unfinished()
@@ -151,7 +151,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
       const found = await readRun(o.registry, id, { id: who.id, operator: who.role === "operator" }, owner);
       if (!found) return failure(404, "not_found", `no run ${id.slice(0, 80)} is held for ${owner}`);
       const link = traceLink(o.traceUrl, found.record.detail?.traceId);
-      return json({ principal: found.owner, ...found.record, ...(link ? { traceLink: link } : {}) });
+      return json({ principal: found.owner, ...found.record, traceLink: link || undefined });
     }
     if (sub === "runs") {
       // Older pages of the list (the snapshot holds the newest): the query of agent://runs, the same paging.

@@ -22,27 +22,11 @@ export function samplingFromConfig(
     if (c === true) return {};
     const b = c.budget;
     return {
-      ...(c.tools ? { tools: true } : {}),
-      ...(b
-        ? {
-            budget: {
-              calls: b.calls,
-              inputTokens: b.inputTokens,
-              outputTokens: b.outputTokens,
-              costUsd: b.costUsd,
-              windowMs: b.window,
-            },
-          }
-        : {}),
-      ...(c.routes?.length
-        ? {
-            routes: c.routes.map((r) => ({
-              model: buildRoute(r),
-              match: r.match,
-              ratings: r.ratings,
-            })),
-          }
-        : {}),
+      tools: c.tools || undefined,
+      budget: b
+        ? { calls: b.calls, inputTokens: b.inputTokens, outputTokens: b.outputTokens, costUsd: b.costUsd, windowMs: b.window }
+        : undefined,
+      routes: c.routes?.length ? c.routes.map((r) => ({ model: buildRoute(r), match: r.match, ratings: r.ratings })) : undefined,
     };
   };
   const all = policyOf(config.capabilities?.sampling);
@@ -52,5 +36,5 @@ export function samplingFromConfig(
     if (own !== undefined) servers[name] = own;
   }
   if (!all && !Object.values(servers).some(Boolean)) return undefined;
-  return { ...(all ? { all } : {}), ...(Object.keys(servers).length ? { servers } : {}) };
+  return { all: all || undefined, servers: Object.keys(servers).length ? servers : undefined };
 }

@@ -59,7 +59,7 @@ export function samplingHandler(init: SamplingHandlerInit): SamplingHandler {
     logger.info("sampling.answered", {
       server,
       model: model.modelId,
-      ...(runId ? { runId } : {}),
+      runId: runId || undefined,
       usage: response.usage,
       finishReason: response.finishReason,
       tools: request.tools?.length ?? 0,

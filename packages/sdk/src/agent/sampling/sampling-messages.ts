@@ -69,7 +69,7 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
           toolCallId: block.toolUseId,
           toolName: name,
           output: fenceToolOutput(name, resultText(block.content), block.isError === true),
-          ...(block.isError ? { isError: true } : {}),
+          isError: block.isError || undefined,
         });
       } else texts.push(summarise(block));
     }
@@ -82,7 +82,7 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
   }
   const tools: ModelToolDefinition[] | undefined = params.tools?.map((t) => ({
     name: t.name,
-    ...(t.description ? { description: t.description } : {}),
+    description: t.description || undefined,
     inputSchema: t.inputSchema as Record<string, unknown>,
   }));
   const mode = params.toolChoice?.mode;
@@ -90,11 +90,11 @@ export function toModelRequest(server: string, params: CreateMessageRequestParam
     mode === "required" ? "required" : mode === "none" ? "none" : mode === "auto" ? "auto" : undefined;
   return {
     messages,
-    ...(tools?.length ? { tools } : {}),
-    ...(tools?.length && toolChoice ? { toolChoice } : {}),
+    tools: tools?.length ? tools : undefined,
+    toolChoice: tools?.length ? toolChoice : undefined,
     maxOutputTokens: params.maxTokens,
-    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
-    ...(params.stopSequences?.length ? { stopSequences: params.stopSequences } : {}),
+    temperature: params.temperature,
+    stopSequences: params.stopSequences?.length ? params.stopSequences : undefined,
   };
 }
 

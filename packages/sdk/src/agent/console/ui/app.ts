@@ -103,7 +103,7 @@ async function draw(): Promise<void> {
   // A redraw keeps the focused control's place when it can (a button in a table that updates).
   const focusedId = document.activeElement?.id;
   main.replaceChildren(el);
-  drawn = { route: key, ...(update ? { update } : {}) };
+  drawn = { route: key, update };
   if (moved) main.focus();
   else if (focusedId) document.getElementById(focusedId)?.focus();
 }

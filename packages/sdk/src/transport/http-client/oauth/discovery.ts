@@ -108,7 +108,7 @@ export async function discover(
     if (!metadata?.token_endpoint) throw authError(name, `authorization server ${issuer.href} publishes no OAuth or OpenID metadata`);
     if (metadata.issuer !== undefined && trimSlash(metadata.issuer) !== trimSlash(issuer.href))
       throw authError(name, `authorization server metadata names issuer ${metadata.issuer}, not ${issuer.href}`);
-    return { resource, issuer: issuer.href, metadata, ...(prm.scopes_supported ? { resourceScopes: prm.scopes_supported } : {}) };
+    return { resource, issuer: issuer.href, metadata, resourceScopes: prm.scopes_supported };
   }
   // 2025-03-26: the authorization base URL is the server's origin.
   const base = new URL(server.origin);

@@ -63,6 +63,7 @@ export async function requestIdJag(
       resource: d.resource,
       subject_token: ia.idToken(),
       subject_token_type: ID_TOKEN,
+      // Form fields: an undefined value would be sent as the string "undefined".
       ...(scope ? { scope } : {}),
     },
     requestOptions(fetchFn, "identity provider", server, signal),

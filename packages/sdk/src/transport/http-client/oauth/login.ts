@@ -43,8 +43,8 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
     );
   const redirect = startLoopbackRedirect({
     onUrl: options.onUrl,
-    ...(options.port !== undefined ? { port: options.port } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    port: options.port,
+    timeoutMs: options.timeoutMs || undefined,
   });
   try {
     // Ask the server first: its 401 challenge may name the metadata and the scopes it wants.
@@ -52,7 +52,7 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     }).catch((e) => {
       throw new AgentdError(
         "E_UPSTREAM",
@@ -68,8 +68,8 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
     const stored = await store.getTokens(tokenKey(options.server, url));
     if (!stored) throw new AgentdError("E_UNAUTHORIZED", `MCP server '${options.server}': the login obtained no token`);
     return {
-      ...(stored.scope ? { scope: stored.scope } : {}),
-      ...(stored.expiresAt ? { expiresAt: stored.expiresAt } : {}),
+      scope: stored.scope || undefined,
+      expiresAt: stored.expiresAt || undefined,
       refreshable: stored.refreshToken !== undefined,
     };
   } finally {
@@ -98,8 +98,8 @@ export async function loginStatus(store?: TokenStore): Promise<LoginStatus[]> {
       server: key.slice(0, key.indexOf(" ")),
       resource: t.resource,
       issuer: t.issuer,
-      ...(t.scope ? { scope: t.scope } : {}),
-      ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}),
+      scope: t.scope || undefined,
+      expiresAt: t.expiresAt || undefined,
       refreshable: t.refreshToken !== undefined,
     });
   }

@@ -47,7 +47,7 @@ export function authError(
 ): AgentdError {
   return new AgentdError("E_UNAUTHORIZED", `MCP server '${server}': ${message}`, {
     data: { server, ...where },
-    ...(cause ? { cause } : {}),
+    cause: cause || undefined,
   });
 }
 
@@ -58,7 +58,7 @@ export function authError(
 export async function fetchMetadata<T>(fetchFn: typeof fetch, url: URL, server: string, signal?: AbortSignal): Promise<T | undefined> {
   let response: Response;
   try {
-    response = await fetchFn(url, { headers: { accept: "application/json" }, redirect: "follow", ...(signal ? { signal } : {}) });
+    response = await fetchFn(url, { headers: { accept: "application/json" }, redirect: "follow", signal });
   } catch (e) {
     throw authError(server, `could not fetch OAuth metadata ${url.href}: ${e instanceof Error ? e.message : String(e)}`, e);
   }

@@ -135,7 +135,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
     )
       scopes = [...scopes, "offline_access"];
     const scope = scopes?.length ? scopes.join(" ") : undefined;
-    this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", ...(scope ? { scope } : {}) });
+    this.logger.info("mcp.oauth.authorize", { status, grant: settings.grant ?? "authorization_code", scope: scope || undefined });
     const tokens =
       settings.grant === "client_credentials"
         ? await this.clientCredentials(d, scope, signal)
@@ -276,8 +276,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
       // RFC 6749 §6: the server may keep the refresh token (and scope) unchanged.
       await this.adopt({
         ...fresh,
-        ...(fresh.refreshToken ? {} : { refreshToken }),
-        ...((fresh.scope ?? t.scope) ? { scope: fresh.scope ?? t.scope } : {}),
+        refreshToken: fresh.refreshToken || refreshToken,
+        scope: (fresh.scope ?? t.scope) || undefined,
       });
       this.logger.info("mcp.oauth.refreshed", {});
       return true;

@@ -35,9 +35,9 @@ export async function resolveClient(
   const supported = d.metadata.token_endpoint_auth_methods_supported;
   const has = { secret: settings.clientSecret !== undefined, key: settings.privateKeyPem !== undefined };
   const keyed = {
-    ...(settings.clientSecret !== undefined ? { clientSecret: settings.clientSecret } : {}),
-    ...(settings.privateKeyPem !== undefined ? { privateKeyPem: settings.privateKeyPem } : {}),
-    ...(settings.signingAlg !== undefined ? { signingAlg: settings.signingAlg } : {}),
+    clientSecret: settings.clientSecret,
+    privateKeyPem: settings.privateKeyPem,
+    signingAlg: settings.signingAlg,
   };
   if (settings.clientId) return { clientId: settings.clientId, ...keyed, method: chooseAuthMethod(supported, has) };
   if (settings.clientMetadataUrl && d.metadata.client_id_metadata_document_supported === true)
@@ -46,7 +46,7 @@ export async function resolveClient(
   if (stored && (redirectUri === undefined || !stored.redirectUris || stored.redirectUris.includes(redirectUri)))
     return {
       clientId: stored.clientId,
-      ...(stored.clientSecret ? { clientSecret: stored.clientSecret } : {}),
+      clientSecret: stored.clientSecret || undefined,
       method: (stored.method as TokenAuthMethod) ?? chooseAuthMethod(supported, { secret: !!stored.clientSecret, key: false }),
     };
   if (!d.metadata.registration_endpoint)
@@ -104,9 +104,9 @@ async function register(
       : chooseAuthMethod(supported, { secret: !!secret, key: false });
   await store.setClient(d.issuer, {
     clientId: json.client_id,
-    ...(secret ? { clientSecret: secret } : {}),
+    clientSecret: secret || undefined,
     method: resolved,
-    ...(redirectUri ? { redirectUris: [redirectUri] } : {}),
+    redirectUris: redirectUri ? [redirectUri] : undefined,
   });
-  return { clientId: json.client_id, ...(secret ? { clientSecret: secret } : {}), method: resolved };
+  return { clientId: json.client_id, clientSecret: secret || undefined, method: resolved };
 }

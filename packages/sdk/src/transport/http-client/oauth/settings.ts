@@ -61,15 +61,15 @@ export function resolveOAuthSettings(
   }
   const privateKeyPem = config.privateKeyFile ? readSecretFile(config.privateKeyFile, "privateKeyFile", server) : undefined;
   return {
-    ...(config.clientId ? { clientId: config.clientId } : {}),
-    ...(clientSecret !== undefined ? { clientSecret } : {}),
-    ...(privateKeyPem !== undefined ? { privateKeyPem } : {}),
-    ...(config.signingAlg ? { signingAlg: config.signingAlg } : {}),
-    ...(config.clientMetadataUrl ? { clientMetadataUrl: config.clientMetadataUrl } : {}),
-    ...(config.scopes ? { scopes: config.scopes } : {}),
-    ...(config.grant ? { grant: config.grant } : {}),
-    ...(config.clientName ? { clientName: config.clientName } : {}),
-    ...(config.identityAssertion ? { identityAssertion: identityAssertionSettings(server, config.identityAssertion, env) } : {}),
+    clientId: config.clientId || undefined,
+    clientSecret,
+    privateKeyPem,
+    signingAlg: config.signingAlg || undefined,
+    clientMetadataUrl: config.clientMetadataUrl || undefined,
+    scopes: config.scopes,
+    grant: config.grant || undefined,
+    clientName: config.clientName || undefined,
+    identityAssertion: config.identityAssertion ? identityAssertionSettings(server, config.identityAssertion, env) : undefined,
   };
 }
 
@@ -101,8 +101,8 @@ function identityAssertionSettings(
   };
   return {
     tokenEndpoint: ia.tokenEndpoint,
-    ...(ia.clientId ? { clientId: ia.clientId } : {}),
-    ...(clientSecret ? { clientSecret } : {}),
+    clientId: ia.clientId || undefined,
+    clientSecret: clientSecret || undefined,
     idToken,
   };
 }

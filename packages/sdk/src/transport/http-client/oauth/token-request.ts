@@ -50,7 +50,7 @@ export function requestOptions(fetchFn: typeof fetch, what: string, server: stri
         throw authError(server, `${what} ${new URL(url).origin} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
       }),
     [oauth.allowInsecureRequests]: true,
-    ...(signal ? { signal } : {}),
+    signal,
   };
 }
 
@@ -86,9 +86,9 @@ export async function requestToken(
   if (answer.token_type !== "bearer") throw unsupportedType(answer.token_type, server);
   return {
     accessToken: answer.access_token,
-    ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
-    ...(answer.expires_in ? { expiresAt: Date.now() + answer.expires_in * 1000 } : {}),
-    ...((answer.scope ?? fields.scope) ? { scope: answer.scope ?? fields.scope } : {}),
+    refreshToken: answer.refresh_token || undefined,
+    expiresAt: answer.expires_in ? Date.now() + answer.expires_in * 1000 : undefined,
+    scope: (answer.scope ?? fields.scope) || undefined,
     resource: d.resource,
     issuer: d.issuer,
   };
