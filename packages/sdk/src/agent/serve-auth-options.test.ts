@@ -69,3 +69,13 @@ describe("serve.auth permissions and introspection", () => {
     expect(() => parseConfig({ serve: { auth: { tokenPermissions: ["admin"] } } }, {})).toThrow("serve.auth.tokenPermissions");
   });
 });
+
+describe("httpServeOptionsFromConfig's result", () => {
+  test("names only the keys that are set, so a caller can spread it over its own defaults", async () => {
+    const options = await httpServeOptionsFromConfig(parseConfig({ serve: { http: "127.0.0.1:0" } }, {}));
+    expect(options).toStrictEqual({ hostname: "127.0.0.1", port: 0 });
+    const merged = { responseMode: "json", allowedHosts: ["agent.example"], ...options };
+    expect(merged.responseMode).toBe("json");
+    expect(merged.allowedHosts).toEqual(["agent.example"]);
+  });
+});

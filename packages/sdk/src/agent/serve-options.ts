@@ -3,6 +3,7 @@
  * address, TLS material and bearer tokens read from their files, the binding policy checked with one line
  * naming what to add. Secrets are read here and never echoed: a wrong file may well be key material.
  */
+import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { AgentdConfig } from "../config/types.ts";
@@ -139,7 +140,7 @@ export async function httpServeOptionsFromConfig(
       `refusing to serve on ${hostname} without TLS and auth: add --tls-cert and --tls-key, and --auth-tokens FILE, --tls-ca (mTLS) or serve.auth.jwt issuers; behind an ingress or mesh that terminates TLS, --behind-proxy ADDRESSES with auth; or bind 127.0.0.1`,
     );
   const origins = [...(settings.allowedOrigins ?? []), ...(c?.allowedOrigins ?? [])];
-  return {
+  const options: HttpServeOptions = {
     hostname,
     port,
     tls: cert && key ? { cert, key, ca: ca || undefined, requireClientCert: ca ? true : undefined } : undefined,
@@ -161,6 +162,8 @@ export async function httpServeOptionsFromConfig(
     publicUrl: publicUrl || undefined,
     limits: c?.limits,
   };
+  // Public, and spread by callers over their own defaults: only the keys that are set.
+  return withoutUndefined(options) as HttpServeOptions;
 }
 
 /** Read-only tokens (`serve.auth.statusTokensFile`): principals `bearer:status#N`, allowed to read status only. */
