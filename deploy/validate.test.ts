@@ -12,7 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { triggerSpecsFromConfig } from "../packages/sdk/src/triggers/runner/trigger-specs.ts";
 import { parseConfig } from "../packages/sdk/src/config/load.ts";
-import { jobStoreFromConfig } from "../packages/sdk/src/agent/job-store-from-config.ts";
+import { jobStoreFromConfig } from "../packages/sdk/src/agent/from-config/job-store-from-config.ts";
 import { nullLogger } from "../packages/sdk/src/log.ts";
 import { EXIT } from "../packages/cli/src/exit-codes.ts";
 import { DEPLOY_DIR, type K8sObject, kubectl, render } from "./render.ts";

@@ -13,7 +13,31 @@ import { Glob } from "bun";
 
 const PACKAGES = resolve(import.meta.dir, "../..");
 
-/** SDK folders (a2a and mcp by their subfolders) and what each may import besides itself. */
+/** What every folder of the agent may import below it: the console answers the operator channel's errors (A2aError) as HTTP statuses (a2a/shared). */
+const AGENT_LOWER = [
+  "(root)",
+  "_internal",
+  "wire",
+  "transport",
+  "config",
+  "mcp",
+  "mcp/protocol",
+  "mcp/client",
+  "mcp/server",
+  "store",
+  "a2a/client",
+  "a2a/server",
+  "model",
+  "loop",
+  "tool",
+  "telemetry",
+  "triggers",
+  "supervisor",
+  "serve",
+  "a2a/shared",
+] as const;
+
+/** SDK folders (a2a, mcp and agent by their subfolders) and what each may import besides itself. */
 const SDK_EDGES: Record<string, readonly string[]> = {
   "(root)": ["_internal", "wire", "transport", "mcp", "model", "loop", "tool", "triggers", "supervisor", "telemetry", "config", "agent"],
   _internal: ["(root)"],
@@ -36,29 +60,28 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   // _internal: withoutUndefined, for the task table's options merged over their defaults.
   serve: ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],
   "a2a/server": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "mcp/client", "loop", "serve"],
+  // The agent's rooms (agent/<room>/) and its top (create-agent.ts, index.ts, the options and types). Each
+  // may reach every lower layer: AGENT_LOWER. The edges between rooms are listed as they stand.
   agent: [
-    "(root)",
-    "_internal",
-    "wire",
-    "transport",
-    "config",
-    "mcp",
-    "mcp/protocol",
-    "mcp/client",
-    "mcp/server",
-    "store",
-    "a2a/client",
-    "a2a/server",
-    "model",
-    "loop",
-    "tool",
-    "telemetry",
-    "triggers",
-    "supervisor",
-    "serve",
-    // The console answers the operator channel's errors (A2aError) as HTTP statuses.
-    "a2a/shared",
+    ...AGENT_LOWER,
+    "agent/checkpoint",
+    "agent/connections",
+    "agent/from-config",
+    "agent/live",
+    "agent/run",
+    "agent/sampling",
+    "agent/serving",
+    "agent/tools",
   ],
+  "agent/sampling": [...AGENT_LOWER],
+  "agent/checkpoint": [...AGENT_LOWER],
+  "agent/console": [...AGENT_LOWER],
+  "agent/connections": [...AGENT_LOWER, "agent", "agent/sampling"],
+  "agent/tools": [...AGENT_LOWER, "agent", "agent/connections", "agent/sampling"],
+  "agent/run": [...AGENT_LOWER, "agent", "agent/connections", "agent/live", "agent/serving", "agent/tools"],
+  "agent/live": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/serving"],
+  "agent/serving": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/console", "agent/from-config", "agent/live", "agent/sampling"],
+  "agent/from-config": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/connections", "agent/live", "agent/sampling", "agent/serving"],
 };
 
 /** Which `@agentd/*` entry points each package's production code may import. */
@@ -76,7 +99,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|\bimport\(\
 function unitOf(pathInSrc: string): string {
   const parts = pathInSrc.split("/");
   if (parts.length === 1) return "(root)";
-  if ((parts[0] === "a2a" || parts[0] === "mcp") && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  if ((parts[0] === "a2a" || parts[0] === "mcp" || parts[0] === "agent") && parts.length > 2) return `${parts[0]}/${parts[1]}`;
   return parts[0]!;
 }
 

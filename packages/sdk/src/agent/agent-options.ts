@@ -21,10 +21,10 @@ import type { Telemetry } from "../telemetry/types.ts";
 import type { LocalTools } from "../tool/local-tool-set.ts";
 import type { TokenStore } from "../transport/http-client/index.ts";
 import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
-import type { ReloadPlan } from "./reload.ts";
+import type { ReloadPlan } from "./live/reload.ts";
 import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
-import type { AgentTriggerOptions } from "./serve-triggers.ts";
-import type { ServeOptions } from "./serve-agent.ts";
+import type { AgentTriggerOptions } from "./live/configured-triggers.ts";
+import type { ServeOptions } from "./serving/serve-agent.ts";
 
 /**
  * Options of {@link createAgent}, grouped the way `agentd.json` groups them (`limits`, `capabilities`,

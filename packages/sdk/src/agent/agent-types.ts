@@ -13,10 +13,10 @@ import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 import type { TriggerStatus } from "../triggers/runner/trigger-status.ts";
-import type { AgentStream } from "./agent-stream.ts";
-import type { ReloadPlan, ReloadReport } from "./reload.ts";
+import type { AgentStream } from "./run/agent-stream.ts";
+import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
 import type { SamplingReport } from "./sampling/sampling-ledger.ts";
-import type { ServeOptions, Serving } from "./serve-agent.ts";
+import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
 
 /** Options of one run. */
 export interface AgentRunOptions {

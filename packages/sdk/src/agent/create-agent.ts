@@ -23,21 +23,21 @@ import type { RunEvent } from "../loop/events.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { agentConnections } from "./agent-connections.ts";
-import { AgentLifecycle } from "./agent-lifecycle.ts";
-import { agentLogging } from "./agent-logging.ts";
+import { agentConnections } from "./connections/agent-connections.ts";
+import { AgentLifecycle } from "./run/agent-lifecycle.ts";
+import { agentLogging } from "./run/agent-logging.ts";
 import type { AgentOptions } from "./agent-options.ts";
-import { AgentServing } from "./agent-serving.ts";
-import { ownTools, servedOwnTools } from "./agent-subagents.ts";
-import { streamRun } from "./agent-stream.ts";
-import { agentTools } from "./agent-tools.ts";
+import { AgentServing } from "./serving/agent-serving.ts";
+import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
+import { streamRun } from "./run/agent-stream.ts";
+import { agentTools } from "./tools/agent-tools.ts";
 import type { Agent } from "./agent-types.ts";
-import { liveTriggers } from "./live-triggers.ts";
-import { createRun, newRunId } from "./run-agent.ts";
+import { liveTriggers } from "./live/live-triggers.ts";
+import { createRun, newRunId } from "./run/run-agent.ts";
 
 export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
-export { newRunId } from "./run-agent.ts";
+export { newRunId } from "./run/run-agent.ts";
 
 /**
  * Create an agent. Nothing is connected until `connect()`, the first `run()`, `start()` or `serve()`.

@@ -28,9 +28,9 @@ export {
   type RunFinishOk,
   type RunFinishFailed,
   type RunStatus,
-} from "./agent-stream.ts";
-export type { ReloadReport, ReloadPlan, LiveSettings } from "./reload.ts";
-export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./reload-on-change.ts";
+} from "./run/agent-stream.ts";
+export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
+export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 
 // ── From config: the agent, and its parts, each `…FromConfig(config)` ──
 export {
@@ -43,17 +43,17 @@ export {
   type ModelFactory,
   type ModelSettings,
   type ModelDialectName,
-} from "./from-config.ts";
+} from "./from-config/from-config.ts";
 export {
   httpServeOptionsFromConfig,
   metricsServeOptionsFromConfig,
   parseListen,
   type HttpServeSettings,
   type MetricsServeSettings,
-} from "./serve-options.ts";
-export { a2aServeOptionsFromConfig, serveOptionsFromConfig, type ServeSettings } from "./serve-from-config.ts";
-export { supervisorFromConfig } from "./subagents-from-config.ts";
-export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./token-store-from-config.ts";
+} from "./from-config/serve-options-from-config.ts";
+export { a2aServeOptionsFromConfig, serveOptionsFromConfig, type ServeSettings } from "./from-config/serve-from-config.ts";
+export { supervisorFromConfig } from "./from-config/subagents-from-config.ts";
+export { tokenStoreFromConfig, type ConfiguredTokenStore } from "./from-config/token-store-from-config.ts";
 export {
   triggerSpecsFromConfig,
   checkCronEngine,
@@ -70,14 +70,14 @@ export {
 } from "../triggers/runner/trigger-specs.ts";
 
 // ── Serving, triggers, subagent children ──
-export type { ServeOptions, Serving, HttpServeOptions } from "./serve-agent.ts";
-export type { AgentTriggerOptions } from "./serve-triggers.ts";
+export type { ServeOptions, Serving, HttpServeOptions } from "./serving/serve-agent.ts";
+export type { AgentTriggerOptions } from "./live/configured-triggers.ts";
 export { AgentTriggers, type AgentTriggersOptions, type TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 export { isAlreadyDone, ALREADY_DONE, type TriggerRunData } from "../triggers/runner/trigger-runner.ts";
 export type { TriggerStatus, TriggerState } from "../triggers/runner/trigger-status.ts";
 export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } from "./subagent-child.ts";
 
 // ── MCP servers and agents the agent reaches ──
-export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connect-server.ts";
-export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./mcp-tool-set.ts";
+export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connections/connect-server.ts";
+export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./tools/mcp-tool-set.ts";
 export type { A2aAgentConfig } from "../a2a/client/tool-set.ts";

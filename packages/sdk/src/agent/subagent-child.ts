@@ -16,11 +16,11 @@ import { ProgressMeter } from "../supervisor/progress-meter.ts";
 import { ScopedToolSet } from "../supervisor/scoped-tool-set.ts";
 import { SubagentToolSet } from "../supervisor/self-tools.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { connectManagedServer } from "./connect-server.ts";
-import { modelFromConfig, type ModelFactory } from "./from-config.ts";
-import { McpToolSet } from "./mcp-tool-set.ts";
+import { connectManagedServer } from "./connections/connect-server.ts";
+import { modelFromConfig, type ModelFactory } from "./from-config/from-config.ts";
+import { McpToolSet } from "./tools/mcp-tool-set.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
-import { childApiKey, childSupervisor } from "./subagents-from-config.ts";
+import { childApiKey, childSupervisor } from "./from-config/subagents-from-config.ts";
 
 /** What a subagent child needs from its program: how to build models, where telemetry goes. */
 export interface SubagentChildOptions {

@@ -1,6 +1,6 @@
 /** The `a2aAgents` block of agentd.json: its shape, `${VAR}` in headers, and one line per mistake. */
 import { describe, expect, test } from "bun:test";
-import { agentOptionsFromConfig } from "../agent/from-config.ts";
+import { agentOptionsFromConfig } from "../agent/from-config/from-config.ts";
 import { parseConfig } from "./load.ts";
 
 const message = (f: () => unknown): string => {

@@ -41,7 +41,7 @@ describe("model thinking, prompt cache and split prices", () => {
 
 describe("the responses dialect", () => {
   test("model.dialect responses and previousResponseId parse, and reach the model factory", async () => {
-    const { modelFromConfig } = await import("../agent/from-config.ts");
+    const { modelFromConfig } = await import("../agent/from-config/from-config.ts");
     const c = parseConfig(
       { model: { dialect: "responses", name: "gpt-5-mini", previousResponseId: true, thinking: { effort: "low" } } },
       {},

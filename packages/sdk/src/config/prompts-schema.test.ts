@@ -1,6 +1,6 @@
 /** The `prompts` block of agentd.json: its shape, placeholders checked against the arguments, one line per mistake. */
 import { describe, expect, test } from "bun:test";
-import { agentOptionsFromConfig } from "../agent/from-config.ts";
+import { agentOptionsFromConfig } from "../agent/from-config/from-config.ts";
 import { parseConfig } from "./load.ts";
 
 const message = (f: () => unknown): string => {

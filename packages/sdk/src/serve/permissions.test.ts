@@ -6,7 +6,7 @@
  * grants it, before anything runs; a read-status principal reads its status but starts nothing.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { SelfHost, type Serving } from "../agent/serve-agent.ts";
+import { SelfHost, type Serving } from "../agent/serving/serve-agent.ts";
 import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { call, openSession, post, request } from "@agentd/test-support/raw-mcp-http";
 import type { SelfRunner } from "./self-mcp.ts";

@@ -1,0 +1,159 @@
+/**
+ * An agent's lifecycle: which runs are in flight (to cancel one by id, or what a drain's grace did not
+ * cover), and the shutdown in its order — `drain()` stops taking work and lets what is in flight finish
+ * within the grace, `close()` cancels what is left and releases everything. Kept apart from running and
+ * serving so the order of a shutdown reads in one place.
+ */
+import type { Logger } from "../../log.ts";
+import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
+import { MAX_TIMEOUT_MS, setLongTimeout } from "../../_internal/timer.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import type { AgentLifecycleStatus, DrainOptions } from "../agent-types.ts";
+import type { SelfHost } from "../serving/serve-agent.ts";
+
+/** What the lifecycle reaches of its agent. */
+export interface LifecycleParts {
+  /** The served host, once the agent serves. */
+  host: () => SelfHost | undefined;
+  /** The current triggers and those a reload replaced. */
+  triggers: () => AgentTriggers[];
+  /** Called first when closing (served tasks stopped by the shutdown stay working in the checkpoint). */
+  beforeClose: () => void;
+  /** Everything the agent holds, released once its runs are cancelled (endpoints, checkpoint, children, connections). */
+  release: () => Promise<void>;
+  logger: Logger;
+}
+
+/** A run being tracked: its controller, and `end()` once it is over. */
+export interface TrackedRun {
+  controller: AbortController;
+  end(): void;
+}
+
+/** See the module header. */
+export class AgentLifecycle {
+  state: AgentLifecycleStatus["state"] = "running";
+  /** Runs in flight (direct, triggered, served), cancelled when a drain's grace runs out. */
+  readonly inFlight = new Set<AbortController>();
+  private readonly runs = new Map<string, AbortController>();
+  private readonly settled = new Set<() => void>();
+  private closing: Promise<void> | undefined;
+  private draining: Promise<void> | undefined;
+  private quiescing: Promise<void> | undefined;
+  /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
+  private drainReason: string | undefined;
+
+  constructor(private readonly parts: LifecycleParts) {}
+
+  /** Track a run under `runId`; the caller's `signal` aborts it too. */
+  begin(runId: string, signal: AbortSignal | undefined): TrackedRun {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    this.inFlight.add(controller);
+    this.runs.set(runId, controller);
+    return {
+      controller,
+      end: () => {
+        signal?.removeEventListener("abort", onAbort);
+        this.inFlight.delete(controller);
+        if (this.runs.get(runId) === controller) this.runs.delete(runId);
+        for (const s of this.settled) s();
+      },
+    };
+  }
+
+  /** The ids of the runs in flight. */
+  runIds(): string[] {
+    return [...this.runs.keys()];
+  }
+
+  /** Abort the run in flight with this id; false when none is. */
+  cancel(runId: string, reason: string): boolean {
+    const c = this.runs.get(runId);
+    if (!c) return false;
+    c.abort(new AgentdError("E_ABORTED", reason));
+    return true;
+  }
+
+  /** Resolve once no run is in flight, or at `deadline`. */
+  private async runsSettled(deadline: number): Promise<void> {
+    while (this.inFlight.size > 0 && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          cancel();
+          this.settled.delete(done);
+          resolve();
+        };
+        const cancel = setLongTimeout(done, deadline - Date.now());
+        this.settled.add(done);
+      });
+  }
+
+  /** Close every endpoint, trigger, subagent and connection; idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.state = "closed";
+      this.parts.beforeClose();
+      // Every request still in flight gets its final answer first (the run cancelled by the shutdown), then
+      // its run is cancelled with the same words.
+      const cancelled = new AgentdError("E_ABORTED", `run cancelled by shutdown (${this.drainReason ?? "the agent is closing"})`);
+      this.parts.host()?.interrupt(cancelled.message);
+      // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
+      if (this.quiescing) for (const c of this.inFlight) c.abort(cancelled);
+      await Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: 0 })));
+      for (const c of this.inFlight) c.abort(cancelled);
+      await this.parts.release();
+    })();
+    return this.closing;
+  }
+
+  /**
+   * Stop taking work (runs, triggers, served requests) and let what is in flight finish; at `graceMs`
+   * (Infinity: never) cancel what is left. The agent stays up (serving status) until closed.
+   */
+  private quiesce(graceMs: number, reason: string): Promise<void> {
+    this.quiescing ??= (async () => {
+      const { logger } = this.parts;
+      this.state = "draining";
+      this.drainReason = reason;
+      this.parts.host()?.stopTaking();
+      const deadline = Date.now() + graceMs;
+      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.inFlight.size });
+      const triggersStopped = Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
+      await this.runsSettled(deadline);
+      await this.parts.host()?.settle(deadline);
+      // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
+      await triggersStopped;
+      if (this.draining || this.state !== "draining") return;
+      for (const c of this.inFlight) c.abort(this.drainReason ?? reason);
+      this.state = "drained";
+      logger.info("agent.drained", { reason });
+    })();
+    return this.quiescing;
+  }
+
+  /** See {@link Agent.drain}. */
+  drain(graceMs: number, reason: string, options: DrainOptions): Promise<void> {
+    // A second drain joins the first (its grace stands); `close()` is the way to stop at once.
+    if (this.state === "closed") return this.close();
+    if (options.close === false) return this.quiesce(graceMs, reason);
+    this.draining ??= (async () => {
+      this.drainReason = reason;
+      // An operator's drain may be going already (with a longer grace): this one's grace bounds the wait.
+      const quiescing = this.quiescing;
+      if (quiescing)
+        await new Promise<void>((resolve) => {
+          const cancel = setLongTimeout(resolve, graceMs);
+          void quiescing.then(() => {
+            cancel();
+            resolve();
+          });
+        });
+      else await this.quiesce(graceMs, reason);
+      await this.close();
+    })();
+    return this.draining;
+  }
+}

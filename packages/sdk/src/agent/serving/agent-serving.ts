@@ -1,0 +1,160 @@
+/**
+ * Serving an agent: the one self-MCP host (agent.run, agent://status, run history, the console's facts,
+ * the operator channel) built the first time the agent serves, shared by every endpoint it serves on;
+ * `/readyz` asks whether the model is set and the required servers connect. Before the first endpoint
+ * answers, served tasks kept in the checkpoint are restored, so a client polling a task from before a
+ * restart finds it working.
+ */
+import type { OperatorControl } from "../../a2a/server/operator.ts";
+import type { LogRecord, Logger } from "../../log.ts";
+import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
+import { canonicalOperators } from "../../serve/principal.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
+import { agentConsoleFacts } from "../console/agent-facts.ts";
+import type { AgentOptions } from "../agent-options.ts";
+import type { Agent } from "../agent-types.ts";
+import type { LiveConfig } from "../live/live-config.ts";
+import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
+import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
+import type { SelfMcpOptions } from "../../serve/self-mcp.ts";
+
+/** What serving reaches of its agent. */
+export interface ServingParts {
+  agent: () => Agent;
+  /** The agent's runs (refused once the host drains). */
+  run: Agent["run"];
+  connect: () => Promise<void>;
+  clients: ReadonlyMap<string, ManagedMcpClient>;
+  config: () => LiveConfig;
+  ledger: SamplingLedger | undefined;
+  /** The subagent and `serve: true` tools on the served surface (agent-subagents.ts). */
+  extend: Pick<SelfMcpOptions, "extend">;
+  /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
+  servedCheckpoint: AgentCheckpoint | undefined;
+  mirrorTo: (sink: (record: LogRecord) => void) => void;
+  logger: Logger;
+}
+
+/** See the module header. */
+export class AgentServing {
+  /** The self-MCP host, once the agent serves. */
+  host: SelfHost | undefined;
+  /** Endpoints being served. */
+  count = 0;
+  private restored: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly parts: ServingParts,
+  ) {}
+
+  /** Serve one more endpoint (the host is built by the first): see {@link Agent.serve}. */
+  async serve(asked: ServeOptions | undefined): Promise<Serving> {
+    const serveOptions = this.withDefaults(asked ?? (await this.options.serve?.endpoint?.()) ?? { stdio: true });
+    const h = this.selfHost();
+    const { servedCheckpoint, logger } = this.parts;
+    // Before the first endpoint answers: a client polling a task from before a restart finds it working.
+    if (servedCheckpoint)
+      await (this.restored ??= servedCheckpoint.servedTasks().then((records) => {
+        const restored = h.self.tasks?.restore(records) ?? 0;
+        if (records.length) logger.info("checkpoint.served-tasks-restored", { key: servedCheckpoint.key, tasks: restored });
+      }));
+    const serving = await h.serve(serveOptions);
+    this.count++;
+    return serving;
+  }
+
+  /** An HTTP endpoint gets the agent's A2A endpoint unless it says otherwise; the card's version is the agent's. */
+  private withDefaults(o: ServeOptions): ServeOptions {
+    if (!("http" in o)) return o;
+    const configured = this.options.serve?.a2a;
+    const a2a = o.a2a === true ? (configured ?? {}) : o.a2a === false ? undefined : (o.a2a ?? configured);
+    if (!a2a) return { ...o, a2a: false };
+    return { ...o, a2a: { ...a2a, card: { ...a2a.card, version: a2a.card?.version ?? this.options.serve?.version } } };
+  }
+
+  /** For `/readyz`: a model is set and the required servers connect. */
+  private readonly ready = async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
+    if (!this.options.model) return { ok: false, reason: "model not configured" };
+    try {
+      await this.parts.connect();
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, reason: `not ready: ${(e as Error).message}` };
+    }
+  };
+
+  /** The self-MCP host, built once. */
+  selfHost(): SelfHost {
+    if (this.host) return this.host;
+    const { options, parts, ready } = this;
+    const config = parts.config();
+    const { ledger, logger } = parts;
+    const serve = options.serve ?? {};
+    const notifications = options.capabilities?.serverNotifications === true;
+    const triggers = config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {};
+    const created: SelfHost = new SelfHost({
+      runner: {
+        run: (input, o) =>
+          created.isDraining
+            ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
+            : parts.run(input, o),
+      },
+      version: serve.version,
+      capabilities: { serverNotifications: notifications, tasks: options.capabilities?.tasks || undefined },
+      operators: serve.operators ? canonicalOperators(serve.operators, "serve.operators") : undefined,
+      runHistory: serve.runHistory,
+      taskSupport: serve.taskSupport,
+      taskJournal: parts.servedCheckpoint?.served,
+      servedRuns: options.durability?.servedRuns,
+      prompts: config.settings.prompts,
+      ...triggers,
+      control: operatorControl(parts.agent),
+      sampling: ledger ? () => ledger.byServer() : undefined,
+      ...parts.extend,
+      ready,
+      console: agentConsoleFacts({
+        version: serve.version,
+        clients: parts.clients,
+        mcpServers: options.mcpServers,
+        a2aAgents: options.a2aAgents,
+        supervisor: options.subagents,
+        lifecycle: () => ({ ...parts.agent().status() }),
+        ready,
+        ...triggers,
+        // A reload may replace the triggers: each listener follows whichever table is current.
+        onTriggersChange: (listener) => {
+          let off = config.triggers?.onChange(listener);
+          const offReload = config.onReload(() => {
+            off?.();
+            off = config.triggers?.onChange(listener);
+            listener();
+          });
+          return () => {
+            off?.();
+            offReload();
+          };
+        },
+      }),
+      logger,
+    });
+    if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
+    this.host = created;
+    return created;
+  }
+}
+
+/** What the A2A operator channel reaches (a2a/server/operator.ts). */
+function operatorControl(agent: () => Agent): OperatorControl {
+  return {
+    lifecycle: () => agent().status(),
+    drain: (graceMs, reason) => agent().drain(graceMs, reason, { close: false }),
+    cancelRun: (runId, reason) => agent().cancel(runId, reason),
+    runIds: () => agent().runIds(),
+    pauseTriggers: (ids) => agent().pauseTriggers(ids),
+    resumeTriggers: (ids) => agent().resumeTriggers(ids),
+    reload: () => agent().reload(),
+  };
+}
