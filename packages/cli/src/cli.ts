@@ -6,6 +6,7 @@ import { AgentdError, scrubSecrets } from "@agentd/sdk";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { forTerminal } from "./terminal-text.ts";
 
 /** Where the CLI writes. Tests pass their own. */
 export interface CliIo {
@@ -194,8 +195,9 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     const code = exitCodeFor(error);
-    // A value from the environment (a header, a URL) can come back inside an upstream's error text.
-    io.stderr(`agentd: ${scrubSecrets(describeError(error))}\n`);
+    // A value from the environment (a header, a URL) can come back inside an upstream's error text, and so
+    // can a peer's control characters: the line is shown escaped.
+    io.stderr(`agentd: ${forTerminal(scrubSecrets(describeError(error)), { lines: true })}\n`);
     // The pointer to --help is for a mistake in the command line, not in the config or the store's directory.
     if (code === EXIT.usage && !(AgentdError.isInstance(error) && (error.code === "E_CONFIG_INVALID" || error.code === "E_STORE_LOCKED")))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);

@@ -85,6 +85,19 @@ describe("stderrLogger pretty", () => {
     expect(out.lines[0]).toContain("final · 900 in / 80 out tokens (700 cached, 100 cache-written, 30 reasoning) · 20ms");
   });
 
+  test("peers' text in a line (a server's stderr, a tool's name, an upstream's error) is shown escaped", () => {
+    const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x9b31m\r";
+    const out = sink();
+    const log = stderrLogger({ format: "pretty", write: out.write });
+    log.info("mcp.stderr", { server: "fs", line: `oops${esc}` });
+    log.info("tool.result", { runId: "r", turn: 1, name: `t${esc}`, qualifiedName: `fs/t${esc}`, isError: true, size: 1, durationMs: 1 });
+    log.warn("mcp.failed", { server: "fs", error: `bad${esc}`, data: { message: `deep\x9b${esc}` } });
+    for (const line of out.lines) {
+      expect(line.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect(line).toContain("\\u001b]0;pwned\\u0007");
+    }
+  });
+
   test("a run reads as compact lines: time, badge, event, key fields", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });

@@ -32,6 +32,7 @@ import {
   renderTools,
 } from "./mcp-render.ts";
 import { durationFlag } from "./shared-args.ts";
+import { forTerminal } from "../terminal-text.ts";
 
 export const mcpExamples = [
   "agentd mcp                                        # the configured servers",
@@ -96,7 +97,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         ...p.request,
         onprogress: (pr) =>
           process.stderr.write(
-            `progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`,
+            `${forTerminal(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}`)}\n`,
           ),
       });
       out(json ? asJson(result) : renderCallResult(result));
@@ -132,7 +133,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         } as never,
         p.request,
       );
-      out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
+      out(json ? asJson(result) : result.completion.values.map((v) => `${forTerminal(String(v))}\n`).join(""));
       return EXIT.ok;
     }
     default: {

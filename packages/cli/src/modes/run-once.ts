@@ -27,7 +27,7 @@ import {
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
-import { formatText } from "./format-result.ts";
+import { answerFor, formatText } from "./format-result.ts";
 import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
 
@@ -129,7 +129,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       const { type: _type, ...envelope } = finish;
       if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
       else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
-      else if (finish.status === "ok") out(formatText(finish));
+      else if (finish.status === "ok") out(answerFor(process.stdout, formatText(finish)));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
     if (error !== undefined) {

@@ -7,6 +7,7 @@
  * written. `renderStatus` is pure (tested alone); `createStatusLine` owns the timer and the terminal.
  */
 import type { AgentStreamEvent } from "@agentd/sdk";
+import { forTerminal } from "../terminal-text.ts";
 
 /** What the run is doing, as far as the status line knows. */
 export interface StatusState {
@@ -91,7 +92,8 @@ export function renderStatus(state: StatusState, now: number, columns = 80): str
     parts.push(`${l.name} ${l.args} ${l.isError ? "failed" : "done"} in ${formatElapsed(l.durationMs)}`);
   }
   const spinner = SPINNER[Math.floor(now / 100) % SPINNER.length];
-  const line = `${spinner} ${parts.join(" · ")}`;
+  // Tool names and arguments are a server's and a model's text: escaped, so the line stays one line.
+  const line = `${spinner} ${forTerminal(parts.join(" · "))}`;
   const max = Math.max(10, columns - 1);
   return Array.from(line).length > max
     ? `${Array.from(line)
