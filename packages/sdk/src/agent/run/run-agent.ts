@@ -6,6 +6,7 @@
  * history.
  */
 import type { Logger } from "../../log.ts";
+import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import { runLoop } from "../../loop/run-loop.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
@@ -86,7 +87,10 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         trigger: runOptions.triggerEvent,
       });
       if (runOptions.triggerEvent) parts.host()?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
-      const emit = (event: RunEvent) => {
+      const emit = (raw: RunEvent) => {
+        // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
+        // surface that reads the run's events: telemetry, the run history, the console, listeners.
+        const event = maskSecrets(raw);
         recorder?.onEvent(event);
         // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
         const traceparent =
@@ -120,11 +124,14 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         logger: logger.child({ runId }),
         tracer: recorder,
         resume,
-        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) : undefined,
+        // The saved conversation goes to the store: without the secrets (the model saw them already).
+        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, maskSecrets(messages)) : undefined,
       });
       const sampling = ledger?.takeRun(runId);
-      return sampling ? { ...result, sampling } : result;
+      // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
+      return maskSecrets(sampling ? { ...result, sampling } : result);
     } catch (e) {
+      maskErrorSecrets(e);
       // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
       aborted = AgentdError.isInstance(e) && e.code === "E_ABORTED";
       throw e;
