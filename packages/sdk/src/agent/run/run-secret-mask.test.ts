@@ -4,11 +4,11 @@
  * and the error a failed run rejects with. Over a scripted model and an in-memory tool that echoes the secret.
  */
 import { afterEach, expect, test } from "bun:test";
-import { memoryToolSet } from "../loop/__fixtures__/memory-tools.ts";
-import { callTools, reply, scriptedModel, type Step } from "../loop/__fixtures__/scripted-model.ts";
-import type { RunEvent } from "../loop/events.ts";
-import { registerSecretValue } from "../secret-values.ts";
-import { type Agent, createAgent } from "./create-agent.ts";
+import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
+import { callTools, reply, scriptedModel, type Step } from "../../loop/__fixtures__/scripted-model.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import { registerSecretValue } from "../../secret-values.ts";
+import { type Agent, createAgent } from "../create-agent.ts";
 
 const SECRET = "run-Secret-4Fq9Lz2Wx";
 registerSecretValue(SECRET);
