@@ -50,17 +50,28 @@ export function forgetSecretValue(value: string): void {
 /** Whether any secret is registered (when none is, masking is skipped entirely). */
 export const hasSecretValues = (): boolean => secretValues.size > 0;
 
-function secretMatcher(): RegExp {
-  // Longest first, so a value containing another is masked whole.
-  matcher ??= new RegExp(
-    [...secretValues]
-      .sort((a, b) => b.length - a.length)
-      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("|"),
-    "g",
-  );
-  return matcher;
+/** The registered values compiled: built when the set changes, reused until it changes again. */
+export interface CompiledSecrets {
+  /** Every form of every value, longest first (a value containing another is masked whole). */
+  matcher: RegExp;
+  /** Every form of every value (as is, JSON-escaped, URL-encoded), longest first. */
+  forms: readonly string[];
 }
+
+let compiled: CompiledSecrets | undefined;
+
+/** The compiled set, or undefined when no secret is registered. */
+export function compiledSecrets(): CompiledSecrets | undefined {
+  if (secretValues.size === 0) return undefined;
+  if (matcher === undefined || compiled?.matcher !== matcher) {
+    const forms = [...secretValues].sort((a, b) => b.length - a.length);
+    matcher = new RegExp(forms.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+    compiled = { matcher, forms };
+  }
+  return compiled;
+}
+
+const secretMatcher = (): RegExp => (compiledSecrets() as CompiledSecrets).matcher;
 
 /** `s` with every registered secret value written `[redacted]`; `s` itself when none is registered. */
 export const maskSecretValues = (s: string): string => (secretValues.size === 0 ? s : s.replace(secretMatcher(), REDACTED));

@@ -8,6 +8,7 @@
 import type { Logger } from "../../log.ts";
 import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import type { RunEvent } from "../../loop/events.ts";
+import { maskRunEvents } from "../../loop/mask-run-events.ts";
 import { runLoop } from "../../loop/run-loop.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
 import { type AuthorizationAsk, withAuthorization } from "../../mcp/client/authorization-ask.ts";
@@ -87,10 +88,7 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         trigger: runOptions.triggerEvent,
       });
       if (runOptions.triggerEvent) parts.host()?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
-      const emit = (raw: RunEvent) => {
-        // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
-        // surface that reads the run's events: telemetry, the run history, the console, listeners.
-        const event = maskSecrets(raw);
+      const emit = (event: RunEvent) => {
         recorder?.onEvent(event);
         // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
         const traceparent =
@@ -120,7 +118,9 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         signal: controller.signal,
         stream: runOptions.stream,
         backpressure: runOptions.backpressure,
-        onEvent: emit,
+        // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
+        // surface that reads the run's events: telemetry, the run history, the console, listeners.
+        onEvent: maskRunEvents(emit),
         logger: logger.child({ runId }),
         tracer: recorder,
         resume,

@@ -38,6 +38,10 @@ test("the events, the answer and the structured output of a run carry the secret
   expect(seen).not.toContain(SECRET);
   expect(events.find((e) => e.type === "tool-result")).toMatchObject({ summary: "the key is [redacted]" });
   expect(events.find((e) => e.type === "tool-call")).toMatchObject({ arguments: { hint: "try [redacted]" } });
+  // The model wrote the answer three characters a delta: the secret, split over them, is masked too.
+  const streamed = events.flatMap((e) => (e.type === "text-delta" ? [e.delta] : [])).join("");
+  expect(streamed).toContain("[redacted]");
+  expect(streamed).not.toContain(SECRET.slice(0, 4));
   expect(result.text).toBe(JSON.stringify({ said: "it was [redacted]" }));
   expect(result.output).toEqual({ said: "it was [redacted]" });
 });
