@@ -3,8 +3,9 @@
  * model's answer holds `authorization: Bearer <AGENT_API_KEY>`) and a stdio server quoting its `${VAR}`
  * environment. Real processes: `agentd serve --http --console --a2a` with its fleet history in an `agentd
  * store --dir` child; the MCP caller's answer, `agent://runs/{id}`, the console's snapshot, the store's files
- * on disk and an A2A task's artifact all show `[redacted]` where the key was. And `agentd run --json` with a
- * server whose secret comes from an editor config's `envFile`.
+ * on disk and an A2A task's artifact all show `[redacted]` where the key was. And `agentd run`: `--stream`
+ * with the secret written over three deltas, `--json` with a server whose secret comes from an editor
+ * config's `envFile`.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -118,6 +119,34 @@ describe("secrets a peer echoes are masked on every surface", () => {
     const record = JSON.stringify((await call(serve.url, session, 2, "resources/read", { uri: "agent://runs/w1" })).response);
     expect(record).toContain("ECHO_TOKEN=[redacted]");
     expect(record).not.toContain(MCP_SECRET);
+  }, 60_000);
+
+  test("agentd run --stream: a secret the model writes over several deltas is masked in the deltas too", async () => {
+    ws = new CliWorkspace();
+    // The gateway streams an answer in three deltas: 10 + 16 + 10 characters put the secret across all three.
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [
+        (req) => ({ toolCalls: [{ name: toolLike(req, "whoami"), arguments: {} }] }),
+        (req) => ({ text: `${"A".repeat(10)}${/ECHO_TOKEN=(\S+)/.exec(req.lastToolResult ?? "")?.[1] ?? "?"}${"B".repeat(10)}` }),
+      ],
+    });
+    ws.writeConfig({
+      model: { intelligence: gateway.url, dialect: "openai", name: "m" },
+      mcpServers: { leaky: { command: process.execPath, args: [ECHO_SERVER], env: { ECHO_TOKEN: "${MCP_SECRET}" } } },
+    });
+    const run = await ws.run(["run", "who are you?", "--stream"], { env: { MCP_SECRET } });
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const streamed = lines.flatMap((e) => (e.type === "text-delta" ? [e.delta as string] : [])).join("");
+    expect(streamed.startsWith("A".repeat(10))).toBe(true);
+    expect(streamed).toContain("[redacted]");
+    expect(streamed.endsWith("B".repeat(10))).toBe(true);
+    expect(streamed).not.toContain(MCP_SECRET.slice(3));
+    expect(run.stdout).not.toContain(MCP_SECRET);
   }, 60_000);
 
   test("agentd run --json: a value from an editor config's envFile, echoed by the server's tool, is masked", async () => {
