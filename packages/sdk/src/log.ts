@@ -3,10 +3,7 @@
  * `tool.call`, `mcp.stderr` …) and carry flat fields. Secrets never go in fields: callers pass ids and
  * sizes, not tokens or whole payloads, and {@link redact} masks anything that looks like a credential.
  */
-
 import { maskSecretValues } from "./secret-values.ts";
-
-export { MIN_SECRET_CHARS, registerSecretValue } from "./secret-values.ts";
 
 /** Severity, lowest first. Mirrors the RFC 5424 subset MCP logging uses at the edges. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
