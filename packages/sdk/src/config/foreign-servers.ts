@@ -14,6 +14,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import dotenv from "dotenv";
 import * as v from "valibot";
+import { registerSecretValue } from "../secret-values.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { editorContext, EditorOnlyVariable, expandEditorVariables, type EditorContext } from "./editor-variables.ts";
 import { formatIssue } from "./format-issue.ts";
@@ -54,7 +55,10 @@ function withEnvFile(entry: Record<string, unknown>, ctx: EditorContext, at: str
     );
   }
   const own = rest.env && typeof rest.env === "object" && !Array.isArray(rest.env) ? (rest.env as Record<string, unknown>) : {};
-  return { ...rest, env: { ...dotenv.parse(text), ...own } };
+  const fromFile = dotenv.parse(text);
+  // An env file holds what a server needs to authenticate: its values are secrets, as `${VAR}` values are.
+  for (const value of Object.values(fromFile)) registerSecretValue(value);
+  return { ...rest, env: { ...fromFile, ...own } };
 }
 
 /** Parse the server list out of another tool's config object. `file` names it in errors and places `${workspaceFolder}`. */

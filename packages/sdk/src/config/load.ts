@@ -2,7 +2,7 @@
  * Load the configuration with the cloud-native precedence: flags > environment (`AGENT_*`) > config file.
  * Every failure is one clear line naming the field and what is expected (AgentdError E_CONFIG_INVALID).
  */
-import { registerSecretValue } from "../log.ts";
+import { registerSecretValue } from "../secret-values.ts";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { LocalTools } from "../../tool/local-tool-set.ts";
 import type { AgentdConfig } from "../../config/types.ts";
 import { nullLogger, type Logger } from "../../log.ts";
+import { registerSecretValue } from "../../secret-values.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
@@ -123,6 +124,8 @@ export function modelFromConfig(
       "E_CONFIG_INVALID",
       `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`,
     );
+  // The key goes upstream with every request: a gateway echoing it must not hand it to agentd's callers.
+  if (options.apiKey) registerSecretValue(options.apiKey);
   return options.createModel({
     dialect,
     model: m.name,
