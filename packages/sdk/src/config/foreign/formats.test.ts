@@ -23,7 +23,9 @@ describe("detectFormat", () => {
 
   test("--mcp-config-format takes the names it lists", () => {
     expect(foreignFormat("codex")).toBe("codex");
-    expect(() => foreignFormat("toml")).toThrow("--mcp-config-format 'toml': expected one of claude, cursor, cline, windsurf, vscode, gemini, codex, goose, zed");
+    expect(() => foreignFormat("toml")).toThrow(
+      "--mcp-config-format 'toml': expected one of claude, cursor, cline, windsurf, vscode, gemini, codex, goose, zed",
+    );
   });
 });
 
