@@ -79,7 +79,7 @@ describe("--mcp-config: each tool's file, as it writes it", () => {
         timeout: 60_000,
         tools: { include: ["resolve-library-id", "get-library-docs"] },
       },
-      // FIGMA_ORG_ID is not set: Codex leaves that header out, and so does agentd.
+      // FIGMA_ORG_ID is not set: Codex leaves that header out, and so does agentd (named in the warning).
       figma: { url: "https://mcp.figma.com/mcp", headers: { "X-Figma-Region": "us-east-1", Authorization: "Bearer ft" } },
       chrome: { command: "npx", args: ["-y", "chrome-devtools-mcp@latest"], disabled: true, tools: { exclude: ["evaluate_script"] } },
     });
@@ -89,7 +89,7 @@ describe("--mcp-config: each tool's file, as it writes it", () => {
         server: "linear",
         reason: `MCP server 'linear' (${r.file}) left out: bearer_token_env_var names LINEAR_API_KEY, which is not set: set it in the environment`,
       },
-      notTaken(r.file, "OpenAI Codex", "context7.startup_timeout_sec"),
+      notTaken(r.file, "OpenAI Codex", "context7.startup_timeout_sec, figma.env_http_headers"),
     ]);
   });
 

@@ -46,8 +46,15 @@ function entry(_name: string, raw: Record<string, unknown>, ctx: EntryContext): 
   envFromNames(raw.env_vars, out, ctx.env); // Codex passes on those that are set
   const headers: Record<string, unknown> = { ...(out.headers as object | undefined) };
   if (isObject(raw.env_http_headers))
-    for (const [header, variable] of Object.entries(raw.env_http_headers))
+    for (const [header, variable] of Object.entries(raw.env_http_headers)) {
       if (typeof variable === "string" && VARIABLE.test(variable) && ctx.env[variable]) headers[header] = `\${${variable}}`;
+      // Codex sends no such header either; said, since a server may refuse the requests without it.
+      else
+        ctx.ignore(
+          "env_http_headers",
+          `${header}: ${typeof variable === "string" ? variable : "its variable"} is not set, so the header is not sent`,
+        );
+    }
   const bearer = raw.bearer_token_env_var;
   if (bearer !== undefined) {
     if (typeof bearer !== "string" || !VARIABLE.test(bearer))
