@@ -80,6 +80,14 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
     text: (f) => [f.server, f.serverName, f.protocolVersion && `MCP ${f.protocolVersion}`].filter(Boolean).join(" · "),
   },
   "mcp.stderr": { keys: ["server", "line"], text: (f) => `[${f.server}] ${cut(String(f.line ?? "").trimEnd(), 200)}` },
+  // What --mcp-config files held that agentd leaves out: whole, since each line says what to do.
+  "config.server_skipped": { keys: ["server", "reason"], text: (f) => String(f.reason) },
+  "config.server_renamed": { keys: ["server", "reason"], text: (f) => String(f.reason) },
+  "config.keys_not_taken": {
+    keys: ["file", "tool", "keys", "hint"],
+    text: (f) => `${f.file} (${f.tool}): not taken: ${f.keys} — ${f.hint}`,
+  },
+  "config.key_not_taken": { keys: ["file", "server", "key", "why"], text: (f) => `${f.server}.${f.key} (${f.file}): ${f.why}` },
 };
 
 /** The local wall-clock time of an ISO timestamp, `HH:MM:SS`. */
