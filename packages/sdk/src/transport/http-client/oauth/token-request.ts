@@ -113,7 +113,7 @@ const unsupportedType = (type: unknown, server: string) =>
  */
 export async function refusal(e: unknown, refused: string, server: string, hint = ""): Promise<Error> {
   // The body of an error status: read by oauth4webapi (`ResponseBodyError`), or not (behind a
-  // WWW-Authenticate challenge, not `application/json`, or a 5xx).
+  // WWW-Authenticate challenge, not `application/json`, or a 5xx), already read to 1 MiB by requestOptions' fetch.
   const response =
     e instanceof oauth.WWWAuthenticateChallengeError
       ? e.response
