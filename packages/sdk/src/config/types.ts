@@ -17,6 +17,11 @@ export interface ModelConfig {
   /** Per-request timeout. */
   timeout?: number | undefined;
   maxRetries?: number | undefined;
+  /**
+   * Most bytes read of one answer (default 67108864, 64 MiB): the JSON body, or all the events of one streamed
+   * answer. Past it the read stops and the run fails (exit 4) naming the endpoint and the limit.
+   */
+  maxResponseBytes?: number | undefined;
   maxOutputTokens?: number | undefined;
   temperature?: number | undefined;
   /** Prices in USD per million tokens, for the cost budget; cache reads/writes and reasoning may have their own. */

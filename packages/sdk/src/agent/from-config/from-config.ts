@@ -50,6 +50,8 @@ export interface ModelSettings {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Most bytes read of one answer, streamed or not (the config's `model.maxResponseBytes`; default 64 MiB). */
+  maxResponseBytes?: number;
   /** openai: whether the model calls tools natively. */
   supportsTools?: boolean;
   maxTokens?: number;
@@ -135,6 +137,7 @@ export function modelFromConfig(
     headers: m.headers,
     timeoutMs: m.timeout,
     maxRetries: m.maxRetries,
+    maxResponseBytes: m.maxResponseBytes,
     supportsTools: m.nativeTools === false ? false : undefined,
     maxTokens: m.maxOutputTokens,
     thinking: m.thinking,
