@@ -3,9 +3,10 @@
  * (only main.ts does). A user's mistake is one clear line on stderr, never a stack trace.
  */
 import { AgentdError, scrubSecrets } from "@agentd/sdk";
-import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { helpWidth, renderHelp } from "./help-text.ts";
 
 /** Where the CLI writes. Tests pass their own. */
 export interface CliIo {
@@ -13,6 +14,8 @@ export interface CliIo {
   stderr: (s: string) => void;
   /** Whether stdout is a colour terminal (default false: a custom io gets plain text). NO_COLOR always wins. */
   color?: boolean;
+  /** The terminal's width, for `--help` (default 80: a custom io is not a terminal). */
+  columns?: number;
 }
 
 const defaultIo: CliIo = {
@@ -20,6 +23,9 @@ const defaultIo: CliIo = {
   stderr: (s) => process.stderr.write(s),
   get color() {
     return process.stdout.isTTY === true;
+  },
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
   },
 };
 
@@ -44,16 +50,20 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
   return { cmd, parent: parent || undefined, path };
 }
 
-/** Usage text of a command, with its examples; plain unless `color` (default: stdout is a terminal). */
-export async function usageOf(argv: string[], options: { color?: boolean } = {}): Promise<string> {
+/**
+ * Usage text of a command, with its examples and notes, laid out to `columns` (default: the terminal's
+ * width, 80 when stdout is not a terminal); plain unless `color` (default: stdout is a terminal).
+ */
+export async function usageOf(argv: string[], options: { color?: boolean; columns?: number } = {}): Promise<string> {
   const { cmd, parent, path } = resolveCommand(argv);
-  const usage = await renderUsage(cmd, parent);
   const entry = commands[path.join(" ")];
-  const examples = entry?.examples ?? [];
-  let text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
-  if (entry?.notes?.length) text += `\n${entry.notes.join("\n")}\n`;
-  // citty colours by its own reading of the environment at import time, not by where the text goes.
-  return colourAllowed(options.color ?? process.stdout.isTTY) ? text : text.replace(ANSI, "");
+  const columns = options.columns ?? (process.stdout.isTTY ? process.stdout.columns : undefined);
+  return renderHelp(cmd, parent, {
+    width: helpWidth(columns),
+    color: colourAllowed(options.color ?? process.stdout.isTTY),
+    examples: entry?.examples,
+    notes: entry?.notes,
+  });
 }
 
 type Flag = { name: string; boolean: boolean };
@@ -174,7 +184,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     io.stdout(
       await usageOf(
         argv.filter((a) => a !== "--help" && a !== "-h"),
-        { color: colourAllowed(io.color) },
+        { color: colourAllowed(io.color), columns: io.columns ?? 80 },
       ),
     );
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
