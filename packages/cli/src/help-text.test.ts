@@ -25,15 +25,14 @@ describe("through the CLI, in a pipe", () => {
 });
 
 test("every option of run is still listed, and an example broken over lines continues with a backslash", async () => {
-  const text = await renderHelp(rootCommand.subCommands!.run as never, rootCommand, {
+  const text = await renderHelp(commands.run!.def, rootCommand, {
     width: 80,
     color: false,
     examples: commands.run!.examples,
     notes: commands.run!.notes,
   });
-  const args = (rootCommand.subCommands!.run as { args: Record<string, unknown> }).args;
-  for (const name of Object.keys(args).filter((n) => (args[n] as { type: string }).type !== "positional"))
-    expect(text).toContain(`--${name}`);
+  const args = commands.run!.def.args as Record<string, { type?: string }>;
+  for (const name of Object.keys(args).filter((n) => args[n]!.type !== "positional")) expect(text).toContain(`--${name}`);
   const lines = text.split("\n");
   const broken = lines.findIndex((l) => l.endsWith(" \\"));
   expect(broken).toBeGreaterThan(0);
@@ -41,8 +40,8 @@ test("every option of run is still listed, and an example broken over lines cont
 });
 
 test("a wider terminal gets wider lines, within bounds", async () => {
-  const wide = await renderHelp(rootCommand.subCommands!.run as never, rootCommand, { width: 120, color: false });
-  const narrow = await renderHelp(rootCommand.subCommands!.run as never, rootCommand, { width: 60, color: false });
+  const wide = await renderHelp(commands.run!.def, rootCommand, { width: 120, color: false });
+  const narrow = await renderHelp(commands.run!.def, rootCommand, { width: 60, color: false });
   expect(Math.max(...wide.split("\n").map((l) => l.length))).toBeGreaterThan(80);
   expect(Math.max(...wide.split("\n").map((l) => l.length))).toBeLessThanOrEqual(120);
   expect(Math.max(...narrow.split("\n").map((l) => l.length))).toBeLessThanOrEqual(60);
