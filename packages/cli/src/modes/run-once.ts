@@ -10,9 +10,10 @@
  * `type`), for a failed run too; on a terminal a live status line shows on stderr (status-line.ts). The
  * model is asked for a streamed response only when someone watches it (`--stream` or the status line).
  *
- * SIGTERM/SIGINT: the run may finish within the grace period (its result is printed); then it is
- * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
- * code is 143/130 (thrown as `E_ABORTED` with the signal).
+ * SIGTERM/SIGINT: one line at once says what happens (the current step finishes) and how to stop now (the
+ * signal again). The run may finish within the grace period (its result is printed, and `--json`/`--stream`
+ * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
+ * model request aborted). Either way the exit code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
 import {
   AgentdError,
@@ -28,7 +29,7 @@ import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatText } from "./format-result.ts";
-import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
 
 /** What a once run needs. */
@@ -93,7 +94,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   const shutdown = shutdownSignals();
   let drained: Promise<void> | undefined;
   void shutdown.received.then((signal) => {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    logger.warn("shutdown.draining", drainingRecord(signal, options.graceMs, agent.status().inFlight));
     // The run may finish within the grace (its result is printed); then the agent cancels it.
     drained = agent.drain(options.graceMs, signal);
   });
@@ -127,8 +128,10 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
     if (finish) {
       const { type: _type, ...envelope } = finish;
-      if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
-      else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
+      // A run that finished after an interrupt is no plain success: the envelope names the signal.
+      const interrupted = signal ? { interrupted: signal } : {};
+      if (options.stream) out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}\n`);
+      else if (options.json) out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}\n`);
       else if (finish.status === "ok") out(formatText(finish));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
