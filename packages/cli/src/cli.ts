@@ -178,6 +178,14 @@ export async function checkFlags(argv: string[]): Promise<void> {
   }
 }
 
+/** Where each budget is set, for the line after a run stopped by it. */
+const BUDGET_FLAGS: Record<string, string> = {
+  E_BUDGET_TURNS: "--max-turns N (or limits.maxTurns in agentd.json; default 20)",
+  E_BUDGET_TOKENS: "--max-tokens N (or limits.maxTokens in agentd.json)",
+  E_BUDGET_COST: "--max-cost USD (or limits.maxCostUsd in agentd.json)",
+  E_BUDGET_DEADLINE: "--deadline, e.g. 10m (or limits.deadline in agentd.json)",
+};
+
 /** Run the CLI. Resolves to the process exit code. */
 export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) {
@@ -206,6 +214,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     const code = exitCodeFor(error);
     // A value from the environment (a header, a URL) can come back inside an upstream's error text.
     io.stderr(`agentd: ${scrubSecrets(describeError(error))}\n`);
+    const raise = AgentdError.isInstance(error) ? BUDGET_FLAGS[error.code] : undefined;
+    if (raise) io.stderr(`To allow more, raise ${raise}.\n`);
     // The pointer to --help is for a mistake in the command line, not in the config or the store's directory.
     if (code === EXIT.usage && !(AgentdError.isInstance(error) && (error.code === "E_CONFIG_INVALID" || error.code === "E_STORE_LOCKED")))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);
