@@ -28,6 +28,7 @@ import {
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
+import { createAnswerStream } from "./answer-stream.ts";
 import { formatText } from "./format-result.ts";
 import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
@@ -42,6 +43,8 @@ export interface OnceOptions {
   stream?: boolean;
   /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
   statusLine?: boolean;
+  /** Write the model's text as it streams (stdout is a terminal); ignored with json, stream or an output schema. */
+  streamAnswer?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
@@ -98,16 +101,22 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     // The run may finish within the grace (its result is printed); then the agent cancels it.
     drained = agent.drain(options.graceMs, signal);
   });
+  // On a terminal the answer is written as the model streams it (answer-stream.ts); piped, only at the end.
+  const answer =
+    options.streamAnswer && !options.json && !options.stream && !options.outputSchema
+      ? createAnswerStream((t) => process.stdout.write(t), status)
+      : undefined;
   try {
     const events = agent.stream(options.instruction, {
       runId,
       trigger: "once",
-      stream: options.stream === true || status !== undefined,
+      stream: options.stream === true || status !== undefined || answer !== undefined,
       outputSchema: options.outputSchema,
     });
     let finish: RunFinish | undefined;
     for await (const e of events) {
       status?.event(e);
+      answer?.event(e);
       if (e.type === "finish") finish = e;
       else if (options.stream) out(`${JSON.stringify(e)}\n`);
     }
@@ -132,7 +141,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       const interrupted = signal ? { interrupted: signal } : {};
       if (options.stream) out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}\n`);
       else if (options.json) out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}\n`);
-      else if (finish.status === "ok") out(formatText(finish));
+      else if (finish.status === "ok" && !answer?.wrote(finish.text ?? "")) out(formatText(finish));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
     if (error !== undefined) {
