@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { LogRecord } from "@agentd/sdk";
+import { drainingRecord } from "./modes/shutdown-signals.ts";
 import { prettyRecord, stderrLogger } from "./telemetry.ts";
 
 const TS = "2026-01-02T03:04:05.678Z";
@@ -216,4 +217,18 @@ describe("prettyRecord", () => {
     expect(colored).toContain(`\x1b[2m${localClock}\x1b[0m`);
     expect(prettyRecord(rec("error", "mcp.exit", { code: 1 }), false)).toBe(`${localClock} ERR mcp.exit      code=1`);
   });
+});
+
+test("the first shutdown signal reads as what happens now and how to stop at once", () => {
+  const line = prettyRecord(
+    {
+      ts: "2026-12-06T07:00:00.000Z",
+      level: "warn",
+      event: "shutdown.draining",
+      ...drainingRecord("SIGINT", 30_000, 1),
+    },
+    false,
+  );
+  expect(line).toContain("SIGINT: finishing the current step (up to 30s) — press Ctrl-C again to stop now");
+  expect(drainingRecord("SIGTERM", 5_000, 0).hint).toBe("stopping — send SIGTERM again to stop now");
 });

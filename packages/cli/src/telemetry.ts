@@ -74,6 +74,7 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
       `${f.error ? paint("\x1b[31m", `${f.stopReason} (${f.error})`) : f.stopReason} · ${tokens(f.usage)} · ${duration(f.durationMs)} · ` +
       `${plural(f.turns, "turn")} · ${plural(f.toolCalls, "tool call")} · ${f.runId}`,
   },
+  "shutdown.draining": { keys: ["signal", "graceMs", "inFlight", "hint"], text: (f) => `${f.signal}: ${f.hint}` },
   "trigger.fire": { keys: ["triggerId", "kind", "runId", "key"], text: (f) => `${f.triggerId} (${f.kind}) → ${f.runId}` },
   "mcp.connected": {
     keys: ["server", "serverName", "protocolVersion"],

@@ -21,7 +21,7 @@ import {
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";
-import { abortedError, describeNetworkError, exhausted, htmlExcerpt, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+import { abortedError, describeNetworkError, exhausted, httpError, notJsonMessage, timeoutError, upstreamError } from "./upstream-error.ts";
 
 const contentTypeOf = (res: Response): { contentType?: string } => {
   const type = res.headers.get("content-type");
@@ -161,7 +161,7 @@ export async function postJson(http: HttpSettings, req: PostRequest): Promise<un
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw upstreamError(http, `response is not JSON: ${htmlExcerpt(text)}`, http.secrets, {
+        throw upstreamError(http, notJsonMessage(text, res.headers.get("content-type")), http.secrets, {
           retryable: false,
           status: res.status,
         });

@@ -16,7 +16,7 @@ import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { answerFor, formatRunLine } from "./format-result.ts";
 import type { Mode, TriggerModePlan } from "./mode-plan.ts";
-import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 
 /** What a long-running mode needs. */
 export interface TriggeredOptions {
@@ -86,7 +86,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   }
 
   async function drain(signal: NodeJS.Signals): Promise<never> {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    logger.warn("shutdown.draining", drainingRecord(signal, options.graceMs, agent.status().inFlight));
     await agent.drain(options.graceMs, signal);
     logger.info("shutdown.done", { signal });
     throw interruptedBy(signal);

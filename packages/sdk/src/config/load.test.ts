@@ -161,6 +161,15 @@ describe("config errors say what is expected, never what was received", () => {
     );
   });
 
+  test("a key written one level too high is pointed to where it belongs", () => {
+    expect(message(() => parseConfig({ triggers: { cron: "0 7 * * *" } }, {}))).toBe(
+      'config.triggers.cron: unknown field here; "cron" belongs in triggers.schedules[].cron',
+    );
+    expect(message(() => parseConfig({ maxTurns: 3 }, {}))).toBe(
+      'config.maxTurns: unknown field here; "maxTurns" belongs in limits.maxTurns',
+    );
+  });
+
   test("valibot's defaults become words: bounds, whole numbers, alternatives, missing keys", () => {
     expect(message(() => parseConfig({ model: { maxRetries: -1 } }, {}))).toBe("config.model.maxRetries: expected at least 0");
     expect(message(() => parseConfig({ model: { maxRetries: 1.5 } }, {}))).toBe("config.model.maxRetries: expected a whole number");
