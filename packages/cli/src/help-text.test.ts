@@ -73,3 +73,9 @@ test("the top-level help's own run example works as written (its variables name 
     await gateway.close();
   }
 });
+
+test("a flag and the value after it stay on one line", () => {
+  const lines = wrapWords("e.g. --operators local --operators 'mtls:CN=bob\\,O=ops' --operators 'mtls:CN=alice,O=ops'", 30);
+  expect(lines.some((l) => l.includes("--operators 'mtls:CN=bob\\,O=ops'"))).toBe(true);
+  expect(lines.some((l) => l.includes("--operators 'mtls:CN=alice,O=ops'"))).toBe(true);
+});

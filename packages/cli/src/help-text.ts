@@ -30,11 +30,24 @@ export function helpWidth(columns: number | undefined): number {
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, columns && columns > 0 ? columns : 80));
 }
 
+/** `words` with a bare flag kept with the word after it (`--operators 'mtls:CN=bob'` stays on one line). */
+function glueFlags(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    const last = out.at(-1);
+    if (last !== undefined && /^--?[\w-]+$/.test(last)) out[out.length - 1] = `${last} ${word}`;
+    else out.push(word);
+  }
+  return out;
+}
+
+const words = (text: string) => glueFlags(text.split(/\s+/).filter(Boolean));
+
 /** Split `text` into lines of at most `width` characters at spaces (a longer word stands on its own line). */
 export function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of words(text)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
@@ -117,7 +130,7 @@ const shellWords = (command: string) => command.match(/(?:[^\s"']+|"[^"]*"|'[^']
 function continueLines(command: string, width: number): string[] {
   const out: string[] = [];
   let line = "";
-  for (const word of shellWords(command)) {
+  for (const word of glueFlags(shellWords(command))) {
     const indent = out.length ? "    " : "  ";
     if (line && indent.length + line.length + 1 + word.length + 2 > width) {
       out.push(`${indent}${line} \\`);
