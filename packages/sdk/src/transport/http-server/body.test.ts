@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { readBoundedBody } from "./body.ts";
 
 const URL_ = "http://127.0.0.1/mcp";
-const utf8 = (s: string) => new TextEncoder().encode(s);
+const utf8 = (s: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(s);
 
 /** A POST whose body is `bytes`, declaring its length (as every HTTP/1.1 client with a whole body does). */
-function declared(bytes: Uint8Array, length = bytes.byteLength): Request {
+function declared(bytes: Uint8Array<ArrayBuffer>, length = bytes.byteLength): Request {
   return new Request(URL_, { method: "POST", body: bytes, headers: { "content-length": String(length) } });
 }
 
