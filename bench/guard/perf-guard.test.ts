@@ -1,5 +1,5 @@
 import { describe as group, expect, test } from "bun:test";
-import { describe, judge, LIMITS } from "./perf-guard.ts";
+import { describe, judge, LIMITS, rpsNotJudged } from "./perf-guard.ts";
 
 group("perf guard verdicts", () => {
   test("a rate is judged on the best run of each side; below the limit fails", () => {
@@ -20,7 +20,15 @@ group("perf guard verdicts", () => {
   });
 
   test("a figure shown beside the judged one says so and carries no verdict", () => {
-    const shown = { ...judge("cpu", [48], [14.4], "µs", "lower", LIMITS.httpCpuRatio), judged: false };
-    expect(describe(shown)).toBe("perf guard: cpu: agentd 48 µs, floor 14.4 µs: 3.3× (shown, not judged)");
+    const shown = { ...judge("rps", [25_200], [36_800], "req/s", "higher", LIMITS.httpRatio), notJudged: "load average 16.5 on 2 cores" };
+    expect(describe(shown)).toBe(
+      "perf guard: rps: agentd 25,200 req/s, floor 36,800 req/s: 0.68× (shown, not judged: load average 16.5 on 2 cores)",
+    );
+  });
+
+  test("requests/s are judged only with wrk on a machine whose load average is below its core count", () => {
+    expect(rpsNotJudged("wrk", 0.7, 2)).toBeUndefined();
+    expect(rpsNotJudged("wrk", 15.07, 2)).toBe("load average 15.1 on 2 cores");
+    expect(rpsNotJudged("bun", 0.2, 2)).toBe("the Bun load generator tops out near the floor's rate");
   });
 });
