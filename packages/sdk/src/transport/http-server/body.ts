@@ -27,9 +27,10 @@ export async function readBoundedBody(req: Request, maxBytes: number, timeoutMs 
     const n = Number(declared);
     if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400 };
     if (n > maxBytes) return { ok: false, status: 413 };
-    // A declared length bounds what the runtime will read (the HTTP framing ends the body there), so the
-    // whole body is taken through the runtime's native path; only a chunked body is counted as it streams.
-    // (Not even `req.body` is touched here: in Bun, making the stream object costs more than reading.)
+    // A declared length bounds what the runtime will read (the HTTP framing ends the body there; a request
+    // that also says Transfer-Encoding is refused with 400 by the parsers of Bun and node:http before it gets
+    // here), so the whole body is taken through the runtime's native path; only a chunked body is counted
+    // as it streams. (Not even `req.body` is touched here: in Bun, making the stream costs more than reading.)
     return readDeclared(req, maxBytes, timeoutMs);
   }
   const body = req.body;
