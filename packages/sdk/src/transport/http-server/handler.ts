@@ -102,12 +102,9 @@ class SseWriters implements SseEndHook {
   }
 }
 
-/** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
-export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
-  const { limits, logger } = config;
-  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
-  const originOk = createOriginCheck(config.allowedOrigins);
-  const auth = createAuthenticator({
+/** The authenticator of the MCP endpoint `endpoint` (and of the mounts), from the server's auth options. */
+function authenticatorFor(config: ResolvedServerConfig, endpoint: URL): ReturnType<typeof createAuthenticator> {
+  return createAuthenticator({
     bearerTokens: config.bearerTokens,
     bearerPrincipals: config.bearerPrincipals,
     // A mesh's forwarded client certificate (from a configured proxy only) stands where our own mTLS would.
@@ -117,6 +114,14 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     resource: (config.publicUrl ?? endpoint).href,
     resourceMetadata: config.resourceMetadata,
   });
+}
+
+/** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
+export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
+  const { limits, logger } = config;
+  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
+  const originOk = createOriginCheck(config.allowedOrigins);
+  const auth = authenticatorFor(config, endpoint);
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
   const authenticated =
     config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
