@@ -1,5 +1,5 @@
 /**
- * The documented exit codes (README "Exit codes"). One mapping from typed errors to codes, used by every
+ * The documented exit codes (docs/run-output.md, "Exit codes"). One mapping from typed errors to codes, used by every
  * command, so a CronJob or a supervisor can tell failures apart.
  */
 import { AgentdError, runStatusOf } from "@agentd/sdk";
