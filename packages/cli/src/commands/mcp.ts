@@ -33,7 +33,9 @@ import {
   renderServers,
   renderTools,
 } from "./mcp-render.ts";
-import { durationFlag } from "./shared-args.ts";
+import { durationFlag, MCP_CONFIG_FORMAT_HELP, MCP_CONFIG_HELP, mcpConfigOverrides } from "./shared-args.ts";
+import { reportConfigNotes } from "../config-report.ts";
+import { forTerminal } from "../terminal-text.ts";
 
 export const mcpExamples = [
   "agentd mcp                                        # the configured servers",
@@ -98,7 +100,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         ...p.request,
         onprogress: (pr) =>
           process.stderr.write(
-            `progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`,
+            `${forTerminal(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}`)}\n`,
           ),
       });
       out(json ? asJson(result) : renderCallResult(result));
@@ -134,7 +136,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         } as never,
         p.request,
       );
-      out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
+      out(json ? asJson(result) : result.completion.values.map((v) => `${forTerminal(String(v))}\n`).join(""));
       return EXIT.ok;
     }
     default: {
@@ -223,10 +225,8 @@ export const mcpCommand = defineCommand({
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
-    "mcp-config": {
-      type: "string",
-      description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
-    },
+    "mcp-config": { type: "string", description: MCP_CONFIG_HELP },
+    "mcp-config-format": { type: "string", description: MCP_CONFIG_FORMAT_HELP },
     timeout: {
       type: "string",
       description:
@@ -234,11 +234,12 @@ export const mcpCommand = defineCommand({
     },
   },
   async run({ args, rawArgs }) {
-    const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-    const resolved = await resolveConfig({
-      configPath: args.config,
-      overrides: mcpConfig.length ? { mcpConfig } : undefined,
-    });
+    const resolved = await resolveConfig({ configPath: args.config, overrides: mcpConfigOverrides(rawArgs) });
+    const logger = quietLogger();
+    // Said before anything else, in `agentd run`'s words: the servers left out of --mcp-config files, the keys not taken.
+    // (A server named on the command line that was left out gets the error below instead.)
+    const { [args.server ?? ""]: _named, ...skippedServers } = resolved.skippedServers ?? {};
+    reportConfigNotes({ ...resolved, skippedServers }, logger);
     const servers = resolved.config.mcpServers ?? {};
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     const out: Out = (s) => void process.stdout.write(scrubSecrets(s));
@@ -263,7 +264,6 @@ export const mcpCommand = defineCommand({
       prompts: spec.prompts || undefined,
       completion: spec.completion || undefined,
     };
-    const logger = quietLogger();
     const signals = abortOnSignals();
     let client: McpClient | undefined;
     const tokenStore = tokenStoreFromConfig(resolved.config, logger);

@@ -13,6 +13,7 @@ import { createEmitter, type Emit, type RunEvent, type ToolMode } from "./events
 import { runJsonActionLoop } from "./json-action-mode.ts";
 import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
 import { type FinalAnswer, RunContext, type RunContextInit } from "./run-context.ts";
+import { StepInFlight } from "./step-in-flight.ts";
 import { createRunSignal, raceAbort, type RunSignal } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
@@ -123,11 +124,19 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const { model, runId, limits = {} } = options;
   const maxOutputRetries = checkRunOptions(options);
   const startedAt = performance.now();
-  const emit = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const emitEvent = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const step = new StepInFlight();
+  const emit: typeof emitEvent = (event, extra) => {
+    step.observe(event);
+    emitEvent(event, extra);
+  };
   const budget = new Budget(limits, options.prices, (w) =>
     emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
   const run = createRunSignal(limits.deadlineMs, options.signal);
+  // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).
+  let stepAtTrip: string | undefined;
+  run.signal.addEventListener("abort", () => (stepAtTrip = step.describe()), { once: true });
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
@@ -163,7 +172,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       toolCalls: ctx.toolCalls,
     };
   } catch (e) {
-    const error = runError(e, run.trip, budget, runId);
+    const error = runError(e, run.trip, stepAtTrip, budget, runId);
     end(run.trip?.stopReason ?? stopReasonOf(error), error);
     throw error;
   } finally {
@@ -243,11 +252,13 @@ function openingMessages(options: RunLoopOptions, mode: ToolMode, offered: Model
 
 /**
  * The error a run ends with. A deadline or caller abort wins over whatever the interrupted request threw
- * (an adapter's own abort error, say). Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
+ * (an adapter's own abort error, say); a deadline's message names the step it struck (`stepAtTrip`).
+ * Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
  */
-function runError(e: unknown, trip: Trip | undefined, budget: Budget, runId: string): unknown {
+function runError(e: unknown, trip: Trip | undefined, stepAtTrip: string | undefined, budget: Budget, runId: string): unknown {
   if (!trip) return e;
-  return new AgentdError(trip.code, trip.message, {
+  const message = trip.code === "E_BUDGET_DEADLINE" && stepAtTrip ? `${trip.message}, ${stepAtTrip}` : trip.message;
+  return new AgentdError(trip.code, message, {
     cause: e,
     data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason },
   });

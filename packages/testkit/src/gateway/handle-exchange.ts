@@ -12,7 +12,7 @@ import type { PromptCache } from "./prompt-cache.ts";
 import { redact, type RequestLog, SECRET_HEADERS } from "./request-log.ts";
 import type { Script } from "./script.ts";
 import { checkStaticTurn } from "./turns.ts";
-import type { FakeGatewayOptions, RecordedRequest, StaticTurn } from "./types.ts";
+import type { EchoHeadersTurn, FakeGatewayOptions, RecordedRequest, StaticTurn, TextTurn } from "./types.ts";
 
 /** What every request of one gateway shares. */
 export interface GatewayParts {
@@ -30,6 +30,9 @@ interface Pending {
   sink: Sink;
   headers: Record<string, string>;
 }
+
+/** A turn as played: an echo turn has become the text it echoes. */
+type PlayableTurn = Exclude<StaticTurn, EchoHeadersTurn>;
 
 /** Refusals and failures of the gateway itself: tell the official SDKs not to retry them. */
 const NO_RETRY = { "x-should-retry": "false" };
@@ -54,7 +57,7 @@ export async function handleExchange(g: GatewayParts, exchange: Exchange, sink: 
   if (typeof request === "string") return refuse(g, pending, 400, request);
   g.log.record(entry);
 
-  const turn = await scriptedTurn(g, entry);
+  const turn = await scriptedTurn(g, entry, exchange.headers);
   if (typeof turn === "string") return refuse(g, pending, 500, turn);
   const promptChars = request.prefixes?.at(-1)?.chars;
   countPromptCache(g, entry, request, turn);
@@ -122,20 +125,32 @@ function parseAndCheck(
   return g.codec.checkReasoning(body as Record<string, unknown>, g.reasoning) ?? parsed.request;
 }
 
-/** The script's next turn, a dynamic one called with the request: the turn, or the 500 message. */
-async function scriptedTurn(g: GatewayParts, entry: RecordedRequest): Promise<StaticTurn | string> {
+/**
+ * The script's next turn, a dynamic one called with the request, an `{ echo: "headers" }` one answered with
+ * the request's headers as received: the turn to play, or the 500 message.
+ */
+async function scriptedTurn(g: GatewayParts, entry: RecordedRequest, headers: Record<string, string>): Promise<PlayableTurn | string> {
   const turn = g.script.next();
   if (turn === undefined)
     return `fake gateway: the script is exhausted after ${g.script.used} turns; push more turns or start the gateway with onExhausted: "repeat-last"`;
+  let chosen: StaticTurn;
   try {
-    return typeof turn === "function" ? checkStaticTurn(await turn(entry)) : turn;
+    chosen = typeof turn === "function" ? checkStaticTurn(await turn(entry)) : turn;
   } catch (error) {
     return `fake gateway: the dynamic turn failed: ${error instanceof Error ? error.message : String(error)}`;
   }
+  return "echo" in chosen ? echoedHeaders(headers) : chosen;
 }
 
+/** The text an `{ echo: "headers" }` turn answers with: every header as received, credentials included. */
+const echoedHeaders = (headers: Record<string, string>): TextTurn => ({
+  text: Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\n"),
+});
+
 /** The cache sees a request only when it is answered (a scripted fault never reaches the model). */
-function countPromptCache(g: GatewayParts, entry: RecordedRequest, request: ParsedRequest, turn: StaticTurn): void {
+function countPromptCache(g: GatewayParts, entry: RecordedRequest, request: ParsedRequest, turn: PlayableTurn): void {
   const prefixes = request.prefixes;
   if (prefixes === undefined || "fault" in turn) return;
   const input = turn.usage?.input ?? estimateTokens(prefixes.at(-1)?.chars ?? 0);

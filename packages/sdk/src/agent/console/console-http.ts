@@ -7,7 +7,8 @@
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const SECURITY_HEADERS: Record<string, string> = {
+/** The headers every console answer carries (the listener adds them to its own refusals too). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": CONSOLE_CSP,
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",

@@ -21,7 +21,7 @@ import { CONSOLE_APP_JS, CONSOLE_CSS, CONSOLE_HTML } from "./assets.generated.ts
 import { serveConsoleApi } from "./console-api.ts";
 import { createConsoleEvents } from "./console-events.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
-import { consoleFailure, consoleJson, methodNotAllowed, withHeaders } from "./console-http.ts";
+import { consoleFailure, consoleJson, methodNotAllowed, SECURITY_HEADERS, withHeaders } from "./console-http.ts";
 import type { ConsoleViewSources } from "./console-view.ts";
 
 export { CONSOLE_CSP } from "./console-http.ts";
@@ -82,6 +82,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
     match: (path) => path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`),
     isPublic: (path) => Object.hasOwn(ASSETS, path) || path === AUTH_PATH,
     allowSameOrigin: true,
+    // The listener's own refusals (401 without a token, 403 for a foreign Origin) carry them too.
+    headers: SECURITY_HEADERS,
     async handle(req, caller) {
       const path = new URL(req.url).pathname;
       const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path] : undefined;
