@@ -84,3 +84,13 @@ export function networkError(name: string, httpMethod: string, cause: unknown): 
     data: { server: name },
   });
 }
+
+/** A DELETE of the session: done when it succeeded or the server has none to end (405, 404); else the error. */
+export async function checkDeleteAnswer(response: Response, serverName: string, secrets: readonly string[]): Promise<void> {
+  if (response.ok || response.status === 405 || response.status === 404) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  if (response.status === 401 || response.status === 403) throw unauthorizedError(serverName, response.status);
+  throw httpError(serverName, "DELETE", response.status, await readErrorDetail(response, secrets));
+}
