@@ -119,8 +119,10 @@ export class RunContext {
     if (exhausted) throw this.fail(exhausted);
     await this.paced();
     const turn = this.budget.turns;
+    // Counted as they start, as the run's detail lists them: a run that fails or hits its deadline while a
+    // tool runs reports the call it was waiting on, the same figure everywhere.
+    this.toolCalls += requests.length;
     const done = await Promise.all(requests.map((r) => executeToolCall(this.init.tools, r, turn)));
-    this.toolCalls += done.length;
     let over: Trip | undefined;
     for (const d of done) over = this.budget.add(d.outcome.usage) ?? over;
     if (over) throw this.fail(over);

@@ -206,6 +206,8 @@ export class RunRegistry {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (r?.status !== "running") return;
     applyRunEvent((r.detail ??= emptyRunDetail()), event);
+    // The loop's own totals, so a run that fails keeps the turns and tool calls it made (fail() has none).
+    if (event.type === "run-end") Object.assign(r, { turns: event.turns, toolCalls: event.toolCalls });
     for (const l of this.eventListeners) l(event, owner, r);
   }
 

@@ -23,6 +23,7 @@ import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import type { ModelPrices } from "../loop/budget.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
@@ -84,6 +85,11 @@ export interface SelfMcpOptions {
   triggers?: () => unknown;
   /** Sampling answered per MCP server, shown as `sampling` in `agent://status` (to the same viewers as `triggers`). */
   sampling?: () => unknown;
+  /**
+   * The model prices in force (`model.prices`), shown as `prices` in `agent://status`: a reader can tell "no
+   * priced run has ended yet" (`prices` without `costUsd`) from "no prices configured" (neither).
+   */
+  prices?: () => ModelPrices | undefined;
   /**
    * Principal ids with the operator role (e.g. `local`, `bearer:ops`, `mtls:CN=alice,O=ops`): they see
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
@@ -316,6 +322,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       // The triggers are the agent's own configuration: its local user's and the operators' to see.
       if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
       if (options.sampling && (operator || p.id === LOCAL_PRINCIPAL)) status.sampling = options.sampling();
+      const prices = options.prices?.();
+      if (prices) status.prices = prices;
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
     },
   );
