@@ -17,6 +17,7 @@ export type {
   ModelToolDefinition,
   ToolChoice,
   ModelRequest,
+  ModelRetry,
   FinishReason,
   Usage,
   ModelResponse,

@@ -63,6 +63,8 @@ const HTTP_OF: Partial<Record<A2aError["kind"], number>> = {
   UnsupportedOperation: 409,
 };
 const MAX_ACTION_BODY = 64 * 1024;
+/** Run events that move a run's timeline without changing its summary. */
+const LIVE_STEPS = new Set(["text-delta", "reasoning-delta", "model-retry", "tool-call", "tool-result"]);
 
 /** What the console mount needs. */
 export interface ConsoleMountOptions {
@@ -213,6 +215,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
           }
         };
         const offRuns = o.registry.onChange(() => void push());
+        // The timeline's live steps (streamed text, retries, a call starting) change no summary: they push too.
+        const offSteps = o.registry.onRunEvent((e) => LIVE_STEPS.has(e.type) && void push());
         const offFacts = o.facts.onChange?.(() => void push()) ?? (() => {});
         const refresh = setInterval(() => void push(), o.refreshMs ?? 2000);
         const keepAlive = setInterval(() => {
@@ -227,6 +231,7 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
           closed = true;
           release();
           offRuns();
+          offSteps();
           offFacts();
           clearInterval(refresh);
           clearInterval(keepAlive);

@@ -6,6 +6,7 @@ import { card, duration, h, kv, status, when } from "./dom.ts";
 import { get } from "./live.ts";
 import type { PageContext } from "./pages.ts";
 import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
+import { runTimeline } from "./run-timeline.ts";
 
 /** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
@@ -151,6 +152,7 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     h("h2", {}, "Instruction"),
     h("pre", { id: "run-instruction" }, run.instruction),
   );
+  const timeline = [h("h2", {}, "Timeline"), runTimeline(run, c.snap.subagents)];
   if (c.operator && run.status === "running")
     section.append(
       h(
@@ -181,7 +183,7 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
       h("pre", { id: "run-error", class: "status-failed" }, `${run.error.code}: ${run.error.message}`),
       kv(run.error, ["code", "message"]),
     );
-  section.append(h("h2", {}, "Usage"), usageTable(run.usage, "Run usage"));
+  section.append(...timeline, h("h2", {}, "Usage"), usageTable(run.usage, "Run usage"));
   const known = [
     "runId",
     "principal",
@@ -198,6 +200,8 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "trigger",
     "replica",
     "traceLink",
+    // The timeline draws it; the raw record is one click away there.
+    "detail",
   ];
   if (Object.keys(run).some((k) => !known.includes(k))) section.append(h("h2", {}, "More"), kv(run, known));
   return section;
