@@ -183,4 +183,33 @@ describe.skipIf(!CHROMIUM)("a run's timeline in headless Chromium", () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  test("the Overview's charts count the known history, and each bar links to the runs it counts", async () => {
+    const { page, errors } = await open(OPS);
+    await page.locator("#charts").waitFor();
+    const sum = (sel: string) => page.locator(sel).evaluateAll((els) => els.reduce((n, e) => n + Number(e.getAttribute("data-count")), 0));
+    // The history: story-1 succeeded, shaped-1 failed (the two tests above).
+    expect(await sum('[data-chart="hour"][data-outcome="succeeded"]')).toBe(1);
+    expect(await sum('[data-chart="hour"][data-outcome="failed"]')).toBe(1);
+    expect(await sum('[data-chart="day"]')).toBe(2);
+    const servers = await page
+      .locator('[data-chart="server"]')
+      .evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute("data-server")} ${e.getAttribute("data-count")} ${e.getAttribute("data-errors")}`),
+      );
+    expect(servers.sort()).toEqual(["agent 2 0", "rec 2 0"]);
+    expect(await page.locator('[data-chart="duration"]').count()).toBe(2);
+    await shot(page, "overview-charts");
+    // A failed bar: the Runs page with the failed run of that hour only.
+    await page.locator('[data-chart="hour"][data-outcome="failed"]').first().click();
+    await page.locator("#chart-filter").waitFor();
+    expect(await page.locator("#runs-data tbody a").allTextContents()).toEqual(["shaped-1"]);
+    // The rec server's bar: the run that called it.
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.locator('[data-chart="server"][data-server="rec"]').click();
+    await page.locator("#chart-filter").waitFor();
+    expect(await page.locator("#runs-data tbody a").allTextContents()).toEqual(["story-1"]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });

@@ -8,6 +8,7 @@ import { LOCAL_PRINCIPAL, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import { listRuns } from "../../serve/shared-run-history.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
+import { toolCallsByServer } from "./console-charts.ts";
 
 /**
  * The runs a snapshot lists (newest first, the fleet's with a shared history); older ones are a page away
@@ -55,6 +56,8 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
     runs,
     // For the runs in flight, where their timeline is: the page showing one re-reads it when this moves.
     live: liveSteps(s.registry, runs),
+    // The Overview's tool-calls chart: per server, with the runs each bar links to.
+    toolServers: toolCallsByServer(s.registry, owner),
     runsCursor: page.nextCursor || undefined,
     triggers: own ? (s.facts.triggers?.() ?? []) : undefined,
     servers: own ? (s.facts.servers?.() ?? []) : undefined,

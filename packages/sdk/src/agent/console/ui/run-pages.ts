@@ -7,6 +7,10 @@ import { get } from "./live.ts";
 import type { PageContext } from "./pages.ts";
 import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
 import { runTimeline } from "./run-timeline.ts";
+import { chartFilter } from "./charts.ts";
+
+/** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
+export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
 
 /** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
@@ -86,14 +90,20 @@ export function runsPage(
   const update = (cx: PageContext) => {
     latest = cx;
     const q = (filters.text ?? "").toLowerCase();
+    const fromChart = chartFilter(filters, cx.snap);
     const runs = (cx.snap.runs as any[]).filter(
       (r) =>
+        fromChart(r) &&
         (!filters.status || r.status === filters.status) &&
         (!filters.trigger || triggerOf(r) === filters.trigger) &&
         (!filters.principal || r.principal === filters.principal) &&
         (!q || JSON.stringify([r.runId, r.instruction, r.answer, r.error?.message, r.error?.code]).toLowerCase().includes(q)),
     );
+    const charted = CHART_KEYS.filter((k) => filters[k]).map((k) => `${k} ${filters[k]}`);
     data.replaceChildren(
+      charted.length
+        ? h("p", { id: "chart-filter" }, `From a chart: ${charted.join(", ")} · `, h("a", { href: "#/runs" }, "all runs"))
+        : "",
       h(
         "p",
         { class: "muted" },
