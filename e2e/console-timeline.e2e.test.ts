@@ -212,4 +212,45 @@ describe.skipIf(!CHROMIUM)("a run's timeline in headless Chromium", () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  test("an operator starts a run from the page and watches it finish on its timeline", async () => {
+    const { page, errors } = await open(OPS);
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByText("Start a run").click();
+    await page.getByLabel("Instruction").fill("started from the page");
+    await page.getByLabel("Run id (optional)").fill("page-1");
+    await page.getByLabel("Max turns").fill("3");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await page.getByRole("heading", { name: "Run page-1" }).waitFor();
+    await page.locator('[data-step="turn-1"] .model-text').getByText("done: started from the page").waitFor();
+    await page.locator(".card .status-succeeded").waitFor();
+    expect(serve!.events().some((e) => e.event === "console.run_started" && e.runId === "page-1")).toBe(true);
+    // It is in the list, started from the console.
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByRole("link", { name: "page-1" }).waitFor();
+    await shot(page, "run-started");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  test("a non-operator sees neither the start form nor others' runs, and may not start one", async () => {
+    const { page, errors } = await open(ALICE);
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    await page.getByRole("link", { name: "story-1" }).waitFor();
+    expect(await page.locator("#start-run").count()).toBe(0);
+    expect(await page.getByText("Start a run").count()).toBe(0);
+    // The operator's run (page-1) is not hers to see.
+    expect(await page.getByRole("link", { name: "page-1" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    const refused = await page.evaluate(async (t) => {
+      const r = await fetch("/console/api/start", {
+        method: "POST",
+        headers: { authorization: `Bearer ${t}`, "content-type": "application/json" },
+        body: JSON.stringify({ instruction: "not allowed" }),
+      });
+      return r.status;
+    }, ALICE);
+    expect(refused).toBe(403);
+    await page.context().close();
+  }, 120_000);
 });

@@ -64,7 +64,7 @@ const SURFACE: Record<string, string> = {
   `,
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
-    LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelStreamPart ModelToolDefinition
+    LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelRetry ModelStreamPart ModelToolDefinition
     ReasoningPart SseCallbacks SseEvent SseParser TextPart ToolCallPart ToolChoice ToolResultPart
     USAGE_DETAIL_KEYS Usage addUsage backoffDelay createSseParser emptyUsage extractAction extractJsonObjects
     jsonActionSystemPrompt memoryLogger renderJsonAction renderToolResultForJsonActions setLongTimeout

@@ -34,7 +34,7 @@ export interface RunRecord {
   error?: { code: string; message: string };
   /** While running: the tool call in flight, and the last progress it reported (if any). */
   tool?: ToolInFlight;
-  /** How the run was started: over MCP (`agent.run`), as an A2A task, or by a configured trigger. */
+  /** How the run was started: over MCP (`agent.run`), as an A2A task, by a configured trigger, or from the console. */
   via?: RunVia;
   /** The id of the trigger that started it (when `via` is `trigger`). */
   trigger?: string;
@@ -44,8 +44,8 @@ export interface RunRecord {
   replica?: string;
 }
 
-/** How a run was started. */
-export type RunVia = "mcp" | "a2a" | "trigger";
+/** How a run was started (`console`: by an operator from the console's page). */
+export type RunVia = "mcp" | "a2a" | "trigger" | "console";
 
 /** What {@link RunRegistry.start} may note about a run's start. */
 export interface RunStartInfo {

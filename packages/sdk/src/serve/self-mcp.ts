@@ -23,7 +23,7 @@ import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
-import type { ModelPrices } from "../loop/budget.ts";
+import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
@@ -46,6 +46,8 @@ export interface SelfRunner {
       signal?: AbortSignal;
       outputSchema?: Record<string, unknown>;
       onEvent?: (e: RunEvent) => void;
+      /** Overrides the agent's limits for this run (a run started from the console with its own budgets). */
+      limits?: RunLimits;
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
@@ -134,7 +136,8 @@ export interface SelfMcp {
 }
 
 /** A fresh run id for runs started over MCP. */
-const newRunId = () => `run-${crypto.randomUUID()}`;
+/** A run id for a served run its caller did not name (`agent.run`, the console's start). */
+export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
@@ -422,7 +425,7 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
 }
 
 /** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
-function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
+export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
   const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
   if (e.type === "tool-call") return { name: name(e), toolCallId: e.toolCallId };
   if (e.type === "tool-result") return null;

@@ -22,6 +22,8 @@ import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
 import { listRuns, readRun } from "../../serve/shared-run-history.ts";
 import { runQueryFromUri } from "../../serve/run-list.ts";
 import { traceLink } from "./trace-link.ts";
+import { startFromConsole } from "./console-start.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
 
 /** Where the console is served. */
 export const CONSOLE_PATH = "/console";
@@ -76,6 +78,8 @@ export interface ConsoleMountOptions {
   operator: Omit<OperatorSurface, "registry" | "logger">;
   /** The served MCP tasks with their owners. */
   mcpTasks?: ConsoleViewSources["mcpTasks"];
+  /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
+  runner?: SelfRunner;
   /** The OTLP backend's trace page, `{traceId}` in it (`telemetry.traceUrl`): a run's trace id links there. */
   traceUrl?: string;
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */
@@ -120,6 +124,11 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   const failure = (status: number, code: string, message: string) => json({ error: { code, message } }, status);
 
   async function api(req: Request, sub: string, who: Principal, caller: Caller): Promise<Response> {
+    if (sub === "start" && o.runner) {
+      if (req.method !== "POST") return withHeaders(new Response(null, { status: 405, headers: { allow: "POST" } }));
+      const answer = await startFromConsole(req, who, { registry: o.registry, runner: o.runner, logger: o.logger });
+      return json(answer.body, answer.status);
+    }
     if (sub in ACTIONS) {
       if (req.method !== "POST") return withHeaders(new Response(null, { status: 405, headers: { allow: "POST" } }));
       if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))

@@ -8,6 +8,7 @@ import type { PageContext } from "./pages.ts";
 import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { chartFilter } from "./charts.ts";
+import { startRunForm } from "./start-run.ts";
 
 /** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
 export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
@@ -116,7 +117,8 @@ export function runsPage(
     drawOlder();
   };
   update(c);
-  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), form, data, olderBox), update };
+  const start = c.operator ? startRunForm() : null;
+  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), start, form, data, olderBox), update };
 }
 
 /** A run's detail: what it was asked, how it went, its answer or failure, and every other field. */
