@@ -146,10 +146,10 @@ describe.skipIf(!CHROMIUM)("a run's timeline in headless Chromium", () => {
       /^subagent sa-[0-9a-f]+ · completed · 1 turns · 0 tool calls · \d+ tokens$/,
     );
     expect(await page.locator("#run-failed-step").count()).toBe(0);
+    await shot(page, "run-timeline");
     // The raw record, one click away.
     await page.locator("#raw-record summary").click();
     expect(JSON.parse((await page.locator("#raw-record pre").textContent()) ?? "{}")).toMatchObject({ runId: "story-1", toolCalls: 4 });
-    await shot(page, "run-timeline");
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
