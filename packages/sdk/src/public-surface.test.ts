@@ -64,7 +64,7 @@ const SURFACE: Record<string, string> = {
   `,
   model: `
     AgentdError AssistantPart BODY_LIMITS BackoffPolicy BodyBound CancelTimer FinishReason JsonAction LanguageModel
-    LocalErrorCode LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelStreamPart
+    LocalErrorCode LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelRetry ModelStreamPart
     ModelToolDefinition ReasoningPart RedirectPolicy SseCallbacks SseEvent SseParser TextPart ToolCallPart
     ToolChoice ToolResultPart USAGE_DETAIL_KEYS Usage addUsage backoffDelay bodyTooLarge createSseParser emptyUsage
     extractAction extractJsonObjects fetchFollowingRedirects jsonActionSystemPrompt memoryLogger readBodyPrefix

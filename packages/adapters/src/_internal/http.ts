@@ -17,6 +17,7 @@ import {
   shownUrl,
   type BodyBound,
   type CancelTimer,
+  type ModelRequest,
 } from "@agentd/sdk/model";
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
@@ -34,6 +35,8 @@ export interface PostRequest {
   headers: Record<string, string>;
   body: unknown;
   signal?: AbortSignal;
+  /** Told of each retry before its wait (the caller's run shows it). */
+  onRetry?: ModelRequest["onRetry"];
 }
 
 /**
@@ -104,7 +107,8 @@ function classify(http: HttpSettings, e: unknown, attempt: Attempt, caller?: Abo
 }
 
 /** After a failed attempt: the error to throw, or undefined once the wait for the next attempt is over. */
-async function afterFailure(http: HttpSettings, err: AgentdError, retry: number, caller?: AbortSignal): Promise<AgentdError | undefined> {
+async function afterFailure(http: HttpSettings, err: AgentdError, retry: number, req: PostRequest): Promise<AgentdError | undefined> {
+  const caller = req.signal;
   if (err.code !== "E_UPSTREAM" || !err.retryable) return err;
   const retryAfterMs = err.options.data?.retryAfterMs as number | undefined;
   const d = decideRetry(retry, http.maxRetries, retryAfterMs, http.retryDelayMs, http.maxRetryDelayMs, http.random);
@@ -113,14 +117,15 @@ async function afterFailure(http: HttpSettings, err: AgentdError, retry: number,
     // The server asked for a longer pause than we wait in-line: report it and let the caller decide.
     return new AgentdError(err.code, `${err.message} (asked to retry after ${Math.ceil((retryAfterMs ?? 0) / 1000)} s)`, err.options);
   }
-  http.logger?.warn("model.retry", {
-    provider: http.provider,
-    retry: retry + 1,
-    delayMs: d.delayMs,
-    status: err.options.data?.status,
-    // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
-    reason: http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message,
-  });
+  const status = err.options.data?.status as number | undefined;
+  // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
+  const reason = http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message;
+  http.logger?.warn("model.retry", { provider: http.provider, retry: retry + 1, delayMs: d.delayMs, status, reason });
+  try {
+    req.onRetry?.({ retry: retry + 1, delayMs: d.delayMs, ...(status !== undefined ? { status } : {}), reason });
+  } catch {
+    // A listener's failure is not the request's.
+  }
   await sleep(d.delayMs, http.provider, caller);
   return undefined;
 }
@@ -167,7 +172,7 @@ export async function postJson(http: HttpSettings, req: PostRequest): Promise<un
         });
       }
     } catch (e) {
-      const final = await afterFailure(http, classify(http, e, attempt, req.signal), retry, req.signal);
+      const final = await afterFailure(http, classify(http, e, attempt, req.signal), retry, req);
       if (final) throw final;
     } finally {
       attempt.dispose();
@@ -202,7 +207,7 @@ export async function* postStream<P>(
     } catch (e) {
       const err = classify(http, e, attempt, req.signal);
       if (started) throw err;
-      const final = await afterFailure(http, err, retry, req.signal);
+      const final = await afterFailure(http, err, retry, req);
       if (final) throw final;
     } finally {
       attempt.dispose();

@@ -38,6 +38,11 @@ test("spend: dollars with prices, tokens only without", () => {
   expect(renderStatus(snapshot({}))).toMatch(/^spend\s+tokens only \(no model prices\)$/m);
 });
 
+test("spend before the first priced run ends: the configured prices, not 'no model prices'", () => {
+  const before = renderStatus(snapshot({ prices: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 } }));
+  expect(before).toMatch(/^spend\s+\$0\.00 \(no priced run has ended yet; priced at \$3 in, \$15 out per million tokens\)$/m);
+});
+
 test("a fleet's failures name the replica that ran each; one replica's do not", () => {
   const fleet = renderStatus(snapshot({}, [failure("f-1", "replica-a"), failure("f-2", "replica-b")]));
   expect(fleet).toMatch(/^RUN\s+VIA\s+REPLICA\s+AGO/m);

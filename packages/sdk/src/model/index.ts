@@ -18,6 +18,7 @@ export type {
   ModelToolDefinition,
   ToolChoice,
   ModelRequest,
+  ModelRetry,
   FinishReason,
   Usage,
   ModelResponse,

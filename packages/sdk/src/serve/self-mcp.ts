@@ -23,6 +23,7 @@ import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
@@ -45,6 +46,8 @@ export interface SelfRunner {
       signal?: AbortSignal;
       outputSchema?: Record<string, unknown>;
       onEvent?: (e: RunEvent) => void;
+      /** Overrides the agent's limits for this run (a run started from the console with its own budgets). */
+      limits?: RunLimits;
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
@@ -84,6 +87,11 @@ export interface SelfMcpOptions {
   triggers?: () => unknown;
   /** Sampling answered per MCP server, shown as `sampling` in `agent://status` (to the same viewers as `triggers`). */
   sampling?: () => unknown;
+  /**
+   * The model prices in force (`model.prices`), shown as `prices` in `agent://status`: a reader can tell "no
+   * priced run has ended yet" (`prices` without `costUsd`) from "no prices configured" (neither).
+   */
+  prices?: () => ModelPrices | undefined;
   /**
    * Principal ids with the operator role (e.g. `local`, `bearer:ops`, `mtls:CN=alice,O=ops`): they see
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
@@ -128,7 +136,8 @@ export interface SelfMcp {
 }
 
 /** A fresh run id for runs started over MCP. */
-const newRunId = () => `run-${crypto.randomUUID()}`;
+/** A run id for a served run its caller did not name (`agent.run`, the console's start). */
+export const newRunId = (): string => `run-${crypto.randomUUID()}`;
 
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
@@ -316,6 +325,8 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       // The triggers are the agent's own configuration: its local user's and the operators' to see.
       if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
       if (options.sampling && (operator || p.id === LOCAL_PRINCIPAL)) status.sampling = options.sampling();
+      const prices = options.prices?.();
+      if (prices) status.prices = prices;
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
     },
   );
@@ -414,7 +425,7 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
 }
 
 /** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
-function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
+export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
   const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
   if (e.type === "tool-call") return { name: name(e), toolCallId: e.toolCallId };
   if (e.type === "tool-result") return null;

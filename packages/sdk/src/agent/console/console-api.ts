@@ -3,6 +3,9 @@
  * the same name, so an action from the page and one over A2A are checked and logged alike) and the reads
  * (GET: the snapshot, one run, an older page of runs), scoped to the caller.
  */
+import type { Logger } from "../../log.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
+import { startFromConsole } from "./console-start.ts";
 import { callOperator, type OperatorSurface } from "../../a2a/server/operator.ts";
 import { A2aError } from "../../a2a/shared/types.ts";
 import { can, type Principal } from "../../serve/principal.ts";
@@ -37,6 +40,9 @@ export interface ConsoleApiContext {
   sources: ConsoleViewSources;
   surface: OperatorSurface;
   traceUrl: string | undefined;
+  /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
+  runner?: SelfRunner;
+  logger: Logger;
 }
 
 /** Serve `/console/api/<sub>` for an authenticated caller. */
@@ -47,6 +53,11 @@ export async function serveConsoleApi(
   who: Principal,
   caller: Caller,
 ): Promise<Response> {
+  if (sub === "start" && ctx.runner) {
+    if (req.method !== "POST") return methodNotAllowed("POST");
+    const answer = await startFromConsole(req, who, { registry: ctx.registry, runner: ctx.runner, logger: ctx.logger });
+    return consoleJson(answer.body, answer.status);
+  }
   if (sub in ACTIONS) return runAction(ctx.surface, req, ACTIONS[sub]!, who);
   if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
   if (!can(who, "status")) return withHeaders(caller.forbid?.("status") ?? new Response(null, { status: 403 }));

@@ -10,6 +10,8 @@ import { consoleFailure, withHeaders } from "./console-http.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
 import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
 
+/** Run events that move a run's timeline without changing its summary. */
+const LIVE_STEPS = new Set(["text-delta", "reasoning-delta", "model-retry", "tool-call", "tool-result"]);
 /** What the feed reads and how often. */
 export interface ConsoleEventsOptions {
   sources: ConsoleViewSources;
@@ -92,6 +94,8 @@ class SnapshotFeed {
     const { sources } = this.o;
     const push = () => void this.push();
     this.teardown.push(sources.registry.onChange(push));
+    // The timeline's live steps (streamed text, retries, a call starting) change no summary: they push too.
+    this.teardown.push(sources.registry.onRunEvent((e) => LIVE_STEPS.has(e.type) && push()));
     this.teardown.push(this.o.facts.onChange?.(push) ?? (() => {}));
     const refresh = setInterval(push, this.o.refreshMs ?? 2000);
     const keepAlive = setInterval(() => this.send(": keep-alive\n\n"), this.o.keepAliveMs ?? 15_000);

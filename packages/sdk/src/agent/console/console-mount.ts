@@ -16,6 +16,7 @@ import type { Logger } from "../../log.ts";
 import type { OperatorSurface } from "../../a2a/server/operator.ts";
 import { can, resolvePrincipal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import { CONSOLE_APP_JS, CONSOLE_CSS, CONSOLE_HTML } from "./assets.generated.ts";
 import { serveConsoleApi } from "./console-api.ts";
@@ -49,6 +50,8 @@ export interface ConsoleMountOptions {
   operator: Omit<OperatorSurface, "registry" | "logger">;
   /** The served MCP tasks with their owners. */
   mcpTasks?: ConsoleViewSources["mcpTasks"];
+  /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
+  runner?: SelfRunner;
   /** The OTLP backend's trace page, `{traceId}` in it (`telemetry.traceUrl`): a run's trace id links there. */
   traceUrl?: string;
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */
@@ -69,7 +72,14 @@ export interface ConsoleMount extends HttpMount {
 /** Build the console mount. */
 export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
   const sources = viewSources(o);
-  const api = { registry: o.registry, sources, surface: { ...o.operator, registry: o.registry, logger: o.logger }, traceUrl: o.traceUrl };
+  const api = {
+    registry: o.registry,
+    sources,
+    surface: { ...o.operator, registry: o.registry, logger: o.logger },
+    traceUrl: o.traceUrl,
+    runner: o.runner,
+    logger: o.logger,
+  };
   const events = createConsoleEvents({
     sources,
     facts: o.facts,

@@ -112,6 +112,8 @@ export class AgentServing {
       ...triggers,
       control: operatorControl(parts.agent),
       sampling: ledger ? () => ledger.byServer() : undefined,
+      // Read at each look: a reload may set or change them.
+      prices: () => config.settings.prices,
       ...parts.extend,
       ready,
       console: agentConsoleFacts({
