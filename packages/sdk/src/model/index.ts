@@ -33,7 +33,7 @@ export {
   renderToolResultForJsonActions,
   jsonActionSystemPrompt,
   type JsonAction,
-} from "../loop/json-action.ts";
+} from "./json-action.ts";
 export { backoffDelay, type BackoffPolicy } from "../_internal/backoff.ts";
 export { setLongTimeout, type CancelTimer } from "../_internal/timer.ts";
 export { memoryLogger, type Logger, type LogLevel, type LogRecord } from "../log.ts";
