@@ -18,8 +18,8 @@ import { AgentdError } from "../wire/errors.ts";
 import { editorContext, EditorOnlyVariable, expandEditorVariables, type EditorContext } from "./editor-variables.ts";
 import { formatIssue } from "./format-issue.ts";
 import { parseJsonc } from "./parse-jsonc.ts";
-import { McpServerConfigSchema, SERVER_NAME } from "./schema.ts";
-import type { McpServerConfig } from "./types.ts";
+import { McpServerConfigSchema, SERVER_NAME } from "./servers-schema.ts";
+import type { McpServerConfig } from "./types.generated.ts";
 
 /** Per-server settings of other tools that agentd can safely leave out. */
 export const IGNORED_FOREIGN_FIELDS = ["autoApprove", "alwaysAllow", "timeout", "dev"] as const;

@@ -16,7 +16,7 @@
  */
 import { selfCommand } from "../_internal/self-command.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
-import type { McpServerConfig, ModelConfig } from "../config/types.ts";
+import type { McpServerConfig, ModelConfig } from "../config/types.generated.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";

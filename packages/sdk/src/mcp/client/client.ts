@@ -19,7 +19,7 @@ import {
   type StatelessRevision,
   type ProtocolRevision,
 } from "../../wire/codec.ts";
-import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type {
   CallToolResult,
   ClientCapabilities,

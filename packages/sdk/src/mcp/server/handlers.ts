@@ -21,7 +21,7 @@ import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./session.ts";
 import { discoverResult, statelessResult } from "./stateless-2026-07-28.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./input-required.ts";
-import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.ts";
+import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { McpRequestHandler } from "../protocol/types.ts";
 import { taskMethodHandlers, taskMode, type TaskCall } from "./tasks.ts";
 import { createTaskResult, detailedTask, handleExtensionTaskRequest, extensionTaskMode, requestDeclaresTasks } from "./tasks-extension.ts";
