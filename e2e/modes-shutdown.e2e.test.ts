@@ -49,7 +49,7 @@ async function slowRun(ms: number, extraArgs: string[] = []) {
     cwd: ws.dir,
     env: modelEnv(gateway),
   });
-  await agentd.waitFor("tool.call");
+  await agentd.waitFor("tool.call.start");
   return { agentd, ws };
 }
 
@@ -91,7 +91,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     ws = new CliWorkspace();
     gateway = await startFakeGateway({ dialect: "openai", script: [{ fault: "stall" }] });
     const agentd = startAgentd(["run", "--interval", "1h", "--grace", "200ms", "think hard"], { cwd: ws.dir, env: modelEnv(gateway) });
-    await agentd.waitFor("model.request");
+    await agentd.waitFor("model.start");
     agentd.signal("SIGTERM");
     expect(await agentd.exited).toBe(143);
     expect(agentd.named("trigger.run-end")[0]).toMatchObject({ status: "aborted" });
@@ -105,7 +105,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const agentd = startAgentd(["run", "--config", config, "be slow once"], { cwd: ws.dir, env: modelEnv(gateway) });
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     const { code, before } = await terminate(agentd);
     expect(code).toBe(143);
     expect(agentd.stdout).toBe("finished anyway\n");

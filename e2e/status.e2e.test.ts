@@ -71,7 +71,7 @@ test("tables: the overview, the run in flight and the last failure, aligned", as
   const failed = await client.callTool({ name: "agent.run", arguments: { instruction: "use a tool", runId: "st-bad" } });
   expect(failed.isError).toBe(true);
   const inFlight = client.callTool({ name: "agent.run", arguments: { instruction: "slow work please", runId: "st-slow" } });
-  await agentd.waitForEvent((e) => e.event === "model.request" && e.runId === "st-slow");
+  await agentd.waitForEvent((e) => e.event === "model.start" && e.runId === "st-slow");
 
   const out = await status(["--url", new URL(agentd.url.origin).href]);
   expect(out.stderr).toBe("");

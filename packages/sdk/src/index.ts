@@ -56,6 +56,7 @@ export type {
 // ── Runs: results, events, budgets, scope, tools ──
 export type { RunResult } from "./loop/run-loop.ts";
 export type { RunEvent, ToolMode } from "./loop/events.ts";
+export { withLegacyEventNames, type LegacyRunEvent } from "./loop/legacy-events.ts";
 export { GIVE_UP, type RunFailureReason } from "./loop/run-failure.ts";
 export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./loop/budget.ts";
 export type { RunScope } from "./loop/scope.ts";

@@ -45,7 +45,7 @@ const SURFACE: Record<string, string> = {
     AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions CapabilityConfig
     Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore
     FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec JobStore
-    LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
+    LanguageModel LegacyRunEvent LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
     Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig McpServerOptions
     MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage ModelPrices ModelRequest
     ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY ReconnectPolicy
@@ -60,7 +60,7 @@ const SURFACE: Record<string, string> = {
     durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger loadTelemetry
     memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig parseDuration
     parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets subscriptionTriggerId tool
-    triggerSpecsFromConfig validateTriggerSpec
+    triggerSpecsFromConfig validateTriggerSpec withLegacyEventNames
   `,
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
@@ -126,9 +126,9 @@ const SURFACE: Record<string, string> = {
     ToolHandler ToolOptions VersionNegotiation elicitationPolicy
   `,
   loop: `
-    BudgetWarning GIVE_UP ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult RunScope
-    RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolMode ToolSet TraceCarrier TraceSite
-    fenceResourceText fenceToolOutput runLoop
+    BudgetWarning GIVE_UP LegacyRunEvent ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
+    RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolMode ToolSet TraceCarrier
+    TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
   `,
   triggers: `
     CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason

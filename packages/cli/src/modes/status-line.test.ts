@@ -36,6 +36,7 @@ describe("the status line's text", () => {
           toolCallId: "a",
           name: "fs__read",
           qualifiedName: "fs/read",
+          argumentsSize: 26,
           arguments: { path: "/data/inbox.md" },
         },
         100,
@@ -48,6 +49,7 @@ describe("the status line's text", () => {
           toolCallId: "b",
           name: "web__get",
           qualifiedName: "web/get",
+          argumentsSize: 56,
           arguments: { url: "https://example.com/a/very/long/path/that/goes/on" },
         },
         200,
@@ -93,7 +95,9 @@ describe("the status line's text", () => {
   });
 
   test("never wider than the terminal (no wrap), and small pieces format", () => {
-    const s = fold([[{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "x".repeat(300), arguments: {} }, 0]]);
+    const s = fold([
+      [{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "x".repeat(300), argumentsSize: 2, arguments: {} }, 0],
+    ]);
     expect(Array.from(renderStatus(s, 10, 60)).length).toBeLessThanOrEqual(59);
     expect(summarizeArgs({ a: 1 })).toBe('{"a":1}');
     expect(summarizeArgs({ long: "y".repeat(100) })).toHaveLength(40);

@@ -79,7 +79,7 @@ export class RunContext {
     budget.checkTime(performance.now() - init.startedAt);
     await this.paced();
     const turn = budget.turns;
-    init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
+    init.emit({ type: "model-start", runId: init.runId, turn, messages: messages.length });
     const trace = init.tracer?.carrier({ kind: "model", turn });
     const response = await callModel(
       init.model,
@@ -95,7 +95,7 @@ export class RunContext {
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
     init.emit({
-      type: "model-response",
+      type: "model-end",
       runId: init.runId,
       turn,
       usage: response.usage,

@@ -129,7 +129,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const startedAt = performance.now();
   const emit = createEmitter(options.onEvent, options.logger?.child({ runId }));
   const budget = new Budget(limits, options.prices, (w) =>
-    emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
+    emit({ type: "budget-warning", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
   const run = createRunSignal(limits.deadlineMs, options.signal);
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
