@@ -10,7 +10,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace, RECORDING_SERVER } from "@agentd/test-support/cli-process";
 import { startAgentd, stopAll } from "./__fixtures__/agentd-process.ts";

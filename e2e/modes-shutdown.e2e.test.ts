@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { writeFileSync } from "node:fs";
-import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand } from "@agentd/testkit";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { startAgentd, stopAll, type AgentdProcess } from "./__fixtures__/agentd-process.ts";

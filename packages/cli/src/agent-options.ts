@@ -4,7 +4,8 @@
  * depends on it; see `createAgentFromConfig`.)
  */
 import { createModel } from "@agentd/adapters";
-import type { AgentFromConfigOptions, Logger, ModelFactory, ResolvedConfig } from "@agentd/sdk";
+import type { AgentFromConfigOptions, Logger, ModelFactory } from "@agentd/sdk";
+import type { ResolvedConfig } from "@agentd/sdk/config";
 
 /**
  * The options of `createAgentFromConfig` for a resolved configuration. Servers of `--mcp-config` files that

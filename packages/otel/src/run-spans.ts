@@ -6,7 +6,8 @@
  */
 import { type Context, type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import type { RunEvent, RunOrigin, RunTelemetry } from "@agentd/sdk";
+import type { RunEvent } from "@agentd/sdk";
+import type { RunOrigin, RunTelemetry } from "@agentd/sdk/telemetry";
 import type { TraceCarrier, TraceSite } from "@agentd/sdk/loop";
 import type { RunInstruments } from "./run-metrics.ts";
 

@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import ts from "typescript";
 
 const SRC = import.meta.dir;
-const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "triggers", "supervisor", "serve", "agent", "config", "store"];
+const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "telemetry", "triggers", "supervisor", "serve", "agent", "config", "store"];
 const INTERNAL = [
   "setLongTimeout",
   "ChildAttempt",
@@ -40,27 +40,12 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLifecycleStatus AgentLimits
-    AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions
-    AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions CapabilityConfig
-    Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore
-    FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec JobStore
-    LanguageModel LegacyRunEvent LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
-    Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig McpServerOptions
-    MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage ModelPrices ModelRequest
-    ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY ReconnectPolicy
-    ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason RunFinish RunFinishFailed RunFinishOk
-    RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry ServeOptions Serving
-    StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport StdioServerTransport StopReason
-    StreamableHttpClientOptions StreamableHttpClientTransport StreamableHttpServer StreamableHttpServerOptions
-    SubagentChildOptions SubscriptionSpec Supervisor SupervisorOptions Telemetry ToolCallContext ToolCallOutcome
-    ToolDefinition ToolDescriptor ToolMode ToolReturn ToolSet Transport TriggerPlan TriggerRunData TriggerSpec
-    TriggerState TriggerStatus TriggersStarted Usage capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer createAgent createAgentFromConfig createLogger createStreamableHttpServer cronTriggerId
-    durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger loadTelemetry
-    memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig parseDuration
-    parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets subscriptionTriggerId tool
-    triggerSpecsFromConfig validateTriggerSpec withLegacyEventNames
+    Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLimits AgentOptions AgentRunOptions
+    AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig AgentdError LanguageModel
+    LegacyRunEvent LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord Logger McpError
+    ModelFactory RunEvent RunFinish RunFinishFailed RunFinishOk RunResult RunStatus ServeOptions Serving
+    StandardJSONSchemaV1 StandardSchemaV1 StopReason ToolDefinition ToolReturn Usage createAgent
+    createAgentFromConfig createLogger jsonLinesLogger parseConfig tool withLegacyEventNames
   `,
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
@@ -129,6 +114,10 @@ const SURFACE: Record<string, string> = {
     BudgetWarning GIVE_UP LegacyRunEvent ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
     RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolMode ToolSet TraceCarrier
     TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
+  `,
+  telemetry: `
+    LoadTelemetryOptions LogLevel LogRecord Logger OtelBackend OtelSignals RunOrigin RunTelemetry Telemetry
+    createLogger jsonLinesLogger loadTelemetry memoryLogger nullLogger scrubSecrets
   `,
   triggers: `
     CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason
@@ -221,7 +210,7 @@ describe("exports", () => {
     ).toEqual([...SUBPATHS].sort());
   }, 120_000);
 
-  test("the root's run-time values: the agent, runs, triggers, config, errors, MCP classes, subagents, telemetry", async () => {
+  test("the root's run-time values are what an application calls: the agent, tools, config, errors, loggers", async () => {
     const names = Object.keys(await import("./index.ts")).sort();
     const declared = SURFACE["."]?.trim().split(/\s+/) ?? [];
     expect(names.every((n) => declared.includes(n))).toBe(true);

@@ -12,7 +12,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@agentd/sdk/wire";
-import type { McpServerConfig } from "@agentd/sdk";
+import type { McpServerConfig } from "@agentd/sdk/config";
 
 /** Rows under a header, columns aligned; the last column is cut to `width` characters a line. */
 export function table(header: string[], rows: string[][], width = Number.POSITIVE_INFINITY): string {
