@@ -407,6 +407,7 @@ export type TaskAugmentableMethod = {
 const CONFIG_TYPES: Array<[string, string, string]> = [
   ["model-schema", "ModelConfigSchema", "ModelConfig"],
   ["servers-schema", "SamplingConfigSchema", "SamplingConfig"],
+  ["servers-schema", "ServerToolsSchema", "McpServerToolsConfig"],
   ["servers-schema", "StdioServerSchema", "StdioServerConfig"],
   ["servers-schema", "OAuthSchema", "McpServerOAuthConfig"],
   ["servers-schema", "HttpServerSchema", "HttpServerConfig"],

@@ -8,7 +8,7 @@ import { createAgent, type Agent } from "@agentd/sdk";
 import { McpClient, RUN_ID_META_KEY } from "@agentd/sdk/mcp";
 import { StdioChildTransport } from "@agentd/sdk/transport";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeMcpServerSpec, type FakeServerCommand } from "@agentd/testkit";
-import { createModel } from "../../packages/adapters/src/index.ts";
+import { createModel } from "@agentd/adapters";
 
 /** The mail server the agent talks to, as a spec: JSON only, so it can run as a child process. */
 const MAIL_SERVER: FakeMcpServerSpec = {

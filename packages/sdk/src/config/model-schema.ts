@@ -24,6 +24,11 @@ export const ModelConfigSchema = v.strictObject({
   /** Per-request timeout. */
   timeout: v.optional(duration),
   maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
+  /**
+   * Most bytes read of one answer (default 67108864, 64 MiB): the JSON body, or all the events of one streamed
+   * answer. Past it the read stops and the run fails (exit 4) naming the endpoint and the limit.
+   */
+  maxResponseBytes: v.optional(positiveInt),
   maxOutputTokens: v.optional(positiveInt),
   temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
   /** Prices in USD per million tokens, for the cost budget; cache reads/writes and reasoning may have their own. */

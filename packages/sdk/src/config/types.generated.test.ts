@@ -24,6 +24,7 @@ type Same<A, B> = Equal<A, B> extends true ? true : { declared: A; inferred: B }
 type Checks = {
   ModelConfig: Same<declared_types_generated.ModelConfig, v.InferOutput<typeof schema_model_schema.ModelConfigSchema>>;
   SamplingConfig: Same<declared_types_generated.SamplingConfig, v.InferOutput<typeof schema_servers_schema.SamplingConfigSchema>>;
+  McpServerToolsConfig: Same<declared_types_generated.McpServerToolsConfig, v.InferOutput<typeof schema_servers_schema.ServerToolsSchema>>;
   StdioServerConfig: Same<declared_types_generated.StdioServerConfig, v.InferOutput<typeof schema_servers_schema.StdioServerSchema>>;
   McpServerOAuthConfig: Same<declared_types_generated.McpServerOAuthConfig, v.InferOutput<typeof schema_servers_schema.OAuthSchema>>;
   HttpServerConfig: Same<declared_types_generated.HttpServerConfig, v.InferOutput<typeof schema_servers_schema.HttpServerSchema>>;

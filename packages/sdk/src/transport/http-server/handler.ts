@@ -8,9 +8,9 @@ import { createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { handleDelete, handleGet } from "./handle-get.ts";
 import { handlePost } from "./handle-post.ts";
-import type { ResolvedServerConfig } from "./options.ts";
+import type { HttpMount, ResolvedServerConfig } from "./options.ts";
 import { createHostCheck, createOriginCheck } from "./origin-check.ts";
-import { forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
+import { badRequest, forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
 import { ReplayBudget } from "./replay-budget.ts";
 import { SessionRegistry } from "./sessions.ts";
 import { SseWriter, type SseEndHook } from "./sse-writer.ts";
@@ -127,12 +127,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     }
   }
 
-  async function handleMount(
-    mount: NonNullable<ResolvedServerConfig["mounts"]>[number],
-    path: string,
-    req: Request,
-    conn: HttpRequestConn,
-  ): Promise<Response> {
+  /** A mount's answer, or the listener's refusal on its paths, with the headers the mount puts on every answer. */
+  async function handleMount(mount: HttpMount, path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
+    return dressed(mount, await answerMount(mount, path, req, conn));
+  }
+
+  async function answerMount(mount: HttpMount, path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     const origin = req.headers.get("origin");
     if (!originOk(origin) && !(mount.allowSameOrigin && sameOrigin(origin, req.headers.get("host"))))
@@ -144,6 +144,11 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     return mount.handle(req, { ...caller, forbid: (p) => auth.forbid(a.authInfo, p) }, conn);
   }
 
+  const dressed = (mount: HttpMount | undefined, res: Response): Response => {
+    for (const [k, v] of Object.entries(mount?.headers ?? {})) res.headers.set(k, v);
+    return res;
+  };
+
   // Anyone can send refused requests: one line a minute per reason, with a count of the rest.
   const refusals = limitRepeats(logger);
   function refuse(response: Response, why: string): Response {
@@ -154,6 +159,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   return {
     async handle(req, conn) {
       const path = pathOf(req.url);
+      // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
+      if (conn.malformedForwarding)
+        return dressed(
+          config.mounts.find((m) => m.match(path)),
+          refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
+        );
       try {
         if (path === config.path) return await handleMcp(req, conn);
         if (auth.metadata && metadataPaths.has(path)) {

@@ -163,6 +163,12 @@ export interface HttpMount {
    * `Host`) passes besides the allowed origins: a page this mount serves may call it back (the console).
    */
   allowSameOrigin?: boolean;
+  /**
+   * Headers set on every answer for this mount's paths, the listener's own refusals (400, 401, 403)
+   * included: a mount that promises a header on every answer (the console's Content-Security-Policy) keeps
+   * that promise when the listener answers before the mount is asked.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Answer one request; `caller` is the authenticated principal (none on a public path or an open endpoint). */
   handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response>;
 }
