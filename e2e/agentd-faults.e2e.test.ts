@@ -205,7 +205,7 @@ async function hammer(
     // Progress since the last kill: a replica had a write acknowledged by the store. That replica, busy
     // with its run, is the victim: the kill lands amid its next puts, a renewal, its claim's end or its next claim.
     const busy = await fleet.waitFor(
-      (e) => e.seq > lastKillHeard && e.event === "tool.result" && e.isError === false && live(e.replica),
+      (e) => e.seq > lastKillHeard && e.event === "tool.call.end" && e.isError === false && live(e.replica),
       60_000,
       () => `a replica at work (${where()})\n${tails()}`,
     );

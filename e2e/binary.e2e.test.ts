@@ -30,7 +30,7 @@ test("the binary runs the demo: bundled MCP server (itself, as a child) + script
   expect(run.stdout).toContain("119.51 EUR");
   expect(run.stderr).toContain("SCRIPTED model");
   const names = events(run).map((e) => e.event);
-  expect(names.filter((n) => n === "tool.call").length).toBe(2);
+  expect(names.filter((n) => n === "tool.call.start").length).toBe(2);
   expect(names.at(-1)).toBe("run.end");
 });
 

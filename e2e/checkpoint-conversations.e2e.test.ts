@@ -84,9 +84,9 @@ async function scenario(resumeConversations: boolean) {
   const calls = (name: string) => recorder.recordedRequests().filter((r) => r.method === "tools/call" && r.params.name === name);
 
   const first = start();
-  await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("slow"));
+  await first.waitFor("tool.call.start", 1, (e) => String(e.name).endsWith("slow"));
   if (resumeConversations) await first.waitFor("conversation.saved", 1);
-  const runId = first.named("tool.call")[0]?.runId as string;
+  const runId = first.named("tool.call.start")[0]?.runId as string;
   first.descendants();
   await first.kill();
   const beforeRestart = gateway.requests.length;

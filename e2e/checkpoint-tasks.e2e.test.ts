@@ -94,7 +94,7 @@ async function scenario(checkpoint: boolean) {
 
   const first = start();
   // Mid-poll: the remote's run has started (its model was asked), and with the checkpoint the task is written.
-  await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("agent_run"));
+  await first.waitFor("tool.call.start", 1, (e) => String(e.name).endsWith("agent_run"));
   if (checkpoint) await first.waitFor("checkpoint.written", 1, (e) => e.tasks === 1);
   await asked.promise;
   first.descendants();
@@ -102,11 +102,11 @@ async function scenario(checkpoint: boolean) {
 
   const restarted = start();
   if (checkpoint) await restarted.waitFor("mcp.task_reattached", 1);
-  else await restarted.waitFor("tool.call", 1, (e) => String(e.name).endsWith("agent_run"));
+  else await restarted.waitFor("tool.call.start", 1, (e) => String(e.name).endsWith("agent_run"));
   answer.open();
   const ends = await restarted.waitFor("trigger.run-end", 1);
   // The run ended after its tool call was answered: any duplicate remote run had asked its model by then.
-  const runId = first.named("tool.call")[0]?.runId as string;
+  const runId = first.named("tool.call.start")[0]?.runId as string;
   return { runId, restarted, end: ends[0]!, remoteRuns: () => remoteRuns };
 }
 

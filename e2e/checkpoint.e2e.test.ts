@@ -121,7 +121,7 @@ async function scenario(checkpoint: boolean): Promise<Outcome> {
   expect(first.named("trigger.self-subscribed")).toHaveLength(1);
   writeFileSync(orders, "order 2");
   // Mid-work: the second order's run is waiting on the slow tool (and, with the checkpoint, it was written).
-  const slowRunId = (await first.waitFor("tool.call", 1, (e) => String(e.name).endsWith("slow")))[0]?.runId;
+  const slowRunId = (await first.waitFor("tool.call.start", 1, (e) => String(e.name).endsWith("slow")))[0]?.runId;
   expect(slowRunId).toBeString();
   // The write that records the second order's run in flight, named by its run id: a write built while the
   // first order's run was in flight can be acknowledged after that run's end, with the same counts.

@@ -170,7 +170,7 @@ describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
 
     // A slow run, cancelled from its detail page: the MCP caller gets the failure.
     const slow = call(serve!.url, alice, 3, "tools/call", { name: "agent.run", arguments: { instruction: "be slow", runId: "slow-1" } });
-    await serve!.waitForEvent((e) => e.event === "tool.call" || e.event === "tool.call.start");
+    await serve!.waitForEvent((e) => e.event === "tool.call.start");
     await page.goto(`${origin}/console#/run/${encodeURIComponent("bearer:bearer#0")}/slow-1`);
     await page.getByRole("button", { name: "Cancel run" }).click();
     const cancelled = await slow;

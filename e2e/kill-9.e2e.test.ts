@@ -10,7 +10,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace, RECORDING_SERVER } from "@agentd/test-support/cli-process";
 import { startAgentd, stopAll } from "./__fixtures__/agentd-process.ts";
@@ -88,7 +89,7 @@ describe("kill -9 of agentd leaves nothing running", () => {
     const g = await slowGateway();
     const config = ws.writeConfig({ mcpServers: servers(ws) });
     const agentd = startAgentd(["run", "--config", config, "be slow"], { cwd: ws.dir, env: { ...modelEnv(g), [TAG_ENV]: tag } });
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     // agentd, the wrapper shell and its sleep, two servers, the orphaned sleep (and agentd's watchdog).
     const pids = tree(agentd.pid, 6);
     process.kill(agentd.pid, "SIGKILL");
@@ -110,7 +111,7 @@ describe("kill -9 of agentd leaves nothing running", () => {
     client = new McpClient({ name: "kill-9-test", version: "1.0.0" });
     await client.connect(new StreamableHttpClientTransport(listening?.url));
     void client.callTool("agent.run", { instruction: "be slow" }).catch(() => {});
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     const pids = tree(agentd.pid, 6);
     process.kill(agentd.pid, "SIGKILL");
     const { left, ms } = await goneAfter(pids);
@@ -135,7 +136,7 @@ describe("kill -9 of agentd leaves nothing running", () => {
     });
     const config = ws.writeConfig({ mcpServers: servers(ws), subagents: { maxRestarts: 0 } });
     const agentd = startAgentd(["run", "--config", config, "delegate"], { cwd: ws.dir, env: { ...modelEnv(gateway), [TAG_ENV]: tag } });
-    await agentd.waitFor("tool.call", 1, (e) => e.subagent !== undefined && String(e.tool ?? e.name ?? "").includes("slow"));
+    await agentd.waitFor("tool.call.start", 1, (e) => e.subagent !== undefined && String(e.tool ?? e.name ?? "").includes("slow"));
     const child = tagged(tag).find((p) => commandLine(p).includes("__subagent"));
     expect(child).toBeDefined();
     return { agentd, child: child as number };
@@ -208,7 +209,7 @@ describe.skipIf(!NODE || process.platform !== "linux")("kill -9 of the agentd la
       env: { ...modelEnv(g), [TAG_ENV]: tag },
       command: [bin],
     });
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     // The launcher's child is agentd (running main.ts), not a wrapper of it. (Remembered, so that cleanup
     // reaches it even when it outlives the launcher.)
     const child = agentd.descendants().find((p) => commandLine(p).includes(CLI_MAIN));

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { writeFileSync } from "node:fs";
-import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand } from "@agentd/testkit";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { startAgentd, stopAll, type AgentdProcess } from "./__fixtures__/agentd-process.ts";
@@ -49,7 +50,7 @@ async function slowRun(ms: number, extraArgs: string[] = []) {
     cwd: ws.dir,
     env: modelEnv(gateway),
   });
-  await agentd.waitFor("tool.call");
+  await agentd.waitFor("tool.call.start");
   return { agentd, ws };
 }
 
@@ -91,7 +92,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     ws = new CliWorkspace();
     gateway = await startFakeGateway({ dialect: "openai", script: [{ fault: "stall" }] });
     const agentd = startAgentd(["run", "--interval", "1h", "--grace", "200ms", "think hard"], { cwd: ws.dir, env: modelEnv(gateway) });
-    await agentd.waitFor("model.request");
+    await agentd.waitFor("model.start");
     agentd.signal("SIGTERM");
     expect(await agentd.exited).toBe(143);
     expect(agentd.named("trigger.run-end")[0]).toMatchObject({ status: "aborted" });
@@ -105,7 +106,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const agentd = startAgentd(["run", "--config", config, "be slow once"], { cwd: ws.dir, env: modelEnv(gateway) });
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     const { code, before } = await terminate(agentd);
     expect(code).toBe(143);
     expect(agentd.stdout).toBe("finished anyway\n");
@@ -120,7 +121,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     });
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const agentd = startAgentd(["run", "--config", config, "--json", "be slow once"], { cwd: ws.dir, env: modelEnv(gateway) });
-    await agentd.waitFor("tool.call");
+    await agentd.waitFor("tool.call.start");
     agentd.signal("SIGINT");
     // The line comes while the tool is still running: before the tool's result and the run's end.
     const [draining] = await agentd.waitFor("shutdown.draining");
@@ -129,7 +130,7 @@ describe("SIGTERM during a run with a slow tool", () => {
     expect(await agentd.exited).toBe(130);
     // Said while the tool was still running: the line stands before the tool's result.
     const order = agentd.events.map((e) => e.event);
-    expect(order.indexOf("shutdown.draining")).toBeLessThan(order.indexOf("tool.result"));
+    expect(order.indexOf("shutdown.draining")).toBeLessThan(order.indexOf("tool.call.end"));
     const envelope = JSON.parse(agentd.stdout);
     expect(envelope).toMatchObject({ status: "ok", text: "finished anyway", interrupted: "SIGINT", exitCode: 130 });
   }, 60_000);

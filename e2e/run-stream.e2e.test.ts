@@ -99,7 +99,7 @@ describe("agentd run --stream", () => {
   test("piped stderr: telemetry lines only, no status line drawn", async () => {
     const run = await echoRun("openai", ["--stream"], { AGENT_LOG_FORMAT: "pretty" });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("tool.call");
+    expect(run.stderr).toContain("tool.call.start");
     expect(run.stderr).not.toContain("\r");
     expect(run.stderr).not.toContain("\x1b[2K");
     expect(run.stderr).not.toMatch(STATUS);
@@ -132,7 +132,7 @@ describe("agentd run --stream", () => {
       expect(run.stdout).not.toContain(secret);
       expect(run.stderr).not.toContain(secret);
     }
-    const debug = events(run).find((e) => e.event === "tool.call.arguments");
+    const debug = events(run).find((e) => e.event === "tool.call.start.arguments");
     expect(debug).toMatchObject({ level: "debug", arguments: { apiKey: "[redacted]", text: "Authorization: Bearer [redacted]" } });
     expect(lines(run.stdout).find((e) => e.type === "tool-call-start")?.arguments).toEqual({
       apiKey: "[redacted]",
@@ -208,7 +208,7 @@ describe("the live status line on a terminal", () => {
         expect(stdout).toBe("done\n");
         expect(recorded).not.toContain("\x1b[2K");
         expect(recorded).not.toMatch(STATUS);
-        if (what === "NO_COLOR") expect(recorded).toContain("tool.call");
+        if (what === "NO_COLOR") expect(recorded).toContain("tool.call.start");
       },
       60_000,
     );

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { createStreamableHttpServer, type StreamableHttpServer } from "@agentd/sdk";
+import { createStreamableHttpServer, type StreamableHttpServer } from "@agentd/sdk/transport";
 import { createConformanceFixtureServer, startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CliWorkspace, events, REPO_ROOT } from "@agentd/test-support/cli-process";
 

@@ -105,9 +105,9 @@ describe("agentd serve --http with the official SDK client", () => {
     // agentd's telemetry is mirrored as notifications/message at or above the level set, never a secret.
     const end = await logs.waitFor((l) => l.data?.event === "run.end");
     expect(end).toMatchObject({ level: "info", logger: "agentd" });
-    // The run's own debug records (model.response) are filtered out by the level set before it started.
+    // The run's own debug records (model.end) are filtered out by the level set before it started.
     const runLogs = logs.items.filter((l) => l.data?.runId === "run-http-1");
-    expect(runLogs.map((l) => l.data.event)).toContain("tool.call");
+    expect(runLogs.map((l) => l.data.event)).toContain("tool.call.start");
     expect(runLogs.filter((l) => l.level === "debug")).toEqual([]);
     expect(JSON.stringify(logs.items)).not.toContain(API_KEY);
 

@@ -6,7 +6,8 @@
  * the principal `jwt:ISSUER#CLIENT`, an operator by the configured operator scope.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connectServer, nullLogger } from "@agentd/sdk";
+import { connectServer } from "@agentd/sdk/agent";
+import { nullLogger } from "@agentd/sdk/telemetry";
 import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { serveWorld } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";

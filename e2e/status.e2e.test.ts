@@ -73,7 +73,7 @@ test("tables: the overview, the run in flight and the last failure, aligned", as
   const failed = await client.callTool({ name: "agent.run", arguments: { instruction: "use a tool", runId: "st-bad" } });
   expect(failed.isError).toBe(true);
   const inFlight = client.callTool({ name: "agent.run", arguments: { instruction: "slow work please", runId: "st-slow" } });
-  await agentd.waitForEvent((e) => e.event === "model.request" && e.runId === "st-slow");
+  await agentd.waitForEvent((e) => e.event === "model.start" && e.runId === "st-slow");
 
   const out = await status(["--url", new URL(agentd.url.origin).href]);
   expect(out.stderr).toBe("");
@@ -100,7 +100,7 @@ test("a principal's instruction carrying terminal escapes is shown escaped: no E
   const hostile = "held \x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 \x1b[2J \x9b31m";
   await client.callTool({ name: "agent.run", arguments: { instruction: `use a tool ${hostile}`, runId: "esc-bad" } });
   const inFlight = client.callTool({ name: "agent.run", arguments: { instruction: hostile, runId: "esc-slow" } });
-  await agentd.waitForEvent((e) => e.event === "model.request" && e.runId === "esc-slow");
+  await agentd.waitForEvent((e) => e.event === "model.start" && e.runId === "esc-slow");
   const out = await status(["--url", agentd.url.href]);
   expect(out.code).toBe(0);
   expect(out.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);

@@ -13,7 +13,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { runStoreCases } from "@agentd/test-support/store.case";
-import { McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import { StoreClient } from "@agentd/sdk/store";
 import { initializeRequest, post } from "@agentd/test-support/raw-mcp-http";
 import { CliWorkspace } from "@agentd/test-support/cli-process";

@@ -53,7 +53,7 @@ describe("a long tool that reports progress", () => {
     const run = await runWork({ timeout: "1s", maxTotalTimeout: "30s" }, { seconds: 3, everyMs: 300 });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("work done after 3s (progress reported)");
-    const progress = events(run).filter((e) => e.event === "tool.progress");
+    const progress = events(run).filter((e) => e.event === "tool.call.progress");
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ qualifiedName: "slow/work", total: 10 });
     expect(progress[0]!.message).toMatch(/^step \d+ of 10$/);
@@ -65,7 +65,7 @@ describe("a long tool that reports progress", () => {
     const run = await runWork({ timeout: "1s" }, { seconds: 3, everyMs: 3000 });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("tools/call timed out after 1000ms without a response");
-    expect(events(run).filter((e) => e.event === "tool.progress")).toEqual([]);
+    expect(events(run).filter((e) => e.event === "tool.call.progress")).toEqual([]);
   }, 20_000);
 
   test("progress never extends a request past maxTotalTimeout", async () => {
@@ -103,7 +103,7 @@ test("agentd serve: agent://runs/{id} shows the running run's tool and its progr
   const running = client.callTool({ name: "agent.run", arguments: { instruction: "Do the long work", runId: "long-1" } }, undefined, {
     timeout: 20_000,
   });
-  const progressed = await serve.waitForEvent((e) => e.event === "tool.progress");
+  const progressed = await serve.waitForEvent((e) => e.event === "tool.call.progress");
   const content = (await client.readResource({ uri: "agent://runs/long-1" })).contents[0]!;
   const run = JSON.parse("text" in content ? content.text : "{}");
   expect(run.status).toBe("running");

@@ -11,7 +11,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ConversionConfig, toJsonSchema } from "@valibot/to-json-schema";
-import { ConfigSchema, HttpServerSchema, McpServerConfigSchema, StdioServerSchema } from "../packages/sdk/src/config/schema.ts";
+import { ConfigSchema } from "../packages/sdk/src/config/schema.ts";
+import { HttpServerSchema, McpServerConfigSchema, StdioServerSchema } from "../packages/sdk/src/config/servers-schema.ts";
 
 /** The format version of agentd.json the file describes (in its name); bump on an incompatible change. */
 export const CONFIG_FORMAT = "v1";

@@ -1,8 +1,8 @@
 /**
- * The declared types of the SDK's public surface (`packages/sdk/src/wire/types/*.ts`, `config/types.ts`) are
+ * The declared types of the SDK's public surface (`packages/sdk/src/wire/types/*.generated.ts`, `config/types.generated.ts`) are
  * generated from the valibot schemas by `scripts/declared-types.ts` and committed; this fails while a committed
  * file is not what the script prints (run `bun scripts/declared-types.ts` after a schema change). That each
- * declared type equals its schema's inferred type is checked by `bun run typecheck` (`*.types.test.ts`).
+ * declared type equals its schema's inferred type is checked by `bun run typecheck` (`*.generated.test.ts`).
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

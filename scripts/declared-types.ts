@@ -1,14 +1,16 @@
 /**
  * Declared types for the SDK's public surface, generated from its valibot schemas: the MCP wire types
- * (`packages/sdk/src/wire/types/*.ts`, one file per schema file) and the `agentd.json` shape
- * (`packages/sdk/src/config/types.ts`).
+ * (`packages/sdk/src/wire/types/*.generated.ts`, one file per schema file) and the `agentd.json` shape
+ * (`packages/sdk/src/config/types.generated.ts`, from the config group schemas `config/*-schema.ts`). Every file
+ * it writes is named `*.generated.ts` (`*.generated.test.ts` for the equality checks) and opens with a line
+ * naming this script.
  *
  * Why: a type inferred from a valibot schema (`v.InferOutput<typeof ToolSchema>`) keeps valibot's generic
  * machinery in the published declarations, and a consumer whose compiler checks libraries
  * (`skipLibCheck: false`) pays for it: valibot's own declarations and every inferred schema type (tens of
  * seconds; bench/types/type-check.ts). Plain interfaces cost next to nothing. The schemas stay the one
  * source of truth: this script walks the schema objects and prints the types they infer, taking each
- * type's doc comment (and the fields' comments) from the schema source; `*.types.test.ts` beside the output
+ * type's doc comment (and the fields' comments) from the schema source; `*.generated.test.ts` beside the output
  * checks each declared type equal, both ways, to the valibot-inferred one (under \`bun run typecheck\`), and
  * \`declared-types.test.ts\` fails while a committed file is not what this script prints.
  *
@@ -290,7 +292,7 @@ export async function declaredTypesFiles(): Promise<Map<string, string>> {
     const mod = await import(schemaFile);
     const { aliases, inits } = readSource(schemaFile);
     const out: OutFile = {
-      path: `wire/types/${stem}.ts`,
+      path: `wire/types/${stem}.generated.ts`,
       header: `/**\n * MCP types of \`wire/schemas/${stem}.ts\`, declared.\n * ${GENERATED}\n */`,
       blocks: [],
       imports: new Map(),
@@ -323,11 +325,11 @@ export async function declaredTypesFiles(): Promise<Map<string, string>> {
     files.set(out.path, render(out));
   }
 
-  files.set("wire/types/methods-2025-11-25.ts", await methodTypes(names));
-  files.set("wire/types/declared.types.test.ts", equalityTest("wire/types/declared.types.test.ts", inferred, true));
+  files.set("wire/types/methods-2025-11-25.generated.ts", await methodTypes(names));
+  files.set("wire/types/declared.generated.test.ts", equalityTest("wire/types/declared.generated.test.ts", inferred, true));
   const config = await configTypes();
-  files.set("config/types.ts", config.text);
-  files.set("config/types.types.test.ts", equalityTest("config/types.types.test.ts", config.inferred, false));
+  files.set("config/types.generated.ts", config.text);
+  files.set("config/types.generated.test.ts", equalityTest("config/types.generated.test.ts", config.inferred, false));
   return formatted(files);
 }
 
@@ -340,7 +342,7 @@ function findSchema(names: Map<Schema, Named>, target: Named): Schema {
 async function methodTypes(names: Map<Schema, Named>): Promise<string> {
   const { requests_2025_11_25, notifications_2025_11_25 } = await import(join(SDK, "wire", "schemas", "methods-2025-11-25.ts"));
   const out: OutFile = {
-    path: "wire/types/methods-2025-11-25.ts",
+    path: "wire/types/methods-2025-11-25.generated.ts",
     header:
       "/**\n * The typed method maps of revision 2025-11-25 (`wire/schemas/methods-2025-11-25.ts`, declared): each request's sender,\n" +
       ' * params and result, each notification\'s sender and params. `RequestParamsOf<"tools/call">` and the like are what the\n' +
@@ -401,25 +403,25 @@ export type TaskAugmentableMethod = {
 
 // ── The agentd.json shape ──
 
-/** Config schemas with a declared type: schema file (in config/), schema const, type name. */
+/** Config schemas with a declared type: schema file (in config/, one a config group), schema const, type name. */
 const CONFIG_TYPES: Array<[string, string, string]> = [
-  ["schema", "ModelConfigSchema", "ModelConfig"],
-  ["schema", "SamplingConfigSchema", "SamplingConfig"],
-  ["schema", "ServerToolsSchema", "McpServerToolsConfig"],
-  ["schema", "StdioServerSchema", "StdioServerConfig"],
-  ["schema", "OAuthSchema", "McpServerOAuthConfig"],
-  ["schema", "HttpServerSchema", "HttpServerConfig"],
-  ["schema", "McpServerConfigSchema", "McpServerConfig"],
-  ["schema", "A2aAgentConfigSchema", "RemoteA2aAgentConfig"],
-  ["schema", "LimitsSchema", "LimitsConfig"],
-  ["schema", "ScopeSchema", "ScopeConfig"],
-  ["schema", "SubscriptionTriggerSchema", "SubscriptionTriggerConfig"],
-  ["schema", "ScheduleTriggerSchema", "ScheduleTriggerConfig"],
-  ["schema", "IntervalTriggerSchema", "IntervalTriggerConfig"],
-  ["schema", "TriggersSchema", "TriggersConfig"],
-  ["schema", "ServeSchema", "ServeConfig"],
-  ["schema", "CapabilitiesSchema", "CapabilitiesConfig"],
-  ["schema", "DurabilitySchema", "DurabilityConfig"],
+  ["model-schema", "ModelConfigSchema", "ModelConfig"],
+  ["servers-schema", "SamplingConfigSchema", "SamplingConfig"],
+  ["servers-schema", "ServerToolsSchema", "McpServerToolsConfig"],
+  ["servers-schema", "StdioServerSchema", "StdioServerConfig"],
+  ["servers-schema", "OAuthSchema", "McpServerOAuthConfig"],
+  ["servers-schema", "HttpServerSchema", "HttpServerConfig"],
+  ["servers-schema", "McpServerConfigSchema", "McpServerConfig"],
+  ["servers-schema", "A2aAgentConfigSchema", "RemoteA2aAgentConfig"],
+  ["limits-schema", "LimitsSchema", "LimitsConfig"],
+  ["limits-schema", "ScopeSchema", "ScopeConfig"],
+  ["triggers-schema", "SubscriptionTriggerSchema", "SubscriptionTriggerConfig"],
+  ["triggers-schema", "ScheduleTriggerSchema", "ScheduleTriggerConfig"],
+  ["triggers-schema", "IntervalTriggerSchema", "IntervalTriggerConfig"],
+  ["triggers-schema", "TriggersSchema", "TriggersConfig"],
+  ["serve-schema", "ServeSchema", "ServeConfig"],
+  ["capabilities-schema", "CapabilitiesSchema", "CapabilitiesConfig"],
+  ["durability-schema", "DurabilitySchema", "DurabilityConfig"],
   ["prompts-schema", "PromptArgumentConfigSchema", "PromptArgumentConfig"],
   ["prompts-schema", "PromptMessageConfigSchema", "PromptMessageConfig"],
   ["prompts-schema", "PromptConfigSchema", "PromptConfig"],
@@ -431,7 +433,7 @@ async function configTypes(): Promise<{
   inferred: Array<{ file: string; name: string; schemaModule: string; schema: string }>;
 }> {
   const out: OutFile = {
-    path: "config/types.ts",
+    path: "config/types.generated.ts",
     header:
       "/**\n * The `agentd.json` shape as declared types: what `parseConfig` returns (durations in milliseconds). The schema\n" +
       ` * that checks a file is \`schema.ts\` (valibot); these are its output types.\n * ${GENERATED}\n */`,
@@ -445,17 +447,18 @@ async function configTypes(): Promise<{
     modules[stem] = await import(join(SDK, "config", `${stem}.ts`));
     sources[stem] = readSource(join(SDK, "config", `${stem}.ts`));
   }
-  const schema = modules.schema;
+  const model = modules["model-schema"];
+  const servers = modules["servers-schema"];
   // A duration is written "30s" or 30000 and comes out of the parse as milliseconds.
-  printer.overrides.set(schema.ModelConfigSchema.entries.timeout.wrapped, { text: "number", refs: [] });
+  printer.overrides.set(model.ModelConfigSchema.entries.timeout.wrapped, { text: "number", refs: [] });
   // `versionNegotiation`: "legacy", the older spelling, comes out as "initialize".
-  printer.overrides.set(schema.StdioServerSchema.entries.versionNegotiation.wrapped, { text: '"auto" | "initialize"', refs: [] });
+  printer.overrides.set(servers.StdioServerSchema.entries.versionNegotiation.wrapped, { text: '"auto" | "initialize"', refs: [] });
   for (const [, name, type] of CONFIG_TYPES) {
     const s = modules[CONFIG_TYPES.find(([, n]) => n === name)?.[0] as string][name];
     printer.names.set(s, { name: type, file: out.path });
   }
   // A server entry is checked field by field, then by the stdio or the HTTP schema (a lazy choice).
-  printer.overrides.set(schema.McpServerConfigSchema, { text: "StdioServerConfig | HttpServerConfig", refs: [] });
+  printer.overrides.set(servers.McpServerConfigSchema, { text: "StdioServerConfig | HttpServerConfig", refs: [] });
   const inferred: Array<{ file: string; name: string; schemaModule: string; schema: string }> = [];
   for (const [stem, name, type] of CONFIG_TYPES) {
     const s = modules[stem][name];
@@ -495,7 +498,7 @@ function equalityTest(
     imports.push(
       `import type { notifications_2025_11_25, requests_2025_11_25 } from "${relativeImport(path, "wire/schemas/methods-2025-11-25.ts")}";`,
     );
-    imports.push(`import type * as methods from "${relativeImport(path, "wire/types/methods-2025-11-25.ts")}";`);
+    imports.push(`import type * as methods from "${relativeImport(path, "wire/types/methods-2025-11-25.generated.ts")}";`);
   }
   const lines = inferred.map(
     (i) => `  ${i.name}: Same<${alias(i.file)}.${i.name}, v.InferOutput<typeof ${alias(i.schemaModule, "schema")}.${i.schema}>>;`,

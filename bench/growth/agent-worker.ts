@@ -12,7 +12,8 @@
  *                                                             start → first progress, then RSS while held
  */
 import { createModel } from "@agentd/adapters";
-import { createAgent, Supervisor, type Agent } from "@agentd/sdk";
+import { createAgent, type Agent } from "@agentd/sdk";
+import { Supervisor } from "@agentd/sdk/supervisor";
 import { procStatusKb } from "../lib/proc.ts";
 import { subscriptions } from "./subscriptions-worker.ts";
 

@@ -9,7 +9,8 @@
  * agent's CPU per change over the burst, the drain rate (B over first notification → last run-start), and
  * the floor: one change alone, event → run-start (median of {@link SINGLES}).
  */
-import { AgentTriggers, createAgent, subscriptionTriggerId, type SubscriptionSpec } from "@agentd/sdk";
+import { createAgent } from "@agentd/sdk";
+import { AgentTriggers, subscriptionTriggerId, type SubscriptionSpec } from "@agentd/sdk/agent";
 import type { LanguageModel } from "@agentd/sdk/model";
 import { fakeServerCommand } from "@agentd/testkit";
 

@@ -7,7 +7,7 @@
  *
  *   bun bench/profile/request-path-cpu.ts [CALLS=20000]      (WARM=5000 warm-up calls first)
  */
-import { McpClient, McpServer } from "@agentd/sdk";
+import { McpClient, McpServer } from "@agentd/sdk/mcp";
 import { directPair } from "./direct-pair.ts";
 
 const [a, b] = directPair();

@@ -12,13 +12,14 @@
 import { join } from "node:path";
 
 const [root = "", kind = "calls", count = "1000"] = process.argv.slice(2);
-const sdk = (await import(join(root, "packages/sdk/src/index.ts"))) as typeof import("@agentd/sdk");
+const mcp = (await import(join(root, "packages/sdk/src/mcp/index.ts"))) as typeof import("@agentd/sdk/mcp");
+const transport = (await import(join(root, "packages/sdk/src/transport/index.ts"))) as typeof import("@agentd/sdk/transport");
 const server = (file: string) => ({ command: process.execPath, args: [join(root, file)] });
 const n = Number(count);
 
 async function connect(name: string, file = "bench/stdio/servers/agentd-echo-server.ts") {
-  const c = new sdk.McpClient({ name: "cpu-worker", version: "1.0.0" });
-  await c.connect(new sdk.StdioChildTransport({ name, ...server(file) }));
+  const c = new mcp.McpClient({ name: "cpu-worker", version: "1.0.0" });
+  await c.connect(new transport.StdioChildTransport({ name, ...server(file) }));
   return c;
 }
 

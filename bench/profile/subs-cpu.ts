@@ -7,7 +7,8 @@
  *   bun bench/profile/subs-cpu.ts [N] [B] [ROUNDS]
  */
 import { createModel } from "@agentd/adapters";
-import { AgentTriggers, createAgent, subscriptionTriggerId, type RunResult, type SubscriptionSpec } from "@agentd/sdk";
+import { createAgent, type RunResult } from "@agentd/sdk";
+import { AgentTriggers, subscriptionTriggerId, type SubscriptionSpec } from "@agentd/sdk/agent";
 import { fakeServerCommand } from "@agentd/testkit";
 
 const BURST_CLIENT = new URL("../growth/burst-client.ts", import.meta.url).pathname;

@@ -4,7 +4,8 @@
  * the floor, which writes the request line to a raw echo child and reads the line back. The `-2026` kinds
  * probe with `server/discover` and must end up speaking MCP 2026-07-28 (checked, or the run fails).
  */
-import { McpClient, StdioChildTransport } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StdioChildTransport } from "@agentd/sdk/transport";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as SdkStdio } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as Sdk2Client } from "@modelcontextprotocol/client";

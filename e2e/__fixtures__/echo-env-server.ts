@@ -3,7 +3,8 @@
  * it prints every variable whose name starts with `ECHO_` to stderr, and its one tool `whoami` answers with
  * an error quoting them. A test checks that none of those values reaches agentd's own output.
  */
-import { McpServer, StdioServerTransport } from "@agentd/sdk";
+import { McpServer } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const echoed = Object.entries(process.env)
   .filter(([k]) => k.startsWith("ECHO_"))

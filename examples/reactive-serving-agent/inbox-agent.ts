@@ -6,7 +6,8 @@
  *   AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 INBOX_SERVER="npx -y my-inbox-mcp" bun inbox-agent.ts
  */
 import { createModel } from "@agentd/adapters";
-import { createAgentFromConfig, parseConfig, parseListen, type Agent } from "@agentd/sdk";
+import { createAgentFromConfig, parseConfig, type Agent } from "@agentd/sdk";
+import { parseListen } from "@agentd/sdk/agent";
 
 /** Where the model and the inbox server are, and where to serve. */
 export interface InboxAgentOptions {

@@ -8,7 +8,8 @@
  */
 import { appendFileSync, existsSync, readFileSync, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { McpServer, RUN_ID_META_KEY, StdioServerTransport } from "@agentd/sdk";
+import { McpServer, RUN_ID_META_KEY } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const inbox = resolve(process.env.INBOX_FILE ?? "inbox.md");
 const log = resolve(process.env.TRIAGE_LOG ?? "triage-log.jsonl");

@@ -23,7 +23,7 @@ const cli = join(dirname(fileURLToPath(import.meta.resolve("@agentd/cli/package.
 const agent = createAgent({
   model: createModel({ dialect: "anthropic", baseURL: gateway.url, model: "claude-scripted", apiKey: "not-needed" }),
   mcpServers: { demo: { command: process.execPath, args: [cli, "__demo-server"] } },
-  onEvent: (e) => e.type === "tool-result" && console.error(`tool ${e.qualifiedName} took ${e.durationMs}ms`),
+  onEvent: (e) => e.type === "tool-call-end" && console.error(`tool ${e.qualifiedName} took ${e.durationMs}ms`),
 });
 try {
   const { text, usage } = await agent.run("Convert 10 GBP to EUR");

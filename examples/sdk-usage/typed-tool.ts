@@ -30,7 +30,7 @@ const gateway = await startFakeGateway({
 const agent = createAgent({
   model: createModel({ dialect: "responses", baseURL: gateway.url, model: "gpt-scripted", apiKey: "not-needed" }),
   tools: [convert],
-  onEvent: (e) => e.type === "tool-result" && console.error(`tool ${e.qualifiedName}: ${e.isError ? "error" : "ok"}`),
+  onEvent: (e) => e.type === "tool-call-end" && console.error(`tool ${e.qualifiedName}: ${e.isError ? "error" : "ok"}`),
 });
 try {
   const { text } = await agent.run("What is 21°C in Fahrenheit?");

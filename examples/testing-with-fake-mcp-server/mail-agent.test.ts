@@ -4,7 +4,9 @@
  * what the server received — here, that every tool call carried the run id the agent was given.
  */
 import { afterEach, expect, test } from "bun:test";
-import { createAgent, McpClient, RUN_ID_META_KEY, StdioChildTransport, type Agent } from "@agentd/sdk";
+import { createAgent, type Agent } from "@agentd/sdk";
+import { McpClient, RUN_ID_META_KEY } from "@agentd/sdk/mcp";
+import { StdioChildTransport } from "@agentd/sdk/transport";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeMcpServerSpec, type FakeServerCommand } from "@agentd/testkit";
 import { createModel } from "@agentd/adapters";
 

@@ -1,5 +1,6 @@
 /** agentd's MCP server with one `echo` tool, on stdin/stdout (benchmark subject). */
-import { McpServer, StdioServerTransport } from "@agentd/sdk";
+import { McpServer } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const server = new McpServer({ name: "bench-echo", version: "1.0.0" });
 server.tool(

@@ -6,7 +6,8 @@
  */
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { McpServer, RUN_ID_META_KEY, StdioServerTransport } from "@agentd/sdk";
+import { McpServer, RUN_ID_META_KEY } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const [mode, dir] = process.argv.slice(2);
 if ((mode !== "once" && mode !== "always") || !dir) throw new Error("usage: crash-server.ts once|always <dir>");

@@ -47,12 +47,12 @@ describe("a run with a tool defined in code", () => {
         expect(seen).toEqual([{ city: "Paris", runId: "run-local-tool" }]);
         expect(result.text).toContain('"temperature":21');
         expect(result.text).toStartWith("Answer from the tool:");
-        const results = events.filter((e) => e.type === "tool-result");
-        expect(results.map((e) => (e.type === "tool-result" ? [e.qualifiedName, e.isError] : []))).toEqual([
+        const results = events.filter((e) => e.type === "tool-call-end");
+        expect(results.map((e) => (e.type === "tool-call-end" ? [e.qualifiedName, e.isError] : []))).toEqual([
           ["get_weather", true],
           ["get_weather", false],
         ]);
-        expect(events.filter((e) => e.type === "tool-call")).toHaveLength(2);
+        expect(events.filter((e) => e.type === "tool-call-start")).toHaveLength(2);
       } finally {
         await agent.close();
       }

@@ -4,7 +4,8 @@
  * depends on it; see `createAgentFromConfig`.)
  */
 import { createModel } from "@agentd/adapters";
-import type { AgentFromConfigOptions, Logger, ModelFactory, ResolvedConfig } from "@agentd/sdk";
+import type { AgentFromConfigOptions, Logger, ModelFactory } from "@agentd/sdk";
+import type { ResolvedConfig } from "@agentd/sdk/config";
 import { reportConfigNotes } from "./config-report.ts";
 
 /**

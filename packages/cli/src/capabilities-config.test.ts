@@ -3,7 +3,10 @@ import { afterEach, expect, test } from "bun:test";
 import { parseConfig } from "@agentd/sdk";
 import { createFakeMcpServer } from "@agentd/testkit";
 import { createModel } from "@agentd/adapters";
-import { capabilitiesFromConfig, McpClient, MemoryTransport, modelFromConfig, nullLogger } from "@agentd/sdk";
+import { capabilitiesFromConfig, modelFromConfig } from "@agentd/sdk/agent";
+import { McpClient } from "@agentd/sdk/mcp";
+import { nullLogger } from "@agentd/sdk/telemetry";
+import { MemoryTransport } from "@agentd/sdk/transport";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -2,7 +2,8 @@
  * The agentd CLI as a pure function: `runCli(argv)` resolves to an exit code and never calls process.exit
  * (only main.ts does). A user's mistake is one clear line on stderr, never a stack trace.
  */
-import { AgentdError, scrubSecrets } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";

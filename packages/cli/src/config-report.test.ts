@@ -8,7 +8,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LogRecord, memoryLogger, resolveConfig } from "@agentd/sdk";
+import type { LogRecord } from "@agentd/sdk";
+import { resolveConfig } from "@agentd/sdk/config";
+import { memoryLogger } from "@agentd/sdk/telemetry";
 import { reportConfigNotes } from "./config-report.ts";
 
 const FIXTURES = join(import.meta.dir, "__fixtures__", "mcp-config");

@@ -5,7 +5,8 @@
  * with why, and the file gets ONE warning line naming them all (labels such as a description are left to
  * the debug lines).
  */
-import type { Logger, ResolvedConfig } from "@agentd/sdk";
+import type { Logger } from "@agentd/sdk";
+import type { ResolvedConfig } from "@agentd/sdk/config";
 
 /** Log the servers left out and the keys not taken (see the module header). */
 export function reportConfigNotes(

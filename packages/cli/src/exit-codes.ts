@@ -2,7 +2,8 @@
  * The documented exit codes (docs/run-output.md, "Exit codes"). One mapping from typed errors to codes, used by every
  * command, so a CronJob or a supervisor can tell failures apart.
  */
-import { AgentdError, runStatusOf } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { runStatusOf } from "@agentd/sdk/agent";
 
 /** Exit codes. */
 export const EXIT = {

@@ -16,7 +16,7 @@ export async function runHiddenEntry(argv: string[]): Promise<number | undefined
   if (argv[0] === HIDDEN.subagent) {
     // A subagent child: its whole configuration arrives over the control channel on fd 3.
     const [{ runSubagentChild }, { createModel }, { stderrLogger }] = await Promise.all([
-      import("@agentd/sdk"),
+      import("@agentd/sdk/agent"),
       import("@agentd/adapters"),
       import("./telemetry.ts"),
     ]);

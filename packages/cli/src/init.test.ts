@@ -3,7 +3,7 @@
  * refusals, and once the interactive flow through a real pseudo-terminal (util-linux `script`).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { resolveConfig } from "@agentd/sdk";
+import { resolveConfig } from "@agentd/sdk/config";
 import { fakeServerCommand, startFakeGateway } from "@agentd/testkit";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -30,12 +30,12 @@ describe("stderrLogger json", () => {
   test("one JSON object a line, with ts, level, event and the fields", () => {
     const out = sink();
     const log = stderrLogger({ format: "json", write: out.write });
-    log.info("tool.call", { runId: "r1", name: "fs__read", arguments: { path: "/x" } });
+    log.info("tool.call.start", { runId: "r1", name: "fs__read", arguments: { path: "/x" } });
     log.child({ server: "fs" }).warn("mcp.exit", { code: 1 });
     expect(out.lines).toHaveLength(2);
     expect(out.lines.every((l) => l.endsWith("\n") && l.indexOf("\n") === l.length - 1)).toBe(true);
     const [a, b] = out.lines.map((l) => JSON.parse(l));
-    expect(a).toMatchObject({ level: "info", event: "tool.call", runId: "r1", name: "fs__read", arguments: { path: "/x" } });
+    expect(a).toMatchObject({ level: "info", event: "tool.call.start", runId: "r1", name: "fs__read", arguments: { path: "/x" } });
     expect(Number.isNaN(Date.parse(a.ts))).toBe(false);
     expect(b).toMatchObject({ level: "warn", event: "mcp.exit", server: "fs", code: 1 });
   });
@@ -91,7 +91,7 @@ describe("stderrLogger pretty", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });
     log.info("mcp.stderr", { server: "fs", line: `oops${esc}` });
-    log.info("tool.result", { runId: "r", turn: 1, name: `t${esc}`, qualifiedName: `fs/t${esc}`, isError: true, size: 1, durationMs: 1 });
+    log.info("tool.call.end", { runId: "r", turn: 1, name: `t${esc}`, qualifiedName: `fs/t${esc}`, isError: true, size: 1, durationMs: 1 });
     log.warn("mcp.failed", { server: "fs", error: `bad${esc}`, data: { message: `deep\x9b${esc}` } });
     for (const line of out.lines) {
       expect(line.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
@@ -103,7 +103,7 @@ describe("stderrLogger pretty", () => {
     const out = sink();
     const log = stderrLogger({ format: "pretty", write: out.write });
     log.info("run.start", { runId: "run-1", provider: "openai-compatible", model: "qwen3", tools: 2, mode: "native" });
-    log.info("tool.call", {
+    log.info("tool.call.start", {
       runId: "run-1",
       turn: 1,
       toolCallId: "c1",
@@ -112,7 +112,7 @@ describe("stderrLogger pretty", () => {
       argumentsSize: 14,
       arguments: { path: "/a" },
     });
-    log.info("tool.result", {
+    log.info("tool.call.end", {
       runId: "run-1",
       turn: 1,
       toolCallId: "c1",
@@ -135,9 +135,9 @@ describe("stderrLogger pretty", () => {
     expect(out.lines.every((l) => l.endsWith("\n"))).toBe(true);
     for (const l of lines) expect(l).toMatch(/^\d\d:\d\d:\d\d (INF|WRN) /);
     expect(lines[0]).toContain("INF run.start     run-1 · qwen3 via openai-compatible · 2 tools · native");
-    expect(lines[1]).toMatch(/tool\.call +fs\/read \{"path":"\/a"\}$/);
+    expect(lines[1]).toMatch(/tool\.call\.start +fs\/read \{"path":"\/a"\}$/);
     expect(lines[1]).not.toContain("toolCallId");
-    expect(lines[2]).toMatch(/tool\.result +fs\/read error · 412 B · 12ms$/);
+    expect(lines[2]).toMatch(/tool\.call\.end +fs\/read error · 412 B · 12ms$/);
     expect(lines[3]).toMatch(/run\.end +final · 590 in \/ 65 out tokens · 1\.5s · 3 turns · 2 tool calls · run-1$/);
     // A record's own `message` field is data, not a rendering option.
     expect(lines[4]).toMatch(/WRN mcp\.disconnected +server=fs reason=exit message=child exited$/);
@@ -146,7 +146,7 @@ describe("stderrLogger pretty", () => {
 
   test("a tool's progress reads as tool, progress of total, its message and the time so far", () => {
     const out = sink();
-    stderrLogger({ format: "pretty", write: out.write }).info("tool.progress", {
+    stderrLogger({ format: "pretty", write: out.write }).info("tool.call.progress", {
       runId: "r",
       turn: 1,
       toolCallId: "c1",
@@ -157,7 +157,7 @@ describe("stderrLogger pretty", () => {
       message: "step 3 of 10",
       elapsedMs: 1200,
     });
-    expect(out.lines[0]).toMatch(/INF tool\.progress +slow\/work 3\/10 · step 3 of 10 · 1\.2s\n$/);
+    expect(out.lines[0]).toMatch(/INF tool\.call\.progress +slow\/work 3\/10 · step 3 of 10 · 1\.2s\n$/);
   });
 
   test("identical records are all printed (no throttling)", () => {

@@ -49,21 +49,21 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
     keys: ["runId", "model", "provider", "tools", "mode"],
     text: (f) => `${f.runId} · ${f.model} via ${f.provider} · ${plural(f.tools, "tool")} · ${f.mode}`,
   },
-  "model.request": { keys: ["turn", "messages"], text: (f) => `turn ${f.turn} · ${plural(f.messages, "message")}` },
-  "model.response": {
+  "model.start": { keys: ["turn", "messages"], text: (f) => `turn ${f.turn} · ${plural(f.messages, "message")}` },
+  "model.end": {
     keys: ["turn", "usage", "finishReason", "toolCalls"],
     text: (f) => `turn ${f.turn} · ${f.finishReason} · ${plural(f.toolCalls, "tool call")} · ${tokens(f.usage)}`,
   },
-  "tool.call": {
+  "tool.call.start": {
     keys: ["turn", "name", "qualifiedName", "arguments"],
     text: (f) => `${f.qualifiedName ?? f.name}${f.arguments !== undefined ? ` ${str(f.arguments)}` : ""}`,
   },
-  "tool.result": {
+  "tool.call.end": {
     keys: ["turn", "name", "qualifiedName", "isError", "size", "durationMs"],
     text: (f, paint) =>
       `${f.qualifiedName ?? f.name} ${f.isError ? paint("\x1b[31m", "error") : "ok"} · ${num(f.size)} B · ${duration(f.durationMs)}`,
   },
-  "tool.progress": {
+  "tool.call.progress": {
     keys: ["turn", "name", "qualifiedName", "progress", "total", "message", "elapsedMs"],
     text: (f) =>
       `${f.qualifiedName ?? f.name} ${f.progress}${f.total !== undefined ? `/${f.total}` : ""}${f.message ? ` · ${cut(String(f.message), 120)}` : ""} · ${duration(f.elapsedMs)}`,
@@ -98,7 +98,7 @@ function clock(ts: string): string {
 }
 
 /**
- * Format a record for a person, e.g. `12:00:01 INF tool.result   fs/read_file ok · 412 B · 12ms`.
+ * Format a record for a person, e.g. `12:00:01 INF tool.call.end   fs/read_file ok · 412 B · 12ms`.
  * `run.end` shows the stop reason, token usage and duration; unknown events show their fields as `k=v`.
  */
 export function prettyRecord(r: LogRecord, color: boolean): string {

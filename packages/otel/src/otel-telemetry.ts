@@ -14,7 +14,8 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import type { Logger, OtelSignals, Telemetry } from "@agentd/sdk";
+import type { Logger } from "@agentd/sdk";
+import type { OtelSignals, Telemetry } from "@agentd/sdk/telemetry";
 import { createRunInstruments } from "./run-metrics.ts";
 import { RunSpans } from "./run-spans.ts";
 

@@ -6,7 +6,8 @@
  */
 import { type Context, type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import type { RunEvent, RunOrigin, RunTelemetry } from "@agentd/sdk";
+import type { RunEvent } from "@agentd/sdk";
+import type { RunOrigin, RunTelemetry } from "@agentd/sdk/telemetry";
 import type { TraceCarrier, TraceSite } from "@agentd/sdk/loop";
 import type { RunInstruments } from "./run-metrics.ts";
 
@@ -62,7 +63,7 @@ export class RunSpans implements RunTelemetry {
     switch (e.type) {
       case "run-start":
         return this.start(e);
-      case "model-request": {
+      case "model-start": {
         const span = this.tracer?.startSpan(
           `chat ${this.base["gen_ai.request.model"]}`,
           { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "chat", ...this.base, "agentd.turn": e.turn } },
@@ -71,11 +72,11 @@ export class RunSpans implements RunTelemetry {
         this.models.set(e.turn, { span, started: performance.now() });
         return;
       }
-      case "model-response":
+      case "model-end":
         return this.modelEnd(e);
-      case "tool-call":
+      case "tool-call-start":
         return this.toolStart(e);
-      case "tool-result":
+      case "tool-call-end":
         return this.toolEnd(e);
       case "run-end":
         return this.end(e);
@@ -122,7 +123,7 @@ export class RunSpans implements RunTelemetry {
       this.metrics?.triggerLag.record(Math.max(0, sec(Date.now() - trigger.firedAt.getTime())), { "agentd.trigger.kind": trigger.kind });
   }
 
-  private modelEnd(e: Extract<RunEvent, { type: "model-response" }>): void {
+  private modelEnd(e: Extract<RunEvent, { type: "model-end" }>): void {
     const open = this.models.get(e.turn);
     this.models.delete(e.turn);
     const response = e.responseModel ? { "gen_ai.response.model": e.responseModel } : {};
@@ -139,7 +140,7 @@ export class RunSpans implements RunTelemetry {
     this.metrics?.tokens.record(e.usage.outputTokens, { ...attrs, "gen_ai.token.type": "output" });
   }
 
-  private toolStart(e: Extract<RunEvent, { type: "tool-call" }>): void {
+  private toolStart(e: Extract<RunEvent, { type: "tool-call-start" }>): void {
     const { tool, server } = toolIdentity(e);
     const mcp = server !== undefined;
     const span = this.tracer?.startSpan(
@@ -158,7 +159,7 @@ export class RunSpans implements RunTelemetry {
     if (span) this.tools.set(e.toolCallId, span);
   }
 
-  private toolEnd(e: Extract<RunEvent, { type: "tool-result" }>): void {
+  private toolEnd(e: Extract<RunEvent, { type: "tool-call-end" }>): void {
     const span = this.tools.get(e.toolCallId);
     this.tools.delete(e.toolCallId);
     if (e.isError) {

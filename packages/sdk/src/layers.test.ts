@@ -1,10 +1,11 @@
 /**
  * The layering, kept by a check rather than by care: every static import of production code (not tests, not
  * `__fixtures__`) in every package is an edge between two folders, and each edge must be in the table below.
- * Reading order of the SDK: wire → transport → mcp (protocol, then client and server) → loop → triggers,
- * supervisor, serve → a2a server → agent. `model/` is the model interface (no runtime, no agent), `config/`
- * only reads and checks the config shape, `_internal/` and the root files (`log.ts`, `index.ts`) are shared.
- * A new edge is a design decision: add it here, in the same change, with the reason in the review.
+ * The layer order is {@link LAYER_ORDER}, the one source: every edge of the table points to an earlier layer,
+ * and the `index.ts` header and docs/architecture.md's tree are checked to give the same order. `model/` is
+ * the model interface (no runtime, no agent, below the loop), `config/` only reads and checks the config shape,
+ * `_internal/`, `a2a/shared/` and the root files (`log.ts`, `index.ts`) are shared. A new edge is a design
+ * decision: add it here, in the same change, with the reason in the review.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -12,6 +13,37 @@ import { posix, resolve } from "node:path";
 import { Glob } from "bun";
 
 const PACKAGES = resolve(import.meta.dir, "../..");
+
+/**
+ * The SDK's layers, lowest first: each imports only layers before it (`mcp` is its protocol, client and server;
+ * `agent` its rooms). Shared by all: the root files, `_internal/`, `a2a/shared/`.
+ */
+const LAYER_ORDER = [
+  "wire",
+  "config",
+  "transport",
+  "mcp",
+  "store",
+  "model",
+  "loop",
+  "a2a client",
+  "tool",
+  "telemetry",
+  "triggers",
+  "supervisor",
+  "serve",
+  "a2a server",
+  "agent",
+] as const;
+
+/** The layer of a unit of the table (undefined for the shared ones). */
+function layerOf(unit: string): string | undefined {
+  if (unit === "(root)" || unit === "_internal" || unit === "a2a/shared") return undefined;
+  if (unit === "mcp" || unit.startsWith("mcp/")) return "mcp";
+  if (unit === "agent" || unit.startsWith("agent/")) return "agent";
+  if (unit.startsWith("a2a/")) return `a2a ${unit.slice(4)}`;
+  return unit;
+}
 
 /** What every folder of the agent may import below it: the console answers the operator channel's errors (A2aError) as HTTP statuses (a2a/shared). */
 const AGENT_LOWER = [
@@ -52,7 +84,8 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   store: ["(root)", "wire", "transport", "mcp/client", "mcp/server"],
   "a2a/shared": [],
   "a2a/client": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "model", "loop"],
-  model: ["(root)", "_internal", "wire", "loop"],
+  // The model interface sits below the loop: the loop calls a model, a model knows nothing of the loop.
+  model: ["(root)", "_internal", "wire"],
   loop: ["(root)", "_internal", "wire", "model"],
   tool: ["(root)", "_internal", "wire", "mcp/protocol", "mcp/server", "loop"],
   telemetry: ["(root)", "wire", "loop"],
@@ -89,9 +122,9 @@ const SDK_EDGES: Record<string, readonly string[]> = {
 const PACKAGE_EDGES: Record<string, readonly string[]> = {
   // The OpenTelemetry backend, imported dynamically when OTEL_* asks for it (an optional peer).
   sdk: ["@agentd/otel"],
-  otel: ["@agentd/sdk", "@agentd/sdk/loop"],
+  otel: ["@agentd/sdk", "@agentd/sdk/loop", "@agentd/sdk/telemetry"],
   adapters: ["@agentd/sdk/model"],
-  testkit: ["@agentd/sdk", "@agentd/sdk/wire", "@agentd/sdk/transport", "@agentd/sdk/mcp"],
+  testkit: ["@agentd/sdk", "@agentd/sdk/wire", "@agentd/sdk/transport", "@agentd/sdk/mcp", "@agentd/sdk/telemetry"],
   cli: ["@agentd/sdk", "@agentd/sdk/*", "@agentd/adapters", "@agentd/testkit"],
 };
 
@@ -192,5 +225,41 @@ test("the check sees a forbidden edge (the table is not vacuous)", () => {
   expect(unitOf("mcp/client/client.ts")).toBe("mcp/client");
   expect(unitOf("agent/create-agent.ts")).toBe("agent");
   expect(SDK_EDGES.loop!.includes("agent")).toBe(false);
+  expect(SDK_EDGES.model!.includes("loop")).toBe(false);
   expect(productionFiles("sdk").length).toBeGreaterThan(100);
+});
+
+test("the layer order is the imports' order: every edge of the table points to an earlier layer or within one", () => {
+  const backwards: string[] = [];
+  for (const [from, tos] of Object.entries(SDK_EDGES)) {
+    const a = layerOf(from);
+    if (a === undefined) continue;
+    expect(LAYER_ORDER as readonly string[]).toContain(a);
+    for (const to of tos) {
+      const b = layerOf(to);
+      if (b !== undefined && LAYER_ORDER.indexOf(b as never) > LAYER_ORDER.indexOf(a as never)) backwards.push(`${from} → ${to}`);
+    }
+  }
+  expect(backwards).toEqual([]);
+  // Every layer of the order is a folder of the table.
+  for (const layer of LAYER_ORDER) expect(Object.keys(SDK_EDGES).some((u) => layerOf(u) === layer)).toBe(true);
+});
+
+test("the index.ts header and docs/architecture.md give the same layer order", () => {
+  const header = readFileSync(`${PACKAGES}/sdk/src/index.ts`, "utf8");
+  const line = header.split("\n").find((l) => l.startsWith(" * wire → "));
+  expect(line?.slice(3)).toBe(LAYER_ORDER.join(" → "));
+  const doc = readFileSync(resolve(PACKAGES, "../docs/architecture.md"), "utf8");
+  const tree = doc.slice(doc.indexOf("packages/sdk/src/"), doc.indexOf("packages/adapters/"));
+  const listed: string[] = [];
+  for (const m of tree.matchAll(/^ {2}([a-z0-9_]+(?:\/[a-z0-9_]+)?)\//gm)) {
+    const layer = layerOf(m[1]!);
+    if (layer !== undefined && listed.at(-1) !== layer) listed.push(layer);
+  }
+  expect(listed).toEqual([...LAYER_ORDER]);
+});
+
+test("Bun.serve is called in the HTTP server's Bun adapter and the OAuth login's loopback listener only", () => {
+  const callers = productionFiles("sdk").filter((f) => /\bBun\.serve\(/.test(readFileSync(`${PACKAGES}/sdk/src/${f}`, "utf8")));
+  expect(callers.sort()).toEqual(["transport/http-client/oauth/loopback-redirect.ts", "transport/http-server/adapter/bun.ts"]);
 });

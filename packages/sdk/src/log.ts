@@ -1,6 +1,6 @@
 /**
  * Telemetry: one structured logger interface used by every layer. Events are named (`run.start`,
- * `tool.call`, `mcp.stderr` …) and carry flat fields. Secrets never go in fields: callers pass ids and
+ * `tool.call.start`, `mcp.stderr` …) and carry flat fields. Secrets never go in fields: callers pass ids and
  * sizes, not tokens or whole payloads, and {@link redact} masks anything that looks like a credential.
  */
 import { maskSecretValues } from "./secret-values.ts";

@@ -4,7 +4,8 @@
  * Tools: `echo {text}`, `slow {ms}` (waits, honouring cancellation), `fail` (isError).
  */
 import { appendFileSync } from "node:fs";
-import { McpServer, StdioServerTransport } from "@agentd/sdk";
+import { McpServer } from "@agentd/sdk/mcp";
+import { StdioServerTransport } from "@agentd/sdk/transport";
 
 const log = process.argv[2];
 if (!log) throw new Error("usage: recording-server.ts <log.jsonl>");

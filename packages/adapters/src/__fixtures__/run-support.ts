@@ -3,7 +3,8 @@
  * the model settings that turn thinking on in each dialect, and the gateways' cleanup.
  */
 import { createModel, type CreateModelSettings } from "../create-model.ts";
-import type { LanguageModel, ToolDescriptor, ToolSet } from "@agentd/sdk";
+import type { LanguageModel } from "@agentd/sdk";
+import type { ToolDescriptor, ToolSet } from "@agentd/sdk/loop";
 import { type Dialect, type FakeGateway, type FakeGatewayOptions, startFakeGateway } from "@agentd/testkit";
 
 /** The tools a weather agent has; every call's arguments are recorded. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { AgentdError, type ModelMessage, type ModelStreamPart } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import type { ModelMessage, ModelStreamPart } from "@agentd/sdk/model";
 import { jsonResponse, readFixture, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { createAnthropic, type AnthropicSettings } from "./anthropic-language-model.ts";
 

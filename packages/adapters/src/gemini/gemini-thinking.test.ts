@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelStreamPart } from "@agentd/sdk";
+import type { ModelStreamPart } from "@agentd/sdk/model";
 import { jsonResponse, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import type { ThinkingSettings } from "../_internal/thinking.ts";
 import { createGemini } from "./gemini-language-model.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelMessage, ModelStreamPart } from "@agentd/sdk";
+import type { ModelMessage, ModelStreamPart } from "@agentd/sdk/model";
 import { jsonResponse, scriptedFetch, sseResponse } from "../__fixtures__/fixture-replay.ts";
 import { createOpenAICompatible, type OpenAICompatibleSettings } from "./openai-compatible-language-model.ts";
 

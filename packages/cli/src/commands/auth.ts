@@ -4,7 +4,9 @@
  * (and tries to open a browser), and stores the tokens in the token file — or in the MCP store of
  * `durability.oauthTokens` when the config names one; runs then use and refresh them.
  */
-import { AgentdError, nullLogger, resolveConfig } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { resolveConfig } from "@agentd/sdk/config";
+import { nullLogger } from "@agentd/sdk/telemetry";
 import { type ConfiguredTokenStore, tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { loadOAuth } from "@agentd/sdk/transport";
 import { defineCommand } from "citty";

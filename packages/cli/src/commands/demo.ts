@@ -4,7 +4,8 @@
  * With AGENT_INTELLIGENCE (or --intelligence) set, the same configuration talks to a real model instead.
  */
 import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
-import { type AgentdConfig, createAgentFromConfig, modelFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
+import { type AgentdConfig, createAgentFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
+import { modelFromConfig } from "@agentd/sdk/agent";
 import { chooseApiKey } from "@agentd/sdk/config";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";

@@ -4,7 +4,8 @@
  * (flags > environment > file, the API key from its variable), and the model built by the same factory.
  */
 import { createModel } from "@agentd/adapters";
-import { modelFromConfig, resolveConfig } from "@agentd/sdk";
+import { modelFromConfig } from "@agentd/sdk/agent";
+import { resolveConfig } from "@agentd/sdk/config";
 
 /** How long the check waits for the model's answer. */
 const CHECK_TIMEOUT_MS = 60_000;

@@ -3,7 +3,8 @@
  * `agentd.json` they make, and its validation with the SDK's own schema. The API key itself never appears:
  * only the name of the environment variable that holds it.
  */
-import { AgentdError, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
+import { AgentdError, parseConfig, type AgentdConfig } from "@agentd/sdk";
+import type { McpServerConfig } from "@agentd/sdk/config";
 import { isLoopbackHost } from "@agentd/sdk/transport";
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";

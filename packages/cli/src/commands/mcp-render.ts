@@ -14,7 +14,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@agentd/sdk/wire";
-import type { McpServerConfig } from "@agentd/sdk";
+import type { McpServerConfig } from "@agentd/sdk/config";
 import { forTerminal } from "../terminal-text.ts";
 
 /** Rows under a header, columns aligned; the last column is cut to `width` characters a line. */

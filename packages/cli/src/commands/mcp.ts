@@ -3,20 +3,13 @@
  * prompts, call a tool, read a resource, get a prompt. The server comes from the config's `mcpServers`
  * (flags > env > file); it is started (or dialled) for this one command and closed before exit.
  */
-import {
-  AgentdError,
-  capabilitiesFromConfig,
-  connectServer,
-  createLogger,
-  McpError,
-  resolveConfig,
-  scrubSecrets,
-  type CapabilityConfig,
-  type Logger,
-  type McpClient,
-  type McpServerConfig,
-  type RequestOptions,
-} from "@agentd/sdk";
+import { AgentdError, createLogger, McpError } from "@agentd/sdk";
+import { capabilitiesFromConfig, connectServer } from "@agentd/sdk/agent";
+import { resolveConfig } from "@agentd/sdk/config";
+import type { CapabilityConfig, McpClient, RequestOptions } from "@agentd/sdk/mcp";
+import type { McpServerConfig } from "@agentd/sdk/config";
+import type { Logger } from "@agentd/sdk";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { tokenStoreFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";

@@ -3,7 +3,8 @@
  * `interval`, `cron` and `reactive` keep running, one run per trigger event, until SIGTERM/SIGINT.
  * See `src/modes/README.md`.
  */
-import { AgentdError, resolveConfig } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { resolveConfig } from "@agentd/sdk/config";
 import { defineCommand } from "citty";
 import { formatResult } from "../modes/format-result.ts";
 import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";

@@ -2,7 +2,8 @@
  * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
-import { AgentdError, createAgentFromConfig, resolveConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig } from "@agentd/sdk";
+import { resolveConfig } from "@agentd/sdk/config";
 import { canonicalPrincipalId } from "@agentd/sdk/serve";
 import { reloadOnChange, serveOptionsFromConfig } from "@agentd/sdk/agent";
 import { defineCommand } from "citty";

@@ -1,5 +1,6 @@
 /** Flags shared by the commands that run an agent, and small input helpers. */
-import { AgentdError, type ConfigOverrides, durationProblem, parseDuration } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { type ConfigOverrides, durationProblem, parseDuration } from "@agentd/sdk/config";
 import { overridesFromFlags } from "@agentd/sdk/config";
 import { readFile } from "node:fs/promises";
 import { repeatedFlag } from "./mcp-args.ts";

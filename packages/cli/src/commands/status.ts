@@ -4,7 +4,7 @@
  * `agent://runs` and prints again on every update, until SIGINT).
  */
 import { defineCommand } from "citty";
-import { scrubSecrets } from "@agentd/sdk";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { EXIT } from "../exit-codes.ts";
 import { renderStatus } from "../status/render-status.ts";
 import { caFrom, connectStatus, endpointOf, snapshot, tokenFrom } from "../status/read-status.ts";

@@ -3,7 +3,8 @@
  * an MCP server on stdin/stdout or on Streamable HTTP(S), on a directory or Redis. Any agent can mount it
  * as an MCP server; agentd itself uses it for run claims (docs/durability.md).
  */
-import { AgentdError, httpServeOptionsFromConfig } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { httpServeOptionsFromConfig } from "@agentd/sdk/agent";
 import { serveStoreHttp, serveStoreStdio, type StoreHttpOptions, type StoreLocation } from "@agentd/sdk/store";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { AgentdError, type LanguageModel, type ModelRequest, type ModelStreamPart } from "@agentd/sdk";
+import { AgentdError, type LanguageModel } from "@agentd/sdk";
+import type { ModelRequest, ModelStreamPart } from "@agentd/sdk/model";
 import { lateModel } from "./late-model.ts";
 
 const usage = { inputTokens: 1, outputTokens: 2, totalTokens: 3 };

@@ -1,6 +1,6 @@
 /** Which command lines prelaunch the demo's server, and the logger its records wait in until bound. */
 import { describe, expect, test } from "bun:test";
-import { memoryLogger } from "@agentd/sdk";
+import { memoryLogger } from "@agentd/sdk/telemetry";
 import { lateLogger } from "./late-logger.ts";
 import { runsScriptedDemo } from "./prelaunch-server.ts";
 

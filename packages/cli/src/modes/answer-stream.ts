@@ -8,7 +8,8 @@
  * `Bearer <token>` pair stays together) until more text, a line end or the turn's end. The live status line
  * on stderr is suspended while text is being written and drawn again after it.
  */
-import { scrubSecrets, type AgentStreamEvent } from "@agentd/sdk";
+import type { AgentStreamEvent } from "@agentd/sdk";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 
 /** The status line's part in it. */
 export interface Suspendable {

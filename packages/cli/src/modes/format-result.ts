@@ -3,7 +3,8 @@
  * one result; the long-running modes print one result per run as it ends: the text, or with `--json`
  * one JSON object a line (NDJSON) for every run, failed ones included, each naming its trigger.
  */
-import type { RunResult, TriggerRunData } from "@agentd/sdk";
+import type { RunResult } from "@agentd/sdk";
+import type { TriggerRunData } from "@agentd/sdk/agent";
 import type { RunOutcome } from "@agentd/sdk/triggers";
 import { forTerminal } from "../terminal-text.ts";
 

@@ -3,18 +3,17 @@
  * one from `--interval` / `--cron` / `--subscribe`, whose instruction is the positional argument), the
  * cron switch and the shutdown grace. Pure: every mistake is one `E_USAGE` / `E_CONFIG_INVALID` line.
  */
+import { AgentdError, type AgentdConfig } from "@agentd/sdk";
 import {
-  AgentdError,
   checkCronEngine,
   cronTriggerId,
   INTERVAL_TRIGGER_ID,
   subscriptionTriggerId,
   triggerSpecsFromConfig,
   validateTriggerSpec,
-  type AgentdConfig,
   type CronEngine,
   type TriggerSpec,
-} from "@agentd/sdk";
+} from "@agentd/sdk/agent";
 
 import { durationFlag } from "../commands/shared-args.ts";
 /** The execution modes of `agentd run`. */

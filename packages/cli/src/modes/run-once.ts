@@ -15,16 +15,10 @@
  * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
  * model request aborted). Either way the exit code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import {
-  AgentdError,
-  createAgentFromConfig,
-  newRunId,
-  runStatusOf,
-  scrubSecrets,
-  type Logger,
-  type ResolvedConfig,
-  type RunFinish,
-} from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig, type Logger, type RunFinish } from "@agentd/sdk";
+import { newRunId, runStatusOf } from "@agentd/sdk/agent";
+import type { ResolvedConfig } from "@agentd/sdk/config";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";

@@ -9,7 +9,9 @@
  * rest, close the MCP children, exit 130/143. A natural end exits 0, or with the code of the last failed
  * run (1 run failed, 3 budget, 4 upstream).
  */
-import { AgentdError, createAgentFromConfig, scrubSecrets, type ResolvedConfig } from "@agentd/sdk";
+import { AgentdError, createAgentFromConfig } from "@agentd/sdk";
+import type { ResolvedConfig } from "@agentd/sdk/config";
+import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { reloadOnChange } from "@agentd/sdk/agent";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";

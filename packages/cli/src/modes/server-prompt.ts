@@ -6,9 +6,11 @@
  * left out are asked for with the server's completions (`ask-prompt-arguments.ts`); elsewhere they are one
  * usage line naming each `--arg`. `mcpServers.X.prompts: false` switches a server's prompts off.
  */
-import { AgentdError, connectServer, type AgentdConfig, type Logger, type McpClient } from "@agentd/sdk";
+import { AgentdError, type AgentdConfig, type Logger } from "@agentd/sdk";
+import { connectServer } from "@agentd/sdk/agent";
+import type { McpClient } from "@agentd/sdk/mcp";
 import { PromptList } from "@agentd/sdk/mcp";
-import { capabilitiesFromConfig } from "@agentd/sdk";
+import { capabilitiesFromConfig } from "@agentd/sdk/agent";
 import { fenceResourceText } from "@agentd/sdk/loop";
 import type { GetPromptResult } from "@agentd/sdk/wire";
 import type { AskPromptArguments, CompleteArgument } from "./ask-prompt-arguments.ts";

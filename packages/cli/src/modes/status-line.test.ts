@@ -36,6 +36,7 @@ describe("the status line's text", () => {
           toolCallId: "a",
           name: "fs__read",
           qualifiedName: "fs/read",
+          argumentsSize: 26,
           arguments: { path: "/data/inbox.md" },
         },
         100,
@@ -48,6 +49,7 @@ describe("the status line's text", () => {
           toolCallId: "b",
           name: "web__get",
           qualifiedName: "web/get",
+          argumentsSize: 56,
           arguments: { url: "https://example.com/a/very/long/path/that/goes/on" },
         },
         200,
@@ -94,14 +96,21 @@ describe("the status line's text", () => {
 
   test("a server's tool name and a model's arguments carrying terminal escapes are shown escaped", () => {
     const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e";
-    const s = fold([[{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: `x${esc}`, arguments: { p: `\x7f${esc}` } }, 0]]);
+    const s = fold([
+      [
+        { type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: `x${esc}`, argumentsSize: 2, arguments: { p: `\x7f${esc}` } },
+        0,
+      ],
+    ]);
     const line = renderStatus(s, 10, 400);
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
     expect(line).toContain("x\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u202e");
   });
 
   test("never wider than the terminal (no wrap), and small pieces format", () => {
-    const s = fold([[{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "x".repeat(300), arguments: {} }, 0]]);
+    const s = fold([
+      [{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "x".repeat(300), argumentsSize: 2, arguments: {} }, 0],
+    ]);
     expect(Array.from(renderStatus(s, 10, 60)).length).toBeLessThanOrEqual(59);
     expect(summarizeArgs({ a: 1 })).toBe('{"a":1}');
     expect(summarizeArgs({ long: "y".repeat(100) })).toHaveLength(40);

@@ -4,7 +4,9 @@
  * line: an unreachable URL is upstream-unavailable (exit 4), rejected credentials a usage error (exit 2).
  */
 import { readFile } from "node:fs/promises";
-import { AgentdError, McpClient, StreamableHttpClientTransport } from "@agentd/sdk";
+import { AgentdError } from "@agentd/sdk";
+import { McpClient } from "@agentd/sdk/mcp";
+import { StreamableHttpClientTransport } from "@agentd/sdk/transport";
 import type { AgentStatus, RunPage } from "@agentd/sdk/serve";
 import type { StatusSnapshot } from "./render-status.ts";
 

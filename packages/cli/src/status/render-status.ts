@@ -3,7 +3,7 @@
  * aligned tables. Pure: a snapshot in, text out (the command fetches and writes). Whatever the server sent is
  * shown with its control characters escaped (terminal-text.ts): a run's instruction is another principal's text.
  */
-import type { ModelPrices } from "@agentd/sdk";
+import type { ModelPrices } from "@agentd/sdk/loop";
 import type { AgentStatus, RunSummary } from "@agentd/sdk/serve";
 import { forTerminal } from "../terminal-text.ts";
 

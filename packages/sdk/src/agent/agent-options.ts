@@ -4,7 +4,7 @@
  */
 import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
 import type { A2aServeOptions } from "../a2a/server/index.ts";
-import type { McpServerConfig } from "../config/types.ts";
+import type { McpServerConfig } from "../config/types.generated.ts";
 import type { Logger } from "../log.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import type { RunEvent } from "../loop/events.ts";

@@ -5,7 +5,7 @@
  * MCP connections, runs the loop, reports progress and usage, answers, and cleans up its own subtree
  * (MCP servers, its own subagents) before it exits. SIGTERM, `cancel` and a broken channel all drain it.
  */
-import type { AgentdConfig } from "../config/types.ts";
+import type { AgentdConfig } from "../config/types.generated.ts";
 import type { Logger } from "../log.ts";
 import { runLoop } from "../loop/run-loop.ts";
 import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";

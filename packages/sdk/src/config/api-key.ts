@@ -6,7 +6,7 @@
  * from (a variable's name, never its value) is said when the provider refuses it (401/403), or that none
  * was set and where agentd looked.
  */
-import type { ModelConfig } from "./types.ts";
+import type { ModelConfig } from "./types.generated.ts";
 
 /** The conventional API-key variables of each dialect, in the order they are read. */
 export const DIALECT_API_KEY_VARIABLES: Readonly<Record<NonNullable<ModelConfig["dialect"]>, readonly string[]>> = Object.freeze({

@@ -27,8 +27,8 @@ import { detectFormat, FOREIGN_FORMATS, type ForeignFormat, foreignFormat, isObj
 import { geminiReader } from "./foreign/gemini.ts";
 import { gooseReader } from "./foreign/goose.ts";
 import { zedReader } from "./foreign/zed.ts";
-import { McpServerConfigSchema, SERVER_NAME } from "./schema.ts";
-import type { McpServerConfig } from "./types.ts";
+import { McpServerConfigSchema, SERVER_NAME } from "./servers-schema.ts";
+import type { McpServerConfig } from "./types.generated.ts";
 
 /** The servers read from one file, the format it was read as, and what was not taken. */
 export interface ForeignServers {

@@ -2,7 +2,7 @@
  * `@agentd/sdk/config`: the `agentd.json` shape as declared types (`AgentdConfig` and its parts), reading and
  * checking a file (`parseConfig`, `readConfigFile`), resolving flags > environment > file (`resolveConfig`),
  * durations, and which environment variable holds a dialect's API key. The valibot schema that checks a file
- * is internal; its output types are declared in `types.ts` (generated from it, checked equal to it).
+ * is internal; its output types are declared in `types.generated.ts` (generated from it, checked equal to it).
  *
  * @module @agentd/sdk/config
  */
@@ -28,7 +28,7 @@ export type {
   PromptConfig,
   PromptArgumentConfig,
   PromptMessageConfig,
-} from "./types.ts";
+} from "./types.generated.ts";
 export {
   parseConfig,
   readConfigFile,

@@ -13,7 +13,7 @@ import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { unknownKeyHint } from "./key-hint.ts";
 import { parseJsonc } from "./parse-jsonc.ts";
 import { ConfigSchema } from "./schema.ts";
-import type { AgentdConfig, McpServerConfig } from "./types.ts";
+import type { AgentdConfig, McpServerConfig } from "./types.generated.ts";
 
 /** Where the config file is looked for when `AGENT_CONFIG` and `--config` are absent. */
 export const DEFAULT_CONFIG_FILE = "agentd.json";

@@ -95,4 +95,4 @@ export const PromptsConfigSchema = v.record(
 );
 
 /** A validated served prompt (declared in ./types.ts, generated from this schema). */
-export type { PromptConfig } from "./types.ts";
+export type { PromptConfig } from "./types.generated.ts";

@@ -70,7 +70,7 @@ describe("budgets", () => {
     );
     expect(e.code).toBe("E_BUDGET_COST");
     expect(e.options.data).toMatchObject({ turns: 2, stopReason: "max-cost" });
-    expect(events.filter((ev) => ev.type === "budget")).toEqual([expect.objectContaining({ kind: "cost", used: 0.8, limit: 1 })]);
+    expect(events.filter((ev) => ev.type === "budget-warning")).toEqual([expect.objectContaining({ kind: "cost", used: 0.8, limit: 1 })]);
     expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "max-cost", error: "E_BUDGET_COST" });
   });
 

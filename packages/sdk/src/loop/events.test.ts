@@ -19,12 +19,12 @@ describe("run events and telemetry", () => {
     await runLoop({ model, tools: tools(), input: "go", runId: "e1", onEvent: (e) => events.push(e) });
     expect(events.map((e) => e.type)).toEqual([
       "run-start",
-      "model-request",
-      "model-response",
-      "tool-call",
-      "tool-result",
-      "model-request",
-      "model-response",
+      "model-start",
+      "model-end",
+      "tool-call-start",
+      "tool-call-end",
+      "model-start",
+      "model-end",
       "run-end",
     ]);
     expect(events[0]).toEqual({ type: "run-start", runId: "e1", provider: "scripted", model: "scripted-1", tools: 2, mode: "native" });
@@ -55,14 +55,14 @@ describe("run events and telemetry", () => {
       reply("ok"),
     ]);
     await runLoop({ model, tools: secretTools, input: "go", runId: "e6", logger, onEvent: (e) => events.push(e) });
-    const call = events.find((e) => e.type === "tool-call");
+    const call = events.find((e) => e.type === "tool-call-start");
     expect(call).toMatchObject({ arguments: { user: "ann", password: "[redacted]", note: "key [redacted]" } });
-    expect(events.find((e) => e.type === "tool-result")).toMatchObject({ summary: "logged in with Bearer [redacted]" });
+    expect(events.find((e) => e.type === "tool-call-end")).toMatchObject({ summary: "logged in with Bearer [redacted]" });
     const text = JSON.stringify([events, logger.records]);
     for (const secret of ["hunter2hunter2", "sk-abcdefghijklmnop0123", "abcdefghijklmnop0123"]) expect(text).not.toContain(secret);
     const info = logger.records.filter((r) => r.level !== "debug");
     expect(info.some((r) => "arguments" in r || "summary" in r)).toBe(false);
-    expect(logger.records.find((r) => r.event === "tool.call.arguments")).toMatchObject({
+    expect(logger.records.find((r) => r.event === "tool.call.start.arguments")).toMatchObject({
       level: "debug",
       arguments: { user: "ann", password: "[redacted]" },
     });
@@ -76,18 +76,18 @@ describe("run events and telemetry", () => {
     expect(r.toolCalls).toBe(1);
     expect(model.streamCalls).toBe(2);
     expect(model.generateCalls).toBe(0);
-    const lastTurn = events.slice(events.findLastIndex((e) => e.type === "model-request"));
+    const lastTurn = events.slice(events.findLastIndex((e) => e.type === "model-start"));
     expect(lastTurn.map((e) => e.type)).toEqual([
-      "model-request",
+      "model-start",
       ...Array(Math.ceil("streamed answer".length / 3)).fill("text-delta"),
-      "model-response",
+      "model-end",
       "run-end",
     ]);
     const deltas = lastTurn.flatMap((e) => (e.type === "text-delta" ? [e.delta] : []));
     expect(deltas.join("")).toBe("streamed answer");
   });
 
-  test("telemetry: run.start, model.request, tool.call, tool.result, run.end with the runId, no big payloads", async () => {
+  test("telemetry: run.start, model.start, tool.call.start, tool.call.end, run.end with the runId, no big payloads", async () => {
     const logger = memoryLogger();
     const model = scriptedModel([
       callTools([
@@ -98,12 +98,12 @@ describe("run events and telemetry", () => {
     ]);
     await runLoop({ model, tools: tools(), input: "go", runId: "e3", logger });
     const names = logger.records.map((r) => r.event);
-    for (const n of ["run.start", "model.request", "tool.call", "tool.result", "run.end"]) expect(names).toContain(n);
+    for (const n of ["run.start", "model.start", "tool.call.start", "tool.call.end", "run.end"]) expect(names).toContain(n);
     expect(logger.records.every((r) => r.runId === "e3")).toBe(true);
     const text = JSON.stringify(logger.records);
     expect(text).not.toContain("PAYLOAD");
     expect(text).not.toContain("sk-secret-123");
-    const failed = logger.records.find((r) => r.event === "tool.result" && r.isError === true);
+    const failed = logger.records.find((r) => r.event === "tool.call.end" && r.isError === true);
     expect(failed).toMatchObject({ name: "kb__login", qualifiedName: "kb/login", error: "denied" });
     expect(logger.records.at(-1)).toMatchObject({ event: "run.end", level: "info", stopReason: "final", turns: 2 });
   });
@@ -129,7 +129,7 @@ describe("run events and telemetry", () => {
     const events: RunEvent[] = [];
     const model = scriptedModel([callTools([["kb__lookup", {}]]), callTools([["kb__lookup", {}]]), reply("ok")]);
     await runLoop({ model, tools: tools(), input: "go", runId: "e5", limits: { maxTurns: 3 }, onEvent: (e) => events.push(e) });
-    const warnings = events.filter((e) => e.type === "budget");
+    const warnings = events.filter((e) => e.type === "budget-warning");
     expect(warnings).toEqual([expect.objectContaining({ kind: "turns", used: 3, limit: 3 })]);
   });
 });
@@ -143,9 +143,9 @@ test("a model turn's event carries its text masked, and a retry of its request i
     },
   ]);
   await runLoop({ model, tools: tools(), input: "go", runId: "e9", onEvent: (e) => events.push(e) });
-  expect(events.map((e) => e.type)).toEqual(["run-start", "model-request", "model-retry", "model-response", "run-end"]);
-  const response = events.find((e) => e.type === "model-response");
-  expect(response?.type === "model-response" && response.text).toStartWith("the key is ");
+  expect(events.map((e) => e.type)).toEqual(["run-start", "model-start", "model-retry", "model-end", "run-end"]);
+  const response = events.find((e) => e.type === "model-end");
+  expect(response?.type === "model-end" && response.text).toStartWith("the key is ");
   expect(JSON.stringify(response)).not.toContain("abcdefghijklmnop");
   expect(events[2]).toMatchObject({ type: "model-retry", turn: 1, retry: 1, status: 503 });
 });

@@ -1,10 +1,13 @@
 /**
- * Run events: what a caller watching a run sees (`onEvent`), mirrored as telemetry records (`run.start`,
- * `model.request`, `tool.call`, `tool.progress`, `tool.result`, `run.end`). Telemetry records carry names, sizes, usage
- * and durations, never whole payloads (a payload preview only when it is small, the arguments a model
- * wrote only at debug level). The events themselves also carry what a person watching wants to see —
- * text and reasoning deltas, a tool call's arguments and a short summary of its result — always with
- * credentials masked (`redact`); those fields never reach an info-level record.
+ * Run events: what a caller watching a run sees (`onEvent`, `agent.on()`, and — the same events by the same
+ * names — `agent.stream()`), mirrored as telemetry records named after them (`run-start` → `run.start`,
+ * `tool-call-end` → `tool.call.end`: the type with dots for hyphens). One vocabulary, the stream parts'
+ * own: `noun-start` / `noun-delta` / `noun-end`, a stream's last event `finish`. Telemetry records carry
+ * names, sizes, usage and durations, never whole payloads (a payload preview only when it is small, the
+ * arguments a model wrote only at debug level). The events themselves also carry what a person watching
+ * wants to see — text and reasoning deltas, a tool call's arguments and a short summary of its result —
+ * always with credentials masked (`redact`); those fields never reach an info-level record. The names used
+ * before this vocabulary are kept for one minor version behind an explicit opt-in (`legacy-events.ts`).
  */
 import { type Logger, type LogLevel, redact, scrubSecrets } from "../log.ts";
 import type { BudgetWarning, StopReason } from "./budget.ts";
@@ -17,7 +20,8 @@ export type ToolMode = "native" | "json-action";
 export type RunEvent =
   | { type: "run-start"; runId: string; provider: string; model: string; tools: number; mode: ToolMode }
   | {
-      type: "model-request";
+      /** A model request begins (`turn` counts from 1; `messages` in the conversation sent). */
+      type: "model-start";
       runId: string;
       turn: number;
       messages: number;
@@ -28,7 +32,8 @@ export type RunEvent =
   /** Reasoning text as the model streams it (streamed runs, models that stream their reasoning); never part of the answer. */
   | { type: "reasoning-delta"; runId: string; turn: number; delta: string }
   | {
-      type: "model-response";
+      /** The model's response is complete: this turn's usage, why it stopped, how many tool calls it asked for. */
+      type: "model-end";
       runId: string;
       turn: number;
       usage: Usage;
@@ -52,7 +57,8 @@ export type RunEvent =
       reason: string;
     }
   | {
-      type: "tool-call";
+      /** A tool call starts: the name the model used, the `server/tool` it resolves to, its arguments. */
+      type: "tool-call-start";
       runId: string;
       turn: number;
       toolCallId: string;
@@ -62,10 +68,11 @@ export type RunEvent =
       qualifiedName?: string;
       argumentsSize: number;
       /** The arguments the model wrote, credentials masked (never logged above debug level). */
-      arguments?: unknown;
+      arguments: unknown;
     }
   | {
-      type: "tool-result";
+      /** A tool call ended: error or not, result size (characters), duration, the result's first line. */
+      type: "tool-call-end";
       runId: string;
       turn: number;
       toolCallId: string;
@@ -75,11 +82,11 @@ export type RunEvent =
       size: number;
       durationMs: number;
       /** The start of the result text, on one line, credentials masked (never logged above debug level). */
-      summary?: string;
+      summary: string;
     }
   | {
       /** A tool reported progress (MCP `notifications/progress`): at most one a second per call. */
-      type: "tool-progress";
+      type: "tool-call-progress";
       runId: string;
       turn: number;
       toolCallId: string;
@@ -92,7 +99,8 @@ export type RunEvent =
       /** Since the call started. */
       elapsedMs: number;
     }
-  | ({ type: "budget"; runId: string; message: string } & BudgetWarning)
+  /** A budget passed 80% of its limit. */
+  | ({ type: "budget-warning"; runId: string; message: string } & BudgetWarning)
   | {
       type: "run-end";
       runId: string;
@@ -151,16 +159,20 @@ const EVENT_ONLY = new Set(["arguments", "summary", "text"]);
 /** Emits run events to the caller and to the logger. */
 export type Emit = (event: RunEvent, logExtra?: Record<string, unknown>) => void;
 
-const LOG: Partial<Record<RunEvent["type"], [LogLevel, string]>> = {
-  "run-start": ["info", "run.start"],
-  "model-request": ["info", "model.request"],
-  "model-response": ["debug", "model.response"],
-  "tool-call": ["info", "tool.call"],
-  "tool-result": ["info", "tool.result"],
-  "tool-progress": ["info", "tool.progress"],
-  budget: ["warn", "budget.warning"],
-  "run-end": ["info", "run.end"],
+/** The level of each event's telemetry record (deltas have none: they are for listeners only). */
+const LOG: Partial<Record<RunEvent["type"], LogLevel>> = {
+  "run-start": "info",
+  "model-start": "info",
+  "model-end": "debug",
+  "tool-call-start": "info",
+  "tool-call-end": "info",
+  "tool-call-progress": "info",
+  "budget-warning": "warn",
+  "run-end": "info",
 };
+
+/** The telemetry record's name of an event type: the type with dots for hyphens (`tool-call-end` → `tool.call.end`). */
+export const recordNameOf = (type: RunEvent["type"]): string => type.replaceAll("-", ".");
 
 /** Build the emitter of one run. A listener that throws is logged, never allowed to break the run. */
 export function createEmitter(onEvent: ((e: RunEvent) => void) | undefined, logger: Logger | undefined): Emit {
@@ -172,13 +184,14 @@ export function createEmitter(onEvent: ((e: RunEvent) => void) | undefined, logg
         logger?.warn("run.listener_error", { eventType: event.type, error: e instanceof Error ? e.message : String(e) });
       }
     }
-    const spec = LOG[event.type];
-    if (!logger || !spec) return;
+    const level0 = LOG[event.type];
+    if (!logger || !level0) return;
+    const name = recordNameOf(event.type);
     const fields = Object.fromEntries(Object.entries(event).filter(([k]) => k !== "type" && !EVENT_ONLY.has(k)));
-    const level = event.type === "run-end" && event.error ? "warn" : spec[0];
+    const level = event.type === "run-end" && event.error ? "warn" : level0;
     // The arguments a model wrote may carry anything (a pasted credential): they go to a debug record only.
     const { arguments: args, ...extra } = logExtra ?? {};
-    logger.log(level, spec[1], { ...fields, ...extra });
-    if (args !== undefined) logger.debug(`${spec[1]}.arguments`, { runId: event.runId, arguments: args });
+    logger.log(level, name, { ...fields, ...extra });
+    if (args !== undefined) logger.debug(`${name}.arguments`, { runId: event.runId, arguments: args });
   };
 }

@@ -112,7 +112,7 @@ async function outcomeOf(
   }
 }
 
-/** Run one call, emitting `tool-call` and `tool-result`. */
+/** Run one call, emitting `tool-call-start` and `tool-call-end` (and `tool-call-progress` between). */
 export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, turn: number): Promise<ExecutedToolCall> {
   const argsJson = JSON.stringify(req.input) ?? "";
   const started = performance.now();
@@ -120,13 +120,13 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const named = { name: req.name, qualifiedName: qualified };
   rt.emit(
     {
-      type: "tool-call",
+      type: "tool-call-start",
       runId: rt.runId,
       turn,
       toolCallId: req.toolCallId,
       ...named,
       argumentsSize: argsJson.length,
-      arguments: maskArguments(req.input),
+      arguments: maskArguments(req.input) ?? {},
     },
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
@@ -140,7 +140,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const durationMs = Math.round(performance.now() - started);
   rt.emit(
     {
-      type: "tool-result",
+      type: "tool-call-end",
       runId: rt.runId,
       turn,
       toolCallId: req.toolCallId,

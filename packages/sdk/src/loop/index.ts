@@ -9,6 +9,7 @@ export { runLoop, type RunLoopOptions, type RunResult } from "./run-loop.ts";
 export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "./tools.ts";
 export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./budget.ts";
 export type { RunEvent, ToolMode } from "./events.ts";
+export { withLegacyEventNames, type LegacyRunEvent } from "./legacy-events.ts";
 export type { RunTracer, TraceCarrier, TraceSite } from "./trace-context.ts";
 export type { RunScope } from "./scope.ts";
 export { fenceResourceText, fenceToolOutput } from "./fence.ts";

@@ -5,7 +5,7 @@
  * a corrective message, then taken as the final text answer (a model that will not follow the protocol
  * has still answered). `{"action":"give_up","reason":…}` ends the run as failed (run-failure.ts).
  */
-import { extractAction, renderToolResultForJsonActions } from "./json-action.ts";
+import { extractAction, renderToolResultForJsonActions } from "../model/json-action.ts";
 import type { ModelMessage } from "../model/language-model.ts";
 import type { FinalAnswer, RunContext } from "./run-context.ts";
 

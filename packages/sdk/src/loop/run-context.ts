@@ -80,7 +80,7 @@ export class RunContext {
     budget.checkTime(performance.now() - init.startedAt);
     await this.paced();
     const turn = budget.turns;
-    init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
+    init.emit({ type: "model-start", runId: init.runId, turn, messages: messages.length });
     const trace = init.tracer?.carrier({ kind: "model", turn });
     // The adapter logs its retries; the run's listeners see them as steps of this turn.
     const onRetry = (r: ModelRetry) => init.emit({ type: "model-retry", runId: init.runId, turn, ...r, reason: scrubSecrets(r.reason) });
@@ -98,7 +98,7 @@ export class RunContext {
     );
     const toolCalls = response.content.filter((p) => p.type === "tool-call").length;
     init.emit({
-      type: "model-response",
+      type: "model-end",
       runId: init.runId,
       turn,
       usage: response.usage,

@@ -131,7 +131,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     emitEvent(event, extra);
   };
   const budget = new Budget(limits, options.prices, (w) =>
-    emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
+    emit({ type: "budget-warning", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
   const run = createRunSignal(limits.deadlineMs, options.signal);
   // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).

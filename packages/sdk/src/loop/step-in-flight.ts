@@ -12,10 +12,10 @@ export class StepInFlight {
 
   /** Follow one event of the run. */
   observe(event: RunEvent): void {
-    if (event.type === "model-request") this.turn = event.turn;
-    else if (event.type === "model-response") this.turn = undefined;
-    else if (event.type === "tool-call") this.tools.set(event.toolCallId, event.qualifiedName ?? event.name);
-    else if (event.type === "tool-result") this.tools.delete(event.toolCallId);
+    if (event.type === "model-start") this.turn = event.turn;
+    else if (event.type === "model-end") this.turn = undefined;
+    else if (event.type === "tool-call-start") this.tools.set(event.toolCallId, event.qualifiedName ?? event.name);
+    else if (event.type === "tool-call-end") this.tools.delete(event.toolCallId);
   }
 
   /** "waiting for the model (turn 3)", "in tool fs/read_file", or undefined between steps. */

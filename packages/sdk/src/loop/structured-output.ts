@@ -5,7 +5,7 @@
  * model in a corrective message, a bounded number of times.
  */
 import { validateJsonSchema } from "../_internal/json-schema.ts";
-import { extractJsonObjects } from "./json-action.ts";
+import { extractJsonObjects } from "../model/json-action.ts";
 
 /** Default number of re-asks after a final answer that does not match the schema. */
 export const DEFAULT_MAX_OUTPUT_RETRIES = 2;

@@ -5,7 +5,7 @@
  */
 import type { ToolMode } from "./events.ts";
 import { UNTRUSTED_DATA_NOTICE } from "./fence.ts";
-import { jsonActionSystemPrompt } from "./json-action.ts";
+import { jsonActionSystemPrompt } from "../model/json-action.ts";
 import type { ModelToolDefinition } from "../model/language-model.ts";
 import { GIVE_UP_INSTRUCTION } from "./run-failure.ts";
 import { outputInstruction } from "./structured-output.ts";

@@ -99,7 +99,7 @@ describe("tool calls in the loop", () => {
     expect(timedOutSignal?.aborted).toBe(true);
     // Refused calls never reach the ToolSet.
     expect(tools.calls.map((c) => c.name)).toEqual(["bad/fails", "bad/throws", "bad/slow", "bad/empty", "ok/echo"]);
-    expect(events.filter((e) => e.type === "tool-result").length).toBe(8);
+    expect(events.filter((e) => e.type === "tool-call-end").length).toBe(8);
   });
 
   test("scope: tools outside it are not offered, and a call to one is refused", async () => {
@@ -203,7 +203,7 @@ test("a run that ends while a tool runs counts that call, as its detail lists it
     runId: "hang1",
     signal: stop.signal,
     // The call is under way once its tool-call event is out: stop the run then.
-    onEvent: (e) => (events.push(e), e.type === "tool-call" && queueMicrotask(() => stop.abort())),
+    onEvent: (e) => (events.push(e), e.type === "tool-call-start" && queueMicrotask(() => stop.abort())),
   });
   const error = await run.then(
     () => undefined,

@@ -18,7 +18,7 @@ test("a burst of progress is one event at once and the latest one when the inter
   );
   for (let i = 1; i <= 5; i++) reporter.report({ progress: i, total: 5, message: `step ${i}` });
   expect(events).toHaveLength(1);
-  expect(events[0]).toMatchObject({ type: "tool-progress", ...call, progress: 1, total: 5, message: "step 1" });
+  expect(events[0]).toMatchObject({ type: "tool-call-progress", ...call, progress: 1, total: 5, message: "step 1" });
   await second;
   expect(events[1]).toMatchObject({ progress: 5, message: "step 5" });
   reporter.report({ progress: 6 });

@@ -16,7 +16,7 @@ export type TraceSite = { kind: "model"; turn: number } | { kind: "tool"; toolCa
 
 /** Hands out the trace context of the span that covers a model request or a tool call of one run. */
 export interface RunTracer {
-  /** Called right after the `model-request` / `tool-call` event of that site was emitted. */
+  /** Called right after the `model-start` / `tool-call-start` event of that site was emitted. */
   carrier(site: TraceSite): TraceCarrier | undefined;
 }
 

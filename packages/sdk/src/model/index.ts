@@ -35,7 +35,7 @@ export {
   renderToolResultForJsonActions,
   jsonActionSystemPrompt,
   type JsonAction,
-} from "../loop/json-action.ts";
+} from "./json-action.ts";
 export { BODY_LIMITS, bodyTooLarge, readBodyPrefix, readBoundedText, shownUrl, type BodyBound } from "../_internal/bounded-body.ts";
 export { fetchFollowingRedirects, type RedirectPolicy } from "../_internal/redirects.ts";
 export { backoffDelay, type BackoffPolicy } from "../_internal/backoff.ts";

@@ -149,7 +149,7 @@ describe("server notifications telemetry is the whole process's", () => {
       streams.push(reader);
       sessions.push(s);
     }
-    self.mirrorLog({ ts: new Date().toISOString(), level: "info", event: "tool.call", runId: "someone-else's" });
+    self.mirrorLog({ ts: new Date().toISOString(), level: "info", event: "tool.call.start", runId: "someone-else's" });
     // Then each runs something of its own: on one stream, order is kept, so what came first is telling.
     await run(url, sessions[0]!, 2, "alice's task", "a-1");
     expect((await streams[0]!.nextMessage())?.message.method).toBe("notifications/resources/updated");

@@ -79,12 +79,12 @@ export function applyRunEvent(detail: RunDetail, e: RunEvent): void {
 
 function applyDetailEvent(detail: RunDetail, e: RunEvent): void {
   switch (e.type) {
-    case "model-request":
+    case "model-start":
       if (e.traceId && !detail.traceId) detail.traceId = e.traceId;
       if (detail.turns.length >= RUN_DETAIL_LIMITS.turns) drop(detail, "turns");
       else detail.turns.push({ turn: e.turn, messages: e.messages, toolCalls: [] });
       return;
-    case "model-response": {
+    case "model-end": {
       const t = turnOf(detail, e.turn);
       if (!t) return;
       t.usage = e.usage;
@@ -92,7 +92,7 @@ function applyDetailEvent(detail: RunDetail, e: RunEvent): void {
       if (e.responseModel) t.model = e.responseModel;
       return;
     }
-    case "tool-call": {
+    case "tool-call-start": {
       const t = turnOf(detail, e.turn);
       if (!t || countCalls(detail) >= RUN_DETAIL_LIMITS.toolCalls) return drop(detail, "toolCalls");
       const qualified = e.qualifiedName ?? e.name;
@@ -107,7 +107,7 @@ function applyDetailEvent(detail: RunDetail, e: RunEvent): void {
       });
       return;
     }
-    case "tool-result": {
+    case "tool-call-end": {
       const call = turnOf(detail, e.turn)?.toolCalls.find((c) => c.toolCallId === e.toolCallId);
       if (!call) return;
       call.durationMs = e.durationMs;

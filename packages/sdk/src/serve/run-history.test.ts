@@ -13,10 +13,10 @@ const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 const runner = (gate?: Promise<void>): SelfRunner => ({
   async run(input, { runId, onEvent }) {
     const id = runId!;
-    onEvent?.({ type: "model-request", runId: id, turn: 1, messages: 2 });
-    onEvent?.({ type: "model-response", runId: id, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1, responseModel: "m-1" });
+    onEvent?.({ type: "model-start", runId: id, turn: 1, messages: 2 });
+    onEvent?.({ type: "model-end", runId: id, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1, responseModel: "m-1" });
     onEvent?.({
-      type: "tool-call",
+      type: "tool-call-start",
       runId: id,
       turn: 1,
       toolCallId: "c1",
@@ -27,7 +27,7 @@ const runner = (gate?: Promise<void>): SelfRunner => ({
     });
     await gate;
     onEvent?.({
-      type: "tool-result",
+      type: "tool-call-end",
       runId: id,
       turn: 1,
       toolCallId: "c1",
@@ -130,10 +130,10 @@ describe("run history", () => {
     const longRun = (id: string) => {
       registry.start(id, "go");
       for (let turn = 1; turn <= RUN_DETAIL_LIMITS.turns + 5; turn++) {
-        registry.observe(id, { type: "model-request", runId: id, turn, messages: turn });
+        registry.observe(id, { type: "model-start", runId: id, turn, messages: turn });
         for (let c = 0; c < 5; c++)
           registry.observe(id, {
-            type: "tool-call",
+            type: "tool-call-start",
             runId: id,
             turn,
             toolCallId: `${turn}-${c}`,

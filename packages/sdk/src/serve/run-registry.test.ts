@@ -105,9 +105,9 @@ test("an instruction holding a secret (a trigger's, expanded from ${VAR}) is kep
 test("a failed run keeps the turns and tool calls the loop counted, as its detail lists them", () => {
   const r = new RunRegistry();
   r.start("f1", "do f1");
-  r.observe("f1", { type: "model-request", runId: "f1", turn: 1, messages: 2 });
+  r.observe("f1", { type: "model-start", runId: "f1", turn: 1, messages: 2 });
   r.observe("f1", {
-    type: "tool-call",
+    type: "tool-call-start",
     runId: "f1",
     turn: 1,
     toolCallId: "c1",

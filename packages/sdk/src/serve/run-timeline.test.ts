@@ -10,14 +10,14 @@ const r = "run-1";
 test("turns keep their start, duration, text and retries; a turn after a plain answer is a re-ask; a failure names its step", () => {
   const d = emptyRunDetail();
   const events: RunEvent[] = [
-    { type: "model-request", runId: r, turn: 1, messages: 2 },
+    { type: "model-start", runId: r, turn: 1, messages: 2 },
     { type: "model-retry", runId: r, turn: 1, retry: 1, delayMs: 10, status: 503, reason: "returned HTTP 503: busy" },
     { type: "reasoning-delta", runId: r, turn: 1, delta: "thinking" },
-    { type: "model-response", runId: r, turn: 1, usage, finishReason: "stop", toolCalls: 0, text: "not json" },
-    { type: "model-request", runId: r, turn: 2, messages: 4 },
-    { type: "model-response", runId: r, turn: 2, usage, finishReason: "stop", toolCalls: 0, text: "still not json" },
-    { type: "model-request", runId: r, turn: 3, messages: 6 },
-    { type: "model-response", runId: r, turn: 3, usage, finishReason: "stop", toolCalls: 0, text: "{oops" },
+    { type: "model-end", runId: r, turn: 1, usage, finishReason: "stop", toolCalls: 0, text: "not json" },
+    { type: "model-start", runId: r, turn: 2, messages: 4 },
+    { type: "model-end", runId: r, turn: 2, usage, finishReason: "stop", toolCalls: 0, text: "still not json" },
+    { type: "model-start", runId: r, turn: 3, messages: 6 },
+    { type: "model-end", runId: r, turn: 3, usage, finishReason: "stop", toolCalls: 0, text: "{oops" },
     {
       type: "run-end",
       runId: r,
@@ -47,10 +47,10 @@ test("turns keep their start, duration, text and retries; a turn after a plain a
 
 test("a run that fails while a tool runs names that call as the failed step", () => {
   const d = emptyRunDetail();
-  applyRunEvent(d, { type: "model-request", runId: r, turn: 1, messages: 2 });
-  applyRunEvent(d, { type: "model-response", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
+  applyRunEvent(d, { type: "model-start", runId: r, turn: 1, messages: 2 });
+  applyRunEvent(d, { type: "model-end", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
   applyRunEvent(d, {
-    type: "tool-call",
+    type: "tool-call-start",
     runId: r,
     turn: 1,
     toolCallId: "c1",
@@ -75,14 +75,22 @@ test("a run that fails while a tool runs names that call as the failed step", ()
 
 test("streamed text is kept masked as it comes; a spawn call names its subagent; the words of a run are bounded", () => {
   const d = emptyRunDetail();
-  applyRunEvent(d, { type: "model-request", runId: r, turn: 1, messages: 2 });
+  applyRunEvent(d, { type: "model-start", runId: r, turn: 1, messages: 2 });
   applyRunEvent(d, { type: "text-delta", runId: r, turn: 1, delta: "key: sk-abcdefghijklmnop" });
   applyRunEvent(d, { type: "text-delta", runId: r, turn: 1, delta: "qrstuvwxyz0123 done" });
   expect(d.turns[0]?.text).not.toContain("abcdefghijklmnop");
-  applyRunEvent(d, { type: "model-response", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
-  applyRunEvent(d, { type: "tool-call", runId: r, turn: 1, toolCallId: "s1", name: "subagent_spawn", argumentsSize: 2, arguments: {} });
+  applyRunEvent(d, { type: "model-end", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
   applyRunEvent(d, {
-    type: "tool-result",
+    type: "tool-call-start",
+    runId: r,
+    turn: 1,
+    toolCallId: "s1",
+    name: "subagent_spawn",
+    argumentsSize: 2,
+    arguments: {},
+  });
+  applyRunEvent(d, {
+    type: "tool-call-end",
     runId: r,
     turn: 1,
     toolCallId: "s1",
@@ -95,8 +103,8 @@ test("streamed text is kept masked as it comes; a spawn call names its subagent;
   expect(d.turns[0]?.toolCalls[0]?.subagent).toBe("sa-7");
   const words = "w".repeat(RUN_TIMELINE_LIMITS.textChars);
   for (let turn = 2; turn <= 30; turn++) {
-    applyRunEvent(d, { type: "model-request", runId: r, turn, messages: 2 });
-    applyRunEvent(d, { type: "model-response", runId: r, turn, usage, finishReason: "tool-calls", toolCalls: 0, text: words });
+    applyRunEvent(d, { type: "model-start", runId: r, turn, messages: 2 });
+    applyRunEvent(d, { type: "model-end", runId: r, turn, usage, finishReason: "tool-calls", toolCalls: 0, text: words });
   }
   expect(d.textChars).toBeLessThanOrEqual(RUN_TIMELINE_LIMITS.runTextChars);
   expect(d.textDropped).toBeGreaterThan(0);

@@ -74,7 +74,7 @@ export interface RunTimeline {
 /** Fold the timeline's part of one run event into `detail` (in place); `run-detail.ts` does the rest. */
 export function applyTimelineEvent(detail: RunDetail, e: RunEvent, now = Date.now()): void {
   switch (e.type) {
-    case "model-request": {
+    case "model-start": {
       const t = turnOf(detail, e.turn);
       if (!t) return;
       t.startedAt = new Date(now).toISOString();
@@ -102,7 +102,7 @@ export function applyTimelineEvent(detail: RunDetail, e: RunEvent, now = Date.no
       });
       return;
     }
-    case "model-response": {
+    case "model-end": {
       const t = turnOf(detail, e.turn);
       if (!t) return;
       if (t.startedAt) t.durationMs = Math.max(0, now - Date.parse(t.startedAt));
@@ -110,7 +110,7 @@ export function applyTimelineEvent(detail: RunDetail, e: RunEvent, now = Date.no
       if (e.text !== undefined) keepWords(detail, t, "text", e.text);
       return;
     }
-    case "tool-result": {
+    case "tool-call-end": {
       const call = turnOf(detail, e.turn)?.toolCalls.find((c) => c.toolCallId === e.toolCallId);
       if (call && !e.isError && /^subagent[._]spawn$/.test(call.tool)) {
         const id = detail.subagents.at(-1);

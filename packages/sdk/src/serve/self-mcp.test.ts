@@ -9,10 +9,10 @@ import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
 const fakeRunner = (gate?: Promise<void>): SelfRunner => ({
   async run(input, { runId, onEvent }) {
     const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
-    onEvent?.({ type: "model-response", runId: runId!, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 } as RunEvent);
+    onEvent?.({ type: "model-end", runId: runId!, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 } as RunEvent);
     await gate;
     onEvent?.({
-      type: "tool-result",
+      type: "tool-call-end",
       runId: runId!,
       turn: 1,
       toolCallId: "c1",
@@ -95,11 +95,11 @@ describe("self-MCP", () => {
     const call = { runId: "r-p", turn: 1, toolCallId: "c9", name: "slow_work", qualifiedName: "slow/work" };
     const runner: SelfRunner = {
       async run(input, { runId, onEvent }) {
-        onEvent?.({ type: "tool-call", ...call, argumentsSize: 2 });
-        onEvent?.({ type: "tool-progress", ...call, progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 });
+        onEvent?.({ type: "tool-call-start", ...call, argumentsSize: 2, arguments: {} });
+        onEvent?.({ type: "tool-call-progress", ...call, progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 });
         progressed();
         await gate;
-        onEvent?.({ type: "tool-result", ...call, isError: false, size: 4, durationMs: 3000 });
+        onEvent?.({ type: "tool-call-end", ...call, isError: false, size: 4, durationMs: 3000, summary: "done" });
         const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
         return { text: input, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 1 };
       },

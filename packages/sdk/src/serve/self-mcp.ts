@@ -274,7 +274,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
           if (tool !== undefined) registry.progress(runId, { tool }, owner);
           const message = describeEvent(e);
           if (!message) return;
-          if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
+          if (e.type === "model-end") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
           void ctx.sendProgress(++step, undefined, message);
         },
       });
@@ -427,9 +427,9 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
 /** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
 export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
   const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
-  if (e.type === "tool-call") return { name: name(e), toolCallId: e.toolCallId };
-  if (e.type === "tool-result") return null;
-  if (e.type !== "tool-progress") return undefined;
+  if (e.type === "tool-call-start") return { name: name(e), toolCallId: e.toolCallId };
+  if (e.type === "tool-call-end") return null;
+  if (e.type !== "tool-call-progress") return undefined;
   return {
     name: name(e),
     toolCallId: e.toolCallId,
@@ -443,11 +443,11 @@ export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
 /** A one-line progress message for an event, or undefined for events not worth a progress step. */
 function describeEvent(e: RunEvent): string | undefined {
   switch (e.type) {
-    case "model-response":
+    case "model-end":
       return `turn ${e.turn}: model answered${e.toolCalls ? ` with ${e.toolCalls} tool call(s)` : ""}`;
-    case "tool-result":
+    case "tool-call-end":
       return `tool ${e.qualifiedName ?? e.name} ${e.isError ? "failed" : "returned"} (${e.durationMs}ms)`;
-    case "tool-progress":
+    case "tool-call-progress":
       return `tool ${e.qualifiedName ?? e.name}: ${e.progress}${e.total !== undefined ? `/${e.total}` : ""}${e.message ? ` ${e.message}` : ""}`;
     default:
       return undefined;

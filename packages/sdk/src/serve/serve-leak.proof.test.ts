@@ -15,7 +15,7 @@ import { call, endSession, openSession, post, request } from "@agentd/test-suppo
 const instant: SelfRunner = {
   async run(input, { runId, onEvent }) {
     const usage = { inputTokens: 3, outputTokens: 2, totalTokens: 5 };
-    onEvent?.({ type: "model-response", runId: runId!, turn: 1, usage, finishReason: "stop", toolCalls: 0 } as RunEvent);
+    onEvent?.({ type: "model-end", runId: runId!, turn: 1, usage, finishReason: "stop", toolCalls: 0 } as RunEvent);
     return { text: `ok: ${input}`, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
   },
 };

@@ -59,14 +59,14 @@ export class ServeMetrics {
       latency.observe(seconds);
     });
     runs.onRunEvent((e) => {
-      if (e.type === "model-response") {
+      if (e.type === "model-end") {
         const u = e.usage;
         tokens.inc({ kind: "input" }, u.inputTokens);
         tokens.inc({ kind: "output" }, u.outputTokens);
         tokens.inc({ kind: "cache_read" }, u.cacheReadTokens ?? 0);
         tokens.inc({ kind: "cache_write" }, u.cacheWriteTokens ?? 0);
         tokens.inc({ kind: "reasoning" }, u.reasoningTokens ?? 0);
-      } else if (e.type === "tool-result") {
+      } else if (e.type === "tool-call-end") {
         const slash = e.qualifiedName?.indexOf("/") ?? -1;
         const server = slash > 0 ? e.qualifiedName!.slice(0, slash) : "local";
         tools.inc({ outcome: e.isError ? "error" : "ok", server });

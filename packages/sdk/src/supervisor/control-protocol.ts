@@ -12,8 +12,9 @@
  * The API key is never in a message: the child reads it from its environment (`apiKeyEnv` names the variable).
  */
 import * as v from "valibot";
-import { McpServerConfigSchema, ModelConfigSchema } from "../config/schema.ts";
-import type { McpServerConfig, ModelConfig } from "../config/types.ts";
+import { ModelConfigSchema } from "../config/model-schema.ts";
+import { McpServerConfigSchema } from "../config/servers-schema.ts";
+import type { McpServerConfig, ModelConfig } from "../config/types.generated.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { Usage } from "../model/language-model.ts";
 import type { RunScope } from "../loop/scope.ts";

@@ -23,11 +23,11 @@ export class ProgressMeter {
 
   /** Feed a run event (model responses count turns and tokens; tool results count calls). */
   event(e: RunEvent): void {
-    if (e.type === "model-response") {
+    if (e.type === "model-end") {
       this.turns = e.turn;
       this.usage = addUsage(this.usage, e.usage);
       this.report(this.snapshot(`turn ${e.turn}`));
-    } else if (e.type === "tool-result") {
+    } else if (e.type === "tool-call-end") {
       this.toolCalls++;
       this.report(this.snapshot(`tool ${e.qualifiedName ?? e.name}`));
     }

@@ -7,7 +7,7 @@
 import type { ToolDescriptor } from "../loop/tools.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { isTerminal, type HandleRecord } from "./handle-table.ts";
-import { SPAWN_INPUT_SCHEMA } from "./spawn-request.ts";
+import { SPAWN_INPUT_SCHEMA, spawnRequestProblem } from "./spawn-request.ts";
 import type { Supervisor } from "./supervisor.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
 
@@ -127,6 +127,9 @@ export async function callSubagentTool(
   try {
     switch (name) {
       case "subagent.spawn": {
+        // The model's (and an MCP client's) view: the code-only fields (a run id) are not theirs to set.
+        const problem = spawnRequestProblem(args, SPAWN_INPUT_SCHEMA);
+        if (problem) return refuse(`invalid spawn request: ${problem}`);
         const { async: isAsync, ...request } = args;
         const spawn = { owner: ctx.owner, traceContext: ctx.traceContext };
         if (isAsync === true) {

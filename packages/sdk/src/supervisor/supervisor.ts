@@ -17,7 +17,7 @@
  */
 import { selfCommand } from "../_internal/self-command.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
-import type { McpServerConfig, ModelConfig } from "../config/types.ts";
+import type { McpServerConfig, ModelConfig } from "../config/types.generated.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
 import type { RunScope } from "../loop/scope.ts";

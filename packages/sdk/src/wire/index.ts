@@ -2,7 +2,7 @@
  * `@agentd/sdk/wire`: the MCP message types under the official schema's names (revision 2025-11-25, plus the
  * 2026-07-28 stateless results and the tasks extension), the JSON-RPC envelope, the protocol revisions this
  * build speaks, and the two error classes. Types only besides those: the schemas that check messages, the
- * codecs and the framing are internal. The types are declared interfaces (`types/*.ts`, generated from the
+ * codecs and the framing are internal. The types are declared interfaces (`types/*.generated.ts`, generated from the
  * valibot schemas and checked equal to them), so importing them costs a consumer's compiler little.
  *
  * @module @agentd/sdk/wire
@@ -58,7 +58,7 @@ export type {
   TaskMetadata,
   TaskAugmentedRequestParams,
   RelatedTaskMetadata,
-} from "./types/base.ts";
+} from "./types/base.generated.ts";
 export type {
   TextContent,
   ImageContent,
@@ -71,14 +71,14 @@ export type {
   TextOrBlobResourceContents,
   EmbeddedResource,
   ContentBlock,
-} from "./types/content.ts";
-export type { ClientCapabilities, ServerCapabilities } from "./types/capabilities.ts";
+} from "./types/content.generated.ts";
+export type { ClientCapabilities, ServerCapabilities } from "./types/capabilities.generated.ts";
 export type {
   InitializeRequestParams,
   InitializeResult,
   CancelledNotificationParams,
   ProgressNotificationParams,
-} from "./types/lifecycle.ts";
+} from "./types/lifecycle.generated.ts";
 export type {
   ToolJsonSchema,
   ToolAnnotations,
@@ -88,7 +88,7 @@ export type {
   ListToolsResult,
   CallToolRequestParams,
   CallToolResult,
-} from "./types/tools.ts";
+} from "./types/tools.generated.ts";
 export type {
   ResourceTemplate,
   ListResourcesResult,
@@ -99,10 +99,17 @@ export type {
   UnsubscribeRequestParams,
   ReadResourceResult,
   ResourceUpdatedNotificationParams,
-} from "./types/resources.ts";
-export type { PromptArgument, Prompt, ListPromptsResult, GetPromptRequestParams, PromptMessage, GetPromptResult } from "./types/prompts.ts";
-export type { PromptReference, ResourceTemplateReference, CompleteRequestParams, CompleteResult } from "./types/completion.ts";
-export type { LoggingLevel, SetLevelRequestParams, LoggingMessageNotificationParams } from "./types/logging.ts";
+} from "./types/resources.generated.ts";
+export type {
+  PromptArgument,
+  Prompt,
+  ListPromptsResult,
+  GetPromptRequestParams,
+  PromptMessage,
+  GetPromptResult,
+} from "./types/prompts.generated.ts";
+export type { PromptReference, ResourceTemplateReference, CompleteRequestParams, CompleteResult } from "./types/completion.generated.ts";
+export type { LoggingLevel, SetLevelRequestParams, LoggingMessageNotificationParams } from "./types/logging.generated.ts";
 export type {
   ToolUseContent,
   ToolResultContent,
@@ -113,7 +120,7 @@ export type {
   SamplingToolChoice,
   CreateMessageRequestParams,
   CreateMessageResult,
-} from "./types/sampling.ts";
+} from "./types/sampling.generated.ts";
 export type {
   StringSchema,
   NumberSchema,
@@ -133,8 +140,8 @@ export type {
   ElicitResult,
   ElicitationCompleteNotificationParams,
   URLElicitationRequiredErrorData,
-} from "./types/elicitation.ts";
-export type { Root, ListRootsResult } from "./types/roots.ts";
+} from "./types/elicitation.generated.ts";
+export type { Root, ListRootsResult } from "./types/roots.generated.ts";
 export type {
   TaskStatus,
   Task,
@@ -147,8 +154,8 @@ export type {
   GetTaskPayloadResult,
   ListTasksResult,
   TaskStatusNotificationParams,
-} from "./types/tasks.ts";
-export type { ExtensionCreateTaskResult, ExtensionDetailedTask } from "./types/tasks-extension.ts";
+} from "./types/tasks.generated.ts";
+export type { ExtensionCreateTaskResult, ExtensionDetailedTask } from "./types/tasks-extension.generated.ts";
 export type {
   RequestTypes,
   NotificationTypes,
@@ -162,8 +169,8 @@ export type {
   ResultOf,
   NotificationParamsOf,
   TaskAugmentableMethod,
-} from "./types/methods-2025-11-25.ts";
-export type { InputRequest, InputRequiredResult, SubscriptionFilter, DiscoverResult } from "./types/methods-2026-07-28.ts";
+} from "./types/methods-2025-11-25.generated.ts";
+export type { InputRequest, InputRequiredResult, SubscriptionFilter, DiscoverResult } from "./types/methods-2026-07-28.generated.ts";
 export type {
   McpRequest,
   McpNotification,

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpClient, RUN_ID_META_KEY } from "@agentd/sdk/mcp";
 import { StdioChildTransport } from "@agentd/sdk/transport";
-import { memoryLogger } from "@agentd/sdk";
+import { memoryLogger } from "@agentd/sdk/telemetry";
 import { fakeServerCommand, FAKE_MCP_SERVER_BIN, type FakeServerCommand } from "./fake-server-command.ts";
 import type { FakeMcpServerSpec } from "./types.ts";
 

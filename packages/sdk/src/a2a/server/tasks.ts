@@ -384,11 +384,11 @@ export class A2aTasks {
 
   private progress(owner: string, e: Entry, ev: RunEvent): void {
     this.registry.observe(e.task.id, ev, owner);
-    if (ev.type === "model-response") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
+    if (ev.type === "model-end") this.registry.progress(e.task.id, { turns: ev.turn, usage: ev.usage }, owner);
     const text =
-      ev.type === "model-response"
+      ev.type === "model-end"
         ? `turn ${ev.turn}: model answered${ev.toolCalls ? ` with ${ev.toolCalls} tool call(s)` : ""}`
-        : ev.type === "tool-result"
+        : ev.type === "tool-call-end"
           ? `tool ${ev.qualifiedName ?? ev.name} ${ev.isError ? "failed" : "returned"}`
           : undefined;
     if (text && e.task.status.state === "TASK_STATE_WORKING") this.setStatus(e, "TASK_STATE_WORKING", text);

@@ -3,7 +3,7 @@
  * by name, and close them all. A required server that fails fails `connect()` (every client opened so far
  * is closed again, and a later `connect()` retries); an optional one is logged and left out.
  */
-import type { McpServerConfig } from "../../config/types.ts";
+import type { McpServerConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
 import type { ReconnectPolicy } from "../../mcp/client/managed/backoff.ts";

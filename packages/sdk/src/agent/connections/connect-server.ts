@@ -7,7 +7,7 @@
  * transport from the same entry whenever the connection drops; `connectServer` returns a plain, single
  * connection {@link McpClient}.
  */
-import type { McpServerConfig } from "../../config/types.ts";
+import type { McpServerConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { TaskJournal } from "../../mcp/client/task-journal.ts";
 import { McpClient, type McpClientOptions } from "../../mcp/client/client.ts";

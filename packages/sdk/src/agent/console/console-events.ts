@@ -11,7 +11,7 @@ import type { ConsoleFacts } from "./console-facts.ts";
 import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
 
 /** Run events that move a run's timeline without changing its summary. */
-const LIVE_STEPS = new Set(["text-delta", "reasoning-delta", "model-retry", "tool-call", "tool-result"]);
+const LIVE_STEPS = new Set(["text-delta", "reasoning-delta", "model-retry", "tool-call-start", "tool-call-end"]);
 /** What the feed reads and how often. */
 export interface ConsoleEventsOptions {
   sources: ConsoleViewSources;

@@ -311,9 +311,9 @@ test("a run's trace id links to the configured trace page, the id encoded; a mal
   const { registry, at } = await start(undefined, { traceUrl: "https://jaeger.example.com/trace/{traceId}?ui=1" });
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   registry.start("traced", "traced work", "bearer:alice");
-  registry.observe("traced", { type: "model-request", runId: "traced", turn: 1, messages: 1, traceId } as never, "bearer:alice");
+  registry.observe("traced", { type: "model-start", runId: "traced", turn: 1, messages: 1, traceId } as never, "bearer:alice");
   registry.start("odd", "odd work", "bearer:alice");
-  registry.observe("odd", { type: "model-request", runId: "odd", turn: 1, messages: 1, traceId: "../../x?y=1" } as never, "bearer:alice");
+  registry.observe("odd", { type: "model-start", runId: "odd", turn: 1, messages: 1, traceId: "../../x?y=1" } as never, "bearer:alice");
   const run = async (id: string) => (await (await fetch(at(`/console/api/run?id=${id}`), { headers: auth(ALICE) })).json()) as any;
   expect((await run("traced")).traceLink).toBe(`https://jaeger.example.com/trace/${traceId}?ui=1`);
   expect((await run("odd")).traceLink).toBeUndefined();
@@ -323,7 +323,7 @@ test("spend in money where runs had a price: the status sums it, each run carrie
   const { registry, at } = await start();
   const end = (id: string, costUsd?: number) => {
     registry.start(id, id, "bearer:alice");
-    registry.observe(id, { type: "model-request", runId: id, turn: 1, messages: 1 } as never, "bearer:alice");
+    registry.observe(id, { type: "model-start", runId: id, turn: 1, messages: 1 } as never, "bearer:alice");
     registry.observe(
       id,
       { type: "run-end", runId: id, stopReason: "final", durationMs: 5, ...(costUsd !== undefined ? { costUsd } : {}) } as never,

@@ -19,7 +19,7 @@ test("an operator's start runs with its budgets and is recorded; others, other m
   const runner: SelfRunner = {
     run: async (input, o) => {
       seen.push({ input, runId: o.runId, limits: o.limits });
-      o.onEvent?.({ type: "model-request", runId: o.runId!, turn: 1, messages: 2 });
+      o.onEvent?.({ type: "model-start", runId: o.runId!, turn: 1, messages: 2 });
       queueMicrotask(finish);
       return { text: `did ${input}`, usage, turns: 1, runId: o.runId!, stopReason: "final", toolCalls: 0 };
     },

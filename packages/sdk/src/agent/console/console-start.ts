@@ -82,7 +82,7 @@ async function run(o: ConsoleStartOptions, who: Principal, runId: string, instru
         registry.observe(runId, e, who.id);
         const tool = toolInFlight(e);
         if (tool !== undefined) registry.progress(runId, { tool }, who.id);
-        if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, who.id);
+        if (e.type === "model-end") registry.progress(runId, { turns: e.turn, usage: e.usage }, who.id);
       },
     });
     registry.succeed(runId, result, who.id);

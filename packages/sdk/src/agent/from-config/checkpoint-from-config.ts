@@ -3,7 +3,7 @@
  * the configured store (the checkpoint's own entry, else durability.store, else the claims store), connected when the triggers
  * start. Off (the default) → undefined: stateless rebuild + reconcile, exactly as before.
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";

@@ -4,7 +4,7 @@
  * released with the triggers. Succeeded runs' claims are kept for `durability.claims.retention` (default
  * 7 days), then swept (store/retention.ts; the sweep starts with the first claim).
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import { RunClaims } from "../../store/run-claims.ts";
 import { upstreamError } from "../connections/connect-server.ts";

@@ -5,7 +5,7 @@
  * directory's lock, so a second child on the same directory would be refused — opened on first use and
  * closed when the last part using it closes.
  */
-import type { AgentdConfig, McpServerConfig } from "../../config/types.ts";
+import type { AgentdConfig, McpServerConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import { McpClient } from "../../mcp/client/client.ts";
 import { StoreClient } from "../../store/store-client.ts";

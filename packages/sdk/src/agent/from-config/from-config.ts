@@ -10,7 +10,7 @@
 import { resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LocalTools } from "../../tool/local-tool-set.ts";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { nullLogger, type Logger } from "../../log.ts";
 import { registerSecretValue } from "../../secret-values.ts";
 import type { RunLimits } from "../../loop/budget.ts";

@@ -3,7 +3,7 @@
  * time-zone cron with schedules; `triggers.jobStore` (a file) wins (both set is refused). Undefined when
  * neither applies.
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import { StoreJobStore } from "../../triggers/store-job-store.ts";
 import { upstreamError } from "../connections/connect-server.ts";

@@ -3,7 +3,7 @@
  * options: `true` is the default policy (no tools, no budget, the agent's model), an object sets tools,
  * budget and routes, and a server's own entry overrides the global one (`false` switches it off there).
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { SamplingPolicy } from "../sampling/sampling-handler.ts";
 

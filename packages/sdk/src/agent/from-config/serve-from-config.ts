@@ -5,7 +5,7 @@
  * `createAgentFromConfig(config).serve()` serves what the configuration says, exactly as `agentd serve` does.
  */
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { ServeOptions } from "../serving/serve-agent.ts";
 import {

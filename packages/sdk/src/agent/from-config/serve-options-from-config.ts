@@ -6,7 +6,7 @@
 import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { bearerTokenEntries } from "../../serve/principal.ts";
 import { isLoopbackHost } from "../../transport/http-server/origin-check.ts";
 import { everyAddressCovered, parseTrustedProxies } from "../../transport/http-server/proxy-ranges.ts";

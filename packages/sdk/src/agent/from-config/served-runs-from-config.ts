@@ -9,7 +9,7 @@
  * (`served-run.record-failed`): the caller still gets its answer, and the claim is still marked done.
  */
 import { createHash } from "node:crypto";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { scrubSecrets, type Logger } from "../../log.ts";
 import type { ServedRunAnswer, ServedRuns, ServedRunStart } from "../../serve/served-runs.ts";
 import { StoreSweeper, sweepInterval, type SweepRule } from "../../store/retention.ts";

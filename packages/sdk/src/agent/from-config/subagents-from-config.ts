@@ -5,7 +5,7 @@
  * embedding the SDK runs `runSubagentChild` from an entry of its own); the API key goes only into their
  * environment.
  */
-import type { AgentdConfig, ModelConfig } from "../../config/types.ts";
+import type { AgentdConfig, ModelConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { ChildCommand } from "../../supervisor/child-attempt.ts";

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { AgentdError } from "../../wire/errors.ts";

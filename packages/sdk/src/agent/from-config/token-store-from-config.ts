@@ -5,7 +5,7 @@
  * never starts it — and closed by `close()`. Tokens are encrypted with the key from `keyEnv` (default
  * `AGENTD_OAUTH_STORE_KEY`, as for the file) before they leave the process.
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import { McpStoreTokenStore } from "../../store/oauth-token-store.ts";
 import { storeKeyFrom, type TokenStore } from "../../transport/http-client/oauth/token-store.ts";

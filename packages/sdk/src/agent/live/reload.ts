@@ -6,7 +6,7 @@
  * serving, the other capabilities, switching prompts or roots on or off …) is reported as needing a restart. An invalid configuration is refused
  * with its one-line error and the running one is kept.
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { ModelPrices, RunLimits } from "../../loop/budget.ts";
 import type { RunScope } from "../../loop/scope.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";

@@ -1,24 +1,25 @@
 /**
- * `agent.stream(input, options)`: one run as an async iterable of typed events, built on the loop's own
- * events (`onEvent`) and named the way stream parts are named here: `noun-start` / `noun-delta` /
- * `noun-end`, then `finish`. The last event is always `finish`: the result, or the failure with its code —
- * the same object `agentd run --json` prints (without `type`), and the last line of `agentd run --stream`.
+ * `agent.stream(input, options)`: one run as an async iterable of typed events — a view over the loop's own
+ * events (`onEvent`), by the same names (`noun-start` / `noun-delta` / `noun-end`), ending with `finish`
+ * in place of the loop's `run-end`. `finish` is the result, or the failure with its code — the same object
+ * `agentd run --json` prints (without `type`), and the last line of `agentd run --stream`.
  *
  * Back-pressure: events wait in a buffer for the consumer. Once `highWaterMark` of them wait, the run
  * pauses at its next step — before reading the next part of the model's streamed response (one part makes
  * at most one delta), before the next model request, before the next batch of tool calls — until the
  * consumer has taken enough. Events emitted between two such steps are buffered beyond the mark: a turn's
- * `model-end`, the `tool-call-start` and `tool-call-end` of one batch of tool calls, a budget warning and
- * the `finish` — so at most `highWaterMark + 2 × (tool calls in one turn) + 3` wait. The deadline keeps
+ * `model-end`, the `tool-call-start`, `tool-call-progress` and `tool-call-end` of one batch of tool calls (at
+ * most one progress a second per call), a budget warning and the `finish` — so at most `highWaterMark +
+ * 2 × (tool calls in one turn) + 3` wait, and a progress event a second per running call. The deadline keeps
  * running while the run waits.
  *
  * Cancellation: `options.signal`, or leaving the loop (`break`, `return()`), aborts the run — the model
  * request is aborted and tool calls in flight are cancelled (`notifications/cancelled`); `return()`
  * resolves once the run has ended.
  */
-import type { BudgetWarning, StopReason } from "../../loop/budget.ts";
-import type { RunEvent, ToolMode } from "../../loop/events.ts";
-import type { FinishReason, Usage } from "../../model/language-model.ts";
+import type { StopReason } from "../../loop/budget.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import type { Usage } from "../../model/language-model.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { isAlreadyDone } from "../../triggers/runner/trigger-runner.ts";
@@ -101,36 +102,12 @@ export interface RunFinishFailed extends FinishCommon {
 export type RunFinish = RunFinishOk | RunFinishFailed;
 
 /**
- * One event of {@link Agent.stream}, in the order they happen. Deltas come only from a streamed model
- * request (the default here); `reasoning-delta` only from models that stream their reasoning. Tool
- * arguments and result summaries have credentials masked.
+ * One event of {@link Agent.stream}, in the order they happen: the loop's {@link RunEvent}s by their own
+ * names, then `finish` where the loop says `run-end`. Deltas come only from a streamed model request (the
+ * default here); `reasoning-delta` only from models that stream their reasoning. Tool arguments and result
+ * summaries have credentials masked.
  */
-export type AgentStreamEvent =
-  | { type: "run-start"; runId: string; provider: string; model: string; tools: number; mode: ToolMode }
-  /** A model request begins (`turn` counts from 1; `messages` in the conversation sent). */
-  | { type: "model-start"; runId: string; turn: number; messages: number }
-  | { type: "reasoning-delta"; runId: string; turn: number; delta: string }
-  | { type: "text-delta"; runId: string; turn: number; delta: string }
-  /** The model's response is complete: this turn's usage, why it stopped, how many tool calls it asked for. */
-  | { type: "model-end"; runId: string; turn: number; usage: Usage; finishReason: FinishReason; toolCalls: number; responseModel?: string }
-  /** A tool call starts: the name the model used, the `server/tool` it resolves to, its arguments. */
-  | { type: "tool-call-start"; runId: string; turn: number; toolCallId: string; name: string; qualifiedName?: string; arguments: unknown }
-  /** A tool call ended: error or not, result size (characters), duration, the result's first line. */
-  | {
-      type: "tool-call-end";
-      runId: string;
-      turn: number;
-      toolCallId: string;
-      name: string;
-      qualifiedName?: string;
-      isError: boolean;
-      size: number;
-      durationMs: number;
-      summary: string;
-    }
-  /** A budget passed 80% of its limit. */
-  | ({ type: "budget-warning"; runId: string; message: string } & BudgetWarning)
-  | RunFinish;
+export type AgentStreamEvent = Exclude<RunEvent, { type: "run-end" }> | RunFinish;
 
 /** A run as a stream of events; iterate it once (`for await`). */
 export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
@@ -149,36 +126,6 @@ export interface StreamRunOptions {
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   backpressure?: () => Promise<void> | void;
-}
-
-/** Map a loop event to its stream event (undefined for `run-end`: `finish` replaces it). */
-function toStreamEvent(e: RunEvent): AgentStreamEvent | undefined {
-  switch (e.type) {
-    case "run-start":
-    case "text-delta":
-    case "reasoning-delta":
-      return e;
-    case "model-request":
-      return { type: "model-start", runId: e.runId, turn: e.turn, messages: e.messages };
-    case "model-response": {
-      const { type: _t, ...rest } = e;
-      return { type: "model-end", ...rest };
-    }
-    case "tool-call": {
-      const { type: _t, argumentsSize: _s, arguments: args, ...rest } = e;
-      return { type: "tool-call-start", ...rest, arguments: args ?? {} };
-    }
-    case "tool-result": {
-      const { type: _t, summary, ...rest } = e;
-      return { type: "tool-call-end", ...rest, summary: summary ?? "" };
-    }
-    case "budget": {
-      const { type: _t, ...rest } = e;
-      return { type: "budget-warning", ...rest };
-    }
-    case "run-end":
-      return undefined;
-  }
 }
 
 /** The finish of a run from its outcome. */
@@ -251,9 +198,9 @@ export function streamRun(
   };
   const onEvent = (e: RunEvent) => {
     options.onEvent?.(e);
+    // The stream is a view: every event as it is, but `run-end`, which `finish` replaces.
     if (e.type === "run-end") runEnd = e;
-    const mapped = toStreamEvent(e);
-    if (mapped && !stop.signal.aborted) push(mapped);
+    else if (!stop.signal.aborted) push(e);
   };
   const backpressure = (): Promise<void> | undefined => {
     if (queue.length < highWaterMark) return undefined;

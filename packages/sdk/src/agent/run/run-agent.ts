@@ -91,9 +91,8 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
       const emit = (event: RunEvent) => {
         recorder?.onEvent(event);
         // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
-        const traceparent =
-          event.type === "model-request" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
-        const e: RunEvent = traceparent && event.type === "model-request" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
+        const traceparent = event.type === "model-start" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
+        const e: RunEvent = traceparent && event.type === "model-start" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
         // A triggered run's events fill its record in the served run history (a no-op for other runs).
         if (runOptions.trigger || runOptions.triggerEvent) parts.host()?.registry.observe(runId, e);
         for (const l of listeners) l(e);

@@ -36,8 +36,8 @@ test("the events, the answer and the structured output of a run carry the secret
   });
   const seen = JSON.stringify(events);
   expect(seen).not.toContain(SECRET);
-  expect(events.find((e) => e.type === "tool-result")).toMatchObject({ summary: "the key is [redacted]" });
-  expect(events.find((e) => e.type === "tool-call")).toMatchObject({ arguments: { hint: "try [redacted]" } });
+  expect(events.find((e) => e.type === "tool-call-end")).toMatchObject({ summary: "the key is [redacted]" });
+  expect(events.find((e) => e.type === "tool-call-start")).toMatchObject({ arguments: { hint: "try [redacted]" } });
   // The model wrote the answer three characters a delta: the secret, split over them, is masked too.
   const streamed = events.flatMap((e) => (e.type === "text-delta" ? [e.delta] : [])).join("");
   expect(streamed).toContain("[redacted]");

@@ -22,7 +22,7 @@ test("with tracing on, a run's model requests name their trace, and the run's de
   } finally {
     await agent.close();
   }
-  const request = events.find((e) => e.type === "model-request");
+  const request = events.find((e) => e.type === "model-start");
   expect(request).toMatchObject({ traceId: TRACE });
   const detail = emptyRunDetail();
   for (const e of events) applyRunEvent(detail, e);
@@ -37,5 +37,5 @@ test("without tracing, no trace id", async () => {
   } finally {
     await agent.close();
   }
-  expect(events.find((e) => e.type === "model-request")).not.toHaveProperty("traceId");
+  expect(events.find((e) => e.type === "model-start")).not.toHaveProperty("traceId");
 });

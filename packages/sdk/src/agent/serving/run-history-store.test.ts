@@ -69,7 +69,7 @@ const finished = (runId: string): RunRecord => {
 
 function finish(registry: RunRegistry, runId: string, owner: string, text = `answer of ${runId}`): void {
   registry.start(runId, `do ${runId}`, owner, { via: "mcp" });
-  registry.observe(runId, { type: "model-request", runId, turn: 1, messages: 1 } as never, owner);
+  registry.observe(runId, { type: "model-start", runId, turn: 1, messages: 1 } as never, owner);
   registry.succeed(runId, { text, stopReason: "end", usage: { ...emptyUsage(), inputTokens: 7 }, turns: 1, toolCalls: 0 }, owner);
 }
 

@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { withoutUndefined } from "../../_internal/without-undefined.ts";
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { RunHistoryLimits, RunRecord } from "../../serve/run-registry.ts";
 import { summaryOf, type ListedRun, type RunSummary } from "../../serve/run-list.ts";

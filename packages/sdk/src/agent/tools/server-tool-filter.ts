@@ -4,7 +4,7 @@
  * a call to it (a model that guesses the name) is refused — so a filter is a boundary, not a hint. Names
  * match exactly or by `*`/`?` globs, the same rule as the run's `scope.allow`.
  */
-import type { McpServerConfig } from "../../config/types.ts";
+import type { McpServerConfig } from "../../config/types.generated.ts";
 import { compileScope } from "../../loop/scope.ts";
 
 /** Whether the agent uses a tool, by the name its server lists. */

@@ -16,7 +16,7 @@ import type { Transport } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
 import type { StatelessRevision, ProtocolRevision } from "../../wire/codec.ts";
-import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type {
   CallToolResult,
   ClientCapabilities,

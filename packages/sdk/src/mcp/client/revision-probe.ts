@@ -20,7 +20,7 @@ import {
   type ProtocolRevision,
 } from "../../wire/codec.ts";
 import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
-import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
+import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";

@@ -11,7 +11,7 @@ import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import type { CallToolResult } from "../../wire/index.ts";
 import { detailedTaskProblem } from "../../wire/schemas/tasks-extension.ts";
-import type { ExtensionDetailedTask } from "../../wire/types/tasks-extension.ts";
+import type { ExtensionDetailedTask } from "../../wire/types/tasks-extension.generated.ts";
 import { clamp, DEFAULT_POLL_MS, delay } from "./tasks.ts";
 import type { Protocol } from "../protocol/protocol.ts";
 import type { RequestOptions } from "../protocol/types.ts";

@@ -19,7 +19,7 @@ import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./session.ts";
 import { discoverResult, statelessResult } from "./stateless-2026-07-28.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./input-required.ts";
-import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.ts";
+import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { McpRequestHandler, RequestContext } from "../protocol/types.ts";
 import { taskMethodHandlers } from "./tasks.ts";
 import { callTool } from "./tool-call.ts";

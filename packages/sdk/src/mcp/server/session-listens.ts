@@ -6,7 +6,7 @@
  */
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
-import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.ts";
+import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { RequestContext } from "../protocol/types.ts";
 import type { ServerSession } from "./session.ts";
 import { acknowledgedFilter, type Listen, listensToList, subscriptionMeta } from "./stateless-2026-07-28.ts";

@@ -183,7 +183,7 @@ describe("runs and idempotency", () => {
     expect(ends.map((e) => e.status)).toEqual(["aborted"]);
   });
 
-  test("records of a triggered run carry `trigger` (run.start, tool.call, run.end)", async () => {
+  test("records of a triggered run carry `trigger` (run.start, tool.call.start, run.end)", async () => {
     const base = memoryLogger();
     const tags = createRunTriggerTags(base);
     const { agent } = agentWith([callTools([["ack", {}]]), reply("fine")], {}, tags.logger);
@@ -197,7 +197,7 @@ describe("runs and idempotency", () => {
     await triggers.start();
     const [end] = await runEnds(1);
     const of = (event: string) => base.records.filter((r) => r.event === event && r.runId === end?.runId);
-    for (const event of ["trigger.fire", "run.start", "tool.call", "run.end", "trigger.run-end"])
+    for (const event of ["trigger.fire", "run.start", "tool.call.start", "run.end", "trigger.run-end"])
       expect(of(event)[0]?.trigger).toBe("every");
     expect(of("run.end")[0]?.usage).toBeDefined();
   });

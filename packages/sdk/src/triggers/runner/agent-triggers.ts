@@ -3,7 +3,7 @@
  * and the CLI's flags), runs each event through the agent with its stable run id, keeps a status per
  * trigger, and logs what operators need: `trigger.fire`, `trigger.scheduled` (a schedule's next fire),
  * `trigger.unavailable`, `trigger.polling`, and `trigger.run-end` (outcome, duration, usage, error code).
- * Records of a triggered run (`run.start`, `tool.call`, `run.end` …) carry `trigger` when the agent logs
+ * Records of a triggered run (`run.start`, `tool.call.start`, `run.end` …) carry `trigger` when the agent logs
  * through `createRunTriggerTags(...).logger` and `onRunStart`/`onRunSettled` tag and untag the run.
  *
  * Restart = the same from config alone: connect, subscribe, read after subscribing (the subscription

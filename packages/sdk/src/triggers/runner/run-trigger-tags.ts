@@ -1,6 +1,6 @@
 /**
  * Telemetry of triggered runs carries the trigger: a logger wrapper that adds `trigger: <id>` to every
- * record of a run (`run.start`, `model.request`, `tool.call`, `run.end` …) while that run is tagged, and
+ * record of a run (`run.start`, `model.start`, `tool.call.start`, `run.end` …) while that run is tagged, and
  * to the router's records (`trigger.fire`, which name it `triggerId`). The loop logs with `runId` bound;
  * this looks the run id up, so the loop needs no notion of triggers.
  */

@@ -7,7 +7,7 @@
  * UTC, no catch-up, no job store. There a `tz`, a `catchUp` other than `none` or a `jobStore` is a config
  * error naming the switch, never silently ignored.
  */
-import type { AgentdConfig } from "../../config/types.ts";
+import type { AgentdConfig } from "../../config/types.generated.ts";
 import { CronSchedule, type Concurrency } from "../index.ts";
 import { parseCatchUp } from "../catch-up.ts";
 import { parseConcurrency } from "../concurrency.ts";

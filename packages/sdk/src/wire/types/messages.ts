@@ -21,10 +21,10 @@ import type {
   ResultOf,
   ServerNotificationMethod,
   ServerRequestMethod,
-} from "./methods-2025-11-25.ts";
-import type { CreateTaskResult } from "./tasks.ts";
-import type { EmptyResult, PaginatedRequestParams } from "./base.ts";
-import type { URLElicitationRequiredErrorData } from "./elicitation.ts";
+} from "./methods-2025-11-25.generated.ts";
+import type { CreateTaskResult } from "./tasks.generated.ts";
+import type { EmptyResult, PaginatedRequestParams } from "./base.generated.ts";
+import type { URLElicitationRequiredErrorData } from "./elicitation.generated.ts";
 
 /** Requests whose `params` the spec marks optional. */
 type OptionalParams = "ping" | "resources/list" | "resources/templates/list" | "prompts/list" | "tools/list" | "tasks/list" | "roots/list";

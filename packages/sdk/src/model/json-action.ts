@@ -5,7 +5,7 @@
  * (escapes included), several objects, nesting, unicode and truncated output (an unterminated object is
  * skipped); it never throws.
  */
-import type { ModelToolDefinition, ToolResultPart } from "../model/language-model.ts";
+import type { ModelToolDefinition, ToolResultPart } from "./language-model.ts";
 
 /** One action the model asked for. */
 export type JsonAction =
