@@ -14,6 +14,7 @@ import type { Supervisor } from "../supervisor/supervisor.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 import type { TriggerStatus } from "../triggers/runner/trigger-status.ts";
 import type { AgentStream } from "./run/agent-stream.ts";
+import type { Run, RunOrigin } from "./run/run.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
 import type { SamplingReport } from "./sampling/sampling-ledger.ts";
 import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
@@ -52,6 +53,12 @@ export interface AgentRunOptions {
    * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.
    */
   resumeConversation?: boolean;
+  /** Where the run came from (default: a trigger's when `triggerEvent` is set, else `direct`); served surfaces say theirs. */
+  origin?: RunOrigin;
+  /** The principal the run is for (a served run's caller). */
+  principal?: string;
+  /** Called once the run is made, before it connects: the run itself, read-only (its id, state, signal). */
+  onStart?: (run: Run) => void;
 }
 
 /** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */

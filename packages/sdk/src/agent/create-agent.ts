@@ -33,7 +33,9 @@ import { streamRun } from "./run/agent-stream.ts";
 import { agentTools } from "./tools/agent-tools.ts";
 import type { Agent } from "./agent-types.ts";
 import { liveTriggers } from "./live/live-triggers.ts";
-import { createRun, newRunId } from "./run/run-agent.ts";
+import { createRun, type RunObservers } from "./run/run-agent.ts";
+import { Runs } from "./run/runs.ts";
+import { runIdOr } from "../loop/run-id.ts";
 
 export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
@@ -49,21 +51,26 @@ export function createAgent(options: AgentOptions): Agent {
   const own = ownTools(options);
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
-  const { logger, tags, mirrorTo } = agentLogging(options.logger, options.capabilities?.serverNotifications === true);
+  const runs = new Runs();
+  const { logger, mirrorTo } = agentLogging(
+    options.logger,
+    options.capabilities?.serverNotifications === true,
+    (id) => runs.get(id)?.trigger,
+  );
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   let telemetry: Promise<Telemetry | undefined> | undefined;
   const telemetryReady = () => (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
 
-  const connected = agentConnections(options, logger);
+  const connected = agentConnections(options, runs, logger);
   const { clients, connect } = connected.connections;
-  const tools = agentTools(options, { clients, own: own.tools, connected, triggers: () => config.triggers, logger });
+  const tools = agentTools(options, { clients, own: own.tools, connected, triggers: () => config.triggers, runs, logger });
   const { durability } = options;
   const checkpoint = options.triggers?.specs.length ? durability?.checkpoint : undefined;
   // Served tasks are kept in the checkpoint too (triggers or not): a restart re-runs the ones still working.
   const servedCheckpoint = options.capabilities?.tasks ? durability?.checkpoint : undefined;
 
-  const lifecycle: AgentLifecycle = new AgentLifecycle({
+  const lifecycle: AgentLifecycle = new AgentLifecycle(runs, {
     host: () => serving.host,
     triggers: () => config.allTriggers(),
     beforeClose: () => {
@@ -90,23 +97,20 @@ export function createAgent(options: AgentOptions): Agent {
     },
     logger,
   });
+  const observers: { current: RunObservers | undefined } = { current: undefined };
   const run = createRun(options, {
     lifecycle,
     connect,
     toolSet: tools.toolSet,
-    authorizations: tools.authorizations,
-    connected,
     settings: () => config.settings,
-    tags,
     listeners,
     telemetry: telemetryReady,
-    host: () => serving.host,
+    observers,
     logger,
   });
   const config = liveTriggers(options, {
     agent: { connect, run, clients },
     clients,
-    tags,
     host: () => serving.host,
     serving: () => serving.count,
     checkpoint,
@@ -124,6 +128,7 @@ export function createAgent(options: AgentOptions): Agent {
     extend: servedOwnTools(options, own.localTools),
     servedCheckpoint,
     mirrorTo,
+    observers,
     logger,
   });
 
@@ -134,7 +139,7 @@ export function createAgent(options: AgentOptions): Agent {
     run,
     stream(input, streamOptions = {}) {
       const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
-      const runId = rest.runId ?? newRunId();
+      const runId = runIdOr(rest.runId);
       return streamRun(runId, (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }), {
         signal,
         highWaterMark,
@@ -185,7 +190,7 @@ export function createAgent(options: AgentOptions): Agent {
       return {
         state: lifecycle.state,
         model: options.model !== undefined,
-        inFlight: lifecycle.inFlight.size,
+        inFlight: runs.size,
         triggers: config.triggers?.status() ?? [],
         serving: serving.count,
         sampling: connected.ledger?.byServer(),

@@ -29,6 +29,7 @@ export {
   type RunFinishFailed,
   type RunStatus,
 } from "./run/agent-stream.ts";
+export type { Run, RunOrigin, RunOutcome, RunState, RunTransition } from "./run/run.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 

@@ -23,6 +23,7 @@ import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import { runIdOr } from "../loop/run-id.ts";
 import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
@@ -127,9 +128,6 @@ export interface SelfMcp {
   mirrorLog(record: LogRecord): void;
 }
 
-/** A fresh run id for runs started over MCP. */
-const newRunId = () => `run-${crypto.randomUUID()}`;
-
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
   const registry = new RunRegistry(options.runHistory);
@@ -152,7 +150,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
               // An agent.run task is retained with its run id fixed now, so its re-run is the same run.
               retain: (tool, args) => {
                 if (tool !== "agent.run") return undefined;
-                const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
+                const runId = runIdOr(typeof args.runId === "string" ? args.runId : undefined);
                 return { args: { ...args, runId }, runId };
               },
               rerun: (r, signal) => agentRun(r.args, { signal, meta: {}, authInfo: r.auth, sendProgress: async () => {} }),
@@ -200,7 +198,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     const principal = principalOf(ctx.authInfo);
     const owner = principal.id;
     const callerRunId = typeof args.runId === "string" && args.runId !== "";
-    const runId = callerRunId ? (args.runId as string) : newRunId();
+    const runId = runIdOr(callerRunId ? (args.runId as string) : undefined);
     const previous = registry.get(runId, owner);
     if (previous?.status === "succeeded")
       return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");

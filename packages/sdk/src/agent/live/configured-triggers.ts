@@ -8,7 +8,7 @@ import type { RunClaims } from "../../store/run-claims.ts";
 import { FileJobStore } from "../../triggers/file-job-store.ts";
 import type { JobStore } from "../../triggers/index.ts";
 import { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
-import type { RunTriggerTags } from "../../triggers/runner/run-trigger-tags.ts";
+import type { Logger } from "../../log.ts";
 import type { TriggerAgent, TriggerRunData } from "../../triggers/runner/trigger-runner.ts";
 import type { CronEngine, TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
 import type { SelfHost } from "../serving/serve-agent.ts";
@@ -33,37 +33,33 @@ export interface AgentTriggerOptions {
 export function createAgentTriggers(
   options: AgentTriggerOptions & {
     agent: TriggerAgent;
-    tags: RunTriggerTags;
+    logger: Logger;
     host: () => SelfHost | undefined;
     beforeStart?: () => Promise<void>;
     onTakeover?: (runId: string, previousHolder: string) => Promise<void>;
   },
 ): AgentTriggers {
-  const { tags, host } = options;
+  const { host } = options;
   const cron = options.cron ?? "utc";
   const jobStore = typeof options.jobStore === "string" ? new FileJobStore(options.jobStore) : options.jobStore;
-  const recorded = new Set<string>();
   const triggers = new AgentTriggers({
     agent: options.agent,
     specs: options.specs,
     cron,
     jobStore: cron === "timezones" ? jobStore : undefined,
-    logger: tags.logger,
+    logger: options.logger,
     claims: options.claims,
     beforeStart: options.beforeStart,
     onTakeover: options.onTakeover,
     onRunStart: (runId, trigger, instruction) => {
-      tags.tag(runId, trigger);
       const registry = host()?.registry;
-      if (!registry) return;
-      recorded.add(runId);
-      registry.start(runId, instruction, undefined, { via: "trigger", trigger });
+      registry?.start(runId, instruction, undefined, { via: "trigger", trigger });
     },
-    onRunSettled: (runId) => tags.untag(runId),
   });
   triggers.on("run-end", ({ runId, outcome }) => {
     const registry = host()?.registry;
-    if (!registry || !recorded.delete(runId)) return;
+    // Only a record this run started is finished here (a remembered run's old record stays as it was).
+    if (registry?.get(runId)?.status !== "running") return;
     const data = (outcome.data ?? {}) as TriggerRunData;
     const r = data.result;
     if (r && (outcome.status === "ok" || outcome.status === "already-done"))

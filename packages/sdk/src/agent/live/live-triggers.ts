@@ -8,7 +8,6 @@ import type { Logger } from "../../log.ts";
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
 import type { Supervisor } from "../../supervisor/supervisor.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
-import type { RunTriggerTags } from "../../triggers/runner/run-trigger-tags.ts";
 import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { TriggerAgent } from "../../triggers/runner/trigger-runner.ts";
 import type { AgentLimits, AgentOptions } from "../agent-options.ts";
@@ -22,7 +21,6 @@ import { createAgentTriggers } from "./configured-triggers.ts";
 export interface LiveTriggerParts {
   agent: TriggerAgent;
   clients: ReadonlyMap<string, ManagedMcpClient>;
-  tags: RunTriggerTags;
   host: () => SelfHost | undefined;
   /** Endpoints being served: triggers added to an agent that had none are armed when it serves. */
   serving: () => number;
@@ -71,7 +69,7 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
       return createAgentTriggers({
         ...o,
         agent: parts.agent,
-        tags: parts.tags,
+        logger,
         host: parts.host,
         ...(checkpoint && first
           ? checkpointHooks(checkpoint, () => ({

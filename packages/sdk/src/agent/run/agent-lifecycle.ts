@@ -10,6 +10,7 @@ import { MAX_TIMEOUT_MS, setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentLifecycleStatus, DrainOptions } from "../agent-types.ts";
 import type { SelfHost } from "../serving/serve-agent.ts";
+import type { Runs } from "./runs.ts";
 
 /** What the lifecycle reaches of its agent. */
 export interface LifecycleParts {
@@ -24,70 +25,50 @@ export interface LifecycleParts {
   logger: Logger;
 }
 
-/** A run being tracked: its controller, and `end()` once it is over. */
-export interface TrackedRun {
-  controller: AbortController;
-  end(): void;
-}
-
 /** See the module header. */
 export class AgentLifecycle {
   state: AgentLifecycleStatus["state"] = "running";
-  /** Runs in flight (direct, triggered, served), cancelled when a drain's grace runs out. */
-  readonly inFlight = new Set<AbortController>();
-  private readonly runs = new Map<string, AbortController>();
-  private readonly settled = new Set<() => void>();
   private closing: Promise<void> | undefined;
   private draining: Promise<void> | undefined;
   private quiescing: Promise<void> | undefined;
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   private drainReason: string | undefined;
 
-  constructor(private readonly parts: LifecycleParts) {}
-
-  /** Track a run under `runId`; the caller's `signal` aborts it too. */
-  begin(runId: string, signal: AbortSignal | undefined): TrackedRun {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    this.inFlight.add(controller);
-    this.runs.set(runId, controller);
-    return {
-      controller,
-      end: () => {
-        signal?.removeEventListener("abort", onAbort);
-        this.inFlight.delete(controller);
-        if (this.runs.get(runId) === controller) this.runs.delete(runId);
-        for (const s of this.settled) s();
-      },
-    };
-  }
+  constructor(
+    /** Runs in flight (direct, triggered, served): the agent's one table of them, cancelled when a drain's grace runs out. */
+    readonly runs: Runs,
+    private readonly parts: LifecycleParts,
+  ) {}
 
   /** The ids of the runs in flight. */
   runIds(): string[] {
-    return [...this.runs.keys()];
+    return this.runs.ids();
   }
 
   /** Abort the run in flight with this id; false when none is. */
   cancel(runId: string, reason: string): boolean {
-    const c = this.runs.get(runId);
-    if (!c) return false;
-    c.abort(new AgentdError("E_ABORTED", reason));
+    const run = this.runs.get(runId);
+    if (!run) return false;
+    run.cancel(new AgentdError("E_ABORTED", reason));
     return true;
+  }
+
+  /** Abort every run in flight with `reason`. */
+  private cancelAll(reason: unknown): void {
+    for (const run of this.runs.all()) run.cancel(reason);
   }
 
   /** Resolve once no run is in flight, or at `deadline`. */
   private async runsSettled(deadline: number): Promise<void> {
-    while (this.inFlight.size > 0 && Date.now() < deadline)
+    while (this.runs.size > 0 && Date.now() < deadline)
       await new Promise<void>((resolve) => {
         const done = () => {
           cancel();
-          this.settled.delete(done);
+          off();
           resolve();
         };
         const cancel = setLongTimeout(done, deadline - Date.now());
-        this.settled.add(done);
+        const off = this.runs.onSettle(done);
       });
   }
 
@@ -101,9 +82,9 @@ export class AgentLifecycle {
       const cancelled = new AgentdError("E_ABORTED", `run cancelled by shutdown (${this.drainReason ?? "the agent is closing"})`);
       this.parts.host()?.interrupt(cancelled.message);
       // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
-      if (this.quiescing) for (const c of this.inFlight) c.abort(cancelled);
+      if (this.quiescing) this.cancelAll(cancelled);
       await Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: 0 })));
-      for (const c of this.inFlight) c.abort(cancelled);
+      this.cancelAll(cancelled);
       await this.parts.release();
     })();
     return this.closing;
@@ -120,14 +101,14 @@ export class AgentLifecycle {
       this.drainReason = reason;
       this.parts.host()?.stopTaking();
       const deadline = Date.now() + graceMs;
-      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.inFlight.size });
+      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.runs.size });
       const triggersStopped = Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
       await this.runsSettled(deadline);
       await this.parts.host()?.settle(deadline);
       // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
       await triggersStopped;
       if (this.draining || this.state !== "draining") return;
-      for (const c of this.inFlight) c.abort(this.drainReason ?? reason);
+      this.cancelAll(this.drainReason ?? reason);
       this.state = "drained";
       logger.info("agent.drained", { reason });
     })();

@@ -18,6 +18,7 @@ import type { LiveConfig } from "../live/live-config.ts";
 import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
 import type { SelfMcpOptions } from "../../serve/self-mcp.ts";
+import type { RunObservers } from "../run/run-agent.ts";
 
 /** What serving reaches of its agent. */
 export interface ServingParts {
@@ -33,6 +34,8 @@ export interface ServingParts {
   /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
   servedCheckpoint: AgentCheckpoint | undefined;
   mirrorTo: (sink: (record: LogRecord) => void) => void;
+  /** Where the runs send what the served history and metrics keep: filled in when the host is built. */
+  observers: { current: RunObservers | undefined };
   logger: Logger;
 }
 
@@ -140,6 +143,10 @@ export class AgentServing {
       logger,
     });
     if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    parts.observers.current = {
+      observe: (run, e) => created.registry.observe(run.id, e),
+      triggered: (kind, firedAt) => created.metrics.triggerLag(kind, firedAt),
+    };
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;
     return created;

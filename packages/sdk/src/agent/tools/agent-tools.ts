@@ -3,7 +3,6 @@
  * (agent-subagents.ts), the self-subscription tools when runs may subscribe the agent themselves, and
  * the remote A2A agents as `a2a:NAME` — each set handing on to the next for names it does not know.
  */
-import type { AuthorizationAsk } from "../../mcp/client/authorization-ask.ts";
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
 import type { Logger } from "../../log.ts";
 import type { ToolSet } from "../../loop/tools.ts";
@@ -13,6 +12,7 @@ import { SelfSubscribeToolSet } from "../../triggers/runner/self-subscribe-tools
 import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { AgentOptions } from "../agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
+import type { InFlightRuns } from "../connections/in-flight-runs.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 
 /** The tool set, and the parts of it the agent reaches later. */
@@ -22,8 +22,6 @@ export interface AgentTools {
   selfSubs: SelfSubscriptions | undefined;
   /** The A2A tools, settled when the agent closes. */
   a2aTools: LazyA2aTools | undefined;
-  /** Who completes a server's authorization for each run that can (an A2A task's client), by run id. */
-  authorizations: Map<string, AuthorizationAsk>;
 }
 
 /** See the module header. `triggers` is read when a self-subscription tool is called: by then they are built. */
@@ -34,6 +32,8 @@ export function agentTools(
     own: ToolSet | undefined;
     connected: AgentConnections;
     triggers: () => AgentTriggers | undefined;
+    /** The runs in flight: a call's run answers for its authorizations and takes its sampling. */
+    runs: InFlightRuns;
     logger: Logger;
   },
 ): AgentTools {
@@ -44,14 +44,13 @@ export function agentTools(
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, parts.own) : parts.own;
   const a2aTools =
     options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
-  const authorizations = new Map<string, AuthorizationAsk>();
   const calls = connected.operator?.calls;
   const toolSet = new McpToolSet(parts.clients, a2aTools ?? ownTools, {
     optional,
     logger,
     sampling: connected.ledger,
     calls,
-    authorizations: (id) => authorizations.get(id),
+    runs: parts.runs,
   });
-  return { toolSet, selfSubs, a2aTools, authorizations };
+  return { toolSet, selfSubs, a2aTools };
 }
