@@ -78,9 +78,9 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "agent/console": [...AGENT_LOWER],
   "agent/connections": [...AGENT_LOWER, "agent", "agent/sampling"],
   "agent/tools": [...AGENT_LOWER, "agent", "agent/connections", "agent/sampling"],
-  "agent/run": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/connections", "agent/live", "agent/sampling", "agent/serving", "agent/tools"],
-  "agent/live": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/serving"],
-  "agent/serving": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/console", "agent/from-config", "agent/live", "agent/run", "agent/sampling"],
+  "agent/run": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/sampling", "agent/tools"],
+  "agent/live": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/run"],
+  "agent/serving": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/console", "agent/live", "agent/run", "agent/sampling"],
   "agent/from-config": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/connections", "agent/live", "agent/sampling", "agent/serving"],
 };
 

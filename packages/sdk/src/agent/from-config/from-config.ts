@@ -28,7 +28,7 @@ import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
 import { servedRunsFromConfig } from "./served-runs-from-config.ts";
-import { runHistoryFromConfig } from "../serving/run-history-store.ts";
+import { runHistoryFromConfig } from "./run-history-store.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling-from-config.ts";

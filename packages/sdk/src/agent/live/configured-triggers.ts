@@ -11,7 +11,7 @@ import { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import type { Logger } from "../../log.ts";
 import type { TriggerAgent, TriggerRunData } from "../../triggers/runner/trigger-runner.ts";
 import type { CronEngine, TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
-import type { SelfHost } from "../serving/serve-agent.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
 
 /** The triggers of an agent (`AgentOptions.triggers`). */
 export interface AgentTriggerOptions {
@@ -29,17 +29,17 @@ export interface AgentTriggerOptions {
   selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
 }
 
-/** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
-export function createAgentTriggers(
+/** Build the configured triggers; `registry()` is the served agent's run history once it serves. */
+export function buildConfiguredTriggers(
   options: AgentTriggerOptions & {
     agent: TriggerAgent;
     logger: Logger;
-    host: () => SelfHost | undefined;
+    registry: () => RunRegistry | undefined;
     beforeStart?: () => Promise<void>;
     onTakeover?: (runId: string, previousHolder: string) => Promise<void>;
   },
 ): AgentTriggers {
-  const { host } = options;
+  const { registry: historyOf } = options;
   const cron = options.cron ?? "utc";
   const jobStore = typeof options.jobStore === "string" ? new FileJobStore(options.jobStore) : options.jobStore;
   const triggers = new AgentTriggers({
@@ -52,12 +52,11 @@ export function createAgentTriggers(
     beforeStart: options.beforeStart,
     onTakeover: options.onTakeover,
     onRunStart: (runId, trigger, instruction) => {
-      const registry = host()?.registry;
-      registry?.start(runId, instruction, undefined, { via: "trigger", trigger });
+      historyOf()?.start(runId, instruction, undefined, { via: "trigger", trigger });
     },
   });
   triggers.on("run-end", ({ runId, outcome }) => {
-    const registry = host()?.registry;
+    const registry = historyOf();
     // Only a record this run started is finished here (a remembered run's old record stays as it was).
     if (registry?.get(runId)?.status !== "running") return;
     const data = (outcome.data ?? {}) as TriggerRunData;

@@ -23,7 +23,7 @@ const codeOf = (f: () => void) => {
 
 describe("a run's state", () => {
   test("starting → running → waiting → running → finished, each move timestamped and logged once", () => {
-    const logger = memoryLogger({ level: "debug" });
+    const logger = memoryLogger("debug");
     let t = 1000;
     const run = make(logger, () => t);
     expect(run.state).toBe("starting");

@@ -22,16 +22,17 @@ export interface AgentTools {
   selfSubs: SelfSubscriptions | undefined;
   /** The A2A tools, settled when the agent closes. */
   a2aTools: LazyA2aTools | undefined;
+  /** The live configuration registers itself once built: the self-subscription tools act on its current triggers. */
+  attachTriggers(live: { readonly triggers: AgentTriggers | undefined }): void;
 }
 
-/** See the module header. `triggers` is read when a self-subscription tool is called: by then they are built. */
+/** See the module header. The triggers are built later: they register themselves (`attachTriggers`). */
 export function agentTools(
   options: AgentOptions,
   parts: {
     clients: ReadonlyMap<string, ManagedMcpClient>;
     own: ToolSet | undefined;
     connected: AgentConnections;
-    triggers: () => AgentTriggers | undefined;
     /** The runs in flight: a call's run answers for its authorizations and takes its sampling. */
     runs: InFlightRuns;
     logger: Logger;
@@ -40,7 +41,8 @@ export function agentTools(
   const { logger, connected } = parts;
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
   const selfSubscribe = options.triggers?.specs.length ? options.triggers.selfSubscribe : undefined;
-  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: parts.triggers, ...selfSubscribe, logger }) : undefined;
+  let live: { readonly triggers: AgentTriggers | undefined } | undefined;
+  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: () => live?.triggers, ...selfSubscribe, logger }) : undefined;
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, parts.own) : parts.own;
   const a2aTools =
     options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
@@ -52,5 +54,12 @@ export function agentTools(
     calls,
     runs: parts.runs,
   });
-  return { toolSet, selfSubs, a2aTools };
+  return {
+    toolSet,
+    selfSubs,
+    a2aTools,
+    attachTriggers: (l) => {
+      live = l;
+    },
+  };
 }
