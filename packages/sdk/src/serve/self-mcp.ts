@@ -13,13 +13,13 @@
  * idempotency are the caller's own; an operator sees the whole agent. Built on the generic McpServer; this
  * file holds the agentd-specific surface only.
  */
-import { AgentdError, McpError } from "../wire/errors.ts";
+import { McpError } from "../wire/errors.ts";
 import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { McpServer } from "../mcp/server/server.ts";
 import type { ServerContext, ServerSession } from "../mcp/server/session.ts";
 import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
-import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
+import type { LogLevel, LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
@@ -31,7 +31,8 @@ import { McpTaskTable } from "./mcp-tasks.ts";
 import { registerRunsResource } from "./runs-resource.ts";
 import { readRun } from "./shared-run-history.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
-import type { ServedRunStart, ServedRuns } from "./served-runs.ts";
+import type { ServedRuns } from "./served-runs.ts";
+import { claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "./run-once.ts";
 import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
@@ -53,6 +54,10 @@ export interface SelfRunner {
       askAuthorization?: AuthorizationAsk;
       /** Keep the conversation so a re-run of the same run id (a takeover, a retry) resumes from it. */
       resumeConversation?: boolean;
+      /** Which served surface started it. */
+      origin?: { kind: "mcp" } | { kind: "a2a" };
+      /** The caller's principal id. */
+      principal?: string;
     },
   ): Promise<RunResult>;
 }
@@ -211,88 +216,40 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         isError: true,
       };
     // Across replicas: claimed in the store; a replica that ran it (or is running it) answers for it.
-    let claim: ServedRunStart | undefined;
-    try {
-      claim = await options.servedRuns?.begin(scopedRunId(principal, runId), ctx.signal);
-    } catch (e) {
-      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
-      return {
-        content: [
-          {
-            type: "text",
-            text: `run ${runId} was not started: the store that keeps served runs once is unavailable (${message}); try again`,
-          },
-        ],
-        isError: true,
-      };
-    }
-    if (claim?.status === "done")
-      return claim.answer
-        ? runResultContent(runId, claim.answer.text, claim.answer.output, "already done")
-        : {
-            content: [{ type: "text", text: `run ${runId} was already run by another replica; its answer is no longer in the store` }],
-            isError: true,
-          };
-    if (claim?.status === "running")
-      return {
-        content: [
-          {
-            type: "text",
-            text: `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer`,
-          },
-        ],
-        isError: true,
-      };
+    const claim = await claimServedRun(options.servedRuns, scopedRunId(principal, runId), ctx.signal, { stopOnLostClaim: true });
+    if (claim.status !== "run") return notRunHere(runId, claim);
     registry.start(runId, input.instruction, owner, { via: "mcp" });
     let step = 0;
     const traceContext = traceCarrierFromMeta(ctx.meta);
     try {
-      const result = await options.runner.run(input.instruction, {
-        runId: scopedRunId(principal, runId),
-        // Another replica took the claim over (this one missed its renewals): stop, it runs there.
-        signal: claim?.status === "run" && claim.lost ? AbortSignal.any([ctx.signal, claim.lost]) : ctx.signal,
-        // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
-        // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
-        resumeConversation: callerRunId ? true : undefined,
-        traceContext,
-        outputSchema:
-          args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
-        onEvent: (e) => {
-          registry.observe(runId, e, owner);
-          const tool = toolInFlight(e);
-          if (tool !== undefined) registry.progress(runId, { tool }, owner);
-          const message = describeEvent(e);
-          if (!message) return;
-          if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
-          void ctx.sendProgress(++step, undefined, message);
-        },
-      });
-      registry.succeed(
-        runId,
-        {
-          stopReason: result.stopReason,
-          usage: result.usage,
-          turns: result.turns,
-          toolCalls: result.toolCalls,
-          text: result.text,
-          output: result.output,
-        },
-        owner,
+      const result = await claim.run((signal) =>
+        options.runner.run(input.instruction, {
+          runId: scopedRunId(principal, runId),
+          // Another replica took the claim over (this one missed its renewals): stop, it runs there.
+          signal,
+          origin: { kind: "mcp" },
+          principal: owner,
+          // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
+          // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
+          resumeConversation: callerRunId ? true : undefined,
+          traceContext,
+          outputSchema:
+            args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
+          onEvent: (e) => {
+            registry.observe(runId, e, owner);
+            const tool = toolInFlight(e);
+            if (tool !== undefined) registry.progress(runId, { tool }, owner);
+            const message = describeEvent(e);
+            if (!message) return;
+            if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
+            void ctx.sendProgress(++step, undefined, message);
+          },
+        }),
       );
-      await claim
-        ?.finish({
-          stopReason: result.stopReason,
-          text: result.text,
-          output: result.output,
-        })
-        .catch(() => {});
+      recordSucceeded(registry, runId, result, owner);
       return runResultContent(runId, result.text, result.output, result.stopReason, result);
     } catch (e) {
-      await claim?.finish(undefined).catch(() => {});
-      const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
-      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
-      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
-      const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
+      const { code, message, usage } = failureOf(e);
       registry.fail(runId, { code, message }, usage, owner);
       return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
     }
@@ -439,6 +396,20 @@ function describeEvent(e: RunEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** The answer to `agent.run` when its claim says another replica has it (or the store is down). */
+function notRunHere(runId: string, claim: Exclude<ServedClaim, { status: "run" }>): CallToolResult {
+  const error = (text: string) => ({ content: [{ type: "text" as const, text }], isError: true });
+  if (claim.status === "unavailable")
+    return error(`run ${runId} was not started: the store that keeps served runs once is unavailable (${claim.message}); try again`);
+  if (claim.status === "running")
+    return error(
+      `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer`,
+    );
+  return claim.answer
+    ? runResultContent(runId, claim.answer.text, claim.answer.output, "already done")
+    : error(`run ${runId} was already run by another replica; its answer is no longer in the store`);
 }
 
 /** The "expired" answer for a run that left the bounded history. */
