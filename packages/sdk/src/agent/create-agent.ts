@@ -26,7 +26,7 @@ import { runIdOr } from "../loop/run-id.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
-import type { AgentOptions } from "./agent-options.ts";
+import type { AgentOptions } from "./types/agent-options.ts";
 import type { Agent, AgentLifecycleStatus } from "./agent-types.ts";
 import { type AgentConnections, agentConnections } from "./connections/agent-connections.ts";
 import { createLiveConfig, initialSettings } from "./live/agent-live-config.ts";
@@ -43,7 +43,7 @@ import { AgentServing } from "./serving/agent-serving.ts";
 import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
 import { type AgentTools, agentTools } from "./tools/agent-tools.ts";
 
-export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
+export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./types/agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
 export { newRunId } from "./run/run-agent.ts";
 

@@ -34,8 +34,8 @@ export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 
 // ── From config: the agent, and its parts, each `…FromConfig(config)` ──
+export { createAgentFromConfig } from "./create-agent-from-config.ts";
 export {
-  createAgentFromConfig,
   agentOptionsFromConfig,
   modelFromConfig,
   limitsFromConfig,

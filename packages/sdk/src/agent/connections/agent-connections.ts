@@ -6,7 +6,7 @@
  */
 import type { Logger } from "../../log.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
-import type { AgentCapabilities, AgentOptions } from "../agent-options.ts";
+import type { AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import { type Connections, createConnections } from "./connect-all.ts";
 import type { InFlightRuns } from "./in-flight-runs.ts";
 import { operatorRouting } from "./open-tool-calls.ts";

@@ -21,8 +21,7 @@ import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
 import { triggerSpecsFromConfig } from "../../triggers/runner/trigger-specs.ts";
-import { createAgent, type Agent } from "../create-agent.ts";
-import type { AgentCapabilities, AgentOptions } from "../agent-options.ts";
+import type { AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import type { AgentTriggerOptions } from "../live/configured-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
@@ -294,16 +293,6 @@ function configTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptio
     cron: config.capabilities?.cron,
     jobStore: plan.jobStore ?? jobStoreFromConfig(config, logger),
   };
-}
-
-/**
- * `createAgent` from the validated `agentd.json` shape: see the module header.
- *
- * Example:
- * {@includeCode ../../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgentFromConfig}
- */
-export function createAgentFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): Agent {
-  return createAgent(agentOptionsFromConfig(config, options));
 }
 
 /** The configured model, or none when the config names none (and none is required). */

@@ -14,7 +14,7 @@ import type { Supervisor } from "../../supervisor/supervisor.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { TriggerAgent } from "../../triggers/runner/trigger-runner.ts";
-import type { AgentLimits, AgentOptions } from "../agent-options.ts";
+import type { AgentLimits, AgentOptions } from "../types/agent-options.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import { type AgentCheckpoint, checkpointHooks } from "../checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";

@@ -1,33 +1,11 @@
-/**
- * An agent's configured triggers (every kind: subscriptions, schedules, the interval). While the agent is
- * served, their runs are recorded in the self-MCP's run registry too (so they show in `agent://status` and
- * `agent://runs/{runId}`, and the drain waits for them), each trigger's state is the `triggers` field of
- * `agent://status`, and a change of it notifies that resource's subscribers.
- */
-import type { RunClaims } from "../../store/run-claims.ts";
 import { FileJobStore } from "../../triggers/file-job-store.ts";
-import type { JobStore } from "../../triggers/index.ts";
 import { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import type { Logger } from "../../log.ts";
 import type { TriggerAgent, TriggerRunData } from "../../triggers/runner/trigger-runner.ts";
-import type { CronEngine, TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 
-/** The triggers of an agent (`AgentOptions.triggers`). */
-export interface AgentTriggerOptions {
-  specs: readonly TriggerSpec[];
-  /** The cron engine: `"utc"` (5-field UTC, the default) or `"timezones"` (time zones, DST, catch-up, job store). */
-  cron?: CronEngine;
-  /** Where schedules keep their last fire (time-zone cron only): a directory path or a {@link JobStore}. */
-  jobStore?: string | JobStore;
-  /** Claim each run id in a store before running it, so replicas run each event once (docs/durability.md). */
-  claims?: RunClaims;
-  /**
-   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
-   * `agent.subscriptions`). Absent: the tools are not offered.
-   */
-  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
-}
+export type { AgentTriggerOptions } from "../types/live-settings.ts";
+import type { AgentTriggerOptions } from "../types/live-settings.ts";
 
 /** Build the configured triggers; `registry()` is the served agent's run history once it serves. */
 export function buildConfiguredTriggers(

@@ -7,7 +7,7 @@
 import type { Logger } from "../../log.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { AgentLifecycleStatus, DrainOptions } from "../agent-types.ts";
+import type { AgentLifecycleStatus, DrainOptions } from "./run-options.ts";
 import type { Runs } from "./runs.ts";
 
 /** What the lifecycle reaches of the served agent once it serves: it registers itself (`attach`). */

@@ -20,8 +20,8 @@ import type { Telemetry } from "../../telemetry/types.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import type { AgentLifecycle } from "./agent-lifecycle.ts";
-import type { AgentOptions } from "../agent-options.ts";
-import type { AgentRunOptions } from "../agent-types.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
+import type { AgentRunOptions } from "./run-options.ts";
 import type { McpToolSet } from "../tools/mcp-tool-set.ts";
 import { type ActiveRun, outcomeOf, type RunOrigin } from "./run.ts";
 

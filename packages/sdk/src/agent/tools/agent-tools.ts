@@ -10,7 +10,7 @@ import { lazyA2aTools, type LazyA2aTools } from "../../a2a/client/tools.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import { SelfSubscribeToolSet } from "../../triggers/runner/self-subscribe-tools.ts";
 import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
-import type { AgentOptions } from "../agent-options.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
 import type { InFlightRuns } from "../connections/in-flight-runs.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
