@@ -6,8 +6,8 @@
  * servers it did not write (the reference servers, fastmcp, mcp-framework, Express with the official SDK,
  * Mastra's 2026-07-28-only `MCPServer`), over stdio and HTTP where the server offers it: `agentd mcp … tools`,
  * `agentd mcp … call`, and one run whose scripted model calls the server's tool, with no warning or error in
- * agentd's telemetry. Clients, servers and versions are pinned in the root package.json; the matrix is in the
- * README ("Clients tried").
+ * agentd's telemetry. Clients, servers and versions are pinned in the root package.json; the matrices are in
+ * docs/interop.md ("Clients tried", "Servers tried").
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";

@@ -30,11 +30,22 @@ const echo = (req: RecordedRequest) => req.tools.find((n) => n.endsWith("echo"))
 async function runAgainst(
   script: Turn[],
   args: string[],
-  options: { dialect?: Dialect; config?: Record<string, unknown>; repeat?: boolean; env?: Record<string, string> } = {},
+  options: {
+    dialect?: Dialect;
+    config?: Record<string, unknown>;
+    repeat?: boolean;
+    env?: Record<string, string>;
+    requireApiKey?: string;
+  } = {},
 ) {
   const dialect = options.dialect ?? "openai";
   ws = new CliWorkspace();
-  gateway = await startFakeGateway({ dialect, script, ...(options.repeat ? { onExhausted: "repeat-last" as const } : {}) });
+  gateway = await startFakeGateway({
+    dialect,
+    script,
+    ...(options.repeat ? { onExhausted: "repeat-last" as const } : {}),
+    ...(options.requireApiKey ? { requireApiKey: options.requireApiKey } : {}),
+  });
   const config = ws.writeConfig(options.config ?? {});
   return ws.run(["run", "--config", config, ...args], { env: { ...modelEnv(gateway, dialect), ...options.env } });
 }
@@ -157,6 +168,14 @@ describe("--json prints one JSON document, on failure too", () => {
     const doc = JSON.parse(run.stdout);
     expect(doc).toMatchObject({ status: "upstream_unavailable", error: { code: "E_UPSTREAM" }, exitCode: 4 });
     expect(doc.error.message).toContain("500");
+  });
+
+  test("exit 5: a model endpoint that refuses the key is status unauthorized, not an outage", async () => {
+    const run = await runAgainst([{ text: "unused" }], ["--json", "hi"], { requireApiKey: "sk-the-right-key-0123456789" });
+    expect(run.code).toBe(5);
+    const doc = JSON.parse(run.stdout);
+    expect(doc).toMatchObject({ status: "unauthorized", error: { code: "E_UPSTREAM" }, exitCode: 5 });
+    expect(doc.error.message).toContain("401");
   });
 
   test("exit 4 before the model is asked: a required MCP server that cannot start", async () => {

@@ -1,5 +1,5 @@
 /**
- * The documented exit codes (README "Exit codes"). One mapping from typed errors to codes, used by every
+ * The documented exit codes (docs/run-output.md, "Exit codes"). One mapping from typed errors to codes, used by every
  * command, so a CronJob or a supervisor can tell failures apart.
  */
 import { AgentdError, runStatusOf } from "@agentd/sdk";
@@ -19,6 +19,8 @@ export const EXIT = {
   budget: 3,
   /** Upstream unavailable: the model endpoint or a required MCP server. */
   upstream: 4,
+  /** The model endpoint refused the credential (HTTP 401 or 403): a new API key is needed, not a retry. */
+  unauthorized: 5,
   /** Interrupted by SIGINT, after draining. */
   sigint: 130,
   /** Interrupted by SIGTERM, after draining. */
@@ -34,6 +36,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.budget;
     case "upstream_unavailable":
       return EXIT.upstream;
+    case "unauthorized":
+      return EXIT.unauthorized;
     case "cancelled": {
       const signal = AgentdError.isInstance(error) ? error.options.data?.signal : undefined;
       return signal === "SIGINT" ? EXIT.sigint : signal === "SIGTERM" ? EXIT.sigterm : EXIT.runFailed;

@@ -111,8 +111,8 @@ test.skipIf(!NODE || process.platform !== "linux")(
     expect(binary).toBeDefined();
     found.push(binary as number);
     p.kill("SIGKILL");
-    const deadline = Date.now() + 10_000;
-    while (alive(binary as number) && Date.now() < deadline) await Bun.sleep(10);
+    // The binary's end is the event waited for; the test's own timeout bounds the wait (a loaded machine is slow).
+    while (alive(binary as number)) await Bun.sleep(10);
     expect(alive(binary as number)).toBe(false);
   },
   30_000,

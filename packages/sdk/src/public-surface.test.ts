@@ -63,11 +63,12 @@ const SURFACE: Record<string, string> = {
     triggerSpecsFromConfig validateTriggerSpec
   `,
   model: `
-    AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
-    LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelStreamPart ModelToolDefinition
-    ReasoningPart SseCallbacks SseEvent SseParser TextPart ToolCallPart ToolChoice ToolResultPart
-    USAGE_DETAIL_KEYS Usage addUsage backoffDelay createSseParser emptyUsage extractAction extractJsonObjects
-    jsonActionSystemPrompt memoryLogger renderJsonAction renderToolResultForJsonActions setLongTimeout
+    AgentdError AssistantPart BODY_LIMITS BackoffPolicy BodyBound CancelTimer FinishReason JsonAction LanguageModel
+    LocalErrorCode LogLevel LogRecord Logger ModelMessage ModelRequest ModelResponse ModelRetry ModelStreamPart
+    ModelToolDefinition ReasoningPart RedirectPolicy SseCallbacks SseEvent SseParser TextPart ToolCallPart
+    ToolChoice ToolResultPart USAGE_DETAIL_KEYS Usage addUsage backoffDelay bodyTooLarge createSseParser emptyUsage
+    extractAction extractJsonObjects fetchFollowingRedirects jsonActionSystemPrompt memoryLogger readBodyPrefix
+    readBoundedText renderJsonAction renderToolResultForJsonActions setLongTimeout shownUrl
   `,
   wire: `
     AgentdError Annotations AudioContent BaseMetadata BlobResourceContents BooleanSchema CallToolRequest
@@ -166,7 +167,7 @@ const SURFACE: Record<string, string> = {
   config: `
     AgentdConfig ApiKeyChoice CapabilitiesConfig ConfigOverrides DEFAULT_CONFIG_FILE DIALECT_API_KEY_VARIABLES
     DURATION_FORMS DurabilityConfig HttpServerConfig IntervalTriggerConfig LimitsConfig McpServerConfig
-    McpServerOAuthConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
+    McpServerOAuthConfig McpServerToolsConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
     ResolvedConfig SamplingConfig ScheduleTriggerConfig ScopeConfig ServeConfig StdioServerConfig
     SubscriptionTriggerConfig TriggersConfig apiKeyVariables chooseApiKey durationProblem formatDuration
     overridesFromFlags parseConfig parseDuration readConfigFile resolveConfig

@@ -250,7 +250,10 @@ export function runAdapterCases(dialect: Dialect, makeModel: (settings: CaseMode
         ],
       });
       let t0 = performance.now();
-      expect(textOf(await model.generate(ask()))).toBe("ok");
+      const told: unknown[] = [];
+      expect(textOf(await model.generate({ ...ask(), onRetry: (r) => told.push(r) }))).toBe("ok");
+      // The caller hears of the retry (the run's timeline shows it as a step of the turn).
+      expect(told).toMatchObject([{ retry: 1, status: 429 }]);
       // A lower bound only: waiting less than asked would be the bug; a loaded machine only waits longer.
       expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
       t0 = performance.now();

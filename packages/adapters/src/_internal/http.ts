@@ -4,12 +4,25 @@
  * Each attempt runs under `AbortSignal.any([caller, attemptTimeout])`, so a caller abort and the timeout
  * both stop the fetch and the body read; which one fired decides the error (`E_ABORTED`, `E_TIMEOUT`).
  * Transient failures (see retry-policy.ts) are retried; a stream only until its first part was handed on.
+ * Bodies are read with a byte limit (`maxResponseBytes`: the whole JSON answer, or all the events of one
+ * streamed answer; an error body is read only as far as its message needs), and no redirect to another
+ * origin is followed: the request carries the API key and the conversation.
  */
-import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk/model";
+import {
+  AgentdError,
+  fetchFollowingRedirects,
+  readBodyPrefix,
+  readBoundedText,
+  setLongTimeout,
+  shownUrl,
+  type BodyBound,
+  type CancelTimer,
+  type ModelRequest,
+} from "@agentd/sdk/model";
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";
-import { abortedError, describeNetworkError, exhausted, htmlExcerpt, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+import { abortedError, describeNetworkError, exhausted, httpError, notJsonMessage, timeoutError, upstreamError } from "./upstream-error.ts";
 
 const contentTypeOf = (res: Response): { contentType?: string } => {
   const type = res.headers.get("content-type");
@@ -22,6 +35,8 @@ export interface PostRequest {
   headers: Record<string, string>;
   body: unknown;
   signal?: AbortSignal;
+  /** Told of each retry before its wait (the caller's run shows it). */
+  onRetry?: ModelRequest["onRetry"];
 }
 
 /**
@@ -92,7 +107,8 @@ function classify(http: HttpSettings, e: unknown, attempt: Attempt, caller?: Abo
 }
 
 /** After a failed attempt: the error to throw, or undefined once the wait for the next attempt is over. */
-async function afterFailure(http: HttpSettings, err: AgentdError, retry: number, caller?: AbortSignal): Promise<AgentdError | undefined> {
+async function afterFailure(http: HttpSettings, err: AgentdError, retry: number, req: PostRequest): Promise<AgentdError | undefined> {
+  const caller = req.signal;
   if (err.code !== "E_UPSTREAM" || !err.retryable) return err;
   const retryAfterMs = err.options.data?.retryAfterMs as number | undefined;
   const d = decideRetry(retry, http.maxRetries, retryAfterMs, http.retryDelayMs, http.maxRetryDelayMs, http.random);
@@ -101,27 +117,37 @@ async function afterFailure(http: HttpSettings, err: AgentdError, retry: number,
     // The server asked for a longer pause than we wait in-line: report it and let the caller decide.
     return new AgentdError(err.code, `${err.message} (asked to retry after ${Math.ceil((retryAfterMs ?? 0) / 1000)} s)`, err.options);
   }
-  http.logger?.warn("model.retry", {
-    provider: http.provider,
-    retry: retry + 1,
-    delayMs: d.delayMs,
-    status: err.options.data?.status,
-    // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
-    reason: http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message,
-  });
+  const status = err.options.data?.status as number | undefined;
+  // What went wrong, without the endpoint the final error names once ("connection refused", "returned HTTP 503").
+  const reason = http.endpoint ? err.message.replace(`model endpoint ${http.endpoint}`, "").replace(/^:?\s*/, "") : err.message;
+  http.logger?.warn("model.retry", { provider: http.provider, retry: retry + 1, delayMs: d.delayMs, status, reason });
+  try {
+    req.onRetry?.({ retry: retry + 1, delayMs: d.delayMs, ...(status !== undefined ? { status } : {}), reason });
+  } catch {
+    // A listener's failure is not the request's.
+  }
   await sleep(d.delayMs, http.provider, caller);
   return undefined;
 }
 
+/** The bound of one answer: `maxResponseBytes`, named by the request's endpoint. */
+export const answerBound = (http: HttpSettings, url: string): BodyBound => ({
+  limit: http.maxResponseBytes,
+  peer: "model endpoint",
+  url,
+  hint: "raise model.maxResponseBytes if the answer is meant to be this long",
+});
+
 async function send(http: HttpSettings, req: PostRequest, attempt: Attempt): Promise<Response> {
-  const res = await http.fetch(req.url, {
+  const init = {
     method: "POST",
     headers: { "content-type": "application/json", ...req.headers },
     body: JSON.stringify(req.body),
     signal: attempt.signal,
-  });
+  };
+  const res = await fetchFollowingRedirects(http.fetch, req.url, init, { peer: `model endpoint ${shownUrl(req.url)}` });
   if (res.ok) return res;
-  const text = await res.text().catch(() => "");
+  const text = await readBodyPrefix(res);
   const hint = res.headers.get("x-should-retry");
   const retryable = hint === "true" ? true : hint === "false" ? false : isRetryableStatus(res.status);
   return Promise.reject(
@@ -136,17 +162,17 @@ export async function postJson(http: HttpSettings, req: PostRequest): Promise<un
     const attempt = openAttempt(http.timeoutMs, req.signal);
     try {
       const res = await send(http, req, attempt);
-      const text = await res.text();
+      const text = await readBoundedText(res, answerBound(http, req.url));
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw upstreamError(http, `response is not JSON: ${htmlExcerpt(text)}`, http.secrets, {
+        throw upstreamError(http, notJsonMessage(text, res.headers.get("content-type")), http.secrets, {
           retryable: false,
           status: res.status,
         });
       }
     } catch (e) {
-      const final = await afterFailure(http, classify(http, e, attempt, req.signal), retry, req.signal);
+      const final = await afterFailure(http, classify(http, e, attempt, req.signal), retry, req);
       if (final) throw final;
     } finally {
       attempt.dispose();
@@ -171,7 +197,7 @@ export async function* postStream<P>(
       const res = await send(http, req, attempt);
       attempt.touch();
       if (!res.body) throw upstreamError(http, "response has no body", http.secrets, { retryable: true });
-      for await (const part of decode(readSse(res.body, attempt.touch))) {
+      for await (const part of decode(readSse(res.body, attempt.touch, answerBound(http, req.url)))) {
         started = true;
         attempt.pause();
         yield part;
@@ -181,7 +207,7 @@ export async function* postStream<P>(
     } catch (e) {
       const err = classify(http, e, attempt, req.signal);
       if (started) throw err;
-      const final = await afterFailure(http, err, retry, req.signal);
+      const final = await afterFailure(http, err, retry, req);
       if (final) throw final;
     } finally {
       attempt.dispose();

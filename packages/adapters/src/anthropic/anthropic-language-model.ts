@@ -129,6 +129,7 @@ export class AnthropicLanguageModel implements LanguageModel {
       headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req, false),
       signal: req.signal,
+      onRetry: req.onRetry,
     });
     const wire = obj(json);
     if (wire.type === "error") throw streamError(this.provider, wire.error, this.#http.secrets);
@@ -152,7 +153,13 @@ export class AnthropicLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req, true), signal: req.signal },
+      {
+        url: this.#url(),
+        headers: { ...req.headers, ...this.#headers() },
+        body: this.#body(req, true),
+        signal: req.signal,
+        onRetry: req.onRetry,
+      },
       (events) => decodeAnthropicStream(events, this.provider, this.#http.secrets),
     );
   }

@@ -9,7 +9,7 @@ import type { SseEvent } from "../_internal/sse.ts";
 import { endedEarly, finishToolCall, parseChunk, streamError, TextBlock } from "../_internal/stream-parts.ts";
 import { generateToolCallId } from "../_internal/tool-input.ts";
 import type { AnthropicUsage } from "./anthropic-api.ts";
-import { readStreamEvent } from "./anthropic-api.ts";
+import { type ReadStreamEvent, readStreamEvent } from "./anthropic-api.ts";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.ts";
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.ts";
 
@@ -19,18 +19,18 @@ type OpenBlock =
   | { kind: "thinking"; id: string; text: string; signature: string }
   | { kind: "redacted"; data: string };
 
+type Event<T extends ReadStreamEvent["type"]> = Extract<ReadStreamEvent, { type: T }>;
+
 /** Turn the SSE events of one response into stream parts. */
 export async function* decodeAnthropicStream(
   events: AsyncIterable<SseEvent>,
   provider: string,
   secrets: readonly string[],
 ): AsyncGenerator<ModelStreamPart> {
-  const text = new TextBlock();
-  const blocks = new Map<number, OpenBlock>();
+  const blocks = new ContentBlocks(provider);
   let usage: AnthropicUsage | undefined;
   let stopReason: string | undefined;
   let modelId: string | undefined;
-  let sawToolCall = false;
   let stopped = false;
 
   for await (const event of events) {
@@ -41,49 +41,14 @@ export async function* decodeAnthropicStream(
         usage = mergeAnthropicUsage(usage, e.usage);
         break;
       case "content_block_start":
-        if (e.block?.type === "text") {
-          blocks.set(e.index, { kind: "text" });
-          yield* text.delta(e.block.text);
-        } else if (e.block?.type === "tool_use") {
-          const id = e.block.id ?? generateToolCallId();
-          blocks.set(e.index, { kind: "tool", id, name: e.block.name, json: "" });
-          sawToolCall = true;
-          yield { type: "tool-call-start", id, toolName: e.block.name };
-        } else if (e.block?.type === "thinking") {
-          const id = `reasoning-${e.index}`;
-          blocks.set(e.index, { kind: "thinking", id, text: e.block.thinking, signature: e.block.signature });
-          yield { type: "reasoning-start", id };
-          if (e.block.thinking) yield { type: "reasoning-delta", id, delta: e.block.thinking };
-        } else if (e.block?.type === "redacted_thinking") {
-          blocks.set(e.index, { kind: "redacted", data: e.block.data });
-        }
+        yield* blocks.start(e);
         break;
-      case "content_block_delta": {
-        const block = blocks.get(e.index);
-        if (block?.kind === "text") yield* text.delta(e.text);
-        else if (block?.kind === "tool" && e.partialJson) {
-          block.json += e.partialJson;
-          yield { type: "tool-call-delta", id: block.id, delta: e.partialJson };
-        } else if (block?.kind === "thinking") {
-          if (e.signature) block.signature += e.signature;
-          if (e.thinking) {
-            block.text += e.thinking;
-            yield { type: "reasoning-delta", id: block.id, delta: e.thinking };
-          }
-        }
+      case "content_block_delta":
+        yield* blocks.delta(e);
         break;
-      }
-      case "content_block_stop": {
-        const block = blocks.get(e.index);
-        blocks.delete(e.index);
-        if (block?.kind === "text") yield* text.end();
-        else if (block?.kind === "tool") yield* finishToolCall(block.id, block.name, block.json);
-        else if (block?.kind === "thinking") {
-          yield { type: "reasoning-end", id: block.id };
-          yield { type: "reasoning", provider, text: block.text, signature: block.signature };
-        } else if (block?.kind === "redacted") yield { type: "reasoning", provider, text: "", redactedData: block.data };
+      case "content_block_stop":
+        yield* blocks.stop(e);
         break;
-      }
       case "message_delta":
         stopReason = e.stopReason ?? stopReason;
         usage = mergeAnthropicUsage(usage, e.usage);
@@ -102,10 +67,67 @@ export async function* decodeAnthropicStream(
   }
 
   if (!stopped) throw endedEarly(provider, secrets);
-  yield* text.end();
+  yield* blocks.text.end();
   let finishReason = mapAnthropicFinishReason(stopReason);
-  if (sawToolCall && finishReason === "other") finishReason = "tool-calls";
+  if (blocks.sawToolCall && finishReason === "other") finishReason = "tool-calls";
   const finish: ModelStreamPart = { type: "finish", finishReason, usage: convertAnthropicUsage(usage) };
   if (modelId) finish.modelId = modelId;
   yield finish;
+}
+
+/** The content blocks of one message as they stream: open blocks by index, the text block, whether a tool was called. */
+class ContentBlocks {
+  readonly text = new TextBlock();
+  sawToolCall = false;
+  private readonly open = new Map<number, OpenBlock>();
+
+  constructor(private readonly provider: string) {}
+
+  /** A block starts: text (its first piece), a tool call, a thinking block (its first piece), or redacted thinking. */
+  *start(e: Event<"content_block_start">): Generator<ModelStreamPart> {
+    if (e.block?.type === "text") {
+      this.open.set(e.index, { kind: "text" });
+      yield* this.text.delta(e.block.text);
+    } else if (e.block?.type === "tool_use") {
+      const id = e.block.id ?? generateToolCallId();
+      this.open.set(e.index, { kind: "tool", id, name: e.block.name, json: "" });
+      this.sawToolCall = true;
+      yield { type: "tool-call-start", id, toolName: e.block.name };
+    } else if (e.block?.type === "thinking") {
+      const id = `reasoning-${e.index}`;
+      this.open.set(e.index, { kind: "thinking", id, text: e.block.thinking, signature: e.block.signature });
+      yield { type: "reasoning-start", id };
+      if (e.block.thinking) yield { type: "reasoning-delta", id, delta: e.block.thinking };
+    } else if (e.block?.type === "redacted_thinking") {
+      this.open.set(e.index, { kind: "redacted", data: e.block.data });
+    }
+  }
+
+  /** A piece of a block: text, a fragment of a tool call's input JSON, or thinking and its signature. */
+  *delta(e: Event<"content_block_delta">): Generator<ModelStreamPart> {
+    const block = this.open.get(e.index);
+    if (block?.kind === "text") yield* this.text.delta(e.text);
+    else if (block?.kind === "tool" && e.partialJson) {
+      block.json += e.partialJson;
+      yield { type: "tool-call-delta", id: block.id, delta: e.partialJson };
+    } else if (block?.kind === "thinking") {
+      if (e.signature) block.signature += e.signature;
+      if (e.thinking) {
+        block.text += e.thinking;
+        yield { type: "reasoning-delta", id: block.id, delta: e.thinking };
+      }
+    }
+  }
+
+  /** A block ends: the text's end, the complete tool call, or the reasoning part (signed, or redacted). */
+  *stop(e: Event<"content_block_stop">): Generator<ModelStreamPart> {
+    const block = this.open.get(e.index);
+    this.open.delete(e.index);
+    if (block?.kind === "text") yield* this.text.end();
+    else if (block?.kind === "tool") yield* finishToolCall(block.id, block.name, block.json);
+    else if (block?.kind === "thinking") {
+      yield { type: "reasoning-end", id: block.id };
+      yield { type: "reasoning", provider: this.provider, text: block.text, signature: block.signature };
+    } else if (block?.kind === "redacted") yield { type: "reasoning", provider: this.provider, text: "", redactedData: block.data };
+  }
 }

@@ -37,6 +37,7 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
   return isObj(node) ? node : undefined;
 }
 
+/** One schema converted, `$ref`s resolved against `root` (at most {@link MAX_REF_DEPTH} deep). */
 function convert(schema: unknown, root: Schema, depth: number): Schema {
   if (!isObj(schema) || depth > MAX_REF_DEPTH) return {};
   if (typeof schema.$ref === "string") {
@@ -62,23 +63,34 @@ function convert(schema: unknown, root: Schema, depth: number): Schema {
   const type = types[0];
   if (type !== undefined) out.type = type;
 
-  const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (values) {
-    if (values.every((v) => typeof v === "string")) {
-      out.enum = values;
-      out.type ??= "string";
-      if (out.type === "string") out.format = "enum";
-    } else {
-      // Non-string enums are refused; keep the constraint where the model can still read it.
-      const allowed = `Allowed values: ${values.map((v) => JSON.stringify(v)).join(", ")}.`;
-      out.description = out.description ? `${out.description} ${allowed}` : allowed;
-    }
-  }
+  convertValues(schema, out);
   if (typeof schema.format === "string" && out.format === undefined) {
     const ok = type === "string" ? STRING_FORMATS : type === "number" || type === "integer" ? NUMBER_FORMATS : undefined;
     if (ok?.has(schema.format)) out.format = schema.format;
   }
+  convertChildren(schema, out, root, depth);
+  convertUnion(schema, out, root, depth);
+  convertAllOf(schema, out, root, depth);
+  return out;
+}
 
+/** `const` and `enum`: string values as Gemini's enum; others, which it refuses, as words in the description. */
+function convertValues(schema: Schema, out: Schema): void {
+  const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (!values) return;
+  if (values.every((v) => typeof v === "string")) {
+    out.enum = values;
+    out.type ??= "string";
+    if (out.type === "string") out.format = "enum";
+  } else {
+    // Non-string enums are refused; keep the constraint where the model can still read it.
+    const allowed = `Allowed values: ${values.map((v) => JSON.stringify(v)).join(", ")}.`;
+    out.description = out.description ? `${out.description} ${allowed}` : allowed;
+  }
+}
+
+/** `properties` (with the `required` names that are properties) and `items` (the first of a tuple). */
+function convertChildren(schema: Schema, out: Schema, root: Schema, depth: number): void {
   if (isObj(schema.properties) && Object.keys(schema.properties).length > 0) {
     const props: Schema = {};
     for (const [name, sub] of Object.entries(schema.properties)) props[name] = convert(sub, root, depth);
@@ -94,31 +106,34 @@ function convert(schema: unknown, root: Schema, depth: number): Schema {
     out.items = convert(item, root, depth);
     out.type ??= "array";
   }
+}
 
+/** `anyOf`/`oneOf`: a null member makes it nullable; one other member is merged in, several stay a union. */
+function convertUnion(schema: Schema, out: Schema, root: Schema, depth: number): void {
   // anyOf [X, {type:null}] is how pydantic spells Optional[X].
   const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (union) {
-    const nonNull = union.filter((s) => !(isObj(s) && s.type === "null"));
-    if (nonNull.length < union.length) out.nullable = true;
-    if (nonNull.length === 1) Object.assign(out, { ...convert(nonNull[0], root, depth), ...dropUndefined(out) });
-    else if (nonNull.length > 1) out.anyOf = nonNull.map((s) => convert(s, root, depth));
+  if (!union) return;
+  const nonNull = union.filter((s) => !(isObj(s) && s.type === "null"));
+  if (nonNull.length < union.length) out.nullable = true;
+  if (nonNull.length === 1) Object.assign(out, { ...convert(nonNull[0], root, depth), ...dropUndefined(out) });
+  else if (nonNull.length > 1) out.anyOf = nonNull.map((s) => convert(s, root, depth));
+}
+
+/** `allOf`: an intersection of object schemas, merged (the common case: a base model plus extras). */
+function convertAllOf(schema: Schema, out: Schema, root: Schema, depth: number): void {
+  if (!Array.isArray(schema.allOf) || schema.allOf.length === 0) return;
+  const parts = schema.allOf.map((s) => convert(s, root, depth));
+  const merged: Schema = {};
+  const props: Schema = {};
+  const required: string[] = [];
+  for (const p of parts) {
+    Object.assign(merged, p);
+    if (isObj(p.properties)) Object.assign(props, p.properties);
+    if (Array.isArray(p.required)) required.push(...(p.required as string[]));
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
-    // Intersection of object schemas: merge their properties (the common case: a base model plus extras).
-    const parts = schema.allOf.map((s) => convert(s, root, depth));
-    const merged: Schema = {};
-    const props: Schema = {};
-    const required: string[] = [];
-    for (const p of parts) {
-      Object.assign(merged, p);
-      if (isObj(p.properties)) Object.assign(props, p.properties);
-      if (Array.isArray(p.required)) required.push(...(p.required as string[]));
-    }
-    if (Object.keys(props).length > 0) merged.properties = props;
-    if (required.length > 0) merged.required = [...new Set(required)];
-    Object.assign(out, merged, dropUndefined(out));
-  }
-  return out;
+  if (Object.keys(props).length > 0) merged.properties = props;
+  if (required.length > 0) merged.required = [...new Set(required)];
+  Object.assign(out, merged, dropUndefined(out));
 }
 
 const dropUndefined = (o: Schema): Schema => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -120,6 +120,7 @@ export class GeminiLanguageModel implements LanguageModel {
       headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req),
       signal: req.signal,
+      onRetry: req.onRetry,
     });
     const r = readGenerateContentResponse(json);
     if (r.error !== undefined) throw streamError(this.provider, r.error, this.#http.secrets);
@@ -161,6 +162,7 @@ export class GeminiLanguageModel implements LanguageModel {
         headers: { ...req.headers, ...this.#headers() },
         body: this.#body(req),
         signal: req.signal,
+        onRetry: req.onRetry,
       },
       (events) => decodeGeminiStream(events, this.#ctx),
     );

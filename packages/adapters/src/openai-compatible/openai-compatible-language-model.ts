@@ -104,6 +104,7 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
       headers: { ...req.headers, ...this.#headers() },
       body: this.#body(req, false),
       signal: req.signal,
+      onRetry: req.onRetry,
     });
     const wire = obj(json);
     if (wire.error !== undefined && wire.choices === undefined) throw streamError(this.provider, wire.error, this.#http.secrets);
@@ -123,7 +124,13 @@ export class OpenAICompatibleLanguageModel implements LanguageModel {
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
     return postStream(
       this.#http,
-      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body: this.#body(req, true), signal: req.signal },
+      {
+        url: this.#url(),
+        headers: { ...req.headers, ...this.#headers() },
+        body: this.#body(req, true),
+        signal: req.signal,
+        onRetry: req.onRetry,
+      },
       (events) => decodeOpenAICompatibleStream(events, this.provider, this.#http.secrets),
     );
   }

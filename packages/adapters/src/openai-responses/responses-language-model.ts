@@ -145,6 +145,7 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
       headers: { ...req.headers, ...this.#headers() },
       body,
       signal: req.signal,
+      onRetry: req.onRetry,
     });
     const wire = obj(json);
     if (wire.error !== undefined && wire.error !== null && wire.output === undefined)
@@ -190,7 +191,7 @@ export class OpenAIResponsesLanguageModel implements LanguageModel {
     const secrets = this.#http.secrets;
     return postStream(
       this.#http,
-      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body, signal: req.signal },
+      { url: this.#url(), headers: { ...req.headers, ...this.#headers() }, body, signal: req.signal, onRetry: req.onRetry },
       async function* (events) {
         // The assistant message the loop will build from these parts, to key the stored response by.
         const content: AssistantPart[] = [];

@@ -26,12 +26,7 @@ export async function* decodeResponsesStream(
   secrets: readonly string[],
   onDone?: (responseId: string | undefined) => void,
 ): AsyncGenerator<ModelStreamPart> {
-  const text = new TextBlock();
-  const open = new Map<number, Open>();
-  let reasonings = 0;
-  let calls = 0;
-  let finished = false;
-
+  const decoder = new ResponsesDecoder(provider);
   for await (const event of events) {
     const chunk = obj(parseChunk(provider, event, secrets));
     const type = str(chunk.type) ?? event.event;
@@ -44,78 +39,105 @@ export async function* decodeResponsesStream(
         const r = readResponse(chunk.response);
         throw streamError(provider, r.error ?? { message: "the response failed" }, secrets);
       }
-      case "response.output_item.added": {
-        const item = readOutputItem(chunk.item);
-        if (item.type === "reasoning") {
-          const id = `reasoning-${reasonings++}`;
-          open.set(index, { kind: "reasoning", id, text: "", summaryIndex: 0 });
-          yield { type: "reasoning-start", id };
-        } else if (item.type === "function_call") {
-          yield* text.end();
-          calls++;
-          open.set(index, { kind: "call", callId: item.callId, name: item.name, args: "" });
-          yield { type: "tool-call-start", id: item.callId, toolName: item.name };
-        } else if (item.type === "message") open.set(index, { kind: "message" });
+      case "response.output_item.added":
+        yield* decoder.itemAdded(index, chunk.item);
         break;
-      }
-      case "response.reasoning_summary_text.delta": {
-        const r = open.get(index);
-        if (r?.kind !== "reasoning" || delta === "") break;
-        // Summary parts are paragraphs of one reasoning part.
-        const part = num(chunk.summary_index) ?? 0;
-        const piece = part !== r.summaryIndex && r.text !== "" ? `\n\n${delta}` : delta;
-        r.summaryIndex = part;
-        r.text += piece;
-        yield { type: "reasoning-delta", id: r.id, delta: piece };
+      case "response.reasoning_summary_text.delta":
+        yield* decoder.reasoningDelta(index, delta, num(chunk.summary_index) ?? 0);
         break;
-      }
       case "response.output_text.delta":
-        yield* text.delta(delta);
+        yield* decoder.text.delta(delta);
         break;
-      case "response.function_call_arguments.delta": {
-        const c = open.get(index);
-        if (c?.kind !== "call" || delta === "") break;
-        c.args += delta;
-        yield { type: "tool-call-delta", id: c.callId, delta };
+      case "response.function_call_arguments.delta":
+        yield* decoder.argumentsDelta(index, delta);
         break;
-      }
-      case "response.output_item.done": {
-        const o = open.get(index);
-        open.delete(index);
-        const item = readOutputItem(chunk.item);
-        if (o?.kind === "reasoning" && item.type === "reasoning") {
-          yield { type: "reasoning-end", id: o.id };
-          yield {
-            type: "reasoning",
-            provider,
-            text: item.text || o.text,
-            itemId: item.id || undefined,
-            redactedData: item.encryptedContent,
-          };
-        } else if (o?.kind === "call") {
-          yield* finishToolCall(o.callId, o.name, item.type === "function_call" && item.arguments ? item.arguments : o.args);
-        } else if (o?.kind === "message") yield* text.end();
+      case "response.output_item.done":
+        yield* decoder.itemDone(index, chunk.item);
         break;
-      }
       case "response.completed":
       case "response.incomplete": {
         const r = readResponse(chunk.response);
-        yield* text.end();
-        const finish: ModelStreamPart = {
-          type: "finish",
-          finishReason: mapResponsesFinishReason(r.status, r.incompleteReason, calls > 0),
-          usage: convertResponsesUsage(r.usage),
-        };
-        if (r.model) finish.modelId = r.model;
+        yield* decoder.text.end();
         onDone?.(r.id);
-        finished = true;
-        yield finish;
-        break;
+        yield decoder.finishPart(r);
+        return;
       }
       default:
         break;
     }
-    if (finished) return;
   }
   throw endedEarly(provider, secrets);
+}
+
+/** One response's decoding state: the text block, the output items still open by index, and the counts. */
+class ResponsesDecoder {
+  readonly text = new TextBlock();
+  private readonly open = new Map<number, Open>();
+  private reasonings = 0;
+  private calls = 0;
+
+  constructor(private readonly provider: string) {}
+
+  /** An output item starts: a reasoning part, a tool call (ending the text before it), or a message. */
+  *itemAdded(index: number, raw: unknown): Generator<ModelStreamPart> {
+    const item = readOutputItem(raw);
+    if (item.type === "reasoning") {
+      const id = `reasoning-${this.reasonings++}`;
+      this.open.set(index, { kind: "reasoning", id, text: "", summaryIndex: 0 });
+      yield { type: "reasoning-start", id };
+    } else if (item.type === "function_call") {
+      yield* this.text.end();
+      this.calls++;
+      this.open.set(index, { kind: "call", callId: item.callId, name: item.name, args: "" });
+      yield { type: "tool-call-start", id: item.callId, toolName: item.name };
+    } else if (item.type === "message") this.open.set(index, { kind: "message" });
+  }
+
+  /** A piece of a reasoning summary; summary parts are paragraphs of one reasoning part. */
+  *reasoningDelta(index: number, delta: string, summaryIndex: number): Generator<ModelStreamPart> {
+    const r = this.open.get(index);
+    if (r?.kind !== "reasoning" || delta === "") return;
+    const piece = summaryIndex !== r.summaryIndex && r.text !== "" ? `\n\n${delta}` : delta;
+    r.summaryIndex = summaryIndex;
+    r.text += piece;
+    yield { type: "reasoning-delta", id: r.id, delta: piece };
+  }
+
+  /** A piece of a function call's arguments. */
+  *argumentsDelta(index: number, delta: string): Generator<ModelStreamPart> {
+    const c = this.open.get(index);
+    if (c?.kind !== "call" || delta === "") return;
+    c.args += delta;
+    yield { type: "tool-call-delta", id: c.callId, delta };
+  }
+
+  /** An output item is done: the reasoning part with its id and encrypted content, the complete call, or the text's end. */
+  *itemDone(index: number, raw: unknown): Generator<ModelStreamPart> {
+    const o = this.open.get(index);
+    this.open.delete(index);
+    const item = readOutputItem(raw);
+    if (o?.kind === "reasoning" && item.type === "reasoning") {
+      yield { type: "reasoning-end", id: o.id };
+      yield {
+        type: "reasoning",
+        provider: this.provider,
+        text: item.text || o.text,
+        itemId: item.id || undefined,
+        redactedData: item.encryptedContent,
+      };
+    } else if (o?.kind === "call") {
+      yield* finishToolCall(o.callId, o.name, item.type === "function_call" && item.arguments ? item.arguments : o.args);
+    } else if (o?.kind === "message") yield* this.text.end();
+  }
+
+  /** The response is complete (or incomplete): the finish part with its reason and usage. */
+  finishPart(r: ReturnType<typeof readResponse>): ModelStreamPart {
+    const finish: ModelStreamPart = {
+      type: "finish",
+      finishReason: mapResponsesFinishReason(r.status, r.incompleteReason, this.calls > 0),
+      usage: convertResponsesUsage(r.usage),
+    };
+    if (r.model) finish.modelId = r.model;
+    return finish;
+  }
 }

@@ -12,7 +12,9 @@ import {
   resolveConfig,
   scrubSecrets,
   type CapabilityConfig,
+  type Logger,
   type McpClient,
+  type McpServerConfig,
   type RequestOptions,
 } from "@agentd/sdk";
 import { tokenStoreFromConfig } from "@agentd/sdk/agent";
@@ -31,7 +33,9 @@ import {
   renderServers,
   renderTools,
 } from "./mcp-render.ts";
-import { durationFlag } from "./shared-args.ts";
+import { durationFlag, MCP_CONFIG_FORMAT_HELP, MCP_CONFIG_HELP, mcpConfigOverrides } from "./shared-args.ts";
+import { reportConfigNotes } from "../config-report.ts";
+import { forTerminal } from "../terminal-text.ts";
 
 export const mcpExamples = [
   "agentd mcp                                        # the configured servers",
@@ -96,7 +100,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         ...p.request,
         onprogress: (pr) =>
           process.stderr.write(
-            `progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`,
+            `${forTerminal(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}`)}\n`,
           ),
       });
       out(json ? asJson(result) : renderCallResult(result));
@@ -132,7 +136,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         } as never,
         p.request,
       );
-      out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
+      out(json ? asJson(result) : result.completion.values.map((v) => `${forTerminal(String(v))}\n`).join(""));
       return EXIT.ok;
     }
     default: {
@@ -158,6 +162,54 @@ function noServers(file: string | undefined): string {
   return `no MCP servers configured in ${file}: add one under "mcpServers", e.g. agentd init --force --yes${config} ${server}`;
 }
 
+type Resolved = Awaited<ReturnType<typeof resolveConfig>>;
+
+/** The named server's entry: a one-line usage error when it was skipped, is disabled or is not configured. */
+function selectedServer(resolved: Resolved, server: string): McpServerConfig {
+  const servers = resolved.config.mcpServers ?? {};
+  const names = Object.keys(servers);
+  const skipped = resolved.skippedServers?.[server];
+  if (skipped) throw new AgentdError("E_CONFIG_INVALID", skipped);
+  const config = servers[server];
+  if (config?.disabled === true)
+    throw new AgentdError(
+      "E_USAGE",
+      `MCP server '${server}' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`,
+    );
+  if (!config)
+    throw new AgentdError(
+      "E_USAGE",
+      `unknown MCP server '${server}': ${names.length ? `configured servers are ${names.join(", ")}` : `none are configured${resolved.file ? ` in ${resolved.file}` : " (no agentd.json here; pass --config)"}`}`,
+    );
+  return config;
+}
+
+/** The action's needs, after checking it is known and has its target (and, for complete, its argument name). */
+function checkedAction(action: string, server: string, target: string | undefined, input: string | undefined) {
+  const spec = ACTIONS[action];
+  if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
+  if (action === "complete" && !input)
+    throw new AgentdError(
+      "E_USAGE",
+      `complete needs an argument name: agentd mcp ${server} complete ${target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`,
+    );
+  if (spec.target && !target)
+    throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${server} ${action} ${spec.target}`);
+  return spec;
+}
+
+/** Quiet by default — warnings, errors and what the server itself prints on stderr (why it died); AGENT_LOG_LEVEL says otherwise. */
+function quietLogger(): Logger {
+  const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
+  if (process.env.AGENT_LOG_LEVEL) return base;
+  return createLogger(
+    ({ ts: _ts, level, event, ...fields }) => {
+      if (level === "warn" || level === "error" || event === "mcp.stderr") base.log(level, event, fields);
+    },
+    { level: "info" },
+  );
+}
+
 export const mcpCommand = defineCommand({
   meta: { name: "mcp", description: "Poke a configured MCP server by hand: tools, call, resources, read, prompts, get-prompt, complete." },
   args: {
@@ -173,10 +225,8 @@ export const mcpCommand = defineCommand({
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
-    "mcp-config": {
-      type: "string",
-      description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
-    },
+    "mcp-config": { type: "string", description: MCP_CONFIG_HELP },
+    "mcp-config-format": { type: "string", description: MCP_CONFIG_FORMAT_HELP },
     timeout: {
       type: "string",
       description:
@@ -184,43 +234,23 @@ export const mcpCommand = defineCommand({
     },
   },
   async run({ args, rawArgs }) {
-    const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-    const resolved = await resolveConfig({
-      configPath: args.config,
-      overrides: mcpConfig.length ? { mcpConfig } : undefined,
-    });
+    const resolved = await resolveConfig({ configPath: args.config, overrides: mcpConfigOverrides(rawArgs) });
+    const logger = quietLogger();
+    // Said before anything else, in `agentd run`'s words: the servers left out of --mcp-config files, the keys not taken.
+    // (A server named on the command line that was left out gets the error below instead.)
+    const { [args.server ?? ""]: _named, ...skippedServers } = resolved.skippedServers ?? {};
+    reportConfigNotes({ ...resolved, skippedServers }, logger);
     const servers = resolved.config.mcpServers ?? {};
-    const names = Object.keys(servers);
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     const out: Out = (s) => void process.stdout.write(scrubSecrets(s));
     if (!args.server) {
-      if (names.length === 0) throw new AgentdError("E_USAGE", noServers(resolved.file));
+      if (Object.keys(servers).length === 0) throw new AgentdError("E_USAGE", noServers(resolved.file));
       out(renderServers(servers, width));
       return EXIT.ok;
     }
-    const skipped = resolved.skippedServers?.[args.server];
-    if (skipped) throw new AgentdError("E_CONFIG_INVALID", skipped);
-    const config = servers[args.server];
-    if (config?.disabled === true)
-      throw new AgentdError(
-        "E_USAGE",
-        `MCP server '${args.server}' is disabled ("disabled": true in its entry): set it to false or remove it to use the server`,
-      );
-    if (!config)
-      throw new AgentdError(
-        "E_USAGE",
-        `unknown MCP server '${args.server}': ${names.length ? `configured servers are ${names.join(", ")}` : `none are configured${resolved.file ? ` in ${resolved.file}` : " (no agentd.json here; pass --config)"}`}`,
-      );
+    const config = selectedServer(resolved, args.server);
     const action = args.action ?? "tools";
-    const spec = ACTIONS[action];
-    if (!spec) throw new AgentdError("E_USAGE", `unknown action '${action}': use one of ${Object.keys(ACTIONS).join(", ")}`);
-    if (action === "complete" && !args.input)
-      throw new AgentdError(
-        "E_USAGE",
-        `complete needs an argument name: agentd mcp ${args.server} complete ${args.target ?? "PROMPT_OR_TEMPLATE"} ARG [PREFIX]`,
-      );
-    if (spec.target && !args.target)
-      throw new AgentdError("E_USAGE", `${action} needs a ${spec.target}: agentd mcp ${args.server} ${action} ${spec.target}`);
+    const spec = checkedAction(action, args.server, args.target, args.input);
     const off = spec.prompts ? promptsSwitchedOff(args.server, config) : undefined;
     if (off) throw off;
     const pairs = repeatedFlag(rawArgs, "arg", "a");
@@ -234,16 +264,6 @@ export const mcpCommand = defineCommand({
       prompts: spec.prompts || undefined,
       completion: spec.completion || undefined,
     };
-    // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
-    const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
-    const logger = process.env.AGENT_LOG_LEVEL
-      ? base
-      : createLogger(
-          ({ ts: _ts, level, event, ...fields }) => {
-            if (level === "warn" || level === "error" || event === "mcp.stderr") base.log(level, event, fields);
-          },
-          { level: "info" },
-        );
     const signals = abortOnSignals();
     let client: McpClient | undefined;
     const tokenStore = tokenStoreFromConfig(resolved.config, logger);

@@ -154,6 +154,7 @@ export const runCommand = defineCommand({
           json,
           stream,
           statusLine: statusLineWanted(quiet),
+          streamAnswer: process.stdout.isTTY === true,
           graceMs,
           runId: runId || undefined,
           outputSchema,

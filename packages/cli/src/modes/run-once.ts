@@ -10,9 +10,10 @@
  * `type`), for a failed run too; on a terminal a live status line shows on stderr (status-line.ts). The
  * model is asked for a streamed response only when someone watches it (`--stream` or the status line).
  *
- * SIGTERM/SIGINT: the run may finish within the grace period (its result is printed); then it is
- * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
- * code is 143/130 (thrown as `E_ABORTED` with the signal).
+ * SIGTERM/SIGINT: one line at once says what happens (the current step finishes) and how to stop now (the
+ * signal again). The run may finish within the grace period (its result is printed, and `--json`/`--stream`
+ * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
+ * model request aborted). Either way the exit code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
 import {
   AgentdError,
@@ -27,8 +28,9 @@ import {
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
-import { formatText } from "./format-result.ts";
-import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { createAnswerStream } from "./answer-stream.ts";
+import { answerFor, formatText } from "./format-result.ts";
+import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
 
 /** What a once run needs. */
@@ -41,6 +43,8 @@ export interface OnceOptions {
   stream?: boolean;
   /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
   statusLine?: boolean;
+  /** Write the model's text as it streams (stdout is a terminal); ignored with json, stream or an output schema. */
+  streamAnswer?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
@@ -93,20 +97,26 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   const shutdown = shutdownSignals();
   let drained: Promise<void> | undefined;
   void shutdown.received.then((signal) => {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    logger.warn("shutdown.draining", drainingRecord(signal, options.graceMs, agent.status().inFlight));
     // The run may finish within the grace (its result is printed); then the agent cancels it.
     drained = agent.drain(options.graceMs, signal);
   });
+  // On a terminal the answer is written as the model streams it (answer-stream.ts); piped, only at the end.
+  const answer =
+    options.streamAnswer && !options.json && !options.stream && !options.outputSchema
+      ? createAnswerStream((t) => process.stdout.write(answerFor(process.stdout, t)), status)
+      : undefined;
   try {
     const events = agent.stream(options.instruction, {
       runId,
       trigger: "once",
-      stream: options.stream === true || status !== undefined,
+      stream: options.stream === true || status !== undefined || answer !== undefined,
       outputSchema: options.outputSchema,
     });
     let finish: RunFinish | undefined;
     for await (const e of events) {
       status?.event(e);
+      answer?.event(e);
       if (e.type === "finish") finish = e;
       else if (options.stream) out(`${JSON.stringify(e)}\n`);
     }
@@ -127,9 +137,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
     if (finish) {
       const { type: _type, ...envelope } = finish;
-      if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
-      else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
-      else if (finish.status === "ok") out(formatText(finish));
+      // A run that finished after an interrupt is no plain success: the envelope names the signal.
+      const interrupted = signal ? { interrupted: signal } : {};
+      if (options.stream)
+        out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}
+`);
+      else if (options.json)
+        out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}
+`);
+      else if (finish.status === "ok" && !answer?.wrote(finish.text ?? "")) out(answerFor(process.stdout, formatText(finish)));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
     if (error !== undefined) {

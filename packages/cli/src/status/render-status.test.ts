@@ -38,10 +38,27 @@ test("spend: dollars with prices, tokens only without", () => {
   expect(renderStatus(snapshot({}))).toMatch(/^spend\s+tokens only \(no model prices\)$/m);
 });
 
+test("spend before the first priced run ends: the configured prices, not 'no model prices'", () => {
+  const before = renderStatus(snapshot({ prices: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 } }));
+  expect(before).toMatch(/^spend\s+\$0\.00 \(no priced run has ended yet; priced at \$3 in, \$15 out per million tokens\)$/m);
+});
+
 test("a fleet's failures name the replica that ran each; one replica's do not", () => {
   const fleet = renderStatus(snapshot({}, [failure("f-1", "replica-a"), failure("f-2", "replica-b")]));
   expect(fleet).toMatch(/^RUN\s+VIA\s+REPLICA\s+AGO/m);
   expect(fleet).toMatch(/^f-1\s+replica-a\s/m);
   const single = renderStatus(snapshot({}, [failure("f-3")]));
   expect(single).not.toContain("REPLICA");
+});
+
+test("a malicious server's state, run ids, codes and messages are shown with their control characters escaped", () => {
+  const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x9b31m\r";
+  const bad: RunSummary = { ...failure(`run${esc}`), instruction: `do${esc}`, error: { code: `E${esc}`, message: `boom${esc}` } };
+  const text = renderStatus({
+    ...snapshot({ state: `running${esc}` as never, triggers: [] }, [bad]),
+    running: [{ ...bad, status: "running", via: `mcp${esc}` as never, principal: `bearer:x${esc}` }],
+  });
+  expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(text).toContain("running\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007\\u001b[2J\\u009b31m\\r (0 in flight)");
+  expect(text).toMatch(/^run\\u001b\]0;pwned/m);
 });

@@ -1,15 +1,18 @@
 /**
  * What `agentd status` prints on a terminal: the overview, the runs in flight and the last failures, as
- * aligned tables. Pure: a snapshot in, text out (the command fetches and writes).
+ * aligned tables. Pure: a snapshot in, text out (the command fetches and writes). Whatever the server sent is
+ * shown with its control characters escaped (terminal-text.ts): a run's instruction is another principal's text.
  */
+import type { ModelPrices } from "@agentd/sdk";
 import type { AgentStatus, RunSummary } from "@agentd/sdk/serve";
+import { forTerminal } from "../terminal-text.ts";
 
 /** What one look at a running agentd gathers. */
 export interface StatusSnapshot {
   /** The MCP endpoint read. */
   url: string;
   /** `agent://status` as served (an operator's view adds `principals`, `triggers`). */
-  status: AgentStatus & { principals?: Record<string, unknown>; triggers?: unknown[] };
+  status: AgentStatus & { principals?: Record<string, unknown>; triggers?: unknown[]; prices?: ModelPrices };
   /** Runs in flight (`agent://runs?status=running`). */
   running: RunSummary[];
   /** The last failed runs, newest first (`agent://runs?status=failed`). */
@@ -18,8 +21,23 @@ export interface StatusSnapshot {
   at: string;
 }
 
-/** Rows as aligned columns: each column as wide as its widest cell, two spaces apart. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** The configured prices in words: "$3 in, $15 out per million tokens". */
+function priceWords(p: ModelPrices): string {
+  const usd = (n: number | undefined) => `$${Number(n ?? 0)}`;
+  const extra = [
+    p.cacheReadPerMTokUsd !== undefined ? `${usd(p.cacheReadPerMTokUsd)} cache read` : "",
+    p.cacheWritePerMTokUsd !== undefined ? `${usd(p.cacheWritePerMTokUsd)} cache write` : "",
+    p.reasoningPerMTokUsd !== undefined ? `${usd(p.reasoningPerMTokUsd)} reasoning` : "",
+  ].filter(Boolean);
+  return `priced at ${[`${usd(p.inputPerMTokUsd)} in`, `${usd(p.outputPerMTokUsd)} out`, ...extra].join(", ")} per million tokens`;
+}
+
+/**
+ * Rows as aligned columns: each column as wide as its widest cell, two spaces apart. Every cell is text a
+ * server sent (a run id, an instruction, a code, a message): control characters are shown escaped.
+ */
+export function table(header: readonly string[], rawRows: readonly (readonly string[])[]): string {
+  const rows = rawRows.map((r) => r.map((cell) => forTerminal(String(cell))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -67,7 +85,9 @@ export function renderStatus(snap: StatusSnapshot): string {
         "spend",
         st.costUsd !== undefined
           ? `$${st.costUsd.toFixed(st.costUsd !== 0 && st.costUsd < 0.01 ? 4 : 2)}`
-          : "tokens only (no model prices)",
+          : st.prices
+            ? `$0.00 (no priced run has ended yet; ${priceWords(st.prices)})`
+            : "tokens only (no model prices)",
       ],
       ...(Array.isArray(st.triggers) ? [["triggers", String(st.triggers.length)]] : []),
       ...(operator ? [["principals", String(Object.keys(st.principals!).length)]] : []),

@@ -24,6 +24,7 @@
 import type { RunEvent } from "../loop/events.ts";
 import { runIdOr } from "../loop/run-id.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
+import { otelSignalsFromEnv } from "../telemetry/otel-env.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { AgentOptions } from "./types/agent-options.ts";
@@ -57,6 +58,9 @@ export function createAgent(options: AgentOptions): Agent {
   const own = ownTools(options);
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
+  // The OTEL_* settings are checked before anything starts: a protocol agentd cannot export over (grpc) is
+  // one line now, not after every MCP server was started.
+  if (options.telemetry === "env") otelSignalsFromEnv(process.env);
   // The one table of runs in flight: the logger finds a run's trigger in it, the connections and tools its askers and sampling.
   const runs = new Runs();
   const { logger, mirrorTo } = agentLogging(

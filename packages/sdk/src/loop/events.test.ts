@@ -133,3 +133,19 @@ describe("run events and telemetry", () => {
     expect(warnings).toEqual([expect.objectContaining({ kind: "turns", used: 3, limit: 3 })]);
   });
 });
+
+test("a model turn's event carries its text masked, and a retry of its request is a step of the turn", async () => {
+  const events: RunEvent[] = [];
+  const model = scriptedModel([
+    (request) => {
+      request.onRetry?.({ retry: 1, delayMs: 5, status: 503, reason: "returned HTTP 503: busy" });
+      return reply("the key is sk-abcdefghijklmnopqrstuvwxyz0123");
+    },
+  ]);
+  await runLoop({ model, tools: tools(), input: "go", runId: "e9", onEvent: (e) => events.push(e) });
+  expect(events.map((e) => e.type)).toEqual(["run-start", "model-request", "model-retry", "model-response", "run-end"]);
+  const response = events.find((e) => e.type === "model-response");
+  expect(response?.type === "model-response" && response.text).toStartWith("the key is ");
+  expect(JSON.stringify(response)).not.toContain("abcdefghijklmnop");
+  expect(events[2]).toMatchObject({ type: "model-retry", turn: 1, retry: 1, status: 503 });
+});

@@ -36,6 +36,20 @@ export type RunEvent =
       toolCalls: number;
       /** The model the provider says answered, when it says. */
       responseModel?: string;
+      /** The model's text of this turn, credentials masked, cut to {@link TURN_TEXT_CHARS} (never logged). */
+      text?: string;
+    }
+  | {
+      /** The adapter retries this turn's model request after a transient failure (a 429, a 5xx, a reset). */
+      type: "model-retry";
+      runId: string;
+      turn: number;
+      /** 1 for the first retry. */
+      retry: number;
+      delayMs: number;
+      status?: number;
+      /** What went wrong, one line, credentials masked. */
+      reason: string;
     }
   | {
       type: "tool-call";
@@ -120,8 +134,19 @@ export const maskArguments = (args: unknown): unknown =>
       ? scrubSecrets(args)
       : args;
 
+/** A model turn's text in its `model-response` event stops at this many characters. */
+export const TURN_TEXT_CHARS = 2000;
+/** A model turn's reasoning as a run's timeline keeps it (from its `reasoning-delta` events) stops at this many characters. */
+export const TURN_REASONING_CHARS = 1000;
+
+/** A model's text as events carry it: credentials masked, cut to `max` characters. */
+export const maskedText = (text: string, max: number): string => {
+  const masked = scrubSecrets(text);
+  return masked.length > max ? `${masked.slice(0, max - 1)}…` : masked;
+};
+
 /** Fields of an event that are for the event's listeners only, never an info-level record. */
-const EVENT_ONLY = new Set(["arguments", "summary"]);
+const EVENT_ONLY = new Set(["arguments", "summary", "text"]);
 
 /** Emits run events to the caller and to the logger. */
 export type Emit = (event: RunEvent, logExtra?: Record<string, unknown>) => void;

@@ -6,9 +6,10 @@
 import { AgentdError } from "../wire/errors.ts";
 import type { Budget, StopReason, Trip } from "./budget.ts";
 import { callModel } from "./call-model.ts";
-import type { Emit } from "./events.ts";
+import { type Emit, maskedText, TURN_TEXT_CHARS } from "./events.ts";
+import { scrubSecrets } from "../log.ts";
 import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
-import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelToolDefinition } from "../model/language-model.ts";
+import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelRetry, ModelToolDefinition } from "../model/language-model.ts";
 import { raceAbort, type RunSignal } from "./run-signal.ts";
 import { failedRun, gaveUpMessage, giveUpReason, type RunFailureReason } from "./run-failure.ts";
 import type { RunTracer } from "./trace-context.ts";
@@ -81,9 +82,11 @@ export class RunContext {
     const turn = budget.turns;
     init.emit({ type: "model-request", runId: init.runId, turn, messages: messages.length });
     const trace = init.tracer?.carrier({ kind: "model", turn });
+    // The adapter logs its retries; the run's listeners see them as steps of this turn.
+    const onRetry = (r: ModelRetry) => init.emit({ type: "model-retry", runId: init.runId, turn, ...r, reason: scrubSecrets(r.reason) });
     const response = await callModel(
       init.model,
-      { ...extra, messages: messages.slice(), ...(trace ? { headers: { ...trace } } : {}) },
+      { ...extra, messages: messages.slice(), onRetry, ...(trace ? { headers: { ...trace } } : {}) },
       {
         stream: init.stream,
         signal: init.run.signal,
@@ -102,6 +105,7 @@ export class RunContext {
       finishReason: response.finishReason,
       toolCalls,
       responseModel: response.modelId,
+      ...turnWords(response),
     });
     const over = budget.add(response.usage);
     if (over) throw this.fail(over);
@@ -119,8 +123,10 @@ export class RunContext {
     if (exhausted) throw this.fail(exhausted);
     await this.paced();
     const turn = this.budget.turns;
+    // Counted as they start, as the run's detail lists them: a run that fails or hits its deadline while a
+    // tool runs reports the call it was waiting on, the same figure everywhere.
+    this.toolCalls += requests.length;
     const done = await Promise.all(requests.map((r) => executeToolCall(this.init.tools, r, turn)));
-    this.toolCalls += done.length;
     let over: Trip | undefined;
     for (const d of done) over = this.budget.add(d.outcome.usage) ?? over;
     if (over) throw this.fail(over);
@@ -156,4 +162,13 @@ export class RunContext {
   giveUp(reason: string): AgentdError {
     return this.failed("gave-up", gaveUpMessage(reason));
   }
+}
+
+/**
+ * The model's text of one response as its event carries it (masked, bounded), when there is any. Its
+ * reasoning is not: reasoning reaches listeners only as the model streams it (`reasoning-delta`).
+ */
+function turnWords(response: ModelResponse): { text?: string } {
+  const text = response.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+  return text ? { text: maskedText(text, TURN_TEXT_CHARS) } : {};
 }

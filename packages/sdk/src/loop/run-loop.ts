@@ -8,12 +8,13 @@
  */
 import type { Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason } from "./budget.ts";
-import { createEmitter, type RunEvent, type ToolMode } from "./events.ts";
+import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason, type Trip } from "./budget.ts";
+import { createEmitter, type Emit, type RunEvent, type ToolMode } from "./events.ts";
 import { runJsonActionLoop } from "./json-action-mode.ts";
 import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
-import { type FinalAnswer, RunContext } from "./run-context.ts";
-import { createRunSignal, raceAbort } from "./run-signal.ts";
+import { type FinalAnswer, RunContext, type RunContextInit } from "./run-context.ts";
+import { StepInFlight } from "./step-in-flight.ts";
+import { createRunSignal, raceAbort, type RunSignal } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -121,17 +122,21 @@ async function runNativeLoop(
 /** Run the loop to a final answer. Rejects with `E_BUDGET_*`, `E_ABORTED`, `E_RUN_FAILED`, `E_CONFIG_INVALID`, or the model's `E_UPSTREAM`. */
 export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const { model, runId, limits = {} } = options;
-  checkLimits(limits, options.prices);
-  const maxOutputRetries = options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES;
-  if (!Number.isInteger(maxOutputRetries) || maxOutputRetries < 0)
-    throw new AgentdError("E_CONFIG_INVALID", `maxOutputRetries must be a whole number >= 0, got ${maxOutputRetries}`);
-
+  const maxOutputRetries = checkRunOptions(options);
   const startedAt = performance.now();
-  const emit = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const emitEvent = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const step = new StepInFlight();
+  const emit: typeof emitEvent = (event, extra) => {
+    step.observe(event);
+    emitEvent(event, extra);
+  };
   const budget = new Budget(limits, options.prices, (w) =>
     emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
   const run = createRunSignal(limits.deadlineMs, options.signal);
+  // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).
+  let stepAtTrip: string | undefined;
+  run.signal.addEventListener("abort", () => (stepAtTrip = step.describe()), { once: true });
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
@@ -151,55 +156,10 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
 
   try {
     const listed: ToolDescriptor[] = await raceAbort(options.tools.list(), run.signal);
-    const inScope = compileScope(options.scope);
-    const names = createToolNameMap(listed.map((t) => t.name));
-    // Provider-safe names for a native tool caller; qualified names read better in a JSON-action prompt.
-    const offered: ModelToolDefinition[] = listed
-      .filter((t) => inScope(t.name))
-      .map((t) => ({
-        name: mode === "native" ? (names.toProvider(t.name) as string) : t.name,
-        description: t.description,
-        inputSchema: t.inputSchema,
-      }));
-    ctx = new RunContext({
-      runId,
-      model,
-      stream: options.stream ?? false,
-      budget,
-      run,
-      emit,
-      tools: {
-        toolSet: options.tools,
-        byName: new Map(listed.map((t) => [t.name, t])),
-        names,
-        inScope,
-        offered: offered.map((t) => t.name),
-        runId,
-        signal: run.signal,
-        toolTimeoutMs: limits.toolTimeoutMs,
-        emit,
-        tracer: options.tracer,
-      },
-      offered,
-      outputSchema: options.outputSchema,
-      maxOutputRetries,
-      startedAt,
-      backpressure: options.backpressure,
-      tracer: options.tracer,
-    });
+    ctx = new RunContext(contextInit(options, { listed, mode, budget, run, emit, maxOutputRetries, startedAt }));
+    const { offered } = ctx.init;
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
-
-    const system = buildSystemPrompt({
-      instructions: options.instructions,
-      mode,
-      tools: offered,
-      outputSchema: options.outputSchema,
-    });
-    const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
-    const messages: ModelMessage[] = [
-      { role: "system", content: system },
-      ...(resumed ?? [{ role: "user" as const, content: options.input }]),
-    ];
+    const messages = openingMessages(options, mode, offered);
     const answer = mode === "native" ? await runNativeLoop(ctx, messages, options.onTurn) : await runJsonActionLoop(ctx, messages);
     end("final");
     return {
@@ -212,20 +172,96 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
       toolCalls: ctx.toolCalls,
     };
   } catch (e) {
-    // A deadline or caller abort wins over whatever the interrupted request threw (an adapter's own
-    // abort error, say). Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
-    const trip = run.trip;
-    const error = trip
-      ? new AgentdError(trip.code, trip.message, {
-          cause: e,
-          data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason },
-        })
-      : e;
-    end(trip?.stopReason ?? stopReasonOf(error), error);
+    const error = runError(e, run.trip, stepAtTrip, budget, runId);
+    end(run.trip?.stopReason ?? stopReasonOf(error), error);
     throw error;
   } finally {
     run.dispose();
   }
+}
+
+/** Check the options a run cannot start with; the number of output re-asks it allows. */
+function checkRunOptions(options: RunLoopOptions): number {
+  checkLimits(options.limits ?? {}, options.prices);
+  const maxOutputRetries = options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES;
+  if (!Number.isInteger(maxOutputRetries) || maxOutputRetries < 0)
+    throw new AgentdError("E_CONFIG_INVALID", `maxOutputRetries must be a whole number >= 0, got ${maxOutputRetries}`);
+  return maxOutputRetries;
+}
+
+/** What {@link contextInit} takes besides the options: the listed tools and the run's own parts. */
+interface RunParts {
+  listed: ToolDescriptor[];
+  mode: ToolMode;
+  budget: Budget;
+  run: RunSignal;
+  emit: Emit;
+  maxOutputRetries: number;
+  startedAt: number;
+}
+
+/**
+ * The run's shared state: the in-scope tools as offered to the model — provider-safe names for a native
+ * tool caller, qualified names (which read better in a prompt) for JSON actions — and how to call them.
+ */
+function contextInit(options: RunLoopOptions, p: RunParts): RunContextInit {
+  const { runId, limits = {} } = options;
+  const inScope = compileScope(options.scope);
+  const names = createToolNameMap(p.listed.map((t) => t.name));
+  const offered: ModelToolDefinition[] = p.listed
+    .filter((t) => inScope(t.name))
+    .map((t) => ({
+      name: p.mode === "native" ? (names.toProvider(t.name) as string) : t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
+  return {
+    runId,
+    model: options.model,
+    stream: options.stream ?? false,
+    budget: p.budget,
+    run: p.run,
+    emit: p.emit,
+    tools: {
+      toolSet: options.tools,
+      byName: new Map(p.listed.map((t) => [t.name, t])),
+      names,
+      inScope,
+      offered: offered.map((t) => t.name),
+      runId,
+      signal: p.run.signal,
+      toolTimeoutMs: limits.toolTimeoutMs,
+      emit: p.emit,
+      tracer: options.tracer,
+    },
+    offered,
+    outputSchema: options.outputSchema,
+    maxOutputRetries: p.maxOutputRetries,
+    startedAt: p.startedAt,
+    backpressure: options.backpressure,
+    tracer: options.tracer,
+  };
+}
+
+/** The system prompt, then the user's request — or, natively, the saved conversation the run goes on from. */
+function openingMessages(options: RunLoopOptions, mode: ToolMode, offered: ModelToolDefinition[]): ModelMessage[] {
+  const system = buildSystemPrompt({ instructions: options.instructions, mode, tools: offered, outputSchema: options.outputSchema });
+  const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
+  return [{ role: "system", content: system }, ...(resumed ?? [{ role: "user" as const, content: options.input }])];
+}
+
+/**
+ * The error a run ends with. A deadline or caller abort wins over whatever the interrupted request threw
+ * (an adapter's own abort error, say); a deadline's message names the step it struck (`stepAtTrip`).
+ * Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
+ */
+function runError(e: unknown, trip: Trip | undefined, stepAtTrip: string | undefined, budget: Budget, runId: string): unknown {
+  if (!trip) return e;
+  const message = trip.code === "E_BUDGET_DEADLINE" && stepAtTrip ? `${trip.message}, ${stepAtTrip}` : trip.message;
+  return new AgentdError(trip.code, message, {
+    cause: e,
+    data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason },
+  });
 }
 
 /** A saved conversation this run can go on from: it begins with the user's request and ends after tool results. */

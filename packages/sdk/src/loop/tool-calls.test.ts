@@ -185,3 +185,31 @@ describe("tool calls in the loop", () => {
     expect(new Set(model.requests.map((r) => JSON.stringify(r.messages[0]))).size).toBe(1);
   });
 });
+
+test("a run that ends while a tool runs counts that call, as its detail lists it", async () => {
+  const stop = new AbortController();
+  const tools = memoryToolSet([
+    {
+      name: "p/hang",
+      run: (_a, ctx) => new Promise<string>((_r, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))),
+    },
+  ]);
+  const model = scriptedModel([callTools([["p__hang", {}]]), reply("never")]);
+  const events: RunEvent[] = [];
+  const run = runLoop({
+    model,
+    tools,
+    input: "go",
+    runId: "hang1",
+    signal: stop.signal,
+    // The call is under way once its tool-call event is out: stop the run then.
+    onEvent: (e) => (events.push(e), e.type === "tool-call" && queueMicrotask(() => stop.abort())),
+  });
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(AgentdError.isInstance(error) && error.code).toBe("E_ABORTED");
+  const end = events.find((e) => e.type === "run-end");
+  expect(end?.type === "run-end" && end.toolCalls).toBe(1);
+});

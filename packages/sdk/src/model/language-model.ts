@@ -89,6 +89,19 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Extra HTTP headers for this request only (W3C `traceparent`/`tracestate`); never override auth. */
   headers?: Record<string, string>;
+  /** Told each time the adapter retries this request after a transient failure (before it waits). */
+  onRetry?: (retry: ModelRetry) => void;
+}
+
+/** A retry of one model request: which one, how long the adapter waits, and why (credentials masked). */
+export interface ModelRetry {
+  /** 1 for the first retry. */
+  retry: number;
+  delayMs: number;
+  /** The HTTP status that failed, when there was one. */
+  status?: number;
+  /** What went wrong, in one line ("returned HTTP 503: overloaded", "connection refused"). */
+  reason: string;
 }
 
 /** Why the model stopped. */

@@ -114,7 +114,7 @@ export function runResultContent(runId: string, text: string | undefined, output
 }
 
 /** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
-function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
+export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
   const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
   if (e.type === "tool-call") return { name: name(e), toolCallId: e.toolCallId };
   if (e.type === "tool-result") return null;

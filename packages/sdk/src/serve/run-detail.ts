@@ -7,6 +7,7 @@
  */
 import { maskArguments, type RunEvent } from "../loop/events.ts";
 import type { FinishReason, Usage } from "../model/language-model.ts";
+import { applyTimelineEvent, type RunTimeline, type TurnTimeline } from "./run-timeline.ts";
 
 /** One tool call of a run. */
 export interface ToolCallDetail {
@@ -28,10 +29,12 @@ export interface ToolCallDetail {
   resultExcerpt?: string;
   /** The start of the error the tool returned, one line, credentials masked (when it failed). */
   error?: string;
+  /** The subagent a `subagent.spawn` call started (its id, as the run's `subagents` lists it). */
+  subagent?: string;
 }
 
-/** One model turn of a run. */
-export interface TurnDetail {
+/** One model turn of a run (with its timeline: start, duration, text, retries; `run-timeline.ts`). */
+export interface TurnDetail extends TurnTimeline {
   turn: number;
   /** The request: how many messages went to the model. */
   messages: number;
@@ -44,8 +47,8 @@ export interface TurnDetail {
   toolCalls: ToolCallDetail[];
 }
 
-/** What a run did, turn by turn. */
-export interface RunDetail {
+/** What a run did, turn by turn (and the step it failed at; `run-timeline.ts`). */
+export interface RunDetail extends RunTimeline {
   turns: TurnDetail[];
   /** The ids of the subagents the run spawned (`subagent.spawn` calls that returned one). */
   subagents: string[];
@@ -70,6 +73,11 @@ export const emptyRunDetail = (): RunDetail => ({ turns: [], subagents: [] });
 
 /** Fold one run event into `detail` (in place). */
 export function applyRunEvent(detail: RunDetail, e: RunEvent): void {
+  applyDetailEvent(detail, e);
+  applyTimelineEvent(detail, e);
+}
+
+function applyDetailEvent(detail: RunDetail, e: RunEvent): void {
   switch (e.type) {
     case "model-request":
       if (e.traceId && !detail.traceId) detail.traceId = e.traceId;

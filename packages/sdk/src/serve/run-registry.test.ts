@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { registerSecretValue } from "../secret-values.ts";
 import { RunRegistry } from "./run-registry.ts";
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
@@ -92,4 +93,42 @@ describe("RunRegistry bounds per principal", () => {
     expect(r.expired(long, "bearer:a")).toBe(true);
     expect(r.expired(`${long}x`, "bearer:a")).toBe(false);
   });
+});
+
+test("an instruction holding a secret (a trigger's, expanded from ${VAR}) is kept masked", () => {
+  registerSecretValue("instr-Secret-66Tq");
+  const r = new RunRegistry();
+  r.start("t1", "call the API with instr-Secret-66Tq please");
+  expect(r.get("t1")?.instruction).toBe("call the API with [redacted] please");
+});
+
+test("a failed run keeps the turns and tool calls the loop counted, as its detail lists them", () => {
+  const r = new RunRegistry();
+  r.start("f1", "do f1");
+  r.observe("f1", { type: "model-request", runId: "f1", turn: 1, messages: 2 });
+  r.observe("f1", {
+    type: "tool-call",
+    runId: "f1",
+    turn: 1,
+    toolCallId: "c1",
+    name: "s__t",
+    qualifiedName: "s/t",
+    argumentsSize: 2,
+    arguments: {},
+  });
+  r.observe("f1", {
+    type: "run-end",
+    runId: "f1",
+    usage,
+    turns: 1,
+    toolCalls: 1,
+    stopReason: "deadline",
+    durationMs: 5,
+    error: "E_BUDGET_DEADLINE",
+  });
+  r.fail("f1", { code: "E_BUDGET_DEADLINE", message: "deadline" }, usage);
+  const record = r.get("f1")!;
+  expect(record.detail?.turns[0]?.toolCalls.length).toBe(1);
+  expect([record.turns, record.toolCalls]).toEqual([1, 1]);
+  expect(r.list().runs[0]?.toolCalls).toBe(1);
 });

@@ -13,6 +13,7 @@ import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunEvent } from "../loop/events.ts";
+import { maskSecretValues } from "../secret-values.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
 import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
@@ -34,7 +35,7 @@ export interface RunRecord {
   error?: { code: string; message: string };
   /** While running: the tool call in flight, and the last progress it reported (if any). */
   tool?: ToolInFlight;
-  /** How the run was started: over MCP (`agent.run`), as an A2A task, or by a configured trigger. */
+  /** How the run was started: over MCP (`agent.run`), as an A2A task, by a configured trigger, or from the console. */
   via?: RunVia;
   /** The id of the trigger that started it (when `via` is `trigger`). */
   trigger?: string;
@@ -44,8 +45,8 @@ export interface RunRecord {
   replica?: string;
 }
 
-/** How a run was started. */
-export type RunVia = "mcp" | "a2a" | "trigger";
+/** How a run was started (`console`: by an operator from the console's page). */
+export type RunVia = "mcp" | "a2a" | "trigger" | "console";
 
 /** What {@link RunRegistry.start} may note about a run's start. */
 export interface RunStartInfo {
@@ -206,6 +207,8 @@ export class RunRegistry {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (r?.status !== "running") return;
     applyRunEvent((r.detail ??= emptyRunDetail()), event);
+    // The loop's own totals, so a run that fails keeps the turns and tool calls it made (fail() has none).
+    if (event.type === "run-end") Object.assign(r, { turns: event.turns, toolCalls: event.toolCalls });
     for (const l of this.eventListeners) l(event, owner, r);
   }
 
@@ -254,7 +257,8 @@ export class RunRegistry {
   }
 
   /** Record the start of `owner`'s run (`info`: how it was started). */
-  start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
+  start(runId: string, given: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
+    const instruction = maskSecretValues(given); // a trigger's can hold a `${VAR}` value from the config
     const record: RunRecord = {
       runId,
       status: "running",

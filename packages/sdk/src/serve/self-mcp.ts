@@ -6,6 +6,7 @@ import type { LogLevel, LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
+import type { ModelPrices, RunLimits } from "../loop/budget.ts";
 import { runIdOr } from "../loop/run-id.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal } from "./principal.ts";
@@ -30,6 +31,8 @@ export interface SelfRunner {
       signal?: AbortSignal;
       outputSchema?: Record<string, unknown>;
       onEvent?: (e: RunEvent) => void;
+      /** Overrides the agent's limits for this run (a run started from the console with its own budgets). */
+      limits?: RunLimits;
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
@@ -74,6 +77,11 @@ export interface SelfMcpOptions {
   /** Sampling answered per MCP server, shown as `sampling` in `agent://status` (to the same viewers as `triggers`). */
   sampling?: () => unknown;
   /**
+   * The model prices in force (`model.prices`), shown as `prices` in `agent://status`: a reader can tell "no
+   * priced run has ended yet" (`prices` without `costUsd`) from "no prices configured" (neither).
+   */
+  prices?: () => ModelPrices | undefined;
+  /**
    * Principal ids with the operator role (e.g. `local`, `bearer:ops`, `mtls:CN=alice,O=ops`): they see
    * every principal's runs. Credentials configured with the role (operator tokens) need not be listed.
    */
@@ -115,6 +123,10 @@ export interface SelfMcp {
   /** Feed agentd's own telemetry here to mirror it as `notifications/message` (server notifications). */
   mirrorLog(record: LogRecord): void;
 }
+
+/** A fresh run id (the console's start names one before it runs): the one minting function, under its old name. */
+export { mintRunId as newRunId } from "../loop/run-id.ts";
+export { toolInFlight } from "./agent-run-tool.ts";
 
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {

@@ -16,7 +16,7 @@ export function registerStateResources(
   server: McpServer,
   registry: RunRegistry,
   principalOf: (authInfo: Parameters<typeof resolvePrincipal>[0]) => Principal,
-  options: { triggers?: () => unknown; sampling?: () => unknown },
+  options: { triggers?: () => unknown; sampling?: () => unknown; prices?: () => unknown },
 ): void {
   server.resource(
     {
@@ -34,6 +34,8 @@ export function registerStateResources(
       // The triggers are the agent's own configuration: its local user's and the operators' to see.
       if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
       if (options.sampling && (operator || p.id === LOCAL_PRINCIPAL)) status.sampling = options.sampling();
+      const prices = options.prices?.();
+      if (prices) status.prices = prices;
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
     },
   );

@@ -40,6 +40,19 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
       instructions: "Versioned JSON documents. compare_and_set writes only at the version you read (0: only if absent).",
     },
   );
+  registerDocumentTools(server, backend);
+  registerDocumentResource(server, backend);
+  const unwatch = backend.watch((key) => void server.notifyResourceUpdated(storeDocumentUri(key)));
+  const close = server.close.bind(server);
+  server.close = async () => {
+    unwatch();
+    await close();
+  };
+  return server;
+}
+
+/** The five document tools, in the order they are listed: `get`, `put`, `compare_and_set`, `delete`, `list`. */
+function registerDocumentTools(server: McpServer, backend: StoreBackend): void {
   server.tool(
     {
       name: "get",
@@ -97,6 +110,10 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
     },
     async (args) => result({ keys: await backend.list(typeof args.prefix === "string" ? args.prefix : "") }),
   );
+}
+
+/** Each document as the resource `store://doc/<key>` (subscribable: writes and deletes notify). */
+function registerDocumentResource(server: McpServer, backend: StoreBackend): void {
   server.resourceTemplate(
     {
       uriTemplate: `${URI_PREFIX}{+key}`,
@@ -110,13 +127,6 @@ export function createStoreServer(backend: StoreBackend, options: StoreServerOpt
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
     },
   );
-  const unwatch = backend.watch((key) => void server.notifyResourceUpdated(storeDocumentUri(key)));
-  const close = server.close.bind(server);
-  server.close = async () => {
-    unwatch();
-    await close();
-  };
-  return server;
 }
 
 /** The key named by a `store://doc/<key>` URI, or undefined. */

@@ -1,7 +1,8 @@
 /**
  * The supervisor: starts subagents (child processes of the same program), keeps their handles, restarts
  * the ones that crash (bounded, with backoff, from the retained payload), enforces limits from outside,
- * and stops them — one child, or the whole subtree — with cancel, then SIGTERM, then SIGKILL.
+ * and stops them — one child, or the whole subtree — with cancel, then SIGTERM, then SIGKILL. A handle's
+ * run across its attempts (limits, restarts, its end) is child-run.ts.
  *
  * ```ts
  * const sup = new Supervisor({
@@ -19,13 +20,13 @@ import { setLongTimeout } from "../_internal/timer.ts";
 import type { McpServerConfig, ModelConfig } from "../config/types.ts";
 import { nullLogger, type Logger } from "../log.ts";
 import type { RunLimits } from "../loop/budget.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunScope } from "../loop/scope.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { ChildAttempt, within, type AttemptEnd, type ChildCommand } from "./child-attempt.ts";
+import { type ChildAttempt, within, type ChildCommand } from "./child-attempt.ts";
+import { ChildRun, type ChildRunHost, type Live } from "./child-run.ts";
 import { CONTROL_PROTOCOL_VERSION, type StartParams } from "./control-protocol.ts";
-import { HandleTable, isTerminal, newHandleId, type HandleRecord, type HandleSnapshot, type SubagentFailure } from "./handle-table.ts";
-import { restartDelay, deadlineTrip, remainingLimits, tokensOf, tokenTrip, type BackoffOptions, type LimitTrip } from "./restart-policy.ts";
+import { HandleTable, isTerminal, newHandleId, type HandleRecord, type HandleSnapshot } from "./handle-table.ts";
+import type { BackoffOptions } from "./restart-policy.ts";
 import { buildSpawnPayload, serversInScope, type SpawnRequest } from "./spawn-request.ts";
 import type { TraceCarrier } from "../loop/trace-context.ts";
 
@@ -43,9 +44,6 @@ export function subagentCommand(entry?: string): ChildCommand {
 
 /** Defaults of the configurable limits. */
 export const SUPERVISOR_DEFAULTS = { maxDepth: 2, maxChildren: 4, maxRestarts: 2, graceMs: 8_000 } as const;
-
-/** How long past its deadline a child may run before the parent stops it (its own loop trips first). */
-const DEADLINE_SLACK_MS = 2_000;
 
 /** Options of a {@link Supervisor}. */
 export interface SupervisorOptions {
@@ -85,14 +83,6 @@ export interface SpawnOptions {
   traceContext?: TraceCarrier;
 }
 
-interface Live {
-  attempt?: ChildAttempt;
-  cancel?: string;
-  trip?: LimitTrip;
-  wake?: () => void;
-  driven: Promise<void>;
-}
-
 /** Supervises this agent's children. */
 export class Supervisor {
   readonly table: HandleTable;
@@ -106,6 +96,8 @@ export class Supervisor {
   private readonly live = new Map<string, Live>();
   private readonly processes = new Set<ChildAttempt>();
   private closing = false;
+  /** What each handle's {@link ChildRun} reaches of this supervisor. */
+  private readonly runHost: ChildRunHost;
 
   constructor(private readonly options: SupervisorOptions) {
     this.depth = options.depth ?? 0;
@@ -116,6 +108,16 @@ export class Supervisor {
     this.logger = (options.logger ?? nullLogger).child({ component: "supervisor", depth: this.depth });
     this.command = options.command ?? subagentCommand();
     this.table = new HandleTable({ ttlMs: options.ttlMs });
+    this.runHost = {
+      table: this.table,
+      logger: this.logger,
+      command: this.command,
+      graceMs: this.graceMs,
+      maxRestarts: this.maxRestarts,
+      backoff: options.backoff,
+      startParams: (id, payload, attempt, limits) => this.startParams(id, payload, attempt, limits),
+      track: (child) => this.track(child),
+    };
   }
 
   /** Whether this agent may spawn at all (its children would not be past the maximum depth). */
@@ -152,7 +154,7 @@ export class Supervisor {
     const record = this.table.create(payload, { id, owner: options.owner });
     const live: Live = { driven: Promise.resolve() };
     this.live.set(id, live);
-    live.driven = this.drive(id, record, live).finally(() => this.live.delete(id));
+    live.driven = new ChildRun(this.runHost, id, record, live).run().finally(() => this.live.delete(id));
     this.logger.info("subagent.spawn", { id, runId: payload.runId, childDepth: payload.depth });
     return record;
   }
@@ -244,129 +246,11 @@ export class Supervisor {
       const record = this.table.restore({ ...r, statusMessage: "resuming after a restart" });
       const live: Live = { driven: Promise.resolve() };
       this.live.set(r.id, live);
-      live.driven = this.drive(r.id, record, live, { usage: r.usage, turns: r.turns, toolCalls: r.toolCalls }).finally(() =>
-        this.live.delete(r.id),
-      );
+      const spent = { usage: r.usage, turns: r.turns, toolCalls: r.toolCalls };
+      live.driven = new ChildRun(this.runHost, r.id, record, live, spent).run().finally(() => this.live.delete(r.id));
       this.logger.info("subagent.respawn", { id: r.id, runId: r.payload.runId, usage: r.usage });
       return { id: r.id, action: "respawned" as const };
     });
-  }
-
-  /** Run attempts until the child answers, fails, is cancelled, or crashes past the restart bound. */
-  private async drive(
-    id: string,
-    record: HandleRecord,
-    live: Live,
-    spent?: { usage: Usage; turns: number; toolCalls: number },
-  ): Promise<void> {
-    const payload = record.payload;
-    let used = spent ?? { usage: emptyUsage(), turns: 0, toolCalls: 0 };
-    const trip = (t: LimitTrip) => {
-      if (live.trip || live.cancel) return;
-      live.trip = t;
-      live.wake?.();
-      void live.attempt?.stop(t.message, this.graceMs);
-    };
-    // setLongTimeout: a deadline weeks away ("30d") must not overflow setTimeout and trip at once.
-    const cancelDeadline =
-      payload.deadlineAt === undefined
-        ? undefined
-        : setLongTimeout(() => trip(deadlineTrip()), Math.max(0, payload.deadlineAt - Date.now()) + DEADLINE_SLACK_MS);
-    const fail = (f: SubagentFailure) => {
-      this.table.fail(id, f, used);
-      this.logger.info("subagent.end", {
-        id,
-        status: f.reason === "cancelled" ? "cancelled" : "failed",
-        reason: f.reason,
-        code: f.code,
-        usage: used.usage,
-      });
-    };
-    const stopped = (): boolean => {
-      if (live.cancel) fail({ reason: "cancelled", code: "E_ABORTED", message: live.cancel });
-      else if (live.trip)
-        fail({ reason: "limit-exceeded", code: live.trip.code, message: live.trip.message, stopReason: live.trip.stopReason });
-      else return false;
-      return true;
-    };
-    try {
-      for (let attempt = 1; ; attempt++) {
-        if (stopped()) return;
-        const left = remainingLimits(payload, used);
-        if ("trip" in left)
-          return fail({ reason: "limit-exceeded", code: left.trip.code, message: left.trip.message, stopReason: left.trip.stopReason });
-        this.table.update(id, { attempts: attempt, statusMessage: attempt === 1 ? "running" : `running (restart ${attempt - 1})` });
-        const before = used;
-        const child = new ChildAttempt(
-          this.command,
-          this.startParams(id, payload, attempt, left.limits),
-          (p) => {
-            const usage = addUsage(before.usage, p.usage);
-            this.table.update(id, { usage, turns: before.turns + p.turns, toolCalls: before.toolCalls + p.toolCalls });
-            if (payload.limits.maxTokens !== undefined && tokensOf(usage) > payload.limits.maxTokens)
-              trip(tokenTrip(tokensOf(usage), payload.limits.maxTokens));
-          },
-          this.logger,
-        );
-        live.attempt = child;
-        this.track(child);
-        // A cancel or trip that arrived while the process was being started.
-        if (live.cancel || live.trip) void child.stop(live.cancel ?? live.trip?.message ?? "stopped", this.graceMs);
-        const end = await child.ended;
-        used = accumulate(before, end, child.lastProgress);
-        if (end.kind === "result") {
-          this.table.complete(
-            id,
-            {
-              text: end.result.text,
-              output: end.result.output,
-              stopReason: end.result.stopReason,
-            },
-            used,
-          );
-          this.logger.info("subagent.end", { id, status: "completed", usage: used.usage, attempts: attempt });
-          return;
-        }
-        if (end.kind === "error") {
-          const budget = end.data.code.startsWith("E_BUDGET_");
-          if (live.trip || budget)
-            return fail({
-              reason: "limit-exceeded",
-              code: budget ? end.data.code : (live.trip as LimitTrip).code,
-              message: end.message,
-              stopReason: (end.data.stopReason ?? live.trip?.stopReason) || undefined,
-            });
-          if (live.cancel) return fail({ reason: "cancelled", code: "E_ABORTED", message: live.cancel });
-          return fail({ reason: "failed", code: end.data.code, message: end.message, stopReason: end.data.stopReason || undefined });
-        }
-        await child.exited;
-        if (stopped()) return;
-        this.logger.warn("subagent.crash", { id, attempt, reason: end.reason });
-        if (attempt > this.maxRestarts)
-          return fail({
-            reason: "crashed",
-            code: "E_SUPERVISOR",
-            message: `the subagent crashed ${attempt} time(s) (${this.maxRestarts} restart(s) allowed); last: ${end.reason}`,
-          });
-        const delayMs = restartDelay(attempt, this.options.backoff);
-        this.logger.info("subagent.restart", { id, attempt: attempt + 1, delayMs, runId: payload.runId });
-        this.table.update(id, { statusMessage: `crashed (${end.reason}); restarting in ${delayMs} ms` });
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, delayMs);
-          live.wake = () => (clearTimeout(t), resolve());
-        });
-        live.wake = undefined;
-      }
-    } catch (e) {
-      // Something of ours broke (the child could not even be spawned): a failure, never an unhandled rejection.
-      fail({
-        reason: "failed",
-        code: "E_SUPERVISOR",
-        message: `the supervisor could not run the subagent: ${e instanceof Error ? e.message : String(e)}`,
-      });
-    } finally {
-      cancelDeadline?.();
-    }
   }
 
   private startParams(id: string, payload: HandleRecord["payload"], attempt: number, limits: RunLimits): StartParams {
@@ -408,20 +292,4 @@ export class Supervisor {
       this.processes.delete(child);
     })();
   }
-}
-
-/** Add one attempt's usage (its answer's, else its last progress) to the totals. */
-function accumulate(
-  before: { usage: Usage; turns: number; toolCalls: number },
-  end: AttemptEnd,
-  last: { usage: Usage; turns: number; toolCalls: number } | undefined,
-): { usage: Usage; turns: number; toolCalls: number } {
-  const got =
-    end.kind === "result"
-      ? end.result
-      : end.kind === "error" && end.data.usage
-        ? { usage: end.data.usage, turns: end.data.turns ?? last?.turns ?? 0, toolCalls: last?.toolCalls ?? 0 }
-        : last;
-  if (!got) return before;
-  return { usage: addUsage(before.usage, got.usage), turns: before.turns + got.turns, toolCalls: before.toolCalls + (got.toolCalls ?? 0) };
 }

@@ -48,20 +48,11 @@ export function createA2aService(
   extendedCard: (principal?: Principal) => AgentCard,
   operator?: OperatorSurface,
 ): A2aService {
-  /** A push config given with the message is checked before the task starts and registered before its first event. */
-  const withPush = (p: Record<string, unknown>, who: Principal) => {
-    const config = isObject(p.configuration) ? p.configuration : {};
-    const pc = config.taskPushNotificationConfig;
-    if (pc === undefined || pc === null) return undefined;
-    if (!isObject(pc)) throw new A2aError("InvalidParams", "configuration.taskPushNotificationConfig must be an object");
-    push.checkUrl(pc.url);
-    return (task: Task) => void push.create(who.id, task.id, pc);
-  };
   const unary: Record<string, (p: Record<string, unknown>, who: Principal) => Promise<unknown>> = {
     async SendMessage(p, who) {
       const message = messageOf(p);
       const config = (isObject(p.configuration) ? p.configuration : {}) as Record<string, unknown>;
-      const entry = tasks.send(who, message, withPush(p, who));
+      const entry = tasks.send(who, message, pushOnStart(push, p, who));
       // An operator's answer may be on another principal's task: follow it as its owner's.
       if (config.returnImmediately !== true) await settled(tasks, entry.owner, entry.task);
       return { task: view(entry.task, historyLength(config.historyLength)) };
@@ -70,30 +61,7 @@ export function createA2aService(
       return view(tasks.get(who.id, idOf(p)).task, historyLength(p.historyLength));
     },
     async ListTasks(p, who) {
-      const pageSize = intParam(p.pageSize, "pageSize", 1, 100) ?? 50;
-      const offset = p.pageToken ? pageOffset(p.pageToken) : 0;
-      if (p.status !== undefined && !TASK_STATES.has(p.status as TaskState))
-        throw new A2aError("InvalidParams", `status must be one of ${[...TASK_STATES].join(", ")}`);
-      const after = typeof p.statusTimestampAfter === "string" ? Date.parse(p.statusTimestampAfter) : undefined;
-      if (after !== undefined && Number.isNaN(after))
-        throw new A2aError("InvalidParams", "statusTimestampAfter must be an RFC 3339 timestamp");
-      const all = tasks
-        .list(who.id)
-        .filter(
-          (t) =>
-            (!p.contextId || t.contextId === p.contextId) &&
-            (!p.status || t.status.state === p.status) &&
-            (after === undefined || Date.parse(t.status.timestamp ?? "") > after),
-        );
-      const page = all.slice(offset, offset + pageSize);
-      const history = historyLength(p.historyLength) ?? 0;
-      const next = offset + pageSize < all.length ? Buffer.from(String(offset + pageSize)).toString("base64url") : "";
-      return {
-        tasks: page.map((t) => view(t, history, p.includeArtifacts === true)),
-        nextPageToken: next,
-        pageSize,
-        totalSize: all.length,
-      };
+      return listTasks(tasks, p, who);
     },
     async CancelTask(p, who) {
       return view(tasks.cancel(who.id, idOf(p)));
@@ -133,7 +101,7 @@ export function createA2aService(
     },
     stream(method, params, who) {
       if (method === "SendStreamingMessage") {
-        const entry = tasks.send(who, messageOf(params), withPush(params, who));
+        const entry = tasks.send(who, messageOf(params), pushOnStart(push, params, who));
         return follow(tasks, entry.owner, entry.task);
       }
       const task = tasks.get(who.id, idOf(params)).task;
@@ -142,6 +110,43 @@ export function createA2aService(
         throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
       return follow(tasks, who.id, task, true);
     },
+  };
+}
+
+/** A push config given with the message is checked before the task starts and registered before its first event. */
+function pushOnStart(push: PushConfigs, p: Record<string, unknown>, who: Principal): ((task: Task) => void) | undefined {
+  const config = isObject(p.configuration) ? p.configuration : {};
+  const pc = config.taskPushNotificationConfig;
+  if (pc === undefined || pc === null) return undefined;
+  if (!isObject(pc)) throw new A2aError("InvalidParams", "configuration.taskPushNotificationConfig must be an object");
+  push.checkUrl(pc.url);
+  return (task: Task) => void push.create(who.id, task.id, pc);
+}
+
+/** ListTasks: the caller's tasks filtered by context, state and status time, a page at a time (the token is an offset). */
+function listTasks(tasks: A2aTasks, p: Record<string, unknown>, who: Principal): Record<string, unknown> {
+  const pageSize = intParam(p.pageSize, "pageSize", 1, 100) ?? 50;
+  const offset = p.pageToken ? pageOffset(p.pageToken) : 0;
+  if (p.status !== undefined && !TASK_STATES.has(p.status as TaskState))
+    throw new A2aError("InvalidParams", `status must be one of ${[...TASK_STATES].join(", ")}`);
+  const after = typeof p.statusTimestampAfter === "string" ? Date.parse(p.statusTimestampAfter) : undefined;
+  if (after !== undefined && Number.isNaN(after)) throw new A2aError("InvalidParams", "statusTimestampAfter must be an RFC 3339 timestamp");
+  const all = tasks
+    .list(who.id)
+    .filter(
+      (t) =>
+        (!p.contextId || t.contextId === p.contextId) &&
+        (!p.status || t.status.state === p.status) &&
+        (after === undefined || Date.parse(t.status.timestamp ?? "") > after),
+    );
+  const page = all.slice(offset, offset + pageSize);
+  const history = historyLength(p.historyLength) ?? 0;
+  const next = offset + pageSize < all.length ? Buffer.from(String(offset + pageSize)).toString("base64url") : "";
+  return {
+    tasks: page.map((t) => view(t, history, p.includeArtifacts === true)),
+    nextPageToken: next,
+    pageSize,
+    totalSize: all.length,
   };
 }
 

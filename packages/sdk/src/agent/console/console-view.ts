@@ -8,6 +8,7 @@ import { LOCAL_PRINCIPAL, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import { listRuns } from "../../serve/shared-run-history.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
+import { toolCallsByServer } from "./console-charts.ts";
 
 /**
  * The runs a snapshot lists (newest first, the fleet's with a shared history); older ones are a page away
@@ -53,6 +54,10 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
       sampling: own ? lifecycle.sampling : undefined,
     },
     runs,
+    // For the runs in flight, where their timeline is: the page showing one re-reads it when this moves.
+    live: liveSteps(s.registry, runs),
+    // The Overview's tool-calls chart: per server, with the runs each bar links to.
+    toolServers: toolCallsByServer(s.registry, owner),
     runsCursor: page.nextCursor || undefined,
     triggers: own ? (s.facts.triggers?.() ?? []) : undefined,
     servers: own ? (s.facts.servers?.() ?? []) : undefined,
@@ -62,6 +67,20 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
     tasks,
     mcpTasks,
   };
+}
+
+/** Each running run's step marker (turns, calls, words so far), keyed by principal and run id. */
+function liveSteps(registry: RunRegistry, runs: { principal: string; runId: string; status: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of runs) {
+    if (r.status !== "running") continue;
+    const d = registry.get(r.runId, r.principal)?.detail;
+    const last = d?.turns.at(-1);
+    const calls = d?.turns.reduce((n, t) => n + t.toolCalls.filter((c) => c.durationMs !== undefined).length, 0) ?? 0;
+    out[`${r.principal}\n${r.runId}`] =
+      `${d?.turns.length ?? 0}.${calls}.${last?.text?.length ?? 0}.${last?.reasoning?.length ?? 0}.${last?.retries?.length ?? 0}`;
+  }
+  return out;
 }
 
 /** Strings past 300 characters cut, lists past 20 items cut, nesting past 3 levels elided: a bounded copy. */

@@ -26,10 +26,19 @@ import { isAlreadyDone } from "../../triggers/runner/trigger-runner.ts";
 /**
  * How a run ended. `ok` and `already-done` (the final answer was `ALREADY_DONE`) reached a final answer;
  * `failed` (`E_RUN_FAILED`, or an unexpected error), `budget_exceeded` (`E_BUDGET_*`), `upstream_unavailable`
- * (the model endpoint or an MCP server: `E_UPSTREAM`, `E_TIMEOUT`, `E_TRANSPORT`, …), `cancelled`
- * (`E_ABORTED`) and `invalid` (`E_CONFIG_INVALID`, `E_USAGE`) did not.
+ * (the model endpoint or an MCP server: `E_UPSTREAM`, `E_TIMEOUT`, `E_TRANSPORT`, …), `unauthorized` (the model
+ * endpoint refused the credential: HTTP 401 or 403), `cancelled` (`E_ABORTED`) and `invalid` (`E_CONFIG_INVALID`,
+ * `E_USAGE`) did not.
  */
-export type RunStatus = "ok" | "already-done" | "failed" | "budget_exceeded" | "upstream_unavailable" | "cancelled" | "invalid";
+export type RunStatus =
+  | "ok"
+  | "already-done"
+  | "failed"
+  | "budget_exceeded"
+  | "upstream_unavailable"
+  | "unauthorized"
+  | "cancelled"
+  | "invalid";
 
 const UPSTREAM = new Set([
   "E_UPSTREAM",
@@ -41,10 +50,15 @@ const UPSTREAM = new Set([
   "E_TIMEOUT",
 ]);
 
+/** HTTP statuses of a model endpoint refusing the credential (the adapters' `E_UPSTREAM` with `data.status`). */
+const REFUSED = new Set([401, 403]);
+
 /** The {@link RunStatus} of a run that ended with `error`. */
 export function runStatusOf(error: unknown): Exclude<RunStatus, "ok" | "already-done"> {
   if (!AgentdError.isInstance(error)) return "failed";
   if (error.code.startsWith("E_BUDGET_")) return "budget_exceeded";
+  // The endpoint answered and refused the key: retrying or waiting will not help, a new credential will.
+  if (error.code === "E_UPSTREAM" && REFUSED.has(error.options.data?.status as number)) return "unauthorized";
   if (UPSTREAM.has(error.code)) return "upstream_unavailable";
   if (error.code === "E_ABORTED") return "cancelled";
   if (error.code === "E_CONFIG_INVALID" || error.code === "E_USAGE" || error.code === "E_STORE_LOCKED") return "invalid";

@@ -12,6 +12,8 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunScope } from "../../loop/scope.ts";
 import { runIdOr } from "../../loop/run-id.ts";
 import { runLoop, type RunResult } from "../../loop/run-loop.ts";
+import { maskRunEvents } from "../../loop/mask-run-events.ts";
+import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
 import type { ToolSet } from "../../loop/tools.ts";
 import { withAuthorization } from "../../mcp/client/authorization-ask.ts";
@@ -100,6 +102,7 @@ export function createRun(options: AgentOptions, parts: RunParts): (input: strin
       outcome = { status: "ok" };
       return result;
     } catch (e) {
+      maskErrorSecrets(e);
       outcome = outcomeOf(e);
       throw e;
     } finally {
@@ -166,14 +169,18 @@ async function runOnce(
       signal: run.signal,
       stream: runOptions.stream,
       backpressure: runOptions.backpressure,
-      onEvent: emit,
+      // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
+      // surface that reads the run's events: telemetry, the run history, the console, listeners.
+      onEvent: maskRunEvents(emit),
       logger: logger.child({ runId: run.id }),
       tracer: run.recorder,
       resume,
-      onTurn: conversation ? (messages) => void conversation.save(messages) : undefined,
+      // The saved conversation goes to the store: without the secrets (the model saw them already).
+      onTurn: conversation ? (messages) => void conversation.save(maskSecrets(messages)) : undefined,
     });
     const sampling = run.sampling.report();
-    return sampling ? { ...result, sampling } : result;
+    // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
+    return maskSecrets(sampling ? { ...result, sampling } : result);
   } finally {
     waiting?.dispose();
   }

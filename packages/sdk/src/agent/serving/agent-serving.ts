@@ -120,6 +120,8 @@ export class AgentServing {
       ...triggers,
       control: { ...parts.control, lifecycle: () => parts.status(this.count) },
       sampling: ledger ? () => ledger.byServer() : undefined,
+      // Read at each look: a reload may set or change them.
+      prices: () => config.settings.prices,
       ...parts.extend,
       ready,
       console: agentConsoleFacts({

@@ -175,6 +175,7 @@ export class SelfHost {
       authRequired,
       traceUrl: traceUrl || undefined,
       mcpTasks: () => this.self.tasks?.views() ?? [],
+      runner: this.options.runner,
       operator: {
         tasks: tasks ?? {
           unfinished: () => [],

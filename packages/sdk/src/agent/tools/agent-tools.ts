@@ -14,6 +14,7 @@ import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
 import type { InFlightRuns } from "../connections/in-flight-runs.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
+import { toolFilters } from "./server-tool-filter.ts";
 
 /** The tool set, and the parts of it the agent reaches later. */
 export interface AgentTools {
@@ -53,6 +54,7 @@ export function agentTools(
     sampling: connected.ledger,
     calls,
     runs: parts.runs,
+    filters: toolFilters(options.mcpServers),
   });
   return {
     toolSet,

@@ -8,17 +8,14 @@
  *
  * Every `tools/call` carries the run id in `_meta` under {@link RUN_ID_META_KEY}, so a server can make
  * reactions idempotent across restarts.
+ *
+ * The steps live beside it: revision negotiation (negotiate-revision.ts), the server→client handlers
+ * (inbound-handlers.ts), pagination (list-pages.ts), the tool catalog and task calls.
  */
 import type { Transport } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import {
-  isHandshakeRevision,
-  LATEST_REVISION,
-  HANDSHAKE_REVISIONS,
-  type StatelessRevision,
-  type ProtocolRevision,
-} from "../../wire/codec.ts";
+import type { StatelessRevision, ProtocolRevision } from "../../wire/codec.ts";
 import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.ts";
 import type {
   CallToolResult,
@@ -38,28 +35,18 @@ import type {
   Tool,
 } from "../../wire/index.ts";
 import { nullLogger, type Logger } from "../../log.ts";
-import {
-  CLIENT_IGNORED_NOTIFICATIONS,
-  CLIENT_INBOUND,
-  clientCapabilities,
-  clientOutbound,
-  isOn,
-  type CapabilityConfig,
-} from "../capabilities.ts";
+import { clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "../capabilities.ts";
+import { type CallToolOptions, type McpClientEvents, type McpClientOptions, toolCallRequestOptions } from "./client-options.ts";
+import { installInboundHandlers } from "./inbound-handlers.ts";
+import { collectPages } from "./list-pages.ts";
+import { negotiateRevision } from "./negotiate-revision.ts";
 import { callToolAsTask, type TaskCallOptions } from "./tasks.ts";
-import { canonicalJson, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
+import { canonicalJson, journalHooks, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
 import { followTask } from "./tasks-extension.ts";
 import { answerInputRequests } from "./input-required.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderValues } from "../../wire/param-headers.ts";
-import {
-  discoveredInit,
-  listChangeFilter,
-  statelessEnvelope,
-  probeRevision,
-  revisionAfterRefusal,
-  type VersionNegotiation,
-} from "./revision-probe.ts";
+import { discoveredInit, listChangeFilter, statelessEnvelope } from "./revision-probe.ts";
 import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
 import { ListenManager } from "./subscriptions-listen.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -67,61 +54,9 @@ import { Emitter, type Listener, type Unsubscribe } from "../protocol/emitter.ts
 import { RUN_ID_META_KEY } from "../protocol/meta.ts";
 import { Protocol } from "../protocol/protocol.ts";
 import { ToolCatalog } from "./tool-catalog.ts";
-import type { Progress, RequestOptions } from "../protocol/types.ts";
+import type { RequestOptions } from "../protocol/types.ts";
 
-/** Options of an {@link McpClient}. */
-export interface McpClientOptions {
-  /** The deferred-surface switches (capability map). Default: all off. */
-  capabilities?: CapabilityConfig;
-  logger?: Logger;
-  /** The run id sent in `_meta` of every tools/call (default: a random UUID per client). */
-  runId?: string;
-  /** Default per-request timeout in ms (default 60 000): how long a request may go without a response or progress. */
-  requestTimeoutMs?: number;
-  /** Default ceiling of one request in ms, progress or not (default one hour). */
-  maxTotalTimeoutMs?: number;
-  /** Limit on server→client requests handled at once. */
-  maxInflightRequests?: number;
-  /** The server's configured name: errors say `MCP server 'NAME'` instead of `peer`. */
-  serverName?: string;
-  /**
-   * How the server's revision is found: `"auto"` probes with `server/discover` and speaks 2026-07-28
-   * statelessly when the server does, else falls back to `initialize`; `"initialize"` (default, as in the
-   * official v2 SDK) goes straight to `initialize` (2025-11-25 and older); `"legacy"` is its older spelling.
-   */
-  versionNegotiation?: VersionNegotiation;
-  /** How long the `server/discover` probe waits before taking silence for a handshake-only server (ms, default 10 000). */
-  probeTimeoutMs?: number;
-  /** Notes task-augmented calls so a restart with the checkpoint re-attaches to them (see {@link McpClient.taskJournal}). */
-  taskJournal?: TaskJournal;
-}
-
-/** Events of an {@link McpClient}. */
-export interface McpClientEvents {
-  resourceUpdated: { uri: string };
-  resourcesListChanged: void;
-  toolsListChanged: void;
-  promptsListChanged: void;
-  log: { level: LoggingLevel; logger?: string; data: unknown };
-  close: void;
-  /** The server asked `roots/list` (emitted as it is answered). */
-  rootsListed: void;
-}
-
-/** Options of {@link McpClient.callTool}. */
-export interface CallToolOptions {
-  /** Overrides the client's run id for this call. */
-  runId?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  maxTotalTimeoutMs?: number;
-  onprogress?: (progress: Progress) => void;
-  /** Extra `_meta` entries. */
-  meta?: Record<string, unknown>;
-}
-
-/** Pages a list may span before we call the server's pagination broken. */
-const MAX_PAGES = 1_000;
+export type { CallToolOptions, McpClientEvents, McpClientOptions } from "./client-options.ts";
 
 /** A client of one MCP server. */
 export class McpClient {
@@ -205,56 +140,30 @@ export class McpClient {
       peerName: this.options.serverName === undefined ? undefined : `MCP server '${this.options.serverName}'`,
     });
     this.protocol = protocol;
-    this.installHandlers(protocol);
+    installInboundHandlers(protocol, {
+      config: this.config,
+      events: this.events,
+      cache: this.cache,
+      tools: this.tools,
+      roots: () => this.roots,
+      listens: () => this.listens,
+    });
     protocol.events.on("close", () => this.events.emit("close"));
     try {
       await protocol.start();
-      if (this.options.versionNegotiation === "auto") {
-        const verdict = await probeRevision(protocol, transport, {
-          capabilities: this.statelessCapabilities(),
-          clientInfo: this.clientInfo,
-          timeoutMs: this.options.probeTimeoutMs ?? 10_000,
-          signal: options.signal,
-        });
-        if (verdict.kind === "stateless") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
-      }
-      let result: InitializeResult;
-      try {
-        result = await protocol.request<InitializeResult>(
-          "initialize",
-          { protocolVersion: LATEST_REVISION, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
-          options,
-        );
-      } catch (e) {
-        // A server that speaks only stateless revisions refuses initialize and lists them: that refusal is
-        // the probe, so the default costs nothing for servers that accept initialize.
-        const revision = revisionAfterRefusal(e);
-        if (revision === undefined) throw e;
-        if (isHandshakeRevision(revision)) {
-          result = await protocol.request<InitializeResult>(
-            "initialize",
-            { protocolVersion: revision, capabilities: clientCapabilities(this.config), clientInfo: this.clientInfo },
-            options,
-          );
-        } else {
-          const verdict = await probeRevision(protocol, transport, {
-            capabilities: this.statelessCapabilities(),
-            clientInfo: this.clientInfo,
-            timeoutMs: this.options.probeTimeoutMs ?? 10_000,
-            signal: options.signal,
-          });
-          if (verdict.kind === "stateless") return await this.beginStateless(protocol, verdict.revision, verdict.discover);
-          throw e;
-        }
-      }
-      if (!isHandshakeRevision(result.protocolVersion))
-        throw new AgentdError(
-          "E_PROTOCOL_VERSION",
-          `server ${result.serverInfo?.name ?? ""} chose protocol version "${result.protocolVersion}"; this client speaks ${HANDSHAKE_REVISIONS.join(", ")} with initialize`,
-        );
+      const hello = {
+        clientInfo: this.clientInfo,
+        capabilities: clientCapabilities(this.config),
+        statelessCapabilities: this.statelessCapabilities(),
+        versionNegotiation: this.options.versionNegotiation,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? 10_000,
+      };
+      const era = await negotiateRevision(protocol, transport, hello, options);
+      if (era.kind === "stateless") return await this.beginStateless(protocol, era.revision, era.discover);
+      const result = era.result;
       protocol.setRevision(result.protocolVersion);
       transport.setProtocolVersion?.(result.protocolVersion);
-      this.init = result as InitializeResult & { protocolVersion: ProtocolRevision };
+      this.init = result;
       await protocol.notify("notifications/initialized");
       this.logger.debug("mcp.connected", { server: result.serverInfo.name, protocolVersion: result.protocolVersion });
     } catch (e) {
@@ -339,20 +248,9 @@ export class McpClient {
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!this.tools.isFresh) await this.refreshTools(options.signal);
-    const entry = this.tools.get(name);
-    if (entry && !entry.availability.offered)
-      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const entry = this.tools.forCall(name);
     const params = { name, arguments: args };
-    const requestOptions: RequestOptions = {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-      onprogress: options.onprogress,
-      meta:
-        options.meta === undefined && options.runId === undefined
-          ? this.runMeta
-          : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? this.runId },
-    };
+    const requestOptions = toolCallRequestOptions(options, this.runMeta, this.runId);
     // Stateless servers over HTTP: the tool's annotated parameters ride along as Mcp-Param-* headers.
     if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0)
       requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
@@ -373,16 +271,9 @@ export class McpClient {
 
   /** The journal hooks of a task-augmented call (none without a journal). */
   private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
-    const journal = this.taskJournal;
-    if (!journal) return {};
+    if (!this.taskJournal) return {};
     const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
-    const before = journal.find(key);
-    return {
-      resumeTaskId: before?.taskId,
-      onTaskStarted: (taskId) => journal.started(key, taskId),
-      onTaskEnded: () => journal.ended(key),
-      onResumed: () => this.logger.info("mcp.task_reattached", { tool, runId }),
-    };
+    return journalHooks(this.taskJournal, key, () => this.logger.info("mcp.task_reattached", { tool, runId }));
   }
 
   /**
@@ -399,9 +290,7 @@ export class McpClient {
     if (this.modern === undefined || !McpError.isInstance(e) || e.code !== ErrorCode.HeaderMismatch) throw e;
     this.tools.invalidate();
     if (!this.tools.isFresh) await this.refreshTools(options.signal);
-    const entry = this.tools.get(name);
-    if (entry !== undefined && !entry.availability.offered)
-      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    const entry = this.tools.forCall(name);
     const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
     const { headers: _old, ...rest } = options;
     return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
@@ -539,77 +428,11 @@ export class McpClient {
     return protocol;
   }
 
+  /** Every page of a list, or none when the capability map says the server has nothing to list. */
   private async listAll<T>(method: string, key: string, options: RequestOptions): Promise<T[]> {
     this.live(method);
     const decision = clientOutbound(this.config, this.serverCapabilities, method);
     if (decision.kind === "empty") return [];
-    const items: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
-      items.push(...((result[key] as T[] | undefined) ?? []));
-      const next = result.nextCursor;
-      if (typeof next !== "string" || next === "") return items;
-      if (seen.has(next)) throw new AgentdError("E_UPSTREAM", `${method}: the server repeated a pagination cursor`);
-      seen.add(next);
-      cursor = next;
-    }
-    throw new AgentdError("E_UPSTREAM", `${method}: more than ${MAX_PAGES} pages`);
-  }
-
-  private installHandlers(protocol: Protocol): void {
-    for (const [method, decide] of Object.entries(CLIENT_INBOUND)) {
-      const d = decide(this.config);
-      if (d.kind === "answer")
-        protocol.setRequestHandler(method, () => {
-          if (method === "roots/list") this.events.emit("rootsListed");
-          return d.result(this.roots);
-        });
-      else if (d.kind === "service") protocol.setRequestHandler(method, d.handler);
-    }
-    const on = (method: string, fn: (params: Record<string, unknown>) => void) => {
-      const item = Object.hasOwn(CLIENT_IGNORED_NOTIFICATIONS, method) ? CLIENT_IGNORED_NOTIFICATIONS[method] : undefined;
-      if (item && !isOn(this.config, item)) return;
-      protocol.setNotificationHandler(method, fn);
-    };
-    // Statelessly, change notifications count only on the active listen (stdio shares one channel).
-    const listened = (fn: (params: Record<string, unknown>) => void) => (p: Record<string, unknown>) => {
-      if (this.listens === undefined || this.listens.accepts(p)) fn(p);
-    };
-    on("notifications/subscriptions/acknowledged", (p) => this.listens?.acknowledged(p));
-    on(
-      "notifications/resources/updated",
-      listened((p) => {
-        this.cache.invalidate("resources/read", p.uri as string);
-        this.events.emit("resourceUpdated", { uri: p.uri as string });
-      }),
-    );
-    on(
-      "notifications/resources/list_changed",
-      listened(() => {
-        this.cache.invalidate("resources/list");
-        this.cache.invalidate("resources/templates/list");
-        this.events.emit("resourcesListChanged");
-      }),
-    );
-    on(
-      "notifications/tools/list_changed",
-      listened(() => {
-        this.cache.invalidate("tools/list");
-        this.tools.invalidate();
-        this.events.emit("toolsListChanged");
-      }),
-    );
-    on(
-      "notifications/prompts/list_changed",
-      listened(() => {
-        this.cache.invalidate("prompts/list");
-        this.events.emit("promptsListChanged");
-      }),
-    );
-    on("notifications/message", (p) =>
-      this.events.emit("log", { level: p.level as LoggingLevel, logger: p.logger as string | undefined, data: p.data }),
-    );
+    return collectPages<T>(method, key, (params) => this.request<Record<string, unknown>>(method, params, options));
   }
 }

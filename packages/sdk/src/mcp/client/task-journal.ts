@@ -39,3 +39,22 @@ export function canonicalJson(value: unknown): string {
       : v,
   );
 }
+
+/** The hooks a task-augmented call reports to the journal with: the task started before (if any), its start and its end. */
+export interface JournalHooks {
+  resumeTaskId?: string;
+  onTaskStarted: (taskId: string) => void;
+  onTaskEnded: () => void;
+  onResumed: () => void;
+}
+
+/** The journal hooks of the call named by `key`; `onResumed` is told when a task from before a restart is followed. */
+export function journalHooks(journal: TaskJournal, key: TaskCallKey, onResumed: () => void): JournalHooks {
+  const before = journal.find(key);
+  return {
+    resumeTaskId: before?.taskId,
+    onTaskStarted: (taskId) => journal.started(key, taskId),
+    onTaskEnded: () => journal.ended(key),
+    onResumed,
+  };
+}

@@ -6,6 +6,7 @@
  */
 import { validateJsonSchema } from "../../_internal/json-schema.ts";
 import type { Logger } from "../../log.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import type { CallToolResult, ServerCapabilities, Tool } from "../../wire/index.ts";
 import { toolAvailability, type CapabilityConfig } from "../capabilities.ts";
 import { paramHeaders, type ParamHeader, type ParamHeaders } from "../../wire/param-headers.ts";
@@ -69,6 +70,14 @@ export class ToolCatalog {
   /** The entry of `name`, if listed. */
   get(name: string): Entry | undefined {
     return this.entries.get(name);
+  }
+
+  /** The entry of `name` for a call (undefined when not listed: called blind); `E_CAPABILITY` when it is not offered. */
+  forCall(name: string): Entry | undefined {
+    const entry = this.entries.get(name);
+    if (entry && !entry.availability.offered)
+      throw new AgentdError("E_CAPABILITY", `tool "${name}" is unavailable: ${entry.availability.reason}`);
+    return entry;
   }
 
   /** Check a result against the tool's `outputSchema`; a mismatch becomes an `isError` result. */

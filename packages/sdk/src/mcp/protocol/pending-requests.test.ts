@@ -40,9 +40,10 @@ describe("outbound requests on one deadline timer", () => {
     const { protocol, raw } = await setup();
     const { log, watch } = outcomes();
     const t0 = performance.now();
-    const timeouts = { a: 120, b: 30, c: 90, d: 60, e: 30 };
+    // The answer must arrive before the first timeout: 300 ms leaves a loaded machine room for that round trip.
+    const timeouts = { a: 1200, b: 300, c: 900, d: 600, e: 300 };
     const sent = Object.entries(timeouts).map(([name, timeoutMs]) => watch(name, protocol.request("tools/list", undefined, { timeoutMs })));
-    const answered = watch("answered", protocol.request("tools/list", undefined, { timeoutMs: 60 }));
+    const answered = watch("answered", protocol.request("tools/list", undefined, { timeoutMs: 600 }));
     await raw.next((m) => m.method === "tools/list" && m.id === 5);
     await raw.respond(5, { tools: [] });
     await Promise.all([...sent, answered]);

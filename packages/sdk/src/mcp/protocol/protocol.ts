@@ -6,8 +6,11 @@
  *
  * It knows nothing about `initialize`: the client and the server session negotiate and then call
  * {@link Protocol.setRevision}. That keeps the stateless 2026-07-28 revision a codec away.
+ *
+ * Its pure parts (a request's `_meta`, progress updates, batch refusals) are protocol-messages.ts; the
+ * tables of requests in each direction are pending-requests.ts and inbound-requests.ts.
  */
-import type { FrameError, MessageExtra, SendOptions, Transport, TransportPeer } from "../../transport/types.ts";
+import type { FrameError, MessageExtra, Transport, TransportPeer } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import {
   classify,
@@ -36,15 +39,19 @@ import {
 import type { RegisteredNotification, SharedHandlers } from "./handler-table.ts";
 import { InboundRequests } from "./inbound-requests.ts";
 import { PendingRequests, type AbandonListener, type AbandonReason } from "./pending-requests.ts";
-import type {
-  HandlerOptions,
-  McpNotificationHandler,
-  NotificationOptions,
-  Progress,
-  ProgressToken,
-  McpRequestHandler,
-  RequestOptions,
-} from "./types.ts";
+import {
+  abandonText,
+  batchRefusal,
+  closedError,
+  connectionClosedError,
+  looksLikeResponse,
+  notificationRefusal,
+  progressUpdate,
+  requestSendOptions,
+  sendError,
+  withMeta,
+} from "./protocol-messages.ts";
+import type { HandlerOptions, McpNotificationHandler, NotificationOptions, McpRequestHandler, RequestOptions } from "./types.ts";
 
 /** How many abandoned request ids to remember, so their late responses are dropped quietly. */
 const RECENTLY_ABANDONED = 256;
@@ -242,16 +249,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     const outParams = withMeta(params, this.envelope, options.meta, progressToken);
     const promise = this.pending.add(id, method, options, progressToken);
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
-    const related = options.relatedRequestId;
     this.transport
-      .send(
-        requestMessage(id, method, outParams),
-        options.headers !== undefined
-          ? { relatedRequestId: related, headers: options.headers }
-          : related !== undefined
-            ? { relatedRequestId: related }
-            : UNRELATED,
-      )
+      .send(requestMessage(id, method, outParams), requestSendOptions(options))
       .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }
@@ -290,22 +289,12 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (reply) this.sendRaw(reply);
   }
 
-  /** Batches exist only in 2025-03-26; elsewhere the whole array is one invalid request. */
+  /** A batch: each message handled, the replies sent as one array (where the revision allows batches). */
   private async receiveBatch(messages: unknown[], extra?: MessageExtra): Promise<void> {
-    if (!this.codecValue.batches) {
-      this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
-      this.sendRaw(
-        errorResponse(
-          null,
-          ErrorCode.InvalidRequest,
-          `Invalid request: JSON-RPC batches are not supported in protocol revision ${this.revision}`,
-        ),
-      );
-      return;
-    }
-    if (messages.length === 0) {
-      this.sendRaw(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"));
-      return;
+    const refused = batchRefusal(this.codecValue, messages);
+    if (refused) {
+      if (!this.codecValue.batches) this.warnRepeated("mcp.invalid_message", { reason: "batch", revision: this.revision });
+      return this.sendRaw(refused);
     }
     const replies = await Promise.all(
       messages.map((m) => {
@@ -343,9 +332,7 @@ export class Protocol implements AbandonListener, TransportPeer {
 
   private receiveInvalid(value: unknown, id: RequestId | null, reason: string): JsonRpcErrorResponse {
     this.warnRepeated("mcp.invalid_message", { reason });
-    const looksLikeResponse =
-      typeof value === "object" && value !== null && !("method" in value) && ("result" in value || "error" in value);
-    if (looksLikeResponse) {
+    if (looksLikeResponse(value)) {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
       if (id !== null && this.pending.has(id))
@@ -363,25 +350,14 @@ export class Protocol implements AbandonListener, TransportPeer {
       return;
     }
     const params: Record<string, unknown> = rawParams ?? {};
-    if (!entry?.custom) {
-      if (!this.codecValue.knowsNotification(method)) {
-        this.logger.debug("mcp.notification_ignored", { method, reason: `not part of ${this.revision}` });
-        return;
-      }
-      const failed = this.codecValue.checkNotificationParams(method, rawParams);
-      if (failed) {
-        // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
-        this.warnRepeated("mcp.invalid_notification", { method, reason: failed.message });
-        return;
-      }
-    }
+    const refused = entry?.custom ? undefined : notificationRefusal(this.codecValue, method, rawParams);
+    // Spec (cancellation): malformed notifications SHOULD be ignored; there is no one to answer.
+    if (refused?.malformed) return this.warnRepeated("mcp.invalid_notification", { method, reason: refused.malformed });
+    if (refused) return this.logger.debug("mcp.notification_ignored", { method, reason: `not part of ${this.revision}` });
     if (method === "notifications/cancelled") this.inboundTable?.cancel(params.requestId as RequestId, params.reason);
     else if (method === "notifications/progress") {
-      const { progressToken, progress, total, message } = params as unknown as { progressToken: ProgressToken } & Progress;
-      const update: Progress = { progress };
-      if (total !== undefined) update.total = total;
-      if (message !== undefined) update.message = message;
-      if (!this.pending.progress(progressToken, update)) this.logger.debug("mcp.progress_unknown_token", { progressToken });
+      const { token, update } = progressUpdate(params);
+      if (!this.pending.progress(token, update)) this.logger.debug("mcp.progress_unknown_token", { progressToken: token });
     }
     if (!entry) return;
     try {
@@ -452,9 +428,7 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (abandoned.size > RECENTLY_ABANDONED) abandoned.delete(abandoned.values().next().value as RequestId);
     // Lifecycle spec: the initialize request MUST NOT be cancelled by clients.
     if (method === "initialize" || this.isClosed) return;
-    const text =
-      reason === "aborted" ? "request aborted by the caller" : reason === "ceiling" ? "maximum total time exceeded" : "request timed out";
-    this.notify("notifications/cancelled", { requestId: id, reason: text }).catch(() => {});
+    this.notify("notifications/cancelled", { requestId: id, reason: abandonText(reason) }).catch(() => {});
   }
 
   private handleClose(): void {
@@ -462,58 +436,11 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.isClosed = true;
     // The transport may know why (a stdio server exited: its code and last stderr lines): say that.
     const reason = this.transport.closeReason;
-    this.pendingTable?.rejectAll(() =>
-      reason
-        ? new AgentdError("E_CONNECTION_CLOSED", reason.message, { retryable: true, cause: reason })
-        : new AgentdError("E_CONNECTION_CLOSED", "connection closed before a response arrived", { retryable: true }),
-    );
+    this.pendingTable?.rejectAll(() => connectionClosedError(reason));
     this.unvalidated?.clear();
     this.inboundTable?.abortAll("connection closed");
     this.shared?.closed?.(this);
     this.repeats?.flush();
     this.emitter?.emit("close");
   }
-}
-
-/** The send options of a request sent on no one's behalf (shared: a request's path allocates no options). */
-const UNRELATED: SendOptions = Object.freeze({});
-
-/**
- * `params` with `_meta` merged from, by rising precedence, the envelope, the params' own `_meta`, the
- * request options' `meta` and the progress token; `params` itself when that adds nothing. The caller's
- * objects are never changed: a merge is a new object, and a lone `meta` is carried as it is (transports
- * serialise or clone what they send).
- */
-function withMeta(
-  params: Record<string, unknown> | undefined,
-  envelope: Record<string, unknown> | undefined,
-  extra: Record<string, unknown> | undefined,
-  progressToken: ProgressToken | undefined,
-): Record<string, unknown> | undefined {
-  if (envelope === undefined && extra === undefined && progressToken === undefined) return params;
-  const own = params?._meta as Record<string, unknown> | undefined;
-  let meta: Record<string, unknown>;
-  if (envelope === undefined && own === undefined && progressToken === undefined) {
-    if (isEmpty(extra!)) return params;
-    meta = extra!;
-  } else {
-    meta = { ...envelope, ...own, ...extra };
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    else if (isEmpty(meta)) return params;
-  }
-  return { ...params, _meta: meta };
-}
-
-function isEmpty(o: Record<string, unknown>): boolean {
-  for (const key in o) if (Object.hasOwn(o, key)) return false;
-  return true;
-}
-
-function closedError(method: string): AgentdError {
-  return new AgentdError("E_CONNECTION_CLOSED", `cannot send ${method}: connection is closed`, { retryable: true });
-}
-
-function sendError(method: string, e: unknown): unknown {
-  if (AgentdError.isInstance(e)) return e;
-  return new AgentdError("E_TRANSPORT", `failed to send ${method}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }

@@ -5,27 +5,25 @@
  * tool argument schemas). A session answers only what it declared: the gate refuses the rest with -32601,
  * exactly as if no handler were registered.
  *
- * Tools spec, "Error Handling": unknown tools are protocol errors (-32602); input validation failures and
- * the tool's own failures are tool execution errors (`isError: true`) the model can learn from.
+ * `tools/call`, the one with the most steps, is its own module (tool-call.ts).
  */
-import { validateJsonSchema } from "../../_internal/json-schema.ts";
 import { invalidParams, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
 import { SERVER_INBOUND } from "../capabilities.ts";
 import type { RegisteredNotification, RegisteredRequest, SharedHandlers } from "../protocol/handler-table.ts";
 import type { Protocol } from "../protocol/protocol.ts";
-import type { CallToolResult, CompleteResult } from "../../wire/index.ts";
+import type { CompleteResult } from "../../wire/index.ts";
 import { paginate } from "./pagination.ts";
-import type { Completers } from "./registry.ts";
+import type { Completers, Registry } from "./registry.ts";
 import type { McpServer } from "./server.ts";
 import { resourceNotFound, type ServerSession } from "./session.ts";
 import { discoverResult, statelessResult } from "./stateless-2026-07-28.ts";
 import { InputRequiredSignal, inputRequiredResult } from "./input-required.ts";
 import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.ts";
-import type { McpRequestHandler } from "../protocol/types.ts";
-import { taskMethodHandlers, taskMode, type TaskCall } from "./tasks.ts";
-import { createTaskResult, detailedTask, handleExtensionTaskRequest, extensionTaskMode, requestDeclaresTasks } from "./tasks-extension.ts";
-import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
+import type { McpRequestHandler, RequestContext } from "../protocol/types.ts";
+import { taskMethodHandlers } from "./tasks.ts";
+import { callTool } from "./tool-call.ts";
+import { handleExtensionTaskRequest } from "./tasks-extension.ts";
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETIONS = 100;
@@ -68,167 +66,90 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
 /** The handlers of the client→server methods after initialize (those in the capability map's table). */
 function methodHandlers(server: McpServer): Record<string, McpRequestHandler> {
   const reg = server.registry;
-  const pageSize = server.options.pageSize;
-  const cursorOf = (p: Record<string, unknown>) => (typeof p.cursor === "string" ? p.cursor : undefined);
-  const listed = <T>(key: string, items: T[], p: Record<string, unknown>) => {
-    const { page, nextCursor } = paginate(items, cursorOf(p), pageSize);
-    return nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor };
-  };
-
+  const listed = <T>(key: string, entries: Map<string, { definition: T }>, p: Record<string, unknown>) =>
+    listPage(
+      key,
+      [...entries.values()].map((e) => e.definition),
+      p,
+      server.options.pageSize,
+    );
   return {
-    "tools/list": (p) =>
-      listed(
-        "tools",
-        [...reg.tools.values()].map((e) => e.definition),
-        p,
-      ),
-
-    "tools/call": async (p, ctx, peer) => {
-      const session = sessionOf(peer);
-      const name = p.name as string;
-      const entry = reg.tools.get(name);
-      if (!entry) throw invalidParams(`Unknown tool: ${name}`);
-      const args = (p.arguments ?? {}) as Record<string, unknown>;
-      // Tasks spec: a receiver that does not declare tasks processes the request normally, ignoring `task`.
-      // Statelessly (tasks extension) the server decides per request, within what the request declared.
-      const modern = session.modern;
-      const declared = modern ? hasTasksExtension(session.declared) : session.declared.tasks?.requests?.tools?.call !== undefined;
-      const receiver = declared ? server.options.tasks : undefined;
-      const asTask = !receiver
-        ? false
-        : modern
-          ? extensionTaskMode(entry.definition, requestDeclaresTasks(ctx)) === "task"
-          : taskMode(entry.definition, p.task !== undefined && p.task !== null) === "task";
-      const check = validateJsonSchema(entry.definition.inputSchema, args);
-      if (!check.valid) return toolError(`Invalid arguments for tool ${name}: ${check.errors.join("; ")}`);
-      if (receiver && asTask) {
-        const ttl = modern ? undefined : (p.task as { ttl?: unknown }).ttl;
-        const call: TaskCall = {
-          tool: name,
-          ctx,
-          args,
-          ttl: typeof ttl === "number" ? ttl : undefined,
-          run: async (signal, retained) => {
-            try {
-              return await entry.handler(retained ?? args, { ...session.context(ctx, p), signal });
-            } catch (e) {
-              if (McpError.isInstance(e)) throw e;
-              return toolError(e instanceof Error ? e.message : String(e));
-            }
-          },
-          // Statelessly a task's news goes to whichever listen follows it (any connection of the caller).
-          notify: modern
-            ? async (_method, params) =>
-                server.taskChanged(params.taskId as string, () => detailedTask(receiver.detail!(params.taskId as string, ctx)))
-            : (method, params) => session.notify(method, params),
-        };
-        const task = receiver.create(call);
-        return modern ? createTaskResult(task) : { task };
-      }
-      let result: CallToolResult;
-      try {
-        result = await entry.handler(args, session.context(ctx, p));
-      } catch (e) {
-        if (McpError.isInstance(e) || InputRequiredSignal.isInstance(e)) throw e;
-        return toolError(e instanceof Error ? e.message : String(e));
-      }
-      const schema = entry.definition.outputSchema;
-      if (schema && entry.options.validateOutput !== false && result.isError !== true) {
-        const out = result.structuredContent === undefined ? undefined : validateJsonSchema(schema, result.structuredContent);
-        if (!out?.valid) {
-          server.logger.warn("mcp.tool_output_invalid", { tool: name });
-          const why = out ? out.errors.join("; ") : "no structuredContent";
-          return toolError(`tool ${name} produced output that does not match its outputSchema: ${why}`);
-        }
-      }
-      return result;
-    },
-
-    "resources/list": (p) =>
-      listed(
-        "resources",
-        [...reg.resources.values()].map((e) => e.definition),
-        p,
-      ),
-
-    "resources/templates/list": (p) =>
-      listed(
-        "resourceTemplates",
-        [...reg.templates.values()].map((e) => e.definition),
-        p,
-      ),
-
-    "resources/read": async (p, ctx, peer) => {
-      const session = sessionOf(peer);
-      const uri = p.uri as string;
-      const fixed = reg.resources.get(uri);
-      if (fixed) return fixed.read(uri, session.context(ctx, p));
-      for (const t of reg.templates.values()) {
-        const vars = t.compiled.match(uri);
-        if (vars) return t.read(uri, vars, session.context(ctx, p));
-      }
-      // 2026-07-28 retired -32002 for -32602 (basic spec, "Error Codes").
-      throw session.modern ? new McpError(ErrorCode.InvalidParams, "Resource not found", { uri }) : resourceNotFound(uri);
-    },
-
+    "tools/list": (p) => listed("tools", reg.tools, p),
+    "tools/call": (p, ctx, peer) => callTool(server, sessionOf(peer), p, ctx),
+    "resources/list": (p) => listed("resources", reg.resources, p),
+    "resources/templates/list": (p) => listed("resourceTemplates", reg.templates, p),
+    "resources/read": (p, ctx, peer) => readResource(reg, sessionOf(peer), p, ctx),
     "resources/subscribe": (p, _ctx, peer) => {
       sessionOf(peer).subscribe(p.uri as string);
       return {};
     },
-
     "resources/unsubscribe": (p, _ctx, peer) => {
       sessionOf(peer).unsubscribe(p.uri as string);
       return {};
     },
-
-    "prompts/list": (p) =>
-      listed(
-        "prompts",
-        [...reg.prompts.values()].map((e) => e.definition),
-        p,
-      ),
-
-    "prompts/get": async (p, ctx, peer) => {
-      const session = sessionOf(peer);
-      const name = p.name as string;
-      const entry = reg.prompts.get(name);
-      if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
-      const args = (p.arguments ?? {}) as Record<string, string>;
-      for (const a of entry.definition.arguments ?? [])
-        if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
-      return entry.get(args, session.context(ctx, p));
-    },
-
-    "completion/complete": async (p) => {
-      const ref = p.ref as { type: string; name?: string; uri?: string };
-      const argument = p.argument as { name: string; value: string };
-      const context = { arguments: (p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {} };
-      let completers: Completers;
-      if (ref.type === "ref/prompt") {
-        const entry = reg.prompts.get(ref.name ?? "");
-        if (!entry) throw invalidParams(`Unknown prompt: ${ref.name}`);
-        completers = entry.complete;
-      } else {
-        const entry = reg.templates.get(ref.uri ?? "");
-        if (!entry) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-        completers = entry.complete;
-      }
-      const complete = completers[argument.name];
-      const values = complete ? await complete(argument.value, context) : [];
-      const completion: CompleteResult["completion"] =
-        values.length > MAX_COMPLETIONS
-          ? { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true }
-          : { values, total: values.length, hasMore: false };
-      return { completion };
-    },
-
+    "prompts/list": (p) => listed("prompts", reg.prompts, p),
+    "prompts/get": (p, ctx, peer) => getPrompt(reg, sessionOf(peer), p, ctx),
+    "completion/complete": (p) => complete(reg, p),
     ...revisionTaskHandlers(server),
-
     "logging/setLevel": (p, _ctx, peer) => {
       sessionOf(peer).logLevel = p.level as ServerSession["logLevel"];
       return {};
     },
   };
+}
+
+/** One page of a list, `nextCursor` only when there is more. */
+function listPage<T>(key: string, items: T[], p: Record<string, unknown>, pageSize: number): Record<string, unknown> {
+  const { page, nextCursor } = paginate(items, typeof p.cursor === "string" ? p.cursor : undefined, pageSize);
+  return nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor };
+}
+
+/** `resources/read`: a fixed resource by its URI, else the first template that matches it. */
+async function readResource(reg: Registry, session: ServerSession, p: Record<string, unknown>, ctx: RequestContext) {
+  const uri = p.uri as string;
+  const fixed = reg.resources.get(uri);
+  if (fixed) return fixed.read(uri, session.context(ctx, p));
+  for (const t of reg.templates.values()) {
+    const vars = t.compiled.match(uri);
+    if (vars) return t.read(uri, vars, session.context(ctx, p));
+  }
+  // 2026-07-28 retired -32002 for -32602 (basic spec, "Error Codes").
+  throw session.modern ? new McpError(ErrorCode.InvalidParams, "Resource not found", { uri }) : resourceNotFound(uri);
+}
+
+/** `prompts/get`: the prompt by name, its required arguments checked. */
+async function getPrompt(reg: Registry, session: ServerSession, p: Record<string, unknown>, ctx: RequestContext) {
+  const name = p.name as string;
+  const entry = reg.prompts.get(name);
+  if (!entry) throw invalidParams(`Unknown prompt: ${name}`);
+  const args = (p.arguments ?? {}) as Record<string, string>;
+  for (const a of entry.definition.arguments ?? [])
+    if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
+  return entry.get(args, session.context(ctx, p));
+}
+
+/** `completion/complete`: the completer of a prompt's or a template's argument, capped at the spec's 100 values. */
+async function complete(reg: Registry, p: Record<string, unknown>): Promise<CompleteResult> {
+  const ref = p.ref as { type: string; name?: string; uri?: string };
+  const argument = p.argument as { name: string; value: string };
+  const context = { arguments: (p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {} };
+  let completers: Completers;
+  if (ref.type === "ref/prompt") {
+    const entry = reg.prompts.get(ref.name ?? "");
+    if (!entry) throw invalidParams(`Unknown prompt: ${ref.name}`);
+    completers = entry.complete;
+  } else {
+    const entry = reg.templates.get(ref.uri ?? "");
+    if (!entry) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    completers = entry.complete;
+  }
+  const completer = completers[argument.name];
+  const values = completer ? await completer(argument.value, context) : [];
+  const completion: CompleteResult["completion"] =
+    values.length > MAX_COMPLETIONS
+      ? { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true }
+      : { values, total: values.length, hasMore: false };
+  return { completion };
 }
 
 /** The `tasks/*` handlers: 2025-11-25's over the task store, or the tasks extension's translation of them statelessly. */
@@ -260,8 +181,4 @@ function askingForInput(handler: McpRequestHandler): McpRequestHandler {
       throw e;
     }
   };
-}
-
-function toolError(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
 }

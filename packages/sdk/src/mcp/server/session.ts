@@ -7,7 +7,8 @@
  * capability map derives from the server's registrations at that moment, and answers exactly those
  * capabilities' methods (anything else is -32601). Its handlers are the server's shared table
  * (`handlers.ts`); everything per session is created on first use, since an idle session of a
- * Streamable HTTP server should cost little more than its connection.
+ * Streamable HTTP server should cost little more than its connection. A stateless session's listens are
+ * session-listens.ts.
  */
 import type { Transport } from "../../transport/types.ts";
 import { invalidRequest, McpError } from "../../wire/errors.ts";
@@ -30,18 +31,10 @@ import { serverEmitsNotifications } from "../capabilities.ts";
 import { Emitter, listenerErrorReporter } from "../protocol/emitter.ts";
 import { Protocol } from "../protocol/protocol.ts";
 import { inputRequestBridge } from "./input-required.ts";
-import {
-  acknowledgedFilter,
-  checkStatelessVersion,
-  listensToList,
-  requestedVersion,
-  requestLogLevel,
-  subscriptionMeta,
-  type Listen,
-} from "./stateless-2026-07-28.ts";
+import { checkStatelessVersion, requestedVersion, requestLogLevel } from "./stateless-2026-07-28.ts";
+import { SessionListens } from "./session-listens.ts";
+import { sharedClientInfo } from "./shared-client-info.ts";
 import type { McpServer } from "./server.ts";
-import { detailedTask, followableTasks, requestDeclaresTasks, tasksExtensionRequired } from "./tasks-extension.ts";
-import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
 import type { NotificationOptions, RequestContext, RequestOptions } from "../protocol/types.ts";
 
 /** RFC 5424 severities in MCP's order, lowest first. */
@@ -68,28 +61,6 @@ export interface ServerSessionEvents {
 /** No capabilities (shared, frozen). */
 const NO_CAPABILITIES: Readonly<Record<string, never>> = Object.freeze({});
 
-/**
- * The last client identity seen, frozen and shared: thousands of sessions from one client program then
- * hold one object instead of a copy each. Only identities of plain string fields are shared.
- */
-let lastClientInfo: Implementation | undefined;
-
-/** `info`, or an equal identity already held by another session. */
-function sharedClientInfo(info: Implementation | undefined): Implementation | undefined {
-  if (typeof info !== "object" || info === null) return info;
-  const last = lastClientInfo;
-  const keys = Object.keys(info);
-  if (!keys.every((k) => typeof (info as unknown as Record<string, unknown>)[k] === "string")) return info;
-  if (
-    last &&
-    keys.length === Object.keys(last).length &&
-    keys.every((k) => (last as unknown as Record<string, unknown>)[k] === (info as unknown as Record<string, unknown>)[k])
-  )
-    return last;
-  lastClientInfo = Object.freeze(info);
-  return info;
-}
-
 /** Nothing subscribed (shared by every session that never subscribes). */
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
@@ -108,8 +79,8 @@ export class ServerSession {
   declare private subscribed: Set<string> | undefined;
   /** Set when the first request carried modern `_meta` (2026-07-28): every request then stands alone. */
   declare private statelessRevision: StatelessRevision | undefined;
-  /** Open `subscriptions/listen` requests (modern sessions), by request id. */
-  declare private listening: Map<RequestId, Listen & { end(): void }> | undefined;
+  /** Open `subscriptions/listen` requests (modern sessions). */
+  declare private listening: SessionListens | undefined;
 
   constructor(
     readonly server: McpServer,
@@ -274,96 +245,35 @@ export class ServerSession {
     await this.notify("notifications/message", params, { relatedRequestId: ctx.requestId }).catch(() => {});
   }
 
-  /**
-   * `subscriptions/listen`: acknowledge the honoured part of the filter first (nothing of the subscription may
-   * precede it), then keep the request open until the client cancels it or {@link endListens} ends it.
-   */
+  /** `subscriptions/listen` (stateless sessions): see {@link SessionListens.listen}. */
   listen(asked: SubscriptionFilter, ctx: RequestContext): Promise<Record<string, unknown>> {
-    const id = ctx.requestId;
-    const filter = acknowledgedFilter(asked, this.declared);
-    // Tasks extension: task ids need the extension declared on this request; only the caller's own are followed.
-    if (asked.taskIds !== undefined && asked.taskIds.length > 0) {
-      if (!requestDeclaresTasks(ctx)) return Promise.reject(tasksExtensionRequired("subscribing to task status"));
-      if (hasTasksExtension(this.declared)) filter.taskIds = followableTasks(this.server.options.tasks, asked.taskIds, ctx);
-    }
-    this.notify(
-      "notifications/subscriptions/acknowledged",
-      { _meta: subscriptionMeta(id), notifications: filter },
-      { relatedRequestId: id },
-    ).catch(() => {});
-    // Each followed task's state now: a task that settled before the listen opened is not missed.
-    for (const taskId of filter.taskIds ?? []) {
-      const detail = this.server.options.tasks?.detail?.(taskId, ctx);
-      if (detail) this.sendTask(id, detailedTask(detail));
-    }
-    const listens = (this.listening ??= new Map());
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        listens.delete(id);
-        reject(ctx.signal.reason);
-      };
-      listens.set(id, {
-        id,
-        filter,
-        uris: new Set(filter.resourceSubscriptions ?? []),
-        taskIds: filter.taskIds && new Set(filter.taskIds),
-        end: () => {
-          ctx.signal.removeEventListener("abort", onAbort);
-          listens.delete(id);
-          resolve({ _meta: subscriptionMeta(id) });
-        },
-      });
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-    });
+    return (this.listening ??= new SessionListens(this)).listen(asked, ctx);
   }
 
   /** End every open listen gracefully: its response says the subscription closed on purpose (subscriptions spec). Returns how many. */
   endListens(): number {
-    const open = [...(this.listening?.values() ?? [])];
-    for (const l of open) l.end();
-    return open.length;
+    return this.listening?.endAll() ?? 0;
   }
 
   /** `notifications/resources/updated` for `uri`, to a subscribed client (or each listen that asked for it). */
   async resourceUpdated(uri: string): Promise<void> {
     if (this.closed) return;
-    if (this.statelessRevision === undefined) {
-      if (this.subscribed?.has(uri)) await this.notify("notifications/resources/updated", { uri }).catch(() => {});
-      return;
-    }
-    const sends: Promise<void>[] = [];
-    for (const l of this.listening?.values() ?? [])
-      if (l.uris.has(uri))
-        sends.push(
-          this.notify("notifications/resources/updated", { _meta: subscriptionMeta(l.id), uri }, { relatedRequestId: l.id }).catch(
-            () => {},
-          ),
-        );
-    await Promise.all(sends);
+    if (this.statelessRevision !== undefined) return this.listening?.resourceUpdated(uri);
+    if (this.subscribed?.has(uri)) await this.notify("notifications/resources/updated", { uri }).catch(() => {});
   }
 
   /** `notifications/tasks` to each listen following `taskId` (its detail made once, only if one follows). */
   taskChanged(taskId: string, detail: () => Record<string, unknown>): void {
     if (this.closed || this.statelessRevision === undefined) return;
-    let params: Record<string, unknown> | undefined;
-    for (const l of this.listening?.values() ?? []) if (l.taskIds?.has(taskId)) this.sendTask(l.id, (params ??= detail()));
-  }
-
-  private sendTask(listen: RequestId, task: Record<string, unknown>): void {
-    this.notify("notifications/tasks", { ...task, _meta: subscriptionMeta(listen) }, { relatedRequestId: listen }).catch(() => {});
+    this.listening?.taskChanged(taskId, detail);
   }
 
   /** `notifications/<kind>/list_changed`, if this client was told it would get them (or a listen asked). */
   listChanged(kind: "tools" | "prompts" | "resources"): void {
     if (this.closed) return;
-    if (this.statelessRevision === undefined) {
-      const declared = this.declaredCaps?.[kind] as { listChanged?: boolean } | undefined;
-      if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`).catch(() => {});
-      return;
-    }
-    for (const l of this.listening?.values() ?? [])
-      if (listensToList(l, kind))
-        this.notify(`notifications/${kind}/list_changed`, { _meta: subscriptionMeta(l.id) }, { relatedRequestId: l.id }).catch(() => {});
+    if (this.statelessRevision !== undefined) return this.listening?.listChanged(kind);
+    const declared = this.declaredCaps?.[kind] as { listChanged?: boolean } | undefined;
+    if (declared?.listChanged) this.notify(`notifications/${kind}/list_changed`).catch(() => {});
   }
 
   /** @internal `resources/subscribe`. */

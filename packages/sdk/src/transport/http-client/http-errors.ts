@@ -2,6 +2,7 @@
  * Turning HTTP failures of an MCP endpoint into local errors a caller can act on: credentials rejected,
  * session expired, or a plain transport failure. Messages name the server, never a header value.
  */
+import { readBodyPrefix } from "../../_internal/bounded-body.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 const DETAIL_BYTES = 2048;
@@ -15,22 +16,8 @@ export const mediaType = (contentType: string | null): string => (contentType ??
  * the text. Reads at most 2 KiB, and masks any configured header value the server may have echoed.
  */
 export async function readErrorDetail(response: Response, secrets: readonly string[]): Promise<string | undefined> {
-  let text = "";
-  try {
-    const reader = response.body?.getReader();
-    if (!reader) return undefined;
-    const decoder = new TextDecoder();
-    let bytes = 0;
-    while (bytes < DETAIL_BYTES) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-    await reader.cancel().catch(() => {});
-  } catch {
-    return undefined;
-  }
+  const text = await readBodyPrefix(response, DETAIL_BYTES);
+  if (text === "") return undefined;
   let detail = text.trim();
   try {
     const body = JSON.parse(detail) as { error?: { message?: unknown } };
@@ -96,4 +83,14 @@ export function networkError(name: string, httpMethod: string, cause: unknown): 
     retryable: true,
     data: { server: name },
   });
+}
+
+/** A DELETE of the session: done when it succeeded or the server has none to end (405, 404); else the error. */
+export async function checkDeleteAnswer(response: Response, serverName: string, secrets: readonly string[]): Promise<void> {
+  if (response.ok || response.status === 405 || response.status === 404) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  if (response.status === 401 || response.status === 403) throw unauthorizedError(serverName, response.status);
+  throw httpError(serverName, "DELETE", response.status, await readErrorDetail(response, secrets));
 }

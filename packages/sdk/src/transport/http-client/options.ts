@@ -1,7 +1,9 @@
 /**
- * Options of the Streamable HTTP client transport, their defaults, and the reconnect delay rule.
+ * Options of the Streamable HTTP client transport, their defaults, the reconnect delay rule, and the checks
+ * made of them when a transport is built (the endpoint's scheme, the header values to mask).
  */
 import { backoffDelay } from "../../_internal/backoff.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import type { Logger } from "../../log.ts";
 import type { HttpAuthProvider } from "./auth-provider.ts";
 
@@ -91,4 +93,19 @@ export function reconnectDelay(
     { initialDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs, factor: policy.growFactor, jitter: "equal" },
     random,
   );
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
+
+/** Refuse an endpoint that is not http(s), or plain http:// anywhere but loopback (a token would travel in clear). */
+export function checkEndpointUrl(url: URL, name: string): void {
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new AgentdError("E_CONFIG_INVALID", `MCP server '${name}': the URL must be http(s), not ${url.protocol}`);
+  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname))
+    throw new AgentdError("E_CONFIG_INVALID", `MCP server '${name}': plain http:// is allowed only on loopback; use https://`);
+}
+
+/** What error details must never show: whole header values, and long words of them (the token of "Bearer <token>"). */
+export function headerSecrets(headers: Record<string, string>): string[] {
+  return Object.values(headers).flatMap((v) => [v, ...v.split(/\s+/).filter((w) => w.length >= 8)]);
 }

@@ -50,3 +50,22 @@ export async function readErrorAnswer(response: Response, requestId: RequestId, 
     return undefined;
   }
 }
+
+/**
+ * A refused POST's body as the request's answer, or undefined. A stateless server answers refusals
+ * (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error for the request: the protocol layer decides
+ * what it means (the era probe reads it). One that speaks only stateless revisions refuses `initialize` so
+ * too (-32022 listing them, with 400): the client then connects with one of those.
+ */
+export async function refusalAnswer(
+  response: Response,
+  requestId: RequestId | undefined,
+  isInitialize: boolean,
+  revision: string | undefined,
+  maxBytes: number,
+  serverName: string,
+): Promise<unknown> {
+  if (response.ok || requestId === undefined) return undefined;
+  if (!isStatelessRevision(revision) && !(isInitialize && response.status === 400)) return undefined;
+  return readErrorAnswer(response, requestId, maxBytes, serverName);
+}

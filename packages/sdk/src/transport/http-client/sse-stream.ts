@@ -40,6 +40,19 @@ export interface StreamHost {
   finished(stream: SseStream, lost?: Error): void;
 }
 
+/** How re-opening has gone since the stream last delivered: failed attempts, empty connections, the last failure. */
+interface Tries {
+  failures: number;
+  /** Consecutive connections that ended soon with nothing in them. */
+  empty: number;
+  lastFailure: Error | undefined;
+}
+
+/** The stream ends now; `lost` is the error that loses its request, if any. */
+interface Ending {
+  lost?: Error;
+}
+
 /** Where a stream is: `open` means a connection is delivering events. */
 export type SseStreamState = "connecting" | "open" | "reconnecting" | "ended";
 
@@ -84,87 +97,112 @@ export class SseStream {
   /** Consume `first` (a POST's SSE response) if given, else open by GET; keep going until done. */
   async run(first?: Response, resumeFrom?: string): Promise<void> {
     const signal = this.ctrl.signal;
-    const policy = this.host.reconnect;
     this.lastEventId = resumeFrom;
+    const tries: Tries = { failures: 0, empty: 0, lastFailure: undefined };
     let response = first;
-    const maxEmpty = policy.maxEmptyStreams ?? DEFAULT_MAX_EMPTY_STREAMS;
-    let failures = 0;
-    let empty = 0; // consecutive connections that ended soon with nothing in them
-    let lastFailure: Error | undefined;
     let initial = first === undefined;
     for (;;) {
       if (signal.aborted) return this.end();
       if (response) {
-        failures = 0;
-        this.setState("open");
-        const cursor = this.lastEventId;
-        const openedAt = performance.now();
-        this.delivered = false;
-        await this.consume(response);
+        tries.failures = 0;
+        const ended = await this.readConnection(response, tries);
         response = undefined;
-        // A server that ends every stream at once with nothing in it (and `retry: 0`) would be re-requested
-        // in a tight loop. Progress (a message, a new event id) resets the count, and so does a connection
-        // that stayed open as long as our longest backoff (a quiet stream an idle proxy cut is healthy).
-        const progressed = this.delivered || this.lastEventId !== cursor;
-        empty = progressed || performance.now() - openedAt >= policy.maxDelayMs ? 0 : empty + 1;
-        if (this.responded || signal.aborted) return this.end();
-        // The stream ended without the response after dropping an oversized event: that was the response.
-        // Fail the request now, naming the limit, rather than resume (a replay would drop it again) or wait.
-        if (this.overflow) return this.end(this.overflow);
-        if (this.kind === "post" && this.lastEventId === undefined) {
-          return this.end(this.lost("the response stream ended early and carried no event id to resume from"));
-        }
-        this.host.logger.debug("mcp.http.stream.broken", { kind: this.kind });
+        if (ended) return this.end(ended.lost);
       }
       if (!initial) {
-        if (failures >= policy.maxRetries) {
-          const why = lastFailure ? ` (last: ${lastFailure.message})` : "";
-          const error = this.lost(
-            `could not re-open the ${this.kind === "get" ? "server-push" : "response"} stream after ${failures} attempts${why}`,
-          );
-          this.host.error(error);
-          return this.end(error);
-        }
-        if (empty >= maxEmpty) {
-          const what = this.kind === "get" ? "server-push" : "response";
-          const error = this.lost(`the ${what} stream ended ${empty} times in a row without sending anything`);
-          this.host.error(error);
-          return this.end(error);
-        }
-        this.setState("reconnecting");
-        // After empty streams, back off as after failures, on top of whatever `retry` the server asked for.
-        const backoff = empty > 0 ? reconnectDelay(empty - 1, policy, undefined) : 0;
-        await sleep(Math.max(reconnectDelay(failures, policy, this.retryMs), backoff), signal);
-        if (signal.aborted) return this.end();
-        failures++;
+        const ended = await this.waitToReconnect(tries);
+        if (ended) return this.end(ended.lost);
       }
       initial = false;
-      let res: Response;
-      try {
-        res = await this.host.openGet(this.lastEventId, signal);
-      } catch (e) {
-        if (signal.aborted) return this.end();
-        if (AgentdError.isInstance(e) && !e.retryable) {
-          this.host.error(e); // e.g. a redirect to another origin: retrying cannot help
-          return this.end(e);
-        }
-        lastFailure = networkError(this.host.name, "GET", e);
-        continue;
-      }
-      if (!res.ok) {
-        const verdict = await this.host.rejected(res, this);
-        if (verdict !== "retry") return this.end(verdict);
-        lastFailure = new Error(`HTTP ${res.status}`);
-        continue;
-      }
-      if (mediaType(res.headers.get("content-type")) !== "text/event-stream" || !res.body) {
-        await res.body?.cancel().catch(() => {});
-        const error = new AgentdError("E_TRANSPORT", `MCP server '${this.host.name}' answered GET without an event stream`);
-        this.host.error(error);
-        return this.end(this.lost(error.message, error));
-      }
-      response = res;
+      const opened = await this.reopen(tries);
+      if (opened && "response" in opened) response = opened.response;
+      else if (opened) return this.end(opened.lost);
     }
+  }
+
+  /**
+   * Read one connection to its end; whether the stream ends there (answered, aborted, or unable to resume),
+   * with the error that loses its request. Undefined: the connection broke and the stream reconnects.
+   */
+  private async readConnection(response: Response, tries: Tries): Promise<Ending | undefined> {
+    this.setState("open");
+    const cursor = this.lastEventId;
+    const openedAt = performance.now();
+    this.delivered = false;
+    await this.consume(response);
+    // A server that ends every stream at once with nothing in it (and `retry: 0`) would be re-requested
+    // in a tight loop. Progress (a message, a new event id) resets the count, and so does a connection
+    // that stayed open as long as our longest backoff (a quiet stream an idle proxy cut is healthy).
+    const progressed = this.delivered || this.lastEventId !== cursor;
+    tries.empty = progressed || performance.now() - openedAt >= this.host.reconnect.maxDelayMs ? 0 : tries.empty + 1;
+    if (this.responded || this.ctrl.signal.aborted) return {};
+    // The stream ended without the response after dropping an oversized event: that was the response.
+    // Fail the request now, naming the limit, rather than resume (a replay would drop it again) or wait.
+    if (this.overflow) return { lost: this.overflow };
+    if (this.kind === "post" && this.lastEventId === undefined)
+      return { lost: this.lost("the response stream ended early and carried no event id to resume from") };
+    this.host.logger.debug("mcp.http.stream.broken", { kind: this.kind });
+    return undefined;
+  }
+
+  /**
+   * Wait before re-opening — the server's `retry` or our backoff, longer after empty streams — unless the
+   * stream has failed or come back empty too often (then it ends, reported), or is aborted meanwhile.
+   */
+  private async waitToReconnect(tries: Tries): Promise<Ending | undefined> {
+    const policy = this.host.reconnect;
+    const what = this.kind === "get" ? "server-push" : "response";
+    if (tries.failures >= policy.maxRetries) {
+      const why = tries.lastFailure ? ` (last: ${tries.lastFailure.message})` : "";
+      const error = this.lost(`could not re-open the ${what} stream after ${tries.failures} attempts${why}`);
+      this.host.error(error);
+      return { lost: error };
+    }
+    if (tries.empty >= (policy.maxEmptyStreams ?? DEFAULT_MAX_EMPTY_STREAMS)) {
+      const error = this.lost(`the ${what} stream ended ${tries.empty} times in a row without sending anything`);
+      this.host.error(error);
+      return { lost: error };
+    }
+    this.setState("reconnecting");
+    // After empty streams, back off as after failures, on top of whatever `retry` the server asked for.
+    const backoff = tries.empty > 0 ? reconnectDelay(tries.empty - 1, policy, undefined) : 0;
+    await sleep(Math.max(reconnectDelay(tries.failures, policy, this.retryMs), backoff), this.ctrl.signal);
+    if (this.ctrl.signal.aborted) return {};
+    tries.failures++;
+    return undefined;
+  }
+
+  /**
+   * GET the stream again (with `Last-Event-ID`): the event stream to read, an ending (aborted, refused for
+   * good, or not an event stream), or undefined after a failure worth retrying (noted in `tries`).
+   */
+  private async reopen(tries: Tries): Promise<{ response: Response } | Ending | undefined> {
+    const signal = this.ctrl.signal;
+    let res: Response;
+    try {
+      res = await this.host.openGet(this.lastEventId, signal);
+    } catch (e) {
+      if (signal.aborted) return {};
+      if (AgentdError.isInstance(e) && !e.retryable) {
+        this.host.error(e); // e.g. a redirect to another origin: retrying cannot help
+        return { lost: e };
+      }
+      tries.lastFailure = networkError(this.host.name, "GET", e);
+      return undefined;
+    }
+    if (!res.ok) {
+      const verdict = await this.host.rejected(res, this);
+      if (verdict !== "retry") return { lost: verdict };
+      tries.lastFailure = new Error(`HTTP ${res.status}`);
+      return undefined;
+    }
+    if (mediaType(res.headers.get("content-type")) !== "text/event-stream" || !res.body) {
+      await res.body?.cancel().catch(() => {});
+      const error = new AgentdError("E_TRANSPORT", `MCP server '${this.host.name}' answered GET without an event stream`);
+      this.host.error(error);
+      return { lost: this.lost(error.message, error) };
+    }
+    return { response: res };
   }
 
   private lost(why: string, cause?: Error): AgentdError {

@@ -26,6 +26,9 @@
  *
  * The 2024-11-05 HTTP+SSE transport is never spoken: a server that only speaks it is detected at
  * `initialize` and refused with a clear error.
+ *
+ * Beside it: the SSE streams (sse-stream.ts), the GET stream's state (get-stream-slot.ts), the bearer
+ * token and its challenges (auth-provider.ts), the endpoint and header checks (options.ts).
  */
 import type { Logger } from "../../log.ts";
 import { nullLogger } from "../../log.ts";
@@ -34,9 +37,11 @@ import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import { AgentdError, parseError } from "../../wire/errors.ts";
 import { ErrorCode, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
 import { DEFAULT_MAX_FRAME_BYTES, type FrameError, type MessageExtra, type SendOptions, type Transport } from "../types.ts";
-import { type HttpAuthProvider, MAX_AUTH_ROUNDS } from "./auth-provider.ts";
+import { authorize, fetchAuthorized, type HttpAuthProvider } from "./auth-provider.ts";
+import { GetStreamSlot, type GetStreamState } from "./get-stream-slot.ts";
 import { fetchSameOrigin } from "./fetch-same-origin.ts";
 import {
+  checkDeleteAnswer,
   httpError,
   isSessionLoss,
   mediaType,
@@ -46,20 +51,17 @@ import {
   unauthorizedError,
 } from "./http-errors.ts";
 import { isSseTransportServer, SSE_FALLBACK_STATUSES, sseTransportError } from "./probe-2024-11-05-sse.ts";
-import { DEFAULT_RECONNECT, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
+import { checkEndpointUrl, DEFAULT_RECONNECT, headerSecrets, type ReconnectOptions, type StreamableHttpClientOptions } from "./options.ts";
 import { readJsonMessages } from "./read-body.ts";
-import { requestHeaders } from "./request-headers.ts";
-import { mirrorRequestHeaders, readErrorAnswer } from "./requests-2026-07-28.ts";
-import { isStatelessRevision } from "../../wire/codec.ts";
+import { cancelledRequestId, type Outgoing, outgoing } from "./outgoing-message.ts";
+import { assignedSessionId, requestHeaders } from "./request-headers.ts";
+import { mirrorRequestHeaders, refusalAnswer } from "./requests-2026-07-28.ts";
 import { SseStream, type StreamHost } from "./sse-stream.ts";
 
-/** Where the standalone GET (server-push) stream is. */
-export type GetStreamState = "off" | "connecting" | "open" | "reconnecting" | "unsupported" | "failed";
+export type { GetStreamState } from "./get-stream-slot.ts";
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
 /** The abort reason of a request POST whose request was cancelled: its `send()` then resolves quietly. */
 const CANCELLED = Symbol("request cancelled");
-const SESSION_ID = /^[\x21-\x7e]+$/;
 
 /** A Streamable HTTP connection to one remote MCP server. */
 export class StreamableHttpClientTransport implements Transport, StreamHost {
@@ -91,21 +93,15 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   private readonly requestPosts = new Map<RequestId, AbortController>();
   private readonly streams = new Set<SseStream>();
   private readonly sentSession = new WeakMap<Response, string | undefined>();
-  private getStream: SseStream | undefined;
-  private getState: GetStreamState = "off";
-  private getWaiters: Array<(state: GetStreamState) => void> = [];
+  private readonly get = new GetStreamSlot();
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
     this.name = options.name ?? this.url.host;
-    if (this.url.protocol !== "https:" && this.url.protocol !== "http:")
-      throw new AgentdError("E_CONFIG_INVALID", `MCP server '${this.name}': the URL must be http(s), not ${this.url.protocol}`);
-    if (this.url.protocol === "http:" && !LOOPBACK.test(this.url.hostname))
-      throw new AgentdError("E_CONFIG_INVALID", `MCP server '${this.name}': plain http:// is allowed only on loopback; use https://`);
+    checkEndpointUrl(this.url, this.name);
     this.fetchFn = options.fetch ?? fetch;
     this.userHeaders = { ...options.headers };
-    // Whole header values, and long words of them (the token of "Bearer <token>"), are masked in error details.
-    this.secrets = Object.values(this.userHeaders).flatMap((v) => [v, ...v.split(/\s+/).filter((w) => w.length >= 8)]);
+    this.secrets = headerSecrets(this.userHeaders);
     this.reconnect = { ...DEFAULT_RECONNECT, ...withoutUndefined(options.reconnect) };
     this.autoOpenGet = options.openGetStream ?? true;
     this.maxFrameChars = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -126,7 +122,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
 
   /** Where the standalone GET stream is (`unsupported` once the server answered 405). */
   get getStreamState(): GetStreamState {
-    return this.getState;
+    return this.get.state;
   }
 
   async start(): Promise<void> {
@@ -141,93 +137,95 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.closing) throw this.closedError();
     if (!this.started) throw new AgentdError("E_TRANSPORT", "start() the transport before sending");
-    const m = message as { method?: unknown; id?: unknown };
-    const requestId = typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
-    const isInitialize = requestId !== undefined && m.method === "initialize";
-    if (isInitialize) this.beginSession();
+    const out = outgoing(message);
+    if (out.isInitialize) this.beginSession();
     else if (this.sessionLost) throw this.sessionLost;
-    if (m.method === "notifications/cancelled") this.forgetRequest(message);
-    if (requestId !== undefined && options?.resumptionToken) {
-      this.startStream(
-        new SseStream("post", this, new AbortController(), requestId, options.onresumptiontoken),
-        undefined,
-        options.resumptionToken,
-      );
-      return;
+    if (out.method === "notifications/cancelled") this.forgetRequest(message);
+    if (out.requestId !== undefined && options?.resumptionToken) {
+      const stream = new SseStream("post", this, new AbortController(), out.requestId, options.onresumptiontoken);
+      return this.startStream(stream, undefined, options.resumptionToken);
     }
     const ctrl = new AbortController();
     this.inflight.add(ctrl);
-    if (requestId !== undefined) this.requestPosts.set(requestId, ctrl);
+    if (out.requestId !== undefined) this.requestPosts.set(out.requestId, ctrl);
     let handedOff = false;
     try {
-      const sessionSent = isInitialize ? undefined : this.session;
-      const headers = this.headers("POST", isInitialize);
-      mirrorRequestHeaders(headers, isInitialize ? undefined : this.protocolVersion, m);
-      if (options?.headers !== undefined) for (const [name, value] of Object.entries(options.headers)) headers.set(name, value);
-      let response: Response;
-      try {
-        const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
-        response = await this.fetchAuthorized(init, ctrl.signal);
-      } catch (e) {
-        if (ctrl.signal.reason === CANCELLED) return;
-        if (this.closing) throw this.closedError(e);
-        throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
-      }
-      if (
-        !response.ok &&
-        requestId !== undefined &&
-        (isStatelessRevision(this.protocolVersion) || (isInitialize && response.status === 400))
-      ) {
-        // A stateless server answers refusals (-32020/-32021/-32022, -32601) with 4xx and a JSON-RPC error
-        // for the request: the protocol layer decides what it means (the era probe reads it). One that
-        // speaks only stateless revisions refuses `initialize` so too (-32022 listing them): the client
-        // then connects with one of those.
-        const answer = await readErrorAnswer(response, requestId, this.maxFrameChars, this.name);
-        if (answer !== undefined) {
-          await response.body?.cancel().catch(() => {});
-          this.deliver(answer);
-          return;
-        }
-      }
-      if (!response.ok) throw await this.failure(response, "POST", sessionSent, isInitialize);
-      if (isInitialize) this.adoptSession(response);
-      if (requestId === undefined) {
-        await response.body?.cancel().catch(() => {});
-        if (m.method === "notifications/initialized" && this.autoOpenGet) void this.openGetStream();
-        return;
-      }
-      const type = mediaType(response.headers.get("content-type"));
-      if (type === "text/event-stream" && response.body) {
-        handedOff = true;
-        this.inflight.delete(ctrl);
-        this.forgetPost(requestId, ctrl);
-        if (ctrl.signal.reason === CANCELLED) {
-          await response.body.cancel().catch(() => {});
-          return;
-        }
-        this.startStream(new SseStream("post", this, ctrl, requestId, options?.onresumptiontoken), response);
-        return;
-      }
-      if (type === "application/json") {
-        const messages = await readJsonMessages(response, this.maxFrameChars, this.name).catch((e) => {
-          if (ctrl.signal.reason === CANCELLED) return [];
-          throw this.closing ? this.closedError(e) : e;
-        });
-        for (const m of messages) this.deliver(m);
-        return;
-      }
-      await response.body?.cancel().catch(() => {});
-      throw new AgentdError(
-        "E_TRANSPORT",
-        `MCP server '${this.name}' answered a request with HTTP ${response.status} and content type '${type || "none"}'; ` +
-          "expected application/json or text/event-stream",
-      );
+      const response = await this.post(message, out, ctrl, options?.headers);
+      if (response !== undefined) handedOff = await this.receiveAnswer(response, out, ctrl, options);
     } finally {
       if (!handedOff) {
         this.inflight.delete(ctrl);
-        this.forgetPost(requestId, ctrl);
+        this.forgetPost(out.requestId, ctrl);
       }
     }
+  }
+
+  /**
+   * POST one message: the response to read on, or undefined when nothing more is to be done (the request
+   * was cancelled, or a stateless server's refusal was delivered as its answer). A failed response throws.
+   */
+  private async post(
+    message: JsonRpcMessage,
+    out: Outgoing,
+    ctrl: AbortController,
+    extraHeaders: Record<string, string> | undefined,
+  ): Promise<Response | undefined> {
+    const sessionSent = out.isInitialize ? undefined : this.session;
+    const headers = this.headers("POST", out.isInitialize);
+    mirrorRequestHeaders(headers, out.isInitialize ? undefined : this.protocolVersion, message as { method?: unknown; params?: unknown });
+    if (extraHeaders !== undefined) for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+    let response: Response;
+    try {
+      const init = { method: "POST", headers, body: JSON.stringify(message), signal: ctrl.signal };
+      response = await fetchAuthorized(this.auth, (i) => fetchSameOrigin(this.fetchFn, this.url, i, this.name), init, ctrl.signal);
+    } catch (e) {
+      if (ctrl.signal.reason === CANCELLED) return undefined;
+      if (this.closing) throw this.closedError(e);
+      throw AgentdError.isInstance(e) ? e : networkError(this.name, "POST", e);
+    }
+    const answer = await refusalAnswer(response, out.requestId, out.isInitialize, this.protocolVersion, this.maxFrameChars, this.name);
+    if (answer !== undefined) {
+      await response.body?.cancel().catch(() => {});
+      this.deliver(answer);
+      return undefined;
+    }
+    if (!response.ok) throw await this.failure(response, "POST", sessionSent, out.isInitialize);
+    if (out.isInitialize) this.adoptSession(response);
+    return response;
+  }
+
+  /**
+   * Read a POST's answer: nothing for a notification or response (202), an SSE stream handed to its own
+   * reader, or a JSON body delivered now. Returns whether the POST was handed off to a stream.
+   */
+  private async receiveAnswer(response: Response, out: Outgoing, ctrl: AbortController, options?: SendOptions): Promise<boolean> {
+    if (out.requestId === undefined) {
+      await response.body?.cancel().catch(() => {});
+      if (out.method === "notifications/initialized" && this.autoOpenGet) void this.openGetStream();
+      return false;
+    }
+    const type = mediaType(response.headers.get("content-type"));
+    if (type === "text/event-stream" && response.body) {
+      this.inflight.delete(ctrl);
+      this.forgetPost(out.requestId, ctrl);
+      if (ctrl.signal.reason === CANCELLED) await response.body.cancel().catch(() => {});
+      else this.startStream(new SseStream("post", this, ctrl, out.requestId, options?.onresumptiontoken), response);
+      return true;
+    }
+    if (type === "application/json") {
+      const messages = await readJsonMessages(response, this.maxFrameChars, this.name).catch((e) => {
+        if (ctrl.signal.reason === CANCELLED) return [];
+        throw this.closing ? this.closedError(e) : e;
+      });
+      for (const m of messages) this.deliver(m);
+      return false;
+    }
+    await response.body?.cancel().catch(() => {});
+    throw new AgentdError(
+      "E_TRANSPORT",
+      `MCP server '${this.name}' answered a request with HTTP ${response.status} and content type '${type || "none"}'; ` +
+        "expected application/json or text/event-stream",
+    );
   }
 
   /**
@@ -236,20 +234,11 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
    * (405), `reconnecting` (a transient failure; it keeps trying) or `failed`.
    */
   openGetStream(): Promise<GetStreamState> {
-    if (this.closing || this.getState === "unsupported") return Promise.resolve(this.closing ? "off" : this.getState);
-    const settled = new Promise<GetStreamState>((resolve) => this.getWaiters.push(resolve));
-    if (this.getStream) {
-      if (this.getState !== "connecting") this.setGetState(this.getState);
-      return settled;
-    }
-    const stream = new SseStream("get", this);
-    stream.onstate = (state) => {
-      if (this.getStream === stream && (state === "open" || state === "reconnecting")) this.setGetState(state);
-    };
-    this.getStream = stream;
-    this.setGetState("connecting");
-    this.startStream(stream);
-    return settled;
+    if (this.closing || this.get.state === "unsupported") return Promise.resolve(this.closing ? "off" : this.get.state);
+    return this.get.open(
+      () => new SseStream("get", this),
+      (stream) => this.startStream(stream),
+    );
   }
 
   /** End the session on the server (DELETE; 405 and 404 tolerated) and forget it locally. */
@@ -269,7 +258,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     this.closing ??= (async () => {
       for (const s of this.streams) s.abort();
       for (const c of this.inflight) c.abort();
-      this.setGetState("off");
+      this.get.set("off");
       if (this.session !== undefined) {
         const ctrl = new AbortController();
         const cancelTimer = setLongTimeout(() => ctrl.abort(), this.closeTimeoutMs);
@@ -291,7 +280,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
   async openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
     const headers = this.headers("GET", false);
     if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
-    await this.authorize(headers, signal);
+    await authorize(this.auth, headers, signal);
     const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "GET", headers, signal }, this.name);
     this.sentSession.set(response, headers.get("mcp-session-id") ?? undefined);
     return response;
@@ -303,7 +292,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       await response.body?.cancel().catch(() => {});
       if (stream.kind === "get") {
         this.logger.info("mcp.http.get.unsupported", {});
-        if (stream === this.getStream) this.setGetState("unsupported");
+        if (stream === this.get.stream) this.get.set("unsupported");
       }
       const what = stream.kind === "get" ? "offers no server-push stream" : "refused to resume a broken response stream";
       return new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.name}' ${what} (HTTP 405 on GET)`);
@@ -334,10 +323,7 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
 
   finished(stream: SseStream, lost?: Error): void {
     this.streams.delete(stream);
-    if (stream === this.getStream) {
-      this.getStream = undefined;
-      if (this.getState !== "unsupported") this.setGetState(stream.ctrl.signal.aborted ? "off" : "failed");
-    }
+    this.get.finished(stream);
     if (lost && stream.requestId !== undefined) this.failRequest(stream.requestId, lost);
   }
 
@@ -348,45 +334,19 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
     return requestHeaders(this.userHeaders, method, initialize ? {} : { session: this.session, protocolVersion: this.protocolVersion });
   }
 
-  /** Put the auth provider's bearer token (if any) on a request to the MCP endpoint. */
-  private async authorize(headers: Headers, signal: AbortSignal): Promise<string | undefined> {
-    const token = await this.auth?.token(signal);
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    return token;
-  }
-
-  /**
-   * POST with the provider's token; on 401/403 let the provider obtain a (broader) token and re-send, at
-   * most {@link MAX_AUTH_ROUNDS} times, so a server that keeps asking for more cannot loop us forever.
-   */
-  private async fetchAuthorized(init: RequestInit & { headers: Headers }, signal: AbortSignal): Promise<Response> {
-    for (let round = 0; ; round++) {
-      const token = await this.authorize(init.headers, signal);
-      const response = await fetchSameOrigin(this.fetchFn, this.url, init, this.name);
-      if (!this.auth || (response.status !== 401 && response.status !== 403) || round >= MAX_AUTH_ROUNDS) return response;
-      const challenge = { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate"), token: token || undefined };
-      if (!(await this.auth.challenge(challenge, signal))) return response;
-      await response.body?.cancel().catch(() => {});
-    }
-  }
-
   /** A new initialize: drop the previous session and everything that belonged to it. */
   private beginSession(): void {
     for (const s of this.streams) s.abort();
-    this.getStream = undefined;
-    if (this.getState !== "unsupported") this.setGetState("off");
+    this.get.drop();
     this.session = undefined;
     this.sessionLost = undefined;
     this.protocolVersion = undefined;
   }
 
+  /** Take the session id an initialize response assigned (a server without sessions assigns none). */
   private adoptSession(response: Response): void {
-    const id = response.headers.get("mcp-session-id");
-    if (id === null) return; // a server without sessions
-    if (!SESSION_ID.test(id)) {
-      throw new AgentdError("E_TRANSPORT", `MCP server '${this.name}' assigned a session id with characters outside visible ASCII`);
-    }
-    this.session = id;
+    const id = assignedSessionId(response, this.name);
+    if (id !== undefined) this.session = id;
   }
 
   /** Turn a failed response into the error to throw or report. Session loss is reported here, once. */
@@ -427,24 +387,18 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
       s.abort();
       if (s.requestId !== undefined && !s.answered) this.failRequest(s.requestId, error);
     }
-    this.getStream = undefined;
-    if (this.getState !== "unsupported") this.setGetState("off");
+    this.get.drop();
     this.error(error);
     return error;
   }
 
   private async deleteSession(signal: AbortSignal): Promise<void> {
     const headers = this.headers("DELETE", false);
-    await this.authorize(headers, signal);
+    await authorize(this.auth, headers, signal);
     const response = await fetchSameOrigin(this.fetchFn, this.url, { method: "DELETE", headers, signal }, this.name);
     this.session = undefined;
     for (const s of this.streams) s.abort();
-    if (response.ok || response.status === 405 || response.status === 404) {
-      await response.body?.cancel().catch(() => {});
-      return;
-    }
-    if (response.status === 401 || response.status === 403) throw unauthorizedError(this.name, response.status);
-    throw httpError(this.name, "DELETE", response.status, await readErrorDetail(response, this.secrets));
+    await checkDeleteAnswer(response, this.name, this.secrets);
   }
 
   private startStream(stream: SseStream, first?: Response, resumeFrom?: string): void {
@@ -458,9 +412,8 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
    * sent, so it holds even when that POST fails.
    */
   private forgetRequest(message: JsonRpcMessage): void {
-    const params = (message as { params?: { requestId?: unknown } }).params;
-    const id = typeof params === "object" && params !== null ? params.requestId : undefined;
-    if (typeof id !== "string" && typeof id !== "number") return;
+    const id = cancelledRequestId(message);
+    if (id === undefined) return;
     this.requestPosts.get(id)?.abort(CANCELLED);
     for (const s of this.streams) {
       if (s.kind !== "post" || s.requestId !== id) continue;
@@ -481,13 +434,5 @@ export class StreamableHttpClientTransport implements Transport, StreamHost {
 
   private closedError(cause?: unknown): AgentdError {
     return new AgentdError("E_CONNECTION_CLOSED", `MCP server '${this.name}': transport is closed`, { cause });
-  }
-
-  private setGetState(state: GetStreamState): void {
-    this.getState = state;
-    if (state === "connecting") return;
-    const waiters = this.getWaiters;
-    this.getWaiters = [];
-    for (const w of waiters) w(state);
   }
 }

@@ -7,6 +7,7 @@
 import { h } from "./dom.ts";
 import { act, ApiError, follow, get, token } from "./live.ts";
 import { overview, runDetail, runsPage, serversPage, subagentsPage, triggersPage, type PageContext } from "./pages.ts";
+import { CHART_KEYS } from "./run-pages.ts";
 
 const PAGES: [string, string][] = [
   ["overview", "Overview"],
@@ -67,6 +68,12 @@ async function draw(): Promise<void> {
   let update: ((c: PageContext) => void) | undefined;
   switch (page) {
     case "runs": {
+      // A chart's link (`#/runs/hour=…&status=…`) sets the filters it names; the plain page drops a chart's.
+      for (const k of CHART_KEYS) delete filters[k];
+      if (rest[0]) {
+        for (const k of ["status", "trigger", "principal", "text"]) delete filters[k];
+        for (const [k, v] of new URLSearchParams(rest[0])) filters[k] = v;
+      }
       const r = runsPage(c, filters, () => drawn?.update?.(context()));
       el = r.page;
       update = r.update;

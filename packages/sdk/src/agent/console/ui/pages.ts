@@ -6,6 +6,7 @@
  */
 import { card, duration, h, kv, status, table, text, when } from "./dom.ts";
 import { usageTable, sumCost, spend, sumUsage, runTable } from "./run-parts.ts";
+import { charts } from "./charts.ts";
 
 /** What a page draws with. */
 export interface PageContext {
@@ -45,6 +46,8 @@ export function overview(c: PageContext): HTMLElement {
       spend("Spend since start", st.costUsd !== undefined ? { usd: st.costUsd, unpriced: 0 } : undefined, "spend-start"),
       spend("Spend today", sumCost(todays), "spend-today"),
     ),
+    h("h2", {}, "Charts"),
+    charts(c.snap),
     h("h2", {}, "Usage since start"),
     usageTable(st.usage, "Usage since start"),
     h("h2", {}, `Today (${todays.length} held run${todays.length === 1 ? "" : "s"})`),

@@ -6,6 +6,12 @@ import { card, duration, h, kv, status, when } from "./dom.ts";
 import { get } from "./live.ts";
 import type { PageContext } from "./pages.ts";
 import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
+import { runTimeline } from "./run-timeline.ts";
+import { chartFilter } from "./charts.ts";
+import { startRunForm } from "./start-run.ts";
+
+/** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
+export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
 
 /** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
@@ -85,14 +91,20 @@ export function runsPage(
   const update = (cx: PageContext) => {
     latest = cx;
     const q = (filters.text ?? "").toLowerCase();
+    const fromChart = chartFilter(filters, cx.snap);
     const runs = (cx.snap.runs as any[]).filter(
       (r) =>
+        fromChart(r) &&
         (!filters.status || r.status === filters.status) &&
         (!filters.trigger || triggerOf(r) === filters.trigger) &&
         (!filters.principal || r.principal === filters.principal) &&
         (!q || JSON.stringify([r.runId, r.instruction, r.answer, r.error?.message, r.error?.code]).toLowerCase().includes(q)),
     );
+    const charted = CHART_KEYS.filter((k) => filters[k]).map((k) => `${k} ${filters[k]}`);
     data.replaceChildren(
+      charted.length
+        ? h("p", { id: "chart-filter" }, `From a chart: ${charted.join(", ")} · `, h("a", { href: "#/runs" }, "all runs"))
+        : "",
       h(
         "p",
         { class: "muted" },
@@ -105,7 +117,8 @@ export function runsPage(
     drawOlder();
   };
   update(c);
-  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), form, data, olderBox), update };
+  const start = c.operator ? startRunForm() : null;
+  return { page: h("section", { "aria-labelledby": "runs-h" }, h("h1", { id: "runs-h" }, "Runs"), start, form, data, olderBox), update };
 }
 
 /** A run's detail: what it was asked, how it went, its answer or failure, and every other field. */
@@ -151,6 +164,7 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     h("h2", {}, "Instruction"),
     h("pre", { id: "run-instruction" }, run.instruction),
   );
+  const timeline = [h("h2", {}, "Timeline"), runTimeline(run, c.snap.subagents)];
   if (c.operator && run.status === "running")
     section.append(
       h(
@@ -181,7 +195,7 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
       h("pre", { id: "run-error", class: "status-failed" }, `${run.error.code}: ${run.error.message}`),
       kv(run.error, ["code", "message"]),
     );
-  section.append(h("h2", {}, "Usage"), usageTable(run.usage, "Run usage"));
+  section.append(...timeline, h("h2", {}, "Usage"), usageTable(run.usage, "Run usage"));
   const known = [
     "runId",
     "principal",
@@ -198,6 +212,8 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "trigger",
     "replica",
     "traceLink",
+    // The timeline draws it; the raw record is one click away there.
+    "detail",
   ];
   if (Object.keys(run).some((k) => !known.includes(k))) section.append(h("h2", {}, "More"), kv(run, known));
   return section;

@@ -1,6 +1,6 @@
 /**
  * Which failures mean "the connection is gone", and which interrupted requests may be sent again on the
- * new connection. The rule (README "what happens on failure"):
+ * new connection. The rule (docs/failure.md, "Calls during and across an outage"):
  *
  * - read-only and idempotent methods are replayed once after any connection loss;
  * - `tools/call` is replayed once after an HTTP session loss only when it carries the run id in `_meta`

@@ -1,0 +1,42 @@
+/** Starting a run from the console: operators only, JSON only, budgets checked, recorded as agent.run records it. */
+import { expect, test } from "bun:test";
+import { nullLogger } from "../../log.ts";
+import type { Principal } from "../../serve/principal.ts";
+import { RunRegistry } from "../../serve/run-registry.ts";
+import type { SelfRunner } from "../../serve/self-mcp.ts";
+import { startFromConsole } from "./console-start.ts";
+
+const ops: Principal = { id: "bearer:operator#0", role: "operator" };
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+const post = (body: unknown, type = "application/json") =>
+  new Request("http://127.0.0.1/console/api/start", { method: "POST", headers: { "content-type": type }, body: JSON.stringify(body) });
+
+test("an operator's start runs with its budgets and is recorded; others, other media types and bad budgets are refused", async () => {
+  const registry = new RunRegistry();
+  const seen: unknown[] = [];
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  const runner: SelfRunner = {
+    run: async (input, o) => {
+      seen.push({ input, runId: o.runId, limits: o.limits });
+      o.onEvent?.({ type: "model-request", runId: o.runId!, turn: 1, messages: 2 });
+      queueMicrotask(finish);
+      return { text: `did ${input}`, usage, turns: 1, runId: o.runId!, stopReason: "final", toolCalls: 0 };
+    },
+  };
+  const o = { registry, runner, logger: nullLogger };
+  const user: Principal = { id: "bearer:bearer#0", role: "user" };
+  expect((await startFromConsole(post({ instruction: "x" }), user, o)).status).toBe(403);
+  expect((await startFromConsole(post({ instruction: "x" }, "text/plain"), ops, o)).status).toBe(415);
+  const bad = await startFromConsole(post({ instruction: "x", maxTurns: 1.5 }), ops, o);
+  expect(bad).toEqual({ status: 400, body: { error: { code: "InvalidParams", message: "maxTurns: a whole number" } } });
+  expect((await startFromConsole(post({ instruction: " " }), ops, o)).status).toBe(400);
+  const ok = await startFromConsole(post({ instruction: "tidy up", runId: "c-1", maxTurns: 2, deadlineMs: 5000 }), ops, o);
+  expect(ok).toEqual({ status: 202, body: { result: { runId: "c-1", principal: ops.id } } });
+  await done;
+  await Promise.resolve();
+  expect(seen).toMatchObject([{ input: "tidy up", limits: { maxTurns: 2, deadlineMs: 5000 } }]);
+  const record = registry.get("c-1", ops.id);
+  expect(record).toMatchObject({ status: "succeeded", via: "console", result: { text: "did tidy up" } });
+  expect(record?.detail?.turns).toHaveLength(1);
+});

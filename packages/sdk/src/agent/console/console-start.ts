@@ -1,0 +1,94 @@
+/**
+ * `POST /console/api/start`: an operator starts a run from the console's page (an instruction, an optional run
+ * id, the budgets) and watches it on its timeline. It runs as `agent.run` runs it — the same runner (refused
+ * while draining), recorded in the same registry under the operator's principal, its events folded into its
+ * detail — but the answer does not wait for the run: it says which run to watch. Operators only (403
+ * otherwise), and like the console's actions the body must be `application/json` (a cross-site form cannot
+ * send it) and small.
+ */
+import { AgentdError } from "../../wire/errors.ts";
+import type { Logger } from "../../log.ts";
+import { scrubSecrets } from "../../log.ts";
+import type { RunLimits } from "../../loop/budget.ts";
+import { type Principal, scopedRunId } from "../../serve/principal.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
+import { newRunId, type SelfRunner, toolInFlight } from "../../serve/self-mcp.ts";
+
+const MAX_BODY = 64 * 1024;
+const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BUDGETS = ["maxTurns", "maxTokens", "deadlineMs", "maxCostUsd"] as const;
+
+/** What starting a run from the console needs. */
+export interface ConsoleStartOptions {
+  registry: RunRegistry;
+  runner: SelfRunner;
+  logger: Logger;
+}
+
+/** An answer: status and JSON body (the mount adds its headers). */
+export type StartAnswer = { status: number; body: unknown };
+
+const refuse = (status: number, code: string, message: string): StartAnswer => ({ status, body: { error: { code, message } } });
+
+/** Handle `POST /console/api/start` for `who`. */
+export async function startFromConsole(req: Request, who: Principal, o: ConsoleStartOptions): Promise<StartAnswer> {
+  if (who.role !== "operator") return refuse(403, "PermissionDenied", "only an operator may start a run from the console");
+  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
+    return refuse(415, "unsupported_media_type", "send the run's parameters as application/json");
+  const text = await req.text();
+  if (text.length > MAX_BODY) return refuse(413, "too_large", `a start's body is at most ${MAX_BODY} bytes`);
+  let params: Record<string, unknown>;
+  try {
+    params = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return refuse(400, "invalid_json", "the body is not JSON");
+  }
+  const parsed = startParams(params);
+  if ("error" in parsed) return refuse(400, "InvalidParams", parsed.error);
+  const { instruction, runId, limits } = parsed;
+  if (o.registry.get(runId, who.id)?.status === "running") return refuse(409, "UnsupportedOperation", `run ${runId} is already running`);
+  o.registry.start(runId, instruction, who.id, { via: "console" });
+  o.logger.info("console.run_started", { principal: who.id, runId });
+  void run(o, who, runId, instruction, limits);
+  return { status: 202, body: { result: { runId, principal: who.id } } };
+}
+
+/** The parameters of a start, checked: one line saying what is wrong otherwise. */
+function startParams(p: unknown): { instruction: string; runId: string; limits: RunLimits } | { error: string } {
+  if (typeof p !== "object" || p === null || Array.isArray(p)) return { error: "the body must be a JSON object" };
+  const q = p as Record<string, unknown>;
+  if (typeof q.instruction !== "string" || q.instruction.trim() === "") return { error: "instruction: give the run's instruction as text" };
+  if (q.runId !== undefined && q.runId !== "" && (typeof q.runId !== "string" || !RUN_ID.test(q.runId)))
+    return { error: "runId: 1 to 128 letters, digits, '.', '_', ':' or '-'" };
+  const limits: RunLimits = {};
+  for (const k of BUDGETS) {
+    const v = q[k];
+    if (v === undefined || v === null || v === "") continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return { error: `${k}: a number above 0` };
+    if (k !== "maxCostUsd" && !Number.isInteger(v)) return { error: `${k}: a whole number` };
+    limits[k] = v;
+  }
+  return { instruction: q.instruction, runId: typeof q.runId === "string" && q.runId ? q.runId : newRunId(), limits };
+}
+
+/** Run it to its end, recording as agent.run does. */
+async function run(o: ConsoleStartOptions, who: Principal, runId: string, instruction: string, limits: RunLimits): Promise<void> {
+  const { registry } = o;
+  try {
+    const result = await o.runner.run(instruction, {
+      runId: scopedRunId(who, runId),
+      ...(Object.keys(limits).length ? { limits } : {}),
+      onEvent: (e) => {
+        registry.observe(runId, e, who.id);
+        const tool = toolInFlight(e);
+        if (tool !== undefined) registry.progress(runId, { tool }, who.id);
+        if (e.type === "model-response") registry.progress(runId, { turns: e.turn, usage: e.usage }, who.id);
+      },
+    });
+    registry.succeed(runId, result, who.id);
+  } catch (e) {
+    const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
+    const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as Parameters<RunRegistry["fail"]>[2]) : undefined;
+    registry.fail(runId, { code, message: scrubSecrets(e instanceof Error ? e.message : String(e)) }, usage, who.id);
+  }
+}

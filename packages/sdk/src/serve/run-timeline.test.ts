@@ -1,0 +1,105 @@
+/** A run's timeline as its detail keeps it: each turn's time, words and retries, re-asks, the step that failed; bounded and masked. */
+import { expect, test } from "bun:test";
+import type { RunEvent } from "../loop/events.ts";
+import { applyRunEvent, emptyRunDetail } from "./run-detail.ts";
+import { RUN_TIMELINE_LIMITS } from "./run-timeline.ts";
+
+const usage = { inputTokens: 5, outputTokens: 5, totalTokens: 10 };
+const r = "run-1";
+
+test("turns keep their start, duration, text and retries; a turn after a plain answer is a re-ask; a failure names its step", () => {
+  const d = emptyRunDetail();
+  const events: RunEvent[] = [
+    { type: "model-request", runId: r, turn: 1, messages: 2 },
+    { type: "model-retry", runId: r, turn: 1, retry: 1, delayMs: 10, status: 503, reason: "returned HTTP 503: busy" },
+    { type: "reasoning-delta", runId: r, turn: 1, delta: "thinking" },
+    { type: "model-response", runId: r, turn: 1, usage, finishReason: "stop", toolCalls: 0, text: "not json" },
+    { type: "model-request", runId: r, turn: 2, messages: 4 },
+    { type: "model-response", runId: r, turn: 2, usage, finishReason: "stop", toolCalls: 0, text: "still not json" },
+    { type: "model-request", runId: r, turn: 3, messages: 6 },
+    { type: "model-response", runId: r, turn: 3, usage, finishReason: "stop", toolCalls: 0, text: "{oops" },
+    {
+      type: "run-end",
+      runId: r,
+      usage,
+      turns: 3,
+      toolCalls: 0,
+      stopReason: "failed",
+      durationMs: 30,
+      error: "E_RUN_FAILED",
+      reason: "output-invalid",
+      message: "the model's final answer did not match the output schema after 2 retries: …",
+    },
+  ];
+  for (const e of events) applyRunEvent(d, e);
+  expect(d.turns.map((t) => [t.turn, t.text, t.reask])).toEqual([
+    [1, "not json", undefined],
+    [2, "still not json", 1],
+    [3, "{oops", 2],
+  ]);
+  expect(d.turns[0]?.reasoning).toBe("thinking");
+  expect(d.turns[0]?.retries).toEqual([{ retry: 1, delayMs: 10, status: 503, reason: "returned HTTP 503: busy" }]);
+  expect(typeof d.turns[0]?.startedAt).toBe("string");
+  expect(d.turns[0]?.durationMs).toBeGreaterThanOrEqual(0);
+  expect(d.failure).toMatchObject({ kind: "model", turn: 3, code: "E_RUN_FAILED", reason: "output-invalid" });
+  expect(d.failure?.message).toContain("after 2 retries");
+});
+
+test("a run that fails while a tool runs names that call as the failed step", () => {
+  const d = emptyRunDetail();
+  applyRunEvent(d, { type: "model-request", runId: r, turn: 1, messages: 2 });
+  applyRunEvent(d, { type: "model-response", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
+  applyRunEvent(d, {
+    type: "tool-call",
+    runId: r,
+    turn: 1,
+    toolCallId: "c1",
+    name: "s__slow",
+    qualifiedName: "s/slow",
+    argumentsSize: 2,
+    arguments: {},
+  });
+  applyRunEvent(d, {
+    type: "run-end",
+    runId: r,
+    usage,
+    turns: 1,
+    toolCalls: 1,
+    stopReason: "deadline",
+    durationMs: 9,
+    error: "E_BUDGET_DEADLINE",
+    message: "deadline of 5 s passed",
+  });
+  expect(d.failure).toMatchObject({ kind: "tool", turn: 1, toolCallId: "c1", tool: "s__slow", code: "E_BUDGET_DEADLINE" });
+});
+
+test("streamed text is kept masked as it comes; a spawn call names its subagent; the words of a run are bounded", () => {
+  const d = emptyRunDetail();
+  applyRunEvent(d, { type: "model-request", runId: r, turn: 1, messages: 2 });
+  applyRunEvent(d, { type: "text-delta", runId: r, turn: 1, delta: "key: sk-abcdefghijklmnop" });
+  applyRunEvent(d, { type: "text-delta", runId: r, turn: 1, delta: "qrstuvwxyz0123 done" });
+  expect(d.turns[0]?.text).not.toContain("abcdefghijklmnop");
+  applyRunEvent(d, { type: "model-response", runId: r, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 });
+  applyRunEvent(d, { type: "tool-call", runId: r, turn: 1, toolCallId: "s1", name: "subagent_spawn", argumentsSize: 2, arguments: {} });
+  applyRunEvent(d, {
+    type: "tool-result",
+    runId: r,
+    turn: 1,
+    toolCallId: "s1",
+    name: "subagent_spawn",
+    isError: false,
+    size: 30,
+    durationMs: 3,
+    summary: "Started subagent sa-7.",
+  });
+  expect(d.turns[0]?.toolCalls[0]?.subagent).toBe("sa-7");
+  const words = "w".repeat(RUN_TIMELINE_LIMITS.textChars);
+  for (let turn = 2; turn <= 30; turn++) {
+    applyRunEvent(d, { type: "model-request", runId: r, turn, messages: 2 });
+    applyRunEvent(d, { type: "model-response", runId: r, turn, usage, finishReason: "tool-calls", toolCalls: 0, text: words });
+  }
+  expect(d.textChars).toBeLessThanOrEqual(RUN_TIMELINE_LIMITS.runTextChars);
+  expect(d.textDropped).toBeGreaterThan(0);
+  expect(d.turns.at(-1)?.text).toBeUndefined();
+  expect(d.turns.at(-1)?.durationMs).toBeGreaterThanOrEqual(0);
+});
