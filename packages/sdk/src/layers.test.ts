@@ -94,8 +94,11 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   // _internal: withoutUndefined, for the task table's options merged over their defaults.
   serve: ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol", "mcp/client", "mcp/server", "model", "loop"],
   "a2a/server": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "mcp/client", "loop", "serve"],
-  // The agent's rooms (agent/<room>/) and its top (create-agent.ts, index.ts, the options and types). Each
-  // may reach every lower layer: AGENT_LOWER. The edges between rooms are listed as they stand.
+  // The agent's rooms (agent/<room>/) and its top (create-agent.ts, create-agent-from-config.ts, index.ts, the
+  // Agent interface, the subagent child's entry). Each may reach every lower layer (AGENT_LOWER); between
+  // rooms the edges go one way, in this reading order: the leaves (sampling, checkpoint, console) → types
+  // (the agent's options and the option types they name) → connections → tools → run → live → serving →
+  // from-config → the top. A room never imports the top; `createAgent` builds them in the same order.
   agent: [
     ...AGENT_LOWER,
     "agent/checkpoint",
@@ -106,16 +109,26 @@ const SDK_EDGES: Record<string, readonly string[]> = {
     "agent/sampling",
     "agent/serving",
     "agent/tools",
+    "agent/types",
   ],
   "agent/sampling": [...AGENT_LOWER],
   "agent/checkpoint": [...AGENT_LOWER],
   "agent/console": [...AGENT_LOWER],
-  "agent/connections": [...AGENT_LOWER, "agent", "agent/sampling"],
-  "agent/tools": [...AGENT_LOWER, "agent", "agent/connections", "agent/sampling"],
-  "agent/run": [...AGENT_LOWER, "agent", "agent/connections", "agent/live", "agent/serving", "agent/tools"],
-  "agent/live": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/serving"],
-  "agent/serving": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/console", "agent/from-config", "agent/live", "agent/sampling"],
-  "agent/from-config": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/connections", "agent/live", "agent/sampling", "agent/serving"],
+  "agent/types": [...AGENT_LOWER, "agent/checkpoint", "agent/sampling"],
+  "agent/connections": [...AGENT_LOWER, "agent/types", "agent/sampling"],
+  "agent/tools": [...AGENT_LOWER, "agent/types", "agent/connections", "agent/sampling"],
+  "agent/run": [...AGENT_LOWER, "agent/types", "agent/checkpoint", "agent/sampling", "agent/tools"],
+  "agent/live": [...AGENT_LOWER, "agent/types", "agent/checkpoint", "agent/run"],
+  "agent/serving": [...AGENT_LOWER, "agent/types", "agent/checkpoint", "agent/console", "agent/live", "agent/run", "agent/sampling"],
+  "agent/from-config": [
+    ...AGENT_LOWER,
+    "agent/types",
+    "agent/checkpoint",
+    "agent/connections",
+    "agent/live",
+    "agent/sampling",
+    "agent/serving",
+  ],
 };
 
 /** Which `@agentd/*` entry points each package's production code may import. */
@@ -217,6 +230,48 @@ test("only tests import the shared test support (@agentd/test-support never ship
     for (const file of productionFiles(pkg))
       if (importsOf(pkg, file).some((s) => s.startsWith("@agentd/test-support"))) offending.push(`${pkg}/src/${file}`);
   expect(offending).toEqual([]);
+});
+
+/** The folders `from` reaches through the table (not itself unless through a cycle). */
+function reachable(from: string, edges: Record<string, readonly string[]>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(edges[from] ?? [])];
+  while (stack.length) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(edges[next] ?? []));
+  }
+  return seen;
+}
+
+test("the agent's rooms form no cycle: no room reaches itself through the table, and none reaches the top", () => {
+  const rooms = Object.keys(SDK_EDGES).filter((u) => u.startsWith("agent/"));
+  expect(rooms.length).toBeGreaterThanOrEqual(10);
+  // The edges among the agent's own folders (the layers below are checked by the table's other rows).
+  const agentEdges = Object.fromEntries(
+    [...rooms, "agent"].map((u) => [u, SDK_EDGES[u]!.filter((to) => to === "agent" || to.startsWith("agent/"))]),
+  );
+  const cycles = rooms.filter((r) => reachable(r, agentEdges).has(r));
+  expect(cycles).toEqual([]);
+  expect(rooms.filter((r) => reachable(r, agentEdges).has("agent"))).toEqual([]);
+  // The reading order stated above: each room imports only rooms before it.
+  const order = [
+    "agent/sampling",
+    "agent/checkpoint",
+    "agent/console",
+    "agent/types",
+    "agent/connections",
+    "agent/tools",
+    "agent/run",
+    "agent/live",
+    "agent/serving",
+    "agent/from-config",
+  ];
+  expect([...rooms].sort()).toEqual([...order].sort());
+  for (const [i, room] of order.entries())
+    for (const to of SDK_EDGES[room]!.filter((u) => u.startsWith("agent/")))
+      expect(order.indexOf(to), `${room} → ${to} goes against the reading order`).toBeLessThan(i);
 });
 
 test("the check sees a forbidden edge (the table is not vacuous)", () => {

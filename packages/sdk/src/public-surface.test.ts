@@ -144,8 +144,8 @@ const SURFACE: Record<string, string> = {
     AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
     ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish RunFinishFailed
-    RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
+    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish RunFinishFailed
+    RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
     SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone

@@ -1,80 +1,19 @@
 /**
  * What an agent is to its caller: the {@link Agent} interface, a run's options, and what its status
- * reports. Kept apart from the assembly (create-agent.ts) and the options (agent-options.ts).
+ * reports. Kept apart from the assembly (create-agent.ts) and the options (types/agent-options.ts); a run's
+ * options and the status live with the runs (run/run-options.ts), whose rooms need them.
  */
+export type { AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./run/run-options.ts";
 import type { RunEvent } from "../loop/events.ts";
-import type { RunLimits } from "../loop/budget.ts";
 import type { RunResult } from "../loop/run-loop.ts";
-import type { TraceCarrier } from "../loop/trace-context.ts";
 import type { ToolDescriptor } from "../loop/tools.ts";
-import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
-import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
 import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
-import type { TriggerStatus } from "../triggers/runner/trigger-status.ts";
 import type { AgentStream } from "./run/agent-stream.ts";
+import type { AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./run/run-options.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
-import type { SamplingReport } from "./sampling/sampling-ledger.ts";
 import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
-
-/** Options of one run. */
-export interface AgentRunOptions {
-  signal?: AbortSignal;
-  /** Stable idempotency id sent in `_meta` of every tool call (default: a fresh id). */
-  runId?: string;
-  /** JSON Schema the final answer must satisfy; the parsed value is `output`. */
-  outputSchema?: Record<string, unknown>;
-  maxOutputRetries?: number;
-  /** Stream model output (`text-delta` and `reasoning-delta` events); `stream()` does unless this is false. */
-  stream?: boolean;
-  /** Events of this run only. */
-  onEvent?: (event: RunEvent) => void;
-  /**
-   * Awaited before each model request, each part of a streamed response and each batch of tool calls: a
-   * consumer of the events that is behind returns a promise and the run waits for it (see `stream()`).
-   */
-  backpressure?: () => Promise<void> | void;
-  /** Overrides the agent's limits for this run. */
-  limits?: RunLimits;
-  /** The caller's W3C trace context (e.g. from an `agent.run` request's `_meta`): the run's span is its child. */
-  traceContext?: TraceCarrier;
-  /** The trigger event that started this run, and when it happened (telemetry: the trigger span and lag). */
-  triggerEvent?: { id: string; kind: string; firedAt: Date };
-  /** What started the run; its telemetry records carry it as `trigger` (e.g. `"once"`). */
-  trigger?: string;
-  /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
-  askOperator?: OperatorAsk;
-  /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
-  askAuthorization?: AuthorizationAsk;
-  /**
-   * Save this run's conversation after each tool turn and resume a re-run of the same run id from it (a served
-   * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.
-   */
-  resumeConversation?: boolean;
-}
-
-/** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */
-export interface AgentStreamOptions extends Omit<AgentRunOptions, "backpressure"> {
-  /** The run pauses while this many events wait for the consumer (default 64). */
-  highWaterMark?: number;
-}
-
-/** What {@link Agent.status} reports. */
-export interface AgentLifecycleStatus {
-  /** `running` until `drain()` begins, then `draining`; `drained` once a drain that keeps serving is done; `closed`. */
-  state: "running" | "draining" | "drained" | "closed";
-  /** Whether a model is configured. */
-  model: boolean;
-  /** Runs in flight: direct `run()` calls, triggered runs and runs started over MCP alike. */
-  inFlight: number;
-  /** Each configured trigger's state (empty without triggers). */
-  triggers: TriggerStatus[];
-  /** Endpoints being served. */
-  serving: number;
-  /** Sampling requests answered per server since the agent started (absent when sampling is off). */
-  sampling?: Record<string, SamplingReport>;
-}
 
 /** A configured agent. */
 export interface Agent {
@@ -147,13 +86,4 @@ export interface Agent {
   /** Close every endpoint, trigger, subagent and MCP connection (children are stopped). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-/** Options of {@link Agent.drain}. */
-export interface DrainOptions {
-  /**
-   * Close the agent once drained (default true). false keeps it up and serving, taking no new work: its
-   * status is `draining`, then `drained` (the operator's drain); what the grace did not cover is cancelled.
-   */
-  close?: boolean;
 }

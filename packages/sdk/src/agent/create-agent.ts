@@ -15,28 +15,36 @@
  * A reactive, serving agent: `triggers: { specs: [...] }` in the options, then `await agent.start()`,
  * `await agent.serve({ http: { hostname: "127.0.0.1", port: 7777 } })`, and on SIGTERM `agent.drain(30_000)`.
  *
- * This file only assembles the pieces, each its own module: the connections (agent-connections.ts), the
- * tools (agent-tools.ts, agent-subagents.ts), running a run (run-agent.ts), the triggers and live settings
- * (live-triggers.ts), serving (agent-serving.ts) and the lifecycle and shutdown (agent-lifecycle.ts).
+ * This file only assembles the pieces, in the order the rooms of `agent/` are read, each built from what was
+ * built before it: the connections (connections/), the tools (tools/), the runs and the lifecycle (run/),
+ * the live configuration and triggers (live/), and serving (serving/). Where an earlier part must reach a
+ * later one at runtime, the later one registers itself when it is built (`lifecycle.attach(served)`,
+ * `live.attach(served)`, `tools.attachTriggers(live)`); nothing reaches forward through a closure.
  */
 import type { RunEvent } from "../loop/events.ts";
+import { runIdOr } from "../loop/run-id.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import { otelSignalsFromEnv } from "../telemetry/otel-env.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { agentConnections } from "./connections/agent-connections.ts";
+import type { AgentOptions } from "./types/agent-options.ts";
+import type { Agent, AgentLifecycleStatus } from "./agent-types.ts";
+import { type AgentConnections, agentConnections } from "./connections/agent-connections.ts";
+import { createLiveConfig, initialSettings } from "./live/agent-live-config.ts";
+import { type TriggerControls, triggerControls } from "./live/trigger-controls.ts";
+import type { LiveConfig } from "./live/live-config.ts";
+import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import type { Logger } from "../log.ts";
 import { AgentLifecycle } from "./run/agent-lifecycle.ts";
 import { agentLogging } from "./run/agent-logging.ts";
-import type { AgentOptions } from "./agent-options.ts";
+import { streamRun } from "./run/agent-stream.ts";
+import { createRun, type RunObservers } from "./run/run-agent.ts";
+import { Runs } from "./run/runs.ts";
 import { AgentServing } from "./serving/agent-serving.ts";
 import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
-import { streamRun } from "./run/agent-stream.ts";
-import { agentTools } from "./tools/agent-tools.ts";
-import type { Agent } from "./agent-types.ts";
-import { liveTriggers } from "./live/live-triggers.ts";
-import { createRun, newRunId } from "./run/run-agent.ts";
+import { type AgentTools, agentTools } from "./tools/agent-tools.ts";
 
-export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
+export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./types/agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
 export { newRunId } from "./run/run-agent.ts";
 
@@ -53,92 +61,150 @@ export function createAgent(options: AgentOptions): Agent {
   // The OTEL_* settings are checked before anything starts: a protocol agentd cannot export over (grpc) is
   // one line now, not after every MCP server was started.
   if (options.telemetry === "env") otelSignalsFromEnv(process.env);
-  const { logger, tags, mirrorTo } = agentLogging(options.logger, options.capabilities?.serverNotifications === true);
+  // The one table of runs in flight: the logger finds a run's trigger in it, the connections and tools its askers and sampling.
+  const runs = new Runs();
+  const { logger, mirrorTo } = agentLogging(
+    options.logger,
+    options.capabilities?.serverNotifications === true,
+    (id) => runs.get(id)?.trigger,
+  );
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);
   let telemetry: Promise<Telemetry | undefined> | undefined;
   const telemetryReady = () => (telemetry ??= options.telemetry === "env" ? loadTelemetry({ logger }) : Promise.resolve(options.telemetry));
 
-  const connected = agentConnections(options, logger);
+  // 1. Connections, 2. tools.
+  const connected = agentConnections(options, runs, logger);
   const { clients, connect } = connected.connections;
-  const tools = agentTools(options, { clients, own: own.tools, connected, triggers: () => config.triggers, logger });
+  const tools = agentTools(options, { clients, own: own.tools, connected, runs, logger });
+
+  // 3. Runs and the lifecycle.
   const { durability } = options;
   const checkpoint = options.triggers?.specs.length ? durability?.checkpoint : undefined;
   // Served tasks are kept in the checkpoint too (triggers or not): a restart re-runs the ones still working.
   const servedCheckpoint = options.capabilities?.tasks ? durability?.checkpoint : undefined;
-
-  const lifecycle: AgentLifecycle = new AgentLifecycle({
-    host: () => serving.host,
-    triggers: () => config.allTriggers(),
-    beforeClose: () => {
-      // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.
-      if (servedCheckpoint) serving.host?.self.tasks?.close();
-    },
-    release: async () => {
-      await tools.a2aTools?.settle();
-      await serving.host?.close();
-      // Written before the children are stopped: a working handle stays working in the checkpoint, so a
-      // restart (a pod rescheduled) starts it again rather than finding it cancelled.
-      await checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
-      if (servedCheckpoint && servedCheckpoint !== checkpoint)
-        await servedCheckpoint.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
-      // A checkpoint used only for served runs' conversations: its store connection is released too.
-      if (!checkpoint && !servedCheckpoint)
-        await durability?.checkpoint?.close().catch((e: unknown) => logger.warn("checkpoint.close-failed", { error: String(e) }));
-      await options.subagents?.shutdown();
-      await connected.connections.close();
-      await durability?.oauthTokens?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
-      await durability?.servedRuns?.close?.().catch(() => {});
-      // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
-      if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
-    },
+  const lifecycle = new AgentLifecycle(runs, {
+    beforeEndpointsClose: async () => void (await tools.a2aTools?.settle()),
+    release: releaseAll(options, { connected, checkpoint, servedCheckpoint, telemetry: () => telemetry, logger }),
     logger,
   });
+  const settings = { current: initialSettings(options) };
+  const observers: { current: RunObservers | undefined } = { current: undefined };
   const run = createRun(options, {
     lifecycle,
     connect,
     toolSet: tools.toolSet,
-    authorizations: tools.authorizations,
-    connected,
-    settings: () => config.settings,
-    tags,
+    settings: () => settings.current,
     listeners,
     telemetry: telemetryReady,
-    host: () => serving.host,
+    observers,
     logger,
   });
-  const config = liveTriggers(options, {
+
+  // 4. The live configuration and its triggers.
+  const live = createLiveConfig(options, {
     agent: { connect, run, clients },
     clients,
-    tags,
-    host: () => serving.host,
-    serving: () => serving.count,
+    settings,
     checkpoint,
     selfSubs: tools.selfSubs,
     supervisor: options.subagents,
     logger,
   });
+  const { config } = live;
+  lifecycle.attachTriggers(config);
+  tools.attachTriggers(config);
+  const controls = triggerControls(config, lifecycle);
+  const statusWith = (endpoints: number): AgentLifecycleStatus => ({
+    state: lifecycle.state,
+    model: options.model !== undefined,
+    inFlight: runs.size,
+    triggers: config.triggers?.status() ?? [],
+    serving: endpoints,
+    sampling: connected.ledger?.byServer(),
+  });
+
+  // 5. Serving.
   const serving = new AgentServing(options, {
-    agent: () => agent,
     run,
     connect,
     clients,
-    config: () => config,
+    live,
+    lifecycle,
+    status: statusWith,
+    control: {
+      drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
+      cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
+      runIds: () => lifecycle.runIds(),
+      pauseTriggers: (ids) => controls.pause(ids),
+      resumeTriggers: (ids) => controls.resume(ids),
+      reload: () => controls.reload(),
+    },
     ledger: connected.ledger,
     extend: servedOwnTools(options, own.localTools),
     servedCheckpoint,
     mirrorTo,
+    observers,
     logger,
   });
 
-  const noTriggers = () => new AgentdError("E_USAGE", "no trigger is configured: there is nothing to pause or resume");
+  return agentOf(options, { run, connect, clients, tools, listeners, lifecycle, controls, config, serving, statusWith });
+}
+
+/** Everything the agent holds, released in order once its runs are cancelled and its endpoints closed. */
+function releaseAll(
+  options: AgentOptions,
+  held: {
+    connected: AgentConnections;
+    checkpoint: AgentCheckpoint | undefined;
+    servedCheckpoint: AgentCheckpoint | undefined;
+    telemetry: () => Promise<Telemetry | undefined> | undefined;
+    logger: Logger;
+  },
+): () => Promise<void> {
+  const { durability } = options;
+  const { checkpoint, servedCheckpoint, logger } = held;
+  const closeFailed = (what: string) => (e: unknown) => logger.warn(what, { error: String(e) });
+  return async () => {
+    // Written before the children are stopped: a working handle stays working in the checkpoint, so a
+    // restart (a pod rescheduled) starts it again rather than finding it cancelled.
+    await checkpoint?.close().catch(closeFailed("checkpoint.close-failed"));
+    if (servedCheckpoint && servedCheckpoint !== checkpoint) await servedCheckpoint.close().catch(closeFailed("checkpoint.close-failed"));
+    // A checkpoint used only for served runs' conversations: its store connection is released too.
+    if (!checkpoint && !servedCheckpoint) await durability?.checkpoint?.close().catch(closeFailed("checkpoint.close-failed"));
+    await options.subagents?.shutdown();
+    await held.connected.connections.close();
+    await durability?.oauthTokens?.close?.().catch(closeFailed("oauth.token-store-close-failed"));
+    await durability?.servedRuns?.close?.().catch(() => {});
+    // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
+    if (options.telemetry === "env") await (await held.telemetry())?.shutdown().catch(() => {});
+  };
+}
+
+/** The parts the {@link Agent} object is made of, all built. */
+interface AgentParts {
+  run: Agent["run"];
+  connect: () => Promise<void>;
+  clients: Agent["clients"];
+  tools: AgentTools;
+  listeners: Set<(event: RunEvent) => void>;
+  lifecycle: AgentLifecycle;
+  controls: TriggerControls;
+  config: LiveConfig;
+  serving: AgentServing;
+  statusWith: (endpoints: number) => AgentLifecycleStatus;
+}
+
+/** The agent its caller holds: each method hands on to the part that does it. */
+function agentOf(options: AgentOptions, p: AgentParts): Agent {
+  const { run, lifecycle, controls, config, serving } = p;
   const agent: Agent = {
-    clients,
-    connect,
+    clients: p.clients,
+    connect: p.connect,
     run,
     stream(input, streamOptions = {}) {
       const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
-      const runId = rest.runId ?? newRunId();
+      const runId = runIdOr(rest.runId);
       return streamRun(runId, (hooks) => run(input, { ...rest, runId, stream: rest.stream ?? true, ...hooks }), {
         signal,
         highWaterMark,
@@ -150,19 +216,14 @@ export function createAgent(options: AgentOptions): Agent {
     },
     supervisor: options.subagents,
     async listTools() {
-      await connect();
-      return tools.toolSet.list();
+      await p.connect();
+      return p.tools.toolSet.list();
     },
     on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      p.listeners.add(listener);
+      return () => p.listeners.delete(listener);
     },
-    async start() {
-      if (!config.triggers)
-        throw new AgentdError("E_USAGE", "no trigger is configured: pass triggers.specs (or a config with a triggers block)");
-      if (lifecycle.state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
-      return config.triggers.start();
-    },
+    start: () => controls.start(),
     async serve(serveOptions?) {
       if (lifecycle.state !== "running") throw new AgentdError("E_USAGE", "the agent is shutting down");
       return serving.serve(serveOptions);
@@ -170,34 +231,14 @@ export function createAgent(options: AgentOptions): Agent {
     drain: (graceMs, reason = "drain", drainOptions = {}) => lifecycle.drain(graceMs, reason, drainOptions),
     cancel: (runId, reason = "canceled by an operator") => lifecycle.cancel(runId, reason),
     runIds: () => lifecycle.runIds(),
-    async pauseTriggers(ids) {
-      if (!config.triggers) throw noTriggers();
-      return config.triggers.pause(ids);
-    },
-    async resumeTriggers(ids) {
-      if (!config.triggers) throw noTriggers();
-      if (lifecycle.state !== "running") throw new AgentdError("E_USAGE", "the agent is draining: its triggers stay stopped");
-      return config.triggers.resume(ids);
-    },
-    reload() {
-      if (lifecycle.state !== "running")
-        return Promise.reject(new AgentdError("E_USAGE", "the agent is draining: it takes no new configuration"));
-      return config.reload();
-    },
+    pauseTriggers: (ids) => controls.pause(ids),
+    resumeTriggers: (ids) => controls.resume(ids),
+    reload: () => controls.reload(),
     onReload: (listener) => config.onReload(listener),
-    status() {
-      return {
-        state: lifecycle.state,
-        model: options.model !== undefined,
-        inFlight: lifecycle.inFlight.size,
-        triggers: config.triggers?.status() ?? [],
-        serving: serving.count,
-        sampling: connected.ledger?.byServer(),
-      };
-    },
+    status: () => p.statusWith(serving.count),
     close: () => lifecycle.close(),
     [Symbol.asyncDispose]() {
-      return agent.close();
+      return lifecycle.close();
     },
   };
   return agent;

@@ -9,7 +9,7 @@ import { McpServer } from "../mcp/server/server.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
 import { reply, scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
 import { parseConfig } from "../config/index.ts";
-import { createAgentFromConfig } from "./from-config/from-config.ts";
+import { createAgentFromConfig } from "./create-agent-from-config.ts";
 import type { Agent } from "./create-agent.ts";
 
 let http: StreamableHttpServer | undefined;

@@ -29,12 +29,13 @@ export {
   type RunFinishFailed,
   type RunStatus,
 } from "./run/agent-stream.ts";
+export type { Run, RunOrigin, RunOutcome, RunState, RunTransition } from "./run/run.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 
 // ── From config: the agent, and its parts, each `…FromConfig(config)` ──
+export { createAgentFromConfig } from "./create-agent-from-config.ts";
 export {
-  createAgentFromConfig,
   agentOptionsFromConfig,
   modelFromConfig,
   limitsFromConfig,

@@ -1,38 +1,23 @@
-/**
- * agentd's own MCP surface (self-MCP): other agents and operators call it, subscribe to its state, and
- * watch work finish. Served on stdio and on Streamable HTTP(S) with the same surface:
- *
- * - tool `agent.run` — run an instruction (or a served prompt with its arguments) through the agentic loop;
- *   `notifications/progress` per turn and tool call when the caller sent a progress token and server notifications are on;
- * - prompts from the configuration, with completions of their arguments, when configured;
- * - resources `agent://status`, `agent://runs` (the run history, paged and filtered; its subscribers hear of
- *   every run starting and ending) and `agent://runs/{runId}` (a run with its detail), subscribable;
- * - `logging` (server notifications): `notifications/message` mirroring agentd's telemetry at or above the client's level.
- *
- * Every request resolves to a principal (`principal.ts`): runs, their records, status and run-id
- * idempotency are the caller's own; an operator sees the whole agent. Built on the generic McpServer; this
- * file holds the agentd-specific surface only.
- */
-import { AgentdError, McpError } from "../wire/errors.ts";
-import { ErrorCode } from "../wire/jsonrpc.ts";
 import type { CapabilityConfig } from "../mcp/capabilities.ts";
 import { McpServer } from "../mcp/server/server.ts";
-import type { ServerContext, ServerSession } from "../mcp/server/session.ts";
-import type { CallToolResult, LoggingLevel } from "../wire/index.ts";
-import { scrubSecrets, type LogLevel, type LogRecord } from "../log.ts";
+import type { ServerSession } from "../mcp/server/session.ts";
+import type { LoggingLevel } from "../wire/index.ts";
+import type { LogLevel, LogRecord } from "../log.ts";
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import type { ModelPrices, RunLimits } from "../loop/budget.ts";
-import { type TraceCarrier, traceCarrierFromMeta } from "../loop/trace-context.ts";
-import { LOCAL_PRINCIPAL, resolvePrincipal, scopedRunId } from "./principal.ts";
-import { RunRegistry, type RunHistoryLimits, type ToolInFlight } from "./run-registry.ts";
+import { runIdOr } from "../loop/run-id.ts";
+import type { TraceCarrier } from "../loop/trace-context.ts";
+import { LOCAL_PRINCIPAL, resolvePrincipal } from "./principal.ts";
+import { RunRegistry, type RunHistoryLimits } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
 import { registerRunsResource } from "./runs-resource.ts";
-import { readRun } from "./shared-run-history.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
-import type { ServedRunStart, ServedRuns } from "./served-runs.ts";
-import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
+import type { ServedRuns } from "./served-runs.ts";
+import { agentRunSchema } from "./agent-run-input.ts";
+import { agentRunTool } from "./agent-run-tool.ts";
+import { registerStateResources } from "./state-resources.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
@@ -55,6 +40,10 @@ export interface SelfRunner {
       askAuthorization?: AuthorizationAsk;
       /** Keep the conversation so a re-run of the same run id (a takeover, a retry) resumes from it. */
       resumeConversation?: boolean;
+      /** Which served surface started it. */
+      origin?: { kind: "mcp" } | { kind: "a2a" };
+      /** The caller's principal id. */
+      principal?: string;
     },
   ): Promise<RunResult>;
 }
@@ -135,9 +124,9 @@ export interface SelfMcp {
   mirrorLog(record: LogRecord): void;
 }
 
-/** A fresh run id for runs started over MCP. */
-/** A run id for a served run its caller did not name (`agent.run`, the console's start). */
-export const newRunId = (): string => `run-${crypto.randomUUID()}`;
+/** A fresh run id (the console's start names one before it runs): the one minting function, under its old name. */
+export { mintRunId as newRunId } from "../loop/run-id.ts";
+export { toolInFlight } from "./agent-run-tool.ts";
 
 /** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
 export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
@@ -161,7 +150,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
               // An agent.run task is retained with its run id fixed now, so its re-run is the same run.
               retain: (tool, args) => {
                 if (tool !== "agent.run") return undefined;
-                const runId = typeof args.runId === "string" && args.runId ? args.runId : newRunId();
+                const runId = runIdOr(typeof args.runId === "string" ? args.runId : undefined);
                 return { args: { ...args, runId }, runId };
               },
               rerun: (r, signal) => agentRun(r.args, { signal, meta: {}, authInfo: r.auth, sendProgress: async () => {} }),
@@ -187,6 +176,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   const prompts = options.prompts ? new ServedPrompts(server) : undefined;
   prompts?.set(options.prompts ?? {});
+  const agentRun = agentRunTool({ runner: options.runner, servedRuns: options.servedRuns, registry, prompts, principalOf });
 
   server.tool(
     {
@@ -199,165 +189,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
     (args, ctx) => agentRun(args, ctx),
   );
 
-  /** `agent.run`: also what a served task retained before a restart re-runs (with no session behind it). */
-  async function agentRun(
-    args: Record<string, unknown>,
-    ctx: Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress">,
-  ): Promise<CallToolResult> {
-    const input = agentRunInput(args, prompts);
-    if ("error" in input) return { content: [{ type: "text", text: input.error }], isError: true };
-    const principal = principalOf(ctx.authInfo);
-    const owner = principal.id;
-    const callerRunId = typeof args.runId === "string" && args.runId !== "";
-    const runId = callerRunId ? (args.runId as string) : newRunId();
-    const previous = registry.get(runId, owner);
-    if (previous?.status === "succeeded")
-      return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
-    if (previous?.status === "running")
-      return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
-    // Never run twice: the result is gone, but the work was done.
-    if (!previous && registry.expired(runId, owner))
-      return {
-        content: [{ type: "text", text: expiredMessage(registry, runId, "it is not run again; use a new runId to run it again") }],
-        isError: true,
-      };
-    // Across replicas: claimed in the store; a replica that ran it (or is running it) answers for it.
-    let claim: ServedRunStart | undefined;
-    try {
-      claim = await options.servedRuns?.begin(scopedRunId(principal, runId), ctx.signal);
-    } catch (e) {
-      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
-      return {
-        content: [
-          {
-            type: "text",
-            text: `run ${runId} was not started: the store that keeps served runs once is unavailable (${message}); try again`,
-          },
-        ],
-        isError: true,
-      };
-    }
-    if (claim?.status === "done")
-      return claim.answer
-        ? runResultContent(runId, claim.answer.text, claim.answer.output, "already done")
-        : {
-            content: [{ type: "text", text: `run ${runId} was already run by another replica; its answer is no longer in the store` }],
-            isError: true,
-          };
-    if (claim?.status === "running")
-      return {
-        content: [
-          {
-            type: "text",
-            text: `run ${runId} is running on another replica${claim.holder ? ` (${claim.holder})` : ""}; call again with the same runId for its answer`,
-          },
-        ],
-        isError: true,
-      };
-    registry.start(runId, input.instruction, owner, { via: "mcp" });
-    let step = 0;
-    const traceContext = traceCarrierFromMeta(ctx.meta);
-    try {
-      const result = await options.runner.run(input.instruction, {
-        runId: scopedRunId(principal, runId),
-        // Another replica took the claim over (this one missed its renewals): stop, it runs there.
-        signal: claim?.status === "run" && claim.lost ? AbortSignal.any([ctx.signal, claim.lost]) : ctx.signal,
-        // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
-        // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
-        resumeConversation: callerRunId ? true : undefined,
-        traceContext,
-        outputSchema:
-          args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
-        onEvent: (e) => {
-          registry.observe(runId, e, owner);
-          const tool = toolInFlight(e);
-          if (tool !== undefined) registry.progress(runId, { tool }, owner);
-          const message = describeEvent(e);
-          if (!message) return;
-          if (e.type === "model-end") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
-          void ctx.sendProgress(++step, undefined, message);
-        },
-      });
-      registry.succeed(
-        runId,
-        {
-          stopReason: result.stopReason,
-          usage: result.usage,
-          turns: result.turns,
-          toolCalls: result.toolCalls,
-          text: result.text,
-          output: result.output,
-        },
-        owner,
-      );
-      await claim
-        ?.finish({
-          stopReason: result.stopReason,
-          text: result.text,
-          output: result.output,
-        })
-        .catch(() => {});
-      return runResultContent(runId, result.text, result.output, result.stopReason, result);
-    } catch (e) {
-      await claim?.finish(undefined).catch(() => {});
-      const code = AgentdError.isInstance(e) ? e.code : "E_RUN_FAILED";
-      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
-      const message = scrubSecrets(e instanceof Error ? e.message : String(e));
-      const usage = AgentdError.isInstance(e) ? (e.options.data?.usage as RunResult["usage"] | undefined) : undefined;
-      registry.fail(runId, { code, message }, usage, owner);
-      return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
-    }
-  }
-
-  server.resource(
-    {
-      uri: "agent://status",
-      name: "status",
-      title: "agentd status",
-      mimeType: "application/json",
-      description: "idle or running, current runs, usage so far",
-    },
-    (uri, ctx) => {
-      const p = principalOf(ctx.authInfo);
-      const operator = p.role === "operator";
-      const status: Record<string, unknown> = { ...registry.status(operator ? undefined : p.id) };
-      if (operator) status.principals = registry.principals();
-      // The triggers are the agent's own configuration: its local user's and the operators' to see.
-      if (options.triggers && (operator || p.id === LOCAL_PRINCIPAL)) status.triggers = options.triggers();
-      if (options.sampling && (operator || p.id === LOCAL_PRINCIPAL)) status.sampling = options.sampling();
-      const prices = options.prices?.();
-      if (prices) status.prices = prices;
-      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(status) }] };
-    },
-  );
-  server.resourceTemplate(
-    {
-      uriTemplate: "agent://runs/{runId}",
-      name: "run",
-      title: "A run",
-      mimeType: "application/json",
-      description: "A run's status, then its result",
-    },
-    async (uri, vars, ctx) => {
-      const runId = String(vars.runId);
-      const p = principalOf(ctx.authInfo);
-      const own = registry.get(runId, p.id);
-      // Held here first; then, with a shared history, the run as another replica wrote it to the store.
-      const found = own ? undefined : await readRun(registry, runId, { id: p.id, operator: p.role === "operator" });
-      const record = own ?? (found && found.owner !== p.id ? { ...found.record, principal: found.owner } : found?.record);
-      // Resource-not-found (-32002) with the URI, as the resources spec shows; "expired" says why.
-      if (!record) {
-        if (registry.expired(runId, p.id))
-          throw new McpError(ErrorCode.ResourceNotFound, expiredMessage(registry, runId, "its record is no longer available"), {
-            uri,
-            expired: true,
-          });
-        throw new McpError(ErrorCode.ResourceNotFound, `no run ${runId}`, { uri });
-      }
-      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(record) }] };
-    },
-  );
-
+  registerStateResources(server, registry, principalOf, options);
   registerRunsResource(server, registry, principalOf, sees);
 
   registry.onChange((runId, owner) => {
@@ -406,56 +238,4 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
       }
     },
   };
-}
-
-function runResultContent(runId: string, text: string | undefined, output: unknown, stopReason: string, result?: RunResult) {
-  const structured = {
-    runId,
-    stopReason,
-    text,
-    output,
-    usage: result?.usage,
-    turns: result?.turns,
-    toolCalls: result?.toolCalls,
-  };
-  return {
-    content: [{ type: "text" as const, text: output !== undefined ? JSON.stringify(output) : (text ?? "") }],
-    structuredContent: structured,
-  };
-}
-
-/** The run's tool in flight as an event changes it (null: none now), or undefined when the event does not. */
-export function toolInFlight(e: RunEvent): ToolInFlight | null | undefined {
-  const name = (x: { name: string; qualifiedName?: string }) => x.qualifiedName ?? x.name;
-  if (e.type === "tool-call-start") return { name: name(e), toolCallId: e.toolCallId };
-  if (e.type === "tool-call-end") return null;
-  if (e.type !== "tool-call-progress") return undefined;
-  return {
-    name: name(e),
-    toolCallId: e.toolCallId,
-    progress: e.progress,
-    total: e.total,
-    message: e.message,
-    elapsedMs: e.elapsedMs,
-  };
-}
-
-/** A one-line progress message for an event, or undefined for events not worth a progress step. */
-function describeEvent(e: RunEvent): string | undefined {
-  switch (e.type) {
-    case "model-end":
-      return `turn ${e.turn}: model answered${e.toolCalls ? ` with ${e.toolCalls} tool call(s)` : ""}`;
-    case "tool-call-end":
-      return `tool ${e.qualifiedName ?? e.name} ${e.isError ? "failed" : "returned"} (${e.durationMs}ms)`;
-    case "tool-call-progress":
-      return `tool ${e.qualifiedName ?? e.name}: ${e.progress}${e.total !== undefined ? `/${e.total}` : ""}${e.message ? ` ${e.message}` : ""}`;
-    default:
-      return undefined;
-  }
-}
-
-/** The "expired" answer for a run that left the bounded history. */
-function expiredMessage(registry: RunRegistry, runId: string, consequence: string): string {
-  const { maxRuns, maxBytes } = registry.limits;
-  return `run ${runId} finished and has expired from the run history (each caller's last ${maxRuns} finished runs, up to ${Math.round(maxBytes / 1024 / 1024)} MiB, are kept): ${consequence}`;
 }

@@ -2,7 +2,7 @@
  * The fleet's run history: with a store configured (`durability.store`), every replica writes each finished
  * run's record there too, so `agent://runs`, `agent://runs/{runId}`, the console and `agentd status` on any
  * replica show the runs of all of them. The store side (keys, bounds, expiry, the connection) is built in
- * the agent layer (agent/run-history-store.ts); this is what serving needs, and how a listing merges this
+ * the agent layer (agent/from-config/run-history-store.ts); this is what serving needs, and how a listing merges this
  * replica's held runs (the running ones included) with the store's.
  *
  * The store is a help, never a dependency: when it cannot be read, the listing is this replica's own (the

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
 import { createAgent, type Agent } from "../agent/create-agent.ts";
-import { createAgentFromConfig } from "../agent/from-config/from-config.ts";
+import { createAgentFromConfig } from "../agent/create-agent-from-config.ts";
 import { parseConfig } from "../config/load.ts";
 import { RUN_ID_META_KEY } from "../mcp/protocol/meta.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";

@@ -1,11 +1,12 @@
 /**
  * Tools defined in code with `serve: true`, offered on the agent's served MCP endpoints: listed in
  * `tools/list` with their JSON Schemas and called with the same validation as in a run. The caller's run
- * id (`_meta["agentd.dev/run-id"]`) reaches `execute` when it sends one; cancellation aborts its signal.
+ * id (`_meta["agentd.dev/run-id"]`) reaches `execute` when it sends one (else a fresh one); cancellation aborts its signal.
  */
 import type { McpServer } from "../mcp/server/server.ts";
 import { RUN_ID_META_KEY } from "../mcp/protocol/meta.ts";
 import type { CallToolResult } from "../wire/index.ts";
+import { runIdOr } from "../loop/run-id.ts";
 import type { LocalTool } from "./tool.ts";
 
 /** Register the served local tools on `server`; returns the function that removes them. */
@@ -22,7 +23,7 @@ export function registerLocalTools(server: McpServer, tools: ReadonlyMap<string,
         },
         async (args, ctx): Promise<CallToolResult> => {
           const meta = ctx.meta[RUN_ID_META_KEY];
-          const runId = typeof meta === "string" && meta !== "" ? meta : `served-${crypto.randomUUID()}`;
+          const runId = runIdOr(typeof meta === "string" ? meta : undefined);
           const r = await t.invoke(args, {
             signal: ctx.signal,
             runId,

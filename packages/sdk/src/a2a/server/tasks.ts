@@ -24,7 +24,7 @@ import {
 import { scopedRunId, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import type { SelfRunner } from "../../serve/self-mcp.ts";
-import { scrubSecrets, type Logger } from "../../log.ts";
+import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
@@ -33,7 +33,8 @@ import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
 import { authorizationDone, authRequiredParts } from "./auth-required.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
-import type { ServedRunStart, ServedRuns } from "../../serve/served-runs.ts";
+import type { ServedRuns } from "../../serve/served-runs.ts";
+import { answeredElsewhere, claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "../../serve/run-once.ts";
 
 /** Task metadata: the run id of the agent that sent the message, when it sent one (an agentd client does). */
 export const CALLER_RUN_ID_KEY = "agentd.dev/caller-run-id";
@@ -191,43 +192,30 @@ export class A2aTasks {
     const { id } = e.task;
     this.registry.start(id, instruction, principal.id, { via: "a2a" });
     this.setStatus(e, "TASK_STATE_WORKING");
-    const claim = this.servedRuns ? await this.claimServed(principal, e, messageId) : undefined;
-    if (claim === "settled") return;
+    // Across replicas, a message (its `messageId`, per principal) runs once: the task stays working while
+    // another replica runs it (the caller polls it) and completes with that replica's answer.
+    const claim = await claimServedRun(this.servedRuns, scopedRunId(principal, `a2a:${messageId}`), e.controller.signal, {
+      waitMs: Number.POSITIVE_INFINITY,
+    });
+    if (claim.status !== "run") return this.settledElsewhere(principal, e, claim);
     try {
-      const result = await this.runner.run(instruction, {
-        runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
-        signal: e.controller.signal,
-        traceContext: principal.traceContext,
-        onEvent: (ev) => this.progress(principal.id, e, ev),
-        askOperator: this.routing.hasOperators ? (q: OperatorQuestion, signal: AbortSignal) => this.ask(e, q, signal) : undefined,
-        askAuthorization: (need: AuthorizationNeed, signal: AbortSignal) => this.needAuthorization(e, need, signal),
-      });
-      this.registry.succeed(
-        id,
-        {
-          stopReason: result.stopReason,
-          usage: result.usage,
-          turns: result.turns,
-          toolCalls: result.toolCalls,
-          text: result.text,
-          output: result.output,
-        },
-        principal.id,
+      const result = await claim.run((signal) =>
+        this.runner.run(instruction, {
+          runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
+          signal,
+          origin: { kind: "a2a" },
+          principal: principal.id,
+          traceContext: principal.traceContext,
+          onEvent: (ev) => this.progress(principal.id, e, ev),
+          askOperator: this.routing.hasOperators ? (q: OperatorQuestion, s: AbortSignal) => this.ask(e, q, s) : undefined,
+          askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => this.needAuthorization(e, need, s),
+        }),
       );
-      await claim
-        ?.finish({
-          stopReason: result.stopReason,
-          text: result.text,
-          output: result.output,
-        })
-        .catch(() => {});
+      recordSucceeded(this.registry, id, result, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       this.complete(e, result);
     } catch (err) {
-      await claim?.finish(undefined).catch(() => {});
-      const code = AgentdError.isInstance(err) ? err.code : "E_RUN_FAILED";
-      // An upstream's error text can echo a value from the environment (a header): never hand it to a caller.
-      const message = scrubSecrets(err instanceof Error ? err.message : String(err));
+      const { code, message } = failureOf(err);
       this.registry.fail(id, { code, message }, undefined, principal.id);
       if (e.task.status.state === "TASK_STATE_CANCELED") return;
       // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
@@ -237,61 +225,32 @@ export class A2aTasks {
   }
 
   /**
-   * Across replicas, a message (its `messageId`, per principal) runs once: claim it in the store. The task
-   * stays working while another replica runs it (the caller polls it), and completes with that replica's
-   * answer; a holder that died has the run taken over here. "settled": the task already ended here.
+   * The claim was not this replica's: the task ends with another replica's answer, or failed (the store is
+   * down; a done run whose record is gone cannot be answered again; only a cancel ends an unbounded wait).
    */
-  private async claimServed(
-    principal: A2aCaller,
-    e: Entry,
-    messageId: string,
-  ): Promise<Extract<ServedRunStart, { status: "run" }> | "settled"> {
+  private settledElsewhere(principal: A2aCaller, e: Entry, claim: Exclude<ServedClaim, { status: "run" }>): void {
     const { id } = e.task;
-    let claim: ServedRunStart;
-    try {
-      claim = await (this.servedRuns as ServedRuns).begin(scopedRunId(principal, `a2a:${messageId}`), e.controller.signal, {
-        waitMs: Number.POSITIVE_INFINITY,
-      });
-    } catch (err) {
-      const message = scrubSecrets(err instanceof Error ? err.message : String(err));
-      this.registry.fail(id, { code: "E_UPSTREAM", message }, undefined, principal.id);
-      this.setStatus(e, "TASK_STATE_FAILED", `not started: the store that keeps served runs once is unavailable (${message}); send again`);
-      return "settled";
+    if (claim.status === "unavailable") {
+      this.registry.fail(id, { code: "E_UPSTREAM", message: claim.message }, undefined, principal.id);
+      this.setStatus(
+        e,
+        "TASK_STATE_FAILED",
+        `not started: the store that keeps served runs once is unavailable (${claim.message}); send again`,
+      );
+      return;
     }
-    if (claim.status === "run") return claim;
     if (claim.status === "running" || !claim.answer) {
-      // Only a cancel ends an unbounded wait; a done run whose record is gone cannot be answered again.
       const message =
         claim.status === "running"
           ? "canceled while another replica ran it"
           : "already run by another replica; its answer is no longer in the store";
       this.registry.fail(id, { code: "E_ABORTED", message }, undefined, principal.id);
       if (e.task.status.state !== "TASK_STATE_CANCELED") this.setStatus(e, "TASK_STATE_FAILED", message);
-      return "settled";
+      return;
     }
-    const a = claim.answer;
-    const usage: RunResult["usage"] = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    this.registry.succeed(
-      id,
-      {
-        stopReason: "already done",
-        usage,
-        turns: 0,
-        toolCalls: 0,
-        text: a.text,
-        output: a.output,
-      },
-      principal.id,
-    );
-    if (e.task.status.state !== "TASK_STATE_CANCELED")
-      this.complete(e, {
-        stopReason: "already done",
-        turns: 0,
-        toolCalls: 0,
-        text: a.text,
-        output: a.output,
-      });
-    return "settled";
+    const answer = answeredElsewhere(claim.answer);
+    recordSucceeded(this.registry, id, answer, principal.id);
+    if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, answer);
   }
 
   /** The task a follow-up names: the sender's own, or, for an operator, any principal's. */

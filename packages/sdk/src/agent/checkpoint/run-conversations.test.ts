@@ -40,19 +40,20 @@ const turn = (text: string): ModelMessage[] => [
 
 test("a saved conversation is loaded back as it was (reasoning parts and their signatures included), and deleted at the end of the run", async () => {
   const { backend, conversations } = setup();
-  await conversations.save("run-1", turn("a"));
+  await conversations.open("run-1").save(turn("a"));
   expect(await conversations.load("run-1")).toEqual(turn("a"));
   expect(await conversations.load("run-2")).toBeUndefined();
-  await conversations.end("run-1");
+  await conversations.open("run-1").end();
   expect(await backend.get(conversationKey("run-1"))).toBeUndefined();
 });
 
 test("over maxBytes: not written, one warning line, and the conversation saved before is deleted", async () => {
   const { backend, logger, conversations } = setup({ maxBytes: 1000 });
-  await conversations.save("run-1", turn("small"));
+  const run1 = conversations.open("run-1");
+  await run1.save(turn("small"));
   expect(await backend.get(conversationKey("run-1"))).toBeDefined();
-  await conversations.save("run-1", turn("x".repeat(2000)));
-  await conversations.save("run-1", turn("y".repeat(3000)));
+  await run1.save(turn("x".repeat(2000)));
+  await run1.save(turn("y".repeat(3000)));
   expect(await backend.get(conversationKey("run-1"))).toBeUndefined();
   expect(await conversations.load("run-1")).toBeUndefined();
   const warnings = logger.records.filter((r) => r.event === "conversation.too-large");
@@ -62,7 +63,7 @@ test("over maxBytes: not written, one warning line, and the conversation saved b
 
 test("past its ttl a saved conversation is ignored and deleted", async () => {
   const { backend, logger, conversations, advance } = setup({ ttlMs: 60_000 });
-  await conversations.save("run-1", turn("a"));
+  await conversations.open("run-1").save(turn("a"));
   advance(59_000);
   expect(await conversations.load("run-1")).toEqual(turn("a"));
   advance(2_000);
@@ -88,9 +89,9 @@ test("a document that is not a conversation of this run is ignored with one warn
 
 test("a conversation whose run never runs again is swept once expired; live ones stay", async () => {
   const { backend, conversations, advance } = setup({ ttlMs: 60_000 });
-  await conversations.save("abandoned", turn("a"));
+  await conversations.open("abandoned").save(turn("a"));
   advance(30_000);
-  await conversations.save("live", turn("b"));
+  await conversations.open("live").save(turn("b"));
   expect(await conversations.sweepExpired()).toEqual({ checked: 2, deleted: 0 });
   advance(30_000);
   expect(await conversations.sweepExpired()).toEqual({ checked: 2, deleted: 1 });
@@ -105,8 +106,8 @@ test("run ids that are not valid keys get distinct keys (a digest), never a shar
   expect(slash).not.toBe(underscore);
   expect(slash).toMatch(/^conversations\/sha256:[0-9a-f]{64}$/);
   expect(conversationKey("x".repeat(181))).not.toBe(conversationKey(`${"x".repeat(181)}y`));
-  await conversations.save("order/17", turn("slash"));
-  await conversations.save("order 17", turn("space"));
+  await conversations.open("order/17").save(turn("slash"));
+  await conversations.open("order 17").save(turn("space"));
   expect(await conversations.load("order/17")).toEqual(turn("slash"));
   expect(await conversations.load("order 17")).toEqual(turn("space"));
 });

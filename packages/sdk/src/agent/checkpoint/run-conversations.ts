@@ -57,10 +57,19 @@ export const conversationKey = (runId: string): string =>
     ? `conversations/${runId}`
     : `conversations/sha256:${createHash("sha256").update(runId).digest("hex")}`;
 
+/** One run's saved conversation (see {@link RunConversations.open}). */
+export interface RunConversation {
+  readonly runId: string;
+  /** The conversation saved under this run id, if one is there and has not expired. */
+  load(): Promise<ModelMessage[] | undefined>;
+  /** Save the conversation after a turn (this run's writes are serialised, in order; a failed one is logged). */
+  save(messages: readonly ModelMessage[]): Promise<void>;
+  /** The run ended: its conversation is no longer needed. */
+  end(): Promise<void>;
+}
+
 /** See the module header. */
 export class RunConversations {
-  private readonly writes = new Map<string, Promise<void>>();
-  private readonly tooLarge = new Set<string>();
   private readonly maxBytes: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
@@ -100,7 +109,7 @@ export class RunConversations {
         return undefined;
       }
       if (parsed.output.expiresAt <= this.now()) {
-        await this.remove(runId);
+        await (await this.options.store()).delete(key).catch(() => false);
         this.options.logger.info("conversation.expired", { runId, key });
         return undefined;
       }
@@ -115,43 +124,51 @@ export class RunConversations {
     }
   }
 
-  /** Save the conversation after a turn (writes of one run are serialised, in order). */
-  save(runId: string, messages: readonly ModelMessage[]): Promise<void> {
-    const document = {
-      format: FORMAT,
-      version: 1,
+  /** One run's conversation: saved after each turn, deleted when the run ends; a field of the run (agent/run/run.ts). */
+  open(runId: string): RunConversation {
+    // Writes of one run are serialised, in order; the chain and the too-large note are the run's own.
+    let writes: Promise<void> = Promise.resolve();
+    let tooLarge = false;
+    const chain = (step: (store: ConversationStore) => Promise<void>): Promise<void> =>
+      (writes = writes
+        .then(async () => step(await this.options.store()))
+        .catch((error: unknown) => {
+          this.options.logger.warn("conversation.write-failed", { runId, error: error instanceof Error ? error.message : String(error) });
+        }));
+    return {
       runId,
-      savedAt: new Date(this.now()).toISOString(),
-      expiresAt: this.now() + this.ttlMs,
-      messages,
-    };
-    const text = JSON.stringify(document);
-    const bytes = Buffer.byteLength(text);
-    const write = async (store: ConversationStore) => {
-      this.sweep(store);
-      if (bytes > this.maxBytes) {
-        if (!this.tooLarge.has(runId)) {
-          this.tooLarge.add(runId);
-          this.options.logger.warn("conversation.too-large", {
+      load: () => this.load(runId),
+      save: (messages) =>
+        chain(async (store) => {
+          const document = {
+            format: FORMAT,
+            version: 1,
             runId,
-            bytes,
-            maxBytes: this.maxBytes,
-            message: "not saved (raise durability.checkpoint.resumeConversations.maxBytes to keep it): a re-run starts over",
-          });
-        }
-        await store.delete(conversationKey(runId));
-        return;
-      }
-      await store.put(conversationKey(runId), document);
-      this.options.logger.info("conversation.saved", { runId, messages: messages.length, bytes });
+            savedAt: new Date(this.now()).toISOString(),
+            expiresAt: this.now() + this.ttlMs,
+            messages,
+          };
+          const text = JSON.stringify(document);
+          const bytes = Buffer.byteLength(text);
+          this.sweep(store);
+          if (bytes > this.maxBytes) {
+            if (!tooLarge) {
+              tooLarge = true;
+              this.options.logger.warn("conversation.too-large", {
+                runId,
+                bytes,
+                maxBytes: this.maxBytes,
+                message: "not saved (raise durability.checkpoint.resumeConversations.maxBytes to keep it): a re-run starts over",
+              });
+            }
+            await store.delete(conversationKey(runId));
+            return;
+          }
+          await store.put(conversationKey(runId), document);
+          this.options.logger.info("conversation.saved", { runId, messages: messages.length, bytes });
+        }),
+      end: () => chain(async (store) => void (await store.delete(conversationKey(runId)))),
     };
-    return this.chain(runId, write);
-  }
-
-  /** The run ended: its conversation is no longer needed. */
-  end(runId: string): Promise<void> {
-    this.tooLarge.delete(runId);
-    return this.remove(runId);
   }
 
   private sweep(store: ConversationStore): void {
@@ -173,20 +190,5 @@ export class RunConversations {
       now: this.now,
     });
     this.sweeper.start();
-  }
-
-  private remove(runId: string): Promise<void> {
-    return this.chain(runId, async (store) => void (await store.delete(conversationKey(runId))));
-  }
-
-  private chain(runId: string, step: (store: ConversationStore) => Promise<void>): Promise<void> {
-    const next = (this.writes.get(runId) ?? Promise.resolve())
-      .then(async () => step(await this.options.store()))
-      .catch((error: unknown) => {
-        this.options.logger.warn("conversation.write-failed", { runId, error: error instanceof Error ? error.message : String(error) });
-      });
-    this.writes.set(runId, next);
-    void next.then(() => this.writes.get(runId) === next && this.writes.delete(runId));
-    return next;
   }
 }

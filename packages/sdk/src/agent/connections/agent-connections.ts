@@ -6,8 +6,9 @@
  */
 import type { Logger } from "../../log.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
-import type { AgentCapabilities, AgentOptions } from "../agent-options.ts";
+import type { AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import { type Connections, createConnections } from "./connect-all.ts";
+import type { InFlightRuns } from "./in-flight-runs.ts";
 import { operatorRouting } from "./open-tool-calls.ts";
 import { samplingHandler } from "../sampling/sampling-handler.ts";
 import { SamplingLedger } from "../sampling/sampling-ledger.ts";
@@ -17,12 +18,12 @@ export interface AgentConnections {
   connections: Connections;
   /** Sampling answered per server (absent when sampling is off or there is no model). */
   ledger: SamplingLedger | undefined;
-  /** The `operator` elicitation policy's calls in flight and askers (absent unless it is on). */
+  /** The `operator` elicitation policy's calls in flight (absent unless it is on). */
   operator: ReturnType<typeof operatorRouting> | undefined;
 }
 
 /** See the module header. */
-export function agentConnections(options: AgentOptions, logger: Logger): AgentConnections {
+export function agentConnections(options: AgentOptions, runs: InFlightRuns, logger: Logger): AgentConnections {
   const capabilities = clientCapabilities(options.capabilities);
   const sampling = options.capabilities?.sampling;
   const ledger = sampling && options.model ? new SamplingLedger() : undefined;
@@ -50,7 +51,7 @@ export function agentConnections(options: AgentOptions, logger: Logger): AgentCo
     samplingCaps.set(server, caps);
     return caps;
   };
-  const operator = options.capabilities?.elicitation === "operator" ? operatorRouting(logger) : undefined;
+  const operator = options.capabilities?.elicitation === "operator" ? operatorRouting(logger, runs) : undefined;
   const capabilitiesFor = (server: string): CapabilityConfig | undefined =>
     operator ? operator.capabilities(server, samplingFor(server) ?? capabilities) : samplingFor(server);
   const { durability } = options;

@@ -5,7 +5,8 @@
  */
 import type { Logger } from "../../log.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
-import { operatorElicitation, type OperatorAsk } from "../../mcp/client/elicitation-policies.ts";
+import { operatorElicitation } from "../../mcp/client/elicitation-policies.ts";
+import type { InFlightRuns } from "./in-flight-runs.ts";
 
 interface OpenCall {
   server: string;
@@ -35,26 +36,27 @@ export class OpenToolCalls {
 }
 
 /**
- * The `operator` elicitation policy's wiring: the calls in flight, who answers for each run (`asks`, set
- * while a run served over A2A lasts), and each server's capabilities with the policy as its handler.
+ * The `operator` elicitation policy's wiring: the calls in flight, and each server's capabilities with the
+ * policy as its handler. Who answers is the run's own `askOperator` (a run served over A2A has one), read
+ * from the run in flight the oldest call belongs to.
  */
-export function operatorRouting(logger: Logger): {
+export function operatorRouting(
+  logger: Logger,
+  runs: InFlightRuns,
+): {
   calls: OpenToolCalls;
-  asks: Map<string, OperatorAsk>;
   capabilities(server: string, base: CapabilityConfig | undefined): CapabilityConfig;
 } {
   const calls = new OpenToolCalls();
-  const asks = new Map<string, OperatorAsk>();
   const reach = (server: string) => {
     const call = calls.oldest(server);
     if (!call) return { reason: "no tool call of this server is in flight, so no run to ask for" };
-    const ask = asks.get(call.runId);
+    const ask = runs.get(call.runId)?.askOperator;
     if (!ask) return { reason: "the run is not served over A2A with an operator configured: no operator can answer" };
     return { ask, signal: call.signal };
   };
   return {
     calls,
-    asks,
     capabilities: (server, base) => ({
       ...base,
       elicitation: { handler: operatorElicitation(server, () => reach(server), logger), modes: ["form"] },

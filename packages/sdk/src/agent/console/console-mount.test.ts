@@ -346,7 +346,7 @@ test("spend in money where runs had a price: the status sums it, each run carrie
 });
 
 test("with a shared history, the runs of other replicas are listed and read, each principal its own", async () => {
-  // Another replica's finished runs, as the store side hands them over (agent/run-history-store.ts).
+  // Another replica's finished runs, as the store side hands them over (agent/from-config/run-history-store.ts).
   const other = new RunRegistry();
   other.start("remote-1", "done elsewhere", "bearer:alice");
   other.succeed("remote-1", { text: "from B", stopReason: "final", usage: emptyUsage(), turns: 1, toolCalls: 0 }, "bearer:alice");

@@ -22,14 +22,13 @@ import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
 import { triggerSpecsFromConfig } from "../../triggers/runner/trigger-specs.ts";
-import { createAgent, type Agent } from "../create-agent.ts";
-import type { AgentCapabilities, AgentOptions } from "../agent-options.ts";
+import type { AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import type { AgentTriggerOptions } from "../live/configured-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
 import { servedRunsFromConfig } from "./served-runs-from-config.ts";
-import { runHistoryFromConfig } from "../serving/run-history-store.ts";
+import { runHistoryFromConfig } from "./run-history-store.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
 import { samplingFromConfig } from "./sampling-from-config.ts";
@@ -300,16 +299,6 @@ function configTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptio
     cron: config.capabilities?.cron,
     jobStore: plan.jobStore ?? jobStoreFromConfig(config, logger),
   };
-}
-
-/**
- * `createAgent` from the validated `agentd.json` shape: see the module header.
- *
- * Example:
- * {@includeCode ../../../../../examples/sdk-usage/api/create-agent.examples.ts#createAgentFromConfig}
- */
-export function createAgentFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): Agent {
-  return createAgent(agentOptionsFromConfig(config, options));
 }
 
 /** The configured model, or none when the config names none (and none is required). */

@@ -10,7 +10,7 @@ import type { AgentdConfig } from "../../config/schema.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { Agent } from "../create-agent.ts";
-import { createAgentFromConfig } from "./from-config.ts";
+import { createAgentFromConfig } from "../create-agent-from-config.ts";
 import { serveOptionsFromConfig } from "./serve-from-config.ts";
 
 setDefaultTimeout(30_000);

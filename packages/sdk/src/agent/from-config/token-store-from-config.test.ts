@@ -12,7 +12,7 @@ import { MACHINE_SECRET, type OidcProvider, startOidcProvider } from "@agentd/te
 import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/protected-mcp";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Agent } from "../create-agent.ts";
-import { createAgentFromConfig } from "./from-config.ts";
+import { createAgentFromConfig } from "../create-agent-from-config.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { nullLogger } from "../../log.ts";
 

@@ -1,69 +1,42 @@
-/**
- * An agent's configured triggers (every kind: subscriptions, schedules, the interval). While the agent is
- * served, their runs are recorded in the self-MCP's run registry too (so they show in `agent://status` and
- * `agent://runs/{runId}`, and the drain waits for them), each trigger's state is the `triggers` field of
- * `agent://status`, and a change of it notifies that resource's subscribers.
- */
-import type { RunClaims } from "../../store/run-claims.ts";
 import { FileJobStore } from "../../triggers/file-job-store.ts";
-import type { JobStore } from "../../triggers/index.ts";
 import { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
-import type { RunTriggerTags } from "../../triggers/runner/run-trigger-tags.ts";
+import type { Logger } from "../../log.ts";
 import type { TriggerAgent, TriggerRunData } from "../../triggers/runner/trigger-runner.ts";
-import type { CronEngine, TriggerSpec } from "../../triggers/runner/trigger-specs.ts";
-import type { SelfHost } from "../serving/serve-agent.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
 
-/** The triggers of an agent (`AgentOptions.triggers`). */
-export interface AgentTriggerOptions {
-  specs: readonly TriggerSpec[];
-  /** The cron engine: `"utc"` (5-field UTC, the default) or `"timezones"` (time zones, DST, catch-up, job store). */
-  cron?: CronEngine;
-  /** Where schedules keep their last fire (time-zone cron only): a directory path or a {@link JobStore}. */
-  jobStore?: string | JobStore;
-  /** Claim each run id in a store before running it, so replicas run each event once (docs/durability.md). */
-  claims?: RunClaims;
-  /**
-   * Runs may subscribe the agent to resources themselves (tools `agent.subscribe`, `agent.unsubscribe`,
-   * `agent.subscriptions`). Absent: the tools are not offered.
-   */
-  selfSubscribe?: { max?: number; servers?: string[]; pollIntervalMs?: number };
-}
+export type { AgentTriggerOptions } from "../types/live-settings.ts";
+import type { AgentTriggerOptions } from "../types/live-settings.ts";
 
-/** Build the triggers; `host()` is the agent's self-MCP host once it serves. */
-export function createAgentTriggers(
+/** Build the configured triggers; `registry()` is the served agent's run history once it serves. */
+export function buildConfiguredTriggers(
   options: AgentTriggerOptions & {
     agent: TriggerAgent;
-    tags: RunTriggerTags;
-    host: () => SelfHost | undefined;
+    logger: Logger;
+    registry: () => RunRegistry | undefined;
     beforeStart?: () => Promise<void>;
     onTakeover?: (runId: string, previousHolder: string) => Promise<void>;
   },
 ): AgentTriggers {
-  const { tags, host } = options;
+  const { registry: historyOf } = options;
   const cron = options.cron ?? "utc";
   const jobStore = typeof options.jobStore === "string" ? new FileJobStore(options.jobStore) : options.jobStore;
-  const recorded = new Set<string>();
   const triggers = new AgentTriggers({
     agent: options.agent,
     specs: options.specs,
     cron,
     jobStore: cron === "timezones" ? jobStore : undefined,
-    logger: tags.logger,
+    logger: options.logger,
     claims: options.claims,
     beforeStart: options.beforeStart,
     onTakeover: options.onTakeover,
     onRunStart: (runId, trigger, instruction) => {
-      tags.tag(runId, trigger);
-      const registry = host()?.registry;
-      if (!registry) return;
-      recorded.add(runId);
-      registry.start(runId, instruction, undefined, { via: "trigger", trigger });
+      historyOf()?.start(runId, instruction, undefined, { via: "trigger", trigger });
     },
-    onRunSettled: (runId) => tags.untag(runId),
   });
   triggers.on("run-end", ({ runId, outcome }) => {
-    const registry = host()?.registry;
-    if (!registry || !recorded.delete(runId)) return;
+    const registry = historyOf();
+    // Only a record this run started is finished here (a remembered run's old record stays as it was).
+    if (registry?.get(runId)?.status !== "running") return;
     const data = (outcome.data ?? {}) as TriggerRunData;
     const r = data.result;
     if (r && (outcome.status === "ok" || outcome.status === "already-done"))

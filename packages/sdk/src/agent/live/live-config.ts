@@ -12,7 +12,8 @@ import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 
 /** What {@link LiveConfig} needs from its agent. */
 export interface LiveConfigOptions {
-  settings: Omit<LiveSettings, "triggers">;
+  /** The settings each new run reads, held where the runs read them; a reload replaces `current`. */
+  settings: { current: Omit<LiveSettings, "triggers"> };
   triggers: AgentTriggerOptions | undefined;
   build: (o: AgentTriggerOptions) => AgentTriggers | undefined;
   /** Where a reload reads the settings again (absent: reload is refused). */
@@ -29,16 +30,19 @@ export interface LiveConfigOptions {
 
 /** See the module header. */
 export class LiveConfig {
-  settings: Omit<LiveSettings, "triggers">;
   triggers: AgentTriggers | undefined;
   private triggerOptions: AgentTriggerOptions | undefined;
   private readonly retiring = new Set<AgentTriggers>();
   private readonly listeners = new Set<(report: ReloadReport, plan: ReloadPlan) => void>();
 
   constructor(private readonly o: LiveConfigOptions) {
-    this.settings = o.settings;
     this.triggerOptions = o.triggers;
     this.triggers = o.triggers?.specs.length ? o.build(o.triggers) : undefined;
+  }
+
+  /** The live settings (instructions, limits, prices, scope, prompts, roots) as they are now. */
+  get settings(): Omit<LiveSettings, "triggers"> {
+    return this.o.settings.current;
   }
 
   /** The current triggers and those a reload replaced whose runs are still finishing. */
@@ -67,7 +71,7 @@ export class LiveConfig {
     const changed: string[] = (["instructions", "limits", "prices", "scope", "prompts", "roots"] as const).filter(
       (k) => !same(this.settings[k], next[k]),
     );
-    this.settings = next;
+    this.o.settings.current = next;
     const replaced = new Set((["prompts", "roots"] as const).filter((k) => changed.includes(k)));
     if (replaced.size) await this.o.applyLive?.(next, replaced);
     if (triggersChanged) {

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { resolveConfig } from "../../config/load.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
-import { createAgentFromConfig } from "../from-config/from-config.ts";
+import { createAgentFromConfig } from "../create-agent-from-config.ts";
 import type { Agent } from "../create-agent.ts";
 
 const EVERYTHING = resolve(import.meta.dir, "../../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");

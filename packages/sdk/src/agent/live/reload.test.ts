@@ -11,7 +11,7 @@ import { resolveConfig } from "../../config/load.ts";
 import { memoryLogger } from "../../log.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { ModelRequest } from "../../model/language-model.ts";
-import { createAgentFromConfig } from "../from-config/from-config.ts";
+import { createAgentFromConfig } from "../create-agent-from-config.ts";
 import type { Agent } from "../create-agent.ts";
 import { configReloadSource } from "./reload.ts";
 

@@ -7,43 +7,10 @@
  * with its one-line error and the running one is kept.
  */
 import type { AgentdConfig } from "../../config/types.generated.ts";
-import type { ModelPrices, RunLimits } from "../../loop/budget.ts";
-import type { RunScope } from "../../loop/scope.ts";
-import type { ServedPrompt } from "../../serve/served-prompts.ts";
-import type { Root } from "../../wire/index.ts";
 import type { AgentTriggerOptions } from "./configured-triggers.ts";
 
-/** The settings a reload may change while the agent runs. */
-export interface LiveSettings {
-  instructions?: string;
-  limits?: RunLimits;
-  prices?: ModelPrices;
-  scope?: RunScope;
-  /** The served prompts (undefined: none configured). */
-  prompts?: Record<string, ServedPrompt>;
-  /** The roots told to MCP servers that were told roots (undefined: none configured). */
-  roots?: Root[];
-  /** The triggers (undefined: the agent's triggers do not come from the reloaded source). */
-  triggers?: AgentTriggerOptions;
-}
-
-/** What a reload source answers: the new live settings and the keys that changed but need a restart. */
-export interface ReloadPlan {
-  live: LiveSettings;
-  restartRequired: string[];
-  /** The validated configuration, for listeners that read more of it (e.g. served prompts). */
-  config?: AgentdConfig;
-}
-
-/** What a reload did. */
-export interface ReloadReport {
-  /** Live settings that changed and now apply (`instructions`, `limits`, `prices`, `scope`, `prompts`, `roots`, `triggers`). */
-  changed: string[];
-  /** Trigger ids added, removed, or kept but changed (every trigger is re-armed when any changed). */
-  triggers?: { added: string[]; removed: string[]; changed: string[] };
-  /** Top-level configuration keys that changed but apply only after a restart. */
-  restartRequired: string[];
-}
+export type { LiveSettings, ReloadPlan, ReloadReport } from "../types/live-settings.ts";
+import type { LiveSettings, ReloadPlan } from "../types/live-settings.ts";
 
 /**
  * The top-level keys a reload applies live (`model` only for its `prices`; `capabilities` only for its

@@ -5,89 +5,100 @@
  * serving so the order of a shutdown reads in one place.
  */
 import type { Logger } from "../../log.ts";
-import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import { MAX_TIMEOUT_MS, setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { AgentLifecycleStatus, DrainOptions } from "../agent-types.ts";
-import type { SelfHost } from "../serving/serve-agent.ts";
+import type { AgentLifecycleStatus, DrainOptions } from "./run-options.ts";
+import type { Runs } from "./runs.ts";
 
-/** What the lifecycle reaches of its agent. */
-export interface LifecycleParts {
-  /** The served host, once the agent serves. */
-  host: () => SelfHost | undefined;
-  /** The current triggers and those a reload replaced. */
-  triggers: () => AgentTriggers[];
-  /** Called first when closing (served tasks stopped by the shutdown stay working in the checkpoint). */
-  beforeClose: () => void;
-  /** Everything the agent holds, released once its runs are cancelled (endpoints, checkpoint, children, connections). */
-  release: () => Promise<void>;
-  logger: Logger;
+/** What the lifecycle reaches of the served agent once it serves: it registers itself (`attach`). */
+export interface ServedEndpoints {
+  /** Stop taking runs over MCP and A2A (they answer that the agent is shutting down). */
+  stopTaking(): void;
+  /** Wait (until `deadline`, epoch ms) for served runs to finish and every answer to be sent. */
+  settle(deadline: number): Promise<void>;
+  /** The grace is over: answer every request in flight with `message`. */
+  interrupt(message: string): void;
+  /** Called first when closing: served tasks stopped by the shutdown stay working in the checkpoint (absent: none kept). */
+  keepTasks?(): void;
+  /** Close every endpoint. */
+  close(): Promise<void>;
 }
 
-/** A run being tracked: its controller, and `end()` once it is over. */
-export interface TrackedRun {
-  controller: AbortController;
-  end(): void;
+/** What the lifecycle stops of the triggers (the live configuration registers itself: `attachTriggers`). */
+export interface StoppableTriggers {
+  /** The current triggers and those a reload replaced. */
+  allTriggers(): ReadonlyArray<{ stop(options: { graceMs: number }): Promise<unknown> }>;
+}
+
+/** What the lifecycle is given when it is made (everything it reaches later registers itself). */
+export interface LifecycleParts {
+  /** Awaited before the endpoints close (the remote A2A agents' calls settle). */
+  beforeEndpointsClose?: () => Promise<void>;
+  /** Everything the agent holds, released once its runs are cancelled and its endpoints closed (checkpoint, children, connections). */
+  release: () => Promise<void>;
+  logger: Logger;
 }
 
 /** See the module header. */
 export class AgentLifecycle {
   state: AgentLifecycleStatus["state"] = "running";
-  /** Runs in flight (direct, triggered, served), cancelled when a drain's grace runs out. */
-  readonly inFlight = new Set<AbortController>();
-  private readonly runs = new Map<string, AbortController>();
-  private readonly settled = new Set<() => void>();
   private closing: Promise<void> | undefined;
   private draining: Promise<void> | undefined;
   private quiescing: Promise<void> | undefined;
   /** Why the agent drains (e.g. `SIGTERM`): the abort reason of the runs the grace did not cover. */
   private drainReason: string | undefined;
+  private served: ServedEndpoints | undefined;
+  private triggers: StoppableTriggers | undefined;
 
-  constructor(private readonly parts: LifecycleParts) {}
+  constructor(
+    /** Runs in flight (direct, triggered, served): the agent's one table of them, cancelled when a drain's grace runs out. */
+    readonly runs: Runs,
+    private readonly parts: LifecycleParts,
+  ) {}
 
-  /** Track a run under `runId`; the caller's `signal` aborts it too. */
-  begin(runId: string, signal: AbortSignal | undefined): TrackedRun {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    this.inFlight.add(controller);
-    this.runs.set(runId, controller);
-    return {
-      controller,
-      end: () => {
-        signal?.removeEventListener("abort", onAbort);
-        this.inFlight.delete(controller);
-        if (this.runs.get(runId) === controller) this.runs.delete(runId);
-        for (const s of this.settled) s();
-      },
-    };
+  /** The served agent registers itself when it first serves: a drain stops it taking work, a close closes it. */
+  attach(served: ServedEndpoints): void {
+    this.served = served;
+  }
+
+  /** The live configuration registers its triggers: a drain stops them. */
+  attachTriggers(triggers: StoppableTriggers): void {
+    this.triggers = triggers;
+  }
+
+  private allTriggers() {
+    return this.triggers?.allTriggers() ?? [];
   }
 
   /** The ids of the runs in flight. */
   runIds(): string[] {
-    return [...this.runs.keys()];
+    return this.runs.ids();
   }
 
   /** Abort the run in flight with this id; false when none is. */
   cancel(runId: string, reason: string): boolean {
-    const c = this.runs.get(runId);
-    if (!c) return false;
-    c.abort(new AgentdError("E_ABORTED", reason));
+    const run = this.runs.get(runId);
+    if (!run) return false;
+    run.cancel(new AgentdError("E_ABORTED", reason));
     return true;
+  }
+
+  /** Abort every run in flight with `reason`. */
+  private cancelAll(reason: unknown): void {
+    for (const run of this.runs.all()) run.cancel(reason);
   }
 
   /** Resolve once no run is in flight, or at `deadline`. */
   private async runsSettled(deadline: number): Promise<void> {
-    while (this.inFlight.size > 0 && Date.now() < deadline)
+    while (this.runs.size > 0 && Date.now() < deadline)
       await new Promise<void>((resolve) => {
         const done = () => {
           cancel();
-          this.settled.delete(done);
+          off();
           resolve();
         };
         const cancel = setLongTimeout(done, deadline - Date.now());
-        this.settled.add(done);
+        const off = this.runs.onSettle(done);
       });
   }
 
@@ -95,15 +106,17 @@ export class AgentLifecycle {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.state = "closed";
-      this.parts.beforeClose();
+      this.served?.keepTasks?.();
       // Every request still in flight gets its final answer first (the run cancelled by the shutdown), then
       // its run is cancelled with the same words.
       const cancelled = new AgentdError("E_ABORTED", `run cancelled by shutdown (${this.drainReason ?? "the agent is closing"})`);
-      this.parts.host()?.interrupt(cancelled.message);
+      this.served?.interrupt(cancelled.message);
       // An operator's drain may hold the triggers' stop open with its own grace: their runs are cancelled first.
-      if (this.quiescing) for (const c of this.inFlight) c.abort(cancelled);
-      await Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: 0 })));
-      for (const c of this.inFlight) c.abort(cancelled);
+      if (this.quiescing) this.cancelAll(cancelled);
+      await Promise.all(this.allTriggers().map((t) => t.stop({ graceMs: 0 })));
+      this.cancelAll(cancelled);
+      await this.parts.beforeEndpointsClose?.();
+      await this.served?.close();
       await this.parts.release();
     })();
     return this.closing;
@@ -118,16 +131,16 @@ export class AgentLifecycle {
       const { logger } = this.parts;
       this.state = "draining";
       this.drainReason = reason;
-      this.parts.host()?.stopTaking();
+      this.served?.stopTaking();
       const deadline = Date.now() + graceMs;
-      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.inFlight.size });
-      const triggersStopped = Promise.all(this.parts.triggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
+      logger.info("agent.draining", { reason, graceMs: graceMs !== Infinity ? graceMs : undefined, inFlight: this.runs.size });
+      const triggersStopped = Promise.all(this.allTriggers().map((t) => t.stop({ graceMs: Math.min(graceMs, MAX_TIMEOUT_MS) })));
       await this.runsSettled(deadline);
-      await this.parts.host()?.settle(deadline);
+      await this.served?.settle(deadline);
       // The triggers abort their own runs at the grace (so those end `aborted`); then the rest, unless closing.
       await triggersStopped;
       if (this.draining || this.state !== "draining") return;
-      for (const c of this.inFlight) c.abort(this.drainReason ?? reason);
+      this.cancelAll(this.drainReason ?? reason);
       this.state = "drained";
       logger.info("agent.drained", { reason });
     })();

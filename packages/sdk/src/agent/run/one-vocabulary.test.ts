@@ -10,7 +10,7 @@ import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
 import { callTools, reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import { type LegacyRunEvent, withLegacyEventNames } from "../../loop/legacy-events.ts";
-import type { AgentOptions } from "../agent-options.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
 import { type Agent, createAgent } from "../create-agent.ts";
 
 const agents: Agent[] = [];

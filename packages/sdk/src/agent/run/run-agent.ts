@@ -1,147 +1,187 @@
 /**
- * Running one run: refused while the agent drains or is closed; tracked by the lifecycle (so a drain waits
- * for it and `cancel(runId)` reaches it); connected, with the server authorizations an A2A task's client
- * can complete; resumed from a saved conversation when a triggered run is re-run under its id; then the
- * agentic loop under the live settings, its events fanned out to listeners, telemetry and the served run
- * history.
+ * Running one run: refused while the agent drains or is closed; made a {@link ActiveRun} in the agent's one
+ * table of runs in flight (so a drain waits for it, `cancel(runId)` reaches it, and its operator, its
+ * authorizations and its sampling are found on it); connected, with the server authorizations an A2A
+ * task's client can complete; resumed from a saved conversation when a triggered run is re-run under its
+ * id; then the agentic loop under the live settings, its events fanned out to listeners, telemetry and
+ * the served run history. When it ends, what was its ends with it.
  */
 import type { Logger } from "../../log.ts";
-import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
+import type { ModelPrices, RunLimits } from "../../loop/budget.ts";
 import type { RunEvent } from "../../loop/events.ts";
+import type { RunScope } from "../../loop/scope.ts";
+import { runIdOr } from "../../loop/run-id.ts";
+import { runLoop, type RunResult } from "../../loop/run-loop.ts";
 import { maskRunEvents } from "../../loop/mask-run-events.ts";
-import { runLoop } from "../../loop/run-loop.ts";
+import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
-import { type AuthorizationAsk, withAuthorization } from "../../mcp/client/authorization-ask.ts";
-import type { ModelMessage } from "../../model/language-model.ts";
+import type { ToolSet } from "../../loop/tools.ts";
+import { withAuthorization } from "../../mcp/client/authorization-ask.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
 import type { Telemetry } from "../../telemetry/types.ts";
-import type { RunTriggerTags } from "../../triggers/runner/run-trigger-tags.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { withoutUndefined } from "../../_internal/without-undefined.ts";
-import type { AgentConnections } from "../connections/agent-connections.ts";
 import type { AgentLifecycle } from "./agent-lifecycle.ts";
-import type { AgentOptions } from "../agent-options.ts";
-import type { Agent } from "../agent-types.ts";
-import type { LiveConfig } from "../live/live-config.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
+import type { AgentRunOptions } from "./run-options.ts";
 import type { McpToolSet } from "../tools/mcp-tool-set.ts";
-import type { SelfHost } from "../serving/serve-agent.ts";
+import { type ActiveRun, outcomeOf, type RunOrigin } from "./run.ts";
 
-/** A fresh run id. */
-export const newRunId = (): string => `run-${crypto.randomUUID()}`;
+/** A fresh run id (`run-<uuid>`). Deprecated: a run's id is minted by the agent when none is given. */
+export { mintRunId as newRunId } from "../../loop/run-id.ts";
+
+/** Where a run's events go besides its own listener: the served run history and metrics, once the agent serves. */
+export interface RunObservers {
+  /** A triggered run's event, for its record in the served run history (a no-op until the agent serves). */
+  observe(run: ActiveRun, event: RunEvent): void;
+  /** A triggered run started: its lag behind its event (metrics). */
+  triggered(kind: string, firedAt: Date): void;
+}
+
+/** The agent's settings a run reads when it starts (a reload may change them between runs). */
+export interface RunSettings {
+  instructions?: string;
+  limits?: RunLimits;
+  prices?: ModelPrices;
+  scope?: RunScope;
+}
 
 /** What a run reaches of its agent. */
 export interface RunParts {
   lifecycle: AgentLifecycle;
   connect: () => Promise<void>;
   toolSet: McpToolSet;
-  authorizations: Map<string, AuthorizationAsk>;
-  connected: AgentConnections;
   /** The live settings (instructions, limits, prices, scope), read when each run starts. */
-  settings: () => LiveConfig["settings"];
-  tags: RunTriggerTags;
+  settings: () => RunSettings;
   listeners: ReadonlySet<(event: RunEvent) => void>;
   telemetry: () => Promise<Telemetry | undefined>;
-  host: () => SelfHost | undefined;
+  /** The served history and metrics: registered when the agent first serves (`attach`). */
+  observers: { current: RunObservers | undefined };
   logger: Logger;
 }
 
-/** See the module header. */
-export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] {
-  const { lifecycle, connect, toolSet, authorizations, tags, listeners, logger } = parts;
-  const { ledger, operator } = parts.connected;
+/** Where a run came from, as its options say. */
+function originOf(o: AgentRunOptions): RunOrigin {
+  if (o.origin) return o.origin;
+  if (o.triggerEvent) return { kind: "trigger", trigger: o.triggerEvent.id, event: o.triggerEvent };
+  return { kind: "direct" };
+}
+
+/** The agent's `run`: see the module header. */
+export function createRun(options: AgentOptions, parts: RunParts): (input: string, runOptions?: AgentRunOptions) => Promise<RunResult> {
+  const { lifecycle, logger } = parts;
   return async (input, runOptions = {}) => {
     if (!options.model)
       throw new AgentdError(
         "E_CONFIG_INVALID",
         "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)",
       );
-    const model = options.model;
     if (lifecycle.state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
     if (lifecycle.state === "draining" || lifecycle.state === "drained")
       throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
-    const runId = runOptions.runId ?? newRunId();
-    const tracked = lifecycle.begin(runId, runOptions.signal);
-    const { controller } = tracked;
-    if (runOptions.askOperator) operator?.asks.set(runId, runOptions.askOperator);
-    if (runOptions.askAuthorization) authorizations.set(runId, runOptions.askAuthorization);
-    if (runOptions.trigger) tags.tag(runId, runOptions.trigger);
+    const run = lifecycle.runs.begin({
+      id: runIdOr(runOptions.runId),
+      origin: originOf(runOptions),
+      principal: runOptions.principal,
+      trigger: runOptions.trigger,
+      limits: runOptions.limits,
+      traceContext: runOptions.traceContext,
+      signal: runOptions.signal,
+      askOperator: runOptions.askOperator,
+      askAuthorization: runOptions.askAuthorization,
+      logger,
+    });
+    runOptions.onStart?.(run);
     // The conversation tier: a triggered run re-run under the same run id goes on from its saved turns, and
     // so does a run that asks for it (a served run with the caller's run id, taken over from a dead replica).
-    const conversations =
-      ((runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length) || runOptions.resumeConversation
-        ? options.durability?.checkpoint?.conversations
-        : undefined;
-    let aborted = false;
-    const settings = parts.settings();
-    // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
-    const ask = runOptions.askAuthorization;
-    // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
-    const waiting = ask ? createRunSignal(runOptions.limits?.deadlineMs ?? settings.limits?.deadlineMs, controller.signal) : undefined;
-    const askSignal = waiting?.signal ?? controller.signal;
+    const keep = ((runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length) || runOptions.resumeConversation;
+    run.conversation = keep ? options.durability?.checkpoint?.conversations?.open(run.id) : undefined;
+    let outcome = outcomeOf(undefined);
     try {
-      await (ask ? withAuthorization(connect, ask, askSignal) : connect());
-      // Only native tool calling resumes (the JSON-action mode's turns are not saved).
-      const resume = model.supportsTools ? await conversations?.load(runId) : undefined;
-      if (resume) logger.info("conversation.resumed", { runId, messages: resume.length });
-      const recorder = (await parts.telemetry())?.run({
-        runId,
-        parent: runOptions.traceContext,
-        trigger: runOptions.triggerEvent,
-      });
-      if (runOptions.triggerEvent) parts.host()?.metrics.triggerLag(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
-      const emit = (event: RunEvent) => {
-        recorder?.onEvent(event);
-        // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
-        const traceparent = event.type === "model-start" ? recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
-        const e: RunEvent = traceparent && event.type === "model-start" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
-        // A triggered run's events fill its record in the served run history (a no-op for other runs).
-        if (runOptions.trigger || runOptions.triggerEvent) parts.host()?.registry.observe(runId, e);
-        for (const l of listeners) l(e);
-        runOptions.onEvent?.(e);
-      };
-      // The settings as they are now: a reload during the waits above applies to this run.
-      const live = parts.settings();
-      const result = await runLoop({
-        model,
-        tools: ask
-          ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) }
-          : toolSet,
-        input,
-        runId,
-        instructions: live.instructions,
-        // A run's own limits win where they are set: an undefined one keeps the agent's.
-        limits: { ...live.limits, ...withoutUndefined(runOptions.limits) },
-        prices: live.prices,
-        scope: live.scope,
-        outputSchema: runOptions.outputSchema,
-        maxOutputRetries: runOptions.maxOutputRetries,
-        signal: controller.signal,
-        stream: runOptions.stream,
-        backpressure: runOptions.backpressure,
-        // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
-        // surface that reads the run's events: telemetry, the run history, the console, listeners.
-        onEvent: maskRunEvents(emit),
-        logger: logger.child({ runId }),
-        tracer: recorder,
-        resume,
-        // The saved conversation goes to the store: without the secrets (the model saw them already).
-        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, maskSecrets(messages)) : undefined,
-      });
-      const sampling = ledger?.takeRun(runId);
-      // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
-      return maskSecrets(sampling ? { ...result, sampling } : result);
+      const result = await runOnce(options.model, run, input, runOptions, parts);
+      outcome = { status: "ok" };
+      return result;
     } catch (e) {
       maskErrorSecrets(e);
-      // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
-      aborted = AgentdError.isInstance(e) && e.code === "E_ABORTED";
+      outcome = outcomeOf(e);
       throw e;
     } finally {
-      if (conversations && !aborted) await conversations.end(runId);
-      ledger?.takeRun(runId);
-      if (runOptions.trigger) tags.untag(runId);
-      operator?.asks.delete(runId);
-      if (authorizations.get(runId) === runOptions.askAuthorization) authorizations.delete(runId);
-      waiting?.dispose();
-      tracked.end();
+      // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
+      if (outcome.status !== "aborted") await run.conversation?.end();
+      run.finish(outcome);
+      lifecycle.runs.end(run);
     }
   };
+}
+
+/** The run, once admitted: connect, resume, loop; its sampling joins the result. */
+async function runOnce(
+  model: LanguageModel,
+  run: ActiveRun,
+  input: string,
+  runOptions: AgentRunOptions,
+  parts: RunParts,
+): Promise<RunResult> {
+  const { toolSet, logger } = parts;
+  // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
+  const ask = run.askAuthorization;
+  // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
+  const waiting = ask ? createRunSignal(run.limits?.deadlineMs ?? parts.settings().limits?.deadlineMs, run.signal) : undefined;
+  const askSignal = waiting?.signal ?? run.signal;
+  try {
+    await (ask ? withAuthorization(parts.connect, ask, askSignal) : parts.connect());
+    // Only native tool calling resumes (the JSON-action mode's turns are not saved).
+    const resume = model.supportsTools ? await run.conversation?.load() : undefined;
+    if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
+    run.recorder = (await parts.telemetry())?.run({ runId: run.id, parent: run.traceContext, trigger: runOptions.triggerEvent });
+    if (runOptions.triggerEvent) parts.observers.current?.triggered(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
+    const triggered = Boolean(runOptions.trigger || runOptions.triggerEvent);
+    const emit = (event: RunEvent) => {
+      run.recorder?.onEvent(event);
+      // With tracing on, a request names its trace (the run's history shows it; a console links it to the backend).
+      const traceparent =
+        event.type === "model-start" ? run.recorder?.carrier({ kind: "model", turn: event.turn })?.traceparent : undefined;
+      const e: RunEvent = traceparent && event.type === "model-start" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
+      // A triggered run's events fill its record in the served run history (a no-op for other runs).
+      if (triggered) parts.observers.current?.observe(run, e);
+      for (const l of parts.listeners) l(e);
+      runOptions.onEvent?.(e);
+    };
+    // The settings as they are now: a reload during the waits above applies to this run.
+    const live = parts.settings();
+    const tools: ToolSet = ask
+      ? { list: () => withAuthorization(() => toolSet.list(), ask, askSignal), call: (n, a, c) => toolSet.call(n, a, c) }
+      : toolSet;
+    run.transition("running");
+    const conversation = run.conversation;
+    const result = await runLoop({
+      model,
+      tools,
+      input,
+      runId: run.id,
+      instructions: live.instructions,
+      // A run's own limits win where they are set: an undefined one keeps the agent's.
+      limits: { ...live.limits, ...withoutUndefined(run.limits) },
+      prices: live.prices,
+      scope: live.scope,
+      outputSchema: runOptions.outputSchema,
+      maxOutputRetries: runOptions.maxOutputRetries,
+      signal: run.signal,
+      stream: runOptions.stream,
+      backpressure: runOptions.backpressure,
+      // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
+      // surface that reads the run's events: telemetry, the run history, the console, listeners.
+      onEvent: maskRunEvents(emit),
+      logger: logger.child({ runId: run.id }),
+      tracer: run.recorder,
+      resume,
+      // The saved conversation goes to the store: without the secrets (the model saw them already).
+      onTurn: conversation ? (messages) => void conversation.save(maskSecrets(messages)) : undefined,
+    });
+    const sampling = run.sampling.report();
+    // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
+    return maskSecrets(sampling ? { ...result, sampling } : result);
+  } finally {
+    waiting?.dispose();
+  }
 }

@@ -15,9 +15,22 @@ export interface SamplingReport {
   usage: Usage;
 }
 
+/** A run's share of sampling: what sampling its tool calls caused, kept on the run itself (agent/run/run.ts). */
+export class SamplingShare {
+  requests = 0;
+  usage: Usage = emptyUsage();
+
+  /** What it came to, or undefined when no sampling was billed to the run. */
+  report(): SamplingReport | undefined {
+    return this.requests > 0 ? { requests: this.requests, usage: { ...this.usage } } : undefined;
+  }
+}
+
 interface OpenCall {
   server: string;
   runId: string;
+  /** The run's share, when the call belongs to a run in flight. */
+  share: SamplingShare | undefined;
   usage: Usage;
   requests: number;
 }
@@ -25,12 +38,14 @@ interface OpenCall {
 /** One agent's ledger. */
 export class SamplingLedger {
   private readonly open: OpenCall[] = [];
-  private readonly runs = new Map<string, SamplingReport>();
   private readonly servers = new Map<string, SamplingReport>();
 
-  /** A tool call on `server` for `runId` starts; `end()` returns what sampling it caused used. */
-  begin(server: string, runId: string): { end(): Usage | undefined } {
-    const call: OpenCall = { server, runId, usage: emptyUsage(), requests: 0 };
+  /**
+   * A tool call on `server` for `runId` starts (billing `share`, the run's own); `end()` returns what
+   * sampling it caused used.
+   */
+  begin(server: string, runId: string, share?: SamplingShare): { end(): Usage | undefined } {
+    const call: OpenCall = { server, runId, share, usage: emptyUsage(), requests: 0 };
     this.open.push(call);
     return {
       end: () => {
@@ -48,15 +63,11 @@ export class SamplingLedger {
     if (!call) return undefined;
     call.usage = addUsage(call.usage, usage);
     call.requests++;
-    add(this.runs, call.runId, usage);
+    if (call.share) {
+      call.share.usage = addUsage(call.share.usage, usage);
+      call.share.requests++;
+    }
     return call.runId;
-  }
-
-  /** What sampling billed to `runId` cost, and forget it (called when the run ends). */
-  takeRun(runId: string): SamplingReport | undefined {
-    const report = this.runs.get(runId);
-    this.runs.delete(runId);
-    return report;
   }
 
   /** Totals per server since the agent started. */

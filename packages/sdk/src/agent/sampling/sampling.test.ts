@@ -3,7 +3,7 @@ import type { LanguageModel, ModelRequest, ModelResponse } from "../../model/lan
 import { McpError } from "../../wire/errors.ts";
 import { pickModel } from "./model-routes.ts";
 import { SamplingBudget } from "./sampling-budget.ts";
-import { SamplingLedger } from "./sampling-ledger.ts";
+import { SamplingLedger, SamplingShare } from "./sampling-ledger.ts";
 import { toCreateMessageResult, toModelRequest } from "./sampling-messages.ts";
 
 const model = (modelId: string): LanguageModel => ({
@@ -131,12 +131,13 @@ describe("budget and ledger", () => {
   test("usage is billed to the oldest open tool call of the same server", () => {
     const l = new SamplingLedger();
     const a = l.begin("s1", "run-a");
-    const b = l.begin("s2", "run-b");
+    const share = new SamplingShare();
+    const b = l.begin("s2", "run-b", share);
     expect(l.charge("s2", { inputTokens: 3, outputTokens: 4, totalTokens: 7 })).toBe("run-b");
     expect(l.charge("s3", { inputTokens: 1, outputTokens: 1, totalTokens: 2 })).toBeUndefined();
     expect(a.end()).toBeUndefined();
     expect(b.end()).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
-    expect(l.takeRun("run-b")).toEqual({ requests: 1, usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 } });
+    expect(share.report()).toEqual({ requests: 1, usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 } });
     expect(l.byServer().s3?.requests).toBe(1);
   });
 });

@@ -12,27 +12,35 @@ import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
 import { agentConsoleFacts } from "../console/agent-facts.ts";
-import type { AgentOptions } from "../agent-options.ts";
-import type { Agent } from "../agent-types.ts";
-import type { LiveConfig } from "../live/live-config.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
+import type { AgentLifecycleStatus } from "../run/run-options.ts";
+import type { AgentLiveConfig } from "../live/agent-live-config.ts";
+import type { AgentLifecycle } from "../run/agent-lifecycle.ts";
 import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
-import type { SelfMcpOptions } from "../../serve/self-mcp.ts";
+import type { SelfMcpOptions, SelfRunner } from "../../serve/self-mcp.ts";
+import type { RunObservers } from "../run/run-agent.ts";
 
-/** What serving reaches of its agent. */
+/** What serving reaches of its agent: all built before it; it registers itself with the lifecycle, the live configuration and the runs when it first serves. */
 export interface ServingParts {
-  agent: () => Agent;
-  /** The agent's runs (refused once the host drains). */
-  run: Agent["run"];
+  /** The agent's runs (refused once the served agent drains). */
+  run: SelfRunner["run"];
   connect: () => Promise<void>;
   clients: ReadonlyMap<string, ManagedMcpClient>;
-  config: () => LiveConfig;
+  live: AgentLiveConfig;
+  lifecycle: AgentLifecycle;
+  /** What the agent's status says (with the endpoints served now). */
+  status: (endpoints: number) => AgentLifecycleStatus;
+  /** What the A2A operator channel may do to the agent (drain, cancel, triggers, reload). */
+  control: Omit<OperatorControl, "lifecycle">;
   ledger: SamplingLedger | undefined;
   /** The subagent and `serve: true` tools on the served surface (agent-subagents.ts). */
   extend: Pick<SelfMcpOptions, "extend">;
   /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
   servedCheckpoint: AgentCheckpoint | undefined;
   mirrorTo: (sink: (record: LogRecord) => void) => void;
+  /** Where the runs send what the served history and metrics keep: filled in when the served agent is built. */
+  observers: { current: RunObservers | undefined };
   logger: Logger;
 }
 
@@ -89,7 +97,7 @@ export class AgentServing {
   selfHost(): SelfHost {
     if (this.host) return this.host;
     const { options, parts, ready } = this;
-    const config = parts.config();
+    const { config } = parts.live;
     const { ledger, logger } = parts;
     const serve = options.serve ?? {};
     const notifications = options.capabilities?.serverNotifications === true;
@@ -110,7 +118,7 @@ export class AgentServing {
       servedRuns: options.durability?.servedRuns,
       prompts: config.settings.prompts,
       ...triggers,
-      control: operatorControl(parts.agent),
+      control: { ...parts.control, lifecycle: () => parts.status(this.count) },
       sampling: ledger ? () => ledger.byServer() : undefined,
       // Read at each look: a reload may set or change them.
       prices: () => config.settings.prices,
@@ -122,7 +130,7 @@ export class AgentServing {
         mcpServers: options.mcpServers,
         a2aAgents: options.a2aAgents,
         supervisor: options.subagents,
-        lifecycle: () => ({ ...parts.agent().status() }),
+        lifecycle: () => ({ ...parts.status(this.count) }),
         ready,
         ...triggers,
         // A reload may replace the triggers: each listener follows whichever table is current.
@@ -142,21 +150,35 @@ export class AgentServing {
       logger,
     });
     if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    this.register(created);
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;
     return created;
   }
-}
 
-/** What the A2A operator channel reaches (a2a/server/operator.ts). */
-function operatorControl(agent: () => Agent): OperatorControl {
-  return {
-    lifecycle: () => agent().status(),
-    drain: (graceMs, reason) => agent().drain(graceMs, reason, { close: false }),
-    cancelRun: (runId, reason) => agent().cancel(runId, reason),
-    runIds: () => agent().runIds(),
-    pauseTriggers: (ids) => agent().pauseTriggers(ids),
-    resumeTriggers: (ids) => agent().resumeTriggers(ids),
-    reload: () => agent().reload(),
-  };
+  /** The served agent, once built, registers itself with what was built before it. */
+  private register(served: SelfHost): void {
+    const { parts } = this;
+    parts.observers.current = {
+      observe: (run, e) => served.registry.observe(run.id, e),
+      triggered: (kind, firedAt) => served.metrics.triggerLag(kind, firedAt),
+    };
+    parts.lifecycle.attach({
+      stopTaking: () => served.stopTaking(),
+      settle: (deadline) => served.settle(deadline),
+      interrupt: (message) => served.interrupt(message),
+      // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.
+      keepTasks: parts.servedCheckpoint ? () => served.self.tasks?.close() : undefined,
+      close: () => served.close(),
+    });
+    const count = () => this.count;
+    parts.live.attach({
+      get endpoints() {
+        return count();
+      },
+      registry: served.registry,
+      setPrompts: (prompts) => served.self.prompts?.set(prompts),
+      notifyStatus: () => void served.self.server.notifyResourceUpdated("agent://status"),
+    });
+  }
 }

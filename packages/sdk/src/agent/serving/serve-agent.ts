@@ -9,7 +9,6 @@ import type { McpServer } from "../../mcp/server/server.ts";
 import { createSelfMcpServer, type SelfMcp, type SelfMcpOptions } from "../../serve/self-mcp.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import { createStreamableHttpServer } from "../../transport/http-server/server.ts";
-import type { StreamableHttpServerOptions } from "../../transport/http-server/options.ts";
 import { StdioServerTransport } from "../../transport/stdio-self.ts";
 import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
@@ -24,36 +23,8 @@ import type { A2aTasks } from "../../a2a/server/tasks.ts";
 import type { ConsoleFacts } from "../console/console-facts.ts";
 import { CONSOLE_PATH, createConsoleMount, type ConsoleMount } from "../console/console-mount.ts";
 
-/** Streamable HTTP(S) serving: the HTTP server's options, without the parts the agent provides. */
-export type HttpServeOptions = Omit<StreamableHttpServerOptions, "onsession" | "routes" | "logger" | "mounts">;
-
-/**
- * Where to serve: `{ stdio: true }` (stdin/stdout) or `{ http: { hostname, port, tls, auth, … } }`; with
- * `a2a`, the HTTP listener also serves A2A v1.0 (agent card, JSON-RPC at /a2a, HTTP+JSON at /a2a/rest) —
- * absent, as the agent's `serve.a2a` says; `true`, that or the default card; `false`, not at all;
- * with `metrics`, it serves `GET /metrics` in the Prometheus text format (its own token, or operators);
- * with `console`, the operator's console at /console.
- */
-export type ServeOptions =
-  | { stdio: true | { maxFrameBytes?: number } }
-  | {
-      http: HttpServeOptions;
-      a2a?: A2aServeOptions | boolean;
-      metrics?: MetricsEndpointOptions | true;
-      /**
-       * Also serve the operator's console at `/console` (docs/console.md). Off by default. `traceUrl`: the OTLP
-       * backend's trace page with `{traceId}` in it (`telemetry.traceUrl`), where a run's trace id links.
-       */
-      console?: boolean | { traceUrl?: string };
-    };
-
-/** A running endpoint. */
-export interface Serving {
-  /** The MCP endpoint (HTTP only). */
-  readonly url?: URL;
-  /** Resolves when the peer ended it by itself (stdio: stdin closed); HTTP ends only by drain or close. */
-  readonly ended: Promise<"stdin-closed">;
-}
+export type { HttpServeOptions, ServeOptions, Serving } from "../types/serve-options.ts";
+import type { HttpServeOptions, ServeOptions, Serving } from "../types/serve-options.ts";
 
 /** What {@link SelfHost} needs from the agent. */
 export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {

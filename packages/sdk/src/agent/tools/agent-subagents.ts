@@ -12,7 +12,7 @@ import { LocalToolSet, namedLocalTools, type LocalTools } from "../../tool/local
 import type { LocalTool } from "../../tool/tool.ts";
 import { registerLocalTools } from "../../tool/serve-local-tools.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { AgentOptions } from "../agent-options.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
 
 /** A hand-written ToolSet (`{ list, call }`), as opposed to tools made by `tool()`. */
 const isToolSet = (tools: AgentOptions["tools"]): tools is ToolSet =>

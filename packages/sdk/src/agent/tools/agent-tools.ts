@@ -3,7 +3,6 @@
  * (agent-subagents.ts), the self-subscription tools when runs may subscribe the agent themselves, and
  * the remote A2A agents as `a2a:NAME` — each set handing on to the next for names it does not know.
  */
-import type { AuthorizationAsk } from "../../mcp/client/authorization-ask.ts";
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
 import type { Logger } from "../../log.ts";
 import type { ToolSet } from "../../loop/tools.ts";
@@ -11,8 +10,9 @@ import { lazyA2aTools, type LazyA2aTools } from "../../a2a/client/tools.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
 import { SelfSubscribeToolSet } from "../../triggers/runner/self-subscribe-tools.ts";
 import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
-import type { AgentOptions } from "../agent-options.ts";
+import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
+import type { InFlightRuns } from "../connections/in-flight-runs.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
 import { toolFilters } from "./server-tool-filter.ts";
 
@@ -23,37 +23,45 @@ export interface AgentTools {
   selfSubs: SelfSubscriptions | undefined;
   /** The A2A tools, settled when the agent closes. */
   a2aTools: LazyA2aTools | undefined;
-  /** Who completes a server's authorization for each run that can (an A2A task's client), by run id. */
-  authorizations: Map<string, AuthorizationAsk>;
+  /** The live configuration registers itself once built: the self-subscription tools act on its current triggers. */
+  attachTriggers(live: { readonly triggers: AgentTriggers | undefined }): void;
 }
 
-/** See the module header. `triggers` is read when a self-subscription tool is called: by then they are built. */
+/** See the module header. The triggers are built later: they register themselves (`attachTriggers`). */
 export function agentTools(
   options: AgentOptions,
   parts: {
     clients: ReadonlyMap<string, ManagedMcpClient>;
     own: ToolSet | undefined;
     connected: AgentConnections;
-    triggers: () => AgentTriggers | undefined;
+    /** The runs in flight: a call's run answers for its authorizations and takes its sampling. */
+    runs: InFlightRuns;
     logger: Logger;
   },
 ): AgentTools {
   const { logger, connected } = parts;
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
   const selfSubscribe = options.triggers?.specs.length ? options.triggers.selfSubscribe : undefined;
-  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: parts.triggers, ...selfSubscribe, logger }) : undefined;
+  let live: { readonly triggers: AgentTriggers | undefined } | undefined;
+  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: () => live?.triggers, ...selfSubscribe, logger }) : undefined;
   const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, parts.own) : parts.own;
   const a2aTools =
     options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
-  const authorizations = new Map<string, AuthorizationAsk>();
   const calls = connected.operator?.calls;
   const toolSet = new McpToolSet(parts.clients, a2aTools ?? ownTools, {
     optional,
     logger,
     sampling: connected.ledger,
     calls,
-    authorizations: (id) => authorizations.get(id),
+    runs: parts.runs,
     filters: toolFilters(options.mcpServers),
   });
-  return { toolSet, selfSubs, a2aTools, authorizations };
+  return {
+    toolSet,
+    selfSubs,
+    a2aTools,
+    attachTriggers: (l) => {
+      live = l;
+    },
+  };
 }

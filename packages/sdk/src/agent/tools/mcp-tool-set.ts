@@ -11,6 +11,7 @@ import { type AuthorizationAsk, withAuthorization } from "../../mcp/client/autho
 import { renderToolResult } from "./render-content.ts";
 import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
 import type { OpenToolCalls } from "../connections/open-tool-calls.ts";
+import type { InFlightRuns } from "../connections/in-flight-runs.ts";
 import type { ToolFilter } from "./server-tool-filter.ts";
 
 /** Split `server/tool` at the first slash. */
@@ -40,10 +41,10 @@ export interface McpToolSetOptions {
   /** Records the calls in flight, so a server's elicitation during a call reaches that call's run. */
   calls?: OpenToolCalls;
   /**
-   * Who completes a server's authorization for a run (an A2A task's client); without one, a call a server
-   * refuses for want of authorization fails at once, as before.
+   * The runs in flight: a call's run says who completes a server's authorization (an A2A task's client;
+   * without one, a call a server refuses for want of authorization fails at once) and takes its sampling.
    */
-  authorizations?: (runId: string) => AuthorizationAsk | undefined;
+  runs?: InFlightRuns;
   /**
    * Per-server tool filters (`mcpServers.X.tools`, see `toolFilters`), by server name: a tool a filter leaves
    * out is neither listed nor callable.
@@ -101,10 +102,11 @@ export class McpToolSet implements ToolSet {
         text: `Tool '${name}' is not available to this agent (its server's tool filter leaves it out); do not call it again.`,
         isError: true,
       };
-    const billing = this.options.sampling?.begin(q.server, ctx.runId);
+    const run = this.options.runs?.get(ctx.runId);
+    const billing = this.options.sampling?.begin(q.server, ctx.runId, run?.sampling);
     const endCall = this.options.calls?.begin(q.server, ctx.runId, ctx.signal);
     try {
-      const result = await this.callAuthorized(client, q.server, q.tool, args, ctx);
+      const result = await this.callAuthorized(client, q.server, q.tool, args, ctx, run?.askAuthorization);
       const usage = billing?.end();
       return {
         text: renderToolResult(result),
@@ -130,6 +132,7 @@ export class McpToolSet implements ToolSet {
     tool: string,
     args: Record<string, unknown>,
     ctx: ToolCallContext,
+    ask: AuthorizationAsk | undefined,
   ): Promise<CallToolResult> {
     const call = () =>
       client.callTool(tool, args, {
@@ -139,6 +142,6 @@ export class McpToolSet implements ToolSet {
         // W3C trace context in `_meta`, unprefixed, as the MCP trace-context proposal places it.
         meta: ctx.traceContext ? { ...ctx.traceContext } : undefined,
       });
-    return withAuthorization(call, this.options.authorizations?.(ctx.runId), ctx.signal, server);
+    return withAuthorization(call, ask, ctx.signal, server);
   }
 }

@@ -185,13 +185,15 @@ describe("runs and idempotency", () => {
 
   test("records of a triggered run carry `trigger` (run.start, tool.call.start, run.end)", async () => {
     const base = memoryLogger();
-    const tags = createRunTriggerTags(base);
-    const { agent } = agentWith([callTools([["ack", {}]]), reply("fine")], {}, tags.logger);
+    // The agent finds a run's trigger on the run in flight; here a table stands in for the agent's runs.
+    const inFlight = new Map<string, string>();
+    const logger = createRunTriggerTags(base, (runId) => inFlight.get(runId));
+    const { agent } = agentWith([callTools([["ack", {}]]), reply("fine")], {}, logger);
     const { triggers, runEnds } = build({
       agent,
-      logger: tags.logger,
-      onRunStart: (runId, trigger) => tags.tag(runId, trigger),
-      onRunSettled: (runId) => tags.untag(runId),
+      logger,
+      onRunStart: (runId, trigger) => void inFlight.set(runId, trigger),
+      onRunSettled: (runId) => void inFlight.delete(runId),
       specs: [{ kind: "interval", id: "every", everyMs: 0, maxRuns: 1, instruction: "go" }],
     });
     await triggers.start();

@@ -4,7 +4,8 @@
  * trigger, and logs what operators need: `trigger.fire`, `trigger.scheduled` (a schedule's next fire),
  * `trigger.unavailable`, `trigger.polling`, and `trigger.run-end` (outcome, duration, usage, error code).
  * Records of a triggered run (`run.start`, `tool.call.start`, `run.end` …) carry `trigger` when the agent logs
- * through `createRunTriggerTags(...).logger` and `onRunStart`/`onRunSettled` tag and untag the run.
+ * through `createRunTriggerTags(logger, triggerOf)`, where `triggerOf` names a run's trigger while it is in
+ * flight (the agent's runs carry it: the trigger id comes with the run's `triggerEvent`).
  *
  * Restart = the same from config alone: connect, subscribe, read after subscribing (the subscription
  * source's level-triggered first read), so a change made while agentd was down is run once, under the run

@@ -29,4 +29,4 @@ export {
 } from "./trigger-runner.ts";
 export { AgentTriggers, type AgentTriggersOptions, type TriggersStarted } from "./agent-triggers.ts";
 export { TriggerStatusTable, type TriggerStatus, type TriggerState } from "./trigger-status.ts";
-export { createRunTriggerTags, type RunTriggerTags } from "./run-trigger-tags.ts";
+export { createRunTriggerTags, type TriggerOfRun } from "./run-trigger-tags.ts";

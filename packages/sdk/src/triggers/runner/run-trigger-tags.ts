@@ -2,28 +2,22 @@
  * Telemetry of triggered runs carries the trigger: a logger wrapper that adds `trigger: <id>` to every
  * record of a run (`run.start`, `model.start`, `tool.call.start`, `run.end` …) while that run is tagged, and
  * to the router's records (`trigger.fire`, which name it `triggerId`). The loop logs with `runId` bound;
- * this looks the run id up, so the loop needs no notion of triggers.
+ * this asks the agent for that run's trigger (a field of the run in flight), so the loop needs no notion
+ * of triggers and no table of tags is kept here.
  */
 import type { Logger, LogLevel } from "../../log.ts";
 
-/** A logger that tags run records, and the tag table behind it. */
-export interface RunTriggerTags {
-  /** Give this logger to the agent. */
-  logger: Logger;
-  /** Records with this run id get `trigger` from now on. */
-  tag(runId: string, trigger: string): void;
-  untag(runId: string): void;
-}
+/** The trigger of the run in flight with this id, if it has one. */
+export type TriggerOfRun = (runId: string) => string | undefined;
 
-/** Wrap `inner` so records of tagged runs carry their trigger. */
-export function createRunTriggerTags(inner: Logger): RunTriggerTags {
-  const tags = new Map<string, string>();
+/** Wrap `inner` so records of a triggered run carry its trigger (`triggerOf` names it while the run is in flight). */
+export function createRunTriggerTags(inner: Logger, triggerOf: TriggerOfRun): Logger {
   const wrap = (target: Logger, bound: Record<string, unknown>): Logger => {
     const log = (level: LogLevel, event: string, fields?: Record<string, unknown>) => {
       const runId = fields?.runId ?? bound.runId;
       // The router's own records name the trigger `triggerId`: give them the same `trigger` field.
       const own = fields?.triggerId ?? bound.triggerId;
-      const trigger = (typeof runId === "string" ? tags.get(runId) : undefined) ?? (typeof own === "string" ? own : undefined);
+      const trigger = (typeof runId === "string" ? triggerOf(runId) : undefined) ?? (typeof own === "string" ? own : undefined);
       target.log(
         level,
         event,
@@ -39,9 +33,5 @@ export function createRunTriggerTags(inner: Logger): RunTriggerTags {
       child: (fields) => wrap(target.child(fields), { ...bound, ...fields }),
     };
   };
-  return {
-    logger: wrap(inner, {}),
-    tag: (runId, trigger) => void tags.set(runId, trigger),
-    untag: (runId) => void tags.delete(runId),
-  };
+  return wrap(inner, {});
 }

@@ -26,7 +26,7 @@ import type { RunHistoryLimits, RunRecord } from "../../serve/run-registry.ts";
 import { summaryOf, type ListedRun, type RunSummary } from "../../serve/run-list.ts";
 import type { SharedRunHistory } from "../../serve/shared-run-history.ts";
 import type { StoreClient } from "../../store/store-client.ts";
-import { storeConnection, type StoreConnection } from "../from-config/durable-store.ts";
+import { storeConnection, type StoreConnection } from "./durable-store.ts";
 
 /** Bounds of the fleet's history in the store, per principal. */
 export interface SharedRunHistoryBounds {

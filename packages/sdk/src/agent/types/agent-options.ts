@@ -2,29 +2,29 @@
  * What `createAgent` takes: the model, the MCP servers and tools it offers, and the groups its
  * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
  */
-import type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
-import type { A2aServeOptions } from "../a2a/server/index.ts";
-import type { McpServerConfig } from "../config/types.generated.ts";
-import type { Logger } from "../log.ts";
-import type { ModelPrices, RunLimits } from "../loop/budget.ts";
-import type { RunEvent } from "../loop/events.ts";
-import type { RunScope } from "../loop/scope.ts";
-import type { ToolSet } from "../loop/tools.ts";
-import type { CapabilityConfig } from "../mcp/capabilities.ts";
-import type { ReconnectPolicy } from "../mcp/client/managed/backoff.ts";
-import type { LanguageModel } from "../model/language-model.ts";
-import type { RunHistoryLimits } from "../serve/run-registry.ts";
-import type { ServedPrompt } from "../serve/served-prompts.ts";
-import type { ServedRuns } from "../serve/served-runs.ts";
-import type { Supervisor } from "../supervisor/supervisor.ts";
-import type { Telemetry } from "../telemetry/types.ts";
-import type { LocalTools } from "../tool/local-tool-set.ts";
-import type { TokenStore } from "../transport/http-client/index.ts";
-import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
-import type { ReloadPlan } from "./live/reload.ts";
-import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
-import type { AgentTriggerOptions } from "./live/configured-triggers.ts";
-import type { ServeOptions } from "./serving/serve-agent.ts";
+import type { A2aAgentConfig } from "../../a2a/client/tool-set.ts";
+import type { A2aServeOptions } from "../../a2a/server/index.ts";
+import type { McpServerConfig } from "../../config/types.generated.ts";
+import type { Logger } from "../../log.ts";
+import type { ModelPrices, RunLimits } from "../../loop/budget.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import type { RunScope } from "../../loop/scope.ts";
+import type { ToolSet } from "../../loop/tools.ts";
+import type { CapabilityConfig } from "../../mcp/capabilities.ts";
+import type { ReconnectPolicy } from "../../mcp/client/managed/backoff.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
+import type { RunHistoryLimits } from "../../serve/run-registry.ts";
+import type { ServedPrompt } from "../../serve/served-prompts.ts";
+import type { ServedRuns } from "../../serve/served-runs.ts";
+import type { Supervisor } from "../../supervisor/supervisor.ts";
+import type { Telemetry } from "../../telemetry/types.ts";
+import type { LocalTools } from "../../tool/local-tool-set.ts";
+import type { TokenStore } from "../../transport/http-client/index.ts";
+import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
+import type { ReloadPlan } from "./live-settings.ts";
+import type { SamplingPolicy } from "../sampling/sampling-handler.ts";
+import type { AgentTriggerOptions } from "./live-settings.ts";
+import type { ServeOptions } from "./serve-options.ts";
 
 /**
  * Options of {@link createAgent}, grouped the way `agentd.json` groups them (`limits`, `capabilities`,

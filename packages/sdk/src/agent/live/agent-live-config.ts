@@ -1,31 +1,44 @@
 /**
- * An agent's triggers and live settings: what a reload may change (the settings each run reads, the served
+ * An agent's live configuration: what a reload may change (the settings each run reads, the served
  * prompts, the roots told to servers, and the triggers), with the checkpoint restored by the first
  * triggers only — a reload's triggers are not restored again (their self-arranged subscriptions are
- * dropped with the triggers they replaced, as without a checkpoint).
+ * dropped with the triggers they replaced, as without a checkpoint). Built after the runs (the triggers
+ * run through the agent's `run`) and before serving: the served agent registers itself (`attach`) when it
+ * first serves, so served prompts follow a reload and triggered runs are recorded in its history.
  */
 import type { Logger } from "../../log.ts";
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
+import type { RunRegistry } from "../../serve/run-registry.ts";
+import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { Supervisor } from "../../supervisor/supervisor.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
-import type { RunTriggerTags } from "../../triggers/runner/run-trigger-tags.ts";
 import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { TriggerAgent } from "../../triggers/runner/trigger-runner.ts";
-import type { AgentLimits, AgentOptions } from "../agent-options.ts";
+import type { AgentLimits, AgentOptions } from "../types/agent-options.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import { type AgentCheckpoint, checkpointHooks } from "../checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";
-import type { SelfHost } from "../serving/serve-agent.ts";
-import { createAgentTriggers } from "./configured-triggers.ts";
+import type { LiveSettings } from "./reload.ts";
+import { buildConfiguredTriggers } from "./configured-triggers.ts";
 
-/** What the triggers and live settings reach of their agent. */
-export interface LiveTriggerParts {
+/** What the live configuration reaches of the served agent once it serves (it registers itself). */
+export interface ServedForLive {
+  /** Endpoints being served: triggers added to an agent that had none are armed when it serves. */
+  readonly endpoints: number;
+  /** The served run history: triggered runs are recorded in it. */
+  readonly registry: RunRegistry;
+  /** Replace the served prompts (every session hears `prompts/list_changed`). */
+  setPrompts(prompts: Record<string, ServedPrompt>): void;
+  /** Tell `agent://status` subscribers it changed. */
+  notifyStatus(): void;
+}
+
+/** What the live configuration reaches of its agent, all built before it. */
+export interface LiveConfigParts {
   agent: TriggerAgent;
   clients: ReadonlyMap<string, ManagedMcpClient>;
-  tags: RunTriggerTags;
-  host: () => SelfHost | undefined;
-  /** Endpoints being served: triggers added to an agent that had none are armed when it serves. */
-  serving: () => number;
+  /** Where the runs read the settings (a reload replaces `current`). */
+  settings: { current: Omit<LiveSettings, "triggers"> };
   /** The checkpoint the first triggers restore (with triggers configured). */
   checkpoint: AgentCheckpoint | undefined;
   selfSubs: SelfSubscriptions | undefined;
@@ -33,27 +46,40 @@ export interface LiveTriggerParts {
   logger: Logger;
 }
 
+/** The live configuration, and where the served agent registers itself. */
+export interface AgentLiveConfig {
+  config: LiveConfig;
+  /** The served agent, when it first serves. */
+  attach(served: ServedForLive): void;
+}
+
 /** A run's budgets of the agent's limits (the MCP timeouts are the connections'). */
 const runLimitsOf = ({ mcpTimeoutMs: _timeout, mcpMaxTotalTimeoutMs: _total, ...run }: AgentLimits): RunLimits => run;
 
+/** The settings an agent starts with (what a reload may change, triggers aside). */
+export function initialSettings(options: AgentOptions): Omit<LiveSettings, "triggers"> {
+  return {
+    instructions: options.instructions,
+    limits: options.limits ? runLimitsOf(options.limits) : undefined,
+    prices: options.prices,
+    scope: options.scope,
+    prompts: options.prompts,
+    roots: options.capabilities?.roots || undefined,
+  };
+}
+
 /** See the module header. */
-export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): LiveConfig {
+export function createLiveConfig(options: AgentOptions, parts: LiveConfigParts): AgentLiveConfig {
   const { checkpoint, logger } = parts;
   let checkpointArmed = false;
+  let served: ServedForLive | undefined;
   const config: LiveConfig = new LiveConfig({
-    settings: {
-      instructions: options.instructions,
-      limits: options.limits ? runLimitsOf(options.limits) : undefined,
-      prices: options.prices,
-      scope: options.scope,
-      prompts: options.prompts,
-      roots: options.capabilities?.roots || undefined,
-    },
+    settings: parts.settings,
     triggers: options.triggers,
     // Served prompts are replaced on the one served MCP server (every session gets prompts/list_changed);
     // roots on every connected server that was told roots (each gets roots/list_changed).
     applyLive: async (settings, changed) => {
-      if (changed.has("prompts")) parts.host()?.self.prompts?.set(settings.prompts ?? {});
+      if (changed.has("prompts")) served?.setPrompts(settings.prompts ?? {});
       if (changed.has("roots") && settings.roots) {
         const roots = settings.roots;
         await Promise.all(
@@ -68,11 +94,11 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
     build: (o) => {
       const first = !checkpointArmed;
       checkpointArmed = true;
-      return createAgentTriggers({
+      return buildConfiguredTriggers({
         ...o,
         agent: parts.agent,
-        tags: parts.tags,
-        host: parts.host,
+        logger,
+        registry: () => served?.registry,
         ...(checkpoint && first
           ? checkpointHooks(checkpoint, () => ({
               specs: o.specs,
@@ -86,12 +112,16 @@ export function liveTriggers(options: AgentOptions, parts: LiveTriggerParts): Li
     source: options.reload,
     hasModel: options.model !== undefined,
     // Triggers added to an agent that had none are armed when it serves (as `agentd serve` arms them).
-    armNew: (old) => old?.isStarted === true || (old === undefined && parts.serving() > 0),
+    armNew: (old) => old?.isStarted === true || (old === undefined && (served?.endpoints ?? 0) > 0),
     onTriggers: (t) => {
-      const h = parts.host();
-      if (h) t.onChange(() => void h.self.server.notifyResourceUpdated("agent://status"));
+      if (served) t.onChange(() => served?.notifyStatus());
     },
     logger,
   });
-  return config;
+  return {
+    config,
+    attach: (s) => {
+      served = s;
+    },
+  };
 }
