@@ -4,17 +4,11 @@
  * rejected so a typo is caught rather than silently ignored.
  */
 import * as v from "valibot";
-import { DURATION_FORMS, durationProblem, parseDuration } from "./duration.ts";
+import { duration } from "./duration-schema.ts";
 import { entryProblem } from "./server-entry.ts";
 import { PromptsConfigSchema } from "./prompts-schema.ts";
+import { ApprovalsConfigSchema } from "./approvals-schema.ts";
 
-const duration = v.pipe(
-  v.union([v.string(), v.number()], `expected ${DURATION_FORMS}`),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (dataset.typed && parseDuration(dataset.value) === undefined) addIssue({ message: durationProblem(dataset.value) });
-  }),
-  v.transform((d) => parseDuration(d) as number),
-);
 const positiveInt = v.pipe(v.number(), v.integer("a whole number"), v.minValue(1, "at least 1"));
 const nonNegative = v.pipe(v.number(), v.minValue(0, "0 or more"));
 const stringMap = v.record(v.string(), v.string());
@@ -590,6 +584,8 @@ export const ConfigSchema = v.strictObject({
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
+  /** Which tool calls wait for a person's decision, and how long (docs/approvals.md); none: every call is made. */
+  approvals: v.optional(ApprovalsConfigSchema),
   /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
   telemetry: v.optional(
     v.strictObject({

@@ -7,6 +7,7 @@
 import type * as v from "valibot";
 import type * as schema_schema from "./schema.ts";
 import type * as schema_prompts_schema from "./prompts-schema.ts";
+import type * as schema_approvals_schema from "./approvals-schema.ts";
 import type * as declared_types from "./types.ts";
 
 /** Identical after flattening intersections: true when A and B are the same type, else a type error below. */
@@ -34,6 +35,12 @@ type Checks = {
   PromptArgumentConfig: Same<declared_types.PromptArgumentConfig, v.InferOutput<typeof schema_prompts_schema.PromptArgumentConfigSchema>>;
   PromptMessageConfig: Same<declared_types.PromptMessageConfig, v.InferOutput<typeof schema_prompts_schema.PromptMessageConfigSchema>>;
   PromptConfig: Same<declared_types.PromptConfig, v.InferOutput<typeof schema_prompts_schema.PromptConfigSchema>>;
+  ApprovalAnnotationsConfig: Same<
+    declared_types.ApprovalAnnotationsConfig,
+    v.InferOutput<typeof schema_approvals_schema.ApprovalAnnotationsSchema>
+  >;
+  ApprovalRuleConfig: Same<declared_types.ApprovalRuleConfig, v.InferOutput<typeof schema_approvals_schema.ApprovalRuleConfigSchema>>;
+  ApprovalsConfig: Same<declared_types.ApprovalsConfig, v.InferOutput<typeof schema_approvals_schema.ApprovalsConfigSchema>>;
   AgentdConfig: Same<declared_types.AgentdConfig, v.InferOutput<typeof schema_schema.ConfigSchema>>;
 };
 /** Every entry must be `true`: a `{ declared, inferred }` pair names a type that differs from its schema. */
