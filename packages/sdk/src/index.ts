@@ -30,6 +30,7 @@ export type {
   AgentCapabilities,
   AgentServeOptions,
   AgentDurability,
+  AgentApprovals,
   AgentRunOptions,
   AgentStreamOptions,
   AgentStream,
@@ -59,6 +60,7 @@ export type { RunEvent, ToolMode } from "./loop/events.ts";
 export { GIVE_UP, type RunFailureReason } from "./loop/run-failure.ts";
 export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./loop/budget.ts";
 export type { RunScope } from "./loop/scope.ts";
+export type { ApprovalRequest, ApprovalDecision, ApprovalRule, ApprovalChannel, ToolHints } from "./loop/approvals/approval-types.ts";
 export type { ToolSet, ToolDescriptor, ToolCallContext, ToolCallOutcome } from "./loop/tools.ts";
 
 // ── Tools defined in code, typed from any Standard Schema validator ──

@@ -40,27 +40,27 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLifecycleStatus AgentLimits
-    AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions
-    AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions CapabilityConfig
-    Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore
-    FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec JobStore
-    LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
-    Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig McpServerOptions
-    MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage ModelPrices ModelRequest
-    ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY ReconnectPolicy
-    ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason RunFinish RunFinishFailed RunFinishOk
-    RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry ServeOptions Serving
-    StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport StdioServerTransport StopReason
+    ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions AgentLifecycleStatus
+    AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions
+    AgentTriggerOptions AgentTriggers AgentdConfig AgentdError ApprovalChannel ApprovalDecision ApprovalRequest
+    ApprovalRule BudgetWarning CallToolOptions CapabilityConfig Concurrency ConfigOverrides CronEngine CronSpec
+    DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore FinishReason GIVE_UP HttpServeOptions HttpServeSettings
+    INTERVAL_TRIGGER_ID IntervalSpec JobStore LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool
+    LocalToolResult LocalTools LogLevel LogRecord Logger ManagedMcpClient McpClient McpClientOptions McpError
+    McpServer McpServerConfig McpServerOptions MemoryJobStore MemoryTransport ModelConfig ModelDialectName
+    ModelFactory ModelMessage ModelPrices ModelRequest ModelResponse ModelSettings ModelStreamPart OtelBackend
+    OtelSignals RUN_ID_META_KEY ReconnectPolicy ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason
+    RunFinish RunFinishFailed RunFinishOk RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry
+    ServeOptions Serving StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport StdioServerTransport StopReason
     StreamableHttpClientOptions StreamableHttpClientTransport StreamableHttpServer StreamableHttpServerOptions
     SubagentChildOptions SubscriptionSpec Supervisor SupervisorOptions Telemetry ToolCallContext ToolCallOutcome
-    ToolDefinition ToolDescriptor ToolMode ToolReturn ToolSet Transport TriggerPlan TriggerRunData TriggerSpec
-    TriggerState TriggerStatus TriggersStarted Usage capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer createAgent createAgentFromConfig createLogger createStreamableHttpServer cronTriggerId
-    durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger loadTelemetry
-    memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig parseDuration
-    parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets subscriptionTriggerId tool
-    triggerSpecsFromConfig validateTriggerSpec
+    ToolDefinition ToolDescriptor ToolHints ToolMode ToolReturn ToolSet Transport TriggerPlan TriggerRunData
+    TriggerSpec TriggerState TriggerStatus TriggersStarted Usage capabilitiesFromConfig checkCronEngine
+    connectManagedServer connectServer createAgent createAgentFromConfig createLogger createStreamableHttpServer
+    cronTriggerId durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger
+    loadTelemetry memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig
+    parseDuration parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets
+    subscriptionTriggerId tool triggerSpecsFromConfig validateTriggerSpec
   `,
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
@@ -126,9 +126,10 @@ const SURFACE: Record<string, string> = {
     ToolHandler ToolOptions VersionNegotiation elicitationPolicy
   `,
   loop: `
-    BudgetWarning GIVE_UP ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult RunScope
-    RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolMode ToolSet TraceCarrier TraceSite
-    fenceResourceText fenceToolOutput runLoop
+    ApprovalAction ApprovalChannel ApprovalDecision ApprovalRequest ApprovalRule BudgetWarning GIVE_UP MatchedRule
+    ModelPrices NeedsApproval RunApprovals RunEvent RunFailureReason RunLimits RunLoopOptions RunResult RunScope
+    RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolHints ToolMode ToolSet TraceCarrier
+    TraceSite fenceResourceText fenceToolOutput runLoop
   `,
   triggers: `
     CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason
@@ -149,14 +150,14 @@ const SURFACE: Record<string, string> = {
     SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
-    A2aAgentConfig ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions
+    A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions
     AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
     AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
     ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish RunFinishFailed
-    RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
-    SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
+    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish RunFinishFailed RunFinishOk
+    RunStatus SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec
+    ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
     limitsFromConfig metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf

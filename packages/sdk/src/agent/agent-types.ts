@@ -17,6 +17,7 @@ import type { AgentStream } from "./run/agent-stream.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
 import type { SamplingReport } from "./sampling/sampling-ledger.ts";
 import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
+import type { AskApproval } from "./tools/run-approvals.ts";
 
 /** Options of one run. */
 export interface AgentRunOptions {
@@ -45,6 +46,11 @@ export interface AgentRunOptions {
   trigger?: string;
   /** Who answers its MCP servers' elicitations under the `operator` policy (the A2A task's operator). */
   askOperator?: OperatorAsk;
+  /**
+   * Who decides this run's tool calls that need a person's approval (docs/approvals.md), before the
+   * agent's `approvals.onAsk`: `agentd run`'s terminal question, say.
+   */
+  askApproval?: AskApproval;
   /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
   askAuthorization?: AuthorizationAsk;
   /**

@@ -1,6 +1,6 @@
 /**
  * Run events: what a caller watching a run sees (`onEvent`), mirrored as telemetry records (`run.start`,
- * `model.request`, `tool.call`, `tool.progress`, `tool.result`, `run.end`). Telemetry records carry names, sizes, usage
+ * `model.request`, `tool.call`, `tool.progress`, `tool.result`, `approval.requested`, `approval.decided`, `run.end`). Telemetry records carry names, sizes, usage
  * and durations, never whole payloads (a payload preview only when it is small, the arguments a model
  * wrote only at debug level). The events themselves also carry what a person watching wants to see —
  * text and reasoning deltas, a tool call's arguments and a short summary of its result — always with
@@ -78,6 +78,39 @@ export type RunEvent =
       /** Since the call started. */
       elapsedMs: number;
     }
+  | {
+      /** A tool call waits for a person's decision (loop/approvals/): the question, as the approval channel got it. */
+      type: "approval-request";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName: string;
+      /** The request's id (`apr-…`): its decision names it. */
+      requestId: string;
+      server?: string;
+      tool: string;
+      /** The rule that asked, in one line. */
+      rule: string;
+      /** SHA-256 of the arguments in canonical JSON. */
+      digest: string;
+      /** The arguments, credentials masked (never logged above debug level). */
+      arguments?: Record<string, unknown>;
+    }
+  | {
+      /** The decision on an `approval-request`: who gave it (`by`: the channel's word, `timeout`, `nobody`), what, why. */
+      type: "approval-decision";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName: string;
+      requestId: string;
+      decision: "approve" | "deny" | "always";
+      by: string;
+      reason?: string;
+      waitedMs: number;
+    }
   | ({ type: "budget"; runId: string; message: string } & BudgetWarning)
   | {
       type: "run-end";
@@ -133,6 +166,8 @@ const LOG: Partial<Record<RunEvent["type"], [LogLevel, string]>> = {
   "tool-call": ["info", "tool.call"],
   "tool-result": ["info", "tool.result"],
   "tool-progress": ["info", "tool.progress"],
+  "approval-request": ["info", "approval.requested"],
+  "approval-decision": ["info", "approval.decided"],
   budget: ["warn", "budget.warning"],
   "run-end": ["info", "run.end"],
 };

@@ -11,5 +11,16 @@ export type { RunLimits, ModelPrices, StopReason, BudgetWarning } from "./budget
 export type { RunEvent, ToolMode } from "./events.ts";
 export type { RunTracer, TraceCarrier, TraceSite } from "./trace-context.ts";
 export type { RunScope } from "./scope.ts";
+export type {
+  ApprovalRequest,
+  ApprovalDecision,
+  ApprovalRule,
+  ApprovalChannel,
+  ApprovalAction,
+  MatchedRule,
+  NeedsApproval,
+  RunApprovals,
+  ToolHints,
+} from "./approvals/approval-types.ts";
 export { fenceResourceText, fenceToolOutput } from "./fence.ts";
 export { GIVE_UP, type RunFailureReason } from "./run-failure.ts";

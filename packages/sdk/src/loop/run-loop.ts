@@ -9,6 +9,8 @@
 import type { Logger } from "../log.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason } from "./budget.ts";
+import { ApprovalGate, needsGate } from "./approvals/approval-gate.ts";
+import type { RunApprovals } from "./approvals/approval-types.ts";
 import { createEmitter, type RunEvent, type ToolMode } from "./events.ts";
 import { runJsonActionLoop } from "./json-action-mode.ts";
 import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
@@ -61,6 +63,12 @@ export interface RunLoopOptions {
   resume?: ModelMessage[];
   /** Told the conversation (after the system prompt) each time a turn's tool results are in (native tool calling). */
   onTurn?: (messages: readonly ModelMessage[]) => void;
+  /**
+   * Which calls wait for a person's decision and who is asked (loop/approvals/). Without rules, and without a
+   * tool whose `needsApproval` asks, every call is made as it comes; a call that needs a decision with no
+   * channel to ask is denied.
+   */
+  approvals?: RunApprovals;
 }
 
 /** The result of a run that reached a final answer. */
@@ -179,6 +187,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
         toolTimeoutMs: limits.toolTimeoutMs,
         emit,
         tracer: options.tracer,
+        approvals: needsGate(options.approvals, listed) ? new ApprovalGate(options.approvals ?? {}, runId, emit, run.signal) : undefined,
       },
       offered,
       outputSchema: options.outputSchema,

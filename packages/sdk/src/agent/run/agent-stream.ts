@@ -116,6 +116,10 @@ export type AgentStreamEvent =
     }
   /** A budget passed 80% of its limit. */
   | ({ type: "budget-warning"; runId: string; message: string } & BudgetWarning)
+  /** A tool call waits for a person's decision (docs/approvals.md): the tool, its masked arguments, the rule that asked. */
+  | Extract<RunEvent, { type: "approval-request" }>
+  /** The decision on it: approve, deny or always (for the rest of the run), who gave it and why. */
+  | Extract<RunEvent, { type: "approval-decision" }>
   | RunFinish;
 
 /** A run as a stream of events; iterate it once (`for await`). */
@@ -143,6 +147,8 @@ function toStreamEvent(e: RunEvent): AgentStreamEvent | undefined {
     case "run-start":
     case "text-delta":
     case "reasoning-delta":
+    case "approval-request":
+    case "approval-decision":
       return e;
     case "model-request":
       return { type: "model-start", runId: e.runId, turn: e.turn, messages: e.messages };

@@ -21,6 +21,7 @@ import type { AgentOptions } from "../agent-options.ts";
 import type { Agent } from "../agent-types.ts";
 import type { LiveConfig } from "../live/live-config.ts";
 import type { McpToolSet } from "../tools/mcp-tool-set.ts";
+import { runApprovals } from "../tools/run-approvals.ts";
 import type { SelfHost } from "../serving/serve-agent.ts";
 
 /** A fresh run id. */
@@ -121,6 +122,7 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         tracer: recorder,
         resume,
         onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) : undefined,
+        approvals: runApprovals(options.approvals, runOptions.askApproval),
       });
       const sampling = ledger?.takeRun(runId);
       return sampling ? { ...result, sampling } : result;

@@ -8,7 +8,7 @@
  *   (`server/tool` globs) and the MCP tool annotations the server declares; the first that matches decides.
  * - An {@link ApprovalRequest} is one call that waits: which tool of which server, its arguments with
  *   credentials masked, the SHA-256 digest of the arguments in canonical JSON, the rule that matched.
- * - A {@link Decision} answers it: approve, deny (with a reason the model reads), or always (this tool,
+ * - A {@link ApprovalDecision} answers it: approve, deny (with a reason the model reads), or always (this tool,
  *   for the rest of this run only — nothing broader). A decision that names a digest is bound to it: it
  *   answers only the call whose arguments have that digest, so it cannot be replayed against another call.
  * - An {@link ApprovalChannel} turns a request into a decision. It may take as long as the person does;
@@ -81,7 +81,7 @@ export interface ApprovalRequest {
 }
 
 /** A person's (or a program's) answer to an {@link ApprovalRequest}. */
-export type Decision =
+export type ApprovalDecision =
   | { decision: "approve"; by?: string; reason?: string; digest?: string }
   | { decision: "deny"; by?: string; reason?: string; digest?: string }
   /** Approve this call and every later call of the same tool in this run (not other tools, not other runs). */
@@ -90,7 +90,7 @@ export type Decision =
 /** Where a request goes and its decision comes from. */
 export interface ApprovalChannel {
   /** Resolve the decision; `signal` aborts when the run ends or the wait timed out. */
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<Decision>;
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
 /** A local tool's own demand for approval: always, or per call from its arguments. */
