@@ -154,6 +154,7 @@ export const runCommand = defineCommand({
           json,
           stream,
           statusLine: statusLineWanted(quiet),
+          interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
           graceMs,
           runId: runId || undefined,
           outputSchema,

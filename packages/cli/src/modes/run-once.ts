@@ -10,6 +10,9 @@
  * `type`), for a failed run too; on a terminal a live status line shows on stderr (status-line.ts). The
  * model is asked for a streamed response only when someone watches it (`--stream` or the status line).
  *
+ * A tool call the `approvals` rules hold is asked in the terminal, or denied with one stderr line when no
+ * person is there (approval-channel.ts).
+ *
  * SIGTERM/SIGINT: the run may finish within the grace period (its result is printed); then it is
  * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
  * code is 143/130 (thrown as `E_ABORTED` with the signal).
@@ -27,6 +30,7 @@ import {
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
+import { cliApprovalChannel } from "./approval-channel.ts";
 import { formatText } from "./format-result.ts";
 import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
@@ -41,6 +45,8 @@ export interface OnceOptions {
   stream?: boolean;
   /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
   statusLine?: boolean;
+  /** A person is at the terminal (stdin and stderr are TTYs): tool calls that need approval are asked there. */
+  interactive?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
@@ -98,9 +104,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     drained = agent.drain(options.graceMs, signal);
   });
   try {
+    const askApproval = cliApprovalChannel({
+      interactive: options.interactive ?? false,
+      writeLine: (line) => (status ? status.printAbove(line) : process.stderr.write(line)),
+      hold: status ? () => status.hold() : undefined,
+    });
     const events = agent.stream(options.instruction, {
       runId,
       trigger: "once",
+      askApproval,
       stream: options.stream === true || status !== undefined,
       outputSchema: options.outputSchema,
     });

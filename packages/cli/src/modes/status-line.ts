@@ -113,6 +113,8 @@ export interface StatusLine {
   event(e: AgentStreamEvent): void;
   /** Write `text` (whole lines) above the status line: telemetry, a result on the same terminal. */
   printAbove(text: string, to?: (s: string) => void): void;
+  /** Erase the line and stop redrawing until the returned function is called (a question is asked meanwhile). */
+  hold(): () => void;
   /** Erase the line and stop redrawing. */
   close(): void;
 }
@@ -130,8 +132,9 @@ export function createStatusLine(options: {
   const columns = options.columns ?? (() => process.stderr.columns ?? 80);
   let state = initialStatus(now());
   let closed = false;
+  let held = 0;
   const draw = () => {
-    if (!closed) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
+    if (!closed && held === 0) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
   };
   const timer = setInterval(draw, options.intervalMs ?? 100);
   timer.unref?.();
@@ -142,10 +145,20 @@ export function createStatusLine(options: {
       draw();
     },
     printAbove(text, to = options.write) {
-      if (closed) return to(text);
+      if (closed || held > 0) return to(text);
       options.write(CLEAR);
       to(text);
       draw();
+    },
+    hold() {
+      if (held++ === 0 && !closed) options.write(CLEAR);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held--;
+        draw();
+      };
     },
     close() {
       if (closed) return;
