@@ -12,6 +12,8 @@ import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
 import type { ModelRequest } from "../../model/language-model.ts";
 import { tool } from "../../tool/tool.ts";
 import { createAgent } from "../create-agent.ts";
+import { parseConfig } from "../../config/load.ts";
+import { createAgentFromConfig } from "../from-config/from-config.ts";
 import type { StandardSchemaV1 } from "../../tool/standard-schema.ts";
 
 setDefaultTimeout(60_000);
@@ -133,6 +135,43 @@ describe("approvals through createAgent", () => {
     cleanups.push(() => agent.close());
     await agent.run("delete", { askApproval: async () => ({ decision: "approve", by: "run" }) });
     expect(calledTools(fake)).toEqual(['delete_file {"path":"/x"}']);
+  });
+});
+
+describe("approvals from agentd.json", () => {
+  test("the rules, the timeout and its decision come from the config; onApproval is asked", async () => {
+    const fake = server();
+    const config = parseConfig(
+      {
+        mcpServers: { fs: fake.config },
+        approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }], timeout: "100ms", onTimeout: "deny" },
+      },
+      {},
+    );
+    const model = scriptedModel([
+      callTools([
+        ["fs__delete_file", { path: "/x" }],
+        ["fs__touch", { path: "/y" }],
+      ]),
+      reply("done"),
+    ]);
+    const asked: string[] = [];
+    const agent = createAgentFromConfig(config, {
+      model,
+      // Never answers: the config's timeout decides.
+      onApproval: (request) => (asked.push(request.name), new Promise(() => {})),
+    });
+    cleanups.push(() => agent.close());
+    const decisions: unknown[] = [];
+    await agent.run("delete", { onEvent: (e) => e.type === "approval-decision" && decisions.push([e.decision, e.by]) });
+    expect(asked).toEqual(["fs/delete_file"]);
+    expect(decisions).toEqual([["deny", "timeout"]]);
+    expect(calledTools(fake)).toEqual(['touch {"path":"/y"}']);
+  });
+
+  test("a rule the schema cannot take is one line naming it", () => {
+    expect(() => parseConfig({ approvals: { rules: [{ tool: "x", decision: "maybe" }] } }, {})).toThrow(/approvals\.rules\[0\]\.decision/);
+    expect(() => parseConfig({ approvals: { timeout: 30 } }, {})).toThrow(/approvals\.timeout/);
   });
 });
 
