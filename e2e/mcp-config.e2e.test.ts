@@ -2,7 +2,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { CliWorkspace, events } from "@agentd/test-support/cli-process";
 
 let ws: CliWorkspace;
 afterEach(() => ws?.cleanup());
@@ -67,6 +67,12 @@ test("a VS Code mcp.json as VS Code writes it: JSONC, ${workspaceFolder}; a serv
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("rec");
   expect(list.stdout).not.toContain("gh-mcp");
+  // Said, not silently dropped: the warning `agentd run` prints for the same file.
+  const skipped = events(list).filter((e) => e.event === "config.server_skipped");
+  expect(skipped.map((e) => [e.level, e.server])).toEqual([["warn", "gh"]]);
+  expect(skipped[0]?.reason).toBe(
+    `MCP server 'gh' (${file}) left out: \${input:token} is an input prompt the editor shows, which agentd cannot: use \${env:NAME} to read the value from the environment`,
+  );
   const tools = await ws.run(["mcp", "rec", "tools", "--mcp-config", file]);
   expect(tools.code).toBe(0);
   // ${workspaceFolder} is the folder holding .vscode/: the server wrote its log there.

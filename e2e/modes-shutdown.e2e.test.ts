@@ -111,6 +111,28 @@ describe("SIGTERM during a run with a slow tool", () => {
     expect(agentd.stdout).toBe("finished anyway\n");
     expect(before.filter(isAlive)).toEqual([]);
   }, 60_000);
+
+  test("--mode once, SIGINT: one line at once says the step is finishing and how to stop now; --json names the interrupt", async () => {
+    ws = new CliWorkspace();
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [(req) => ({ toolCalls: [{ name: toolLike(req, "slow"), arguments: { ms: 6000 } }] }), { text: "finished anyway" }],
+    });
+    const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
+    const agentd = startAgentd(["run", "--config", config, "--json", "be slow once"], { cwd: ws.dir, env: modelEnv(gateway) });
+    await agentd.waitFor("tool.call");
+    agentd.signal("SIGINT");
+    // The line comes while the tool is still running: before the tool's result and the run's end.
+    const [draining] = await agentd.waitFor("shutdown.draining");
+    expect(draining).toMatchObject({ level: "warn", signal: "SIGINT", inFlight: 1 });
+    expect(draining?.hint).toBe("finishing the current step (up to 30s) — press Ctrl-C again to stop now");
+    expect(await agentd.exited).toBe(130);
+    // Said while the tool was still running: the line stands before the tool's result.
+    const order = agentd.events.map((e) => e.event);
+    expect(order.indexOf("shutdown.draining")).toBeLessThan(order.indexOf("tool.result"));
+    const envelope = JSON.parse(agentd.stdout);
+    expect(envelope).toMatchObject({ status: "ok", text: "finished anyway", interrupted: "SIGINT", exitCode: 130 });
+  }, 60_000);
 });
 
 describe("already done", () => {

@@ -169,10 +169,10 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(receiver.metrics.some((m) => m.name === "agentd.runs")).toBe(true);
   }, 60_000);
 
-  test("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is refused in one line, before any run", async () => {
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is refused in one line, before anything starts (no MCP server, no run)", async () => {
     ws = new CliWorkspace();
     gateway = await echoGateway();
-    const config = ws.writeConfig({});
+    const config = ws.writeConfig({ mcpServers: { recorder: ws.recordingServer() } });
     const run = await ws.run(["run", "--config", config, "hi"], {
       env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
     });
@@ -180,6 +180,8 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(run.stderr).toContain("OTEL_EXPORTER_OTLP_PROTOCOL=grpc: agentd exports OTLP over HTTP only");
     expect(run.stderr).not.toContain("    at ");
     expect(gateway.requests).toHaveLength(0);
+    // The server was never started: it writes each message it receives (the first is initialize).
+    expect(ws.received()).toEqual([]);
   });
 });
 

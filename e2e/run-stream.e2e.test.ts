@@ -213,3 +213,46 @@ describe("the live status line on a terminal", () => {
       60_000,
     );
 });
+
+describe("the answer on a terminal", () => {
+  test.skipIf(!tmuxAvailable)(
+    "is written as the model streams it: text before a slow tool call shows while the tool runs; the answer is printed once",
+    async () => {
+      ws = new CliWorkspace();
+      gateway = await startFakeGateway({
+        dialect: "openai",
+        script: [
+          (req) => ({ text: "Let me look that up first.", toolCalls: [{ name: tool(req, "slow"), arguments: { ms: 30_000 } }] }),
+          { text: "Found it." },
+        ],
+      });
+      const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
+      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...modelEnv(gateway, "openai") };
+      terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, "--quiet", "look it up"], { cwd: ws.dir, env });
+      let exited = false;
+      void terminal.exited().then(() => (exited = true));
+      // The first turn's text is on the terminal while the 30 s tool is still running.
+      await terminal.waitForScreen((s) => s.includes("Let me look that up first."));
+      expect(exited).toBe(false);
+      // Ctrl-C twice: stop now rather than wait for the slow tool.
+      terminal.press("C-c");
+      terminal.press("C-c");
+      expect(await terminal.exited()).toBe(130);
+    },
+    60_000,
+  );
+
+  test.skipIf(!tmuxAvailable)(
+    "the final answer streamed on the terminal is not printed a second time",
+    async () => {
+      ws = new CliWorkspace();
+      gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "The one and only answer." }] });
+      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...modelEnv(gateway, "openai") };
+      terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--quiet", "answer"], { cwd: ws.dir, env });
+      expect(await terminal.exited()).toBe(0);
+      const screen = terminal.screen();
+      expect(screen.split("The one and only answer.").length - 1).toBe(1);
+    },
+    60_000,
+  );
+});

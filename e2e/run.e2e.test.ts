@@ -84,7 +84,9 @@ describe("budgets and failures map to exit codes", () => {
     const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
     const run = await ws.run(["run", "--config", config, "--max-turns", "2", "loop forever"], { env: modelEnv(gateway, "openai") });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("agentd: ");
+    expect(run.stderr).toContain("agentd: turn budget exhausted: 2 model turns used without a final answer\n");
+    // The next line says how to allow more.
+    expect(run.stderr).toContain("To allow more, raise --max-turns N (or limits.maxTurns in agentd.json; default 20).\n");
     expect(run.stdout).toBe("");
   });
 
@@ -93,6 +95,7 @@ describe("budgets and failures map to exit codes", () => {
     gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "a long answer", usage: { input: 5000, output: 5000 } }] });
     const run = await ws.run(["run", "--max-tokens", "100", "talk"], { env: modelEnv(gateway, "openai") });
     expect(run.code).toBe(3);
+    expect(run.stderr).toContain("To allow more, raise --max-tokens N");
   });
 
   test("max cost (with prices) → exit 3", async () => {

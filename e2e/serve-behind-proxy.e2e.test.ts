@@ -4,7 +4,9 @@
  * of the RFC 9728 metadata, the 401 challenge and the A2A card, and a mesh's forwarded client certificate
  * authenticates; the same headers from an address that is not a configured proxy (the process trusts only
  * 127.0.0.2 while the test connects from 127.0.0.1) are ignored. Authentication is still required. Without
- * the mode, a non-loopback address without TLS is refused as before.
+ * the mode, a non-loopback address without TLS is refused as before. Both headers are read strictly: a client's
+ * text that leaves a quote open before the element the proxy appends is a malformed header and a 400, never an
+ * identity or a public URL; a proxy range that holds every address is refused with forwarded certificates.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -76,6 +78,15 @@ describe("agentd serve behind a proxy that terminates TLS", () => {
     expect(await cardUrls(serve.url, RFC7239)).toContain("https://agents.example.com/a2a");
     // Without forwarded headers: the bound URL, as before.
     expect((await metadata(serve.url, {})).resource).toBe(serve.url.href);
+    // The client's text ends in an open quote and the proxy appends its element: refused, never evil.example.
+    const smuggled = { forwarded: 'host=evil.example;proto=https;for=", for=198.51.100.7;proto=https;host="agents.example.com"' };
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/agent-card.json"]) {
+      const res = await fetch(new URL(path, serve.url), { headers: { "a2a-version": "1.0", ...smuggled } });
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain("Bad Request: malformed Forwarded header: ");
+      expect(text).not.toContain("evil.example");
+    }
 
     const refused = await initialize(serve.url, PUBLIC);
     expect(refused.status).toBe(401);
@@ -159,6 +170,57 @@ describe("agentd serve behind a proxy that terminates TLS", () => {
     expect(await ignored.text()).toContain("client certificate required");
   }, 60_000);
 
+  test("a client's element ending in an open quote or repeating a key cannot swallow the proxy's: 400, no operator, no drain", async () => {
+    workspace();
+    const config = ws!.writeConfig({ serve: { operators: ["mtls:CN=admin"] } });
+    const serve = await startServe([
+      "--http",
+      "127.0.0.1:0",
+      "--behind-proxy",
+      "127.0.0.0/8",
+      "--forwarded-client-cert",
+      "--console",
+      "--config",
+      config,
+    ]);
+    // What an Istio sidecar appends (Envoy APPEND_FORWARD) after whatever the client sent.
+    const proxy = 'By=spiffe://cluster.local/ns/agents/sa/agentd;Hash=0a1b2c;Subject="";URI=spiffe://cluster.local/ns/agents/sa/caller';
+    const console = (path: string, xfcc: string, init: RequestInit = {}) =>
+      fetch(new URL(path, serve.url), { ...init, headers: { "content-type": "application/json", "x-forwarded-client-cert": xfcc } });
+    for (const client of ['Subject=CN=admin;URI=",', 'Subject="CN=admin";Subject="']) {
+      const snapshot = await console("/console/api/snapshot", `${client},${proxy}`);
+      expect(snapshot.status).toBe(400);
+      expect(snapshot.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(await snapshot.text()).toContain("malformed X-Forwarded-Client-Cert header");
+      const drain = await console("/console/api/drain", `${client},${proxy}`, { method: "POST", body: "{}" });
+      expect(drain.status).toBe(400);
+      await drain.arrayBuffer();
+    }
+    // The proxy's own element names the caller; the server is not draining.
+    const own = await console("/console/api/snapshot", proxy);
+    expect(own.status).toBe(200);
+    const seen = (await own.json()) as { principal: { id: string; role: string }; overview: { state: string } };
+    expect(seen.principal).toEqual({ id: "mtls:spiffe://cluster.local/ns/agents/sa/caller", role: "user" });
+    expect(seen.overview.state).toBe("running");
+  }, 60_000);
+
+  test("a proxy range that holds every address is refused with --forwarded-client-cert, by flag and in the file", async () => {
+    const { config } = workspace();
+    for (const open of ["0.0.0.0/0", "::/0", "::ffff:0:0/96", "0.0.0.0/1,128.0.0.0/1"]) {
+      // Loopback: the refusal does not depend on the address, and a test binds nothing else.
+      const run = await ws!.run(["serve", "--http", "127.0.0.1:0", "--behind-proxy", open, "--forwarded-client-cert", "--config", config]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`refusing --behind-proxy ${open} with --forwarded-client-cert: it holds every IPv`);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    const inFile = ws!.writeConfig({
+      serve: { http: "127.0.0.1:0", behindProxy: { trustedProxies: ["0.0.0.0/0"], forwardedClientCert: true } },
+    });
+    const run = await ws!.run(["serve", "--config", inFile]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("it holds every IPv4 address, so any client could name its own certificate");
+  }, 60_000);
+
   test("off loopback without TLS: refused without the mode, and refused with it but without auth", async () => {
     const { tokens, config } = workspace();
     const without = await ws!.run(["serve", "--http", "0.0.0.0:0", "--auth-tokens", tokens, "--config", config]);
@@ -168,6 +230,11 @@ describe("agentd serve behind a proxy that terminates TLS", () => {
     const noAuth = await ws!.run(["serve", "--http", "0.0.0.0:0", "--behind-proxy", "10.0.0.0/8", "--config", config]);
     expect(noAuth.code).toBe(2);
     expect(noAuth.stderr).toContain("behind a proxy without auth");
+    // A bad address is named, not taken for a missing auth method.
+    const badNoAuth = await ws!.run(["serve", "--http", "0.0.0.0:0", "--behind-proxy", "10.0.0.0/33", "--config", config]);
+    expect(badNoAuth.code).toBe(2);
+    expect(badNoAuth.stderr).toContain('"10.0.0.0/33" is not an IP address or CIDR range');
+    expect(badNoAuth.stderr).not.toContain("without auth");
     const badRange = await ws!.run([
       "serve",
       "--http",
@@ -181,6 +248,6 @@ describe("agentd serve behind a proxy that terminates TLS", () => {
     ]);
     expect(badRange.code).toBe(2);
     expect(badRange.stderr).toContain('"10.0.0.0/33" is not an IP address or CIDR range');
-    for (const run of [without, noAuth, badRange]) expect(run.stderr).not.toMatch(/\n\s+at /);
+    for (const run of [without, noAuth, badNoAuth, badRange]) expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });

@@ -29,12 +29,14 @@ afterEach(async () => {
 });
 
 const slow = gate();
-/** "tool …" runs call echo (and fail: limits.maxTurns is 1); "slow …" waits for the test; others answer at once. */
+const held = gate();
+/** "tool …" runs call echo (and fail: limits.maxTurns is 1); "slow …" and "held …" wait for the test; others answer at once. */
 const script: Turn = async (req) => {
   const instruction = req.messages.find((m) => m.role === "user")?.text ?? "";
   if (instruction.includes("tool") && req.lastToolResult === undefined)
     return { toolCalls: [{ name: toolLike(req, "echo"), arguments: { text: "x" } }] };
   if (instruction.includes("slow")) await slow.promise;
+  if (instruction.includes("held")) await held.promise;
   return { text: "done" };
 };
 
@@ -89,6 +91,24 @@ test("tables: the overview, the run in flight and the last failure, aligned", as
   expect(failures[1]).toMatch(/^st-bad\s+mcp\s+\d+s\s+E_BUDGET_TURNS\s+/);
   expect(failures[1]!.indexOf("E_BUDGET_TURNS")).toBe(failures[0]!.indexOf("CODE"));
   slow.open();
+  await inFlight;
+});
+
+test("a principal's instruction carrying terminal escapes is shown escaped: no ESC or BEL reaches the operator's terminal", async () => {
+  const agentd = await serve();
+  const client = await connect(agentd.url);
+  const hostile = "held \x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 \x1b[2J \x9b31m";
+  await client.callTool({ name: "agent.run", arguments: { instruction: `use a tool ${hostile}`, runId: "esc-bad" } });
+  const inFlight = client.callTool({ name: "agent.run", arguments: { instruction: hostile, runId: "esc-slow" } });
+  await agentd.waitForEvent((e) => e.event === "model.request" && e.runId === "esc-slow");
+  const out = await status(["--url", agentd.url.href]);
+  expect(out.code).toBe(0);
+  expect(out.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(out.stdout).toMatch(/^esc-slow\s+mcp\s+.*held \\u001b\]0;pwned\\u0007 \\u001b\]52;c;ZXZpbA==\\u0007 \\u001b\[2J \\u009b31m$/m);
+  // --json carries the text as it is, JSON-escaped.
+  const json = await status(["--url", agentd.url.href, "--json"]);
+  expect(JSON.parse(json.stdout).running[0].instruction).toBe(hostile);
+  held.open();
   await inFlight;
 });
 

@@ -405,6 +405,7 @@ export type TaskAugmentableMethod = {
 const CONFIG_TYPES: Array<[string, string, string]> = [
   ["schema", "ModelConfigSchema", "ModelConfig"],
   ["schema", "SamplingConfigSchema", "SamplingConfig"],
+  ["schema", "ServerToolsSchema", "McpServerToolsConfig"],
   ["schema", "StdioServerSchema", "StdioServerConfig"],
   ["schema", "OAuthSchema", "McpServerOAuthConfig"],
   ["schema", "HttpServerSchema", "HttpServerConfig"],

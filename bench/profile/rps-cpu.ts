@@ -9,7 +9,8 @@
  *
  * `bun bench/profile/rps-cpu.ts [rounds] [seconds] [dir…]` (default: 5 rounds, 3 s, this checkout).
  * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR, and
- * `RPS_CPU_MODES=sse` measures one response mode only.
+ * `RPS_CPU_MODES=sse` measures one response mode only, and `RPS_CPU_SERVER=PATH` (relative to each checkout)
+ * measures another server script with the same arguments (e.g. `bench/profile/transport-only-server.ts`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -67,7 +68,10 @@ for (let i = 0; i < rounds; i++) {
   add("floor", await run(join(dirs[0]!, "bench/http/servers/bun-floor.ts"), [], true));
   for (const [j, dir] of dirs.entries())
     for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(","))
-      add(`${j}:${mode}`, await run(join(dir, "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false));
+      add(
+        `${j}:${mode}`,
+        await run(join(dir, process.env.RPS_CPU_SERVER ?? "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false),
+      );
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = median(rows.get("floor")!);

@@ -1,6 +1,7 @@
 /**
  * Profiling aid (not part of `bun bench/run.ts`): tools/call requests/s of agentd's HTTP server in JSON and
- * SSE mode and of the bare floor, interleaved, with the load generator the benchmark uses.
+ * SSE mode and of the bare floor, interleaved, with the load generator the benchmark uses; with
+ * `RPS_QUICK_SDK=1` the official SDK's server under Bun.serve in both modes as well (the peer of the targets).
  * `bun bench/profile/rps-quick.ts [rounds]`
  */
 import { ensureLoadGenerator } from "../http/load.ts";
@@ -9,11 +10,18 @@ import { measureRps } from "../http/rps.ts";
 const rounds = Number(process.argv[2] ?? 3);
 const gen = await ensureLoadGenerator(() => {}, true);
 const o = { connections: 64, seconds: 2, warmupSeconds: 1 };
-const rows: Record<string, number[]> = { floor: [], json: [], sse: [] };
+const sdk = process.env.RPS_QUICK_SDK === "1";
+const rows: Record<string, number[]> = sdk
+  ? { floor: [], json: [], sse: [], "sdk-json": [], "sdk-sse": [] }
+  : { floor: [], json: [], sse: [] };
 for (let i = 0; i < rounds; i++) {
   rows.floor!.push((await measureRps(gen, "floor", "json", o)).rps);
   rows.json!.push((await measureRps(gen, "ours", "json", o)).rps);
   rows.sse!.push((await measureRps(gen, "ours", "sse", o)).rps);
+  if (sdk) {
+    rows["sdk-json"]!.push((await measureRps(gen, "sdk", "json", o)).rps);
+    rows["sdk-sse"]!.push((await measureRps(gen, "sdk", "sse", o)).rps);
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = median(rows.floor!);
@@ -25,4 +33,5 @@ for (const [k, xs] of Object.entries(rows))
     Math.round(median(xs)),
     "vs floor",
     (median(xs) / floor).toFixed(3),
+    ...(sdk && !k.startsWith("sdk") && k !== "floor" ? ["vs SDK", (median(xs) / median(rows[`sdk-${k}`]!)).toFixed(2)] : []),
   );

@@ -20,18 +20,19 @@ export class TmuxTerminal {
   private readonly waiter: ReturnType<typeof Bun.spawn>;
 
   /**
-   * Run `argv` in `cwd` with exactly `env`, stdout to `stdoutFile`; stdin and stderr are the terminal.
+   * Run `argv` in `cwd` with exactly `env`, stdout to `stdoutFile` (without one, stdout is the terminal too);
+   * stdin and stderr are the terminal.
    * `recordFile` receives every byte written to the terminal (control sequences included), from the start.
    */
   constructor(
     argv: string[],
-    options: { cwd: string; env: Record<string, string>; stdoutFile: string; columns?: number; recordFile?: string },
+    options: { cwd: string; env: Record<string, string>; stdoutFile?: string; columns?: number; recordFile?: string },
   ) {
     this.codeFile = join(options.cwd, `exit-code-${this.socket}`);
     const envArgs = Object.entries(options.env).map(([k, v]) => quote(`${k}=${v}`));
     // Recording: the command waits until the pane is piped to the file, so no early byte is missed.
     const gate = options.recordFile ? `tmux -L ${this.socket} wait-for recording && ` : "";
-    const command = `${gate}cd ${quote(options.cwd)} && env -i ${envArgs.join(" ")} ${argv.map(quote).join(" ")} > ${quote(options.stdoutFile)}; echo $? > ${quote(this.codeFile)}; tmux -L ${this.socket} wait-for -S done; sleep 600`;
+    const command = `${gate}cd ${quote(options.cwd)} && env -i ${envArgs.join(" ")} ${argv.map(quote).join(" ")}${options.stdoutFile ? ` > ${quote(options.stdoutFile)}` : ""}; echo $? > ${quote(this.codeFile)}; tmux -L ${this.socket} wait-for -S done; sleep 600`;
     this.tmux(["new-session", "-d", "-x", String(options.columns ?? 160), "-y", "50", command]);
     if (options.recordFile) {
       this.tmux(["pipe-pane", "-o", `cat >> ${quote(options.recordFile)}`]);

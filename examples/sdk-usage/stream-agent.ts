@@ -6,9 +6,9 @@
  */
 import { createModel } from "@agentd/adapters";
 import { createAgent } from "@agentd/sdk";
-import { selfCommand } from "@agentd/sdk/transport";
 import { startFakeGateway } from "@agentd/testkit";
-import { resolve } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const gateway = await startFakeGateway({
   dialect: "openai",
@@ -19,10 +19,11 @@ const gateway = await startFakeGateway({
     (req) => ({ text: `10 GBP is ${req.lastToolResult?.match(/"amount":([\d.]+)/)?.[1]} EUR` }),
   ],
 });
-const cli = resolve(import.meta.dir, "../../packages/cli/src/main.ts");
+// The CLI's own launcher (a dependency of this example): it serves the embedded demo's MCP server.
+const cli = join(dirname(fileURLToPath(import.meta.resolve("@agentd/cli/package.json"))), "bin", "agentd.js");
 const agent = createAgent({
   model: createModel({ dialect: "openai", baseURL: gateway.url, model: "scripted", apiKey: "not-needed" }),
-  mcpServers: { demo: { command: selfCommand(cli).command, args: [cli, "__demo-server"] } },
+  mcpServers: { demo: { command: process.execPath, args: [cli, "__demo-server"] } },
 });
 try {
   for await (const e of agent.stream("Convert 10 GBP to EUR")) {

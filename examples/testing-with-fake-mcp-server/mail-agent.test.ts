@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { createAgent, McpClient, RUN_ID_META_KEY, StdioChildTransport, type Agent } from "@agentd/sdk";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeMcpServerSpec, type FakeServerCommand } from "@agentd/testkit";
-import { createModel } from "../../packages/adapters/src/index.ts";
+import { createModel } from "@agentd/adapters";
 
 /** The mail server the agent talks to, as a spec: JSON only, so it can run as a child process. */
 const MAIL_SERVER: FakeMcpServerSpec = {

@@ -5,18 +5,19 @@
  */
 import { createModel } from "@agentd/adapters";
 import type { AgentFromConfigOptions, Logger, ModelFactory, ResolvedConfig } from "@agentd/sdk";
+import { reportConfigNotes } from "./config-report.ts";
 
 /**
  * The options of `createAgentFromConfig` for a resolved configuration. Servers of `--mcp-config` files that
- * were left out (a variable only the editor can expand) are told here, one warning line each, as the
- * agent starts without them.
+ * were left out (a variable only the editor can expand) and the keys of their entries that were not taken
+ * are told here (`reportConfigNotes`), as the agent starts without them.
  */
 export function agentOptions(
-  resolved: Pick<ResolvedConfig, "apiKey" | "apiKeyHint" | "skippedServers">,
+  resolved: Pick<ResolvedConfig, "apiKey" | "apiKeyHint" | "skippedServers" | "foreignKeysNotTaken" | "renamedServers">,
   logger: Logger,
   extra: AgentFromConfigOptions = {},
 ): AgentFromConfigOptions & { createModel: ModelFactory } {
-  for (const [server, reason] of Object.entries(resolved.skippedServers ?? {})) logger.warn("config.server_skipped", { server, reason });
+  reportConfigNotes(resolved, logger);
   return {
     createModel,
     apiKey: resolved.apiKey,

@@ -32,6 +32,12 @@ describe("runCli", () => {
     expect(await runCli([], io)).toBe(2);
     expect(out.stdout).toContain("run");
   });
+  test("the error line shows control characters escaped (an upstream's message may carry them)", async () => {
+    const { out, io } = capture();
+    expect(await runCli(["status", "--url", "http://127.0.0.1:1/mcp", "--failures", "x\x1b]0;pwned\x07\x9b2J"], io)).toBe(2);
+    expect(out.stderr).toStartWith("agentd: --failures must be an integer from 1 to 100 (got 'x\\u001b]0;pwned\\u0007\\u009b2J')\n");
+    expect(out.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
   test("an unknown command is one line, exit 2", async () => {
     const { out, io } = capture();
     expect(await runCli(["frobnicate"], io)).toBe(2);

@@ -3,9 +3,11 @@
  * (only main.ts does). A user's mistake is one clear line on stderr, never a stack trace.
  */
 import { AgentdError, scrubSecrets } from "@agentd/sdk";
-import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, runCommand } from "citty";
 import { commands, rootCommand } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { forTerminal } from "./terminal-text.ts";
+import { helpWidth, renderHelp } from "./help-text.ts";
 
 /** Where the CLI writes. Tests pass their own. */
 export interface CliIo {
@@ -13,6 +15,8 @@ export interface CliIo {
   stderr: (s: string) => void;
   /** Whether stdout is a colour terminal (default false: a custom io gets plain text). NO_COLOR always wins. */
   color?: boolean;
+  /** The terminal's width, for `--help` (default 80: a custom io is not a terminal). */
+  columns?: number;
 }
 
 const defaultIo: CliIo = {
@@ -20,6 +24,9 @@ const defaultIo: CliIo = {
   stderr: (s) => process.stderr.write(s),
   get color() {
     return process.stdout.isTTY === true;
+  },
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
   },
 };
 
@@ -44,16 +51,20 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
   return { cmd, parent: parent || undefined, path };
 }
 
-/** Usage text of a command, with its examples; plain unless `color` (default: stdout is a terminal). */
-export async function usageOf(argv: string[], options: { color?: boolean } = {}): Promise<string> {
+/**
+ * Usage text of a command, with its examples and notes, laid out to `columns` (default: the terminal's
+ * width, 80 when stdout is not a terminal); plain unless `color` (default: stdout is a terminal).
+ */
+export async function usageOf(argv: string[], options: { color?: boolean; columns?: number } = {}): Promise<string> {
   const { cmd, parent, path } = resolveCommand(argv);
-  const usage = await renderUsage(cmd, parent);
   const entry = commands[path.join(" ")];
-  const examples = entry?.examples ?? [];
-  let text = examples.length ? `${usage}\n\nExamples:\n\n${examples.map((e) => `  ${e}`).join("\n")}\n` : `${usage}\n`;
-  if (entry?.notes?.length) text += `\n${entry.notes.join("\n")}\n`;
-  // citty colours by its own reading of the environment at import time, not by where the text goes.
-  return colourAllowed(options.color ?? process.stdout.isTTY) ? text : text.replace(ANSI, "");
+  const columns = options.columns ?? (process.stdout.isTTY ? process.stdout.columns : undefined);
+  return renderHelp(cmd, parent, {
+    width: helpWidth(columns),
+    color: colourAllowed(options.color ?? process.stdout.isTTY),
+    examples: entry?.examples,
+    notes: entry?.notes,
+  });
 }
 
 type Flag = { name: string; boolean: boolean };
@@ -168,13 +179,21 @@ export async function checkFlags(argv: string[]): Promise<void> {
   }
 }
 
+/** Where each budget is set, for the line after a run stopped by it. */
+const BUDGET_FLAGS: Record<string, string> = {
+  E_BUDGET_TURNS: "--max-turns N (or limits.maxTurns in agentd.json; default 20)",
+  E_BUDGET_TOKENS: "--max-tokens N (or limits.maxTokens in agentd.json)",
+  E_BUDGET_COST: "--max-cost USD (or limits.maxCostUsd in agentd.json)",
+  E_BUDGET_DEADLINE: "--deadline, e.g. 10m (or limits.deadline in agentd.json)",
+};
+
 /** Run the CLI. Resolves to the process exit code. */
 export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) {
     io.stdout(
       await usageOf(
         argv.filter((a) => a !== "--help" && a !== "-h"),
-        { color: colourAllowed(io.color) },
+        { color: colourAllowed(io.color), columns: io.columns ?? 80 },
       ),
     );
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
@@ -194,8 +213,14 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     const code = exitCodeFor(error);
-    // A value from the environment (a header, a URL) can come back inside an upstream's error text.
-    io.stderr(`agentd: ${scrubSecrets(describeError(error))}\n`);
+    // A value from the environment (a header, a URL) can come back inside an upstream's error text, and so
+    // can a peer's control characters: the line is shown escaped.
+    io.stderr(`agentd: ${forTerminal(scrubSecrets(describeError(error)), { lines: true })}
+`);
+    const raise = AgentdError.isInstance(error) ? BUDGET_FLAGS[error.code] : undefined;
+    if (raise)
+      io.stderr(`To allow more, raise ${raise}.
+`);
     // The pointer to --help is for a mistake in the command line, not in the config or the store's directory.
     if (code === EXIT.usage && !(AgentdError.isInstance(error) && (error.code === "E_CONFIG_INVALID" || error.code === "E_STORE_LOCKED")))
       io.stderr(`Run '${["agentd", ...path, "--help"].join(" ")}' for usage.\n`);

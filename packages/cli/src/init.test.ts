@@ -4,11 +4,19 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { resolveConfig } from "@agentd/sdk";
-import { fakeServerCommand } from "@agentd/testkit";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { fakeServerCommand, startFakeGateway } from "@agentd/testkit";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "@agentd/test-support/cli-process";
-import { checkKeyEnv, CONFIG_SCHEMA, configFromAnswers, parseServerFlag, serverEntry, splitCommandLine } from "./commands/init-config.ts";
+import {
+  checkKeyEnv,
+  CONFIG_SCHEMA,
+  configFromAnswers,
+  parseServerFlag,
+  schemaRefFor,
+  serverEntry,
+  splitCommandLine,
+} from "./commands/init-config.ts";
 
 const workspaces: CliWorkspace[] = [];
 const workspace = () => {
@@ -32,7 +40,6 @@ describe("answers → agentd.json", () => {
       ],
     });
     expect(config).toEqual({
-      $schema: CONFIG_SCHEMA,
       model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3", apiKeyEnv: "LOCAL_KEY" },
       mcpServers: {
         fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/data"] },
@@ -96,8 +103,11 @@ describe("agentd init --yes (real CLI)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Wrote agentd.json\n");
     const path = join(ws.dir, "agentd.json");
-    expect(read(path)).toEqual({
-      $schema: CONFIG_SCHEMA,
+    const written = read(path);
+    // The $schema names a file that exists, relative to agentd.json (here the running CLI's own copy).
+    expect(existsSync(resolve(ws.dir, written.$schema))).toBe(true);
+    expect(written.$schema).toEndWith("/schema/agentd-config.v1.json");
+    expect({ ...written, $schema: undefined }).toEqual({
       model: { intelligence: "http://127.0.0.1:11434/v1", dialect: "openai", name: "qwen3" },
     });
     const resolved = await resolveConfig({ configPath: path, env: {} });
@@ -327,19 +337,82 @@ describe("agentd init (interactive, real pseudo-terminal)", () => {
       await answer("Add an MCP server now?", "\r"); // Yes
       await answer("Server name", "docs\r");
       await answer("Command line or URL", "npx -y '@scope/docs server' /srv\r");
+      // A second server, then no more.
+      await answer("Add another MCP server?", "y");
+      await answer("Server name", "web\r");
+      await answer("Command line or URL", "https://tools.example/mcp\r");
+      await answer("Add another MCP server?", "\r"); // default: no
+      await answer("check that it answers?", "n");
       expect(await proc.exited).toBe(0);
       await reading;
       expect(screen).toContain("Wrote agentd.json");
       const resolved = await resolveConfig({ configPath: join(ws.dir, "agentd.json"), env: {} });
-      expect(resolved.config).toEqual({
-        $schema: CONFIG_SCHEMA,
+      const { $schema, ...rest } = resolved.config;
+      expect(rest).toEqual({
         model: { dialect: "anthropic", name: "claude-test", apiKeyEnv: "ANTHROPIC_API_KEY" },
-        mcpServers: { docs: { command: "npx", args: ["-y", "@scope/docs server", "/srv"] } },
+        mcpServers: { docs: { command: "npx", args: ["-y", "@scope/docs server", "/srv"] }, web: { url: "https://tools.example/mcp" } },
       });
+      expect(existsSync(resolve(ws.dir, $schema as string))).toBe(true);
     } finally {
       proc.kill("SIGKILL");
     }
   }, 60_000);
+});
+
+describe("agentd init --check (real CLI, a fake gateway)", () => {
+  test("the model answers: its reply is printed, exit 0", async () => {
+    const ws = workspace();
+    const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "Reachable and ready." }] });
+    try {
+      const run = await ws.run(["init", "--yes", "--intelligence", gateway.url, "--model", "m1", "--check"]);
+      expect(run.stderr).not.toContain("did not answer");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("The model answered: Reachable and ready.\n");
+      expect(gateway.requests).toHaveLength(1);
+      expect(gateway.requests[0]?.model).toBe("m1");
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test("the model refuses: one line says so, the file stays written, the exit code is the run's", async () => {
+    const ws = workspace();
+    // An Anthropic endpoint where an OpenAI-compatible one is configured: the chat completions path is not found.
+    const gateway = await startFakeGateway({ dialect: "anthropic", script: [{ text: "never" }] });
+    try {
+      const run = await ws.run(["init", "--yes", "--intelligence", gateway.url, "--model", "no-such-model", "--check"]);
+      expect(run.code).toBe(4);
+      expect(run.stderr).toContain("agentd: the model did not answer: ");
+      expect(run.stderr).toContain("agentd.json was written");
+      expect(run.stderr).not.toContain("    at ");
+      expect(existsSync(join(ws.dir, "agentd.json"))).toBe(true);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test("without --check, --yes sends nothing", async () => {
+    const ws = workspace();
+    const gateway = await startFakeGateway({ dialect: "openai", script: [] });
+    try {
+      expect((await ws.run(["init", "--yes", "--intelligence", gateway.url, "--model", "m1"])).code).toBe(0);
+      expect(gateway.requests).toHaveLength(0);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+test("$schema: the project's installed copy wins, searched upwards; without any copy on disk none is written", () => {
+  const ws = workspace();
+  const installed = join(ws.dir, "node_modules", "@agentd", "cli", "schema");
+  mkdirSync(installed, { recursive: true });
+  writeFileSync(join(installed, "agentd-config.v1.json"), "{}");
+  mkdirSync(join(ws.dir, "ops"));
+  expect(schemaRefFor(join(ws.dir, "agentd.json"))).toBe(CONFIG_SCHEMA);
+  expect(schemaRefFor(join(ws.dir, "ops", "agentd.json"))).toBe("../node_modules/@agentd/cli/schema/agentd-config.v1.json");
+  const bare = workspace();
+  expect(schemaRefFor(join(bare.dir, "agentd.json"), join(bare.dir, "missing.json"))).toBeUndefined();
 });
 
 test("the $schema agentd init writes resolves, in a project that installs agentd, to the JSON Schema @agentd/cli ships", () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { LogRecord } from "@agentd/sdk";
+import { drainingRecord } from "./modes/shutdown-signals.ts";
 import { prettyRecord, stderrLogger } from "./telemetry.ts";
 
 const TS = "2026-01-02T03:04:05.678Z";
@@ -83,6 +84,19 @@ describe("stderrLogger pretty", () => {
       durationMs: 20,
     });
     expect(out.lines[0]).toContain("final · 900 in / 80 out tokens (700 cached, 100 cache-written, 30 reasoning) · 20ms");
+  });
+
+  test("peers' text in a line (a server's stderr, a tool's name, an upstream's error) is shown escaped", () => {
+    const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x9b31m\r";
+    const out = sink();
+    const log = stderrLogger({ format: "pretty", write: out.write });
+    log.info("mcp.stderr", { server: "fs", line: `oops${esc}` });
+    log.info("tool.result", { runId: "r", turn: 1, name: `t${esc}`, qualifiedName: `fs/t${esc}`, isError: true, size: 1, durationMs: 1 });
+    log.warn("mcp.failed", { server: "fs", error: `bad${esc}`, data: { message: `deep\x9b${esc}` } });
+    for (const line of out.lines) {
+      expect(line.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect(line).toContain("\\u001b]0;pwned\\u0007");
+    }
   });
 
   test("a run reads as compact lines: time, badge, event, key fields", () => {
@@ -203,4 +217,18 @@ describe("prettyRecord", () => {
     expect(colored).toContain(`\x1b[2m${localClock}\x1b[0m`);
     expect(prettyRecord(rec("error", "mcp.exit", { code: 1 }), false)).toBe(`${localClock} ERR mcp.exit      code=1`);
   });
+});
+
+test("the first shutdown signal reads as what happens now and how to stop at once", () => {
+  const line = prettyRecord(
+    {
+      ts: "2026-12-06T07:00:00.000Z",
+      level: "warn",
+      event: "shutdown.draining",
+      ...drainingRecord("SIGINT", 30_000, 1),
+    },
+    false,
+  );
+  expect(line).toContain("SIGINT: finishing the current step (up to 30s) — press Ctrl-C again to stop now");
+  expect(drainingRecord("SIGTERM", 5_000, 0).hint).toBe("stopping — send SIGTERM again to stop now");
 });

@@ -1,9 +1,10 @@
 /**
  * stderr telemetry for the CLI: one JSON object a line when stderr is not a terminal (for log shippers),
- * compact readable lines when a person is watching. stdout is never touched
+ * compact readable lines when a person is watching (peers' text in them with control characters escaped). stdout is never touched
  * here: it carries the result only. `AGENT_LOG_FORMAT=json|pretty` and `AGENT_LOG_LEVEL` override.
  */
 import { createLogger, type LogLevel, type Logger, type LogRecord } from "@agentd/sdk";
+import { forTerminal } from "./terminal-text.ts";
 
 type Fields = Record<string, unknown>;
 type Paint = (code: string, s: string) => string;
@@ -19,7 +20,7 @@ const QUIET = new Set(["runId", "toolCallId", "argumentsSize"]);
 const MAX_VALUE = 120;
 
 const cut = (s: string, n = MAX_VALUE) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const str = (v: unknown) => cut(typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)));
+const str = (v: unknown) => cut(forTerminal(typeof v === "string" ? v : (JSON.stringify(v) ?? String(v))));
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 const plural = (n: unknown, one: string) => `${num(n)} ${one}${num(n) === 1 ? "" : "s"}`;
 
@@ -73,12 +74,21 @@ const SUMMARIES: Record<string, { keys: string[]; text: (f: Fields, paint: Paint
       `${f.error ? paint("\x1b[31m", `${f.stopReason} (${f.error})`) : f.stopReason} · ${tokens(f.usage)} · ${duration(f.durationMs)} · ` +
       `${plural(f.turns, "turn")} · ${plural(f.toolCalls, "tool call")} · ${f.runId}`,
   },
+  "shutdown.draining": { keys: ["signal", "graceMs", "inFlight", "hint"], text: (f) => `${f.signal}: ${f.hint}` },
   "trigger.fire": { keys: ["triggerId", "kind", "runId", "key"], text: (f) => `${f.triggerId} (${f.kind}) → ${f.runId}` },
   "mcp.connected": {
     keys: ["server", "serverName", "protocolVersion"],
     text: (f) => [f.server, f.serverName, f.protocolVersion && `MCP ${f.protocolVersion}`].filter(Boolean).join(" · "),
   },
   "mcp.stderr": { keys: ["server", "line"], text: (f) => `[${f.server}] ${cut(String(f.line ?? "").trimEnd(), 200)}` },
+  // What --mcp-config files held that agentd leaves out: whole, since each line says what to do.
+  "config.server_skipped": { keys: ["server", "reason"], text: (f) => String(f.reason) },
+  "config.server_renamed": { keys: ["server", "reason"], text: (f) => String(f.reason) },
+  "config.keys_not_taken": {
+    keys: ["file", "tool", "keys", "hint"],
+    text: (f) => `${f.file} (${f.tool}): not taken: ${f.keys} — ${f.hint}`,
+  },
+  "config.key_not_taken": { keys: ["file", "server", "key", "why"], text: (f) => `${f.server}.${f.key} (${f.file}): ${f.why}` },
 };
 
 /** The local wall-clock time of an ISO timestamp, `HH:MM:SS`. */
@@ -92,7 +102,10 @@ function clock(ts: string): string {
  * `run.end` shows the stop reason, token usage and duration; unknown events show their fields as `k=v`.
  */
 export function prettyRecord(r: LogRecord, color: boolean): string {
-  const { ts, level, event, ...fields } = r;
+  const { ts, level, event, ...raw } = r;
+  // Fields carry peers' text (a tool's name, a server's stderr line, an upstream's error): shown escaped,
+  // before our own colours are put around it.
+  const fields = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === "string" ? forTerminal(v) : v]));
   const paint: Paint = color ? (code, s) => `${code}${s}\x1b[0m` : (_code, s) => s;
   const summary = SUMMARIES[event];
   const used = new Set(summary?.keys ?? []);

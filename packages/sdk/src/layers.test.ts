@@ -40,7 +40,8 @@ const AGENT_LOWER = [
 /** SDK folders (a2a, mcp and agent by their subfolders) and what each may import besides itself. */
 const SDK_EDGES: Record<string, readonly string[]> = {
   "(root)": ["_internal", "wire", "transport", "mcp", "model", "loop", "tool", "triggers", "supervisor", "telemetry", "config", "agent"],
-  _internal: ["(root)"],
+  // wire: the bounded body reader and the redirect policy fail with AgentdError, the one error class.
+  _internal: ["(root)", "wire"],
   wire: [],
   config: ["(root)", "wire"],
   transport: ["(root)", "_internal", "wire"],

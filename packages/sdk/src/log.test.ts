@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { memoryLogger, redact, registerSecretValue, scrubSecrets } from "./log.ts";
+import { memoryLogger, redact, scrubSecrets } from "./log.ts";
+import { registerSecretValue } from "./secret-values.ts";
 
 test("credential-like keys are masked at any depth, arrays included", () => {
   const r = redact({

@@ -3,6 +3,7 @@
  * `tool.call`, `mcp.stderr` …) and carry flat fields. Secrets never go in fields: callers pass ids and
  * sizes, not tokens or whole payloads, and {@link redact} masks anything that looks like a credential.
  */
+import { maskSecretValues } from "./secret-values.ts";
 
 /** Severity, lowest first. Mirrors the RFC 5424 subset MCP logging uses at the edges. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -81,46 +82,10 @@ const SECRET_WORDS = new Set([
 const SECRET_VALUE =
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}|\b(sk|rk|pk)-[A-Za-z0-9_-]{12,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
 
-/**
- * Values known to be secret whatever they look like: every value the configuration took from the environment
- * (`${VAR}` in a header, a URL, an MCP server's env). Shorter ones than {@link MIN_SECRET_CHARS} are not
- * masked: they would garble ordinary text (`1`, `info`) and are too short to be credentials.
- */
-const secretValues = new Set<string>();
-let secretPattern: RegExp | undefined;
-/** The shortest registered value that is masked. */
-export const MIN_SECRET_CHARS = 6;
-const MAX_SECRET_VALUES = 1024;
-
-/**
- * Treat `value` as a secret from now on: {@link scrubSecrets} (and so every logger, error line and output that
- * uses it) masks it wherever it appears — as is, JSON-escaped or URL-encoded.
- */
-export function registerSecretValue(value: string): void {
-  if (value.length < MIN_SECRET_CHARS || secretValues.size >= MAX_SECRET_VALUES) return;
-  for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-    if (secretValues.has(form)) continue;
-    secretValues.add(form);
-    secretPattern = undefined;
-  }
-}
-
-function knownSecrets(): RegExp {
-  // Longest first, so a value containing another is masked whole.
-  secretPattern ??= new RegExp(
-    [...secretValues]
-      .sort((a, b) => b.length - a.length)
-      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("|"),
-    "g",
-  );
-  return secretPattern;
-}
-
-/** Mask credential-shaped substrings of a string, and every value registered with {@link registerSecretValue}. */
+/** Mask credential-shaped substrings of a string, and every value registered as a secret (`secret-values.ts`). */
 export const scrubSecrets = (s: string): string => {
   const out = s.replace(SECRET_VALUE, (_m, scheme: string | undefined) => (scheme ? `${scheme} [redacted]` : "[redacted]"));
-  return secretValues.size === 0 ? out : out.replace(knownSecrets(), "[redacted]");
+  return maskSecretValues(out);
 };
 
 function redactValue(v: unknown, depth: number): unknown {

@@ -167,7 +167,7 @@ const SURFACE: Record<string, string> = {
   config: `
     AgentdConfig ApiKeyChoice CapabilitiesConfig ConfigOverrides DEFAULT_CONFIG_FILE DIALECT_API_KEY_VARIABLES
     DURATION_FORMS DurabilityConfig HttpServerConfig IntervalTriggerConfig LimitsConfig McpServerConfig
-    McpServerOAuthConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
+    McpServerOAuthConfig McpServerToolsConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
     ResolvedConfig SamplingConfig ScheduleTriggerConfig ScopeConfig ServeConfig StdioServerConfig
     SubscriptionTriggerConfig TriggersConfig apiKeyVariables chooseApiKey durationProblem formatDuration
     overridesFromFlags parseConfig parseDuration readConfigFile resolveConfig

@@ -101,6 +101,16 @@ describe("postJson retries", () => {
     const f = fetchOf([() => new Response("<html>oops</html>", { status: 200 })]);
     const e = await failure(postJson(settings(f.fetch).http, req()));
     expect([e.code, e.retryable, f.calls()]).toEqual(["E_UPSTREAM", false, 1]);
+    // An HTML page where the API was expected: the URL's path is the likely mistake.
+    expect(e.message).toContain("response is not JSON: oops");
+    expect(e.message).toContain("check the endpoint URL's path");
+  });
+
+  test("a body that is not JSON and not HTML says only what it was", async () => {
+    const f = fetchOf([() => new Response("plain words", { status: 200, headers: { "content-type": "text/plain" } })]);
+    const e = await failure(postJson(settings(f.fetch).http, req()));
+    expect(e.message).toContain("response is not JSON: plain words");
+    expect(e.message).not.toContain("URL's path");
   });
 });
 

@@ -4,12 +4,24 @@
  * Each attempt runs under `AbortSignal.any([caller, attemptTimeout])`, so a caller abort and the timeout
  * both stop the fetch and the body read; which one fired decides the error (`E_ABORTED`, `E_TIMEOUT`).
  * Transient failures (see retry-policy.ts) are retried; a stream only until its first part was handed on.
+ * Bodies are read with a byte limit (`maxResponseBytes`: the whole JSON answer, or all the events of one
+ * streamed answer; an error body is read only as far as its message needs), and no redirect to another
+ * origin is followed: the request carries the API key and the conversation.
  */
-import { AgentdError, setLongTimeout, type CancelTimer } from "@agentd/sdk/model";
+import {
+  AgentdError,
+  fetchFollowingRedirects,
+  readBodyPrefix,
+  readBoundedText,
+  setLongTimeout,
+  shownUrl,
+  type BodyBound,
+  type CancelTimer,
+} from "@agentd/sdk/model";
 import { decideRetry, isNetworkError, isRetryableStatus, parseRetryAfter } from "./retry-policy.ts";
 import type { HttpSettings } from "./settings.ts";
 import { readSse, type SseEvent } from "./sse.ts";
-import { abortedError, describeNetworkError, exhausted, htmlExcerpt, httpError, timeoutError, upstreamError } from "./upstream-error.ts";
+import { abortedError, describeNetworkError, exhausted, httpError, notJsonMessage, timeoutError, upstreamError } from "./upstream-error.ts";
 
 const contentTypeOf = (res: Response): { contentType?: string } => {
   const type = res.headers.get("content-type");
@@ -113,15 +125,24 @@ async function afterFailure(http: HttpSettings, err: AgentdError, retry: number,
   return undefined;
 }
 
+/** The bound of one answer: `maxResponseBytes`, named by the request's endpoint. */
+export const answerBound = (http: HttpSettings, url: string): BodyBound => ({
+  limit: http.maxResponseBytes,
+  peer: "model endpoint",
+  url,
+  hint: "raise model.maxResponseBytes if the answer is meant to be this long",
+});
+
 async function send(http: HttpSettings, req: PostRequest, attempt: Attempt): Promise<Response> {
-  const res = await http.fetch(req.url, {
+  const init = {
     method: "POST",
     headers: { "content-type": "application/json", ...req.headers },
     body: JSON.stringify(req.body),
     signal: attempt.signal,
-  });
+  };
+  const res = await fetchFollowingRedirects(http.fetch, req.url, init, { peer: `model endpoint ${shownUrl(req.url)}` });
   if (res.ok) return res;
-  const text = await res.text().catch(() => "");
+  const text = await readBodyPrefix(res);
   const hint = res.headers.get("x-should-retry");
   const retryable = hint === "true" ? true : hint === "false" ? false : isRetryableStatus(res.status);
   return Promise.reject(
@@ -136,11 +157,11 @@ export async function postJson(http: HttpSettings, req: PostRequest): Promise<un
     const attempt = openAttempt(http.timeoutMs, req.signal);
     try {
       const res = await send(http, req, attempt);
-      const text = await res.text();
+      const text = await readBoundedText(res, answerBound(http, req.url));
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw upstreamError(http, `response is not JSON: ${htmlExcerpt(text)}`, http.secrets, {
+        throw upstreamError(http, notJsonMessage(text, res.headers.get("content-type")), http.secrets, {
           retryable: false,
           status: res.status,
         });
@@ -171,7 +192,7 @@ export async function* postStream<P>(
       const res = await send(http, req, attempt);
       attempt.touch();
       if (!res.body) throw upstreamError(http, "response has no body", http.secrets, { retryable: true });
-      for await (const part of decode(readSse(res.body, attempt.touch))) {
+      for await (const part of decode(readSse(res.body, attempt.touch, answerBound(http, req.url)))) {
         started = true;
         attempt.pause();
         yield part;

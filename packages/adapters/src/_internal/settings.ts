@@ -1,7 +1,7 @@
 /**
  * Settings every dialect shares: where the model lives, how to reach it, and how hard to try.
  */
-import type { Logger } from "@agentd/sdk/model";
+import { BODY_LIMITS, type Logger } from "@agentd/sdk/model";
 
 /** The `fetch` shape the adapters call; inject one to test or to route through a proxy. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -34,6 +34,12 @@ export interface ProviderSettings {
    * for the response headers and for each next chunk, so a long healthy stream is never cut off.
    */
   timeoutMs?: number;
+  /**
+   * Most bytes read of one answer (default 64 MiB): the JSON body, or all the events of one streamed answer
+   * together. Past it the read stops, the connection is closed and the call fails (`E_UPSTREAM`, naming the
+   * endpoint and the limit). Raise it for answers with very long reasoning.
+   */
+  maxResponseBytes?: number;
   /** Telemetry for retries (`model.retry`). Fields carry status and timing only. */
   logger?: Logger;
   /** Randomness for backoff jitter; tests pass a fixed one. */
@@ -52,6 +58,7 @@ export interface HttpSettings {
   retryDelayMs: number;
   maxRetryDelayMs: number;
   timeoutMs: number;
+  maxResponseBytes: number;
   logger?: Logger;
   random: () => number;
   /** Strings that must never appear in an error message (the API key). */
@@ -70,6 +77,7 @@ export function resolveHttpSettings(provider: string, s: ProviderSettings, defau
     retryDelayMs: s.retryDelayMs ?? 500,
     maxRetryDelayMs: s.maxRetryDelayMs ?? 30_000,
     timeoutMs: s.timeoutMs ?? 120_000,
+    maxResponseBytes: s.maxResponseBytes ?? BODY_LIMITS.model,
     logger: s.logger,
     random: s.random ?? Math.random,
     secrets: secretsOf(s),

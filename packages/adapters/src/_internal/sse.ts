@@ -2,10 +2,10 @@
  * Provider response bodies as an async sequence of SSE events, over the SDK's spec-exact push parser
  * (`createSseParser`, wire/sse-parse.ts). What this adds for LLM streams: byte decoding, an activity
  * hook per chunk (the caller's idle timeout), cancelling the body when the consumer stops early, a bound
- * on one event's size, and one leniency: an event cut off without its blank line is still delivered at
+ * on one event's size and (given `bound`) on the bytes of the whole stream, and one leniency: an event cut off without its blank line is still delivered at
  * the end, because some gateways close the stream right after the last `data:` line.
  */
-import { createSseParser, type SseEvent } from "@agentd/sdk/model";
+import { bodyTooLarge, createSseParser, type BodyBound, type SseEvent } from "@agentd/sdk/model";
 
 export type { SseEvent };
 
@@ -17,8 +17,11 @@ export class SseOverflowError extends Error {
   override name = "SseOverflowError";
 }
 
-/** Read events from a response body. `onChunk` runs for every chunk of bytes read. */
-export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () => void): AsyncGenerator<SseEvent> {
+/**
+ * Read events from a response body. `onChunk` runs for every chunk of bytes read; past `bound.limit` bytes
+ * in all, the read stops, the body is cancelled (the connection closed) and `bodyTooLarge` is thrown.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () => void, bound?: BodyBound): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const ready: SseEvent[] = [];
@@ -33,6 +36,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () =>
     { maxEventChars: MAX_EVENT_CHARS },
   );
   let finished = false;
+  let bytes = 0;
   try {
     while (!finished) {
       const { done, value } = await reader.read();
@@ -42,6 +46,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>, onChunk?: () =>
         parser.feed(`${decoder.decode()}\n\n`);
       } else {
         onChunk?.();
+        bytes += value.byteLength;
+        if (bound && bytes > bound.limit) throw bodyTooLarge(bound);
         parser.feed(decoder.decode(value, { stream: true }));
       }
       if (overflow) throw new SseOverflowError(`an event exceeded ${MAX_EVENT_CHARS} characters`);

@@ -77,6 +77,17 @@ export function htmlExcerpt(html: string): string {
 const isHtml = (contentType: string | undefined, body: string) =>
   /html/i.test(contentType ?? "") || /^\s*<(!doctype|html|head|body)\b/i.test(body);
 
+/**
+ * What a success answer that is not JSON says: its excerpt, and for an HTML page (a web server, a proxy's
+ * page, a UI at that address) where the URL's path most likely went wrong.
+ */
+export function notJsonMessage(body: string, contentType: string | null): string {
+  const message = `response is not JSON: ${htmlExcerpt(body)}`;
+  return isHtml(contentType ?? undefined, body)
+    ? `${message} (an HTML page answered where the model API was expected: check the endpoint URL's path — an OpenAI-compatible API usually ends in /v1)`
+    : message;
+}
+
 /** An HTTP failure answered by the provider (or whatever answered in its place: a proxy's HTML page). */
 export function httpError(
   subject: string | ErrorSubject,

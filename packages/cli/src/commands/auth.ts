@@ -11,6 +11,7 @@ import { defineCommand } from "citty";
 import { spawn } from "node:child_process";
 import { EXIT } from "../exit-codes.ts";
 import { abortOnSignals } from "../signals.ts";
+import { forTerminal } from "../terminal-text.ts";
 
 /** Examples shown by `agentd auth --help`. */
 export const authExamples = [
@@ -79,7 +80,7 @@ const login = defineCommand({
         },
       });
       process.stdout.write(
-        `logged in to ${args.server}${result.scope ? ` (scope: ${result.scope})` : ""}; token expires ${when(result.expiresAt)}${result.refreshable ? ", refreshed automatically" : ""}\n`,
+        `logged in to ${args.server}${result.scope ? ` (scope: ${forTerminal(result.scope)})` : ""}; token expires ${when(result.expiresAt)}${result.refreshable ? ", refreshed automatically" : ""}\n`,
       );
       return EXIT.ok;
     } catch (e) {
@@ -105,10 +106,11 @@ const status = defineCommand({
     const logins = await loginStatus(store).finally(() => store?.close());
     if (args.json) process.stdout.write(`${JSON.stringify(logins, null, 2)}\n`);
     else if (logins.length === 0) process.stdout.write("no stored logins\n");
+    // The issuer, resource and scope are an authorization server's text: escaped for the terminal.
     else
       for (const l of logins)
         process.stdout.write(
-          `${l.server}\t${l.resource}\tissuer ${l.issuer}\texpires ${when(l.expiresAt)}${l.refreshable ? "\trefreshable" : ""}${l.scope ? `\tscope ${l.scope}` : ""}\n`,
+          `${[l.server, l.resource, `issuer ${l.issuer}`, `expires ${when(l.expiresAt)}`, ...(l.refreshable ? ["refreshable"] : []), ...(l.scope ? [`scope ${l.scope}`] : [])].map((f) => forTerminal(String(f))).join("\t")}\n`,
         );
     return EXIT.ok;
   },

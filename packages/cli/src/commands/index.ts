@@ -14,7 +14,11 @@ import { VERSION, versionCommand } from "./version.ts";
 export const commands: Record<string, { def: CommandDef<any>; examples: string[]; notes?: string[] }> = {
   "": {
     def: undefined as unknown as CommandDef<any>,
-    examples: ["agentd demo", 'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 agentd run "Summarise the inbox"', "agentd run --help"],
+    examples: [
+      "agentd demo",
+      'AGENT_INTELLIGENCE=http://127.0.0.1:11434/v1 AGENT_MODEL=qwen3 agentd run "Summarise the inbox"',
+      "agentd run --help",
+    ],
   },
   run: { def: runCommand, examples: runExamples, notes: runNotes },
   serve: { def: serveCommand, examples: serveExamples },

@@ -5,6 +5,9 @@
  */
 import { AgentdError, parseConfig, type AgentdConfig, type McpServerConfig } from "@agentd/sdk";
 import { isLoopbackHost } from "@agentd/sdk/transport";
+import { existsSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The dialects the model adapters speak. */
 export const DIALECTS = ["openai", "responses", "anthropic", "gemini"] as const;
@@ -160,18 +163,39 @@ export function parseServerFlag(text: string): { name: string; target: string } 
   return { name, target };
 }
 
-/**
- * What `$schema` of a new agentd.json names: the JSON Schema `@agentd/cli` ships (generated from the config
- * schema, `scripts/config-schema.ts`), where a project that installs agentd has it, relative to the file,
- * so editors complete and check the file (docs/configuration.md, "Editor support").
- */
+/** Where a project that installs agentd has the JSON Schema `@agentd/cli` ships, from its root. */
 export const CONFIG_SCHEMA = "./node_modules/@agentd/cli/schema/agentd-config.v1.json";
+
+/** The schema file of the running CLI itself (a checkout or an installed package; a compiled binary has none on disk). */
+const OWN_SCHEMA = fileURLToPath(new URL("../../schema/agentd-config.v1.json", import.meta.url));
+
+/**
+ * What `$schema` of a new agentd.json names, so editors complete and check the file (docs/configuration.md,
+ * "Editor support"): the JSON Schema `@agentd/cli` ships (generated from the config schema,
+ * `scripts/config-schema.ts`), as a path relative to the file that exists — the project's installed copy
+ * (its folder or one above it), else the running CLI's own. Undefined when neither exists on disk (the
+ * compiled binary in a folder without node_modules): a `$schema` naming a missing file helps no editor.
+ */
+export function schemaRefFor(configPath: string, own = OWN_SCHEMA): string | undefined {
+  const dir = dirname(resolve(configPath));
+  for (let at = dir; ; at = dirname(at)) {
+    const installed = join(at, CONFIG_SCHEMA);
+    if (existsSync(installed)) return relativeRef(dir, installed);
+    if (dirname(at) === at) break;
+  }
+  return existsSync(own) ? relativeRef(dir, own) : undefined;
+}
+
+const relativeRef = (from: string, to: string) => {
+  const rel = relative(from, to).split(sep).join("/");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+};
 
 /**
  * The configuration the answers describe, validated with the same schema `agentd run` loads it with
  * (without `${VAR}` expansion: references stay for run time). Throws E_CONFIG_INVALID / E_USAGE.
  */
-export function configFromAnswers(a: InitAnswers, source = "agentd.json"): AgentdConfig {
+export function configFromAnswers(a: InitAnswers, source = "agentd.json", schemaRef?: string): AgentdConfig {
   const urlProblem = checkUrl(a.intelligence);
   if (urlProblem) throw new AgentdError("E_USAGE", urlProblem);
   const keyProblem = checkKeyEnv(a.apiKeyEnv);
@@ -183,7 +207,7 @@ export function configFromAnswers(a: InitAnswers, source = "agentd.json"): Agent
     mcpServers[s.name] = serverEntry(s.target);
   }
   const raw = {
-    $schema: CONFIG_SCHEMA,
+    $schema: schemaRef,
     model: {
       intelligence: a.intelligence || undefined,
       dialect: a.dialect,

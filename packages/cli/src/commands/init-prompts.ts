@@ -81,8 +81,20 @@ export async function askAnswers(seed: InitSeed): Promise<InitAnswers | undefine
       check: checkKeyEnv,
     });
     const servers = [...seed.servers];
-    if (servers.length === 0 && answered(await confirm({ message: "Add an MCP server now?", initialValue: true }))) {
-      const name = await ask("Server name", { fallback: "fs", check: checkServerName });
+    // As many servers as the person wants: the first question, then "another?" after each.
+    while (
+      answered(
+        await confirm({
+          message: servers.length === 0 ? "Add an MCP server now?" : "Add another MCP server?",
+          initialValue: servers.length === 0,
+        }),
+      )
+    ) {
+      const taken = new Set(servers.map((x) => x.name));
+      const name = await ask("Server name", {
+        ...(taken.has("fs") ? {} : { fallback: "fs" }),
+        check: (v) => checkServerName(v) ?? (v && taken.has(v) ? `a server named '${v}' is already added` : undefined),
+      });
       const target = await ask("Command line or URL", {
         placeholder: "npx -y @modelcontextprotocol/server-filesystem /data   or   https://tools.example/mcp",
         check: (v) => {

@@ -4,13 +4,23 @@
  * before writing; stores the NAME of the API-key variable, never a key.
  */
 import { AgentdError } from "@agentd/sdk";
-import { note, outro } from "@clack/prompts";
+import { confirm, isCancel, note, outro } from "@clack/prompts";
 import { defineCommand } from "citty";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { EXIT } from "../exit-codes.ts";
-import { configFromAnswers, defaultsFor, DIALECTS, guessDialect, parseServerFlag, type Dialect, type InitAnswers } from "./init-config.ts";
+import { checkModelAnswers } from "./init-check.ts";
+import {
+  configFromAnswers,
+  defaultsFor,
+  schemaRefFor,
+  DIALECTS,
+  guessDialect,
+  parseServerFlag,
+  type Dialect,
+  type InitAnswers,
+} from "./init-config.ts";
 import { askAnswers, type InitSeed } from "./init-prompts.ts";
 import { repeatedFlag } from "./mcp-args.ts";
 
@@ -20,6 +30,7 @@ export const initExamples = [
   "agentd init --yes --intelligence https://api.openai.com/v1 --model gpt-4.1-mini --api-key-env OPENAI_API_KEY",
   "agentd init --yes --dialect anthropic --model claude-sonnet-4-5 --server 'fs=npx -y @modelcontextprotocol/server-filesystem /data'",
   "agentd init --yes --server remote=https://tools.example/mcp --config ops/agentd.json --force",
+  "agentd init --yes --model qwen3 --check          # then one short request: does the model answer?",
 ];
 
 /** The flags as prompt defaults (interactive) or as the answers (`--yes`). */
@@ -83,6 +94,31 @@ async function makeFolder(dir: string, shown: string): Promise<void> {
   }
 }
 
+/** Asked in a terminal after writing; a cancel is a no. */
+async function askToCheck(): Promise<boolean> {
+  const yes = await confirm({ message: "Send the model one short request to check that it answers?", initialValue: true });
+  return !isCancel(yes) && yes;
+}
+
+/**
+ * The model check's outcome, one line; the file stays written either way. A failure is thrown (the CLI
+ * prints it and exits with the run's code for it: 4 for an endpoint that refused, 2 for a setting).
+ */
+async function reportCheck(path: string, shown: string): Promise<number> {
+  process.stderr.write("agentd: checking that the model answers…\n");
+  try {
+    const reply = await checkModelAnswers(path);
+    process.stdout.write(`The model answered: ${reply}\n`);
+    return EXIT.ok;
+  } catch (e) {
+    process.stderr.write(
+      `agentd: ${shown} was written; fix its model settings (or the key's variable), then run 'agentd run "Say hello"'\n`,
+    );
+    if (!AgentdError.isInstance(e)) throw e;
+    throw new AgentdError(e.code, `the model did not answer: ${e.message}`, { cause: e, data: e.options.data });
+  }
+}
+
 export const initCommand = defineCommand({
   meta: { name: "init", description: "Write a starter agentd.json: interactively, or from flags with --yes." },
   args: {
@@ -94,6 +130,11 @@ export const initCommand = defineCommand({
     model: { type: "string", alias: "m", description: "Model name (default qwen3 for a local endpoint; required otherwise)" },
     "api-key-env": { type: "string", description: "NAME of the environment variable holding the API key ('' for none)" },
     server: { type: "string", description: "An MCP server, NAME=COMMAND LINE or NAME=URL; repeatable" },
+    check: {
+      type: "boolean",
+      description:
+        "After writing, send the model one short request to check that it answers (asked in a terminal; with --yes only when given)",
+    },
   },
   async run({ args, rawArgs }) {
     const path = resolve(args.config ?? "agentd.json");
@@ -109,7 +150,8 @@ export const initCommand = defineCommand({
       );
     const answers = interactive ? await askAnswers(seed) : answersFromFlags(seed);
     if (!answers) throw new AgentdError("E_ABORTED", "init cancelled: nothing was written", { data: { signal: "SIGINT" } });
-    const config = configFromAnswers(answers, shown);
+    const schemaRef = schemaRefFor(path);
+    const config = configFromAnswers(answers, shown, schemaRef);
     await makeFolder(dirname(path), shown);
     try {
       await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { flag: args.force ? "w" : "wx" });
@@ -123,9 +165,14 @@ export const initCommand = defineCommand({
       note(steps.join("\n"), "Next");
       outro(`Wrote ${shown}`);
     } else process.stdout.write(`Wrote ${shown}\nNext:\n${steps.map((l) => `  ${l}`).join("\n")}\n`);
+    if (!schemaRef)
+      process.stderr.write(
+        'agentd: note: no $schema written (no @agentd/cli schema file on disk here): \'npm i -D @agentd/cli\' in this project, then add "$schema": "./node_modules/@agentd/cli/schema/agentd-config.v1.json" for editor completion\n',
+      );
     const envConfig = process.env.AGENT_CONFIG;
     if (envConfig && resolve(envConfig) !== path)
       process.stderr.write(`agentd: note: AGENT_CONFIG=${envConfig} is set, so 'agentd run' reads that file, not ${shown}\n`);
-    return EXIT.ok;
+    const wantsCheck = rawArgs.includes("--check") ? true : rawArgs.includes("--no-check") || !interactive ? false : await askToCheck();
+    return wantsCheck ? reportCheck(path, shown) : EXIT.ok;
   },
 });

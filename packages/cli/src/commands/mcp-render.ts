@@ -1,6 +1,8 @@
 /**
  * How `agentd mcp` shows what a server offers and answers, for a person: aligned tables for the lists,
- * content blocks as text with binary parts summarised (`[image image/png, 12.3 KB]`).
+ * content blocks as text with binary parts summarised (`[image image/png, 12.3 KB]`). Everything a server
+ * sent is shown with its control characters escaped (terminal-text.ts): a tool's description or result must
+ * not command the terminal it is read on.
  */
 import type {
   CallToolResult,
@@ -13,10 +15,11 @@ import type {
   Tool,
 } from "@agentd/sdk/wire";
 import type { McpServerConfig } from "@agentd/sdk";
+import { forTerminal } from "../terminal-text.ts";
 
 /** Rows under a header, columns aligned; the last column is cut to `width` characters a line. */
 export function table(header: string[], rows: string[][], width = Number.POSITIVE_INFINITY): string {
-  const all = [header, ...rows];
+  const all = [header, ...rows].map((r) => r.map((cell) => forTerminal(String(cell))));
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
   return all
     .map((r) => {
@@ -103,7 +106,7 @@ export function describeBlock(block: ContentBlock): string {
 export function renderCallResult(result: CallToolResult): string {
   const parts = (result.content ?? []).map(describeBlock);
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  const text = parts.join("\n");
+  const text = forTerminal(parts.join("\n"), { lines: true });
   return text.endsWith("\n") || text === "" ? text : `${text}\n`;
 }
 
@@ -112,12 +115,13 @@ export function renderContents(result: ReadResourceResult): string {
   const contents = result.contents as Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>;
   const body = (c: (typeof contents)[number]) =>
     c.text !== undefined ? c.text : `[blob ${c.mimeType ?? "binary"}, ${size(c.blob?.length ?? 0)}]`;
-  const text = contents.length === 1 ? body(contents[0]!) : contents.map((c) => `--- ${c.uri}\n${body(c)}`).join("\n");
+  const all = contents.length === 1 ? body(contents[0]!) : contents.map((c) => `--- ${c.uri}\n${body(c)}`).join("\n");
+  const text = forTerminal(all, { lines: true });
   return text.endsWith("\n") || text === "" ? text : `${text}\n`;
 }
 
 /** A prompt's messages, each as `role: content`. */
 export function renderPrompt(result: GetPromptResult): string {
   const lines = result.messages.map((m) => `${m.role}: ${describeBlock(m.content as ContentBlock)}`);
-  return `${[...(result.description ? [`# ${result.description}`] : []), ...lines].join("\n\n")}\n`;
+  return `${forTerminal([...(result.description ? [`# ${result.description}`] : []), ...lines].join("\n\n"), { lines: true })}\n`;
 }

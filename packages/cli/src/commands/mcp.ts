@@ -31,7 +31,9 @@ import {
   renderServers,
   renderTools,
 } from "./mcp-render.ts";
-import { durationFlag } from "./shared-args.ts";
+import { durationFlag, MCP_CONFIG_FORMAT_HELP, MCP_CONFIG_HELP, mcpConfigOverrides } from "./shared-args.ts";
+import { reportConfigNotes } from "../config-report.ts";
+import { forTerminal } from "../terminal-text.ts";
 
 export const mcpExamples = [
   "agentd mcp                                        # the configured servers",
@@ -96,7 +98,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         ...p.request,
         onprogress: (pr) =>
           process.stderr.write(
-            `progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}\n`,
+            `${forTerminal(`progress ${pr.progress}${pr.total !== undefined ? `/${pr.total}` : ""}${pr.message ? ` ${pr.message}` : ""}`)}\n`,
           ),
       });
       out(json ? asJson(result) : renderCallResult(result));
@@ -132,7 +134,7 @@ async function perform(action: string, p: Poke): Promise<number> {
         } as never,
         p.request,
       );
-      out(json ? asJson(result) : result.completion.values.map((v) => `${v}\n`).join(""));
+      out(json ? asJson(result) : result.completion.values.map((v) => `${forTerminal(String(v))}\n`).join(""));
       return EXIT.ok;
     }
     default: {
@@ -173,10 +175,8 @@ export const mcpCommand = defineCommand({
     arg: { type: "string", alias: "a", description: "call/get-prompt: KEY=VALUE (typed by the tool's schema) or KEY:=JSON; repeatable" },
     json: { type: "boolean", description: "Print the server's answer as JSON" },
     config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json)" },
-    "mcp-config": {
-      type: "string",
-      description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
-    },
+    "mcp-config": { type: "string", description: MCP_CONFIG_HELP },
+    "mcp-config-format": { type: "string", description: MCP_CONFIG_FORMAT_HELP },
     timeout: {
       type: "string",
       description:
@@ -184,11 +184,21 @@ export const mcpCommand = defineCommand({
     },
   },
   async run({ args, rawArgs }) {
-    const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-    const resolved = await resolveConfig({
-      configPath: args.config,
-      overrides: mcpConfig.length ? { mcpConfig } : undefined,
-    });
+    const resolved = await resolveConfig({ configPath: args.config, overrides: mcpConfigOverrides(rawArgs) });
+    // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
+    const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
+    const logger = process.env.AGENT_LOG_LEVEL
+      ? base
+      : createLogger(
+          ({ ts: _ts, level, event, ...fields }) => {
+            if (level === "warn" || level === "error" || event === "mcp.stderr") base.log(level, event, fields);
+          },
+          { level: "info" },
+        );
+    // Said before anything else, in `agentd run`'s words: the servers left out of --mcp-config files, the keys not taken.
+    // (A server named on the command line that was left out gets the error below instead.)
+    const { [args.server ?? ""]: _named, ...skippedServers } = resolved.skippedServers ?? {};
+    reportConfigNotes({ ...resolved, skippedServers }, logger);
     const servers = resolved.config.mcpServers ?? {};
     const names = Object.keys(servers);
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -234,16 +244,6 @@ export const mcpCommand = defineCommand({
       prompts: spec.prompts || undefined,
       completion: spec.completion || undefined,
     };
-    // Quiet by default — warnings, errors and what the server itself prints on stderr (why it died).
-    const base = stderrLogger(process.env.AGENT_LOG_LEVEL ? {} : { level: "info" });
-    const logger = process.env.AGENT_LOG_LEVEL
-      ? base
-      : createLogger(
-          ({ ts: _ts, level, event, ...fields }) => {
-            if (level === "warn" || level === "error" || event === "mcp.stderr") base.log(level, event, fields);
-          },
-          { level: "info" },
-        );
     const signals = abortOnSignals();
     let client: McpClient | undefined;
     const tokenStore = tokenStoreFromConfig(resolved.config, logger);

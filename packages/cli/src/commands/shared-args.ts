@@ -4,13 +4,18 @@ import { overridesFromFlags } from "@agentd/sdk/config";
 import { readFile } from "node:fs/promises";
 import { repeatedFlag } from "./mcp-args.ts";
 
+/** `--mcp-config`'s help: the tools whose files it reads. */
+export const MCP_CONFIG_HELP =
+  "Add the MCP servers of another tool's config file (Claude Desktop/Code, Cursor, Cline, Windsurf, VS Code, Gemini CLI, Codex config.toml, goose config.yaml, Zed); repeatable";
+/** `--mcp-config-format`'s help. */
+export const MCP_CONFIG_FORMAT_HELP =
+  "The format of the --mcp-config files when not recognised: claude, cursor, cline, windsurf, vscode, gemini, codex, goose or zed (once, or once a file)";
+
 /** Config flags: flags > environment (AGENT_*) > config file. */
 export const configArgs = {
   config: { type: "string", alias: "c", description: "Config file (default: AGENT_CONFIG, else ./agentd.json if present)" },
-  "mcp-config": {
-    type: "string",
-    description: "Add the MCP servers of a Claude Desktop/Claude Code/Cursor/VS Code config file; repeatable",
-  },
+  "mcp-config": { type: "string", description: MCP_CONFIG_HELP },
+  "mcp-config-format": { type: "string", description: MCP_CONFIG_FORMAT_HELP },
   intelligence: { type: "string", description: "Model endpoint URL (AGENT_INTELLIGENCE), e.g. http://127.0.0.1:11434/v1" },
   dialect: {
     type: "string",
@@ -39,8 +44,14 @@ export function durationFlag(flag: string, value: string, example: string): numb
  * `resolveConfig` checks them beside the environment's, in the same words. `rawArgs` holds repeated flags.
  */
 export function overridesFrom(args: Record<string, unknown>, rawArgs: readonly string[] = []): ConfigOverrides {
+  return { ...overridesFromFlags(args), ...mcpConfigOverrides(rawArgs) };
+}
+
+/** The `--mcp-config` files and `--mcp-config-format` names of a command line (each flag repeatable). */
+export function mcpConfigOverrides(rawArgs: readonly string[]): Pick<ConfigOverrides, "mcpConfig" | "mcpConfigFormat"> {
   const mcpConfig = repeatedFlag(rawArgs, "mcp-config");
-  return mcpConfig.length > 0 ? { ...overridesFromFlags(args), mcpConfig } : overridesFromFlags(args);
+  const mcpConfigFormat = repeatedFlag(rawArgs, "mcp-config-format");
+  return { ...(mcpConfig.length > 0 ? { mcpConfig } : {}), ...(mcpConfigFormat.length > 0 ? { mcpConfigFormat } : {}) };
 }
 
 /** The instruction: the positional argument, else stdin when it is piped. */

@@ -6,6 +6,7 @@
  */
 import { autocomplete, isCancel, text } from "@clack/prompts";
 import type { PromptArgument } from "@agentd/sdk/wire";
+import { forTerminal } from "../terminal-text.ts";
 
 /** Suggestions for argument `name` starting with `prefix`, given the arguments answered so far. */
 export type CompleteArgument = (name: string, prefix: string, context: Record<string, string>) => Promise<string[]>;
@@ -24,7 +25,8 @@ const matches = (value: string, typed: string) => value.toLowerCase().startsWith
 export const askInTerminal: AskPromptArguments = async (prompt, missing, known, complete) => {
   const answers: Record<string, string> = {};
   for (const argument of missing) {
-    const message = `${prompt}: ${argument.name}${argument.description ? ` — ${argument.description}` : ""}`;
+    // The names, description and completions are the server's text: shown escaped (terminal-text.ts).
+    const message = forTerminal(`${prompt}: ${argument.name}${argument.description ? ` — ${argument.description}` : ""}`);
     const values = await complete(argument.name, "", { ...known, ...answers });
     const answer = values.length
       ? await autocomplete<string>({
@@ -33,7 +35,7 @@ export const askInTerminal: AskPromptArguments = async (prompt, missing, known, 
           placeholder: "type to narrow the list, or a value of your own",
           options() {
             const typed = this.userInput;
-            const listed = values.filter((v) => matches(v, typed)).map((v) => ({ value: v }));
+            const listed = values.filter((v) => matches(v, typed)).map((v) => ({ value: v, label: forTerminal(v) }));
             return typed && !values.includes(typed) ? [...listed, { value: typed, hint: "as typed" }] : listed;
           },
           validate: (v) => (typeof v === "string" && v.length > 0 ? undefined : `${argument.name} is required`),

@@ -5,6 +5,7 @@
  */
 import type { RunResult, TriggerRunData } from "@agentd/sdk";
 import type { RunOutcome } from "@agentd/sdk/triggers";
+import { forTerminal } from "../terminal-text.ts";
 
 /** stdout of a finished run: the text (or JSON output), or the JSON envelope. */
 export function formatResult(result: RunResult, json: boolean, durationMs: number, extra: Record<string, unknown> = {}): string {
@@ -29,6 +30,15 @@ export function formatResult(result: RunResult, json: boolean, durationMs: numbe
 export function formatText(result: { text?: string; output?: unknown }): string {
   const body = result.output !== undefined ? JSON.stringify(result.output, null, 2) : (result.text ?? "");
   return body.endsWith("\n") ? body : `${body}\n`;
+}
+
+/**
+ * A run's answer as written to `stream`: on a terminal the model's text has its control characters escaped
+ * (a model that read a hostile page must not set the window title or write the clipboard); to a pipe or a
+ * file it is the answer as the model wrote it, byte for byte.
+ */
+export function answerFor(stream: { isTTY?: boolean }, text: string): string {
+  return stream.isTTY === true ? forTerminal(text, { lines: true }) : text;
 }
 
 /**

@@ -13,9 +13,10 @@
  * A tool call the `approvals` rules hold is asked in the terminal, or denied with one stderr line when no
  * person is there (approval-channel.ts).
  *
- * SIGTERM/SIGINT: the run may finish within the grace period (its result is printed); then it is
- * cancelled (`notifications/cancelled` to the servers, the model request aborted). Either way the exit
- * code is 143/130 (thrown as `E_ABORTED` with the signal).
+ * SIGTERM/SIGINT: one line at once says what happens (the current step finishes) and how to stop now (the
+ * signal again). The run may finish within the grace period (its result is printed, and `--json`/`--stream`
+ * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
+ * model request aborted). Either way the exit code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
 import {
   AgentdError,
@@ -31,8 +32,9 @@ import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { cliApprovalChannel } from "./approval-channel.ts";
-import { formatText } from "./format-result.ts";
-import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { createAnswerStream } from "./answer-stream.ts";
+import { answerFor, formatText } from "./format-result.ts";
+import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
 
 /** What a once run needs. */
@@ -47,6 +49,8 @@ export interface OnceOptions {
   statusLine?: boolean;
   /** A person is at the terminal (stdin and stderr are TTYs): tool calls that need approval are asked there. */
   interactive?: boolean;
+  /** Write the model's text as it streams (stdout is a terminal); ignored with json, stream or an output schema. */
+  streamAnswer?: boolean;
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
@@ -99,10 +103,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   const shutdown = shutdownSignals();
   let drained: Promise<void> | undefined;
   void shutdown.received.then((signal) => {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    logger.warn("shutdown.draining", drainingRecord(signal, options.graceMs, agent.status().inFlight));
     // The run may finish within the grace (its result is printed); then the agent cancels it.
     drained = agent.drain(options.graceMs, signal);
   });
+  // On a terminal the answer is written as the model streams it (answer-stream.ts); piped, only at the end.
+  const answer =
+    options.streamAnswer && !options.json && !options.stream && !options.outputSchema
+      ? createAnswerStream((t) => process.stdout.write(answerFor(process.stdout, t)), status)
+      : undefined;
   try {
     const askApproval = cliApprovalChannel({
       interactive: options.interactive ?? false,
@@ -113,12 +122,13 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       runId,
       trigger: "once",
       askApproval,
-      stream: options.stream === true || status !== undefined,
+      stream: options.stream === true || status !== undefined || answer !== undefined,
       outputSchema: options.outputSchema,
     });
     let finish: RunFinish | undefined;
     for await (const e of events) {
       status?.event(e);
+      answer?.event(e);
       if (e.type === "finish") finish = e;
       else if (options.stream) out(`${JSON.stringify(e)}\n`);
     }
@@ -139,9 +149,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
     if (finish) {
       const { type: _type, ...envelope } = finish;
-      if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
-      else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
-      else if (finish.status === "ok") out(formatText(finish));
+      // A run that finished after an interrupt is no plain success: the envelope names the signal.
+      const interrupted = signal ? { interrupted: signal } : {};
+      if (options.stream)
+        out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}
+`);
+      else if (options.json)
+        out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}
+`);
+      else if (finish.status === "ok" && !answer?.wrote(finish.text ?? "")) out(answerFor(process.stdout, formatText(finish)));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
     if (error !== undefined) {

@@ -14,9 +14,9 @@ import { reloadOnChange } from "@agentd/sdk/agent";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
-import { formatRunLine } from "./format-result.ts";
+import { answerFor, formatRunLine } from "./format-result.ts";
 import type { Mode, TriggerModePlan } from "./mode-plan.ts";
-import { interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
+import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
 
 /** What a long-running mode needs. */
 export interface TriggeredOptions {
@@ -55,7 +55,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   let lastFailure: unknown;
   triggers.on("run-end", ({ runId, triggerId, outcome, durationMs }) => {
     const line = formatRunLine(triggerId, runId, outcome, durationMs, options.json);
-    if (line) process.stdout.write(scrubSecrets(line));
+    if (line) process.stdout.write(scrubSecrets(options.json ? line : answerFor(process.stdout, line)));
     if (outcome.status === "failed")
       lastFailure = (outcome.data?.error as unknown) ?? new AgentdError("E_RUN_FAILED", outcome.message ?? "run failed");
   });
@@ -86,7 +86,7 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
   }
 
   async function drain(signal: NodeJS.Signals): Promise<never> {
-    logger.info("shutdown.draining", { signal, graceMs: options.graceMs, inFlight: agent.status().inFlight });
+    logger.warn("shutdown.draining", drainingRecord(signal, options.graceMs, agent.status().inFlight));
     await agent.drain(options.graceMs, signal);
     logger.info("shutdown.done", { signal });
     throw interruptedBy(signal);

@@ -16,6 +16,19 @@ export const exitCodeForSignal = (signal: NodeJS.Signals): number => (signal ===
 export const interruptedBy = (signal: NodeJS.Signals): AgentdError =>
   new AgentdError("E_ABORTED", `interrupted by ${signal} after draining`, { data: { signal } });
 
+/**
+ * The record logged at once when the first signal arrives: what happens now and how to stop at once, so a
+ * person at the terminal is not left waiting in silence (`hint` is the line they read).
+ */
+export function drainingRecord(signal: NodeJS.Signals, graceMs: number, inFlight: number): Record<string, unknown> {
+  const again = signal === "SIGINT" ? "press Ctrl-C again" : `send ${signal} again`;
+  const hint =
+    inFlight > 0
+      ? `finishing the current step (up to ${Math.round(graceMs / 1000)}s) — ${again} to stop now`
+      : `stopping — ${again} to stop now`;
+  return { signal, graceMs, inFlight, hint };
+}
+
 /** A pending shutdown. */
 export interface ShutdownSignals {
   /** Resolves with the first SIGINT/SIGTERM. */

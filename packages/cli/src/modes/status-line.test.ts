@@ -92,6 +92,14 @@ describe("the status line's text", () => {
     expect(renderStatus(both, 2300, 200)).toMatch(/web\/get \{"url":.*… failed in 2\.0s$/);
   });
 
+  test("a server's tool name and a model's arguments carrying terminal escapes are shown escaped", () => {
+    const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e";
+    const s = fold([[{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: `x${esc}`, arguments: { p: `\x7f${esc}` } }, 0]]);
+    const line = renderStatus(s, 10, 400);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(line).toContain("x\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u202e");
+  });
+
   test("never wider than the terminal (no wrap), and small pieces format", () => {
     const s = fold([[{ type: "tool-call-start", runId: R, turn: 1, toolCallId: "a", name: "x".repeat(300), arguments: {} }, 0]]);
     expect(Array.from(renderStatus(s, 10, 60)).length).toBeLessThanOrEqual(59);

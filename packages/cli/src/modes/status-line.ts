@@ -7,6 +7,7 @@
  * written. `renderStatus` is pure (tested alone); `createStatusLine` owns the timer and the terminal.
  */
 import type { AgentStreamEvent } from "@agentd/sdk";
+import { forTerminal } from "../terminal-text.ts";
 
 /** What the run is doing, as far as the status line knows. */
 export interface StatusState {
@@ -91,7 +92,8 @@ export function renderStatus(state: StatusState, now: number, columns = 80): str
     parts.push(`${l.name} ${l.args} ${l.isError ? "failed" : "done"} in ${formatElapsed(l.durationMs)}`);
   }
   const spinner = SPINNER[Math.floor(now / 100) % SPINNER.length];
-  const line = `${spinner} ${parts.join(" · ")}`;
+  // Tool names and arguments are a server's and a model's text: escaped, so the line stays one line.
+  const line = `${spinner} ${forTerminal(parts.join(" · "))}`;
   const max = Math.max(10, columns - 1);
   return Array.from(line).length > max
     ? `${Array.from(line)
@@ -113,6 +115,10 @@ export interface StatusLine {
   event(e: AgentStreamEvent): void;
   /** Write `text` (whole lines) above the status line: telemetry, a result on the same terminal. */
   printAbove(text: string, to?: (s: string) => void): void;
+  /** Erase the line and stop drawing it until `resume()` (the answer's text is being written on the terminal). */
+  suspend(): void;
+  /** Draw the line again after `suspend()`. */
+  resume(): void;
   /** Erase the line and stop redrawing until the returned function is called (a question is asked meanwhile). */
   hold(): () => void;
   /** Erase the line and stop redrawing. */
@@ -132,9 +138,10 @@ export function createStatusLine(options: {
   const columns = options.columns ?? (() => process.stderr.columns ?? 80);
   let state = initialStatus(now());
   let closed = false;
+  let suspended = false;
   let held = 0;
   const draw = () => {
-    if (!closed && held === 0) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
+    if (!closed && !suspended && held === 0) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
   };
   const timer = setInterval(draw, options.intervalMs ?? 100);
   timer.unref?.();
@@ -145,13 +152,22 @@ export function createStatusLine(options: {
       draw();
     },
     printAbove(text, to = options.write) {
-      if (closed || held > 0) return to(text);
+      if (closed || suspended || held > 0) return to(text);
       options.write(CLEAR);
       to(text);
       draw();
     },
+    suspend() {
+      if (closed || suspended) return;
+      suspended = true;
+      options.write(CLEAR);
+    },
+    resume() {
+      suspended = false;
+      draw();
+    },
     hold() {
-      if (held++ === 0 && !closed) options.write(CLEAR);
+      if (held++ === 0 && !closed && !suspended) options.write(CLEAR);
       let released = false;
       return () => {
         if (released) return;

@@ -45,3 +45,15 @@ test("a fleet's failures name the replica that ran each; one replica's do not", 
   const single = renderStatus(snapshot({}, [failure("f-3")]));
   expect(single).not.toContain("REPLICA");
 });
+
+test("a malicious server's state, run ids, codes and messages are shown with their control characters escaped", () => {
+  const esc = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x9b31m\r";
+  const bad: RunSummary = { ...failure(`run${esc}`), instruction: `do${esc}`, error: { code: `E${esc}`, message: `boom${esc}` } };
+  const text = renderStatus({
+    ...snapshot({ state: `running${esc}` as never, triggers: [] }, [bad]),
+    running: [{ ...bad, status: "running", via: `mcp${esc}` as never, principal: `bearer:x${esc}` }],
+  });
+  expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(text).toContain("running\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007\\u001b[2J\\u009b31m\\r (0 in flight)");
+  expect(text).toMatch(/^run\\u001b\]0;pwned/m);
+});

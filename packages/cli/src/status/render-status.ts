@@ -1,8 +1,10 @@
 /**
  * What `agentd status` prints on a terminal: the overview, the runs in flight and the last failures, as
- * aligned tables. Pure: a snapshot in, text out (the command fetches and writes).
+ * aligned tables. Pure: a snapshot in, text out (the command fetches and writes). Whatever the server sent is
+ * shown with its control characters escaped (terminal-text.ts): a run's instruction is another principal's text.
  */
 import type { AgentStatus, RunSummary } from "@agentd/sdk/serve";
+import { forTerminal } from "../terminal-text.ts";
 
 /** What one look at a running agentd gathers. */
 export interface StatusSnapshot {
@@ -18,8 +20,12 @@ export interface StatusSnapshot {
   at: string;
 }
 
-/** Rows as aligned columns: each column as wide as its widest cell, two spaces apart. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/**
+ * Rows as aligned columns: each column as wide as its widest cell, two spaces apart. Every cell is text a
+ * server sent (a run id, an instruction, a code, a message): control characters are shown escaped.
+ */
+export function table(header: readonly string[], rawRows: readonly (readonly string[])[]): string {
+  const rows = rawRows.map((r) => r.map((cell) => forTerminal(String(cell))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells

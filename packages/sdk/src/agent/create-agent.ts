@@ -21,6 +21,7 @@
  */
 import type { RunEvent } from "../loop/events.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
+import { otelSignalsFromEnv } from "../telemetry/otel-env.ts";
 import type { Telemetry } from "../telemetry/types.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { agentConnections } from "./connections/agent-connections.ts";
@@ -49,6 +50,9 @@ export function createAgent(options: AgentOptions): Agent {
   const own = ownTools(options);
   if (options.triggers?.specs.length && !options.model)
     throw new AgentdError("E_CONFIG_INVALID", "triggers are configured but no model is: set AGENT_INTELLIGENCE or model.intelligence");
+  // The OTEL_* settings are checked before anything starts: a protocol agentd cannot export over (grpc) is
+  // one line now, not after every MCP server was started.
+  if (options.telemetry === "env") otelSignalsFromEnv(process.env);
   const { logger, tags, mirrorTo } = agentLogging(options.logger, options.capabilities?.serverNotifications === true);
   const listeners = new Set<(event: RunEvent) => void>();
   if (options.onEvent) listeners.add(options.onEvent);

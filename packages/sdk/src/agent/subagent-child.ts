@@ -19,6 +19,7 @@ import { AgentdError } from "../wire/errors.ts";
 import { connectManagedServer } from "./connections/connect-server.ts";
 import { modelFromConfig, type ModelFactory } from "./from-config/from-config.ts";
 import { McpToolSet } from "./tools/mcp-tool-set.ts";
+import { toolFilters } from "./tools/server-tool-filter.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import { childApiKey, childSupervisor } from "./from-config/subagents-from-config.ts";
 
@@ -70,7 +71,10 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
   let clients = new Map<string, ManagedMcpClient>();
   try {
     clients = await connectAll(start, logger);
-    const tools = new ScopedToolSet(meter.tap(new McpToolSet(clients, new SubagentToolSet(supervisor))), start.scopes);
+    const tools = new ScopedToolSet(
+      meter.tap(new McpToolSet(clients, new SubagentToolSet(supervisor), { filters: toolFilters(start.mcpServers) })),
+      start.scopes,
+    );
     const result = await runLoop({
       model,
       tools,

@@ -13,6 +13,7 @@
  */
 import { homedir } from "node:os";
 import { basename, dirname, sep } from "node:path";
+import { registerSecretValue } from "../secret-values.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
 
@@ -58,7 +59,11 @@ function expandString(s: string, ctx: EditorContext, path: string): string {
     if (prefix === "env") {
       const name = inner.slice(4);
       const value = ctx.env[name];
-      if (value !== undefined && value !== "") return value;
+      if (value !== undefined && value !== "") {
+        // As `${NAME}` in agentd.json: a value from the environment is a secret in every output.
+        registerSecretValue(value);
+        return value;
+      }
       throw new AgentdError(
         "E_CONFIG_INVALID",
         `${path}: environment variable ${name} ${value === undefined ? "is not set" : "is empty"} (referenced as ${match})`,

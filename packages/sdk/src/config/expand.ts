@@ -6,7 +6,7 @@
  * output of agentd shows it, whichever header, URL or child environment it went into.
  */
 import { AgentdError } from "../wire/errors.ts";
-import { registerSecretValue } from "../log.ts";
+import { registerSecretValue } from "../secret-values.ts";
 
 const REF = /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 

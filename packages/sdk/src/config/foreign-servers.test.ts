@@ -47,12 +47,15 @@ describe("--mcp-config: the server list of another tool's file", () => {
   test("Claude Desktop, Claude Code, Cursor and Cline keep mcpServers; their other keys are ignored", () => {
     expect(parseForeignServers(claudeDesktop, "claude_desktop_config.json", ENV)).toEqual({
       file: "claude_desktop_config.json",
+      format: "claude",
       key: "mcpServers",
       servers: {
         filesystem: claudeDesktop.mcpServers.filesystem,
         github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "gh-1" } },
       },
       skipped: {},
+      ignored: [],
+      renamed: {},
     });
     expect(parseForeignServers(claudeCode, ".mcp.json", {}).servers.docs).toEqual({
       type: "http",
@@ -63,11 +66,11 @@ describe("--mcp-config: the server list of another tool's file", () => {
       url: "https://search.example/mcp",
       headers: { "X-Key": "sk-2" },
     });
-    expect(parseForeignServers(cline, "cline_mcp_settings.json", {}).servers.weather).toEqual({
-      command: "node",
-      args: ["weather.js"],
-      disabled: false,
-    });
+    // Cline's timeout is seconds; its approval lists are Cline's business (named, not taken).
+    const fromCline = parseForeignServers(cline, "cline_mcp_settings.json", {});
+    expect(fromCline.format).toBe("cline");
+    expect(fromCline.servers.weather).toEqual({ command: "node", args: ["weather.js"], disabled: false, timeout: 60_000 });
+    expect(fromCline.ignored.map((k) => k.key)).toEqual(["autoApprove", "alwaysAllow"]);
   });
 
   test("VS Code keeps servers; ${env:NAME} reads the environment; inputs and dev are ignored", () => {
@@ -155,9 +158,10 @@ describe("--mcp-config: the server list of another tool's file", () => {
 
   test("a file without a server list says which keys were expected", () => {
     expect(() => parseForeignServers({ globalShortcut: "x" }, "c.json", {})).toThrow(
-      'c.json: no server list: expected "mcpServers" (Claude Desktop, Claude Code, Cursor) or "servers" (VS Code)',
+      'c.json: no server list: expected "mcpServers" (Claude Desktop, Claude Code, Cursor, Cline, Windsurf, Gemini CLI), "servers" (VS Code), ' +
+        '"context_servers" (Zed), [mcp_servers] (Codex config.toml) or "extensions" (goose config.yaml); or name the format with --mcp-config-format',
     );
-    expect(() => parseForeignServers([], "c.json", {})).toThrow('c.json: expected a JSON object with "mcpServers" or "servers"');
+    expect(() => parseForeignServers([], "c.json", {})).toThrow('c.json: expected an object holding a server list, such as "mcpServers"');
     expect(() => parseForeignServers({ servers: [] }, "c.json", {})).toThrow("c.json.servers: expected an object of servers");
   });
 });
@@ -198,7 +202,7 @@ describe("resolveConfig with --mcp-config files", () => {
     );
     const bad = write("bad.json", "{ nope");
     await expect(resolveConfig({ env: {}, overrides: { mcpConfig: [bad] } })).rejects.toThrow(
-      `${bad}:1:3: not valid JSON (invalid symbol at "nope")`,
+      `${bad}:1:3: not valid JSON (invalid symbol)`,
     );
   });
 

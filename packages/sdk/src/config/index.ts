@@ -13,6 +13,7 @@ export type {
   StdioServerConfig,
   HttpServerConfig,
   McpServerOAuthConfig,
+  McpServerToolsConfig,
   SamplingConfig,
   RemoteA2aAgentConfig,
   LimitsConfig,

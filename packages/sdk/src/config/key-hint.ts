@@ -30,13 +30,32 @@ export function keysAt(path: readonly PropertyKey[], root: AnySchema = ConfigSch
   return s && (s.type === "strict_object" || s.type === "object") && s.entries ? Object.keys(s.entries) : undefined;
 }
 
-/** "unknown field; did you mean "maxTurns"?" for an unknown key close to a known one, else undefined. */
+/**
+ * Where `key` belongs one level down from the object at `path`: `schedules[].cron` for a `cron` written
+ * directly under `triggers` (an entry whose object, or whose array's items, take that key).
+ */
+export function nestedPlaceOf(path: readonly PropertyKey[], key: string): string | undefined {
+  for (const entry of keysAt(path) ?? []) {
+    if (keysAt([...path, entry])?.includes(key)) return `${entry}.${key}`;
+    if (keysAt([...path, entry, 0])?.includes(key)) return `${entry}[].${key}`;
+  }
+  return undefined;
+}
+
+/**
+ * "unknown field; did you mean "maxTurns"?" for an unknown key close to a known one, or "…it belongs in
+ * "schedules[].cron"" for a key that one level down takes; else undefined.
+ */
 export function unknownKeyHint(issue: v.BaseIssue<unknown>): string | undefined {
   if (issue.type !== "strict_object" || issue.expected !== "never") return undefined;
   const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
   const key = path.at(-1);
   if (typeof key !== "string") return undefined;
-  const known = keysAt(path.slice(0, -1));
+  const parent = path.slice(0, -1);
+  const known = keysAt(parent);
   const hint = known ? closest(key, known) : undefined;
-  return hint ? `unknown field; did you mean "${hint}"?` : undefined;
+  if (hint) return `unknown field; did you mean "${hint}"?`;
+  const nested = nestedPlaceOf(parent, key);
+  const here = parent.filter((p) => typeof p === "string").join(".");
+  return nested ? `unknown field here; "${key}" belongs in ${here ? `${here}.` : ""}${nested}` : undefined;
 }

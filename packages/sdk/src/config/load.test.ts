@@ -105,9 +105,15 @@ describe("resolveConfig precedence: flags > env > file", () => {
     expect(r.config.model?.name).toBe("m");
     expect(r.config.limits?.maxTurns).toBe(4);
     const broken = write("broken.json", '{\n  "model": { "name": "m" }\n  "limits": {}\n}\n');
-    await expect(resolveConfig({ configPath: broken, env: {} })).rejects.toThrow(
-      `${broken}:3:3: not valid JSON (comma expected at "\\"limits\\"")`,
-    );
+    await expect(resolveConfig({ configPath: broken, env: {} })).rejects.toThrow(`${broken}:3:3: not valid JSON (comma expected)`);
+  });
+
+  test("a file that is not JSON is named with a position, never its text (it may hold secrets)", async () => {
+    const env = write(".env", "DB_PASSWORD=averyverysecretvalue\nAPI_KEY=sk-live-0123456789\n");
+    const error = await resolveConfig({ configPath: env, env: {} }).catch((e: Error) => e);
+    expect(String(error)).toContain(`${env}:1:1: not valid JSON (invalid symbol)`);
+    expect(String(error)).not.toContain("DB_PASSWORD");
+    expect(String(error)).not.toContain("avery");
   });
 
   test("apiKeyEnv names the variable holding the key", async () => {
@@ -152,6 +158,15 @@ describe("config errors say what is expected, never what was received", () => {
     );
     expect(message(() => parseConfig({ serve: { limits: { maxSession: 2 } } }, {}))).toBe(
       'config.serve.limits.maxSession: unknown field; did you mean "maxSessions"?',
+    );
+  });
+
+  test("a key written one level too high is pointed to where it belongs", () => {
+    expect(message(() => parseConfig({ triggers: { cron: "0 7 * * *" } }, {}))).toBe(
+      'config.triggers.cron: unknown field here; "cron" belongs in triggers.schedules[].cron',
+    );
+    expect(message(() => parseConfig({ maxTurns: 3 }, {}))).toBe(
+      'config.maxTurns: unknown field here; "maxTurns" belongs in limits.maxTurns',
     );
   });
 

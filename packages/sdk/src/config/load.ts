@@ -2,13 +2,13 @@
  * Load the configuration with the cloud-native precedence: flags > environment (`AGENT_*`) > config file.
  * Every failure is one clear line naming the field and what is expected (AgentdError E_CONFIG_INVALID).
  */
-import { registerSecretValue } from "../log.ts";
+import { registerSecretValue } from "../secret-values.ts";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { AgentdError } from "../wire/errors.ts";
 import { chooseApiKey } from "./api-key.ts";
 import { expandEnv } from "./expand.ts";
-import { mergeForeignServers } from "./foreign-servers.ts";
+import { type ForeignKeysNotTaken, mergeForeignServers } from "./foreign-servers.ts";
 import { formatIssue, issuePath, issueText } from "./format-issue.ts";
 import { unknownKeyHint } from "./key-hint.ts";
 import { parseJsonc } from "./parse-jsonc.ts";
@@ -42,10 +42,17 @@ export interface ConfigOverrides {
   /** `--max-cost`, USD (`limits.maxCostUsd`). */
   maxCostUsd?: number | string;
   /**
-   * `--mcp-config` files: other tools' MCP config files (Claude Desktop, Claude Code, Cursor, VS Code) whose
+   * `--mcp-config` files: other tools' MCP config files (Claude Desktop, Claude Code, Cursor, Cline,
+   * Windsurf, VS Code, Gemini CLI, Codex, goose, Zed) whose
    * server lists are added to agentd.json's `mcpServers`; a name defined twice is an error naming both files.
    */
   mcpConfig?: readonly string[];
+  /**
+   * `--mcp-config-format`: the format of the `--mcp-config` files (`claude`, `cursor`, `cline`, `windsurf`,
+   * `vscode`, `gemini`, `codex`, `goose`, `zed`) — once for every file, or once a file in the same order.
+   * Absent: each file's format is recognised.
+   */
+  mcpConfigFormat?: readonly string[];
   /** Principal ids with the operator role besides the file's `serve.operators` (`agentd serve --operators`). */
   operators?: readonly string[];
   /** Switch `capabilities.serverNotifications` on (`agentd serve --notifications`). */
@@ -68,6 +75,13 @@ export interface ResolvedConfig {
    * can expand, an env file that is missing). The caller tells the user; the other servers load.
    */
   skippedServers?: Record<string, string>;
+  /**
+   * What the entries of `--mcp-config` files had that agentd does not take, file by file (each key with
+   * why). The caller tells the user: one debug line a key, one warning line a file.
+   */
+  foreignKeysNotTaken?: ForeignKeysNotTaken[];
+  /** Servers of `--mcp-config` files renamed to names agentd can use (a VS Code gallery name `owner/server`), by the new name: the line saying so. */
+  renamedServers?: Record<string, string>;
 }
 
 /** Validate a parsed config object. Throws E_CONFIG_INVALID with one clear line. */
@@ -127,7 +141,7 @@ async function readExpandedConfig(
  * is checked as the variable's is, in the same words.
  */
 const OVERRIDES: ReadonlyArray<{
-  key: Exclude<keyof ConfigOverrides, "apiKey" | "mcpConfig">;
+  key: Exclude<keyof ConfigOverrides, "apiKey" | "mcpConfig" | "mcpConfigFormat">;
   path: readonly [string] | readonly [string, string];
   flag: string;
   env: string;
@@ -182,11 +196,12 @@ export async function resolveConfig(
   const o = options.overrides ?? {};
   // Sections are copied before an override is written into them: the file's object stays as read.
   const merged: Record<string, unknown> = { ...read?.expanded };
-  const { servers, skipped } = await mergeForeignServers(
+  const { servers, skipped, notTaken, renamed } = await mergeForeignServers(
     read?.expanded.mcpServers as Record<string, McpServerConfig> | undefined,
     path,
     o.mcpConfig ?? [],
     env,
+    o.mcpConfigFormat ?? [],
   );
   if (servers) merged.mcpServers = servers;
   // Operators named on the command line join the file's; notifications are switched on, never off.
@@ -220,6 +235,10 @@ export async function resolveConfig(
   const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
   if (apiKey) registerSecretValue(apiKey);
   const runId = env.RUN_ID || undefined;
-  const left = Object.keys(skipped).length > 0 ? { skippedServers: skipped } : {};
+  const left = {
+    ...(Object.keys(skipped).length > 0 ? { skippedServers: skipped } : {}),
+    ...(notTaken.length > 0 ? { foreignKeysNotTaken: notTaken } : {}),
+    ...(Object.keys(renamed).length > 0 ? { renamedServers: renamed } : {}),
+  };
   return { config, ...(apiKey ? { apiKey } : {}), apiKeyHint, ...(read ? { file: path } : {}), ...(runId ? { runId } : {}), ...left };
 }

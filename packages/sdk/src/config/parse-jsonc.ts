@@ -2,7 +2,7 @@
  * Config files are JSONC: JSON with `//` and `/* *\/` comments and trailing commas, as VS Code writes its
  * `mcp.json` (and as agentd.json may be written too). Parsed with Microsoft's `jsonc-parser`, the parser
  * VS Code itself uses; a file it cannot read is one line naming the file, line and column, and what was
- * expected there.
+ * expected there — never the file's text.
  */
 import * as jsoncModule from "jsonc-parser";
 import { AgentdError } from "../wire/errors.ts";
@@ -34,9 +34,10 @@ export function parseJsonc(text: string, file: string): unknown {
   const first = errors[0];
   if (first === undefined) return value;
   const { line, column } = lineAndColumn(body, first.offset);
-  const found = first.length > 0 ? ` at ${JSON.stringify(body.slice(first.offset, first.offset + Math.min(first.length, 20)))}` : "";
+  // A position, never the text there: a file that is not JSON may well be a secret (a `.env` behind a
+  // symlink, a key), and this line reaches logs and terminals.
   throw new AgentdError(
     "E_CONFIG_INVALID",
-    `${file}:${line}:${column}: not valid JSON (${words(jsonc.printParseErrorCode(first.error as never))}${found})`,
+    `${file}:${line}:${column}: not valid JSON (${words(jsonc.printParseErrorCode(first.error as never))})`,
   );
 }

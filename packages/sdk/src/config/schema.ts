@@ -32,6 +32,11 @@ export const ModelConfigSchema = v.strictObject({
   /** Per-request timeout. */
   timeout: v.optional(duration),
   maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
+  /**
+   * Most bytes read of one answer (default 67108864, 64 MiB): the JSON body, or all the events of one streamed
+   * answer. Past it the read stops and the run fails (exit 4) naming the endpoint and the limit.
+   */
+  maxResponseBytes: v.optional(positiveInt),
   maxOutputTokens: v.optional(positiveInt),
   temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2))),
   /** Prices in USD per million tokens, for the cost budget; cache reads/writes and reasoning may have their own. */
@@ -116,7 +121,18 @@ export const SamplingConfigSchema = v.union(
   "true, false or an object with tools, budget, routes",
 );
 
-/** An MCP server started as a child process speaking stdio (`command`, `args`, `env`, `cwd`), with the per-server switches (disabled, required, version negotiation, sampling, prompts, timeouts). */
+/**
+ * Which of one server's tools the agent uses: `include` (names or `*` globs; absent, all of them) less
+ * `exclude` (which wins). A tool left out is neither offered to the model nor callable.
+ */
+export const ServerToolsSchema = v.strictObject({
+  /** Only these tools (names as the server lists them, or `*` globs); absent: every tool. */
+  include: v.optional(v.array(v.pipe(v.string(), v.minLength(1, "a tool name or glob")))),
+  /** Never these tools (names or `*` globs), even when `include` names them. */
+  exclude: v.optional(v.array(v.pipe(v.string(), v.minLength(1, "a tool name or glob")))),
+});
+
+/** An MCP server started as a child process speaking stdio (`command`, `args`, `env`, `cwd`), with the per-server switches (disabled, required, version negotiation, sampling, prompts, timeouts, tool filter). */
 export const StdioServerSchema = v.strictObject({
   type: v.optional(v.literal("stdio")),
   command: v.pipe(v.string(), v.minLength(1, "a command to run")),
@@ -140,6 +156,8 @@ export const StdioServerSchema = v.strictObject({
   timeout: v.optional(duration),
   /** The most a request to this server may take, progress or not (default limits.mcpMaxTotalTimeout, else 1h). */
   maxTotalTimeout: v.optional(duration),
+  /** Which of this server's tools the agent uses (`include`, less `exclude`); absent: all of them. */
+  tools: v.optional(ServerToolsSchema),
 });
 
 /**
@@ -173,7 +191,7 @@ export const OAuthSchema = v.strictObject({
   ),
 });
 
-/** An MCP server reached over Streamable HTTP (a `url`), with headers, OAuth, and the per-server switches a stdio entry has (disabled, required, version negotiation, sampling, prompts, timeouts). */
+/** An MCP server reached over Streamable HTTP (a `url`), with headers, OAuth, and the per-server switches a stdio entry has (disabled, required, version negotiation, sampling, prompts, timeouts, tool filter). */
 export const HttpServerSchema = v.strictObject({
   /** Streamable HTTP, in any of the spellings clients use (`streamableHttp` is Cline's). */
   type: v.optional(v.picklist(["http", "streamable-http", "streamableHttp"])),
@@ -192,6 +210,8 @@ export const HttpServerSchema = v.strictObject({
   timeout: v.optional(duration),
   /** See the stdio entry's `maxTotalTimeout`. */
   maxTotalTimeout: v.optional(duration),
+  /** See the stdio entry's `tools`. */
+  tools: v.optional(ServerToolsSchema),
 });
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */

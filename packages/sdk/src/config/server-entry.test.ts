@@ -47,7 +47,7 @@ describe("mcpServers entries: the error names the field and what to do", () => {
   test("an unknown field is named, with the close match when there is one", () => {
     expect(error({ command: "srv", arg: ["a"] })).toBe('agentd.json.mcpServers.x.arg: unknown field; did you mean "args"?');
     expect(error({ command: "srv", enviroment: {} })).toBe(
-      'agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout")',
+      'agentd.json.mcpServers.x.enviroment: unknown field (a server takes "type", "command", "args", "env", "cwd", "disabled", "required", "versionNegotiation", "sampling", "prompts", "timeout", "maxTotalTimeout", "tools")',
     );
     expect(error({ command: "srv", Env: {} })).toBe('agentd.json.mcpServers.x.Env: unknown field; did you mean "env"?');
     expect(error({ url: "https://t.example/mcp", header: {} })).toBe(

@@ -19,6 +19,7 @@ export const STDIO_FIELDS = [
   "prompts",
   "timeout",
   "maxTotalTimeout",
+  "tools",
 ] as const;
 /** The fields of a Streamable HTTP server entry. */
 export const HTTP_FIELDS = [
@@ -33,6 +34,7 @@ export const HTTP_FIELDS = [
   "prompts",
   "timeout",
   "maxTotalTimeout",
+  "tools",
 ] as const;
 /** The values `type` may take. */
 export const SERVER_TYPES = ["stdio", "http", "streamable-http", "streamableHttp"] as const;

@@ -17,6 +17,11 @@ export interface ModelConfig {
   /** Per-request timeout. */
   timeout?: number | undefined;
   maxRetries?: number | undefined;
+  /**
+   * Most bytes read of one answer (default 67108864, 64 MiB): the JSON body, or all the events of one streamed
+   * answer. Past it the read stops and the run fails (exit 4) naming the endpoint and the limit.
+   */
+  maxResponseBytes?: number | undefined;
   maxOutputTokens?: number | undefined;
   temperature?: number | undefined;
   /** Prices in USD per million tokens, for the cost budget; cache reads/writes and reasoning may have their own. */
@@ -90,7 +95,18 @@ export type SamplingConfig =
         | undefined;
     };
 
-/** An MCP server started as a child process speaking stdio (`command`, `args`, `env`, `cwd`), with the per-server switches (disabled, required, version negotiation, sampling, prompts, timeouts). */
+/**
+ * Which of one server's tools the agent uses: `include` (names or `*` globs; absent, all of them) less
+ * `exclude` (which wins). A tool left out is neither offered to the model nor callable.
+ */
+export interface McpServerToolsConfig {
+  /** Only these tools (names as the server lists them, or `*` globs); absent: every tool. */
+  include?: string[] | undefined;
+  /** Never these tools (names or `*` globs), even when `include` names them. */
+  exclude?: string[] | undefined;
+}
+
+/** An MCP server started as a child process speaking stdio (`command`, `args`, `env`, `cwd`), with the per-server switches (disabled, required, version negotiation, sampling, prompts, timeouts, tool filter). */
 export interface StdioServerConfig {
   type?: "stdio" | undefined;
   command: string;
@@ -114,6 +130,8 @@ export interface StdioServerConfig {
   timeout?: number | undefined;
   /** The most a request to this server may take, progress or not (default limits.mcpMaxTotalTimeout, else 1h). */
   maxTotalTimeout?: number | undefined;
+  /** Which of this server's tools the agent uses (`include`, less `exclude`); absent: all of them. */
+  tools?: McpServerToolsConfig | undefined;
 }
 
 /**
@@ -147,7 +165,7 @@ export interface McpServerOAuthConfig {
     | undefined;
 }
 
-/** An MCP server reached over Streamable HTTP (a `url`), with headers, OAuth, and the per-server switches a stdio entry has (disabled, required, version negotiation, sampling, prompts, timeouts). */
+/** An MCP server reached over Streamable HTTP (a `url`), with headers, OAuth, and the per-server switches a stdio entry has (disabled, required, version negotiation, sampling, prompts, timeouts, tool filter). */
 export interface HttpServerConfig {
   /** Streamable HTTP, in any of the spellings clients use (`streamableHttp` is Cline's). */
   type?: "http" | "streamable-http" | "streamableHttp" | undefined;
@@ -166,6 +184,8 @@ export interface HttpServerConfig {
   timeout?: number | undefined;
   /** See the stdio entry's `maxTotalTimeout`. */
   maxTotalTimeout?: number | undefined;
+  /** See the stdio entry's `tools`. */
+  tools?: McpServerToolsConfig | undefined;
 }
 
 /** One `mcpServers` entry: a stdio child (`command`) or a Streamable HTTP server (`url`). */

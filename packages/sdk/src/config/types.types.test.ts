@@ -18,6 +18,7 @@ type Same<A, B> = Equal<A, B> extends true ? true : { declared: A; inferred: B }
 type Checks = {
   ModelConfig: Same<declared_types.ModelConfig, v.InferOutput<typeof schema_schema.ModelConfigSchema>>;
   SamplingConfig: Same<declared_types.SamplingConfig, v.InferOutput<typeof schema_schema.SamplingConfigSchema>>;
+  McpServerToolsConfig: Same<declared_types.McpServerToolsConfig, v.InferOutput<typeof schema_schema.ServerToolsSchema>>;
   StdioServerConfig: Same<declared_types.StdioServerConfig, v.InferOutput<typeof schema_schema.StdioServerSchema>>;
   McpServerOAuthConfig: Same<declared_types.McpServerOAuthConfig, v.InferOutput<typeof schema_schema.OAuthSchema>>;
   HttpServerConfig: Same<declared_types.HttpServerConfig, v.InferOutput<typeof schema_schema.HttpServerSchema>>;

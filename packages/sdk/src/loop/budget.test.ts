@@ -89,6 +89,8 @@ describe("budgets", () => {
     const model = scriptedModel([hangUntilAborted((s) => (modelSignal = s))]);
     const e = await rejection(runLoop({ model, tools: echo(), input: "go", runId: "r6", limits: { deadlineMs: 30 } }));
     expect(e.code).toBe("E_BUDGET_DEADLINE");
+    // The message names the step in flight.
+    expect(e.message).toBe("deadline exceeded: the run took longer than 30 ms, waiting for the model (turn 1)");
     expect(e.options.data).toEqual({
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       turns: 1,
@@ -124,6 +126,7 @@ describe("budgets", () => {
     const model = scriptedModel([callTools([["slow__work", {}]]), reply("never")]);
     const e = await rejection(runLoop({ model, tools, input: "go", runId: "r7", limits: { deadlineMs: 60 } }));
     expect(e.code).toBe("E_BUDGET_DEADLINE");
+    expect(e.message).toBe("deadline exceeded: the run took longer than 60 ms, in tool slow/work");
     expect(started.arrived()).toBe(1);
     expect(toolSignal?.aborted).toBe(true);
     expect(AgentdError.isInstance(toolSignal?.reason) && toolSignal.reason.code).toBe("E_BUDGET_DEADLINE");

@@ -15,6 +15,7 @@ import { createEmitter, type RunEvent, type ToolMode } from "./events.ts";
 import { runJsonActionLoop } from "./json-action-mode.ts";
 import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
 import { type FinalAnswer, RunContext } from "./run-context.ts";
+import { StepInFlight } from "./step-in-flight.ts";
 import { createRunSignal, raceAbort } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
@@ -135,11 +136,19 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     throw new AgentdError("E_CONFIG_INVALID", `maxOutputRetries must be a whole number >= 0, got ${maxOutputRetries}`);
 
   const startedAt = performance.now();
-  const emit = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const emitEvent = createEmitter(options.onEvent, options.logger?.child({ runId }));
+  const step = new StepInFlight();
+  const emit: typeof emitEvent = (event, extra) => {
+    step.observe(event);
+    emitEvent(event, extra);
+  };
   const budget = new Budget(limits, options.prices, (w) =>
     emit({ type: "budget", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
   const run = createRunSignal(limits.deadlineMs, options.signal);
+  // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).
+  let stepAtTrip: string | undefined;
+  run.signal.addEventListener("abort", () => (stepAtTrip = step.describe()), { once: true });
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
@@ -224,8 +233,9 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     // A deadline or caller abort wins over whatever the interrupted request threw (an adapter's own
     // abort error, say). Errors the loop raised carry their data; others (the model's E_UPSTREAM) pass.
     const trip = run.trip;
+    const message = trip?.code === "E_BUDGET_DEADLINE" && stepAtTrip ? `${trip.message}, ${stepAtTrip}` : trip?.message;
     const error = trip
-      ? new AgentdError(trip.code, trip.message, {
+      ? new AgentdError(trip.code, message!, {
           cause: e,
           data: { usage: budget.usage, turns: budget.turns, runId, stopReason: trip.stopReason },
         })

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { registerSecretValue } from "../secret-values.ts";
 import { RunRegistry } from "./run-registry.ts";
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
@@ -92,4 +93,11 @@ describe("RunRegistry bounds per principal", () => {
     expect(r.expired(long, "bearer:a")).toBe(true);
     expect(r.expired(`${long}x`, "bearer:a")).toBe(false);
   });
+});
+
+test("an instruction holding a secret (a trigger's, expanded from ${VAR}) is kept masked", () => {
+  registerSecretValue("instr-Secret-66Tq");
+  const r = new RunRegistry();
+  r.start("t1", "call the API with instr-Secret-66Tq please");
+  expect(r.get("t1")?.instruction).toBe("call the API with [redacted] please");
 });

@@ -13,6 +13,7 @@ import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunEvent } from "../loop/events.ts";
+import { maskSecretValues } from "../secret-values.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
 import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
 import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
@@ -254,7 +255,8 @@ export class RunRegistry {
   }
 
   /** Record the start of `owner`'s run (`info`: how it was started). */
-  start(runId: string, instruction: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
+  start(runId: string, given: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
+    const instruction = maskSecretValues(given); // a trigger's can hold a `${VAR}` value from the config
     const record: RunRecord = {
       runId,
       status: "running",

@@ -3,9 +3,10 @@
  * validator library is a dependency: valibot, zod, arktype and others implement `~standard`, and a tool's
  * `parameters` may be any of them. `StandardJSONSchemaV1` is the spec's companion for validators that can
  * also describe themselves as JSON Schema (`~standard.jsonSchema.input({ target })`); zod 4 and arktype
- * implement it, valibot 1.x does not (pass `jsonSchema` yourself, or wrap the schema with
- * `@valibot/to-json-schema`'s `toStandardJsonSchema`).
+ * implement it; valibot 1.x does not, and is rendered with `@valibot/to-json-schema` when that is installed
+ * (valibot-json-schema.ts), else needs `jsonSchema` passed.
  */
+import { valibotJsonSchema } from "./valibot-json-schema.ts";
 
 /** A validator that follows the Standard Schema spec, version 1. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -89,7 +90,7 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 /** Render one side of a schema as JSON Schema when the validator can; undefined when it cannot. */
 export function standardJsonSchema(schema: StandardSchemaV1, side: "input" | "output"): Record<string, unknown> | undefined {
   const converter = (schema["~standard"] as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
-  if (typeof converter?.[side] !== "function") return undefined;
+  if (typeof converter?.[side] !== "function") return valibotJsonSchema(schema, side);
   // Draft 2020-12 is what MCP's 2025-11-25 revision names as the default dialect; draft-07 where a vendor lacks it.
   try {
     return converter[side]({ target: "draft-2020-12" });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { AgentdError } from "../wire/errors.ts";
 import type { ToolCallContext } from "../loop/tools.ts";
 import { tool } from "./tool.ts";
+import { forgetValibotConverter, valibotConverter } from "./valibot-json-schema.ts";
 import { LocalToolSet, namedLocalTools } from "./local-tool-set.ts";
 
 const ctx = (runId = "run-1"): ToolCallContext => ({ signal: new AbortController().signal, runId });
@@ -34,17 +35,45 @@ describe("the JSON Schema offered to the model", () => {
     expect(t.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
   });
 
-  test("valibot 1.x cannot: an explicit jsonSchema is used, and without one the definition is refused in one line", () => {
-    const jsonSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-    const t = tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), jsonSchema, execute: ({ city }) => city });
-    expect(t.inputSchema).toEqual(jsonSchema);
-    const e = usageError(() =>
-      tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), execute: ({ city }) => city }),
-    );
-    expect(e.code).toBe("E_USAGE");
-    expect(e.message).toContain("valibot");
-    expect(e.message).toContain("jsonSchema");
-    expect(e.message).not.toContain("\n");
+  test("valibot 1.x is rendered by @valibot/to-json-schema when installed (no hand-written jsonSchema)", () => {
+    const t = tool({
+      name: "w",
+      description: "d",
+      parameters: v.object({ city: v.pipe(v.string(), v.minLength(2)), days: v.optional(v.number()) }),
+      execute: ({ city }) => city,
+    });
+    expect(t.inputSchema).toEqual({
+      type: "object",
+      properties: { city: { type: "string", minLength: 2 }, days: { type: "number" } },
+      required: ["city"],
+    });
+    // An explicit jsonSchema still wins.
+    const jsonSchema = { type: "object", properties: { town: { type: "string" } } };
+    expect(
+      tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), jsonSchema, execute: () => "" }).inputSchema,
+    ).toEqual(jsonSchema);
+  });
+
+  test("valibot 1.x without @valibot/to-json-schema: an explicit jsonSchema is used, and without one the definition is refused in one line", () => {
+    const real = valibotConverter.load;
+    valibotConverter.load = () => null;
+    forgetValibotConverter();
+    try {
+      const jsonSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+      const t = tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), jsonSchema, execute: ({ city }) => city });
+      expect(t.inputSchema).toEqual(jsonSchema);
+      const e = usageError(() =>
+        tool({ name: "w", description: "d", parameters: v.object({ city: v.string() }), execute: ({ city }) => city }),
+      );
+      expect(e.code).toBe("E_USAGE");
+      expect(e.message).toContain("valibot");
+      expect(e.message).toContain("jsonSchema");
+      expect(e.message).toContain("@valibot/to-json-schema");
+      expect(e.message).not.toContain("\n");
+    } finally {
+      valibotConverter.load = real;
+      forgetValibotConverter();
+    }
   });
 
   test("a non-object schema, a bad name, a non-validator are refused at definition time", () => {

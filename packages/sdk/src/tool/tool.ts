@@ -100,7 +100,9 @@ function inputJsonSchema(name: string, def: ToolDefinition<StandardSchemaV1, Sta
   const schema = def.jsonSchema ?? standardJsonSchema(def.parameters, "input");
   if (schema === undefined)
     throw usage(
-      `tool ${name}: its ${def.parameters["~standard"].vendor} parameters cannot render JSON Schema for the model; pass jsonSchema: { type: "object", properties: … } (or a validator that implements Standard JSON Schema, such as zod 4 or arktype)`,
+      def.parameters["~standard"].vendor === "valibot"
+        ? `tool ${name}: valibot parameters need @valibot/to-json-schema installed to be offered to the model (npm i @valibot/to-json-schema), or pass jsonSchema: { type: "object", properties: … }`
+        : `tool ${name}: its ${def.parameters["~standard"].vendor} parameters cannot render JSON Schema for the model; pass jsonSchema: { type: "object", properties: … } (or a validator that implements Standard JSON Schema, such as zod 4 or arktype)`,
     );
   if (schema.type !== "object")
     throw usage(

@@ -1,6 +1,6 @@
 /** The gateway's own behaviour, dialect aside: script, exhaustion, waiting, latency, closing, wire details. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { startFakeGateway, textOf, textTurn, toolCallTurn } from "./index.ts";
+import { isTurn, startFakeGateway, textOf, textTurn, toolCallTurn } from "./index.ts";
 import type { FakeGateway, FakeGatewayOptions } from "./types.ts";
 
 const open: FakeGateway[] = [];
@@ -46,6 +46,20 @@ describe("fake gateway", () => {
     expect(await contentOf(await chat(gateway))).toBe("two");
     expect(await contentOf(await chat(gateway))).toBe("three");
     expect(gateway.remaining()).toBe(0);
+  });
+
+  test("an echo turn quotes the request's headers as they arrived, credentials included; the record keeps them redacted", async () => {
+    const gateway = await start({ dialect: "openai", script: [{ echo: "headers" }] });
+    const response = await fetch(`${gateway.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-echo-1234567890", "x-team": "blue" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+    });
+    const text = await contentOf(response);
+    expect(text).toContain("authorization: Bearer sk-echo-1234567890");
+    expect(text).toContain("x-team: blue");
+    expect(gateway.requests[0]?.headers.authorization).toBe("[redacted]");
+    expect(isTurn({ echo: "body" })).toBe(false);
   });
 
   test("an exhausted script answers 500 that SDKs must not retry, and says how to fix it", async () => {

@@ -15,7 +15,7 @@ import { createResponsesDialect } from "./responses-dialect.ts";
 import { createSigner } from "./signer.ts";
 import { Script } from "./script.ts";
 import { checkStaticTurn } from "./turns.ts";
-import type { Dialect, FakeGateway, FakeGatewayOptions, RecordedRequest, StaticTurn } from "./types.ts";
+import type { Dialect, FakeGateway, FakeGatewayOptions, RecordedRequest, StaticTurn, TextTurn } from "./types.ts";
 
 /** Each dialect's codec; the responses one keeps state per gateway (stored responses, issued reasoning). */
 const DIALECTS: Record<Dialect, (options: FakeGatewayOptions) => DialectCodec> = {
@@ -31,6 +31,13 @@ const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-k
 function redact(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name) ? "[redacted]" : value]));
 }
+
+/** The text an `{ echo: "headers" }` turn answers with: every header as received, credentials included. */
+const echoedHeaders = (headers: Record<string, string>): TextTurn => ({
+  text: Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\n"),
+});
 
 /** Refusals and failures of the gateway itself: tell the official SDKs not to retry them. */
 const NO_RETRY = { "x-should-retry": "false" };
@@ -112,12 +119,13 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
         500,
         `fake gateway: the script is exhausted after ${script.used} turns; push more turns or start the gateway with onExhausted: "repeat-last"`,
       );
-    let staticTurn: StaticTurn;
+    let chosen: StaticTurn;
     try {
-      staticTurn = typeof turn === "function" ? checkStaticTurn(await turn(entry)) : turn;
+      chosen = typeof turn === "function" ? checkStaticTurn(await turn(entry)) : turn;
     } catch (error) {
       return refuse(500, `fake gateway: the dynamic turn failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    const staticTurn = "echo" in chosen ? echoedHeaders(exchange.headers) : chosen;
     const prefixes = parsed.request.prefixes;
     const promptChars = prefixes?.at(-1)?.chars;
     // The cache sees a request only when it is answered (a scripted fault never reaches the model).

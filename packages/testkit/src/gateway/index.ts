@@ -14,6 +14,7 @@
 export type {
   Dialect,
   DisconnectFault,
+  EchoHeadersTurn,
   DynamicTurn,
   FakeGateway,
   FakeGatewayOptions,

@@ -14,7 +14,7 @@ import {
   type SseFrame,
 } from "./dialect.ts";
 import type { Sink } from "./http-server.ts";
-import type { StaticTurn } from "./types.ts";
+import type { EchoHeadersTurn, StaticTurn } from "./types.ts";
 
 /** Everything a turn is played against. */
 export interface PlayContext {
@@ -107,7 +107,7 @@ async function playAnswer(context: PlayContext, answer: Answer): Promise<void> {
 }
 
 /** Play `turn` as the response to the request in `context`. */
-export async function playTurn(turn: StaticTurn, context: PlayContext): Promise<void> {
+export async function playTurn(turn: Exclude<StaticTurn, EchoHeadersTurn>, context: PlayContext): Promise<void> {
   const { codec, sink } = context;
   if (!("fault" in turn)) {
     const answer = toAnswer(turn, codec.finishWords, context.request.messages, codec.toolCallId, context.answer);

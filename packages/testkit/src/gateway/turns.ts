@@ -47,6 +47,7 @@ const isToolCall = (value: unknown): value is ToolCallSpec =>
 export function turnProblem(value: unknown): string | undefined {
   if (typeof value === "function") return undefined;
   if (!isPlainObject(value)) return "a turn must be an object or a function";
+  if (value.echo !== undefined) return value.echo === "headers" ? undefined : 'echo must be "headers"';
   if (typeof value.fault === "string") {
     if (!FAULTS.has(value.fault)) return `unknown fault "${value.fault}" (expected one of ${[...FAULTS].join(", ")})`;
     if (value.retryAfterSeconds !== undefined && !(typeof value.retryAfterSeconds === "number" && value.retryAfterSeconds >= 0))

@@ -88,8 +88,17 @@ export type FaultTurn = RateLimitFault | ServerErrorFault | MalformedChunkFault 
 /** A turn decided when the request arrives (e.g. echo the last tool result). */
 export type DynamicTurn = (request: RecordedRequest) => StaticTurn | Promise<StaticTurn>;
 
+/**
+ * A text answer quoting the request's headers exactly as they arrived, one `name: value` line each, credentials
+ * included — what a debugging proxy or a careless gateway does. For testing that a client keeps what its
+ * upstream echoes (its own API key) out of everything it shows. The request record still has them redacted.
+ */
+export interface EchoHeadersTurn {
+  echo: "headers";
+}
+
 /** A turn known up front. */
-export type StaticTurn = TextTurn | ToolCallsTurn | FaultTurn;
+export type StaticTurn = TextTurn | ToolCallsTurn | FaultTurn | EchoHeadersTurn;
 
 /** One scripted response: the gateway answers the n-th accepted request with the n-th turn. */
 export type Turn = StaticTurn | DynamicTurn;

@@ -5,8 +5,12 @@
  * `GET /tasks/{id}:subscribe`). Every
  * request carries `A2A-Version: 1.0` (a request without it means 0.3 to a v1.0 server) and the configured
  * headers (auth). A peer's error becomes one `E_UPSTREAM` line naming the agent, the method and the code.
+ * A reply is read up to `maxResponseBytes` (16 MiB by default; one SSE event up to 16M characters), and no
+ * redirect to another origin is followed: the request carries the configured headers and the message.
  */
 import * as v from "valibot";
+import { BODY_LIMITS, readBoundedText } from "../../_internal/bounded-body.ts";
+import { fetchFollowingRedirects } from "../../_internal/redirects.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { ChosenInterface } from "./agent-card.ts";
 import { sseData } from "./sse-events.ts";
@@ -24,6 +28,8 @@ export interface BindingOptions {
   agent: string;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /** Most bytes read of one JSON reply (default 16 MiB). */
+  maxResponseBytes?: number;
 }
 
 /** One binding: a unary call and a streamed call, both returning the method's result JSON. */
@@ -58,9 +64,9 @@ function headersFor(options: BindingOptions, accept: string, version = A2A_VERSI
 
 async function send(options: BindingOptions, method: string, url: string, init: RequestInit): Promise<Response> {
   try {
-    return await (options.fetch ?? fetch)(url, init);
+    return await fetchFollowingRedirects(options.fetch ?? fetch, url, init, { peer: `A2A agent '${options.agent}' (${method})` });
   } catch (e) {
-    if (init.signal?.aborted) throw e;
+    if (init.signal?.aborted || AgentdError.isInstance(e)) throw e;
     throw upstream(options.agent, method, `cannot reach ${url}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -73,8 +79,12 @@ function refusedAuth(options: BindingOptions, method: string, res: Response): Ag
   });
 }
 
-async function readJson(options: BindingOptions, method: string, res: Response): Promise<unknown> {
-  const text = await res.text();
+async function readJson(options: BindingOptions, method: string, res: Response, limit?: number): Promise<unknown> {
+  const text = await readBoundedText(res, {
+    limit: limit ?? options.maxResponseBytes ?? BODY_LIMITS.a2aReply,
+    peer: `A2A agent '${options.agent}' (${method})`,
+    url: res.url,
+  });
   try {
     return JSON.parse(text);
   } catch {
@@ -192,7 +202,7 @@ function httpJsonBinding(chosen: ChosenInterface, options: BindingOptions): A2aB
     const auth = refusedAuth(options, method, res);
     if (auth) return auth;
     // Errors are `google.rpc.Status` JSON: `{ error: { code, status, message, details } }`.
-    const body = (await readJson(options, method, res).catch(() => undefined)) as
+    const body = (await readJson(options, method, res, BODY_LIMITS.errorDetail).catch(() => undefined)) as
       | { error?: { message?: unknown; status?: unknown; details?: unknown } }
       | undefined;
     const err = body?.error;

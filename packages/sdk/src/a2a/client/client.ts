@@ -10,6 +10,8 @@
  * ```
  */
 import * as v from "valibot";
+import { BODY_LIMITS, readBoundedText } from "../../_internal/bounded-body.ts";
+import { fetchFollowingRedirects } from "../../_internal/redirects.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { AgentCardSchema, chooseInterface, type AgentCard, type ChosenInterface, type ClientBinding } from "./agent-card.ts";
 import { A2A_VERSION, createBinding, type A2aBinding } from "./bindings.ts";
@@ -36,6 +38,11 @@ export interface A2aClientOptions {
   preferBinding?: ClientBinding;
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /**
+   * Most bytes read of one reply (default 16 MiB; the agent card: 1 MiB). Past it the read stops, the
+   * connection is closed and the call fails with one `E_UPSTREAM` line naming the endpoint and the limit.
+   */
+  maxResponseBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -54,12 +61,10 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
   let res: Response;
   try {
     // The version header matters for the card too: a server answering both versions gives a request without it the v0.3 card.
-    res = await (options.fetch ?? fetch)(cardUrl, {
-      headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION },
-      signal: options.signal,
-    });
+    const init = { headers: { ...options.headers, accept: "application/json", "A2A-Version": A2A_VERSION }, signal: options.signal };
+    res = await fetchFollowingRedirects(options.fetch ?? fetch, cardUrl, init, { peer: `A2A agent '${who}'` });
   } catch (e) {
-    if (options.signal?.aborted) throw e;
+    if (options.signal?.aborted || AgentdError.isInstance(e)) throw e;
     throw new AgentdError(
       "E_UPSTREAM",
       `A2A agent '${who}': cannot read its agent card at ${cardUrl}: ${e instanceof Error ? e.message : String(e)}`,
@@ -70,9 +75,11 @@ export async function fetchAgentCard(url: string, options: A2aClientOptions = {}
       "E_UPSTREAM",
       `A2A agent '${who}': its agent card at ${cardUrl} answered HTTP ${res.status}${res.status === 401 || res.status === 403 ? " (check the agent's headers / token)" : ""}`,
     );
+  const limit = Math.min(options.maxResponseBytes ?? BODY_LIMITS.a2aCard, BODY_LIMITS.a2aCard);
+  const text = await readBoundedText(res, { limit, peer: `A2A agent '${who}': its agent card at`, url: cardUrl });
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse(text);
   } catch {
     throw new AgentdError("E_UPSTREAM", `A2A agent '${who}': ${cardUrl} is not a JSON agent card`);
   }
@@ -98,7 +105,12 @@ export class A2aClient {
     const name = options.name ?? card.name;
     const chosen = chooseInterface(card, options.preferBinding);
     if (typeof chosen === "string") throw new AgentdError("E_UPSTREAM", `A2A agent '${name}' at ${url}: ${chosen}`);
-    const binding = createBinding(chosen, { agent: name, headers: options.headers, fetch: options.fetch });
+    const binding = createBinding(chosen, {
+      agent: name,
+      headers: options.headers,
+      fetch: options.fetch,
+      maxResponseBytes: options.maxResponseBytes,
+    });
     return new A2aClient(card, chosen, binding, name);
   }
 

@@ -2,7 +2,7 @@
  * The webhook agentd's A2A client registers with a remote agent for a long task: a listener on 127.0.0.1
  * (never beyond loopback) where each registration has its own path and its own random token. A POST is
  * taken only at a registered path with that token in `X-A2A-Notification-Token` (compared in constant
- * time), within a size bound, and only if its body is a v1.0 `StreamResponse`; anything else is refused
+ * time), within a size bound and the server side's JSON nesting bound, and only if its body is a v1.0 `StreamResponse`; anything else is refused
  * and logged without the token. The events are queued per registration for the call that follows the task.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -10,6 +10,7 @@ import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import { readBoundedBody } from "../../transport/http-server/body.ts";
 import { listen } from "../../transport/http-server/adapter/index.ts";
+import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import { StreamResponseSchema, type StreamResponse } from "./wire-types.ts";
 
 /** One webhook: its URL and token (to send in the push config), and its events. */
@@ -50,6 +51,8 @@ export async function startPushReceiver(o: { logger?: Logger; maxBodyBytes?: num
         return refuse(401, "wrong or missing X-A2A-Notification-Token");
       const read = await readBoundedBody(req, o.maxBodyBytes ?? 1 << 20);
       if (!read.ok) return refuse(read.status, read.status === 408 ? "body did not arrive in time" : "body too large or not UTF-8");
+      // The server side's bound: a body nested tens of thousands of levels deep overflows every walk after the parse.
+      if (jsonTooDeep(read.text)) return refuse(400, jsonDepthMessage());
       let body: unknown;
       try {
         body = JSON.parse(read.text);

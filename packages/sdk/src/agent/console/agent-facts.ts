@@ -3,6 +3,7 @@
  * error, counted from their events from the first time the console looks), its A2A peers, its subagents.
  */
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
+import { maskSecretValues } from "../../secret-values.ts";
 import type { Supervisor } from "../../supervisor/supervisor.ts";
 import type { ConsoleFacts, ConsoleServer } from "./console-facts.ts";
 
@@ -55,7 +56,8 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
           lastError: w.lastError || undefined,
         };
       }),
-    a2aPeers: () => Object.entries(s.a2aAgents ?? {}).map(([name, a]) => ({ name, url: a.url })),
+    // A peer's URL may carry a `${VAR}` value (a key in the query).
+    a2aPeers: () => Object.entries(s.a2aAgents ?? {}).map(([name, a]) => ({ name, url: maskSecretValues(a.url) })),
     subagents: s.supervisor ? () => s.supervisor!.list() : undefined,
   };
 }

@@ -113,6 +113,29 @@ test("the page and its assets are public and strict; the API needs a token", asy
   expect(snap.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
 });
 
+test("the listener's own refusals on console paths (401 without a token, 403 for a foreign Origin or a user's action) carry the strict headers", async () => {
+  const { at } = await start();
+  const refusals = [
+    await fetch(at("/console/api/snapshot")),
+    await fetch(at("/console/events")),
+    await fetch(at("/console/api/snapshot"), { headers: { authorization: "Bearer not-a-token-of-ours-at-all" } }),
+    await fetch(at("/console/api/snapshot"), { headers: { ...auth(OPS), origin: "https://evil.example" } }),
+    await fetch(at("/console/api/drain"), { method: "POST", headers: { ...auth(ALICE), "content-type": "application/json" }, body: "{}" }),
+  ];
+  expect(refusals.map((r) => r.status)).toEqual([401, 401, 401, 403, 403]);
+  for (const res of refusals) {
+    expect(res.headers.get("content-security-policy")).toBe(CONSOLE_CSP);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    await res.arrayBuffer();
+  }
+  // Not on the MCP endpoint's answers: the headers are the console's.
+  const mcp = await fetch(server!.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  expect(mcp.status).toBe(401);
+  expect(mcp.headers.get("content-security-policy")).toBeNull();
+});
+
 test("each user sees its own runs and MCP tasks; the operator sees all; a user's actions are refused and the operator's reach the agent", async () => {
   const { registry, calls, at } = await start();
   registry.start("a-1", "alice's work", "bearer:alice");

@@ -253,6 +253,8 @@ export function createConsoleMount(o: ConsoleMountOptions): ConsoleMount {
     match: (path) => path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`),
     isPublic: (path) => Object.hasOwn(ASSETS, path) || path === AUTH_PATH,
     allowSameOrigin: true,
+    // The listener's own refusals (401 without a token, 403 for a foreign Origin) carry them too.
+    headers: SECURITY_HEADERS,
     async handle(req, caller) {
       const path = new URL(req.url).pathname;
       const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path] : undefined;

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { LocalTools } from "../../tool/local-tool-set.ts";
 import type { AgentdConfig } from "../../config/types.ts";
 import { nullLogger, type Logger } from "../../log.ts";
+import { registerSecretValue } from "../../secret-values.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { CapabilityConfig } from "../../mcp/capabilities.ts";
@@ -49,6 +50,8 @@ export interface ModelSettings {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Most bytes read of one answer, streamed or not (the config's `model.maxResponseBytes`; default 64 MiB). */
+  maxResponseBytes?: number;
   /** openai: whether the model calls tools natively. */
   supportsTools?: boolean;
   maxTokens?: number;
@@ -125,6 +128,8 @@ export function modelFromConfig(
       "E_CONFIG_INVALID",
       `no model name: pass --model, set AGENT_MODEL, or set model.name in agentd.json (the ${dialect} dialect has no default model)`,
     );
+  // The key goes upstream with every request: a gateway echoing it must not hand it to agentd's callers.
+  if (options.apiKey) registerSecretValue(options.apiKey);
   return options.createModel({
     dialect,
     model: m.name,
@@ -134,6 +139,7 @@ export function modelFromConfig(
     headers: m.headers,
     timeoutMs: m.timeout,
     maxRetries: m.maxRetries,
+    maxResponseBytes: m.maxResponseBytes,
     supportsTools: m.nativeTools === false ? false : undefined,
     maxTokens: m.maxOutputTokens,
     thinking: m.thinking,

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import type { AgentdConfig } from "../../config/types.ts";
 import { bearerTokenEntries } from "../../serve/principal.ts";
 import { isLoopbackHost } from "../../transport/http-server/origin-check.ts";
+import { everyAddressCovered, parseTrustedProxies } from "../../transport/http-server/proxy-ranges.ts";
 import type { JwtIssuerOptions } from "../../transport/http-server/jwt-verifier.ts";
 import type { BearerTokenEntry } from "../../transport/http-server/options.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -128,6 +129,7 @@ export async function httpServeOptionsFromConfig(
       "E_USAGE",
       "--forwarded-client-cert believes a proxy's header: add --behind-proxy ADDRESSES (serve.behindProxy.trustedProxies)",
     );
+  if (trustedProxies) checkTrustedProxies(trustedProxies, forwardedClientCert);
   const bearerOrJwt = tokens.length > 0 || statusTokens.length > 0 || jwt.length > 0;
   if (trustedProxies && !isLoopbackHost(hostname) && !(bearerOrJwt || forwardedClientCert))
     throw new AgentdError(
@@ -164,6 +166,21 @@ export async function httpServeOptionsFromConfig(
   };
   // Public, and spread by callers over their own defaults: only the keys that are set.
   return withoutUndefined(options) as HttpServeOptions;
+}
+
+/**
+ * The proxies' addresses, checked before anything that depends on them: a bad entry is named (not taken
+ * for a missing auth method), and a list holding every IPv4 or IPv6 address is refused with forwarded client
+ * certificates — every client would be believed about its own certificate.
+ */
+function checkTrustedProxies(trustedProxies: string[], forwardedClientCert: boolean): void {
+  const { ranges } = parseTrustedProxies(trustedProxies);
+  const open = forwardedClientCert ? everyAddressCovered(ranges) : undefined;
+  if (open)
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      `refusing --behind-proxy ${trustedProxies.join(",")} with --forwarded-client-cert: it holds ${open}, so any client could name its own certificate; list only the proxies' addresses (e.g. 10.0.0.0/8 or 127.0.0.6) in --behind-proxy or serve.behindProxy.trustedProxies`,
+    );
 }
 
 /** Read-only tokens (`serve.auth.statusTokensFile`): principals `bearer:status#N`, allowed to read status only. */

@@ -4,7 +4,7 @@
  * are named; an invalid file is refused with its one line and the running settings are kept.
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../config/load.ts";
@@ -73,6 +73,17 @@ test("a reload applies instructions, limits and triggers live, names what needs 
   const before = model.requests.length;
   await agent.run("third");
   expect(systemOf(model.requests[before])).toContain("Be thorough.");
+  // The file swapped for a symlink to a .env file: the refusal names a position, never the file's text.
+  const secrets = join(dir, ".env");
+  writeFileSync(secrets, "DB_PASSWORD=averyverysecretvalue\nAPI_KEY=sk-live-0123456789\n");
+  rmSync(path);
+  symlinkSync(secrets, path);
+  const leaked = await rpc("agentd/reload");
+  expect(leaked.error.message).toContain(`${path}:1:1: not valid JSON`);
+  for (const text of [JSON.stringify(leaked), JSON.stringify(logger.records)]) {
+    expect(text).not.toContain("DB_PASSWORD");
+    expect(text).not.toContain("averyver");
+  }
   expect(logger.records.filter((r) => r.event === "agent.reloaded")).toHaveLength(1);
   expect(logger.records.find((r) => r.event === "a2a.operator.failed")).toMatchObject({
     principal: "local",

@@ -6,7 +6,9 @@
  * history.
  */
 import type { Logger } from "../../log.ts";
+import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import type { RunEvent } from "../../loop/events.ts";
+import { maskRunEvents } from "../../loop/mask-run-events.ts";
 import { runLoop } from "../../loop/run-loop.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
 import { type AuthorizationAsk, withAuthorization } from "../../mcp/client/authorization-ask.ts";
@@ -117,16 +119,21 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         signal: controller.signal,
         stream: runOptions.stream,
         backpressure: runOptions.backpressure,
-        onEvent: emit,
+        // A secret a peer echoed (a tool's result, the model repeating it) is masked here, once, for every
+        // surface that reads the run's events: telemetry, the run history, the console, listeners.
+        onEvent: maskRunEvents(emit),
         logger: logger.child({ runId }),
         tracer: recorder,
         resume,
-        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) : undefined,
+        // The saved conversation goes to the store: without the secrets (the model saw them already).
+        onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, maskSecrets(messages)) : undefined,
         approvals: runApprovals(options.approvals, runOptions.askApproval),
       });
       const sampling = ledger?.takeRun(runId);
-      return sampling ? { ...result, sampling } : result;
+      // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
+      return maskSecrets(sampling ? { ...result, sampling } : result);
     } catch (e) {
+      maskErrorSecrets(e);
       // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
       aborted = AgentdError.isInstance(e) && e.code === "E_ABORTED";
       throw e;

@@ -14,6 +14,7 @@ import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { AgentOptions } from "../agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
 import { McpToolSet } from "./mcp-tool-set.ts";
+import { toolFilters } from "./server-tool-filter.ts";
 
 /** The tool set, and the parts of it the agent reaches later. */
 export interface AgentTools {
@@ -52,6 +53,7 @@ export function agentTools(
     sampling: connected.ledger,
     calls,
     authorizations: (id) => authorizations.get(id),
+    filters: toolFilters(options.mcpServers),
   });
   return { toolSet, selfSubs, a2aTools, authorizations };
 }

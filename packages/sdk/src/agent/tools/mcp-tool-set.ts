@@ -12,6 +12,7 @@ import { type AuthorizationAsk, withAuthorization } from "../../mcp/client/autho
 import { renderToolResult } from "./render-content.ts";
 import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
 import type { OpenToolCalls } from "../connections/open-tool-calls.ts";
+import type { ToolFilter } from "./server-tool-filter.ts";
 
 /** Split `server/tool` at the first slash. */
 export function splitQualified(name: string): { server: string; tool: string } | undefined {
@@ -53,6 +54,11 @@ export interface McpToolSetOptions {
    * refuses for want of authorization fails at once, as before.
    */
   authorizations?: (runId: string) => AuthorizationAsk | undefined;
+  /**
+   * Per-server tool filters (`mcpServers.X.tools`, see `toolFilters`), by server name: a tool a filter leaves
+   * out is neither listed nor callable.
+   */
+  filters?: ReadonlyMap<string, ToolFilter>;
 }
 
 /** A ToolSet over MCP clients, keyed by server name. Extra tools (self-tools) may be added. */
@@ -83,7 +89,8 @@ export class McpToolSet implements ToolSet {
       this.options.logger?.warn("mcp.tools_skipped", { server, error: e instanceof Error ? e.message : String(e) });
       return [];
     }
-    return tools.map((t) => ({
+    const filter = this.options.filters?.get(server);
+    return (filter ? tools.filter((t) => filter(t.name)) : tools).map((t) => ({
       name: `${server}/${t.name}`,
       description: t.description || undefined,
       inputSchema: t.inputSchema as Record<string, unknown>,
@@ -99,6 +106,12 @@ export class McpToolSet implements ToolSet {
       if (this.extra) return this.extra.call(name, args, ctx);
       return { text: `Unknown tool '${name}'.`, isError: true };
     }
+    const filter = this.options.filters?.get(q.server);
+    if (filter && !filter(q.tool))
+      return {
+        text: `Tool '${name}' is not available to this agent (its server's tool filter leaves it out); do not call it again.`,
+        isError: true,
+      };
     const billing = this.options.sampling?.begin(q.server, ctx.runId);
     const endCall = this.options.calls?.begin(q.server, ctx.runId, ctx.signal);
     try {

@@ -2,6 +2,7 @@
  * Turning HTTP failures of an MCP endpoint into local errors a caller can act on: credentials rejected,
  * session expired, or a plain transport failure. Messages name the server, never a header value.
  */
+import { readBodyPrefix } from "../../_internal/bounded-body.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 const DETAIL_BYTES = 2048;
@@ -15,22 +16,8 @@ export const mediaType = (contentType: string | null): string => (contentType ??
  * the text. Reads at most 2 KiB, and masks any configured header value the server may have echoed.
  */
 export async function readErrorDetail(response: Response, secrets: readonly string[]): Promise<string | undefined> {
-  let text = "";
-  try {
-    const reader = response.body?.getReader();
-    if (!reader) return undefined;
-    const decoder = new TextDecoder();
-    let bytes = 0;
-    while (bytes < DETAIL_BYTES) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-    await reader.cancel().catch(() => {});
-  } catch {
-    return undefined;
-  }
+  const text = await readBodyPrefix(response, DETAIL_BYTES);
+  if (text === "") return undefined;
   let detail = text.trim();
   try {
     const body = JSON.parse(detail) as { error?: { message?: unknown } };

@@ -10,6 +10,9 @@ import { AgentdError } from "../../wire/errors.ts";
 import { fetchSameOrigin } from "./fetch-same-origin.ts";
 import { mediaType } from "./http-errors.ts";
 
+/** Most bytes of the probe's stream read while waiting for its first event. */
+const PROBE_BYTES = 64 * 1024;
+
 /** Statuses after which the spec says to probe for the old transport. */
 export const SSE_FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
@@ -38,9 +41,11 @@ export async function isSseTransportServer(
     const parser = createSseParser({ onEvent: (e) => (first ??= e.event ?? "message") }, { maxEventChars: 64 * 1024 });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
-    while (first === undefined) {
+    // A server that streams without ever completing an event is no evidence either: stop after 64 KiB.
+    for (let bytes = 0; first === undefined && bytes <= PROBE_BYTES; ) {
       const { value, done } = await reader.read();
       if (done) break;
+      bytes += value.byteLength;
       parser.feed(decoder.decode(value, { stream: true }));
     }
     return first === "endpoint";

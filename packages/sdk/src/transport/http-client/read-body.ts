@@ -1,35 +1,19 @@
 /**
  * Reading a JSON response body with a size bound, so a misbehaving server cannot exhaust memory.
  */
+import { readBoundedText as readBounded } from "../../_internal/bounded-body.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { networkError } from "./http-errors.ts";
 
-/** Read `response` as text, failing with `E_FRAME_TOO_LARGE` past `maxBytes`. */
-export async function readBoundedText(response: Response, maxBytes: number, serverName: string): Promise<string> {
-  const tooLarge = () =>
-    new AgentdError("E_FRAME_TOO_LARGE", `MCP server '${serverName}' sent a JSON response over ${maxBytes} bytes`, {
-      data: { server: serverName },
-    });
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let bytes = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+/** Read `response` as text, failing with `E_FRAME_TOO_LARGE` past `maxBytes` (the shared bounded reader). */
+export function readBoundedText(response: Response, maxBytes: number, serverName: string): Promise<string> {
+  return readBounded(response, {
+    limit: maxBytes,
+    peer: `MCP server '${serverName}'`,
+    url: response.url,
+    code: "E_FRAME_TOO_LARGE",
+    hint: "the transport's maxFrameBytes",
+  });
 }
 
 /** The messages of an `application/json` answer: one object, or a (2025-03-26) batch array. */

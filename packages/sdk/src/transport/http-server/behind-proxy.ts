@@ -7,11 +7,16 @@
  * ignored: a client that reaches the pod directly cannot claim a certificate or a public URL.
  *
  * Where several proxies appended to a header, the last entry is the one the proxy next to us wrote, and the
- * only one it vouches for.
+ * only one it vouches for. `Forwarded` and `X-Forwarded-Client-Cert` are read strictly (forwarded-list.ts):
+ * from a trusted proxy, a malformed one (an unterminated quote, a bad escape, a key given twice in one
+ * element) is reported and the request refused with 400, since the client's own text could have swallowed
+ * the proxy's element.
  */
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
 import { AgentdError } from "../../wire/errors.ts";
-import { principalOfForwardedCert, splitOutsideQuotes, unquote } from "./forwarded-client-cert.ts";
+import { readForwardedCert } from "./forwarded-client-cert.ts";
+import { parseForwardedList } from "./forwarded-list.ts";
+import { everyAddressCovered, parseTrustedProxies } from "./proxy-ranges.ts";
 
 /** What a configured proxy is trusted with. */
 export interface BehindProxyOptions {
@@ -30,6 +35,8 @@ export interface ForwardedFacts {
   origin?: string;
   /** The forwarded client certificate's principal (without the `mtls:` scheme), when on and present. */
   clientCert?: string;
+  /** Why a forwarded header is malformed (the request is refused): which header and where, never its text. */
+  malformed?: string;
 }
 
 /** A checked proxy configuration: `factsOf(headers, peer)` gives what to believe of one request. */
@@ -40,42 +47,38 @@ export interface ProxyTrust {
 
 const invalid = (message: string) => new AgentdError("E_CONFIG_INVALID", message);
 
-/** Check the options (one line naming the bad entry) and build the trust check. */
+/**
+ * Check the options (one line naming the bad entry) and build the trust check. Refused: a list of proxies
+ * that holds every IPv4 or every IPv6 address together with forwarded client certificates — every client
+ * would be believed about its own certificate.
+ */
 export function createProxyTrust(o: BehindProxyOptions): ProxyTrust {
-  if (!Array.isArray(o.trustedProxies) || o.trustedProxies.length === 0)
-    throw invalid("http server: behindProxy.trustedProxies must name the proxies' addresses, e.g. 10.0.0.0/8 or 127.0.0.1");
-  const list = new BlockList();
-  for (const [i, entry] of o.trustedProxies.entries()) {
-    const [address, bits, extra] = String(entry).trim().split("/");
-    const family = isIP(address ?? "");
-    const prefix = bits === undefined ? undefined : Number(bits);
-    const max = family === 6 ? 128 : 32;
-    if (
-      !family ||
-      extra !== undefined ||
-      (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max)) ||
-      bits === ""
-    )
-      throw invalid(`http server: behindProxy.trustedProxies[${i}] "${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
-    const type = family === 6 ? "ipv6" : "ipv4";
-    if (prefix === undefined) list.addAddress(address!, type);
-    else list.addSubnet(address!, prefix, type);
-  }
+  const { list, ranges } = parseTrustedProxies(o.trustedProxies);
+  const forwardedClientCert = o.forwardedClientCert === true;
+  const open = forwardedClientCert ? everyAddressCovered(ranges) : undefined;
+  if (open)
+    throw invalid(
+      `http server: behindProxy.trustedProxies holds ${open}, so with forwardedClientCert any client could name its own certificate: list only the proxies' addresses, e.g. 10.0.0.0/8 or 127.0.0.6`,
+    );
   const trusted = (peer: string): boolean => {
     const family = isIP(peer);
     // BlockList matches IPv4-mapped IPv6 peers (::ffff:10.1.2.3, a dual-stack socket's view) against IPv4 rules.
     return family !== 0 && list.check(peer, family === 6 ? "ipv6" : "ipv4");
   };
-  const forwardedClientCert = o.forwardedClientCert === true;
   const NONE: ForwardedFacts = Object.freeze({});
   return {
     forwardedClientCert,
     factsOf(headers, peer) {
       if (peer === undefined || !trusted(peer)) return NONE;
       const origin = forwardedOrigin(headers);
+      if ("error" in origin) return { malformed: origin.error };
       const xfcc = forwardedClientCert ? headers.get("x-forwarded-client-cert") : null;
-      const clientCert = xfcc ? principalOfForwardedCert(xfcc) : undefined;
-      return { origin: origin || undefined, clientCert };
+      const cert = xfcc ? readForwardedCert(xfcc) : undefined;
+      if (cert && !cert.ok) return { malformed: cert.error };
+      const facts: ForwardedFacts = {};
+      if (origin.origin) facts.origin = origin.origin;
+      if (cert?.principal) facts.clientCert = cert.principal;
+      return facts;
     },
   };
 }
@@ -87,26 +90,23 @@ const HOST =
 /**
  * The origin the client reached: `Forwarded`'s last element (`proto=`, `host=`), else the last values of
  * `X-Forwarded-Proto` and `X-Forwarded-Host`. Both a scheme (http or https) and a well-formed host are
- * needed; anything else gives none (the bound address is used).
+ * needed; anything else gives none (the bound address is used). A malformed `Forwarded` (RFC 7239 read
+ * strictly, a parameter at most once per element as §4 says) gives the error instead.
  */
-export function forwardedOrigin(headers: Headers): string | undefined {
+export function forwardedOrigin(headers: Headers): { origin?: string } | { error: string } {
   let proto: string | undefined;
   let host: string | undefined;
   const forwarded = headers.get("forwarded");
   if (forwarded) {
-    const last = splitOutsideQuotes(forwarded, ",").at(-1) ?? "";
-    for (const pair of splitOutsideQuotes(last, ";")) {
-      const eq = pair.indexOf("=");
-      if (eq < 0) continue;
-      const key = pair.slice(0, eq).trim().toLowerCase();
-      const value = unquote(pair.slice(eq + 1).trim());
-      if (key === "proto") proto = value.toLowerCase();
-      else if (key === "host") host = value;
-    }
+    const parsed = parseForwardedList(forwarded);
+    if (!parsed.ok) return { error: `malformed Forwarded header: ${parsed.error}` };
+    const last = parsed.elements.at(-1)!;
+    proto = last.get("proto")?.[0]?.toLowerCase();
+    host = last.get("host")?.[0];
   } else {
     proto = headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim().toLowerCase();
     host = headers.get("x-forwarded-host")?.split(",").at(-1)?.trim();
   }
-  if ((proto !== "https" && proto !== "http") || !host || !HOST.test(host)) return undefined;
-  return `${proto}://${host.toLowerCase()}`;
+  if ((proto !== "https" && proto !== "http") || !host || !HOST.test(host)) return {};
+  return { origin: `${proto}://${host.toLowerCase()}` };
 }

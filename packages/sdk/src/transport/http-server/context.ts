@@ -14,6 +14,8 @@ export interface HttpRequestConn {
   tlsPrincipal?: string | undefined;
   /** The origin (`scheme://host[:port]`) the client reached, as a trusted proxy forwarded it (behind-proxy.ts). */
   publicOrigin?: string | undefined;
+  /** A trusted proxy's forwarded header is malformed: why (the request is refused with 400). */
+  malformedForwarding?: string | undefined;
   /** Lift the connection's idle timeout while a JSON-mode answer is awaited (no bytes flow until then). */
   holdOpen?: () => void;
 }

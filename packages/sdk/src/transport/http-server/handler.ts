@@ -8,12 +8,13 @@ import { createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { handleDelete, handleGet } from "./handle-get.ts";
 import { handlePost } from "./handle-post.ts";
-import type { ResolvedServerConfig } from "./options.ts";
+import type { HttpMount, ResolvedServerConfig } from "./options.ts";
 import { createHostCheck, createOriginCheck } from "./origin-check.ts";
-import { forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
+import { badRequest, forbidden, jsonRpcHttpError, methodNotAllowed } from "./responses.ts";
 import { ReplayBudget } from "./replay-budget.ts";
 import { SessionRegistry } from "./sessions.ts";
-import { SseWriter, type SseEndHook } from "./sse-writer.ts";
+import { SseWriter, type SseEndHook, type SseEndReason } from "./sse-writer.ts";
+import type { Logger } from "../../log.ts";
 
 /** A running handler. */
 export interface McpHttpHandler {
@@ -43,12 +44,67 @@ function sameOrigin(origin: string | null, host: string | null): boolean {
   return new URL(origin).host === host.toLowerCase();
 }
 
-/** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
-export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
+/** The session table of a server, with its limits. */
+function createSessions(config: ResolvedServerConfig, authenticated: boolean): SessionRegistry {
   const { limits, logger } = config;
-  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
-  const originOk = createOriginCheck(config.allowedOrigins);
-  const auth = createAuthenticator({
+  return new SessionRegistry({
+    maxSessions: limits.maxSessions,
+    // Without auth every caller is the one local principal: the server-wide cap is its cap.
+    maxSessionsPerPrincipal: authenticated ? limits.maxSessionsPerPrincipal : 0,
+    sessionIdleMs: limits.sessionIdleMs,
+    initializeTimeoutMs: limits.initializeTimeoutMs,
+    maxStreamsPerSession: limits.maxStreamsPerSession,
+    eventStoreEvents: limits.eventStoreEvents,
+    eventStoreBytes: limits.eventStoreBytes,
+    replayBudget: new ReplayBudget(limits.eventStoreTotalBytes),
+    retryMs: limits.retryMs,
+    logger,
+  });
+}
+
+/**
+ * Every open SSE writer of a server, with one keep-alive timer for all: comments on every open stream keep
+ * idle timers (ours, proxies') from cutting them.
+ */
+class SseWriters implements SseEndHook {
+  private readonly writers = new Set<SseWriter>();
+  private readonly keepAlive: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly maxBufferedBytes: number,
+    keepAliveMs: number,
+    private readonly logger: Logger,
+  ) {
+    this.keepAlive = setInterval(() => {
+      for (const w of this.writers) w.keepAlive();
+    }, keepAliveMs);
+    this.keepAlive.unref?.();
+  }
+
+  get size(): number {
+    return this.writers.size;
+  }
+
+  open(): SseWriter {
+    const w = new SseWriter(this.maxBufferedBytes, this);
+    this.writers.add(w);
+    return w;
+  }
+
+  writerEnded(w: SseWriter, reason: SseEndReason): void {
+    this.writers.delete(w);
+    if (reason === "overflow") this.logger.warn("http.stream.cut", { reason: "peer not reading" });
+  }
+
+  close(): void {
+    clearInterval(this.keepAlive);
+    for (const w of [...this.writers]) w.end();
+  }
+}
+
+/** The authenticator of the MCP endpoint `endpoint` (and of the mounts), from the server's auth options. */
+function authenticatorFor(config: ResolvedServerConfig, endpoint: URL): ReturnType<typeof createAuthenticator> {
+  return createAuthenticator({
     bearerTokens: config.bearerTokens,
     bearerPrincipals: config.bearerPrincipals,
     // A mesh's forwarded client certificate (from a configured proxy only) stands where our own mTLS would.
@@ -58,6 +114,14 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     resource: (config.publicUrl ?? endpoint).href,
     resourceMetadata: config.resourceMetadata,
   });
+}
+
+/** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
+export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
+  const { limits, logger } = config;
+  const hostOk = createHostCheck(config.allowedHosts, { hostname: config.hostname, port: publicPort }, config.publicUrl?.host);
+  const originOk = createOriginCheck(config.allowedOrigins);
+  const auth = authenticatorFor(config, endpoint);
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
   const authenticated =
     config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
@@ -71,43 +135,9 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     response.headers.set("www-authenticate", challenge.replace(auth.metadataUrl, new URL(PROTECTED_RESOURCE_PATH, origin).href));
     return response;
   };
-  const sessions = new SessionRegistry({
-    maxSessions: limits.maxSessions,
-    // Without auth every caller is the one local principal: the server-wide cap is its cap.
-    maxSessionsPerPrincipal: authenticated ? limits.maxSessionsPerPrincipal : 0,
-    sessionIdleMs: limits.sessionIdleMs,
-    initializeTimeoutMs: limits.initializeTimeoutMs,
-    maxStreamsPerSession: limits.maxStreamsPerSession,
-    eventStoreEvents: limits.eventStoreEvents,
-    eventStoreBytes: limits.eventStoreBytes,
-    replayBudget: new ReplayBudget(limits.eventStoreTotalBytes),
-    retryMs: limits.retryMs,
-    logger,
-  });
-
-  // Keep-alive comments on every open SSE stream keep idle timers (ours, proxies') from cutting them.
-  const writers = new Set<SseWriter>();
-  const keepAlive = setInterval(() => {
-    for (const w of writers) w.keepAlive();
-  }, limits.keepAliveMs);
-  keepAlive.unref?.();
-
-  const writerHook: SseEndHook = {
-    writerEnded(w, reason) {
-      writers.delete(w);
-      if (reason === "overflow") logger.warn("http.stream.cut", { reason: "peer not reading" });
-    },
-  };
-  const ctx: HandlerContext = {
-    config,
-    sessions,
-    newWriter() {
-      const w = new SseWriter(limits.maxBufferedBytes, writerHook);
-      writers.add(w);
-      return w;
-    },
-    forbid: auth.forbid,
-  };
+  const sessions = createSessions(config, authenticated);
+  const writers = new SseWriters(limits.maxBufferedBytes, limits.keepAliveMs, logger);
+  const ctx: HandlerContext = { config, sessions, newWriter: () => writers.open(), forbid: auth.forbid };
 
   async function handleMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
@@ -127,12 +157,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     }
   }
 
-  async function handleMount(
-    mount: NonNullable<ResolvedServerConfig["mounts"]>[number],
-    path: string,
-    req: Request,
-    conn: HttpRequestConn,
-  ): Promise<Response> {
+  /** A mount's answer, or the listener's refusal on its paths, with the headers the mount puts on every answer. */
+  async function handleMount(mount: HttpMount, path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
+    return dressed(mount, await answerMount(mount, path, req, conn));
+  }
+
+  async function answerMount(mount: HttpMount, path: string, req: Request, conn: HttpRequestConn): Promise<Response> {
     if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     const origin = req.headers.get("origin");
     if (!originOk(origin) && !(mount.allowSameOrigin && sameOrigin(origin, req.headers.get("host"))))
@@ -144,6 +174,11 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     return mount.handle(req, { ...caller, forbid: (p) => auth.forbid(a.authInfo, p) }, conn);
   }
 
+  const dressed = (mount: HttpMount | undefined, res: Response): Response => {
+    for (const [k, v] of Object.entries(mount?.headers ?? {})) res.headers.set(k, v);
+    return res;
+  };
+
   // Anyone can send refused requests: one line a minute per reason, with a count of the rest.
   const refusals = limitRepeats(logger);
   function refuse(response: Response, why: string): Response {
@@ -154,6 +189,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   return {
     async handle(req, conn) {
       const path = pathOf(req.url);
+      // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
+      if (conn.malformedForwarding)
+        return dressed(
+          config.mounts.find((m) => m.match(path)),
+          refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
+        );
       try {
         if (path === config.path) return await handleMcp(req, conn);
         if (auth.metadata && metadataPaths.has(path)) {
@@ -177,10 +218,9 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     },
     stats: () => ({ sessions: sessions.size, streams: writers.size }),
     close() {
-      clearInterval(keepAlive);
       refusals.flush();
       sessions.closeAll("server closing");
-      for (const w of [...writers]) w.end();
+      writers.close();
     },
   };
 }

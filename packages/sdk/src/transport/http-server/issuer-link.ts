@@ -5,7 +5,15 @@
  * marks the issuer unavailable for `unavailableSeconds`, during which its tokens are answered 503 with
  * `Retry-After` at once instead of each holding a client's request for another timeout. An issuer that
  * never answers therefore costs one timeout per `unavailableSeconds`, not one per request.
+ *
+ * Each answer's body is also bounded in bytes (`maxResponseBytes`, default 1 MiB: metadata and key sets are
+ * a few KiB) while it is read — JSON answers here, and jose's JWKS fetch gets the body read into memory
+ * first — and an answer over it marks the issuer unavailable like a timeout, with a line naming the
+ * endpoint and the limit. Redirects to another origin are not followed with credentials (introspection).
  */
+import { BODY_LIMITS, bufferedResponse, type BodyBound, readBoundedText, shownUrl } from "../../_internal/bounded-body.ts";
+import { fetchFollowingRedirects } from "../../_internal/redirects.ts";
+import { AgentdError } from "../../wire/errors.ts";
 
 /** Default bound of one request to an issuer (seconds). */
 export const DEFAULT_ISSUER_TIMEOUT_SECONDS = 5;
@@ -40,6 +48,8 @@ export interface IssuerLink {
 export interface IssuerLinkOptions {
   timeoutSeconds?: number;
   unavailableSeconds?: number;
+  /** Most bytes read of one answer (default 1 MiB). */
+  maxResponseBytes?: number;
 }
 
 /** Make the link of one issuer. */
@@ -54,15 +64,24 @@ export function createIssuerLink(options: IssuerLinkOptions, fetchFn: typeof fet
   };
   const failed = (timeout: AbortSignal, e: unknown) =>
     new IssuerUnavailableError(
-      timeout.aborted ? "the issuer did not answer in time" : `the issuer could not be reached (${(e as Error).message})`,
+      timeout.aborted
+        ? "the issuer did not answer in time"
+        : AgentdError.isInstance(e)
+          ? (e as Error).message
+          : `the issuer could not be reached (${(e as Error).message})`,
       markDown(),
     );
+  const bound = (url: string | URL): BodyBound => ({
+    limit: options.maxResponseBytes ?? BODY_LIMITS.issuer,
+    peer: "OAuth issuer endpoint",
+    url,
+  });
   async function send(url: string | URL, init: RequestInit, timeout: AbortSignal): Promise<Response> {
     if (downFor() > 0) throw new IssuerUnavailableError("the issuer did not answer recently", downFor());
     // The signal also bounds reading the body: a stalled body fails `json()` when it fires.
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      return await fetchFn(url, { ...init, signal });
+      return await fetchFollowingRedirects(fetchFn, url, { ...init, signal }, { peer: `OAuth issuer endpoint ${shownUrl(url)}` });
     } catch (e) {
       throw failed(timeout, e);
     }
@@ -70,7 +89,15 @@ export function createIssuerLink(options: IssuerLinkOptions, fetchFn: typeof fet
   return {
     downFor,
     markDown,
-    fetch: (url, init = {}) => send(url, init, AbortSignal.timeout(timeoutMs)),
+    async fetch(url, init = {}) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const r = await send(url, init, timeout);
+      try {
+        return await bufferedResponse(r, bound(url));
+      } catch (e) {
+        throw failed(timeout, e);
+      }
+    },
     async json(url, init = {}) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const r = await send(url, init, timeout);
@@ -78,12 +105,13 @@ export function createIssuerLink(options: IssuerLinkOptions, fetchFn: typeof fet
         await r.body?.cancel().catch(() => {});
         return { ok: false };
       }
+      let text: string;
       try {
-        return { ok: true, body: await r.json() };
+        text = await readBoundedText(r, bound(url));
       } catch (e) {
-        if (timeout.aborted) throw failed(timeout, e);
-        throw e;
+        throw failed(timeout, e);
       }
+      return { ok: true, body: JSON.parse(text) as unknown };
     },
   };
 }

@@ -163,6 +163,12 @@ export interface HttpMount {
    * `Host`) passes besides the allowed origins: a page this mount serves may call it back (the console).
    */
   allowSameOrigin?: boolean;
+  /**
+   * Headers set on every answer for this mount's paths, the listener's own refusals (400, 401, 403)
+   * included: a mount that promises a header on every answer (the console's Content-Security-Policy) keeps
+   * that promise when the listener answers before the mount is asked.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Answer one request; `caller` is the authenticated principal (none on a public path or an open endpoint). */
   handle(req: Request, caller: Caller, conn: HttpRequestConn): Promise<Response>;
 }
@@ -266,30 +272,8 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   if (!path.startsWith("/") || /[?#\s]/.test(path))
     throw invalid(`http server: path "${path}" must start with / and hold no ?, # or spaces`);
 
-  const parsed = v.safeParse(LimitsSchema, o.limits ?? {});
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const key = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
-    throw invalid(`http server: limits.${key}: ${issue?.message ?? "invalid"}`);
-  }
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...withoutUndefined(parsed.output) };
-
-  const entries = (o.auth?.bearerTokens ?? []).map((t) => (typeof t === "string" ? { token: t } : (t ?? { token: "" })));
-  const bearerTokens = entries.map((e) => e.token);
-  const bearerPrincipals = entries.map((e, i) => {
-    if (e.name !== undefined && !TOKEN_NAME.test(e.name))
-      throw invalid(`http server: auth.bearerTokens[${i}].name must be 1-64 letters, digits or -._#@`);
-    if (e.role !== undefined && e.role !== "operator") throw invalid(`http server: auth.bearerTokens[${i}].role must be "operator"`);
-    if (e.permissions !== undefined && !(Array.isArray(e.permissions) && e.permissions.every((p) => PERMISSIONS.has(p))))
-      throw invalid(`http server: auth.bearerTokens[${i}].permissions must list "run", "status" or "operator"`);
-    return { name: e.name ?? `bearer#${i}`, role: e.role, permissions: e.permissions };
-  });
-  for (const [i, t] of bearerTokens.entries()) {
-    if (typeof t !== "string" || !TOKEN.test(t))
-      throw invalid(`http server: auth.bearerTokens[${i}] must be a non-empty token of letters, digits and -._~+/`);
-    if (t.length < MIN_TOKEN_LENGTH)
-      throw invalid(`http server: auth.bearerTokens[${i}] is shorter than ${MIN_TOKEN_LENGTH} characters; use a random token`);
-  }
+  const limits = resolveLimits(o.limits);
+  const { bearerTokens, bearerPrincipals } = resolveBearerTokens(o.auth?.bearerTokens ?? []);
   const mtls = o.auth?.mtls === true || o.tls?.requireClientCert === true;
   if (mtls && !o.tls) throw invalid("http server: mutual TLS needs tls.cert, tls.key and tls.ca");
   if (mtls && !o.tls?.ca) throw invalid("http server: mutual TLS needs tls.ca (the CA that signs client certificates)");
@@ -302,33 +286,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   }
 
   const jwtIssuers = o.auth?.jwt ?? [];
-  for (const [i, j] of jwtIssuers.entries()) {
-    let issuerUrl: URL | undefined;
-    try {
-      issuerUrl = new URL(j.issuer);
-    } catch {}
-    if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
-      throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
-    if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS")))
-      throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
-    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60))
-      throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
-    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0))
-      throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
-    for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
-      if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
-        throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);
-    const intro = j.introspection;
-    if (intro) {
-      if (!intro.clientId || !intro.clientSecret)
-        throw invalid(
-          `http server: auth.jwt[${i}].introspection needs clientId and clientSecret (this server's credentials at the issuer)`,
-        );
-      const endpoint = intro.endpoint !== undefined && URL.canParse(intro.endpoint) ? new URL(intro.endpoint) : undefined;
-      if (intro.endpoint !== undefined && (!endpoint || (endpoint.protocol !== "https:" && !isLoopbackHost(endpoint.hostname))))
-        throw invalid(`http server: auth.jwt[${i}].introspection.endpoint must be an https:// URL (http:// only on loopback)`);
-    }
-  }
+  checkJwtIssuers(jwtIssuers);
   const proxy = o.behindProxy ? createProxyTrust(o.behindProxy) : undefined;
   // Behind a proxy the peer address is the proxy's: a TLS front of our own would hide it (and mTLS with it).
   if (proxy && mtls)
@@ -343,14 +301,7 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
         : `http server: refusing to bind ${hostname}: a non-loopback address needs TLS (tls.cert, tls.key) and auth (auth.bearerTokens or auth.mtls), or behindProxy (a proxy in front terminates TLS) and auth`,
     );
 
-  let publicUrl: URL | undefined;
-  if (o.publicUrl !== undefined) {
-    publicUrl = URL.canParse(o.publicUrl) ? new URL(o.publicUrl) : undefined;
-    if (!publicUrl || (publicUrl.protocol !== "https:" && publicUrl.protocol !== "http:") || publicUrl.search || publicUrl.hash)
-      throw invalid(
-        `http server: publicUrl "${o.publicUrl}" must be an absolute http(s) URL without ?query or #fragment, e.g. https://agentd.example.com/mcp`,
-      );
-  }
+  const publicUrl = o.publicUrl === undefined ? undefined : resolvePublicUrl(o.publicUrl);
 
   for (const [i, origin] of (o.allowedOrigins ?? []).entries())
     if (!URL.canParse(origin)) throw invalid(`http server: allowedOrigins[${i}] "${origin}" is not a scheme://host[:port] origin`);
@@ -387,4 +338,79 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
   if (o.allowedHosts) out.allowedHosts = o.allowedHosts;
   return out;
+}
+
+/** The limits over their defaults; a malformed one is refused naming its key. */
+function resolveLimits(given: HttpServerLimits | undefined): Required<HttpServerLimits> {
+  const parsed = v.safeParse(LimitsSchema, given ?? {});
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const key = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
+    throw invalid(`http server: limits.${key}: ${issue?.message ?? "invalid"}`);
+  }
+  return { ...DEFAULT_HTTP_LIMITS, ...withoutUndefined(parsed.output) };
+}
+
+type BearerTokenOption = NonNullable<NonNullable<StreamableHttpServerOptions["auth"]>["bearerTokens"]>[number];
+
+/** The bearer tokens and, in the same order, their principals; a weak or malformed token is refused. */
+function resolveBearerTokens(given: readonly BearerTokenOption[]): Pick<ResolvedServerConfig, "bearerTokens" | "bearerPrincipals"> {
+  const entries = given.map((t) => (typeof t === "string" ? { token: t } : (t ?? { token: "" })));
+  const bearerTokens = entries.map((e) => e.token);
+  const bearerPrincipals = entries.map((e, i) => {
+    if (e.name !== undefined && !TOKEN_NAME.test(e.name))
+      throw invalid(`http server: auth.bearerTokens[${i}].name must be 1-64 letters, digits or -._#@`);
+    if (e.role !== undefined && e.role !== "operator") throw invalid(`http server: auth.bearerTokens[${i}].role must be "operator"`);
+    if (e.permissions !== undefined && !(Array.isArray(e.permissions) && e.permissions.every((p) => PERMISSIONS.has(p))))
+      throw invalid(`http server: auth.bearerTokens[${i}].permissions must list "run", "status" or "operator"`);
+    return { name: e.name ?? `bearer#${i}`, role: e.role, permissions: e.permissions };
+  });
+  for (const [i, t] of bearerTokens.entries()) {
+    if (typeof t !== "string" || !TOKEN.test(t))
+      throw invalid(`http server: auth.bearerTokens[${i}] must be a non-empty token of letters, digits and -._~+/`);
+    if (t.length < MIN_TOKEN_LENGTH)
+      throw invalid(`http server: auth.bearerTokens[${i}] is shorter than ${MIN_TOKEN_LENGTH} characters; use a random token`);
+  }
+  return { bearerTokens, bearerPrincipals };
+}
+
+/** Refuse a JWT issuer that is not https (but on loopback), symmetric algorithms, or malformed settings. */
+function checkJwtIssuers(jwtIssuers: readonly JwtIssuerOptions[]): void {
+  for (const [i, j] of jwtIssuers.entries()) {
+    let issuerUrl: URL | undefined;
+    try {
+      issuerUrl = new URL(j.issuer);
+    } catch {}
+    if (!issuerUrl || (issuerUrl.protocol !== "https:" && !isLoopbackHost(issuerUrl.hostname)))
+      throw invalid(`http server: auth.jwt[${i}].issuer must be an https:// URL (http:// only on loopback)`);
+    if (j.algorithms?.some((a) => a === "none" || a.startsWith("HS")))
+      throw invalid(`http server: auth.jwt[${i}].algorithms must be asymmetric (no none, no HS*)`);
+    if (j.timeoutSeconds !== undefined && !(j.timeoutSeconds > 0 && j.timeoutSeconds <= 60))
+      throw invalid(`http server: auth.jwt[${i}].timeoutSeconds must be more than 0 and at most 60`);
+    if (j.unavailableSeconds !== undefined && !(j.unavailableSeconds >= 0))
+      throw invalid(`http server: auth.jwt[${i}].unavailableSeconds must be 0 or more`);
+    for (const [scope, ps] of Object.entries(j.scopePermissions ?? {}))
+      if (!Array.isArray(ps) || !ps.every((p) => PERMISSIONS.has(p)))
+        throw invalid(`http server: auth.jwt[${i}].scopePermissions["${scope}"] must list "run", "status" or "operator"`);
+    const intro = j.introspection;
+    if (intro) {
+      if (!intro.clientId || !intro.clientSecret)
+        throw invalid(
+          `http server: auth.jwt[${i}].introspection needs clientId and clientSecret (this server's credentials at the issuer)`,
+        );
+      const endpoint = intro.endpoint !== undefined && URL.canParse(intro.endpoint) ? new URL(intro.endpoint) : undefined;
+      if (intro.endpoint !== undefined && (!endpoint || (endpoint.protocol !== "https:" && !isLoopbackHost(endpoint.hostname))))
+        throw invalid(`http server: auth.jwt[${i}].introspection.endpoint must be an https:// URL (http:// only on loopback)`);
+    }
+  }
+}
+
+/** The public URL of the endpoint: an absolute http(s) URL without query or fragment. */
+function resolvePublicUrl(given: string): URL {
+  const publicUrl = URL.canParse(given) ? new URL(given) : undefined;
+  if (!publicUrl || (publicUrl.protocol !== "https:" && publicUrl.protocol !== "http:") || publicUrl.search || publicUrl.hash)
+    throw invalid(
+      `http server: publicUrl "${given}" must be an absolute http(s) URL without ?query or #fragment, e.g. https://agentd.example.com/mcp`,
+    );
+  return publicUrl;
 }

@@ -50,6 +50,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
       const facts = proxy.factsOf(req.headers, conn.remote()?.address);
       if (facts.origin && !config.publicUrl) conn.publicOrigin = facts.origin;
       if (facts.clientCert) conn.tlsPrincipal = facts.clientCert;
+      if (facts.malformed) conn.malformedForwarding = facts.malformed;
     }
     return handler.handle(req, conn);
   };

@@ -19,8 +19,9 @@ import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { formatEventId } from "./event-store.ts";
-import { replayExpired, SessionReplay, type Answered, type ReplaySettings } from "./session-replay.ts";
+import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange } from "./json-exchange.ts";
+import { newOutStream, type OutStream, removeKey } from "./out-stream.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
@@ -29,28 +30,6 @@ const DROPPED_KEYS = 256;
 
 /** A resumption of a session that stored nothing. */
 const NOTHING_TO_REPLAY = Object.freeze({ replay: [], lost: [] });
-
-/** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
-const NO_KEYS: RequestId[] = [];
-
-/** An outbound stream of the session. */
-interface OutStream {
-  id: number;
-  kind: "post" | "standalone";
-  /** The last sequence number used (0 is the priming event). */
-  seq: number;
-  /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
-  pending: RequestId[];
-  /** Responses sent on it so far: request id and event sequence (POST streams). */
-  answered?: Answered;
-  /** The connected SSE writer, or null while the peer is away (events are still stored). */
-  writer: SseWriter | null;
-  /**
-   * JSON response mode: the responses collected so far, handed over when nothing on it is pending any more
-   * (`resolve` runs once; later calls do nothing).
-   */
-  json?: { collected: JsonRpcMessage[]; resolve: (messages: JsonRpcMessage[]) => void };
-}
 
 /** Settings a session needs from the server. */
 export interface SessionSettings extends ReplaySettings {
@@ -364,13 +343,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   }
 
   private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-    const stream: OutStream = {
-      id: this.nextStreamId++,
-      kind,
-      seq: 0,
-      pending: requestIds.length ? [...requestIds] : NO_KEYS,
-      writer: null,
-    };
+    const stream = newOutStream(this.nextStreamId++, kind, requestIds);
     if (requestIds.length) {
       const pending = (this.pending ??= new Map());
       for (const id of requestIds) pending.set(id, stream);
@@ -445,10 +418,4 @@ export class Session extends HttpSessionTransport implements SseEndHook {
       this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
     stream.writer?.end();
   }
-}
-
-/** Remove `key` from a stream's few pending ids. */
-function removeKey(keys: RequestId[], key: RequestId): void {
-  const i = keys.indexOf(key);
-  if (i >= 0) keys.splice(i, 1);
 }

@@ -37,7 +37,9 @@ function sendParams(body: Params): Params {
   return {
     message: messageFromProto(body.message ?? body.request),
     configuration: {
-      returnImmediately: c.blocking === false,
+      // proto3 JSON omits a false boolean: a send without `blocking` is non-blocking, as the 0.3 reference
+      // server reads it (and its client leaves the field out for a non-blocking send).
+      returnImmediately: c.blocking !== true,
       // proto3 JSON: 0 is the field's default, i.e. not set.
       historyLength: typeof c.historyLength === "number" && c.historyLength > 0 ? c.historyLength : undefined,
       taskPushNotificationConfig: push,

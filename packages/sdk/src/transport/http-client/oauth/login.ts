@@ -3,6 +3,7 @@
  * server with a person at a browser, list what is stored, forget it.
  */
 import { AgentdError } from "../../../wire/errors.ts";
+import { fetchSameOrigin } from "../fetch-same-origin.ts";
 import { startLoopbackRedirect } from "./loopback-redirect.ts";
 import { OAuthClientProvider, tokenKey } from "./provider.ts";
 import { type OAuthConfig, resolveOAuthSettings } from "./settings.ts";
@@ -48,12 +49,14 @@ export async function loginServer(options: LoginOptions): Promise<LoginResult> {
   });
   try {
     // Ask the server first: its 401 challenge may name the metadata and the scopes it wants.
-    const probe = await fetchFn(url, {
+    const ping = {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
       signal: options.signal,
-    }).catch((e) => {
+    };
+    const probe = await fetchSameOrigin(fetchFn, url, ping, options.server).catch((e) => {
+      if (AgentdError.isInstance(e)) throw e;
       throw new AgentdError(
         "E_UPSTREAM",
         `MCP server '${options.server}' could not be reached: ${e instanceof Error ? e.message : String(e)}`,

@@ -2,6 +2,8 @@
  * The metadata documents of OAuth discovery and how to fetch them: RFC 9728 protected-resource metadata and
  * RFC 8414 authorization-server metadata (OpenID Connect discovery documents carry the same fields).
  */
+import { BODY_LIMITS, type BodyBound, readBoundedText } from "../../../_internal/bounded-body.ts";
+import { fetchFollowingRedirects } from "../../../_internal/redirects.ts";
 import { AgentdError } from "../../../wire/errors.ts";
 
 /** RFC 9728 §2, the fields agentd uses. */
@@ -51,15 +53,28 @@ export function authError(
   });
 }
 
+/** The byte bound of an answer of an authorization server (1 MiB): a too-large one is one `E_UNAUTHORIZED` line. */
+export const oauthBound = (server: string, what: string, url: string | URL): BodyBound => ({
+  limit: BODY_LIMITS.issuer,
+  peer: `MCP server '${server}': ${what}`,
+  url,
+  code: "E_UNAUTHORIZED",
+});
+
 /**
- * GET a JSON metadata document. Resolves undefined when it is not there (4xx), so the next well-known
+ * GET a JSON metadata document (a bare GET: it may follow a redirect, to another origin too; read to 1 MiB). Resolves undefined when it is not there (4xx), so the next well-known
  * location can be tried; throws on network errors, 5xx and bodies that are not a JSON object.
  */
 export async function fetchMetadata<T>(fetchFn: typeof fetch, url: URL, server: string, signal?: AbortSignal): Promise<T | undefined> {
   let response: Response;
   try {
-    response = await fetchFn(url, { headers: { accept: "application/json" }, redirect: "follow", signal });
+    const init = { headers: { accept: "application/json" }, signal };
+    response = await fetchFollowingRedirects(fetchFn, url, init, {
+      peer: `MCP server '${server}': OAuth metadata`,
+      code: "E_UNAUTHORIZED",
+    });
   } catch (e) {
+    if (AgentdError.isInstance(e)) throw e;
     throw authError(server, `could not fetch OAuth metadata ${url.href}: ${e instanceof Error ? e.message : String(e)}`, e);
   }
   if (response.status >= 400 && response.status < 500) {
@@ -70,7 +85,13 @@ export async function fetchMetadata<T>(fetchFn: typeof fetch, url: URL, server: 
     await response.body?.cancel().catch(() => {});
     throw authError(server, `OAuth metadata ${url.href} answered HTTP ${response.status}`);
   }
-  const body = (await response.json().catch(() => undefined)) as unknown;
+  const text = await readBoundedText(response, oauthBound(server, "OAuth metadata", url));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw authError(server, `OAuth metadata ${url.href} is not a JSON object`);
   return body as T;

@@ -11,6 +11,7 @@ import { type ProtectedMcp, startProtectedMcp } from "@agentd/test-support/prote
 import { loginServer } from "./login.ts";
 import { OAuthClientProvider, tokenKey } from "./provider.ts";
 import { MemoryTokenStore } from "./token-store.ts";
+import { maskSecretValues } from "../../../secret-values.ts";
 
 setDefaultTimeout(30_000);
 
@@ -93,6 +94,14 @@ describe("OAuthClientProvider with a real OpenID provider", () => {
     expect(mcp.authorizations.at(-1)).toBe(`Bearer ${now.accessToken}`);
     // The token went to the MCP server only; the refresh went to the AS without any bearer token.
     expect(rec.seen.every((r) => !r.authorization?.startsWith("Bearer"))).toBe(true);
+  });
+
+  test("the access token handed out is a secret: masked in every output", async () => {
+    const held = (await store.getTokens(key))!;
+    await store.setTokens(key, { ...held, expiresAt: Date.now() + 3_600_000 });
+    const provider = new OAuthClientProvider({ server: "api", url: new URL(mcp.url), settings: { clientId: "cli" }, store });
+    const token = (await provider.token())!;
+    expect(maskSecretValues(`echoed: Bearer ${token}`)).toBe("echoed: Bearer [redacted]");
   });
 
   test("a headless provider with nothing stored fails at once, naming the login command", async () => {

@@ -20,6 +20,7 @@
 import * as oauth from "oauth4webapi";
 import type { Logger } from "../../../log.ts";
 import { nullLogger } from "../../../log.ts";
+import { forgetSecretValue, registerSecretValue } from "../../../secret-values.ts";
 import type { AuthChallenge, HttpAuthProvider } from "../auth-provider.ts";
 import { canonicalResource, type Discovery, discover } from "./discovery.ts";
 import { type IdentityAssertionSettings, requestIdJag } from "./identity-assertion.ts";
@@ -78,6 +79,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
   private refreshing: Promise<boolean> | undefined;
   private authorizing: Promise<boolean> | undefined;
   private discovered: Discovery | undefined;
+  /** The access token last registered as a secret. */
+  private masked: string | undefined;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.fetchFn = options.fetch ?? fetch;
@@ -89,7 +92,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
     await (this.loaded ??= this.options.store.getTokens(this.key).then((t) => void (this.tokens ??= t)));
     const t = this.tokens;
     if (t?.refreshToken && t.expiresAt !== undefined && t.expiresAt - Date.now() < REFRESH_MARGIN_MS) await this.refresh();
-    return this.tokens?.accessToken;
+    const access = this.tokens?.accessToken;
+    // The token goes to the server with every request: a server echoing it back must not hand it to
+    // agentd's callers. The one it replaces is forgotten, so a long-lived agent's set stays small.
+    if (access !== undefined && access !== this.masked) {
+      if (this.masked !== undefined) forgetSecretValue(this.masked);
+      registerSecretValue(access);
+      this.masked = access;
+    }
+    return access;
   }
 
   async challenge(challenge: AuthChallenge, signal?: AbortSignal): Promise<boolean> {

@@ -90,6 +90,7 @@ async function register(
   // and a `client_secret_expires_at` with every secret (RFC 7591 §3.2.1): the official conformance
   // authorization server issues secrets without it, so with oauth4webapi's reading 13 of the 22 conformance
   // auth scenarios fail (every one that registers). Any 2xx with a `client_id` has always been a registration.
+  // Bounded: requestOptions' fetch read the answer (to 1 MiB) before handing it on.
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof json.client_id !== "string")
     throw authError(

@@ -6,9 +6,12 @@
  * into stored form. Error messages carry the server's `error` code and description, never a token or secret.
  */
 import * as oauth from "oauth4webapi";
+import { bufferedResponse } from "../../../_internal/bounded-body.ts";
+import { fetchFollowingRedirects } from "../../../_internal/redirects.ts";
+import { AgentdError } from "../../../wire/errors.ts";
 import { clientAuth, type OAuthClient } from "./client-auth.ts";
 import type { Discovery } from "./discovery.ts";
-import { authError, requireSecureUrl } from "./metadata.ts";
+import { authError, oauthBound, requireSecureUrl } from "./metadata.ts";
 import type { StoredTokens } from "./token-store.ts";
 
 /** RFC 7523 JWT bearer grant. */
@@ -39,16 +42,21 @@ export function authorizationServer(d: Discovery): oauth.AuthorizationServer {
 }
 
 /**
- * Options of an oauth4webapi request: our fetch (a network failure becomes one line naming `what`), and plain
+ * Options of an oauth4webapi request: our fetch (a network failure becomes one line naming `what`; no
+ * redirect to another origin carries the client's credentials; the answer is read to 1 MiB before
+ * oauth4webapi sees it), and plain
  * `http://` allowed, because every endpoint has passed `requireSecureUrl` first, which admits `http://` on
  * loopback only (oauth4webapi can only refuse all of `http://` or none of it).
  */
 export function requestOptions(fetchFn: typeof fetch, what: string, server: string, signal?: AbortSignal) {
   return {
     [oauth.customFetch]: (url: string, init: RequestInit) =>
-      fetchFn(url, init).catch((e: unknown) => {
-        throw authError(server, `${what} ${new URL(url).origin} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
-      }),
+      fetchFollowingRedirects(fetchFn, url, init, { peer: `MCP server '${server}': ${what}`, code: "E_UNAUTHORIZED" })
+        .then((response) => bufferedResponse(response, oauthBound(server, what, url)))
+        .catch((e: unknown) => {
+          if (AgentdError.isInstance(e)) throw e;
+          throw authError(server, `${what} ${new URL(url).origin} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
+        }),
     [oauth.allowInsecureRequests]: true,
     signal,
   };
@@ -105,7 +113,7 @@ const unsupportedType = (type: unknown, server: string) =>
  */
 export async function refusal(e: unknown, refused: string, server: string, hint = ""): Promise<Error> {
   // The body of an error status: read by oauth4webapi (`ResponseBodyError`), or not (behind a
-  // WWW-Authenticate challenge, not `application/json`, or a 5xx).
+  // WWW-Authenticate challenge, not `application/json`, or a 5xx), already read to 1 MiB by requestOptions' fetch.
   const response =
     e instanceof oauth.WWWAuthenticateChallengeError
       ? e.response
