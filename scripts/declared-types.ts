@@ -425,6 +425,9 @@ const CONFIG_TYPES: Array<[string, string, string]> = [
   ["prompts-schema", "PromptArgumentConfigSchema", "PromptArgumentConfig"],
   ["prompts-schema", "PromptMessageConfigSchema", "PromptMessageConfig"],
   ["prompts-schema", "PromptConfigSchema", "PromptConfig"],
+  ["approvals-schema", "ApprovalAnnotationsSchema", "ApprovalAnnotationsConfig"],
+  ["approvals-schema", "ApprovalRuleConfigSchema", "ApprovalRuleConfig"],
+  ["approvals-schema", "ApprovalsConfigSchema", "ApprovalsConfig"],
   ["schema", "ConfigSchema", "AgentdConfig"],
 ];
 

@@ -32,7 +32,10 @@ export type {
   RunFinishOk,
   RunFinishFailed,
   RunStatus,
+  AgentApprovals,
 } from "./agent/index.ts";
+// A tool call waiting for a person's decision (docs/approvals.md): the question and the answer.
+export type { ApprovalRequest, ApprovalDecision, ApprovalRule } from "./loop/index.ts";
 export { parseConfig } from "./config/index.ts";
 export type { AgentdConfig } from "./config/index.ts";
 export type { LanguageModel, Usage } from "./model/index.ts";

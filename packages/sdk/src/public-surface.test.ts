@@ -40,12 +40,13 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLimits AgentOptions AgentRunOptions
-    AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig AgentdError LanguageModel
-    LegacyRunEvent LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord Logger McpError
-    ModelFactory RunEvent RunFinish RunFinishFailed RunFinishOk RunResult RunStatus ServeOptions Serving
-    StandardJSONSchemaV1 StandardSchemaV1 StopReason ToolDefinition ToolReturn Usage createAgent
-    createAgentFromConfig createLogger jsonLinesLogger parseConfig tool withLegacyEventNames
+    Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions AgentLimits AgentOptions
+    AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig AgentdError
+    ApprovalDecision ApprovalRequest ApprovalRule LanguageModel LegacyRunEvent LocalErrorCode LocalTool
+    LocalToolResult LocalTools LogLevel LogRecord Logger McpError ModelFactory RunEvent RunFinish RunFinishFailed
+    RunFinishOk RunResult RunStatus ServeOptions Serving StandardJSONSchemaV1 StandardSchemaV1 StopReason
+    ToolDefinition ToolReturn Usage createAgent createAgentFromConfig createLogger jsonLinesLogger parseConfig tool
+    withLegacyEventNames
   `,
   model: `
     AgentdError AssistantPart BODY_LIMITS BackoffPolicy BodyBound CancelTimer FinishReason JsonAction LanguageModel
@@ -112,9 +113,10 @@ const SURFACE: Record<string, string> = {
     ToolHandler ToolOptions VersionNegotiation elicitationPolicy
   `,
   loop: `
-    BudgetWarning GIVE_UP LegacyRunEvent ModelPrices RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
-    RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolMode ToolSet TraceCarrier
-    TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
+    ApprovalAction ApprovalChannel ApprovalDecision ApprovalRequest ApprovalRule BudgetWarning GIVE_UP LegacyRunEvent
+    MatchedRule ModelPrices NeedsApproval RunApprovals RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
+    RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolHints ToolMode ToolSet
+    TraceCarrier TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
   `,
   telemetry: `
     LoadTelemetryOptions LogLevel LogRecord Logger OtelBackend OtelSignals RunOrigin RunTelemetry Telemetry
@@ -139,14 +141,15 @@ const SURFACE: Record<string, string> = {
     SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
-    A2aAgentConfig ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions
+    A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions
     AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
     AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
     ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
     ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish RunFinishFailed
-    RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
-    SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
+    RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS ServeOptions
+    ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec
+    TriggerState TriggerStatus TriggersStarted
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
     limitsFromConfig metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf

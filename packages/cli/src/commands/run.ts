@@ -155,6 +155,7 @@ export const runCommand = defineCommand({
           json,
           stream,
           statusLine: statusLineWanted(quiet),
+          interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
           streamAnswer: process.stdout.isTTY === true,
           graceMs,
           runId: runId || undefined,

@@ -10,6 +10,9 @@
  * `type`), for a failed run too; on a terminal a live status line shows on stderr (status-line.ts). The
  * model is asked for a streamed response only when someone watches it (`--stream` or the status line).
  *
+ * A tool call the `approvals` rules hold is asked in the terminal, or denied with one stderr line when no
+ * person is there (approval-channel.ts).
+ *
  * SIGTERM/SIGINT: one line at once says what happens (the current step finishes) and how to stop now (the
  * signal again). The run may finish within the grace period (its result is printed, and `--json`/`--stream`
  * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
@@ -22,6 +25,7 @@ import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
+import { cliApprovalChannel } from "./approval-channel.ts";
 import { createAnswerStream } from "./answer-stream.ts";
 import { answerFor, formatText } from "./format-result.ts";
 import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
@@ -37,6 +41,8 @@ export interface OnceOptions {
   stream?: boolean;
   /** Show the live status line on stderr (a terminal, no NO_COLOR, no --quiet). */
   statusLine?: boolean;
+  /** A person is at the terminal (stdin and stderr are TTYs): tool calls that need approval are asked there. */
+  interactive?: boolean;
   /** Write the model's text as it streams (stdout is a terminal); ignored with json, stream or an output schema. */
   streamAnswer?: boolean;
   runId?: string;
@@ -101,9 +107,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       ? createAnswerStream((t) => process.stdout.write(answerFor(process.stdout, t)), status)
       : undefined;
   try {
+    const askApproval = cliApprovalChannel({
+      interactive: options.interactive ?? false,
+      writeLine: (line) => (status ? status.printAbove(line) : process.stderr.write(line)),
+      hold: status ? () => status.hold() : undefined,
+    });
     const events = agent.stream(options.instruction, {
       runId,
       trigger: "once",
+      askApproval,
       stream: options.stream === true || status !== undefined || answer !== undefined,
       outputSchema: options.outputSchema,
     });

@@ -142,4 +142,20 @@ describe("the status line on a terminal", () => {
     line.event({ type: "model-start", runId: R, turn: 2, messages: 4 });
     expect(written.length).toBe(count);
   });
+
+  test("steps aside while held (a question is asked) and comes back when released", () => {
+    const written: string[] = [];
+    const line = createStatusLine({ write: (s) => written.push(s), now: () => 0, columns: () => 80, intervalMs: 60_000 });
+    const release = line.hold();
+    expect(written.at(-1)).toBe("\r\x1b[2K");
+    const count = written.length;
+    line.event({ type: "model-start", runId: R, turn: 1, messages: 2 });
+    line.printAbove("a line\n");
+    // Nothing drawn while held; a line printed meanwhile is written as it is.
+    expect(written.slice(count)).toEqual(["a line\n"]);
+    release();
+    release();
+    expect(written.at(-1)).toMatch(/^\r\x1b\[2K. turn 1/);
+    line.close();
+  });
 });

@@ -119,6 +119,8 @@ export interface StatusLine {
   suspend(): void;
   /** Draw the line again after `suspend()`. */
   resume(): void;
+  /** Erase the line and stop redrawing until the returned function is called (a question is asked meanwhile). */
+  hold(): () => void;
   /** Erase the line and stop redrawing. */
   close(): void;
 }
@@ -137,8 +139,9 @@ export function createStatusLine(options: {
   let state = initialStatus(now());
   let closed = false;
   let suspended = false;
+  let held = 0;
   const draw = () => {
-    if (!closed && !suspended) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
+    if (!closed && !suspended && held === 0) options.write(`${CLEAR}${renderStatus(state, now(), columns())}`);
   };
   const timer = setInterval(draw, options.intervalMs ?? 100);
   timer.unref?.();
@@ -149,7 +152,7 @@ export function createStatusLine(options: {
       draw();
     },
     printAbove(text, to = options.write) {
-      if (closed || suspended) return to(text);
+      if (closed || suspended || held > 0) return to(text);
       options.write(CLEAR);
       to(text);
       draw();
@@ -162,6 +165,16 @@ export function createStatusLine(options: {
     resume() {
       suspended = false;
       draw();
+    },
+    hold() {
+      if (held++ === 0 && !closed && !suspended) options.write(CLEAR);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held--;
+        draw();
+      };
     },
     close() {
       if (closed) return;

@@ -20,6 +20,7 @@ export {
   type DrainOptions,
   type AgentStreamOptions,
 } from "./create-agent.ts";
+export type { AgentApprovals } from "./types/agent-options.ts";
 export {
   runStatusOf,
   type AgentStream,

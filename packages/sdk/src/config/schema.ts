@@ -3,9 +3,10 @@
  * `mcpServers` shape (`command`/`args`/`env`/`cwd`, or `url`/`headers`). Unknown top-level keys are
  * rejected so a typo is caught rather than silently ignored. Each config group's schema lives in its own
  * file (`model-schema.ts`, `servers-schema.ts`, `limits-schema.ts`, `triggers-schema.ts`, `serve-schema.ts`,
- * `capabilities-schema.ts`, `durability-schema.ts`, `prompts-schema.ts`); this one joins them.
+ * `capabilities-schema.ts`, `durability-schema.ts`, `prompts-schema.ts`, `approvals-schema.ts`); this one joins them.
  */
 import * as v from "valibot";
+import { ApprovalsConfigSchema } from "./approvals-schema.ts";
 import { CapabilitiesSchema } from "./capabilities-schema.ts";
 import { DurabilitySchema } from "./durability-schema.ts";
 import { LimitsSchema, ScopeSchema } from "./limits-schema.ts";
@@ -32,6 +33,8 @@ export const ConfigSchema = v.strictObject({
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts: v.optional(PromptsConfigSchema),
   durability: v.optional(DurabilitySchema),
+  /** Which tool calls wait for a person's decision (docs/approvals.md). */
+  approvals: v.optional(ApprovalsConfigSchema),
   /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
   telemetry: v.optional(
     v.strictObject({

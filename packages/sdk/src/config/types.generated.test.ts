@@ -13,6 +13,7 @@ import type * as schema_serve_schema from "./serve-schema.ts";
 import type * as schema_capabilities_schema from "./capabilities-schema.ts";
 import type * as schema_durability_schema from "./durability-schema.ts";
 import type * as schema_prompts_schema from "./prompts-schema.ts";
+import type * as schema_approvals_schema from "./approvals-schema.ts";
 import type * as schema_schema from "./schema.ts";
 import type * as declared_types_generated from "./types.generated.ts";
 
@@ -63,6 +64,15 @@ type Checks = {
     v.InferOutput<typeof schema_prompts_schema.PromptMessageConfigSchema>
   >;
   PromptConfig: Same<declared_types_generated.PromptConfig, v.InferOutput<typeof schema_prompts_schema.PromptConfigSchema>>;
+  ApprovalAnnotationsConfig: Same<
+    declared_types_generated.ApprovalAnnotationsConfig,
+    v.InferOutput<typeof schema_approvals_schema.ApprovalAnnotationsSchema>
+  >;
+  ApprovalRuleConfig: Same<
+    declared_types_generated.ApprovalRuleConfig,
+    v.InferOutput<typeof schema_approvals_schema.ApprovalRuleConfigSchema>
+  >;
+  ApprovalsConfig: Same<declared_types_generated.ApprovalsConfig, v.InferOutput<typeof schema_approvals_schema.ApprovalsConfigSchema>>;
   AgentdConfig: Same<declared_types_generated.AgentdConfig, v.InferOutput<typeof schema_schema.ConfigSchema>>;
 };
 /** Every entry must be `true`: a `{ declared, inferred }` pair names a type that differs from its schema. */

@@ -535,6 +535,36 @@ export interface PromptConfig {
   messages?: PromptMessageConfig[] | undefined;
 }
 
+/** The MCP tool annotations a rule may require (hints the server declares; MCP defaults fill those it leaves out). */
+export interface ApprovalAnnotationsConfig {
+  readOnlyHint?: boolean | undefined;
+  destructiveHint?: boolean | undefined;
+  idempotentHint?: boolean | undefined;
+  openWorldHint?: boolean | undefined;
+}
+
+/** One rule: every condition given must hold; the first rule that matches a call decides it. */
+export interface ApprovalRuleConfig {
+  /** Globs over `server/tool` (a local tool: its own name); `*` any run of characters, `?` one. One glob or a list. */
+  tool?: string | string[] | undefined;
+  /** Annotation values the tool must have, e.g. {"readOnlyHint": true}. */
+  annotations?: ApprovalAnnotationsConfig | undefined;
+  /** "ask" a person, "allow" the call, or "deny" it (the model is told `message`). */
+  decision: "ask" | "allow" | "deny";
+  /** With "deny": what the model is told. With "ask": shown to the person asked. */
+  message?: string | undefined;
+}
+
+/** The `approvals` block. */
+export interface ApprovalsConfig {
+  /** In order; the first that matches a call decides. No rule matching: the call is made. */
+  rules?: ApprovalRuleConfig[] | undefined;
+  /** How long one question waits for an answer (default: as long as the run may). */
+  timeout?: number | undefined;
+  /** The decision when `timeout` passes: "deny" (default) or "approve". */
+  onTimeout?: "deny" | "approve" | undefined;
+}
+
 /** The whole `agentd.json` file: the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */
 export interface AgentdConfig {
   $schema?: string | undefined;
@@ -551,6 +581,8 @@ export interface AgentdConfig {
   /** Prompts `agentd serve` offers (prompts/list, prompts/get, completion/complete; agent.run `{ prompt, arguments }`). */
   prompts?: { [key: string]: PromptConfig } | undefined;
   durability?: DurabilityConfig | undefined;
+  /** Which tool calls wait for a person's decision (docs/approvals.md). */
+  approvals?: ApprovalsConfig | undefined;
   /** Where traces are read: `traceUrl` links a run's trace id in the console to the OTLP backend's page (docs/console.md). */
   telemetry?:
     | {

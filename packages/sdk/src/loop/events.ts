@@ -102,6 +102,39 @@ export type RunEvent =
   /** A budget passed 80% of its limit. */
   | ({ type: "budget-warning"; runId: string; message: string } & BudgetWarning)
   | {
+      /** A tool call waits for a person's decision (loop/approvals/): the question, as the approval channel got it. */
+      type: "approval-requested";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName: string;
+      /** The request's id (`apr-…`): its decision names it. */
+      requestId: string;
+      server?: string;
+      tool: string;
+      /** The rule that asked, in one line. */
+      rule: string;
+      /** SHA-256 of the arguments in canonical JSON. */
+      digest: string;
+      /** The arguments, credentials masked (never logged above debug level). */
+      arguments?: Record<string, unknown>;
+    }
+  | {
+      /** The decision on an `approval-requested`: who gave it (`by`: the channel's word, `timeout`, `nobody`), what, why. */
+      type: "approval-decided";
+      runId: string;
+      turn: number;
+      toolCallId: string;
+      name: string;
+      qualifiedName: string;
+      requestId: string;
+      decision: "approve" | "deny" | "always";
+      by: string;
+      reason?: string;
+      waitedMs: number;
+    }
+  | {
       type: "run-end";
       runId: string;
       usage: Usage;
@@ -168,6 +201,8 @@ const LOG: Partial<Record<RunEvent["type"], LogLevel>> = {
   "tool-call-end": "info",
   "tool-call-progress": "info",
   "budget-warning": "warn",
+  "approval-requested": "info",
+  "approval-decided": "info",
   "run-end": "info",
 };
 

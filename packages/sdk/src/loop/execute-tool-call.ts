@@ -2,10 +2,12 @@
  * One tool call, from the model's request to the fenced observation it gets back. Every tool-domain
  * failure — unknown tool, tool outside the scope, arguments that fail the tool's inputSchema, a tool
  * timeout, an `isError` result, a ToolSet that throws — becomes an `isError` outcome for the model to
- * read, never a crash. Only the run's own abort (deadline, caller) ends the run from here.
+ * read, never a crash. Only the run's own abort (deadline, caller) ends the run from here. A call the approval
+ * policy holds waits here for its decision, and a denied one is refused like the others (approvals/).
  */
 import { validateJsonSchema } from "../_internal/json-schema.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
+import type { ApprovalGate } from "./approvals/approval-gate.ts";
 import type { Emit } from "./events.ts";
 import { LOG_PREVIEW_CHARS, maskArguments, preview, summarize } from "./events.ts";
 import { fenceToolOutput } from "./fence.ts";
@@ -30,6 +32,8 @@ export interface ToolRuntime {
   toolTimeoutMs?: number;
   emit: Emit;
   tracer?: RunTracer;
+  /** Consulted before each call is made, when the run has approval rules or a tool that asks (approval-gate.ts). */
+  approvals?: ApprovalGate;
 }
 
 /** A call as the model wrote it. */
@@ -92,6 +96,7 @@ async function outcomeOf(
   qualified: string | undefined,
   trace: TraceCarrier | undefined,
   onprogress: (p: ToolProgress) => void,
+  turn: number,
 ): Promise<ToolCallOutcome> {
   const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
   if (qualified === undefined || !tool) {
@@ -104,6 +109,15 @@ async function outcomeOf(
     return refuse(`invalid arguments for "${qualified}": arguments must be a JSON object`);
   const valid = validateJsonSchema(tool.inputSchema, args);
   if (!valid.valid) return refuse(`invalid arguments for "${qualified}": ${valid.errors.join("; ")}`);
+  // A call that needs a person's decision waits for it here; a denied one never reaches the tool.
+  const denied = await rt.approvals?.check({
+    toolCallId: req.toolCallId,
+    turn,
+    name: req.name,
+    tool,
+    args: args as Record<string, unknown>,
+  });
+  if (denied !== undefined) return refuse(denied);
   try {
     return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace, onprogress), qualified);
   } catch (e) {
@@ -133,7 +147,7 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
   const progress = toolProgressReporter(rt.emit, { runId: rt.runId, turn, toolCallId: req.toolCallId, ...named });
   let outcome: ToolCallOutcome;
   try {
-    outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }), progress.report);
+    outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }), progress.report, turn);
   } finally {
     progress.end();
   }

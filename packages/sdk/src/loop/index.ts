@@ -12,5 +12,16 @@ export type { RunEvent, ToolMode } from "./events.ts";
 export { withLegacyEventNames, type LegacyRunEvent } from "./legacy-events.ts";
 export type { RunTracer, TraceCarrier, TraceSite } from "./trace-context.ts";
 export type { RunScope } from "./scope.ts";
+export type {
+  ApprovalRequest,
+  ApprovalDecision,
+  ApprovalRule,
+  ApprovalChannel,
+  ApprovalAction,
+  MatchedRule,
+  NeedsApproval,
+  RunApprovals,
+  ToolHints,
+} from "./approvals/approval-types.ts";
 export { fenceResourceText, fenceToolOutput } from "./fence.ts";
 export { GIVE_UP, type RunFailureReason } from "./run-failure.ts";

@@ -17,6 +17,8 @@ import { StepInFlight } from "./step-in-flight.ts";
 import { createRunSignal, raceAbort, type RunSignal } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
+import { ApprovalGate, needsGate } from "./approvals/approval-gate.ts";
+import type { RunApprovals } from "./approvals/approval-types.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { createToolNameMap } from "./tool-names.ts";
 import type { RunTracer } from "./trace-context.ts";
@@ -62,6 +64,12 @@ export interface RunLoopOptions {
   resume?: ModelMessage[];
   /** Told the conversation (after the system prompt) each time a turn's tool results are in (native tool calling). */
   onTurn?: (messages: readonly ModelMessage[]) => void;
+  /**
+   * Which calls wait for a person's decision and who is asked (loop/approvals/). Without rules, and without a
+   * tool whose `needsApproval` asks, every call is made as it comes; a call that needs a decision with no
+   * channel to ask is denied.
+   */
+  approvals?: RunApprovals;
 }
 
 /** The result of a run that reached a final answer. */
@@ -233,6 +241,9 @@ function contextInit(options: RunLoopOptions, p: RunParts): RunContextInit {
       toolTimeoutMs: limits.toolTimeoutMs,
       emit: p.emit,
       tracer: options.tracer,
+      approvals: needsGate(options.approvals, p.listed)
+        ? new ApprovalGate(options.approvals ?? {}, runId, p.emit, p.run.signal)
+        : undefined,
     },
     offered,
     outputSchema: options.outputSchema,

@@ -3,6 +3,7 @@
  * clients (qualified names `server/tool`); tests and the supervisor can supply their own.
  */
 import type { Usage } from "../model/language-model.ts";
+import type { NeedsApproval, ToolHints } from "./approvals/approval-types.ts";
 import type { TraceCarrier } from "./trace-context.ts";
 
 /** A tool the loop may offer the model. */
@@ -14,6 +15,10 @@ export interface ToolDescriptor {
   inputSchema: Record<string, unknown>;
   /** JSON Schema of `structuredContent`, when the tool declares one. */
   outputSchema?: Record<string, unknown>;
+  /** The MCP annotations the tool's server declares (hints, not guarantees), for approval rules. */
+  annotations?: ToolHints;
+  /** A local tool's own demand for a person's approval before each call (`tool({ needsApproval })`). */
+  needsApproval?: NeedsApproval;
 }
 
 /** Per-call context. */

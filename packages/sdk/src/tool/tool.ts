@@ -19,6 +19,7 @@
  */
 import { AgentdError } from "../wire/errors.ts";
 import type { ToolCallContext, ToolDescriptor } from "../loop/tools.ts";
+import type { NeedsApproval } from "../loop/approvals/approval-types.ts";
 import { formatIssues, isStandardSchema, type StandardSchemaV1, standardJsonSchema } from "./standard-schema.ts";
 
 /**
@@ -47,6 +48,14 @@ export interface ToolDefinition<P extends StandardSchemaV1, O extends StandardSc
   outputJsonSchema?: Record<string, unknown>;
   /** Also offer the tool on the agent's served MCP endpoints (`agent.serve()`, `agentd serve`). Default false. */
   serve?: boolean;
+  /**
+   * Ask a person before each call (docs/approvals.md): `true` for every call, or a function of the validated
+   * arguments saying whether this one needs it. A call nobody approves is not made; the model reads the denial.
+   * An `allow` rule in `approvals` does not waive it; a `deny` rule still denies.
+   */
+  needsApproval?:
+    | boolean
+    | ((input: StandardSchemaV1.InferOutput<P>, context: { runId: string; toolCallId: string }) => boolean | Promise<boolean>);
   /**
    * Run the tool. `input` is the validated arguments. Return a string (the text the model reads) or any
    * JSON value (sent as JSON); with `outputSchema`, the structured result. Throw to report a failure.
@@ -182,4 +191,15 @@ export const describeLocalTool = (name: string, t: LocalTool): ToolDescriptor =>
   description: t.description,
   inputSchema: t.inputSchema,
   outputSchema: t.outputSchema,
+  ...(t.definition.needsApproval ? { needsApproval: needsApprovalOf(t) } : {}),
 });
+
+/** The tool's `needsApproval` over raw arguments: a function sees them validated; arguments that fail validation are never run, so they need no approval. */
+function needsApprovalOf(t: LocalTool): NeedsApproval {
+  const own = t.definition.needsApproval;
+  if (typeof own !== "function") return own === true;
+  return async (args, context) => {
+    const checked = await t.definition.parameters["~standard"].validate(args);
+    return checked.issues ? false : own(checked.value, context);
+  };
+}

@@ -22,7 +22,7 @@ import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
 import { triggerSpecsFromConfig } from "../../triggers/runner/trigger-specs.ts";
-import type { AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
+import type { AgentApprovals, AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import type { AgentTriggerOptions } from "../live/configured-triggers.ts";
 import { supervisorFromConfig } from "./subagents-from-config.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
@@ -93,6 +93,8 @@ export interface AgentFromConfigOptions {
   subagentCommand?: ChildCommand;
   /** Tools defined in code (`tool()`), offered beside the configured MCP servers' (docs/tools.md). */
   tools?: LocalTools;
+  /** Who decides in code the calls the config's `approvals` rules hold (docs/approvals.md); absent: a run's own channel, else denied. */
+  onApproval?: AgentApprovals["onAsk"];
   /**
    * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
    * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
@@ -192,6 +194,13 @@ function rootsFromConfig(config: AgentdConfig): Root[] {
 export const configNamesModel = (config: AgentdConfig): boolean =>
   Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
 
+/** The config's `approvals` block as the agent takes it (durations already in milliseconds). */
+function approvalsFromConfig(config: AgentdConfig, onAsk: AgentApprovals["onAsk"]): AgentApprovals | undefined {
+  const a = config.approvals;
+  if (!a && !onAsk) return undefined;
+  return { rules: a?.rules, timeoutMs: a?.timeout, onTimeout: a?.onTimeout, onAsk };
+}
+
 /** The {@link AgentOptions} a configuration describes, group by group: see the module header. */
 export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions = {}): AgentOptions {
   const logger = options.logger ?? nullLogger;
@@ -210,6 +219,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     limits: { ...limits, mcpTimeoutMs: config.limits?.mcpTimeout, mcpMaxTotalTimeoutMs: config.limits?.mcpMaxTotalTimeout },
     prices: config.model?.prices,
     scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
+    approvals: approvalsFromConfig(config, options.onApproval),
     capabilities: agentCapabilitiesFrom(config, model, options, logger),
     triggers: triggers.specs.length ? triggers : undefined,
     serve: {

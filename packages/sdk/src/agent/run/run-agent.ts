@@ -6,6 +6,8 @@
  * id; then the agentic loop under the live settings, its events fanned out to listeners, telemetry and
  * the served run history. When it ends, what was its ends with it.
  */
+import type { RunApprovals } from "../../loop/approvals/approval-types.ts";
+import { runApprovals } from "../tools/run-approvals.ts";
 import type { Logger } from "../../log.ts";
 import type { ModelPrices, RunLimits } from "../../loop/budget.ts";
 import type { RunEvent } from "../../loop/events.ts";
@@ -98,7 +100,7 @@ export function createRun(options: AgentOptions, parts: RunParts): (input: strin
     run.conversation = keep ? options.durability?.checkpoint?.conversations?.open(run.id) : undefined;
     let outcome = outcomeOf(undefined);
     try {
-      const result = await runOnce(options.model, run, input, runOptions, parts);
+      const result = await runOnce(options.model, run, input, runOptions, parts, runApprovals(options.approvals, runOptions.askApproval));
       outcome = { status: "ok" };
       return result;
     } catch (e) {
@@ -121,6 +123,7 @@ async function runOnce(
   input: string,
   runOptions: AgentRunOptions,
   parts: RunParts,
+  approvals: RunApprovals | undefined,
 ): Promise<RunResult> {
   const { toolSet, logger } = parts;
   // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
@@ -177,6 +180,8 @@ async function runOnce(
       resume,
       // The saved conversation goes to the store: without the secrets (the model saw them already).
       onTurn: conversation ? (messages) => void conversation.save(maskSecrets(messages)) : undefined,
+      // Which calls wait for a person's decision, and who is asked (docs/approvals.md).
+      approvals,
     });
     const sampling = run.sampling.report();
     // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.

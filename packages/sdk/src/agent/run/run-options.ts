@@ -3,6 +3,7 @@
  * drain's options: kept with the runs, below the rooms that build on them (live/, serving/) and the front
  * door's `Agent` interface (agent-types.ts re-exports them).
  */
+import type { AskApproval } from "../tools/run-approvals.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import type { TraceCarrier } from "../../loop/trace-context.ts";
@@ -41,6 +42,11 @@ export interface AgentRunOptions {
   askOperator?: OperatorAsk;
   /** Who completes a remote MCP server's authorization the run lacks (the A2A task's client); without it the call fails. */
   askAuthorization?: AuthorizationAsk;
+  /**
+   * Who decides this run's tool calls that need a person's approval (docs/approvals.md), before the
+   * agent's `approvals.onAsk`: `agentd run`'s terminal question, say.
+   */
+  askApproval?: AskApproval;
   /**
    * Save this run's conversation after each tool turn and resume a re-run of the same run id from it (a served
    * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.

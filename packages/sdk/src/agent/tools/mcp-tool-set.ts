@@ -4,6 +4,7 @@
  */
 import type { Logger } from "../../log.ts";
 import type { ToolCallContext, ToolCallOutcome, ToolDescriptor, ToolSet } from "../../loop/tools.ts";
+import type { ToolHints } from "../../loop/approvals/approval-types.ts";
 import type { CallToolOptions } from "../../mcp/client/client.ts";
 import type { CallToolResult, Tool } from "../../wire/index.ts";
 import { McpError } from "../../wire/errors.ts";
@@ -18,6 +19,15 @@ import type { ToolFilter } from "./server-tool-filter.ts";
 export function splitQualified(name: string): { server: string; tool: string } | undefined {
   const i = name.indexOf("/");
   return i > 0 ? { server: name.slice(0, i), tool: name.slice(i + 1) } : undefined;
+}
+
+/** The behaviour hints of a tool's annotations (what approval rules match on), when it declares any. */
+function hintsOf(a: Tool["annotations"]): ToolHints | undefined {
+  if (!a) return undefined;
+  const hints: ToolHints = {};
+  for (const k of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+    if (typeof a[k] === "boolean") hints[k] = a[k];
+  return Object.keys(hints).length ? hints : undefined;
 }
 
 /** What the tool set needs of a client: `McpClient` and `ManagedMcpClient` both fit. */
@@ -86,6 +96,7 @@ export class McpToolSet implements ToolSet {
       description: t.description || undefined,
       inputSchema: t.inputSchema as Record<string, unknown>,
       outputSchema: t.outputSchema as Record<string, unknown> | undefined,
+      annotations: hintsOf(t.annotations),
     }));
   }
 

@@ -2,6 +2,7 @@
  * What `createAgent` takes: the model, the MCP servers and tools it offers, and the groups its
  * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
  */
+import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from "../../loop/approvals/approval-types.ts";
 import type { A2aAgentConfig } from "../../a2a/client/tool-set.ts";
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
 import type { McpServerConfig } from "../../config/types.generated.ts";
@@ -64,6 +65,11 @@ export interface AgentOptions {
   prices?: ModelPrices;
   /** Allow-list of `server/tool` globs. */
   scope?: RunScope;
+  /**
+   * Which tool calls wait for a person's decision, and who decides in code (docs/approvals.md). Absent:
+   * every call is made, as before; a tool made with `needsApproval` is then denied (nobody to ask).
+   */
+  approvals?: AgentApprovals;
   /** The protocol switches (the config's `capabilities`); everything absent is off. */
   capabilities?: AgentCapabilities;
   /**
@@ -160,4 +166,18 @@ export interface AgentDurability {
    * `tokenStoreFromConfig`).
    */
   oauthTokens?: TokenStore & { close?(): Promise<void> };
+}
+
+/** {@link AgentOptions.approvals}: which calls wait for a decision, who decides in code, how long a question waits. */
+export interface AgentApprovals {
+  /** In order; the first that matches a call decides (`ask`, `allow`, `deny`). None: every call is made. */
+  rules?: readonly ApprovalRule[];
+  /** Decides in code when the run has no channel of its own. Return `{ decision: "approve" | "deny" | "always" }`. */
+  onAsk?: (request: ApprovalRequest, signal: AbortSignal) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** How long one question waits (default: as long as the run may). */
+  timeoutMs?: number;
+  /** The decision when `timeoutMs` passes (default deny). */
+  onTimeout?: "deny" | "approve";
+  /** Where a person could answer, told with a denial when nobody could be asked (the CLI names its terminal). */
+  unansweredHint?: string;
 }
