@@ -22,6 +22,8 @@ export {
   isAlreadyDone,
   ALREADY_DONE,
   runStatusOf,
+  conversationsFromConfig,
+  DocumentConversationStore,
 } from "./agent/index.ts";
 export type {
   Agent,
@@ -51,6 +53,12 @@ export type {
   HttpServeSettings,
   AgentTriggerOptions,
   SubagentChildOptions,
+  AgentConversations,
+  Conversation,
+  ConversationRef,
+  ConversationStore,
+  ConversationSummary,
+  ConversationOptions,
 } from "./agent/index.ts";
 
 // ── Runs: results, events, budgets, scope, tools ──

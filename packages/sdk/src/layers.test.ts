@@ -66,6 +66,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
     ...AGENT_LOWER,
     "agent/checkpoint",
     "agent/connections",
+    "agent/conversations",
     "agent/from-config",
     "agent/live",
     "agent/run",
@@ -78,10 +79,20 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "agent/console": [...AGENT_LOWER],
   "agent/connections": [...AGENT_LOWER, "agent", "agent/sampling"],
   "agent/tools": [...AGENT_LOWER, "agent", "agent/connections", "agent/sampling"],
-  "agent/run": [...AGENT_LOWER, "agent", "agent/connections", "agent/live", "agent/serving", "agent/tools"],
+  "agent/conversations": [...AGENT_LOWER],
+  "agent/run": [...AGENT_LOWER, "agent", "agent/connections", "agent/conversations", "agent/live", "agent/serving", "agent/tools"],
   "agent/live": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/serving"],
   "agent/serving": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/console", "agent/from-config", "agent/live", "agent/sampling"],
-  "agent/from-config": [...AGENT_LOWER, "agent", "agent/checkpoint", "agent/connections", "agent/live", "agent/sampling", "agent/serving"],
+  "agent/from-config": [
+    ...AGENT_LOWER,
+    "agent",
+    "agent/checkpoint",
+    "agent/connections",
+    "agent/conversations",
+    "agent/live",
+    "agent/sampling",
+    "agent/serving",
+  ],
 };
 
 /** Which `@agentd/*` entry points each package's production code may import. */

@@ -40,27 +40,29 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions AgentLifecycleStatus AgentLimits
-    AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions
-    AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions CapabilityConfig
-    Concurrency ConfigOverrides CronEngine CronSpec DEFAULT_CONFIG_FILE DrainOptions ErrorCode FileJobStore
-    FinishReason GIVE_UP HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec JobStore
-    LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord
-    Logger ManagedMcpClient McpClient McpClientOptions McpError McpServer McpServerConfig McpServerOptions
-    MemoryJobStore MemoryTransport ModelConfig ModelDialectName ModelFactory ModelMessage ModelPrices ModelRequest
-    ModelResponse ModelSettings ModelStreamPart OtelBackend OtelSignals RUN_ID_META_KEY ReconnectPolicy
-    ReloadReport RequestOptions ResolvedConfig RunEvent RunFailureReason RunFinish RunFinishFailed RunFinishOk
-    RunLimits RunOrigin RunOutcome RunResult RunScope RunStatus RunTelemetry ServeOptions Serving
-    StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport StdioServerTransport StopReason
-    StreamableHttpClientOptions StreamableHttpClientTransport StreamableHttpServer StreamableHttpServerOptions
-    SubagentChildOptions SubscriptionSpec Supervisor SupervisorOptions Telemetry ToolCallContext ToolCallOutcome
-    ToolDefinition ToolDescriptor ToolMode ToolReturn ToolSet Transport TriggerPlan TriggerRunData TriggerSpec
-    TriggerState TriggerStatus TriggersStarted Usage capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer createAgent createAgentFromConfig createLogger createStreamableHttpServer cronTriggerId
-    durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger loadTelemetry
-    memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig parseDuration
-    parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets subscriptionTriggerId tool
-    triggerSpecsFromConfig validateTriggerSpec
+    ALREADY_DONE Agent AgentCapabilities AgentConversations AgentDurability AgentFromConfigOptions
+    AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
+    AgentStreamOptions AgentTriggerOptions AgentTriggers AgentdConfig AgentdError BudgetWarning CallToolOptions
+    CapabilityConfig Concurrency ConfigOverrides Conversation ConversationOptions ConversationRef
+    ConversationStore ConversationSummary CronEngine CronSpec DEFAULT_CONFIG_FILE DocumentConversationStore
+    DrainOptions ErrorCode FileJobStore FinishReason GIVE_UP HttpServeOptions HttpServeSettings
+    INTERVAL_TRIGGER_ID IntervalSpec JobStore LanguageModel LoadTelemetryOptions LocalErrorCode LocalTool
+    LocalToolResult LocalTools LogLevel LogRecord Logger ManagedMcpClient McpClient McpClientOptions McpError
+    McpServer McpServerConfig McpServerOptions MemoryJobStore MemoryTransport ModelConfig ModelDialectName
+    ModelFactory ModelMessage ModelPrices ModelRequest ModelResponse ModelSettings ModelStreamPart OtelBackend
+    OtelSignals RUN_ID_META_KEY ReconnectPolicy ReloadReport RequestOptions ResolvedConfig RunEvent
+    RunFailureReason RunFinish RunFinishFailed RunFinishOk RunLimits RunOrigin RunOutcome RunResult RunScope
+    RunStatus RunTelemetry ServeOptions Serving StandardJSONSchemaV1 StandardSchemaV1 StdioChildTransport
+    StdioServerTransport StopReason StreamableHttpClientOptions StreamableHttpClientTransport
+    StreamableHttpServer StreamableHttpServerOptions SubagentChildOptions SubscriptionSpec Supervisor
+    SupervisorOptions Telemetry ToolCallContext ToolCallOutcome ToolDefinition ToolDescriptor ToolMode
+    ToolReturn ToolSet Transport TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus
+    TriggersStarted Usage capabilitiesFromConfig checkCronEngine connectManagedServer connectServer
+    conversationsFromConfig createAgent createAgentFromConfig createLogger createStreamableHttpServer
+    cronTriggerId durationProblem formatDuration httpServeOptionsFromConfig isAlreadyDone jsonLinesLogger
+    loadTelemetry memoryLogger metricsServeOptionsFromConfig modelFromConfig newRunId nullLogger parseConfig
+    parseDuration parseListen readConfigFile resolveConfig runStatusOf runSubagentChild scrubSecrets
+    subscriptionTriggerId tool triggerSpecsFromConfig validateTriggerSpec
   `,
   model: `
     AgentdError AssistantPart BackoffPolicy CancelTimer FinishReason JsonAction LanguageModel LocalErrorCode
@@ -149,19 +151,23 @@ const SURFACE: Record<string, string> = {
     SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
-    A2aAgentConfig ALREADY_DONE Agent AgentCapabilities AgentDurability AgentFromConfigOptions
-    AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
-    AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
-    ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
-    IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport RunFinish RunFinishFailed
-    RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions ServeSettings Serving SubagentChildOptions
-    SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus TriggersStarted
+    A2aAgentConfig ALREADY_DONE Agent AgentCapabilities AgentConversations AgentDurability
+    AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions
+    AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
+    ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions
+    ConversationRef ConversationStore ConversationSummary CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS
+    DEFAULT_MAX_TOKENS DocumentConversationStore DocumentStore DrainOptions HttpServeOptions HttpServeSettings
+    INTERVAL_TRIGGER_ID IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings
+    ModelDialectName ModelFactory ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan
+    ReloadReport RunFinish RunFinishFailed RunFinishOk RunStatus SUBAGENT_INSTRUCTIONS ServeOptions
+    ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
+    TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
-    limitsFromConfig metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf
+    connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId
+    httpServeOptionsFromConfig isAlreadyDone limitsFromConfig localConversationsDir
+    metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf
     runSubagentChild serveOptionsFromConfig subscriptionTriggerId supervisorFromConfig tokenStoreFromConfig
-    triggerSpecsFromConfig validateTriggerSpec
+    triggerSpecsFromConfig trimConversation validateTriggerSpec
   `,
   config: `
     AgentdConfig ApiKeyChoice CapabilitiesConfig ConfigOverrides DEFAULT_CONFIG_FILE DIALECT_API_KEY_VARIABLES

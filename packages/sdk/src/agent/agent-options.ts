@@ -21,6 +21,7 @@ import type { Telemetry } from "../telemetry/types.ts";
 import type { LocalTools } from "../tool/local-tool-set.ts";
 import type { TokenStore } from "../transport/http-client/index.ts";
 import type { AgentCheckpoint } from "./checkpoint/agent-checkpoint.ts";
+import type { ConversationOptions } from "./conversations/conversation-run.ts";
 import type { ReloadPlan } from "./live/reload.ts";
 import type { SamplingPolicy } from "./sampling/sampling-handler.ts";
 import type { AgentTriggerOptions } from "./live/configured-triggers.ts";
@@ -75,6 +76,11 @@ export interface AgentOptions {
   triggers?: AgentTriggerOptions;
   /** What served endpoints say and keep (the config's `serve`); where to serve is `serve()`'s argument. */
   serve?: AgentServeOptions;
+  /**
+   * Where conversations are kept and how they are bounded (docs/conversations.md). Default: the local state
+   * directory (`$XDG_STATE_HOME/agentd/conversations`), owner `local`, the documented bounds.
+   */
+  conversations?: ConversationOptions;
   /** Durable state across restarts and replicas (the config's `durability`; docs/durability.md). */
   durability?: AgentDurability;
   /** Where `reload()` reads the settings again (`createAgentFromConfig` with `reloadConfig` sets it). */

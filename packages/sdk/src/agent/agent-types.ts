@@ -14,6 +14,8 @@ import type { Supervisor } from "../supervisor/supervisor.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 import type { TriggerStatus } from "../triggers/runner/trigger-status.ts";
 import type { AgentStream } from "./run/agent-stream.ts";
+import type { AgentConversations } from "./conversations/agent-conversations.ts";
+import type { ConversationRef } from "./conversations/conversation.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
 import type { SamplingReport } from "./sampling/sampling-ledger.ts";
 import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
@@ -52,6 +54,14 @@ export interface AgentRunOptions {
    * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.
    */
   resumeConversation?: boolean;
+  /**
+   * Continue a conversation (docs/conversations.md): an id or name (created when the owner has none), a
+   * `Conversation` read before, `{ id }` (must exist), `{ new: true }` or `{ newest: true }`. Its earlier
+   * messages go to the model before `input`; this run's turns are saved to it; `result.conversationId` names it.
+   */
+  conversation?: ConversationRef;
+  /** Who owns the conversation (default: the agent's `conversations.principal`, else `local`). */
+  principal?: string;
 }
 
 /** Options of {@link Agent.stream}: a run's options, and how many events may wait for the consumer. */
@@ -144,6 +154,8 @@ export interface Agent {
   onReload(listener: (report: ReloadReport, plan: ReloadPlan) => void): () => void;
   /** Where the agent stands. */
   status(): AgentLifecycleStatus;
+  /** The owner's conversations: list, read, delete (docs/conversations.md). */
+  readonly conversations: AgentConversations;
   /** Close every endpoint, trigger, subagent and MCP connection (children are stopped). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;

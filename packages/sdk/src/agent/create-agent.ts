@@ -34,6 +34,7 @@ import { agentTools } from "./tools/agent-tools.ts";
 import type { Agent } from "./agent-types.ts";
 import { liveTriggers } from "./live/live-triggers.ts";
 import { createRun, newRunId } from "./run/run-agent.ts";
+import { ConversationsOf } from "./conversations/agent-conversations.ts";
 
 export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./agent-options.ts";
 export type { Agent, AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./agent-types.ts";
@@ -90,7 +91,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     logger,
   });
+  const conversations = new ConversationsOf(options.conversations);
   const run = createRun(options, {
+    conversations,
     lifecycle,
     connect,
     toolSet: tools.toolSet,
@@ -130,6 +133,7 @@ export function createAgent(options: AgentOptions): Agent {
   const noTriggers = () => new AgentdError("E_USAGE", "no trigger is configured: there is nothing to pause or resume");
   const agent: Agent = {
     clients,
+    conversations: conversations.api(),
     connect,
     run,
     stream(input, streamOptions = {}) {

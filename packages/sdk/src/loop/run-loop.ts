@@ -61,6 +61,16 @@ export interface RunLoopOptions {
   resume?: ModelMessage[];
   /** Told the conversation (after the system prompt) each time a turn's tool results are in (native tool calling). */
   onTurn?: (messages: readonly ModelMessage[]) => void;
+  /**
+   * Earlier exchanges of a conversation this run continues (user, assistant and tool messages, no system
+   * prompt): sent before `input`, so the model sees them. Not used when `resume` is.
+   */
+  history?: readonly ModelMessage[];
+  /**
+   * Told the conversation (after the system prompt, `history` included) after each turn whose tool results
+   * are in and once more with the final answer — what a continued conversation saves.
+   */
+  onMessages?: (messages: readonly ModelMessage[]) => void;
 }
 
 /** The result of a run that reached a final answer. */
@@ -77,6 +87,8 @@ export interface RunResult {
    * model: already part of `usage`, reported apart here (set by the agent, absent when there were none).
    */
   sampling?: { requests: number; usage: Usage };
+  /** The conversation this run continued or started (set by the agent, absent for a run without one). */
+  conversationId?: string;
 }
 
 const textOf = (content: Array<{ type: string; text?: string }>): string =>
@@ -198,9 +210,12 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
     const messages: ModelMessage[] = [
       { role: "system", content: system },
-      ...(resumed ?? [{ role: "user" as const, content: options.input }]),
+      ...(resumed ?? [...(options.history ?? []), { role: "user" as const, content: options.input }]),
     ];
-    const answer = mode === "native" ? await runNativeLoop(ctx, messages, options.onTurn) : await runJsonActionLoop(ctx, messages);
+    const { onTurn, onMessages } = options;
+    const turned = onTurn || onMessages ? (m: readonly ModelMessage[]) => (onTurn?.(m), onMessages?.(m)) : undefined;
+    const answer = mode === "native" ? await runNativeLoop(ctx, messages, turned) : await runJsonActionLoop(ctx, messages);
+    onMessages?.(messages.slice(1));
     end("final");
     return {
       text: answer.text,

@@ -22,6 +22,7 @@ import type { Agent } from "../agent-types.ts";
 import type { LiveConfig } from "../live/live-config.ts";
 import type { McpToolSet } from "../tools/mcp-tool-set.ts";
 import type { SelfHost } from "../serving/serve-agent.ts";
+import type { ConversationsOf, RunConversation } from "../conversations/agent-conversations.ts";
 
 /** A fresh run id. */
 export const newRunId = (): string => `run-${crypto.randomUUID()}`;
@@ -39,6 +40,8 @@ export interface RunParts {
   listeners: ReadonlySet<(event: RunEvent) => void>;
   telemetry: () => Promise<Telemetry | undefined>;
   host: () => SelfHost | undefined;
+  /** The agent's conversations: a run naming one (`conversation`) continues it. */
+  conversations: ConversationsOf;
   logger: Logger;
 }
 
@@ -75,7 +78,11 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
     // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
     const waiting = ask ? createRunSignal(runOptions.limits?.deadlineMs ?? settings.limits?.deadlineMs, controller.signal) : undefined;
     const askSignal = waiting?.signal ?? controller.signal;
+    let thread: RunConversation | undefined;
     try {
+      // A conversation this run continues: loaded (and cut to its bound) before, saved after each turn.
+      if (runOptions.conversation !== undefined)
+        thread = await parts.conversations.forRun(runOptions.conversation, { runId, input, principal: runOptions.principal, logger });
       await (ask ? withAuthorization(connect, ask, askSignal) : connect());
       // Only native tool calling resumes (the JSON-action mode's turns are not saved).
       const resume = model.supportsTools ? await conversations?.load(runId) : undefined;
@@ -94,6 +101,7 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         const e: RunEvent = traceparent && event.type === "model-request" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
         // A triggered run's events fill its record in the served run history (a no-op for other runs).
         if (runOptions.trigger || runOptions.triggerEvent) parts.host()?.registry.observe(runId, e);
+        thread?.observe(e);
         for (const l of listeners) l(e);
         runOptions.onEvent?.(e);
       };
@@ -121,14 +129,20 @@ export function createRun(options: AgentOptions, parts: RunParts): Agent["run"] 
         tracer: recorder,
         resume,
         onTurn: conversations ? (messages: readonly ModelMessage[]) => void conversations.save(runId, messages) : undefined,
+        history: thread?.history,
+        onMessages: thread?.onMessages,
       });
+      // A failed save was logged (conversation.save-failed); the run's answer still stands.
+      await thread?.close().catch(() => {});
       const sampling = ledger?.takeRun(runId);
-      return sampling ? { ...result, sampling } : result;
+      const tagged = thread ? { ...result, conversationId: thread.id } : result;
+      return sampling ? { ...tagged, sampling } : tagged;
     } catch (e) {
       // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
       aborted = AgentdError.isInstance(e) && e.code === "E_ABORTED";
       throw e;
     } finally {
+      await thread?.close().catch(() => {});
       if (conversations && !aborted) await conversations.end(runId);
       ledger?.takeRun(runId);
       if (runOptions.trigger) tags.untag(runId);

@@ -1,0 +1,41 @@
+/**
+ * Where a configured agent keeps its conversations: in `durability.store` when one is configured (a
+ * directory or Redis behind an MCP store: every replica sees the same conversations), else in the local
+ * state directory (`$XDG_STATE_HOME/agentd/conversations`, else `~/.local/state/agentd/conversations`).
+ * `agentd conversations` and `agentd run --continue` read them through this one function, so the CLI and
+ * the agent agree on where they are.
+ */
+import type { AgentdConfig } from "../../config/types.ts";
+import type { Logger } from "../../log.ts";
+import type { ConversationOptions } from "../conversations/conversation-run.ts";
+import { DocumentConversationStore } from "../conversations/document-conversations.ts";
+import { LocalDocuments, localConversationsDir } from "../conversations/local-documents.ts";
+import { storeConnection } from "./durable-store.ts";
+
+/** The conversations of `config`, owned by `principal`, started under `scope` (see the module header). */
+export function conversationsFromConfig(
+  config: AgentdConfig,
+  logger: Logger,
+  settings: { principal?: string; scope?: string; env?: Record<string, string | undefined> } = {},
+): ConversationOptions & { where: string; close(): Promise<void> } {
+  const entry = config.durability?.store;
+  if (entry) {
+    const connection = storeConnection("conversations-store", entry, logger);
+    return {
+      store: new DocumentConversationStore(() => connection.store()),
+      principal: settings.principal,
+      scope: settings.scope,
+      where: "the configured store (durability.store)",
+      close: () => connection.close(),
+    };
+  }
+  const dir = localConversationsDir(settings.env);
+  const local = new LocalDocuments(dir);
+  return {
+    store: new DocumentConversationStore(async () => local),
+    principal: settings.principal,
+    scope: settings.scope,
+    where: dir,
+    close: async () => {},
+  };
+}
