@@ -21,10 +21,13 @@ import {
   runStatusOf,
   scrubSecrets,
   type Logger,
+  type ConversationRef,
+  conversationsFromConfig,
   type ResolvedConfig,
   type RunFinish,
 } from "@agentd/sdk";
 import { agentOptions } from "../agent-options.ts";
+import { conversationScope } from "./conversation-flags.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatText } from "./format-result.ts";
@@ -44,6 +47,8 @@ export interface OnceOptions {
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
+  /** The conversation to continue (`--continue`, `--resume`, `--conversation`). */
+  conversation?: ConversationRef;
 }
 
 /** Errors whose JSON envelope is already on stdout (the caller must not print another). */
@@ -81,7 +86,13 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   };
   let agent: ReturnType<typeof createAgentFromConfig>;
   try {
-    agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true }));
+    agent = createAgentFromConfig(
+      resolved.config,
+      agentOptions(resolved, logger, {
+        requireModel: true,
+        conversations: conversationsFromConfig(resolved.config, logger, { scope: conversationScope(resolved) }),
+      }),
+    );
   } catch (e) {
     status?.close();
     if (options.json || options.stream) {
@@ -103,6 +114,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       trigger: "once",
       stream: options.stream === true || status !== undefined,
       outputSchema: options.outputSchema,
+      conversation: options.conversation,
     });
     let finish: RunFinish | undefined;
     for await (const e of events) {
@@ -130,6 +142,11 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       if (options.stream) out(`${JSON.stringify({ ...finish, exitCode })}\n`);
       else if (options.json) out(`${JSON.stringify({ ...envelope, exitCode })}\n`);
       else if (finish.status === "ok") out(formatText(finish));
+      // In text, where to go on from: on stderr, so stdout stays the answer alone.
+      if (!options.json && !options.stream && finish.status === "ok" && finish.conversationId)
+        process.stderr.write(
+          `conversation ${finish.conversationId}: go on with agentd run --continue (or --resume ${finish.conversationId})\n`,
+        );
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     }
     if (error !== undefined) {

@@ -86,6 +86,7 @@ export function createAgent(options: AgentOptions): Agent {
       await connected.connections.close();
       await durability?.oauthTokens?.close?.().catch((e: unknown) => logger.warn("oauth.token-store-close-failed", { error: String(e) }));
       await durability?.servedRuns?.close?.().catch(() => {});
+      await conversations.close().catch(() => {});
       // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
       if (options.telemetry === "env") await (await telemetry)?.shutdown().catch(() => {});
     },

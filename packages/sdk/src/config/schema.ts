@@ -561,6 +561,21 @@ export const DurabilitySchema = v.strictObject({
       ),
     }),
   ),
+  /** Conversations that continue (`agentd run --continue`, `agent.run({ conversation })`): where they are kept and their bounds (docs/conversations.md). */
+  conversations: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.store, else the local state directory). */
+      store: v.optional(McpServerConfigSchema),
+      /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
+      maxTokens: v.optional(positiveInt),
+      /** JSON bytes one conversation may take as stored (default 1048576). */
+      maxBytes: v.optional(v.pipe(v.number(), v.integer("a whole number"), v.minValue(1024, "at least 1024"))),
+      /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */
+      maxConversations: v.optional(positiveInt),
+      /** How long a conversation not continued is kept (default 30d). */
+      retention: v.optional(duration),
+    }),
+  ),
   /** Served runs (`agent.run`, A2A `SendMessage`) with the same run id run once across replicas (on whenever `store` is set). */
   servedRuns: v.optional(
     v.strictObject({

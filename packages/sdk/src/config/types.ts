@@ -474,6 +474,21 @@ export interface DurabilityConfig {
         identity?: string | undefined;
       }
     | undefined;
+  /** Conversations that continue (`agentd run --continue`, `agent.run({ conversation })`): where they are kept and their bounds (docs/conversations.md). */
+  conversations?:
+    | {
+        /** The store, as an MCP server entry (default: durability.store, else the local state directory). */
+        store?: McpServerConfig | undefined;
+        /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
+        maxTokens?: number | undefined;
+        /** JSON bytes one conversation may take as stored (default 1048576). */
+        maxBytes?: number | undefined;
+        /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */
+        maxConversations?: number | undefined;
+        /** How long a conversation not continued is kept (default 30d). */
+        retention?: number | undefined;
+      }
+    | undefined;
   /** Served runs (`agent.run`, A2A `SendMessage`) with the same run id run once across replicas (on whenever `store` is set). */
   servedRuns?:
     | {

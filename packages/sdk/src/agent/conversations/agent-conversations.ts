@@ -52,6 +52,11 @@ export class ConversationsOf {
     return this.settings;
   }
 
+  /** Release the store (the agent closes). */
+  async close(): Promise<void> {
+    await this.configured?.close?.();
+  }
+
   /** The `agent.conversations` API. */
   api(): AgentConversations {
     const owner = (o?: OwnerOptions) => o?.principal ?? this.options.principal ?? LOCAL_PRINCIPAL;

@@ -38,6 +38,8 @@ export interface ConversationOptions {
   /** Where conversations are started (the CLI: the config file), for `{ newest: true }`. */
   scope?: string;
   now?: () => number;
+  /** Release the store's connection (called when the agent closes). */
+  close?(): Promise<void>;
 }
 
 /** The default token bound of a conversation. */
