@@ -95,7 +95,7 @@ async function measure(documents: DocumentStore, turns: number, samples: number)
 
 async function overStore(args: string[], turns: number, samples: number): Promise<ConversationFigures> {
   const mcp = new McpClient({ name: "conversations-bench", version: "0" });
-  await mcp.connect(new StdioChildTransport({ command: process.execPath, args: [ENTRY, ...args] }));
+  await mcp.connect(new StdioChildTransport({ name: "store", command: process.execPath, args: [ENTRY, ...args] }));
   try {
     return await measure(new StoreClient(mcp), turns, samples);
   } finally {
