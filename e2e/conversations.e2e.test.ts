@@ -133,4 +133,38 @@ describe("agentd run --continue", () => {
     expect(shown.dropped % 4).toBe(0);
     expect(shown.dropped).toBeGreaterThan(0);
   });
+
+  test("an interval trigger naming a conversation: the second firing sends the first firing's answer", async () => {
+    ws = new CliWorkspace();
+    let firing = 0;
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [() => ({ text: `firing ${++firing} done` })],
+    });
+    const config = ws.writeConfig({});
+    const env = envFor(gateway, "openai");
+    const run = await ws.run(
+      ["run", "--config", config, "--interval", "0", "--max-runs", "2", "--conversation", "nightly", "--json", "Check the queue"],
+      {
+        env,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(gateway.requests).toHaveLength(2);
+    expect(gateway.requests[0]!.messages.map((m) => m.text)).toEqual([expect.any(String), "Check the queue"]);
+    expect(gateway.requests[1]!.messages.slice(1).map((m) => m.text)).toEqual(["Check the queue", "firing 1 done", "Check the queue"]);
+    const shown = JSON.parse((await ws.run(["conversations", "show", "nightly", "--config", config, "--json"], { env })).stdout);
+    expect(shown.runs).toHaveLength(2);
+  });
+
+  test("a schedule in the config names its conversation; a bad name is one line", async () => {
+    ws = new CliWorkspace();
+    gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "ok" }] });
+    const config = ws.writeConfig({ triggers: { schedules: [{ cron: "0 7 * * *", instruction: "i", conversation: "no spaces here" }] } });
+    const run = await ws.run(["run", "--config", config, "--mode", "cron"], { env: envFor(gateway, "openai") });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("conversation");
+    expect(run.stderr).toContain("1-64 characters");
+  });
 });

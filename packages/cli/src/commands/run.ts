@@ -29,6 +29,7 @@ export const runExamples = [
   'agentd run --continue "Summarise the inbox"; agentd run --continue "Now draft replies to the urgent ones"',
   'agentd run --resume c-1b2c… "And the third one?"               # an earlier conversation (agentd conversations list)',
   'agentd run --conversation inbox "What is new since last time?"  # a named one: created, then continued',
+  'agentd run --cron @daily --conversation nightly "Triage; say what changed since last night"  # each run sees the last',
   'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
   'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
   "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
@@ -120,7 +121,10 @@ export const runCommand = defineCommand({
       description: "Once: continue the newest conversation of this config (the model sees the earlier exchanges); a new one if none",
     },
     resume: { type: "string", description: "Once: continue the conversation ID (agentd conversations list shows yours)" },
-    conversation: { type: "string", description: "Once: continue the conversation NAME, creating it on first use" },
+    conversation: {
+      type: "string",
+      description: "Continue the conversation NAME, creating it on first use; long-running: every run continues it (one at a time)",
+    },
   },
   async run({ args, rawArgs }) {
     const flags = modeFlagsFrom(args);
@@ -186,7 +190,10 @@ export const runCommand = defineCommand({
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
     const resolve = () => resolveConfig({ configPath: args.config, overrides: overridesFrom(args, rawArgs) });
     const resolved = await resolve();
-    const plan = planTriggers(mode, flags, resolved.config, instruction);
+    const planned = planTriggers(mode, flags, resolved.config, instruction);
+    // --conversation NAME in a long-running mode: every run of a trigger that names none continues NAME.
+    const named = typeof conversation === "object" && "id" in conversation ? conversation.id : undefined;
+    const plan = named ? { ...planned, specs: planned.specs.map((s) => ({ ...s, conversation: s.conversation ?? named })) } : planned;
     return runTriggered({
       mode,
       plan,

@@ -9,7 +9,10 @@ import { AgentdError, type ConversationRef, type ResolvedConfig } from "@agentd/
 /** The scope of the conversations started with this configuration: its file, or `none`. */
 export const conversationScope = (resolved: Pick<ResolvedConfig, "file">): string => (resolved.file ? resolve(resolved.file) : "none");
 
-/** The conversation the flags name, undefined when none does; one line when they contradict each other. */
+/**
+ * The conversation the flags name, undefined when none does; one line when they contradict each other. In a
+ * long-running mode only `--conversation NAME` applies: every triggered run continues NAME.
+ */
 export function conversationFromFlags(args: Record<string, unknown>, mode: string): ConversationRef | undefined {
   const named = [
     args.continue === true ? "--continue" : undefined,
@@ -22,7 +25,11 @@ export function conversationFromFlags(args: Record<string, unknown>, mode: strin
       "E_USAGE",
       `${named.join(" and ")} each name a conversation: choose one (--continue: the newest; --resume ID; --conversation NAME)`,
     );
-  if (mode !== "once") throw new AgentdError("E_USAGE", `${named[0]} applies to a single run: drop the mode flags`);
+  if (mode !== "once" && named[0] !== "--conversation")
+    throw new AgentdError(
+      "E_USAGE",
+      `${named[0]} applies to a single run: drop the mode flags, or use --conversation NAME so every run continues NAME`,
+    );
   if (args.continue === true) return { newest: true };
   if (typeof args.resume === "string") {
     if (!args.resume.trim())

@@ -207,6 +207,8 @@ export interface SubscriptionTriggerConfig {
   server: string;
   uri: string;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   coalesce?: number | undefined;
   concurrency?: "skip" | "queue" | string | undefined;
   /** Poll this often when the server cannot push updates. */
@@ -219,6 +221,8 @@ export interface ScheduleTriggerConfig {
   tz?: string | undefined;
   catchUp?: "none" | "latest" | string | undefined;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   concurrency?: "skip" | "queue" | string | undefined;
 }
 
@@ -226,6 +230,8 @@ export interface ScheduleTriggerConfig {
 export interface IntervalTriggerConfig {
   every: number;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   maxRuns?: number | undefined;
 }
 
