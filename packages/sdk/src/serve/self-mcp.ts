@@ -31,7 +31,7 @@ import { registerRunsResource } from "./runs-resource.ts";
 import { readRun } from "./shared-run-history.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import type { ServedRunStart, ServedRuns } from "./served-runs.ts";
-import { agentRunInput, agentRunSchema } from "./agent-run-input.ts";
+import { agentRunInput, agentRunSchema, type ConversationRunOptions, conversationOf } from "./agent-run-input.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
@@ -40,7 +40,7 @@ import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
 export interface SelfRunner {
   run(
     input: string,
-    options: {
+    options: ConversationRunOptions & {
       runId?: string;
       signal?: AbortSignal;
       outputSchema?: Record<string, unknown>;
@@ -256,6 +256,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
         resumeConversation: callerRunId ? true : undefined,
+        ...conversationOf(args, owner), // `conversationId`: the caller's own conversation, continued
         traceContext,
         outputSchema:
           args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
@@ -403,9 +404,7 @@ function runResultContent(runId: string, text: string | undefined, output: unkno
     stopReason,
     text,
     output,
-    usage: result?.usage,
-    turns: result?.turns,
-    toolCalls: result?.toolCalls,
+    ...(result && { usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, conversationId: result.conversationId }),
   };
   return {
     content: [{ type: "text" as const, text: output !== undefined ? JSON.stringify(output) : (text ?? "") }],

@@ -19,6 +19,7 @@ import {
   type ConversationRef,
   type ConversationStore,
   checkConversationId,
+  forbiddenConversation,
   newConversationId,
   titleOf,
   unknownConversation,
@@ -163,6 +164,11 @@ export async function beginConversation(
   };
 }
 
+/** The one line for a conversation the owner cannot continue: another principal's, or unknown. */
+async function missing(store: ConversationStore, id: string, owner: string): Promise<AgentdError> {
+  return (await store.heldByAnother?.(id, owner)) ? forbiddenConversation(id) : unknownConversation(id);
+}
+
 /** Which conversation `ref` names, and what is stored under it. */
 async function resolve(
   store: ConversationStore,
@@ -174,12 +180,12 @@ async function resolve(
     const id = checkConversationId(typeof ref === "string" ? ref : ref.id);
     const existing = await store.get(id, owner);
     const mustExist = typeof ref !== "string" && !(ref as { create?: boolean }).create;
-    if (!existing && mustExist) throw unknownConversation(id);
+    if (!existing && mustExist) throw await missing(store, id, owner);
     return { id, existing };
   }
   if ("owner" in ref) {
     const existing = await store.get(checkConversationId(ref.id), owner);
-    if (!existing) throw unknownConversation(ref.id);
+    if (!existing) throw await missing(store, ref.id, owner);
     return { id: ref.id, existing };
   }
   if ("newest" in ref) {

@@ -55,8 +55,8 @@ export interface VersionedConversation {
 }
 
 /**
- * Where conversations live; like the checkpoint's store, swappable. Every method is scoped to an owner:
- * another principal's conversation is refused (`E_USAGE`, `data.reason: "conversation-forbidden"`).
+ * Where conversations live; like the checkpoint's store, swappable. Every method is scoped to an owner: ids
+ * are per owner, so another principal's conversation is never found, read or deleted through them.
  */
 export interface ConversationStore {
   /** The owner's conversation, or undefined when there is none (or it expired). */
@@ -68,6 +68,8 @@ export interface ConversationStore {
   save(conversation: Conversation, expectedVersion: number): Promise<{ ok: true; version: number } | { ok: false }>;
   /** The owner's conversations, newest first. */
   list(owner: string): Promise<ConversationSummary[]>;
+  /** Optional: whether another principal holds `id`, so resuming it says "not yours" rather than "unknown". */
+  heldByAnother?(id: string, owner: string): Promise<boolean>;
   /** Delete the owner's conversation; false when there was none. */
   delete(id: string, owner: string): Promise<boolean>;
 }

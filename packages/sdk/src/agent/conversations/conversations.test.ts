@@ -51,17 +51,18 @@ describe("the conversation store", () => {
     expect(await store.save(conversation("a", "alice"), 1)).toEqual({ ok: false });
   });
 
-  test("each owner sees, continues and deletes only their own; another's is refused with one line", async () => {
+  test("each owner sees, continues and deletes only their own; ids are per owner", async () => {
     const store = storeIn(tempDir());
     await store.save(conversation("a-thread", "alice"), 0);
     await store.save(conversation("shared-name", "bob"), 0);
     await store.save(conversation("shared-name", "alice"), 0);
     expect((await store.list("alice")).map((c) => c.id).sort()).toEqual(["a-thread", "shared-name"]);
     expect((await store.list("bob")).map((c) => c.id)).toEqual(["shared-name"]);
-    const refused = await store.get("a-thread", "bob").catch((e: unknown) => e);
-    expect(AgentdError.isInstance(refused) && refused.options.data?.reason).toBe("conversation-forbidden");
-    expect(await store.delete("a-thread", "bob").catch((e: unknown) => (e as Error).message)).toContain("belongs to another principal");
-    expect(await store.get("nope", "bob")).toBeUndefined();
+    expect(await store.get("a-thread", "bob")).toBeUndefined();
+    expect(await store.delete("a-thread", "bob")).toBe(false);
+    expect(await store.heldByAnother("a-thread", "bob")).toBe(true);
+    expect(await store.heldByAnother("nope", "bob")).toBe(false);
+    expect((await store.get("a-thread", "alice"))?.conversation.owner).toBe("alice");
     expect(await store.delete("shared-name", "bob")).toBe(true);
     expect((await store.get("shared-name", "alice"))?.conversation.owner).toBe("alice");
   });
@@ -105,8 +106,10 @@ describe("agent.run with a conversation", () => {
     expect(saved?.tokens).toEqual({ count: 15, messages: 6 });
     expect((await agent.conversations.list()).map((c) => c.id)).toEqual([first.conversationId!]);
     expect(await agent.conversations.list({ principal: "bob" })).toEqual([]);
-    const refused = await agent.run("peek", { conversation: first.conversationId, principal: "bob" }).catch((e: unknown) => e);
+    const refused = await agent.run("peek", { conversation: { id: first.conversationId! }, principal: "bob" }).catch((e: unknown) => e);
     expect(AgentdError.isInstance(refused) && refused.message).toContain("belongs to another principal");
+    expect(await agent.conversations.get(first.conversationId!, { principal: "bob" })).toBeUndefined();
+    expect(await agent.conversations.delete(first.conversationId!, { principal: "bob" })).toBe(false);
     expect(await agent.conversations.delete(first.conversationId!)).toBe(true);
     const gone = await agent.run("again", { conversation: { id: first.conversationId! } }).catch((e: unknown) => e);
     expect(AgentdError.isInstance(gone) && gone.options.data?.reason).toBe("conversation-unknown");

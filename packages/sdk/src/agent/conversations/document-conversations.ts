@@ -90,12 +90,7 @@ export class DocumentConversationStore implements ConversationStore {
     const store = await this.store();
     const key = keyOf(owner, id);
     const stored = await store.get(key);
-    if (!stored) {
-      // Not the owner's: say so when another principal has one under this id.
-      const others = await store.list(PREFIX);
-      if (others.some((k) => k.key.endsWith(`/${id}`) && k.key !== key)) throw forbiddenConversation(id);
-      return undefined;
-    }
+    if (!stored) return undefined;
     const doc = this.parse(stored.value);
     if (!doc || doc.conversation.owner !== owner) throw forbiddenConversation(id);
     if (doc.expiresAt <= this.now()) {
@@ -103,6 +98,12 @@ export class DocumentConversationStore implements ConversationStore {
       return undefined;
     }
     return { conversation: doc.conversation as unknown as Conversation, version: stored.version };
+  }
+
+  /** Whether another principal holds a conversation under `id` (to tell "not yours" from "unknown" when resuming one). */
+  async heldByAnother(id: string, owner: string): Promise<boolean> {
+    const key = keyOf(owner, id);
+    return (await (await this.store()).list(PREFIX)).some((k) => k.key.endsWith(`/${id}`) && k.key !== key);
   }
 
   async save(conversation: Conversation, expectedVersion: number): Promise<{ ok: true; version: number } | { ok: false }> {
