@@ -33,6 +33,9 @@ export type {
   RunFinishFailed,
   RunStatus,
   AgentApprovals,
+  AgentConversations,
+  Conversation,
+  ConversationRef,
 } from "./agent/index.ts";
 // A tool call waiting for a person's decision (docs/approvals.md): the question and the answer.
 export type { ApprovalRequest, ApprovalDecision, ApprovalRule } from "./loop/index.ts";

@@ -40,13 +40,13 @@ const INTERNAL = [
  */
 const SURFACE: Record<string, string> = {
   ".": `
-    Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions AgentLimits AgentOptions
-    AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig AgentdError
-    ApprovalDecision ApprovalRequest ApprovalRule LanguageModel LegacyRunEvent LocalErrorCode LocalTool
-    LocalToolResult LocalTools LogLevel LogRecord Logger McpError ModelFactory RunEvent RunFinish RunFinishFailed
-    RunFinishOk RunResult RunStatus ServeOptions Serving StandardJSONSchemaV1 StandardSchemaV1 StopReason
-    ToolDefinition ToolReturn Usage createAgent createAgentFromConfig createLogger jsonLinesLogger parseConfig tool
-    withLegacyEventNames
+    Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability AgentFromConfigOptions AgentLimits
+    AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig
+    AgentdError ApprovalDecision ApprovalRequest ApprovalRule Conversation ConversationRef LanguageModel
+    LegacyRunEvent LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord Logger McpError
+    ModelFactory RunEvent RunFinish RunFinishFailed RunFinishOk RunResult RunStatus ServeOptions Serving
+    StandardJSONSchemaV1 StandardSchemaV1 StopReason ToolDefinition ToolReturn Usage createAgent
+    createAgentFromConfig createLogger jsonLinesLogger parseConfig tool withLegacyEventNames
   `,
   model: `
     AgentdError AssistantPart BODY_LIMITS BackoffPolicy BodyBound CancelTimer FinishReason JsonAction LanguageModel
@@ -141,20 +141,22 @@ const SURFACE: Record<string, string> = {
     SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
-    A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentDurability AgentFromConfigOptions
-    AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent
-    AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ConfiguredTokenStore
-    ConnectServerOptions CronEngine CronSpec DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
+    A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability
+    AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions
+    AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
+    ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
+    ConversationStore ConversationSummary CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS DEFAULT_MAX_TOKENS
+    DocumentConversationStore DocumentStore DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish RunFinishFailed
-    RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS ServeOptions
-    ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec
-    TriggerState TriggerStatus TriggersStarted
+    ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish
+    RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
+    ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
+    TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
-    limitsFromConfig metricsServeOptionsFromConfig modelFromConfig newRunId parseListen reloadOnChange runStatusOf
-    runSubagentChild serveOptionsFromConfig subscriptionTriggerId supervisorFromConfig tokenStoreFromConfig
-    triggerSpecsFromConfig validateTriggerSpec
+    connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig
+    isAlreadyDone limitsFromConfig localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
+    parseListen reloadOnChange runStatusOf runSubagentChild serveOptionsFromConfig subscriptionTriggerId
+    supervisorFromConfig tokenStoreFromConfig triggerSpecsFromConfig trimConversation validateTriggerSpec
   `,
   config: `
     AgentdConfig ApiKeyChoice CapabilitiesConfig ConfigOverrides DEFAULT_CONFIG_FILE DIALECT_API_KEY_VARIABLES

@@ -1,6 +1,7 @@
 /** The command tree and each command's examples (shown by --help). */
 import { type CommandDef, defineCommand } from "citty";
 import { authCommand, authExamples } from "./auth.ts";
+import { conversationsCommand, conversationsExamples } from "./conversations.ts";
 import { demoCommand, demoExamples } from "./demo.ts";
 import { initCommand, initExamples } from "./init.ts";
 import { mcpCommand, mcpExamples } from "./mcp.ts";
@@ -27,6 +28,7 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
   store: { def: storeCommand, examples: storeExamples },
+  conversations: { def: conversationsCommand, examples: conversationsExamples },
   version: { def: versionCommand, examples: ["agentd version", "agentd --version"] },
   auth: { def: authCommand, examples: authExamples },
   "auth login": { def: authCommand, examples: authExamples },
@@ -42,6 +44,7 @@ export const rootCommand = defineCommand({
     init: initCommand,
     mcp: mcpCommand,
     store: storeCommand,
+    conversations: conversationsCommand,
     auth: authCommand,
     version: versionCommand,
   },

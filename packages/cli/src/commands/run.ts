@@ -10,6 +10,7 @@ import { formatResult } from "../modes/format-result.ts";
 import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";
 import { failureEnvelope, reported, runOnce } from "../modes/run-once.ts";
 import { statusLineWanted } from "../modes/status-line.ts";
+import { conversationFromFlags } from "../modes/conversation-flags.ts";
 import { runTriggered } from "../modes/run-triggered.ts";
 import { fetchPromptInstruction, parsePromptRef } from "../modes/server-prompt.ts";
 import { stderrLogger } from "../telemetry.ts";
@@ -26,6 +27,10 @@ export const runExamples = [
   'echo "What changed?" | agentd run --max-turns 5 --deadline 2m',
   'agentd run "Extract the invoice" --output-schema invoice.schema.json',
   "agentd run --prompt github/review-pr --arg pr=42                # a server's prompt is the instruction",
+  'agentd run --continue "Summarise the inbox"; agentd run --continue "Now draft replies to the urgent ones"',
+  'agentd run --resume c-1b2c… "And the third one?"               # an earlier conversation (agentd conversations list)',
+  'agentd run --conversation inbox "What is new since last time?"  # a named one: created, then continued',
+  'agentd run --cron @daily --conversation nightly "Triage; say what changed since last night"  # each run sees the last',
   'agentd run --interval 5m "Check the queue"                    # every 5 minutes after the last run ended',
   'agentd run --interval 0 --max-runs 3 "Work the backlog"       # three runs back to back, then exit',
   "agentd run --cron '0 7 * * 1-5' \"Daily report\"                # 5-field cron, UTC",
@@ -56,6 +61,9 @@ export const runNotes = [
   "  A 401/403 names the variable the key came from (never the key), or says none was set.",
   "Model name: --model, AGENT_MODEL or model.name (required; agentd never sends a made-up one).",
   "Durations need a unit: 500ms, 30s, 5m, 1h30m, 1d (a bare number is refused; 0 is 0).",
+  "Conversations (--continue, --resume, --conversation): kept in durability.store when configured, else in",
+  "  $XDG_STATE_HOME/agentd/conversations (~/.local/state/agentd/conversations); cut to their oldest whole turns",
+  "  past 64,000 tokens; expired after 30 days unused. --json carries conversationId. See docs/conversations.md.",
 ];
 
 export const runCommand = defineCommand({
@@ -109,6 +117,15 @@ export const runCommand = defineCommand({
     "output-schema": { type: "string", description: "Once: JSON Schema file the final answer must satisfy (printed as JSON)" },
     prompt: { type: "string", description: "Once: use the prompt NAME of MCP server SERVER (SERVER/NAME) as the instruction" },
     arg: { type: "string", alias: "a", description: "With --prompt: a prompt argument KEY=VALUE; repeatable" },
+    continue: {
+      type: "boolean",
+      description: "Once: continue the newest conversation of this config (the model sees the earlier exchanges); a new one if none",
+    },
+    resume: { type: "string", description: "Once: continue the conversation ID (agentd conversations list shows yours)" },
+    conversation: {
+      type: "string",
+      description: "Continue the conversation NAME, creating it on first use; long-running: every run continues it (one at a time)",
+    },
   },
   async run({ args, rawArgs }) {
     const flags = modeFlagsFrom(args);
@@ -127,6 +144,7 @@ export const runCommand = defineCommand({
       );
     if (args.prompt && (mode !== "once" || args.instruction))
       throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
+    const conversation = conversationFromFlags(args, mode);
     if (mode === "once") {
       try {
         const typed = args.prompt ? undefined : await readInstruction(args.instruction);
@@ -160,6 +178,7 @@ export const runCommand = defineCommand({
           graceMs,
           runId: runId || undefined,
           outputSchema,
+          conversation,
         });
       } catch (e) {
         // With --json / --stream stdout always gets its one document, for a failure before the run too.
@@ -174,7 +193,10 @@ export const runCommand = defineCommand({
     const instruction = hasFlagTrigger(flags) ? await readInstruction(args.instruction) : args.instruction?.trim() || undefined;
     const resolve = () => resolveConfig({ configPath: args.config, overrides: overridesFrom(args, rawArgs) });
     const resolved = await resolve();
-    const plan = planTriggers(mode, flags, resolved.config, instruction);
+    const planned = planTriggers(mode, flags, resolved.config, instruction);
+    // --conversation NAME in a long-running mode: every run of a trigger that names none continues NAME.
+    const named = typeof conversation === "object" && "id" in conversation ? conversation.id : undefined;
+    const plan = named ? { ...planned, specs: planned.specs.map((s) => ({ ...s, conversation: s.conversation ?? named })) } : planned;
     return runTriggered({
       mode,
       plan,

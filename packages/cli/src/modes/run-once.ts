@@ -18,14 +18,15 @@
  * name the signal as `interrupted`); then it is cancelled (`notifications/cancelled` to the servers, the
  * model request aborted). Either way the exit code is 143/130 (thrown as `E_ABORTED` with the signal).
  */
-import { AgentdError, createAgentFromConfig, type Logger, type RunFinish } from "@agentd/sdk";
-import { newRunId, runStatusOf } from "@agentd/sdk/agent";
+import { AgentdError, type ConversationRef, createAgentFromConfig, type Logger, type RunFinish } from "@agentd/sdk";
+import { conversationsFromConfig, newRunId, runStatusOf } from "@agentd/sdk/agent";
 import type { ResolvedConfig } from "@agentd/sdk/config";
 import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { agentOptions } from "../agent-options.ts";
 import { EXIT, exitCodeFor } from "../exit-codes.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { cliApprovalChannel } from "./approval-channel.ts";
+import { conversationScope } from "./conversation-flags.ts";
 import { createAnswerStream } from "./answer-stream.ts";
 import { answerFor, formatText } from "./format-result.ts";
 import { drainingRecord, interruptedBy, shutdownSignals } from "./shutdown-signals.ts";
@@ -48,6 +49,8 @@ export interface OnceOptions {
   runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
+  /** The conversation to continue (`--continue`, `--resume`, `--conversation`). */
+  conversation?: ConversationRef;
 }
 
 /** Errors whose JSON envelope is already on stdout (the caller must not print another). */
@@ -85,7 +88,13 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   };
   let agent: ReturnType<typeof createAgentFromConfig>;
   try {
-    agent = createAgentFromConfig(resolved.config, agentOptions(resolved, logger, { requireModel: true }));
+    agent = createAgentFromConfig(
+      resolved.config,
+      agentOptions(resolved, logger, {
+        requireModel: true,
+        conversations: conversationsFromConfig(resolved.config, logger, { scope: conversationScope(resolved) }),
+      }),
+    );
   } catch (e) {
     status?.close();
     if (options.json || options.stream) {
@@ -116,6 +125,7 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       runId,
       trigger: "once",
       askApproval,
+      conversation: options.conversation,
       stream: options.stream === true || status !== undefined || answer !== undefined,
       outputSchema: options.outputSchema,
     });
@@ -145,14 +155,15 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       const { type: _type, ...envelope } = finish;
       // A run that finished after an interrupt is no plain success: the envelope names the signal.
       const interrupted = signal ? { interrupted: signal } : {};
-      if (options.stream)
-        out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}
-`);
-      else if (options.json)
-        out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}
-`);
+      if (options.stream) out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}\n`);
+      else if (options.json) out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}\n`);
       else if (finish.status === "ok" && !answer?.wrote(finish.text ?? "")) out(answerFor(process.stdout, formatText(finish)));
       if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
+      // In text, where to go on from: on stderr, so stdout stays the answer alone.
+      if (!options.json && !options.stream && finish.status === "ok" && finish.conversationId)
+        process.stderr.write(
+          `conversation ${finish.conversationId}: go on with agentd run --continue (or --resume ${finish.conversationId})\n`,
+        );
     }
     if (error !== undefined) {
       if ((options.json || options.stream) && typeof error === "object" && error !== null) reported.add(error);

@@ -4,6 +4,7 @@
  * options and the status live with the runs (run/run-options.ts), whose rooms need them.
  */
 export type { AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./run/run-options.ts";
+import type { AgentConversations } from "./conversations/agent-conversations.ts";
 import type { RunEvent } from "../loop/events.ts";
 import type { RunResult } from "../loop/run-loop.ts";
 import type { ToolDescriptor } from "../loop/tools.ts";
@@ -42,6 +43,8 @@ export interface Agent {
    * `reconnected` once every subscription was re-sent); calls made meanwhile wait for it.
    */
   readonly clients: ReadonlyMap<string, ManagedMcpClient>;
+  /** The owner's conversations: list, read, delete (docs/conversations.md). */
+  readonly conversations: AgentConversations;
   /** Observe every run's events; returns the unsubscribe function. */
   on(listener: (event: RunEvent) => void): () => void;
   /** The configured triggers (undefined without any): their `run-end` events, `ended`, `status()`. */

@@ -21,6 +21,7 @@
  * later one at runtime, the later one registers itself when it is built (`lifecycle.attach(served)`,
  * `live.attach(served)`, `tools.attachTriggers(live)`); nothing reaches forward through a closure.
  */
+import { ConversationsOf } from "./conversations/agent-conversations.ts";
 import type { RunEvent } from "../loop/events.ts";
 import { runIdOr } from "../loop/run-id.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
@@ -83,9 +84,11 @@ export function createAgent(options: AgentOptions): Agent {
   const checkpoint = options.triggers?.specs.length ? durability?.checkpoint : undefined;
   // Served tasks are kept in the checkpoint too (triggers or not): a restart re-runs the ones still working.
   const servedCheckpoint = options.capabilities?.tasks ? durability?.checkpoint : undefined;
+  // The conversations runs continue (docs/conversations.md): opened on first use, closed with the agent.
+  const conversations = new ConversationsOf(options.conversations);
   const lifecycle = new AgentLifecycle(runs, {
     beforeEndpointsClose: async () => void (await tools.a2aTools?.settle()),
-    release: releaseAll(options, { connected, checkpoint, servedCheckpoint, telemetry: () => telemetry, logger }),
+    release: releaseAll(options, { connected, checkpoint, servedCheckpoint, conversations, telemetry: () => telemetry, logger }),
     logger,
   });
   const settings = { current: initialSettings(options) };
@@ -98,6 +101,7 @@ export function createAgent(options: AgentOptions): Agent {
     listeners,
     telemetry: telemetryReady,
     observers,
+    conversations,
     logger,
   });
 
@@ -148,7 +152,7 @@ export function createAgent(options: AgentOptions): Agent {
     logger,
   });
 
-  return agentOf(options, { run, connect, clients, tools, listeners, lifecycle, controls, config, serving, statusWith });
+  return agentOf(options, { run, connect, clients, tools, listeners, lifecycle, controls, config, serving, statusWith, conversations });
 }
 
 /** Everything the agent holds, released in order once its runs are cancelled and its endpoints closed. */
@@ -158,6 +162,7 @@ function releaseAll(
     connected: AgentConnections;
     checkpoint: AgentCheckpoint | undefined;
     servedCheckpoint: AgentCheckpoint | undefined;
+    conversations: ConversationsOf;
     telemetry: () => Promise<Telemetry | undefined> | undefined;
     logger: Logger;
   },
@@ -174,6 +179,7 @@ function releaseAll(
     if (!checkpoint && !servedCheckpoint) await durability?.checkpoint?.close().catch(closeFailed("checkpoint.close-failed"));
     await options.subagents?.shutdown();
     await held.connected.connections.close();
+    await held.conversations.close().catch(() => {});
     await durability?.oauthTokens?.close?.().catch(closeFailed("oauth.token-store-close-failed"));
     await durability?.servedRuns?.close?.().catch(() => {});
     // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
@@ -193,6 +199,7 @@ interface AgentParts {
   config: LiveConfig;
   serving: AgentServing;
   statusWith: (endpoints: number) => AgentLifecycleStatus;
+  conversations: ConversationsOf;
 }
 
 /** The agent its caller holds: each method hands on to the part that does it. */
@@ -200,6 +207,7 @@ function agentOf(options: AgentOptions, p: AgentParts): Agent {
   const { run, lifecycle, controls, config, serving } = p;
   const agent: Agent = {
     clients: p.clients,
+    conversations: p.conversations.api(),
     connect: p.connect,
     run,
     stream(input, streamOptions = {}) {

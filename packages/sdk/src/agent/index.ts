@@ -32,6 +32,24 @@ export {
 } from "./run/agent-stream.ts";
 export type { Run, RunOrigin, RunOutcome, RunState, RunTransition } from "./run/run.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
+export type {
+  Conversation,
+  ConversationRef,
+  ConversationStore,
+  ConversationSummary,
+  VersionedConversation,
+} from "./conversations/conversation.ts";
+export type { AgentConversations, OwnerOptions } from "./conversations/agent-conversations.ts";
+export { DEFAULT_MAX_TOKENS, type ConversationOptions } from "./conversations/conversation-run.ts";
+export {
+  DocumentConversationStore,
+  DEFAULT_BOUNDS as DEFAULT_CONVERSATION_BOUNDS,
+  type ConversationBounds,
+  type DocumentStore,
+} from "./conversations/document-conversations.ts";
+export { localConversationsDir } from "./conversations/local-documents.ts";
+export { trimConversation, type TrimBounds, type Trimmed } from "./conversations/trim-conversation.ts";
+export { conversationsFromConfig } from "./from-config/conversations-from-config.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 
 // ── From config: the agent, and its parts, each `…FromConfig(config)` ──

@@ -3,7 +3,7 @@
  * settings (claims, checkpoint, OAuth tokens, schedules, served runs; docs/durability.md).
  */
 import * as v from "valibot";
-import { duration } from "./schema-values.ts";
+import { duration, positiveInt } from "./schema-values.ts";
 import { McpServerConfigSchema } from "./servers-schema.ts";
 
 /** Durable work across replicas (docs/durability.md). Absent = today's behaviour: nothing is claimed. */
@@ -83,6 +83,21 @@ export const DurabilitySchema = v.strictObject({
       /** How long a second caller waits for the answer of a run another replica is running (default 30s). */
       wait: v.optional(duration),
       /** How long a finished served run answers "already done" (its claim and answer kept) before both are deleted (default 24h). */
+      retention: v.optional(duration),
+    }),
+  ),
+  /** Conversations that continue (`agentd run --continue`, `agent.run({ conversation })`): where they are kept and their bounds (docs/conversations.md). */
+  conversations: v.optional(
+    v.strictObject({
+      /** The store, as an MCP server entry (default: durability.store, else the local state directory). */
+      store: v.optional(McpServerConfigSchema),
+      /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
+      maxTokens: v.optional(positiveInt),
+      /** JSON bytes one conversation may take as stored (default 1048576). */
+      maxBytes: v.optional(v.pipe(v.number(), v.integer("a whole number"), v.minValue(1024, "at least 1024"))),
+      /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */
+      maxConversations: v.optional(positiveInt),
+      /** How long a conversation not continued is kept (default 30d). */
       retention: v.optional(duration),
     }),
   ),

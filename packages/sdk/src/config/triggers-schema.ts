@@ -11,11 +11,19 @@ const concurrency = v.union([
   v.pipe(v.string(), v.regex(/^parallel:\d+$/, '"skip", "queue" or "parallel:N"')),
 ]);
 
+/** A conversation each run of a trigger continues (docs/conversations.md): the same id rules as `agentd run --conversation`. */
+const conversationName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1-64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit"),
+);
+
 /** A trigger on an MCP resource (`server`, `uri`): a run of `instruction` starts when the server reports the resource updated (coalesced, or polled when the server cannot notify). */
 export const SubscriptionTriggerSchema = v.strictObject({
   server: v.string(),
   uri: v.string(),
   instruction: v.string(),
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation: v.optional(conversationName),
   coalesce: v.optional(duration),
   concurrency: v.optional(concurrency),
   /** Poll this often when the server cannot push updates. */
@@ -28,6 +36,8 @@ export const ScheduleTriggerSchema = v.strictObject({
   tz: v.optional(v.string()),
   catchUp: v.optional(v.union([v.picklist(["none", "latest"]), v.pipe(v.string(), v.regex(/^all(:\d+)?$/))])),
   instruction: v.string(),
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation: v.optional(conversationName),
   concurrency: v.optional(concurrency),
 });
 
@@ -35,6 +45,8 @@ export const ScheduleTriggerSchema = v.strictObject({
 export const IntervalTriggerSchema = v.strictObject({
   every: duration,
   instruction: v.string(),
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation: v.optional(conversationName),
   maxRuns: v.optional(positiveInt),
 });
 

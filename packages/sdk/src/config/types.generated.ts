@@ -227,6 +227,8 @@ export interface SubscriptionTriggerConfig {
   server: string;
   uri: string;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   coalesce?: number | undefined;
   concurrency?: "skip" | "queue" | string | undefined;
   /** Poll this often when the server cannot push updates. */
@@ -239,6 +241,8 @@ export interface ScheduleTriggerConfig {
   tz?: string | undefined;
   catchUp?: "none" | "latest" | string | undefined;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   concurrency?: "skip" | "queue" | string | undefined;
 }
 
@@ -246,6 +250,8 @@ export interface ScheduleTriggerConfig {
 export interface IntervalTriggerConfig {
   every: number;
   instruction: string;
+  /** Each run continues this conversation, so it sees what the earlier runs did (docs/conversations.md). */
+  conversation?: string | undefined;
   maxRuns?: number | undefined;
 }
 
@@ -502,6 +508,21 @@ export interface DurabilityConfig {
         /** How long a second caller waits for the answer of a run another replica is running (default 30s). */
         wait?: number | undefined;
         /** How long a finished served run answers "already done" (its claim and answer kept) before both are deleted (default 24h). */
+        retention?: number | undefined;
+      }
+    | undefined;
+  /** Conversations that continue (`agentd run --continue`, `agent.run({ conversation })`): where they are kept and their bounds (docs/conversations.md). */
+  conversations?:
+    | {
+        /** The store, as an MCP server entry (default: durability.store, else the local state directory). */
+        store?: McpServerConfig | undefined;
+        /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
+        maxTokens?: number | undefined;
+        /** JSON bytes one conversation may take as stored (default 1048576). */
+        maxBytes?: number | undefined;
+        /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */
+        maxConversations?: number | undefined;
+        /** How long a conversation not continued is kept (default 30d). */
         retention?: number | undefined;
       }
     | undefined;

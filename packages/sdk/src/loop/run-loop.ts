@@ -65,6 +65,16 @@ export interface RunLoopOptions {
   /** Told the conversation (after the system prompt) each time a turn's tool results are in (native tool calling). */
   onTurn?: (messages: readonly ModelMessage[]) => void;
   /**
+   * Earlier exchanges of a conversation this run continues (user, assistant and tool messages, no system
+   * prompt): sent before `input`, so the model sees them. Not used when `resume` is.
+   */
+  history?: readonly ModelMessage[];
+  /**
+   * Told the conversation (after the system prompt, `history` included) after each turn whose tool results
+   * are in and once more with the final answer — what a continued conversation saves.
+   */
+  onMessages?: (messages: readonly ModelMessage[]) => void;
+  /**
    * Which calls wait for a person's decision and who is asked (loop/approvals/). Without rules, and without a
    * tool whose `needsApproval` asks, every call is made as it comes; a call that needs a decision with no
    * channel to ask is denied.
@@ -86,6 +96,8 @@ export interface RunResult {
    * model: already part of `usage`, reported apart here (set by the agent, absent when there were none).
    */
   sampling?: { requests: number; usage: Usage };
+  /** The conversation this run continued or started (set by the agent, absent for a run without one). */
+  conversationId?: string;
 }
 
 const textOf = (content: Array<{ type: string; text?: string }>): string =>
@@ -168,7 +180,10 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const { offered } = ctx.init;
     emit({ type: "run-start", runId, provider: model.provider, model: model.modelId, tools: offered.length, mode });
     const messages = openingMessages(options, mode, offered);
-    const answer = mode === "native" ? await runNativeLoop(ctx, messages, options.onTurn) : await runJsonActionLoop(ctx, messages);
+    const { onTurn, onMessages } = options;
+    const turned = onTurn || onMessages ? (m: readonly ModelMessage[]) => (onTurn?.(m), onMessages?.(m)) : undefined;
+    const answer = mode === "native" ? await runNativeLoop(ctx, messages, turned) : await runJsonActionLoop(ctx, messages);
+    onMessages?.(messages.slice(1));
     end("final");
     return {
       text: answer.text,
@@ -258,7 +273,10 @@ function contextInit(options: RunLoopOptions, p: RunParts): RunContextInit {
 function openingMessages(options: RunLoopOptions, mode: ToolMode, offered: ModelToolDefinition[]): ModelMessage[] {
   const system = buildSystemPrompt({ instructions: options.instructions, mode, tools: offered, outputSchema: options.outputSchema });
   const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
-  return [{ role: "system", content: system }, ...(resumed ?? [{ role: "user" as const, content: options.input }])];
+  return [
+    { role: "system", content: system },
+    ...(resumed ?? [...(options.history ?? []), { role: "user" as const, content: options.input }]),
+  ];
 }
 
 /**

@@ -8,6 +8,10 @@ import { expandPrompt, promptArgumentsProblem, promptInstruction, type ServedPro
 
 const COMMON = {
   runId: { type: "string", description: "Idempotency id; a finished run with this id is returned, not repeated" },
+  conversationId: {
+    type: "string",
+    description: "Continue this conversation of yours (created on first use): the model sees its earlier exchanges",
+  },
   outputSchema: { type: "object", description: "JSON Schema the answer must satisfy" },
 } as const;
 
@@ -48,3 +52,13 @@ export function agentRunInput(
   if (problem) return { error: problem };
   return { instruction: promptInstruction(expandPrompt(prompt, given)) };
 }
+
+/** What `agent.run`'s `conversationId` asks of the run: continue it, owned by the caller (docs/conversations.md). */
+export interface ConversationRunOptions {
+  conversation?: string;
+  principal?: string;
+}
+
+/** The run options for `agent.run`'s `conversationId`, owned by `owner` (the caller's principal); none without it. */
+export const conversationOf = (args: Record<string, unknown>, owner: string): ConversationRunOptions =>
+  typeof args.conversationId === "string" && args.conversationId !== "" ? { conversation: args.conversationId, principal: owner } : {};

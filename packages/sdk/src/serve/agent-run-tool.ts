@@ -10,7 +10,7 @@ import type { RunResult } from "../loop/run-loop.ts";
 import { traceCarrierFromMeta } from "../loop/trace-context.ts";
 import type { ServerContext } from "../mcp/server/session.ts";
 import type { CallToolResult } from "../wire/index.ts";
-import { agentRunInput } from "./agent-run-input.ts";
+import { agentRunInput, conversationOf } from "./agent-run-input.ts";
 import { scopedRunId, type Principal, type resolvePrincipal } from "./principal.ts";
 import { claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "./run-once.ts";
 import type { RunRegistry, ToolInFlight } from "./run-registry.ts";
@@ -71,6 +71,7 @@ async function agentRun(
         signal,
         origin: { kind: "mcp" },
         principal: owner,
+        ...conversationOf(args, owner), // `conversationId`: the caller's own conversation, continued
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
         resumeConversation: callerRunId ? true : undefined,
@@ -106,6 +107,7 @@ export function runResultContent(runId: string, text: string | undefined, output
     usage: result?.usage,
     turns: result?.turns,
     toolCalls: result?.toolCalls,
+    conversationId: result?.conversationId,
   };
   return {
     content: [{ type: "text" as const, text: output !== undefined ? JSON.stringify(output) : (text ?? "") }],

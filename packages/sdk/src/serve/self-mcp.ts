@@ -44,6 +44,8 @@ export interface SelfRunner {
       origin?: { kind: "mcp" } | { kind: "a2a" };
       /** The caller's principal id. */
       principal?: string;
+      /** The caller's conversation this run continues (`agent.run`'s `conversationId`; docs/conversations.md). */
+      conversation?: string;
     },
   ): Promise<RunResult>;
 }

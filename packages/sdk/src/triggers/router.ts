@@ -15,6 +15,8 @@ export interface RunContext {
   triggerId: string;
   /** The trigger's instruction template rendered for this event. */
   instruction: string;
+  /** The conversation the run continues, when the trigger names one. */
+  conversation?: string;
 }
 
 /** Runs one event (the agentic loop, in agentd). Rejecting is a `failed` outcome (or `aborted` after abort). */
@@ -235,7 +237,8 @@ export class TriggerRouter {
     try {
       const slot = this.slots.get(triggerId);
       const instruction = slot ? renderTemplate(slot.definition.instruction, event) : "";
-      return await this.options.run(event, signal, { triggerId, instruction });
+      const conversation = slot?.definition.conversation;
+      return await this.options.run(event, signal, { triggerId, instruction, ...(conversation ? { conversation } : {}) });
     } catch (error) {
       if (signal.aborted) return { status: "aborted", message: describe(error) };
       this.logger.error("trigger.run-failed", { triggerId, runId: event.runId, error: describe(error) });

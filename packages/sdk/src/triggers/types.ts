@@ -84,6 +84,11 @@ export interface TriggerDefinition {
   id: string;
   /** Instruction template, e.g. `"Triage: {{resource.text}}"`; checked by `validateTemplate` on `add`. */
   instruction: string;
+  /**
+   * The conversation every run of this trigger continues: each firing sees what the earlier ones did.
+   * Firings on one conversation run one after another (the agent queues them; see docs/conversations.md).
+   */
+  conversation?: string;
   concurrency?: Concurrency;
   /**
    * Debounce window per key: events of one key within `coalesceMs` of each other produce one run that sees

@@ -13,7 +13,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import { CLIENT_INFO, transportFor } from "../connections/connect-server.ts";
 
 /** The durable parts that keep their state in a store. */
-export type DurablePart = "claims" | "checkpoint" | "oauthTokens" | "schedules" | "servedRuns";
+export type DurablePart = "claims" | "checkpoint" | "oauthTokens" | "schedules" | "servedRuns" | "conversations";
 
 /** The store entry `part` uses, or undefined when none is configured. */
 export function durableStoreEntry(config: AgentdConfig, part: DurablePart): McpServerConfig | undefined {

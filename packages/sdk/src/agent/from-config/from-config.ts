@@ -31,6 +31,7 @@ import { servedRunsFromConfig } from "./served-runs-from-config.ts";
 import { runHistoryFromConfig } from "./run-history-store.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
+import { conversationsFromConfig } from "./conversations-from-config.ts";
 import { samplingFromConfig } from "./sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "../live/reload.ts";
 import { a2aServeOptionsFromConfig, serveOptionsFromConfig } from "./serve-from-config.ts";
@@ -99,6 +100,8 @@ export interface AgentFromConfigOptions {
    * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
    * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
    */
+  /** Where conversations are kept (default: `conversationsFromConfig(config)`, owner `local`). */
+  conversations?: AgentOptions["conversations"];
   reloadConfig?: () => Promise<AgentdConfig>;
 }
 
@@ -231,6 +234,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
       a2a: a2aServeOptionsFromConfig(config),
       endpoint: () => serveOptionsFromConfig(config),
     },
+    conversations: options.conversations ?? conversationsFromConfig(config, logger),
     durability: {
       checkpoint: checkpointFromConfig(config, logger),
       servedRuns: servedRunsFromConfig(config, logger),

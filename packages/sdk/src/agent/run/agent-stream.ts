@@ -89,6 +89,8 @@ export interface RunFinishOk extends FinishCommon {
   stopReason: "final";
   /** Sampling requests MCP servers made during the run (already in `usage`). */
   sampling?: RunResult["sampling"];
+  /** The conversation the run continued or started (runs naming one). */
+  conversationId?: string;
 }
 
 /** A run that did not. `error.code` is the `AgentdError` code; `error.reason` says why an `E_RUN_FAILED` failed. */
@@ -149,6 +151,7 @@ function finishOf(
       toolCalls: r.toolCalls,
       stopReason: "final",
       sampling: r.sampling,
+      ...(r.conversationId ? { conversationId: r.conversationId } : {}),
       ...tail,
     };
   }

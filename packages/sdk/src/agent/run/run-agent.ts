@@ -6,6 +6,7 @@
  * id; then the agentic loop under the live settings, its events fanned out to listeners, telemetry and
  * the served run history. When it ends, what was its ends with it.
  */
+import type { ConversationsOf, RunConversation } from "../conversations/agent-conversations.ts";
 import type { RunApprovals } from "../../loop/approvals/approval-types.ts";
 import { runApprovals } from "../tools/run-approvals.ts";
 import type { Logger } from "../../log.ts";
@@ -59,6 +60,8 @@ export interface RunParts {
   telemetry: () => Promise<Telemetry | undefined>;
   /** The served history and metrics: registered when the agent first serves (`attach`). */
   observers: { current: RunObservers | undefined };
+  /** The agent's conversations: a run naming one (`conversation`) continues it. */
+  conversations: ConversationsOf;
   logger: Logger;
 }
 
@@ -131,8 +134,12 @@ async function runOnce(
   // The loop's own deadline starts after connecting and listing tools: this one bounds the waits before.
   const waiting = ask ? createRunSignal(run.limits?.deadlineMs ?? parts.settings().limits?.deadlineMs, run.signal) : undefined;
   const askSignal = waiting?.signal ?? run.signal;
+  let thread: RunConversation | undefined;
   try {
     await (ask ? withAuthorization(parts.connect, ask, askSignal) : parts.connect());
+    // A conversation this run continues: loaded (and cut to its bound) before, saved after each turn.
+    if (runOptions.conversation !== undefined)
+      thread = await parts.conversations.forRun(runOptions.conversation, { runId: run.id, input, principal: runOptions.principal, logger });
     // Only native tool calling resumes (the JSON-action mode's turns are not saved).
     const resume = model.supportsTools ? await run.conversation?.load() : undefined;
     if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
@@ -147,6 +154,7 @@ async function runOnce(
       const e: RunEvent = traceparent && event.type === "model-start" ? { ...event, traceId: traceparent.split("-")[1]! } : event;
       // A triggered run's events fill its record in the served run history (a no-op for other runs).
       if (triggered) parts.observers.current?.observe(run, e);
+      thread?.observe(e);
       for (const l of parts.listeners) l(e);
       runOptions.onEvent?.(e);
     };
@@ -182,11 +190,17 @@ async function runOnce(
       onTurn: conversation ? (messages) => void conversation.save(maskSecrets(messages)) : undefined,
       // Which calls wait for a person's decision, and who is asked (docs/approvals.md).
       approvals,
+      history: thread?.history,
+      onMessages: thread?.onMessages,
     });
+    // A failed save was logged (conversation.save-failed); the run's answer still stands.
+    await thread?.close().catch(() => {});
     const sampling = run.sampling.report();
     // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
-    return maskSecrets(sampling ? { ...result, sampling } : result);
+    const tagged = thread ? { ...result, conversationId: thread.id } : result;
+    return maskSecrets(sampling ? { ...tagged, sampling } : tagged);
   } finally {
+    await thread?.close().catch(() => {});
     waiting?.dispose();
   }
 }

@@ -3,6 +3,7 @@
  * drain's options: kept with the runs, below the rooms that build on them (live/, serving/) and the front
  * door's `Agent` interface (agent-types.ts re-exports them).
  */
+import type { ConversationRef } from "../conversations/conversation.ts";
 import type { AskApproval } from "../tools/run-approvals.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { RunEvent } from "../../loop/events.ts";
@@ -54,8 +55,14 @@ export interface AgentRunOptions {
   resumeConversation?: boolean;
   /** Where the run came from (default: a trigger's when `triggerEvent` is set, else `direct`); served surfaces say theirs. */
   origin?: RunOrigin;
-  /** The principal the run is for (a served run's caller). */
+  /** The principal the run is for (a served run's caller); it owns the conversation the run continues. */
   principal?: string;
+  /**
+   * Continue a conversation (docs/conversations.md): an id or name (created when the owner has none), a
+   * `Conversation` read before, `{ id }` (must exist), `{ new: true }` or `{ newest: true }`. Its earlier
+   * messages go to the model before `input`; this run's turns are saved to it; `result.conversationId` names it.
+   */
+  conversation?: ConversationRef;
   /** Called once the run is made, before it connects: the run itself, read-only (its id, state, signal). */
   onStart?: (run: Run) => void;
 }

@@ -2,6 +2,7 @@
  * What `createAgent` takes: the model, the MCP servers and tools it offers, and the groups its
  * configuration has. Kept apart from the agent's assembly so the options read as one reference page.
  */
+import type { ConversationOptions } from "../conversations/conversation-run.ts";
 import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from "../../loop/approvals/approval-types.ts";
 import type { A2aAgentConfig } from "../../a2a/client/tool-set.ts";
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
@@ -70,6 +71,11 @@ export interface AgentOptions {
    * every call is made, as before; a tool made with `needsApproval` is then denied (nobody to ask).
    */
   approvals?: AgentApprovals;
+  /**
+   * Where conversations are kept and how they are bounded (docs/conversations.md). Default: the local state
+   * directory (`$XDG_STATE_HOME/agentd/conversations`), owner `local`, the documented bounds.
+   */
+  conversations?: ConversationOptions;
   /** The protocol switches (the config's `capabilities`); everything absent is off. */
   capabilities?: AgentCapabilities;
   /**

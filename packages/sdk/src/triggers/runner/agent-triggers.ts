@@ -315,7 +315,8 @@ export class AgentTriggers {
   }
 }
 
-function policy(spec: TriggerSpec): { concurrency?: Concurrency; coalesceMs?: number } {
-  if (spec.kind === "interval") return {};
-  return { concurrency: spec.concurrency, coalesceMs: spec.kind === "subscription" ? spec.coalesceMs : undefined };
+function policy(spec: TriggerSpec): { concurrency?: Concurrency; coalesceMs?: number; conversation?: string } {
+  const conversation = spec.conversation ? { conversation: spec.conversation } : {};
+  if (spec.kind === "interval") return conversation;
+  return { concurrency: spec.concurrency, coalesceMs: spec.kind === "subscription" ? spec.coalesceMs : undefined, ...conversation };
 }

@@ -30,7 +30,13 @@ export interface TriggerAgent {
   connect(): Promise<void>;
   run(
     input: string,
-    options: { runId: string; signal: AbortSignal; triggerEvent?: { id: string; kind: string; firedAt: Date } },
+    options: {
+      runId: string;
+      signal: AbortSignal;
+      triggerEvent?: { id: string; kind: string; firedAt: Date };
+      /** The conversation the run continues (the trigger's `conversation`). */
+      conversation?: string;
+    },
   ): Promise<RunResult>;
   /** The connected MCP clients by server name (managed clients: they reconnect and re-subscribe). */
   readonly clients: ReadonlyMap<string, SubscribableClient>;
@@ -84,7 +90,7 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
     if (done.size > max) done.delete(done.values().next().value as string);
   };
 
-  const run: RunFunction = async (event, signal, { triggerId, instruction }): Promise<RunOutcome> => {
+  const run: RunFunction = async (event, signal, { triggerId, instruction, conversation }): Promise<RunOutcome> => {
     if (done.has(event.runId))
       return {
         status: "already-done",
@@ -124,7 +130,12 @@ export function createTriggerRunner(options: TriggerRunnerOptions): TriggerRunne
     options.onRunStart?.(event.runId, triggerId, instruction);
     try {
       const triggerEvent = { id: event.triggerId, kind: event.kind, firedAt: event.at }; // for telemetry (trigger lag)
-      const result = await options.agent.run(instruction, { runId: event.runId, signal: runSignal, triggerEvent });
+      const result = await options.agent.run(instruction, {
+        runId: event.runId,
+        signal: runSignal,
+        triggerEvent,
+        ...(conversation ? { conversation } : {}),
+      });
       succeeded = true;
       remember(event.runId);
       const data: TriggerRunData = { result, usage: result.usage, stopReason: result.stopReason };

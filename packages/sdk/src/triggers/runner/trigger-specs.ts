@@ -24,6 +24,8 @@ export interface SubscriptionSpec {
   server: string;
   uri: string;
   instruction: string;
+  /** The conversation each run continues (docs/conversations.md). */
+  conversation?: string;
   coalesceMs?: number;
   concurrency?: Concurrency;
   /** Poll this often when the server cannot push updates (else such a trigger is unavailable). */
@@ -39,6 +41,8 @@ export interface CronSpec {
   /** `"none" | "latest" | "all" | "all:N"` (time-zone cron only, except `none`). */
   catchUp?: string;
   instruction: string;
+  /** The conversation each run continues (docs/conversations.md). */
+  conversation?: string;
   concurrency?: Concurrency;
 }
 
@@ -49,6 +53,8 @@ export interface IntervalSpec {
   everyMs: number;
   maxRuns?: number;
   instruction: string;
+  /** The conversation each run continues (docs/conversations.md). */
+  conversation?: string;
 }
 
 /** One trigger to build. */
@@ -132,6 +138,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       server: s.server,
       uri: s.uri,
       instruction: s.instruction,
+      conversation: s.conversation,
       coalesceMs: s.coalesce,
       concurrency: s.concurrency === undefined ? undefined : parseConcurrency(s.concurrency),
       pollIntervalMs: s.pollInterval,
@@ -146,6 +153,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       tz: s.tz,
       catchUp: s.catchUp,
       instruction: s.instruction,
+      conversation: s.conversation,
       concurrency: s.concurrency === undefined ? undefined : parseConcurrency(s.concurrency),
     });
   });
@@ -156,6 +164,7 @@ export function triggerSpecsFromConfig(config: AgentdConfig, version: CronEngine
       everyMs: t.interval.every,
       maxRuns: t.interval.maxRuns,
       instruction: t.interval.instruction,
+      conversation: t.interval.conversation,
     });
   (t.selfSubscribe?.servers ?? []).forEach((server, i) => {
     if (!config.mcpServers?.[server])

@@ -1,0 +1,113 @@
+/**
+ * The agent's conversations: `agent.conversations.{list,get,delete}` for an owner, and the one entry a run
+ * uses (`conversationForRun`). Without a configured store they live in the local state directory
+ * (local-documents.ts), opened only when a conversation is first used, so an agent that never names one
+ * touches nothing. Runs naming one conversation by id in this process are queued — each starts after the
+ * last one on it ended — so overlapping trigger firings see each other's turns; across processes the
+ * store's compare-and-set serialises their saves (conversation-run.ts).
+ */
+import type { Logger } from "../../log.ts";
+import type { RunEvent } from "../../loop/events.ts";
+import { LOCAL_PRINCIPAL } from "../../serve/principal.ts";
+import type { Conversation, ConversationRef, ConversationSummary } from "./conversation.ts";
+import { beginConversation, type ConversationOptions, type ConversationRun } from "./conversation-run.ts";
+import { DocumentConversationStore } from "./document-conversations.ts";
+import { LocalDocuments, localConversationsDir } from "./local-documents.ts";
+
+/** Whose conversations a call means (default: the agent's principal, `local` unless configured). */
+export interface OwnerOptions {
+  principal?: string;
+}
+
+/** `agent.conversations`: the owner's conversations. */
+export interface AgentConversations {
+  /** The owner's conversations, newest first. */
+  list(options?: OwnerOptions): Promise<ConversationSummary[]>;
+  /** One of the owner's conversations with its messages; undefined when unknown; refused when another's. */
+  get(id: string, options?: OwnerOptions): Promise<Conversation | undefined>;
+  /** Delete one of the owner's conversations; false when unknown; refused when another's. */
+  delete(id: string, options?: OwnerOptions): Promise<boolean>;
+}
+
+/** A run's conversation as the agent drives it: the loop's hooks, the events it reads, the end. */
+export interface RunConversation extends ConversationRun {
+  /** Feed it the run's events (it keeps the model's reported usage). */
+  observe(event: RunEvent): void;
+  /** Save what is left and let the next run on this conversation start. */
+  close(): Promise<void>;
+}
+
+/** The conversations of one agent. */
+export class ConversationsOf {
+  private settings: ConversationOptions | undefined;
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(private readonly configured: ConversationOptions | undefined) {}
+
+  /** The options in force (the local state directory unless a store was configured). */
+  get options(): ConversationOptions {
+    this.settings ??= this.configured ?? {
+      store: new DocumentConversationStore(async () => new LocalDocuments(localConversationsDir())),
+    };
+    return this.settings;
+  }
+
+  /** Release the store (the agent closes). */
+  async close(): Promise<void> {
+    await this.configured?.close?.();
+  }
+
+  /** The `agent.conversations` API. */
+  api(): AgentConversations {
+    const owner = (o?: OwnerOptions) => o?.principal ?? this.options.principal ?? LOCAL_PRINCIPAL;
+    return {
+      list: (o) => this.options.store.list(owner(o)),
+      get: async (id, o) => (await this.options.store.get(id, owner(o)))?.conversation,
+      delete: (id, o) => this.options.store.delete(id, owner(o)),
+    };
+  }
+
+  /** Start `runId`'s conversation (waiting for a run on the same one in this process to end first). */
+  async forRun(ref: ConversationRef, run: { runId: string; input: string; principal?: string; logger: Logger }): Promise<RunConversation> {
+    const owner = run.principal ?? this.options.principal ?? LOCAL_PRINCIPAL;
+    const named = typeof ref === "string" ? ref : "id" in ref ? ref.id : undefined;
+    const key = named === undefined ? undefined : JSON.stringify([owner, named]);
+    let release = () => {};
+    if (key !== undefined) {
+      const before = this.queues.get(key) ?? Promise.resolve();
+      const mine = new Promise<void>((resolve) => (release = resolve));
+      const tail = before.then(() => mine);
+      this.queues.set(key, tail);
+      const done = release;
+      release = () => {
+        done();
+        if (this.queues.get(key) === tail) this.queues.delete(key);
+      };
+      await before;
+    }
+    let thread: ConversationRun;
+    try {
+      thread = await beginConversation(this.options, ref, { runId: run.runId, input: run.input, owner, logger: run.logger });
+    } catch (e) {
+      release();
+      throw e;
+    }
+    let sent = 0;
+    return {
+      ...thread,
+      id: thread.id,
+      history: thread.history,
+      observe(event) {
+        if (event.type === "model-start") sent = event.messages;
+        else if (event.type === "model-end") thread.onUsage(event.usage, sent);
+      },
+      async close() {
+        try {
+          await thread.end();
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * One run continuing a conversation — the whole hook between a run and its conversation, kept in one
+ * place: before the loop, the conversation is found (or created) for its owner and cut to its bound
+ * (trim-conversation.ts); the loop gets its messages as `history` and tells every change (`onMessages`:
+ * after each turn whose tool results are in, and with the final answer), each saved in order; the model's
+ * reported usage (`onUsage`) is remembered for the growth policy; `end()` waits for the last save.
+ *
+ * Concurrent writers: every save is a compare-and-set on the version read. Two runs continuing one
+ * conversation at once (two replicas, two terminals, overlapping trigger firings) are serialised at the
+ * store: the loser reads the winner's conversation and puts its own new turns after the winner's, so
+ * neither run's exchange is lost; within one process, runs on one conversation are queued before they
+ * start (see `ConversationQueue`), so each one sees what the last did.
+ */
+import type { Logger } from "../../log.ts";
+import type { ModelMessage, Usage } from "../../model/language-model.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import {
+  type Conversation,
+  type ConversationRef,
+  type ConversationStore,
+  checkConversationId,
+  forbiddenConversation,
+  newConversationId,
+  titleOf,
+  unknownConversation,
+  type VersionedConversation,
+} from "./conversation.ts";
+import { trimConversation } from "./trim-conversation.ts";
+
+/** How a run's conversations are kept and bounded. */
+export interface ConversationOptions {
+  store: ConversationStore;
+  /** Tokens a conversation may take in a request (default 64,000): the growth policy cuts it to this. */
+  maxTokens?: number;
+  /** JSON bytes a conversation may take as stored (the store's bound; default 1 MiB). */
+  maxBytes?: number;
+  /** The owner when a run names none (default: `local`). */
+  principal?: string;
+  /** Where conversations are started (the CLI: the config file), for `{ newest: true }`. */
+  scope?: string;
+  now?: () => number;
+  /** Release the store's connection (called when the agent closes). */
+  close?(): Promise<void>;
+}
+
+/** The default token bound of a conversation. */
+export const DEFAULT_MAX_TOKENS = 64_000;
+const MAX_RUNS = 100;
+const SAVE_ATTEMPTS = 5;
+
+/** A run's handle on its conversation. */
+export interface ConversationRun {
+  readonly id: string;
+  /** The earlier messages to send before the input (already cut to the bound). */
+  readonly history: ModelMessage[];
+  /** The loop's conversation changed (history included): save it. */
+  onMessages(messages: readonly ModelMessage[]): void;
+  /** A model response's usage for a request of `requestMessages` messages (system prompt included). */
+  onUsage(usage: Usage, requestMessages: number): void;
+  /** Wait for the saves; rejects when the last one failed. */
+  end(): Promise<void>;
+}
+
+/** Find or create the conversation `ref` names for `owner` and prepare the run (see the module header). */
+export async function beginConversation(
+  options: ConversationOptions,
+  ref: ConversationRef,
+  run: { runId: string; input: string; owner: string; logger: Logger },
+): Promise<ConversationRun> {
+  const { store } = options;
+  const now = () => new Date((options.now ?? Date.now)()).toISOString();
+  const found = await resolve(store, ref, run.owner, options.scope);
+  const fresh = (id: string): Conversation => ({
+    id,
+    owner: run.owner,
+    ...(options.scope ? { scope: options.scope } : {}),
+    title: titleOf(run.input),
+    messages: [],
+    createdAt: now(),
+    updatedAt: now(),
+    runs: [],
+    dropped: 0,
+  });
+  let current: VersionedConversation = found.existing ?? { conversation: fresh(found.id), version: 0 };
+  const bounds = { maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, maxBytes: options.maxBytes };
+  const cut = trimConversation(current.conversation.messages, bounds, current.conversation.tokens);
+  if (cut.dropped > 0)
+    run.logger.info("conversation.trimmed", {
+      conversationId: found.id,
+      dropped: cut.dropped,
+      kept: cut.messages.length,
+      tokens: cut.tokens,
+    });
+  const history = cut.messages;
+  let tokens = current.conversation.tokens && cut.dropped === 0 ? current.conversation.tokens : undefined;
+  let saving: Promise<void> = Promise.resolve();
+  let failure: unknown;
+
+  // What this run's new messages go after: what it was sent, or after a lost race the winner's messages.
+  let prefix = history;
+  let droppedBefore = current.conversation.dropped + cut.dropped;
+  let savedAdded = 0;
+  const write = async (messages: readonly ModelMessage[]) => {
+    const added = messages.slice(history.length);
+    for (let attempt = 1; ; attempt++) {
+      const kept = trimConversation([...prefix, ...added], { maxTokens: Number.POSITIVE_INFINITY, maxBytes: bounds.maxBytes }, tokens);
+      const base = current.conversation;
+      // The model's count holds only for exactly the messages it was sent.
+      const counted = prefix === history && kept.dropped === 0 ? tokens : undefined;
+      const next: Conversation = {
+        ...base,
+        messages: kept.messages,
+        updatedAt: now(),
+        runs: [...base.runs.filter((r) => r !== run.runId), run.runId].slice(-MAX_RUNS),
+        dropped: droppedBefore + kept.dropped,
+        tokens: counted,
+      };
+      const saved = await store.save(next, current.version);
+      if (saved.ok) {
+        current = { conversation: next, version: saved.version };
+        // The messages this save holds of this run, and where they begin (the front may have been cut).
+        savedAdded = added.length;
+        prefix = kept.messages.slice(0, kept.messages.length - added.length);
+        droppedBefore = next.dropped;
+        return;
+      }
+      if (attempt >= SAVE_ATTEMPTS)
+        throw new AgentdError("E_STORE", `conversation ${found.id} kept changing under this run: its last turns were not saved`);
+      run.logger.info("conversation.raced", { conversationId: found.id, attempt });
+      const again = await store.get(found.id, run.owner);
+      const mine = savedAdded;
+      // The winner wrote on top of this run's last save: take this run's part out of it (the cut the winner
+      // made at the front shifts it by the messages dropped since), to put it after the winner's turns.
+      const shift = (again?.conversation.dropped ?? 0) - current.conversation.dropped;
+      const at = prefix.length - shift;
+      const theirs = again?.conversation.messages ?? [];
+      prefix = mine > 0 && at >= 0 ? [...theirs.slice(0, at), ...theirs.slice(at + mine)] : theirs;
+      current = again ?? { conversation: fresh(found.id), version: 0 };
+      savedAdded = 0;
+      droppedBefore = current.conversation.dropped;
+    }
+  };
+
+  return {
+    id: found.id,
+    history,
+    onMessages(messages) {
+      const copy = [...messages];
+      saving = saving
+        .then(() => write(copy))
+        .catch((e: unknown) => {
+          failure = e;
+          run.logger.warn("conversation.save-failed", { conversationId: found.id, error: e instanceof Error ? e.message : String(e) });
+        });
+    },
+    onUsage(usage, requestMessages) {
+      // The system prompt is in the request, not in the conversation; the response adds one message.
+      tokens = { count: usage.inputTokens + usage.outputTokens, messages: requestMessages };
+    },
+    async end() {
+      await saving;
+      if (failure) throw failure;
+    },
+  };
+}
+
+/** The one line for a conversation the owner cannot continue: another principal's, or unknown. */
+async function missing(store: ConversationStore, id: string, owner: string): Promise<AgentdError> {
+  return (await store.heldByAnother?.(id, owner)) ? forbiddenConversation(id) : unknownConversation(id);
+}
+
+/** Which conversation `ref` names, and what is stored under it. */
+async function resolve(
+  store: ConversationStore,
+  ref: ConversationRef,
+  owner: string,
+  scope: string | undefined,
+): Promise<{ id: string; existing?: VersionedConversation }> {
+  if (typeof ref === "string" || ("id" in ref && !("owner" in ref))) {
+    const id = checkConversationId(typeof ref === "string" ? ref : ref.id);
+    const existing = await store.get(id, owner);
+    const mustExist = typeof ref !== "string" && !(ref as { create?: boolean }).create;
+    if (!existing && mustExist) throw await missing(store, id, owner);
+    return { id, existing };
+  }
+  if ("owner" in ref) {
+    const existing = await store.get(checkConversationId(ref.id), owner);
+    if (!existing) throw await missing(store, ref.id, owner);
+    return { id: ref.id, existing };
+  }
+  if ("newest" in ref) {
+    const newest = (await store.list(owner)).find((c) => scope === undefined || c.scope === scope);
+    const existing = newest ? await store.get(newest.id, owner) : undefined;
+    if (existing) return { id: newest!.id, existing };
+  }
+  return { id: newConversationId() };
+}

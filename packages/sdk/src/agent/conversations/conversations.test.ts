@@ -1,0 +1,154 @@
+/**
+ * Conversations over the real local state directory (a directory store opened per operation) and a real
+ * agent with a scripted model: what the model is sent, what is saved, who may read it, the bounds.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryLogger } from "../../log.ts";
+import { memoryToolSet } from "../../loop/__fixtures__/memory-tools.ts";
+import { callTools, reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
+import { AgentdError } from "../../wire/errors.ts";
+import { createAgent } from "../create-agent.ts";
+import type { Conversation } from "./conversation.ts";
+import { DocumentConversationStore } from "./document-conversations.ts";
+import { LocalDocuments, localConversationsDir } from "./local-documents.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "agentd-conv-"));
+  dirs.push(d);
+  return d;
+};
+const storeIn = (dir: string, bounds = {}, now?: () => number) =>
+  new DocumentConversationStore(async () => new LocalDocuments(dir), bounds, now);
+const conversation = (id: string, owner: string, at = "2026-01-01T00:00:00.000Z"): Conversation => ({
+  id,
+  owner,
+  title: id,
+  messages: [{ role: "user", content: "hi" }],
+  createdAt: at,
+  updatedAt: at,
+  runs: [],
+  dropped: 0,
+});
+
+describe("the conversation store", () => {
+  test("the local state directory: $XDG_STATE_HOME/agentd, else ~/.local/state/agentd", () => {
+    expect(localConversationsDir({ XDG_STATE_HOME: "/s", HOME: "/h" })).toBe("/s/agentd/conversations");
+    expect(localConversationsDir({ HOME: "/h" })).toBe("/h/.local/state/agentd/conversations");
+  });
+
+  test("compare-and-set: a writer at a stale version loses", async () => {
+    const store = storeIn(tempDir());
+    expect(await store.save(conversation("a", "alice"), 0)).toEqual({ ok: true, version: 1 });
+    expect(await store.save(conversation("a", "alice"), 0)).toEqual({ ok: false });
+    expect(await store.save(conversation("a", "alice"), 1)).toEqual({ ok: true, version: 2 });
+    expect(await store.save(conversation("a", "alice"), 1)).toEqual({ ok: false });
+  });
+
+  test("each owner sees, continues and deletes only their own; ids are per owner", async () => {
+    const store = storeIn(tempDir());
+    await store.save(conversation("a-thread", "alice"), 0);
+    await store.save(conversation("shared-name", "bob"), 0);
+    await store.save(conversation("shared-name", "alice"), 0);
+    expect((await store.list("alice")).map((c) => c.id).sort()).toEqual(["a-thread", "shared-name"]);
+    expect((await store.list("bob")).map((c) => c.id)).toEqual(["shared-name"]);
+    expect(await store.get("a-thread", "bob")).toBeUndefined();
+    expect(await store.delete("a-thread", "bob")).toBe(false);
+    expect(await store.heldByAnother("a-thread", "bob")).toBe(true);
+    expect(await store.heldByAnother("nope", "bob")).toBe(false);
+    expect((await store.get("a-thread", "alice"))?.conversation.owner).toBe("alice");
+    expect(await store.delete("shared-name", "bob")).toBe(true);
+    expect((await store.get("shared-name", "alice"))?.conversation.owner).toBe("alice");
+  });
+
+  test("bounded per owner in count (the least recently updated goes) and expired after the retention", async () => {
+    let now = Date.parse("2026-01-10T00:00:00Z");
+    const store = storeIn(tempDir(), { maxConversations: 2, retentionMs: 1_000 }, () => now);
+    await store.save(conversation("old", "alice", "2026-01-01T00:00:00.000Z"), 0);
+    await store.save(conversation("mid", "alice", "2026-01-02T00:00:00.000Z"), 0);
+    await store.save(conversation("new", "alice", "2026-01-03T00:00:00.000Z"), 0);
+    expect((await store.list("alice")).map((c) => c.id)).toEqual(["new", "mid"]);
+    now += 1_001;
+    expect(await store.get("new", "alice")).toBeUndefined();
+    expect(await store.list("alice")).toEqual([]);
+  });
+
+  test("a conversation over its byte bound is refused, not half written", async () => {
+    const store = storeIn(tempDir(), { maxBytes: 300 });
+    const big = { ...conversation("big", "alice"), messages: [{ role: "user" as const, content: "x".repeat(400) }] };
+    expect(await store.save(big, 0).catch((e: unknown) => (e as Error).message)).toContain("over its bound");
+  });
+});
+
+describe("agent.run with a conversation", () => {
+  test("a follow-up sends the earlier exchange back (tool turns and all); result names it; list/get/delete by owner", async () => {
+    const dir = tempDir();
+    const model = scriptedModel([callTools([["fs__read", { path: "inbox" }]]), reply("two urgent mails"), reply("drafted")]);
+    const tools = memoryToolSet([{ name: "fs/read", run: () => "mail 1, mail 2" }]);
+    await using agent = createAgent({ model, tools, logger: memoryLogger(), conversations: { store: storeIn(dir), principal: "alice" } });
+    const first = await agent.run("summarise the inbox", { conversation: { new: true } });
+    expect(first.conversationId).toMatch(/^c-/);
+    const second = await agent.run("now draft replies", { conversation: first.conversationId });
+    expect(second.conversationId).toBe(first.conversationId);
+    const sent = model.requests[2]!.messages.slice(1);
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(sent[0]).toEqual({ role: "user", content: "summarise the inbox" });
+    expect(sent.at(-1)).toEqual({ role: "user", content: "now draft replies" });
+    const saved = await agent.conversations.get(first.conversationId!);
+    expect(saved?.messages).toHaveLength(6);
+    expect(saved?.runs).toEqual([first.runId, second.runId]);
+    expect(saved?.tokens).toEqual({ count: 15, messages: 6 });
+    expect((await agent.conversations.list()).map((c) => c.id)).toEqual([first.conversationId!]);
+    expect(await agent.conversations.list({ principal: "bob" })).toEqual([]);
+    const refused = await agent.run("peek", { conversation: { id: first.conversationId! }, principal: "bob" }).catch((e: unknown) => e);
+    expect(AgentdError.isInstance(refused) && refused.message).toContain("belongs to another principal");
+    expect(await agent.conversations.get(first.conversationId!, { principal: "bob" })).toBeUndefined();
+    expect(await agent.conversations.delete(first.conversationId!, { principal: "bob" })).toBe(false);
+    expect(await agent.conversations.delete(first.conversationId!)).toBe(true);
+    const gone = await agent.run("again", { conversation: { id: first.conversationId! } }).catch((e: unknown) => e);
+    expect(AgentdError.isInstance(gone) && gone.options.data?.reason).toBe("conversation-unknown");
+  });
+
+  test("a named conversation is created on first use; stream() carries it; runs on one are serialised in order", async () => {
+    const model = scriptedModel([reply("one"), reply("two"), reply("three")]);
+    await using agent = createAgent({
+      model,
+      tools: memoryToolSet([]),
+      logger: memoryLogger(),
+      conversations: { store: storeIn(tempDir()) },
+    });
+    const [a, b] = await Promise.all([
+      agent.run("first", { conversation: "nightly-triage" }),
+      agent.run("second", { conversation: "nightly-triage" }),
+    ]);
+    expect([a.conversationId, b.conversationId]).toEqual(["nightly-triage", "nightly-triage"]);
+    let finish: unknown;
+    for await (const e of agent.stream("third", { conversation: "nightly-triage" })) if (e.type === "finish") finish = e;
+    expect(finish).toMatchObject({ status: "ok", conversationId: "nightly-triage" });
+    // The third request carried both earlier exchanges, in the order they ran.
+    expect(model.requests[2]!.messages.slice(1).map((m) => (m.role === "user" ? m.content : m.role))).toEqual([
+      "first",
+      "assistant",
+      "second",
+      "assistant",
+      "third",
+    ]);
+    expect((await agent.conversations.get("nightly-triage"))?.owner).toBe("local");
+  });
+
+  test("without a conversation nothing is loaded or saved, and the result names none", async () => {
+    const model = scriptedModel([reply("ok")]);
+    const dir = tempDir();
+    await using agent = createAgent({ model, tools: memoryToolSet([]), logger: memoryLogger(), conversations: { store: storeIn(dir) } });
+    const r = await agent.run("hello");
+    expect(r.conversationId).toBeUndefined();
+    expect(await agent.conversations.list()).toEqual([]);
+    expect(model.requests[0]!.messages.slice(1)).toEqual([{ role: "user", content: "hello" }]);
+  });
+});
