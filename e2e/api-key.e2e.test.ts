@@ -53,7 +53,8 @@ describe("the dialect's conventional API-key variable", () => {
 describe("a refused key says where it came from, in one line", () => {
   test("a wrong OPENAI_API_KEY: the 401 names the variable, never the value", async () => {
     const r = await run("openai", { OPENAI_API_KEY: "sk-wrong-value-777" });
-    expect(r.code).toBe(4);
+    // An authentication refusal is not an outage: its own exit code (docs/run-output.md).
+    expect(r.code).toBe(5);
     const line = r.stderr.trim().split("\n").at(-1)!;
     expect(line).toStartWith(`agentd: model endpoint ${gateway!.url.replace(/\/$/, "")} returned HTTP 401`);
     expect(line).toEndWith("(the API key came from OPENAI_API_KEY)");
@@ -62,7 +63,7 @@ describe("a refused key says where it came from, in one line", () => {
 
   test("no key at all: the 401 says none was set and where agentd looked", async () => {
     const r = await run("anthropic", {}, { model: { apiKeyEnv: "TEAM_KEY" } });
-    expect(r.code).toBe(4);
+    expect(r.code).toBe(5);
     expect(r.stderr.trim().split("\n").at(-1)).toEndWith("(no API key was set (looked in AGENT_API_KEY, TEAM_KEY, ANTHROPIC_API_KEY))");
   });
 });
