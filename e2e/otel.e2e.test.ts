@@ -133,13 +133,13 @@ describe("agentd run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   test("a run that fails upstream ends its run span with an error status", async () => {
     ws = new CliWorkspace();
     receiver = startOtlpReceiver();
-    // A key the gateway refuses: 401, not retried, so the run fails at once with E_UPSTREAM (exit 4).
+    // A key the gateway refuses: 401, not retried, so the run fails at once with E_UPSTREAM (exit 5: unauthorized).
     gateway = await startFakeGateway({ dialect: "openai", requireApiKey: "sk-other", script: [{ text: "never" }] });
     const config = ws.writeConfig({});
     const run = await ws.run(["run", "--config", config, "hi"], {
       env: { ...modelEnv(gateway), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     });
-    expect(run.code).toBe(4);
+    expect(run.code).toBe(5);
     const [root] = byName(receiver.spans, "invoke_agent agentd");
     expect(root?.status.code).toBe(STATUS_ERROR);
     expect(root?.attributes["error.type"]).toBe("E_UPSTREAM");

@@ -51,7 +51,9 @@ test("the linked agentd runs the clone's CLI from anywhere: `agentd --version` o
 
 test("without a writable npm prefix it falls back to ~/.local/bin and says when that is not on PATH", async () => {
   const home = temp();
-  const env = { ...process.env, AGENTD_LINK_DIR: undefined, HOME: home, NPM_CONFIG_PREFIX: join(home, "no-such-prefix") };
+  // npm reads its prefix from npm_config_prefix too, which `npm test` sets for its children: both point nowhere.
+  const nowhere = join(home, "no-such-prefix");
+  const env = { ...process.env, AGENTD_LINK_DIR: undefined, HOME: home, NPM_CONFIG_PREFIX: nowhere, npm_config_prefix: nowhere };
   const link = await run(["bash", SCRIPT], env);
   expect(link.code).toBe(0);
   expect(existsSync(join(home, ".local", "bin", "agentd"))).toBe(true);

@@ -1,7 +1,8 @@
 // An agent from the installed SDK with `telemetry: "env"` while OTEL_EXPORTER_OTLP_ENDPOINT is set and
 // @agentd/otel is not installed: the run goes on untraced; prints the result and the warnings logged.
 import { createModel } from "@agentd/adapters";
-import { createAgent, memoryLogger } from "@agentd/sdk";
+import { createAgent } from "@agentd/sdk";
+import { memoryLogger } from "@agentd/sdk/telemetry";
 import { startFakeGateway } from "@agentd/testkit";
 
 const gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "untraced" }] });
