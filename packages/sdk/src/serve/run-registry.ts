@@ -15,12 +15,12 @@ import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import type { RunEvent } from "../loop/events.ts";
 import { maskSecretValues } from "../secret-values.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
-import { applyRunEvent, emptyRunDetail, runDetailBytes, type RunDetail } from "./run-detail.ts";
+import { applyRunEvent, emptyRunDetail, runDetailBytes } from "./run-detail.ts";
 import { pageOfRuns, type RunPage, type RunQuery } from "./run-list.ts";
 import type { SharedRunHistory } from "./shared-run-history.ts";
 
 export type { RunRecord, RunVia, RunStartInfo, RunListChange, ToolInFlight, AgentStatus, RunHistoryLimits } from "./run-record.ts";
-import type { RunRecord, RunVia, RunStartInfo, RunListChange, ToolInFlight, AgentStatus, RunHistoryLimits } from "./run-record.ts";
+import type { RunRecord, RunStartInfo, RunListChange, ToolInFlight, AgentStatus, RunHistoryLimits } from "./run-record.ts";
 
 /** The defaults of {@link RunHistoryLimits}. */
 export const DEFAULT_RUN_HISTORY: Readonly<Required<Omit<RunHistoryLimits, "shared">>> = Object.freeze({
