@@ -113,8 +113,8 @@ const SURFACE: Record<string, string> = {
     ToolHandler ToolOptions VersionNegotiation elicitationPolicy
   `,
   loop: `
-    ApprovalAction ApprovalChannel ApprovalDecision ApprovalRequest ApprovalRule BudgetWarning GIVE_UP LegacyRunEvent
-    MatchedRule ModelPrices NeedsApproval RunApprovals RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
+    ApprovalAction ApprovalChannel ApprovalDecision ApprovalDesk ApprovalRequest ApprovalRule ApprovalViewer
+    BudgetWarning GIVE_UP LegacyRunEvent MatchedRule ModelPrices NeedsApproval PendingApproval RecordedDecision RunApprovals RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
     RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolHints ToolMode ToolSet
     TraceCarrier TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
   `,

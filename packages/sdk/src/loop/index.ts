@@ -23,5 +23,6 @@ export type {
   RunApprovals,
   ToolHints,
 } from "./approvals/approval-types.ts";
+export type { ApprovalDesk, ApprovalViewer, PendingApproval, RecordedDecision } from "./approvals/approval-desk.ts";
 export { fenceResourceText, fenceToolOutput } from "./fence.ts";
 export { GIVE_UP, type RunFailureReason } from "./run-failure.ts";
