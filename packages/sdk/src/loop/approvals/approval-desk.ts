@@ -46,6 +46,11 @@ export interface ApprovalDesk {
    * decided is refused (E_USAGE, naming who decided it and how). Resolves with the question as recorded.
    */
   decide(id: string, decision: ApprovalDecision, viewer: ApprovalViewer): Promise<PendingApproval>;
+  /**
+   * Record a question without waiting for its answer (a run that is saved as waiting and resumed when the
+   * decision arrives); {@link channelFor}'s `ask` is `post` and then a wait for the decision.
+   */
+  post(request: ApprovalRequest, run: { principal?: string; origin: string; timeoutMs?: number }): Promise<PendingApproval>;
   /** Hear about questions added or decided (by any replica when the store is shared); returns the unsubscribe. */
   watch(listener: (id: string) => void): () => void;
   /** The channel a served run asks through: its questions go to the desk and wait for a decision there. */
