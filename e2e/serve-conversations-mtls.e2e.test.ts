@@ -57,8 +57,14 @@ async function send(serve: ServeProcess, who: "alice" | "bob", text: string, con
 }
 
 const mcp = (serve: ServeProcess, who: "alice" | "bob") => openSession(serve.url, {}, tls(who));
-const mcpCall = async (serve: ServeProcess, s: RawSession, who: "alice" | "bob", id: number, method: string, params: Record<string, unknown>) =>
-  (await call(serve.url, s, id, method, params, tls(who))).response;
+const mcpCall = async (
+  serve: ServeProcess,
+  s: RawSession,
+  who: "alice" | "bob",
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+) => (await call(serve.url, s, id, method, params, tls(who))).response;
 
 test("mTLS principals over MCP: agent.run conversationId continues the caller's own; Bob's inbox holds nothing of Alice's", async () => {
   const serve = await serveMtls();
