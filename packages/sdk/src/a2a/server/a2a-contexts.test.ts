@@ -2,12 +2,14 @@
  * An A2A `contextId` is its sender's durable conversation (contexts.ts): a follow-up continues it as turns,
  * another principal sending the same id is refused before any task exists (both bindings' unary and
  * streaming sends), an id that cannot name a conversation is refused, and the owner reads it over MCP as
- * `agent://conversations/{id}` — linked both ways with the task's run in `agent://runs/{runId}`. Real HTTP
+ * `agent://conversations/{id}` — linked both ways with the task's run in `agent://runs/{runId}` — whose
+ * subscribers (the owner's only) hear when a run on it ends. Real HTTP
  * on 127.0.0.1, two bearer tokens; MCP through the official SDK client.
  */
 import { afterEach, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveA2aAgent, type ServedAgent } from "../../agent/__fixtures__/a2a-agent.ts";
 
 const ALICE = "alice-token-0123456789abcdef";
@@ -134,4 +136,33 @@ test("agent://conversations lists the caller's own; a conversation and its task'
   // Bob lists none and cannot read Alice's: not found, as an unknown id.
   expect((await read(bob, "agent://conversations")).conversations).toEqual([]);
   await expect(bob.readResource({ uri: `agent://conversations/${contextId}` })).rejects.toThrow(`no conversation ${contextId} of yours`);
+}, 60_000);
+
+test("subscribers of agent://conversations hear when a run on one of theirs ends; another principal's do not", async () => {
+  s = await serve();
+  const [alice, bob] = [await mcpAs(s, ALICE), await mcpAs(s, BOB)];
+  const heard = { alice: [] as string[], bob: [] as string[] };
+  let wake = () => {};
+  alice.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    heard.alice.push(n.params.uri);
+    wake();
+  });
+  bob.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.bob.push(n.params.uri));
+  await alice.subscribeResource({ uri: "agent://conversations" });
+  await bob.subscribeResource({ uri: "agent://conversations" });
+  const heardOne = new Promise<void>((r) => (wake = r));
+  const sent = await send(s.base, ALICE, "summarise the inbox");
+  await heardOne;
+  expect(heard.alice).toEqual(["agent://conversations"]);
+  // Bob's session hears of his own: a run of his, after Alice's, is the first (and only) thing he hears.
+  const bobHeard = new Promise<void>((r) =>
+    bob.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      heard.bob.push(n.params.uri);
+      r();
+    }),
+  );
+  await send(s.base, BOB, "his own");
+  await bobHeard;
+  expect(heard.bob).toEqual(["agent://conversations"]);
+  expect(sent.result.task.status.state).toBe("TASK_STATE_COMPLETED");
 }, 60_000);
