@@ -72,7 +72,8 @@ test("mTLS principals over MCP: agent.run conversationId continues the caller's 
   const run = async (who: "alice" | "bob", s: RawSession, id: number, instruction: string) =>
     (await mcpCall(serve, s, who, id, "tools/call", { name: "agent.run", arguments: { instruction, conversationId: "inbox" } })).result;
 
-  expect((await run("alice", alice, 1, "summarise the inbox")).structuredContent.conversationId).toBe("inbox");
+  const first = await run("alice", alice, 1, "summarise the inbox");
+  expect(first.structuredContent.conversationId).toBe("inbox");
   expect((await run("alice", alice, 2, "now draft replies")).content[0].text).toBe("seen 2: now draft replies");
   const bobs = await run("bob", bob, 3, "what did alice ask?");
   expect(bobs.content[0].text).toBe("seen 1: what did alice ask?");
@@ -81,7 +82,13 @@ test("mTLS principals over MCP: agent.run conversationId continues the caller's 
   const read = async (who: "alice" | "bob", s: RawSession, id: number) =>
     JSON.parse((await mcpCall(serve, s, who, id, "resources/read", { uri: "agent://conversations/inbox" })).result.contents[0].text);
   expect((await read("bob", bob, 4)).messages).toHaveLength(2);
-  expect((await read("alice", alice, 5)).messages).toHaveLength(4);
+  const hers = await read("alice", alice, 5);
+  expect(hers.messages).toHaveLength(4);
+  // The run and the conversation name each other: the run by the id agent://runs/{runId} takes.
+  const runId = first.structuredContent.runId as string;
+  expect(hers.runs[0]).toBe(runId);
+  const record = await mcpCall(serve, alice, "alice", 6, "resources/read", { uri: `agent://runs/${runId}` });
+  expect(JSON.parse(record.result.contents[0].text).conversationId).toBe("inbox");
 }, 90_000);
 
 test("mTLS principals over A2A: Bob naming Alice's contextId is refused; over MCP he neither lists nor reads it", async () => {
