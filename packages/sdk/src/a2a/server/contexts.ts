@@ -16,6 +16,9 @@ import { A2aError, type Message } from "../shared/types.ts";
 import { isConversationId, type ServedConversations } from "../../serve/served-conversations.ts";
 import type { A2aTasks } from "./tasks.ts";
 
+/** Whether `message` names a context to admit (an answer on a task, or no contextId, has none to check). */
+export const namesContext = (message: Message): boolean => !message.taskId && Boolean(message.contextId);
+
 /** Refuse `message`'s `contextId` unless `owner` may continue or start it (see the module header). */
 export async function admitContext(
   conversations: ServedConversations | undefined,
@@ -23,9 +26,9 @@ export async function admitContext(
   owner: string,
   message: Message,
 ): Promise<void> {
-  const contextId = message.contextId;
   // An answer on a task is checked against that task's context (tasks.ts); no contextId: a fresh one.
-  if (message.taskId || !contextId) return;
+  if (!namesContext(message)) return;
+  const contextId = message.contextId!;
   if (!isConversationId(contextId))
     throw new A2aError(
       "InvalidParams",

@@ -16,7 +16,7 @@ import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
 import { type A2aTasks, endsStream } from "./tasks.ts";
-import { admitContext } from "./contexts.ts";
+import { admitContext, namesContext } from "./contexts.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 
 /** A stream of events: the first is ready at once; it ends when the task ends or is interrupted. */
@@ -111,7 +111,11 @@ export function createA2aService(
       if (method === "SendStreamingMessage") {
         const message = messageOf(params);
         const start = pushOnStart(push, params, who);
-        // The context is admitted before the task starts; a refusal is the stream's one (error) event.
+        if (!namesContext(message)) {
+          const entry = tasks.send(who, message, start);
+          return follow(tasks, entry.owner, entry.task);
+        }
+        // A named context is admitted (a store read) before its task starts: a refusal is the stream's one error event.
         return (async function* () {
           await admitContext(conversations, tasks, who.id, message);
           const entry = tasks.send(who, message, start);
