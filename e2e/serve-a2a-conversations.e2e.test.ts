@@ -3,7 +3,8 @@
  * fake gateway (which records each request's messages): a follow-up with the same contextId after a restart
  * sends the first exchange to the model, and `agentd conversations show` lists both tasks' runs; two
  * replicas on one Redis store continue each other's context; another principal naming the context is
- * refused on either replica, and reads nothing of it over MCP.
+ * refused on either replica, and reads nothing of it over MCP. And a served trigger naming a conversation:
+ * its run's record and the conversation name each other.
  */
 import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -126,3 +127,18 @@ test.skipIf(!redisServerPath)(
   },
   120_000,
 );
+
+test("a served trigger's run and the conversation it names link each other in agent://runs and agent://conversations", async () => {
+  world = await countingModel();
+  const config = world.ws.writeConfig({ triggers: { interval: { every: "1h", instruction: "tick", conversation: "ticks" } } });
+  const serve = await startServe(["--http", "127.0.0.1:0", "--config", config, "--grace", "1s"], {
+    env: { ...world.env, XDG_STATE_HOME: join(world.ws.dir, "state") },
+    cwd: world.ws.dir,
+  });
+  const ended = await serve.waitForEvent((e) => e.event === "trigger.run-end");
+  const session = await openSession(serve.url);
+  const runs = (await readResource(serve, session, 1, "agent://runs")).runs;
+  expect(runs.map((r: any) => [r.runId, r.via, r.conversationId])).toEqual([[ended.runId, "trigger", "ticks"]]);
+  expect((await readResource(serve, session, 2, `agent://runs/${ended.runId}`)).conversationId).toBe("ticks");
+  expect((await readResource(serve, session, 3, "agent://conversations/ticks")).runs).toEqual([ended.runId]);
+}, 60_000);
