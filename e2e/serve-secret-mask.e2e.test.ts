@@ -3,7 +3,7 @@
  * model's answer holds `authorization: Bearer <AGENT_API_KEY>`) and a stdio server quoting its `${VAR}`
  * environment. Real processes: `agentd serve --http --console --a2a` with its fleet history in an `agentd
  * store --dir` child; the MCP caller's answer, `agent://runs/{id}`, the console's snapshot, the store's files
- * on disk and an A2A task's artifact all show `[redacted]` where the key was. And `agentd run`: `--stream`
+ * on disk, an A2A task's artifact and its saved conversation all show `[redacted]` where the key was. And `agentd run`: `--stream`
  * with the secret written over three deltas, `--json` with a server whose secret comes from an editor
  * config's `envFile`.
  */
@@ -98,6 +98,10 @@ describe("secrets a peer echoes are masked on every surface", () => {
     expect(artifact).toContain("authorization: Bearer [redacted]");
     expect(JSON.stringify(task)).not.toContain(API_KEY);
     expect(JSON.stringify(serve.events())).not.toContain(API_KEY);
+    // The task's context is a conversation in the store: its saved turns are masked too.
+    const withConversation = filesUnder(storeDir).join("\n");
+    expect(withConversation).toContain(`"id":"${task.contextId}"`);
+    expect(withConversation).not.toContain(API_KEY);
   }, 90_000);
 
   test("agentd serve: a stdio server's ${VAR} secret, echoed by its tool and repeated by the model, is masked in the answer", async () => {

@@ -137,8 +137,9 @@ const SURFACE: Record<string, string> = {
     SupervisorOptions TaskView serveSubagentChild subagentCommand
   `,
   serve: `
-    AgentStatus LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage RunQuery RunRecord RunSummary SelfMcp
-    SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
+    AgentStatus CONVERSATIONS_URI LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage RunQuery RunRecord RunSummary
+    SelfMcp SelfMcpOptions SelfRunner ServedConversation ServedConversationSummary ServedConversations
+    ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
     A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability

@@ -14,7 +14,7 @@ import { configArgs, overridesFrom } from "./shared-args.ts";
 export const conversationsExamples = [
   "agentd conversations list                    # yours, newest first: id, last update, turns, title",
   "agentd conversations list --json",
-  "agentd conversations show c-1b2c…            # its messages, oldest first",
+  "agentd conversations show c-1b2c…            # its runs, then its messages, oldest first",
   "agentd conversations rm c-1b2c…",
   'agentd run --continue "now draft replies"   # continue the newest of this config',
   'agentd run --resume c-1b2c… "and the third?"',
@@ -32,7 +32,9 @@ function renderMessages(c: Conversation): string {
     return `assistant: ${text.join(" ")}`;
   });
   const dropped = c.dropped ? [`(${c.dropped} older messages were dropped to keep it within its bound)`] : [];
-  return `${[`conversation ${c.id} · ${c.runs.length} runs · updated ${c.updatedAt}`, ...dropped, ...lines].join("\n")}\n`;
+  // The runs by id, oldest first: a served one is read as agent://runs/{runId} (the link back is its conversationId).
+  const runs = c.runs.length ? [`runs: ${c.runs.join(", ")}`] : [];
+  return `${[`conversation ${c.id} · ${c.runs.length} runs · updated ${c.updatedAt}`, ...runs, ...dropped, ...lines].join("\n")}\n`;
 }
 
 export const conversationsCommand = defineCommand({

@@ -147,6 +147,7 @@ export function createAgent(options: AgentOptions): Agent {
     ledger: connected.ledger,
     extend: servedOwnTools(options, own.localTools),
     servedCheckpoint,
+    conversations: conversations.served(),
     mirrorTo,
     observers,
     logger,

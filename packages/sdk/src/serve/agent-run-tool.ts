@@ -60,7 +60,8 @@ async function agentRun(
   // Across replicas: claimed in the store; a replica that ran it (or is running it) answers for it.
   const claim = await claimServedRun(servedRuns, scopedRunId(principal, runId), ctx.signal, { stopOnLostClaim: true });
   if (claim.status !== "run") return notRunHere(runId, claim);
-  registry.start(runId, input.instruction, owner, { via: "mcp" });
+  const conversation = conversationOf(args, owner);
+  registry.start(runId, input.instruction, owner, { via: "mcp", conversationId: conversation.conversation });
   let step = 0;
   const traceContext = traceCarrierFromMeta(ctx.meta);
   try {
@@ -71,7 +72,7 @@ async function agentRun(
         signal,
         origin: { kind: "mcp" },
         principal: owner,
-        ...conversationOf(args, owner), // `conversationId`: the caller's own conversation, continued
+        ...conversation, // `conversationId`: the caller's own conversation, continued
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
         resumeConversation: callerRunId ? true : undefined,

@@ -1,7 +1,8 @@
 /**
  * `@agentd/sdk/serve`: agentd's own MCP surface (the self-MCP: `agent.run`, `agent://status`,
- * `agent://runs/{runId}`) built over any runner, and the shapes a client reads from it — the agent's status,
- * pages of the run list, a run's detail — and the principals requests are made as.
+ * `agent://runs/{runId}`, `agent://conversations`) built over any runner, and the shapes a client reads from
+ * it — the agent's status, pages of the run list, a run's detail, the caller's conversations — and the
+ * principals requests are made as.
  *
  * @module @agentd/sdk/serve
  */
@@ -10,4 +11,10 @@ export type { AgentStatus, RunRecord } from "./run-registry.ts";
 export type { RunDetail, ToolCallDetail, TurnDetail } from "./run-detail.ts";
 export type { RunPage, RunQuery, RunSummary } from "./run-list.ts";
 export { RUNS_URI } from "./runs-resource.ts";
+export {
+  CONVERSATIONS_URI,
+  type ServedConversation,
+  type ServedConversationSummary,
+  type ServedConversations,
+} from "./served-conversations.ts";
 export { canonicalPrincipalId, LOCAL_PRINCIPAL, type Principal } from "./principal.ts";

@@ -48,6 +48,8 @@ export interface RunSummary {
   traceId?: string;
   /** The replica that ran it, when runs are shared through a store (`durability.store`). */
   replica?: string;
+  /** The conversation it continued, when it named one (`agent://conversations/{id}`). */
+  conversationId?: string;
 }
 
 /** A page of the run list. */
@@ -166,6 +168,7 @@ export function summaryOf(r: RunRecord, principal?: string): RunSummary {
     ...(r.detail?.costUsd !== undefined ? { costUsd: r.detail.costUsd } : {}),
     ...(r.detail?.traceId ? { traceId: r.detail.traceId } : {}),
     ...(r.replica ? { replica: r.replica } : {}),
+    ...(r.conversationId ? { conversationId: r.conversationId } : {}),
   };
 }
 

@@ -72,7 +72,7 @@ export async function claimServedRun(
 }
 
 /** A finished run as the run history records it (an answer from another replica has its own stop reason). */
-export type FinishedRun = Pick<RunResult, "usage" | "turns" | "toolCalls" | "text" | "output"> & { stopReason: string };
+export type FinishedRun = Pick<RunResult, "usage" | "turns" | "toolCalls" | "text" | "output" | "conversationId"> & { stopReason: string };
 
 /** A finished run's record in the run history. */
 export function recordSucceeded(registry: RunRegistry, runId: string, result: FinishedRun, owner?: string): void {
@@ -85,6 +85,7 @@ export function recordSucceeded(registry: RunRegistry, runId: string, result: Fi
       toolCalls: result.toolCalls,
       text: result.text,
       output: result.output,
+      conversationId: result.conversationId,
     },
     owner,
   );

@@ -30,6 +30,8 @@ export interface RunRecord {
   detail?: RunDetail;
   /** The replica that ran it, when finished runs are shared through a store (`shared-run-history.ts`). */
   replica?: string;
+  /** The conversation it continued (`agent://conversations/{id}` lists its runs), when it named one. */
+  conversationId?: string;
 }
 
 /** How a run was started (`console`: by an operator from the console's page). */
@@ -39,6 +41,8 @@ export type RunVia = "mcp" | "a2a" | "trigger" | "console";
 export interface RunStartInfo {
   via?: RunVia;
   trigger?: string;
+  /** The conversation the run continues, when it names one. */
+  conversationId?: string;
 }
 
 /** A run started or finished (or left the history): what `agent://runs` subscribers are told of. */

@@ -188,6 +188,7 @@ export class RunRegistry {
       via: info.via || undefined,
       trigger: info.trigger,
       replica: this.shared?.replica,
+      conversationId: info.conversationId || undefined,
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
@@ -219,11 +220,21 @@ export class RunRegistry {
 
   succeed(
     runId: string,
-    result: { text?: string; output?: unknown; stopReason: string; usage: Usage; turns: number; toolCalls: number },
+    result: {
+      text?: string;
+      output?: unknown;
+      stopReason: string;
+      usage: Usage;
+      turns: number;
+      toolCalls: number;
+      conversationId?: string;
+    },
     owner = LOCAL_PRINCIPAL,
   ): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
+    // A run that named its conversation only as it ran (a trigger's, a fresh one) is linked to it as it ends.
+    if (result.conversationId && !r.conversationId) r.conversationId = result.conversationId;
     Object.assign(r, {
       status: "succeeded",
       endedAt: new Date().toISOString(),

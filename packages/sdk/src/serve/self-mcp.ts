@@ -12,6 +12,7 @@ import type { TraceCarrier } from "../loop/trace-context.ts";
 import { LOCAL_PRINCIPAL, resolvePrincipal } from "./principal.ts";
 import { RunRegistry, type RunHistoryLimits } from "./run-registry.ts";
 import { McpTaskTable } from "./mcp-tasks.ts";
+import { registerConversationResources, type ServedConversations } from "./served-conversations.ts";
 import { registerRunsResource } from "./runs-resource.ts";
 import type { ServedTaskJournal } from "./served-task-journal.ts";
 import type { ServedRuns } from "./served-runs.ts";
@@ -65,6 +66,8 @@ export interface SelfMcpOptions {
   runner: SelfRunner;
   /** `agent.run` with the same run id runs once across replicas sharing this store (served-runs.ts). */
   servedRuns?: ServedRuns;
+  /** The agent's conversations, served to their owners as `agent://conversations` (served-conversations.ts). */
+  conversations?: ServedConversations;
   /** The switches; `serverNotifications` turns on logging and progress. */
   capabilities?: CapabilityConfig;
   version?: string;
@@ -193,6 +196,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   registerStateResources(server, registry, principalOf, options);
   registerRunsResource(server, registry, principalOf, sees);
+  if (options.conversations) registerConversationResources(server, options.conversations, registry, principalOf);
 
   registry.onChange((runId, owner) => {
     const to = sees(owner);

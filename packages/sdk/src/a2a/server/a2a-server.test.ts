@@ -111,10 +111,16 @@ for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       });
       expect(list.tasks.map((t) => t.id)).toContain(first.id);
       expect(list.totalSize).toBe(2);
-      // The follow-up in the same context carried the earlier exchange to the model.
-      const asked = s.model.requests[1]!.messages.find((m) => m.role === "user");
-      expect(asked?.content).toContain("Earlier request: slow");
-      expect(asked?.content).toContain("Now: streamed");
+      // The follow-up in the same context continued its conversation: the earlier exchange went to the model
+      // as the turns it was, then the new request.
+      const sent = s.model.requests[1]!.messages.filter((m) => m.role !== "system");
+      expect(
+        sent.map((m) => [m.role, typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")]),
+      ).toEqual([
+        ["user", "slow"],
+        ["assistant", "echo: slow"],
+        ["user", "streamed"],
+      ]);
     });
 
     test("CancelTask cancels a working task; SubscribeToTask after a dropped stream sees it end", async () => {

@@ -16,6 +16,7 @@ import type { Principal } from "../../serve/principal.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import { promptSkills } from "./prompt-skills.ts";
+import type { ServedConversations } from "../../serve/served-conversations.ts";
 
 export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
 export type { A2aCardOptions } from "./card.ts";
@@ -48,6 +49,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   prompts?: () => Readonly<Record<string, ServedPrompt>>;
   /** A message's id runs once across replicas sharing this store (serve/served-runs.ts). */
   servedRuns?: ServedRuns;
+  /** The agent's conversations: a `contextId` names one of its sender's, and another principal's is refused. */
+  conversations?: ServedConversations;
   maxBodyBytes: number;
   /** Time a request body may take to arrive (408 past it). Default 10 s. */
   bodyTimeoutMs?: number;
@@ -90,13 +93,13 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
       { jsonRpcUrl: `${reached ?? origin}${A2A_PATH}`, ...o.auth },
       principal?.role === "operator" ? OPERATOR_SKILLS : [],
     );
-  const service = createA2aService(tasks, push, card, {
+  const service = createA2aService(
     tasks,
-    registry: o.registry,
-    logger: o.logger,
-    triggers: o.triggers,
-    control: o.control,
-  });
+    push,
+    card,
+    { tasks, registry: o.registry, logger: o.logger, triggers: o.triggers, control: o.control },
+    o.conversations,
+  );
   return {
     mount: createA2aMount({
       service,

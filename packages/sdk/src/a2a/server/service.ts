@@ -16,6 +16,8 @@ import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
 import { type A2aTasks, endsStream } from "./tasks.ts";
+import { admitContext, namesContext } from "./contexts.ts";
+import type { ServedConversations } from "../../serve/served-conversations.ts";
 
 /** A stream of events: the first is ready at once; it ends when the task ends or is interrupted. */
 export type EventStream = AsyncIterable<StreamResponse>;
@@ -41,18 +43,24 @@ const TASK_STATES = new Set<TaskState>([
   "TASK_STATE_AUTH_REQUIRED",
 ]);
 
-/** Build the service over a task store; `extendedCard` answers GetExtendedAgentCard. */
+/**
+ * Build the service over a task store; `extendedCard` answers GetExtendedAgentCard; `conversations` are what
+ * a `contextId` names (contexts.ts: another principal's is refused).
+ */
 export function createA2aService(
   tasks: A2aTasks,
   push: PushConfigs,
   extendedCard: (principal?: Principal) => AgentCard,
   operator?: OperatorSurface,
+  conversations?: ServedConversations,
 ): A2aService {
   const unary: Record<string, (p: Record<string, unknown>, who: Principal) => Promise<unknown>> = {
     async SendMessage(p, who) {
       const message = messageOf(p);
       const config = (isObject(p.configuration) ? p.configuration : {}) as Record<string, unknown>;
-      const entry = tasks.send(who, message, pushOnStart(push, p, who));
+      const start = pushOnStart(push, p, who);
+      await admitContext(conversations, tasks, who.id, message);
+      const entry = tasks.send(who, message, start);
       // An operator's answer may be on another principal's task: follow it as its owner's.
       if (config.returnImmediately !== true) await settled(tasks, entry.owner, entry.task);
       return { task: view(entry.task, historyLength(config.historyLength)) };
@@ -101,8 +109,18 @@ export function createA2aService(
     },
     stream(method, params, who) {
       if (method === "SendStreamingMessage") {
-        const entry = tasks.send(who, messageOf(params), pushOnStart(push, params, who));
-        return follow(tasks, entry.owner, entry.task);
+        const message = messageOf(params);
+        const start = pushOnStart(push, params, who);
+        if (!namesContext(message)) {
+          const entry = tasks.send(who, message, start);
+          return follow(tasks, entry.owner, entry.task);
+        }
+        // A named context is admitted (a store read) before its task starts: a refusal is the stream's one error event.
+        return (async function* () {
+          await admitContext(conversations, tasks, who.id, message);
+          const entry = tasks.send(who, message, start);
+          yield* follow(tasks, entry.owner, entry.task);
+        })();
       }
       const task = tasks.get(who.id, idOf(params)).task;
       // Only a terminal task refuses a subscription: one waiting for input is followed through its answer.

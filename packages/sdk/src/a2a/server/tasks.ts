@@ -1,8 +1,9 @@
 /**
  * The translation between A2A tasks and agentd runs. An A2A task is a run of the principal that sent the
  * message, recorded in the same principal-scoped {@link RunRegistry} as `agent.run` (so `agent://status`
- * counts it); its `contextId` groups follow-ups (a new task in a known context sees the earlier exchanges
- * of that context); progress becomes `TASK_STATE_WORKING` status updates; the answer is the artifact
+ * counts it); its `contextId` names the sender's durable conversation (docs/conversations.md: a new task in
+ * a known context is a run continuing it, wherever and whenever the context began; `contexts.ts` admits
+ * the id); progress becomes `TASK_STATE_WORKING` status updates; the answer is the artifact
  * `result` (text, or a data part for structured output). A task id names a task only within its owner's
  * tasks: another principal's id is "not found", never "forbidden".
  */
@@ -46,8 +47,6 @@ export type A2aCaller = Principal & { traceContext?: TraceCarrier };
 export interface A2aTaskLimits {
   /** Finished tasks kept per principal (oldest finished go first). Default 100. */
   maxTasksPerPrincipal?: number;
-  /** Earlier exchanges of a context handed to a follow-up task. Default 10. */
-  contextTurns?: number;
   /** Tasks one principal may have unfinished at once (a new one past it is refused). Default 32. */
   maxUnfinishedPerPrincipal?: number;
 }
@@ -58,8 +57,6 @@ interface Entry {
   updatedAt: number;
   controller: AbortController;
   listeners: Set<(e: StreamResponse) => void>;
-  /** The user's text and the answer, for follow-ups in the same context. */
-  exchange: { asked: string; answered?: string };
   /** The question the task waits on (`input-required`), and how to hand its answer back to the run. */
   question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
   /** Questions wait their turn: one at a time per task. */
@@ -84,7 +81,6 @@ export const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTE
 export class A2aTasks {
   private readonly tasks = new Map<string, Entry>();
   private readonly maxPerOwner: number;
-  private readonly contextTurns: number;
   private readonly maxUnfinished: number;
 
   constructor(
@@ -98,7 +94,6 @@ export class A2aTasks {
     private readonly servedRuns?: ServedRuns,
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
-    this.contextTurns = limits.contextTurns ?? 10;
     this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
   }
 
@@ -150,7 +145,6 @@ export class A2aTasks {
     if (!text.trim()) throw new A2aError("InvalidParams", "the message has no text or data part to run");
     const id = crypto.randomUUID();
     const contextId = message.contextId || crypto.randomUUID();
-    const earlier = this.contextOf(principal.id, contextId);
     const userMessage: Message = { ...message, taskId: id, contextId };
     // The run ids on both sides: the caller's (an agentd client sends its own under RUN_ID_META_KEY) and ours.
     const callerRunId = typeof message.metadata?.[RUN_ID_META_KEY] === "string" ? (message.metadata[RUN_ID_META_KEY] as string) : undefined;
@@ -169,12 +163,11 @@ export class A2aTasks {
       updatedAt: Date.now(),
       controller: new AbortController(),
       listeners: new Set(),
-      exchange: { asked: text },
     };
     this.tasks.set(`${principal.id}\n${id}`, entry);
     this.trim(principal.id);
     prepare?.(task);
-    void this.execute(principal, entry, earlier ? `${earlier}\n\nNow: ${text}` : text, message.messageId);
+    void this.execute(principal, entry, text, message.messageId);
     return entry;
   }
 
@@ -189,8 +182,8 @@ export class A2aTasks {
   }
 
   private async execute(principal: A2aCaller, e: Entry, instruction: string, messageId: string): Promise<void> {
-    const { id } = e.task;
-    this.registry.start(id, instruction, principal.id, { via: "a2a" });
+    const { id, contextId } = e.task;
+    this.registry.start(id, instruction, principal.id, { via: "a2a", conversationId: contextId });
     this.setStatus(e, "TASK_STATE_WORKING");
     // Across replicas, a message (its `messageId`, per principal) runs once: the task stays working while
     // another replica runs it (the caller polls it) and completes with that replica's answer.
@@ -205,6 +198,7 @@ export class A2aTasks {
           signal,
           origin: { kind: "a2a" },
           principal: principal.id,
+          conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
           traceContext: principal.traceContext,
           onEvent: (ev) => this.progress(principal.id, e, ev),
           askOperator: this.routing.hasOperators ? (q: OperatorQuestion, s: AbortSignal) => this.ask(e, q, s) : undefined,
@@ -362,7 +356,6 @@ export class A2aTasks {
       metadata: { stopReason: result.stopReason, turns: result.turns, toolCalls: result.toolCalls },
     };
     e.task.artifacts = [artifact];
-    e.exchange.answered = result.output !== undefined ? JSON.stringify(result.output) : (result.text ?? "");
     this.emit(e, { artifactUpdate: { taskId: e.task.id, contextId: e.task.contextId, artifact, lastChunk: true } });
     this.setStatus(e, "TASK_STATE_COMPLETED");
   }
@@ -385,14 +378,6 @@ export class A2aTasks {
     e.updatedAt = Date.now();
     for (const l of [...e.listeners]) l(event);
     this.onEvent?.(e.owner, e.task.id, event);
-  }
-
-  /** The earlier exchanges of `contextId` as text for a follow-up, or "" for a new context. */
-  private contextOf(owner: string, contextId: string): string {
-    const earlier = [...this.tasks.values()].filter((e) => e.owner === owner && e.task.contextId === contextId).slice(-this.contextTurns);
-    return earlier
-      .map((e) => `Earlier request: ${e.exchange.asked}\nEarlier answer: ${e.exchange.answered ?? `(${stateWord(e.task.status.state)})`}`)
-      .join("\n\n");
   }
 
   /** Keep at most the bound of `owner`'s finished tasks, the oldest going first. */

@@ -1,7 +1,8 @@
 /**
  * An agent served over HTTP on 127.0.0.1 with A2A on, driven by a scripted model, and the official
  * `@a2a-js/sdk` client pointed at it. `gate()` makes the model's next answer wait until released, so a
- * test can act on a task that is still working.
+ * test can act on a task that is still working. Its conversations (each A2A context is one) are kept in a
+ * temp directory removed on close, never in the user's state directory.
  */
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { reply, scriptedModel, type Step } from "../../loop/__fixtures__/scripted-model.ts";
@@ -10,11 +11,18 @@ import type { ServeOptions } from "../serving/serve-agent.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { Logger } from "../../log.ts";
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DocumentConversationStore } from "../conversations/document-conversations.ts";
+import { LocalDocuments } from "../conversations/local-documents.ts";
 
 /** A served agent and how to reach it. */
 export interface ServedAgent {
   agent: Agent;
   base: string;
+  /** The MCP endpoint on the same listener. */
+  mcp: URL;
   model: ReturnType<typeof scriptedModel>;
   close(): Promise<void>;
 }
@@ -32,7 +40,10 @@ export async function serveA2aAgent(
 ): Promise<ServedAgent> {
   const steps = o.steps ?? Array.from({ length: 200 }, () => echo);
   const model = scriptedModel(steps);
+  const state = mkdtempSync(join(tmpdir(), "agentd-a2a-conversations-"));
+  const local = new LocalDocuments(state);
   const agent = createAgent({
+    conversations: { store: new DocumentConversationStore(async () => local) },
     ...o.agent,
     model: model as LanguageModel,
     serve: { ...o.agent?.serve, operators: o.operators ?? o.agent?.serve?.operators },
@@ -43,7 +54,11 @@ export async function serveA2aAgent(
     a2a: { card: { name: "test-agent", description: "an agent under test" }, ...o.a2a },
   });
   const base = serving.url!.origin;
-  return { agent, base, model, close: () => agent.close() };
+  const close = async () => {
+    await agent.close();
+    rmSync(state, { recursive: true, force: true });
+  };
+  return { agent, base, mcp: serving.url!, model, close };
 }
 
 /** A step that answers "echo: " and the last user text. */

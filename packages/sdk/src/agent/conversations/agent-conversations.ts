@@ -9,6 +9,7 @@
 import type { Logger } from "../../log.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import { LOCAL_PRINCIPAL } from "../../serve/principal.ts";
+import type { ServedConversations } from "../../serve/served-conversations.ts";
 import type { Conversation, ConversationRef, ConversationSummary } from "./conversation.ts";
 import { beginConversation, type ConversationOptions, type ConversationRun } from "./conversation-run.ts";
 import { DocumentConversationStore } from "./document-conversations.ts";
@@ -64,6 +65,15 @@ export class ConversationsOf {
       list: (o) => this.options.store.list(owner(o)),
       get: async (id, o) => (await this.options.store.get(id, owner(o)))?.conversation,
       delete: (id, o) => this.options.store.delete(id, owner(o)),
+    };
+  }
+
+  /** What the served surfaces read (`agent://conversations`, A2A's `contextId`): every lookup for a given owner. */
+  served(): ServedConversations {
+    return {
+      list: (owner) => this.options.store.list(owner),
+      get: async (id, owner) => (await this.options.store.get(id, owner))?.conversation,
+      heldByAnother: async (id, owner) => (await this.options.store.heldByAnother?.(id, owner)) ?? false,
     };
   }
 

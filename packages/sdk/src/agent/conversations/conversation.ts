@@ -6,6 +6,7 @@
  * `conversation-run.ts` hooks one into a run.
  */
 import type { ModelMessage } from "../../model/language-model.ts";
+import { isConversationId } from "../../serve/served-conversations.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 /** One conversation as stored. */
@@ -88,12 +89,9 @@ export type ConversationRef =
   | { new: true }
   | { newest: true };
 
-/** Ids the owner may choose: what a store key part and a shell argument take without quoting. */
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 /** Throw one line (`E_USAGE`) unless `id` is a valid conversation id. */
 export function checkConversationId(id: string): string {
-  if (!ID.test(id) || id.includes(".."))
+  if (!isConversationId(id))
     throw new AgentdError(
       "E_USAGE",
       `invalid conversation id ${JSON.stringify(id)}: use 1-64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,

@@ -47,6 +47,7 @@ export function buildConfiguredTriggers(
         toolCalls: r.toolCalls,
         text: r.text,
         output: r.output,
+        conversationId: r.conversationId, // a trigger naming a conversation: its record links it
       });
     else registry.fail(runId, { code: data.code ?? "E_RUN_FAILED", message: outcome.message ?? outcome.status }, data.usage);
   });

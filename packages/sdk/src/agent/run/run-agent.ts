@@ -191,7 +191,8 @@ async function runOnce(
       // Which calls wait for a person's decision, and who is asked (docs/approvals.md).
       approvals,
       history: thread?.history,
-      onMessages: thread?.onMessages,
+      // The continued conversation is stored too (every A2A task continues one): without the secrets, as above.
+      onMessages: thread && ((messages) => thread!.onMessages(maskSecrets(messages))),
     });
     // A failed save was logged (conversation.save-failed); the run's answer still stands.
     await thread?.close().catch(() => {});

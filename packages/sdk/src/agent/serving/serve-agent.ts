@@ -100,6 +100,7 @@ export class SelfHost {
           control: this.options.control,
           prompts: this.self.prompts ? () => this.self.prompts?.all() ?? {} : undefined,
           servedRuns: this.options.servedRuns,
+          conversations: this.options.conversations,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
             Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
