@@ -81,7 +81,13 @@ describe("in a terminal", () => {
     const stdoutFile = join(ws!.dir, "stdout.txt");
     terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, "clean up"], {
       cwd: ws!.dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+        TERM: "xterm-256color",
+        ...env,
+      },
       stdoutFile,
     });
     const question = await terminal.waitForScreen((s) => s.includes("Always for this run"));

@@ -61,7 +61,7 @@ test("the demo stays offline whatever agentd.json the working directory holds", 
 test("the binary serves the console with its embedded page and script (serve --http --console)", async () => {
   const proc = Bun.spawn([binary, "serve", "--http", "127.0.0.1:0", "--console", "--grace", "1s"], {
     cwd: ws.dir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json" },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_STATE_HOME: process.env.XDG_STATE_HOME, AGENT_LOG_FORMAT: "json" },
     stdin: "ignore",
     stdout: "ignore",
     stderr: "pipe",

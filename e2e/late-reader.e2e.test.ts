@@ -55,6 +55,7 @@ async function world(script: Turn[], config: Record<string, unknown> = {}) {
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
+    XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
     AGENT_LOG_FORMAT: "json",
     AGENT_INTELLIGENCE: gateway.url,
     AGENT_MODEL: "test-model",
@@ -134,7 +135,13 @@ describe.each([
 
   test("demo: the same bytes as when written to a file", async () => {
     ws = new CliWorkspace();
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json", RUN_ID: "late-demo" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+      AGENT_LOG_FORMAT: "json",
+      RUN_ID: "late-demo",
+    };
     const direct = Bun.spawnSync([...agentd(), "demo", "--json"], { cwd: ws.dir, env, stdout: "pipe", stderr: "ignore" });
     expect(direct.exitCode).toBe(0);
     const run = await runIntoLateReader([...agentd(), "demo", "--json"], { cwd: ws.dir, env });
@@ -148,7 +155,12 @@ describe.each([
     ws = new CliWorkspace();
     fake = fakeServerCommand({ tools: [{ name: "big", text: big }] });
     const config = ws.writeConfig({ mcpServers: { fake: fake.config } });
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+      AGENT_LOG_FORMAT: "json",
+    };
     const argv = [...agentd(), "mcp", "fake", "call", "big", "--config", config];
     const direct = Bun.spawnSync(argv, { cwd: ws.dir, env, stdout: "pipe", stderr: "ignore" });
     expect(direct.exitCode).toBe(0);

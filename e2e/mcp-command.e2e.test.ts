@@ -221,7 +221,12 @@ describe("agentd mcp (real child server)", () => {
     const before = requestsOf("tools/call").length;
     const proc = Bun.spawn([process.execPath, CLI_MAIN, "mcp", "fs", "call", "slow"], {
       cwd: ws.dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AGENT_LOG_FORMAT: "json" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+        AGENT_LOG_FORMAT: "json",
+      },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

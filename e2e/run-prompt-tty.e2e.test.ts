@@ -33,6 +33,7 @@ test.skipIf(!tmuxAvailable)(
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
       TERM: "xterm-256color",
       AGENT_INTELLIGENCE: gateway.url,
       AGENT_DIALECT: "openai",
@@ -81,6 +82,7 @@ test.skipIf(!tmuxAvailable)(
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
       TERM: "xterm-256color",
       AGENT_INTELLIGENCE: gateway.url,
       AGENT_DIALECT: "openai",

@@ -169,6 +169,7 @@ describe("the live status line on a terminal", () => {
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
       TERM: "xterm-256color",
       ...modelEnv(gateway, "openai"),
       ...extraEnv,
@@ -227,7 +228,13 @@ describe("the answer on a terminal", () => {
         ],
       });
       const config = ws.writeConfig({ mcpServers: { rec: ws.recordingServer() } });
-      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...modelEnv(gateway, "openai") };
+      const env = {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+        TERM: "xterm-256color",
+        ...modelEnv(gateway, "openai"),
+      };
       terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--config", config, "--quiet", "look it up"], { cwd: ws.dir, env });
       let exited = false;
       void terminal.exited().then(() => (exited = true));
@@ -247,7 +254,13 @@ describe("the answer on a terminal", () => {
     async () => {
       ws = new CliWorkspace();
       gateway = await startFakeGateway({ dialect: "openai", script: [{ text: "The one and only answer." }] });
-      const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm-256color", ...modelEnv(gateway, "openai") };
+      const env = {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+        TERM: "xterm-256color",
+        ...modelEnv(gateway, "openai"),
+      };
       terminal = new TmuxTerminal([process.execPath, CLI_MAIN, "run", "--quiet", "answer"], { cwd: ws.dir, env });
       expect(await terminal.exited()).toBe(0);
       const screen = terminal.screen();

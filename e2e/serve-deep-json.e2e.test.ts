@@ -95,7 +95,7 @@ describe("agentd serve: deeply nested JSON", () => {
     world.ws.writeConfig({});
     stdio = Bun.spawn([process.execPath, CLI_MAIN, "serve", "--stdio"], {
       cwd: world.ws.dir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...world.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_STATE_HOME: process.env.XDG_STATE_HOME, ...world.env },
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",

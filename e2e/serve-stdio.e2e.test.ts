@@ -114,7 +114,13 @@ describe("agentd serve --stdio when stdin ends", () => {
     ]);
     const proc = Bun.spawn([process.execPath, CLI_MAIN, "serve", "--stdio", "--grace", "60s", "--config", world.config], {
       cwd: world.ws.dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...world.env, AGENT_LOG_FORMAT: "json" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
+        ...world.env,
+        AGENT_LOG_FORMAT: "json",
+      },
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

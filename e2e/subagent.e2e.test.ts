@@ -263,6 +263,7 @@ describe("agentd run with subagents", () => {
     const childEnv: Record<string, string> = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
       AGENT_LOG_FORMAT: "json",
       ...env(g),
     };

@@ -23,7 +23,13 @@ export class AgentdProcess {
   /** `options.command` starts agentd through another command (a launcher) instead of Bun on the sources. */
   constructor(args: string[], options: AgentdOptions) {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...options.env }))
+    for (const [k, v] of Object.entries({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME,
+      AGENT_LOG_FORMAT: "json",
+      ...options.env,
+    }))
       if (v !== undefined) env[k] = v;
     this.proc = Bun.spawn([...(options.command ?? [process.execPath, CLI_MAIN]), ...args], {
       cwd: options.cwd,

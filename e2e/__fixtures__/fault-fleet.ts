@@ -38,6 +38,7 @@ export class Fleet {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "",
       AGENT_LOG_FORMAT: "json",
       ...this.env(name),
     };

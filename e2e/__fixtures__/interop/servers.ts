@@ -40,7 +40,7 @@ export async function startHttpServer(
   env: Record<string, string> = {},
 ): Promise<string> {
   const proc = Bun.spawn([process.execPath, "--preload", LOOPBACK, file, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "", ...env },
     stdin: "ignore",
     stdout: "ignore",
     stderr: "pipe",

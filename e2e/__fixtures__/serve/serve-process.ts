@@ -26,7 +26,13 @@ const live = new Set<Subprocess>();
 /** The environment a test process gets: nothing inherited but PATH and HOME. */
 export function childEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...env }))
+  for (const [k, v] of Object.entries({
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    XDG_STATE_HOME: process.env.XDG_STATE_HOME,
+    AGENT_LOG_FORMAT: "json",
+    ...env,
+  }))
     if (v !== undefined) out[k] = v;
   return out;
 }

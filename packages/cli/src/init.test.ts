@@ -307,7 +307,7 @@ describe("agentd init (interactive, real pseudo-terminal)", () => {
     const command = `stty cols 100 rows 40; exec '${process.execPath}' '${CLI_MAIN}' init`;
     const proc = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
       cwd: ws.dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm" },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "", TERM: "xterm" },
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

@@ -47,7 +47,13 @@ export class CliWorkspace {
   async run(args: string[], options: { env?: Record<string, string | undefined>; binary?: string; stdin?: string } = {}): Promise<CliRun> {
     const cmd = options.binary ? [options.binary, ...args] : [process.execPath, CLI_MAIN, ...args];
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, AGENT_LOG_FORMAT: "json", ...options.env }))
+    for (const [k, v] of Object.entries({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME,
+      AGENT_LOG_FORMAT: "json",
+      ...options.env,
+    }))
       if (v !== undefined) env[k] = v;
     const proc = Bun.spawn(cmd, {
       cwd: this.dir,

@@ -1,0 +1,14 @@
+/**
+ * Preloaded by `bun test` (bunfig.toml): the suite's state directory. agentd keeps local state — saved
+ * conversations, waiting runs, approval questions, OAuth tokens — under `$XDG_STATE_HOME/agentd`, else
+ * `~/.local/state/agentd`; a test that does not name a directory of its own must not write into the
+ * developer's home. Every test, and every process a test starts with `process.env` (or passes
+ * `XDG_STATE_HOME` on, as the spawning fixtures do), gets one fresh directory for the run, removed at exit.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "agentd-test-state-"));
+process.env.XDG_STATE_HOME = dir;
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
