@@ -64,8 +64,11 @@ process.on("SIGINT", ignore);
 process.on("SIGHUP", ignore);
 const terminate = () => child.kill("SIGTERM");
 process.on("SIGTERM", terminate);
+// The watchdog starts before agentd: a kill -9 of ours the moment agentd is up (it can print before a second
+// fork of ours returns, on a loaded machine) must find it already watching. It learns agentd's pid from the pipe.
+const watchdog = startWatchdog();
 const child = spawn(cmd[0], [...cmd.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
-const stopWatchdog = child.pid === undefined ? () => {} : killOnOurDeath(child.pid);
+const stopWatchdog = watchdog(child.pid);
 child.on("error", (error) => {
   stopWatchdog();
   const hint = error.code === "ENOENT" && cmd.length > 1 ? " (running from sources needs Bun on the PATH)" : "";
@@ -83,34 +86,44 @@ child.on("exit", (code, signal) => {
 });
 
 /**
- * Start the watchdog that SIGKILLs `pid` when this process dies (see the header); returns the function that
- * stops it (call it before any exit of ours).
+ * Start the watchdog (see the header) before agentd exists; returns the function that tells it agentd's pid
+ * and returns the function that stops it (call that before any exit of ours).
  */
-function killOnOurDeath(pid) {
-  if (process.platform === "win32") return () => {};
+function startWatchdog() {
+  const off = () => () => {};
+  if (process.platform === "win32") return off;
   const script = `trap '' INT HUP
+IFS= read -r pid || exit 0
 while IFS= read -r l; do :; done
-kill -9 "$1" 2>/dev/null`;
+kill -9 "$pid" 2>/dev/null`;
   let watchdog;
   try {
-    watchdog = spawn("/bin/sh", ["-c", script, "agentd-launcher-watchdog", String(pid)], {
+    watchdog = spawn("/bin/sh", ["-c", script, "agentd-launcher-watchdog"], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
       env: { PATH: "/usr/bin:/bin" },
     });
   } catch {
-    return () => {};
+    return off;
   }
   watchdog.on("error", () => {});
   watchdog.stdin?.on("error", () => {});
   // Never what keeps this launcher alive: it ends when agentd does.
   watchdog.unref();
   watchdog.stdin?.unref?.();
-  return () => {
+  const stop = () => {
     try {
       watchdog.kill("SIGKILL");
     } catch {
       // Gone already.
     }
+  };
+  return (pid) => {
+    if (pid === undefined) {
+      stop();
+      return () => {};
+    }
+    watchdog.stdin?.write(`${pid}\n`);
+    return stop;
   };
 }
