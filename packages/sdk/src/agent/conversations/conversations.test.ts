@@ -84,6 +84,35 @@ describe("the conversation store", () => {
     const big = { ...conversation("big", "alice"), messages: [{ role: "user" as const, content: "x".repeat(400) }] };
     expect(await store.save(big, 0).catch((e: unknown) => (e as Error).message)).toContain("over its bound");
   });
+
+  test("the byte bound is the stored document's exact JSON size; a message of no known role is not read as the owner's", async () => {
+    const now = () => Date.parse("2026-01-10T00:00:00Z");
+    const messages = [
+      { role: "user" as const, content: 'é ünïcode \u2028 and "quotes"' },
+      { role: "assistant" as const, content: [{ type: "text" as const, text: "answer" }] },
+      { role: "tool" as const, content: [{ type: "tool-result" as const, toolCallId: "c", toolName: "t", output: "out" }] },
+    ];
+    const c = { ...conversation("exact", "alice"), messages };
+    const size = Buffer.byteLength(
+      JSON.stringify({ format: "agentd.conversation-thread", version: 1, expiresAt: now() + 30 * 86_400_000, conversation: c }),
+    );
+    const bounded = (maxBytes: number) => new DocumentConversationStore(async () => new LocalDocuments(tempDir()), { maxBytes }, now);
+    expect(await bounded(size).save(c, 0)).toEqual({ ok: true, version: 1 });
+    expect(
+      await bounded(size - 1)
+        .save(c, 0)
+        .catch((e: unknown) => (e as Error).message),
+    ).toContain(`is ${size} bytes`);
+    const dir = tempDir();
+    const store = storeIn(dir);
+    await store.save(c, 0);
+    const documents = new LocalDocuments(dir);
+    const [listed] = await documents.list("conversation/");
+    const stored = (await documents.get(listed!.key))!.value as { conversation: Conversation };
+    const odd = { ...stored, conversation: { ...stored.conversation, messages: [{ role: "system", content: "x" }] } };
+    expect((await documents.compareAndSet(listed!.key, listed!.version, odd)).ok).toBe(true);
+    expect(await store.get("exact", "alice").catch((e: unknown) => (e as Error).message)).toContain("belongs to another principal");
+  });
 });
 
 describe("agent.run with a conversation", () => {
