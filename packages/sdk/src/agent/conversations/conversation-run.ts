@@ -96,6 +96,7 @@ export async function beginConversation(
   const history = cut.messages;
   let tokens = current.conversation.tokens && cut.dropped === 0 ? current.conversation.tokens : undefined;
   let saving: Promise<void> = Promise.resolve();
+  let newest: ModelMessage[] | undefined;
   let failure: unknown;
 
   // What this run's new messages go after: what it was sent, or after a lost race the winner's messages.
@@ -154,9 +155,17 @@ export async function beginConversation(
     history,
     ...(cut.summary ? { summary: cut.summary } : {}),
     onMessages(messages) {
-      const copy = [...messages];
+      // A save not yet started takes the newest messages (each holds all before it): turns that come faster
+      // than the store writes skip the saves already outdated, and the last save is always the newest.
+      const queued = newest !== undefined;
+      newest = [...messages];
+      if (queued) return;
       saving = saving
-        .then(() => write(copy))
+        .then(() => {
+          const next = newest!;
+          newest = undefined;
+          return write(next);
+        })
         .catch((e: unknown) => {
           failure = e;
           run.logger.warn("conversation.save-failed", { conversationId: found.id, error: e instanceof Error ? e.message : String(e) });

@@ -12,7 +12,7 @@ import { callTools, reply, type Step, scriptedModel } from "../../loop/__fixture
 import type { ModelMessage } from "../../model/language-model.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { createAgent } from "../create-agent.ts";
-import type { Conversation } from "./conversation.ts";
+import type { Conversation, ConversationStore } from "./conversation.ts";
 import { DocumentConversationStore } from "./document-conversations.ts";
 import { LocalDocuments, localConversationsDir } from "./local-documents.ts";
 import { SUMMARY_MARK } from "./summarise-conversation.ts";
@@ -247,6 +247,31 @@ describe("growth: summarise", () => {
     expect(logger.records.filter((l) => l.event === "conversation.summarised")).toHaveLength(1);
   });
 
+  test("the summary request counts against the run's token budget, and in its cost", async () => {
+    const store = storeIn(tempDir());
+    await seeded(store);
+    const model = scriptedModel([reply("A summary.", SUMMARY_USAGE), reply("done")]);
+    const conversations = { store, maxTokens: 800, growth: "summarise" as const };
+    await using agent = createAgent({ model, tools: memoryToolSet([]), logger: memoryLogger(), limits: { maxTokens: 350 }, conversations });
+    const e = await agent.run("next", { conversation: "long" }).catch((x: unknown) => x);
+    expect(AgentdError.isInstance(e) && e.code).toBe("E_BUDGET_TOKENS");
+    expect(AgentdError.isInstance(e) && e.options.data?.usage).toEqual({ inputTokens: 310, outputTokens: 45, totalTokens: 355 });
+    const again = storeIn(tempDir());
+    await seeded(again);
+    const priced = scriptedModel([reply("A summary.", SUMMARY_USAGE), reply("done")]);
+    const prices = { inputPerMTokUsd: 1_000_000, outputPerMTokUsd: 0 };
+    await using costed = createAgent({
+      model: priced,
+      tools: memoryToolSet([]),
+      logger: memoryLogger(),
+      prices,
+      conversations: { ...conversations, store: again },
+    });
+    let cost: number | undefined;
+    await costed.run("next", { conversation: "long", onEvent: (ev) => ev.type === "run-end" && (cost = ev.costUsd) });
+    expect(cost).toBe(310);
+  });
+
   test("a failed summary request falls back to dropping, logged once; the run goes on", async () => {
     const store = storeIn(tempDir());
     await seeded(store);
@@ -282,5 +307,41 @@ describe("growth: summarise", () => {
     await dropping.run("next", { conversation: "long" });
     expect(sent).toEqual(plain.requests[0]!.messages.slice(1));
     expect((await agent.conversations.get("long"))?.summaries).toBeUndefined();
+  });
+});
+
+describe("saving", () => {
+  test("turns that end while a save is being written are saved once, as the newest; the last save holds everything", async () => {
+    const inner = storeIn(tempDir());
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const saves: number[] = [];
+    const store: ConversationStore = {
+      get: (id, owner) => inner.get(id, owner),
+      list: (owner) => inner.list(owner),
+      delete: (id, owner) => inner.delete(id, owner),
+      async save(c, version) {
+        saves.push(c.messages.length);
+        if (saves.length === 1) await gate;
+        return inner.save(c, version);
+      },
+    };
+    const model = scriptedModel([
+      callTools([["fs__read", { path: "a" }]]),
+      callTools([["fs__read", { path: "b" }]]),
+      callTools([["fs__read", { path: "c" }]]),
+      () => {
+        release();
+        return reply("done");
+      },
+    ]);
+    const tools = memoryToolSet([{ name: "fs/read", run: () => "text" }]);
+    await using agent = createAgent({ model, tools, logger: memoryLogger(), conversations: { store } });
+    await agent.run("read three", { conversation: "reads" });
+    // The first save held the second and third turns back: they were written once, with (or before) the answer.
+    expect(saves.length).toBeLessThanOrEqual(3);
+    expect(saves[0]).toBe(3);
+    expect(saves.at(-1)).toBe(8);
+    expect((await agent.conversations.get("reads"))?.messages).toHaveLength(8);
   });
 });
