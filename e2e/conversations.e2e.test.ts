@@ -190,6 +190,52 @@ describe("agentd run --continue", () => {
     expect(shown.summaries).toBeGreaterThan(0);
   });
 
+  test("growth summarise, anthropic: kept turns' signed thinking blocks go back intact; the summary request carries none", async () => {
+    ws = new CliWorkspace();
+    const isSummary = (req: RecordedRequest) => JSON.stringify((req.body as { system?: unknown }).system ?? "").includes("You summarise");
+    gateway = await startFakeGateway({
+      dialect: "anthropic",
+      onExhausted: "repeat-last",
+      script: [
+        (req) =>
+          isSummary(req)
+            ? { text: "SUMMARY of the earlier echoes." }
+            : afterTool(req)
+              ? { reasoning: "plan: answer", text: "Echoed." }
+              : { reasoning: `plan: echo for ${req.messages.length}`, toolCalls: [{ name: echoTool(req), arguments: { text: "hi" } }] },
+      ],
+    });
+    const config = ws.writeConfig({
+      model: { thinking: { budgetTokens: 1024 } },
+      mcpServers: { rec: ws.recordingServer() },
+      durability: { conversations: { maxTokens: 700, growth: "summarise" } },
+    });
+    const env = envFor(gateway, "anthropic");
+    for (let i = 0; i < 6; i++) {
+      const run = await ws.run(["run", "--config", config, "--conversation", "thoughts", "--json", `echo ${i} ${"y".repeat(300)}`], {
+        env,
+      });
+      expect(run.code).toBe(0);
+    }
+    // The gateway checks every signature sent back and refuses an edited or partial block, like the real API.
+    expect(gateway.requests.map((r) => r.rejected).filter(Boolean)).toEqual([]);
+    const summaries = gateway.requests.filter(isSummary);
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const r of summaries) {
+      expect(r.bodyText).not.toContain('"type":"thinking"');
+      expect(r.bodyText).not.toContain("plan: echo");
+    }
+    expect(summaries[0]!.bodyText).toContain("User: echo 0 ");
+    // A later summary takes the earlier one in with the turns after it.
+    if (summaries[1]) expect(summaries[1].bodyText).toContain("User: [conversation summary]");
+    const after = gateway.requests[gateway.requests.indexOf(summaries[0]!) + 1]!;
+    const body = after.body as { messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> };
+    const kinds = body.messages.map((m) => (typeof m.content === "string" ? "text" : m.content.map((p) => p.type).join("+")));
+    expect(JSON.stringify(body.messages[0]?.content)).toContain("[conversation summary]");
+    expect(JSON.stringify(body.messages[1]?.content)).toContain("SUMMARY of the earlier echoes.");
+    expect(kinds.slice(3)).toContain("thinking+tool_use");
+  });
+
   test("growth summarise: a summary request that fails falls back to dropping, logged once; the run answers", async () => {
     ws = new CliWorkspace();
     const isSummary = (req: RecordedRequest) => req.messages[0]?.text?.startsWith("You summarise") === true;
