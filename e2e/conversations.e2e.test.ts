@@ -6,7 +6,9 @@
  * - the Anthropic dialect's signed thinking blocks survive the round trip through the store (the gateway
  *   checks every signature and refuses an edited or dropped block like the real API);
  * - past `durability.conversations.maxTokens` (counted from the usage the gateway reported) the oldest
- *   whole turns are dropped and no request ever carries a tool result without its call.
+ *   whole turns are dropped and no request ever carries a tool result without its call; with
+ *   `growth: "summarise"` the model is first asked to summarise them (the request carries them), the next
+ *   request carries the summary in their place, and the run's usage includes the summary request's.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
@@ -132,6 +134,135 @@ describe("agentd run --continue", () => {
     const shown = JSON.parse((await ws.run(["conversations", "show", "long", "--config", config, "--json"], { env })).stdout);
     expect(shown.dropped % 4).toBe(0);
     expect(shown.dropped).toBeGreaterThan(0);
+  });
+
+  test("growth summarise: the summary request carries the cut turns, the next request the summary in their place; usage includes it", async () => {
+    ws = new CliWorkspace();
+    const isSummary = (req: RecordedRequest) => req.messages[0]?.text?.startsWith("You summarise") === true;
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [
+        (req) =>
+          isSummary(req)
+            ? { text: "SUMMARY: the user sent requests and I echoed them.", usage: { input: 5000, output: 30 } }
+            : callThenAnswer(req),
+      ],
+    });
+    const config = ws.writeConfig({
+      mcpServers: { rec: ws.recordingServer() },
+      durability: { conversations: { maxTokens: 600, growth: "summarise" } },
+    });
+    const env = envFor(gateway, "openai");
+    const results: Array<{
+      usage: { inputTokens: number; outputTokens: number };
+      conversationSummary?: { messages: number; usage: { inputTokens: number; outputTokens: number } };
+    }> = [];
+    for (let i = 0; i < 6; i++) {
+      const run = await ws.run(["run", "--config", config, "--conversation", "long", "--json", `request ${i} ${"x".repeat(300)}`], { env });
+      expect(run.code).toBe(0);
+      results.push(JSON.parse(run.stdout));
+    }
+    for (const req of gateway.requests) expectNoOrphans(req);
+    const at = gateway.requests.findIndex(isSummary);
+    expect(at).toBeGreaterThan(0);
+    const summary = gateway.requests[at]!;
+    expect(summary.tools).toEqual([]);
+    expect(summary.messages.at(-1)?.text).toContain("User: request 0");
+    expect(summary.messages.at(-1)?.text).toContain("Tool rec__echo returned");
+    // The request right after: the summary pair first, then whole kept turns — not the cut ones.
+    const next = gateway.requests[at + 1]!;
+    expect(next.messages[1]?.role).toBe("user");
+    expect(next.messages[1]?.text).toStartWith("[conversation summary]");
+    expect(next.messages[2]?.text).toBe("SUMMARY: the user sent requests and I echoed them.");
+    expect(next.messages[3]?.role).toBe("user");
+    expect(next.messages.some((m) => m.text?.startsWith("request 0 "))).toBe(false);
+    // The run that summarised reports it apart, and its usage includes it.
+    const summarised = results.filter((r) => r.conversationSummary);
+    expect(summarised.length).toBeGreaterThan(0);
+    for (const r of summarised) {
+      expect(r.conversationSummary!.usage).toMatchObject({ inputTokens: 5000, outputTokens: 30 });
+      expect(r.usage.inputTokens).toBeGreaterThan(5000);
+      expect(r.usage.outputTokens).toBeGreaterThan(30);
+    }
+    for (const r of results.filter((x) => !x.conversationSummary)) expect(r.usage.inputTokens).toBeLessThan(5000);
+    const shown = JSON.parse((await ws.run(["conversations", "show", "long", "--config", config, "--json"], { env })).stdout);
+    expect(shown.summaries).toBeGreaterThan(0);
+  });
+
+  test("growth summarise, anthropic: kept turns' signed thinking blocks go back intact; the summary request carries none", async () => {
+    ws = new CliWorkspace();
+    const isSummary = (req: RecordedRequest) => JSON.stringify((req.body as { system?: unknown }).system ?? "").includes("You summarise");
+    gateway = await startFakeGateway({
+      dialect: "anthropic",
+      onExhausted: "repeat-last",
+      script: [
+        (req) =>
+          isSummary(req)
+            ? { text: "SUMMARY of the earlier echoes." }
+            : afterTool(req)
+              ? { reasoning: "plan: answer", text: "Echoed." }
+              : { reasoning: `plan: echo for ${req.messages.length}`, toolCalls: [{ name: echoTool(req), arguments: { text: "hi" } }] },
+      ],
+    });
+    const config = ws.writeConfig({
+      model: { thinking: { budgetTokens: 1024 } },
+      mcpServers: { rec: ws.recordingServer() },
+      durability: { conversations: { maxTokens: 700, growth: "summarise" } },
+    });
+    const env = envFor(gateway, "anthropic");
+    for (let i = 0; i < 6; i++) {
+      const run = await ws.run(["run", "--config", config, "--conversation", "thoughts", "--json", `echo ${i} ${"y".repeat(300)}`], {
+        env,
+      });
+      expect(run.code).toBe(0);
+    }
+    // The gateway checks every signature sent back and refuses an edited or partial block, like the real API.
+    expect(gateway.requests.map((r) => r.rejected).filter(Boolean)).toEqual([]);
+    const summaries = gateway.requests.filter(isSummary);
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const r of summaries) {
+      expect(r.bodyText).not.toContain('"type":"thinking"');
+      expect(r.bodyText).not.toContain("plan: echo");
+    }
+    expect(summaries[0]!.bodyText).toContain("User: echo 0 ");
+    // A later summary takes the earlier one in with the turns after it.
+    if (summaries[1]) expect(summaries[1].bodyText).toContain("User: [conversation summary]");
+    const after = gateway.requests[gateway.requests.indexOf(summaries[0]!) + 1]!;
+    const body = after.body as { messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> };
+    const kinds = body.messages.map((m) => (typeof m.content === "string" ? "text" : m.content.map((p) => p.type).join("+")));
+    expect(JSON.stringify(body.messages[0]?.content)).toContain("[conversation summary]");
+    expect(JSON.stringify(body.messages[1]?.content)).toContain("SUMMARY of the earlier echoes.");
+    expect(kinds.slice(3)).toContain("thinking+tool_use");
+  });
+
+  test("growth summarise: a summary request that fails falls back to dropping, logged once; the run answers", async () => {
+    ws = new CliWorkspace();
+    const isSummary = (req: RecordedRequest) => req.messages[0]?.text?.startsWith("You summarise") === true;
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [(req) => (isSummary(req) ? { fault: "server-error", status: 400 } : callThenAnswer(req))],
+    });
+    const config = ws.writeConfig({
+      mcpServers: { rec: ws.recordingServer() },
+      durability: { conversations: { maxTokens: 400, growth: "summarise" } },
+    });
+    const env = envFor(gateway, "openai");
+    let failures = 0;
+    for (let i = 0; i < 4; i++) {
+      const run = await ws.run(["run", "--config", config, "--conversation", "long", "--json", `request ${i} ${"x".repeat(300)}`], { env });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).conversationSummary).toBeUndefined();
+      failures += run.stderr.split("\n").filter((l) => l.includes("conversation.summary-failed")).length;
+    }
+    const asked = gateway.requests.filter(isSummary).length;
+    expect(asked).toBeGreaterThan(0);
+    expect(failures).toBe(asked);
+    for (const req of gateway.requests) expectNoOrphans(req);
+    const last = gateway.requests.at(-2)!;
+    expect(last.messages[1]?.text).not.toContain("[conversation summary]");
+    expect(last.messages[1]?.text).not.toContain("request 0");
   });
 
   test("an interval trigger naming a conversation: the second firing sends the first firing's answer", async () => {

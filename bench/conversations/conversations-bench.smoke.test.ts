@@ -1,7 +1,7 @@
 /** Smoke test of the conversations bench: a tiny configuration runs and yields ordered, positive figures. */
 import { expect, test } from "bun:test";
 import { redisServerPath } from "@agentd/test-support/redis-server";
-import { runConversationsBench } from "./conversations-bench.ts";
+import { renderConversationsTable, runConversationsBench } from "./conversations-bench.ts";
 
 test("conversations bench: load and save of 10-, 50- and 200-turn conversations on each store", async () => {
   const r = await runConversationsBench(5);
@@ -14,4 +14,7 @@ test("conversations bench: load and save of 10-, 50- and 200-turn conversations 
       expect(f.bytes).toBeGreaterThan(f.turns * 900);
     }
   }
+  const table = renderConversationsTable(r).split("\n");
+  expect(table).toHaveLength(2 + Object.keys(r).length);
+  expect(table[2]).toStartWith("| local state directory | 10 / 50 / 200 | ");
 }, 120_000);

@@ -146,12 +146,12 @@ const SURFACE: Record<string, string> = {
     AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions
     AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
     ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
-    ConversationStore ConversationSummary CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS DEFAULT_MAX_TOKENS
-    DocumentConversationStore DocumentStore DrainOptions HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
+    ConversationStore ConversationSummary ConversationSummaryReport CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS DEFAULT_MAX_TOKENS
+    DocumentConversationStore DocumentStore DrainOptions GrowthPolicy HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
     ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish
     RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
-    ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
+    SUMMARY_MARK ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
     TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
     a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig

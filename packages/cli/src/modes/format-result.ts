@@ -20,6 +20,7 @@ export function formatResult(result: RunResult, json: boolean, durationMs: numbe
       toolCalls: result.toolCalls,
       stopReason: result.stopReason,
       sampling: result.sampling,
+      conversationSummary: result.conversationSummary,
       durationMs: Math.round(durationMs),
     };
     return `${JSON.stringify(envelope)}\n`;

@@ -93,6 +93,8 @@ export const DurabilitySchema = v.strictObject({
       store: v.optional(McpServerConfigSchema),
       /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
       maxTokens: v.optional(positiveInt),
+      /** Past maxTokens: "drop" the oldest whole turns (default), or "summarise" them first — the model writes a summary kept in their place (one more request, counted in the run's usage). */
+      growth: v.optional(v.picklist(["drop", "summarise"])),
       /** JSON bytes one conversation may take as stored (default 1048576). */
       maxBytes: v.optional(v.pipe(v.number(), v.integer("a whole number"), v.minValue(1024, "at least 1024"))),
       /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */

@@ -518,6 +518,8 @@ export interface DurabilityConfig {
         store?: McpServerConfig | undefined;
         /** Tokens a conversation may take in a request, as the model counts them; older whole turns are dropped past it (default 64000). */
         maxTokens?: number | undefined;
+        /** Past maxTokens: "drop" the oldest whole turns (default), or "summarise" them first — the model writes a summary kept in their place (one more request, counted in the run's usage). */
+        growth?: "drop" | "summarise" | undefined;
         /** JSON bytes one conversation may take as stored (default 1048576). */
         maxBytes?: number | undefined;
         /** Conversations kept per principal; starting one more deletes the least recently updated (default 100). */

@@ -80,6 +80,11 @@ export interface RunLoopOptions {
    * channel to ask is denied.
    */
   approvals?: RunApprovals;
+  /**
+   * Usage the run spent before the loop (a continued conversation's summary request): part of `usage`, the
+   * token and cost budgets and `run-end` from the start.
+   */
+  spent?: Usage;
 }
 
 /** The result of a run that reached a final answer. */
@@ -98,6 +103,12 @@ export interface RunResult {
   sampling?: { requests: number; usage: Usage };
   /** The conversation this run continued or started (set by the agent, absent for a run without one). */
   conversationId?: string;
+  /**
+   * The summary the model wrote of the turns its conversation outgrew (`growth: "summarise"`): how many
+   * messages it replaced and the request's usage, already part of `usage`, reported apart here (set by the
+   * agent, absent when no summary was written).
+   */
+  conversationSummary?: { messages: number; usage: Usage };
 }
 
 const textOf = (content: Array<{ type: string; text?: string }>): string =>
@@ -153,6 +164,8 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const budget = new Budget(limits, options.prices, (w) =>
     emit({ type: "budget-warning", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
+  // Checked with the first response's usage, like a tool's reported usage.
+  if (options.spent) budget.add(options.spent);
   const run = createRunSignal(limits.deadlineMs, options.signal);
   // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).
   let stepAtTrip: string | undefined;

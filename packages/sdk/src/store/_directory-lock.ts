@@ -15,7 +15,7 @@
  * refuses to open rather than run unlocked. The file's text (pid, host, start) only informs the refusal
  * message; it is never trusted for liveness. The file itself stays: its presence means nothing.
  */
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
@@ -96,9 +96,11 @@ export function lockDirectory(dir: string): DirectoryLock {
       `store directory ${dir} is in use by another store${describeHolder(path)}: stop it first, or give this store another directory`,
     );
   }
-  const me = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
-  ftruncateSync(fd, 0);
-  writeSync(fd, me, 0);
+  // Written over the last holder's line, padded to a fixed width rather than truncated first: truncating a
+  // file that has data frees its block in the file system's journal, and the local conversation store takes
+  // this lock for every read and write (measured: a sixth of a continued conversation's time). JSON.parse
+  // ignores the padding; a host name too long for the width only shortens what the refusal says.
+  writeSync(fd, holderLine(), 0);
   let held = true;
   return {
     release() {
@@ -107,6 +109,15 @@ export function lockDirectory(dir: string): DirectoryLock {
       closeSync(fd);
     },
   };
+}
+
+/** Bytes of the holder line: more than any line written before (they were never padded). */
+const HOLDER_WIDTH = 512;
+
+/** `{pid, host, since}` padded with spaces to {@link HOLDER_WIDTH} bytes. */
+function holderLine(): string {
+  const line = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  return Buffer.byteLength(line) <= HOLDER_WIDTH ? line.padEnd(HOLDER_WIDTH - Buffer.byteLength(line) + line.length, " ") : line;
 }
 
 /** " (pid N on HOST since T)" from the lock file, or "" when it says nothing usable. */

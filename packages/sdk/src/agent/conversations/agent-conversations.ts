@@ -8,6 +8,7 @@
  */
 import type { Logger } from "../../log.ts";
 import type { RunEvent } from "../../loop/events.ts";
+import type { LanguageModel } from "../../model/language-model.ts";
 import { LOCAL_PRINCIPAL } from "../../serve/principal.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 import type { Conversation, ConversationRef, ConversationSummary } from "./conversation.ts";
@@ -78,7 +79,10 @@ export class ConversationsOf {
   }
 
   /** Start `runId`'s conversation (waiting for a run on the same one in this process to end first). */
-  async forRun(ref: ConversationRef, run: { runId: string; input: string; principal?: string; logger: Logger }): Promise<RunConversation> {
+  async forRun(
+    ref: ConversationRef,
+    run: { runId: string; input: string; principal?: string; logger: Logger; model?: LanguageModel; signal?: AbortSignal },
+  ): Promise<RunConversation> {
     const owner = run.principal ?? this.options.principal ?? LOCAL_PRINCIPAL;
     const named = typeof ref === "string" ? ref : "id" in ref ? ref.id : undefined;
     const key = named === undefined ? undefined : JSON.stringify([owner, named]);
@@ -97,7 +101,7 @@ export class ConversationsOf {
     }
     let thread: ConversationRun;
     try {
-      thread = await beginConversation(this.options, ref, { runId: run.runId, input: run.input, owner, logger: run.logger });
+      thread = await beginConversation(this.options, ref, { ...run, owner });
     } catch (e) {
       release();
       throw e;

@@ -12,7 +12,7 @@
  * start (see `ConversationQueue`), so each one sees what the last did.
  */
 import type { Logger } from "../../log.ts";
-import type { ModelMessage, Usage } from "../../model/language-model.ts";
+import type { LanguageModel, ModelMessage, Usage } from "../../model/language-model.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import {
   type Conversation,
@@ -25,7 +25,8 @@ import {
   unknownConversation,
   type VersionedConversation,
 } from "./conversation.ts";
-import { trimConversation } from "./trim-conversation.ts";
+import { type ConversationSummaryReport, type GrowthPolicy, summariseTurns, summaryTokens } from "./summarise-conversation.ts";
+import { type Trimmed, trimConversation } from "./trim-conversation.ts";
 
 /** How a run's conversations are kept and bounded. */
 export interface ConversationOptions {
@@ -34,6 +35,12 @@ export interface ConversationOptions {
   maxTokens?: number;
   /** JSON bytes a conversation may take as stored (the store's bound; default 1 MiB). */
   maxBytes?: number;
+  /**
+   * What happens to the oldest turns when a conversation outgrows `maxTokens`: `drop` (the default) cuts
+   * them; `summarise` has the run's model summarise them first (one request, counted in the run's usage)
+   * and keeps the summary in their place (summarise-conversation.ts).
+   */
+  growth?: GrowthPolicy;
   /** The owner when a run names none (default: `local`). */
   principal?: string;
   /** Where conversations are started (the CLI: the config file), for `{ newest: true }`. */
@@ -53,6 +60,8 @@ export interface ConversationRun {
   readonly id: string;
   /** The earlier messages to send before the input (already cut to the bound). */
   readonly history: ModelMessage[];
+  /** The summary this run had the model write of the turns it cut (`growth: "summarise"`), if any. */
+  readonly summary?: ConversationSummaryReport;
   /** The loop's conversation changed (history included): save it. */
   onMessages(messages: readonly ModelMessage[]): void;
   /** A model response's usage for a request of `requestMessages` messages (system prompt included). */
@@ -65,7 +74,7 @@ export interface ConversationRun {
 export async function beginConversation(
   options: ConversationOptions,
   ref: ConversationRef,
-  run: { runId: string; input: string; owner: string; logger: Logger },
+  run: { runId: string; input: string; owner: string; logger: Logger; model?: LanguageModel; signal?: AbortSignal },
 ): Promise<ConversationRun> {
   const { store } = options;
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
@@ -83,22 +92,17 @@ export async function beginConversation(
   });
   let current: VersionedConversation = found.existing ?? { conversation: fresh(found.id), version: 0 };
   const bounds = { maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, maxBytes: options.maxBytes };
-  const cut = trimConversation(current.conversation.messages, bounds, current.conversation.tokens);
-  if (cut.dropped > 0)
-    run.logger.info("conversation.trimmed", {
-      conversationId: found.id,
-      dropped: cut.dropped,
-      kept: cut.messages.length,
-      tokens: cut.tokens,
-    });
+  const cut = await cutToBound(current.conversation, { ...bounds, growth: options.growth }, { ...run, conversationId: found.id });
   const history = cut.messages;
   let tokens = current.conversation.tokens && cut.dropped === 0 ? current.conversation.tokens : undefined;
   let saving: Promise<void> = Promise.resolve();
+  let newest: ModelMessage[] | undefined;
   let failure: unknown;
 
   // What this run's new messages go after: what it was sent, or after a lost race the winner's messages.
   let prefix = history;
   let droppedBefore = current.conversation.dropped + cut.dropped;
+  let summariesBefore = (current.conversation.summaries ?? 0) + (cut.summary ? 1 : 0);
   let savedAdded = 0;
   const write = async (messages: readonly ModelMessage[]) => {
     const added = messages.slice(history.length);
@@ -113,6 +117,7 @@ export async function beginConversation(
         updatedAt: now(),
         runs: [...base.runs.filter((r) => r !== run.runId), run.runId].slice(-MAX_RUNS),
         dropped: droppedBefore + kept.dropped,
+        ...(summariesBefore > 0 ? { summaries: summariesBefore } : {}),
         tokens: counted,
       };
       const saved = await store.save(next, current.version);
@@ -122,6 +127,7 @@ export async function beginConversation(
         savedAdded = added.length;
         prefix = kept.messages.slice(0, kept.messages.length - added.length);
         droppedBefore = next.dropped;
+        summariesBefore = next.summaries ?? 0;
         return;
       }
       if (attempt >= SAVE_ATTEMPTS)
@@ -130,24 +136,36 @@ export async function beginConversation(
       const again = await store.get(found.id, run.owner);
       const mine = savedAdded;
       // The winner wrote on top of this run's last save: take this run's part out of it (the cut the winner
-      // made at the front shifts it by the messages dropped since), to put it after the winner's turns.
-      const shift = (again?.conversation.dropped ?? 0) - current.conversation.dropped;
+      // made at the front shifts it by the messages dropped since, less the two of each summary it put
+      // there), to put it after the winner's turns.
+      const summarised = (again?.conversation.summaries ?? 0) - (current.conversation.summaries ?? 0);
+      const shift = (again?.conversation.dropped ?? 0) - current.conversation.dropped - 2 * summarised;
       const at = prefix.length - shift;
       const theirs = again?.conversation.messages ?? [];
       prefix = mine > 0 && at >= 0 ? [...theirs.slice(0, at), ...theirs.slice(at + mine)] : theirs;
       current = again ?? { conversation: fresh(found.id), version: 0 };
       savedAdded = 0;
       droppedBefore = current.conversation.dropped;
+      summariesBefore = current.conversation.summaries ?? 0;
     }
   };
 
   return {
     id: found.id,
     history,
+    ...(cut.summary ? { summary: cut.summary } : {}),
     onMessages(messages) {
-      const copy = [...messages];
+      // A save not yet started takes the newest messages (each holds all before it): turns that come faster
+      // than the store writes skip the saves already outdated, and the last save is always the newest.
+      const queued = newest !== undefined;
+      newest = [...messages];
+      if (queued) return;
       saving = saving
-        .then(() => write(copy))
+        .then(() => {
+          const next = newest!;
+          newest = undefined;
+          return write(next);
+        })
         .catch((e: unknown) => {
           failure = e;
           run.logger.warn("conversation.save-failed", { conversationId: found.id, error: e instanceof Error ? e.message : String(e) });
@@ -162,6 +180,45 @@ export async function beginConversation(
       if (failure) throw failure;
     },
   };
+}
+
+/** When a summarised conversation is cut, it is cut to this share of its bound: a summary is not written every run. */
+const SUMMARISE_DOWN_TO = 0.5;
+
+/**
+ * The conversation's messages cut to its bound by the growth policy (trim-conversation.ts): the oldest
+ * whole turns dropped, or with `summarise` (and a model to ask), dropped down to half the bound and
+ * replaced by the model's summary of them. A summary that fails is one warning, and the cut stays a drop.
+ */
+async function cutToBound(
+  conversation: Conversation,
+  bounds: { maxTokens: number; maxBytes?: number; growth?: GrowthPolicy },
+  run: { conversationId: string; logger: Logger; model?: LanguageModel; signal?: AbortSignal },
+): Promise<{ messages: ModelMessage[]; dropped: number; summary?: ConversationSummaryReport }> {
+  const { messages, tokens } = conversation;
+  const first = trimConversation(messages, bounds, tokens);
+  const summarise = bounds.growth === "summarise" && run.model !== undefined && first.dropped > 0;
+  // Room for the summary, and a margin so the next runs fit before another one is needed.
+  const reserve = summarise ? summaryTokens(bounds.maxTokens) : 0;
+  const target = Math.max(1, Math.floor(bounds.maxTokens * SUMMARISE_DOWN_TO) - reserve);
+  const cut = summarise ? trimConversation(messages, { ...bounds, maxTokens: target }, tokens) : first;
+  const { conversationId, logger } = run;
+  const trimmed = (c: Trimmed) => {
+    if (c.dropped > 0)
+      logger.info("conversation.trimmed", { conversationId, dropped: c.dropped, kept: c.messages.length, tokens: c.tokens });
+    return c;
+  };
+  if (!summarise || cut.dropped === 0) return trimmed(cut);
+  try {
+    const s = await summariseTurns(run.model!, messages.slice(0, cut.dropped), { maxOutputTokens: reserve, signal: run.signal });
+    trimmed(cut);
+    logger.info("conversation.summarised", { conversationId, messages: cut.dropped, usage: s.usage });
+    return { messages: [...s.pair, ...cut.messages], dropped: cut.dropped, summary: { messages: cut.dropped, usage: s.usage } };
+  } catch (e) {
+    // The run goes on as under `drop`: the turns that did not fit are cut, nothing more.
+    logger.warn("conversation.summary-failed", { conversationId, error: e instanceof Error ? e.message : String(e) });
+    return trimmed(first);
+  }
 }
 
 /** The one line for a conversation the owner cannot continue: another principal's, or unknown. */

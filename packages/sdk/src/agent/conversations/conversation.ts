@@ -30,8 +30,13 @@ export interface Conversation {
    * gateway reported them) for the first `messages` messages. The growth policy scales from it.
    */
   tokens?: { count: number; messages: number };
-  /** How many messages the growth policy has dropped from the front so far. */
+  /** How many messages the growth policy has dropped from the front so far (summarised ones included). */
   dropped: number;
+  /**
+   * How many summaries the growth policy has put at the front so far (`growth: "summarise"`): each is one
+   * user/assistant pair standing for the messages it replaced.
+   */
+  summaries?: number;
 }
 
 /** A conversation in a listing (no messages). */

@@ -23,6 +23,7 @@ import {
   forbiddenConversation,
   type VersionedConversation,
 } from "./conversation.ts";
+import { messageBytes } from "./trim-conversation.ts";
 
 /** What the conversations need of a store: a {@link StoreClient} over any MCP store, or a backend. */
 export interface DocumentStore {
@@ -46,6 +47,14 @@ export interface ConversationBounds {
 export const DEFAULT_BOUNDS = { maxConversations: 100, maxBytes: 1024 * 1024, retentionMs: 30 * 86_400_000 } as const;
 
 const FORMAT = "agentd.conversation-thread";
+const ROLES = new Set(["user", "assistant", "tool"]);
+/**
+ * The messages are checked by hand, not by a schema: a schema walks and copies every message of every
+ * read, the largest part of reading a long conversation, where a role check of each is all that is needed
+ * (the loop reads their parts as it meets them).
+ */
+const isMessages = (x: unknown): x is Conversation["messages"] =>
+  Array.isArray(x) && x.every((m) => typeof m === "object" && m !== null && ROLES.has((m as { role?: unknown }).role as string));
 const DocumentSchema = v.object({
   format: v.literal(FORMAT),
   version: v.literal(1),
@@ -56,7 +65,7 @@ const DocumentSchema = v.object({
     title: v.string(),
     createdAt: v.string(),
     updatedAt: v.string(),
-    messages: v.array(v.looseObject({ role: v.picklist(["user", "assistant", "tool"]) })),
+    messages: v.custom<Conversation["messages"]>(isMessages, "messages must be user, assistant or tool messages"),
     runs: v.array(v.string()),
   }),
 });
@@ -66,6 +75,17 @@ const PREFIX = "conversation/";
 /** The owner's part of a key: a principal can hold any character, so its hash. */
 const ownerKey = (owner: string): string => createHash("sha256").update(owner).digest("hex").slice(0, 32);
 const keyOf = (owner: string, id: string): string => `${PREFIX}${ownerKey(owner)}/${checkConversationId(id)}`;
+
+/**
+ * The JSON bytes of `document`, its messages measured once each (trim-conversation.ts keeps their sizes):
+ * the envelope without them, plus each message, plus the commas between them — exactly what
+ * `JSON.stringify(document)` gives, without serialising the conversation a second time before the store does.
+ */
+function documentBytes(document: { conversation: Conversation }): number {
+  const { messages } = document.conversation;
+  const envelope = Buffer.byteLength(JSON.stringify({ ...document, conversation: { ...document.conversation, messages: [] } }));
+  return envelope + messages.reduce((n, m) => n + messageBytes(m), 0) + Math.max(0, messages.length - 1);
+}
 
 /** See the module header. */
 export class DocumentConversationStore implements ConversationStore {
@@ -110,7 +130,7 @@ export class DocumentConversationStore implements ConversationStore {
     const store = await this.store();
     const key = keyOf(conversation.owner, conversation.id);
     const document = { format: FORMAT, version: 1, expiresAt: this.now() + this.bounds.retentionMs, conversation };
-    const bytes = Buffer.byteLength(JSON.stringify(document));
+    const bytes = documentBytes(document);
     if (bytes > this.bounds.maxBytes)
       throw new AgentdError(
         "E_STORE",

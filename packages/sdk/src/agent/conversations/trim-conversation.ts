@@ -38,6 +38,20 @@ export interface Trimmed {
 /** Bytes per token when the model has not counted yet. */
 const BYTES_PER_TOKEN = 4;
 
+/**
+ * JSON bytes of each message, kept by identity: a continued conversation is cut at load and again at every
+ * save, and its messages are never changed once in it (the loop appends new ones), so each is serialised
+ * to be measured once, not at every save of the run.
+ */
+const measured = new WeakMap<ModelMessage, number>();
+
+/** The JSON bytes of `message` as stored (see `measured`). */
+export function messageBytes(message: ModelMessage): number {
+  let bytes = measured.get(message);
+  if (bytes === undefined) measured.set(message, (bytes = Buffer.byteLength(JSON.stringify(message))));
+  return bytes;
+}
+
 /** The indexes where a turn starts (every user message). */
 function turnStarts(messages: readonly ModelMessage[]): number[] {
   const starts: number[] = [];
@@ -47,18 +61,21 @@ function turnStarts(messages: readonly ModelMessage[]): number[] {
 
 /** Drop the oldest whole turns until the conversation is within `bounds` (see the module header). */
 export function trimConversation(messages: readonly ModelMessage[], bounds: TrimBounds, counted?: TokenCount): Trimmed {
-  const sizes = messages.map((m) => Buffer.byteLength(JSON.stringify(m)));
+  // Prefix sums of the messages' sizes: any range's bytes in one subtraction.
+  const sum = [0];
+  for (const m of messages) sum.push(sum.at(-1)! + messageBytes(m));
+  const bytes = (from: number, to: number) => sum[to]! - sum[from]!;
   const covered = counted ? Math.min(counted.messages, messages.length) : 0;
-  const coveredBytes = sizes.slice(0, covered).reduce((a, b) => a + b, 0);
+  const coveredBytes = bytes(0, covered);
   const ratio = counted && coveredBytes > 0 ? counted.count / coveredBytes : 1 / BYTES_PER_TOKEN;
   const base = counted && coveredBytes > 0 ? counted.count : 0;
   const tokensFrom = (start: number): number => {
     // Reported tokens for what the request covered (less the dropped part, scaled), estimated for the rest.
-    const droppedCovered = sizes.slice(0, Math.min(start, covered)).reduce((a, b) => a + b, 0);
-    const after = sizes.slice(Math.max(start, covered)).reduce((a, b) => a + b, 0);
+    const droppedCovered = bytes(0, Math.min(start, covered));
+    const after = bytes(Math.max(start, covered), messages.length);
     return Math.max(0, Math.round(base - droppedCovered * ratio + after * ratio));
   };
-  const bytesFrom = (start: number): number => sizes.slice(start).reduce((a, b) => a + b, 0);
+  const bytesFrom = (start: number): number => bytes(start, messages.length);
   const fits = (start: number) =>
     tokensFrom(start) <= bounds.maxTokens && (bounds.maxBytes === undefined || bytesFrom(start) <= bounds.maxBytes);
   const starts = turnStarts(messages);

@@ -21,7 +21,7 @@ export function conversationsFromConfig(
 ): ConversationOptions & { where: string; close(): Promise<void> } {
   const c = config.durability?.conversations;
   const bounds = { maxConversations: c?.maxConversations, maxBytes: c?.maxBytes, retentionMs: c?.retention };
-  const limits = { maxTokens: c?.maxTokens, maxBytes: c?.maxBytes };
+  const limits = { maxTokens: c?.maxTokens, maxBytes: c?.maxBytes, growth: c?.growth };
   const entry = durableStoreEntry(config, "conversations");
   if (entry) {
     const connection = storeConnection("conversations-store", entry, logger);

@@ -91,6 +91,8 @@ export interface RunFinishOk extends FinishCommon {
   sampling?: RunResult["sampling"];
   /** The conversation the run continued or started (runs naming one). */
   conversationId?: string;
+  /** The summary the model wrote of the turns the conversation outgrew (already in `usage`). */
+  conversationSummary?: RunResult["conversationSummary"];
 }
 
 /** A run that did not. `error.code` is the `AgentdError` code; `error.reason` says why an `E_RUN_FAILED` failed. */
@@ -152,6 +154,7 @@ function finishOf(
       stopReason: "final",
       sampling: r.sampling,
       ...(r.conversationId ? { conversationId: r.conversationId } : {}),
+      ...(r.conversationSummary ? { conversationSummary: r.conversationSummary } : {}),
       ...tail,
     };
   }

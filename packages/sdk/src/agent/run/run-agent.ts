@@ -139,7 +139,15 @@ async function runOnce(
     await (ask ? withAuthorization(parts.connect, ask, askSignal) : parts.connect());
     // A conversation this run continues: loaded (and cut to its bound) before, saved after each turn.
     if (runOptions.conversation !== undefined)
-      thread = await parts.conversations.forRun(runOptions.conversation, { runId: run.id, input, principal: runOptions.principal, logger });
+      thread = await parts.conversations.forRun(runOptions.conversation, {
+        runId: run.id,
+        input,
+        principal: runOptions.principal,
+        logger,
+        // A conversation that summarises what it outgrows asks the run's model (docs/conversations.md).
+        model,
+        signal: run.signal,
+      });
     // Only native tool calling resumes (the JSON-action mode's turns are not saved).
     const resume = model.supportsTools ? await run.conversation?.load() : undefined;
     if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
@@ -193,12 +201,15 @@ async function runOnce(
       history: thread?.history,
       // The continued conversation is stored too (every A2A task continues one): without the secrets, as above.
       onMessages: thread && ((messages) => thread!.onMessages(maskSecrets(messages))),
+      // The conversation's summary request is the run's too: in its usage, budgets and cost from the start.
+      spent: thread?.summary?.usage,
     });
     // A failed save was logged (conversation.save-failed); the run's answer still stands.
     await thread?.close().catch(() => {});
     const sampling = run.sampling.report();
     // The answer, masked once for every caller: agent.run, A2A artifacts, the run history, the store.
-    const tagged = thread ? { ...result, conversationId: thread.id } : result;
+    const summary = thread?.summary;
+    const tagged = thread ? { ...result, conversationId: thread.id, ...(summary ? { conversationSummary: summary } : {}) } : result;
     return maskSecrets(sampling ? { ...tagged, sampling } : tagged);
   } finally {
     await thread?.close().catch(() => {});
