@@ -20,7 +20,7 @@ import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { formatEventId } from "./event-store.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
-import { JsonExchange } from "./json-exchange.ts";
+import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newOutStream, type OutStream, removeKey } from "./out-stream.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
@@ -59,7 +59,7 @@ const DONE: Promise<void> = Promise.resolve();
  * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
  * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session extends HttpSessionTransport implements SseEndHook {
+export class Session extends HttpSessionTransport implements SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -172,17 +172,20 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   openJsonExchange(requestIds: RequestId[]): JsonExchange {
     const stream = this.newStream("post", requestIds);
     this.exchanges++;
-    const exchange = new JsonExchange(() => this.abandon(stream, "client went away"));
-    stream.json = {
-      collected: [],
-      resolve: (messages) => {
-        if (exchange.settled) return;
-        this.exchanges--;
-        this.touch();
-        exchange.settle(messages);
-      },
-    };
+    const exchange = new JsonExchange(this, stream);
+    stream.json = exchange;
     return exchange;
+  }
+
+  /** @internal A JSON exchange settled: its HTTP request is answered. */
+  exchangeSettled(): void {
+    this.exchanges--;
+    this.touch();
+  }
+
+  /** @internal A JSON exchange whose client went away: none of its requests is pending any more; it settles now. */
+  exchangeAbandoned(stream: OutStream): void {
+    this.abandon(stream, "client went away");
   }
 
   /**
@@ -412,7 +415,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   private endStream(stream: OutStream): void {
     if (this.standalone === stream) this.standalone = undefined;
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
-    stream.json?.resolve(stream.json.collected);
+    stream.json?.settle();
     // Ended with its peer still connected: delivered.
     if (!this.closed && !stream.json && stream.seq > 0)
       this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
