@@ -30,9 +30,12 @@ export interface OutStream {
   json?: JsonExchange;
 }
 
-/** A new stream numbered `id`, pending on `requestIds` (a copy; none for the standalone stream). */
+/**
+ * A new stream numbered `id`, pending on `requestIds` (none for the standalone stream). The stream takes
+ * the array over: the POST handler builds one per request and never reads it again.
+ */
 export function newOutStream(id: number, kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-  return { id, kind, seq: 0, pending: requestIds.length ? [...requestIds] : NO_KEYS, writer: null };
+  return { id, kind, seq: 0, pending: requestIds.length ? requestIds : NO_KEYS, writer: null };
 }
 
 /** Remove `key` from a stream's few pending ids. */

@@ -18,7 +18,6 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { formatEventId } from "./event-store.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newOutStream, type OutStream, removeKey } from "./out-stream.ts";
@@ -159,7 +158,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
     this.connectWriter(stream, writer);
-    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
     return "ok";
   }
 
@@ -225,7 +224,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     const stream = this.newStream("standalone", []);
     this.standalone = stream;
     this.connectWriter(stream, writer);
-    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
     else writer.comment();
     return "ok";
   }
@@ -248,7 +247,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
-    for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
+    for (const e of replay) writer.numbered(e.stream, e.seq, e.data);
     // A response no longer held is answered with an error rather than never (see session-replay.ts).
     for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
@@ -261,9 +260,22 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     return "ok";
   }
 
-  /** Route one outbound message (see the file header). Rejects once the session has ended. */
-  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    if (this.closed) throw new AgentdError("E_CONNECTION_CLOSED", "session has ended");
+  /**
+   * Route one outbound message (see the file header). Rejects once the session has ended. Not an async
+   * function: routing is synchronous, and every answer passes here, so a routed message answers the one
+   * shared resolved promise instead of making its own.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (this.closed) return Promise.reject(new AgentdError("E_CONNECTION_CLOSED", "session has ended"));
+    try {
+      this.route(message, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return DONE;
+  }
+
+  private route(message: JsonRpcMessage, options: SendOptions | undefined): void {
     this.touch();
     const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
     if (m.method === undefined) {
@@ -408,7 +420,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
       return seq;
     }
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
-    stream.writer?.event(formatEventId(stream.id, seq), data);
+    stream.writer?.numbered(stream.id, seq, data);
     return seq;
   }
 
