@@ -7,6 +7,7 @@
  * bytes keep coming). Past the deadline the answer is 408, and the caller closes the connection
  * (`BODY_TIMEOUT_HEADERS`).
  */
+import { type DeadlineEntry, deadlinesOf } from "./body-deadlines.ts";
 
 /** The body text, or the HTTP status to refuse it with. */
 export type BodyResult = { ok: true; text: string } | { ok: false; status: 400 | 408 | 413 };
@@ -18,21 +19,30 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const BODY_TIMEOUT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ connection: "close" });
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+/** The answers that carry no text, shared. */
+const TOO_LARGE: BodyResult = Object.freeze({ ok: false, status: 413 });
+const TIMED_OUT: BodyResult = Object.freeze({ ok: false, status: 408 });
+const UNREADABLE: BodyResult = Object.freeze({ ok: false, status: 400 });
 const EXPIRED = Symbol("expired");
 
 /** Read `req`'s body as UTF-8 text of at most `maxBytes` bytes, all of it within `timeoutMs`. */
-export async function readBoundedBody(req: Request, maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<BodyResult> {
+export function readBoundedBody(req: Request, maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<BodyResult> {
   const declared = req.headers.get("content-length");
   if (declared !== null) {
     const n = Number(declared);
-    if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400 };
-    if (n > maxBytes) return { ok: false, status: 413 };
+    if (!Number.isSafeInteger(n) || n < 0) return Promise.resolve(UNREADABLE);
+    if (n > maxBytes) return Promise.resolve(TOO_LARGE);
     // A declared length bounds what the runtime will read (the HTTP framing ends the body there; a request
     // that also says Transfer-Encoding is refused with 400 by the parsers of Bun and node:http before it gets
     // here), so the whole body is taken through the runtime's native path; only a chunked body is counted
     // as it streams. (Not even `req.body` is touched here: in Bun, making the stream costs more than reading.)
     return readDeclared(req, maxBytes, timeoutMs);
   }
+  return readChunked(req, maxBytes, timeoutMs);
+}
+
+/** A chunked body (no declared length): counted as it streams, against the deadline. */
+async function readChunked(req: Request, maxBytes: number, timeoutMs: number): Promise<BodyResult> {
   const body = req.body;
   if (body === null) return { ok: true, text: "" };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,27 +55,53 @@ export async function readBoundedBody(req: Request, maxBytes: number, timeoutMs 
 }
 
 /**
- * A body of a declared length, read whole by the runtime (`arrayBuffer()`), against the deadline. Reading it
- * through a stream reader instead costs several times the rest of a small request (a promise race per chunk
- * and the stream machinery in JS).
+ * A body of a declared length in flight: read whole by the runtime (`arrayBuffer()`), against its deadline
+ * (`body-deadlines.ts`: one timer shared by every read, not one per request). Whichever comes first answers.
  */
-async function readDeclared(req: Request, maxBytes: number, timeoutMs: number): Promise<BodyResult> {
-  const whole = req.arrayBuffer();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<typeof EXPIRED>((resolve) => (timer = setTimeout(resolve, timeoutMs, EXPIRED)));
-  try {
-    const bytes = await Promise.race([whole, expired]);
-    if (bytes === EXPIRED) {
-      // The 408 closes the connection, which fails the read; nothing is left waiting on it.
-      whole.catch(() => {});
-      return { ok: false, status: 408 };
-    }
-    return decode(new Uint8Array(bytes), maxBytes);
-  } catch {
-    return { ok: false, status: 400 };
-  } finally {
-    clearTimeout(timer);
+class DeclaredRead implements DeadlineEntry {
+  at = 0;
+  prev: DeadlineEntry | undefined;
+  next: DeadlineEntry | undefined;
+  queued = false;
+
+  constructor(
+    private readonly whole: Promise<ArrayBuffer>,
+    private readonly answer: (r: BodyResult) => void,
+    private readonly maxBytes: number,
+    private readonly deadlines: ReturnType<typeof deadlinesOf>,
+  ) {}
+
+  expire(): void {
+    // The 408 closes the connection, which fails the read; nothing is left waiting on it.
+    this.whole.catch(() => {});
+    this.answer(TIMED_OUT);
   }
+
+  read(bytes: ArrayBuffer): void {
+    if (this.deadlines.remove(this)) this.answer(decode(new Uint8Array(bytes), this.maxBytes));
+  }
+
+  failed(): void {
+    if (this.deadlines.remove(this)) this.answer(UNREADABLE);
+  }
+}
+
+/**
+ * A body of a declared length, read whole by the runtime, against the deadline. Reading it through a
+ * stream reader instead costs several times the rest of a small request (a promise race per chunk and the
+ * stream machinery in JS).
+ */
+function readDeclared(req: Request, maxBytes: number, timeoutMs: number): Promise<BodyResult> {
+  return new Promise<BodyResult>((answer) => {
+    const deadlines = deadlinesOf(timeoutMs);
+    const whole = req.arrayBuffer();
+    const read = new DeclaredRead(whole, answer, maxBytes, deadlines);
+    deadlines.add(read);
+    whole.then(
+      (bytes) => read.read(bytes),
+      () => read.failed(),
+    );
+  });
 }
 
 async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, expired: Promise<typeof EXPIRED>): Promise<BodyResult> {
@@ -105,10 +141,10 @@ async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, ex
 }
 
 function decode(bytes: Uint8Array, maxBytes: number): BodyResult {
-  if (bytes.byteLength > maxBytes) return { ok: false, status: 413 };
+  if (bytes.byteLength > maxBytes) return TOO_LARGE;
   try {
     return { ok: true, text: decoder.decode(bytes) };
   } catch {
-    return { ok: false, status: 400 };
+    return UNREADABLE;
   }
 }

@@ -123,7 +123,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
       exchange.watch(req.signal);
       conn.holdOpen?.();
     }
-    const responses: JsonRpcMessage[] = await exchange.result();
+    const responses: JsonRpcMessage[] = exchange.settled ? exchange.collected : await exchange.result();
     // Every request of the POST was cancelled: no JSON-RPC response is due (cancellation spec: SHOULD NOT
     // answer), yet the HTTP request must end. An empty JSON body or 202 would break the transport spec for a
     // request ("MUST return text/event-stream or application/json"), and an error response for an id the

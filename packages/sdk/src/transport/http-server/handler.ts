@@ -4,7 +4,7 @@
  * The RFC 9728 metadata and the extra routes live outside the endpoint and are not authenticated.
  */
 import { limitRepeats } from "../../_internal/repeat-limiter.ts";
-import { createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
+import { type AuthOutcome, createAuthenticator, PROTECTED_RESOURCE_PATH } from "./auth.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { handleDelete, handleGet } from "./handle-get.ts";
 import { handlePost } from "./handle-post.ts";
@@ -139,10 +139,16 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   const writers = new SseWriters(limits.maxBufferedBytes, limits.keepAliveMs, logger);
   const ctx: HandlerContext = { config, sessions, newWriter: () => writers.open(), forbid: auth.forbid };
 
-  async function handleMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
-    if (hostOk && !hostOk(req.headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
-    if (!originOk(req.headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
-    const a = await auth.authenticate(req, conn.tlsPrincipal);
+  /** The MCP endpoint. Not itself async: a request that authenticates at once (no token to verify) waits on nothing here. */
+  function handleMcp(req: Request, conn: HttpRequestConn): Response | Promise<Response> {
+    const headers = req.headers;
+    if (hostOk && !hostOk(headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
+    if (!originOk(headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
+    const a = auth.authenticate(req, conn.tlsPrincipal);
+    return a instanceof Promise ? a.then((outcome) => route(req, conn, outcome)) : route(req, conn, a);
+  }
+
+  function route(req: Request, conn: HttpRequestConn, a: AuthOutcome): Response | Promise<Response> {
     if (!a.ok) return refuse(challengeAt(a.response, conn.publicOrigin), "auth");
     const caller: Caller = a.authInfo ? { authInfo: a.authInfo, principal: `${a.authInfo.scheme}:${a.authInfo.principal}` } : ANONYMOUS;
     switch (req.method) {

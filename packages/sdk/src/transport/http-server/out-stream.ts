@@ -3,7 +3,8 @@
  * requests still pending, the responses sent on it) or the standalone GET stream, with its connected SSE
  * writer or none while the peer is away, or, in JSON response mode, the responses collected for one body.
  */
-import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
+import type { RequestId } from "../../wire/jsonrpc.ts";
+import type { JsonExchange } from "./json-exchange.ts";
 import type { Answered } from "./session-replay.ts";
 import type { SseWriter } from "./sse-writer.ts";
 
@@ -23,15 +24,18 @@ export interface OutStream {
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
   /**
-   * JSON response mode: the responses collected so far, handed over when nothing on it is pending any more
-   * (`resolve` runs once; later calls do nothing).
+   * JSON response mode: the exchange collecting the responses, settled when nothing on it is pending any
+   * more (settling twice does nothing).
    */
-  json?: { collected: JsonRpcMessage[]; resolve: (messages: JsonRpcMessage[]) => void };
+  json?: JsonExchange;
 }
 
-/** A new stream numbered `id`, pending on `requestIds` (a copy; none for the standalone stream). */
+/**
+ * A new stream numbered `id`, pending on `requestIds` (none for the standalone stream). The stream takes
+ * the array over: the POST handler builds one per request and never reads it again.
+ */
 export function newOutStream(id: number, kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-  return { id, kind, seq: 0, pending: requestIds.length ? [...requestIds] : NO_KEYS, writer: null };
+  return { id, kind, seq: 0, pending: requestIds.length ? requestIds : NO_KEYS, writer: null };
 }
 
 /** Remove `key` from a stream's few pending ids. */

@@ -18,9 +18,8 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import type { SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { formatEventId } from "./event-store.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
-import { JsonExchange } from "./json-exchange.ts";
+import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newOutStream, type OutStream, removeKey } from "./out-stream.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
@@ -59,7 +58,7 @@ const DONE: Promise<void> = Promise.resolve();
  * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
  * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session extends HttpSessionTransport implements SseEndHook {
+export class Session extends HttpSessionTransport implements SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -159,7 +158,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream("post", requestIds);
     this.connectWriter(stream, writer);
-    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
     return "ok";
   }
 
@@ -172,17 +171,20 @@ export class Session extends HttpSessionTransport implements SseEndHook {
   openJsonExchange(requestIds: RequestId[]): JsonExchange {
     const stream = this.newStream("post", requestIds);
     this.exchanges++;
-    const exchange = new JsonExchange(() => this.abandon(stream, "client went away"));
-    stream.json = {
-      collected: [],
-      resolve: (messages) => {
-        if (exchange.settled) return;
-        this.exchanges--;
-        this.touch();
-        exchange.settle(messages);
-      },
-    };
+    const exchange = new JsonExchange(this, stream);
+    stream.json = exchange;
     return exchange;
+  }
+
+  /** @internal A JSON exchange settled: its HTTP request is answered. */
+  exchangeSettled(): void {
+    this.exchanges--;
+    this.touch();
+  }
+
+  /** @internal A JSON exchange whose client went away: none of its requests is pending any more; it settles now. */
+  exchangeAbandoned(stream: OutStream): void {
+    this.abandon(stream, "client went away");
   }
 
   /**
@@ -222,7 +224,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     const stream = this.newStream("standalone", []);
     this.standalone = stream;
     this.connectWriter(stream, writer);
-    if (this.primes) writer.event(formatEventId(stream.id, 0), "", this.settings.retryMs);
+    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
     else writer.comment();
     return "ok";
   }
@@ -245,7 +247,7 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
-    for (const e of replay) writer.event(formatEventId(e.stream, e.seq), e.data);
+    for (const e of replay) writer.numbered(e.stream, e.seq, e.data);
     // A response no longer held is answered with an error rather than never (see session-replay.ts).
     for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
@@ -258,9 +260,22 @@ export class Session extends HttpSessionTransport implements SseEndHook {
     return "ok";
   }
 
-  /** Route one outbound message (see the file header). Rejects once the session has ended. */
-  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    if (this.closed) throw new AgentdError("E_CONNECTION_CLOSED", "session has ended");
+  /**
+   * Route one outbound message (see the file header). Rejects once the session has ended. Not an async
+   * function: routing is synchronous, and every answer passes here, so a routed message answers the one
+   * shared resolved promise instead of making its own.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (this.closed) return Promise.reject(new AgentdError("E_CONNECTION_CLOSED", "session has ended"));
+    try {
+      this.route(message, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return DONE;
+  }
+
+  private route(message: JsonRpcMessage, options: SendOptions | undefined): void {
     this.touch();
     const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
     if (m.method === undefined) {
@@ -405,14 +420,14 @@ export class Session extends HttpSessionTransport implements SseEndHook {
       return seq;
     }
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
-    stream.writer?.event(formatEventId(stream.id, seq), data);
+    stream.writer?.numbered(stream.id, seq, data);
     return seq;
   }
 
   private endStream(stream: OutStream): void {
     if (this.standalone === stream) this.standalone = undefined;
     else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
-    stream.json?.resolve(stream.json.collected);
+    stream.json?.settle();
     // Ended with its peer still connected: delivered.
     if (!this.closed && !stream.json && stream.seq > 0)
       this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);

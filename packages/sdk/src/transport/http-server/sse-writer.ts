@@ -218,6 +218,22 @@ export class SseWriter {
     return ok;
   }
 
+  /**
+   * Write one event of ours, whose id is `<stream>.<seq>` (see `event-store.ts`): the same text as
+   * {@link event} with that id, built without the general encoder's checks where they cannot fail (the id
+   * is two numbers; serialised JSON holds no raw line break, and data that does takes the general path).
+   */
+  numbered(stream: number, seq: number, data: string, retry?: number): boolean {
+    if (data.indexOf("\n") !== -1 || data.indexOf("\r") !== -1 || (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)))
+      return this.event(`${stream}.${seq}`, data, retry);
+    const text =
+      retry === undefined ? `id: ${stream}.${seq}\ndata: ${data}\n\n` : `id: ${stream}.${seq}\nretry: ${retry}\ndata: ${data}\n\n`;
+    const first = this.empty;
+    const ok = this.push(text);
+    if (first && ok) this.soleEventData = data;
+    return ok;
+  }
+
   /** Write a keep-alive comment. */
   keepAlive(): boolean {
     return this.push(KEEP_ALIVE);
