@@ -1,0 +1,142 @@
+/**
+ * Served runs' tool calls that wait for a person, end to end: the real `agentd serve --http` with user and
+ * operator tokens, the fake gateway's model calling `fs/delete_file` of the testkit's fake MCP server (its
+ * record file is the server's own account of what reached it), an approval rule asking for it. A user's
+ * `agent.run` waits; the question is listed at `agent://approvals` (to the operator and the run's own user,
+ * not to another user); only the operator may decide it; approved, the server is called with the approved
+ * arguments and the caller gets the tool's answer; denied, the server never sees the call.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
+import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
+import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
+
+const ALICE = "alice-token-0123456789abcdef";
+const BOB = "bob-token-0123456789abcdef";
+const OPS = "ops-token-0123456789abcdef";
+const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+
+let ws: CliWorkspace | undefined;
+let gateway: FakeGateway | undefined;
+let fake: FakeServerCommand | undefined;
+afterEach(async () => {
+  await stopAllServe();
+  await gateway?.close();
+  fake?.dispose();
+  ws?.cleanup();
+  ws = gateway = fake = undefined;
+}, 30_000);
+
+const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.endsWith(suffix))!;
+const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
+const text = (r: Record<string, any>) => r.result?.content?.[0]?.text as string;
+
+/** `agentd serve --http` whose model deletes one path (the rule asks), with alice, bob and an operator. */
+export async function servedWorld(approvals: Record<string, unknown> = { rules: [{ tool: "fs/delete_*", decision: "ask" }] }) {
+  ws = new CliWorkspace();
+  fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    script: [
+      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
+      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+    ],
+  });
+  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals });
+  const users = join(ws.dir, "tokens.txt");
+  const ops = join(ws.dir, "operators.txt");
+  writeFileSync(users, `${ALICE}\n${BOB}\n`);
+  writeFileSync(ops, `${OPS}\n`);
+  const env = {
+    AGENT_INTELLIGENCE: gateway.url,
+    AGENT_DIALECT: "openai",
+    AGENT_MODEL: "m",
+    AGENT_API_KEY: "k",
+    XDG_STATE_HOME: join(ws.dir, "state"),
+  };
+  const serve = await startServe(["--http", "127.0.0.1:0", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
+    env,
+    cwd: ws.dir,
+  });
+  return { serve, env, dir: ws.dir, opsFile: ops };
+}
+
+/** Alice's agent.run, started (its answer comes once the question is decided), and the question's id. */
+async function aliceAsks(serve: ServeProcess) {
+  const alice = await openSession(serve.url, bearer(ALICE));
+  const answer = call(serve.url, alice, 1, "tools/call", { name: "agent.run", arguments: { instruction: "clean up", runId: "job-1" } });
+  const asked = await serve.waitForEvent((e) => e.event === "approval.requested");
+  return { alice, answer, id: asked.requestId as string };
+}
+
+const read = async (url: URL, s: RawSession, id: number, uri: string) => (await call(url, s, id, "resources/read", { uri })).response;
+const listed = async (url: URL, s: RawSession, id: number) =>
+  JSON.parse((await read(url, s, id, "agent://approvals")).result.contents[0].text).approvals;
+const decide = (url: URL, s: RawSession, id: number, args: Record<string, unknown>) =>
+  call(url, s, id, "tools/call", { name: "agent.decide", arguments: args }).then((r) => r.response);
+
+describe("agentd serve: a served run's call waits for the operator", () => {
+  test("listed to the operator and its user only; decided by the operator only; approved, the tool is called and the caller answered", async () => {
+    const { serve } = await servedWorld();
+    const { alice, answer, id } = await aliceAsks(serve);
+    const ops = await openSession(serve.url, bearer(OPS));
+    const bob = await openSession(serve.url, bearer(BOB));
+
+    const seen = await listed(serve.url, ops, 2);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      state: "pending",
+      origin: "mcp",
+      request: { id, name: "fs/delete_file", arguments: { path: "/srv/old" } },
+    });
+    expect((await listed(serve.url, alice, 3)).map((a: any) => a.request.id)).toEqual([id]);
+    expect(await listed(serve.url, bob, 4)).toEqual([]);
+    expect(serverCalls()).toEqual([]);
+
+    const byBob = await decide(serve.url, bob, 5, { approvalId: id, decision: "approve" });
+    expect(byBob.result.isError).toBe(true);
+    expect(text(byBob)).toContain(`no approval ${id}`);
+    const byAlice = await decide(serve.url, alice, 6, { approvalId: id, decision: "approve" });
+    expect(byAlice.result.isError).toBe(true);
+    expect(text(byAlice)).toContain("decided by an operator");
+
+    const byOps = await decide(serve.url, ops, 7, { approvalId: id, decision: "approve", reason: "expected cleanup" });
+    expect(byOps.result.structuredContent.approval).toMatchObject({
+      state: "decided",
+      decision: { decision: "approve", by: "bearer:operator#0" },
+    });
+    const done = (await answer).response;
+    expect(text(done)).toContain("tool said: <tool-output");
+    expect(text(done)).toContain("deleted /srv/old");
+    expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+    const again = await decide(serve.url, ops, 8, { approvalId: id, decision: "deny" });
+    expect(text(again)).toContain("already decided: approve by bearer:operator#0");
+    const decided = await serve.waitForEvent((e) => e.event === "approval.decided");
+    expect(decided).toMatchObject({ decision: "approve", by: "bearer:operator#0", reason: "expected cleanup" });
+  }, 90_000);
+
+  test("denied: the server never sees the call, and the model reads the operator's reason", async () => {
+    const { serve } = await servedWorld();
+    const { answer, id } = await aliceAsks(serve);
+    const ops = await openSession(serve.url, bearer(OPS));
+    await decide(serve.url, ops, 2, { approvalId: id, decision: "deny", reason: "not on a Sunday" });
+    const done = (await answer).response;
+    expect(text(done)).toContain("denied");
+    expect(text(done)).toContain("not on a Sunday");
+    expect(serverCalls()).toEqual([]);
+  }, 90_000);
+
+  test("nobody answers: approvals.timeout decides by approvals.onTimeout, recorded as the timeout's", async () => {
+    const { serve } = await servedWorld({ rules: [{ tool: "fs/delete_*", decision: "ask" }], timeout: "1s", onTimeout: "deny" });
+    const { answer, id } = await aliceAsks(serve);
+    const done = (await answer).response;
+    expect(text(done)).toContain("decided by timeout");
+    expect(serverCalls()).toEqual([]);
+    const ops = await openSession(serve.url, bearer(OPS));
+    const [question] = await listed(serve.url, ops, 2);
+    expect(question).toMatchObject({ request: { id }, state: "decided", decision: { decision: "deny", by: "timeout" } });
+  }, 90_000);
+});
