@@ -80,40 +80,50 @@ const decide = (url: URL, s: RawSession, id: number, args: Record<string, unknow
 
 describe("agentd serve: a served run's call waits for the operator", () => {
   test("listed to the operator and its user only; decided by the operator only; approved, the tool is called and the caller answered", async () => {
-    const { serve } = await servedWorld();
+    const { serve, opsFile, dir } = await servedWorld();
     const { alice, answer, id } = await aliceAsks(serve);
-    const ops = await openSession(serve.url, bearer(OPS));
     const bob = await openSession(serve.url, bearer(BOB));
+    const aliceFile = join(dir, "alice.txt");
+    const bobFile = join(dir, "bob.txt");
+    writeFileSync(aliceFile, `${ALICE}\n`);
+    writeFileSync(bobFile, `${BOB}\n`);
+    const cli = (args: string[], tokenFile: string) => ws!.run(["approvals", ...args, "--url", serve.url.href, "--token-file", tokenFile]);
 
-    const seen = await listed(serve.url, ops, 2);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
+    // The operator's `agentd approvals list`: the question, pending, with the call and whose run it is.
+    const listedByOps = await cli(["list"], opsFile);
+    expect(listedByOps.code).toBe(0);
+    expect(listedByOps.stdout).toContain(`${id}  pending  fs/delete_file {"path":"/srv/old"}`);
+    const asJson = JSON.parse((await cli(["list", "--json"], opsFile)).stdout);
+    expect(asJson).toHaveLength(1);
+    expect(asJson[0]).toMatchObject({
       state: "pending",
       origin: "mcp",
       request: { id, name: "fs/delete_file", arguments: { path: "/srv/old" } },
     });
+    // The run's own user sees it (over MCP); another user neither sees nor decides it.
     expect((await listed(serve.url, alice, 3)).map((a: any) => a.request.id)).toEqual([id]);
     expect(await listed(serve.url, bob, 4)).toEqual([]);
-    expect(serverCalls()).toEqual([]);
-
-    const byBob = await decide(serve.url, bob, 5, { approvalId: id, decision: "approve" });
-    expect(byBob.result.isError).toBe(true);
-    expect(text(byBob)).toContain(`no approval ${id}`);
+    expect((await cli(["list"], bobFile)).stdout).toBe("no questions waiting for approval\n");
+    const byBob = await cli(["approve", id], bobFile);
+    expect(byBob.code).toBe(2);
+    expect(byBob.stderr).toContain(`no approval ${id}`);
     const byAlice = await decide(serve.url, alice, 6, { approvalId: id, decision: "approve" });
     expect(byAlice.result.isError).toBe(true);
     expect(text(byAlice)).toContain("decided by an operator");
+    expect((await cli(["approve", id], aliceFile)).stderr).toContain("decided by an operator");
+    expect(serverCalls()).toEqual([]);
 
-    const byOps = await decide(serve.url, ops, 7, { approvalId: id, decision: "approve", reason: "expected cleanup" });
-    expect(byOps.result.structuredContent.approval).toMatchObject({
-      state: "decided",
-      decision: { decision: "approve", by: "bearer:operator#0" },
-    });
+    const byOps = await cli(["approve", id, "--reason", "expected cleanup"], opsFile);
+    expect(byOps.code).toBe(0);
+    expect(byOps.stdout).toBe(`${id}: approve by bearer:operator#0\n`);
     const done = (await answer).response;
     expect(text(done)).toContain("tool said: <tool-output");
     expect(text(done)).toContain("deleted /srv/old");
     expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
-    const again = await decide(serve.url, ops, 8, { approvalId: id, decision: "deny" });
-    expect(text(again)).toContain("already decided: approve by bearer:operator#0");
+    const again = await cli(["deny", id], opsFile);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already decided: approve by bearer:operator#0");
+    expect((await cli(["approve", "apr-no-such-question"], opsFile)).stderr).toContain("no approval apr-no-such-question");
     const decided = await serve.waitForEvent((e) => e.event === "approval.decided");
     expect(decided).toMatchObject({ decision: "approve", by: "bearer:operator#0", reason: "expected cleanup" });
   }, 90_000);
@@ -122,7 +132,8 @@ describe("agentd serve: a served run's call waits for the operator", () => {
     const { serve } = await servedWorld();
     const { answer, id } = await aliceAsks(serve);
     const ops = await openSession(serve.url, bearer(OPS));
-    await decide(serve.url, ops, 2, { approvalId: id, decision: "deny", reason: "not on a Sunday" });
+    const denied = await decide(serve.url, ops, 2, { approvalId: id, decision: "deny", reason: "not on a Sunday" });
+    expect(denied.result.structuredContent.approval.decision).toMatchObject({ decision: "deny", by: "bearer:operator#0" });
     const done = (await answer).response;
     expect(text(done)).toContain("denied");
     expect(text(done)).toContain("not on a Sunday");
