@@ -126,6 +126,20 @@ describe("agentd serve: a served run's call waits for the operator", () => {
     expect((await cli(["approve", "apr-no-such-question"], opsFile)).stderr).toContain("no approval apr-no-such-question");
     const decided = await serve.waitForEvent((e) => e.event === "approval.decided");
     expect(decided).toMatchObject({ decision: "approve", by: "bearer:operator#0", reason: "expected cleanup" });
+    // The run's history records the question and its decision: who, when, what, why, the request id and digest.
+    const record = JSON.parse((await read(serve.url, alice, 9, "agent://runs/job-1")).result.contents[0].text);
+    expect(record.approvals).toEqual([
+      expect.objectContaining({
+        requestId: id,
+        tool: "fs/delete_file",
+        digest: asJson[0].request.digest,
+        decision: "approve",
+        by: "bearer:operator#0",
+        reason: "expected cleanup",
+        decidedAt: expect.any(String),
+        requestedAt: expect.any(String),
+      }),
+    ]);
   }, 90_000);
 
   test("denied: the server never sees the call, and the model reads the operator's reason", async () => {
