@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { Role, TaskState, type Part } from "@a2a-js/sdk";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
 const ALICE = "alice-token-0123456789abcdef";
@@ -34,9 +36,10 @@ const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.e
 const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
 const text = (r: Record<string, any>) => r.result?.content?.[0]?.text as string;
 
-/** `agentd serve --http` whose model deletes one path (the rule asks), with alice, bob and an operator. */
-export async function servedWorld(approvals: Record<string, unknown> = { rules: [{ tool: "fs/delete_*", decision: "ask" }] }) {
-  ws = new CliWorkspace();
+/** A workspace whose model deletes one path (the rule asks), and the environment pointing agentd at its gateway. */
+async function world(approvals: Record<string, unknown>) {
+  const here = new CliWorkspace();
+  ws = here;
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   gateway = await startFakeGateway({
     dialect: "openai",
@@ -45,23 +48,31 @@ export async function servedWorld(approvals: Record<string, unknown> = { rules: 
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   });
-  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals });
-  const users = join(ws.dir, "tokens.txt");
-  const ops = join(ws.dir, "operators.txt");
-  writeFileSync(users, `${ALICE}\n${BOB}\n`);
-  writeFileSync(ops, `${OPS}\n`);
-  const env = {
+  here.writeConfig({ mcpServers: { fs: fake.config }, approvals });
+  return {
     AGENT_INTELLIGENCE: gateway.url,
     AGENT_DIALECT: "openai",
     AGENT_MODEL: "m",
     AGENT_API_KEY: "k",
-    XDG_STATE_HOME: join(ws.dir, "state"),
+    XDG_STATE_HOME: join(here.dir, "state"),
   };
+}
+
+const ASK = { rules: [{ tool: "fs/delete_*", decision: "ask" }] };
+
+/** `agentd serve --http` over that workspace, with alice, bob and an operator. */
+async function servedWorld(approvals: Record<string, unknown> = ASK) {
+  const env = await world(approvals);
+  const dir = ws!.dir;
+  const users = join(dir, "tokens.txt");
+  const ops = join(dir, "operators.txt");
+  writeFileSync(users, `${ALICE}\n${BOB}\n`);
+  writeFileSync(ops, `${OPS}\n`);
   const serve = await startServe(["--http", "127.0.0.1:0", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
     env,
-    cwd: ws.dir,
+    cwd: dir,
   });
-  return { serve, env, dir: ws.dir, opsFile: ops };
+  return { serve, env, dir, opsFile: ops };
 }
 
 /** Alice's agent.run, started (its answer comes once the question is decided), and the question's id. */
@@ -163,5 +174,69 @@ describe("agentd serve: a served run's call waits for the operator", () => {
     const ops = await openSession(serve.url, bearer(OPS));
     const [question] = await listed(serve.url, ops, 2);
     expect(question).toMatchObject({ request: { id }, state: "decided", decision: { decision: "deny", by: "timeout" } });
+  }, 90_000);
+});
+
+const part = (content: Part["content"]): Part => ({ content, metadata: undefined, filename: "", mediaType: "" });
+const sendA2a = (client: Client, parts: Part[], ids: { taskId?: string; contextId?: string } = {}) =>
+  client.sendMessage({
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.ROLE_USER,
+      parts,
+      contextId: ids.contextId ?? "",
+      taskId: ids.taskId ?? "",
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    tenant: "",
+    configuration: undefined,
+    metadata: undefined,
+  });
+
+/** `agentd serve --http --a2a` (no tokens: the local principal, an operator only with `--operators local`) and the official A2A client. */
+async function a2aWorld(operator: boolean) {
+  const env = await world(ASK);
+  const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", "--grace", "1s", ...(operator ? ["--operators", "local"] : [])], {
+    env,
+    cwd: ws!.dir,
+  });
+  const listening = serve.events().find((e) => e.event === "serve.listening")!;
+  const client = await new ClientFactory().createFromUrl(new URL(String(listening.a2a)).origin);
+  const asked = await sendA2a(client, [part({ $case: "text", value: "clean up" })]);
+  if (!("status" in asked)) throw new Error("expected a task");
+  return { serve, client, asked };
+}
+
+describe("agentd serve --a2a: a task whose run waits for approval", () => {
+  test("goes input-required with the question; the operator's reply with a decision data part decides it; the tool is called", async () => {
+    const { client, asked } = await a2aWorld(true);
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const [words, data] = asked.status?.message?.parts ?? [];
+    expect((words?.content as { value: string }).value).toContain("The call to delete_file on MCP server 'fs' waits for approval");
+    const question = (data!.content as { value: Record<string, unknown> }).value;
+    expect(question).toMatchObject({ kind: "agentd.dev/approval", name: "fs/delete_file", arguments: { path: "/srv/old" } });
+    expect(serverCalls()).toEqual([]);
+
+    const done = await sendA2a(client, [part({ $case: "data", value: { decision: "approve", reason: "looks right" } })], {
+      taskId: asked.id,
+      contextId: asked.contextId,
+    });
+    if (!("status" in done)) throw new Error("expected a task");
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(done.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
+    expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+  }, 90_000);
+
+  test("a sender who is not an operator cannot decide it; the server never sees the call", async () => {
+    const { client, asked } = await a2aWorld(false);
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const refused = await sendA2a(client, [part({ $case: "data", value: { decision: "approve" } })], {
+      taskId: asked.id,
+      contextId: asked.contextId,
+    }).catch((e: Error) => e);
+    expect(String(refused)).toContain("decided by an operator");
+    expect(serverCalls()).toEqual([]);
   }, 90_000);
 });
