@@ -214,7 +214,7 @@ describe("agentd serve --a2a: a task whose run waits for approval", () => {
     const { client, asked } = await a2aWorld(true);
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const [words, data] = asked.status?.message?.parts ?? [];
-    expect((words?.content as { value: string }).value).toContain("The call to delete_file on MCP server 'fs' waits for approval");
+    expect((words!.content as { value: string }).value).toContain("The call to delete_file on MCP server 'fs' waits for approval");
     const question = (data!.content as { value: Record<string, unknown> }).value;
     expect(question).toMatchObject({ kind: "agentd.dev/approval", name: "fs/delete_file", arguments: { path: "/srv/old" } });
     expect(serverCalls()).toEqual([]);
