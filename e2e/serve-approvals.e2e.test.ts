@@ -14,6 +14,9 @@ import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { Role, TaskState, type Part } from "@a2a-js/sdk";
+import { Client as McpSdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
 const ALICE = "alice-token-0123456789abcdef";
@@ -238,5 +241,69 @@ describe("agentd serve --a2a: a task whose run waits for approval", () => {
     }).catch((e: Error) => e);
     expect(String(refused)).toContain("decided by an operator");
     expect(serverCalls()).toEqual([]);
+  }, 90_000);
+});
+
+describe("approvals.askCaller: a served MCP caller that declared elicitation is asked itself", () => {
+  test("the official MCP SDK client's elicitation handler approves its own run's call; the tool is called; recorded as the caller's", async () => {
+    const { serve } = await servedWorld({ ...ASK, askCaller: true });
+    const client = new McpSdkClient({ name: "alice", version: "1" }, { capabilities: { elicitation: {} } });
+    const asked: Array<{ message: string; schema: unknown }> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      const params = req.params as { message: string; requestedSchema?: unknown };
+      asked.push({ message: params.message, schema: params.requestedSchema });
+      return { action: "accept", content: { decision: "approve", reason: "my own cleanup" } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: bearer(ALICE) } }));
+    try {
+      const result = await client.callTool({ name: "agent.run", arguments: { instruction: "clean up", runId: "job-2" } });
+      expect(JSON.stringify(result.content)).toContain("deleted /srv/old");
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.message).toContain("Approve the call to delete_file on fs");
+      expect(asked[0]!.schema).toMatchObject({ properties: { decision: { enum: ["approve", "deny"] } } });
+      expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+      const decided = await serve.waitForEvent((e) => e.event === "approval.decided");
+      expect(decided).toMatchObject({ decision: "approve", by: "bearer:bearer#0", reason: "my own cleanup" });
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+});
+
+describe("agent://approvals is subscribable", () => {
+  test("an operator's subscription hears the question posted and decided (notifications/resources/updated)", async () => {
+    const { serve } = await servedWorld();
+    const ops = new McpSdkClient({ name: "ops", version: "1" });
+    const updates: string[] = [];
+    const waiters = new Set<() => void>();
+    ops.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+      for (const w of [...waiters]) w();
+    });
+    const updatesReach = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (updates.filter((u) => u === "agent://approvals").length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    await ops.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: bearer(OPS) } }));
+    try {
+      await ops.subscribeResource({ uri: "agent://approvals" });
+      const { answer, id } = await aliceAsks(serve);
+      await updatesReach(1);
+      const listedNow = JSON.parse(((await ops.readResource({ uri: "agent://approvals" })).contents[0] as { text: string }).text);
+      expect(listedNow.approvals.map((a: any) => a.request.id)).toEqual([id]);
+      const one = JSON.parse(((await ops.readResource({ uri: `agent://approvals/${id}` })).contents[0] as { text: string }).text);
+      expect(one).toMatchObject({ state: "pending", request: { id } });
+      await ops.callTool({ name: "agent.decide", arguments: { approvalId: id, decision: "deny" } });
+      await updatesReach(2);
+      expect(text((await answer).response)).toContain("denied");
+    } finally {
+      await ops.close();
+    }
   }, 90_000);
 });
