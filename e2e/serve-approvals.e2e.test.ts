@@ -40,7 +40,7 @@ const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.metho
 const text = (r: Record<string, any>) => r.result?.content?.[0]?.text as string;
 
 /** A workspace whose model deletes one path (the rule asks), and the environment pointing agentd at its gateway. */
-async function world(approvals: Record<string, unknown>) {
+async function world(approvals: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const here = new CliWorkspace();
   ws = here;
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
@@ -51,7 +51,7 @@ async function world(approvals: Record<string, unknown>) {
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   });
-  here.writeConfig({ mcpServers: { fs: fake.config }, approvals });
+  here.writeConfig({ mcpServers: { fs: fake.config }, approvals, ...extra });
   return {
     AGENT_INTELLIGENCE: gateway.url,
     AGENT_DIALECT: "openai",
@@ -64,8 +64,8 @@ async function world(approvals: Record<string, unknown>) {
 const ASK = { rules: [{ tool: "fs/delete_*", decision: "ask" }] };
 
 /** `agentd serve --http` over that workspace, with alice, bob and an operator. */
-async function servedWorld(approvals: Record<string, unknown> = ASK) {
-  const env = await world(approvals);
+async function servedWorld(approvals: Record<string, unknown> = ASK, extra: Record<string, unknown> = {}) {
+  const env = await world(approvals, extra);
   const dir = ws!.dir;
   const users = join(dir, "tokens.txt");
   const ops = join(dir, "operators.txt");
@@ -305,5 +305,24 @@ describe("agent://approvals is subscribable", () => {
     } finally {
       await ops.close();
     }
+  }, 90_000);
+});
+
+describe("a triggered run of agentd serve", () => {
+  test("waits at the desk; only an operator lists it; agentd approvals approve lets the trigger's call through", async () => {
+    const { serve, opsFile, dir } = await servedWorld(ASK, { triggers: { interval: { every: "1h", instruction: "clean up" } } });
+    const asked = await serve.waitForEvent((e) => e.event === "approval.requested");
+    const aliceFile = join(dir, "alice.txt");
+    writeFileSync(aliceFile, `${ALICE}\n`);
+    const cli = (args: string[], tokenFile: string) => ws!.run(["approvals", ...args, "--url", serve.url.href, "--token-file", tokenFile]);
+    const listedByOps = JSON.parse((await cli(["list", "--json"], opsFile)).stdout);
+    expect(listedByOps).toEqual([
+      expect.objectContaining({ origin: "trigger", state: "pending", request: expect.objectContaining({ id: asked.requestId }) }),
+    ]);
+    expect(JSON.parse((await cli(["list", "--json"], aliceFile)).stdout)).toEqual([]);
+    expect(serverCalls()).toEqual([]);
+    expect((await cli(["approve", asked.requestId], opsFile)).code).toBe(0);
+    await serve.waitForEvent((e) => e.event === "trigger.run-end");
+    expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
   }, 90_000);
 });
