@@ -137,9 +137,10 @@ const SURFACE: Record<string, string> = {
     SupervisorOptions TaskView serveSubagentChild subagentCommand
   `,
   serve: `
-    AgentStatus CONVERSATIONS_URI LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage RunQuery RunRecord RunSummary
-    SelfMcp SelfMcpOptions SelfRunner ServedConversation ServedConversationSummary ServedConversations
-    ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
+    APPROVALS_URI AgentStatus ApprovalStore CONVERSATIONS_URI LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage
+    RunQuery RunRecord RunSummary SelfMcp SelfMcpOptions SelfRunner ServedConversation ServedConversationSummary
+    ServedConversations StoredApprovalDesk StoredDeskOptions ToolCallDetail TurnDetail canonicalPrincipalId
+    createSelfMcpServer
   `,
   agent: `
     A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability
@@ -153,9 +154,9 @@ const SURFACE: Record<string, string> = {
     RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
     SUMMARY_MARK ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
     TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
-    a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
+    a2aServeOptionsFromConfig agentOptionsFromConfig approvalDeskFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig
-    isAlreadyDone limitsFromConfig localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
+    isAlreadyDone limitsFromConfig localApprovalsDir localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
     parseListen reloadOnChange runStatusOf runSubagentChild serveOptionsFromConfig subscriptionTriggerId
     supervisorFromConfig tokenStoreFromConfig triggerSpecsFromConfig trimConversation validateTriggerSpec
   `,

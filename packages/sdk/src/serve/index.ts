@@ -2,7 +2,8 @@
  * `@agentd/sdk/serve`: agentd's own MCP surface (the self-MCP: `agent.run`, `agent://status`,
  * `agent://runs/{runId}`, `agent://conversations`) built over any runner, and the shapes a client reads from
  * it — the agent's status, pages of the run list, a run's detail, the caller's conversations — and the
- * principals requests are made as.
+ * principals requests are made as; the approval desk over a document store (`StoredApprovalDesk`:
+ * `createAgent({ approvals: { desk } })`, served as `agent://approvals`).
  *
  * @module @agentd/sdk/serve
  */
@@ -18,3 +19,6 @@ export {
   type ServedConversations,
 } from "./served-conversations.ts";
 export { canonicalPrincipalId, LOCAL_PRINCIPAL, type Principal } from "./principal.ts";
+export { StoredApprovalDesk, type StoredDeskOptions } from "./approvals/stored-desk.ts";
+export type { ApprovalStore } from "./approvals/approval-records.ts";
+export { APPROVALS_URI } from "./approvals/served-approvals.ts";

@@ -5,6 +5,7 @@
 import type { Usage } from "../model/language-model.ts";
 import type { RunDetail } from "./run-detail.ts";
 import type { SharedRunHistory } from "./shared-run-history.ts";
+import type { RunApproval } from "./approvals/run-approval-history.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -32,6 +33,8 @@ export interface RunRecord {
   replica?: string;
   /** The conversation it continued (`agent://conversations/{id}` lists its runs), when it named one. */
   conversationId?: string;
+  /** The tool calls that waited for approval, each with its decision: who, when, what, why (bounded). */
+  approvals?: RunApproval[];
 }
 
 /** How a run was started (`console`: by an operator from the console's page). */

@@ -101,6 +101,7 @@ export class SelfHost {
           prompts: this.self.prompts ? () => this.self.prompts?.all() ?? {} : undefined,
           servedRuns: this.options.servedRuns,
           conversations: this.options.conversations,
+          approvals: this.options.approvals?.desk,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
             Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
