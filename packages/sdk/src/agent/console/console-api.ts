@@ -1,11 +1,13 @@
 /**
  * The console's JSON API under `/console/api/`: the operator actions (POST, each the A2A operator method of
- * the same name, so an action from the page and one over A2A are checked and logged alike) and the reads
- * (GET: the snapshot, one run, an older page of runs), scoped to the caller.
+ * the same name, so an action from the page and one over A2A are checked and logged alike), the answers to
+ * what the agent waits on (console-answer.ts), and the reads (GET: the snapshot, one run, an older page of
+ * runs), scoped to the caller.
  */
 import type { Logger } from "../../log.ts";
 import type { SelfRunner } from "../../serve/self-mcp.ts";
 import { startFromConsole } from "./console-start.ts";
+import { answerFromConsole, DECISIONS } from "./console-answer.ts";
 import { callOperator, type OperatorSurface } from "../../a2a/server/operator.ts";
 import { A2aError } from "../../a2a/shared/types.ts";
 import { can, type Principal } from "../../serve/principal.ts";
@@ -56,6 +58,11 @@ export async function serveConsoleApi(
   if (sub === "start" && ctx.runner) {
     if (req.method !== "POST") return methodNotAllowed("POST");
     const answer = await startFromConsole(req, who, { registry: ctx.registry, runner: ctx.runner, logger: ctx.logger });
+    return consoleJson(answer.body, answer.status);
+  }
+  if (sub in DECISIONS || sub === "answer") {
+    if (req.method !== "POST") return methodNotAllowed("POST");
+    const answer = await answerFromConsole({ ...ctx.sources.questions, logger: ctx.logger }, req, sub, who);
     return consoleJson(answer.body, answer.status);
   }
   if (sub in ACTIONS) return runAction(ctx.surface, req, ACTIONS[sub]!, who);

@@ -175,6 +175,8 @@ export class SelfHost {
       authRequired,
       traceUrl: traceUrl || undefined,
       mcpTasks: () => this.self.tasks?.views() ?? [],
+      // An operator's answer to a task's elicitation goes the way an A2A follow-up message goes.
+      a2aSend: tasks ? (who, message) => tasks.send(who, message) : undefined,
       runner: this.options.runner,
       operator: {
         tasks: tasks ?? {

@@ -9,6 +9,7 @@ import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { chartFilter } from "./charts.ts";
 import { startRunForm } from "./start-run.ts";
+import { runQuestions } from "./questions.ts";
 
 /** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
 export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
@@ -165,6 +166,9 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     h("pre", { id: "run-instruction" }, run.instruction),
   );
   const timeline = [h("h2", {}, "Timeline"), runTimeline(run, c.snap.subagents)];
+  // What the run waits on, with the same actions as the Questions page, and its decisions.
+  const questions = runQuestions(c, run);
+  if (questions) section.append(questions);
   if (c.operator && run.status === "running")
     section.append(
       h(

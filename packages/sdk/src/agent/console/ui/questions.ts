@@ -1,0 +1,242 @@
+/// <reference lib="dom" />
+/**
+ * What the agent waits on: the Questions page (every pending tool approval and operator elicitation the
+ * signed-in principal may see, then the decisions of the last hour) and the same cards on a run's page for
+ * its own. Operators get the actions — approve, deny with a reason, always for this run; an elicitation's
+ * answer as a form drawn from its requested schema, or decline — everyone else sees the questions only.
+ *
+ * The page is redrawn from every snapshot; a card is kept (by question and state) across redraws, so a reason
+ * or an answer half typed survives the live updates around it.
+ */
+import { h, when } from "./dom.ts";
+import type { PageContext } from "./pages.ts";
+import { runHref } from "./run-parts.ts";
+
+const cards = new Map<string, HTMLElement>();
+let seen = new Set<string>();
+
+/** The card for `key`, kept across redraws (built once). */
+function kept(key: string, build: () => HTMLElement): HTMLElement {
+  seen.add(key);
+  let el = cards.get(key);
+  if (!el) cards.set(key, (el = build()));
+  return el;
+}
+
+/** Forget the cards not drawn since the last call (their questions were answered or went away). */
+function prune(): void {
+  for (const key of cards.keys()) if (!seen.has(key)) cards.delete(key);
+  seen = new Set();
+}
+
+/** How many questions wait (the navigation's count). */
+export function pendingCount(snap: any): number {
+  const q = snap?.questions;
+  return (q?.approvals ?? []).filter((a: any) => a.state === "pending").length + (q?.elicitations ?? []).length;
+}
+
+/** The Questions page: pending first, then the decisions of the last hour. */
+export function questionsPage(c: PageContext): { page: HTMLElement; update: (c: PageContext) => void } {
+  const body = h("div", { id: "questions-data" });
+  const update = (cx: PageContext) => {
+    const q = cx.snap.questions ?? { approvals: [], elicitations: [] };
+    const pending = q.approvals.filter((a: any) => a.state === "pending");
+    const decided = q.approvals.filter((a: any) => a.state === "decided").reverse();
+    body.replaceChildren(
+      q.approvalsUnavailable ? h("p", { class: "status-failed" }, `approvals cannot be read now: ${q.approvalsUnavailable}`) : "",
+      h("h2", {}, `Tool calls waiting for approval (${pending.length})`),
+      list(
+        pending.map((a: any) => approvalCard(cx, a)),
+        q.approvalsServed ? "no tool call waits for a decision" : "no approval rule asks here",
+        "pending-approvals",
+      ),
+      h("h2", {}, `Questions from MCP servers (${q.elicitations.length})`),
+      list(
+        q.elicitations.map((e: any) => elicitationCard(cx, e)),
+        "no server waits for an operator's answer",
+        "pending-elicitations",
+      ),
+      h("h2", {}, "Decided in the last hour"),
+      list(
+        decided.map((a: any) => approvalCard(cx, a)),
+        "no decision in the last hour",
+        "decided-approvals",
+      ),
+    );
+    prune();
+  };
+  update(c);
+  const page = h(
+    "section",
+    { "aria-labelledby": "questions-h" },
+    h("h1", { id: "questions-h" }, "Questions"),
+    h(
+      "p",
+      { class: "muted" },
+      c.operator ? "What the agent waits on. Answer here; the run goes on." : "What your runs wait on; an operator answers them.",
+    ),
+    body,
+  );
+  return { page, update };
+}
+
+/** A run's questions: those pending, then its decisions (who, when, what, why); null when it has none. */
+export function runQuestions(c: PageContext, run: { principal: string; runId: string }): HTMLElement | null {
+  const q = c.snap.questions ?? { approvals: [], elicitations: [] };
+  const mine = (x: any) => x.run?.principal === run.principal && x.run?.runId === run.runId;
+  const approvals = q.approvals.filter(mine);
+  const elicitations = q.elicitations.filter(mine);
+  const pending = [
+    ...approvals.filter((a: any) => a.state === "pending").map((a: any) => approvalCard(c, a)),
+    ...elicitations.map((e: any) => elicitationCard(c, e)),
+  ];
+  const decided = approvals.filter((a: any) => a.state === "decided").map((a: any) => approvalCard(c, a));
+  prune();
+  if (pending.length === 0 && decided.length === 0) return null;
+  return h(
+    "div",
+    { id: "run-questions" },
+    pending.length ? h("h2", {}, `Waiting on (${pending.length})`) : null,
+    pending.length ? list(pending, "", "run-pending") : null,
+    decided.length ? h("h2", {}, "Decisions") : null,
+    decided.length ? list(decided, "", "run-decisions") : null,
+  );
+}
+
+function list(items: HTMLElement[], empty: string, id: string): HTMLElement {
+  return items.length ? h("div", { class: "questions", id }, ...items) : h("p", { class: "empty", id }, empty);
+}
+
+/** A tool call's question: what, where, why asked, its run; the actions while pending, the decision once given. */
+function approvalCard(c: PageContext, a: any): HTMLElement {
+  return kept(`${a.id}\n${a.state}\n${c.operator}`, () => {
+    const el = h(
+      "article",
+      { class: `question ${a.state}`, "data-question": a.id, "data-kind": "approval", "aria-label": `Approval ${a.id}` },
+      h("h3", {}, "Tool call ", h("code", {}, a.server ? `${a.server}/${a.tool}` : a.tool)),
+      h(
+        "p",
+        { class: "muted" },
+        `asked by ${a.rule} · ${when(a.requestedAt)}`,
+        a.expiresAt ? ` · expires ${when(a.expiresAt)}` : "",
+        ` · from ${a.origin}`,
+      ),
+      h("p", {}, "Run ", h("a", { href: runHref(a.run.principal, a.run.runId), class: "run-link" }, a.run.runId), ` (${a.run.principal})`),
+      h("pre", { class: "args" }, a.arguments),
+    );
+    if (a.state === "decided" && a.decision) el.append(decisionLine(a.decision));
+    else if (c.operator) el.append(decideForm(c, a));
+    return el;
+  });
+}
+
+const WORDS: Record<string, string> = { approve: "Approved", deny: "Denied", always: "Approved for the rest of the run" };
+
+function decisionLine(d: any): HTMLElement {
+  return h(
+    "p",
+    { class: `decision decision-${d.decision}` },
+    h("strong", {}, WORDS[d.decision] ?? d.decision),
+    ` by ${d.by} · ${when(d.at)}`,
+    d.reason ? ` · “${d.reason}”` : "",
+  );
+}
+
+function decideForm(c: PageContext, a: any): HTMLElement {
+  const reason = h("input", { type: "text", name: "reason", id: `reason-${a.id}`, autocomplete: "off", maxlength: "1000" });
+  const send = (decision: string) => (e: Event) => {
+    const form = (e.currentTarget as HTMLElement).closest("form")!;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    c.act(decision, { id: a.id, digest: a.digest, ...(reason.value.trim() ? { reason: reason.value.trim() } : {}) }).catch(() => {
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    });
+  };
+  return h(
+    "form",
+    { class: "actions decide", onsubmit: (e: Event) => e.preventDefault() },
+    h("label", { class: "wide" }, "Reason (the model reads it on a denial)", reason),
+    h("button", { type: "button", class: "approve", onclick: send("approve") }, "Approve"),
+    h("button", { type: "button", class: "danger", onclick: send("deny") }, "Deny"),
+    h("button", { type: "button", onclick: send("always") }, "Always for this run"),
+  );
+}
+
+/** An MCP server's question to an operator: its words, its run, and the answer form drawn from its schema. */
+function elicitationCard(c: PageContext, e: any): HTMLElement {
+  return kept(`${e.run.principal}\n${e.id}\n${e.requestedAt}\n${c.operator}`, () => {
+    const el = h(
+      "article",
+      { class: "question pending", "data-question": e.id, "data-kind": "elicitation", "aria-label": `Question of task ${e.id}` },
+      h("h3", {}, "Question from ", h("code", {}, e.server ?? "an MCP server")),
+      h("p", { class: "question-text" }, e.message),
+      h(
+        "p",
+        { class: "muted" },
+        `asked ${when(e.requestedAt)} · `,
+        "run ",
+        h("a", { href: runHref(e.run.principal, e.run.runId) }, e.run.runId),
+      ),
+    );
+    if (c.operator) el.append(answerForm(c, e));
+    return el;
+  });
+}
+
+function answerForm(c: PageContext, e: any): HTMLElement {
+  const props: Record<string, any> = e.requestedSchema?.properties ?? {};
+  const required = new Set<string>(e.requestedSchema?.required ?? []);
+  const fields = Object.entries(props).map(([name, p]) => field(`${e.id}-${name}`, name, p, required.has(name)));
+  const form = h("form", { class: "actions answer" }, ...fields.map((f) => f.label));
+  const send = (action: string, content?: Record<string, unknown>) => {
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    c.act("answer", { taskId: e.id, principal: e.run.principal, action, ...(content ? { content } : {}) }).catch(() => {
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    });
+  };
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const content: Record<string, unknown> = {};
+    for (const f of fields) {
+      const v = f.value();
+      if (v !== undefined) content[f.name] = v;
+    }
+    send("accept", content);
+  });
+  form.append(
+    h("button", { type: "submit", class: "approve" }, "Send answer"),
+    h("button", { type: "button", onclick: () => send("decline") }, "Decline"),
+    h("button", { type: "button", class: "danger", onclick: () => send("cancel") }, "Cancel"),
+  );
+  return form;
+}
+
+/** One field of a requested schema (string, number, integer, boolean, or a choice of values). */
+function field(id: string, name: string, p: any, required: boolean): { name: string; label: HTMLElement; value: () => unknown } {
+  const title = `${p.title ?? name}${required ? " *" : ""}`;
+  const choices: unknown[] | undefined = p.enum ?? p.oneOf?.map((o: any) => o.const);
+  if (choices) {
+    const select = h(
+      "select",
+      { id, name, required },
+      h("option", { value: "" }, "—"),
+      ...choices.map((v) => h("option", { value: String(v) }, String(v))),
+    );
+    return { name, label: h("label", {}, title, select), value: () => (select.value === "" ? undefined : select.value) };
+  }
+  if (p.type === "boolean") {
+    const box = h("input", { type: "checkbox", id, name, ...(p.default === true ? { checked: true } : {}) });
+    return { name, label: h("label", {}, title, box), value: () => box.checked };
+  }
+  const numeric = p.type === "number" || p.type === "integer";
+  const input = h("input", {
+    type: numeric ? "number" : "text",
+    id,
+    name,
+    required,
+    autocomplete: "off",
+    ...(p.type === "integer" ? { step: "1" } : {}),
+    ...(p.default !== undefined ? { value: String(p.default) } : {}),
+  });
+  const value = () => (input.value === "" ? undefined : numeric ? Number(input.value) : input.value);
+  return { name, label: h("label", {}, title, p.description ? h("span", { class: "muted" }, p.description) : null, input), value };
+}
