@@ -185,7 +185,7 @@ function elicitationCard(c: PageContext, e: any): HTMLElement {
 function answerForm(c: PageContext, e: any): HTMLElement {
   const props: Record<string, any> = e.requestedSchema?.properties ?? {};
   const required = new Set<string>(e.requestedSchema?.required ?? []);
-  const fields = Object.entries(props).map(([name, p]) => field(`${e.id}-${name}`, name, p, required.has(name)));
+  const fields: Field[] = Object.entries(props).map(([name, p]) => field(`${e.id}-${name}`, name, p, required.has(name)));
   const form = h("form", { class: "actions answer" }, ...fields.map((f) => f.label));
   const send = (action: string, content?: Record<string, unknown>) => {
     for (const b of form.querySelectorAll("button")) b.disabled = true;
@@ -210,33 +210,55 @@ function answerForm(c: PageContext, e: any): HTMLElement {
   return form;
 }
 
-/** One field of a requested schema (string, number, integer, boolean, or a choice of values). */
-function field(id: string, name: string, p: any, required: boolean): { name: string; label: HTMLElement; value: () => unknown } {
+type Field = { name: string; label: HTMLElement; value: () => unknown };
+
+/** The values a field may take, with their titles (`enum`, `oneOf` of `const`s; for an array, its items'). */
+function choicesOf(p: any): { value: string; title: string }[] | undefined {
+  const titles: unknown[] | undefined = p?.enumNames;
+  if (Array.isArray(p?.enum)) return p.enum.map((v: unknown, i: number) => ({ value: String(v), title: String(titles?.[i] ?? v) }));
+  const of = p?.oneOf ?? p?.anyOf;
+  if (Array.isArray(of) && of.every((o: any) => o && "const" in o))
+    return of.map((o: any) => ({ value: String(o.const), title: String(o.title ?? o.const) }));
+  return undefined;
+}
+
+/** One field of a requested schema: text (with its format), number, integer, boolean, one or several of a list. */
+function field(id: string, name: string, p: any, required: boolean): Field {
   const title = `${p.title ?? name}${required ? " *" : ""}`;
-  const choices: unknown[] | undefined = p.enum ?? p.oneOf?.map((o: any) => o.const);
-  if (choices) {
+  const labelled = (control: HTMLElement) =>
+    h("label", {}, title, p.description ? h("span", { class: "muted" }, p.description) : null, control);
+  const many = p.type === "array" ? choicesOf(p.items) : undefined;
+  const one = many ? undefined : choicesOf(p);
+  const defaults = new Set((Array.isArray(p.default) ? p.default : [p.default]).map(String));
+  if (many || one) {
+    const options = (many ?? one)!.map((c) =>
+      h("option", { value: c.value, ...(defaults.has(c.value) ? { selected: true } : {}) }, c.title),
+    );
     const select = h(
       "select",
-      { id, name, required },
-      h("option", { value: "" }, "—"),
-      ...choices.map((v) => h("option", { value: String(v) }, String(v))),
+      { id, name, required, ...(many ? { multiple: true } : {}) },
+      ...(many ? [] : [h("option", { value: "" }, "—")]),
+      ...options,
     );
-    return { name, label: h("label", {}, title, select), value: () => (select.value === "" ? undefined : select.value) };
+    const value = () => (many ? [...select.selectedOptions].map((o) => o.value) : select.value === "" ? undefined : select.value);
+    return { name, label: labelled(select), value };
   }
   if (p.type === "boolean") {
     const box = h("input", { type: "checkbox", id, name, ...(p.default === true ? { checked: true } : {}) });
-    return { name, label: h("label", {}, title, box), value: () => box.checked };
+    return { name, label: labelled(box), value: () => box.checked };
   }
   const numeric = p.type === "number" || p.type === "integer";
+  const kind = numeric ? "number" : p.format === "email" ? "email" : p.format === "date" ? "date" : p.format === "uri" ? "url" : "text";
   const input = h("input", {
-    type: numeric ? "number" : "text",
+    type: kind,
     id,
     name,
     required,
     autocomplete: "off",
-    ...(p.type === "integer" ? { step: "1" } : {}),
-    ...(p.default !== undefined ? { value: String(p.default) } : {}),
+    step: p.type === "integer" ? "1" : numeric ? "any" : undefined,
+    min: p.minimum !== undefined ? String(p.minimum) : undefined,
+    max: p.maximum !== undefined ? String(p.maximum) : undefined,
+    value: p.default !== undefined ? String(p.default) : undefined,
   });
-  const value = () => (input.value === "" ? undefined : numeric ? Number(input.value) : input.value);
-  return { name, label: h("label", {}, title, p.description ? h("span", { class: "muted" }, p.description) : null, input), value };
+  return { name, label: labelled(input), value: () => (input.value === "" ? undefined : numeric ? Number(input.value) : input.value) };
 }
