@@ -31,9 +31,15 @@ describe("reasoning in the loop", () => {
         expect(result.text).toBe("done");
         const assistant = model.requests[1]?.messages.find((m) => m.role === "assistant");
         expect(assistant?.role === "assistant" && assistant.content[0]).toEqual(thought("secret A"));
-        expect(JSON.stringify(events.filter((e) => e.type !== "reasoning-delta"))).not.toContain("secret");
+        // Outside the reasoning's own fields (its deltas, each turn's summary on model-end), no event carries it.
+        const elsewhere = events
+          .filter((e) => e.type !== "reasoning-delta")
+          .map((e) => (e.type === "model-end" ? { ...e, reasoning: undefined } : e));
+        expect(JSON.stringify(elsewhere)).not.toContain("secret");
         const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [e.delta] : []));
         expect(reasoning).toEqual(stream ? ["secret A", "secret B"] : []);
+        // Streamed or not, each turn's end carries its reasoning summary (the timeline of a non-streamed run keeps it).
+        expect(events.flatMap((e) => (e.type === "model-end" ? [e.reasoning] : []))).toEqual(["secret A", "secret B"]);
         expect(tools.calls).toHaveLength(1);
         expect(JSON.stringify(tools.calls)).not.toContain("secret");
       });
