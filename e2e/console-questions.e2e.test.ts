@@ -6,7 +6,8 @@
  * - the operator sees the question on the Questions page (the navigation counts it), answers it with the
  *   form drawn from its schema, and the tool receives the answer and the run finishes;
  * - a second task is declined from its run's page, where its question shows with the same actions;
- * - Alice sees her own questions but no action; Bob sees none of hers.
+ * - Alice sees her own questions but no action; Bob sees none of hers;
+ * - before the first run ends, the Overview's spend says prices are configured ("no priced run yet").
  * With AGENTD_CONSOLE_SCREENSHOTS=DIR set, the Questions page is photographed into DIR.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -42,6 +43,7 @@ beforeAll(async () => {
   world.ws.writeConfig({
     mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
     capabilities: { elicitation: "operator" },
+    model: { prices: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 } },
   });
   const users = join(world.ws.dir, "tokens.txt");
   const ops = join(world.ws.dir, "operators.txt");
@@ -106,6 +108,9 @@ describe.skipIf(!CHROMIUM || !Bun.file(EVERYTHING).size)("what the agent waits o
     const asked = await aliceAsks("Sign me up");
     expect(asked.state).toBe("TASK_STATE_INPUT_REQUIRED");
     const { page, errors } = await open(OPS);
+    // No run has ended yet: the spend says prices are configured, not "tokens only".
+    expect(await page.locator("#spend-start").textContent()).toBe("no priced run yet");
+    expect(await page.locator("#spend-today").textContent()).toBe("no priced run yet");
     await page.getByRole("link", { name: "Questions (1)" }).click();
     const question = card(page, asked.id);
     await question.waitFor();

@@ -38,4 +38,6 @@ export interface ConsoleFacts {
   onChange?(listener: () => void): () => void;
   /** The subagent handles (each owned by the run that spawned it). */
   subagents?(): unknown[];
+  /** The configured model prices (`model.prices`; read at each look, a reload may change them): the Overview's spend says what it can count. */
+  prices?(): unknown;
 }

@@ -56,6 +56,8 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
       status: s.registry.status(owner),
       principals: operator ? s.registry.principals() : undefined,
       sampling: own ? lifecycle.sampling : undefined,
+      // As agent://status shows them to every principal: whether spend is counted in money at all.
+      prices: s.facts.prices?.() ?? undefined,
     },
     runs,
     // For the runs in flight, where their timeline is: the page showing one re-reads it when this moves.

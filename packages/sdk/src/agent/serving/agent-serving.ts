@@ -132,6 +132,7 @@ export class AgentServing {
         supervisor: options.subagents,
         lifecycle: () => ({ ...parts.status(this.count) }),
         ready,
+        prices: () => config.settings.prices,
         ...triggers,
         // A reload may replace the triggers: each listener follows whichever table is current.
         onTriggersChange: (listener) => {
