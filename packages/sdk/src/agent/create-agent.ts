@@ -147,6 +147,8 @@ export function createAgent(options: AgentOptions): Agent {
     ledger: connected.ledger,
     extend: servedOwnTools(options, own.localTools),
     servedCheckpoint,
+    // The console shows a run's conversation to whoever may see the run, read as its owner reads it.
+    conversations: { get: (id, owner) => conversations.api().get(id, { principal: owner }) },
     mirrorTo,
     observers,
     logger,

@@ -22,6 +22,8 @@ export interface AgentFactsSources {
   onTriggersChange?: (listener: () => void) => () => void;
   /** The configured model prices, read at each look. */
   prices?: () => unknown;
+  /** The agent's conversations (a run's page shows the one it continued). */
+  conversations?: ConsoleFacts["conversations"];
 }
 
 /** The facts of an agent for its console. */
@@ -62,5 +64,6 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
     a2aPeers: () => Object.entries(s.a2aAgents ?? {}).map(([name, a]) => ({ name, url: maskSecretValues(a.url) })),
     subagents: s.supervisor ? () => s.supervisor!.list() : undefined,
     prices: s.prices,
+    conversations: s.conversations,
   };
 }

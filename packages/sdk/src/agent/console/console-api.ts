@@ -18,6 +18,7 @@ import type { Caller } from "../../transport/http-server/context.ts";
 import { consoleFailure, consoleJson, methodNotAllowed, withHeaders } from "./console-http.ts";
 import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
 import { traceLink } from "./trace-link.ts";
+import { conversationView } from "./console-conversation.ts";
 
 /** The operator actions, each the A2A operator method of the same name. */
 const ACTIONS: Record<string, string> = {
@@ -113,7 +114,13 @@ async function runDetail(ctx: ConsoleApiContext, req: Request, who: Principal): 
   const found = await readRun(ctx.registry, id, { id: who.id, operator: who.role === "operator" }, owner);
   if (!found) return consoleFailure(404, "not_found", `no run ${id.slice(0, 80)} is held for ${owner}`);
   const link = traceLink(ctx.traceUrl, found.record.detail?.traceId);
-  return consoleJson({ principal: found.owner, ...found.record, traceLink: link || undefined });
+  // A run that continued a conversation shows it, read as the run's owner reads it.
+  const conversationId = (found.record as { conversationId?: unknown }).conversationId;
+  const conversation =
+    typeof conversationId === "string" && conversationId
+      ? await conversationView(ctx.sources.facts.conversations, conversationId, found.owner)
+      : undefined;
+  return consoleJson({ principal: found.owner, ...found.record, traceLink: link || undefined, conversation });
 }
 
 /** Older pages of the list (the snapshot holds the newest): the query of agent://runs, the same paging. */

@@ -3,6 +3,7 @@
  * the A2A peers, the subagents. The agent (create-agent.ts) provides it; every field is read when a page
  * asks, so the console shows the agent as it is now, and a richer record shows up without a change here.
  */
+import type { ConsoleConversations } from "./console-conversation.ts";
 
 /** One MCP server as the Servers page shows it. */
 export interface ConsoleServer {
@@ -40,4 +41,6 @@ export interface ConsoleFacts {
   subagents?(): unknown[];
   /** The configured model prices (`model.prices`; read at each look, a reload may change them): the Overview's spend says what it can count. */
   prices?(): unknown;
+  /** The agent's conversations, read as their owner reads them: a run's page shows the one it continued. */
+  conversations?: ConsoleConversations;
 }

@@ -20,6 +20,7 @@ import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
 import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
 import type { SelfMcpOptions, SelfRunner } from "../../serve/self-mcp.ts";
 import type { RunObservers } from "../run/run-agent.ts";
+import type { ConsoleConversations } from "../console/console-conversation.ts";
 
 /** What serving reaches of its agent: all built before it; it registers itself with the lifecycle, the live configuration and the runs when it first serves. */
 export interface ServingParts {
@@ -39,6 +40,8 @@ export interface ServingParts {
   /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
   servedCheckpoint: AgentCheckpoint | undefined;
   mirrorTo: (sink: (record: LogRecord) => void) => void;
+  /** The agent's conversations, each read as its owner reads it (the console shows a run's). */
+  conversations: ConsoleConversations;
   /** Where the runs send what the served history and metrics keep: filled in when the served agent is built. */
   observers: { current: RunObservers | undefined };
   logger: Logger;

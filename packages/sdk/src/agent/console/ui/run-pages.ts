@@ -10,9 +10,10 @@ import { runTimeline } from "./run-timeline.ts";
 import { chartFilter } from "./charts.ts";
 import { startRunForm } from "./start-run.ts";
 import { runQuestions } from "./questions.ts";
+import { runConversation } from "./run-conversation.ts";
 
 /** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
-export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
+export const CHART_KEYS = ["hour", "day", "server", "minMs", "conversation"] as const;
 
 /** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
@@ -164,6 +165,7 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     ),
     h("h2", {}, "Instruction"),
     h("pre", { id: "run-instruction" }, run.instruction),
+    runConversation(run),
   );
   const timeline = [h("h2", {}, "Timeline"), runTimeline(run, c.snap.subagents)];
   // What the run waits on, with the same actions as the Questions page, and its decisions.
@@ -216,6 +218,8 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "trigger",
     "replica",
     "traceLink",
+    "conversation",
+    "conversationId",
     // The timeline draws it; the raw record is one click away there.
     "detail",
   ];
