@@ -103,7 +103,14 @@ export function createRun(options: AgentOptions, parts: RunParts): (input: strin
     run.conversation = keep ? options.durability?.checkpoint?.conversations?.open(run.id) : undefined;
     let outcome = outcomeOf(undefined);
     try {
-      const result = await runOnce(options.model, run, input, runOptions, parts, runApprovals(options.approvals, runOptions.askApproval));
+      const result = await runOnce(
+        options.model,
+        run,
+        input,
+        runOptions,
+        parts,
+        runApprovals(options.approvals, runOptions.askApproval, run),
+      );
       outcome = { status: "ok" };
       return result;
     } catch (e) {

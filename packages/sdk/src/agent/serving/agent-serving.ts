@@ -120,6 +120,7 @@ export class AgentServing {
       taskJournal: parts.servedCheckpoint?.served,
       servedRuns: options.durability?.servedRuns,
       prompts: config.settings.prompts,
+      approvals: options.approvals?.desk ? { desk: options.approvals.desk, askCaller: options.approvals.askCaller } : undefined,
       ...triggers,
       control: { ...parts.control, lifecycle: () => parts.status(this.count) },
       sampling: ledger ? () => ledger.byServer() : undefined,
@@ -154,6 +155,8 @@ export class AgentServing {
       logger,
     });
     if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    // Questions that expired while no process watched them are decided now (approvals.onTimeout).
+    void options.approvals?.desk?.start?.().catch((e: unknown) => logger.warn("approvals.sweep-failed", { error: String(e) }));
     this.register(created);
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;
