@@ -58,7 +58,12 @@ export async function serveConsoleApi(
 ): Promise<Response> {
   if (sub === "start" && ctx.runner) {
     if (req.method !== "POST") return methodNotAllowed("POST");
-    const answer = await startFromConsole(req, who, { registry: ctx.registry, runner: ctx.runner, logger: ctx.logger });
+    const answer = await startFromConsole(req, who, {
+      registry: ctx.registry,
+      runner: ctx.runner,
+      approvals: ctx.sources.questions?.desk,
+      logger: ctx.logger,
+    });
     return consoleJson(answer.body, answer.status);
   }
   if (sub in DECISIONS || sub === "answer") {

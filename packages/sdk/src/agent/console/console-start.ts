@@ -13,6 +13,7 @@ import type { RunLimits } from "../../loop/budget.ts";
 import { type Principal, scopedRunId } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import { newRunId, type SelfRunner, toolInFlight } from "../../serve/self-mcp.ts";
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 
 const MAX_BODY = 64 * 1024;
 const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -22,6 +23,8 @@ const BUDGETS = ["maxTurns", "maxTokens", "deadlineMs", "maxCostUsd"] as const;
 export interface ConsoleStartOptions {
   registry: RunRegistry;
   runner: SelfRunner;
+  /** The approval desk: a run started here asks there, as a served run does (none: nobody is asked). */
+  approvals?: ApprovalDesk;
   logger: Logger;
 }
 
@@ -74,9 +77,12 @@ function startParams(p: unknown): { instruction: string; runId: string; limits: 
 /** Run it to its end, recording as agent.run does. */
 async function run(o: ConsoleStartOptions, who: Principal, runId: string, instruction: string, limits: RunLimits): Promise<void> {
   const { registry } = o;
+  const channel = o.approvals?.channelFor({ runId: scopedRunId(who, runId), principal: who.id, origin: "console" });
   try {
     const result = await o.runner.run(instruction, {
       runId: scopedRunId(who, runId),
+      principal: who.id,
+      ...(channel ? { askApproval: (request, signal) => channel.ask(request, signal) } : {}),
       ...(Object.keys(limits).length ? { limits } : {}),
       onEvent: (e) => {
         registry.observe(runId, e, who.id);

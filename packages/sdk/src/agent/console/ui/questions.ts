@@ -8,7 +8,7 @@
  * The page is redrawn from every snapshot; a card is kept (by question and state) across redraws, so a reason
  * or an answer half typed survives the live updates around it.
  */
-import { h, when } from "./dom.ts";
+import { duration, h, when } from "./dom.ts";
 import type { PageContext } from "./pages.ts";
 import { runHref } from "./run-parts.ts";
 
@@ -80,17 +80,22 @@ export function questionsPage(c: PageContext): { page: HTMLElement; update: (c: 
   return { page, update };
 }
 
-/** A run's questions: those pending, then its decisions (who, when, what, why); null when it has none. */
-export function runQuestions(c: PageContext, run: { principal: string; runId: string }): HTMLElement | null {
+/**
+ * A run's questions: those pending (with the actions), then its decisions — from the run's own record (every
+ * channel's decision, kept with the run), else from the desk's last hour.
+ */
+export function runQuestions(c: PageContext, run: any): HTMLElement | null {
   const q = c.snap.questions ?? { approvals: [], elicitations: [] };
   const mine = (x: any) => x.run?.principal === run.principal && x.run?.runId === run.runId;
   const approvals = q.approvals.filter(mine);
-  const elicitations = q.elicitations.filter(mine);
   const pending = [
     ...approvals.filter((a: any) => a.state === "pending").map((a: any) => approvalCard(c, a)),
-    ...elicitations.map((e: any) => elicitationCard(c, e)),
+    ...q.elicitations.filter(mine).map((e: any) => elicitationCard(c, e)),
   ];
-  const decided = approvals.filter((a: any) => a.state === "decided").map((a: any) => approvalCard(c, a));
+  const recorded: any[] = (run.approvals ?? []).filter((a: any) => a.decision);
+  const decided = recorded.length
+    ? recorded.map(recordedDecision)
+    : approvals.filter((a: any) => a.state === "decided").map((a: any) => approvalCard(c, a));
   prune();
   if (pending.length === 0 && decided.length === 0) return null;
   return h(
@@ -100,6 +105,21 @@ export function runQuestions(c: PageContext, run: { principal: string; runId: st
     pending.length ? list(pending, "", "run-pending") : null,
     decided.length ? h("h2", {}, "Decisions") : null,
     decided.length ? list(decided, "", "run-decisions") : null,
+  );
+}
+
+/** A decision as the run's record keeps it: the tool, the rule, and who decided what, when and why. */
+function recordedDecision(a: any): HTMLElement {
+  return h(
+    "article",
+    { class: "question decided", "data-question": a.requestId, "data-kind": "approval", "aria-label": `Approval ${a.requestId}` },
+    h("h3", {}, "Tool call ", h("code", {}, a.tool)),
+    h(
+      "p",
+      { class: "muted" },
+      `asked by ${a.rule} · ${when(a.requestedAt)}${a.waitedMs !== undefined ? ` · waited ${duration(a.waitedMs)}` : ""}`,
+    ),
+    decisionLine({ decision: a.decision, by: a.by, at: a.decidedAt, reason: a.reason }),
   );
 }
 

@@ -220,6 +220,8 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "traceLink",
     "conversation",
     "conversationId",
+    // The questions' section draws them.
+    "approvals",
     // The timeline draws it; the raw record is one click away there.
     "detail",
   ];
