@@ -119,7 +119,7 @@ describe.skipIf(!CHROMIUM || !Bun.file(EVERYTHING).size)("what the agent waits o
     // The form is drawn from the requested schema: defaults filled in, the choices offered.
     expect(await page.locator(`[id="${asked.id}-integer"]`).inputValue()).toBe("42");
     await page.locator(`[id="${asked.id}-name"]`).fill("Grace Hopper");
-    await shot(page, "questions");
+    await shot(page, "questions-elicitation");
     await question.getByRole("button", { name: "Send answer" }).click();
     await page.locator("#pending-elicitations").getByText("no server waits for an operator's answer").waitFor();
     expect(await page.getByRole("link", { name: "Questions", exact: true }).count()).toBe(1);
