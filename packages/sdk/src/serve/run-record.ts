@@ -33,6 +33,8 @@ export interface RunRecord {
   replica?: string;
   /** The tool calls that waited for approval, each with its decision: who, when, what, why (bounded). */
   approvals?: RunApproval[];
+  /** The conversation it continued (`agent://conversations/{id}` lists its runs), when it named one. */
+  conversationId?: string;
 }
 
 /** How a run was started (`console`: by an operator from the console's page). */
@@ -42,6 +44,8 @@ export type RunVia = "mcp" | "a2a" | "trigger" | "console";
 export interface RunStartInfo {
   via?: RunVia;
   trigger?: string;
+  /** The conversation the run continues, when it names one. */
+  conversationId?: string;
 }
 
 /** A run started or finished (or left the history): what `agent://runs` subscribers are told of. */

@@ -193,6 +193,7 @@ export class RunRegistry {
       via: info.via || undefined,
       trigger: info.trigger,
       replica: this.shared?.replica,
+      conversationId: info.conversationId || undefined,
     };
     const key = keyOf(owner, runId);
     this.forgetFinished(owner, runId);
