@@ -25,7 +25,7 @@ import type { ConsoleFacts } from "./console-facts.ts";
 import { consoleFailure, consoleJson, methodNotAllowed, SECURITY_HEADERS, withHeaders } from "./console-http.ts";
 import type { ConsoleViewSources } from "./console-view.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
-import type { ElicitationSource } from "./console-questions.ts";
+import { type ElicitationSource, viewedDesk } from "./console-questions.ts";
 
 export { CONSOLE_CSP } from "./console-http.ts";
 
@@ -126,7 +126,10 @@ function viewSources(o: ConsoleMountOptions): ConsoleViewSources {
     registry: o.registry,
     facts: { ...o.facts, ready: cachedReadiness(o.facts) },
     mcpTasks: o.mcpTasks,
-    questions: { desk: o.approvals, elicitations: { unfinished: () => o.operator.tasks.unfinished(), send: o.a2aSend } },
+    questions: {
+      desk: o.approvals && viewedDesk(o.approvals),
+      elicitations: { unfinished: () => o.operator.tasks.unfinished(), send: o.a2aSend },
+    },
     a2aTasks: () =>
       o.operator.tasks
         .unfinished()

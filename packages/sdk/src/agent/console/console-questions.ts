@@ -96,6 +96,32 @@ export async function questionsFor(
   };
 }
 
+/**
+ * The desk as the console's views read it: a listing is reused for up to a second per viewer, unless the desk
+ * heard of a change meanwhile — so open pages (each stream re-checks every 2 s) do not each read the store.
+ */
+export function viewedDesk(desk: ApprovalDesk, maxAgeMs = 1000): ApprovalDesk {
+  const listed = new Map<string, { at: number; list: Promise<PendingApproval[]> }>();
+  desk.watch(() => listed.clear());
+  return {
+    list(viewer) {
+      const key = `${viewer.operator}\n${viewer.principal ?? ""}`;
+      const held = listed.get(key);
+      if (held && Date.now() - held.at < maxAgeMs) return held.list;
+      const list = desk.list(viewer);
+      listed.set(key, { at: Date.now(), list });
+      // A failed read is not kept.
+      list.catch(() => listed.delete(key));
+      return list;
+    },
+    get: (id, viewer) => desk.get(id, viewer),
+    decide: (id, decision, viewer) => desk.decide(id, decision, viewer),
+    post: (request, run) => desk.post(request, run),
+    watch: (listener) => desk.watch(listener),
+    channelFor: (run) => desk.channelFor(run),
+  };
+}
+
 /** The run history's name of the run a question's (agent-side) run id belongs to. */
 export function runOf(runId: string, principal: string | undefined): { principal: string; runId: string } {
   const owner = principal ?? LOCAL_PRINCIPAL;

@@ -47,7 +47,7 @@ test("a start naming a conversation continues the operator's own and links the r
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
   const runner: SelfRunner = {
-    run: async (input, o) => {
+    run: async (_input, o) => {
       seen.push({ conversation: o.conversation, principal: o.principal });
       queueMicrotask(finish);
       return { text: "ok", usage, turns: 1, runId: o.runId!, stopReason: "final", toolCalls: 0 };
