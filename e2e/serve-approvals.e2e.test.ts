@@ -10,8 +10,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
-import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { Role, TaskState, type Part } from "@a2a-js/sdk";
+import { Client as McpSdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
 const ALICE = "alice-token-0123456789abcdef";
@@ -22,8 +28,11 @@ const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;
 let fake: FakeServerCommand | undefined;
+let redis: RunningRedis | undefined;
 afterEach(async () => {
   await stopAllServe();
+  await redis?.stop();
+  redis = undefined;
   await gateway?.close();
   fake?.dispose();
   ws?.cleanup();
@@ -34,9 +43,10 @@ const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.e
 const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
 const text = (r: Record<string, any>) => r.result?.content?.[0]?.text as string;
 
-/** `agentd serve --http` whose model deletes one path (the rule asks), with alice, bob and an operator. */
-export async function servedWorld(approvals: Record<string, unknown> = { rules: [{ tool: "fs/delete_*", decision: "ask" }] }) {
-  ws = new CliWorkspace();
+/** A workspace whose model deletes one path (the rule asks), and the environment pointing agentd at its gateway. */
+async function world(approvals: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const here = new CliWorkspace();
+  ws = here;
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   gateway = await startFakeGateway({
     dialect: "openai",
@@ -45,23 +55,31 @@ export async function servedWorld(approvals: Record<string, unknown> = { rules: 
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   });
-  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals });
-  const users = join(ws.dir, "tokens.txt");
-  const ops = join(ws.dir, "operators.txt");
-  writeFileSync(users, `${ALICE}\n${BOB}\n`);
-  writeFileSync(ops, `${OPS}\n`);
-  const env = {
+  here.writeConfig({ mcpServers: { fs: fake.config }, approvals, ...extra });
+  return {
     AGENT_INTELLIGENCE: gateway.url,
     AGENT_DIALECT: "openai",
     AGENT_MODEL: "m",
     AGENT_API_KEY: "k",
-    XDG_STATE_HOME: join(ws.dir, "state"),
+    XDG_STATE_HOME: join(here.dir, "state"),
   };
+}
+
+const ASK = { rules: [{ tool: "fs/delete_*", decision: "ask" }] };
+
+/** `agentd serve --http` over that workspace, with alice, bob and an operator. */
+async function servedWorld(approvals: Record<string, unknown> = ASK, extra: Record<string, unknown> = {}) {
+  const env = await world(approvals, extra);
+  const dir = ws!.dir;
+  const users = join(dir, "tokens.txt");
+  const ops = join(dir, "operators.txt");
+  writeFileSync(users, `${ALICE}\n${BOB}\n`);
+  writeFileSync(ops, `${OPS}\n`);
   const serve = await startServe(["--http", "127.0.0.1:0", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
     env,
-    cwd: ws.dir,
+    cwd: dir,
   });
-  return { serve, env, dir: ws.dir, opsFile: ops };
+  return { serve, env, dir, opsFile: ops };
 }
 
 /** Alice's agent.run, started (its answer comes once the question is decided), and the question's id. */
@@ -164,4 +182,179 @@ describe("agentd serve: a served run's call waits for the operator", () => {
     const [question] = await listed(serve.url, ops, 2);
     expect(question).toMatchObject({ request: { id }, state: "decided", decision: { decision: "deny", by: "timeout" } });
   }, 90_000);
+});
+
+const part = (content: Part["content"]): Part => ({ content, metadata: undefined, filename: "", mediaType: "" });
+const sendA2a = (client: Client, parts: Part[], ids: { taskId?: string; contextId?: string } = {}) =>
+  client.sendMessage({
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.ROLE_USER,
+      parts,
+      contextId: ids.contextId ?? "",
+      taskId: ids.taskId ?? "",
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    tenant: "",
+    configuration: undefined,
+    metadata: undefined,
+  });
+
+/** `agentd serve --http --a2a` (no tokens: the local principal, an operator only with `--operators local`) and the official A2A client. */
+async function a2aWorld(operator: boolean) {
+  const env = await world(ASK);
+  const serve = await startServe(["--http", "127.0.0.1:0", "--a2a", "--grace", "1s", ...(operator ? ["--operators", "local"] : [])], {
+    env,
+    cwd: ws!.dir,
+  });
+  const listening = serve.events().find((e) => e.event === "serve.listening")!;
+  const client = await new ClientFactory().createFromUrl(new URL(String(listening.a2a)).origin);
+  const asked = await sendA2a(client, [part({ $case: "text", value: "clean up" })]);
+  if (!("status" in asked)) throw new Error("expected a task");
+  return { serve, client, asked };
+}
+
+describe("agentd serve --a2a: a task whose run waits for approval", () => {
+  test("goes input-required with the question; the operator's reply with a decision data part decides it; the tool is called", async () => {
+    const { client, asked } = await a2aWorld(true);
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const [words, data] = asked.status?.message?.parts ?? [];
+    expect((words!.content as { value: string }).value).toContain("The call to delete_file on MCP server 'fs' waits for approval");
+    const question = (data!.content as { value: Record<string, unknown> }).value;
+    expect(question).toMatchObject({ kind: "agentd.dev/approval", name: "fs/delete_file", arguments: { path: "/srv/old" } });
+    expect(serverCalls()).toEqual([]);
+
+    const done = await sendA2a(client, [part({ $case: "data", value: { decision: "approve", reason: "looks right" } })], {
+      taskId: asked.id,
+      contextId: asked.contextId,
+    });
+    if (!("status" in done)) throw new Error("expected a task");
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(done.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
+    expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+  }, 90_000);
+
+  test("a sender who is not an operator cannot decide it; the server never sees the call", async () => {
+    const { client, asked } = await a2aWorld(false);
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const refused = await sendA2a(client, [part({ $case: "data", value: { decision: "approve" } })], {
+      taskId: asked.id,
+      contextId: asked.contextId,
+    }).catch((e: Error) => e);
+    expect(String(refused)).toContain("decided by an operator");
+    expect(serverCalls()).toEqual([]);
+  }, 90_000);
+});
+
+describe("approvals.askCaller: a served MCP caller that declared elicitation is asked itself", () => {
+  test("the official MCP SDK client's elicitation handler approves its own run's call; the tool is called; recorded as the caller's", async () => {
+    const { serve } = await servedWorld({ ...ASK, askCaller: true });
+    const client = new McpSdkClient({ name: "alice", version: "1" }, { capabilities: { elicitation: {} } });
+    const asked: Array<{ message: string; schema: unknown }> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      const params = req.params as { message: string; requestedSchema?: unknown };
+      asked.push({ message: params.message, schema: params.requestedSchema });
+      return { action: "accept", content: { decision: "approve", reason: "my own cleanup" } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: bearer(ALICE) } }));
+    try {
+      const result = await client.callTool({ name: "agent.run", arguments: { instruction: "clean up", runId: "job-2" } });
+      expect(JSON.stringify(result.content)).toContain("deleted /srv/old");
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.message).toContain("Approve the call to delete_file on fs");
+      expect(asked[0]!.schema).toMatchObject({ properties: { decision: { enum: ["approve", "deny"] } } });
+      expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+      const decided = await serve.waitForEvent((e) => e.event === "approval.decided");
+      expect(decided).toMatchObject({ decision: "approve", by: "bearer:bearer#0", reason: "my own cleanup" });
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+});
+
+describe("agent://approvals is subscribable", () => {
+  test("an operator's subscription hears the question posted and decided (notifications/resources/updated)", async () => {
+    const { serve } = await servedWorld();
+    const ops = new McpSdkClient({ name: "ops", version: "1" });
+    const updates: string[] = [];
+    const waiters = new Set<() => void>();
+    ops.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+      for (const w of [...waiters]) w();
+    });
+    const updatesReach = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (updates.filter((u) => u === "agent://approvals").length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    await ops.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: bearer(OPS) } }));
+    try {
+      await ops.subscribeResource({ uri: "agent://approvals" });
+      const { answer, id } = await aliceAsks(serve);
+      await updatesReach(1);
+      const listedNow = JSON.parse(((await ops.readResource({ uri: "agent://approvals" })).contents[0] as { text: string }).text);
+      expect(listedNow.approvals.map((a: any) => a.request.id)).toEqual([id]);
+      const one = JSON.parse(((await ops.readResource({ uri: `agent://approvals/${id}` })).contents[0] as { text: string }).text);
+      expect(one).toMatchObject({ state: "pending", request: { id } });
+      await ops.callTool({ name: "agent.decide", arguments: { approvalId: id, decision: "deny" } });
+      await updatesReach(2);
+      expect(text((await answer).response)).toContain("denied");
+    } finally {
+      await ops.close();
+    }
+  }, 90_000);
+});
+
+describe("a triggered run of agentd serve", () => {
+  test("waits at the desk; only an operator lists it; agentd approvals approve lets the trigger's call through", async () => {
+    const { serve, opsFile, dir } = await servedWorld(ASK, { triggers: { interval: { every: "1h", instruction: "clean up" } } });
+    const asked = await serve.waitForEvent((e) => e.event === "approval.requested");
+    const aliceFile = join(dir, "alice.txt");
+    writeFileSync(aliceFile, `${ALICE}\n`);
+    const cli = (args: string[], tokenFile: string) => ws!.run(["approvals", ...args, "--url", serve.url.href, "--token-file", tokenFile]);
+    const listedByOps = JSON.parse((await cli(["list", "--json"], opsFile)).stdout);
+    expect(listedByOps).toEqual([
+      expect.objectContaining({ origin: "trigger", state: "pending", request: expect.objectContaining({ id: asked.requestId }) }),
+    ]);
+    expect(JSON.parse((await cli(["list", "--json"], aliceFile)).stdout)).toEqual([]);
+    expect(serverCalls()).toEqual([]);
+    expect((await cli(["approve", asked.requestId], opsFile)).code).toBe(0);
+    await serve.waitForEvent((e) => e.event === "trigger.run-end");
+    expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+  }, 90_000);
+});
+
+describe("two replicas on one Redis store", () => {
+  test.skipIf(!redisServerPath)(
+    "a question asked on one replica is listed and decided on the other; the waiting run goes on, the tool called once",
+    async () => {
+      redis = await startRedis();
+      const store = { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] };
+      const { serve: a, env, dir, opsFile } = await servedWorld(ASK, { durability: { store } });
+      const b = await startServe(
+        ["--http", "127.0.0.1:0", "--auth-tokens", join(dir, "tokens.txt"), "--operator-tokens", opsFile, "--grace", "1s"],
+        { env, cwd: dir },
+      );
+      const { answer, id } = await aliceAsks(a);
+      const onB = (args: string[]) => ws!.run(["approvals", ...args, "--url", b.url.href, "--token-file", opsFile]);
+      const listed = JSON.parse((await onB(["list", "--json"])).stdout);
+      expect(listed).toEqual([expect.objectContaining({ state: "pending", request: expect.objectContaining({ id }) })]);
+      expect((await onB(["approve", id, "--reason", "from replica b"])).code).toBe(0);
+      const done = (await answer).response;
+      expect(text(done)).toContain("deleted /srv/old");
+      expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+      expect(await a.waitForEvent((e) => e.event === "approval.decided")).toMatchObject({
+        by: "bearer:operator#0",
+        reason: "from replica b",
+      });
+    },
+    90_000,
+  );
 });
