@@ -7,7 +7,8 @@
  *   approves it with a reason; the server is called with the approved arguments, Alice's call gets the
  *   tool's answer, and the run's page shows the decision (who, what, why);
  * - a second question is denied with a reason from the run's own page; the server never sees that call;
- * - Alice sees her run's question without actions; Bob sees none of hers.
+ * - Alice sees her run's question without actions; Bob sees none of hers;
+ * - an A2A task waiting for approval (`input-required`) is one question, the desk's, approved the same way.
  * With AGENTD_CONSOLE_SCREENSHOTS=DIR set, the Questions page and the run's decisions are photographed into DIR.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -58,16 +59,19 @@ beforeAll(async () => {
   const ops = join(ws.dir, "operators.txt");
   writeFileSync(users, `${ALICE}\n${BOB}\n`);
   writeFileSync(ops, `${OPS}\n`);
-  serve = await startServe(["--http", "127.0.0.1:0", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
-    env: {
-      AGENT_INTELLIGENCE: gateway.url,
-      AGENT_DIALECT: "openai",
-      AGENT_MODEL: "m",
-      AGENT_API_KEY: "k",
-      XDG_STATE_HOME: join(ws.dir, "state"),
+  serve = await startServe(
+    ["--http", "127.0.0.1:0", "--a2a", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"],
+    {
+      env: {
+        AGENT_INTELLIGENCE: gateway.url,
+        AGENT_DIALECT: "openai",
+        AGENT_MODEL: "m",
+        AGENT_API_KEY: "k",
+        XDG_STATE_HOME: join(ws.dir, "state"),
+      },
+      cwd: ws.dir,
     },
-    cwd: ws.dir,
-  });
+  );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"],
@@ -171,6 +175,37 @@ describe.skipIf(!CHROMIUM)("tool approvals decided from the console, in headless
     await decision.waitFor();
     expect(await decision.textContent()).toMatch(/^Denied by bearer:operator#0 · .+ · “keep the release builds”$/);
     await shot(page, "run-decisions");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  test("an A2A task waiting for approval is listed once, as the desk's question, and approved from the page", async () => {
+    const from = serve!.events().length;
+    const res = await fetch(`${serve!.url.origin}/a2a`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${ALICE}`, "a2a-version": "1.0" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "delete /srv/a2a" }] } },
+      }),
+    });
+    const task = ((await res.json()) as { result: { task: { id: string; status: { state: string } } } }).result.task;
+    expect(task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    const asked = await serve!.waitForEvent((e) => e.event === "approval.requested", from);
+    const { page, errors } = await open(OPS);
+    await page.getByRole("link", { name: "Questions (1)" }).click();
+    const card = page.locator(`article[data-question="${asked.requestId}"]`);
+    await card.waitFor();
+    expect(await page.locator("#pending-approvals article.question").count()).toBe(1);
+    expect(await page.locator('article[data-kind="elicitation"]').count()).toBe(0);
+    expect(await card.locator("a.run-link").textContent()).toBe(task.id);
+    await card.getByRole("button", { name: "Approve" }).click();
+    await page.goto(`${serve!.url.origin}/console#/run/${encodeURIComponent(ALICE_ID)}/${task.id}`);
+    await page.locator(".card .status-succeeded").waitFor();
+    expect(calledPaths()).toContain("/srv/a2a");
+    expect(await page.locator("#run-decisions .decision").textContent()).toStartWith("Approved by bearer:operator#0");
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);

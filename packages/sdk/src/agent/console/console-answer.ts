@@ -14,7 +14,7 @@ import { ELICITATION_ACTION_KEY } from "../../a2a/server/operator-answer.ts";
 import type { Logger } from "../../log.ts";
 import type { Principal } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { ElicitationSource } from "./console-questions.ts";
+import { asksOperator, type ElicitationSource } from "./console-questions.ts";
 
 /** The approval decisions the console sends, by path. */
 export const DECISIONS: Record<string, ApprovalDecision["decision"]> = { approve: "approve", deny: "deny", always: "always" };
@@ -82,9 +82,7 @@ function answerElicitation(ctx: ConsoleAnswerContext, p: Record<string, unknown>
     return refuse(400, "InvalidParams", 'action: "accept", "decline" or "cancel"');
   if (action === "accept" && (typeof content !== "object" || content === null || Array.isArray(content)))
     return refuse(400, "InvalidParams", "content: an object with the requested fields");
-  const waiting = source
-    .unfinished()
-    .find(({ owner, task }) => owner === principal && task.id === taskId && task.status.state === "TASK_STATE_INPUT_REQUIRED");
+  const waiting = source.unfinished().find(({ owner, task }) => owner === principal && task.id === taskId && asksOperator(task));
   if (!waiting) return refuse(404, "TaskNotFound", `no task ${taskId.slice(0, 80)} of ${principal.slice(0, 80)} waits for an answer`);
   try {
     source.send(who, {

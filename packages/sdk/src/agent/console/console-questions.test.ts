@@ -107,6 +107,21 @@ async function start() {
   const tasks = [
     { owner: "bearer:alice", task: waitingTask("t-alice") },
     { owner: "bearer:bob", task: waitingTask("t-bob") },
+    // A task whose run waits for a tool approval is input-required too: that question is the desk's, not an elicitation.
+    {
+      owner: "bearer:alice",
+      task: {
+        ...waitingTask("t-approval"),
+        status: {
+          state: "TASK_STATE_INPUT_REQUIRED" as const,
+          message: {
+            messageId: "m2",
+            role: "ROLE_AGENT" as const,
+            parts: [{ text: "The call waits for approval" }, { data: { kind: "agentd.dev/approval", approvalId: "apr-x" } }],
+          },
+        },
+      },
+    },
   ];
   mount = createConsoleMount({
     registry: new RunRegistry(),
@@ -200,6 +215,7 @@ test("the operator answers an elicitation as an A2A follow-up on the task; a tas
   const { sent, post } = await start();
   expect((await post(OPS, "answer", { taskId: "t-alice", principal: "bearer:alice", action: "accept" })).status).toBe(400);
   expect((await post(OPS, "answer", { taskId: "t-alice", principal: "bearer:bob", action: "decline" })).status).toBe(404);
+  expect((await post(OPS, "answer", { taskId: "t-approval", principal: "bearer:alice", action: "decline" })).status).toBe(404);
   const ok = await post(OPS, "answer", { taskId: "t-alice", principal: "bearer:alice", action: "accept", content: { name: "Grace" } });
   expect(ok.status).toBe(200);
   expect(sent).toEqual([

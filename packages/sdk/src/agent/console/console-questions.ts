@@ -85,7 +85,7 @@ export async function questionsFor(
   // The newest decisions, bounded.
   const decided = listed.filter((p) => p.state === "decided").slice(-QUESTION_LIMITS.decided);
   const elicitations = (sources.elicitations?.unfinished() ?? [])
-    .filter(({ owner, task }) => task.status.state === "TASK_STATE_INPUT_REQUIRED" && (operator || owner === who.id))
+    .filter(({ owner, task }) => asksOperator(task) && (operator || owner === who.id))
     .slice(0, QUESTION_LIMITS.pending)
     .map(({ owner, task }) => elicitationView(owner, task));
   return {
@@ -162,6 +162,16 @@ function approvalView(p: PendingApproval): ApprovalView {
         }
       : {}),
   };
+}
+
+/**
+ * Whether a task waits on an operator's answer to an elicitation: `input-required` with a requested schema
+ * (a task whose run waits for a tool approval is `input-required` too, but that question is the desk's).
+ */
+export function asksOperator(task: Task): boolean {
+  if (task.status.state !== "TASK_STATE_INPUT_REQUIRED") return false;
+  const data = task.status.message?.parts.find((p) => p.data !== undefined)?.data as Record<string, unknown> | undefined;
+  return typeof data?.requestedSchema === "object" && data.requestedSchema !== null && data.kind === undefined;
 }
 
 /** The question an `input-required` task carries in its status message: its words, then the schema and the server. */
