@@ -29,7 +29,7 @@ export type RunEvent =
       traceId?: string;
     }
   | { type: "text-delta"; runId: string; turn: number; delta: string }
-  /** Reasoning text as the model streams it (streamed runs, models that stream their reasoning); never part of the answer. */
+  /** Reasoning text as the model streams it, or a whole response's reasoning summary at once (runs not streamed); never part of the answer. */
   | { type: "reasoning-delta"; runId: string; turn: number; delta: string }
   | {
       /** The model's response is complete: this turn's usage, why it stopped, how many tool calls it asked for. */
@@ -43,11 +43,6 @@ export type RunEvent =
       responseModel?: string;
       /** The model's text of this turn, credentials masked, cut to {@link TURN_TEXT_CHARS} (never logged). */
       text?: string;
-      /**
-       * The model's reasoning summary of this turn, where the dialect gives one (streamed or not), credentials
-       * masked, cut to {@link TURN_REASONING_CHARS} (never logged; redacted reasoning has none).
-       */
-      reasoning?: string;
     }
   | {
       /** The adapter retries this turn's model request after a transient failure (a 429, a 5xx, a reset). */
@@ -182,7 +177,7 @@ export const maskArguments = (args: unknown): unknown =>
 
 /** A model turn's text in its `model-response` event stops at this many characters. */
 export const TURN_TEXT_CHARS = 2000;
-/** A model turn's reasoning as its `model-end` event and a run's timeline keep it stops at this many characters. */
+/** A model turn's reasoning as a run's timeline keeps it (from its `reasoning-delta` events, streamed or not) stops at this many characters. */
 export const TURN_REASONING_CHARS = 1000;
 
 /** A model's text as events carry it: credentials masked, cut to `max` characters. */
@@ -192,7 +187,7 @@ export const maskedText = (text: string, max: number): string => {
 };
 
 /** Fields of an event that are for the event's listeners only, never an info-level record. */
-const EVENT_ONLY = new Set(["arguments", "summary", "text", "reasoning"]);
+const EVENT_ONLY = new Set(["arguments", "summary", "text"]);
 
 /** Emits run events to the caller and to the logger. */
 export type Emit = (event: RunEvent, logExtra?: Record<string, unknown>) => void;

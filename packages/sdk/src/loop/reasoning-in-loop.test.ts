@@ -15,7 +15,7 @@ const step = (reasoning: string, rest: ModelResponse["content"], finishReason: M
 describe("reasoning in the loop", () => {
   for (const mode of ["native", "json-action"] as const)
     for (const stream of [false, true])
-      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event; streamed as reasoning deltas`, async () => {
+      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event; reasoning deltas, streamed or not`, async () => {
         const tools = memoryToolSet([{ name: "fs/read", run: (a) => `read ${JSON.stringify(a)}` }]);
         const call =
           mode === "native"
@@ -31,15 +31,13 @@ describe("reasoning in the loop", () => {
         expect(result.text).toBe("done");
         const assistant = model.requests[1]?.messages.find((m) => m.role === "assistant");
         expect(assistant?.role === "assistant" && assistant.content[0]).toEqual(thought("secret A"));
-        // Outside the reasoning's own fields (its deltas, each turn's summary on model-end), no event carries it.
-        const elsewhere = events
-          .filter((e) => e.type !== "reasoning-delta")
-          .map((e) => (e.type === "model-end" ? { ...e, reasoning: undefined } : e));
-        expect(JSON.stringify(elsewhere)).not.toContain("secret");
-        const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [e.delta] : []));
-        expect(reasoning).toEqual(stream ? ["secret A", "secret B"] : []);
-        // Streamed or not, each turn's end carries its reasoning summary (the timeline of a non-streamed run keeps it).
-        expect(events.flatMap((e) => (e.type === "model-end" ? [e.reasoning] : []))).toEqual(["secret A", "secret B"]);
+        expect(JSON.stringify(events.filter((e) => e.type !== "reasoning-delta"))).not.toContain("secret");
+        // Streamed as it comes, or whole once the response is in: a run that is not streamed shows its reasoning too.
+        const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [`${e.turn}:${e.delta}`] : []));
+        expect(reasoning).toEqual(["1:secret A", "2:secret B"]);
+        // Each before its turn's end, as a streamed turn's deltas are.
+        const order = events.map((e) => e.type).filter((t) => t === "reasoning-delta" || t === "model-end");
+        expect(order).toEqual(["reasoning-delta", "model-end", "reasoning-delta", "model-end"]);
         expect(tools.calls).toHaveLength(1);
         expect(JSON.stringify(tools.calls)).not.toContain("secret");
       });

@@ -6,7 +6,7 @@
 import { AgentdError } from "../wire/errors.ts";
 import type { Budget, StopReason, Trip } from "./budget.ts";
 import { callModel } from "./call-model.ts";
-import { type Emit, maskedText, TURN_REASONING_CHARS, TURN_TEXT_CHARS } from "./events.ts";
+import { type Emit, maskedText, TURN_TEXT_CHARS } from "./events.ts";
 import { scrubSecrets } from "../log.ts";
 import { type ExecutedToolCall, executeToolCall, type ToolCallRequest, type ToolRuntime } from "./execute-tool-call.ts";
 import type { LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelRetry, ModelToolDefinition } from "../model/language-model.ts";
@@ -165,17 +165,10 @@ export class RunContext {
 }
 
 /**
- * The model's text and reasoning summary of one response as its event carries them (masked, bounded), when
- * there are any: a run that is not streamed sees its reasoning here only (a streamed one saw its deltas too).
+ * The model's text of one response as its event carries it (masked, bounded), when there is any. Its
+ * reasoning is not: reasoning reaches listeners only as `reasoning-delta` events (call-model.ts).
  */
-function turnWords(response: ModelResponse): { text?: string; reasoning?: string } {
+function turnWords(response: ModelResponse): { text?: string } {
   const text = response.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-  const reasoning = response.content
-    .flatMap((p) => (p.type === "reasoning" && p.text ? [p.text] : []))
-    .join("\n")
-    .trim();
-  return {
-    ...(text ? { text: maskedText(text, TURN_TEXT_CHARS) } : {}),
-    ...(reasoning ? { reasoning: maskedText(reasoning, TURN_REASONING_CHARS) } : {}),
-  };
+  return text ? { text: maskedText(text, TURN_TEXT_CHARS) } : {};
 }

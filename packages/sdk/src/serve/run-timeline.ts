@@ -38,7 +38,7 @@ export interface TurnTimeline {
   durationMs?: number;
   /** The model's text (streamed text while the turn is in flight), masked, bounded. */
   text?: string;
-  /** The model's reasoning summary, where the dialect gives one (streamed as `reasoning-delta`, whole on `model-end`). */
+  /** The model's reasoning summary, where the dialect gives one (its `reasoning-delta` events, streamed or not). */
   reasoning?: string;
   /** The retries of this turn's model request. */
   retries?: TurnRetry[];
@@ -106,10 +106,8 @@ export function applyTimelineEvent(detail: RunDetail, e: RunEvent, now = Date.no
       const t = turnOf(detail, e.turn);
       if (!t) return;
       if (t.startedAt) t.durationMs = Math.max(0, now - Date.parse(t.startedAt));
-      // The response's words replace what streamed: whole, masked over the whole text. A run that is not
-      // streamed has its reasoning summary here only.
+      // The response's words replace what streamed: whole, masked over the whole text.
       if (e.text !== undefined) keepWords(detail, t, "text", e.text);
-      if (e.reasoning !== undefined) keepWords(detail, t, "reasoning", e.reasoning);
       return;
     }
     case "tool-call-end": {
