@@ -67,7 +67,8 @@ beforeAll(async () => {
   writeFileSync(users, `${ALICE}\n`);
   writeFileSync(ops, `${OPS}\n`);
   serve = await startServe(["--http", "127.0.0.1:0", "--console", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
-    env: world.env,
+    // Conversations are kept in the local state directory: the workspace's.
+    env: { ...world.env, XDG_STATE_HOME: join(world.ws.dir, "state") },
     cwd: world.ws.dir,
   });
   browser = await chromium.launch({
@@ -229,6 +230,36 @@ describe.skipIf(!CHROMIUM)("a run's timeline in headless Chromium", () => {
     await page.getByRole("link", { name: "Runs", exact: true }).click();
     await page.getByRole("link", { name: "page-1" }).waitFor();
     await shot(page, "run-started");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  test("a run started in a conversation shows it on its page: the earlier exchange, masked, and the runs that continued it", async () => {
+    const { page, errors } = await open(OPS);
+    const start = async (runId: string, instruction: string) => {
+      await page.getByRole("link", { name: "Runs", exact: true }).click();
+      await page.getByText("Start a run").click();
+      await page.getByLabel("Instruction").fill(instruction);
+      await page.getByLabel("Run id (optional)").fill(runId);
+      await page.getByLabel("Conversation (optional)").fill("inbox");
+      await page.getByRole("button", { name: "Start run" }).click();
+      await page.getByRole("heading", { name: `Run ${runId}` }).waitFor();
+      await page.locator(".card .status-succeeded").waitFor();
+    };
+    await start("conv-1", "remember the word apple; my key is sk-live-0123456789abcdef0123456789");
+    await start("conv-2", "which word was it?");
+    // The second run's page: its conversation, with the first exchange and both runs.
+    const section = page.locator("#run-conversation");
+    await section.waitFor();
+    expect(await section.locator("h2 code").textContent()).toBe("inbox");
+    expect(await section.locator(".conversation-run-links").textContent()).toBe("Runs: conv-1, conv-2");
+    const lines = await section.locator("#conversation-exchanges li").allTextContents();
+    expect(lines[0]).toStartWith("user remember the word apple; my key is ");
+    expect(lines.join("\n")).not.toContain("sk-live-0123456789abcdef0123456789");
+    expect(lines).toContain("user which word was it?");
+    // The first run's link leads to its own page.
+    await section.getByRole("link", { name: "conv-1" }).click();
+    await page.getByRole("heading", { name: "Run conv-1" }).waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);

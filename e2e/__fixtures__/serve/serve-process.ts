@@ -37,12 +37,15 @@ export function childEnv(env: Record<string, string | undefined> = {}): Record<s
   return out;
 }
 
-/** Start `agentd serve ARGS` and wait for `serve.listening`; rejects with stderr if it exits first. */
+/**
+ * Start `agentd serve ARGS` and wait for `serve.listening`; rejects with stderr if it exits first. `binary`:
+ * a compiled agentd (`bun build --compile`) instead of the CLI's sources.
+ */
 export async function startServe(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; binary?: string } = {},
 ): Promise<ServeProcess> {
-  const proc = Bun.spawn([process.execPath, CLI_MAIN, "serve", ...args], {
+  const proc = Bun.spawn([...(options.binary ? [options.binary] : [process.execPath, CLI_MAIN]), "serve", ...args], {
     env: childEnv(options.env),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdin: "ignore",

@@ -1,7 +1,8 @@
 /**
  * One model request, whole (`generate`) or streamed (`stream`, emitting `text-delta` and
  * `reasoning-delta` events and accumulating the parts into the same response shape). Reasoning parts are
- * kept in the response (the provider wants them back) but never emitted as text. A streamed request reads
+ * kept in the response (the provider wants them back) but never emitted as text; a whole response's reasoning
+ * is emitted as one `reasoning-delta` a part. A streamed request reads
  * its next part only once `paced` lets it: a slow consumer of the events holds the model's stream (and,
  * through the HTTP body, the provider) instead of piling events up. Both are raced against the run's signal, so a
  * deadline or a caller's cancel interrupts a request in flight even if the model ignores its signal.
@@ -25,7 +26,14 @@ export interface CallModelOptions {
 /** Send one request and return the complete response. */
 export async function callModel(model: LanguageModel, request: ModelRequest, o: CallModelOptions): Promise<ModelResponse> {
   const req: ModelRequest = { ...request, signal: o.signal };
-  if (!o.stream) return await raceAbort(model.generate(req), o.signal);
+  if (!o.stream) {
+    const response = await raceAbort(model.generate(req), o.signal);
+    // Not streamed, the reasoning summary comes whole: one `reasoning-delta` per part, the channel a streamed
+    // turn uses, so listeners and the run's timeline see it either way (still never as text).
+    for (const p of response.content)
+      if (p.type === "reasoning" && p.text) o.emit({ type: "reasoning-delta", runId: o.runId, turn: o.turn, delta: p.text });
+    return response;
+  }
   return await accumulate(model, req, o);
 }
 

@@ -29,7 +29,7 @@ export type RunEvent =
       traceId?: string;
     }
   | { type: "text-delta"; runId: string; turn: number; delta: string }
-  /** Reasoning text as the model streams it (streamed runs, models that stream their reasoning); never part of the answer. */
+  /** Reasoning text as the model streams it, or a whole response's reasoning summary at once (runs not streamed); never part of the answer. */
   | { type: "reasoning-delta"; runId: string; turn: number; delta: string }
   | {
       /** The model's response is complete: this turn's usage, why it stopped, how many tool calls it asked for. */
@@ -177,7 +177,7 @@ export const maskArguments = (args: unknown): unknown =>
 
 /** A model turn's text in its `model-response` event stops at this many characters. */
 export const TURN_TEXT_CHARS = 2000;
-/** A model turn's reasoning as a run's timeline keeps it (from its `reasoning-delta` events) stops at this many characters. */
+/** A model turn's reasoning as a run's timeline keeps it (from its `reasoning-delta` events, streamed or not) stops at this many characters. */
 export const TURN_REASONING_CHARS = 1000;
 
 /** A model's text as events carry it: credentials masked, cut to `max` characters. */

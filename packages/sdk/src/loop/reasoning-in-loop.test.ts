@@ -15,7 +15,7 @@ const step = (reasoning: string, rest: ModelResponse["content"], finishReason: M
 describe("reasoning in the loop", () => {
   for (const mode of ["native", "json-action"] as const)
     for (const stream of [false, true])
-      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event; streamed as reasoning deltas`, async () => {
+      test(`${mode}${stream ? ", streamed" : ""}: kept in the assistant turn for the next request, never in the answer, a tool or a text event; reasoning deltas, streamed or not`, async () => {
         const tools = memoryToolSet([{ name: "fs/read", run: (a) => `read ${JSON.stringify(a)}` }]);
         const call =
           mode === "native"
@@ -32,8 +32,12 @@ describe("reasoning in the loop", () => {
         const assistant = model.requests[1]?.messages.find((m) => m.role === "assistant");
         expect(assistant?.role === "assistant" && assistant.content[0]).toEqual(thought("secret A"));
         expect(JSON.stringify(events.filter((e) => e.type !== "reasoning-delta"))).not.toContain("secret");
-        const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [e.delta] : []));
-        expect(reasoning).toEqual(stream ? ["secret A", "secret B"] : []);
+        // Streamed as it comes, or whole once the response is in: a run that is not streamed shows its reasoning too.
+        const reasoning = events.flatMap((e) => (e.type === "reasoning-delta" ? [`${e.turn}:${e.delta}`] : []));
+        expect(reasoning).toEqual(["1:secret A", "2:secret B"]);
+        // Each before its turn's end, as a streamed turn's deltas are.
+        const order = events.map((e) => e.type).filter((t) => t === "reasoning-delta" || t === "model-end");
+        expect(order).toEqual(["reasoning-delta", "model-end", "reasoning-delta", "model-end"]);
         expect(tools.calls).toHaveLength(1);
         expect(JSON.stringify(tools.calls)).not.toContain("secret");
       });

@@ -166,7 +166,7 @@ export class RunContext {
 
 /**
  * The model's text of one response as its event carries it (masked, bounded), when there is any. Its
- * reasoning is not: reasoning reaches listeners only as the model streams it (`reasoning-delta`).
+ * reasoning is not: reasoning reaches listeners only as `reasoning-delta` events (call-model.ts).
  */
 function turnWords(response: ModelResponse): { text?: string } {
   const text = response.content.map((p) => (p.type === "text" ? p.text : "")).join("");

@@ -111,3 +111,28 @@ test("streamed text is kept masked as it comes; a spawn call names its subagent;
   expect(d.turns.at(-1)?.text).toBeUndefined();
   expect(d.turns.at(-1)?.durationMs).toBeGreaterThanOrEqual(0);
 });
+
+test("a run that is not streamed keeps each turn's reasoning summary too: masked where the loop records it, bounded", async () => {
+  const { runLoop } = await import("../loop/run-loop.ts");
+  const { scriptedModel, STEP_USAGE } = await import("../loop/__fixtures__/scripted-model.ts");
+  const { memoryToolSet } = await import("../loop/__fixtures__/memory-tools.ts");
+  const long = `Bearer sk-live-0123456789abcdef0123456789 ${"then more thought ".repeat(100)}`;
+  const model = scriptedModel([
+    {
+      content: [
+        { type: "reasoning", provider: "scripted", text: long, signature: "sig" },
+        { type: "text", text: "done" },
+      ],
+      finishReason: "stop",
+      usage: STEP_USAGE,
+    },
+  ]);
+  const d = emptyRunDetail();
+  await runLoop({ model, tools: memoryToolSet([]), input: "go", runId: r, stream: false, onEvent: (e) => applyRunEvent(d, e) });
+  const kept = d.turns[0]?.reasoning ?? "";
+  expect(kept.startsWith("Bearer ")).toBe(true);
+  expect(kept).not.toContain("sk-live-0123456789abcdef0123456789");
+  expect(kept).toContain("then more thought");
+  expect(kept.length).toBeLessThanOrEqual(RUN_TIMELINE_LIMITS.reasoningChars);
+  expect(d.turns[0]?.text).toBe("done");
+});

@@ -38,7 +38,7 @@ export interface TurnTimeline {
   durationMs?: number;
   /** The model's text (streamed text while the turn is in flight), masked, bounded. */
   text?: string;
-  /** The model's reasoning summary, where the dialect gives one and the run is streamed (`reasoning-delta`). */
+  /** The model's reasoning summary, where the dialect gives one (its `reasoning-delta` events, streamed or not). */
   reasoning?: string;
   /** The retries of this turn's model request. */
   retries?: TurnRetry[];

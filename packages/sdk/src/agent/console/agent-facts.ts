@@ -20,6 +20,10 @@ export interface AgentFactsSources {
   triggers?: () => unknown[];
   /** Changes of the triggers' table. */
   onTriggersChange?: (listener: () => void) => () => void;
+  /** The configured model prices, read at each look. */
+  prices?: () => unknown;
+  /** The agent's conversations (a run's page shows the one it continued). */
+  conversations?: ConsoleFacts["conversations"];
 }
 
 /** The facts of an agent for its console. */
@@ -59,5 +63,7 @@ export function agentConsoleFacts(s: AgentFactsSources): ConsoleFacts {
     // A peer's URL may carry a `${VAR}` value (a key in the query).
     a2aPeers: () => Object.entries(s.a2aAgents ?? {}).map(([name, a]) => ({ name, url: maskSecretValues(a.url) })),
     subagents: s.supervisor ? () => s.supervisor!.list() : undefined,
+    prices: s.prices,
+    conversations: s.conversations,
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The console's JSON API under `/console/api/`: the operator actions (POST, each the A2A operator method of
- * the same name, so an action from the page and one over A2A are checked and logged alike) and the reads
- * (GET: the snapshot, one run, an older page of runs), scoped to the caller.
+ * the same name, so an action from the page and one over A2A are checked and logged alike), the answers to
+ * what the agent waits on (console-answer.ts), and the reads (GET: the snapshot, one run, an older page of
+ * runs), scoped to the caller.
  */
 import type { Logger } from "../../log.ts";
 import type { SelfRunner } from "../../serve/self-mcp.ts";
 import { startFromConsole } from "./console-start.ts";
+import { answerFromConsole, DECISIONS } from "./console-answer.ts";
 import { callOperator, type OperatorSurface } from "../../a2a/server/operator.ts";
 import { A2aError } from "../../a2a/shared/types.ts";
 import { can, type Principal } from "../../serve/principal.ts";
@@ -16,6 +18,7 @@ import type { Caller } from "../../transport/http-server/context.ts";
 import { consoleFailure, consoleJson, methodNotAllowed, withHeaders } from "./console-http.ts";
 import { consoleSnapshot, type ConsoleViewSources } from "./console-view.ts";
 import { traceLink } from "./trace-link.ts";
+import { conversationView } from "./console-conversation.ts";
 
 /** The operator actions, each the A2A operator method of the same name. */
 const ACTIONS: Record<string, string> = {
@@ -55,7 +58,17 @@ export async function serveConsoleApi(
 ): Promise<Response> {
   if (sub === "start" && ctx.runner) {
     if (req.method !== "POST") return methodNotAllowed("POST");
-    const answer = await startFromConsole(req, who, { registry: ctx.registry, runner: ctx.runner, logger: ctx.logger });
+    const answer = await startFromConsole(req, who, {
+      registry: ctx.registry,
+      runner: ctx.runner,
+      approvals: ctx.sources.questions?.desk,
+      logger: ctx.logger,
+    });
+    return consoleJson(answer.body, answer.status);
+  }
+  if (sub in DECISIONS || sub === "answer") {
+    if (req.method !== "POST") return methodNotAllowed("POST");
+    const answer = await answerFromConsole({ ...ctx.sources.questions, logger: ctx.logger }, req, sub, who);
     return consoleJson(answer.body, answer.status);
   }
   if (sub in ACTIONS) return runAction(ctx.surface, req, ACTIONS[sub]!, who);
@@ -106,7 +119,13 @@ async function runDetail(ctx: ConsoleApiContext, req: Request, who: Principal): 
   const found = await readRun(ctx.registry, id, { id: who.id, operator: who.role === "operator" }, owner);
   if (!found) return consoleFailure(404, "not_found", `no run ${id.slice(0, 80)} is held for ${owner}`);
   const link = traceLink(ctx.traceUrl, found.record.detail?.traceId);
-  return consoleJson({ principal: found.owner, ...found.record, traceLink: link || undefined });
+  // A run that continued a conversation shows it, read as the run's owner reads it.
+  const conversationId = (found.record as { conversationId?: unknown }).conversationId;
+  const conversation =
+    typeof conversationId === "string" && conversationId
+      ? await conversationView(ctx.sources.facts.conversations, conversationId, found.owner)
+      : undefined;
+  return consoleJson({ principal: found.owner, ...found.record, traceLink: link || undefined, conversation });
 }
 
 /** Older pages of the list (the snapshot holds the newest): the query of agent://runs, the same paging. */

@@ -97,6 +97,8 @@ class SnapshotFeed {
     // The timeline's live steps (streamed text, retries, a call starting) change no summary: they push too.
     this.teardown.push(sources.registry.onRunEvent((e) => LIVE_STEPS.has(e.type) && push()));
     this.teardown.push(this.o.facts.onChange?.(push) ?? (() => {}));
+    // A question asked or decided (by any replica, when the desk's store is shared) moves the Questions page.
+    this.teardown.push(sources.questions?.desk?.watch(push) ?? (() => {}));
     const refresh = setInterval(push, this.o.refreshMs ?? 2000);
     const keepAlive = setInterval(() => this.send(": keep-alive\n\n"), this.o.keepAliveMs ?? 15_000);
     this.teardown.push(

@@ -3,6 +3,7 @@
  * the A2A peers, the subagents. The agent (create-agent.ts) provides it; every field is read when a page
  * asks, so the console shows the agent as it is now, and a richer record shows up without a change here.
  */
+import type { ConsoleConversations } from "./console-conversation.ts";
 
 /** One MCP server as the Servers page shows it. */
 export interface ConsoleServer {
@@ -38,4 +39,8 @@ export interface ConsoleFacts {
   onChange?(listener: () => void): () => void;
   /** The subagent handles (each owned by the run that spawned it). */
   subagents?(): unknown[];
+  /** The configured model prices (`model.prices`; read at each look, a reload may change them): the Overview's spend says what it can count. */
+  prices?(): unknown;
+  /** The agent's conversations, read as their owner reads them: a run's page shows the one it continued. */
+  conversations?: ConsoleConversations;
 }

@@ -24,6 +24,8 @@ import { createConsoleEvents } from "./console-events.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
 import { consoleFailure, consoleJson, methodNotAllowed, SECURITY_HEADERS, withHeaders } from "./console-http.ts";
 import type { ConsoleViewSources } from "./console-view.ts";
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
+import { type ElicitationSource, viewedDesk } from "./console-questions.ts";
 
 export { CONSOLE_CSP } from "./console-http.ts";
 
@@ -50,6 +52,10 @@ export interface ConsoleMountOptions {
   operator: Omit<OperatorSurface, "registry" | "logger">;
   /** The served MCP tasks with their owners. */
   mcpTasks?: ConsoleViewSources["mcpTasks"];
+  /** The approval desk: its questions are listed and, by operators, decided from the page. */
+  approvals?: ApprovalDesk;
+  /** Sends an operator's answer to an A2A task's elicitation (the A2A `SendMessage` path); none without A2A. */
+  a2aSend?: ElicitationSource["send"];
   /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
   runner?: SelfRunner;
   /** The OTLP backend's trace page, `{traceId}` in it (`telemetry.traceUrl`): a run's trace id links there. */
@@ -120,6 +126,10 @@ function viewSources(o: ConsoleMountOptions): ConsoleViewSources {
     registry: o.registry,
     facts: { ...o.facts, ready: cachedReadiness(o.facts) },
     mcpTasks: o.mcpTasks,
+    questions: {
+      desk: o.approvals && viewedDesk(o.approvals),
+      elicitations: { unfinished: () => o.operator.tasks.unfinished(), send: o.a2aSend },
+    },
     a2aTasks: () =>
       o.operator.tasks
         .unfinished()

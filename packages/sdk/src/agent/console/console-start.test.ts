@@ -40,3 +40,29 @@ test("an operator's start runs with its budgets and is recorded; others, other m
   expect(record).toMatchObject({ status: "succeeded", via: "console", result: { text: "did tidy up" } });
   expect(record?.detail?.turns).toHaveLength(1);
 });
+
+test("a start naming a conversation continues the operator's own and links the run to it; a bad name is one line", async () => {
+  const registry = new RunRegistry();
+  const seen: unknown[] = [];
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  const runner: SelfRunner = {
+    run: async (_input, o) => {
+      seen.push({ conversation: o.conversation, principal: o.principal });
+      queueMicrotask(finish);
+      return { text: "ok", usage, turns: 1, runId: o.runId!, stopReason: "final", toolCalls: 0 };
+    },
+  };
+  const o = { registry, runner, logger: nullLogger };
+  const bad = await startFromConsole(post({ instruction: "x", conversation: "../etc" }), ops, o);
+  expect(bad).toEqual({
+    status: 400,
+    body: {
+      error: { code: "InvalidParams", message: "conversation: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit" },
+    },
+  });
+  expect((await startFromConsole(post({ instruction: "go on", runId: "c-2", conversation: "inbox" }), ops, o)).status).toBe(202);
+  expect(registry.get("c-2", ops.id)?.conversationId).toBe("inbox");
+  await done;
+  expect(seen).toEqual([{ conversation: "inbox", principal: ops.id }]);
+});

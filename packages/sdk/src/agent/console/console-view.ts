@@ -9,6 +9,8 @@ import type { RunRegistry } from "../../serve/run-registry.ts";
 import { listRuns } from "../../serve/shared-run-history.ts";
 import type { ConsoleFacts } from "./console-facts.ts";
 import { toolCallsByServer } from "./console-charts.ts";
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
+import { type ElicitationSource, questionsFor } from "./console-questions.ts";
 
 /**
  * The runs a snapshot lists (newest first, the fleet's with a shared history); older ones are a page away
@@ -24,6 +26,8 @@ export interface ConsoleViewSources {
   a2aTasks?: () => { owner: string; id: string; contextId: string; state: string }[];
   /** The served MCP tasks with their owners (none without `capabilities.tasks`). */
   mcpTasks?: () => { owner: string; view: object }[];
+  /** What the agent waits on: the approval desk's questions and the A2A tasks' operator elicitations. */
+  questions?: { desk?: ApprovalDesk; elicitations?: ElicitationSource };
   startedAt: number;
 }
 
@@ -52,6 +56,8 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
       status: s.registry.status(owner),
       principals: operator ? s.registry.principals() : undefined,
       sampling: own ? lifecycle.sampling : undefined,
+      // As agent://status shows them to every principal: whether spend is counted in money at all.
+      prices: s.facts.prices?.() ?? undefined,
     },
     runs,
     // For the runs in flight, where their timeline is: the page showing one re-reads it when this moves.
@@ -66,6 +72,8 @@ export async function consoleSnapshot(s: ConsoleViewSources, who: Principal): Pr
     subagents: own ? (s.facts.subagents?.() ?? []) : undefined,
     tasks,
     mcpTasks,
+    // What the agent waits on (the Questions page, and each run's page for its own).
+    questions: await questionsFor(who, s.questions ?? {}),
   };
 }
 

@@ -137,6 +137,8 @@ export class AgentServing {
         supervisor: options.subagents,
         lifecycle: () => ({ ...parts.status(this.count) }),
         ready,
+        prices: () => config.settings.prices,
+        conversations: parts.conversations,
         ...triggers,
         // A reload may replace the triggers: each listener follows whichever table is current.
         onTriggersChange: (listener) => {

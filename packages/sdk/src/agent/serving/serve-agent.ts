@@ -177,6 +177,10 @@ export class SelfHost {
       authRequired,
       traceUrl: traceUrl || undefined,
       mcpTasks: () => this.self.tasks?.views() ?? [],
+      // An operator's answer to a task's elicitation goes the way an A2A follow-up message goes.
+      a2aSend: tasks ? (who, message) => tasks.send(who, message) : undefined,
+      // The approval desk: its questions are listed on the Questions page and decided there by operators.
+      approvals: this.options.approvals?.desk,
       runner: this.options.runner,
       operator: {
         tasks: tasks ?? {

@@ -1,17 +1,19 @@
 /// <reference lib="dom" />
 /**
- * The console page: routes (`#/overview`, `#/runs`, `#/run/PRINCIPAL/ID`, `#/triggers`, `#/subagents`,
- * `#/servers`), the sign-in form when the listener needs a token, and the live snapshot that every page is
+ * The console page: routes (`#/overview`, `#/runs`, `#/run/PRINCIPAL/ID`, `#/questions`, `#/triggers`,
+ * `#/subagents`, `#/servers`), the sign-in form when the listener needs a token, and the live snapshot that every page is
  * redrawn from. Built by `bun build` into the embedded `app.js` (scripts/build-console.ts).
  */
 import { h } from "./dom.ts";
 import { act, ApiError, follow, get, token } from "./live.ts";
 import { overview, runDetail, runsPage, serversPage, subagentsPage, triggersPage, type PageContext } from "./pages.ts";
 import { CHART_KEYS } from "./run-pages.ts";
+import { pendingCount, questionsPage } from "./questions.ts";
 
 const PAGES: [string, string][] = [
   ["overview", "Overview"],
   ["runs", "Runs"],
+  ["questions", "Questions"],
   ["triggers", "Triggers"],
   ["subagents", "Subagents and tasks"],
   ["servers", "Servers"],
@@ -94,6 +96,12 @@ async function draw(): Promise<void> {
       }
       break;
     }
+    case "questions": {
+      const q = questionsPage(c);
+      el = q.page;
+      update = q.update;
+      break;
+    }
     case "triggers":
       el = triggersPage(c);
       break;
@@ -162,6 +170,10 @@ function start(): void {
       snap = s;
       say("");
       showWho();
+      // The navigation says how many questions wait, on every page.
+      const n = pendingCount(s);
+      const link = nav.querySelector<HTMLElement>('a[data-page="questions"]');
+      if (link) link.textContent = n ? `Questions (${n})` : "Questions";
       void draw();
     },
     (state, detail) => {

@@ -186,6 +186,8 @@ export function chartFilter(filters: Record<string, string>, snap: any): (r: any
     if (filters.day && dayOf(t) !== filters.day) return false;
     if (server && !server.has(`${r.principal}\n${r.runId}`)) return false;
     if (minMs !== undefined && !(r.endedAt && Date.parse(r.endedAt) - t >= minMs)) return false;
+    // A run's page links to the runs of its conversation the same way.
+    if (filters.conversation && r.conversationId !== filters.conversation) return false;
     return true;
   };
 }

@@ -9,9 +9,11 @@ import { usageTable, triggerOf, costText, runTable } from "./run-parts.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { chartFilter } from "./charts.ts";
 import { startRunForm } from "./start-run.ts";
+import { runQuestions } from "./questions.ts";
+import { runConversation } from "./run-conversation.ts";
 
 /** The filters a chart's link sets (besides status): kept out of the form, shown above the table. */
-export const CHART_KEYS = ["hour", "day", "server", "minMs"] as const;
+export const CHART_KEYS = ["hour", "day", "server", "minMs", "conversation"] as const;
 
 /** Runs: the filter form (kept while the data below it updates), the filtered table, and older pages on demand. */
 export function runsPage(
@@ -163,8 +165,12 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     ),
     h("h2", {}, "Instruction"),
     h("pre", { id: "run-instruction" }, run.instruction),
+    runConversation(run),
   );
   const timeline = [h("h2", {}, "Timeline"), runTimeline(run, c.snap.subagents)];
+  // What the run waits on, with the same actions as the Questions page, and its decisions.
+  const questions = runQuestions(c, run);
+  if (questions) section.append(questions);
   if (c.operator && run.status === "running")
     section.append(
       h(
@@ -212,6 +218,10 @@ export function runDetail(c: PageContext, run: any): HTMLElement {
     "trigger",
     "replica",
     "traceLink",
+    "conversation",
+    "conversationId",
+    // The questions' section draws them.
+    "approvals",
     // The timeline draws it; the raw record is one click away there.
     "detail",
   ];

@@ -50,18 +50,26 @@ export function sumCost(runs: any[]): { usd: number; unpriced: number } | undefi
   return { usd: priced.reduce((n, r) => n + r.costUsd, 0), unpriced: runs.filter((r) => r.status !== "running").length - priced.length };
 }
 
-/** A spend card: dollars (and how many runs had no price), or tokens only, said so. */
-export function spend(label: string, cost: { usd: number; unpriced: number } | undefined, id: string): HTMLElement {
+/**
+ * A spend card: dollars (and how many runs had no price); before the first priced run, what is configured —
+ * prices (`model.prices`) and no priced run yet, or none at all (tokens only).
+ */
+export function spend(label: string, cost: { usd: number; unpriced: number } | undefined, id: string, priced: boolean): HTMLElement {
+  if (cost)
+    return card(
+      label,
+      h(
+        "span",
+        { id },
+        money(cost.usd),
+        cost.unpriced > 0 ? h("span", { class: "muted" }, ` (${cost.unpriced} runs without a price)`) : null,
+      ),
+    );
   return card(
     label,
-    cost
-      ? h(
-          "span",
-          { id },
-          money(cost.usd),
-          cost.unpriced > 0 ? h("span", { class: "muted" }, ` (${cost.unpriced} runs without a price)`) : null,
-        )
-      : h("span", { id, class: "muted", title: "set model.prices to count spend in money" }, "tokens only: no model price configured"),
+    priced
+      ? h("span", { id, class: "muted", title: "model.prices is configured: a run's cost counts once it ends" }, "no priced run yet")
+      : h("span", { id, class: "muted", title: "set model.prices to count spend in money" }, "tokens only (no model prices)"),
   );
 }
 

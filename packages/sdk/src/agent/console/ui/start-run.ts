@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * The operator's "Start a run" form (Runs page): the instruction, an optional run id and the budgets, sent to
+ * The operator's "Start a run" form (Runs page): the instruction, an optional run id and conversation (the
+ * operator's own, continued or created) and the budgets, sent to
  * `POST /console/api/start`; once started, the page moves to the run's timeline to watch it. Shown to operators
  * only (the server refuses anyone else with 403 either way).
  */
@@ -24,6 +25,8 @@ export function startRunForm(): HTMLElement {
         const params: Record<string, unknown> = { instruction: String(data.get("instruction") ?? "") };
         const runId = String(data.get("runId") ?? "").trim();
         if (runId) params.runId = runId;
+        const conversation = String(data.get("conversation") ?? "").trim();
+        if (conversation) params.conversation = conversation;
         for (const k of ["maxTurns", "maxTokens", "maxCostUsd"]) if (data.get(k)) params[k] = Number(data.get(k));
         if (data.get("deadlineS")) params.deadlineMs = Math.round(Number(data.get("deadlineS")) * 1000);
         const button = form.querySelector("button")!;
@@ -46,6 +49,12 @@ export function startRunForm(): HTMLElement {
       h("textarea", { name: "instruction", required: true, rows: "3", id: "start-instruction" }),
     ),
     h("label", {}, "Run id (optional)", h("input", { type: "text", name: "runId", id: "start-runId", autocomplete: "off" })),
+    h(
+      "label",
+      {},
+      "Conversation (optional)",
+      h("input", { type: "text", name: "conversation", id: "start-conversation", autocomplete: "off", placeholder: "continue or create" }),
+    ),
     number("maxTurns", "Max turns"),
     number("maxTokens", "Max tokens"),
     number("deadlineS", "Deadline (s)"),
