@@ -3,7 +3,7 @@
  * holds nothing open — no model request, no tool call — so everything needed to go on is in this state:
  * the conversation up to the assistant turn whose calls wait, the results of that turn's calls already
  * made, the calls that wait (with their questions and the arguments as the model wrote them, which the
- * tool gets exactly when approved), and what the run used so far. The agent saves it (agent/waiting/) and
+ * tool gets exactly when approved), and what the run used so far. The agent saves it (agent/run/waiting-runs.ts) and
  * hands it back with the decisions; the loop finishes the turn and goes on as if it had never stopped.
  */
 import type { ApprovalDecision, ApprovalRequest } from "./approvals/approval-types.ts";
