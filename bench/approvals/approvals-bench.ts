@@ -51,7 +51,9 @@ export async function runApprovals(mode: Mode, log: (line: string) => void = () 
     const l = await worker<{ times: number[] }>(["latency", String(size.decisions)]);
     runs.p50.push(sig(percentile(l.times, 50)));
     runs.p99.push(sig(percentile(l.times, 99)));
-    log(`approvals: repeat ${rep + 1}/${size.repeats}: ${runs.rss.at(-1)} KB RSS and ${runs.heap.at(-1)} KB heap a waiting run; decision → tool call p50 ${runs.p50.at(-1)} ms`);
+    log(
+      `approvals: repeat ${rep + 1}/${size.repeats}: ${runs.rss.at(-1)} KB RSS and ${runs.heap.at(-1)} KB heap a waiting run; decision → tool call p50 ${runs.p50.at(-1)} ms`,
+    );
   }
   const specs: FigureSpec[] = [
     {

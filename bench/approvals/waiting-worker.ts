@@ -25,7 +25,11 @@ const model: LanguageModel = {
   async generate(request: ModelRequest): Promise<ModelResponse> {
     if (request.messages.some((m) => m.role === "tool")) return { content: [{ type: "text", text: "done" }], finishReason: "stop", usage };
     const id = `call_${crypto.randomUUID()}`;
-    return { content: [{ type: "tool-call", toolCallId: id, toolName: "clean", input: { path: `/tmp/${id}` } }], finishReason: "tool-calls", usage };
+    return {
+      content: [{ type: "tool-call", toolCallId: id, toolName: "clean", input: { path: `/tmp/${id}` } }],
+      finishReason: "tool-calls",
+      usage,
+    };
   },
   // biome-ignore lint/correctness/useYield: the bench asks for whole responses only.
   async *stream() {
@@ -35,7 +39,9 @@ const model: LanguageModel = {
 
 let calledAt = 0;
 const tools: ToolSet = {
-  list: async () => [{ name: "clean", description: "Delete a path", inputSchema: { type: "object", properties: { path: { type: "string" } } } }],
+  list: async () => [
+    { name: "clean", description: "Delete a path", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+  ],
   call: async () => {
     calledAt = performance.now();
     return { text: "cleaned", isError: false };
