@@ -8,7 +8,7 @@
  * Env: GATEWAY_URL, SERVER_CONFIG (the fake server's `{ command, args }` as JSON).
  */
 import { createAgent } from "@agentd/sdk";
-import { createModel } from "../../packages/adapters/src/index.ts";
+import { createModel } from "@agentd/adapters";
 
 const [mode, runId, decisions] = process.argv.slice(2);
 const agent = createAgent({

@@ -156,6 +156,7 @@ export function createAgent(options: AgentOptions): Agent {
     servedCheckpoint,
     mirrorTo,
     observers,
+    waiting,
     logger,
   });
 

@@ -226,6 +226,7 @@ async function runOnce(
         const saved = waitingRunOf(run, input, runOptions, suspension, { conversationId: thread?.id, timeoutMs: approvals?.timeoutMs });
         await parts.waiting.runs.save(saved, run.resumes?.claimVersion);
         run.suspend();
+        parts.waiting.saved(run.id);
       },
       history: thread?.history,
       onMessages: thread?.onMessages,

@@ -10,20 +10,30 @@
  * `run → waiting → resume`). Anything else keeps the denial "nobody could be asked" — `agentd run --cron`'s
  * triggered runs among them, which no one would resume.
  */
+import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
+import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { RunSuspension } from "../../loop/run-suspension.ts";
 import { maskSecrets } from "../../secret-values.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import { LocalDocuments } from "../conversations/local-documents.ts";
 import type { DocumentStore } from "../conversations/document-conversations.ts";
 import type { AgentApprovals } from "../types/agent-options.ts";
 import { localRunsDir, type WaitingRun, WaitingRuns } from "./waiting-runs.ts";
 import type { ActiveRun } from "./run.ts";
 import type { AgentRunOptions } from "./run-options.ts";
+import { DeskResumer, type DeskResumerParts } from "./desk-resumer.ts";
 
-/** How a resumed run ended, for whoever waits on it in this process. */
-export type ResumedOutcome = { result: RunResult } | { error: unknown };
+/** How a resumed run ended, for whoever waits on it in this process; `elsewhere`: another replica resumed it. */
+export type ResumedOutcome = { result: RunResult } | { error: unknown } | { elsewhere: string | undefined };
+
+/** Someone in this process waiting on a saved run (a served caller still connected). */
+interface Follower {
+  onEvent?: (event: RunEvent) => void;
+  settle: (outcome: ResumedOutcome) => void;
+}
 
 /** See the module header. */
 export class AgentWaiting {
@@ -32,7 +42,8 @@ export class AgentWaiting {
   desk: ApprovalDesk | undefined;
   /** Who claims a run for resuming, as its document records it. */
   readonly replica = `pid-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
-  private readonly listeners = new Map<string, Set<(outcome: ResumedOutcome) => void>>();
+  private readonly followers = new Map<string, Set<Follower>>();
+  private resumer: DeskResumer | undefined;
 
   constructor(private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined) {}
 
@@ -63,24 +74,88 @@ export class AgentWaiting {
     return undefined;
   }
 
-  /** Hear the outcome of `runId` when it is next resumed to an end in this process; returns the unsubscribe. */
-  onResumed(runId: string, listener: (outcome: ResumedOutcome) => void): () => void {
-    let set = this.listeners.get(runId);
-    if (!set) this.listeners.set(runId, (set = new Set()));
-    set.add(listener);
+  /**
+   * The approval desk is there (the agent serves one): served runs suspend through it from now on, and a run
+   * whose questions are all decided there is resumed by this replica if it claims it (desk-resumer.ts).
+   */
+  attachDesk(parts: Omit<DeskResumerParts, "waiting">): void {
+    if (this.desk) return;
+    this.desk = parts.desk;
+    this.resumer = new DeskResumer({ ...parts, waiting: this });
+    this.resumer.start();
+  }
+
+  /** A run was saved waiting: with a desk, its questions may already be decided (resume it then). */
+  saved(runId: string): void {
+    void this.resumer?.check(runId);
+  }
+
+  /** Follow `runId` while it waits; returns the function that stops. */
+  private follow(runId: string, follower: Follower): () => void {
+    let set = this.followers.get(runId);
+    if (!set) this.followers.set(runId, (set = new Set()));
+    set.add(follower);
     return () => {
-      set.delete(listener);
-      if (!set.size) this.listeners.delete(runId);
+      set.delete(follower);
+      if (!set.size) this.followers.delete(runId);
     };
   }
 
-  /** A resumed run ended (finished, failed, or waiting again): tell who listens here. */
-  resumed(runId: string, outcome: ResumedOutcome): void {
-    for (const l of [...(this.listeners.get(runId) ?? [])]) l(outcome);
+  /** The events hook of whoever follows `runId` here, when someone does. */
+  follower(runId: string): { onEvent: (event: RunEvent) => void } | undefined {
+    const set = this.followers.get(runId);
+    if (!set?.size) return undefined;
+    return { onEvent: (e) => set.forEach((f) => f.onEvent?.(e)) };
   }
 
-  /** Release the store (the agent closes). */
+  /**
+   * A served run that ended waiting: the caller still connected here gets its final result when it is
+   * resumed in this process (its events too). Resumed by another replica: one line naming it and where its
+   * result is read. The caller leaving (`signal`) stops the waiting, not the run: it stays saved.
+   */
+  untilResumed(first: RunResult, hooks: { onEvent?: (event: RunEvent) => void; signal?: AbortSignal }): Promise<RunResult> {
+    const { runId } = first;
+    return new Promise<RunResult>((resolve, reject) => {
+      const onAbort = () => {
+        off();
+        reject(new AgentdError("E_ABORTED", `the caller stopped waiting; run ${runId} waits, saved, for its decisions`));
+      };
+      const off = this.follow(runId, {
+        onEvent: hooks.onEvent,
+        settle: (outcome) => {
+          // Waiting again: still followed until it ends.
+          if ("result" in outcome && outcome.result.status === "waiting") return;
+          off();
+          hooks.signal?.removeEventListener("abort", onAbort);
+          if ("result" in outcome) resolve(outcome.result);
+          else if ("error" in outcome) reject(outcome.error);
+          else
+            reject(
+              new AgentdError(
+                "E_UPSTREAM",
+                `run ${runId} was resumed on another replica${outcome.elsewhere ? ` (${outcome.elsewhere})` : ""}: its result is in the run history (agent://runs/${runId})`,
+              ),
+            );
+        },
+      });
+      if (hooks.signal?.aborted) onAbort();
+      else hooks.signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** A resumed run ended (finished, failed, or waiting again): tell who follows it here. */
+  resumed(runId: string, outcome: ResumedOutcome): void {
+    for (const f of [...(this.followers.get(runId) ?? [])]) f.settle(outcome);
+  }
+
+  /** Another replica claimed `runId` first (`by`: its claimer). */
+  resumedElsewhere(runId: string, by: string | undefined): void {
+    this.resumed(runId, { elsewhere: by });
+  }
+
+  /** Stop listening to the desk and release the store (the agent closes). */
   async close(): Promise<void> {
+    this.resumer?.close();
     await this.configured?.close?.();
   }
 }
