@@ -10,7 +10,6 @@
  * `run → waiting → resume`). Anything else keeps the denial "nobody could be asked" — `agentd run --cron`'s
  * triggered runs among them, which no one would resume.
  */
-import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
 import type { RunEvent } from "../../loop/events.ts";
