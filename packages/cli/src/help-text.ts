@@ -199,7 +199,9 @@ export async function renderHelp(cmd: CommandDef<any>, parent: CommandDef<any> |
     if (subMeta.hidden) continue;
     commands.push([sub, subMeta.description ?? ""]);
   }
-  if (commands.length) usage.push(commands.map(([c]) => c).join("|"));
+  // The commands on the USAGE line while they fit; else `<command>` (COMMANDS below lists them).
+  const listed = commands.map(([c]) => c).join("|");
+  if (commands.length) usage.push(`USAGE ${name} [OPTIONS] ${listed}`.length > width ? "<command>" : listed);
   const lines = [...wrapWords(`${meta.description ?? ""} (${name}${version ? ` v${version}` : ""})`, width).map(s.gray), ""];
   const hasOptions = optionRows.length > 0 || positional.length > 0;
   lines.push(`${s.bold("USAGE")} ${s.cyan(`${name}${hasOptions ? " [OPTIONS]" : ""} ${usage.join(" ")}`.trimEnd())}`, "");

@@ -1,5 +1,6 @@
 /** The command tree and each command's examples (shown by --help). */
 import { type CommandDef, defineCommand } from "citty";
+import { approvalsCommand, approvalsExamples } from "./approvals.ts";
 import { authCommand, authExamples } from "./auth.ts";
 import { conversationsCommand, conversationsExamples } from "./conversations.ts";
 import { demoCommand, demoExamples } from "./demo.ts";
@@ -24,6 +25,7 @@ export const commands: Record<string, { def: CommandDef<any>; examples: string[]
   run: { def: runCommand, examples: runExamples, notes: runNotes },
   serve: { def: serveCommand, examples: serveExamples },
   status: { def: statusCommand, examples: statusExamples },
+  approvals: { def: approvalsCommand, examples: approvalsExamples },
   demo: { def: demoCommand, examples: demoExamples },
   init: { def: initCommand, examples: initExamples },
   mcp: { def: mcpCommand, examples: mcpExamples },
@@ -40,6 +42,7 @@ export const rootCommand = defineCommand({
     run: runCommand,
     serve: serveCommand,
     status: statusCommand,
+    approvals: approvalsCommand,
     demo: demoCommand,
     init: initCommand,
     mcp: mcpCommand,

@@ -43,6 +43,8 @@ export async function runTriggered(options: TriggeredOptions): Promise<number> {
     agentOptions(resolved, logger, {
       requireModel: true,
       triggers: plan,
+      // Nothing is served here, so nobody could answer a question at the desk: such calls are denied (docs/approvals.md).
+      approvalDesk: false,
       reloadConfig: options.reloadConfig,
     }),
   );

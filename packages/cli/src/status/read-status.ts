@@ -1,5 +1,5 @@
 /**
- * Reading a running `agentd serve` over MCP for `agentd status`: connect (bearer token, an extra CA),
+ * Reading a running `agentd serve` over MCP for `agentd status` (and `agentd approvals`): connect (bearer token, an extra CA),
  * read `agent://status` and `agent://runs`, and follow their updates. A failure to connect becomes one
  * line: an unreachable URL is upstream-unavailable (exit 4), rejected credentials a usage error (exit 2).
  */
@@ -16,6 +16,8 @@ export interface StatusTarget {
   token?: string;
   /** PEM text of a CA to trust besides the system's. */
   ca?: string;
+  /** The command connecting, named in its errors (default `agentd status`). */
+  command?: string;
 }
 
 /** The MCP endpoint of a URL: a bare origin means its `/mcp`. */
@@ -76,19 +78,19 @@ export async function connectStatus(target: StatusTarget): Promise<McpClient> {
     await client.connect(transport, { timeoutMs: 15_000 });
   } catch (e) {
     await client.close().catch(() => {});
-    throw connectError(target.url, e);
+    throw connectError(target.url, e, target.command ?? "agentd status");
   }
   return client;
 }
 
-function connectError(url: URL, e: unknown): AgentdError {
+function connectError(url: URL, e: unknown, command: string): AgentdError {
   const where = url.href;
   if (AgentdError.isInstance(e) && e.code === "E_UNAUTHORIZED") {
     const status = (e.options.data as { status?: number } | undefined)?.status ?? 401;
     return new AgentdError(
       "E_CONFIG_INVALID",
       status === 403
-        ? `${where} refused access with the token given (HTTP 403): agentd status needs a token allowed to read status`
+        ? `${where} refused access with the token given (HTTP 403): ${command} needs a token allowed to read status`
         : `${where} rejected the credentials (HTTP 401): give a valid token with --token-file FILE or AGENTD_TOKEN`,
     );
   }

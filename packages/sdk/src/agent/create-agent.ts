@@ -157,6 +157,7 @@ export function createAgent(options: AgentOptions): Agent {
     mirrorTo,
     observers,
     waiting,
+    resume,
     logger,
   });
 
@@ -205,6 +206,7 @@ function releaseAll(
     await held.waiting.close().catch(() => {});
     await durability?.oauthTokens?.close?.().catch(closeFailed("oauth.token-store-close-failed"));
     await durability?.servedRuns?.close?.().catch(() => {});
+    await options.approvals?.desk?.close?.().catch(closeFailed("approvals.close-failed"));
     // Only a backend the agent loaded itself is the agent's to stop; shutting down flushes it first.
     if (options.telemetry === "env") await (await held.telemetry())?.shutdown().catch(() => {});
   };

@@ -24,6 +24,8 @@ export const ApprovalRuleConfigSchema = v.strictObject({
   decision: v.picklist(["ask", "allow", "deny"], '"ask", "allow" or "deny"'),
   /** With "deny": what the model is told. With "ask": shown to the person asked. */
   message: v.optional(v.string()),
+  /** With "ask", on served runs: "operator" (default: operators only decide) or "owner" (the run's own principal may decide too). */
+  decidedBy: v.optional(v.picklist(["operator", "owner"], '"operator" or "owner"')),
 });
 
 /** The `approvals` block. */
@@ -34,4 +36,9 @@ export const ApprovalsConfigSchema = v.strictObject({
   timeout: v.optional(duration),
   /** The decision when `timeout` passes: "deny" (default) or "approve". */
   onTimeout: v.optional(v.picklist(["deny", "approve"], '"deny" or "approve"')),
+  /**
+   * Served MCP runs: ask the caller that started the run itself (form elicitation: approve or deny, a reason)
+   * when it declared the elicitation capability — its own run's questions only, beside the operators' channels.
+   */
+  askCaller: v.optional(v.boolean()),
 });

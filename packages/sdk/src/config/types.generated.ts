@@ -574,6 +574,8 @@ export interface ApprovalRuleConfig {
   decision: "ask" | "allow" | "deny";
   /** With "deny": what the model is told. With "ask": shown to the person asked. */
   message?: string | undefined;
+  /** With "ask", on served runs: "operator" (default: operators only decide) or "owner" (the run's own principal may decide too). */
+  decidedBy?: "operator" | "owner" | undefined;
 }
 
 /** The `approvals` block. */
@@ -584,6 +586,11 @@ export interface ApprovalsConfig {
   timeout?: number | undefined;
   /** The decision when `timeout` passes: "deny" (default) or "approve". */
   onTimeout?: "deny" | "approve" | undefined;
+  /**
+   * Served MCP runs: ask the caller that started the run itself (form elicitation: approve or deny, a reason)
+   * when it declared the elicitation capability — its own run's questions only, beside the operators' channels.
+   */
+  askCaller?: boolean | undefined;
 }
 
 /** The whole `agentd.json` file: the model, instructions, MCP servers, A2A agents, limits, triggers, serving, capabilities and durability. Unknown keys are refused. Parse with `parseConfig` to get one clear line per mistake. */

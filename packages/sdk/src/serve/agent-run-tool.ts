@@ -17,6 +17,7 @@ import type { RunRegistry, ToolInFlight } from "./run-registry.ts";
 import type { ServedPrompts } from "./served-prompts.ts";
 import type { ServedRuns } from "./served-runs.ts";
 import type { SelfRunner } from "./self-mcp.ts";
+import { askApprovalOf, type ServedApprovals } from "./approvals/served-approvals.ts";
 
 /** What `agent.run` works with: the served agent's runner and store, its run history, prompts and principals. */
 export interface AgentRunParts {
@@ -25,10 +26,13 @@ export interface AgentRunParts {
   registry: RunRegistry;
   prompts: ServedPrompts | undefined;
   principalOf: (authInfo: Parameters<typeof resolvePrincipal>[0]) => Principal;
+  /** The agent's approval desk: the run's questions wait there (and its caller is asked too with `askCaller`). */
+  approvals?: ServedApprovals;
 }
 
 /** The context `agent.run` is called with: a request's, or a retained task's re-run (no session behind it). */
-export type AgentRunContext = Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress">;
+export type AgentRunContext = Pick<ServerContext, "authInfo" | "signal" | "meta" | "sendProgress"> &
+  Partial<Pick<ServerContext, "session" | "clientCapabilities">>;
 
 /** `agent.run`: also what a served task retained before a restart re-runs (with no session behind it). */
 export function agentRunTool(parts: AgentRunParts): (args: Record<string, unknown>, ctx: AgentRunContext) => Promise<CallToolResult> {
@@ -36,7 +40,7 @@ export function agentRunTool(parts: AgentRunParts): (args: Record<string, unknow
 }
 
 async function agentRun(
-  { registry, prompts, principalOf, runner, servedRuns }: AgentRunParts,
+  { registry, prompts, principalOf, runner, servedRuns, approvals }: AgentRunParts,
   args: Record<string, unknown>,
   ctx: AgentRunContext,
 ): Promise<CallToolResult> {
@@ -71,6 +75,7 @@ async function agentRun(
         signal,
         origin: { kind: "mcp" },
         principal: owner,
+        askApproval: askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
         ...conversationOf(args, owner), // `conversationId`: the caller's own conversation, continued
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).

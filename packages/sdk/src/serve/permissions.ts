@@ -2,7 +2,7 @@
  * What each request of the served surface needs a principal to be allowed: the one table both protocol
  * entries (MCP over HTTP, A2A) consult, with the principal's permissions from `principal.ts`.
  *
- * - `run`: start and steer its own work — `agent.run`, `subagent.spawn` / `cancel`, any other tool, MCP
+ * - `run`: start and steer its own work — `agent.run`, `agent.decide` (the desk checks who may decide), `subagent.spawn` / `cancel`, any other tool, MCP
  *   tasks (`tasks/result`, `tasks/cancel`, `tasks/get`), A2A `SendMessage`, `CancelTask`, push configs.
  * - `status`: read its own work — `resources/*` (`agent://status`, `agent://runs/…`), `tasks/list`,
  *   `subagent.list` / `result` / `wait`, A2A `GetTask`, `ListTasks`, `SubscribeToTask`.

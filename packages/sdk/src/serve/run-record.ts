@@ -5,6 +5,7 @@
 import type { Usage } from "../model/language-model.ts";
 import type { RunDetail } from "./run-detail.ts";
 import type { SharedRunHistory } from "./shared-run-history.ts";
+import type { RunApproval } from "./approvals/run-approval-history.ts";
 
 /** One run as the outside sees it. */
 export interface RunRecord {
@@ -30,6 +31,8 @@ export interface RunRecord {
   detail?: RunDetail;
   /** The replica that ran it, when finished runs are shared through a store (`shared-run-history.ts`). */
   replica?: string;
+  /** The tool calls that waited for approval, each with its decision: who, when, what, why (bounded). */
+  approvals?: RunApproval[];
 }
 
 /** How a run was started (`console`: by an operator from the console's page). */

@@ -12,6 +12,7 @@
 import { withoutUndefined } from "../_internal/without-undefined.ts";
 import { createHash } from "node:crypto";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
+import { foldApproval } from "./approvals/run-approval-history.ts";
 import type { RunEvent } from "../loop/events.ts";
 import { maskSecretValues } from "../secret-values.ts";
 import { LOCAL_PRINCIPAL } from "./principal.ts";
@@ -125,6 +126,10 @@ export class RunRegistry {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (r?.status !== "running") return;
     applyRunEvent((r.detail ??= emptyRunDetail()), event);
+    const approvals = foldApproval(r.approvals, event);
+    if (approvals) r.approvals = approvals;
+    // A question asked or decided is worth telling `agent://runs/{runId}`'s subscribers (the run waits on it).
+    if (event.type === "approval-requested" || event.type === "approval-decided") this.changed(runId, owner);
     // The loop's own totals, so a run that fails keeps the turns and tool calls it made (fail() has none).
     if (event.type === "run-end") Object.assign(r, { turns: event.turns, toolCalls: event.toolCalls });
     for (const l of this.eventListeners) l(event, owner, r);

@@ -21,6 +21,8 @@ import { registerStateResources } from "./state-resources.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
+import type { ApprovalChannel } from "../loop/approvals/approval-types.ts";
+import { registerApprovals, type ServedApprovals } from "./approvals/served-approvals.ts";
 
 /** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
 export interface SelfRunner {
@@ -36,6 +38,8 @@ export interface SelfRunner {
       traceContext?: TraceCarrier;
       /** Who answers the run's MCP elicitations under the `operator` policy. */
       askOperator?: OperatorAsk;
+      /** Who decides the run's tool calls that wait for approval (the agent's desk, its caller). */
+      askApproval?: ApprovalChannel["ask"];
       /** Who completes a remote MCP server's authorization the run lacks (`auth-required`). */
       askAuthorization?: AuthorizationAsk;
       /** Keep the conversation so a re-run of the same run id (a takeover, a retry) resumes from it. */
@@ -104,6 +108,11 @@ export interface SelfMcpOptions {
    * when some are given; `agent.run` then also takes `{ prompt, arguments }`.
    */
   prompts?: Record<string, ServedPrompt>;
+  /**
+   * The agent's approval desk: served runs' questions wait there, listed as `agent://approvals` and decided
+   * with `agent.decide`; `askCaller` asks a served caller that declared elicitation about its own run's questions.
+   */
+  approvals?: ServedApprovals;
 }
 
 /** Default `execution.taskSupport` of the self-MCP's tools when tasks are on. */
@@ -178,7 +187,14 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   const prompts = options.prompts ? new ServedPrompts(server) : undefined;
   prompts?.set(options.prompts ?? {});
-  const agentRun = agentRunTool({ runner: options.runner, servedRuns: options.servedRuns, registry, prompts, principalOf });
+  const agentRun = agentRunTool({
+    runner: options.runner,
+    servedRuns: options.servedRuns,
+    registry,
+    prompts,
+    principalOf,
+    approvals: options.approvals,
+  });
 
   server.tool(
     {
@@ -193,6 +209,7 @@ export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
 
   registerStateResources(server, registry, principalOf, options);
   registerRunsResource(server, registry, principalOf, sees);
+  if (options.approvals) registerApprovals(server, options.approvals.desk, principalOf);
 
   registry.onChange((runId, owner) => {
     const to = sees(owner);

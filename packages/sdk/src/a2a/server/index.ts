@@ -2,6 +2,7 @@
  * agentd as an A2A v1.0 server: the agent card, the JSON-RPC and HTTP+JSON bindings, tasks backed by the
  * agent's runs. {@link createA2aEndpoint} gives the mount the HTTP listener serves beside MCP.
  */
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { Logger } from "../../log.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
@@ -48,6 +49,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   prompts?: () => Readonly<Record<string, ServedPrompt>>;
   /** A message's id runs once across replicas sharing this store (serve/served-runs.ts). */
   servedRuns?: ServedRuns;
+  /** The agent's approval desk: a task whose run waits for approval is `input-required` until decided. */
+  approvals?: ApprovalDesk;
   maxBodyBytes: number;
   /** Time a request body may take to arrive (408 past it). Default 10 s. */
   bodyTimeoutMs?: number;
@@ -77,6 +80,7 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
       hasOperators: o.hasOperators === true,
       logger: o.logger,
       prompt: o.prompts && ((name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined)),
+      approvals: o.approvals,
     },
     o.servedRuns,
   );

@@ -28,6 +28,8 @@ import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
 import { answerOf, questionParts } from "./operator-answer.ts";
+import { askOnTask, replyToApproval, type SetTaskStatus, type WaitingApproval } from "./approval-parts.ts";
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import { promptInstructionOf } from "./prompt-skills.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
@@ -66,6 +68,8 @@ interface Entry {
   asking?: Promise<unknown>;
   /** The authorization the task waits on (`auth-required`): resolve true once it is done, false to give up. */
   authorization?: { server: string; done: (ok: boolean) => void };
+  /** The tool call the task's run waits on for approval (`input-required`), decided at the agent's desk. */
+  approval?: WaitingApproval;
 }
 
 /** How the tasks route MCP elicitations (the `operator` policy) to operators. */
@@ -75,6 +79,8 @@ export interface A2aOperatorRouting {
   logger?: Logger;
   /** The served prompt named (a message's `{ "prompt": NAME }` data part runs its expansion). */
   prompt?: (name: string) => ServedPrompt | undefined;
+  /** The agent's approval desk: a run's call waiting for approval makes its task `input-required` until decided. */
+  approvals?: ApprovalDesk;
 }
 
 /** A task's events end its streams when the task reaches one of these states. */
@@ -135,6 +141,15 @@ export class A2aTasks {
       const existing = this.forAnswer(principal, message.taskId);
       if (existing.question) return this.answer(principal, existing, message);
       if (existing.authorization) return this.authorized(principal, existing, message);
+      if (existing.approval && this.routing.approvals) {
+        const d = replyToApproval(this.routing.approvals, principal, existing.approval, message, this.routing.logger);
+        existing.task.history = [
+          ...(existing.task.history ?? []),
+          { ...message, taskId: existing.task.id, contextId: existing.task.contextId },
+        ];
+        this.setStatus(existing, "TASK_STATE_WORKING", `${d.decision} sent by ${principal.id}`);
+        return existing;
+      }
       throw new A2aError(
         "UnsupportedOperation",
         `task ${message.taskId} is ${stateWord(existing.task.status.state)}: it takes no further messages; send without taskId (same contextId) to follow up`,
@@ -209,6 +224,7 @@ export class A2aTasks {
           onEvent: (ev) => this.progress(principal.id, e, ev),
           askOperator: this.routing.hasOperators ? (q: OperatorQuestion, s: AbortSignal) => this.ask(e, q, s) : undefined,
           askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => this.needAuthorization(e, need, s),
+          askApproval: this.routing.approvals && ((r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))),
         }),
       );
       recordSucceeded(this.registry, id, result, principal.id);
@@ -339,6 +355,14 @@ export class A2aTasks {
     e.question!.answer(result);
     this.setStatus(e, "TASK_STATE_WORKING", `the operator answered (${result.action})`);
     return e;
+  }
+
+  /** The status an approval's wait moves the task to; back to working only from input-required (an ended task stays so). */
+  private moveTo(e: Entry): SetTaskStatus {
+    return (state, parts) => {
+      if (state === "TASK_STATE_WORKING" && e.task.status.state !== "TASK_STATE_INPUT_REQUIRED") return;
+      if (!TERMINAL_STATES.has(e.task.status.state)) this.setStatus(e, state, parts);
+    };
   }
 
   private progress(owner: string, e: Entry, ev: RunEvent): void {

@@ -33,6 +33,7 @@ import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
 import { conversationsFromConfig } from "./conversations-from-config.ts";
 import { waitingRunsFromConfig } from "./waiting-runs-from-config.ts";
+import { approvalDeskFromConfig } from "./approvals-from-config.ts";
 import { samplingFromConfig } from "./sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "../live/reload.ts";
 import { a2aServeOptionsFromConfig, serveOptionsFromConfig } from "./serve-from-config.ts";
@@ -97,6 +98,11 @@ export interface AgentFromConfigOptions {
   tools?: LocalTools;
   /** Who decides in code the calls the config's `approvals` rules hold (docs/approvals.md); absent: a run's own channel, else denied. */
   onApproval?: AgentApprovals["onAsk"];
+  /**
+   * Build the approval desk where served and triggered runs' questions wait (default true when the config has
+   * `approvals`); `agentd run`'s long-running modes, which serve nothing, pass false: nobody could answer there.
+   */
+  approvalDesk?: boolean;
   /**
    * Reads the configuration again (the same file, flags and environment) for `agent.reload()` and the
    * operator's `agentd/reload`; rejects with E_CONFIG_INVALID on an invalid one. Without it reload is refused.
@@ -199,10 +205,12 @@ export const configNamesModel = (config: AgentdConfig): boolean =>
   Boolean(config.model?.intelligence) || (config.model?.dialect !== undefined && config.model.dialect !== "openai");
 
 /** The config's `approvals` block as the agent takes it (durations already in milliseconds). */
-function approvalsFromConfig(config: AgentdConfig, onAsk: AgentApprovals["onAsk"]): AgentApprovals | undefined {
+function approvalsFromConfig(config: AgentdConfig, options: AgentFromConfigOptions, logger: Logger): AgentApprovals | undefined {
   const a = config.approvals;
+  const onAsk = options.onApproval;
   if (!a && !onAsk) return undefined;
-  return { rules: a?.rules, timeoutMs: a?.timeout, onTimeout: a?.onTimeout, onAsk };
+  const desk = options.approvalDesk === false ? undefined : approvalDeskFromConfig(config, logger);
+  return { rules: a?.rules, timeoutMs: a?.timeout, onTimeout: a?.onTimeout, onAsk, desk, askCaller: a?.askCaller };
 }
 
 /** The {@link AgentOptions} a configuration describes, group by group: see the module header. */
@@ -223,7 +231,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     limits: { ...limits, mcpTimeoutMs: config.limits?.mcpTimeout, mcpMaxTotalTimeoutMs: config.limits?.mcpMaxTotalTimeout },
     prices: config.model?.prices,
     scope: config.scope?.allow ? { allow: config.scope.allow } : undefined,
-    approvals: approvalsFromConfig(config, options.onApproval),
+    approvals: approvalsFromConfig(config, options, logger),
     capabilities: agentCapabilitiesFrom(config, model, options, logger),
     triggers: triggers.specs.length ? triggers : undefined,
     serve: {

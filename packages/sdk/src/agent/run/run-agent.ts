@@ -132,7 +132,7 @@ export async function driveRun(
   let outcome = outcomeOf(undefined);
   try {
     const suspend = parts.waiting.suspendFor(options.approvals, runOptions, run);
-    const approvals = runApprovals(options.approvals, runOptions.askApproval, suspend);
+    const approvals = runApprovals(options.approvals, runOptions.askApproval, run, suspend);
     const result = await runOnce(admit(options, parts.lifecycle), run, input, runOptions, parts, approvals, continued);
     outcome = { status: "ok" };
     return result;

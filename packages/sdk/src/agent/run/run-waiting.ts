@@ -64,13 +64,19 @@ export class AgentWaiting {
     runOptions: AgentRunOptions,
     run: ActiveRun,
   ): ((r: ApprovalRequest) => Promise<void>) | undefined {
-    if (runOptions.askApproval || approvals?.onAsk) return undefined;
+    // Code decides first (`onAsk`), as the channels' order says (run-approvals.ts).
+    if (approvals?.onAsk) return undefined;
     const desk = this.desk;
-    if (desk)
-      return async (request) =>
-        void (await desk.post(request, { principal: run.principal, origin: run.origin.kind, timeoutMs: approvals?.timeoutMs }));
-    if (run.origin.kind === "direct" && approvals) return async () => {};
-    return undefined;
+    const kind = run.origin.kind;
+    const toDesk = desk
+      ? async (request: ApprovalRequest) =>
+          void (await desk.post(request, { principal: run.principal, origin: kind, timeoutMs: approvals?.timeoutMs }))
+      : undefined;
+    // A served MCP run and a triggered run wait at the desk, saved (a run's own live channel — its caller
+    // asked by elicitation, an A2A task's input-required — keeps it in memory).
+    if (toDesk && (kind === "mcp" || kind === "trigger") && !runOptions.askApproval) return toDesk;
+    if (runOptions.askApproval || kind !== "direct" || !approvals) return undefined;
+    return toDesk ?? (async () => {});
   }
 
   /**

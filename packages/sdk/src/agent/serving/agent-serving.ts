@@ -13,7 +13,7 @@ import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.t
 import { canonicalOperators, LOCAL_PRINCIPAL } from "../../serve/principal.ts";
 import { failureOf, recordSucceeded } from "../../serve/run-once.ts";
 import type { RunRegistry, RunVia } from "../../serve/run-registry.ts";
-import type { OrphanRecord } from "../run/desk-resumer.ts";
+import type { DeskResumerParts, OrphanRecord } from "../run/desk-resumer.ts";
 import type { AgentWaiting } from "../run/run-waiting.ts";
 import type { WaitingRun } from "../run/waiting-runs.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -50,6 +50,8 @@ export interface ServingParts {
   observers: { current: RunObservers | undefined };
   /** Runs saved waiting for a decision: a served caller waits on its run until it is resumed here. */
   waiting: AgentWaiting;
+  /** `agent.resume`: a run whose questions are all decided at the desk is resumed by the replica that claims it. */
+  resume: DeskResumerParts["resume"];
   logger: Logger;
 }
 
@@ -126,6 +128,7 @@ export class AgentServing {
       taskJournal: parts.servedCheckpoint?.served,
       servedRuns: options.durability?.servedRuns,
       prompts: config.settings.prompts,
+      approvals: options.approvals?.desk ? { desk: options.approvals.desk, askCaller: options.approvals.askCaller } : undefined,
       ...triggers,
       control: { ...parts.control, lifecycle: () => parts.status(this.count) },
       sampling: ledger ? () => ledger.byServer() : undefined,
@@ -159,6 +162,11 @@ export class AgentServing {
       logger,
     });
     if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    // Questions that expired while no process watched them are decided now (approvals.onTimeout).
+    void options.approvals?.desk?.start?.().catch((e: unknown) => logger.warn("approvals.sweep-failed", { error: String(e) }));
+    // From now on served and triggered runs suspend at the desk, and this replica resumes those it claims.
+    const desk = options.approvals?.desk;
+    if (desk) parts.waiting.attachDesk({ desk, resume: parts.resume, record: (run) => waitingRunRecord(created.registry, run), logger });
     this.register(created);
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;

@@ -100,6 +100,7 @@ export class SelfHost {
           control: this.options.control,
           prompts: this.self.prompts ? () => this.self.prompts?.all() ?? {} : undefined,
           servedRuns: this.options.servedRuns,
+          approvals: this.options.approvals?.desk,
           hasOperators:
             (this.options.operators?.length ?? 0) > 0 ||
             Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||

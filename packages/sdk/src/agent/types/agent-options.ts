@@ -4,6 +4,7 @@
  */
 import type { ConversationOptions } from "../conversations/conversation-run.ts";
 import type { ApprovalDecision, ApprovalRequest, ApprovalRule } from "../../loop/approvals/approval-types.ts";
+import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { A2aAgentConfig } from "../../a2a/client/tool-set.ts";
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
 import type { McpServerConfig } from "../../config/types.generated.ts";
@@ -198,4 +199,13 @@ export interface AgentApprovals {
   onTimeout?: "deny" | "approve";
   /** Where a person could answer, told with a denial when nobody could be asked (the CLI names its terminal). */
   unansweredHint?: string;
+  /**
+   * Where the questions of served and triggered runs wait (MCP `agent.run`, A2A tasks, triggers): the agent's
+   * one approval desk, listed and answered over `agent://approvals`, `agent.decide`, `agentd approvals`, A2A
+   * and the console (`approvalDeskFromConfig` builds it on the configured store). Without one such runs'
+   * calls that need a decision are denied.
+   */
+  desk?: ApprovalDesk & { start?(): Promise<void>; close?(): Promise<void> };
+  /** Served MCP callers that declared elicitation are asked about their own runs' questions too (form elicitation). */
+  askCaller?: boolean;
 }

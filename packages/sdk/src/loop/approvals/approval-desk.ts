@@ -53,6 +53,15 @@ export interface ApprovalDesk {
   post(request: ApprovalRequest, run: { principal?: string; origin: string; timeoutMs?: number }): Promise<PendingApproval>;
   /** Hear about questions added or decided (by any replica when the store is shared); returns the unsubscribe. */
   watch(listener: (id: string) => void): () => void;
-  /** The channel a served run asks through: its questions go to the desk and wait for a decision there. */
-  channelFor(run: { runId: string; principal?: string; origin: string }): ApprovalChannel;
+  /**
+   * The channel a served run asks through: its questions go to the desk and wait for a decision there.
+   * `askCaller` (`approvals.askCaller`): the run's caller is asked too, and its answer decides as the run's
+   * own principal (for this run's questions only); the first decision recorded wins.
+   */
+  channelFor(run: {
+    runId: string;
+    principal?: string;
+    origin: string;
+    askCaller?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision | undefined>;
+  }): ApprovalChannel;
 }

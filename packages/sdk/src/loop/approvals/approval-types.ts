@@ -44,6 +44,11 @@ export interface ApprovalRule {
   decision: ApprovalAction;
   /** With `deny`: what the model is told. With `ask`: shown to the person asked. */
   message?: string;
+  /**
+   * With `ask`, on served runs: who may decide besides operators — `operator` (default: operators only) or
+   * `owner` (the run's own principal, the caller that started it, may decide its own run's question too).
+   */
+  decidedBy?: "operator" | "owner";
 }
 
 /** The rule that asked for a decision: its place in the list, or the tool's own `needsApproval`. */
