@@ -42,6 +42,8 @@ const OPERATOR = { operator: true } as const;
 /** See the module header. */
 export class DeskResumer {
   private readonly checking = new Set<string>();
+  /** Runs asked about again while being checked: checked once more after (a decision may have landed meanwhile). */
+  private readonly again = new Set<string>();
   private stop: (() => void) | undefined;
 
   constructor(private readonly parts: DeskResumerParts) {}
@@ -73,19 +75,29 @@ export class DeskResumer {
 
   /** Resume `runId` if it waits and every question of it is decided (see the module header). */
   async check(runId: string): Promise<void> {
-    if (this.checking.has(runId)) return;
+    if (this.checking.has(runId)) {
+      this.again.add(runId);
+      return;
+    }
     this.checking.add(runId);
     try {
       await this.tryResume(runId);
     } finally {
       this.checking.delete(runId);
+      if (this.again.delete(runId)) await this.check(runId);
     }
   }
 
   private async tryResume(runId: string): Promise<void> {
     const { desk, waiting, resume, logger } = this.parts;
     const held = await waiting.runs.get(runId);
-    if (held?.document.state !== "waiting") return;
+    if (!held) return;
+    if (held.document.state !== "waiting") {
+      // Claimed by another replica (not this one, whose own resume tells its followers): a caller here learns where.
+      const by = held.document.claimedBy;
+      if (by !== waiting.replica) waiting.resumedElsewhere(runId, by);
+      return;
+    }
     const decisions = new Map<string, ApprovalDecision>();
     for (const { request } of held.document.run.suspension.pending) {
       const q = await desk.get(request.id, OPERATOR);
@@ -97,6 +109,7 @@ export class DeskResumer {
     try {
       const result = await resume(runId, decisions, { onEvent: follower?.onEvent ?? orphan?.onEvent });
       orphan?.finished(result);
+      logger.info("approvals.run-resumed", { runId, status: result.status, recorded: orphan !== undefined });
     } catch (e) {
       if (AgentdError.isInstance(e) && e.code === "E_USAGE" && /already resumed/.test(e.message)) {
         // Another replica claimed it first: it runs there, once.
