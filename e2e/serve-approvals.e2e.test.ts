@@ -10,7 +10,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
-import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { Role, TaskState, type Part } from "@a2a-js/sdk";
@@ -27,8 +28,11 @@ const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;
 let fake: FakeServerCommand | undefined;
+let redis: RunningRedis | undefined;
 afterEach(async () => {
   await stopAllServe();
+  await redis?.stop();
+  redis = undefined;
   await gateway?.close();
   fake?.dispose();
   ws?.cleanup();
@@ -325,4 +329,32 @@ describe("a triggered run of agentd serve", () => {
     await serve.waitForEvent((e) => e.event === "trigger.run-end");
     expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
   }, 90_000);
+});
+
+describe("two replicas on one Redis store", () => {
+  test.skipIf(!redisServerPath)(
+    "a question asked on one replica is listed and decided on the other; the waiting run goes on, the tool called once",
+    async () => {
+      redis = await startRedis();
+      const store = { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] };
+      const { serve: a, env, dir, opsFile } = await servedWorld(ASK, { durability: { store } });
+      const b = await startServe(
+        ["--http", "127.0.0.1:0", "--auth-tokens", join(dir, "tokens.txt"), "--operator-tokens", opsFile, "--grace", "1s"],
+        { env, cwd: dir },
+      );
+      const { answer, id } = await aliceAsks(a);
+      const onB = (args: string[]) => ws!.run(["approvals", ...args, "--url", b.url.href, "--token-file", opsFile]);
+      const listed = JSON.parse((await onB(["list", "--json"])).stdout);
+      expect(listed).toEqual([expect.objectContaining({ state: "pending", request: expect.objectContaining({ id }) })]);
+      expect((await onB(["approve", id, "--reason", "from replica b"])).code).toBe(0);
+      const done = (await answer).response;
+      expect(text(done)).toContain("deleted /srv/old");
+      expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
+      expect(await a.waitForEvent((e) => e.event === "approval.decided")).toMatchObject({
+        by: "bearer:operator#0",
+        reason: "from replica b",
+      });
+    },
+    90_000,
+  );
 });

@@ -137,8 +137,9 @@ const SURFACE: Record<string, string> = {
     SupervisorOptions TaskView serveSubagentChild subagentCommand
   `,
   serve: `
-    AgentStatus LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage RunQuery RunRecord RunSummary SelfMcp
-    SelfMcpOptions SelfRunner ToolCallDetail TurnDetail canonicalPrincipalId createSelfMcpServer
+    APPROVALS_URI AgentStatus ApprovalStore LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage RunQuery RunRecord
+    RunSummary SelfMcp SelfMcpOptions SelfRunner StoredApprovalDesk StoredDeskOptions ToolCallDetail TurnDetail
+    canonicalPrincipalId createSelfMcpServer
   `,
   agent: `
     A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability
@@ -152,9 +153,9 @@ const SURFACE: Record<string, string> = {
     RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
     ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
     TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
-    a2aServeOptionsFromConfig agentOptionsFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
+    a2aServeOptionsFromConfig agentOptionsFromConfig approvalDeskFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
     connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig
-    isAlreadyDone limitsFromConfig localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
+    isAlreadyDone limitsFromConfig localApprovalsDir localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
     parseListen reloadOnChange runStatusOf runSubagentChild serveOptionsFromConfig subscriptionTriggerId
     supervisorFromConfig tokenStoreFromConfig triggerSpecsFromConfig trimConversation validateTriggerSpec
   `,

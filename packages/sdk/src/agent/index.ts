@@ -51,6 +51,7 @@ export {
 export { localConversationsDir } from "./conversations/local-documents.ts";
 export { trimConversation, type TrimBounds, type Trimmed } from "./conversations/trim-conversation.ts";
 export { conversationsFromConfig } from "./from-config/conversations-from-config.ts";
+export { approvalDeskFromConfig, localApprovalsDir } from "./from-config/approvals-from-config.ts";
 export { reloadOnChange, type ReloadOnChange, type ReloadOnChangeOptions } from "./live/reload-on-change.ts";
 
 // ── From config: the agent, and its parts, each `…FromConfig(config)` ──

@@ -1,7 +1,8 @@
 /**
  * `@agentd/sdk/serve`: agentd's own MCP surface (the self-MCP: `agent.run`, `agent://status`,
  * `agent://runs/{runId}`) built over any runner, and the shapes a client reads from it — the agent's status,
- * pages of the run list, a run's detail — and the principals requests are made as.
+ * pages of the run list, a run's detail — and the principals requests are made as; the approval desk over a
+ * document store (`StoredApprovalDesk`: `createAgent({ approvals: { desk } })`, served as `agent://approvals`).
  *
  * @module @agentd/sdk/serve
  */
@@ -11,3 +12,6 @@ export type { RunDetail, ToolCallDetail, TurnDetail } from "./run-detail.ts";
 export type { RunPage, RunQuery, RunSummary } from "./run-list.ts";
 export { RUNS_URI } from "./runs-resource.ts";
 export { canonicalPrincipalId, LOCAL_PRINCIPAL, type Principal } from "./principal.ts";
+export { StoredApprovalDesk, type StoredDeskOptions } from "./approvals/stored-desk.ts";
+export type { ApprovalStore } from "./approvals/approval-records.ts";
+export { APPROVALS_URI } from "./approvals/served-approvals.ts";

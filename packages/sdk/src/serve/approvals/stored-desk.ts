@@ -123,6 +123,8 @@ export class StoredApprovalDesk implements ApprovalDesk {
     return {
       ask: async (request, signal) => {
         const deciders: Deciders = askCaller || request.rule.rule?.decidedBy === "owner" ? "owner" : "operator";
+        // Subscribed to other replicas' changes before the wait's first look: a decision taken elsewhere at once is seen.
+        await this.hearing();
         const posted = await this.postAs(request, { ...who, timeoutMs: options.timeoutMs }, deciders);
         return waitForDecision(this, posted, signal, {
           askCaller,
@@ -278,7 +280,11 @@ export class StoredApprovalDesk implements ApprovalDesk {
             .catch(() => {});
         });
       })
-      .catch(() => undefined));
+      .catch(() => {
+        // The store could not be reached: the next look tries to subscribe again.
+        this.bell = undefined;
+        return undefined;
+      }));
   }
 
   /** Resolves once changes of other processes are heard (for tests and a run about to wait). */
