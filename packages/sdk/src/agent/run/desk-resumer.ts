@@ -8,8 +8,12 @@
  * decided while no replica listened, or while this process was down after a `kill -9`).
  *
  * A run resumed here goes to whoever still waits on it in this process (a served caller still connected:
- * it gets the final result); with nobody waiting, to the run history through `record`.
+ * it gets the final result); with nobody waiting, to the run history through `record`. So that a served
+ * caller gets its result where it waits, a served MCP run is claimed at once by the replica that saved it
+ * (where its caller waits) and by any other only after {@link CALLER_GRACE_MS}, if still waiting then (the
+ * saver died, or missed the decision): the choice of claimer is a preference, exactly-once is the claim's.
  */
+import { type CancelTimer, setLongTimeout } from "../../_internal/timer.ts";
 import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalDecision } from "../../loop/approvals/approval-types.ts";
@@ -39,9 +43,15 @@ export interface DeskResumerParts {
 
 const OPERATOR = { operator: true } as const;
 
+/** How long a replica leaves a served MCP run to the replica its caller waits on before claiming it itself. */
+export const CALLER_GRACE_MS = 3_000;
+
 /** See the module header. */
 export class DeskResumer {
   private readonly checking = new Set<string>();
+  /** Runs left to the replica their caller waits on, checked again after the grace (the timers), then claimable here. */
+  private readonly timers = new Map<string, CancelTimer>();
+  private readonly deferred = new Set<string>();
   /** Runs asked about again while being checked: checked once more after (a decision may have landed meanwhile). */
   private readonly again = new Set<string>();
   private stop: (() => void) | undefined;
@@ -62,6 +72,21 @@ export class DeskResumer {
   close(): void {
     this.stop?.();
     this.stop = undefined;
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+  }
+
+  /** Check `runId` again once the grace its caller's replica has is over, then claim it if it still waits. */
+  private defer(runId: string): void {
+    if (this.timers.has(runId)) return;
+    this.timers.set(
+      runId,
+      setLongTimeout(() => {
+        this.timers.delete(runId);
+        this.deferred.add(runId);
+        void this.check(runId).finally(() => this.deferred.delete(runId));
+      }, CALLER_GRACE_MS),
+    );
   }
 
   private async onQuestion(id: string): Promise<void> {
@@ -103,6 +128,11 @@ export class DeskResumer {
       const q = await desk.get(request.id, OPERATOR);
       if (q?.state !== "decided" || !q.decision) return;
       decisions.set(request.id, q.decision);
+    }
+    const saved = held.document.run;
+    if (saved.origin.kind === "mcp" && saved.savedBy !== undefined && saved.savedBy !== waiting.replica && !this.deferred.has(runId)) {
+      this.defer(runId);
+      return;
     }
     const follower = waiting.follower(runId);
     const orphan = follower ? undefined : this.parts.record?.(held.document.run);

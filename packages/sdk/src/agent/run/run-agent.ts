@@ -223,7 +223,11 @@ async function runOnce(
       continueFrom: continued,
       // A run that stops to wait for a decision is saved; it then leaves flight holding nothing.
       onSuspend: async (suspension) => {
-        const saved = waitingRunOf(run, input, runOptions, suspension, { conversationId: thread?.id, timeoutMs: approvals?.timeoutMs });
+        const saved = waitingRunOf(run, input, runOptions, suspension, {
+          conversationId: thread?.id,
+          timeoutMs: approvals?.timeoutMs,
+          savedBy: parts.waiting.replica,
+        });
         await parts.waiting.runs.save(saved, run.resumes?.claimVersion);
         run.suspend();
         parts.waiting.saved(run.id);

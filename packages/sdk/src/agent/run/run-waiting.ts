@@ -171,7 +171,7 @@ export function waitingRunOf(
   input: string,
   runOptions: AgentRunOptions,
   suspension: RunSuspension,
-  extra: { conversationId?: string; timeoutMs?: number; createdAt?: string },
+  extra: { conversationId?: string; timeoutMs?: number; createdAt?: string; savedBy?: string },
 ): WaitingRun {
   const origin = run.origin;
   const now = Date.now();
@@ -194,6 +194,7 @@ export function waitingRunOf(
     traceContext: run.traceContext,
     conversationId: extra.conversationId,
     createdAt: extra.createdAt ?? new Date(now).toISOString(),
+    savedBy: extra.savedBy,
     expiresAt: extra.timeoutMs !== undefined ? new Date(now + extra.timeoutMs).toISOString() : undefined,
     suspension: {
       ...suspension,

@@ -50,6 +50,8 @@ export interface WaitingRun {
   conversationId?: string;
   /** ISO 8601. */
   createdAt: string;
+  /** The process that saved it (`AgentWaiting.replica`): where a served caller waits on it, if one does. */
+  savedBy?: string;
   /** When its first question expires and the timeout's decision applies (ISO 8601), if questions expire. */
   expiresAt?: string;
   suspension: RunSuspension;
