@@ -5,7 +5,7 @@
  * refused, the results go back in the model's order and the budgets count what the first part used.
  */
 import { describe, expect, test } from "bun:test";
-import { callTools, reply, scriptedModel } from "../__fixtures__/scripted-model.ts";
+import { callTools, hangUntilAborted, reply, scriptedModel } from "../__fixtures__/scripted-model.ts";
 import { memoryToolSet } from "../__fixtures__/memory-tools.ts";
 import type { RunEvent } from "../events.ts";
 import { runLoop } from "../run-loop.ts";
@@ -94,6 +94,30 @@ describe("a run that suspends", () => {
       "approve",
       "deny",
     ]);
+  });
+
+  test("the deadline counts running time only: a continued run has what its first part left", async () => {
+    const first = await suspendOnce();
+    const [a, b] = first.result.pending!;
+    const decisions = new Map<string, ApprovalDecision>([
+      [a!.id, { decision: "approve" }],
+      [b!.id, { decision: "deny" }],
+    ]);
+    // The first part ran 59.95 s of a 60 s deadline (however long it then waited): 50 ms are left.
+    const suspension = { ...first.saved, elapsedMs: 59_950 };
+    const started = performance.now();
+    const e = await runLoop({
+      model: scriptedModel([hangUntilAborted(() => {})]),
+      tools: tools(),
+      input: "",
+      runId: "run-s",
+      limits: { deadlineMs: 60_000 },
+      approvals: { rules: RULES },
+      continueFrom: { suspension, decisions },
+    }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "E_BUDGET_DEADLINE" });
+    expect((e as Error).message).toContain("60000 ms");
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   test("a decision bound to other arguments denies", async () => {
