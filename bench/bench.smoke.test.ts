@@ -66,4 +66,5 @@ describe("benchmarks in their tiny configuration", () => {
   test("tls", async () => expectPositive(await BENCHES.tls("tiny", () => {}), 4), 120_000);
   test("loop", async () => expectPositive(await BENCHES.loop("tiny", () => {}), 16), 180_000);
   test("tasks", async () => expectPositive(await BENCHES.tasks("tiny", () => {}), 3), 120_000);
+  test("approvals", async () => expectPositive(await BENCHES.approvals("tiny", () => {}), 4), 120_000);
 });

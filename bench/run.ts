@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop|growth|tls ...] [--quick]`.
+ * The benchmark runner: `bun bench/run.ts [codec|stdio|http|startup|loop|growth|tls|tasks|approvals ...] [--quick]`.
  *
  * Runs the named benchmarks (all by default), merges their results into bench/results/latest.json (the
  * others keep their last results) and regenerates the tables in bench/README.md and the charts in
@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
+import { runApprovals } from "./approvals/approvals-bench.ts";
 import { runCodec } from "./codec/codec-bench.ts";
 import { runGrowth } from "./growth/growth-bench.ts";
 import { chartsOf } from "./lib/charts.ts";
@@ -33,6 +34,7 @@ export const BENCHES: Record<BenchName, (mode: Mode, log: (line: string) => void
   growth: runGrowth,
   tls: runTls,
   tasks: runTasks,
+  approvals: runApprovals,
 };
 
 const RESULTS = join(BENCH_DIR, "results", "latest.json");

@@ -326,7 +326,8 @@ describe("a triggered run of agentd serve", () => {
     expect(JSON.parse((await cli(["list", "--json"], aliceFile)).stdout)).toEqual([]);
     expect(serverCalls()).toEqual([]);
     expect((await cli(["approve", asked.requestId], opsFile)).code).toBe(0);
-    await serve.waitForEvent((e) => e.event === "trigger.run-end");
+    // The run waited saved (its first part ended waiting); approved, it is resumed and goes on to its answer.
+    await serve.waitForEvent((e) => e.event === "run.end" && e.stopReason === "final");
     expect(serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path)).toEqual(["/srv/old"]);
   }, 90_000);
 });

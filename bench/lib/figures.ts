@@ -6,7 +6,7 @@ import type { Curve } from "./growth.ts";
 import { sig, spread } from "./stats.ts";
 
 /** The benchmarks, in the order they run. */
-export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop", "growth", "tls", "tasks"] as const;
+export const BENCH_NAMES = ["codec", "stdio", "http", "startup", "loop", "growth", "tls", "tasks", "approvals"] as const;
 /** One benchmark's name. */
 export type BenchName = (typeof BENCH_NAMES)[number];
 

@@ -140,7 +140,7 @@ export function renderSummary(file: ResultFile): string {
 /** The whole generated block. */
 export function renderResults(file: ResultFile): string {
   const m = file.machine;
-  const order = ["codec", "stdio", "http", "startup", "loop", "growth", "tls"];
+  const order = ["codec", "stdio", "http", "startup", "loop", "growth", "tls", "approvals"];
   const benches = order.map((n) => file.benches[n]).filter((b) => b !== undefined);
   return [
     START,

@@ -4,7 +4,16 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
-import { createAgentExample, createAgentFromConfigExample, serveFromConfigExample, streamExample } from "./create-agent.examples.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createAgentExample,
+  createAgentFromConfigExample,
+  resumeExample,
+  serveFromConfigExample,
+  streamExample,
+} from "./create-agent.examples.ts";
 import { createFakeMcpServerExample, createModelExample, startFakeGatewayExample } from "./testkit.examples.ts";
 
 let gateway: FakeGateway | undefined;
@@ -22,6 +31,26 @@ test("createAgent with a typed tool: the model calls it and answers from its res
     ],
   });
   expect(await createAgentExample(gateway.url)).toBe("Sunny.");
+});
+
+test("agent.run ends waiting for the call the rules hold; agent.resume approves it and the run finishes", async () => {
+  const state = mkdtempSync(join(tmpdir(), "agentd-example-state-"));
+  const before = process.env.XDG_STATE_HOME;
+  process.env.XDG_STATE_HOME = state;
+  try {
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      script: [
+        { toolCalls: [{ name: "clean", arguments: { path: "/tmp/build" } }] },
+        (req) => ({ text: req.lastToolResult?.includes("deleted /tmp/build") ? "Cleaned." : "not cleaned" }),
+      ],
+    });
+    expect(await resumeExample(gateway.url)).toBe("Cleaned.");
+  } finally {
+    if (before === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = before;
+    rmSync(state, { recursive: true, force: true });
+  }
 });
 
 test("agent.stream yields the text as it arrives", async () => {

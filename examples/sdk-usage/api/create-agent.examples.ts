@@ -30,6 +30,36 @@ export async function createAgentExample(baseURL: string): Promise<string | unde
   // #endregion createAgent
 }
 
+/** A call that waits for a person: the run ends waiting, saved; resumed with the decisions (here or in another process). */
+export async function resumeExample(baseURL: string): Promise<string | undefined> {
+  // #region resume
+  const clean = tool({
+    name: "clean",
+    description: "Delete a path",
+    parameters: z.object({ path: z.string() }),
+    execute: ({ path }) => `deleted ${path}`,
+  });
+  const agent = createAgent({
+    model: createModel({ dialect: "openai", baseURL, model: "qwen3" }),
+    tools: [clean],
+    // No onAsk: a call these rules hold makes the run end waiting, saved ($XDG_STATE_HOME/agentd/runs).
+    approvals: { rules: [{ tool: "clean", decision: "ask" }] },
+  });
+  try {
+    const first = await agent.run("Clean up /tmp/build");
+    if (first.status !== "waiting") return first.text;
+    // This process may exit now; any process on the same store resumes the run, once.
+    const decisions = Object.fromEntries(
+      (first.pending ?? []).map((q) => [q.id, { decision: "approve" as const, by: "ops", digest: q.digest }]),
+    );
+    const done = await agent.resume(first.runId, decisions);
+    return done.text;
+  } finally {
+    await agent.close();
+  }
+  // #endregion resume
+}
+
 /** The same agent, streamed: text as it arrives, tool calls as they start and end, then the result. */
 export async function streamExample(baseURL: string): Promise<string[]> {
   const seen: string[] = [];

@@ -114,8 +114,8 @@ const SURFACE: Record<string, string> = {
   `,
   loop: `
     ApprovalAction ApprovalChannel ApprovalDecision ApprovalDesk ApprovalRequest ApprovalRule ApprovalViewer
-    BudgetWarning GIVE_UP LegacyRunEvent MatchedRule ModelPrices NeedsApproval PendingApproval RecordedDecision RunApprovals RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
-    RunScope RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolHints ToolMode ToolSet
+    BudgetWarning GIVE_UP LegacyRunEvent MatchedRule ModelPrices NeedsApproval PendingApproval PendingToolCall RecordedDecision RunApprovals RunContinuation RunEvent RunFailureReason RunLimits RunLoopOptions RunResult
+    RunScope RunSuspension RunTracer StopReason ToolCallContext ToolCallOutcome ToolDescriptor ToolHints ToolMode ToolSet
     TraceCarrier TraceSite fenceResourceText fenceToolOutput runLoop withLegacyEventNames
   `,
   telemetry: `
@@ -146,11 +146,11 @@ const SURFACE: Record<string, string> = {
     A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability
     AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions
     AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
-    ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
+    ApprovalDecisions ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
     ConversationStore ConversationSummary ConversationSummaryReport CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS DEFAULT_MAX_TOKENS
     DocumentConversationStore DocumentStore DrainOptions GrowthPolicy HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
     IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport Run RunFinish
+    ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport ResumeOptions Run RunFinish
     RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
     SUMMARY_MARK ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
     TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation

@@ -12,6 +12,7 @@ import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import type { Supervisor } from "../supervisor/supervisor.ts";
 import type { AgentTriggers, TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 import type { AgentStream } from "./run/agent-stream.ts";
+import type { ApprovalDecisions, ResumeOptions } from "./run/resume-run.ts";
 import type { AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./run/run-options.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
 import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
@@ -25,6 +26,16 @@ export interface Agent {
    * (`data.reason`: `content-filter`, `empty-answer`, `output-invalid`, `gave-up`).
    */
   run(input: string, options?: AgentRunOptions): Promise<RunResult>;
+  /**
+   * Continue a run that ended `status: "waiting"` (here or in another process on the same store) with a
+   * decision for each of its `pending` questions, keyed by request id: approve, deny (the model reads why)
+   * or always (that tool, for the rest of this run). The saved run is claimed once: resuming it again, an
+   * unknown run id or a missing decision is one E_USAGE line. Resolves like `run()`: finished, or waiting again.
+   *
+   * Example:
+   * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#resume}
+   */
+  resume(runId: string, decisions: ApprovalDecisions, options?: ResumeOptions): Promise<RunResult>;
   /**
    * Run an instruction and watch it: an async iterable of {@link AgentStreamEvent}s — `run-start`,
    * `model-start`, `reasoning-delta`, `text-delta`, `model-end`, `tool-call-start`, `tool-call-end`,

@@ -39,7 +39,9 @@ import type { Logger } from "../log.ts";
 import { AgentLifecycle } from "./run/agent-lifecycle.ts";
 import { agentLogging } from "./run/agent-logging.ts";
 import { streamRun } from "./run/agent-stream.ts";
+import { createResume } from "./run/resume-run.ts";
 import { createRun, type RunObservers } from "./run/run-agent.ts";
+import { AgentWaiting } from "./run/run-waiting.ts";
 import { Runs } from "./run/runs.ts";
 import { AgentServing } from "./serving/agent-serving.ts";
 import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
@@ -86,14 +88,16 @@ export function createAgent(options: AgentOptions): Agent {
   const servedCheckpoint = options.capabilities?.tasks ? durability?.checkpoint : undefined;
   // The conversations runs continue (docs/conversations.md): opened on first use, closed with the agent.
   const conversations = new ConversationsOf(options.conversations);
+  // Runs that wait for a person's decision, saved (docs/approvals.md, "Waiting durably").
+  const waiting = new AgentWaiting(durability?.waitingRuns);
   const lifecycle = new AgentLifecycle(runs, {
     beforeEndpointsClose: async () => void (await tools.a2aTools?.settle()),
-    release: releaseAll(options, { connected, checkpoint, servedCheckpoint, conversations, telemetry: () => telemetry, logger }),
+    release: releaseAll(options, { connected, checkpoint, servedCheckpoint, conversations, waiting, telemetry: () => telemetry, logger }),
     logger,
   });
   const settings = { current: initialSettings(options) };
   const observers: { current: RunObservers | undefined } = { current: undefined };
-  const run = createRun(options, {
+  const runParts = {
     lifecycle,
     connect,
     toolSet: tools.toolSet,
@@ -102,8 +106,11 @@ export function createAgent(options: AgentOptions): Agent {
     telemetry: telemetryReady,
     observers,
     conversations,
+    waiting,
     logger,
-  });
+  };
+  const run = createRun(options, runParts);
+  const resume = createResume(options, runParts);
 
   // 4. The live configuration and its triggers.
   const live = createLiveConfig(options, {
@@ -150,10 +157,25 @@ export function createAgent(options: AgentOptions): Agent {
     conversations: conversations.served(),
     mirrorTo,
     observers,
+    waiting,
+    resume,
     logger,
   });
 
-  return agentOf(options, { run, connect, clients, tools, listeners, lifecycle, controls, config, serving, statusWith, conversations });
+  return agentOf(options, {
+    run,
+    resume,
+    connect,
+    clients,
+    tools,
+    listeners,
+    lifecycle,
+    controls,
+    config,
+    serving,
+    statusWith,
+    conversations,
+  });
 }
 
 /** Everything the agent holds, released in order once its runs are cancelled and its endpoints closed. */
@@ -164,6 +186,7 @@ function releaseAll(
     checkpoint: AgentCheckpoint | undefined;
     servedCheckpoint: AgentCheckpoint | undefined;
     conversations: ConversationsOf;
+    waiting: AgentWaiting;
     telemetry: () => Promise<Telemetry | undefined> | undefined;
     logger: Logger;
   },
@@ -181,6 +204,7 @@ function releaseAll(
     await options.subagents?.shutdown();
     await held.connected.connections.close();
     await held.conversations.close().catch(() => {});
+    await held.waiting.close().catch(() => {});
     await durability?.oauthTokens?.close?.().catch(closeFailed("oauth.token-store-close-failed"));
     await durability?.servedRuns?.close?.().catch(() => {});
     await options.approvals?.desk?.close?.().catch(closeFailed("approvals.close-failed"));
@@ -192,6 +216,7 @@ function releaseAll(
 /** The parts the {@link Agent} object is made of, all built. */
 interface AgentParts {
   run: Agent["run"];
+  resume: Agent["resume"];
   connect: () => Promise<void>;
   clients: Agent["clients"];
   tools: AgentTools;
@@ -212,6 +237,7 @@ function agentOf(options: AgentOptions, p: AgentParts): Agent {
     conversations: p.conversations.api(),
     connect: p.connect,
     run,
+    resume: p.resume,
     stream(input, streamOptions = {}) {
       const { highWaterMark, signal, onEvent, ...rest } = streamOptions;
       const runId = runIdOr(rest.runId);

@@ -31,6 +31,7 @@ export {
   type RunStatus,
 } from "./run/agent-stream.ts";
 export type { Run, RunOrigin, RunOutcome, RunState, RunTransition } from "./run/run.ts";
+export type { ApprovalDecisions, ResumeOptions } from "./run/resume-run.ts";
 export type { ReloadReport, ReloadPlan, LiveSettings } from "./live/reload.ts";
 export type {
   Conversation,

@@ -207,6 +207,7 @@ describe("budgets", () => {
     ]);
     const r = await runLoop({ model, tools, input: "go", runId: "r12" });
     expect(r).toEqual({
+      status: "finished",
       text: "done",
       usage: { inputTokens: 10 + 10 + 14, outputTokens: 5 + 5 + 6, totalTokens: 15 + 15 + 20 },
       turns: 2,

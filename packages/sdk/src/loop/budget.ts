@@ -50,7 +50,7 @@ export function costOf(usage: Usage, prices: ModelPrices): number {
 }
 
 /** Why a run stopped. */
-export type StopReason = "final" | "max-turns" | "max-tokens" | "deadline" | "max-cost" | "aborted" | "failed";
+export type StopReason = "final" | "waiting" | "max-turns" | "max-tokens" | "deadline" | "max-cost" | "aborted" | "failed";
 
 /** A budget that tripped: the error code, the stop reason and a one-line message. */
 export interface Trip {

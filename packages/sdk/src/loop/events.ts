@@ -83,6 +83,8 @@ export type RunEvent =
       durationMs: number;
       /** The start of the result text, on one line, credentials masked (never logged above debug level). */
       summary: string;
+      /** The call was not made: the run suspends and the call waits for a person's decision (made when it resumes). */
+      waiting?: true;
     }
   | {
       /** A tool reported progress (MCP `notifications/progress`): at most one a second per call. */

@@ -3,11 +3,13 @@
  * failure — unknown tool, tool outside the scope, arguments that fail the tool's inputSchema, a tool
  * timeout, an `isError` result, a ToolSet that throws — becomes an `isError` outcome for the model to
  * read, never a crash. Only the run's own abort (deadline, caller) ends the run from here. A call the approval
- * policy holds waits here for its decision, and a denied one is refused like the others (approvals/).
+ * policy holds waits here for its decision, and a denied one is refused like the others (approvals/); in a
+ * run that suspends, it is not made and comes back pending (its question recorded) for the run to wait on.
  */
 import { validateJsonSchema } from "../_internal/json-schema.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import type { ApprovalGate } from "./approvals/approval-gate.ts";
+import type { ApprovalRequest } from "./approvals/approval-types.ts";
 import type { Emit } from "./events.ts";
 import { LOG_PREVIEW_CHARS, maskArguments, preview, summarize } from "./events.ts";
 import { fenceToolOutput } from "./fence.ts";
@@ -49,6 +51,8 @@ export interface ExecutedToolCall {
   request: ToolCallRequest;
   outcome: ToolCallOutcome;
   fenced: string;
+  /** Not made: the run suspends and this call waits for the decision on this question. */
+  pending?: ApprovalRequest;
 }
 
 const refuse = (text: string): ToolCallOutcome => ({ text, isError: true });
@@ -97,7 +101,7 @@ async function outcomeOf(
   trace: TraceCarrier | undefined,
   onprogress: (p: ToolProgress) => void,
   turn: number,
-): Promise<ToolCallOutcome> {
+): Promise<ToolCallOutcome | { pending: ApprovalRequest }> {
   const tool = qualified === undefined ? undefined : rt.byName.get(qualified);
   if (qualified === undefined || !tool) {
     const hint = rt.offered.length ? ` Available tools: ${rt.offered.slice(0, 50).join(", ")}.` : " No tools are available.";
@@ -117,6 +121,7 @@ async function outcomeOf(
     tool,
     args: args as Record<string, unknown>,
   });
+  if (typeof denied === "object") return denied;
   if (denied !== undefined) return refuse(denied);
   try {
     return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace, onprogress), qualified);
@@ -145,12 +150,14 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
     argsJson.length <= LOG_PREVIEW_CHARS && typeof req.input === "object" ? { arguments: req.input } : undefined,
   );
   const progress = toolProgressReporter(rt.emit, { runId: rt.runId, turn, toolCallId: req.toolCallId, ...named });
-  let outcome: ToolCallOutcome;
+  let result: ToolCallOutcome | { pending: ApprovalRequest };
   try {
-    outcome = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }), progress.report, turn);
+    result = await outcomeOf(rt, req, qualified, rt.tracer?.carrier({ kind: "tool", toolCallId: req.toolCallId }), progress.report, turn);
   } finally {
     progress.end();
   }
+  const pending = "pending" in result ? result.pending : undefined;
+  const outcome: ToolCallOutcome = pending ? { text: "", isError: false } : (result as ToolCallOutcome);
   const durationMs = Math.round(performance.now() - started);
   rt.emit(
     {
@@ -162,9 +169,11 @@ export async function executeToolCall(rt: ToolRuntime, req: ToolCallRequest, tur
       isError: outcome.isError,
       size: outcome.text.length,
       durationMs,
-      summary: summarize(outcome.text),
+      summary: pending ? "waiting for a decision" : summarize(outcome.text),
+      ...(pending ? { waiting: true } : {}),
     },
     outcome.isError ? { error: preview(outcome.text) } : undefined,
   );
+  if (pending) return { request: req, outcome, fenced: "", pending };
   return { request: req, outcome, fenced: fenceToolOutput(qualified ?? req.name, outcome.text, outcome.isError) };
 }

@@ -24,5 +24,6 @@ export type {
   ToolHints,
 } from "./approvals/approval-types.ts";
 export type { ApprovalDesk, ApprovalViewer, PendingApproval, RecordedDecision } from "./approvals/approval-desk.ts";
+export type { PendingToolCall, RunContinuation, RunSuspension } from "./run-suspension.ts";
 export { fenceResourceText, fenceToolOutput } from "./fence.ts";
 export { GIVE_UP, type RunFailureReason } from "./run-failure.ts";

@@ -12,13 +12,15 @@ import { Budget, checkLimits, type ModelPrices, type RunLimits, type StopReason,
 import { createEmitter, type Emit, type RunEvent, type ToolMode } from "./events.ts";
 import { runJsonActionLoop } from "./json-action-mode.ts";
 import type { LanguageModel, ModelMessage, ModelToolDefinition, Usage } from "../model/language-model.ts";
-import { type FinalAnswer, RunContext, type RunContextInit } from "./run-context.ts";
+import { runNativeLoop } from "./native-tool-loop.ts";
+import { RunContext, type RunContextInit } from "./run-context.ts";
+import type { RunContinuation, RunSuspension } from "./run-suspension.ts";
 import { StepInFlight } from "./step-in-flight.ts";
 import { createRunSignal, raceAbort, type RunSignal } from "./run-signal.ts";
 import { compileScope, type RunScope } from "./scope.ts";
 import { DEFAULT_MAX_OUTPUT_RETRIES } from "./structured-output.ts";
 import { ApprovalGate, needsGate } from "./approvals/approval-gate.ts";
-import type { RunApprovals } from "./approvals/approval-types.ts";
+import type { ApprovalDecision, ApprovalRequest, RunApprovals } from "./approvals/approval-types.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { createToolNameMap } from "./tool-names.ts";
 import type { RunTracer } from "./trace-context.ts";
@@ -77,7 +79,8 @@ export interface RunLoopOptions {
   /**
    * Which calls wait for a person's decision and who is asked (loop/approvals/). Without rules, and without a
    * tool whose `needsApproval` asks, every call is made as it comes; a call that needs a decision with no
-   * channel to ask is denied.
+   * channel to ask is denied. With `approvals.suspend` (native tool calling) such a call makes the run stop
+   * waiting instead: see {@link RunLoopOptions.onSuspend}.
    */
   approvals?: RunApprovals;
   /**
@@ -85,17 +88,36 @@ export interface RunLoopOptions {
    * token and cost budgets and `run-end` from the start.
    */
   spent?: Usage;
+  /**
+   * Told the state of a run that stops waiting for decisions, before the run ends (awaited: the agent saves
+   * it; a failure fails the run). The result is then `status: "waiting"` with the pending questions.
+   */
+  onSuspend?: (suspension: RunSuspension) => Promise<void>;
+  /**
+   * Continue a suspended run with the decisions on its questions (native tool calling): the turn it stopped
+   * in is finished — approved calls made with the saved arguments, denied ones refused — and the run goes
+   * on. Its budgets count what the earlier part used; `input`, `history` and `resume` are not used.
+   */
+  continueFrom?: RunContinuation;
 }
 
-/** The result of a run that reached a final answer. */
+/** The result of a run: a final answer, or (`status: "waiting"`) the questions it stopped to wait on. */
 export interface RunResult {
+  /**
+   * `finished`: a final answer; `waiting`: saved, waiting for the decisions on `pending` (`agent.resume`).
+   * Always set by the loop and the agent (optional only so a result made by hand, a test's runner, needs none).
+   */
+  status?: "finished" | "waiting";
+  /** The final answer (absent while waiting). */
   text?: string;
   output?: unknown;
   usage: Usage;
   turns: number;
   runId: string;
-  stopReason: "final";
+  stopReason: "final" | "waiting";
   toolCalls: number;
+  /** With `status: "waiting"`: the questions the run waits on, in the model's order. */
+  pending?: ApprovalRequest[];
   /**
    * Sampling requests MCP servers sent while this run's tool calls were in flight, answered by the agent's
    * model: already part of `usage`, reported apart here (set by the agent, absent when there were none).
@@ -111,50 +133,13 @@ export interface RunResult {
   conversationSummary?: { messages: number; usage: Usage };
 }
 
-const textOf = (content: Array<{ type: string; text?: string }>): string =>
-  content.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("");
-
-/** Native tool calling: the model returns tool-call parts, the results go back as tool messages. */
-async function runNativeLoop(
-  ctx: RunContext,
-  messages: ModelMessage[],
-  onTurn?: (messages: readonly ModelMessage[]) => void,
-): Promise<FinalAnswer> {
-  const { offered, outputSchema } = ctx.init;
-  const request = {
-    tools: offered.length ? offered : undefined,
-    responseFormat: outputSchema ? { type: "json" as const, schema: outputSchema, name: "output" } : undefined,
-  };
-  for (;;) {
-    const response = await ctx.ask(messages, request);
-    messages.push({ role: "assistant", content: response.content });
-    const calls = response.content.filter((p) => p.type === "tool-call");
-    if (calls.length > 0) {
-      const done = await ctx.runTools(calls.map((c) => ({ toolCallId: c.toolCallId, name: c.toolName, input: c.input })));
-      messages.push({
-        role: "tool",
-        content: done.map((d) => ({
-          type: "tool-result" as const,
-          toolCallId: d.request.toolCallId,
-          toolName: d.request.name,
-          output: d.fenced,
-          isError: d.outcome.isError || undefined,
-        })),
-      });
-      onTurn?.(messages.slice(1));
-      continue;
-    }
-    const answer = ctx.acceptFinal(textOf(response.content));
-    if (!("reask" in answer)) return answer;
-    messages.push({ role: "user", content: answer.reask });
-  }
-}
-
 /** Run the loop to a final answer. Rejects with `E_BUDGET_*`, `E_ABORTED`, `E_RUN_FAILED`, `E_CONFIG_INVALID`, or the model's `E_UPSTREAM`. */
 export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const { model, runId, limits = {} } = options;
   const maxOutputRetries = checkRunOptions(options);
-  const startedAt = performance.now();
+  const continued = options.continueFrom?.suspension;
+  // A continued run's clock and budgets go on from what its earlier part used (the wait is not counted).
+  const startedAt = performance.now() - (continued?.elapsedMs ?? 0);
   const emitEvent = createEmitter(options.onEvent, options.logger?.child({ runId }));
   const step = new StepInFlight();
   const emit: typeof emitEvent = (event, extra) => {
@@ -164,13 +149,22 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
   const budget = new Budget(limits, options.prices, (w) =>
     emit({ type: "budget-warning", runId, message: `${w.kind} budget at ${Math.round((w.used / w.limit) * 100)}%`, ...w }),
   );
+  if (continued) {
+    budget.usage = { ...continued.usage };
+    budget.turns = continued.turns;
+  }
   // Checked with the first response's usage, like a tool's reported usage.
   if (options.spent) budget.add(options.spent);
-  const run = createRunSignal(limits.deadlineMs, options.signal);
+  const run = createRunSignal(limits.deadlineMs, options.signal, continued?.elapsedMs);
   // What was in flight when the deadline struck, read as it strikes (the aborted step ends right after).
   let stepAtTrip: string | undefined;
   run.signal.addEventListener("abort", () => (stepAtTrip = step.describe()), { once: true });
   const mode: ToolMode = model.supportsTools ? "native" : "json-action";
+  if (continued && mode !== "native")
+    throw new AgentdError(
+      "E_USAGE",
+      `run ${runId} waited in native tool calling; it continues only with a model that calls tools natively`,
+    );
   let ctx: RunContext | undefined;
   // run-end pairs with run-start: a run that fails before it starts (tool listing) emits neither.
   const end = (stopReason: StopReason, error?: unknown) =>
@@ -195,10 +189,35 @@ export async function runLoop(options: RunLoopOptions): Promise<RunResult> {
     const messages = openingMessages(options, mode, offered);
     const { onTurn, onMessages } = options;
     const turned = onTurn || onMessages ? (m: readonly ModelMessage[]) => (onTurn?.(m), onMessages?.(m)) : undefined;
-    const answer = mode === "native" ? await runNativeLoop(ctx, messages, turned) : await runJsonActionLoop(ctx, messages);
+    if (continued) ctx.toolCalls = continued.toolCalls - continued.pending.length;
+    const answer = mode === "native" ? await runNativeLoop(ctx, messages, turned, continued) : await runJsonActionLoop(ctx, messages);
+    if ("waiting" in answer) {
+      const suspension: RunSuspension = {
+        messages: messages.slice(1),
+        ...answer.waiting,
+        usage: budget.usage,
+        turns: budget.turns,
+        toolCalls: ctx.toolCalls,
+        elapsedMs: Math.round(performance.now() - startedAt),
+        allowedForRun: ctx.init.tools.approvals?.allowedForRun ?? [],
+      };
+      await options.onSuspend?.(suspension);
+      end("waiting");
+      const pending = answer.waiting.pending.map((p) => p.request);
+      return {
+        status: "waiting",
+        usage: budget.usage,
+        turns: budget.turns,
+        runId,
+        stopReason: "waiting",
+        toolCalls: ctx.toolCalls,
+        pending,
+      };
+    }
     onMessages?.(messages.slice(1));
     end("final");
     return {
+      status: "finished",
       text: answer.text,
       ...("output" in answer ? { output: answer.output } : {}),
       usage: budget.usage,
@@ -270,7 +289,7 @@ function contextInit(options: RunLoopOptions, p: RunParts): RunContextInit {
       emit: p.emit,
       tracer: options.tracer,
       approvals: needsGate(options.approvals, p.listed)
-        ? new ApprovalGate(options.approvals ?? {}, runId, p.emit, p.run.signal)
+        ? new ApprovalGate(gateOptions(options, p.mode), runId, p.emit, p.run.signal)
         : undefined,
     },
     offered,
@@ -282,9 +301,27 @@ function contextInit(options: RunLoopOptions, p: RunParts): RunContextInit {
   };
 }
 
+/**
+ * The gate's options: a run suspends only in native tool calling (a JSON-action run asks its channel and
+ * waits in memory, as its turns are not saved); a continued run brings its decisions, bound to its calls.
+ */
+function gateOptions(options: RunLoopOptions, mode: ToolMode): RunApprovals {
+  const approvals = options.approvals ?? {};
+  const continued = options.continueFrom;
+  const suspend = mode === "native" ? approvals.suspend : undefined;
+  if (!continued) return { ...approvals, suspend };
+  const decided = new Map<string, { request: ApprovalRequest; decision: ApprovalDecision }>();
+  for (const { request } of continued.suspension.pending) {
+    const decision = continued.decisions.get(request.id);
+    if (decision) decided.set(request.toolCallId, { request, decision });
+  }
+  return { ...approvals, suspend, decided, always: [...(approvals.always ?? []), ...continued.suspension.allowedForRun] };
+}
+
 /** The system prompt, then the user's request — or, natively, the saved conversation the run goes on from. */
 function openingMessages(options: RunLoopOptions, mode: ToolMode, offered: ModelToolDefinition[]): ModelMessage[] {
   const system = buildSystemPrompt({ instructions: options.instructions, mode, tools: offered, outputSchema: options.outputSchema });
+  if (options.continueFrom) return [{ role: "system", content: system }, ...options.continueFrom.suspension.messages];
   const resumed = mode === "native" && resumable(options.resume) ? options.resume : undefined;
   return [
     { role: "system", content: system },

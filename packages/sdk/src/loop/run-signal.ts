@@ -16,8 +16,11 @@ export interface RunSignal {
   dispose(): void;
 }
 
-/** Link the caller's signal and the deadline into one signal for the run. */
-export function createRunSignal(deadlineMs: number | undefined, caller: AbortSignal | undefined): RunSignal {
+/**
+ * Link the caller's signal and the deadline into one signal for the run. `spentMs`: running time an earlier
+ * part of the run already used (a run resumed after waiting), so the deadline strikes that much sooner.
+ */
+export function createRunSignal(deadlineMs: number | undefined, caller: AbortSignal | undefined, spentMs = 0): RunSignal {
   const controller = new AbortController();
   let trip: Trip | undefined;
   const abort = (t: Trip) => {
@@ -48,7 +51,7 @@ export function createRunSignal(deadlineMs: number | undefined, caller: AbortSig
               stopReason: "deadline",
               message: `deadline exceeded: the run took longer than ${deadlineMs} ms`,
             }),
-          deadlineMs,
+          Math.max(0, deadlineMs - spentMs),
         );
   return {
     signal: controller.signal,

@@ -32,6 +32,7 @@ import { runHistoryFromConfig } from "./run-history-store.ts";
 import { tokenStoreFromConfig } from "./token-store-from-config.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
 import { conversationsFromConfig } from "./conversations-from-config.ts";
+import { waitingRunsFromConfig } from "./waiting-runs-from-config.ts";
 import { approvalDeskFromConfig } from "./approvals-from-config.ts";
 import { samplingFromConfig } from "./sampling-from-config.ts";
 import { configReloadSource, type LiveSettings } from "../live/reload.ts";
@@ -247,6 +248,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
       checkpoint: checkpointFromConfig(config, logger),
       servedRuns: servedRunsFromConfig(config, logger),
       oauthTokens: tokenStoreFromConfig(config, logger),
+      waitingRuns: waitingRunsFromConfig(config, logger),
     },
     reload: options.reloadConfig
       ? configReloadSource(

@@ -4,7 +4,9 @@
  * authorizations and its sampling are found on it); connected, with the server authorizations an A2A
  * task's client can complete; resumed from a saved conversation when a triggered run is re-run under its
  * id; then the agentic loop under the live settings, its events fanned out to listeners, telemetry and
- * the served run history. When it ends, what was its ends with it.
+ * the served run history. When it ends, what was its ends with it — unless it stopped to wait for a
+ * person's decision: then it is saved (run-waiting.ts) and leaves flight waiting, to be resumed
+ * (resume-run.ts) through the same steps from what was saved.
  */
 import type { ConversationsOf, RunConversation } from "../conversations/agent-conversations.ts";
 import type { RunApprovals } from "../../loop/approvals/approval-types.ts";
@@ -15,6 +17,7 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunScope } from "../../loop/scope.ts";
 import { runIdOr } from "../../loop/run-id.ts";
 import { runLoop, type RunResult } from "../../loop/run-loop.ts";
+import type { RunContinuation } from "../../loop/run-suspension.ts";
 import { maskRunEvents } from "../../loop/mask-run-events.ts";
 import { maskErrorSecrets, maskSecrets } from "../../secret-values.ts";
 import { createRunSignal } from "../../loop/run-signal.ts";
@@ -29,6 +32,7 @@ import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentRunOptions } from "./run-options.ts";
 import type { McpToolSet } from "../tools/mcp-tool-set.ts";
 import { type ActiveRun, outcomeOf, type RunOrigin } from "./run.ts";
+import { type AgentWaiting, waitingRunOf } from "./run-waiting.ts";
 
 /** A fresh run id (`run-<uuid>`). Deprecated: a run's id is minted by the agent when none is given. */
 export { mintRunId as newRunId } from "../../loop/run-id.ts";
@@ -62,7 +66,22 @@ export interface RunParts {
   observers: { current: RunObservers | undefined };
   /** The agent's conversations: a run naming one (`conversation`) continues it. */
   conversations: ConversationsOf;
+  /** Where runs that wait for a decision are saved, and who is told of their questions. */
+  waiting: AgentWaiting;
   logger: Logger;
+}
+
+/** Refuse a run the agent cannot take now (no model, closed, shutting down). */
+export function admit(options: AgentOptions, lifecycle: AgentLifecycle): LanguageModel {
+  if (!options.model)
+    throw new AgentdError(
+      "E_CONFIG_INVALID",
+      "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)",
+    );
+  if (lifecycle.state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
+  if (lifecycle.state === "draining" || lifecycle.state === "drained")
+    throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+  return options.model;
 }
 
 /** Where a run came from, as its options say. */
@@ -76,14 +95,7 @@ function originOf(o: AgentRunOptions): RunOrigin {
 export function createRun(options: AgentOptions, parts: RunParts): (input: string, runOptions?: AgentRunOptions) => Promise<RunResult> {
   const { lifecycle, logger } = parts;
   return async (input, runOptions = {}) => {
-    if (!options.model)
-      throw new AgentdError(
-        "E_CONFIG_INVALID",
-        "no model configured: set AGENT_INTELLIGENCE, --intelligence or model.intelligence (or pass model to createAgent)",
-      );
-    if (lifecycle.state === "closed") throw new AgentdError("E_USAGE", "the agent is closed");
-    if (lifecycle.state === "draining" || lifecycle.state === "drained")
-      throw new AgentdError("E_UPSTREAM", "the agent is shutting down; not taking new runs");
+    admit(options, lifecycle);
     const run = lifecycle.runs.begin({
       id: runIdOr(runOptions.runId),
       origin: originOf(runOptions),
@@ -101,29 +113,39 @@ export function createRun(options: AgentOptions, parts: RunParts): (input: strin
     // so does a run that asks for it (a served run with the caller's run id, taken over from a dead replica).
     const keep = ((runOptions.trigger || runOptions.triggerEvent) && options.triggers?.specs.length) || runOptions.resumeConversation;
     run.conversation = keep ? options.durability?.checkpoint?.conversations?.open(run.id) : undefined;
-    let outcome = outcomeOf(undefined);
-    try {
-      const result = await runOnce(
-        options.model,
-        run,
-        input,
-        runOptions,
-        parts,
-        runApprovals(options.approvals, runOptions.askApproval, run),
-      );
-      outcome = { status: "ok" };
-      return result;
-    } catch (e) {
-      maskErrorSecrets(e);
-      outcome = outcomeOf(e);
-      throw e;
-    } finally {
-      // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
-      if (outcome.status !== "aborted") await run.conversation?.end();
-      run.finish(outcome);
-      lifecycle.runs.end(run);
-    }
+    return driveRun(options, parts, run, input, runOptions);
   };
+}
+
+/**
+ * An admitted run to its end, or to its wait (saved, it leaves flight without finishing); `continued`: a
+ * resumed run's saved state and decisions.
+ */
+export async function driveRun(
+  options: AgentOptions,
+  parts: RunParts,
+  run: ActiveRun,
+  input: string,
+  runOptions: AgentRunOptions,
+  continued?: RunContinuation,
+): Promise<RunResult> {
+  let outcome = outcomeOf(undefined);
+  try {
+    const suspend = parts.waiting.suspendFor(options.approvals, runOptions, run);
+    const approvals = runApprovals(options.approvals, runOptions.askApproval, run, suspend);
+    const result = await runOnce(admit(options, parts.lifecycle), run, input, runOptions, parts, approvals, continued);
+    outcome = { status: "ok" };
+    return result;
+  } catch (e) {
+    maskErrorSecrets(e);
+    outcome = outcomeOf(e);
+    throw e;
+  } finally {
+    // Aborted (a shutdown, a lost claim): the conversation stays for the re-run.
+    if (outcome.status !== "aborted") await run.conversation?.end();
+    if (!run.suspended) run.finish(outcome);
+    parts.lifecycle.runs.end(run);
+  }
 }
 
 /** The run, once admitted: connect, resume, loop; its sampling joins the result. */
@@ -134,6 +156,7 @@ async function runOnce(
   runOptions: AgentRunOptions,
   parts: RunParts,
   approvals: RunApprovals | undefined,
+  continued: RunContinuation | undefined,
 ): Promise<RunResult> {
   const { toolSet, logger } = parts;
   // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
@@ -145,7 +168,7 @@ async function runOnce(
   try {
     await (ask ? withAuthorization(parts.connect, ask, askSignal) : parts.connect());
     // A conversation this run continues: loaded (and cut to its bound) before, saved after each turn.
-    if (runOptions.conversation !== undefined)
+    if (runOptions.conversation !== undefined && !continued)
       thread = await parts.conversations.forRun(runOptions.conversation, {
         runId: run.id,
         input,
@@ -156,7 +179,7 @@ async function runOnce(
         signal: run.signal,
       });
     // Only native tool calling resumes (the JSON-action mode's turns are not saved).
-    const resume = model.supportsTools ? await run.conversation?.load() : undefined;
+    const resume = model.supportsTools && !continued ? await run.conversation?.load() : undefined;
     if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
     run.recorder = (await parts.telemetry())?.run({ runId: run.id, parent: run.traceContext, trigger: runOptions.triggerEvent });
     if (runOptions.triggerEvent) parts.observers.current?.triggered(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
@@ -205,6 +228,18 @@ async function runOnce(
       onTurn: conversation ? (messages) => void conversation.save(maskSecrets(messages)) : undefined,
       // Which calls wait for a person's decision, and who is asked (docs/approvals.md).
       approvals,
+      continueFrom: continued,
+      // A run that stops to wait for a decision is saved; it then leaves flight holding nothing.
+      onSuspend: async (suspension) => {
+        const saved = waitingRunOf(run, input, runOptions, suspension, {
+          conversationId: thread?.id,
+          timeoutMs: approvals?.timeoutMs,
+          savedBy: parts.waiting.replica,
+        });
+        await parts.waiting.runs.save(saved, run.resumes?.claimVersion);
+        run.suspend();
+        parts.waiting.saved(run.id);
+      },
       history: thread?.history,
       // The continued conversation is stored too (every A2A task continues one): without the secrets, as above.
       onMessages: thread && ((messages) => thread!.onMessages(maskSecrets(messages))),

@@ -8,7 +8,9 @@
  *
  * Its state moves `starting → running ⇄ waiting → finished` (with an outcome) through one method,
  * {@link ActiveRun.transition}, which refuses an illegal move (E_USAGE), timestamps the legal ones and writes one log
- * record each — the unit a later feature suspends (waiting), persists and resumes.
+ * record each. A run that stops to wait for a person's decision is {@link ActiveRun.suspend suspended}: saved
+ * (agent/run/waiting-runs.ts), it leaves flight `waiting` and holds nothing; resumed, the same run id is a new ActiveRun
+ * going `starting → running` again, continuing from what was saved ({@link ActiveRun.resumes}).
  */
 import type { Logger } from "../../log.ts";
 import type { RunLimits } from "../../loop/budget.ts";
@@ -119,6 +121,8 @@ export class ActiveRun implements Run {
   conversation: RunConversation | undefined;
   /** Its telemetry, once the backend is loaded. */
   recorder: RunTelemetry | undefined;
+  /** A resumed run: the version of its claim on the saved run it continues (saving it again, or its tombstone, names it). */
+  resumes: { claimVersion: number } | undefined;
   private current: RunState = "starting";
   private ended: RunOutcome | undefined;
   private readonly history: RunTransition[] = [];
@@ -193,6 +197,20 @@ export class ActiveRun implements Run {
     } finally {
       if (--this.waits === 0 && this.current === "waiting") this.transition("running");
     }
+  }
+
+  /** Whether it stopped waiting for a decision, saved (it leaves flight without finishing). */
+  get suspended(): boolean {
+    return this.current === "waiting" && this.waits === 0;
+  }
+
+  /**
+   * It stops to wait for a person's decision, saved: `waiting`, its caller's signal let go. It leaves flight
+   * without finishing; resuming it makes a new run under the same id.
+   */
+  suspend(): void {
+    if (this.current === "running") this.transition("waiting");
+    this.detach();
   }
 
   /** Abort it (an operator's cancel, a shutdown). */

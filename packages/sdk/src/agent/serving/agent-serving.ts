@@ -3,12 +3,19 @@
  * the operator channel) built the first time the agent serves, shared by every endpoint it serves on;
  * `/readyz` asks whether the model is set and the required servers connect. Before the first endpoint
  * answers, served tasks kept in the checkpoint are restored, so a client polling a task from before a
- * restart finds it working.
+ * restart finds it working. A served run that ends waiting for a person's decision keeps its caller waiting
+ * (holding nothing but the caller's request) until it is resumed here; one resumed here with no caller
+ * waiting (after a restart, say) is recorded in the run history all the same (waitingRunRecord).
  */
 import type { OperatorControl } from "../../a2a/server/operator.ts";
 import type { LogRecord, Logger } from "../../log.ts";
 import type { ManagedMcpClient } from "../../mcp/client/managed/managed-client.ts";
-import { canonicalOperators } from "../../serve/principal.ts";
+import { canonicalOperators, LOCAL_PRINCIPAL } from "../../serve/principal.ts";
+import { failureOf, recordSucceeded } from "../../serve/run-once.ts";
+import type { RunRegistry, RunVia } from "../../serve/run-registry.ts";
+import type { DeskResumerParts, OrphanRecord } from "../run/desk-resumer.ts";
+import type { AgentWaiting } from "../run/run-waiting.ts";
+import type { WaitingRun } from "../run/waiting-runs.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
 import { agentConsoleFacts } from "../console/agent-facts.ts";
@@ -44,6 +51,10 @@ export interface ServingParts {
   conversations: ServedConversations;
   /** Where the runs send what the served history and metrics keep: filled in when the served agent is built. */
   observers: { current: RunObservers | undefined };
+  /** Runs saved waiting for a decision: a served caller waits on its run until it is resumed here. */
+  waiting: AgentWaiting;
+  /** `agent.resume`: a run whose questions are all decided at the desk is resumed by the replica that claims it. */
+  resume: DeskResumerParts["resume"];
   logger: Logger;
 }
 
@@ -110,7 +121,7 @@ export class AgentServing {
         run: (input, o) =>
           created.isDraining
             ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
-            : parts.run(input, o),
+            : parts.run(input, o).then((r) => (r.status === "waiting" ? parts.waiting.untilResumed(r, o) : r)),
       },
       version: serve.version,
       capabilities: { serverNotifications: notifications, tasks: options.capabilities?.tasks || undefined },
@@ -159,6 +170,9 @@ export class AgentServing {
     if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
     // Questions that expired while no process watched them are decided now (approvals.onTimeout).
     void options.approvals?.desk?.start?.().catch((e: unknown) => logger.warn("approvals.sweep-failed", { error: String(e) }));
+    // From now on served and triggered runs suspend at the desk, and this replica resumes those it claims.
+    const desk = options.approvals?.desk;
+    if (desk) parts.waiting.attachDesk({ desk, resume: parts.resume, record: (run) => waitingRunRecord(created.registry, run), logger });
     this.register(created);
     config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
     this.host = created;
@@ -190,4 +204,26 @@ export class AgentServing {
       notifyStatus: () => void served.self.server.notifyResourceUpdated("agent://status"),
     });
   }
+}
+
+/** The run id as the run history keys it: a served principal's run id without its scope suffix (principal.ts). */
+function historyId(run: WaitingRun): string {
+  const at = run.runId.lastIndexOf("@");
+  return run.principal && run.principal !== LOCAL_PRINCIPAL && at > 0 ? run.runId.slice(0, at) : run.runId;
+}
+
+/** The run history's record of a run resumed with no caller waiting on it here (after a restart, on another replica). */
+export function waitingRunRecord(registry: RunRegistry, run: WaitingRun): OrphanRecord {
+  const owner = run.principal ?? LOCAL_PRINCIPAL;
+  const id = historyId(run);
+  const via = ["mcp", "a2a", "trigger", "console"].includes(run.origin.kind) ? (run.origin.kind as RunVia) : undefined;
+  registry.start(id, run.input, owner, { via, trigger: run.origin.trigger });
+  return {
+    onEvent: (e) => registry.observe(id, e, owner),
+    finished: (result) => recordSucceeded(registry, id, result, owner),
+    failed: (e) => {
+      const { code, message, usage } = failureOf(e);
+      registry.fail(id, { code, message }, usage, owner);
+    },
+  };
 }

@@ -24,6 +24,7 @@ import type { Telemetry } from "../../telemetry/types.ts";
 import type { LocalTools } from "../../tool/local-tool-set.ts";
 import type { TokenStore } from "../../transport/http-client/index.ts";
 import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
+import type { DocumentStore } from "../conversations/document-conversations.ts";
 import type { ReloadPlan } from "./live-settings.ts";
 import type { SamplingPolicy } from "../sampling/sampling-handler.ts";
 import type { AgentTriggerOptions } from "./live-settings.ts";
@@ -69,7 +70,9 @@ export interface AgentOptions {
   scope?: RunScope;
   /**
    * Which tool calls wait for a person's decision, and who decides in code (docs/approvals.md). Absent:
-   * every call is made, as before; a tool made with `needsApproval` is then denied (nobody to ask).
+   * every call is made, as before; a tool made with `needsApproval` is then denied (nobody to ask). Present
+   * without `onAsk`, a run's call that needs a decision makes `agent.run()` end `status: "waiting"`, saved,
+   * for `agent.resume(runId, decisions)` (a run with its own `askApproval` is asked there instead).
    */
   approvals?: AgentApprovals;
   /**
@@ -173,13 +176,22 @@ export interface AgentDurability {
    * `tokenStoreFromConfig`).
    */
   oauthTokens?: TokenStore & { close?(): Promise<void> };
+  /**
+   * Where runs that wait for a person's decision are saved, to be resumed by any process or replica on the
+   * same store (docs/approvals.md, "Waiting durably"). Default: the local state directory
+   * (`$XDG_STATE_HOME/agentd/runs`); `createAgentFromConfig` uses `durability.store` when one is configured.
+   */
+  waitingRuns?: DocumentStore & { close?(): Promise<void> };
 }
 
 /** {@link AgentOptions.approvals}: which calls wait for a decision, who decides in code, how long a question waits. */
 export interface AgentApprovals {
   /** In order; the first that matches a call decides (`ask`, `allow`, `deny`). None: every call is made. */
   rules?: readonly ApprovalRule[];
-  /** Decides in code when the run has no channel of its own. Return `{ decision: "approve" | "deny" | "always" }`. */
+  /**
+   * Decides in code when the run has no channel of its own. Return `{ decision: "approve" | "deny" | "always" }`.
+   * Without it (and without a run's `askApproval`), a run that needs a decision ends waiting, saved.
+   */
   onAsk?: (request: ApprovalRequest, signal: AbortSignal) => ApprovalDecision | Promise<ApprovalDecision>;
   /** How long one question waits (default: as long as the run may). */
   timeoutMs?: number;

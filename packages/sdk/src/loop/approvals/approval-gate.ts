@@ -10,6 +10,11 @@
  * order, and a later call of a tool the person allowed for the rest of the run meanwhile is not asked.
  * "Always" covers that tool (server and name) in this run and nothing else. A decision that carries a
  * digest answers only the call whose arguments have it. The wait counts against the run's deadline.
+ *
+ * A run that suspends (`RunApprovals.suspend`, native tool calling) does not wait here: the question is
+ * recorded and the call comes back {@link PendingCall pending}; the loop stops the run as waiting once the
+ * turn's other calls are done. Resumed, the run's calls meet their decisions here (`decided`), bound to the
+ * digest of the arguments as saved, and nobody is asked again.
  */
 import { setLongTimeout } from "../../_internal/timer.ts";
 import type { Emit } from "../events.ts";
@@ -30,6 +35,14 @@ export interface GateCall {
   args: Record<string, unknown>;
 }
 
+/** A call that was not made because the run suspends: the question recorded for it. */
+export interface PendingCall {
+  pending: ApprovalRequest;
+}
+
+/** What the gate says of a call: make it (undefined), refuse it (what the model reads), or it waits (the run suspends). */
+export type GateVerdict = string | undefined | PendingCall;
+
 /** Whether a run needs a gate at all: no rule and no tool that asks for approval → today's path, untouched. */
 export const needsGate = (approvals: RunApprovals | undefined, tools: readonly ToolDescriptor[]): boolean =>
   (approvals?.rules?.length ?? 0) > 0 || tools.some((t) => t.needsApproval !== undefined && t.needsApproval !== false);
@@ -46,7 +59,7 @@ const partsOf = (name: string): { server?: string; tool: string } => {
 export class ApprovalGate {
   private readonly policy: ApprovalPolicy;
   /** Tools the person allowed for the rest of this run. */
-  private readonly always = new Set<string>();
+  private readonly always: Set<string>;
   private turnstile: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -56,10 +69,19 @@ export class ApprovalGate {
     private readonly signal: AbortSignal,
   ) {
     this.policy = compileApprovalPolicy(options.rules);
+    this.always = new Set(options.always);
   }
 
-  /** Undefined: make the call. A string: it is refused, and this is what the model reads. Rejects only when the run is aborted. */
-  async check(call: GateCall): Promise<string | undefined> {
+  /** The tools allowed for the rest of this run so far (saved with a suspended run). */
+  get allowedForRun(): string[] {
+    return [...this.always];
+  }
+
+  /**
+   * Undefined: make the call. A string: it is refused, and this is what the model reads. `{ pending }`: the
+   * run suspends and this call waits for its decision. Rejects only when the run is aborted.
+   */
+  async check(call: GateCall): Promise<GateVerdict> {
     const name = call.tool.name;
     const policyCall = { name, annotations: call.tool.annotations };
     const ruled = this.policy.match(policyCall);
@@ -69,6 +91,13 @@ export class ApprovalGate {
     if (verdict.action !== "ask" || !verdict.rule) return undefined;
     if (this.always.has(name)) return undefined;
     const rule = verdict.rule;
+    const given = this.options.decided?.get(call.toolCallId);
+    if (given) return this.settle(call, rule, given.request, given.decision, Date.now() - Date.parse(given.request.requestedAt));
+    if (this.options.suspend) {
+      const request = this.request(call, rule);
+      await raceAbort(this.options.suspend(request), this.signal);
+      return { pending: request };
+    }
     // One question at a time: the turnstile passes when the previous question of this run is answered.
     const previous = this.turnstile;
     let release!: () => void;
@@ -96,6 +125,14 @@ export class ApprovalGate {
   }
 
   private async ask(call: GateCall, rule: MatchedRule): Promise<string | undefined> {
+    const request = this.request(call, rule);
+    const started = performance.now();
+    const decision = await this.decide(request);
+    return this.settle(call, rule, request, decision, performance.now() - started);
+  }
+
+  /** The question for a call, announced (`approval-requested`). */
+  private request(call: GateCall, rule: MatchedRule): ApprovalRequest {
     const name = call.tool.name;
     const request: ApprovalRequest = {
       id: `apr-${crypto.randomUUID()}`,
@@ -120,9 +157,24 @@ export class ApprovalGate {
       digest: request.digest,
       arguments: request.arguments,
     });
-    const started = performance.now();
-    const decision = await this.decide(request);
-    const bound = decision.digest === undefined || decision.digest === request.digest;
+    return request;
+  }
+
+  /**
+   * Apply a decision to its call (`approval-decided`): undefined to make it, or the denial the model reads.
+   * A decision for other arguments than the call's — its own digest, or a call whose arguments are no
+   * longer the ones asked about — is a denial.
+   */
+  private settle(
+    call: GateCall,
+    rule: MatchedRule,
+    request: ApprovalRequest,
+    decision: ApprovalDecision,
+    waitedMs: number,
+  ): string | undefined {
+    const name = call.tool.name;
+    const at = { runId: this.runId, turn: call.turn, toolCallId: call.toolCallId, name: call.name, qualifiedName: name };
+    const bound = (decision.digest === undefined || decision.digest === request.digest) && argumentsDigest(call.args) === request.digest;
     const final: ApprovalDecision & { by: string } = bound
       ? { ...decision, by: decision.by ?? "unknown" }
       : { decision: "deny", by: decision.by ?? "unknown", reason: "the decision was given for other arguments than this call's" };
@@ -133,7 +185,7 @@ export class ApprovalGate {
       decision: final.decision,
       by: final.by,
       reason: final.reason,
-      waitedMs: Math.round(performance.now() - started),
+      waitedMs: Math.max(0, Math.round(waitedMs)),
     });
     if (final.decision === "always") this.always.add(name);
     if (final.decision !== "deny") return undefined;

@@ -114,4 +114,16 @@ export interface RunApprovals {
   onTimeout?: "deny" | "approve";
   /** Added to the model's and the log's refusal when no channel was there: where a person could answer. */
   unansweredHint?: string;
+  /**
+   * Suspend instead of waiting (native tool calling only): a call that needs a decision is not asked and
+   * waited for; its question is recorded here (an approval desk's `post`, or nothing more than the saved
+   * run for a plain SDK run), the turn's other calls still run, and the run stops waiting — holding no model
+   * request and no tool call open — to be resumed with the decisions (`agent.resume`). Wins over `channel`
+   * in native tool calling; in JSON-action mode the channel is asked in memory as before.
+   */
+  suspend?: (request: ApprovalRequest) => Promise<void>;
+  /** A resumed run's decisions, by tool call id: the question as asked and its answer (applied without asking again). */
+  decided?: ReadonlyMap<string, { request: ApprovalRequest; decision: ApprovalDecision }>;
+  /** Tools an earlier part of this run allowed for the rest of it ("always"). */
+  always?: readonly string[];
 }

@@ -119,7 +119,11 @@ async function decideTool(desk: ApprovalDesk, viewer: ApprovalViewer, args: Reco
   }
 }
 
-/** The `askApproval` of a served MCP run: the desk's channel, asking the caller too where `askCaller` allows it. */
+/**
+ * The `askApproval` of a served MCP run whose caller is asked too (`askCaller`, and the caller declared
+ * elicitation): the desk's channel with the caller beside it, waited on in memory. Otherwise none: the run
+ * posts its question to the desk and suspends, saved, until it is decided (agent/run/run-waiting.ts).
+ */
 export function askApprovalOf(
   approvals: ServedApprovals | undefined,
   run: { runId: string; principal: string },
@@ -128,10 +132,11 @@ export function askApprovalOf(
   if (!approvals) return undefined;
   const session = ctx.session;
   const canAsk = approvals.askCaller && session && ctx.clientCapabilities?.elicitation !== undefined;
+  if (!canAsk) return undefined;
   const channel = approvals.desk.channelFor({
     ...run,
     origin: "mcp",
-    ...(canAsk ? { askCaller: (request: ApprovalRequest, signal: AbortSignal) => elicitDecision(session, request, signal) } : {}),
+    askCaller: (request: ApprovalRequest, signal: AbortSignal) => elicitDecision(session, request, signal),
   });
   return (request, signal) => channel.ask(request, signal);
 }
