@@ -1,5 +1,5 @@
 /**
- * Benchmark: MCP tasks on agentd's self-MCP (served over Streamable HTTP on 127.0.0.1, tasks on), driven
+ * Benchmark: MCP tasks on agentd's served agent (served over Streamable HTTP on 127.0.0.1, tasks on), driven
  * by the official SDK client. It measures the round trip of `tasks/get` against the plain `tools/call` of
  * the same tool (`agent.run`, whose runner answers at once), and the whole task cycle — a task-augmented
  * `tools/call` then `tasks/result` — against the same plain call. Latencies are the median of sequential
@@ -8,7 +8,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createSelfMcpServer, type SelfRunner } from "@agentd/sdk/serve";
+import { createServedMcp, type ServedRunner } from "@agentd/sdk/serve";
 import { createStreamableHttpServer } from "@agentd/sdk/transport";
 import type { BenchResult, FigureSpec, Mode } from "../lib/figures.ts";
 import { finishFigures } from "../lib/figures.ts";
@@ -20,7 +20,7 @@ const SIZES: Record<Mode, { repeats: number; samples: number; warmup: number }> 
   tiny: { repeats: 1, samples: 20, warmup: 5 },
 };
 
-const runner: SelfRunner = {
+const runner: ServedRunner = {
   async run(input, { runId }) {
     return {
       text: input,
@@ -49,7 +49,7 @@ async function median(samples: number, warmup: number, fn: (i: number) => Promis
 export async function runTasks(mode: Mode, log: (line: string) => void = () => {}): Promise<BenchResult> {
   const started = performance.now();
   const size = SIZES[mode];
-  const self = createSelfMcpServer({ runner, capabilities: { tasks: true } });
+  const self = createServedMcp({ runner, capabilities: { tasks: true } });
   const server = await createStreamableHttpServer({ onsession: (t) => self.server.connect(t).then(() => {}) });
   const client = new Client({ name: "tasks-bench", version: "1.0.0" });
   const runs = { plain: [] as number[], get: [] as number[], cycle: [] as number[] };
@@ -122,7 +122,7 @@ export async function runTasks(mode: Mode, log: (line: string) => void = () => {
     seconds: sig((performance.now() - started) / 1000),
     figures: finishFigures("tasks", specs),
     notes: [
-      "agentd's self-MCP with capabilities.tasks on, in-process, on 127.0.0.1; driven by @modelcontextprotocol/sdk 1.32.2's client. The runner answers at once, so the figures are protocol cost, not work.",
+      "agentd's served agent with capabilities.tasks on, in-process, on 127.0.0.1; driven by @modelcontextprotocol/sdk 1.32.2's client. The runner answers at once, so the figures are protocol cost, not work.",
       "vsPeer is the figure's median over the plain tools/call median: what polling one task status, and running a call as a task, cost against calling it plainly.",
     ],
   };

@@ -27,7 +27,7 @@ export type {
   AgentFromConfigOptions,
   ModelFactory,
   ServeOptions,
-  Serving,
+  ServedEndpoint,
   RunFinish,
   RunFinishOk,
   RunFinishFailed,
@@ -66,3 +66,6 @@ export { AgentdError, McpError, type LocalErrorCode } from "./wire/errors.ts";
 
 // ── Logs (the rest of telemetry is `@agentd/sdk/telemetry`) ──
 export { createLogger, jsonLinesLogger, type Logger, type LogLevel, type LogRecord } from "./log.ts";
+
+// ── Old names, deprecated: kept one minor version (packages/sdk/README.md, "Renamed") ──
+export type { Serving } from "./agent/index.ts"; // deprecated: ServedEndpoint's old name

@@ -43,10 +43,10 @@ const SURFACE: Record<string, string> = {
     Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability AgentFromConfigOptions AgentLimits
     AgentOptions AgentRunOptions AgentServeOptions AgentStream AgentStreamEvent AgentStreamOptions AgentdConfig
     AgentdError ApprovalDecision ApprovalRequest ApprovalRule Conversation ConversationRef LanguageModel
-    LegacyRunEvent LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord Logger McpError
-    ModelFactory RunEvent RunFinish RunFinishFailed RunFinishOk RunResult RunStatus ServeOptions Serving
-    StandardJSONSchemaV1 StandardSchemaV1 StopReason ToolDefinition ToolReturn Usage createAgent
-    createAgentFromConfig createLogger jsonLinesLogger parseConfig tool withLegacyEventNames
+    LegacyRunEvent LocalErrorCode LocalTool LocalToolResult LocalTools LogLevel LogRecord Logger McpError ModelFactory
+    RunEvent RunFinish RunFinishFailed RunFinishOk RunResult RunStatus ServeOptions ServedEndpoint Serving
+    StandardJSONSchemaV1 StandardSchemaV1 StopReason ToolDefinition ToolReturn Usage createAgent createAgentFromConfig
+    createLogger jsonLinesLogger parseConfig tool withLegacyEventNames
   `,
   model: `
     AgentdError AssistantPart BODY_LIMITS BackoffPolicy BodyBound CancelTimer FinishReason JsonAction LanguageModel
@@ -139,24 +139,25 @@ const SURFACE: Record<string, string> = {
   serve: `
     APPROVALS_URI AgentStatus ApprovalStore CONVERSATIONS_URI LOCAL_PRINCIPAL Principal RUNS_URI RunDetail RunPage
     RunQuery RunRecord RunSummary SelfMcp SelfMcpOptions SelfRunner ServedConversation ServedConversationSummary
-    ServedConversations StoredApprovalDesk StoredDeskOptions ToolCallDetail TurnDetail canonicalPrincipalId
-    createSelfMcpServer
+    ServedConversations ServedMcp ServedMcpOptions ServedRunner StoredApprovalDesk StoredDeskOptions ToolCallDetail
+    TurnDetail canonicalPrincipalId createSelfMcpServer createServedMcp
   `,
   agent: `
     A2aAgentConfig ALREADY_DONE Agent AgentApprovals AgentCapabilities AgentConversations AgentDurability
-    AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions
-    AgentStream AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions
-    ApprovalDecisions ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
-    ConversationStore ConversationSummary ConversationSummaryReport CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS DEFAULT_MAX_TOKENS
-    DocumentConversationStore DocumentStore DrainOptions GrowthPolicy HttpServeOptions HttpServeSettings INTERVAL_TRIGGER_ID
-    IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings ModelDialectName ModelFactory
-    ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan ReloadReport ResumeOptions Run RunFinish
-    RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus RunTransition SUBAGENT_INSTRUCTIONS
-    SUMMARY_MARK ServeOptions ServeSettings Serving SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData
-    TriggerSpec TriggerState TriggerStatus TriggersStarted TrimBounds Trimmed VersionedConversation
-    a2aServeOptionsFromConfig agentOptionsFromConfig approvalDeskFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer
-    connectServer conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig
-    isAlreadyDone limitsFromConfig localApprovalsDir localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
+    AgentFromConfigOptions AgentLifecycleStatus AgentLimits AgentOptions AgentRunOptions AgentServeOptions AgentStream
+    AgentStreamEvent AgentStreamOptions AgentTriggerOptions AgentTriggers AgentTriggersOptions ApprovalDecisions
+    ConfiguredTokenStore ConnectServerOptions Conversation ConversationBounds ConversationOptions ConversationRef
+    ConversationStore ConversationSummary ConversationSummaryReport CronEngine CronSpec DEFAULT_CONVERSATION_BOUNDS
+    DEFAULT_MAX_TOKENS DocumentConversationStore DocumentStore DrainOptions GrowthPolicy HttpServeOptions
+    HttpServeSettings INTERVAL_TRIGGER_ID IntervalSpec LiveSettings McpToolSet McpToolSetOptions MetricsServeSettings
+    ModelDialectName ModelFactory ModelSettings OwnerOptions ReloadOnChange ReloadOnChangeOptions ReloadPlan
+    ReloadReport ResumeOptions Run RunFinish RunFinishFailed RunFinishOk RunOrigin RunOutcome RunState RunStatus
+    RunTransition SUBAGENT_INSTRUCTIONS SUMMARY_MARK ServeOptions ServeSettings ServedEndpoint Serving
+    SubagentChildOptions SubscriptionSpec ToolClient TriggerPlan TriggerRunData TriggerSpec TriggerState TriggerStatus
+    TriggersStarted TrimBounds Trimmed VersionedConversation a2aServeOptionsFromConfig agentOptionsFromConfig
+    approvalDeskFromConfig capabilitiesFromConfig checkCronEngine connectManagedServer connectServer
+    conversationsFromConfig createAgent createAgentFromConfig cronTriggerId httpServeOptionsFromConfig isAlreadyDone
+    limitsFromConfig localApprovalsDir localConversationsDir metricsServeOptionsFromConfig modelFromConfig newRunId
     parseListen reloadOnChange runStatusOf runSubagentChild serveOptionsFromConfig subscriptionTriggerId
     supervisorFromConfig tokenStoreFromConfig triggerSpecsFromConfig trimConversation validateTriggerSpec
   `,

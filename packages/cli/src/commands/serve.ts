@@ -1,5 +1,5 @@
 /**
- * `agentd serve`: wait for inbound work. Serves the self-MCP surface (agent.run, agent://status,
+ * `agentd serve`: wait for inbound work. Serves the agent's MCP surface (agent.run, agent://status,
  * agent://runs/{runId}) on stdio or on Streamable HTTP(S) with /healthz and /readyz.
  */
 import { AgentdError, createAgentFromConfig } from "@agentd/sdk";

@@ -1,7 +1,7 @@
 /**
  * The MCP server bundled with `agentd demo`: a tiny order desk with two deterministic tools and one
  * resource. It runs as a real child process (`agentd __demo-server`) speaking MCP over stdio, built on the
- * same server core as agentd's own self-MCP.
+ * same server core as agentd's own served agent.
  */
 // Narrow imports: this module is all a `__demo-server` process loads, and the whole SDK would cost it start-up time.
 import { McpServer } from "@agentd/sdk/mcp";

@@ -15,7 +15,7 @@ import type { AgentStream } from "./run/agent-stream.ts";
 import type { ApprovalDecisions, ResumeOptions } from "./run/resume-run.ts";
 import type { AgentLifecycleStatus, AgentRunOptions, AgentStreamOptions, DrainOptions } from "./run/run-options.ts";
 import type { ReloadPlan, ReloadReport } from "./live/reload.ts";
-import type { ServeOptions, Serving } from "./serving/serve-agent.ts";
+import type { ServeOptions, ServedEndpoint } from "./serving/served-agent.ts";
 
 /** A configured agent. */
 export interface Agent {
@@ -68,13 +68,13 @@ export interface Agent {
    */
   start(): Promise<TriggersStarted>;
   /**
-   * Serve the self-MCP surface on stdio or Streamable HTTP(S); call it once per endpoint. Without options,
+   * Serve the agent's MCP surface on stdio or Streamable HTTP(S); call it once per endpoint. Without options,
    * what the agent's `serve.endpoint` says (an agent from a configuration: its `serve` block), else stdio.
    *
    * Example:
    * {@includeCode ../../../../examples/sdk-usage/api/create-agent.examples.ts#serveFromConfig}
    */
-  serve(options?: ServeOptions): Promise<Serving>;
+  serve(options?: ServeOptions): Promise<ServedEndpoint>;
   /**
    * Shut down without losing work: stop taking runs and triggers, let runs in flight finish (and served
    * ones be answered) for up to `graceMs`, cancel what is left, then close everything (like `close()`).

@@ -1,7 +1,7 @@
 /**
  * `createAgent`: the SDK's front door, the whole agent. It connects the configured MCP servers, offers
  * their tools to the model as `server/tool` (with the subagent tools when it supervises subagents), runs
- * the agentic loop under the configured budgets, wakes on its triggers (`start()`), serves its self-MCP
+ * the agentic loop under the configured budgets, wakes on its triggers (`start()`), serves its MCP surface
  * surface on stdio or HTTP (`serve()`), and shuts down without losing work (`drain()`, `close()`).
  *
  * ```ts

@@ -93,7 +93,7 @@ export {
 } from "../triggers/runner/trigger-specs.ts";
 
 // ── Serving, triggers, subagent children ──
-export type { ServeOptions, Serving, HttpServeOptions } from "./serving/serve-agent.ts";
+export type { ServeOptions, ServedEndpoint, HttpServeOptions } from "./serving/served-agent.ts";
 export type { AgentTriggerOptions } from "./live/configured-triggers.ts";
 export { AgentTriggers, type AgentTriggersOptions, type TriggersStarted } from "../triggers/runner/agent-triggers.ts";
 export { isAlreadyDone, ALREADY_DONE, type TriggerRunData } from "../triggers/runner/trigger-runner.ts";
@@ -104,3 +104,6 @@ export { runSubagentChild, SUBAGENT_INSTRUCTIONS, type SubagentChildOptions } fr
 export { connectServer, connectManagedServer, type ConnectServerOptions } from "./connections/connect-server.ts";
 export { McpToolSet, type McpToolSetOptions, type ToolClient } from "./tools/mcp-tool-set.ts";
 export type { A2aAgentConfig } from "../a2a/client/tool-set.ts";
+
+// ── Old names, deprecated: kept one minor version (packages/sdk/README.md, "Renamed") ──
+export type { Serving } from "./types/deprecated-names.ts";

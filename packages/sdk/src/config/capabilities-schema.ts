@@ -34,7 +34,7 @@ export const CapabilitiesSchema = v.strictObject({
   httpReactivity: v.optional(v.boolean()),
   /** Removed: the gemini adapter is used when `model.dialect` is "gemini", and only then. */
   gemini: v.optional(v.never('removed: choosing model.dialect "gemini" is the switch; delete this key')),
-  /** Server notifications: the self-MCP declares logging and emits notifications/message and progress. */
+  /** Server notifications: the served agent declares logging and emits notifications/message and progress. */
   serverNotifications: v.optional(v.boolean()),
   /** Cron: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron. */
   cron: v.optional(

@@ -435,7 +435,7 @@ export interface CapabilitiesConfig {
   httpReactivity?: boolean | undefined;
   /** Removed: the gemini adapter is used when `model.dialect` is "gemini", and only then. */
   gemini?: undefined;
-  /** Server notifications: the self-MCP declares logging and emits notifications/message and progress. */
+  /** Server notifications: the served agent declares logging and emits notifications/message and progress. */
   serverNotifications?: boolean | undefined;
   /** Cron: "utc" (default) 5-field UTC cron, no tz/catch-up/job store; "timezones" the richer cron. */
   cron?: "utc" | "timezones" | undefined;

@@ -16,12 +16,12 @@ import { claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "./
 import type { RunRegistry, ToolInFlight } from "./run-registry.ts";
 import type { ServedPrompts } from "./served-prompts.ts";
 import type { ServedRuns } from "./served-runs.ts";
-import type { SelfRunner } from "./self-mcp.ts";
+import type { ServedRunner } from "./served-mcp.ts";
 import { askApprovalOf, type ServedApprovals } from "./approvals/served-approvals.ts";
 
 /** What `agent.run` works with: the served agent's runner and store, its run history, prompts and principals. */
 export interface AgentRunParts {
-  runner: SelfRunner;
+  runner: ServedRunner;
   servedRuns: ServedRuns | undefined;
   registry: RunRegistry;
   prompts: ServedPrompts | undefined;

@@ -1,5 +1,5 @@
 /**
- * `@agentd/sdk/serve`: agentd's own MCP surface (the self-MCP: `agent.run`, `agent://status`,
+ * `@agentd/sdk/serve`: agentd's own MCP surface (the served agent: `agent.run`, `agent://status`,
  * `agent://runs/{runId}`, `agent://conversations`) built over any runner, and the shapes a client reads from
  * it — the agent's status, pages of the run list, a run's detail, the caller's conversations — and the
  * principals requests are made as; the approval desk over a document store (`StoredApprovalDesk`:
@@ -7,7 +7,7 @@
  *
  * @module @agentd/sdk/serve
  */
-export { createSelfMcpServer, type SelfMcp, type SelfMcpOptions, type SelfRunner } from "./self-mcp.ts";
+export { createServedMcp, type ServedMcp, type ServedMcpOptions, type ServedRunner } from "./served-mcp.ts";
 export type { AgentStatus, RunRecord } from "./run-registry.ts";
 export type { RunDetail, ToolCallDetail, TurnDetail } from "./run-detail.ts";
 export type { RunPage, RunQuery, RunSummary } from "./run-list.ts";
@@ -22,3 +22,6 @@ export { canonicalPrincipalId, LOCAL_PRINCIPAL, type Principal } from "./princip
 export { StoredApprovalDesk, type StoredDeskOptions } from "./approvals/stored-desk.ts";
 export type { ApprovalStore } from "./approvals/approval-records.ts";
 export { APPROVALS_URI } from "./approvals/served-approvals.ts";
+
+// ── Old names, deprecated: kept one minor version (packages/sdk/README.md, "Renamed") ──
+export { createSelfMcpServer, type SelfMcp, type SelfMcpOptions, type SelfRunner } from "./deprecated-names.ts";

@@ -10,7 +10,7 @@ const ctxOf = (principal?: string) => ({ authInfo: principal ? { scheme: "bearer
 const alice = ctxOf("alice");
 const bob = ctxOf("bob");
 
-/** A table keyed the way the self-MCP keys it, and a call whose outcome a test decides. */
+/** A table keyed the way the served agent keys it, and a call whose outcome a test decides. */
 function setup(options: Partial<ConstructorParameters<typeof McpTaskTable>[0]> = {}) {
   const notified: Record<string, unknown>[] = [];
   const table = new McpTaskTable({ ownerOf: (ctx) => resolvePrincipal(ctx.authInfo, new Set()).id, ...options });

@@ -54,7 +54,7 @@ interface Entry {
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 
-/** The task store of the self-MCP. */
+/** The task store of the served agent. */
 export class McpTaskTable implements TaskReceiver {
   private readonly tasks = new Map<string, Entry>();
   private readonly counts = new Map<string, number>();

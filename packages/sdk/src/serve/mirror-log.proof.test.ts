@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createLogger, type LogRecord } from "../log.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
-import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "./served-mcp.ts";
 import { initializeRequest, openSession, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 
-const idle: SelfRunner = { run: async () => Promise.reject(new Error("not used")) };
+const idle: ServedRunner = { run: async () => Promise.reject(new Error("not used")) };
 const servers: StreamableHttpServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe("mirroring telemetry as notifications/message", () => {
   test("a record logged while mirroring (a dropped send) stays local; listening sessions get the original once", async () => {
-    const self = createSelfMcpServer({ runner: idle, capabilities: { serverNotifications: true } });
+    const self = createServedMcp({ runner: idle, capabilities: { serverNotifications: true } });
     const records: LogRecord[] = [];
     const logger = createLogger(
       (r) => {

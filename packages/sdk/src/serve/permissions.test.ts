@@ -1,29 +1,29 @@
 /**
  * What a principal may do on `agentd serve` (run, read status, operator), over real HTTP: the served agent
- * (SelfHost, MCP and A2A on one listener) with opaque access tokens from a real OpenID provider
+ * (ServedAgent, MCP and A2A on one listener) with opaque access tokens from a real OpenID provider
  * (`oidc-provider`, checked by introspection, scopes mapped to permissions) and static bearer tokens with
  * configured permissions. A principal without `run` gets 403 `insufficient_scope` naming the scope that
  * grants it, before anything runs; a read-status principal reads its status but starts nothing.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { SelfHost, type Serving } from "../agent/serving/serve-agent.ts";
+import { ServedAgent, type ServedEndpoint } from "../agent/serving/served-agent.ts";
 import { MACHINE_SECRET, type OidcProvider, RESOURCE_SERVER_SECRET, startOidcProvider } from "@agentd/test-support/oidc-provider";
 import { call, openSession, post, request } from "@agentd/test-support/raw-mcp-http";
-import type { SelfRunner } from "./self-mcp.ts";
+import type { ServedRunner } from "./served-mcp.ts";
 
 setDefaultTimeout(30_000);
 
 const RUN_TOKEN = "static-runner-0123456789abcdef";
 const STATUS_TOKEN = "static-status-0123456789abcdef";
 let oidc: OidcProvider;
-let host: SelfHost;
-let serving: Serving;
+let host: ServedAgent;
+let serving: ServedEndpoint;
 let url: URL;
 const started: string[] = [];
 
 beforeAll(async () => {
   oidc = await startOidcProvider(() => "", { accessTokenFormat: "opaque" });
-  const runner: SelfRunner = {
+  const runner: ServedRunner = {
     async run(input, { runId }) {
       started.push(input);
       return {
@@ -36,7 +36,7 @@ beforeAll(async () => {
       };
     },
   };
-  host = new SelfHost({ runner, ready: async () => ({ ok: true }) });
+  host = new ServedAgent({ runner, ready: async () => ({ ok: true }) });
   serving = await host.serve({
     http: {
       hostname: "127.0.0.1",

@@ -1,5 +1,5 @@
 /**
- * Who is asking: every inbound request of the self-MCP resolves to a principal — an id and a role. Runs,
+ * Who is asking: every inbound request of the served agent resolves to a principal — an id and a role. Runs,
  * their records, status and run-id idempotency are keyed by the id; an operator sees the whole agent.
  *
  * Ids: `local` for the machine's own user (stdio, loopback without auth, and the configured triggers),

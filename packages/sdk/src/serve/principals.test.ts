@@ -1,11 +1,11 @@
 /**
- * What one principal starts another cannot see or reuse: the self-MCP behind the Streamable HTTP server
+ * What one principal starts another cannot see or reuse: the served agent behind the Streamable HTTP server
  * with bearer tokens A, B and an operator's token, over real HTTP on 127.0.0.1.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
 import { call, openSession, post, request, SseReader, type RawSession } from "@agentd/test-support/raw-mcp-http";
-import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "./served-mcp.ts";
 
 const A = "token-a-0123456789abcdef";
 const B = "token-b-0123456789abcdef";
@@ -20,7 +20,7 @@ afterEach(async () => {
 /** A runner that records the run ids it is handed and answers with the instruction. */
 function recordingRunner() {
   const runIds: string[] = [];
-  const runner: SelfRunner = {
+  const runner: ServedRunner = {
     async run(input, { runId }) {
       runIds.push(runId!);
       return {
@@ -38,7 +38,7 @@ function recordingRunner() {
 
 async function serve(operators: string[] = []) {
   const { runner, runIds } = recordingRunner();
-  const self = createSelfMcpServer({ runner, operators });
+  const self = createServedMcp({ runner, operators });
   const server = await createStreamableHttpServer({
     auth: {
       bearerTokens: [
@@ -127,7 +127,7 @@ describe("runs are scoped to the principal that started them", () => {
 describe("server notifications telemetry is the whole process's", () => {
   test("it is mirrored to operators, not to other principals", async () => {
     const { runner } = recordingRunner();
-    const self = createSelfMcpServer({ runner, capabilities: { serverNotifications: true } });
+    const self = createServedMcp({ runner, capabilities: { serverNotifications: true } });
     const server = await createStreamableHttpServer({
       auth: {
         bearerTokens: [
@@ -161,7 +161,7 @@ describe("server notifications telemetry is the whole process's", () => {
 describe("the run history is bounded", () => {
   test("a run that left the history reads as expired, and its id is not run again", async () => {
     const { runner, runIds } = recordingRunner();
-    const self = createSelfMcpServer({ runner, runHistory: { maxRuns: 2 } });
+    const self = createServedMcp({ runner, runHistory: { maxRuns: 2 } });
     const server = await createStreamableHttpServer({ onsession: (t) => self.server.connect(t).then(() => {}) });
     servers.push(server);
     const s = await openSession(server.url);

@@ -3,14 +3,14 @@ import { McpClient } from "../mcp/client/client.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { RunEvent } from "../loop/events.ts";
-import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "./served-mcp.ts";
 import { RUN_DETAIL_LIMITS } from "./run-detail.ts";
 import { RunRegistry } from "./run-registry.ts";
 
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 
 /** A runner that makes one tool call (arguments holding a credential) per run, then answers or fails. */
-const runner = (gate?: Promise<void>): SelfRunner => ({
+const runner = (gate?: Promise<void>): ServedRunner => ({
   async run(input, { runId, onEvent }) {
     const id = runId!;
     onEvent?.({ type: "model-start", runId: id, turn: 1, messages: 2 });
@@ -43,8 +43,8 @@ const runner = (gate?: Promise<void>): SelfRunner => ({
   },
 });
 
-async function connect(r: SelfRunner) {
-  const self = createSelfMcpServer({ runner: r, capabilities: { serverNotifications: true } });
+async function connect(r: ServedRunner) {
+  const self = createServedMcp({ runner: r, capabilities: { serverNotifications: true } });
   const [a, b] = MemoryTransport.createPair();
   await self.server.connect(b);
   const client = new McpClient({ name: "test", version: "1" });

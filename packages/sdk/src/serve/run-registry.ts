@@ -1,5 +1,5 @@
 /**
- * The agent's observable state: which runs are in flight, what finished, usage so far. The self-MCP
+ * The agent's observable state: which runs are in flight, what finished, usage so far. The served agent
  * exposes it as `agent://status` and `agent://runs/{runId}`; every change notifies subscribers.
  *
  * Every run belongs to the principal that started it (see `principal.ts`): a run id names a run only

@@ -1,5 +1,5 @@
 /**
- * Nothing leaks when serving: the self-MCP on the Streamable HTTP server, in-process so the server's own
+ * Nothing leaks when serving: the served agent on the Streamable HTTP server, in-process so the server's own
  * counters (`stats()`, the McpServer's live sessions) and the heap after GC can be read. Rounds of 50
  * concurrent sessions (initialize, `agent.run` with a progress token, subscribe, read, DELETE), sessions
  * left to idle expiry, and a long JSON-response-mode session: each returns to baseline.
@@ -8,11 +8,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createLogger, type LogRecord } from "../log.ts";
 import type { RunEvent } from "../loop/events.ts";
 import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "../transport/http-server/index.ts";
-import { createSelfMcpServer, type SelfMcp, type SelfRunner } from "./self-mcp.ts";
+import { createServedMcp, type ServedMcp, type ServedRunner } from "./served-mcp.ts";
 import { call, endSession, openSession, post, request } from "@agentd/test-support/raw-mcp-http";
 
 /** A runner that answers at once, after one progress-worthy event. */
-const instant: SelfRunner = {
+const instant: ServedRunner = {
   async run(input, { runId, onEvent }) {
     const usage = { inputTokens: 3, outputTokens: 2, totalTokens: 5 };
     onEvent?.({ type: "model-end", runId: runId!, turn: 1, usage, finishReason: "stop", toolCalls: 0 } as RunEvent);
@@ -25,9 +25,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 }, 30_000);
 
-/** The self-MCP behind a Streamable HTTP server on 127.0.0.1:0, with session-end records counted. */
+/** The served agent behind a Streamable HTTP server on 127.0.0.1:0, with session-end records counted. */
 async function serve(options: Partial<StreamableHttpServerOptions> = {}) {
-  const self: SelfMcp = createSelfMcpServer({ runner: instant, capabilities: { serverNotifications: true } });
+  const self: ServedMcp = createServedMcp({ runner: instant, capabilities: { serverNotifications: true } });
   const ended: LogRecord[] = [];
   const waiters = new Set<() => void>();
   const logger = createLogger(

@@ -1,5 +1,5 @@
 /**
- * Served prompts on the self-MCP (in-memory pair, agentd's own client): replacing them sends
+ * Served prompts on the served agent (in-memory pair, agentd's own client): replacing them sends
  * `notifications/prompts/list_changed`, a {@link PromptList} re-reads the list only then, and a client with
  * prompts switched off ignores the notification; expansion and completion from configured values.
  */
@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { McpClient } from "../mcp/client/client.ts";
 import { PromptList } from "../mcp/client/prompt-list.ts";
 import { MemoryTransport } from "../transport/memory.ts";
-import { createSelfMcpServer } from "./self-mcp.ts";
+import { createServedMcp } from "./served-mcp.ts";
 import { completeFrom, expandPrompt, promptInstruction, type ServedPrompt } from "./served-prompts.ts";
 
 const runner = {
@@ -26,7 +26,7 @@ const greet: ServedPrompt = {
   text: "Hello {{ who }}{{tone}}!",
 };
 
-async function client(self: ReturnType<typeof createSelfMcpServer>, prompts: boolean) {
+async function client(self: ReturnType<typeof createServedMcp>, prompts: boolean) {
   const [a, b] = MemoryTransport.createPair();
   await self.server.connect(b);
   const c = new McpClient({ name: "t", version: "1" }, { capabilities: { prompts } });
@@ -50,7 +50,7 @@ describe("served prompts", () => {
   });
 
   test("replacing the prompts notifies list_changed; the prompt list re-reads only then; a client with prompts off ignores it", async () => {
-    const self = createSelfMcpServer({ runner, prompts: { greet } });
+    const self = createServedMcp({ runner, prompts: { greet } });
     const on = await client(self, true);
     const off = await client(self, false);
     const list = new PromptList(on);

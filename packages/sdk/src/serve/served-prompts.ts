@@ -1,5 +1,5 @@
 /**
- * Prompts the self-MCP offers (prompts as a server): named instruction templates from the configuration,
+ * Prompts the served agent offers (prompts as a server): named instruction templates from the configuration,
  * listed by `prompts/list`, expanded by `prompts/get`, their arguments completed by `completion/complete`
  * from configured values, and run by `agent.run` with `{ prompt, arguments }`.
  *

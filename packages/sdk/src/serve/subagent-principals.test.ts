@@ -1,5 +1,5 @@
 /**
- * Subagents served on the self-MCP belong to the principal that spawned them: another principal neither
+ * Subagents served on the served agent belong to the principal that spawned them: another principal neither
  * lists, reads, waits on nor cancels them; an operator sees them all. Real child processes (the scripted
  * child), the Streamable HTTP server with bearer tokens A, B and an operator's, over 127.0.0.1.
  */
@@ -10,7 +10,7 @@ import { registerSubagentSurface } from "../supervisor/mcp-surface.ts";
 import { Supervisor } from "../supervisor/supervisor.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../transport/http-server/index.ts";
 import { call, openSession, type RawSession } from "@agentd/test-support/raw-mcp-http";
-import { createSelfMcpServer } from "./self-mcp.ts";
+import { createServedMcp } from "./served-mcp.ts";
 
 const CHILD = resolve(import.meta.dir, "../supervisor/__fixtures__/scripted-child.ts");
 const A = "token-a-0123456789abcdef";
@@ -36,7 +36,7 @@ const tool = (url: URL, s: RawSession, id: number, name: string, args: Record<st
 test("B cannot see, read, wait on or cancel A's subagent; the operator sees it", async () => {
   sup = new Supervisor({ model: {}, command: { command: process.execPath, args: [CHILD] }, graceMs: 2_000 });
   const supervisor = sup;
-  const self = createSelfMcpServer({
+  const self = createServedMcp({
     runner: { run: () => Promise.reject(new Error("no runs in this test")) },
     extend: (mcp, _runs, access) => registerSubagentSurface(mcp, supervisor, access),
   });

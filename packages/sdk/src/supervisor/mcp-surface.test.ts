@@ -1,5 +1,5 @@
 /**
- * The subagent surface on the self-MCP: an MCP client spawns async, subscribes to the result resource,
+ * The subagent surface on the served agent: an MCP client spawns async, subscribes to the result resource,
  * gets `notifications/resources/updated` when the child finishes, and reads the result. Real child
  * processes (the scripted child), the MCP client over the in-memory transport pair.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpClient } from "../mcp/client/client.ts";
 import { McpServer } from "../mcp/server/server.ts";
-import { createSelfMcpServer } from "../serve/self-mcp.ts";
+import { createServedMcp } from "../serve/served-mcp.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { descendants, killAll } from "./__fixtures__/process-tree.ts";
 import { registerSubagentSurface } from "./mcp-surface.ts";
@@ -103,9 +103,9 @@ describe("subagent surface on an MCP server", () => {
     expect(cancelled.structuredContent).toMatchObject({ status: "cancelled", error: { message: "enough" } });
   });
 
-  test("wired into the self-MCP with createSelfMcpServer({ extend })", async () => {
+  test("wired into the served agent with createServedMcp({ extend })", async () => {
     const s = newSupervisor();
-    const self = createSelfMcpServer({
+    const self = createServedMcp({
       runner: {
         run: async () => ({
           text: "",
@@ -133,7 +133,7 @@ describe("subagent surface on an MCP server", () => {
 
 describe("subagent.spawn as an MCP task (capabilities.tasks on)", () => {
   const selfWithSubagents = () =>
-    createSelfMcpServer({
+    createServedMcp({
       runner: { run: () => Promise.reject(new Error("no runs here")) },
       capabilities: { tasks: true },
       extend: (server) => void registerSubagentSurface(server, newSupervisor()),

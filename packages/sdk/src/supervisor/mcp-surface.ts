@@ -1,9 +1,9 @@
 /**
- * The subagent surface on an MCP server (the self-MCP): the same tools as the model's, and the
+ * The subagent surface on an MCP server (the served agent): the same tools as the model's, and the
  * subscribable resource `agent://subagent/{id}/result` — `resources/read` gives the status while the child
  * runs and the result once done; `notifications/resources/updated` goes to subscribers when it finishes
  * (async completion the agent-native way, not `tasks/*`). The internal control wire is
- * never visible here. Wire it with `createSelfMcpServer({ extend: (server) => registerSubagentSurface(server, sup) })`.
+ * never visible here. Wire it with `createServedMcp({ extend: (server) => registerSubagentSurface(server, sup) })`.
  */
 import type { McpServer } from "../mcp/server/server.ts";
 import { resourceNotFound, type ServerSession } from "../mcp/server/session.ts";
@@ -13,7 +13,7 @@ import { callSubagentTool, handleView, RESULT_URI_TEMPLATE, resultUri, SUBAGENT_
 import type { Supervisor } from "./supervisor.ts";
 
 /**
- * Who may see what, when the surface is served to more than one principal (the self-MCP passes its own):
+ * Who may see what, when the surface is served to more than one principal (the served agent passes its own):
  * a caller sees and controls only the subagents it started, an operator (owner `undefined`) all of them.
  */
 export interface SubagentSurfaceAccess {

@@ -1,5 +1,5 @@
 /**
- * The subagent tools, one definition for both surfaces: the model's self-tools and the self-MCP's tools.
+ * The subagent tools, one definition for both surfaces: the model's self-tools and the served agent's tools.
  * `subagent.spawn` (sync, or `async: true` for a handle), `subagent.wait` (subscribe to the result resource
  * and read it once it is updated), `subagent.result` (read it now), `subagent.list`, `subagent.cancel`.
  * Refusals and failures are tool-domain errors: text the model can act on, never a crash.
@@ -21,7 +21,7 @@ export const DEFAULT_WAIT_MS = 300_000;
 
 const ID = { type: "string", description: "The subagent's id, as subagent.spawn returned it" };
 
-/** The tools, as offered to a model and listed on the self-MCP. */
+/** The tools, as offered to a model and listed on the served agent. */
 export const SUBAGENT_TOOLS: ToolDescriptor[] = [
   {
     name: "subagent.spawn",

@@ -6,7 +6,7 @@ import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { Logger } from "../../log.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
-import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
 import { buildAgentCard, type A2aCardOptions } from "./card.ts";
 import { A2A_PATH, createA2aMount } from "./mount.ts";
 import { createA2aService } from "./service.ts";
@@ -36,7 +36,7 @@ export interface A2aServeOptions {
 
 /** What the endpoint needs from its host. */
 export interface A2aEndpointOptions extends A2aServeOptions {
-  runner: SelfRunner;
+  runner: ServedRunner;
   registry: RunRegistry;
   operators: ReadonlySet<string>;
   auth: { bearer: boolean; mtls: boolean };

@@ -24,7 +24,7 @@ import {
 } from "../shared/types.ts";
 import { scopedRunId, type Principal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
-import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
 import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
 import type { ElicitResult } from "../../wire/index.ts";
@@ -90,7 +90,7 @@ export class A2aTasks {
   private readonly maxUnfinished: number;
 
   constructor(
-    private readonly runner: SelfRunner,
+    private readonly runner: ServedRunner,
     private readonly registry: RunRegistry,
     limits: A2aTaskLimits = {},
     /** Every event of every task (push delivery). */

@@ -7,7 +7,7 @@
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { reply, scriptedModel, type Step } from "../../loop/__fixtures__/scripted-model.ts";
 import { createAgent, type Agent, type AgentOptions } from "../create-agent.ts";
-import type { ServeOptions } from "../serving/serve-agent.ts";
+import type { ServeOptions } from "../serving/served-agent.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
 import type { Logger } from "../../log.ts";
 import type { A2aServeOptions } from "../../a2a/server/index.ts";

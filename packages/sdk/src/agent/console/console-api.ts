@@ -5,7 +5,7 @@
  * runs), scoped to the caller.
  */
 import type { Logger } from "../../log.ts";
-import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
 import { startFromConsole } from "./console-start.ts";
 import { answerFromConsole, DECISIONS } from "./console-answer.ts";
 import { callOperator, type OperatorSurface } from "../../a2a/server/operator.ts";
@@ -44,7 +44,7 @@ export interface ConsoleApiContext {
   surface: OperatorSurface;
   traceUrl: string | undefined;
   /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
-  runner?: SelfRunner;
+  runner?: ServedRunner;
   logger: Logger;
 }
 

@@ -16,7 +16,7 @@ import type { Logger } from "../../log.ts";
 import type { OperatorSurface } from "../../a2a/server/operator.ts";
 import { can, resolvePrincipal } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
-import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
 import type { HttpMount } from "../../transport/http-server/index.ts";
 import { CONSOLE_APP_JS, CONSOLE_CSS, CONSOLE_HTML } from "./assets.generated.ts";
 import { serveConsoleApi } from "./console-api.ts";
@@ -57,7 +57,7 @@ export interface ConsoleMountOptions {
   /** Sends an operator's answer to an A2A task's elicitation (the A2A `SendMessage` path); none without A2A. */
   a2aSend?: ElicitationSource["send"];
   /** What runs `agent.run`: with it, operators may start a run from the page (`POST /console/api/start`). */
-  runner?: SelfRunner;
+  runner?: ServedRunner;
   /** The OTLP backend's trace page, `{traceId}` in it (`telemetry.traceUrl`): a run's trace id links there. */
   traceUrl?: string;
   /** Whether the listener authenticates callers (the page then asks for a token before anything else). */

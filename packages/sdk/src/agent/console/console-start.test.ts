@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { nullLogger } from "../../log.ts";
 import type { Principal } from "../../serve/principal.ts";
 import { RunRegistry } from "../../serve/run-registry.ts";
-import type { SelfRunner } from "../../serve/self-mcp.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
 import { startFromConsole } from "./console-start.ts";
 
 const ops: Principal = { id: "bearer:operator#0", role: "operator" };
@@ -16,7 +16,7 @@ test("an operator's start runs with its budgets and is recorded; others, other m
   const seen: unknown[] = [];
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
-  const runner: SelfRunner = {
+  const runner: ServedRunner = {
     run: async (input, o) => {
       seen.push({ input, runId: o.runId, limits: o.limits });
       o.onEvent?.({ type: "model-start", runId: o.runId!, turn: 1, messages: 2 });
@@ -46,7 +46,7 @@ test("a start naming a conversation continues the operator's own and links the r
   const seen: unknown[] = [];
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
-  const runner: SelfRunner = {
+  const runner: ServedRunner = {
     run: async (_input, o) => {
       seen.push({ conversation: o.conversation, principal: o.principal });
       queueMicrotask(finish);

@@ -12,7 +12,7 @@ import { scrubSecrets } from "../../log.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import { type Principal, scopedRunId } from "../../serve/principal.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
-import { newRunId, type SelfRunner, toolInFlight } from "../../serve/self-mcp.ts";
+import { newRunId, type ServedRunner, toolInFlight } from "../../serve/served-mcp.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 
 const MAX_BODY = 64 * 1024;
@@ -24,7 +24,7 @@ const BUDGETS = ["maxTurns", "maxTokens", "deadlineMs", "maxCostUsd"] as const;
 /** What starting a run from the console needs. */
 export interface ConsoleStartOptions {
   registry: RunRegistry;
-  runner: SelfRunner;
+  runner: ServedRunner;
   /** The approval desk: a run started here asks there, as a served run does (none: nobody is asked). */
   approvals?: ApprovalDesk;
   logger: Logger;

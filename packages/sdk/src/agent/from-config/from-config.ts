@@ -88,7 +88,7 @@ export interface AgentFromConfigOptions {
   logger?: Logger;
   /** Triggers instead of the config's `triggers` block (e.g. a command line's mode). */
   triggers?: AgentTriggerOptions;
-  /** The version the self-MCP server reports. */
+  /** The version the served agent's MCP server reports. */
   version?: string;
   /** OpenTelemetry (see `AgentOptions.telemetry`): the CLI passes `"env"` (on only when OTEL_* names an endpoint). */
   telemetry?: AgentOptions["telemetry"];

@@ -7,7 +7,7 @@
 import type { A2aServeOptions } from "../../a2a/server/index.ts";
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { ServeOptions } from "../serving/serve-agent.ts";
+import type { ServeOptions } from "../serving/served-agent.ts";
 import {
   type HttpServeSettings,
   httpServeOptionsFromConfig,

@@ -13,7 +13,7 @@ import { everyAddressCovered, parseTrustedProxies } from "../../transport/http-s
 import type { JwtIssuerOptions } from "../../transport/http-server/jwt-verifier.ts";
 import type { BearerTokenEntry } from "../../transport/http-server/options.ts";
 import { AgentdError } from "../../wire/errors.ts";
-import type { HttpServeOptions } from "../serving/serve-agent.ts";
+import type { HttpServeOptions } from "../serving/served-agent.ts";
 import type { MetricsEndpointOptions } from "../../serve/metrics-endpoint.ts";
 
 /** Settings over the config's `serve` block (the CLI's flags); each wins over the config's value. */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { connectStore } from "@agentd/test-support/connect-store";
 import { createLogger, type LogRecord, type Logger } from "../../log.ts";
 import { McpClient } from "../../mcp/client/client.ts";
-import { createSelfMcpServer, type SelfRunner } from "../../serve/self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "../../serve/served-mcp.ts";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
 import type { StoreClient } from "../../store/store-client.ts";
 import { MemoryTransport } from "../../transport/memory.ts";
@@ -102,14 +102,14 @@ test("a result the store refuses to keep: one warning line without secrets, the 
   const servedRuns = createServedRuns({ store: async () => refusing, holder: "pod-a", logger });
   cleanup.push(() => servedRuns.close());
   let runs = 0;
-  const runner: SelfRunner = {
+  const runner: ServedRunner = {
     run: async (input, { runId }) => {
       runs++;
       const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
       return { text: `done: ${input}`, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
     },
   };
-  const self = createSelfMcpServer({ runner, servedRuns });
+  const self = createServedMcp({ runner, servedRuns });
   const [a, b] = MemoryTransport.createPair();
   await self.server.connect(b);
   const client = new McpClient({ name: "test", version: "1" });

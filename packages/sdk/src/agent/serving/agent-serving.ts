@@ -1,5 +1,5 @@
 /**
- * Serving an agent: the one self-MCP host (agent.run, agent://status, run history, the console's facts,
+ * When the agent serves: the one served agent (agent.run, agent://status, run history, the console's facts,
  * the operator channel) built the first time the agent serves, shared by every endpoint it serves on;
  * `/readyz` asks whether the model is set and the required servers connect. Before the first endpoint
  * answers, served tasks kept in the checkpoint are restored, so a client polling a task from before a
@@ -24,15 +24,15 @@ import type { AgentLifecycleStatus } from "../run/run-options.ts";
 import type { AgentLiveConfig } from "../live/agent-live-config.ts";
 import type { AgentLifecycle } from "../run/agent-lifecycle.ts";
 import type { SamplingLedger } from "../sampling/sampling-ledger.ts";
-import { SelfHost, type ServeOptions, type Serving } from "./serve-agent.ts";
-import type { SelfMcpOptions, SelfRunner } from "../../serve/self-mcp.ts";
+import { ServedAgent, type ServeOptions, type ServedEndpoint } from "./served-agent.ts";
+import type { ServedMcpOptions, ServedRunner } from "../../serve/served-mcp.ts";
 import type { RunObservers } from "../run/run-agent.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 
 /** What serving reaches of its agent: all built before it; it registers itself with the lifecycle, the live configuration and the runs when it first serves. */
 export interface ServingParts {
   /** The agent's runs (refused once the served agent drains). */
-  run: SelfRunner["run"];
+  run: ServedRunner["run"];
   connect: () => Promise<void>;
   clients: ReadonlyMap<string, ManagedMcpClient>;
   live: AgentLiveConfig;
@@ -43,7 +43,7 @@ export interface ServingParts {
   control: Omit<OperatorControl, "lifecycle">;
   ledger: SamplingLedger | undefined;
   /** The subagent and `serve: true` tools on the served surface (agent-subagents.ts). */
-  extend: Pick<SelfMcpOptions, "extend">;
+  extend: Pick<ServedMcpOptions, "extend">;
   /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
   servedCheckpoint: AgentCheckpoint | undefined;
   mirrorTo: (sink: (record: LogRecord) => void) => void;
@@ -60,8 +60,8 @@ export interface ServingParts {
 
 /** See the module header. */
 export class AgentServing {
-  /** The self-MCP host, once the agent serves. */
-  host: SelfHost | undefined;
+  /** The served agent, once the agent serves. */
+  served: ServedAgent | undefined;
   /** Endpoints being served. */
   count = 0;
   private restored: Promise<void> | undefined;
@@ -72,14 +72,14 @@ export class AgentServing {
   ) {}
 
   /** Serve one more endpoint (the host is built by the first): see {@link Agent.serve}. */
-  async serve(asked: ServeOptions | undefined): Promise<Serving> {
+  async serve(asked: ServeOptions | undefined): Promise<ServedEndpoint> {
     const serveOptions = this.withDefaults(asked ?? (await this.options.serve?.endpoint?.()) ?? { stdio: true });
-    const h = this.selfHost();
+    const h = this.servedAgent();
     const { servedCheckpoint, logger } = this.parts;
     // Before the first endpoint answers: a client polling a task from before a restart finds it working.
     if (servedCheckpoint)
       await (this.restored ??= servedCheckpoint.servedTasks().then((records) => {
-        const restored = h.self.tasks?.restore(records) ?? 0;
+        const restored = h.mcp.tasks?.restore(records) ?? 0;
         if (records.length) logger.info("checkpoint.served-tasks-restored", { key: servedCheckpoint.key, tasks: restored });
       }));
     const serving = await h.serve(serveOptions);
@@ -107,16 +107,16 @@ export class AgentServing {
     }
   };
 
-  /** The self-MCP host, built once. */
-  selfHost(): SelfHost {
-    if (this.host) return this.host;
+  /** The served agent, built once. */
+  servedAgent(): ServedAgent {
+    if (this.served) return this.served;
     const { options, parts, ready } = this;
     const { config } = parts.live;
     const { ledger, logger } = parts;
     const serve = options.serve ?? {};
     const notifications = options.capabilities?.serverNotifications === true;
     const triggers = config.triggers || options.reload ? { triggers: () => config.triggers?.status() ?? [] } : {};
-    const created: SelfHost = new SelfHost({
+    const created: ServedAgent = new ServedAgent({
       runner: {
         run: (input, o) =>
           created.isDraining
@@ -167,20 +167,20 @@ export class AgentServing {
       }),
       logger,
     });
-    if (notifications) parts.mirrorTo((r) => created.self.mirrorLog(r));
+    if (notifications) parts.mirrorTo((r) => created.mcp.mirrorLog(r));
     // Questions that expired while no process watched them are decided now (approvals.onTimeout).
     void options.approvals?.desk?.start?.().catch((e: unknown) => logger.warn("approvals.sweep-failed", { error: String(e) }));
     // From now on served and triggered runs suspend at the desk, and this replica resumes those it claims.
     const desk = options.approvals?.desk;
     if (desk) parts.waiting.attachDesk({ desk, resume: parts.resume, record: (run) => waitingRunRecord(created.registry, run), logger });
     this.register(created);
-    config.triggers?.onChange(() => void created.self.server.notifyResourceUpdated("agent://status"));
-    this.host = created;
+    config.triggers?.onChange(() => void created.mcp.server.notifyResourceUpdated("agent://status"));
+    this.served = created;
     return created;
   }
 
   /** The served agent, once built, registers itself with what was built before it. */
-  private register(served: SelfHost): void {
+  private register(served: ServedAgent): void {
     const { parts } = this;
     parts.observers.current = {
       observe: (run, e) => served.registry.observe(run.id, e),
@@ -191,7 +191,7 @@ export class AgentServing {
       settle: (deadline) => served.settle(deadline),
       interrupt: (message) => served.interrupt(message),
       // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.
-      keepTasks: parts.servedCheckpoint ? () => served.self.tasks?.close() : undefined,
+      keepTasks: parts.servedCheckpoint ? () => served.mcp.tasks?.close() : undefined,
       close: () => served.close(),
     });
     const count = () => this.count;
@@ -200,8 +200,8 @@ export class AgentServing {
         return count();
       },
       registry: served.registry,
-      setPrompts: (prompts) => served.self.prompts?.set(prompts),
-      notifyStatus: () => void served.self.server.notifyResourceUpdated("agent://status"),
+      setPrompts: (prompts) => served.mcp.prompts?.set(prompts),
+      notifyStatus: () => void served.mcp.server.notifyResourceUpdated("agent://status"),
     });
   }
 }

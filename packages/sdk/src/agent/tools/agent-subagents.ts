@@ -5,7 +5,7 @@
  * `close()` (agent-lifecycle.ts, through the assembly's release).
  */
 import type { ToolSet } from "../../loop/tools.ts";
-import type { SelfMcpOptions } from "../../serve/self-mcp.ts";
+import type { ServedMcpOptions } from "../../serve/served-mcp.ts";
 import { registerSubagentSurface } from "../../supervisor/mcp-surface.ts";
 import { SubagentToolSet } from "../../supervisor/self-tools.ts";
 import { LocalToolSet, namedLocalTools, type LocalTools } from "../../tool/local-tool-set.ts";
@@ -44,7 +44,7 @@ export function ownTools(options: Pick<AgentOptions, "tools" | "subagents">): Ow
 export function servedOwnTools(
   options: Pick<AgentOptions, "subagents">,
   localTools: OwnTools["localTools"],
-): Pick<SelfMcpOptions, "extend"> {
+): Pick<ServedMcpOptions, "extend"> {
   const { subagents } = options;
   if (!subagents && !localTools?.size) return {};
   return {

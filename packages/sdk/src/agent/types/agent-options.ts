@@ -144,7 +144,7 @@ export interface AgentCapabilities extends Omit<CapabilityConfig, "sampling" | "
 
 /** {@link AgentOptions.serve}: what served endpoints say and keep. */
 export interface AgentServeOptions {
-  /** The version the self-MCP server (and the A2A card) reports (default the SDK's). */
+  /** The version the served agent's MCP server (and the A2A card) reports (default the SDK's). */
   version?: string;
   /** Principal ids with the operator role on served endpoints: they see every principal's runs (docs/serving.md). */
   operators?: string[];

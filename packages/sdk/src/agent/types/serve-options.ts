@@ -30,7 +30,7 @@ export type ServeOptions =
     };
 
 /** A running endpoint. */
-export interface Serving {
+export interface ServedEndpoint {
   /** The MCP endpoint (HTTP only). */
   readonly url?: URL;
   /** Resolves when the peer ended it by itself (stdio: stdin closed); HTTP ends only by drain or close. */

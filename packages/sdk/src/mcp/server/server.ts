@@ -1,5 +1,5 @@
 /**
- * `McpServer`: a generic MCP server core with no agentd logic — agentd's self-MCP, the testkit's fake
+ * `McpServer`: a generic MCP server core with no agentd logic — agentd's served agent, the testkit's fake
  * servers and the Streamable HTTP server all build on it. It holds the registry and is shared by its
  * sessions: `connect(transport)` makes one {@link ServerSession} per client.
  *

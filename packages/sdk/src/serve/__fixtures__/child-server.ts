@@ -17,7 +17,7 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Start a child server with these HTTP server options, self-MCP options and answer size. */
+/** Start a child server with these HTTP server options, served agent options and answer size. */
 export async function startChildServer(
   o: { serve?: Record<string, unknown>; self?: Record<string, unknown>; answerBytes?: number } = {},
 ): Promise<ChildServer> {

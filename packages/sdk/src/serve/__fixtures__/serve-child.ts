@@ -1,17 +1,17 @@
 /**
- * A child process serving the self-MCP over Streamable HTTP on 127.0.0.1:0, for tests that measure the
+ * A child process serving the served agent over Streamable HTTP on 127.0.0.1:0, for tests that measure the
  * server from outside (RSS) or need it in its own process. The runner answers at once with
  * `ANSWER_BYTES` bytes of text. Options of the HTTP server come as JSON in `SERVE_OPTIONS` (limits, auth),
- * of the self-MCP in `SELF_OPTIONS`.
+ * of the served agent in `SELF_OPTIONS`.
  *
  * It prints one JSON line `{"url": …}` on stdout when listening, then answers lines on stdin: `gc` → a full
  * collection, then `{"rss": bytes}` (the resident set after it); `stats` → the server's counters.
  */
-import { createSelfMcpServer, type SelfRunner } from "../self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "../served-mcp.ts";
 import { createStreamableHttpServer } from "../../transport/http-server/index.ts";
 
 const answerBytes = Number(process.env.ANSWER_BYTES ?? "16");
-const runner: SelfRunner = {
+const runner: ServedRunner = {
   async run(input, { runId }) {
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
     // A fresh string per run: a large answer must be the server's to keep or drop, not a shared constant.
@@ -19,7 +19,7 @@ const runner: SelfRunner = {
     return { text, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
   },
 };
-const self = createSelfMcpServer({ runner, ...JSON.parse(process.env.SELF_OPTIONS ?? "{}") });
+const self = createServedMcp({ runner, ...JSON.parse(process.env.SELF_OPTIONS ?? "{}") });
 const server = await createStreamableHttpServer({
   ...JSON.parse(process.env.SERVE_OPTIONS ?? "{}"),
   onsession: (t) => self.server.connect(t).then(() => {}),

@@ -3,10 +3,10 @@ import { McpClient } from "../mcp/client/client.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { RunEvent } from "../loop/events.ts";
-import { createSelfMcpServer, type SelfRunner } from "./self-mcp.ts";
+import { createServedMcp, type ServedRunner } from "./served-mcp.ts";
 
 /** A runner that emits two events and answers, or fails when the instruction says so. */
-const fakeRunner = (gate?: Promise<void>): SelfRunner => ({
+const fakeRunner = (gate?: Promise<void>): ServedRunner => ({
   async run(input, { runId, onEvent }) {
     const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
     onEvent?.({ type: "model-end", runId: runId!, turn: 1, usage, finishReason: "tool-calls", toolCalls: 1 } as RunEvent);
@@ -27,8 +27,8 @@ const fakeRunner = (gate?: Promise<void>): SelfRunner => ({
   },
 });
 
-async function connect(runner: SelfRunner, serverNotifications = true) {
-  const self = createSelfMcpServer({ runner, capabilities: { serverNotifications } });
+async function connect(runner: ServedRunner, serverNotifications = true) {
+  const self = createServedMcp({ runner, capabilities: { serverNotifications } });
   const [a, b] = MemoryTransport.createPair();
   await self.server.connect(b);
   const client = new McpClient({ name: "test", version: "1" });
@@ -36,7 +36,7 @@ async function connect(runner: SelfRunner, serverNotifications = true) {
   return { self, client };
 }
 
-describe("self-MCP", () => {
+describe("served agent", () => {
   test("agent.run returns the answer with structured content and emits progress with a token", async () => {
     const { client } = await connect(fakeRunner());
     const progress: string[] = [];
@@ -53,7 +53,7 @@ describe("self-MCP", () => {
 
   test("a finished run id is not repeated", async () => {
     let runs = 0;
-    const runner: SelfRunner = { run: async (i, o) => (runs++, fakeRunner().run(i, o)) };
+    const runner: ServedRunner = { run: async (i, o) => (runs++, fakeRunner().run(i, o)) };
     const { client } = await connect(runner);
     await client.callTool("agent.run", { instruction: "x", runId: "same" });
     const again = await client.callTool("agent.run", { instruction: "x", runId: "same" });
@@ -93,7 +93,7 @@ describe("self-MCP", () => {
     let progressed!: () => void;
     const reported = new Promise<void>((r) => (progressed = r));
     const call = { runId: "r-p", turn: 1, toolCallId: "c9", name: "slow_work", qualifiedName: "slow/work" };
-    const runner: SelfRunner = {
+    const runner: ServedRunner = {
       async run(input, { runId, onEvent }) {
         onEvent?.({ type: "tool-call-start", ...call, argumentsSize: 2, arguments: {} });
         onEvent?.({ type: "tool-call-progress", ...call, progress: 2, total: 10, message: "step 2 of 10", elapsedMs: 600 });

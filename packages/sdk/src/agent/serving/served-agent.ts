@@ -1,12 +1,12 @@
 /**
- * Serving an agent: its self-MCP surface (agent.run, agent://status, agent://runs/{runId}, the subagent
+ * The served agent: the agent's MCP surface (agent.run, agent://status, agent://runs/{runId}, the subagent
  * tools when it has subagents) on stdio or on Streamable HTTP(S) with /healthz and /readyz, and the drain
  * that ends it: stop taking runs, let the runs in flight finish and be answered within the grace, then
  * close. Stdin's end is a drain like SIGTERM's: what was already read is answered before stdout closes.
  */
 import { nullLogger, type Logger } from "../../log.ts";
 import type { McpServer } from "../../mcp/server/server.ts";
-import { createSelfMcpServer, type SelfMcp, type SelfMcpOptions } from "../../serve/self-mcp.ts";
+import { createServedMcp, type ServedMcp, type ServedMcpOptions } from "../../serve/served-mcp.ts";
 import type { RunRegistry } from "../../serve/run-registry.ts";
 import { createStreamableHttpServer } from "../../transport/http-server/server.ts";
 import { StdioServerTransport } from "../../transport/stdio-self.ts";
@@ -23,12 +23,12 @@ import type { A2aTasks } from "../../a2a/server/tasks.ts";
 import type { ConsoleFacts } from "../console/console-facts.ts";
 import { CONSOLE_PATH, createConsoleMount, type ConsoleMount } from "../console/console-mount.ts";
 
-export type { HttpServeOptions, ServeOptions, Serving } from "../types/serve-options.ts";
-import type { HttpServeOptions, ServeOptions, Serving } from "../types/serve-options.ts";
+export type { HttpServeOptions, ServeOptions, ServedEndpoint } from "../types/serve-options.ts";
+import type { HttpServeOptions, ServeOptions, ServedEndpoint } from "../types/serve-options.ts";
 
-/** What {@link SelfHost} needs from the agent. */
-export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
-  runner: SelfMcpOptions["runner"];
+/** What {@link ServedAgent} needs from the agent. */
+export interface ServedAgentOptions extends Omit<ServedMcpOptions, "runner"> {
+  runner: ServedMcpOptions["runner"];
   /** Whether the agent has a model and its required servers connect (for /readyz). */
   ready: () => Promise<{ ok: true } | { ok: false; reason: string }>;
   /** What the A2A operator channel may do to the agent (drain, cancel, triggers, reload). */
@@ -38,29 +38,29 @@ export interface SelfHostOptions extends Omit<SelfMcpOptions, "runner"> {
   logger?: Logger;
 }
 
-/** The self-MCP server of an agent and every endpoint it is served on. */
-export class SelfHost {
-  readonly self: SelfMcp;
+/** The served agent: the agent's MCP server and every endpoint it is served on. */
+export class ServedAgent {
+  readonly mcp: ServedMcp;
   /** The agent's metrics (runs, tokens, cost, latency, tools, trigger lag, sessions), served at `/metrics` when asked. */
   readonly metrics: ServeMetrics;
   private readonly closers: Array<() => Promise<void>> = [];
   private draining = false;
   private readonly logger: Logger;
 
-  constructor(private readonly options: SelfHostOptions) {
-    const { ready: _ready, logger: _logger, control: _control, console: _console, ...self } = options;
-    this.self = createSelfMcpServer(self);
-    this.metrics = new ServeMetrics(this.self.registry);
+  constructor(private readonly options: ServedAgentOptions) {
+    const { ready: _ready, logger: _logger, control: _control, console: _console, ...mcpOptions } = options;
+    this.mcp = createServedMcp(mcpOptions);
+    this.metrics = new ServeMetrics(this.mcp.registry);
     this.logger = options.logger ?? nullLogger;
   }
 
   /** The run registry: runs started over MCP (and triggered runs while serving). */
   get registry(): RunRegistry {
-    return this.self.registry;
+    return this.mcp.registry;
   }
 
   /** Serve on stdio or HTTP. */
-  async serve(options: ServeOptions): Promise<Serving> {
+  async serve(options: ServeOptions): Promise<ServedEndpoint> {
     if (this.draining) throw new AgentdError("E_USAGE", "the agent is draining: it serves no new endpoint");
     if ("http" in options)
       return this.serveHttp(
@@ -72,7 +72,7 @@ export class SelfHost {
     const stdio = options.stdio === true ? {} : options.stdio;
     const transport = new StdioServerTransport({ ...stdio, onInputEnd: "half-close" });
     const inputEnded = new Promise<void>((resolve) => (transport.oninputend = resolve));
-    const session = await this.self.server.connect(transport);
+    const session = await this.mcp.server.connect(transport);
     this.logger.info("serve.stdio", {});
     this.closers.push(() => transport.close());
     const closed = new Promise<void>((resolve) => (session.closed ? resolve() : session.events.on("close", () => resolve())));
@@ -84,7 +84,7 @@ export class SelfHost {
     a2aOptions?: A2aServeOptions,
     metrics?: MetricsEndpointOptions,
     withConsole?: { traceUrl?: string },
-  ): Promise<Serving> {
+  ): Promise<ServedEndpoint> {
     const readyz = async () => {
       if (this.draining) return new Response("draining\n", { status: 503 });
       const r = await this.options.ready();
@@ -94,11 +94,11 @@ export class SelfHost {
       ? createA2aEndpoint({
           ...a2aOptions,
           runner: this.options.runner,
-          registry: this.self.registry,
+          registry: this.mcp.registry,
           operators: new Set(this.options.operators ?? []),
           triggers: this.options.triggers,
           control: this.options.control,
-          prompts: this.self.prompts ? () => this.self.prompts?.all() ?? {} : undefined,
+          prompts: this.mcp.prompts ? () => this.mcp.prompts?.all() ?? {} : undefined,
           servedRuns: this.options.servedRuns,
           conversations: this.options.conversations,
           approvals: this.options.approvals?.desk,
@@ -128,9 +128,9 @@ export class SelfHost {
       ...http,
       mounts: mounts.length ? mounts : undefined,
       onsession: async (transport) => {
-        await this.self.server.connect(transport);
+        await this.mcp.server.connect(transport);
       },
-      checkHeaders: (message, headers) => this.self.server.paramHeaderMismatch(message, headers),
+      checkHeaders: (message, headers) => this.mcp.server.paramHeaderMismatch(message, headers),
       routes: { "/healthz": () => new Response("ok\n"), "/readyz": readyz },
       logger: this.logger,
       // What each principal may do (run, read status, operator), checked on every MCP request.
@@ -171,12 +171,12 @@ export class SelfHost {
     const facts = this.options.console;
     if (!facts) throw new AgentdError("E_USAGE", "the console needs the agent's facts: serve the agent with createAgent to have one");
     return createConsoleMount({
-      registry: this.self.registry,
+      registry: this.mcp.registry,
       facts,
       operators: new Set(this.options.operators ?? []),
       authRequired,
       traceUrl: traceUrl || undefined,
-      mcpTasks: () => this.self.tasks?.views() ?? [],
+      mcpTasks: () => this.mcp.tasks?.views() ?? [],
       // An operator's answer to a task's elicitation goes the way an A2A follow-up message goes.
       a2aSend: tasks ? (who, message) => tasks.send(who, message) : undefined,
       // The approval desk: its questions are listed on the Questions page and decided there by operators.
@@ -207,9 +207,9 @@ export class SelfHost {
 
   /** Wait (until `deadline`, epoch ms) for served runs to finish and every answer to be sent. */
   async settle(deadline: number): Promise<void> {
-    const registry = this.self.registry;
+    const registry = this.mcp.registry;
     while (registry.status().state === "running" && Date.now() < deadline) await waitForChange(registry, deadline - Date.now());
-    await answersSent(this.self.server, deadline);
+    await answersSent(this.mcp.server, deadline);
   }
 
   /**
@@ -219,7 +219,7 @@ export class SelfHost {
    */
   interrupt(message: string): void {
     const error = new McpError(ErrorCode.ConnectionClosed, message);
-    for (const s of this.self.server.sessions()) s.protocol.answerInFlight(error);
+    for (const s of this.mcp.server.sessions()) s.protocol.answerInFlight(error);
   }
 
   /** Close every endpoint. */
@@ -227,7 +227,7 @@ export class SelfHost {
     const closers = this.closers.splice(0);
     await Promise.all(closers.map((c) => c().catch(() => {})));
     // The fleet's run history: its last writes finish (bounded) before its store connection is released.
-    await this.self.registry.shared?.close().catch(() => {});
+    await this.mcp.registry.shared?.close().catch(() => {});
   }
 }
 

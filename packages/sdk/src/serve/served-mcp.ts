@@ -25,8 +25,8 @@ import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
 import type { ApprovalChannel } from "../loop/approvals/approval-types.ts";
 import { registerApprovals, type ServedApprovals } from "./approvals/served-approvals.ts";
 
-/** What the self-MCP needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
-export interface SelfRunner {
+/** What the served agent needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
+export interface ServedRunner {
   run(
     input: string,
     options: {
@@ -55,8 +55,8 @@ export interface SelfRunner {
   ): Promise<RunResult>;
 }
 
-/** Principal scoping for registrations beside the self-MCP's own (the subagent surface). */
-export interface SelfAccess {
+/** Principal scoping for registrations beside the served agent's own (the subagent surface). */
+export interface ServedAccess {
   /** The owner key of a request's caller (its principal id), or undefined for an operator, who sees everything. */
   ownerOf(authInfo: Parameters<typeof resolvePrincipal>[0]): string | undefined;
   /** The principal id of a request's caller (operators included): what it starts is owned by this. */
@@ -65,9 +65,9 @@ export interface SelfAccess {
   hears(owner: string | undefined): (session: ServerSession) => boolean;
 }
 
-/** Options of {@link createSelfMcpServer}. */
-export interface SelfMcpOptions {
-  runner: SelfRunner;
+/** Options of {@link createServedMcp}. */
+export interface ServedMcpOptions {
+  runner: ServedRunner;
   /** `agent.run` with the same run id runs once across replicas sharing this store (served-runs.ts). */
   servedRuns?: ServedRuns;
   /** The agent's conversations, served to their owners as `agent://conversations` (served-conversations.ts). */
@@ -80,7 +80,7 @@ export interface SelfMcpOptions {
    * Extra registrations (the supervisor's subagent tools) on the same server, with the principal scoping
    * they must apply: what a request's caller owns, and which sessions may hear of an owner's changes.
    */
-  extend?: (server: McpServer, registry: RunRegistry, access: SelfAccess) => void;
+  extend?: (server: McpServer, registry: RunRegistry, access: ServedAccess) => void;
   /** The configured triggers' status, shown as `triggers` in `agent://status` (notify changes with `server.notifyResourceUpdated`). */
   triggers?: () => unknown;
   /** Sampling answered per MCP server, shown as `sampling` in `agent://status` (to the same viewers as `triggers`). */
@@ -118,7 +118,7 @@ export interface SelfMcpOptions {
   approvals?: ServedApprovals;
 }
 
-/** Default `execution.taskSupport` of the self-MCP's tools when tasks are on. */
+/** Default `execution.taskSupport` of the served agent's tools when tasks are on. */
 export const DEFAULT_TASK_SUPPORT: Readonly<Record<string, "optional" | "required" | "forbidden">> = Object.freeze({
   "agent.run": "optional",
   "subagent.spawn": "optional",
@@ -126,8 +126,8 @@ export const DEFAULT_TASK_SUPPORT: Readonly<Record<string, "optional" | "require
 
 const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { debug: "debug", info: "info", warn: "warning", error: "error" };
 
-/** The self-MCP server and the hooks its host wires up. */
-export interface SelfMcp {
+/** The served agent's MCP server and the hooks the served agent wires up. */
+export interface ServedMcp {
   server: McpServer;
   registry: RunRegistry;
   /** The MCP task store, when tasks are on. */
@@ -142,8 +142,8 @@ export interface SelfMcp {
 export { mintRunId as newRunId } from "../loop/run-id.ts";
 export { toolInFlight } from "./agent-run-tool.ts";
 
-/** Build the self-MCP server. Connect it to transports with `server.connect(transport)`. */
-export function createSelfMcpServer(options: SelfMcpOptions): SelfMcp {
+/** Build the served agent's MCP server. Connect it to transports with `server.connect(transport)`. */
+export function createServedMcp(options: ServedMcpOptions): ServedMcp {
   const registry = new RunRegistry(options.runHistory);
   const operators = new Set(options.operators ?? []);
   const principalOf = (authInfo: Parameters<typeof resolvePrincipal>[0]) => resolvePrincipal(authInfo, operators);
