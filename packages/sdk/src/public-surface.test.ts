@@ -167,7 +167,7 @@ const SURFACE: Record<string, string> = {
     McpServerOAuthConfig McpServerToolsConfig ModelConfig PromptArgumentConfig PromptConfig PromptMessageConfig RemoteA2aAgentConfig
     ResolvedConfig SamplingConfig ScheduleTriggerConfig ScopeConfig ServeConfig StdioServerConfig
     SubscriptionTriggerConfig TriggersConfig apiKeyVariables chooseApiKey durationProblem formatDuration
-    overridesFromFlags parseConfig parseDuration readConfigFile resolveConfig
+    overridesFromFlags parseConfig parseDuration readConfigFile resolveConfig runIdFrom
   `,
   store: `
     ChangeListener ClaimDocument ClaimOutcome ClaimStore CompareAndSetResult DirectoryBackend HeldClaim ListedKey

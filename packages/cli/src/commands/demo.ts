@@ -6,7 +6,7 @@
 import { type FakeGateway, startFakeGateway } from "@agentd/testkit";
 import { type AgentdConfig, createAgentFromConfig, parseConfig, type RunResult } from "@agentd/sdk";
 import { modelFromConfig } from "@agentd/sdk/agent";
-import { chooseApiKey } from "@agentd/sdk/config";
+import { chooseApiKey, runIdFrom } from "@agentd/sdk/config";
 import { defineCommand } from "citty";
 import { agentOptions } from "../agent-options.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
@@ -59,7 +59,7 @@ export const demoCommand = defineCommand({
         "demo settings",
         { expand: false },
       ),
-      runId: env.RUN_ID || undefined,
+      runId: runIdFrom({}, env),
     };
     // A real model's key is read as `agentd run` reads it; the scripted gateway takes none.
     const key = intelligence ? chooseApiKey(resolved.config.model, env) : undefined;

@@ -4,7 +4,7 @@
  * See `src/modes/README.md`.
  */
 import { AgentdError } from "@agentd/sdk";
-import { resolveConfig } from "@agentd/sdk/config";
+import { resolveConfig, runIdFrom } from "@agentd/sdk/config";
 import { defineCommand } from "citty";
 import { formatResult } from "../modes/format-result.ts";
 import { graceOf, hasFlagTrigger, modeFlagsFrom, modeOf, planTriggers } from "../modes/mode-plan.ts";
@@ -146,12 +146,13 @@ export const runCommand = defineCommand({
       throw new AgentdError("E_USAGE", "--prompt is the instruction of a single run: drop the positional instruction and the mode flags");
     const conversation = conversationFromFlags(args, mode);
     if (mode === "once") {
+      // The run's id, read once (`--run-id`, else RUN_ID) and passed down: the config answers with it
+      // (resolved.runId, which the run takes), and a failure before the config resolves reports it.
+      const overrides = overridesFrom(args, rawArgs);
+      const runId = runIdFrom(overrides);
       try {
         const typed = args.prompt ? undefined : await readInstruction(args.instruction);
-        const resolved = await resolveConfig({
-          configPath: args.config,
-          overrides: overridesFrom(args, rawArgs),
-        });
+        const resolved = await resolveConfig({ configPath: args.config, overrides: { ...overrides, runId } });
         // In a terminal, missing prompt arguments are asked for (@clack/prompts, loaded only then).
         const ask =
           args.prompt && process.stdin.isTTY && process.stderr.isTTY
@@ -166,7 +167,6 @@ export const runCommand = defineCommand({
             ask ? { ask } : {},
           ));
         const outputSchema = args["output-schema"] ? await readJsonFile(args["output-schema"], "--output-schema") : undefined;
-        const runId = args["run-id"];
         return await runOnce({
           resolved,
           instruction,
@@ -176,14 +176,13 @@ export const runCommand = defineCommand({
           interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
           streamAnswer: process.stdout.isTTY === true,
           graceMs,
-          runId: runId || undefined,
           outputSchema,
           conversation,
         });
       } catch (e) {
         // With --json / --stream stdout always gets its one document, for a failure before the run too.
         if ((json || stream) && !(e !== null && typeof e === "object" && reported.has(e))) {
-          const envelope = failureEnvelope(args["run-id"] ?? process.env.RUN_ID ?? "", e);
+          const envelope = failureEnvelope(runId ?? "", e);
           process.stdout.write(`${JSON.stringify(stream ? { type: "finish", ...envelope } : envelope)}\n`);
         }
         throw e;

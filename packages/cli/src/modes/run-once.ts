@@ -46,7 +46,6 @@ export interface OnceOptions {
   interactive?: boolean;
   /** Write the model's text as it streams (stdout is a terminal); ignored with json, stream or an output schema. */
   streamAnswer?: boolean;
-  runId?: string;
   outputSchema?: Record<string, unknown>;
   graceMs: number;
   /** The conversation to continue (`--continue`, `--resume`, `--conversation`). */
@@ -80,7 +79,8 @@ export async function runOnce(options: OnceOptions): Promise<number> {
   const { resolved } = options;
   const status: StatusLine | undefined = options.statusLine ? createStatusLine({ write: (s) => process.stderr.write(s) }) : undefined;
   const logger: Logger = stderrLogger({ write: status ? (s: string) => status.printAbove(s) : undefined });
-  const runId = options.runId ?? resolved.runId ?? newRunId();
+  // `--run-id`, else RUN_ID (read once, by the command: resolved.runId), else minted by the agent's one minting function.
+  const runId = resolved.runId ?? newRunId();
   // Whatever reaches stdout is scrubbed of the values expanded from ${VAR} (a tool or model may echo one).
   const out = (raw: string) => {
     const s = scrubSecrets(raw);

@@ -34,6 +34,7 @@ export {
   readConfigFile,
   resolveConfig,
   overridesFromFlags,
+  runIdFrom,
   DEFAULT_CONFIG_FILE,
   type ConfigOverrides,
   type ResolvedConfig,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentdError } from "../wire/errors.ts";
-import { overridesFromFlags, parseConfig, resolveConfig } from "./load.ts";
+import { overridesFromFlags, parseConfig, resolveConfig, runIdFrom } from "./load.ts";
 import { DURATION_FORMS } from "./duration.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-config-"));
@@ -73,6 +73,16 @@ describe("parseConfig", () => {
 });
 
 describe("resolveConfig precedence: flags > env > file", () => {
+  test("the run's id: --run-id (overrides.runId), else RUN_ID, else none — read in one place", async () => {
+    const env = { AGENT_CONFIG: write("r.json", {}), RUN_ID: "from-env" };
+    expect((await resolveConfig({ env })).runId).toBe("from-env");
+    expect((await resolveConfig({ env, overrides: overridesFromFlags({ "run-id": "from-flag" }) })).runId).toBe("from-flag");
+    expect((await resolveConfig({ env: { AGENT_CONFIG: env.AGENT_CONFIG } })).runId).toBeUndefined();
+    expect(runIdFrom({ runId: "from-flag" }, env)).toBe("from-flag");
+    expect(runIdFrom({}, env)).toBe("from-env");
+    expect(runIdFrom({ runId: "" }, {})).toBeUndefined();
+  });
+
   test("each layer overrides the one below", async () => {
     const file = write("a.json", { model: { intelligence: "http://127.0.0.1:1/v1", name: "from-file" }, limits: { maxTurns: 5 } });
     const env = { AGENT_CONFIG: file, AGENT_MODEL: "from-env", AGENT_MAX_TURNS: "7", AGENT_API_KEY: "sk-env", RUN_ID: "r1" };

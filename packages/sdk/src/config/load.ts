@@ -23,6 +23,8 @@ export const DEFAULT_CONFIG_FILE = "agentd.json";
  * (`overridesFromFlags`): it is read and checked as the environment variable's would be, in the same words.
  */
 export interface ConfigOverrides {
+  /** `--run-id`: the run's id (else `RUN_ID`; see {@link runIdFrom}). */
+  runId?: string;
   /** `--intelligence`: the model endpoint URL (`model.intelligence`). */
   intelligence?: string;
   /** `--dialect` (`model.dialect`). */
@@ -68,7 +70,7 @@ export interface ResolvedConfig {
   apiKeyHint?: string;
   /** The file the config came from, if any. */
   file?: string;
-  /** RUN_ID from the environment, if set. */
+  /** The run's id the command line or environment named: `--run-id`, else `RUN_ID` ({@link runIdFrom}). */
   runId?: string;
   /**
    * Servers of `--mcp-config` files left out, by name: one line each saying why (a variable only the editor
@@ -167,7 +169,20 @@ export function overridesFromFlags(flags: Readonly<Record<string, unknown>>): Co
     const value = flags[f.flag.slice(2)];
     if (typeof value === "string") out[f.key] = value;
   }
+  if (typeof flags["run-id"] === "string" && flags["run-id"]) out.runId = flags["run-id"];
   return out as ConfigOverrides;
+}
+
+/**
+ * The run's id a command line and its environment name: `--run-id` (`overrides.runId`), else `RUN_ID`, else
+ * none (the run mints one). The one place `RUN_ID` is read as a run's id: `resolveConfig` answers with it, and
+ * the CLI reads it here once for a run that fails before its config resolves.
+ */
+export function runIdFrom(
+  overrides: Pick<ConfigOverrides, "runId">,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  return overrides.runId || env.RUN_ID || undefined;
 }
 
 /** A number from a flag's or a variable's text; a non-number is an error naming it (not NaN later). */
@@ -234,7 +249,7 @@ export async function resolveConfig(
   const config = result.output;
   const { apiKey, hint: apiKeyHint } = chooseApiKey(config.model, env, o.apiKey);
   if (apiKey) registerSecretValue(apiKey);
-  const runId = env.RUN_ID || undefined;
+  const runId = runIdFrom(o, env);
   const left = {
     ...(Object.keys(skipped).length > 0 ? { skippedServers: skipped } : {}),
     ...(notTaken.length > 0 ? { foreignKeysNotTaken: notTaken } : {}),
