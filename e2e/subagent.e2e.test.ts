@@ -167,6 +167,29 @@ describe("agentd run with subagents", () => {
     expect(await taggedSurvivors(tag)).toEqual([]);
   }, 60_000);
 
+  test("a child's run is a Run like every other: starting → running → finished, under the run id its parent gave it", async () => {
+    ws = new CliWorkspace();
+    const g = await treeGateway({
+      "Ask a helper": (req, step) =>
+        step === 0
+          ? { toolCalls: [{ name: tool(req, "subagent_spawn"), arguments: { instruction: "HELPER: say hi" } }] }
+          : { text: `ROOT: ${last(req)}` },
+      "HELPER:": () => ({ text: "hi from the helper" }),
+    });
+    const config = ws.writeConfig({ subagents: { maxDepth: 1 } });
+    const run = await ws.run(["run", "--config", config, "Ask a helper"], { env: { ...env(g), AGENT_LOG_LEVEL: "debug" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("hi from the helper");
+    // The child's records carry `subagent`; its run's moves are recorded by the Run's one transition method.
+    const moves = events(run).filter((e) => e.subagent && e.event === "run.state");
+    expect(moves.map((e) => [e.from, e.to, e.outcome])).toEqual([
+      ["starting", "running", undefined],
+      ["running", "finished", "ok"],
+    ]);
+    expect(moves[0]?.runId).toMatch(/\.sa-[0-9a-f]+$/);
+    expect(await taggedSurvivors(tag)).toEqual([]);
+  }, 60_000);
+
   test("a child that always crashes is failed after the bound, and the model is told why", async () => {
     ws = new CliWorkspace();
     const g = await treeGateway({

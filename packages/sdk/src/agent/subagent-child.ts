@@ -2,12 +2,14 @@
  * The child side of a subagent (`agentd __subagent`: hidden; started by a parent agent, never by hand).
  * It reads everything from the parent's `start` on fd 3 — model settings, the MCP servers within its
  * scope, limits, depth, run id — takes the API key from its environment only, builds its own model and
- * MCP connections, runs the loop, reports progress and usage, answers, and cleans up its own subtree
+ * MCP connections, runs as a Run of origin `subagent` (the same run as every other: its state, cancel,
+ * telemetry and trace), reports progress and usage, answers, and cleans up its own subtree
  * (MCP servers, its own subagents) before it exits. SIGTERM, `cancel` and a broken channel all drain it.
  */
 import type { AgentdConfig } from "../config/types.generated.ts";
 import type { Logger } from "../log.ts";
-import { runLoop } from "../loop/run-loop.ts";
+import type { RunEvent } from "../loop/events.ts";
+import type { ToolSet } from "../loop/tools.ts";
 import type { ManagedMcpClient } from "../mcp/client/managed/managed-client.ts";
 import { serveSubagentChild, type ChildRunContext } from "../supervisor/child-endpoint.ts";
 import { openInheritedControlIO } from "../supervisor/control-pipe.ts";
@@ -21,6 +23,11 @@ import { modelFromConfig, type ModelFactory } from "./from-config/from-config.ts
 import { McpToolSet } from "./tools/mcp-tool-set.ts";
 import { toolFilters } from "./tools/server-tool-filter.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
+import type { Telemetry } from "../telemetry/types.ts";
+import { ConversationsOf } from "./conversations/agent-conversations.ts";
+import { AgentLifecycle } from "./run/agent-lifecycle.ts";
+import { createRun, type RunParts } from "./run/run-agent.ts";
+import { Runs } from "./run/runs.ts";
 import { childApiKey, childSupervisor } from "./from-config/subagents-from-config.ts";
 
 /** What a subagent child needs from its program: how to build models, where telemetry goes. */
@@ -55,7 +62,7 @@ async function connectAll(start: StartParams, logger: Logger): Promise<Map<strin
   return clients;
 }
 
-/** Run the work of one `start`. */
+/** Run the work of one `start`: as a {@link Run} of origin `subagent`, made and finished like every other run. */
 async function runChild(start: StartParams, ctx: ChildRunContext, options: SubagentChildOptions): Promise<ChildResult> {
   const logger = options.logger.child({ subagent: start.id, depth: start.depth, attempt: start.attempt });
   const model = modelFromConfig({ model: start.model } as AgentdConfig, {
@@ -67,7 +74,6 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
   const meter = new ProgressMeter(ctx.progress);
   // OTEL_* is inherited from the parent: the child's run span joins the parent's trace under its tool span.
   const telemetry = await loadTelemetry({ logger });
-  const recorder = telemetry?.run({ runId: start.runId, parent: start.traceContext });
   let clients = new Map<string, ManagedMcpClient>();
   try {
     clients = await connectAll(start, logger);
@@ -75,22 +81,13 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
       meter.tap(new McpToolSet(clients, new SubagentToolSet(supervisor), { filters: toolFilters(start.mcpServers) })),
       start.scopes,
     );
-    const result = await runLoop({
-      model,
-      tools,
-      input: renderSubagentInput(start),
+    const run = createRun({ model }, childRunParts(start, tools, meter, telemetry, logger));
+    const result = await run(renderSubagentInput(start), {
       runId: start.runId,
-      instructions: start.instructions ?? SUBAGENT_INSTRUCTIONS,
-      limits: start.limits,
-      prices: start.model.prices,
-      outputSchema: start.outputSchema,
+      origin: { kind: "subagent" },
+      traceContext: start.traceContext,
       signal: ctx.signal,
-      onEvent: (e) => {
-        recorder?.onEvent(e);
-        meter.event(e);
-      },
-      logger,
-      tracer: recorder,
+      outputSchema: start.outputSchema,
     });
     return {
       text: result.text,
@@ -111,6 +108,33 @@ async function runChild(start: StartParams, ctx: ChildRunContext, options: Subag
     await Promise.all([...clients.values()].map((c) => c.close().catch(() => {})));
     await telemetry?.shutdown().catch(() => {});
   }
+}
+
+/**
+ * What the child's one run reaches: a table of runs of its own (the child runs one), its servers already
+ * connected, the parent's instructions, limits and prices as its settings, the progress meter as its
+ * listener, and the telemetry loaded above (the run's span is the parent's tool span's child).
+ */
+function childRunParts(
+  start: StartParams,
+  tools: ToolSet,
+  meter: ProgressMeter,
+  telemetry: Telemetry | undefined,
+  logger: Logger,
+): RunParts {
+  const settings = { instructions: start.instructions ?? SUBAGENT_INSTRUCTIONS, limits: start.limits, prices: start.model.prices };
+  return {
+    lifecycle: new AgentLifecycle(new Runs(), { release: async () => {}, logger }),
+    connect: async () => {},
+    toolSet: tools,
+    settings: () => settings,
+    listeners: new Set([(e: RunEvent) => meter.event(e)]),
+    telemetry: async () => telemetry,
+    observers: { current: undefined },
+    // A child's run continues no conversation: opened on first use, so none is.
+    conversations: new ConversationsOf(undefined),
+    logger,
+  };
 }
 
 /**

@@ -30,7 +30,6 @@ import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import type { AgentLifecycle } from "./agent-lifecycle.ts";
 import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentRunOptions } from "./run-options.ts";
-import type { McpToolSet } from "../tools/mcp-tool-set.ts";
 import { type ActiveRun, outcomeOf, type RunOrigin } from "./run.ts";
 import { type AgentWaiting, waitingRunOf } from "./run-waiting.ts";
 
@@ -57,7 +56,8 @@ export interface RunSettings {
 export interface RunParts {
   lifecycle: AgentLifecycle;
   connect: () => Promise<void>;
-  toolSet: McpToolSet;
+  /** The tools its runs are offered (the agent's McpToolSet; a subagent child's scoped set). */
+  toolSet: ToolSet;
   /** The live settings (instructions, limits, prices, scope), read when each run starts. */
   settings: () => RunSettings;
   listeners: ReadonlySet<(event: RunEvent) => void>;
