@@ -75,7 +75,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): Telemetry {
   const instruments = meterProvider ? createRunInstruments(meterProvider.getMeter(SCOPE, options.version)) : undefined;
   let stopped: Promise<void> | undefined;
   return {
-    run: (origin) => new RunSpans(tracer, instruments, origin),
+    run: (run) => new RunSpans(tracer, instruments, run),
     async flush() {
       await Promise.all([tracerProvider?.forceFlush(), meterProvider?.forceFlush()]);
     },

@@ -7,7 +7,7 @@
 import { type Context, type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { RunEvent } from "@agentd/sdk";
-import type { RunOrigin, RunTelemetry } from "@agentd/sdk/telemetry";
+import type { RunTelemetry, TracedRun } from "@agentd/sdk/telemetry";
 import type { TraceCarrier, TraceSite } from "@agentd/sdk/loop";
 import type { RunInstruments } from "./run-metrics.ts";
 
@@ -51,7 +51,7 @@ export class RunSpans implements RunTelemetry {
   constructor(
     private readonly tracer: Tracer | undefined,
     private readonly metrics: RunInstruments | undefined,
-    private readonly origin: RunOrigin,
+    private readonly traced: TracedRun,
   ) {}
 
   carrier(site: TraceSite): TraceCarrier | undefined {
@@ -87,8 +87,9 @@ export class RunSpans implements RunTelemetry {
 
   private start(e: Extract<RunEvent, { type: "run-start" }>): void {
     this.base = { "gen_ai.provider.name": PROVIDER[e.provider] ?? e.provider, "gen_ai.request.model": e.model };
-    const trigger = this.origin.trigger;
-    let parent = contextFrom(this.origin.parent);
+    // A trigger's run: the firing span, from the event's time, is the run span's parent.
+    const trigger = this.traced.origin.event;
+    let parent = contextFrom(this.traced.traceContext);
     if (trigger) {
       this.firing = this.tracer?.startSpan(
         `trigger ${trigger.kind}`,

@@ -120,7 +120,7 @@ const SURFACE: Record<string, string> = {
   `,
   telemetry: `
     LoadTelemetryOptions LogLevel LogRecord Logger OtelBackend OtelSignals RunOrigin RunTelemetry Telemetry
-    createLogger jsonLinesLogger loadTelemetry memoryLogger nullLogger scrubSecrets
+    TracedRun createLogger jsonLinesLogger loadTelemetry memoryLogger nullLogger scrubSecrets
   `,
   triggers: `
     CatchUp Clock Concurrency CronMode CronSchedule CronScheduleOptions CronSource CronSourceOptions DropReason

@@ -19,4 +19,4 @@ export {
 } from "../log.ts";
 export { loadTelemetry, type LoadTelemetryOptions, type OtelBackend } from "./load-telemetry.ts";
 export type { OtelSignals } from "./otel-env.ts";
-export type { RunOrigin, RunTelemetry, Telemetry } from "./types.ts";
+export type { RunOrigin, RunTelemetry, Telemetry, TracedRun } from "./types.ts";

@@ -11,19 +11,33 @@ export interface RunTelemetry extends RunTracer {
   onEvent(event: RunEvent): void;
 }
 
-/** Where a run came from, for the run span. */
+/**
+ * What a backend reads of a run for its span: the run itself — the agent's `Run` (`@agentd/sdk/agent`) is one.
+ * Declared here, below the agent, so telemetry names no part of it beyond these fields.
+ */
+export interface TracedRun {
+  /** The run id (the span's `agentd.run.id`). */
+  readonly id: string;
+  /** The caller's trace context (an `agent.run` request's `_meta`, a parent agent's tool call): the run span is its child. */
+  readonly traceContext: TraceCarrier | undefined;
+  /** Where it came from; a trigger's run carries its firing (the trigger's id and kind, when its event happened). */
+  readonly origin: { readonly kind: string; readonly event?: { readonly id: string; readonly kind: string; readonly firedAt: Date } };
+}
+
+/**
+ * @deprecated `Telemetry.run` takes the run itself ({@link TracedRun}: `runId` is `id`, `parent` is
+ * `traceContext`, `trigger` is `origin.event`); this shape goes in the next minor version.
+ */
 export interface RunOrigin {
   runId: string;
-  /** The caller's trace context (an `agent.run` request's `_meta`, a parent agent's tool call). */
   parent?: TraceCarrier;
-  /** The trigger that started the run, and when its event happened (for the trigger-lag metric). */
   trigger?: { id: string; kind: string; firedAt: Date };
 }
 
 /** A telemetry backend for an agent. */
 export interface Telemetry {
   /** Start recording one run; nothing is exported until its `run-start` event arrives. */
-  run(origin: RunOrigin): RunTelemetry;
+  run(run: TracedRun): RunTelemetry;
   /** Export what is buffered (the one-shot path calls this before exiting). */
   flush(): Promise<void>;
   /** Flush and stop the exporters. Idempotent. */

@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "bun:test";
 import { createAgent, type Agent } from "../../agent/create-agent.ts";
 import { reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { LanguageModel } from "../../model/language-model.ts";
-import type { RunOrigin, Telemetry } from "../../telemetry/types.ts";
+import type { Telemetry, TracedRun } from "../../telemetry/types.ts";
 
 let agent: Agent | undefined;
 afterEach(async () => {
@@ -16,11 +16,11 @@ afterEach(async () => {
 });
 
 /** A telemetry backend that records where each run came from. */
-function recordingTelemetry(): { telemetry: Telemetry; origins: RunOrigin[] } {
-  const origins: RunOrigin[] = [];
+function recordingTelemetry(): { telemetry: Telemetry; origins: TracedRun[] } {
+  const origins: TracedRun[] = [];
   const telemetry: Telemetry = {
-    run(origin) {
-      origins.push(origin);
+    run(run) {
+      origins.push(run);
       return { onEvent: () => {}, carrier: () => undefined };
     },
     flush: async () => {},
@@ -57,10 +57,10 @@ test("a SendMessage's traceparent and tracestate are the parent of its run; a ma
   const first = await sendMessage(base, { traceparent: PARENT, tracestate: "vendor=1" });
   expect(first.result?.task?.status?.state).toBe("TASK_STATE_COMPLETED");
   expect(origins).toHaveLength(1);
-  expect(origins[0]!.parent).toEqual({ traceparent: PARENT, tracestate: "vendor=1" });
+  expect(origins[0]!.traceContext).toEqual({ traceparent: PARENT, tracestate: "vendor=1" });
 
   const second = await sendMessage(base, { traceparent: "not-a-traceparent" });
   expect(second.result?.task?.status?.state).toBe("TASK_STATE_COMPLETED");
   expect(origins).toHaveLength(2);
-  expect(origins[1]!.parent).toBeUndefined();
+  expect(origins[1]!.traceContext).toBeUndefined();
 });

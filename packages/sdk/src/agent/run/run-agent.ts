@@ -181,7 +181,7 @@ async function runOnce(
     // Only native tool calling resumes (the JSON-action mode's turns are not saved).
     const resume = model.supportsTools && !continued ? await run.conversation?.load() : undefined;
     if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
-    run.recorder = (await parts.telemetry())?.run({ runId: run.id, parent: run.traceContext, trigger: runOptions.triggerEvent });
+    run.recorder = (await parts.telemetry())?.run(run);
     if (runOptions.triggerEvent) parts.observers.current?.triggered(runOptions.triggerEvent.kind, runOptions.triggerEvent.firedAt);
     const triggered = Boolean(runOptions.trigger || runOptions.triggerEvent);
     const emit = (event: RunEvent) => {
