@@ -49,69 +49,89 @@ export interface SseParser {
   feed(chunk: string): void;
 }
 
-/** Create a parser. `maxEventChars` bounds one event's data and any single line (default unbounded). */
+/**
+ * One event's fields as its lines arrive (the spec's "interpret an event stream"): `data` lines joined,
+ * `event`, `id` and `retry` kept, dispatched on a blank line; an event over the bound is dropped whole.
+ */
+class EventAssembly {
+  private data = "";
+  private dataLines = 0;
+  private eventType: string | undefined;
+  private id: string | undefined;
+  private dropping = false; // dropping the current event's data
+
+  constructor(
+    private readonly callbacks: SseCallbacks,
+    private readonly max: number,
+  ) {}
+
+  /** The current event is over the bound: drop its data (reported once). */
+  overflow(): void {
+    if (!this.dropping) this.callbacks.onOverflow?.();
+    this.dropping = true;
+    this.data = "";
+    this.dataLines = 0;
+  }
+
+  /** One whole line, without its line end. */
+  line(text: string): void {
+    if (text === "") return this.dispatch();
+    const colon = text.indexOf(":");
+    if (colon === 0) {
+      this.callbacks.onComment?.(text.charCodeAt(1) === 32 ? text.slice(2) : text.slice(1));
+      return;
+    }
+    if (colon === -1) return this.field(text, "");
+    const start = text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+    this.field(text.slice(0, colon), text.slice(start));
+  }
+
+  private dispatch(): void {
+    const { id } = this;
+    if (id !== undefined) this.callbacks.onId?.(id);
+    if (this.dataLines > 0 && !this.dropping) this.callbacks.onEvent({ data: this.data, event: this.eventType, id });
+    this.data = "";
+    this.dataLines = 0;
+    this.eventType = undefined;
+    this.id = undefined;
+    this.dropping = false;
+  }
+
+  private field(name: string, value: string): void {
+    switch (name) {
+      case "data":
+        if (this.dropping) return;
+        this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;
+        this.dataLines++;
+        if (this.data.length > this.max) this.overflow();
+        return;
+      case "event":
+        this.eventType = value === "" ? undefined : value;
+        return;
+      case "id":
+        if (!value.includes("\0")) this.id = value;
+        return;
+      case "retry":
+        if (/^\d+$/.test(value)) this.callbacks.onRetry?.(Number.parseInt(value, 10));
+        return;
+    }
+  }
+}
+
+/**
+ * Create a parser. `maxEventChars` bounds one event's data and any single line (default unbounded). The
+ * parser splits the chunks into lines (CR, LF or CRLF, one split across chunks included); the lines make
+ * events in {@link EventAssembly}.
+ */
 export function createSseParser(callbacks: SseCallbacks, options: { maxEventChars?: number } = {}): SseParser {
   const max = options.maxEventChars ?? Number.POSITIVE_INFINITY;
+  const events = new EventAssembly(callbacks, max);
   const lineEnd = /[\r\n]/g; // per parser: a callback may feed another parser re-entrantly
   const pending: string[] = []; // the current line so far, as fragments: joined once, when the line ends
   let pendingChars = 0;
   let bomChecked = false;
   let skipLf = false; // the previous chunk ended in CR: a leading LF belongs to it
   let skipLine = false; // dropping the rest of an oversized line
-  let dropping = false; // dropping the current event's data
-  let data = "";
-  let dataLines = 0;
-  let eventType: string | undefined;
-  let id: string | undefined;
-
-  const overflow = () => {
-    if (!dropping) callbacks.onOverflow?.();
-    dropping = true;
-    data = "";
-    dataLines = 0;
-  };
-
-  const dispatch = () => {
-    if (id !== undefined) callbacks.onId?.(id);
-    if (dataLines > 0 && !dropping) callbacks.onEvent({ data, event: eventType, id });
-    data = "";
-    dataLines = 0;
-    eventType = undefined;
-    id = undefined;
-    dropping = false;
-  };
-
-  const field = (name: string, value: string) => {
-    switch (name) {
-      case "data":
-        if (dropping) return;
-        data = dataLines === 0 ? value : `${data}\n${value}`;
-        dataLines++;
-        if (data.length > max) overflow();
-        return;
-      case "event":
-        eventType = value === "" ? undefined : value;
-        return;
-      case "id":
-        if (!value.includes("\0")) id = value;
-        return;
-      case "retry":
-        if (/^\d+$/.test(value)) callbacks.onRetry?.(Number.parseInt(value, 10));
-        return;
-    }
-  };
-
-  const line = (text: string) => {
-    if (text === "") return dispatch();
-    const colon = text.indexOf(":");
-    if (colon === 0) {
-      callbacks.onComment?.(text.charCodeAt(1) === 32 ? text.slice(2) : text.slice(1));
-      return;
-    }
-    if (colon === -1) return field(text, "");
-    const start = text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
-    field(text.slice(0, colon), text.slice(start));
-  };
 
   const hold = (fragment: string) => {
     if (skipLine) return;
@@ -122,7 +142,7 @@ export function createSseParser(callbacks: SseCallbacks, options: { maxEventChar
       pending.length = 0;
       pendingChars = 0;
       skipLine = true;
-      overflow();
+      events.overflow();
     }
   };
 
@@ -147,7 +167,7 @@ export function createSseParser(callbacks: SseCallbacks, options: { maxEventChar
       for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
         const end = m.index;
         if (skipLine) skipLine = false;
-        else line(text.slice(pos, end));
+        else events.line(text.slice(pos, end));
         pos = end + 1;
         if (text.charCodeAt(end) === 13) {
           if (pos === text.length) skipLf = true;

@@ -36,6 +36,43 @@ export interface AuthSettings {
 const sha256 = (s: string) => createHash("sha256").update(s).digest();
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The 401 of a request without a good bearer token, with the challenge naming the metadata document. */
+function unauthorized(metadataUrl: string, error?: string): Response {
+  const challenge = error ? `Bearer resource_metadata="${metadataUrl}", error="${error}"` : `Bearer resource_metadata="${metadataUrl}"`;
+  return jsonRpcHttpError(401, -32000, error ? "Unauthorized: invalid bearer token" : "Unauthorized: bearer token required", {
+    "www-authenticate": challenge,
+  });
+}
+
+/** The RFC 9728 protected-resource metadata document of a server with bearer auth on. */
+function protectedResourceMetadata(settings: AuthSettings): Record<string, unknown> {
+  const md = settings.resourceMetadata;
+  const jwtIssuers = settings.jwtIssuers ?? [];
+  return {
+    resource: md?.resource ?? settings.resource,
+    authorization_servers:
+      md?.authorizationServers?.length || jwtIssuers.length
+        ? [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])]
+        : undefined,
+    scopes_supported: md?.scopesSupported?.length ? md.scopesSupported : undefined,
+    bearer_methods_supported: ["header"],
+    resource_name: md?.resourceName || undefined,
+  };
+}
+
+/** Which configured token a presented one is (its index, or -1), compared in constant time. */
+function tokenMatcher(tokens: readonly string[]): (token: string) => number {
+  // Hash both sides to equal lengths so timingSafeEqual applies and no length leaks.
+  const digests = tokens.map(sha256);
+  return (token) => {
+    const d = sha256(token);
+    let found = -1;
+    // No early exit: every configured token is compared, whatever matches.
+    for (let i = 0; i < digests.length; i++) if (timingSafeEqual(d, digests[i]!) && found < 0) found = i;
+    return found;
+  };
+}
+
 /** Build the authenticator and the metadata document for one server. */
 export function createAuthenticator(settings: AuthSettings): {
   authenticate(req: Request, tlsPrincipal: string | undefined): AuthOutcome | Promise<AuthOutcome>;
@@ -45,44 +82,16 @@ export function createAuthenticator(settings: AuthSettings): {
   /** The 403 for a caller that lacks `permission` (MCP "Scope challenge handling": the scope that grants it). */
   forbid(authInfo: AuthInfo | undefined, permission: Permission): Response;
 } {
-  // Hash both sides to equal lengths so timingSafeEqual applies and no length leaks.
-  const digests = settings.bearerTokens.map(sha256);
+  const matchToken = tokenMatcher(settings.bearerTokens);
+  const tokens = settings.bearerTokens.length;
   const metadataUrl = new URL(PROTECTED_RESOURCE_PATH, settings.resource).href;
-  const challenge = (error?: string) =>
-    error ? `Bearer resource_metadata="${metadataUrl}", error="${error}"` : `Bearer resource_metadata="${metadataUrl}"`;
-  const unauthorized = (error?: string) =>
-    jsonRpcHttpError(401, -32000, error ? "Unauthorized: invalid bearer token" : "Unauthorized: bearer token required", {
-      "www-authenticate": challenge(error),
-    });
   const jwtIssuers = settings.jwtIssuers ?? [];
   const verifyOAuth = jwtIssuers.length ? createOAuthVerifier(jwtIssuers, settings.resource) : undefined;
   const byIssuer = new Map(jwtIssuers.map((i) => [i.issuer, i]));
-  const bearerOn = digests.length > 0 || verifyOAuth !== undefined;
-
-  const md = settings.resourceMetadata;
-  const metadata = !bearerOn
-    ? null
-    : {
-        resource: md?.resource ?? settings.resource,
-        authorization_servers:
-          md?.authorizationServers?.length || jwtIssuers.length
-            ? [...new Set([...(md?.authorizationServers ?? []), ...jwtIssuers.map((i) => i.issuer)])]
-            : undefined,
-        scopes_supported: md?.scopesSupported?.length ? md.scopesSupported : undefined,
-        bearer_methods_supported: ["header"],
-        resource_name: md?.resourceName || undefined,
-      };
-
-  function matchToken(token: string): number {
-    const d = sha256(token);
-    let found = -1;
-    // No early exit: every configured token is compared, whatever matches.
-    for (let i = 0; i < digests.length; i++) if (timingSafeEqual(d, digests[i]!) && found < 0) found = i;
-    return found;
-  }
+  const bearerOn = tokens > 0 || verifyOAuth !== undefined;
 
   return {
-    metadata,
+    metadata: bearerOn ? protectedResourceMetadata(settings) : null,
     metadataUrl,
     forbid(authInfo, permission) {
       const scope = scopeFor(authInfo?.issuer ? byIssuer.get(authInfo.issuer) : undefined, permission);
@@ -100,13 +109,17 @@ export function createAuthenticator(settings: AuthSettings): {
       }
       if (bearerOn) {
         const header = req.headers.get("authorization");
-        if (header === null) return { ok: false, response: unauthorized() };
+        if (header === null) return { ok: false, response: unauthorized(metadataUrl) };
         const m = BEARER.exec(header);
         // A Bearer header with a malformed token is a presented-but-wrong token; another scheme presents none.
-        if (!m) return { ok: false, response: /^bearer\s/i.test(header) ? unauthorized("invalid_token") : unauthorized() };
-        const index = digests.length > 0 ? matchToken(m[1]!) : -1;
-        if (index < 0 && verifyOAuth) return jwtOutcome(verifyOAuth(m[1]!), authInfo);
-        if (index < 0) return { ok: false, response: unauthorized("invalid_token") };
+        if (!m)
+          return {
+            ok: false,
+            response: /^bearer\s/i.test(header) ? unauthorized(metadataUrl, "invalid_token") : unauthorized(metadataUrl),
+          };
+        const index = tokens > 0 ? matchToken(m[1]!) : -1;
+        if (index < 0 && verifyOAuth) return jwtOutcome(verifyOAuth(m[1]!), authInfo, metadataUrl);
+        if (index < 0) return { ok: false, response: unauthorized(metadataUrl, "invalid_token") };
         // The principal names the token by its configured name or position, never by value or by a hash of it.
         const p = settings.bearerPrincipals?.[index];
         const grants = { role: p?.role, permissions: p?.permissions };
@@ -117,30 +130,30 @@ export function createAuthenticator(settings: AuthSettings): {
       return authInfo ? { ok: true, authInfo } : OPEN;
     },
   };
+}
 
-  /** A JWT's verdict: 401 invalid_token, 403 insufficient_scope (naming the scope), or its principal. */
-  async function jwtOutcome(verdict: Promise<JwtOutcome>, tls: AuthInfo | undefined): Promise<AuthOutcome> {
-    const v = await verdict;
-    if (v.ok) {
-      const { role, permissions, issuer } = v.authInfo;
-      return {
-        ok: true,
-        authInfo: tls ? { ...tls, role, permissions, issuer: permissions && issuer } : v.authInfo,
-      };
-    }
-    if (v.error === "invalid_token") return { ok: false, response: unauthorized("invalid_token") };
-    if (v.error === "unavailable")
-      return {
-        ok: false,
-        response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", {
-          "retry-after": String(v.retryAfter),
-        }),
-      };
-    const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
-      "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
-    });
-    return { ok: false, response };
+/** A JWT's verdict: 401 invalid_token, 403 insufficient_scope (naming the scope), or its principal. */
+async function jwtOutcome(verdict: Promise<JwtOutcome>, tls: AuthInfo | undefined, metadataUrl: string): Promise<AuthOutcome> {
+  const v = await verdict;
+  if (v.ok) {
+    const { role, permissions, issuer } = v.authInfo;
+    return {
+      ok: true,
+      authInfo: tls ? { ...tls, role, permissions, issuer: permissions && issuer } : v.authInfo,
+    };
   }
+  if (v.error === "invalid_token") return { ok: false, response: unauthorized(metadataUrl, "invalid_token") };
+  if (v.error === "unavailable")
+    return {
+      ok: false,
+      response: jsonRpcHttpError(503, -32000, "Service Unavailable: the token's issuer cannot be asked now; retry", {
+        "retry-after": String(v.retryAfter),
+      }),
+    };
+  const response = jsonRpcHttpError(403, -32000, "Forbidden: the token lacks a required scope", {
+    "www-authenticate": `Bearer resource_metadata="${metadataUrl}", error="insufficient_scope", scope="${v.scope ?? ""}"`,
+  });
+  return { ok: false, response };
 }
 
 /**

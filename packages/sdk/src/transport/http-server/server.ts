@@ -8,7 +8,7 @@
 import { type AdapterConn, type HttpListener, idleTimeoutFor, listen, readsClientCerts, runtimeAdapter } from "./adapter/index.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./handler.ts";
 import { type MtlsFront, startMtlsFront } from "./mtls-front.ts";
-import { resolveOptions, type StreamableHttpServerOptions } from "./options.ts";
+import { resolveOptions, type ResolvedServerConfig, type StreamableHttpServerOptions } from "./options.ts";
 import { hostForUrl } from "./origin-check.ts";
 import { jsonRpcHttpError } from "./responses.ts";
 
@@ -36,8 +36,6 @@ export interface StreamableHttpServer {
  */
 export async function createStreamableHttpServer(options: StreamableHttpServerOptions): Promise<StreamableHttpServer> {
   const config = resolveOptions(options);
-  const idleTimeout = idleTimeoutFor(config.limits.keepAliveMs);
-  const maxRequestBodySize = config.limits.maxBodyBytes + 64 * 1024;
   let handler: McpHttpHandler | undefined;
   let front: MtlsFront | undefined;
   const proxy = config.proxy;
@@ -56,37 +54,9 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   };
 
   const adapter = config.adapter ?? runtimeAdapter();
-  const headersTimeoutMs = config.limits.requestBodyTimeoutMs;
-  let listener: HttpListener;
-  let publicPort: number;
-  if (config.mtls && config.tls?.ca && !readsClientCerts(adapter)) {
-    // Bun cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
-    listener = await listen(adapter, { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
-    try {
-      front = await startMtlsFront({
-        hostname: config.hostname,
-        port: config.port,
-        cert: config.tls.cert,
-        key: config.tls.key,
-        ca: config.tls.ca,
-        backendPort: listener.port,
-        logger: config.logger,
-      });
-    } catch (e) {
-      await listener.stop();
-      throw e;
-    }
-    publicPort = front.port;
-  } else {
-    // Under Node, node:https reads the verified client certificate itself: no front.
-    const tls = config.tls && { ...config.tls, requestCert: config.mtls };
-    listener = await listen(
-      adapter,
-      { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs },
-      dispatch,
-    );
-    publicPort = listener.port;
-  }
+  const bound = await bind(config, adapter, dispatch);
+  const { listener, publicPort } = bound;
+  front = bound.front;
 
   const scheme = config.tls ? "https" : "http";
   const url = new URL(`${scheme}://${hostForUrl(config.hostname)}:${publicPort}${config.path}`);
@@ -120,4 +90,42 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
       return closing;
     },
   };
+}
+
+/** Where the server listens: the runtime adapter's listener, behind a node:tls front when Bun must see client certificates. */
+async function bind(
+  config: ResolvedServerConfig,
+  adapter: ReturnType<typeof runtimeAdapter>,
+  dispatch: (req: Request, conn: AdapterConn) => Promise<Response>,
+): Promise<{ listener: HttpListener; front?: MtlsFront; publicPort: number }> {
+  const idleTimeout = idleTimeoutFor(config.limits.keepAliveMs);
+  const maxRequestBodySize = config.limits.maxBodyBytes + 64 * 1024;
+  const headersTimeoutMs = config.limits.requestBodyTimeoutMs;
+  if (config.mtls && config.tls?.ca && !readsClientCerts(adapter)) {
+    // Bun cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
+    const listener = await listen(adapter, { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
+    try {
+      const front = await startMtlsFront({
+        hostname: config.hostname,
+        port: config.port,
+        cert: config.tls.cert,
+        key: config.tls.key,
+        ca: config.tls.ca,
+        backendPort: listener.port,
+        logger: config.logger,
+      });
+      return { listener, front, publicPort: front.port };
+    } catch (e) {
+      await listener.stop();
+      throw e;
+    }
+  }
+  // Under Node, node:https reads the verified client certificate itself: no front.
+  const tls = config.tls && { ...config.tls, requestCert: config.mtls };
+  const listener = await listen(
+    adapter,
+    { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs },
+    dispatch,
+  );
+  return { listener, publicPort: listener.port };
 }
