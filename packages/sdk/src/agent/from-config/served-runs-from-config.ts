@@ -13,7 +13,7 @@ import type { AgentdConfig } from "../../config/types.generated.ts";
 import { scrubSecrets, type Logger } from "../../log.ts";
 import type { ServedRunAnswer, ServedRuns, ServedRunStart } from "../../serve/served-runs.ts";
 import { StoreSweeper, sweepInterval, type SweepRule } from "../../store/retention.ts";
-import { RunClaims, claimsSweepRule, type ClaimDocument } from "../../store/run-claims.ts";
+import { RunClaims, claimsSweepRule, type ClaimDocument, type ClaimOutcome, type HeldClaim } from "../../store/run-claims.ts";
 import type { StoreClient } from "../../store/store-client.ts";
 import { upstreamError } from "../connections/connect-server.ts";
 import { checkDurability, durablePartOn, durableStoreEntry, storeConnection } from "./durable-store.ts";
@@ -103,15 +103,7 @@ export function createServedRuns(
   const { store, logger } = options;
   const now = options.now ?? Date.now;
   const retentionMs = options.retentionMs ?? DEFAULT_SERVED_RUN_RETENTION_MS;
-  const claims = new RunClaims({
-    store,
-    holder: options.holder || undefined,
-    leaseMs: options.leaseMs,
-    retentionMs,
-    logger,
-    now,
-  });
-  const c = options.holder ? { holder: options.holder } : undefined;
+  const claims = new RunClaims({ store, holder: options.holder || undefined, leaseMs: options.leaseMs, retentionMs, logger, now });
   const waitMs = options.waitMs ?? DEFAULT_SERVED_RUN_WAIT_MS;
   // Started once the store was reached (an agent never asked for a served run never connects to it).
   const sweeper = new StoreSweeper({
@@ -122,26 +114,19 @@ export function createServedRuns(
     name: "served-runs",
     now,
   });
-  // This replica's own runs in flight: a claim held by this holder would be claimed again, so wait here.
-  const local = new Map<string, Promise<void>>();
+  const own = new OwnRuns();
+  // Named in "running elsewhere" when this replica's own run of the id outlasted the wait.
+  const ownName = options.holder || undefined;
   return {
     async begin(key: string, signal: AbortSignal, options: { waitMs?: number } = {}): Promise<ServedRunStart> {
       const digest = createHash("sha256").update(key).digest("base64url");
       const claimId = `served-${digest}`;
-      const recordKey = `served/${digest}`;
+      const record = { store, key: `served/${digest}`, holder: claims.holder, retentionMs, now, logger };
       const wait = options.waitMs ?? waitMs;
       const bound = Number.isFinite(wait) ? AbortSignal.any([signal, AbortSignal.timeout(wait)]) : signal;
-      for (let mine = local.get(claimId); mine; mine = local.get(claimId)) {
-        await Promise.race([mine, new Promise((resolve) => bound.addEventListener("abort", resolve, { once: true }))]);
-        if (bound.aborted) return { status: "running", holder: c?.holder };
-      }
-      let ended!: () => void;
-      local.set(claimId, new Promise<void>((resolve) => (ended = resolve)));
-      const release = () => {
-        local.delete(claimId);
-        ended();
-      };
-      let outcome: Awaited<ReturnType<RunClaims["acquire"]>>;
+      if (!(await own.waitTurn(claimId, bound))) return { status: "running", holder: ownName };
+      const release = own.take(claimId);
+      let outcome: ClaimOutcome;
       try {
         outcome = await claims.acquire(claimId, bound);
       } catch (e) {
@@ -150,53 +135,95 @@ export function createServedRuns(
       }
       sweeper.start();
       if (outcome.status !== "claimed") release();
-      if (outcome.status === "done") {
-        const doc = await (await store()).get(recordKey);
-        const { keepUntil: _, ...answer } = (doc?.value ?? {}) as ServedRunRecord;
-        return { status: "done", answer: doc ? answer : undefined };
-      }
-      if (outcome.status === "aborted") {
-        const doc = await (await store()).get(RunClaims.key(claimId)).catch(() => undefined);
-        const holder = (doc?.value as ClaimDocument | undefined)?.holder;
-        return { status: "running", holder: holder || undefined };
-      }
+      if (outcome.status === "done") return { status: "done", answer: await keptAnswer(record) };
+      if (outcome.status === "aborted") return { status: "running", holder: await claimHolder(store, claimId) };
       const held = outcome.claim;
-      const fields = { key: recordKey, holder: claims.holder };
-      const failure = (e: unknown) => scrubSecrets(e instanceof Error ? e.message : String(e));
       return {
         status: "run",
         takenOver: held.takenOver,
         lost: held.lost,
-        async finish(answer) {
-          try {
-            // The answer first: a claim marked done always has its record (unless the store lost it or refused it).
-            if (answer)
-              try {
-                await (await store()).put(recordKey, { ...answer, keepUntil: now() + retentionMs } satisfies ServedRunRecord);
-              } catch (e) {
-                logger.warn("served-run.record-failed", {
-                  ...fields,
-                  error: failure(e),
-                  message:
-                    "the run's answer was not kept in the store (its caller has it): a retry with the same run ID is told it was done, without the answer",
-                });
-              }
-            // Marked done even without its record: a retry must not run the work a second time.
-            await held.end(answer !== undefined).catch((e: unknown) =>
-              logger.warn("served-run.claim-end-failed", {
-                ...fields,
-                error: failure(e),
-                message: "the claim stays until its lease expires; a retry after it runs the run again",
-              }),
-            );
-          } finally {
-            release();
-          }
-        },
+        finish: (answer) => finishServedRun(answer, held, record).finally(release),
       };
     },
     /** One sweep now (the timer sweeps every quarter of the retention). */
     sweep: () => sweeper.sweep(),
     close: () => sweeper.stop(),
   };
+}
+
+/**
+ * This replica's own runs in flight, by claim: a claim held by this holder would be claimed again, so a
+ * second caller of the same run id waits here for the first.
+ */
+class OwnRuns {
+  private readonly running = new Map<string, Promise<void>>();
+
+  /** Wait until no run of ours holds `claimId`; false when `bound` aborted first. */
+  async waitTurn(claimId: string, bound: AbortSignal): Promise<boolean> {
+    for (let mine = this.running.get(claimId); mine; mine = this.running.get(claimId)) {
+      await Promise.race([mine, new Promise((resolve) => bound.addEventListener("abort", resolve, { once: true }))]);
+      if (bound.aborted) return false;
+    }
+    return true;
+  }
+
+  /** Hold `claimId` as ours in flight; the function returned lets the next caller go. */
+  take(claimId: string): () => void {
+    let ended!: () => void;
+    this.running.set(claimId, new Promise<void>((resolve) => (ended = resolve)));
+    return () => {
+      this.running.delete(claimId);
+      ended();
+    };
+  }
+}
+
+/** Where a served run's answer is kept, and for how long. */
+interface RecordPlace {
+  store: () => Promise<ServedRunsStore>;
+  key: string;
+  holder: string;
+  retentionMs: number;
+  now: () => number;
+  logger: Logger;
+}
+
+/** The answer kept for a finished run (undefined when its record is gone or was never written). */
+async function keptAnswer(record: RecordPlace): Promise<ServedRunAnswer | undefined> {
+  const doc = await (await record.store()).get(record.key);
+  const { keepUntil: _, ...answer } = (doc?.value ?? {}) as ServedRunRecord;
+  return doc ? answer : undefined;
+}
+
+/** Who holds a claim now (for "running elsewhere"), if the store says. */
+async function claimHolder(store: () => Promise<ServedRunsStore>, claimId: string): Promise<string | undefined> {
+  const doc = await (await store()).get(RunClaims.key(claimId)).catch(() => undefined);
+  return (doc?.value as ClaimDocument | undefined)?.holder || undefined;
+}
+
+/** The run ended: its answer kept (when it has one), then its claim marked done (or released). */
+async function finishServedRun(answer: ServedRunAnswer | undefined, held: HeldClaim, record: RecordPlace): Promise<void> {
+  const { logger } = record;
+  const fields = { key: record.key, holder: record.holder };
+  const failure = (e: unknown) => scrubSecrets(e instanceof Error ? e.message : String(e));
+  // The answer first: a claim marked done always has its record (unless the store lost it or refused it).
+  if (answer)
+    try {
+      await (await record.store()).put(record.key, { ...answer, keepUntil: record.now() + record.retentionMs } satisfies ServedRunRecord);
+    } catch (e) {
+      logger.warn("served-run.record-failed", {
+        ...fields,
+        error: failure(e),
+        message:
+          "the run's answer was not kept in the store (its caller has it): a retry with the same run ID is told it was done, without the answer",
+      });
+    }
+  // Marked done even without its record: a retry must not run the work a second time.
+  await held.end(answer !== undefined).catch((e: unknown) =>
+    logger.warn("served-run.claim-end-failed", {
+      ...fields,
+      error: failure(e),
+      message: "the claim stays until its lease expires; a retry after it runs the run again",
+    }),
+  );
 }
