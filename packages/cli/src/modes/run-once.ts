@@ -137,34 +137,10 @@ export async function runOnce(options: OnceOptions): Promise<number> {
       else if (options.stream) out(`${JSON.stringify(e)}\n`);
     }
     status?.close();
-    const failure =
-      finish && "error" in finish
-        ? await events.result.then(
-            () => undefined,
-            (e: unknown) => e,
-          )
-        : undefined;
     const signal = shutdown.signal();
-    // A run cut short by a signal exits 130/143 (also when it finished within the grace).
-    const error =
-      signal && (failure === undefined || (AgentdError.isInstance(failure) && failure.code === "E_ABORTED"))
-        ? interruptedBy(signal)
-        : failure;
-    const exitCode = error === undefined ? EXIT.ok : exitCodeFor(error);
-    if (finish) {
-      const { type: _type, ...envelope } = finish;
-      // A run that finished after an interrupt is no plain success: the envelope names the signal.
-      const interrupted = signal ? { interrupted: signal } : {};
-      if (options.stream) out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}\n`);
-      else if (options.json) out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}\n`);
-      else if (finish.status === "ok" && !answer?.wrote(finish.text ?? "")) out(answerFor(process.stdout, formatText(finish)));
-      if (finish.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
-      // In text, where to go on from: on stderr, so stdout stays the answer alone.
-      if (!options.json && !options.stream && finish.status === "ok" && finish.conversationId)
-        process.stderr.write(
-          `conversation ${finish.conversationId}: go on with agentd run --continue (or --resume ${finish.conversationId})\n`,
-        );
-    }
+    const error = await endingError(finish, events.result, signal);
+    if (finish) printFinish(finish, { options, out, answer, signal, exitCode: error === undefined ? EXIT.ok : exitCodeFor(error) });
+    if (finish?.status === "already-done") logger.info("run.already-done", { runId, durationMs: finish.durationMs });
     if (error !== undefined) {
       if ((options.json || options.stream) && typeof error === "object" && error !== null) reported.add(error);
       throw error;
@@ -176,4 +152,43 @@ export async function runOnce(options: OnceOptions): Promise<number> {
     await drained;
     await agent.close();
   }
+}
+
+/** The run's error as the exit code sees it: its failure, or the signal that cut it short (130/143, also when it finished within the grace). */
+async function endingError(finish: RunFinish | undefined, result: Promise<unknown>, signal: NodeJS.Signals | undefined): Promise<unknown> {
+  const failure =
+    finish && "error" in finish
+      ? await result.then(
+          () => undefined,
+          (e: unknown) => e,
+        )
+      : undefined;
+  return signal && (failure === undefined || (AgentdError.isInstance(failure) && failure.code === "E_ABORTED"))
+    ? interruptedBy(signal)
+    : failure;
+}
+
+/** Print how the run finished: the envelope (`--stream`, `--json`) or the answer, and where to go on from. */
+function printFinish(
+  finish: RunFinish,
+  p: {
+    options: OnceOptions;
+    out: (s: string) => unknown;
+    answer: ReturnType<typeof createAnswerStream> | undefined;
+    signal: string | undefined;
+    exitCode: number;
+  },
+): void {
+  const { options, out, signal, exitCode } = p;
+  const { type: _type, ...envelope } = finish;
+  // A run that finished after an interrupt is no plain success: the envelope names the signal.
+  const interrupted = signal ? { interrupted: signal } : {};
+  if (options.stream) out(`${JSON.stringify({ ...finish, ...interrupted, exitCode })}\n`);
+  else if (options.json) out(`${JSON.stringify({ ...envelope, ...interrupted, exitCode })}\n`);
+  else if (finish.status === "ok" && !p.answer?.wrote(finish.text ?? "")) out(answerFor(process.stdout, formatText(finish)));
+  // In text, where to go on from: on stderr, so stdout stays the answer alone.
+  if (!options.json && !options.stream && finish.status === "ok" && finish.conversationId)
+    process.stderr.write(
+      `conversation ${finish.conversationId}: go on with agentd run --continue (or --resume ${finish.conversationId})\n`,
+    );
 }
