@@ -90,32 +90,7 @@ export class ServedAgent {
       const r = await this.options.ready();
       return r.ok ? new Response("ready\n", { status: 200 }) : new Response(`${r.reason}\n`, { status: 503 });
     };
-    const a2a = a2aOptions
-      ? createA2aEndpoint({
-          ...a2aOptions,
-          runner: this.options.runner,
-          registry: this.mcp.registry,
-          operators: new Set(this.options.operators ?? []),
-          triggers: this.options.triggers,
-          control: this.options.control,
-          prompts: this.mcp.prompts ? () => this.mcp.prompts?.all() ?? {} : undefined,
-          servedRuns: this.options.servedRuns,
-          conversations: this.options.conversations,
-          approvals: this.options.approvals?.desk,
-          hasOperators:
-            (this.options.operators?.length ?? 0) > 0 ||
-            Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
-            Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
-          auth: {
-            bearer: Boolean(http.auth?.bearerTokens?.length),
-            mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert),
-          },
-          maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
-          bodyTimeoutMs: http.limits?.requestBodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestBodyTimeoutMs,
-          maxStreamsPerPrincipal: http.limits?.maxA2aStreamsPerPrincipal ?? DEFAULT_HTTP_LIMITS.maxA2aStreamsPerPrincipal,
-          logger: this.logger,
-        })
-      : undefined;
+    const a2a = a2aOptions ? this.a2aEndpoint(http, a2aOptions) : undefined;
     // A token is typed into the page for bearer and JWT auth; a client certificate (mTLS) needs nothing typed.
     const authRequired = Boolean(http.auth?.bearerTokens?.length || http.auth?.jwt?.length);
     const consoleMount = withConsole ? this.consoleMount(a2a?.tasks, authRequired, withConsole.traceUrl) : undefined;
@@ -136,24 +111,13 @@ export class ServedAgent {
       // What each principal may do (run, read status, operator), checked on every MCP request.
       authorize: createMcpAuthorizer(new Set(this.options.operators ?? [])),
     });
-    const mtls = Boolean(http.auth?.mtls || http.behindProxy?.forwardedClientCert);
-    const authMethod =
-      http.auth?.bearerTokens?.length && mtls
-        ? "bearer+mtls"
-        : http.auth?.bearerTokens?.length
-          ? "bearer"
-          : mtls
-            ? "mtls"
-            : http.auth?.jwt?.length
-              ? "jwt"
-              : "none";
     a2a?.setOrigin(new URL(http.publicUrl ?? server.url.href).origin);
     this.metrics.countSessions(() => server.stats().sessions);
     const origin = new URL(http.publicUrl ?? server.url.href).origin;
     this.logger.info("serve.listening", {
       url: server.url.href,
       tls: Boolean(http.tls),
-      authMethod,
+      authMethod: authMethodOf(http),
       behindProxy: http.behindProxy?.trustedProxies,
       a2a: a2a ? `${origin}/a2a` : undefined,
       console: consoleMount ? `${origin}${CONSOLE_PATH}` : undefined,
@@ -164,6 +128,34 @@ export class ServedAgent {
       await server.close();
     });
     return { url: server.url, ended: new Promise(() => {}) };
+  }
+
+  /** The A2A endpoint beside MCP on this listener: the same runs, registry, operators and limits. */
+  private a2aEndpoint(http: HttpServeOptions, a2aOptions: A2aServeOptions): ReturnType<typeof createA2aEndpoint> {
+    return createA2aEndpoint({
+      ...a2aOptions,
+      runner: this.options.runner,
+      registry: this.mcp.registry,
+      operators: new Set(this.options.operators ?? []),
+      triggers: this.options.triggers,
+      control: this.options.control,
+      prompts: this.mcp.prompts ? () => this.mcp.prompts?.all() ?? {} : undefined,
+      servedRuns: this.options.servedRuns,
+      conversations: this.options.conversations,
+      approvals: this.options.approvals?.desk,
+      hasOperators:
+        (this.options.operators?.length ?? 0) > 0 ||
+        Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||
+        Boolean(http.auth?.jwt?.some((j) => j.operatorScope)),
+      auth: {
+        bearer: Boolean(http.auth?.bearerTokens?.length),
+        mtls: Boolean(http.auth?.mtls || http.tls?.requireClientCert || http.behindProxy?.forwardedClientCert),
+      },
+      maxBodyBytes: http.limits?.maxBodyBytes ?? DEFAULT_HTTP_LIMITS.maxBodyBytes,
+      bodyTimeoutMs: http.limits?.requestBodyTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestBodyTimeoutMs,
+      maxStreamsPerPrincipal: http.limits?.maxA2aStreamsPerPrincipal ?? DEFAULT_HTTP_LIMITS.maxA2aStreamsPerPrincipal,
+      logger: this.logger,
+    });
   }
 
   /** The console on this host's registry and operator controls; A2A tasks when A2A is served beside it. */
@@ -229,6 +221,15 @@ export class ServedAgent {
     // The fleet's run history: its last writes finish (bounded) before its store connection is released.
     await this.mcp.registry.shared?.close().catch(() => {});
   }
+}
+
+/** How the HTTP endpoint authenticates, as its `serve.listening` record says. */
+function authMethodOf(http: HttpServeOptions): "bearer+mtls" | "bearer" | "mtls" | "jwt" | "none" {
+  const mtls = Boolean(http.auth?.mtls || http.behindProxy?.forwardedClientCert);
+  const bearer = Boolean(http.auth?.bearerTokens?.length);
+  if (bearer) return mtls ? "bearer+mtls" : "bearer";
+  if (mtls) return "mtls";
+  return http.auth?.jwt?.length ? "jwt" : "none";
 }
 
 /**
