@@ -24,6 +24,7 @@ import { McpToolSet } from "./tools/mcp-tool-set.ts";
 import { toolFilters } from "./tools/server-tool-filter.ts";
 import { loadTelemetry } from "../telemetry/load-telemetry.ts";
 import type { Telemetry } from "../telemetry/types.ts";
+import { AgentWaiting } from "./run/run-waiting.ts";
 import { ConversationsOf } from "./conversations/agent-conversations.ts";
 import { AgentLifecycle } from "./run/agent-lifecycle.ts";
 import { createRun, type RunParts } from "./run/run-agent.ts";
@@ -133,6 +134,8 @@ function childRunParts(
     observers: { current: undefined },
     // A child's run continues no conversation: opened on first use, so none is.
     conversations: new ConversationsOf(undefined),
+    // A child's run never suspends (only direct, served and triggered runs are saved waiting): never opened.
+    waiting: new AgentWaiting(undefined),
     logger,
   };
 }
