@@ -13,7 +13,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
-import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 
 setDefaultTimeout(120_000);
 let ws: CliWorkspace;
@@ -287,6 +287,53 @@ describe("agentd run --continue", () => {
     expect(gateway.requests[1]!.messages.slice(1).map((m) => m.text)).toEqual(["Check the queue", "firing 1 done", "Check the queue"]);
     const shown = JSON.parse((await ws.run(["conversations", "show", "nightly", "--config", config, "--json"], { env })).stdout);
     expect(shown.runs).toHaveLength(2);
+  });
+
+  test("a cron trigger naming a conversation: each firing sends the earlier firings' answers", async () => {
+    ws = new CliWorkspace();
+    let firing = 0;
+    gateway = await startFakeGateway({
+      dialect: "openai",
+      onExhausted: "repeat-last",
+      script: [() => ({ text: `firing ${++firing} done` })],
+    });
+    const config = ws.writeConfig({});
+    // Every second (the time-zone cron's six-field form), one conversation; stopped once the third firing asked.
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        CLI_MAIN,
+        "run",
+        "--config",
+        config,
+        "--cron",
+        "* * * * * *",
+        "--tz",
+        "UTC",
+        "--conversation",
+        "nightly",
+        "Check the queue",
+      ],
+      {
+        cwd: ws.dir,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...envFor(gateway, "openai") },
+        stdout: "ignore",
+        stderr: "ignore",
+      },
+    );
+    try {
+      await gateway.waitForRequests(3, { timeoutMs: 60_000 });
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    }
+    expect(gateway.requests[2]!.messages.slice(1).map((m) => m.text)).toEqual([
+      "Check the queue",
+      "firing 1 done",
+      "Check the queue",
+      "firing 2 done",
+      "Check the queue",
+    ]);
   });
 
   test("a schedule in the config names its conversation; a bad name is one line", async () => {
