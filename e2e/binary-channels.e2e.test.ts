@@ -4,7 +4,9 @@
  * - `agentd serve` from the binary holds a served run's call for approval; `agentd approvals list` and
  *   `approve`, also from the binary, see and decide it; the tool is then called once, with the approved
  *   arguments, and the caller gets its answer;
- * - `agentd run --continue` from the binary, twice: the follow-up sends the first exchange back to the model.
+ * - `agentd run --continue` from the binary, twice: the follow-up sends the first exchange back to the model;
+ * - a served `agent.run` with a `conversationId` (`agentd serve` from the binary) continues it, and
+ *   `agent://conversations` lists it with both runs.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -110,4 +112,35 @@ test("conversations: agentd run --continue (the binary) sends the first exchange
   expect(followUp.messages[1]?.text).toBe("Summarise the inbox");
   expect(followUp.messages[2]?.text).toBe("answer to: Summarise the inbox");
   expect(followUp.messages.at(-1)?.text).toBe("Now draft replies");
+});
+
+test("conversations: agent.run with a conversationId on agentd serve (the binary) continues it; agent://conversations lists it", async () => {
+  const here = new CliWorkspace();
+  ws = here;
+  gateway = await startFakeGateway({
+    dialect: "openai",
+    onExhausted: "repeat-last",
+    script: [(req) => ({ text: `answer to: ${req.messages.at(-1)?.text}` })],
+  });
+  here.writeConfig({});
+  const users = join(here.dir, "tokens.txt");
+  writeFileSync(users, "alice-token-0123456789abcdef\n");
+  const serve = await startServe(["--http", "127.0.0.1:0", "--auth-tokens", users, "--grace", "1s"], {
+    env: modelEnv(gateway, here),
+    cwd: here.dir,
+    binary,
+  });
+  const alice = await openSession(serve.url, { authorization: "Bearer alice-token-0123456789abcdef" });
+  const run = async (id: number, instruction: string) =>
+    (await call(serve.url, alice, id, "tools/call", { name: "agent.run", arguments: { instruction, conversationId: "inbox" } })).response
+      .result;
+  expect((await run(1, "summarise the inbox")).structuredContent.conversationId).toBe("inbox");
+  await run(2, "now draft replies");
+  expect(gateway.requests[1]!.messages.slice(1).map((m) => m.text)).toEqual([
+    "summarise the inbox",
+    "answer to: summarise the inbox",
+    "now draft replies",
+  ]);
+  const listed = (await call(serve.url, alice, 3, "resources/read", { uri: "agent://conversations" })).response;
+  expect(JSON.parse(listed.result.contents[0].text)).toMatchObject({ conversations: [{ id: "inbox", runs: 2 }] });
 });
