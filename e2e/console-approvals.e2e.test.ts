@@ -46,8 +46,8 @@ function route(req: RecordedRequest) {
 const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
 const calledPaths = () => serverCalls().map((r) => (r.params as { arguments: { path: string } }).arguments.path);
 
-beforeAll(async () => {
-  if (!CHROMIUM) return;
+/** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
+async function setUp(): Promise<void> {
   ws = new CliWorkspace();
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   gateway = await startFakeGateway({ dialect: "openai", script: [route], onExhausted: "repeat-last" });
@@ -77,7 +77,7 @@ beforeAll(async () => {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"],
     timeout: 60_000,
   });
-}, 120_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -110,12 +110,15 @@ async function open(token: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  // Screenshots only when asked for (AGENTD_CONSOLE_SCREENSHOTS=DIR: docs/console/ is refreshed that way).
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
 }
 
 describe.skipIf(!CHROMIUM)("tool approvals decided from the console, in headless Chromium", () => {
+  beforeAll(setUp, 120_000);
   test("the operator approves from the Questions page: the tool is called with those arguments and the run finishes", async () => {
     const { answer, id } = await aliceRuns("job-1", "/srv/old");
     const { page, errors } = await open(OPS);

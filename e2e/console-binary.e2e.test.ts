@@ -37,8 +37,8 @@ const route = (req: RecordedRequest): StaticTurn =>
       }
     : { text: `BINARY DONE: ${req.lastToolResult}` };
 
-beforeAll(async () => {
-  if (!CHROMIUM) return;
+/** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
+async function setUp(): Promise<void> {
   const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
@@ -60,7 +60,7 @@ beforeAll(async () => {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"],
     timeout: 60_000,
   });
-}, 240_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -83,6 +83,7 @@ async function open(token: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 describe.skipIf(!CHROMIUM)("the console from the compiled binary, in headless Chromium", () => {
+  beforeAll(setUp, 240_000);
   test("an operator starts a run from the page and watches its reasoning, its tool call and its answer", async () => {
     const { page, errors } = await open(OPS);
     expect(await page.locator("#spend-start").textContent()).toBe("tokens only (no model prices)");

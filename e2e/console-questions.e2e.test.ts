@@ -37,8 +37,8 @@ const route = (req: RecordedRequest): StaticTurn =>
     ? { text: `the tool said: ${req.lastToolResult}` }
     : { toolCalls: [{ name: toolLike(req, "trigger-elicitation-request"), arguments: {} }] };
 
-beforeAll(async () => {
-  if (!CHROMIUM || !Bun.file(EVERYTHING).size) return;
+/** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
+async function setUp(): Promise<void> {
   world = await serveWorld([route], { onExhausted: "repeat-last" });
   world.ws.writeConfig({
     mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
@@ -58,7 +58,7 @@ beforeAll(async () => {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"],
     timeout: 60_000,
   });
-}, 120_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -96,14 +96,17 @@ async function open(token: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  // Screenshots only when asked for (AGENTD_CONSOLE_SCREENSHOTS=DIR: docs/console/ is refreshed that way).
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
 }
 
 const card = (page: Page, taskId: string) => page.locator(`article[data-question="${taskId}"]`);
 
 describe.skipIf(!CHROMIUM || !Bun.file(EVERYTHING).size)("what the agent waits on, answered in headless Chromium", () => {
+  beforeAll(setUp, 120_000);
   test("the operator answers a server's question from the Questions page; the tool gets the answer and the run finishes", async () => {
     const asked = await aliceAsks("Sign me up");
     expect(asked.state).toBe("TASK_STATE_INPUT_REQUIRED");

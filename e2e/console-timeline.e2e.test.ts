@@ -58,8 +58,8 @@ function route(req: RecordedRequest): StaticTurn {
   return { text: `done: ${user}` };
 }
 
-beforeAll(async () => {
-  if (!CHROMIUM) return;
+/** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
+async function setUp(): Promise<void> {
   world = await serveWorld([route], { onExhausted: "repeat-last" });
   world.ws.writeConfig({ mcpServers: { rec: world.ws.recordingServer() }, subagents: { maxDepth: 1 } });
   const users = join(world.ws.dir, "tokens.txt");
@@ -76,7 +76,7 @@ beforeAll(async () => {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"],
     timeout: 60_000,
   });
-}, 120_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -98,9 +98,11 @@ async function open(token: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  // Screenshots only when asked for (AGENTD_CONSOLE_SCREENSHOTS=DIR: docs/console/ is refreshed that way).
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
 }
 
 /** Open a run's page from the Runs table. */
@@ -111,6 +113,7 @@ async function openRun(page: Page, runId: string): Promise<void> {
 }
 
 describe.skipIf(!CHROMIUM)("a run's timeline in headless Chromium", () => {
+  beforeAll(setUp, 120_000);
   test("a retried request, two tool calls and a subagent: every step in order, with the model's text", async () => {
     const alice = await openSession(serve!.url, bearer(ALICE));
     const ran = await call(serve!.url, alice, 1, "tools/call", {

@@ -34,8 +34,8 @@ let origin = "";
 let otlp: ReturnType<typeof Bun.serve> | undefined;
 const TRACE_URL = "https://traces.example.com/trace/{traceId}";
 
-beforeAll(async () => {
-  if (!CHROMIUM) return;
+/** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
+async function setUp(): Promise<void> {
   world = await serveWorld(
     [
       (req) => {
@@ -83,7 +83,7 @@ beforeAll(async () => {
     ],
     timeout: 60_000,
   });
-}, 120_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -109,15 +109,18 @@ async function open(tokenValue: string, width = 1280, colorScheme: "light" | "da
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  // Screenshots only when asked for (AGENTD_CONSOLE_SCREENSHOTS=DIR: docs/console/ is refreshed that way).
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
 }
 
 const readRun = async (s: RawSession, id: number, runId: string) =>
   JSON.parse((await call(serve!.url, s, id, "resources/read", { uri: `agent://runs/${runId}` })).response.result.contents[0].text);
 
 describe.skipIf(!CHROMIUM)("the console in headless Chromium", () => {
+  beforeAll(setUp, 120_000);
   test("the operator's pages load clean; a run started over MCP appears live and its detail matches; the cron trigger shows its next firing; cancel from the page cancels the run", async () => {
     const { page, errors } = await open(OPS);
     expect(await page.getByText("bearer:operator#0 (operator)").count()).toBe(1);
