@@ -7,6 +7,7 @@
  * otherwise), and like every console action the body must be `application/json` (a cross-site form cannot
  * send it, and there is no cookie to ride on) and small.
  */
+import { readConsoleBody } from "./console-body.ts";
 import { A2aError } from "../../a2a/shared/types.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalDecision } from "../../loop/approvals/approval-types.ts";
@@ -18,7 +19,6 @@ import { asksOperator, type ElicitationSource } from "./console-questions.ts";
 
 /** The approval decisions the console sends, by path. */
 export const DECISIONS: Record<string, ApprovalDecision["decision"]> = { approve: "approve", deny: "deny", always: "always" };
-const MAX_BODY = 64 * 1024;
 const MAX_REASON = 1000;
 
 /** What answering reads and acts on. */
@@ -102,18 +102,8 @@ function answerElicitation(ctx: ConsoleAnswerContext, p: Record<string, unknown>
 
 type Read = { ok: true; params: Record<string, unknown> } | { ok: false; refused: AnswerResult };
 
-/** A JSON object body of at most {@link MAX_BODY} bytes, or the refusal. */
+/** A JSON object body (console-body.ts), or the refusal. */
 async function readJson(req: Request): Promise<Read> {
-  const no = (status: number, code: string, message: string): Read => ({ ok: false, refused: refuse(status, code, message) });
-  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
-    return no(415, "unsupported_media_type", "send the answer as application/json");
-  const text = await req.text();
-  if (text.length > MAX_BODY) return no(413, "too_large", `an answer's body is at most ${MAX_BODY} bytes`);
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) return { ok: true, params: v as Record<string, unknown> };
-  } catch {
-    return no(400, "invalid_json", "the body is not JSON");
-  }
-  return no(400, "invalid_params", "the body must be a JSON object");
+  const body = await readConsoleBody(req, "the answer");
+  return body.ok ? body : { ok: false, refused: refuse(body.status, body.code, body.message) };
 }

@@ -4,6 +4,7 @@
  * what the agent waits on (console-answer.ts), and the reads (GET: the snapshot, one run, an older page of
  * runs), scoped to the caller.
  */
+import { readConsoleBody } from "./console-body.ts";
 import type { Logger } from "../../log.ts";
 import type { ServedRunner } from "../../serve/served-mcp.ts";
 import { startFromConsole } from "./console-start.ts";
@@ -35,7 +36,6 @@ const HTTP_OF: Partial<Record<A2aError["kind"], number>> = {
   TaskNotFound: 404,
   UnsupportedOperation: 409,
 };
-const MAX_ACTION_BODY = 64 * 1024;
 
 /** What the API reads from and acts on. */
 export interface ConsoleApiContext {
@@ -93,21 +93,10 @@ async function runAction(surface: OperatorSurface, req: Request, method: string,
   }
 }
 
-/** An action's body: a JSON object of at most {@link MAX_ACTION_BODY} bytes (empty means `{}`). */
+/** An action's body: a JSON object (console-body.ts; empty means `{}`). */
 async function readActionParams(req: Request): Promise<Record<string, unknown> | Response> {
-  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
-    return consoleFailure(415, "unsupported_media_type", "send the action's parameters as application/json");
-  const text = await req.text();
-  if (text.length > MAX_ACTION_BODY) return consoleFailure(413, "too_large", `an action's body is at most ${MAX_ACTION_BODY} bytes`);
-  let params: unknown;
-  try {
-    params = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    return consoleFailure(400, "invalid_json", "the body is not JSON");
-  }
-  if (typeof params !== "object" || params === null || Array.isArray(params))
-    return consoleFailure(400, "invalid_params", "the body must be a JSON object");
-  return params as Record<string, unknown>;
+  const body = await readConsoleBody(req, "the action's parameters", { emptyIsObject: true });
+  return body.ok ? body.params : consoleFailure(body.status, body.code, body.message);
 }
 
 /** One run's record, with a link to its trace when the backend's trace page is configured. */

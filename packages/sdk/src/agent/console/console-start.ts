@@ -6,6 +6,7 @@
  * otherwise), and like the console's actions the body must be `application/json` (a cross-site form cannot
  * send it) and small.
  */
+import { readConsoleBody } from "./console-body.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Logger } from "../../log.ts";
 import { scrubSecrets } from "../../log.ts";
@@ -15,7 +16,6 @@ import type { RunRegistry } from "../../serve/run-registry.ts";
 import { newRunId, type ServedRunner, toolInFlight } from "../../serve/served-mcp.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 
-const MAX_BODY = 64 * 1024;
 const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** What may name a conversation (as `agent.run`'s `conversationId` and `agentd run --conversation` take it). */
 const CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -38,16 +38,9 @@ const refuse = (status: number, code: string, message: string): StartAnswer => (
 /** Handle `POST /console/api/start` for `who`. */
 export async function startFromConsole(req: Request, who: Principal, o: ConsoleStartOptions): Promise<StartAnswer> {
   if (who.role !== "operator") return refuse(403, "PermissionDenied", "only an operator may start a run from the console");
-  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json"))
-    return refuse(415, "unsupported_media_type", "send the run's parameters as application/json");
-  const text = await req.text();
-  if (text.length > MAX_BODY) return refuse(413, "too_large", `a start's body is at most ${MAX_BODY} bytes`);
-  let params: Record<string, unknown>;
-  try {
-    params = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return refuse(400, "invalid_json", "the body is not JSON");
-  }
+  const body = await readConsoleBody(req, "the run's parameters");
+  if (!body.ok) return refuse(body.status, body.code, body.message);
+  const params = body.params;
   const parsed = startParams(params);
   if ("error" in parsed) return refuse(400, "InvalidParams", parsed.error);
   const { instruction, runId, limits, conversation } = parsed;
