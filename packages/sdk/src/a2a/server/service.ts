@@ -15,7 +15,8 @@ import {
 import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
-import { type A2aTasks, endsStream } from "./tasks.ts";
+import type { A2aTasks } from "./tasks.ts";
+import { endsStream } from "./task-entry.ts";
 import { admitContext, namesContext } from "./contexts.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 

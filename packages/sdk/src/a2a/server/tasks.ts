@@ -13,7 +13,6 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import {
   A2aError,
-  INTERRUPTED_STATES,
   TERMINAL_STATES,
   type Artifact,
   type Message,
@@ -27,14 +26,13 @@ import type { RunRegistry } from "../../serve/run-registry.ts";
 import type { ServedRunner } from "../../serve/served-mcp.ts";
 import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
-import type { ElicitResult } from "../../wire/index.ts";
-import { answerOf, questionParts } from "./operator-answer.ts";
-import { askOnTask, replyToApproval, type SetTaskStatus, type WaitingApproval } from "./approval-parts.ts";
+import { askOnTask, replyToApproval, type SetTaskStatus } from "./approval-parts.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import { promptInstructionOf } from "./prompt-skills.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
-import { authorizationDone, authRequiredParts } from "./auth-required.ts";
+import { askOperator, answerOperator, authorized, needAuthorization } from "./task-questions.ts";
+import { type Entry, instructionOf, now, stateWord } from "./task-entry.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
 import { answeredElsewhere, claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "../../serve/run-once.ts";
@@ -53,22 +51,6 @@ export interface A2aTaskLimits {
   maxUnfinishedPerPrincipal?: number;
 }
 
-interface Entry {
-  owner: string;
-  task: Task;
-  updatedAt: number;
-  controller: AbortController;
-  listeners: Set<(e: StreamResponse) => void>;
-  /** The question the task waits on (`input-required`), and how to hand its answer back to the run. */
-  question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
-  /** Questions wait their turn: one at a time per task. */
-  asking?: Promise<unknown>;
-  /** The authorization the task waits on (`auth-required`): resolve true once it is done, false to give up. */
-  authorization?: { server: string; done: (ok: boolean) => void };
-  /** The tool call the task's run waits on for approval (`input-required`), decided at the agent's desk. */
-  approval?: WaitingApproval;
-}
-
 /** How the tasks route MCP elicitations (the `operator` policy) to operators. */
 export interface A2aOperatorRouting {
   /** Whether any principal is an operator; without one, questions are not raised (the policy declines). */
@@ -79,9 +61,6 @@ export interface A2aOperatorRouting {
   /** The agent's approval desk: a run's call waiting for approval makes its task `input-required` until decided. */
   approvals?: ApprovalDesk;
 }
-
-/** A task's events end its streams when the task reaches one of these states. */
-export const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
 
 /** The A2A tasks of every principal, each backed by an agentd run. */
 export class A2aTasks {
@@ -134,8 +113,8 @@ export class A2aTasks {
   send(principal: A2aCaller, message: Message, prepare?: (task: Task) => void): Entry {
     if (message.taskId) {
       const existing = this.forAnswer(principal, message.taskId);
-      if (existing.question) return this.answer(principal, existing, message);
-      if (existing.authorization) return this.authorized(principal, existing, message);
+      if (existing.question) return answerOperator(principal, existing, message, this.setStatus, this.routing.logger);
+      if (existing.authorization) return authorized(principal, existing, message, this.setStatus, this.routing.logger);
       if (existing.approval && this.routing.approvals) {
         const d = replyToApproval(this.routing.approvals, principal, existing.approval, message, this.routing.logger);
         existing.task.history = [
@@ -216,8 +195,10 @@ export class A2aTasks {
           conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
           traceContext: principal.traceContext,
           onEvent: (ev) => this.progress(principal.id, e, ev),
-          askOperator: this.routing.hasOperators ? (q: OperatorQuestion, s: AbortSignal) => this.ask(e, q, s) : undefined,
-          askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => this.needAuthorization(e, need, s),
+          askOperator: this.routing.hasOperators
+            ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
+            : undefined,
+          askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => needAuthorization(e, need, s, this.setStatus, this.routing.logger),
           askApproval: this.routing.approvals && ((r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))),
         }),
       );
@@ -271,86 +252,6 @@ export class A2aTasks {
     return found;
   }
 
-  /** Raise `input-required` with the question; resolve with the operator's answer, or `cancel` when `signal` ends the wait. */
-  private ask(e: Entry, q: OperatorQuestion, signal: AbortSignal): Promise<ElicitResult> {
-    const turn = (e.asking ?? Promise.resolve()).then(
-      () =>
-        new Promise<ElicitResult>((resolve) => {
-          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve({ action: "cancel" });
-          const done = (result: ElicitResult) => {
-            signal.removeEventListener("abort", onAbort);
-            e.question = undefined;
-            resolve(result);
-          };
-          const onAbort = () => done({ action: "cancel" });
-          signal.addEventListener("abort", onAbort, { once: true });
-          e.question = { schema: q.requestedSchema, answer: done };
-          this.routing.logger?.info("a2a.input_required", { task: e.task.id, principal: e.owner, server: q.server });
-          this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", questionParts(q.message, q.requestedSchema, q.server));
-        }),
-    );
-    e.asking = turn;
-    return turn;
-  }
-
-  /** Raise `auth-required` naming the server; resolve true once a follow-up says it is done, false when `signal` ends the wait. */
-  private needAuthorization(e: Entry, need: AuthorizationNeed, signal: AbortSignal): Promise<boolean> {
-    const turn = (e.asking ?? Promise.resolve()).then(
-      () =>
-        new Promise<boolean>((resolve) => {
-          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve(false);
-          const done = (ok: boolean) => {
-            signal.removeEventListener("abort", onAbort);
-            e.authorization = undefined;
-            resolve(ok);
-          };
-          const onAbort = () => done(false);
-          signal.addEventListener("abort", onAbort, { once: true });
-          e.authorization = { server: need.server, done };
-          this.routing.logger?.info("a2a.auth_required", { task: e.task.id, principal: e.owner, server: need.server });
-          this.setStatus(e, "TASK_STATE_AUTH_REQUIRED", authRequiredParts(need));
-        }),
-    );
-    e.asking = turn;
-    return turn;
-  }
-
-  /** The owner's (or an operator's) word that the authorization `e` waits on is done: the run retries the server. */
-  private authorized(principal: A2aCaller, e: Entry, message: Message): Entry {
-    if (message.contextId && message.contextId !== e.task.contextId)
-      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
-    const ok = authorizationDone(message);
-    const { server, done } = e.authorization!;
-    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
-    this.routing.logger?.info("a2a.authorized", { principal: principal.id, task: e.task.id, server, retry: ok });
-    done(ok);
-    this.setStatus(
-      e,
-      "TASK_STATE_WORKING",
-      ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`,
-    );
-    return e;
-  }
-
-  /** An operator's answer to the question `e` waits on (PermissionDenied for anyone else). */
-  private answer(principal: A2aCaller, e: Entry, message: Message): Entry {
-    if (principal.role !== "operator") {
-      this.routing.logger?.warn("a2a.operator.refused", { principal: principal.id, method: "answer", task: e.task.id });
-      throw new A2aError(
-        "PermissionDenied",
-        `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`,
-      );
-    }
-    if (message.contextId && message.contextId !== e.task.contextId)
-      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
-    const result = answerOf(message, e.question!.schema);
-    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
-    this.routing.logger?.info("a2a.operator", { principal: principal.id, method: "answer", task: e.task.id, action: result.action });
-    e.question!.answer(result);
-    this.setStatus(e, "TASK_STATE_WORKING", `the operator answered (${result.action})`);
-    return e;
-  }
-
   /** The status an approval's wait moves the task to; back to working only from input-required (an ended task stays so). */
   private moveTo(e: Entry): SetTaskStatus {
     return (state, parts) => {
@@ -384,7 +285,7 @@ export class A2aTasks {
     this.setStatus(e, "TASK_STATE_COMPLETED");
   }
 
-  private setStatus(e: Entry, state: TaskState, text?: string | Part[]): void {
+  private readonly setStatus = (e: Entry, state: TaskState, text?: string | Part[]): void => {
     const message: Message | undefined = text
       ? {
           messageId: crypto.randomUUID(),
@@ -396,7 +297,7 @@ export class A2aTasks {
       : undefined;
     e.task.status = { state, message, timestamp: now() };
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
-  }
+  };
 
   private emit(e: Entry, event: StreamResponse): void {
     e.updatedAt = Date.now();
@@ -411,24 +312,3 @@ export class A2aTasks {
     for (const [key] of finished.slice(0, Math.max(0, finished.length - this.maxPerOwner))) this.tasks.delete(key);
   }
 }
-
-/** The run's instruction: text parts as they are, data parts as JSON, files named. */
-function instructionOf(m: Message): string {
-  return m.parts
-    .map((p) =>
-      p.text !== undefined
-        ? p.text
-        : p.data !== undefined
-          ? JSON.stringify(p.data)
-          : p.url
-            ? `[file ${p.filename ?? p.url}: ${p.url}]`
-            : p.raw
-              ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]`
-              : "",
-    )
-    .filter(Boolean)
-    .join("\n");
-}
-
-const now = () => new Date().toISOString();
-const stateWord = (s: TaskState) => s.replace("TASK_STATE_", "").toLowerCase().replace("_", "-");
