@@ -33,6 +33,7 @@ import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
 import { askOperator, answerOperator, authorized, needAuthorization } from "./task-questions.ts";
 import { type Entry, instructionOf, now, stateWord } from "./task-entry.ts";
+import { type A2aRunWaits, DurableTaskWaits } from "./task-durable-wait.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
 import { answeredElsewhere, claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "../../serve/run-once.ts";
@@ -60,6 +61,8 @@ export interface A2aOperatorRouting {
   prompt?: (name: string) => ServedPrompt | undefined;
   /** The agent's approval desk: a run's call waiting for approval makes its task `input-required` until decided. */
   approvals?: ApprovalDesk;
+  /** With the desk: a run that waits for approval is saved and the task found again after a restart (task-durable-wait.ts). */
+  runWaits?: A2aRunWaits;
 }
 
 /** The A2A tasks of every principal, each backed by an agentd run. */
@@ -67,6 +70,10 @@ export class A2aTasks {
   private readonly tasks = new Map<string, Entry>();
   private readonly maxPerOwner: number;
   private readonly maxUnfinished: number;
+  /** Runs that wait for approval saved, their tasks found again after a restart; absent: they wait in memory. */
+  private readonly durable: DurableTaskWaits | undefined;
+  /** Tasks being read back from the store, by who asked and the task id. */
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly runner: ServedRunner,
@@ -80,6 +87,8 @@ export class A2aTasks {
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
+    const { approvals, runWaits, logger } = routing;
+    this.durable = approvals && runWaits ? new DurableTaskWaits(runWaits, approvals, registry, this.setStatus, logger) : undefined;
   }
 
   /** `owner`'s task `id`, or TaskNotFound. */
@@ -115,6 +124,7 @@ export class A2aTasks {
       const existing = this.forAnswer(principal, message.taskId);
       if (existing.question) return answerOperator(principal, existing, message, this.setStatus, this.routing.logger);
       if (existing.authorization) return authorized(principal, existing, message, this.setStatus, this.routing.logger);
+      if (existing.durable && existing.approval && this.durable) return this.durable.reply(principal, existing, message);
       if (existing.approval && this.routing.approvals) {
         const d = replyToApproval(this.routing.approvals, principal, existing.approval, message, this.routing.logger);
         existing.task.history = [
@@ -171,6 +181,7 @@ export class A2aTasks {
     if (TERMINAL_STATES.has(e.task.status.state))
       throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
     e.controller.abort(new AgentdError("E_ABORTED", "canceled by the A2A client"));
+    if (e.durable) this.durable?.canceled(e);
     this.setStatus(e, "TASK_STATE_CANCELED", "canceled by the client");
     return e.task;
   }
@@ -186,33 +197,105 @@ export class A2aTasks {
     });
     if (claim.status !== "run") return this.settledElsewhere(principal, e, claim);
     try {
+      const runId = String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id));
+      const onEvent = (ev: RunEvent) => this.progress(principal.id, e, ev);
+      // A run that waits for approval ends its first part saved: the task follows it until it ends (its claim held).
+      const untilDone = (r: RunResult, signal: AbortSignal) =>
+        r.status === "waiting" && this.durable ? this.durable.untilDone(e, runId, instruction, signal, onEvent) : r;
       const result = await claim.run((signal) =>
-        this.runner.run(instruction, {
-          runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
-          signal,
-          origin: { kind: "a2a" },
-          principal: principal.id,
-          conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
-          traceContext: principal.traceContext,
-          onEvent: (ev) => this.progress(principal.id, e, ev),
-          askOperator: this.routing.hasOperators
-            ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
-            : undefined,
-          askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => needAuthorization(e, need, s, this.setStatus, this.routing.logger),
-          askApproval: this.routing.approvals && ((r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))),
-        }),
+        this.runner
+          .run(instruction, {
+            runId,
+            signal,
+            origin: { kind: "a2a" },
+            principal: principal.id,
+            conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
+            traceContext: principal.traceContext,
+            onEvent,
+            askOperator: this.routing.hasOperators
+              ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
+              : undefined,
+            askAuthorization: (need: AuthorizationNeed, s: AbortSignal) =>
+              needAuthorization(e, need, s, this.setStatus, this.routing.logger),
+            // Saved instead when the task can follow a saved run (the desk's `post`: run-waiting.ts).
+            askApproval:
+              this.routing.approvals && !this.durable
+                ? (r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))
+                : undefined,
+          })
+          .then((r) => untilDone(r, signal)),
       );
-      recordSucceeded(this.registry, id, result, principal.id);
-      if (e.task.status.state === "TASK_STATE_CANCELED") return;
-      this.complete(e, result);
+      this.ended(principal.id, e, result);
     } catch (err) {
-      const { code, message } = failureOf(err);
-      this.registry.fail(id, { code, message }, undefined, principal.id);
-      if (e.task.status.state === "TASK_STATE_CANCELED") return;
-      // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
-      if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
-      else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+      this.ended(principal.id, e, undefined, err);
     }
+  }
+
+  /** The task's run ended: its record in the run history, and the task completed, failed or canceled. */
+  private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown): void {
+    const { id } = e.task;
+    if (result) {
+      recordSucceeded(this.registry, id, result, owner);
+      if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, result);
+      return;
+    }
+    const { code, message } = failureOf(err);
+    this.registry.fail(id, { code, message }, undefined, owner);
+    if (e.task.status.state === "TASK_STATE_CANCELED") return;
+    // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
+    if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
+    else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+  }
+
+  /** Whether `taskId` is answered from memory alone: held here for `who`, or nothing is kept in the store. */
+  holds(who: Principal, taskId: string): boolean {
+    return (
+      !this.durable ||
+      this.tasks.has(`${who.id}\n${taskId}`) ||
+      (who.role === "operator" && [...this.tasks.values()].some((e) => e.task.id === taskId))
+    );
+  }
+
+  /**
+   * Find `taskId` again when this process does not hold it but the store keeps it (its run waited saved, and
+   * the process that held it ended): from then on it is held here, following its run. `who`'s own task only
+   * (an operator: anyone's); anything else stays "not found".
+   */
+  async load(who: Principal, taskId: string): Promise<void> {
+    if (this.holds(who, taskId)) return;
+    const key = `${who.id}\n${taskId}`;
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.rebuild(who, taskId).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
+    }
+    await loading;
+  }
+
+  private async rebuild(who: Principal, taskId: string): Promise<void> {
+    const durable = this.durable!;
+    const found = await durable.find(taskId, who).catch((err: unknown) => {
+      this.routing.logger?.warn("a2a.task-record-failed", { task: taskId, error: err instanceof Error ? err.message : String(err) });
+      return undefined;
+    });
+    const key = found && `${found.owner}\n${taskId}`;
+    if (!found || !key || this.tasks.has(key)) return;
+    const e: Entry = {
+      owner: found.owner,
+      task: found.task,
+      updatedAt: Date.now(),
+      controller: new AbortController(),
+      listeners: new Set(),
+    };
+    this.tasks.set(key, e);
+    this.routing.logger?.info("a2a.task-rebuilt", { task: taskId, principal: found.owner, state: found.task.status.state });
+    if (!(await durable.rebuilt(e, found))) return;
+    this.registry.start(taskId, found.instruction, found.owner, { via: "a2a", conversationId: found.task.contextId });
+    const onEvent = (ev: RunEvent) => this.progress(found.owner, e, ev);
+    void durable.untilDone(e, found.runId, found.instruction, e.controller.signal, onEvent).then(
+      (result) => this.ended(found.owner, e, result),
+      (err: unknown) => this.ended(found.owner, e, undefined, err),
+    );
   }
 
   /**
@@ -296,6 +379,8 @@ export class A2aTasks {
         }
       : undefined;
     e.task.status = { state, message, timestamp: now() };
+    // A task whose run waited saved keeps its end in its record too (GetTask after a restart answers it).
+    if (e.durable && TERMINAL_STATES.has(state)) void this.durable?.save(e);
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
   };
 
