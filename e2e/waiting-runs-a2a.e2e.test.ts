@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
-import { CliWorkspace } from "@agentd/test-support/cli-process";
+import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
+import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
 const ALICE = "alice-a2a-waiting-token-0123456789";
@@ -25,12 +26,14 @@ const OPS = "ops-a2a-waiting-token-0123456789";
 let ws: CliWorkspace | undefined;
 let gateway: FakeGateway | undefined;
 let fake: FakeServerCommand | undefined;
+let redis: RunningRedis | undefined;
 afterEach(async () => {
   await stopAllServe();
   await gateway?.close();
   fake?.dispose();
+  await redis?.stop();
   ws?.cleanup();
-  ws = gateway = fake = undefined;
+  ws = gateway = fake = redis = undefined;
 }, 30_000);
 
 const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.endsWith(suffix))!;
@@ -40,32 +43,37 @@ const serverCalls = () =>
     .map((r) => `${(r.params as { name: string }).name} ${JSON.stringify((r.params as { arguments?: unknown }).arguments)}`);
 
 /** A workspace whose model deletes one path (the rule asks), and how to serve it with A2A. */
-function world() {
+async function world(extra: Record<string, unknown> = {}) {
   ws = new CliWorkspace();
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   const dir = ws.dir;
-  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] } });
+  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] }, ...extra });
   const users = join(dir, "tokens.txt");
   const ops = join(dir, "operators.txt");
   writeFileSync(users, `${ALICE}\n${BOB}\n`);
   writeFileSync(ops, `${OPS}\n`);
-  return async (name: string) => {
-    gateway ??= await startFakeGateway({
-      dialect: "openai",
-      script: [
-        (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
-        (req) => ({ text: `tool said: ${req.lastToolResult}` }),
-      ],
-    });
+  // One gateway for every process: the model's script goes on where the run left it.
+  const g = await startFakeGateway({
+    dialect: "openai",
+    script: [
+      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
+      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+    ],
+  });
+  gateway = g;
+  return (name: string) => {
     const env = {
-      AGENT_INTELLIGENCE: gateway.url,
+      AGENT_INTELLIGENCE: g.url,
       AGENT_DIALECT: "openai",
       AGENT_MODEL: "m",
       AGENT_API_KEY: "k",
       XDG_STATE_HOME: join(dir, "state"),
       POD_NAME: name,
     };
-    return startServe(["--http", "127.0.0.1:0", "--a2a", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], { env, cwd: dir });
+    return startServe(["--http", "127.0.0.1:0", "--a2a", "--auth-tokens", users, "--operator-tokens", ops, "--grace", "1s"], {
+      env,
+      cwd: dir,
+    });
   };
 }
 
@@ -105,7 +113,7 @@ const approval = (t: Task) => (t.status?.message?.parts[1]?.content as { value: 
 
 describe("an A2A task whose run waits for approval waits durably", () => {
   test("kill -9 while it waits; a new process finds the task; the operator's reply resumes it; the tool is called once", async () => {
-    const serve = world();
+    const serve = await world();
     const first = await serve("first");
     const asked = await send(await client(first, ALICE), [part({ $case: "text", value: "clean up" })]);
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -143,4 +151,35 @@ describe("an A2A task whose run waits for approval waits durably", () => {
     expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(JSON.stringify(read.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
   }, 120_000);
+
+  test.skipIf(!redisServerPath)(
+    "two replicas on one Redis store: the task held on both, the decision given to one; both complete it, the tool called once",
+    async () => {
+      redis = await startRedis();
+      const serve = await world({ durability: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] } } });
+      const [a, b] = await Promise.all([serve("replica-a"), serve("replica-b")]);
+      const asked = await send(await client(b, ALICE), [part({ $case: "text", value: "clean up" })]);
+      expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      // The other replica finds the task in the store (a client balanced to it), and takes the decision.
+      const onA = await getTask(await client(a, ALICE), asked.id);
+      expect(onA.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const done = await send(await client(a, OPS), [part({ $case: "data", value: { decision: "approve" } })], {
+        taskId: asked.id,
+        contextId: asked.contextId,
+      });
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(JSON.stringify(done.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
+      // Resumed once, by one of them; the other learns the outcome from the store and completes its task too.
+      const resumed = [...a.events(), ...b.events()].filter((e) => e.event === "run.resumed");
+      expect(resumed).toHaveLength(1);
+      expect(serverCalls()).toEqual(['delete_file {"path":"/srv/old"}']);
+      for (const replica of [a, b]) {
+        await replica.waitForEvent((e) => e.event === "a2a.task-ended" && e.task === asked.id);
+        const t = await getTask(await client(replica, ALICE), asked.id);
+        expect(t.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        expect(JSON.stringify(t.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
+      }
+    },
+    120_000,
+  );
 });

@@ -25,7 +25,7 @@ import type { CompareAndSetResult, StoredDocument } from "../../store/types.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { A2aError, TERMINAL_STATES, type Message, type Task, type TaskStatus } from "../shared/types.ts";
 import { approvalParts, replyToApproval } from "./approval-parts.ts";
-import { type Entry, now, type SetStatus } from "./task-entry.ts";
+import { type DurableState, type Entry, now, type SetStatus } from "./task-entry.ts";
 
 /** Where the task records are kept: the store the agent's waiting runs are kept in. */
 export interface TaskRecordStore {
@@ -98,7 +98,7 @@ export class DurableTaskWaits {
    * question of it waits. Resolves with the run's final result; rejects with its failure (or `signal`'s abort).
    */
   async untilDone(e: Entry, runId: string, instruction: string, signal: AbortSignal, onEvent: (ev: RunEvent) => void): Promise<RunResult> {
-    e.durable ??= { runId, instruction, pending: [] };
+    e.durable ??= { runId, instruction, pending: [], answered: new Set() };
     let pause = POLL_MS;
     let resumedSince: number | undefined;
     for (;;) {
@@ -136,19 +136,27 @@ export class DurableTaskWaits {
 
   /** The questions still undecided at the desk: the first is the task's (`input-required`), written to the record first. */
   private async asking(e: Entry, pending: ApprovalRequest[]): Promise<void> {
-    const open: ApprovalRequest[] = [];
-    for (const request of pending) {
-      const q = await this.desk.get(request.id, OPERATOR).catch(() => undefined);
-      if (q?.state !== "decided") open.push(request);
-    }
-    e.durable!.pending = open;
-    const first = open[0];
+    const durable = e.durable!;
+    durable.pending = await this.undecided(durable, pending);
+    const first = durable.pending[0];
     if (!first) return;
     e.approval = { request: first, owner: e.owner };
     this.logger?.info("a2a.approval_waits", { task: e.task.id, principal: e.owner, approval: first.id, saved: true });
     // The record says input-required before anyone can see it so: a kill -9 from then on finds it again.
     await this.save(e, { state: "TASK_STATE_INPUT_REQUIRED", message: statusMessage(e, approvalParts(first)), timestamp: now() });
-    this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", approvalParts(first));
+    // Answered meanwhile (a reply came while the record was written): the task has moved on.
+    if (!durable.answered.has(first.id)) this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", approvalParts(first));
+  }
+
+  /** The questions neither answered over A2A here nor decided at the desk, in their order. */
+  private async undecided(durable: DurableState, pending: ApprovalRequest[]): Promise<ApprovalRequest[]> {
+    const open: ApprovalRequest[] = [];
+    for (const request of pending) {
+      if (durable.answered.has(request.id)) continue;
+      const q = await this.desk.get(request.id, OPERATOR).catch(() => undefined);
+      if (q?.state !== "decided" && !durable.answered.has(request.id)) open.push(request);
+    }
+    return open;
   }
 
   /**
@@ -162,6 +170,7 @@ export class DurableTaskWaits {
     const d = replyToApproval(this.desk, principal, waiting, message, this.logger);
     e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
     const durable = e.durable!;
+    durable.answered.add(waiting.request.id);
     durable.pending = durable.pending.filter((r) => r.id !== waiting.request.id);
     const next = durable.pending[0];
     e.approval = next && { request: next, owner: e.owner };
@@ -223,21 +232,26 @@ export class DurableTaskWaits {
   }
 
   /**
-   * A task rebuilt from its record: the saved run read once, so what it says now is what the task says (its
-   * questions; working while resumed; its answer once the run history has it). Whether it still follows a run.
+   * A task rebuilt from its record, the saved run read once so that what the task says now is what the run
+   * says: `ended` (the record says so), `follow` (its questions set; resumed, not ended yet), or how the run
+   * ended — resumed to its end while nobody held the task (its answer, or its failure, from the run history).
    */
-  async rebuilt(e: Entry, found: FoundTask): Promise<boolean> {
-    e.durable = { runId: found.runId, instruction: found.instruction, pending: [], version: undefined };
-    if (TERMINAL_STATES.has(e.task.status.state)) return false;
+  async rebuilt(e: Entry, found: FoundTask): Promise<"ended" | "follow" | { result: RunResult } | { error: unknown }> {
+    const durable = { runId: found.runId, instruction: found.instruction, pending: [] as ApprovalRequest[], answered: new Set<string>() };
+    e.durable = durable;
+    if (TERMINAL_STATES.has(e.task.status.state)) return "ended";
     const saved = await this.waits.saved(found.runId);
     if (saved?.state === "waiting") {
-      const open = [];
-      for (const request of saved.pending)
-        if ((await this.desk.get(request.id, OPERATOR).catch(() => undefined))?.state !== "decided") open.push(request);
-      e.durable.pending = open;
-      e.approval = open[0] && { request: open[0], owner: e.owner };
+      durable.pending = await this.undecided(durable, saved.pending);
+      e.approval = durable.pending[0] && { request: durable.pending[0], owner: e.owner };
     }
-    return true;
+    if (saved?.state !== "resumed") return "follow";
+    try {
+      const result = await this.answerFromHistory(e);
+      return result ? { result } : "follow";
+    } catch (error) {
+      return { error };
+    }
   }
 
   /** The answer of a run resumed to its end, from the run history: this replica's record, else the fleet's. */

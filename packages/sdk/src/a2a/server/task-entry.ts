@@ -43,6 +43,8 @@ export interface DurableState {
   instruction: string;
   /** The questions of the run's current wait not yet answered over A2A, in the model's order. */
   pending: ApprovalRequest[];
+  /** The questions answered over A2A here (their decision may not be at the desk yet: never raised again). */
+  answered: Set<string>;
   /** The version of the task's record in the store, once written. */
   version?: number;
   /** Writes of the record, one after another. */

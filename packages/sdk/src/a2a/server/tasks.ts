@@ -231,20 +231,22 @@ export class A2aTasks {
     }
   }
 
-  /** The task's run ended: its record in the run history, and the task completed, failed or canceled. */
-  private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown): void {
+  /** The task's run ended: its record in the run history (unless `record` is false: it is there), and the task completed, failed or canceled. */
+  private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown, record = true): void {
     const { id } = e.task;
     if (result) {
-      recordSucceeded(this.registry, id, result, owner);
+      if (record) recordSucceeded(this.registry, id, result, owner);
       if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, result);
-      return;
+    } else {
+      const { code, message } = failureOf(err);
+      if (record) this.registry.fail(id, { code, message }, undefined, owner);
+      // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
+      if (e.task.status.state === "TASK_STATE_CANCELED") {
+        // canceled already: stays so
+      } else if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
+      else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
-    const { code, message } = failureOf(err);
-    this.registry.fail(id, { code, message }, undefined, owner);
-    if (e.task.status.state === "TASK_STATE_CANCELED") return;
-    // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
-    if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
-    else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
+    if (e.durable) this.routing.logger?.info("a2a.task-ended", { task: id, principal: owner, state: e.task.status.state });
   }
 
   /** Whether `taskId` is answered from memory alone: held here for `who`, or nothing is kept in the store. */
@@ -289,7 +291,11 @@ export class A2aTasks {
     };
     this.tasks.set(key, e);
     this.routing.logger?.info("a2a.task-rebuilt", { task: taskId, principal: found.owner, state: found.task.status.state });
-    if (!(await durable.rebuilt(e, found))) return;
+    const now = await durable.rebuilt(e, found);
+    if (now === "ended") return;
+    // Resumed to its end while no process held the task: its answer is in the run history already.
+    if (now !== "follow")
+      return void this.ended(found.owner, e, "result" in now ? now.result : undefined, "error" in now ? now.error : undefined, false);
     this.registry.start(taskId, found.instruction, found.owner, { via: "a2a", conversationId: found.task.contextId });
     const onEvent = (ev: RunEvent) => this.progress(found.owner, e, ev);
     void durable.untilDone(e, found.runId, found.instruction, e.controller.signal, onEvent).then(
