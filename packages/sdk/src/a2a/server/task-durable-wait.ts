@@ -21,16 +21,18 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { RunRecord, RunRegistry } from "../../serve/run-registry.ts";
-import type { CompareAndSetResult, StoredDocument } from "../../store/types.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { A2aError, TERMINAL_STATES, type Message, type Task, type TaskStatus } from "../shared/types.ts";
 import { approvalParts, replyToApproval } from "./approval-parts.ts";
 import { type DurableState, type Entry, now, type SetStatus } from "./task-entry.ts";
 
-/** Where the task records are kept: the store the agent's waiting runs are kept in. */
+/**
+ * Where the task records are kept: the store the agent's waiting runs are kept in (any versioned document
+ * store: a version grows on every write; compare-and-set writes only at the expected one, 0 for absent).
+ */
 export interface TaskRecordStore {
-  get(key: string): Promise<StoredDocument | undefined>;
-  compareAndSet(key: string, expectedVersion: number, value: unknown): Promise<CompareAndSetResult>;
+  get(key: string): Promise<{ version: number; value: unknown } | undefined>;
+  compareAndSet(key: string, expectedVersion: number, value: unknown): Promise<{ ok: boolean; version: number }>;
 }
 
 /** A saved run as the task needs to see it. */
