@@ -147,3 +147,21 @@ test("decided at the desk before anyone asks for the task: the run resumes with 
   expect(read.status.state).toBe("TASK_STATE_COMPLETED");
   expect(read.artifacts[0].parts).toEqual([{ text: "all clean" }]);
 });
+
+test("a task canceled while its run waits saved: its question is denied, so no later approval makes the call", async () => {
+  const { dir, task, ran } = await waitingTask();
+  let resumed!: (record: LogRecord) => void;
+  const recorded = new Promise<LogRecord>((resolve) => (resumed = resolve));
+  const second = await serveOn(dir, [reply("left alone")], ran, (r) => r.event === "approvals.run-resumed" && resumed(r));
+  const canceled = await rpc(second.base, ALICE, "CancelTask", { id: task.id });
+  expect(canceled.result.status.state).toBe("TASK_STATE_CANCELED");
+  // The denial resumes the run (the model reads it); the call is never made.
+  await recorded;
+  const q = await second.desk.get(question(task).approvalId, { operator: true });
+  expect(q?.decision).toMatchObject({ decision: "deny", reason: "the A2A task was canceled" });
+  await expect(second.desk.decide(question(task).approvalId, { decision: "approve" }, { operator: true })).rejects.toThrow(
+    "already decided",
+  );
+  expect(ran).toEqual([]);
+  expect((await rpc(second.base, ALICE, "GetTask", { id: task.id })).result.status.state).toBe("TASK_STATE_CANCELED");
+});

@@ -79,6 +79,8 @@ const RETAIN_MS = 7 * 86_400_000;
 /** How often a task whose run another replica resumes looks at the saved run (doubling up to the most). */
 const POLL_MS = 250;
 const POLL_MAX_MS = 5_000;
+/** How often a task whose run waits looks at it in case this process missed its resume by another replica. */
+const MISSED_MS = 30_000;
 /** How long a run resumed elsewhere may take to show its answer in the run history. */
 const HISTORY_WAIT_MS = 60_000;
 
@@ -111,7 +113,13 @@ export class DurableTaskWaits {
       const saved = await this.waits.saved(runId);
       if (saved && (saved.state === "waiting" || (saved.state === "resuming" && saved.claimedBy === this.waits.replica))) {
         if (saved.state === "waiting") await this.asking(e, saved.pending);
-        const out = await following;
+        const watching = new AbortController();
+        const out = await Promise.race([following, this.untilMoved(runId, AbortSignal.any([signal, watching.signal]))]);
+        watching.abort();
+        if (out === "moved") {
+          stop.abort();
+          continue;
+        }
         if ("error" in out) throw out.error;
         if ("result" in out && out.result.status !== "waiting") return out.result;
         pause = POLL_MS;
@@ -133,6 +141,22 @@ export class DurableTaskWaits {
       }
       await sleep(pause, signal);
       pause = Math.min(pause * 2, POLL_MAX_MS);
+    }
+  }
+
+  /**
+   * Resolves `moved` once the saved run is claimed by another replica or gone (never, if `signal` ends first):
+   * a slow look, for a decision this process did not hear (its resumer tells the task when it does).
+   */
+  private async untilMoved(runId: string, signal: AbortSignal): Promise<"moved"> {
+    try {
+      for (;;) {
+        await sleep(MISSED_MS, signal);
+        const saved = await this.waits.saved(runId).catch(() => ({ state: "waiting" as const, pending: [] }));
+        if (saved === undefined || (saved.state !== "waiting" && saved.claimedBy !== this.waits.replica)) return "moved";
+      }
+    } catch {
+      return new Promise<never>(() => {});
     }
   }
 
@@ -283,7 +307,9 @@ function statusMessage(e: Entry, parts: Message["parts"]): Message {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Unref'd: a task looking at its saved run keeps no process alive.
     const timer = setTimeout(done, ms);
+    (timer as { unref?: () => void }).unref?.();
     function done() {
       signal.removeEventListener("abort", done);
       clearTimeout(timer);
