@@ -130,7 +130,9 @@ export class DeskResumer {
       decisions.set(request.id, q.decision);
     }
     const saved = held.document.run;
-    if (saved.origin.kind === "mcp" && saved.savedBy !== undefined && saved.savedBy !== waiting.replica && !this.deferred.has(runId)) {
+    // A served MCP caller or an A2A task follows its run where it was saved: that replica first, unless one follows it here.
+    const toSaver = (saved.origin.kind === "mcp" || saved.origin.kind === "a2a") && !waiting.follower(runId);
+    if (toSaver && saved.savedBy !== undefined && saved.savedBy !== waiting.replica && !this.deferred.has(runId)) {
       this.defer(runId);
       return;
     }
