@@ -1,12 +1,13 @@
 /**
- * An HTTP server that needs none of them leaves Node's `http`, `https`, `net`, `tls` and `crypto` modules
- * unloaded. Under Bun these are JavaScript modules of the runtime costing ~5 MB of resident memory
- * together (Bun 1.4.4), a fifth of what an idle agentd server holds at start, while the Bun adapter, a
- * server without a proxy in front, without a mutual-TLS front and without bearer tokens calls none of them
- * (`_internal/node-builtins.ts`, and the dynamic imports of `adapter/node.ts` and `mtls-front.ts`).
+ * An HTTP server that needs none of them leaves Node's `http`, `https`, `net`, `tls`, `crypto` and
+ * `child_process` modules unloaded. Under Bun these are JavaScript modules of the runtime costing ~5.5 MB
+ * of resident memory together (Bun 1.4.4), a sixth of what an idle agentd server holds at start, while
+ * the Bun adapter, a server without a proxy in front, without a mutual-TLS front and without bearer tokens,
+ * and the stdio parts an application imports beside it, call none of them (`_internal/node-builtins.ts`,
+ * and the dynamic imports of `adapter/node.ts` and `mtls-front.ts`).
  *
  * Checked where it matters, in memory: in a server process of its own that has answered an `initialize`,
- * loading the five modules afterwards must still cost memory (it costs nothing if the server had loaded
+ * loading the six modules afterwards must still cost memory (it costs nothing if the server had loaded
  * them already). The bound is well under the modules' cost and well over the noise of a settled RSS
  * (±0.5 MB).
  */
@@ -14,7 +15,7 @@ import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import { initializeRequest, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 
-/** Less than half of what the five modules cost when nothing had loaded them. */
+/** Less than half of what the six modules cost when nothing had loaded them. */
 const MIN_UNSPENT_KB = 1536;
 
 const started: Bun.Subprocess<"pipe", "pipe", "inherit">[] = [];
@@ -46,7 +47,7 @@ test("a server with default options loads neither the Node adapter nor the mutua
   expect(loaded).toEqual([]);
 });
 
-test(`loading Node's http, https, net, tls and crypto after the server answered initialize costs ≥ ${MIN_UNSPENT_KB} kB`, async () => {
+test(`loading Node's http, https, net, tls, crypto and child_process after the server answered initialize costs ≥ ${MIN_UNSPENT_KB} kB`, async () => {
   const { rssKb: before, after } = await serverAfterInitialize("measure", "load");
   expect(after - before).toBeGreaterThanOrEqual(MIN_UNSPENT_KB);
 });

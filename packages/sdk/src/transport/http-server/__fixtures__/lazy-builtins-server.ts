@@ -3,12 +3,13 @@
  * bearer tokens), in its own process for `../lazy-builtins.test.ts`. Prints `{"url":…}` once it listens;
  * then each stdin line is a command, answered with one JSON line:
  * - `measure`: resident memory after a settled full GC, and which of the SDK's modules are loaded;
- * - `load`: loads Node's http, https, net, tls and crypto modules, then measures as above.
+ * - `load`: loads Node's http, https, net, tls, crypto and child_process modules, then measures as above.
  * Exits when stdin closes.
  */
 import { readFileSync } from "node:fs";
 import { McpServer } from "../../../mcp/index.ts";
-import { createStreamableHttpServer } from "../index.ts";
+// The public entries, as an application imports them (the transport's also holds the stdio and client parts).
+import { createStreamableHttpServer } from "../../index.ts";
 
 const mcp = new McpServer({ name: "lazy", version: "1.0.0" });
 mcp.tool({ name: "echo", description: "Echoes.", inputSchema: { type: "object" } }, () => ({ content: [] }));
@@ -34,7 +35,8 @@ async function measure(): Promise<{ rssKb: number; modules: string[] }> {
 }
 
 for await (const line of console) {
-  if (line === "load") await Promise.all(["node:http", "node:https", "node:net", "node:tls", "node:crypto"].map((m) => import(m)));
+  if (line === "load")
+    await Promise.all(["node:http", "node:https", "node:net", "node:tls", "node:crypto", "node:child_process"].map((m) => import(m)));
   console.log(JSON.stringify(await measure()));
 }
 process.exit(0);
