@@ -39,7 +39,7 @@ export interface DirectoryWatch {
 /** Whether a file of the directory may hold a key under `prefix` (temp files and the lock file never do). */
 function mayHold(name: string, prefix: string): boolean {
   const found = keyOfFileName(name);
-  return found === "hashed" || (found !== undefined && found.key.startsWith(prefix));
+  return found === "hashed" || found?.key.startsWith(prefix) === true;
 }
 
 /** Watch `dir` for changes under `prefix` (see the module header); resolves, once watching, to the unsubscribe. */
