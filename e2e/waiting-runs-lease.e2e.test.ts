@@ -152,7 +152,7 @@ describe("durable waits on one local state directory", () => {
     await decide();
     // The approved call reached the server, which never answers: the resuming process is in the call.
     await a.waitFor((l) => l.log?.event === "run.resumed", "claim");
-    while (serverCalls().length === 0) await Bun.sleep(20);
+    await fake!.control.waitForRequests("tools/call");
     a.proc.kill("SIGKILL");
     await a.proc.exited;
 
