@@ -161,8 +161,9 @@ export class DeskResumer {
     const decisions = takeover ? new Map(Object.entries(doc.decisions ?? {})) : await this.decided(doc.run);
     if (!decisions) return;
     const saved = doc.run;
-    const deferred = !takeover && saved.origin.kind === "mcp" && saved.savedBy !== undefined && saved.savedBy !== waiting.replica;
-    if (deferred && !this.deferred.has(runId)) {
+    // A served MCP caller or an A2A task follows its run where it was saved: that replica first, unless one follows it here.
+    const toSaver = !takeover && (saved.origin.kind === "mcp" || saved.origin.kind === "a2a") && !waiting.follower(runId);
+    if (toSaver && saved.savedBy !== undefined && saved.savedBy !== waiting.replica && !this.deferred.has(runId)) {
       this.defer(runId);
       return;
     }
