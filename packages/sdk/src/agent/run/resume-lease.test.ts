@@ -1,5 +1,5 @@
 /**
- * The resume lease on a real directory store: renewed while held (its end moves on, wait for it, no sleep),
+ * The resume lease on a real directory store: renewed while held (its end moves on: the renewal's write is heard),
  * and lost to a takeover — the next write finds the document changed, the holder is told, and a call it was
  * about to make is refused (not made) rather than made alongside the new holder's.
  */
@@ -49,20 +49,32 @@ const saved = (runId: string): WaitingRun => ({
 
 describe("the resume lease", () => {
   test("renewed while held: the claim's end moves on", async () => {
-    const store = runs();
+    const dir = mkdtempSync(join(tmpdir(), "agentd-lease-"));
+    const backend = new DirectoryBackend(dir);
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => backend.close());
+    // Each write of the run's document is heard, so the test waits for the renewal itself.
+    let renewed!: (until: number) => void;
+    const heard = new Promise<number>((resolve) => (renewed = resolve));
+    const store = new WaitingRuns(async () => ({
+      get: (k: string) => backend.get(k),
+      delete: (k: string, v?: number) => backend.delete(k, v),
+      list: (p: string) => backend.list(p),
+      compareAndSet: async (k: string, v: number, value: unknown) => {
+        const r = await backend.compareAndSet(k, v, value);
+        const until = (value as { leaseUntil?: number }).leaseUntil;
+        if (r.ok && v > 1 && until !== undefined) renewed(until);
+        return r;
+      },
+    }));
     await store.save(saved("run-r"));
     const claim = await store.claim("run-r", "me", {}, 1_000);
     if (!claim.ok) throw new Error("the claim must win");
     const lease = new ResumeLease(store, claim, { leaseMs: 1_000, renewMs: 20 }, () => {});
     lease.start();
     cleanups.push(() => lease.stop());
-    const first = claim.document.leaseUntil!;
-    let until = first;
-    while (until === first) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      until = (await store.get("run-r"))!.document.leaseUntil!;
-    }
-    expect(until).toBeGreaterThan(first);
+    expect(await heard).toBeGreaterThan(claim.document.leaseUntil!);
+    expect((await store.get("run-r"))!.document.leaseUntil).toBeGreaterThan(claim.document.leaseUntil!);
     expect(lease.lost).toBeUndefined();
   });
 
