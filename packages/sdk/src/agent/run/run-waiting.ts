@@ -20,7 +20,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import { LocalDocuments } from "../conversations/local-documents.ts";
 import type { DocumentStore } from "../conversations/document-conversations.ts";
 import type { AgentApprovals } from "../types/agent-options.ts";
-import { localRunsDir, type WaitingRun, WaitingRuns } from "./waiting-runs.ts";
+import { localRunsDir, type ResumeLeaseTimes, type WaitingRun, WaitingRuns } from "./waiting-runs.ts";
 import type { ActiveRun } from "./run.ts";
 import type { AgentRunOptions } from "./run-options.ts";
 import { DeskResumer, type DeskResumerParts } from "./desk-resumer.ts";
@@ -45,7 +45,11 @@ export class AgentWaiting {
   private readonly followers = new Map<string, Set<Follower>>();
   private resumer: DeskResumer | undefined;
 
-  constructor(private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined) {}
+  constructor(
+    private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined,
+    /** How long a claim on a run being resumed holds, and how often it is renewed (resume-lease.ts). */
+    readonly lease: ResumeLeaseTimes = {},
+  ) {}
 
   /** The waiting-run store: the configured one, else the local state directory. */
   get runs(): WaitingRuns {
