@@ -46,6 +46,23 @@ describe("NdjsonDecoder", () => {
     expect(values(decode(single))).toEqual(MESSAGES.slice(0, 2));
   });
 
+  test("chunks that end with their newline, as views into one buffer: every line, and nothing past the view", () => {
+    const text = `${encodeNdjson(MESSAGES[0])}${encodeNdjson(MESSAGES[1])}{"c":"😀"}\r\n${encodeNdjson(MESSAGES[2])}`;
+    const bytes = utf8.encode(text);
+    // Cut after each newline, and once inside the emoji (its line then ends with the next chunk's newline).
+    const cuts = [0];
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) cuts.push(i + 1);
+    const emoji = bytes.indexOf(0xf0, utf8.encode(encodeNdjson(MESSAGES[0]) + encodeNdjson(MESSAGES[1])).length);
+    cuts.push(emoji + 2);
+    cuts.sort((a, b) => a - b);
+    const views = cuts.slice(1).map((end, i) => bytes.subarray(cuts[i], end));
+    expect(views.filter((v) => v.at(-1) === 10).length).toBe(4);
+    expect(values(decode(views))).toEqual([MESSAGES[0], MESSAGES[1], { c: "😀" }, MESSAGES[2]]);
+    // A view ending with its newline inside a buffer that goes on: what follows the view is not read.
+    const half = bytes.subarray(0, cuts[1]);
+    expect(values(decode([half]))).toEqual([MESSAGES[0]]);
+  });
+
   test("ten messages in one chunk", () => {
     const ten = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }));
     expect(values(decode([utf8.encode(ten.map(encodeNdjson).join(""))]))).toEqual(ten);

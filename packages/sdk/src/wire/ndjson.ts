@@ -276,7 +276,8 @@ export class NdjsonDecoder {
       this.splitter.push(chunk.subarray(0, nl + 1));
       rest = chunk.subarray(nl + 1);
     }
-    const last = rest.lastIndexOf(LF);
+    // A chunk usually ends with its last line's newline: no search for it then.
+    const last = rest[rest.length - 1] === LF ? rest.length - 1 : rest.lastIndexOf(LF);
     if (last === -1) return this.splitter.push(rest);
     if (last <= this.max) this.lines(rest.subarray(0, last));
     else this.splitter.push(rest.subarray(0, last + 1));

@@ -199,9 +199,22 @@ export class McpClient {
    * a fresh cached result answers a cacheable request, and input-required results are carried through
    * their rounds (`input-required.ts`).
    */
-  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+  request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    // A handshake-era server: the protocol's own promise, not an async frame around it (a promise and two
+    // turns more on every request). A refusal still arrives as a rejection.
+    if (this.modern === undefined) {
+      try {
+        return this.gate(method).request<T>(method, params, options);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.requestStateless<T>(method, params, options);
+  }
+
+  /** {@link request} to a stateless server: the result cache, and input-required rounds. */
+  private async requestStateless<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<T> {
     const protocol = this.gate(method);
-    if (this.modern === undefined) return protocol.request<T>(method, params, options);
     const cached = this.cache.get(method, params);
     if (cached !== undefined) return cached as T;
     const result = protocol.codec.mayRequireInput(method)
@@ -246,7 +259,33 @@ export class McpClient {
   }
 
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    // The common call — a handshake-era server, a fresh catalog, no task — goes straight to the protocol with
+    // one reaction for the result: the general path's async frames cost a promise and turns each, per call.
+    if (this.modern === undefined && this.tools.isFresh) {
+      try {
+        const entry = this.tools.forCall(name);
+        if (entry?.availability.offered !== true || !entry.availability.asTask) {
+          const requestOptions = toolCallRequestOptions(options, this.runMeta, this.runId);
+          return this.gate("tools/call")
+            .request<CallToolResult>("tools/call", { name, arguments: args }, requestOptions)
+            .then((result) => this.toolResult(name, result, requestOptions));
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.callToolGeneral(name, args, options);
+  }
+
+  /** A tools/call's result: followed when the server made it a task, then checked against the tool's `outputSchema`. */
+  private toolResult(name: string, result: CallToolResult, requestOptions: RequestOptions): CallToolResult | Promise<CallToolResult> {
+    if ((result as { resultType?: unknown }).resultType !== "task") return this.tools.checkOutput(name, result);
+    return this.followTask(result as unknown as Record<string, unknown>, requestOptions).then((r) => this.tools.checkOutput(name, r));
+  }
+
+  /** {@link callTool} in general: a stale catalog, a stateless server (parameter headers), a task. */
+  private async callToolGeneral(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     if (!this.tools.isFresh) await this.refreshTools(options.signal);
     const entry = this.tools.forCall(name);
     const params = { name, arguments: args };
@@ -255,7 +294,7 @@ export class McpClient {
     if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0)
       requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
-    let result = asTask
+    const result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, {
           ...requestOptions,
           trackCancel: (sent) => this.trackTaskCancel(sent),
@@ -264,9 +303,7 @@ export class McpClient {
       : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) =>
           this.retryAfterHeaderMismatch(e, name, args, params, requestOptions),
         );
-    if ((result as { resultType?: unknown }).resultType === "task")
-      result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
-    return this.tools.checkOutput(name, result);
+    return this.toolResult(name, result, requestOptions);
   }
 
   /** The journal hooks of a task-augmented call (none without a journal). */
