@@ -85,6 +85,31 @@ describe("NdjsonDecoder", () => {
     expect((out[2] as { error: McpError }).error.message).not.toContain("tok");
   });
 
+  test("a bad line alone in its chunk (the whole-text path): its size without the terminator; the depth bound on the line", () => {
+    const sizes = (chunks: string[], maxDepth?: number) => {
+      const out: string[] = [];
+      const d = new NdjsonDecoder({
+        maxDepth,
+        onmessage: (v) => out.push(JSON.stringify(v)),
+        onerror: (e) => out.push(`${e.code} ${e.message}`),
+      });
+      for (const c of chunks) d.push(utf8.encode(c));
+      return out;
+    };
+    expect(sizes(["{nope}\n", "{nope}\r\n", "[1] x\n"])).toEqual([
+      "-32700 Parse error: frame of 6 bytes is not valid JSON",
+      "-32700 Parse error: frame of 6 bytes is not valid JSON",
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+    ]);
+    // Five characters cannot nest three levels in valid JSON: not scanned, refused by the parser. Six can be.
+    expect(sizes(["[[[[[\n", "[[[[[\r\n", "[[[[[[\n"], 2)).toEqual([
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+      "-32600 Invalid request: JSON nested more than 2 levels deep is refused",
+    ]);
+    expect(sizes(['{"a":[1]}\r\n', "  \n", '"x"\n'], 2)).toEqual(['{"a":[1]}', '"x"']);
+  });
+
   test("invalid UTF-8 is a -32700 frame error", () => {
     const bad = Uint8Array.of(0x22, 0xff, 0xfe, 0x22, 0x0a);
     const out = decode([bad, utf8.encode('"ok"\n')]);
