@@ -36,7 +36,13 @@ import type {
 } from "../../wire/index.ts";
 import { nullLogger, type Logger } from "../../log.ts";
 import { clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "../capabilities.ts";
-import { type CallToolOptions, type McpClientEvents, type McpClientOptions, toolCallRequestOptions } from "./client-options.ts";
+import {
+  type CallToolOptions,
+  type McpClientEvents,
+  type McpClientOptions,
+  toolCallMeta,
+  toolCallRequestOptions,
+} from "./client-options.ts";
 import { installInboundHandlers } from "./inbound-handlers.ts";
 import { collectPages } from "./list-pages.ts";
 import { negotiateRevision } from "./negotiate-revision.ts";
@@ -266,9 +272,14 @@ export class McpClient {
       try {
         const entry = this.tools.forCall(name);
         if (entry?.availability.offered !== true || !entry.availability.asTask) {
-          const requestOptions = toolCallRequestOptions(options, this.runMeta, this.runId);
+          // The run id goes in the params' own `_meta` (the same message): as a request option it would have the
+          // protocol copy the params to add it. A task answer is refused here (no stateless server), so the
+          // options need no meta to follow one.
+          const params = { name, arguments: args, _meta: toolCallMeta(options, this.runMeta, this.runId) };
+          const { signal, timeoutMs, maxTotalTimeoutMs, onprogress } = options;
+          const requestOptions: RequestOptions = { signal, timeoutMs, maxTotalTimeoutMs, onprogress };
           return this.gate("tools/call")
-            .request<CallToolResult>("tools/call", { name, arguments: args }, requestOptions)
+            .request<CallToolResult>("tools/call", params, requestOptions)
             .then((result) => this.toolResult(name, result, requestOptions));
         }
       } catch (e) {
