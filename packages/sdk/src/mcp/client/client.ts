@@ -19,7 +19,6 @@ import type { StatelessRevision, ProtocolRevision } from "../../wire/codec.ts";
 import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type {
   CallToolResult,
-  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -46,14 +45,13 @@ import {
 import { installInboundHandlers } from "./inbound-handlers.ts";
 import { collectPages } from "./list-pages.ts";
 import { negotiateRevision } from "./negotiate-revision.ts";
-import { callToolAsTask, type TaskCallOptions } from "./tasks.ts";
-import { canonicalJson, journalHooks, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
+import { callToolAsTask } from "./tasks.ts";
+import { journaledCall, type TaskJournal } from "./task-journal.ts";
 import { followTask } from "./tasks-extension.ts";
 import { answerInputRequests } from "./input-required.ts";
-import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderValues } from "../../wire/param-headers.ts";
-import { discoveredInit, listChangeFilter, statelessEnvelope } from "./revision-probe.ts";
-import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
+import { discoveredInit, listChangeFilter, statelessCapabilities, statelessEnvelope } from "./revision-probe.ts";
+import { DEPRECATED_INPUTS, statelessRequest } from "./input-required.ts";
 import { ListenManager } from "./subscriptions-listen.ts";
 import { ResultCache } from "./result-cache.ts";
 import { Emitter, type Listener, type Unsubscribe } from "../protocol/emitter.ts";
@@ -160,7 +158,7 @@ export class McpClient {
       const hello = {
         clientInfo: this.clientInfo,
         capabilities: clientCapabilities(this.config),
-        statelessCapabilities: this.statelessCapabilities(),
+        statelessCapabilities: statelessCapabilities(this.config),
         versionNegotiation: this.options.versionNegotiation,
         probeTimeoutMs: this.options.probeTimeoutMs ?? 10_000,
       };
@@ -184,7 +182,7 @@ export class McpClient {
    */
   private async beginStateless(protocol: Protocol, revision: StatelessRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
-    protocol.setRequestMeta(statelessEnvelope(revision, this.statelessCapabilities(), this.clientInfo));
+    protocol.setRequestMeta(statelessEnvelope(revision, statelessCapabilities(this.config), this.clientInfo));
     this.init = discoveredInit(revision, discover);
     const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
@@ -205,36 +203,16 @@ export class McpClient {
    * a fresh cached result answers a cacheable request, and input-required results are carried through
    * their rounds (`input-required.ts`).
    */
-  request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
-    // A handshake-era server: the protocol's own promise, not an async frame around it (a promise and two
-    // turns more on every request). A refusal still arrives as a rejection.
-    if (this.modern === undefined) {
-      try {
-        return this.gate(method).request<T>(method, params, options);
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    }
-    return this.requestStateless<T>(method, params, options);
-  }
-
-  /** {@link request} to a stateless server: the result cache, and input-required rounds. */
-  private async requestStateless<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<T> {
+  async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
     const protocol = this.gate(method);
-    const cached = this.cache.get(method, params);
-    if (cached !== undefined) return cached as T;
-    const result = protocol.codec.mayRequireInput(method)
-      ? await withInputRounds(
-          method,
-          (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options),
-          this.config,
-          this.roots,
-          options.signal,
-          (m) => this.deprecated(m),
-        )
-      : await protocol.request<Record<string, unknown>>(method, params, options);
-    this.cache.put(method, params, result);
-    return result as T;
+    if (this.modern === undefined) return protocol.request<T>(method, params, options);
+    const ondeprecated = (m: string) => this.deprecated(m);
+    return statelessRequest<T>(protocol, method, params, options, {
+      cache: this.cache,
+      config: this.config,
+      roots: this.roots,
+      ondeprecated,
+    });
   }
 
   /** A one-time notice that the server relies on a feature 2026-07-28 deprecates (it is still served). */
@@ -272,9 +250,8 @@ export class McpClient {
       try {
         const entry = this.tools.forCall(name);
         if (entry?.availability.offered !== true || !entry.availability.asTask) {
-          // The run id goes in the params' own `_meta` (the same message): as a request option it would have the
-          // protocol copy the params to add it. A task answer is refused here (no stateless server), so the
-          // options need no meta to follow one.
+          // The run id goes in the params' own `_meta` (the same message; as a request option the protocol would
+          // copy the params to add it). A task answer is refused here, so the options need no meta to follow one.
           const params = { name, arguments: args, _meta: toolCallMeta(options, this.runMeta, this.runId) };
           const { signal, timeoutMs, maxTotalTimeoutMs, onprogress } = options;
           const requestOptions: RequestOptions = { signal, timeoutMs, maxTotalTimeoutMs, onprogress };
@@ -309,19 +286,12 @@ export class McpClient {
       ? await callToolAsTask(this.gate("tools/call"), params, {
           ...requestOptions,
           trackCancel: (sent) => this.trackTaskCancel(sent),
-          ...this.journaled(name, args, options.runId ?? this.runId),
+          ...journaledCall(this.taskJournal, this.options.serverName, this.logger, name, args, options.runId ?? this.runId),
         })
       : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) =>
           this.retryAfterHeaderMismatch(e, name, args, params, requestOptions),
         );
     return this.toolResult(name, result, requestOptions);
-  }
-
-  /** The journal hooks of a task-augmented call (none without a journal). */
-  private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
-    if (!this.taskJournal) return {};
-    const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
-    return journalHooks(this.taskJournal, key, () => this.logger.info("mcp.task_reattached", { tool, runId }));
   }
 
   /**
@@ -342,12 +312,6 @@ export class McpClient {
     const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
     const { headers: _old, ...rest } = options;
     return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
-  }
-
-  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when tasks are on. */
-  private statelessCapabilities(): ClientCapabilities {
-    const caps = clientCapabilities(this.config);
-    return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
   }
 
   /** A `tools/call` the server answered with a task (tasks extension): follow it to the tool's result. */
@@ -451,7 +415,7 @@ export class McpClient {
       return;
     }
     this.gate("logging/setLevel");
-    this.protocol?.setRequestMeta(statelessEnvelope(this.modern, this.statelessCapabilities(), this.clientInfo, level));
+    this.protocol?.setRequestMeta(statelessEnvelope(this.modern, statelessCapabilities(this.config), this.clientInfo, level));
   }
 
   /** Replace the roots (roots on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */
