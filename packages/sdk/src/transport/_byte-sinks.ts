@@ -33,18 +33,18 @@ interface ChunkWriter {
  * message: under load that is most of the cost of stdio). Order is kept; `end()` flushes first.
  */
 function coalescing(w: ChunkWriter, h: SinkHandlers): Sink {
-  let pending: string[] = [];
-  let pendingChars = 0;
+  // The lines of this turn, joined as they come (a rope the engine flattens once, at the write): the usual
+  // turn has one line, which is written as it is, with no array around it.
+  let pending = "";
   let pendingOwed = 0;
   let owed = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    if (pending.length === 0) return;
-    const chunk = pending.length === 1 ? (pending[0] as string) : pending.join("");
+    if (pending === "") return;
+    const chunk = pending;
     const chunkOwed = pendingOwed;
-    pending = [];
-    pendingChars = 0;
+    pending = "";
     pendingOwed = 0;
     // Called once the chunk is handed to the OS (or failed): only then has its memory gone.
     const done =
@@ -61,13 +61,12 @@ function coalescing(w: ChunkWriter, h: SinkHandlers): Sink {
       return owed;
     },
     write(line, isOwed = false) {
-      pending.push(line);
-      pendingChars += line.length;
+      pending = pending === "" ? line : pending + line;
       if (isOwed) {
         pendingOwed += line.length;
         owed += line.length;
       }
-      if (pendingChars >= COALESCE_MAX_CHARS) flush();
+      if (pending.length >= COALESCE_MAX_CHARS) flush();
       else if (!scheduled) {
         scheduled = true;
         queueMicrotask(flush);

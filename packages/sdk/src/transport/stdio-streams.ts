@@ -113,16 +113,23 @@ export class StreamTransport implements Transport {
     if (this.inputPaused) this.source.pause();
   }
 
-  async send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
-    if (this.closed) throw closedError();
-    const line = encodeNdjson(message);
-    const owed = !isRequest(message);
-    const accepted = this.sink.write(line, owed);
-    if (owed && !this.inputPaused && this.sink.owedChars > this.highWaterMark) {
-      this.inputPaused = true;
-      this.source?.pause();
+  // Not an async function: a frame around it would cost a promise and a turn on every message; a line the
+  // sink accepts answers one shared settled promise. Every failure still arrives as a rejection.
+  send(message: JsonRpcMessage, _options?: SendOptions): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
+    let accepted: boolean;
+    try {
+      const line = encodeNdjson(message);
+      const owed = !isRequest(message);
+      accepted = this.sink.write(line, owed);
+      if (owed && !this.inputPaused && this.sink.owedChars > this.highWaterMark) {
+        this.inputPaused = true;
+        this.source?.pause();
+      }
+    } catch (e) {
+      return Promise.reject(e);
     }
-    if (!accepted) await Promise.race([this.sink.drained(), this.closedSignal]);
+    return accepted ? SENT : Promise.race([this.sink.drained(), this.closedSignal]);
   }
 
   /** Whether input is paused because answers to the peer wait unread (diagnostics, tests). */
@@ -171,5 +178,8 @@ export class StreamTransport implements Transport {
 
 /** A request of ours (it has a method and an id); a batch reply (an array) is owed like any answer. */
 const isRequest = (m: JsonRpcMessage): boolean => typeof m === "object" && m !== null && !Array.isArray(m) && "method" in m && "id" in m;
+
+/** What a send the sink accepted answers (shared: settled, it holds nothing of the message). */
+const SENT: Promise<void> = Promise.resolve();
 
 const closedError = () => new AgentdError("E_CONNECTION_CLOSED", "transport is closed");

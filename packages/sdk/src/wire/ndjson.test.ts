@@ -46,6 +46,23 @@ describe("NdjsonDecoder", () => {
     expect(values(decode(single))).toEqual(MESSAGES.slice(0, 2));
   });
 
+  test("chunks that end with their newline, as views into one buffer: every line, and nothing past the view", () => {
+    const text = `${encodeNdjson(MESSAGES[0])}${encodeNdjson(MESSAGES[1])}{"c":"😀"}\r\n${encodeNdjson(MESSAGES[2])}`;
+    const bytes = utf8.encode(text);
+    // Cut after each newline, and once inside the emoji (its line then ends with the next chunk's newline).
+    const cuts = [0];
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) cuts.push(i + 1);
+    const emoji = bytes.indexOf(0xf0, utf8.encode(encodeNdjson(MESSAGES[0]) + encodeNdjson(MESSAGES[1])).length);
+    cuts.push(emoji + 2);
+    cuts.sort((a, b) => a - b);
+    const views = cuts.slice(1).map((end, i) => bytes.subarray(cuts[i], end));
+    expect(views.filter((v) => v.at(-1) === 10).length).toBe(4);
+    expect(values(decode(views))).toEqual([MESSAGES[0], MESSAGES[1], { c: "😀" }, MESSAGES[2]]);
+    // A view ending with its newline inside a buffer that goes on: what follows the view is not read.
+    const half = bytes.subarray(0, cuts[1]);
+    expect(values(decode([half]))).toEqual([MESSAGES[0]]);
+  });
+
   test("ten messages in one chunk", () => {
     const ten = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }));
     expect(values(decode([utf8.encode(ten.map(encodeNdjson).join(""))]))).toEqual(ten);
@@ -66,6 +83,31 @@ describe("NdjsonDecoder", () => {
     expect(err.message).toContain("not valid JSON");
     // The frame's content is never echoed back (it may hold a secret).
     expect((out[2] as { error: McpError }).error.message).not.toContain("tok");
+  });
+
+  test("a bad line alone in its chunk (the whole-text path): its size without the terminator; the depth bound on the line", () => {
+    const sizes = (chunks: string[], maxDepth?: number) => {
+      const out: string[] = [];
+      const d = new NdjsonDecoder({
+        maxDepth,
+        onmessage: (v) => out.push(JSON.stringify(v)),
+        onerror: (e) => out.push(`${e.code} ${e.message}`),
+      });
+      for (const c of chunks) d.push(utf8.encode(c));
+      return out;
+    };
+    expect(sizes(["{nope}\n", "{nope}\r\n", "[1] x\n"])).toEqual([
+      "-32700 Parse error: frame of 6 bytes is not valid JSON",
+      "-32700 Parse error: frame of 6 bytes is not valid JSON",
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+    ]);
+    // Five characters cannot nest three levels in valid JSON: not scanned, refused by the parser. Six can be.
+    expect(sizes(["[[[[[\n", "[[[[[\r\n", "[[[[[[\n"], 2)).toEqual([
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+      "-32700 Parse error: frame of 5 bytes is not valid JSON",
+      "-32600 Invalid request: JSON nested more than 2 levels deep is refused",
+    ]);
+    expect(sizes(['{"a":[1]}\r\n', "  \n", '"x"\n'], 2)).toEqual(['{"a":[1]}', '"x"']);
   });
 
   test("invalid UTF-8 is a -32700 frame error", () => {

@@ -276,9 +276,10 @@ export class NdjsonDecoder {
       this.splitter.push(chunk.subarray(0, nl + 1));
       rest = chunk.subarray(nl + 1);
     }
-    const last = rest.lastIndexOf(LF);
+    // A chunk usually ends with its last line's newline: no search for it then.
+    const last = rest[rest.length - 1] === LF ? rest.length - 1 : rest.lastIndexOf(LF);
     if (last === -1) return this.splitter.push(rest);
-    if (last <= this.max) this.lines(rest.subarray(0, last));
+    if (last <= this.max) this.lines(last + 1 === rest.length ? rest : rest.subarray(0, last + 1));
     else this.splitter.push(rest.subarray(0, last + 1));
     if (last + 1 < rest.length) this.splitter.push(rest.subarray(last + 1));
   }
@@ -288,7 +289,7 @@ export class NdjsonDecoder {
     this.splitter.end();
   }
 
-  /** Complete lines, none longer than the limit (the whole region is not). */
+  /** Complete lines, each with its newline, none longer than the limit (the whole region is not). */
   private lines(region: Uint8Array): void {
     let text: string;
     try {
@@ -296,16 +297,20 @@ export class NdjsonDecoder {
     } catch {
       // Bad UTF-8 somewhere: go line by line so only the bad line is reported.
       this.splitter.push(region);
-      this.splitter.push(NEWLINE);
       return;
     }
+    const n = text.length;
     let start = 0;
     for (;;) {
       const nl = text.indexOf("\n", start);
-      const end = nl === -1 ? text.length : nl;
-      const stop = end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
-      if (stop > start) this.parse(text.slice(start, stop));
       if (nl === -1) return;
+      const stop = nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+      if (stop > start) {
+        // The usual chunk is one line and its newline: JSON allows trailing whitespace, so the text is parsed
+        // as it was decoded, with no copy of the line without its terminator.
+        if (start === 0 && nl === n - 1) this.parse(text, n - stop);
+        else this.parse(text.slice(start, stop), 0);
+      }
       start = nl + 1;
     }
   }
@@ -319,12 +324,14 @@ export class NdjsonDecoder {
       this.options.onerror(parseError(`frame of ${bytes.length} bytes is not valid UTF-8`));
       return;
     }
-    this.parse(text);
+    this.parse(text, 0);
   }
 
-  private parse(text: string): void {
+  /** Parse a line; `terminator` is how many characters at its end are its `\n` or `\r\n` (whitespace to JSON). */
+  private parse(text: string, terminator: number): void {
     const maxDepth = this.options.maxDepth;
-    if (maxDepth !== undefined && jsonTooDeep(text, maxDepth)) {
+    // The bound is on the line without its terminator (a text of 2 × max + 1 characters is never scanned).
+    if (maxDepth !== undefined && tooDeep(text, text.length - terminator, maxDepth)) {
       this.options.onerror(new McpError(ErrorCode.InvalidRequest, `Invalid request: ${jsonDepthMessage(maxDepth)}`, { maxDepth }));
       return;
     }
@@ -334,14 +341,19 @@ export class NdjsonDecoder {
     } catch {
       // Whitespace-only lines are blank lines, not errors. Never echo the frame: it may hold secrets.
       if (text.trim() === "") return;
-      this.options.onerror(parseError(`frame of ${utf8Length(text)} bytes is not valid JSON`));
+      this.options.onerror(parseError(`frame of ${utf8Length(text) - terminator} bytes is not valid JSON`));
       return;
     }
     this.options.onmessage(value);
   }
 }
 
-const NEWLINE = Uint8Array.of(LF);
+/** Whether the first `length` characters of `text` nest deeper than `max` (see `json-depth.ts`). */
+function tooDeep(text: string, length: number, max: number): boolean {
+  if (length <= 2 * max + 1) return false;
+  return jsonTooDeep(length === text.length ? text : text.slice(0, length), max);
+}
+
 const encoder = new TextEncoder();
 const utf8Length = (text: string) => encoder.encode(text).length;
 /**

@@ -72,7 +72,13 @@ export function toolCallRequestOptions(options: CallToolOptions, runMeta: Record
     timeoutMs: options.timeoutMs,
     maxTotalTimeoutMs: options.maxTotalTimeoutMs,
     onprogress: options.onprogress,
-    meta:
-      options.meta === undefined && options.runId === undefined ? runMeta : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? runId },
+    meta: toolCallMeta(options, runMeta, runId),
   };
+}
+
+/** A `tools/call`'s `_meta`: the caller's entries and the run id (`runMeta` itself when the call names neither). */
+export function toolCallMeta(options: CallToolOptions, runMeta: Record<string, unknown>, runId: string): Record<string, unknown> {
+  return options.meta === undefined && options.runId === undefined
+    ? runMeta
+    : { ...options.meta, [RUN_ID_META_KEY]: options.runId ?? runId };
 }

@@ -19,7 +19,6 @@ import type { StatelessRevision, ProtocolRevision } from "../../wire/codec.ts";
 import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type {
   CallToolResult,
-  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -36,18 +35,23 @@ import type {
 } from "../../wire/index.ts";
 import { nullLogger, type Logger } from "../../log.ts";
 import { clientCapabilities, clientOutbound, isOn, type CapabilityConfig } from "../capabilities.ts";
-import { type CallToolOptions, type McpClientEvents, type McpClientOptions, toolCallRequestOptions } from "./client-options.ts";
+import {
+  type CallToolOptions,
+  type McpClientEvents,
+  type McpClientOptions,
+  toolCallMeta,
+  toolCallRequestOptions,
+} from "./client-options.ts";
 import { installInboundHandlers } from "./inbound-handlers.ts";
 import { collectPages } from "./list-pages.ts";
 import { negotiateRevision } from "./negotiate-revision.ts";
-import { callToolAsTask, type TaskCallOptions } from "./tasks.ts";
-import { canonicalJson, journalHooks, type TaskCallKey, type TaskJournal } from "./task-journal.ts";
+import { callToolAsTask } from "./tasks.ts";
+import { journaledCall, type TaskJournal } from "./task-journal.ts";
 import { followTask } from "./tasks-extension.ts";
 import { answerInputRequests } from "./input-required.ts";
-import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderValues } from "../../wire/param-headers.ts";
-import { discoveredInit, listChangeFilter, statelessEnvelope } from "./revision-probe.ts";
-import { DEPRECATED_INPUTS, withInputRounds } from "./input-required.ts";
+import { discoveredInit, listChangeFilter, statelessCapabilities, statelessEnvelope } from "./revision-probe.ts";
+import { DEPRECATED_INPUTS, statelessRequest } from "./input-required.ts";
 import { ListenManager } from "./subscriptions-listen.ts";
 import { ResultCache } from "./result-cache.ts";
 import { Emitter, type Listener, type Unsubscribe } from "../protocol/emitter.ts";
@@ -154,7 +158,7 @@ export class McpClient {
       const hello = {
         clientInfo: this.clientInfo,
         capabilities: clientCapabilities(this.config),
-        statelessCapabilities: this.statelessCapabilities(),
+        statelessCapabilities: statelessCapabilities(this.config),
         versionNegotiation: this.options.versionNegotiation,
         probeTimeoutMs: this.options.probeTimeoutMs ?? 10_000,
       };
@@ -178,7 +182,7 @@ export class McpClient {
    */
   private async beginStateless(protocol: Protocol, revision: StatelessRevision, discover: DiscoverResult): Promise<void> {
     this.modern = revision;
-    protocol.setRequestMeta(statelessEnvelope(revision, this.statelessCapabilities(), this.clientInfo));
+    protocol.setRequestMeta(statelessEnvelope(revision, statelessCapabilities(this.config), this.clientInfo));
     this.init = discoveredInit(revision, discover);
     const lists = listChangeFilter(discover.capabilities, isOn(this.config, "prompts"));
     this.listens = new ListenManager(protocol, this.logger, lists, this.options.requestTimeoutMs ?? 60_000);
@@ -202,20 +206,13 @@ export class McpClient {
   async request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
     const protocol = this.gate(method);
     if (this.modern === undefined) return protocol.request<T>(method, params, options);
-    const cached = this.cache.get(method, params);
-    if (cached !== undefined) return cached as T;
-    const result = protocol.codec.mayRequireInput(method)
-      ? await withInputRounds(
-          method,
-          (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options),
-          this.config,
-          this.roots,
-          options.signal,
-          (m) => this.deprecated(m),
-        )
-      : await protocol.request<Record<string, unknown>>(method, params, options);
-    this.cache.put(method, params, result);
-    return result as T;
+    const ondeprecated = (m: string) => this.deprecated(m);
+    return statelessRequest<T>(protocol, method, params, options, {
+      cache: this.cache,
+      config: this.config,
+      roots: this.roots,
+      ondeprecated,
+    });
   }
 
   /** A one-time notice that the server relies on a feature 2026-07-28 deprecates (it is still served). */
@@ -246,7 +243,37 @@ export class McpClient {
   }
 
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    // The common call — a handshake-era server, a fresh catalog, no task — goes straight to the protocol with
+    // one reaction for the result: the general path's async frames cost a promise and turns each, per call.
+    if (this.modern === undefined && this.tools.isFresh) {
+      try {
+        const entry = this.tools.forCall(name);
+        if (entry?.availability.offered !== true || !entry.availability.asTask) {
+          // The run id goes in the params' own `_meta` (the same message; as a request option the protocol would
+          // copy the params to add it). A task answer is refused here, so the options need no meta to follow one.
+          const params = { name, arguments: args, _meta: toolCallMeta(options, this.runMeta, this.runId) };
+          const { signal, timeoutMs, maxTotalTimeoutMs, onprogress } = options;
+          const requestOptions: RequestOptions = { signal, timeoutMs, maxTotalTimeoutMs, onprogress };
+          return this.gate("tools/call")
+            .request<CallToolResult>("tools/call", params, requestOptions)
+            .then((result) => this.toolResult(name, result, requestOptions));
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.callToolGeneral(name, args, options);
+  }
+
+  /** A tools/call's result: followed when the server made it a task, then checked against the tool's `outputSchema`. */
+  private toolResult(name: string, result: CallToolResult, requestOptions: RequestOptions): CallToolResult | Promise<CallToolResult> {
+    if ((result as { resultType?: unknown }).resultType !== "task") return this.tools.checkOutput(name, result);
+    return this.followTask(result as unknown as Record<string, unknown>, requestOptions).then((r) => this.tools.checkOutput(name, r));
+  }
+
+  /** {@link callTool} in general: a stale catalog, a stateless server (parameter headers), a task. */
+  private async callToolGeneral(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     if (!this.tools.isFresh) await this.refreshTools(options.signal);
     const entry = this.tools.forCall(name);
     const params = { name, arguments: args };
@@ -255,25 +282,16 @@ export class McpClient {
     if (this.modern !== undefined && entry !== undefined && entry.paramHeaders.length > 0)
       requestOptions.headers = paramHeaderValues(entry.paramHeaders, args);
     const asTask = entry?.availability.offered === true && entry.availability.asTask;
-    let result = asTask
+    const result = asTask
       ? await callToolAsTask(this.gate("tools/call"), params, {
           ...requestOptions,
           trackCancel: (sent) => this.trackTaskCancel(sent),
-          ...this.journaled(name, args, options.runId ?? this.runId),
+          ...journaledCall(this.taskJournal, this.options.serverName, this.logger, name, args, options.runId ?? this.runId),
         })
       : await this.request<CallToolResult>("tools/call", params, requestOptions).catch((e: unknown) =>
           this.retryAfterHeaderMismatch(e, name, args, params, requestOptions),
         );
-    if ((result as { resultType?: unknown }).resultType === "task")
-      result = await this.followTask(result as unknown as Record<string, unknown>, requestOptions);
-    return this.tools.checkOutput(name, result);
-  }
-
-  /** The journal hooks of a task-augmented call (none without a journal). */
-  private journaled(tool: string, args: Record<string, unknown>, runId: string): Partial<TaskCallOptions> {
-    if (!this.taskJournal) return {};
-    const key: TaskCallKey = { server: this.options.serverName ?? "peer", runId, tool, args: canonicalJson(args) };
-    return journalHooks(this.taskJournal, key, () => this.logger.info("mcp.task_reattached", { tool, runId }));
+    return this.toolResult(name, result, requestOptions);
   }
 
   /**
@@ -294,12 +312,6 @@ export class McpClient {
     const headers = entry === undefined || entry.paramHeaders.length === 0 ? undefined : paramHeaderValues(entry.paramHeaders, args);
     const { headers: _old, ...rest } = options;
     return this.request<CallToolResult>("tools/call", params, headers === undefined ? rest : { ...rest, headers });
-  }
-
-  /** What every stateless request declares: the handshake capabilities, plus the tasks extension when tasks are on. */
-  private statelessCapabilities(): ClientCapabilities {
-    const caps = clientCapabilities(this.config);
-    return this.config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
   }
 
   /** A `tools/call` the server answered with a task (tasks extension): follow it to the tool's result. */
@@ -403,7 +415,7 @@ export class McpClient {
       return;
     }
     this.gate("logging/setLevel");
-    this.protocol?.setRequestMeta(statelessEnvelope(this.modern, this.statelessCapabilities(), this.clientInfo, level));
+    this.protocol?.setRequestMeta(statelessEnvelope(this.modern, statelessCapabilities(this.config), this.clientInfo, level));
   }
 
   /** Replace the roots (roots on) and tell the server they changed (statelessly there is no such notification: the next input request sees them). */

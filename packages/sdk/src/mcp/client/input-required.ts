@@ -9,7 +9,9 @@
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
 import { CLIENT_INBOUND, type CapabilityConfig } from "../capabilities.ts";
-import type { RequestContext } from "../protocol/types.ts";
+import type { Protocol } from "../protocol/protocol.ts";
+import type { RequestContext, RequestOptions } from "../protocol/types.ts";
+import type { ResultCache } from "./result-cache.ts";
 
 /**
  * Input kinds 2026-07-28 marks deprecated (SEP-2577): still answered — they "remain fully functional during
@@ -95,4 +97,40 @@ export async function withInputRounds(
     if (typeof result.requestState === "string") retry.requestState = result.requestState;
   }
   throw new AgentdError("E_UPSTREAM", `${method}: the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
+}
+
+/** What {@link statelessRequest} reads of its client. */
+export interface StatelessRequestContext {
+  cache: ResultCache;
+  config: CapabilityConfig;
+  roots: readonly Root[];
+  /** Told each method the server answered with a deprecated input request. */
+  ondeprecated: (method: string) => void;
+}
+
+/**
+ * A request to a stateless server: a fresh cached result answers a cacheable request, and input-required
+ * results are carried through their rounds.
+ */
+export async function statelessRequest<T>(
+  protocol: Protocol,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: RequestOptions,
+  ctx: StatelessRequestContext,
+): Promise<T> {
+  const cached = ctx.cache.get(method, params);
+  if (cached !== undefined) return cached as T;
+  const result = protocol.codec.mayRequireInput(method)
+    ? await withInputRounds(
+        method,
+        (retry) => protocol.request<Record<string, unknown>>(method, { ...params, ...retry }, options),
+        ctx.config,
+        ctx.roots,
+        options.signal,
+        ctx.ondeprecated,
+      )
+    : await protocol.request<Record<string, unknown>>(method, params, options);
+  ctx.cache.put(method, params, result);
+  return result as T;
 }

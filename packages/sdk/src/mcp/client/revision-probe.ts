@@ -24,6 +24,8 @@ import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generat
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";
+import { clientCapabilities, type CapabilityConfig } from "../capabilities.ts";
+import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 
 /**
  * How a client picks the revision of a server: `"auto"` probes with `server/discover`, `"initialize"` uses the
@@ -132,4 +134,10 @@ export function listChangeFilter(caps: ServerCapabilities, prompts: boolean): Re
   if (caps.resources?.listChanged) lists.resourcesListChanged = true;
   if (caps.prompts?.listChanged && prompts) lists.promptsListChanged = true;
   return lists;
+}
+
+/** What every stateless request declares: the handshake capabilities, plus the tasks extension when tasks are on. */
+export function statelessCapabilities(config: CapabilityConfig): ClientCapabilities {
+  const caps = clientCapabilities(config);
+  return config.tasks ? { ...caps, extensions: { [TASKS_EXTENSION]: {} } } : caps;
 }

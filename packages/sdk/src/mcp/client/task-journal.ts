@@ -5,6 +5,7 @@
  * again (reconciliation re-triggers it, or another replica takes its claim over) and its model asks for the
  * same call, the journal answers the task id of the call made before the restart.
  */
+import type { Logger } from "../../log.ts";
 
 /** What names one task-augmented call across a restart. */
 export interface TaskCallKey {
@@ -57,4 +58,18 @@ export function journalHooks(journal: TaskJournal, key: TaskCallKey, onResumed: 
     onTaskEnded: () => journal.ended(key),
     onResumed,
   };
+}
+
+/** The journal hooks of a task-augmented call to `server` (none without a journal). */
+export function journaledCall(
+  journal: TaskJournal | undefined,
+  server: string | undefined,
+  logger: Logger,
+  tool: string,
+  args: Record<string, unknown>,
+  runId: string,
+): Partial<JournalHooks> {
+  if (!journal) return {};
+  const key: TaskCallKey = { server: server ?? "peer", runId, tool, args: canonicalJson(args) };
+  return journalHooks(journal, key, () => logger.info("mcp.task_reattached", { tool, runId }));
 }
