@@ -15,6 +15,7 @@ import { sig, spread } from "../lib/stats.ts";
 import { ensureLoadGenerator } from "../http/load.ts";
 import { measureMemory, sessionCeiling } from "../http/memory.ts";
 import { measureRps } from "../http/rps.ts";
+import { COMPILE_FLAGS } from "../../packages/cli/src/compile-flags.ts";
 
 interface Sizes {
   runs: number[];
@@ -67,7 +68,7 @@ const med = (values: number[]) => spread(values).median;
 /** The compiled binary, as `bun run build:binary` makes it (the subagents' program). */
 async function compileAgentd(): Promise<string> {
   const path = join(BUILD_DIR, "agentd-growth");
-  const r = await runToEnd([BUN, "build", "--compile", "--bytecode", "--format=esm", "packages/cli/src/main.ts", `--outfile=${path}`], {
+  const r = await runToEnd([BUN, "build", ...COMPILE_FLAGS, "packages/cli/src/main.ts", `--outfile=${path}`], {
     timeoutMs: 300_000,
   });
   if (r.code !== 0) throw new Error(`bun build --compile failed: ${r.stderr.slice(-1500)}`);
