@@ -52,7 +52,10 @@ async function subjectFor(spec: string): Promise<Subject> {
   }
   if (colon < 0) throw new Error(`not a subject: ${spec}`);
   const [label = "", root = ROOT] = spec.slice(0, colon).split("@");
-  const flags = spec.slice(colon + 1).split(/\s+/).filter(Boolean);
+  const flags = spec
+    .slice(colon + 1)
+    .split(/\s+/)
+    .filter(Boolean);
   const binary = join(work, `agentd-${label}`);
   const t0 = performance.now();
   const proc = Bun.spawn([process.execPath, "build", "--compile", ...flags, "packages/cli/src/main.ts", "--outfile", binary], {
@@ -63,7 +66,9 @@ async function subjectFor(spec: string): Promise<Subject> {
   const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`building ${label} failed: ${err}`);
   const mb = statSync(binary).size / 1e6;
-  console.log(`built ${label} (${flags.join(" ") || "no flags"}) from ${resolve(root)}: ${mb.toFixed(2)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `built ${label} (${flags.join(" ") || "no flags"}) from ${resolve(root)}: ${mb.toFixed(2)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return { label, argv: [binary, "demo"], binary };
 }
 
@@ -74,7 +79,13 @@ async function subjectFor(spec: string): Promise<Subject> {
 async function runOnce(s: Subject): Promise<{ cpu: number; wall: number }> {
   const prefix = chrt ? ["chrt", "-f", "50"] : [];
   const t0 = performance.now();
-  const plain = Bun.spawn([...prefix, ...s.argv], { cwd: ROOT, env: { ...cleanEnv(), ...s.env }, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  const plain = Bun.spawn([...prefix, ...s.argv], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...s.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const [plainOut, plainCode] = await Promise.all([new Response(plain.stdout).text(), plain.exited]);
   const wall = performance.now() - t0;
   if (plainCode !== 0 || !plainOut.includes(ANSWER)) throw new Error(`${s.label} exited ${plainCode} without the answer`);
@@ -131,7 +142,9 @@ try {
       wall.get(s.label)!.push(m.wall);
     }
   }
-  console.log(`load after: ${load()}; ${rounds} interleaved rounds, medians (task-clock of the tree under perf; wall of a run without it):`);
+  console.log(
+    `load after: ${load()}; ${rounds} interleaved rounds, medians (task-clock of the tree under perf; wall of a run without it):`,
+  );
   const peerWall = withPeer ? median(wall.get("openai-agents-bun")!) : Number.NaN;
   for (const s of subjects) {
     const c = median(cpu.get(s.label)!);
