@@ -16,7 +16,7 @@ import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerC
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
-import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 setDefaultTimeout(120_000);
 const dir = mkdtempSync(join(tmpdir(), "agentd-bin-channels-"));

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { CLI_MAIN, CliWorkspace, events, REPO_ROOT } from "@agentd/test-support/cli-process";
-import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-bin-"));
 const binary = join(dir, "agentd");

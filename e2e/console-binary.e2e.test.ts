@@ -17,7 +17,7 @@ import type { RecordedRequest, StaticTurn } from "@agentd/testkit";
 import { CLI_MAIN } from "@agentd/test-support/cli-process";
 import { serveWorld, toolLike } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
-import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim() || undefined;
 const ALICE = "alice-binary-token-0123456789";

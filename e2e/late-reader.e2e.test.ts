@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type Turn } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { runIntoLateReader, until } from "./__fixtures__/late-pipe/late-pipe.ts";
-import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const binDir = mkdtempSync(join(tmpdir(), "agentd-late-bin-"));
 const binary = join(binDir, "agentd");

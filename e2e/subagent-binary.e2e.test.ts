@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { killTagged, newTag, TAG_ENV, taggedSurvivors } from "./__fixtures__/subagent/tree.ts";
-import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-sub-bin-"));
 const binary = join(dir, "agentd");
