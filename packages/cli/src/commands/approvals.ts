@@ -10,7 +10,7 @@ import type { McpClient } from "@agentd/sdk/mcp";
 import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { defineCommand } from "citty";
 import { EXIT } from "../exit-codes.ts";
-import { caFrom, connectStatus, endpointOf, tokenFrom } from "../status/read-status.ts";
+import { connectServer, serverConnectionArgs } from "../status/read-status.ts";
 
 export const approvalsExamples = [
   "agentd approvals list --url http://127.0.0.1:7777        # pending questions, oldest first, then the last hour's decisions",
@@ -28,9 +28,7 @@ export const approvalsCommand = defineCommand({
   args: {
     action: { type: "positional", required: false, description: "list (default), approve ID or deny ID" },
     id: { type: "positional", required: false, description: "The question's id (apr-…, from agentd approvals list)" },
-    url: { type: "string", description: "The MCP endpoint of agentd serve --http (or AGENTD_URL; a bare origin means its /mcp)" },
-    "token-file": { type: "string", description: "A file holding the bearer token (its first line); or AGENTD_TOKEN" },
-    "tls-ca": { type: "string", description: "A CA (PEM file) to trust for the server's certificate" },
+    ...serverConnectionArgs,
     json: { type: "boolean", description: "Print JSON (list: an array of questions; approve/deny: the question as recorded)" },
     always: { type: "boolean", description: "approve: also every later call of the same tool in that run" },
     reason: { type: "string", description: "Why: recorded with the decision (a denial's reason is what the model reads)" },
@@ -42,12 +40,7 @@ export const approvalsCommand = defineCommand({
     if (action !== "list" && !args.id)
       throw new AgentdError("E_USAGE", `agentd approvals ${action} needs the question's id (agentd approvals list shows them)`);
     if (args.always && action !== "approve") throw new AgentdError("E_USAGE", "--always goes with approve only");
-    const value = args.url ?? process.env.AGENTD_URL;
-    if (!value) throw new AgentdError("E_USAGE", "agentd approvals needs the server: --url http://127.0.0.1:7777/mcp (or AGENTD_URL)");
-    const url = endpointOf(value);
-    const token = await tokenFrom(args["token-file"], process.env.AGENTD_TOKEN);
-    const ca = await caFrom(args["tls-ca"]);
-    const client = await connectStatus({ url, token: token || undefined, ca: ca || undefined, command: "agentd approvals" });
+    const { client, url } = await connectServer(args, "agentd approvals");
     const out = (s: string) => process.stdout.write(scrubSecrets(s));
     try {
       if (action === "list") {

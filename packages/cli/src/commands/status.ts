@@ -7,7 +7,7 @@ import { defineCommand } from "citty";
 import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { EXIT } from "../exit-codes.ts";
 import { renderStatus } from "../status/render-status.ts";
-import { caFrom, connectStatus, endpointOf, snapshot, tokenFrom } from "../status/read-status.ts";
+import { type connectStatus, connectServer, serverConnectionArgs, snapshot } from "../status/read-status.ts";
 import { AgentdError } from "@agentd/sdk";
 
 export const statusExamples = [
@@ -21,23 +21,16 @@ export const statusExamples = [
 export const statusCommand = defineCommand({
   meta: { name: "status", description: "Show a running agentd serve: overview, runs in flight, last failures (over MCP)." },
   args: {
-    url: { type: "string", description: "The MCP endpoint of agentd serve --http (or AGENTD_URL; a bare origin means its /mcp)" },
-    "token-file": { type: "string", description: "A file holding the bearer token (its first line); or AGENTD_TOKEN" },
-    "tls-ca": { type: "string", description: "A CA (PEM file) to trust for the server's certificate" },
+    ...serverConnectionArgs,
     json: { type: "boolean", description: "Print one JSON document { url, status, running, failures, at }" },
     watch: { type: "boolean", description: "Subscribe and print again on every update, until SIGINT" },
     failures: { type: "string", description: "How many of the last failures to show (1-100, default 10)" },
   },
   async run({ args }) {
-    const value = args.url ?? process.env.AGENTD_URL;
-    if (!value) throw new AgentdError("E_USAGE", "agentd status needs the server: --url http://127.0.0.1:7777/mcp (or AGENTD_URL)");
     const failures = args.failures === undefined ? 10 : Number(args.failures);
     if (!Number.isInteger(failures) || failures < 1 || failures > 100)
       throw new AgentdError("E_USAGE", `--failures must be an integer from 1 to 100 (got '${args.failures}')`);
-    const url = endpointOf(value);
-    const token = await tokenFrom(args["token-file"], process.env.AGENTD_TOKEN);
-    const ca = await caFrom(args["tls-ca"]);
-    const client = await connectStatus({ url, token: token || undefined, ca: ca || undefined });
+    const { client, url } = await connectServer(args, "agentd status");
     const print = async (first: boolean) => {
       const snap = await snapshot(client, url, failures);
       const text = args.json ? `${JSON.stringify(snap)}\n` : renderStatus(snap);

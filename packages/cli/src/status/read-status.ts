@@ -64,6 +64,27 @@ export async function caFrom(file: string | undefined): Promise<string | undefin
   return text;
 }
 
+/** The flags that name a running `agentd serve` and how to reach it, shared by `agentd status` and `agentd approvals`. */
+export const serverConnectionArgs = {
+  url: { type: "string", description: "The MCP endpoint of agentd serve --http (or AGENTD_URL; a bare origin means its /mcp)" },
+  "token-file": { type: "string", description: "A file holding the bearer token (its first line); or AGENTD_TOKEN" },
+  "tls-ca": { type: "string", description: "A CA (PEM file) to trust for the server's certificate" },
+} as const;
+
+/** Connect as `command` to the server those flags (or AGENTD_URL / AGENTD_TOKEN) name; one clear line when they name none. */
+export async function connectServer(
+  args: { url?: string; "token-file"?: string; "tls-ca"?: string },
+  command: string,
+): Promise<{ client: McpClient; url: URL }> {
+  const value = args.url ?? process.env.AGENTD_URL;
+  if (!value) throw new AgentdError("E_USAGE", `${command} needs the server: --url http://127.0.0.1:7777/mcp (or AGENTD_URL)`);
+  const url = endpointOf(value);
+  const token = await tokenFrom(args["token-file"], process.env.AGENTD_TOKEN);
+  const ca = await caFrom(args["tls-ca"]);
+  const client = await connectStatus({ url, token: token || undefined, ca: ca || undefined, command });
+  return { client, url };
+}
+
 /** Connect to agentd's MCP endpoint; one clear error when it cannot. */
 export async function connectStatus(target: StatusTarget): Promise<McpClient> {
   const ca = target.ca;

@@ -89,7 +89,7 @@ export function createAgent(options: AgentOptions): Agent {
   // The conversations runs continue (docs/conversations.md): opened on first use, closed with the agent.
   const conversations = new ConversationsOf(options.conversations);
   // Runs that wait for a person's decision, saved (docs/approvals.md, "Waiting durably").
-  const waiting = new AgentWaiting(durability?.waitingRuns);
+  const waiting = new AgentWaiting(durability?.waitingRuns, durability?.resumeLease);
   const lifecycle = new AgentLifecycle(runs, {
     beforeEndpointsClose: async () => void (await tools.a2aTools?.settle()),
     release: releaseAll(options, { connected, checkpoint, servedCheckpoint, conversations, waiting, telemetry: () => telemetry, logger }),

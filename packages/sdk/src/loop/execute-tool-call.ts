@@ -62,6 +62,7 @@ async function invoke(
   rt: ToolRuntime,
   qualified: string,
   args: Record<string, unknown>,
+  toolCallId: string,
   trace: TraceCarrier | undefined,
   onprogress: (p: ToolProgress) => void,
 ): Promise<ToolCallOutcome> {
@@ -69,6 +70,7 @@ async function invoke(
   const ctx = (signal: AbortSignal): ToolCallContext => ({
     signal,
     runId: rt.runId,
+    toolCallId,
     onprogress,
     traceContext: trace,
   });
@@ -124,7 +126,7 @@ async function outcomeOf(
   if (typeof denied === "object") return denied;
   if (denied !== undefined) return refuse(denied);
   try {
-    return normalize(await invoke(rt, qualified, args as Record<string, unknown>, trace, onprogress), qualified);
+    return normalize(await invoke(rt, qualified, args as Record<string, unknown>, req.toolCallId, trace, onprogress), qualified);
   } catch (e) {
     if (rt.signal.aborted) throw e;
     return refuse(`tool "${qualified}" failed: ${message(e)}`);

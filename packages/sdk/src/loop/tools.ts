@@ -27,6 +27,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The run's idempotency id, sent in `_meta` of every MCP tools/call. */
   runId: string;
+  /** The id the model gave this call (a resumed run's journal of approved calls is keyed by it). */
+  toolCallId?: string;
   /** Progress reported by the tool (MCP `notifications/progress`). */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** The span this call belongs to, for MCP `_meta.traceparent` (only when telemetry is on). */

@@ -22,8 +22,8 @@
  * pipe write is attempted synchronously already. Known window: a child spawned but not yet registered
  * (between `spawn` returning and the registration, a few microseconds) is not covered.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { nodeChildProcess } from "../_internal/node-builtins.ts";
 
 /**
  * The watchdog. `g` is a space-delimited set of targets: `-pgid` for a server's process group (dash's
@@ -194,7 +194,11 @@ function spawnWithBun(): Watchdog {
 }
 
 function spawnWithNode(onUnavailable?: (reason: string) => void): Watchdog {
-  const child = spawn("/bin/sh", ["-c", SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: WATCHDOG_ENV });
+  const child = nodeChildProcess().spawn("/bin/sh", ["-c", SCRIPT], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+    env: WATCHDOG_ENV,
+  });
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   child.stdin?.on("error", () => ended(w));

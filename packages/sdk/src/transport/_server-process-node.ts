@@ -2,14 +2,15 @@
  * Internal: a server process started with `node:child_process` (Node, and Bun when asked): see
  * `_server-process.ts`. `detached` gives it its own session and process group (POSIX).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { nodeChildProcess } from "../_internal/node-builtins.ts";
 import { OWN_PROCESS_GROUP } from "./_process-tree.ts";
 import type { ServerProcess, ServerProcessEvents, SpawnSpec } from "./_server-process.ts";
 
 /** Spawn with `node:child_process`; resolves once it is up ('spawn'), rejects with ENOENT/EACCES ('error'). */
 export async function spawnWithNode(spec: SpawnSpec, events: ServerProcessEvents): Promise<ServerProcess> {
   // Node throws synchronously for some bad arguments, and reports ENOENT/EACCES as an 'error' event.
-  const child: ChildProcess = spawn(spec.command, spec.args, {
+  const child: ChildProcess = nodeChildProcess().spawn(spec.command, spec.args, {
     env: spec.env,
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,

@@ -18,13 +18,31 @@ import { InputRequiredResultSchema, table_2026_07_28 } from "./schemas/methods-2
 import { CreateTaskResultSchema } from "./schemas/tasks.ts";
 import { type Check, compileCheck } from "./schemas/compile-check.ts";
 
-/** The method table of every supported revision. Adding a revision is one table file and one line here. */
-export const REVISION_TABLES: { readonly [R in ProtocolRevision]: RevisionTable } = {
+/** How to get each supported revision's method table. Adding a revision is one table file and one line here. */
+const TABLES: { readonly [R in ProtocolRevision]: () => RevisionTable } = {
   "2026-07-28": table_2026_07_28,
   "2025-11-25": table_2025_11_25,
   "2025-06-18": table_2025_06_18,
   "2025-03-26": table_2025_03_26,
 };
+
+/** The method table of `revision`, built on first use. */
+export function revisionTable(revision: ProtocolRevision): RevisionTable {
+  const table = Object.hasOwn(TABLES, revision) ? TABLES[revision] : undefined;
+  if (table === undefined) throw new TypeError(`no codec for MCP revision ${String(revision)}`);
+  return table();
+}
+
+/**
+ * The method table of every supported revision. Each is built when first read: a server whose sessions
+ * speak one revision never builds the other revisions' schemas.
+ */
+export const REVISION_TABLES: { readonly [R in ProtocolRevision]: RevisionTable } = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(Object.entries(TABLES).map(([revision, table]) => [revision, { get: table, enumerable: true }])),
+  ),
+) as { readonly [R in ProtocolRevision]: RevisionTable };
 
 /** How many issues an error message lists before saying "and N more". */
 const MAX_ISSUES = 3;
@@ -199,9 +217,7 @@ const cache = new Map<ProtocolRevision, McpCodec>();
 export function getCodec(revision: ProtocolRevision): McpCodec {
   let codec = cache.get(revision);
   if (codec === undefined) {
-    const table = REVISION_TABLES[revision];
-    if (table === undefined) throw new TypeError(`no codec for MCP revision ${String(revision)}`);
-    codec = createCodec(revision, table);
+    codec = createCodec(revision, revisionTable(revision));
     cache.set(revision, codec);
   }
   return codec;
@@ -209,14 +225,14 @@ export function getCodec(revision: ProtocolRevision): McpCodec {
 
 /** Who may send request `method` in `revision` (`undefined`: not a request of that revision). */
 export const requestSender = (revision: ProtocolRevision, method: string) => {
-  const t = REVISION_TABLES[revision];
+  const t = revisionTable(revision);
   if (Object.hasOwn(t.requests, method)) return t.requests[method]?.from;
   return t.extensions && Object.hasOwn(t.extensions.requests, method) ? t.extensions.requests[method]?.from : undefined;
 };
 
 /** Who may send notification `method` in `revision` (`undefined`: not a notification of that revision). */
 export const notificationSender = (revision: ProtocolRevision, method: string) => {
-  const t = REVISION_TABLES[revision];
+  const t = revisionTable(revision);
   if (Object.hasOwn(t.notifications, method)) return t.notifications[method]?.from;
   return t.extensions && Object.hasOwn(t.extensions.notifications, method) ? t.extensions.notifications[method]?.from : undefined;
 };

@@ -12,6 +12,7 @@ import { A2A_PATH, createA2aMount } from "./mount.ts";
 import { createA2aService } from "./service.ts";
 import { A2aTasks, type A2aTaskLimits } from "./tasks.ts";
 import { PushConfigs, type A2aPushOptions } from "./push.ts";
+import type { A2aRunWaits } from "./task-durable-wait.ts";
 import { OPERATOR_SKILLS, type OperatorControl } from "./operator.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
@@ -23,6 +24,7 @@ export { A2A_PATH, AGENT_CARD_PATH } from "./mount.ts";
 export type { A2aCardOptions } from "./card.ts";
 export type { A2aTaskLimits } from "./tasks.ts";
 export type { A2aPushOptions } from "./push.ts";
+export type { A2aRunWaits, FollowedRun, SavedTaskRun, TaskRecordStore } from "./task-durable-wait.ts";
 
 /** A2A serving options (`agent.serve({ http, a2a })`). */
 export interface A2aServeOptions {
@@ -54,6 +56,8 @@ export interface A2aEndpointOptions extends A2aServeOptions {
   conversations?: ServedConversations;
   /** The agent's approval desk: a task whose run waits for approval is `input-required` until decided. */
   approvals?: ApprovalDesk;
+  /** With `approvals`: a task whose run waits for approval waits saved, and is found again after a restart. */
+  runWaits?: A2aRunWaits;
   maxBodyBytes: number;
   /** Time a request body may take to arrive (408 past it). Default 10 s. */
   bodyTimeoutMs?: number;
@@ -84,6 +88,7 @@ export function createA2aEndpoint(o: A2aEndpointOptions): A2aEndpoint {
       logger: o.logger,
       prompt: o.prompts && ((name: string) => (Object.hasOwn(o.prompts!(), name) ? o.prompts!()[name] : undefined)),
       approvals: o.approvals,
+      runWaits: o.runWaits,
     },
     o.servedRuns,
   );

@@ -15,7 +15,8 @@ import {
 import type { Principal } from "../../serve/principal.ts";
 import { callOperator, OPERATOR_METHODS, type OperatorSurface } from "./operator.ts";
 import type { PushConfigs } from "./push.ts";
-import { type A2aTasks, endsStream } from "./tasks.ts";
+import type { A2aTasks } from "./tasks.ts";
+import { endsStream } from "./task-entry.ts";
 import { admitContext, namesContext } from "./contexts.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 
@@ -60,18 +61,21 @@ export function createA2aService(
       const config = (isObject(p.configuration) ? p.configuration : {}) as Record<string, unknown>;
       const start = pushOnStart(push, p, who);
       await admitContext(conversations, tasks, who.id, message);
+      if (message.taskId) await tasks.load(who, message.taskId);
       const entry = tasks.send(who, message, start);
       // An operator's answer may be on another principal's task: follow it as its owner's.
       if (config.returnImmediately !== true) await settled(tasks, entry.owner, entry.task);
       return { task: view(entry.task, historyLength(config.historyLength)) };
     },
     async GetTask(p, who) {
+      await tasks.load(who, idOf(p));
       return view(tasks.get(who.id, idOf(p)).task, historyLength(p.historyLength));
     },
     async ListTasks(p, who) {
       return listTasks(tasks, p, who);
     },
     async CancelTask(p, who) {
+      await tasks.load(who, idOf(p));
       return view(tasks.cancel(who.id, idOf(p)));
     },
     async GetExtendedAgentCard(_p, who) {
@@ -111,22 +115,32 @@ export function createA2aService(
       if (method === "SendStreamingMessage") {
         const message = messageOf(params);
         const start = pushOnStart(push, params, who);
-        if (!namesContext(message)) {
+        if (!namesContext(message) && (!message.taskId || tasks.holds(who, message.taskId))) {
           const entry = tasks.send(who, message, start);
           return follow(tasks, entry.owner, entry.task);
         }
         // A named context is admitted (a store read) before its task starts: a refusal is the stream's one error event.
         return (async function* () {
           await admitContext(conversations, tasks, who.id, message);
+          // A task held before a restart, whose run waits saved, is found again (task-durable-wait.ts).
+          if (message.taskId) await tasks.load(who, message.taskId);
           const entry = tasks.send(who, message, start);
           yield* follow(tasks, entry.owner, entry.task);
         })();
       }
-      const task = tasks.get(who.id, idOf(params)).task;
-      // Only a terminal task refuses a subscription: one waiting for input is followed through its answer.
-      if (TERMINAL_STATES.has(task.status.state))
-        throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
-      return follow(tasks, who.id, task, true);
+      const subscribe = () => {
+        const task = tasks.get(who.id, idOf(params)).task;
+        // Only a terminal task refuses a subscription: one waiting for input is followed through its answer.
+        if (TERMINAL_STATES.has(task.status.state))
+          throw new A2aError("UnsupportedOperation", `task ${task.id} is no longer running: read it with GetTask`);
+        return follow(tasks, who.id, task, true);
+      };
+      if (tasks.holds(who, idOf(params))) return subscribe();
+      // A task held before a restart is looked for in the store first: not found is then the stream's one error event.
+      return (async function* () {
+        await tasks.load(who, idOf(params));
+        yield* subscribe();
+      })();
     },
   };
 }

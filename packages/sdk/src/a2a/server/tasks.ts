@@ -13,7 +13,6 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import {
   A2aError,
-  INTERRUPTED_STATES,
   TERMINAL_STATES,
   type Artifact,
   type Message,
@@ -27,14 +26,14 @@ import type { RunRegistry } from "../../serve/run-registry.ts";
 import type { ServedRunner } from "../../serve/served-mcp.ts";
 import type { Logger } from "../../log.ts";
 import type { OperatorQuestion } from "../../mcp/client/elicitation-policies.ts";
-import type { ElicitResult } from "../../wire/index.ts";
-import { answerOf, questionParts } from "./operator-answer.ts";
-import { askOnTask, replyToApproval, type SetTaskStatus, type WaitingApproval } from "./approval-parts.ts";
+import { askOnTask, replyToApproval, type SetTaskStatus } from "./approval-parts.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import { promptInstructionOf } from "./prompt-skills.ts";
 import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
-import { authorizationDone, authRequiredParts } from "./auth-required.ts";
+import { askOperator, answerOperator, authorized, needAuthorization } from "./task-questions.ts";
+import { type Entry, instructionOf, now, stateWord } from "./task-entry.ts";
+import { type A2aRunWaits, DurableTaskWaits } from "./task-durable-wait.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
 import { answeredElsewhere, claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "../../serve/run-once.ts";
@@ -53,22 +52,6 @@ export interface A2aTaskLimits {
   maxUnfinishedPerPrincipal?: number;
 }
 
-interface Entry {
-  owner: string;
-  task: Task;
-  updatedAt: number;
-  controller: AbortController;
-  listeners: Set<(e: StreamResponse) => void>;
-  /** The question the task waits on (`input-required`), and how to hand its answer back to the run. */
-  question?: { schema: Record<string, unknown>; answer: (result: ElicitResult) => void };
-  /** Questions wait their turn: one at a time per task. */
-  asking?: Promise<unknown>;
-  /** The authorization the task waits on (`auth-required`): resolve true once it is done, false to give up. */
-  authorization?: { server: string; done: (ok: boolean) => void };
-  /** The tool call the task's run waits on for approval (`input-required`), decided at the agent's desk. */
-  approval?: WaitingApproval;
-}
-
 /** How the tasks route MCP elicitations (the `operator` policy) to operators. */
 export interface A2aOperatorRouting {
   /** Whether any principal is an operator; without one, questions are not raised (the policy declines). */
@@ -78,16 +61,19 @@ export interface A2aOperatorRouting {
   prompt?: (name: string) => ServedPrompt | undefined;
   /** The agent's approval desk: a run's call waiting for approval makes its task `input-required` until decided. */
   approvals?: ApprovalDesk;
+  /** With the desk: a run that waits for approval is saved and the task found again after a restart (task-durable-wait.ts). */
+  runWaits?: A2aRunWaits;
 }
-
-/** A task's events end its streams when the task reaches one of these states. */
-export const endsStream = (s: TaskState) => TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
 
 /** The A2A tasks of every principal, each backed by an agentd run. */
 export class A2aTasks {
   private readonly tasks = new Map<string, Entry>();
   private readonly maxPerOwner: number;
   private readonly maxUnfinished: number;
+  /** Runs that wait for approval saved, their tasks found again after a restart; absent: they wait in memory. */
+  private readonly durable: DurableTaskWaits | undefined;
+  /** Tasks being read back from the store, by who asked and the task id. */
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly runner: ServedRunner,
@@ -101,6 +87,8 @@ export class A2aTasks {
   ) {
     this.maxPerOwner = limits.maxTasksPerPrincipal ?? 100;
     this.maxUnfinished = limits.maxUnfinishedPerPrincipal ?? 32;
+    const { approvals, runWaits, logger } = routing;
+    this.durable = approvals && runWaits ? new DurableTaskWaits(runWaits, approvals, registry, this.setStatus, logger) : undefined;
   }
 
   /** `owner`'s task `id`, or TaskNotFound. */
@@ -134,8 +122,9 @@ export class A2aTasks {
   send(principal: A2aCaller, message: Message, prepare?: (task: Task) => void): Entry {
     if (message.taskId) {
       const existing = this.forAnswer(principal, message.taskId);
-      if (existing.question) return this.answer(principal, existing, message);
-      if (existing.authorization) return this.authorized(principal, existing, message);
+      if (existing.question) return answerOperator(principal, existing, message, this.setStatus, this.routing.logger);
+      if (existing.authorization) return authorized(principal, existing, message, this.setStatus, this.routing.logger);
+      if (existing.durable && existing.approval && this.durable) return this.durable.reply(principal, existing, message);
       if (existing.approval && this.routing.approvals) {
         const d = replyToApproval(this.routing.approvals, principal, existing.approval, message, this.routing.logger);
         existing.task.history = [
@@ -192,6 +181,7 @@ export class A2aTasks {
     if (TERMINAL_STATES.has(e.task.status.state))
       throw new A2aError("TaskNotCancelable", `task ${id} is ${stateWord(e.task.status.state)}: it cannot be canceled`);
     e.controller.abort(new AgentdError("E_ABORTED", "canceled by the A2A client"));
+    if (e.durable) this.durable?.canceled(e);
     this.setStatus(e, "TASK_STATE_CANCELED", "canceled by the client");
     return e.task;
   }
@@ -207,31 +197,111 @@ export class A2aTasks {
     });
     if (claim.status !== "run") return this.settledElsewhere(principal, e, claim);
     try {
+      const runId = String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id));
+      const onEvent = (ev: RunEvent) => this.progress(principal.id, e, ev);
+      // A run that waits for approval ends its first part saved: the task follows it until it ends (its claim held).
+      const untilDone = (r: RunResult, signal: AbortSignal) =>
+        r.status === "waiting" && this.durable ? this.durable.untilDone(e, runId, instruction, signal, onEvent) : r;
       const result = await claim.run((signal) =>
-        this.runner.run(instruction, {
-          runId: String(e.task.metadata?.[RUN_ID_META_KEY] ?? scopedRunId(principal, id)),
-          signal,
-          origin: { kind: "a2a" },
-          principal: principal.id,
-          conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
-          traceContext: principal.traceContext,
-          onEvent: (ev) => this.progress(principal.id, e, ev),
-          askOperator: this.routing.hasOperators ? (q: OperatorQuestion, s: AbortSignal) => this.ask(e, q, s) : undefined,
-          askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => this.needAuthorization(e, need, s),
-          askApproval: this.routing.approvals && ((r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))),
-        }),
+        this.runner
+          .run(instruction, {
+            runId,
+            signal,
+            origin: { kind: "a2a" },
+            principal: principal.id,
+            conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
+            traceContext: principal.traceContext,
+            onEvent,
+            askOperator: this.routing.hasOperators
+              ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
+              : undefined,
+            askAuthorization: (need: AuthorizationNeed, s: AbortSignal) =>
+              needAuthorization(e, need, s, this.setStatus, this.routing.logger),
+            // Saved instead when the task can follow a saved run (the desk's `post`: run-waiting.ts).
+            askApproval:
+              this.routing.approvals && !this.durable
+                ? (r, s) => askOnTask(this.routing.approvals!, e, principal.id, r, s, this.moveTo(e))
+                : undefined,
+          })
+          .then((r) => untilDone(r, signal)),
       );
-      recordSucceeded(this.registry, id, result, principal.id);
-      if (e.task.status.state === "TASK_STATE_CANCELED") return;
-      this.complete(e, result);
+      this.ended(principal.id, e, result);
     } catch (err) {
+      this.ended(principal.id, e, undefined, err);
+    }
+  }
+
+  /** The task's run ended: its record in the run history (unless `record` is false: it is there), and the task completed, failed or canceled. */
+  private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown, record = true): void {
+    const { id } = e.task;
+    if (result) {
+      if (record) recordSucceeded(this.registry, id, result, owner);
+      if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, result);
+    } else {
       const { code, message } = failureOf(err);
-      this.registry.fail(id, { code, message }, undefined, principal.id);
-      if (e.task.status.state === "TASK_STATE_CANCELED") return;
+      if (record) this.registry.fail(id, { code, message }, undefined, owner);
       // A run cancelled from outside the task (a shutdown whose grace ran out, an operator) ends canceled.
-      if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
+      if (e.task.status.state === "TASK_STATE_CANCELED") {
+        // canceled already: stays so
+      } else if (code === "E_ABORTED") this.setStatus(e, "TASK_STATE_CANCELED", message);
       else this.setStatus(e, "TASK_STATE_FAILED", `run failed (${code}): ${message}`);
     }
+    if (e.durable) this.routing.logger?.info("a2a.task-ended", { task: id, principal: owner, state: e.task.status.state });
+  }
+
+  /** Whether `taskId` is answered from memory alone: held here for `who`, or nothing is kept in the store. */
+  holds(who: Principal, taskId: string): boolean {
+    return (
+      !this.durable ||
+      this.tasks.has(`${who.id}\n${taskId}`) ||
+      (who.role === "operator" && [...this.tasks.values()].some((e) => e.task.id === taskId))
+    );
+  }
+
+  /**
+   * Find `taskId` again when this process does not hold it but the store keeps it (its run waited saved, and
+   * the process that held it ended): from then on it is held here, following its run. `who`'s own task only
+   * (an operator: anyone's); anything else stays "not found".
+   */
+  async load(who: Principal, taskId: string): Promise<void> {
+    if (this.holds(who, taskId)) return;
+    const key = `${who.id}\n${taskId}`;
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.rebuild(who, taskId).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
+    }
+    await loading;
+  }
+
+  private async rebuild(who: Principal, taskId: string): Promise<void> {
+    const durable = this.durable!;
+    const found = await durable.find(taskId, who).catch((err: unknown) => {
+      this.routing.logger?.warn("a2a.task-record-failed", { task: taskId, error: err instanceof Error ? err.message : String(err) });
+      return undefined;
+    });
+    const key = found && `${found.owner}\n${taskId}`;
+    if (!found || !key || this.tasks.has(key)) return;
+    const e: Entry = {
+      owner: found.owner,
+      task: found.task,
+      updatedAt: Date.now(),
+      controller: new AbortController(),
+      listeners: new Set(),
+    };
+    this.tasks.set(key, e);
+    this.routing.logger?.info("a2a.task-rebuilt", { task: taskId, principal: found.owner, state: found.task.status.state });
+    const now = await durable.rebuilt(e, found);
+    if (now === "ended") return;
+    // Resumed to its end while no process held the task: its answer is in the run history already.
+    if (now !== "follow")
+      return void this.ended(found.owner, e, "result" in now ? now.result : undefined, "error" in now ? now.error : undefined, false);
+    this.registry.start(taskId, found.instruction, found.owner, { via: "a2a", conversationId: found.task.contextId });
+    const onEvent = (ev: RunEvent) => this.progress(found.owner, e, ev);
+    void durable.untilDone(e, found.runId, found.instruction, e.controller.signal, onEvent).then(
+      (result) => this.ended(found.owner, e, result),
+      (err: unknown) => this.ended(found.owner, e, undefined, err),
+    );
   }
 
   /**
@@ -271,86 +341,6 @@ export class A2aTasks {
     return found;
   }
 
-  /** Raise `input-required` with the question; resolve with the operator's answer, or `cancel` when `signal` ends the wait. */
-  private ask(e: Entry, q: OperatorQuestion, signal: AbortSignal): Promise<ElicitResult> {
-    const turn = (e.asking ?? Promise.resolve()).then(
-      () =>
-        new Promise<ElicitResult>((resolve) => {
-          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve({ action: "cancel" });
-          const done = (result: ElicitResult) => {
-            signal.removeEventListener("abort", onAbort);
-            e.question = undefined;
-            resolve(result);
-          };
-          const onAbort = () => done({ action: "cancel" });
-          signal.addEventListener("abort", onAbort, { once: true });
-          e.question = { schema: q.requestedSchema, answer: done };
-          this.routing.logger?.info("a2a.input_required", { task: e.task.id, principal: e.owner, server: q.server });
-          this.setStatus(e, "TASK_STATE_INPUT_REQUIRED", questionParts(q.message, q.requestedSchema, q.server));
-        }),
-    );
-    e.asking = turn;
-    return turn;
-  }
-
-  /** Raise `auth-required` naming the server; resolve true once a follow-up says it is done, false when `signal` ends the wait. */
-  private needAuthorization(e: Entry, need: AuthorizationNeed, signal: AbortSignal): Promise<boolean> {
-    const turn = (e.asking ?? Promise.resolve()).then(
-      () =>
-        new Promise<boolean>((resolve) => {
-          if (signal.aborted || TERMINAL_STATES.has(e.task.status.state)) return resolve(false);
-          const done = (ok: boolean) => {
-            signal.removeEventListener("abort", onAbort);
-            e.authorization = undefined;
-            resolve(ok);
-          };
-          const onAbort = () => done(false);
-          signal.addEventListener("abort", onAbort, { once: true });
-          e.authorization = { server: need.server, done };
-          this.routing.logger?.info("a2a.auth_required", { task: e.task.id, principal: e.owner, server: need.server });
-          this.setStatus(e, "TASK_STATE_AUTH_REQUIRED", authRequiredParts(need));
-        }),
-    );
-    e.asking = turn;
-    return turn;
-  }
-
-  /** The owner's (or an operator's) word that the authorization `e` waits on is done: the run retries the server. */
-  private authorized(principal: A2aCaller, e: Entry, message: Message): Entry {
-    if (message.contextId && message.contextId !== e.task.contextId)
-      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
-    const ok = authorizationDone(message);
-    const { server, done } = e.authorization!;
-    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
-    this.routing.logger?.info("a2a.authorized", { principal: principal.id, task: e.task.id, server, retry: ok });
-    done(ok);
-    this.setStatus(
-      e,
-      "TASK_STATE_WORKING",
-      ok ? `retrying MCP server '${server}' with the new authorization` : `authorization of MCP server '${server}' given up`,
-    );
-    return e;
-  }
-
-  /** An operator's answer to the question `e` waits on (PermissionDenied for anyone else). */
-  private answer(principal: A2aCaller, e: Entry, message: Message): Entry {
-    if (principal.role !== "operator") {
-      this.routing.logger?.warn("a2a.operator.refused", { principal: principal.id, method: "answer", task: e.task.id });
-      throw new A2aError(
-        "PermissionDenied",
-        `task ${e.task.id} waits for an operator's answer: only operators (serve.operators or an operator token) may answer it`,
-      );
-    }
-    if (message.contextId && message.contextId !== e.task.contextId)
-      throw new A2aError("InvalidParams", `contextId ${message.contextId} is not the context of task ${e.task.id}`);
-    const result = answerOf(message, e.question!.schema);
-    e.task.history = [...(e.task.history ?? []), { ...message, taskId: e.task.id, contextId: e.task.contextId }];
-    this.routing.logger?.info("a2a.operator", { principal: principal.id, method: "answer", task: e.task.id, action: result.action });
-    e.question!.answer(result);
-    this.setStatus(e, "TASK_STATE_WORKING", `the operator answered (${result.action})`);
-    return e;
-  }
-
   /** The status an approval's wait moves the task to; back to working only from input-required (an ended task stays so). */
   private moveTo(e: Entry): SetTaskStatus {
     return (state, parts) => {
@@ -384,7 +374,7 @@ export class A2aTasks {
     this.setStatus(e, "TASK_STATE_COMPLETED");
   }
 
-  private setStatus(e: Entry, state: TaskState, text?: string | Part[]): void {
+  private readonly setStatus = (e: Entry, state: TaskState, text?: string | Part[]): void => {
     const message: Message | undefined = text
       ? {
           messageId: crypto.randomUUID(),
@@ -395,8 +385,10 @@ export class A2aTasks {
         }
       : undefined;
     e.task.status = { state, message, timestamp: now() };
+    // A task whose run waited saved keeps its end in its record too (GetTask after a restart answers it).
+    if (e.durable && TERMINAL_STATES.has(state)) void this.durable?.save(e);
     this.emit(e, { statusUpdate: { taskId: e.task.id, contextId: e.task.contextId, status: e.task.status } });
-  }
+  };
 
   private emit(e: Entry, event: StreamResponse): void {
     e.updatedAt = Date.now();
@@ -411,24 +403,3 @@ export class A2aTasks {
     for (const [key] of finished.slice(0, Math.max(0, finished.length - this.maxPerOwner))) this.tasks.delete(key);
   }
 }
-
-/** The run's instruction: text parts as they are, data parts as JSON, files named. */
-function instructionOf(m: Message): string {
-  return m.parts
-    .map((p) =>
-      p.text !== undefined
-        ? p.text
-        : p.data !== undefined
-          ? JSON.stringify(p.data)
-          : p.url
-            ? `[file ${p.filename ?? p.url}: ${p.url}]`
-            : p.raw
-              ? `[attached file ${p.filename ?? ""} (${p.mediaType ?? "bytes"}) omitted]`
-              : "",
-    )
-    .filter(Boolean)
-    .join("\n");
-}
-
-const now = () => new Date().toISOString();
-const stateWord = (s: TaskState) => s.replace("TASK_STATE_", "").toLowerCase().replace("_", "-");

@@ -5,10 +5,13 @@
  * single-writer lock while open, and two `agentd run --continue` in two terminals must both get through.
  * A process finding the lock held waits for it (a few milliseconds: one read or one write), up to
  * `lockWaitMs`. Within this process operations are queued, since a second open would meet our own lock.
+ * Nothing tells one process of another's writes, so `watchKeys` watches the directory itself (the approval
+ * desk hears a decision taken by another process on the same state directory so).
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
+import { watchDirectoryKeys } from "../../store/directory-watch.ts";
 import type { CompareAndSetResult, ListedKey, StoredDocument } from "../../store/types.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { DocumentStore } from "./document-conversations.ts";
@@ -42,6 +45,15 @@ export class LocalDocuments implements DocumentStore {
 
   list(prefix: string): Promise<ListedKey[]> {
     return this.with((b) => b.list(prefix));
+  }
+
+  /**
+   * Hear every change of a key under `prefix`, by this process or another one on the directory (`fs.watch`
+   * and a periodic re-list: store/directory-watch.ts); resolves, once hearing, to the unsubscribe.
+   */
+  async watchKeys(prefix: string, onChange: (key: string) => void, relistMs?: number): Promise<() => Promise<void>> {
+    const off = await watchDirectoryKeys({ dir: this.dir, prefix, list: (p) => this.list(p), onChange, relistMs });
+    return async () => off();
   }
 
   private with<T>(op: (backend: DirectoryBackend) => Promise<T>): Promise<T> {

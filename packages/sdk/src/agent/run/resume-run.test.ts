@@ -3,6 +3,9 @@
  * fake server over stdio, whose record file is the server's own account of what reached it): the default of
  * an agent with approval rules and nobody to ask is a saved waiting run; resuming it calls the approved tool
  * once with the saved arguments, a denied call never reaches the server, and the mistakes are one line each.
+ * A run whose claimer died is taken over once the claim's lease lapses (not before): an approved call the
+ * journal says was started without an outcome is not made again (the model reads why), one with its outcome
+ * is not made again (the model reads that outcome), one not started is made once.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +15,7 @@ import { fakeServerCommand, type FakeServerCommand } from "@agentd/testkit";
 import { callTools, reply, scriptedModel } from "../../loop/__fixtures__/scripted-model.ts";
 import type { RunEvent } from "../../loop/events.ts";
 import { LocalDocuments } from "../conversations/local-documents.ts";
+import { WaitingRuns } from "./waiting-runs.ts";
 import { createAgent } from "../create-agent.ts";
 
 setDefaultTimeout(60_000);
@@ -46,7 +50,7 @@ function setUp(steps: Parameters<typeof scriptedModel>[0]) {
       .recordedRequests()
       .filter((r) => r.method === "tools/call")
       .map((r) => `${(r.params as { name: string }).name} ${JSON.stringify((r.params as { arguments?: unknown }).arguments)}`);
-  return { agent, model, events, calls };
+  return { agent, model, events, calls, dir };
 }
 
 describe("run → waiting → resume", () => {
@@ -105,5 +109,48 @@ describe("run → waiting → resume", () => {
       code: "E_USAGE",
       message: expect.stringContaining("already resumed"),
     });
+  });
+});
+
+describe("a resume whose process died", () => {
+  test("taken over once the lease lapsed: started-without-outcome not made again, recorded outcome reused, unstarted made once", async () => {
+    const { agent, model, calls, dir } = setUp([
+      callTools([
+        ["fs__delete_file", { path: "/a" }],
+        ["fs__delete_file", { path: "/b" }],
+        ["fs__delete_file", { path: "/c" }],
+      ]),
+      reply("cleaned"),
+    ]);
+    const waiting = await agent.run("clean up", { runId: "run-dead-1" });
+    const [a, b] = waiting.pending!;
+    const decisions = Object.fromEntries(waiting.pending!.map((q) => [q.id, { decision: "approve" as const, by: "ops" }]));
+    // A process claimed it, recorded /a as started and /b as made, and died (its lease: already lapsed).
+    const runs = new WaitingRuns(async () => new LocalDocuments(dir));
+    const live = await runs.claim("run-dead-1", "pid-dead", decisions, 60_000);
+    if (!live.ok) throw new Error("the claim must win");
+    await expect(agent.resume("run-dead-1", decisions)).rejects.toMatchObject({
+      code: "E_USAGE",
+      message: expect.stringContaining("is already being resumed (by pid-dead)"),
+    });
+    const at = new Date().toISOString();
+    const died = {
+      ...live.document,
+      leaseUntil: Date.now() - 1,
+      calls: {
+        [a!.toolCallId]: { startedAt: at, by: "pid-dead" },
+        [b!.toolCallId]: { startedAt: at, by: "pid-dead", outcome: { text: "deleted /b before", isError: false } },
+      },
+    };
+    expect(await runs.replace("run-dead-1", live.version, died)).toBeNumber();
+    const done = await agent.resume("run-dead-1", decisions);
+    expect(done).toMatchObject({ status: "finished", text: "cleaned" });
+    expect(calls()).toEqual(['delete_file {"path":"/c"}']);
+    const read = model.requests[1]!.messages.flatMap((m) => (m.role === "tool" ? m.content.map((x) => String(x.output)) : []));
+    expect(read[0]).toContain("died during the call");
+    expect(read[0]).toContain("It was not made again");
+    expect(read[1]).toContain("deleted /b before");
+    expect(read[2]).toContain("deleted /c");
+    expect((await runs.get("run-dead-1"))?.document.state).toBe("resumed");
   });
 });

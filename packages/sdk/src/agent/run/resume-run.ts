@@ -1,7 +1,9 @@
 /**
  * `agent.resume(runId, decisions)`: continue a run that stopped to wait for a person's decision — in this
  * process or another one, on this replica or another. The saved run is claimed (compare-and-set, so it
- * resumes exactly once across processes and replicas), its decisions applied — approved: the tool is called
+ * resumes once across processes and replicas; the claim is a lease renewed while it resumes, and a run whose
+ * claimer died is taken over once the lease lapses, its approved calls made at most once: resume-lease.ts),
+ * its decisions applied — approved: the tool is called
  * once with the saved arguments; denied: the model reads the denial; always: that tool is allowed for the
  * rest of this run; a decision for other arguments denies — and the loop goes on to the end or the next wait.
  * The same run id, a new Run going `starting → running`; its budgets count what the first part used, and
@@ -12,6 +14,7 @@ import type { ApprovalDecision } from "../../loop/approvals/approval-types.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentOptions } from "../types/agent-options.ts";
+import { journaledTools, ResumeLease } from "./resume-lease.ts";
 import type { WaitingRun } from "./waiting-runs.ts";
 import type { RunOrigin } from "./run.ts";
 import { admit, driveRun, type RunParts } from "./run-agent.ts";
@@ -65,6 +68,23 @@ export function decisionsFor(
   return out;
 }
 
+/** The one line for a run that is not (or no longer) waiting: resumed, or being resumed (by whom, until when). */
+function notWaiting(runId: string, state: "resuming" | "resumed", by: string | undefined, leaseUntil?: number): AgentdError {
+  const who = by ? ` (by ${by})` : "";
+  if (state === "resumed") return usage(`run ${runId} was already resumed${who}: a waiting run resumes once`);
+  const until =
+    leaseUntil !== undefined
+      ? `; if that process died, its claim lapses at ${new Date(leaseUntil).toISOString()} and the run may be taken over then`
+      : "";
+  return new AgentdError("E_USAGE", `run ${runId} is already being resumed${who}: a waiting run resumes once${until}`, {
+    data: { resumedBy: by ?? "unknown" },
+  });
+}
+
+/** Whether `e` says another process resumes (or resumed) the run. */
+export const isResumedElsewhere = (e: unknown): boolean =>
+  AgentdError.isInstance(e) && e.code === "E_USAGE" && /already (being )?resumed/.test(e.message);
+
 /** The agent's `resume`: see the module header. */
 export function createResume(
   options: AgentOptions,
@@ -78,12 +98,15 @@ export function createResume(
       throw usage(
         `no run ${runId} waits for a decision in this agent's store: check the run id (agent.run() returned it with status "waiting")`,
       );
-    const already = (by?: string) => usage(`run ${runId} was already resumed${by ? ` (by ${by})` : ""}: a waiting run resumes once`);
-    if (held.document.state !== "waiting") throw already(held.document.claimedBy);
-    const given = decisionsFor(held.document.run, decisions, options);
-    const claim = await waiting.runs.claim(runId, waiting.replica);
-    if (!claim.ok) throw already();
+    const doc = held.document;
+    if (doc.state === "resumed" || (doc.state === "resuming" && !waiting.runs.lapsed(doc)))
+      throw notWaiting(runId, doc.state, doc.claimedBy, doc.leaseUntil);
+    const given = decisionsFor(doc.run, decisions, options);
+    const claim = await waiting.runs.claim(runId, waiting.replica, Object.fromEntries(given), waiting.lease.leaseMs);
+    if (!claim.ok) throw notWaiting(runId, claim.state === "resumed" ? "resumed" : "resuming", claim.by, claim.leaseUntil);
     const saved = claim.run;
+    // A takeover goes on with the decisions its predecessor resumed with: a question is decided once.
+    const applied = claim.takenOverFrom ? new Map(Object.entries(claim.document.decisions ?? {})) : given;
     const origin = originOf(saved.origin);
     const run = lifecycle.runs.begin({
       id: runId,
@@ -95,8 +118,21 @@ export function createResume(
       signal: resumeOptions.signal,
       logger,
     });
-    run.resumes = { claimVersion: claim.version };
-    logger.info("run.resumed", { runId, decisions: given.size, waitedMs: Date.now() - Date.parse(saved.createdAt) });
+    const lease = new ResumeLease(waiting.runs, claim, waiting.lease, (reason) => {
+      logger.warn("run.claim-lost", { runId, reason });
+      run.cancel(new AgentdError("E_ABORTED", reason));
+    });
+    run.resumes = lease;
+    lease.start();
+    const waitedMs = Date.now() - Date.parse(saved.createdAt);
+    if (claim.takenOverFrom)
+      logger.warn("run.taken-over", { runId, from: claim.takenOverFrom, calls: Object.keys(claim.document.calls ?? {}).length });
+    logger.info("run.resumed", {
+      runId,
+      decisions: applied.size,
+      waitedMs,
+      ...(claim.takenOverFrom ? { takenOverFrom: claim.takenOverFrom } : {}),
+    });
     resumeOptions.onStart?.(run);
     const runOptions: AgentRunOptions = {
       ...resumeOptions,
@@ -109,11 +145,13 @@ export function createResume(
       traceContext: saved.traceContext,
     };
     const ended = async () => {
-      if (!run.suspended)
-        await waiting.runs.finish(runId, claim.version).catch((e) => logger.warn("run.resume-record-failed", { runId, error: String(e) }));
+      lease.stop();
+      if (!run.suspended) await lease.finish().catch((e) => logger.warn("run.resume-record-failed", { runId, error: String(e) }));
     };
+    // The approved calls of the turn it stopped in go through the claim's journal (made at most once).
+    const journaled = { ...parts, toolSet: journaledTools(parts.toolSet, lease, saved.suspension.pending, claim) };
     try {
-      const result = await driveRun(options, parts, run, saved.input, runOptions, { suspension: saved.suspension, decisions: given });
+      const result = await driveRun(options, journaled, run, saved.input, runOptions, { suspension: saved.suspension, decisions: applied });
       await ended();
       waiting.resumed(runId, { result });
       return result;

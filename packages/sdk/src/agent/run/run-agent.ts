@@ -236,7 +236,7 @@ async function runOnce(
           timeoutMs: approvals?.timeoutMs,
           savedBy: parts.waiting.replica,
         });
-        await parts.waiting.runs.save(saved, run.resumes?.claimVersion);
+        await (run.resumes ? run.resumes.saveWaiting(saved) : parts.waiting.runs.save(saved));
         run.suspend();
         parts.waiting.saved(run.id);
       },

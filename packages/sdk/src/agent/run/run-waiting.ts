@@ -20,7 +20,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import { LocalDocuments } from "../conversations/local-documents.ts";
 import type { DocumentStore } from "../conversations/document-conversations.ts";
 import type { AgentApprovals } from "../types/agent-options.ts";
-import { localRunsDir, type WaitingRun, WaitingRuns } from "./waiting-runs.ts";
+import { localRunsDir, type ResumeLeaseTimes, type WaitingRun, WaitingRuns } from "./waiting-runs.ts";
 import type { ActiveRun } from "./run.ts";
 import type { AgentRunOptions } from "./run-options.ts";
 import { DeskResumer, type DeskResumerParts } from "./desk-resumer.ts";
@@ -37,6 +37,7 @@ interface Follower {
 /** See the module header. */
 export class AgentWaiting {
   private opened: WaitingRuns | undefined;
+  private store: DocumentStore | undefined;
   /** The approval desk, once serving built one (its questions are where operators answer). */
   desk: ApprovalDesk | undefined;
   /** Who claims a run for resuming, as its document records it. */
@@ -44,15 +45,25 @@ export class AgentWaiting {
   private readonly followers = new Map<string, Set<Follower>>();
   private resumer: DeskResumer | undefined;
 
-  constructor(private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined) {}
+  constructor(
+    private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined,
+    /** How long a claim on a run being resumed holds, and how often it is renewed (resume-lease.ts). */
+    readonly lease: ResumeLeaseTimes = {},
+  ) {}
 
   /** The waiting-run store: the configured one, else the local state directory. */
   get runs(): WaitingRuns {
     if (!this.opened) {
-      const store = this.configured ?? new LocalDocuments(localRunsDir());
+      const store = this.documents;
       this.opened = new WaitingRuns(async () => store);
     }
     return this.opened;
+  }
+
+  /** The document store the waiting runs are kept in (an A2A task whose run waits keeps its record beside it). */
+  get documents(): DocumentStore {
+    this.store ??= this.configured ?? new LocalDocuments(localRunsDir());
+    return this.store;
   }
 
   /**
@@ -72,9 +83,9 @@ export class AgentWaiting {
       ? async (request: ApprovalRequest) =>
           void (await desk.post(request, { principal: run.principal, origin: kind, timeoutMs: approvals?.timeoutMs }))
       : undefined;
-    // A served MCP run and a triggered run wait at the desk, saved (a run's own live channel — its caller
-    // asked by elicitation, an A2A task's input-required — keeps it in memory).
-    if (toDesk && (kind === "mcp" || kind === "trigger") && !runOptions.askApproval) return toDesk;
+    // A served MCP run, an A2A task's run and a triggered run wait at the desk, saved (a run's own live
+    // channel — its caller asked by elicitation — keeps it in memory).
+    if (toDesk && (kind === "mcp" || kind === "a2a" || kind === "trigger") && !runOptions.askApproval) return toDesk;
     if (runOptions.askApproval || kind !== "direct" || !approvals) return undefined;
     return toDesk ?? (async () => {});
   }

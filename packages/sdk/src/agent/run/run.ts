@@ -12,6 +12,7 @@
  * (agent/run/waiting-runs.ts), it leaves flight `waiting` and holds nothing; resumed, the same run id is a new ActiveRun
  * going `starting → running` again, continuing from what was saved ({@link ActiveRun.resumes}).
  */
+import type { WaitingRun } from "./waiting-runs.ts";
 import type { Logger } from "../../log.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { TraceCarrier } from "../../loop/trace-context.ts";
@@ -121,8 +122,8 @@ export class ActiveRun implements Run {
   conversation: RunConversation | undefined;
   /** Its telemetry, once the backend is loaded. */
   recorder: RunTelemetry | undefined;
-  /** A resumed run: the version of its claim on the saved run it continues (saving it again, or its tombstone, names it). */
-  resumes: { claimVersion: number } | undefined;
+  /** A resumed run: its claim on the saved run it continues (resume-lease.ts), through which it is saved waiting again. */
+  resumes: { saveWaiting(saved: WaitingRun): Promise<void> } | undefined;
   private current: RunState = "starting";
   private ended: RunOutcome | undefined;
   private readonly history: RunTransition[] = [];

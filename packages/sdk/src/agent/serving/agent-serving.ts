@@ -15,6 +15,7 @@ import { failureOf, recordSucceeded } from "../../serve/run-once.ts";
 import type { RunRegistry, RunVia } from "../../serve/run-registry.ts";
 import type { DeskResumerParts, OrphanRecord } from "../run/desk-resumer.ts";
 import type { AgentWaiting } from "../run/run-waiting.ts";
+import { a2aRunWaits } from "./a2a-run-waits.ts";
 import type { WaitingRun } from "../run/waiting-runs.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
@@ -121,7 +122,8 @@ export class AgentServing {
         run: (input, o) =>
           created.isDraining
             ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
-            : parts.run(input, o).then((r) => (r.status === "waiting" ? parts.waiting.untilResumed(r, o) : r)),
+            : // An A2A task follows its saved run itself (a2a-run-waits.ts): it shows the question meanwhile.
+              parts.run(input, o).then((r) => (r.status === "waiting" && o.origin?.kind !== "a2a" ? parts.waiting.untilResumed(r, o) : r)),
       },
       version: serve.version,
       capabilities: { serverNotifications: notifications, tasks: options.capabilities?.tasks || undefined },
@@ -133,6 +135,7 @@ export class AgentServing {
       conversations: parts.conversations,
       prompts: config.settings.prompts,
       approvals: options.approvals?.desk ? { desk: options.approvals.desk, askCaller: options.approvals.askCaller } : undefined,
+      a2aRunWaits: options.approvals?.desk ? a2aRunWaits(parts.waiting) : undefined,
       ...triggers,
       control: { ...parts.control, lifecycle: () => parts.status(this.count) },
       sampling: ledger ? () => ledger.byServer() : undefined,

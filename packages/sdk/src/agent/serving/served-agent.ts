@@ -13,7 +13,7 @@ import { StdioServerTransport } from "../../transport/stdio-self.ts";
 import { setLongTimeout } from "../../_internal/timer.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { createA2aEndpoint, type A2aServeOptions } from "../../a2a/server/index.ts";
+import { createA2aEndpoint, type A2aRunWaits, type A2aServeOptions } from "../../a2a/server/index.ts";
 import type { OperatorControl } from "../../a2a/server/operator.ts";
 import { DEFAULT_HTTP_LIMITS } from "../../transport/http-server/options.ts";
 import { createMcpAuthorizer } from "../../serve/permissions.ts";
@@ -35,6 +35,8 @@ export interface ServedAgentOptions extends Omit<ServedMcpOptions, "runner"> {
   control?: OperatorControl;
   /** What the console shows besides the runs (lifecycle, servers, subagents); the console needs it. */
   console?: ConsoleFacts;
+  /** With an approval desk: an A2A task whose run waits for approval waits saved (a2a-run-waits.ts). */
+  a2aRunWaits?: A2aRunWaits;
   logger?: Logger;
 }
 
@@ -143,6 +145,7 @@ export class ServedAgent {
       servedRuns: this.options.servedRuns,
       conversations: this.options.conversations,
       approvals: this.options.approvals?.desk,
+      runWaits: this.options.a2aRunWaits,
       hasOperators:
         (this.options.operators?.length ?? 0) > 0 ||
         Boolean(http.auth?.bearerTokens?.some((t) => typeof t !== "string" && t.role === "operator")) ||

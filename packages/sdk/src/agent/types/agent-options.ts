@@ -182,6 +182,11 @@ export interface AgentDurability {
    * (`$XDG_STATE_HOME/agentd/runs`); `createAgentFromConfig` uses `durability.store` when one is configured.
    */
   waitingRuns?: DocumentStore & { close?(): Promise<void> };
+  /**
+   * The claim on a waiting run being resumed: held `leaseMs` unrenewed (default 30 s), renewed every `renewMs`
+   * (default 10 s). When the resuming process dies, another may take the run over once the lease lapses.
+   */
+  resumeLease?: { leaseMs?: number; renewMs?: number };
 }
 
 /** {@link AgentOptions.approvals}: which calls wait for a decision, who decides in code, how long a question waits. */

@@ -19,13 +19,13 @@ export interface ChildServer {
 
 /** Start a child server with these HTTP server options, served agent options and answer size. */
 export async function startChildServer(
-  o: { serve?: Record<string, unknown>; self?: Record<string, unknown>; answerBytes?: number } = {},
+  o: { serve?: Record<string, unknown>; served?: Record<string, unknown>; answerBytes?: number } = {},
 ): Promise<ChildServer> {
   const proc: Subprocess<"pipe", "pipe", "inherit"> = Bun.spawn([process.execPath, CHILD], {
     env: {
       PATH: process.env.PATH ?? "",
       SERVE_OPTIONS: JSON.stringify(o.serve ?? {}),
-      SELF_OPTIONS: JSON.stringify(o.self ?? {}),
+      SERVED_OPTIONS: JSON.stringify(o.served ?? {}),
       ANSWER_BYTES: String(o.answerBytes ?? 16),
     },
     stdin: "pipe",

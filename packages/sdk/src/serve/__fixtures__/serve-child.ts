@@ -2,7 +2,7 @@
  * A child process serving the served agent over Streamable HTTP on 127.0.0.1:0, for tests that measure the
  * server from outside (RSS) or need it in its own process. The runner answers at once with
  * `ANSWER_BYTES` bytes of text. Options of the HTTP server come as JSON in `SERVE_OPTIONS` (limits, auth),
- * of the served agent in `SELF_OPTIONS`.
+ * of the served agent in `SERVED_OPTIONS`.
  *
  * It prints one JSON line `{"url": …}` on stdout when listening, then answers lines on stdin: `gc` → a full
  * collection, then `{"rss": bytes}` (the resident set after it); `stats` → the server's counters.
@@ -19,10 +19,10 @@ const runner: ServedRunner = {
     return { text, usage, turns: 1, runId: runId!, stopReason: "final", toolCalls: 0 };
   },
 };
-const self = createServedMcp({ runner, ...JSON.parse(process.env.SELF_OPTIONS ?? "{}") });
+const served = createServedMcp({ runner, ...JSON.parse(process.env.SERVED_OPTIONS ?? "{}") });
 const server = await createStreamableHttpServer({
   ...JSON.parse(process.env.SERVE_OPTIONS ?? "{}"),
-  onsession: (t) => self.server.connect(t).then(() => {}),
+  onsession: (t) => served.server.connect(t).then(() => {}),
 });
 process.stdout.write(`${JSON.stringify({ url: server.url.href })}\n`);
 

@@ -27,6 +27,11 @@ export interface ApprovalStore {
   put?(key: string, value: unknown): Promise<number>;
   /** Hear every write of `key`; resolves to the unsubscribe. */
   watch?(key: string, onChange: (key: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Hear every change of a key under `prefix`, by any process (a local directory no server fronts:
+   * `LocalDocuments` watches the directory itself); resolves to the unsubscribe. Preferred over the bell.
+   */
+  watchKeys?(prefix: string, onChange: (key: string) => void): Promise<() => Promise<void>>;
 }
 
 /** Who may decide a question besides operators: nobody else, or the run's own principal. */

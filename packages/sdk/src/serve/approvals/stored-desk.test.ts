@@ -2,13 +2,15 @@
  * The approval desk over a real directory store: questions listed per viewer, decided once by
  * compare-and-set (a second decision names the first), bound to the call's digest, decided only by whom the
  * rule allows; a run's wait ends on a decision taken at another desk sharing the store (heard through the
- * bell); deadlines decide by the timeout — by the waiting process's timer and by the sweep of a desk that
- * starts later; decided questions are removed after their retention.
+ * bell, or on a local directory through its watched files); deadlines decide by the timeout — by the waiting
+ * process's timer, by the timer of a desk that started or heard the question after the posting process died,
+ * and by the sweep of a desk that starts later; decided questions are removed after their retention.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LocalDocuments } from "../../agent/conversations/local-documents.ts";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -56,6 +58,18 @@ function request(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     requestedAt: new Date().toISOString(),
     ...over,
   };
+}
+
+/** Resolves with the first id `desk` hears whose question is decided. */
+function decidedAt(desk: StoredApprovalDesk, id: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const off = desk.watch((heard) => {
+      if (heard !== id) return;
+      void desk.get(id, OPS).then((q) => {
+        if (q?.state === "decided") off(), resolve(q.decision);
+      });
+    });
+  });
 }
 
 const OPS = { principal: "bearer:ops", operator: true };
@@ -170,5 +184,52 @@ describe("the stored approval desk", () => {
     expect(await asked.catch((e: Error) => e.message)).toBe("cancelled");
     expect((await desk.get(r.id, OPS))?.decision?.by).toBe("run-ended");
     await desk.close();
+  });
+
+  test("the posting process gone, a desk started before the deadline decides the question at it", async () => {
+    const s = store();
+    const posting = new StoredApprovalDesk(async () => s, { timeoutMs: 1_500 });
+    const r = request();
+    const posted = await posting.post(r, { origin: "trigger" });
+    await posting.close(); // the process died: its timer is gone
+    const next = new StoredApprovalDesk(async () => s);
+    const decided = decidedAt(next, r.id);
+    await next.start();
+    expect(Date.now()).toBeLessThan(Date.parse(posted.expiresAt!));
+    expect(await decided).toMatchObject({ decision: "deny", by: "timeout" });
+    await next.close();
+  });
+
+  test("a question another process posts is armed where it is heard, and decided once at its deadline", async () => {
+    const s = store();
+    // The replicas of one agent share its config: its onTimeout decides, wherever the timer fires.
+    const replicas = [0, 1].map(() => new StoredApprovalDesk(async () => s, { onTimeout: "approve" }));
+    for (const d of replicas) await d.hearing();
+    const heard = replicas.map((d) => new Promise<void>((resolve) => d.watch(() => resolve())));
+    const posting = new StoredApprovalDesk(async () => s, { timeoutMs: 1_500, onTimeout: "approve" });
+    const r = request();
+    await posting.post(r, { origin: "trigger" });
+    await Promise.all(heard);
+    await posting.close();
+    const decided = await Promise.all(replicas.map((d) => decidedAt(d, r.id)));
+    expect(decided[0]).toMatchObject({ decision: "approve", by: "timeout" });
+    expect(decided[1]).toEqual(decided[0]);
+    for (const d of replicas) await d.close();
+  });
+
+  test("on a local directory, a decision taken by another process's desk is heard (the directory is watched)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentd-desk-local-"));
+    dirs.push(dir);
+    // Two LocalDocuments on one directory stand for two processes: neither tells the other anything.
+    const here = new StoredApprovalDesk(async () => new LocalDocuments(dir));
+    const there = new StoredApprovalDesk(async () => new LocalDocuments(dir));
+    await here.hearing();
+    const r = request();
+    await here.post(r, { origin: "mcp" });
+    const decided = decidedAt(here, r.id);
+    await there.decide(r.id, { decision: "approve", reason: "ok" }, OPS);
+    expect(await decided).toMatchObject({ decision: "approve", by: "bearer:ops" });
+    await here.close();
+    await there.close();
   });
 });

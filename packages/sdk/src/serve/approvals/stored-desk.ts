@@ -5,12 +5,17 @@
  * compare-and-set, so a question is decided once: a second decision — from another channel, another
  * replica — finds it decided and is refused, naming who decided it and how.
  *
- * Changes are heard in this process at once and, with a store that can watch a key, from every process
- * sharing the store: each change rings one bell document (`approval-bell`) whose subscribers re-read.
+ * Changes are heard in this process at once and from every process sharing the store: on a local
+ * directory the store watches the questions' files (`watchKeys`: `fs.watch` and a periodic re-list); on a
+ * store server that can watch a key, each change rings one bell document (`approval-bell`) whose
+ * subscribers re-read.
  *
- * Deadlines: a question posted with a timeout has an `expiresAt`; the process that posted it decides it by
- * `onTimeout` (`by: "timeout"`) when it passes, and every desk sweeps at start and on each listing, so a
- * question whose process died is decided when any desk next looks. Retention: a decided question is kept
+ * Deadlines: a question posted with a timeout has an `expiresAt`; when it passes, `onTimeout` decides it
+ * (`by: "timeout"`). Every desk arms a timer for each pending question it knows of — those it posts, those
+ * it finds when it starts (and on each listing), those it hears another process post — so a question whose
+ * process died is decided on time by whichever desk is up; the decision is a compare-and-set, so of the
+ * timers firing on several replicas the first wins and the others find it decided. Questions that expired
+ * while no desk ran are decided by the sweep at start and on each listing. Retention: a decided question is kept
  * `retentionMs` (default 24 hours) after its decision — long enough for a run suspended across a restart
  * to read its answer — then removed by the sweep; listings show the decided ones of the last hour.
  */
@@ -223,7 +228,7 @@ export class StoredApprovalDesk implements ApprovalDesk {
     return a.expiresAt !== undefined && Date.parse(a.expiresAt) <= this.now();
   }
 
-  /** This process decides the question by the timeout when it expires (unless decided before). */
+  /** This desk decides the question by the timeout when it expires (unless decided before, here or elsewhere). */
   private arm(a: PendingApproval): void {
     const id = a.request.id;
     if (this.closed || a.state !== "pending" || a.expiresAt === undefined || this.timers.has(id)) return;
@@ -253,6 +258,8 @@ export class StoredApprovalDesk implements ApprovalDesk {
         if (settled) out.push(settled.doc);
         continue;
       }
+      // Posted by a process that may be gone: decided on time here too (the first decision wins).
+      this.arm(a);
       out.push(doc);
     }
     return out;
@@ -265,17 +272,22 @@ export class StoredApprovalDesk implements ApprovalDesk {
     if (store.put && store.watch) await store.put(APPROVAL_BELL, { id, at: this.now() }).catch(() => {});
   }
 
-  /** Subscribe to the bell once (a store that cannot watch: this process's changes only). */
+  /**
+   * Subscribe once to other processes' changes: the questions' keys where the store watches them (a local
+   * directory), else the bell (a store that can do neither: this process's changes only).
+   */
   private hearOthers(): Promise<unknown> {
     return (this.bell ??= this.store()
       .then(async (store) => {
-        if (!store.watch || this.closed) return undefined;
+        if (this.closed) return undefined;
+        if (store.watchKeys) return store.watchKeys(APPROVAL_PREFIX, (key) => this.heard(key.slice(APPROVAL_PREFIX.length)));
+        if (!store.watch) return undefined;
         return store.watch(APPROVAL_BELL, () => {
           void store
             .get(APPROVAL_BELL)
             .then((d) => {
               const id = (d?.value as { id?: unknown } | undefined)?.id;
-              for (const l of [...this.listeners]) l(typeof id === "string" ? id : "");
+              this.heard(typeof id === "string" ? id : "");
             })
             .catch(() => {});
         });
@@ -285,6 +297,15 @@ export class StoredApprovalDesk implements ApprovalDesk {
         this.bell = undefined;
         return undefined;
       }));
+  }
+
+  /** Another process changed question `id`: tell the listeners, and arm its deadline if it waits (posted elsewhere). */
+  private heard(id: string): void {
+    for (const l of [...this.listeners]) l(id);
+    if (id)
+      void this.read(id)
+        .then((found) => found && this.arm(found.doc.approval))
+        .catch(() => {});
   }
 
   /** Resolves once changes of other processes are heard (for tests and a run about to wait). */

@@ -3,7 +3,7 @@
  * certificate. A failed bearer check answers 401 with an RFC 6750 / RFC 9728 `WWW-Authenticate` challenge
  * pointing at the protected-resource metadata (MCP authorization spec, "Protected Resource Metadata Discovery").
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../../_internal/node-builtins.ts";
 import type { MessageExtra, Permission } from "../types.ts";
 import { createIntrospector } from "./introspection.ts";
 import { createJwtVerifier, type JwtIssuerOptions, type JwtOutcome, looksLikeJwt } from "./jwt-verifier.ts";
@@ -33,7 +33,6 @@ export interface AuthSettings {
   resourceMetadata?: ResourceMetadataOptions;
 }
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest();
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** The 401 of a request without a good bearer token, with the challenge naming the metadata document. */
@@ -62,6 +61,9 @@ function protectedResourceMetadata(settings: AuthSettings): Record<string, unkno
 
 /** Which configured token a presented one is (its index, or -1), compared in constant time. */
 function tokenMatcher(tokens: readonly string[]): (token: string) => number {
+  if (tokens.length === 0) return () => -1;
+  const { createHash, timingSafeEqual } = nodeCrypto();
+  const sha256 = (s: string) => createHash("sha256").update(s).digest();
   // Hash both sides to equal lengths so timingSafeEqual applies and no length leaks.
   const digests = tokens.map(sha256);
   return (token) => {

@@ -12,7 +12,7 @@
  * element) is reported and the request refused with 400, since the client's own text could have swallowed
  * the proxy's element.
  */
-import { isIP } from "node:net";
+import { nodeNet } from "../../_internal/node-builtins.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { readForwardedCert } from "./forwarded-client-cert.ts";
 import { parseForwardedList } from "./forwarded-list.ts";
@@ -54,6 +54,7 @@ const invalid = (message: string) => new AgentdError("E_CONFIG_INVALID", message
  */
 export function createProxyTrust(o: BehindProxyOptions): ProxyTrust {
   const { list, ranges } = parseTrustedProxies(o.trustedProxies);
+  const { isIP } = nodeNet();
   const forwardedClientCert = o.forwardedClientCert === true;
   const open = forwardedClientCert ? everyAddressCovered(ranges) : undefined;
   if (open)

@@ -11,7 +11,7 @@
  * that does not answer in time marks the issuer unavailable for a while (`issuer-link.ts`): its tokens then
  * get 503 at once.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../_internal/node-builtins.ts";
 import { createIssuerLink, IssuerUnavailableError } from "./issuer-link.ts";
 import { discoverIssuerEndpoint, type JwtIssuerOptions, type JwtOutcome, unavailable } from "./jwt-verifier.ts";
 import { grantFor, scopesOf } from "./oauth-grant.ts";
@@ -35,6 +35,7 @@ export function createIntrospector(
   const negativeMs = (options.negativeCacheSeconds ?? 5) * 1000;
   const basic = `Basic ${btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`)}`;
   const cache = new Map<string, Cached>();
+  const { createHash } = nodeCrypto();
   const link = createIssuerLink(issuer, fetchFn);
   let endpoint: Promise<string> | undefined;
 

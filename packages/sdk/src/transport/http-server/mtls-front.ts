@@ -7,8 +7,8 @@
  * is refused (401) by the authenticator. The principal is the subject in the canonical RFC 4514 form of
  * `distinguished-name.ts`, read from the certificate's DER.
  */
-import net from "node:net";
-import tls from "node:tls";
+import type * as net from "node:net";
+import { nodeNet, nodeTls } from "../../_internal/node-builtins.ts";
 import type { Logger } from "../../log.ts";
 import { certificateSubject, formatDistinguishedName } from "./distinguished-name.ts";
 
@@ -37,7 +37,8 @@ const LOOPBACK_PEER = new Set(["127.0.0.1", "::ffff:127.0.0.1"]);
 export async function startMtlsFront(o: MtlsFrontOptions): Promise<MtlsFront> {
   const principals = new Map<number, { subject: string }>();
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer(
+  const { connect } = nodeNet();
+  const server = nodeTls().createServer(
     { cert: o.cert, key: o.key, ca: o.ca, requestCert: true, rejectUnauthorized: true, minVersion: "TLSv1.2" },
     (client) => {
       const subject = client.authorized ? subjectOf(client.getPeerCertificate()?.raw) : "";
@@ -46,7 +47,7 @@ export async function startMtlsFront(o: MtlsFrontOptions): Promise<MtlsFront> {
         client.destroy();
         return;
       }
-      const upstream = net.connect(o.backendPort, "127.0.0.1");
+      const upstream = connect(o.backendPort, "127.0.0.1");
       sockets.add(client);
       sockets.add(upstream);
       let localPort: number | undefined;

@@ -8,7 +8,8 @@
  * computed over the union of the entries, as intervals, and an IPv6 range over the IPv4-mapped block
  * (`::ffff:0:0/96`) counts for IPv4: the runtime's list matches IPv4 peers against it.
  */
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
+import { nodeNet } from "../../_internal/node-builtins.ts";
 import { AgentdError } from "../../wire/errors.ts";
 
 const invalid = (message: string) => new AgentdError("E_CONFIG_INVALID", message);
@@ -41,6 +42,7 @@ function addressValue(address: string, family: 4 | 6): bigint {
 export function parseTrustedProxies(entries: readonly string[]): { list: BlockList; ranges: Range[] } {
   if (!Array.isArray(entries) || entries.length === 0)
     throw invalid("http server: behindProxy.trustedProxies must name the proxies' addresses, e.g. 10.0.0.0/8 or 127.0.0.1");
+  const { BlockList, isIP } = nodeNet();
   const list = new BlockList();
   const ranges: Range[] = [];
   for (const [i, entry] of entries.entries()) {

@@ -7,7 +7,7 @@
  */
 import { type AdapterConn, type HttpListener, idleTimeoutFor, listen, readsClientCerts, runtimeAdapter } from "./adapter/index.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./handler.ts";
-import { type MtlsFront, startMtlsFront } from "./mtls-front.ts";
+import type { MtlsFront } from "./mtls-front.ts";
 import { resolveOptions, type ResolvedServerConfig, type StreamableHttpServerOptions } from "./options.ts";
 import { hostForUrl } from "./origin-check.ts";
 import { jsonRpcHttpError } from "./responses.ts";
@@ -105,6 +105,8 @@ async function bind(
     // Bun cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
     const listener = await listen(adapter, { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
     try {
+      // Loaded only here: `node:tls` and `node:net` cost memory a server without mutual TLS never uses.
+      const { startMtlsFront } = await import("./mtls-front.ts");
       const front = await startMtlsFront({
         hostname: config.hostname,
         port: config.port,

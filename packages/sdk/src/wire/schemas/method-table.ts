@@ -2,6 +2,9 @@
  * The shape of a per-revision method table: which requests and notifications a revision defines, who may
  * send each, and the schemas of their params and results. A codec is built from one table
  * (`../codecs.ts`); adding a revision is one more table file.
+ *
+ * Each table is built on first use ({@link lazyTable}): a server whose sessions all speak one revision never
+ * builds the others' schemas.
  */
 import type * as v from "valibot";
 
@@ -53,3 +56,25 @@ export interface RevisionTable {
     readonly notifications: Readonly<Record<string, NotificationSpec>>;
   };
 }
+
+/** The revisions whose tables have been built in this process, in the order they were built. */
+const built: string[] = [];
+
+/**
+ * A revision's table, built by `build` on the first call and the same object after. Tables are built on
+ * first use because a process speaks the revisions its peers choose, usually one, and each table built
+ * is schemas (and their compiled checks) the process then holds for its life.
+ */
+export function lazyTable<T extends RevisionTable>(build: () => T): () => T {
+  let table: T | undefined;
+  return () => {
+    if (table === undefined) {
+      table = build();
+      built.push(table.revision);
+    }
+    return table;
+  };
+}
+
+/** The revisions whose tables this process has built so far (for tests and memory profiles). */
+export const builtRevisionTables = (): readonly string[] => [...built];

@@ -36,7 +36,7 @@ import {
   ListTasksResultSchema,
   TaskStatusNotificationParamsSchema,
 } from "./tasks.ts";
-import type { RevisionTable } from "./method-table.ts";
+import { lazyTable, type RevisionTable } from "./method-table.ts";
 
 /** Request methods of 2025-11-25. */
 export const requests_2025_11_25 = {
@@ -96,11 +96,14 @@ export const notifications_2025_11_25 = {
   "notifications/elicitation/complete": { from: "server", params: ElicitationCompleteNotificationParamsSchema },
 } as const;
 
-/** The 2025-11-25 revision table. */
-export const table_2025_11_25 = {
-  revision: "2025-11-25",
-  batches: false,
-  stateful: true,
-  requests: requests_2025_11_25,
-  notifications: notifications_2025_11_25,
-} as const satisfies RevisionTable;
+/** The 2025-11-25 revision table (built on first use). */
+export const table_2025_11_25 = lazyTable(
+  () =>
+    ({
+      revision: "2025-11-25",
+      batches: false,
+      stateful: true,
+      requests: requests_2025_11_25,
+      notifications: notifications_2025_11_25,
+    }) as const satisfies RevisionTable,
+);

@@ -25,7 +25,7 @@ import { ElicitRequestFormParamsSchema, ElicitResultSchema } from "./elicitation
 import { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from "./sampling.ts";
 import { ListRootsResultSchema } from "./roots.ts";
 import { requests_2025_11_25, notifications_2025_11_25 } from "./methods-2025-11-25.ts";
-import type { AnySchema, RequestSpec, RevisionTable } from "./method-table.ts";
+import { type AnySchema, lazyTable, type RequestSpec, type RevisionTable } from "./method-table.ts";
 import { ExtensionCreateTaskResultSchema, tasksExtensionNotifications, tasksExtensionRequests } from "./tasks-extension.ts";
 
 /** The `_meta` keys of the modern revisions (basic spec, "_meta"). */
@@ -105,8 +105,6 @@ export const DiscoverResultSchema = looseObject({
 /** The answer to `server/discover`. */
 export type DiscoverResult = v.InferOutput<typeof DiscoverResultSchema>;
 
-const StatelessParamsSchema = looseObject({ _meta: StatelessRequestMetaSchema });
-
 /** Params of `subscriptions/listen`. */
 export const SubscriptionsListenRequestParamsSchema = looseObject({
   _meta: StatelessRequestMetaSchema,
@@ -125,10 +123,13 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema = looseObject({
   notifications: SubscriptionFilterSchema,
 });
 
+/** Params with nothing but the modern request `_meta`. */
+const statelessParamsOnly = (): AnySchema => looseObject({ _meta: StatelessRequestMetaSchema }) as unknown as AnySchema;
+
 /** A 2025-11-25 object schema with the modern request `_meta` (and MRTR retry fields when `mrtr`). */
 function statelessParams(schema: AnySchema, mrtr = false): AnySchema {
   const entries = (schema as unknown as { entries?: v.ObjectEntries }).entries;
-  if (entries === undefined) return StatelessParamsSchema;
+  if (entries === undefined) return statelessParamsOnly();
   const { task: _task, ...rest } = entries;
   const retry = { inputResponses: v.optional(record(InputResponseSchema)), requestState: v.optional(v.string()) };
   return (mrtr
@@ -143,53 +144,62 @@ function statelessResult(schema: AnySchema, cacheable = false): AnySchema {
   return out as unknown as AnySchema;
 }
 
-const from = requests_2025_11_25;
-const entry = (base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean; task?: boolean } = {}): RequestSpec => ({
-  from: "client",
-  params: statelessParams(base.params, options.mrtr),
-  result: statelessResult(base.result, options.cacheable),
-  inputRequired: options.mrtr,
-  taskResult: options.task ? ExtensionCreateTaskResultSchema : undefined,
-});
+/** One 2025-11-25 request as 2026-07-28 has it: modern `_meta`, `resultType`, and what else `options` say. */
+function entry(base: RequestSpec, options: { mrtr?: boolean; cacheable?: boolean; task?: boolean } = {}): RequestSpec {
+  return {
+    from: "client",
+    params: statelessParams(base.params, options.mrtr),
+    result: statelessResult(base.result, options.cacheable),
+    inputRequired: options.mrtr,
+    taskResult: options.task ? ExtensionCreateTaskResultSchema : undefined,
+  };
+}
 
 /** Request methods of 2026-07-28 (all client→server). */
-export const requests_2026_07_28 = {
-  "server/discover": { from: "client", params: StatelessParamsSchema, result: DiscoverResultSchema },
-  "resources/list": entry(from["resources/list"], { cacheable: true }),
-  "resources/templates/list": entry(from["resources/templates/list"], { cacheable: true }),
-  "resources/read": entry(from["resources/read"], { mrtr: true, cacheable: true }),
-  "subscriptions/listen": { from: "client", params: SubscriptionsListenRequestParamsSchema, result: SubscriptionsListenResultSchema },
-  "prompts/list": entry(from["prompts/list"], { cacheable: true }),
-  "prompts/get": entry(from["prompts/get"], { mrtr: true }),
-  "tools/list": entry(from["tools/list"], { cacheable: true }),
-  "tools/call": entry(from["tools/call"], { mrtr: true, task: true }),
-  "completion/complete": entry(from["completion/complete"]),
-} as const satisfies Record<string, RequestSpec>;
-
-const n = notifications_2025_11_25;
+function requests() {
+  const from = requests_2025_11_25;
+  return {
+    "server/discover": { from: "client", params: statelessParamsOnly(), result: DiscoverResultSchema },
+    "resources/list": entry(from["resources/list"], { cacheable: true }),
+    "resources/templates/list": entry(from["resources/templates/list"], { cacheable: true }),
+    "resources/read": entry(from["resources/read"], { mrtr: true, cacheable: true }),
+    "subscriptions/listen": { from: "client", params: SubscriptionsListenRequestParamsSchema, result: SubscriptionsListenResultSchema },
+    "prompts/list": entry(from["prompts/list"], { cacheable: true }),
+    "prompts/get": entry(from["prompts/get"], { mrtr: true }),
+    "tools/list": entry(from["tools/list"], { cacheable: true }),
+    "tools/call": entry(from["tools/call"], { mrtr: true, task: true }),
+    "completion/complete": entry(from["completion/complete"]),
+  } as const satisfies Record<string, RequestSpec>;
+}
 
 /** Notification methods of 2026-07-28. */
-export const notifications_2026_07_28 = {
-  // Only stdio uses it from the client; on HTTP closing the stream cancels (transport spec).
-  "notifications/cancelled": {
-    from: "both",
-    params: looseObject({ _meta: v.optional(MetaSchema), requestId: RequestIdSchema, reason: v.optional(v.string()) }),
-  },
-  "notifications/progress": { from: "server", params: n["notifications/progress"].params },
-  "notifications/subscriptions/acknowledged": { from: "server", params: SubscriptionsAcknowledgedNotificationParamsSchema },
-  "notifications/resources/list_changed": { from: "server", params: n["notifications/resources/list_changed"].params },
-  "notifications/resources/updated": { from: "server", params: n["notifications/resources/updated"].params },
-  "notifications/prompts/list_changed": { from: "server", params: n["notifications/prompts/list_changed"].params },
-  "notifications/tools/list_changed": { from: "server", params: n["notifications/tools/list_changed"].params },
-  "notifications/message": { from: "server", params: n["notifications/message"].params },
-} as const;
+function notifications() {
+  const n = notifications_2025_11_25;
+  return {
+    // Only stdio uses it from the client; on HTTP closing the stream cancels (transport spec).
+    "notifications/cancelled": {
+      from: "both",
+      params: looseObject({ _meta: v.optional(MetaSchema), requestId: RequestIdSchema, reason: v.optional(v.string()) }),
+    },
+    "notifications/progress": { from: "server", params: n["notifications/progress"].params },
+    "notifications/subscriptions/acknowledged": { from: "server", params: SubscriptionsAcknowledgedNotificationParamsSchema },
+    "notifications/resources/list_changed": { from: "server", params: n["notifications/resources/list_changed"].params },
+    "notifications/resources/updated": { from: "server", params: n["notifications/resources/updated"].params },
+    "notifications/prompts/list_changed": { from: "server", params: n["notifications/prompts/list_changed"].params },
+    "notifications/tools/list_changed": { from: "server", params: n["notifications/tools/list_changed"].params },
+    "notifications/message": { from: "server", params: n["notifications/message"].params },
+  } as const;
+}
 
-/** The 2026-07-28 revision table. */
-export const table_2026_07_28 = {
-  revision: "2026-07-28",
-  batches: false,
-  stateful: false,
-  requests: requests_2026_07_28,
-  notifications: notifications_2026_07_28,
-  extensions: { requests: tasksExtensionRequests(StatelessRequestMetaSchema), notifications: tasksExtensionNotifications },
-} as const satisfies RevisionTable;
+/** The 2026-07-28 revision table (built on first use: its request schemas are derived, one per method). */
+export const table_2026_07_28 = lazyTable(
+  () =>
+    ({
+      revision: "2026-07-28",
+      batches: false,
+      stateful: false,
+      requests: requests(),
+      notifications: notifications(),
+      extensions: { requests: tasksExtensionRequests(StatelessRequestMetaSchema), notifications: tasksExtensionNotifications },
+    }) as const satisfies RevisionTable,
+);

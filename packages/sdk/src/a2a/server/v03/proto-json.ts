@@ -17,7 +17,7 @@ import {
 } from "../../shared/types.ts";
 import { cardToV03 } from "./card.ts";
 import type { PushConfig } from "../push.ts";
-import { endsStream } from "../tasks.ts";
+import { endsStream } from "../task-entry.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -4,7 +4,6 @@
  */
 import { AgentdError } from "../../../wire/errors.ts";
 import { listenBun, NEEDS_BUN } from "./bun.ts";
-import { listenNode } from "./node.ts";
 import type { AdapterHandler, HttpAdapterName, HttpListener, ListenOptions } from "./types.ts";
 
 export type { AdapterConn, AdapterHandler, HttpAdapterName, HttpListener, ListenOptions } from "./types.ts";
@@ -25,7 +24,9 @@ export function listen(adapter: HttpAdapterName | undefined, o: ListenOptions, h
     if (!("Bun" in globalThis)) return Promise.reject(new AgentdError("E_USAGE", NEEDS_BUN));
     return Promise.resolve(listenBun(o, handle));
   }
-  return listenNode(o, handle);
+  // Loaded only when used: `node:http` and `node:https` cost ~4 MB of memory under Bun, which serves with
+  // `Bun.serve` unless told otherwise.
+  return import("./node.ts").then(({ listenNode }) => listenNode(o, handle));
 }
 
 /** The idle timeout (seconds) to pair with a keep-alive interval: comfortably above it, within Bun's range. */

@@ -11,10 +11,10 @@
  * - Slow peers: the request head must arrive within `headersTimeoutMs`, the body within the core's deadline,
  *   and a connection quiet for `idleTimeout` seconds is closed (lifted by `holdOpen` while an answer is awaited).
  */
-import http from "node:http";
-import https from "node:https";
+import type * as http from "node:http";
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
+import { nodeHttp, nodeHttps } from "../../../_internal/node-builtins.ts";
 import { certificateSubject, formatDistinguishedName } from "../distinguished-name.ts";
 import type { AdapterConn, AdapterHandler, HttpListener, ListenOptions } from "./types.ts";
 
@@ -33,7 +33,7 @@ export async function listenNode(o: ListenOptions, handle: AdapterHandler): Prom
   };
   const mtls = o.tls?.requestCert === true;
   const server = o.tls
-    ? https.createServer({
+    ? nodeHttps().createServer({
         ...serverOptions,
         cert: o.tls.cert,
         key: o.tls.key,
@@ -42,7 +42,7 @@ export async function listenNode(o: ListenOptions, handle: AdapterHandler): Prom
         rejectUnauthorized: mtls,
         minVersion: "TLSv1.2",
       })
-    : http.createServer(serverOptions);
+    : nodeHttp().createServer(serverOptions);
   // A quiet connection is closed (no 'timeout' listener on the server: Node destroys the socket).
   server.setTimeout(o.idleTimeout * 1000);
   const scheme = o.tls ? "https" : "http";
