@@ -16,12 +16,13 @@ import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerC
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 setDefaultTimeout(120_000);
 const dir = mkdtempSync(join(tmpdir(), "agentd-bin-channels-"));
 const binary = join(dir, "agentd");
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+  const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -5,12 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { CLI_MAIN, CliWorkspace, events, REPO_ROOT } from "@agentd/test-support/cli-process";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-bin-"));
 const binary = join(dir, "agentd");
 let ws: CliWorkspace;
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+  const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -17,6 +17,7 @@ import type { RecordedRequest, StaticTurn } from "@agentd/testkit";
 import { CLI_MAIN } from "@agentd/test-support/cli-process";
 import { serveWorld, toolLike } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim() || undefined;
 const ALICE = "alice-binary-token-0123456789";
@@ -39,7 +40,7 @@ const route = (req: RecordedRequest): StaticTurn =>
 
 /** The world the tests below share: started only when they run (the describe is skipped without Chromium). */
 async function setUp(): Promise<void> {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+  const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });

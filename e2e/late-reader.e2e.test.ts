@@ -11,11 +11,12 @@ import { join } from "node:path";
 import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type Turn } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { runIntoLateReader, until } from "./__fixtures__/late-pipe/late-pipe.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const binDir = mkdtempSync(join(tmpdir(), "agentd-late-bin-"));
 const binary = join(binDir, "agentd");
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+  const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { killTagged, newTag, TAG_ENV, taggedSurvivors } from "./__fixtures__/subagent/tree.ts";
+import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 const dir = mkdtempSync(join(tmpdir(), "agentd-sub-bin-"));
 const binary = join(dir, "agentd");
@@ -17,7 +18,7 @@ let ws: CliWorkspace;
 let gateway: FakeGateway | undefined;
 
 beforeAll(async () => {
-  const build = Bun.spawn([process.execPath, "build", "--compile", "--bytecode", "--format=esm", CLI_MAIN, "--outfile", binary], {
+  const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, CLI_MAIN, "--outfile", binary], {
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -17,6 +17,7 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync 
 import { join, resolve } from "node:path";
 import { readManifest } from "./packaging/manifest.ts";
 import { CLI_TARGETS, hostTarget, type CliTarget } from "./packaging/cli-targets.ts";
+import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
 
 const root = resolve(import.meta.dir, "..");
 const cliDir = join(root, "packages", "cli");
@@ -43,16 +44,7 @@ async function buildPlatform(t: CliTarget): Promise<void> {
   mkdirSync(join(dir, "bin"), { recursive: true });
   const outfile = join(dir, "bin", t.exe);
   // Bun fetches the runtime of a foreign target from the npm registry (`@oven/bun-<os>-<arch>`) once.
-  const args = [
-    "build",
-    "--compile",
-    "--bytecode",
-    "--format=esm",
-    `--target=bun-${t.bunTarget}`,
-    join(cliDir, "src", "main.ts"),
-    "--outfile",
-    outfile,
-  ];
+  const args = ["build", ...COMPILE_FLAGS, `--target=bun-${t.bunTarget}`, join(cliDir, "src", "main.ts"), "--outfile", outfile];
   const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
   const [code, , err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   if (code !== 0) throw new Error(`compiling for ${t.name} failed:\n${err}`);

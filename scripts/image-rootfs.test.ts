@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startOtlpReceiver } from "../e2e/__fixtures__/otlp-receiver.ts";
+import { COMPILE_FLAGS } from "../packages/cli/src/compile-flags.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const has = (cmd: string) => Bun.spawnSync(["sh", "-c", `command -v ${cmd}`]).exitCode === 0;
@@ -65,23 +66,10 @@ describe.skipIf(!canChroot)("the image's root filesystem", () => {
   beforeAll(async () => {
     const binary = join(dir, "agentd");
     // As `bun run build:binary` builds it: --splitting keeps lazily imported code (OpenTelemetry) out of startup.
-    const build = Bun.spawn(
-      [
-        process.execPath,
-        "build",
-        "--compile",
-        "--bytecode",
-        "--splitting",
-        "--format=esm",
-        join(ROOT, "packages/cli/src/main.ts"),
-        "--outfile",
-        binary,
-      ],
-      {
-        stdout: "pipe",
-        stderr: "pipe",
-      },
-    );
+    const build = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(ROOT, "packages/cli/src/main.ts"), "--outfile", binary], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [code, err] = await Promise.all([build.exited, new Response(build.stderr).text()]);
     if (code !== 0) throw new Error(`bun build --compile failed: ${err}`);
     const assemble = Bun.spawnSync(["bash", join(ROOT, "scripts/image-rootfs.sh"), binary, rootfs], { stderr: "pipe" });

@@ -10,6 +10,7 @@ import { buildForNode, BUILD_DIR } from "../lib/node-build.ts";
 import { BENCH_DIR, BUN, ROOT, runToEnd } from "../lib/proc.ts";
 import { sig } from "../lib/stats.ts";
 import { cleanEnv, peakMb, verify, wallMs } from "./timing.ts";
+import { COMPILE_FLAGS } from "../../packages/cli/src/compile-flags.ts";
 
 const SIZES: Record<Mode, { versionRuns: number; demoRuns: number; memRuns: number; warmups: number }> = {
   full: { versionRuns: 30, demoRuns: 7, memRuns: 3, warmups: 2 },
@@ -21,10 +22,10 @@ const NOT_IN_TINY = new Set(["version.ours-bc", "demo.ours-bc", "demo.ours-src",
 
 const ANSWER = "119.51 EUR";
 
-async function compile(entry: string, name: string, flags: string[] = []): Promise<{ path: string; seconds: number }> {
+async function compile(entry: string, name: string, flags: readonly string[] = ["--compile"]): Promise<{ path: string; seconds: number }> {
   const path = join(BUILD_DIR, name);
   const t0 = performance.now();
-  const r = await runToEnd([BUN, "build", "--compile", ...flags, entry, `--outfile=${path}`], { timeoutMs: 300_000 });
+  const r = await runToEnd([BUN, "build", ...flags, entry, `--outfile=${path}`], { timeoutMs: 300_000 });
   if (r.code !== 0) throw new Error(`bun build --compile ${entry} failed: ${r.stderr.slice(-1500)}`);
   return { path, seconds: (performance.now() - t0) / 1000 };
 }
@@ -42,9 +43,13 @@ interface Subject {
 export async function runStartup(mode: Mode, log: (line: string) => void = () => {}): Promise<BenchResult> {
   const started = performance.now();
   const size = SIZES[mode];
-  // As `bun run build:binary` makes it (precompiled to bytecode), and without the bytecode, for comparison.
-  const agentd = await compile("packages/cli/src/main.ts", "agentd", ["--bytecode", "--splitting", "--format=esm"]);
-  const bytecode = await compile("packages/cli/src/main.ts", "agentd-plain");
+  // As every agentd binary is built (compile-flags.ts), and the same without the bytecode, for comparison.
+  const agentd = await compile("packages/cli/src/main.ts", "agentd", COMPILE_FLAGS);
+  const bytecode = await compile(
+    "packages/cli/src/main.ts",
+    "agentd-plain",
+    COMPILE_FLAGS.filter((f) => f !== "--bytecode"),
+  );
   const hello = await compile(join("bench", "startup", "hello.ts"), "hello");
   const peerNode = await buildForNode("bench/peers/openai-agents-oneshot.ts", "openai-agents-oneshot", [
     "@openai/*",
@@ -212,7 +217,7 @@ export async function runStartup(mode: Mode, log: (line: string) => void = () =>
     seconds: (performance.now() - started) / 1000,
     figures,
     notes: [
-      `Binary: \`bun build --compile --bytecode --format=esm packages/cli/src/main.ts\` (${sig(agentd.seconds, 2)} s to build), as \`bun run build:binary\` makes it; the targets are judged on it. The rows "compiled without --bytecode" are the same program built without that flag (${sig(bytecode.seconds, 2)} s), to show what it changes.`,
+      `Binary: \`bun build ${COMPILE_FLAGS.join(" ")} packages/cli/src/main.ts\` (${sig(agentd.seconds, 2)} s to build), as \`bun run build:binary\` and the npm packages make it (packages/cli/src/compile-flags.ts); the targets are judged on it. The rows "compiled without --bytecode" are the same program built without that flag (${sig(bytecode.seconds, 2)} s), to show what it changes.`,
       `Wall time: ${size.versionRuns} runs of --version and ${size.demoRuns} of each demo, interleaved, after ${size.warmups} warm-up runs each, output discarded (each subject's output was checked once first). Peak RSS: ${size.memRuns} further runs each under /usr/bin/time -v (the largest process of the tree).`,
       "The @openai/agents peer (bench/peers/openai-agents-oneshot.ts) starts the same fake gateway in-process with the demo's script, uses OpenAIChatCompletionsModel on the chat-completions API, and MCPServerStdio for the demo's order-desk server. Under Node it is built with `bun build --target=node` with every npm package external (Node loads @openai/agents from node_modules as a user's program would).",
       `Ratios of agentd's compiled demo to each peer: Bun same server ${sig(ours / med("demo.bun-same.wall"))}×, Node same server ${sig(ours / med("demo.node-same.wall"))}×, Mastra on Bun same server ${sig(ours / med("demo.mastra-same.wall"))}×, Bun with the source server ${sig(ours / med("demo.bun.wall"))}×, Node with the source server ${sig(ours / med("demo.node.wall"))}×. The issue names the Node peer; the target is also judged against the fastest peer (Bun), both with the identical server process.`,

@@ -5,7 +5,7 @@
 import { AgentdError } from "@agentd/sdk";
 import { scrubSecrets } from "@agentd/sdk/telemetry";
 import { type ArgsDef, type CommandDef, runCommand } from "citty";
-import { commands, rootCommand } from "./commands/index.ts";
+import { loadCommand, rootCommand, rootExamples } from "./commands/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { forTerminal } from "./terminal-text.ts";
 import { helpWidth, renderHelp } from "./help-text.ts";
@@ -35,16 +35,19 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** NO_COLOR (https://no-color.org): present and not empty means no colour, whatever the terminal. */
 const colourAllowed = (wanted: boolean | undefined) => wanted === true && !process.env.NO_COLOR;
 
-/** Find the (sub)command named by the leading positional arguments. */
-function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: CommandDef<any>; path: string[] } {
+type Resolvable<T> = T | Promise<T> | (() => T | Promise<T>);
+const resolve = async <T>(v: Resolvable<T>): Promise<T> => (typeof v === "function" ? (v as () => T | Promise<T>)() : v);
+
+/** Find the (sub)command named by the leading positional arguments, loading only the modules on that path. */
+async function resolveCommand(argv: string[]): Promise<{ cmd: CommandDef<any>; parent?: CommandDef<any>; path: string[] }> {
   let cmd: CommandDef<any> = rootCommand;
   let parent: CommandDef<any> | undefined;
   const path: string[] = [];
   for (const arg of argv) {
     if (arg.startsWith("-")) break;
-    const subs = (cmd.subCommands ?? {}) as Record<string, CommandDef<any>>;
-    const next = subs[arg];
-    if (!next) break;
+    const subs = (await resolve(cmd.subCommands ?? {})) as Record<string, Resolvable<CommandDef<any>>>;
+    if (!Object.hasOwn(subs, arg)) break;
+    const next = await resolve(subs[arg]!);
     parent = cmd;
     cmd = next;
     path.push(arg);
@@ -57,8 +60,8 @@ function resolveCommand(argv: string[]): { cmd: CommandDef<any>; parent?: Comman
  * width, 80 when stdout is not a terminal); plain unless `color` (default: stdout is a terminal).
  */
 export async function usageOf(argv: string[], options: { color?: boolean; columns?: number } = {}): Promise<string> {
-  const { cmd, parent, path } = resolveCommand(argv);
-  const entry = commands[path.join(" ")];
+  const { cmd, parent, path } = await resolveCommand(argv);
+  const entry = path.length ? await loadCommand(path.join(" ")) : { examples: rootExamples, notes: undefined };
   const columns = options.columns ?? (process.stdout.isTTY ? process.stdout.columns : undefined);
   return renderHelp(cmd, parent, {
     width: helpWidth(columns),
@@ -144,7 +147,7 @@ function closestCommand(typed: string): string | undefined {
  * flag. Throws E_USAGE naming the closest known flag.
  */
 export async function checkFlags(argv: string[]): Promise<void> {
-  const { cmd, path } = resolveCommand(argv);
+  const { cmd, path } = await resolveCommand(argv);
   const defs = (typeof cmd.args === "function" ? await cmd.args() : await cmd.args) ?? {};
   const { long, short } = flagTable({ ...(path.length ? HELP : ROOT), ...defs });
   const where = ["agentd", ...path].join(" ");
@@ -200,7 +203,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) argv = ["version"];
-  const { path } = resolveCommand(argv);
+  const { path } = await resolveCommand(argv);
   if (path.length === 0 && !argv[0]!.startsWith("-")) {
     const guess = closestCommand(argv[0]!);
     io.stderr(

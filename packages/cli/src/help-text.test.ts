@@ -6,13 +6,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { startFakeGateway } from "@agentd/testkit";
-import { commands, rootCommand } from "./commands/index.ts";
+import { COMMAND_PATHS, loadCommand, rootCommand, rootExamples } from "./commands/index.ts";
 import { helpWidth, renderHelp, wrapWords } from "./help-text.ts";
 
 const ws = new CliWorkspace();
 afterAll(() => ws.cleanup());
 
-const COMMANDS = ["", ...Object.keys(commands).filter(Boolean)];
+const COMMANDS = ["", ...COMMAND_PATHS];
+const run = (await loadCommand("run"))!;
 
 describe("through the CLI, in a pipe", () => {
   test.each(COMMANDS)("agentd %s --help: no line over 80 columns", async (command) => {
@@ -25,13 +26,13 @@ describe("through the CLI, in a pipe", () => {
 });
 
 test("every option of run is still listed, and an example broken over lines continues with a backslash", async () => {
-  const text = await renderHelp(commands.run!.def, rootCommand, {
+  const text = await renderHelp(run.def, rootCommand, {
     width: 80,
     color: false,
-    examples: commands.run!.examples,
-    notes: commands.run!.notes,
+    examples: run.examples,
+    notes: run.notes,
   });
-  const args = commands.run!.def.args as Record<string, { type?: string }>;
+  const args = run.def.args as Record<string, { type?: string }>;
   for (const name of Object.keys(args).filter((n) => args[n]!.type !== "positional")) expect(text).toContain(`--${name}`);
   const lines = text.split("\n");
   const broken = lines.findIndex((l) => l.endsWith(" \\"));
@@ -40,8 +41,8 @@ test("every option of run is still listed, and an example broken over lines cont
 });
 
 test("a wider terminal gets wider lines, within bounds", async () => {
-  const wide = await renderHelp(commands.run!.def, rootCommand, { width: 120, color: false });
-  const narrow = await renderHelp(commands.run!.def, rootCommand, { width: 60, color: false });
+  const wide = await renderHelp(run.def, rootCommand, { width: 120, color: false });
+  const narrow = await renderHelp(run.def, rootCommand, { width: 60, color: false });
   expect(Math.max(...wide.split("\n").map((l) => l.length))).toBeGreaterThan(80);
   expect(Math.max(...wide.split("\n").map((l) => l.length))).toBeLessThanOrEqual(120);
   expect(Math.max(...narrow.split("\n").map((l) => l.length))).toBeLessThanOrEqual(60);
@@ -58,7 +59,7 @@ test("wrapWords keeps every word, in order", () => {
 });
 
 test("the top-level help's own run example works as written (its variables name a model), against a gateway", async () => {
-  const example = commands[""]!.examples.find((e) => e.includes("agentd run"))!;
+  const example = rootExamples.find((e) => e.includes("agentd run"))!;
   const env = Object.fromEntries([...example.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
   const instruction = /"([^"]+)"/.exec(example)![1]!;
   expect(env.AGENT_INTELLIGENCE).toBeDefined();

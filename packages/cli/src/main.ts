@@ -4,6 +4,10 @@ import { exitAfterFlush } from "./exit-after-flush.ts";
 import { runHiddenEntry } from "./hidden-entries.ts";
 import { asksOnlyForVersion, versionText } from "./version-text.ts";
 
+// The compiled binary starts with the JIT reluctant (compile-flags.ts): start-up code runs once. A process
+// still alive a second later (a server, a watch, a long run) gets the normal policy back.
+setTimeout(() => Bun.unsafe.setJITPolicy(1), 1000).unref();
+
 const argv = process.argv.slice(2);
 // A version probe (health checks, install scripts) prints without loading the commands.
 const versionOnly = asksOnlyForVersion(argv);

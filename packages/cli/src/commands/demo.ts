@@ -14,7 +14,7 @@ import { lateModel } from "../demo/late-model.ts";
 import { EXIT } from "../exit-codes.ts";
 import { DEMO_SERVER, demoServerCommand, demoServerLogger } from "../demo/prelaunch-server.ts";
 import { stderrLogger } from "../telemetry.ts";
-import { formatResult } from "./run.ts";
+import { formatResult } from "../modes/format-result.ts";
 
 export const demoExamples = [
   "agentd demo                      # offline: scripted model, bundled MCP server",
