@@ -14,6 +14,7 @@ import type { Logger } from "../../log.ts";
 import type { Protocol } from "./protocol.ts";
 import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
 import { inboundContext, InFlight } from "./inbound-context.ts";
+import { isThenable } from "../../_internal/thenable.ts";
 import type { HandlerOptions, McpRequestHandler } from "./types.ts";
 
 /** JSON-RPC error code (implementation-defined range) for "too many requests in flight". */
@@ -92,8 +93,12 @@ export class InboundRequests {
     return this.sole !== undefined && this.soleId === id ? this.sole : this.inFlight?.get(id);
   }
 
-  /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
-  async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
+  /**
+   * Handle one request: the reply, or undefined when none is due (cancelled). A handler that answers at once
+   * is answered at once (no promise, no turn); one that returns a promise gets a promise of the reply. Never
+   * throws or rejects.
+   */
+  handle(message: JsonRpcRequest, extra?: MessageExtra): JsonRpcMessage | undefined | Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
     if (this.flight(id) !== undefined)
       return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
@@ -128,28 +133,68 @@ export class InboundRequests {
       this.sole = flight;
       this.soleId = id;
     } else (this.inFlight ??= new Map()).set(id, flight);
+    let result: unknown;
     try {
-      const result = await entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+      result = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+    } catch (e) {
+      return this.failed(flight, id, method, e);
+    }
+    if (isThenable(result)) return this.settleLater(result, flight, id, method);
+    return this.answered(flight, id, method, result);
+  }
+
+  /** The reply to a handler's promised result, once it settles. */
+  private async settleLater(
+    promised: PromiseLike<unknown>,
+    flight: InFlight,
+    id: RequestId,
+    method: string,
+  ): Promise<JsonRpcMessage | undefined> {
+    let result: unknown;
+    try {
+      result = await promised;
+    } catch (e) {
+      return this.failed(flight, id, method, e);
+    }
+    return this.answered(flight, id, method, result);
+  }
+
+  /** The reply to a handler's result (the request then stops being in flight). */
+  private answered(flight: InFlight, id: RequestId, method: string, result: unknown): JsonRpcMessage | undefined {
+    try {
       if (flight.cancelled) return undefined;
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
         this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
         return errorResponse(id, ErrorCode.InternalError, "Internal error");
       }
-      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, result, this.protocol) : result);
+      const record = result as Record<string, unknown>;
+      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, record, this.protocol) : record);
     } catch (e) {
-      if (flight.cancelled) return undefined;
-      if (McpError.isInstance(e)) return refuse(id, e);
-      this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
-      return errorResponse(id, ErrorCode.InternalError, "Internal error");
+      // `finish` failing is the handler's failure, as when it ran inside the handler's frame.
+      return this.failed(flight, id, method, e);
     } finally {
-      if (this.sole === flight) {
-        this.sole = undefined;
-        this.soleId = undefined;
-      } else if (this.inFlight?.get(id) === flight) {
-        this.inFlight.delete(id);
-        // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
-        if (this.inFlight.size === 0) this.inFlight = undefined;
-      }
+      this.release(flight, id);
+    }
+  }
+
+  /** The reply to a handler's failure (the request then stops being in flight). */
+  private failed(flight: InFlight, id: RequestId, method: string, e: unknown): JsonRpcMessage | undefined {
+    this.release(flight, id);
+    if (flight.cancelled) return undefined;
+    if (McpError.isInstance(e)) return refuse(id, e);
+    this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+    return errorResponse(id, ErrorCode.InternalError, "Internal error");
+  }
+
+  /** Request `id` is no longer in flight. */
+  private release(flight: InFlight, id: RequestId): void {
+    if (this.sole === flight) {
+      this.sole = undefined;
+      this.soleId = undefined;
+    } else if (this.inFlight?.get(id) === flight) {
+      this.inFlight.delete(id);
+      // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
+      if (this.inFlight.size === 0) this.inFlight = undefined;
     }
   }
 

@@ -1,0 +1,156 @@
+/**
+ * A tool that answers at once is answered at once: the server's request path (the protocol's inbound
+ * requests, the handler table, `tools/call`) adds no promise and no turn to a synchronous result, so a quick
+ * answer leaves within the call that delivered its request. Over real HTTP the bytes must be exactly those
+ * of the same tools answering through promises: JSON and SSE response modes, errors, tool errors,
+ * notifications sent before the result, a notification POST and a 2025-03-26 batch.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { post } from "@agentd/test-support/raw-http";
+import type { Transport } from "../../transport/types.ts";
+import { createStreamableHttpServer, type StreamableHttpServer } from "../../transport/index.ts";
+import { McpError } from "../../wire/errors.ts";
+import type { CallToolResult } from "../../wire/index.ts";
+import type { ServerContext } from "./session.ts";
+import { McpServer } from "./server.ts";
+
+type Answer = (args: Record<string, unknown>, ctx: ServerContext) => CallToolResult;
+
+/** The tools, each written once as what it does before answering and what it answers. */
+const TOOLS: Record<string, { answer: Answer; outputSchema?: Record<string, unknown> }> = {
+  echo: { answer: (args) => ({ content: [{ type: "text", text: String(args.text) }] }) },
+  fails: {
+    answer: () => {
+      throw new Error("the tool failed");
+    },
+  },
+  refuses: {
+    answer: () => {
+      throw new McpError(-32010, "refused by the tool", { why: "test" });
+    },
+  },
+  chatty: {
+    answer: (args, ctx) => {
+      void ctx.sendNotification("notifications/message", { level: "info", data: "before the answer" });
+      void ctx.sendProgress(1, 2, "half way");
+      return { content: [{ type: "text", text: String(args.text) }] };
+    },
+  },
+  structured: {
+    outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    answer: (args) => ({ content: [{ type: "text", text: "n" }], structuredContent: { n: args.text === "bad" ? "x" : 1 } }),
+  },
+};
+
+/** A server whose tools answer synchronously, or (`promised`) through a resolved or rejected promise. */
+function mcpServer(promised: boolean): McpServer {
+  const mcp = new McpServer({ name: "sync-answer", version: "1.0.0" });
+  for (const [name, { answer, outputSchema }] of Object.entries(TOOLS))
+    mcp.tool(
+      {
+        name,
+        inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+        ...(outputSchema ? { outputSchema } : {}),
+      },
+      promised ? async (args, ctx) => answer(args, ctx) : (args, ctx) => answer(args, ctx),
+    );
+  return mcp;
+}
+
+const servers: StreamableHttpServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+const call = (id: number, name: string, text?: string, meta?: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: text === undefined ? {} : { text }, ...(meta ? { _meta: meta } : {}) },
+});
+
+/** Everything of an answer that must not differ: status, content type and body bytes. */
+async function exchange(url: URL, body: unknown, headers: Record<string, string>): Promise<string> {
+  const r = await post(url, body, { ...HEADERS, ...headers });
+  return `${r.status} ${r.headers.get("content-type")}\n${await r.text()}`;
+}
+
+/** The same conversation on a fresh server: every answer, in order. */
+async function conversation(mode: "json" | "sse", promised: boolean, revision: string): Promise<string[]> {
+  const mcp = mcpServer(promised);
+  const server = await createStreamableHttpServer({ responseMode: mode, onsession: (t) => mcp.connect(t) });
+  servers.push(server);
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "sync-answer", version: "0" } },
+  };
+  const opened = await post(server.url, init, HEADERS);
+  const sessionId = opened.headers.get("mcp-session-id") ?? "";
+  const first = await opened.text();
+  const h = { "mcp-session-id": sessionId, "mcp-protocol-version": revision };
+  const answers = [first];
+  answers.push(await exchange(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, h));
+  answers.push(await exchange(server.url, call(1, "echo", "hello"), h));
+  answers.push(await exchange(server.url, call(2, "nosuch", "hello"), h));
+  answers.push(await exchange(server.url, call(3, "echo"), h));
+  answers.push(await exchange(server.url, call(4, "fails", "x"), h));
+  answers.push(await exchange(server.url, call(5, "refuses", "x"), h));
+  answers.push(await exchange(server.url, call(6, "chatty", "x", { progressToken: "p6" }), h));
+  answers.push(await exchange(server.url, call(7, "structured", "ok"), h));
+  answers.push(await exchange(server.url, call(8, "structured", "bad"), h));
+  answers.push(await exchange(server.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } }, h));
+  if (revision === "2025-03-26") answers.push(await exchange(server.url, [call(9, "echo", "a"), call(10, "fails", "b")], h));
+  return answers;
+}
+
+describe("a synchronous tool result over Streamable HTTP", () => {
+  for (const mode of ["json", "sse"] as const)
+    for (const revision of ["2025-11-25", "2025-03-26"])
+      test(`${mode} responses, ${revision}: the same bytes as the same tools answering through promises`, async () => {
+        const now = await conversation(mode, false, revision);
+        const promised = await conversation(mode, true, revision);
+        expect(now).toEqual(promised);
+        // Not vacuous: answers, a protocol error, tool errors and (in SSE) the notifications before a result.
+        expect(now.join("\n")).toContain('"text":"hello"');
+        expect(now.join("\n")).toContain("Unknown tool: nosuch");
+        expect(now.join("\n")).toContain("the tool failed");
+        expect(now.join("\n")).toContain("refused by the tool");
+        expect(now.join("\n")).toContain("does not match its outputSchema");
+        if (mode === "sse") expect(now[7]).toContain('"data":"before the answer"');
+        if (revision === "2025-03-26") expect(now.at(-1)).toContain('"id":10');
+      });
+});
+
+describe("the server's request path", () => {
+  test("a synchronous tool's answer is sent within the call that delivered its request", async () => {
+    const sent: unknown[] = [];
+    const transport: Transport = {
+      start: async () => {},
+      send: async (m) => {
+        sent.push(m);
+      },
+      close: async () => {},
+    };
+    const mcp = mcpServer(false);
+    await mcp.connect(transport);
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "sync-answer", version: "0" } },
+    };
+    transport.onmessage?.(init);
+    while (sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await Promise.resolve();
+    transport.onmessage?.(call(1, "echo", "at once"));
+    expect(sent.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: "at once" }] } });
+    transport.onmessage?.(call(2, "fails", "x"));
+    expect(sent.at(-1)).toMatchObject({ id: 2, result: { isError: true } });
+    transport.onmessage?.(call(3, "nosuch", "x"));
+    expect(sent.at(-1)).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+});
