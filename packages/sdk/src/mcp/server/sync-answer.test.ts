@@ -11,13 +11,14 @@ import type { Transport } from "../../transport/types.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "../../transport/index.ts";
 import { McpError } from "../../wire/errors.ts";
 import type { CallToolResult } from "../../wire/index.ts";
+import type { ToolDefinition } from "./registry.ts";
 import type { ServerContext } from "./session.ts";
 import { McpServer } from "./server.ts";
 
 type Answer = (args: Record<string, unknown>, ctx: ServerContext) => CallToolResult;
 
 /** The tools, each written once as what it does before answering and what it answers. */
-const TOOLS: Record<string, { answer: Answer; outputSchema?: Record<string, unknown> }> = {
+const TOOLS: Record<string, { answer: Answer; outputSchema?: ToolDefinition["outputSchema"] }> = {
   echo: { answer: (args) => ({ content: [{ type: "text", text: String(args.text) }] }) },
   fails: {
     answer: () => {
@@ -79,7 +80,7 @@ async function exchange(url: URL, body: unknown, headers: Record<string, string>
 /** The same conversation on a fresh server: every answer, in order. */
 async function conversation(mode: "json" | "sse", promised: boolean, revision: string): Promise<string[]> {
   const mcp = mcpServer(promised);
-  const server = await createStreamableHttpServer({ responseMode: mode, onsession: (t) => mcp.connect(t) });
+  const server = await createStreamableHttpServer({ responseMode: mode, onsession: async (t) => void (await mcp.connect(t)) });
   servers.push(server);
   const init = {
     jsonrpc: "2.0",

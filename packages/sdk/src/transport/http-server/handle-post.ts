@@ -70,7 +70,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
     if (k.kind === "batch") return badRequest("Invalid request: nested batch");
     if (k.kind !== "request") continue;
-    if (requestIds.some((id) => id === k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
+    if (requestIds.includes(k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
     requestIds.push(k.message.id);
     if (k.message.method === "initialize") {
       initializeId = k.message.id;
@@ -94,7 +94,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     session = created;
     session.expectInitialize(initializeId, requestedRevision);
   } else {
-    const found = lookupSession(ctx, req, caller, sessionHeader);
+    const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader);
     if (found instanceof Response) return found;
     session = found;
     if (isBatch && session.protocolVersion !== "2025-03-26")
