@@ -278,21 +278,17 @@ export class Protocol implements AbandonListener, TransportPeer {
       return;
     }
     if (c.kind === "request") {
-      const id = c.message.id;
-      const reply = this.inbound.handle(c.message, extra);
       // A handler that answered at once is answered within this turn (no promise, no reaction).
-      if (reply instanceof Promise) void reply.then((r) => this.replied(r, id));
-      else this.replied(reply, id);
-      return;
+      const reply = this.inbound.handle(c.message, extra);
+      return reply instanceof Promise ? void reply.then((r) => this.replied(r, c.message.id)) : this.replied(reply, c.message.id);
     }
     const reply = this.receiveOther(c, value, extra);
     if (reply) this.sendRaw(reply);
   }
 
-  /** Send the reply to inbound request `id`, if one is due. */
+  /** Send the reply to inbound request `id`, if one is due; an idle peer keeps no inbound table (thousands of idle sessions). */
   private replied(reply: JsonRpcMessage | undefined, id: RequestId): void {
     if (reply) this.sendRaw(reply, id);
-    // An idle peer keeps no inbound table (a server may hold thousands of idle sessions).
     if (this.inboundTable?.idle) this.inboundTable = undefined;
   }
 
