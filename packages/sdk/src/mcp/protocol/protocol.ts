@@ -278,16 +278,15 @@ export class Protocol implements AbandonListener, TransportPeer {
       return;
     }
     if (c.kind === "request") {
-      // A handler that answered at once is answered within this turn (no promise, no reaction).
-      const reply = this.inbound.handle(c.message, extra);
-      return reply instanceof Promise ? void reply.then((r) => this.replied(r, c.message.id)) : this.replied(reply, c.message.id);
+      this.inbound.handle(c.message, extra, this);
+      return;
     }
     const reply = this.receiveOther(c, value, extra);
     if (reply) this.sendRaw(reply);
   }
 
-  /** Send the reply to inbound request `id`, if one is due; an idle peer keeps no inbound table (thousands of idle sessions). */
-  private replied(reply: JsonRpcMessage | undefined, id: RequestId): void {
+  /** @internal Send the reply to inbound request `id`, if one is due; an idle peer keeps no inbound table (thousands of idle sessions). */
+  replied(reply: JsonRpcMessage | undefined, id: RequestId): void {
     if (reply) this.sendRaw(reply, id);
     if (this.inboundTable?.idle) this.inboundTable = undefined;
   }
@@ -302,7 +301,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     const replies = await Promise.all(
       messages.map((m) => {
         const c = classify(m);
-        if (c.kind === "request") return this.inbound.handle(c.message, extra);
+        if (c.kind === "request")
+          return new Promise<JsonRpcMessage | undefined>((resolve) => this.inbound.handle(c.message, extra, { replied: resolve }));
         if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
         return this.receiveOther(c, m, extra);
       }),

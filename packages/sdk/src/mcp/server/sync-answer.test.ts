@@ -1,7 +1,7 @@
 /**
  * A tool that answers at once is answered at once: the server's request path (the protocol's inbound
  * requests, the handler table, `tools/call`) adds no promise and no turn to a synchronous result, so a quick
- * answer leaves within the call that delivered its request. Over real HTTP the bytes must be exactly those
+ * answer leaves at the turn's first microtask checkpoint. Over real HTTP the bytes must be exactly those
  * of the same tools answering through promises: JSON and SSE response modes, errors, tool errors,
  * notifications sent before the result, a notification POST and a 2025-03-26 batch.
  */
@@ -126,7 +126,8 @@ describe("a synchronous tool result over Streamable HTTP", () => {
 });
 
 describe("the server's request path", () => {
-  test("a synchronous tool's answer is sent within the call that delivered its request", async () => {
+  /** A server with the synchronous tools on a transport that records what it is asked to send. */
+  async function connected() {
     const sent: unknown[] = [];
     const transport: Transport = {
       start: async () => {},
@@ -135,8 +136,7 @@ describe("the server's request path", () => {
       },
       close: async () => {},
     };
-    const mcp = mcpServer(false);
-    await mcp.connect(transport);
+    await mcpServer(false).connect(transport);
     const init = {
       jsonrpc: "2.0",
       id: 0,
@@ -146,12 +146,30 @@ describe("the server's request path", () => {
     transport.onmessage?.(init);
     while (sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
     transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await new Promise((resolve) => setImmediate(resolve));
+    return { sent, deliver: (m: unknown) => transport.onmessage?.(m) };
+  }
+
+  test("a synchronous tool's answer is sent at the first microtask checkpoint, not after a chain of awaits", async () => {
+    const { sent, deliver } = await connected();
+    deliver(call(1, "echo", "at once"));
     await Promise.resolve();
-    transport.onmessage?.(call(1, "echo", "at once"));
     expect(sent.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: "at once" }] } });
-    transport.onmessage?.(call(2, "fails", "x"));
+    deliver(call(2, "fails", "x"));
+    await Promise.resolve();
     expect(sent.at(-1)).toMatchObject({ id: 2, result: { isError: true } });
-    transport.onmessage?.(call(3, "nosuch", "x"));
+    deliver(call(3, "nosuch", "x"));
+    await Promise.resolve();
     expect(sent.at(-1)).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+
+  test("a cancellation delivered right behind its request still suppresses a synchronous answer", async () => {
+    const { sent, deliver } = await connected();
+    const before = sent.length;
+    deliver(call(4, "echo", "cancelled"));
+    deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4, reason: "changed my mind" } });
+    deliver(call(5, "echo", "answered"));
+    while (sent.length === before) await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.slice(before)).toEqual([{ jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "answered" }] } }]);
   });
 });
