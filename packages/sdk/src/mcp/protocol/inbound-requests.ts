@@ -14,10 +14,16 @@ import type { Logger } from "../../log.ts";
 import type { Protocol } from "./protocol.ts";
 import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
 import { inboundContext, InFlight } from "./inbound-context.ts";
+import { isThenable } from "../../_internal/thenable.ts";
 import type { HandlerOptions, McpRequestHandler } from "./types.ts";
 
 /** JSON-RPC error code (implementation-defined range) for "too many requests in flight". */
 export const TOO_MANY_REQUESTS = -32003;
+
+/** Told the reply to an inbound request (undefined: none is due). */
+export interface ReplySink {
+  replied(reply: JsonRpcMessage | undefined, id: RequestId): void;
+}
 
 /** Settings of the inbound side (kept as fields, not an options object: one peer per idle session). */
 export interface InboundSettings {
@@ -92,18 +98,54 @@ export class InboundRequests {
     return this.sole !== undefined && this.soleId === id ? this.sole : this.inFlight?.get(id);
   }
 
-  /** Handle one request; resolves to the reply, or undefined when none is due (cancelled). Never rejects. */
-  async handle(message: JsonRpcRequest, extra?: MessageExtra): Promise<JsonRpcMessage | undefined> {
+  /**
+   * Handle one request: `sink` is told the reply, or undefined when none is due (cancelled); never throws.
+   * A refusal is told at once. A handler's outcome that came at once (a result or a throw) is told when this
+   * turn's microtasks run, the request still in flight until then: a cancellation delivered right behind its
+   * request (the same batch or read) still suppresses the reply, as when every handler was awaited, at the
+   * cost of one microtask instead of a promise and a turn per async frame. A promised outcome is told
+   * when it settles.
+   */
+  handle(message: JsonRpcRequest, extra: MessageExtra | undefined, sink: ReplySink): void {
     const { id, method } = message;
     if (this.flight(id) !== undefined)
-      return refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`));
+      return sink.replied(
+        refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`)),
+        id,
+      );
+    const refused = this.refusal(message);
+    if (refused) return sink.replied(refused, id);
+    const entry = this.lookup(method) as RegisteredRequest;
+    const params: Record<string, unknown> = message.params ?? {};
+    const flight = new InFlight();
+    if (this.sole === undefined) {
+      this.sole = flight;
+      this.soleId = id;
+    } else (this.inFlight ??= new Map()).set(id, flight);
+    let outcome: unknown;
+    let threw = false;
+    try {
+      outcome = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+    } catch (e) {
+      outcome = e;
+      threw = true;
+    }
+    if (!threw && isThenable(outcome)) {
+      void this.settleLater(outcome, flight, id, method).then((reply) => sink.replied(reply, id));
+      return;
+    }
+    queueMicrotask(() => sink.replied(threw ? this.failed(flight, id, method, outcome) : this.answered(flight, id, method, outcome), id));
+  }
+
+  /** The error reply refusing `message` before any handler runs (gate, unknown method, bad params, too many in flight), or undefined. */
+  private refusal(message: JsonRpcRequest): JsonRpcMessage | undefined {
+    const { id, method } = message;
     const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol, message.params);
     if (gated) return refuse(id, gated);
     const entry = this.lookup(method);
     const codec = this.protocol.codec;
     if (!entry || (!entry.custom && !codec.knowsRequest(method)))
       return refuse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
-    const params: Record<string, unknown> = message.params ?? {};
     if (!entry.custom) {
       const failed = codec.checkRequestParams(method, message.params);
       if (failed)
@@ -123,33 +165,61 @@ export class InboundRequests {
         }),
       );
     }
-    const flight = new InFlight();
-    if (this.sole === undefined) {
-      this.sole = flight;
-      this.soleId = id;
-    } else (this.inFlight ??= new Map()).set(id, flight);
+    return undefined;
+  }
+
+  /** The reply to a handler's promised result, once it settles. */
+  private async settleLater(
+    promised: PromiseLike<unknown>,
+    flight: InFlight,
+    id: RequestId,
+    method: string,
+  ): Promise<JsonRpcMessage | undefined> {
+    let result: unknown;
     try {
-      const result = await entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+      result = await promised;
+    } catch (e) {
+      return this.failed(flight, id, method, e);
+    }
+    return this.answered(flight, id, method, result);
+  }
+
+  /** The reply to a handler's result (the request then stops being in flight). */
+  private answered(flight: InFlight, id: RequestId, method: string, result: unknown): JsonRpcMessage | undefined {
+    try {
       if (flight.cancelled) return undefined;
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
         this.logger.error("mcp.handler_error", { method, error: "handler returned a non-object result" });
         return errorResponse(id, ErrorCode.InternalError, "Internal error");
       }
-      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, result, this.protocol) : result);
+      const record = result as Record<string, unknown>;
+      return resultResponse(id, this.shared?.finish ? this.shared.finish(method, record, this.protocol) : record);
     } catch (e) {
-      if (flight.cancelled) return undefined;
-      if (McpError.isInstance(e)) return refuse(id, e);
-      this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
-      return errorResponse(id, ErrorCode.InternalError, "Internal error");
+      // `finish` failing is the handler's failure, as when it ran inside the handler's frame.
+      return this.failed(flight, id, method, e);
     } finally {
-      if (this.sole === flight) {
-        this.sole = undefined;
-        this.soleId = undefined;
-      } else if (this.inFlight?.get(id) === flight) {
-        this.inFlight.delete(id);
-        // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
-        if (this.inFlight.size === 0) this.inFlight = undefined;
-      }
+      this.release(flight, id);
+    }
+  }
+
+  /** The reply to a handler's failure (the request then stops being in flight). */
+  private failed(flight: InFlight, id: RequestId, method: string, e: unknown): JsonRpcMessage | undefined {
+    this.release(flight, id);
+    if (flight.cancelled) return undefined;
+    if (McpError.isInstance(e)) return refuse(id, e);
+    this.logger.error("mcp.handler_error", { method, error: e instanceof Error ? e.message : String(e) });
+    return errorResponse(id, ErrorCode.InternalError, "Internal error");
+  }
+
+  /** Request `id` is no longer in flight. */
+  private release(flight: InFlight, id: RequestId): void {
+    if (this.sole === flight) {
+      this.sole = undefined;
+      this.soleId = undefined;
+    } else if (this.inFlight?.get(id) === flight) {
+      this.inFlight.delete(id);
+      // An idle peer keeps no table (thousands of idle HTTP sessions each had one).
+      if (this.inFlight.size === 0) this.inFlight = undefined;
     }
   }
 

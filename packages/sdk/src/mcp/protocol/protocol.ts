@@ -278,15 +278,17 @@ export class Protocol implements AbandonListener, TransportPeer {
       return;
     }
     if (c.kind === "request") {
-      void this.inbound.handle(c.message, extra).then((reply) => {
-        if (reply) this.sendRaw(reply, c.message.id);
-        // An idle peer keeps no inbound table (a server may hold thousands of idle sessions).
-        if (this.inboundTable?.idle) this.inboundTable = undefined;
-      });
+      this.inbound.handle(c.message, extra, this);
       return;
     }
     const reply = this.receiveOther(c, value, extra);
     if (reply) this.sendRaw(reply);
+  }
+
+  /** @internal Send the reply to inbound request `id`, if one is due; an idle peer keeps no inbound table (thousands of idle sessions). */
+  replied(reply: JsonRpcMessage | undefined, id: RequestId): void {
+    if (reply) this.sendRaw(reply, id);
+    if (this.inboundTable?.idle) this.inboundTable = undefined;
   }
 
   /** A batch: each message handled, the replies sent as one array (where the revision allows batches). */
@@ -299,7 +301,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     const replies = await Promise.all(
       messages.map((m) => {
         const c = classify(m);
-        if (c.kind === "request") return this.inbound.handle(c.message, extra);
+        if (c.kind === "request")
+          return new Promise<JsonRpcMessage | undefined>((resolve) => this.inbound.handle(c.message, extra, { replied: resolve }));
         if (c.kind === "batch") return errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: nested batch");
         return this.receiveOther(c, m, extra);
       }),

@@ -23,6 +23,7 @@ import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.gen
 import type { McpRequestHandler, RequestContext } from "../protocol/types.ts";
 import { taskMethodHandlers } from "./tasks.ts";
 import { callTool } from "./tool-call.ts";
+import { isThenable } from "../../_internal/thenable.ts";
 import { handleExtensionTaskRequest } from "./tasks-extension.ts";
 
 /** The spec's cap on completion values per response. */
@@ -171,14 +172,24 @@ function revisionTaskHandlers(server: McpServer): Record<string, McpRequestHandl
 /** The requests a stateless server may answer with an input-required result (MRTR spec, "Supported Requests"). */
 const INPUT_CAPABLE: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);
 
-/** A handler whose request for client input (a stateless session's `sendRequest`) becomes its interim result. */
+/**
+ * A handler whose request for client input (a stateless session's `sendRequest`) becomes its interim result.
+ * Not an async frame: a handler that answers at once is answered at once.
+ */
 function askingForInput(handler: McpRequestHandler): McpRequestHandler {
-  return async (params, ctx, peer) => {
+  return (params, ctx, peer) => {
+    let out: ReturnType<McpRequestHandler>;
     try {
-      return await handler(params, ctx, peer);
+      out = handler(params, ctx, peer);
     } catch (e) {
-      if (InputRequiredSignal.isInstance(e)) return inputRequiredResult(e);
-      throw e;
+      return inputRequiredOrThrow(e);
     }
+    return isThenable(out) ? Promise.resolve(out).then(undefined, inputRequiredOrThrow) : out;
   };
+}
+
+/** The interim result a request for client input becomes; any other failure passes on. */
+function inputRequiredOrThrow(e: unknown): Record<string, unknown> {
+  if (InputRequiredSignal.isInstance(e)) return inputRequiredResult(e);
+  throw e;
 }

@@ -61,6 +61,9 @@ export interface ServerSessionEvents {
 /** No capabilities (shared, frozen). */
 const NO_CAPABILITIES: Readonly<Record<string, never>> = Object.freeze({});
 
+/** `sendProgress` where server notifications are off: does nothing (one function for every request). */
+const NO_PROGRESS: ServerContext["sendProgress"] = async () => {};
+
 /** Nothing subscribed (shared by every session that never subscribes). */
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
@@ -222,7 +225,7 @@ export class ServerSession {
       authInfo: ctx.authInfo,
       sendNotification: ctx.sendNotification,
       sendRequest: modern ? inputRequestBridge(ctx, params) : ctx.sendRequest,
-      sendProgress: emits ? ctx.sendProgress : async () => {},
+      sendProgress: emits ? ctx.sendProgress : NO_PROGRESS,
       session: this,
       log: modern
         ? (level, data, logger) => this.logForRequest(ctx, level, data, logger)

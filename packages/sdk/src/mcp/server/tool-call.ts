@@ -7,6 +7,7 @@
  * tool's own failures are tool execution errors (`isError: true`) the model can learn from.
  */
 import { validateJsonSchema } from "../../_internal/json-schema.ts";
+import { isThenable } from "../../_internal/thenable.ts";
 import { invalidParams, McpError } from "../../wire/errors.ts";
 import type { CallToolResult } from "../../wire/index.ts";
 import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
@@ -20,8 +21,8 @@ import { type TaskCall, type TaskReceiver, taskMode } from "./tasks.ts";
 
 type Params = Record<string, unknown>;
 
-/** Answer one `tools/call` on `session`. */
-export async function callTool(server: McpServer, session: ServerSession, p: Params, ctx: RequestContext): Promise<Params> {
+/** Answer one `tools/call` on `session`: at once when the tool answers at once, else a promise. */
+export function callTool(server: McpServer, session: ServerSession, p: Params, ctx: RequestContext): Params | Promise<Params> {
   const name = p.name as string;
   const entry = server.registry.tools.get(name);
   if (!entry) throw invalidParams(`Unknown tool: ${name}`);
@@ -84,22 +85,40 @@ function startToolTask(
   return modern ? createTaskResult(task) : { task };
 }
 
-/** Run the tool now; its failure is a tool error, and its structured output must match its `outputSchema`. */
-async function callToolNow(
+/**
+ * Run the tool now; its failure is a tool error, and its structured output must match its `outputSchema`.
+ * A tool that answers at once is answered at once (no async frame per call).
+ */
+function callToolNow(
   server: McpServer,
   session: ServerSession,
   entry: ToolEntry,
   p: Params,
   ctx: RequestContext,
   args: Record<string, unknown>,
-): Promise<CallToolResult> {
-  let result: CallToolResult;
+): CallToolResult | Promise<CallToolResult> {
+  let out: CallToolResult | Promise<CallToolResult>;
   try {
-    result = await entry.handler(args, session.context(ctx, p));
+    out = entry.handler(args, session.context(ctx, p));
   } catch (e) {
-    if (McpError.isInstance(e) || InputRequiredSignal.isInstance(e)) throw e;
-    return toolError(e instanceof Error ? e.message : String(e));
+    return toolFailure(e);
   }
+  if (isThenable(out))
+    return Promise.resolve(out).then(
+      (result) => checkedOutput(server, entry, p, result),
+      (e: unknown) => toolFailure(e),
+    );
+  return checkedOutput(server, entry, p, out);
+}
+
+/** A tool's failure as a tool error; protocol errors and requests for input pass on. */
+function toolFailure(e: unknown): CallToolResult {
+  if (McpError.isInstance(e) || InputRequiredSignal.isInstance(e)) throw e;
+  return toolError(e instanceof Error ? e.message : String(e));
+}
+
+/** The tool's result, or a tool error when its structured output does not match its `outputSchema`. */
+function checkedOutput(server: McpServer, entry: ToolEntry, p: Params, result: CallToolResult): CallToolResult {
   const schema = entry.definition.outputSchema;
   if (schema && entry.options.validateOutput !== false && result.isError !== true) {
     const out = result.structuredContent === undefined ? undefined : validateJsonSchema(schema, result.structuredContent);

@@ -70,7 +70,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
     if (k.kind === "batch") return badRequest("Invalid request: nested batch");
     if (k.kind !== "request") continue;
-    if (requestIds.some((id) => id === k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
+    if (requestIds.includes(k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
     requestIds.push(k.message.id);
     if (k.message.method === "initialize") {
       initializeId = k.message.id;
@@ -94,7 +94,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     session = created;
     session.expectInitialize(initializeId, requestedRevision);
   } else {
-    const found = lookupSession(ctx, req, caller, sessionHeader);
+    const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader);
     if (found instanceof Response) return found;
     session = found;
     if (isBatch && session.protocolVersion !== "2025-03-26")
@@ -115,10 +115,13 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   if (ctx.config.responseMode === "json") {
     const exchange = session.openJsonExchange(requestIds);
     for (const m of messages) session.transport.deliver(m, extra);
-    // A quick handler answers within this turn of the event loop. A slower one may outlive the client: the
+    // A quick handler answers within this turn of the event loop (a synchronous tool before `deliver`
+    // returns), yet the answer waits for the turn's end all the same: answering every request of a turn
+    // together costs the server less CPU per request under load than answering each at once (fewer
+    // wake-ups on both sides; measured, bench/NOTES.md). A slower handler may outlive the client: the
     // exchange is then abandoned if the client goes away (nothing could carry its answer any more). Only
     // then is the request's abort signal made, which costs.
-    if (!exchange.settled) await nextTurn();
+    await nextTurn();
     if (!exchange.settled) {
       exchange.watch(req.signal);
       conn.holdOpen?.();
@@ -142,8 +145,9 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   }
   for (const m of messages) session.transport.deliver(m, extra);
   // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
-  // out as one string body instead of a stream (much cheaper); slower answers stream as before.
-  if (writer.open) await nextTurn();
+  // out as one string body instead of a stream (much cheaper); slower answers stream as before. An answer
+  // already complete waits too: a turn's answers going out together cost less CPU each (see JSON above).
+  await nextTurn();
   // Still open with nothing written (a revision without a priming event): a comment is its first byte.
   if (writer.open && writer.empty) writer.comment();
   // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).

@@ -7,13 +7,23 @@ import { checkProtocolVersion } from "./headers.ts";
 import { badRequest, sessionNotFound } from "./responses.ts";
 import type { Session } from "./session.ts";
 
-/** The session named by the request (its `Mcp-Session-Id`, when already read), or the error Response to answer with. */
-export function lookupSession(ctx: HandlerContext, req: Request, caller: Caller, sessionId?: string | null): Session | Response {
+/**
+ * The session named by the request, or the error Response to answer with. A caller that already read the
+ * `Mcp-Session-Id` and `MCP-Protocol-Version` headers passes them (each header read costs a lookup).
+ */
+export function lookupSession(
+  ctx: HandlerContext,
+  req: Request,
+  caller: Caller,
+  sessionId?: string | null,
+  versionHeader?: string | null,
+): Session | Response {
   const id = sessionId === undefined ? req.headers.get("mcp-session-id") : sessionId;
   if (id === null || id === "") return badRequest("Bad Request: Mcp-Session-Id header is required");
   const session = ctx.sessions.get(id, caller.principal);
   if (!session) return sessionNotFound();
-  const versionError = checkProtocolVersion(req.headers.get("mcp-protocol-version"), session.protocolVersion);
+  const version = versionHeader === undefined ? req.headers.get("mcp-protocol-version") : versionHeader;
+  const versionError = checkProtocolVersion(version, session.protocolVersion);
   if (versionError) return badRequest(`Bad Request: ${versionError}`);
   session.touch();
   return session;
