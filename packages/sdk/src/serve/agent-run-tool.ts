@@ -81,7 +81,8 @@ async function agentRun(
         signal,
         origin: { kind: "mcp" },
         principal: owner,
-        askApproval: askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
+        // With `approvals.askCaller`: the caller is asked beside the desk, the run suspended and saved all the same.
+        ...askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
         ...conversation, // `conversationId`: the caller's own conversation, continued
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
