@@ -125,17 +125,19 @@ function connectError(url: URL, e: unknown, command: string): AgentdError {
 const json = async <T>(client: McpClient, uri: string): Promise<T> =>
   JSON.parse((await client.readResource(uri)).contents[0]?.text as string) as T;
 
-/** One look: status, runs in flight, the last `failures` failures. */
+/** One look: status, runs in flight, runs waiting for a decision, the last `failures` failures. */
 export async function snapshot(client: McpClient, url: URL, failures: number): Promise<StatusSnapshot> {
-  const [status, running, failed] = await Promise.all([
+  const [status, running, waiting, failed] = await Promise.all([
     json<StatusSnapshot["status"]>(client, "agent://status"),
     json<RunPage>(client, "agent://runs?status=running&limit=100"),
+    json<RunPage>(client, "agent://runs?status=waiting&limit=100"),
     json<RunPage>(client, `agent://runs?status=failed&limit=${failures}`),
   ]);
   return {
     url: url.href,
     status: status as AgentStatus & StatusSnapshot["status"],
     running: running.runs,
+    waiting: waiting.runs,
     failures: failed.runs,
     at: new Date().toISOString(),
   };

@@ -62,3 +62,12 @@ test("a malicious server's state, run ids, codes and messages are shown with the
   expect(text).toContain("running\\u001b]0;pwned\\u0007\\u001b]52;c;ZXZpbA==\\u0007\\u001b[2J\\u009b31m\\r (0 in flight)");
   expect(text).toMatch(/^run\\u001b\]0;pwned/m);
 });
+
+test("runs waiting for a decision: counted in the state line and listed with the tools they wait on; none, no section", () => {
+  const waiting: RunSummary = { ...failure("w-1"), status: "waiting", trigger: "nightly", error: undefined, waitingOn: ["fs/delete_file"] };
+  const text = renderStatus({ ...snapshot({ waiting: ["w-1"] }), waiting: [waiting] });
+  expect(text).toMatch(/^state\s+idle \(0 in flight, 1 waiting for a decision\)$/m);
+  expect(text).toContain("Waiting for a decision (agentd approvals list)\nRUN");
+  expect(text).toMatch(/^w-1\s+trigger:nightly\s+\S+\s+fs\/delete_file\s+x$/m);
+  expect(renderStatus(snapshot({ waiting: [] }))).not.toContain("Waiting for a decision");
+});

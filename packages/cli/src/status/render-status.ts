@@ -15,6 +15,8 @@ export interface StatusSnapshot {
   status: AgentStatus & { principals?: Record<string, unknown>; triggers?: unknown[]; prices?: ModelPrices };
   /** Runs in flight (`agent://runs?status=running`). */
   running: RunSummary[];
+  /** Runs stopped for a person's decision, saved until resumed (`agent://runs?status=waiting`). */
+  waiting?: RunSummary[];
   /** The last failed runs, newest first (`agent://runs?status=failed`). */
   failures: RunSummary[];
   /** When the snapshot was taken (ISO). */
@@ -73,7 +75,7 @@ export function renderStatus(snap: StatusSnapshot): string {
     ["", ""],
     [
       ["agentd", snap.url],
-      ["state", `${st.state} (${st.running.length} in flight)`],
+      ["state", `${st.state} (${st.running.length} in flight${st.waiting?.length ? `, ${st.waiting.length} waiting for a decision` : ""})`],
       ["up", age(now - Date.parse(st.startedAt))],
       ["runs", `${st.runsStarted} started, ${st.runsSucceeded} succeeded, ${st.runsFailed} failed`],
       [
@@ -111,6 +113,19 @@ export function renderStatus(snap: StatusSnapshot): string {
         ]),
       )
     : "none";
+  const waiting = snap.waiting?.length
+    ? table(
+        ["RUN", "VIA", ...(operator ? ["PRINCIPAL"] : []), "FOR", "WAITING ON", "INSTRUCTION"],
+        snap.waiting.map((r) => [
+          r.runId,
+          r.trigger ? `trigger:${r.trigger}` : (r.via ?? ""),
+          ...who(r),
+          age(now - Date.parse(r.startedAt)),
+          (r.waitingOn ?? []).join(", "),
+          cut(r.instruction, 48),
+        ]),
+      )
+    : undefined;
   // With a shared run history (durability.store) the failures are the fleet's: say which replica ran each.
   const fleet = snap.failures.some((r) => r.replica !== undefined);
   const failures = snap.failures.length
@@ -127,5 +142,6 @@ export function renderStatus(snap: StatusSnapshot): string {
         ]),
       )
     : "none";
-  return `${overview}\n\nRunning\n${running}\n\nLast failures\n${failures}\n`;
+  const waits = waiting ? `\n\nWaiting for a decision (agentd approvals list)\n${waiting}` : "";
+  return `${overview}\n\nRunning\n${running}${waits}\n\nLast failures\n${failures}\n`;
 }

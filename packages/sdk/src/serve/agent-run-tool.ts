@@ -55,6 +55,11 @@ async function agentRun(
     return runResultContent(previous.runId, previous.result?.text, previous.result?.output, "already done");
   if (previous?.status === "running")
     return { content: [{ type: "text", text: `run ${runId} is already running; read agent://runs/${runId}` }], isError: true };
+  if (previous?.status === "waiting")
+    return {
+      content: [{ type: "text", text: `run ${runId} waits for a decision on a tool call (agent://approvals); read agent://runs/${runId}` }],
+      isError: true,
+    };
   // Never run twice: the result is gone, but the work was done.
   if (!previous && registry.expired(runId, owner))
     return {
@@ -76,7 +81,8 @@ async function agentRun(
         signal,
         origin: { kind: "mcp" },
         principal: owner,
-        askApproval: askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
+        // With `approvals.askCaller`: the caller is asked beside the desk, the run suspended and saved all the same.
+        ...askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
         ...conversation, // `conversationId`: the caller's own conversation, continued
         // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
         // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
@@ -99,7 +105,9 @@ async function agentRun(
     return runResultContent(runId, result.text, result.output, result.stopReason, result);
   } catch (e) {
     const { code, message, usage } = failureOf(e);
-    registry.fail(runId, { code, message }, usage, owner);
+    // The caller left while its run waits: the run stays saved, waiting (resumed without it, it is recorded then).
+    const left = code === "E_ABORTED" && registry.get(runId, owner)?.status === "waiting";
+    if (!left) registry.fail(runId, { code, message }, usage, owner);
     return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
   }
 }

@@ -71,7 +71,7 @@ describe("run history", () => {
     expect(second.nextCursor).toBeUndefined();
     expect((await read(client, "agent://runs?status=failed")).runs.map((r: { runId: string }) => r.runId)).toEqual(["r-bad"]);
     expect((await read(client, "agent://runs?q=JOB%202")).runs.map((r: { runId: string }) => r.runId)).toEqual(["r-2"]);
-    await expect(client.readResource("agent://runs?status=odd")).rejects.toThrow(/status must be running, succeeded or failed/);
+    await expect(client.readResource("agent://runs?status=odd")).rejects.toThrow(/status must be running, waiting, succeeded or failed/);
     await client.close();
   });
 

@@ -50,6 +50,8 @@ export interface RunSummary {
   replica?: string;
   /** The conversation it continued, when it named one (`agent://conversations/{id}`). */
   conversationId?: string;
+  /** While it waits: the tools whose calls wait for a decision (`server/tool`). */
+  waitingOn?: string[];
 }
 
 /** A page of the run list. */
@@ -65,7 +67,7 @@ export const DEFAULT_RUN_PAGE = 20;
 export const MAX_RUN_PAGE = 100;
 const EXCERPT = 200;
 
-const STATUSES = new Set(["running", "succeeded", "failed"]);
+const STATUSES = new Set(["running", "waiting", "succeeded", "failed"]);
 const VIAS = new Set(["mcp", "a2a", "trigger"]);
 
 /** The query in `uri`'s query string; an unknown status or via, or a bad limit, is an Error naming the parameter. */
@@ -76,7 +78,7 @@ export function runQueryFromUri(uri: string): RunQuery {
   for (const [k, v] of params) {
     switch (k) {
       case "status":
-        if (!STATUSES.has(v)) throw new Error(`status must be running, succeeded or failed (got '${v}')`);
+        if (!STATUSES.has(v)) throw new Error(`status must be running, waiting, succeeded or failed (got '${v}')`);
         query.status = v as RunQuery["status"];
         break;
       case "via":
@@ -169,6 +171,7 @@ export function summaryOf(r: RunRecord, principal?: string): RunSummary {
     ...(r.detail?.traceId ? { traceId: r.detail.traceId } : {}),
     ...(r.replica ? { replica: r.replica } : {}),
     ...(r.conversationId ? { conversationId: r.conversationId } : {}),
+    ...(r.status === "waiting" ? { waitingOn: (r.approvals ?? []).filter((a) => !a.decision).map((a) => a.tool) } : {}),
   };
 }
 

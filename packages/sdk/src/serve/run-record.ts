@@ -10,7 +10,8 @@ import type { RunApproval } from "./approvals/run-approval-history.ts";
 /** One run as the outside sees it. */
 export interface RunRecord {
   runId: string;
-  status: "running" | "succeeded" | "failed";
+  /** `waiting`: stopped for a person's decision on a tool call (its questions in `approvals`), saved, to be resumed. */
+  status: "running" | "waiting" | "succeeded" | "failed";
   instruction: string;
   startedAt: string;
   endedAt?: string;
@@ -71,6 +72,8 @@ export interface ToolInFlight {
 export interface AgentStatus {
   state: "idle" | "running";
   running: string[];
+  /** Runs stopped for a person's decision, saved until they are resumed (neither running nor finished). */
+  waiting?: string[];
   runsStarted: number;
   runsSucceeded: number;
   runsFailed: number;

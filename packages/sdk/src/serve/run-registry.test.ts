@@ -132,3 +132,56 @@ test("a failed run keeps the turns and tool calls the loop counted, as its detai
   expect([record.turns, record.toolCalls]).toEqual([1, 1]);
   expect(r.list().runs[0]?.toolCalls).toBe(1);
 });
+
+describe("a run that stops to wait for a decision", () => {
+  const asked = {
+    type: "approval-requested" as const,
+    runId: "w1",
+    turn: 1,
+    toolCallId: "c1",
+    name: "fs__delete",
+    qualifiedName: "fs/delete",
+    requestId: "apr-1",
+    tool: "delete",
+    rule: "approvals.rules[0]",
+    digest: "d1",
+  };
+  const ended = (stopReason: "waiting" | "final", turns: number) =>
+    ({ type: "run-end", runId: "w1", usage, turns, toolCalls: 1, stopReason, durationMs: 1 }) as const;
+
+  test("shows waiting with its question, neither running nor finished; resumed, the same record goes on to its answer", () => {
+    const r = new RunRegistry();
+    r.start("w1", "clean up", undefined, { via: "trigger", trigger: "nightly" });
+    r.observe("w1", asked);
+    r.observe("w1", ended("waiting", 1));
+    // The trigger's own end (its result says waiting) leaves it waiting.
+    r.succeed("w1", { stopReason: "waiting", usage, turns: 1, toolCalls: 1 });
+    expect(r.get("w1")).toMatchObject({ status: "waiting", turns: 1, approvals: [{ requestId: "apr-1", tool: "fs/delete" }] });
+    expect(r.get("w1")?.approvals?.[0]?.decision).toBeUndefined();
+    expect(r.get("w1")?.result).toBeUndefined();
+    expect(r.status()).toMatchObject({ state: "idle", running: [], waiting: ["w1"], runsStarted: 1, runsSucceeded: 0 });
+    expect(r.list({ status: "waiting" }).runs).toMatchObject([{ runId: "w1", status: "waiting", waitingOn: ["fs/delete"] }]);
+
+    // Resumed with nobody waiting on it here: its record goes on, not started again.
+    r.start("w1", "clean up", undefined, { via: "trigger", trigger: "nightly" });
+    expect(r.get("w1")?.status).toBe("running");
+    r.observe("w1", { ...asked, type: "approval-decided", decision: "approve", by: "bearer:ops", waitedMs: 5 } as never);
+    r.observe("w1", ended("final", 2));
+    r.succeed("w1", { text: "cleaned", stopReason: "final", usage, turns: 2, toolCalls: 1 });
+    expect(r.get("w1")).toMatchObject({
+      status: "succeeded",
+      result: { text: "cleaned" },
+      approvals: [{ decision: "approve", by: "bearer:ops" }],
+    });
+    expect(r.status()).toMatchObject({ running: [], waiting: [], runsStarted: 1, runsSucceeded: 1 });
+  });
+
+  test("a served caller's run resumed in this process: its resumed part's run-start makes it running again", () => {
+    const r = new RunRegistry();
+    r.start("w1", "clean up", "alice", { via: "mcp" });
+    r.observe("w1", ended("waiting", 1), "alice");
+    expect(r.get("w1", "alice")?.status).toBe("waiting");
+    r.observe("w1", { type: "run-start", runId: "w1", provider: "p", model: "m", tools: 1, mode: "native" }, "alice");
+    expect(r.get("w1", "alice")?.status).toBe("running");
+  });
+});

@@ -124,6 +124,8 @@ export class RunRegistry {
    */
   observe(runId: string, event: RunEvent, owner = LOCAL_PRINCIPAL): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
+    // A waiting run's resumed part starts here again (resumed in this process, its caller still waiting).
+    if (r?.status === "waiting" && event.type === "run-start") this.resumed(owner, r);
     if (r?.status !== "running") return;
     applyRunEvent((r.detail ??= emptyRunDetail()), event);
     const approvals = foldApproval(r.approvals, event);
@@ -133,6 +135,34 @@ export class RunRegistry {
     // The loop's own totals, so a run that fails keeps the turns and tool calls it made (fail() has none).
     if (event.type === "run-end") Object.assign(r, { turns: event.turns, toolCalls: event.toolCalls });
     for (const l of this.eventListeners) l(event, owner, r);
+    // Stopped to wait for a decision: saved, holding nothing, until it is resumed (here or elsewhere).
+    if (event.type === "run-end" && event.stopReason === "waiting") this.wait(runId, event, owner);
+  }
+
+  /**
+   * `owner`'s running run stopped to wait for a person's decision (saved, to be resumed): it shows `waiting`,
+   * with its questions in `approvals`, neither running nor finished, until its resumed part starts
+   * ({@link start} or its `run-start` event) and ends it.
+   */
+  wait(
+    runId: string,
+    progress: { usage: Usage; turns: number; toolCalls: number; conversationId?: string },
+    owner = LOCAL_PRINCIPAL,
+  ): void {
+    const r = this.runs.get(keyOf(owner, runId))?.record;
+    if (r?.status !== "running") return;
+    Object.assign(r, { status: "waiting", usage: progress.usage, turns: progress.turns, toolCalls: progress.toolCalls });
+    if (progress.conversationId && !r.conversationId) r.conversationId = progress.conversationId;
+    delete r.tool;
+    this.changed(runId, owner);
+    this.listChanged(runId, owner, r);
+  }
+
+  /** A waiting run's record goes on as its resumed part runs (the same run: not started again in the tallies). */
+  private resumed(owner: string, r: RunRecord): void {
+    r.status = "running";
+    this.changed(r.runId, owner);
+    this.listChanged(r.runId, owner, r);
   }
 
   /**
@@ -179,8 +209,16 @@ export class RunRegistry {
     return { runs: s?.finished.size ?? 0, bytes: s?.bytes ?? 0, expired: s?.expired.size ?? 0 };
   }
 
-  /** Record the start of `owner`'s run (`info`: how it was started). */
+  /**
+   * Record the start of `owner`'s run (`info`: how it was started). A run waiting under this id is being
+   * resumed: its record goes on (its first part's turns and questions kept).
+   */
   start(runId: string, given: string, owner = LOCAL_PRINCIPAL, info: RunStartInfo = {}): RunRecord {
+    const waiting = this.runs.get(keyOf(owner, runId))?.record;
+    if (waiting?.status === "waiting") {
+      this.resumed(owner, waiting);
+      return waiting;
+    }
     const instruction = maskSecretValues(given); // a trigger's can hold a `${VAR}` value from the config
     const record: RunRecord = {
       runId,
@@ -238,6 +276,8 @@ export class RunRegistry {
   ): void {
     const r = this.runs.get(keyOf(owner, runId))?.record;
     if (!r) return;
+    // A run that stopped to wait has not finished: it waits, saved, for its decisions.
+    if (result.stopReason === "waiting") return this.wait(runId, result, owner);
     // A run that named its conversation only as it ran (a trigger's, a fresh one) is linked to it as it ends.
     if (result.conversationId && !r.conversationId) r.conversationId = result.conversationId;
     Object.assign(r, {
@@ -277,6 +317,7 @@ export class RunRegistry {
   status(owner?: string): AgentStatus {
     const mine = [...this.runs.values()].filter((e) => owner === undefined || e.owner === owner);
     const running = mine.filter((e) => e.record.status === "running");
+    const waiting = mine.filter((e) => e.record.status === "waiting");
     const tallies = owner === undefined ? [...this.tallies.values()] : [this.tallies.get(owner)].filter((t): t is Tally => t !== undefined);
     const sum = (k: "started" | "succeeded" | "failed") => tallies.reduce((n, t) => n + t[k], 0);
     const done = tallies.reduce((u, t) => addUsage(u, t.usage), emptyUsage());
@@ -284,10 +325,11 @@ export class RunRegistry {
     return {
       state: running.length > 0 ? "running" : "idle",
       running: running.map((e) => e.record.runId),
+      waiting: waiting.map((e) => e.record.runId),
       runsStarted: sum("started"),
       runsSucceeded: sum("succeeded"),
       runsFailed: sum("failed"),
-      usage: running.reduce((u, e) => addUsage(u, e.record.usage), done),
+      usage: [...running, ...waiting].reduce((u, e) => addUsage(u, e.record.usage), done),
       costUsd: priced.length ? priced.reduce((n, t) => n + t.costUsd!, 0) : undefined,
       startedAt: this.startedAt,
     };

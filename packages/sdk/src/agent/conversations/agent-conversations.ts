@@ -8,11 +8,17 @@
  */
 import type { Logger } from "../../log.ts";
 import type { RunEvent } from "../../loop/events.ts";
-import type { LanguageModel } from "../../model/language-model.ts";
+import type { LanguageModel, ModelMessage } from "../../model/language-model.ts";
 import { LOCAL_PRINCIPAL } from "../../serve/principal.ts";
 import type { ServedConversations } from "../../serve/served-conversations.ts";
 import type { Conversation, ConversationRef, ConversationSummary } from "./conversation.ts";
-import { beginConversation, type ConversationOptions, type ConversationRun } from "./conversation-run.ts";
+import {
+  beginConversation,
+  type ConversationMark,
+  type ConversationOptions,
+  type ConversationRun,
+  resumeConversation,
+} from "./conversation-run.ts";
 import { DocumentConversationStore } from "./document-conversations.ts";
 import { LocalDocuments, localConversationsDir } from "./local-documents.ts";
 
@@ -79,29 +85,46 @@ export class ConversationsOf {
   }
 
   /** Start `runId`'s conversation (waiting for a run on the same one in this process to end first). */
-  async forRun(
+  forRun(
     ref: ConversationRef,
     run: { runId: string; input: string; principal?: string; logger: Logger; model?: LanguageModel; signal?: AbortSignal },
   ): Promise<RunConversation> {
     const owner = run.principal ?? this.options.principal ?? LOCAL_PRINCIPAL;
     const named = typeof ref === "string" ? ref : "id" in ref ? ref.id : undefined;
-    const key = named === undefined ? undefined : JSON.stringify([owner, named]);
+    return this.queued(named === undefined ? undefined : [owner, named], () => beginConversation(this.options, ref, { ...run, owner }));
+  }
+
+  /**
+   * The conversation of a resumed run, from the mark its first part left (`history`: the history that part
+   * was sent): queued like any run on it, so a run started meanwhile here sees the resumed turns.
+   */
+  forResume(
+    mark: ConversationMark,
+    history: ModelMessage[],
+    run: { runId: string; input: string; logger: Logger },
+  ): Promise<RunConversation> {
+    return this.queued([mark.owner, mark.id], () => resumeConversation(this.options, mark, history, run));
+  }
+
+  /** Begin a run's conversation after the runs before it on the same one in this process (`key`: its owner and id). */
+  private async queued(key: [string, string] | undefined, begin: () => Promise<ConversationRun>): Promise<RunConversation> {
+    const queue = key === undefined ? undefined : JSON.stringify(key);
     let release = () => {};
-    if (key !== undefined) {
-      const before = this.queues.get(key) ?? Promise.resolve();
+    if (queue !== undefined) {
+      const before = this.queues.get(queue) ?? Promise.resolve();
       const mine = new Promise<void>((resolve) => (release = resolve));
       const tail = before.then(() => mine);
-      this.queues.set(key, tail);
+      this.queues.set(queue, tail);
       const done = release;
       release = () => {
         done();
-        if (this.queues.get(key) === tail) this.queues.delete(key);
+        if (this.queues.get(queue) === tail) this.queues.delete(queue);
       };
       await before;
     }
     let thread: ConversationRun;
     try {
-      thread = await beginConversation(this.options, ref, { ...run, owner });
+      thread = await begin();
     } catch (e) {
       release();
       throw e;

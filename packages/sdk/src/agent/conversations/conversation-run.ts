@@ -3,17 +3,19 @@
  * place: before the loop, the conversation is found (or created) for its owner and cut to its bound
  * (trim-conversation.ts); the loop gets its messages as `history` and tells every change (`onMessages`:
  * after each turn whose tool results are in, and with the final answer), each saved in order; the model's
- * reported usage (`onUsage`) is remembered for the growth policy; `end()` waits for the last save.
+ * reported usage (`onUsage`) is remembered for the growth policy; `end()` waits for the last save. A run
+ * that stops to wait for a decision leaves a mark (`mark()`, saved with it) from which its resumed part
+ * writes on (`resumeConversation`), so the conversation holds the whole exchange once.
  *
  * Concurrent writers: every save is a compare-and-set on the version read. Two runs continuing one
  * conversation at once (two replicas, two terminals, overlapping trigger firings) are serialised at the
  * store: the loser reads the winner's conversation and puts its own new turns after the winner's, so
- * neither run's exchange is lost; within one process, runs on one conversation are queued before they
+ * neither run's exchange is lost (conversation-writer.ts); within one process, runs on one conversation are queued before they
  * start (see `ConversationQueue`), so each one sees what the last did.
  */
 import type { Logger } from "../../log.ts";
 import type { LanguageModel, ModelMessage, Usage } from "../../model/language-model.ts";
-import { AgentdError } from "../../wire/errors.ts";
+import type { AgentdError } from "../../wire/errors.ts";
 import {
   type Conversation,
   type ConversationRef,
@@ -27,6 +29,9 @@ import {
 } from "./conversation.ts";
 import { type ConversationSummaryReport, type GrowthPolicy, summariseTurns, summaryTokens } from "./summarise-conversation.ts";
 import { type Trimmed, trimConversation } from "./trim-conversation.ts";
+import { type ConversationMark, ConversationWriter, stateFromMark, type WriterState } from "./conversation-writer.ts";
+
+export type { ConversationMark } from "./conversation-writer.ts";
 
 /** How a run's conversations are kept and bounded. */
 export interface ConversationOptions {
@@ -52,8 +57,6 @@ export interface ConversationOptions {
 
 /** The default token bound of a conversation. */
 export const DEFAULT_MAX_TOKENS = 64_000;
-const MAX_RUNS = 100;
-const SAVE_ATTEMPTS = 5;
 
 /** A run's handle on its conversation. */
 export interface ConversationRun {
@@ -66,6 +69,8 @@ export interface ConversationRun {
   onMessages(messages: readonly ModelMessage[]): void;
   /** A model response's usage for a request of `requestMessages` messages (system prompt included). */
   onUsage(usage: Usage, requestMessages: number): void;
+  /** Where the conversation stands for this run once its saves are done: saved with a run that stops to wait. */
+  mark(): Promise<ConversationMark>;
   /** Wait for the saves; rejects when the last one failed. */
   end(): Promise<void>;
 }
@@ -90,70 +95,68 @@ export async function beginConversation(
     runs: [],
     dropped: 0,
   });
-  let current: VersionedConversation = found.existing ?? { conversation: fresh(found.id), version: 0 };
+  const current: VersionedConversation = found.existing ?? { conversation: fresh(found.id), version: 0 };
   const bounds = { maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS, maxBytes: options.maxBytes };
   const cut = await cutToBound(current.conversation, { ...bounds, growth: options.growth }, { ...run, conversationId: found.id });
   const history = cut.messages;
-  let tokens = current.conversation.tokens && cut.dropped === 0 ? current.conversation.tokens : undefined;
+  // What this run's new messages go after: what it was sent (until a lost race puts them after the winner's).
+  const state: WriterState = {
+    current,
+    prefix: history,
+    droppedBefore: current.conversation.dropped + cut.dropped,
+    summariesBefore: (current.conversation.summaries ?? 0) + (cut.summary ? 1 : 0),
+    savedAdded: 0,
+    tokens: current.conversation.tokens && cut.dropped === 0 ? current.conversation.tokens : undefined,
+  };
+  const writer = new ConversationWriter(
+    store,
+    { id: found.id, owner: run.owner, runId: run.runId, logger: run.logger, history, fresh: () => fresh(found.id), now },
+    bounds,
+    state,
+  );
+  return savingRun(writer, cut.summary);
+}
+
+/**
+ * A resumed run's conversation (a run that stopped to wait for a decision, resumed here or in another
+ * process): its writer goes on from the mark its first part left (conversation-writer.ts); `history` is the
+ * history its first part was sent, the front of the saved messages the resumed run goes on from. Nothing is
+ * cut or summarised again: the model reads what the first part read, and each save keeps the byte bound.
+ */
+export async function resumeConversation(
+  options: ConversationOptions,
+  mark: ConversationMark,
+  history: ModelMessage[],
+  run: { runId: string; input: string; logger: Logger },
+): Promise<ConversationRun> {
+  const now = () => new Date((options.now ?? Date.now)()).toISOString();
+  const fresh = (): Conversation => ({
+    id: mark.id,
+    owner: mark.owner,
+    ...(options.scope ? { scope: options.scope } : {}),
+    title: titleOf(run.input),
+    messages: [],
+    createdAt: now(),
+    updatedAt: now(),
+    runs: [],
+    dropped: 0,
+  });
+  const stored = await options.store.get(mark.id, mark.owner);
+  const state = stateFromMark(mark, history, stored, fresh);
+  const writerRun = { id: mark.id, owner: mark.owner, runId: run.runId, logger: run.logger, history, fresh, now };
+  return savingRun(new ConversationWriter(options.store, writerRun, { maxBytes: options.maxBytes }, state), undefined);
+}
+
+/** The run's handle over its writer: saves in order, the newest only when several queued (see `onMessages`). */
+function savingRun(writer: ConversationWriter, summary: ConversationSummaryReport | undefined): ConversationRun {
+  const { id, history, logger } = writer.run;
   let saving: Promise<void> = Promise.resolve();
   let newest: ModelMessage[] | undefined;
   let failure: unknown;
-
-  // What this run's new messages go after: what it was sent, or after a lost race the winner's messages.
-  let prefix = history;
-  let droppedBefore = current.conversation.dropped + cut.dropped;
-  let summariesBefore = (current.conversation.summaries ?? 0) + (cut.summary ? 1 : 0);
-  let savedAdded = 0;
-  const write = async (messages: readonly ModelMessage[]) => {
-    const added = messages.slice(history.length);
-    for (let attempt = 1; ; attempt++) {
-      const kept = trimConversation([...prefix, ...added], { maxTokens: Number.POSITIVE_INFINITY, maxBytes: bounds.maxBytes }, tokens);
-      const base = current.conversation;
-      // The model's count holds only for exactly the messages it was sent.
-      const counted = prefix === history && kept.dropped === 0 ? tokens : undefined;
-      const next: Conversation = {
-        ...base,
-        messages: kept.messages,
-        updatedAt: now(),
-        runs: [...base.runs.filter((r) => r !== run.runId), run.runId].slice(-MAX_RUNS),
-        dropped: droppedBefore + kept.dropped,
-        ...(summariesBefore > 0 ? { summaries: summariesBefore } : {}),
-        tokens: counted,
-      };
-      const saved = await store.save(next, current.version);
-      if (saved.ok) {
-        current = { conversation: next, version: saved.version };
-        // The messages this save holds of this run, and where they begin (the front may have been cut).
-        savedAdded = added.length;
-        prefix = kept.messages.slice(0, kept.messages.length - added.length);
-        droppedBefore = next.dropped;
-        summariesBefore = next.summaries ?? 0;
-        return;
-      }
-      if (attempt >= SAVE_ATTEMPTS)
-        throw new AgentdError("E_STORE", `conversation ${found.id} kept changing under this run: its last turns were not saved`);
-      run.logger.info("conversation.raced", { conversationId: found.id, attempt });
-      const again = await store.get(found.id, run.owner);
-      const mine = savedAdded;
-      // The winner wrote on top of this run's last save: take this run's part out of it (the cut the winner
-      // made at the front shifts it by the messages dropped since, less the two of each summary it put
-      // there), to put it after the winner's turns.
-      const summarised = (again?.conversation.summaries ?? 0) - (current.conversation.summaries ?? 0);
-      const shift = (again?.conversation.dropped ?? 0) - current.conversation.dropped - 2 * summarised;
-      const at = prefix.length - shift;
-      const theirs = again?.conversation.messages ?? [];
-      prefix = mine > 0 && at >= 0 ? [...theirs.slice(0, at), ...theirs.slice(at + mine)] : theirs;
-      current = again ?? { conversation: fresh(found.id), version: 0 };
-      savedAdded = 0;
-      droppedBefore = current.conversation.dropped;
-      summariesBefore = current.conversation.summaries ?? 0;
-    }
-  };
-
   return {
-    id: found.id,
-    history,
-    ...(cut.summary ? { summary: cut.summary } : {}),
+    id,
+    history: history as ModelMessage[],
+    ...(summary ? { summary } : {}),
     onMessages(messages) {
       // A save not yet started takes the newest messages (each holds all before it): turns that come faster
       // than the store writes skip the saves already outdated, and the last save is always the newest.
@@ -164,16 +167,20 @@ export async function beginConversation(
         .then(() => {
           const next = newest!;
           newest = undefined;
-          return write(next);
+          return writer.write(next);
         })
         .catch((e: unknown) => {
           failure = e;
-          run.logger.warn("conversation.save-failed", { conversationId: found.id, error: e instanceof Error ? e.message : String(e) });
+          logger.warn("conversation.save-failed", { conversationId: id, error: e instanceof Error ? e.message : String(e) });
         });
     },
     onUsage(usage, requestMessages) {
       // The system prompt is in the request, not in the conversation; the response adds one message.
-      tokens = { count: usage.inputTokens + usage.outputTokens, messages: requestMessages };
+      writer.state.tokens = { count: usage.inputTokens + usage.outputTokens, messages: requestMessages };
+    },
+    async mark() {
+      await saving;
+      return writer.mark();
     },
     async end() {
       await saving;

@@ -35,10 +35,12 @@ export function buildConfiguredTriggers(
   });
   triggers.on("run-end", ({ runId, outcome }) => {
     const registry = historyOf();
-    // Only a record this run started is finished here (a remembered run's old record stays as it was).
+    // Only a record this run started is finished here (a remembered run's old record stays as it was); a run
+    // that stopped to wait for a decision is recorded waiting (its events said so), and ends when resumed.
     if (registry?.get(runId)?.status !== "running") return;
     const data = (outcome.data ?? {}) as TriggerRunData;
     const r = data.result;
+    if (r?.status === "waiting") return registry.wait(runId, r);
     if (r && (outcome.status === "ok" || outcome.status === "already-done"))
       registry.succeed(runId, {
         stopReason: r.stopReason,

@@ -151,7 +151,11 @@ export function createResume(
     // The approved calls of the turn it stopped in go through the claim's journal (made at most once).
     const journaled = { ...parts, toolSet: journaledTools(parts.toolSet, lease, saved.suspension.pending, claim) };
     try {
-      const result = await driveRun(options, journaled, run, saved.input, runOptions, { suspension: saved.suspension, decisions: applied });
+      const result = await driveRun(options, journaled, run, saved.input, runOptions, {
+        suspension: saved.suspension,
+        decisions: applied,
+        conversation: saved.conversation,
+      });
       await ended();
       waiting.resumed(runId, { result });
       return result;

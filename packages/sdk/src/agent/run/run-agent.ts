@@ -9,6 +9,7 @@
  * (resume-run.ts) through the same steps from what was saved.
  */
 import type { ConversationsOf, RunConversation } from "../conversations/agent-conversations.ts";
+import type { ConversationMark } from "../conversations/conversation-writer.ts";
 import type { RunApprovals } from "../../loop/approvals/approval-types.ts";
 import { runApprovals } from "../tools/run-approvals.ts";
 import type { Logger } from "../../log.ts";
@@ -117,6 +118,9 @@ export function createRun(options: AgentOptions, parts: RunParts): (input: strin
   };
 }
 
+/** A resumed run's saved state and decisions, and the mark of the conversation it continues, if any. */
+export type ResumedFrom = RunContinuation & { conversation?: ConversationMark };
+
 /**
  * An admitted run to its end, or to its wait (saved, it leaves flight without finishing); `continued`: a
  * resumed run's saved state and decisions.
@@ -127,7 +131,7 @@ export async function driveRun(
   run: ActiveRun,
   input: string,
   runOptions: AgentRunOptions,
-  continued?: RunContinuation,
+  continued?: ResumedFrom,
 ): Promise<RunResult> {
   let outcome = outcomeOf(undefined);
   try {
@@ -148,6 +152,34 @@ export async function driveRun(
   }
 }
 
+/**
+ * The conversation a run continues: loaded (and cut to its bound) before, saved after each turn; a resumed
+ * run's goes on writing from where its first part left it (the whole exchange, once).
+ */
+async function openConversation(
+  parts: RunParts,
+  run: ActiveRun,
+  input: string,
+  runOptions: AgentRunOptions,
+  model: LanguageModel,
+  continued: ResumedFrom | undefined,
+): Promise<RunConversation | undefined> {
+  const { logger } = parts;
+  const mark = continued?.conversation;
+  if (mark)
+    return parts.conversations.forResume(mark, continued.suspension.messages.slice(0, mark.history), { runId: run.id, input, logger });
+  if (runOptions.conversation === undefined || continued) return undefined;
+  return parts.conversations.forRun(runOptions.conversation, {
+    runId: run.id,
+    input,
+    principal: runOptions.principal,
+    logger,
+    // A conversation that summarises what it outgrows asks the run's model (docs/conversations.md).
+    model,
+    signal: run.signal,
+  });
+}
+
 /** The run, once admitted: connect, resume, loop; its sampling joins the result. */
 async function runOnce(
   model: LanguageModel,
@@ -156,7 +188,7 @@ async function runOnce(
   runOptions: AgentRunOptions,
   parts: RunParts,
   approvals: RunApprovals | undefined,
-  continued: RunContinuation | undefined,
+  continued: ResumedFrom | undefined,
 ): Promise<RunResult> {
   const { toolSet, logger } = parts;
   // A run that can get a server authorized (an A2A task) waits for it when connecting and listing tools too.
@@ -167,17 +199,7 @@ async function runOnce(
   let thread: RunConversation | undefined;
   try {
     await (ask ? withAuthorization(parts.connect, ask, askSignal) : parts.connect());
-    // A conversation this run continues: loaded (and cut to its bound) before, saved after each turn.
-    if (runOptions.conversation !== undefined && !continued)
-      thread = await parts.conversations.forRun(runOptions.conversation, {
-        runId: run.id,
-        input,
-        principal: runOptions.principal,
-        logger,
-        // A conversation that summarises what it outgrows asks the run's model (docs/conversations.md).
-        model,
-        signal: run.signal,
-      });
+    thread = await openConversation(parts, run, input, runOptions, model, continued);
     // Only native tool calling resumes (the JSON-action mode's turns are not saved).
     const resume = model.supportsTools && !continued ? await run.conversation?.load() : undefined;
     if (resume) logger.info("conversation.resumed", { runId: run.id, messages: resume.length });
@@ -231,11 +253,16 @@ async function runOnce(
       continueFrom: continued,
       // A run that stops to wait for a decision is saved; it then leaves flight holding nothing.
       onSuspend: async (suspension) => {
-        const saved = waitingRunOf(run, input, runOptions, suspension, {
-          conversationId: thread?.id,
-          timeoutMs: approvals?.timeoutMs,
-          savedBy: parts.waiting.replica,
-        });
+        // Where its conversation stands (its saves done): the resumed part writes on from there.
+        const conversation = await thread?.mark();
+        const saved = {
+          ...waitingRunOf(run, input, runOptions, suspension, {
+            conversationId: thread?.id,
+            timeoutMs: approvals?.timeoutMs,
+            savedBy: parts.waiting.replica,
+          }),
+          ...(conversation ? { conversation } : {}),
+        };
         await (run.resumes ? run.resumes.saveWaiting(saved) : parts.waiting.runs.save(saved));
         run.suspend();
         parts.waiting.saved(run.id);

@@ -4,6 +4,7 @@
  * door's `Agent` interface (agent-types.ts re-exports them).
  */
 import type { ConversationRef } from "../conversations/conversation.ts";
+import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
 import type { AskApproval } from "../tools/run-approvals.ts";
 import type { RunLimits } from "../../loop/budget.ts";
 import type { RunEvent } from "../../loop/events.ts";
@@ -48,6 +49,13 @@ export interface AgentRunOptions {
    * agent's `approvals.onAsk`: `agentd run`'s terminal question, say.
    */
   askApproval?: AskApproval;
+  /**
+   * A served MCP caller asked about its own run's questions beside the approval desk (`approvals.askCaller`,
+   * the caller declared elicitation): told each question the run posts to the desk as it suspends, saved; the
+   * caller's principal may decide it. The run suspends all the same (its `askApproval` then answers only a
+   * run that cannot suspend: a model without native tool calls).
+   */
+  askCaller?: (request: ApprovalRequest) => void;
   /**
    * Save this run's conversation after each tool turn and resume a re-run of the same run id from it (a served
    * run taken over from a dead replica). Only with `durability.checkpoint.resumeConversations`; triggered runs always do.

@@ -79,13 +79,21 @@ export class AgentWaiting {
     if (approvals?.onAsk) return undefined;
     const desk = this.desk;
     const kind = run.origin.kind;
+    const caller = runOptions.askCaller;
     const toDesk = desk
-      ? async (request: ApprovalRequest) =>
-          void (await desk.post(request, { principal: run.principal, origin: kind, timeoutMs: approvals?.timeoutMs }))
+      ? async (request: ApprovalRequest) => {
+          await desk.post(request, {
+            principal: run.principal,
+            origin: kind,
+            timeoutMs: approvals?.timeoutMs,
+            askCaller: caller !== undefined,
+          });
+          caller?.(request);
+        }
       : undefined;
-    // A served MCP run, an A2A task's run and a triggered run wait at the desk, saved (a run's own live
-    // channel — its caller asked by elicitation — keeps it in memory).
-    if (toDesk && (kind === "mcp" || kind === "a2a" || kind === "trigger") && !runOptions.askApproval) return toDesk;
+    // A served MCP run, an A2A task's run and a triggered run wait at the desk, saved — a served MCP caller
+    // asked by elicitation beside it too (a run's own live channel otherwise keeps it in memory).
+    if (toDesk && (kind === "mcp" || kind === "a2a" || kind === "trigger") && (!runOptions.askApproval || caller)) return toDesk;
     if (runOptions.askApproval || kind !== "direct" || !approvals) return undefined;
     return toDesk ?? (async () => {});
   }

@@ -29,6 +29,7 @@ import type { ToolCallOutcome } from "../../loop/tools.ts";
 import type { TraceCarrier } from "../../loop/trace-context.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { DocumentStore } from "../conversations/document-conversations.ts";
+import type { ConversationMark } from "../conversations/conversation-writer.ts";
 
 const FORMAT = "agentd.waiting-run";
 /** The version written: 2 adds the lease, the decisions and the journal of calls; 1 is still read. */
@@ -68,8 +69,10 @@ export interface WaitingRun {
   outputSchema?: Record<string, unknown>;
   maxOutputRetries?: number;
   traceContext?: TraceCarrier;
-  /** The conversation it continued, if any (its turns after the wait are not added to it). */
+  /** The conversation it continued, if any. */
   conversationId?: string;
+  /** Where that conversation stood when the run stopped: the resumed part saves its turns after the first part's. */
+  conversation?: ConversationMark;
   /** ISO 8601. */
   createdAt: string;
   /** The process that saved it (`AgentWaiting.replica`): where a served caller waits on it, if one does. */

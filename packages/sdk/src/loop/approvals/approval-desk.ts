@@ -50,7 +50,16 @@ export interface ApprovalDesk {
    * Record a question without waiting for its answer (a run that is saved as waiting and resumed when the
    * decision arrives); {@link channelFor}'s `ask` is `post` and then a wait for the decision.
    */
-  post(request: ApprovalRequest, run: { principal?: string; origin: string; timeoutMs?: number }): Promise<PendingApproval>;
+  post(
+    request: ApprovalRequest,
+    run: {
+      principal?: string;
+      origin: string;
+      timeoutMs?: number;
+      /** The run's caller is asked too (`approvals.askCaller`): the run's own principal may decide it. */
+      askCaller?: boolean;
+    },
+  ): Promise<PendingApproval>;
   /** Hear about questions added or decided (by any replica when the store is shared); returns the unsubscribe. */
   watch(listener: (id: string) => void): () => void;
   /**

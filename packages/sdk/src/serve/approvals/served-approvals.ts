@@ -119,26 +119,67 @@ async function decideTool(desk: ApprovalDesk, viewer: ApprovalViewer, args: Reco
   }
 }
 
+/** How a served MCP run's caller is asked about its run's questions (`approvals.askCaller`). */
+export interface CallerAsk {
+  /** Each question the run posts as it suspends, saved: the caller is asked it beside the desk. */
+  askCaller: (request: ApprovalRequest) => void;
+  /** A run that cannot suspend (a model without native tool calls): the desk's channel, the caller beside it, in memory. */
+  askApproval: ApprovalChannel["ask"];
+}
+
 /**
- * The `askApproval` of a served MCP run whose caller is asked too (`askCaller`, and the caller declared
- * elicitation): the desk's channel with the caller beside it, waited on in memory. Otherwise none: the run
- * posts its question to the desk and suspends, saved, until it is decided (agent/run/run-waiting.ts).
+ * How a served MCP run's caller is asked (`askCaller`, and the caller declared elicitation); undefined
+ * otherwise — the run posts its questions to the desk and suspends, saved, until they are decided
+ * (agent/run/run-waiting.ts). With it the run suspends and is saved all the same, and its caller is asked
+ * by form elicitation while it stays connected: its answer is a decision at the desk as the run's own
+ * principal (digest bound), which resumes the run (agent/run/desk-resumer.ts); a decision recorded first
+ * elsewhere (an operator, another replica) cancels the elicitation.
  */
 export function askApprovalOf(
   approvals: ServedApprovals | undefined,
   run: { runId: string; principal: string },
-  ctx: Partial<Pick<ServerContext, "session" | "clientCapabilities">>,
-): ApprovalChannel["ask"] | undefined {
+  ctx: Partial<Pick<ServerContext, "session" | "clientCapabilities" | "signal">>,
+): CallerAsk | undefined {
   if (!approvals) return undefined;
   const session = ctx.session;
   const canAsk = approvals.askCaller && session && ctx.clientCapabilities?.elicitation !== undefined;
   if (!canAsk) return undefined;
-  const channel = approvals.desk.channelFor({
-    ...run,
-    origin: "mcp",
-    askCaller: (request: ApprovalRequest, signal: AbortSignal) => elicitDecision(session, request, signal),
-  });
-  return (request, signal) => channel.ask(request, signal);
+  const { desk } = approvals;
+  const elicit = (request: ApprovalRequest, signal: AbortSignal) => elicitDecision(session, request, signal);
+  const channel = desk.channelFor({ ...run, origin: "mcp", askCaller: elicit });
+  const viewer: ApprovalViewer = { principal: run.principal, operator: false };
+  return {
+    askCaller: (request) => askBeside(desk, request, viewer, elicit, ctx.signal),
+    askApproval: (request, signal) => channel.ask(request, signal),
+  };
+}
+
+/**
+ * Ask the caller about one posted question while the question is pending and the caller's request lasts:
+ * its answer is decided at the desk (refused there when another decision came first); a decision recorded
+ * first cancels the elicitation. Every change at the desk is re-read, not only one naming this question (a
+ * change heard from another replica may be coalesced into another id).
+ */
+function askBeside(
+  desk: ApprovalDesk,
+  request: ApprovalRequest,
+  viewer: ApprovalViewer,
+  elicit: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision | undefined>,
+  callerGone: AbortSignal | undefined,
+): void {
+  const decided = new AbortController();
+  const check = () =>
+    void desk
+      .get(request.id, viewer)
+      .then((q) => q?.state === "decided" && decided.abort(new Error(`approval ${request.id} was decided`)))
+      .catch(() => {});
+  const off = desk.watch(check);
+  check();
+  const signal = callerGone ? AbortSignal.any([callerGone, decided.signal]) : decided.signal;
+  void elicit(request, signal)
+    .then((d) => (d && !signal.aborted ? desk.decide(request.id, d, viewer) : undefined))
+    .catch(() => {}) // decided elsewhere first, or the caller could not be asked: the question still waits at the desk
+    .finally(off);
 }
 
 /** Ask the caller by form elicitation; its decline is a denial, its cancel leaves the question to others. */

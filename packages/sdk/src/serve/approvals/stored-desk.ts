@@ -113,8 +113,8 @@ export class StoredApprovalDesk implements ApprovalDesk {
     return done.doc.approval;
   }
 
-  async post(request: ApprovalRequest, run: { principal?: string; origin: string; timeoutMs?: number }): Promise<PendingApproval> {
-    return this.postAs(request, run, request.rule.rule?.decidedBy === "owner" ? "owner" : "operator");
+  async post(request: ApprovalRequest, run: Parameters<ApprovalDesk["post"]>[1]): Promise<PendingApproval> {
+    return this.postAs(request, run, run.askCaller || request.rule.rule?.decidedBy === "owner" ? "owner" : "operator");
   }
 
   watch(listener: (id: string) => void): () => void {

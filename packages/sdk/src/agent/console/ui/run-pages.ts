@@ -48,7 +48,7 @@ export function runsPage(
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter runs", onsubmit: (e: Event) => e.preventDefault() },
-    input("status", "Status", h("select", {}, ...options(["running", "succeeded", "failed"]))),
+    input("status", "Status", h("select", {}, ...options(["running", "waiting", "succeeded", "failed"]))),
     input("trigger", "Trigger", h("select", {}, ...options(triggers))),
     c.operator ? input("principal", "Principal", h("select", {}, ...options(principals))) : null,
     input("text", "Text", h("input", { type: "search", placeholder: "run id, instruction, answer" })),
