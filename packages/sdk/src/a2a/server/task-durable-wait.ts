@@ -21,6 +21,7 @@ import type { RunEvent } from "../../loop/events.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { RunRecord, RunRegistry } from "../../serve/run-registry.ts";
+import { runEnded } from "../../serve/run-record.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { A2aError, TERMINAL_STATES, type Message, type Task, type TaskStatus } from "../shared/types.ts";
 import { approvalParts, replyToApproval } from "./approval-parts.ts";
@@ -283,9 +284,9 @@ export class DurableTaskWaits {
   /** The answer of a run resumed to its end, from the run history: this replica's record, else the fleet's. */
   private async answerFromHistory(e: Entry): Promise<RunResult | undefined> {
     const local = this.registry.get(e.task.id, e.owner);
-    const record: RunRecord | undefined =
-      local && local.status !== "running" ? local : (await this.registry.shared?.read(e.task.id, e.owner))?.record;
-    if (!record || record.status === "running") return undefined;
+    // A record that is running or waiting is not the answer yet (the run waits again, or its end is not written).
+    const record: RunRecord | undefined = local && runEnded(local) ? local : (await this.registry.shared?.read(e.task.id, e.owner))?.record;
+    if (!record || !runEnded(record)) return undefined;
     if (record.status === "failed")
       throw new AgentdError((record.error?.code as "E_UPSTREAM" | undefined) ?? "E_UPSTREAM", record.error?.message ?? "the run failed");
     return {
