@@ -81,7 +81,9 @@ test("a start under the id of a run that waits for a decision is refused, naming
   const again = await startFromConsole(post({ instruction: "clean up", runId: "c-3" }), ops, { registry, runner, logger: nullLogger });
   expect(again).toEqual({
     status: 409,
-    body: { error: { code: "UnsupportedOperation", message: "run c-3 waits for a decision on a tool call: decide it on the Questions page" } },
+    body: {
+      error: { code: "UnsupportedOperation", message: "run c-3 waits for a decision on a tool call: decide it on the Questions page" },
+    },
   });
   expect(calls).toBe(0);
   expect(registry.get("c-3", ops.id)?.status).toBe("waiting");
