@@ -43,8 +43,9 @@ import { createResume } from "./run/resume-run.ts";
 import { createRun, type RunObservers } from "./run/run-agent.ts";
 import { AgentWaiting } from "./run/run-waiting.ts";
 import { Runs } from "./run/runs.ts";
-import { AgentServing } from "./serving/agent-serving.ts";
-import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
+import type { AgentServing, ServingParts } from "./serving/agent-serving.ts";
+import type { ServeOptions, ServedEndpoint } from "./types/serve-options.ts";
+import { ownTools } from "./tools/agent-subagents.ts";
 import { type AgentTools, agentTools } from "./tools/agent-tools.ts";
 
 export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./types/agent-options.ts";
@@ -135,8 +136,8 @@ export function createAgent(options: AgentOptions): Agent {
     sampling: connected.ledger?.byServer(),
   });
 
-  // 5. Serving.
-  const serving = new AgentServing(options, {
+  // 5. Serving: its parts are named now, its modules (the HTTP server, A2A, the console) load on the first serve().
+  const serving = new LazyServing(options, async () => ({
     run,
     connect,
     clients,
@@ -152,7 +153,7 @@ export function createAgent(options: AgentOptions): Agent {
       reload: () => controls.reload(),
     },
     ledger: connected.ledger,
-    extend: servedOwnTools(options, own.localTools),
+    extend: (await import("./tools/served-own-tools.ts")).servedOwnTools(options, own.localTools),
     servedCheckpoint,
     conversations: conversations.served(),
     mirrorTo,
@@ -160,7 +161,7 @@ export function createAgent(options: AgentOptions): Agent {
     waiting,
     resume,
     logger,
-  });
+  }));
 
   return agentOf(options, {
     run,
@@ -224,7 +225,7 @@ interface AgentParts {
   lifecycle: AgentLifecycle;
   controls: TriggerControls;
   config: LiveConfig;
-  serving: AgentServing;
+  serving: LazyServing;
   statusWith: (endpoints: number) => AgentLifecycleStatus;
   conversations: ConversationsOf;
 }
@@ -278,4 +279,32 @@ function agentOf(options: AgentOptions, p: AgentParts): Agent {
     },
   };
   return agent;
+}
+
+/**
+ * The agent's serving, loaded on the first `serve()`: a run, a trigger or a status read never loads the HTTP
+ * server, A2A, the console or the run history (about a third of the SDK's code, which a one-shot run pays
+ * for at start otherwise). Concurrent first calls share one load, hence one served agent.
+ */
+class LazyServing {
+  private loaded: Promise<AgentServing> | undefined;
+  /** Endpoints being served (0 until the first serve() resolves). */
+  get count(): number {
+    return this.serving?.count ?? 0;
+  }
+  private serving: AgentServing | undefined;
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly parts: () => Promise<ServingParts>,
+  ) {}
+
+  /** See {@link Agent.serve}. */
+  async serve(serveOptions: ServeOptions | undefined): Promise<ServedEndpoint> {
+    this.loaded ??= Promise.all([import("./serving/agent-serving.ts"), this.parts()]).then(([{ AgentServing }, parts]) => {
+      this.serving = new AgentServing(this.options, parts);
+      return this.serving;
+    });
+    return (await this.loaded).serve(serveOptions);
+  }
 }
