@@ -18,6 +18,11 @@ test("createAgent + run loads no serving module; the first serve() loads them", 
   expect(report.text).toBe("done");
   expect(report.afterRun).toEqual([]);
   expect(report.afterServe).toEqual(
-    expect.arrayContaining(["agent/serving/agent-serving.ts", "agent/serving/served-agent.ts", "a2a/server/index.ts", "serve/served-mcp.ts"]),
+    expect.arrayContaining([
+      "agent/serving/agent-serving.ts",
+      "agent/serving/served-agent.ts",
+      "a2a/server/index.ts",
+      "serve/served-mcp.ts",
+    ]),
   );
 });

@@ -8,7 +8,8 @@ import { scriptedModel, reply } from "../../loop/__fixtures__/scripted-model.ts"
 import { createAgent } from "../create-agent.ts";
 
 /** The modules only serving uses: the served agent, the HTTP server, A2A, the console, run history. */
-const SERVING = /\/agent\/serving\/(agent-serving|served-agent)\.ts$|\/transport\/http-server\/(index|create-server)\.ts$|\/a2a\/server\/|\/agent\/console\/|\/serve\/(served-mcp|run-registry)\.ts$/;
+const SERVING =
+  /\/agent\/serving\/(agent-serving|served-agent)\.ts$|\/transport\/http-server\/(index|create-server)\.ts$|\/a2a\/server\/|\/agent\/console\/|\/serve\/(served-mcp|run-registry)\.ts$/;
 
 const loaded = () =>
   Object.keys(require.cache)
