@@ -137,31 +137,35 @@ export function createAgent(options: AgentOptions): Agent {
   });
 
   // 5. Serving: its parts are named now, its modules (the HTTP server, A2A, the console) load on the first serve().
-  const serving = new LazyServing(options, async () => ({
-    run,
-    connect,
-    clients,
-    live,
-    lifecycle,
-    status: statusWith,
-    control: {
-      drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
-      cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
-      runIds: () => lifecycle.runIds(),
-      pauseTriggers: (ids) => controls.pause(ids),
-      resumeTriggers: (ids) => controls.resume(ids),
-      reload: () => controls.reload(),
-    },
-    ledger: connected.ledger,
-    extend: (await import("./tools/served-own-tools.ts")).servedOwnTools(options, own.localTools),
-    servedCheckpoint,
-    conversations: conversations.served(),
-    mirrorTo,
-    observers,
-    waiting,
-    resume,
-    logger,
-  }));
+  const serving = new LazyServing(
+    options,
+    () => lifecycle.state === "running",
+    async () => ({
+      run,
+      connect,
+      clients,
+      live,
+      lifecycle,
+      status: statusWith,
+      control: {
+        drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
+        cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
+        runIds: () => lifecycle.runIds(),
+        pauseTriggers: (ids) => controls.pause(ids),
+        resumeTriggers: (ids) => controls.resume(ids),
+        reload: () => controls.reload(),
+      },
+      ledger: connected.ledger,
+      extend: (await import("./tools/served-own-tools.ts")).servedOwnTools(options, own.localTools),
+      servedCheckpoint,
+      conversations: conversations.served(),
+      mirrorTo,
+      observers,
+      waiting,
+      resume,
+      logger,
+    }),
+  );
 
   return agentOf(options, {
     run,
@@ -296,6 +300,7 @@ class LazyServing {
 
   constructor(
     private readonly options: AgentOptions,
+    private readonly running: () => boolean,
     private readonly parts: () => Promise<ServingParts>,
   ) {}
 
@@ -305,6 +310,9 @@ class LazyServing {
       this.serving = new AgentServing(this.options, parts);
       return this.serving;
     });
-    return (await this.loaded).serve(serveOptions);
+    const serving = await this.loaded;
+    // A close() while the modules loaded: nothing is attached to the lifecycle yet, so nothing would stop this endpoint.
+    if (!this.running()) throw new AgentdError("E_USAGE", "the agent is shutting down");
+    return serving.serve(serveOptions);
   }
 }

@@ -5,6 +5,8 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { scriptedModel } from "../loop/__fixtures__/scripted-model.ts";
+import { createAgent } from "./create-agent.ts";
 
 test("createAgent + run loads no serving module; the first serve() loads them", async () => {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "__fixtures__", "run-then-serve.ts")], {
@@ -25,4 +27,12 @@ test("createAgent + run loads no serving module; the first serve() loads them", 
       "serve/served-mcp.ts",
     ]),
   );
+});
+
+test("a close() while serve() loads serving's modules: serve() rejects, and no endpoint outlives the agent", async () => {
+  const agent = createAgent({ model: scriptedModel([]) });
+  const serving = agent.serve({ http: { hostname: "127.0.0.1", port: 0 } });
+  await agent.close();
+  await expect(serving).rejects.toThrow("the agent is shutting down");
+  expect(agent.status().serving).toBe(0);
 });
