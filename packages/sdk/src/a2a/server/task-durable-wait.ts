@@ -13,7 +13,7 @@
  * reads the saved run's state until it ends (`resumed`: the answer from the run history, shared through the
  * store in a fleet) or waits again (the next question). The record is kept a week after its last write.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
@@ -85,7 +85,7 @@ const MISSED_MS = 30_000;
 /** How long a run resumed elsewhere may take to show its answer in the run history. */
 const HISTORY_WAIT_MS = 60_000;
 
-const keyOf = (taskId: string) => `${PREFIX}${createHash("sha256").update(taskId).digest("hex").slice(0, 40)}`;
+const keyOf = (taskId: string) => `${PREFIX}${sha256(taskId, "hex").slice(0, 40)}`;
 const OPERATOR = { operator: true } as const;
 
 /** See the module header. */
