@@ -126,7 +126,8 @@ class Compiler {
     let checks: Check[] = [];
     const self: Check = (v, path, out) => {
       let ok = true;
-      for (const c of checks) if (!c(v, path, out)) ok = false;
+      // Indexed, not `for…of`: this runs for every schema node of every validation.
+      for (let i = 0; i < checks.length; i++) if (!(checks[i] as Check)(v, path, out)) ok = false;
       return ok;
     };
     this.compiled.set(schema, self);
@@ -174,10 +175,13 @@ class Compiler {
     }
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-      add(
-        (v, path, out) =>
-          types.some((t) => hasType(v, t)) || (out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false),
+      const expected = (v: Json, path: string, out: string[]) => (
+        out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false
       );
+      // One type (the usual schema) is checked without a closure per validation.
+      const only = types.length === 1 ? types[0] : undefined;
+      if (only !== undefined) add((v, path, out) => hasType(v, only) || expected(v, path, out));
+      else add((v, path, out) => types.some((t) => hasType(v, t)) || expected(v, path, out));
     }
     if (Array.isArray(s.enum)) {
       const options = s.enum as Json[];

@@ -115,6 +115,13 @@ export interface TransportPeer {
   transportClosed(): void;
 }
 
+/**
+ * The settled promise a transport's `send` answers when the message was taken at once (written, queued
+ * or routed). Shared, so a sender that sees it knows there is no failure to come and attaches no handler:
+ * a rejection reaction per message was a promise and a reaction on every request and reply.
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
 /** Default maximum size of one inbound frame (bytes). Configurable per transport. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
