@@ -6,7 +6,7 @@
  * parsing; it never validates the JSON-RPC envelope — that is the protocol layer's job, so every transport
  * answers bad frames the same way.
  */
-import type { JsonRpcMessage, RequestId } from "../wire/jsonrpc.ts";
+import type { JsonRpcMessage, MessageKind, RequestId } from "../wire/jsonrpc.ts";
 import type { McpError } from "../wire/errors.ts";
 
 /** Options for one outbound message. */
@@ -50,6 +50,11 @@ export interface MessageExtra {
   };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
+  /**
+   * @internal What the transport already found the message to be, when it classified it to route it (an
+   * HTTP POST of one message): the protocol then does not classify it again. Only for that very value.
+   */
+  classified?: MessageKind | undefined;
 }
 
 /** A framing problem the transport detected before any JSON-RPC envelope existed (bad JSON, oversized frame). */

@@ -272,7 +272,8 @@ export class Protocol implements AbandonListener, TransportPeer {
 
   /** @internal Entry point for every inbound value. */
   receive(value: unknown, extra?: MessageExtra): void {
-    const c = classify(value);
+    const known = extra?.classified; // this very message, classified by the transport to route it
+    const c = known !== undefined && (known as { message?: unknown }).message === value ? known : classify(value);
     if (c.kind === "batch") {
       void this.receiveBatch(c.messages, extra);
       return;

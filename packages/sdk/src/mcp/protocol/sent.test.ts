@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { SENT, type MessageExtra, type Transport } from "../../transport/types.ts";
-import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
+import { classify, type JsonRpcMessage } from "../../wire/jsonrpc.ts";
 import { Protocol } from "./protocol.ts";
 
 /** A transport that records what it is given and answers `answer()` for each send. */
@@ -67,5 +67,23 @@ describe("a send taken at once", () => {
     const e = await protocol.request("ping").catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
     expect(String((e as Error).message)).toContain("pipe broke");
+  });
+});
+
+describe("a classification carried by the transport", () => {
+  test("is used for the very message it came with, and ignored for any other", async () => {
+    const { transport } = await peer(() => SENT);
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const other = { jsonrpc: "2.0", id: 2, method: "ping" };
+    // A classification of another value (a transport's mistake) must not route this one.
+    transport.onmessage?.(other, { classified: classify(ping) });
+    transport.onmessage?.(ping, { classified: classify(ping) });
+    transport.onmessage?.({ jsonrpc: "1.0", id: 3, method: "ping" }, { classified: classify(ping) });
+    await Promise.resolve();
+    expect(transport.sent).toEqual([
+      { jsonrpc: "2.0", id: 3, error: { code: -32600, message: expect.any(String) } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
   });
 });
