@@ -419,6 +419,9 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
       stream.writer?.event(undefined, data);
       return seq;
     }
+    // Kept even on a stream no `Last-Event-ID` ever named: a client resumes only after its connection broke,
+    // with the last id it read (2025-11-25 transports, "Resumability and Redelivery"), so any numbered event
+    // may be asked for later. Only a store configured off (`eventStoreEvents: 0`) keeps nothing.
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
     stream.writer?.numbered(stream.id, seq, data);
     return seq;
