@@ -14,7 +14,7 @@ import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 import { Client as McpSdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CancelledNotificationSchema, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
 const ALICE = "alice-ask-caller-token-0123456789";
@@ -71,17 +71,15 @@ async function world() {
 type Elicited = { message: string; requestId: string | number; signal: AbortSignal };
 
 /**
- * Alice, as the official MCP SDK client declaring elicitation; `answer` is its elicitation handler, `cancelled`
- * hears every `notifications/cancelled` the server sends (the id of the request it cancels). Heard here
- * rather than through the handler's signal: this SDK drops a cancellation naming request id 0 (`_oncancel`
- * returns early on a falsy id), and the server's first request to a client has id 0.
+ * Alice, as the official MCP SDK client declaring elicitation; `answer` is its elicitation handler, whose
+ * signal is aborted when the server cancels the request (this SDK drops a cancellation naming request id 0 —
+ * `_oncancel` returns early on a falsy id —, so agentd numbers its requests from 1).
  */
-async function alice(serve: ServeProcess, answer: (asked: Elicited) => Promise<ElicitResult>, cancelled?: (id: string | number) => void) {
+async function alice(serve: ServeProcess, answer: (asked: Elicited) => Promise<ElicitResult>) {
   const client = new McpSdkClient({ name: "alice", version: "1" }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, (req, extra) =>
     answer({ message: (req.params as { message: string }).message, requestId: extra.requestId, signal: extra.signal }),
   );
-  if (cancelled) client.setNotificationHandler(CancelledNotificationSchema, (n) => cancelled(n.params.requestId!));
   await client.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: bearer(ALICE) } }));
   clients.push(client);
   const result = client.callTool({ name: "agent.run", arguments: { instruction: "clean up", runId: "job-1" } }, undefined, {
@@ -103,28 +101,19 @@ async function operatorDecides(serve: ServeProcess, id: string, decision: "appro
 /** The run suspended — saved, holding nothing open — with its question at the desk. */
 const suspended = (serve: ServeProcess) => serve.waitForEvent((e) => e.event === "run.end" && e.stopReason === "waiting");
 
-/** An elicitation the caller holds open (never answered): `arrived` when it comes, `gone` when the server cancels it. */
+/** An elicitation the caller holds open (never answered): `arrived` when it comes, `gone` when the server cancels it (its signal). */
 function heldOpen() {
   let opened!: (requestId: string | number) => void;
   const arrived = new Promise<string | number>((r) => (opened = r));
-  const cancels: Array<string | number> = [];
-  let heard = () => {};
-  const answer = ({ requestId }: Elicited) => {
+  let cancelled!: () => void;
+  const gone = new Promise<void>((r) => (cancelled = r));
+  const answer = ({ requestId, signal }: Elicited) => {
     opened(requestId);
+    if (signal.aborted) cancelled();
+    else signal.addEventListener("abort", () => cancelled(), { once: true });
     return new Promise<ElicitResult>(() => {});
   };
-  const cancelled = (id: string | number) => {
-    cancels.push(id);
-    heard();
-  };
-  const gone = arrived.then(
-    (id) =>
-      new Promise<void>((resolve) => {
-        heard = () => cancels.includes(id) && resolve();
-        heard();
-      }),
-  );
-  return { answer, cancelled, arrived, gone };
+  return { answer, arrived, gone };
 }
 
 describe("approvals.askCaller: the caller is asked while its run waits durably", () => {
@@ -157,7 +146,7 @@ describe("approvals.askCaller: the caller is asked while its run waits durably",
     const serve = await world();
     const first = await serve();
     const held = heldOpen();
-    const { result } = await alice(first, held.answer, held.cancelled);
+    const { result } = await alice(first, held.answer);
     const asked = await first.waitForEvent((e) => e.event === "approval.requested");
     await suspended(first);
     await held.arrived;
@@ -172,7 +161,7 @@ describe("approvals.askCaller: the caller is asked while its run waits durably",
     const first = await serve();
     const held = heldOpen();
     // The caller's request ends with the process; only its elicitation is lost.
-    await alice(first, held.answer, held.cancelled);
+    await alice(first, held.answer);
     const asked = await first.waitForEvent((e) => e.event === "approval.requested");
     await suspended(first);
     await held.arrived;

@@ -44,8 +44,8 @@ describe("outbound requests on one deadline timer", () => {
     const timeouts = { a: 1200, b: 300, c: 900, d: 600, e: 300 };
     const sent = Object.entries(timeouts).map(([name, timeoutMs]) => watch(name, protocol.request("tools/list", undefined, { timeoutMs })));
     const answered = watch("answered", protocol.request("tools/list", undefined, { timeoutMs: 600 }));
-    await raw.next((m) => m.method === "tools/list" && m.id === 5);
-    await raw.respond(5, { tools: [] });
+    await raw.next((m) => m.method === "tools/list" && m.id === 6);
+    await raw.respond(6, { tools: [] });
     await Promise.all([...sent, answered]);
     expect(log.map((o) => o.name)).toEqual(["answered", "b", "e", "d", "c", "a"]);
     for (const o of log.slice(1)) {
@@ -55,8 +55,8 @@ describe("outbound requests on one deadline timer", () => {
       expect(o.error!.options.data).toEqual({ method: "tools/list", timeoutMs, maxTotalTimeoutMs: 3_600_000, ceiling: false });
       expect(o.at - t0).toBeGreaterThanOrEqual(timeoutMs);
     }
-    // Ids follow the send order a..e (0..4); the cancellations follow the timeouts.
-    const idOf = (name: string) => Object.keys(timeouts).indexOf(name);
+    // Ids follow the send order a..e (1..5); the cancellations follow the timeouts.
+    const idOf = (name: string) => Object.keys(timeouts).indexOf(name) + 1;
     await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === idOf("a"));
     expect(cancels(raw)).toEqual(["b", "e", "d", "c", "a"].map((n) => ({ requestId: idOf(n), reason: "request timed out" })));
   });
@@ -75,10 +75,10 @@ describe("outbound requests on one deadline timer", () => {
       ["second", "E_TIMEOUT"],
     ]);
     expect(log[1]!.at - t0).toBeGreaterThanOrEqual(80);
-    await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 1);
+    await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 2);
     expect(cancels(raw)).toEqual([
-      { requestId: 0, reason: "request aborted by the caller" },
-      { requestId: 1, reason: "request timed out" },
+      { requestId: 1, reason: "request aborted by the caller" },
+      { requestId: 2, reason: "request timed out" },
     ]);
   });
 
@@ -100,7 +100,7 @@ describe("outbound requests on one deadline timer", () => {
       protocol.request("tools/list", undefined, { timeoutMs: 1_000, maxTotalTimeoutMs: 1_050, onprogress: onprogress("capped") }),
     );
     await trigger;
-    for (const id of [1, 2, 3]) await raw.notify("notifications/progress", { progressToken: id, progress: 1 });
+    for (const id of [2, 3, 4]) await raw.notify("notifications/progress", { progressToken: id, progress: 1 });
     await Promise.all([reset, fixed, capped]);
     expect(Object.keys(progressAt).sort()).toEqual(["capped", "fixed", "reset"]);
     // Without a reset: "fixed" at t0+1000; "capped" at its ceiling t0+1050 (its reset timeout is later);
@@ -115,7 +115,7 @@ describe("outbound requests on one deadline timer", () => {
     expect(at.reset! - progressAt.reset!).toBeGreaterThanOrEqual(1_000);
     expect(at.capped! - t0).toBeGreaterThanOrEqual(1_050);
     expect(log[2]!.error!.message).toBe("tools/list exceeded its maximum total time of 1050ms");
-    await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 1);
+    await raw.next((m) => m.method === "notifications/cancelled" && m.params.requestId === 2);
     expect(cancels(raw).map((c) => c.reason)).toEqual([
       "request timed out",
       "request timed out",
@@ -128,7 +128,7 @@ describe("outbound requests on one deadline timer", () => {
     const { protocol, raw } = await setup();
     const { log, watch } = outcomes();
     const all = [50, 600_000, Infinity].map((timeoutMs, i) => watch(`r${i}`, protocol.request("tools/list", undefined, { timeoutMs })));
-    await raw.next((m) => m.method === "tools/list" && m.id === 2);
+    await raw.next((m) => m.method === "tools/list" && m.id === 3);
     await protocol.close();
     await Promise.all(all);
     expect(log.map((o) => o.code)).toEqual(["E_CONNECTION_CLOSED", "E_CONNECTION_CLOSED", "E_CONNECTION_CLOSED"]);

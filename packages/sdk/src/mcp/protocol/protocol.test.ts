@@ -360,17 +360,17 @@ describe("outbound _meta", () => {
     unanswered.push(
       protocol.request("tools/list", { cursor: "c", _meta: own }, { meta: extra, onprogress: () => {} }).catch((e: unknown) => e),
     );
-    const merged = await raw.next((m) => m.method === "tools/list" && m.id === 0);
-    expect(merged.params).toEqual({ cursor: "c", _meta: { env: true, keep: 1, over: "extra", run: "r1", progressToken: 0 } });
+    const merged = await raw.next((m) => m.method === "tools/list" && m.id === 1);
+    expect(merged.params).toEqual({ cursor: "c", _meta: { env: true, keep: 1, over: "extra", run: "r1", progressToken: 1 } });
     protocol.setRequestMeta(undefined);
     unanswered.push(protocol.request("tools/list", { cursor: "c" }, { meta: extra }).catch((e: unknown) => e));
-    expect((await raw.next((m) => m.method === "tools/list" && m.id === 1)).params).toEqual({ cursor: "c", _meta: extra });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 2)).params).toEqual({ cursor: "c", _meta: extra });
     unanswered.push(protocol.request("tools/list", { cursor: "c", _meta: own }).catch((e: unknown) => e));
-    expect((await raw.next((m) => m.method === "tools/list" && m.id === 2)).params).toEqual({ cursor: "c", _meta: own });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 3)).params).toEqual({ cursor: "c", _meta: own });
     unanswered.push(protocol.request("tools/list", undefined, { meta: {} }).catch((e: unknown) => e));
-    expect("params" in (await raw.next((m) => m.method === "tools/list" && m.id === 3))).toBe(false);
+    expect("params" in (await raw.next((m) => m.method === "tools/list" && m.id === 4))).toBe(false);
     unanswered.push(protocol.request("tools/list", { cursor: "c" }, { meta: {} }).catch((e: unknown) => e));
-    expect((await raw.next((m) => m.method === "tools/list" && m.id === 4)).params).toEqual({ cursor: "c" });
+    expect((await raw.next((m) => m.method === "tools/list" && m.id === 5)).params).toEqual({ cursor: "c" });
     expect(own).toEqual({ keep: 1, over: "own" });
     expect(extra).toEqual({ over: "extra", run: "r1" });
     await protocol.close();

@@ -63,7 +63,7 @@ export class Protocol implements AbandonListener, TransportPeer {
   readonly owner: object | undefined;
   declare private emitter: Emitter<ProtocolEvents> | undefined;
   private codecValue: McpCodec;
-  private nextId = 0;
+  private nextId = 1; // never 0: the official SDK ignores a notifications/cancelled for request id 0
   private isClosed = false;
   /** Outbound requests awaiting responses (created on the first: a server session may never send one). */
   declare private pendingTable: PendingRequests | undefined;

@@ -49,10 +49,10 @@ describe("a send taken at once", () => {
       const answered = protocol.request("ping");
       transport.onmessage?.({ jsonrpc: "2.0", id: 7, method: "ping" });
       await Promise.resolve();
-      transport.onmessage?.({ jsonrpc: "2.0", id: 0, result: {} });
+      transport.onmessage?.({ jsonrpc: "2.0", id: 1, result: {} });
       expect(await answered).toEqual({});
       expect(transport.sent).toEqual([
-        { jsonrpc: "2.0", id: 0, method: "ping" },
+        { jsonrpc: "2.0", id: 1, method: "ping" },
         { jsonrpc: "2.0", id: 7, result: {} },
       ]);
       expect(attached).toEqual([]);
