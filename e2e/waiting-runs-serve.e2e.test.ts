@@ -186,4 +186,36 @@ describe("a served run waits durably", () => {
     },
     120_000,
   );
+
+  test.skipIf(!redisServerPath)(
+    "two replicas on Redis: the other replica lists the run while it waits, and once resumed lists it finished, once",
+    async () => {
+      redis = await startRedis();
+      const { serve } = await world({
+        durability: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] } },
+      });
+      const [a, b] = await Promise.all([serve("replica-a"), serve("replica-b")]);
+      const { answer, id } = await aliceRuns(b);
+      const aliceOnA = await openSession(a.url, bearer(ALICE));
+      let rpc = 100;
+      /** Alice's runs as replica a lists them, once `until` holds of them (the fleet's history is written in the background). */
+      const listedOnA = async (until: (runs: Array<Record<string, any>>) => boolean) => {
+        for (let tries = 0; ; tries++) {
+          const read = (await call(a.url, aliceOnA, rpc++, "resources/read", { uri: "agent://runs" })).response as Record<string, any>;
+          const runs = (JSON.parse(read.result.contents[0].text).runs as Array<Record<string, any>>).filter((r) =>
+            r.runId.startsWith("job-1"),
+          );
+          if (until(runs) || tries === 100) return runs;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const whileWaiting = await listedOnA((runs) => runs.length > 0);
+      expect(whileWaiting).toMatchObject([{ status: "waiting", waitingOn: ["fs/delete_file"] }]);
+      await decide(a, id);
+      expect(((await answer).response as Record<string, any>).result.content[0].text).toContain("deleted /srv/old");
+      const after = await listedOnA((runs) => runs.some((r) => r.status === "succeeded"));
+      expect(after.map((r) => r.status)).toEqual(["succeeded"]);
+    },
+    120_000,
+  );
 });

@@ -156,6 +156,8 @@ export class RunRegistry {
     delete r.tool;
     this.changed(runId, owner);
     this.listChanged(runId, owner, r);
+    // The fleet lists it while it waits (whichever replica resumes it replaces the record when it ends).
+    this.shared?.publish(owner, structuredClone(r));
   }
 
   /** A waiting run's record goes on as its resumed part runs (the same run: not started again in the tallies). */
