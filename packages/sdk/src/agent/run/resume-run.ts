@@ -136,6 +136,8 @@ export function createResume(
     resumeOptions.onStart?.(run);
     const runOptions: AgentRunOptions = {
       ...resumeOptions,
+      // The caller asked about the first part's questions, still following the run here, is asked about the resumed part's.
+      askCaller: waiting.askerOf(runId),
       runId,
       origin,
       principal: saved.principal,

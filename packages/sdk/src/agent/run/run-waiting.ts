@@ -34,6 +34,8 @@ interface Follower {
   settle: (outcome: ResumedOutcome) => void;
   /** The agent is stopping (a drain): a caller is told its run stays saved, so its request does not hold the stop. */
   stopping?: () => void;
+  /** A caller asked about its run's questions (`approvals.askCaller`): asked again about those the resumed part asks. */
+  askCaller?: (request: ApprovalRequest) => void;
 }
 
 /** See the module header. */
@@ -128,6 +130,15 @@ export class AgentWaiting {
     };
   }
 
+  /**
+   * How to ask the caller following `runId` here about a question its resumed part asks (`approvals.askCaller`:
+   * it was asked about the first part's), when one follows it still; undefined otherwise (the desk only).
+   */
+  askerOf(runId: string): ((request: ApprovalRequest) => void) | undefined {
+    for (const f of this.followers.get(runId) ?? []) if (f.askCaller) return f.askCaller;
+    return undefined;
+  }
+
   /** The events hook of whoever follows `runId` here, when someone does. */
   follower(runId: string): { onEvent: (event: RunEvent) => void } | undefined {
     const set = this.followers.get(runId);
@@ -142,7 +153,12 @@ export class AgentWaiting {
    */
   untilResumed(
     first: RunResult,
-    hooks: { onEvent?: (event: RunEvent) => void; signal?: AbortSignal; releasedOnStop?: boolean },
+    hooks: {
+      onEvent?: (event: RunEvent) => void;
+      signal?: AbortSignal;
+      releasedOnStop?: boolean;
+      askCaller?: (request: ApprovalRequest) => void;
+    },
   ): Promise<RunResult> {
     const { runId } = first;
     return new Promise<RunResult>((resolve, reject) => {
@@ -163,6 +179,7 @@ export class AgentWaiting {
       const off = this.follow(runId, {
         onEvent: hooks.onEvent,
         stopping: hooks.releasedOnStop ? onStop : undefined,
+        askCaller: hooks.askCaller,
         settle: (outcome) => {
           // Waiting again: still followed until it ends.
           if ("result" in outcome && outcome.result.status === "waiting") return;
