@@ -34,9 +34,16 @@ interface Follower {
   settle: (outcome: ResumedOutcome) => void;
   /** The agent is stopping (a drain): a caller is told its run stays saved, so its request does not hold the stop. */
   stopping?: () => void;
-  /** A caller asked about its run's questions (`approvals.askCaller`): asked again about those the resumed part asks. */
-  askCaller?: (request: ApprovalRequest) => void;
+  /** How the follower's person is asked while the resumed part runs here (see {@link ResumedAsks}). */
+  asks?: ResumedAsks;
 }
+
+/**
+ * Who the resumed part of a run asks, when it is resumed in the process where its first part's asker still
+ * follows it: a served MCP caller about the run's questions (`approvals.askCaller`), an A2A task's person
+ * about an MCP server's elicitation or missing authorization — as the first part did.
+ */
+export type ResumedAsks = Pick<AgentRunOptions, "askCaller" | "askOperator" | "askAuthorization">;
 
 /** See the module header. */
 export class AgentWaiting {
@@ -130,13 +137,15 @@ export class AgentWaiting {
     };
   }
 
-  /**
-   * How to ask the caller following `runId` here about a question its resumed part asks (`approvals.askCaller`:
-   * it was asked about the first part's), when one follows it still; undefined otherwise (the desk only).
-   */
-  askerOf(runId: string): ((request: ApprovalRequest) => void) | undefined {
-    for (const f of this.followers.get(runId) ?? []) if (f.askCaller) return f.askCaller;
-    return undefined;
+  /** Who the resumed part of `runId` asks here: its followers' askers (see {@link ResumedAsks}); none when nobody follows it. */
+  asksOf(runId: string): ResumedAsks {
+    const out: ResumedAsks = {};
+    for (const f of this.followers.get(runId) ?? []) {
+      out.askCaller ??= f.asks?.askCaller;
+      out.askOperator ??= f.asks?.askOperator;
+      out.askAuthorization ??= f.asks?.askAuthorization;
+    }
+    return out;
   }
 
   /** The events hook of whoever follows `runId` here, when someone does. */
@@ -157,7 +166,7 @@ export class AgentWaiting {
       onEvent?: (event: RunEvent) => void;
       signal?: AbortSignal;
       releasedOnStop?: boolean;
-      askCaller?: (request: ApprovalRequest) => void;
+      asks?: ResumedAsks;
     },
   ): Promise<RunResult> {
     const { runId } = first;
@@ -179,7 +188,7 @@ export class AgentWaiting {
       const off = this.follow(runId, {
         onEvent: hooks.onEvent,
         stopping: hooks.releasedOnStop ? onStop : undefined,
-        askCaller: hooks.askCaller,
+        asks: hooks.asks,
         settle: (outcome) => {
           // Waiting again: still followed until it ends.
           if ("result" in outcome && outcome.result.status === "waiting") return;

@@ -126,7 +126,9 @@ export class AgentServing {
               parts
                 .run(input, o)
                 .then((r) =>
-                  r.status === "waiting" && o.origin?.kind !== "a2a" ? parts.waiting.untilResumed(r, { ...o, releasedOnStop: true }) : r,
+                  r.status === "waiting" && o.origin?.kind !== "a2a"
+                    ? parts.waiting.untilResumed(r, { ...o, releasedOnStop: true, asks: { askCaller: o.askCaller } })
+                    : r,
                 ),
       },
       version: serve.version,
