@@ -23,6 +23,7 @@ import {
   type RecordedRequest,
 } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "@agentd/test-support/cli-process";
+import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
@@ -192,6 +193,20 @@ describe("an A2A task whose run waits for approval waits durably", () => {
         const t = await getTask(await client(replica, ALICE), asked.id);
         expect(t.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(JSON.stringify(t.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
+      }
+      // Recorded once, by the replica that resumed it: the other lists that record only (none of its own).
+      const [resumer, other] = a.events().some((e) => e.event === "run.resumed") ? [a, b] : [b, a];
+      const session = await openSession(other.url, { authorization: `Bearer ${ALICE}` });
+      let rpc = 100;
+      for (let tries = 0; ; tries++) {
+        const read = (await call(other.url, session, rpc++, "resources/read", { uri: "agent://runs" })).response as Record<string, any>;
+        const runs = (JSON.parse(read.result.contents[0].text).runs as Array<Record<string, any>>).filter((r) => r.runId === asked.id);
+        // The resumer's record reaches the fleet's history in the background.
+        if (runs.some((r) => r.status === "succeeded" && String(r.replica).endsWith(`-${resumer.pid}`)) || tries === 100) {
+          expect(runs.map((r) => [r.status, String(r.replica).endsWith(`-${resumer.pid}`)])).toEqual([["succeeded", true]]);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
     120_000,

@@ -302,6 +302,7 @@ export class DurableTaskWaits {
     const local = ended(this.registry.get(e.task.id, e.owner));
     const record = local ?? ended((await this.registry.shared?.read(e.task.id, e.owner))?.record);
     if (!record) return undefined;
+    if (!local && e.durable) e.durable.recordedElsewhere = true;
     if (record.status === "failed")
       throw new AgentdError((record.error?.code as "E_UPSTREAM" | undefined) ?? "E_UPSTREAM", record.error?.message ?? "the run failed");
     return {

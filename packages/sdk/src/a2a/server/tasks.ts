@@ -240,6 +240,11 @@ export class A2aTasks {
   /** The task's run ended: its record in the run history (unless `record` is false: it is there), and the task completed, failed or canceled. */
   private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown, record = true): void {
     const { id } = e.task;
+    // Resumed and recorded by another replica: this one's record of the task leaves (the fleet's history has that one).
+    if (record && e.durable?.recordedElsewhere) {
+      this.registry.recordedElsewhere(id, owner);
+      record = false;
+    }
     if (result) {
       if (record) recordSucceeded(this.registry, id, result, owner);
       if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, result);
