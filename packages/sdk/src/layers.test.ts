@@ -81,7 +81,7 @@ const SDK_EDGES: Record<string, readonly string[]> = {
   "mcp/client": ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol"],
   "mcp/server": ["(root)", "_internal", "wire", "transport", "mcp", "mcp/protocol"],
   mcp: ["wire", "mcp/protocol", "mcp/client", "mcp/server"],
-  store: ["(root)", "wire", "transport", "mcp/client", "mcp/server"],
+  store: ["(root)", "_internal", "wire", "transport", "mcp/client", "mcp/server"],
   "a2a/shared": [],
   "a2a/client": ["(root)", "_internal", "wire", "transport", "a2a/shared", "mcp/protocol", "model", "loop"],
   // The model interface sits below the loop: the loop calls a model, a model knows nothing of the loop.

@@ -6,7 +6,7 @@
  * they survive tool-use turns unstored. `previousResponseId: true` instead stores responses and sends only
  * what is new since the last one, with `previous_response_id`.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/sha256.ts";
 import type { AssistantPart, LanguageModel, ModelMessage, ModelRequest, ModelResponse, ModelStreamPart } from "@agentd/sdk/model";
 import { postJson, postStream } from "../_internal/http.ts";
 import { obj } from "../_internal/lenient.ts";
@@ -49,7 +49,7 @@ const REMEMBERED_RESPONSES = 64;
 
 /** A key for each prefix of `items` (index i: the first i items). */
 function prefixKeys(items: readonly ResponsesInputItem[]): string[] {
-  const hash = createHash("sha256");
+  const hash = sha256();
   const keys = [hash.copy().digest("base64")];
   for (const item of items) {
     hash.update(JSON.stringify(item));

@@ -195,3 +195,18 @@ describe("validateJsonSchema errors", () => {
     if (!r.valid) expect(r.errors.length).toBe(20);
   });
 });
+
+describe("one validation does not leak into the next", () => {
+  test("errors are the value's own, their list is the caller's, and a valid value after an invalid one is valid", () => {
+    const schema = { type: "object", properties: { n: { type: "integer" }, s: { type: "string" } }, required: ["n"] };
+    const first = validateJsonSchema(schema, { n: "x", s: 1 });
+    expect(first).toEqual({ valid: false, errors: ["$.n: expected integer, got string", "$.s: expected string, got integer"] });
+    expect(validateJsonSchema(schema, { n: 1 })).toEqual({ valid: true });
+    const second = validateJsonSchema(schema, {});
+    expect(second).toEqual({ valid: false, errors: ["$.n: is required"] });
+    // The first answer's list was not reused by the later validations.
+    expect(first.valid ? [] : first.errors).toHaveLength(2);
+    expect(validateJsonSchema({ anyOf: [{ type: "string" }, { type: "number" }] }, 3)).toEqual({ valid: true });
+    expect(validateJsonSchema({ type: "string" }, "ok")).toEqual({ valid: true });
+  });
+});

@@ -35,16 +35,26 @@ export function validateJsonSchema(schema: object, value: unknown): JsonSchemaRe
     check = new Compiler(schema as Record<string, unknown>).compile(schema as Schema, "#");
     cache.set(schema, check);
   }
-  const errors: string[] = [];
+  // One scratch list for every validation (checks never validate re-entrantly), emptied after each: a valid
+  // value, the usual case, then allocates nothing here, and its answer is one frozen object.
+  const errors = scratch;
+  let ok: boolean;
   try {
-    if (check(value, "$", errors)) return { valid: true };
+    ok = check(value, "$", errors);
   } catch (e) {
+    errors.length = 0;
     // A `$ref` loop that consumes no data, or a value nested deeper than the stack: refuse, never throw.
     if (!(e instanceof RangeError)) throw e;
     return { valid: false, errors: ["$: schema or value nested too deeply to validate"] };
   }
-  return { valid: false, errors: errors.slice(0, MAX_ERRORS) };
+  const found = ok ? undefined : errors.slice(0, MAX_ERRORS);
+  errors.length = 0;
+  return found === undefined ? VALID : { valid: false, errors: found };
 }
+
+/** The answer for every valid value (shared, so frozen). */
+const VALID: JsonSchemaResult = Object.freeze({ valid: true });
+const scratch: string[] = [];
 
 /** Append a property or index to a display path: `$.name`, `$["odd key"]`, `$[3]`. */
 const at = (path: string, key: string | number): string =>
@@ -126,7 +136,8 @@ class Compiler {
     let checks: Check[] = [];
     const self: Check = (v, path, out) => {
       let ok = true;
-      for (const c of checks) if (!c(v, path, out)) ok = false;
+      // Indexed, not `for…of`: this runs for every schema node of every validation.
+      for (let i = 0; i < checks.length; i++) if (!(checks[i] as Check)(v, path, out)) ok = false;
       return ok;
     };
     this.compiled.set(schema, self);
@@ -174,10 +185,13 @@ class Compiler {
     }
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-      add(
-        (v, path, out) =>
-          types.some((t) => hasType(v, t)) || (out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false),
+      const expected = (v: Json, path: string, out: string[]) => (
+        out.push(`${path}: expected ${types.join(" or ")}, got ${typeOf(v)}`), false
       );
+      // One type (the usual schema) is checked without a closure per validation.
+      const only = types.length === 1 ? types[0] : undefined;
+      if (only !== undefined) add((v, path, out) => hasType(v, only) || expected(v, path, out));
+      else add((v, path, out) => types.some((t) => hasType(v, t)) || expected(v, path, out));
     }
     if (Array.isArray(s.enum)) {
       const options = s.enum as Json[];

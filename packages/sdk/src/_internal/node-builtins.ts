@@ -1,5 +1,5 @@
 /**
- * Node's `http`, `https`, `net`, `tls`, `crypto` and `child_process` modules, loaded on first use rather than at
+ * Node's `http`, `https`, `net`, `tls`, `crypto`, `child_process` and `url` modules, loaded on first use rather than at
  * import.
  * Under Bun these built-ins are JavaScript modules of the runtime, and loading them costs ~5 MB of resident
  * memory for the life of the process (Bun 1.4.4, measured after a full GC): a fifth of what an idle agentd
@@ -29,3 +29,6 @@ export const nodeChildProcess = (): typeof import("node:child_process") => load(
 
 /** `node:crypto`, loaded on the first call. */
 export const nodeCrypto = (): typeof import("node:crypto") => load("node:crypto");
+
+/** `node:url`, loaded on the first call (~0.4 ms of CPU under Bun; only file-URL conversions use it). */
+export const nodeUrl = (): typeof import("node:url") => load("node:url");

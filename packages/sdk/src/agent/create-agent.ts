@@ -43,8 +43,9 @@ import { createResume } from "./run/resume-run.ts";
 import { createRun, type RunObservers } from "./run/run-agent.ts";
 import { AgentWaiting } from "./run/run-waiting.ts";
 import { Runs } from "./run/runs.ts";
-import { AgentServing } from "./serving/agent-serving.ts";
-import { ownTools, servedOwnTools } from "./tools/agent-subagents.ts";
+import type { AgentServing, ServingParts } from "./serving/agent-serving.ts";
+import type { ServeOptions, ServedEndpoint } from "./types/serve-options.ts";
+import { ownTools } from "./tools/agent-subagents.ts";
 import { type AgentTools, agentTools } from "./tools/agent-tools.ts";
 
 export type { AgentCapabilities, AgentDurability, AgentLimits, AgentOptions, AgentServeOptions } from "./types/agent-options.ts";
@@ -135,32 +136,36 @@ export function createAgent(options: AgentOptions): Agent {
     sampling: connected.ledger?.byServer(),
   });
 
-  // 5. Serving.
-  const serving = new AgentServing(options, {
-    run,
-    connect,
-    clients,
-    live,
-    lifecycle,
-    status: statusWith,
-    control: {
-      drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
-      cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
-      runIds: () => lifecycle.runIds(),
-      pauseTriggers: (ids) => controls.pause(ids),
-      resumeTriggers: (ids) => controls.resume(ids),
-      reload: () => controls.reload(),
-    },
-    ledger: connected.ledger,
-    extend: servedOwnTools(options, own.localTools),
-    servedCheckpoint,
-    conversations: conversations.served(),
-    mirrorTo,
-    observers,
-    waiting,
-    resume,
-    logger,
-  });
+  // 5. Serving: its parts are named now, its modules (the HTTP server, A2A, the console) load on the first serve().
+  const serving = new LazyServing(
+    options,
+    () => lifecycle.state === "running",
+    async () => ({
+      run,
+      connect,
+      clients,
+      live,
+      lifecycle,
+      status: statusWith,
+      control: {
+        drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
+        cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
+        runIds: () => lifecycle.runIds(),
+        pauseTriggers: (ids) => controls.pause(ids),
+        resumeTriggers: (ids) => controls.resume(ids),
+        reload: () => controls.reload(),
+      },
+      ledger: connected.ledger,
+      extend: (await import("./tools/served-own-tools.ts")).servedOwnTools(options, own.localTools),
+      servedCheckpoint,
+      conversations: conversations.served(),
+      mirrorTo,
+      observers,
+      waiting,
+      resume,
+      logger,
+    }),
+  );
 
   return agentOf(options, {
     run,
@@ -224,7 +229,7 @@ interface AgentParts {
   lifecycle: AgentLifecycle;
   controls: TriggerControls;
   config: LiveConfig;
-  serving: AgentServing;
+  serving: LazyServing;
   statusWith: (endpoints: number) => AgentLifecycleStatus;
   conversations: ConversationsOf;
 }
@@ -278,4 +283,36 @@ function agentOf(options: AgentOptions, p: AgentParts): Agent {
     },
   };
   return agent;
+}
+
+/**
+ * The agent's serving, loaded on the first `serve()`: a run, a trigger or a status read never loads the HTTP
+ * server, A2A, the console or the run history (about a third of the SDK's code, which a one-shot run pays
+ * for at start otherwise). Concurrent first calls share one load, hence one served agent.
+ */
+class LazyServing {
+  private loaded: Promise<AgentServing> | undefined;
+  /** Endpoints being served (0 until the first serve() resolves). */
+  get count(): number {
+    return this.serving?.count ?? 0;
+  }
+  private serving: AgentServing | undefined;
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly running: () => boolean,
+    private readonly parts: () => Promise<ServingParts>,
+  ) {}
+
+  /** See {@link Agent.serve}. */
+  async serve(serveOptions: ServeOptions | undefined): Promise<ServedEndpoint> {
+    this.loaded ??= Promise.all([import("./serving/agent-serving.ts"), this.parts()]).then(([{ AgentServing }, parts]) => {
+      this.serving = new AgentServing(this.options, parts);
+      return this.serving;
+    });
+    const serving = await this.loaded;
+    // A close() while the modules loaded: nothing is attached to the lifecycle yet, so nothing would stop this endpoint.
+    if (!this.running()) throw new AgentdError("E_USAGE", "the agent is shutting down");
+    return serving.serve(serveOptions);
+  }
 }

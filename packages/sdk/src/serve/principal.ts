@@ -9,7 +9,7 @@
  * The operator role comes from configuration, never from the request: a principal id listed as an
  * operator, or a credential configured with the role (an operator token).
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 import { canonicalDistinguishedName } from "../transport/http-server/distinguished-name.ts";
 import type { MessageExtra, Permission } from "../transport/types.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -57,7 +57,7 @@ export function can(principal: Principal, permission: Permission): boolean {
  */
 export function scopedRunId(principal: Principal, runId: string): string {
   if (principal.id === LOCAL_PRINCIPAL) return runId;
-  const digest = createHash("sha256").update(principal.id).digest("hex").slice(0, 12);
+  const digest = sha256(principal.id, "hex").slice(0, 12);
   return `${runId}@${digest}`;
 }
 

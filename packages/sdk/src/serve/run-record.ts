@@ -7,6 +7,11 @@ import type { RunDetail } from "./run-detail.ts";
 import type { SharedRunHistory } from "./shared-run-history.ts";
 import type { RunApproval } from "./approvals/run-approval-history.ts";
 
+/** Whether a record is the run's end (succeeded or failed): not running, and not waiting for a decision to go on. */
+export function runEnded(record: Pick<RunRecord, "status">): boolean {
+  return record.status === "succeeded" || record.status === "failed";
+}
+
 /** One run as the outside sees it. */
 export interface RunRecord {
   runId: string;

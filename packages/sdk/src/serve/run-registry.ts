@@ -10,7 +10,7 @@
  * principal), so a late reader is told so, and a retry with its id is not run again.
  */
 import { withoutUndefined } from "../_internal/without-undefined.ts";
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/language-model.ts";
 import { foldApproval } from "./approvals/run-approval-history.ts";
 import type { RunEvent } from "../loop/events.ts";
@@ -64,8 +64,7 @@ interface Tally {
 }
 
 const keyOf = (owner: string, runId: string) => `${owner}\n${runId}`;
-const expiredToken = (runId: string) =>
-  runId.length <= EXPIRED_ID_MAX ? runId : `#${createHash("sha256").update(runId).digest("base64url")}`;
+const expiredToken = (runId: string) => (runId.length <= EXPIRED_ID_MAX ? runId : `#${sha256(runId, "base64url")}`);
 
 /** Keeps run records (bounded history) per principal and reports changes. */
 export class RunRegistry {

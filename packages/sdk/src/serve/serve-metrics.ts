@@ -5,6 +5,7 @@
  * (outcome, error code, how a run started, the MCP server of a tool), never run ids or principals.
  */
 import type { RunRegistry } from "./run-registry.ts";
+import { runEnded } from "./run-record.ts";
 import { MetricRegistry } from "./prometheus-text.ts";
 
 /** Upper bounds (seconds) of the latency histograms: runs take from a second to many minutes. */
@@ -52,7 +53,8 @@ export class ServeMetrics {
     ]);
 
     runs.onRunListChange(({ record }) => {
-      if (!record || record.status === "running") return;
+      // A run that stops to wait for a decision has not ended: it is counted once, when it does.
+      if (!record || !runEnded(record)) return;
       const labels = { outcome: record.status, code: record.error?.code ?? "", via: record.via ?? "" };
       ended.inc(labels);
       const seconds = (Date.parse(record.endedAt ?? "") - Date.parse(record.startedAt)) / 1000;

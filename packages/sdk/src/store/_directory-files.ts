@@ -11,7 +11,7 @@
  * File-system errors name paths (`EACCES: permission denied, open '/var/lib/…'`): a client of the store must
  * never learn where the server keeps its data, so what reaches it names the key and the error code only.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { checkKey } from "./key.ts";
 
@@ -26,7 +26,7 @@ const NAME_MAX = 255;
 export function fileNameOf(key: string): { name: string; hashed: boolean } {
   const direct = encodeURIComponent(key) + SUFFIX;
   if (direct.length <= NAME_MAX) return { name: direct, hashed: false };
-  return { name: `${HASHED}${createHash("sha256").update(key).digest("hex")}${SUFFIX}`, hashed: true };
+  return { name: `${HASHED}${sha256(key, "hex")}${SUFFIX}`, hashed: true };
 }
 
 /**

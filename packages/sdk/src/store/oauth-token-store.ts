@@ -10,7 +10,7 @@
  * with compare-and-set, taken over once its lease has passed), so two processes refreshing one server's
  * token at once refresh it once.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 import type { StoredClient, StoredTokens, TokenStore } from "../transport/http-client/oauth/token-store.ts";
 import { openSealed, type Sealed, seal } from "../transport/http-client/oauth/token-store.ts";
 import { AgentdError } from "../wire/errors.ts";
@@ -33,7 +33,7 @@ interface Entry {
   sealed?: Sealed;
 }
 
-const hash = (s: string) => createHash("sha256").update(s).digest("base64url");
+const hash = (s: string) => sha256(s, "base64url");
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A {@link TokenStore} in an MCP store. */

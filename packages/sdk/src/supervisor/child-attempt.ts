@@ -5,7 +5,8 @@
  * exit, a signal, or a broken channel). Stopping is graded: `cancel` over the channel, then SIGTERM, then
  * SIGKILL, each after part of the grace period.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { nodeChildProcess } from "../_internal/node-builtins.ts";
 import { setLongTimeout } from "../_internal/timer.ts";
 import type { Logger } from "../log.ts";
 import { killOnOurDeath } from "../transport/_death-watch.ts";
@@ -70,7 +71,8 @@ export class ChildAttempt {
     const env: Record<string, string> = {};
     for (const [k, val] of Object.entries({ ...process.env, ...cmd.env })) if (val !== undefined) env[k] = val;
     const stderr = cmd.stderr ?? "inherit";
-    this.child = spawn(cmd.command, cmd.args, {
+    // `node:child_process` loads at the first subagent, not with the supervisor (a one-shot run never spawns one).
+    this.child = nodeChildProcess().spawn(cmd.command, cmd.args, {
       stdio: ["ignore", "ignore", stderr === "inherit" ? "inherit" : "pipe", "pipe"],
       env,
       cwd: cmd.cwd || undefined,

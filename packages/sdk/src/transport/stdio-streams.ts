@@ -8,7 +8,14 @@ import type { JsonRpcMessage } from "../wire/jsonrpc.ts";
 import { encodeNdjson, NdjsonDecoder } from "../wire/ndjson.ts";
 import { openSink } from "./_byte-sinks.ts";
 import { type ByteSink, type ByteSource, openSource, type Sink, type SourceHandle } from "./_byte-streams.ts";
-import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_OUTPUT_HIGH_WATER_MARK, type MessageExtra, type SendOptions, type Transport } from "./types.ts";
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK,
+  SENT,
+  type MessageExtra,
+  type SendOptions,
+  type Transport,
+} from "./types.ts";
 
 export type { ByteSink, ByteSource } from "./_byte-streams.ts";
 
@@ -178,8 +185,5 @@ export class StreamTransport implements Transport {
 
 /** A request of ours (it has a method and an id); a batch reply (an array) is owed like any answer. */
 const isRequest = (m: JsonRpcMessage): boolean => typeof m === "object" && m !== null && !Array.isArray(m) && "method" in m && "id" in m;
-
-/** What a send the sink accepted answers (shared: settled, it holds nothing of the message). */
-const SENT: Promise<void> = Promise.resolve();
 
 const closedError = () => new AgentdError("E_CONNECTION_CLOSED", "transport is closed");

@@ -6,7 +6,7 @@
  * parsing; it never validates the JSON-RPC envelope — that is the protocol layer's job, so every transport
  * answers bad frames the same way.
  */
-import type { JsonRpcMessage, RequestId } from "../wire/jsonrpc.ts";
+import type { JsonRpcMessage, MessageKind, RequestId } from "../wire/jsonrpc.ts";
 import type { McpError } from "../wire/errors.ts";
 
 /** Options for one outbound message. */
@@ -50,6 +50,11 @@ export interface MessageExtra {
   };
   /** Request headers (HTTP transports), lower-cased names. Never logged. */
   headers?: Record<string, string>;
+  /**
+   * @internal What the transport already found the message to be, when it classified it to route it (an
+   * HTTP POST of one message): the protocol then does not classify it again. Only for that very value.
+   */
+  classified?: MessageKind | undefined;
 }
 
 /** A framing problem the transport detected before any JSON-RPC envelope existed (bad JSON, oversized frame). */
@@ -114,6 +119,13 @@ export interface TransportPeer {
   /** As {@link Transport.onclose}. */
   transportClosed(): void;
 }
+
+/**
+ * The settled promise a transport's `send` answers when the message was taken at once (written, queued
+ * or routed). Shared, so a sender that sees it knows there is no failure to come and attaches no handler:
+ * a rejection reaction per message was a promise and a reaction on every request and reply.
+ */
+export const SENT: Promise<void> = Promise.resolve();
 
 /** Default maximum size of one inbound frame (bytes). Configurable per transport. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;

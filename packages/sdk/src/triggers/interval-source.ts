@@ -4,7 +4,7 @@
  * overlap, whatever the trigger's concurrency. The source paces itself on the promise `emit` returns,
  * which settles when the run it caused ends.
  */
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "../_internal/hash.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { TimerHandle } from "./clock.ts";
 import { intervalRunId } from "./run-id.ts";
@@ -41,7 +41,7 @@ export class IntervalSource implements EventSource {
 
   async start(context: SourceContext): Promise<void> {
     this.context = context;
-    const instance = this.options.instance ?? `${new Date(context.clock.now()).toISOString()}/${randomUUID().slice(0, 8)}`;
+    const instance = this.options.instance ?? `${new Date(context.clock.now()).toISOString()}/${randomUuid().slice(0, 8)}`;
     this.loop = this.run(context, instance).catch((error: unknown) => {
       context.logger.error("trigger.interval-failed", { error: String(error) });
     });

@@ -2,7 +2,7 @@
  * A source fired by code: `agentd run --mode once`, an operator's A2A request, a test. It lets those go
  * through the same router (templates, concurrency, telemetry, drain on stop) as every other trigger.
  */
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "../_internal/hash.ts";
 import { AgentdError } from "../wire/errors.ts";
 import { manualRunId } from "./run-id.ts";
 import type { EmitResult, EventSource, SourceContext } from "./types.ts";
@@ -33,7 +33,7 @@ export class ManualSource implements EventSource {
   fire(options: ManualFireOptions = {}): Promise<EmitResult> {
     const context = this.context;
     if (!context) return Promise.reject(new AgentdError("E_USAGE", "manual trigger is not started (start the router first)"));
-    const runId = options.runId ?? manualRunId(context.triggerId, randomUUID());
+    const runId = options.runId ?? manualRunId(context.triggerId, randomUuid());
     return context.emit({
       triggerId: context.triggerId,
       kind: "manual",

@@ -6,16 +6,16 @@
  * Shape: `<kind prefix>-<16 hex>` (64 bits of SHA-256 over a JSON array of the parts, so no two part
  * lists can collide by concatenation).
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 
 /** SHA-256 of `parts` (JSON-encoded), as 16 hex characters. */
 export function shortHash(...parts: ReadonlyArray<string | number>): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
+  return sha256(JSON.stringify(parts), "hex").slice(0, 16);
 }
 
 /** SHA-256 of arbitrary text, full hex: a resource state's content hash. */
 export function contentHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256(text, "hex");
 }
 
 /** A resource state: the same trigger, URI and content (version) always give the same id. */

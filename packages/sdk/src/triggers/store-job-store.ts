@@ -7,7 +7,7 @@
  * Same semantics as the file: `get` gives the stored instant, `set` records a later one. Written with
  * compare-and-set and never moved backward, because here several replicas may record the same schedule.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../_internal/hash.ts";
 import type { CompareAndSetResult, StoredDocument } from "../store/types.ts";
 import { AgentdError } from "../wire/errors.ts";
 import type { JobStore } from "./job-store.ts";
@@ -80,5 +80,5 @@ export class StoreJobStore implements JobStore {
 }
 
 function hash(s: string): string {
-  return createHash("sha256").update(s).digest("base64url");
+  return sha256(s, "base64url");
 }

@@ -7,7 +7,7 @@
  * gateways' usual estimate (about 4 characters a token), and entries never expire: a model of the
  * billing rules, not of any provider's internals.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./hashing.ts";
 import { estimateTokens } from "./answer.ts";
 
 /** One prefix of a prompt. */
@@ -39,12 +39,12 @@ export const hasCacheControl = (value: unknown): boolean => JSON.stringify(value
 /** Build the prefix chain of a prompt: a head (tools + system) then each message. */
 export function promptPrefixes(head: unknown, messages: readonly unknown[]): PromptPrefix[] {
   const prefixes: PromptPrefix[] = [];
-  let hash = createHash("sha256").update(withoutCacheControl(head)).digest("hex");
+  let hash = sha256Hex(withoutCacheControl(head));
   let chars = withoutCacheControl(head).length;
   prefixes.push({ key: hash, chars, breakpoint: hasCacheControl(head) });
   for (const message of messages) {
     const text = withoutCacheControl(message);
-    hash = createHash("sha256").update(hash).update(text).digest("hex");
+    hash = sha256Hex(hash, text);
     chars += text.length;
     prefixes.push({ key: hash, chars, breakpoint: hasCacheControl(message) });
   }

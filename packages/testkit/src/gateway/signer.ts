@@ -3,7 +3,7 @@
  * Gemini thought signatures) and check when a client sends it back: an HMAC under a key each gateway
  * draws at start, so only what this gateway served, unchanged, verifies.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { hmacSha256Base64 } from "./hashing.ts";
 
 /** Signs and verifies opaque reasoning tokens. */
 export interface Signer {
@@ -13,7 +13,7 @@ export interface Signer {
 
 /** A signer with a fresh random key. */
 export function createSigner(): Signer {
-  const key = randomBytes(32);
-  const sign = (payload: string) => createHmac("sha256", key).update(payload).digest("base64");
+  const key = crypto.getRandomValues(new Uint8Array(32));
+  const sign = (payload: string) => hmacSha256Base64(key, payload);
   return { sign, verify: (payload, signature) => typeof signature === "string" && signature === sign(payload) };
 }

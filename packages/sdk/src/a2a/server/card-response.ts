@@ -2,7 +2,7 @@
  * The agent card as an HTTP answer: in the request's version (a v0.3 client cannot read a v1.0 card), with
  * an ETag so a client that polls it gets 304s, and caching that never shares a principal's extended card.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import { A2aError, type AgentCard } from "../shared/types.ts";
 import type { HttpRequestConn } from "../../transport/http-server/context.ts";
 import type { Principal } from "../../serve/principal.ts";
@@ -22,7 +22,7 @@ export function cardResponse(
   // Behind a proxy, the URLs in the card are the origin the proxy says the client reached.
   const origin = conn.publicOrigin;
   const body = JSON.stringify(legacy ? cardToV03(card(undefined, origin)) : card(principal, origin));
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const etag = `"${sha256(body, "base64url").slice(0, 27)}"`;
   const headers = {
     "content-type": "application/json",
     etag,

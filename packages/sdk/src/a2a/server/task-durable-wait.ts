@@ -13,7 +13,7 @@
  * reads the saved run's state until it ends (`resumed`: the answer from the run history, shared through the
  * store in a fleet) or waits again (the next question). The record is kept a week after its last write.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
@@ -23,6 +23,7 @@ import type { OperatorAsk } from "../../mcp/client/elicitation-policies.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { RunRecord, RunRegistry } from "../../serve/run-registry.ts";
+import { runEnded } from "../../serve/run-record.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { A2aError, TERMINAL_STATES, type Message, type Task, type TaskStatus } from "../shared/types.ts";
 import { approvalParts, replyToApproval } from "./approval-parts.ts";
@@ -92,7 +93,7 @@ const MISSED_MS = 30_000;
 /** How long a run resumed elsewhere may take to show its answer in the run history. */
 const HISTORY_WAIT_MS = 60_000;
 
-const keyOf = (taskId: string) => `${PREFIX}${createHash("sha256").update(taskId).digest("hex").slice(0, 40)}`;
+const keyOf = (taskId: string) => `${PREFIX}${sha256(taskId, "hex").slice(0, 40)}`;
 const OPERATOR = { operator: true } as const;
 
 /** See the module header. */
@@ -297,12 +298,13 @@ export class DurableTaskWaits {
 
   /** The answer of a run resumed to its end, from the run history: this replica's record, else the fleet's. */
   private async answerFromHistory(e: Entry): Promise<RunResult | undefined> {
-    // A record still running or waiting (the fleet's history lists a run while it waits) is not an answer yet.
-    const ended = (r: RunRecord | undefined) => (r && r.status !== "running" && r.status !== "waiting" ? r : undefined);
-    const local = ended(this.registry.get(e.task.id, e.owner));
-    const record = local ?? ended((await this.registry.shared?.read(e.task.id, e.owner))?.record);
-    if (!record) return undefined;
-    if (!local && e.durable) e.durable.recordedElsewhere = true;
+    // A record that is running or waiting is not the answer yet (the run waits again, or its end is not written;
+    // the fleet's history lists a run while it waits).
+    const local = this.registry.get(e.task.id, e.owner);
+    const ownEnd = local && runEnded(local) ? local : undefined;
+    const record: RunRecord | undefined = ownEnd ?? (await this.registry.shared?.read(e.task.id, e.owner))?.record;
+    if (!record || !runEnded(record)) return undefined;
+    if (!ownEnd && e.durable) e.durable.recordedElsewhere = true;
     if (record.status === "failed")
       throw new AgentdError((record.error?.code as "E_UPSTREAM" | undefined) ?? "E_UPSTREAM", record.error?.message ?? "the run failed");
     return {

@@ -13,7 +13,7 @@
  * Only the conversation is kept — text, tool calls, tool results, reasoning parts (each adapter sends back
  * only its own provider's, see `model/language-model.ts`) — never pipes, sockets or processes.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import * as v from "valibot";
 import type { Logger } from "../../log.ts";
 import type { ModelMessage } from "../../model/language-model.ts";
@@ -55,7 +55,7 @@ const DocumentSchema = v.object({
 export const conversationKey = (runId: string): string =>
   /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,179}$/.test(runId) && !runId.includes("..")
     ? `conversations/${runId}`
-    : `conversations/sha256:${createHash("sha256").update(runId).digest("hex")}`;
+    : `conversations/sha256:${sha256(runId, "hex")}`;
 
 /** One run's saved conversation (see {@link RunConversations.open}). */
 export interface RunConversation {

@@ -66,3 +66,25 @@ test("a start naming a conversation continues the operator's own and links the r
   await done;
   expect(seen).toEqual([{ conversation: "inbox", principal: ops.id }]);
 });
+
+test("a start under the id of a run that waits for a decision is refused, naming where to decide it; the waiting run is untouched", async () => {
+  const registry = new RunRegistry();
+  let calls = 0;
+  const runner: ServedRunner = {
+    run: async (_input, o) => {
+      calls++;
+      return { text: "ok", usage, turns: 1, runId: o.runId!, stopReason: "final", toolCalls: 0 };
+    },
+  };
+  registry.start("c-3", "clean up", ops.id, { via: "console" });
+  registry.succeed("c-3", { stopReason: "waiting", usage, turns: 1, toolCalls: 0 }, ops.id);
+  const again = await startFromConsole(post({ instruction: "clean up", runId: "c-3" }), ops, { registry, runner, logger: nullLogger });
+  expect(again).toEqual({
+    status: 409,
+    body: {
+      error: { code: "UnsupportedOperation", message: "run c-3 waits for a decision on a tool call: decide it on the Questions page" },
+    },
+  });
+  expect(calls).toBe(0);
+  expect(registry.get("c-3", ops.id)?.status).toBe("waiting");
+});

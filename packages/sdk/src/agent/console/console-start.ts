@@ -44,7 +44,10 @@ export async function startFromConsole(req: Request, who: Principal, o: ConsoleS
   const parsed = startParams(params);
   if ("error" in parsed) return refuse(400, "InvalidParams", parsed.error);
   const { instruction, runId, limits, conversation } = parsed;
-  if (o.registry.get(runId, who.id)?.status === "running") return refuse(409, "UnsupportedOperation", `run ${runId} is already running`);
+  const previous = o.registry.get(runId, who.id)?.status;
+  if (previous === "running") return refuse(409, "UnsupportedOperation", `run ${runId} is already running`);
+  if (previous === "waiting")
+    return refuse(409, "UnsupportedOperation", `run ${runId} waits for a decision on a tool call: decide it on the Questions page`);
   o.registry.start(runId, instruction, who.id, { via: "console", ...(conversation ? { conversationId: conversation } : {}) });
   o.logger.info("console.run_started", { principal: who.id, runId, conversation });
   void run(o, who, { runId, instruction, limits, conversation });

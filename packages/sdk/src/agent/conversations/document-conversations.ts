@@ -11,7 +11,7 @@
  * conversation not continued for `retentionMs` is expired: treated as absent when read, and deleted when
  * its owner next reads, lists or starts a conversation.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import * as v from "valibot";
 import type { CompareAndSetResult, ListedKey, StoredDocument } from "../../store/types.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -73,7 +73,7 @@ type Document = v.InferOutput<typeof DocumentSchema>;
 
 const PREFIX = "conversation/";
 /** The owner's part of a key: a principal can hold any character, so its hash. */
-const ownerKey = (owner: string): string => createHash("sha256").update(owner).digest("hex").slice(0, 32);
+const ownerKey = (owner: string): string => sha256(owner, "hex").slice(0, 32);
 const keyOf = (owner: string, id: string): string => `${PREFIX}${ownerKey(owner)}/${checkConversationId(id)}`;
 
 /**

@@ -8,7 +8,7 @@
  * factory (`createModel` from `@agentd/adapters`, or its own), or a ready model.
  */
 import { resolve as resolvePath } from "node:path";
-import { pathToFileURL } from "node:url";
+import { nodeUrl } from "../../_internal/node-builtins.ts";
 import type { LocalTools } from "../../tool/local-tool-set.ts";
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import { nullLogger, type Logger } from "../../log.ts";
@@ -195,7 +195,7 @@ export function capabilitiesFromConfig(config: AgentdConfig, logger?: Logger): C
 /** The configured roots as `file://` roots (paths resolved against the working directory). */
 function rootsFromConfig(config: AgentdConfig): Root[] {
   return (config.capabilities?.roots ?? []).map((r) => {
-    const uri = r.startsWith("file://") ? r : pathToFileURL(resolvePath(r)).href;
+    const uri = r.startsWith("file://") ? r : nodeUrl().pathToFileURL(resolvePath(r)).href;
     return { uri, name: uri.split("/").filter(Boolean).at(-1) ?? uri };
   });
 }

@@ -19,7 +19,7 @@
  * replica's own runs; the first failure logs one `run-history.store-unavailable` warning, the first success
  * after it one `run-history.store-available` line.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import { hostname } from "node:os";
 import { withoutUndefined } from "../../_internal/without-undefined.ts";
 import type { AgentdConfig } from "../../config/types.generated.ts";
@@ -79,7 +79,7 @@ interface RecordDocument {
   record: RunRecord;
 }
 
-const digest = (s: string) => createHash("sha256").update(s).digest("base64url");
+const digest = (s: string) => sha256(s, "base64url");
 const indexKey = (owner: string) => `${INDEX}${digest(owner)}`;
 
 /**

@@ -8,7 +8,7 @@
  * replica, store/retention.ts) deletes both. A result record that cannot be written is one warning line
  * (`served-run.record-failed`): the caller still gets its answer, and the claim is still marked done.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import { scrubSecrets, type Logger } from "../../log.ts";
 import type { ServedRunAnswer, ServedRuns, ServedRunStart } from "../../serve/served-runs.ts";
@@ -119,7 +119,7 @@ export function createServedRuns(
   const ownName = options.holder || undefined;
   return {
     async begin(key: string, signal: AbortSignal, options: { waitMs?: number } = {}): Promise<ServedRunStart> {
-      const digest = createHash("sha256").update(key).digest("base64url");
+      const digest = sha256(key, "base64url");
       const claimId = `served-${digest}`;
       const record = { store, key: `served/${digest}`, holder: claims.holder, retentionMs, now, logger };
       const wait = options.waitMs ?? waitMs;

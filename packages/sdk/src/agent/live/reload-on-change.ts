@@ -12,7 +12,7 @@
  * they were (another file in the directory changed) reloads nothing. A file subPath-mounted from a
  * ConfigMap is never updated by the kubelet: mount the directory.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Logger } from "../../log.ts";
@@ -132,7 +132,7 @@ function tryWatch(path: string, onEvent: (file: string | null) => void): FSWatch
 /** The file's content digest, or undefined while it cannot be read (mid-swap). */
 function digestOf(path: string): string | undefined {
   try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
+    return sha256(readFileSync(path), "hex");
   } catch {
     return undefined;
   }

@@ -18,7 +18,7 @@
  * claimed it, and may still be resuming it): it is never taken over. An older agentd does not read version 2
  * documents, so it never resumes a run it could not lease.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -156,7 +156,7 @@ export interface WonClaim {
 export type WaitingClaim = WonClaim | { ok: false; state: "unknown" | "resuming" | "resumed"; by?: string; leaseUntil?: number };
 
 /** The store key of a run (run ids may hold any character: their hash). */
-const keyOf = (runId: string): string => `${PREFIX}${createHash("sha256").update(runId).digest("hex").slice(0, 40)}`;
+const keyOf = (runId: string): string => `${PREFIX}${sha256(runId, "hex").slice(0, 40)}`;
 
 /** See the module header. */
 export class WaitingRuns {

@@ -43,7 +43,7 @@ export interface ServingParts {
   /** What the A2A operator channel may do to the agent (drain, cancel, triggers, reload). */
   control: Omit<OperatorControl, "lifecycle">;
   ledger: SamplingLedger | undefined;
-  /** The subagent and `serve: true` tools on the served surface (agent-subagents.ts). */
+  /** The subagent and `serve: true` tools on the served surface (served-own-tools.ts). */
   extend: Pick<ServedMcpOptions, "extend">;
   /** The checkpoint served tasks are kept in (with `capabilities.tasks`). */
   servedCheckpoint: AgentCheckpoint | undefined;

@@ -1,16 +1,13 @@
 /**
  * The tools an agent offers of its own besides the MCP servers': the subagent tools of its supervisor
  * (`subagent_*`), or a hand-written ToolSet in their place, plus tools made by `tool()` — and the same
- * subagent and `serve: true` tools on the MCP surface it serves. The supervisor's tree is stopped by
+ * subagent and `serve: true` tools on the MCP surface it serves (served-own-tools.ts, loaded when it serves). The supervisor's tree is stopped by
  * `close()` (agent-lifecycle.ts, through the assembly's release).
  */
 import type { ToolSet } from "../../loop/tools.ts";
-import type { ServedMcpOptions } from "../../serve/served-mcp.ts";
-import { registerSubagentSurface } from "../../supervisor/mcp-surface.ts";
 import { SubagentToolSet } from "../../supervisor/self-tools.ts";
 import { LocalToolSet, namedLocalTools, type LocalTools } from "../../tool/local-tool-set.ts";
 import type { LocalTool } from "../../tool/tool.ts";
-import { registerLocalTools } from "../../tool/serve-local-tools.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { AgentOptions } from "../types/agent-options.ts";
 
@@ -38,19 +35,4 @@ export function ownTools(options: Pick<AgentOptions, "tools" | "subagents">): Ow
   const localTools = options.tools && !customToolSet ? namedLocalTools(options.tools as LocalTools) : undefined;
   const builtIn = customToolSet ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
   return { localTools, tools: localTools?.size ? new LocalToolSet(localTools, builtIn) : builtIn };
-}
-
-/** What the served MCP surface offers besides `agent.run`: the subagent tools and the `serve: true` tools. */
-export function servedOwnTools(
-  options: Pick<AgentOptions, "subagents">,
-  localTools: OwnTools["localTools"],
-): Pick<ServedMcpOptions, "extend"> {
-  const { subagents } = options;
-  if (!subagents && !localTools?.size) return {};
-  return {
-    extend: (server, _runs, access) => {
-      if (localTools) registerLocalTools(server, localTools);
-      if (subagents) registerSubagentSurface(server, subagents, access);
-    },
-  };
 }

@@ -8,7 +8,7 @@
  * open-world true), so a server that declares nothing is treated as the spec says — a tool that may
  * destroy — and "allow read-only, ask for the rest" asks for it.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../../_internal/hash.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { ApprovalAction, ApprovalRule, MatchedRule, ToolHints } from "./approval-types.ts";
 
@@ -131,4 +131,4 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The SHA-256 (hex) of the arguments' canonical JSON: what binds a decision to one call. */
-export const argumentsDigest = (args: unknown): string => createHash("sha256").update(canonicalJson(args)).digest("hex");
+export const argumentsDigest = (args: unknown): string => sha256(canonicalJson(args), "hex");

@@ -21,7 +21,7 @@
  *    a short backoff and a bound (then the caller goes on; the server's own answer says what is wrong).
  *    A server without such a tool has had our answer once step 1 is over, which is all the protocol shows.
  */
-import { fileURLToPath } from "node:url";
+import { nodeUrl } from "../../_internal/node-builtins.ts";
 import type { Logger } from "../../log.ts";
 import { McpError } from "../../wire/errors.ts";
 import type { Root, Tool } from "../../wire/index.ts";
@@ -81,7 +81,7 @@ const textOf = (content: unknown[] | undefined): string =>
 
 const rootPath = (uri: string): string | undefined => {
   try {
-    return fileURLToPath(uri).replace(/\/+$/, "");
+    return nodeUrl().fileURLToPath(uri).replace(/\/+$/, "");
   } catch {
     return undefined;
   }

@@ -37,6 +37,9 @@ export class InFlight {
   }
 }
 
+/** `sendProgress` of a request that carried no progress token: does nothing. */
+const NO_PROGRESS: RequestContext["sendProgress"] = async () => {};
+
 /**
  * The {@link RequestContext} the protocol hands to a request handler: a plain object with its own
  * properties (handlers destructure and spread it), whose `signal` is an accessor that makes the signal on
@@ -73,12 +76,16 @@ export function inboundContext(
         signal: o.signal ? AbortSignal.any([o.signal, signal]) : signal,
       });
     },
-    sendProgress: async (progress, total, message) => {
-      if (progressToken === undefined || flight.aborted) return;
-      const p: Record<string, unknown> = { progressToken, progress };
-      if (total !== undefined) p.total = total;
-      if (message !== undefined) p.message = message;
-      await protocol.notify("notifications/progress", p, { relatedRequestId: requestId });
-    },
+    // Without a token there is nothing to report to: one shared no-op rather than a closure per request.
+    sendProgress:
+      progressToken === undefined
+        ? NO_PROGRESS
+        : async (progress, total, message) => {
+            if (flight.aborted) return;
+            const p: Record<string, unknown> = { progressToken, progress };
+            if (total !== undefined) p.total = total;
+            if (message !== undefined) p.message = message;
+            await protocol.notify("notifications/progress", p, { relatedRequestId: requestId });
+          },
   };
 }

@@ -113,9 +113,9 @@ export class InboundRequests {
         refuse(id, new McpError(ErrorCode.InvalidRequest, `Invalid request: request id ${JSON.stringify(id)} is already in use`)),
         id,
       );
-    const refused = this.refusal(message);
-    if (refused) return sink.replied(refused, id);
-    const entry = this.lookup(method) as RegisteredRequest;
+    const entry = this.lookup(method);
+    const refused = this.refusal(message, entry);
+    if (refused || entry === undefined) return sink.replied(refused, id);
     const params: Record<string, unknown> = message.params ?? {};
     const flight = new InFlight();
     if (this.sole === undefined) {
@@ -138,11 +138,10 @@ export class InboundRequests {
   }
 
   /** The error reply refusing `message` before any handler runs (gate, unknown method, bad params, too many in flight), or undefined. */
-  private refusal(message: JsonRpcRequest): JsonRpcMessage | undefined {
+  private refusal(message: JsonRpcRequest, entry: RegisteredRequest | undefined): JsonRpcMessage | undefined {
     const { id, method } = message;
     const gated = this.gate?.(method) ?? this.shared?.gate?.(method, this.protocol, message.params);
     if (gated) return refuse(id, gated);
-    const entry = this.lookup(method);
     const codec = this.protocol.codec;
     if (!entry || (!entry.custom && !codec.knowsRequest(method)))
       return refuse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));

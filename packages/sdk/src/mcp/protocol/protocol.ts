@@ -10,7 +10,7 @@
  * Its pure parts (a request's `_meta`, progress updates, batch refusals) are protocol-messages.ts; the
  * tables of requests in each direction are pending-requests.ts and inbound-requests.ts.
  */
-import type { FrameError, MessageExtra, Transport, TransportPeer } from "../../transport/types.ts";
+import { SENT, type FrameError, type MessageExtra, type Transport, type TransportPeer } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import {
   classify,
@@ -249,9 +249,9 @@ export class Protocol implements AbandonListener, TransportPeer {
     const outParams = withMeta(params, this.envelope, options.meta, progressToken);
     const promise = this.pending.add(id, method, options, progressToken);
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
-    this.transport
-      .send(requestMessage(id, method, outParams), requestSendOptions(options))
-      .catch((e: unknown) => this.failRequest(id, sendError(method, e)));
+    // A message taken at once (the shared settled promise) has no failure to come: no handler for it.
+    const sent = this.transport.send(requestMessage(id, method, outParams), requestSendOptions(options));
+    if (sent !== SENT) sent.catch((e: unknown) => this.failRequest(id, sendError(method, e)));
     return promise as Promise<T>;
   }
 
@@ -265,14 +265,15 @@ export class Protocol implements AbandonListener, TransportPeer {
   sendRaw(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
     if (this.isClosed) return;
     // A batch reply is an array on the wire; transports serialise whatever value they are given.
-    this.transport
-      .send(message as JsonRpcMessage, { relatedRequestId })
-      .catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
+    const sent = this.transport.send(message as JsonRpcMessage, { relatedRequestId });
+    if (sent !== SENT)
+      sent.catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
   }
 
   /** @internal Entry point for every inbound value. */
   receive(value: unknown, extra?: MessageExtra): void {
-    const c = classify(value);
+    const known = extra?.classified; // this very message, classified by the transport to route it
+    const c = known !== undefined && (known as { message?: unknown }).message === value ? known : classify(value);
     if (c.kind === "batch") {
       void this.receiveBatch(c.messages, extra);
       return;

@@ -206,13 +206,25 @@ export class ServerSession {
   }
 
   /**
-   * Wrap a protocol context into the context server handlers receive (server notifications gates progress). Statelessly,
-   * `sendRequest` asks for input through the request's result instead (`server-input.ts`): pass the params.
+   * The context server handlers receive, from the protocol's context of the request (server notifications
+   * gate progress). A handshake-era session completes the protocol's context in place — it is the request's
+   * own object, made for this one handler, and a second object with its own `signal` accessor per request
+   * cost as much as the first — appending `session`, `log` and `clientCapabilities` in the order a wrapper
+   * listed them, so its keys and values are the same. Statelessly, `sendRequest` asks for input through the
+   * request's result instead (`server-input.ts`): pass the params; that context is a wrapper as before.
    */
   context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {
+    if (this.statelessRevision === undefined) {
+      const own = ctx as ServerContext;
+      if (own.session === this) return own;
+      if (!serverEmitsNotifications(this.server.capabilityConfig)) own.sendProgress = NO_PROGRESS;
+      own.session = this;
+      own.log = (level, data, logger) => this.log(level, data, logger, ctx.requestId);
+      own.clientCapabilities = this.clientCapabilities;
+      return own;
+    }
     // Listed, not spread: a spread would read `signal` and so make it for every request.
     const emits = serverEmitsNotifications(this.server.capabilityConfig);
-    const modern = this.statelessRevision !== undefined;
     return {
       requestId: ctx.requestId,
       method: ctx.method,
@@ -224,15 +236,11 @@ export class ServerSession {
       sessionId: ctx.sessionId,
       authInfo: ctx.authInfo,
       sendNotification: ctx.sendNotification,
-      sendRequest: modern ? inputRequestBridge(ctx, params) : ctx.sendRequest,
+      sendRequest: inputRequestBridge(ctx, params),
       sendProgress: emits ? ctx.sendProgress : NO_PROGRESS,
       session: this,
-      log: modern
-        ? (level, data, logger) => this.logForRequest(ctx, level, data, logger)
-        : (level, data, logger) => this.log(level, data, logger, ctx.requestId),
-      clientCapabilities: modern
-        ? ((ctx.meta[STATELESS_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities)
-        : this.clientCapabilities,
+      log: (level, data, logger) => this.logForRequest(ctx, level, data, logger),
+      clientCapabilities: (ctx.meta[STATELESS_META.clientCapabilities] ?? NO_CAPABILITIES) as ClientCapabilities,
     };
   }
 

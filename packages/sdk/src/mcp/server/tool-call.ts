@@ -40,10 +40,12 @@ export function callTool(server: McpServer, session: ServerSession, p: Params, c
  * decides per request, within what the request declared.
  */
 function taskReceiverFor(server: McpServer, session: ServerSession, entry: ToolEntry, p: Params, ctx: RequestContext) {
+  // Without a receiver nothing runs as a task: what the session declared need not be looked at.
+  const receiver = server.options.tasks;
+  if (!receiver) return undefined;
   const modern = session.modern;
   const declared = modern ? hasTasksExtension(session.declared) : session.declared.tasks?.requests?.tools?.call !== undefined;
-  const receiver = declared ? server.options.tasks : undefined;
-  if (!receiver) return undefined;
+  if (!declared) return undefined;
   const asTask = modern
     ? extensionTaskMode(entry.definition, requestDeclaresTasks(ctx)) === "task"
     : taskMode(entry.definition, p.task !== undefined && p.task !== null) === "task";

@@ -9,7 +9,7 @@
  * spec, "Session Management"). A POST without a session whose `MCP-Protocol-Version` is a stateless
  * revision (2026-07-28) is served on its own (`handle-post-2026-07-28.ts`).
  */
-import { classify, type JsonRpcMessage, type RequestId } from "../../wire/jsonrpc.ts";
+import { classify, type JsonRpcMessage, type MessageKind, type RequestId } from "../../wire/jsonrpc.ts";
 import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import { BODY_TIMEOUT_HEADERS, readBoundedBody } from "./body.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
@@ -64,8 +64,11 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   const requestIds: RequestId[] = [];
   let initializeId: RequestId | undefined;
   let requestedRevision: unknown;
+  // One message's classification rides to the protocol with it, which then need not classify it again.
+  let classified: MessageKind | undefined;
   for (const m of messages) {
     const k = classify(m);
+    if (!isBatch) classified = k;
     // The envelope is checked here only to route it: an HTTP reply needs to know what expects an answer.
     if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
     if (k.kind === "batch") return badRequest("Invalid request: nested batch");
@@ -106,7 +109,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
   if (session.inFlight + requestIds.length > maxInFlightPerSession)
     return tooMany(`Too Many Requests: at most ${maxInFlightPerSession} requests in flight per session`);
 
-  const extra = messageExtra(session.id, caller, req.headers);
+  const extra = messageExtra(session.id, caller, req.headers, classified);
   if (requestIds.length === 0) {
     for (const m of messages) session.transport.deliver(m, extra);
     return new Response(null, { status: 202, headers: { "mcp-session-id": session.id } });

@@ -2,7 +2,7 @@
  * What every POST that delivers messages into a session needs, whichever revision: a new session (with the
  * caps and set-up failures answered) and the `MessageExtra` of the delivered messages.
  */
-import type { RequestId } from "../../wire/jsonrpc.ts";
+import type { MessageKind, RequestId } from "../../wire/jsonrpc.ts";
 import type { MessageExtra } from "../types.ts";
 import type { Caller, HandlerContext } from "./context.ts";
 import { upstreamHeaders } from "./headers.ts";
@@ -10,7 +10,7 @@ import { jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
 import type { Session } from "./session.ts";
 
 /** The `MessageExtra` of a POST; the header map is only built if the receiver reads it (own accessor: a spread copy carries it). */
-export function messageExtra(sessionId: string, caller: Caller, headers: Headers): MessageExtra {
+export function messageExtra(sessionId: string, caller: Caller, headers: Headers, classified?: MessageKind): MessageExtra {
   let built: Record<string, string> | undefined;
   return {
     sessionId,
@@ -19,6 +19,7 @@ export function messageExtra(sessionId: string, caller: Caller, headers: Headers
       built ??= upstreamHeaders(headers);
       return built;
     },
+    classified,
   };
 }
 

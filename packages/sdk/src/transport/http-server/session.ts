@@ -16,7 +16,7 @@
 import type { Logger } from "../../log.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
-import type { SendOptions } from "../types.ts";
+import { SENT, type SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
@@ -50,8 +50,8 @@ export type OpenResult = "ok" | "limit" | "conflict" | "unknown" | "over";
  */
 const PRIMING_REVISIONS: ReadonlySet<string> = new Set(["2025-11-25"]);
 
-/** A resolved promise, shared: what the `Transport` side of every session returns for work done at once. */
-const DONE: Promise<void> = Promise.resolve();
+/** What the `Transport` side of every session returns for work done at once: the transports' shared {@link SENT}. */
+const DONE: Promise<void> = SENT;
 
 /**
  * One session, and its {@link HttpSessionTransport} (its base class: one record per session). Its tables are
@@ -419,6 +419,9 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
       stream.writer?.event(undefined, data);
       return seq;
     }
+    // Kept even on a stream no `Last-Event-ID` ever named: a client resumes only after its connection broke,
+    // with the last id it read (2025-11-25 transports, "Resumability and Redelivery"), so any numbered event
+    // may be asked for later. Only a store configured off (`eventStoreEvents: 0`) keeps nothing.
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
     stream.writer?.numbered(stream.id, seq, data);
     return seq;
