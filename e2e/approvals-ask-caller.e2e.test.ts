@@ -41,13 +41,16 @@ const deleted = () =>
     .map((r) => (r.params as { arguments: { path: string } }).arguments.path);
 
 /** A workspace asking for `fs/delete_*` with `askCaller`, and how to serve it (each process on the same state). */
-async function world() {
+async function world(twoDeletions = false) {
   ws = new CliWorkspace();
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   gateway = await startFakeGateway({
     dialect: "openai",
     script: [
-      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
+      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: twoDeletions ? "/srv/a" : "/srv/old" } }] }),
+      ...(twoDeletions
+        ? [(req: RecordedRequest) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/b" } }] })]
+        : []),
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   });
@@ -180,5 +183,20 @@ describe("approvals.askCaller: the caller is asked while its run waits durably",
       status: "succeeded",
       result: { text: expect.stringContaining("deleted /srv/old") },
     });
+  }, 120_000);
+
+  test("a question the resumed part asks goes to the caller too, while it still follows the run", async () => {
+    const serve = await world(true);
+    const first = await serve();
+    const asked: string[] = [];
+    const { result } = await alice(first, async ({ message }) => {
+      asked.push(message);
+      return { action: "accept", content: { decision: "approve" } };
+    });
+    expect(JSON.stringify((await result).content)).toContain("deleted /srv/b");
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toContain("/srv/b");
+    expect(deleted()).toEqual(["/srv/a", "/srv/b"]);
+    expect(first.events().filter((e) => e.event === "run.resumed")).toHaveLength(2);
   }, 120_000);
 });

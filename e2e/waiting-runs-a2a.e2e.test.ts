@@ -11,14 +11,23 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
-import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
+import {
+  type DynamicTurn,
+  fakeServerCommand,
+  startFakeGateway,
+  type FakeGateway,
+  type FakeServerCommand,
+  type RecordedRequest,
+} from "@agentd/testkit";
+import { CLI_MAIN, CliWorkspace, REPO_ROOT } from "@agentd/test-support/cli-process";
+import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 import { redisServerPath, startRedis, type RunningRedis } from "@agentd/test-support/redis-server";
 import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
 
+const EVERYTHING = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const ALICE = "alice-a2a-waiting-token-0123456789";
 const BOB = "bob-a2a-waiting-token-0123456789";
 const OPS = "ops-a2a-waiting-token-0123456789";
@@ -43,11 +52,16 @@ const serverCalls = () =>
     .map((r) => `${(r.params as { name: string }).name} ${JSON.stringify((r.params as { arguments?: unknown }).arguments)}`);
 
 /** A workspace whose model deletes one path (the rule asks), and how to serve it with A2A. */
-async function world(extra: Record<string, unknown> = {}) {
+async function world(extra: Record<string, unknown> = {}, script?: DynamicTurn[]) {
   ws = new CliWorkspace();
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   const dir = ws.dir;
-  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] }, ...extra });
+  const { mcpServers, ...rest } = extra;
+  ws.writeConfig({
+    mcpServers: { fs: fake.config, ...(mcpServers as object) },
+    approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] },
+    ...rest,
+  });
   const users = join(dir, "tokens.txt");
   const ops = join(dir, "operators.txt");
   writeFileSync(users, `${ALICE}\n${BOB}\n`);
@@ -55,10 +69,11 @@ async function world(extra: Record<string, unknown> = {}) {
   // One gateway for every process: the model's script goes on where the run left it.
   const g = await startFakeGateway({
     dialect: "openai",
-    script: [
+    script: script ?? [
       (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
+    ...(script ? { onExhausted: "repeat-last" as const } : {}),
   });
   gateway = g;
   return (name: string) => {
@@ -179,6 +194,60 @@ describe("an A2A task whose run waits for approval waits durably", () => {
         expect(t.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(JSON.stringify(t.artifacts[0]?.parts[0]?.content)).toContain("deleted /srv/old");
       }
+      // Recorded once, by the replica that resumed it: the other lists that record only (none of its own).
+      const [resumer, other] = a.events().some((e) => e.event === "run.resumed") ? [a, b] : [b, a];
+      const session = await openSession(other.url, { authorization: `Bearer ${ALICE}` });
+      let rpc = 100;
+      for (let tries = 0; ; tries++) {
+        const read = (await call(other.url, session, rpc++, "resources/read", { uri: "agent://runs" })).response as Record<string, any>;
+        const runs = (JSON.parse(read.result.contents[0].text).runs as Array<Record<string, any>>).filter((r) => r.runId === asked.id);
+        // The resumer's record reaches the fleet's history in the background.
+        if (runs.some((r) => r.status === "succeeded" && String(r.replica).endsWith(`-${resumer.pid}`)) || tries === 100) {
+          expect(runs.map((r) => [r.status, String(r.replica).endsWith(`-${resumer.pid}`)])).toEqual([["succeeded", true]]);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    120_000,
+  );
+
+  test.skipIf(!Bun.file(EVERYTHING).size)(
+    "the resumed part's MCP server elicitation goes to the task held here (input-required), and the answer reaches the tool",
+    async () => {
+      const serve = await world(
+        {
+          mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } },
+          capabilities: { elicitation: "operator" },
+        },
+        [
+          (req) =>
+            req.lastToolResult === undefined
+              ? { toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }
+              : /deleted/.test(req.lastToolResult)
+                ? { toolCalls: [{ name: tool(req, "trigger-elicitation-request"), arguments: {} }] }
+                : { text: req.lastToolResult },
+        ],
+      );
+      const first = await serve("first");
+      const ops = await client(first, OPS);
+      const asked = await send(ops, [part({ $case: "text", value: "clean up, then sign me up" })]);
+      expect(approval(asked)).toMatchObject({ kind: "agentd.dev/approval", name: "fs/delete_file" });
+      // Approved: the resumed part deletes, then the everything server elicits — asked on the task, as before the wait.
+      const elicited = await send(ops, [part({ $case: "data", value: { decision: "approve" } })], {
+        taskId: asked.id,
+        contextId: asked.contextId,
+      });
+      expect(elicited.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const schema = elicited.status?.message?.parts[1]?.content as { value: { requestedSchema: { required: string[] } } } | undefined;
+      expect(schema?.value.requestedSchema.required).toEqual(["name"]);
+      const done = await send(ops, [part({ $case: "data", value: { name: "Grace Hopper", integer: 7 } })], {
+        taskId: asked.id,
+        contextId: asked.contextId,
+      });
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(JSON.stringify(done.artifacts[0]?.parts[0]?.content)).toContain("Grace Hopper");
+      expect(serverCalls()).toEqual(['delete_file {"path":"/srv/old"}']);
     },
     120_000,
   );

@@ -8,6 +8,8 @@
  * - A process killed (`kill -9`) while it resumes a run, its approved call in flight (the tool never answers):
  *   a new process takes the run over once the claim's lease lapses, and does not call the tool again — the
  *   model reads that whether the call was made is unknown.
+ * - A process killed while it makes a call of a later turn (one that needed no decision): the takeover, its
+ *   model making the same calls again, makes neither the approved call nor that one again.
  * - A process that died right after its claim, before the call: the run is taken over and the call made once.
  * - A question with a timeout posted by a process killed before it expires: a process started meanwhile
  *   decides it by the timeout at its deadline, and resumes the run.
@@ -101,18 +103,36 @@ const serverCalls = () =>
     .filter((r) => r.method === "tools/call")
     .map((r) => `${(r.params as { name: string }).name} ${JSON.stringify((r.params as { arguments?: unknown }).arguments)}`);
 
-/** The world: a model that deletes one path then answers with what the tool said; `hang`: the tool never answers. */
-async function world(hang = false) {
+/**
+ * The world: a model that deletes one path then answers with what the tool said; `hang`: the tool never
+ * answers. `laterCall`: after the deletion, the model lists the directory (a call no rule asks about) before
+ * it answers — `hang: "list"`: that listing never answers.
+ */
+async function world(hang: boolean | "list" = false, laterCall = false) {
   state = mkdtempSync(join(tmpdir(), "agentd-lease-state-"));
   fake = fakeServerCommand({
-    tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true }, ...(hang ? { hang: true } : {}) }],
+    tools: [
+      { name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true }, ...(hang === true ? { hang: true } : {}) },
+      { name: "list_dir", text: "listed {{path}}", ...(hang === "list" ? { hang: true } : {}) },
+    ],
   });
   gateway = await startFakeGateway({
     dialect: "openai",
-    script: [
-      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
-      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
-    ],
+    script: laterCall
+      ? [
+          // Asked again from the saved turn (a takeover), the model makes the same calls again.
+          (req) =>
+            !req.lastToolResult
+              ? { toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }
+              : /deleted/.test(req.lastToolResult) && !/listed|died during/.test(req.bodyText)
+                ? { toolCalls: [{ name: tool(req, "list_dir"), arguments: { path: "/srv" } }] }
+                : { text: `tool said: ${req.lastToolResult}` },
+        ]
+      : [
+          (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
+          (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+        ],
+    ...(laterCall ? { onExhausted: "repeat-last" as const } : {}),
   });
   const env = { GATEWAY_URL: gateway.url, SERVER_CONFIG: JSON.stringify(fake.config), XDG_STATE_HOME: state, ...LEASE };
   const start = (args: string[], extra: Record<string, string> = {}) => {
@@ -164,6 +184,23 @@ describe("durable waits on one local state directory", () => {
     const body = gateway!.requests.at(-1)!.bodyText;
     expect(body).toContain("died during the call");
     expect(body).toContain("It was not made again");
+  }, 120_000);
+
+  test("kill -9 during a later turn's call (no decision needed): the takeover does not make it again", async () => {
+    const { start, waitingIn, decide } = await world("list", true);
+    const a = await waitingIn("job-later");
+    await decide();
+    // The approved deletion made, then the listing of the next turn reached the server, which never answers.
+    await fake!.control.waitForRequests("tools/call", 2);
+    a.proc.kill("SIGKILL");
+    await a.proc.exited;
+
+    const b = start(["serve"]);
+    expect((await b.waitFor(resumed, "takeover")).log).toMatchObject({ runId: "job-later", status: "finished", takenOver: true });
+    // Each call reached the server once: the deletion's recorded result and the listing's unknown outcome were read.
+    expect(serverCalls()).toEqual(['delete_file {"path":"/srv/old"}', 'list_dir {"path":"/srv"}']);
+    const body = gateway!.requests.at(-1)!.bodyText;
+    expect(body).toContain("died during the call");
   }, 120_000);
 
   test("died after its claim, before the call: taken over, the call made once", async () => {

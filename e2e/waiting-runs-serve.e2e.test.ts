@@ -43,15 +43,24 @@ const serverCalls = () =>
     .map((r) => `${(r.params as { name: string }).name} ${JSON.stringify((r.params as { arguments?: unknown }).arguments)}`);
 
 /** A workspace whose model deletes one path (the rule asks), and how to serve it. */
-async function world(extra: Record<string, unknown> = {}) {
+async function world(extra: Record<string, unknown> = {}, options: { pathOfRun?: boolean } = {}) {
   ws = new CliWorkspace();
   fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
   gateway = await startFakeGateway({
     dialect: "openai",
-    script: [
-      (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
-      (req) => ({ text: `tool said: ${req.lastToolResult}` }),
-    ],
+    script: options.pathOfRun
+      ? // Each run deletes the path its instruction names, then answers: runs may interleave.
+        [
+          (req) =>
+            req.lastToolResult
+              ? { text: `tool said: ${req.lastToolResult}` }
+              : { toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: /\/srv\/[a-z]+/.exec(req.bodyText)![0] } }] },
+        ]
+      : [
+          (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
+          (req) => ({ text: `tool said: ${req.lastToolResult}` }),
+        ],
+    ...(options.pathOfRun ? { onExhausted: "repeat-last" as const } : {}),
   });
   ws.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] }, ...extra });
   const users = join(ws.dir, "tokens.txt");
@@ -85,9 +94,9 @@ async function aliceRuns(serve: ServeProcess) {
   return { answer, id: asked.requestId as string };
 }
 
-async function decide(serve: ServeProcess, id: string) {
+async function decide(serve: ServeProcess, id: string, rpcId = 2) {
   const ops = await openSession(serve.url, bearer(OPS));
-  const r = (await call(serve.url, ops, 2, "tools/call", { name: "agent.decide", arguments: { approvalId: id, decision: "approve" } }))
+  const r = (await call(serve.url, ops, rpcId, "tools/call", { name: "agent.decide", arguments: { approvalId: id, decision: "approve" } }))
     .response as Record<string, any>;
   expect(r.result?.isError).toBeFalsy();
 }
@@ -134,6 +143,78 @@ describe("a served run waits durably", () => {
       const text = ((await answer).response as Record<string, any>).result.content[0].text as string;
       if (b.events().some((e) => e.event === "run.resumed")) expect(text).toContain("deleted /srv/old");
       else expect(text).toContain("was resumed on another replica");
+    },
+    120_000,
+  );
+
+  test.skipIf(!redisServerPath)(
+    "two replicas on Redis: two decisions in quick succession from one, both runs resumed by the other, which holds their callers",
+    async () => {
+      redis = await startRedis();
+      const { serve } = await world(
+        { durability: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] } } },
+        { pathOfRun: true },
+      );
+      const [a, b] = await Promise.all([serve("replica-a"), serve("replica-b")]);
+      const alice = await openSession(b.url, bearer(ALICE));
+      const answers = ["a", "b"].map((p, i) =>
+        call(b.url, alice, 10 + i, "tools/call", {
+          name: "agent.run",
+          arguments: { instruction: `clean up /srv/${p}`, runId: `job-${p}` },
+        }),
+      );
+      for (const answer of answers) answer.catch(() => {});
+      const waiting = (runId: string) => (e: Record<string, any>) =>
+        e.event === "run.end" && e.stopReason === "waiting" && String(e.runId).startsWith(`${runId}@`);
+      await Promise.all([b.waitForEvent(waiting("job-a")), b.waitForEvent(waiting("job-b"))]);
+      const ids = b
+        .events()
+        .filter((e) => e.event === "approval.requested")
+        .map((e) => e.requestId as string);
+      expect(ids).toHaveLength(2);
+      // Both decided at once on replica a: the bell rings twice in quick succession.
+      await Promise.all(ids.map((id, i) => decide(a, id, 20 + i)));
+      const texts = await Promise.all(
+        answers.map(async (answer) => ((await answer).response as Record<string, any>).result.content[0].text),
+      );
+      // b heard both decisions and resumed both runs at once (a leaves them to b, which holds their callers).
+      expect(texts[0]).toContain("deleted /srv/a");
+      expect(texts[1]).toContain("deleted /srv/b");
+      expect(a.events().filter((e) => e.event === "run.resumed")).toEqual([]);
+      expect(b.events().filter((e) => e.event === "run.resumed")).toHaveLength(2);
+      expect(serverCalls().sort()).toEqual(['delete_file {"path":"/srv/a"}', 'delete_file {"path":"/srv/b"}']);
+    },
+    120_000,
+  );
+
+  test.skipIf(!redisServerPath)(
+    "two replicas on Redis: the other replica lists the run while it waits, and once resumed lists it finished, once",
+    async () => {
+      redis = await startRedis();
+      const { serve } = await world({
+        durability: { store: { command: process.execPath, args: [CLI_MAIN, "store", "--redis", redis.url] } },
+      });
+      const [a, b] = await Promise.all([serve("replica-a"), serve("replica-b")]);
+      const { answer, id } = await aliceRuns(b);
+      const aliceOnA = await openSession(a.url, bearer(ALICE));
+      let rpc = 100;
+      /** Alice's runs as replica a lists them, once `until` holds of them (the fleet's history is written in the background). */
+      const listedOnA = async (until: (runs: Array<Record<string, any>>) => boolean) => {
+        for (let tries = 0; ; tries++) {
+          const read = (await call(a.url, aliceOnA, rpc++, "resources/read", { uri: "agent://runs" })).response as Record<string, any>;
+          const runs = (JSON.parse(read.result.contents[0].text).runs as Array<Record<string, any>>).filter((r) =>
+            r.runId.startsWith("job-1"),
+          );
+          if (until(runs) || tries === 100) return runs;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const whileWaiting = await listedOnA((runs) => runs.length > 0);
+      expect(whileWaiting).toMatchObject([{ status: "waiting", waitingOn: ["fs/delete_file"] }]);
+      await decide(a, id);
+      expect(((await answer).response as Record<string, any>).result.content[0].text).toContain("deleted /srv/old");
+      const after = await listedOnA((runs) => runs.some((r) => r.status === "succeeded"));
+      expect(after.map((r) => r.status)).toEqual(["succeeded"]);
     },
     120_000,
   );

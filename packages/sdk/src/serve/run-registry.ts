@@ -155,6 +155,8 @@ export class RunRegistry {
     delete r.tool;
     this.changed(runId, owner);
     this.listChanged(runId, owner, r);
+    // The fleet lists it while it waits (whichever replica resumes it replaces the record when it ends).
+    this.shared?.publish(owner, structuredClone(r));
   }
 
   /** A waiting run's record goes on as its resumed part runs (the same run: not started again in the tallies). */
@@ -243,6 +245,19 @@ export class RunRegistry {
     this.listChanged(runId, owner, record);
     return record;
   }
+  /**
+   * `owner`'s run that was resumed, and recorded, by another replica (its record is in the fleet's history):
+   * the record held here while it ran or waited leaves, so the run is recorded once.
+   */
+  recordedElsewhere(runId: string, owner = LOCAL_PRINCIPAL): void {
+    const key = keyOf(owner, runId);
+    const status = this.runs.get(key)?.record.status;
+    if (status !== "running" && status !== "waiting") return;
+    this.runs.delete(key);
+    this.changed(runId, owner);
+    this.listChanged(runId, owner, undefined);
+  }
+
   /** Record progress of a running run (a model turn, a tool call). */
   progress(
     runId: string,

@@ -22,7 +22,7 @@ import { registerStateResources } from "./state-resources.ts";
 import { ServedPrompts, type ServedPrompt } from "./served-prompts.ts";
 import type { OperatorAsk } from "../mcp/client/elicitation-policies.ts";
 import type { AuthorizationAsk } from "../mcp/client/authorization-ask.ts";
-import type { ApprovalChannel } from "../loop/approvals/approval-types.ts";
+import type { ApprovalChannel, ApprovalRequest } from "../loop/approvals/approval-types.ts";
 import { registerApprovals, type ServedApprovals } from "./approvals/served-approvals.ts";
 
 /** What the served agent needs from an agent: run an instruction. (`Agent` from createAgent satisfies it.) */
@@ -41,6 +41,8 @@ export interface ServedRunner {
       askOperator?: OperatorAsk;
       /** Who decides the run's tool calls that wait for approval (the agent's desk, its caller). */
       askApproval?: ApprovalChannel["ask"];
+      /** The caller asked about each question its run posts as it suspends (`approvals.askCaller`). */
+      askCaller?: (request: ApprovalRequest) => void;
       /** Who completes a remote MCP server's authorization the run lacks (`auth-required`). */
       askAuthorization?: AuthorizationAsk;
       /** Keep the conversation so a re-run of the same run id (a takeover, a retry) resumes from it. */

@@ -15,7 +15,10 @@ import type { RunRecord, RunRegistry } from "./run-registry.ts";
 export interface SharedRunHistory {
   /** This replica's name, written with each of its runs. */
   readonly replica: string;
-  /** Write `owner`'s finished run (in the background: a failure is logged, never thrown). */
+  /**
+   * Write `owner`'s finished run, or its run that started waiting for a decision (replaced by the run's next
+   * record); in the background: a failure is logged, never thrown.
+   */
   publish(owner: string, record: RunRecord): void;
   /**
    * The finished runs in the store `viewer` may see (its own; every principal's when undefined, the

@@ -18,6 +18,8 @@ import type { Logger } from "../../log.ts";
 import type { ApprovalDesk } from "../../loop/approvals/approval-desk.ts";
 import type { ApprovalRequest } from "../../loop/approvals/approval-types.ts";
 import type { RunEvent } from "../../loop/events.ts";
+import type { AuthorizationAsk } from "../../mcp/client/authorization-ask.ts";
+import type { OperatorAsk } from "../../mcp/client/elicitation-policies.ts";
 import type { RunResult } from "../../loop/run-loop.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { RunRecord, RunRegistry } from "../../serve/run-registry.ts";
@@ -57,7 +59,13 @@ export interface A2aRunWaits {
   /** The saved run `runId`, in any state; undefined when none is kept. */
   saved(runId: string): Promise<SavedTaskRun | undefined>;
   /** Follow the saved run here until it is resumed here (its events, its end) or elsewhere; `signal` stops following. */
-  follow(runId: string, hooks: { onEvent: (event: RunEvent) => void; signal: AbortSignal }): Promise<FollowedRun>;
+  follow(runId: string, hooks: { onEvent: (event: RunEvent) => void; signal: AbortSignal; asks?: TaskAsks }): Promise<FollowedRun>;
+}
+
+/** How a task held here is asked by its run (an MCP server's elicitation, a missing authorization): its resumed part too. */
+export interface TaskAsks {
+  askOperator?: OperatorAsk;
+  askAuthorization?: AuthorizationAsk;
 }
 
 /** A task's record in the store. */
@@ -102,7 +110,14 @@ export class DurableTaskWaits {
    * The run of `e` ended its first part waiting: follow it until it ends, the task `input-required` while a
    * question of it waits. Resolves with the run's final result; rejects with its failure (or `signal`'s abort).
    */
-  async untilDone(e: Entry, runId: string, instruction: string, signal: AbortSignal, onEvent: (ev: RunEvent) => void): Promise<RunResult> {
+  async untilDone(
+    e: Entry,
+    runId: string,
+    instruction: string,
+    signal: AbortSignal,
+    onEvent: (ev: RunEvent) => void,
+    asks?: TaskAsks,
+  ): Promise<RunResult> {
     e.durable ??= { runId, instruction, pending: [], answered: new Set() };
     let pause = POLL_MS;
     let resumedSince: number | undefined;
@@ -110,7 +125,7 @@ export class DurableTaskWaits {
       signal.throwIfAborted();
       // Followed before the saved state is read: a resume that starts after the read is heard.
       const stop = new AbortController();
-      const following = this.waits.follow(runId, { onEvent, signal: AbortSignal.any([signal, stop.signal]) });
+      const following = this.waits.follow(runId, { onEvent, signal: AbortSignal.any([signal, stop.signal]), asks });
       const saved = await this.waits.saved(runId);
       if (saved && (saved.state === "waiting" || (saved.state === "resuming" && saved.claimedBy === this.waits.replica))) {
         if (saved.state === "waiting") await this.asking(e, saved.pending);
@@ -283,10 +298,13 @@ export class DurableTaskWaits {
 
   /** The answer of a run resumed to its end, from the run history: this replica's record, else the fleet's. */
   private async answerFromHistory(e: Entry): Promise<RunResult | undefined> {
+    // A record that is running or waiting is not the answer yet (the run waits again, or its end is not written;
+    // the fleet's history lists a run while it waits).
     const local = this.registry.get(e.task.id, e.owner);
-    // A record that is running or waiting is not the answer yet (the run waits again, or its end is not written).
-    const record: RunRecord | undefined = local && runEnded(local) ? local : (await this.registry.shared?.read(e.task.id, e.owner))?.record;
+    const ownEnd = local && runEnded(local) ? local : undefined;
+    const record: RunRecord | undefined = ownEnd ?? (await this.registry.shared?.read(e.task.id, e.owner))?.record;
     if (!record || !runEnded(record)) return undefined;
+    if (!ownEnd && e.durable) e.durable.recordedElsewhere = true;
     if (record.status === "failed")
       throw new AgentdError((record.error?.code as "E_UPSTREAM" | undefined) ?? "E_UPSTREAM", record.error?.message ?? "the run failed");
     return {

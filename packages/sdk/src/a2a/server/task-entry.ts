@@ -47,6 +47,8 @@ export interface DurableState {
   answered: Set<string>;
   /** The version of the task's record in the store, once written. */
   version?: number;
+  /** The run was resumed by another replica, and its outcome read from the fleet's history: that replica records it. */
+  recordedElsewhere?: boolean;
   /** Writes of the record, one after another. */
   writing?: Promise<void>;
 }

@@ -33,7 +33,7 @@ import type { ServedPrompt } from "../../serve/served-prompts.ts";
 import type { AuthorizationNeed } from "../../mcp/client/authorization-ask.ts";
 import { askOperator, answerOperator, authorized, needAuthorization } from "./task-questions.ts";
 import { type Entry, instructionOf, now, stateWord } from "./task-entry.ts";
-import { type A2aRunWaits, DurableTaskWaits } from "./task-durable-wait.ts";
+import { type A2aRunWaits, DurableTaskWaits, type TaskAsks } from "./task-durable-wait.ts";
 import { RUN_ID_META_KEY } from "../../mcp/protocol/meta.ts";
 import type { ServedRuns } from "../../serve/served-runs.ts";
 import { answeredElsewhere, claimServedRun, failureOf, recordSucceeded, type ServedClaim } from "../../serve/run-once.ts";
@@ -201,7 +201,7 @@ export class A2aTasks {
       const onEvent = (ev: RunEvent) => this.progress(principal.id, e, ev);
       // A run that waits for approval ends its first part saved: the task follows it until it ends (its claim held).
       const untilDone = (r: RunResult, signal: AbortSignal) =>
-        r.status === "waiting" && this.durable ? this.durable.untilDone(e, runId, instruction, signal, onEvent) : r;
+        r.status === "waiting" && this.durable ? this.durable.untilDone(e, runId, instruction, signal, onEvent, this.asksOf(e)) : r;
       const result = await claim.run((signal) =>
         this.runner
           .run(instruction, {
@@ -212,11 +212,7 @@ export class A2aTasks {
             conversation: contextId, // the sender's conversation of this context: its earlier exchanges go to the model
             traceContext: principal.traceContext,
             onEvent,
-            askOperator: this.routing.hasOperators
-              ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
-              : undefined,
-            askAuthorization: (need: AuthorizationNeed, s: AbortSignal) =>
-              needAuthorization(e, need, s, this.setStatus, this.routing.logger),
+            ...this.asksOf(e),
             // Saved instead when the task can follow a saved run (the desk's `post`: run-waiting.ts).
             askApproval:
               this.routing.approvals && !this.durable
@@ -231,9 +227,24 @@ export class A2aTasks {
     }
   }
 
+  /** How the run of task `e` (its resumed part too, while the task is held here) asks its person: on the task. */
+  private asksOf(e: Entry): TaskAsks {
+    return {
+      askOperator: this.routing.hasOperators
+        ? (q: OperatorQuestion, s: AbortSignal) => askOperator(e, q, s, this.setStatus, this.routing.logger)
+        : undefined,
+      askAuthorization: (need: AuthorizationNeed, s: AbortSignal) => needAuthorization(e, need, s, this.setStatus, this.routing.logger),
+    };
+  }
+
   /** The task's run ended: its record in the run history (unless `record` is false: it is there), and the task completed, failed or canceled. */
   private ended(owner: string, e: Entry, result: RunResult | undefined, err?: unknown, record = true): void {
     const { id } = e.task;
+    // Resumed and recorded by another replica: this one's record of the task leaves (the fleet's history has that one).
+    if (record && e.durable?.recordedElsewhere) {
+      this.registry.recordedElsewhere(id, owner);
+      record = false;
+    }
     if (result) {
       if (record) recordSucceeded(this.registry, id, result, owner);
       if (e.task.status.state !== "TASK_STATE_CANCELED") this.complete(e, result);
@@ -298,7 +309,7 @@ export class A2aTasks {
       return void this.ended(found.owner, e, "result" in now ? now.result : undefined, "error" in now ? now.error : undefined, false);
     this.registry.start(taskId, found.instruction, found.owner, { via: "a2a", conversationId: found.task.contextId });
     const onEvent = (ev: RunEvent) => this.progress(found.owner, e, ev);
-    void durable.untilDone(e, found.runId, found.instruction, e.controller.signal, onEvent).then(
+    void durable.untilDone(e, found.runId, found.instruction, e.controller.signal, onEvent, this.asksOf(e)).then(
       (result) => this.ended(found.owner, e, result),
       (err: unknown) => this.ended(found.owner, e, undefined, err),
     );

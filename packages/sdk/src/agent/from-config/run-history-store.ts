@@ -1,6 +1,8 @@
 /**
  * The fleet's run history in an MCP store (`durability.store`): each replica writes every finished run
- * there, and lists every replica's (serve/shared-run-history.ts says how a listing merges them).
+ * there — and a run that waits for a decision when it starts waiting, its record replaced by the run's next
+ * one (finished, or waiting again) whichever replica writes it — and lists every replica's
+ * (serve/shared-run-history.ts says how a listing merges them).
  *
  * Keys (principal ids and run ids may hold any character; keys hold their digests):
  * - `runs/index/<principal digest>`: `{ owner, runs }`, the principal's kept runs newest first, each a
@@ -181,9 +183,19 @@ export class StoreRunHistory implements SharedRunHistory {
     if (summary.error && summary.error.message.length > 500)
       summary.error = { ...summary.error, message: `${summary.error.message.slice(0, 499)}…` };
     const entry: IndexEntry = { key, bytes, endedAt, summary };
-    const dropped = await this.updateIndex(store, indexKey(doc.owner), doc.owner, (runs) => [entry, ...runs.filter((e) => e.key !== key)]);
+    // A run's `waiting` record (written when it started waiting, by whichever replica) is replaced by its next one.
+    const replaced: string[] = [];
+    const dropped = await this.updateIndex(store, indexKey(doc.owner), doc.owner, (runs) =>
+      [entry].concat(
+        runs.filter((e) => {
+          const same = e.key === key || (e.summary.runId === r.runId && e.summary.status === "waiting");
+          if (same && e.key !== key) replaced.push(e.key);
+          return !same;
+        }),
+      ),
+    );
     this.cache.clear();
-    await Promise.all(dropped.map((k) => store.delete(k).catch(() => false)));
+    await Promise.all([...dropped, ...replaced].map((k) => store.delete(k).catch(() => false)));
   }
 
   /** Compare-and-set `change` into an index, keeping what the bounds allow; resolves to the record keys it dropped. */
@@ -197,7 +209,8 @@ export class StoreRunHistory implements SharedRunHistory {
       const doc = await readIndex(store, key);
       const changed = change(doc?.value.runs ?? []).sort((a, b) => b.summary.startedAt.localeCompare(a.summary.startedAt));
       const { kept, dropped } = this.bound(changed);
-      if (doc && dropped.length === 0 && changed.length === doc.value.runs.length) return [];
+      const same = changed.length === doc?.value.runs.length && changed.every((e, i) => e === doc.value.runs[i]);
+      if (doc && dropped.length === 0 && same) return [];
       const result =
         kept.length === 0
           ? { ok: doc ? await store.delete(key, doc.version) : true }

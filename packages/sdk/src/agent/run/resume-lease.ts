@@ -9,8 +9,11 @@
  * and no further call is made. So whichever process holds the document makes the calls, and a takeover
  * reads in the journal what its predecessor did:
  *
- * - before an approved call of the resumed turn is made, the journal records it as started (a write that
- *   must win, so a lost lease stops the call); after, its outcome;
+ * - before any call is made — an approved call of the resumed turn, or a call of a later turn that needed no
+ *   decision — the journal records it as started (a write that must win, so a lost lease stops the call);
+ *   after, its outcome. A later turn's call is recorded with its tool and the digest of its arguments: a
+ *   takeover's model, asked again from the saved turn, makes its calls anew, and a call of the same tool
+ *   with the same arguments is matched to the journaled one (each journaled call answers one, in order);
  * - a takeover does not make again a call recorded as started without an outcome — the process died during
  *   it, and whether it took effect is unknown — the model reads a tool error saying so (at most once);
  * - a call recorded with its outcome is not made again: the model reads the recorded outcome;
@@ -23,11 +26,13 @@
  */
 import type { PendingToolCall } from "../../loop/run-suspension.ts";
 import type { ToolCallOutcome, ToolSet } from "../../loop/tools.ts";
+import { argumentsDigest } from "../../loop/approvals/approval-policy.ts";
 import { maskSecrets } from "../../secret-values.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import {
   RESUME_LEASE_MS,
   RESUME_RENEW_MS,
+  type ResumedCall,
   type ResumeLeaseTimes,
   type WaitingRun,
   type WaitingRunDocument,
@@ -79,11 +84,17 @@ export class ResumeLease {
     return this.lostBecause;
   }
 
-  /** Record that the call `toolCallId` is being made; rejects (the call must not be made) when the lease is lost. */
-  async started(toolCallId: string): Promise<void> {
+  /**
+   * Record that the call `toolCallId` is being made (`made`: a later turn's call, by tool and digest); rejects
+   * (the call must not be made) when the lease is lost.
+   */
+  async started(toolCallId: string, made?: ResumedCall["made"]): Promise<void> {
     const ok = await this.write((d) => ({
       ...d,
-      calls: { ...d.calls, [toolCallId]: { startedAt: new Date(this.now()).toISOString(), by: d.claimedBy ?? "unknown" } },
+      calls: {
+        ...d.calls,
+        [toolCallId]: { startedAt: new Date(this.now()).toISOString(), by: d.claimedBy ?? "unknown", ...(made ? { made } : {}) },
+      },
     }));
     if (!ok) throw new AgentdError("E_ABORTED", this.lostBecause ?? `run ${this.runId} lost its claim`);
   }
@@ -158,26 +169,50 @@ export function unknownOutcome(name: string, call: { startedAt: string; by: stri
 }
 
 /**
- * The tools of a resumed run, with the approved calls of its resumed turn journaled through `lease` (see
- * the module header); every other call passes straight through.
+ * The tools of a resumed run, every call journaled through `lease` (see the module header): the approved
+ * calls of its resumed turn by their ids; the calls of later turns by tool and arguments, since a takeover's
+ * model, asked again from the saved turn, makes its calls anew (new ids). A takeover's call matching one its
+ * predecessors journaled (the same tool and digest, each journaled call answering one call, in order) is not
+ * made again: it gets the recorded outcome, or the "died during the call" error.
  */
 export function journaledTools(tools: ToolSet, lease: ResumeLease, pending: readonly PendingToolCall[], claim: WonClaim): ToolSet {
   const unmade = new Set(pending.map((p) => p.call.toolCallId));
   const journal = claim.document.calls ?? {};
+  // The later turns' calls of the claimers before this one, oldest first: each answers one matching call.
+  const earlier = Object.entries(journal)
+    .filter(([, c]) => c.made)
+    .sort(([, a], [, b]) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0));
+  const recorded = (name: string, before: ResumedCall): ToolCallOutcome =>
+    before.outcome ?? { isError: true, text: unknownOutcome(name, before, claim.run.runId) };
+  const made = async (
+    id: string,
+    name: string,
+    args: Parameters<ToolSet["call"]>[1],
+    ctx: Parameters<ToolSet["call"]>[2],
+    as?: ResumedCall["made"],
+  ) => {
+    await lease.started(id, as);
+    const outcome = await tools.call(name, args, ctx);
+    await lease.made(id, outcome).catch(() => {
+      // Not recorded (the store failed): a takeover would read the call as started, and not make it again.
+    });
+    return outcome;
+  };
+  // A key of this claim's own: a takeover's model may reuse an id a predecessor's call had.
+  const claimKey = crypto.randomUUID().slice(0, 8);
+  let seq = 0;
   return {
     list: () => tools.list(),
     call: async (name, args, ctx) => {
       const id = ctx.toolCallId;
-      if (id === undefined || !unmade.delete(id)) return tools.call(name, args, ctx);
-      const before = journal[id];
-      if (before?.outcome) return before.outcome;
-      if (before) return { isError: true, text: unknownOutcome(name, before, claim.run.runId) };
-      await lease.started(id);
-      const outcome = await tools.call(name, args, ctx);
-      await lease.made(id, outcome).catch(() => {
-        // Not recorded (the store failed): a takeover would read the call as started, and not make it again.
-      });
-      return outcome;
+      if (id !== undefined && unmade.delete(id)) {
+        const before = journal[id];
+        return before ? recorded(name, before) : made(id, name, args, ctx);
+      }
+      const as = { name, digest: argumentsDigest(args) };
+      const match = earlier.findIndex(([, c]) => c.made!.name === as.name && c.made!.digest === as.digest);
+      if (match >= 0) return recorded(name, earlier.splice(match, 1)[0]![1]);
+      return made(`${claimKey}#${++seq}:${id ?? "call"}`, name, args, ctx, as);
     },
   };
 }

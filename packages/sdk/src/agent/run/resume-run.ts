@@ -108,7 +108,11 @@ export function createResume(
     // A takeover goes on with the decisions its predecessor resumed with: a question is decided once.
     const applied = claim.takenOverFrom ? new Map(Object.entries(claim.document.decisions ?? {})) : given;
     const origin = originOf(saved.origin);
+    // Whoever the first part asked (a served caller, an A2A task's person), still following the run here, is asked again.
+    const asks = waiting.asksOf(runId);
     const run = lifecycle.runs.begin({
+      askOperator: asks.askOperator,
+      askAuthorization: asks.askAuthorization,
       id: runId,
       origin,
       principal: saved.principal,
@@ -136,6 +140,7 @@ export function createResume(
     resumeOptions.onStart?.(run);
     const runOptions: AgentRunOptions = {
       ...resumeOptions,
+      ...asks,
       runId,
       origin,
       principal: saved.principal,

@@ -32,7 +32,18 @@ export type ResumedOutcome = { result: RunResult } | { error: unknown } | { else
 interface Follower {
   onEvent?: (event: RunEvent) => void;
   settle: (outcome: ResumedOutcome) => void;
+  /** The agent is stopping (a drain): a caller is told its run stays saved, so its request does not hold the stop. */
+  stopping?: () => void;
+  /** How the follower's person is asked while the resumed part runs here (see {@link ResumedAsks}). */
+  asks?: ResumedAsks;
 }
+
+/**
+ * Who the resumed part of a run asks, when it is resumed in the process where its first part's asker still
+ * follows it: a served MCP caller about the run's questions (`approvals.askCaller`), an A2A task's person
+ * about an MCP server's elicitation or missing authorization — as the first part did.
+ */
+export type ResumedAsks = Pick<AgentRunOptions, "askCaller" | "askOperator" | "askAuthorization">;
 
 /** See the module header. */
 export class AgentWaiting {
@@ -44,6 +55,7 @@ export class AgentWaiting {
   readonly replica = `pid-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
   private readonly followers = new Map<string, Set<Follower>>();
   private resumer: DeskResumer | undefined;
+  private stopped = false;
 
   constructor(
     private readonly configured: (DocumentStore & { close?(): Promise<void> }) | undefined,
@@ -125,6 +137,17 @@ export class AgentWaiting {
     };
   }
 
+  /** Who the resumed part of `runId` asks here: its followers' askers (see {@link ResumedAsks}); none when nobody follows it. */
+  asksOf(runId: string): ResumedAsks {
+    const out: ResumedAsks = {};
+    for (const f of this.followers.get(runId) ?? []) {
+      out.askCaller ??= f.asks?.askCaller;
+      out.askOperator ??= f.asks?.askOperator;
+      out.askAuthorization ??= f.asks?.askAuthorization;
+    }
+    return out;
+  }
+
   /** The events hook of whoever follows `runId` here, when someone does. */
   follower(runId: string): { onEvent: (event: RunEvent) => void } | undefined {
     const set = this.followers.get(runId);
@@ -137,15 +160,35 @@ export class AgentWaiting {
    * resumed in this process (its events too). Resumed by another replica: one line naming it and where its
    * result is read. The caller leaving (`signal`) stops the waiting, not the run: it stays saved.
    */
-  untilResumed(first: RunResult, hooks: { onEvent?: (event: RunEvent) => void; signal?: AbortSignal }): Promise<RunResult> {
+  untilResumed(
+    first: RunResult,
+    hooks: {
+      onEvent?: (event: RunEvent) => void;
+      signal?: AbortSignal;
+      releasedOnStop?: boolean;
+      asks?: ResumedAsks;
+    },
+  ): Promise<RunResult> {
     const { runId } = first;
     return new Promise<RunResult>((resolve, reject) => {
       const onAbort = () => {
         off();
         reject(new AgentdError("E_ABORTED", `the caller stopped waiting; run ${runId} waits, saved, for its decisions`));
       };
+      const onStop = () => {
+        off();
+        hooks.signal?.removeEventListener("abort", onAbort);
+        reject(
+          new AgentdError(
+            "E_ABORTED",
+            `agentd is shutting down; run ${runId} waits, saved, for its decisions: a process on the same store resumes it, and its result will be in the run history (agent://runs/${runId})`,
+          ),
+        );
+      };
       const off = this.follow(runId, {
         onEvent: hooks.onEvent,
+        stopping: hooks.releasedOnStop ? onStop : undefined,
+        asks: hooks.asks,
         settle: (outcome) => {
           // Waiting again: still followed until it ends.
           if ("result" in outcome && outcome.result.status === "waiting") return;
@@ -163,6 +206,7 @@ export class AgentWaiting {
         },
       });
       if (hooks.signal?.aborted) onAbort();
+      else if (hooks.releasedOnStop && this.stopped) onStop();
       else hooks.signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
@@ -170,6 +214,15 @@ export class AgentWaiting {
   /** A resumed run ended (finished, failed, or waiting again): tell who follows it here. */
   resumed(runId: string, outcome: ResumedOutcome): void {
     for (const f of [...(this.followers.get(runId) ?? [])]) f.settle(outcome);
+  }
+
+  /**
+   * The agent is stopping (a drain): the callers following a saved run here are answered that it waits, saved
+   * — a waiting run holds nothing open, so a graceful stop does not wait for it (a later process resumes it).
+   */
+  releaseFollowers(): void {
+    this.stopped = true;
+    for (const set of [...this.followers.values()]) for (const f of [...set]) f.stopping?.();
   }
 
   /** Another replica claimed `runId` first (`by`: its claimer). */

@@ -92,6 +92,12 @@ export interface ResumedCall {
   by: string;
   /** What the call returned (secrets masked), once it did. */
   outcome?: ToolCallOutcome;
+  /**
+   * A call of a later turn (one that needed no decision): its tool and the digest of its arguments, which a
+   * takeover — whose model, asked again from the saved turn, makes its own calls with new ids — matches its
+   * calls against.
+   */
+  made?: { name: string; digest: string };
 }
 
 /** The document as stored. */
@@ -108,7 +114,7 @@ export interface WaitingRunDocument {
   leaseUntil?: number;
   /** While resuming: the decisions it resumes with, by request id (a takeover applies these). */
   decisions?: Record<string, ApprovalDecision>;
-  /** While resuming: the journal of the approved calls of the resumed turn, by tool call id. */
+  /** While resuming: the journal of every call the claimer makes (the resumed turn's approved calls, then later turns'), by tool call id. */
   calls?: Record<string, ResumedCall>;
   /** A tombstone's end (epoch ms). */
   retainUntil?: number;

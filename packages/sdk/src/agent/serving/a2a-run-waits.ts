@@ -25,7 +25,7 @@ export function a2aRunWaits(waiting: AgentWaiting): A2aRunWaits {
     follow(runId, hooks): Promise<FollowedRun> {
       // untilResumed reads only the run id of the first part's result.
       const first = { runId } as RunResult;
-      return waiting.untilResumed(first, hooks).then(
+      return waiting.untilResumed(first, { onEvent: hooks.onEvent, signal: hooks.signal, asks: hooks.asks }).then(
         (result) => ({ result }),
         (error: unknown) => (resumedElsewhere(error) ? { elsewhere: true } : { error }),
       );

@@ -123,7 +123,13 @@ export class AgentServing {
           created.isDraining
             ? Promise.reject(new AgentdError("E_UPSTREAM", "agentd is shutting down; not taking new runs"))
             : // An A2A task follows its saved run itself (a2a-run-waits.ts): it shows the question meanwhile.
-              parts.run(input, o).then((r) => (r.status === "waiting" && o.origin?.kind !== "a2a" ? parts.waiting.untilResumed(r, o) : r)),
+              parts
+                .run(input, o)
+                .then((r) =>
+                  r.status === "waiting" && o.origin?.kind !== "a2a"
+                    ? parts.waiting.untilResumed(r, { ...o, releasedOnStop: true, asks: { askCaller: o.askCaller } })
+                    : r,
+                ),
       },
       version: serve.version,
       capabilities: { serverNotifications: notifications, tasks: options.capabilities?.tasks || undefined },
@@ -190,7 +196,11 @@ export class AgentServing {
       triggered: (kind, firedAt) => served.metrics.triggerLag(kind, firedAt),
     };
     parts.lifecycle.attach({
-      stopTaking: () => served.stopTaking(),
+      stopTaking: () => {
+        served.stopTaking();
+        // Callers following a saved waiting run are answered now: the run holds nothing open, the stop need not wait.
+        parts.waiting.releaseFollowers();
+      },
       settle: (deadline) => served.settle(deadline),
       interrupt: (message) => served.interrupt(message),
       // Served tasks stopped by the shutdown stay working in the checkpoint: a restart re-runs them.

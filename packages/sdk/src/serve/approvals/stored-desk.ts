@@ -7,8 +7,9 @@
  *
  * Changes are heard in this process at once and from every process sharing the store: on a local
  * directory the store watches the questions' files (`watchKeys`: `fs.watch` and a periodic re-list); on a
- * store server that can watch a key, each change rings one bell document (`approval-bell`) whose
- * subscribers re-read.
+ * store server that can watch a key, each change rings one bell document (`approval-bell`); a ring makes
+ * each subscriber re-list the questions and hear every one whose version moved since its last look (the
+ * bell holds only the last id: two quick changes must not hide one).
  *
  * Deadlines: a question posted with a timeout has an `expiresAt`; when it passes, `onTimeout` decides it
  * (`by: "timeout"`). Every desk arms a timer for each pending question it knows of — those it posts, those
@@ -62,6 +63,9 @@ export class StoredApprovalDesk implements ApprovalDesk {
   private readonly now: () => number;
   private bell: Promise<(() => Promise<void>) | undefined> | undefined;
   private swept: Promise<void> | undefined;
+  /** The questions' versions at the last bell (a store that rings one): what a ring is compared with. */
+  private versions = new Map<string, number>();
+  private bellRead: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(
@@ -282,21 +286,31 @@ export class StoredApprovalDesk implements ApprovalDesk {
         if (this.closed) return undefined;
         if (store.watchKeys) return store.watchKeys(APPROVAL_PREFIX, (key) => this.heard(key.slice(APPROVAL_PREFIX.length)));
         if (!store.watch) return undefined;
-        return store.watch(APPROVAL_BELL, () => {
-          void store
-            .get(APPROVAL_BELL)
-            .then((d) => {
-              const id = (d?.value as { id?: unknown } | undefined)?.id;
-              this.heard(typeof id === "string" ? id : "");
-            })
-            .catch(() => {});
+        // Two changes in quick succession ring twice but the bell holds only the last id: each ring re-lists the
+        // questions and tells of every one whose version moved since the last look, so no change is missed.
+        // The first listing only notes the versions (what changed before it, a first look reads); rings queue behind it.
+        const first = (this.bellRead = this.heardSince(store, true).catch(() => {}));
+        const off = await store.watch(APPROVAL_BELL, () => {
+          this.bellRead = this.bellRead.then(() => this.heardSince(store)).catch(() => {});
         });
+        await first;
+        return off;
       })
       .catch(() => {
         // The store could not be reached: the next look tries to subscribe again.
         this.bell = undefined;
         return undefined;
       }));
+  }
+
+  /** Tell of every question whose version differs from the last listing (`quiet`: only note the versions). */
+  private async heardSince(store: ApprovalStore, quiet = false): Promise<void> {
+    const now = new Map<string, number>();
+    for (const { key, version } of await store.list(APPROVAL_PREFIX)) now.set(key.slice(APPROVAL_PREFIX.length), version);
+    const moved = [...now].filter(([id, v]) => this.versions.get(id) !== v).map(([id]) => id);
+    const gone = [...this.versions.keys()].filter((id) => !now.has(id));
+    this.versions = now;
+    if (!quiet) for (const id of [...moved, ...gone]) this.heard(id);
   }
 
   /** Another process changed question `id`: tell the listeners, and arm its deadline if it waits (posted elsewhere). */
