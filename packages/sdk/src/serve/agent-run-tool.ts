@@ -18,6 +18,7 @@ import type { ServedPrompts } from "./served-prompts.ts";
 import type { ServedRuns } from "./served-runs.ts";
 import type { ServedRunner } from "./served-mcp.ts";
 import { askApprovalOf, type ServedApprovals } from "./approvals/served-approvals.ts";
+import { answerResumedElsewhere, resumedElsewhere } from "./resumed-elsewhere.ts";
 
 /** What `agent.run` works with: the served agent's runner and store, its run history, prompts and principals. */
 export interface AgentRunParts {
@@ -73,41 +74,54 @@ async function agentRun(
   registry.start(runId, input.instruction, owner, { via: "mcp", conversationId: conversation.conversation });
   let step = 0;
   const traceContext = traceCarrierFromMeta(ctx.meta);
+  // Resumed by another replica after a wait: the answer comes from the fleet's history, recorded there by it.
+  let elsewhere = false;
   try {
     const result = await claim.run((signal) =>
-      runner.run(input.instruction, {
-        runId: scopedRunId(principal, runId),
-        // Another replica took the claim over (this one missed its renewals): stop, it runs there.
-        signal,
-        origin: { kind: "mcp" },
-        principal: owner,
-        // With `approvals.askCaller`: the caller is asked beside the desk, the run suspended and saved all the same.
-        ...askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
-        ...conversation, // `conversationId`: the caller's own conversation, continued
-        // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
-        // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
-        resumeConversation: callerRunId ? true : undefined,
-        traceContext,
-        outputSchema:
-          args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
-        onEvent: (e) => {
-          registry.observe(runId, e, owner);
-          const tool = toolInFlight(e);
-          if (tool !== undefined) registry.progress(runId, { tool }, owner);
-          const message = describeEvent(e);
-          if (!message) return;
-          if (e.type === "model-end") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
-          void ctx.sendProgress(++step, undefined, message);
-        },
-      }),
+      runner
+        .run(input.instruction, {
+          runId: scopedRunId(principal, runId),
+          // Another replica took the claim over (this one missed its renewals): stop, it runs there.
+          signal,
+          origin: { kind: "mcp" },
+          principal: owner,
+          // With `approvals.askCaller`: the caller is asked beside the desk, the run suspended and saved all the same.
+          ...askApprovalOf(approvals, { runId: scopedRunId(principal, runId), principal: owner }, ctx),
+          ...conversation, // `conversationId`: the caller's own conversation, continued
+          // The caller's run id can be sent again (a retry, another replica taking a dead one's run over): the
+          // run goes on from its saved conversation (durability.checkpoint.resumeConversations).
+          resumeConversation: callerRunId ? true : undefined,
+          traceContext,
+          outputSchema:
+            args.outputSchema && typeof args.outputSchema === "object" ? (args.outputSchema as Record<string, unknown>) : undefined,
+          onEvent: (e) => {
+            registry.observe(runId, e, owner);
+            const tool = toolInFlight(e);
+            if (tool !== undefined) registry.progress(runId, { tool }, owner);
+            const message = describeEvent(e);
+            if (!message) return;
+            if (e.type === "model-end") registry.progress(runId, { turns: e.turn, usage: e.usage }, owner);
+            void ctx.sendProgress(++step, undefined, message);
+          },
+        })
+        .catch(async (e: unknown) => {
+          if (!resumedElsewhere(e)) throw e;
+          elsewhere = true;
+          const answer = await answerResumedElsewhere(registry, runId, owner, e, signal);
+          if (!answer) throw e;
+          return answer;
+        }),
     );
-    recordSucceeded(registry, runId, result, owner);
+    if (elsewhere) registry.recordedElsewhere(runId, owner);
+    else recordSucceeded(registry, runId, result, owner);
     return runResultContent(runId, result.text, result.output, result.stopReason, result);
   } catch (e) {
     const { code, message, usage } = failureOf(e);
     // The caller left while its run waits: the run stays saved, waiting (resumed without it, it is recorded then).
+    // Resumed elsewhere with no answer to read here: the resumer records it, not this replica.
     const left = code === "E_ABORTED" && registry.get(runId, owner)?.status === "waiting";
-    if (!left) registry.fail(runId, { code, message }, usage, owner);
+    if (elsewhere) registry.recordedElsewhere(runId, owner);
+    else if (!left) registry.fail(runId, { code, message }, usage, owner);
     return { content: [{ type: "text" as const, text: `run ${runId} failed (${code}): ${message}` }], isError: true };
   }
 }

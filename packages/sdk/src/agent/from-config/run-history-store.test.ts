@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { memoryLogger, nullLogger } from "../../log.ts";
 import { McpClient } from "../../mcp/client/client.ts";
 import { emptyUsage } from "../../model/language-model.ts";
+import { agentRunTool } from "../../serve/agent-run-tool.ts";
+import type { Principal } from "../../serve/principal.ts";
 import { RunRegistry, type RunRecord } from "../../serve/run-registry.ts";
+import type { ServedRunner } from "../../serve/served-mcp.ts";
+import { AgentdError } from "../../wire/errors.ts";
 import { listRuns, readRun } from "../../serve/shared-run-history.ts";
 import { DirectoryBackend } from "../../store/directory-backend.ts";
 import { StoreClient } from "../../store/store-client.ts";
@@ -72,6 +76,34 @@ function finish(registry: RunRegistry, runId: string, owner: string, text = `ans
   registry.observe(runId, { type: "model-start", runId, turn: 1, messages: 1 } as never, owner);
   registry.succeed(runId, { text, stopReason: "end", usage: { ...emptyUsage(), inputTokens: 7 }, turns: 1, toolCalls: 0 }, owner);
 }
+
+describe("agent.run whose waiting run another replica resumed", () => {
+  test("the caller still connected here gets the answer the resumer recorded in the fleet's history; this replica records nothing", async () => {
+    const { a, b } = await fleet();
+    const alice: Principal = { id: "bearer:alice", role: "user" };
+    // Replica A resumes the run and records it (as its desk resumer does); B's run then learns it was resumed there.
+    const runner: ServedRunner = {
+      run: async () => {
+        finish(a.registry, "job-1", alice.id, "deleted /srv/old");
+        throw new AgentdError("E_UPSTREAM", "run job-1 was resumed on another replica (replica-a)", {
+          data: { resumedElsewhere: "replica-a" },
+        });
+      },
+    };
+    const run = agentRunTool({ runner, servedRuns: undefined, registry: b.registry, prompts: undefined, principalOf: () => alice });
+    const r = await run({ instruction: "clean up", runId: "job-1" }, {
+      signal: new AbortController().signal,
+      sendProgress: async () => {},
+    } as never);
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ runId: "job-1", text: "deleted /srv/old" });
+    // B's own record is gone (not failed): the fleet lists the run once, A's.
+    expect(b.registry.get("job-1", alice.id)).toBeUndefined();
+    await b.shared.idle();
+    const page = await listRuns(b.registry, {}, alice.id);
+    expect(page.runs.map((x) => [x.runId, x.replica, x.status])).toEqual([["job-1", "replica-a", "succeeded"]]);
+  });
+});
 
 describe("the fleet's run history in a store", () => {
   test("a run finished on replica A is listed by B (with its replica) and its record reads the same", async () => {

@@ -201,6 +201,8 @@ export class AgentWaiting {
               new AgentdError(
                 "E_UPSTREAM",
                 `run ${runId} was resumed on another replica${outcome.elsewhere ? ` (${outcome.elsewhere})` : ""}: its result is in the run history (agent://runs/${runId})`,
+                // Marked so a served caller's surface can read the answer from the fleet's history (serve/resumed-elsewhere.ts).
+                { data: { resumedElsewhere: outcome.elsewhere ?? "another replica" } },
               ),
             );
         },
