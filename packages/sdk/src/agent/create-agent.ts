@@ -147,14 +147,7 @@ export function createAgent(options: AgentOptions): Agent {
       live,
       lifecycle,
       status: statusWith,
-      control: {
-        drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
-        cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
-        runIds: () => lifecycle.runIds(),
-        pauseTriggers: (ids) => controls.pause(ids),
-        resumeTriggers: (ids) => controls.resume(ids),
-        reload: () => controls.reload(),
-      },
+      control: servingControl(lifecycle, controls),
       ledger: connected.ledger,
       extend: (await import("./tools/served-own-tools.ts")).servedOwnTools(options, own.localTools),
       servedCheckpoint,
@@ -181,6 +174,18 @@ export function createAgent(options: AgentOptions): Agent {
     statusWith,
     conversations,
   });
+}
+
+/** What serving controls of the agent: its drain, its runs, its triggers, a reload. */
+function servingControl(lifecycle: AgentLifecycle, controls: TriggerControls): ServingParts["control"] {
+  return {
+    drain: (graceMs, reason) => lifecycle.drain(graceMs, reason, { close: false }),
+    cancelRun: (runId, reason) => lifecycle.cancel(runId, reason),
+    runIds: () => lifecycle.runIds(),
+    pauseTriggers: (ids) => controls.pause(ids),
+    resumeTriggers: (ids) => controls.resume(ids),
+    reload: () => controls.reload(),
+  };
 }
 
 /** Everything the agent holds, released in order once its runs are cancelled and its endpoints closed. */

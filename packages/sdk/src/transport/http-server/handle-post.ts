@@ -29,6 +29,19 @@ import { handleStatelessPost, isStatelessPost } from "./handle-post-2026-07-28.t
 import { messageExtra, startSession } from "./post-session.ts";
 import { nextTurn } from "./next-turn.ts";
 
+/** The answer to a body that was not read: too large (413), too slow (408), or not UTF-8 (400). */
+function bodyRefused(status: number, maxBodyBytes: number, requestBodyTimeoutMs: number): Response {
+  if (status === 413) return jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`);
+  if (status === 408)
+    return jsonRpcHttpError(
+      408,
+      TRANSPORT_ERROR,
+      `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`,
+      BODY_TIMEOUT_HEADERS,
+    );
+  return parseErrorResponse("body is not valid UTF-8");
+}
+
 /** Answer one POST. */
 export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRequestConn, caller: Caller): Promise<Response> {
   if (!acceptsJsonAndSse(req.headers.get("accept")))
@@ -38,17 +51,7 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
 
   const { maxBodyBytes, maxInFlightPerSession, requestBodyTimeoutMs } = ctx.config.limits;
   const body = await readBoundedBody(req, maxBodyBytes, requestBodyTimeoutMs);
-  if (!body.ok)
-    return body.status === 413
-      ? jsonRpcHttpError(413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${maxBodyBytes} bytes`)
-      : body.status === 408
-        ? jsonRpcHttpError(
-            408,
-            TRANSPORT_ERROR,
-            `Request Timeout: the body did not arrive within ${requestBodyTimeoutMs} ms`,
-            BODY_TIMEOUT_HEADERS,
-          )
-        : parseErrorResponse("body is not valid UTF-8");
+  if (!body.ok) return bodyRefused(body.status, maxBodyBytes, requestBodyTimeoutMs);
   // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
   if (jsonTooDeep(body.text)) return badRequest(`Invalid request: ${jsonDepthMessage()}`);
   let value: unknown;
