@@ -4,6 +4,8 @@
  * `~/.local/state/agentd`; a test that does not name a directory of its own must not write into the
  * developer's home. Every test, and every process a test starts with `process.env` (or passes
  * `XDG_STATE_HOME` on, as the spawning fixtures do), gets one fresh directory for the run, removed at exit.
+ * `bun test` reads the bunfig.toml of the folder it runs in, so each package with tests preloads this file
+ * in its own bunfig.toml too (isolated-state.test.ts runs a probe from each).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
