@@ -169,4 +169,6 @@ try {
 } finally {
   await pair.close();
 }
-process.exit(0);
+// Every line printed reaches its reader, however slow, before the exit (Bun's exit does not wait for a pipe).
+process.stdout.once("error", () => process.exit(0));
+process.stdout.end(() => process.exit(0));

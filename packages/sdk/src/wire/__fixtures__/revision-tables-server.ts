@@ -21,4 +21,6 @@ const server = await createStreamableHttpServer({
 console.log(JSON.stringify({ url: server.url.href }));
 for await (const _line of console) console.log(JSON.stringify({ built: builtRevisionTables() }));
 // stdin closed: the test is done with us. Nothing here outlives the process.
-process.exit(0);
+// Every line printed reaches its reader, however slow, before the exit (Bun's exit does not wait for a pipe).
+process.stdout.once("error", () => process.exit(0));
+process.stdout.end(() => process.exit(0));
