@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
+import { jsonLines } from "@agentd/test-support/json-lines";
 import { initializeRequest, POST_HEADERS, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 import { LATEST_REVISION, type ProtocolRevision } from "./codec.ts";
 
@@ -18,20 +19,6 @@ afterEach(async () => {
   }
 });
 
-/** The server's stdout, one JSON line at a time. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += decoder.decode(chunk, { stream: true });
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.trim() !== "") yield JSON.parse(line) as Record<string, unknown>;
-    }
-  }
-}
-
 // `initialize` comes before any revision is agreed: the server reads it with the newest handshake revision's
 // table, so a session of an older revision builds that one too — and still none of the others.
 for (const revision of ["2025-11-25", "2025-06-18"] as const satisfies readonly ProtocolRevision[]) {
@@ -43,7 +30,7 @@ for (const revision of ["2025-11-25", "2025-06-18"] as const satisfies readonly 
       stderr: "inherit",
     });
     started.push(server);
-    const out = lines(server.stdout);
+    const out = jsonLines(server.stdout);
     const { url } = (await out.next()).value as { url: string };
     const builtNow = async () => {
       server.stdin.write("built?\n");

@@ -13,6 +13,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
+import { jsonLines } from "@agentd/test-support/json-lines";
 import { initializeRequest, post, SseReader } from "@agentd/test-support/raw-mcp-http";
 
 /** Less than half of what the six modules cost when nothing had loaded them. */
@@ -26,20 +27,6 @@ afterEach(async () => {
     if (child.exitCode === null && child.signalCode === null) await child.exited;
   }
 });
-
-/** The server's stdout, one JSON line at a time. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += decoder.decode(chunk, { stream: true });
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.trim() !== "") yield JSON.parse(line) as Record<string, unknown>;
-    }
-  }
-}
 
 test("a server with default options loads neither the Node adapter nor the mutual-TLS front", async () => {
   const { modules } = await serverAfterInitialize("measure");
@@ -60,7 +47,7 @@ async function serverAfterInitialize(...commands: string[]): Promise<{ rssKb: nu
     stderr: "inherit",
   });
   started.push(server);
-  const out = lines(server.stdout);
+  const out = jsonLines(server.stdout);
   const { url } = (await out.next()).value as { url: string };
   const res = await post(url, initializeRequest());
   expect(res.status).toBe(200);
