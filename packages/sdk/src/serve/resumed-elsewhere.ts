@@ -8,7 +8,7 @@
  */
 import type { RunResult } from "../loop/run-loop.ts";
 import { AgentdError } from "../wire/errors.ts";
-import { runEnded } from "./run-record.ts";
+import { type RunRecord, runEnded } from "./run-record.ts";
 import type { RunRegistry } from "./run-registry.ts";
 
 /** How long the resumer may take to write the run's end to the shared history. */
@@ -38,23 +38,26 @@ export async function answerResumedElsewhere(
   const until = Date.now() + HISTORY_WAIT_MS;
   for (let pause = FIRST_LOOK_MS; ; pause = Math.min(pause * 2, LONGEST_LOOK_MS)) {
     const record = (await shared.read(runId, owner))?.record;
-    if (record && runEnded(record)) {
-      if (record.status === "failed")
-        throw new AgentdError((record.error?.code ?? "E_UPSTREAM") as "E_UPSTREAM", record.error?.message ?? "the run failed");
-      return {
-        status: "finished",
-        runId,
-        text: record.result?.text,
-        output: record.result?.output,
-        stopReason: "final",
-        usage: record.usage,
-        turns: record.turns,
-        toolCalls: record.toolCalls,
-      };
-    }
+    if (record && runEnded(record)) return resultOfEndedRecord(record, runId);
     if (Date.now() + pause > until) throw e;
     await sleep(pause, signal);
   }
+}
+
+/** The result a run's ended record stands for: its answer, or (failed) its failure thrown. */
+export function resultOfEndedRecord(record: RunRecord, runId: string): RunResult {
+  if (record.status === "failed")
+    throw new AgentdError((record.error?.code ?? "E_UPSTREAM") as "E_UPSTREAM", record.error?.message ?? "the run failed");
+  return {
+    status: "finished",
+    runId,
+    text: record.result?.text,
+    output: record.result?.output,
+    stopReason: "final",
+    usage: record.usage,
+    turns: record.turns,
+    toolCalls: record.toolCalls,
+  };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

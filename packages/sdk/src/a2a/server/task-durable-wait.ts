@@ -24,6 +24,7 @@ import type { RunResult } from "../../loop/run-loop.ts";
 import type { Principal } from "../../serve/principal.ts";
 import type { RunRecord, RunRegistry } from "../../serve/run-registry.ts";
 import { runEnded } from "../../serve/run-record.ts";
+import { resultOfEndedRecord } from "../../serve/resumed-elsewhere.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { A2aError, TERMINAL_STATES, type Message, type Task, type TaskStatus } from "../shared/types.ts";
 import { approvalParts, replyToApproval } from "./approval-parts.ts";
@@ -305,18 +306,7 @@ export class DurableTaskWaits {
     const record: RunRecord | undefined = ownEnd ?? (await this.registry.shared?.read(e.task.id, e.owner))?.record;
     if (!record || !runEnded(record)) return undefined;
     if (!ownEnd && e.durable) e.durable.recordedElsewhere = true;
-    if (record.status === "failed")
-      throw new AgentdError((record.error?.code as "E_UPSTREAM" | undefined) ?? "E_UPSTREAM", record.error?.message ?? "the run failed");
-    return {
-      status: "finished",
-      runId: e.durable?.runId ?? e.task.id,
-      text: record.result?.text,
-      output: record.result?.output,
-      stopReason: "final",
-      usage: record.usage,
-      turns: record.turns,
-      toolCalls: record.toolCalls,
-    };
+    return resultOfEndedRecord(record, e.durable?.runId ?? e.task.id);
   }
 }
 
