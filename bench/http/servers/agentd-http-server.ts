@@ -4,9 +4,9 @@
  * BENCH_TLS_KEY (PEM paths) it serves HTTPS; with BENCH_TLS_CA as well, mutual TLS (clients must present a
  * certificate the CA signed).
  */
-// Only the server parts, through the SDK's subpath exports, as the SDK peer imports only its server modules.
-import { McpServer } from "@agentd/sdk/mcp";
-import { createStreamableHttpServer } from "@agentd/sdk/transport";
+// Only the server parts, through the SDK's server-only entries, as the SDK peer imports only its server modules.
+import { McpServer } from "@agentd/sdk/mcp/server";
+import { createStreamableHttpServer } from "@agentd/sdk/transport/http-server";
 import { serveControl } from "../../lib/server-control.ts";
 
 const mode = process.argv[2] === "json" ? "json" : "sse";

@@ -9,7 +9,22 @@ import { dirname, resolve } from "node:path";
 import ts from "typescript";
 
 const SRC = import.meta.dir;
-const SUBPATHS = ["model", "wire", "transport", "mcp", "loop", "telemetry", "triggers", "supervisor", "serve", "agent", "config", "store"];
+const SUBPATHS = [
+  "model",
+  "wire",
+  "transport",
+  "transport/http-server",
+  "mcp",
+  "mcp/server",
+  "loop",
+  "telemetry",
+  "triggers",
+  "supervisor",
+  "serve",
+  "agent",
+  "config",
+  "store",
+];
 const INTERNAL = [
   "setLongTimeout",
   "ChildAttempt",
@@ -103,6 +118,11 @@ const SURFACE: Record<string, string> = {
     TransportPeer createStreamableHttpServer discardPrelaunchedServers isLoopbackHost loadOAuth
     prelaunchStdioServer selfCommand
   `,
+  "transport/http-server": `
+    BearerTokenEntry DEFAULT_HTTP_LIMITS HttpAdapterName HttpMount HttpServerLimits JwtIssuerOptions Permission
+    ResourceMetadataOptions StreamableHttpServer StreamableHttpServerOptions Transport createStreamableHttpServer
+    isLoopbackHost
+  `,
   mcp: `
     CallToolOptions CapabilityConfig Completer Completers DEFAULT_RECONNECT_POLICY ElicitationHandler
     ElicitationMode ElicitationPolicyConfig ElicitationPolicyName HandlerOptions LossReason ManagedClientEvents
@@ -111,6 +131,12 @@ const SURFACE: Record<string, string> = {
     PromptList PromptSource RUN_ID_META_KEY ReconnectPolicy Registered RequestContext RequestOptions
     ResourceReader SamplingHandler ServerContext ServerSession ServerSessionEvents TemplateReader ToolDefinition
     ToolHandler ToolOptions VersionNegotiation elicitationPolicy
+  `,
+  "mcp/server": `
+    CapabilityConfig Completer Completers ElicitationHandler ElicitationMode McpServer McpServerOptions
+    NotificationOptions Progress PromptGetter RUN_ID_META_KEY Registered RequestContext RequestOptions
+    ResourceReader SamplingHandler ServerContext ServerSession ServerSessionEvents TemplateReader ToolDefinition
+    ToolHandler ToolOptions
   `,
   loop: `
     ApprovalAction ApprovalChannel ApprovalDecision ApprovalDesk ApprovalRequest ApprovalRule ApprovalViewer
@@ -218,6 +244,15 @@ describe("exports", () => {
         .sort(),
     ).toEqual([...SUBPATHS].sort());
   }, 120_000);
+
+  test("each server-only entry exports a part of its wide entry's names (one name, one thing, on both)", () => {
+    const names = (sub: string) => SURFACE[sub]?.trim().split(/\s+/) ?? [];
+    for (const [part, whole] of [
+      ["mcp/server", "mcp"],
+      ["transport/http-server", "transport"],
+    ] as const)
+      expect({ [part]: names(part).filter((n) => !names(whole).includes(n)) }).toEqual({ [part]: [] });
+  });
 
   test("the root's run-time values are what an application calls: the agent, tools, config, errors, loggers", async () => {
     const names = Object.keys(await import("./index.ts")).sort();

@@ -3,18 +3,18 @@
  * POST handler waits on it; the session settles it. Watching the client's abort signal is opt-in, for
  * answers that take a while: making a request's signal costs, and quick answers never need it.
  *
- * It is also what the session keeps on the exchange's stream (`OutStream.json`): one object per POST with
+ * It is also what the session keeps on the exchange's stream (`PostStream.json`): one object per POST with
  * its methods on the prototype, no closures, as every JSON-mode request makes one.
  */
 import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
-import type { OutStream } from "./out-stream.ts";
+import type { PostStream } from "./out-stream.ts";
 
 /** Told when an exchange is settled or abandoned (the session that owns it). */
 export interface JsonExchangeOwner {
   /** The exchange settled (its responses are complete). */
   exchangeSettled(): void;
   /** The client went away before the exchange settled. */
-  exchangeAbandoned(stream: OutStream): void;
+  exchangeAbandoned(stream: PostStream): void;
 }
 
 /** A JSON-mode exchange: the responses of one POST, collected until none of its requests is pending. */
@@ -29,7 +29,7 @@ export class JsonExchange {
   constructor(
     private readonly owner: JsonExchangeOwner,
     /** The session's stream this exchange collects for. */
-    private readonly stream: OutStream,
+    private readonly stream: PostStream,
   ) {}
 
   /** Abandon the exchange when `signal` aborts (the client went away); for answers that take a while. */

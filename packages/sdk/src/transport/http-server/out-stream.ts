@@ -2,27 +2,24 @@
  * An outbound stream of a Streamable HTTP session, as the session keeps it: the stream of one POST (its
  * requests still pending, the responses sent on it) or the standalone GET stream, with its connected SSE
  * writer or none while the peer is away, or, in JSON response mode, the responses collected for one body.
+ * A POST's stream is a record of its own; the standalone stream's fields are the session's own (`session.ts`:
+ * one object less for each of the thousands of idle sessions a server may hold).
  */
 import type { RequestId } from "../../wire/jsonrpc.ts";
 import type { JsonExchange } from "./json-exchange.ts";
 import type { Answered } from "./session-replay.ts";
 import type { SseWriter } from "./sse-writer.ts";
 
-/** The pending set of a stream that carries no request (the standalone GET stream): never written to. */
-const NO_KEYS: RequestId[] = [];
-
-/** An outbound stream of the session. */
+/** An outbound stream of the session: what every stream has. */
 export interface OutStream {
-  id: number;
-  kind: "post" | "standalone";
+  /** The stream's number in its session (the first part of its event ids). */
+  streamId: number;
   /** The last sequence number used (0 is the priming event). */
   seq: number;
-  /** Requests still awaiting a response (POST streams, a few at most; {@link NO_KEYS} for the standalone stream). */
-  pending: RequestId[];
-  /** Responses sent on it so far: request id and event sequence (POST streams). */
-  answered?: Answered;
   /** The connected SSE writer, or null while the peer is away (events are still stored). */
   writer: SseWriter | null;
+  /** Responses sent on it so far: request id and event sequence (POST streams). */
+  answered?: Answered;
   /**
    * JSON response mode: the exchange collecting the responses, settled when nothing on it is pending any
    * more (settling twice does nothing).
@@ -30,12 +27,18 @@ export interface OutStream {
   json?: JsonExchange;
 }
 
+/** The stream of one POST: also the requests on it still awaiting a response. */
+export interface PostStream extends OutStream {
+  /** Requests still awaiting a response (a few at most). */
+  pending: RequestId[];
+}
+
 /**
- * A new stream numbered `id`, pending on `requestIds` (none for the standalone stream). The stream takes
- * the array over: the POST handler builds one per request and never reads it again.
+ * A new POST stream numbered `id`, pending on `requestIds`. The stream takes the array over: the POST
+ * handler builds one per request and never reads it again.
  */
-export function newOutStream(id: number, kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-  return { id, kind, seq: 0, pending: requestIds.length ? requestIds : NO_KEYS, writer: null };
+export function newPostStream(id: number, requestIds: RequestId[]): PostStream {
+  return { streamId: id, seq: 0, pending: requestIds, writer: null };
 }
 
 /** Remove `key` from a stream's few pending ids. */

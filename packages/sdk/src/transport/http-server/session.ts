@@ -20,7 +20,7 @@ import { SENT, type SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
-import { newOutStream, type OutStream, removeKey } from "./out-stream.ts";
+import { newPostStream, type OutStream, type PostStream, removeKey } from "./out-stream.ts";
 import { HttpSessionTransport } from "./session-transport.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
@@ -58,7 +58,7 @@ const DONE: Promise<void> = SENT;
  * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
  * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session extends HttpSessionTransport implements SseEndHook, JsonExchangeOwner {
+export class Session extends HttpSessionTransport implements OutStream, SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -68,19 +68,26 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
   initialized = false;
   /** What a resumption can be given (created on the first stored event). */
   declare private replay: SessionReplay | undefined;
-  /** Open POST streams (the standalone stream is kept apart). */
-  declare private streams: Map<number, OutStream> | undefined;
+  /** Open POST streams (the standalone stream is the session's own fields, below). */
+  declare private streams: Map<number, PostStream> | undefined;
   /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
-  declare private pending: Map<RequestId, OutStream> | undefined;
+  declare private awaiting: Map<RequestId, PostStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
   declare private dropped: Set<RequestId> | undefined;
-  private standalone: OutStream | undefined;
   private nextStreamId = 0;
   private connected = 0;
   private exchanges = 0;
   declare private initKey: RequestId | undefined;
   /** The stream that carried the `initialize` response, until the client confirms it got it. */
   declare private initStream: number | undefined;
+
+  // The standalone GET stream's record (`OutStream`) is the session itself: one object less per idle session.
+  /** @internal The standalone stream's number, or -1 while the session has none. */
+  streamId = -1;
+  /** @internal The standalone stream's last sequence number. */
+  seq = 0;
+  /** @internal The standalone stream's connected writer, or null while its peer is away (or there is none). */
+  writer: SseWriter | null = null;
 
   /**
    * One stateless 2026-07-28 request: its stream carries no event ids and keeps nothing for replay (that
@@ -102,6 +109,11 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     return this;
   }
 
+  /** The standalone stream, while the session has one. */
+  private get standalone(): OutStream | undefined {
+    return this.streamId >= 0 ? this : undefined;
+  }
+
   /** The negotiated revision, when the protocol layer knows it before the transport observes it. */
   setProtocolVersion(revision: string): void {
     this.protocolVersion = revision;
@@ -109,7 +121,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
 
   /** Requests awaiting a response. */
   get inFlight(): number {
-    return this.pending?.size ?? 0;
+    return this.awaiting?.size ?? 0;
   }
 
   /** SSE streams with a connected peer. */
@@ -129,7 +141,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
 
   /** Whether a request with this id is still awaiting its response. */
   hasPending(id: RequestId): boolean {
-    return this.pending?.has(id) ?? false;
+    return this.awaiting?.has(id) ?? false;
   }
 
   /**
@@ -142,9 +154,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     if (typeof requested === "string" && PRIMING_REVISIONS.has(requested)) this.protocolVersion = requested;
   }
 
-  /**
-   * Whether this session's streams start with a priming event (see {@link PRIMING_REVISIONS}).
-   */
+  /** Whether this session's streams start with a priming event (see {@link PRIMING_REVISIONS}). */
   get primes(): boolean {
     return !this.stateless && this.protocolVersion !== undefined && PRIMING_REVISIONS.has(this.protocolVersion);
   }
@@ -156,9 +166,9 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
    */
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
-    const stream = this.newStream("post", requestIds);
+    const stream = this.newStream(requestIds);
     this.connectWriter(stream, writer);
-    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
+    if (this.primes) writer.numbered(stream.streamId, 0, "", this.settings.retryMs);
     return "ok";
   }
 
@@ -169,7 +179,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
    * be resumed, so its requests are no longer pending and their responses, when they come, are dropped.
    */
   openJsonExchange(requestIds: RequestId[]): JsonExchange {
-    const stream = this.newStream("post", requestIds);
+    const stream = this.newStream(requestIds);
     this.exchanges++;
     const exchange = new JsonExchange(this, stream);
     stream.json = exchange;
@@ -183,7 +193,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
   }
 
   /** @internal A JSON exchange whose client went away: none of its requests is pending any more; it settles now. */
-  exchangeAbandoned(stream: OutStream): void {
+  exchangeAbandoned(stream: PostStream): void {
     this.abandon(stream, "client went away");
   }
 
@@ -193,11 +203,10 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
    * ignored (the notification may arrive after the response went out).
    */
   cancelRequest(id: RequestId): void {
-    const key = id;
-    const stream = this.pending?.get(key);
+    const stream = this.awaiting?.get(id);
     if (!stream) return;
     this.settings.logger.debug("http.request.cancelled", { session: this.id.slice(0, 8) });
-    this.drop(key, stream);
+    this.drop(id, stream);
     if (stream.pending.length === 0) this.endStream(stream);
   }
 
@@ -220,11 +229,11 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     if (this.standalone?.writer) return "conflict";
     if (this.connected >= this.settings.maxStreams) return "limit";
     // A detached earlier standalone stream stays replayable from the store; new messages go to this one.
-    if (this.standalone) this.endStream(this.standalone);
-    const stream = this.newStream("standalone", []);
-    this.standalone = stream;
-    this.connectWriter(stream, writer);
-    if (this.primes) writer.numbered(stream.id, 0, "", this.settings.retryMs);
+    if (this.standalone) this.endStream(this);
+    this.streamId = this.nextStreamId++;
+    this.seq = 0;
+    this.connectWriter(this, writer);
+    if (this.primes) writer.numbered(this.streamId, 0, "", this.settings.retryMs);
     else writer.comment();
     return "ok";
   }
@@ -235,7 +244,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
    */
   resume(streamId: number, seq: number, lastEventId: string, writer: SseWriter): OpenResult {
     if (streamId >= this.nextStreamId) return "unknown";
-    const stream = this.standalone?.id === streamId ? this.standalone : this.streams?.get(streamId);
+    const stream: OutStream | undefined = this.standalone?.streamId === streamId ? this.standalone : this.streams?.get(streamId);
     if (stream?.json) return "unknown";
     const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
@@ -292,7 +301,7 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
         this.initKey = undefined;
         initFailed = !this.observeInitialize(m.result);
       }
-      const stream = this.pending?.get(key);
+      const stream = this.awaiting?.get(key);
       if (!stream) {
         // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
         // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
@@ -302,15 +311,15 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
       }
       this.forget(key);
       removeKey(stream.pending, key);
-      if (isInitialize) this.initStream = stream.id;
+      if (isInitialize) this.initStream = stream.streamId;
       const seq = this.emit(stream, message);
-      if (seq > 0 && stream.kind === "post") (stream.answered ??= []).push([key, seq]);
+      if (seq > 0) (stream.answered ??= []).push([key, seq]);
       if (stream.pending.length === 0) this.endStream(stream);
       if (initFailed) queueMicrotask(() => this.end("initialize failed"));
       return;
     }
     let stream: OutStream | undefined;
-    if (options?.relatedRequestId !== undefined) stream = this.pending?.get(options.relatedRequestId);
+    if (options?.relatedRequestId !== undefined) stream = this.awaiting?.get(options.relatedRequestId);
     // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
     if (!stream || stream.json) stream = this.standalone;
     if (!stream) {
@@ -330,16 +339,15 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
   end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    const streams = [...(this.streams?.values() ?? [])];
-    if (this.standalone) streams.push(this.standalone);
-    for (const stream of streams) {
+    for (const stream of [...(this.streams?.values() ?? [])]) {
       if (stream.json) {
         for (const id of stream.pending)
           stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
       }
       this.endStream(stream);
     }
-    this.pending = undefined;
+    if (this.standalone) this.endStream(this);
+    this.awaiting = undefined;
     this.dropped = undefined;
     // Cleared, not only forgotten: its bytes go back to the server-wide replay budget.
     this.replay?.clear();
@@ -357,32 +365,33 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     return true;
   }
 
-  private newStream(kind: OutStream["kind"], requestIds: RequestId[]): OutStream {
-    const stream = newOutStream(this.nextStreamId++, kind, requestIds);
+  /** A new POST stream, pending on `requestIds`. */
+  private newStream(requestIds: RequestId[]): PostStream {
+    const stream = newPostStream(this.nextStreamId++, requestIds);
     if (requestIds.length) {
-      const pending = (this.pending ??= new Map());
-      for (const id of requestIds) pending.set(id, stream);
+      const awaiting = (this.awaiting ??= new Map());
+      for (const id of requestIds) awaiting.set(id, stream);
     }
-    if (kind === "post") (this.streams ??= new Map()).set(stream.id, stream);
+    (this.streams ??= new Map()).set(stream.streamId, stream);
     return stream;
   }
 
   /** Remove `key` from the pending table (dropped with the table once empty). */
   private forget(key: RequestId): void {
-    if (!this.pending) return;
-    this.pending.delete(key);
-    if (this.pending.size === 0) this.pending = undefined;
+    if (!this.awaiting) return;
+    this.awaiting.delete(key);
+    if (this.awaiting.size === 0) this.awaiting = undefined;
   }
 
   /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
-  private abandon(stream: OutStream, why: string): void {
+  private abandon(stream: PostStream, why: string): void {
     if (stream.pending.length > 0) this.settings.logger.debug("http.exchange.abandoned", { session: this.id.slice(0, 8), why });
     for (const key of [...stream.pending]) this.drop(key, stream);
     this.endStream(stream);
   }
 
   /** Forget pending request `key` of `stream` without a response. */
-  private drop(key: RequestId, stream: OutStream): void {
+  private drop(key: RequestId, stream: PostStream): void {
     this.forget(key);
     removeKey(stream.pending, key);
     const dropped = (this.dropped ??= new Set());
@@ -422,18 +431,20 @@ export class Session extends HttpSessionTransport implements SseEndHook, JsonExc
     // Kept even on a stream no `Last-Event-ID` ever named: a client resumes only after its connection broke,
     // with the last id it read (2025-11-25 transports, "Resumability and Redelivery"), so any numbered event
     // may be asked for later. Only a store configured off (`eventStoreEvents: 0`) keeps nothing.
-    if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.id, seq, data);
-    stream.writer?.numbered(stream.id, seq, data);
+    if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.streamId, seq, data);
+    stream.writer?.numbered(stream.streamId, seq, data);
     return seq;
   }
 
   private endStream(stream: OutStream): void {
-    if (this.standalone === stream) this.standalone = undefined;
-    else if (this.streams?.delete(stream.id) && this.streams.size === 0) this.streams = undefined;
+    const { streamId, writer } = stream;
+    if (stream === this) {
+      this.streamId = -1;
+      this.writer = null;
+    } else if (this.streams?.delete(streamId) && this.streams.size === 0) this.streams = undefined;
     stream.json?.settle();
     // Ended with its peer still connected: delivered.
-    if (!this.closed && !stream.json && stream.seq > 0)
-      this.replay?.streamEnded(stream.id, stream.seq, stream.answered, stream.writer !== null);
-    stream.writer?.end();
+    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(streamId, stream.seq, stream.answered, writer !== null);
+    writer?.end();
   }
 }
