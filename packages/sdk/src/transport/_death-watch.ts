@@ -16,9 +16,8 @@
  * and needs no privileges. Without `/bin/sh` (a distroless image) the protection is off, and the caller is
  * told why (once a process).
  *
- * Once nothing is registered (the last server is gone), we close our end of its pipe: it reads end-of-file
- * with nothing to stop and exits by itself, well before we do, so an ordinary exit has nothing left to wait
- * for (the next registration starts another).
+ * Once nothing is registered (the last server is gone), the watchdog is stopped at once, so it is gone well
+ * before we exit and an ordinary exit has nothing left to wait for (the next registration starts another).
  *
  * A line must be in the pipe before `killOnOurDeath` returns: a write still queued in our process dies
  * with us. Under Bun, `node:child_process` pipes may call the write callback before the bytes are written, so
@@ -74,7 +73,7 @@ let reported = false;
 interface Watchdog {
   readonly pid: number | undefined;
   write(text: string): void;
-  /** Close our end of the pipe: with nothing registered, it exits. */
+  /** Close our end of the pipe (its end-of-file, with nothing registered, stops nothing). */
   end(): void;
 }
 
@@ -115,8 +114,9 @@ export function deathWatchPid(): number | undefined {
 }
 
 /**
- * Nothing is registered any more: tell the watchdog its `last` line (so end-of-file stops nothing) and let
- * it go now, while we still run, rather than at our exit.
+ * Nothing is registered any more: let the watchdog go now, while we still run, rather than at our exit.
+ * SIGKILL (it guards nothing, so it has nothing to do) ends it at once, where end-of-file alone would leave it
+ * reading the pipe a byte at a time for a while; the `last` line and the closed pipe cover a kill that failed.
  */
 function retire(last: string): void {
   const w = watchdog;
@@ -125,6 +125,7 @@ function retire(last: string): void {
   stopping.add(w);
   w.write(last);
   w.end();
+  if (w.pid !== undefined) signal(w.pid);
 }
 
 function tell(line: string, onUnavailable?: (reason: string) => void): void {
@@ -145,7 +146,10 @@ function onExit(): void {
   for (const w of [watchdog, ...stopping]) if (w?.pid !== undefined) stop(w.pid);
 }
 
-/** SIGKILL a watchdog and wait (briefly, Linux) until it is a zombie or gone: the signal lands when the kernel next runs it. */
+/**
+ * SIGKILL a watchdog and wait (briefly, Linux) until it is a zombie or gone: the signal lands when the kernel
+ * next runs it. A retired one is a zombie already, as a rule: one read of its state.
+ */
 function stop(pid: number): void {
   signal(pid);
   if (process.platform !== "linux") return;
