@@ -1,7 +1,8 @@
 /**
  * What `agentd demo` loads at start, as the binary is built (`bun build --splitting`): the chunks main.ts,
  * the prelaunch, the CLI and the demo command import statically. The subagent child's entry stays in a chunk
- * of its own (a dynamic import of a whole SDK entry would keep every export in a chunk the demo loads).
+ * of its own (a dynamic import of a whole SDK entry would keep every export in a chunk the demo loads), and so
+ * do the fake gateway's dialects other than the scripted demo's openai one.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -53,8 +54,18 @@ async function demoStartModules(): Promise<Set<string>> {
   return modules;
 }
 
+let started: Promise<Set<string>> | undefined;
+/** One build for every test here. */
+const startModules = async () => [...(await (started ??= demoStartModules()))];
+
 test("agentd demo does not load the subagent child's modules at start", async () => {
-  const modules = [...(await demoStartModules())];
+  const modules = await startModules();
   expect(modules.some((m) => m.endsWith("cli/src/commands/demo.ts"))).toBe(true);
   expect(modules.filter((m) => /agent\/subagent-child\.ts$|supervisor\/child-endpoint\.ts$/.test(m))).toEqual([]);
+}, 60_000);
+
+test("agentd demo loads only its fake gateway's openai dialect at start", async () => {
+  const modules = await startModules();
+  expect(modules.some((m) => m.endsWith("testkit/src/gateway/openai-dialect.ts"))).toBe(true);
+  expect(modules.filter((m) => /testkit\/src\/gateway\/(anthropic|gemini|responses)-/.test(m))).toEqual([]);
 }, 60_000);
