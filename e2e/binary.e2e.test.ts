@@ -1,6 +1,6 @@
 /** The compiled binary: `bun build --compile` yields one file that runs the whole demo offline. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
@@ -34,6 +34,48 @@ test("the binary runs the demo: bundled MCP server (itself, as a child) + script
   expect(names.filter((n) => n === "tool.call.start").length).toBe(2);
   expect(names.at(-1)).toBe("run.end");
 });
+
+/** Live processes (not zombies) whose working directory is `dir`: what a run started there and left behind. */
+function runningIn(dir: string): string[] {
+  const left: string[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readlinkSync(`/proc/${name}/cwd`) !== dir) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (stat[stat.lastIndexOf(")") + 2] === "Z") continue;
+      left.push(`${name} ${readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 80)}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return left;
+}
+
+test.skipIf(process.platform !== "linux")(
+  "once the demo has exited, nothing it started runs: neither its MCP server nor the death watch's shell",
+  async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "agentd-demo-leftovers-"));
+    try {
+      for (let i = 0; i < 3; i++) {
+        const proc = Bun.spawn([binary, "demo"], {
+          cwd,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_STATE_HOME: process.env.XDG_STATE_HOME },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "ignore",
+        });
+        const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+        expect(code).toBe(0);
+        expect(stdout).toContain("119.51 EUR");
+        // Checked the moment the exit is seen, without polling: both are gone before the demo's exit status exists.
+        expect(runningIn(cwd)).toEqual([]);
+      }
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  },
+);
 
 test("the binary prints its version", async () => {
   const run = await ws.run(["--version"], { binary });

@@ -3,7 +3,7 @@
  * same binary as its `__demo-server` child) in several builds, interleaved run by run, by CPU (task-clock of
  * the whole process tree from `perf stat`, which follows children: what load moves little) and by wall time
  * (what the target judges; noisy on a loaded machine) of a second run without `perf` (whose own start would
- * count). Prints medians and the load average before and after.
+ * count). Prints medians, each subject's per-round difference to the first (median), and the load average before and after.
  *
  *   bun bench/profile/oneshot-ab.ts ROUNDS SUBJECT... [--chrt] [--peer]
  *
@@ -151,6 +151,17 @@ try {
     const w = median(wall.get(s.label)!);
     const ratio = withPeer && s.label !== "openai-agents-bun" ? `  ${(w / peerWall).toFixed(3)}× the peer's wall` : "";
     console.log(`  ${s.label.padEnd(20)} cpu ${c.toFixed(1).padStart(7)} ms   wall ${w.toFixed(1).padStart(7)} ms${ratio}`);
+  }
+  // Paired: each round's difference to the first subject, whose median moves less with the load than the
+  // medians above (a round's subjects ran within a second of each other).
+  const first = subjects[0]!.label;
+  for (const s of subjects.slice(1)) {
+    if (s.label === "openai-agents-bun") continue;
+    const d = (m: Map<string, number[]>) => median(m.get(s.label)!.map((v, i) => v - m.get(first)![i]!));
+    const fewer = wall.get(s.label)!.filter((v, i) => v < wall.get(first)![i]!).length;
+    console.log(
+      `  ${s.label} − ${first}, per round: cpu ${d(cpu).toFixed(2)} ms, wall ${d(wall).toFixed(2)} ms (lower wall in ${fewer} of ${rounds})`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

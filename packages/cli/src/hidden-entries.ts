@@ -13,14 +13,6 @@ export async function runHiddenEntry(argv: string[]): Promise<number | undefined
     const { serveDemoServer } = await import("./demo/demo-server.ts");
     return serveDemoServer();
   }
-  if (argv[0] === HIDDEN.subagent) {
-    // A subagent child: its whole configuration arrives over the control channel on fd 3.
-    const [{ runSubagentChild }, { createModel }, { stderrLogger }] = await Promise.all([
-      import("@agentd/sdk/agent"),
-      import("@agentd/adapters"),
-      import("./telemetry.ts"),
-    ]);
-    return runSubagentChild({ createModel, logger: stderrLogger() });
-  }
+  if (argv[0] === HIDDEN.subagent) return (await import("./subagent-entry.ts")).runSubagent();
   return undefined;
 }

@@ -20,9 +20,10 @@ const hidden = await runHiddenEntry(argv);
 // (or a subagent) does not pay for initialising every command, which is on the critical path of `agentd demo`.
 // The scripted demo's MCP server (a copy of this program) comes up while the CLI loads; see prelaunch-server.ts.
 // (Loaded only for `demo`, so the other commands and the version probe do not load the transport first.)
-const prelaunched = hidden === undefined && argv[0] === "demo" && (await import("./demo/prelaunch-server.ts")).prelaunchDemoServer(argv);
+const prelaunch = hidden === undefined && argv[0] === "demo" ? await import("./demo/prelaunch-server.ts") : undefined;
+const prelaunched = prelaunch?.prelaunchDemoServer(argv) === true;
 const code = hidden ?? (await (await import("./cli.ts")).runCli(argv));
 // Not taken when the command failed before connecting (e.g. a mistake in its arguments).
-if (prelaunched) await (await import("@agentd/sdk/transport")).discardPrelaunchedServers();
+if (prelaunched) await prelaunch?.discardPrelaunchedServers();
 // Every byte written reaches a slow or late pipe reader before the process exits (exit-after-flush.ts).
 await exitAfterFlush(code);

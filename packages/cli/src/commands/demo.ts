@@ -12,6 +12,7 @@ import { agentOptions } from "../agent-options.ts";
 import { DEMO_INSTRUCTION, demoScript } from "../demo/demo-script.ts";
 import { lateModel } from "../demo/late-model.ts";
 import { EXIT } from "../exit-codes.ts";
+import { endStdout } from "../exit-after-flush.ts";
 import { DEMO_SERVER, demoServerCommand, demoServerLogger } from "../demo/prelaunch-server.ts";
 import { stderrLogger } from "../telemetry.ts";
 import { formatResult } from "../modes/format-result.ts";
@@ -68,7 +69,11 @@ export const demoCommand = defineCommand({
     demoServerLogger.bind(logger);
     const instruction = args.instruction ?? DEMO_INSTRUCTION;
     const runOptions = resolved.runId ? { runId: resolved.runId } : {};
-    const print = (result: RunResult, ms: number) => process.stdout.write(formatResult(result, args.json === true, ms));
+    // The answer is all the demo prints: stdout is handed over while the agent closes (main.ts waits for it).
+    const print = (result: RunResult, ms: number) => {
+      process.stdout.write(formatResult(result, args.json === true, ms));
+      endStdout();
+    };
     if (resolved.config.model?.intelligence !== undefined) {
       const config = demoConfig(resolved.config);
       process.stderr.write(`agentd demo: real model at ${config.model?.intelligence} + bundled MCP server.\n`);
@@ -95,6 +100,9 @@ export const demoCommand = defineCommand({
     const started = performance.now();
     const connected = agent.connect();
     connected.catch(() => {}); // awaited below, after the gateway start (which may fail first)
+    // One turn of the event loop lets the connection send \`initialize\` before the gateway's start and the
+    // model's set-up take this thread: the server answers meanwhile instead of after them.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     let gateway: FakeGateway | undefined;
     try {
       gateway = await startFakeGateway({ dialect: "openai", script: demoScript() });

@@ -5,7 +5,7 @@
  * running process (the SDK's `prelaunchStdioServer`). Only the scripted demo does this: with a real model
  * (`--intelligence`, `AGENT_INTELLIGENCE`) or `--help` the server is started the ordinary way, or not at all.
  */
-import { prelaunchStdioServer, selfCommand } from "@agentd/sdk/transport";
+import { discardPrelaunchedServers, prelaunchStdioServer, selfCommand } from "@agentd/sdk/transport";
 import { HIDDEN } from "../hidden-entries.ts";
 import { lateLogger } from "./late-logger.ts";
 
@@ -33,3 +33,10 @@ export function prelaunchDemoServer(argv: readonly string[], env: NodeJS.Process
   void prelaunchStdioServer({ name: DEMO_SERVER, ...demoServerCommand(), logger: demoServerLogger.child({ server: DEMO_SERVER }) });
   return true;
 }
+
+/**
+ * Stop a server spawned ahead that no agent took (the command failed before connecting). Re-exported here so
+ * main.ts reaches it through this module's static import: a dynamic `import("@agentd/sdk/transport")`
+ * would keep that whole entry, every export, in a chunk the demo loads.
+ */
+export { discardPrelaunchedServers };

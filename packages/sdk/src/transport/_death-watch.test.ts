@@ -125,6 +125,20 @@ for (const spawnApi of SPAWN_APIS) {
       expect(isAlive(bystander.pid!)).toBe(true);
     }, 30_000);
 
+    test("once its last server is gone, the watchdog ends while the parent still runs (its exit waits for nothing)", async () => {
+      const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
+      const { child, watchdog } = await parent(spawnApi, ["--close", `exec sleep ${marker}`]);
+      await new Promise<void>((resolve) => {
+        let out = "";
+        child.stdout!.on("data", (b: Buffer) => {
+          out += b.toString();
+          if (out.includes("closed\n")) resolve();
+        });
+      });
+      expect((await goneAfter([watchdog])).map(show)).toEqual([]);
+      expect(isAlive(child.pid!)).toBe(true);
+    }, 30_000);
+
     test("a parent whose work is done ends by itself (the watchdog holds nothing open), and takes the watchdog along", async () => {
       const marker = String(100_000 + Math.floor(Math.random() * 800_000)); // sleep's argument: seconds
       const { child, watchdog } = await parent(spawnApi, ["--exit", `exec sleep ${marker}`]);

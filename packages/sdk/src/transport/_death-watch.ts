@@ -16,6 +16,9 @@
  * and needs no privileges. Without `/bin/sh` (a distroless image) the protection is off, and the caller is
  * told why (once a process).
  *
+ * Once nothing is registered (the last server is gone), the watchdog is stopped at once, so it is gone well
+ * before we exit and an ordinary exit has nothing left to wait for (the next registration starts another).
+ *
  * A line must be in the pipe before `killOnOurDeath` returns: a write still queued in our process dies
  * with us. Under Bun, `node:child_process` pipes may call the write callback before the bytes are written, so
  * there the watchdog is started with `Bun.spawn`, whose pipe writer flushes synchronously; under Node the
@@ -60,6 +63,8 @@ const WATCHDOG_ENV = { PATH: "/usr/bin:/bin" };
 /** What is registered: target → how many registrations hold it. */
 const targets = new Map<string, number>();
 let watchdog: Watchdog | undefined;
+/** Watchdogs told to stop (nothing left to guard) whose exit has not been seen yet. */
+const stopping = new Set<Watchdog>();
 /** Why no watchdog can run here, once that is known. */
 let unavailable: string | undefined;
 let reported = false;
@@ -68,6 +73,8 @@ let reported = false;
 interface Watchdog {
   readonly pid: number | undefined;
   write(text: string): void;
+  /** Close our end of the pipe (its end-of-file, with nothing registered, stops nothing). */
+  end(): void;
 }
 
 /** A registration with the watchdog; `release()` once the target is gone, so a reused id is never killed. */
@@ -94,7 +101,8 @@ export function killOnOurDeath(target: { group: number } | { pid: number }, onUn
       if (n > 0) targets.set(key, n);
       else {
         targets.delete(key);
-        tell(`-${key}`);
+        if (targets.size > 0) tell(`-${key}`);
+        else retire(`-${key}\n`);
       }
     },
   };
@@ -103,6 +111,21 @@ export function killOnOurDeath(target: { group: number } | { pid: number }, onUn
 /** The watchdog's pid, while one runs (tests). */
 export function deathWatchPid(): number | undefined {
   return watchdog?.pid;
+}
+
+/**
+ * Nothing is registered any more: let the watchdog go now, while we still run, rather than at our exit.
+ * SIGKILL (it guards nothing, so it has nothing to do) ends it at once, where end-of-file alone would leave it
+ * reading the pipe a byte at a time for a while; the `last` line and the closed pipe cover a kill that failed.
+ */
+function retire(last: string): void {
+  const w = watchdog;
+  if (!w) return;
+  watchdog = undefined;
+  stopping.add(w);
+  w.write(last);
+  w.end();
+  if (w.pid !== undefined) signal(w.pid);
 }
 
 function tell(line: string, onUnavailable?: (reason: string) => void): void {
@@ -115,14 +138,20 @@ function tell(line: string, onUnavailable?: (reason: string) => void): void {
 /**
  * An ordinary exit does the watchdog's work itself, synchronously, and stops it: once our exit status is
  * visible, nothing of ours runs any more (a watchdog finishing a moment later would be seen as left over).
+ * A watchdog already seen to exit (retired once nothing was registered: the usual case) costs nothing here.
  */
 function onExit(): void {
   for (const key of targets.keys()) signal(Number(key));
   targets.clear();
-  const pid = watchdog?.pid;
-  if (pid === undefined) return;
+  for (const w of [watchdog, ...stopping]) if (w?.pid !== undefined) stop(w.pid);
+}
+
+/**
+ * SIGKILL a watchdog and wait (briefly, Linux) until it is a zombie or gone: the signal lands when the kernel
+ * next runs it. A retired one is a zombie already, as a rule: one read of its state.
+ */
+function stop(pid: number): void {
   signal(pid);
-  // SIGKILL lands when the kernel next runs it; wait (briefly, Linux) until it is a zombie or gone.
   if (process.platform !== "linux") return;
   const until = performance.now() + 250;
   while (performance.now() < until) {
@@ -162,9 +191,10 @@ function start(onUnavailable?: (reason: string) => void): void {
   }
 }
 
-/** The watchdog ended (it never should while we live): forget it; the next registration starts another. */
+/** The watchdog ended (retired, or died, which it never should while we live): forget it; the next registration starts another. */
 function ended(w: Watchdog): void {
   if (watchdog === w) watchdog = undefined;
+  stopping.delete(w);
 }
 
 function spawnWithBun(): Watchdog {
@@ -186,6 +216,13 @@ function spawnWithBun(): Watchdog {
         void Promise.resolve(proc.stdin.flush()).catch(() => ended(w));
       } catch {
         ended(w);
+      }
+    },
+    end() {
+      try {
+        void Promise.resolve(proc.stdin.end()).catch(() => {});
+      } catch {
+        // Gone already: its exit is reported below.
       }
     },
   };
@@ -210,6 +247,9 @@ function spawnWithNode(onUnavailable?: (reason: string) => void): Watchdog {
       } catch {
         ended(w);
       }
+    },
+    end() {
+      child.stdin?.end();
     },
   };
   child.once("error", (e) => {

@@ -3,25 +3,26 @@
  * redacted), checked against its dialect (refusals are 4xx in the dialect's error shape and use no
  * turn), then answered with the next turn of the script (handle-exchange.ts; the record is request-log.ts).
  */
-import { anthropicDialect } from "./anthropic-dialect.ts";
 import type { DialectCodec } from "./dialect.ts";
-import { geminiDialect } from "./gemini-dialect.ts";
 import { type GatewayParts, handleExchange } from "./handle-exchange.ts";
 import { listenLoopback } from "./http-server.ts";
 import { openAiDialect } from "./openai-dialect.ts";
 import { PromptCache } from "./prompt-cache.ts";
 import { RequestLog } from "./request-log.ts";
-import { createResponsesDialect } from "./responses-dialect.ts";
 import { createSigner } from "./signer.ts";
 import { Script } from "./script.ts";
 import type { Dialect, FakeGateway, FakeGatewayOptions } from "./types.ts";
 
-/** Each dialect's codec; the responses one keeps state per gateway (stored responses, issued reasoning). */
-const DIALECTS: Record<Dialect, (options: FakeGatewayOptions) => DialectCodec> = {
+/**
+ * Each dialect's codec; the responses one keeps state per gateway (stored responses, issued reasoning). All
+ * but the openai one are loaded when a gateway speaks them: `agentd demo` starts an openai gateway on its
+ * critical path and would load the other three's request checks and renderers for nothing.
+ */
+const DIALECTS: Record<Dialect, (options: FakeGatewayOptions) => DialectCodec | Promise<DialectCodec>> = {
   openai: () => openAiDialect,
-  responses: createResponsesDialect,
-  anthropic: () => anthropicDialect,
-  gemini: () => geminiDialect,
+  responses: async (options) => (await import("./responses-dialect.ts")).createResponsesDialect(options),
+  anthropic: async () => (await import("./anthropic-dialect.ts")).anthropicDialect,
+  gemini: async () => (await import("./gemini-dialect.ts")).geminiDialect,
 };
 
 /**
@@ -35,7 +36,7 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
     throw new TypeError(
       `fake gateway: unknown dialect ${JSON.stringify(options.dialect)} (expected openai, responses, anthropic or gemini)`,
     );
-  const codec = DIALECTS[options.dialect](options);
+  const codec = await DIALECTS[options.dialect](options);
   const script = new Script(options.script ?? [], options.onExhausted ?? "error");
   const log = new RequestLog();
   const parts: GatewayParts = {

@@ -4,7 +4,8 @@
  * `kill -9` of this process takes every process it started, and their descendants, with it.
  * Flags before the lines: `--released PID` registers PID with the watchdog and releases it again (it must
  * survive us); `--exit` closes every server after `ready` and lets the process end by itself (nothing
- * else holds the event loop: the watchdog must not either).
+ * else holds the event loop: the watchdog must not either); `--close` closes every server after `ready`,
+ * prints `closed`, and waits to be killed.
  */
 import { deathWatchPid, killOnOurDeath } from "../_death-watch.ts";
 import { StdioChildTransport } from "../stdio-child.ts";
@@ -12,9 +13,11 @@ import { fixtureSpawnApi } from "./spawn-api.ts";
 
 const args = process.argv.slice(2);
 let exit = false;
+let close = false;
 while (args[0]?.startsWith("--")) {
   const flag = args.shift();
   if (flag === "--exit") exit = true;
+  if (flag === "--close") close = true;
   if (flag === "--released") killOnOurDeath({ pid: Number(args.shift()) }).release();
 }
 const transports: StdioChildTransport[] = [];
@@ -30,5 +33,6 @@ for (const [i, line] of args.entries()) {
   transports.push(t);
 }
 process.stdout.write(`ready ${deathWatchPid()}\n`);
-if (exit) for (const t of transports) await t.close();
-else setInterval(() => {}, 1 << 30);
+if (exit || close) for (const t of transports) await t.close();
+if (close) process.stdout.write("closed\n");
+if (!exit) setInterval(() => {}, 1 << 30);
