@@ -1,6 +1,6 @@
 /** The compiled binary: `bun build --compile` yields one file that runs the whole demo offline. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
@@ -81,6 +81,22 @@ test("the binary prints its version", async () => {
   const run = await ws.run(["--version"], { binary });
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^agentd \d+\.\d+\.\d+ \(MCP 2026-07-28, 2025-11-25/);
+});
+
+test("the binary runs none of the working directory's bunfig.toml preload and reads none of its .env", async () => {
+  // A compiled Bun program autoloads both by default: agentd run inside a cloned repository would run its code.
+  const marker = join(ws.dir, "preload-ran");
+  writeFileSync(join(ws.dir, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
+  writeFileSync(join(ws.dir, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
+  writeFileSync(join(ws.dir, ".env"), "RUN_ID=from-the-dotenv-file\n");
+  try {
+    const run = await ws.run(["demo", "--json"], { binary });
+    expect(run.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(JSON.parse(run.stdout).runId).not.toBe("from-the-dotenv-file");
+  } finally {
+    for (const f of ["preload.ts", "bunfig.toml", ".env", "preload-ran"]) rmSync(join(ws.dir, f), { force: true });
+  }
 });
 
 test("from source, demo --json carries usage and a run id", async () => {

@@ -11,7 +11,7 @@ tag="${1:-localhost/agentd:${version:-dev}}"
 ctx="${AGENTD_IMAGE_CONTEXT:-$(mktemp -d -t agentd-image.XXXXXX)}"
 mkdir -p "$ctx"
 
-bash scripts/bun.sh build --compile --bytecode --splitting --format=esm --compile-jit-policy=16 packages/cli/src/main.ts --outfile "$ctx/agentd" >&2
+bash scripts/bun.sh build --compile --bytecode --splitting --format=esm --compile-jit-policy=16 --no-compile-autoload-bunfig --no-compile-autoload-dotenv packages/cli/src/main.ts --outfile "$ctx/agentd" >&2
 bash scripts/image-rootfs.sh "$ctx/agentd" "$ctx/rootfs"
 rm -f "$ctx/agentd"
 

@@ -44,3 +44,8 @@ test("the binary splits its lazily loaded code into chunks and starts with a rel
   expect(COMPILE_FLAGS).toContain("--bytecode");
   expect(COMPILE_FLAGS.some((f) => /^--compile-jit-policy=\d+$/.test(f))).toBe(true);
 });
+
+test("the binary reads no bunfig.toml or .env of the directory it runs in", () => {
+  expect(COMPILE_FLAGS).toContain("--no-compile-autoload-bunfig");
+  expect(COMPILE_FLAGS).toContain("--no-compile-autoload-dotenv");
+});

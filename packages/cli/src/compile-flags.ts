@@ -10,6 +10,10 @@
  * - `--compile-jit-policy`: start-up code runs once, so the JIT compiling it rarely pays back; the binary
  *   starts with JavaScriptCore's tier-up thresholds scaled up, and main.ts sets the normal policy back once
  *   the process has lived a second (a server, a watch, a long run).
+ * - `--no-compile-autoload-bunfig --no-compile-autoload-dotenv`: a compiled Bun program reads `bunfig.toml`
+ *   and `.env` from the working directory by default, so running agentd inside a cloned repository would run
+ *   that repository's `preload` scripts and take its `.env` into agentd's environment (and into `${VAR}`
+ *   expansion). agentd's configuration comes from its own files and the real environment only.
  */
 
 /** JavaScriptCore's tier-up thresholds are this many times higher for the binary's first second. */
@@ -22,4 +26,6 @@ export const COMPILE_FLAGS: readonly string[] = [
   "--splitting",
   "--format=esm",
   `--compile-jit-policy=${START_JIT_POLICY}`,
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-dotenv",
 ];
