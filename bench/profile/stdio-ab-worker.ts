@@ -4,14 +4,21 @@
  * (`raw`, the floor: the same client code as `bench/stdio/clients.ts`), or a half of each to tell the client's
  * cost from the server's (`client`: agentd's client to `stdio-min-server.ts`; `server`: the floor's client to
  * agentd's server; `min`: the floor's client to the least server; `transport`: agentd's
- * stdio transport without the MCP client to the least server) — then, after a warm-up, CALLS
+ * stdio transport without the MCP client to the least server; `stransport`: the floor's client to agentd's
+ * server stdio transport with canned answers, `stdio-transport-server.ts`) — then, after a warm-up, CALLS
  * sequential echo tools/calls, each timed. Prints one JSON line: p50 latency (µs) and the CPU per call of
  * the client and of the server child (µs, from `/proc/PID/task/* /schedstat`: nanoseconds of run time of
- * every thread, so Bun's helper threads count too). Run it pinned, as the stdio benchmark is:
+ * every thread, so Bun's helper threads count too; and of the main thread alone, without the JIT's compiler
+ * threads, whose work comes in bursts and adds noise). Run it pinned, as the stdio benchmark is:
  *
- *   taskset -c 1 bun bench/profile/stdio-ab-worker.ts ROOT agentd|raw|client|server|min|transport [CALLS=8000] [PROFILE_DIR]
+ *   taskset -c 1 bun bench/profile/stdio-ab-worker.ts ROOT agentd|raw|client|server|min|transport|stransport [CALLS=8000] [PROFILE_DIR]
  *
  * With PROFILE_DIR, both processes run under `bun --cpu-prof` and write their profiles there.
+ *
+ * The warm-up is 3,000 sequential calls, after which both processes run optimised code. `WARMUP=bench` warms
+ * up as `bench/stdio/stdio-worker.ts` does instead (300 sequential calls, then 32 in flight × 30), so the
+ * calls timed are those the benchmark times: the JIT is still tiering up then, and its compiler threads
+ * share the pinned CPU (their time counts in each process's CPU per call).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +29,11 @@ const calls = Number(count);
 const prof = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 /** Nanoseconds on a CPU of every thread of `pid` (the first field of each task's schedstat). */
+/** Nanoseconds on a CPU of the main (JavaScript) thread of `pid` alone: without the JIT's compiler threads. */
+function mainNs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]);
+}
+
 function runNs(pid: number): number {
   let ns = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
@@ -147,16 +159,26 @@ const PAIRS: Record<string, () => Promise<Pair>> = {
   server: () => rawClient(AGENTD_SERVER, true),
   min: () => rawClient(join(import.meta.dir, "stdio-min-server.ts"), true),
   transport: () => transportClient(join(import.meta.dir, "stdio-min-server.ts")),
+  stransport: () => rawClient(join(root, "bench/profile/stdio-transport-server.ts"), true),
 };
 
 const make = PAIRS[kind];
 if (!make) throw new Error(`unknown pair ${kind}: ${Object.keys(PAIRS).join(", ")}`);
 const pair = await make();
 try {
-  for (let i = 0; i < 3_000; i++) await pair.call();
+  if (process.env.WARMUP === "bench") {
+    for (let i = 0; i < 300; i++) await pair.call();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        for (let i = 0; i < 30; i++) await pair.call();
+      }),
+    );
+  } else for (let i = 0; i < 3_000; i++) await pair.call();
   const samples = new Float64Array(calls);
   const client0 = runNs(process.pid);
   const server0 = runNs(pair.pid);
+  const clientMain0 = mainNs(process.pid);
+  const serverMain0 = mainNs(pair.pid);
   for (let i = 0; i < calls; i++) {
     const t0 = performance.now();
     await pair.call();
@@ -165,7 +187,9 @@ try {
   const meanUs = samples.reduce((a, b) => a + b, 0) / calls;
   const clientUs = (runNs(process.pid) - client0) / 1000 / calls;
   const serverUs = (runNs(pair.pid) - server0) / 1000 / calls;
-  console.log(JSON.stringify({ p50Us: percentile(Array.from(samples), 50), meanUs, clientUs, serverUs }));
+  const clientMainUs = (mainNs(process.pid) - clientMain0) / 1000 / calls;
+  const serverMainUs = (mainNs(pair.pid) - serverMain0) / 1000 / calls;
+  console.log(JSON.stringify({ p50Us: percentile(Array.from(samples), 50), meanUs, clientUs, serverUs, clientMainUs, serverMainUs }));
 } finally {
   await pair.close();
 }

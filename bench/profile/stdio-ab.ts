@@ -7,6 +7,8 @@
  *
  *   bun bench/profile/stdio-ab.ts OLD_ROOT NEW_ROOT [ROUNDS=5] [CALLS=8000] [PAIRS=agentd,raw]
  *
+ * `WARMUP=bench` in the environment times the calls the stdio benchmark times (see `stdio-ab-worker.ts`).
+ *
  * The raw echo does not depend on the tree (the same client and child code), so its two columns show the
  * noise between two measurements of one thing.
  */
@@ -22,6 +24,8 @@ interface Sample {
   p50Us: number;
   clientUs: number;
   serverUs: number;
+  clientMainUs: number;
+  serverMainUs: number;
 }
 
 async function measure(root: string, pair: string): Promise<Sample> {
@@ -54,12 +58,31 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 console.log(`${rounds} rounds of ${calls} calls, load ${startLoad} → ${loadavg()}; medians (µs per call):`);
-console.log("| pair | p50 | client CPU | server CPU | both |");
-console.log("|---|---:|---:|---:|---:|");
+console.log("| pair | p50 | client CPU | server CPU | both | client main thread | server main thread |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const [key, xs] of samples) {
   const p50 = median(xs.map((x) => x.p50Us));
   const c = median(xs.map((x) => x.clientUs));
   const sv = median(xs.map((x) => x.serverUs));
   const both = median(xs.map((x) => x.clientUs + x.serverUs));
-  console.log(`| ${key} | ${p50.toFixed(1)} | ${c.toFixed(1)} | ${sv.toFixed(1)} | ${both.toFixed(1)} |`);
+  const cm = median(xs.map((x) => x.clientMainUs));
+  const sm = median(xs.map((x) => x.serverMainUs));
+  console.log(
+    `| ${key} | ${p50.toFixed(1)} | ${c.toFixed(1)} | ${sv.toFixed(1)} | ${both.toFixed(1)} | ${cm.toFixed(1)} | ${sm.toFixed(1)} |`,
+  );
+}
+// Each round ran old and new of a pair back to back: count the rounds where new measured lower.
+console.log("\nrounds where new < old (p50 / client CPU / server CPU / client main thread / server main thread):");
+for (const pair of pairs.split(",")) {
+  const olds = samples.get(`${pair} old`) ?? [];
+  const news = samples.get(`${pair} new`) ?? [];
+  const lower = (f: (s: Sample) => number) => news.filter((n, i) => olds[i] !== undefined && f(n) < f(olds[i] as Sample)).length;
+  const counts = [
+    lower((s) => s.p50Us),
+    lower((s) => s.clientUs),
+    lower((s) => s.serverUs),
+    lower((s) => s.clientMainUs),
+    lower((s) => s.serverMainUs),
+  ];
+  console.log(`${pair}: ${counts.join(" / ")} of ${news.length}`);
 }

@@ -210,3 +210,33 @@ describe("one validation does not leak into the next", () => {
     expect(validateJsonSchema({ type: "string" }, "ok")).toEqual({ valid: true });
   });
 });
+
+describe("validations in turn, each by its own schema", () => {
+  test("schemas validated alternately (the last one is looked up first) each judge by their own keywords", () => {
+    const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+    const count = { type: "object", properties: { text: { type: "integer" } }, required: ["text"] };
+    for (let i = 0; i < 3; i++) {
+      expect(validateJsonSchema(text, { text: "a" })).toEqual({ valid: true });
+      expect(validateJsonSchema(count, { text: "a" })).toEqual({ valid: false, errors: ["$.text: expected integer, got string"] });
+      expect(validateJsonSchema(count, { text: 2 })).toEqual({ valid: true });
+      expect(validateJsonSchema(text, { text: 2 })).toEqual({ valid: false, errors: ["$.text: expected string, got integer"] });
+    }
+  });
+
+  test("a property's path reads the same at the root and nested, plain names and others", () => {
+    const inner = { type: "object", properties: { a: { type: "string" }, "odd key": { type: "string" }, "2": { type: "string" } } };
+    const schema = { ...inner, properties: { ...inner.properties, o: inner } };
+    const bad = { a: 1, "odd key": 1, "2": 1 };
+    const r = validateJsonSchema(schema, { ...bad, o: bad });
+    expect(r.valid ? [] : [...r.errors].sort()).toEqual(
+      [
+        '$.o["2"]: expected string, got integer',
+        '$.o["odd key"]: expected string, got integer',
+        "$.o.a: expected string, got integer",
+        '$["2"]: expected string, got integer',
+        '$["odd key"]: expected string, got integer',
+        "$.a: expected string, got integer",
+      ].sort(),
+    );
+  });
+});

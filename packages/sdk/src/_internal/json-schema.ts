@@ -30,11 +30,14 @@ const cache = new WeakMap<object, Check>();
 
 /** Validate `value` against `schema`. Never throws: a broken schema yields errors too. */
 export function validateJsonSchema(schema: object, value: unknown): JsonSchemaResult {
-  let check = cache.get(schema);
+  // The schema of the last validation first (one tool called again and again): an identity test, no lookup.
+  let check = schema === lastSchema ? lastCheck : cache.get(schema);
   if (!check) {
     check = new Compiler(schema as Record<string, unknown>).compile(schema as Schema, "#");
     cache.set(schema, check);
   }
+  lastSchema = schema;
+  lastCheck = check;
   // One scratch list for every validation (checks never validate re-entrantly), emptied after each: a valid
   // value, the usual case, then allocates nothing here, and its answer is one frozen object.
   const errors = scratch;
@@ -51,6 +54,9 @@ export function validateJsonSchema(schema: object, value: unknown): JsonSchemaRe
   errors.length = 0;
   return found === undefined ? VALID : { valid: false, errors: found };
 }
+
+let lastSchema: object | undefined;
+let lastCheck: Check | undefined;
 
 /** The answer for every valid value (shared, so frozen). */
 const VALID: JsonSchemaResult = Object.freeze({ valid: true });
@@ -298,8 +304,10 @@ class Compiler {
 
   private objectKeywords(s: Record<string, unknown>, where: string, add: (c: Check) => void): void {
     const props = isObject(s.properties) ? Object.entries(s.properties) : [];
-    // Path suffixes are formatted once here, not on every validation.
-    const named = new Map(props.map(([k, x]) => [k, { check: this.sub(x, `${where}/properties/${k}`), suffix: at("", k) }]));
+    // Paths are formatted once here, not on every validation: a suffix, and the whole path at the root (`$.k`).
+    const named = new Map(
+      props.map(([k, x]) => [k, { check: this.sub(x, `${where}/properties/${k}`), suffix: at("", k), atRoot: at("$", k) }]),
+    );
     const patterns = isObject(s.patternProperties)
       ? Object.entries(s.patternProperties).map(([p, x]) => ({ p, re: this.regex(p), check: this.sub(x, `${where}/patternProperties`) }))
       : [];
@@ -330,8 +338,13 @@ class Compiler {
     add((v, path, out) => {
       if (!isObject(v)) return true;
       let ok = true;
-      for (const k of required) if (!Object.hasOwn(v, k)) (ok = false), out.push(`${at(path, k)}: is required`);
-      for (const d of deps) {
+      // Indexed loops, and no path built for a property that has its own: this runs on every tool call.
+      for (let i = 0; i < required.length; i++) {
+        const k = required[i] as string;
+        if (!Object.hasOwn(v, k)) (ok = false), out.push(`${at(path, k)}: is required`);
+      }
+      for (let i = 0; i < deps.length; i++) {
+        const d = deps[i] as (typeof deps)[number];
         if (!Object.hasOwn(v, d.k)) continue;
         for (const n of d.names ?? [])
           if (!Object.hasOwn(v, n)) (ok = false), out.push(`${at(path, n)}: is required when ${show(d.k)} is present`);
@@ -340,13 +353,15 @@ class Compiler {
       const keys = Object.keys(v);
       if (minP !== undefined && keys.length < minP) (ok = false), out.push(`${path}: must have at least ${minP} properties`);
       if (maxP !== undefined && keys.length > maxP) (ok = false), out.push(`${path}: must have at most ${maxP} properties`);
-      for (const k of keys) {
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
         const entry = named.get(k);
-        const p = entry ? path + entry.suffix : at(path, k);
+        const p = entry ? (path === "$" ? entry.atRoot : path + entry.suffix) : at(path, k);
         if (names && !names(k, `${p} (name)`, out)) ok = false;
         let matched = false;
         if (entry) (matched = true), entry.check(v[k], p, out) || (ok = false);
-        for (const pp of patterns) {
+        for (let j = 0; j < patterns.length; j++) {
+          const pp = patterns[j] as (typeof patterns)[number];
           if (!pp.re) return (out.push(`${path}: invalid pattern ${show(pp.p)} in schema at ${where}`), false);
           if (pp.re.test(k)) (matched = true), pp.check(v[k], p, out) || (ok = false);
         }

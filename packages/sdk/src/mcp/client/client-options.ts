@@ -62,6 +62,17 @@ export interface CallToolOptions {
   meta?: Record<string, unknown>;
 }
 
+/** The options of a call that passes none (shared: read, never written). */
+export const NO_CALL_OPTIONS: CallToolOptions = Object.freeze({});
+const NO_LIMITS: RequestOptions = Object.freeze({});
+
+/** A `tools/call`'s signal, timeouts and progress as request options (one shared object when it sets none). */
+export function toolCallLimits(options: CallToolOptions): RequestOptions {
+  const { signal, timeoutMs, maxTotalTimeoutMs, onprogress } = options;
+  if (signal === undefined && timeoutMs === undefined && maxTotalTimeoutMs === undefined && onprogress === undefined) return NO_LIMITS;
+  return { signal, timeoutMs, maxTotalTimeoutMs, onprogress };
+}
+
 /**
  * A `tools/call`'s request options: its timeouts and progress, and the run id in `_meta` — `runMeta`, the
  * client's one frozen object, when the call names no meta or run id of its own.

@@ -39,6 +39,8 @@ import {
   type CallToolOptions,
   type McpClientEvents,
   type McpClientOptions,
+  NO_CALL_OPTIONS,
+  toolCallLimits,
   toolCallMeta,
   toolCallRequestOptions,
 } from "./client-options.ts";
@@ -243,9 +245,8 @@ export class McpClient {
   }
 
   /** Call a tool. Tool-domain failures come back as `isError` results; protocol failures throw. */
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
-    // The common call — a handshake-era server, a fresh catalog, no task — goes straight to the protocol with
-    // one reaction for the result: the general path's async frames cost a promise and turns each, per call.
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_CALL_OPTIONS): Promise<CallToolResult> {
+    // The common call (handshake era, fresh catalog, no task): the protocol settles it with the checked result, no frame.
     if (this.modern === undefined && this.tools.isFresh) {
       try {
         const entry = this.tools.forCall(name);
@@ -253,11 +254,10 @@ export class McpClient {
           // The run id goes in the params' own `_meta` (the same message; as a request option the protocol would
           // copy the params to add it). A task answer is refused here, so the options need no meta to follow one.
           const params = { name, arguments: args, _meta: toolCallMeta(options, this.runMeta, this.runId) };
-          const { signal, timeoutMs, maxTotalTimeoutMs, onprogress } = options;
-          const requestOptions: RequestOptions = { signal, timeoutMs, maxTotalTimeoutMs, onprogress };
-          return this.gate("tools/call")
-            .request<CallToolResult>("tools/call", params, requestOptions)
-            .then((result) => this.toolResult(name, result, requestOptions));
+          const requestOptions = toolCallLimits(options);
+          return this.gate("tools/call").request<CallToolResult>("tools/call", params, requestOptions, (result) =>
+            this.toolResult(name, result as CallToolResult, requestOptions),
+          );
         }
       } catch (e) {
         return Promise.reject(e);

@@ -10,7 +10,7 @@
 import type { MessageExtra } from "../../transport/types.ts";
 import { AgentdError, McpError } from "../../wire/errors.ts";
 import { errorResponse, ErrorCode, resultResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../../wire/jsonrpc.ts";
-import type { Logger } from "../../log.ts";
+import { nullLogger, type Logger } from "../../log.ts";
 import type { Protocol } from "./protocol.ts";
 import { BUILTIN_REQUESTS, type RegisteredRequest, type SharedHandlers } from "./handler-table.ts";
 import { inboundContext, InFlight } from "./inbound-context.ts";
@@ -25,13 +25,15 @@ export interface ReplySink {
   replied(reply: JsonRpcMessage | undefined, id: RequestId): void;
 }
 
-/** Settings of the inbound side (kept as fields, not an options object: one peer per idle session). */
-export interface InboundSettings {
-  logger: Logger;
-  maxInflight: number;
-  gate?: ((method: string) => McpError | undefined) | undefined;
-  shared?: SharedHandlers | undefined;
-}
+/** A protocol's own refusal of a method (its `gate` option), before any handler is looked up. */
+export type InboundGate = ((method: string) => McpError | undefined) | undefined;
+
+/**
+ * One idle table kept for the next peer that needs one. A protocol drops its table whenever it goes idle
+ * (thousands of idle sessions keep none); a peer sending one request at a time would then build a table
+ * per request, and takes this one back instead.
+ */
+let spare: InboundRequests | undefined;
 
 /** The inbound side of a {@link Protocol}. */
 export class InboundRequests {
@@ -44,19 +46,51 @@ export class InboundRequests {
   private soleId: RequestId | undefined;
   private sole: InFlight | undefined;
   private inFlight: Map<RequestId, InFlight> | undefined;
-  private readonly logger: Logger;
-  private readonly maxInflight: number;
-  private readonly gate: InboundSettings["gate"];
-  private readonly shared: SharedHandlers | undefined;
+  // Not readonly: a recycled table is set up again for its next peer (see `open`).
+  private protocol: Protocol;
+  private logger: Logger;
+  private maxInflight: number;
+  private gate: InboundGate;
+  private shared: SharedHandlers | undefined;
 
-  constructor(
-    private readonly protocol: Protocol,
-    settings: InboundSettings,
-  ) {
-    this.logger = settings.logger;
-    this.maxInflight = settings.maxInflight;
-    this.gate = settings.gate;
-    this.shared = settings.shared;
+  // Settings as arguments, not an options object: a table is made per burst of requests.
+  constructor(protocol: Protocol, logger: Logger, maxInflight: number, gate: InboundGate, shared: SharedHandlers | undefined) {
+    this.protocol = protocol;
+    this.logger = logger;
+    this.maxInflight = maxInflight;
+    this.gate = gate;
+    this.shared = shared;
+  }
+
+  /** The table of `protocol`: the spare one set up for it when there is one, else a new one. */
+  static open(
+    protocol: Protocol,
+    logger: Logger,
+    maxInflight: number,
+    gate: InboundGate,
+    shared: SharedHandlers | undefined,
+  ): InboundRequests {
+    const table = spare;
+    if (table === undefined) return new InboundRequests(protocol, logger, maxInflight, gate, shared);
+    spare = undefined;
+    table.protocol = protocol;
+    table.logger = logger;
+    table.maxInflight = maxInflight;
+    table.gate = gate;
+    table.shared = shared;
+    return table;
+  }
+
+  /** Hand this table, {@link idle} and dropped by its peer, to the next peer that needs one; returns undefined. */
+  recycle(): undefined {
+    if (!this.idle) return undefined;
+    // Kept for a stranger: hold on to nothing of this peer's (a closed session must not stay reachable).
+    this.protocol = undefined as unknown as Protocol;
+    this.logger = nullLogger;
+    this.gate = undefined;
+    this.shared = undefined;
+    spare = this;
+    return undefined;
   }
 
   set(method: string, handler: McpRequestHandler, options: HandlerOptions = {}): void {

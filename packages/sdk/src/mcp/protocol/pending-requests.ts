@@ -18,6 +18,20 @@ import type { Progress, ProgressToken, RequestOptions } from "./types.ts";
 /** How a pending request was abandoned locally. */
 export type AbandonReason = "timeout" | "ceiling" | "aborted";
 
+/** What a request's result becomes before its promise settles with it (see {@link PendingRequests.add}). */
+export type ResultMap = (result: Record<string, unknown>) => unknown;
+
+/**
+ * The settle functions of the promise being made: one shared executor hands them over, so making a
+ * request's promise allocates no closure (the executor runs synchronously inside `new Promise`).
+ */
+let madeResolve: (value: unknown) => void = noop;
+let madeReject: (error: unknown) => void = noop;
+const takeSettlers = (resolve: (value: unknown) => void, reject: (error: unknown) => void): void => {
+  madeResolve = resolve;
+  madeReject = reject;
+};
+
 /** One request in flight (a class, so every entry has one shape and is built without spreading). */
 class Entry implements Deadlined {
   deadline = 0;
@@ -25,9 +39,10 @@ class Entry implements Deadlined {
   slot = -1;
   /** Whether the ceiling, not the timeout, is what {@link deadline} stands for. */
   ceilingFirst = false;
-  resolve: (result: Record<string, unknown>) => void = noop;
+  resolve: (value: unknown) => void = noop;
   reject: (error: unknown) => void = noop;
   detachSignal: (() => void) | undefined = undefined;
+  map: ResultMap | undefined = undefined;
 
   constructor(
     readonly id: RequestId,
@@ -55,7 +70,12 @@ export interface PendingDefaults {
 
 /** The table of in-flight outbound requests of one protocol peer. */
 export class PendingRequests {
-  // Created on first use: a server session may never send a request.
+  /**
+   * The oldest request in flight, in its own slot while it was alone when sent: a caller sending one request at
+   * a time then touches no map. `byId` holds the requests sent while others were in flight (created on
+   * first use: a server session may never send a request); `sole` and then `byId` are in sending order.
+   */
+  private sole: Entry | undefined;
   private byId: Map<RequestId, Entry> | undefined;
   private byToken: Map<ProgressToken, Entry> | undefined;
   private deadlines: DeadlineQueue<Entry> | undefined;
@@ -71,7 +91,7 @@ export class PendingRequests {
 
   /** Number of requests in flight. */
   get size(): number {
-    return this.byId?.size ?? 0;
+    return (this.sole === undefined ? 0 : 1) + (this.byId?.size ?? 0);
   }
 
   /** Whether a timer is keeping the process alive (diagnostics, tests). */
@@ -81,9 +101,11 @@ export class PendingRequests {
 
   /**
    * Track request `id`; the promise settles on response, timeout, abort or {@link rejectAll}. Reads the
-   * timeouts, signal and progress callback from `options`; `progressToken` routes progress to it.
+   * timeouts, signal and progress callback from `options`; `progressToken` routes progress to it. With
+   * `map`, a result settles the promise with what `map` returns for it (a throw rejects it): the caller's
+   * step on the result without a promise and a reaction of its own.
    */
-  add(id: RequestId, method: string, options: RequestOptions, progressToken: ProgressToken | undefined): Promise<Record<string, unknown>> {
+  add(id: RequestId, method: string, options: RequestOptions, progressToken: ProgressToken | undefined, map?: ResultMap): Promise<unknown> {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortedError(method, signal));
     const now = performance.now();
@@ -98,11 +120,12 @@ export class PendingRequests {
       options.onprogress,
       progressToken,
     );
-    const promise = new Promise<Record<string, unknown>>((resolve, reject) => {
-      entry.resolve = resolve;
-      entry.reject = reject;
-    });
-    (this.byId ??= new Map()).set(id, entry);
+    const promise = new Promise(takeSettlers);
+    entry.resolve = madeResolve;
+    entry.reject = madeReject;
+    entry.map = map;
+    if (this.sole === undefined && (this.byId === undefined || this.byId.size === 0)) this.sole = entry;
+    else (this.byId ??= new Map()).set(id, entry);
     if (progressToken !== undefined) (this.byToken ??= new Map()).set(progressToken, entry);
     if (signal) {
       const onAbort = () => this.abandon(entry, "aborted", abortedError(entry.method, signal));
@@ -115,19 +138,31 @@ export class PendingRequests {
 
   /** Whether `id` is in flight. */
   has(id: RequestId): boolean {
-    return this.byId?.has(id) ?? false;
+    return this.find(id) !== undefined;
   }
 
   /** The method of an in-flight request (to validate its result). */
   methodOf(id: RequestId): string | undefined {
-    return this.byId?.get(id)?.method;
+    return this.find(id)?.method;
   }
 
   /** Settle with a result. Returns false when `id` is unknown. */
   resolve(id: RequestId, result: Record<string, unknown>): boolean {
     const entry = this.take(id);
-    entry?.resolve(result);
-    return entry !== undefined;
+    if (entry === undefined) return false;
+    const map = entry.map;
+    if (map === undefined) entry.resolve(result);
+    else {
+      let mapped: unknown;
+      try {
+        mapped = map(result);
+      } catch (e) {
+        entry.reject(e);
+        return true;
+      }
+      entry.resolve(mapped);
+    }
+    return true;
   }
 
   /** Settle with an error. Returns false when `id` is unknown. */
@@ -152,7 +187,9 @@ export class PendingRequests {
 
   /** Reject everything (connection closed). Does not call `onabandon`: there is no one to tell. */
   rejectAll(error: () => unknown): void {
-    for (const id of [...(this.byId?.keys() ?? [])]) this.reject(id, error());
+    const ids = [...(this.byId?.keys() ?? [])];
+    if (this.sole !== undefined) ids.unshift(this.sole.id);
+    for (const id of ids) this.reject(id, error());
   }
 
   /**
@@ -186,10 +223,16 @@ export class PendingRequests {
     entry.reject(error);
   }
 
+  private find(id: RequestId): Entry | undefined {
+    const sole = this.sole;
+    return sole !== undefined && sole.id === id ? sole : this.byId?.get(id);
+  }
+
   private take(id: RequestId): Entry | undefined {
-    const entry = this.byId?.get(id);
+    const entry = this.find(id);
     if (!entry) return undefined;
-    this.byId!.delete(id);
+    if (entry === this.sole) this.sole = undefined;
+    else this.byId!.delete(id);
     if (entry.progressToken !== undefined) this.byToken?.delete(entry.progressToken);
     this.deadlines?.remove(entry);
     entry.detachSignal?.();

@@ -101,12 +101,7 @@ export class Protocol implements AbandonListener, TransportPeer {
   }
 
   private get inbound(): InboundRequests {
-    return (this.inboundTable ??= new InboundRequests(this, {
-      logger: this.logger,
-      maxInflight: this.maxInflight,
-      gate: this.gate,
-      shared: this.shared,
-    }));
+    return (this.inboundTable ??= InboundRequests.open(this, this.logger, this.maxInflight, this.gate, this.shared));
   }
 
   private get pending(): PendingRequests {
@@ -235,11 +230,12 @@ export class Protocol implements AbandonListener, TransportPeer {
     (this.notificationHandlers ??= new Map()).set(method, { handler, custom: options.custom ?? false });
   }
 
-  /** Send a request and wait for its result. Errors: `McpError` (peer's error), `AgentdError` (local). */
+  /** Send a request and wait for its result (with `map`, what `map` makes of it). Errors: `McpError` (peer's), `AgentdError` (local). */
   request<T = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
     options: RequestOptions & { validateResult?: boolean } = {},
+    map?: (result: Record<string, unknown>) => unknown,
   ): Promise<T> {
     if (this.isClosed) return Promise.reject(closedError(method));
     if (options.signal?.aborted) return Promise.reject(new AgentdError("E_ABORTED", `${method} was aborted before it was sent`));
@@ -247,7 +243,7 @@ export class Protocol implements AbandonListener, TransportPeer {
     options.onRequestId?.(id);
     const progressToken = options.onprogress ? id : undefined;
     const outParams = withMeta(params, this.envelope, options.meta, progressToken);
-    const promise = this.pending.add(id, method, options, progressToken);
+    const promise = this.pending.add(id, method, options, progressToken, map);
     if (options.validateResult === false && this.pending.has(id)) (this.unvalidated ??= new Set()).add(id);
     // A message taken at once (the shared settled promise) has no failure to come: no handler for it.
     const sent = this.transport.send(requestMessage(id, method, outParams), requestSendOptions(options));
@@ -274,10 +270,7 @@ export class Protocol implements AbandonListener, TransportPeer {
   receive(value: unknown, extra?: MessageExtra): void {
     const known = extra?.classified; // this very message, classified by the transport to route it
     const c = known !== undefined && (known as { message?: unknown }).message === value ? known : classify(value);
-    if (c.kind === "batch") {
-      void this.receiveBatch(c.messages, extra);
-      return;
-    }
+    if (c.kind === "batch") return void this.receiveBatch(c.messages, extra);
     if (c.kind === "request") {
       this.inbound.handle(c.message, extra, this);
       return;
@@ -289,7 +282,7 @@ export class Protocol implements AbandonListener, TransportPeer {
   /** @internal Send the reply to inbound request `id`, if one is due; an idle peer keeps no inbound table (thousands of idle sessions). */
   replied(reply: JsonRpcMessage | undefined, id: RequestId): void {
     if (reply) this.sendRaw(reply, id);
-    if (this.inboundTable?.idle) this.inboundTable = undefined;
+    if (this.inboundTable?.idle) this.inboundTable = this.inboundTable.recycle();
   }
 
   /** A batch: each message handled, the replies sent as one array (where the revision allows batches). */
