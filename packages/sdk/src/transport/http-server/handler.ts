@@ -113,6 +113,7 @@ function authenticatorFor(config: ResolvedServerConfig, endpoint: URL): ReturnTy
     // Behind a proxy or on a wildcard address the bound URL is not what clients reach (RFC 9728 §3.3).
     resource: (config.publicUrl ?? endpoint).href,
     resourceMetadata: config.resourceMetadata,
+    bearer: config.bearer,
   });
 }
 

@@ -13,7 +13,8 @@ import type { AuthInfo } from "./auth.ts";
 import { isLoopbackHost } from "./origin-check.ts";
 import { loadPem } from "./tls-material.ts";
 import type { JwtIssuerOptions } from "./jwt-verifier.ts";
-import { type BehindProxyOptions, createProxyTrust, type ProxyTrust } from "./behind-proxy.ts";
+import type { BehindProxyOptions, ProxyTrust } from "./behind-proxy.ts";
+import type { CreateBearerCheck } from "./bearer-auth.ts";
 import type { Caller, HttpRequestConn } from "./context.ts";
 import type { JsonRpcRequest } from "../../wire/jsonrpc.ts";
 import type { HttpAdapterName } from "./adapter/types.ts";
@@ -196,8 +197,13 @@ export interface ResolvedServerConfig {
   /** Per token (same order): its principal name, role and permissions. */
   bearerPrincipals: { name: string; role?: "operator"; permissions?: readonly Permission[] }[];
   publicUrl?: URL;
-  /** Set when a proxy in front terminates TLS (see {@link StreamableHttpServerOptions.behindProxy}). */
+  /**
+   * Set when a proxy in front terminates TLS (see {@link StreamableHttpServerOptions.behindProxy}); built by
+   * `loadServerConfig`, which loads the proxy-trust modules only then.
+   */
   proxy?: ProxyTrust;
+  /** The bearer check's builder, loaded by `loadServerConfig` only with bearer tokens or OAuth issuers. */
+  bearer?: CreateBearerCheck;
   resourceMetadata?: ResourceMetadataOptions;
   allowedOrigins?: string[];
   allowedHosts?: string[];
@@ -262,7 +268,10 @@ const MIN_TOKEN_LENGTH = 16;
 
 const invalid = (message: string) => new AgentdError("E_CONFIG_INVALID", message);
 
-/** Apply defaults and refuse unsafe or malformed options with one clear line (E_CONFIG_INVALID). */
+/**
+ * Apply defaults and refuse unsafe or malformed options with one clear line (E_CONFIG_INVALID). The parts
+ * only some configurations load (the proxy trust, the bearer check) are added by `loadServerConfig`.
+ */
 export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerConfig {
   if (typeof o.onsession !== "function") throw invalid("http server: onsession must be a function");
   const hostname = o.hostname ?? "127.0.0.1";
@@ -287,13 +296,14 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
 
   const jwtIssuers = o.auth?.jwt ?? [];
   checkJwtIssuers(jwtIssuers);
-  const proxy = o.behindProxy ? createProxyTrust(o.behindProxy) : undefined;
+  // The proxy list itself is checked where its trust is built (`loadServerConfig`, with its modules).
+  const proxy = o.behindProxy || undefined;
   // Behind a proxy the peer address is the proxy's: a TLS front of our own would hide it (and mTLS with it).
   if (proxy && mtls)
     throw invalid(
       "http server: behindProxy and mutual TLS exclude each other: the mesh's forwarded client certificate is behindProxy.forwardedClientCert",
     );
-  const proxied = proxy !== undefined && (bearerTokens.length > 0 || jwtIssuers.length > 0 || proxy.forwardedClientCert);
+  const proxied = proxy !== undefined && (bearerTokens.length > 0 || jwtIssuers.length > 0 || proxy.forwardedClientCert === true);
   if (!isLoopbackHost(hostname) && !(tls && (bearerTokens.length > 0 || mtls || jwtIssuers.length > 0)) && !proxied)
     throw invalid(
       proxy
@@ -333,7 +343,6 @@ export function resolveOptions(o: StreamableHttpServerOptions): ResolvedServerCo
   }
   if (tls) out.tls = tls;
   if (publicUrl) out.publicUrl = publicUrl;
-  if (proxy) out.proxy = proxy;
   if (o.auth?.resourceMetadata) out.resourceMetadata = o.auth.resourceMetadata;
   if (o.allowedOrigins) out.allowedOrigins = o.allowedOrigins;
   if (o.allowedHosts) out.allowedHosts = o.allowedHosts;

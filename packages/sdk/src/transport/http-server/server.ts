@@ -8,9 +8,10 @@
 import { type AdapterConn, type HttpListener, idleTimeoutFor, listen, readsClientCerts, runtimeAdapter } from "./adapter/index.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./handler.ts";
 import type { MtlsFront } from "./mtls-front.ts";
-import { resolveOptions, type ResolvedServerConfig, type StreamableHttpServerOptions } from "./options.ts";
+import type { ResolvedServerConfig, StreamableHttpServerOptions } from "./options.ts";
 import { hostForUrl } from "./origin-check.ts";
 import { jsonRpcHttpError } from "./responses.ts";
+import { loadServerConfig } from "./server-config.ts";
 
 /** How long closing waits for responses still being written before it cuts the connections. */
 const CLOSE_FLUSH_MS = 2000;
@@ -35,7 +36,7 @@ export interface StreamableHttpServer {
  * (e.g. a non-loopback `hostname` without TLS and auth).
  */
 export async function createStreamableHttpServer(options: StreamableHttpServerOptions): Promise<StreamableHttpServer> {
-  const config = resolveOptions(options);
+  const config = await loadServerConfig(options);
   let handler: McpHttpHandler | undefined;
   let front: MtlsFront | undefined;
   const proxy = config.proxy;
