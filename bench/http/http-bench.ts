@@ -2,11 +2,15 @@
  * Benchmark 3, Streamable HTTP serving: tools/call requests per second with 64 concurrent connections in
  * JSON and SSE response modes — agentd's server against the official SDK's web-standard transport under
  * Bun.serve and its Node transport under Node, with a bare Bun.serve JSON echo as the floor; and resident
- * memory with 1,000 and 10,000 idle sessions each holding a GET stream open.
+ * memory with 1,000 and 10,000 idle sessions each holding a GET stream open. Beside the floor, measured in
+ * the same runs, reference rows that say what the floor itself costs: the bare SSE floor (what an SSE
+ * response stream must carry, nothing else) and the floor with the reads a server is required to make, in
+ * both modes. agentd is read against them too; the target stays the bare floor.
  */
 import type { BenchResult, FigureSpec, Mode } from "../lib/figures.ts";
 import { finishFigures } from "../lib/figures.ts";
 import { sig } from "../lib/stats.ts";
+import type { Reference } from "../lib/figures.ts";
 import { SUBJECTS, startCanned, type ServerId } from "./http-servers.ts";
 import { drive, ensureLoadGenerator } from "./load.ts";
 import { measureMemory, sessionCeiling, type MemoryRun } from "./memory.ts";
@@ -20,6 +24,28 @@ const SIZES: Record<Mode, { repeats: number; seconds: number; warmup: number; ch
 const CONNECTIONS = 64;
 const RPS_SERVERS: ServerId[] = ["ours", "sdk", "sdk-node"];
 const MEM_SERVERS: ServerId[] = ["ours", "sdk", "sdk-node", "floor"];
+/** The floors measured in each repeat, in order: the bare JSON floor first (the target's floor), then the references. */
+const FLOORS: ServerId[] = ["floor", "floor-sse", "floor-reads", "floor-reads-sse"];
+/** Each mode's floor rows: figure id suffix → the floor server measured. */
+const FLOOR_ROWS: Record<"json" | "sse", Array<[string, ServerId]>> = {
+  json: [
+    ["floor", "floor"],
+    ["floor-reads", "floor-reads"],
+  ],
+  sse: [
+    ["floor", "floor"],
+    ["floor-sse", "floor-sse"],
+    ["floor-reads", "floor-reads-sse"],
+  ],
+};
+/** What agentd is read against beside the bare floor, in each mode. */
+const REFERENCES: Record<"json" | "sse", Reference[]> = {
+  json: [{ figure: "rps.json.floor-reads", name: "the floor with the required reads" }],
+  sse: [
+    { figure: "rps.sse.floor-sse", name: "the SSE floor" },
+    { figure: "rps.sse.floor-reads", name: "the SSE floor with the required reads" },
+  ],
+};
 /** The tiny configuration (the smoke test) runs each code path once, not every server in every mode. */
 const inTiny = (mode: Mode, id: ServerId, responseMode: "json" | "sse" | "memory") =>
   mode !== "tiny" || (responseMode === "json" ? id !== "sdk-node" : responseMode === "sse" ? id !== "sdk" : id !== "sdk");
@@ -44,8 +70,12 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
         await child.stop();
       }
     }
-    const floor = await measureRps(gen, "floor", "json", o);
-    push("floor", floor.rps);
+    for (const id of FLOORS) {
+      log(`http: ${id} run ${rep + 1}/${size.repeats}`);
+      const r = await measureRps(gen, id, "json", o);
+      if (r.errors > 0) errors.push(`${id}: ${r.errors} errors`);
+      push(id, r.rps);
+    }
     for (const mode2 of ["json", "sse"] as const) {
       for (const id of RPS_SERVERS) {
         if (!inTiny(mode, id, mode2)) continue;
@@ -59,7 +89,7 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
   const specs: FigureSpec[] = [];
   for (const m of ["json", "sse"] as const) {
     const group = `tools/call, ${CONNECTIONS} connections, ${m === "json" ? "JSON" : "SSE"} responses`;
-    for (const id of [...RPS_SERVERS, "floor"] as ServerId[]) {
+    for (const id of RPS_SERVERS) {
       const spec: FigureSpec = {
         id: `rps.${m}.${id}`,
         group,
@@ -67,16 +97,33 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
         metric: "requests/s",
         unit: "req/s",
         better: "higher",
-        runs: rps.get(id === "floor" ? "floor" : `${m}.${id}`) ?? [],
+        runs: rps.get(`${m}.${id}`) ?? [],
+        floor: `rps.${m}.floor`,
       };
-      if (id !== "floor") spec.floor = `rps.${m}.floor`;
-      if (id !== "sdk" && id !== "floor") spec.peer = `rps.${m}.sdk`;
-      if (id === "ours")
+      if (id !== "sdk") spec.peer = `rps.${m}.sdk`;
+      if (id === "ours") {
         spec.targets = [
           { text: "≥ 2× the official SDK transport (Bun)", against: "peer", op: ">=", value: 2 },
           { text: "≥ 0.5× the bare Bun.serve floor", against: "floor", op: ">=", value: 0.5 },
           { text: "raised: ≥ 0.8× the bare Bun.serve floor", against: "floor", op: ">=", value: 0.8 },
         ];
+        spec.references = REFERENCES[m];
+      }
+      specs.push(spec);
+    }
+    for (const [suffix, id] of FLOOR_ROWS[m]) {
+      const spec: FigureSpec = {
+        id: `rps.${m}.${suffix}`,
+        group,
+        subject: SUBJECTS[id],
+        metric: "requests/s",
+        unit: "req/s",
+        better: "higher",
+        runs: rps.get(id) ?? [],
+      };
+      // A reference floor is read against the bare floor: what it costs by itself.
+      if (suffix !== "floor") spec.floor = `rps.${m}.floor`;
+      if (suffix === "floor-reads" && m === "sse") spec.references = [{ figure: "rps.sse.floor-sse", name: "the SSE floor" }];
       specs.push(spec);
     }
   }
@@ -145,6 +192,7 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
   }
   notes.push(
     `Load: ${gen.describe}, ${CONNECTIONS} connections, ${size.seconds} s per run after a ${size.warmup} s warm-up, a fresh server process per run. ${CONNECTIONS} sessions are initialized beforehand (initialize + notifications/initialized, each checked with one echo call) and requests go round-robin over them (bench/http/tools-call.lua); wrk's threads number JSON-RPC ids from disjoint ranges.`,
+    "Reference floors, measured in every repeat right after the bare JSON floor (which stays the floor of the targets): the SSE floor (bench/http/servers/bun-floor.ts sse) answers the echo as text/event-stream with only what the 2025-11-25 transport asks of a POST's SSE stream — a priming event (an id and empty data), the response event with its id, the end of the stream — as one string body; the floor with the required reads (bench/http/servers/floor-reads.ts json|sse) also reads what any server must before its own logic (the path; Host, Origin, Accept, Content-Type, Content-Length, Mcp-Session-Id, MCP-Protocol-Version; the body as bytes with a strict UTF-8 check), answers at the end of the turn and sends the session id header, with sessions as agentd's. The floors' own ratios (vs floor) are their cost; agentd's row gives its ratio to each reference in brackets.",
     "The SDK under Bun.serve gets a one-comment prefix on GET streams: Bun sends no headers before the first body byte, and the SDK writes none until it has a message (see bench/http/servers/sdk-bun-server.ts).",
     "Memory: each server in its own process; a separate client process opens the sessions (one keep-alive socket each: initialize, initialized, then GET left open); RSS from /proc/PID/status after a forced full GC in the server, re-read after another GC every 250 ms while it still falls by more than 0.5 MB (at most 3 s): the settled figure a long-running server holds, measured alike for every subject.",
   );

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { buildForNode } from "../lib/node-build.ts";
 import { BENCH_DIR, BUN, startChild, withRaisedFdLimit, type Child } from "../lib/proc.ts";
 
-export type ServerId = "ours" | "ours-node" | "sdk" | "sdk-node" | "floor";
+export type ServerId = "ours" | "ours-node" | "sdk" | "sdk-node" | "floor" | "floor-sse" | "floor-reads" | "floor-reads-sse";
 
 /** Report names of the subjects. */
 export const SUBJECTS: Record<ServerId, string> = {
@@ -15,7 +15,13 @@ export const SUBJECTS: Record<ServerId, string> = {
   sdk: "official SDK 1.32.2 web-standard transport under Bun.serve",
   "sdk-node": "official SDK 1.32.2 Node transport under node:http (Node 20)",
   floor: "floor: bare Bun.serve JSON echo",
+  "floor-sse": "floor: bare Bun.serve SSE echo (priming event, response event, end of stream)",
+  "floor-reads": "floor with the required reads (path, 7 headers, strict UTF-8 body, session id header, end-of-turn answer), JSON",
+  "floor-reads-sse": "floor with the required reads (path, 7 headers, strict UTF-8 body, session id header, end-of-turn answer), SSE",
 };
+
+/** A floor that is sent no session ids (it reads none). */
+export const isBareFloor = (id: ServerId) => id === "floor" || id === "floor-sse";
 
 let nodeServer: Promise<string> | undefined;
 let oursNode: Promise<string> | undefined;
@@ -27,6 +33,8 @@ export async function startServer(id: ServerId, mode: "json" | "sse", maxSession
   if (id === "ours") argv = [BUN, file("agentd-http-server.ts"), mode, String(maxSessions)];
   else if (id === "sdk") argv = [BUN, file("sdk-bun-server.ts"), mode];
   else if (id === "floor") argv = [BUN, file("bun-floor.ts")];
+  else if (id === "floor-sse") argv = [BUN, file("bun-floor.ts"), "sse"];
+  else if (id === "floor-reads" || id === "floor-reads-sse") argv = [BUN, file("floor-reads.ts"), id === "floor-reads" ? "json" : "sse"];
   else if (id === "ours-node") {
     // The same server file, bundled for Node: the SDK picks its node:http adapter there.
     oursNode ??= buildForNode("bench/http/servers/agentd-http-server.ts", "agentd-http-server-node", []);

@@ -5,7 +5,7 @@
 import { isEchoAnswer, openSession, POST_HEADERS, sessionHeaders, toolsCall } from "./mcp-session.ts";
 import { RawConnection } from "./raw-http.ts";
 import { drive, type LoadGenerator, type LoadRun } from "./load.ts";
-import { startServer, type ServerId } from "./http-servers.ts";
+import { isBareFloor, startServer, type ServerId } from "./http-servers.ts";
 
 /** Open `n` initialized sessions on `port` and check each answers the echo tools/call. */
 export async function prepareSessions(port: number, n: number): Promise<string[]> {
@@ -33,8 +33,9 @@ export async function measureRps(
 ): Promise<LoadRun> {
   const { child, port } = await startServer(id, mode, 1024);
   try {
-    const sids = id === "floor" ? [] : await prepareSessions(port, o.connections);
-    if (id === "floor") {
+    const bare = isBareFloor(id);
+    const sids = bare ? [] : await prepareSessions(port, o.connections);
+    if (bare) {
       const conn = await RawConnection.open(port);
       const r = await conn.request("POST", "/mcp", POST_HEADERS, toolsCall(1));
       conn.close();

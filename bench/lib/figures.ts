@@ -30,6 +30,18 @@ export interface TargetResult extends Target {
   met?: boolean;
 }
 
+/**
+ * Another figure a figure is read against beside its floor: a reference, never a target (e.g. a floor that
+ * also makes the reads a server is required to make, whose own cost says how much of the gap to the bare
+ * floor is out of any server's reach).
+ */
+export interface Reference {
+  /** Id of the reference figure. */
+  figure: string;
+  /** How the reference reads in a sentence, e.g. "the floor with the required reads". */
+  name: string;
+}
+
 /** What a benchmark measures for one subject: raw runs plus how to compare them. */
 export interface FigureSpec {
   /** Unique within the bench, e.g. `small.ours`. */
@@ -49,6 +61,8 @@ export interface FigureSpec {
   /** Id of the floor figure. */
   floor?: string;
   targets?: Target[];
+  /** Figures this one is also compared with (shown beside the floor ratio, judged by nothing). */
+  references?: Reference[];
   note?: string;
 }
 
@@ -62,6 +76,8 @@ export interface Figure extends FigureSpec {
   vsPeer?: number;
   /** This figure's median over the floor's median. */
   vsFloor?: number;
+  /** This figure's median over each measured reference's median. */
+  vsReferences?: Array<Reference & { ratio: number }>;
   judged?: TargetResult[];
 }
 
@@ -90,6 +106,13 @@ export function finishFigures(bench: BenchName, specs: readonly FigureSpec[]): F
     const floor = f.floor === undefined ? undefined : byId.get(f.floor);
     if (peer && peer.median > 0) f.vsPeer = sig(f.median / peer.median);
     if (floor && floor.median > 0) f.vsFloor = sig(f.median / floor.median);
+    if (f.references) {
+      const refs = f.references.flatMap((r) => {
+        const ref = byId.get(r.figure);
+        return ref && ref.median > 0 ? [{ ...r, ratio: sig(f.median / ref.median) }] : [];
+      });
+      if (refs.length) f.vsReferences = refs;
+    }
     if (f.targets) {
       f.judged = f.targets.map((t) => {
         const other = t.peerFigure === undefined ? undefined : byId.get(t.peerFigure);

@@ -40,6 +40,16 @@ export function fmt(n: number): string {
 
 const ratio = (r: number | undefined) => (r === undefined ? "" : `${fmt(r)}×`);
 
+/** The ratios to a figure's references, e.g. "0.93× the floor with the required reads", joined by "; ". */
+const referenceRatios = (f: Figure) => (f.vsReferences ?? []).map((r) => `${fmt(r.ratio)}× ${r.name}`).join("; ");
+
+/** The floor ratio, followed by the ratios to the references when there are any. */
+function floorCell(f: Figure): string {
+  const refs = referenceRatios(f);
+  if (!refs) return ratio(f.vsFloor);
+  return f.vsFloor === undefined ? refs : `${ratio(f.vsFloor)} (${refs})`;
+}
+
 function verdict(f: Figure): string {
   if (!f.judged?.length) return "";
   return f.judged.map((t) => (t.met === undefined ? "n/a" : t.met ? "**met**" : "**missed**")).join(" / ");
@@ -57,7 +67,7 @@ export function renderBench(b: BenchResult & { machine?: MachineInfo }): string 
     const group = f.group === lastGroup ? "" : f.group;
     lastGroup = f.group;
     rows.push(
-      `| ${group} | ${f.subject} | ${fmt(f.median)} ${f.unit} | ${fmt(f.min)} – ${fmt(f.max)} | ${ratio(f.vsPeer)} | ${ratio(f.vsFloor)} | ${targetText(f)} | ${verdict(f)} |`,
+      `| ${group} | ${f.subject} | ${fmt(f.median)} ${f.unit} | ${fmt(f.min)} – ${fmt(f.max)} | ${ratio(f.vsPeer)} | ${floorCell(f)} | ${targetText(f)} | ${verdict(f)} |`,
     );
   }
   const charts = comparisonGroups(b).map(({ group }) => `![${b.bench}: ${group}](results/charts/${groupChartFile(b.bench, group)})`);
@@ -121,7 +131,13 @@ export function renderSummary(file: ResultFile): string {
     if (!b) continue;
     for (const f of b.figures) {
       for (const t of f.judged ?? []) {
-        const actual = t.actual === undefined ? "–" : t.against === "value" ? `${fmt(t.actual)} ${f.unit}` : `${fmt(t.actual)}×`;
+        const refs = t.against === "floor" ? referenceRatios(f) : "";
+        const actual =
+          t.actual === undefined
+            ? "–"
+            : t.against === "value"
+              ? `${fmt(t.actual)} ${f.unit}`
+              : `${fmt(t.actual)}×${refs ? ` (${refs})` : ""}`;
         const v = t.met === undefined ? "n/a" : t.met ? "met" : "**missed**";
         rows.push(`| ${b.bench} | ${f.group} | ${t.text} | ${fmt(f.median)} ${f.unit} | ${actual} | ${v} |`);
       }

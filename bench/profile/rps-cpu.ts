@@ -11,6 +11,8 @@
  * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR, and
  * `RPS_CPU_MODES=sse` measures one response mode only, and `RPS_CPU_SERVER=PATH` (relative to each checkout)
  * measures another server script with the same arguments (e.g. `bench/profile/transport-only-server.ts`).
+ * `RPS_CPU_FLOORS=all` measures, besides the bare JSON floor, the SSE floor (`bun-floor.ts sse`) and the
+ * floor with the required reads in both modes (`floor-reads.ts json|sse`), each round, from this checkout.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,9 +38,9 @@ function cpuSeconds(pid: number): number {
 }
 
 /** One run: µs of server CPU per answered request. */
-async function run(script: string, args: string[], floor: boolean): Promise<number> {
+async function run(script: string, args: string[], floor: boolean, profiled = !floor): Promise<number> {
   const prof = process.env.RPS_CPU_PROF;
-  const env: Record<string, string> = prof && !floor ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {};
+  const env: Record<string, string> = prof && profiled ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {};
   const child = startChild(withRaisedFdLimit([BUN, script, ...args]), { env });
   try {
     const { port } = await child.next<{ port: number }>(30_000);
@@ -64,8 +66,18 @@ async function run(script: string, args: string[], floor: boolean): Promise<numb
 
 const rows = new Map<string, number[]>();
 const add = (k: string, v: number) => rows.set(k, [...(rows.get(k) ?? []), v]);
+const servers = join(ROOT, "bench/http/servers");
+const floors: Array<[string, string, string[], boolean]> =
+  process.env.RPS_CPU_FLOORS === "all"
+    ? [
+        ["floor", "bun-floor.ts", [], true],
+        ["floor-sse", "bun-floor.ts", ["sse"], true],
+        ["reads-json", "floor-reads.ts", ["json"], false],
+        ["reads-sse", "floor-reads.ts", ["sse"], false],
+      ]
+    : [["floor", "bun-floor.ts", [], true]];
 for (let i = 0; i < rounds; i++) {
-  add("floor", await run(join(dirs[0]!, "bench/http/servers/bun-floor.ts"), [], true));
+  for (const [name, file, args, bare] of floors) add(name, await run(join(servers, file), args, bare, false));
   for (const [j, dir] of dirs.entries())
     for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(","))
       add(
@@ -78,7 +90,7 @@ const floor = median(rows.get("floor")!);
 for (const [j, dir] of dirs.entries()) console.log(`${j}: ${dir}`);
 for (const [k, xs] of rows)
   console.log(
-    k.padEnd(7),
+    k.padEnd(10),
     "µs CPU/request",
     xs.map((x) => x.toFixed(1)).join(" "),
     "median",

@@ -78,7 +78,8 @@ class DeclaredRead implements DeadlineEntry {
   }
 
   read(bytes: ArrayBuffer): void {
-    if (this.deadlines.remove(this)) this.answer(decode(new Uint8Array(bytes), this.maxBytes));
+    // Decoded as it came: a view over it would be one more object per request for the same bytes.
+    if (this.deadlines.remove(this)) this.answer(decode(bytes, this.maxBytes));
   }
 
   failed(): void {
@@ -140,7 +141,7 @@ async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, ex
   return decode(bytes, maxBytes);
 }
 
-function decode(bytes: Uint8Array, maxBytes: number): BodyResult {
+function decode(bytes: ArrayBuffer | Uint8Array, maxBytes: number): BodyResult {
   if (bytes.byteLength > maxBytes) return TOO_LARGE;
   try {
     return { ok: true, text: decoder.decode(bytes) };

@@ -19,7 +19,8 @@ import {
   badRequest,
   jsonRpcHttpError,
   parseErrorResponse,
-  sessionIdHeaders,
+  jsonHeaders,
+  sessionJsonHeaders,
   sessionSseHeaders,
   TRANSPORT_ERROR,
   tooMany,
@@ -140,8 +141,8 @@ export async function handlePost(ctx: HandlerContext, req: Request, conn: HttpRe
     // exactly what SSE mode sends in this case, and every client must accept SSE.
     if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
     // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
-    const headers = initializeId === undefined ? sessionIdHeaders(session.id) : { "mcp-session-id": session.id };
-    return Response.json(isBatch ? responses : responses[0], { headers });
+    const headers = initializeId === undefined ? sessionJsonHeaders(session.id) : jsonHeaders(session.id);
+    return new Response(JSON.stringify(isBatch ? responses : responses[0]), { headers });
   }
 
   const writer = ctx.newWriter();

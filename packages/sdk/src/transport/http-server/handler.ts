@@ -18,7 +18,8 @@ import type { Logger } from "../../log.ts";
 
 /** A running handler. */
 export interface McpHttpHandler {
-  handle(req: Request, conn: HttpRequestConn): Promise<Response>;
+  /** Answer `req`; `path` when the adapter already matched it to the MCP endpoint (else read from the URL). */
+  handle(req: Request, conn: HttpRequestConn, path?: string): Promise<Response>;
   /** Live sessions and open SSE streams. */
   stats(): { sessions: number; streams: number };
   /** End every session (their `onclose` fires) and stop timers. */
@@ -194,8 +195,8 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   }
 
   return {
-    async handle(req, conn) {
-      const path = pathOf(req.url);
+    async handle(req, conn, known) {
+      const path = known ?? pathOf(req.url);
       // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
       if (conn.malformedForwarding)
         return dressed(

@@ -75,6 +75,19 @@ const sseSets = new HeaderSets(sseHeaders);
 /** {@link sseHeaders} of a session's requests after `initialize`, reused (see {@link HeaderSets}). */
 export const sessionSseHeaders = (sessionId: string): Headers => sseSets.for(sessionId);
 
-const jsonSets = new HeaderSets((sessionId) => ({ "mcp-session-id": sessionId }));
-/** The session id header alone (a JSON answer: `Response.json` adds its content type), reused (see {@link HeaderSets}). */
-export const sessionIdHeaders = (sessionId: string): Headers => jsonSets.for(sessionId);
+/** The content type `Response.json` sets, which a JSON answer keeps. */
+const JSON_CONTENT_TYPE = "application/json;charset=utf-8";
+
+/** Headers of a JSON answer: its content type and the session id. */
+export const jsonHeaders = (sessionId: string): Record<string, string> => ({
+  "content-type": JSON_CONTENT_TYPE,
+  "mcp-session-id": sessionId,
+});
+
+const jsonSets = new HeaderSets(jsonHeaders);
+/**
+ * {@link jsonHeaders} of a session's requests after `initialize`, reused (see {@link HeaderSets}). The
+ * answer is a `Response` of the serialised text with these headers, which Bun handles for less CPU than
+ * `Response.json` adding its content type to a header set (measured, bench/NOTES.md), with the same bytes.
+ */
+export const sessionJsonHeaders = (sessionId: string): Headers => jsonSets.for(sessionId);

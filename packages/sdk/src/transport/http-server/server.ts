@@ -41,7 +41,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
   let front: MtlsFront | undefined;
   const proxy = config.proxy;
 
-  const dispatch = (req: Request, conn: AdapterConn) => {
+  const dispatch = (req: Request, conn: AdapterConn, path?: string) => {
     if (!handler) return Promise.resolve(jsonRpcHttpError(503, -32000, "Service Unavailable: starting"));
     if (front) conn.tlsPrincipal = front.principalFor(conn.remote());
     else if (proxy) {
@@ -51,7 +51,7 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
       if (facts.clientCert) conn.tlsPrincipal = facts.clientCert;
       if (facts.malformed) conn.malformedForwarding = facts.malformed;
     }
-    return handler.handle(req, conn);
+    return handler.handle(req, conn, path);
   };
 
   const adapter = config.adapter ?? runtimeAdapter();
@@ -97,14 +97,19 @@ export async function createStreamableHttpServer(options: StreamableHttpServerOp
 async function bind(
   config: ResolvedServerConfig,
   adapter: ReturnType<typeof runtimeAdapter>,
-  dispatch: (req: Request, conn: AdapterConn) => Promise<Response>,
+  dispatch: (req: Request, conn: AdapterConn, path?: string) => Promise<Response>,
 ): Promise<{ listener: HttpListener; front?: MtlsFront; publicPort: number }> {
   const idleTimeout = idleTimeoutFor(config.limits.keepAliveMs);
   const maxRequestBodySize = config.limits.maxBodyBytes + 64 * 1024;
   const headersTimeoutMs = config.limits.requestBodyTimeoutMs;
+  const endpointPath = config.path;
   if (config.mtls && config.tls?.ca && !readsClientCerts(adapter)) {
     // Bun cannot show the client certificate to the handler: a node:tls front terminates TLS instead.
-    const listener = await listen(adapter, { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs }, dispatch);
+    const listener = await listen(
+      adapter,
+      { hostname: "127.0.0.1", port: 0, idleTimeout, maxRequestBodySize, headersTimeoutMs, endpointPath },
+      dispatch,
+    );
     try {
       // Loaded only here: `node:tls` and `node:net` cost memory a server without mutual TLS never uses.
       const { startMtlsFront } = await import("./mtls-front.ts");
@@ -127,7 +132,7 @@ async function bind(
   const tls = config.tls && { ...config.tls, requestCert: config.mtls };
   const listener = await listen(
     adapter,
-    { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs },
+    { hostname: config.hostname, port: config.port, tls, idleTimeout, maxRequestBodySize, headersTimeoutMs, endpointPath },
     dispatch,
   );
   return { listener, publicPort: listener.port };

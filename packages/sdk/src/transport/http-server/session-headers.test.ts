@@ -3,7 +3,7 @@
  * own session's id and the headers of its kind, in SSE and in JSON mode, interleaved across sessions.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { callTool, createResponder, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
+import { callTool, createResponder, initializeRequest, openSession, post, SseReader } from "./__fixtures__/http-harness.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
 
 const servers: StreamableHttpServer[] = [];
@@ -29,9 +29,28 @@ describe("response headers of a session's answers", () => {
           expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
           expect((await new SseReader(res).nextMessage())?.message).toMatchObject({ id, result: { content: [{ text: `t${id}` }] } });
         } else {
-          expect(res.headers.get("content-type")).toStartWith("application/json");
+          expect(res.headers.get("content-type")).toBe("application/json;charset=utf-8");
           expect(await res.json()).toMatchObject({ id, result: { content: [{ text: `t${id}` }] } });
         }
       }
     });
+
+  test("json: the initialize answer and the later ones carry the content type Response.json sets, and the session id", async () => {
+    const responder = createResponder();
+    const server = await createStreamableHttpServer({ onsession: responder.onsession, responseMode: "json" });
+    servers.push(server);
+    const init = await post(server.url, initializeRequest());
+    expect(init.status).toBe(200);
+    expect([...init.headers].filter(([k]) => k !== "date" && k !== "content-length")).toEqual([
+      ["content-type", "application/json;charset=utf-8"],
+      ["mcp-session-id", init.headers.get("mcp-session-id") as string],
+    ]);
+    const s = await openSession(server.url);
+    const res = await post(server.url, callTool(1, "echo", "t"), s.headers);
+    expect([...res.headers].filter(([k]) => k !== "date" && k !== "content-length")).toEqual([
+      ["content-type", "application/json;charset=utf-8"],
+      ["mcp-session-id", s.sessionId],
+    ]);
+    expect(await res.text()).toBe(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "t" }] } }));
+  });
 });

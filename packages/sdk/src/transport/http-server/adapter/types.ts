@@ -23,6 +23,11 @@ export interface ListenOptions {
   maxRequestBodySize: number;
   /** Milliseconds the request head may take to arrive (a slowloris sending headers a byte at a time). */
   headersTimeoutMs?: number;
+  /**
+   * The MCP endpoint's path, which an adapter may match natively: a request it matched there is handed over
+   * with that path, so the core need not read the URL. Any other request is handed over without one.
+   */
+  endpointPath?: string;
 }
 
 /** The connection facts an adapter gives the core, plus the peer address (behind-proxy trust, the mTLS front). */
@@ -41,5 +46,8 @@ export interface HttpListener {
   stop(): Promise<void>;
 }
 
-/** The core's request handler, as an adapter calls it. */
-export type AdapterHandler = (req: Request, conn: AdapterConn) => Promise<Response>;
+/**
+ * The core's request handler, as an adapter calls it; `path` when the adapter matched the request to
+ * {@link ListenOptions.endpointPath} itself (the core reads it from the URL otherwise).
+ */
+export type AdapterHandler = (req: Request, conn: AdapterConn, path?: string) => Promise<Response>;
