@@ -21,10 +21,10 @@ import type { ChildCommand } from "../../supervisor/child-attempt.ts";
 import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
-import { triggerSpecsFromConfig } from "../../triggers/runner/trigger-specs.ts";
+import type { TriggerPlan } from "../../triggers/runner/trigger-specs.ts";
 import type { AgentApprovals, AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import type { AgentTriggerOptions } from "../live/configured-triggers.ts";
-import { supervisorFromConfig } from "./subagents-from-config.ts";
+import type { Supervisor } from "../../supervisor/supervisor.ts";
 import { claimsFromConfig } from "./claims-from-config.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
 import { servedRunsFromConfig } from "./served-runs-from-config.ts";
@@ -226,7 +226,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     a2aAgents: config.a2aAgents,
     instructions: config.instructions,
     tools: options.tools,
-    subagents: supervisorFromConfig(config, logger, { limits, apiKey: options.apiKey, command: options.subagentCommand }),
+    subagents: subagentsFromConfig(config, logger, { limits, apiKey: options.apiKey, command: options.subagentCommand }),
     prompts: config.prompts,
     limits: { ...limits, mcpTimeoutMs: config.limits?.mcpTimeout, mcpMaxTotalTimeoutMs: config.limits?.mcpMaxTotalTimeout },
     prices: config.model?.prices,
@@ -317,7 +317,12 @@ function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOp
 
 /** The config's `triggers` block, validated against its cron engine. */
 function configTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptions {
-  const plan = triggerSpecsFromConfig(config);
+  // Without a `triggers` block there is nothing to check: the trigger runner and its cron engine stay unloaded.
+  const plan: TriggerPlan = config.triggers
+    ? (require("../../triggers/runner/trigger-specs.ts") as typeof import("../../triggers/runner/trigger-specs.ts")).triggerSpecsFromConfig(
+        config,
+      )
+    : { specs: [] };
   return {
     specs: plan.specs,
     cron: config.capabilities?.cron,
@@ -330,4 +335,19 @@ function modelOrUnconfigured(config: AgentdConfig, options: AgentFromConfigOptio
   if (!configNamesModel(config) && !options.requireModel) return undefined;
   if (!options.createModel) throw new AgentdError("E_USAGE", "createAgentFromConfig needs createModel (from @agentd/adapters) or a model");
   return modelFromConfig(config, { createModel: options.createModel, ...keyOf(options), logger });
+}
+
+/**
+ * The root's supervisor when the config has a `subagents` block (`supervisorFromConfig`), else undefined;
+ * its modules (the supervisor, the control channel, the children's spawn) load only then. `require`, not
+ * `import()`: `createAgentFromConfig` is synchronous.
+ */
+function subagentsFromConfig(
+  config: AgentdConfig,
+  logger: Logger,
+  options: Parameters<typeof import("./subagents-from-config.ts").supervisorFromConfig>[2],
+): Supervisor | undefined {
+  if (!config.subagents) return undefined;
+  const { supervisorFromConfig } = require("./subagents-from-config.ts") as typeof import("./subagents-from-config.ts");
+  return supervisorFromConfig(config, logger, options);
 }

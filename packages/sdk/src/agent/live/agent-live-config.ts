@@ -19,7 +19,6 @@ import type { RunLimits } from "../../loop/budget.ts";
 import { type AgentCheckpoint, checkpointHooks } from "../checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";
 import type { LiveSettings } from "./reload.ts";
-import { buildConfiguredTriggers } from "./configured-triggers.ts";
 
 /** What the live configuration reaches of the served agent once it serves (it registers itself). */
 export interface ServedForLive {
@@ -94,6 +93,9 @@ export function createLiveConfig(options: AgentOptions, parts: LiveConfigParts):
     build: (o) => {
       const first = !checkpointArmed;
       checkpointArmed = true;
+      // Loaded here, synchronously, only for an agent with triggers: the trigger runner, its sources and the
+      // cron engine are none of a one-shot run's start-up (`require` keeps them in a chunk of their own).
+      const { buildConfiguredTriggers } = require("./configured-triggers.ts") as typeof import("./configured-triggers.ts");
       return buildConfiguredTriggers({
         ...o,
         agent: parts.agent,
