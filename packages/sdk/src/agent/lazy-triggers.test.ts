@@ -1,13 +1,14 @@
 /**
- * An agent without triggers or subagents loads none of the trigger runner, the cron engine or the
- * supervisor: a one-shot run (`agentd demo`) pays for code it uses only. An agent with them builds them at
- * once, as before (createAgent is synchronous, `agent.triggers` and `agent.supervisor` are there at once).
+ * An agent without triggers, subagents, durability or approvals loads none of the trigger runner, the cron
+ * engine, the supervisor, the store's client, run claims or the approval desk: a one-shot run (`agentd demo`)
+ * pays for code it uses only. An agent with them builds them at once, as before (createAgentFromConfig is
+ * synchronous, `agent.triggers` and `agent.supervisor` are there at once).
  * Checked in a child process, which starts with nothing loaded.
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 
-test("a run of an agent without triggers or subagents loads none of their modules; configuring them loads them", async () => {
+test("a run of an agent without triggers, subagents, durability or approvals loads none of their modules; configuring them loads them", async () => {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "__fixtures__", "run-without-triggers.ts")], {
     stdout: "pipe",
     stderr: "pipe",
@@ -25,6 +26,11 @@ test("a run of an agent without triggers or subagents loads none of their module
       "triggers/cron-schedule.ts",
       "supervisor/supervisor.ts",
       "supervisor/self-tools.ts",
+      "agent/from-config/served-runs-from-config.ts",
+      "agent/from-config/claims-from-config.ts",
+      "agent/from-config/run-history-store.ts",
+      "serve/approvals/stored-desk.ts",
+      "agent/checkpoint/agent-checkpoint.ts",
     ]),
   );
   expect(report.afterReactive.some((m) => m.startsWith("croner/"))).toBe(true);

@@ -16,7 +16,7 @@ import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions
 import type { TriggerAgent } from "../../triggers/runner/trigger-runner.ts";
 import type { AgentLimits, AgentOptions } from "../types/agent-options.ts";
 import type { RunLimits } from "../../loop/budget.ts";
-import { type AgentCheckpoint, checkpointHooks } from "../checkpoint/agent-checkpoint.ts";
+import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";
 import type { LiveSettings } from "./reload.ts";
 
@@ -102,12 +102,15 @@ export function createLiveConfig(options: AgentOptions, parts: LiveConfigParts):
         logger,
         registry: () => served?.registry,
         ...(checkpoint && first
-          ? checkpointHooks(checkpoint, () => ({
-              specs: o.specs,
-              triggers: config.triggers as AgentTriggers,
-              selfSubscriptions: parts.selfSubs,
-              supervisor: parts.supervisor,
-            }))
+          ? (require("../checkpoint/agent-checkpoint.ts") as typeof import("../checkpoint/agent-checkpoint.ts")).checkpointHooks(
+              checkpoint,
+              () => ({
+                specs: o.specs,
+                triggers: config.triggers as AgentTriggers,
+                selfSubscriptions: parts.selfSubs,
+                supervisor: parts.supervisor,
+              }),
+            )
           : {}),
       });
     },
