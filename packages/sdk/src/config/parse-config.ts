@@ -9,8 +9,6 @@ import { AgentdError } from "../wire/errors.ts";
 import { expandEnv } from "./expand.ts";
 import type { ForeignKeysNotTaken } from "./foreign-servers.ts";
 import { formatIssue, issuePath } from "./format-issue.ts";
-import { unknownKeyHint } from "./key-hint.ts";
-import { ConfigSchema } from "./schema.ts";
 import type { AgentdConfig } from "./types.generated.ts";
 
 /** Where the config file is looked for when `AGENT_CONFIG` and `--config` are absent. */
@@ -92,10 +90,12 @@ export function parseConfig(
   options: { expand?: boolean } = {},
 ): AgentdConfig {
   const expanded = options.expand === false ? raw : expandEnv(raw, env, source);
-  const result = v.safeParse(ConfigSchema, expanded);
+  // The schema (the valibot schemas of every group of agentd.json) is built on the first validation,
+  // not when this module loads: a program that validates no configuration never builds it.
+  const result = v.safeParse((require("./schema.ts") as typeof import("./schema.ts")).ConfigSchema, expanded);
   if (!result.success) {
     const issue = result.issues[0]!;
-    const hint = unknownKeyHint(issue);
+    const hint = (require("./key-hint.ts") as typeof import("./key-hint.ts")).unknownKeyHint(issue);
     throw new AgentdError("E_CONFIG_INVALID", hint ? `${source}${issuePath(issue)}: ${hint}` : formatIssue(result.issues, source));
   }
   return result.output;
