@@ -53,15 +53,13 @@ export const demoCommand = defineCommand({
     const intelligence = args.intelligence ?? (env.AGENT_INTELLIGENCE || undefined);
     const name = args.model ?? (env.AGENT_MODEL || undefined);
     const dialect = env.AGENT_DIALECT || undefined;
-    const resolved = {
-      config: parseConfig(
-        intelligence ? { model: { intelligence, name: name || undefined, dialect: dialect || undefined } } : {},
-        {},
-        "demo settings",
-        { expand: false },
-      ),
-      runId: runIdFrom({}, env),
-    };
+    // Without a model endpoint there is nothing to validate (and the configuration's schema is never built).
+    const settings: AgentdConfig = intelligence
+      ? parseConfig({ model: { intelligence, name: name || undefined, dialect: dialect || undefined } }, {}, "demo settings", {
+          expand: false,
+        })
+      : {};
+    const resolved = { config: settings, runId: runIdFrom({}, env) };
     // A real model's key is read as `agentd run` reads it; the scripted gateway takes none.
     const key = intelligence ? chooseApiKey(resolved.config.model, env) : undefined;
     const logger = stderrLogger();

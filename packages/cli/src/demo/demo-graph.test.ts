@@ -2,7 +2,9 @@
  * What `agentd demo` loads at start, as the binary is built (`bun build --splitting`): the chunks main.ts,
  * the prelaunch, the CLI and the demo command import statically. The subagent child's entry stays in a chunk
  * of its own (a dynamic import of a whole SDK entry would keep every export in a chunk the demo loads), and so
- * do the fake gateway's dialects other than the scripted demo's openai one.
+ * do the fake gateway's dialects other than the scripted demo's openai one, and the config file loader (JSONC,
+ * dotenv, other tools' formats): the demo validates a configuration it built and never reads a file; the
+ * configuration's schema is built on the first validation, which the scripted demo never makes.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -68,4 +70,15 @@ test("agentd demo loads only its fake gateway's openai dialect at start", async 
   const modules = await startModules();
   expect(modules.some((m) => m.endsWith("testkit/src/gateway/openai-dialect.ts"))).toBe(true);
   expect(modules.filter((m) => /testkit\/src\/gateway\/(anthropic|gemini|responses)-/.test(m))).toEqual([]);
+}, 60_000);
+
+test("agentd demo does not load the config file loader at start (it validates an object it built)", async () => {
+  const modules = await startModules();
+  expect(modules.some((m) => m.endsWith("sdk/src/config/parse-config.ts"))).toBe(true);
+  expect(modules.filter((m) => /config\/load\.ts$|config\/foreign|\/jsonc-parser\/|\/dotenv\//.test(m))).toEqual([]);
+}, 60_000);
+
+test("agentd demo does not load the configuration's schema at start (built on the first validation)", async () => {
+  const modules = await startModules();
+  expect(modules.filter((m) => /sdk\/src\/config\/([a-z-]+-)?schema\.ts$|sdk\/src\/config\/key-hint\.ts$/.test(m))).toEqual([]);
 }, 60_000);

@@ -29,15 +29,7 @@ export type {
   PromptArgumentConfig,
   PromptMessageConfig,
 } from "./types.generated.ts";
-export {
-  parseConfig,
-  readConfigFile,
-  resolveConfig,
-  overridesFromFlags,
-  runIdFrom,
-  DEFAULT_CONFIG_FILE,
-  type ConfigOverrides,
-  type ResolvedConfig,
-} from "./load.ts";
+export { parseConfig, runIdFrom, DEFAULT_CONFIG_FILE, type ConfigOverrides, type ResolvedConfig } from "./parse-config.ts";
+export { readConfigFile, resolveConfig, overridesFromFlags } from "./load.ts";
 export { parseDuration, durationProblem, formatDuration, DURATION_FORMS } from "./duration.ts";
 export { apiKeyVariables, chooseApiKey, DIALECT_API_KEY_VARIABLES, type ApiKeyChoice } from "./api-key.ts";

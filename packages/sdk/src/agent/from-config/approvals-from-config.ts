@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
-import { StoredApprovalDesk } from "../../serve/approvals/stored-desk.ts";
+import type { StoredApprovalDesk } from "../../serve/approvals/stored-desk.ts";
 import { LocalDocuments, localConversationsDir } from "../conversations/local-documents.ts";
 import { storeConnection } from "./durable-store.ts";
 
@@ -26,11 +26,14 @@ export function approvalDeskFromConfig(
   const a = config.approvals;
   if (!a) return undefined;
   const settings = { timeoutMs: a.timeout, onTimeout: a.onTimeout };
+  // The desk's module loads only with an `approvals` block (createAgentFromConfig is synchronous).
+  const { StoredApprovalDesk: Desk } =
+    require("../../serve/approvals/stored-desk.ts") as typeof import("../../serve/approvals/stored-desk.ts");
   const entry = config.durability?.store;
   if (entry) {
     const connection = storeConnection("approvals-store", entry, logger);
-    return new StoredApprovalDesk(() => connection.store(), { ...settings, onClose: () => connection.close() });
+    return new Desk(() => connection.store(), { ...settings, onClose: () => connection.close() });
   }
   const local = new LocalDocuments(localApprovalsDir(env));
-  return new StoredApprovalDesk(async () => local, settings);
+  return new Desk(async () => local, settings);
 }

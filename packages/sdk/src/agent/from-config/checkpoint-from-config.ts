@@ -9,8 +9,7 @@ import type { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { upstreamError } from "../connections/connect-server.ts";
 import { durableStoreEntry, storeConnection } from "./durable-store.ts";
-import { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
-import { RunConversations } from "../checkpoint/run-conversations.ts";
+import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
 
 /** The checkpoint identity a config implies: `durability.checkpoint.identity`, claims' holder, `$RUN_ID`, or "agentd". */
 export function checkpointIdentity(config: AgentdConfig, env: Record<string, string | undefined> = process.env): string {
@@ -44,7 +43,11 @@ export function checkpointFromConfig(config: AgentdConfig, logger: Logger): Agen
       throw upstreamError("checkpoint-store", e);
     }));
   const rc = c?.resumeConversations;
-  return new AgentCheckpoint({
+  // The checkpoint's modules load only when it is switched on (createAgentFromConfig is synchronous).
+  const { AgentCheckpoint: Checkpoint } =
+    require("../checkpoint/agent-checkpoint.ts") as typeof import("../checkpoint/agent-checkpoint.ts");
+  const { RunConversations } = require("../checkpoint/run-conversations.ts") as typeof import("../checkpoint/run-conversations.ts");
+  return new Checkpoint({
     identity: checkpointIdentity(config),
     conversations: rc ? new RunConversations({ store: connect, maxBytes: rc.maxBytes, ttlMs: rc.ttl, logger }) : undefined,
     store: connect,

@@ -8,7 +8,7 @@
 import type { AgentdConfig, McpServerConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
 import { McpClient } from "../../mcp/client/client.ts";
-import { StoreClient } from "../../store/store-client.ts";
+import type { StoreClient } from "../../store/store-client.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import { CLIENT_INFO, transportFor } from "../connections/connect-server.ts";
 
@@ -79,7 +79,10 @@ export function storeConnection(name: string, entry: McpServerConfig, logger: Lo
         let p = pool.get(key);
         if (!p) {
           const client = new McpClient(CLIENT_INFO, { logger });
-          const opened = client.connect(transportFor(name, entry, logger)).then(() => new StoreClient(client));
+          // The store's client (and the document URIs it shares with the store's server) loads with the first connection.
+          const opened = client
+            .connect(transportFor(name, entry, logger))
+            .then(async () => new (await import("../../store/store-client.ts")).StoreClient(client));
           p = { client, opened, users: 0 };
           pool.set(key, p);
           const made = p;

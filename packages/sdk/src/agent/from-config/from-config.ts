@@ -21,15 +21,12 @@ import type { ChildCommand } from "../../supervisor/child-attempt.ts";
 import { canonicalOperators } from "../../serve/principal.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { Root } from "../../wire/index.ts";
-import { triggerSpecsFromConfig } from "../../triggers/runner/trigger-specs.ts";
+import type { TriggerPlan } from "../../triggers/runner/trigger-specs.ts";
 import type { AgentApprovals, AgentCapabilities, AgentOptions } from "../types/agent-options.ts";
 import type { AgentTriggerOptions } from "../live/configured-triggers.ts";
-import { supervisorFromConfig } from "./subagents-from-config.ts";
-import { claimsFromConfig } from "./claims-from-config.ts";
+import type { Supervisor } from "../../supervisor/supervisor.ts";
 import { jobStoreFromConfig } from "./job-store-from-config.ts";
-import { servedRunsFromConfig } from "./served-runs-from-config.ts";
-import { runHistoryFromConfig } from "./run-history-store.ts";
-import { tokenStoreFromConfig } from "./token-store-from-config.ts";
+import type { RunHistoryLimits } from "../../serve/run-registry.ts";
 import { checkpointFromConfig } from "./checkpoint-from-config.ts";
 import { conversationsFromConfig } from "./conversations-from-config.ts";
 import { waitingRunsFromConfig } from "./waiting-runs-from-config.ts";
@@ -219,14 +216,14 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
   const limits = limitsFromConfig(config);
   const model = options.model ?? modelOrUnconfigured(config, options, logger);
   const base = options.triggers ?? configTriggers(config, logger);
-  const triggers = { ...base, claims: claimsFromConfig(config, logger) ?? base.claims, selfSubscribe: selfSubscribeFromConfig(config) };
+  const triggers = { ...base, claims: claimsOf(config, logger) ?? base.claims, selfSubscribe: selfSubscribeFromConfig(config) };
   return {
     model,
     mcpServers: config.mcpServers,
     a2aAgents: config.a2aAgents,
     instructions: config.instructions,
     tools: options.tools,
-    subagents: supervisorFromConfig(config, logger, { limits, apiKey: options.apiKey, command: options.subagentCommand }),
+    subagents: subagentsFromConfig(config, logger, { limits, apiKey: options.apiKey, command: options.subagentCommand }),
     prompts: config.prompts,
     limits: { ...limits, mcpTimeoutMs: config.limits?.mcpTimeout, mcpMaxTotalTimeoutMs: config.limits?.mcpMaxTotalTimeout },
     prices: config.model?.prices,
@@ -238,7 +235,7 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
       version: options.version,
       operators: config.serve?.operators?.length ? canonicalOperators(config.serve.operators, "serve.operators") : undefined,
       // Local bounds, and the fleet's shared history in the store when durability asks for it.
-      runHistory: runHistoryFromConfig(config, logger),
+      runHistory: runHistoryOf(config, logger),
       taskSupport: config.serve?.taskSupport,
       a2a: a2aServeOptionsFromConfig(config),
       endpoint: () => serveOptionsFromConfig(config),
@@ -246,8 +243,12 @@ export function agentOptionsFromConfig(config: AgentdConfig, options: AgentFromC
     conversations: options.conversations ?? conversationsFromConfig(config, logger),
     durability: {
       checkpoint: checkpointFromConfig(config, logger),
-      servedRuns: servedRunsFromConfig(config, logger),
-      oauthTokens: tokenStoreFromConfig(config, logger),
+      servedRuns: config.durability
+        ? (require("./served-runs-from-config.ts") as typeof import("./served-runs-from-config.ts")).servedRunsFromConfig(config, logger)
+        : undefined,
+      oauthTokens: config.durability
+        ? (require("./token-store-from-config.ts") as typeof import("./token-store-from-config.ts")).tokenStoreFromConfig(config, logger)
+        : undefined,
       waitingRuns: waitingRunsFromConfig(config, logger),
     },
     reload: options.reloadConfig
@@ -311,13 +312,18 @@ function liveSettingsFromConfig(config: AgentdConfig, options: AgentFromConfigOp
     prompts: config.prompts,
     roots: rootsFromConfig(config).length ? rootsFromConfig(config) : undefined,
     // Triggers given by the caller (a command line's mode) are not the configuration's to change.
-    ...(options.triggers ? {} : { triggers: { ...configTriggers(config, logger), claims: claimsFromConfig(config, logger) } }),
+    ...(options.triggers ? {} : { triggers: { ...configTriggers(config, logger), claims: claimsOf(config, logger) } }),
   };
 }
 
 /** The config's `triggers` block, validated against its cron engine. */
 function configTriggers(config: AgentdConfig, logger: Logger): AgentTriggerOptions {
-  const plan = triggerSpecsFromConfig(config);
+  // Without a `triggers` block there is nothing to check: the trigger runner and its cron engine stay unloaded.
+  const plan: TriggerPlan = config.triggers
+    ? (require("../../triggers/runner/trigger-specs.ts") as typeof import("../../triggers/runner/trigger-specs.ts")).triggerSpecsFromConfig(
+        config,
+      )
+    : { specs: [] };
   return {
     specs: plan.specs,
     cron: config.capabilities?.cron,
@@ -330,4 +336,37 @@ function modelOrUnconfigured(config: AgentdConfig, options: AgentFromConfigOptio
   if (!configNamesModel(config) && !options.requireModel) return undefined;
   if (!options.createModel) throw new AgentdError("E_USAGE", "createAgentFromConfig needs createModel (from @agentd/adapters) or a model");
   return modelFromConfig(config, { createModel: options.createModel, ...keyOf(options), logger });
+}
+
+/**
+ * The root's supervisor when the config has a `subagents` block (`supervisorFromConfig`), else undefined;
+ * its modules (the supervisor, the control channel, the children's spawn) load only then. `require`, not
+ * `import()`: `createAgentFromConfig` is synchronous.
+ */
+function subagentsFromConfig(
+  config: AgentdConfig,
+  logger: Logger,
+  options: Parameters<typeof import("./subagents-from-config.ts").supervisorFromConfig>[2],
+): Supervisor | undefined {
+  if (!config.subagents) return undefined;
+  const { supervisorFromConfig } = require("./subagents-from-config.ts") as typeof import("./subagents-from-config.ts");
+  return supervisorFromConfig(config, logger, options);
+}
+
+// The parts only a `durability` block turns on (run claims, served runs, OAuth tokens above, the fleet's run
+// history): without one each is undefined, and their modules (the store's documents, claims, retention, the
+// run listing) stay unloaded. `require`, not `import()`: createAgentFromConfig is synchronous.
+
+/** `claimsFromConfig` with a `durability` block, else none. */
+function claimsOf(config: AgentdConfig, logger: Logger) {
+  if (!config.durability) return undefined;
+  return (require("./claims-from-config.ts") as typeof import("./claims-from-config.ts")).claimsFromConfig(config, logger);
+}
+
+/** `runHistoryFromConfig`: with `durability.store` the fleet's history too, else the local bounds alone (as it says). */
+function runHistoryOf(config: AgentdConfig, logger: Logger): RunHistoryLimits | undefined {
+  if (config.durability?.store)
+    return (require("./run-history-store.ts") as typeof import("./run-history-store.ts")).runHistoryFromConfig(config, logger);
+  const { shared: _shared, ...local } = config.serve?.runHistory ?? {};
+  return config.serve?.runHistory ? local : undefined;
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import type { Logger } from "../../log.ts";
-import { StoreJobStore } from "../../triggers/store-job-store.ts";
+import type { StoreJobStore } from "../../triggers/store-job-store.ts";
 import { upstreamError } from "../connections/connect-server.ts";
 import { checkDurability, durablePartOn, durableStoreEntry, storeConnection } from "./durable-store.ts";
 
@@ -17,7 +17,9 @@ export function jobStoreFromConfig(config: AgentdConfig, logger: Logger): StoreJ
   const entry = durableStoreEntry(config, "schedules");
   if (!entry) return undefined;
   const connection = storeConnection("job-store", entry, logger);
-  return new StoreJobStore({
+  // Its module loads only for a configuration that uses it (createAgentFromConfig is synchronous).
+  const { StoreJobStore: Store } = require("../../triggers/store-job-store.ts") as typeof import("../../triggers/store-job-store.ts");
+  return new Store({
     identity: config.durability?.schedules?.identity ?? "agentd",
     store: async () => {
       try {

@@ -8,12 +8,7 @@ import type { A2aServeOptions } from "../../a2a/server/index.ts";
 import type { AgentdConfig } from "../../config/types.generated.ts";
 import { AgentdError } from "../../wire/errors.ts";
 import type { ServeOptions } from "../serving/served-agent.ts";
-import {
-  type HttpServeSettings,
-  httpServeOptionsFromConfig,
-  type MetricsServeSettings,
-  metricsServeOptionsFromConfig,
-} from "./serve-options-from-config.ts";
+import type { HttpServeSettings, MetricsServeSettings } from "./serve-options-from-config.ts";
 
 /** Settings over the config's `serve` block (the CLI's flags); each wins over the config's value. */
 export interface ServeSettings extends HttpServeSettings, MetricsServeSettings {
@@ -48,6 +43,8 @@ export async function serveOptionsFromConfig(
   env: Record<string, string | undefined> = process.env,
 ): Promise<ServeOptions> {
   if (settings.stdio && settings.listen) throw new AgentdError("E_USAGE", "--stdio and --http exclude each other: pick one");
+  // Loaded when the agent serves: TLS files, client certificates, proxies and bearer tokens are no run's concern.
+  const { httpServeOptionsFromConfig, metricsServeOptionsFromConfig } = await import("./serve-options-from-config.ts");
   const authTokensEnv =
     settings.authTokensEnv ?? (!config.serve?.auth?.tokensEnv && env.AGENT_AUTH_TOKENS ? "AGENT_AUTH_TOKENS" : undefined);
   const http = settings.stdio ? undefined : await httpServeOptionsFromConfig(config, { ...settings, authTokensEnv });

@@ -16,10 +16,9 @@ import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions
 import type { TriggerAgent } from "../../triggers/runner/trigger-runner.ts";
 import type { AgentLimits, AgentOptions } from "../types/agent-options.ts";
 import type { RunLimits } from "../../loop/budget.ts";
-import { type AgentCheckpoint, checkpointHooks } from "../checkpoint/agent-checkpoint.ts";
+import type { AgentCheckpoint } from "../checkpoint/agent-checkpoint.ts";
 import { LiveConfig } from "./live-config.ts";
 import type { LiveSettings } from "./reload.ts";
-import { buildConfiguredTriggers } from "./configured-triggers.ts";
 
 /** What the live configuration reaches of the served agent once it serves (it registers itself). */
 export interface ServedForLive {
@@ -94,18 +93,24 @@ export function createLiveConfig(options: AgentOptions, parts: LiveConfigParts):
     build: (o) => {
       const first = !checkpointArmed;
       checkpointArmed = true;
+      // Loaded here, synchronously, only for an agent with triggers: the trigger runner, its sources and the
+      // cron engine are none of a one-shot run's start-up (`require` keeps them in a chunk of their own).
+      const { buildConfiguredTriggers } = require("./configured-triggers.ts") as typeof import("./configured-triggers.ts");
       return buildConfiguredTriggers({
         ...o,
         agent: parts.agent,
         logger,
         registry: () => served?.registry,
         ...(checkpoint && first
-          ? checkpointHooks(checkpoint, () => ({
-              specs: o.specs,
-              triggers: config.triggers as AgentTriggers,
-              selfSubscriptions: parts.selfSubs,
-              supervisor: parts.supervisor,
-            }))
+          ? (require("../checkpoint/agent-checkpoint.ts") as typeof import("../checkpoint/agent-checkpoint.ts")).checkpointHooks(
+              checkpoint,
+              () => ({
+                specs: o.specs,
+                triggers: config.triggers as AgentTriggers,
+                selfSubscriptions: parts.selfSubs,
+                supervisor: parts.supervisor,
+              }),
+            )
           : {}),
       });
     },

@@ -5,7 +5,6 @@
  * `close()` (agent-lifecycle.ts, through the assembly's release).
  */
 import type { ToolSet } from "../../loop/tools.ts";
-import { SubagentToolSet } from "../../supervisor/self-tools.ts";
 import { LocalToolSet, namedLocalTools, type LocalTools } from "../../tool/local-tool-set.ts";
 import type { LocalTool } from "../../tool/tool.ts";
 import { AgentdError } from "../../wire/errors.ts";
@@ -33,6 +32,12 @@ export function ownTools(options: Pick<AgentOptions, "tools" | "subagents">): Ow
       "createAgent: pass either a ToolSet as tools or subagents (the subagent tools are the extra tool set); tools made by tool() go with both",
     );
   const localTools = options.tools && !customToolSet ? namedLocalTools(options.tools as LocalTools) : undefined;
-  const builtIn = customToolSet ?? (options.subagents ? new SubagentToolSet(options.subagents) : undefined);
+  const builtIn = customToolSet ?? (options.subagents ? subagentTools(options.subagents) : undefined);
   return { localTools, tools: localTools?.size ? new LocalToolSet(localTools, builtIn) : builtIn };
 }
+
+type SelfToolsModule = typeof import("../../supervisor/self-tools.ts");
+
+/** The subagent tools of a supervisor, their module loaded only for an agent with subagents (createAgent is synchronous). */
+const subagentTools = (supervisor: NonNullable<AgentOptions["subagents"]>): ToolSet =>
+  new (require("../../supervisor/self-tools.ts") as SelfToolsModule).SubagentToolSet(supervisor);

@@ -8,8 +8,7 @@ import type { Logger } from "../../log.ts";
 import type { ToolSet } from "../../loop/tools.ts";
 import { lazyA2aTools, type LazyA2aTools } from "../../a2a/client/tools.ts";
 import type { AgentTriggers } from "../../triggers/runner/agent-triggers.ts";
-import { SelfSubscribeToolSet } from "../../triggers/runner/self-subscribe-tools.ts";
-import { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
+import type { SelfSubscriptions } from "../../triggers/runner/self-subscriptions.ts";
 import type { AgentOptions } from "../types/agent-options.ts";
 import type { AgentConnections } from "../connections/agent-connections.ts";
 import type { InFlightRuns } from "../connections/in-flight-runs.ts";
@@ -43,8 +42,8 @@ export function agentTools(
   const optional = new Set(Object.entries(options.mcpServers ?? {}).flatMap(([name, c]) => (c.required === false ? [name] : [])));
   const selfSubscribe = options.triggers?.specs.length ? options.triggers.selfSubscribe : undefined;
   let live: { readonly triggers: AgentTriggers | undefined } | undefined;
-  const selfSubs = selfSubscribe ? new SelfSubscriptions({ triggers: () => live?.triggers, ...selfSubscribe, logger }) : undefined;
-  const ownTools = selfSubs ? new SelfSubscribeToolSet(selfSubs, parts.own) : parts.own;
+  const selfSubs = selfSubscribe ? selfSubscriptions({ triggers: () => live?.triggers, ...selfSubscribe, logger }) : undefined;
+  const ownTools = selfSubs ? selfSubscribeTools(selfSubs, parts.own) : parts.own;
   const a2aTools =
     options.a2aAgents && Object.keys(options.a2aAgents).length ? lazyA2aTools(options.a2aAgents, ownTools, logger) : undefined;
   const calls = connected.operator?.calls;
@@ -65,3 +64,16 @@ export function agentTools(
     },
   };
 }
+
+// The self-subscription tools, loaded only for an agent whose triggers offer them (`require`: createAgent is
+// synchronous; an agent without triggers loads none of the trigger runner).
+type SelfSubscriptionsModule = typeof import("../../triggers/runner/self-subscriptions.ts");
+type SelfSubscribeToolsModule = typeof import("../../triggers/runner/self-subscribe-tools.ts");
+
+/** A new {@link SelfSubscriptions}, its module loaded on the first call. */
+const selfSubscriptions = (...a: ConstructorParameters<SelfSubscriptionsModule["SelfSubscriptions"]>): SelfSubscriptions =>
+  new (require("../../triggers/runner/self-subscriptions.ts") as SelfSubscriptionsModule).SelfSubscriptions(...a);
+
+/** The self-subscribe tool set over `own`, its module loaded on the first call. */
+const selfSubscribeTools = (...a: ConstructorParameters<SelfSubscribeToolsModule["SelfSubscribeToolSet"]>): ToolSet =>
+  new (require("../../triggers/runner/self-subscribe-tools.ts") as SelfSubscribeToolsModule).SelfSubscribeToolSet(...a);
