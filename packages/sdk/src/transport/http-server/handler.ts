@@ -194,35 +194,60 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     return response;
   }
 
-  return {
-    async handle(req, conn, known) {
-      const path = known ?? pathOf(req.url);
-      // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
-      if (conn.malformedForwarding)
-        return dressed(
-          config.mounts.find((m) => m.match(path)),
-          refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
-        );
-      try {
-        if (path === config.path) return await handleMcp(req, conn);
-        if (auth.metadata && metadataPaths.has(path)) {
-          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
-          // A forwarded origin varies the document per request: shared caches must not mix them.
-          const origin = conn.publicOrigin;
-          return Response.json(metadataAt(origin), { headers: { "cache-control": origin ? "private, max-age=300" : "max-age=300" } });
-        }
-        const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
-        if (route) {
-          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
-          return await route(req);
-        }
-        const mount = config.mounts.find((m) => m.match(path));
-        if (mount) return await handleMount(mount, path, req, conn);
-        return new Response("Not Found", { status: 404 });
-      } catch (e) {
-        logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });
-        return jsonRpcHttpError(500, -32603, "Internal error");
+  /** The answer to a request whose handling failed unexpectedly: logged, and a JSON-RPC 500. */
+  function failed(path: string, e: unknown): Response {
+    logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });
+    return jsonRpcHttpError(500, -32603, "Internal error");
+  }
+  const mcpFailed = (e: unknown): Response => failed(config.path, e);
+
+  /**
+   * The MCP endpoint's answer, as `handle` gives it. Not an async function: every request passes here, and
+   * an async frame awaiting the answer would cost a generator and a promise hop each; a rejection is
+   * answered by the same catch-all instead.
+   */
+  function answerMcp(req: Request, conn: HttpRequestConn): Promise<Response> {
+    let answer: Response | Promise<Response>;
+    try {
+      answer = handleMcp(req, conn);
+    } catch (e) {
+      return Promise.resolve(mcpFailed(e));
+    }
+    return answer instanceof Promise ? answer.then(undefined, mcpFailed) : Promise.resolve(answer);
+  }
+
+  /** Any other path (the metadata document, routes, mounts, or 404), or a request with a malformed forwarding header. */
+  async function answerOther(req: Request, conn: HttpRequestConn, path: string): Promise<Response> {
+    // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
+    if (conn.malformedForwarding)
+      return dressed(
+        config.mounts.find((m) => m.match(path)),
+        refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
+      );
+    try {
+      if (auth.metadata && metadataPaths.has(path)) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+        // A forwarded origin varies the document per request: shared caches must not mix them.
+        const origin = conn.publicOrigin;
+        return Response.json(metadataAt(origin), { headers: { "cache-control": origin ? "private, max-age=300" : "max-age=300" } });
       }
+      const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
+      if (route) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+        return await route(req);
+      }
+      const mount = config.mounts.find((m) => m.match(path));
+      if (mount) return await handleMount(mount, path, req, conn);
+      return new Response("Not Found", { status: 404 });
+    } catch (e) {
+      return failed(path, e);
+    }
+  }
+
+  return {
+    handle(req, conn, known) {
+      const path = known ?? pathOf(req.url);
+      return path === config.path && !conn.malformedForwarding ? answerMcp(req, conn) : answerOther(req, conn, path);
     },
     stats: () => ({ sessions: sessions.size, streams: writers.size }),
     close() {
