@@ -26,6 +26,38 @@ export interface McpHttpHandler {
   close(): void;
 }
 
+/** The answer to a request whose handling failed unexpectedly: logged, and a JSON-RPC 500. */
+function failedRequest(logger: Logger, path: string, e: unknown): Response {
+  logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });
+  return jsonRpcHttpError(500, -32603, "Internal error");
+}
+
+/**
+ * The MCP endpoint's answer (`handleMcp`'s), as `handle` gives it. Not an async function: every request
+ * passes here, and an async frame awaiting the answer would cost a generator and a promise hop each; a
+ * rejection is answered by the same catch-all (`failed`) instead.
+ */
+function answerMcp(
+  handleMcp: (req: Request, conn: HttpRequestConn) => Response | Promise<Response>,
+  failed: (e: unknown) => Response,
+  req: Request,
+  conn: HttpRequestConn,
+): Promise<Response> {
+  let answer: Response | Promise<Response>;
+  try {
+    answer = handleMcp(req, conn);
+  } catch (e) {
+    return Promise.resolve(failed(e));
+  }
+  return answer instanceof Promise ? answer.then(undefined, failed) : Promise.resolve(answer);
+}
+
+/** `res` with the headers `mount` puts on every answer. */
+function dressed(mount: HttpMount | undefined, res: Response): Response {
+  for (const [k, v] of Object.entries(mount?.headers ?? {})) res.headers.set(k, v);
+  return res;
+}
+
 /** The caller of an endpoint without auth. */
 const ANONYMOUS: Caller = Object.freeze({ authInfo: undefined, principal: "" });
 
@@ -182,11 +214,6 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     return mount.handle(req, { ...caller, forbid: (p) => auth.forbid(a.authInfo, p) }, conn);
   }
 
-  const dressed = (mount: HttpMount | undefined, res: Response): Response => {
-    for (const [k, v] of Object.entries(mount?.headers ?? {})) res.headers.set(k, v);
-    return res;
-  };
-
   // Anyone can send refused requests: one line a minute per reason, with a count of the rest.
   const refusals = limitRepeats(logger);
   function refuse(response: Response, why: string): Response {
@@ -194,35 +221,40 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     return response;
   }
 
-  return {
-    async handle(req, conn, known) {
-      const path = known ?? pathOf(req.url);
-      // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
-      if (conn.malformedForwarding)
-        return dressed(
-          config.mounts.find((m) => m.match(path)),
-          refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
-        );
-      try {
-        if (path === config.path) return await handleMcp(req, conn);
-        if (auth.metadata && metadataPaths.has(path)) {
-          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
-          // A forwarded origin varies the document per request: shared caches must not mix them.
-          const origin = conn.publicOrigin;
-          return Response.json(metadataAt(origin), { headers: { "cache-control": origin ? "private, max-age=300" : "max-age=300" } });
-        }
-        const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
-        if (route) {
-          if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
-          return await route(req);
-        }
-        const mount = config.mounts.find((m) => m.match(path));
-        if (mount) return await handleMount(mount, path, req, conn);
-        return new Response("Not Found", { status: 404 });
-      } catch (e) {
-        logger.error("http.handler_failed", { path, error: e instanceof Error ? e.message : String(e) });
-        return jsonRpcHttpError(500, -32603, "Internal error");
+  const mcpFailed = (e: unknown): Response => failedRequest(logger, config.path, e);
+
+  /** Any other path (the metadata document, routes, mounts, or 404), or a request with a malformed forwarding header. */
+  async function answerOther(req: Request, conn: HttpRequestConn, path: string): Promise<Response> {
+    // Nothing a trusted proxy said is guessed at: its malformed header refuses the request, whatever the path.
+    if (conn.malformedForwarding)
+      return dressed(
+        config.mounts.find((m) => m.match(path)),
+        refuse(badRequest(`Bad Request: ${conn.malformedForwarding}`), "forwarded"),
+      );
+    try {
+      if (auth.metadata && metadataPaths.has(path)) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+        // A forwarded origin varies the document per request: shared caches must not mix them.
+        const origin = conn.publicOrigin;
+        return Response.json(metadataAt(origin), { headers: { "cache-control": origin ? "private, max-age=300" : "max-age=300" } });
       }
+      const route = Object.hasOwn(config.routes, path) ? config.routes[path] : undefined;
+      if (route) {
+        if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET, HEAD");
+        return await route(req);
+      }
+      const mount = config.mounts.find((m) => m.match(path));
+      if (mount) return await handleMount(mount, path, req, conn);
+      return new Response("Not Found", { status: 404 });
+    } catch (e) {
+      return failedRequest(logger, path, e);
+    }
+  }
+
+  return {
+    handle(req, conn, known) {
+      const path = known ?? pathOf(req.url);
+      return path === config.path && !conn.malformedForwarding ? answerMcp(handleMcp, mcpFailed, req, conn) : answerOther(req, conn, path);
     },
     stats: () => ({ sessions: sessions.size, streams: writers.size }),
     close() {
