@@ -8,14 +8,15 @@
  * - a served `agent.run` with a `conversationId` (`agentd serve` from the binary) continues it, and
  *   `agent://conversations` lists it with both runs.
  */
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
+import { fakeServerCommand, startFakeGateway, type FakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
-import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
+import { startServe } from "./__fixtures__/serve/serve-process.ts";
+import { serveParts } from "./__fixtures__/serve/serve-parts.ts";
 import { COMPILE_FLAGS } from "@agentd/cli/compile-flags";
 
 setDefaultTimeout(120_000);
@@ -31,16 +32,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-let ws: CliWorkspace | undefined;
-let gateway: FakeGateway | undefined;
-let fake: FakeServerCommand | undefined;
-afterEach(async () => {
-  await stopAllServe();
-  await gateway?.close();
-  fake?.dispose();
-  ws?.cleanup();
-  ws = gateway = fake = undefined;
-}, 30_000);
+const parts = serveParts();
 
 const modelEnv = (g: FakeGateway, here: CliWorkspace) => ({
   AGENT_INTELLIGENCE: g.url,
@@ -53,20 +45,20 @@ const toolNamed = (req: RecordedRequest, suffix: string) => req.tools.find((n) =
 
 test("approvals: a served run's call waits, agentd approvals (the binary) lists and approves it, the tool is called once", async () => {
   const here = new CliWorkspace();
-  ws = here;
-  fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}" }] });
-  gateway = await startFakeGateway({
+  parts.ws = here;
+  parts.fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}" }] });
+  parts.gateway = await startFakeGateway({
     dialect: "openai",
     script: [
       (req) => ({ toolCalls: [{ name: toolNamed(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   });
-  here.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] } });
+  here.writeConfig({ mcpServers: { fs: parts.fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] } });
   const ops = join(here.dir, "operators.txt");
   writeFileSync(ops, "ops-token-0123456789abcdef\n");
   const serve = await startServe(["--http", "127.0.0.1:0", "--operator-tokens", ops, "--grace", "1s"], {
-    env: modelEnv(gateway, here),
+    env: modelEnv(parts.gateway, here),
     cwd: here.dir,
     binary,
   });
@@ -81,7 +73,7 @@ test("approvals: a served run's call waits, agentd approvals (the binary) lists 
   expect(JSON.parse(listed.stdout)).toMatchObject([
     { state: "pending", request: { id, name: "fs/delete_file", arguments: { path: "/srv/old" } } },
   ]);
-  const calls = () => fake!.recordedRequests().filter((r) => r.method === "tools/call");
+  const calls = () => parts.fake!.recordedRequests().filter((r) => r.method === "tools/call");
   expect(calls()).toEqual([]);
 
   const approved = await cli(["approve", id, "--reason", "expected cleanup"]);
@@ -94,21 +86,21 @@ test("approvals: a served run's call waits, agentd approvals (the binary) lists 
 
 test("conversations: agentd run --continue (the binary) sends the first exchange back to the model", async () => {
   const here = new CliWorkspace();
-  ws = here;
-  gateway = await startFakeGateway({
+  parts.ws = here;
+  parts.gateway = await startFakeGateway({
     dialect: "openai",
     onExhausted: "repeat-last",
     script: [(req) => ({ text: `answer to: ${req.messages.at(-1)?.text}` })],
   });
   const config = here.writeConfig({});
-  const env = modelEnv(gateway, here);
+  const env = modelEnv(parts.gateway, here);
   const first = await here.run(["run", "--config", config, "--continue", "--json", "Summarise the inbox"], { env, binary });
   expect(first.code).toBe(0);
   const id = JSON.parse(first.stdout).conversationId as string;
   const second = await here.run(["run", "--config", config, "--continue", "--json", "Now draft replies"], { env, binary });
   expect(second.code).toBe(0);
   expect(JSON.parse(second.stdout).conversationId).toBe(id);
-  const followUp = gateway.requests[1]!;
+  const followUp = parts.gateway.requests[1]!;
   expect(followUp.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
   expect(followUp.messages[1]?.text).toBe("Summarise the inbox");
   expect(followUp.messages[2]?.text).toBe("answer to: Summarise the inbox");
@@ -117,8 +109,8 @@ test("conversations: agentd run --continue (the binary) sends the first exchange
 
 test("conversations: agent.run with a conversationId on agentd serve (the binary) continues it; agent://conversations lists it", async () => {
   const here = new CliWorkspace();
-  ws = here;
-  gateway = await startFakeGateway({
+  parts.ws = here;
+  parts.gateway = await startFakeGateway({
     dialect: "openai",
     onExhausted: "repeat-last",
     script: [(req) => ({ text: `answer to: ${req.messages.at(-1)?.text}` })],
@@ -127,7 +119,7 @@ test("conversations: agent.run with a conversationId on agentd serve (the binary
   const users = join(here.dir, "tokens.txt");
   writeFileSync(users, "alice-token-0123456789abcdef\n");
   const serve = await startServe(["--http", "127.0.0.1:0", "--auth-tokens", users, "--grace", "1s"], {
-    env: modelEnv(gateway, here),
+    env: modelEnv(parts.gateway, here),
     cwd: here.dir,
     binary,
   });
@@ -137,7 +129,7 @@ test("conversations: agent.run with a conversationId on agentd serve (the binary
       .result;
   expect((await run(1, "summarise the inbox")).structuredContent.conversationId).toBe("inbox");
   await run(2, "now draft replies");
-  expect(gateway.requests[1]!.messages.slice(1).map((m) => m.text)).toEqual([
+  expect(parts.gateway.requests[1]!.messages.slice(1).map((m) => m.text)).toEqual([
     "summarise the inbox",
     "answer to: summarise the inbox",
     "now draft replies",

@@ -5,47 +5,39 @@
  * the run waits, saved — and a new process on the same state directory resumes the run when the operator
  * decides: the tool is called once and the run finishes.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Role, TaskState, type Task } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
+import { fakeServerCommand, startFakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
-import { startServe, stopAllServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
+import { startServe, type ServeProcess } from "./__fixtures__/serve/serve-process.ts";
+import { serveParts } from "./__fixtures__/serve/serve-parts.ts";
 
 const ALICE = "alice-drain-token-0123456789";
 const OPS = "ops-drain-token-0123456789";
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 const GRACE_MS = 60_000;
 
-let ws: CliWorkspace | undefined;
-let gateway: FakeGateway | undefined;
-let fake: FakeServerCommand | undefined;
-afterEach(async () => {
-  await stopAllServe();
-  await gateway?.close();
-  fake?.dispose();
-  ws?.cleanup();
-  ws = gateway = fake = undefined;
-}, 30_000);
+const parts = serveParts();
 
 const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.endsWith(suffix))!;
-const serverCalls = () => (fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
+const serverCalls = () => (parts.fake?.recordedRequests() ?? []).filter((r) => r.method === "tools/call");
 
 async function world() {
-  ws = new CliWorkspace();
-  fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
-  const g = (gateway = await startFakeGateway({
+  parts.ws = new CliWorkspace();
+  parts.fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
+  const g = (parts.gateway = await startFakeGateway({
     dialect: "openai",
     script: [
       (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
       (req) => ({ text: `tool said: ${req.lastToolResult}` }),
     ],
   }));
-  ws.writeConfig({ mcpServers: { fs: fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] } });
-  const dir = ws.dir;
+  parts.ws.writeConfig({ mcpServers: { fs: parts.fake.config }, approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] } });
+  const dir = parts.ws.dir;
   writeFileSync(join(dir, "tokens.txt"), `${ALICE}\n`);
   writeFileSync(join(dir, "operators.txt"), `${OPS}\n`);
   return (name: string) =>

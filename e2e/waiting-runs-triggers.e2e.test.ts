@@ -6,57 +6,49 @@
  * runs once (an interval with `maxRuns: 1`), the fake gateway's model calling `fs/delete_file` of the
  * testkit's fake MCP server, a rule asking for it.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeServerCommand, startFakeGateway, type FakeGateway, type FakeServerCommand, type RecordedRequest } from "@agentd/testkit";
+import { fakeServerCommand, startFakeGateway, type RecordedRequest } from "@agentd/testkit";
 import { CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
-import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
+import { startServe } from "./__fixtures__/serve/serve-process.ts";
+import { serveParts } from "./__fixtures__/serve/serve-parts.ts";
 
 const OPS = "ops-trigger-waiting-token-0123456789";
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
-let ws: CliWorkspace | undefined;
-let gateway: FakeGateway | undefined;
-let fake: FakeServerCommand | undefined;
-afterEach(async () => {
-  await stopAllServe();
-  await gateway?.close();
-  fake?.dispose();
-  ws?.cleanup();
-  ws = gateway = fake = undefined;
-}, 30_000);
+const parts = serveParts();
 
 const tool = (req: RecordedRequest, suffix: string) => req.tools.find((n) => n.endsWith(suffix))!;
 
 describe("a triggered run that waits for a decision", () => {
   test("is recorded waiting with its question (history, status, agentd status), then succeeded with the answer", async () => {
-    ws = new CliWorkspace();
-    fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
-    gateway = await startFakeGateway({
+    parts.ws = new CliWorkspace();
+    parts.fake = fakeServerCommand({ tools: [{ name: "delete_file", text: "deleted {{path}}", annotations: { destructiveHint: true } }] });
+    parts.gateway = await startFakeGateway({
       dialect: "openai",
       script: [
         (req) => ({ toolCalls: [{ name: tool(req, "delete_file"), arguments: { path: "/srv/old" } }] }),
         (req) => ({ text: `tool said: ${req.lastToolResult}` }),
       ],
     });
-    ws.writeConfig({
-      mcpServers: { fs: fake.config },
+    parts.ws.writeConfig({
+      mcpServers: { fs: parts.fake.config },
       approvals: { rules: [{ tool: "fs/delete_*", decision: "ask" }] },
       triggers: { interval: { every: "1s", instruction: "nightly cleanup", maxRuns: 1 } },
     });
-    const ops = join(ws.dir, "operators.txt");
+    const ops = join(parts.ws.dir, "operators.txt");
     writeFileSync(ops, `${OPS}\n`);
     const serve = await startServe(["--http", "127.0.0.1:0", "--operator-tokens", ops, "--grace", "1s"], {
       env: {
-        AGENT_INTELLIGENCE: gateway.url,
+        AGENT_INTELLIGENCE: parts.gateway.url,
         AGENT_DIALECT: "openai",
         AGENT_MODEL: "m",
         AGENT_API_KEY: "k",
-        XDG_STATE_HOME: join(ws.dir, "state"),
+        XDG_STATE_HOME: join(parts.ws.dir, "state"),
       },
-      cwd: ws.dir,
+      cwd: parts.ws.dir,
     });
     const asked = await serve.waitForEvent((e) => e.event === "approval.requested");
     await serve.waitForEvent((e) => e.event === "run.end" && e.stopReason === "waiting");
@@ -74,7 +66,7 @@ describe("a triggered run that waits for a decision", () => {
     expect(waiting.approvals[0].decision).toBeUndefined();
     expect(waiting.result).toBeUndefined();
     expect(await read("agent://status")).toMatchObject({ running: [], waiting: [runId], runsSucceeded: 0 });
-    const status = await ws.run(["status", "--json", "--url", String(serve.url), "--token-file", ops]);
+    const status = await parts.ws.run(["status", "--json", "--url", String(serve.url), "--token-file", ops]);
     expect(status.code).toBe(0);
     const snap = JSON.parse(status.stdout) as { waiting: Array<Record<string, unknown>> };
     expect(snap.waiting).toMatchObject([{ runId, status: "waiting", waitingOn: ["fs/delete_file"] }]);
