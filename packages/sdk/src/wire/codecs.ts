@@ -2,28 +2,29 @@
  * The MCP codecs, one per protocol revision, built from the method tables in `schemas/`.
  *
  * A codec answers two questions per message: is the method part of this revision (no → -32601), and do the
- * params or result have the right shape (no → -32602, with the field path). Each method's schema is
- * compiled once it is in use, into an allocation-free check (`schemas/compile-check.ts`); a valid message costs one
- * `Map` lookup and that check, and comes back as the very object passed in (the `check…` forms allocate
- * nothing at all). Only an invalid one pays for `v.safeParse`, whose issues name the bad field, and for its
- * message.
+ * params or result have the right shape (no → -32602, with the field path). Each method's schema is read (its
+ * module loaded) when that method is first validated, and compiled once it is in use, into an allocation-free
+ * check (`schemas/compile-check.ts`); a valid message costs one `Map` lookup and that check, and comes back as
+ * the very object passed in (the `check…` forms allocate nothing at all). Only an invalid one pays for
+ * `v.safeParse`, whose issues name the bad field, and for its message.
  */
 import * as v from "valibot";
 import type { CodecFailure, CodecResult, McpCodec, ProtocolRevision } from "./codec.ts";
 import type { AnySchema, RevisionTable } from "./schemas/method-table.ts";
 import { table_2025_11_25 } from "./schemas/methods-2025-11-25.ts";
-import { table_2025_06_18 } from "./schemas/methods-2025-06-18.ts";
-import { table_2025_03_26 } from "./schemas/methods-2025-03-26.ts";
-import { InputRequiredResultSchema, table_2026_07_28 } from "./schemas/methods-2026-07-28.ts";
-import { CreateTaskResultSchema } from "./schemas/tasks.ts";
 import { type Check, compileCheck } from "./schemas/compile-check.ts";
+
+// The other revisions' tables, and the schemas of the answers only some requests get, are in modules loaded on
+// first use by a synchronous `require` (validation is synchronous; a bundler makes each a module run on its
+// first call): `initialize` is read with 2025-11-25's table, whose own module loads only the lifecycle's schemas.
+const stateless = () => require("./schemas/methods-2026-07-28.ts") as typeof import("./schemas/methods-2026-07-28.ts");
 
 /** How to get each supported revision's method table. Adding a revision is one table file and one line here. */
 const TABLES: { readonly [R in ProtocolRevision]: () => RevisionTable } = {
-  "2026-07-28": table_2026_07_28,
+  "2026-07-28": () => stateless().table_2026_07_28(),
   "2025-11-25": table_2025_11_25,
-  "2025-06-18": table_2025_06_18,
-  "2025-03-26": table_2025_03_26,
+  "2025-06-18": () => (require("./schemas/methods-2025-06-18.ts") as typeof import("./schemas/methods-2025-06-18.ts")).table_2025_06_18(),
+  "2025-03-26": () => (require("./schemas/methods-2025-03-26.ts") as typeof import("./schemas/methods-2025-03-26.ts")).table_2025_03_26(),
 };
 
 /** The method table of `revision`, built on first use. */
@@ -99,10 +100,16 @@ export function formatIssues(root: string, issues: readonly v.BaseIssue<unknown>
 class Validator {
   private check: Check | undefined;
   private uses = 0;
-  constructor(readonly schema: AnySchema) {}
+  private loaded: AnySchema | undefined;
+  /** `load` gives the schema on the first validation (reading it may load its module: a method table's getter). */
+  constructor(private readonly load: () => AnySchema) {}
+  /** The schema (loaded on the first call). */
+  get schema(): AnySchema {
+    return (this.loaded ??= this.load());
+  }
   fast(value: unknown): boolean {
     if (this.check !== undefined) return this.check(value);
-    if (++this.uses <= COMPILE_AFTER) return v.is(this.schema, value);
+    if (++this.uses <= COMPILE_AFTER) return v.is(this.loaded ?? this.schema, value);
     return (this.check = compileCheck(this.schema))(value);
   }
 }
@@ -110,7 +117,8 @@ class Validator {
 /** Uses of a schema answered by `v.is` before its check is compiled. */
 const COMPILE_AFTER = 32;
 
-const validator = (schema: AnySchema): Validator => new Validator(schema);
+/** A validator of the schema `load` gives, on first use. */
+const validator = (load: () => AnySchema): Validator => new Validator(load);
 
 /** Params a message leaves out are checked as `{}`: one shared, frozen object (a check never writes). */
 const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -133,8 +141,8 @@ const check = (val: Validator, value: unknown, root: string, what: string, metho
 const looksLikeTaskResult = (r: unknown): boolean =>
   typeof r === "object" && r !== null && typeof (r as { task?: unknown }).task === "object";
 
-const createTaskResult = validator(CreateTaskResultSchema);
-const inputRequiredResult = validator(InputRequiredResultSchema);
+const createTaskResult = validator(() => (require("./schemas/tasks.ts") as typeof import("./schemas/tasks.ts")).CreateTaskResultSchema);
+const inputRequiredResult = validator(() => stateless().InputRequiredResultSchema);
 
 /** True for a result saying `resultType: "input_required"` (multi round-trip requests). */
 const looksLikeInputRequired = (r: unknown): boolean =>
@@ -154,15 +162,19 @@ export function createCodec(revision: ProtocolRevision, table: RevisionTable): M
   const requests = new Map<string, RequestSpec>();
   for (const [method, spec] of Object.entries({ ...table.requests, ...table.extensions?.requests }))
     requests.set(method, {
-      params: validator(spec.params),
-      result: validator(spec.result),
+      // The schemas are read on the method's first validation: reading one may load its module.
+      params: validator(() => spec.params),
+      result: validator(() => spec.result),
       taskAugmentable: spec.taskAugmentable === true,
       inputRequired: spec.inputRequired === true,
-      taskResult: spec.taskResult === undefined ? undefined : validator(spec.taskResult),
+      taskResult: spec.taskResult === undefined ? undefined : validator(() => spec.taskResult as AnySchema),
     });
   const notifications = new Map<string, Validator>();
   for (const [method, spec] of Object.entries({ ...table.notifications, ...table.extensions?.notifications }))
-    notifications.set(method, validator(spec.params));
+    notifications.set(
+      method,
+      validator(() => spec.params),
+    );
   const unknownRequest = (method: string): CodecFailure => ({
     ok: false,
     unknown: true,

@@ -26,17 +26,11 @@ import { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from "./s
 import { ListRootsResultSchema } from "./roots.ts";
 import { requests_2025_11_25, notifications_2025_11_25 } from "./methods-2025-11-25.ts";
 import { type AnySchema, lazyTable, type RequestSpec, type RevisionTable } from "./method-table.ts";
+import { STATELESS_META } from "./stateless-meta.ts";
 import { ExtensionCreateTaskResultSchema, tasksExtensionNotifications, tasksExtensionRequests } from "./tasks-extension.ts";
 
-/** The `_meta` keys of the modern revisions (basic spec, "_meta"). */
-export const STATELESS_META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+// Defined in a module of their own, which the MCP layer can load without this one's schemas; exported here as well.
+export { STATELESS_META };
 
 /** `_meta` of a 2026-07-28 request: version and capabilities required. */
 export const StatelessRequestMetaSchema = looseObject({

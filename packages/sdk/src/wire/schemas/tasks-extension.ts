@@ -14,9 +14,10 @@ import { looseObject, record } from "./open-object.ts";
 import { IntegerSchema, MetaSchema } from "./base.ts";
 import { TaskStatusSchema } from "./tasks.ts";
 import type { NotificationSpec, RequestSpec } from "./method-table.ts";
+import { hasTasksExtension, TASKS_EXTENSION } from "./tasks-extension-id.ts";
 
-/** The extension's identifier: the key under `capabilities.extensions`. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+// Defined in a module of their own, which the MCP layer can load without this one's schemas; exported here as well.
+export { hasTasksExtension, TASKS_EXTENSION };
 
 /** Entries of an extension `Task`. */
 const taskEntries = {
@@ -84,9 +85,3 @@ export function tasksExtensionRequests(meta: v.GenericSchema): Record<"tasks/get
 export const tasksExtensionNotifications: Record<"notifications/tasks", NotificationSpec> = {
   "notifications/tasks": { from: "server", params: looseObject({ _meta: v.optional(MetaSchema), ...DetailedTaskEntries }) },
 };
-
-/** Whether capabilities (a client's `_meta` ones or a server's discovered ones) list the extension. */
-export function hasTasksExtension(caps: { extensions?: unknown } | undefined): boolean {
-  const ext = caps?.extensions;
-  return typeof ext === "object" && ext !== null && typeof (ext as Record<string, unknown>)[TASKS_EXTENSION] === "object";
-}
