@@ -149,12 +149,17 @@ async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, ex
   return decode(bytes, maxBytes);
 }
 
+function decode(bytes: ArrayBuffer | Uint8Array, maxBytes: number): BodyResult {
+  const text = decodeText(bytes, maxBytes);
+  return typeof text === "string" ? { ok: true, text } : text === 413 ? TOO_LARGE : UNREADABLE;
+}
+
 /** A whole body's bytes as strict UTF-8 text of at most `maxBytes` bytes, or the status to refuse it with. */
-export function decode(bytes: ArrayBuffer | Uint8Array, maxBytes: number): BodyResult {
-  if (bytes.byteLength > maxBytes) return TOO_LARGE;
+export function decodeText(bytes: ArrayBuffer | Uint8Array, maxBytes: number): string | 400 | 413 {
+  if (bytes.byteLength > maxBytes) return 413;
   try {
-    return { ok: true, text: decoder.decode(bytes) };
+    return decoder.decode(bytes);
   } catch {
-    return UNREADABLE;
+    return 400;
   }
 }

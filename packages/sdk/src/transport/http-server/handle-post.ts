@@ -11,7 +11,8 @@
  */
 import { classify, type JsonRpcMessage, type MessageKind } from "../../wire/jsonrpc.ts";
 import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
-import { type BodyResult, decode, declaredRefusal, readBoundedBody, UNREADABLE } from "./body.ts";
+import { type BodyResult, decodeText, declaredRefusal, readBoundedBody, UNREADABLE } from "./body.ts";
+import type { MessageExtra } from "../types.ts";
 import type { Caller, HandlerContext, HttpRequestConn } from "./context.ts";
 import { acceptsJsonAndSse, isJsonContentType } from "./headers.ts";
 import { lookupSession, sseHeaders } from "./lookup.ts";
@@ -77,19 +78,20 @@ async function servePost(
   if (!post.arrived()) return;
   try {
     const { maxBodyBytes, requestBodyTimeoutMs } = ctx.config.limits;
-    const body = read instanceof ArrayBuffer ? decode(read, maxBodyBytes) : read;
-    if (!body.ok) return post.settle(bodyRefused(body.status, maxBodyBytes, requestBodyTimeoutMs));
+    // The bytes decoded straight to text: no result record for the common case.
+    const text = read instanceof ArrayBuffer ? decodeText(read, maxBodyBytes) : read.ok ? read.text : read.status;
+    if (typeof text !== "string") return post.settle(bodyRefused(text, maxBodyBytes, requestBodyTimeoutMs));
     // Refused before anything parses or walks it: a deeply nested value stalls every recursive walk after.
-    if (jsonTooDeep(body.text)) return post.settle(badRequest(`Invalid request: ${jsonDepthMessage()}`));
+    if (jsonTooDeep(text)) return post.settle(badRequest(`Invalid request: ${jsonDepthMessage()}`));
     let value: unknown;
     try {
-      value = JSON.parse(body.text);
+      value = JSON.parse(text);
     } catch {
       return post.settle(parseErrorResponse("body is not valid JSON"));
     }
+    // A lone message is handled as it is, not wrapped in a list of one.
     const isBatch = Array.isArray(value);
-    const messages: unknown[] = isBatch ? (value as unknown[]) : [value];
-    const refused = routeMessages(ctx, caller, messages, isBatch, post);
+    const refused = isBatch ? routeBatch(ctx, caller, value as unknown[], post) : routeMessage(ctx, caller, value, false, post);
     if (refused) return post.settle(refused);
     const { requestIds, initializeId } = post;
 
@@ -120,13 +122,13 @@ async function servePost(
 
     const extra = messageExtra(session.id, caller, req.headers, post.classified);
     if (requestIds.length === 0) {
-      for (const m of messages) session.transport.deliver(m, extra);
+      deliverAll(session, value, isBatch, extra);
       return post.settle(new Response(null, { status: 202, headers: { "mcp-session-id": session.id } }));
     }
 
     if (ctx.config.responseMode === "json") {
       const exchange = session.openJsonExchange(requestIds);
-      for (const m of messages) session.transport.deliver(m, extra);
+      deliverAll(session, value, isBatch, extra);
       // A quick handler answers within this turn of the event loop (a synchronous tool before `deliver`
       // returns), yet the answer waits for the turn's end all the same: answering every request of a turn
       // together costs the server less CPU per request under load than answering each at once (fewer
@@ -147,7 +149,7 @@ async function servePost(
       writer.end();
       return post.settle(tooMany("Too Many Requests: too many open streams in this session"));
     }
-    for (const m of messages) session.transport.deliver(m, extra);
+    deliverAll(session, value, isBatch, extra);
     // A quick handler answers within this turn of the event loop: wait for it, so the whole exchange goes
     // out as one string body instead of a stream (much cheaper); slower answers stream as before. An answer
     // already complete waits too: a turn's answers going out together cost less CPU each (see JSON above).
@@ -162,33 +164,46 @@ async function servePost(
   }
 }
 
-/**
- * Check the envelope of each message, to route it (an HTTP reply needs to know what expects an answer), and
- * note on `post` the requests and the `initialize` among them; the answer that refuses the POST, if any.
- */
-function routeMessages(ctx: HandlerContext, caller: Caller, messages: unknown[], isBatch: boolean, post: PostAnswer): Response | undefined {
+/** Route every message of a batch (see {@link routeMessage}); the answer that refuses the POST, if any. */
+function routeBatch(ctx: HandlerContext, caller: Caller, messages: unknown[], post: PostAnswer): Response | undefined {
   if (messages.length === 0) return badRequest("Invalid request: empty batch");
-  const requestIds = post.requestIds;
   for (const m of messages) {
-    const k: MessageKind = classify(m);
-    // One message's classification rides to the protocol with it, which then need not classify it again.
-    if (!isBatch) post.classified = k;
-    if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
-    if (k.kind === "batch") return badRequest("Invalid request: nested batch");
-    if (k.kind !== "request") continue;
-    if (requestIds.includes(k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
-    requestIds.push(k.message.id);
-    if (k.message.method === "initialize") {
-      post.initializeId = k.message.id;
-      post.requestedRevision = k.message.params?.protocolVersion;
-    }
-    // What the caller may do is checked here, at the HTTP level, so a client sees 403 + insufficient_scope
-    // and can step up (MCP authorization spec, "Scope challenge handling").
-    const lacking = ctx.config.authorize?.(caller.authInfo, k.message.method, k.message.params);
-    if (lacking) return ctx.forbid(caller.authInfo, lacking);
+    const refused = routeMessage(ctx, caller, m, true, post);
+    if (refused) return refused;
   }
-  if (post.initializeId !== undefined && isBatch) return badRequest("Invalid request: initialize must not be part of a batch");
+  if (post.initializeId !== undefined) return badRequest("Invalid request: initialize must not be part of a batch");
   return undefined;
+}
+
+/**
+ * Check one message's envelope, to route it (an HTTP reply needs to know what expects an answer), and note
+ * on `post` a request and an `initialize`; the answer that refuses the POST, if any.
+ */
+function routeMessage(ctx: HandlerContext, caller: Caller, m: unknown, inBatch: boolean, post: PostAnswer): Response | undefined {
+  const k: MessageKind = classify(m);
+  // One message's classification rides to the protocol with it, which then need not classify it again.
+  if (!inBatch) post.classified = k;
+  if (k.kind === "invalid") return badRequest(`Invalid request: ${k.reason}`, k.id);
+  if (k.kind === "batch") return badRequest("Invalid request: nested batch");
+  if (k.kind !== "request") return undefined;
+  const requestIds = post.requestIds;
+  if (requestIds.includes(k.message.id)) return badRequest("Invalid request: duplicate request id in batch");
+  requestIds.push(k.message.id);
+  if (k.message.method === "initialize") {
+    post.initializeId = k.message.id;
+    post.requestedRevision = k.message.params?.protocolVersion;
+  }
+  // What the caller may do is checked here, at the HTTP level, so a client sees 403 + insufficient_scope
+  // and can step up (MCP authorization spec, "Scope challenge handling").
+  const lacking = ctx.config.authorize?.(caller.authInfo, k.message.method, k.message.params);
+  if (lacking) return ctx.forbid(caller.authInfo, lacking);
+  return undefined;
+}
+
+/** Hand the POST's messages (a batch's in order) to the session's transport. */
+function deliverAll(session: Session, value: unknown, isBatch: boolean, extra: MessageExtra): void {
+  if (!isBatch) return session.transport.deliver(value, extra);
+  for (const m of value as unknown[]) session.transport.deliver(m, extra);
 }
 
 /** The JSON-mode answer: the responses collected, as one body. */

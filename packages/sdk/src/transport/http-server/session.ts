@@ -171,10 +171,10 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
    * be resumed, so its requests are no longer pending and their responses, when they come, are dropped.
    */
   openJsonExchange(requestIds: RequestId[]): JsonExchange {
-    const stream = this.newStream(requestIds);
+    // The exchange is its stream's record too: one object per JSON-mode POST, not two.
+    const exchange = new JsonExchange(this, this.nextStreamId++, requestIds);
+    this.opened(exchange);
     this.exchanges++;
-    const exchange = new JsonExchange(this, stream);
-    stream.json = exchange;
     return exchange;
   }
 
@@ -360,9 +360,14 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   /** A new POST stream, pending on `requestIds`. */
   private newStream(requestIds: RequestId[]): PostStream {
     const stream = newPostStream(this.nextStreamId++, requestIds);
-    for (const id of requestIds) this.addPending(id, stream);
-    this.addStream(stream);
+    this.opened(stream);
     return stream;
+  }
+
+  /** Record a new POST stream and its pending requests. */
+  private opened(stream: PostStream): void {
+    for (const id of stream.pending) this.addPending(id, stream);
+    this.addStream(stream);
   }
 
   /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
