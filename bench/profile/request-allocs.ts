@@ -4,7 +4,7 @@
  * behind, promise reactions) comes from. Each server runs as a child with the collector held off and
  * `request-allocs-preload.ts` preloaded: after sessions are opened and a warm-up (so the JIT and every lazy
  * table have settled), the census counts the heap's objects by type across an empty window (what the
- * census itself costs) and across N requests over C connections (one session each, one request at a time
+ * census itself costs; 30,000 requests of warm-up unless `REQUEST_ALLOCS_WARM` says otherwise) and across N requests over C connections (one session each, one request at a time
  * per connection, as the load generator sends them); the difference, divided by N, is printed per type.
  *
  *   bun bench/profile/request-allocs.ts [N] [C] [server…]
@@ -25,6 +25,8 @@ const [count = "4000", conns = "16", ...named] = process.argv.slice(2);
 const n = Number(count);
 const c = Number(conns);
 const subjects = named.length > 0 ? named : ["floor", "reads", "agentd"];
+/** Requests before the census (`REQUEST_ALLOCS_WARM`): enough for the JIT's upper tiers to take the path. */
+const warm = Number(process.env.REQUEST_ALLOCS_WARM ?? 30000);
 const preload = join(import.meta.dir, "request-allocs-preload.ts");
 /** Far above what a window allocates: JSC then never collects (see the preload's header). */
 const NO_GC = {
@@ -81,7 +83,7 @@ async function measure(subject: string): Promise<Record<string, number>> {
     const connections = await Promise.all(Array.from({ length: c }, () => RawConnection.open(port)));
     const sids: string[] = [];
     for (const conn of connections) sids.push(await openSession(conn));
-    await load(connections, sids, Math.ceil(3000 / c));
+    await load(connections, sids, Math.ceil(warm / c));
     const requests = Math.ceil(n / c) * c;
     let empty: Record<string, number> = {};
     let full: Record<string, number> = {};
