@@ -20,18 +20,18 @@ export const BODY_TIMEOUT_HEADERS: Readonly<Record<string, string>> = Object.fre
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 /** The answers that carry no text, shared. */
-const TOO_LARGE: BodyResult = Object.freeze({ ok: false, status: 413 });
+const TOO_LARGE = Object.freeze({ ok: false, status: 413 } as const);
 const TIMED_OUT: BodyResult = Object.freeze({ ok: false, status: 408 });
-const UNREADABLE: BodyResult = Object.freeze({ ok: false, status: 400 });
+/** A body that could not be read, or was not UTF-8 (shared). */
+export const UNREADABLE = Object.freeze({ ok: false, status: 400 } as const);
 const EXPIRED = Symbol("expired");
 
 /** Read `req`'s body as UTF-8 text of at most `maxBytes` bytes, all of it within `timeoutMs`. */
 export function readBoundedBody(req: Request, maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): Promise<BodyResult> {
   const declared = req.headers.get("content-length");
   if (declared !== null) {
-    const n = Number(declared);
-    if (!Number.isSafeInteger(n) || n < 0) return Promise.resolve(UNREADABLE);
-    if (n > maxBytes) return Promise.resolve(TOO_LARGE);
+    const refused = declaredRefusal(declared, maxBytes);
+    if (refused) return Promise.resolve(refused);
     // A declared length bounds what the runtime will read (the HTTP framing ends the body there; a request
     // that also says Transfer-Encoding is refused with 400 by the parsers of Bun and node:http before it gets
     // here), so the whole body is taken through the runtime's native path; only a chunked body is counted
@@ -39,6 +39,14 @@ export function readBoundedBody(req: Request, maxBytes: number, timeoutMs = DEFA
     return readDeclared(req, maxBytes, timeoutMs);
   }
   return readChunked(req, maxBytes, timeoutMs);
+}
+
+/** The refusal of a declared `Content-Length`: not a length (400), or past `maxBytes` (413); else undefined. */
+export function declaredRefusal(declared: string, maxBytes: number): (BodyResult & { ok: false }) | undefined {
+  const n = Number(declared);
+  if (!Number.isSafeInteger(n) || n < 0) return UNREADABLE;
+  if (n > maxBytes) return TOO_LARGE;
+  return undefined;
 }
 
 /** A chunked body (no declared length): counted as it streams, against the deadline. */
@@ -142,10 +150,16 @@ async function readWithin(body: ReadableStream<Uint8Array>, maxBytes: number, ex
 }
 
 function decode(bytes: ArrayBuffer | Uint8Array, maxBytes: number): BodyResult {
-  if (bytes.byteLength > maxBytes) return TOO_LARGE;
+  const text = decodeText(bytes, maxBytes);
+  return typeof text === "string" ? { ok: true, text } : text === 413 ? TOO_LARGE : UNREADABLE;
+}
+
+/** A whole body's bytes as strict UTF-8 text of at most `maxBytes` bytes, or the status to refuse it with. */
+export function decodeText(bytes: ArrayBuffer | Uint8Array, maxBytes: number): string | 400 | 413 {
+  if (bytes.byteLength > maxBytes) return 413;
   try {
-    return { ok: true, text: decoder.decode(bytes) };
+    return decoder.decode(bytes);
   } catch {
-    return UNREADABLE;
+    return 400;
   }
 }

@@ -37,4 +37,6 @@ export interface HandlerContext {
   newWriter(): SseWriter;
   /** The 403 `insufficient_scope` answer for a caller lacking `permission`. */
   forbid(authInfo: AuthInfo | undefined, permission: Permission): Response;
+  /** The answer to a request whose handling failed unexpectedly (logged, and a JSON-RPC 500). */
+  failed(error: unknown): Response;
 }

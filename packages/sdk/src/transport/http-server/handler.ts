@@ -34,8 +34,10 @@ function failedRequest(logger: Logger, path: string, e: unknown): Response {
 
 /**
  * The MCP endpoint's answer (`handleMcp`'s), as `handle` gives it. Not an async function: every request
- * passes here, and an async frame awaiting the answer would cost a generator and a promise hop each; a
- * rejection is answered by the same catch-all (`failed`) instead.
+ * passes here, and an async frame awaiting the answer would cost a generator and a promise hop each. A
+ * promise `handleMcp` returns never rejects (a POST's handler answers its own failures with `failed`, and
+ * the path that waits on authentication catches with it), so it is handed on as it is; a synchronous throw
+ * is answered by the same catch-all.
  */
 function answerMcp(
   handleMcp: (req: Request, conn: HttpRequestConn) => Response | Promise<Response>,
@@ -49,7 +51,7 @@ function answerMcp(
   } catch (e) {
     return Promise.resolve(failed(e));
   }
-  return answer instanceof Promise ? answer.then(undefined, failed) : Promise.resolve(answer);
+  return answer instanceof Promise ? answer : Promise.resolve(answer);
 }
 
 /** `res` with the headers `mount` puts on every answer. */
@@ -171,15 +173,19 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   };
   const sessions = createSessions(config, authenticated);
   const writers = new SseWriters(limits.maxBufferedBytes, limits.keepAliveMs, logger);
-  const ctx: HandlerContext = { config, sessions, newWriter: () => writers.open(), forbid: auth.forbid };
+  const mcpFailed = (e: unknown): Response => failedRequest(logger, config.path, e);
+  const ctx: HandlerContext = { config, sessions, newWriter: () => writers.open(), forbid: auth.forbid, failed: mcpFailed };
 
-  /** The MCP endpoint. Not itself async: a request that authenticates at once (no token to verify) waits on nothing here. */
+  /**
+   * The MCP endpoint. Not itself async: a request that authenticates at once (no token to verify) waits on
+   * nothing here. What it returns never rejects (see `answerMcp`).
+   */
   function handleMcp(req: Request, conn: HttpRequestConn): Response | Promise<Response> {
     const headers = req.headers;
     if (hostOk && !hostOk(headers.get("host"))) return refuse(forbidden("Forbidden: Host not allowed"), "host");
     if (!originOk(headers.get("origin"))) return refuse(forbidden("Forbidden: Origin not allowed"), "origin");
     const a = auth.authenticate(req, conn.tlsPrincipal);
-    return a instanceof Promise ? a.then((outcome) => route(req, conn, outcome)) : route(req, conn, a);
+    return a instanceof Promise ? a.then((outcome) => route(req, conn, outcome)).then(undefined, mcpFailed) : route(req, conn, a);
   }
 
   function route(req: Request, conn: HttpRequestConn, a: AuthOutcome): Response | Promise<Response> {
@@ -220,8 +226,6 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
     refusals.warn("http.refused", { status: response.status, why }, why);
     return response;
   }
-
-  const mcpFailed = (e: unknown): Response => failedRequest(logger, config.path, e);
 
   /** Any other path (the metadata document, routes, mounts, or 404), or a request with a malformed forwarding header. */
   async function answerOther(req: Request, conn: HttpRequestConn, path: string): Promise<Response> {

@@ -3,11 +3,13 @@
  * POST handler waits on it; the session settles it. Watching the client's abort signal is opt-in, for
  * answers that take a while: making a request's signal costs, and quick answers never need it.
  *
- * It is also what the session keeps on the exchange's stream (`PostStream.json`): one object per POST with
- * its methods on the prototype, no closures, as every JSON-mode request makes one.
+ * It is also the exchange's stream itself, as the session keeps it (a `PostStream` whose `json` is itself):
+ * one object per POST with its methods on the prototype, no closures, as every JSON-mode request makes one.
  */
-import type { JsonRpcMessage } from "../../wire/jsonrpc.ts";
+import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
+import type { Answered } from "./session-replay.ts";
 import type { PostStream } from "./out-stream.ts";
+import type { SseWriter } from "./sse-writer.ts";
 
 /** Told when an exchange is settled or abandoned (the session that owns it). */
 export interface JsonExchangeOwner {
@@ -18,8 +20,14 @@ export interface JsonExchangeOwner {
 }
 
 /** A JSON-mode exchange: the responses of one POST, collected until none of its requests is pending. */
-export class JsonExchange {
+export class JsonExchange implements PostStream {
   settled = false;
+  // The stream's fields (`PostStream`): a JSON body has no SSE writer and numbers no events.
+  seq = 0;
+  writer: SseWriter | null = null;
+  declare answered?: Answered;
+  /** This exchange: what marks the stream as a JSON exchange's. */
+  readonly json: JsonExchange = this;
   /** The responses collected so far (all of them once settled). */
   readonly collected: JsonRpcMessage[] = [];
   declare private waiter: ((messages: JsonRpcMessage[]) => void) | undefined;
@@ -28,16 +36,18 @@ export class JsonExchange {
 
   constructor(
     private readonly owner: JsonExchangeOwner,
-    /** The session's stream this exchange collects for. */
-    private readonly stream: PostStream,
+    /** The stream's number in its session. */
+    readonly streamId: number,
+    /** Its requests still awaiting a response (the exchange takes the array over). */
+    readonly pending: RequestId[],
   ) {}
 
   /** Abandon the exchange when `signal` aborts (the client went away); for answers that take a while. */
   watch(signal: AbortSignal): void {
     if (this.settled) return;
-    if (signal.aborted) return this.owner.exchangeAbandoned(this.stream);
+    if (signal.aborted) return this.owner.exchangeAbandoned(this);
     this.signal = signal;
-    this.onAbort = () => this.owner.exchangeAbandoned(this.stream);
+    this.onAbort = () => this.owner.exchangeAbandoned(this);
     signal.addEventListener("abort", this.onAbort, { once: true });
   }
 

@@ -21,7 +21,8 @@ import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
 import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newPostStream, type OutStream, type PostStream, removeKey } from "./out-stream.ts";
-import { HttpSessionTransport } from "./session-transport.ts";
+import type { HttpSessionTransport } from "./session-transport.ts";
+import { SessionTables } from "./session-tables.ts";
 import type { SseEndHook, SseWriter } from "./sse-writer.ts";
 
 /** How many dropped request keys a session remembers, to log their late responses quietly. */
@@ -54,11 +55,11 @@ const PRIMING_REVISIONS: ReadonlySet<string> = new Set(["2025-11-25"]);
 const DONE: Promise<void> = SENT;
 
 /**
- * One session, and its {@link HttpSessionTransport} (its base class: one record per session). Its tables are
- * created on first use and dropped when empty again, and its settings are the server's, shared: a server may
+ * One session, and its {@link HttpSessionTransport} (a base class: one record per session). Its tables
+ * (`session-tables.ts`, another base) are created on first use and dropped when empty again, and its settings are the server's, shared: a server may
  * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
  */
-export class Session extends HttpSessionTransport implements OutStream, SseEndHook, JsonExchangeOwner {
+export class Session extends SessionTables implements OutStream, SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
   protocolVersion: string | undefined;
   lastActivity = Date.now();
@@ -68,10 +69,6 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
   initialized = false;
   /** What a resumption can be given (created on the first stored event). */
   declare private replay: SessionReplay | undefined;
-  /** Open POST streams (the standalone stream is the session's own fields, below). */
-  declare private streams: Map<number, PostStream> | undefined;
-  /** The stream of each request awaiting a response, by id (a Map keeps `1` and `"1"` apart, as JSON-RPC does). */
-  declare private awaiting: Map<RequestId, PostStream> | undefined;
   /** Keys of requests dropped without a response (cancelled, or their JSON exchange abandoned). */
   declare private dropped: Set<RequestId> | undefined;
   private nextStreamId = 0;
@@ -119,11 +116,6 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
     this.protocolVersion = revision;
   }
 
-  /** Requests awaiting a response. */
-  get inFlight(): number {
-    return this.awaiting?.size ?? 0;
-  }
-
   /** SSE streams with a connected peer. */
   get connectedStreams(): number {
     return this.connected;
@@ -141,7 +133,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
 
   /** Whether a request with this id is still awaiting its response. */
   hasPending(id: RequestId): boolean {
-    return this.awaiting?.has(id) ?? false;
+    return this.pendingStream(id) !== undefined;
   }
 
   /**
@@ -179,10 +171,10 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
    * be resumed, so its requests are no longer pending and their responses, when they come, are dropped.
    */
   openJsonExchange(requestIds: RequestId[]): JsonExchange {
-    const stream = this.newStream(requestIds);
+    // The exchange is its stream's record too: one object per JSON-mode POST, not two.
+    const exchange = new JsonExchange(this, this.nextStreamId++, requestIds);
+    this.opened(exchange);
     this.exchanges++;
-    const exchange = new JsonExchange(this, stream);
-    stream.json = exchange;
     return exchange;
   }
 
@@ -203,7 +195,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
    * ignored (the notification may arrive after the response went out).
    */
   cancelRequest(id: RequestId): void {
-    const stream = this.awaiting?.get(id);
+    const stream = this.pendingStream(id);
     if (!stream) return;
     this.settings.logger.debug("http.request.cancelled", { session: this.id.slice(0, 8) });
     this.drop(id, stream);
@@ -244,7 +236,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
    */
   resume(streamId: number, seq: number, lastEventId: string, writer: SseWriter): OpenResult {
     if (streamId >= this.nextStreamId) return "unknown";
-    const stream: OutStream | undefined = this.standalone?.streamId === streamId ? this.standalone : this.streams?.get(streamId);
+    const stream: OutStream | undefined = this.standalone?.streamId === streamId ? this.standalone : this.streamById(streamId);
     if (stream?.json) return "unknown";
     const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
@@ -301,7 +293,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
         this.initKey = undefined;
         initFailed = !this.observeInitialize(m.result);
       }
-      const stream = this.awaiting?.get(key);
+      const stream = this.pendingStream(key);
       if (!stream) {
         // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
         // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
@@ -309,7 +301,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
         this.settings.logger.log(level, "http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
         return;
       }
-      this.forget(key);
+      this.forgetPending(key);
       removeKey(stream.pending, key);
       if (isInitialize) this.initStream = stream.streamId;
       const seq = this.emit(stream, message);
@@ -319,7 +311,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
       return;
     }
     let stream: OutStream | undefined;
-    if (options?.relatedRequestId !== undefined) stream = this.awaiting?.get(options.relatedRequestId);
+    if (options?.relatedRequestId !== undefined) stream = this.pendingStream(options.relatedRequestId);
     // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
     if (!stream || stream.json) stream = this.standalone;
     if (!stream) {
@@ -339,7 +331,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
   end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const stream of [...(this.streams?.values() ?? [])]) {
+    for (const stream of this.openStreams()) {
       if (stream.json) {
         for (const id of stream.pending)
           stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
@@ -347,7 +339,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
       this.endStream(stream);
     }
     if (this.standalone) this.endStream(this);
-    this.awaiting = undefined;
+    this.clearPending();
     this.dropped = undefined;
     // Cleared, not only forgotten: its bytes go back to the server-wide replay budget.
     this.replay?.clear();
@@ -368,19 +360,14 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
   /** A new POST stream, pending on `requestIds`. */
   private newStream(requestIds: RequestId[]): PostStream {
     const stream = newPostStream(this.nextStreamId++, requestIds);
-    if (requestIds.length) {
-      const awaiting = (this.awaiting ??= new Map());
-      for (const id of requestIds) awaiting.set(id, stream);
-    }
-    (this.streams ??= new Map()).set(stream.streamId, stream);
+    this.opened(stream);
     return stream;
   }
 
-  /** Remove `key` from the pending table (dropped with the table once empty). */
-  private forget(key: RequestId): void {
-    if (!this.awaiting) return;
-    this.awaiting.delete(key);
-    if (this.awaiting.size === 0) this.awaiting = undefined;
+  /** Record a new POST stream and its pending requests. */
+  private opened(stream: PostStream): void {
+    for (const id of stream.pending) this.addPending(id, stream);
+    this.addStream(stream);
   }
 
   /** A JSON exchange whose client went away: none of its requests is pending any more; it resolves now. */
@@ -392,7 +379,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
 
   /** Forget pending request `key` of `stream` without a response. */
   private drop(key: RequestId, stream: PostStream): void {
-    this.forget(key);
+    this.forgetPending(key);
     removeKey(stream.pending, key);
     const dropped = (this.dropped ??= new Set());
     dropped.add(key);
@@ -412,7 +399,10 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
   writerEnded(writer: SseWriter): void {
     this.connected--;
     if (this.standalone?.writer === writer) this.standalone.writer = null;
-    else for (const s of this.streams?.values() ?? []) if (s.writer === writer) s.writer = null;
+    else {
+      const stream = this.streamOfWriter(writer);
+      if (stream) stream.writer = null;
+    }
     this.touch();
   }
 
@@ -441,7 +431,7 @@ export class Session extends HttpSessionTransport implements OutStream, SseEndHo
     if (stream === this) {
       this.streamId = -1;
       this.writer = null;
-    } else if (this.streams?.delete(streamId) && this.streams.size === 0) this.streams = undefined;
+    } else this.removeStream(streamId);
     stream.json?.settle();
     // Ended with its peer still connected: delivered.
     if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(streamId, stream.seq, stream.answered, writer !== null);
