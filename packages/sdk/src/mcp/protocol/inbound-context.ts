@@ -57,6 +57,33 @@ export function inboundContext(
   const meta = (typeof rawMeta === "object" && rawMeta !== null ? rawMeta : {}) as Record<string, unknown>;
   const token = meta.progressToken;
   const progressToken: ProgressToken | undefined = typeof token === "string" || typeof token === "number" ? token : undefined;
+  return contextOf(
+    protocol,
+    flight,
+    requestId,
+    method,
+    meta,
+    progressToken,
+    extra?.sessionId ?? protocol.transport.sessionId,
+    extra?.authInfo,
+  );
+}
+
+/**
+ * The context object and its closures. Everything they capture is a parameter here: the engine keeps a
+ * function's captured parameters and its captured `const`s in two scope objects, so a function like
+ * {@link inboundContext}, capturing both, made two per request.
+ */
+function contextOf(
+  protocol: Protocol,
+  flight: InFlight,
+  requestId: RequestId,
+  method: string,
+  meta: Record<string, unknown>,
+  progressToken: ProgressToken | undefined,
+  sessionId: string | undefined,
+  authInfo: MessageExtra["authInfo"],
+): RequestContext {
   return {
     requestId,
     method,
@@ -65,8 +92,8 @@ export function inboundContext(
     },
     meta,
     progressToken,
-    sessionId: extra?.sessionId ?? protocol.transport.sessionId,
-    authInfo: extra?.authInfo,
+    sessionId,
+    authInfo,
     sendNotification: (m, p) => protocol.notify(m, p, { relatedRequestId: requestId }),
     sendRequest: <T = Record<string, unknown>>(m: string, p?: Record<string, unknown>, o: RequestOptions = {}) => {
       const signal = flight.signal;
