@@ -163,7 +163,8 @@ export class InboundRequests {
     let outcome: unknown;
     let threw = false;
     try {
-      outcome = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
+      const owner = this.shared?.contextOwner?.(method, this.protocol);
+      outcome = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra, owner), this.protocol);
     } catch (e) {
       outcome = e;
       threw = true;
