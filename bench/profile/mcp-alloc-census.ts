@@ -10,7 +10,8 @@
  *
  *   bun bench/profile/mcp-alloc-census.ts [CALLS=200] [ROOT]   (ROOT: a checkout to measure, default this one)
  *
- * Prints the allocations per call by type and their total; `CENSUS_JSON=1` prints one JSON line instead.
+ * Prints the allocations per call by type and their total; `CENSUS_JSON=1` prints one JSON line instead;
+ * `CENSUS_TIME=N` adds the CPU per call of N more calls (the server's MCP layer hot, in process).
  */
 import { heapStats } from "bun:jsc";
 import { join } from "node:path";
@@ -141,9 +142,20 @@ for (const k of new Set(runs.flatMap((d) => Object.keys(d)))) {
 }
 let total = 0;
 for (const [k, v] of Object.entries(perCall)) if (k !== "Structure" && k !== "PropertyTable") total += v;
-if (process.env.CENSUS_JSON) console.log(JSON.stringify({ perCall, total: Math.round(total * 100) / 100 }));
+// `CENSUS_TIME=N`: also the CPU per call of N more calls (hot, in process: the server's MCP layer alone).
+let cpuUsPerCall: number | undefined;
+const timed = Number(process.env.CENSUS_TIME ?? 0);
+if (timed > 0) {
+  const batch = prepare(timed);
+  const before = process.cpuUsage();
+  await run(batch);
+  const used = process.cpuUsage(before);
+  cpuUsPerCall = Math.round(((used.user + used.system) / timed) * 1000) / 1000;
+}
+if (process.env.CENSUS_JSON) console.log(JSON.stringify({ perCall, total: Math.round(total * 100) / 100, cpuUsPerCall }));
 else {
   for (const [k, v] of Object.entries(perCall).sort((a, b) => b[1] - a[1])) console.log(`${k.padEnd(28)} ${v}`);
   console.log(`${"total (cells)".padEnd(28)} ${Math.round(total * 100) / 100}`);
+  if (cpuUsPerCall !== undefined) console.log(`${"CPU µs per call".padEnd(28)} ${cpuUsPerCall}`);
 }
 process.exit(0);

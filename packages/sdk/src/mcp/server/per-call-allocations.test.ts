@@ -1,0 +1,31 @@
+/**
+ * What the server's MCP layer allocates per `tools/call` of a tool that answers at once, counted by type in
+ * a child process (`__fixtures__/call-allocations.ts`, under the interpreter so the counts are exact). On
+ * the hot path of every request a closure, a scope object or a promise costs its allocation and its share
+ * of the collector's work; this pins the count so one added per request fails here.
+ *
+ * Counted on 2026-12-06 (Bun 1.4.4): 5 objects (the in-flight record, the handler's context and its empty
+ * `_meta`, the send options, the JSON-RPC answer), 4 functions (the context's `signal` getter,
+ * `sendNotification`, `sendRequest` and `log`), 1 scope object (theirs), 1 accessor pair, no array and no
+ * promise — 11 cells. Before: 20 (7 scope objects, a closure and scope per reply, an array per argument
+ * check, an empty capability set per context).
+ */
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+/** The bound per type: what the layer allocates today (see above). */
+const MAX_PER_CALL: Record<string, number> = { Object: 5, Function: 4, JSLexicalEnvironment: 1, GetterSetter: 1, Array: 0, Promise: 0 };
+
+test("a tools/call answered at once allocates at most 11 cells in the MCP layer, no promise and no array", async () => {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "__fixtures__", "call-allocations.ts")], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, BUN_JSC_useJIT: "0" },
+  });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
+  const { perCall } = JSON.parse(out) as { perCall: Record<string, number> };
+  const counted = Object.fromEntries(Object.keys(MAX_PER_CALL).map((type) => [type, perCall[type] ?? 0]));
+  const over = Object.entries(counted).filter(([type, n]) => n > (MAX_PER_CALL[type] as number));
+  expect({ counted, over }).toEqual({ counted, over: [] });
+});
