@@ -52,10 +52,6 @@ export class InboundRequests {
   private maxInflight: number;
   private gate: InboundGate;
   private shared: SharedHandlers | undefined;
-  /** Outcomes that came at once, waiting for this turn's microtasks to be replied to (see `replySoon`). */
-  private ready: unknown[] | undefined;
-  private replyScheduled = false;
-  private replyReady: (() => void) | undefined;
 
   // Settings as arguments, not an options object: a table is made per burst of requests.
   constructor(protocol: Protocol, logger: Logger, maxInflight: number, gate: InboundGate, shared: SharedHandlers | undefined) {
@@ -173,50 +169,16 @@ export class InboundRequests {
     else this.replySoon(outcome, threw, flight, id, method, sink);
   }
 
-  /**
-   * Tell `sink` the reply to an outcome that came at once, when this turn's microtasks run. The outcomes
-   * waiting for that are kept in one list, replied to in order by one microtask: a closure and its scope per
-   * request was most of what a request for a synchronous handler allocated here.
-   */
+  // The two ways to reply are functions of their own, their closures capturing only parameters: a function
+  // holding closures gets its scope objects on every call, whichever way it goes (two for `handle`: the
+  // engine keeps captured parameters and captured `const`s apart), so `handle` itself makes none. (One
+  // list of ready outcomes per table, replied to by one shared microtask, spared the closure too, but cost
+  // the server more compilation than it saved in the stdio benchmark's window: bench/NOTES.md.)
+
+  /** Tell `sink` the reply to an outcome that came at once, when this turn's microtasks run. */
   private replySoon(outcome: unknown, threw: boolean, flight: InFlight, id: RequestId, method: string, sink: ReplySink): void {
-    const ready = (this.ready ??= []);
-    ready.push(flight, id, method, outcome, threw, sink);
-    if (this.replyScheduled) return;
-    this.replyScheduled = true;
-    queueMicrotask(this.replyReady ?? this.makeReplier());
+    queueMicrotask(() => sink.replied(threw ? this.failed(flight, id, method, outcome) : this.answered(flight, id, method, outcome), id));
   }
-
-  /** The microtask replying to the ready outcomes, made once per table (not in `replySoon`: see `handle`'s scope note below). */
-  private makeReplier(): () => void {
-    this.replyReady = () => this.replyAll();
-    return this.replyReady;
-  }
-
-  /** Reply to every outcome in {@link ready}, in the order they came (and to any added meanwhile). */
-  private replyAll(): void {
-    const ready = this.ready as unknown[];
-    try {
-      // Indexed in strides of six: flight, id, method, outcome, threw, sink (one list, no entry objects).
-      for (let i = 0; i < ready.length; i += 6) {
-        const flight = ready[i] as InFlight;
-        const id = ready[i + 1] as RequestId;
-        const method = ready[i + 2] as string;
-        const outcome = ready[i + 3];
-        const sink = ready[i + 5] as ReplySink;
-        const reply = ready[i + 4] ? this.failed(flight, id, method, outcome) : this.answered(flight, id, method, outcome);
-        // The outcome and sink are not kept past their reply.
-        ready[i + 3] = ready[i + 5] = undefined;
-        sink.replied(reply, id);
-      }
-    } finally {
-      ready.length = 0;
-      this.replyScheduled = false;
-    }
-  }
-
-  // Replying to a promised outcome is a function of its own, its closure capturing only parameters: a
-  // function holding closures gets its scope objects on every call, whichever way it goes (two for `handle`:
-  // the engine keeps captured parameters and captured `const`s apart), so `handle` itself makes none.
 
   /** Tell `sink` the reply to a promised outcome once it settles. */
   private replyWhenSettled(outcome: PromiseLike<unknown>, flight: InFlight, id: RequestId, method: string, sink: ReplySink): void {
