@@ -350,15 +350,11 @@ class Compiler {
           if (!Object.hasOwn(v, n)) (ok = false), out.push(`${at(path, n)}: is required when ${show(d.k)} is present`);
         if (d.check && !d.check(v, path, out)) ok = false;
       }
-      if (minP !== undefined || maxP !== undefined) {
-        const count = Object.keys(v).length;
-        if (minP !== undefined && count < minP) (ok = false), out.push(`${path}: must have at least ${minP} properties`);
-        if (maxP !== undefined && count > maxP) (ok = false), out.push(`${path}: must have at most ${maxP} properties`);
-      }
-      // `for…in` with the own-property test walks the keys `Object.keys` lists, in its order, without an
-      // array per validation (the engine caches the enumeration per object shape).
-      for (const k in v) {
-        if (!Object.hasOwn(v, k)) continue;
+      const keys = Object.keys(v);
+      if (minP !== undefined && keys.length < minP) (ok = false), out.push(`${path}: must have at least ${minP} properties`);
+      if (maxP !== undefined && keys.length > maxP) (ok = false), out.push(`${path}: must have at most ${maxP} properties`);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
         const entry = named.get(k);
         const p = entry ? (path === "$" ? entry.atRoot : path + entry.suffix) : at(path, k);
         if (names && !names(k, `${p} (name)`, out)) ok = false;
