@@ -7,7 +7,6 @@
 import type { McpError } from "../../wire/errors.ts";
 import type { Protocol } from "./protocol.ts";
 import type { McpNotificationHandler, McpRequestHandler } from "./types.ts";
-import type { ContextOwner } from "./inbound-context.ts";
 
 /** A registered request handler; `custom` methods bypass the codec (see `HandlerOptions`). */
 export interface RegisteredRequest {
@@ -31,8 +30,6 @@ export interface SharedHandlers {
   finish?: (method: string, result: Record<string, unknown>, peer: Protocol) => Record<string, unknown>;
   /** Called once when a peer's transport closes, after its pending requests were rejected. */
   closed?: (peer: Protocol) => void;
-  /** Who appends its keys to the context of a `method` request's handler (see {@link ContextOwner}); undefined: nobody. */
-  contextOwner?: (method: string, peer: Protocol) => ContextOwner | undefined;
 }
 
 /** Requests every peer answers unless it removes the handler: `ping` (an empty result). */

@@ -159,30 +159,16 @@ export class InboundRequests {
     let outcome: unknown;
     let threw = false;
     try {
-      const owner = this.shared?.contextOwner?.(method, this.protocol);
-      outcome = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra, owner), this.protocol);
+      outcome = entry.handler(params, inboundContext(this.protocol, flight, id, method, params, extra), this.protocol);
     } catch (e) {
       outcome = e;
       threw = true;
     }
-    if (!threw && isThenable(outcome)) this.replyWhenSettled(outcome, flight, id, method, sink);
-    else this.replySoon(outcome, threw, flight, id, method, sink);
-  }
-
-  // The two ways to reply are functions of their own, their closures capturing only parameters: a function
-  // holding closures gets its scope objects on every call, whichever way it goes (two for `handle`: the
-  // engine keeps captured parameters and captured `const`s apart), so `handle` itself makes none. (One
-  // list of ready outcomes per table, replied to by one shared microtask, spared the closure too, but cost
-  // the server more compilation than it saved in the stdio benchmark's window: bench/NOTES.md.)
-
-  /** Tell `sink` the reply to an outcome that came at once, when this turn's microtasks run. */
-  private replySoon(outcome: unknown, threw: boolean, flight: InFlight, id: RequestId, method: string, sink: ReplySink): void {
+    if (!threw && isThenable(outcome)) {
+      void this.settleLater(outcome, flight, id, method).then((reply) => sink.replied(reply, id));
+      return;
+    }
     queueMicrotask(() => sink.replied(threw ? this.failed(flight, id, method, outcome) : this.answered(flight, id, method, outcome), id));
-  }
-
-  /** Tell `sink` the reply to a promised outcome once it settles. */
-  private replyWhenSettled(outcome: PromiseLike<unknown>, flight: InFlight, id: RequestId, method: string, sink: ReplySink): void {
-    void this.settleLater(outcome, flight, id, method).then((reply) => sink.replied(reply, id));
   }
 
   /** The error reply refusing `message` before any handler runs (gate, unknown method, bad params, too many in flight), or undefined. */

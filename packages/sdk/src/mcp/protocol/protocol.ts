@@ -262,12 +262,8 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (this.isClosed) return;
     // A batch reply is an array on the wire; transports serialise whatever value they are given.
     const sent = this.transport.send(message as JsonRpcMessage, { relatedRequestId });
-    if (sent !== SENT) this.logSendFailure(sent);
-  }
-
-  /** Log a send that fails later. Its own frame: the handler's closure is made only for such a send, not for every reply. */
-  private logSendFailure(sent: Promise<void>): void {
-    sent.catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
+    if (sent !== SENT)
+      sent.catch((e: unknown) => this.logger.debug("mcp.send_failed", { error: e instanceof Error ? e.message : String(e) }));
   }
 
   /** @internal Entry point for every inbound value. */

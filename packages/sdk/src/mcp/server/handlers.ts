@@ -61,10 +61,6 @@ export function sessionHandlers(server: McpServer): SharedHandlers {
     },
     closed: (peer) => sessionOf(peer).handleClosed(),
     finish: (method, result, peer) => (sessionOf(peer).modern ? statelessResult(method, result, server) : result),
-    // The handlers that hand the context on to a tool, resource or prompt get it with the session's keys
-    // built in (`ServerSession.context` then finds it complete); a session's own handler gets the plain one.
-    contextOwner: (method, peer) =>
-      INPUT_CAPABLE.has(method) && !peer.hasOwnRequestHandler(method) ? sessionOf(peer).contextOwner : undefined,
   };
 }
 

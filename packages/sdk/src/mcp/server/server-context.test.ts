@@ -63,21 +63,6 @@ describe("the server context of a handshake-era session", () => {
     expect(new Set(seen.map((c) => c.log)).size).toBe(3);
   });
 
-  test("a session's own tools/call handler gets the protocol's context, which the session completes in place", async () => {
-    const server = newServer();
-    server.tool({ name: "t" }, () => ({ content: [] }));
-    const { client, session } = await connect(server);
-    const seen: Array<{ before: string[]; after: string[]; same: boolean }> = [];
-    session.protocol.setRequestHandler("tools/call", (_p, ctx) => {
-      const before = Object.keys(ctx);
-      const completed = session.context(ctx);
-      seen.push({ before, after: Object.keys(completed), same: completed === ctx });
-      return { content: [] };
-    });
-    await client.callTool("t", {});
-    expect(seen).toEqual([{ before: KEYS.slice(0, 10), after: KEYS, same: true }]);
-  });
-
   test("progress goes out only with a token, and only when server notifications are on", async () => {
     for (const notifications of [true, false]) {
       const server = newServer({ capabilities: { serverNotifications: notifications } });

@@ -31,9 +31,6 @@ import { isStatelessRevision } from "../../wire/codec.ts";
 import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
 import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../../wire/param-headers.ts";
 
-/** The capability switches of a server configured with none (shared: read for every request). */
-const NO_CAPABILITY_CONFIG: CapabilityConfig = Object.freeze({});
-
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
   /** Sent to clients in the initialize result. */
@@ -80,8 +77,7 @@ export class McpServer {
 
   /** The capability switches in force. */
   get capabilityConfig(): CapabilityConfig {
-    // One shared empty set, not a new object per read: every request's context reads it.
-    return this.options.capabilities ?? NO_CAPABILITY_CONFIG;
+    return this.options.capabilities ?? {};
   }
 
   /** Register a tool. */

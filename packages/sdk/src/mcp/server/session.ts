@@ -36,7 +36,6 @@ import { SessionListens } from "./session-listens.ts";
 import { sharedClientInfo } from "./shared-client-info.ts";
 import type { McpServer } from "./server.ts";
 import type { NotificationOptions, RequestContext, RequestOptions } from "../protocol/types.ts";
-import type { ContextOwner } from "../protocol/inbound-context.ts";
 
 /** RFC 5424 severities in MCP's order, lowest first. */
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -206,16 +205,6 @@ export class ServerSession {
     await this.protocol.start();
   }
 
-  /** @internal This session, as the owner that appends its keys to a request's context; undefined statelessly (that context is a wrapper). */
-  get contextOwner(): ContextOwner | undefined {
-    return this.statelessRevision === undefined ? this : undefined;
-  }
-
-  /** @internal The `sendProgress` of every request's context when server notifications are off; undefined when on. */
-  get mutedProgress(): ServerContext["sendProgress"] | undefined {
-    return serverEmitsNotifications(this.server.capabilityConfig) ? undefined : NO_PROGRESS;
-  }
-
   /**
    * The context server handlers receive, from the protocol's context of the request (server notifications
    * gate progress). A handshake-era session completes the protocol's context in place — it is the request's
@@ -225,24 +214,15 @@ export class ServerSession {
    * request's result instead (`server-input.ts`): pass the params; that context is a wrapper as before.
    */
   context(ctx: RequestContext, params?: Record<string, unknown>): ServerContext {
-    if (this.statelessRevision !== undefined) return this.statelessContext(ctx, params);
-    const own = ctx as ServerContext;
-    // A context the protocol built with this session as its owner (see `contextOwner`) is complete already.
-    // (The closures are made in the functions below: a function holding one gets a scope object per call.)
-    return own.session === this ? own : this.completeContext(own);
-  }
-
-  /** The protocol's context of a request, completed in place with this session's keys. */
-  private completeContext(own: ServerContext): ServerContext {
-    if (!serverEmitsNotifications(this.server.capabilityConfig)) own.sendProgress = NO_PROGRESS;
-    own.session = this;
-    own.log = (level, data, logger) => this.log(level, data, logger, own.requestId);
-    own.clientCapabilities = this.clientCapabilities;
-    return own;
-  }
-
-  /** A stateless session's context: a wrapper of the protocol's, whose `sendRequest` asks for input through the result. */
-  private statelessContext(ctx: RequestContext, params: Record<string, unknown> | undefined): ServerContext {
+    if (this.statelessRevision === undefined) {
+      const own = ctx as ServerContext;
+      if (own.session === this) return own;
+      if (!serverEmitsNotifications(this.server.capabilityConfig)) own.sendProgress = NO_PROGRESS;
+      own.session = this;
+      own.log = (level, data, logger) => this.log(level, data, logger, ctx.requestId);
+      own.clientCapabilities = this.clientCapabilities;
+      return own;
+    }
     // Listed, not spread: a spread would read `signal` and so make it for every request.
     const emits = serverEmitsNotifications(this.server.capabilityConfig);
     return {

@@ -105,18 +105,12 @@ function callToolNow(
   } catch (e) {
     return toolFailure(e);
   }
-  return isThenable(out) ? checkedLater(server, entry, p, out) : checkedOutput(server, entry, p, out);
-}
-
-/**
- * {@link checkedOutput} of a promised result. Its own frame: a function holding closures gets a scope object
- * on every call, so the closures live here, where only a promised result goes.
- */
-function checkedLater(server: McpServer, entry: ToolEntry, p: Params, out: PromiseLike<CallToolResult>): Promise<CallToolResult> {
-  return Promise.resolve(out).then(
-    (result) => checkedOutput(server, entry, p, result),
-    (e: unknown) => toolFailure(e),
-  );
+  if (isThenable(out))
+    return Promise.resolve(out).then(
+      (result) => checkedOutput(server, entry, p, result),
+      (e: unknown) => toolFailure(e),
+    );
+  return checkedOutput(server, entry, p, out);
 }
 
 /** A tool's failure as a tool error; protocol errors and requests for input pass on. */
