@@ -28,7 +28,7 @@ import { sessionHandlers } from "./handlers.ts";
 import { ServerSession } from "./session.ts";
 import { TASKS_REVISION, type TaskReceiver } from "./tasks.ts";
 import { isStatelessRevision } from "../../wire/codec.ts";
-import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
+import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension-id.ts";
 import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../../wire/param-headers.ts";
 
 /** Options of an {@link McpServer}. */
