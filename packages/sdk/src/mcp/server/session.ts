@@ -89,13 +89,7 @@ export class ServerSession {
     readonly server: McpServer,
     transport: Transport,
   ) {
-    this.protocol = new Protocol(transport, {
-      logger: server.logger,
-      maxInflightRequests: server.options.maxInflightRequests,
-      defaultTimeoutMs: server.options.requestTimeoutMs,
-      shared: server.sessionHandlers,
-      owner: this,
-    });
+    this.protocol = new Protocol(transport, { owner: this }, server.protocolSettings);
   }
 
   /** Events of this session. */
