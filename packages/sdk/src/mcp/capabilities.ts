@@ -29,7 +29,7 @@ import type {
   Tool,
 } from "../wire/index.ts";
 import { invalidParams } from "../wire/errors.ts";
-import { hasTasksExtension } from "../wire/schemas/tasks-extension.ts";
+import { hasTasksExtension } from "../wire/schemas/tasks-extension-id.ts";
 import type { RequestContext } from "./protocol/types.ts";
 
 /** Services an inbound `sampling/createMessage` (sampling on). */

@@ -1,8 +1,9 @@
 /**
  * A method's schemas, and the schema module behind them, are made when that method is first validated: an idle
  * server (its sessions initialized, each with a GET stream open, nothing else asked) loads the lifecycle's
- * schemas and no module of tools, resources, prompts, completion or the older revisions — their schemas were
- * most of an idle server's memory at start (bench/NOTES.md, idle sessions). The first `tools/call` then loads
+ * schemas and no other schema module — not tools, content, resources, prompts, completion, logging, sampling,
+ * elicitation, roots, tasks, the tasks extension or the other revisions: their schemas were most of an idle
+ * server's memory at start (bench/NOTES.md, idle sessions). The first `tools/call` then loads
  * the tools' schemas and is checked as before: a valid call answered, a malformed one refused with -32602 and
  * the same message. Checked in a server process of its own (`__fixtures__/schemas-on-first-use-server.ts`:
  * what a process has loaded is only visible from inside it), spoken to over real HTTP.
@@ -13,7 +14,22 @@ import { jsonLines } from "@agentd/test-support/json-lines";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
 
 /** Schema modules an idle 2025-11-25 session has no use for (`wire/schemas/NAME.ts`). */
-const UNUSED_WHEN_IDLE = ["completion.ts", "methods-2025-03-26.ts", "methods-2025-06-18.ts", "prompts.ts", "resources.ts"];
+const UNUSED_WHEN_IDLE = [
+  "completion.ts",
+  "content.ts",
+  "elicitation.ts",
+  "logging.ts",
+  "methods-2025-03-26.ts",
+  "methods-2025-06-18.ts",
+  "methods-2026-07-28.ts",
+  "prompts.ts",
+  "resources.ts",
+  "roots.ts",
+  "sampling.ts",
+  "tasks.ts",
+  "tasks-extension.ts",
+  "tools.ts",
+];
 
 const started: Bun.Subprocess<"pipe", "pipe", "inherit">[] = [];
 

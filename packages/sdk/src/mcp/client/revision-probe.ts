@@ -19,13 +19,13 @@ import {
   type StatelessRevision,
   type ProtocolRevision,
 } from "../../wire/codec.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
 import type { DiscoverResult } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities } from "../../wire/index.ts";
 import type { Transport } from "../../transport/types.ts";
 import type { Protocol } from "../protocol/protocol.ts";
 import { clientCapabilities, type CapabilityConfig } from "../capabilities.ts";
-import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
+import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension-id.ts";
 
 /**
  * How a client picks the revision of a server: `"auto"` probes with `server/discover`, `"initialize"` uses the

@@ -12,7 +12,7 @@
  */
 import { AgentdError } from "../../wire/errors.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
 import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { Logger } from "../../log.ts";
 import type { Protocol } from "../protocol/protocol.ts";

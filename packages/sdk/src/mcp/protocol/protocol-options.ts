@@ -1,7 +1,9 @@
 /**
- * The options, events and defaults of a {@link Protocol} peer.
+ * The options, events and defaults of a {@link Protocol} peer, and its settings: what is the same for every
+ * session of a server, kept in one record the server makes once (a server may hold thousands of idle sessions,
+ * and seven fields a session are ~50 bytes each).
  */
-import type { Logger } from "../../log.ts";
+import { nullLogger, type Logger } from "../../log.ts";
 import type { ProtocolRevision } from "../../wire/codec.ts";
 import type { McpError } from "../../wire/errors.ts";
 import type { SharedHandlers } from "./handler-table.ts";
@@ -39,6 +41,34 @@ export interface ProtocolOptions {
   owner?: object;
   /** How errors name the peer, e.g. `MCP server 'fs'` (default `peer`). */
   peerName?: string;
+}
+
+/**
+ * A {@link Protocol}'s settings from its options, defaults applied: one record that every peer made with it
+ * refers to (an `McpServer` makes one for all its sessions; a client makes its own).
+ */
+export interface ProtocolSettings {
+  readonly logger: Logger;
+  /** How errors name the peer. */
+  readonly peer: string;
+  readonly shared: SharedHandlers | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly defaultMaxTotalTimeoutMs: number;
+  readonly maxInflight: number;
+  readonly gate: ProtocolOptions["gate"];
+}
+
+/** The {@link ProtocolSettings} of `options` (their per-peer parts, `owner` and `revision`, are not in it). */
+export function protocolSettings(options: ProtocolOptions): ProtocolSettings {
+  return {
+    logger: options.logger ?? nullLogger,
+    peer: options.peerName ?? "peer",
+    shared: options.shared,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+    maxInflight: options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS,
+    gate: options.gate,
+  };
 }
 
 /** Events of a {@link Protocol}. */

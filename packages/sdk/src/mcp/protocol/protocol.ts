@@ -26,17 +26,11 @@ import {
 } from "../../wire/jsonrpc.ts";
 import { LATEST_REVISION, type McpCodec, type ProtocolRevision } from "../../wire/codec.ts";
 import { getCodec } from "../../wire/codecs.ts";
-import { nullLogger, type Logger } from "../../log.ts";
+import type { Logger } from "../../log.ts";
 import { limitRepeats, type RepeatLimiter } from "../../_internal/repeat-limiter.ts";
 import { Emitter, listenerErrorReporter } from "./emitter.ts";
-import {
-  DEFAULT_MAX_INFLIGHT_REQUESTS,
-  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type ProtocolEvents,
-  type ProtocolOptions,
-} from "./protocol-options.ts";
-import type { RegisteredNotification, SharedHandlers } from "./handler-table.ts";
+import { protocolSettings, type ProtocolEvents, type ProtocolOptions, type ProtocolSettings } from "./protocol-options.ts";
+import type { RegisteredNotification } from "./handler-table.ts";
 import { InboundRequests } from "./inbound-requests.ts";
 import { PendingRequests, type AbandonListener, type AbandonReason } from "./pending-requests.ts";
 import {
@@ -58,7 +52,6 @@ const RECENTLY_ABANDONED = 256;
 
 /** A JSON-RPC peer. */
 export class Protocol implements AbandonListener, TransportPeer {
-  readonly logger: Logger;
   /** See {@link ProtocolOptions.owner}. */
   readonly owner: object | undefined;
   declare private emitter: Emitter<ProtocolEvents> | undefined;
@@ -69,45 +62,42 @@ export class Protocol implements AbandonListener, TransportPeer {
   declare private pendingTable: PendingRequests | undefined;
   /** Inbound requests being handled (made per burst of requests, dropped when idle: see {@link receive}). */
   declare private inboundTable: InboundRequests | undefined;
-  private readonly maxInflight: number;
-  private readonly gate: ProtocolOptions["gate"];
-  private readonly shared: SharedHandlers | undefined;
   // Created on first use: a server may hold thousands of idle peers that never need them.
   declare private notificationHandlers: Map<string, RegisteredNotification> | undefined;
   declare private abandoned: Set<RequestId> | undefined;
   /** Requests whose result the codec must not check (a task-augmented call returns `CreateTaskResult`). */
   declare private unvalidated: Set<RequestId> | undefined;
-  private readonly defaultTimeoutMs: number;
   declare private envelope: Record<string, unknown> | undefined;
-  private readonly defaultMaxTotalTimeoutMs: number;
-  /** How errors name the peer. */
-  private readonly peer: string;
   /** Warnings the peer can cause at will, one line a minute each event (created on first use). */
   declare private repeats: RepeatLimiter | undefined;
 
+  /**
+   * @param settings What this peer shares with others made alike (every session of a server); made from
+   *   `options` when not given, and then `options`' own settings are ignored (its `owner` and `revision` are not).
+   */
   constructor(
     readonly transport: Transport,
     options: ProtocolOptions = {},
+    private readonly settings: ProtocolSettings = protocolSettings(options),
   ) {
-    this.logger = options.logger ?? nullLogger;
     this.owner = options.owner;
-    this.peer = options.peerName ?? "peer";
-    this.shared = options.shared;
     this.codecValue = getCodec(options.revision ?? LATEST_REVISION);
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.defaultMaxTotalTimeoutMs = options.defaultMaxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.maxInflight = options.maxInflightRequests ?? DEFAULT_MAX_INFLIGHT_REQUESTS;
-    this.gate = options.gate;
+  }
+
+  /** Where this peer logs. */
+  get logger(): Logger {
+    return this.settings.logger;
   }
 
   private get inbound(): InboundRequests {
-    return (this.inboundTable ??= InboundRequests.open(this, this.logger, this.maxInflight, this.gate, this.shared));
+    const s = this.settings;
+    return (this.inboundTable ??= InboundRequests.open(this, s.logger, s.maxInflight, s.gate, s.shared));
   }
 
   private get pending(): PendingRequests {
     return (this.pendingTable ??= new PendingRequests(this, {
-      timeoutMs: this.defaultTimeoutMs,
-      maxTotalTimeoutMs: this.defaultMaxTotalTimeoutMs,
+      timeoutMs: this.settings.defaultTimeoutMs,
+      maxTotalTimeoutMs: this.settings.defaultMaxTotalTimeoutMs,
     }));
   }
 
@@ -333,14 +323,14 @@ export class Protocol implements AbandonListener, TransportPeer {
       // A malformed response to one of our requests: fail that request now rather than at its timeout, and
       // never address the error to the peer's own request with the same id.
       if (id !== null && this.pending.has(id))
-        this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.peer}: ${reason}`));
+        this.failRequest(id, new AgentdError("E_UPSTREAM", `malformed response from ${this.settings.peer}: ${reason}`));
       return errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
     }
     return errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${reason}`);
   }
 
   private receiveNotification(method: string, rawParams: Record<string, unknown> | undefined, extra?: MessageExtra): void {
-    const entry = this.notificationHandlers?.get(method) ?? this.shared?.notifications.get(method);
+    const entry = this.notificationHandlers?.get(method) ?? this.settings.shared?.notifications.get(method);
     const builtin = method === "notifications/cancelled" || method === "notifications/progress";
     if (!builtin && !entry) {
       this.logger.debug("mcp.notification_ignored", { method });
@@ -378,7 +368,10 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (failed === undefined || failed.unknown) this.pending.resolve(message.id, message.result);
     else {
       this.logger.warn("mcp.invalid_result", { method, reason: failed.message });
-      this.pending.reject(message.id, new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.peer}: ${failed.message}`));
+      this.pending.reject(
+        message.id,
+        new AgentdError("E_UPSTREAM", `invalid ${method} result from ${this.settings.peer}: ${failed.message}`),
+      );
     }
   }
 
@@ -404,7 +397,7 @@ export class Protocol implements AbandonListener, TransportPeer {
     if (method === undefined) return this.unknownResponse(id);
     const limit = (error.data as { maxFrameBytes?: number } | undefined)?.maxFrameBytes;
     const over = limit === undefined ? "over the frame size limit" : `over the ${limit}-byte frame limit (maxFrameBytes)`;
-    this.failRequest(id, new AgentdError("E_UPSTREAM", `${this.peer} sent a ${method} response ${over}; it was discarded`));
+    this.failRequest(id, new AgentdError("E_UPSTREAM", `${this.settings.peer} sent a ${method} response ${over}; it was discarded`));
   }
 
   private unknownResponse(id: RequestId): void {
@@ -436,7 +429,7 @@ export class Protocol implements AbandonListener, TransportPeer {
     this.pendingTable?.rejectAll(() => connectionClosedError(reason));
     this.unvalidated?.clear();
     this.inboundTable?.abortAll("connection closed");
-    this.shared?.closed?.(this);
+    this.settings.shared?.closed?.(this);
     this.repeats?.flush();
     this.emitter?.emit("close");
   }

@@ -12,7 +12,7 @@
  */
 import { McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
 import type { RequestContext } from "../protocol/types.ts";
 
 /** The client capability each input request needs. */

@@ -24,11 +24,12 @@ import {
   type ToolOptions,
 } from "./registry.ts";
 import type { SharedHandlers } from "../protocol/handler-table.ts";
+import { protocolSettings, type ProtocolSettings } from "../protocol/protocol-options.ts";
 import { sessionHandlers } from "./handlers.ts";
 import { ServerSession } from "./session.ts";
 import { TASKS_REVISION, type TaskReceiver } from "./tasks.ts";
 import { isStatelessRevision } from "../../wire/codec.ts";
-import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
+import { TASKS_EXTENSION } from "../../wire/schemas/tasks-extension-id.ts";
 import { paramHeaderMismatch, paramHeaders, type ParamHeaders } from "../../wire/param-headers.ts";
 
 /** Options of an {@link McpServer}. */
@@ -57,6 +58,7 @@ export class McpServer {
   private readonly changed = new Set<ListKind>();
   private readonly warned = new Set<string>();
   private handlers: SharedHandlers | undefined;
+  private settings: ProtocolSettings | undefined;
   /** What sessions initializing now are told; recomputed after the registry changes. */
   private declaredNow: Readonly<ServerCapabilities> | undefined;
   /** {@link declaredNow} as a stateless revision sees it (tasks as the extension); asked on every request. */
@@ -156,6 +158,16 @@ export class McpServer {
   /** @internal The handler table all sessions share (built on first use). */
   get sessionHandlers(): SharedHandlers {
     return (this.handlers ??= sessionHandlers(this));
+  }
+
+  /** @internal What every session's protocol peer shares: made once, so that an idle session stays small. */
+  get protocolSettings(): ProtocolSettings {
+    return (this.settings ??= protocolSettings({
+      logger: this.logger,
+      maxInflightRequests: this.options.maxInflightRequests,
+      defaultTimeoutMs: this.options.requestTimeoutMs,
+      shared: this.sessionHandlers,
+    }));
   }
 
   /** @internal A session's protocol closed. */

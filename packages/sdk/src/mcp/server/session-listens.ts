@@ -5,7 +5,7 @@
  * notification tagged with its listen's id and sent on that request's stream.
  */
 import type { RequestId } from "../../wire/jsonrpc.ts";
-import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
+import { hasTasksExtension } from "../../wire/schemas/tasks-extension-id.ts";
 import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { RequestContext } from "../protocol/types.ts";
 import type { ServerSession } from "./session.ts";

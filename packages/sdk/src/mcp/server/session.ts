@@ -14,7 +14,7 @@ import type { Transport } from "../../transport/types.ts";
 import { invalidRequest, McpError } from "../../wire/errors.ts";
 import { ErrorCode, type RequestId } from "../../wire/jsonrpc.ts";
 import { isHandshakeRevision, LATEST_REVISION, type StatelessRevision, type ProtocolRevision } from "../../wire/codec.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
 import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type {
   ClientCapabilities,
@@ -89,13 +89,7 @@ export class ServerSession {
     readonly server: McpServer,
     transport: Transport,
   ) {
-    this.protocol = new Protocol(transport, {
-      logger: server.logger,
-      maxInflightRequests: server.options.maxInflightRequests,
-      defaultTimeoutMs: server.options.requestTimeoutMs,
-      shared: server.sessionHandlers,
-      owner: this,
-    });
+    this.protocol = new Protocol(transport, { owner: this }, server.protocolSettings);
   }
 
   /** Events of this session. */

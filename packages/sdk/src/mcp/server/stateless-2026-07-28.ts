@@ -11,7 +11,7 @@
 import { type McpError, unsupportedProtocolVersion } from "../../wire/errors.ts";
 import { isStatelessRevision, SUPPORTED_REVISIONS, type StatelessRevision } from "../../wire/codec.ts";
 import type { RequestId } from "../../wire/jsonrpc.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
 import type { SubscriptionFilter } from "../../wire/types/methods-2026-07-28.generated.ts";
 import type { ServerCapabilities } from "../../wire/index.ts";
 import type { McpServer } from "./server.ts";

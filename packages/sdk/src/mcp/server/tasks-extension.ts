@@ -15,8 +15,8 @@
  */
 import { McpError } from "../../wire/errors.ts";
 import { ErrorCode } from "../../wire/jsonrpc.ts";
-import { STATELESS_META } from "../../wire/schemas/methods-2026-07-28.ts";
-import { hasTasksExtension, TASKS_EXTENSION } from "../../wire/schemas/tasks-extension.ts";
+import { STATELESS_META } from "../../wire/schemas/stateless-meta.ts";
+import { hasTasksExtension, TASKS_EXTENSION } from "../../wire/schemas/tasks-extension-id.ts";
 import type { Tool } from "../../wire/index.ts";
 import type { TaskReceiver, TaskView } from "./tasks.ts";
 import type { RequestContext } from "../protocol/types.ts";

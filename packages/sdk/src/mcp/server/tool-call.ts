@@ -10,7 +10,7 @@ import { validateJsonSchema } from "../../_internal/json-schema.ts";
 import { isThenable } from "../../_internal/thenable.ts";
 import { invalidParams, McpError } from "../../wire/errors.ts";
 import type { CallToolResult } from "../../wire/index.ts";
-import { hasTasksExtension } from "../../wire/schemas/tasks-extension.ts";
+import { hasTasksExtension } from "../../wire/schemas/tasks-extension-id.ts";
 import type { RequestContext } from "../protocol/types.ts";
 import { InputRequiredSignal } from "./input-required.ts";
 import type { ToolEntry } from "./registry.ts";

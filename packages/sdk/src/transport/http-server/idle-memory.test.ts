@@ -10,9 +10,10 @@
  * (bytes are not bounded: the heap's size after a collection varies more than its object count).
  * Measured when the GET stream's record went into the session's fields (2026-12-06): 4 objects of the
  * SDK's own per session (5 before), 2,684 against 2,741 bytes (`bench/profile/idle-classes.ts`).
+ * The MCP peer's bytes are bounded on their own: an object's shallow size does not vary from run to run.
  */
 import { afterEach, expect, test } from "bun:test";
-import { heapStats } from "bun:jsc";
+import { estimateShallowMemoryUsageOf, heapStats } from "bun:jsc";
 import { join } from "node:path";
 import { McpServer } from "../../mcp/index.ts";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./index.ts";
@@ -20,6 +21,13 @@ import { createStreamableHttpServer, type StreamableHttpServer } from "./index.t
 const SESSIONS = 400;
 const WARM_UP = 100;
 const MAX_OBJECTS_PER_SESSION = 19;
+/**
+ * A session's MCP peer (`Protocol`), in bytes (`estimateShallowMemoryUsageOf`): its own fields only (transport,
+ * settings, owner, codec, next id, closed); what every session of a server shares (logger, handler table,
+ * timeouts, limits) is one record the server makes once. Measured 65 bytes; 113 when each peer held its own
+ * copy of those seven fields (2026-12-06).
+ */
+const MAX_PROTOCOL_BYTES = 72;
 
 let server: StreamableHttpServer | undefined;
 let client: Bun.Subprocess<"pipe", "pipe", "inherit"> | undefined;
@@ -39,7 +47,7 @@ function settled(): { objects: number; bytes: number; types: Record<string, numb
   return { objects: s.objectCount, bytes: s.heapSize, types: s.objectTypeCounts };
 }
 
-test(`an idle session with its GET stream open costs at most ${MAX_OBJECTS_PER_SESSION} heap objects`, async () => {
+test(`an idle session with its GET stream open costs at most ${MAX_OBJECTS_PER_SESSION} heap objects, its MCP peer at most ${MAX_PROTOCOL_BYTES} bytes`, async () => {
   const mcp = new McpServer({ name: "idle", version: "1.0.0" });
   mcp.tool({ name: "echo", description: "Echoes.", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => ({
     content: [{ type: "text", text: String(args.text) }],
@@ -89,6 +97,9 @@ test(`an idle session with its GET stream open costs at most ${MAX_OBJECTS_PER_S
     // No closures and no scopes per session.
     expect(grown.find(([type]) => type === "Function")).toBeUndefined();
     expect(grown.find(([type]) => type === "JSLexicalEnvironment")).toBeUndefined();
+    const peers = mcp.sessions().map((session) => estimateShallowMemoryUsageOf(session.protocol));
+    expect(peers).toHaveLength(SESSIONS + WARM_UP);
+    expect(Math.max(...peers)).toBeLessThanOrEqual(MAX_PROTOCOL_BYTES);
   } finally {
     warm.stdin.end();
     await warm.exited;
