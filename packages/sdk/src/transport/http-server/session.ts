@@ -160,7 +160,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream(requestIds);
     this.connectWriter(stream, writer);
-    if (this.primes) writer.numbered(stream.streamId, 0, "", this.settings.retryMs);
+    if (this.primes) writer.priming(stream.streamId, this.settings.retryMs);
     return "ok";
   }
 
@@ -225,7 +225,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     this.streamId = this.nextStreamId++;
     this.seq = 0;
     this.connectWriter(this, writer);
-    if (this.primes) writer.numbered(this.streamId, 0, "", this.settings.retryMs);
+    if (this.primes) writer.priming(this.streamId, this.settings.retryMs);
     else writer.comment();
     return "ok";
   }

@@ -27,6 +27,9 @@ export interface SseEndHook {
 }
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
+/** The retry interval of the last priming event written, and that event's text after its id (see `priming`). */
+let primingRetry = -1;
+let primingTail = "";
 const STREAM_OPEN = encodeSseComment("stream open");
 
 /** What the writer uses of Bun's direct-stream controller: stated here so the published declarations need no Bun types. */
@@ -233,6 +236,23 @@ export class SseWriter {
     const first = this.empty;
     const ok = this.push(text);
     if (first && ok) this.soleEventData = data;
+    return ok;
+  }
+
+  /**
+   * Write a stream's priming event, `<stream>.0` with the retry interval and empty data: the same text as
+   * {@link numbered} would write, its tail after the id made once for the server's interval rather than
+   * joined anew for every stream.
+   */
+  priming(stream: number, retry: number): boolean {
+    if (retry !== primingRetry) {
+      if (!(Number.isInteger(retry) && retry >= 0)) return this.numbered(stream, 0, "", retry);
+      primingTail = `\nretry: ${retry}\ndata: \n\n`;
+      primingRetry = retry;
+    }
+    const first = this.empty;
+    const ok = this.push(`id: ${stream}.0${primingTail}`);
+    if (first && ok) this.soleEventData = "";
     return ok;
   }
 
