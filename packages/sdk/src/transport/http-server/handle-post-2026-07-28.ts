@@ -141,11 +141,11 @@ async function answerAsJson(
     exchange.watch(req.signal);
     conn.holdOpen?.();
   }
-  const responses = await exchange.result();
+  await exchange.result();
   session.close("stateless request done");
   // The client went away before the answer: nobody reads this.
-  if (responses.length === 0) return new Response("", { headers: SSE_HEADERS });
-  return new Response(JSON.stringify(responses[0]), { headers: JSON_HEADERS });
+  if (exchange.first === undefined) return new Response("", { headers: SSE_HEADERS });
+  return new Response(JSON.stringify(exchange.first), { headers: JSON_HEADERS });
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };

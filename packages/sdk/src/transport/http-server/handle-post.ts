@@ -9,7 +9,8 @@
  * spec, "Session Management"). A POST without a session whose `MCP-Protocol-Version` is a stateless
  * revision (2026-07-28) is served on its own (`handle-post-2026-07-28.ts`).
  */
-import { classify, type JsonRpcMessage, type MessageKind } from "../../wire/jsonrpc.ts";
+import { classify, type MessageKind } from "../../wire/jsonrpc.ts";
+import type { JsonExchange } from "./json-exchange.ts";
 import { jsonDepthMessage, jsonTooDeep } from "../../wire/json-depth.ts";
 import { type BodyResult, decodeText, declaredRefusal, readBoundedBody, UNREADABLE } from "./body.ts";
 import type { MessageExtra } from "../types.ts";
@@ -140,8 +141,8 @@ async function servePost(
         exchange.watch(req.signal);
         conn.holdOpen?.();
       }
-      const responses: JsonRpcMessage[] = exchange.settled ? exchange.collected : await exchange.result();
-      return post.settle(jsonAnswer(session, responses, isBatch, initializeId !== undefined));
+      if (!exchange.settled) await exchange.result();
+      return post.settle(jsonAnswer(session, exchange, isBatch, initializeId !== undefined));
     }
 
     const writer = ctx.newWriter();
@@ -206,15 +207,15 @@ function deliverAll(session: Session, value: unknown, isBatch: boolean, extra: M
   for (const m of value as unknown[]) session.transport.deliver(m, extra);
 }
 
-/** The JSON-mode answer: the responses collected, as one body. */
-function jsonAnswer(session: Session, responses: JsonRpcMessage[], isBatch: boolean, isInitialize: boolean): Response {
+/** The JSON-mode answer: the responses collected, as one body (a lone request's answer without a list). */
+function jsonAnswer(session: Session, exchange: JsonExchange, isBatch: boolean, isInitialize: boolean): Response {
   // Every request of the POST was cancelled: no JSON-RPC response is due (cancellation spec: SHOULD NOT
   // answer), yet the HTTP request must end. An empty JSON body or 202 would break the transport spec for a
   // request ("MUST return text/event-stream or application/json"), and an error response for an id the
   // client already forgot would surface there as an unknown response; an SSE stream with no events is
   // exactly what SSE mode sends in this case, and every client must accept SSE.
-  if (responses.length === 0) return new Response("", { headers: sseHeaders(session.id) });
+  if (exchange.first === undefined) return new Response("", { headers: sseHeaders(session.id) });
   // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
   const headers = isInitialize ? jsonHeaders(session.id) : sessionJsonHeaders(session.id);
-  return new Response(JSON.stringify(isBatch ? responses : responses[0]), { headers });
+  return new Response(JSON.stringify(isBatch ? exchange.collected() : exchange.first), { headers });
 }

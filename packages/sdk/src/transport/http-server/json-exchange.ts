@@ -28,9 +28,11 @@ export class JsonExchange implements PostStream {
   declare answered?: Answered;
   /** This exchange: what marks the stream as a JSON exchange's. */
   readonly json: JsonExchange = this;
-  /** The responses collected so far (all of them once settled). */
-  readonly collected: JsonRpcMessage[] = [];
-  declare private waiter: ((messages: JsonRpcMessage[]) => void) | undefined;
+  /** The first response collected: a lone request's only one, held without a list. */
+  first: JsonRpcMessage | undefined = undefined;
+  /** The responses after the first (a batch's), listed only when there are any. */
+  declare private more: JsonRpcMessage[] | undefined;
+  declare private waiter: (() => void) | undefined;
   declare private signal: AbortSignal | undefined;
   declare private onAbort: (() => void) | undefined;
 
@@ -51,9 +53,21 @@ export class JsonExchange implements PostStream {
     signal.addEventListener("abort", this.onAbort, { once: true });
   }
 
-  /** The responses (an empty list when every request was cancelled); `collected` itself once settled. */
-  result(): Promise<JsonRpcMessage[]> {
-    if (this.settled) return Promise.resolve(this.collected);
+  /** Collect one response. */
+  collect(message: JsonRpcMessage): void {
+    if (this.first === undefined) this.first = message;
+    else (this.more ??= []).push(message);
+  }
+
+  /** The responses collected, in order (an empty list when every request was cancelled). */
+  collected(): JsonRpcMessage[] {
+    if (this.first === undefined) return [];
+    return this.more === undefined ? [this.first] : [this.first, ...this.more];
+  }
+
+  /** Settled: every response is collected. */
+  result(): Promise<void> {
+    if (this.settled) return Promise.resolve();
     return new Promise((resolve) => (this.waiter = resolve));
   }
 
@@ -63,6 +77,6 @@ export class JsonExchange implements PostStream {
     this.settled = true;
     this.owner.exchangeSettled();
     if (this.onAbort) this.signal?.removeEventListener("abort", this.onAbort);
-    this.waiter?.(this.collected);
+    this.waiter?.();
   }
 }

@@ -9,14 +9,18 @@ import { upstreamHeaders } from "./headers.ts";
 import { jsonRpcHttpError, TRANSPORT_ERROR } from "./responses.ts";
 import type { Session } from "./session.ts";
 
-/** The `MessageExtra` of a POST; the header map is only built if the receiver reads it (own accessor: a spread copy carries it). */
+/**
+ * The `MessageExtra` of a POST; the header map is only built if the receiver reads it (own accessor: a
+ * spread copy carries it). The first read replaces the accessor with the map itself, so the getter keeps
+ * nothing but the request's headers (one scope per POST, not two for a memo beside them).
+ */
 export function messageExtra(sessionId: string, caller: Caller, headers: Headers, classified?: MessageKind): MessageExtra {
-  let built: Record<string, string> | undefined;
   return {
     sessionId,
     authInfo: caller.authInfo,
-    get headers() {
-      built ??= upstreamHeaders(headers);
+    get headers(): Record<string, string> {
+      const built = upstreamHeaders(headers);
+      Object.defineProperty(this, "headers", { value: built, enumerable: true, configurable: true, writable: true });
       return built;
     },
     classified,

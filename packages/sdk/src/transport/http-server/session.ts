@@ -160,7 +160,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     if (this.connected >= this.settings.maxStreams) return "limit";
     const stream = this.newStream(requestIds);
     this.connectWriter(stream, writer);
-    if (this.primes) writer.numbered(stream.streamId, 0, "", this.settings.retryMs);
+    if (this.primes) writer.priming(stream.streamId, this.settings.retryMs);
     return "ok";
   }
 
@@ -225,7 +225,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     this.streamId = this.nextStreamId++;
     this.seq = 0;
     this.connectWriter(this, writer);
-    if (this.primes) writer.numbered(this.streamId, 0, "", this.settings.retryMs);
+    if (this.primes) writer.priming(this.streamId, this.settings.retryMs);
     else writer.comment();
     return "ok";
   }
@@ -333,8 +333,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     this.closed = true;
     for (const stream of this.openStreams()) {
       if (stream.json) {
-        for (const id of stream.pending)
-          stream.json.collected.push({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
+        for (const id of stream.pending) stream.json.collect({ jsonrpc: "2.0", id, error: { code: -32000, message: "Session ended" } });
       }
       this.endStream(stream);
     }
@@ -409,7 +408,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   /** Write `message` on `stream` (and keep it for replay); its sequence number, or 0 in a JSON exchange. */
   private emit(stream: OutStream, message: JsonRpcMessage): number {
     if (stream.json) {
-      stream.json.collected.push(message);
+      stream.json.collect(message);
       return 0;
     }
     const data = JSON.stringify(message);

@@ -27,6 +27,9 @@ export interface SseEndHook {
 }
 
 const KEEP_ALIVE = encodeSseComment("keep-alive");
+/** The retry interval of the last priming event written, and that event's text after its id (see `priming`). */
+let primingRetry = -1;
+let primingTail = "";
 const STREAM_OPEN = encodeSseComment("stream open");
 
 /** What the writer uses of Bun's direct-stream controller: stated here so the published declarations need no Bun types. */
@@ -93,9 +96,11 @@ function standardStream(writer: SseWriter): ReadableStream<Uint8Array> {
  */
 export class SseWriter {
   private controller: DirectSink | undefined;
-  /** Text written before the response sink started (null once started). */
-  private pending: string[] | null = [];
-  private pendingLength = 0;
+  /**
+   * Text written before the response sink started (null once started), joined as it comes: a quick answer's
+   * one event is then the body itself, with no list to hold it nor a join to make it.
+   */
+  private pending: string | null = "";
   /** Bytes the sink could not pass on to the socket since it last drained. */
   private queuedBytes = 0;
   private done = false;
@@ -120,7 +125,7 @@ export class SseWriter {
 
   /** Whether nothing was written yet. */
   get empty(): boolean {
-    return this.pending !== null && this.pending.length === 0;
+    return this.pending === "";
   }
 
   /**
@@ -158,14 +163,14 @@ export class SseWriter {
    */
   takeBody(request?: { readonly signal: AbortSignal }): string | ReadableStream<Uint8Array> {
     if (this.done) {
-      const text = this.pending?.join("") ?? "";
+      const text = this.pending ?? "";
       this.pending = null;
       return text;
     }
     const signal = request?.signal;
     // A peer that left before the body was taken never fires `abort` again: end the stream now.
     if (signal?.aborted) {
-      const text = this.pending?.join("") ?? "";
+      const text = this.pending ?? "";
       this.pending = null;
       this.finish("disconnected");
       return text;
@@ -195,7 +200,7 @@ export class SseWriter {
   started(controller: DirectSink): void {
     if (this.controller) return;
     this.controller = controller;
-    const first = this.pending?.join("") ?? "";
+    const first = this.pending ?? "";
     this.pending = null;
     if (first) this.write(first);
     // Ended (or cut) before the sink started: close now, or the response would stay open with nothing in it.
@@ -234,6 +239,23 @@ export class SseWriter {
     return ok;
   }
 
+  /**
+   * Write a stream's priming event, `<stream>.0` with the retry interval and empty data: the same text as
+   * {@link numbered} would write, its tail after the id made once for the server's interval rather than
+   * joined anew for every stream.
+   */
+  priming(stream: number, retry: number): boolean {
+    if (retry !== primingRetry) {
+      if (!(Number.isInteger(retry) && retry >= 0)) return this.numbered(stream, 0, "", retry);
+      primingTail = `\nretry: ${retry}\ndata: \n\n`;
+      primingRetry = retry;
+    }
+    const first = this.empty;
+    const ok = this.push(`id: ${stream}.0${primingTail}`);
+    if (first && ok) this.soleEventData = "";
+    return ok;
+  }
+
   /** Write a keep-alive comment. */
   keepAlive(): boolean {
     return this.push(KEEP_ALIVE);
@@ -260,10 +282,10 @@ export class SseWriter {
     if (this.done) return false;
     if (this.soleEventData !== undefined) this.soleEventData = undefined;
     if (this.firstWrite) this.told();
-    if (this.pending) {
-      this.pendingLength += text.length; // UTF-16 units: a bound on what waits for the sink to start
-      if (this.pendingLength > this.maxBufferedBytes) return this.overflow();
-      this.pending.push(text);
+    if (this.pending !== null) {
+      // UTF-16 units: a bound on what waits for the sink to start.
+      if (this.pending.length + text.length > this.maxBufferedBytes) return this.overflow();
+      this.pending = this.pending === "" ? text : this.pending + text;
       return true;
     }
     // Only a backlog counts: the socket has pushed back and not drained since.
