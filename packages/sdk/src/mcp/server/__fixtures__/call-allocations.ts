@@ -38,15 +38,28 @@ const inputSchema = { type: "object" as const, properties: { text: { type: "stri
 server.tool({ name: "echo", description: "Answers at once.", inputSchema }, () => RESULT);
 const transport = new DirectTransport();
 await server.connect(transport as never);
+/** Resolves when the server next sends something (an answer): the handshake waits on answers, not on time. */
+function nextReply(): Promise<void> {
+  return new Promise((resolve) => {
+    transport.onReply = () => {
+      transport.onReply = undefined;
+      resolve();
+    };
+  });
+}
+let replied = nextReply();
 transport.peer.receive({
   jsonrpc: "2.0",
   id: 0,
   method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "census", version: "1.0.0" } },
 });
-await Bun.sleep(0);
+await replied;
+// A ping after the notification: its answer means the notification before it was handled.
 transport.peer.receive({ jsonrpc: "2.0", method: "notifications/initialized" });
-await Bun.sleep(0);
+replied = nextReply();
+transport.peer.receive({ jsonrpc: "2.0", id: "handshake-ping", method: "ping" });
+await replied;
 
 let nextId = 1;
 /** Calls as an HTTP POST hands them over (parsed, classified, with the session's extra), made before counting. */
@@ -99,5 +112,5 @@ for (const k of Object.keys(counted)) {
   const v = ((counted[k] ?? 0) - (overhead[k] ?? 0)) / CALLS;
   if (v !== 0 && k !== "Structure" && k !== "PropertyTable") perCall[k] = v;
 }
-console.log(JSON.stringify({ perCall }));
-process.exit(0);
+// Exit once the line is written: a pipe read slowly still gets all of it.
+process.stdout.write(`${JSON.stringify({ perCall })}\n`, () => process.exit(0));
