@@ -6,19 +6,26 @@
  * allocated in the window, dead or alive — an allocation census, not a count of what survives.
  */
 import { heapStats } from "bun:jsc";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 
 let before: Record<string, number> = {};
 
 process.on("SIGUSR1", () => {
   Bun.gc(true);
   before = heapStats().objectTypeCounts;
-  writeFileSync(process.env.REQUEST_ALLOCS_OUT as string, "{}");
+  publish("{}");
 });
 
 process.on("SIGUSR2", () => {
   const after = heapStats().objectTypeCounts;
   const grown: Record<string, number> = {};
   for (const [type, n] of Object.entries(after)) if (n !== (before[type] ?? 0)) grown[type] = n - (before[type] ?? 0);
-  writeFileSync(process.env.REQUEST_ALLOCS_OUT as string, JSON.stringify(grown));
+  publish(JSON.stringify(grown));
 });
+
+/** Write the census whole under a temporary name, then rename it: the reader never sees half of it. */
+function publish(text: string): void {
+  const out = process.env.REQUEST_ALLOCS_OUT as string;
+  writeFileSync(`${out}.part`, text);
+  renameSync(`${out}.part`, out);
+}

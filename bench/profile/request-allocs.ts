@@ -54,8 +54,9 @@ function scriptOf(subject: string): [string, string] {
 async function census(pid: number, out: string, signal: "SIGUSR1" | "SIGUSR2"): Promise<Record<string, number>> {
   rmSync(out, { force: true });
   process.kill(pid, signal);
-  for (let i = 0; i < 300 && !existsSync(out); i++) await Bun.sleep(20);
-  await Bun.sleep(50); // one write call; let it finish
+  // The child renames a complete file into place (request-allocs-preload.ts): once it exists, it is whole.
+  for (let i = 0; i < 500 && !existsSync(out); i++) await Bun.sleep(20);
+  if (!existsSync(out)) throw new Error(`the server wrote no census to ${out} within 10 s of ${signal}`);
   return JSON.parse(readFileSync(out, "utf8"));
 }
 
