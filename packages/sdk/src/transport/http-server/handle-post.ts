@@ -110,7 +110,8 @@ async function servePost(
       // The POST is the session's activity, recorded now unless it opens a JSON exchange: the session is then
       // busy until the exchange settles, which records it (`Session.exchangeSettled`), so a JSON request
       // reads the clock once. A refusal below records it all the same.
-      const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader, requestIds.length === 0 || ctx.config.responseMode !== "json");
+      const opensExchange = requestIds.length > 0 && ctx.config.responseMode === "json";
+      const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader, !opensExchange);
       if (found instanceof Response) return post.settle(found);
       session = found;
       if (isBatch && session.protocolVersion !== "2025-03-26")

@@ -292,7 +292,11 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   /** Route a response to the stream of the POST that carried its request; that stream ends after its last one. */
-  private routeResponse(message: JsonRpcMessage, key: RequestId | null | undefined, result: { protocolVersion?: unknown } | undefined): void {
+  private routeResponse(
+    message: JsonRpcMessage,
+    key: RequestId | null | undefined,
+    result: { protocolVersion?: unknown } | undefined,
+  ): void {
     const stream = key === null || key === undefined ? undefined : this.pendingStream(key);
     // Not recorded as activity when it goes into a JSON exchange: the session is busy until the exchange
     // settles, and that records it (`exchangeSettled`), so a JSON request reads the clock once, not twice.
