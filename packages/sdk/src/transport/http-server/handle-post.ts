@@ -107,19 +107,23 @@ async function servePost(
       session = created;
       session.expectInitialize(initializeId, post.requestedRevision);
     } else {
-      const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader);
+      // The POST is the session's activity, recorded now unless it opens a JSON exchange: the session is then
+      // busy until the exchange settles, which records it (`Session.exchangeSettled`), so a JSON request
+      // reads the clock once. A refusal below records it all the same.
+      const opensExchange = requestIds.length > 0 && ctx.config.responseMode === "json";
+      const found = lookupSession(ctx, req, caller, sessionHeader, versionHeader, !opensExchange);
       if (found instanceof Response) return post.settle(found);
       session = found;
       if (isBatch && session.protocolVersion !== "2025-03-26")
-        return post.settle(badRequest("Invalid request: batches are only allowed in protocol revision 2025-03-26"));
+        return post.settle(refusedIn(session, badRequest("Invalid request: batches are only allowed in protocol revision 2025-03-26")));
     }
 
     const { maxInFlightPerSession } = ctx.config.limits;
     for (const id of requestIds)
       if (session.hasPending(id))
-        return post.settle(badRequest(`Invalid request: request id ${JSON.stringify(id)} is already in flight`, id));
+        return post.settle(refusedIn(session, badRequest(`Invalid request: request id ${JSON.stringify(id)} is already in flight`, id)));
     if (session.inFlight + requestIds.length > maxInFlightPerSession)
-      return post.settle(tooMany(`Too Many Requests: at most ${maxInFlightPerSession} requests in flight per session`));
+      return post.settle(refusedIn(session, tooMany(`Too Many Requests: at most ${maxInFlightPerSession} requests in flight per session`)));
 
     const extra = messageExtra(session.id, caller, req.headers, post.classified);
     if (requestIds.length === 0) {
@@ -163,6 +167,12 @@ async function servePost(
   } catch (e) {
     post.settle(ctx.failed(e));
   }
+}
+
+/** `response`, refusing a POST into `session`: recorded as the session's activity (see `servePost`). */
+function refusedIn(session: Session, response: Response): Response {
+  session.touch();
+  return response;
 }
 
 /** Route every message of a batch (see {@link routeMessage}); the answer that refuses the POST, if any. */

@@ -9,7 +9,8 @@ import type { Session } from "./session.ts";
 
 /**
  * The session named by the request, or the error Response to answer with. A caller that already read the
- * `Mcp-Session-Id` and `MCP-Protocol-Version` headers passes them (each header read costs a lookup).
+ * `Mcp-Session-Id` and `MCP-Protocol-Version` headers passes them (each header read costs a lookup). The
+ * request is recorded as the session's activity unless `touch` is false (the caller then records it).
  */
 export function lookupSession(
   ctx: HandlerContext,
@@ -17,6 +18,7 @@ export function lookupSession(
   caller: Caller,
   sessionId?: string | null,
   versionHeader?: string | null,
+  touch = true,
 ): Session | Response {
   const id = sessionId === undefined ? req.headers.get("mcp-session-id") : sessionId;
   if (id === null || id === "") return badRequest("Bad Request: Mcp-Session-Id header is required");
@@ -25,7 +27,7 @@ export function lookupSession(
   const version = versionHeader === undefined ? req.headers.get("mcp-protocol-version") : versionHeader;
   const versionError = checkProtocolVersion(version, session.protocolVersion);
   if (versionError) return badRequest(`Bad Request: ${versionError}`);
-  session.touch();
+  if (touch) session.touch();
   return session;
 }
 

@@ -44,5 +44,7 @@ export function newPostStream(id: number, requestIds: RequestId[]): PostStream {
 /** Remove `key` from a stream's few pending ids. */
 export function removeKey(keys: RequestId[], key: RequestId): void {
   const i = keys.indexOf(key);
-  if (i >= 0) keys.splice(i, 1);
+  // The last one (a lone request's only one) is popped: `splice` would make a list of what it removed.
+  if (i === keys.length - 1) keys.pop();
+  else if (i >= 0) keys.splice(i, 1);
 }

@@ -277,39 +277,9 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   private route(message: JsonRpcMessage, options: SendOptions | undefined): void {
-    this.touch();
     const m = message as { method?: unknown; id?: RequestId | null; result?: { protocolVersion?: unknown } };
-    if (m.method === undefined) {
-      if (m.id === null || m.id === undefined) {
-        this.settings.logger.debug("http.drop", { session: this.id.slice(0, 8), why: "response without id" });
-        return;
-      }
-      const key = m.id;
-      // Observed once: the id may be reused by a later request.
-      const isInitialize = key === this.initKey;
-      // A failed initialize (no revision in its result) ends the session once its answer is out.
-      let initFailed = false;
-      if (isInitialize) {
-        this.initKey = undefined;
-        initFailed = !this.observeInitialize(m.result);
-      }
-      const stream = this.pendingStream(key);
-      if (!stream) {
-        // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
-        // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
-        const level = this.dropped?.has(key) ? "debug" : "warn";
-        this.settings.logger.log(level, "http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
-        return;
-      }
-      this.forgetPending(key);
-      removeKey(stream.pending, key);
-      if (isInitialize) this.initStream = stream.streamId;
-      const seq = this.emit(stream, message);
-      if (seq > 0) (stream.answered ??= []).push([key, seq]);
-      if (stream.pending.length === 0) this.endStream(stream);
-      if (initFailed) queueMicrotask(() => this.end("initialize failed"));
-      return;
-    }
+    if (m.method === undefined) return this.routeResponse(message, m.id, m.result);
+    this.touch();
     let stream: OutStream | undefined;
     if (options?.relatedRequestId !== undefined) stream = this.pendingStream(options.relatedRequestId);
     // A JSON body carries responses only; related requests and notifications go to the GET stream instead.
@@ -319,6 +289,44 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
       return;
     }
     this.emit(stream, message);
+  }
+
+  /** Route a response to the stream of the POST that carried its request; that stream ends after its last one. */
+  private routeResponse(
+    message: JsonRpcMessage,
+    key: RequestId | null | undefined,
+    result: { protocolVersion?: unknown } | undefined,
+  ): void {
+    const stream = key === null || key === undefined ? undefined : this.pendingStream(key);
+    // Not recorded as activity when it goes into a JSON exchange: the session is busy until the exchange
+    // settles, and that records it (`exchangeSettled`), so a JSON request reads the clock once, not twice.
+    if (!stream?.json) this.touch();
+    if (key === null || key === undefined) {
+      this.settings.logger.debug("http.drop", { session: this.id.slice(0, 8), why: "response without id" });
+      return;
+    }
+    // Observed once: the id may be reused by a later request.
+    const isInitialize = key === this.initKey;
+    // A failed initialize (no revision in its result) ends the session once its answer is out.
+    let initFailed = false;
+    if (isInitialize) {
+      this.initKey = undefined;
+      initFailed = !this.observeInitialize(result);
+    }
+    if (!stream) {
+      // Never on the standalone stream: the spec forbids responses there outside a resumption. A response
+      // to a request we dropped on purpose (cancelled, or its client gone) is expected, hence only debug.
+      const level = this.dropped?.has(key) ? "debug" : "warn";
+      this.settings.logger.log(level, "http.drop", { session: this.id.slice(0, 8), why: "response to no open request" });
+      return;
+    }
+    this.forgetPending(key);
+    removeKey(stream.pending, key);
+    if (isInitialize) this.initStream = stream.streamId;
+    const seq = this.emit(stream, message);
+    if (seq > 0) (stream.answered ??= []).push([key, seq]);
+    if (stream.pending.length === 0) this.endStream(stream);
+    if (initFailed) queueMicrotask(() => this.end("initialize failed"));
   }
 
   /** End the session (see {@link end}); done when it returns, the promise is the `Transport` interface's. */
