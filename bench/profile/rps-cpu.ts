@@ -8,7 +8,8 @@
  * `Bun.serve` floor is measured in the same loop.
  *
  * `bun bench/profile/rps-cpu.ts [rounds] [seconds] [dir…]` (default: 5 rounds, 3 s, this checkout).
- * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR, and
+ * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR (sampled every
+ * `RPS_CPU_PROF_INTERVAL` µs if set), and
  * `RPS_CPU_MODES=sse` measures one response mode only, and `RPS_CPU_SERVER=PATH` (relative to each checkout)
  * measures another server script with the same arguments (e.g. `bench/profile/transport-only-server.ts`).
  * A side written `DIR::SCRIPT` measures that side's own server script (relative to DIR), so two servers of one
@@ -50,7 +51,9 @@ async function run(
   sideEnv: Record<string, string> = {},
 ): Promise<number> {
   const prof = process.env.RPS_CPU_PROF;
-  const env: Record<string, string> = prof && profiled ? { ...sideEnv, BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : sideEnv;
+  const interval = process.env.RPS_CPU_PROF_INTERVAL ? ` --cpu-prof-interval ${process.env.RPS_CPU_PROF_INTERVAL}` : "";
+  const env: Record<string, string> =
+    prof && profiled ? { ...sideEnv, BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}${interval}` } : sideEnv;
   const child = startChild(withRaisedFdLimit([BUN, script, ...args]), { env });
   try {
     const { port } = await child.next<{ port: number }>(30_000);
