@@ -25,25 +25,31 @@ const CONNECTIONS = 64;
 const RPS_SERVERS: ServerId[] = ["ours", "sdk", "sdk-node"];
 const MEM_SERVERS: ServerId[] = ["ours", "sdk", "sdk-node", "floor"];
 /** The floors measured in each repeat, in order: the bare JSON floor first (the target's floor), then the references. */
-const FLOORS: ServerId[] = ["floor", "floor-sse", "floor-reads", "floor-reads-sse"];
+const FLOORS: ServerId[] = ["floor", "floor-sse", "floor-reads", "floor-reads-sse", "least-mcp", "least-mcp-sse"];
 /** Each mode's floor rows: figure id suffix → the floor server measured. */
 const FLOOR_ROWS: Record<"json" | "sse", Array<[string, ServerId]>> = {
   json: [
     ["floor", "floor"],
     ["floor-reads", "floor-reads"],
+    ["least-mcp", "least-mcp"],
   ],
   sse: [
     ["floor", "floor"],
     ["floor-sse", "floor-sse"],
     ["floor-reads", "floor-reads-sse"],
+    ["least-mcp", "least-mcp-sse"],
   ],
 };
 /** What agentd is read against beside the bare floor, in each mode. */
 const REFERENCES: Record<"json" | "sse", Reference[]> = {
-  json: [{ figure: "rps.json.floor-reads", name: "the floor with the required reads" }],
+  json: [
+    { figure: "rps.json.floor-reads", name: "the floor with the required reads" },
+    { figure: "rps.json.least-mcp", name: "the least MCP server" },
+  ],
   sse: [
     { figure: "rps.sse.floor-sse", name: "the SSE floor" },
     { figure: "rps.sse.floor-reads", name: "the SSE floor with the required reads" },
+    { figure: "rps.sse.least-mcp", name: "the least MCP server" },
   ],
 };
 /** The tiny configuration (the smoke test) runs each code path once, not every server in every mode. */
@@ -192,7 +198,7 @@ export async function runHttp(mode: Mode, log: (line: string) => void = () => {}
   }
   notes.push(
     `Load: ${gen.describe}, ${CONNECTIONS} connections, ${size.seconds} s per run after a ${size.warmup} s warm-up, a fresh server process per run. ${CONNECTIONS} sessions are initialized beforehand (initialize + notifications/initialized, each checked with one echo call) and requests go round-robin over them (bench/http/tools-call.lua); wrk's threads number JSON-RPC ids from disjoint ranges.`,
-    "Reference floors, measured in every repeat right after the bare JSON floor (which stays the floor of the targets): the SSE floor (bench/http/servers/bun-floor.ts sse) answers the echo as text/event-stream with only what the 2025-11-25 transport asks of a POST's SSE stream — a priming event (an id and empty data), the response event with its id, the end of the stream — as one string body; the floor with the required reads (bench/http/servers/floor-reads.ts json|sse) also reads what any server must before its own logic (the path; Host, Origin, Accept, Content-Type, Content-Length, Mcp-Session-Id, MCP-Protocol-Version; the body as bytes with a strict UTF-8 check), answers at the end of the turn and sends the session id header, with sessions as agentd's. The floors' own ratios (vs floor) are their cost; agentd's row gives its ratio to each reference in brackets.",
+    "Reference floors, measured in every repeat right after the bare JSON floor (which stays the floor of the targets): the SSE floor (bench/http/servers/bun-floor.ts sse) answers the echo as text/event-stream with only what the 2025-11-25 transport asks of a POST's SSE stream — a priming event (an id and empty data), the response event with its id, the end of the stream — as one string body; the floor with the required reads (bench/http/servers/floor-reads.ts json|sse) also reads what any server must before its own logic (the path; Host, Origin, Accept, Content-Type, Content-Length, Mcp-Session-Id, MCP-Protocol-Version; the body as bytes with a strict UTF-8 check), answers at the end of the turn and sends the session id header, with sessions as agentd's; the least MCP server (bench/http/servers/least-mcp.ts json|sse) is the floor with the reads doing, the cheapest way, what an MCP server must do per tools/call (the JSON-RPC envelope, the session and its revision, the tool's name and arguments) and the protections agentd keeps (requests in flight tracked, a body deadline, a nesting bound; in SSE mode the answer's events kept for resumption): what 0.8× the bare floor leaves for a server's own design. The floors' own ratios (vs floor) are their cost; agentd's row gives its ratio to each reference in brackets.",
     "The SDK under Bun.serve gets a one-comment prefix on GET streams: Bun sends no headers before the first body byte, and the SDK writes none until it has a message (see bench/http/servers/sdk-bun-server.ts).",
     "Memory: each server in its own process; a separate client process opens the sessions (one keep-alive socket each: initialize, initialized, then GET left open); RSS from /proc/PID/status after a forced full GC in the server, re-read after another GC every 250 ms while it still falls by more than 0.5 MB (at most 3 s): the settled figure a long-running server holds, measured alike for every subject.",
   );

@@ -6,7 +6,17 @@ import { join } from "node:path";
 import { buildForNode } from "../lib/node-build.ts";
 import { BENCH_DIR, BUN, startChild, withRaisedFdLimit, type Child } from "../lib/proc.ts";
 
-export type ServerId = "ours" | "ours-node" | "sdk" | "sdk-node" | "floor" | "floor-sse" | "floor-reads" | "floor-reads-sse";
+export type ServerId =
+  | "ours"
+  | "ours-node"
+  | "sdk"
+  | "sdk-node"
+  | "floor"
+  | "floor-sse"
+  | "floor-reads"
+  | "floor-reads-sse"
+  | "least-mcp"
+  | "least-mcp-sse";
 
 /** Report names of the subjects. */
 export const SUBJECTS: Record<ServerId, string> = {
@@ -18,6 +28,9 @@ export const SUBJECTS: Record<ServerId, string> = {
   "floor-sse": "floor: bare Bun.serve SSE echo (priming event, response event, end of stream)",
   "floor-reads": "floor with the required reads (path, 7 headers, strict UTF-8 body, session id header, end-of-turn answer), JSON",
   "floor-reads-sse": "floor with the required reads (path, 7 headers, strict UTF-8 body, session id header, end-of-turn answer), SSE",
+  "least-mcp":
+    "least MCP server: the floor with the reads, the envelope, session and tools/call checks, agentd's protections (requests in flight, body deadline, nesting bound), JSON",
+  "least-mcp-sse": "least MCP server, SSE: as the JSON one, and the answer's events kept for resumption",
 };
 
 /** A floor that is sent no session ids (it reads none). */
@@ -35,6 +48,7 @@ export async function startServer(id: ServerId, mode: "json" | "sse", maxSession
   else if (id === "floor") argv = [BUN, file("bun-floor.ts")];
   else if (id === "floor-sse") argv = [BUN, file("bun-floor.ts"), "sse"];
   else if (id === "floor-reads" || id === "floor-reads-sse") argv = [BUN, file("floor-reads.ts"), id === "floor-reads" ? "json" : "sse"];
+  else if (id === "least-mcp" || id === "least-mcp-sse") argv = [BUN, file("least-mcp.ts"), id === "least-mcp" ? "json" : "sse"];
   else if (id === "ours-node") {
     // The same server file, bundled for Node: the SDK picks its node:http adapter there.
     oursNode ??= buildForNode("bench/http/servers/agentd-http-server.ts", "agentd-http-server-node", []);

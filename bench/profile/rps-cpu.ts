@@ -8,11 +8,16 @@
  * `Bun.serve` floor is measured in the same loop.
  *
  * `bun bench/profile/rps-cpu.ts [rounds] [seconds] [dir…]` (default: 5 rounds, 3 s, this checkout).
- * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR, and
+ * `RPS_CPU_PROF=DIR` also writes a `bun --cpu-prof` profile of every agentd server child into DIR (sampled every
+ * `RPS_CPU_PROF_INTERVAL` µs if set), and
  * `RPS_CPU_MODES=sse` measures one response mode only, and `RPS_CPU_SERVER=PATH` (relative to each checkout)
  * measures another server script with the same arguments (e.g. `bench/profile/transport-only-server.ts`).
+ * A side written `DIR::SCRIPT` measures that side's own server script (relative to DIR), so two servers of one
+ * checkout can be alternated: `bun bench/profile/rps-cpu.ts 8 3 . .::bench/profile/minimal-mcp-server.ts`;
+ * `DIR::SCRIPT::K=V K2=V2` also sets that side's server environment.
  * `RPS_CPU_FLOORS=all` measures, besides the bare JSON floor, the SSE floor (`bun-floor.ts sse`) and the
- * floor with the required reads in both modes (`floor-reads.ts json|sse`), each round, from this checkout.
+ * floor with the required reads and the least MCP server in both modes (`floor-reads.ts`, `least-mcp.ts`
+ * `json|sse`), each round, from this checkout.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,9 +43,17 @@ function cpuSeconds(pid: number): number {
 }
 
 /** One run: µs of server CPU per answered request. */
-async function run(script: string, args: string[], floor: boolean, profiled = !floor): Promise<number> {
+async function run(
+  script: string,
+  args: string[],
+  floor: boolean,
+  profiled = !floor,
+  sideEnv: Record<string, string> = {},
+): Promise<number> {
   const prof = process.env.RPS_CPU_PROF;
-  const env: Record<string, string> = prof && profiled ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}` } : {};
+  const interval = process.env.RPS_CPU_PROF_INTERVAL ? ` --cpu-prof-interval ${process.env.RPS_CPU_PROF_INTERVAL}` : "";
+  const env: Record<string, string> =
+    prof && profiled ? { ...sideEnv, BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${prof}${interval}` } : sideEnv;
   const child = startChild(withRaisedFdLimit([BUN, script, ...args]), { env });
   try {
     const { port } = await child.next<{ port: number }>(30_000);
@@ -74,16 +87,23 @@ const floors: Array<[string, string, string[], boolean]> =
         ["floor-sse", "bun-floor.ts", ["sse"], true],
         ["reads-json", "floor-reads.ts", ["json"], false],
         ["reads-sse", "floor-reads.ts", ["sse"], false],
+        ["least-json", "least-mcp.ts", ["json"], false],
+        ["least-sse", "least-mcp.ts", ["sse"], false],
       ]
     : [["floor", "bun-floor.ts", [], true]];
 for (let i = 0; i < rounds; i++) {
   for (const [name, file, args, bare] of floors) add(name, await run(join(servers, file), args, bare, false));
-  for (const [j, dir] of dirs.entries())
+  for (const [j, side] of dirs.entries()) {
+    const [dir = ROOT, script = process.env.RPS_CPU_SERVER ?? "bench/http/servers/agentd-http-server.ts", vars = ""] = side.split("::");
+    const sideEnv = Object.fromEntries(
+      vars
+        .split(" ")
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
     for (const mode of (process.env.RPS_CPU_MODES ?? "json,sse").split(","))
-      add(
-        `${j}:${mode}`,
-        await run(join(dir, process.env.RPS_CPU_SERVER ?? "bench/http/servers/agentd-http-server.ts"), [mode, "1024"], false),
-      );
+      add(`${j}:${mode}`, await run(join(dir, script), [mode, "1024"], false, true, sideEnv));
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = median(rows.get("floor")!);
