@@ -14,19 +14,12 @@
  * event, end; as `bun-floor.ts sse`). Prints `{"port":N}`.
  */
 import { serveControl } from "../../lib/server-control.ts";
+import { nextTurn } from "./next-turn.ts";
 
 const sse = process.argv[2] === "sse";
 const decoder = new TextDecoder("utf-8", { fatal: true });
 let nextSession = 0;
 let nextStream = 0;
-let turn: Promise<void> | undefined;
-const nextTurn = () =>
-  (turn ??= new Promise<void>((resolve) =>
-    setImmediate(() => {
-      turn = undefined;
-      resolve();
-    }),
-  ));
 const sessionHeaders = new Map<string, Headers>();
 const contentType = sse ? "text/event-stream" : "application/json;charset=utf-8";
 const headersOf = (sid: string) => {

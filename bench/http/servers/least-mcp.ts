@@ -27,6 +27,7 @@
  *     ".::bench/http/servers/least-mcp.ts::LEAST_MCP_ONLY="
  */
 import { serveControl } from "../../lib/server-control.ts";
+import { nextTurn } from "./next-turn.ts";
 
 const sse = process.argv[2] === "sse";
 const only = process.env.LEAST_MCP_ONLY;
@@ -61,15 +62,6 @@ const tools = new Map<string, Tool>([
     },
   ],
 ]);
-
-let turn: Promise<void> | undefined;
-const nextTurn = () =>
-  (turn ??= new Promise<void>((resolve) =>
-    setImmediate(() => {
-      turn = undefined;
-      resolve();
-    }),
-  ));
 
 // Slow bodies: the reads still waiting, by request, swept once a second; one past the deadline has its
 // connection closed (the cheapest real deadline: a map entry set and deleted per request, nothing allocated).
