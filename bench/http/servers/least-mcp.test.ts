@@ -68,6 +68,17 @@ for (const mode of ["json", "sse"] as const) {
       expect((await post(call, inSession({ accept: "application/json" }))).status).toBe(406);
     });
 
+    test("refuses a chunked body past its limit (no length to check first)", async () => {
+      const chunk = new Uint8Array(1024 * 1024).fill(32);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (c) => (sent++ < 5 ? c.enqueue(chunk) : c.close()),
+      });
+      const r = await fetch(url, { method: "POST", headers: { accept: ACCEPT, "content-type": "application/json", ...inSession() }, body });
+      expect(r.status).toBe(413);
+      await r.arrayBuffer();
+    });
+
     test("refuses JSON nested past its bound before parsing it", async () => {
       const deep = `${"[".repeat(100)}${"]".repeat(100)}`;
       const r = await post(

@@ -6,7 +6,8 @@
  *
  * - the path by Bun's router; Host checked against the listener's own names, Origin (absent, or the same);
  *   Accept must list both media types (406), Content-Type must be JSON (415), Content-Length within a limit
- *   (413); the body as bytes, strictly UTF-8 (400), parsed (400);
+ *   (413), and any body, a chunked one too, bounded by the runtime (`maxRequestBodySize`, 413); the body as
+ *   bytes, strictly UTF-8 (400), parsed (400);
  * - the JSON-RPC envelope: an object with `jsonrpc` "2.0", a string `method`, a string or number `id`, an
  *   object `params` if any (400);
  * - the session: `Mcp-Session-Id` known (404), `MCP-Protocol-Version` the session's (400);
@@ -80,6 +81,8 @@ const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   idleTimeout: 0,
+  // Every body bounded by the runtime, a chunked one (no length to check first) included.
+  maxRequestBodySize: MAX_BODY,
   fetch: () => new Response("Not Found", { status: 404 }),
   routes: { "/mcp": { POST: endpoint } },
 });
@@ -124,11 +127,16 @@ async function endpoint(req: Request): Promise<Response> {
   const version = h.get("mcp-protocol-version");
 
   let bytes: ArrayBuffer;
-  if (add.has("deadline")) {
-    waiting.set(req, performance.now());
+  const deadline = add.has("deadline");
+  if (deadline) waiting.set(req, performance.now());
+  try {
     bytes = await req.arrayBuffer();
-    waiting.delete(req);
-  } else bytes = await req.arrayBuffer();
+  } catch {
+    // The runtime fails the read of a body past `maxRequestBodySize`.
+    return status(413, "Payload Too Large");
+  } finally {
+    if (deadline) waiting.delete(req);
+  }
   let text: string;
   try {
     text = decoder.decode(bytes);
