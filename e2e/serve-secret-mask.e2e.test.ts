@@ -8,13 +8,14 @@
  * config's `envFile`.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { Role } from "@a2a-js/sdk";
 import { startFakeGateway, type FakeGateway } from "@agentd/testkit";
 import { CLI_MAIN, CliWorkspace } from "@agentd/test-support/cli-process";
 import { call, openSession } from "@agentd/test-support/raw-mcp-http";
+import { storeDocumentsText } from "@agentd/test-support/store-files";
 import { API_KEY, modelEnv, toolLike } from "./__fixtures__/serve/serve-env.ts";
 import { startServe, stopAllServe } from "./__fixtures__/serve/serve-process.ts";
 
@@ -30,13 +31,6 @@ afterEach(async () => {
   ws?.cleanup();
   ws = gateway = undefined;
 }, 30_000);
-
-/** Every file under `dir`, read as text. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
-}
 
 const textOfResult = (response: any): string => response.result.content.map((c: { text?: string }) => c.text ?? "").join("");
 
@@ -73,7 +67,7 @@ describe("secrets a peer echoes are masked on every surface", () => {
     expect(snapshot).not.toContain(API_KEY);
 
     await serve.waitForEvent((e) => e.event === "run-history.written" && e.runId === "r1");
-    const stored = filesUnder(storeDir).join("\n");
+    const stored = storeDocumentsText(storeDir).join("\n");
     expect(stored).toContain("Bearer [redacted]");
     expect(stored).not.toContain(API_KEY);
 
@@ -99,7 +93,7 @@ describe("secrets a peer echoes are masked on every surface", () => {
     expect(JSON.stringify(task)).not.toContain(API_KEY);
     expect(JSON.stringify(serve.events())).not.toContain(API_KEY);
     // The task's context is a conversation in the store: its saved turns are masked too.
-    const withConversation = filesUnder(storeDir).join("\n");
+    const withConversation = storeDocumentsText(storeDir).join("\n");
     expect(withConversation).toContain(`"id":"${task.contextId}"`);
     expect(withConversation).not.toContain(API_KEY);
   }, 90_000);
