@@ -39,6 +39,9 @@ interface StreamTally {
 
 /** A held event: what the store keeps, and what the budget charges. */
 class HeldEvent implements StoredEvent, BudgetedEvent {
+  // The server-wide budget's links (`replay-budget.ts`), set here so every held event has one shape.
+  older: BudgetedEvent | undefined = undefined;
+  newer: BudgetedEvent | undefined = undefined;
   constructor(
     readonly store: EventStore,
     readonly tally: StreamTally,
@@ -124,6 +127,9 @@ export class EventStore {
 
   /** Bytes held for `stream`. */
   bytesOf(stream: number): number {
+    // Asked at a stream's end, most often of the stream just appended to.
+    const last = this.lastTally;
+    if (last?.stream === stream) return last.bytes;
     return this.tallies.get(stream)?.bytes ?? 0;
   }
 
@@ -187,7 +193,7 @@ export class EventStore {
     }
     this.budget?.release(e);
     e.bytes = 0;
-    // The husk may wait in the budget's queue a while: it must not keep the message alive.
+    // The husk may wait in a spent slot of `held` a while: it must not keep the message alive.
     e.data = "";
   }
 }

@@ -56,8 +56,8 @@ const DONE: Promise<void> = SENT;
 
 /**
  * One session, and its {@link HttpSessionTransport} (a base class: one record per session). Its tables
- * (`session-tables.ts`, another base) are created on first use and dropped when empty again, and its settings are the server's, shared: a server may
- * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
+ * (`session-tables.ts`, another base) are made on first use and dropped when empty, its settings are the
+ * server's: a server may hold thousands of idle sessions, each costing little more than its GET stream.
  */
 export class Session extends SessionTables implements OutStream, SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
@@ -137,9 +137,8 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   /**
-   * Remember which request is `initialize`, to learn the negotiated revision from its result. `requested`
-   * is the revision the client asks for: a revision we speak is the one the answer will carry, so its
-   * stream already starts the way that revision's streams do.
+   * Remember which request is `initialize`, to learn the negotiated revision from its result. `requested`,
+   * the client's, is one the answer will carry if we speak it: its stream starts as that revision's do.
    */
   expectInitialize(id: RequestId, requested?: unknown): void {
     this.initKey = id;
@@ -152,9 +151,8 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   /**
-   * Open the SSE stream of a POST carrying `requestIds`, and write its priming event where the revision
-   * defines one. A stream without one must still get a first byte before its body is handed over (see
-   * `sse-writer.ts`).
+   * Open the SSE stream of a POST carrying `requestIds`, with its priming event where the revision defines
+   * one (a stream without one still needs a first byte before its body is handed over: `sse-writer.ts`).
    */
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
@@ -442,6 +440,11 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     stream.json?.settle();
     // Ended with its peer still connected: delivered.
     if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(streamId, stream.seq, stream.answered, writer !== null);
-    writer?.end();
+    if (writer === null) return;
+    // Let go of here, not in `writerEnded`: no search for its stream, and no clock read (whatever ends a
+    // stream — a response routed, a request cancelled, the session's end — recorded the activity already).
+    writer.owner = undefined;
+    this.connected--;
+    writer.end();
   }
 }
