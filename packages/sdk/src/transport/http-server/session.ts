@@ -246,7 +246,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
-    for (const e of replay) writer.numbered(e.stream, e.seq, e.data);
+    for (const e of replay) writer.numberedJson(e.stream, e.seq, e.data);
     // A response no longer held is answered with an error rather than never (see session-replay.ts).
     for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
@@ -427,7 +427,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     // with the last id it read (2025-11-25 transports, "Resumability and Redelivery"), so any numbered event
     // may be asked for later. Only a store configured off (`eventStoreEvents: 0`) keeps nothing.
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.streamId, seq, data);
-    stream.writer?.numbered(stream.streamId, seq, data);
+    stream.writer?.numberedJson(stream.streamId, seq, data);
     return seq;
   }
 
