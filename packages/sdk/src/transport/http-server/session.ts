@@ -18,7 +18,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import { SENT, type SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
+import { answeredOn, recordAnswer, replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newPostStream, type OutStream, type PostStream, removeKey } from "./out-stream.ts";
 import type { HttpSessionTransport } from "./session-transport.ts";
@@ -236,7 +236,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     if (streamId >= this.nextStreamId) return "unknown";
     const stream: OutStream | undefined = this.standalone?.streamId === streamId ? this.standalone : this.streamById(streamId);
     if (stream?.json) return "unknown";
-    const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
+    const { replay, lost } = this.replay?.resume(streamId, seq, stream && answeredOn(stream)) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0 && lost.length === 0) return "over";
@@ -322,7 +322,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     removeKey(stream.pending, key);
     if (isInitialize) this.initStream = stream.streamId;
     const seq = this.emit(stream, message);
-    if (seq > 0) (stream.answered ??= []).push([key, seq]);
+    if (seq > 0) recordAnswer(stream, key, seq);
     if (stream.pending.length === 0) this.endStream(stream);
     if (initFailed) queueMicrotask(() => this.end("initialize failed"));
   }
@@ -439,7 +439,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     } else this.removeStream(streamId);
     stream.json?.settle();
     // Ended with its peer still connected: delivered.
-    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(streamId, stream.seq, stream.answered, writer !== null);
+    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEndedOn(stream, writer !== null);
     if (writer === null) return;
     // Let go of here, not in `writerEnded`: no search for its stream, and no clock read (whatever ends a
     // stream — a response routed, a request cancelled, the session's end — recorded the activity already).
