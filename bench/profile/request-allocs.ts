@@ -9,7 +9,8 @@
  *
  *   bun bench/profile/request-allocs.ts [N] [C] [server…]
  *
- * A server is `floor` (`bench/http/servers/bun-floor.ts`), `reads` (`floor-reads.ts`), `transport` (agentd's
+ * A server is `floor` (`bench/http/servers/bun-floor.ts`), `reads` (`floor-reads.ts`), `least` (`least-mcp.ts`,
+ * the least MCP server), `transport` (agentd's
  * transport with a hand-written echo, `transport-only-server.ts`) or `agentd` (`agentd-http-server.ts`), of
  * this checkout or, as `transport@DIR` and `agentd@DIR`, of the checkout at DIR; each may end in
  * `:sse` for that response mode (default JSON). Defaults: N 4000, C 16, `floor reads agentd`.
@@ -43,11 +44,12 @@ function scriptOf(subject: string): [string, string] {
   const servers = join(BENCH_DIR, "http", "servers");
   if (name === "floor") return [join(servers, "bun-floor.ts"), mode];
   if (name === "reads") return [join(servers, "floor-reads.ts"), mode];
+  if (name === "least") return [join(servers, "least-mcp.ts"), mode];
   const [kind, dir] = name.split("@") as [string, string | undefined];
   const bench = dir === undefined ? BENCH_DIR : join(dir, "bench");
   if (kind === "transport") return [join(bench, "profile", "transport-only-server.ts"), mode];
   if (kind === "agentd") return [join(bench, "http", "servers", "agentd-http-server.ts"), mode];
-  throw new Error(`unknown server ${subject}: floor, reads, transport[@DIR] or agentd[@DIR], with :sse for SSE`);
+  throw new Error(`unknown server ${subject}: floor, reads, least, transport[@DIR] or agentd[@DIR], with :sse for SSE`);
 }
 
 /** Signal the child and wait for the census file it writes. */

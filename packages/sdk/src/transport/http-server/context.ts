@@ -33,8 +33,14 @@ export interface Caller {
 export interface HandlerContext {
   config: ResolvedServerConfig;
   sessions: SessionRegistry;
-  /** A new SSE writer for a response (counted for keep-alives and stats until it ends). */
-  newWriter(): SseWriter;
+  /**
+   * A new SSE writer for a response, counted in stats until it ends. With `keptAlive` false it gets
+   * keep-alive comments only once {@link HandlerContext.streaming} says its body streams: a quick answer,
+   * one string body made within its turn, never does (one set entry less to add and delete per request).
+   */
+  newWriter(keptAlive?: boolean): SseWriter;
+  /** A writer made without keep-alives hands its body over as a stream: it gets them from now on. */
+  streaming(writer: SseWriter): void;
   /** The 403 `insufficient_scope` answer for a caller lacking `permission`. */
   forbid(authInfo: AuthInfo | undefined, permission: Permission): Response;
   /** The answer to a request whose handling failed unexpectedly (logged, and a JSON-RPC 500). */

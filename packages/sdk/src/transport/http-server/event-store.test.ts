@@ -113,4 +113,22 @@ describe("EventStore.bytesOf", () => {
     store.clear();
     for (const s of [0, 1, 2]) expect(store.bytesOf(s)).toBe(0);
   });
+
+  test("holds the events of more streams than a short list at once: each stream's count, replay and drop stay its own", () => {
+    const budget = new ReplayBudget(10_000);
+    const store = new EventStore(120, 1_000, budget);
+    // 40 streams interleaved, streams added and let go in no particular order, the bounds evicting the oldest.
+    for (let i = 0; i < 2_000; i++) {
+      const stream = (i * 7) % 40;
+      store.append(stream, i, "x".repeat(1 + (i % 9)));
+      expect(store.after(stream, i - 1).map((e) => e.seq)).toEqual([i]);
+      if (i % 13 === 0) store.dropStream((i * 3) % 40);
+      if (i % 97 === 0) for (let s = 0; s < 41; s++) expect(store.bytesOf(s)).toBe(summed(store, s));
+    }
+    for (let s = 0; s < 40; s++) store.dropStream(s);
+    expect(store.size).toBe(0);
+    expect(store.bytes).toBe(0);
+    expect(budget.bytes).toBe(0);
+    for (let s = 0; s < 40; s++) expect(store.bytesOf(s)).toBe(0);
+  });
 });

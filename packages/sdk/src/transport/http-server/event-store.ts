@@ -13,6 +13,9 @@
  */
 import type { BudgetedEvent, ReplayBudget } from "./replay-budget.ts";
 
+/** How many streams' tallies a store finds by a search of a list; those of more streams are in a map. */
+const LISTED_TALLIES = 16;
+
 /** A stored event. `data` is the serialised JSON-RPC message. */
 export interface StoredEvent {
   stream: number;
@@ -39,6 +42,9 @@ interface StreamTally {
 
 /** A held event: what the store keeps, and what the budget charges. */
 class HeldEvent implements StoredEvent, BudgetedEvent {
+  // The server-wide budget's links (`replay-budget.ts`), set here so every held event has one shape.
+  older: BudgetedEvent | undefined = undefined;
+  newer: BudgetedEvent | undefined = undefined;
   constructor(
     readonly store: EventStore,
     readonly tally: StreamTally,
@@ -65,9 +71,13 @@ export class EventStore {
   private heldBytes = 0;
   /**
    * What is held per stream: asked at every stream's end, so counted rather than summed by a scan. The tally
-   * of the stream appended to last is kept at hand, as a stream's events come one after another.
+   * of the stream appended to last is kept at hand, as a stream's events come one after another. The others
+   * are found in a short list (a session holds the events of a few streams: its last delivered ones and
+   * those whose peer is away), and past {@link LISTED_TALLIES} in a map. Not a map alone: every request adds
+   * a stream and lets an older one go, and a map used as a queue slows down with its deleted entries.
    */
-  private readonly tallies = new Map<number, StreamTally>();
+  private readonly listed: StreamTally[] = [];
+  declare private spilled: Map<number, StreamTally> | undefined;
   private lastTally: StreamTally | undefined;
 
   /**
@@ -97,8 +107,7 @@ export class EventStore {
     if (this.capacity === 0 || bytes > this.maxBytes || (this.budget && bytes > this.budget.maxBytes)) return false;
     let tally = this.lastTally;
     if (tally?.stream !== stream) {
-      tally = this.tallies.get(stream);
-      if (!tally) this.tallies.set(stream, (tally = { stream, bytes: 0, events: 0 }));
+      tally = this.tallyOf(stream) ?? this.newTally(stream);
       this.lastTally = tally;
     }
     tally.bytes += bytes;
@@ -124,12 +133,12 @@ export class EventStore {
 
   /** Bytes held for `stream`. */
   bytesOf(stream: number): number {
-    return this.tallies.get(stream)?.bytes ?? 0;
+    return this.tallyOf(stream)?.bytes ?? 0;
   }
 
   /** Drop the events of `stream` (delivered, or it will not be resumed); the others keep their order. */
   dropStream(stream: number): void {
-    const tally = this.tallies.get(stream);
+    const tally = this.tallyOf(stream);
     if (!tally) return;
     // Commonly the oldest held events are that stream's, and they are all it holds.
     while (this.held[this.head]?.tally === tally) {
@@ -165,6 +174,37 @@ export class EventStore {
     this.compact();
   }
 
+  /** The tally of `stream`, while it has events held. */
+  private tallyOf(stream: number): StreamTally | undefined {
+    const last = this.lastTally;
+    if (last?.stream === stream) return last;
+    const listed = this.listed;
+    for (let i = 0; i < listed.length; i++) if (listed[i]!.stream === stream) return listed[i];
+    return this.spilled?.get(stream);
+  }
+
+  private newTally(stream: number): StreamTally {
+    const tally = { stream, bytes: 0, events: 0 };
+    if (this.listed.length < LISTED_TALLIES) this.listed.push(tally);
+    else (this.spilled ??= new Map()).set(stream, tally);
+    return tally;
+  }
+
+  /** A stream has no events held any more: its tally goes. */
+  private forgetTally(tally: StreamTally): void {
+    if (this.lastTally === tally) this.lastTally = undefined;
+    const listed = this.listed;
+    const i = listed.indexOf(tally);
+    if (i < 0) {
+      this.spilled?.delete(tally.stream);
+      if (this.spilled?.size === 0) this.spilled = undefined;
+      return;
+    }
+    // The list's order means nothing: the last entry takes the freed place.
+    const last = listed.pop()!;
+    if (i < listed.length) listed[i] = last;
+  }
+
   /** Let go of the spent slots once they are most of the array. */
   private compact(): void {
     if (this.head === 0) return;
@@ -181,13 +221,10 @@ export class EventStore {
     this.heldBytes -= e.bytes;
     const tally = e.tally;
     tally.bytes -= e.bytes;
-    if (--tally.events === 0) {
-      this.tallies.delete(tally.stream);
-      if (this.lastTally === tally) this.lastTally = undefined;
-    }
+    if (--tally.events === 0) this.forgetTally(tally);
     this.budget?.release(e);
     e.bytes = 0;
-    // The husk may wait in the budget's queue a while: it must not keep the message alive.
+    // The husk may wait in a spent slot of `held` a while: it must not keep the message alive.
     e.data = "";
   }
 }

@@ -149,7 +149,8 @@ async function servePost(
       return post.settle(jsonAnswer(session, exchange, isBatch, initializeId !== undefined));
     }
 
-    const writer = ctx.newWriter();
+    // Kept alive only if it outlives the turn (below): a quick answer is one string body.
+    const writer = ctx.newWriter(false);
     if (session.openPostStream(requestIds, writer) === "limit") {
       writer.end();
       return post.settle(tooMany("Too Many Requests: too many open streams in this session"));
@@ -159,8 +160,11 @@ async function servePost(
     // out as one string body instead of a stream (much cheaper); slower answers stream as before. An answer
     // already complete waits too: a turn's answers going out together cost less CPU each (see JSON above).
     await nextTurn();
-    // Still open with nothing written (a revision without a priming event): a comment is its first byte.
-    if (writer.open && writer.empty) writer.comment();
+    if (writer.open) {
+      // Still open with nothing written (a revision without a priming event): a comment is its first byte.
+      if (writer.empty) writer.comment();
+      ctx.streaming(writer);
+    }
     // The initialize answer builds its headers once; a session's later answers reuse a set (see responses.ts).
     const headers = initializeId === undefined ? sessionSseHeaders(session.id) : sseHeaders(session.id);
     post.settle(new Response(writer.takeBody(req), { headers }));

@@ -99,10 +99,15 @@ function createSessions(config: ResolvedServerConfig, authenticated: boolean): S
 
 /**
  * Every open SSE writer of a server, with one keep-alive timer for all: comments on every open stream keep
- * idle timers (ours, proxies') from cutting them.
+ * idle timers (ours, proxies') from cutting them. A POST's writer joins the set only once its body streams
+ * (`HandlerContext.newWriter`): most end within their turn as one string body, and a set that every
+ * request adds to and deletes from again slows down with its deleted entries. They are counted all the same.
  */
 class SseWriters implements SseEndHook {
+  /** The open writers that get keep-alives. */
   private readonly writers = new Set<SseWriter>();
+  /** Open writers not in {@link writers} (not yet streaming). */
+  private quick = 0;
   private readonly keepAlive: ReturnType<typeof setInterval>;
 
   constructor(
@@ -116,18 +121,27 @@ class SseWriters implements SseEndHook {
     this.keepAlive.unref?.();
   }
 
+  /** Open writers. */
   get size(): number {
-    return this.writers.size;
+    return this.writers.size + this.quick;
   }
 
-  open(): SseWriter {
+  open(keptAlive = true): SseWriter {
     const w = new SseWriter(this.maxBufferedBytes, this);
-    this.writers.add(w);
+    if (keptAlive) this.writers.add(w);
+    else this.quick++;
     return w;
   }
 
+  /** A writer opened without keep-alives streams its body: it gets them from now on, while open. */
+  streaming(w: SseWriter): void {
+    if (!w.open) return;
+    this.quick--;
+    this.writers.add(w);
+  }
+
   writerEnded(w: SseWriter, reason: SseEndReason): void {
-    this.writers.delete(w);
+    if (!this.writers.delete(w)) this.quick--;
     if (reason === "overflow") this.logger.warn("http.stream.cut", { reason: "peer not reading" });
   }
 
@@ -174,7 +188,14 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   const sessions = createSessions(config, authenticated);
   const writers = new SseWriters(limits.maxBufferedBytes, limits.keepAliveMs, logger);
   const mcpFailed = (e: unknown): Response => failedRequest(logger, config.path, e);
-  const ctx: HandlerContext = { config, sessions, newWriter: () => writers.open(), forbid: auth.forbid, failed: mcpFailed };
+  const ctx: HandlerContext = {
+    config,
+    sessions,
+    newWriter: (keptAlive) => writers.open(keptAlive),
+    streaming: (w) => writers.streaming(w),
+    forbid: auth.forbid,
+    failed: mcpFailed,
+  };
 
   /**
    * The MCP endpoint. Not itself async: a request that authenticates at once (no token to verify) waits on

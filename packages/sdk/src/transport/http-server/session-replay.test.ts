@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ReplayBudget } from "./replay-budget.ts";
-import { SessionReplay } from "./session-replay.ts";
+import { answeredOn, recordAnswer, SessionReplay, type StreamAnswers } from "./session-replay.ts";
 
 const settings = () => ({ eventStoreEvents: 256, eventStoreBytes: 4 * 1024 * 1024, replayBudget: new ReplayBudget(1024 * 1024) });
 const answer = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: {} });
@@ -44,6 +44,33 @@ describe("SessionReplay", () => {
     expect(replay.resume(0, 0)).toEqual({ replay: [], lost: [] });
     expect(replay.resume(1, 0)).toEqual({ replay: [], lost: [1] });
     expect(replay.resume(64, 0)).toEqual({ replay: [], lost: [64] });
+  });
+
+  test("a stream's record keeps its first response without a list and a batch's others in one; a resumption gets them all", () => {
+    const replay = new SessionReplay(settings());
+    const lone: StreamAnswers = { streamId: 0 };
+    recordAnswer(lone, "a", 1);
+    expect(lone.answered).toBeUndefined();
+    const batch: StreamAnswers = { streamId: 1 };
+    recordAnswer(batch, 7, 1);
+    recordAnswer(batch, 8, 3);
+    recordAnswer(batch, "9", 4);
+    expect(answeredOn(batch)).toEqual([
+      [7, 1],
+      [8, 3],
+      ["9", 4],
+    ]);
+    // Ended with their peers away and nothing held: only the ended streams' memory knows their responses.
+    for (const s of [lone, batch, { streamId: 2 }]) replay.streamEndedOn(s, false);
+    expect(replay.resume(0, 0)).toEqual({ replay: [], lost: ["a"] });
+    expect(replay.resume(0, 1)).toEqual({ replay: [], lost: [] });
+    expect(replay.resume(1, 1)).toEqual({ replay: [], lost: [8, "9"] });
+    expect(replay.resume(2, 0)).toEqual({ replay: [], lost: [] });
+    // A stream still open passes its record's responses itself.
+    expect(replay.resume(5, 0, answeredOn(batch))).toEqual({ replay: [], lost: [7, 8, "9"] });
+    replay.confirmed(0);
+    expect(replay.resume(0, 0)).toEqual({ replay: [], lost: [] });
+    expect(replay.resume(1, 3)).toEqual({ replay: [], lost: ["9"] });
   });
 
   test("a confirmed stream is forgotten; with nothing else kept the replay memory is empty", () => {

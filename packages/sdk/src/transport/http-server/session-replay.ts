@@ -35,6 +35,36 @@ const ENDED_STREAMS = 64;
 /** Responses a stream carried: request id and event sequence. */
 export type Answered = [RequestId, number][];
 
+/**
+ * The responses a stream carried, as its record keeps them: the first in two fields, the rest (a batch's)
+ * in a list. Most streams carry one response, and a list of one pair for each — two arrays per request,
+ * held on in the ended streams' memory below — cost a request more than the rest of its replay bookkeeping.
+ */
+export interface StreamAnswers {
+  readonly streamId: number;
+  /** The request id of the first response sent on the stream (undefined while none was). */
+  answerKey?: RequestId | undefined;
+  /** The event sequence that response went out in. */
+  answerSeq?: number;
+  /** The responses after the first. */
+  answered?: Answered;
+}
+
+/** Note that `stream` carried the response to `key` in event `seq`. */
+export function recordAnswer(stream: StreamAnswers, key: RequestId, seq: number): void {
+  if (stream.answerKey === undefined) {
+    stream.answerKey = key;
+    stream.answerSeq = seq;
+  } else (stream.answered ??= []).push([key, seq]);
+}
+
+/** Every response `stream` carried, oldest first; undefined when none (a list made for a resumption only). */
+export function answeredOn(stream: StreamAnswers): Answered | undefined {
+  if (stream.answerKey === undefined) return undefined;
+  const first: [RequestId, number] = [stream.answerKey, stream.answerSeq ?? 0];
+  return stream.answered ? [first, ...stream.answered] : [first];
+}
+
 /** Replay settings of a session. */
 export interface ReplaySettings {
   eventStoreEvents: number;
@@ -52,6 +82,9 @@ export class SessionReplay {
    */
   private endedIds: number[] | undefined;
   private endedAnswered: (Answered | undefined)[] = [];
+  /** A stream that carried one response: its request id and sequence here, and no list (see {@link StreamAnswers}). */
+  private endedKey: (RequestId | undefined)[] = [];
+  private endedSeq: number[] = [];
   /** The slot the next ended stream takes. */
   private endedNext = 0;
   /** Slots that name a stream (not -1). */
@@ -73,6 +106,16 @@ export class SessionReplay {
    * against the held events and the answered list); `delivered` when its peer was connected to the end.
    */
   streamEnded(stream: number, _lastSeq: number, answered: Answered | undefined, delivered: boolean): void {
+    this.ended(stream, delivered, answered, undefined, 0);
+  }
+
+  /** Stream `s` ended (see {@link streamEnded}), its responses read off its record: a lone one without a list. */
+  streamEndedOn(s: StreamAnswers, delivered: boolean): void {
+    if (s.answered === undefined) this.ended(s.streamId, delivered, undefined, s.answerKey, s.answerSeq ?? 0);
+    else this.ended(s.streamId, delivered, answeredOn(s), undefined, 0);
+  }
+
+  private ended(stream: number, delivered: boolean, answered: Answered | undefined, key: RequestId | undefined, seq: number): void {
     // A delivered large answer need not stay resident, nor an older delivered stream; a stream whose peer is
     // away keeps its events for the resumption to come.
     if (delivered && this.events) {
@@ -87,6 +130,8 @@ export class SessionReplay {
     } else this.endedCount++;
     ids[i] = stream;
     this.endedAnswered[i] = answered;
+    this.endedKey[i] = key;
+    this.endedSeq[i] = seq;
     this.endedNext = i + 1 === ENDED_STREAMS ? 0 : i + 1;
   }
 
@@ -96,6 +141,7 @@ export class SessionReplay {
     if (i >= 0) {
       this.endedIds![i] = -1;
       this.endedAnswered[i] = undefined;
+      this.endedKey[i] = undefined;
       if (--this.endedCount === 0) this.forgetEnded();
     }
     this.drop(stream);
@@ -113,7 +159,7 @@ export class SessionReplay {
   resume(stream: number, seq: number, answered?: Answered): { replay: StoredEvent[]; lost: RequestId[] } {
     const replay = this.events?.after(stream, seq) ?? [];
     const slot = answered ? -1 : this.endedSlot(stream);
-    const sent = answered ?? (slot >= 0 ? this.endedAnswered[slot] : undefined) ?? [];
+    const sent = answered ?? (slot >= 0 ? this.answeredAt(slot) : undefined) ?? [];
     const lost = sent.filter(([, s]) => s > seq && !replay.some((e) => e.seq === s)).map(([id]) => id);
     return { replay, lost };
   }
@@ -137,6 +183,12 @@ export class SessionReplay {
     if (oldest !== undefined) this.drop(oldest);
   }
 
+  /** The responses of the ended stream in `slot`. */
+  private answeredAt(slot: number): Answered | undefined {
+    const key = this.endedKey[slot];
+    return key === undefined ? this.endedAnswered[slot] : [[key, this.endedSeq[slot] ?? 0]];
+  }
+
   private endedSlot(stream: number): number {
     return this.endedIds?.indexOf(stream) ?? -1;
   }
@@ -144,6 +196,8 @@ export class SessionReplay {
   private forgetEnded(): void {
     this.endedIds = undefined;
     this.endedAnswered = [];
+    this.endedKey = [];
+    this.endedSeq = [];
     this.endedNext = 0;
     this.endedCount = 0;
   }

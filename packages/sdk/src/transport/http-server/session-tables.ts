@@ -109,7 +109,8 @@ export abstract class SessionTables extends HttpSessionTransport {
   /** The open POST stream written by `writer`, if any. */
   protected streamOfWriter(writer: unknown): PostStream | undefined {
     if (this.soloStream !== undefined) return this.soloStream.writer === writer ? this.soloStream : undefined;
-    for (const s of this.streams?.values() ?? []) if (s.writer === writer) return s;
+    if (this.streams === undefined) return undefined;
+    for (const s of this.streams.values()) if (s.writer === writer) return s;
     return undefined;
   }
 }

@@ -18,7 +18,7 @@ import { AgentdError } from "../../wire/errors.ts";
 import type { JsonRpcMessage, RequestId } from "../../wire/jsonrpc.ts";
 import { SENT, type SendOptions } from "../types.ts";
 import { SUPPORTED_REVISIONS } from "../../wire/codec.ts";
-import { replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
+import { answeredOn, recordAnswer, replayExpired, SessionReplay, type ReplaySettings } from "./session-replay.ts";
 import { JsonExchange, type JsonExchangeOwner } from "./json-exchange.ts";
 import { newPostStream, type OutStream, type PostStream, removeKey } from "./out-stream.ts";
 import type { HttpSessionTransport } from "./session-transport.ts";
@@ -56,8 +56,8 @@ const DONE: Promise<void> = SENT;
 
 /**
  * One session, and its {@link HttpSessionTransport} (a base class: one record per session). Its tables
- * (`session-tables.ts`, another base) are created on first use and dropped when empty again, and its settings are the server's, shared: a server may
- * hold thousands of idle sessions, each of which should cost little more than its open GET stream.
+ * (`session-tables.ts`, another base) are made on first use and dropped when empty, its settings are the
+ * server's: a server may hold thousands of idle sessions, each costing little more than its GET stream.
  */
 export class Session extends SessionTables implements OutStream, SseEndHook, JsonExchangeOwner {
   /** The negotiated protocol revision, learned from the `initialize` result the server sends. */
@@ -137,9 +137,8 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   /**
-   * Remember which request is `initialize`, to learn the negotiated revision from its result. `requested`
-   * is the revision the client asks for: a revision we speak is the one the answer will carry, so its
-   * stream already starts the way that revision's streams do.
+   * Remember which request is `initialize`, to learn the negotiated revision from its result. `requested`,
+   * the client's, is one the answer will carry if we speak it: its stream starts as that revision's do.
    */
   expectInitialize(id: RequestId, requested?: unknown): void {
     this.initKey = id;
@@ -152,9 +151,8 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
   }
 
   /**
-   * Open the SSE stream of a POST carrying `requestIds`, and write its priming event where the revision
-   * defines one. A stream without one must still get a first byte before its body is handed over (see
-   * `sse-writer.ts`).
+   * Open the SSE stream of a POST carrying `requestIds`, with its priming event where the revision defines
+   * one (a stream without one still needs a first byte before its body is handed over: `sse-writer.ts`).
    */
   openPostStream(requestIds: RequestId[], writer: SseWriter): OpenResult {
     if (this.connected >= this.settings.maxStreams) return "limit";
@@ -238,7 +236,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     if (streamId >= this.nextStreamId) return "unknown";
     const stream: OutStream | undefined = this.standalone?.streamId === streamId ? this.standalone : this.streamById(streamId);
     if (stream?.json) return "unknown";
-    const { replay, lost } = this.replay?.resume(streamId, seq, stream?.answered) ?? NOTHING_TO_REPLAY;
+    const { replay, lost } = this.replay?.resume(streamId, seq, stream && answeredOn(stream)) ?? NOTHING_TO_REPLAY;
     // Nothing will ever come on it (e.g. its request was cancelled). An empty stream would be re-polled by
     // clients that reconnect whenever a stream ends without a response (the official SDK does, forever).
     if (!stream && replay.length === 0 && lost.length === 0) return "over";
@@ -248,7 +246,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     const first = replay[0];
     if ((first && first.seq !== seq + 1) || (!first && stream && stream.seq > seq))
       this.settings.logger.warn("http.replay.gap", { session: this.id.slice(0, 8), stream: streamId, after: seq });
-    for (const e of replay) writer.numbered(e.stream, e.seq, e.data);
+    for (const e of replay) writer.numberedJson(e.stream, e.seq, e.data);
     // A response no longer held is answered with an error rather than never (see session-replay.ts).
     for (const id of lost) writer.event(undefined, JSON.stringify(replayExpired(id)));
     if (!stream) {
@@ -324,7 +322,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     removeKey(stream.pending, key);
     if (isInitialize) this.initStream = stream.streamId;
     const seq = this.emit(stream, message);
-    if (seq > 0) (stream.answered ??= []).push([key, seq]);
+    if (seq > 0) recordAnswer(stream, key, seq);
     if (stream.pending.length === 0) this.endStream(stream);
     if (initFailed) queueMicrotask(() => this.end("initialize failed"));
   }
@@ -429,7 +427,7 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     // with the last id it read (2025-11-25 transports, "Resumability and Redelivery"), so any numbered event
     // may be asked for later. Only a store configured off (`eventStoreEvents: 0`) keeps nothing.
     if (this.settings.eventStoreEvents > 0) (this.replay ??= new SessionReplay(this.settings)).keep(stream.streamId, seq, data);
-    stream.writer?.numbered(stream.streamId, seq, data);
+    stream.writer?.numberedJson(stream.streamId, seq, data);
     return seq;
   }
 
@@ -441,7 +439,12 @@ export class Session extends SessionTables implements OutStream, SseEndHook, Jso
     } else this.removeStream(streamId);
     stream.json?.settle();
     // Ended with its peer still connected: delivered.
-    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEnded(streamId, stream.seq, stream.answered, writer !== null);
-    writer?.end();
+    if (!this.closed && !stream.json && stream.seq > 0) this.replay?.streamEndedOn(stream, writer !== null);
+    if (writer === null) return;
+    // Let go of here, not in `writerEnded`: no search for its stream, and no clock read (whatever ends a
+    // stream — a response routed, a request cancelled, the session's end — recorded the activity already).
+    writer.owner = undefined;
+    this.connected--;
+    writer.end();
   }
 }

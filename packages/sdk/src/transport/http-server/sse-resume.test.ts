@@ -135,6 +135,30 @@ describe("keep-alive", () => {
     expect((text.match(/: keep-alive\n\n/g) ?? []).length).toBeGreaterThanOrEqual(2);
     await reader.cancel();
   });
+
+  test("a POST whose answer is slow carries them too, and its stream counts as open from the start", async () => {
+    const { server, url, session, responder } = await start({ limits: { keepAliveMs: 20 } });
+    const pending = post(url, callTool(1, "slow", "late"), session.headers);
+    await responder.heldCount(1);
+    expect(server.stats().streams).toBe(1);
+    const reader = (await pending).body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while ((text.match(/: keep-alive\n\n/g) ?? []).length < 2) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended before its answer");
+      text += decoder.decode(value);
+    }
+    expect(text).toStartWith("id: ");
+    expect(server.stats().streams).toBe(1);
+    responder.release();
+    while (!text.includes('"text":"late"')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended before its answer");
+      text += decoder.decode(value);
+    }
+    await untilStreams(server, 0);
+  });
 });
 
 describe("long-lived connections", () => {

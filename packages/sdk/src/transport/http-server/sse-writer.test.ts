@@ -34,3 +34,27 @@ describe("SseWriter.numbered", () => {
     expect(w.soleData).toBeUndefined();
   });
 });
+
+describe("SseWriter.numberedJson", () => {
+  test("writes what the general encoder writes for serialised JSON, line breaks and separators in its strings too", () => {
+    const values: unknown[] = [
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { text: "two\nlines\r\nand\rmore" },
+      { text: "separators\u2028\u2029, a nul \u0000 and a tab \t" },
+      ["a", 1, null, true],
+      "just a string\n",
+    ];
+    for (const [i, value] of values.entries()) {
+      const json = JSON.stringify(value);
+      expect(bodyOf((w) => w.numberedJson(i, i + 1, json))).toBe(encodeSseEvent({ id: `${i}.${i + 1}`, data: json }));
+    }
+  });
+
+  test("marks a sole event as one, as numbered does", () => {
+    const w = new SseWriter(1 << 20);
+    w.numberedJson(4, 1, '{"a":1}');
+    expect(w.soleData).toBe('{"a":1}');
+    w.numberedJson(4, 2, '{"b":2}');
+    expect(w.soleData).toBeUndefined();
+  });
+});

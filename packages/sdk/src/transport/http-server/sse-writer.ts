@@ -240,6 +240,18 @@ export class SseWriter {
   }
 
   /**
+   * Write one event of ours whose data is `JSON.stringify`'s output: {@link numbered} without its scan of the
+   * data for line breaks, which serialised JSON never holds (every control character in a string is
+   * escaped), so the answer's bytes are not read twice more before they are written.
+   */
+  numberedJson(stream: number, seq: number, json: string): boolean {
+    const first = this.empty;
+    const ok = this.push(`id: ${stream}.${seq}\ndata: ${json}\n\n`);
+    if (first && ok) this.soleEventData = json;
+    return ok;
+  }
+
+  /**
    * Write a stream's priming event, `<stream>.0` with the retry interval and empty data: the same text as
    * {@link numbered} would write, its tail after the id made once for the server's interval rather than
    * joined anew for every stream.
@@ -336,7 +348,8 @@ export class SseWriter {
     this.hook?.writerEnded(this, reason);
     this.owner?.writerEnded(this, reason);
     const listeners = this.endListeners;
+    if (listeners === undefined) return;
     this.endListeners = undefined;
-    for (const fn of listeners ?? []) fn(reason);
+    for (const fn of listeners) fn(reason);
   }
 }

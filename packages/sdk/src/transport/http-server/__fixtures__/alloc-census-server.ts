@@ -1,9 +1,10 @@
 /**
- * A Streamable HTTP server (JSON response mode) whose sessions answer `tools/call` with a synchronous echo
- * written straight on the transport (no MCP layer), for `request-allocs.test.ts`: what the transport itself
- * allocates per request. Started with the collector held off (the test's environment), it prints
- * `{"port":N}`, then answers commands on stdin, one a line: `mark` collects garbage and notes the heap's
- * object counts by type (`bun:jsc` `heapStats()`); `count` prints how much each grew since, as one JSON line.
+ * A Streamable HTTP server (JSON response mode, or SSE with `CENSUS_RESPONSE_MODE=sse`) whose sessions
+ * answer `tools/call` with a synchronous echo written straight on the transport (no MCP layer), for
+ * `request-allocs.test.ts` and `sse-allocs.test.ts`: what the transport itself allocates per request.
+ * Started with the collector held off (the test's environment), it prints `{"port":N}`, then answers
+ * commands on stdin, one a line: `mark` collects garbage and notes the heap's object counts by type
+ * (`bun:jsc` `heapStats()`); `count` prints how much each grew since, as one JSON line.
  */
 import { heapStats } from "bun:jsc";
 import { createStreamableHttpServer } from "../index.ts";
@@ -11,7 +12,7 @@ import { createStreamableHttpServer } from "../index.ts";
 const server = await createStreamableHttpServer({
   hostname: "127.0.0.1",
   port: 0,
-  responseMode: "json",
+  responseMode: process.env.CENSUS_RESPONSE_MODE === "sse" ? "sse" : "json",
   onsession(t) {
     t.onmessage = (message) => {
       const m = message as { id?: number; method?: string; params?: { protocolVersion?: string; arguments?: { text?: string } } };
