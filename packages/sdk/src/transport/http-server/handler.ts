@@ -80,8 +80,10 @@ function sameOrigin(origin: string | null, host: string | null): boolean {
 }
 
 /** The session table of a server, with its limits. */
-function createSessions(config: ResolvedServerConfig, authenticated: boolean): SessionRegistry {
+function createSessions(config: ResolvedServerConfig): SessionRegistry {
   const { limits, logger } = config;
+  const authenticated =
+    config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
   return new SessionRegistry({
     maxSessions: limits.maxSessions,
     // Without auth every caller is the one local principal: the server-wide cap is its cap.
@@ -166,6 +168,17 @@ function authenticatorFor(config: ResolvedServerConfig, endpoint: URL): ReturnTy
   });
 }
 
+/**
+ * A 401's challenge as a forwarded request's client sees it: the metadata URL at the public `origin` its
+ * trusted proxy forwarded, not the bound one.
+ */
+function challengeFor(response: Response, origin: string | undefined, metadataUrl: string): Response {
+  const challenge = response.headers.get("www-authenticate");
+  if (!origin || !challenge) return response;
+  response.headers.set("www-authenticate", challenge.replace(metadataUrl, new URL(PROTECTED_RESOURCE_PATH, origin).href));
+  return response;
+}
+
 /** Build the handler for a server bound at `publicPort`, whose MCP endpoint URL is `endpoint`. */
 export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL, publicPort: number): McpHttpHandler {
   const { limits, logger } = config;
@@ -173,19 +186,12 @@ export function createMcpHttpHandler(config: ResolvedServerConfig, endpoint: URL
   const originOk = createOriginCheck(config.allowedOrigins);
   const auth = authenticatorFor(config, endpoint);
   const metadataPaths = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}${config.path}`]);
-  const authenticated =
-    config.bearerTokens.length > 0 || config.mtls || config.jwtIssuers.length > 0 || config.proxy?.forwardedClientCert === true;
   // Behind a proxy without a configured publicUrl, each request's public URL is what its trusted proxy forwarded.
   const resourceAt = (origin: string) => new URL(config.path, origin).href;
   const metadataAt = (origin: string | undefined) =>
     origin && auth.metadata && !config.resourceMetadata?.resource ? { ...auth.metadata, resource: resourceAt(origin) } : auth.metadata;
-  const challengeAt = (response: Response, origin: string | undefined): Response => {
-    const challenge = response.headers.get("www-authenticate");
-    if (!origin || !challenge) return response;
-    response.headers.set("www-authenticate", challenge.replace(auth.metadataUrl, new URL(PROTECTED_RESOURCE_PATH, origin).href));
-    return response;
-  };
-  const sessions = createSessions(config, authenticated);
+  const challengeAt = (response: Response, origin: string | undefined) => challengeFor(response, origin, auth.metadataUrl);
+  const sessions = createSessions(config);
   const writers = new SseWriters(limits.maxBufferedBytes, limits.keepAliveMs, logger);
   const mcpFailed = (e: unknown): Response => failedRequest(logger, config.path, e);
   const ctx: HandlerContext = {
