@@ -15,8 +15,14 @@
 import type * as Mcp from "@agentd/sdk/mcp";
 import type * as Config from "../../packages/sdk/src/transport/http-server/server-config.ts";
 import type * as Handler from "../../packages/sdk/src/transport/http-server/handler.ts";
+import { ECHO_TOOL, echo } from "../lib/echo-tool.ts";
+import { resolve } from "node:path";
+import { readBodyPrefix } from "../../packages/sdk/src/_internal/bounded-body.ts";
 
-const [dirA = ".", dirB = ".", blocksArg = "30", wavesArg = "150"] = process.argv.slice(2);
+const [argA = ".", argB = ".", blocksArg = "30", wavesArg = "150"] = process.argv.slice(2);
+// Imported by absolute path: a relative one would be read from this file's folder, not the shell's.
+const dirA = resolve(argA);
+const dirB = resolve(argB);
 const blocks = Number(blocksArg);
 const wavesPerBlock = Number(wavesArg);
 const PORT = 3999;
@@ -32,20 +38,13 @@ const INITIALIZE = JSON.stringify({
 });
 const call = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`;
 
-/** One side: its handler, 64 initialized sessions, and a function that sends one wave. */
-async function side(dir: string): Promise<() => Promise<void>> {
+/** One side: its handler, 64 initialized sessions, a function that sends one wave, and the handler's close. */
+async function side(dir: string): Promise<{ wave: () => Promise<void>; close: () => void }> {
   const { McpServer } = (await import(`${dir}/packages/sdk/src/mcp/index.ts`)) as typeof Mcp;
   const { loadServerConfig } = (await import(`${dir}/packages/sdk/src/transport/http-server/server-config.ts`)) as typeof Config;
   const { createMcpHttpHandler } = (await import(`${dir}/packages/sdk/src/transport/http-server/handler.ts`)) as typeof Handler;
   const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
-  mcp.tool(
-    {
-      name: "echo",
-      description: "Returns its text argument.",
-      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    },
-    (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
-  );
+  mcp.tool(ECHO_TOOL, echo);
   const config = await loadServerConfig({ responseMode: "json", port: PORT, onsession: (t) => void mcp.connect(t) });
   const handler = createMcpHttpHandler(config, url, PORT);
   const post = (body: string, headers: Record<string, string>) =>
@@ -54,7 +53,7 @@ async function side(dir: string): Promise<() => Promise<void>> {
   for (let i = 0; i < 64; i++) {
     const r = await post(INITIALIZE, BASE);
     const sid = r.headers.get("mcp-session-id");
-    await r.text();
+    await readBodyPrefix(r);
     if (!sid) throw new Error(`${dir}: initialize answered ${r.status}`);
     const headers = { ...BASE, "mcp-session-id": sid, "mcp-protocol-version": REVISION };
     const r2 = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers);
@@ -62,17 +61,20 @@ async function side(dir: string): Promise<() => Promise<void>> {
     sessions.push(headers);
   }
   const check = await post(call(1), sessions[0] as Record<string, string>);
-  const text = await check.text();
+  const text = await readBodyPrefix(check);
   if (!text.includes('"text":"hello"')) throw new Error(`${dir}: the echo answered ${check.status} ${text}`);
   let id = 2;
-  return async () => {
+  const wave = async () => {
     const answers = await Promise.all(sessions.map((headers) => post(call(id++), headers)));
     for (const r of answers) if (r.status !== 200) throw new Error(`${dir}: answered ${r.status}`);
   };
+  return { wave, close: () => handler.close() };
 }
 
-const a = await side(dirA);
-const b = await side(dirB);
+const sideA = await side(dirA);
+const sideB = await side(dirB);
+const a = sideA.wave;
+const b = sideB.wave;
 for (let i = 0; i < Number(process.env.WARM ?? 1500); i++) {
   await a();
   await b();
@@ -99,4 +101,6 @@ const lower = ra.filter((x, i) => (rb[i] as number) < x).length;
 const diff = median(ra.map((x, i) => (rb[i] as number) - x));
 console.log(`A ${dirA} ${median(ra).toFixed(3)} µs/request`);
 console.log(`B ${dirB} ${median(rb).toFixed(3)} µs/request; lower in ${lower} of ${blocks} blocks; median B − A ${diff.toFixed(3)}`);
-process.exit(0);
+// Nothing left to keep the process: it ends once the lines above reach whatever reads them.
+sideA.close();
+sideB.close();

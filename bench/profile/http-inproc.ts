@@ -13,6 +13,7 @@ import type * as Mcp from "@agentd/sdk/mcp";
 import type * as Transport from "@agentd/sdk/transport";
 import type * as Raw from "../http/raw-http.ts";
 import type * as Session from "../http/mcp-session.ts";
+import { ECHO_TOOL, echo } from "../lib/echo-tool.ts";
 
 const [dir = ".", count = "2000", mode = "sse"] = process.argv.slice(2);
 const n = Number(count);
@@ -24,14 +25,7 @@ const { openSession, POST_HEADERS, sessionHeaders, toolsCall, isEchoAnswer } = (
 )) as typeof Session;
 
 const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
-mcp.tool(
-  {
-    name: "echo",
-    description: "Returns its text argument.",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
-);
+mcp.tool(ECHO_TOOL, echo);
 const server = await createStreamableHttpServer({
   responseMode: mode === "json" ? "json" : "sse",
   onsession(transport) {

@@ -15,6 +15,7 @@
  */
 import { heapStats } from "bun:jsc";
 import { join } from "node:path";
+import { ECHO_TOOL, echo } from "../lib/echo-tool.ts";
 
 const calls = Number(process.argv[2] ?? 200);
 const root = process.argv[3] ?? join(import.meta.dir, "../..");
@@ -54,14 +55,7 @@ class CensusTransport {
 }
 
 const server = new McpServer({ name: "census-echo", version: "1.0.0" });
-server.tool(
-  {
-    name: "echo",
-    description: "Returns its text argument.",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  (args: Record<string, unknown>) => ({ content: [{ type: "text", text: String(args.text) }] }),
-);
+server.tool(ECHO_TOOL, echo);
 const transport = new CensusTransport();
 await server.connect(transport as never);
 const extraOf = (message: unknown) => ({ sessionId: transport.sessionId, authInfo: undefined, classified: classify(message) });

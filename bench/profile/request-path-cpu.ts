@@ -9,17 +9,11 @@
  */
 import { McpClient, McpServer } from "@agentd/sdk/mcp";
 import { directPair } from "./direct-pair.ts";
+import { ECHO_TOOL, echo } from "../lib/echo-tool.ts";
 
 const [a, b] = directPair();
 const server = new McpServer({ name: "profile-echo", version: "1.0.0" });
-server.tool(
-  {
-    name: "echo",
-    description: "Returns its text argument.",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
-);
+server.tool(ECHO_TOOL, echo);
 const served = server.connect(b as never);
 const client = new McpClient({ name: "profile-client", version: "1.0.0" });
 await Promise.all([client.connect(a as never), served]);

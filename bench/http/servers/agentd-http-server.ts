@@ -8,19 +8,13 @@
 import { McpServer } from "@agentd/sdk/mcp/server";
 import { createStreamableHttpServer } from "@agentd/sdk/transport/http-server";
 import { serveControl } from "../../lib/server-control.ts";
+import { ECHO_TOOL, echo } from "../../lib/echo-tool.ts";
 
 const mode = process.argv[2] === "json" ? "json" : "sse";
 const maxSessions = Number(process.argv[3] ?? 1024);
 
 const mcp = new McpServer({ name: "bench-echo", version: "1.0.0" });
-mcp.tool(
-  {
-    name: "echo",
-    description: "Returns its text argument.",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
-);
+mcp.tool(ECHO_TOOL, echo);
 const { BENCH_TLS_CERT: cert, BENCH_TLS_KEY: key, BENCH_TLS_CA: ca } = process.env;
 const tls = cert && key ? { tls: { cert, key, ...(ca ? { ca } : {}) }, ...(ca ? { auth: { mtls: true } } : {}) } : {};
 const server = await createStreamableHttpServer({
