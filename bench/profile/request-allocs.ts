@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { isEchoAnswer, openSession, POST_HEADERS, sessionHeaders, toolsCall } from "../http/mcp-session.ts";
 import { RawConnection } from "../http/raw-http.ts";
 import { BENCH_DIR, BUN, startChild, withRaisedFdLimit } from "../lib/proc.ts";
+import { NO_GC } from "../../packages/sdk/src/transport/http-server/__fixtures__/alloc-census.ts";
 
 const [count = "4000", conns = "16", ...named] = process.argv.slice(2);
 const n = Number(count);
@@ -29,15 +30,6 @@ const subjects = named.length > 0 ? named : ["floor", "reads", "agentd"];
 /** Requests before the census (`REQUEST_ALLOCS_WARM`): enough for the JIT's upper tiers to take the path. */
 const warm = Number(process.env.REQUEST_ALLOCS_WARM ?? 30000);
 const preload = join(import.meta.dir, "request-allocs-preload.ts");
-/** Far above what a window allocates: JSC then never collects (see the preload's header). */
-const NO_GC = {
-  BUN_JSC_smallHeapSize: "8000000000",
-  BUN_JSC_mediumHeapSize: "8000000000",
-  BUN_JSC_largeHeapSize: "8000000000",
-  // The collection timers wait the last collection's length over this share of CPU: a tiny one, forever.
-  BUN_JSC_percentCPUPerMBForEdenTimer: "0.000000001",
-  BUN_JSC_percentCPUPerMBForFullTimer: "0.000000001",
-};
 
 function scriptOf(subject: string): [string, string] {
   const [name = "", mode = "json"] = subject.split(":");
@@ -80,7 +72,8 @@ async function load(connections: RawConnection[], sids: string[], each: number):
 async function measure(subject: string): Promise<Record<string, number>> {
   const [script, mode] = scriptOf(subject);
   const out = join(tmpdir(), `request-allocs-${process.pid}.json`);
-  const env = { ...NO_GC, BUN_GC_TIMER_DISABLE: "1", BUN_IDLE_GC_SECONDS: "100000", REQUEST_ALLOCS_OUT: out };
+  // JSC never collects during a window (see the preload's header): the census tests' environment.
+  const env = { ...NO_GC, REQUEST_ALLOCS_OUT: out };
   const child = startChild(withRaisedFdLimit([BUN, "--preload", preload, script, mode, "1024"]), { env });
   try {
     const { port } = await child.next<{ port: number }>(30_000);

@@ -28,6 +28,23 @@ async function untilStreams(server: StreamableHttpServer, n: number): Promise<vo
 
 const dataOf = (m: { message: Record<string, unknown> } | undefined) => (m?.message.params as { data?: unknown } | undefined)?.data;
 
+/** Keep-alive comments in `text`. */
+const keepAlives = (text: string) => (text.match(/: keep-alive\n\n/g) ?? []).length;
+
+/**
+ * A stream's raw text read on until `enough` holds (keep-alive comments are not events, so `SseReader` does
+ * not see them); `text` is what was read before. Throws if the stream ends first.
+ */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, enough: (text: string) => boolean, text = ""): Promise<string> {
+  const decoder = new TextDecoder();
+  while (!enough(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before it was read far enough: ${JSON.stringify(text.slice(-200))}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
 describe("SSE resumption", () => {
   test("a broken GET stream resumes with Last-Event-ID: exactly the missed events, in order, once", async () => {
     const { server, notify, get } = await start();
@@ -123,16 +140,10 @@ describe("keep-alive", () => {
     const { get } = await start({ limits: { keepAliveMs: 20 } });
     const res = await get();
     const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while ((text.match(/: keep-alive\n\n/g) ?? []).length < 2) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value);
-    }
+    const text = await readUntil(reader, (t) => keepAlives(t) >= 2);
     expect(text).toStartWith("id: ");
     expect(text).toContain("retry: ");
-    expect((text.match(/: keep-alive\n\n/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    expect(keepAlives(text)).toBeGreaterThanOrEqual(2);
     await reader.cancel();
   });
 
@@ -142,21 +153,11 @@ describe("keep-alive", () => {
     await responder.heldCount(1);
     expect(server.stats().streams).toBe(1);
     const reader = (await pending).body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while ((text.match(/: keep-alive\n\n/g) ?? []).length < 2) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the stream ended before its answer");
-      text += decoder.decode(value);
-    }
+    const text = await readUntil(reader, (t) => keepAlives(t) >= 2);
     expect(text).toStartWith("id: ");
     expect(server.stats().streams).toBe(1);
     responder.release();
-    while (!text.includes('"text":"late"')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the stream ended before its answer");
-      text += decoder.decode(value);
-    }
+    await readUntil(reader, (t) => t.includes('"text":"late"'), text);
     await untilStreams(server, 0);
   });
 });
@@ -171,20 +172,9 @@ describe("long-lived connections", () => {
 
     const res = await sse.get();
     const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while ((text.match(/: keep-alive\n\n/g) ?? []).length < 12) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the stream was cut");
-      text += decoder.decode(value);
-    }
+    await readUntil(reader, (t) => keepAlives(t) >= 12);
     await sse.notify(42);
-    let tail = "";
-    while (!tail.includes('"data":42')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the stream was cut");
-      tail += decoder.decode(value);
-    }
+    await readUntil(reader, (t) => t.includes('"data":42'));
     await reader.cancel();
 
     json.responder.release();

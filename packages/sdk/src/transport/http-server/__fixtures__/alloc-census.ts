@@ -5,12 +5,16 @@
  * allocates counts, dead or alive: the collector's work per request.
  */
 import { join } from "node:path";
+import { readBodyPrefix } from "../../../_internal/bounded-body.ts";
 
 const CONNECTIONS = 8;
 const WARM_UP = 5000;
 const REQUESTS = 2000;
-/** Far above what the census allocates, and the collection timers waiting forever: the collector never runs. */
-const NO_GC = {
+/**
+ * Far above what the census allocates, and the collection timers waiting forever: the collector never runs
+ * (also the environment of `bench/profile/request-allocs.ts`'s servers).
+ */
+export const NO_GC = {
   BUN_JSC_smallHeapSize: "8000000000",
   BUN_JSC_mediumHeapSize: "8000000000",
   BUN_JSC_largeHeapSize: "8000000000",
@@ -97,10 +101,11 @@ async function openSession(url: string): Promise<string> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: init }),
   });
   const sid = r.headers.get("mcp-session-id") as string;
-  await r.text();
+  // Only drained: the session lives in its header, not in the answer.
+  await readBodyPrefix(r);
   const headers = { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION };
   const n = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
-  await n.text();
+  await readBodyPrefix(n);
   return sid;
 }
 
